@@ -1,0 +1,31 @@
+# Thin wrappers over MLIR's CMake helpers, so that every tir library links
+# libMLIR.so (never the static component archives) and every generated
+# document lands in one place.
+
+# add_tir_library(name srcs... [DEPENDS targets...] [LINK_LIBS libs...])
+function(add_tir_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  add_mlir_library(${name}
+    ${ARG_UNPARSED_ARGUMENTS}
+    EXCLUDE_FROM_LIBMLIR
+    DISABLE_INSTALL
+    DEPENDS ${ARG_DEPENDS}
+    LINK_LIBS PUBLIC ${ARG_LINK_LIBS} MLIR
+  )
+endfunction()
+
+# add_tir_doc(td_file output_name command) generates Markdown into
+# ${CMAKE_BINARY_DIR}/docs/<output_name>.md and hooks it into `tir-doc`.
+function(add_tir_doc td_file output_name command)
+  set(LLVM_TARGET_DEFINITIONS ${td_file}.td)
+  mlir_tablegen(${output_name}.md ${command} ${ARGN})
+  set(GEN_DOC_FILE ${TIR_BINARY_DIR}/docs/${output_name}.md)
+  add_custom_command(
+    OUTPUT ${GEN_DOC_FILE}
+    COMMAND ${CMAKE_COMMAND} -E copy
+            ${CMAKE_CURRENT_BINARY_DIR}/${output_name}.md
+            ${GEN_DOC_FILE}
+    DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/${output_name}.md)
+  add_custom_target(${output_name}DocGen DEPENDS ${GEN_DOC_FILE})
+  add_dependencies(tir-doc ${output_name}DocGen)
+endfunction()

@@ -1,0 +1,38 @@
+//===- TIRDialect.td - TensorIR dialect definition ---------*- tablegen -*-===//
+//
+// The `tir` dialect: Apache TVM's TensorIR (loops, blocks, buffer accesses)
+// as an MLIR dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_IR_TIRDIALECT_TD
+#define TENSORIR_DIALECT_TIR_IR_TIRDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TIR_Dialect : Dialect {
+  let name = "tir";
+  let cppNamespace = "::mlir::tir";
+  let summary = "TensorIR: loops, blocks and buffer accesses for tensor programs";
+  let description = [{
+    The `tir` dialect holds Apache TVM's TensorIR. A tensor program is a
+    `func.func` over buffers (memrefs) whose body nests `tir.for` loops around
+    `tir.block`s. A block is the unit of computation and of scheduling: it
+    names its iteration variables (each with a kind and a domain), binds them
+    to the surrounding loop variables with quasi-affine expressions, lists the
+    buffer regions it reads and writes, and may carry a reduction `tir.init`.
+
+    Buffers are memrefs. The memref memory space, when present, is a string
+    that carries TVM's storage scope (`"global"`, `"shared"`, `"local"`, ...).
+
+    Values used to index buffers are written as affine expressions of SSA
+    values (`tir.load %A[%vi + 10]`), as TVMScript writes them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class TIR_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TIR_Dialect, mnemonic, traits>;
+
+#endif // TENSORIR_DIALECT_TIR_IR_TIRDIALECT_TD

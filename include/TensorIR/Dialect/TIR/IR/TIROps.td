@@ -1,0 +1,318 @@
+//===- TIROps.td - TensorIR operations ---------------------*- tablegen -*-===//
+
+#ifndef TENSORIR_DIALECT_TIR_IR_TIROPS_TD
+#define TENSORIR_DIALECT_TIR_IR_TIROPS_TD
+
+include "TensorIR/Dialect/TIR/IR/TIRDialect.td"
+include "TensorIR/Dialect/TIR/IR/TIRAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// tir.for
+//===----------------------------------------------------------------------===//
+
+def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a loop over a range of indices (TVM's For)";
+  let description = [{
+    `tir.for` runs its body once for every index in `[lower, upper)`; the
+    induction variable is the body's only argument. Bounds are integer
+    literals or `index` values defined above (a function's scalar parameters
+    make dynamic shapes).
+
+    The kind says how iterations run, as in TVMScript: `serial` (default,
+    not printed), `parallel`, `vectorized`, `unrolled`, or
+    `thread_binding<"tag">` where the tag is one of `blockIdx.{x,y,z}`,
+    `threadIdx.{x,y,z}`, `vthread`, `vthread.{x,y,z}`. Optional
+    `annotations` carry TVM's loop annotations (pragmas, software
+    pipelining, ...). `var_name` keeps the induction variable's name, as TVM
+    does (the custom form shows it as the SSA name; schedule primitives
+    derive new names from it, e.g. `i_0`, `i_1` after a split).
+
+    ```mlir
+    tir.for %i = 0 to 128 {
+      tir.for %j = 0 to %n parallel {
+        ...
+      }
+    }
+    tir.for %tx = 0 to 32 thread_binding<"threadIdx.x"> annotations {pragma_unroll = 4 : i64} {
+      ...
+    }
+    ```
+
+    Verified rules: exactly one `index` body argument; a `thread_binding`
+    loop has a known thread tag and other kinds have none; the number of
+    dynamic bounds matches the `?` entries of `static_bounds`; constant bounds
+    do not describe a negative extent.
+  }];
+
+  let arguments = (ins
+    Variadic<Index>:$dynamic_bounds,
+    DenseI64ArrayAttr:$static_bounds,
+    DefaultValuedAttr<TIR_ForKindAttr, "::mlir::tir::ForKind::Serial">:$kind,
+    OptionalAttr<StrAttr>:$thread,
+    OptionalAttr<DictionaryAttr>:$annotations,
+    OptionalAttr<StrAttr>:$var_name
+  );
+  let regions = (region SizedRegion<1>:$region);
+
+  let builders = [
+    OpBuilder<(ins "OpFoldResult":$lowerBound, "OpFoldResult":$upperBound,
+                   CArg<"ForKind", "ForKind::Serial">:$kind,
+                   CArg<"StringAttr", "{}">:$thread)>
+  ];
+
+  let extraClassDeclaration = [{
+    /// The loop's induction variable.
+    BlockArgument getInductionVar() { return getBody()->getArgument(0); }
+    /// Lower and upper bound as attribute (constant) or value (dynamic).
+    OpFoldResult getMixedLowerBound();
+    OpFoldResult getMixedUpperBound();
+    std::optional<int64_t> getConstantLowerBound();
+    std::optional<int64_t> getConstantUpperBound();
+    /// upper - lower when both are constants, or when the lower bound is 0
+    /// and the upper bound is a constant.
+    std::optional<int64_t> getConstantExtent();
+    /// Whether `tag` names a thread axis that `thread_binding` accepts.
+    static bool isValidThreadTag(StringRef tag);
+  }];
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.block
+//===----------------------------------------------------------------------===//
+
+def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
+    AttrSizedOperandSegments, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a unit of computation with iteration variables (TVM's Block)";
+  let description = [{
+    A block is TensorIR's unit of computation and of scheduling. Its body
+    sees only its own iteration variables (the body's arguments), buffers,
+    and values defined above that are not loop or iteration variables.
+
+    ```mlir
+    tir.block "C"(%vi = spatial(128, %i), %vj = spatial(128, %j),
+                  %vk = reduce(128, %k))
+        reads(%A[%vi, %vk], %B[%vk, %vj] : memref<128x128xf32>, memref<128x128xf32>)
+        writes(%C[%vi, %vj] : memref<128x128xf32>) {
+      tir.init {
+        tir.store %zero, %C[%vi, %vj] : memref<128x128xf32>
+      }
+      ...
+    }
+    ```
+
+    Each iteration variable has a kind (`spatial`, `reduce`, `scan`,
+    `opaque`), a domain (`128` is `[0, 128)`, `2:10` is `[2, 10)`, `%n` is
+    `[0, %n)`), and a binding: a quasi-affine expression (`floordiv`, `mod`
+    allowed) of the enclosing loop variables, or of an enclosing block's
+    iteration variables. The bindings are stored as one `AffineMap` whose
+    operands are `binding_values`.
+
+    `where(...)` is TVM's `T.where`: comma-separated affine constraints over
+    the same values (`%i0 * 4 + %i1 < 10`); the body runs only where they
+    hold.
+
+    `reads(...)` and `writes(...)` list buffer regions; each dimension is a
+    point `e` or a half-open range `lo : hi` of affine expressions of the
+    block's iteration variables. Each region is stored as an `AffineMap` over
+    the iteration variables with results `(start_0, .., start_r-1,
+    extent_0, .., extent_r-1)`. Both may be left out; then
+    `--tir-infer-access-regions` fills them in.
+
+    `annotations {...}` carries TVM's block annotations; `var_names` keeps
+    the iteration variables' names (shown as the SSA names).
+  }];
+
+  let arguments = (ins
+    StrAttr:$block_name,
+    TIR_IterTypeArrayAttr:$iter_types,
+    DenseI64ArrayAttr:$static_domains,
+    Variadic<Index>:$dynamic_domains,
+    AffineMapAttr:$bindings,
+    Variadic<Index>:$binding_values,
+    OptionalAttr<IntegerSetAttr>:$predicate,
+    Variadic<AnyMemRef>:$read_buffers,
+    OptionalAttr<TIR_AffineMapArrayAttr>:$read_regions,
+    Variadic<AnyMemRef>:$write_buffers,
+    OptionalAttr<TIR_AffineMapArrayAttr>:$write_regions,
+    OptionalAttr<DictionaryAttr>:$annotations,
+    OptionalAttr<StrArrayAttr>:$var_names
+  );
+  let regions = (region SizedRegion<1>:$region);
+
+  let extraClassDeclaration = [{
+    unsigned getNumIterVars() { return getIterTypes().size(); }
+    BlockArgument getIterVar(unsigned i) { return getBody()->getArgument(i); }
+    IterType getIterType(unsigned i);
+    /// Domain of iteration variable `i` as [lower, upper).
+    OpFoldResult getMixedDomainLower(unsigned i);
+    OpFoldResult getMixedDomainUpper(unsigned i);
+    std::optional<int64_t> getConstantDomainLower(unsigned i);
+    std::optional<int64_t> getConstantDomainUpper(unsigned i);
+    /// The values bound to the map's dimensions / symbols.
+    OperandRange getBindingDims();
+    OperandRange getBindingSymbols();
+    /// Whether the block has a `reduce` iteration variable.
+    bool hasReduction();
+    /// The block's `tir.init`, if any.
+    InitOp getInitOp();
+    /// Whether read / write regions were given (or inferred).
+    bool hasAccessRegions() { return getReadRegions() && getWriteRegions(); }
+  }];
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.init
+//===----------------------------------------------------------------------===//
+
+def TIR_InitOp : TIR_Op<"init", [SingleBlock, NoTerminator,
+    HasParent<"BlockOp">, RecursiveMemoryEffects]> {
+  let summary = "the initialisation of a reduction block (TVM's T.init)";
+  let description = [{
+    The body runs before the first iteration of the enclosing block's
+    reduction, i.e. where every `reduce` iteration variable is at the start
+    of its domain. It must be the first operation of a block that has at
+    least one `reduce` iteration variable, and a block has at most one.
+
+    ```mlir
+    tir.init {
+      %zero = arith.constant 0.0 : f32
+      tir.store %zero, %C[%vi, %vj] : memref<128x128xf32>
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$region);
+  let assemblyFormat = "attr-dict-with-keyword $region";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.load / tir.store
+//===----------------------------------------------------------------------===//
+
+def TIR_LoadOp : TIR_Op<"load"> {
+  let summary = "read one element of a buffer (TVM's BufferLoad)";
+  let description = [{
+    Indices are affine expressions of `index` values, written in place:
+    `tir.load %A[%vi + 10, %vj]`. The map's operands may be any `index`
+    value (a block iteration variable, a loaded and cast value for a
+    gather, ...). The number of indices equals the buffer's rank; where the
+    range of an index is known from the iteration domains it must lie inside
+    the buffer's static shape.
+
+    ```mlir
+    %a = tir.load %A[%vi, %vk] : memref<128x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "the buffer to read", [MemRead]>:$buffer,
+    Variadic<Index>:$indices,
+    AffineMapAttr:$map
+  );
+  let results = (outs AnyType:$result);
+  let builders = [
+    OpBuilder<(ins "Value":$buffer, "ValueRange":$indices)>,
+    OpBuilder<(ins "Value":$buffer, "AffineMap":$map, "ValueRange":$operands)>
+  ];
+  let extraClassDeclaration = [{
+    MemRefType getBufferType() { return getBuffer().getType(); }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TIR_StoreOp : TIR_Op<"store"> {
+  let summary = "write one element of a buffer (TVM's BufferStore)";
+  let description = [{
+    ```mlir
+    tir.store %v, %C[%vi, %vj] : memref<128x128xf32>
+    ```
+    The stored value has the buffer's element type; indices follow the rules
+    of `tir.load`. Inside a block that lists its `writes`, the buffer must be
+    one of them and the index must lie inside the written region.
+  }];
+  let arguments = (ins
+    AnyType:$value,
+    Arg<AnyMemRef, "the buffer to write", [MemWrite]>:$buffer,
+    Variadic<Index>:$indices,
+    AffineMapAttr:$map
+  );
+  let builders = [
+    OpBuilder<(ins "Value":$value, "Value":$buffer, "ValueRange":$indices)>,
+    OpBuilder<(ins "Value":$value, "Value":$buffer, "AffineMap":$map,
+                   "ValueRange":$operands)>
+  ];
+  let extraClassDeclaration = [{
+    MemRefType getBufferType() { return getBuffer().getType(); }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.alloc_buffer
+//===----------------------------------------------------------------------===//
+
+def TIR_AllocBufferOp : TIR_Op<"alloc_buffer", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a buffer local to a block (TVM's T.alloc_buffer)";
+  let description = [{
+    Allocates a buffer that lives for one execution of the enclosing block
+    (or of the function body, TVM's implicit root block). Dynamic sizes are
+    given for the `?` dimensions. The memory space, if any, is the storage
+    scope: one of `global`, `shared`, `shared.dyn`, `local`, `warp`,
+    `wmma.matrix_a`, `wmma.matrix_b`, `wmma.accumulator`.
+
+    ```mlir
+    %C = tir.alloc_buffer : memref<128x128xf32>
+    %S = tir.alloc_buffer(%n) : memref<?x64xf16, "shared">
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$dynamic_sizes);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$buffer);
+  let assemblyFormat = [{
+    (`(` $dynamic_sizes^ `)`)? attr-dict `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.match_buffer
+//===----------------------------------------------------------------------===//
+
+def TIR_MatchBufferOp : TIR_Op<"match_buffer", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "view a region of a buffer as a buffer (TVM's match_buffer)";
+  let description = [{
+    Inside a block, names a region of a buffer as a buffer of its own, as
+    tensorized code needs. The region is written like a block's read region;
+    the result type's shape equals the region's extents (unit dimensions may
+    be dropped), with the source's element type and memory space.
+
+    ```mlir
+    %sub = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16, 0 : 16]
+        : memref<128x128xf32> -> memref<16x16xf32, strided<[128, 1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$source,
+    Variadic<Index>:$indices,
+    AffineMapAttr:$source_region
+  );
+  let results = (outs AnyMemRef:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+#endif // TENSORIR_DIALECT_TIR_IR_TIROPS_TD

@@ -1,0 +1,93 @@
+//===- TIRUtils.h - index and region helpers for tir ------------*- C++ -*-===//
+//
+// Interval reasoning over the quasi-affine expressions that tir uses for
+// bindings, buffer indices and regions, and the textual form of regions and
+// predicates shared by the parsers and printers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_IR_TIRUTILS_H
+#define TENSORIR_DIALECT_TIR_IR_TIRUTILS_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/Value.h"
+#include <optional>
+
+namespace mlir::tir {
+
+/// A closed integer interval [lo, hi].
+struct Interval {
+  int64_t lo;
+  int64_t hi;
+  bool operator==(const Interval &o) const { return lo == o.lo && hi == o.hi; }
+};
+
+/// The range of `expr` when its dims / symbols range over the given
+/// intervals (nullopt entries are unknown). Returns nullopt when the range
+/// cannot be bounded.
+std::optional<Interval>
+evaluateRange(AffineExpr expr, ArrayRef<std::optional<Interval>> dimRanges,
+              ArrayRef<std::optional<Interval>> symRanges = {});
+
+/// The range of an `index` value: a constant, a tir.for induction variable
+/// with constant bounds, or a tir.block iteration variable with a constant
+/// domain. nullopt otherwise.
+std::optional<Interval> getValueRange(Value value);
+
+/// A buffer region: a start and an extent per dimension, both affine
+/// expressions of the same dims/symbols.
+struct RegionExprs {
+  SmallVector<AffineExpr> starts;
+  SmallVector<AffineExpr> extents;
+};
+
+/// Splits a region map `(d...) -> (start_0.., extent_0..)` in two.
+RegionExprs splitRegionMap(AffineMap map);
+/// The inverse of splitRegionMap.
+AffineMap buildRegionMap(unsigned numDims, unsigned numSymbols,
+                         const RegionExprs &region, MLIRContext *ctx);
+
+/// Parses `[e, lo : hi, ...]` where each expression is written over SSA
+/// names. Names are collected (without duplicates) into `dimNames`, and the
+/// expressions refer to them by position.
+ParseResult parseRegionOfSSAIds(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
+    RegionExprs &region);
+
+/// Parses one affine expression over SSA names, adding new names to
+/// `dimNames` / `symNames` and returning the expression over positions in
+/// those lists.
+ParseResult parseAffineExprOfSSAIdsInto(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &symNames,
+    AffineExpr &expr);
+
+/// Prints a region as `[e, lo : hi, ...]` over `dims`.
+void printRegion(OpAsmPrinter &p, AffineMap regionMap, ValueRange dims);
+
+/// Parses `c, c, ...` where c is `e1 (<|<=|>|>=|==) e2`, into constraints
+/// `expr >= 0` / `expr == 0` over the named SSA values.
+ParseResult parseConstraintsOfSSAIds(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &symNames,
+    SmallVectorImpl<AffineExpr> &constraints, SmallVectorImpl<bool> &eqFlags);
+
+/// Prints the constraints of `set` in the form parseConstraintsOfSSAIds
+/// reads.
+void printConstraints(OpAsmPrinter &p, IntegerSet set, ValueRange dims,
+                      ValueRange syms);
+
+/// Whether `scope` is a storage scope the dialect knows.
+bool isValidStorageScope(StringRef scope);
+/// Checks the memory space of a buffer type; the empty string when valid.
+std::string checkBufferMemorySpace(MemRefType type);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_IR_TIRUTILS_H

@@ -1,0 +1,28 @@
+//===- TIRDialect.cpp - TensorIR dialect ----------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+#include "TensorIR/Dialect/TIR/IR/TIROpsDialect.cpp.inc"
+#include "TensorIR/Dialect/TIR/IR/TIREnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
+
+void TIRDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "TensorIR/Dialect/TIR/IR/TIROps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
+      >();
+}

@@ -1,0 +1,543 @@
+//===- TIROps.cpp - TensorIR loops and buffer operations ------------------===//
+//
+// tir.for, tir.init, tir.load, tir.store, tir.alloc_buffer and
+// tir.match_buffer. tir.block lives in TIRBlockOp.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Parses an integer literal or an SSA value of type index.
+static ParseResult
+parseBound(OpAsmParser &parser, int64_t &staticValue,
+           SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
+  if (hasOperand.has_value()) {
+    if (failed(*hasOperand))
+      return failure();
+    dynamic.push_back(operand);
+    staticValue = ShapedType::kDynamic;
+    return success();
+  }
+  return parser.parseInteger(staticValue);
+}
+
+static void printBound(OpAsmPrinter &p, int64_t staticValue,
+                       OperandRange dynamic, unsigned &dynamicIndex) {
+  if (ShapedType::isDynamic(staticValue))
+    p.printOperand(dynamic[dynamicIndex++]);
+  else
+    p << staticValue;
+}
+
+/// The name hint of an SSA name as written (`%vi` -> "vi"), or "" when the
+/// name is one the printer makes up anyway (`%arg3`, `%0`).
+static StringRef nameHint(const OpAsmParser::UnresolvedOperand &name) {
+  StringRef n = name.name.drop_front();
+  if (n.empty() || llvm::isDigit(n.front()))
+    return "";
+  return n;
+}
+
+static OpFoldResult mixedValue(OpBuilder b, int64_t staticValue,
+                               OperandRange dynamic, unsigned dynamicIndex) {
+  if (ShapedType::isDynamic(staticValue))
+    return dynamic[dynamicIndex];
+  return b.getIndexAttr(staticValue);
+}
+
+static unsigned countDynamic(ArrayRef<int64_t> values) {
+  return llvm::count_if(values, ShapedType::isDynamic);
+}
+
+//===----------------------------------------------------------------------===//
+// ForOp
+//===----------------------------------------------------------------------===//
+
+void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
+                  OpFoldResult upperBound, ForKind kind, StringAttr thread) {
+  SmallVector<int64_t> staticBounds;
+  for (OpFoldResult bound : {lowerBound, upperBound}) {
+    if (auto attr = dyn_cast<Attribute>(bound)) {
+      staticBounds.push_back(cast<IntegerAttr>(attr).getInt());
+    } else {
+      staticBounds.push_back(ShapedType::kDynamic);
+      state.addOperands(cast<Value>(bound));
+    }
+  }
+  state.addAttribute(getStaticBoundsAttrName(state.name),
+                     b.getDenseI64ArrayAttr(staticBounds));
+  state.addAttribute(getKindAttrName(state.name),
+                     ForKindAttr::get(b.getContext(), kind));
+  if (thread)
+    state.addAttribute(getThreadAttrName(state.name), thread);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  block->addArgument(b.getIndexType(), state.location);
+  body->push_back(block);
+}
+
+OpFoldResult ForOp::getMixedLowerBound() {
+  return mixedValue(OpBuilder(getContext()), getStaticBounds()[0],
+                    getDynamicBounds(), 0);
+}
+
+OpFoldResult ForOp::getMixedUpperBound() {
+  ArrayRef<int64_t> bounds = getStaticBounds();
+  return mixedValue(OpBuilder(getContext()), bounds[1], getDynamicBounds(),
+                    ShapedType::isDynamic(bounds[0]) ? 1 : 0);
+}
+
+std::optional<int64_t> ForOp::getConstantLowerBound() {
+  int64_t v = getStaticBounds()[0];
+  return ShapedType::isDynamic(v) ? std::nullopt : std::optional(v);
+}
+
+std::optional<int64_t> ForOp::getConstantUpperBound() {
+  int64_t v = getStaticBounds()[1];
+  return ShapedType::isDynamic(v) ? std::nullopt : std::optional(v);
+}
+
+std::optional<int64_t> ForOp::getConstantExtent() {
+  std::optional<int64_t> lo = getConstantLowerBound();
+  std::optional<int64_t> hi = getConstantUpperBound();
+  if (!lo || !hi)
+    return std::nullopt;
+  return *hi - *lo;
+}
+
+bool ForOp::isValidThreadTag(StringRef tag) {
+  return llvm::StringSwitch<bool>(tag)
+      .Cases({"blockIdx.x", "blockIdx.y", "blockIdx.z"}, true)
+      .Cases({"threadIdx.x", "threadIdx.y", "threadIdx.z"}, true)
+      .Cases({"vthread", "vthread.x", "vthread.y", "vthread.z"}, true)
+      .Default(false);
+}
+
+void ForOp::getAsmBlockArgumentNames(Region &region,
+                                     OpAsmSetValueNameFn setNameFn) {
+  if (auto name = getVarName())
+    setNameFn(getInductionVar(), *name);
+}
+
+// tir.for %i = <lb> to <ub> [kind] [annotations {...}] [attributes {...}] {..}
+ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  OpAsmParser::Argument iv;
+  iv.type = b.getIndexType();
+  SmallVector<OpAsmParser::UnresolvedOperand> dynamic;
+  int64_t lb, ub;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parseBound(parser, lb, dynamic) || parser.parseKeyword("to") ||
+      parseBound(parser, ub, dynamic) ||
+      parser.resolveOperands(dynamic, b.getIndexType(), result.operands))
+    return failure();
+  result.addAttribute("static_bounds", b.getDenseI64ArrayAttr({lb, ub}));
+
+  StringRef keyword;
+  SMLoc kindLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword(&keyword))) {
+    if (keyword == "annotations" || keyword == "attributes")
+      return parser.emitError(kindLoc, "'")
+             << keyword << "' must follow the loop kind; internal parser error";
+    std::optional<ForKind> kind = symbolizeForKind(keyword);
+    if (!kind)
+      return parser.emitError(kindLoc, "unknown loop kind '")
+             << keyword
+             << "'; expected one of serial, parallel, vectorized, unrolled, "
+                "thread_binding<\"tag\">";
+    result.addAttribute("kind", ForKindAttr::get(parser.getContext(), *kind));
+    if (*kind == ForKind::ThreadBinding) {
+      StringAttr tag;
+      if (parser.parseLess() || parser.parseAttribute(tag) ||
+          parser.parseGreater())
+        return failure();
+      result.addAttribute("thread", tag);
+    }
+  }
+  if (succeeded(parser.parseOptionalKeyword("annotations"))) {
+    DictionaryAttr annotations;
+    if (parser.parseAttribute(annotations))
+      return failure();
+    result.addAttribute("annotations", annotations);
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (StringRef hint = nameHint(iv.ssaName); !hint.empty())
+    result.addAttribute("var_name", b.getStringAttr(hint));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}))
+    return failure();
+  if (body->empty())
+    body->push_back(new Block());
+  return success();
+}
+
+void ForOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printOperand(getInductionVar());
+  p << " = ";
+  unsigned dynamicIndex = 0;
+  printBound(p, getStaticBounds()[0], getDynamicBounds(), dynamicIndex);
+  p << " to ";
+  printBound(p, getStaticBounds()[1], getDynamicBounds(), dynamicIndex);
+  if (getKind() != ForKind::Serial)
+    p << ' ' << stringifyForKind(getKind());
+  if (auto thread = getThreadAttr()) {
+    p << '<';
+    p.printAttribute(thread);
+    p << '>';
+  }
+  if (auto annotations = getAnnotationsAttr()) {
+    p << " annotations ";
+    p.printAttribute(annotations);
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getStaticBoundsAttrName(), getKindAttrName(),
+                            getThreadAttrName(), getAnnotationsAttrName(),
+                            getVarNameAttrName()});
+  p << ' ';
+  p.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult ForOp::verify() {
+  ArrayRef<int64_t> bounds = getStaticBounds();
+  if (bounds.size() != 2)
+    return emitOpError("expects 'static_bounds' to hold a lower and an upper "
+                       "bound, got ")
+           << bounds.size() << " entries";
+  if (countDynamic(bounds) != getDynamicBounds().size())
+    return emitOpError("expects one dynamic bound operand per dynamic entry of "
+                       "'static_bounds': ")
+           << countDynamic(bounds) << " dynamic entries but "
+           << getDynamicBounds().size() << " operands";
+  Block *body = getBody();
+  if (body->getNumArguments() != 1 ||
+      !body->getArgument(0).getType().isIndex())
+    return emitOpError("expects its body to have exactly one 'index' "
+                       "argument, the induction variable");
+  if (auto extent = getConstantExtent(); extent && *extent < 0)
+    return emitOpError("has a negative extent: lower bound ")
+           << bounds[0] << " is above upper bound " << bounds[1];
+  std::optional<StringRef> thread = getThread();
+  if (getKind() == ForKind::ThreadBinding) {
+    if (!thread)
+      return emitOpError("a thread_binding loop needs a thread tag, e.g. "
+                         "thread_binding<\"threadIdx.x\">");
+    if (!isValidThreadTag(*thread))
+      return emitOpError("unknown thread tag '")
+             << *thread
+             << "'; expected one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, "
+                "vthread, vthread.{x,y,z}";
+  } else if (thread) {
+    return emitOpError("only a thread_binding loop has a thread tag, but this "
+                       "loop is ")
+           << stringifyForKind(getKind());
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InitOp::verify() {
+  auto block = (*this)->getParentOfType<BlockOp>();
+  if (&block.getBody()->front() != getOperation())
+    return emitOpError("must be the first operation of its tir.block");
+  if (!block.hasReduction())
+    return emitOpError("is only allowed in a block with a 'reduce' iteration "
+                       "variable, but block '")
+           << block.getBlockName() << "' has none";
+  if (getBody()->getNumArguments() != 0)
+    return emitOpError("expects a body without arguments");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Parses `%buffer[affine exprs of SSA ids]`.
+static ParseResult
+parseBufferAccess(OpAsmParser &parser, OperationState &result,
+                  OpAsmParser::UnresolvedOperand &buffer,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands) {
+  Attribute map;
+  if (parser.parseOperand(buffer))
+    return failure();
+  return parser.parseAffineMapOfSSAIds(operands, map, "map",
+                                       result.attributes);
+}
+
+/// Verifies an access: one index per dimension, and (where the ranges of the
+/// map operands are known) every index inside the static shape.
+static LogicalResult verifyAccess(Operation *op, MemRefType type, AffineMap map,
+                                  ValueRange operands) {
+  if (map.getNumInputs() != operands.size())
+    return op->emitOpError("expects ")
+           << map.getNumInputs() << " index operands for its map, got "
+           << operands.size();
+  if (map.getNumResults() != static_cast<unsigned>(type.getRank()))
+    return op->emitOpError("expects ")
+           << type.getRank() << " indices for a rank-" << type.getRank()
+           << " buffer, got " << map.getNumResults();
+  SmallVector<std::optional<Interval>> dims, syms;
+  for (Value v : operands.take_front(map.getNumDims()))
+    dims.push_back(getValueRange(v));
+  for (Value v : operands.drop_front(map.getNumDims()))
+    syms.push_back(getValueRange(v));
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    int64_t size = type.getDimSize(i);
+    std::optional<Interval> range = evaluateRange(expr, dims, syms);
+    if (!range)
+      continue;
+    if (range->lo < 0 || (!ShapedType::isDynamic(size) && range->hi >= size))
+      return op->emitOpError("index ")
+             << i << " ranges over [" << range->lo << ", " << range->hi
+             << "], outside dimension " << i << " of the buffer (size "
+             << (ShapedType::isDynamic(size) ? std::string("?")
+                                             : std::to_string(size))
+             << ")";
+  }
+  return success();
+}
+
+static AffineMap identityAccessMap(Builder &b, unsigned rank) {
+  return b.getMultiDimIdentityMap(rank);
+}
+
+void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
+                   ValueRange indices) {
+  build(b, state, buffer,
+        identityAccessMap(b, cast<MemRefType>(buffer.getType()).getRank()),
+        indices);
+}
+
+void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
+                   AffineMap map, ValueRange operands) {
+  state.addOperands(buffer);
+  state.addOperands(operands);
+  state.addAttribute(getMapAttrName(state.name), AffineMapAttr::get(map));
+  state.addTypes(cast<MemRefType>(buffer.getType()).getElementType());
+}
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand buffer;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  MemRefType type;
+  if (parseBufferAccess(parser, result, buffer, operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(buffer, type, result.operands) ||
+      parser.resolveOperands(operands, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  result.addTypes(type.getElementType());
+  return success();
+}
+
+void LoadOp::print(OpAsmPrinter &p) {
+  p << ' ' << getBuffer() << '[';
+  p.printAffineMapOfSSAIds(getMapAttr(), getIndices());
+  p << ']';
+  p.printOptionalAttrDict((*this)->getAttrs(), {getMapAttrName()});
+  p << " : " << getBufferType();
+}
+
+LogicalResult LoadOp::verify() {
+  if (getResult().getType() != getBufferType().getElementType())
+    return emitOpError("result type ")
+           << getResult().getType()
+           << " does not match the buffer's element type "
+           << getBufferType().getElementType();
+  return verifyAccess(*this, getBufferType(), getMap(), getIndices());
+}
+
+void StoreOp::build(OpBuilder &b, OperationState &state, Value value,
+                    Value buffer, ValueRange indices) {
+  build(b, state, value, buffer,
+        identityAccessMap(b, cast<MemRefType>(buffer.getType()).getRank()),
+        indices);
+}
+
+void StoreOp::build(OpBuilder &b, OperationState &state, Value value,
+                    Value buffer, AffineMap map, ValueRange operands) {
+  state.addOperands({value, buffer});
+  state.addOperands(operands);
+  state.addAttribute(getMapAttrName(state.name), AffineMapAttr::get(map));
+}
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand value, buffer;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  MemRefType type;
+  if (parser.parseOperand(value) || parser.parseComma() ||
+      parseBufferAccess(parser, result, buffer, operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(value, type.getElementType(), result.operands) ||
+      parser.resolveOperand(buffer, type, result.operands) ||
+      parser.resolveOperands(operands, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  return success();
+}
+
+void StoreOp::print(OpAsmPrinter &p) {
+  p << ' ' << getValue() << ", " << getBuffer() << '[';
+  p.printAffineMapOfSSAIds(getMapAttr(), getIndices());
+  p << ']';
+  p.printOptionalAttrDict((*this)->getAttrs(), {getMapAttrName()});
+  p << " : " << getBufferType();
+}
+
+LogicalResult StoreOp::verify() {
+  if (getValue().getType() != getBufferType().getElementType())
+    return emitOpError("stores a value of type ")
+           << getValue().getType() << " into a buffer of "
+           << getBufferType().getElementType();
+  return verifyAccess(*this, getBufferType(), getMap(), getIndices());
+}
+
+//===----------------------------------------------------------------------===//
+// AllocBufferOp
+//===----------------------------------------------------------------------===//
+
+void AllocBufferOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getBuffer(), "buffer");
+}
+
+LogicalResult AllocBufferOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!isa<BlockOp, FunctionOpInterface>(parent))
+    return emitOpError("must be directly inside a tir.block or a function "
+                       "body (the root block), not inside '")
+           << parent->getName() << "'";
+  MemRefType type = getBuffer().getType();
+  if (static_cast<int64_t>(getDynamicSizes().size()) !=
+      static_cast<int64_t>(type.getNumDynamicDims()))
+    return emitOpError("expects one size operand per dynamic dimension of ")
+           << type << ": " << type.getNumDynamicDims() << " expected, got "
+           << getDynamicSizes().size();
+  if (!type.getLayout().isIdentity())
+    return emitOpError("allocates a buffer with the identity layout only, got ")
+           << type;
+  if (std::string msg = checkBufferMemorySpace(type); !msg.empty())
+    return emitOpError(msg);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatchBufferOp
+//===----------------------------------------------------------------------===//
+
+void MatchBufferOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "match");
+}
+
+// tir.match_buffer %src[region] attr-dict : src-type -> result-type
+ParseResult MatchBufferOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand source;
+  SmallVector<OpAsmParser::UnresolvedOperand> names;
+  RegionExprs region;
+  MemRefType sourceType, resultType;
+  if (parser.parseOperand(source) ||
+      parseRegionOfSSAIds(parser, names, region) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(sourceType) || parser.parseArrow() ||
+      parser.parseType(resultType) ||
+      parser.resolveOperand(source, sourceType, result.operands) ||
+      parser.resolveOperands(names, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  result.addAttribute("source_region",
+                      AffineMapAttr::get(buildRegionMap(
+                          names.size(), 0, region, parser.getContext())));
+  result.addTypes(resultType);
+  return success();
+}
+
+void MatchBufferOp::print(OpAsmPrinter &p) {
+  p << ' ' << getSource();
+  printRegion(p, getSourceRegion(), getIndices());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getSourceRegionAttrName()});
+  p << " : " << getSource().getType() << " -> " << getResult().getType();
+}
+
+LogicalResult MatchBufferOp::verify() {
+  if (!isa<BlockOp>((*this)->getParentOp()))
+    return emitOpError("must be directly inside a tir.block");
+  auto sourceType = cast<MemRefType>(getSource().getType());
+  auto resultType = cast<MemRefType>(getResult().getType());
+  AffineMap map = getSourceRegion();
+  if (map.getNumInputs() != getIndices().size())
+    return emitOpError("expects ")
+           << map.getNumInputs() << " index operands for its region, got "
+           << getIndices().size();
+  if (map.getNumResults() != 2 * sourceType.getRank())
+    return emitOpError("expects a region with ")
+           << sourceType.getRank() << " dimensions for a rank-"
+           << sourceType.getRank() << " source, got "
+           << map.getNumResults() / 2;
+  if (sourceType.getElementType() != resultType.getElementType())
+    return emitOpError("result element type ")
+           << resultType.getElementType()
+           << " differs from the source element type "
+           << sourceType.getElementType();
+  if (sourceType.getMemorySpace() != resultType.getMemorySpace())
+    return emitOpError("result memory space differs from the source's");
+  // The result shape is the region's extents, where they are constants,
+  // with unit extents allowed to be dropped (from the left, as TVM does).
+  RegionExprs region = splitRegionMap(map);
+  SmallVector<int64_t> extents;
+  for (AffineExpr e : region.extents) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    extents.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  ArrayRef<int64_t> shape = resultType.getShape();
+  ArrayRef<int64_t> tail = ArrayRef<int64_t>(extents).take_back(
+      std::min<size_t>(extents.size(), shape.size()));
+  bool dropsOnlyUnits = llvm::all_of(
+      ArrayRef<int64_t>(extents).drop_back(tail.size()),
+      [](int64_t e) { return e == 1; });
+  bool sameShape = shape.size() == tail.size() &&
+                   llvm::all_of(llvm::zip(shape, tail), [](auto pair) {
+                     auto [s, e] = pair;
+                     return ShapedType::isDynamic(s) ||
+                            ShapedType::isDynamic(e) || s == e;
+                   });
+  if (!dropsOnlyUnits || !sameShape) {
+    std::string list;
+    llvm::raw_string_ostream os(list);
+    llvm::interleaveComma(extents, os, [&](int64_t e) {
+      if (ShapedType::isDynamic(e))
+        os << '?';
+      else
+        os << e;
+    });
+    return emitOpError("result shape ")
+           << resultType << " does not match the region's extents [" << list
+           << "]";
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "TensorIR/Dialect/TIR/IR/TIROps.cpp.inc"

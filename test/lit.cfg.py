@@ -1,0 +1,32 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TIR"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tir_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%tir_src_root", config.tir_src_root))
+config.substitutions.append(("%tir_obj_root", config.tir_obj_root))
+config.substitutions.append(("%tir_libs", config.tir_libs_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tir_tools_dir, config.llvm_tools_dir]
+tools = ["tir-opt", "tir-translate", "llc", "mlir-translate"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The stock mlir-opt of LLVM 22, for the dialect plugin test.
+stock_mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if os.path.exists(stock_mlir_opt):
+    config.available_features.add("stock-mlir-opt")
+    config.substitutions.append(("%stock_mlir_opt", stock_mlir_opt))

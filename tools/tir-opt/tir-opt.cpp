@@ -1,0 +1,20 @@
+//===- tir-opt.cpp - the tir optimizer driver -----------------------------===//
+//
+// mlir-opt with tir: the tir dialect, transform.tir, and the upstream
+// dialects, passes and transform extensions that scheduling and lowering use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/InitAllDialects.h"
+#include "TensorIR/InitAllPasses.h"
+
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::tir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::tir::registerAllDialects(registry);
+  mlir::tir::registerAllExtensions(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tir optimizer driver\n", registry));
+}
