@@ -13,16 +13,18 @@ config.test_exec_root = os.path.join(config.tir_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%tir_src_root", config.tir_src_root))
 config.substitutions.append(("%tir_obj_root", config.tir_obj_root))
 config.substitutions.append(("%tir_libs", config.tir_libs_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# FileCheck, not, split-file, ... come from LLVM 22's tool directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tir_tools_dir, append_path=True)
 
 tool_dirs = [config.tir_tools_dir, config.llvm_tools_dir]
-tools = ["tir-opt", "tir-translate", "llc", "mlir-translate"]
+tools = ["tir-opt", "tir-translate", "llc", "mlir-translate", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The stock mlir-opt of LLVM 22, for the dialect plugin test.

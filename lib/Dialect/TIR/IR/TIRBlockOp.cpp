@@ -485,7 +485,17 @@ LogicalResult BlockOp::verify() {
 
   // The body sees no loop or iteration variable from outside the block.
   WalkResult walk = body->walk([&](Operation *op) {
-    for (Value v : op->getOperands()) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      // A nested block's bindings are checked, with a sharper message, by
+      // that block's verifier.
+      if (auto nested = dyn_cast<BlockOp>(op)) {
+        auto [start, length] = nested.getODSOperandIndexAndLength(
+            /*binding_values=*/1);
+        unsigned pos = operand.getOperandNumber();
+        if (pos >= start && pos < start + length)
+          continue;
+      }
+      Value v = operand.get();
       Operation *owner = getLoopLikeOwner(v);
       if (!owner || owner == getOperation() ||
           getRegion().isAncestor(owner->getParentRegion()))

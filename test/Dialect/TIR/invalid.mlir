@@ -1,0 +1,415 @@
+// One case per verifier rule of the tir dialect.
+// RUN: tir-opt %s -split-input-file -verify-diagnostics
+
+// Rule: a binding uses enclosing loop variables, not other values.
+func.func @binding_not_loop_var(%A: memref<8xf32>, %n: index) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{binding uses a value that is not the variable of an enclosing tir.for or tir.block}}
+    tir.block "B"(%vi = spatial(8, %n)) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a binding cannot reach past the enclosing block.
+func.func @binding_crosses_block(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "outer"(%vo = spatial(8, %i)) {
+      tir.for %j = 0 to 8 {
+        // expected-error @+1 {{binding uses the induction variable of a tir.for from outside block 'outer'}}
+        tir.block "inner"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: the block body uses only its own iteration variables.
+func.func @body_uses_loop_var(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @+1 {{enclosing block is here}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %c = arith.constant 0.0 : f32
+      // expected-error @+1 {{uses the induction variable of a tir.for from outside its enclosing block 'B'}}
+      tir.store %c, %A[%i] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a binding stays inside the iteration variable's domain.
+func.func @binding_outside_domain(%A: memref<8xf32>) {
+  tir.for %i = 0 to 16 {
+    // expected-error @+1 {{binding of iteration variable #0 ranges over [0, 15], outside its domain [0, 8)}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: an iteration domain is not empty.
+func.func @empty_domain(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{iteration variable #0 has an empty domain [4, 4)}}
+    tir.block "B"(%vi = spatial(4 : 4, %i)) where(%i < 1) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: the number of indices equals the buffer's rank.
+func.func @wrong_rank(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      // expected-error @+1 {{expects 2 indices for a rank-2 buffer, got 1}}
+      %x = tir.load %A[%vi] : memref<8x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: an index stays inside the buffer's static shape.
+func.func @index_out_of_bounds(%A: memref<8xf32>, %B: memref<16xf32>) {
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      // expected-error @+1 {{index 0 ranges over [0, 15], outside dimension 0 of the buffer (size 8)}}
+      %x = tir.load %A[%vi] : memref<8xf32>
+      tir.store %x, %B[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a store index stays inside the buffer, also through an offset.
+func.func @store_out_of_bounds(%B: memref<30xf32>) {
+  tir.for %i = 0 to 10 {
+    tir.block "B"(%vi = spatial(10, %i)) {
+      %c = arith.constant 0.0 : f32
+      // expected-error @+1 {{index 0 ranges over [25, 34], outside dimension 0 of the buffer (size 30)}}
+      tir.store %c, %B[%vi + 25] : memref<30xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a region stays inside the buffer's static shape.
+func.func @region_out_of_bounds(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{has a read region that leaves dimension 0 of its buffer (size 8) over the iteration domains}}
+    tir.block "B"(%vi = spatial(8, %i)) reads(%A[%vi : %vi + 2] : memref<8xf32>) writes() {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a region has one dimension per buffer dimension.
+func.func @region_wrong_rank(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{has a write region with 1 dimensions for a rank-2 buffer}}
+    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%A[%vi] : memref<8x8xf32>) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: init only in a block with a reduction variable.
+func.func @init_without_reduction(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      // expected-error @+1 {{is only allowed in a block with a 'reduce' iteration variable, but block 'B' has none}}
+      tir.init {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: init is the first operation of its block.
+func.func @init_not_first(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = reduce(8, %i)) {
+      %c = arith.constant 0.0 : f32
+      // expected-error @+1 {{must be the first operation of its tir.block}}
+      tir.init {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: init lives directly in a block.
+func.func @init_outside_block() {
+  // expected-error @+1 {{expects parent op 'tir.block'}}
+  tir.init {
+  }
+  return
+}
+
+// -----
+
+// Rule: a store goes to a buffer listed in writes (when regions are given).
+func.func @store_not_in_writes(%A: memref<8xf32>, %B: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @+1 {{block is here}}
+    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%A[%vi] : memref<8xf32>) {
+      %c = arith.constant 0.0 : f32
+      // expected-error @+1 {{writes a buffer that block 'B' does not list in its writes}}
+      tir.store %c, %B[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a load reads a buffer listed in reads (or writes).
+func.func @load_not_in_reads(%A: memref<8xf32>, %B: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @+1 {{block is here}}
+    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%B[%vi] : memref<8xf32>) {
+      // expected-error @+1 {{reads a buffer that block 'B' does not list in its reads}}
+      %x = tir.load %A[%vi] : memref<8xf32>
+      tir.store %x, %B[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: an access stays inside the region the block lists.
+func.func @store_outside_region(%A: memref<16xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @+1 {{block is here}}
+    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%A[%vi] : memref<16xf32>) {
+      %c = arith.constant 0.0 : f32
+      // expected-error @+1 {{accesses its buffer outside the region that block 'B' lists in its writes}}
+      tir.store %c, %A[%vi + 1] : memref<16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: block names are unique within a function.
+func.func @duplicate_block_name(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @+1 {{first block with this name}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+    }
+  }
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{block name 'B' is already used in this function}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a thread tag names an existing thread axis.
+func.func @unknown_thread_tag() {
+  // expected-error @+1 {{unknown thread tag 'threadIdx.w'; expected one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread, vthread.{x,y,z}}}
+  tir.for %i = 0 to 8 thread_binding<"threadIdx.w"> {
+  }
+  return
+}
+
+// -----
+
+// Rule: a thread_binding loop has a tag (generic form, since the custom form
+// always prints one).
+func.func @thread_binding_without_tag() {
+  // expected-error @+1 {{a thread_binding loop needs a thread tag}}
+  "tir.for"() <{static_bounds = array<i64: 0, 8>, kind = #tir<for_kind thread_binding>}> ({
+  ^bb0(%i: index):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Rule: only thread_binding loops carry a thread tag.
+func.func @tag_on_parallel_loop() {
+  // expected-error @+1 {{only a thread_binding loop has a thread tag, but this loop is parallel}}
+  "tir.for"() <{static_bounds = array<i64: 0, 8>, kind = #tir<for_kind parallel>, thread = "threadIdx.x"}> ({
+  ^bb0(%i: index):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Rule: a loop's extent is not negative.
+func.func @negative_extent() {
+  // expected-error @+1 {{has a negative extent: lower bound 8 is above upper bound 2}}
+  tir.for %i = 8 to 2 {
+  }
+  return
+}
+
+// -----
+
+// Rule: a loop has one index induction variable.
+func.func @loop_without_iv() {
+  // expected-error @+1 {{expects its body to have exactly one 'index' argument, the induction variable}}
+  "tir.for"() <{static_bounds = array<i64: 0, 8>}> ({
+  ^bb0(%i: i32):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Rule: dynamic bounds match the '?' entries.
+func.func @dynamic_bound_mismatch(%n: index) {
+  // expected-error @+1 {{expects one dynamic bound operand per dynamic entry of 'static_bounds': 0 dynamic entries but 1 operands}}
+  "tir.for"(%n) <{static_bounds = array<i64: 0, 8>}> ({
+  ^bb0(%i: index):
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+// Rule: one binding per iteration variable (generic form).
+func.func @binding_count(%n: index) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects one binding per iteration variable: 1 iteration variables, 2 bindings}}
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0, d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    ^bb0(%vi: index):
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: one index body argument per iteration variable (generic form).
+func.func @iter_var_count(%n: index) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects one 'index' body argument per iteration variable: 1 iteration variables, 0 arguments}}
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    ^bb0:
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: a store's value has the buffer's element type (generic form).
+func.func @store_type_mismatch(%A: memref<8xf32>, %v: f16) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      // expected-error @+1 {{stores a value of type 'f16' into a buffer of 'f32'}}
+      "tir.store"(%v, %A, %vi) <{map = affine_map<(d0) -> (d0)>}> : (f16, memref<8xf32>, index) -> ()
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a load's result has the buffer's element type (generic form).
+func.func @load_type_mismatch(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      // expected-error @+1 {{result type 'i32' does not match the buffer's element type 'f32'}}
+      %x = "tir.load"(%A, %vi) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>, index) -> i32
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: a buffer's memory space is a known storage scope.
+func.func @unknown_scope() {
+  // expected-error @+1 {{the memory space of a tir buffer is its storage scope, one of "global", "shared"}}
+  %S = tir.alloc_buffer : memref<8xf32, "texture">
+  return
+}
+
+// -----
+
+// Rule: alloc_buffer gives one size per dynamic dimension.
+func.func @alloc_sizes(%n: index) {
+  // expected-error @+1 {{expects one size operand per dynamic dimension of 'memref<?x?xf32>': 2 expected, got 1}}
+  %S = tir.alloc_buffer(%n) : memref<?x?xf32>
+  return
+}
+
+// -----
+
+// Rule: alloc_buffer sits in a block or a function body.
+func.func @alloc_in_loop() {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{must be directly inside a tir.block or a function body (the root block), not inside 'tir.for'}}
+    %S = tir.alloc_buffer : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// Rule: match_buffer's result shape is the region's shape.
+func.func @match_shape(%A: memref<64x64xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      // expected-error @+1 {{result shape 'memref<16x32xf32, strided<[64, 1], offset: ?>>' does not match the region's extents [16, 64]}}
+      %M = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16, 0 : 64] : memref<64x64xf32> -> memref<16x32xf32, strided<[64, 1], offset: ?>>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: match_buffer keeps the element type.
+func.func @match_element_type(%A: memref<64x64xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      // expected-error @+1 {{result element type 'f16' differs from the source element type 'f32'}}
+      %M = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16, 0 : 64] : memref<64x64xf32> -> memref<16x64xf16, strided<[64, 1], offset: ?>>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rule: match_buffer lives in a block.
+func.func @match_outside_block(%A: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{must be directly inside a tir.block}}
+  %M = tir.match_buffer %A[%c0 : %c0 + 16, 0 : 64] : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
+  return
+}
