@@ -110,7 +110,16 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
   // or with a negative coefficient swaps or widens the bounds below).
   SmallVector<AffineExpr> lo, hi;
   SmallVector<bool> relaxed;
-  for (Value v : operands) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    // Operands the expression does not use do not matter.
+    bool used = i < numDims ? expr.isFunctionOfDim(i)
+                            : expr.isFunctionOfSymbol(i - numDims);
+    if (!used) {
+      lo.push_back(getAffineConstantExpr(0, ctx));
+      hi.push_back(lo.back());
+      relaxed.push_back(false);
+      continue;
+    }
     FailureOr<std::pair<AffineExpr, AffineExpr>> r = relaxValue(v);
     if (failed(r))
       return failure();
