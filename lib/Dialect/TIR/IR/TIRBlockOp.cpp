@@ -93,27 +93,14 @@ using UnresolvedOperand = OpAsmParser::UnresolvedOperand;
 static ParseResult parseDomain(OpAsmParser &parser, int64_t &lower,
                                int64_t &upper,
                                SmallVectorImpl<UnresolvedOperand> &dynamic) {
-  auto parseOne = [&](int64_t &value) -> ParseResult {
-    UnresolvedOperand operand;
-    OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
-    if (hasOperand.has_value()) {
-      if (failed(*hasOperand))
-        return failure();
-      dynamic.push_back(operand);
-      value = ShapedType::kDynamic;
-      return success();
-    }
-    return parser.parseInteger(value);
-  };
-  SmallVector<UnresolvedOperand> first;
-  if (parseOne(upper))
+  if (parseStaticOrDynamicIndex(parser, upper, dynamic))
     return failure();
   if (failed(parser.parseOptionalColon())) {
     lower = 0;
     return success();
   }
   lower = upper;
-  return parseOne(upper);
+  return parseStaticOrDynamicIndex(parser, upper, dynamic);
 }
 
 /// Parses `reads(...)` / `writes(...)` contents after the keyword.
@@ -210,9 +197,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
     iterTypes.push_back(IterTypeAttr::get(ctx, *kind));
     staticDomains.append({lower, upper});
     bindings.push_back(binding);
-    StringRef hint = arg.ssaName.name.drop_front();
-    if (hint.empty() || llvm::isDigit(hint.front()))
-      hint = "";
+    StringRef hint = getNameHint(arg.ssaName);
     anyName |= !hint.empty();
     varNames.push_back(b.getStringAttr(hint));
     return success();
@@ -247,13 +232,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parseRegionList(parser, iterVars, writeBuffers, writeMaps))
       return failure();
   }
-  if (succeeded(parser.parseOptionalKeyword("annotations"))) {
-    DictionaryAttr annotations;
-    if (parser.parseAttribute(annotations))
-      return failure();
-    result.addAttribute("annotations", annotations);
-  }
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parseAnnotationsAndAttrDict(parser, result))
     return failure();
 
   // Operands, in ODS order: dynamic domains, binding values, reads, writes.

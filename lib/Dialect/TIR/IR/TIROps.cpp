@@ -21,37 +21,12 @@ using namespace mlir::tir;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-/// Parses an integer literal or an SSA value of type index.
-static ParseResult
-parseBound(OpAsmParser &parser, int64_t &staticValue,
-           SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic) {
-  OpAsmParser::UnresolvedOperand operand;
-  OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
-  if (hasOperand.has_value()) {
-    if (failed(*hasOperand))
-      return failure();
-    dynamic.push_back(operand);
-    staticValue = ShapedType::kDynamic;
-    return success();
-  }
-  return parser.parseInteger(staticValue);
-}
-
 static void printBound(OpAsmPrinter &p, int64_t staticValue,
                        OperandRange dynamic, unsigned &dynamicIndex) {
   if (ShapedType::isDynamic(staticValue))
     p.printOperand(dynamic[dynamicIndex++]);
   else
     p << staticValue;
-}
-
-/// The name hint of an SSA name as written (`%vi` -> "vi"), or "" when the
-/// name is one the printer makes up anyway (`%arg3`, `%0`).
-static StringRef nameHint(const OpAsmParser::UnresolvedOperand &name) {
-  StringRef n = name.name.drop_front();
-  if (n.empty() || llvm::isDigit(n.front()))
-    return "";
-  return n;
 }
 
 static OpFoldResult mixedValue(OpBuilder b, int64_t staticValue,
@@ -143,8 +118,8 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> dynamic;
   int64_t lb, ub;
   if (parser.parseArgument(iv) || parser.parseEqual() ||
-      parseBound(parser, lb, dynamic) || parser.parseKeyword("to") ||
-      parseBound(parser, ub, dynamic) ||
+      parseStaticOrDynamicIndex(parser, lb, dynamic) || parser.parseKeyword("to") ||
+      parseStaticOrDynamicIndex(parser, ub, dynamic) ||
       parser.resolveOperands(dynamic, b.getIndexType(), result.operands))
     return failure();
   result.addAttribute("static_bounds", b.getDenseI64ArrayAttr({lb, ub}));
@@ -170,15 +145,9 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
       result.addAttribute("thread", tag);
     }
   }
-  if (succeeded(parser.parseOptionalKeyword("annotations"))) {
-    DictionaryAttr annotations;
-    if (parser.parseAttribute(annotations))
-      return failure();
-    result.addAttribute("annotations", annotations);
-  }
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parseAnnotationsAndAttrDict(parser, result))
     return failure();
-  if (StringRef hint = nameHint(iv.ssaName); !hint.empty())
+  if (StringRef hint = getNameHint(iv.ssaName); !hint.empty())
     result.addAttribute("var_name", b.getStringAttr(hint));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, {iv}))

@@ -325,6 +325,42 @@ void mlir::tir::printConstraints(OpAsmPrinter &p, IntegerSet set,
 }
 
 //===----------------------------------------------------------------------===//
+// Bounds and names
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::tir::parseStaticOrDynamicIndex(
+    OpAsmParser &parser, int64_t &value,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
+  if (!hasOperand.has_value())
+    return parser.parseInteger(value);
+  if (failed(*hasOperand))
+    return failure();
+  dynamic.push_back(operand);
+  value = ShapedType::kDynamic;
+  return success();
+}
+
+StringRef mlir::tir::getNameHint(const OpAsmParser::UnresolvedOperand &name) {
+  StringRef n = name.name.drop_front();
+  if (n.empty() || llvm::isDigit(n.front()))
+    return "";
+  return n;
+}
+
+ParseResult mlir::tir::parseAnnotationsAndAttrDict(OpAsmParser &parser,
+                                                   OperationState &result) {
+  if (succeeded(parser.parseOptionalKeyword("annotations"))) {
+    DictionaryAttr annotations;
+    if (parser.parseAttribute(annotations))
+      return failure();
+    result.addAttribute("annotations", annotations);
+  }
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+}
+
+//===----------------------------------------------------------------------===//
 // Storage scopes
 //===----------------------------------------------------------------------===//
 

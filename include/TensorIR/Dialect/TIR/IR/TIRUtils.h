@@ -83,6 +83,21 @@ ParseResult parseConstraintsOfSSAIds(
 void printConstraints(OpAsmPrinter &p, IntegerSet set, ValueRange dims,
                       ValueRange syms);
 
+/// Parses an integer literal or an `index` SSA name. A name is appended to
+/// `dynamic` and `value` becomes ShapedType::kDynamic.
+ParseResult
+parseStaticOrDynamicIndex(OpAsmParser &parser, int64_t &value,
+                          SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic);
+
+/// The name hint of an SSA name as written (`%vi` -> "vi"), or "" for names
+/// the printer makes up anyway (`%0`).
+StringRef getNameHint(const OpAsmParser::UnresolvedOperand &name);
+
+/// Parses `[annotations {...}] [attributes {...}]`, the tail of tir.for and
+/// tir.block headers; the annotations go to the `annotations` attribute.
+ParseResult parseAnnotationsAndAttrDict(OpAsmParser &parser,
+                                        OperationState &result);
+
 /// Whether `scope` is a storage scope the dialect knows.
 bool isValidStorageScope(StringRef scope);
 /// Checks the memory space of a buffer type; the empty string when valid.
