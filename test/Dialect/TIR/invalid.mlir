@@ -413,3 +413,90 @@ func.func @match_outside_block(%A: memref<64x64xf32>) {
   %M = tir.match_buffer %A[%c0 : %c0 + 16, 0 : 64] : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
   return
 }
+
+// -----
+
+// Rule: static_domains holds two entries per iteration variable (generic form).
+func.func @gen_domains(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects 'static_domains' to hold a lower and an upper bound per iteration variable: 2 entries expected, got 1}}
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    ^bb0(%vi: index):
+      %x = tir.load %A[%vi] : memref<8xf32>
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: one region per read buffer (generic form).
+func.func @gen_regions(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects one read region per read buffer}}
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [], operandSegmentSizes = array<i32: 0, 1, 1, 0>}> ({
+    ^bb0(%vi: index):
+    }) : (index, memref<8xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: one binding value per map input (generic form).
+func.func @gen_bindings(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects 2 binding values for its bindings, got 1}}
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0, d1) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    ^bb0(%vi: index):
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: regions are written over the block's iteration variables (generic form).
+func.func @gen_region_dims(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects read regions over the block's 1 iteration variables}}
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [affine_map<(d0, d1) -> (d0, 1)>], write_regions = [], operandSegmentSizes = array<i32: 0, 1, 1, 0>}> ({
+    ^bb0(%vi: index):
+    }) : (index, memref<8xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: static_bounds holds a lower and an upper bound (generic form).
+func.func @gen_bounds(%A: memref<8xf32>) {
+  // expected-error @+1 {{expects 'static_bounds' to hold a lower and an upper bound, got 1 entries}}
+  "tir.for"() <{static_bounds = array<i64: 0>}> ({
+  ^bb0(%i: index):
+    %x = tir.load %A[%i] : memref<8xf32>
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Rule: the predicate ranges over the binding values (generic form).
+func.func @gen_predicate(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @+1 {{expects the predicate over the same values as the bindings}}
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, predicate = affine_set<(d0, d1) : (d0 >= 0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    ^bb0(%vi: index):
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+// Rule: a load has one operand per map input (generic form).
+func.func @gen_load_operands(%A: memref<8xf32>) {
+  // expected-error @+1 {{expects 1 index operands for its map, got 0}}
+  %x = "tir.load"(%A) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>) -> f32
+  return
+}
