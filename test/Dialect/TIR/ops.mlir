@@ -146,3 +146,23 @@ func.func @root_block(%A: memref<4xi32>) {
   }
   return
 }
+
+// An integer scalar parameter (TVM's `n: T.int32`) sizes a buffer and bounds
+// a loop and a domain through an index cast.
+// CHECK-LABEL: func.func @int32_param
+// CHECK-SAME:    (%[[N:.+]]: i32, %[[A:.+]]: memref<?xf32>)
+// CHECK-NEXT:    %[[NI:.+]] = arith.index_cast %[[N]] : i32 to index
+// CHECK-NEXT:    %[[T:.+]] = tir.alloc_buffer(%[[NI]]) : memref<?xf32>
+// CHECK-NEXT:    tir.for %[[I:.+]] = 0 to %[[NI]] {
+// CHECK-NEXT:      tir.block "copy"(%[[VI:.+]] = spatial(%[[NI]], %[[I]])) {
+func.func @int32_param(%n: i32, %A: memref<?xf32>) {
+  %ni = arith.index_cast %n : i32 to index
+  %T = tir.alloc_buffer(%ni) : memref<?xf32>
+  tir.for %i = 0 to %ni {
+    tir.block "copy"(%vi = spatial(%ni, %i)) {
+      %x = tir.load %A[%vi] : memref<?xf32>
+      tir.store %x, %T[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
