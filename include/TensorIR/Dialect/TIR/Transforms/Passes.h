@@ -3,7 +3,13 @@
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_H
 #define TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
 
 namespace mlir::tir {
 class BlockOp;
@@ -15,6 +21,10 @@ class BlockOp;
 /// (TVM's GetBlockReadWriteRegion). Fails, with a diagnostic on the block,
 /// when an access cannot be expressed in the block's iteration variables.
 LogicalResult inferAccessRegions(BlockOp block);
+
+/// Replaces the tir.init of `block` (if any) by an scf.if on "every reduce
+/// iteration variable is at the start of its domain" (TVM's LowerInitBlock).
+void lowerInit(RewriterBase &rewriter, BlockOp block);
 
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"

@@ -29,4 +29,28 @@ def TIRInferAccessRegionsPass : Pass<"tir-infer-access-regions"> {
   let dependentDialects = [];
 }
 
+def TIRLowerInitPass : Pass<"tir-lower-init"> {
+  let summary = "Turn tir.init into code guarded by the start of the reduction";
+  let description = [{
+    TVM's LowerInitBlock. The body of a block's `tir.init` runs exactly when
+    every `reduce` iteration variable of the block is at the lower bound of
+    its domain; this pass moves it into an `scf.if` on that condition at the
+    top of the block and removes the `tir.init`:
+
+    ```mlir
+    tir.block "C"(%vi = spatial(128, %i), %vj = spatial(128, %j),
+                  %vk = reduce(128, %k)) {
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %vk, %c0 : index
+      scf.if %first {
+        tir.store %zero, %C[%vi, %vj] : memref<128x128xf32>
+      }
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_TD

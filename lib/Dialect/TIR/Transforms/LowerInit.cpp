@@ -1,0 +1,57 @@
+//===- LowerInit.cpp - tir.init to a guarded region (LowerInitBlock) ------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRLOWERINITPASS
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+void mlir::tir::lowerInit(RewriterBase &rewriter, BlockOp block) {
+  InitOp init = block.getInitOp();
+  if (!init)
+    return;
+  Location loc = init.getLoc();
+  rewriter.setInsertionPoint(init);
+  Value cond;
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    if (block.getIterType(i) != IterType::Reduce)
+      continue;
+    OpFoldResult lower = block.getMixedDomainLower(i);
+    Value lowerValue =
+        isa<Value>(lower)
+            ? cast<Value>(lower)
+            : arith::ConstantIndexOp::create(
+                  rewriter, loc,
+                  cast<IntegerAttr>(cast<Attribute>(lower)).getInt());
+    Value atStart =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              block.getIterVar(i), lowerValue);
+    cond = cond ? arith::AndIOp::create(rewriter, loc, cond, atStart)
+                      .getResult()
+                : atStart;
+  }
+  // The verifier guarantees a reduce variable wherever there is an init.
+  auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/false);
+  Block *thenBlock = ifOp.thenBlock();
+  rewriter.inlineBlockBefore(init.getBody(), thenBlock->getTerminator());
+  rewriter.eraseOp(init);
+}
+
+namespace {
+struct TIRLowerInitPass
+    : public tir::impl::TIRLowerInitPassBase<TIRLowerInitPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation()->walk([&](BlockOp block) { lowerInit(rewriter, block); });
+  }
+};
+} // namespace
