@@ -10,6 +10,7 @@
 #ifndef TENSORIR_INITALLPASSES_H
 #define TENSORIR_INITALLPASSES_H
 
+#include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -30,6 +31,7 @@ namespace mlir::tir {
 
 inline void registerAllPasses() {
   tir::registerTIRPasses();
+  tir::registerTIRConversionPasses();
 
   registerTransformsPasses();
   registerConversionPasses();

@@ -1,0 +1,25 @@
+//===- Passes.h - conversions out of tir ------------------------*- C++ -*-===//
+
+#ifndef TENSORIR_CONVERSION_PASSES_H
+#define TENSORIR_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tir {
+
+#define GEN_PASS_DECL
+#include "TensorIR/Conversion/Passes.h.inc"
+
+/// Lowers every tir op under `root` to scf / arith / memref (see
+/// convert-tir-to-scf). Fails with a diagnostic on ops it cannot lower.
+LogicalResult convertTIRToSCF(Operation *root);
+
+#define GEN_PASS_REGISTRATION
+#include "TensorIR/Conversion/Passes.h.inc"
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_CONVERSION_PASSES_H
