@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -31,13 +32,6 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
   for (AffineExpr e : map.getResults())
     results.push_back(affine::expandAffineExpr(b, loc, e, dims, syms));
   return results;
-}
-
-static Value materialize(OpBuilder &b, Location loc, OpFoldResult v) {
-  if (auto value = dyn_cast<Value>(v))
-    return value;
-  return arith::ConstantIndexOp::create(
-      b, loc, cast<IntegerAttr>(cast<Attribute>(v)).getInt());
 }
 
 static void lowerAllocBuffer(IRRewriter &rewriter, AllocBufferOp alloc) {
@@ -106,8 +100,10 @@ static LogicalResult lowerFor(IRRewriter &rewriter, ForOp loop) {
               "convert-tir-to-scf";
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value lb = materialize(rewriter, loc, loop.getMixedLowerBound());
-  Value ub = materialize(rewriter, loc, loop.getMixedUpperBound());
+  Value lb = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                             loop.getMixedLowerBound());
+  Value ub = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                             loop.getMixedUpperBound());
   Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Block *body;
   Operation *replacement;

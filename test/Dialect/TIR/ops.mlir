@@ -29,6 +29,10 @@ func.func @loop_kinds(%A: memref<64x32xf32>) {
   // CHECK:      tir.for %{{.+}} = 2 to 6 {
   tir.for %s = 2 to 6 serial {
   }
+  // A serial loop with annotations and extra attributes.
+  // CHECK:      tir.for %{{.+}} = 0 to 4 annotations {software_pipeline_stage = [0, 1]} attributes {note = "kept"} {
+  tir.for %t = 0 to 4 annotations {software_pipeline_stage = [0, 1]} attributes {note = "kept"} {
+  }
   return
 }
 

@@ -124,20 +124,14 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute("static_bounds", b.getDenseI64ArrayAttr({lb, ub}));
 
+  // The kind is optional (serial); only kind keywords are consumed here.
   StringRef keyword;
-  SMLoc kindLoc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword(&keyword))) {
-    if (keyword == "annotations" || keyword == "attributes")
-      return parser.emitError(kindLoc, "'")
-             << keyword << "' must follow the loop kind; internal parser error";
-    std::optional<ForKind> kind = symbolizeForKind(keyword);
-    if (!kind)
-      return parser.emitError(kindLoc, "unknown loop kind '")
-             << keyword
-             << "'; expected one of serial, parallel, vectorized, unrolled, "
-                "thread_binding<\"tag\">";
-    result.addAttribute("kind", ForKindAttr::get(parser.getContext(), *kind));
-    if (*kind == ForKind::ThreadBinding) {
+  if (succeeded(parser.parseOptionalKeyword(
+          &keyword, {"serial", "parallel", "vectorized", "unrolled",
+                     "thread_binding"}))) {
+    ForKind kind = *symbolizeForKind(keyword);
+    result.addAttribute("kind", ForKindAttr::get(parser.getContext(), kind));
+    if (kind == ForKind::ThreadBinding) {
       StringAttr tag;
       if (parser.parseLess() || parser.parseAttribute(tag) ||
           parser.parseGreater())
@@ -147,6 +141,13 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   if (parseAnnotationsAndAttrDict(parser, result))
     return failure();
+  // Only the body may follow; another word is a misspelt kind.
+  SMLoc kindLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword(&keyword)))
+    return parser.emitError(kindLoc, "unknown loop kind '")
+           << keyword
+           << "'; expected one of serial, parallel, vectorized, unrolled, "
+              "thread_binding<\"tag\">";
   if (StringRef hint = getNameHint(iv.ssaName); !hint.empty())
     result.addAttribute("var_name", b.getStringAttr(hint));
   Region *body = result.addRegion();

@@ -4,6 +4,7 @@
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -25,13 +26,8 @@ void mlir::tir::lowerInit(RewriterBase &rewriter, BlockOp block) {
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
     if (block.getIterType(i) != IterType::Reduce)
       continue;
-    OpFoldResult lower = block.getMixedDomainLower(i);
-    Value lowerValue =
-        isa<Value>(lower)
-            ? cast<Value>(lower)
-            : arith::ConstantIndexOp::create(
-                  rewriter, loc,
-                  cast<IntegerAttr>(cast<Attribute>(lower)).getInt());
+    Value lowerValue = getValueOrCreateConstantIndexOp(
+        rewriter, loc, block.getMixedDomainLower(i));
     Value atStart =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                               block.getIterVar(i), lowerValue);
