@@ -38,9 +38,12 @@ static void lowerAllocBuffer(IRRewriter &rewriter, AllocBufferOp alloc) {
   MemRefType type = alloc.getBuffer().getType();
   rewriter.setInsertionPoint(alloc);
   Location loc = alloc.getLoc();
-  bool onStack = type.hasStaticShape() &&
+  // Only int and float elements have a known size here (index, vectors and
+  // other element types go to the heap).
+  Type element = type.getElementType();
+  bool onStack = type.hasStaticShape() && element.isIntOrFloat() &&
                  type.getNumElements() *
-                         (type.getElementTypeBitWidth() / 8) <=
+                         llvm::divideCeil(element.getIntOrFloatBitWidth(), 8) <=
                      kMaxStackBufferBytes;
   if (onStack) {
     rewriter.replaceOpWithNewOp<memref::AllocaOp>(alloc, type);
@@ -92,12 +95,7 @@ static void lowerBlock(IRRewriter &rewriter, BlockOp block) {
   rewriter.eraseOp(block);
 }
 
-static LogicalResult lowerFor(IRRewriter &rewriter, ForOp loop) {
-  if (loop.getKind() == ForKind::ThreadBinding)
-    return loop.emitOpError("is bound to '")
-           << *loop.getThread()
-           << "'; thread-bound loops are lowered by the GPU pipeline, not "
-              "convert-tir-to-scf";
+static void lowerFor(IRRewriter &rewriter, ForOp loop) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   Value lb = getValueOrCreateConstantIndexOp(rewriter, loc,
@@ -124,14 +122,25 @@ static LogicalResult lowerFor(IRRewriter &rewriter, ForOp loop) {
   rewriter.inlineBlockBefore(loop.getBody(), body->getTerminator(),
                              body->getArgument(0));
   rewriter.eraseOp(loop);
-  return success();
 }
 
 LogicalResult mlir::tir::convertTIRToSCF(Operation *root) {
-  WalkResult unsupported = root->walk([](MatchBufferOp op) {
-    op.emitOpError("is not supported by convert-tir-to-scf yet; it is "
-                   "lowered with tensorization");
-    return WalkResult::interrupt();
+  // Refuse before rewriting anything, so a failure leaves the IR as it was.
+  WalkResult unsupported = root->walk([](Operation *op) {
+    if (auto match = dyn_cast<MatchBufferOp>(op)) {
+      match.emitOpError("is not supported by convert-tir-to-scf yet; it is "
+                        "lowered with tensorization");
+      return WalkResult::interrupt();
+    }
+    auto loop = dyn_cast<ForOp>(op);
+    if (loop && loop.getKind() == ForKind::ThreadBinding) {
+      loop.emitOpError("is bound to '")
+          << *loop.getThread()
+          << "'; thread-bound loops are lowered by the GPU pipeline, not "
+             "convert-tir-to-scf";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   if (unsupported.wasInterrupted())
     return failure();
@@ -151,8 +160,7 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root) {
   SmallVector<ForOp> loops;
   root->walk([&](ForOp loop) { loops.push_back(loop); });
   for (ForOp loop : loops)
-    if (failed(lowerFor(rewriter, loop)))
-      return failure();
+    lowerFor(rewriter, loop);
   root->walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       rewriter.setInsertionPoint(load);

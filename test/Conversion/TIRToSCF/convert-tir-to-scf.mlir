@@ -60,9 +60,26 @@ func.func @kinds(%n: index, %A: memref<?x8xf32>) {
 
 // -----
 
+// Buffers of elements without a fixed byte size (index) go to the heap.
+// CHECK-LABEL: func.func @index_buffer
+// CHECK-NEXT:    %[[T:.+]] = memref.alloc() : memref<4xindex>
+// CHECK-NEXT:    memref.dealloc %[[T]] : memref<4xindex>
+// CHECK-NEXT:    return
+func.func @index_buffer() {
+  %T = tir.alloc_buffer : memref<4xindex>
+  return
+}
+
+// -----
+
+// A refusal comes before any rewrite (checked in refusal-leaves-ir.mlir).
 func.func @thread_bound(%A: memref<32xf32>) {
   // expected-error @+1 {{is bound to 'threadIdx.x'; thread-bound loops are lowered by the GPU pipeline, not convert-tir-to-scf}}
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+    tir.block "B"(%vi = spatial(32, %t)) {
+      %c = arith.constant 0.0 : f32
+      tir.store %c, %A[%vi] : memref<32xf32>
+    }
   }
   return
 }
