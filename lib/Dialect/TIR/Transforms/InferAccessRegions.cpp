@@ -50,6 +50,9 @@ private:
   relaxExpr(AffineExpr expr, unsigned numDims, ValueRange operands);
 
   void addAccess(Value buffer, ArrayRef<DimRange> dims, bool isWrite);
+  /// All of dimension `d` of `buffer`; a dynamic size gives the extent
+  /// kUnknownExtent, which collect() reports.
+  DimRange wholeDim(Value buffer, unsigned d);
   SmallVector<DimRange> fullRegion(Value buffer);
   LogicalResult addPointAccess(Operation *op, Value buffer, AffineMap map,
                                ValueRange operands, bool isWrite);
@@ -66,6 +69,9 @@ private:
 };
 
 } // namespace
+
+/// The extent of a whole dynamic dimension, which a region cannot express.
+static constexpr int64_t kUnknownExtent = -1;
 
 /// Splits `e` into (non-constant part, constant).
 static std::pair<AffineExpr, int64_t> splitOffset(AffineExpr e) {
@@ -167,14 +173,18 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
   return std::make_pair(exprLo, exprHi);
 }
 
+DimRange RegionCollector::wholeDim(Value buffer, unsigned d) {
+  int64_t size = cast<MemRefType>(buffer.getType()).getDimSize(d);
+  return {getAffineConstantExpr(0, ctx),
+          getAffineConstantExpr(
+              ShapedType::isDynamic(size) ? kUnknownExtent : size, ctx)};
+}
+
 SmallVector<DimRange> RegionCollector::fullRegion(Value buffer) {
   SmallVector<DimRange> dims;
-  auto type = cast<MemRefType>(buffer.getType());
-  for (int64_t size : type.getShape())
-    dims.push_back({getAffineConstantExpr(0, ctx),
-                    getAffineConstantExpr(ShapedType::isDynamic(size) ? -1
-                                                                      : size,
-                                          ctx)});
+  for (unsigned d = 0, r = cast<MemRefType>(buffer.getType()).getRank();
+       d < r; ++d)
+    dims.push_back(wholeDim(buffer, d));
   return dims;
 }
 
@@ -188,7 +198,6 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
   }
   // Join into the smallest box when the starts differ by a constant and
   // the extents are constants; otherwise widen to the whole dimension.
-  auto type = cast<MemRefType>(buffer.getType());
   for (auto [d, pair] : llvm::enumerate(llvm::zip(it->dims, dims))) {
     auto &[have, add] = pair;
     auto [baseA, offA] = splitOffset(have.start);
@@ -203,10 +212,7 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
       have.extent = getAffineConstantExpr(hi - lo, ctx);
       continue;
     }
-    int64_t size = type.getDimSize(d);
-    have.start = getAffineConstantExpr(0, ctx);
-    have.extent = getAffineConstantExpr(
-        ShapedType::isDynamic(size) ? -1 : size, ctx);
+    have = wholeDim(buffer, d);
   }
 }
 
@@ -222,11 +228,7 @@ LogicalResult RegionCollector::addPointAccess(Operation *op, Value buffer,
         relaxExpr(index, map.getNumDims(), operands);
     if (failed(r)) {
       // Data-dependent index (a gather): the whole dimension.
-      int64_t size =
-          cast<MemRefType>(buffer.getType()).getDimSize(dims.size());
-      dims.push_back({getAffineConstantExpr(0, ctx),
-                      getAffineConstantExpr(
-                          ShapedType::isDynamic(size) ? -1 : size, ctx)});
+      dims.push_back(wholeDim(buffer, dims.size()));
       continue;
     }
     dims.push_back({r->first, simplifyAffineExpr(r->second - r->first + 1,
@@ -296,7 +298,8 @@ LogicalResult RegionCollector::collect() {
     return failure();
   for (Entry &e : llvm::concat<Entry>(reads, writes))
     for (DimRange &d : e.dims)
-      if (auto c = dyn_cast<AffineConstantExpr>(d.extent); c && c.getValue() < 0)
+      if (auto c = dyn_cast<AffineConstantExpr>(d.extent);
+          c && c.getValue() == kUnknownExtent)
         return block.emitOpError("cannot infer the region of a buffer with a "
                                  "dynamic dimension accessed through a "
                                  "non-affine index; give reads/writes "
