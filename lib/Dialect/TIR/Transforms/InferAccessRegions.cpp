@@ -150,11 +150,8 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
   if (!expr.isPureAffine())
     return failure();
   for (auto [i, isRelaxed] : llvm::enumerate(relaxed)) {
+    // Only operands the expression uses are ever relaxed.
     if (!isRelaxed)
-      continue;
-    bool uses = i < numDims ? expr.isFunctionOfDim(i)
-                            : expr.isFunctionOfSymbol(i - numDims);
-    if (!uses)
       continue;
     // Coefficient of `var`: e(var = 1) - e(var = 0) with others at 0.
     SmallVector<AffineExpr> zeros(operands.size(),
