@@ -104,9 +104,10 @@ static ParseResult parseDomain(OpAsmParser &parser, int64_t &lower,
 }
 
 /// Parses `reads(...)` / `writes(...)` contents after the keyword.
-static ParseResult
-parseRegionList(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> iterVars,
-                SmallVectorImpl<Value> &buffers, SmallVectorImpl<Attribute> &maps) {
+static ParseResult parseRegionList(OpAsmParser &parser,
+                                   ArrayRef<OpAsmParser::Argument> iterVars,
+                                   SmallVectorImpl<Value> &buffers,
+                                   SmallVectorImpl<Attribute> &maps) {
   SmallVector<UnresolvedOperand> bufferNames;
   SmallVector<RegionExprs> regions;
   SmallVector<SmallVector<UnresolvedOperand>> regionNames;
@@ -215,8 +216,8 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
                                  eqFlags) ||
         parser.parseRParen())
       return failure();
-    predicate = IntegerSet::get(dimNames.size(), symNames.size(), constraints,
-                                eqFlags);
+    predicate =
+        IntegerSet::get(dimNames.size(), symNames.size(), constraints, eqFlags);
   }
 
   SmallVector<Value> readBuffers, writeBuffers;
@@ -244,12 +245,12 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addOperands(readBuffers);
   result.addOperands(writeBuffers);
-  result.addAttribute("operandSegmentSizes",
-                      b.getDenseI32ArrayAttr(
-                          {static_cast<int32_t>(dynamicDomains.size()),
-                           static_cast<int32_t>(bindingValues.size()),
-                           static_cast<int32_t>(readBuffers.size()),
-                           static_cast<int32_t>(writeBuffers.size())}));
+  result.addAttribute(
+      "operandSegmentSizes",
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(dynamicDomains.size()),
+                              static_cast<int32_t>(bindingValues.size()),
+                              static_cast<int32_t>(readBuffers.size()),
+                              static_cast<int32_t>(writeBuffers.size())}));
 
   result.addAttribute("iter_types", b.getArrayAttr(iterTypes));
   result.addAttribute("static_domains", b.getDenseI64ArrayAttr(staticDomains));
@@ -370,10 +371,19 @@ static std::string describeVariable(Operation *owner) {
   return "the induction variable of a tir.for";
 }
 
-LogicalResult BlockOp::verify() {
+/// The known ranges of the block's iteration variables.
+static SmallVector<std::optional<Interval>> getIterVarRanges(BlockOp op) {
+  SmallVector<std::optional<Interval>> ranges;
+  for (Value v : op.getBody()->getArguments())
+    ranges.push_back(getValueRange(v));
+  return ranges;
+}
+
+/// Attributes and body arguments agree in count and type; domains are not
+/// empty.
+LogicalResult BlockOp::verifyAttributeShapes() {
   unsigned n = getNumIterVars();
   Block *body = getBody();
-
   // Shape of the attributes.
   if (body->getNumArguments() != n ||
       llvm::any_of(body->getArgumentTypes(),
@@ -397,9 +407,9 @@ LogicalResult BlockOp::verify() {
            << n << " iteration variables, " << bindings.getNumResults()
            << " bindings";
   if (bindings.getNumInputs() != getBindingValues().size())
-    return emitOpError("expects ")
-           << bindings.getNumInputs() << " binding values for its bindings, got "
-           << getBindingValues().size();
+    return emitOpError("expects ") << bindings.getNumInputs()
+                                   << " binding values for its bindings, got "
+                                   << getBindingValues().size();
   if (auto predicate = getPredicate();
       predicate && (predicate->getNumDims() != bindings.getNumDims() ||
                     predicate->getNumSymbols() != bindings.getNumSymbols()))
@@ -419,7 +429,13 @@ LogicalResult BlockOp::verify() {
       return emitOpError("iteration variable #")
              << i << " has an empty domain [" << *lo << ", " << *hi << ")";
   }
+  return success();
+}
 
+/// Bindings use enclosing loop (or block) variables and stay in their domains.
+LogicalResult BlockOp::verifyBindings() {
+  unsigned n = getNumIterVars();
+  AffineMap bindings = getBindings();
   // Bindings use enclosing loop variables (or iteration variables of an
   // enclosing block), never something from past the enclosing block.
   for (Value v : getBindingDims()) {
@@ -461,8 +477,12 @@ LogicalResult BlockOp::verify() {
                << "); add a predicate (where) or fix the domain";
     }
   }
+  return success();
+}
 
-  // The body sees no loop or iteration variable from outside the block.
+/// The body uses no loop or iteration variable from outside the block.
+LogicalResult BlockOp::verifyBodyUses() {
+  Block *body = getBody();
   WalkResult walk = body->walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands()) {
       // A nested block's bindings are checked, with a sharper message, by
@@ -492,19 +512,19 @@ LogicalResult BlockOp::verify() {
   });
   if (walk.wasInterrupted())
     return failure();
+  return success();
+}
 
-  // Read / write regions.
-  ValueRange iterVars = body->getArguments();
-  SmallVector<std::optional<Interval>> iterRanges;
-  for (Value v : iterVars)
-    iterRanges.push_back(getValueRange(v));
+/// Given regions fit their buffers and the iteration domains.
+LogicalResult BlockOp::verifyAccessRegions() {
+  unsigned n = getNumIterVars();
+  SmallVector<std::optional<Interval>> iterRanges = getIterVarRanges(*this);
   auto checkRegions = [&](StringRef kind, OperandRange buffers,
                           std::optional<ArrayAttr> maps) -> LogicalResult {
     if (!maps)
-      return buffers.empty()
-                 ? success()
-                 : emitOpError("has ") << kind << " buffers but no " << kind
-                                       << " regions";
+      return buffers.empty() ? success()
+                             : emitOpError("has ") << kind << " buffers but no "
+                                                   << kind << " regions";
     if (maps->size() != buffers.size())
       return emitOpError("expects one ")
              << kind << " region per " << kind << " buffer";
@@ -512,9 +532,8 @@ LogicalResult BlockOp::verify() {
       AffineMap map = cast<AffineMapAttr>(attr).getValue();
       auto type = cast<MemRefType>(buffer.getType());
       if (map.getNumDims() != n || map.getNumSymbols() != 0)
-        return emitOpError("expects ")
-               << kind << " regions over the block's " << n
-               << " iteration variables";
+        return emitOpError("expects ") << kind << " regions over the block's "
+                                       << n << " iteration variables";
       if (map.getNumResults() != 2 * type.getRank())
         return emitOpError("has a ")
                << kind << " region with " << map.getNumResults() / 2
@@ -523,8 +542,8 @@ LogicalResult BlockOp::verify() {
       for (unsigned d = 0, r = type.getRank(); d < r; ++d) {
         std::optional<Interval> start =
             evaluateRange(region.starts[d], iterRanges);
-        std::optional<Interval> end = evaluateRange(
-            region.starts[d] + region.extents[d] - 1, iterRanges);
+        std::optional<Interval> end =
+            evaluateRange(region.starts[d] + region.extents[d] - 1, iterRanges);
         std::optional<Interval> extent =
             evaluateRange(region.extents[d], iterRanges);
         if (extent && extent->hi < 1)
@@ -546,98 +565,106 @@ LogicalResult BlockOp::verify() {
   if (failed(checkRegions("read", getReadBuffers(), getReadRegions())) ||
       failed(checkRegions("write", getWriteBuffers(), getWriteRegions())))
     return failure();
+  return success();
+}
 
-  // Accesses in the body stay inside the given regions.
-  if (getWriteRegions() || getReadRegions()) {
-    auto definedInside = [&](Value buffer) {
-      return getRegion().isAncestor(buffer.getParentRegion());
-    };
-    // Whether some region of `buffer` in (buffers, maps) holds the access.
-    auto covers = [&](OperandRange buffers, ArrayAttr maps, Value buffer,
-                      AffineMap access, ValueRange operands,
-                      bool &bufferListed) {
-      // The access, over the block's iteration variables (if it can be).
-      SmallVector<AffineExpr> repl;
-      bool overIterVars = access.getNumSymbols() == 0;
-      for (Value v : operands) {
-        auto arg = dyn_cast<BlockArgument>(v);
-        if (!arg || arg.getOwner() != body) {
-          overIterVars = false;
-          break;
-        }
-        repl.push_back(getAffineDimExpr(arg.getArgNumber(), getContext()));
+/// Accesses in the body fall inside the regions the block lists.
+LogicalResult BlockOp::verifyAccessesInRegions() {
+  if (!getWriteRegions() && !getReadRegions())
+    return success();
+  unsigned n = getNumIterVars();
+  Block *body = getBody();
+  SmallVector<std::optional<Interval>> iterRanges = getIterVarRanges(*this);
+  auto definedInside = [&](Value buffer) {
+    return getRegion().isAncestor(buffer.getParentRegion());
+  };
+  // Whether some region of `buffer` in (buffers, maps) holds the access.
+  auto covers = [&](OperandRange buffers, ArrayAttr maps, Value buffer,
+                    AffineMap access, ValueRange operands, bool &bufferListed) {
+    // The access, over the block's iteration variables (if it can be).
+    SmallVector<AffineExpr> repl;
+    bool overIterVars = access.getNumSymbols() == 0;
+    for (Value v : operands) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != body) {
+        overIterVars = false;
+        break;
       }
-      for (auto [b, attr] : llvm::zip(buffers, maps)) {
-        if (b != buffer)
-          continue;
-        bufferListed = true;
-        if (!overIterVars)
-          return true;
-        RegionExprs region = splitRegionMap(cast<AffineMapAttr>(attr).getValue());
-        bool inside = true;
-        for (auto [d, index] : llvm::enumerate(access.getResults())) {
-          AffineExpr offset = simplifyAffineExpr(
-              index.replaceDims(repl) - region.starts[d], n, 0);
-          std::optional<Interval> off = evaluateRange(offset, iterRanges);
-          std::optional<Interval> ext =
-              evaluateRange(region.extents[d], iterRanges);
-          if (off && ext && (off->lo < 0 || off->hi >= ext->lo))
-            inside = false;
-        }
-        if (inside)
-          return true;
+      repl.push_back(getAffineDimExpr(arg.getArgNumber(), getContext()));
+    }
+    for (auto [b, attr] : llvm::zip(buffers, maps)) {
+      if (b != buffer)
+        continue;
+      bufferListed = true;
+      if (!overIterVars)
+        return true;
+      RegionExprs region = splitRegionMap(cast<AffineMapAttr>(attr).getValue());
+      bool inside = true;
+      for (auto [d, index] : llvm::enumerate(access.getResults())) {
+        AffineExpr offset = simplifyAffineExpr(
+            index.replaceDims(repl) - region.starts[d], n, 0);
+        std::optional<Interval> off = evaluateRange(offset, iterRanges);
+        std::optional<Interval> ext =
+            evaluateRange(region.extents[d], iterRanges);
+        if (off && ext && (off->lo < 0 || off->hi >= ext->lo))
+          inside = false;
       }
-      return false;
-    };
-    WalkResult accesses = body->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op != getOperation() && isa<BlockOp>(op))
-        return WalkResult::skip();
-      auto check = [&](Value buffer, AffineMap map, ValueRange operands,
-                       bool isWrite) -> WalkResult {
-        if (definedInside(buffer))
-          return WalkResult::advance();
-        bool listed = false;
-        bool ok = false;
-        if (isWrite && getWriteRegions())
+      if (inside)
+        return true;
+    }
+    return false;
+  };
+  WalkResult accesses = body->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != getOperation() && isa<BlockOp>(op))
+      return WalkResult::skip();
+    auto check = [&](Value buffer, AffineMap map, ValueRange operands,
+                     bool isWrite) -> WalkResult {
+      if (definedInside(buffer))
+        return WalkResult::advance();
+      bool listed = false;
+      bool ok = false;
+      if (isWrite && getWriteRegions())
+        ok = covers(getWriteBuffers(), *getWriteRegions(), buffer, map,
+                    operands, listed);
+      if (!isWrite) {
+        // A read may be of a buffer the block also writes (a reduction
+        // reads its own output).
+        if (getReadRegions())
+          ok = covers(getReadBuffers(), *getReadRegions(), buffer, map,
+                      operands, listed);
+        if (!ok && getWriteRegions())
           ok = covers(getWriteBuffers(), *getWriteRegions(), buffer, map,
                       operands, listed);
-        if (!isWrite) {
-          // A read may be of a buffer the block also writes (a reduction
-          // reads its own output).
-          if (getReadRegions())
-            ok = covers(getReadBuffers(), *getReadRegions(), buffer, map,
-                        operands, listed);
-          if (!ok && getWriteRegions())
-            ok = covers(getWriteBuffers(), *getWriteRegions(), buffer, map,
-                        operands, listed);
-        }
-        if (ok || (isWrite ? !getWriteRegions() : !getReadRegions()))
-          return WalkResult::advance();
-        InFlightDiagnostic diag =
-            listed ? op->emitOpError("accesses its buffer outside the "
-                                     "region that block '")
-                         << getBlockName() << "' lists in its "
-                         << (isWrite ? "writes" : "reads")
-                   : op->emitOpError(isWrite ? "writes" : "reads")
-                         << " a buffer that block '" << getBlockName()
-                         << "' does not list in its "
-                         << (isWrite ? "writes" : "reads");
-        diag.attachNote(getLoc()) << "block is here";
-        return WalkResult::interrupt();
-      };
-      if (auto load = dyn_cast<LoadOp>(op))
-        return check(load.getBuffer(), load.getMap(), load.getIndices(),
-                     /*isWrite=*/false);
-      if (auto store = dyn_cast<StoreOp>(op))
-        return check(store.getBuffer(), store.getMap(), store.getIndices(),
-                     /*isWrite=*/true);
-      return WalkResult::advance();
-    });
-    if (accesses.wasInterrupted())
-      return failure();
-  }
+      }
+      if (ok || (isWrite ? !getWriteRegions() : !getReadRegions()))
+        return WalkResult::advance();
+      InFlightDiagnostic diag =
+          listed ? op->emitOpError("accesses its buffer outside the "
+                                   "region that block '")
+                       << getBlockName() << "' lists in its "
+                       << (isWrite ? "writes" : "reads")
+                 : op->emitOpError(isWrite ? "writes" : "reads")
+                       << " a buffer that block '" << getBlockName()
+                       << "' does not list in its "
+                       << (isWrite ? "writes" : "reads");
+      diag.attachNote(getLoc()) << "block is here";
+      return WalkResult::interrupt();
+    };
+    if (auto load = dyn_cast<LoadOp>(op))
+      return check(load.getBuffer(), load.getMap(), load.getIndices(),
+                   /*isWrite=*/false);
+    if (auto store = dyn_cast<StoreOp>(op))
+      return check(store.getBuffer(), store.getMap(), store.getIndices(),
+                   /*isWrite=*/true);
+    return WalkResult::advance();
+  });
+  if (accesses.wasInterrupted())
+    return failure();
+  return success();
+}
 
-  // Block names are unique within a function.
+/// Block names are unique within a function.
+LogicalResult BlockOp::verifyUniqueName() {
   Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
   if (func) {
     BlockOp first;
@@ -657,4 +684,11 @@ LogicalResult BlockOp::verify() {
     }
   }
   return success();
+}
+
+LogicalResult BlockOp::verify() {
+  return failure(failed(verifyAttributeShapes()) || failed(verifyBindings()) ||
+                 failed(verifyBodyUses()) || failed(verifyAccessRegions()) ||
+                 failed(verifyAccessesInRegions()) ||
+                 failed(verifyUniqueName()));
 }

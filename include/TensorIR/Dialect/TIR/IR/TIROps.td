@@ -166,6 +166,16 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     InitOp getInitOp();
     /// Whether read / write regions were given (or inferred).
     bool hasAccessRegions() { return getReadRegions() && getWriteRegions(); }
+
+  private:
+    // The verifier's rule groups (TIRBlockOp.cpp), run in this order.
+    LogicalResult verifyAttributeShapes();
+    LogicalResult verifyBindings();
+    LogicalResult verifyBodyUses();
+    LogicalResult verifyAccessRegions();
+    LogicalResult verifyAccessesInRegions();
+    LogicalResult verifyUniqueName();
+  public:
   }];
 
   let hasCustomAssemblyFormat = 1;
