@@ -7,6 +7,8 @@ packages=(
   clang-22 lld-22
   llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools
+  libomp-22-dev libopenblas-dev
+  python3-numpy
 )
 
 missing=()

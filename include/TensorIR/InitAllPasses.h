@@ -12,6 +12,7 @@
 
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Pipelines/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -32,6 +33,7 @@ namespace mlir::tir {
 inline void registerAllPasses() {
   tir::registerTIRPasses();
   tir::registerTIRConversionPasses();
+  tir::registerTIRPipelines();
 
   registerTransformsPasses();
   registerConversionPasses();

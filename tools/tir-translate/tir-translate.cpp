@@ -1,36 +1,76 @@
 //===- tir-translate.cpp - the tir translation driver ---------------------===//
 //
-// mlir-translate for tir programs: `--mlir-to-llvmir` with tir and the
-// dialects tir lowers through registered, so that a file holding tir (or
-// already lowered) input parses. Ops that have no LLVM IR translation (tir
-// ops not yet lowered) are reported by name.
+// mlir-translate for tir programs. `--mlir-to-llvmir` takes either input
+// already lowered to the llvm dialect, or tir (and the upstream dialects tir
+// lowers through): anything not yet in the llvm dialect is first run through
+// the `tir-lower-to-llvm` pipeline, with `--target-cpu` /
+// `--target-features` as its target options.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/InitAllDialects.h"
+#include "TensorIR/Pipelines/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
+static llvm::cl::opt<std::string>
+    targetCPU("target-cpu",
+              llvm::cl::desc("CPU to lower tir input for ('native' for this "
+                             "machine); see tir-opt --tir-lower-to-llvm"),
+              llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    targetFeatures("target-features",
+                   llvm::cl::desc("Target features for tir input, e.g. "
+                                  "'+avx2,+fma'"),
+                   llvm::cl::init(""));
+
+/// True when some op in `op` still has to be lowered to the llvm dialect.
+static bool needsLowering(Operation *op) {
+  WalkResult found = op->walk([&](Operation *nested) {
+    if (nested == op || isa<LLVM::LLVMDialect>(nested->getDialect()))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return found.wasInterrupted();
+}
+
+static LogicalResult translateToLLVMIR(Operation *op,
+                                       llvm::raw_ostream &output) {
+  if (needsLowering(op)) {
+    PassManager pm(op->getContext(), op->getName().getStringRef());
+    tir::LowerToLLVMOptions options;
+    options.targetCPU = targetCPU;
+    options.targetFeatures = targetFeatures;
+    tir::buildLowerToLLVMPipeline(pm, options);
+    if (failed(pm.run(op)))
+      return failure();
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(op, llvmContext);
+  if (!llvmModule)
+    return failure();
+  llvmModule->print(output, /*AAW=*/nullptr);
+  return success();
+}
+
 static void registerTIRToLLVMIRTranslation() {
   TranslateFromMLIRRegistration registration(
-      "mlir-to-llvmir", "Translate MLIR (lowered from tir) to LLVM IR",
-      [](Operation *op, llvm::raw_ostream &output) {
-        llvm::LLVMContext llvmContext;
-        std::unique_ptr<llvm::Module> llvmModule =
-            translateModuleToLLVMIR(op, llvmContext);
-        if (!llvmModule)
-          return failure();
-        llvmModule->print(output, /*AAW=*/nullptr);
-        return success();
-      },
-      [](DialectRegistry &registry) {
+      "mlir-to-llvmir",
+      "Translate tir (lowered with tir-lower-to-llvm first) or llvm-dialect "
+      "input to LLVM IR",
+      translateToLLVMIR, [](DialectRegistry &registry) {
         tir::registerAllDialects(registry);
         tir::registerAllExtensions(registry);
         registerAllToLLVMIRTranslations(registry);

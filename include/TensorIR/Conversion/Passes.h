@@ -4,6 +4,7 @@
 #define TENSORIR_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
@@ -15,7 +16,9 @@ namespace mlir::tir {
 
 /// Lowers every tir op under `root` to scf / arith / memref (see
 /// convert-tir-to-scf). Fails with a diagnostic on ops it cannot lower.
-LogicalResult convertTIRToSCF(Operation *root);
+/// Lowers every tir op under `root` (see convert-tir-to-scf). Fails, with a
+/// diagnostic and no change, on ops it does not lower.
+LogicalResult convertTIRToSCF(Operation *root, bool dropStorageScopes = false);
 
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Conversion/Passes.h.inc"

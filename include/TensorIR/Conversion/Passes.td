@@ -26,10 +26,39 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
 
     Thread-bound loops and `tir.match_buffer` are left to the GPU and
     tensorization lowerings: the pass fails on them with a diagnostic.
+
+    With `drop-storage-scopes`, buffers allocated in a TVM storage scope
+    (`memref<..., "shared">`, `"local"`, `"global"`) become plain memory: on a
+    CPU every scope is the same memory.
   }];
+  let options = [
+    Option<"dropStorageScopes", "drop-storage-scopes", "bool",
+           /*default=*/"false",
+           "Allocate buffers of every storage scope in default memory (CPU)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TIRSetLLVMTargetPass : Pass<"tir-set-llvm-target", "::mlir::ModuleOp"> {
+  let summary = "Record the target CPU and its features on every llvm.func";
+  let description = [{
+    Sets the `target_cpu` and `target_features` attributes of every
+    `llvm.func` in the module, which LLVM IR export turns into the
+    `"target-cpu"` / `"target-features"` function attributes that `llc` and
+    the runtime's code generator honour. `cpu=native` stands for the CPU of
+    the machine the compiler runs on (its features too, unless `features`
+    is given). An empty `cpu` leaves the functions as they are.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "Target CPU name as LLVM spells it (e.g. 'skylake-avx512'), or "
+           "'native'">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Target features, e.g. '+avx2,+fma'">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TENSORIR_CONVERSION_PASSES_TD

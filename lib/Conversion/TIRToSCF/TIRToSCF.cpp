@@ -34,8 +34,12 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
-static void lowerAllocBuffer(IRRewriter &rewriter, AllocBufferOp alloc) {
+static void lowerAllocBuffer(IRRewriter &rewriter, AllocBufferOp alloc,
+                             bool dropStorageScopes) {
   MemRefType type = alloc.getBuffer().getType();
+  if (dropStorageScopes && isa_and_nonnull<StringAttr>(type.getMemorySpace()))
+    type = MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout());
   rewriter.setInsertionPoint(alloc);
   Location loc = alloc.getLoc();
   // Only int and float elements have a known size here (index, vectors and
@@ -124,7 +128,8 @@ static void lowerFor(IRRewriter &rewriter, ForOp loop) {
   rewriter.eraseOp(loop);
 }
 
-LogicalResult mlir::tir::convertTIRToSCF(Operation *root) {
+LogicalResult mlir::tir::convertTIRToSCF(Operation *root,
+                                         bool dropStorageScopes) {
   // Refuse before rewriting anything, so a failure leaves the IR as it was.
   WalkResult unsupported = root->walk([](Operation *op) {
     if (auto match = dyn_cast<MatchBufferOp>(op)) {
@@ -152,7 +157,7 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root) {
   SmallVector<AllocBufferOp> allocs;
   root->walk([&](AllocBufferOp alloc) { allocs.push_back(alloc); });
   for (AllocBufferOp alloc : allocs)
-    lowerAllocBuffer(rewriter, alloc);
+    lowerAllocBuffer(rewriter, alloc, dropStorageScopes);
   SmallVector<BlockOp> blocks;
   root->walk([&](BlockOp block) { blocks.push_back(block); });
   for (BlockOp block : blocks)
@@ -182,8 +187,9 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root) {
 namespace {
 struct ConvertTIRToSCFPass
     : public tir::impl::ConvertTIRToSCFPassBase<ConvertTIRToSCFPass> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(convertTIRToSCF(getOperation())))
+    if (failed(convertTIRToSCF(getOperation(), dropStorageScopes)))
       signalPassFailure();
   }
 };

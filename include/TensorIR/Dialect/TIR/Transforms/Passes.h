@@ -4,7 +4,9 @@
 #define TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -25,6 +27,21 @@ LogicalResult inferAccessRegions(BlockOp block);
 /// Replaces the tir.init of `block` (if any) by an scf.if on "every reduce
 /// iteration variable is at the start of its domain" (TVM's LowerInitBlock).
 void lowerInit(RewriterBase &rewriter, BlockOp block);
+
+/// The attribute convert-tir-to-scf leaves on an `scf.for` lowered from a
+/// `vectorized` or `unrolled` tir.for (a tir::ForKindAttr).
+constexpr llvm::StringLiteral kLoopKindAttrName = "tir.loop_kind";
+
+/// Unrolls `loop` completely when its trip count is constant, else by
+/// `dynamicFactor` with a remainder loop.
+LogicalResult unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
+                         unsigned dynamicFactor);
+
+/// Rewrites `loop` (whose iterations are independent) into vector code of at
+/// most `maxLanes` lanes. On failure the loop is unchanged and `reason` says
+/// why.
+LogicalResult vectorizeLoop(RewriterBase &rewriter, scf::ForOp loop,
+                            unsigned maxLanes, std::string &reason);
 
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"

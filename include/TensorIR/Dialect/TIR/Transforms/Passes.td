@@ -53,4 +53,63 @@ def TIRLowerInitPass : Pass<"tir-lower-init"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
+  let summary = "Unroll the loops that tir marked `unrolled`";
+  let description = [{
+    Runs after `--convert-tir-to-scf`, on the `scf.for` loops that carry
+    `tir.loop_kind = #tir<for_kind unrolled>` (TVM's `T.unroll`). A loop
+    with a constant trip count is unrolled completely: no loop is left, its
+    body appears once per iteration with the loop variable folded to a
+    constant. A loop whose trip count is known only at run time is unrolled
+    by `dynamic-factor` with a remainder loop, and a remark says so.
+
+    Inner loops are unrolled before the loops around them.
+  }];
+  let options = [
+    Option<"dynamicFactor", "dynamic-factor", "unsigned", /*default=*/"4",
+           "Unroll factor for loops whose trip count is not a constant">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TIRVectorizeLoopsPass : Pass<"tir-vectorize-loops"> {
+  let summary = "Turn the loops that tir marked `vectorized` into vector code";
+  let description = [{
+    Runs after `--convert-tir-to-scf`, on the `scf.for` loops that carry
+    `tir.loop_kind = #tir<for_kind vectorized>` (TVM's `T.vectorized`). As in
+    TVM, every iteration of such a loop is independent; the pass executes
+    `lanes` iterations at once with `vector` ops:
+
+    - a loop with a constant trip count of at most `max-lanes` becomes one
+      vector step of that many lanes; a longer or dynamic loop steps by
+      `max-lanes`, and a trip count that the step does not divide gets a
+      lane mask for the last step;
+    - values that do not depend on the loop variable stay scalar and are
+      broadcast where a vector needs them; element-wise `arith` and `math`
+      ops get vector operands;
+    - a load or store whose innermost index moves by one element per
+      iteration (and whose other indices do not move) becomes
+      `vector.load` / `vector.store` (masked forms under a mask); any other
+      moving index becomes `vector.gather` / `vector.scatter` over the
+      linearized offsets (the buffer needs static strides);
+    - `scf.if` on a loop-invariant condition stays an `scf.if`; on a
+      per-lane condition (a block predicate, say) its body runs under a lane
+      mask; inner `scf.for` loops with invariant bounds stay loops with a
+      vector body.
+
+    A loop the pass cannot vectorize (a store to the same element from every
+    iteration, a buffer allocated per iteration, an op without a vector form)
+    is left as a scalar loop, with a warning that names the reason.
+  }];
+  let options = [
+    Option<"maxLanes", "max-lanes", "unsigned", /*default=*/"16",
+           "Most lanes one vector step handles">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_TD

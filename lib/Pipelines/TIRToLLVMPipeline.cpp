@@ -1,0 +1,60 @@
+//===- TIRToLLVMPipeline.cpp - tir to the llvm dialect for CPUs -----------===//
+
+#include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                         const LowerToLLVMOptions &options) {
+  // tir -> scf + memref + arith; loop kinds become vectors and copies.
+  ConvertTIRToSCFPassOptions toSCF;
+  toSCF.dropStorageScopes = true;
+  pm.addPass(createConvertTIRToSCFPass(toSCF));
+  TIRVectorizeLoopsPassOptions vectorize;
+  vectorize.maxLanes = options.maxVectorLanes;
+  pm.addPass(createTIRVectorizeLoopsPass(vectorize));
+  pm.addPass(createTIRUnrollLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+
+  // Parallel loops onto OpenMP threads. Their bodies sit in
+  // memref.alloca_scope ops, which hold a single block: lower memref (views
+  // first) before scf turns those bodies into branches.
+  if (options.openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // Everything else to the llvm dialect.
+  if (options.cInterface)
+    pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  TIRSetLLVMTargetPassOptions target;
+  target.cpu = options.targetCPU;
+  target.features = options.targetFeatures;
+  pm.addPass(createTIRSetLLVMTargetPass(target));
+}
+
+void mlir::tir::registerTIRPipelines() {
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "tir-lower-to-llvm",
+      "Lower scheduled tir to the llvm dialect for CPUs: tir to scf, "
+      "vectorized/unrolled loops, parallel loops on OpenMP, then upstream "
+      "conversions",
+      buildLowerToLLVMPipeline);
+}

@@ -1,0 +1,109 @@
+// RUN: tir-opt %s --convert-tir-to-scf --tir-vectorize-loops --canonicalize --cse -split-input-file -verify-diagnostics | FileCheck %s
+
+// A contiguous loop of 8: one vector step, no loop left.
+// CHECK-LABEL: func.func @add8
+// CHECK-NOT:     scf.for
+// CHECK:         %[[A:.+]] = vector.load %arg0[%{{.+}}] : memref<8xf32>, vector<8xf32>
+// CHECK:         %[[B:.+]] = vector.load %arg1[%{{.+}}] : memref<8xf32>, vector<8xf32>
+// CHECK:         %[[C:.+]] = arith.addf %[[A]], %[[B]] : vector<8xf32>
+// CHECK:         vector.store %[[C]], %arg2[%{{.+}}] : memref<8xf32>, vector<8xf32>
+func.func @add8(%A: memref<8xf32>, %B: memref<8xf32>, %C: memref<8xf32>) {
+  tir.for %i = 0 to 8 vectorized {
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      %b = tir.load %B[%vi] : memref<8xf32>
+      %c = arith.addf %a, %b : f32
+      tir.store %c, %C[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// 100 iterations in steps of 16: the last step runs under a lane mask.
+// CHECK-LABEL: func.func @add100
+// CHECK:         scf.for %[[BASE:.+]] = %{{.+}} to %{{.+}} step %c16
+// CHECK:           %[[LANES:.+]] = arith.addi %{{.+}}, %{{.+}} : vector<16xindex>
+// CHECK:           %[[MASK:.+]] = arith.cmpi slt, %[[LANES]], %{{.+}} : vector<16xindex>
+// CHECK:           vector.maskedload %arg0[%[[BASE]]], %[[MASK]]
+// CHECK:           vector.maskedstore %arg1[%[[BASE]]], %[[MASK]]
+func.func @add100(%A: memref<100xf32>, %B: memref<100xf32>) {
+  tir.for %i = 0 to 100 vectorized {
+    tir.block "B"(%vi = spatial(100, %i)) {
+      %a = tir.load %A[%vi] : memref<100xf32>
+      %b = arith.mulf %a, %a : f32
+      tir.store %b, %B[%vi] : memref<100xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Transposed read: a gather over the flattened buffer with stride 16; a
+// value that does not move with the loop is broadcast.
+// CHECK-LABEL: func.func @transpose_scale
+// CHECK:         scf.for %[[I:.+]] =
+// CHECK:           %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<16x16xf32> into memref<256xf32>
+// CHECK:           %[[G:.+]] = vector.gather %[[FLAT]]
+// CHECK:           %[[S:.+]] = memref.load %arg2[%[[I]]] : memref<16xf32>
+// CHECK:           %[[SV:.+]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
+// CHECK:           arith.mulf %[[G]], %[[SV]] : vector<16xf32>
+// CHECK:           vector.store {{.+}}, %arg1[%[[I]], %{{.+}}] : memref<16x16xf32>, vector<16xf32>
+func.func @transpose_scale(%A: memref<16x16xf32>, %B: memref<16x16xf32>, %S: memref<16xf32>) {
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to 16 vectorized {
+      tir.block "T"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
+        %a = tir.load %A[%vj, %vi] : memref<16x16xf32>
+        %s = tir.load %S[%vi] : memref<16xf32>
+        %b = arith.mulf %a, %s : f32
+        tir.store %b, %B[%vi, %vj] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A block predicate under the vectorized loop (a split that does not divide)
+// becomes a lane mask; the reduction loop inside stays a loop.
+// CHECK-LABEL: func.func @predicated_rowsum
+// CHECK:         %[[M:.+]] = arith.constant dense<[true, true, true, true, true, true, false, false]> : vector<8xi1>
+// CHECK:         scf.for
+// CHECK:           vector.maskedload %arg0{{.+}}, %[[M]]
+// CHECK:           vector.maskedstore %arg1{{.+}}, %[[M]]
+func.func @predicated_rowsum(%A: memref<6xf32>, %B: memref<6xf32>) {
+  tir.for %i = 0 to 8 vectorized {
+    tir.for %k = 0 to 4 {
+      tir.block "B"(%vi = spatial(6, %i), %vk = reduce(4, %k)) where(%i < 6) {
+        %a = tir.load %A[%vi] : memref<6xf32>
+        %b = tir.load %B[%vi] : memref<6xf32>
+        %c = arith.addf %a, %b : f32
+        tir.store %c, %B[%vi] : memref<6xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Every iteration writes the same element: left scalar, with a warning.
+// CHECK-LABEL: func.func @same_element
+// CHECK:         scf.for
+// CHECK-NOT:     vector.
+func.func @same_element(%A: memref<8xf32>, %B: memref<1xf32>) {
+  // expected-warning @below {{vectorized loop left scalar: 'memref.store' stores to the same element from every iteration (a reduction over the vectorized loop)}}
+  tir.for %k = 0 to 8 vectorized {
+    tir.block "B"(%vk = reduce(8, %k)) {
+      %c0 = arith.constant 0 : index
+      %a = tir.load %A[%vk] : memref<8xf32>
+      %b = tir.load %B[0] : memref<1xf32>
+      %c = arith.addf %a, %b : f32
+      tir.store %c, %B[0] : memref<1xf32>
+    }
+  }
+  return
+}
