@@ -1,7 +1,9 @@
 // B = concat(A0, A1, A2): three blocks write disjoint parts of one output,
 // with no if/else in sight (the TensorIR RFC's example).
-func.func @concat(%A0: memref<10xf32>, %A1: memref<10xf32>,
-                  %A2: memref<10xf32>, %B: memref<30xf32>) {
+func.func @concat(%A0: memref<10xf32> {tir.name = "A0"},
+                  %A1: memref<10xf32> {tir.name = "A1"},
+                  %A2: memref<10xf32> {tir.name = "A2"},
+                  %B: memref<30xf32> {tir.name = "B"}) {
   tir.for %i = 0 to 10 {
     tir.block "B0"(%vi = spatial(10, %i)) {
       %a = tir.load %A0[%vi] : memref<10xf32>

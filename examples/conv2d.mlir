@@ -1,8 +1,9 @@
 // A 2-D convolution (NCHW input, OIHW weights, stride 1, no padding)
 // followed by a 2x2 max pooling: each output element reduces over a
 // window of the input.
-func.func @conv2d_pool(%I: memref<1x4x18x18xf32>, %W: memref<8x4x3x3xf32>,
-                       %P: memref<1x8x8x8xf32>) {
+func.func @conv2d_pool(%I: memref<1x4x18x18xf32> {tir.name = "I"},
+                       %W: memref<8x4x3x3xf32> {tir.name = "W"},
+                       %P: memref<1x8x8x8xf32> {tir.name = "P"}) {
   %O = tir.alloc_buffer : memref<1x8x16x16xf32>
   tir.for %n = 0 to 1 {
     tir.for %f = 0 to 8 {

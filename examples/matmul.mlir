@@ -1,7 +1,8 @@
 // C = A x B for 128x128 fp32 matrices: one reduction block with an init,
 // the first program of TVM's TensorIR tutorials.
-func.func @matmul(%A: memref<128x128xf32>, %B: memref<128x128xf32>,
-                  %C: memref<128x128xf32>) {
+func.func @matmul(%A: memref<128x128xf32> {tir.name = "A"},
+                  %B: memref<128x128xf32> {tir.name = "B"},
+                  %C: memref<128x128xf32> {tir.name = "C"}) {
   tir.for %i = 0 to 128 {
     tir.for %j = 0 to 128 {
       tir.for %k = 0 to 128 {

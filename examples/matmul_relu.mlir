@@ -1,8 +1,9 @@
 // D = relu(A x B): matmul into an intermediate buffer allocated in the
 // function's root scope, then ReLU, as te.create_prim_func([A, B, D])
 // builds it.
-func.func @matmul_relu(%A: memref<128x128xf32>, %B: memref<128x128xf32>,
-                       %D: memref<128x128xf32>) {
+func.func @matmul_relu(%A: memref<128x128xf32> {tir.name = "A"},
+                       %B: memref<128x128xf32> {tir.name = "B"},
+                       %D: memref<128x128xf32> {tir.name = "D"}) {
   %Y = tir.alloc_buffer : memref<128x128xf32>
   tir.for %i = 0 to 128 {
     tir.for %j = 0 to 128 {

@@ -3,7 +3,7 @@
 // RUN: tir-opt %tir_src_root/examples/concat.mlir -mlir-print-op-generic | tir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @concat
-// CHECK-SAME:    (%[[A0:.+]]: memref<10xf32>, %[[A1:.+]]: memref<10xf32>, %[[A2:.+]]: memref<10xf32>, %[[B:.+]]: memref<30xf32>)
+// CHECK-SAME:    (%[[A0:.+]]: memref<10xf32> {tir.name = "A0"}, %[[A1:.+]]: memref<10xf32> {tir.name = "A1"}, %[[A2:.+]]: memref<10xf32> {tir.name = "A2"}, %[[B:.+]]: memref<30xf32> {tir.name = "B"})
 // CHECK:         tir.block "B0"(%[[V0:.+]] = spatial(10, %{{.+}})) {
 // CHECK-NEXT:      %[[X0:.+]] = tir.load %[[A0]][%[[V0]]]
 // CHECK-NEXT:      tir.store %[[X0]], %[[B]][%[[V0]]] : memref<30xf32>

@@ -3,7 +3,7 @@
 // RUN: tir-opt %tir_src_root/examples/conv2d.mlir -mlir-print-op-generic | tir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @conv2d_pool
-// CHECK-SAME:    (%[[I:.+]]: memref<1x4x18x18xf32>, %[[W:.+]]: memref<8x4x3x3xf32>, %[[P:.+]]: memref<1x8x8x8xf32>)
+// CHECK-SAME:    (%[[I:.+]]: memref<1x4x18x18xf32> {tir.name = "I"}, %[[W:.+]]: memref<8x4x3x3xf32> {tir.name = "W"}, %[[P:.+]]: memref<1x8x8x8xf32> {tir.name = "P"})
 // CHECK-NEXT:    %[[O:.+]] = tir.alloc_buffer : memref<1x8x16x16xf32>
 // CHECK-COUNT-7: tir.for
 // CHECK-NEXT:    tir.block "conv"(%[[VN:.+]] = spatial(1, %{{.+}}), %[[VF:.+]] = spatial(8, %{{.+}}), %[[VY:.+]] = spatial(16, %{{.+}}), %[[VX:.+]] = spatial(16, %{{.+}}), %[[VC:.+]] = reduce(4, %{{.+}}), %[[VKY:.+]] = reduce(3, %{{.+}}), %[[VKX:.+]] = reduce(3, %{{.+}})) {

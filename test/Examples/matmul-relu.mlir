@@ -3,7 +3,7 @@
 // RUN: tir-opt %tir_src_root/examples/matmul_relu.mlir -mlir-print-op-generic | tir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @matmul_relu
-// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32>, %[[B:.+]]: memref<128x128xf32>, %[[D:.+]]: memref<128x128xf32>)
+// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32> {tir.name = "A"}, %[[B:.+]]: memref<128x128xf32> {tir.name = "B"}, %[[D:.+]]: memref<128x128xf32> {tir.name = "D"})
 // CHECK-NEXT:    %[[Y:.+]] = tir.alloc_buffer : memref<128x128xf32>
 // CHECK-NEXT:    tir.for %[[I:.+]] = 0 to 128 {
 // CHECK-NEXT:      tir.for %[[J:.+]] = 0 to 128 {

@@ -3,7 +3,7 @@
 // RUN: tir-opt %tir_src_root/examples/matmul.mlir -mlir-print-op-generic | tir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32>, %[[B:.+]]: memref<128x128xf32>, %[[C:.+]]: memref<128x128xf32>)
+// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32> {tir.name = "A"}, %[[B:.+]]: memref<128x128xf32> {tir.name = "B"}, %[[C:.+]]: memref<128x128xf32> {tir.name = "C"})
 // CHECK-NEXT:    tir.for %[[I:.+]] = 0 to 128 {
 // CHECK-NEXT:      tir.for %[[J:.+]] = 0 to 128 {
 // CHECK-NEXT:        tir.for %[[K:.+]] = 0 to 128 {

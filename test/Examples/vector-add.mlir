@@ -3,7 +3,7 @@
 // RUN: tir-opt %tir_src_root/examples/vector_add.mlir -mlir-print-op-generic | tir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:    (%[[A:.+]]: memref<8xf32>, %[[B:.+]]: memref<8xf32>)
+// CHECK-SAME:    (%[[A:.+]]: memref<8xf32> {tir.name = "A"}, %[[B:.+]]: memref<8xf32> {tir.name = "B"})
 // CHECK-NEXT:    tir.for %[[I:.+]] = 0 to 8 {
 // CHECK-NEXT:      tir.block "B"(%[[VI:.+]] = spatial(8, %[[I]])) {
 // CHECK-NEXT:        %[[X:.+]] = tir.load %[[A]][%[[VI]]] : memref<8xf32>

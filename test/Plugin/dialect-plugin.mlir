@@ -6,7 +6,7 @@
 // RUN: %stock_mlir_opt --load-dialect-plugin=%tir_libs/TIRPlugin.so --load-pass-plugin=%tir_libs/TIRPlugin.so %tir_src_root/examples/matmul.mlir --pass-pipeline="builtin.module(tir-infer-access-regions)" | FileCheck %s --check-prefix=INFER
 
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32>, %[[B:.+]]: memref<128x128xf32>, %[[C:.+]]: memref<128x128xf32>)
+// CHECK-SAME:    (%[[A:.+]]: memref<128x128xf32> {tir.name = "A"}, %[[B:.+]]: memref<128x128xf32> {tir.name = "B"}, %[[C:.+]]: memref<128x128xf32> {tir.name = "C"})
 // CHECK:         tir.block "C"(%[[VI:.+]] = spatial(128, %{{.+}}), %[[VJ:.+]] = spatial(128, %{{.+}}), %[[VK:.+]] = reduce(128, %{{.+}})) {
 // CHECK-NEXT:      tir.init {
 // CHECK:           tir.load %[[A]][%[[VI]], %[[VK]]]

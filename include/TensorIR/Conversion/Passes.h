@@ -20,6 +20,9 @@ namespace mlir::tir {
 /// diagnostic and no change, on ops it does not lower.
 LogicalResult convertTIRToSCF(Operation *root, bool dropStorageScopes = false);
 
+/// The host CPU's features as LLVM spells them ("+avx2,-avx512f,...").
+std::string getHostCPUFeatures();
+
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Conversion/Passes.h.inc"
 

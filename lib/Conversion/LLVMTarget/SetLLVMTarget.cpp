@@ -13,8 +13,7 @@ namespace mlir::tir {
 
 using namespace mlir;
 
-/// The host's features as LLVM spells them ("+avx2,-avx512f,...").
-static std::string hostFeatures() {
+std::string mlir::tir::getHostCPUFeatures() {
   SmallVector<std::string> features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
     features.push_back((feature.second ? "+" : "-") + feature.first().str());
@@ -34,7 +33,7 @@ struct TIRSetLLVMTargetPass
     if (cpuName == "native") {
       cpuName = llvm::sys::getHostCPUName().str();
       if (featureList.empty())
-        featureList = hostFeatures();
+        featureList = tir::getHostCPUFeatures();
     }
     MLIRContext *context = &getContext();
     getOperation().walk([&](LLVM::LLVMFuncOp func) {

@@ -10,18 +10,18 @@
 // RUN: tir-opt %tir_src_root/examples/conv2d.mlir --tir-infer-access-regions | tir-opt -mlir-print-op-generic | tir-opt | FileCheck %s --check-prefix=CONV
 
 // VADD-LABEL: func.func @main
-// VADD-SAME:    (%[[A:.+]]: memref<8xf32>, %[[B:.+]]: memref<8xf32>)
+// VADD-SAME:    (%[[A:.+]]: memref<8xf32> {tir.name = "A"}, %[[B:.+]]: memref<8xf32> {tir.name = "B"})
 // VADD:         tir.block "B"(%[[VI:.+]] = spatial(8, %{{.+}})) reads(%[[A]][%[[VI]]] : memref<8xf32>) writes(%[[B]][%[[VI]]] : memref<8xf32>) {
 
 // A reduction does not list the read of its own output.
 // MATMUL-LABEL: func.func @matmul
-// MATMUL-SAME:    (%[[A:.+]]: memref<128x128xf32>, %[[B:.+]]: memref<128x128xf32>, %[[C:.+]]: memref<128x128xf32>)
+// MATMUL-SAME:    (%[[A:.+]]: memref<128x128xf32> {tir.name = "A"}, %[[B:.+]]: memref<128x128xf32> {tir.name = "B"}, %[[C:.+]]: memref<128x128xf32> {tir.name = "C"})
 // MATMUL:         tir.block "C"(%[[VI:.+]] = spatial(128, %{{.+}}), %[[VJ:.+]] = spatial(128, %{{.+}}), %[[VK:.+]] = reduce(128, %{{.+}}))
 // MATMUL-SAME:      reads(%[[A]][%[[VI]], %[[VK]]], %[[B]][%[[VK]], %[[VJ]]] : memref<128x128xf32>, memref<128x128xf32>)
 // MATMUL-SAME:      writes(%[[C]][%[[VI]], %[[VJ]]] : memref<128x128xf32>) {
 
 // RELU-LABEL: func.func @matmul_relu
-// RELU-SAME:    (%[[A:.+]]: memref<128x128xf32>, %[[B:.+]]: memref<128x128xf32>, %[[D:.+]]: memref<128x128xf32>)
+// RELU-SAME:    (%[[A:.+]]: memref<128x128xf32> {tir.name = "A"}, %[[B:.+]]: memref<128x128xf32> {tir.name = "B"}, %[[D:.+]]: memref<128x128xf32> {tir.name = "D"})
 // RELU:         %[[Y:.+]] = tir.alloc_buffer
 // RELU:         tir.block "Y"(%[[VI:.+]] = spatial(128, %{{.+}}), %[[VJ:.+]] = spatial(128, %{{.+}}), %[[VK:.+]] = reduce(128, %{{.+}}))
 // RELU-SAME:      reads(%[[A]][%[[VI]], %[[VK]]], %[[B]][%[[VK]], %[[VJ]]] : {{.*}}) writes(%[[Y]][%[[VI]], %[[VJ]]] : memref<128x128xf32>) {
@@ -29,14 +29,14 @@
 // RELU-SAME:      reads(%[[Y]][%[[WI]], %[[WJ]]] : memref<128x128xf32>) writes(%[[D]][%[[WI]], %[[WJ]]] : memref<128x128xf32>) {
 
 // CONCAT-LABEL: func.func @concat
-// CONCAT-SAME:    (%[[A0:.+]]: memref<10xf32>, %[[A1:.+]]: memref<10xf32>, %[[A2:.+]]: memref<10xf32>, %[[B:.+]]: memref<30xf32>)
+// CONCAT-SAME:    (%[[A0:.+]]: memref<10xf32> {tir.name = "A0"}, %[[A1:.+]]: memref<10xf32> {tir.name = "A1"}, %[[A2:.+]]: memref<10xf32> {tir.name = "A2"}, %[[B:.+]]: memref<30xf32> {tir.name = "B"})
 // CONCAT:         tir.block "B0"(%[[V0:.+]] = spatial(10, %{{.+}})) reads(%[[A0]][%[[V0]]] : memref<10xf32>) writes(%[[B]][%[[V0]]] : memref<30xf32>)
 // CONCAT:         tir.block "B1"(%[[V1:.+]] = spatial(10, %{{.+}})) reads(%[[A1]][%[[V1]]] : memref<10xf32>) writes(%[[B]][%[[V1]] + 10] : memref<30xf32>)
 // CONCAT:         tir.block "B2"(%[[V2:.+]] = spatial(10, %{{.+}})) reads(%[[A2]][%[[V2]]] : memref<10xf32>) writes(%[[B]][%[[V2]] + 20] : memref<30xf32>)
 
 // A window: the input is read at (y + ky, x + kx); pooling reads a strided window.
 // CONV-LABEL: func.func @conv2d_pool
-// CONV-SAME:    (%[[I:.+]]: memref<1x4x18x18xf32>, %[[W:.+]]: memref<8x4x3x3xf32>, %[[P:.+]]: memref<1x8x8x8xf32>)
+// CONV-SAME:    (%[[I:.+]]: memref<1x4x18x18xf32> {tir.name = "I"}, %[[W:.+]]: memref<8x4x3x3xf32> {tir.name = "W"}, %[[P:.+]]: memref<1x8x8x8xf32> {tir.name = "P"})
 // CONV:         %[[O:.+]] = tir.alloc_buffer
 // CONV:         tir.block "conv"(%[[N:.+]] = spatial(1, %{{.+}}), %[[F:.+]] = spatial(8, %{{.+}}), %[[Y:.+]] = spatial(16, %{{.+}}), %[[X:.+]] = spatial(16, %{{.+}}), %[[C:.+]] = reduce(4, %{{.+}}), %[[KY:.+]] = reduce(3, %{{.+}}), %[[KX:.+]] = reduce(3, %{{.+}}))
 // CONV-SAME:      reads(%[[I]][%[[N]], %[[C]], %[[Y]] + %[[KY]], %[[X]] + %[[KX]]], %[[W]][%[[F]], %[[C]], %[[KY]], %[[KX]]] : memref<1x4x18x18xf32>, memref<8x4x3x3xf32>)
@@ -46,7 +46,7 @@
 // CONV-SAME:      writes(%[[P]][%[[PN]], %[[PF]], %[[PY]], %[[PX]]] : memref<1x8x8x8xf32>)
 
 // DYN-LABEL: func.func @add_one
-// DYN-SAME:    (%[[N:.+]]: index, %[[A:.+]]: memref<?xf32>, %[[B:.+]]: memref<?xf32>)
+// DYN-SAME:    (%[[N:.+]]: index {tir.name = "n"}, %[[A:.+]]: memref<?xf32> {tir.name = "A"}, %[[B:.+]]: memref<?xf32> {tir.name = "B"})
 // DYN:         tir.block "B"(%[[VI:.+]] = spatial(%[[N]], %{{.+}})) reads(%[[A]][%[[VI]]] : memref<?xf32>) writes(%[[B]][%[[VI]]] : memref<?xf32>)
 
 // A block whose body holds loops: their variables relax over their ranges.

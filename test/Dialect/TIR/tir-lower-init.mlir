@@ -2,7 +2,7 @@
 // RUN: tir-opt %tir_src_root/examples/matmul.mlir --tir-lower-init | FileCheck %s --check-prefix=MATMUL
 
 // MATMUL-LABEL: func.func @matmul
-// MATMUL-SAME:    (%{{.+}}: memref<128x128xf32>, %{{.+}}: memref<128x128xf32>, %[[C:.+]]: memref<128x128xf32>)
+// MATMUL-SAME:    (%{{.+}}: memref<128x128xf32> {tir.name = "A"}, %{{.+}}: memref<128x128xf32> {tir.name = "B"}, %[[C:.+]]: memref<128x128xf32> {tir.name = "C"})
 // MATMUL:         tir.block "C"(%[[VI:.+]] = spatial(128, %{{.+}}), %[[VJ:.+]] = spatial(128, %{{.+}}), %[[VK:.+]] = reduce(128, %{{.+}})) {
 // MATMUL-NEXT:      %[[C0:.+]] = arith.constant 0 : index
 // MATMUL-NEXT:      %[[FIRST:.+]] = arith.cmpi eq, %[[VK]], %[[C0]] : index

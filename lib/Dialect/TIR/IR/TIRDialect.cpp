@@ -26,3 +26,22 @@ void TIRDialect::initialize() {
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
       >();
 }
+
+LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != kNameAttrName)
+    return op->emitError("unknown tir argument attribute '")
+           << attribute.getName().getValue() << "'";
+  auto name = dyn_cast<StringAttr>(attribute.getValue());
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (!name || name.getValue().empty() ||
+      !llvm::all_of(name.getValue(), isNameChar) ||
+      llvm::isDigit(name.getValue().front()))
+    return op->emitError("'")
+           << kNameAttrName << "' of argument " << argIndex
+           << " must be a string that is an identifier (letters, digits, "
+              "'_', not starting with a digit)";
+  return success();
+}

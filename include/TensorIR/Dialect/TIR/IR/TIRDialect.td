@@ -27,8 +27,18 @@ def TIR_Dialect : Dialect {
 
     Values used to index buffers are written as affine expressions of SSA
     values (`tir.load %A[%vi + 10]`), as TVMScript writes them.
+
+    MLIR does not keep the names of function arguments, so a parameter can
+    carry its TVMScript name in a `tir.name` argument attribute
+    (`%arg0: memref<8xf32> {tir.name = "A"}`); the runtime names arguments
+    by it in signatures and error messages.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The argument attribute naming a function parameter.
+    static constexpr ::llvm::StringLiteral kNameAttrName = "tir.name";
+  }];
   let useDefaultAttributePrinterParser = 1;
 }
 

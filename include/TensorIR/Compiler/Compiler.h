@@ -1,0 +1,66 @@
+//===- Compiler.h - build tir modules into callable code --------*- C++ -*-===//
+//
+// TVM's `build` for CPUs: a module holding tir (or anything the
+// tir-lower-to-llvm pipeline takes) becomes native code, either JIT-compiled
+// into this process (MLIR's ExecutionEngine on LLVM's ORC JIT) or written as
+// a shared library (LLVM's target machine, linked by lld) that
+// runtime::Module::load brings back without LLVM or MLIR.
+//
+// Every public function gets a packed entry point (runtime::packedSymbol)
+// and its signature, read off the func.func before lowering, travels with
+// the code (runtime::kMetadataSymbol).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_COMPILER_COMPILER_H
+#define TENSORIR_COMPILER_COMPILER_H
+
+#include "TensorIR/Runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::tir {
+
+struct CompileOptions {
+  /// LLVM's name for the CPU to generate code for, or "native".
+  std::string targetCPU = "native";
+  /// Extra target features ("+avx2,..."); with "native", the host's.
+  std::string targetFeatures;
+  /// LLVM optimization level (0-3).
+  unsigned optLevel = 3;
+  /// Parallel loops on OpenMP threads (otherwise serial).
+  bool openmp = true;
+  /// Most lanes one step of a vectorized loop handles.
+  unsigned maxVectorLanes = 16;
+};
+
+/// Everything a context needs to parse, lower and translate tir modules.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// The signatures of the public functions of `module`, as the runtime checks
+/// calls against them. Emits a diagnostic and fails on a signature the
+/// runtime cannot call (results, unsupported element types or layouts).
+FailureOr<std::vector<runtime::FunctionInfo>>
+collectSignatures(ModuleOp module);
+
+/// JIT-compiles `module` (lowered in place) into this process.
+FailureOr<std::unique_ptr<runtime::Module>>
+compileModule(ModuleOp module, const CompileOptions &options);
+
+/// Compiles `module` (lowered in place) into a shared library at `path`.
+/// Needs ld.lld (Debian's lld-22).
+LogicalResult exportLibrary(ModuleOp module, const CompileOptions &options,
+                            StringRef path);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_COMPILER_COMPILER_H

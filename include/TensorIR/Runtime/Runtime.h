@@ -1,0 +1,159 @@
+//===- Runtime.h - call compiled tir functions with buffers -----*- C++ -*-===//
+//
+// The runtime half of tir's `build`: a Module is a set of compiled functions
+// (JIT-compiled in this process, or a shared library exported earlier) with
+// their signatures; calling one checks every argument against the signature
+// (buffer element type, rank, shape, strides; scalar kind) and reports a
+// mismatch as an error that names the argument, before any code runs.
+//
+// This library is plain C++ with no LLVM or MLIR dependency, so a deployed
+// program needs only it (or the C API over it) and the exported library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_RUNTIME_RUNTIME_H
+#define TENSORIR_RUNTIME_RUNTIME_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tir::runtime {
+
+/// An element type, named as numpy and TVM name it ("float32", "int8",
+/// "bool", ...). `code` follows DLPack: 0 int, 1 uint, 2 float, 4 bfloat,
+/// 6 bool.
+struct DataType {
+  enum Code : uint8_t { Int = 0, UInt = 1, Float = 2, BFloat = 4, Bool = 6 };
+  Code code = Float;
+  uint8_t bits = 32;
+
+  std::string str() const;
+  static std::optional<DataType> parse(const std::string &name);
+  /// Bytes one element takes in memory.
+  size_t bytes() const { return bits == 1 ? 1 : bits / 8; }
+  bool operator==(const DataType &o) const {
+    return code == o.code && bits == o.bits;
+  }
+  bool operator!=(const DataType &o) const { return !(*this == o); }
+};
+
+/// One parameter of a compiled function, as its signature says.
+struct ArgInfo {
+  std::string name;
+  bool isBuffer = true;
+  DataType dtype;
+  /// Buffers: the size of every dimension, -1 where it is dynamic.
+  std::vector<int64_t> shape;
+  /// Buffers: the strides (in elements) the function was compiled for, -1
+  /// where dynamic; empty means row-major contiguous.
+  std::vector<int64_t> strides;
+  /// Buffers the function writes (its outputs).
+  bool written = false;
+
+  /// "float32[128, 128]", "float32[?]", "int32".
+  std::string typeStr() const;
+};
+
+struct FunctionInfo {
+  std::string name;
+  std::vector<ArgInfo> args;
+
+  /// "main(A: float32[8], B: float32[8] (written))".
+  std::string str() const;
+};
+
+/// Signatures as text, the form a module carries them in (the
+/// `__tir_metadata` symbol of an exported library).
+std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
+bool parseSignatures(const std::string &text,
+                     std::vector<FunctionInfo> &functions, std::string &error);
+
+/// An argument at a call: a buffer (data, shape and strides in elements;
+/// empty strides mean row-major contiguous) or a scalar.
+struct Arg {
+  enum Kind { Buffer, Int, Float } kind = Buffer;
+  void *data = nullptr;
+  DataType dtype;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  int64_t intValue = 0;
+  double floatValue = 0;
+
+  static Arg buffer(void *data, DataType dtype, std::vector<int64_t> shape,
+                    std::vector<int64_t> strides = {}) {
+    Arg a;
+    a.kind = Buffer;
+    a.data = data;
+    a.dtype = dtype;
+    a.shape = std::move(shape);
+    a.strides = std::move(strides);
+    return a;
+  }
+  static Arg scalar(int64_t v) {
+    Arg a;
+    a.kind = Int;
+    a.intValue = v;
+    return a;
+  }
+  static Arg scalar(double v) {
+    Arg a;
+    a.kind = Float;
+    a.floatValue = v;
+    return a;
+  }
+};
+
+/// Row-major strides (in elements) of `shape`.
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape);
+
+/// Compiled functions and their signatures. Created by the compiler (JIT) or
+/// by Module::load (a shared library exported by the compiler).
+class Module {
+public:
+  using Lookup = std::function<void *(const std::string &symbol)>;
+
+  Module(std::vector<FunctionInfo> functions, Lookup lookup,
+         std::shared_ptr<void> owner);
+
+  /// Loads a shared library exported by tir's compiler; null and `error` set
+  /// when the file is not such a library.
+  static std::unique_ptr<Module> load(const std::string &path,
+                                      std::string &error);
+
+  const std::vector<FunctionInfo> &functions() const { return signatures; }
+  const FunctionInfo *find(const std::string &name) const;
+
+  /// Checks `args` against the signature of `name` and calls it. Returns
+  /// false with `error` set (naming the function and the argument) when the
+  /// function does not exist or an argument does not match; nothing runs
+  /// then.
+  bool call(const std::string &name, const std::vector<Arg> &args,
+            std::string &error) const;
+
+  /// Checks only; the message is the one call() would give.
+  bool check(const FunctionInfo &info, const std::vector<Arg> &args,
+             std::string &error) const;
+
+private:
+  std::vector<FunctionInfo> signatures;
+  Lookup lookupSymbol;
+  std::shared_ptr<void> owner;
+};
+
+/// The symbol a compiled function is called through: `void(void **args)`
+/// with one pointer per parameter (to a memref descriptor or to a scalar).
+std::string packedSymbol(const std::string &function);
+/// The symbol holding a module's signatures (a NUL-terminated string).
+constexpr const char *kMetadataSymbol = "__tir_metadata";
+
+/// Sets the number of threads parallel loops use (OpenMP), when the OpenMP
+/// runtime is loaded in this process. Returns false when it is not.
+bool setNumThreads(int threads);
+
+} // namespace mlir::tir::runtime
+
+#endif // TENSORIR_RUNTIME_RUNTIME_H

@@ -1,0 +1,395 @@
+//===- Compiler.cpp - build tir modules into callable code ----------------===//
+
+#include "TensorIR/Compiler/Compiler.h"
+#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/InitAllDialects.h"
+#include "TensorIR/Pipelines/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tir;
+namespace rt = mlir::tir::runtime;
+
+void mlir::tir::registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+static std::optional<rt::DataType> dataTypeOf(Type type) {
+  if (type.isIndex())
+    return rt::DataType{rt::DataType::Int, 64};
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    unsigned w = i.getWidth();
+    if (w == 1)
+      return rt::DataType{rt::DataType::Bool, 1};
+    if (w != 8 && w != 16 && w != 32 && w != 64)
+      return std::nullopt;
+    return rt::DataType{i.isUnsigned() ? rt::DataType::UInt : rt::DataType::Int,
+                        static_cast<uint8_t>(w)};
+  }
+  if (type.isBF16())
+    return rt::DataType{rt::DataType::BFloat, 16};
+  if (type.isF16() || type.isF32() || type.isF64())
+    return rt::DataType{rt::DataType::Float,
+                        static_cast<uint8_t>(type.getIntOrFloatBitWidth())};
+  return std::nullopt;
+}
+
+static std::string argumentName(func::FuncOp func, unsigned index) {
+  if (auto name = func.getArgAttrOfType<StringAttr>(index,
+                                                    TIRDialect::kNameAttrName))
+    return name.str();
+  if (auto loc = dyn_cast<NameLoc>(func.getArgument(index).getLoc()))
+    return loc.getName().str();
+  return "arg" + std::to_string(index);
+}
+
+/// Whether the function may write the buffer `arg`: a store, a block that
+/// lists it in `writes`, or any use tir does not know to be a read.
+static bool isWritten(Value arg) {
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<LoadOp>(user))
+      continue;
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      if (llvm::is_contained(block.getWriteBuffers(), arg))
+        return true;
+      continue;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return true;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffectsOnValue(arg, list);
+    for (const auto &effect : list)
+      if (!isa<MemoryEffects::Read>(effect.getEffect()))
+        return true;
+  }
+  return false;
+}
+
+FailureOr<std::vector<rt::FunctionInfo>>
+mlir::tir::collectSignatures(ModuleOp module) {
+  std::vector<rt::FunctionInfo> functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (func.getNumResults() != 0)
+      return func.emitError("returns values; the runtime calls functions "
+                            "that write their results into buffers"),
+             failure();
+    rt::FunctionInfo info;
+    info.name = func.getSymName().str();
+    llvm::StringSet<> names;
+    for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
+      BlockArgument arg = func.getArgument(index);
+      rt::ArgInfo a;
+      a.name = argumentName(func, index);
+      auto fail = [&](const Twine &why) {
+        func.emitError("argument ") << index << " ('" << a.name << "') "
+                                    << why;
+        return failure();
+      };
+      if (!names.insert(a.name).second)
+        return fail("has the same name as an earlier argument");
+      Type type = arg.getType();
+      if (auto memref = dyn_cast<MemRefType>(type)) {
+        auto dtype = dataTypeOf(memref.getElementType());
+        if (!dtype)
+          return fail("has element type " +
+                      llvm::formatv("{0}", memref.getElementType()).str() +
+                      ", which the runtime does not pass");
+        if (memref.getMemorySpace())
+          return fail("is in a memory space; the CPU runtime passes buffers "
+                      "in default memory");
+        a.dtype = *dtype;
+        a.shape.assign(memref.getShape().begin(), memref.getShape().end());
+        for (int64_t &d : a.shape)
+          if (ShapedType::isDynamic(d))
+            d = -1;
+        if (!memref.getLayout().isIdentity()) {
+          auto strided = dyn_cast<StridedLayoutAttr>(memref.getLayout());
+          if (!strided || strided.getOffset() != 0)
+            return fail("has a layout other than the identity or strides at "
+                        "offset 0, which the runtime does not pass");
+          for (int64_t s : strided.getStrides())
+            a.strides.push_back(ShapedType::isDynamic(s) ? -1 : s);
+        }
+        a.written = isWritten(arg);
+      } else {
+        auto dtype = dataTypeOf(type);
+        if (!dtype || type.isF16() || type.isBF16())
+          return fail("is a scalar of type " +
+                      llvm::formatv("{0}", type).str() +
+                      "; scalars are integers, index, f32 or f64");
+        a.isBuffer = false;
+        a.dtype = *dtype;
+      }
+      info.args.push_back(std::move(a));
+    }
+    functions.push_back(std::move(info));
+  }
+  return functions;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering and translation
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  PassManager pm(module->getContext());
+  LowerToLLVMOptions pipeline;
+  pipeline.targetCPU = options.targetCPU;
+  pipeline.targetFeatures = options.targetFeatures;
+  pipeline.openmp = options.openmp;
+  pipeline.maxVectorLanes = options.maxVectorLanes;
+  buildLowerToLLVMPipeline(pm, pipeline);
+  return pm.run(module);
+}
+
+/// `void __tir_packed_<name>(void **args)`: loads every argument from its
+/// slot and calls the C interface of the function.
+static bool addPackedEntry(llvm::Module &m, const rt::FunctionInfo &info) {
+  llvm::Function *target = m.getFunction("_mlir_ciface_" + info.name);
+  if (!target || target->arg_size() != info.args.size())
+    return false;
+  llvm::LLVMContext &ctx = m.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  auto *entry = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                       rt::packedSymbol(info.name), m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  SmallVector<llvm::Value *> args;
+  for (llvm::Argument &param : target->args()) {
+    llvm::Value *slot = b.CreateLoad(
+        ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), param.getArgNo()));
+    // Buffers travel as pointers to their descriptors; scalars by value.
+    args.push_back(param.getType()->isPointerTy()
+                       ? slot
+                       : b.CreateLoad(param.getType(), slot));
+  }
+  b.CreateCall(target, args);
+  b.CreateRetVoid();
+  return true;
+}
+
+static std::unique_ptr<llvm::Module>
+translate(Operation *module, llvm::LLVMContext &ctx,
+          const std::vector<rt::FunctionInfo> &functions) {
+  std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(module, ctx);
+  if (!m)
+    return nullptr;
+  for (const rt::FunctionInfo &info : functions) {
+    if (!addPackedEntry(*m, info)) {
+      module->emitError("no C interface was generated for '")
+          << info.name << "'";
+      return nullptr;
+    }
+  }
+  llvm::Constant *text = llvm::ConstantDataArray::getString(
+      ctx, rt::serializeSignatures(functions), /*AddNull=*/true);
+  new llvm::GlobalVariable(*m, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           rt::kMetadataSymbol);
+  return m;
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(Operation *anchor, const CompileOptions &options,
+                    bool pic) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    anchor->emitError("no LLVM target for this machine: ") << error;
+    return nullptr;
+  }
+  std::string cpu = options.targetCPU;
+  std::string features = options.targetFeatures;
+  if (cpu == "native" || cpu.empty()) {
+    cpu = llvm::sys::getHostCPUName().str();
+    if (features.empty())
+      features = getHostCPUFeatures();
+  }
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, targetOptions,
+      pic ? std::optional<llvm::Reloc::Model>(llvm::Reloc::PIC_)
+          : std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    anchor->emitError("cannot create a target machine for CPU '")
+        << cpu << "'";
+  return machine;
+}
+
+#ifndef TIR_OMP_LIBRARY
+#define TIR_OMP_LIBRARY ""
+#endif
+#ifndef TIR_LLD_PATH
+#define TIR_LLD_PATH ""
+#endif
+
+FailureOr<std::unique_ptr<rt::Module>>
+mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
+  auto functions = collectSignatures(module);
+  if (failed(functions) || failed(lower(module, options)))
+    return failure();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, options, /*pic=*/false);
+  if (!machine)
+    return failure();
+  auto transformer =
+      makeOptimizingTransformer(options.optLevel, 0, machine.get());
+  auto builder = [&](Operation *op, llvm::LLVMContext &ctx) {
+    return translate(op, ctx, *functions);
+  };
+  ExecutionEngineOptions engineOptions;
+  engineOptions.llvmModuleBuilder = builder;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  // The OpenMP runtime, for parallel loops.
+  SmallVector<StringRef> libraries;
+  StringRef omp = TIR_OMP_LIBRARY;
+  if (!omp.empty() && llvm::sys::fs::exists(omp))
+    libraries.push_back(omp);
+  engineOptions.sharedLibPaths = libraries;
+  auto engine = ExecutionEngine::create(module, engineOptions,
+                                        std::move(machine));
+  if (!engine) {
+    module.emitError("JIT compilation failed: ")
+        << llvm::toString(engine.takeError());
+    return failure();
+  }
+  (*engine)->initialize();
+  std::shared_ptr<ExecutionEngine> owner(std::move(*engine));
+  ExecutionEngine *raw = owner.get();
+  auto lookup = [raw](const std::string &symbol) -> void * {
+    auto address = raw->lookup(symbol);
+    if (!address) {
+      llvm::consumeError(address.takeError());
+      return nullptr;
+    }
+    return *address;
+  };
+  return std::make_unique<rt::Module>(std::move(*functions), lookup,
+                                      std::static_pointer_cast<void>(owner));
+}
+
+static std::string findLinker() {
+  if (const char *env = std::getenv("TIR_LLD"))
+    return env;
+  StringRef configured = TIR_LLD_PATH;
+  if (!configured.empty() && llvm::sys::fs::can_execute(configured))
+    return configured.str();
+  for (StringRef name : {"ld.lld", "ld.lld-22"})
+    if (auto found = llvm::sys::findProgramByName(name))
+      return *found;
+  return "";
+}
+
+LogicalResult mlir::tir::exportLibrary(ModuleOp module,
+                                       const CompileOptions &options,
+                                       StringRef path) {
+  auto functions = collectSignatures(module);
+  if (failed(functions) || failed(lower(module, options)))
+    return failure();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, options, /*pic=*/true);
+  if (!machine)
+    return failure();
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> m = translate(module, ctx, *functions);
+  if (!m)
+    return failure();
+  ExecutionEngine::setupTargetTripleAndDataLayout(m.get(), machine.get());
+  if (llvm::Error error =
+          makeOptimizingTransformer(options.optLevel, 0, machine.get())(
+              m.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(error));
+
+  // Object file, then lld makes it a shared library.
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object))
+    return module.emitError("cannot create a temporary object file");
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return module.emitError("the target cannot emit object files");
+    codegen.run(*m);
+  }
+  std::string linker = findLinker();
+  if (linker.empty())
+    return module.emitError("exporting a shared library needs ld.lld (Debian "
+                            "package lld-22), or TIR_LLD set to a linker");
+  SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
+                                   object.str().str()};
+  bool usesOpenMP = m->getFunction("__kmpc_fork_call") != nullptr;
+  StringRef omp = TIR_OMP_LIBRARY;
+  if (usesOpenMP) {
+    if (omp.empty() || !llvm::sys::fs::exists(omp))
+      return module.emitError("the module has parallel loops but the OpenMP "
+                              "runtime (libomp-22-dev) was not found");
+    args.push_back(omp.str());
+    args.push_back("-rpath");
+    args.push_back(llvm::sys::path::parent_path(omp).str());
+  }
+  SmallString<128> log;
+  if (llvm::sys::fs::createTemporaryFile("tir-lld", "log", log))
+    return module.emitError("cannot create a temporary file");
+  llvm::FileRemover removeLog(log);
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
+                                     0, 0, &message);
+  if (rc != 0) {
+    auto output = llvm::MemoryBuffer::getFile(log);
+    return module.emitError("linking '")
+           << path << "' failed: " << message
+           << (output ? (*output)->getBuffer().str() : std::string());
+  }
+  return success();
+}
