@@ -8,13 +8,16 @@
 #include "TensorIR/Pipelines/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -227,35 +230,72 @@ translate(Operation *module, llvm::LLVMContext &ctx,
   return m;
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(Operation *anchor, const CompileOptions &options,
-                    bool pic) {
+/// The CPU, features and options code is generated with, shared by the JIT
+/// and the exported library so that both run the same machine code.
+struct TargetChoice {
+  llvm::Triple triple;
+  const llvm::Target *target = nullptr;
+  std::string cpu;
+  std::string features;
+  llvm::TargetOptions options;
+};
+
+static FailureOr<TargetChoice> chooseTarget(Operation *anchor,
+                                            const CompileOptions &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  llvm::Triple triple(llvm::sys::getProcessTriple());
+  TargetChoice choice;
+  choice.triple = llvm::Triple(llvm::sys::getProcessTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target) {
-    anchor->emitError("no LLVM target for this machine: ") << error;
-    return nullptr;
+  choice.target = llvm::TargetRegistry::lookupTarget(choice.triple, error);
+  if (!choice.target)
+    return anchor->emitError("no LLVM target for this machine: ") << error;
+  choice.cpu = options.targetCPU;
+  choice.features = options.targetFeatures;
+  if (choice.cpu == "native" || choice.cpu.empty()) {
+    choice.cpu = llvm::sys::getHostCPUName().str();
+    if (choice.features.empty())
+      choice.features = getHostCPUFeatures();
   }
-  std::string cpu = options.targetCPU;
-  std::string features = options.targetFeatures;
-  if (cpu == "native" || cpu.empty()) {
-    cpu = llvm::sys::getHostCPUName().str();
-    if (features.empty())
-      features = getHostCPUFeatures();
-  }
-  llvm::TargetOptions targetOptions;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, targetOptions,
-      pic ? std::optional<llvm::Reloc::Model>(llvm::Reloc::PIC_)
-          : std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  // As TVM's LLVM backend: a multiply feeding an add may become one fused
+  // multiply-add (rounded once).
+  if (options.fuseMultiplyAdd)
+    choice.options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  return choice;
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(Operation *anchor, const TargetChoice &choice) {
+  // Position-independent: for shared libraries, and for the JIT, which maps
+  // code anywhere (out of reach of 32-bit absolute addresses).
+  std::unique_ptr<llvm::TargetMachine> machine(
+      choice.target->createTargetMachine(
+          choice.triple, choice.cpu, choice.features, choice.options,
+          llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     anchor->emitError("cannot create a target machine for CPU '")
-        << cpu << "'";
+        << choice.cpu << "'";
   return machine;
+}
+
+/// Translates the lowered module, adds the runtime's entry points and
+/// signatures, and optimizes it for `machine`.
+static std::unique_ptr<llvm::Module>
+buildLLVMModule(ModuleOp module, llvm::LLVMContext &ctx,
+                const std::vector<rt::FunctionInfo> &functions,
+                llvm::TargetMachine &machine, unsigned optLevel) {
+  std::unique_ptr<llvm::Module> m = translate(module, ctx, functions);
+  if (!m)
+    return nullptr;
+  m->setTargetTriple(machine.getTargetTriple());
+  m->setDataLayout(machine.createDataLayout());
+  if (llvm::Error error = makeOptimizingTransformer(optLevel, 0, &machine)(
+          m.get())) {
+    module.emitError("LLVM optimization failed: ")
+        << llvm::toString(std::move(error));
+    return nullptr;
+  }
+  return m;
 }
 
 #ifndef TIR_OMP_LIBRARY
@@ -270,44 +310,71 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))
     return failure();
+  auto choice = chooseTarget(module, options);
+  if (failed(choice))
+    return failure();
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, options, /*pic=*/false);
+      createTargetMachine(module, *choice);
   if (!machine)
     return failure();
-  auto transformer =
-      makeOptimizingTransformer(options.optLevel, 0, machine.get());
-  auto builder = [&](Operation *op, llvm::LLVMContext &ctx) {
-    return translate(op, ctx, *functions);
-  };
-  ExecutionEngineOptions engineOptions;
-  engineOptions.llvmModuleBuilder = builder;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  // The OpenMP runtime, for parallel loops.
-  SmallVector<StringRef> libraries;
-  StringRef omp = TIR_OMP_LIBRARY;
-  if (!omp.empty() && llvm::sys::fs::exists(omp))
-    libraries.push_back(omp);
-  engineOptions.sharedLibPaths = libraries;
-  auto engine = ExecutionEngine::create(module, engineOptions,
-                                        std::move(machine));
-  if (!engine) {
-    module.emitError("JIT compilation failed: ")
-        << llvm::toString(engine.takeError());
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> m =
+      buildLLVMModule(module, *ctx, *functions, *machine, options.optLevel);
+  if (!m)
     return failure();
+
+  // ORC's LLJIT, generating code exactly as the exported library would.
+  llvm::orc::JITTargetMachineBuilder builder(choice->triple);
+  builder.setCPU(choice->cpu)
+      .setOptions(choice->options)
+      .setRelocationModel(llvm::Reloc::PIC_)
+      .setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder.getFeatures().addFeaturesVector(
+      llvm::SubtargetFeatures(choice->features).getFeatures());
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(builder))
+                 .create();
+  auto fail = [&](llvm::Error error) {
+    module.emitError("JIT compilation failed: ")
+        << llvm::toString(std::move(error));
+    return failure();
+  };
+  if (!jit)
+    return fail(jit.takeError());
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  // Symbols of this process (libc, libm), then the OpenMP runtime.
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return fail(process.takeError());
+  dylib.addGenerator(std::move(*process));
+  StringRef omp = TIR_OMP_LIBRARY;
+  if (!omp.empty() && llvm::sys::fs::exists(omp)) {
+    auto library = llvm::orc::DynamicLibrarySearchGenerator::Load(
+        omp.str().c_str(), prefix);
+    if (!library)
+      return fail(library.takeError());
+    dylib.addGenerator(std::move(*library));
   }
-  (*engine)->initialize();
-  std::shared_ptr<ExecutionEngine> owner(std::move(*engine));
-  ExecutionEngine *raw = owner.get();
+  if (llvm::Error error = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+    return fail(std::move(error));
+  // Compile now, so that errors surface here and not at the first call.
+  for (const rt::FunctionInfo &info : *functions) {
+    auto address = (*jit)->lookup(rt::packedSymbol(info.name));
+    if (!address)
+      return fail(address.takeError());
+  }
+  std::shared_ptr<llvm::orc::LLJIT> owner(std::move(*jit));
+  llvm::orc::LLJIT *raw = owner.get();
   auto lookup = [raw](const std::string &symbol) -> void * {
     auto address = raw->lookup(symbol);
     if (!address) {
       llvm::consumeError(address.takeError());
       return nullptr;
     }
-    return *address;
+    return address->toPtr<void *>();
   };
   return std::make_unique<rt::Module>(std::move(*functions), lookup,
                                       std::static_pointer_cast<void>(owner));
@@ -331,20 +398,18 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))
     return failure();
+  auto choice = chooseTarget(module, options);
+  if (failed(choice))
+    return failure();
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, options, /*pic=*/true);
+      createTargetMachine(module, *choice);
   if (!machine)
     return failure();
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m = translate(module, ctx, *functions);
+  std::unique_ptr<llvm::Module> m =
+      buildLLVMModule(module, ctx, *functions, *machine, options.optLevel);
   if (!m)
     return failure();
-  ExecutionEngine::setupTargetTripleAndDataLayout(m.get(), machine.get());
-  if (llvm::Error error =
-          makeOptimizingTransformer(options.optLevel, 0, machine.get())(
-              m.get()))
-    return module.emitError("LLVM optimization failed: ")
-           << llvm::toString(std::move(error));
 
   // Object file, then lld makes it a shared library.
   SmallString<128> object;

@@ -2,7 +2,7 @@
 //
 // TVM's `build` for CPUs: a module holding tir (or anything the
 // tir-lower-to-llvm pipeline takes) becomes native code, either JIT-compiled
-// into this process (MLIR's ExecutionEngine on LLVM's ORC JIT) or written as
+// into this process (LLVM's ORC LLJIT) or written as
 // a shared library (LLVM's target machine, linked by lld) that
 // runtime::Module::load brings back without LLVM or MLIR.
 //
@@ -41,6 +41,9 @@ struct CompileOptions {
   bool openmp = true;
   /// Most lanes one step of a vectorized loop handles.
   unsigned maxVectorLanes = 16;
+  /// Let code generation fuse a float multiply and an add into one
+  /// multiply-add, rounded once (TVM's LLVM backend does).
+  bool fuseMultiplyAdd = true;
 };
 
 /// Everything a context needs to parse, lower and translate tir modules.

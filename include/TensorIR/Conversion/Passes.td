@@ -22,7 +22,8 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
       `tir.loop_kind` attribute on the `scf.for` for the passes that act on
       it;
     - `tir.load` / `tir.store` become `memref.load` / `memref.store` with
-      their index expressions expanded to `arith`.
+      their index expressions expanded to `arith`;
+    - `tir.name` parameter attributes are dropped.
 
     Thread-bound loops and `tir.match_buffer` are left to the GPU and
     tensorization lowerings: the pass fails on them with a diagnostic.
@@ -39,6 +40,18 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TIRRequestCInterfacePass
+    : Pass<"tir-request-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Ask for C wrappers of the public functions the runtime calls";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public `func.func` with a body, so
+    that function-to-LLVM conversion emits `_mlir_ciface_<name>`, taking each
+    memref as a pointer to its descriptor: the entry point the runtime calls.
+    Declarations of external functions (an OpenMP or libm call, say) are
+    left alone and keep the plain C calling convention.
+  }];
 }
 
 def TIRSetLLVMTargetPass : Pass<"tir-set-llvm-target", "::mlir::ModuleOp"> {

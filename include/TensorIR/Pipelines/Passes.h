@@ -40,7 +40,7 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(16)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
-      llvm::cl::desc("Give every function a C wrapper taking memref "
+      llvm::cl::desc("Give every public function a C wrapper taking memref "
                      "descriptors by pointer (_mlir_ciface_<name>), as the "
                      "runtime calls it"),
       llvm::cl::init(true)};

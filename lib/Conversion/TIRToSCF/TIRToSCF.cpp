@@ -1,6 +1,7 @@
 //===- TIRToSCF.cpp - lower tir to scf, arith and memref ------------------===//
 
 #include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
@@ -151,6 +152,11 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root,
     return failure();
 
   IRRewriter rewriter(root->getContext());
+  // Parameter names are tir's; lowered functions do not carry them.
+  root->walk([](FunctionOpInterface func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, TIRDialect::kNameAttrName);
+  });
   // Scopes first (allocations are freed at the end of their block), then
   // blocks innermost first, then loops innermost first, then accesses.
   root->walk([&](BlockOp block) { lowerInit(rewriter, block); });
