@@ -268,8 +268,9 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       return false;
     }
     if (given.shape.size() != expected.shape.size()) {
-      error = where + "expected " + std::to_string(expected.shape.size()) +
-              " dimensions " + shapeStr(expected.shape) + ", got " +
+      error = where + "expected rank " +
+              std::to_string(expected.shape.size()) + " " +
+              shapeStr(expected.shape) + ", got rank " +
               std::to_string(given.shape.size()) + " " +
               shapeStr(given.shape);
       return false;

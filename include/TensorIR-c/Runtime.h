@@ -1,0 +1,94 @@
+/*===- TensorIR-c/Runtime.h - C API: build, load and call tir code -*- C -*-===*\
+|*                                                                            *|
+|* TVM's build + runtime.Module for C callers:                                *|
+|*                                                                            *|
+|*   tirModule *m = tirModuleCompile(source, length, "native");               *|
+|*   tirArg args[2] = {tirBufferArg(a, 1, shape, TIR_FLOAT, 32), ...};        *|
+|*   if (tirModuleCall(m, "main", args, 2) != 0)                              *|
+|*     fprintf(stderr, "%s\n", tirGetLastError());                           *|
+|*   tirModuleDestroy(m);                                                     *|
+|*                                                                            *|
+|* Every function returns NULL or a non-zero status on failure and leaves a   *|
+|* message for tirGetLastError() (per thread). A call whose arguments do not  *|
+|* match the function's signature fails with a message that names the        *|
+|* argument, and nothing runs.                                                *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TENSORIR_C_RUNTIME_H
+#define TENSORIR_C_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element type codes (DLPack's). */
+enum { TIR_INT = 0, TIR_UINT = 1, TIR_FLOAT = 2, TIR_BFLOAT = 4, TIR_BOOL = 6 };
+/* Argument kinds. */
+enum { TIR_ARG_BUFFER = 0, TIR_ARG_INT = 1, TIR_ARG_FLOAT = 2 };
+
+typedef struct tirModule tirModule;
+
+typedef struct {
+  void *data;
+  int32_t ndim;
+  const int64_t *shape;
+  /* In elements; NULL means row-major contiguous. */
+  const int64_t *strides;
+  uint8_t code;
+  uint8_t bits;
+} tirBuffer;
+
+typedef struct {
+  int32_t kind;
+  tirBuffer buffer;
+  int64_t intValue;
+  double floatValue;
+} tirArg;
+
+/* Compiles MLIR text holding tir functions for `targetCPU` ("native", or an
+ * LLVM CPU name; NULL means native) into this process. */
+tirModule *tirModuleCompile(const char *source, size_t length,
+                            const char *targetCPU);
+/* Compiles MLIR text into a shared library at `path` (needs ld.lld). */
+int tirModuleExport(const char *source, size_t length, const char *targetCPU,
+                    const char *path);
+/* Loads a shared library written by tirModuleExport. */
+tirModule *tirModuleLoad(const char *path);
+void tirModuleDestroy(tirModule *module);
+
+int32_t tirModuleNumFunctions(const tirModule *module);
+/* "name(A: float32[8], B: float32[8] (written))"; valid until the module is
+ * destroyed. */
+const char *tirModuleFunctionSignature(const tirModule *module, int32_t index);
+int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
+                  int32_t numArgs);
+
+/* Threads for parallel loops (OpenMP); non-zero when no OpenMP runtime is
+ * loaded. */
+int tirSetNumThreads(int32_t threads);
+const char *tirGetLastError(void);
+
+static inline tirArg tirBufferArg(void *data, int32_t ndim,
+                                  const int64_t *shape, uint8_t code,
+                                  uint8_t bits) {
+  tirArg arg = {TIR_ARG_BUFFER, {data, ndim, shape, NULL, code, bits}, 0, 0};
+  return arg;
+}
+static inline tirArg tirIntArg(int64_t value) {
+  tirArg arg = {TIR_ARG_INT, {NULL, 0, NULL, NULL, 0, 0}, value, 0};
+  return arg;
+}
+static inline tirArg tirFloatArg(double value) {
+  tirArg arg = {TIR_ARG_FLOAT, {NULL, 0, NULL, NULL, 0, 0}, 0, value};
+  return arg;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TENSORIR_C_RUNTIME_H */
