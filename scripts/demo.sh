@@ -2,7 +2,8 @@
 # Sets up, builds and runs the main demo: a TensorIR matmul written in the
 # tir dialect is parsed and verified, its read/write regions are inferred,
 # it is printed in the custom and the generic form, and a transform script
-# finds its block and loops as TVM's Schedule.get_block/get_loops do.
+# finds its block and loops as TVM's Schedule.get_block/get_loops do;
+# then it is lowered for this CPU, built and run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,7 @@ echo "== after --tir-infer-access-regions (TVMScript's T.reads / T.writes)"
 
 echo
 echo "== generic form (round-trips back to the same IR)"
-"$TIR_OPT" examples/matmul.mlir -mlir-print-op-generic | head -12
+"$TIR_OPT" examples/matmul.mlir -mlir-print-op-generic | sed -n 1,12p
 echo "   ..."
 
 echo
@@ -33,3 +34,17 @@ echo "== a schedule query: transform.tir.get_block / get_loops"
 echo
 echo "== a verifier diagnostic: a block body that uses a loop variable"
 "$TIR_OPT" examples/errors/loop_var_in_body.mlir --mlir-print-op-on-diagnostic=false -o /dev/null || true
+
+echo
+echo "== lowered to the llvm dialect: --tir-lower-to-llvm (first lines)"
+"$TIR_OPT" examples/vector_add.mlir --tir-lower-to-llvm | sed -n 1,8p
+echo "   ..."
+
+echo
+echo "== built and run: tir-run (B = A + 1 on seeded random A)"
+"$BUILD_DIR/bin/tir-run" examples/vector_add.mlir --print
+"$BUILD_DIR/bin/tir-run" examples/matmul.mlir --time --repeat 10
+
+echo
+echo "== a call that does not match the signature"
+"$BUILD_DIR/bin/tir-run" examples/matmul.mlir --shape A=64x128 2>&1 || true

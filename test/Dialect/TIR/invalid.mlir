@@ -500,3 +500,27 @@ func.func @gen_load_operands(%A: memref<8xf32>) {
   %x = "tir.load"(%A) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>) -> f32
   return
 }
+
+// -----
+
+// Rule: a parameter's tir.name is an identifier.
+// expected-error @+1 {{'tir.name' of argument 1 must be a string that is an identifier (letters, digits, '_', not starting with a digit)}}
+func.func @bad_name(%A: memref<8xf32> {tir.name = "A"}, %B: memref<8xf32> {tir.name = "B 2"}) {
+  return
+}
+
+// -----
+
+// Rule: a parameter's tir.name is a string.
+// expected-error @+1 {{'tir.name' of argument 0 must be a string that is an identifier}}
+func.func @name_not_string(%A: memref<8xf32> {tir.name = 3 : i32}) {
+  return
+}
+
+// -----
+
+// Rule: tir knows only the tir.name argument attribute.
+// expected-error @+1 {{unknown tir argument attribute 'tir.label'}}
+func.func @unknown_arg_attr(%A: memref<8xf32> {tir.label = "A"}) {
+  return
+}
