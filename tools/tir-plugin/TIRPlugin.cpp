@@ -1,8 +1,10 @@
 //===- TIRPlugin.cpp - tir as a plugin of the stock mlir-opt --------------===//
 
+#include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Pipelines/Passes.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -22,5 +24,9 @@ mlirGetDialectPluginInfo() {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TIRPasses", LLVM_VERSION_STRING,
-          []() { tir::registerTIRPasses(); }};
+          []() {
+            tir::registerTIRPasses();
+            tir::registerTIRConversionPasses();
+            tir::registerTIRPipelines();
+          }};
 }
