@@ -107,3 +107,43 @@ func.func @same_element(%A: memref<8xf32>, %B: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// The pass works on marked scf.for loops of any constant step: lanes two
+// elements apart are a gather and a scatter, not contiguous vectors.
+// CHECK-LABEL: func.func @step2
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c32
+// CHECK:           vector.gather
+// CHECK:           vector.scatter
+// CHECK-NOT:       vector.load
+func.func @step2(%A: memref<64xf32>, %B: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c64 step %c2 {
+    %a = memref.load %A[%i] : memref<64xf32>
+    memref.store %a, %B[%i] : memref<64xf32>
+  } {tir.loop_kind = #tir<for_kind vectorized>}
+  return
+}
+
+// -----
+
+// Under a lane mask an integer division would run in the lanes that the
+// predicate turns off (and could divide by zero there): left scalar.
+// CHECK-LABEL: func.func @masked_division
+// CHECK:         scf.for
+// CHECK-NOT:     vector.
+func.func @masked_division(%A: memref<8xi32>, %D: memref<8xi32>) {
+  // expected-warning @below {{vectorized loop left scalar: 'arith.divsi' may trap in lanes its condition turns off}}
+  tir.for %i = 0 to 8 vectorized {
+    tir.block "B"(%vi = spatial(6, %i)) where(%i < 6) {
+      %a = tir.load %A[%vi] : memref<8xi32>
+      %d = tir.load %D[%vi] : memref<8xi32>
+      %q = arith.divsi %a, %d : i32
+      tir.store %q, %A[%vi] : memref<8xi32>
+    }
+  }
+  return
+}

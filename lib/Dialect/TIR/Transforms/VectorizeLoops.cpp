@@ -212,8 +212,10 @@ bool LoopVectorizer::isContiguous(MemRefType type, ValueRange indices) {
   for (Value index : indices.drop_back())
     if (isVarying(index))
       return false;
+  // Lanes are `step` iterations apart: contiguous when that moves the
+  // innermost index by exactly one element.
   std::optional<int64_t> last = coefficient(indices.back());
-  return last && *last == 1 && lane0(indices.back());
+  return last && *last * step == 1 && lane0(indices.back());
 }
 
 std::pair<Value, Value> LoopVectorizer::flatAccess(Value buffer,
@@ -389,8 +391,12 @@ LogicalResult LoopVectorizer::vectorizeOp(Operation *op, Value mask) {
     return vectorizeInnerLoop(inner, mask);
   if (isa<memref::AllocaOp, memref::AllocOp>(op))
     return fail(op, "allocates a buffer in every iteration");
-  if (op->getNumRegions() != 0 || !isPure(op))
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
     return fail(op, "has no vector form");
+  // Under a mask every lane computes, active or not: an op that may trap
+  // (an integer division by a lane's zero) must not run there.
+  if (mask && !isSpeculatable(op))
+    return fail(op, "may trap in lanes its condition turns off");
 
   bool anyVarying = llvm::any_of(op->getResults(),
                                  [&](Value r) { return isVarying(r); });
