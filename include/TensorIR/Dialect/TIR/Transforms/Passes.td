@@ -99,8 +99,9 @@ def TIRVectorizeLoopsPass : Pass<"tir-vectorize-loops"> {
       vector body.
 
     A loop the pass cannot vectorize (a store to the same element from every
-    iteration, a buffer allocated per iteration, an op without a vector form)
-    is left as a scalar loop, with a warning that names the reason.
+    iteration, a buffer allocated per iteration, an op without a vector form,
+    an op that may trap, such as an integer division, under a lane mask) is
+    left as a scalar loop, with a warning that names the reason.
   }];
   let options = [
     Option<"maxLanes", "max-lanes", "unsigned", /*default=*/"16",
