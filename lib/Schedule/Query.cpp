@@ -1,6 +1,9 @@
 //===- Query.cpp - schedule queries (get_block, get_loops) ----------------===//
 
 #include "TensorIR/Schedule/Query.h"
+#include "TensorIR/Schedule/Primitives.h"
+
+#include "Utils.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -26,4 +29,75 @@ SmallVector<ForOp> mlir::tir::getLoops(BlockOp block) {
   }
   std::reverse(loops.begin(), loops.end());
   return loops;
+}
+
+SmallVector<BlockOp> mlir::tir::getChildBlocks(Operation *parent) {
+  return tir::sched::collectChildBlocks(parent);
+}
+
+/// The buffers a block reads and writes: its regions when it lists them,
+/// else every buffer its body loads from or stores to.
+static void accessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
+                            SmallVectorImpl<Value> &writes) {
+  if (block.hasAccessRegions()) {
+    reads.append(block.getReadBuffers().begin(), block.getReadBuffers().end());
+    writes.append(block.getWriteBuffers().begin(),
+                  block.getWriteBuffers().end());
+    return;
+  }
+  block.getBody()->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      reads.push_back(load.getBuffer());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      writes.push_back(store.getBuffer());
+  });
+}
+
+/// The blocks of `block`'s scope (its enclosing block or function), in
+/// program order.
+static SmallVector<BlockOp> scopeBlocks(BlockOp block) {
+  Operation *scope = block->getParentOp();
+  while (scope && !isa<BlockOp>(scope) &&
+         !scope->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    scope = scope->getParentOp();
+  return scope ? tir::sched::collectChildBlocks(scope) : SmallVector<BlockOp>{};
+}
+
+static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
+  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
+}
+
+SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {
+  SmallVector<Value> reads, writes;
+  accessedBuffers(block, reads, writes);
+  SmallVector<BlockOp> producers;
+  for (BlockOp other : scopeBlocks(block)) {
+    if (other == block)
+      break;
+    SmallVector<Value> otherReads, otherWrites;
+    accessedBuffers(other, otherReads, otherWrites);
+    if (intersects(otherWrites, reads))
+      producers.push_back(other);
+  }
+  return producers;
+}
+
+SmallVector<BlockOp> mlir::tir::getConsumers(BlockOp block) {
+  SmallVector<Value> reads, writes;
+  accessedBuffers(block, reads, writes);
+  SmallVector<BlockOp> consumers;
+  bool after = false;
+  for (BlockOp other : scopeBlocks(block)) {
+    if (other == block) {
+      after = true;
+      continue;
+    }
+    if (!after)
+      continue;
+    SmallVector<Value> otherReads, otherWrites;
+    accessedBuffers(other, otherReads, otherWrites);
+    if (intersects(otherReads, writes))
+      consumers.push_back(other);
+  }
+  return consumers;
 }

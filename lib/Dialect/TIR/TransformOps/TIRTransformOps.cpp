@@ -8,6 +8,7 @@
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/Primitives.h"
 #include "TensorIR/Schedule/Query.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -99,6 +100,346 @@ transform::GetLoopsOp::apply(transform::TransformRewriter &rewriter,
   for (auto [result, op] : llvm::zip(getLoops(), ops))
     results.set(cast<OpResult>(result), {op});
   return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// A primitive's refusal as a silenceable failure, with a note at the loop
+/// or block at fault.
+static DiagnosedSilenceableFailure
+refusal(transform::TransformOpInterface op, const ScheduleError &error) {
+  DiagnosedSilenceableFailure diag = op.emitSilenceableError()
+                                     << error.message;
+  if (error.culprit)
+    diag.attachNote(error.culprit->getLoc())
+        << (isa<ForOp>(error.culprit)     ? "loop"
+            : isa<BlockOp>(error.culprit) ? "block"
+                                          : "here");
+  return diag;
+}
+
+/// The one payload op of `handle`, of type OpTy.
+template <typename OpTy>
+static FailureOr<OpTy> onlyPayload(transform::TransformOpInterface op,
+                                   Value handle,
+                                   transform::TransformState &state,
+                                   StringRef what,
+                                   DiagnosedSilenceableFailure &diag) {
+  auto payload = llvm::to_vector(state.getPayloadOps(handle));
+  if (payload.size() != 1) {
+    diag = op.emitSilenceableError()
+           << "expects a handle to exactly one " << what << ", got "
+           << payload.size() << " payload ops";
+    return failure();
+  }
+  auto typed = dyn_cast<OpTy>(payload.front());
+  if (!typed) {
+    diag = op.emitSilenceableError() << "expects a handle to a " << what;
+    diag.attachNote(payload.front()->getLoc()) << "payload op";
+    return failure();
+  }
+  return typed;
+}
+
+/// The loops of several single-loop handles, in order.
+static FailureOr<SmallVector<ForOp>>
+loopsOf(transform::TransformOpInterface op, ValueRange handles,
+        transform::TransformState &state, DiagnosedSilenceableFailure &diag) {
+  SmallVector<ForOp> loops;
+  for (Value handle : handles) {
+    auto loop = onlyPayload<ForOp>(op, handle, state, "tir.for", diag);
+    if (failed(loop))
+      return failure();
+    loops.push_back(*loop);
+  }
+  return loops;
+}
+
+static void setResults(transform::TransformResults &results,
+                       ResultRange handles, ArrayRef<ForOp> loops) {
+  if (handles.size() == 1 && loops.size() != 1) {
+    SmallVector<Operation *> ops(loops.begin(), loops.end());
+    results.set(cast<OpResult>(handles[0]), ops);
+    return;
+  }
+  for (auto [handle, loop] : llvm::zip(handles, loops))
+    results.set(cast<OpResult>(handle), {static_cast<Operation *>(loop)});
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::GetChildBlocksOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<Operation *> found;
+  for (Operation *parent : state.getPayloadOps(getTarget()))
+    for (BlockOp block : getChildBlocks(parent))
+      found.push_back(block);
+  results.set(cast<OpResult>(getResult()), found);
+  return DiagnosedSilenceableFailure::success();
+}
+
+template <typename QueryFn>
+static DiagnosedSilenceableFailure
+applyBlockQuery(transform::TransformOpInterface op, Value target,
+                OpResult result, transform::TransformResults &results,
+                transform::TransformState &state, QueryFn query) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  auto block = onlyPayload<BlockOp>(op, target, state, "tir.block", diag);
+  if (failed(block))
+    return diag;
+  SmallVector<Operation *> found;
+  for (BlockOp b : query(*block))
+    found.push_back(b);
+  results.set(result, found);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GetProducersOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  return applyBlockQuery(*this, getTarget(), cast<OpResult>(getResult()),
+                         results, state, getProducers);
+}
+
+DiagnosedSilenceableFailure transform::GetConsumersOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  return applyBlockQuery(*this, getTarget(), cast<OpResult>(getResult()),
+                         results, state, getConsumers);
+}
+
+//===----------------------------------------------------------------------===//
+// Loop transformations
+//===----------------------------------------------------------------------===//
+
+LogicalResult transform::SplitOp::verify() {
+  if (getFactors().size() < 2)
+    return emitOpError("expects at least two factors");
+  if (getLoops().size() != getFactors().size())
+    return emitOpError("expects one result per factor: ")
+           << getFactors().size() << " factors, " << getLoops().size()
+           << " results";
+  return success();
+}
+
+// The loops a primitive replaces are erased, which empties their handles;
+// handles are not consumed, so that handles to the blocks and loops nested
+// in them stay valid (as TVM's block and loop references do).
+void transform::SplitOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::SplitOp::apply(transform::TransformRewriter &rewriter,
+                          transform::TransformResults &results,
+                          transform::TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  auto loop = onlyPayload<ForOp>(*this, getTarget(), state, "tir.for", diag);
+  if (failed(loop))
+    return diag;
+  SmallVector<std::optional<int64_t>> factors;
+  for (int64_t f : getFactors())
+    factors.push_back(f == -1 ? std::nullopt : std::optional<int64_t>(f));
+  ScheduleError error;
+  auto loops = split(rewriter, *loop, factors, getPreserveUnitIters(), error);
+  if (failed(loops))
+    return refusal(*this, error);
+  setResults(results, getOperation()->getResults(), *loops);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::FuseOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getLoopsMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::FuseOp::apply(transform::TransformRewriter &rewriter,
+                         transform::TransformResults &results,
+                         transform::TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  auto loops = loopsOf(*this, getLoops(), state, diag);
+  if (failed(loops))
+    return diag;
+  ScheduleError error;
+  auto fused = fuse(rewriter, *loops, error);
+  if (failed(fused))
+    return refusal(*this, error);
+  results.set(cast<OpResult>(getFused()), {fused->getOperation()});
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::ReorderOp::verify() {
+  if (getLoops().empty())
+    return emitOpError("expects at least one loop");
+  if (getReordered().size() != getLoops().size())
+    return emitOpError("expects one result per loop");
+  return success();
+}
+
+void transform::ReorderOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getLoopsMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::ReorderOp::apply(transform::TransformRewriter &rewriter,
+                            transform::TransformResults &results,
+                            transform::TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  auto loops = loopsOf(*this, getLoops(), state, diag);
+  if (failed(loops))
+    return diag;
+  ScheduleError error;
+  auto reordered = reorder(rewriter, *loops, error);
+  if (failed(reordered))
+    return refusal(*this, error);
+  for (auto [handle, loop] : llvm::zip(getReordered(), *reordered))
+    results.set(cast<OpResult>(handle), {loop.getOperation()});
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::AddUnitLoopOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::AddUnitLoopOp::apply(transform::TransformRewriter &rewriter,
+                                transform::TransformResults &results,
+                                transform::TransformState &state) {
+  SmallVector<Operation *> created;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    ScheduleError error;
+    auto loop = addUnitLoop(rewriter, target, error);
+    if (failed(loop))
+      return refusal(*this, error);
+    created.push_back(*loop);
+  }
+  results.set(cast<OpResult>(getLoop()), created);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loop kinds and annotations
+//===----------------------------------------------------------------------===//
+
+/// Applies `apply` to every payload op of `target`, which must all be
+/// OpTys (tir.for or tir.block). Each call checks its rules before it
+/// changes anything.
+template <typename... OpTys, typename ApplyFn>
+static DiagnosedSilenceableFailure
+applyToEach(transform::TransformOpInterface op, Value target,
+            transform::TransformState &state, StringRef what,
+            ApplyFn apply) {
+  SmallVector<Operation *> targets;
+  for (Operation *payload : state.getPayloadOps(target)) {
+    if (!isa<OpTys...>(payload)) {
+      DiagnosedSilenceableFailure diag =
+          op.emitSilenceableError() << "expects handles to " << what;
+      diag.attachNote(payload->getLoc()) << "payload op";
+      return diag;
+    }
+    targets.push_back(payload);
+  }
+  for (Operation *payload : targets) {
+    ScheduleError error;
+    if (failed(apply(payload, error)))
+      return refusal(op, error);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// `fn` on loops, for applyToEach.
+template <typename Fn> static auto onLoops(Fn fn) {
+  return [fn](Operation *op, ScheduleError &error) {
+    return fn(cast<ForOp>(op), error);
+  };
+}
+
+#define TIR_TARGET_ONLY_EFFECTS(OP)                                            \
+  void transform::OP::getEffects(                                              \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    onlyReadsHandle(getTargetMutable(), effects);                              \
+    modifiesPayload(effects);                                                  \
+  }
+TIR_TARGET_ONLY_EFFECTS(ParallelOp)
+TIR_TARGET_ONLY_EFFECTS(VectorizeOp)
+TIR_TARGET_ONLY_EFFECTS(UnrollOp)
+TIR_TARGET_ONLY_EFFECTS(BindOp)
+TIR_TARGET_ONLY_EFFECTS(AnnotateOp)
+TIR_TARGET_ONLY_EFFECTS(UnannotateOp)
+#undef TIR_TARGET_ONLY_EFFECTS
+
+DiagnosedSilenceableFailure
+transform::ParallelOp::apply(transform::TransformRewriter &rewriter,
+                             transform::TransformResults &results,
+                             transform::TransformState &state) {
+  return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
+                            onLoops(parallel));
+}
+
+DiagnosedSilenceableFailure
+transform::VectorizeOp::apply(transform::TransformRewriter &rewriter,
+                              transform::TransformResults &results,
+                              transform::TransformState &state) {
+  return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
+                            onLoops(vectorize));
+}
+
+DiagnosedSilenceableFailure
+transform::UnrollOp::apply(transform::TransformRewriter &rewriter,
+                           transform::TransformResults &results,
+                           transform::TransformState &state) {
+  return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
+                            onLoops(unroll));
+}
+
+DiagnosedSilenceableFailure
+transform::BindOp::apply(transform::TransformRewriter &rewriter,
+                         transform::TransformResults &results,
+                         transform::TransformState &state) {
+  StringRef thread = getThread();
+  return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
+                            onLoops([thread](ForOp loop, ScheduleError &error) {
+                              return bind(loop, thread, error);
+                            }));
+}
+
+DiagnosedSilenceableFailure
+transform::AnnotateOp::apply(transform::TransformRewriter &rewriter,
+                             transform::TransformResults &results,
+                             transform::TransformState &state) {
+  return applyToEach<ForOp, BlockOp>(
+      *this, getTarget(), state, "tir.for or tir.block ops",
+      [&](Operation *op, ScheduleError &error) {
+        return annotate(op, getKey(), getValue(), error);
+      });
+}
+
+DiagnosedSilenceableFailure
+transform::UnannotateOp::apply(transform::TransformRewriter &rewriter,
+                               transform::TransformResults &results,
+                               transform::TransformState &state) {
+  return applyToEach<ForOp, BlockOp>(
+      *this, getTarget(), state, "tir.for or tir.block ops",
+      [&](Operation *op, ScheduleError &error) {
+        return unannotate(op, getKey(), error);
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -67,4 +67,235 @@ def TIR_GetLoopsOp : TIR_TransformOp<"get_loops", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// More queries
+//===----------------------------------------------------------------------===//
+
+class TIR_QueryOp<string mnemonic, string summaryText, string descriptionText>
+    : TIR_TransformOp<mnemonic, [
+        NavigationTransformOpTrait, MemoryEffectsOpInterface,
+        DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TIR_GetChildBlocksOp : TIR_QueryOp<"get_child_blocks",
+    "the blocks directly under a block or loop (TVM's get_child_blocks)", [{
+    Returns the `tir.block`s nested in the target (a `tir.block`, a
+    `tir.for` or a function) that are not inside another block, in program
+    order. The result may be empty.
+
+    ```mlir
+    %blocks = transform.tir.get_child_blocks %loop : (!transform.any_op) -> !transform.any_op
+    ```
+  }]>;
+
+def TIR_GetProducersOp : TIR_QueryOp<"get_producers",
+    "the blocks that write what a block reads (TVM's get_producers)", [{
+    Returns the blocks of the target block's scope (its enclosing block or
+    function) that come before it and write a buffer it reads, in program
+    order. A block's buffers are its `reads` / `writes` lists when it has
+    them, else the buffers its body loads and stores. The target handle
+    must hold exactly one `tir.block`.
+  }]>;
+
+def TIR_GetConsumersOp : TIR_QueryOp<"get_consumers",
+    "the blocks that read what a block writes (TVM's get_consumers)", [{
+    Returns the blocks of the target block's scope that come after it and
+    read a buffer it writes, in program order. The target handle must hold
+    exactly one `tir.block`.
+  }]>;
+
+//===----------------------------------------------------------------------===//
+// Loop transformations
+//===----------------------------------------------------------------------===//
+
+def TIR_SplitOp : TIR_TransformOp<"split", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "split a loop into nested loops (TVM's split)";
+  let description = [{
+    Splits the loop into one loop per factor, outermost first; `-1` (TVM's
+    `None`) marks at most one factor to infer as the ceiling of the extent
+    over the others. When the factors multiply to more than the extent,
+    every block under the loop gets the predicate `fused < extent`
+    (`where(...)`), as in TVM. With `preserve_unit_iters = false`, a loop of
+    extent 1 does not appear in the bindings.
+
+    ```mlir
+    %i0, %i1 = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a loop that does not
+    start at 0 or has a dynamic extent, fewer than two factors, more than
+    one inferred factor, a factor below 1, factors whose product is below
+    the extent, a loop variable used outside block bindings. The target
+    handle (one `tir.for`) is consumed; one handle per new loop is returned.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$factors,
+                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters);
+  let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
+  let assemblyFormat = [{
+    $target $factors attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TIR_FuseOp : TIR_TransformOp<"fuse", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "fuse perfectly nested loops into one (TVM's fuse)";
+  let description = [{
+    Fuses the loops (outermost first; each must be the only statement of the
+    one before) into one loop over the product of their extents; each old
+    variable becomes `(fused floordiv inner) mod extent` in the bindings.
+
+    ```mlir
+    %ij = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused: loops that are not perfectly nested, a loop that does not start
+    at 0 or has a dynamic extent, a loop given twice, a loop variable used
+    outside block bindings. The loop handles are consumed.
+  }];
+  let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops);
+  let results = (outs TransformHandleTypeInterface:$fused);
+  let assemblyFormat = [{
+    $loops attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TIR_ReorderOp : TIR_TransformOp<"reorder", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "reorder loops of one nest (TVM's reorder)";
+  let description = [{
+    Puts the given loops, which must lie on one single-branch nest (every
+    loop from the outermost to the innermost given one holds only the next
+    loop), into the given order, outermost first; loops of the nest that
+    are not given keep their places.
+
+    ```mlir
+    %k2, %i2 = transform.tir.reorder %k, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Refused: a loop given twice, loops not on one nest, a nest that
+    branches or crosses a block, a loop whose bounds depend on another loop
+    of the nest. The loop handles are consumed; the results are the same
+    loops in the given order.
+  }];
+  let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops);
+  let results = (outs Variadic<TransformHandleTypeInterface>:$reordered);
+  let assemblyFormat = [{
+    $loops attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TIR_AddUnitLoopOp : TIR_TransformOp<"add_unit_loop", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "wrap a block or loop in a loop of extent 1 (TVM's add_unit_loop)";
+  let description = [{
+    Creates `tir.for %u = 0 to 1` where the target (one `tir.block` or
+    `tir.for`) is and moves the target into it. The target handle stays
+    valid; the new loop is returned.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Loop kinds and annotations
+//===----------------------------------------------------------------------===//
+
+class TIR_LoopKindOp<string mnemonic, string summaryText,
+                     string descriptionText>
+    : TIR_TransformOp<mnemonic, [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
+def TIR_ParallelOp : TIR_LoopKindOp<"parallel",
+    "run a loop's iterations on threads (TVM's parallel)", [{
+    Marks every loop of the handle `parallel`. Refused when a block under the
+    loop binds a non-spatial (reduce, scan, opaque) iteration variable to
+    it. The handle stays valid.
+
+    ```mlir
+    transform.tir.parallel %i : !transform.any_op
+    ```
+  }]>;
+
+def TIR_VectorizeOp : TIR_LoopKindOp<"vectorize",
+    "run a loop's iterations as SIMD lanes (TVM's vectorize)", [{
+    Marks every loop of the handle `vectorized`, under the same rule as
+    `transform.tir.parallel`.
+  }]>;
+
+def TIR_UnrollOp : TIR_LoopKindOp<"unroll",
+    "unroll a loop (TVM's unroll)", [{
+    Marks every loop of the handle `unrolled`.
+  }]>;
+
+def TIR_BindOp : TIR_TransformOp<"bind", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "bind a loop to a GPU thread axis (TVM's bind)";
+  let description = [{
+    Binds every loop of the handle to `thread` (`blockIdx.x`, `threadIdx.y`,
+    `vthread.x`, ...), under the same rule as `transform.tir.parallel`;
+    refused for an unknown thread axis.
+
+    ```mlir
+    transform.tir.bind %i "threadIdx.x" : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$thread);
+  let assemblyFormat = "$target $thread attr-dict `:` type($target)";
+}
+
+def TIR_AnnotateOp : TIR_TransformOp<"annotate", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "set an annotation of loops or blocks (TVM's annotate)";
+  let description = [{
+    Sets annotation `key` to `value` on every `tir.for` or `tir.block` of
+    the handle.
+
+    ```mlir
+    transform.tir.annotate "pragma_unroll_explicit" = 16 : i64 to %b : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$key,
+                       AnyAttr:$value);
+  let assemblyFormat =
+      "$key `=` $value `to` $target attr-dict `:` type($target)";
+}
+
+def TIR_UnannotateOp : TIR_TransformOp<"unannotate", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "remove an annotation of loops or blocks (TVM's unannotate)";
+  let description = [{
+    Removes annotation `key` from every `tir.for` or `tir.block` of the
+    handle; refused when one of them has no such annotation.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$key);
+  let assemblyFormat = "$target $key attr-dict `:` type($target)";
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD

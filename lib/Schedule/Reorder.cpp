@@ -1,0 +1,95 @@
+//===- Reorder.cpp - TVM's reorder ----------------------------------------===//
+//
+// The loop ops themselves move (each keeps its variable, bounds and kind),
+// so anything that refers to a loop or a block still refers to the same
+// one afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+FailureOr<SmallVector<ForOp>>
+mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
+                   ScheduleError &error) {
+  SmallVector<ForOp> loops(loopsIn);
+  if (loops.empty())
+    return refuse(error, nullptr, "reorder needs at least one loop");
+  for (auto [i, loop] : llvm::enumerate(loops))
+    if (llvm::is_contained(ArrayRef<ForOp>(loops).take_front(i), loop))
+      return refuse(error, loop,
+                    "reorder got loop " + loopName(loop) + " twice");
+  // The outermost and innermost of the given loops, which must all lie on
+  // one path.
+  ForOp top = loops.front(), bottom = loops.front();
+  for (ForOp loop : loops) {
+    if (loop->isProperAncestor(top))
+      top = loop;
+    if (bottom->isProperAncestor(loop))
+      bottom = loop;
+  }
+  for (ForOp loop : loops)
+    if (!top->isAncestor(loop) || !loop->isAncestor(bottom))
+      return refuse(error, loop,
+                    "reorder needs loops on one nest: loop " +
+                        loopName(loop) + " is not above or below loop " +
+                        loopName(top == loop ? bottom : top));
+  // The chain from top to bottom: each loop's body holds only the next one.
+  SmallVector<ForOp> chain;
+  for (Operation *op = bottom; op != top->getParentOp();
+       op = op->getParentOp()) {
+    auto loop = dyn_cast<ForOp>(op);
+    if (!loop)
+      return refuse(error, op,
+                    "reorder cannot move loops across '" +
+                        op->getName().getStringRef() + "' (loops " +
+                        loopName(top) + " and " + loopName(bottom) +
+                        " are in different blocks)");
+    chain.push_back(loop);
+  }
+  std::reverse(chain.begin(), chain.end());
+  for (ForOp loop : ArrayRef<ForOp>(chain).drop_back())
+    if (!llvm::hasSingleElement(*loop.getBody()))
+      return refuse(error, loop,
+                    "reorder needs a single-branch nest: loop " +
+                        loopName(loop) +
+                        " holds more than the next loop of the nest");
+  for (ForOp loop : chain) {
+    for (Value bound : loop.getDynamicBounds())
+      for (ForOp other : chain)
+        if (bound == other.getInductionVar())
+          return refuse(error, loop,
+                        "reorder cannot move loop " + loopName(loop) +
+                            ": its bounds depend on loop " +
+                            loopName(other));
+    if (failed(checkOnlyBindingUses(loop, error)))
+      return failure();
+  }
+
+  // The new nest: the chain with the given loops' places filled in the
+  // given order.
+  SmallVector<ForOp> nest;
+  unsigned next = 0;
+  for (ForOp loop : chain)
+    nest.push_back(llvm::is_contained(loops, loop) ? loops[next++] : loop);
+  ForOp oldBottom = chain.back(), newBottom = nest.back();
+
+  // Take every loop of the chain out to sit before the top one, then nest
+  // them again in the new order; the innermost body follows the new
+  // innermost loop.
+  SmallVector<Operation *> innermostBody = llvm::map_to_vector(
+      *oldBottom.getBody(), [](Operation &op) { return &op; });
+  for (ForOp loop : ArrayRef<ForOp>(chain).drop_front())
+    rewriter.moveOpBefore(loop, top);
+  for (unsigned i = 1; i < nest.size(); ++i)
+    rewriter.moveOpBefore(nest[i], nest[i - 1].getBody(),
+                          nest[i - 1].getBody()->end());
+  if (oldBottom != newBottom)
+    for (Operation *op : innermostBody)
+      rewriter.moveOpBefore(op, newBottom.getBody(),
+                            newBottom.getBody()->end());
+  return loops;
+}

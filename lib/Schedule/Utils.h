@@ -1,0 +1,57 @@
+//===- Utils.h - helpers shared by the schedule primitives ------*- C++ -*-===//
+
+#ifndef TENSORIR_LIB_SCHEDULE_UTILS_H
+#define TENSORIR_LIB_SCHEDULE_UTILS_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/Primitives.h"
+
+#include "mlir/IR/AffineExpr.h"
+
+namespace mlir::tir::sched {
+
+/// Fails with `message` about `culprit`.
+LogicalResult refuse(ScheduleError &error, Operation *culprit,
+                     const Twine &message);
+
+/// The blocks under `op` that are not inside another block under it.
+SmallVector<BlockOp> collectChildBlocks(Operation *op);
+
+/// A display name for a loop ("i", or "the loop" when it has none).
+std::string loopName(ForOp loop);
+
+/// The number of values `v` takes when it is known: the extent of a loop
+/// starting at 0, or of an iteration domain starting at 0.
+std::optional<int64_t> knownExtent(Value v);
+
+/// Checks that the loop variable of `loop` is used only as a binding value
+/// of blocks (the only place TensorIR lets loop variables appear).
+LogicalResult checkOnlyBindingUses(ForOp loop, ScheduleError &error);
+
+/// Checks that `loop` starts at 0 and has a constant extent; `primitive`
+/// names the caller in the message.
+FailureOr<int64_t> checkZeroBasedConstantExtent(ForOp loop,
+                                                StringRef primitive,
+                                                ScheduleError &error);
+
+/// Replaces, in the bindings and predicate of `block`, the binding value
+/// `old` by `expr`, an affine expression whose dimension k stands for
+/// `exprValues[k]`. `extraConstraints` (over the same dimensions, each
+/// meaning `c >= 0`) are added to the predicate. Bindings are simplified
+/// with what is known of the values' ranges.
+void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
+                            ValueRange exprValues,
+                            ArrayRef<AffineExpr> extraConstraints = {});
+
+/// `expr` simplified with the ranges [0, extent) of its dimensions
+/// (extent < 0: unknown): `(d0 * 4 + d1) floordiv 4` is `d0` when d1 < 4.
+AffineExpr simplifyWithRanges(AffineExpr expr, ArrayRef<int64_t> extents,
+                              unsigned numDims, unsigned numSymbols);
+
+/// Creates `tir.for %name = 0 to extent` before the insertion point.
+ForOp createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
+                 StringRef name);
+
+} // namespace mlir::tir::sched
+
+#endif // TENSORIR_LIB_SCHEDULE_UTILS_H

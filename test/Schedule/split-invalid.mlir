@@ -1,0 +1,177 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file --verify-diagnostics
+
+func.func @nonzero_start(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 2 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{split needs loops that start at 0; loop 'i' starts at 2}}
+    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @dynamic_extent(%n: index, %A: memref<?xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to %n {
+    tir.block "B"(%vi = spatial(%n, %i)) {
+      %a = tir.load %A[%vi] : memref<?xf32>
+      tir.store %a, %A[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{split needs loops with a constant extent; loop 'i' ends at a runtime value}}
+    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @two_inferred(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{split infers at most one factor; factors 0 and 2 are both left open}}
+    %x, %y, %z = transform.tir.split %i [-1, 2, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @zero_factor(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{split factors must be positive, factor 1 is 0}}
+    %x, %y = transform.tir.split %i [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @too_small(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the split factors multiply to 12, less than the extent 16 of loop 'i'}}
+    %x, %y = transform.tir.split %i [3, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// The variable of the split loop bounds an inner loop: it is not only used
+// in block bindings.
+func.func @used_as_bound(%A: memref<16x16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to %i {
+      tir.block "B"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<16x16xf32>
+        tir.store %a, %A[%vi, %vj] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{the variable of loop 'i' is used by 'tir.for', not only in block bindings}}
+    %x, %y = transform.tir.split %i [4, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @not_a_loop(%A: memref<16xf32>) {
+  tir.for %i = 0 to 16 {
+    // expected-note @below {{payload op}}
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects a handle to a tir.for}}
+    %x, %y = transform.tir.split %b [4, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @f(%A: memref<16xf32>) {
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{expects one result per factor: 2 factors, 1 results}}
+    %x = transform.tir.split %root [4, 4] : (!transform.any_op) -> (!transform.any_op)
+    transform.yield
+  }
+}
