@@ -57,7 +57,7 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
                     "reorder needs a single-branch nest: loop " +
                         loopName(loop) +
                         " holds more than the next loop of the nest");
-  for (ForOp loop : chain) {
+  for (ForOp loop : chain)
     for (Value bound : loop.getDynamicBounds())
       for (ForOp other : chain)
         if (bound == other.getInductionVar())
@@ -65,9 +65,9 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
                         "reorder cannot move loop " + loopName(loop) +
                             ": its bounds depend on loop " +
                             loopName(other));
+  for (ForOp loop : chain)
     if (failed(checkOnlyBindingUses(loop, error)))
       return failure();
-  }
 
   // The new nest: the chain with the given loops' places filled in the
   // given order.

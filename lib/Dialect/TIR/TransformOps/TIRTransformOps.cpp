@@ -32,7 +32,7 @@ static StringRef enclosingFunctionName(Operation *op) {
 }
 
 DiagnosedSilenceableFailure
-transform::GetBlockOp::apply(transform::TransformRewriter &rewriter,
+tir::GetBlockOp::apply(transform::TransformRewriter &rewriter,
                              transform::TransformResults &results,
                              transform::TransformState &state) {
   SmallVector<Operation *> found;
@@ -61,14 +61,14 @@ transform::GetBlockOp::apply(transform::TransformRewriter &rewriter,
 // GetLoopsOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult transform::GetLoopsOp::verify() {
+LogicalResult tir::GetLoopsOp::verify() {
   if (getLoops().empty())
     return emitOpError("expects at least one result");
   return success();
 }
 
 DiagnosedSilenceableFailure
-transform::GetLoopsOp::apply(transform::TransformRewriter &rewriter,
+tir::GetLoopsOp::apply(transform::TransformRewriter &rewriter,
                              transform::TransformResults &results,
                              transform::TransformState &state) {
   auto payload = llvm::to_vector(state.getPayloadOps(getTarget()));
@@ -172,7 +172,7 @@ static void setResults(transform::TransformResults &results,
 // Queries
 //===----------------------------------------------------------------------===//
 
-DiagnosedSilenceableFailure transform::GetChildBlocksOp::apply(
+DiagnosedSilenceableFailure tir::GetChildBlocksOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<Operation *> found;
@@ -199,14 +199,14 @@ applyBlockQuery(transform::TransformOpInterface op, Value target,
   return DiagnosedSilenceableFailure::success();
 }
 
-DiagnosedSilenceableFailure transform::GetProducersOp::apply(
+DiagnosedSilenceableFailure tir::GetProducersOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   return applyBlockQuery(*this, getTarget(), cast<OpResult>(getResult()),
                          results, state, getProducers);
 }
 
-DiagnosedSilenceableFailure transform::GetConsumersOp::apply(
+DiagnosedSilenceableFailure tir::GetConsumersOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   return applyBlockQuery(*this, getTarget(), cast<OpResult>(getResult()),
@@ -217,7 +217,7 @@ DiagnosedSilenceableFailure transform::GetConsumersOp::apply(
 // Loop transformations
 //===----------------------------------------------------------------------===//
 
-LogicalResult transform::SplitOp::verify() {
+LogicalResult tir::SplitOp::verify() {
   if (getFactors().size() < 2)
     return emitOpError("expects at least two factors");
   if (getLoops().size() != getFactors().size())
@@ -230,15 +230,15 @@ LogicalResult transform::SplitOp::verify() {
 // The loops a primitive replaces are erased, which empties their handles;
 // handles are not consumed, so that handles to the blocks and loops nested
 // in them stay valid (as TVM's block and loop references do).
-void transform::SplitOp::getEffects(
+void tir::SplitOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  onlyReadsHandle(getTargetMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
 }
 
 DiagnosedSilenceableFailure
-transform::SplitOp::apply(transform::TransformRewriter &rewriter,
+tir::SplitOp::apply(transform::TransformRewriter &rewriter,
                           transform::TransformResults &results,
                           transform::TransformState &state) {
   DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
@@ -256,15 +256,15 @@ transform::SplitOp::apply(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
-void transform::FuseOp::getEffects(
+void tir::FuseOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  onlyReadsHandle(getLoopsMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  transform::onlyReadsHandle(getLoopsMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
 }
 
 DiagnosedSilenceableFailure
-transform::FuseOp::apply(transform::TransformRewriter &rewriter,
+tir::FuseOp::apply(transform::TransformRewriter &rewriter,
                          transform::TransformResults &results,
                          transform::TransformState &state) {
   DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
@@ -279,7 +279,7 @@ transform::FuseOp::apply(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
-LogicalResult transform::ReorderOp::verify() {
+LogicalResult tir::ReorderOp::verify() {
   if (getLoops().empty())
     return emitOpError("expects at least one loop");
   if (getReordered().size() != getLoops().size())
@@ -287,15 +287,15 @@ LogicalResult transform::ReorderOp::verify() {
   return success();
 }
 
-void transform::ReorderOp::getEffects(
+void tir::ReorderOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  onlyReadsHandle(getLoopsMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  transform::onlyReadsHandle(getLoopsMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
 }
 
 DiagnosedSilenceableFailure
-transform::ReorderOp::apply(transform::TransformRewriter &rewriter,
+tir::ReorderOp::apply(transform::TransformRewriter &rewriter,
                             transform::TransformResults &results,
                             transform::TransformState &state) {
   DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
@@ -311,15 +311,15 @@ transform::ReorderOp::apply(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
-void transform::AddUnitLoopOp::getEffects(
+void tir::AddUnitLoopOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  onlyReadsHandle(getTargetMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
 }
 
 DiagnosedSilenceableFailure
-transform::AddUnitLoopOp::apply(transform::TransformRewriter &rewriter,
+tir::AddUnitLoopOp::apply(transform::TransformRewriter &rewriter,
                                 transform::TransformResults &results,
                                 transform::TransformState &state) {
   SmallVector<Operation *> created;
@@ -372,10 +372,10 @@ template <typename Fn> static auto onLoops(Fn fn) {
 }
 
 #define TIR_TARGET_ONLY_EFFECTS(OP)                                            \
-  void transform::OP::getEffects(                                              \
+  void tir::OP::getEffects(                                              \
       SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
-    onlyReadsHandle(getTargetMutable(), effects);                              \
-    modifiesPayload(effects);                                                  \
+    transform::onlyReadsHandle(getTargetMutable(), effects);                              \
+    transform::modifiesPayload(effects);                                                  \
   }
 TIR_TARGET_ONLY_EFFECTS(ParallelOp)
 TIR_TARGET_ONLY_EFFECTS(VectorizeOp)
@@ -386,7 +386,7 @@ TIR_TARGET_ONLY_EFFECTS(UnannotateOp)
 #undef TIR_TARGET_ONLY_EFFECTS
 
 DiagnosedSilenceableFailure
-transform::ParallelOp::apply(transform::TransformRewriter &rewriter,
+tir::ParallelOp::apply(transform::TransformRewriter &rewriter,
                              transform::TransformResults &results,
                              transform::TransformState &state) {
   return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
@@ -394,7 +394,7 @@ transform::ParallelOp::apply(transform::TransformRewriter &rewriter,
 }
 
 DiagnosedSilenceableFailure
-transform::VectorizeOp::apply(transform::TransformRewriter &rewriter,
+tir::VectorizeOp::apply(transform::TransformRewriter &rewriter,
                               transform::TransformResults &results,
                               transform::TransformState &state) {
   return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
@@ -402,7 +402,7 @@ transform::VectorizeOp::apply(transform::TransformRewriter &rewriter,
 }
 
 DiagnosedSilenceableFailure
-transform::UnrollOp::apply(transform::TransformRewriter &rewriter,
+tir::UnrollOp::apply(transform::TransformRewriter &rewriter,
                            transform::TransformResults &results,
                            transform::TransformState &state) {
   return applyToEach<ForOp>(*this, getTarget(), state, "tir.for ops",
@@ -410,7 +410,7 @@ transform::UnrollOp::apply(transform::TransformRewriter &rewriter,
 }
 
 DiagnosedSilenceableFailure
-transform::BindOp::apply(transform::TransformRewriter &rewriter,
+tir::BindOp::apply(transform::TransformRewriter &rewriter,
                          transform::TransformResults &results,
                          transform::TransformState &state) {
   StringRef thread = getThread();
@@ -421,7 +421,7 @@ transform::BindOp::apply(transform::TransformRewriter &rewriter,
 }
 
 DiagnosedSilenceableFailure
-transform::AnnotateOp::apply(transform::TransformRewriter &rewriter,
+tir::AnnotateOp::apply(transform::TransformRewriter &rewriter,
                              transform::TransformResults &results,
                              transform::TransformState &state) {
   return applyToEach<ForOp, BlockOp>(
@@ -432,7 +432,7 @@ transform::AnnotateOp::apply(transform::TransformRewriter &rewriter,
 }
 
 DiagnosedSilenceableFailure
-transform::UnannotateOp::apply(transform::TransformRewriter &rewriter,
+tir::UnannotateOp::apply(transform::TransformRewriter &rewriter,
                                transform::TransformResults &results,
                                transform::TransformState &state) {
   return applyToEach<ForOp, BlockOp>(

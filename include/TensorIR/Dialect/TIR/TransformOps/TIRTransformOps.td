@@ -14,8 +14,12 @@ include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
 
+// The C++ classes live in mlir::tir: upstream's transform ops already use
+// names such as transform::SplitOp, FuseOp, VectorizeOp and AnnotateOp.
 class TIR_TransformOp<string mnemonic, list<Trait> traits = []>
-    : Op<Transform_Dialect, "tir." # mnemonic, traits>;
+    : Op<Transform_Dialect, "tir." # mnemonic, traits> {
+  let cppNamespace = "::mlir::tir";
+}
 
 def TIR_GetBlockOp : TIR_TransformOp<"get_block", [
     NavigationTransformOpTrait, MemoryEffectsOpInterface,

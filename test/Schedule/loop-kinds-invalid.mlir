@@ -1,0 +1,165 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file --verify-diagnostics
+
+func.func @reduce_loop(%A: memref<8x8xf32>, %B: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %k = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vk = reduce(8, %k)) {
+        %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
+        %b = tir.load %B[%vi] : memref<8xf32>
+        %s = arith.addf %a, %b : f32
+        tir.store %s, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{parallel needs a loop that feeds only spatial iteration variables, but loop 'k' feeds reduce variable 'vk' of block 'B'}}
+    transform.tir.parallel %k : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The loop feeds a reduce variable through a fused binding.
+func.func @fused_reduce(%A: memref<8x8xf32>, %B: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %f = 0 to 64 {
+    tir.block "B"(%vi = spatial(8, %f floordiv 8), %vk = reduce(8, %f mod 8)) {
+      %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
+      %b = tir.load %B[%vi] : memref<8xf32>
+      %s = arith.addf %a, %b : f32
+      tir.store %s, %B[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{vectorize needs a loop that feeds only spatial iteration variables, but loop 'f' feeds reduce variable 'vk' of block 'B'}}
+    transform.tir.vectorize %f : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @bad_thread(%A: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{bind needs a thread axis such as 'blockIdx.x' or 'threadIdx.y', got 'threadIdx.w'}}
+    transform.tir.bind %i "threadIdx.w" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @bind_reduce(%A: memref<8xf32>, %B: memref<1xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %k = 0 to 8 {
+    tir.block "B"(%vk = reduce(8, %k)) {
+      %a = tir.load %A[%vk] : memref<8xf32>
+      tir.store %a, %B[0] : memref<1xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %k = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{bind needs a loop that feeds only spatial iteration variables, but loop 'k' feeds reduce variable 'vk' of block 'B'}}
+    transform.tir.bind %k "threadIdx.x" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @unannotate_missing(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{unannotate: there is no annotation 'absent' to remove}}
+    transform.tir.unannotate %b "absent" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @not_loops(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{payload op}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects handles to tir.for ops}}
+    transform.tir.unroll %b : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// expected-note @below {{payload op}}
+func.func @annotate_func(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.get_parent_op %b {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects handles to tir.for or tir.block ops}}
+    transform.tir.annotate "k" = 1 to %f : !transform.any_op
+    transform.yield
+  }
+}

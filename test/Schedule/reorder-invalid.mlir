@@ -1,0 +1,140 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file --verify-diagnostics
+
+// Sibling loops are not on one nest.
+func.func @siblings(%A: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    tir.block "D"(%vj = spatial(8, %j)) {
+      %a = tir.load %A[%vj] : memref<8xf32>
+      tir.store %a, %A[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %d = transform.tir.get_block "D" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %j = transform.tir.get_loops %d : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reorder needs loops on one nest: loop 'i' is not above or below loop 'j'}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// The nest branches below i.
+func.func @branching(%A: memref<8x8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 8 {
+    tir.block "D"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi, %vi] : memref<8x8xf32>
+      tir.store %a, %A[%vi, %vi] : memref<8x8xf32>
+    }
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder needs a single-branch nest: loop 'i' holds more than the next loop of the nest}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A block between the loops.
+func.func @across_block(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "outer"(%vo = spatial(8, %i)) {
+      tir.for %j = 0 to 8 {
+        tir.block "inner"(%vi = spatial(8, %vo), %vj = spatial(8, %j)) {
+          %c = arith.constant 0.0 : f32
+          tir.store %c, %A[%vi, %vj] : memref<8x8xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %o = transform.tir.get_block "outer" in %root : (!transform.any_op) -> !transform.any_op
+    %n = transform.tir.get_block "inner" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %o : (!transform.any_op) -> !transform.any_op
+    %j = transform.tir.get_loops %n : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reorder cannot move loops across 'tir.block' (loops 'i' and 'j' are in different blocks)}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @twice(%A: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reorder got loop 'i' twice}}
+    %x, %y = transform.tir.reorder %i, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// j's extent depends on i (a triangular nest).
+func.func @dependent_bound(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to %i {
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder cannot move loop 'j': its bounds depend on loop 'i'}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
