@@ -1,11 +1,13 @@
 //===- matmul_bench.cpp - 1024^3 fp32 matmul: tir beside OpenBLAS ---------===//
 //
-// Builds bench/matmul_naive.mlir and bench/matmul_tiled.mlir with tir's
-// compiler (JIT, native CPU), checks both against OpenBLAS's cblas_sgemm on
-// the same random inputs, then times each at 1 and 2 threads (OpenBLAS
-// measured in the same run) and prints a Markdown table of GFLOP/s.
+// Builds tir matmul kernels with tir's compiler (JIT, native CPU), checks
+// each against OpenBLAS's cblas_sgemm on the same random inputs, then times
+// them at 1 and 2 threads (OpenBLAS measured in the same run) and prints a
+// Markdown table of GFLOP/s. The unscheduled kernel is timed at 1 thread
+// only (it has no parallel loop) and with --naive-repeat calls.
 //
-//   tir-bench-matmul <bench dir> [--repeat N] [--naive-repeat N]
+//   tir-bench-matmul --naive FILE [--kernel LABEL=FILE]... [--repeat N]
+//                    [--naive-repeat N]
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@ namespace rt = mlir::tir::runtime;
 static constexpr int64_t N = 1024;
 
 static std::unique_ptr<rt::Module> build(const std::string &path) {
+  if (path.empty())
+    return nullptr;
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "cannot read %s\n", path.c_str());
@@ -62,6 +66,8 @@ struct Timing {
 
 static Timing timeIt(const std::function<void()> &fn, int repeat,
                      bool settle) {
+  // Let the threads of whatever ran before go idle first.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   fn(); // warm-up
   std::vector<double> ms;
   for (int i = 0; i < repeat; ++i) {
@@ -91,24 +97,39 @@ static std::string cpuModel() {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <bench dir> [--repeat N] "
-                         "[--naive-repeat N]\n", argv[0]);
+  std::string naivePath;
+  std::vector<std::pair<std::string, std::string>> kernelPaths;
+  int repeat = 10, naiveRepeat = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--repeat") {
+      repeat = std::max(1, std::atoi(value.c_str()));
+    } else if (flag == "--naive-repeat") {
+      naiveRepeat = std::max(1, std::atoi(value.c_str()));
+    } else if (flag == "--naive") {
+      naivePath = value;
+    } else if (flag == "--kernel" && value.find('=') != std::string::npos) {
+      kernelPaths.push_back(
+          {value.substr(0, value.find('=')), value.substr(value.find('=') + 1)});
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  if (naivePath.empty()) {
+    std::fprintf(stderr, "usage: %s --naive FILE [--kernel LABEL=FILE]... "
+                         "[--repeat N] [--naive-repeat N]\n", argv[0]);
     return 2;
   }
-  std::string dir = argv[1];
-  int repeat = 10, naiveRepeat = 1;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--repeat"))
-      repeat = std::max(1, std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--naive-repeat"))
-      naiveRepeat = std::max(1, std::atoi(argv[i + 1]));
-  }
-
-  std::unique_ptr<rt::Module> naive = build(dir + "/matmul_naive.mlir");
-  std::unique_ptr<rt::Module> tiled = build(dir + "/matmul_tiled.mlir");
-  if (!naive || !tiled)
+  std::unique_ptr<rt::Module> naive = build(naivePath);
+  if (!naive)
     return 1;
+  std::vector<std::pair<std::string, std::unique_ptr<rt::Module>>> kernels;
+  for (auto &[label, path] : kernelPaths) {
+    kernels.push_back({label, build(path)});
+    if (!kernels.back().second)
+      return 1;
+  }
 
   std::vector<float> a(N * N), b(N * N), c(N * N), ref(N * N);
   std::mt19937 rng(0);
@@ -133,19 +154,22 @@ int main(int argc, char **argv) {
                 a.data(), N, b.data(), N, 0.0f, ref.data(), N);
   };
 
-  // Correctness first: both tir kernels against OpenBLAS.
+  // Correctness first: every tir kernel against OpenBLAS.
   sgemm();
-  for (auto [name, module] : {std::pair{"naive", naive.get()},
-                              std::pair{"tiled", tiled.get()}}) {
+  std::vector<std::pair<std::string, rt::Module *>> all = {
+      {"unscheduled", naive.get()}};
+  for (auto &[label, module] : kernels)
+    all.push_back({label, module.get()});
+  for (auto [name, module] : all) {
     std::fill(c.begin(), c.end(), 0.0f);
     run(*module);
     double maxErr = 0;
     for (int64_t i = 0; i < N * N; ++i)
       maxErr = std::max(maxErr, double(std::fabs(c[i] - ref[i])));
-    std::printf("check %s vs cblas_sgemm: max abs difference %.2e\n", name,
-                maxErr);
+    std::printf("check %s vs cblas_sgemm: max abs difference %.2e\n",
+                name.c_str(), maxErr);
     if (maxErr > 1e-2) {
-      std::fprintf(stderr, "%s is wrong\n", name);
+      std::fprintf(stderr, "%s is wrong\n", name.c_str());
       return 1;
     }
   }
@@ -164,17 +188,18 @@ int main(int argc, char **argv) {
     openblas_set_num_threads(threads);
     rt::setNumThreads(threads);
     Timing blas = timeIt(sgemm, repeat, threads > 1);
-    Timing tiledTime = timeIt([&] { run(*tiled); }, repeat, false);
     auto row = [&](const char *name, Timing t) {
       std::printf("| %s | %d | %.2f | %.2f | %.1f | %.2fx |\n", name, threads,
                   t.minMs, t.medianMs, gflops(t.minMs),
                   blas.minMs / t.minMs);
     };
     row("OpenBLAS cblas_sgemm", blas);
-    row("tir tiled (bench/matmul_tiled.mlir)", tiledTime);
+    for (auto &[label, module] : kernels) {
+      rt::Module *m = module.get();
+      row(label.c_str(), timeIt([&] { run(*m); }, repeat, false));
+    }
     if (threads == 1)
-      row("tir unscheduled (bench/matmul_naive.mlir)",
-          timeIt([&] { run(*naive); }, naiveRepeat, false));
+      row("tir unscheduled", timeIt([&] { run(*naive); }, naiveRepeat, false));
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the project and runs the 1024^3 fp32 matmul benchmark: tir's
-# unscheduled and hand-tiled kernels beside OpenBLAS, at 1 and 2 threads.
+# unscheduled, transform-scheduled and hand-scheduled kernels beside
+# OpenBLAS, at 1 and 2 threads.
 #   bench/run.sh [--repeat N] [--naive-repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +14,13 @@ cd "$(dirname "$0")/.."
 if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -q avx512f /proc/cpuinfo; then
   export OPENBLAS_CORETYPE=SkylakeX
 fi
-exec "${BUILD_DIR:-build}/bin/tir-bench-matmul" bench "$@"
+BUILD_DIR=${BUILD_DIR:-build}
+mkdir -p "$BUILD_DIR/bench"
+# The unscheduled kernel scheduled by a transform script (loop primitives).
+"$BUILD_DIR/bin/tir-opt" bench/matmul_naive.mlir \
+  --transform-preload-library=transform-library-paths=bench/matmul_schedule.mlir \
+  --transform-interpreter -o "$BUILD_DIR/bench/matmul_scheduled.mlir"
+exec "$BUILD_DIR/bin/tir-bench-matmul" --naive bench/matmul_naive.mlir \
+  --kernel "tir transform-scheduled (bench/matmul_schedule.mlir)=$BUILD_DIR/bench/matmul_scheduled.mlir" \
+  --kernel "tir hand-scheduled (bench/matmul_tiled.mlir)=bench/matmul_tiled.mlir" \
+  "$@"

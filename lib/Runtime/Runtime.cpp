@@ -314,6 +314,50 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       return false;
     }
   }
+  return checkNoOverlap(info, args, error);
+}
+
+/// The bytes a buffer argument spans, [first, last).
+static std::pair<uintptr_t, uintptr_t> byteSpan(const Arg &arg) {
+  std::vector<int64_t> strides =
+      arg.strides.empty() ? contiguousStrides(arg.shape) : arg.strides;
+  intptr_t low = 0, high = 0;
+  for (size_t d = 0; d < arg.shape.size(); ++d) {
+    if (arg.shape[d] == 0)
+      return {0, 0};
+    int64_t reach = strides[d] * (arg.shape[d] - 1);
+    (reach < 0 ? low : high) += reach;
+  }
+  auto base = reinterpret_cast<uintptr_t>(arg.data);
+  size_t bytes = arg.dtype.bytes();
+  return {base + low * static_cast<intptr_t>(bytes),
+          base + high * static_cast<intptr_t>(bytes) + bytes};
+}
+
+bool Module::checkNoOverlap(const FunctionInfo &info,
+                            const std::vector<Arg> &args,
+                            std::string &error) const {
+  // Compiled code assumes that a buffer it writes shares no memory with any
+  // other buffer argument (as TVM does); read-only buffers may overlap.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != Arg::Buffer)
+      continue;
+    auto [lo1, hi1] = byteSpan(args[i]);
+    for (size_t j = i + 1; j < args.size(); ++j) {
+      if (args[j].kind != Arg::Buffer ||
+          (!info.args[i].written && !info.args[j].written))
+        continue;
+      auto [lo2, hi2] = byteSpan(args[j]);
+      if (lo1 < hi2 && lo2 < hi1) {
+        error = "arguments " + std::to_string(i) + " ('" + info.args[i].name +
+                "') and " + std::to_string(j) + " ('" + info.args[j].name +
+                "') of '" + info.name +
+                "' overlap in memory; a buffer the function writes must not "
+                "share memory with another argument";
+        return false;
+      }
+    }
+  }
   return true;
 }
 

@@ -72,6 +72,11 @@ int main(int argc, char **argv) {
   tirArg scalar[2] = {tirIntArg(3), tirBufferArg(out, 1, eight, TIR_FLOAT, 32)};
   if (tirModuleCall(m, "main", scalar, 2))
     printf("scalar: %s\n", tirGetLastError());
+  float both[12] = {0};
+  tirArg overlapping[2] = {tirBufferArg(both, 1, eight, TIR_FLOAT, 32),
+                           tirBufferArg(both + 4, 1, eight, TIR_FLOAT, 32)};
+  if (tirModuleCall(m, "main", overlapping, 2))
+    printf("overlap: %s\n", tirGetLastError());
   if (tirModuleCall(m, "missing", wrongType, 2))
     printf("name: %s\n", tirGetLastError());
   tirModuleDestroy(m);

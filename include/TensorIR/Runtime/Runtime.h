@@ -129,8 +129,8 @@ public:
 
   /// Checks `args` against the signature of `name` and calls it. Returns
   /// false with `error` set (naming the function and the argument) when the
-  /// function does not exist or an argument does not match; nothing runs
-  /// then.
+  /// function does not exist, an argument does not match, or a buffer the
+  /// function writes overlaps another argument; nothing runs then.
   bool call(const std::string &name, const std::vector<Arg> &args,
             std::string &error) const;
 
@@ -139,6 +139,9 @@ public:
              std::string &error) const;
 
 private:
+  bool checkNoOverlap(const FunctionInfo &info, const std::vector<Arg> &args,
+                      std::string &error) const;
+
   std::vector<FunctionInfo> signatures;
   Lookup lookupSymbol;
   std::shared_ptr<void> owner;
