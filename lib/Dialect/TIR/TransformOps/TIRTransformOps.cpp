@@ -12,6 +12,7 @@
 #include "TensorIR/Schedule/Query.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -118,6 +119,18 @@ refusal(transform::TransformOpInterface op, const ScheduleError &error) {
             : isa<BlockOp>(error.culprit) ? "block"
                                           : "here");
   return diag;
+}
+
+/// Every primitive leaves IR that verifies; checked after each step so that
+/// a bug shows where it happens rather than at the next parse.
+static DiagnosedSilenceableFailure
+verifiedAfter(transform::TransformOpInterface op, Operation *payload) {
+  Operation *scope = payload->getParentOfType<FunctionOpInterface>();
+  if (!scope)
+    scope = payload;
+  if (failed(mlir::verify(scope)))
+    return DiagnosedSilenceableFailure::definiteFailure();
+  return DiagnosedSilenceableFailure::success();
 }
 
 /// The one payload op of `handle`, of type OpTy.
@@ -253,7 +266,7 @@ tir::SplitOp::apply(transform::TransformRewriter &rewriter,
   if (failed(loops))
     return refusal(*this, error);
   setResults(results, getOperation()->getResults(), *loops);
-  return DiagnosedSilenceableFailure::success();
+  return verifiedAfter(*this, loops->front());
 }
 
 void tir::FuseOp::getEffects(
@@ -276,7 +289,7 @@ tir::FuseOp::apply(transform::TransformRewriter &rewriter,
   if (failed(fused))
     return refusal(*this, error);
   results.set(cast<OpResult>(getFused()), {fused->getOperation()});
-  return DiagnosedSilenceableFailure::success();
+  return verifiedAfter(*this, *fused);
 }
 
 LogicalResult tir::ReorderOp::verify() {
@@ -308,7 +321,7 @@ tir::ReorderOp::apply(transform::TransformRewriter &rewriter,
     return refusal(*this, error);
   for (auto [handle, loop] : llvm::zip(getReordered(), *reordered))
     results.set(cast<OpResult>(handle), {loop.getOperation()});
-  return DiagnosedSilenceableFailure::success();
+  return verifiedAfter(*this, reordered->front());
 }
 
 void tir::AddUnitLoopOp::getEffects(
@@ -329,6 +342,9 @@ tir::AddUnitLoopOp::apply(transform::TransformRewriter &rewriter,
     if (failed(loop))
       return refusal(*this, error);
     created.push_back(*loop);
+    DiagnosedSilenceableFailure verified = verifiedAfter(*this, *loop);
+    if (!verified.succeeded())
+      return verified;
   }
   results.set(cast<OpResult>(getLoop()), created);
   return DiagnosedSilenceableFailure::success();
@@ -360,6 +376,9 @@ applyToEach(transform::TransformOpInterface op, Value target,
     ScheduleError error;
     if (failed(apply(payload, error)))
       return refusal(op, error);
+    DiagnosedSilenceableFailure verified = verifiedAfter(op, payload);
+    if (!verified.succeeded())
+      return verified;
   }
   return DiagnosedSilenceableFailure::success();
 }
