@@ -117,7 +117,7 @@ refusal(transform::TransformOpInterface op, const ScheduleError &error) {
     diag.attachNote(error.culprit->getLoc())
         << (isa<ForOp>(error.culprit)     ? "loop"
             : isa<BlockOp>(error.culprit) ? "block"
-                                          : "here");
+                                          : "payload op");
   return diag;
 }
 
@@ -133,6 +133,16 @@ verifiedAfter(transform::TransformOpInterface op, Operation *payload) {
   return DiagnosedSilenceableFailure::success();
 }
 
+/// A handle with nothing in it: most often a loop that split or fuse
+/// replaced.
+static DiagnosedSilenceableFailure
+emptyHandle(transform::TransformOpInterface op, StringRef what) {
+  return op.emitSilenceableError()
+         << "expects a handle to " << what
+         << ", got an empty handle (split and fuse erase the loops they "
+            "replace and empty their handles: use the loops they return)";
+}
+
 /// The one payload op of `handle`, of type OpTy.
 template <typename OpTy>
 static FailureOr<OpTy> onlyPayload(transform::TransformOpInterface op,
@@ -141,6 +151,10 @@ static FailureOr<OpTy> onlyPayload(transform::TransformOpInterface op,
                                    StringRef what,
                                    DiagnosedSilenceableFailure &diag) {
   auto payload = llvm::to_vector(state.getPayloadOps(handle));
+  if (payload.empty()) {
+    diag = emptyHandle(op, (Twine("one ") + what).str());
+    return failure();
+  }
   if (payload.size() != 1) {
     diag = op.emitSilenceableError()
            << "expects a handle to exactly one " << what << ", got "
@@ -269,6 +283,12 @@ tir::SplitOp::apply(transform::TransformRewriter &rewriter,
   return verifiedAfter(*this, loops->front());
 }
 
+LogicalResult tir::FuseOp::verify() {
+  if (getLoops().empty())
+    return emitOpError("expects at least one loop");
+  return success();
+}
+
 void tir::FuseOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   transform::onlyReadsHandle(getLoopsMutable(), effects);
@@ -336,6 +356,8 @@ tir::AddUnitLoopOp::apply(transform::TransformRewriter &rewriter,
                                 transform::TransformResults &results,
                                 transform::TransformState &state) {
   SmallVector<Operation *> created;
+  if (state.getPayloadOps(getTarget()).empty())
+    return emptyHandle(*this, "tir.for or tir.block ops");
   for (Operation *target : state.getPayloadOps(getTarget())) {
     ScheduleError error;
     auto loop = addUnitLoop(rewriter, target, error);
@@ -363,6 +385,8 @@ applyToEach(transform::TransformOpInterface op, Value target,
             transform::TransformState &state, StringRef what,
             ApplyFn apply) {
   SmallVector<Operation *> targets;
+  if (state.getPayloadOps(target).empty())
+    return emptyHandle(op, what);
   for (Operation *payload : state.getPayloadOps(target)) {
     if (!isa<OpTys...>(payload)) {
       DiagnosedSilenceableFailure diag =

@@ -173,6 +173,7 @@ def TIR_FuseOp : TIR_TransformOp<"fuse", [
   let assemblyFormat = [{
     $loops attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def TIR_ReorderOp : TIR_TransformOp<"reorder", [
