@@ -15,3 +15,12 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
 cmake --build "$BUILD_DIR" --target all tir-doc
+
+# Make the Python package importable by Debian's python3 without PYTHONPATH:
+# a .pth file in the user's site-packages lists the package and the
+# extension's directories (like `pip install -e`).
+if [ -f "$BUILD_DIR/python/CMakeFiles/_tensorir.dir/build.make" ] || ls "$BUILD_DIR"/python/_tensorir*.so >/dev/null 2>&1; then
+  site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$site"
+  printf '%s\n%s\n' "$PWD/python" "$(cd "$BUILD_DIR" && pwd)/python" > "$site/tensorir.pth"
+fi

@@ -1,0 +1,23 @@
+"""tensorir: TVM's TensorIR experience over the tir MLIR dialect.
+
+    import tensorir as tvm
+    mod = tvm.IRModule.from_mlir(open("examples/matmul.mlir").read())
+    sch = tvm.tir.Schedule(mod)
+    i, j, k = sch.get_loops(sch.get_block("C"))
+    i0, i1 = sch.split(i, factors=[None, 8])
+    sch.parallel(i0)
+    lib = tvm.build(sch.mod, target="llvm")
+    lib["matmul"](a, b, c)          # numpy arrays or tvm.nd.array
+
+What is here so far: IRModule (from MLIR text), tir.Schedule with the loop
+primitives, build / nd.array / time_evaluator, export and load of shared
+libraries. The TVMScript parser (tensorir.script) and te come next.
+"""
+from . import nd
+from . import tir
+from .ir import IRModule
+from .runtime import Device, Module, build, cpu, load_module
+from .tir import ScheduleError
+
+__all__ = ["IRModule", "Module", "ScheduleError", "build", "cpu", "Device",
+           "load_module", "nd", "tir"]

@@ -1,0 +1,50 @@
+"""tvm.nd: arrays the built functions read and write."""
+import numpy as np
+
+
+class NDArray:
+    """An array in host memory (a C-contiguous numpy array that the built
+    function reads and writes in place)."""
+
+    def __init__(self, data):
+        self._data = np.ascontiguousarray(data)
+        if not self._data.flags.writeable:
+            self._data = self._data.copy()
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        return str(self._data.dtype)
+
+    @property
+    def device(self):
+        from .runtime import cpu
+        return cpu(0)
+
+    def numpy(self):
+        """A copy of the contents as a numpy array."""
+        return self._data.copy()
+
+    asnumpy = numpy
+
+    def copyfrom(self, source):
+        source = source.numpy() if isinstance(source, NDArray) else source
+        np.copyto(self._data, np.asarray(source, dtype=self._data.dtype))
+        return self
+
+    def __repr__(self):
+        return f"<tensorir.nd.NDArray shape={self.shape} dtype={self.dtype}>\n{self._data}"
+
+
+def array(data, device=None):
+    """Copies `data` (a numpy array or anything numpy takes) into an NDArray."""
+    if isinstance(data, NDArray):
+        data = data.numpy()
+    return NDArray(np.array(data, copy=True))
+
+
+def empty(shape, dtype="float32", device=None):
+    return NDArray(np.empty(shape, dtype=dtype))

@@ -1,0 +1,133 @@
+"""tir.Schedule: TVM's imperative schedule over the C++ primitives."""
+from .._ext import ext
+from ..ir import IRModule
+
+ScheduleError = ext.ScheduleError
+
+
+class _RV:
+    def __init__(self, handle):
+        self._handle = handle
+
+    def __eq__(self, other):
+        return isinstance(other, _RV) and self._handle == other._handle
+
+    def __hash__(self):
+        return hash(self._handle)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._handle})"
+
+
+class BlockRV(_RV):
+    """A block of the schedule; it stays valid across loop transformations."""
+
+
+class LoopRV(_RV):
+    """A loop of the schedule; split and fuse replace the loops they take."""
+
+
+def _wrap(handle):
+    return LoopRV(handle) if handle.is_loop else BlockRV(handle)
+
+
+def _annotation_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value} : i64"
+    if isinstance(value, float):
+        return f"{value!r} : f64"
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    raise TypeError(f"annotation values are bool, int, float or str, got "
+                    f"{type(value).__name__}")
+
+
+class Schedule:
+    """TVM's tir.Schedule: the primitives change `sch.mod` step by step;
+    a refused step raises ScheduleError with the rule and the location of
+    the loop or block at fault, and changes nothing."""
+
+    def __init__(self, mod):
+        if isinstance(mod, str):
+            mod = IRModule.from_mlir(mod)
+        self._native = ext.Schedule(mod._native)
+
+    @property
+    def mod(self):
+        """The module as scheduled so far (a copy)."""
+        return IRModule(self._native.mod)
+
+    def show(self):
+        self.mod.show()
+
+    # Queries.
+    def _block(self, block):
+        if isinstance(block, str):
+            return self.get_block(block)._handle
+        if not isinstance(block, BlockRV):
+            raise TypeError(f"expected a block (BlockRV or name), got "
+                            f"{type(block).__name__}")
+        return block._handle
+
+    def _loop(self, loop):
+        if not isinstance(loop, LoopRV):
+            raise TypeError(f"expected a loop (LoopRV), got {type(loop).__name__}")
+        return loop._handle
+
+    def _target(self, target):
+        return self._block(target) if isinstance(target, (str, BlockRV)) else self._loop(target)
+
+    def get_block(self, name, func_name=None):
+        return BlockRV(self._native.get_block(name, func_name))
+
+    def get_loops(self, block):
+        return [LoopRV(h) for h in self._native.get_loops(self._block(block))]
+
+    def get_child_blocks(self, block_or_loop):
+        return [BlockRV(h) for h in self._native.get_child_blocks(self._target(block_or_loop))]
+
+    def get_producers(self, block):
+        return [BlockRV(h) for h in self._native.get_producers(self._block(block))]
+
+    def get_consumers(self, block):
+        return [BlockRV(h) for h in self._native.get_consumers(self._block(block))]
+
+    # Loop transformations.
+    def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
+        if disable_predication:
+            raise ScheduleError("split: disable_predication is not supported")
+        factors = [None if f is None or f == -1 else int(f) for f in factors]
+        return [LoopRV(h) for h in self._native.split(self._loop(loop), factors,
+                                                      preserve_unit_iters)]
+
+    def fuse(self, *loops, preserve_unit_iters=True):
+        return LoopRV(self._native.fuse([self._loop(l) for l in loops]))
+
+    def reorder(self, *ordered_loops):
+        self._native.reorder([self._loop(l) for l in ordered_loops])
+
+    def add_unit_loop(self, block_or_loop):
+        return LoopRV(self._native.add_unit_loop(self._target(block_or_loop)))
+
+    # Loop kinds and annotations.
+    def parallel(self, loop):
+        self._native.parallel(self._loop(loop))
+
+    def vectorize(self, loop):
+        self._native.vectorize(self._loop(loop))
+
+    def unroll(self, loop):
+        self._native.unroll(self._loop(loop))
+
+    def bind(self, loop, thread_axis):
+        self._native.bind(self._loop(loop), thread_axis)
+
+    def annotate(self, block_or_loop, ann_key, ann_val):
+        self._native.annotate(self._target(block_or_loop), ann_key,
+                              _annotation_text(ann_val))
+
+    def unannotate(self, block_or_loop, ann_key):
+        self._native.unannotate(self._target(block_or_loop), ann_key)

@@ -1,0 +1,93 @@
+"""tir.Schedule over the C++ primitives: IR after each step, numbers equal to
+the unscheduled program, refusals as ScheduleError."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+
+
+def run_matmul(mod, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (128, 128)).astype("float32")
+    b = rng.uniform(-1, 1, (128, 128)).astype("float32")
+    c = np.zeros((128, 128), "float32")
+    tvm.build(mod)["matmul"](a, b, c)
+    return a, b, c
+
+
+def test_split_reorder_prints_each_step(example):
+    sch = tvm.tir.Schedule(example("matmul"))
+    block = sch.get_block("C")
+    i, j, k = sch.get_loops(block)
+    i0, i1 = sch.split(i, factors=[None, 8])
+    after_split = sch.mod.script()
+    assert "tir.for %i_0 = 0 to 16 {" in after_split
+    assert "spatial(128, %i_1 + %i_0 * 8)" in after_split
+    sch.reorder(k, i1)
+    after_reorder = sch.mod.script()
+    assert after_reorder.index("tir.for %k = 0 to 128") < after_reorder.index("tir.for %i_1 = 0 to 8")
+
+
+def test_scheduled_matches_unscheduled_bitwise(example):
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    i, j, k = sch.get_loops("C")
+    i0, i1 = sch.split(i, [None, 5])          # does not divide 128
+    j0, j1 = sch.split(j, [None, 16])
+    sch.reorder(i0, j0, k, i1, j1)
+    sch.parallel(i0)
+    sch.unroll(i1)
+    sch.vectorize(j1)
+    _, _, reference = run_matmul(mod, seed=1)
+    a, b, scheduled = run_matmul(sch.mod, seed=1)
+    assert np.array_equal(reference, scheduled)
+    np.testing.assert_allclose(scheduled, a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_fuse_and_queries(example):
+    sch = tvm.tir.Schedule(example("matmul_relu"))
+    y, d = sch.get_block("Y"), sch.get_block("D")
+    assert sch.get_consumers(y) == [d]
+    assert sch.get_producers(d) == [y]
+    i, j = sch.get_loops(d)
+    fused = sch.fuse(i, j)
+    assert "i_j_fused" in sch.mod.script()
+    assert sch.get_child_blocks(fused) == [d]
+
+
+def test_refusal_names_rule_and_location(example):
+    sch = tvm.tir.Schedule(example("matmul"))
+    before = sch.mod.script()
+    i, j, k = sch.get_loops(sch.get_block("C"))
+    with pytest.raises(tvm.tir.ScheduleError) as info:
+        sch.parallel(k)
+    message = str(info.value)
+    assert "feeds reduce variable 'vk' of block 'C'" in message
+    assert "matmul.mlir:8:7" in message
+    assert sch.mod.script() == before
+
+
+def test_stale_loop_handle(example):
+    sch = tvm.tir.Schedule(example("matmul"))
+    i, j, k = sch.get_loops(sch.get_block("C"))
+    sch.split(i, [4, 32])
+    with pytest.raises(tvm.tir.ScheduleError, match="no longer exists"):
+        sch.parallel(i)
+    # Other loops and the block are still good.
+    sch.vectorize(j)
+
+
+def test_annotate_and_bind(example):
+    sch = tvm.tir.Schedule(example("vector_add"))
+    block = sch.get_block("B")
+    (i,) = sch.get_loops(block)
+    sch.annotate(block, "pragma", 16)
+    sch.bind(i, "threadIdx.x")
+    text = sch.mod.script()
+    assert "annotations {pragma = 16 : i64}" in text
+    assert 'thread_binding<"threadIdx.x">' in text
+    with pytest.raises(tvm.tir.ScheduleError, match="thread axis"):
+        sch.bind(i, "warp.x")
+    sch.unannotate(block, "pragma")
+    with pytest.raises(tvm.tir.ScheduleError, match="no annotation 'pragma'"):
+        sch.unannotate(block, "pragma")
