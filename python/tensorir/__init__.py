@@ -14,10 +14,11 @@ primitives, build / nd.array / time_evaluator, export and load of shared
 libraries. The TVMScript parser (tensorir.script) and te come next.
 """
 from . import nd
+from . import script
 from . import tir
 from .ir import IRModule
 from .runtime import Device, Module, build, cpu, load_module
 from .tir import ScheduleError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "build", "cpu", "Device",
-           "load_module", "nd", "tir"]
+           "load_module", "nd", "script", "tir"]

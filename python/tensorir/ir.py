@@ -8,6 +8,11 @@ class IRModule:
     def __init__(self, native):
         if isinstance(native, str):
             native = ext.Module.parse(native, "<string>")
+        elif isinstance(native, dict):
+            # {"main": prim_func, ...} as tvm.IRModule takes it.
+            from .script.parser import parse_module_text
+            texts = [f.with_name(name).text for name, f in native.items()]
+            native = ext.Module.parse(parse_module_text(texts), "<module>")
         self._native = native
 
     @staticmethod

@@ -131,6 +131,8 @@ def _target_cpu(target):
 def build(mod, target="llvm", name=None):
     """Compiles `mod` (an IRModule) for the CPU and loads it in this process
     (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>"."""
+    if hasattr(mod, "mod") and not isinstance(mod, IRModule):
+        mod = mod.mod  # a PrimFunc
     if not isinstance(mod, IRModule):
         raise TypeError(f"build takes an IRModule, got {type(mod).__name__}")
     cpu_name = _target_cpu(target)

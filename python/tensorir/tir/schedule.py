@@ -53,6 +53,8 @@ class Schedule:
     def __init__(self, mod):
         if isinstance(mod, str):
             mod = IRModule.from_mlir(mod)
+        elif not isinstance(mod, IRModule) and hasattr(mod, "mod"):
+            mod = mod.mod  # a PrimFunc
         self._native = ext.Schedule(mod._native)
 
     @property
