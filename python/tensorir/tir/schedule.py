@@ -1,6 +1,7 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
 from .._ext import ext
 from ..ir import IRModule
+from .trace import Trace
 
 ScheduleError = ext.ScheduleError
 
@@ -48,7 +49,8 @@ def _annotation_text(value):
 class Schedule:
     """TVM's tir.Schedule: the primitives change `sch.mod` step by step;
     a refused step raises ScheduleError with the rule and the location of
-    the loop or block at fault, and changes nothing."""
+    the loop or block at fault, and changes nothing. `sch.trace` records the
+    steps."""
 
     def __init__(self, mod):
         if isinstance(mod, str):
@@ -56,6 +58,7 @@ class Schedule:
         elif not isinstance(mod, IRModule) and hasattr(mod, "mod"):
             mod = mod.mod  # a PrimFunc
         self._native = ext.Schedule(mod._native)
+        self.trace = Trace()
 
     @property
     def mod(self):
@@ -82,54 +85,88 @@ class Schedule:
     def _target(self, target):
         return self._block(target) if isinstance(target, (str, BlockRV)) else self._loop(target)
 
+    def _as_block(self, block):
+        """A BlockRV for `block` (a name is looked up, and recorded)."""
+        return self.get_block(block) if isinstance(block, str) else block
+
     def get_block(self, name, func_name=None):
-        return BlockRV(self._native.get_block(name, func_name))
+        rv = BlockRV(self._native.get_block(name, func_name))
+        self.trace._record("get_block", [], {"name": name, "func_name": func_name}, [rv])
+        return rv
 
     def get_loops(self, block):
-        return [LoopRV(h) for h in self._native.get_loops(self._block(block))]
+        block = self._as_block(block)
+        rvs = [LoopRV(h) for h in self._native.get_loops(self._block(block))]
+        self.trace._record("get_loops", [block], {}, rvs)
+        return rvs
 
     def get_child_blocks(self, block_or_loop):
-        return [BlockRV(h) for h in self._native.get_child_blocks(self._target(block_or_loop))]
+        target = self._as_block(block_or_loop)
+        rvs = [BlockRV(h) for h in self._native.get_child_blocks(self._target(target))]
+        self.trace._record("get_child_blocks", [target], {}, rvs, group=True)
+        return rvs
 
     def get_producers(self, block):
-        return [BlockRV(h) for h in self._native.get_producers(self._block(block))]
+        block = self._as_block(block)
+        rvs = [BlockRV(h) for h in self._native.get_producers(self._block(block))]
+        self.trace._record("get_producers", [block], {}, rvs, group=True)
+        return rvs
 
     def get_consumers(self, block):
-        return [BlockRV(h) for h in self._native.get_consumers(self._block(block))]
+        block = self._as_block(block)
+        rvs = [BlockRV(h) for h in self._native.get_consumers(self._block(block))]
+        self.trace._record("get_consumers", [block], {}, rvs, group=True)
+        return rvs
 
     # Loop transformations.
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
         if disable_predication:
             raise ScheduleError("split: disable_predication is not supported")
         factors = [None if f is None or f == -1 else int(f) for f in factors]
-        return [LoopRV(h) for h in self._native.split(self._loop(loop), factors,
-                                                      preserve_unit_iters)]
+        rvs = [LoopRV(h) for h in self._native.split(self._loop(loop), factors,
+                                                     preserve_unit_iters)]
+        self.trace._record("split", [loop], {"factors": factors,
+                                             "preserve_unit_iters": preserve_unit_iters}, rvs)
+        return rvs
 
     def fuse(self, *loops, preserve_unit_iters=True):
-        return LoopRV(self._native.fuse([self._loop(l) for l in loops]))
+        rv = LoopRV(self._native.fuse([self._loop(l) for l in loops]))
+        self.trace._record("fuse", list(loops), {}, [rv])
+        return rv
 
     def reorder(self, *ordered_loops):
         self._native.reorder([self._loop(l) for l in ordered_loops])
+        self.trace._record("reorder", list(ordered_loops), {}, [])
 
     def add_unit_loop(self, block_or_loop):
-        return LoopRV(self._native.add_unit_loop(self._target(block_or_loop)))
+        target = self._as_block(block_or_loop)
+        rv = LoopRV(self._native.add_unit_loop(self._target(target)))
+        self.trace._record("add_unit_loop", [target], {}, [rv])
+        return rv
 
     # Loop kinds and annotations.
     def parallel(self, loop):
         self._native.parallel(self._loop(loop))
+        self.trace._record("parallel", [loop], {}, [])
 
     def vectorize(self, loop):
         self._native.vectorize(self._loop(loop))
+        self.trace._record("vectorize", [loop], {}, [])
 
     def unroll(self, loop):
         self._native.unroll(self._loop(loop))
+        self.trace._record("unroll", [loop], {}, [])
 
     def bind(self, loop, thread_axis):
         self._native.bind(self._loop(loop), thread_axis)
+        self.trace._record("bind", [loop], {"thread_axis": thread_axis}, [])
 
     def annotate(self, block_or_loop, ann_key, ann_val):
-        self._native.annotate(self._target(block_or_loop), ann_key,
-                              _annotation_text(ann_val))
+        target = self._as_block(block_or_loop)
+        self._native.annotate(self._target(target), ann_key, _annotation_text(ann_val))
+        self.trace._record("annotate", [target], {"ann_key": ann_key, "ann_val": ann_val}, [])
 
     def unannotate(self, block_or_loop, ann_key):
-        self._native.unannotate(self._target(block_or_loop), ann_key)
+        target = self._as_block(block_or_loop)
+        self._native.unannotate(self._target(target), ann_key)
+        self.trace._record("unannotate", [target], {"ann_key": ann_key}, [])
