@@ -11,14 +11,16 @@
 
 What is here so far: IRModule (from MLIR text), tir.Schedule with the loop
 primitives, build / nd.array / time_evaluator, export and load of shared
-libraries. The TVMScript parser (tensorir.script) and te come next.
+libraries, TVMScript (tensorir.script) and te. Printing TVMScript comes
+next.
 """
 from . import nd
 from . import script
+from . import te
 from . import tir
 from .ir import IRModule
 from .runtime import Device, Module, build, cpu, load_module
 from .tir import ScheduleError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "build", "cpu", "Device",
-           "load_module", "nd", "script", "tir"]
+           "load_module", "nd", "script", "te", "tir"]
