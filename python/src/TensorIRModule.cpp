@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TVMScriptPrinter.h"
+
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Runtime/Runtime.h"
@@ -376,6 +378,14 @@ PYBIND11_MODULE(_tensorir, m) {
                   py::arg("name") = "<string>")
       .def("__str__", [](const PyModule &self) { return print(self.get()); })
       .def("clone", &PyModule::clone)
+      .def("tvmscript",
+           [](const PyModule &self) {
+             std::string error;
+             std::string text = tir::printTVMScript(self.get(), error);
+             if (!error.empty())
+               throw py::value_error(error);
+             return text;
+           })
       .def("functions", &PyModule::functions);
 
   py::class_<PyHandle>(m, "Handle")

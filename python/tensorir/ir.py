@@ -38,9 +38,10 @@ class IRModule:
         return str(self._native)
 
     def script(self):
-        """The module's text. (TVMScript printing comes with the TVMScript
-        front end; for now this is the MLIR form.)"""
-        return self.mlir()
+        """The module as TVMScript (which tensorir.script parses back to the
+        same IR). IR that TVMScript cannot express raises ValueError; mlir()
+        always works."""
+        return self._native.tvmscript()
 
     def show(self):
         print(self.script())

@@ -268,6 +268,8 @@ class FunctionParser:
                 return  # docstring
             if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "func_attr"):
                 return  # function attributes carry nothing tir needs yet
+            if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "evaluate"):
+                return  # T.evaluate(0): an empty body
             self.error(stmt, "expressions as statements are not supported")
         if isinstance(stmt, ast.Pass):
             return
@@ -591,6 +593,18 @@ class FunctionParser:
                                self.arith_from_tree(tree.right, node), node)
         self.error(node, "unsupported index expression")
 
+    def special_float(self, text, type, node):
+        bits = {("f32", "inf"): "0x7F800000", ("f32", "-inf"): "0xFF800000",
+                ("f32", "nan"): "0x7FC00000", ("f64", "inf"): "0x7FF0000000000000",
+                ("f64", "-inf"): "0xFFF0000000000000", ("f64", "nan"): "0x7FF8000000000000",
+                ("f16", "inf"): "0x7C00", ("f16", "-inf"): "0xFC00", ("f16", "nan"): "0x7E00"}
+        key = (type, text.strip().lower())
+        if key not in bits:
+            self.error(node, f"T.{type}({text!r}) is not inf, -inf or nan")
+        name = self.fresh("c")
+        self.emit(f"{name} = arith.constant {bits[key]} : {type}" + self.loc(node))
+        return Value(name, type)
+
     def constant(self, number, type, node):
         if type.startswith("f") or type == "bf16":
             text = repr(float(number))
@@ -754,9 +768,25 @@ class FunctionParser:
 
     def call(self, node):
         name = self.t_name(node.func)
-        if name in DTYPES:  # T.float32(0)
+        if name in DTYPES:  # T.float32(0), T.float32("-inf")
+            special = self.static_value(node.args[0]) if node.args else None
+            if isinstance(special, str):
+                return self.special_float(special, DTYPES[name], node)
             value = self.expr(node.args[0]) if node.args else Value(None, None, literal=0)
             return self.coerce(value, DTYPES[name], node)
+        if name in ("min_value", "max_value"):
+            dtype = self.static_value(node.args[0])
+            if dtype not in DTYPES:
+                self.error(node, f"unsupported dtype {dtype!r}")
+            t = DTYPES[dtype]
+            if t.startswith("f"):
+                import numpy
+                info = numpy.finfo(dtype)
+            else:
+                import numpy
+                info = numpy.iinfo(dtype)
+            limit = info.min if name == "min_value" else info.max
+            return self.constant(float(limit) if t.startswith("f") else int(limit), t, node)
         if name == "Cast":
             dtype = self.static_value(node.args[0])
             if dtype not in DTYPES:

@@ -105,7 +105,8 @@ for _name in ("grid", "serial", "parallel", "vectorized", "unroll",
               "thread_binding", "block", "init", "where", "reads", "writes",
               "alloc_buffer", "match_buffer", "block_attr", "func_attr",
               "max", "min", "exp", "sqrt", "log", "tanh", "if_then_else",
-              "floordiv", "floormod", "Cast"):
+              "floordiv", "floormod", "Cast", "evaluate", "min_value",
+              "max_value"):
     globals()[_name] = _only_in_script(_name)
 
 
