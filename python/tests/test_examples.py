@@ -17,8 +17,9 @@ def run(name):
 
 def test_blitz():
     out = run("blitz.py")
-    assert "tir.for %i_0 = 0 to 2 {" in out          # after split
-    assert out.index("tir.for %i_0") < out.index("[1. 2. 3. 4. 5. 6. 7. 8.]")
+    assert "for i_0 in range(2):" in out              # after split
+    assert "vi = T.axis.spatial(8, i_1 + (i_0 * 4))" in out
+    assert out.index("for i_0 in range(2):") < out.index("[1. 2. 3. 4. 5. 6. 7. 8.]")
     assert out.rstrip().endswith("[1. 2. 3. 4. 5. 6. 7. 8.]")
 
 

@@ -20,11 +20,11 @@ def test_split_reorder_prints_each_step(example):
     block = sch.get_block("C")
     i, j, k = sch.get_loops(block)
     i0, i1 = sch.split(i, factors=[None, 8])
-    after_split = sch.mod.script()
+    after_split = sch.mod.mlir()
     assert "tir.for %i_0 = 0 to 16 {" in after_split
     assert "spatial(128, %i_1 + %i_0 * 8)" in after_split
     sch.reorder(k, i1)
-    after_reorder = sch.mod.script()
+    after_reorder = sch.mod.mlir()
     assert after_reorder.index("tir.for %k = 0 to 128") < after_reorder.index("tir.for %i_1 = 0 to 8")
 
 
@@ -51,20 +51,20 @@ def test_fuse_and_queries(example):
     assert sch.get_producers(d) == [y]
     i, j = sch.get_loops(d)
     fused = sch.fuse(i, j)
-    assert "i_j_fused" in sch.mod.script()
+    assert "i_j_fused" in sch.mod.mlir()
     assert sch.get_child_blocks(fused) == [d]
 
 
 def test_refusal_names_rule_and_location(example):
     sch = tvm.tir.Schedule(example("matmul"))
-    before = sch.mod.script()
+    before = sch.mod.mlir()
     i, j, k = sch.get_loops(sch.get_block("C"))
     with pytest.raises(tvm.tir.ScheduleError) as info:
         sch.parallel(k)
     message = str(info.value)
     assert "feeds reduce variable 'vk' of block 'C'" in message
     assert "matmul.mlir:8:7" in message
-    assert sch.mod.script() == before
+    assert sch.mod.mlir() == before
 
 
 def test_stale_loop_handle(example):
@@ -83,7 +83,7 @@ def test_annotate_and_bind(example):
     (i,) = sch.get_loops(block)
     sch.annotate(block, "pragma", 16)
     sch.bind(i, "threadIdx.x")
-    text = sch.mod.script()
+    text = sch.mod.mlir()
     assert "annotations {pragma = 16 : i64}" in text
     assert 'thread_binding<"threadIdx.x">' in text
     with pytest.raises(tvm.tir.ScheduleError, match="thread axis"):

@@ -45,7 +45,7 @@ def test_blitz_split_reorder_build():
     sch = tvm.tir.Schedule(Blitz)
     (i,) = sch.get_loops(sch.get_block("B"))
     i_0, i_1 = sch.split(i, factors=[2, 4])
-    assert "spatial(8, %i_1 + %i_0 * 4)" in sch.mod.script()
+    assert "spatial(8, %i_1 + %i_0 * 4)" in sch.mod.mlir()
     sch.reorder(i_0, i_1)
     lib = tvm.build(sch.mod, target="llvm")
     a = tvm.nd.array(np.arange(8).astype("float32"))
@@ -55,7 +55,7 @@ def test_blitz_split_reorder_build():
 
 
 def test_mm_relu_matches_numpy():
-    text = mm_relu.script()
+    text = mm_relu.mod.mlir()
     assert 'tir.block "Y"' in text and "tir.init" in text and "reduce(128" in text
     assert "tir.alloc_buffer" in text
     lib = tvm.build(mm_relu)
@@ -79,7 +79,7 @@ def test_loop_kinds_where_and_dynamic_shapes():
                     T.where(io * 4 + ii < n)
                     B[vi] = T.max(A[vi] * 2.0, T.float32(-1))
 
-    text = f.script()
+    text = f.mod.mlir()
     assert "parallel" in text and "vectorized" in text and "where(" in text
     lib = tvm.build(f)
     a = np.linspace(-2, 2, 10, dtype="float32")

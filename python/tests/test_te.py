@@ -12,7 +12,7 @@ def test_matmul():
     k = te.reduce_axis((0, 128), name="k")
     C = te.compute((128, 128), lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name="C")
     func = te.create_prim_func([A, B, C])
-    text = func.script()
+    text = func.mod.mlir()
     # One block, spatial i, j and reduce k, with an init.
     assert 'tir.block "C"(%v_i = spatial(128, %i), %v_j = spatial(128, %j), %v_k = reduce(128, %k))' in text
     assert "tir.init" in text
@@ -32,7 +32,7 @@ def test_matmul_relu_intermediate_is_allocated():
     Y = te.compute((128, 128), lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name="Y")
     C = te.compute((128, 128), lambda i, j: te.max(Y[i, j], 0), name="C")
     func = te.create_prim_func([A, B, C])
-    text = func.script()
+    text = func.mod.mlir()
     assert "tir.alloc_buffer : memref<128x128xf32>" in text
     assert text.index('tir.block "Y"') < text.index('tir.block "C"')
     sch = tvm.tir.Schedule(func)
