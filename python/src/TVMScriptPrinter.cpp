@@ -73,53 +73,64 @@ private:
   void push() { used.emplace_back(); }
   void pop() { used.pop_back(); }
 
+  /// Python text for an affine expression; parentheses only where Python's
+  /// precedence needs them.
   std::string affine(AffineExpr e, ArrayRef<std::string> dims,
-                     ArrayRef<std::string> syms, bool top = true) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
+                     ArrayRef<std::string> syms) {
+    int precedence;
+    return affine(e, dims, syms, precedence);
+  }
+  std::string affine(AffineExpr e, ArrayRef<std::string> dims,
+                     ArrayRef<std::string> syms, int &precedence) {
+    precedence = 3;
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      if (c.getValue() < 0)
+        precedence = 1;
       return std::to_string(c.getValue());
+    }
     if (auto d = dyn_cast<AffineDimExpr>(e))
       return dims[d.getPosition()];
     if (auto s = dyn_cast<AffineSymbolExpr>(e))
       return syms[s.getPosition()];
     auto bin = cast<AffineBinaryOpExpr>(e);
-    std::string l = affine(bin.getLHS(), dims, syms, false);
-    std::string r = affine(bin.getRHS(), dims, syms, false);
-    std::string text;
+    int lp, rp;
+    std::string l = affine(bin.getLHS(), dims, syms, lp);
+    std::string r = affine(bin.getRHS(), dims, syms, rp);
+    auto wrap = [](const std::string &t, bool need) {
+      return need ? "(" + t + ")" : t;
+    };
     switch (e.getKind()) {
-    case AffineExprKind::Add:
-      // a + (-k) * b is printed as a - k * b.
+    case AffineExprKind::Add: {
+      precedence = 1;
+      // a + (-k) * b and a + (-k) print as subtractions.
       if (auto mul = dyn_cast<AffineBinaryOpExpr>(bin.getRHS());
           mul && mul.getKind() == AffineExprKind::Mul)
         if (auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
             k && k.getValue() < 0) {
-          std::string rest = affine(mul.getLHS(), dims, syms, false);
-          text = l + " - " +
-                 (k.getValue() == -1 ? rest
-                                     : rest + " * " +
-                                           std::to_string(-k.getValue()));
-          break;
+          int mp;
+          std::string rest = affine(mul.getLHS(), dims, syms, mp);
+          if (k.getValue() == -1)
+            return l + " - " + wrap(rest, mp <= 1);
+          return l + " - " + wrap(rest, mp < 2) + " * " +
+                 std::to_string(-k.getValue());
         }
       if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS());
-          k && k.getValue() < 0) {
-        text = l + " - " + std::to_string(-k.getValue());
-        break;
-      }
-      text = l + " + " + r;
-      break;
-    case AffineExprKind::Mul:
-      text = l + " * " + r;
-      break;
-    case AffineExprKind::FloorDiv:
-      text = l + " // " + r;
-      break;
-    case AffineExprKind::Mod:
-      text = l + " % " + r;
-      break;
-    default:
-      text = "T.ceildiv(" + l + ", " + r + ")";
-      break;
+          k && k.getValue() < 0)
+        return l + " - " + std::to_string(-k.getValue());
+      return l + " + " + wrap(r, rp <= 1);
     }
-    return top ? text : "(" + text + ")";
+    case AffineExprKind::Mul:
+      precedence = 2;
+      return wrap(l, lp < 2) + " * " + wrap(r, rp <= 2);
+    case AffineExprKind::FloorDiv:
+      precedence = 2;
+      return wrap(l, lp < 2) + " // " + wrap(r, rp <= 2);
+    case AffineExprKind::Mod:
+      precedence = 2;
+      return wrap(l, lp < 2) + " % " + wrap(r, rp <= 2);
+    default:
+      return "T.ceildiv(" + l + ", " + r + ")";
+    }
   }
 
   std::string bound(OpFoldResult b) {

@@ -35,6 +35,9 @@ class NDArray:
         np.copyto(self._data, np.asarray(source, dtype=self._data.dtype))
         return self
 
+    def __str__(self):
+        return str(self._data)
+
     def __repr__(self):
         return f"<tensorir.nd.NDArray shape={self.shape} dtype={self.dtype}>\n{self._data}"
 

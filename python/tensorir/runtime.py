@@ -76,6 +76,17 @@ class Module:
                            f"{', '.join(self.functions)}")
         return Function(self, name)
 
+    def __call__(self, *args):
+        """Calls the module's entry function: "main", or its only function
+        (as TVM's built modules are called directly)."""
+        names = self.functions
+        if "main" in names:
+            return self["main"](*args)
+        if len(names) == 1:
+            return self[names[0]](*args)
+        raise ValueError(f"the module has several functions ({', '.join(names)}) "
+                         "and none is 'main'; call mod[name](...)")
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

@@ -111,6 +111,10 @@ class Tensor:
     def is_placeholder(self):
         return self.body is None
 
+    def __call__(self, *indices):
+        """A(*i): the older spelling of A[i]."""
+        return self[tuple(indices)]
+
     def __getitem__(self, indices):
         if not isinstance(indices, tuple):
             indices = (indices,)

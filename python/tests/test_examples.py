@@ -17,9 +17,15 @@ def run(name):
 
 def test_blitz():
     out = run("blitz.py")
-    assert "for i_0 in range(2):" in out              # after split
-    assert "vi = T.axis.spatial(8, i_1 + (i_0 * 4))" in out
-    assert out.index("for i_0 in range(2):") < out.index("[1. 2. 3. 4. 5. 6. 7. 8.]")
+    # te gives the same block as TVMScript (TVM's names: i0, v_i0).
+    assert "v_i0 = T.axis.spatial(8, i0)" in out
+    assert "[0. 1. 2. 3. 4. 5. 6. 7.]\n[1. 2. 3. 4. 5. 6. 7. 8.]" in out
+    # After split: three loops; after reorder: i_2 outside i_1.
+    split_at = out.index("vi = T.axis.spatial(8, i_2 + i_1 * 2 + i_0 * 4)")
+    after_split = out[:split_at]
+    assert after_split.rindex("for i_1 in range(2):") < after_split.rindex("for i_2 in range(2):")
+    after_reorder = out[split_at + 1:]
+    assert after_reorder.index("for i_2 in range(2):") < after_reorder.index("for i_1 in range(2):")
     assert out.rstrip().endswith("[1. 2. 3. 4. 5. 6. 7. 8.]")
 
 

@@ -4,7 +4,9 @@ import ast as _ast
 from . import ir, tir
 from .parser import ScriptError, parse_function, parse_module_text
 
-__all__ = ["ir", "tir", "ScriptError", "from_source"]
+__all__ = ["ir", "tir", "ScriptError", "from_source", "ir_module"]
+
+ir_module = ir.ir_module  # @tvm.script.ir_module
 
 
 def from_source(text, filename="<tvmscript>"):

@@ -1,5 +1,5 @@
 """IRModule: a module of tir functions."""
-from ._ext import ext
+from .._ext import ext
 
 
 class IRModule:
@@ -10,7 +10,7 @@ class IRModule:
             native = ext.Module.parse(native, "<string>")
         elif isinstance(native, dict):
             # {"main": prim_func, ...} as tvm.IRModule takes it.
-            from .script.parser import parse_module_text
+            from ..script.parser import parse_module_text
             texts = [f.with_name(name).text for name, f in native.items()]
             native = ext.Module.parse(parse_module_text(texts), "<module>")
         self._native = native
