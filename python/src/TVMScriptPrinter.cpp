@@ -148,6 +148,8 @@ private:
 
   bool inlineable(Value v) {
     Operation *def = v.getDefiningOp();
+    if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
+      return true;
     if (!def || !v.hasOneUse() || def->getNumRegions() != 0 ||
         isa<StoreOp>(def))
       return false;
@@ -157,10 +159,18 @@ private:
     Operation *user = *v.getUsers().begin();
     if (user->getBlock() != def->getBlock())
       return false;
+    // Nor past a value that gets a name: named values are printed where they
+    // are defined, and the load would then be read after them.
     for (Operation *op = def->getNextNode(); op && op != user;
-         op = op->getNextNode())
+         op = op->getNextNode()) {
       if (isa<StoreOp, ForOp, BlockOp>(op) || op->getNumRegions() != 0)
         return false;
+      if (llvm::any_of(op->getResults(),
+                       [](Value r) { return !r.hasOneUse(); }))
+        return false;
+      if (isa<LoadOp>(op) && !inlineable(op->getResult(0)))
+        return false;
+    }
     return true;
   }
 

@@ -582,7 +582,7 @@ class FunctionParser:
                 and tree.func.id == "symbol" and len(tree.args) == 1):
             return self.arith_from_tree(tree.args[0], node)
         if isinstance(tree, ast.Constant):
-            return self.constant(tree.value, "index", node)
+            return Value(str(tree.value), "index", affine=True, literal=tree.value)
         if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.USub):
             zero = self.constant(0, "index", node)
             return self.binary("sub", zero, self.arith_from_tree(tree.operand, node), node)
@@ -608,6 +608,10 @@ class FunctionParser:
     def constant(self, number, type, node):
         if type.startswith("f") or type == "bf16":
             text = repr(float(number))
+            if text in ("inf", "-inf", "nan"):
+                return self.special_float(text, type, node)
+            if "e" in text and "." not in text:
+                text = text.replace("e", ".0e")  # MLIR wants 1.0e+300
         elif type == "i1":
             text = "true" if number else "false"
         else:
@@ -666,20 +670,36 @@ class FunctionParser:
             t = "f32" if isinstance(a.literal, float) or isinstance(b.literal, float) else "i32"
             a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         a, b = self.materialize(a, node), self.materialize(b, node)
+        # Loop and block variables (index) meet integers of the buffers: the
+        # variable takes the integer type, as TVM's int32 variables do.
+        is_int = lambda t: t is not None and t.startswith("i") and t[1:].isdigit()
+        if a.type == "index" and is_int(b.type):
+            a = self.cast(a, b.type, node)
+        elif b.type == "index" and is_int(a.type):
+            b = self.cast(b, a.type, node)
         if a.type != b.type:
             self.error(node, f"operands of different types: {a.type} and {b.type}")
         return a, b
 
     def binary(self, op, a, b, node):
+        literal_b = b if b.literal is not None else None
         a, b = self.unify(a, b, node)
         t = a.type
         is_float = t.startswith("f") or t == "bf16"
+        if op == "mod" and not is_float:
+            # Floor modulo, as Python's % and T.floormod: a - (a // b) * b
+            # (a literal b is written out at each use, as the printer does).
+            q = self.binary("floordiv", a, b, node)
+            again = self.coerce(literal_b, t, node) if literal_b is not None else b
+            return self.binary("sub", a, self.binary("mul", q, again, node), node)
         names = {
             "add": ("arith.addf", "arith.addi"), "sub": ("arith.subf", "arith.subi"),
-            "mul": ("arith.mulf", "arith.muli"), "div": ("arith.divf", "arith.divsi"),
-            "floordiv": (None, "arith.floordivsi"), "mod": (None, "arith.remsi"),
+            "mul": ("arith.mulf", "arith.muli"), "div": ("arith.divf", None),
+            "floordiv": (None, "arith.floordivsi"), "mod": (None, None),
             "max": ("arith.maximumf", "arith.maxsi"), "min": ("arith.minimumf", "arith.minsi"),
         }
+        if op == "div" and not is_float:
+            self.error(node, "'/' of integers: use // (floor division) or T.floordiv")
         fop = names[op][0 if is_float else 1]
         if fop is None:
             self.error(node, f"{op} of floats is not supported")
