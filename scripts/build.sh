@@ -21,6 +21,10 @@ cmake --build "$BUILD_DIR" --target all tir-doc
 # extension's directories (like `pip install -e`).
 if [ -f "$BUILD_DIR/python/CMakeFiles/_tensorir.dir/build.make" ] || ls "$BUILD_DIR"/python/_tensorir*.so >/dev/null 2>&1; then
   site=$(/usr/bin/python3 -m site --user-site)
-  mkdir -p "$site"
-  printf '%s\n%s\n' "$PWD/python" "$(cd "$BUILD_DIR" && pwd)/python" > "$site/tensorir.pth"
+  if mkdir -p "$site" 2>/dev/null &&
+     printf '%s\n%s\n' "$PWD/python" "$(cd "$BUILD_DIR" && pwd)/python" > "$site/tensorir.pth"; then
+    :
+  else
+    echo "build: warning: cannot write $site/tensorir.pth; set PYTHONPATH=$PWD/python:$BUILD_DIR/python" >&2
+  fi
 fi
