@@ -45,12 +45,7 @@ static bool withParsedModule(const char *source, size_t length, Fn build) {
     if (!diagnostics.empty())
       diagnostics += "\n";
     llvm::raw_string_ostream os(diagnostics);
-    if (auto file = dyn_cast<FileLineColLoc>(diag.getLocation()))
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-         << file.getColumn();
-    else
-      os << diag.getLocation();
-    os << ": error: " << diag;
+    os << tir::describeLocation(diag.getLocation()) << ": error: " << diag;
     return success();
   });
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(

@@ -65,14 +65,7 @@ public:
   std::string take() { return std::move(text); }
 
   static std::string location(Location loc) {
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      return (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-          .str();
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << loc;
-    return s;
+    return tir::describeLocation(loc);
   }
 
 private:

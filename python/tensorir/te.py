@@ -167,16 +167,23 @@ max = _reducer("max", None)  # noqa: A001
 min = _reducer("min", None)  # noqa: A001
 
 
+def _children(expr):
+    """The sub-expressions of `expr`."""
+    if isinstance(expr, BinOp):
+        return [expr.a, expr.b]
+    if isinstance(expr, Call):
+        return list(expr.args)
+    if isinstance(expr, Load):
+        return list(expr.indices)
+    if isinstance(expr, Reduce):
+        return [expr.source]
+    return []
+
+
 def _dtype_of(expr):
     if isinstance(expr, Load):
         return expr.tensor.dtype
-    for child in (getattr(expr, "a", None), getattr(expr, "b", None),
-                  getattr(expr, "source", None)):
-        if child is not None:
-            d = _dtype_of(child)
-            if d:
-                return d
-    for child in getattr(expr, "args", []):
+    for child in _children(expr):
         d = _dtype_of(child)
         if d:
             return d
@@ -201,14 +208,8 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None):
 
 def _reduce_axes(expr, found):
     if isinstance(expr, Reduce):
-        for a in expr.axes:
-            if a not in found:
-                found.append(a)
-        _reduce_axes(expr.source, found)
-    for child in (getattr(expr, "a", None), getattr(expr, "b", None)):
-        if child is not None:
-            _reduce_axes(child, found)
-    for child in getattr(expr, "args", []):
+        found.extend(a for a in expr.axes if a not in found)
+    for child in _children(expr):
         _reduce_axes(child, found)
     return found
 
@@ -216,13 +217,7 @@ def _reduce_axes(expr, found):
 def _tensors(expr, found):
     if isinstance(expr, Load):
         found.append(expr.tensor)
-        for i in expr.indices:
-            _tensors(i, found)
-    for child in (getattr(expr, "a", None), getattr(expr, "b", None),
-                  getattr(expr, "source", None)):
-        if child is not None:
-            _tensors(child, found)
-    for child in getattr(expr, "args", []):
+    for child in _children(expr):
         _tensors(child, found)
     return found
 
