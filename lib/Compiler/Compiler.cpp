@@ -228,31 +228,6 @@ static bool addPackedEntry(llvm::Module &m, const rt::FunctionInfo &info) {
   return true;
 }
 
-/// TVM's contract: the buffers a function takes do not overlap (the runtime
-/// refuses calls where a written buffer overlaps another). Telling LLVM so,
-/// on the pointer each memref is accessed through, lets it keep values in
-/// registers across stores to other buffers.
-static void markBuffersNoAlias(llvm::Module &m, const rt::FunctionInfo &info) {
-  llvm::Function *fn = m.getFunction(info.name);
-  if (!fn)
-    return;
-  // Expanded memref parameters: allocated, aligned, offset, sizes, strides.
-  unsigned index = 0;
-  SmallVector<unsigned> aligned;
-  for (const rt::ArgInfo &arg : info.args) {
-    if (arg.isBuffer) {
-      aligned.push_back(index + 1);
-      index += 3 + 2 * arg.shape.size();
-    } else {
-      index += 1;
-    }
-  }
-  if (index != fn->arg_size())
-    return;
-  for (unsigned param : aligned)
-    fn->addParamAttr(param, llvm::Attribute::NoAlias);
-}
-
 static std::unique_ptr<llvm::Module>
 translate(Operation *module, llvm::LLVMContext &ctx,
           const std::vector<rt::FunctionInfo> &functions) {
@@ -260,7 +235,6 @@ translate(Operation *module, llvm::LLVMContext &ctx,
   if (!m)
     return nullptr;
   for (const rt::FunctionInfo &info : functions) {
-    markBuffersNoAlias(*m, info);
     if (!addPackedEntry(*m, info)) {
       module->emitError("no C interface was generated for '")
           << info.name << "'";

@@ -29,8 +29,12 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // Parallel loops onto OpenMP threads. Their bodies sit in
   // memref.alloca_scope ops, which hold a single block: lower memref (views
   // first) before scf turns those bodies into branches.
-  if (options.openmp)
+  if (options.openmp) {
+    // Through a function of its own, the loop body keeps the fact that
+    // distinct buffers do not alias (OpenMP's outlining would hide it).
+    pm.addPass(createTIROutlineParallelLoopsPass());
     pm.addPass(createConvertSCFToOpenMPPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -41,6 +45,7 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createTIRRequestCInterfacePass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTIRLLVMNoAliasPass());
   pm.addPass(createCanonicalizerPass());
   TIRSetLLVMTargetPassOptions target;
   target.cpu = options.targetCPU;

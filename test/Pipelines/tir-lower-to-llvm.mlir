@@ -8,14 +8,17 @@
 // RUN: done
 
 // The three loop kinds: parallel -> an OpenMP parallel loop, vectorized ->
-// vector ops, unrolled -> no loop.
-// CHECK-LABEL: llvm.func @kinds
+// vector ops, unrolled -> no loop. The parallel body is a function of its
+// own, so that the buffers stay noalias inside OpenMP's outlined loop.
+// CHECK-LABEL: llvm.func @kinds(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {llvm.noalias},
 // CHECK:         omp.parallel
 // CHECK:           omp.wsloop
-// CHECK:             llvm.intr.masked.load {{.+}} -> vector<16xf32>
-// CHECK:             llvm.fmul {{.+}} : vector<16xf32>
-// CHECK:             llvm.intr.masked.store
-// CHECK:         llvm.func @_mlir_ciface_kinds
+// CHECK:             llvm.call @kinds_parallel0(
+// CHECK:         llvm.func @_mlir_ciface_kinds(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) attributes
+// CHECK-LABEL: llvm.func @kinds_parallel0(%{{.+}}: i64, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {llvm.noalias},
+// CHECK:         llvm.intr.masked.load {{.+}} -> vector<16xf32>
+// CHECK:         llvm.fmul {{.+}} : vector<16xf32>
+// CHECK:         llvm.intr.masked.store
 // SERIAL-LABEL: llvm.func @kinds
 // SERIAL-NOT:    omp.
 // SERIAL:        target_cpu = "znver4"

@@ -44,14 +44,47 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
 
 def TIRRequestCInterfacePass
     : Pass<"tir-request-c-interface", "::mlir::ModuleOp"> {
-  let summary = "Ask for C wrappers of the public functions the runtime calls";
+  let summary = "Mark the runtime's entry points: C wrappers, distinct buffers";
   let description = [{
     Sets `llvm.emit_c_interface` on every public `func.func` with a body, so
     that function-to-LLVM conversion emits `_mlir_ciface_<name>`, taking each
     memref as a pointer to its descriptor: the entry point the runtime calls.
     Declarations of external functions (an OpenMP or libm call, say) are
     left alone and keep the plain C calling convention.
+
+    As in TVM, the buffers a tir function takes do not overlap (the runtime
+    refuses calls where a written buffer overlaps another argument): the
+    pass records that on each such function (`tir.noalias_params`, the
+    positions of the pointers each memref parameter is accessed through once
+    memrefs are expanded), which `--tir-llvm-noalias` turns into `noalias`
+    after conversion to the llvm dialect.
   }];
+}
+
+def TIROutlineParallelLoopsPass
+    : Pass<"tir-outline-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Move the bodies of parallel loops into functions of their own";
+  let description = [{
+    Replaces the body of every outermost `scf.parallel` with a call to a new
+    private function that takes the induction variables and the values the
+    body uses from outside (constants are cloned in instead). The OpenMP
+    lowering later outlines the loop again and passes its captures through
+    a struct, which hides from LLVM that distinct buffers do not alias;
+    through this function's parameters it stays visible: memref parameters
+    that are distinct buffers (function parameters or allocations, not views
+    of another captured buffer) are recorded in `tir.noalias_params`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def TIRLLVMNoAliasPass : Pass<"tir-llvm-noalias", "::mlir::ModuleOp"> {
+  let summary = "Turn tir.noalias_params into llvm.noalias argument attributes";
+  let description = [{
+    After conversion to the llvm dialect, sets `llvm.noalias` on the
+    parameters an `llvm.func`'s `tir.noalias_params` lists (the aligned
+    pointers of distinct buffers) and drops the attribute.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TIRSetLLVMTargetPass : Pass<"tir-set-llvm-target", "::mlir::ModuleOp"> {

@@ -17,9 +17,15 @@ struct TIRRequestCInterfacePass
     : public tir::impl::TIRRequestCInterfacePassBase<TIRRequestCInterfacePass> {
   void runOnOperation() override {
     UnitAttr unit = UnitAttr::get(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), unit);
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func.isPublic() || func.isExternal())
+        continue;
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), unit);
+      SmallVector<unsigned> buffers;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        buffers.push_back(i);
+      tir::recordNoAliasBuffers(func, buffers);
+    }
   }
 };
 } // namespace

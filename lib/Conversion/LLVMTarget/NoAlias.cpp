@@ -1,0 +1,57 @@
+//===- NoAlias.cpp - distinct buffers as llvm.noalias parameters ----------===//
+
+#include "TensorIR/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRLLVMNOALIASPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+
+void mlir::tir::recordNoAliasBuffers(func::FuncOp func,
+                                     ArrayRef<unsigned> args) {
+  // Positions in the expanded signature: a memref of rank r becomes
+  // (allocated, aligned, offset, r sizes, r strides); anything else one.
+  SmallVector<int64_t> starts;
+  int64_t position = 0;
+  for (Type type : func.getArgumentTypes()) {
+    starts.push_back(position);
+    auto memref = dyn_cast<MemRefType>(type);
+    position += memref ? 3 + 2 * memref.getRank() : 1;
+  }
+  SmallVector<int64_t> aligned;
+  for (unsigned arg : args)
+    if (isa<MemRefType>(func.getArgumentTypes()[arg]))
+      aligned.push_back(starts[arg] + 1);
+  if (!aligned.empty())
+    func->setAttr(kNoAliasParamsAttrName,
+                  DenseI64ArrayAttr::get(func.getContext(), aligned));
+}
+
+namespace {
+struct TIRLLVMNoAliasPass
+    : public tir::impl::TIRLLVMNoAliasPassBase<TIRLLVMNoAliasPass> {
+  void runOnOperation() override {
+    UnitAttr unit = UnitAttr::get(&getContext());
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      auto params =
+          func->getAttrOfType<DenseI64ArrayAttr>(tir::kNoAliasParamsAttrName);
+      if (!params)
+        return;
+      func->removeAttr(tir::kNoAliasParamsAttrName);
+      // C wrappers inherit the attribute, but take descriptors, not the
+      // expanded parameters it counts.
+      if (func.getName().starts_with("_mlir_ciface_"))
+        return;
+      for (int64_t index : params.asArrayRef())
+        if (index < static_cast<int64_t>(func.getNumArguments()) &&
+            isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[index]))
+          func.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(),
+                          unit);
+    });
+  }
+};
+} // namespace
