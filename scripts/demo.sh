@@ -64,3 +64,7 @@ fi
 echo
 echo "== a call that does not match the signature"
 "$BUILD_DIR/bin/tir-run" examples/matmul.mlir --shape A=64x128 2>&1 || true
+
+echo
+echo "== from Python: TVM's Blitz course with import tensorir as tvm (examples/python/blitz.py), last lines"
+/usr/bin/python3 examples/python/blitz.py | tail -12
