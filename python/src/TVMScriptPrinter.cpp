@@ -430,7 +430,37 @@ bool Printer::blockBody(Block &block, int indent, std::ostringstream &os) {
   return true;
 }
 
+/// A plain loop (serial, from 0, no annotations) that T.grid can print.
+static bool isGridLoop(ForOp loop) {
+  return loop.getKind() == ForKind::Serial &&
+         loop.getConstantLowerBound() == 0 && !loop.getAnnotationsAttr();
+}
+
 bool Printer::forLoop(ForOp loop, int indent, std::ostringstream &os) {
+  // A perfect nest of plain loops prints as one `for ... in T.grid(...)`.
+  SmallVector<ForOp> grid;
+  for (ForOp l = loop; l && isGridLoop(l);) {
+    grid.push_back(l);
+    Block *body = l.getBody();
+    l = llvm::hasSingleElement(*body) ? dyn_cast<ForOp>(body->front())
+                                      : ForOp();
+  }
+  if (grid.size() > 1) {
+    std::string vars, extents;
+    for (auto [i, l] : llvm::enumerate(grid))
+      extents += (i ? ", " : "") + bound(l.getMixedUpperBound());
+    push();
+    for (auto [i, l] : llvm::enumerate(grid)) {
+      std::string var = fresh(l.getVarName().value_or("i"));
+      names[l.getInductionVar()] = var;
+      vars += (i ? ", " : "") + var;
+    }
+    os << pad(indent) << "for " << vars << " in T.grid(" << extents
+       << "):\n";
+    bool ok = blockBody(*grid.back().getBody(), indent + 1, os);
+    pop();
+    return ok;
+  }
   std::string lo = bound(loop.getMixedLowerBound());
   std::string hi = bound(loop.getMixedUpperBound());
   push();
