@@ -381,7 +381,7 @@ bool Printer::statement(Operation &op, int indent, std::ostringstream &os) {
                          ? name(alloc.getDynamicSizes()[dyn++])
                          : std::to_string(d));
     std::string shape = tuple(dims);
-    std::string n = fresh("buffer");
+    std::string n = fresh(alloc.getBufferName().value_or("buffer"));
     names[alloc.getBuffer()] = n;
     os << pad(indent) << n << " = T.alloc_buffer(" << shape << ", \""
        << dtype(type.getElementType()) << "\"";

@@ -391,7 +391,36 @@ LogicalResult StoreOp::verify() {
 //===----------------------------------------------------------------------===//
 
 void AllocBufferOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  setNameFn(getBuffer(), "buffer");
+  setNameFn(getBuffer(), getBufferName().value_or("buffer"));
+}
+
+// %C = tir.alloc_buffer [(sizes)] attr-dict : type
+ParseResult AllocBufferOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> sizes;
+  Type type;
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parser.parseOperandList(sizes) || parser.parseRParen()))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperands(sizes, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  result.addTypes(type);
+  // Keep the SSA name (when it is a name, not a number) as the buffer's.
+  StringRef name = parser.getResultName(0).first;
+  StringAttr nameAttr = getBufferNameAttrName(result.name);
+  if (!name.empty() && !llvm::isDigit(name.front()) &&
+      !result.attributes.get(nameAttr))
+    result.addAttribute(nameAttr, parser.getBuilder().getStringAttr(name));
+  return success();
+}
+
+void AllocBufferOp::print(OpAsmPrinter &p) {
+  if (!getDynamicSizes().empty())
+    p << "(" << getDynamicSizes() << ")";
+  p.printOptionalAttrDict((*this)->getAttrs(), {getBufferNameAttrName()});
+  p << " : " << getBuffer().getType();
 }
 
 LogicalResult AllocBufferOp::verify() {

@@ -288,12 +288,15 @@ def TIR_AllocBufferOp : TIR_Op<"alloc_buffer", [
     %C = tir.alloc_buffer : memref<128x128xf32>
     %S = tir.alloc_buffer(%n) : memref<?x64xf16, "shared">
     ```
+
+    The buffer's name (TVMScript's `C = T.alloc_buffer(...)`) is kept in
+    `buffer_name`, taken from the SSA name when the op is parsed and used as
+    the SSA name when it is printed.
   }];
-  let arguments = (ins Variadic<Index>:$dynamic_sizes);
+  let arguments = (ins Variadic<Index>:$dynamic_sizes,
+                       OptionalAttr<StrAttr>:$buffer_name);
   let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$buffer);
-  let assemblyFormat = [{
-    (`(` $dynamic_sizes^ `)`)? attr-dict `:` type($buffer)
-  }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
