@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -32,25 +34,6 @@ std::string sched::loopName(ForOp loop) {
   if (auto name = loop.getVarName())
     return ("'" + *name + "'").str();
   return "the loop";
-}
-
-std::optional<int64_t> sched::knownExtent(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return std::nullopt;
-  Operation *owner = arg.getOwner()->getParentOp();
-  if (auto loop = dyn_cast<ForOp>(owner)) {
-    if (loop.getConstantLowerBound() != 0)
-      return std::nullopt;
-    return loop.getConstantUpperBound();
-  }
-  if (auto block = dyn_cast<BlockOp>(owner)) {
-    unsigned i = arg.getArgNumber();
-    if (block.getConstantDomainLower(i) != 0)
-      return std::nullopt;
-    return block.getConstantDomainUpper(i);
-  }
-  return std::nullopt;
 }
 
 LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
@@ -104,55 +87,7 @@ ForOp sched::createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct Range {
-  int64_t min, max;
-};
-
-/// Bounds of `e` over dims in [0, extent).
-std::optional<Range> bounds(AffineExpr e, ArrayRef<int64_t> extents) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return Range{c.getValue(), c.getValue()};
-  if (auto d = dyn_cast<AffineDimExpr>(e)) {
-    unsigned p = d.getPosition();
-    if (p >= extents.size() || extents[p] <= 0)
-      return std::nullopt;
-    return Range{0, extents[p] - 1};
-  }
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return std::nullopt;
-  auto lhs = bounds(bin.getLHS(), extents);
-  auto rhs = bounds(bin.getRHS(), extents);
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    if (!lhs || !rhs)
-      return std::nullopt;
-    return Range{lhs->min + rhs->min, lhs->max + rhs->max};
-  case AffineExprKind::Mul: {
-    if (!lhs || !rhs || rhs->min != rhs->max)
-      return std::nullopt;
-    int64_t k = rhs->min;
-    return k >= 0 ? Range{lhs->min * k, lhs->max * k}
-                  : Range{lhs->max * k, lhs->min * k};
-  }
-  case AffineExprKind::FloorDiv: {
-    if (!lhs || !rhs || rhs->min != rhs->max || rhs->min <= 0)
-      return std::nullopt;
-    int64_t c = rhs->min;
-    return Range{llvm::divideFloorSigned(lhs->min, c),
-                 llvm::divideFloorSigned(lhs->max, c)};
-  }
-  case AffineExprKind::Mod: {
-    if (!rhs || rhs->min != rhs->max || rhs->min <= 0)
-      return std::nullopt;
-    if (lhs && lhs->min >= 0 && lhs->max < rhs->min)
-      return lhs;
-    return Range{0, rhs->min - 1};
-  }
-  default:
-    return std::nullopt;
-  }
-}
+using Ranges = ArrayRef<std::optional<Interval>>;
 
 /// `e` as a sum of (term, coefficient), constants as term 1.
 void terms(AffineExpr e, int64_t scale,
@@ -186,19 +121,19 @@ AffineExpr sum(ArrayRef<std::pair<AffineExpr, int64_t>> parts,
   return total;
 }
 
-AffineExpr simplify(AffineExpr e, ArrayRef<int64_t> extents) {
+AffineExpr simplify(AffineExpr e, Ranges ranges) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
     return e;
-  AffineExpr lhs = simplify(bin.getLHS(), extents);
-  AffineExpr rhs = simplify(bin.getRHS(), extents);
+  AffineExpr lhs = simplify(bin.getLHS(), ranges);
+  AffineExpr rhs = simplify(bin.getRHS(), ranges);
   AffineExprKind kind = e.getKind();
   auto c = dyn_cast<AffineConstantExpr>(rhs);
   if ((kind == AffineExprKind::FloorDiv || kind == AffineExprKind::Mod) && c &&
       c.getValue() > 0) {
     int64_t divisor = c.getValue();
-    if (auto whole = bounds(lhs, extents);
-        whole && whole->min >= 0 && whole->max < divisor)
+    if (auto whole = evaluateRange(lhs, ranges);
+        whole && whole->lo >= 0 && whole->hi < divisor)
       return kind == AffineExprKind::Mod
                  ? lhs
                  : getAffineConstantExpr(0, e.getContext());
@@ -211,8 +146,8 @@ AffineExpr simplify(AffineExpr e, ArrayRef<int64_t> extents) {
         rest.push_back({term, k});
     }
     AffineExpr remainder = sum(rest, e.getContext());
-    auto r = bounds(remainder, extents);
-    if (r && r->min >= 0 && r->max < divisor)
+    auto r = evaluateRange(remainder, ranges);
+    if (r && r->lo >= 0 && r->hi < divisor)
       return kind == AffineExprKind::Mod ? remainder
                                          : sum(quotient, e.getContext());
   }
@@ -233,11 +168,10 @@ AffineExpr simplify(AffineExpr e, ArrayRef<int64_t> extents) {
 }
 } // namespace
 
-AffineExpr sched::simplifyWithRanges(AffineExpr expr,
-                                      ArrayRef<int64_t> extents,
+AffineExpr sched::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
                                       unsigned numDims, unsigned numSymbols) {
   AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
-  return simplifyAffineExpr(simplify(simplified, extents), numDims,
+  return simplifyAffineExpr(simplify(simplified, dimRanges), numDims,
                             numSymbols);
 }
 
@@ -281,15 +215,15 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
   for (unsigned i = 0; i < syms.size(); ++i)
     symReplacements.push_back(getAffineSymbolExpr(i, ctx));
 
-  SmallVector<int64_t> extents;
+  SmallVector<std::optional<Interval>> ranges;
   for (Value d : newDims)
-    extents.push_back(knownExtent(d).value_or(-1));
+    ranges.push_back(getValueRange(d));
   unsigned nd = newDims.size(), ns = syms.size();
 
   SmallVector<AffineExpr> results;
   for (AffineExpr e : map.getResults())
     results.push_back(simplifyWithRanges(
-        e.replaceDimsAndSymbols(dimReplacements, symReplacements), extents, nd,
+        e.replaceDimsAndSymbols(dimReplacements, symReplacements), ranges, nd,
         ns));
   SmallVector<AffineExpr> constraints;
   SmallVector<bool> eqFlags;
@@ -298,13 +232,13 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
       constraints.push_back(simplifyWithRanges(
           predicate->getConstraint(i).replaceDimsAndSymbols(dimReplacements,
                                                             symReplacements),
-          extents, nd, ns));
+          ranges, nd, ns));
       eqFlags.push_back(predicate->isEq(i));
     }
   }
   for (AffineExpr c : extraConstraints) {
     constraints.push_back(simplifyWithRanges(
-        c.replaceDimsAndSymbols(exprDims, {}), extents, nd, ns));
+        c.replaceDimsAndSymbols(exprDims, {}), ranges, nd, ns));
     eqFlags.push_back(false);
   }
   // Drop what holds everywhere (a constant >= 0, or a bound implied by
@@ -312,9 +246,9 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
   SmallVector<AffineExpr> kept;
   SmallVector<bool> keptEq;
   for (auto [c, eq] : llvm::zip(constraints, eqFlags)) {
-    auto range = bounds(c, extents);
-    bool always = range && (eq ? (range->min == 0 && range->max == 0)
-                               : range->min >= 0);
+    auto range = evaluateRange(c, ranges);
+    bool always = range && (eq ? (range->lo == 0 && range->hi == 0)
+                               : range->lo >= 0);
     if (!always) {
       kept.push_back(c);
       keptEq.push_back(eq);

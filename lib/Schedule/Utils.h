@@ -4,6 +4,7 @@
 #define TENSORIR_LIB_SCHEDULE_UTILS_H
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -19,10 +20,6 @@ SmallVector<BlockOp> collectChildBlocks(Operation *op);
 
 /// A display name for a loop ("i", or "the loop" when it has none).
 std::string loopName(ForOp loop);
-
-/// The number of values `v` takes when it is known: the extent of a loop
-/// starting at 0, or of an iteration domain starting at 0.
-std::optional<int64_t> knownExtent(Value v);
 
 /// Checks that the loop variable of `loop` is used only as a binding value
 /// of blocks (the only place TensorIR lets loop variables appear).
@@ -43,9 +40,11 @@ void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                             ValueRange exprValues,
                             ArrayRef<AffineExpr> extraConstraints = {});
 
-/// `expr` simplified with the ranges [0, extent) of its dimensions
-/// (extent < 0: unknown): `(d0 * 4 + d1) floordiv 4` is `d0` when d1 < 4.
-AffineExpr simplifyWithRanges(AffineExpr expr, ArrayRef<int64_t> extents,
+/// `expr` simplified with what is known of its dimensions' ranges
+/// (tir::getValueRange of the values they stand for; nullopt: unknown):
+/// `(d0 * 4 + d1) floordiv 4` is `d0` when d1 is in [0, 4).
+AffineExpr simplifyWithRanges(AffineExpr expr,
+                              ArrayRef<std::optional<Interval>> dimRanges,
                               unsigned numDims, unsigned numSymbols);
 
 /// Creates `tir.for %name = 0 to extent` before the insertion point.
