@@ -297,24 +297,41 @@ createTargetMachine(Operation *anchor, const TargetChoice &choice) {
   return machine;
 }
 
-/// Translates the lowered module, adds the runtime's entry points and
-/// signatures, and optimizes it for `machine`.
-static std::unique_ptr<llvm::Module>
-buildLLVMModule(ModuleOp module, llvm::LLVMContext &ctx,
-                const std::vector<rt::FunctionInfo> &functions,
-                llvm::TargetMachine &machine, unsigned optLevel) {
-  std::unique_ptr<llvm::Module> m = translate(module, ctx, functions);
-  if (!m)
-    return nullptr;
-  m->setTargetTriple(machine.getTargetTriple());
-  m->setDataLayout(machine.createDataLayout());
-  if (llvm::Error error = makeOptimizingTransformer(optLevel, 0, &machine)(
-          m.get())) {
-    module.emitError("LLVM optimization failed: ")
-        << llvm::toString(std::move(error));
-    return nullptr;
-  }
-  return m;
+/// What both the JIT and the exported library start from: the signatures,
+/// the target, and the LLVM module (lowered, translated, with the runtime's
+/// entry points and signature table, optimized for the target).
+struct Prepared {
+  std::vector<rt::FunctionInfo> functions;
+  TargetChoice choice;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> llvmModule;
+};
+
+static FailureOr<Prepared> prepare(ModuleOp module,
+                                   const CompileOptions &options,
+                                   llvm::LLVMContext &ctx) {
+  Prepared p;
+  auto functions = collectSignatures(module);
+  if (failed(functions) || failed(lower(module, options)))
+    return failure();
+  p.functions = std::move(*functions);
+  auto choice = chooseTarget(module, options);
+  if (failed(choice))
+    return failure();
+  p.choice = *choice;
+  p.machine = createTargetMachine(module, p.choice);
+  if (!p.machine)
+    return failure();
+  p.llvmModule = translate(module, ctx, p.functions);
+  if (!p.llvmModule)
+    return failure();
+  p.llvmModule->setTargetTriple(p.machine->getTargetTriple());
+  p.llvmModule->setDataLayout(p.machine->createDataLayout());
+  if (llvm::Error error = makeOptimizingTransformer(
+          options.optLevel, 0, p.machine.get())(p.llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(error));
+  return p;
 }
 
 #ifndef TIR_OMP_LIBRARY
@@ -326,30 +343,22 @@ buildLLVMModule(ModuleOp module, llvm::LLVMContext &ctx,
 
 FailureOr<std::unique_ptr<rt::Module>>
 mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
-  auto functions = collectSignatures(module);
-  if (failed(functions) || failed(lower(module, options)))
-    return failure();
-  auto choice = chooseTarget(module, options);
-  if (failed(choice))
-    return failure();
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, *choice);
-  if (!machine)
-    return failure();
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> m =
-      buildLLVMModule(module, *ctx, *functions, *machine, options.optLevel);
-  if (!m)
+  FailureOr<Prepared> prepared = prepare(module, options, *ctx);
+  if (failed(prepared))
     return failure();
+  const TargetChoice &choice = prepared->choice;
+  std::vector<rt::FunctionInfo> &functions = prepared->functions;
+  std::unique_ptr<llvm::Module> m = std::move(prepared->llvmModule);
 
   // ORC's LLJIT, generating code exactly as the exported library would.
-  llvm::orc::JITTargetMachineBuilder builder(choice->triple);
-  builder.setCPU(choice->cpu)
-      .setOptions(choice->options)
+  llvm::orc::JITTargetMachineBuilder builder(choice.triple);
+  builder.setCPU(choice.cpu)
+      .setOptions(choice.options)
       .setRelocationModel(llvm::Reloc::PIC_)
       .setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   builder.getFeatures().addFeaturesVector(
-      llvm::SubtargetFeatures(choice->features).getFeatures());
+      llvm::SubtargetFeatures(choice.features).getFeatures());
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(builder))
                  .create();
@@ -380,7 +389,7 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
           llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
     return fail(std::move(error));
   // Compile now, so that errors surface here and not at the first call.
-  for (const rt::FunctionInfo &info : *functions) {
+  for (const rt::FunctionInfo &info : functions) {
     auto address = (*jit)->lookup(rt::packedSymbol(info.name));
     if (!address)
       return fail(address.takeError());
@@ -395,7 +404,7 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
     }
     return address->toPtr<void *>();
   };
-  return std::make_unique<rt::Module>(std::move(*functions), lookup,
+  return std::make_unique<rt::Module>(std::move(functions), lookup,
                                       std::static_pointer_cast<void>(owner));
 }
 
@@ -414,21 +423,12 @@ static std::string findLinker() {
 LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                                        const CompileOptions &options,
                                        StringRef path) {
-  auto functions = collectSignatures(module);
-  if (failed(functions) || failed(lower(module, options)))
-    return failure();
-  auto choice = chooseTarget(module, options);
-  if (failed(choice))
-    return failure();
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, *choice);
-  if (!machine)
-    return failure();
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> m =
-      buildLLVMModule(module, ctx, *functions, *machine, options.optLevel);
-  if (!m)
+  FailureOr<Prepared> prepared = prepare(module, options, ctx);
+  if (failed(prepared))
     return failure();
+  llvm::TargetMachine *machine = prepared->machine.get();
+  std::unique_ptr<llvm::Module> m = std::move(prepared->llvmModule);
 
   // Object file, then lld makes it a shared library.
   SmallString<128> object;
