@@ -67,37 +67,30 @@ static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
   return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
 }
 
-SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {
+/// The blocks of `block`'s scope before it that write what it reads
+/// (producers), or after it that read what it writes (consumers).
+static SmallVector<BlockOp> dataNeighbours(BlockOp block, bool producers) {
   SmallVector<Value> reads, writes;
   accessedBuffers(block, reads, writes);
-  SmallVector<BlockOp> producers;
-  for (BlockOp other : scopeBlocks(block)) {
-    if (other == block)
-      break;
+  SmallVector<BlockOp> blocks = scopeBlocks(block);
+  auto self = llvm::find(blocks, block);
+  auto side = producers ? llvm::make_range(blocks.begin(), self)
+                        : llvm::make_range(std::next(self), blocks.end());
+  SmallVector<BlockOp> found;
+  for (BlockOp other : side) {
     SmallVector<Value> otherReads, otherWrites;
     accessedBuffers(other, otherReads, otherWrites);
-    if (intersects(otherWrites, reads))
-      producers.push_back(other);
+    if (producers ? intersects(otherWrites, reads)
+                  : intersects(otherReads, writes))
+      found.push_back(other);
   }
-  return producers;
+  return found;
+}
+
+SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {
+  return dataNeighbours(block, /*producers=*/true);
 }
 
 SmallVector<BlockOp> mlir::tir::getConsumers(BlockOp block) {
-  SmallVector<Value> reads, writes;
-  accessedBuffers(block, reads, writes);
-  SmallVector<BlockOp> consumers;
-  bool after = false;
-  for (BlockOp other : scopeBlocks(block)) {
-    if (other == block) {
-      after = true;
-      continue;
-    }
-    if (!after)
-      continue;
-    SmallVector<Value> otherReads, otherWrites;
-    accessedBuffers(other, otherReads, otherWrites);
-    if (intersects(otherReads, writes))
-      consumers.push_back(other);
-  }
-  return consumers;
+  return dataNeighbours(block, /*producers=*/false);
 }
