@@ -11,16 +11,19 @@
 
 What is here so far: IRModule (from MLIR text), tir.Schedule with the loop
 primitives, build / nd.array / time_evaluator, export and load of shared
-libraries, TVMScript (tensorir.script) and te. Printing TVMScript comes
-next.
+libraries, TVMScript (tensorir.script, printed by mod.script()), te,
+structural equality (tvm.ir) and the schedule's testing helpers
+(tvm.tir.schedule.testing).
 """
+from . import ir
 from . import nd
+from . import runtime
 from . import script
 from . import te
 from . import tir
 from .ir import IRModule
-from .runtime import Device, Module, build, cpu, load_module
+from .runtime import Device, Module, build, compile, cpu, load_module
 from .tir import ScheduleError
 
-__all__ = ["IRModule", "Module", "ScheduleError", "build", "cpu", "Device",
-           "load_module", "nd", "script", "te", "tir"]
+__all__ = ["IRModule", "Module", "ScheduleError", "build", "compile", "cpu", "Device",
+           "ir", "load_module", "nd", "runtime", "script", "te", "tir"]

@@ -140,16 +140,33 @@ def _target_cpu(target):
 
 
 def build(mod, target="llvm", name=None):
-    """Compiles `mod` (an IRModule) for the CPU and loads it in this process
+    """Compiles `mod` (an IRModule or a PrimFunc) for the CPU and loads it in this process
     (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>"."""
-    if hasattr(mod, "mod") and not isinstance(mod, IRModule):
-        mod = mod.mod  # a PrimFunc
+    from .script.tir import PrimFunc
+    if isinstance(mod, PrimFunc):
+        mod = IRModule.from_expr(mod)
     if not isinstance(mod, IRModule):
-        raise TypeError(f"build takes an IRModule, got {type(mod).__name__}")
+        raise TypeError(f"build takes an IRModule or a PrimFunc, got {type(mod).__name__}")
+    # Functions are built under their global symbols (Schedule(prim_func)
+    # schedules it as "main"; the library still has it under its name).
+    mod = mod.with_global_symbols()
     cpu_name = _target_cpu(target)
     built = Module(ext.build(mod._native, cpu_name))
     built._source, built._target_cpu = mod, cpu_name
     return built
+
+
+def compile(mod, target="llvm"):  # noqa: A001 - TVM's name
+    """tvm.compile: build() of an IRModule or a PrimFunc; target None is
+    "llvm"."""
+    return build(mod, "llvm" if target is None else target)
+
+
+def tensor(data, device=None):
+    """tvm.runtime.tensor: an array the built functions read and write
+    (tvm.nd.array)."""
+    from .nd import array
+    return array(data, device)
 
 
 def load_module(path):

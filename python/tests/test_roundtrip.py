@@ -119,7 +119,7 @@ class Module:
 
 def test_listed_constructs_round_trip():
     mod = from_source(ALL_CONSTRUCTS, "constructs.py")
-    assert mod.functions == ["kernels", "reduce"]
+    assert list(mod.functions) == ["kernels", "reduce"]
     printed = mod.script()
     assert "@I.ir_module" in printed
     again = from_source(printed, "printed.py")

@@ -90,7 +90,7 @@ def test_loop_kinds_where_and_dynamic_shapes():
 
 def test_ir_module_dict_and_names():
     mod = tvm.IRModule({"relu_mm": mm_relu})
-    assert mod.functions == ["relu_mm"]
+    assert list(mod.functions) == ["relu_mm"]
 
 
 def test_errors_point_at_the_python_line():

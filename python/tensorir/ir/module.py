@@ -1,4 +1,230 @@
-"""tvm.ir.module: where TVM users import IRModule from."""
-from . import IRModule
+"""IRModule: a module of tir functions (TVM's tvm.ir.IRModule).
 
-__all__ = ["IRModule"]
+The module is an MLIR module of func.func ops, each named by its key in the
+module (TVM's GlobalVar). TVM also gives a function a "global_symbol"
+attribute, the name it is built under, which IRModule({"main": f}) keeps
+from f (Schedule(prim_func) schedules IRModule({"main": prim_func}), and
+the built library still has the function under its own name). The IR has
+no function attributes yet, so the module keeps the global symbols that
+differ from the keys beside the IR (`_symbols`), and build() names the
+built functions by them.
+"""
+import re
+
+from .._ext import ext
+
+# `  func.func @name(` or `  func.func private @name(` at the module's top level.
+_FUNC_LINE = re.compile(r'^  func\.func (?:(?:public|private|nested) )?@("?)([^"(\s]+)\1\(')
+_ALIAS_LINE = re.compile(r"^([#!][A-Za-z_][\w$.-]*) = (.*)$")
+
+
+def split_functions(text):
+    """{name: the function's text} of a module printed as MLIR. The
+    functions' texts are dedented to the top level and self-contained:
+    attribute and type aliases the printer put before the module (#map =
+    ...) are written out where they are used."""
+    aliases = []
+    functions = {}
+    current, name, in_module = None, None, False
+    for line in text.splitlines():
+        if not in_module:
+            match = _ALIAS_LINE.match(line)
+            if match:
+                aliases.append((match.group(1), match.group(2)))
+            elif line.startswith("module"):
+                in_module = True
+            continue
+        if current is None:
+            match = _FUNC_LINE.match(line)
+            if not match:
+                continue
+            name, current = match.group(2), [line]
+            if not line.rstrip().endswith("{"):  # a declaration, no body
+                functions[name], current = line[2:], None
+        else:
+            current.append(line)
+            if line == "  }":
+                functions[name] = "\n".join(l[2:] for l in current)
+                current = None
+
+    def expand(body):
+        # Later aliases may use earlier ones: expand the latest first.
+        for alias, value in reversed(aliases):
+            body = re.sub(re.escape(alias) + r"(?![\w$.-])", lambda _: value, body)
+        return body
+
+    return {n: expand(body) for n, body in functions.items()}
+
+
+def rename_function(text, old, new):
+    """A function's MLIR text with its symbol `old` renamed to `new`."""
+    pattern = re.compile(r'^(func\.func (?:(?:public|private|nested) )?)@"?' + re.escape(old)
+                         + r'"?\(', re.M)
+    renamed, count = pattern.subn(lambda m: f"{m.group(1)}@{new}(", text, count=1)
+    if count != 1:
+        raise ValueError(f"no function named '{old}' in the text")
+    return renamed
+
+
+def global_symbol(func):
+    """A PrimFunc's global symbol: its name unless with_attr set another."""
+    return getattr(func, "_global_symbol", None) or func.name
+
+
+def _module_from_functions(functions):
+    """(native module, {key: global symbol where it is not the key}) of
+    `functions` ({name: PrimFunc}): each function is named by its key and
+    keeps its global symbol, as in TVM's IRModule({"main": f})."""
+    from ..script.parser import parse_module_text
+    from ..script.tir import PrimFunc
+    texts, filename, symbols = [], "<module>", {}
+    for name, func in functions.items():
+        name = getattr(name, "name_hint", name)  # a GlobalVar-like key
+        if not isinstance(name, str):
+            raise TypeError(f"IRModule keys are function names (str), got {type(name).__name__}")
+        if not isinstance(func, PrimFunc):
+            raise TypeError(f"IRModule holds PrimFuncs; '{name}' is a {type(func).__name__}")
+        texts.append(func.with_name(name).text if func.name != name else func.text)
+        if global_symbol(func) != name:
+            symbols[name] = global_symbol(func)
+        if filename == "<module>":
+            filename = func.filename
+    return ext.Module.parse(parse_module_text(texts), filename), symbols
+
+
+class IRModule:
+    """A module of tir functions (an MLIR module holding func.func ops).
+
+    IRModule(native) wraps the extension's module; IRModule("mlir text")
+    parses MLIR; IRModule({"main": prim_func, ...}) builds a module of
+    PrimFuncs, each named by its key, as TVM's IRModule(dict) does."""
+
+    def __init__(self, functions=None, attrs=None, global_infos=None):
+        native = functions
+        symbols = {}
+        if native is None:
+            native = ext.Module.parse("module {\n}\n", "<module>")
+        elif isinstance(native, str):
+            native = ext.Module.parse(native, "<string>")
+        elif isinstance(native, dict):
+            native, symbols = _module_from_functions(native)
+        elif isinstance(native, IRModule):
+            native, symbols = native._native, dict(native._symbols)
+        self._native = native
+        self._symbols = symbols
+        self.attrs = dict(attrs or {})
+
+    @staticmethod
+    def from_mlir(text, name="<string>"):
+        """Parses MLIR text (tir in its MLIR syntax). Raises ValueError with
+        the parser's or verifier's message, located in `name`."""
+        return IRModule(ext.Module.parse(text, name))
+
+    @staticmethod
+    def load(path):
+        with open(path) as f:
+            return IRModule.from_mlir(f.read(), path)
+
+    @staticmethod
+    def from_expr(expr, functions=None, type_defs=None):
+        """A module holding the PrimFunc `expr` under its global symbol (its
+        name, or the one with_attr("global_symbol", ...) set), plus
+        `functions` ({name: PrimFunc}), as TVM's IRModule.from_expr."""
+        funcs = {global_symbol(expr): expr}
+        funcs.update(functions or {})
+        return IRModule(funcs)
+
+    # ------------------------------------------------------------ functions
+    @property
+    def functions(self):
+        """{name: PrimFunc} of the module's functions, in order."""
+        return {name: self[name] for name in self._native.functions()}
+
+    def get_global_vars(self):
+        """The functions' names (TVM returns GlobalVars)."""
+        return list(self._native.functions())
+
+    def __contains__(self, name):
+        return getattr(name, "name_hint", name) in self._native.functions()
+
+    def __iter__(self):
+        return iter(self._native.functions())
+
+    def __len__(self):
+        return len(self._native.functions())
+
+    def __getitem__(self, name):
+        """The function `name` as a PrimFunc (KeyError if there is none)."""
+        from ..script.tir import PrimFunc
+        name = getattr(name, "name_hint", name)
+        names = self._native.functions()
+        if name not in names:
+            raise KeyError(f"no function named '{name}' in the module; it has "
+                           f"{', '.join(names) or 'none'}")
+        texts = split_functions(self.mlir())
+        func = PrimFunc(name, texts[name], "<module>")
+        # The one-function module is the function: keep it (and the source
+        # locations it carries) instead of parsing the text again.
+        func._mod = IRModule(self._native) if len(names) == 1 else None
+        if name in self._symbols:
+            func._global_symbol = self._symbols[name]
+        return func
+
+    def __setitem__(self, name, func):
+        """Adds or replaces the function `name` (the module's other
+        functions keep their text; source locations are dropped)."""
+        functions = self.functions
+        functions[getattr(name, "name_hint", name)] = func
+        self._native, self._symbols = _module_from_functions(functions)
+
+    def update_func(self, name, func):
+        self[name] = func
+
+    def with_attr(self, attr_key, attr_value=None):
+        """A copy with a module attribute set (kept on the Python object: the
+        IR has no module attributes yet; they take no part in structural
+        equality, printing or building)."""
+        attrs = dict(attr_key) if isinstance(attr_key, dict) else {attr_key: attr_value}
+        return IRModule(self, {**self.attrs, **attrs})
+
+    def without_attr(self, attr_key):
+        return IRModule(self, {k: v for k, v in self.attrs.items() if k != attr_key})
+
+    def with_global_symbols(self):
+        """This module with each function named by its global symbol (what
+        build() compiles; the same module when every key is its symbol)."""
+        if not self._symbols:
+            return self
+        texts = split_functions(self.mlir())
+        renamed = {}
+        for name, text in texts.items():
+            symbol = self._symbols.get(name, name)
+            if symbol in renamed:
+                raise ValueError(f"two functions have the global symbol '{symbol}'")
+            renamed[symbol] = rename_function(text, name, symbol) if symbol != name else text
+        from ..script.parser import parse_module_text
+        return IRModule(ext.Module.parse(parse_module_text(list(renamed.values())), "<module>"),
+                        self.attrs)
+
+    def same_as(self, other):
+        return isinstance(other, IRModule) and self._native is other._native
+
+    # ------------------------------------------------------------- printing
+    def mlir(self):
+        """The module as MLIR text."""
+        return str(self._native)
+
+    def script(self, *args, **kwargs):
+        """The module as TVMScript (which tensorir.script parses back to the
+        same IR). IR that TVMScript cannot express raises ValueError; mlir()
+        always works. TVM's printing options are accepted and ignored."""
+        return self._native.tvmscript()
+
+    def show(self, *args, **kwargs):
+        print(self.script())
+
+    def __str__(self):
+        return self.mlir()
+
+    def __repr__(self):
+        return f"IRModule({', '.join(self._native.functions())})"

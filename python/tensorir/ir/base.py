@@ -1,0 +1,71 @@
+"""Structural equality and hashing (TVM's tvm.ir.structural_equal,
+assert_structural_equal and structural_hash).
+
+Two programs are structurally equal when they have the same structure:
+the same loops, blocks (names, iteration domains and kinds, bindings,
+predicates, reads and writes, annotations), buffers (shapes, element types,
+scopes) and computations, whatever their variables and buffers are named.
+The comparison itself is the extension's (`_tensorir.structural_equal` /
+`structural_hash`, in C++); this module chooses what is compared:
+
+- two IRModules: function by function, matched by name (as TVM matches
+  GlobalVars);
+- two PrimFuncs: the two functions, whatever their names. A function's name
+  is its global symbol here, and TVM compares the "global_symbol" attribute
+  of two PrimFuncs; this package does not, as a PrimFunc taken out of a
+  schedule (sch.mod["main"]) is named by its key. Compare whole IRModules
+  where the names matter;
+- an IRModule with a PrimFunc: not equal.
+"""
+from .._ext import ext
+from .module import IRModule
+
+
+def _operand(value):
+    """(native module, function name or None, kind) of an IRModule or PrimFunc."""
+    from ..script.tir import PrimFunc
+    if isinstance(value, IRModule):
+        return value._native, None, "IRModule"
+    if isinstance(value, PrimFunc):
+        return value.mod._native, value.name, "PrimFunc"
+    raise TypeError("structural equality compares IRModules and PrimFuncs, got "
+                    f"{type(value).__name__}")
+
+
+def _binding(name):
+    if not hasattr(ext, name):
+        raise NotImplementedError(
+            f"tvm.ir.{name}: the native extension (_tensorir) has no {name} binding; "
+            "rebuild it (ninja -C build _tensorir) from a tree that has "
+            "python/src/StructuralEqual.cpp")
+    return getattr(ext, name)
+
+
+def _compare(lhs, rhs, map_free_vars):
+    a, func_a, kind_a = _operand(lhs)
+    b, func_b, kind_b = _operand(rhs)
+    if kind_a != kind_b:
+        return False, f"cannot compare a {kind_a} with a {kind_b}"
+    equal, message = _binding("structural_equal")(a, b, func_a, func_b, bool(map_free_vars))
+    return bool(equal), message
+
+
+def structural_equal(lhs, rhs, map_free_vars=False):
+    """Whether `lhs` and `rhs` (IRModules or PrimFuncs) are structurally
+    equal. map_free_vars: variables defined in neither may correspond."""
+    return _compare(lhs, rhs, map_free_vars)[0]
+
+
+def assert_structural_equal(lhs, rhs, map_free_vars=False):
+    """Raises ValueError, with the first mismatch, unless `lhs` and `rhs`
+    are structurally equal."""
+    equal, message = _compare(lhs, rhs, map_free_vars)
+    if not equal:
+        raise ValueError(message or "the two programs are not structurally equal")
+
+
+def structural_hash(node, map_free_vars=False):
+    """A hash of `node` (an IRModule or PrimFunc) that structurally equal
+    programs share."""
+    native, func, _ = _operand(node)
+    return int(_binding("structural_hash")(native, func))
