@@ -18,7 +18,7 @@ from .script.parser import DTYPES, FunctionParser, ScriptError
 from .script.tir import PrimFunc
 
 __all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min",
-           "create_prim_func", "var"]
+           "create_prim_func", "var", "const"]
 
 
 class Expr:
@@ -95,8 +95,11 @@ class Reduce(Expr):
 
 
 def _wrap(value):
+    from .tir.expr import FloatImm, IntImm
     if isinstance(value, Expr):
         return value
+    if isinstance(value, (IntImm, FloatImm)):
+        return Const(value.value)
     if isinstance(value, (int, float)):
         return Const(value)
     raise TypeError(f"cannot use {type(value).__name__} in a tensor expression")
@@ -135,6 +138,13 @@ def placeholder(shape, dtype="float32", name="placeholder"):
 
 def var(name="n", dtype="int32"):
     return Var(name, dtype)
+
+
+def const(value, dtype=None, span=None):
+    """tvm.te.const (tvm.tir.const): an IntImm or FloatImm, usable as an
+    extent in shapes and as a value in computes."""
+    from .tir.expr import const as make
+    return make(value, dtype, span)
 
 
 def reduce_axis(dom, name="rv"):
@@ -223,7 +233,10 @@ def _tensors(expr, found):
 
 
 def _extent_text(e):
-    return e.name if isinstance(e, Var) else str(e)
+    if isinstance(e, Var):
+        return e.name
+    from .tir.expr import IntImm
+    return str(int(e)) if isinstance(e, IntImm) else str(e)
 
 
 def _identity(combiner, dtype):

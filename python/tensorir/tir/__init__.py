@@ -1,4 +1,8 @@
-"""tensorir.tir: the schedule."""
-from .schedule import Schedule, ScheduleError, BlockRV, LoopRV
+"""tensorir.tir: functions, expressions and the schedule."""
+from . import expr, schedule
+from .expr import FloatImm, IntImm, Var, const
+from .function import PrimFunc, TensorIntrin
+from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
 
-__all__ = ["Schedule", "ScheduleError", "BlockRV", "LoopRV"]
+__all__ = ["BlockRV", "FloatImm", "IntImm", "LoopRV", "PrimFunc", "Schedule",
+           "ScheduleError", "TensorIntrin", "Var", "const", "expr", "schedule"]

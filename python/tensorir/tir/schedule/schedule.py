@@ -1,9 +1,27 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
-from .._ext import ext
-from ..ir import IRModule
+import operator
+
+from ..._ext import ext
+from ...ir import IRModule
+from .state import parse_debug_mask
 from .trace import Trace
 
 ScheduleError = ext.ScheduleError
+
+# Whether the extension's split takes disable_predication (its signature,
+# as pybind11 writes it in the docstring, names the argument).
+_SPLIT_DISABLE_PREDICATION = "disable_predication" in (ext.Schedule.split.__doc__ or "")
+
+
+def _factor(value):
+    """A split factor as an int (ints and IntImms; not floats or bools)."""
+    if isinstance(value, (bool, float)):
+        raise TypeError(f"split factors are integers, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"split factors are integers (int or IntImm) or None, got "
+                        f"{type(value).__name__}") from None
 
 
 class _RV:
@@ -52,18 +70,44 @@ class Schedule:
     the loop or block at fault, and changes nothing. `sch.trace` records the
     steps."""
 
-    def __init__(self, mod):
+    def __init__(self, mod, *, seed=None, debug_mask="none",
+                 error_render_level="detail", enable_check=True):
+        """mod: an IRModule, a PrimFunc (scheduled as IRModule({"main": f}),
+        so its function is "main", as in TVM) or MLIR text. seed,
+        debug_mask (see tir.schedule.state), error_render_level and
+        enable_check are TVM's; they are checked and recorded, and change
+        nothing: nothing here is random, and refusals always raise
+        ScheduleError with the rule and the location at fault."""
+        from ..function import PrimFunc
         if isinstance(mod, str):
             mod = IRModule.from_mlir(mod)
-        elif not isinstance(mod, IRModule) and hasattr(mod, "mod"):
-            mod = mod.mod  # a PrimFunc
+        elif isinstance(mod, PrimFunc):
+            mod = IRModule({"main": mod})
+        elif not isinstance(mod, IRModule):
+            # Anything else that holds a module as `.mod` (asking may raise
+            # its own error, such as a function that did not parse).
+            inner = getattr(mod, "mod", None)
+            if not isinstance(inner, IRModule):
+                raise TypeError(f"Schedule takes an IRModule or a PrimFunc, got "
+                                f"{type(mod).__name__}")
+            mod = inner
+        if error_render_level not in ("detail", "fast", "none"):
+            raise ValueError(f'error_render_level is "detail", "fast" or "none", got '
+                             f"{error_render_level!r}")
+        self.debug_mask = parse_debug_mask(debug_mask)
+        self.seed = seed
+        self.error_render_level = error_render_level
+        self.enable_check = bool(enable_check)
         self._native = ext.Schedule(mod._native)
+        self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
         self.trace = Trace()
 
     @property
     def mod(self):
         """The module as scheduled so far (a copy)."""
-        return IRModule(self._native.mod)
+        mod = IRModule(self._native.mod)
+        mod._symbols = dict(self._symbols)
+        return mod
 
     def show(self):
         self.mod.show()
@@ -120,13 +164,25 @@ class Schedule:
 
     # Loop transformations.
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
+        """Splits `loop` into len(factors) loops; factors are ints or
+        IntImms, one of them None (or -1) for the factor inferred from the
+        extent."""
+        factors = [None if f is None else _factor(f) for f in factors]
+        factors = [None if f == -1 else f for f in factors]
+        kwargs = {}
         if disable_predication:
-            raise ScheduleError("split: disable_predication is not supported")
-        factors = [None if f is None or f == -1 else int(f) for f in factors]
+            if not _SPLIT_DISABLE_PREDICATION:
+                raise ScheduleError(
+                    "split: disable_predication=True is not supported yet: the "
+                    "extension's split always adds the predicate a non-dividing "
+                    "factor needs")
+            kwargs["disable_predication"] = True
         rvs = [LoopRV(h) for h in self._native.split(self._loop(loop), factors,
-                                                     preserve_unit_iters)]
-        self.trace._record("split", [loop], {"factors": factors,
-                                             "preserve_unit_iters": preserve_unit_iters}, rvs)
+                                                     preserve_unit_iters, **kwargs)]
+        attrs = {"factors": factors, "preserve_unit_iters": preserve_unit_iters}
+        if disable_predication:
+            attrs["disable_predication"] = True
+        self.trace._record("split", [loop], attrs, rvs)
         return rvs
 
     def fuse(self, *loops, preserve_unit_iters=True):

@@ -38,7 +38,9 @@ class Trace:
             args = [self._name(rv) for rv in inst.inputs]
             if inst.kind == "split":
                 text = (f"sch.split(loop={args[0]}, factors={inst.attrs['factors']!r}, "
-                        f"preserve_unit_iters={inst.attrs['preserve_unit_iters']})")
+                        f"preserve_unit_iters={inst.attrs['preserve_unit_iters']}"
+                        + (", disable_predication=True)"
+                           if inst.attrs.get("disable_predication") else ")"))
             elif inst.kind == "get_block":
                 func = inst.attrs["func_name"]
                 text = f"sch.get_block(name={inst.attrs['name']!r}" + (
@@ -66,6 +68,37 @@ class Trace:
 
     def show(self):
         print(self.as_python())
+
+    # ----------------------------------------------------------------- replay
+    def apply_to_schedule(self, sch, remove_postproc=False, decision_provider=None):
+        """Applies the steps again, in order, to `sch` (a Schedule of the
+        module this trace's schedule started from), as TVM's
+        Trace.apply_to_schedule. Nothing here is a postprocessing step or a
+        sampling decision, so remove_postproc and decision_provider change
+        nothing (a decision_provider is refused)."""
+        if decision_provider is not None:
+            raise ValueError("apply_to_schedule: this trace has no sampling decisions")
+        new_rvs = {}
+
+        def lookup(rv):
+            if id(rv) not in new_rvs:
+                raise ValueError(f"{rv!r} is used before a step of the trace produced it")
+            return new_rvs[id(rv)]
+
+        for inst in self.insts:
+            result = getattr(sch, inst.kind)(*[lookup(rv) for rv in inst.inputs],
+                                             **inst.attrs)
+            if result is None:
+                results = []
+            elif isinstance(result, (list, tuple)):
+                results = list(result)
+            else:
+                results = [result]
+            if len(results) != len(inst.outputs):
+                raise ValueError(f"replaying {inst.kind}: {len(results)} results where the "
+                                 f"trace has {len(inst.outputs)}")
+            for old, new in zip(inst.outputs, results):
+                new_rvs[id(old)] = new
 
     def __str__(self):
         return self.as_python()
@@ -110,6 +143,9 @@ class Trace:
                     body.append(f"{', '.join(outs)} = transform.split_handle {group} : "
                                 f"({any_op}) -> {handles(len(outs))}")
             elif k == "split":
+                if inst.attrs.get("disable_predication"):
+                    raise ValueError("split(disable_predication=True) has no transform-script "
+                                     "form yet")
                 factors = ", ".join("-1" if f is None else str(f) for f in inst.attrs["factors"])
                 attr = "" if inst.attrs["preserve_unit_iters"] else " {preserve_unit_iters = false}"
                 body.append(f"{', '.join(outs)} = transform.tir.split {ins[0]} [{factors}]{attr} : "
