@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: lit (C++ tools, IR, executed code),
-# then pytest (the Python package). Each prints its own summary; the script
-# fails if either fails.
+# Sets up, builds and runs every test: the conformance run of TVM's own
+# schedule tests (when ../shared/tvm-tests is there), lit (C++ tools, IR,
+# executed code), then pytest (the Python package). Each prints its own
+# summary, pytest's last; the script fails if lit or pytest fails, or if a
+# conformance file passes fewer tests than its floor in
+# test/tvm-conformance-floor.txt (scripts/check-conformance.py --update
+# raises the floors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +13,11 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 status=0
+if [[ -f ../shared/tvm-tests/run.sh ]]; then
+  echo "== TVM v0.23 schedule tests (../shared/tvm-tests/run.sh)"
+  bash ../shared/tvm-tests/run.sh || true  # its failures are counted, not fatal: the floors decide
+  /usr/bin/python3 scripts/check-conformance.py || status=1
+fi
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" || status=1
 /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status
