@@ -13,13 +13,13 @@ static LogicalResult checkDataParallel(ForOp loop, StringRef primitive,
                                        ScheduleError &error) {
   Value iv = loop.getInductionVar();
   for (BlockOp block : collectChildBlocks(loop)) {
-    AffineMap bindings = block.getBindings();
-    for (auto [pos, value] : llvm::enumerate(block.getBindingDims())) {
+    SmallVector<AffineExpr> bindings = block.getBindingExprs();
+    for (auto [pos, value] : llvm::enumerate(block.getBindingValues())) {
       if (value != iv)
         continue;
       for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
         if (block.getIterType(i) == IterType::Spatial ||
-            !bindings.getResult(i).isFunctionOfDim(pos))
+            !bindings[i].isFunctionOfDim(pos))
           continue;
         std::string var = "#" + std::to_string(i);
         if (auto names = block.getVarNames())

@@ -183,83 +183,86 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                                     ValueRange exprValues,
                                     ArrayRef<AffineExpr> extraConstraints) {
   MLIRContext *ctx = block.getContext();
-  AffineMap map = block.getBindings();
-  SmallVector<Value> dims(block.getBindingDims());
-  SmallVector<Value> syms(block.getBindingSymbols());
-  if (!llvm::is_contained(dims, old) && extraConstraints.empty())
+  SmallVector<Value> inputs(block.getBindingValues());
+  if (!llvm::is_contained(inputs, old) && extraConstraints.empty())
     return;
 
-  // New dimensions: the old ones without `old`, then the expression's values.
-  SmallVector<Value> newDims;
-  for (Value d : dims)
-    if (d != old && !llvm::is_contained(newDims, d))
-      newDims.push_back(d);
+  // New inputs: the old ones without `old`, then the expression's values.
+  SmallVector<Value> newInputs;
+  for (Value v : inputs)
+    if (v != old && !llvm::is_contained(newInputs, v))
+      newInputs.push_back(v);
   SmallVector<AffineExpr> exprDims;
   for (Value v : exprValues) {
-    auto it = llvm::find(newDims, v);
-    if (it == newDims.end()) {
-      newDims.push_back(v);
-      it = std::prev(newDims.end());
+    auto it = llvm::find(newInputs, v);
+    if (it == newInputs.end()) {
+      newInputs.push_back(v);
+      it = std::prev(newInputs.end());
     }
-    exprDims.push_back(getAffineDimExpr(it - newDims.begin(), ctx));
+    exprDims.push_back(getAffineDimExpr(it - newInputs.begin(), ctx));
   }
-  AffineExpr replacement =
-      expr.replaceDimsAndSymbols(exprDims, /*symReplacements=*/{});
-  SmallVector<AffineExpr> dimReplacements;
-  for (Value d : dims)
-    dimReplacements.push_back(
-        d == old ? replacement
-                 : getAffineDimExpr(llvm::find(newDims, d) - newDims.begin(),
-                                    ctx));
-  SmallVector<AffineExpr> symReplacements;
-  for (unsigned i = 0; i < syms.size(); ++i)
-    symReplacements.push_back(getAffineSymbolExpr(i, ctx));
+  AffineExpr replacement = expr.replaceDims(exprDims);
+  SmallVector<AffineExpr> repl;
+  for (Value v : inputs)
+    repl.push_back(v == old ? replacement
+                            : getAffineDimExpr(llvm::find(newInputs, v) -
+                                                   newInputs.begin(),
+                                               ctx));
 
   SmallVector<std::optional<Interval>> ranges;
-  for (Value d : newDims)
-    ranges.push_back(getValueRange(d));
-  unsigned nd = newDims.size(), ns = syms.size();
+  for (Value v : newInputs)
+    ranges.push_back(getValueRange(v));
+  unsigned n = newInputs.size();
+  auto simplify = [&](AffineExpr e) {
+    return simplifyWithRanges(e, ranges, n, 0);
+  };
 
   SmallVector<AffineExpr> results;
-  for (AffineExpr e : map.getResults())
-    results.push_back(simplifyWithRanges(
-        e.replaceDimsAndSymbols(dimReplacements, symReplacements), ranges, nd,
-        ns));
-  SmallVector<AffineExpr> constraints;
-  SmallVector<bool> eqFlags;
-  if (auto predicate = block.getPredicate()) {
-    for (unsigned i = 0, e = predicate->getNumConstraints(); i < e; ++i) {
-      constraints.push_back(simplifyWithRanges(
-          predicate->getConstraint(i).replaceDimsAndSymbols(dimReplacements,
-                                                            symReplacements),
-          ranges, nd, ns));
-      eqFlags.push_back(predicate->isEq(i));
-    }
-  }
-  for (AffineExpr c : extraConstraints) {
-    constraints.push_back(simplifyWithRanges(
-        c.replaceDimsAndSymbols(exprDims, {}), ranges, nd, ns));
-    eqFlags.push_back(false);
-  }
-  // Drop what holds everywhere (a constant >= 0, or a bound implied by
-  // the ranges).
-  SmallVector<AffineExpr> kept;
-  SmallVector<bool> keptEq;
-  for (auto [c, eq] : llvm::zip(constraints, eqFlags)) {
-    auto range = evaluateRange(c, ranges);
-    bool always = range && (eq ? (range->lo == 0 && range->hi == 0)
-                               : range->lo >= 0);
-    if (!always) {
-      kept.push_back(c);
-      keptEq.push_back(eq);
-    }
-  }
-  if (kept.empty())
-    block.removePredicateAttr();
+  for (AffineExpr e : block.getBindingExprs())
+    results.push_back(simplify(e.replaceDims(repl)));
 
-  // Keep only the dimensions still in use (a unit loop folded to 0 leaves
-  // the bindings, as in TVM).
-  llvm::SmallBitVector used(nd);
+  // The predicate: each disjunct, with the extra constraints conjoined.
+  SmallVector<Conjunction> disjuncts;
+  for (IntegerSet set : block.getPredicateSets()) {
+    Conjunction c;
+    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      c.constraints.push_back(simplify(e.replaceDims(repl)));
+      c.eqFlags.push_back(set.isEq(i));
+    }
+    disjuncts.push_back(std::move(c));
+  }
+  if (!extraConstraints.empty()) {
+    if (disjuncts.empty())
+      disjuncts.emplace_back();
+    for (Conjunction &c : disjuncts)
+      for (AffineExpr e : extraConstraints) {
+        c.constraints.push_back(simplify(e.replaceDims(exprDims)));
+        c.eqFlags.push_back(false);
+      }
+  }
+  // Drop what holds everywhere (a constant >= 0, or a bound implied by the
+  // ranges); a disjunct left empty makes the whole predicate true.
+  bool alwaysTrue = false;
+  for (Conjunction &c : disjuncts) {
+    Conjunction kept;
+    for (auto [e, eq] : llvm::zip(c.constraints, c.eqFlags)) {
+      auto range = evaluateRange(e, ranges);
+      bool always =
+          range && (eq ? (range->lo == 0 && range->hi == 0) : range->lo >= 0);
+      if (!always) {
+        kept.constraints.push_back(e);
+        kept.eqFlags.push_back(eq);
+      }
+    }
+    alwaysTrue |= kept.constraints.empty();
+    c = std::move(kept);
+  }
+  if (alwaysTrue)
+    disjuncts.clear();
+
+  // Keep only the inputs still in use (a unit loop folded to 0 leaves the
+  // bindings, as in TVM).
+  llvm::SmallBitVector used(n);
   auto markUsed = [&](AffineExpr e) {
     e.walk([&](AffineExpr sub) {
       if (auto d = dyn_cast<AffineDimExpr>(sub))
@@ -268,28 +271,31 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
   };
   for (AffineExpr e : results)
     markUsed(e);
-  for (AffineExpr c : kept)
-    markUsed(c);
+  for (Conjunction &c : disjuncts)
+    for (AffineExpr e : c.constraints)
+      markUsed(e);
   SmallVector<Value> operands;
   SmallVector<AffineExpr> compress;
-  for (unsigned i = 0; i < nd; ++i) {
+  for (unsigned i = 0; i < n; ++i) {
     compress.push_back(getAffineDimExpr(operands.size(), ctx));
     if (used.test(i))
-      operands.push_back(newDims[i]);
+      operands.push_back(newInputs[i]);
   }
-  unsigned keptDims = operands.size();
-  SmallVector<AffineExpr> compressed;
-  for (AffineExpr e : results)
-    compressed.push_back(e.replaceDimsAndSymbols(compress, symReplacements));
-  block.setBindingsAttr(
-      AffineMapAttr::get(AffineMap::get(keptDims, ns, compressed, ctx)));
-  if (!kept.empty()) {
-    SmallVector<AffineExpr> keptCompressed;
-    for (AffineExpr c : kept)
-      keptCompressed.push_back(c.replaceDimsAndSymbols(compress, symReplacements));
-    block.setPredicateAttr(IntegerSetAttr::get(
-        IntegerSet::get(keptDims, ns, keptCompressed, keptEq)));
+  unsigned kept = operands.size();
+  for (AffineExpr &e : results)
+    e = e.replaceDims(compress);
+  block.setBindingsAttr(AffineMapAttr::get(makeInputMap(kept, results, ctx)));
+  if (disjuncts.empty()) {
+    block.removePredicateAttr();
+  } else {
+    SmallVector<Attribute> sets;
+    for (Conjunction &c : disjuncts) {
+      for (AffineExpr &e : c.constraints)
+        e = e.replaceDims(compress);
+      sets.push_back(IntegerSetAttr::get(
+          makeInputSet(kept, c.constraints, c.eqFlags, ctx)));
+    }
+    block.setPredicateAttr(ArrayAttr::get(ctx, sets));
   }
-  operands.append(syms.begin(), syms.end());
   block.getBindingValuesMutable().assign(operands);
 }

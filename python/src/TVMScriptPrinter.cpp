@@ -10,6 +10,7 @@
 #include "TVMScriptPrinter.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -501,12 +502,10 @@ bool Printer::tirBlock(BlockOp block, int indent, std::ostringstream &os) {
   os << pad(indent) << "with T.block(\"" << block.getBlockName().str()
      << "\"):\n";
   int in = indent + 1;
-  SmallVector<std::string> dims, syms;
-  for (Value v : block.getBindingDims())
-    dims.push_back(name(v));
-  for (Value v : block.getBindingSymbols())
-    syms.push_back(name(v));
-  AffineMap bindings = block.getBindings();
+  SmallVector<std::string> inputs;
+  for (Value v : block.getBindingValues())
+    inputs.push_back(name(v));
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
   static const char *kinds[] = {"spatial", "reduce", "scan", "opaque"};
   push();
   for (unsigned i = 0; i < block.getNumIterVars(); ++i) {
@@ -519,17 +518,24 @@ bool Printer::tirBlock(BlockOp block, int indent, std::ostringstream &os) {
     std::string domain = lo == "0" ? hi : "(" + lo + ", " + hi + ")";
     os << pad(in) << var << " = T.axis."
        << kinds[static_cast<int>(block.getIterType(i))] << "(" << domain
-       << ", " << affine(bindings.getResult(i), dims, syms) << ")\n";
+       << ", " << affine(bindings[i], inputs, {}) << ")\n";
     names[block.getIterVar(i)] = var;
   }
-  if (auto predicate = block.getPredicate()) {
+  if (block.getPredicate()) {
+    // A disjunction of conjunctions of `e >= 0` (or `== 0`).
+    SmallVector<IntegerSet> sets = block.getPredicateSets();
     std::string cond;
-    for (unsigned c = 0; c < predicate->getNumConstraints(); ++c) {
-      // Constraints are `e >= 0` (or `== 0`); printed as `lhs < rhs` forms
-      // the parser reads back to the same constraint.
-      std::string e = affine(predicate->getConstraint(c), dims, syms);
-      cond += (c ? " and " : "") +
-              (predicate->isEq(c) ? e + " == 0" : e + " >= 0");
+    for (auto [k, set] : llvm::enumerate(sets)) {
+      std::string conj;
+      SmallVector<AffineExpr> cs = getConstraintsOverInputs(set);
+      for (auto [c, e] : llvm::enumerate(cs)) {
+        std::string t = affine(e, inputs, {});
+        conj += (c ? " and " : "") + (set.isEq(c) ? t + " == 0" : t + " >= 0");
+      }
+      if (cs.empty())
+        conj = "True";
+      bool paren = sets.size() > 1 && cs.size() > 1;
+      cond += (k ? " or " : "") + (paren ? "(" + conj + ")" : conj);
     }
     os << pad(in) << "T.where(" << cond << ")\n";
   }
@@ -538,24 +544,27 @@ bool Printer::tirBlock(BlockOp block, int indent, std::ostringstream &os) {
     if (!maps)
       return;
     SmallVector<std::string> iters;
-    for (unsigned i = 0; i < block.getNumIterVars(); ++i)
-      iters.push_back(name(block.getIterVar(i)));
+    for (Value v : block.getRegionInputs())
+      iters.push_back(name(v));
     os << pad(in) << "T." << kw << "(";
     for (auto [i, pair] : llvm::enumerate(llvm::zip(buffers, *maps))) {
       auto [buffer, attr] = pair;
-      AffineMap map = cast<AffineMapAttr>(attr).getValue();
-      unsigned rank = map.getNumResults() / 2;
+      RegionExprs region =
+          splitRegionMap(cast<AffineMapAttr>(attr).getValue());
+      unsigned rank = region.starts.size();
       os << (i ? ", " : "") << name(buffer) << "[";
       for (unsigned d = 0; d < rank; ++d) {
-        std::string start = affine(map.getResult(d), iters, {});
-        AffineExpr extentExpr = map.getResult(rank + d);
+        std::string start = affine(region.starts[d], iters, {});
+        AffineExpr extentExpr = region.extents[d];
         auto extent = dyn_cast<AffineConstantExpr>(extentExpr);
         os << (d ? ", " : "");
         if (extent && extent.getValue() == 1)
           os << start;
         else
           os << start << ":"
-             << affine(map.getResult(d) + extentExpr, iters, {});
+             << affine(simplifyAffineExpr(region.starts[d] + extentExpr,
+                                          iters.size(), 0),
+                       iters, {});
       }
       os << "]";
     }

@@ -74,23 +74,32 @@ static void lowerBlock(IRRewriter &rewriter, BlockOp block) {
       expandMap(rewriter, loc, block.getBindings(), block.getBindingValues());
   Block *dest = block->getBlock();
   Block::iterator point = Block::iterator(block);
-  if (auto predicate = block.getPredicate()) {
-    ValueRange dims = block.getBindingDims();
-    ValueRange syms = block.getBindingSymbols();
+  if (block.getPredicate()) {
+    // A disjunction of conjunctions of `c >= 0` / `c == 0`.
     Value cond;
-    for (unsigned i = 0, e = predicate->getNumConstraints(); i < e; ++i) {
-      Value lhs = affine::expandAffineExpr(
-          rewriter, loc, predicate->getConstraint(i), dims, syms);
-      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value holds = arith::CmpIOp::create(
-          rewriter, loc,
-          predicate->isEq(i) ? arith::CmpIPredicate::eq
-                             : arith::CmpIPredicate::sge,
-          lhs, zero);
-      cond = cond ? arith::AndIOp::create(rewriter, loc, cond, holds)
-                        .getResult()
+    ValueRange values = block.getBindingValues();
+    for (IntegerSet set : block.getPredicateSets()) {
+      ValueRange dims = values.take_front(set.getNumDims());
+      ValueRange syms = values.drop_front(set.getNumDims());
+      Value all;
+      for (unsigned i = 0, e = set.getNumConstraints(); i < e; ++i) {
+        Value lhs = affine::expandAffineExpr(rewriter, loc,
+                                             set.getConstraint(i), dims, syms);
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value holds = arith::CmpIOp::create(
+            rewriter, loc,
+            set.isEq(i) ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge,
+            lhs, zero);
+        all = all ? arith::AndIOp::create(rewriter, loc, all, holds).getResult()
                   : holds;
+      }
+      if (!all)
+        all = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      cond = cond ? arith::OrIOp::create(rewriter, loc, cond, all).getResult()
+                  : all;
     }
+    if (!cond)
+      cond = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
     auto ifOp = scf::IfOp::create(rewriter, loc, cond,
                                   /*withElseRegion=*/false);
     dest = ifOp.thenBlock();

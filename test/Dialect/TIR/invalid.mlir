@@ -1,33 +1,6 @@
-// One case per verifier rule of the tir dialect.
+// One case per verifier rule of the tir dialect. Programs TensorIR accepts
+// (and that earlier versions refused) are in tensorir-rules.mlir.
 // RUN: tir-opt %s -split-input-file -verify-diagnostics
-
-// Rule: a binding uses enclosing loop variables, not other values.
-func.func @binding_not_loop_var(%A: memref<8xf32>, %n: index) {
-  tir.for %i = 0 to 8 {
-    // expected-error @+1 {{binding uses a value that is not the variable of an enclosing tir.for or tir.block}}
-    tir.block "B"(%vi = spatial(8, %n)) {
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: a binding cannot reach past the enclosing block.
-func.func @binding_crosses_block(%A: memref<8x8xf32>) {
-  tir.for %i = 0 to 8 {
-    tir.block "outer"(%vo = spatial(8, %i)) {
-      tir.for %j = 0 to 8 {
-        // expected-error @+1 {{binding uses the induction variable of a tir.for from outside block 'outer'}}
-        tir.block "inner"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
-        }
-      }
-    }
-  }
-  return
-}
-
-// -----
 
 // Rule: the block body uses only its own iteration variables.
 func.func @body_uses_loop_var(%A: memref<8xf32>) {
@@ -37,18 +10,6 @@ func.func @body_uses_loop_var(%A: memref<8xf32>) {
       %c = arith.constant 0.0 : f32
       // expected-error @+1 {{uses the induction variable of a tir.for from outside its enclosing block 'B'}}
       tir.store %c, %A[%i] : memref<8xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: a binding stays inside the iteration variable's domain.
-func.func @binding_outside_domain(%A: memref<8xf32>) {
-  tir.for %i = 0 to 16 {
-    // expected-error @+1 {{binding of iteration variable #0 ranges over [0, 15], outside its domain [0, 8)}}
-    tir.block "B"(%vi = spatial(8, %i)) {
     }
   }
   return
@@ -81,46 +42,6 @@ func.func @wrong_rank(%A: memref<8x8xf32>) {
 
 // -----
 
-// Rule: an index stays inside the buffer's static shape.
-func.func @index_out_of_bounds(%A: memref<8xf32>, %B: memref<16xf32>) {
-  tir.for %i = 0 to 16 {
-    tir.block "B"(%vi = spatial(16, %i)) {
-      // expected-error @+1 {{index 0 ranges over [0, 15], outside dimension 0 of the buffer (size 8)}}
-      %x = tir.load %A[%vi] : memref<8xf32>
-      tir.store %x, %B[%vi] : memref<16xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: a store index stays inside the buffer, also through an offset.
-func.func @store_out_of_bounds(%B: memref<30xf32>) {
-  tir.for %i = 0 to 10 {
-    tir.block "B"(%vi = spatial(10, %i)) {
-      %c = arith.constant 0.0 : f32
-      // expected-error @+1 {{index 0 ranges over [25, 34], outside dimension 0 of the buffer (size 30)}}
-      tir.store %c, %B[%vi + 25] : memref<30xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: a region stays inside the buffer's static shape.
-func.func @region_out_of_bounds(%A: memref<8xf32>) {
-  tir.for %i = 0 to 8 {
-    // expected-error @+1 {{has a read region that leaves dimension 0 of its buffer (size 8) over the iteration domains}}
-    tir.block "B"(%vi = spatial(8, %i)) reads(%A[%vi : %vi + 2] : memref<8xf32>) writes() {
-    }
-  }
-  return
-}
-
-// -----
-
 // Rule: a region has one dimension per buffer dimension.
 func.func @region_wrong_rank(%A: memref<8x8xf32>) {
   tir.for %i = 0 to 8 {
@@ -133,11 +54,15 @@ func.func @region_wrong_rank(%A: memref<8x8xf32>) {
 
 // -----
 
-// Rule: init only in a block with a reduction variable.
-func.func @init_without_reduction(%A: memref<8xf32>) {
+// Rule: init comes before the block's body (only buffer allocations and
+// matches may precede it).
+func.func @init_not_first(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
-    tir.block "B"(%vi = spatial(8, %i)) {
-      // expected-error @+1 {{is only allowed in a block with a 'reduce' iteration variable, but block 'B' has none}}
+    tir.block "B"(%vi = reduce(8, %i)) {
+      %c = arith.constant 0.0 : f32
+      // expected-note @+1 {{first statement of the body}}
+      tir.store %c, %A[%vi] : memref<8xf32>
+      // expected-error @+1 {{must come before the body of its tir.block (only buffer allocations and matches may precede it)}}
       tir.init {
       }
     }
@@ -147,12 +72,13 @@ func.func @init_without_reduction(%A: memref<8xf32>) {
 
 // -----
 
-// Rule: init is the first operation of its block.
-func.func @init_not_first(%A: memref<8xf32>) {
+// Rule: a block has at most one init.
+func.func @init_twice(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = reduce(8, %i)) {
-      %c = arith.constant 0.0 : f32
-      // expected-error @+1 {{must be the first operation of its tir.block}}
+      tir.init {
+      }
+      // expected-error @+1 {{appears twice in its tir.block; a block has at most one init}}
       tir.init {
       }
     }
@@ -166,68 +92,6 @@ func.func @init_not_first(%A: memref<8xf32>) {
 func.func @init_outside_block() {
   // expected-error @+1 {{expects parent op 'tir.block'}}
   tir.init {
-  }
-  return
-}
-
-// -----
-
-// Rule: a store goes to a buffer listed in writes (when regions are given).
-func.func @store_not_in_writes(%A: memref<8xf32>, %B: memref<8xf32>) {
-  tir.for %i = 0 to 8 {
-    // expected-note @+1 {{block is here}}
-    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%A[%vi] : memref<8xf32>) {
-      %c = arith.constant 0.0 : f32
-      // expected-error @+1 {{writes a buffer that block 'B' does not list in its writes}}
-      tir.store %c, %B[%vi] : memref<8xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: a load reads a buffer listed in reads (or writes).
-func.func @load_not_in_reads(%A: memref<8xf32>, %B: memref<8xf32>) {
-  tir.for %i = 0 to 8 {
-    // expected-note @+1 {{block is here}}
-    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%B[%vi] : memref<8xf32>) {
-      // expected-error @+1 {{reads a buffer that block 'B' does not list in its reads}}
-      %x = tir.load %A[%vi] : memref<8xf32>
-      tir.store %x, %B[%vi] : memref<8xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: an access stays inside the region the block lists.
-func.func @store_outside_region(%A: memref<16xf32>) {
-  tir.for %i = 0 to 8 {
-    // expected-note @+1 {{block is here}}
-    tir.block "B"(%vi = spatial(8, %i)) reads() writes(%A[%vi] : memref<16xf32>) {
-      %c = arith.constant 0.0 : f32
-      // expected-error @+1 {{accesses its buffer outside the region that block 'B' lists in its writes}}
-      tir.store %c, %A[%vi + 1] : memref<16xf32>
-    }
-  }
-  return
-}
-
-// -----
-
-// Rule: block names are unique within a function.
-func.func @duplicate_block_name(%A: memref<8xf32>) {
-  tir.for %i = 0 to 8 {
-    // expected-note @+1 {{first block with this name}}
-    tir.block "B"(%vi = spatial(8, %i)) {
-    }
-  }
-  tir.for %i = 0 to 8 {
-    // expected-error @+1 {{block name 'B' is already used in this function}}
-    tir.block "B"(%vi = spatial(8, %i)) {
-    }
   }
   return
 }
@@ -303,7 +167,7 @@ func.func @dynamic_bound_mismatch(%n: index) {
 func.func @binding_count(%n: index) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one binding per iteration variable: 1 iteration variables, 2 bindings}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0, d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0, d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }
@@ -316,7 +180,7 @@ func.func @binding_count(%n: index) {
 func.func @iter_var_count(%n: index) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one 'index' body argument per iteration variable: 1 iteration variables, 0 arguments}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
     ^bb0:
     }) : (index) -> ()
   }
@@ -420,7 +284,7 @@ func.func @match_outside_block(%A: memref<64x64xf32>) {
 func.func @gen_domains(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects 'static_domains' to hold a lower and an upper bound per iteration variable: 2 entries expected, got 1}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
     ^bb0(%vi: index):
       %x = tir.load %A[%vi] : memref<8xf32>
     }) : (index) -> ()
@@ -434,7 +298,7 @@ func.func @gen_domains(%A: memref<8xf32>) {
 func.func @gen_regions(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one read region per read buffer}}
-    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [], operandSegmentSizes = array<i32: 0, 1, 1, 0>}> ({
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 1, 0>}> ({
     ^bb0(%vi: index):
     }) : (index, memref<8xf32>) -> ()
   }
@@ -447,7 +311,7 @@ func.func @gen_regions(%A: memref<8xf32>) {
 func.func @gen_bindings(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects 2 binding values for its bindings, got 1}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0, d1) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0, d1) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }
@@ -459,8 +323,8 @@ func.func @gen_bindings(%A: memref<8xf32>) {
 // Rule: regions are written over the block's iteration variables (generic form).
 func.func @gen_region_dims(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
-    // expected-error @+1 {{expects read regions over the block's 1 iteration variables}}
-    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [affine_map<(d0, d1) -> (d0, 1)>], write_regions = [], operandSegmentSizes = array<i32: 0, 1, 1, 0>}> ({
+    // expected-error @+1 {{expects read regions over the block's 1 iteration variables and 0 region values}}
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [affine_map<(d0, d1) -> (d0, 1)>], write_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 1, 0>}> ({
     ^bb0(%vi: index):
     }) : (index, memref<8xf32>) -> ()
   }
@@ -485,7 +349,7 @@ func.func @gen_bounds(%A: memref<8xf32>) {
 func.func @gen_predicate(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects the predicate over the same values as the bindings}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, predicate = affine_set<(d0, d1) : (d0 >= 0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, predicate = [affine_set<(d0, d1) : (d0 >= 0)>], operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }

@@ -70,7 +70,7 @@ func.func @fused_bindings(%A: memref<16x8xf32>) {
 // A block over several predicate constraints, every comparison form.
 // CHECK-LABEL: func.func @predicates
 func.func @predicates(%A: memref<8xf32>) {
-  // CHECK: where(%[[I:.+]] >= 1, %[[I]] < 7, %[[I]] == 3)
+  // CHECK: where(%[[I:.+]] >= 1 and %[[I]] < 7 and %[[I]] == 3)
   tir.for %i = 0 to 8 {
     tir.block "P"(%vi = spatial(8, %i)) where(%i >= 1, %i <= 6, %i == 3) {
       %c = arith.constant 1.0 : f32
@@ -124,7 +124,7 @@ func.func @nested_blocks(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
 func.func @dynamic(%n: index, %m: index, %A: memref<?xf32>) {
   // CHECK:      %[[T:.+]] = tir.alloc_buffer(%[[N]]) : memref<?xf32, "local">
   // CHECK-NEXT: tir.for %[[I:.+]] = %[[M]] to %[[N]] {
-  // CHECK-NEXT:   tir.block "D"(%[[VI:.+]] = spatial(%[[M]] : %[[N]], %[[I]]), %{{.+}} = scan(2 : 5, symbol(%[[M]]) + 2)) {
+  // CHECK-NEXT:   tir.block "D"(%[[VI:.+]] = spatial(%[[M]] : %[[N]], %[[I]]), %{{.+}} = scan(2 : 5, %[[M]] + 2)) {
   %T = tir.alloc_buffer(%n) : memref<?xf32, "local">
   tir.for %i = %m to %n {
     tir.block "D"(%vi = spatial(%m : %n, %i), %vs = scan(2 : 5, symbol(%m) + 2)) {

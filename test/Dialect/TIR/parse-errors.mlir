@@ -5,11 +5,11 @@
 // RUN: not tir-opt %t/unknown-loop-kind.mlir 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not tir-opt %t/wrong-type.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not tir-opt %t/unknown-iter-kind.mlir 2>&1 | FileCheck %s --check-prefix=ITER
-// RUN: not tir-opt %t/region-not-iter-var.mlir 2>&1 | FileCheck %s --check-prefix=REGION
+// RUN: not tir-opt %t/bad-divisor.mlir 2>&1 | FileCheck %s --check-prefix=DIVISOR
 // RUN: not tir-opt %t/bad-predicate.mlir 2>&1 | FileCheck %s --check-prefix=PRED
 // RUN: not tir-opt %t/index-type.mlir 2>&1 | FileCheck %s --check-prefix=INDEX
 // RUN: not tir-opt %t/region-types.mlir 2>&1 | FileCheck %s --check-prefix=TYPES
-// RUN: not tir-opt %t/non-affine.mlir 2>&1 | FileCheck %s --check-prefix=AFFINE
+// RUN: not tir-opt %t/bad-index.mlir 2>&1 | FileCheck %s --check-prefix=EXPR
 
 //--- bad-syntax.mlir
 // SYNTAX: bad-syntax.mlir:3:18: error: custom op 'tir.for' expected 'to'
@@ -49,18 +49,18 @@ func.func @f(%A: memref<8xf32>) {
   return
 }
 
-//--- region-not-iter-var.mlir
-// REGION: region-not-iter-var.mlir:4:48: error: custom op 'tir.block' region index '%i' is not an iteration variable of this block
+//--- bad-divisor.mlir
+// DIVISOR: bad-divisor.mlir:4:39: error: custom op 'tir.block' 'floordiv' by 0; the divisor must be positive
 func.func @f(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
-    tir.block "B"(%vi = spatial(8, %i)) writes(%A[%i] : memref<8xf32>) {
+    tir.block "B"(%vi = spatial(8, %i floordiv 0)) {
     }
   }
   return
 }
 
 //--- bad-predicate.mlir
-// PRED: bad-predicate.mlir:4:57: error: custom op 'tir.block' expected a comparison (<, <=, >, >=, ==) in a block predicate
+// PRED: bad-predicate.mlir:4:57: error: custom op 'tir.block' expected a comparison (<, <=, >, >=, ==)
 func.func @f(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = spatial(8, %i)) where(%i * 2 + 1) {
@@ -87,12 +87,12 @@ func.func @f(%A: memref<8xf32>, %B: memref<8xf32>) {
   return
 }
 
-//--- non-affine.mlir
-// AFFINE: non-affine.mlir:5:28: error: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
+//--- bad-index.mlir
+// EXPR: bad-index.mlir:5:30: error: custom op 'tir.load' expected an index expression: an integer, an SSA name, '-' or '('
 func.func @f(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = spatial(8, %i)) {
-      %x = tir.load %A[%vi * %vi] : memref<8xf32>
+      %x = tir.load %A[%vi * ] : memref<8xf32>
     }
   }
   return

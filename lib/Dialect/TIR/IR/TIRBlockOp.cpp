@@ -47,12 +47,22 @@ std::optional<int64_t> BlockOp::getConstantDomainUpper(unsigned i) {
   return ShapedType::isDynamic(v) ? std::nullopt : std::optional(v);
 }
 
-OperandRange BlockOp::getBindingDims() {
-  return getBindingValues().take_front(getBindings().getNumDims());
+SmallVector<AffineExpr> BlockOp::getBindingExprs() {
+  return getExprsOverInputs(getBindings());
 }
 
-OperandRange BlockOp::getBindingSymbols() {
-  return getBindingValues().drop_front(getBindings().getNumDims());
+SmallVector<IntegerSet> BlockOp::getPredicateSets() {
+  SmallVector<IntegerSet> sets;
+  if (auto predicate = getPredicate())
+    for (Attribute a : *predicate)
+      sets.push_back(cast<IntegerSetAttr>(a).getValue());
+  return sets;
+}
+
+SmallVector<Value> BlockOp::getRegionInputs() {
+  SmallVector<Value> inputs(getBody()->getArguments());
+  llvm::append_range(inputs, getRegionValues());
+  return inputs;
 }
 
 bool BlockOp::hasReduction() {
@@ -103,59 +113,60 @@ static ParseResult parseDomain(OpAsmParser &parser, int64_t &lower,
   return parseStaticOrDynamicIndex(parser, upper, dynamic);
 }
 
-/// Parses `reads(...)` / `writes(...)` contents after the keyword.
-static ParseResult parseRegionList(OpAsmParser &parser,
-                                   ArrayRef<OpAsmParser::Argument> iterVars,
-                                   SmallVectorImpl<Value> &buffers,
-                                   SmallVectorImpl<Attribute> &maps) {
+/// Parses `reads(...)` / `writes(...)` contents after the keyword. Names
+/// that are not iteration variables are interned in `regionNames` (the
+/// block's region_values); `regions` are collected in input space over
+/// (iteration variables, region names so far) and fixed up by the caller.
+static ParseResult parseRegionList(
+    OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> iterVars,
+    SmallVectorImpl<UnresolvedOperand> &regionNames,
+    SmallVectorImpl<Value> &buffers, SmallVectorImpl<RegionExprs> &regions) {
   SmallVector<UnresolvedOperand> bufferNames;
-  SmallVector<RegionExprs> regions;
-  SmallVector<SmallVector<UnresolvedOperand>> regionNames;
-  SmallVector<SMLoc> locs;
   if (parser.parseLParen())
     return failure();
+  SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalRParen()))
     return success();
-  do {
-    locs.push_back(parser.getCurrentLocation());
-    bufferNames.emplace_back();
-    regions.emplace_back();
-    regionNames.emplace_back();
-    if (parser.parseOperand(bufferNames.back()) ||
-        parseRegionOfSSAIds(parser, regionNames.back(), regions.back()))
-      return failure();
-  } while (succeeded(parser.parseOptionalComma()));
-  SmallVector<Type> types;
-  if (parser.parseColonTypeList(types) || parser.parseRParen())
-    return failure();
-  if (types.size() != bufferNames.size())
-    return parser.emitError(locs.front(), "expected ")
-           << bufferNames.size() << " buffer types, got " << types.size();
-  if (parser.resolveOperands(bufferNames, types, locs.front(), buffers))
-    return failure();
   MLIRContext *ctx = parser.getContext();
-  for (auto [names, region, loc] : llvm::zip(regionNames, regions, locs)) {
-    // Rewrite the region over the block's iteration variables.
+  unsigned n = iterVars.size();
+  do {
+    bufferNames.emplace_back();
+    SmallVector<UnresolvedOperand> names;
+    RegionExprs region;
+    IndexExprParser exprs(parser, names);
+    if (parser.parseOperand(bufferNames.back()) || exprs.parseRegion(region))
+      return failure();
+    // Rewrite the region over (iteration variables, region names).
     SmallVector<AffineExpr> repl;
     for (const UnresolvedOperand &name : names) {
       auto it = llvm::find_if(iterVars, [&](const OpAsmParser::Argument &a) {
         return a.ssaName.name == name.name && a.ssaName.number == name.number;
       });
-      if (it == iterVars.end())
-        return parser.emitError(loc, "region index '")
-               << name.name
-               << "' is not an iteration variable of this block; regions are "
-                  "written over the block's iteration variables";
-      repl.push_back(getAffineDimExpr(it - iterVars.begin(), ctx));
+      if (it != iterVars.end()) {
+        repl.push_back(getAffineDimExpr(it - iterVars.begin(), ctx));
+        continue;
+      }
+      auto known = llvm::find_if(regionNames, [&](const UnresolvedOperand &r) {
+        return r.name == name.name && r.number == name.number;
+      });
+      unsigned pos = known - regionNames.begin();
+      if (known == regionNames.end())
+        regionNames.push_back(name);
+      repl.push_back(getAffineDimExpr(n + pos, ctx));
     }
     for (AffineExpr &e : region.starts)
       e = e.replaceDims(repl);
     for (AffineExpr &e : region.extents)
       e = e.replaceDims(repl);
-    maps.push_back(
-        AffineMapAttr::get(buildRegionMap(iterVars.size(), 0, region, ctx)));
-  }
-  return success();
+    regions.push_back(std::move(region));
+  } while (succeeded(parser.parseOptionalComma()));
+  SmallVector<Type> types;
+  if (parser.parseColonTypeList(types) || parser.parseRParen())
+    return failure();
+  if (types.size() != bufferNames.size())
+    return parser.emitError(loc, "expected ")
+           << bufferNames.size() << " buffer types, got " << types.size();
+  return parser.resolveOperands(bufferNames, types, loc, buffers);
 }
 
 ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -169,8 +180,9 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument> iterVars;
   SmallVector<Attribute> iterTypes, varNames;
   SmallVector<int64_t> staticDomains;
-  SmallVector<UnresolvedOperand> dynamicDomains, dimNames, symNames;
+  SmallVector<UnresolvedOperand> dynamicDomains, bindingNames;
   SmallVector<AffineExpr> bindings;
+  IndexExprParser bindingParser(parser, bindingNames);
   bool anyName = false;
   auto parseIterVar = [&]() -> ParseResult {
     OpAsmParser::Argument arg;
@@ -191,7 +203,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseLParen() ||
         parseDomain(parser, lower, upper, dynamicDomains) ||
         parser.parseComma() ||
-        parseAffineExprOfSSAIdsInto(parser, dimNames, symNames, binding) ||
+        bindingParser.parseExpr(binding) ||
         parser.parseRParen())
       return failure();
     iterVars.push_back(arg);
@@ -207,62 +219,76 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
                                      parseIterVar))
     return failure();
 
-  IntegerSet predicate;
+  SmallVector<Conjunction> predicate;
+  bool hasPredicate = false;
   if (succeeded(parser.parseOptionalKeyword("where"))) {
-    SmallVector<AffineExpr> constraints;
-    SmallVector<bool> eqFlags;
-    if (parser.parseLParen() ||
-        parseConstraintsOfSSAIds(parser, dimNames, symNames, constraints,
-                                 eqFlags) ||
+    hasPredicate = true;
+    if (parser.parseLParen() || bindingParser.parseCondition(predicate) ||
         parser.parseRParen())
       return failure();
-    predicate =
-        IntegerSet::get(dimNames.size(), symNames.size(), constraints, eqFlags);
   }
 
   SmallVector<Value> readBuffers, writeBuffers;
-  SmallVector<Attribute> readMaps, writeMaps;
+  SmallVector<RegionExprs> readRegions, writeRegions;
+  SmallVector<UnresolvedOperand> regionNames;
   bool hasReads = false, hasWrites = false;
   if (succeeded(parser.parseOptionalKeyword("reads"))) {
     hasReads = true;
-    if (parseRegionList(parser, iterVars, readBuffers, readMaps))
+    if (parseRegionList(parser, iterVars, regionNames, readBuffers,
+                        readRegions))
       return failure();
   }
   if (succeeded(parser.parseOptionalKeyword("writes"))) {
     hasWrites = true;
-    if (parseRegionList(parser, iterVars, writeBuffers, writeMaps))
+    if (parseRegionList(parser, iterVars, regionNames, writeBuffers,
+                        writeRegions))
       return failure();
   }
   if (parseAnnotationsAndAttrDict(parser, result))
     return failure();
 
-  // Operands, in ODS order: dynamic domains, binding values, reads, writes.
-  SmallVector<UnresolvedOperand> bindingValues(dimNames);
-  bindingValues.append(symNames);
+  // Operands, in ODS order: dynamic domains, binding values, region values,
+  // reads, writes.
   if (parser.resolveOperands(dynamicDomains, b.getIndexType(),
                              result.operands) ||
-      parser.resolveOperands(bindingValues, b.getIndexType(), result.operands))
+      parser.resolveOperands(bindingNames, b.getIndexType(),
+                             result.operands) ||
+      parser.resolveOperands(regionNames, b.getIndexType(), result.operands))
     return failure();
   result.addOperands(readBuffers);
   result.addOperands(writeBuffers);
   result.addAttribute(
       "operandSegmentSizes",
       b.getDenseI32ArrayAttr({static_cast<int32_t>(dynamicDomains.size()),
-                              static_cast<int32_t>(bindingValues.size()),
+                              static_cast<int32_t>(bindingNames.size()),
+                              static_cast<int32_t>(regionNames.size()),
                               static_cast<int32_t>(readBuffers.size()),
                               static_cast<int32_t>(writeBuffers.size())}));
 
   result.addAttribute("iter_types", b.getArrayAttr(iterTypes));
   result.addAttribute("static_domains", b.getDenseI64ArrayAttr(staticDomains));
-  result.addAttribute("bindings",
-                      AffineMapAttr::get(AffineMap::get(
-                          dimNames.size(), symNames.size(), bindings, ctx)));
-  if (predicate)
-    result.addAttribute("predicate", IntegerSetAttr::get(predicate));
+  unsigned numBindingInputs = bindingNames.size();
+  result.addAttribute("bindings", AffineMapAttr::get(makeInputMap(
+                                      numBindingInputs, bindings, ctx)));
+  if (hasPredicate) {
+    SmallVector<Attribute> sets;
+    for (const Conjunction &c : predicate)
+      sets.push_back(IntegerSetAttr::get(
+          makeInputSet(numBindingInputs, c.constraints, c.eqFlags, ctx)));
+    result.addAttribute("predicate", b.getArrayAttr(sets));
+  }
+  unsigned numRegionInputs = iterVars.size() + regionNames.size();
+  auto regionMaps = [&](ArrayRef<RegionExprs> regions) {
+    SmallVector<Attribute> maps;
+    for (const RegionExprs &r : regions)
+      maps.push_back(
+          AffineMapAttr::get(buildRegionMap(numRegionInputs, r, ctx)));
+    return b.getArrayAttr(maps);
+  };
   if (hasReads)
-    result.addAttribute("read_regions", b.getArrayAttr(readMaps));
+    result.addAttribute("read_regions", regionMaps(readRegions));
   if (hasWrites)
-    result.addAttribute("write_regions", b.getArrayAttr(writeMaps));
+    result.addAttribute("write_regions", regionMaps(writeRegions));
   if (anyName)
     result.addAttribute("var_names", b.getArrayAttr(varNames));
 
@@ -287,13 +313,13 @@ static void printDomainEntry(OpAsmPrinter &p, BlockOp op, unsigned entry) {
 
 static void printRegionList(OpAsmPrinter &p, StringRef keyword,
                             OperandRange buffers, ArrayAttr maps,
-                            ValueRange iterVars) {
+                            ValueRange inputs) {
   p << ' ' << keyword << '(';
   for (auto [i, buffer, map] : llvm::enumerate(buffers, maps)) {
     if (i)
       p << ", ";
     p.printOperand(buffer);
-    printRegion(p, cast<AffineMapAttr>(map).getValue(), iterVars);
+    printRegion(p, cast<AffineMapAttr>(map).getValue(), inputs);
   }
   if (!buffers.empty()) {
     p << " : ";
@@ -306,7 +332,7 @@ void BlockOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printString(getBlockName());
   p << '(';
-  AffineMap bindings = getBindings();
+  SmallVector<AffineExpr> bindings = getBindingExprs();
   for (unsigned i = 0, e = getNumIterVars(); i < e; ++i) {
     if (i)
       p << ", ";
@@ -319,21 +345,20 @@ void BlockOp::print(OpAsmPrinter &p) {
     }
     printDomainEntry(p, *this, 2 * i + 1);
     p << ", ";
-    p.printAffineExprOfSSAIds(bindings.getResult(i), getBindingDims(),
-                              getBindingSymbols());
+    printIndexExpr(p, bindings[i], getBindingValues());
     p << ')';
   }
   p << ')';
-  if (auto predicate = getPredicate()) {
+  if (getPredicate()) {
     p << " where(";
-    printConstraints(p, *predicate, getBindingDims(), getBindingSymbols());
+    printCondition(p, getPredicateSets(), getBindingValues());
     p << ')';
   }
-  ValueRange iterVars = getBody()->getArguments();
+  SmallVector<Value> regionInputs = getRegionInputs();
   if (auto reads = getReadRegionsAttr())
-    printRegionList(p, "reads", getReadBuffers(), reads, iterVars);
+    printRegionList(p, "reads", getReadBuffers(), reads, regionInputs);
   if (auto writes = getWriteRegionsAttr())
-    printRegionList(p, "writes", getWriteBuffers(), writes, iterVars);
+    printRegionList(p, "writes", getWriteBuffers(), writes, regionInputs);
   if (auto annotations = getAnnotationsAttr()) {
     p << " annotations ";
     p.printAttribute(annotations);
@@ -371,14 +396,6 @@ static std::string describeVariable(Operation *owner) {
   return "the induction variable of a tir.for";
 }
 
-/// The known ranges of the block's iteration variables.
-static SmallVector<std::optional<Interval>> getIterVarRanges(BlockOp op) {
-  SmallVector<std::optional<Interval>> ranges;
-  for (Value v : op.getBody()->getArguments())
-    ranges.push_back(getValueRange(v));
-  return ranges;
-}
-
 /// Attributes and body arguments agree in count and type; domains are not
 /// empty.
 LogicalResult BlockOp::verifyAttributeShapes() {
@@ -410,11 +427,10 @@ LogicalResult BlockOp::verifyAttributeShapes() {
     return emitOpError("expects ") << bindings.getNumInputs()
                                    << " binding values for its bindings, got "
                                    << getBindingValues().size();
-  if (auto predicate = getPredicate();
-      predicate && (predicate->getNumDims() != bindings.getNumDims() ||
-                    predicate->getNumSymbols() != bindings.getNumSymbols()))
-    return emitOpError("expects the predicate over the same values as the "
-                       "bindings");
+  for (IntegerSet set : getPredicateSets())
+    if (set.getNumInputs() != bindings.getNumInputs())
+      return emitOpError("expects the predicate over the same values as the "
+                         "bindings");
   if (auto names = getVarNames(); names && names->size() != n)
     return emitOpError("expects one name per iteration variable in "
                        "'var_names'");
@@ -432,56 +448,23 @@ LogicalResult BlockOp::verifyAttributeShapes() {
   return success();
 }
 
-/// Bindings use enclosing loop (or block) variables and stay in their domains.
+/// Bindings are index expressions of values in scope (the operands make
+/// sure of that); TensorIR does not require them to stay in their domains
+/// (that is for analyses and primitives to check), nor to be affine.
 LogicalResult BlockOp::verifyBindings() {
-  unsigned n = getNumIterVars();
-  AffineMap bindings = getBindings();
-  // Bindings use enclosing loop variables (or iteration variables of an
-  // enclosing block), never something from past the enclosing block.
-  for (Value v : getBindingDims()) {
-    Operation *owner = getLoopLikeOwner(v);
-    if (!owner || !owner->isProperAncestor(*this))
-      return emitOpError("binding uses a value that is not the variable of an "
-                         "enclosing tir.for or tir.block; bindings are "
-                         "quasi-affine expressions of enclosing loop "
-                         "variables");
-    for (Operation *p = (*this)->getParentOp(); p != owner;
-         p = p->getParentOp())
-      if (auto outer = dyn_cast<BlockOp>(p))
-        return emitOpError("binding uses ")
-               << describeVariable(owner) << " from outside block '"
-               << outer.getBlockName()
-               << "'; bind to that block's iteration variables instead";
-  }
-  for (Value v : getBindingSymbols())
-    if (getLoopLikeOwner(v))
-      return emitOpError("binding symbol must be loop-invariant, but it is ")
-             << describeVariable(getLoopLikeOwner(v));
-
-  // Without a predicate, each binding stays inside its domain.
-  if (!getPredicate()) {
-    SmallVector<std::optional<Interval>> dimRanges, symRanges;
-    for (Value v : getBindingDims())
-      dimRanges.push_back(getValueRange(v));
-    for (Value v : getBindingSymbols())
-      symRanges.push_back(getValueRange(v));
-    for (unsigned i = 0; i < n; ++i) {
-      std::optional<int64_t> lo = getConstantDomainLower(i);
-      std::optional<int64_t> hi = getConstantDomainUpper(i);
-      std::optional<Interval> range =
-          evaluateRange(bindings.getResult(i), dimRanges, symRanges);
-      if (lo && hi && range && (range->lo < *lo || range->hi >= *hi))
-        return emitOpError("binding of iteration variable #")
-               << i << " ranges over [" << range->lo << ", " << range->hi
-               << "], outside its domain [" << *lo << ", " << *hi
-               << "); add a predicate (where) or fix the domain";
-    }
-  }
+  for (Value v : getBindingValues())
+    if (v.getParentRegion() && getRegion().isAncestor(v.getParentRegion()))
+      return emitOpError("binding uses a value defined inside the block");
   return success();
 }
 
-/// The body uses no loop or iteration variable from outside the block.
+/// A block with iteration variables sees outer loop variables only through
+/// its bindings; enclosing blocks' iteration variables are in scope
+/// everywhere inside them (blockize's output), and an opaque block (no
+/// iteration variables) may use enclosing loop variables directly.
 LogicalResult BlockOp::verifyBodyUses() {
+  if (getNumIterVars() == 0)
+    return success();
   Block *body = getBody();
   WalkResult walk = body->walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands()) {
@@ -496,7 +479,7 @@ LogicalResult BlockOp::verifyBodyUses() {
       }
       Value v = operand.get();
       Operation *owner = getLoopLikeOwner(v);
-      if (!owner || owner == getOperation() ||
+      if (!owner || isa<BlockOp>(owner) || owner == getOperation() ||
           getRegion().isAncestor(owner->getParentRegion()))
         continue;
       InFlightDiagnostic diag = op->emitOpError("uses ")
@@ -515,10 +498,11 @@ LogicalResult BlockOp::verifyBodyUses() {
   return success();
 }
 
-/// Given regions fit their buffers and the iteration domains.
+/// Regions have one start and extent per buffer dimension, over the
+/// region inputs. Whether they stay inside their buffers is not a rule of
+/// the IR (TensorIR accepts out-of-bounds regions; guards make them safe).
 LogicalResult BlockOp::verifyAccessRegions() {
-  unsigned n = getNumIterVars();
-  SmallVector<std::optional<Interval>> iterRanges = getIterVarRanges(*this);
+  unsigned numInputs = getNumIterVars() + getRegionValues().size();
   auto checkRegions = [&](StringRef kind, OperandRange buffers,
                           std::optional<ArrayAttr> maps) -> LogicalResult {
     if (!maps)
@@ -531,34 +515,15 @@ LogicalResult BlockOp::verifyAccessRegions() {
     for (auto [buffer, attr] : llvm::zip(buffers, *maps)) {
       AffineMap map = cast<AffineMapAttr>(attr).getValue();
       auto type = cast<MemRefType>(buffer.getType());
-      if (map.getNumDims() != n || map.getNumSymbols() != 0)
-        return emitOpError("expects ") << kind << " regions over the block's "
-                                       << n << " iteration variables";
+      if (map.getNumInputs() != numInputs)
+        return emitOpError("expects ")
+               << kind << " regions over the block's " << getNumIterVars()
+               << " iteration variables and " << getRegionValues().size()
+               << " region values";
       if (map.getNumResults() != 2 * type.getRank())
         return emitOpError("has a ")
                << kind << " region with " << map.getNumResults() / 2
                << " dimensions for a rank-" << type.getRank() << " buffer";
-      RegionExprs region = splitRegionMap(map);
-      for (unsigned d = 0, r = type.getRank(); d < r; ++d) {
-        std::optional<Interval> start =
-            evaluateRange(region.starts[d], iterRanges);
-        std::optional<Interval> end =
-            evaluateRange(region.starts[d] + region.extents[d] - 1, iterRanges);
-        std::optional<Interval> extent =
-            evaluateRange(region.extents[d], iterRanges);
-        if (extent && extent->hi < 1)
-          return emitOpError("has an empty ")
-                 << kind << " region in dimension " << d;
-        int64_t size = type.getDimSize(d);
-        if ((start && start->lo < 0) ||
-            (end && !ShapedType::isDynamic(size) && end->hi >= size))
-          return emitOpError("has a ")
-                 << kind << " region that leaves dimension " << d
-                 << " of its buffer (size "
-                 << (ShapedType::isDynamic(size) ? std::string("?")
-                                                 : std::to_string(size))
-                 << ") over the iteration domains";
-      }
     }
     return success();
   };
@@ -568,127 +533,7 @@ LogicalResult BlockOp::verifyAccessRegions() {
   return success();
 }
 
-/// Accesses in the body fall inside the regions the block lists.
-LogicalResult BlockOp::verifyAccessesInRegions() {
-  if (!getWriteRegions() && !getReadRegions())
-    return success();
-  unsigned n = getNumIterVars();
-  Block *body = getBody();
-  SmallVector<std::optional<Interval>> iterRanges = getIterVarRanges(*this);
-  auto definedInside = [&](Value buffer) {
-    return getRegion().isAncestor(buffer.getParentRegion());
-  };
-  // Whether some region of `buffer` in (buffers, maps) holds the access.
-  auto covers = [&](OperandRange buffers, ArrayAttr maps, Value buffer,
-                    AffineMap access, ValueRange operands, bool &bufferListed) {
-    // The access, over the block's iteration variables (if it can be).
-    SmallVector<AffineExpr> repl;
-    bool overIterVars = access.getNumSymbols() == 0;
-    for (Value v : operands) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getOwner() != body) {
-        overIterVars = false;
-        break;
-      }
-      repl.push_back(getAffineDimExpr(arg.getArgNumber(), getContext()));
-    }
-    for (auto [b, attr] : llvm::zip(buffers, maps)) {
-      if (b != buffer)
-        continue;
-      bufferListed = true;
-      if (!overIterVars)
-        return true;
-      RegionExprs region = splitRegionMap(cast<AffineMapAttr>(attr).getValue());
-      bool inside = true;
-      for (auto [d, index] : llvm::enumerate(access.getResults())) {
-        AffineExpr offset = simplifyAffineExpr(
-            index.replaceDims(repl) - region.starts[d], n, 0);
-        std::optional<Interval> off = evaluateRange(offset, iterRanges);
-        std::optional<Interval> ext =
-            evaluateRange(region.extents[d], iterRanges);
-        if (off && ext && (off->lo < 0 || off->hi >= ext->lo))
-          inside = false;
-      }
-      if (inside)
-        return true;
-    }
-    return false;
-  };
-  WalkResult accesses = body->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != getOperation() && isa<BlockOp>(op))
-      return WalkResult::skip();
-    auto check = [&](Value buffer, AffineMap map, ValueRange operands,
-                     bool isWrite) -> WalkResult {
-      if (definedInside(buffer))
-        return WalkResult::advance();
-      bool listed = false;
-      bool ok = false;
-      if (isWrite && getWriteRegions())
-        ok = covers(getWriteBuffers(), *getWriteRegions(), buffer, map,
-                    operands, listed);
-      if (!isWrite) {
-        // A read may be of a buffer the block also writes (a reduction
-        // reads its own output).
-        if (getReadRegions())
-          ok = covers(getReadBuffers(), *getReadRegions(), buffer, map,
-                      operands, listed);
-        if (!ok && getWriteRegions())
-          ok = covers(getWriteBuffers(), *getWriteRegions(), buffer, map,
-                      operands, listed);
-      }
-      if (ok || (isWrite ? !getWriteRegions() : !getReadRegions()))
-        return WalkResult::advance();
-      InFlightDiagnostic diag =
-          listed ? op->emitOpError("accesses its buffer outside the "
-                                   "region that block '")
-                       << getBlockName() << "' lists in its "
-                       << (isWrite ? "writes" : "reads")
-                 : op->emitOpError(isWrite ? "writes" : "reads")
-                       << " a buffer that block '" << getBlockName()
-                       << "' does not list in its "
-                       << (isWrite ? "writes" : "reads");
-      diag.attachNote(getLoc()) << "block is here";
-      return WalkResult::interrupt();
-    };
-    if (auto load = dyn_cast<LoadOp>(op))
-      return check(load.getBuffer(), load.getMap(), load.getIndices(),
-                   /*isWrite=*/false);
-    if (auto store = dyn_cast<StoreOp>(op))
-      return check(store.getBuffer(), store.getMap(), store.getIndices(),
-                   /*isWrite=*/true);
-    return WalkResult::advance();
-  });
-  if (accesses.wasInterrupted())
-    return failure();
-  return success();
-}
-
-/// Block names are unique within a function.
-LogicalResult BlockOp::verifyUniqueName() {
-  Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  if (func) {
-    BlockOp first;
-    func->walk<WalkOrder::PreOrder>([&](BlockOp other) {
-      if (other.getBlockName() != getBlockName())
-        return WalkResult::advance();
-      first = other;
-      return WalkResult::interrupt();
-    });
-    if (first && first != *this) {
-      InFlightDiagnostic diag = emitOpError("block name '")
-                                << getBlockName()
-                                << "' is already used in this function; "
-                                   "block names are unique per function";
-      diag.attachNote(first.getLoc()) << "first block with this name";
-      return diag;
-    }
-  }
-  return success();
-}
-
 LogicalResult BlockOp::verify() {
   return failure(failed(verifyAttributeShapes()) || failed(verifyBindings()) ||
-                 failed(verifyBodyUses()) || failed(verifyAccessRegions()) ||
-                 failed(verifyAccessesInRegions()) ||
-                 failed(verifyUniqueName()));
+                 failed(verifyBodyUses()) || failed(verifyAccessRegions()));
 }

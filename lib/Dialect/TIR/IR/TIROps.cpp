@@ -9,6 +9,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -228,13 +229,20 @@ LogicalResult ForOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult InitOp::verify() {
-  auto block = (*this)->getParentOfType<BlockOp>();
-  if (&block.getBody()->front() != getOperation())
-    return emitOpError("must be the first operation of its tir.block");
-  if (!block.hasReduction())
-    return emitOpError("is only allowed in a block with a 'reduce' iteration "
-                       "variable, but block '")
-           << block.getBlockName() << "' has none";
+  // TensorIR keeps a block's buffer allocations and matches apart from its
+  // init and body: only those (and side-effect-free values) may come first.
+  for (Operation &op : *(*this)->getBlock()) {
+    if (&op == getOperation())
+      break;
+    if (isa<InitOp>(op))
+      return emitOpError("appears twice in its tir.block; a block has at "
+                         "most one init");
+    if (!isa<AllocBufferOp, MatchBufferOp>(op) && !isMemoryEffectFree(&op))
+      return emitOpError("must come before the body of its tir.block (only "
+                         "buffer allocations and matches may precede it)")
+                 .attachNote(op.getLoc())
+             << "first statement of the body";
+  }
   if (getBody()->getNumArguments() != 0)
     return emitOpError("expects a body without arguments");
   return success();
@@ -244,20 +252,23 @@ LogicalResult InitOp::verify() {
 // LoadOp / StoreOp
 //===----------------------------------------------------------------------===//
 
-/// Parses `%buffer[affine exprs of SSA ids]`.
+/// Parses `%buffer[index exprs of SSA ids]`.
 static ParseResult
 parseBufferAccess(OpAsmParser &parser, OperationState &result,
                   OpAsmParser::UnresolvedOperand &buffer,
                   SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands) {
-  Attribute map;
-  if (parser.parseOperand(buffer))
+  SmallVector<AffineExpr> exprs;
+  if (parser.parseOperand(buffer) ||
+      IndexExprParser(parser, operands).parseIndexList(exprs))
     return failure();
-  return parser.parseAffineMapOfSSAIds(operands, map, "map",
-                                       result.attributes);
+  result.addAttribute("map", AffineMapAttr::get(makeInputMap(
+                                 operands.size(), exprs, parser.getContext())));
+  return success();
 }
 
-/// Verifies an access: one index per dimension, and (where the ranges of the
-/// map operands are known) every index inside the static shape.
+/// Verifies an access: one index per dimension. Indices that may fall
+/// outside the buffer are not an error (TensorIR guards them with
+/// predicates and conditions).
 static LogicalResult verifyAccess(Operation *op, MemRefType type, AffineMap map,
                                   ValueRange operands) {
   if (map.getNumInputs() != operands.size())
@@ -268,24 +279,6 @@ static LogicalResult verifyAccess(Operation *op, MemRefType type, AffineMap map,
     return op->emitOpError("expects ")
            << type.getRank() << " indices for a rank-" << type.getRank()
            << " buffer, got " << map.getNumResults();
-  SmallVector<std::optional<Interval>> dims, syms;
-  for (Value v : operands.take_front(map.getNumDims()))
-    dims.push_back(getValueRange(v));
-  for (Value v : operands.drop_front(map.getNumDims()))
-    syms.push_back(getValueRange(v));
-  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-    int64_t size = type.getDimSize(i);
-    std::optional<Interval> range = evaluateRange(expr, dims, syms);
-    if (!range)
-      continue;
-    if (range->lo < 0 || (!ShapedType::isDynamic(size) && range->hi >= size))
-      return op->emitOpError("index ")
-             << i << " ranges over [" << range->lo << ", " << range->hi
-             << "], outside dimension " << i << " of the buffer (size "
-             << (ShapedType::isDynamic(size) ? std::string("?")
-                                             : std::to_string(size))
-             << ")";
-  }
   return success();
 }
 
@@ -324,9 +317,8 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void LoadOp::print(OpAsmPrinter &p) {
-  p << ' ' << getBuffer() << '[';
-  p.printAffineMapOfSSAIds(getMapAttr(), getIndices());
-  p << ']';
+  p << ' ' << getBuffer();
+  printIndexList(p, getMap(), getIndices());
   p.printOptionalAttrDict((*this)->getAttrs(), {getMapAttrName()});
   p << " : " << getBufferType();
 }
@@ -371,9 +363,8 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void StoreOp::print(OpAsmPrinter &p) {
-  p << ' ' << getValue() << ", " << getBuffer() << '[';
-  p.printAffineMapOfSSAIds(getMapAttr(), getIndices());
-  p << ']';
+  p << ' ' << getValue() << ", " << getBuffer();
+  printIndexList(p, getMap(), getIndices());
   p.printOptionalAttrDict((*this)->getAttrs(), {getMapAttrName()});
   p << " : " << getBufferType();
 }
@@ -458,7 +449,7 @@ ParseResult MatchBufferOp::parse(OpAsmParser &parser, OperationState &result) {
   RegionExprs region;
   MemRefType sourceType, resultType;
   if (parser.parseOperand(source) ||
-      parseRegionOfSSAIds(parser, names, region) ||
+      IndexExprParser(parser, names).parseRegion(region) ||
       parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseType(sourceType) || parser.parseArrow() ||
       parser.parseType(resultType) ||
@@ -468,7 +459,7 @@ ParseResult MatchBufferOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute("source_region",
                       AffineMapAttr::get(buildRegionMap(
-                          names.size(), 0, region, parser.getContext())));
+                          names.size(), region, parser.getContext())));
   result.addTypes(resultType);
   return success();
 }

@@ -1,7 +1,9 @@
 //===- InferAccessRegions.cpp - fill in tir.block reads/writes ------------===//
 //
 // TVM's GetBlockReadWriteRegion: the regions a block touches, written in the
-// block's iteration variables.
+// block's iteration variables (and values from outside the block, such as
+// the loop variables an opaque block uses, which become the block's
+// region_values).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +34,8 @@ class RegionCollector {
 public:
   explicit RegionCollector(BlockOp block)
       : block(block), ctx(block.getContext()),
-        numIterVars(block.getNumIterVars()) {}
+        numIterVars(block.getNumIterVars()),
+        outerValues(block.getRegionValues()) {}
 
   /// Walks the body. Fails (after a diagnostic) on unsupported accesses.
   LogicalResult collect();
@@ -45,9 +48,12 @@ private:
   /// returns [lo, hi] expressions, or failure when `v` is not expressible.
   FailureOr<std::pair<AffineExpr, AffineExpr>> relaxValue(Value v);
 
-  /// Relaxes `expr` over `operands` (dims first, then symbols).
-  FailureOr<std::pair<AffineExpr, AffineExpr>>
-  relaxExpr(AffineExpr expr, unsigned numDims, ValueRange operands);
+  /// Relaxes `expr` (input space: dimension i is `operands[i]`).
+  FailureOr<std::pair<AffineExpr, AffineExpr>> relaxExpr(AffineExpr expr,
+                                                         ValueRange operands);
+
+  /// Region inputs so far: the iteration variables, then outer values.
+  unsigned numInputs() const { return numIterVars + outerValues.size(); }
 
   void addAccess(Value buffer, ArrayRef<DimRange> dims, bool isWrite);
   /// All of dimension `d` of `buffer`; a dynamic size gives the extent
@@ -61,6 +67,8 @@ private:
   BlockOp block;
   MLIRContext *ctx;
   unsigned numIterVars;
+  /// Values from outside the block that regions use (region_values).
+  SmallVector<Value> outerValues;
   struct Entry {
     Value buffer;
     SmallVector<DimRange> dims;
@@ -102,13 +110,23 @@ RegionCollector::relaxValue(Value v) {
     if (std::optional<Interval> r = getValueRange(v))
       return std::make_pair(getAffineConstantExpr(r->lo, ctx),
                             getAffineConstantExpr(r->hi, ctx));
+    return failure();
+  }
+  // Values from outside the block (loop variables of an opaque block,
+  // scalar parameters, enclosing iteration variables) are region inputs.
+  if (!block.getRegion().isAncestor(v.getParentRegion())) {
+    auto it = llvm::find(outerValues, v);
+    unsigned pos = it - outerValues.begin();
+    if (it == outerValues.end())
+      outerValues.push_back(v);
+    AffineExpr d = getAffineDimExpr(numIterVars + pos, ctx);
+    return std::make_pair(d, d);
   }
   return failure();
 }
 
 FailureOr<std::pair<AffineExpr, AffineExpr>>
-RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
-                           ValueRange operands) {
+RegionCollector::relaxExpr(AffineExpr expr, ValueRange operands) {
   // Substitute each operand by its [lo, hi] expressions. The result is exact
   // for the block's own iteration variables; for relaxed operands, the
   // bounds hold when the expression is monotone in them, which we check
@@ -118,9 +136,7 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
   SmallVector<bool> relaxed;
   for (auto [i, v] : llvm::enumerate(operands)) {
     // Operands the expression does not use do not matter.
-    bool used = i < numDims ? expr.isFunctionOfDim(i)
-                            : expr.isFunctionOfSymbol(i - numDims);
-    if (!used) {
+    if (!expr.isFunctionOfDim(i)) {
       lo.push_back(getAffineConstantExpr(0, ctx));
       hi.push_back(lo.back());
       relaxed.push_back(false);
@@ -133,15 +149,8 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
     hi.push_back(r->second);
     relaxed.push_back(r->first != r->second);
   }
-  auto split = [&](ArrayRef<AffineExpr> all) {
-    return std::make_pair(all.take_front(numDims), all.drop_front(numDims));
-  };
-  auto [loDims, loSyms] = split(lo);
-  auto [hiDims, hiSyms] = split(hi);
-  AffineExpr exprLo = expr.replaceDimsAndSymbols(loDims, loSyms);
-  AffineExpr exprHi = expr.replaceDimsAndSymbols(hiDims, hiSyms);
-  exprLo = simplifyAffineExpr(exprLo, numIterVars, 0);
-  exprHi = simplifyAffineExpr(exprHi, numIterVars, 0);
+  AffineExpr exprLo = simplifyAffineExpr(expr.replaceDims(lo), numInputs(), 0);
+  AffineExpr exprHi = simplifyAffineExpr(expr.replaceDims(hi), numInputs(), 0);
   if (llvm::none_of(relaxed, [](bool b) { return b; }))
     return std::make_pair(exprLo, exprHi);
   // With relaxed operands, the substitution is sound only when the
@@ -158,12 +167,10 @@ RegionCollector::relaxExpr(AffineExpr expr, unsigned numDims,
                                   getAffineConstantExpr(0, ctx));
     SmallVector<AffineExpr> ones(zeros);
     ones[i] = getAffineConstantExpr(1, ctx);
-    auto [zd, zs] = split(zeros);
-    auto [od, os] = split(ones);
     auto c0 = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(expr.replaceDimsAndSymbols(zd, zs), 0, 0));
+        simplifyAffineExpr(expr.replaceDims(zeros), 0, 0));
     auto c1 = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(expr.replaceDimsAndSymbols(od, os), 0, 0));
+        simplifyAffineExpr(expr.replaceDims(ones), 0, 0));
     if (!c0 || !c1 || c1.getValue() - c0.getValue() < 0)
       return failure();
   }
@@ -205,7 +212,7 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
         extB.getValue() >= 0) {
       int64_t lo = std::min(offA, offB);
       int64_t hi = std::max(offA + extA.getValue(), offB + extB.getValue());
-      have.start = simplifyAffineExpr(baseA + lo, numIterVars, 0);
+      have.start = simplifyAffineExpr(baseA + lo, numInputs(), 0);
       have.extent = getAffineConstantExpr(hi - lo, ctx);
       continue;
     }
@@ -220,16 +227,15 @@ LogicalResult RegionCollector::addPointAccess(Operation *op, Value buffer,
   if (block.getRegion().isAncestor(buffer.getParentRegion()))
     return success(); // allocated or matched inside the block
   SmallVector<DimRange> dims;
-  for (AffineExpr index : map.getResults()) {
-    FailureOr<std::pair<AffineExpr, AffineExpr>> r =
-        relaxExpr(index, map.getNumDims(), operands);
+  for (AffineExpr index : getExprsOverInputs(map)) {
+    FailureOr<std::pair<AffineExpr, AffineExpr>> r = relaxExpr(index, operands);
     if (failed(r)) {
       // Data-dependent index (a gather): the whole dimension.
       dims.push_back(wholeDim(buffer, dims.size()));
       continue;
     }
     dims.push_back({r->first, simplifyAffineExpr(r->second - r->first + 1,
-                                                 numIterVars, 0)});
+                                                 numInputs(), 0)});
   }
   addAccess(buffer, dims, isWrite);
   return success();
@@ -239,8 +245,15 @@ LogicalResult RegionCollector::addNestedBlock(BlockOp nested) {
   if (!nested.hasAccessRegions())
     if (failed(inferAccessRegions(nested)))
       return failure();
-  // Substitute the nested block's bindings into its regions, then relax.
-  AffineMap bindings = nested.getBindings();
+  // Substitute the nested block's bindings into its regions, then relax
+  // over (binding values, nested region values).
+  SmallVector<AffineExpr> bindings = nested.getBindingExprs();
+  SmallVector<Value> inputs(nested.getBindingValues());
+  SmallVector<AffineExpr> repl(bindings);
+  for (Value v : nested.getRegionValues()) {
+    repl.push_back(getAffineDimExpr(inputs.size(), ctx));
+    inputs.push_back(v);
+  }
   auto addAll = [&](OperandRange buffers, ArrayAttr maps,
                     bool isWrite) -> LogicalResult {
     for (auto [buffer, attr] : llvm::zip(buffers, maps)) {
@@ -249,17 +262,16 @@ LogicalResult RegionCollector::addNestedBlock(BlockOp nested) {
       RegionExprs region = splitRegionMap(cast<AffineMapAttr>(attr).getValue());
       SmallVector<DimRange> dims;
       for (auto [start, extent] : llvm::zip(region.starts, region.extents)) {
-        AffineExpr s = start.compose(bindings);
-        AffineExpr last = (start + extent - 1).compose(bindings);
-        auto lo = relaxExpr(s, bindings.getNumDims(), nested.getBindingValues());
-        auto hi =
-            relaxExpr(last, bindings.getNumDims(), nested.getBindingValues());
+        AffineExpr s = start.replaceDims(repl);
+        AffineExpr last = (start + extent - 1).replaceDims(repl);
+        auto lo = relaxExpr(s, inputs);
+        auto hi = relaxExpr(last, inputs);
         if (failed(lo) || failed(hi)) {
           dims.clear();
           break;
         }
         dims.push_back({lo->first, simplifyAffineExpr(hi->second - lo->first + 1,
-                                                      numIterVars, 0)});
+                                                      numInputs(), 0)});
       }
       addAccess(buffer, dims.empty() ? fullRegion(buffer) : dims, isWrite);
     }
@@ -308,13 +320,22 @@ void RegionCollector::setRegions() {
   // A reduction block does not list the read of its own output region, as
   // TVMScript prints it.
   bool isReduction = static_cast<bool>(block.getInitOp());
+  unsigned n = numInputs();
   auto toAttr = [&](ArrayRef<DimRange> dims) -> Attribute {
     RegionExprs region;
     for (const DimRange &d : dims) {
       region.starts.push_back(d.start);
       region.extents.push_back(d.extent);
     }
-    return AffineMapAttr::get(buildRegionMap(numIterVars, 0, region, ctx));
+    return AffineMapAttr::get(buildRegionMap(n, region, ctx));
+  };
+  // Regions that were given keep their meaning over the longer input list.
+  auto extend = [&](std::optional<ArrayAttr> maps) {
+    SmallVector<Attribute> out;
+    for (Attribute a : *maps)
+      out.push_back(AffineMapAttr::get(makeInputMap(
+          n, getExprsOverInputs(cast<AffineMapAttr>(a).getValue()), ctx)));
+    return out;
   };
   SmallVector<Value> readBuffers, writeBuffers;
   SmallVector<Attribute> readMaps, writeMaps;
@@ -337,11 +358,16 @@ void RegionCollector::setRegions() {
   if (!block.getReadRegions()) {
     block.getReadBuffersMutable().assign(readBuffers);
     block.setReadRegionsAttr(b.getArrayAttr(readMaps));
+  } else {
+    block.setReadRegionsAttr(b.getArrayAttr(extend(block.getReadRegions())));
   }
   if (!block.getWriteRegions()) {
     block.getWriteBuffersMutable().assign(writeBuffers);
     block.setWriteRegionsAttr(b.getArrayAttr(writeMaps));
+  } else {
+    block.setWriteRegionsAttr(b.getArrayAttr(extend(block.getWriteRegions())));
   }
+  block.getRegionValuesMutable().assign(outerValues);
 }
 
 LogicalResult mlir::tir::inferAccessRegions(BlockOp block) {

@@ -36,4 +36,8 @@ def TIR_IterTypeArrayAttr
 def TIR_AffineMapArrayAttr
     : TypedArrayAttrBase<AffineMapAttr, "array of buffer regions">;
 
+def TIR_IntegerSetArrayAttr
+    : TypedArrayAttrBase<IntegerSetAttr,
+                         "disjunction of integer sets (a block predicate)">;
+
 #endif // TENSORIR_DIALECT_TIR_IR_TIRATTRS_TD

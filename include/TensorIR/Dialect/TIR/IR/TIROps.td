@@ -94,8 +94,10 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
   let summary = "a unit of computation with iteration variables (TVM's Block)";
   let description = [{
     A block is TensorIR's unit of computation and of scheduling. Its body
-    sees only its own iteration variables (the body's arguments), buffers,
-    and values defined above that are not loop or iteration variables.
+    sees its own iteration variables (the body's arguments), those of
+    enclosing blocks, buffers, and values defined above; a block without
+    iteration variables (an opaque block) also sees enclosing loop
+    variables.
 
     ```mlir
     tir.block "C"(%vi = spatial(128, %i), %vj = spatial(128, %j),
@@ -111,24 +113,31 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
 
     Each iteration variable has a kind (`spatial`, `reduce`, `scan`,
     `opaque`), a domain (`128` is `[0, 128)`, `2:10` is `[2, 10)`, `%n` is
-    `[0, %n)`), and a binding: a quasi-affine expression (`floordiv`, `mod`
-    allowed) of the enclosing loop variables, or of an enclosing block's
-    iteration variables. The bindings are stored as one `AffineMap` whose
-    operands are `binding_values`.
+    `[0, %n)`), and a binding: an index expression (`+`, `-`, `*`,
+    `floordiv`, `ceildiv`, `mod`) of any `index` values in scope, usually
+    the enclosing loop variables. As in TensorIR, bindings need not be
+    affine (`%k * %k floordiv 2`, `%f floordiv (%n * 128)`); primitives that
+    need affine bindings check and refuse. The bindings are stored as one
+    `AffineMap` whose inputs are `binding_values` (see TIRIndexExpr.h for
+    the storage form).
 
-    `where(...)` is TVM's `T.where`: comma-separated affine constraints over
-    the same values (`%i0 * 4 + %i1 < 10`); the body runs only where they
-    hold.
+    `where(...)` is TVM's `T.where`: comparisons of index expressions over
+    the same kind of values, joined by `and`, `or` and `not` (stored as a
+    disjunction of integer sets over `binding_values`); the body runs only
+    where it holds.
 
     `reads(...)` and `writes(...)` list buffer regions; each dimension is a
-    point `e` or a half-open range `lo : hi` of affine expressions of the
-    block's iteration variables. Each region is stored as an `AffineMap` over
-    the iteration variables with results `(start_0, .., start_r-1,
-    extent_0, .., extent_r-1)`. Both may be left out; then
-    `--tir-infer-access-regions` fills them in.
+    point `e` or a half-open range `lo : hi` of index expressions of the
+    block's iteration variables and of any values in scope (those other
+    than the iteration variables are the `region_values` operands). Each
+    region is stored as an `AffineMap` over (iteration variables,
+    region_values) with results `(start_0, .., start_r-1, extent_0, ..,
+    extent_r-1)`. Both may be left out; then `--tir-infer-access-regions`
+    fills them in.
 
     `annotations {...}` carries TVM's block annotations; `var_names` keeps
-    the iteration variables' names (shown as the SSA names).
+    the iteration variables' names (shown as the SSA names). Block names
+    need not be unique; `get_block` refuses an ambiguous name.
   }];
 
   let arguments = (ins
@@ -138,7 +147,8 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     Variadic<Index>:$dynamic_domains,
     AffineMapAttr:$bindings,
     Variadic<Index>:$binding_values,
-    OptionalAttr<IntegerSetAttr>:$predicate,
+    OptionalAttr<TIR_IntegerSetArrayAttr>:$predicate,
+    Variadic<Index>:$region_values,
     Variadic<AnyMemRef>:$read_buffers,
     OptionalAttr<TIR_AffineMapArrayAttr>:$read_regions,
     Variadic<AnyMemRef>:$write_buffers,
@@ -157,9 +167,14 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     OpFoldResult getMixedDomainUpper(unsigned i);
     std::optional<int64_t> getConstantDomainLower(unsigned i);
     std::optional<int64_t> getConstantDomainUpper(unsigned i);
-    /// The values bound to the map's dimensions / symbols.
-    OperandRange getBindingDims();
-    OperandRange getBindingSymbols();
+    /// The bindings in input space: dimension k is binding_values[k].
+    SmallVector<AffineExpr> getBindingExprs();
+    /// The predicate's disjuncts (storage form over binding_values); empty
+    /// when the block has no predicate.
+    SmallVector<IntegerSet> getPredicateSets();
+    /// What region maps range over: the iteration variables, then
+    /// region_values.
+    SmallVector<Value> getRegionInputs();
     /// Whether the block has a `reduce` iteration variable.
     bool hasReduction();
     /// The block's `tir.init`, if any.
@@ -173,8 +188,6 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     LogicalResult verifyBindings();
     LogicalResult verifyBodyUses();
     LogicalResult verifyAccessRegions();
-    LogicalResult verifyAccessesInRegions();
-    LogicalResult verifyUniqueName();
   public:
   }];
 

@@ -9,6 +9,8 @@
 #ifndef TENSORIR_DIALECT_TIR_IR_TIRUTILS_H
 #define TENSORIR_DIALECT_TIR_IR_TIRUTILS_H
 
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
@@ -36,52 +38,6 @@ evaluateRange(AffineExpr expr, ArrayRef<std::optional<Interval>> dimRanges,
 /// with constant bounds, or a tir.block iteration variable with a constant
 /// domain. nullopt otherwise.
 std::optional<Interval> getValueRange(Value value);
-
-/// A buffer region: a start and an extent per dimension, both affine
-/// expressions of the same dims/symbols.
-struct RegionExprs {
-  SmallVector<AffineExpr> starts;
-  SmallVector<AffineExpr> extents;
-};
-
-/// Splits a region map `(d...) -> (start_0.., extent_0..)` in two.
-RegionExprs splitRegionMap(AffineMap map);
-/// The inverse of splitRegionMap.
-AffineMap buildRegionMap(unsigned numDims, unsigned numSymbols,
-                         const RegionExprs &region, MLIRContext *ctx);
-
-/// Parses `[e, lo : hi, ...]` where each expression is written over SSA
-/// names. Names are collected (without duplicates) into `dimNames`, and the
-/// expressions refer to them by position.
-ParseResult parseRegionOfSSAIds(
-    OpAsmParser &parser,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
-    RegionExprs &region);
-
-/// Parses one affine expression over SSA names, adding new names to
-/// `dimNames` / `symNames` and returning the expression over positions in
-/// those lists.
-ParseResult parseAffineExprOfSSAIdsInto(
-    OpAsmParser &parser,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &symNames,
-    AffineExpr &expr);
-
-/// Prints a region as `[e, lo : hi, ...]` over `dims`.
-void printRegion(OpAsmPrinter &p, AffineMap regionMap, ValueRange dims);
-
-/// Parses `c, c, ...` where c is `e1 (<|<=|>|>=|==) e2`, into constraints
-/// `expr >= 0` / `expr == 0` over the named SSA values.
-ParseResult parseConstraintsOfSSAIds(
-    OpAsmParser &parser,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dimNames,
-    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &symNames,
-    SmallVectorImpl<AffineExpr> &constraints, SmallVectorImpl<bool> &eqFlags);
-
-/// Prints the constraints of `set` in the form parseConstraintsOfSSAIds
-/// reads.
-void printConstraints(OpAsmPrinter &p, IntegerSet set, ValueRange dims,
-                      ValueRange syms);
 
 /// Parses an integer literal or an `index` SSA name. A name is appended to
 /// `dynamic` and `value` becomes ShapedType::kDynamic.
