@@ -78,6 +78,13 @@ def _module_from_functions(functions):
     from ..script.parser import parse_module_text
     from ..script.tir import PrimFunc
     texts, filename, symbols = [], "<module>", {}
+    if len(functions) == 1:
+        # One function already under its key: its own module is the module
+        # (no parse again, and the source locations stay).
+        (name, func), = functions.items()
+        if isinstance(func, PrimFunc) and func.name == getattr(name, "name_hint", name):
+            return func.mod._native, ({name: global_symbol(func)}
+                                      if global_symbol(func) != name else {})
     for name, func in functions.items():
         name = getattr(name, "name_hint", name)  # a GlobalVar-like key
         if not isinstance(name, str):
