@@ -5,6 +5,9 @@
 
 #include "Utils.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 
@@ -16,6 +19,37 @@ SmallVector<BlockOp> mlir::tir::findBlocksByName(Operation *scope,
       found.push_back(block);
   });
   return found;
+}
+
+/// "@main, file:3:5" for a diagnostic naming a candidate.
+static std::string describeCandidate(BlockOp block) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto func = block->getParentOfType<FunctionOpInterface>())
+    os << "@" << func.getName();
+  if (auto loc = block->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << loc.getFilename().getValue() << ":" << loc.getLine()
+       << ":" << loc.getColumn();
+  return text;
+}
+
+FailureOr<BlockOp> mlir::tir::getBlock(Operation *scope, StringRef name,
+                                       ScheduleError &error) {
+  SmallVector<BlockOp> found = findBlocksByName(scope, name);
+  if (found.size() == 1)
+    return found.front();
+  error.culprit = found.empty() ? scope : found.front().getOperation();
+  if (found.empty()) {
+    error.message = ("no block named '" + name + "'").str();
+    return failure();
+  }
+  std::string list;
+  for (auto [i, block] : llvm::enumerate(found))
+    list += (i ? "; " : "") + describeCandidate(block);
+  error.message = ("block name '" + name + "' is ambiguous: " +
+                   Twine(found.size()) + " blocks have it (" + list + ")")
+                      .str();
+  return failure();
 }
 
 SmallVector<ForOp> mlir::tir::getLoops(BlockOp block) {

@@ -212,13 +212,11 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
       if (!scope)
         throw ScheduleError("no function named '" + *funcName + "'");
     }
-    SmallVector<tir::BlockOp> found = tir::findBlocksByName(scope, name);
-    if (found.empty())
-      throw ScheduleError("no block named '" + name + "'");
-    if (found.size() > 1)
-      throw ScheduleError("block name '" + name +
-                          "' is in several functions; pass func_name");
-    return wrap(found.front());
+    tir::ScheduleError error;
+    FailureOr<tir::BlockOp> block = tir::getBlock(scope, name, error);
+    if (failed(block))
+      throw ScheduleError(error.message);
+    return wrap(*block);
   }
   std::vector<PyHandle> wrapAll(ArrayRef<tir::ForOp> ops) {
     std::vector<PyHandle> out;

@@ -106,7 +106,33 @@ func.func @g(%A: memref<8xf32>) {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{block name 'B' is ambiguous: 2 blocks have it; pass a handle to one function}}
+    // expected-error @below {{block name 'B' is ambiguous: 2 blocks have it}}
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Two blocks of one function share a name (TensorIR allows it): get_block
+// names both candidates.
+func.func @h(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{in function 'h'}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+    }
+  }
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{in function 'h'}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{block name 'B' is ambiguous: 2 blocks have it}}
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -9,12 +9,19 @@
 #define TENSORIR_SCHEDULE_QUERY_H
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/Primitives.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir::tir {
 
 /// All blocks named `name` under `scope` (pre-order).
 SmallVector<BlockOp> findBlocksByName(Operation *scope, StringRef name);
+
+/// The one block named `name` under `scope`; refuses when there is none, or
+/// when the name is ambiguous (naming each candidate's function and
+/// location).
+FailureOr<BlockOp> getBlock(Operation *scope, StringRef name,
+                            ScheduleError &error);
 
 /// The loops between `block` and its scope (the enclosing block or
 /// function), outermost first.

@@ -47,8 +47,7 @@ tir::GetBlockOp::apply(transform::TransformRewriter &rewriter,
     DiagnosedSilenceableFailure diag = emitSilenceableError()
                                        << "block name '" << getName()
                                        << "' is ambiguous: " << found.size()
-                                       << " blocks have it; pass a handle to "
-                                          "one function";
+                                       << " blocks have it";
     for (Operation *op : found)
       diag.attachNote(op->getLoc())
           << "in function '" << enclosingFunctionName(op) << "'";
