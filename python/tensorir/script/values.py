@@ -1,0 +1,59 @@
+"""What the TVMScript parser works with: dtypes, values, buffers, errors."""
+
+DTYPES = {
+    "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+    "bool": "i1",
+}
+LOOP_KINDS = {"serial": "", "parallel": " parallel", "vectorized": " vectorized",
+              "unroll": " unrolled"}
+ITER_KINDS = {"spatial": "spatial", "S": "spatial", "reduce": "reduce",
+              "R": "reduce", "scan": "scan", "opaque": "opaque"}
+
+
+class ScriptError(Exception):
+    """A TVMScript construct the parser does not accept, located in the
+    Python source."""
+
+
+class Value:
+    """An SSA value (`text` is its name) or, for index arithmetic kept in
+    affine form, an affine expression over SSA names. `type` is an MLIR type;
+    `literal` is the Python number of an untyped literal."""
+
+    def __init__(self, text, type, affine=False, literal=None):
+        self.text, self.type, self.affine, self.literal = text, type, affine, literal
+
+    @property
+    def is_index(self):
+        return self.type == "index"
+
+
+class Buffer:
+    def __init__(self, ssa, shape, dtype):
+        self.ssa, self.shape, self.dtype = ssa, shape, dtype
+
+    @property
+    def element(self):
+        return DTYPES[self.dtype]
+
+    def memref(self, dims):
+        parts = [str(d) if isinstance(d, int) else "?" for d in dims]
+        return "memref<" + "x".join(parts + [self.element]) + ">"
+
+    @property
+    def type(self):
+        return self.memref(self.shape)
+
+
+class ScopedBuffer(Buffer):
+    """A buffer allocated in a storage scope (its memref type carries it)."""
+
+    def __init__(self, buf, type_text):
+        super().__init__(buf.ssa, buf.shape, buf.dtype)
+        self._type = type_text
+
+    @property
+    def type(self):
+        return self._type
