@@ -156,22 +156,32 @@ class ExprParser:
         self.emit(f"{name} = {fop} {a.text}, {b.text} : {t}" + self.loc(node))
         return Value(name, t)
 
-    def affine_binary(self, op, a, b):
-        """Index arithmetic kept affine when it is: + -, * by a constant,
-        // and % by a constant."""
-        if not (a.affine and b.affine):
+    @staticmethod
+    def index_expr_text(value):
+        """The index-expression text of an index value, or None: index
+        expressions (`%i * 4 + %j`) and plain SSA names of index type."""
+        if value.type != "index":
             return None
-        at, bt = a.text, b.text
-        is_const = lambda v: v.text.lstrip("-").isdigit()
-        if op in ("add", "sub"):
-            return Value(f"({at} {'+' if op == 'add' else '-'} {bt})", "index", affine=True)
-        if op == "mul" and (is_const(a) or is_const(b)):
-            return Value(f"({at} * {bt})", "index", affine=True)
-        if op == "floordiv" and is_const(b):
-            return Value(f"({at} floordiv {bt})", "index", affine=True)
-        if op == "mod" and is_const(b):
-            return Value(f"({at} mod {bt})", "index", affine=True)
+        if value.affine:
+            return value.text
+        if value.text and value.text.startswith("%") and " " not in value.text:
+            return value.text
         return None
+
+    def affine_binary(self, op, a, b):
+        """Index arithmetic kept as tir index-expression text: + - * and
+        floor division / modulo (tir's syntax holds non-affine forms too)."""
+        at, bt = self.index_expr_text(a), self.index_expr_text(b)
+        if at is None or bt is None:
+            return None
+        is_zero = lambda v: v.literal is not None and v.literal == 0
+        if op in ("floordiv", "mod") and is_zero(b):
+            return None
+        symbol = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv",
+                  "mod": "mod"}.get(op)
+        if symbol is None:
+            return None
+        return Value(f"({at} {symbol} {bt})", "index", affine=True)
 
     def expr(self, node):
         if isinstance(node, ast.Constant):
@@ -187,6 +197,25 @@ class ExprParser:
             if isinstance(value, Buffer):
                 self.error(node, f"buffer '{node.id}' used as a value; index it")
             return value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            operand = self.materialize(self.expr(node.operand), node)
+            if operand.type != "i1":
+                self.error(node, "'not' takes a condition")
+            true = self.constant(1, "i1", node)
+            name = self.fresh()
+            self.emit(f"{name} = arith.xori {operand.text}, {true.text} : i1" + self.loc(node))
+            return Value(name, "i1")
+        if isinstance(node, ast.BoolOp):
+            op = "arith.andi" if isinstance(node.op, ast.And) else "arith.ori"
+            values = [self.materialize(self.expr(v), v) for v in node.values]
+            if any(v.type != "i1" for v in values):
+                self.error(node, "'and' / 'or' take conditions")
+            acc = values[0]
+            for v in values[1:]:
+                name = self.fresh()
+                self.emit(f"{name} = {op} {acc.text}, {v.text} : i1" + self.loc(node))
+                acc = Value(name, "i1")
+            return acc
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             operand = self.expr(node.operand)
             if operand.literal is not None:
@@ -208,9 +237,13 @@ class ExprParser:
                 if affine is not None:
                     return affine
             return self.binary(op, a, b, node)
+        if isinstance(node, ast.Compare) and len(node.ops) > 1:
+            # a < b < c is a < b and b < c
+            parts = [ast.copy_location(ast.Compare(left=l, ops=[o], comparators=[r]), node)
+                     for l, o, r in zip([node.left] + node.comparators[:-1], node.ops,
+                                        node.comparators)]
+            return self.expr(ast.copy_location(ast.BoolOp(op=ast.And(), values=parts), node))
         if isinstance(node, ast.Compare):
-            if len(node.ops) != 1:
-                self.error(node, "one comparison at a time")
             a, b = self.unify(self.expr(node.left), self.expr(node.comparators[0]), node)
             is_float = a.type.startswith("f") or a.type == "bf16"
             preds = {ast.Lt: ("olt", "slt"), ast.LtE: ("ole", "sle"), ast.Gt: ("ogt", "sgt"),

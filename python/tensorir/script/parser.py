@@ -301,24 +301,35 @@ class FunctionParser(ExprParser):
     def dict_attr(self, node):
         if not isinstance(node, ast.Dict):
             self.error(node, "expected a dict of annotations")
-        items = []
-        for k, v in zip(node.keys, node.values):
-            key = self.static_value(k)
-            val = self.static_value(v)
-            if not isinstance(key, str):
-                self.error(k, "annotation keys are strings")
-            if isinstance(val, bool):
-                text = "true" if val else "false"
-            elif isinstance(val, int):
-                text = f"{val} : i64"
-            elif isinstance(val, float):
-                text = f"{val!r} : f64"
-            elif isinstance(val, str):
-                text = '"' + val.replace('"', '\\"') + '"'
-            else:
-                self.error(v, "annotation values are bool, int, float or str")
-            items.append(f'"{key}" = {text}')
-        return "{" + ", ".join(items) + "}"
+        return self.attr_text(node)
+
+    def attr_text(self, node):
+        """An annotation value as an MLIR attribute: bool, int (i64), float
+        (f64), str, lists and dicts of them, nested."""
+        if isinstance(node, ast.Dict):
+            items = []
+            for k, v in zip(node.keys, node.values):
+                key = self.static_value(k)
+                if not isinstance(key, str):
+                    self.error(k, "annotation keys are strings")
+                items.append(f'"{key}" = {self.attr_text(v)}')
+            return "{" + ", ".join(items) + "}"
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return "[" + ", ".join(self.attr_text(e) for e in node.elts) + "]"
+        if isinstance(node, ast.Call) and self.t_name(node.func) in DTYPES and node.args:
+            val = self.static_value(node.args[0])  # T.int32(4), T.float32(1.5)
+        else:
+            val = self.static_value(node)
+        if isinstance(val, bool):
+            return "true" if val else "false"
+        if isinstance(val, int):
+            return f"{val} : i64"
+        if isinstance(val, float):
+            return f"{val!r} : f64"
+        if isinstance(val, str):
+            return '"' + val.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.error(node, "annotation values are bool, int, float, str, or lists and "
+                         "dicts of them")
 
     def with_stmt(self, stmt):
         if len(stmt.items) != 1:
@@ -413,9 +424,12 @@ class FunctionParser(ExprParser):
         else:
             domain = self.bound(dom)
         binding = self.expr(call.args[1])
-        if not binding.affine:
-            self.error(call.args[1], "a binding is an affine expression of loop variables")
-        return [(targets.id, ITER_KINDS[kind], domain, binding.text)]
+        if not binding.is_index:
+            self.error(call.args[1], "a binding is an integer expression")
+        text = self.index_expr_text(binding)
+        if text is None:
+            text = self.materialize(binding, call.args[1]).text
+        return [(targets.id, ITER_KINDS[kind], domain, text)]
 
     def loop_extent(self, node):
         """The extent of the loop whose variable `node` names (for remap)."""
@@ -459,24 +473,42 @@ class FunctionParser(ExprParser):
         value = self.expr(node)
         if not value.is_index:
             self.error(node, "indices are integer expressions")
-        if not value.affine:
-            value = self.materialize(value, node)
-        return value.text
+        text = self.index_expr_text(value)
+        return text if text is not None else self.materialize(value, node).text
 
     def condition_text(self, node):
-        """An affine condition for T.where: comparisons joined by `and`."""
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-            return ", ".join(self.condition_text(v) for v in node.values)
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        """A T.where condition: comparisons of integer expressions joined by
+        and / or / not."""
+        if isinstance(node, ast.BoolOp):
+            word = " and " if isinstance(node.op, ast.And) else " or "
+            return word.join(f"({self.condition_text(v)})" for v in node.values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return f"not ({self.condition_text(node.operand)})"
+        if isinstance(node, ast.Compare):
             ops = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
-            op = ops.get(type(node.ops[0]))
-            if op is None:
-                self.error(node, "T.where takes <, <=, >, >= or == comparisons")
-            lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
-            if not (lhs.affine and rhs.affine):
-                self.error(node, "T.where compares affine expressions of loop variables")
-            return f"{lhs.text} {op} {rhs.text}"
-        self.error(node, "T.where takes comparisons joined by 'and'")
+            terms = [node.left] + list(node.comparators)
+            parts = []
+            for left, op_node, right in zip(terms, node.ops, terms[1:]):
+                lhs, rhs = self.condition_operand(left), self.condition_operand(right)
+                if isinstance(op_node, ast.NotEq):
+                    parts.append(f"not ({lhs} == {rhs})")
+                    continue
+                op = ops.get(type(op_node))
+                if op is None:
+                    self.error(node, "T.where compares with <, <=, >, >=, == or !=")
+                parts.append(f"{lhs} {op} {rhs}")
+            return " and ".join(f"({p})" for p in parts) if len(parts) > 1 else parts[0]
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return "0 == 0" if node.value else "0 == 1"
+        self.error(node, "T.where takes comparisons of integer expressions joined by "
+                         "'and', 'or' and 'not'")
+
+    def condition_operand(self, node):
+        value = self.expr(node)
+        if not value.is_index:
+            self.error(node, "T.where compares integer expressions")
+        text = self.index_expr_text(value)
+        return text if text is not None else self.materialize(value, node).text
 
     def assign(self, stmt):
         if len(stmt.targets) != 1:
