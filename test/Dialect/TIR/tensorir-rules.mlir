@@ -139,8 +139,13 @@ func.func @predicates(%A: memref<4x8xf32>) {
       tir.block "or"(%vi = spatial(4, %i), %vj = spatial(8, %j))
           where((%i < 1 or not (%i < 1)) and 2 <= %j) {
       }
-      // CHECK: where(%[[I]] < 2 or %[[I]] >= 3)
+      // CHECK: where(%[[I]] >= 3 or %[[I]] < 2)
       tir.block "ne"(%vi = spatial(4, %i)) where(not (%i == 2)) {
+      }
+      // Parenthesized conditions nest; `(e) * 2` is still an expression.
+      // CHECK: where((%[[I]] < 1 and %[[I]] * 2 < 8) or (%[[J]] >= 2 and %[[I]] * 2 < 8))
+      tir.block "nested"(%vi = spatial(4, %i))
+          where(((%i < 1) or (%j >= 2)) and ((%i) * 2 < 8)) {
       }
     }
   }

@@ -173,9 +173,7 @@ ParseResult IndexExprParser::parseFactor(AffineExpr &expr) {
                                "an SSA name, '-' or '('");
 }
 
-ParseResult IndexExprParser::parseTerm(AffineExpr &expr) {
-  if (parseFactor(expr))
-    return failure();
+ParseResult IndexExprParser::parseTermRest(AffineExpr &expr) {
   while (true) {
     AffineExpr rhs;
     SMLoc loc = parser.getCurrentLocation();
@@ -203,9 +201,13 @@ ParseResult IndexExprParser::parseTerm(AffineExpr &expr) {
   }
 }
 
-ParseResult IndexExprParser::parseExpr(AffineExpr &expr) {
-  if (parseTerm(expr))
+ParseResult IndexExprParser::parseTerm(AffineExpr &expr) {
+  if (parseFactor(expr))
     return failure();
+  return parseTermRest(expr);
+}
+
+ParseResult IndexExprParser::parseExprRest(AffineExpr &expr) {
   while (true) {
     AffineExpr rhs;
     if (succeeded(parser.parseOptionalPlus())) {
@@ -220,6 +222,12 @@ ParseResult IndexExprParser::parseExpr(AffineExpr &expr) {
       return success();
     }
   }
+}
+
+ParseResult IndexExprParser::parseExpr(AffineExpr &expr) {
+  if (parseTerm(expr))
+    return failure();
+  return parseExprRest(expr);
 }
 
 ParseResult IndexExprParser::parseRegion(RegionExprs &region) {
@@ -270,141 +278,128 @@ static SmallVector<Conjunction> conjoin(ArrayRef<Conjunction> lhs,
   return out;
 }
 
-// With `negate`, each level parses the negation of what it reads (De
-// Morgan): not (a or b) = not a and not b.
-ParseResult
-IndexExprParser::parseDisjunction(SmallVectorImpl<Conjunction> &out,
-                                  bool negate) {
-  SmallVector<Conjunction> acc;
-  if (parseConjunction(acc, negate))
-    return failure();
-  while (succeeded(parser.parseOptionalKeyword("or"))) {
-    SmallVector<Conjunction> rhs;
-    if (parseConjunction(rhs, negate))
-      return failure();
-    if (negate)
-      acc = conjoin(acc, rhs);
-    else
-      acc.append(rhs.begin(), rhs.end());
+/// not (D1 or D2 ...) = not D1 and not D2; not (c1 and c2) = not c1 or not c2;
+/// not (e >= 0) = -e - 1 >= 0; not (e == 0) = e - 1 >= 0 or -e - 1 >= 0.
+static SmallVector<Conjunction> negate(ArrayRef<Conjunction> dnf) {
+  SmallVector<Conjunction> acc(1); // true
+  for (const Conjunction &c : dnf) {
+    SmallVector<Conjunction> negated;
+    for (auto [e, eq] : llvm::zip(c.constraints, c.eqFlags)) {
+      auto single = [&](AffineExpr x) {
+        Conjunction n;
+        n.constraints.push_back(x);
+        n.eqFlags.push_back(false);
+        negated.push_back(std::move(n));
+      };
+      if (eq) {
+        single(e - 1);
+        single(-e - 1);
+      } else {
+        single(-e - 1);
+      }
+    }
+    // not (true) = false: an empty disjunction.
+    acc = conjoin(acc, negated);
   }
-  out.append(acc.begin(), acc.end());
-  return success();
+  return acc;
 }
 
-ParseResult
-IndexExprParser::parseConjunction(SmallVectorImpl<Conjunction> &out,
-                                  bool negate) {
-  SmallVector<Conjunction> acc;
-  if (parseAtom(acc, negate))
-    return failure();
+ParseResult IndexExprParser::parseOrTail(SmallVectorImpl<Conjunction> &acc) {
   while (succeeded(parser.parseOptionalKeyword("and")) ||
          succeeded(parser.parseOptionalComma())) {
     SmallVector<Conjunction> rhs;
-    if (parseAtom(rhs, negate))
+    if (parseUnary(rhs))
       return failure();
-    if (negate)
-      acc.append(rhs.begin(), rhs.end());
-    else
-      acc = conjoin(acc, rhs);
+    SmallVector<Conjunction> joined = conjoin(acc, rhs);
+    acc.assign(joined.begin(), joined.end());
   }
-  out.append(acc.begin(), acc.end());
+  while (succeeded(parser.parseOptionalKeyword("or"))) {
+    SmallVector<Conjunction> rhs;
+    if (parseUnary(rhs))
+      return failure();
+    while (succeeded(parser.parseOptionalKeyword("and")) ||
+           succeeded(parser.parseOptionalComma())) {
+      SmallVector<Conjunction> more;
+      if (parseUnary(more))
+        return failure();
+      rhs = conjoin(rhs, more);
+    }
+    acc.append(rhs.begin(), rhs.end());
+  }
   return success();
 }
 
-ParseResult IndexExprParser::parseAtom(SmallVectorImpl<Conjunction> &out,
-                                       bool negate) {
-  if (succeeded(parser.parseOptionalKeyword("not")))
-    return parseAtom(out, !negate);
-  // A parenthesized condition, or an expression that starts with '('. Try
-  // the condition first: `(` cond `)` must be followed by a connective or
-  // the end, which an expression cannot be.
-  AffineExpr lhs, rhs;
-  if (succeeded(parser.parseOptionalLParen())) {
-    // Parse an expression or condition inside; decide by what follows.
+ParseResult IndexExprParser::parseUnary(SmallVectorImpl<Conjunction> &out) {
+  if (succeeded(parser.parseOptionalKeyword("not"))) {
     SmallVector<Conjunction> inner;
-    AffineExpr e;
-    if (parseExpr(e))
+    if (parseUnary(inner))
       return failure();
-    if (succeeded(parser.parseOptionalRParen())) {
-      // `(e)` then continue the expression, then a comparison.
-      lhs = e;
-      // Continue a term/expression after the parenthesis.
-      while (true) {
-        AffineExpr r;
-        if (succeeded(parser.parseOptionalStar())) {
-          if (parseFactor(r))
-            return failure();
-          lhs = lhs * r;
-        } else if (succeeded(parser.parseOptionalKeyword("floordiv"))) {
-          if (parseFactor(r))
-            return failure();
-          lhs = lhs.floorDiv(r);
-        } else if (succeeded(parser.parseOptionalKeyword("ceildiv"))) {
-          if (parseFactor(r))
-            return failure();
-          lhs = lhs.ceilDiv(r);
-        } else if (succeeded(parser.parseOptionalKeyword("mod"))) {
-          if (parseFactor(r))
-            return failure();
-          lhs = lhs % r;
-        } else if (succeeded(parser.parseOptionalPlus())) {
-          if (parseTerm(r))
-            return failure();
-          lhs = lhs + r;
-        } else if (succeeded(parser.parseOptionalMinus())) {
-          if (parseTerm(r))
-            return failure();
-          lhs = lhs - r;
-        } else {
-          break;
-        }
-      }
-    } else {
-      // `(e cmp ...` : a parenthesized condition starting with a comparison.
-      SmallVector<Conjunction> first;
-      if (parseComparisonRest(e, first, negate))
-        return failure();
-      // Finish the conjunction / disjunction inside the parentheses.
-      SmallVector<Conjunction> acc = first;
-      while (true) {
-        if (succeeded(parser.parseOptionalKeyword("and")) ||
-            succeeded(parser.parseOptionalComma())) {
-          SmallVector<Conjunction> rhsC;
-          if (parseAtom(rhsC, negate))
-            return failure();
-          if (negate)
-            acc.append(rhsC.begin(), rhsC.end());
-          else
-            acc = conjoin(acc, rhsC);
-          continue;
-        }
-        if (succeeded(parser.parseOptionalKeyword("or"))) {
-          SmallVector<Conjunction> rhsC;
-          if (parseConjunction(rhsC, negate))
-            return failure();
-          if (negate)
-            acc = conjoin(acc, rhsC);
-          else
-            acc.append(rhsC.begin(), rhsC.end());
-          continue;
-        }
-        break;
-      }
-      if (parser.parseRParen())
-        return failure();
-      out.append(acc.begin(), acc.end());
+    SmallVector<Conjunction> n = negate(inner);
+    out.append(n.begin(), n.end());
+    return success();
+  }
+  AffineExpr lhs;
+  if (succeeded(parser.parseOptionalLParen())) {
+    bool isCondition;
+    SmallVector<Conjunction> cond;
+    if (parseParenthesized(isCondition, lhs, cond))
+      return failure();
+    if (isCondition) {
+      out.append(cond.begin(), cond.end());
       return success();
     }
+    // `(e) * 2 + 1 < n`: finish the expression, then compare.
+    if (parseTermRest(lhs) || parseExprRest(lhs))
+      return failure();
   } else if (parseExpr(lhs)) {
     return failure();
   }
-  return parseComparisonRest(lhs, out, negate);
+  return parseComparisonRest(lhs, out);
+}
+
+ParseResult
+IndexExprParser::parseParenthesized(bool &isCondition, AffineExpr &expr,
+                                    SmallVectorImpl<Conjunction> &cond) {
+  // After '(': either an index expression `(e)` or a condition `(c)`.
+  isCondition = true;
+  if (succeeded(parser.parseOptionalKeyword("not"))) {
+    SmallVector<Conjunction> inner;
+    if (parseUnary(inner))
+      return failure();
+    SmallVector<Conjunction> n = negate(inner);
+    cond.append(n.begin(), n.end());
+    if (parseOrTail(cond))
+      return failure();
+    return parser.parseRParen();
+  }
+  if (succeeded(parser.parseOptionalLParen())) {
+    bool innerIsCondition;
+    SmallVector<Conjunction> inner;
+    if (parseParenthesized(innerIsCondition, expr, inner))
+      return failure();
+    if (innerIsCondition) {
+      cond.append(inner.begin(), inner.end());
+      if (parseOrTail(cond))
+        return failure();
+      return parser.parseRParen();
+    }
+    if (parseTermRest(expr) || parseExprRest(expr))
+      return failure();
+  } else if (parseExpr(expr)) {
+    return failure();
+  }
+  if (succeeded(parser.parseOptionalRParen())) {
+    isCondition = false;
+    return success();
+  }
+  if (parseComparisonRest(expr, cond) || parseOrTail(cond))
+    return failure();
+  return parser.parseRParen();
 }
 
 ParseResult
 IndexExprParser::parseComparisonRest(AffineExpr lhs,
-                                     SmallVectorImpl<Conjunction> &out,
-                                     bool negate) {
+                                     SmallVectorImpl<Conjunction> &out) {
   enum { LT, LE, GT, GE, EQ } cmp;
   SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalLess()))
@@ -421,44 +416,37 @@ IndexExprParser::parseComparisonRest(AffineExpr lhs,
   if (parseExpr(rhs))
     return failure();
   // a < b  <=>  b - a - 1 >= 0, and so on.
-  auto ge = [&](AffineExpr e) {
-    Conjunction c;
-    c.constraints.push_back(e);
-    c.eqFlags.push_back(false);
-    out.push_back(std::move(c));
-  };
+  Conjunction c;
+  c.eqFlags.push_back(cmp == EQ);
   switch (cmp) {
   case LT:
-    negate ? ge(lhs - rhs) : ge(rhs - lhs - 1);
+    c.constraints.push_back(rhs - lhs - 1);
     break;
   case LE:
-    negate ? ge(lhs - rhs - 1) : ge(rhs - lhs);
+    c.constraints.push_back(rhs - lhs);
     break;
   case GT:
-    negate ? ge(rhs - lhs) : ge(lhs - rhs - 1);
+    c.constraints.push_back(lhs - rhs - 1);
     break;
   case GE:
-    negate ? ge(rhs - lhs - 1) : ge(lhs - rhs);
-    break;
   case EQ:
-    if (negate) {
-      // a != b  <=>  a < b or a > b
-      ge(rhs - lhs - 1);
-      ge(lhs - rhs - 1);
-    } else {
-      Conjunction c;
-      c.constraints.push_back(lhs - rhs);
-      c.eqFlags.push_back(true);
-      out.push_back(std::move(c));
-    }
+    c.constraints.push_back(lhs - rhs);
     break;
   }
+  out.push_back(std::move(c));
   return success();
 }
 
 ParseResult
 IndexExprParser::parseCondition(SmallVectorImpl<Conjunction> &disjuncts) {
-  return parseDisjunction(disjuncts, /*negate=*/false);
+  SmallVector<Conjunction> acc;
+  if (parseUnary(acc) || parseOrTail(acc))
+    return failure();
+  for (Conjunction &c : acc)
+    for (AffineExpr &e : c.constraints)
+      e = simplifyAffineExpr(e, names.size(), 0);
+  disjuncts.append(acc.begin(), acc.end());
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -105,13 +105,18 @@ public:
 
 private:
   ParseResult parseTerm(AffineExpr &expr);
+  ParseResult parseTermRest(AffineExpr &expr);
+  ParseResult parseExprRest(AffineExpr &expr);
   ParseResult parseFactor(AffineExpr &expr);
-  ParseResult parseDisjunction(SmallVectorImpl<Conjunction> &out, bool negate);
-  ParseResult parseConjunction(SmallVectorImpl<Conjunction> &out, bool negate);
-  ParseResult parseAtom(SmallVectorImpl<Conjunction> &out, bool negate);
+  /// [not] comparison, or a parenthesized condition.
+  ParseResult parseUnary(SmallVectorImpl<Conjunction> &out);
+  /// Continues `acc` with `and c ...` then `or c and c ...`.
+  ParseResult parseOrTail(SmallVectorImpl<Conjunction> &acc);
+  /// After '(': an expression `(e)` or a condition `(c)`, through ')'.
+  ParseResult parseParenthesized(bool &isCondition, AffineExpr &expr,
+                                 SmallVectorImpl<Conjunction> &cond);
   ParseResult parseComparisonRest(AffineExpr lhs,
-                                  SmallVectorImpl<Conjunction> &out,
-                                  bool negate);
+                                  SmallVectorImpl<Conjunction> &out);
   unsigned intern(const UnresolvedOperand &name);
 
   OpAsmParser &parser;
