@@ -156,6 +156,18 @@ class ExprParser:
         self.emit(f"{name} = {fop} {a.text}, {b.text} : {t}" + self.loc(node))
         return Value(name, t)
 
+    def as_index(self, value, node):
+        """`value` as an index value (an int32 / int64 expression is cast, as
+        tir computes every index in `index`), or None for non-integers."""
+        if value.is_index:
+            return value
+        if value.literal is not None and isinstance(value.literal, int):
+            return Value(str(value.literal), "index", affine=True, literal=value.literal)
+        if value.type and value.type.startswith("i") and value.type[1:].isdigit() \
+                and value.type != "i1":
+            return self.cast(self.materialize(value, node), "index", node)
+        return None
+
     @staticmethod
     def index_expr_text(value):
         """The index-expression text of an index value, or None: index
@@ -312,7 +324,17 @@ class ExprParser:
             result = self.fresh()
             self.emit(f"{result} = {op} {value.text} : {value.type}" + self.loc(node))
             return Value(result, value.type)
-        if name == "if_then_else":
+        if name == "likely":
+            return self.expr(node.args[0])
+        if name == "cast":  # T.cast(value, dtype)
+            dtype = self.static_value(node.args[1]) if len(node.args) > 1 else None
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    dtype = self.static_value(kw.value)
+            if dtype not in DTYPES:
+                self.error(node, f"unsupported dtype {dtype!r}")
+            return self.coerce(self.expr(node.args[0]), DTYPES[dtype], node)
+        if name in ("if_then_else", "Select"):
             cond = self.materialize(self.expr(node.args[0]), node)
             a, b = self.unify(self.expr(node.args[1]), self.expr(node.args[2]), node)
             result = self.fresh()

@@ -12,13 +12,21 @@ from ..ir import IRModule
 
 from .expr import ExprParser
 from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ScriptError,  # noqa: F401
-                     Value, ScopedBuffer)
+                     ScopedBuffer, ShapeVar, Value)
 
 
 class FunctionParser(ExprParser):
-    def __init__(self, source, filename, line_offset, node):
+    def __init__(self, source, filename, line_offset, node, env=None):
         self.source, self.filename, self.line_offset = source, filename, line_offset
         self.node = node
+        # Python values the function can see (its globals and closure):
+        # TVMScript's meta-programming reads sizes, dtypes and constants
+        # from there.
+        self.env = env or {}
+        self.in_signature = True
+        # Shape variables (`n = T.int32()`) -> (buffer SSA, type, dim) once a
+        # buffer dimension defines them.
+        self.shape_vars = {}
         self.lines = []
         self.indent = 1
         self.scopes = [dict()]
@@ -71,6 +79,16 @@ class FunctionParser(ExprParser):
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
+        if name in self.env:
+            value = self.env[name]
+            if isinstance(value, bool):
+                return Value(None, "i1", literal=int(value))
+            if isinstance(value, int):
+                return Value(str(value), "index", affine=True, literal=value)
+            if isinstance(value, float):
+                return Value(None, None, literal=value)
+            self.error(node, f"'{name}' is a Python {type(value).__name__}, not a "
+                             "value TVMScript can use here")
         self.error(node, f"undefined name '{name}'")
 
     @staticmethod
@@ -109,7 +127,17 @@ class FunctionParser(ExprParser):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             v = self.static_value(node.operand)
             return -v if isinstance(v, (int, float)) else None
+        if isinstance(node, ast.Name) and not self.is_bound(node.id) and node.id in self.env:
+            v = self.env[node.id]
+            return v if isinstance(v, (int, float, str, tuple)) else None
+        if (isinstance(node, ast.Call) and self.t_name(node.func) in DTYPES
+                and len(node.args) == 1 and not node.keywords):
+            v = self.static_value(node.args[0])  # T.int64(128)
+            return v if isinstance(v, (int, float)) else None
         return None
+
+    def is_bound(self, name):
+        return any(name in scope for scope in self.scopes)
 
     # ------------------------------------------------------------- signature
     def parse(self):
@@ -145,9 +173,17 @@ class FunctionParser(ExprParser):
                     signature[arg.arg] = f'{buf.ssa}: {buf.type} {{tir.name = "{arg.arg}"}}'
                     continue
             self.error(ann, f"unsupported parameter type for '{arg.arg}'")
+        # Shape variables: `n = T.int32()` (also `n, m = T.int32(), T.int32()`
+        # and `n: T.int32`), defined by the first buffer dimension that is
+        # exactly `n`.
+        for stmt in body:
+            for name in self.shape_var_names(stmt):
+                self.bind(name, ShapeVar(name))
         # T.handle parameters take their buffer from T.match_buffer.
         rest = []
         for stmt in body:
+            if self.shape_var_names(stmt):
+                continue
             if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
                     and self.is_t(stmt.value.func, "match_buffer")
                     and isinstance(stmt.value.args[0], ast.Name)
@@ -166,10 +202,46 @@ class FunctionParser(ExprParser):
         order = [signature[arg.arg] for arg, _ in params]
         header = f"func.func @{fn.name}({', '.join(order)})"
         self.lines.append(header + " {")
+        self.define_shape_vars(fn)
+        self.in_signature = False
         self.statements(rest)
         self.emit("return" + self.loc(fn))
         self.lines.append("}" + self.loc(fn))
         return "\n".join(self.lines)
+
+    def shape_var_names(self, stmt):
+        """The names a statement declares as shape variables."""
+        def is_decl(call):
+            return (isinstance(call, ast.Call) and not call.args and not call.keywords
+                    and self.t_name(call.func) in ("int32", "int64"))
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(
+                stmt.target, ast.Name) and self.t_name(stmt.annotation) in ("int32", "int64"):
+            return [stmt.target.id]
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            return []
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, ast.Name) and is_decl(value):
+            return [target.id]
+        if (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                and len(target.elts) == len(value.elts)
+                and all(isinstance(t, ast.Name) for t in target.elts)
+                and all(is_decl(v) for v in value.elts)):
+            return [t.id for t in target.elts]
+        return []
+
+    def define_shape_vars(self, fn):
+        """`%n = memref.dim %A, %c` for each shape variable, at entry."""
+        for name, var in list(self.scopes[0].items()):
+            if not isinstance(var, ShapeVar):
+                continue
+            if var.source is None:
+                self.error(fn, f"shape variable '{name}' is not the size of any buffer "
+                               "dimension; give it as a T.int32 parameter instead")
+            ssa, type_text, dim = var.source
+            index = self.constant(dim, "index", fn)
+            result = self.ssa_name(name)
+            self.emit(f"{result} = memref.dim {ssa}, {index.text} : {type_text}" + self.loc(fn))
+            self.bind(name, Value(result, "index", affine=True))
 
     def buffer_decl(self, ann, name):
         if isinstance(ann, ast.Call):
@@ -183,14 +255,31 @@ class FunctionParser(ExprParser):
             self.error(node, "a buffer needs a shape")
         shape_node = args[0]
         dims = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [shape_node]
-        shape = []
-        for d in dims:
-            if isinstance(d, ast.Constant) and isinstance(d.value, int):
-                shape.append(d.value)
-            elif isinstance(d, ast.Name):
-                shape.append(self.lookup(d, d.id))
+        shape, defines = [], []
+        for pos, d in enumerate(dims):
+            constant = self.static_value(d)
+            if isinstance(constant, int) and not isinstance(constant, bool):
+                shape.append(constant)
+                continue
+            if isinstance(d, ast.Name):
+                value = self.lookup(d, d.id)
+                if isinstance(value, ShapeVar):
+                    if value.source is None:
+                        defines.append((value, pos))
+                    shape.append(value)
+                    continue
+                shape.append(value)
+                continue
+            # Any other expression: in the signature, a dynamic dimension
+            # (memrefs do not record how it is computed); in the body, the
+            # value that sizes the allocation.
+            if self.in_signature:
+                shape.append(Value("?", "index"))
             else:
-                self.error(d, "buffer dimensions are integers or scalar parameters")
+                value = self.expr(d)
+                if not value.is_index:
+                    self.error(d, "buffer dimensions are integer expressions")
+                shape.append(self.materialize(value, d))
         dtype = "float32"
         if len(args) > 1:
             dtype = self.static_value(args[1])
@@ -199,7 +288,11 @@ class FunctionParser(ExprParser):
                 dtype = self.static_value(kw.value)
         if dtype not in DTYPES:
             self.error(node, f"unsupported dtype {dtype!r}")
-        return Buffer(self.ssa_name(name), shape, dtype)
+        buf = Buffer(self.ssa_name(name), shape, dtype)
+        for var, pos in defines:
+            if var.source is None:
+                var.source = (buf.ssa, buf.type, pos)
+        return buf
 
     # ------------------------------------------------------------ statements
     def statements(self, stmts):
@@ -213,6 +306,10 @@ class FunctionParser(ExprParser):
             return self.with_stmt(stmt)
         if isinstance(stmt, ast.Assign):
             return self.assign(stmt)
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            # A let binding: `x: T.int32 = e` names the value of e.
+            return self.assign(ast.copy_location(
+                ast.Assign(targets=[stmt.target], value=stmt.value), stmt))
         if isinstance(stmt, ast.AugAssign):
             target = stmt.target
             value = ast.BinOp(left=ast.Subscript(value=target.value, slice=target.slice,
@@ -264,11 +361,12 @@ class FunctionParser(ExprParser):
     def bound(self, node):
         if node is None:
             return "0"
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return str(node.value)
-        value = self.expr(node)
-        if not value.is_index:
-            self.error(node, "loop bounds are integers or scalar parameters")
+        constant = self.static_value(node)
+        if isinstance(constant, int) and not isinstance(constant, bool):
+            return str(constant)
+        value = self.as_index(self.expr(node), node)
+        if value is None:
+            self.error(node, "loop bounds and domains are integer expressions")
         return self.materialize(value, node).text
 
     def for_loop(self, stmt):
@@ -423,8 +521,8 @@ class FunctionParser(ExprParser):
             domain = f"{self.bound(dom.elts[0])} : {self.bound(dom.elts[1])}"
         else:
             domain = self.bound(dom)
-        binding = self.expr(call.args[1])
-        if not binding.is_index:
+        binding = self.as_index(self.expr(call.args[1]), call.args[1])
+        if binding is None:
             self.error(call.args[1], "a binding is an integer expression")
         text = self.index_expr_text(binding)
         if text is None:
@@ -470,8 +568,8 @@ class FunctionParser(ExprParser):
         return f" {keyword}({', '.join(regions)} : {', '.join(types)})"
 
     def index_text(self, node):
-        value = self.expr(node)
-        if not value.is_index:
+        value = self.as_index(self.expr(node), node)
+        if value is None:
             self.error(node, "indices are integer expressions")
         text = self.index_expr_text(value)
         return text if text is not None else self.materialize(value, node).text
@@ -504,8 +602,8 @@ class FunctionParser(ExprParser):
                          "'and', 'or' and 'not'")
 
     def condition_operand(self, node):
-        value = self.expr(node)
-        if not value.is_index:
+        value = self.as_index(self.expr(node), node)
+        if value is None:
             self.error(node, "T.where compares integer expressions")
         text = self.index_expr_text(value)
         return text if text is not None else self.materialize(value, node).text
@@ -557,8 +655,19 @@ def function_source(fn):
     return source, filename, line - 1
 
 
-def parse_function(node, source, filename, line_offset):
-    return FunctionParser(source, filename, line_offset, node).parse()
+def parse_function(node, source, filename, line_offset, env=None):
+    return FunctionParser(source, filename, line_offset, node, env).parse()
+
+
+def python_env(fn):
+    """The Python names a decorated function can see: its module's globals
+    and the variables it closes over."""
+    env = dict(getattr(fn, "__globals__", {}))
+    try:
+        env.update(inspect.getclosurevars(fn).nonlocals)
+    except (TypeError, ValueError):
+        pass
+    return env
 
 
 def parse_module_text(functions):

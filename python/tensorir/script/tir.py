@@ -8,7 +8,7 @@ import ast
 
 from ..ir import IRModule
 from .parser import (ScriptError, function_source, parse_function,
-                     parse_module_text)
+                     parse_module_text, python_env)
 
 
 class PrimFunc:
@@ -46,7 +46,7 @@ def _parse(fn):
     if not isinstance(node, ast.FunctionDef):
         raise ScriptError(f"{filename}:{offset + 1}: error: @T.prim_func "
                           "decorates a function")
-    text = parse_function(node, source, filename, offset)
+    text = parse_function(node, source, filename, offset, python_env(fn))
     func = PrimFunc(node.name, text, filename)
     func.mod  # parse and verify now, so errors come at definition
     return func

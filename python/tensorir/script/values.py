@@ -57,3 +57,12 @@ class ScopedBuffer(Buffer):
     @property
     def type(self):
         return self._type
+
+
+class ShapeVar:
+    """A shape variable (`n = T.int32()`) before a buffer dimension defines
+    it; `source` is (buffer SSA name, buffer type, dimension) once one
+    does."""
+
+    def __init__(self, name):
+        self.name, self.source = name, None
