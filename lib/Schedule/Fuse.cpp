@@ -29,6 +29,8 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
                     "fuse needs perfectly nested loops: loop " +
                         loopName(loop) + " is not the only statement in "
                         "the body of loop " + loopName(previous));
+    if (failed(checkPlainLoop(loop, "fuse", error)))
+      return failure();
     FailureOr<int64_t> extent =
         checkZeroBasedConstantExtent(loop, "fuse", error);
     if (failed(extent) || failed(checkOnlyBindingUses(loop, error)))

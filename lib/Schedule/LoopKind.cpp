@@ -12,7 +12,22 @@ using namespace mlir::tir::sched;
 static LogicalResult checkDataParallel(ForOp loop, StringRef primitive,
                                        ScheduleError &error) {
   Value iv = loop.getInductionVar();
+  // An opaque use of the loop variable (outside block bindings) hides
+  // whether iterations are independent.
+  if (failed(checkOnlyBindingUses(loop, error)))
+    return refuse(error, loop,
+                  primitive + " needs a loop whose variable only feeds block "
+                              "bindings; " + error.message);
   for (BlockOp block : collectChildBlocks(loop)) {
+    // TVM's rule: every block under the loop has quasi-affine bindings of
+    // its loops.
+    SmallVector<Value> loopVars;
+    for (Value v : block.getBindingValues())
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && isa_and_nonnull<ForOp>(arg.getOwner()->getParentOp()))
+        loopVars.push_back(v);
+    if (failed(checkAffineBindings(block, loopVars, primitive, loop, error)))
+      return failure();
     SmallVector<AffineExpr> bindings = block.getBindingExprs();
     for (auto [pos, value] : llvm::enumerate(block.getBindingValues())) {
       if (value != iv)

@@ -68,6 +68,32 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
   for (ForOp loop : chain)
     if (failed(checkOnlyBindingUses(loop, error)))
       return failure();
+  // TVM's rules for the blocks under the nest: the iteration variables the
+  // nest feeds are spatial or reduce, and their bindings are quasi-affine in
+  // the nest's loops (loops outside it act as parameters).
+  SmallVector<Value> chainVars;
+  for (ForOp loop : chain)
+    chainVars.push_back(loop.getInductionVar());
+  for (BlockOp block : collectChildBlocks(bottom)) {
+    SmallVector<AffineExpr> bindings = block.getBindingExprs();
+    for (auto [pos, v] : llvm::enumerate(block.getBindingValues())) {
+      if (!llvm::is_contained(chainVars, v))
+        continue;
+      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+        IterType kind = block.getIterType(i);
+        if (kind == IterType::Spatial || kind == IterType::Reduce ||
+            !bindings[i].isFunctionOfDim(pos))
+          continue;
+        return refuse(error, bottom,
+                      "reorder needs the loops to feed only spatial or reduce "
+                      "iteration variables, but block '" +
+                          block.getBlockName() + "' binds a " +
+                          stringifyIterType(kind) + " variable to them");
+      }
+    }
+    if (failed(checkAffineBindings(block, chainVars, "reorder", bottom, error)))
+      return failure();
+  }
 
   // The new nest: the chain with the given loops' places filled in the
   // given order.

@@ -14,6 +14,8 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
   if (factors.size() < 2)
     return refuse(error, loop, "split needs at least two factors, got " +
                                    Twine(factors.size()));
+  if (failed(checkPlainLoop(loop, "split", error)))
+    return failure();
   FailureOr<int64_t> extent =
       checkZeroBasedConstantExtent(loop, "split", error);
   if (failed(extent))

@@ -55,6 +55,69 @@ LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
   return success();
 }
 
+LogicalResult sched::checkPlainLoop(ForOp loop, StringRef primitive,
+                                    ScheduleError &error) {
+  if (loop.getAnnotations() && !loop.getAnnotations()->empty())
+    return refuse(error, loop,
+                  primitive + " needs loops without annotations; loop " +
+                      loopName(loop) + " has some");
+  if (loop.getKind() == ForKind::ThreadBinding)
+    return refuse(error, loop,
+                  primitive + " needs loops not bound to threads; loop " +
+                      loopName(loop) + " is bound to '" +
+                      loop.getThread().value_or("") + "'");
+  return success();
+}
+
+bool sched::isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars) {
+  auto involves = [&](AffineExpr x) {
+    bool found = false;
+    x.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        found |= d.getPosition() < vars.size() && vars.test(d.getPosition());
+    });
+    return found;
+  };
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return true;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return isAffineIn(bin.getLHS(), vars) && isAffineIn(bin.getRHS(), vars);
+  case AffineExprKind::Mul:
+    // One factor must not depend on the variables.
+    return (!involves(bin.getLHS()) && isAffineIn(bin.getRHS(), vars)) ||
+           (!involves(bin.getRHS()) && isAffineIn(bin.getLHS(), vars));
+  default:
+    // floordiv / ceildiv / mod by a constant keep a quasi-affine form.
+    return isa<AffineConstantExpr>(bin.getRHS()) &&
+           isAffineIn(bin.getLHS(), vars);
+  }
+}
+
+LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
+                                         StringRef primitive, ForOp culprit,
+                                         ScheduleError &error) {
+  ValueRange inputs = block.getBindingValues();
+  llvm::SmallBitVector vars(inputs.size());
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (llvm::is_contained(loopVars, v))
+      vars.set(i);
+  for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
+    if (isAffineIn(e, vars))
+      continue;
+    std::string var = "#" + std::to_string(i);
+    if (auto names = block.getVarNames())
+      var = "'" + cast<StringAttr>((*names)[i]).str() + "'";
+    return refuse(error, culprit,
+                  primitive + " needs quasi-affine bindings of the loops it "
+                              "changes, but iteration variable " +
+                      var + " of block '" + block.getBlockName() +
+                      "' is not one");
+  }
+  return success();
+}
+
 FailureOr<int64_t> sched::checkZeroBasedConstantExtent(ForOp loop,
                                                         StringRef primitive,
                                                         ScheduleError &error) {

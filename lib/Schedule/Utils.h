@@ -8,6 +8,7 @@
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tir::sched {
 
@@ -24,6 +25,22 @@ std::string loopName(ForOp loop);
 /// Checks that the loop variable of `loop` is used only as a binding value
 /// of blocks (the only place TensorIR lets loop variables appear).
 LogicalResult checkOnlyBindingUses(ForOp loop, ScheduleError &error);
+
+/// Checks that `loop` has no annotations and is not bound to a thread
+/// (TVM's rule for split and fuse).
+LogicalResult checkPlainLoop(ForOp loop, StringRef primitive,
+                             ScheduleError &error);
+
+/// Whether `e` (input space) is quasi-affine in the inputs set in `vars`:
+/// products have a factor free of them, divisors are constants. Other
+/// inputs act as parameters (`v0 * v0 + v1` is affine in v1).
+bool isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars);
+
+/// Checks that every binding of `block` is quasi-affine in `loopVars`;
+/// refuses naming `culprit` otherwise.
+LogicalResult checkAffineBindings(BlockOp block, ValueRange loopVars,
+                                  StringRef primitive, ForOp culprit,
+                                  ScheduleError &error);
 
 /// Checks that `loop` starts at 0 and has a constant extent; `primitive`
 /// names the caller in the message.

@@ -152,3 +152,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// TVM's rule: split and fuse leave thread-bound loops alone.
+func.func @thread_bound(%A: memref<4x8xf32>) {
+  tir.for %i = 0 to 4 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to 8 thread_binding<"threadIdx.x"> {
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{fuse needs loops not bound to threads; loop 'j' is bound to 'threadIdx.x'}}
+    %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

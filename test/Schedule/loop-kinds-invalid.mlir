@@ -163,3 +163,55 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// TVM's rule: the blocks under a parallel loop have quasi-affine bindings
+// (here %k * %k).
+func.func @not_quasi_affine(%A: memref<128x128xf32>, %B: memref<128xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 128 {
+    tir.for %k = 0 to 16 {
+      tir.block "B"(%vi = spatial(128, %i), %vk = reduce(128, %k * %k floordiv 2)) {
+        %a = tir.load %A[%vi, %vk] : memref<128x128xf32>
+        tir.store %a, %B[%vi] : memref<128xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{parallel needs quasi-affine bindings of the loops it changes, but iteration variable 'vk' of block 'B' is not one}}
+    transform.tir.parallel %i : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An opaque block uses the loop variable directly: whether iterations are
+// independent is unknown.
+func.func @opaque_use(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 15 {
+    tir.block "opaque"() {
+      %a = tir.load %A[%i] : memref<16xf32>
+      tir.store %a, %A[%i + 1] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "opaque" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{vectorize needs a loop whose variable only feeds block bindings; the variable of loop 'i' is used by 'tir.}}
+    transform.tir.vectorize %i : !transform.any_op
+    transform.yield
+  }
+}

@@ -138,3 +138,59 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// TVM's rule: reordered loops feed quasi-affine bindings (loops outside
+// the reordered range act as parameters: %i0 * %i0 + %i1 would be fine for
+// reordering %i1 with %j).
+func.func @not_affine(%A: memref<64x4xf32>) {
+  tir.for %i0 = 0 to 6 {
+    tir.for %i1 = 0 to 4 {
+      // expected-note @below {{loop}}
+      tir.for %j = 0 to 4 {
+        tir.block "B"(%vi = spatial(64, %i0 * %i0 + %i1), %vj = spatial(4, %j)) {
+          %a = tir.load %A[%vi, %vj] : memref<64x4xf32>
+          tir.store %a, %A[%vi, %vj] : memref<64x4xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i0, %i1, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder needs quasi-affine bindings of the loops it changes, but iteration variable 'vi' of block 'B' is not one}}
+    %x, %y, %z = transform.tir.reorder %j, %i1, %i0 : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// TVM's rule: reordered loops feed only spatial or reduce variables.
+func.func @opaque_iter_var(%A: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vj = opaque(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder needs the loops to feed only spatial or reduce iteration variables, but block 'B' binds a opaque variable to them}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -175,3 +175,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// TVM's rule: split and fuse leave annotated loops alone.
+func.func @annotated(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 annotations {pragma = 1 : i64} {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{split needs loops without annotations; loop 'i' has some}}
+    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
