@@ -81,7 +81,11 @@ class handle:  # noqa: N801 - TVMScript's spelling
 
 
 def _scalar(name):
-    def make(value=0):
+    def make(value=None):
+        # Outside a function body (in a parameter annotation such as
+        # T.Buffer((T.int64(16),))), a typed constant is its number.
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return value
         raise ScriptError(f"T.{name}(...) is only meaningful inside a @T.prim_func")
     make.__name__ = name
     return make

@@ -101,7 +101,7 @@ func.func @init_anywhere(%A: memref<8xf32>) {
 }
 
 // Accesses, regions and bindings that may leave their buffer or domain are
-// not errors (guards make them safe; --tir-verify-bounds reports them).
+// not errors (guards make them safe; checking bounds is for analyses).
 // CHECK-LABEL: func.func @out_of_bounds
 func.func @out_of_bounds(%A: memref<8xf32>, %B: memref<8xf32>) {
   tir.for %i = 0 to 16 {
