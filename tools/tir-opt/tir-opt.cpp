@@ -10,8 +10,14 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+// Test-only passes (-test-tir-*), defined in test/lib.
+namespace mlir::tir::test {
+void registerTestStructuralEqualPass();
+} // namespace mlir::tir::test
+
 int main(int argc, char **argv) {
   mlir::tir::registerAllPasses();
+  mlir::tir::test::registerTestStructuralEqualPass();
   mlir::DialectRegistry registry;
   mlir::tir::registerAllDialects(registry);
   mlir::tir::registerAllExtensions(registry);
