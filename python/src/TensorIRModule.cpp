@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StructuralEqual.h"
 #include "TVMScriptPrinter.h"
 
 #include "TensorIR/Compiler/Compiler.h"
@@ -507,4 +508,6 @@ PYBIND11_MODULE(_tensorir, m) {
         py::arg("target_cpu") = "native");
   m.def("load_library", &loadLibrary, py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);
+  bindStructuralEqual(
+      m, [](py::handle h) { return h.cast<PyModule &>().get(); });
 }
