@@ -735,26 +735,31 @@ void NodeTable::printImpl(raw_ostream &os, const Node *n, VarPrinter printVar,
     os << ']';
     return;
   case NodeKind::Set: {
-    SmallVector<const Node *> sorted(n->children);
-    llvm::sort(sorted, printsBefore);
-    if (n->str == "and") {
-      printList(sorted, " and ");
-      return;
+    // Elements print sorted by their text: readable and deterministic.
+    SmallVector<std::string> texts;
+    for (const Node *e : n->children) {
+      std::string text;
+      llvm::raw_string_ostream tos(text);
+      printImpl(tos, e, printVar, false);
+      texts.push_back(std::move(text));
     }
-    if (n->str == "or") {
-      llvm::interleave(
-          sorted, os,
-          [&](const Node *e) {
-            os << '(';
-            printImpl(os, e, printVar, false);
-            os << ')';
-          },
-          " or ");
-      return;
-    }
-    os << '{';
-    printList(sorted, ", ");
-    os << '}';
+    llvm::sort(texts);
+    bool isAnd = n->str == "and", isOr = n->str == "or";
+    if (!isAnd && !isOr)
+      os << '{';
+    llvm::interleave(
+        texts, os,
+        [&](const std::string &text) {
+          if (isOr)
+            os << '(' << text << ')';
+          else
+            os << text;
+        },
+        isAnd  ? " and "
+        : isOr ? " or "
+               : ", ");
+    if (!isAnd && !isOr)
+      os << '}';
     return;
   }
   }

@@ -162,8 +162,8 @@ func.func @rhs_index_normal_form(%A: memref<4x4096xf32>, %B: memref<64xf32>) {
   return
 }
 
-// Predicates are sets of normalized constraints; no predicate is an
-// always-true one.
+// Predicates are sets of normalized constraints (a disjunction, a set of
+// such sets); no predicate is an always-true one.
 // CHECK: remark: equal to @rhs_predicates
 // expected-remark @below {{equal to @rhs_predicates}}
 func.func @lhs_predicates(%A: memref<64xf32>) {
@@ -182,6 +182,12 @@ func.func @lhs_predicates(%A: memref<64xf32>) {
       tir.store %a, %A[%v] : memref<64xf32>
     }
   }
+  tir.for %i = 0 to 64 {
+    tir.block "R"(%v = spatial(64, %i)) where(%i < 2 or %i >= 60) {
+      %a = tir.load %A[%v] : memref<64xf32>
+      tir.store %a, %A[%v] : memref<64xf32>
+    }
+  }
   return
 }
 func.func @rhs_predicates(%A: memref<64xf32>) {
@@ -196,6 +202,12 @@ func.func @rhs_predicates(%A: memref<64xf32>) {
   }
   tir.for %i = 0 to 64 {
     tir.block "Q"(%v = spatial(64, %i)) {
+      %a = tir.load %A[%v] : memref<64xf32>
+      tir.store %a, %A[%v] : memref<64xf32>
+    }
+  }
+  tir.for %i = 0 to 64 {
+    tir.block "R"(%v = spatial(64, %i)) where(%i > 59 or %i <= 1) {
       %a = tir.load %A[%v] : memref<64xf32>
       tir.store %a, %A[%v] : memref<64xf32>
     }
@@ -253,6 +265,30 @@ func.func @rhs_div_mod(%A: memref<128x128x128xf32>) {
                   %vk = spatial(128, (%f + 128 * 5) mod 128)) {
       %a = tir.load %A[%vi, %vj, %vk] : memref<128x128x128xf32>
       tir.store %a, %A[%vi, %vj, %vk] : memref<128x128x128xf32>
+    }
+  }
+  return
+}
+
+// Products of variables are atoms of the normal form, with their operands
+// unordered; the binding may be written in place or computed before.
+// CHECK: remark: equal to @rhs_non_affine
+// expected-remark @below {{equal to @rhs_non_affine}}
+func.func @lhs_non_affine(%A: memref<64xf32>) {
+  tir.for %k = 0 to 8 {
+    tir.block "B"(%v = spatial(64, %k * %k)) {
+      %a = tir.load %A[%v] : memref<64xf32>
+      tir.store %a, %A[%v] : memref<64xf32>
+    }
+  }
+  return
+}
+func.func @rhs_non_affine(%A: memref<64xf32>) {
+  tir.for %k = 0 to 8 {
+    %m = arith.muli %k, %k : index
+    tir.block "B"(%v = spatial(64, %m)) {
+      %a = tir.load %A[%v] : memref<64xf32>
+      tir.store %a, %A[%v] : memref<64xf32>
     }
   }
   return
@@ -536,6 +572,29 @@ func.func @rhs_predicate(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-note @below {{rhs here}}
     tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: remark: differs from @rhs_disjunction:
+// CHECK-SAME: tir.block "B": predicate differs: (i <= 1) or (i >= 6) vs (i <= 2) or (i >= 6)
+func.func @lhs_disjunction(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-remark @below {{predicate differs: (i <= 1) or (i >= 6) vs (i <= 2) or (i >= 6)}}
+    tir.block "B"(%vi = spatial(8, %i)) where(%i < 2 or %i >= 6) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+func.func @rhs_disjunction(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{rhs here}}
+    tir.block "B"(%vi = spatial(8, %i)) where(%i >= 6 or %i < 3) {
       %a = tir.load %A[%vi] : memref<8xf32>
       tir.store %a, %A[%vi] : memref<8xf32>
     }

@@ -17,8 +17,20 @@
 //   sharing and duplication of those ops do not matter.
 // - Index expressions (`index` values: loop bounds, domains, bindings,
 //   predicates, regions, buffer indices, index arithmetic) are compared in a
-//   linear normal form: `i * 4 + j` equals `j + 4 * i`. Predicates are sets
-//   of normalized constraints; no predicate equals an always-true one.
+//   linear normal form: `i * 4 + j` equals `j + 4 * i`; non-linear terms
+//   (products of variables, min/max, casts, loads) are atoms over normal
+//   forms, and division and modulo by positive constants are normalized
+//   (`(f mod 16384) floordiv 128` is `(f floordiv 128) mod 128`).
+//   Predicates are sets of normalized constraints (a disjunction is a set
+//   of them); no predicate equals an always-true one.
+// - Read / write regions are lists (their order matters, as in TVM) of
+//   normalized regions. A block that leaves them out is compared with the
+//   regions --tir-infer-access-regions would give it (computed on a copy),
+//   reads in the order an expression-tree walk of the body meets them, as
+//   TVMScript's parser infers T.reads / T.writes.
+//
+// Loads are values, so a load that a reordering of stores moves across a
+// store of the same buffer is not told apart (TVM has no such program).
 //
 // The message of a difference shows where it is (a path such as
 // `func @main > tir.for #0 > tir.block "B"`), what differs, both values and
