@@ -711,9 +711,13 @@ void NodeTable::printImpl(raw_ostream &os, const Node *n, VarPrinter printVar,
       return;
     }
     if (n->str == "tir.load" && n->children.size() == 1) {
+      // `value` counts the writes of the buffer before the load.
       printImpl(os, n->children[0], printVar, false);
       if (printTypes)
         os << " : " << n->type;
+      if (printTypes && n->value)
+        os << " (after " << n->value
+           << (n->value == 1 ? " write)" : " writes)");
       return;
     }
     os << n->str << '(';

@@ -51,8 +51,9 @@ enum class NodeKind : uint8_t {
   /// A non-linear index term `str(children...)`; `value` is 1 when the
   /// operands are unordered (min, max, *).
   Apply,
-  /// An op's result `value`: `str` is the op name, `attr` the attributes
-  /// that matter, `type` the result type, children the operands.
+  /// An op's result `value` (for tir.load: the number of writes of the
+  /// buffer before it): `str` is the op name, `attr` the attributes that
+  /// matter, `type` the result type, children the operands.
   Op,
   /// An ordered list.
   List,

@@ -108,6 +108,7 @@ private:
   const Node *indexExpr(OpFoldResult ofr);
   const Node *exprOp(Operation *op, unsigned result);
   const Node *indexOp(Operation *op, unsigned result);
+  int64_t writesBefore(LoadOp load);
   const Node *access(const Node *buffer, AffineMap map, ValueRange operands);
   const Node *region(const Node *buffer, AffineMap map,
                      ArrayRef<const Node *> inputs);
@@ -142,6 +143,8 @@ private:
   DenseMap<Value, const Node *> values;
   /// The value of variable i.
   SmallVector<Value> vars;
+  /// Whether an op (or an op inside it) may write a buffer.
+  DenseMap<std::pair<Operation *, Value>, bool> writes;
 };
 
 } // namespace
@@ -213,10 +216,33 @@ const Node *Flattener::exprOp(Operation *op, unsigned result) {
     return indexOp(op, result);
   if (auto load = dyn_cast<LoadOp>(op))
     return table.getOp(
-        "tir.load", attributes(op, {"map"}), value.getType(), 0,
+        "tir.load", attributes(op, {"map"}), value.getType(),
+        writesBefore(load),
         {access(expr(load.getBuffer()), load.getMap(), load.getIndices())});
   return table.getOp(op->getName().getStringRef(), attributes(op, {}),
                      value.getType(), result, exprs(op->getOperands()));
+}
+
+/// The number of ops before `load` in its block that may write its buffer
+/// (stores, ops holding stores, ops with unknown effects). Loads are values
+/// compared wherever they are placed, but not across a write: this keeps
+/// `%a = load C; store 0, C; store %a, D` apart from the same with the load
+/// after the first store.
+int64_t Flattener::writesBefore(LoadOp load) {
+  Value buffer = load.getBuffer();
+  int64_t count = 0;
+  for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode()) {
+    auto [it, inserted] = writes.try_emplace({op, buffer}, false);
+    if (inserted)
+      it->second =
+          op->walk([&](Operation *nested) {
+              return mightHaveEffect<MemoryEffects::Write>(nested, buffer)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            }).wasInterrupted();
+    count += it->second;
+  }
+  return count;
 }
 
 /// Flattens nested applications of the same unordered operation

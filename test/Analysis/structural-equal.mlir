@@ -744,6 +744,36 @@ func.func @rhs_store_order(%A: memref<8xf32> {tir.name = "A"},
   return
 }
 
+// A load is a value, but not across a write of its buffer.
+// CHECK-LABEL: remark: differs from @rhs_load_after_store:
+// CHECK-SAME: tir.store #1: stored value differs: C[vi] : f32 vs C[vi] : f32 (after 1 write)
+func.func @lhs_load_after_store(%C: memref<8xf32> {tir.name = "C"},
+                                %D: memref<8xf32> {tir.name = "D"}) {
+  %zero = arith.constant 0.0 : f32
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %c = tir.load %C[%vi] : memref<8xf32>
+      tir.store %zero, %C[%vi] : memref<8xf32>
+      // expected-remark @below {{stored value differs}}
+      tir.store %c, %D[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+func.func @rhs_load_after_store(%C: memref<8xf32> {tir.name = "C"},
+                                %D: memref<8xf32> {tir.name = "D"}) {
+  %zero = arith.constant 0.0 : f32
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      tir.store %zero, %C[%vi] : memref<8xf32>
+      %c = tir.load %C[%vi] : memref<8xf32>
+      // expected-note @below {{rhs here}}
+      tir.store %c, %D[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
 // An extra statement.
 // CHECK-LABEL: remark: differs from @rhs_extra_statement:
 // CHECK-SAME: func @lhs_extra_statement > tir.for #0 > tir.block "B": statement 1 differs: tir.store vs <end of block>

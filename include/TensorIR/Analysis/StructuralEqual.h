@@ -29,8 +29,9 @@
 //   reads in the order an expression-tree walk of the body meets them, as
 //   TVMScript's parser infers T.reads / T.writes.
 //
-// Loads are values, so a load that a reordering of stores moves across a
-// store of the same buffer is not told apart (TVM has no such program).
+// Loads are values, but a load is not equal to one placed after another
+// number of writes of its buffer in its block (`%a = load C; store 0, C`
+// against `store 0, C; %a = load C`).
 //
 // The message of a difference shows where it is (a path such as
 // `func @main > tir.for #0 > tir.block "B"`), what differs, both values and
