@@ -66,6 +66,9 @@ def assert_structural_equal(lhs, rhs, map_free_vars=False):
 
 def structural_hash(node, map_free_vars=False):
     """A hash of `node` (an IRModule or PrimFunc) that structurally equal
-    programs share."""
+    programs share (a module's function names take part, as equality
+    matches functions by name). Variables are hashed by where they are
+    defined, never by identity, so TVM's map_free_vars has nothing to change
+    here; it is accepted for TVM's signature."""
     native, func, _ = _operand(node)
     return int(_binding("structural_hash")(native, func))
