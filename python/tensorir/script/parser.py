@@ -12,7 +12,7 @@ from ..ir import IRModule
 
 from .expr import ExprParser
 from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ScriptError,  # noqa: F401
-                     ScopedBuffer, ShapeVar, Value)
+                     ScopedBuffer, ShapeVar, Value, annotation_attr)
 
 
 class FunctionParser(ExprParser):
@@ -402,32 +402,29 @@ class FunctionParser(ExprParser):
         return self.attr_text(node)
 
     def attr_text(self, node):
-        """An annotation value as an MLIR attribute: bool, int (i64), float
-        (f64), str, lists and dicts of them, nested."""
+        """An annotation value as an MLIR attribute (values.annotation_attr),
+        read from the syntax tree so that errors point at the value."""
+        return annotation_attr(self.annotation_value(node))
+
+    def annotation_value(self, node):
         if isinstance(node, ast.Dict):
-            items = []
+            items = {}
             for k, v in zip(node.keys, node.values):
                 key = self.static_value(k)
                 if not isinstance(key, str):
                     self.error(k, "annotation keys are strings")
-                items.append(f'"{key}" = {self.attr_text(v)}')
-            return "{" + ", ".join(items) + "}"
+                items[key] = self.annotation_value(v)
+            return items
         if isinstance(node, (ast.List, ast.Tuple)):
-            return "[" + ", ".join(self.attr_text(e) for e in node.elts) + "]"
+            return [self.annotation_value(e) for e in node.elts]
         if isinstance(node, ast.Call) and self.t_name(node.func) in DTYPES and node.args:
             val = self.static_value(node.args[0])  # T.int32(4), T.float32(1.5)
         else:
             val = self.static_value(node)
-        if isinstance(val, bool):
-            return "true" if val else "false"
-        if isinstance(val, int):
-            return f"{val} : i64"
-        if isinstance(val, float):
-            return f"{val!r} : f64"
-        if isinstance(val, str):
-            return '"' + val.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        self.error(node, "annotation values are bool, int, float, str, or lists and "
-                         "dicts of them")
+        if not isinstance(val, (bool, int, float, str)):
+            self.error(node, "annotation values are bool, int, float, str, or lists and "
+                             "dicts of them")
+        return val
 
     def with_stmt(self, stmt):
         if len(stmt.items) != 1:

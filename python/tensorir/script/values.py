@@ -1,4 +1,5 @@
-"""What the TVMScript parser works with: dtypes, values, buffers, errors."""
+"""What the TVMScript parser works with: dtypes, values, buffers, errors,
+and the MLIR form of annotation values (shared with Schedule.annotate)."""
 
 DTYPES = {
     "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",
@@ -66,3 +67,26 @@ class ShapeVar:
 
     def __init__(self, name):
         self.name, self.source = name, None
+
+
+def annotation_attr(value):
+    """An annotation value as MLIR attribute text: bool, int (i64), float
+    (f64), str, and lists / tuples / dicts (string keys) of them, nested.
+    Raises TypeError for anything else."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value} : i64"
+    if isinstance(value, float):
+        return f"{value!r} : f64"
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(annotation_attr(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise TypeError("annotation keys are strings")
+        return "{" + ", ".join(f'"{k}" = {annotation_attr(v)}' for k, v in value.items()) + "}"
+    raise TypeError(f"annotation values are bool, int, float, str, or lists and dicts "
+                    f"of them, got {type(value).__name__}")

@@ -304,7 +304,7 @@ static SmallVector<Conjunction> negate(ArrayRef<Conjunction> dnf) {
   return acc;
 }
 
-ParseResult IndexExprParser::parseOrTail(SmallVectorImpl<Conjunction> &acc) {
+ParseResult IndexExprParser::parseAndTail(SmallVectorImpl<Conjunction> &acc) {
   while (succeeded(parser.parseOptionalKeyword("and")) ||
          succeeded(parser.parseOptionalComma())) {
     SmallVector<Conjunction> rhs;
@@ -313,31 +313,33 @@ ParseResult IndexExprParser::parseOrTail(SmallVectorImpl<Conjunction> &acc) {
     SmallVector<Conjunction> joined = conjoin(acc, rhs);
     acc.assign(joined.begin(), joined.end());
   }
+  return success();
+}
+
+ParseResult IndexExprParser::parseOrTail(SmallVectorImpl<Conjunction> &acc) {
+  if (parseAndTail(acc))
+    return failure();
   while (succeeded(parser.parseOptionalKeyword("or"))) {
     SmallVector<Conjunction> rhs;
-    if (parseUnary(rhs))
+    if (parseUnary(rhs) || parseAndTail(rhs))
       return failure();
-    while (succeeded(parser.parseOptionalKeyword("and")) ||
-           succeeded(parser.parseOptionalComma())) {
-      SmallVector<Conjunction> more;
-      if (parseUnary(more))
-        return failure();
-      rhs = conjoin(rhs, more);
-    }
     acc.append(rhs.begin(), rhs.end());
   }
   return success();
 }
 
+ParseResult IndexExprParser::parseNegated(SmallVectorImpl<Conjunction> &out) {
+  SmallVector<Conjunction> inner;
+  if (parseUnary(inner))
+    return failure();
+  SmallVector<Conjunction> n = negate(inner);
+  out.append(n.begin(), n.end());
+  return success();
+}
+
 ParseResult IndexExprParser::parseUnary(SmallVectorImpl<Conjunction> &out) {
-  if (succeeded(parser.parseOptionalKeyword("not"))) {
-    SmallVector<Conjunction> inner;
-    if (parseUnary(inner))
-      return failure();
-    SmallVector<Conjunction> n = negate(inner);
-    out.append(n.begin(), n.end());
-    return success();
-  }
+  if (succeeded(parser.parseOptionalKeyword("not")))
+    return parseNegated(out);
   AffineExpr lhs;
   if (succeeded(parser.parseOptionalLParen())) {
     bool isCondition;
@@ -363,12 +365,7 @@ IndexExprParser::parseParenthesized(bool &isCondition, AffineExpr &expr,
   // After '(': either an index expression `(e)` or a condition `(c)`.
   isCondition = true;
   if (succeeded(parser.parseOptionalKeyword("not"))) {
-    SmallVector<Conjunction> inner;
-    if (parseUnary(inner))
-      return failure();
-    SmallVector<Conjunction> n = negate(inner);
-    cond.append(n.begin(), n.end());
-    if (parseOrTail(cond))
+    if (parseNegated(cond) || parseOrTail(cond))
       return failure();
     return parser.parseRParen();
   }

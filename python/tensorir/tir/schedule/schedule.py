@@ -3,6 +3,7 @@ import operator
 
 from ..._ext import ext
 from ...ir import IRModule
+from ...script.values import annotation_attr
 from .state import parse_debug_mask
 from .trace import Trace
 
@@ -51,17 +52,12 @@ def _wrap(handle):
 
 
 def _annotation_text(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value} : i64"
-    if isinstance(value, float):
-        return f"{value!r} : f64"
-    if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
-    raise TypeError(f"annotation values are bool, int, float or str, got "
-                    f"{type(value).__name__}")
+    """The MLIR form of an annotation value; Schedule.annotate takes the
+    scalars (bool, int, float, str)."""
+    if not isinstance(value, (bool, int, float, str)):
+        raise TypeError(f"annotation values are bool, int, float or str, got "
+                        f"{type(value).__name__}")
+    return annotation_attr(value)
 
 
 class Schedule:

@@ -110,6 +110,10 @@ private:
   ParseResult parseFactor(AffineExpr &expr);
   /// [not] comparison, or a parenthesized condition.
   ParseResult parseUnary(SmallVectorImpl<Conjunction> &out);
+  /// After `not`: the negation of the next unary condition.
+  ParseResult parseNegated(SmallVectorImpl<Conjunction> &out);
+  /// Continues `acc` with `and c ...`.
+  ParseResult parseAndTail(SmallVectorImpl<Conjunction> &acc);
   /// Continues `acc` with `and c ...` then `or c and c ...`.
   ParseResult parseOrTail(SmallVectorImpl<Conjunction> &acc);
   /// After '(': an expression `(e)` or a condition `(c)`, through ')'.
