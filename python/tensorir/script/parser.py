@@ -518,12 +518,7 @@ class FunctionParser(ExprParser):
             domain = f"{self.bound(dom.elts[0])} : {self.bound(dom.elts[1])}"
         else:
             domain = self.bound(dom)
-        binding = self.as_index(self.expr(call.args[1]), call.args[1])
-        if binding is None:
-            self.error(call.args[1], "a binding is an integer expression")
-        text = self.index_expr_text(binding)
-        if text is None:
-            text = self.materialize(binding, call.args[1]).text
+        text = self.index_text(call.args[1], "a binding is an integer expression")
         return [(targets.id, ITER_KINDS[kind], domain, text)]
 
     def loop_extent(self, node):
@@ -564,10 +559,12 @@ class FunctionParser(ExprParser):
             return f" {keyword}()"
         return f" {keyword}({', '.join(regions)} : {', '.join(types)})"
 
-    def index_text(self, node):
+    def index_text(self, node, message="indices are integer expressions"):
+        """tir index-expression text for an integer expression (an SSA name
+        when it is computed by ops); `message` when it is not an integer."""
         value = self.as_index(self.expr(node), node)
         if value is None:
-            self.error(node, "indices are integer expressions")
+            self.error(node, message)
         text = self.index_expr_text(value)
         return text if text is not None else self.materialize(value, node).text
 
@@ -599,11 +596,7 @@ class FunctionParser(ExprParser):
                          "'and', 'or' and 'not'")
 
     def condition_operand(self, node):
-        value = self.as_index(self.expr(node), node)
-        if value is None:
-            self.error(node, "T.where compares integer expressions")
-        text = self.index_expr_text(value)
-        return text if text is not None else self.materialize(value, node).text
+        return self.index_text(node, "T.where compares integer expressions")
 
     def assign(self, stmt):
         if len(stmt.targets) != 1:
