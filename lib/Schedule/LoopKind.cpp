@@ -2,23 +2,44 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Schedule/Analysis.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// TVM's rule for loops whose iterations run at once (parallel, vectorized,
-/// thread-bound): every block iteration variable the loop feeds is
-/// data-parallel (spatial).
-static LogicalResult checkDataParallel(ForOp loop, StringRef primitive,
-                                       ScheduleError &error) {
+/// The blocks nested anywhere under `loop`, those inside a tir.init
+/// excepted (TVM checks every block under the loop, not only its children).
+static SmallVector<BlockOp> nestedBlocks(ForOp loop) {
+  SmallVector<BlockOp> blocks;
+  loop->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<InitOp>(op))
+      return WalkResult::skip();
+    if (auto block = dyn_cast<BlockOp>(op))
+      blocks.push_back(block);
+    return WalkResult::advance();
+  });
+  return blocks;
+}
+
+/// TVM's rules for loops whose iterations run at once (parallel, vectorized,
+/// thread-bound): the blocks under the loop have compact data flow, and
+/// every block iteration variable the loop feeds is spatial, or reduce when
+/// the loop is bound to threadIdx (a cross-thread reduction).
+static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
+                                         bool threadIdx,
+                                         ScheduleError &error) {
   Value iv = loop.getInductionVar();
   // An opaque use of the loop variable (outside block bindings) hides
-  // whether iterations are independent.
+  // whether iterations are independent (stricter than TVM, which looks
+  // only at block bindings).
   if (failed(checkOnlyBindingUses(loop, error)))
     return refuse(error, loop,
                   primitive + " needs a loop whose variable only feeds block "
                               "bindings; " + error.message);
-  for (BlockOp block : collectChildBlocks(loop)) {
+  if (failed(checkCompactDataflow(loop, primitive, error)))
+    return failure();
+  for (BlockOp block : nestedBlocks(loop)) {
     // TVM's rule: every block under the loop has quasi-affine bindings of
     // its loops.
     SmallVector<Value> loopVars;
@@ -33,19 +54,24 @@ static LogicalResult checkDataParallel(ForOp loop, StringRef primitive,
       if (value != iv)
         continue;
       for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
-        if (block.getIterType(i) == IterType::Spatial ||
+        IterType type = block.getIterType(i);
+        if (type == IterType::Spatial ||
+            (type == IterType::Reduce && threadIdx) ||
             !bindings[i].isFunctionOfDim(pos))
           continue;
         std::string var = "#" + std::to_string(i);
         if (auto names = block.getVarNames())
           var = cast<StringAttr>((*names)[i]).str();
+        std::string allowed =
+            primitive == "bind"
+                ? "only spatial iteration variables (or reduce ones when "
+                  "bound to threadIdx.x/y/z, a cross-thread reduction)"
+                : "only spatial iteration variables";
         return refuse(error, loop,
-                      primitive + " needs a loop that feeds only spatial "
-                                  "iteration variables, but loop " +
-                          loopName(loop) + " feeds " +
-                          stringifyIterType(block.getIterType(i)) +
-                          " variable '" + var + "' of block '" +
-                          block.getBlockName() + "'");
+                      primitive + " needs a loop that feeds " + allowed +
+                          ", but loop " + loopName(loop) + " feeds " +
+                          stringifyIterType(type) + " variable '" + var +
+                          "' of block '" + block.getBlockName() + "'");
       }
     }
   }
@@ -55,7 +81,7 @@ static LogicalResult checkDataParallel(ForOp loop, StringRef primitive,
 static LogicalResult setKind(ForOp loop, ForKind kind, StringRef primitive,
                              ScheduleError &error) {
   if (kind != ForKind::Unrolled &&
-      failed(checkDataParallel(loop, primitive, error)))
+      failed(checkParallelizable(loop, primitive, /*threadIdx=*/false, error)))
     return failure();
   loop.setKind(kind);
   loop.removeThreadAttr();
@@ -81,7 +107,8 @@ LogicalResult mlir::tir::bind(ForOp loop, StringRef thread,
                   "bind needs a thread axis such as 'blockIdx.x' or "
                   "'threadIdx.y', got '" +
                       thread + "'");
-  if (failed(checkDataParallel(loop, "bind", error)))
+  if (failed(checkParallelizable(loop, "bind", thread.starts_with("threadIdx."),
+                                 error)))
     return failure();
   loop.setKind(ForKind::ThreadBinding);
   loop.setThreadAttr(StringAttr::get(loop.getContext(), thread));

@@ -1,6 +1,7 @@
 //===- Query.cpp - schedule queries (get_block, get_loops) ----------------===//
 
 #include "TensorIR/Schedule/Query.h"
+#include "TensorIR/Schedule/Analysis.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "Utils.h"
@@ -69,24 +70,6 @@ SmallVector<BlockOp> mlir::tir::getChildBlocks(Operation *parent) {
   return tir::sched::collectChildBlocks(parent);
 }
 
-/// The buffers a block reads and writes: its regions when it lists them,
-/// else every buffer its body loads from or stores to.
-static void accessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
-                            SmallVectorImpl<Value> &writes) {
-  if (block.hasAccessRegions()) {
-    reads.append(block.getReadBuffers().begin(), block.getReadBuffers().end());
-    writes.append(block.getWriteBuffers().begin(),
-                  block.getWriteBuffers().end());
-    return;
-  }
-  block.getBody()->walk([&](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      reads.push_back(load.getBuffer());
-    else if (auto store = dyn_cast<StoreOp>(op))
-      writes.push_back(store.getBuffer());
-  });
-}
-
 /// The blocks of `block`'s scope (its enclosing block or function), in
 /// program order.
 static SmallVector<BlockOp> scopeBlocks(BlockOp block) {
@@ -105,7 +88,7 @@ static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
 /// (producers), or after it that read what it writes (consumers).
 static SmallVector<BlockOp> dataNeighbours(BlockOp block, bool producers) {
   SmallVector<Value> reads, writes;
-  accessedBuffers(block, reads, writes);
+  getAccessedBuffers(block, reads, writes);
   SmallVector<BlockOp> blocks = scopeBlocks(block);
   auto self = llvm::find(blocks, block);
   auto side = producers ? llvm::make_range(blocks.begin(), self)
@@ -113,7 +96,7 @@ static SmallVector<BlockOp> dataNeighbours(BlockOp block, bool producers) {
   SmallVector<BlockOp> found;
   for (BlockOp other : side) {
     SmallVector<Value> otherReads, otherWrites;
-    accessedBuffers(other, otherReads, otherWrites);
+    getAccessedBuffers(other, otherReads, otherWrites);
     if (producers ? intersects(otherWrites, reads)
                   : intersects(otherReads, writes))
       found.push_back(other);

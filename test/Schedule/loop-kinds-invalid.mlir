@@ -5,6 +5,10 @@ func.func @reduce_loop(%A: memref<8x8xf32>, %B: memref<8xf32>) {
     // expected-note @below {{loop}}
     tir.for %k = 0 to 8 {
       tir.block "B"(%vi = spatial(8, %i), %vk = reduce(8, %k)) {
+        %zero = arith.constant 0.0 : f32
+        tir.init {
+          tir.store %zero, %B[%vi] : memref<8xf32>
+        }
         %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
         %b = tir.load %B[%vi] : memref<8xf32>
         %s = arith.addf %a, %b : f32
@@ -32,6 +36,10 @@ func.func @fused_reduce(%A: memref<8x8xf32>, %B: memref<8xf32>) {
   // expected-note @below {{loop}}
   tir.for %f = 0 to 64 {
     tir.block "B"(%vi = spatial(8, %f floordiv 8), %vk = reduce(8, %f mod 8)) {
+      %zero = arith.constant 0.0 : f32
+      tir.init {
+        tir.store %zero, %B[%vi] : memref<8xf32>
+      }
       %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
       %b = tir.load %B[%vi] : memref<8xf32>
       %s = arith.addf %a, %b : f32
@@ -80,8 +88,14 @@ func.func @bind_reduce(%A: memref<8xf32>, %B: memref<1xf32>) {
   // expected-note @below {{loop}}
   tir.for %k = 0 to 8 {
     tir.block "B"(%vk = reduce(8, %k)) {
+      %zero = arith.constant 0.0 : f32
+      tir.init {
+        tir.store %zero, %B[0] : memref<1xf32>
+      }
       %a = tir.load %A[%vk] : memref<8xf32>
-      tir.store %a, %B[0] : memref<1xf32>
+      %b = tir.load %B[0] : memref<1xf32>
+      %s = arith.addf %a, %b : f32
+      tir.store %s, %B[0] : memref<1xf32>
     }
   }
   return
@@ -91,8 +105,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %k = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{bind needs a loop that feeds only spatial iteration variables, but loop 'k' feeds reduce variable 'vk' of block 'B'}}
-    transform.tir.bind %k "threadIdx.x" : !transform.any_op
+    // expected-error @below {{bind needs a loop that feeds only spatial iteration variables (or reduce ones when bound to threadIdx.x/y/z, a cross-thread reduction), but loop 'k' feeds reduce variable 'vk' of block 'B'}}
+    transform.tir.bind %k "blockIdx.x" : !transform.any_op
     transform.yield
   }
 }
@@ -168,13 +182,13 @@ module attributes {transform.with_named_sequence} {
 
 // TVM's rule: the blocks under a parallel loop have quasi-affine bindings
 // (here %k * %k).
-func.func @not_quasi_affine(%A: memref<128x128xf32>, %B: memref<128xf32>) {
+func.func @not_quasi_affine(%A: memref<128x128xf32>, %B: memref<128x128xf32>) {
   // expected-note @below {{loop}}
   tir.for %i = 0 to 128 {
     tir.for %k = 0 to 16 {
-      tir.block "B"(%vi = spatial(128, %i), %vk = reduce(128, %k * %k floordiv 2)) {
+      tir.block "B"(%vi = spatial(128, %i), %vk = spatial(128, %k * %k floordiv 2)) {
         %a = tir.load %A[%vi, %vk] : memref<128x128xf32>
-        tir.store %a, %B[%vi] : memref<128xf32>
+        tir.store %a, %B[%vi, %vk] : memref<128x128xf32>
       }
     }
   }
@@ -212,6 +226,92 @@ module attributes {transform.with_named_sequence} {
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{vectorize needs a loop whose variable only feeds block bindings; the variable of loop 'i' is used by 'tir.}}
     transform.tir.vectorize %i : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// TVM's compact data flow: a reduce variable indexes the output, so the
+// block is neither complete nor a reduction block.
+func.func @not_compact_reduce_indexes_output(%A: memref<128x16xf32>, %B: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 128 {
+    tir.for %k = 0 to 16 {
+      tir.block "B"(%vi = spatial(128, %i), %vk = reduce(16, %k)) {
+        %zero = arith.constant 0.0 : f32
+        tir.init {
+          tir.store %zero, %B[%vk] : memref<16xf32>
+        }
+        %a = tir.load %A[%vi, %vk] : memref<128x16xf32>
+        %b = tir.load %B[%vk] : memref<16xf32>
+        %s = arith.addf %a, %b : f32
+        tir.store %s, %B[%vk] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{parallel needs compact data flow under loop 'i', but block 'B' is neither a complete block (one where all its iteration variables are spatial) nor a reduction block (one where no reduce variable indexes the buffers it writes)}}
+    transform.tir.parallel %i : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A spatial block that updates its input in place, and a reduction without
+// tir.init, are not compact either.
+func.func @not_compact_in_place(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      %s = arith.addf %a, %a : f32
+      tir.store %s, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{vectorize needs compact data flow under loop 'i', but block 'B' is neither a complete block (one where it does not read the buffers it writes) nor a reduction block (one where it has a tir.init)}}
+    transform.tir.vectorize %i : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @not_compact_no_init(%A: memref<8x8xf32>, %B: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 8 {
+    tir.for %k = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vk = reduce(8, %k)) {
+        %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
+        %b = tir.load %B[%vi] : memref<8xf32>
+        %s = arith.addf %a, %b : f32
+        tir.store %s, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{bind needs compact data flow under loop 'i', but block 'B' is neither a complete block (one where all its iteration variables are spatial) nor a reduction block (one where it has a tir.init)}}
+    transform.tir.bind %i "blockIdx.x" : !transform.any_op
     transform.yield
   }
 }

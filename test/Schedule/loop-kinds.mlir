@@ -11,13 +11,13 @@
 // CHECK:         tir.for %{{.+}} = 0 to 32 thread_binding<"threadIdx.x"> {
 // CHECK-NEXT:      tir.block "D"
 // CHECK-NOT:       annotations
-func.func @kinds(%A: memref<4x8x16xf32>, %B: memref<32xf32>) {
+func.func @kinds(%A: memref<4x8x16xf32>, %B: memref<32xf32>, %C: memref<4x8x16xf32>, %D: memref<32xf32>) {
   tir.for %i = 0 to 4 annotations {keep = 1 : i64, drop = 2 : i64} {
     tir.for %j = 0 to 8 {
       tir.for %k = 0 to 16 {
         tir.block "C"(%vi = spatial(4, %i), %vj = spatial(8, %j), %vk = spatial(16, %k)) {
           %a = tir.load %A[%vi, %vj, %vk] : memref<4x8x16xf32>
-          tir.store %a, %A[%vi, %vj, %vk] : memref<4x8x16xf32>
+          tir.store %a, %C[%vi, %vj, %vk] : memref<4x8x16xf32>
         }
       }
     }
@@ -25,7 +25,7 @@ func.func @kinds(%A: memref<4x8x16xf32>, %B: memref<32xf32>) {
   tir.for %t = 0 to 32 {
     tir.block "D"(%vt = spatial(32, %t)) annotations {gone = true} {
       %b = tir.load %B[%vt] : memref<32xf32>
-      tir.store %b, %B[%vt] : memref<32xf32>
+      tir.store %b, %D[%vt] : memref<32xf32>
     }
   }
   return

@@ -12,6 +12,10 @@ func.func @kij(%A: memref<8x4xf32>, %B: memref<4x6xf32>, %C: memref<8x6xf32>) {
     tir.for %j = 0 to 6 {
       tir.for %k = 0 to 4 {
         tir.block "C"(%vi = spatial(8, %i), %vj = spatial(6, %j), %vk = reduce(4, %k)) {
+          %zero = arith.constant 0.0 : f32
+          tir.init {
+            tir.store %zero, %C[%vi, %vj] : memref<8x6xf32>
+          }
           %a = tir.load %A[%vi, %vk] : memref<8x4xf32>
           %b = tir.load %B[%vk, %vj] : memref<4x6xf32>
           %c = tir.load %C[%vi, %vj] : memref<8x6xf32>

@@ -73,10 +73,11 @@ bool BlockOp::hasReduction() {
 }
 
 InitOp BlockOp::getInitOp() {
-  Block *body = getBody();
-  if (body->empty())
-    return nullptr;
-  return dyn_cast<InitOp>(&body->front());
+  // The verifier allows allocations and pure ops before the init.
+  for (Operation &op : *getBody())
+    if (auto init = dyn_cast<InitOp>(op))
+      return init;
+  return nullptr;
 }
 
 void BlockOp::getAsmBlockArgumentNames(Region &region,

@@ -1,0 +1,54 @@
+//===- Analysis.h - analyses the schedule primitives share ------*- C++ -*-===//
+//
+// The questions TVM's primitives ask about blocks and loops, answered once
+// here instead of per primitive: which buffers a block touches, whether it is
+// a complete or a reduction block (TVM's definitions), whether the blocks
+// under a loop have compact data flow, whether a value depends on a loop
+// variable.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_SCHEDULE_ANALYSIS_H
+#define TENSORIR_SCHEDULE_ANALYSIS_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/Primitives.h"
+
+namespace mlir::tir {
+
+/// The buffers `block` reads and writes: its regions when it lists them,
+/// else every buffer its body loads or stores and those its nested blocks
+/// access, but not those allocated inside it; as TVMScript infers regions, a block with a tir.init leaves out
+/// the reads of buffers it writes.
+void getAccessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
+                        SmallVectorImpl<Value> &writes);
+
+/// Whether `value` is one of `vars` or computed from one of them (through
+/// the operands of the ops that define it, within the enclosing function).
+bool dependsOnAny(Value value, ValueRange vars);
+
+/// Why `block` is not a complete block among the blocks `scope` (TVM's
+/// definition; 0 when it is one):
+///   1. an iteration variable is not spatial;
+///   2. another block of `scope` writes a buffer it writes (not dominant);
+///   3. it reads a buffer it writes.
+int getCompleteBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
+
+/// Why `block` is not a reduction block among the blocks `scope` (TVM's
+/// definition; 0 when it is one):
+///   1. it has no tir.init;
+///   2. a binding is not quasi-affine in the loops;
+///   3. an iteration variable is neither spatial nor reduce;
+///   4. another block of `scope` writes a buffer it writes (not dominant);
+///   5. a reduce variable indexes a buffer it writes.
+int getReductionBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
+
+/// TVM's compact data flow: every block directly under `loop` is a complete
+/// or a reduction block among the blocks directly under it. Refuses for
+/// `primitive`, naming the first block that is neither and both reasons.
+LogicalResult checkCompactDataflow(ForOp loop, StringRef primitive,
+                                   ScheduleError &error);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_SCHEDULE_ANALYSIS_H
