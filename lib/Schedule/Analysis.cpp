@@ -155,3 +155,82 @@ LogicalResult mlir::tir::checkCompactDataflow(ForOp loop, StringRef primitive,
   }
   return success();
 }
+
+namespace {
+using Terms = SmallVector<std::pair<AffineExpr, int64_t>>;
+
+/// The terms of `e` that involve the inputs set in `vars`, sorted.
+Terms loopTerms(AffineExpr e, const llvm::SmallBitVector &vars) {
+  Terms all, out;
+  linearTerms(e, 1, all);
+  for (auto [term, k] : all) {
+    bool involves = false;
+    term.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        involves |= d.getPosition() < vars.size() && vars.test(d.getPosition());
+    });
+    if (involves && k != 0)
+      out.push_back({term, k});
+  }
+  llvm::sort(out, [](auto &a, auto &b) {
+    if (a.first != b.first)
+      return a.first.getImpl() < b.first.getImpl();
+    return a.second < b.second;
+  });
+  return out;
+}
+
+Terms negated(Terms terms) {
+  for (auto &t : terms)
+    t.second = -t.second;
+  return terms;
+}
+} // namespace
+
+LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
+                                            StringRef primitive,
+                                            Operation *culprit,
+                                            ScheduleError &error) {
+  ValueRange inputs = block.getBindingValues();
+  llvm::SmallBitVector vars(inputs.size());
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (llvm::is_contained(loopVars, v))
+      vars.set(i);
+  auto fail = [&](const Twine &why) {
+    return refuse(error, culprit,
+                  primitive + " needs affine bindings of the loops it "
+                              "changes, but block '" +
+                      block.getBlockName() + "' " + why);
+  };
+  SmallVector<Terms> bindingTerms;
+  for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
+    std::string var = "#" + std::to_string(i);
+    if (auto names = block.getVarNames())
+      var = "'" + cast<StringAttr>((*names)[i]).str() + "'";
+    if (!isAffineIn(e, vars))
+      return fail("binds " + var + " to an expression that is not "
+                  "quasi-affine in them");
+    Terms terms = loopTerms(e, vars);
+    if (!terms.empty() &&
+        llvm::none_of(terms, [](auto &t) { return std::abs(t.second) == 1; }))
+      return fail("binds " + var + " with a stride other than 1 over them");
+    bindingTerms.push_back(std::move(terms));
+  }
+  for (IntegerSet set : block.getPredicateSets())
+    for (AffineExpr c : getConstraintsOverInputs(set)) {
+      Terms terms = loopTerms(c, vars);
+      if (terms.empty())
+        continue;
+      Terms minus = negated(terms);
+      llvm::sort(minus, [](auto &a, auto &b) {
+        if (a.first != b.first)
+          return a.first.getImpl() < b.first.getImpl();
+        return a.second < b.second;
+      });
+      if (!llvm::is_contained(bindingTerms, terms) &&
+          !llvm::is_contained(bindingTerms, minus))
+        return fail("has a predicate over them that bounds none of its "
+                    "bindings");
+    }
+  return success();
+}

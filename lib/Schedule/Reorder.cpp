@@ -8,6 +8,8 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Schedule/Analysis.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
@@ -91,7 +93,14 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
                           stringifyIterType(kind) + " variable to them");
       }
     }
-    if (failed(checkAffineBindings(block, chainVars, "reorder", bottom, error)))
+    // TVM's partial affine binding: in the loops from the top of the nest
+    // down to the block.
+    SmallVector<Value> loopVars;
+    for (Operation *op = block->getParentOp(); op != top->getParentOp();
+         op = op->getParentOp())
+      if (auto loop = dyn_cast<ForOp>(op))
+        loopVars.push_back(loop.getInductionVar());
+    if (failed(checkAffineBinding(block, loopVars, "reorder", bottom, error)))
       return failure();
   }
 

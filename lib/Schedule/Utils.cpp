@@ -152,13 +152,14 @@ ForOp sched::createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
 namespace {
 using Ranges = ArrayRef<std::optional<Interval>>;
 
-/// `e` as a sum of (term, coefficient), constants as term 1.
-void terms(AffineExpr e, int64_t scale,
-           SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out) {
+} // namespace
+
+void sched::linearTerms(AffineExpr e, int64_t scale,
+                        SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out) {
   if (e.getKind() == AffineExprKind::Add) {
     auto bin = cast<AffineBinaryOpExpr>(e);
-    terms(bin.getLHS(), scale, out);
-    terms(bin.getRHS(), scale, out);
+    linearTerms(bin.getLHS(), scale, out);
+    linearTerms(bin.getRHS(), scale, out);
     return;
   }
   if (auto c = dyn_cast<AffineConstantExpr>(e)) {
@@ -169,13 +170,14 @@ void terms(AffineExpr e, int64_t scale,
   if (e.getKind() == AffineExprKind::Mul) {
     auto bin = cast<AffineBinaryOpExpr>(e);
     if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-      terms(bin.getLHS(), scale * k.getValue(), out);
+      linearTerms(bin.getLHS(), scale * k.getValue(), out);
       return;
     }
   }
   out.push_back({e, scale});
 }
 
+namespace {
 AffineExpr sum(ArrayRef<std::pair<AffineExpr, int64_t>> parts,
                MLIRContext *ctx) {
   AffineExpr total = getAffineConstantExpr(0, ctx);
@@ -201,7 +203,7 @@ AffineExpr simplify(AffineExpr e, Ranges ranges) {
                  ? lhs
                  : getAffineConstantExpr(0, e.getContext());
     SmallVector<std::pair<AffineExpr, int64_t>> parts, quotient, rest;
-    terms(lhs, 1, parts);
+    linearTerms(lhs, 1, parts);
     for (auto [term, k] : parts) {
       if (k % divisor == 0)
         quotient.push_back({term, k / divisor});

@@ -36,6 +36,12 @@ LogicalResult checkPlainLoop(ForOp loop, StringRef primitive,
 /// inputs act as parameters (`v0 * v0 + v1` is affine in v1).
 bool isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars);
 
+/// Appends `e * scale` as a sum of (term, coefficient) to `out`: constants
+/// are the term 1, other terms are dims, products without a constant factor,
+/// divisions and modulos.
+void linearTerms(AffineExpr e, int64_t scale,
+                 SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out);
+
 /// Checks that every binding of `block` is quasi-affine in `loopVars`;
 /// refuses naming `culprit` otherwise.
 LogicalResult checkAffineBindings(BlockOp block, ValueRange loopVars,

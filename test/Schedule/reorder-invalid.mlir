@@ -163,7 +163,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i0, %i1, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // expected-error @below {{reorder needs quasi-affine bindings of the loops it changes, but iteration variable 'vi' of block 'B' is not one}}
+    // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' binds 'vi' to an expression that is not quasi-affine in them}}
     %x, %y, %z = transform.tir.reorder %j, %i1, %i0 : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -190,6 +190,59 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs the loops to feed only spatial or reduce iteration variables, but block 'B' binds a opaque variable to them}}
+    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// TVM's affine binding has stride 1: %l * 16 skips values.
+func.func @strided_binding(%A: memref<8x128xf32>, %B: memref<8x128xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %l = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vl = spatial(128, %l * 16)) {
+        %a = tir.load %A[%vi, %vl] : memref<8x128xf32>
+        tir.store %a, %B[%vi, %vl] : memref<8x128xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %l = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' binds 'vl' with a stride other than 1 over them}}
+    %x, %y = transform.tir.reorder %l, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A predicate that mixes the loops (instead of bounding one binding, as
+// split's predicates do) is not an affine binding either.
+func.func @mixed_predicate(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j)) where (%i * 8 + %j < 50) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %B[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' has a predicate over them that bounds none of its bindings}}
     %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }

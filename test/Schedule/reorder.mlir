@@ -73,3 +73,35 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A predicate that bounds one binding (what split leaves) keeps the binding
+// affine: reorder moves the loops, predicate and bindings unchanged.
+// CHECK-LABEL: func.func @split_predicate
+// CHECK:         tir.for %[[J:.+]] = 0 to 8 {
+// CHECK-NEXT:      tir.for %[[I0:.+]] = 0 to 3 {
+// CHECK-NEXT:        tir.for %[[I1:.+]] = 0 to 4 {
+// CHECK-NEXT:          tir.block "B"(%{{.+}} = spatial(10, %[[I0]] * 4 + %[[I1]]), %{{.+}} = spatial(8, %[[J]])) where(%[[I0]] * 4 + %[[I1]] < 10)
+func.func @split_predicate(%A: memref<10x8xf32>, %B: memref<10x8xf32>) {
+  tir.for %i0 = 0 to 3 {
+    tir.for %i1 = 0 to 4 {
+      tir.for %j = 0 to 8 {
+        tir.block "B"(%vi = spatial(10, %i0 * 4 + %i1), %vj = spatial(8, %j)) where (%i0 * 4 + %i1 < 10) {
+          %a = tir.load %A[%vi, %vj] : memref<10x8xf32>
+          tir.store %a, %B[%vi, %vj] : memref<10x8xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i0, %i1, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %x, %y, %z = transform.tir.reorder %j, %i0, %i1 : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -43,6 +43,16 @@ int getCompleteBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
 ///   5. a reduce variable indexes a buffer it writes.
 int getReductionBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
 
+/// TVM's affine binding of `block` in the loop variables `loopVars` (the
+/// other inputs act as parameters): each binding is a quasi-affine sum whose
+/// smallest stride over the loops is 1 (`i * 16 + j`, `f floordiv 4`; not
+/// `l * 16`), and each predicate bounds the loop part of some binding (as
+/// split's `i0 * 16 + i1 < 100` does), not a mix of them. Refuses for
+/// `primitive` naming `culprit` and the block otherwise.
+LogicalResult checkAffineBinding(BlockOp block, ValueRange loopVars,
+                                 StringRef primitive, Operation *culprit,
+                                 ScheduleError &error);
+
 /// TVM's compact data flow: every block directly under `loop` is a complete
 /// or a reduction block among the blocks directly under it. Refuses for
 /// `primitive`, naming the first block that is neither and both reasons.
