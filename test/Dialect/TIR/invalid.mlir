@@ -388,3 +388,41 @@ func.func @name_not_string(%A: memref<8xf32> {tir.name = 3 : i32}) {
 func.func @unknown_arg_attr(%A: memref<8xf32> {tir.label = "A"}) {
   return
 }
+
+// -----
+
+// Rule: allocate_const's data has the buffer's shape and element type.
+func.func @const_data_mismatch() {
+  // expected-error @+1 {{data of type 'tensor<2xf32>' does not match the buffer type 'memref<3xf32>'}}
+  %K = "tir.allocate_const"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> memref<3xf32>
+  return
+}
+
+// -----
+
+// Rule: allocate_const lives where alloc_buffer lives.
+func.func @const_in_loop() {
+  tir.for %i = 0 to 2 {
+    // expected-error @+1 {{must be directly inside a tir.block or a function body}}
+    %K = tir.allocate_const : memref<2xf32> = dense<[1.0, 2.0]>
+  }
+  return
+}
+
+// -----
+
+// Rule: a tir.call's args list one position per operand.
+func.func @call_args_mismatch(%A: memref<4xf32>) {
+  // expected-error @+1 {{'args' has 0 operand positions for 1 operands}}
+  "tir.call"(%A) {callee = "f", args = []} : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// Rule: a tir.call returns at most one value.
+func.func @call_two_results() {
+  // expected-error @+1 {{returns at most one value, got 2}}
+  %a, %b = tir.call "f"() : () -> (i32, i32)
+  return
+}

@@ -170,3 +170,37 @@ func.func @int32_param(%n: i32, %A: memref<?xf32>) {
   }
   return
 }
+
+// A constant buffer (TVM's T.allocate_const), its name kept from the SSA name.
+// CHECK-LABEL: func.func @allocate_const
+// CHECK-NEXT:    %[[K:.+]] = tir.allocate_const : memref<2x2xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]>
+// CHECK-NEXT:    tir.for %[[I:.+]] = 0 to 2 {
+// CHECK:           tir.load %[[K]][%{{.+}}, 0] : memref<2x2xf32>
+func.func @allocate_const(%A: memref<2xf32>) {
+  %K = tir.allocate_const : memref<2x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0]]>
+  tir.for %i = 0 to 2 {
+    tir.block "B"(%vi = spatial(2, %i)) {
+      %k = tir.load %K[%vi, 0] : memref<2x2xf32>
+      tir.store %k, %A[%vi] : memref<2xf32>
+    }
+  }
+  return
+}
+
+// Opaque calls (TVM's call_extern and builtins): SSA and literal arguments
+// in the order written, no result or one.
+// CHECK-LABEL: func.func @opaque_calls
+// CHECK-SAME:    (%[[A:.+]]: memref<64xi32>, %[[N:.+]]: index)
+// CHECK-NEXT:    tir.call "call_extern"("call_impl", %[[A]], 3 : i32) : (memref<64xi32>) -> ()
+// CHECK-NEXT:    %[[P:.+]] = tir.call "tvm_access_ptr"(i32, %[[A]], %[[N]], 64 : i32, 1 : i32) : (memref<64xi32>, index) -> !llvm.ptr
+// CHECK-NEXT:    tir.call "tvm_fill_fragment"(%[[P]], 16 : i32, 0.000000e+00 : f32) : (!llvm.ptr) -> ()
+// CHECK-NEXT:    %[[X:.+]] = arith.constant 5 : i32
+// CHECK-NEXT:    %{{.+}} = tir.call "q_multiply_shift"(%[[X]], 31 : i32) : (i32) -> i32
+func.func @opaque_calls(%A: memref<64xi32>, %n: index) {
+  tir.call "call_extern"("call_impl", %A, 3 : i32) : (memref<64xi32>) -> ()
+  %p = tir.call "tvm_access_ptr"(i32, %A, %n, 64 : i32, 1 : i32) : (memref<64xi32>, index) -> !llvm.ptr
+  tir.call "tvm_fill_fragment"(%p, 16 : i32, 0.0 : f32) : (!llvm.ptr) -> ()
+  %x = arith.constant 5 : i32
+  %y = tir.call "q_multiply_shift"(%x, 31 : i32) : (i32) -> i32
+  return
+}

@@ -1,7 +1,7 @@
 //===- TIROps.cpp - TensorIR loops and buffer operations ------------------===//
 //
-// tir.for, tir.init, tir.load, tir.store, tir.alloc_buffer and
-// tir.match_buffer. tir.block lives in TIRBlockOp.cpp.
+// tir.for, tir.init, tir.load, tir.store, tir.alloc_buffer,
+// tir.allocate_const and tir.match_buffer. tir.block lives in TIRBlockOp.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -429,6 +429,67 @@ LogicalResult AllocBufferOp::verify() {
   if (!type.getLayout().isIdentity())
     return emitOpError("allocates a buffer with the identity layout only, got ")
            << type;
+  if (std::string msg = checkBufferMemorySpace(type); !msg.empty())
+    return emitOpError(msg);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocateConstOp
+//===----------------------------------------------------------------------===//
+
+void AllocateConstOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getBuffer(), getBufferName().value_or("const"));
+}
+
+// %c = tir.allocate_const attr-dict : memref-type = dense<...>
+ParseResult AllocateConstOp::parse(OpAsmParser &parser,
+                                   OperationState &result) {
+  MemRefType type;
+  Attribute value;
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) || parser.parseEqual())
+    return failure();
+  // The attribute's type is the buffer's shape and element type.
+  auto tensorType = RankedTensorType::get(type.getShape(), type.getElementType());
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(value, tensorType))
+    return failure();
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(loc, "expected a dense elements attribute");
+  result.addAttribute(getValueAttrName(result.name), elements);
+  result.addTypes(type);
+  StringRef name = parser.getResultName(0).first;
+  StringAttr nameAttr = getBufferNameAttrName(result.name);
+  if (!name.empty() && !llvm::isDigit(name.front()) &&
+      !result.attributes.get(nameAttr))
+    result.addAttribute(nameAttr, parser.getBuilder().getStringAttr(name));
+  return success();
+}
+
+void AllocateConstOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getBufferNameAttrName(), getValueAttrName()});
+  p << " : " << getBuffer().getType() << " = ";
+  p.printAttributeWithoutType(getValue());
+}
+
+LogicalResult AllocateConstOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!isa<BlockOp, FunctionOpInterface>(parent))
+    return emitOpError("must be directly inside a tir.block or a function "
+                       "body (the root block), not inside '")
+           << parent->getName() << "'";
+  MemRefType type = getBuffer().getType();
+  if (!type.getLayout().isIdentity())
+    return emitOpError("holds a buffer with the identity layout only, got ")
+           << type;
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError("data of type ")
+           << valueType << " does not match the buffer type " << type;
   if (std::string msg = checkBufferMemorySpace(type); !msg.empty())
     return emitOpError(msg);
   return success();

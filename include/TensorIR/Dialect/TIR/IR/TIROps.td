@@ -341,4 +341,60 @@ def TIR_MatchBufferOp : TIR_Op<"match_buffer", [Pure,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// tir.allocate_const
+//===----------------------------------------------------------------------===//
+
+def TIR_AllocateConstOp : TIR_Op<"allocate_const", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a buffer holding constant data (TVM's T.allocate_const)";
+  let description = [{
+    A buffer whose elements are given by a dense attribute, as TVMScript's
+    `T.allocate_const([1.0, 2.0], "float32", [2])` (with the buffer
+    declared over it). The buffer has a static shape, the identity layout,
+    and the attribute's shape and element type. It lives where
+    `tir.alloc_buffer` lives: directly in a block or in the function body.
+
+    ```mlir
+    %c = tir.allocate_const : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+    ```
+
+    The buffer's name is kept in `buffer_name`, as for `tir.alloc_buffer`.
+  }];
+  let arguments = (ins ElementsAttr:$value,
+                       OptionalAttr<StrAttr>:$buffer_name);
+  let results = (outs Res<AnyStaticShapeMemRef, "", [MemAlloc, MemWrite]>:$buffer);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// tir.call
+//===----------------------------------------------------------------------===//
+
+def TIR_CallOp : TIR_Op<"call"> {
+  let summary = "an opaque call (TVM's T.evaluate(T.call_extern(...)) and builtins)";
+  let description = [{
+    Calls a function the IR does not look into: an external function
+    (`T.call_extern`) or one of TVM's builtins (`T.tvm_fill_fragment`,
+    `T.tvm_access_ptr`, ...), named by `callee`. Arguments are SSA values
+    (buffers, as TVMScript's `A.data`, and scalars) or literal attributes
+    (strings, numbers), in the order written; `args` records that order, a
+    unit attribute standing for the next operand. The call has unknown
+    effects on memory. It returns nothing (a statement) or one value
+    (`"handle"` results are `!llvm.ptr`).
+
+    ```mlir
+    tir.call "call_impl"(%A) : (memref<64xi32>) -> ()
+    %p = tir.call "tvm_access_ptr"(%A, %off, 128, 1) : (memref<128x128xf16>, index) -> !llvm.ptr
+    tir.call "tvm_fill_fragment"(%C, 16, 16, 16, %i, 0.0 : f32) : (memref<16x16xf32, "wmma.accumulator">, index) -> ()
+    ```
+  }];
+  let arguments = (ins StrAttr:$callee, Variadic<AnyType>:$operands,
+                       ArrayAttr:$args);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 #endif // TENSORIR_DIALECT_TIR_IR_TIROPS_TD
