@@ -15,15 +15,18 @@ libraries, TVMScript (tensorir.script, printed by mod.script()), te,
 structural equality (tvm.ir) and the schedule's testing helpers
 (tvm.tir.schedule.testing).
 """
+from . import arith
 from . import ir
 from . import nd
 from . import runtime
 from . import script
+from . import target
 from . import te
 from . import tir
+from . import topi
 from .ir import IRModule
 from .runtime import Device, Module, build, compile, cpu, load_module
 from .tir import ScheduleError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "build", "compile", "cpu", "Device",
-           "ir", "load_module", "nd", "runtime", "script", "te", "tir"]
+           "arith", "ir", "load_module", "nd", "runtime", "script", "target", "te", "tir", "topi"]

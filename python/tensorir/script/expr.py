@@ -4,10 +4,227 @@ ops. Mixed into FunctionParser (parser.py), which provides emit, error,
 lookup, fresh and the statement side."""
 import ast
 
-from .values import DTYPES, Buffer, Value
+from .values import DTYPES, Buffer, ShapeVar, Value
+
+# PrimExpr operations -> the parser's binary operations
+_PRIM_OPS = {"add": "add", "sub": "sub", "mul": "mul", "floordiv": "floordiv",
+             "floormod": "mod", "ceildiv": "ceildiv", "min": "min", "max": "max"}
+
+
+# TVM builtins that take their result dtype first (with no dtype= keyword).
+_DTYPE_FIRST = ("call_extern", "call_pure_extern", "call_llvm_intrin", "call_llvm_pure_intrin")
+# Fixed-point multiplies (int32 results unless dtype= says otherwise).
+_INT32_RESULT = ("q_multiply_shift", "q_multiply_shift_per_axis")
+_OPAQUE = _DTYPE_FIRST + _INT32_RESULT + ("call_packed", "call_intrin", "address_of")
+
+
+def mlir_type(dtype):
+    """The MLIR type of a TVM dtype: scalars, "handle" (a pointer),
+    vectors such as "int8x4"; None for "" / "void"."""
+    import re
+    if dtype in ("", "void", None):
+        return None
+    if dtype == "handle":
+        return "!llvm.ptr"
+    if dtype in DTYPES:
+        return DTYPES[dtype]
+    match = re.fullmatch(r"([a-z]+\d+)x(\d+)", dtype)
+    if match and match.group(1) in DTYPES:
+        return f"vector<{match.group(2)}x{DTYPES[match.group(1)]}>"
+    return False
 
 
 class ExprParser:
+    # ----------------------------------------------------------- opaque calls
+    def is_opaque_call(self, call):
+        name = self.t_name(call.func)
+        return name is not None and (name in _OPAQUE or name.startswith("tvm_")
+                                     or name.startswith("ptx_"))
+
+    def opaque_call(self, call):
+        """A call to a TVM builtin or an external function, as tir.call:
+        callee is the builtin's name, arguments as written (strings and
+        numbers as literals, buffers' .data as the buffer). Returns the
+        result Value, or None when the call returns nothing."""
+        name = self.t_name(call.func)
+        args = list(call.args)
+        dtype = None
+        for kw in call.keywords:
+            if kw.arg != "dtype":
+                self.error(kw.value, f"T.{name} takes no keyword '{kw.arg}'")
+            dtype = self.static_value(kw.value)
+        if dtype is None and name in _INT32_RESULT:
+            dtype = "int32"
+        if dtype is None and name in _DTYPE_FIRST:
+            if not args or not isinstance(self.static_value(args[0]), str):
+                self.error(call, f"T.{name} takes the result dtype first")
+            dtype, args = self.static_value(args[0]), args[1:]
+        result_type = mlir_type(dtype)
+        if result_type is False:
+            self.error(call, f"unsupported dtype {dtype!r}")
+        texts, operands, types = [], [], []
+        for arg in args:
+            literal = self.call_literal(arg)
+            if literal is not None:
+                texts.append(literal)
+                continue
+            if isinstance(arg, ast.Call) and self.is_opaque_call(arg):
+                value = self.opaque_call(arg)
+                if value is None:
+                    self.error(arg, "this call returns nothing (give it a dtype)")
+            else:
+                value = self.materialize(self.expr(arg), arg)
+                if value.type is None:
+                    value = self.coerce(value, "f32", arg)
+            texts.append(value.text)
+            types.append(value.type)
+        result = self.fresh() if result_type else None
+        text = (f"{result} = " if result else "") + f'tir.call "{name}"({", ".join(texts)})'
+        text += f" : ({', '.join(types)}) -> {result_type or '()'}"
+        self.emit(text + self.loc(call))
+        return Value(result, result_type) if result else None
+
+    def call_literal(self, node):
+        """MLIR attribute text for a literal call argument (a string, an
+        int, a float, T.type_annotation(dtype=...)), else None."""
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, str):
+                escaped = v.replace("\\", "\\\\").replace('"', '\\"')
+                return f'"{escaped}"'
+            if isinstance(v, bool):
+                return "true" if v else "false"
+            if isinstance(v, int):
+                return f"{v} : {'i32' if -2**31 <= v < 2**31 else 'i64'}"
+            if isinstance(v, float):
+                text = repr(v)
+                if "e" in text and "." not in text:
+                    text = text.replace("e", ".0e")
+                return f"{text} : f32"
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+                and isinstance(node.operand, ast.Constant) \
+                and isinstance(node.operand.value, (int, float)) \
+                and not isinstance(node.operand.value, bool):
+            inner = self.call_literal(node.operand)
+            return "-" + inner
+        if isinstance(node, ast.Name) and not self.is_bound(node.id) \
+                and isinstance(self.env.get(node.id), str):
+            return self.call_literal(ast.Constant(self.env[node.id]))
+        if isinstance(node, ast.Call) and self.t_name(node.func) == "type_annotation":
+            dtype = None
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    dtype = self.static_value(kw.value)
+            if node.args:
+                dtype = self.static_value(node.args[0])
+            t = mlir_type(dtype)
+            if not t:
+                self.error(node, f"unsupported dtype {dtype!r}")
+            return t
+        return None
+
+    # ------------------------------------------------------ buffer attributes
+    def buffer_attribute(self, node, buf):
+        """`A.data` (the buffer itself, as calls take it), `A.elem_offset`
+        and `A.strides[i]` (from the buffer's layout)."""
+        if node.attr == "data":
+            return Value(buf.ssa, buf.type)
+        if node.attr == "elem_offset":
+            if buf.strides is None:
+                return Value("0", "index", affine=True, literal=0)  # identity layout
+            offset, _ = self.strided_metadata(buf, node)
+            return Value(offset, "index", affine=True)
+        self.error(node, f"unsupported buffer attribute '.{node.attr}'")
+
+    def access_ptr(self, node, buf):
+        """`B.access_ptr("r", extent=128)`: TVM's tvm_access_ptr (element
+        type, buffer, offset, extent, read/write mask) as an opaque call."""
+        kws = {kw.arg: kw.value for kw in node.keywords}
+        names = ("access_mask", "ptr_type", "content_lanes", "offset", "extent")
+        for name, arg in zip(names, node.args):
+            kws[name] = arg
+        for key in kws:
+            if key not in names:
+                self.error(node, f"access_ptr takes no keyword '{key}'")
+        mask = self.static_value(kws["access_mask"]) if "access_mask" in kws else None
+        masks = {"r": 1, "w": 2, "rw": 3}
+        if mask not in masks and not isinstance(mask, int):
+            self.error(node, 'access_ptr takes an access mask "r", "w" or "rw"')
+        if self.static_value(kws.get("ptr_type", ast.Constant("handle"))) != "handle" or \
+                self.static_value(kws.get("content_lanes", ast.Constant(1))) != 1:
+            self.error(node, "access_ptr with a ptr_type or content_lanes is not supported")
+        offset = self.materialize(self.as_index(self.expr(kws["offset"]), node), node) \
+            if "offset" in kws else None
+        if "extent" in kws:
+            extent = self.materialize(self.as_index(self.expr(kws["extent"]), node), node)
+        else:
+            size = 1
+            for d in buf.shape:
+                if not isinstance(d, int):
+                    self.error(node, "access_ptr of a dynamic buffer needs extent=")
+                size *= d
+            extent = self.constant(size, "index", node)
+        if offset is None:
+            offset = self.constant(0, "index", node)
+        result = self.fresh()
+        self.emit(f'{result} = tir.call "tvm_access_ptr"({buf.element}, {buf.ssa}, '
+                  f'{offset.text}, {extent.text}, {masks.get(mask, mask)} : i32) : '
+                  f"({buf.type}, index, index) -> !llvm.ptr" + self.loc(node))
+        return Value(result, "!llvm.ptr")
+
+    def strided_metadata(self, buf, node):
+        """(offset SSA, [stride SSA]) of a buffer, read with
+        memref.extract_strided_metadata."""
+        rank = len(buf.shape)
+        base, offset, sizes, strides = (self.fresh("base"), self.fresh("offset"),
+                                        self.fresh("sizes"), self.fresh("strides"))
+        base_type = f"memref<{buf.element}" + (
+            f', "{buf.scope}"' if buf.scope and buf.scope != "global" else "") + ">"
+        results = f"{base}, {offset}, {sizes}:{rank}, {strides}:{rank}" if rank else \
+            f"{base}, {offset}"
+        self.emit(f"{results} = "
+                  f"memref.extract_strided_metadata {buf.ssa} : {buf.type} -> {base_type}, "
+                  + ", ".join(["index"] * (1 + 2 * rank)) + self.loc(node))
+        return offset, [f"{strides}#{k}" for k in range(rank)]
+
+    def vscale_value(self, node):
+        """The function's `vector.vscale` (one, at function entry)."""
+        if self.vscale is None:
+            if self.entry_index is None:
+                self.error(node, "T.vscale() in a parameter annotation is not supported; "
+                                 "use T.handle and T.match_buffer")
+            name = "vscale"
+            while any(name in used for used in self.names_in_use):
+                name += "_"
+            self.names_in_use[0].add(name)
+            self.vscale = Value("%" + name, "index")
+            self.lines.insert(self.entry_index,
+                              f"  %{name} = vector.vscale" + self.loc(node))
+        return self.vscale
+
+    def prim_expr(self, expr, node):
+        """An index Value for a PrimExpr from the Python scope
+        (`4 * T.vscale()`): index-expression text where tir's syntax holds
+        it, arith ops otherwise (T.min / T.max)."""
+        try:
+            text = expr.index_text(lambda leaf: self.vscale_value(node).text)
+            return Value(text, "index", affine=True)
+        except ValueError:
+            pass
+        from ..tir.expr import BinaryExpr, VScale  # tir imports this module
+
+        def build(e):
+            if isinstance(e, int):
+                return Value(str(e), "index", affine=True, literal=e)
+            if isinstance(e, VScale):
+                return self.vscale_value(node)
+            if isinstance(e, BinaryExpr):
+                a, b = build(e.a), build(e.b)
+                op = _PRIM_OPS[e.op]
+                return self.affine_binary(op, a, b) or self.binary(op, a, b, node)
+            self.error(node, f"unsupported symbolic expression {e!r}")
+        return build(expr)
+
     def materialize(self, value, node):
         """An SSA value for `value` (affine index text becomes arith ops)."""
         if value.literal is not None and not value.affine:
@@ -21,7 +238,9 @@ class ExprParser:
         if value.text.startswith("symbol(%") and value.text.count("(") == 1:
             return Value(value.text[len("symbol("):-1], "index")
         # Rebuild the affine expression with arith ops.
-        tree = ast.parse(value.text.replace("%", "_p_").replace("floordiv", "//").replace("mod", "%"), mode="eval").body
+        text = (value.text.replace("%", "_p_").replace(" floordiv ", " // ")
+                .replace(" ceildiv ", " @ ").replace(" mod ", " % "))
+        tree = ast.parse(text, mode="eval").body
         return self.arith_from_tree(tree, node)
 
     def arith_from_tree(self, tree, node):
@@ -37,7 +256,7 @@ class ExprParser:
             return self.binary("sub", zero, self.arith_from_tree(tree.operand, node), node)
         if isinstance(tree, ast.BinOp):
             ops = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv",
-                   ast.Mod: "mod"}
+                   ast.Mod: "mod", ast.MatMult: "ceildiv"}
             return self.binary(ops[type(tree.op)], self.arith_from_tree(tree.left, node),
                                self.arith_from_tree(tree.right, node), node)
         self.error(node, "unsupported index expression")
@@ -66,7 +285,8 @@ class ExprParser:
         else:
             text = str(int(number))
         name = self.fresh("c")
-        self.emit(f"{name} = arith.constant {text} : {type}" + self.loc(node))
+        suffix = "" if type == "i1" else f" : {type}"  # `true` / `false` are i1
+        self.emit(f"{name} = arith.constant {text}{suffix}" + self.loc(node))
         return Value(name, type)
 
     def coerce(self, value, type, node):
@@ -122,10 +342,15 @@ class ExprParser:
         # Loop and block variables (index) meet integers of the buffers: the
         # variable takes the integer type, as TVM's int32 variables do.
         is_int = lambda t: t is not None and t.startswith("i") and t[1:].isdigit()
+        is_float = lambda t: t is not None and (t.startswith("f") or t == "bf16")
         if a.type == "index" and is_int(b.type):
             a = self.cast(a, b.type, node)
         elif b.type == "index" and is_int(a.type):
             b = self.cast(b, a.type, node)
+        elif is_float(a.type) and (b.type == "index" or is_int(b.type)):
+            b = self.cast(b, a.type, node)  # TVM converts the integer operand
+        elif is_float(b.type) and (a.type == "index" or is_int(a.type)):
+            a = self.cast(a, b.type, node)
         if a.type != b.type:
             self.error(node, f"operands of different types: {a.type} and {b.type}")
         return a, b
@@ -145,6 +370,7 @@ class ExprParser:
             "add": ("arith.addf", "arith.addi"), "sub": ("arith.subf", "arith.subi"),
             "mul": ("arith.mulf", "arith.muli"), "div": ("arith.divf", None),
             "floordiv": (None, "arith.floordivsi"), "mod": (None, None),
+            "ceildiv": (None, "arith.ceildivsi"),
             "max": ("arith.maximumf", "arith.maxsi"), "min": ("arith.minimumf", "arith.minsi"),
         }
         if op == "div" and not is_float:
@@ -187,10 +413,10 @@ class ExprParser:
         if at is None or bt is None:
             return None
         is_zero = lambda v: v.literal is not None and v.literal == 0
-        if op in ("floordiv", "mod") and is_zero(b):
+        if op in ("floordiv", "mod", "ceildiv") and is_zero(b):
             return None
         symbol = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv",
-                  "mod": "mod"}.get(op)
+                  "mod": "mod", "ceildiv": "ceildiv"}.get(op)
         if symbol is None:
             return None
         return Value(f"({at} {symbol} {bt})", "index", affine=True)
@@ -208,7 +434,20 @@ class ExprParser:
             value = self.lookup(node, node.id)
             if isinstance(value, Buffer):
                 self.error(node, f"buffer '{node.id}' used as a value; index it")
+            if isinstance(value, ShapeVar):
+                self.error(node, f"'{node.id}' = T.int32() is not defined here (a "
+                                 "T.match_buffer in a block defines it with elem_offset= "
+                                 "or strides=)")
             return value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "access_ptr" and isinstance(node.func.value, ast.Name) \
+                and isinstance(self.lookup(node, node.func.value.id), Buffer):
+            return self.access_ptr(node, self.lookup(node, node.func.value.id))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and self.is_bound(node.value.id):
+            buf = self.lookup(node.value, node.value.id)
+            if isinstance(buf, Buffer):
+                return self.buffer_attribute(node, buf)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             operand = self.materialize(self.expr(node.operand), node)
             if operand.type != "i1":
@@ -265,6 +504,18 @@ class ExprParser:
             op = "arith.cmpf" if is_float else "arith.cmpi"
             self.emit(f"{name} = {op} {pred}, {a.text}, {b.text} : {a.type}" + self.loc(node))
             return Value(name, "i1")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "strides" and isinstance(node.value.value, ast.Name):
+            buf = self.lookup(node.value, node.value.value.id)
+            k = self.static_value(node.slice)
+            if not isinstance(buf, Buffer) or not isinstance(k, int) \
+                    or not 0 <= k < len(buf.shape):
+                self.error(node, "A.strides[k] takes a buffer and a dimension")
+            known = buf.element_strides()[k]
+            if known is not None:
+                return Value(str(known), "index", affine=True, literal=known)
+            _, strides = self.strided_metadata(buf, node)
+            return Value(strides[k], "index", affine=True)
         if isinstance(node, ast.Subscript):
             if not isinstance(node.value, ast.Name):
                 self.error(node, "loads read buffers")
@@ -287,6 +538,12 @@ class ExprParser:
             if isinstance(special, str):
                 return self.special_float(special, DTYPES[name], node)
             value = self.expr(node.args[0]) if node.args else Value(None, None, literal=0)
+            if (name.startswith("int") or name.startswith("uint")) and value.affine \
+                    and isinstance(value.literal, int):
+                # T.int64(16): an integer literal, which index arithmetic
+                # takes as an index (tir computes indices in `index`) and
+                # other arithmetic in the other operand's type.
+                return value
             return self.coerce(value, DTYPES[name], node)
         if name in ("min_value", "max_value"):
             dtype = self.static_value(node.args[0])
@@ -308,9 +565,40 @@ class ExprParser:
             return self.coerce(self.expr(node.args[1]), DTYPES[dtype], node)
         if name in ("max", "min"):
             return self.binary(name, self.expr(node.args[0]), self.expr(node.args[1]), node)
-        if name in ("floordiv", "floormod"):
+        if self.is_opaque_call(node):
+            value = self.opaque_call(node)
+            if value is None:
+                self.error(node, f"T.{name} returns nothing here (give it a dtype)")
+            return value
+        if name in ("rsqrt", "floor", "ceil", "round", "exp2", "log2", "erf", "sigmoid"):
+            value = self.materialize(self.expr(node.args[0]), node)
+            if value.type is None:
+                value = self.coerce(value, "f32", node)
+            if not (value.type.startswith("f") or value.type == "bf16"):
+                self.error(node, f"T.{name} takes a floating-point value")
+            op = {"round": "math.roundeven"}.get(name, f"math.{name}")
+            if name == "sigmoid":
+                self.error(node, "T.sigmoid is not mapped to an op yet")
+            result = self.fresh()
+            self.emit(f"{result} = {op} {value.text} : {value.type}" + self.loc(node))
+            return Value(result, value.type)
+        if name in ("shift_left", "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor"):
+            a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
+            if not (a.type.startswith("i") and a.type[1:].isdigit()):
+                self.error(node, f"T.{name} takes integers of a fixed width, got {a.type}")
+            op = {"shift_left": "arith.shli", "shift_right": "arith.shrsi",
+                  "bitwise_and": "arith.andi", "bitwise_or": "arith.ori",
+                  "bitwise_xor": "arith.xori"}[name]
+            result = self.fresh()
+            self.emit(f"{result} = {op} {a.text}, {b.text} : {a.type}" + self.loc(node))
+            return Value(result, a.type)
+        if name == "vscale":
+            if node.args or node.keywords:
+                self.error(node, "T.vscale() takes no arguments")
+            return self.vscale_value(node)
+        if name in ("floordiv", "floormod", "ceildiv"):
             a, b = self.expr(node.args[0]), self.expr(node.args[1])
-            op = "floordiv" if name == "floordiv" else "mod"
+            op = {"floordiv": "floordiv", "floormod": "mod", "ceildiv": "ceildiv"}[name]
             if a.is_index and b.is_index:
                 affine = self.affine_binary(op, a, b)
                 if affine is not None:

@@ -11,8 +11,8 @@ import textwrap
 from ..ir import IRModule
 
 from .expr import ExprParser
-from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ScriptError,  # noqa: F401
-                     ScopedBuffer, ShapeVar, Value, annotation_attr)
+from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ConstData,  # noqa: F401
+                     ScopedBuffer, ScriptError, ShapeVar, Value, annotation_attr)
 
 
 class FunctionParser(ExprParser):
@@ -32,6 +32,8 @@ class FunctionParser(ExprParser):
         self.scopes = [dict()]
         self.names_in_use = [set()]
         self.counter = 0
+        self.vscale = None  # the function's `vector.vscale`, once used
+        self.entry_index = None
 
     # ----------------------------------------------------------------- utils
     def error(self, node, message):
@@ -80,7 +82,12 @@ class FunctionParser(ExprParser):
             if name in scope:
                 return scope[name]
         if name in self.env:
+            from ..tir.expr import IntImm, PrimExpr  # tir imports this module
             value = self.env[name]
+            if isinstance(value, IntImm):
+                value = value.value
+            if isinstance(value, PrimExpr):
+                return self.prim_expr(value, node)
             if isinstance(value, bool):
                 return Value(None, "i1", literal=int(value))
             if isinstance(value, int):
@@ -128,7 +135,12 @@ class FunctionParser(ExprParser):
             v = self.static_value(node.operand)
             return -v if isinstance(v, (int, float)) else None
         if isinstance(node, ast.Name) and not self.is_bound(node.id) and node.id in self.env:
+            from ..tir.expr import IntImm  # tir imports this module
             v = self.env[node.id]
+            if isinstance(v, IntImm):
+                return v.value
+            if isinstance(v, list):
+                return tuple(v)
             return v if isinstance(v, (int, float, str, tuple)) else None
         if (isinstance(node, ast.Call) and self.t_name(node.func) in DTYPES
                 and len(node.args) == 1 and not node.keywords):
@@ -190,7 +202,8 @@ class FunctionParser(ExprParser):
                     and stmt.value.args[0].id in handles):
                 handle = stmt.value.args[0].id
                 name = stmt.targets[0].id
-                buf = self.buffer_from_args(stmt.value, stmt.value.args[1:], name)
+                buf = self.buffer_from_args(stmt.value, stmt.value.args[1:], name,
+                                            stmt.value.keywords)
                 self.bind(name, buf)
                 signature[handle] = f'{buf.ssa}: {buf.type} {{tir.name = "{name}"}}'
                 del handles[handle]
@@ -203,6 +216,7 @@ class FunctionParser(ExprParser):
         header = f"func.func @{fn.name}({', '.join(order)})"
         self.lines.append(header + " {")
         self.define_shape_vars(fn)
+        self.entry_index = len(self.lines)
         self.in_signature = False
         self.statements(rest)
         self.emit("return" + self.loc(fn))
@@ -276,19 +290,39 @@ class FunctionParser(ExprParser):
             if self.in_signature:
                 shape.append(Value("?", "index"))
             else:
-                value = self.expr(d)
-                if not value.is_index:
+                value = self.as_index(self.expr(d), d)
+                if value is None:
                     self.error(d, "buffer dimensions are integer expressions")
                 shape.append(self.materialize(value, d))
         dtype = "float32"
         if len(args) > 1:
             dtype = self.static_value(args[1])
+        scope = None
         for kw in keywords:
             if kw.arg == "dtype":
                 dtype = self.static_value(kw.value)
+            elif kw.arg == "scope":
+                scope = self.static_value(kw.value)
+                if not isinstance(scope, str):
+                    self.error(kw.value, "scope is a string")
+            elif kw.arg in ("align", "offset_factor"):
+                pass  # alignment of the allocation: no effect on the program
+            elif kw.arg == "elem_offset" and self.static_value(kw.value) == 0:
+                pass  # the identity layout
+            elif kw.arg == "axis_separators" and self.static_value(kw.value) == ():
+                pass
+            elif kw.arg in ("elem_offset", "strides", "axis_separators", "buffer_type"):
+                self.error(kw.value, f"{kw.arg}= is supported on T.match_buffer of a region "
+                                     "inside a block only (buffers here have the identity "
+                                     "layout)" if kw.arg != "axis_separators" else
+                           "axis_separators (multi-dimensional physical layouts) are not "
+                           "supported")
+            else:
+                self.error(kw.value, f"unsupported buffer option {kw.arg}=")
         if dtype not in DTYPES:
             self.error(node, f"unsupported dtype {dtype!r}")
-        buf = Buffer(self.ssa_name(name), shape, dtype)
+        buf = Buffer(self.ssa_name(name), shape, dtype,
+                     scope=scope if scope not in ("", "global") else None)
         for var, pos in defines:
             if var.source is None:
                 var.source = (buf.ssa, buf.type, pos)
@@ -323,9 +357,22 @@ class FunctionParser(ExprParser):
                 return  # docstring
             if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "func_attr"):
                 return  # function attributes carry nothing tir needs yet
-            if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "evaluate"):
-                return  # T.evaluate(0): an empty body
-            self.error(stmt, "expressions as statements are not supported")
+            call = stmt.value
+            if isinstance(call, ast.Call) and self.is_t(call.func, "evaluate"):
+                if len(call.args) != 1 or call.keywords:
+                    self.error(call, "T.evaluate takes one expression")
+                call = call.args[0]
+                if isinstance(call, ast.Constant) and isinstance(call.value, int):
+                    return  # T.evaluate(0): an empty body
+            if isinstance(call, ast.Call) and self.is_opaque_call(call):
+                self.opaque_call(call)
+                return
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and call.func.attr == "access_ptr":
+                self.expr(call)  # B.access_ptr(...): an opaque access
+                return
+            self.error(stmt, "expressions as statements are calls (T.call_extern(...), "
+                             "TVM's builtins) or T.evaluate(0)")
         if isinstance(stmt, ast.Pass):
             return
         if isinstance(stmt, ast.Return) and stmt.value is None:
@@ -472,6 +519,7 @@ class FunctionParser(ExprParser):
         where_text = self.condition_text(where) if where is not None else None
         # Header: iteration variables bound to loop expressions.
         self.push()
+        self.bind("__block__", name)  # match_buffer checks it is in a block
         header = []
         for pyname, kind, domain, binding in iter_vars:
             ssa = self.ssa_name(pyname)
@@ -541,23 +589,50 @@ class FunctionParser(ExprParser):
         if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
             items = args[0].elts
         for item in items:
-            if not isinstance(item, ast.Subscript) or not isinstance(item.value, ast.Name):
-                self.error(item, f"T.{keyword} takes buffer regions like A[vi, 0:4]")
-            buf = self.lookup(item.value, item.value.id)
-            if not isinstance(buf, Buffer):
-                self.error(item, f"'{item.value.id}' is not a buffer")
-            idx = item.slice.elts if isinstance(item.slice, ast.Tuple) else [item.slice]
-            parts = []
-            for i in idx:
-                if isinstance(i, ast.Slice):
-                    parts.append(f"{self.index_text(i.lower)} : {self.index_text(i.upper)}")
-                else:
-                    parts.append(self.index_text(i))
-            regions.append(f"{buf.ssa}[{', '.join(parts)}]")
+            text, buf = self.region_text(item, f"T.{keyword}")
+            regions.append(text)
             types.append(buf.type)
         if not regions:
             return f" {keyword}()"
         return f" {keyword}({', '.join(regions)} : {', '.join(types)})"
+
+    def region_text(self, item, what):
+        """(`%A[lo : hi, i]`, buffer) for a buffer region `A[lo:hi, i]`. A
+        missing bound is the dimension's; an index that reads a buffer
+        (TVM's nested access, `A[B[vi], vj]`) covers its whole dimension,
+        since a region is index expressions over values in scope."""
+        if not isinstance(item, ast.Subscript) or not isinstance(item.value, ast.Name):
+            self.error(item, f"{what} takes buffer regions like A[vi, 0:4]")
+        buf = self.lookup(item.value, item.value.id)
+        if not isinstance(buf, Buffer):
+            self.error(item, f"'{item.value.id}' is not a buffer")
+        idx = item.slice.elts if isinstance(item.slice, ast.Tuple) else [item.slice]
+        if len(idx) != len(buf.shape):
+            self.error(item, f"{len(idx)} indices for the {len(buf.shape)}-dimensional "
+                             f"buffer '{item.value.id}'")
+        parts = []
+        for i, dim in zip(idx, buf.shape):
+            if isinstance(i, ast.Slice):
+                if i.step is not None:
+                    self.error(i, "regions with a step are not supported")
+                lower = "0" if i.lower is None else self.index_text(i.lower)
+                upper = self.dim_text(dim, item) if i.upper is None else self.index_text(i.upper)
+                parts.append(f"{lower} : {upper}")
+            elif any(isinstance(n, ast.Subscript) for n in ast.walk(i)):
+                parts.append(f"0 : {self.dim_text(dim, item)}")
+            else:
+                parts.append(self.index_text(i))
+        return f"{buf.ssa}[{', '.join(parts)}]", buf
+
+    def dim_text(self, dim, node):
+        """Index text for a buffer dimension (an int or an index value)."""
+        if isinstance(dim, int):
+            return str(dim)
+        if isinstance(dim, ShapeVar):
+            dim = self.lookup(node, dim.name)
+        if isinstance(dim, Value) and dim.text != "?":
+            return self.index_expr_text(dim) or self.materialize(dim, node).text
+        self.error(node, "a region over a dynamic dimension needs explicit bounds")
 
     def index_text(self, node, message="indices are integer expressions"):
         """tir index-expression text for an integer expression (an SSA name
@@ -596,6 +671,9 @@ class FunctionParser(ExprParser):
                          "'and', 'or' and 'not'")
 
     def condition_operand(self, node):
+        if any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
+            self.error(node, "T.where over values loaded from buffers is not supported (a "
+                             "block predicate is an integer set over index expressions)")
         return self.index_text(node, "T.where compares integer expressions")
 
     def assign(self, stmt):
@@ -617,24 +695,208 @@ class FunctionParser(ExprParser):
             call = stmt.value
             if isinstance(call, ast.Call) and self.is_t(call.func, "alloc_buffer"):
                 buf = self.buffer_from_args(call, call.args, target.id, call.keywords)
-                scope = None
-                for kw in call.keywords:
-                    if kw.arg == "scope":
-                        scope = self.static_value(kw.value)
                 dyn = [self.materialize(d, call).text for d in buf.shape
                        if not isinstance(d, int)]
-                typ = buf.type if not scope or scope == "global" else buf.type[:-1] + f', "{scope}">'
-                buf_type = typ
                 args = f"({', '.join(dyn)})" if dyn else ""
-                self.emit(f"{buf.ssa} = tir.alloc_buffer{args} : {buf_type}" + self.loc(stmt))
-                if buf_type != buf.type:
-                    buf = ScopedBuffer(buf, buf_type)
+                self.emit(f"{buf.ssa} = tir.alloc_buffer{args} : {buf.type}" + self.loc(stmt))
                 self.bind(target.id, buf)
+                return
+            if isinstance(call, ast.Call) and self.is_t(call.func, "match_buffer"):
+                return self.match_region(target, call)
+            if isinstance(call, ast.Call) and self.is_t(call.func, "allocate_const"):
+                return self.allocate_const(target, call)
+            if isinstance(call, ast.Call) and (self.is_t(call.func, "decl_buffer", "Buffer")
+                                               or self.is_python_call(call)):
+                return self.declare_buffer(target, call)
+            if (isinstance(call, ast.Call) and not call.args and not call.keywords
+                    and self.t_name(call.func) in ("int32", "int64")):
+                # `x = T.int32()` in a body: a variable that a following
+                # T.match_buffer defines (elem_offset=x, strides=[x, ...]).
+                self.bind(target.id, ShapeVar(target.id))
                 return
             value = self.expr(stmt.value)
             self.bind(target.id, value)
             return
         self.error(stmt, "unsupported assignment target")
+
+    def match_region(self, target, call):
+        """`X = T.match_buffer(A[region], shape, dtype, strides=..., elem_offset=...)`
+        inside a block: tir.match_buffer, a view with A's strides (the
+        unit dimensions the shape leaves out are dropped from the left)."""
+        if not call.args or not isinstance(call.args[0], ast.Subscript):
+            self.error(call, "T.match_buffer inside a block takes a buffer region "
+                             "(A[vi * 16 : vi * 16 + 16, 0:16])")
+        if not isinstance(self.scopes[-1].get("__block__"), str):
+            self.error(call, "T.match_buffer of a region is written at the start of a block")
+        region, src = self.region_text(call.args[0], "T.match_buffer")
+        shape_node = call.args[1] if len(call.args) > 1 else None
+        for kw in call.keywords:
+            if kw.arg == "shape":
+                shape_node = kw.value
+        if shape_node is None:
+            self.error(call, "T.match_buffer needs the shape of the view")
+        dims = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [shape_node]
+        shape = []
+        for d in dims:
+            v = self.static_value(d)
+            if not isinstance(v, int) or isinstance(v, bool):
+                self.error(d, "the shape of a matched region is integer constants")
+            shape.append(v)
+        dtype = self.static_value(call.args[2]) if len(call.args) > 2 else src.dtype
+        scope, strides_node, offset_node = None, None, None
+        for kw in call.keywords:
+            if kw.arg == "dtype":
+                dtype = self.static_value(kw.value)
+            elif kw.arg == "scope":
+                scope = self.static_value(kw.value)
+            elif kw.arg == "strides":
+                strides_node = kw.value
+            elif kw.arg == "elem_offset":
+                offset_node = kw.value
+            elif kw.arg in ("align", "offset_factor", "shape"):
+                pass  # alignment: no effect on the program
+            else:
+                self.error(kw.value, f"unsupported T.match_buffer option {kw.arg}=")
+        if dtype != src.dtype and DTYPES.get(dtype) != src.element:
+            self.error(call, f"T.match_buffer of a {src.dtype} buffer as {dtype}")
+        if scope not in (None, "", "global") and scope != src.scope:
+            self.error(call, f"T.match_buffer in scope {scope!r} of a buffer in scope "
+                             f"{src.scope or 'global'!r}")
+        if len(shape) > len(src.shape):
+            self.error(call, "the matched shape has more dimensions than the buffer")
+        strides = src.element_strides()[len(src.shape) - len(shape):]
+        buf = Buffer(self.ssa_name(target.id), shape, src.dtype, scope=src.scope,
+                     strides=strides)
+        self.emit(f"{buf.ssa} = tir.match_buffer {region} : {src.type} -> {buf.type}"
+                  + self.loc(call))
+        self.bind(target.id, buf)
+        # strides= / elem_offset=: constants must agree; names are defined.
+        if strides_node is not None or (offset_node is not None
+                                        and self.static_value(offset_node) is None):
+            offset, stride_values = self.strided_metadata(buf, call)
+        if strides_node is not None:
+            items = strides_node.elts if isinstance(strides_node, (ast.List, ast.Tuple)) else None
+            if items is None or len(items) != len(shape):
+                self.error(strides_node, f"strides= lists {len(shape)} strides")
+            for item, known, value in zip(items, strides, stride_values):
+                self.define_layout_value(item, known, value, "stride")
+        if offset_node is not None:
+            if self.static_value(offset_node) is not None:
+                self.error(offset_node, "the offset of a region inside a buffer is not a "
+                                        "constant; name it (elem_offset=x with x = T.int32())")
+            self.define_layout_value(offset_node, None, offset, "elem_offset")
+
+    def define_layout_value(self, node, known, ssa, what):
+        constant = self.static_value(node)
+        if isinstance(constant, int):
+            if known is not None and constant != known:
+                self.error(node, f"{what} {constant} differs from the buffer's ({known})")
+            return
+        if isinstance(node, ast.Name):
+            var = self.lookup(node, node.id)
+            if isinstance(var, ShapeVar):
+                self.bind(node.id, Value(ssa, "index", affine=True))
+                return
+        self.error(node, f"{what} is an integer or a variable declared with T.int32()")
+
+    def allocate_const(self, target, call):
+        """`B = T.allocate_const(data, dtype, extents)`: tir.allocate_const,
+        a buffer holding the data (T.decl_buffer(..., data=B) or
+        T.Buffer(..., data=B) then names it)."""
+        args = {k: v for k, v in zip(("data", "dtype", "extents"), call.args)}
+        for kw in call.keywords:
+            if kw.arg not in ("data", "dtype", "extents"):
+                self.error(kw.value, f"unsupported T.allocate_const option {kw.arg}=")
+            args[kw.arg] = kw.value
+        if set(args) != {"data", "dtype", "extents"}:
+            self.error(call, "T.allocate_const takes data, dtype and extents")
+        data, dtype = self.static_value(args["data"]), self.static_value(args["dtype"])
+        extents = self.static_value(args["extents"])
+        if isinstance(extents, int):
+            extents = (extents,)
+        if not isinstance(data, tuple) or not all(isinstance(v, (int, float)) for v in data):
+            self.error(args["data"], "T.allocate_const takes a list of numbers")
+        if dtype not in DTYPES:
+            self.error(args["dtype"], f"unsupported dtype {dtype!r}")
+        if not isinstance(extents, tuple) or not all(isinstance(e, int) for e in extents):
+            self.error(args["extents"], "T.allocate_const takes constant extents")
+        count = 1
+        for e in extents:
+            count *= e
+        if count != len(data):
+            self.error(call, f"{len(data)} values for extents {list(extents)}")
+        buf = Buffer(self.ssa_name(target.id), list(extents), dtype)
+        is_float = buf.element.startswith("f") or buf.element == "bf16"
+        values = [repr(float(v)) if is_float else str(int(v)) for v in data]
+        values = [v.replace("e", ".0e") if "e" in v and "." not in v else v for v in values]
+        nested = values
+        for e in reversed(extents[1:]):
+            nested = ["[" + ", ".join(nested[i:i + e]) + "]" for i in range(0, len(nested), e)]
+        self.emit(f"{buf.ssa} = tir.allocate_const : {buf.type} = dense<[{', '.join(nested)}]>"
+                  + self.loc(call))
+        self.bind(target.id, ConstData(buf))
+
+    def is_python_call(self, call):
+        return (isinstance(call.func, ast.Name) and not self.is_bound(call.func.id)
+                and callable(self.env.get(call.func.id)))
+
+    def declare_buffer(self, target, call):
+        """`X = T.decl_buffer(shape, dtype, data=B)` / `T.Buffer(..., data=B)`
+        over the data of T.allocate_const, also through a Python helper of
+        the enclosing scope that returns one of them (TVM's
+        meta-programming). The declared buffer is the constant buffer: same
+        shape and dtype."""
+        if self.is_python_call(call):
+            fn = self.env[call.func.id]
+            try:
+                args = [self.python_arg(a) for a in call.args]
+                kwargs = {kw.arg: self.python_arg(kw.value) for kw in call.keywords}
+            except ScriptError:
+                raise
+            try:
+                decl = fn(*args, **kwargs)
+            except Exception as e:  # noqa: BLE001 - reported at the Python line
+                self.error(call, f"calling '{call.func.id}' failed: {e}")
+            from .tir import _BufferType
+            if not isinstance(decl, _BufferType):
+                self.error(call, f"'{call.func.id}(...)' returns a "
+                                 f"{type(decl).__name__}, not a buffer declaration")
+            shape, dtype, extra = decl.shape, decl.dtype, decl.kwargs
+        else:
+            args = [self.static_value(a) for a in call.args]
+            kwargs = {kw.arg: (self.python_arg(kw.value) if kw.arg == "data"
+                               else self.static_value(kw.value)) for kw in call.keywords}
+            shape = args[0] if args else kwargs.pop("shape", None)
+            dtype = args[1] if len(args) > 1 else kwargs.pop("dtype", "float32")
+            extra = kwargs
+        data = extra.pop("data", None)
+        if not isinstance(data, ConstData):
+            self.error(call, "T.decl_buffer / T.Buffer in a body declares a buffer over "
+                             "T.allocate_const data (data=...)")
+        for key in extra:
+            if key not in ("align", "offset_factor", "dtype"):
+                self.error(call, f"unsupported buffer option {key}= over constant data")
+        if isinstance(shape, int):
+            shape = (shape,)
+        const = data.buffer
+        if list(shape or ()) != list(const.shape) or (dtype or const.dtype) != const.dtype:
+            self.error(call, f"a buffer of shape {list(shape or ())} and dtype {dtype} over "
+                             f"constant data of shape {const.shape} and dtype {const.dtype} "
+                             "(a reinterpreting view is not supported)")
+        self.bind(target.id, const)
+
+    def python_arg(self, node):
+        """An argument for a Python helper called in a body: a constant,
+        or the data of T.allocate_const."""
+        if isinstance(node, ast.Name) and self.is_bound(node.id):
+            value = self.lookup(node, node.id)
+            if isinstance(value, ConstData):
+                return value
+            self.error(node, f"'{node.id}' cannot be passed to a Python function")
+        value = self.static_value(node)
+        if value is None:
+            self.error(node, "arguments of a Python function called in a body are constants")
+        return value
 
 
 def function_source(fn):

@@ -60,8 +60,12 @@ def prim_func(fn=None, *, private=False, check_well_formed=True):
 
 
 class _BufferType:
+    """What T.Buffer(...) / T.decl_buffer(...) evaluate to outside a
+    function body: the declaration, read by the parser (options such as
+    data= are kept in kwargs)."""
+
     def __init__(self, shape=None, dtype="float32", **kwargs):
-        self.shape, self.dtype = shape, dtype
+        self.shape, self.dtype, self.kwargs = shape, dtype, kwargs
 
 
 class _BufferMeta(type):
@@ -73,7 +77,13 @@ class Buffer(metaclass=_BufferMeta):
     """T.Buffer((m, n), "float32") in parameter annotations."""
 
     def __new__(cls, shape=None, dtype="float32", *args, **kwargs):
-        return _BufferType(shape, dtype)
+        return _BufferType(shape, dtype, **kwargs)
+
+
+def decl_buffer(shape=None, dtype="float32", **kwargs):
+    """T.decl_buffer(shape, dtype, data=...): a buffer declaration, for a
+    Python helper that a function body calls."""
+    return _BufferType(shape, dtype, **kwargs)
 
 
 class handle:  # noqa: N801 - TVMScript's spelling
@@ -108,10 +118,32 @@ def _only_in_script(name):
 for _name in ("grid", "serial", "parallel", "vectorized", "unroll",
               "thread_binding", "block", "init", "where", "reads", "writes",
               "alloc_buffer", "match_buffer", "block_attr", "func_attr",
-              "max", "min", "exp", "sqrt", "log", "tanh", "if_then_else",
-              "floordiv", "floormod", "Cast", "evaluate", "min_value",
-              "max_value"):
+              "exp", "sqrt", "log", "tanh", "if_then_else", "rsqrt",
+              "Cast", "evaluate", "min_value", "max_value", "allocate_const",
+              "call_extern", "shift_left", "shift_right", "bitwise_and",
+              "bitwise_or", "q_multiply_shift"):
     globals()[_name] = _only_in_script(_name)
+
+
+# Outside a function, integer arithmetic on symbolic values builds
+# expressions (tvm.tir.expr.PrimExpr) that a function can then use.
+def vscale():
+    """T.vscale(): the scalable-vector multiple (tvm.tir.expr.VScale)."""
+    from ..tir.expr import VScale  # tir imports this module
+    return VScale()
+
+
+def _symbolic(op):
+    def make(a, b):
+        from ..tir.expr import binary  # tir imports this module
+        return binary(op, a, b)
+    make.__name__ = op
+    make.__doc__ = f"T.{op}(a, b) outside a function: an IntImm or a PrimExpr"
+    return make
+
+
+floordiv, floormod, ceildiv = _symbolic("floordiv"), _symbolic("floormod"), _symbolic("ceildiv")
+min, max = _symbolic("min"), _symbolic("max")  # noqa: A001 - TVMScript's names
 
 
 class axis:  # noqa: N801 - TVMScript's spelling

@@ -32,8 +32,14 @@ class Value:
 
 
 class Buffer:
-    def __init__(self, ssa, shape, dtype):
+    """A buffer: its SSA name, shape (ints and index Values), dtype, and
+    optionally a storage scope (the memref's memory space) and strides (a
+    strided layout with a dynamic offset, for a buffer matched to a region;
+    None entries are dynamic strides)."""
+
+    def __init__(self, ssa, shape, dtype, scope=None, strides=None):
         self.ssa, self.shape, self.dtype = ssa, shape, dtype
+        self.scope, self.strides = scope, strides
 
     @property
     def element(self):
@@ -41,23 +47,47 @@ class Buffer:
 
     def memref(self, dims):
         parts = [str(d) if isinstance(d, int) else "?" for d in dims]
-        return "memref<" + "x".join(parts + [self.element]) + ">"
+        text = "memref<" + "x".join(parts + [self.element])
+        if self.strides is not None:
+            strides = ", ".join("?" if s is None else str(s) for s in self.strides)
+            text += f", strided<[{strides}], offset: ?>"
+        if self.scope and self.scope != "global":
+            text += f', "{self.scope}"'
+        return text + ">"
 
     @property
     def type(self):
         return self.memref(self.shape)
 
+    def element_strides(self):
+        """The stride of each dimension in elements (None where unknown)."""
+        if self.strides is not None:
+            return list(self.strides)
+        strides, step = [], 1
+        for d in reversed(self.shape):
+            strides.append(step)
+            step = step * d if isinstance(d, int) and step is not None else None
+        return strides[::-1]
+
 
 class ScopedBuffer(Buffer):
-    """A buffer allocated in a storage scope (its memref type carries it)."""
+    """A buffer whose memref type text is given."""
 
     def __init__(self, buf, type_text):
-        super().__init__(buf.ssa, buf.shape, buf.dtype)
+        super().__init__(buf.ssa, buf.shape, buf.dtype, buf.scope, buf.strides)
         self._type = type_text
 
     @property
     def type(self):
         return self._type
+
+
+class ConstData:
+    """The data of T.allocate_const, before a T.decl_buffer / T.Buffer
+    declares the buffer over it (`buffer` is the constant buffer)."""
+
+    def __init__(self, buffer):
+        self.buffer = buffer
 
 
 class ShapeVar:

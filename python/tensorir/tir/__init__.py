@@ -1,8 +1,8 @@
 """tensorir.tir: functions, expressions and the schedule."""
 from . import expr, schedule
-from .expr import FloatImm, IntImm, Var, const
+from .expr import FloatImm, IntImm, PrimExpr, Var, const
 from .function import PrimFunc, TensorIntrin
 from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
 
-__all__ = ["BlockRV", "FloatImm", "IntImm", "LoopRV", "PrimFunc", "Schedule",
+__all__ = ["BlockRV", "FloatImm", "IntImm", "LoopRV", "PrimExpr", "PrimFunc", "Schedule",
            "ScheduleError", "TensorIntrin", "Var", "const", "expr", "schedule"]

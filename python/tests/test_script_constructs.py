@@ -1,0 +1,183 @@
+"""TVMScript constructs beyond loops and blocks: buffers matched to regions,
+constant buffers, opaque calls, scalable vectors (T.vscale) and symbolic
+expressions from the enclosing Python scope, targets, tensor intrinsics."""
+import pytest
+
+import tensorir as tvm
+from tensorir.script import tir as T
+from tensorir.script import ScriptError
+
+
+def roundtrip_or_text(func):
+    """The printed TVMScript parsed back and structurally equal, where the
+    printer supports the function; else its MLIR text."""
+    try:
+        text = func.script()
+    except ValueError:
+        return func.mod.mlir()
+    again = tvm.script.from_source(text)
+    tvm.ir.assert_structural_equal(func.mod[func.name], again[func.name])
+    return text
+
+
+def test_match_buffer_of_a_region_is_a_strided_view():
+    @T.prim_func
+    def tiles(A: T.Buffer((64, 64), "float16"), C: T.Buffer((64, 64), "float16")):
+        for i, j in T.grid(4, 4):
+            with T.block("tile"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi * 16:vi * 16 + 16, vj * 16:vj * 16 + 16])
+                T.writes(C[vi * 16:vi * 16 + 16, vj * 16:vj * 16 + 16])
+                A0 = T.match_buffer(A[vi * 16:vi * 16 + 16, vj * 16:vj * 16 + 16], (16, 16),
+                                    "float16", strides=[64, 1], offset_factor=1)
+                C0 = T.match_buffer(C[vi * 16:vi * 16 + 16, vj * 16:vj * 16 + 16], (16, 16),
+                                    "float16")
+                for x, y in T.grid(16, 16):
+                    with T.block("copy"):
+                        vx, vy = T.axis.remap("SS", [x, y])
+                        C0[vx, vy] = A0[vx, vy]
+
+    text = tiles.mod.mlir()
+    assert "tir.match_buffer" in text
+    assert "memref<16x16xf16, strided<[64, 1], offset: ?>>" in text
+    roundtrip_or_text(tiles)
+
+
+def test_match_buffer_refuses_other_strides_and_names_offsets():
+    with pytest.raises(ScriptError, match="stride 32 differs from the buffer's"):
+        @T.prim_func
+        def wrong(A: T.Buffer((64, 64), "float32")):
+            with T.block("root"):
+                A0 = T.match_buffer(A[0:16, 0:16], (16, 16), strides=[32, 1])
+                A0[0, 0] = T.float32(0)
+
+    @T.prim_func
+    def named(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64,), "float32")):
+        for i in range(4):
+            with T.block("b"):
+                vi = T.axis.remap("S", [i])
+                off = T.int32()
+                A0 = T.match_buffer(A[vi * 16:vi * 16 + 16, 0:16], (16, 16), elem_offset=off)
+                B[vi] = T.Cast("float32", off) + A0[0, 0]
+
+    assert "memref.extract_strided_metadata" in named.mod.mlir()
+
+
+def test_allocate_const_with_decl_buffer_and_a_python_helper():
+    def declare(*args, **kwargs):
+        return T.decl_buffer(*args, **kwargs)
+
+    @T.prim_func
+    def consts(A: T.Buffer((4,), "float32")):
+        data = T.allocate_const([1.0, 2.0, 3.0, 4.0], "float32", [4])
+        K = declare([4], data=data)
+        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.remap("S", [i])
+                A[vi] = K[vi] * 2.0 + vi
+
+    text = consts.mod.mlir()
+    assert "tir.allocate_const : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00" in text
+    with pytest.raises(ScriptError, match="reinterpreting view"):
+        @T.prim_func
+        def reshaped(A: T.Buffer((4,), "float32")):
+            data = T.allocate_const([1.0, 2.0, 3.0, 4.0], "float32", [4])
+            K = T.decl_buffer([2, 2], "float32", data=data)
+            A[0] = K[0, 0]
+
+
+def test_opaque_calls_are_tir_calls():
+    @T.prim_func
+    def ext(A: T.Buffer((64,), "int32")):
+        for i in range(1):
+            with T.block("call"):
+                T.reads(A[:64])
+                T.writes(A[:64])
+                T.evaluate(T.call_extern("call_impl", A.data, dtype=""))
+                T.evaluate(A.access_ptr("r", extent=64))
+
+    text = ext.mod.mlir()
+    assert 'tir.call "call_extern"("call_impl", %' in text
+    assert 'tir.call "tvm_access_ptr"(i32, %' in text
+    with pytest.raises(ScriptError, match="expressions as statements are calls"):
+        @T.prim_func
+        def stray(A: T.Buffer((4,), "int32")):
+            A[0] + 1
+
+
+def test_nested_access_region_covers_the_dimension():
+    @T.prim_func
+    def gather(A: T.Buffer((7, 8), "float32"), B: T.Buffer((1,), "int32"),
+               C: T.Buffer((1, 8), "float32")):
+        for i, j in T.grid(1, 8):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[B[vi], vj], B[vi])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[B[vi], vj]
+
+    assert "reads(%A[0 : 7, %vj], %B[%vi]" in gather.text
+    gather.mod  # verifies
+
+
+def test_vscale_inside_a_function():
+    @T.prim_func
+    def scalable(a: T.handle):
+        A = T.match_buffer(a, (128,), "float32")
+        for i in T.serial(4 * T.vscale()):
+            with T.block("A"):
+                v_i = T.axis.spatial(4 * T.vscale(), i)
+                T.where(i < 128)
+                A[v_i] = 1.0
+
+    text = scalable.mod.mlir()
+    assert text.count("vector.vscale") == 1
+    assert "spatial(" in text
+
+
+def test_symbolic_expressions_from_the_python_scope():
+    n = 115
+    extent = tvm.arith.Analyzer().simplify(T.ceildiv(n, 4 * T.vscale()))
+    assert repr(extent) == "T.ceildiv(115, (T.vscale() * 4))"
+    assert extent.index_text(lambda leaf: "%vs") == "(115 ceildiv (%vs * 4))"
+    assert tvm.arith.Analyzer().simplify(T.floordiv(9, 2)) == 4
+    assert isinstance(T.vscale() * 2 + 1, tvm.tir.PrimExpr)
+    with pytest.raises(ValueError, match="T.min is not an index expression"):
+        T.min(T.vscale(), 4).index_text(lambda leaf: "%vs")
+
+    @T.prim_func
+    def split(a: T.handle):
+        A = T.match_buffer(a, (n,), "float32")
+        for i_0, i_1 in T.grid(extent, T.vscale() * 4):
+            with T.block("A"):
+                v_i = T.axis.spatial(n, i_0 * (T.vscale() * 4) + i_1)
+                T.where(i_0 * (T.vscale() * 4) + i_1 < n)
+                A[v_i] = 1.0
+
+    text = split.text
+    assert "arith.ceildivsi" in text
+    assert "where(((%i_0 * (%vscale * 4)) + %i_1) < 115)" in text
+
+
+def test_target_context():
+    assert tvm.target.Target.current() is None
+    with tvm.target.Target("llvm -mtriple=aarch64-linux-gnu -mattr=+sve") as target:
+        assert tvm.target.Target.current() is target
+        assert target.kind.name == "llvm" and target.mattr == ["+sve"]
+        assert target.has_scalable_vectors()
+    assert tvm.target.Target.current() is None
+    assert not tvm.target.Target("llvm").has_scalable_vectors()
+
+
+def test_tensor_intrinsics_are_registered_pairs():
+    from tensorir.tir.tensor_intrin.x86 import VNNI_DOT_16x4_INTRIN
+    from tensorir.tir.tensor_intrin.arm_cpu import DP4A_S8S8S32_INTRIN
+    for name in (VNNI_DOT_16x4_INTRIN, DP4A_S8S8S32_INTRIN):
+        intrin = tvm.tir.TensorIntrin.get(name)
+        assert "tir.block" in intrin.desc.mod.mlir()
+        assert 'tir.call "call_extern"' in intrin.impl.mod.mlir()
+
+
+def test_topi_argmax_refuses():
+    with pytest.raises(NotImplementedError, match="tuple results"):
+        tvm.topi.argmax(None, axis=1)
