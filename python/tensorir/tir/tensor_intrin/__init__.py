@@ -1,0 +1,16 @@
+"""tvm.tir.tensor_intrin: tensor intrinsics registered by name with
+tir.TensorIntrin, for sch.tensorize.
+
+Each intrinsic is a pair of TVMScript functions: `desc`, the computation
+the instruction performs (a small dot product over buffers), and `impl`,
+the instruction applied to those buffers, an opaque call (tir.call) named
+after the instruction and taking the buffers and their offsets. The IR has
+no lowering for these calls yet: a program tensorized with one is refused
+when it is built, naming the call.
+
+Modules: x86 (VNNI, AVX-512), arm_cpu (NEON, SDOT, DP4A), rocm (sdot4),
+hexagon (vrmpy, vdmpy).
+"""
+from . import arm_cpu, hexagon, rocm, x86  # noqa: F401 - registers the intrinsics
+
+__all__ = ["arm_cpu", "hexagon", "rocm", "x86"]
