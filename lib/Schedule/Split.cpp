@@ -2,28 +2,144 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
+/// `e` at integer dimension values (std::nullopt on division by 0 or a
+/// symbol).
+static std::optional<int64_t> evaluate(AffineExpr e, ArrayRef<int64_t> dims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue();
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return d.getPosition() < dims.size()
+               ? std::optional<int64_t>(dims[d.getPosition()])
+               : std::nullopt;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  auto l = evaluate(bin.getLHS(), dims), r = evaluate(bin.getRHS(), dims);
+  if (!l || !r)
+    return std::nullopt;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return *l + *r;
+  case AffineExprKind::Mul:
+    return *l * *r;
+  case AffineExprKind::FloorDiv:
+    return *r == 0 ? std::nullopt
+                   : std::optional<int64_t>(llvm::divideFloorSigned(*l, *r));
+  case AffineExprKind::CeilDiv:
+    return *r == 0 ? std::nullopt
+                   : std::optional<int64_t>(llvm::divideCeilSigned(*l, *r));
+  case AffineExprKind::Mod:
+    return *r == 0 ? std::nullopt
+                   : std::optional<int64_t>(*l - llvm::divideFloorSigned(*l, *r) * *r);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// An index value computed from constants and `vector.vscale` alone, at a
+/// given vscale; std::nullopt for anything else (a function argument, ...).
+static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
+  if (auto c = getConstantIntValue(v))
+    return *c;
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<vector::VectorScaleOp>(op))
+    return vscale;
+  SmallVector<int64_t> operands;
+  for (Value operand : op->getOperands()) {
+    auto x = evaluateAtVScale(operand, vscale);
+    if (!x)
+      return std::nullopt;
+    operands.push_back(*x);
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+    return evaluate(getExprsOverInputs(apply.getAffineMap())[0], operands);
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+    return operands[0];
+  MLIRContext *ctx = op->getContext();
+  AffineExpr a = getAffineDimExpr(0, ctx), b = getAffineDimExpr(1, ctx);
+  AffineExpr e;
+  if (isa<arith::AddIOp>(op))
+    e = a + b;
+  else if (isa<arith::SubIOp>(op))
+    e = a - b;
+  else if (isa<arith::MulIOp>(op))
+    e = a * b;
+  else if (isa<arith::FloorDivSIOp>(op))
+    e = a.floorDiv(b);
+  else if (isa<arith::CeilDivSIOp>(op))
+    e = a.ceilDiv(b);
+  else if (isa<arith::MinSIOp>(op))
+    return std::min(operands[0], operands[1]);
+  else if (isa<arith::MaxSIOp>(op))
+    return std::max(operands[0], operands[1]);
+  else
+    return std::nullopt;
+  return evaluate(e, operands);
+}
+
+/// Whether the product of `factors` (none inferred) is at least the
+/// extent for every vscale in `vscaleValues`.
+static bool provenByVScale(ArrayRef<SplitFactor> factors, OpFoldResult extent,
+                           ArrayRef<int64_t> vscaleValues) {
+  if (vscaleValues.empty())
+    return false;
+  MLIRContext *ctx = extent.getContext();
+  for (int64_t vs : vscaleValues) {
+    std::optional<int64_t> e =
+        isa<Value>(extent) ? evaluateAtVScale(cast<Value>(extent), vs)
+                           : getConstantIntValue(extent);
+    if (!e)
+      return false;
+    int64_t product = 1;
+    for (const SplitFactor &f : factors) {
+      std::optional<int64_t> x =
+          f.constant ? f.constant
+                     : evaluate(f.scalable.replaceSymbols(
+                                    {getAffineDimExpr(0, ctx)}),
+                                {vs});
+      if (!x)
+        return false;
+      product *= *x;
+    }
+    if (product < *e)
+      return false;
+  }
+  return true;
+}
+
 FailureOr<SmallVector<ForOp>>
 mlir::tir::split(RewriterBase &rewriter, ForOp loop,
-                 ArrayRef<std::optional<int64_t>> factors,
-                 bool preserveUnitIters, ScheduleError &error) {
+                 ArrayRef<SplitFactor> factors, const SplitOptions &options,
+                 ScheduleError &error) {
   // Rules, all checked before anything changes.
   if (factors.size() < 2)
     return refuse(error, loop, "split needs at least two factors, got " +
                                    Twine(factors.size()));
   if (failed(checkPlainLoop(loop, "split", error)))
     return failure();
-  FailureOr<int64_t> extent =
-      checkZeroBasedConstantExtent(loop, "split", error);
-  if (failed(extent))
+  if (failed(checkStartsAtZero(loop, "split", error)))
     return failure();
-  int64_t known = 1;
+  OpFoldResult extent = loop.getMixedUpperBound();
+  std::optional<int64_t> constExtent = getConstantIntValue(extent);
   int inferred = -1;
+  bool allConstant = true;
+  int64_t known = 1;
   for (auto [i, f] : llvm::enumerate(factors)) {
-    if (!f) {
+    if (f.isInferred()) {
       if (inferred >= 0)
         return refuse(error, loop,
                       "split infers at most one factor; factors " +
@@ -32,61 +148,129 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
       inferred = i;
       continue;
     }
-    if (*f < 1)
+    if (f.constant && *f.constant < 1)
       return refuse(error, loop,
                     "split factors must be positive, factor " + Twine(i) +
-                        " is " + Twine(*f));
-    known *= *f;
+                        " is " + Twine(*f.constant));
+    if (f.constant)
+      known *= *f.constant;
+    else
+      allConstant = false;
   }
-  SmallVector<int64_t> extents;
-  for (auto f : factors)
-    extents.push_back(f ? *f : llvm::divideCeil(*extent, known));
-  int64_t product = 1;
-  for (int64_t e : extents)
-    product *= e;
-  if (product < *extent)
-    return refuse(error, loop,
-                  "the split factors multiply to " + Twine(product) +
-                      ", less than the extent " + Twine(*extent) +
-                      " of loop " + loopName(loop));
-  if (failed(checkOnlyBindingUses(loop, error)))
-    return failure();
+  if (inferred < 0) {
+    if (allConstant && constExtent && known < *constExtent)
+      return refuse(error, loop,
+                    "the split factors multiply to " + Twine(known) +
+                        ", less than the extent " + Twine(*constExtent) +
+                        " of loop " + loopName(loop));
+    if ((!allConstant || !constExtent) &&
+        !provenByVScale(factors, extent, options.vscaleValues))
+      return refuse(
+          error, loop,
+          "split cannot prove that the factors multiply to at least the "
+          "extent of loop " + loopName(loop) +
+              " (The product of factors is not larger than or equal to the "
+              "extent of loop tir.For#0, in TVM's words); leave one factor "
+              "as None to infer it");
+  }
 
-  // New loops, outermost first, where the old loop was.
+  // The factors as index values, computed before the loop: vector.vscale
+  // for scalable ones, the ceiling of the extent over the others for the
+  // inferred one.
   MLIRContext *ctx = loop.getContext();
-  StringRef base = loop.getVarName().value_or("i");
+  Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
+  Value vscale;
+  auto getVScale = [&]() {
+    if (!vscale)
+      vscale = vector::VectorScaleOp::create(rewriter, loc);
+    return vscale;
+  };
+  SmallVector<OpFoldResult> extents;
+  for (const SplitFactor &f : factors) {
+    if (f.constant)
+      extents.push_back(rewriter.getIndexAttr(*f.constant));
+    else if (f.scalable)
+      extents.push_back(materializeIndex(
+          rewriter, loc, f.scalable.replaceSymbols({getAffineDimExpr(0, ctx)}),
+          {getVScale()}));
+    else
+      extents.push_back(OpFoldResult());
+  }
+  if (inferred >= 0) {
+    ExprInputs in{ctx, {}};
+    AffineExpr product = getAffineConstantExpr(1, ctx);
+    for (auto [i, e] : llvm::enumerate(extents))
+      if ((int)i != inferred)
+        product = product * in.of(e);
+    AffineExpr ext = in.of(extent);
+    extents[inferred] =
+        materializeIndex(rewriter, loc, ext.ceilDiv(product), in.values);
+  }
+
+  // New loops, outermost first, where the old loop was.
+  StringRef base = loop.getVarName().value_or("i");
   SmallVector<ForOp> loops;
   for (auto [i, e] : llvm::enumerate(extents)) {
-    ForOp created = createLoop(rewriter, loop.getLoc(), e,
-                               (base + "_" + Twine(i)).str());
+    ForOp created = createLoop(rewriter, loc, e, (base + "_" + Twine(i)).str());
     loops.push_back(created);
     rewriter.setInsertionPointToStart(created.getBody());
   }
-  rewriter.inlineBlockBefore(loop.getBody(), loops.back().getBody(),
-                             loops.back().getBody()->end(),
-                             {loops.back().getInductionVar()});
-  // The old variable, now a placeholder for the innermost one, is
-  // `l0 * (f1 * f2 ...) + l1 * (f2 ...) + ... + l_last` in every binding.
-  Value placeholder = loops.back().getInductionVar();
-  SmallVector<Value> ivs;
+
+  // The old variable is `l0 * (f1 * f2 ...) + l1 * (f2 ...) + ... + l_last`
+  // over the new variables and the runtime factors.
+  ExprInputs in{ctx, {}};
+  for (ForOp created : loops) // outermost first, as TVM prints them
+    in.dimOf(created.getInductionVar());
   AffineExpr fused = getAffineConstantExpr(0, ctx);
-  int64_t stride = 1;
+  AffineExpr stride = getAffineConstantExpr(1, ctx);
   for (int64_t i = extents.size() - 1; i >= 0; --i) {
-    if (extents[i] != 1 || preserveUnitIters) {
-      fused = fused + getAffineDimExpr(ivs.size(), ctx) * stride;
-      ivs.push_back(loops[i].getInductionVar());
-    }
-    stride *= extents[i];
+    std::optional<int64_t> c = getConstantIntValue(extents[i]);
+    if (c != 1 || options.preserveUnitIters)
+      fused = fused + in.dimOf(loops[i].getInductionVar()) * stride;
+    stride = stride * in.of(extents[i]);
   }
-  SmallVector<AffineExpr> guardExprs;
-  if (product != *extent)
-    guardExprs.push_back(getAffineConstantExpr(*extent - 1, ctx) - fused);
-  // The innermost variable stands for the old one until bindings are
-  // rewritten: substitute in every block directly under the new loops.
-  for (BlockOp block : collectChildBlocks(loops.front()))
-    substituteBindingValue(block, placeholder, fused, ivs, guardExprs);
+  bool exact = allConstant && constExtent && inferred < 0 &&
+               known == *constExtent;
+  if (inferred >= 0 && allConstant && constExtent)
+    exact = *constExtent % known == 0;
+  SmallVector<AffineExpr> guards;
+  if (!exact && !options.disablePredication)
+    guards.push_back(in.of(extent) - 1 - fused);
+
+  // Who uses the old variable: bindings are rewritten in place, other uses
+  // get the fused expression as a value at the top of the new body.
+  Value old = loop.getInductionVar();
+  llvm::SetVector<BlockOp> binders;
+  SmallVector<std::pair<Operation *, unsigned>> opaqueUses;
+  for (OpOperand &use : old.getUses()) {
+    if (isBindingUse(use))
+      binders.insert(cast<BlockOp>(use.getOwner()));
+    else
+      opaqueUses.push_back({use.getOwner(), use.getOperandNumber()});
+  }
+  SmallVector<BlockOp> children = collectChildBlocks(loop);
+  ForOp innermost = loops.back();
+  rewriter.inlineBlockBefore(loop.getBody(), innermost.getBody(),
+                             innermost.getBody()->end(),
+                             {innermost.getInductionVar()});
+  Value placeholder = innermost.getInductionVar();
+  if (!opaqueUses.empty()) {
+    rewriter.setInsertionPointToStart(innermost.getBody());
+    Value value = materializeIndexValue(rewriter, loc, fused, in.values);
+    for (auto [op, index] : opaqueUses)
+      op->setOperand(index, value);
+  }
+  for (BlockOp block : binders)
+    substituteBindingValue(block, placeholder, fused, in.values,
+                           llvm::is_contained(children, block)
+                               ? ArrayRef<AffineExpr>(guards)
+                               : ArrayRef<AffineExpr>());
+  // TVM puts the predicate on every block directly under the loop.
+  for (BlockOp block : children)
+    if (!binders.contains(block) && !guards.empty())
+      substituteBindingValue(block, placeholder, fused, in.values, guards);
   rewriter.eraseOp(loop);
   return loops;
 }

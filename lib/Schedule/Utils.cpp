@@ -4,6 +4,9 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -39,13 +42,7 @@ std::string sched::loopName(ForOp loop) {
 LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
   Value iv = loop.getInductionVar();
   for (OpOperand &use : iv.getUses()) {
-    auto block = dyn_cast<BlockOp>(use.getOwner());
-    bool isBinding =
-        block && use.getOperandNumber() >=
-                     block.getBindingValues().getBeginOperandIndex() &&
-        use.getOperandNumber() < block.getBindingValues().getBeginOperandIndex() +
-                                     block.getBindingValues().size();
-    if (!isBinding)
+    if (!isBindingUse(use))
       return refuse(error, loop,
                     "the variable of loop " + loopName(loop) +
                         " is used by '" +
@@ -118,31 +115,73 @@ LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
   return success();
 }
 
-FailureOr<int64_t> sched::checkZeroBasedConstantExtent(ForOp loop,
-                                                        StringRef primitive,
-                                                        ScheduleError &error) {
+LogicalResult sched::checkStartsAtZero(ForOp loop, StringRef primitive,
+                                       ScheduleError &error) {
   std::optional<int64_t> lower = loop.getConstantLowerBound();
-  if (lower != 0)
-    return refuse(error, loop,
-                  primitive + " needs loops that start at 0; loop " +
-                      loopName(loop) + " starts at " +
-                      (lower ? std::to_string(*lower) : "a runtime value"));
-  std::optional<int64_t> upper = loop.getConstantUpperBound();
-  if (!upper)
-    return refuse(error, loop,
-                  primitive + " needs loops with a constant extent; loop " +
-                      loopName(loop) + " ends at a runtime value");
-  return *upper;
+  if (lower == 0)
+    return success();
+  return refuse(error, loop,
+                primitive + " needs loops that start at 0; loop " +
+                    loopName(loop) + " starts at " +
+                    (lower ? std::to_string(*lower) : "a runtime value"));
+}
+
+ForOp sched::createLoop(RewriterBase &rewriter, Location loc,
+                         OpFoldResult extent, StringRef name) {
+  auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), extent,
+                            ForKind::Serial, StringAttr());
+  if (!name.empty())
+    loop.setVarName(name);
+  return loop;
 }
 
 ForOp sched::createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
                          StringRef name) {
-  auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                            rewriter.getIndexAttr(extent), ForKind::Serial,
-                            StringAttr());
-  if (!name.empty())
-    loop.setVarName(name);
-  return loop;
+  return createLoop(rewriter, loc, rewriter.getIndexAttr(extent), name);
+}
+
+OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
+                                     AffineExpr expr, ValueRange inputs) {
+  expr = simplifyAffineExpr(expr, inputs.size(), 0);
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return builder.getIndexAttr(c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return inputs[d.getPosition()];
+  AffineMap map = makeInputMap(inputs.size(), {expr}, builder.getContext());
+  return affine::AffineApplyOp::create(builder, loc, map, inputs).getResult();
+}
+
+Value sched::materializeIndexValue(OpBuilder &builder, Location loc,
+                                   AffineExpr expr, ValueRange inputs) {
+  OpFoldResult r = materializeIndex(builder, loc, expr, inputs);
+  if (auto v = dyn_cast<Value>(r))
+    return v;
+  return arith::ConstantIndexOp::create(
+      builder, loc, cast<IntegerAttr>(cast<Attribute>(r)).getInt());
+}
+
+bool sched::isBindingUse(OpOperand &use) {
+  auto block = dyn_cast<BlockOp>(use.getOwner());
+  if (!block)
+    return false;
+  unsigned begin = block.getBindingValues().getBeginOperandIndex();
+  return use.getOperandNumber() >= begin &&
+         use.getOperandNumber() < begin + block.getBindingValues().size();
+}
+
+AffineExpr sched::ExprInputs::dimOf(Value v) {
+  auto it = llvm::find(values, v);
+  if (it == values.end()) {
+    values.push_back(v);
+    it = std::prev(values.end());
+  }
+  return getAffineDimExpr(it - values.begin(), ctx);
+}
+
+AffineExpr sched::ExprInputs::of(OpFoldResult v) {
+  if (auto c = getConstantIntValue(v))
+    return getAffineConstantExpr(*c, ctx);
+  return dimOf(cast<Value>(v));
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,11 +48,10 @@ LogicalResult checkAffineBindings(BlockOp block, ValueRange loopVars,
                                   StringRef primitive, ForOp culprit,
                                   ScheduleError &error);
 
-/// Checks that `loop` starts at 0 and has a constant extent; `primitive`
-/// names the caller in the message.
-FailureOr<int64_t> checkZeroBasedConstantExtent(ForOp loop,
-                                                StringRef primitive,
-                                                ScheduleError &error);
+/// Checks that `loop` starts at 0 (TVM's rule for split and fuse);
+/// `primitive` names the caller in the message.
+LogicalResult checkStartsAtZero(ForOp loop, StringRef primitive,
+                                ScheduleError &error);
 
 /// Replaces, in the bindings and predicate of `block`, the binding value
 /// `old` by `expr`, an affine expression whose dimension k stands for
@@ -71,8 +70,32 @@ AffineExpr simplifyWithRanges(AffineExpr expr,
                               unsigned numDims, unsigned numSymbols);
 
 /// Creates `tir.for %name = 0 to extent` before the insertion point.
+ForOp createLoop(RewriterBase &rewriter, Location loc, OpFoldResult extent,
+                 StringRef name);
 ForOp createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
                  StringRef name);
+
+/// `expr` (dimension k stands for `inputs[k]`) as an index value at the
+/// insertion point: a constant, the input itself, or one `affine.apply`
+/// (its map in tir's storage form, so non-affine expressions keep their
+/// inputs as symbols).
+OpFoldResult materializeIndex(OpBuilder &builder, Location loc,
+                              AffineExpr expr, ValueRange inputs);
+Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
+                            ValueRange inputs);
+
+/// Whether `use` is one of a block's binding values.
+bool isBindingUse(OpOperand &use);
+
+/// An index-expression builder over values: `dimOf(v)` is the dimension
+/// standing for `v` (added on first use); `values` lists them in order.
+struct ExprInputs {
+  MLIRContext *ctx;
+  SmallVector<Value> values;
+  AffineExpr dimOf(Value v);
+  /// A constant for a constant, else the value's dimension.
+  AffineExpr of(OpFoldResult v);
+};
 
 } // namespace mlir::tir::sched
 

@@ -420,19 +420,46 @@ PYBIND11_MODULE(_tensorir, m) {
              return s.wrapAll(tir::getConsumers(s.block(b)));
            })
       .def("split",
-           [](S &s, const PyHandle &l,
-              const std::vector<std::optional<int64_t>> &factors,
-              bool preserveUnitIters) {
+           [](S &s, const PyHandle &l, const py::list &factorList,
+              bool preserveUnitIters, bool disablePredication,
+              const std::vector<int64_t> &vscaleValues) {
+             // Each factor: an int, None (inferred), or an affine map
+             // `()[s0] -> (...)` of vscale (s0) for scalable factors.
+             SmallVector<tir::SplitFactor> factors;
+             for (py::handle item : factorList) {
+               if (item.is_none()) {
+                 factors.push_back(tir::SplitFactor::inferred());
+               } else if (py::isinstance<py::str>(item)) {
+                 std::string text = item.cast<std::string>();
+                 AffineMap map = mlir::parseAffineMap(text, &context());
+                 if (!map || map.getNumResults() != 1 || map.getNumDims() != 0 ||
+                     map.getNumSymbols() != 1)
+                   throw py::value_error(
+                       "split: a scalable factor is an affine map "
+                       "'()[s0] -> (expr)' of vscale, got '" + text + "'");
+                 factors.push_back(
+                     tir::SplitFactor::ofScalable(map.getResult(0)));
+               } else {
+                 factors.push_back(tir::SplitFactor::of(item.cast<int64_t>()));
+               }
+             }
+             tir::SplitOptions options;
+             options.preserveUnitIters = preserveUnitIters;
+             options.disablePredication = disablePredication;
+             options.vscaleValues.assign(vscaleValues.begin(),
+                                         vscaleValues.end());
              tir::ScheduleError error;
-             auto loops = tir::split(s.rewriter, s.loop(l), factors,
-                                     preserveUnitIters, error);
+             auto loops =
+                 tir::split(s.rewriter, s.loop(l), factors, options, error);
              if (failed(loops))
                s.fail(error);
              s.verifyStep("split");
              return s.wrapAll(*loops);
            },
            py::arg("loop"), py::arg("factors"),
-           py::arg("preserve_unit_iters") = true)
+           py::arg("preserve_unit_iters") = true,
+           py::arg("disable_predication") = false,
+           py::arg("vscale_values") = std::vector<int64_t>{})
       .def("fuse",
            [](S &s, const std::vector<PyHandle> &loops) {
              tir::ScheduleError error;

@@ -25,7 +25,7 @@ def test_blitz():
     split = out.index("for i_0, i_1, i_2 in T.grid(2, 2, 2):")
     reorder = out.index("for i_0, i_2, i_1 in T.grid(2, 2, 2):")
     assert split < reorder
-    assert "vi = T.axis.spatial(8, i_2 + i_1 * 2 + i_0 * 4)" in out[split:]
+    assert "vi = T.axis.spatial(8, i_0 * 4 + i_1 * 2 + i_2)" in out[split:]
     assert out.rstrip().endswith("[1. 2. 3. 4. 5. 6. 7. 8.]")
 
 

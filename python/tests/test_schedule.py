@@ -22,7 +22,7 @@ def test_split_reorder_prints_each_step(example):
     i0, i1 = sch.split(i, factors=[None, 8])
     after_split = sch.mod.mlir()
     assert "tir.for %i_0 = 0 to 16 {" in after_split
-    assert "spatial(128, %i_1 + %i_0 * 8)" in after_split
+    assert "spatial(128, %i_0 * 8 + %i_1)" in after_split
     sch.reorder(k, i1)
     after_reorder = sch.mod.mlir()
     assert after_reorder.index("tir.for %k = 0 to 128") < after_reorder.index("tir.for %i_1 = 0 to 8")

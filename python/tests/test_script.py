@@ -45,7 +45,7 @@ def test_blitz_split_reorder_build():
     sch = tvm.tir.Schedule(Blitz)
     (i,) = sch.get_loops(sch.get_block("B"))
     i_0, i_1 = sch.split(i, factors=[2, 4])
-    assert "spatial(8, %i_1 + %i_0 * 4)" in sch.mod.mlir()
+    assert "spatial(8, %i_0 * 4 + %i_1)" in sch.mod.mlir()
     sch.reorder(i_0, i_1)
     lib = tvm.build(sch.mod, target="llvm")
     a = tvm.nd.array(np.arange(8).astype("float32"))

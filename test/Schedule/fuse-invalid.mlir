@@ -102,13 +102,14 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-func.func @dynamic(%n: index, %A: memref<8x?xf32>) {
+// TVM's DependentLoopError: the extent of j is the variable of i.
+func.func @dependent_extent(%A: memref<8x8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-note @below {{loop}}
-    tir.for %j = 0 to %n {
-      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(%n, %j)) {
-        %a = tir.load %A[%vi, %vj] : memref<8x?xf32>
-        tir.store %a, %A[%vi, %vj] : memref<8x?xf32>
+    tir.for %j = 0 to %i {
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<8x8xf32>
       }
     }
   }
@@ -119,7 +120,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{fuse needs loops with a constant extent; loop 'j' ends at a runtime value}}
+    // expected-error @below {{fuse cannot fuse loop 'j': its extent depends on the variable of an outer loop being fused}}
     %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -127,16 +128,15 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// The variable of i bounds a loop nested below j.
-func.func @used_as_bound(%A: memref<8x8x8xf32>) {
-  // expected-note @below {{loop}}
+// A value computed between the loops from the outer variable.
+func.func @dependent_value(%A: memref<8x8xf32>) {
   tir.for %i = 0 to 8 {
+    %e = arith.addi %i, %i : index
+    // expected-note @below {{loop}}
     tir.for %j = 0 to 8 {
-      tir.for %k = 0 to %i {
-        tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j), %vk = spatial(8, %k)) {
-          %a = tir.load %A[%vi, %vj, %vk] : memref<8x8x8xf32>
-          tir.store %a, %A[%vi, %vj, %vk] : memref<8x8x8xf32>
-        }
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %A[%vi, %vj] : memref<8x8xf32>
       }
     }
   }
@@ -146,8 +146,8 @@ func.func @used_as_bound(%A: memref<8x8x8xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
-    %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // expected-error @below {{the variable of loop 'i' is used by 'tir.for', not only in block bindings}}
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{fuse cannot fuse loop 'j': a value computed before it depends on the variable of an outer loop being fused}}
     %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield
   }

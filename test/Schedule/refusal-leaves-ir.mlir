@@ -27,15 +27,15 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%r: !transform.any_op):
       %b = transform.tir.get_block "C" in %r : (!transform.any_op) -> !transform.any_op
       %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      // The extent of j is dynamic.
-      %x, %y = transform.tir.split %j [2, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The extent of j is dynamic: [2, 2] cannot be proven to cover it.
+      %x, %y = transform.tir.split %j [2, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%r: !transform.any_op):
       %b = transform.tir.get_block "C" in %r : (!transform.any_op) -> !transform.any_op
       %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      // i bounds j.
-      %x, %y = transform.tir.split %i [4, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // 4 * 3 < 16.
+      %x, %y = transform.tir.split %i [4, 3] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%r: !transform.any_op):
@@ -55,7 +55,8 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%r: !transform.any_op):
       %b = transform.tir.get_block "C" in %r : (!transform.any_op) -> !transform.any_op
       %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      %f = transform.tir.fuse %j, %k : (!transform.any_op, !transform.any_op) -> !transform.any_op
+      // j's extent depends on i.
+      %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
     }
     transform.yield
   }

@@ -38,8 +38,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{split needs loops with a constant extent; loop 'i' ends at a runtime value}}
-    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{split cannot prove that the factors multiply to at least the extent of loop 'i' (The product of factors is not larger than or equal to the extent of loop tir.For#0, in TVM's words); leave one factor as None to infer it}}
+    %x, %y = transform.tir.split %i [4, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -109,33 +109,6 @@ module attributes {transform.with_named_sequence} {
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{the split factors multiply to 12, less than the extent 16 of loop 'i'}}
     %x, %y = transform.tir.split %i [3, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield
-  }
-}
-
-// -----
-
-// The variable of the split loop bounds an inner loop: it is not only used
-// in block bindings.
-func.func @used_as_bound(%A: memref<16x16xf32>) {
-  // expected-note @below {{loop}}
-  tir.for %i = 0 to 16 {
-    tir.for %j = 0 to %i {
-      tir.block "B"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
-        %a = tir.load %A[%vi, %vj] : memref<16x16xf32>
-        tir.store %a, %A[%vi, %vj] : memref<16x16xf32>
-      }
-    }
-  }
-  return
-}
-
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
-    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{the variable of loop 'i' is used by 'tir.for', not only in block bindings}}
-    %x, %y = transform.tir.split %i [4, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -5,7 +5,7 @@
 // CHECK-LABEL: func.func @divisible
 // CHECK:         tir.for %[[I0:.+]] = 0 to 4 {
 // CHECK-NEXT:      tir.for %[[I1:.+]] = 0 to 4 {
-// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(16, %[[I1]] + %[[I0]] * 4)) {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(16, %[[I0]] * 4 + %[[I1]])) {
 func.func @divisible(%A: memref<16xf32>, %B: memref<16xf32>) {
   tir.for %i = 0 to 16 {
     tir.block "B"(%vi = spatial(16, %i)) {
@@ -34,7 +34,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @non_divisible
 // CHECK:         tir.for %[[O:.+]] = 0 to 3 {
 // CHECK-NEXT:      tir.for %[[N:.+]] = 0 to 4 {
-// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(10, %[[N]] + %[[O]] * 4)) where(%[[N]] + %[[O]] * 4 < 10) {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(10, %[[O]] * 4 + %[[N]])) where(%[[O]] * 4 + %[[N]] < 10) {
 func.func @non_divisible(%A: memref<10xf32>, %B: memref<10xf32>) {
   tir.for %i = 0 to 10 {
     tir.block "B"(%vi = spatial(10, %i)) {
@@ -62,7 +62,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         tir.for %[[A:.+]] = 0 to 2 {
 // CHECK-NEXT:      tir.for %[[U:.+]] = 0 to 1 {
 // CHECK-NEXT:        tir.for %[[C:.+]] = 0 to 4 {
-// CHECK-NEXT:          tir.block "B"(%{{.+}} = spatial(8, %[[C]] + %[[A]] * 4)) {
+// CHECK-NEXT:          tir.block "B"(%{{.+}} = spatial(8, %[[A]] * 4 + %[[C]])) {
 func.func @three_factors(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = spatial(8, %i)) {
@@ -108,6 +108,116 @@ module attributes {transform.with_named_sequence} {
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %p, %q = transform.tir.split %f [8, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A runtime extent: the inferred factor is ceildiv(n, 16), computed before
+// the loops; the predicate keeps the last partial tile in bounds.
+// CHECK-LABEL: func.func @split_dynamic
+// CHECK:         %[[F:.+]] = affine.apply #{{.+}}(%[[N:[^)]+]])
+// CHECK:         tir.for %[[I0:.+]] = 0 to %[[F]] {
+// CHECK-NEXT:      tir.for %[[I1:.+]] = 0 to 16 {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(%[[N]], %[[I0]] * 16 + %[[I1]])) where(%[[I0]] * 16 + %[[I1]] < %[[N]])
+func.func @split_dynamic(%n: index, %A: memref<?xf32>, %B: memref<?xf32>) {
+  tir.for %i = 0 to %n {
+    tir.block "B"(%vi = spatial(%n, %i)) {
+      %a = tir.load %A[%vi] : memref<?xf32>
+      tir.store %a, %B[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %x, %y = transform.tir.split %i [-1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// An inner factor that is a runtime value: the outer loop's stride is it.
+// CHECK-LABEL: func.func @split_dynamic_inner
+// CHECK:         %[[F:.+]] = affine.apply #{{.+}}(%[[N:[^)]+]])
+// CHECK:         tir.for %[[I0:.+]] = 0 to 10 {
+// CHECK-NEXT:      tir.for %[[I1:.+]] = 0 to %[[F]] {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(%[[N]], %[[I1]] + %[[I0]] * %[[F]])) where(%[[I0]] * %[[F]] + %[[I1]] < %[[N]])
+func.func @split_dynamic_inner(%n: index, %A: memref<?xf32>, %B: memref<?xf32>) {
+  tir.for %i = 0 to %n {
+    tir.block "B"(%vi = spatial(%n, %i)) {
+      %a = tir.load %A[%vi] : memref<?xf32>
+      tir.store %a, %B[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %x, %y = transform.tir.split %i [10, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// disable_predication: the caller asserts the factors divide the extent.
+// CHECK-LABEL: func.func @split_no_predicate
+// CHECK:         tir.block "B"(%{{.+}} = spatial(10, %{{.+}} * 4 + %{{.+}})) {
+func.func @split_no_predicate(%A: memref<10xf32>, %B: memref<10xf32>) {
+  tir.for %i = 0 to 10 {
+    tir.block "B"(%vi = spatial(10, %i)) {
+      %a = tir.load %A[%vi] : memref<10xf32>
+      tir.store %a, %B[%vi] : memref<10xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %x, %y = transform.tir.split %i [3, 4] {disable_predication = true} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Uses of the variable outside bindings (the bound of an inner loop, an
+// opaque block's region) get the split expression through affine.apply.
+// CHECK-LABEL: func.func @split_opaque_uses
+// CHECK:         tir.for %[[I0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %[[I1:.+]] = 0 to 4 {
+// CHECK-NEXT:        %[[I:.+]] = affine.apply #{{.+}}(%[[I0]], %[[I1]])
+// CHECK-NEXT:        tir.for %{{.+}} = 0 to %[[I]] {
+// CHECK-NEXT:          tir.block "opaque"() reads(%{{.+}}[%[[I]]] : memref<16xf32>)
+func.func @split_opaque_uses(%A: memref<16xf32>, %B: memref<16x16xf32>) {
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to %i {
+      tir.block "opaque"() reads(%A[%i] : memref<16xf32>) writes(%B[%i, %j] : memref<16x16xf32>) {
+        %a = tir.load %A[%i] : memref<16xf32>
+        tir.store %a, %B[%i, %j] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "opaque" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %x, %y = transform.tir.split %i [4, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -49,18 +49,49 @@ SmallVector<BlockOp> getConsumers(BlockOp block);
 // Loop transformations
 //===----------------------------------------------------------------------===//
 
-/// Splits `loop` into nested loops with the given extents, outermost first;
-/// at most one factor may be std::nullopt (inferred as the ceiling of the
-/// extent over the others). When the product exceeds the extent, every block
-/// under the loop gets the predicate `fused < extent`. With
-/// `preserveUnitIters` false, a loop of extent 1 does not appear in the
-/// bindings.
+/// One factor of a split: a positive constant, a scalable expression (an
+/// affine expression of symbol 0, which stands for `vector.vscale`, e.g.
+/// `s0 * 4`), or inferred (TVM's None).
+struct SplitFactor {
+  std::optional<int64_t> constant;
+  AffineExpr scalable;
+
+  static SplitFactor inferred() { return {}; }
+  static SplitFactor of(int64_t c) { return {c, AffineExpr()}; }
+  static SplitFactor ofScalable(AffineExpr e) { return {std::nullopt, e}; }
+  bool isInferred() const { return !constant && !scalable; }
+};
+
+struct SplitOptions {
+  /// With false, a new loop of extent 1 does not appear in the bindings.
+  bool preserveUnitIters = true;
+  /// TVM's disable_predication: no `fused < extent` predicate, the caller
+  /// asserts the factors divide the extent.
+  bool disablePredication = false;
+  /// The values vscale may take on the target (empty: not a scalable-vector
+  /// target); a product of scalable factors is proven to cover the extent
+  /// by trying each.
+  SmallVector<int64_t> vscaleValues;
+};
+
+/// Splits `loop` (starting at 0; its extent a constant or a runtime value)
+/// into nested loops with the given extents, outermost first. At most one
+/// factor may be inferred: the ceiling of the extent over the others (a
+/// runtime value when the extent or a factor is one). Without an inferred
+/// factor the product must be proven to cover the extent. Unless the
+/// product is known to equal the extent (or `disablePredication`), every
+/// block directly under the loop gets the predicate `fused < extent`. Uses
+/// of the loop variable outside block bindings get the fused expression.
 FailureOr<SmallVector<ForOp>> split(RewriterBase &rewriter, ForOp loop,
-                                    ArrayRef<std::optional<int64_t>> factors,
-                                    bool preserveUnitIters,
+                                    ArrayRef<SplitFactor> factors,
+                                    const SplitOptions &options,
                                     ScheduleError &error);
 
-/// Fuses perfectly nested loops (outermost first) into one loop.
+/// Fuses perfectly nested loops (outermost first; constant or runtime
+/// extents that do not depend on the fused loops) into one loop; each old
+/// variable becomes `(fused mod (e_i * inner)) floordiv inner` (a loop of
+/// extent 1 becomes 0, as in TVM, so TVM's preserve_unit_iters changes
+/// nothing here). Uses outside block bindings get that expression too.
 FailureOr<ForOp> fuse(RewriterBase &rewriter, ArrayRef<ForOp> loops,
                       ScheduleError &error);
 

@@ -634,7 +634,18 @@ static void printConstraint(OpAsmPrinter &p, AffineExpr c, bool eq,
   AffineExpr rest = getAffineConstantExpr(0, ctx);
   for (AffineExpr t : terms)
     rest = rest + t;
-  bool allNegative = !terms.empty() && llvm::all_of(terms, isNegativeTerm);
+  AffineExpr negatives = getAffineConstantExpr(0, ctx);
+  AffineExpr positives = getAffineConstantExpr(0, ctx);
+  bool anyNegative = false, anyPositive = false;
+  for (AffineExpr t : terms) {
+    if (isNegativeTerm(t)) {
+      negatives = negatives - t;
+      anyNegative = true;
+    } else {
+      positives = positives + t;
+      anyPositive = true;
+    }
+  }
   auto simplify = [&](AffineExpr x) {
     return simplifyAffineExpr(x, numInputs, 0);
   };
@@ -642,10 +653,15 @@ static void printConstraint(OpAsmPrinter &p, AffineExpr c, bool eq,
     // rest + c == 0  <=>  rest == -c
     printIndexExpr(p, simplify(rest), inputs);
     p << " == " << -constant;
-  } else if (allNegative) {
-    // rest + c >= 0  <=>  -rest < c + 1
-    printIndexExpr(p, simplify(-rest), inputs);
+  } else if (anyNegative && !anyPositive) {
+    // -n + c >= 0  <=>  n < c + 1
+    printIndexExpr(p, simplify(negatives), inputs);
     p << " < " << constant + 1;
+  } else if (anyNegative) {
+    // -n + q + c >= 0  <=>  n < q + c + 1 (TVM's `i0 * 16 + i1 < n`)
+    printIndexExpr(p, simplify(negatives), inputs);
+    p << " < ";
+    printIndexExpr(p, simplify(positives + (constant + 1)), inputs);
   } else {
     // rest + c >= 0  <=>  rest >= -c
     printIndexExpr(p, simplify(rest), inputs);

@@ -271,11 +271,14 @@ tir::SplitOp::apply(transform::TransformRewriter &rewriter,
   auto loop = onlyPayload<ForOp>(*this, getTarget(), state, "tir.for", diag);
   if (failed(loop))
     return diag;
-  SmallVector<std::optional<int64_t>> factors;
+  SmallVector<SplitFactor> factors;
   for (int64_t f : getFactors())
-    factors.push_back(f == -1 ? std::nullopt : std::optional<int64_t>(f));
+    factors.push_back(f == -1 ? SplitFactor::inferred() : SplitFactor::of(f));
+  SplitOptions options;
+  options.preserveUnitIters = getPreserveUnitIters();
+  options.disablePredication = getDisablePredication();
   ScheduleError error;
-  auto loops = split(rewriter, *loop, factors, getPreserveUnitIters(), error);
+  auto loops = split(rewriter, *loop, factors, options, error);
   if (failed(loops))
     return refusal(*this, error);
   setResults(results, getOperation()->getResults(), *loops);

@@ -1,28 +1,61 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
 import operator
+import sys
 
 from ..._ext import ext
 from ...ir import IRModule
 from ...script.values import annotation_attr
+from ...target import Target
+from ..expr import BinaryExpr, PrimExpr, VScale
 from .state import parse_debug_mask
 from .trace import Trace
 
 ScheduleError = ext.ScheduleError
 
-# Whether the extension's split takes disable_predication (its signature,
-# as pybind11 writes it in the docstring, names the argument).
-_SPLIT_DISABLE_PREDICATION = "disable_predication" in (ext.Schedule.split.__doc__ or "")
+# The values vscale takes on a scalable-vector target (SVE: 128 to 2048-bit
+# vectors), tried in turn to prove that scalable split factors cover a loop.
+_VSCALE_VALUES = [1, 2, 4, 8, 16]
 
 
 def _factor(value):
-    """A split factor as an int (ints and IntImms; not floats or bools)."""
+    """A split factor for the extension: an int (ints and IntImms), None
+    (inferred), or, for an expression of T.vscale(), its affine map
+    `()[s0] -> (...)` with s0 standing for vscale."""
+    if value is None:
+        return None
+    if isinstance(value, PrimExpr):
+        leaves = [n for n in value.walk() if not isinstance(n, (BinaryExpr, VScale))]
+        if leaves:
+            raise TypeError(f"split factors are integers or expressions of T.vscale(), "
+                            f"got {value!r}")
+        try:
+            text = value.index_text(lambda node: "s0")
+        except ValueError as error:
+            raise TypeError(f"split factor {value!r}: {error}") from None
+        return f"()[s0] -> ({text})"
     if isinstance(value, (bool, float)):
         raise TypeError(f"split factors are integers, got {value!r}")
     try:
-        return operator.index(value)
+        value = operator.index(value)
     except TypeError:
-        raise TypeError(f"split factors are integers (int or IntImm) or None, got "
-                        f"{type(value).__name__}") from None
+        raise TypeError(f"split factors are integers (int or IntImm), expressions of "
+                        f"T.vscale() or None, got {type(value).__name__}") from None
+    return None if value == -1 else value
+
+
+def _vscale_values(factors):
+    """What vscale may be, when a factor is scalable and the current target
+    (tvm.target.Target context) has scalable vectors; TVM warns otherwise."""
+    if not any(isinstance(f, str) for f in factors):
+        return []
+    target = Target.current()
+    if target is not None and target.has_scalable_vectors():
+        return list(_VSCALE_VALUES)
+    print("Warning: The expression contains scalable values. An attempt to prove by "
+          "substituting with known values of vscale was not performed. This proof "
+          f"currently only supports VLA targets, but the target was {target}",
+          file=sys.stderr)
+    return []
 
 
 class _RV:
@@ -160,30 +193,31 @@ class Schedule:
 
     # Loop transformations.
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
-        """Splits `loop` into len(factors) loops; factors are ints or
-        IntImms, one of them None (or -1) for the factor inferred from the
-        extent."""
-        factors = [None if f is None else _factor(f) for f in factors]
-        factors = [None if f == -1 else f for f in factors]
-        kwargs = {}
-        if disable_predication:
-            if not _SPLIT_DISABLE_PREDICATION:
-                raise ScheduleError(
-                    "split: disable_predication=True is not supported yet: the "
-                    "extension's split always adds the predicate a non-dividing "
-                    "factor needs")
-            kwargs["disable_predication"] = True
-        rvs = [LoopRV(h) for h in self._native.split(self._loop(loop), factors,
-                                                     preserve_unit_iters, **kwargs)]
-        attrs = {"factors": factors, "preserve_unit_iters": preserve_unit_iters}
+        """Splits `loop` into len(factors) loops; factors are ints, IntImms
+        or expressions of T.vscale(), one of them None (or -1) for the
+        factor inferred from the extent. `disable_predication` leaves out
+        the `fused < extent` predicate (the factors must divide the
+        extent)."""
+        factors = list(factors)
+        native = [_factor(f) for f in factors]
+        rvs = [LoopRV(h) for h in self._native.split(
+            self._loop(loop), native, preserve_unit_iters, disable_predication,
+            _vscale_values(native))]
+        # The trace keeps ints as ints, expressions of vscale as written.
+        attrs = {"factors": [f if isinstance(n, str) else n for f, n in zip(factors, native)],
+                 "preserve_unit_iters": preserve_unit_iters}
         if disable_predication:
             attrs["disable_predication"] = True
         self.trace._record("split", [loop], attrs, rvs)
         return rvs
 
     def fuse(self, *loops, preserve_unit_iters=True):
+        """Fuses perfectly nested loops into one. `preserve_unit_iters` is
+        accepted for TVM's signature; as in TVM, a loop of extent 1 becomes
+        0 in the bindings either way."""
         rv = LoopRV(self._native.fuse([self._loop(l) for l in loops]))
-        self.trace._record("fuse", list(loops), {}, [rv])
+        attrs = {} if preserve_unit_iters else {"preserve_unit_iters": False}
+        self.trace._record("fuse", list(loops), attrs, [rv])
         return rv
 
     def reorder(self, *ordered_loops):

@@ -143,11 +143,16 @@ class Trace:
                     body.append(f"{', '.join(outs)} = transform.split_handle {group} : "
                                 f"({any_op}) -> {handles(len(outs))}")
             elif k == "split":
-                if inst.attrs.get("disable_predication"):
-                    raise ValueError("split(disable_predication=True) has no transform-script "
-                                     "form yet")
+                if not all(f is None or isinstance(f, int) for f in inst.attrs["factors"]):
+                    raise ValueError("split with scalable (T.vscale()) factors has no "
+                                     "transform-script form yet")
                 factors = ", ".join("-1" if f is None else str(f) for f in inst.attrs["factors"])
-                attr = "" if inst.attrs["preserve_unit_iters"] else " {preserve_unit_iters = false}"
+                options = []
+                if not inst.attrs["preserve_unit_iters"]:
+                    options.append("preserve_unit_iters = false")
+                if inst.attrs.get("disable_predication"):
+                    options.append("disable_predication = true")
+                attr = " {" + ", ".join(options) + "}" if options else ""
                 body.append(f"{', '.join(outs)} = transform.tir.split {ins[0]} [{factors}]{attr} : "
                             f"({any_op}) -> {handles(len(outs))}")
             elif k == "fuse":

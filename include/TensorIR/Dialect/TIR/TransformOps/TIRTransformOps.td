@@ -126,24 +126,31 @@ def TIR_SplitOp : TIR_TransformOp<"split", [
   let description = [{
     Splits the loop into one loop per factor, outermost first; `-1` (TVM's
     `None`) marks at most one factor to infer as the ceiling of the extent
-    over the others. When the factors multiply to more than the extent,
-    every block under the loop gets the predicate `fused < extent`
-    (`where(...)`), as in TVM. With `preserve_unit_iters = false`, a loop of
-    extent 1 does not appear in the bindings.
+    over the others. The loop's extent may be a runtime value (the inferred
+    factor is then computed before the loops). Unless the factors are known
+    to multiply to exactly the extent, every block directly under the loop
+    gets the predicate `fused < extent` (`where(...)`), as in TVM;
+    `disable_predication = true` leaves it out (the caller asserts the
+    factors divide the extent). With `preserve_unit_iters = false`, a loop
+    of extent 1 does not appear in the bindings. Uses of the loop variable
+    outside block bindings (opaque blocks' regions and bodies) get the fused
+    expression through an `affine.apply`.
 
     ```mlir
     %i0, %i1 = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     ```
 
     Refused (silenceably, leaving the IR unchanged): a loop that does not
-    start at 0 or has a dynamic extent, fewer than two factors, more than
-    one inferred factor, a factor below 1, factors whose product is below
-    the extent, a loop variable used outside block bindings. The target
+    start at 0, annotated or thread-bound loops, fewer than two factors,
+    more than one inferred factor, a factor below 1, factors whose product
+    is below the extent or (for a runtime extent without an inferred
+    factor) cannot be proven to cover it. The target
     handle (one `tir.for`) is consumed; one handle per new loop is returned.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DenseI64ArrayAttr:$factors,
-                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters);
+                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters,
+                       DefaultValuedAttr<BoolAttr, "false">:$disable_predication);
   let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
   let assemblyFormat = [{
     $target $factors attr-dict `:` functional-type(operands, results)
@@ -157,16 +164,18 @@ def TIR_FuseOp : TIR_TransformOp<"fuse", [
   let summary = "fuse perfectly nested loops into one (TVM's fuse)";
   let description = [{
     Fuses the loops (outermost first; each must be the only statement of the
-    one before) into one loop over the product of their extents; each old
-    variable becomes `(fused floordiv inner) mod extent` in the bindings.
+    one before, apart from pure index computations) into one loop over the
+    product of their extents, constant or runtime; each old variable
+    becomes `(fused mod (extent * inner)) floordiv inner` in the bindings,
+    and in other uses through an `affine.apply`.
 
     ```mlir
     %ij = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
     ```
 
     Refused: loops that are not perfectly nested, a loop that does not start
-    at 0 or has a dynamic extent, a loop given twice, a loop variable used
-    outside block bindings. The loop handles are consumed.
+    at 0, annotated or thread-bound loops, a loop given twice, an extent
+    that depends on an outer loop being fused.
   }];
   let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops);
   let results = (outs TransformHandleTypeInterface:$fused);
