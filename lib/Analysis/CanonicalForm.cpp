@@ -390,10 +390,12 @@ const Node *NodeTable::floorDiv(const Node *a, const Node *b) {
 }
 
 const Node *NodeTable::ceilDiv(const Node *a, const Node *b) {
+  // ceildiv(a, b) is floordiv(a + b - 1, b) for the positive divisors index
+  // arithmetic has (TVM writes it either way).
   std::optional<int64_t> divisor = asSum(b)->getConstant();
-  if (!divisor || *divisor <= 0)
+  if (divisor && *divisor <= 0)
     return atom(apply("ceildiv", {asSum(a), asSum(b)}));
-  return floorDiv(add(a, constant(*divisor - 1)), b);
+  return floorDiv(add(add(a, b), constant(-1)), b);
 }
 
 const Node *NodeTable::mod(const Node *a, const Node *b) {

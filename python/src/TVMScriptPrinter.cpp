@@ -13,7 +13,9 @@
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExpr.h"
@@ -134,16 +136,26 @@ private:
     }
   }
 
+  /// A loop bound: a number, or the expression of the value (a function
+  /// argument, `T.vscale() * 4`, `(n + 15) // 16`, ...).
   std::string bound(OpFoldResult b) {
     if (auto attr = dyn_cast<Attribute>(b))
       return std::to_string(cast<IntegerAttr>(attr).getInt());
-    return name(cast<Value>(b));
+    std::string text;
+    if (expr(cast<Value>(b), text))
+      return text;
+    return "<unnamed>";
   }
 
+  /// A value's name, or the expression of an unnamed index value (a
+  /// region's `affine.apply` input, say).
   std::string name(Value v) {
     auto it = names.find(v);
     if (it != names.end())
       return it->second;
+    std::string text;
+    if (v.getType().isIndex() && expr(v, text))
+      return text;
     return "<unnamed>";
   }
 
@@ -308,6 +320,29 @@ bool Printer::expr(Value v, std::string &out) {
       out = "T." + fn.str() + "(" + args + ")";
       return true;
     }
+  if (isa<vector::VectorScaleOp>(def)) {
+    out = "T.vscale()";
+    return true;
+  }
+  if (isa<arith::CeilDivSIOp>(def)) {
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    out = "T.ceildiv(" + a + ", " + b + ")";
+    return true;
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    // An index expression (what split and fuse leave for uses of a loop
+    // variable outside bindings), over its operands in input space.
+    SmallVector<std::string> ops;
+    for (Value i : apply.getMapOperands()) {
+      if (!expr(i, a))
+        return false;
+      ops.push_back(a);
+    }
+    out = "(" + affine(getExprsOverInputs(apply.getAffineMap())[0], ops, {}) +
+          ")";
+    return true;
+  }
   if (auto sel = dyn_cast<arith::SelectOp>(def)) {
     if (!operand(0, a) || !operand(1, b) || !operand(2, c))
       return false;

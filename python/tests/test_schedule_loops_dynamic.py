@@ -109,3 +109,23 @@ def test_scalable_factors_need_a_scalable_target(capfd):
         sch.split(j, [T.ceildiv(8, 4 * T.vscale()), 4 * T.vscale()])
     text = sch.mod.mlir()
     assert "vector.vscale" in text and "where" in text
+
+
+def roundtrip(func):
+    """TVMScript printed from `func`, parsed back (as a module)."""
+    return tvm.script.from_source(func.script())["main"]
+
+
+def test_split_results_print_and_parse_back():
+    sch = tvm.tir.Schedule(scale_rows)
+    i, j = sch.get_loops("B")
+    sch.split(i, [None, 16])
+    text = sch.mod["main"].script()
+    assert "T.ceildiv" in text or "//" in text
+    tvm.ir.assert_structural_equal(roundtrip(sch.mod["main"]), sch.mod["main"])
+    sch = tvm.tir.Schedule(copy_opaque)
+    _, j = sch.get_loops("opaque")
+    with tvm.target.Target("llvm -mtriple=aarch64-linux-gnu -mattr=+sve"):
+        sch.split(j, [T.ceildiv(8, 4 * T.vscale()), 4 * T.vscale()])
+    assert "T.vscale()" in sch.mod["main"].script()
+    tvm.ir.assert_structural_equal(roundtrip(sch.mod["main"]), sch.mod["main"])

@@ -10,6 +10,38 @@
 // Equal
 //===----------------------------------------------------------------------===//
 
+// ceildiv(n, d) is floordiv(n + d - 1, d), also for a runtime divisor (split
+// of a scalable loop writes the first, TVMScript often the second).
+// CHECK: remark: equal to @rhs_ceildiv
+// expected-remark @below {{equal to @rhs_ceildiv}}
+func.func @lhs_ceildiv(%n: index, %A: memref<?xf32>) {
+  %vs = vector.vscale
+  %d = arith.muli %vs, %n : index
+  %e = arith.ceildivsi %n, %d : index
+  tir.for %i = 0 to %e {
+    tir.block "B"(%vi = spatial(%n, %i)) {
+      %a = tir.load %A[%vi] : memref<?xf32>
+      tir.store %a, %A[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
+func.func @rhs_ceildiv(%n: index, %A: memref<?xf32>) {
+  %vs = vector.vscale
+  %d = arith.muli %n, %vs : index
+  %m1 = arith.constant -1 : index
+  %s = arith.addi %n, %d : index
+  %t = arith.addi %s, %m1 : index
+  %e = arith.floordivsi %t, %d : index
+  tir.for %i = 0 to %e {
+    tir.block "B"(%vi = spatial(%n, %i)) {
+      %a = tir.load %A[%vi] : memref<?xf32>
+      tir.store %a, %A[%vi] : memref<?xf32>
+    }
+  }
+  return
+}
+
 // Names are free: SSA names, loop and iteration variable names, buffer
 // names, tir.name and the symbol name.
 // CHECK: remark: equal to @rhs_renamed
