@@ -29,6 +29,34 @@ def TIRInferAccessRegionsPass : Pass<"tir-infer-access-regions"> {
   let dependentDialects = [];
 }
 
+def TIRCheckBoundsPass : Pass<"tir-check-bounds"> {
+  let summary = "Warn about buffer accesses that can fall outside the buffer";
+  let description = [{
+    TensorIR accepts accesses whose indices can leave the buffer (TVM does:
+    a padded tile reads past the edge only where its guard is false), so
+    the verifier does not reject them. This pass reports them: for every
+    `tir.load` / `tir.store`, each index's range is computed from the
+    ranges of its operands (loop bounds, iteration domains, constants); an
+    index that can leave the static size of its dimension gets a warning
+    saying whether it is always or partly outside.
+
+    Guards are understood: an access inside a block with a `where`
+    predicate, inside an `scf.if`, or a load used only as a value of
+    `arith.select` (TVM's `if_then_else`) is not reported, unless
+    `warn-guarded` is set. Indices whose range is unknown (runtime extents,
+    loaded indices) are not reported.
+
+    ```
+    warning: tir.load index 0 ranges over [0, 16], partly outside the buffer's [0, 15]
+    ```
+  }];
+  let options = [
+    Option<"warnGuarded", "warn-guarded", "bool", /*default=*/"false",
+           "Also report guarded accesses">
+  ];
+  let dependentDialects = [];
+}
+
 def TIRLowerInitPass : Pass<"tir-lower-init"> {
   let summary = "Turn tir.init into code guarded by the start of the reduction";
   let description = [{
