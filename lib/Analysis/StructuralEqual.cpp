@@ -441,6 +441,10 @@ void Flattener::walkBlock(BlockOp op) {
     disjuncts.push_back(table.conjunction(set, bindingInputs));
   emit(op, op, "predicate", -1,
        op.getPredicate() ? table.disjunction(disjuncts) : table.getStr("true"));
+  // A value condition (T.where over loaded values) is compared as the
+  // expression that computes it.
+  emit(op, op, "condition", -1,
+       op.getCondition() ? expr(op.getCondition()) : table.getStr("true"));
 
   for (unsigned i = 0; i < numIterVars; ++i)
     define(op.getIterVar(i));

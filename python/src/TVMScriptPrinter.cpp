@@ -574,6 +574,14 @@ bool Printer::tirBlock(BlockOp block, int indent, std::ostringstream &os) {
     }
     os << pad(in) << "T.where(" << cond << ")\n";
   }
+  if (Value condition = block.getCondition()) {
+    // A T.where over loaded values: its expression, written over the loop
+    // variables it was computed from before the block.
+    std::string cond;
+    if (!expr(condition, cond))
+      return false;
+    os << pad(in) << "T.where(" << cond << ")\n";
+  }
   auto regions = [&](const char *kw, OperandRange buffers,
                      std::optional<ArrayAttr> maps) {
     if (!maps)

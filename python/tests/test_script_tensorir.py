@@ -144,3 +144,33 @@ def test_refused_constructs_are_named():
         def separated(A: T.Buffer((4,), "float32")):
             C = T.alloc_buffer((4, 4), "float32", axis_separators=[1])
             A[0] = T.float32(0)
+
+
+def test_where_over_loaded_values_parses_prints_and_runs():
+    import numpy as np
+
+    @T.prim_func
+    def guarded(a: T.handle, c: T.handle) -> None:
+        A = T.match_buffer(a, (8, 8))
+        B = T.alloc_buffer((8, 8))
+        C = T.match_buffer(c, (8, 8))
+        for i, j in T.grid(8, 8):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * 2.0
+        for i, j in T.grid(8, 8):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.where(B[i, j] < 10.0)
+                C[vi, vj] = B[vi, vj] + 1.0
+
+    mod = tvm.IRModule({"main": guarded})
+    assert "condition(%" in mod.mlir()
+    text = guarded.script()
+    assert "T.where((B[i, j] < T.float32(10.0)))" in text
+    again = tvm.script.from_source(text)["guarded"]
+    tvm.ir.assert_structural_equal(again, guarded)
+    a = np.arange(64, dtype="float32").reshape(8, 8)
+    c = np.full((8, 8), -1, "float32")
+    tvm.build(mod)(a, c)
+    np.testing.assert_array_equal(c, np.where(a * 2 < 10, a * 2 + 1, -1))

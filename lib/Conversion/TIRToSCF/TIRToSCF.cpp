@@ -74,8 +74,9 @@ static void lowerBlock(IRRewriter &rewriter, BlockOp block) {
       expandMap(rewriter, loc, block.getBindings(), block.getBindingValues());
   Block *dest = block->getBlock();
   Block::iterator point = Block::iterator(block);
-  if (block.getPredicate()) {
-    // A disjunction of conjunctions of `c >= 0` / `c == 0`.
+  if (block.getPredicate() || block.getCondition()) {
+    // A disjunction of conjunctions of `c >= 0` / `c == 0`, and the value
+    // condition.
     Value cond;
     ValueRange values = block.getBindingValues();
     for (IntegerSet set : block.getPredicateSets()) {
@@ -98,8 +99,11 @@ static void lowerBlock(IRRewriter &rewriter, BlockOp block) {
       cond = cond ? arith::OrIOp::create(rewriter, loc, cond, all).getResult()
                   : all;
     }
-    if (!cond)
+    if (!cond && block.getPredicate())
       cond = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    if (Value value = block.getCondition())
+      cond = cond ? arith::AndIOp::create(rewriter, loc, cond, value).getResult()
+                  : value;
     auto ifOp = scf::IfOp::create(rewriter, loc, cond,
                                   /*withElseRegion=*/false);
     dest = ifOp.thenBlock();

@@ -516,7 +516,14 @@ class FunctionParser(ExprParser):
             else:
                 rest.append(s)
         # The predicate ranges over the loop variables of the enclosing scope.
-        where_text = self.condition_text(where) if where is not None else None
+        # One that reads buffers is a value (an i1 computed before the block).
+        where_text = condition_value = None
+        if where is not None and any(isinstance(n, ast.Subscript) for n in ast.walk(where)):
+            condition_value = self.materialize(self.expr(where), where)
+            if condition_value.type != "i1":
+                self.error(where, "T.where takes a boolean condition")
+        elif where is not None:
+            where_text = self.condition_text(where)
         # Header: iteration variables bound to loop expressions.
         self.push()
         self.bind("__block__", name)  # match_buffer checks it is in a block
@@ -528,6 +535,8 @@ class FunctionParser(ExprParser):
         text = f'tir.block "{name}"(' + ", ".join(header) + ")"
         if where_text is not None:
             text += f" where({where_text})"
+        if condition_value is not None:
+            text += f" condition({condition_value.text})"
         if reads is not None:
             text += self.region_list("reads", reads)
         if writes is not None:
@@ -671,9 +680,6 @@ class FunctionParser(ExprParser):
                          "'and', 'or' and 'not'")
 
     def condition_operand(self, node):
-        if any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
-            self.error(node, "T.where over values loaded from buffers is not supported (a "
-                             "block predicate is an integer set over index expressions)")
         return self.index_text(node, "T.where compares integer expressions")
 
     def assign(self, stmt):

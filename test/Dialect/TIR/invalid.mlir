@@ -167,7 +167,7 @@ func.func @dynamic_bound_mismatch(%n: index) {
 func.func @binding_count(%n: index) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one binding per iteration variable: 1 iteration variables, 2 bindings}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0, d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0, d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }
@@ -180,7 +180,7 @@ func.func @binding_count(%n: index) {
 func.func @iter_var_count(%n: index) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one 'index' body argument per iteration variable: 1 iteration variables, 0 arguments}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>}> ({
     ^bb0:
     }) : (index) -> ()
   }
@@ -284,7 +284,7 @@ func.func @match_outside_block(%A: memref<64x64xf32>) {
 func.func @gen_domains(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects 'static_domains' to hold a lower and an upper bound per iteration variable: 2 entries expected, got 1}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0>, bindings = affine_map<(d0) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>}> ({
     ^bb0(%vi: index):
       %x = tir.load %A[%vi] : memref<8xf32>
     }) : (index) -> ()
@@ -298,7 +298,7 @@ func.func @gen_domains(%A: memref<8xf32>) {
 func.func @gen_regions(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects one read region per read buffer}}
-    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 1, 0>}> ({
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 0, 1, 0>}> ({
     ^bb0(%vi: index):
     }) : (index, memref<8xf32>) -> ()
   }
@@ -311,7 +311,7 @@ func.func @gen_regions(%A: memref<8xf32>) {
 func.func @gen_bindings(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects 2 binding values for its bindings, got 1}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0, d1) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0, d1) -> (d0)>, operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }
@@ -324,7 +324,7 @@ func.func @gen_bindings(%A: memref<8xf32>) {
 func.func @gen_region_dims(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects read regions over the block's 1 iteration variables and 0 region values}}
-    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [affine_map<(d0, d1) -> (d0, 1)>], write_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 1, 0>}> ({
+    "tir.block"(%i, %A) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, read_regions = [affine_map<(d0, d1) -> (d0, 1)>], write_regions = [], operandSegmentSizes = array<i32: 0, 1, 0, 0, 1, 0>}> ({
     ^bb0(%vi: index):
     }) : (index, memref<8xf32>) -> ()
   }
@@ -349,7 +349,7 @@ func.func @gen_bounds(%A: memref<8xf32>) {
 func.func @gen_predicate(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     // expected-error @+1 {{expects the predicate over the same values as the bindings}}
-    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, predicate = [affine_set<(d0, d1) : (d0 >= 0)>], operandSegmentSizes = array<i32: 0, 1, 0, 0, 0>}> ({
+    "tir.block"(%i) <{block_name = "B", iter_types = [#tir<iter_type spatial>], static_domains = array<i64: 0, 8>, bindings = affine_map<(d0) -> (d0)>, predicate = [affine_set<(d0, d1) : (d0 >= 0)>], operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>}> ({
     ^bb0(%vi: index):
     }) : (index) -> ()
   }

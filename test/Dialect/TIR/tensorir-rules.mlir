@@ -151,3 +151,20 @@ func.func @predicates(%A: memref<4x8xf32>) {
   }
   return
 }
+
+// A T.where over loaded values is an i1 computed before the block.
+// CHECK-LABEL: func.func @value_condition
+// CHECK:         %[[C:.+]] = arith.cmpf olt
+// CHECK-NEXT:    tir.block "C"(%{{.+}} = spatial(8, %{{.+}})) condition(%[[C]]) {
+func.func @value_condition(%B: memref<8xf32>, %C: memref<8xf32>) {
+  %ten = arith.constant 10.0 : f32
+  tir.for %i = 0 to 8 {
+    %b = tir.load %B[%i] : memref<8xf32>
+    %c = arith.cmpf olt, %b, %ten : f32
+    tir.block "C"(%vi = spatial(8, %i)) condition(%c) {
+      %v = tir.load %B[%vi] : memref<8xf32>
+      tir.store %v, %C[%vi] : memref<8xf32>
+    }
+  }
+  return
+}

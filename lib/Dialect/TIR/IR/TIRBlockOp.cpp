@@ -229,6 +229,14 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
   }
 
+  SmallVector<UnresolvedOperand> condition;
+  if (succeeded(parser.parseOptionalKeyword("condition"))) {
+    condition.emplace_back();
+    if (parser.parseLParen() || parser.parseOperand(condition.back()) ||
+        parser.parseRParen())
+      return failure();
+  }
+
   SmallVector<Value> readBuffers, writeBuffers;
   SmallVector<RegionExprs> readRegions, writeRegions;
   SmallVector<UnresolvedOperand> regionNames;
@@ -248,12 +256,13 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parseAnnotationsAndAttrDict(parser, result))
     return failure();
 
-  // Operands, in ODS order: dynamic domains, binding values, region values,
-  // reads, writes.
+  // Operands, in ODS order: dynamic domains, binding values, condition,
+  // region values, reads, writes.
   if (parser.resolveOperands(dynamicDomains, b.getIndexType(),
                              result.operands) ||
       parser.resolveOperands(bindingNames, b.getIndexType(),
                              result.operands) ||
+      parser.resolveOperands(condition, b.getI1Type(), result.operands) ||
       parser.resolveOperands(regionNames, b.getIndexType(), result.operands))
     return failure();
   result.addOperands(readBuffers);
@@ -262,6 +271,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
       "operandSegmentSizes",
       b.getDenseI32ArrayAttr({static_cast<int32_t>(dynamicDomains.size()),
                               static_cast<int32_t>(bindingNames.size()),
+                              static_cast<int32_t>(condition.size()),
                               static_cast<int32_t>(regionNames.size()),
                               static_cast<int32_t>(readBuffers.size()),
                               static_cast<int32_t>(writeBuffers.size())}));
@@ -353,6 +363,11 @@ void BlockOp::print(OpAsmPrinter &p) {
   if (getPredicate()) {
     p << " where(";
     printCondition(p, getPredicateSets(), getBindingValues());
+    p << ')';
+  }
+  if (Value condition = getCondition()) {
+    p << " condition(";
+    p.printOperand(condition);
     p << ')';
   }
   SmallVector<Value> regionInputs = getRegionInputs();

@@ -24,7 +24,8 @@ using namespace mlir;
 using namespace mlir::tir;
 
 /// Whether the access `op` only runs (or only matters) under a condition:
-/// an enclosing block with a predicate, an enclosing scf.if, or a load whose
+/// an enclosing block with a predicate or a value condition, an enclosing
+/// scf.if, or a load whose
 /// only use is one side of a select (TVM's if_then_else).
 static bool isGuarded(Operation *op) {
   if (auto load = dyn_cast<LoadOp>(op)) {
@@ -38,7 +39,8 @@ static bool isGuarded(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
     if (isa<scf::IfOp>(p))
       return true;
-    if (auto block = dyn_cast<BlockOp>(p); block && block.getPredicate())
+    if (auto block = dyn_cast<BlockOp>(p);
+        block && (block.getPredicate() || block.getCondition()))
       return true;
   }
   return false;

@@ -124,7 +124,9 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     `where(...)` is TVM's `T.where`: comparisons of index expressions over
     the same kind of values, joined by `and`, `or` and `not` (stored as a
     disjunction of integer sets over `binding_values`); the body runs only
-    where it holds.
+    where it holds. A `T.where` that depends on values (`B[i, j] < 10.0`)
+    is an `i1` computed before the block, `condition(%c)`; the body runs
+    where both hold.
 
     `reads(...)` and `writes(...)` list buffer regions; each dimension is a
     point `e` or a half-open range `lo : hi` of index expressions of the
@@ -148,6 +150,7 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     AffineMapAttr:$bindings,
     Variadic<Index>:$binding_values,
     OptionalAttr<TIR_IntegerSetArrayAttr>:$predicate,
+    Optional<I1>:$condition,
     Variadic<Index>:$region_values,
     Variadic<AnyMemRef>:$read_buffers,
     OptionalAttr<TIR_AffineMapArrayAttr>:$read_regions,
