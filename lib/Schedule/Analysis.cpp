@@ -4,6 +4,11 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -233,4 +238,322 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
                     "bindings");
     }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scopes and data flow
+//===----------------------------------------------------------------------===//
+
+Operation *mlir::tir::getScopeRoot(Operation *op) {
+  Operation *scope = op->getParentOp();
+  while (scope && !isa<BlockOp>(scope) &&
+         !scope->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    scope = scope->getParentOp();
+  return scope;
+}
+
+SmallVector<BlockOp> mlir::tir::getScopeBlocks(Operation *root) {
+  return root ? collectChildBlocks(root) : SmallVector<BlockOp>{};
+}
+
+static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
+  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
+}
+
+/// The blocks of `scope` before `block` that write what it reads
+/// (producers), or after it that read what it writes (consumers).
+static SmallVector<BlockOp> dataNeighbours(BlockOp block,
+                                           ArrayRef<BlockOp> scope,
+                                           bool producers) {
+  SmallVector<Value> reads, writes;
+  getAccessedBuffers(block, reads, writes);
+  const BlockOp *self = llvm::find(scope, block);
+  auto side = producers ? llvm::make_range(scope.begin(), self)
+                        : llvm::make_range(self == scope.end() ? self
+                                                               : self + 1,
+                                           scope.end());
+  SmallVector<BlockOp> found;
+  for (BlockOp other : side) {
+    SmallVector<Value> otherReads, otherWrites;
+    getAccessedBuffers(other, otherReads, otherWrites);
+    if (producers ? intersects(otherWrites, reads)
+                  : intersects(otherReads, writes))
+      found.push_back(other);
+  }
+  return found;
+}
+
+SmallVector<BlockOp> mlir::tir::getProducersIn(BlockOp block,
+                                               ArrayRef<BlockOp> scope) {
+  return dataNeighbours(block, scope, /*producers=*/true);
+}
+
+SmallVector<BlockOp> mlir::tir::getConsumersIn(BlockOp block,
+                                               ArrayRef<BlockOp> scope) {
+  return dataNeighbours(block, scope, /*producers=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer regions
+//===----------------------------------------------------------------------===//
+
+FailureOr<BlockAccessRegions> mlir::tir::getAccessRegions(BlockOp block,
+                                                          ScheduleError &error) {
+  BlockOp source = block;
+  OwningOpRef<BlockOp> copy;
+  if (!block.hasAccessRegions()) {
+    copy = cast<BlockOp>(block->clone());
+    ScopedDiagnosticHandler silence(block.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (failed(inferAccessRegions(*copy)))
+      return refuse(error, block,
+                    "cannot infer the regions that block '" +
+                        block.getBlockName() + "' reads and writes");
+    source = *copy;
+  }
+  BlockAccessRegions result;
+  // Region maps range over the iteration variables (those of `block`, also
+  // for the copy), then region values.
+  llvm::append_range(result.inputs, block.getBody()->getArguments());
+  llvm::append_range(result.inputs, source.getRegionValues());
+  for (auto [buffer, map] :
+       llvm::zip(source.getReadBuffers(), *source.getReadRegions()))
+    result.reads.push_back(
+        {buffer, splitRegionMap(cast<AffineMapAttr>(map).getValue())});
+  for (auto [buffer, map] :
+       llvm::zip(source.getWriteBuffers(), *source.getWriteRegions()))
+    result.writes.push_back(
+        {buffer, splitRegionMap(cast<AffineMapAttr>(map).getValue())});
+  return result;
+}
+
+AffineExpr mlir::tir::simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<std::optional<Interval>> ranges;
+  SmallVector<AffineExpr> points;
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    std::optional<Interval> r = getValueRange(v);
+    ranges.push_back(r);
+    points.push_back(r && r->lo == r->hi ? getAffineConstantExpr(r->lo, ctx)
+                                         : getAffineDimExpr(i, ctx));
+  }
+  return simplifyWithRanges(e.replaceDims(points), ranges, inputs.size(), 0);
+}
+
+namespace {
+/// Bounds of index expressions whose inner-loop dimensions range over
+/// constant intervals and whose other dimensions stay symbolic.
+struct Relaxer {
+  DenseMap<unsigned, Interval> inner;
+  /// Cleared when a bound skips values (a scaled, divided or modulo inner
+  /// variable).
+  mutable bool exact = true;
+
+  bool involvesInner(AffineExpr e) const {
+    bool found = false;
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        found |= inner.count(d.getPosition()) > 0;
+    });
+    return found;
+  }
+
+  /// The least (or greatest) value of `e`; null when it has none we can
+  /// write down.
+  AffineExpr bound(AffineExpr e, bool upper) const {
+    if (!involvesInner(e))
+      return e;
+    MLIRContext *ctx = e.getContext();
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      Interval r = inner.lookup(d.getPosition());
+      return getAffineConstantExpr(upper ? r.hi : r.lo, ctx);
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return AffineExpr();
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    switch (e.getKind()) {
+    case AffineExprKind::Add: {
+      AffineExpr l = bound(bin.getLHS(), upper), r = bound(bin.getRHS(), upper);
+      return l && r ? l + r : AffineExpr();
+    }
+    case AffineExprKind::Mul: {
+      if (!c)
+        return AffineExpr();
+      exact &= std::abs(c.getValue()) == 1;
+      AffineExpr l = bound(bin.getLHS(), c.getValue() >= 0 ? upper : !upper);
+      return l ? l * c.getValue() : AffineExpr();
+    }
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv: {
+      if (!c || c.getValue() <= 0)
+        return AffineExpr();
+      exact = false;
+      AffineExpr l = bound(bin.getLHS(), upper);
+      if (!l)
+        return l;
+      return e.getKind() == AffineExprKind::FloorDiv ? l.floorDiv(c)
+                                                     : l.ceilDiv(c);
+    }
+    case AffineExprKind::Mod:
+      if (!c || c.getValue() <= 0)
+        return AffineExpr();
+      exact = false;
+      return getAffineConstantExpr(upper ? c.getValue() - 1 : 0, ctx);
+    default:
+      return AffineExpr();
+    }
+  }
+};
+} // namespace
+
+FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
+    ForOp loop, Value buffer, bool writes, ArrayRef<BlockOp> blocks,
+    StringRef primitive, ScheduleError &error) {
+  MLIRContext *ctx = loop.getContext();
+  ExprInputs in{ctx, {}};
+  Relaxer relaxer;
+  auto fail = [&](Operation *culprit, const Twine &why) {
+    return refuse(error, culprit,
+                  primitive + " cannot bound the region of a buffer under "
+                              "loop " +
+                      loopName(loop) + ": " + why);
+  };
+  // The dimension standing for `v`: inner loop variables range over their
+  // loop; values from outside `loop` (and its own variable) stay symbolic.
+  auto dimFor = [&](Value v, BlockOp user) -> FailureOr<AffineExpr> {
+    AffineExpr d = in.dimOf(v);
+    unsigned pos = cast<AffineDimExpr>(d).getPosition();
+    if (relaxer.inner.count(pos))
+      return d;
+    Operation *owner = isa<BlockArgument>(v)
+                           ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                           : v.getDefiningOp();
+    if (!owner || owner == loop.getOperation() || !loop->isAncestor(owner))
+      return d;
+    auto inner = dyn_cast<ForOp>(owner);
+    if (!inner || !isa<BlockArgument>(v)) {
+      fail(user, "block '" + user.getBlockName() +
+                     "' uses an index computed inside the loop");
+      return failure();
+    }
+    std::optional<int64_t> lo = inner.getConstantLowerBound();
+    std::optional<int64_t> up = inner.getConstantUpperBound();
+    if (!lo || !up || *up <= *lo) {
+      fail(inner, "loop " + loopName(inner) +
+                      " inside it has runtime (or empty) bounds");
+      return failure();
+    }
+    relaxer.inner[pos] = Interval{*lo, *up - 1};
+    return d;
+  };
+
+  SmallVector<AffineExpr> lows, highs; // inclusive bounds over `in`
+  bool exact = true;
+  auto join = [&](AffineExpr &acc, AffineExpr e, bool upper) {
+    if (!acc) {
+      acc = e;
+      return true;
+    }
+    AffineExpr diff = simplifyAffineExpr(e - acc, in.values.size(), 0);
+    auto c = dyn_cast<AffineConstantExpr>(diff);
+    if (!c)
+      return false;
+    if (c.getValue() != 0)
+      exact = false;
+    if (upper ? c.getValue() > 0 : c.getValue() < 0)
+      acc = e;
+    return true;
+  };
+  for (BlockOp block : blocks) {
+    FailureOr<BlockAccessRegions> regions = getAccessRegions(block, error);
+    if (failed(regions))
+      return failure();
+    auto &list = writes ? regions->writes : regions->reads;
+    if (llvm::none_of(list, [&](auto &r) { return r.first == buffer; }))
+      continue;
+    if (block.getPredicate())
+      exact = false;
+    // Region inputs over `in`: iteration variables by their bindings,
+    // region values as themselves.
+    SmallVector<AffineExpr> bindingDims;
+    for (Value v : block.getBindingValues()) {
+      FailureOr<AffineExpr> d = dimFor(v, block);
+      if (failed(d))
+        return failure();
+      bindingDims.push_back(*d);
+    }
+    SmallVector<AffineExpr> repl;
+    for (AffineExpr b : block.getBindingExprs())
+      repl.push_back(b.replaceDims(bindingDims));
+    for (Value v : ArrayRef<Value>(regions->inputs).drop_front(
+             block.getNumIterVars())) {
+      FailureOr<AffineExpr> d = dimFor(v, block);
+      if (failed(d))
+        return failure();
+      repl.push_back(*d);
+    }
+    for (auto &[b, region] : list) {
+      if (b != buffer)
+        continue;
+      if (lows.empty()) {
+        lows.resize(region.starts.size());
+        highs.resize(region.starts.size());
+      }
+      llvm::SmallDenseSet<unsigned> seen;
+      for (unsigned d = 0, e = region.starts.size(); d < e; ++d) {
+        // An inner variable in two dimensions leaves holes in the box.
+        region.starts[d].replaceDims(repl).walk([&](AffineExpr sub) {
+          if (auto v = dyn_cast<AffineDimExpr>(sub))
+            if (relaxer.inner.count(v.getPosition()) &&
+                !seen.insert(v.getPosition()).second)
+              exact = false;
+        });
+        AffineExpr start = region.starts[d].replaceDims(repl);
+        AffineExpr last = start + region.extents[d].replaceDims(repl) - 1;
+        AffineExpr lo = relaxer.bound(start, false);
+        AffineExpr hi = relaxer.bound(last, true);
+        if (!lo || !hi)
+          return fail(block, "block '" + block.getBlockName() +
+                                 "' accesses it at an index that cannot be "
+                                 "bounded over the loops inside (a product "
+                                 "of loop variables or a runtime divisor)");
+        unsigned n = in.values.size();
+        if (!join(lows[d], simplifyAffineExpr(lo, n, 0), false) ||
+            !join(highs[d], simplifyAffineExpr(hi, n, 0), true))
+          return fail(block, "the regions of its accesses in dimension " +
+                                 Twine(d) +
+                                 " differ by a runtime amount, so their "
+                                 "union has no bound");
+      }
+    }
+  }
+
+  // Simplify with what is known of the outer values, then keep only the
+  // inputs still used.
+  LoopRegion result;
+  result.exact = exact && relaxer.exact;
+  SmallVector<AffineExpr> all;
+  for (auto [lo, hi] : llvm::zip(lows, highs)) {
+    AffineExpr low = simplifyOverValues(lo, in.values);
+    all.push_back(low);
+    all.push_back(simplifyOverValues(hi - lo + 1, in.values));
+  }
+  llvm::SmallBitVector used(in.values.size());
+  for (AffineExpr e : all)
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        used.set(d.getPosition());
+    });
+  SmallVector<AffineExpr> compress;
+  for (unsigned i = 0, n = in.values.size(); i < n; ++i) {
+    compress.push_back(getAffineDimExpr(result.inputs.size(), ctx));
+    if (used.test(i))
+      result.inputs.push_back(in.values[i]);
+  }
+  for (unsigned i = 0; i < all.size(); i += 2) {
+    result.lowers.push_back(all[i].replaceDims(compress));
+    result.extents.push_back(all[i + 1].replaceDims(compress));
+  }
+  return result;
 }

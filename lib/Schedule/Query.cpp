@@ -70,44 +70,10 @@ SmallVector<BlockOp> mlir::tir::getChildBlocks(Operation *parent) {
   return tir::sched::collectChildBlocks(parent);
 }
 
-/// The blocks of `block`'s scope (its enclosing block or function), in
-/// program order.
-static SmallVector<BlockOp> scopeBlocks(BlockOp block) {
-  Operation *scope = block->getParentOp();
-  while (scope && !isa<BlockOp>(scope) &&
-         !scope->hasTrait<OpTrait::IsIsolatedFromAbove>())
-    scope = scope->getParentOp();
-  return scope ? tir::sched::collectChildBlocks(scope) : SmallVector<BlockOp>{};
-}
-
-static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
-  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
-}
-
-/// The blocks of `block`'s scope before it that write what it reads
-/// (producers), or after it that read what it writes (consumers).
-static SmallVector<BlockOp> dataNeighbours(BlockOp block, bool producers) {
-  SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
-  SmallVector<BlockOp> blocks = scopeBlocks(block);
-  auto self = llvm::find(blocks, block);
-  auto side = producers ? llvm::make_range(blocks.begin(), self)
-                        : llvm::make_range(std::next(self), blocks.end());
-  SmallVector<BlockOp> found;
-  for (BlockOp other : side) {
-    SmallVector<Value> otherReads, otherWrites;
-    getAccessedBuffers(other, otherReads, otherWrites);
-    if (producers ? intersects(otherWrites, reads)
-                  : intersects(otherReads, writes))
-      found.push_back(other);
-  }
-  return found;
-}
-
 SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {
-  return dataNeighbours(block, /*producers=*/true);
+  return getProducersIn(block, getScopeBlocks(getScopeRoot(block)));
 }
 
 SmallVector<BlockOp> mlir::tir::getConsumers(BlockOp block) {
-  return dataNeighbours(block, /*producers=*/false);
+  return getConsumersIn(block, getScopeBlocks(getScopeRoot(block)));
 }

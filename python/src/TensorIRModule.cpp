@@ -476,6 +476,25 @@ PYBIND11_MODULE(_tensorir, m) {
                s.fail(error);
              s.verifyStep("reorder");
            })
+      .def("compute_at",
+           [](S &s, const PyHandle &b, const PyHandle &l,
+              bool preserveUnitLoops, int64_t index) {
+             tir::ScheduleError error;
+             if (failed(tir::computeAt(s.rewriter, s.block(b), s.loop(l),
+                                       preserveUnitLoops, index, error)))
+               s.fail(error);
+             s.verifyStep("compute_at");
+           })
+      .def("reverse_compute_at",
+           [](S &s, const PyHandle &b, const PyHandle &l,
+              bool preserveUnitLoops, int64_t index) {
+             tir::ScheduleError error;
+             if (failed(tir::reverseComputeAt(s.rewriter, s.block(b),
+                                              s.loop(l), preserveUnitLoops,
+                                              index, error)))
+               s.fail(error);
+             s.verifyStep("reverse_compute_at");
+           })
       .def("add_unit_loop",
            [](S &s, const PyHandle &h) {
              tir::ScheduleError error;

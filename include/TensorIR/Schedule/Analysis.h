@@ -11,6 +11,7 @@
 #ifndef TENSORIR_SCHEDULE_ANALYSIS_H
 #define TENSORIR_SCHEDULE_ANALYSIS_H
 
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Schedule/Primitives.h"
 
@@ -58,6 +59,71 @@ LogicalResult checkAffineBinding(BlockOp block, ValueRange loopVars,
 /// `primitive`, naming the first block that is neither and both reasons.
 LogicalResult checkCompactDataflow(ForOp loop, StringRef primitive,
                                    ScheduleError &error);
+
+//===----------------------------------------------------------------------===//
+// Scopes and data flow
+//===----------------------------------------------------------------------===//
+
+/// The scope root of `op`: its nearest enclosing tir.block, or the function
+/// (the nearest op isolated from above) when there is none.
+Operation *getScopeRoot(Operation *op);
+
+/// The blocks of the scope `root` (nested in loops, not in another block),
+/// in program order.
+SmallVector<BlockOp> getScopeBlocks(Operation *root);
+
+/// The blocks of `scope` before `block` that write a buffer it reads
+/// (producers), or after it that read a buffer it writes (consumers).
+SmallVector<BlockOp> getProducersIn(BlockOp block, ArrayRef<BlockOp> scope);
+SmallVector<BlockOp> getConsumersIn(BlockOp block, ArrayRef<BlockOp> scope);
+
+//===----------------------------------------------------------------------===//
+// Buffer regions
+//===----------------------------------------------------------------------===//
+
+/// A block's read and write regions: each buffer with its region (starts and
+/// extents in input space, over `inputs`: the block's iteration variables,
+/// then its region values). Regions the block leaves out are inferred (on a
+/// copy; the block is not changed), as TVMScript's parser does.
+struct BlockAccessRegions {
+  SmallVector<std::pair<Value, RegionExprs>> reads, writes;
+  SmallVector<Value> inputs;
+};
+FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
+                                               ScheduleError &error);
+
+/// A region of a buffer over values outside a loop: per dimension a lower
+/// bound and an extent (simplified; a constant where it is one), as index
+/// expressions whose dimension k stands for `inputs[k]`.
+struct LoopRegion {
+  SmallVector<AffineExpr> lowers, extents;
+  SmallVector<Value> inputs;
+  /// Whether every element of the box is accessed (no holes): false when a
+  /// block has a predicate, an inner loop variable is scaled, divided, taken
+  /// modulo or used in two dimensions, or accesses of different extents
+  /// were joined.
+  bool exact = true;
+};
+
+/// The region of `buffer` that `blocks` (blocks under `loop`, nested in
+/// loops inside it, not inside another block) read (`writes` false) or
+/// write, relaxed over the loops between each block and `loop`: TVM's
+/// RelaxBufferRegions. Bindings are substituted into the blocks' regions;
+/// predicates are ignored (the result may cover more, never less). Regions
+/// of several blocks (or accesses) are joined when their bounds differ by
+/// constants. Refuses (for `primitive`) what it cannot bound: an inner loop
+/// with runtime bounds, a value computed inside `loop`, products of inner
+/// loop variables, bounds of a union that differ by a runtime amount.
+/// An empty `lowers` means no block accesses the buffer.
+FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
+                                           bool writes,
+                                           ArrayRef<BlockOp> blocks,
+                                           StringRef primitive,
+                                           ScheduleError &error);
+
+/// `e` (dimension k stands for `inputs[k]`) simplified with the inputs'
+/// ranges; inputs whose range is a single value become that value.
+AffineExpr simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs);
 
 } // namespace mlir::tir
 

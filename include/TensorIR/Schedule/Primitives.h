@@ -106,6 +106,31 @@ FailureOr<ForOp> addUnitLoop(RewriterBase &rewriter, Operation *target,
                              ScheduleError &error);
 
 //===----------------------------------------------------------------------===//
+// Block placement
+//===----------------------------------------------------------------------===//
+
+/// TVM's compute_at: moves `block` (a complete or reduction block that is
+/// not an output block) under `loop`, which must hold all its consumers
+/// and none of its producers, and regenerates its loops (`ax0`, `ax1`, ...,
+/// one per iteration variable; with `preserveUnitLoops` false none of
+/// extent 1) so that one iteration of `loop` computes the region of its
+/// output that the consumers read there. Where that region may leave the
+/// block's bounds, the block gets a predicate. `index` is TVM's: -1 puts
+/// it before the first consumer under the loop, -2 after the last
+/// producer, n before the n-th statement of the loop body. Loops the block
+/// leaves empty are erased. Returns the block.
+FailureOr<BlockOp> computeAt(RewriterBase &rewriter, BlockOp block,
+                             ForOp loop, bool preserveUnitLoops, int64_t index,
+                             ScheduleError &error);
+
+/// TVM's reverse_compute_at: the same for a consumer, moved under a loop
+/// that holds all its producers (and none of its consumers), computing the
+/// part that reads what the producers write in one iteration.
+FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
+                                    ForOp loop, bool preserveUnitLoops,
+                                    int64_t index, ScheduleError &error);
+
+//===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//
 

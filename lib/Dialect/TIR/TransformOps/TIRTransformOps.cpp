@@ -346,6 +346,56 @@ tir::ReorderOp::apply(transform::TransformRewriter &rewriter,
   return verifiedAfter(*this, reordered->front());
 }
 
+//===----------------------------------------------------------------------===//
+// Block placement
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, typename Fn>
+static DiagnosedSilenceableFailure
+applyComputeAt(OpTy op, transform::TransformRewriter &rewriter,
+               transform::TransformState &state, Fn primitive) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  auto block = onlyPayload<BlockOp>(op, op.getBlock(), state, "tir.block", diag);
+  if (failed(block))
+    return diag;
+  auto loop = onlyPayload<ForOp>(op, op.getLoop(), state, "tir.for", diag);
+  if (failed(loop))
+    return diag;
+  ScheduleError error;
+  if (failed(primitive(rewriter, *block, *loop, op.getPreserveUnitLoops(),
+                       op.getIndex(), error)))
+    return refusal(op, error);
+  return verifiedAfter(op, *block);
+}
+
+void tir::ComputeAtOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getBlockMutable(), effects);
+  transform::onlyReadsHandle(getLoopMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+tir::ComputeAtOp::apply(transform::TransformRewriter &rewriter,
+                        transform::TransformResults &results,
+                        transform::TransformState &state) {
+  return applyComputeAt(*this, rewriter, state, computeAt);
+}
+
+void tir::ReverseComputeAtOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getBlockMutable(), effects);
+  transform::onlyReadsHandle(getLoopMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+tir::ReverseComputeAtOp::apply(transform::TransformRewriter &rewriter,
+                               transform::TransformResults &results,
+                               transform::TransformState &state) {
+  return applyComputeAt(*this, rewriter, state, reverseComputeAt);
+}
+
 void tir::AddUnitLoopOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   transform::onlyReadsHandle(getTargetMutable(), effects);

@@ -224,6 +224,29 @@ class Schedule:
         self._native.reorder([self._loop(l) for l in ordered_loops])
         self.trace._record("reorder", list(ordered_loops), {}, [])
 
+    # Block placement.
+    def compute_at(self, block, loop, preserve_unit_loops=False, index=-1):
+        """Moves a producer block under `loop` (which holds all its
+        consumers) and regenerates its loops to compute, in one iteration,
+        what the consumers read there (TVM's compute_at)."""
+        block = self._as_block(block)
+        self._native.compute_at(self._block(block), self._loop(loop),
+                                bool(preserve_unit_loops), int(index))
+        self.trace._record("compute_at", [block, loop],
+                           {"preserve_unit_loops": bool(preserve_unit_loops),
+                            "index": int(index)}, [])
+
+    def reverse_compute_at(self, block, loop, preserve_unit_loops=False, index=-1):
+        """Moves a consumer block under `loop` (which holds all its
+        producers), computing in one iteration what reads the producers'
+        output there (TVM's reverse_compute_at)."""
+        block = self._as_block(block)
+        self._native.reverse_compute_at(self._block(block), self._loop(loop),
+                                        bool(preserve_unit_loops), int(index))
+        self.trace._record("reverse_compute_at", [block, loop],
+                           {"preserve_unit_loops": bool(preserve_unit_loops),
+                            "index": int(index)}, [])
+
     def add_unit_loop(self, block_or_loop):
         target = self._as_block(block_or_loop)
         rv = LoopRV(self._native.add_unit_loop(self._target(target)))

@@ -54,6 +54,10 @@ class Trace:
                         f"ann_val={inst.attrs['ann_val']!r})")
             elif inst.kind == "unannotate":
                 text = f"sch.unannotate({args[0]}, ann_key={inst.attrs['ann_key']!r})"
+            elif inst.kind in ("compute_at", "reverse_compute_at"):
+                text = (f"sch.{inst.kind}(block={args[0]}, loop={args[1]}, "
+                        f"preserve_unit_loops={inst.attrs['preserve_unit_loops']}, "
+                        f"index={inst.attrs['index']})")
             else:
                 text = f"sch.{inst.kind}({', '.join(args)})"
             outs = [self._name(rv) for rv in inst.outputs]
@@ -174,6 +178,14 @@ class Trace:
                 body.append(f'transform.tir.annotate "{inst.attrs["ann_key"]}" = {value} to {ins[0]} : {any_op}')
             elif k == "unannotate":
                 body.append(f'transform.tir.unannotate {ins[0]} "{inst.attrs["ann_key"]}" : {any_op}')
+            elif k in ("compute_at", "reverse_compute_at"):
+                options = []
+                if inst.attrs["preserve_unit_loops"]:
+                    options.append("preserve_unit_loops = true")
+                if inst.attrs["index"] != -1:
+                    options.append(f"index = {inst.attrs['index']}")
+                attr = " {" + ", ".join(options) + "}" if options else ""
+                body.append(f"transform.tir.{k} {ins[0]} at {ins[1]}{attr} : {any_op}, {any_op}")
             else:
                 raise ValueError(f"no transform-script form for {k}")
         lines = ["module attributes {transform.with_named_sequence} {",

@@ -229,6 +229,71 @@ def TIR_AddUnitLoopOp : TIR_TransformOp<"add_unit_loop", [
 }
 
 //===----------------------------------------------------------------------===//
+// Block placement
+//===----------------------------------------------------------------------===//
+
+class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
+                          string descriptionText>
+    : TIR_TransformOp<mnemonic, [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       TransformHandleTypeInterface:$loop,
+                       DefaultValuedAttr<BoolAttr, "false">:$preserve_unit_loops,
+                       DefaultValuedAttr<I64Attr, "-1">:$index);
+  let assemblyFormat = [{
+    $block `at` $loop attr-dict `:` type($block) `,` type($loop)
+  }];
+}
+
+def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
+    "move a producer block under a loop of its consumers (TVM's compute_at)", [{
+    Moves the block under the loop and regenerates its loops (`ax0`, `ax1`,
+    ..., one per iteration variable, outermost first; none of extent 1
+    unless `preserve_unit_loops = true`) so that one iteration of the loop
+    computes the region of the block's output that its consumers under the
+    loop read there (relaxed over the loops inside the loop). The bindings
+    become `lower + ax`, simplified; a dimension whose region covers the
+    block's whole domain iterates it fully; where the region may leave the
+    block's bounds the block gets a predicate. `index` is TVM's: -1 puts
+    the block before the first consumer under the loop, -2 after the last
+    producer, n before the n-th statement of the loop body. Loops the block
+    leaves empty are erased.
+
+    ```mlir
+    transform.tir.compute_at %b at %ho : !transform.any_op, !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a block that is
+    neither complete nor a reduction block, an output block (it writes a
+    buffer not allocated in its scope), a loop in another scope or that
+    contains the block, a consumer outside the loop, a producer under it,
+    no place between producers and consumers, an invalid index, a predicate
+    that says more than the iteration domains, operands defined in the
+    loops the block leaves, and regions it cannot invert or bound (an
+    output index that is not an iteration variable or a constant, a runtime
+    extent). The block handle stays valid; handles to the loops it leaves
+    empty are invalidated.
+  }]>;
+
+def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
+    "move a consumer block under a loop of its producers (TVM's reverse_compute_at)", [{
+    The mirror of `compute_at`: the block moves under a loop that holds all
+    of its producers, and its loops cover, in one iteration, the region its
+    reads need of what the producers write there. Besides `compute_at`'s
+    rules (except the output-block one) it refuses a consumer of the block
+    under the loop, and producers whose writes in one iteration are not a
+    dense box (a predicate, strides other than 1), since the block could
+    then read elements not yet written.
+
+    ```mlir
+    transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
+    ```
+  }]>;
+
+//===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//
 

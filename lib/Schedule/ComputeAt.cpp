@@ -1,0 +1,586 @@
+//===- ComputeAt.cpp - TVM's compute_at and reverse_compute_at ------------===//
+//
+// Moves a block under a loop of its consumers (compute_at) or producers
+// (reverse_compute_at) and regenerates its loops so that one iteration of
+// the loop computes exactly the part of the block the other blocks need
+// there. The parts, in the order they run:
+//   1. legality: scope, block kind, placement of producers and consumers;
+//   2. the iteration domain (solveDomain): the region the consumers read
+//      (producers write) in one iteration of the loop, relaxed over the
+//      loops inside it, inverted through the block's own access;
+//   3. the rewrite: new loops `ax0, ax1, ...`, the block moved under them,
+//      its bindings (and, where the domain leaves the block's bounds, a
+//      predicate) set, and the loops it leaves empty erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Schedule/Analysis.h"
+
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+namespace {
+
+/// One new loop (or, with extent 1 and without preserve_unit_loops, just
+/// a binding) per iteration variable: `var = lower + ax` for ax in
+/// [0, extent), with optional bounds `lower + ax >= lo` / `<= hi` as a
+/// predicate where the domain may leave the block's bounds.
+struct VarDomain {
+  AffineExpr lower; // over Plan::inputs
+  int64_t extent = 0;
+  std::optional<int64_t> guardLo, guardHi;
+};
+
+struct Plan {
+  SmallVector<Value> inputs;
+  SmallVector<VarDomain> vars;
+};
+
+/// The context of one call: which primitive, and the refusal helper.
+struct Ctx {
+  StringRef primitive;
+  BlockOp block;
+  ForOp loop;
+  ScheduleError &error;
+
+  LogicalResult fail(Operation *culprit, const Twine &why) {
+    return refuse(error, culprit, primitive + " " + why);
+  }
+  std::string name() { return ("'" + block.getBlockName() + "'").str(); }
+};
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+/// TVM's first rules: the block is complete or a reduction block in its
+/// scope; the loop is in the same scope (only loops between it and the
+/// scope root) and does not contain the block.
+LogicalResult checkScope(Ctx &c, Operation *root, ArrayRef<BlockOp> scope) {
+  int complete = getCompleteBlockViolation(c.block, scope);
+  int reduction = complete ? getReductionBlockViolation(c.block, scope) : 0;
+  if (complete && reduction) {
+    static const char *completeRules[] = {
+        "", "not all its iteration variables are spatial",
+        "another block of its scope writes its outputs",
+        "it reads a buffer it writes"};
+    static const char *reductionRules[] = {
+        "", "it has no tir.init", "a binding is not quasi-affine",
+        "an iteration variable is neither spatial nor reduce",
+        "another block of its scope writes its outputs",
+        "a reduce variable indexes a buffer it writes"};
+    return c.fail(c.block, "needs a complete block or reduction block, but block " +
+                               c.name() + " is neither (not complete: " +
+                               completeRules[complete] +
+                               "; not a reduction: " +
+                               reductionRules[reduction] + ")");
+  }
+  for (Operation *p = c.loop->getParentOp(); p != root; p = p->getParentOp())
+    if (!p || !isa<ForOp>(p))
+      return c.fail(c.loop, "needs the block and the loop in the same scope, "
+                            "but loop " +
+                                loopName(c.loop) + " is not in the scope of "
+                                                   "block " +
+                                c.name() + " (TVM: the block and loop must be "
+                                           "under the same block scope)");
+  if (c.loop->isAncestor(c.block))
+    return c.fail(c.loop, "needs a loop that is not an ancestor of the block, "
+                          "but loop " +
+                              loopName(c.loop) + " contains block " +
+                              c.name() + " (TVM: the loop must not be the "
+                                         "ancestor of block)");
+  return success();
+}
+
+/// Whether `buffer` is defined inside `root` (allocated in the scope).
+bool definedInside(Value buffer, Operation *root) {
+  Operation *owner = isa<BlockArgument>(buffer)
+                         ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
+                         : buffer.getDefiningOp();
+  return owner && root->isProperAncestor(owner);
+}
+
+/// The position among the loop body's ops where the block goes, with TVM's
+/// `index` (-1: before the first consumer, -2: after the last producer).
+/// Every producer of the block must run before it and every consumer after
+/// it, under the loop or outside it; and a producer (for compute_at) or
+/// consumer (for reverse_compute_at) under the loop would have finished
+/// only part of its work when the block runs, so it is refused.
+FailureOr<unsigned> findPosition(Ctx &c, Operation *root,
+                                 ArrayRef<BlockOp> producers,
+                                 ArrayRef<BlockOp> consumers, bool computeAt,
+                                 int64_t index) {
+  SmallVector<Operation *> subtrees;
+  for (Operation &op : *c.loop.getBody())
+    subtrees.push_back(&op);
+  auto subtreeOf = [&](BlockOp b) -> int {
+    for (auto [i, op] : llvm::enumerate(subtrees))
+      if (op->isAncestor(b))
+        return i;
+    return -1;
+  };
+  DenseMap<Operation *, unsigned> order;
+  root->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { order.try_emplace(op, order.size()); });
+  int lastProducer = -1, firstConsumer = subtrees.size();
+  for (BlockOp p : producers) {
+    int i = subtreeOf(p);
+    if (i < 0 && order.lookup(p) > order.lookup(c.loop))
+      return c.fail(p, "would move block " + c.name() + " before block '" +
+                           p.getBlockName() +
+                           "', which writes a buffer it reads");
+    if (i >= 0 && computeAt)
+      return c.fail(p, "needs the producers of block " + c.name() +
+                           " outside loop " + loopName(c.loop) +
+                           ", but block '" + p.getBlockName() +
+                           "' is under it (it would have written only part "
+                           "of its output)");
+    lastProducer = std::max(lastProducer, i);
+  }
+  for (BlockOp b : consumers) {
+    int i = subtreeOf(b);
+    if (i < 0 && order.lookup(b) < order.lookup(c.loop))
+      return c.fail(b, "would move block " + c.name() + " after block '" +
+                           b.getBlockName() +
+                           "', which reads a buffer it writes");
+    if (i >= 0 && !computeAt)
+      return c.fail(b, "needs the consumers of block " + c.name() +
+                           " outside loop " + loopName(c.loop) +
+                           ", but block '" + b.getBlockName() +
+                           "' is under it (it would read only part of the "
+                           "block's output)");
+    if (i >= 0)
+      firstConsumer = std::min(firstConsumer, i);
+  }
+  if (lastProducer >= firstConsumer)
+    return c.fail(c.loop, "finds no place under loop " + loopName(c.loop) +
+                              " after the producers and before the "
+                              "consumers of block " +
+                              c.name());
+  if (index == -1)
+    return firstConsumer;
+  if (index == -2)
+    return lastProducer + 1;
+  if (index < lastProducer + 1 || index > firstConsumer)
+    return c.fail(c.loop, "got index " + Twine(index) +
+                              "; the valid ones are -1, -2 and [" +
+                              Twine(lastProducer + 1) + ", " +
+                              Twine(firstConsumer) + "]");
+  return static_cast<unsigned>(index);
+}
+
+/// The block's values from outside it (other than its bindings, which are
+/// replaced) must be available where it goes: defined before the loop.
+LogicalResult checkOperandsAvailable(Ctx &c) {
+  ValueRange bindings = c.block.getBindingValues();
+  auto available = [&](Value v) {
+    Block *owner = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
+                                         : v.getDefiningOp()->getBlock();
+    Operation *anchor = owner->findAncestorOpInBlock(*c.loop);
+    if (!anchor)
+      return false;
+    return isa<BlockArgument>(v) || v.getDefiningOp()->isBeforeInBlock(anchor);
+  };
+  for (OpOperand &use : c.block->getOpOperands())
+    if (!isBindingUse(use) && !available(use.get()))
+      return c.fail(c.block, "cannot move block " + c.name() +
+                                 ": one of its operands is defined inside "
+                                 "the loops it leaves");
+  WalkResult r = c.block.getBody()->walk([&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      Operation *owner = isa<BlockArgument>(v)
+                             ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                             : v.getDefiningOp();
+      if (owner && c.block->isAncestor(owner))
+        continue;
+      if (!available(v))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted())
+    return c.fail(c.block, "cannot move block " + c.name() +
+                               ": its body uses a value defined inside the "
+                               "loops it leaves (an opaque use of a loop "
+                               "variable)");
+  (void)bindings;
+  return success();
+}
+
+/// TVM replaces the block's predicate; here it may only go when it says no
+/// more than the iteration domains (each constraint bounds one binding, as
+/// a split's `i0 * 4 + i1 < 10` does, within the variable's domain).
+LogicalResult checkPredicateDroppable(Ctx &c) {
+  SmallVector<AffineExpr> bindings = c.block.getBindingExprs();
+  unsigned n = c.block.getBindingValues().size();
+  for (IntegerSet set : c.block.getPredicateSets())
+    for (auto [k, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      bool implied = false;
+      for (auto [i, b] : llvm::enumerate(bindings)) {
+        auto lo = c.block.getConstantDomainLower(i);
+        auto hi = c.block.getConstantDomainUpper(i);
+        if (!lo || !hi)
+          continue;
+        for (int64_t s : {1, -1}) {
+          auto rest = dyn_cast<AffineConstantExpr>(
+              simplifyAffineExpr(e - b * s, n, 0));
+          if (!rest)
+            continue;
+          // e == s * v + r: over v in [lo, hi), e >= 0 (== 0) always holds?
+          int64_t a = s * *lo + rest.getValue();
+          int64_t z = s * (*hi - 1) + rest.getValue();
+          bool always = set.isEq(k) ? (a == 0 && z == 0)
+                                    : std::min(a, z) >= 0;
+          implied |= always;
+        }
+      }
+      if (!implied)
+        return c.fail(c.block,
+                      "would drop the predicate of block " + c.name() +
+                          ", which says more than its iteration domains");
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The iteration domain
+//===----------------------------------------------------------------------===//
+
+/// TVM's CalculateBlockVarDomain for the accesses it can invert: in each
+/// dimension the block provides (writes for compute_at, reads for
+/// reverse_compute_at) one element at an iteration variable `v` or a
+/// constant; `v` must then cover the region required there.
+FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
+                            bool computeAt, bool preserveUnitLoops) {
+  MLIRContext *ctx = c.block.getContext();
+  FailureOr<BlockAccessRegions> own = getAccessRegions(c.block, c.error);
+  if (failed(own))
+    return failure();
+  unsigned numVars = c.block.getNumIterVars();
+  SmallVector<int64_t> domLo, domHi; // inclusive
+  for (unsigned i = 0; i < numVars; ++i) {
+    auto lo = c.block.getConstantDomainLower(i);
+    auto hi = c.block.getConstantDomainUpper(i);
+    if (!lo || !hi)
+      return c.fail(c.block, "needs constant iteration domains, but block " +
+                                 c.name() + " has a runtime one");
+    domLo.push_back(*lo);
+    domHi.push_back(*hi - 1);
+  }
+
+  ExprInputs in{ctx, {}};
+  SmallVector<AffineExpr> lo(numVars), hi(numVars);
+  auto joinInto = [&](AffineExpr &acc, AffineExpr e, bool upper) {
+    if (!acc) {
+      acc = e;
+      return true;
+    }
+    auto diff = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(e - acc, in.values.size(), 0));
+    if (!diff)
+      return false;
+    if (upper ? diff.getValue() > 0 : diff.getValue() < 0)
+      acc = e;
+    return true;
+  };
+
+  auto &provided = computeAt ? own->writes : own->reads;
+  SmallVector<Value> done;
+  for (auto &[buffer, region] : provided) {
+    if (llvm::is_contained(done, buffer))
+      return c.fail(c.block, "needs one access per buffer in block " +
+                                 c.name() + ", which has several of one");
+    done.push_back(buffer);
+    FailureOr<LoopRegion> req = relaxRegionUnderLoop(
+        c.loop, buffer, /*writes=*/!computeAt, required, c.primitive,
+        c.error);
+    if (failed(req))
+      return failure();
+    if (req->lowers.empty())
+      continue;
+    if (!computeAt && !req->exact)
+      return c.fail(c.loop,
+                    "needs the producers under loop " + loopName(c.loop) +
+                        " to write a dense box in one iteration (no "
+                        "predicate, strides of 1); block " +
+                        c.name() + " could read elements not yet written");
+    SmallVector<AffineExpr> reqDims;
+    for (Value v : req->inputs)
+      reqDims.push_back(in.dimOf(v));
+    auto shape = cast<MemRefType>(buffer.getType()).getShape();
+    for (unsigned d = 0, e = region.starts.size(); d < e; ++d) {
+      AffineExpr rlo = req->lowers[d].replaceDims(reqDims);
+      AffineExpr rext = req->extents[d].replaceDims(reqDims);
+      auto ext = dyn_cast<AffineConstantExpr>(region.extents[d]);
+      if (!ext || ext.getValue() != 1)
+        return c.fail(c.block, "cannot invert the access of block " +
+                                   c.name() + " in dimension " + Twine(d) +
+                                   ": it covers more than one element");
+      AffineExpr start = region.starts[d];
+      if (auto k = dyn_cast<AffineConstantExpr>(start)) {
+        auto rl = dyn_cast<AffineConstantExpr>(rlo);
+        auto re = dyn_cast<AffineConstantExpr>(rext);
+        if (!rl || !re || rl.getValue() != k.getValue() || re.getValue() != 1)
+          return c.fail(c.block, "needs the region required in dimension " +
+                                     Twine(d) + " to be the constant " +
+                                     Twine(k.getValue()) + " block " +
+                                     c.name() + " provides there");
+        continue;
+      }
+      auto v = dyn_cast<AffineDimExpr>(start);
+      if (!v || v.getPosition() >= numVars)
+        return c.fail(c.block, "cannot invert the access of block " +
+                                   c.name() + " in dimension " + Twine(d) +
+                                   ": the index is not one iteration "
+                                   "variable or a constant");
+      unsigned var = v.getPosition();
+      if (!joinInto(lo[var], rlo, false) ||
+          !joinInto(hi[var], rlo + rext - 1, true))
+        return c.fail(c.block, "cannot join the regions required of an "
+                               "iteration variable of block " +
+                                   c.name() + " (they differ by a runtime "
+                                              "amount)");
+      if (d < shape.size() && !ShapedType::isDynamic(shape[d])) {
+        domLo[var] = std::max<int64_t>(domLo[var], 0);
+        domHi[var] = std::min<int64_t>(domHi[var], shape[d] - 1);
+      }
+    }
+  }
+
+  // TVM's BlockVarDomainInfo::Simplify: the domain where it lies within
+  // the bounds, the bounds where they lie within it (or where the
+  // intersection is constant), else the domain with a predicate.
+  Plan plan;
+  SmallVector<std::optional<Interval>> ranges;
+  for (Value v : in.values)
+    ranges.push_back(getValueRange(v));
+  for (unsigned i = 0; i < numVars; ++i) {
+    VarDomain dom;
+    AffineExpr blo = getAffineConstantExpr(domLo[i], ctx);
+    if (!lo[i] || domLo[i] > domHi[i]) {
+      dom.lower = blo;
+      dom.extent = std::max<int64_t>(domHi[i] - domLo[i] + 1, 0);
+      plan.vars.push_back(dom);
+      continue;
+    }
+    AffineExpr l = simplifyOverValues(lo[i], in.values);
+    AffineExpr h = simplifyOverValues(hi[i], in.values);
+    auto lr = evaluateRange(l, ranges), hr = evaluateRange(h, ranges);
+    auto loBound = [&]() -> AffineExpr { // max(l, domLo) when known
+      if (lr && lr->hi <= domLo[i])
+        return blo;
+      if (lr && lr->lo >= domLo[i])
+        return l;
+      return AffineExpr();
+    };
+    auto hiBound = [&]() -> AffineExpr { // min(h, domHi) when known
+      if (hr && hr->lo >= domHi[i])
+        return getAffineConstantExpr(domHi[i], ctx);
+      if (hr && hr->hi <= domHi[i])
+        return h;
+      return AffineExpr();
+    };
+    AffineExpr il = loBound(), ih = hiBound();
+    bool within = lr && hr && lr->lo >= domLo[i] && hr->hi <= domHi[i];
+    if (!within && il && ih && isa<AffineConstantExpr>(il) &&
+        isa<AffineConstantExpr>(ih)) {
+      l = il;
+      h = ih;
+    } else if (!within) {
+      if (!(lr && lr->lo >= domLo[i]))
+        dom.guardLo = domLo[i];
+      if (!(hr && hr->hi <= domHi[i]))
+        dom.guardHi = domHi[i];
+    }
+    auto extent = dyn_cast<AffineConstantExpr>(
+        simplifyOverValues(h - l + 1, in.values));
+    if (!extent || extent.getValue() < 1)
+      return c.fail(c.block, "needs a constant extent for each new loop, but "
+                             "the region block " +
+                                 c.name() + " must cover has a runtime one");
+    dom.lower = l;
+    dom.extent = extent.getValue();
+    plan.vars.push_back(dom);
+  }
+  plan.inputs = in.values;
+  (void)preserveUnitLoops;
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// The rewrite
+//===----------------------------------------------------------------------===//
+
+/// Erases the block's old loops that it leaves empty (pure index
+/// computations left without uses go with them), up to the scope root.
+void eraseEmptyAncestors(RewriterBase &rewriter, Operation *parent,
+                         Operation *root) {
+  while (parent && parent != root && isa<ForOp>(parent)) {
+    Block *body = &parent->getRegion(0).front();
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
+          rewriter.eraseOp(&op);
+          changed = true;
+        }
+    }
+    if (!body->empty())
+      return;
+    Operation *next = parent->getParentOp();
+    rewriter.eraseOp(parent);
+    parent = next;
+  }
+}
+
+void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
+             unsigned position, bool preserveUnitLoops, Operation *root) {
+  MLIRContext *ctx = c.block.getContext();
+  Location loc = c.block.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *body = c.loop.getBody();
+  if (position < body->getOperations().size())
+    rewriter.setInsertionPoint(&*std::next(body->begin(), position));
+  else
+    rewriter.setInsertionPointToEnd(body);
+
+  // The new loops, outermost first, and the bindings over (outer values,
+  // new loop variables).
+  SmallVector<Value> inputs(plan.inputs);
+  SmallVector<AffineExpr> bindings;
+  SmallVector<AffineExpr> constraints;
+  unsigned created = 0;
+  for (const VarDomain &dom : plan.vars) {
+    AffineExpr value = dom.lower;
+    if (preserveUnitLoops || dom.extent != 1) {
+      ForOp loop = createLoop(rewriter, loc, dom.extent,
+                              ("ax" + Twine(created++)).str());
+      rewriter.setInsertionPointToStart(loop.getBody());
+      inputs.push_back(loop.getInductionVar());
+      value = value + getAffineDimExpr(inputs.size() - 1, ctx);
+    }
+    if (dom.guardLo)
+      constraints.push_back(value - *dom.guardLo);
+    if (dom.guardHi)
+      constraints.push_back(getAffineConstantExpr(*dom.guardHi, ctx) - value);
+    bindings.push_back(value);
+  }
+  Operation *oldParent = c.block->getParentOp();
+  rewriter.moveOpBefore(c.block, rewriter.getInsertionBlock(),
+                        rewriter.getInsertionPoint());
+
+  // Simplify with the ranges of the inputs, then keep the used ones.
+  unsigned n = inputs.size();
+  // As TVM, `lower + ax` stays as written, also for a unit loop (its lower
+  // bound is already simplified).
+  for (AffineExpr &e : bindings)
+    e = simplifyAffineExpr(e, n, 0);
+  for (AffineExpr &e : constraints)
+    e = simplifyOverValues(e, inputs);
+  llvm::SmallBitVector used(n);
+  for (ArrayRef<AffineExpr> list : {ArrayRef<AffineExpr>(bindings),
+                                    ArrayRef<AffineExpr>(constraints)})
+    for (AffineExpr e : list)
+      e.walk([&](AffineExpr sub) {
+        if (auto d = dyn_cast<AffineDimExpr>(sub))
+          used.set(d.getPosition());
+      });
+  SmallVector<Value> operands;
+  SmallVector<AffineExpr> compress;
+  for (unsigned i = 0; i < n; ++i) {
+    compress.push_back(getAffineDimExpr(operands.size(), ctx));
+    if (used.test(i))
+      operands.push_back(inputs[i]);
+  }
+  for (AffineExpr &e : bindings)
+    e = e.replaceDims(compress);
+  for (AffineExpr &e : constraints)
+    e = e.replaceDims(compress);
+  rewriter.modifyOpInPlace(c.block, [&] {
+    c.block.setBindingsAttr(
+        AffineMapAttr::get(makeInputMap(operands.size(), bindings, ctx)));
+    if (constraints.empty()) {
+      c.block.removePredicateAttr();
+    } else {
+      SmallVector<bool> eq(constraints.size(), false);
+      c.block.setPredicateAttr(ArrayAttr::get(
+          ctx, {IntegerSetAttr::get(makeInputSet(operands.size(),
+                                                 constraints, eq, ctx))}));
+    }
+    c.block.getBindingValuesMutable().assign(operands);
+  });
+  eraseEmptyAncestors(rewriter, oldParent, root);
+}
+
+FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
+                                 ForOp loop, bool preserveUnitLoops,
+                                 int64_t index, bool computeAt,
+                                 ScheduleError &error) {
+  Ctx c{computeAt ? "compute_at" : "reverse_compute_at", block, loop, error};
+  Operation *root = getScopeRoot(block);
+  SmallVector<BlockOp> scope = getScopeBlocks(root);
+  if (failed(checkScope(c, root, scope)))
+    return failure();
+  if (computeAt) {
+    SmallVector<Value> reads, writes;
+    getAccessedBuffers(block, reads, writes);
+    for (Value b : writes)
+      if (!definedInside(b, root))
+        return c.fail(block, "needs a block that is not an output block, but "
+                             "block " +
+                                 c.name() +
+                                 " writes a buffer of its scope's caller "
+                                 "(not allocated in the scope)");
+  }
+  SmallVector<BlockOp> producers = getProducersIn(block, scope);
+  SmallVector<BlockOp> consumers = getConsumersIn(block, scope);
+  SmallVector<BlockOp> &required = computeAt ? consumers : producers;
+  for (BlockOp b : required)
+    if (!loop->isAncestor(b))
+      return c.fail(b, Twine("needs all the ") +
+                           (computeAt ? "consumers" : "producers") +
+                           " of block " + c.name() + " under loop " +
+                           loopName(loop) + ", but block '" +
+                           b.getBlockName() + "' is not (TVM: requires all the " +
+                           (computeAt ? "consumer" : "producer") +
+                           "(s) of the given block to be present under the "
+                           "target loop)");
+  FailureOr<unsigned> position =
+      findPosition(c, root, producers, consumers, computeAt, index);
+  if (failed(position))
+    return failure();
+  if (failed(checkPredicateDroppable(c)) || failed(checkOperandsAvailable(c)))
+    return failure();
+  FailureOr<Plan> plan = solveDomain(c, required, computeAt, preserveUnitLoops);
+  if (failed(plan))
+    return failure();
+  rewrite(rewriter, c, *plan, *position, preserveUnitLoops, root);
+  return block;
+}
+
+} // namespace
+
+FailureOr<BlockOp> mlir::tir::computeAt(RewriterBase &rewriter, BlockOp block,
+                                        ForOp loop, bool preserveUnitLoops,
+                                        int64_t index, ScheduleError &error) {
+  return computeAtImpl(rewriter, block, loop, preserveUnitLoops, index,
+                       /*computeAt=*/true, error);
+}
+
+FailureOr<BlockOp> mlir::tir::reverseComputeAt(RewriterBase &rewriter,
+                                               BlockOp block, ForOp loop,
+                                               bool preserveUnitLoops,
+                                               int64_t index,
+                                               ScheduleError &error) {
+  return computeAtImpl(rewriter, block, loop, preserveUnitLoops, index,
+                       /*computeAt=*/false, error);
+}

@@ -1,0 +1,90 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file | FileCheck %s
+
+// compute_at of a producer at the outer loop of a consumer split 10 = 3 x 4
+// (not dividing): 4 rows per iteration, the whole row width, and the
+// predicate that keeps the last iteration inside the buffer.
+// CHECK-LABEL: func.func @pipe
+// CHECK:         tir.for %[[I0:.+]] = 0 to 3 {
+// CHECK-NEXT:      tir.for %[[AX0:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.for %[[AX1:.+]] = 0 to 8 {
+// CHECK-NEXT:          tir.block "B"(%{{.+}} = spatial(10, %[[I0]] * 4 + %[[AX0]]), %{{.+}} = spatial(8, %[[AX1]])) where(%[[I0]] * 4 + %[[AX0]] < 10) {
+// CHECK:             tir.for %{{.+}} = 0 to 4 {
+// CHECK-NEXT:          tir.for %{{.+}} = 0 to 8 {
+// CHECK-NEXT:            tir.block "C"
+// CHECK-NOT:     tir.for
+// CHECK:         return
+func.func @pipe(%A: memref<10x8xf32>, %C: memref<10x8xf32>) {
+  %B = tir.alloc_buffer : memref<10x8xf32>
+  tir.for %i = 0 to 10 {
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(10, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<10x8xf32>
+        %two = arith.constant 2.0 : f32
+        %m = arith.mulf %a, %two : f32
+        tir.store %m, %B[%vi, %vj] : memref<10x8xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 10 {
+    tir.for %j = 0 to 8 {
+      tir.block "C"(%vi = spatial(10, %i), %vj = spatial(8, %j)) {
+        %b = tir.load %B[%vi, %vj] : memref<10x8xf32>
+        %one = arith.constant 1.0 : f32
+        %s = arith.addf %b, %one : f32
+        tir.store %s, %C[%vi, %vj] : memref<10x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.compute_at %b at %i0 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reverse_compute_at of a consumer at the outer loop of its producer split
+// 8 = 4 x 2: the consumer covers the two elements of each iteration.
+// CHECK-LABEL: func.func @rev
+// CHECK:         tir.for %[[I0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %{{.+}} = 0 to 2 {
+// CHECK-NEXT:        tir.block "B"
+// CHECK:           tir.for %[[AX0:.+]] = 0 to 2 {
+// CHECK-NEXT:        tir.block "C"(%{{.+}} = spatial(8, %[[I0]] * 2 + %[[AX0]])) {
+// CHECK-NOT:     tir.for
+// CHECK:         return
+func.func @rev(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %i = 0 to 8 {
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %b = tir.load %B[%vi] : memref<8xf32>
+      tir.store %b, %C[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %i0, %i1 = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
