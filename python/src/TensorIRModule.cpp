@@ -495,6 +495,15 @@ PYBIND11_MODULE(_tensorir, m) {
                s.fail(error);
              s.verifyStep("reverse_compute_at");
            })
+      .def("loop_extent",
+           // The extent of a loop that starts at 0 with a constant bound;
+           // None otherwise.
+           [](S &s, const PyHandle &l) -> std::optional<int64_t> {
+             tir::ForOp loop = s.loop(l);
+             if (loop.getConstantLowerBound() != 0)
+               return std::nullopt;
+             return loop.getConstantUpperBound();
+           })
       .def("add_unit_loop",
            [](S &s, const PyHandle &h) {
              tir::ScheduleError error;

@@ -1,5 +1,6 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
 import operator
+import random
 import sys
 
 from ..._ext import ext
@@ -41,6 +42,20 @@ def _factor(value):
         raise TypeError(f"split factors are integers (int or IntImm), expressions of "
                         f"T.vscale() or None, got {type(value).__name__}") from None
     return None if value == -1 else value
+
+
+def _perfect_tilings(extent, n, max_innermost):
+    """Every list of n positive ints whose product is `extent`, the last at
+    most `max_innermost` (when positive)."""
+    def divisors(x):
+        return [d for d in range(1, x + 1) if x % d == 0]
+
+    def tilings(rest, k):
+        if k == 1:
+            return [[rest]]
+        return [[d] + t for d in divisors(rest) for t in tilings(rest // d, k - 1)]
+
+    return [t for t in tilings(extent, n) if max_innermost <= 0 or t[-1] <= max_innermost]
 
 
 def _vscale_values(factors):
@@ -104,8 +119,9 @@ class Schedule:
         """mod: an IRModule, a PrimFunc (scheduled as IRModule({"main": f}),
         so its function is "main", as in TVM) or MLIR text. seed,
         debug_mask (see tir.schedule.state), error_render_level and
-        enable_check are TVM's; they are checked and recorded, and change
-        nothing: nothing here is random, and refusals always raise
+        enable_check are TVM's; they are checked and recorded. seed seeds
+        the sampling primitives (sample_perfect_tile; None: a random seed,
+        as in TVM); the others change nothing: refusals always raise
         ScheduleError with the rule and the location at fault."""
         from ..function import PrimFunc
         if isinstance(mod, str):
@@ -125,6 +141,7 @@ class Schedule:
                              f"{error_render_level!r}")
         self.debug_mask = parse_debug_mask(debug_mask)
         self.seed = seed
+        self._rng = random.Random(seed)
         self.error_render_level = error_render_level
         self.enable_check = bool(enable_check)
         self._native = ext.Schedule(mod._native)
@@ -210,6 +227,38 @@ class Schedule:
             attrs["disable_predication"] = True
         self.trace._record("split", [loop], attrs, rvs)
         return rvs
+
+    def sample_perfect_tile(self, loop, n, max_innermost_factor=16, decision=None):
+        """TVM's sample_perfect_tile: `n` factors whose product is the
+        loop's constant extent, the innermost at most `max_innermost_factor`
+        (when positive). `decision` fixes them; otherwise they are drawn
+        uniformly among all such tilings with the schedule's seed. Returns
+        the factors as ints (TVM returns ExprRVs holding them), ready for
+        split."""
+        n = operator.index(n)
+        if n < 1:
+            raise ValueError(f"sample_perfect_tile: n is at least 1, got {n}")
+        extent = self._native.loop_extent(self._loop(loop))
+        if extent is None:
+            raise ScheduleError("sample_perfect_tile needs a loop that starts at 0 and has a "
+                                "constant extent")
+        tilings = _perfect_tilings(extent, n, max_innermost_factor)
+        if decision is not None:
+            decision = [operator.index(d) for d in decision]
+            if decision not in tilings:
+                raise ScheduleError(
+                    f"sample_perfect_tile: decision {decision} is not {n} factors of the "
+                    f"extent {extent} with the innermost at most {max_innermost_factor}")
+        else:
+            if not tilings:
+                raise ScheduleError(
+                    f"sample_perfect_tile: no {n} factors of {extent} have the innermost "
+                    f"at most {max_innermost_factor}")
+            decision = tilings[self._rng.randrange(len(tilings))]
+        self.trace._record("sample_perfect_tile", [loop],
+                           {"n": n, "max_innermost_factor": max_innermost_factor,
+                            "decision": list(decision)}, [])
+        return list(decision)
 
     def fuse(self, *loops, preserve_unit_iters=True):
         """Fuses perfectly nested loops into one. `preserve_unit_iters` is

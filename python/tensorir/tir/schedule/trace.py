@@ -54,6 +54,12 @@ class Trace:
                         f"ann_val={inst.attrs['ann_val']!r})")
             elif inst.kind == "unannotate":
                 text = f"sch.unannotate({args[0]}, ann_key={inst.attrs['ann_key']!r})"
+            elif inst.kind == "sample_perfect_tile":
+                # Its factors are recorded where they are used (split), so
+                # the Python form only replays the decision.
+                text = (f"sch.sample_perfect_tile(loop={args[0]}, n={inst.attrs['n']}, "
+                        f"max_innermost_factor={inst.attrs['max_innermost_factor']}, "
+                        f"decision={inst.attrs['decision']!r})")
             elif inst.kind in ("compute_at", "reverse_compute_at"):
                 text = (f"sch.{inst.kind}(block={args[0]}, loop={args[1]}, "
                         f"preserve_unit_loops={inst.attrs['preserve_unit_loops']}, "
@@ -78,10 +84,11 @@ class Trace:
         """Applies the steps again, in order, to `sch` (a Schedule of the
         module this trace's schedule started from), as TVM's
         Trace.apply_to_schedule. Nothing here is a postprocessing step or a
-        sampling decision, so remove_postproc and decision_provider change
-        nothing (a decision_provider is refused)."""
+        sampling step whose decision matters (sample_perfect_tile's factors
+        are recorded where split uses them), so remove_postproc and
+        decision_provider change nothing (a decision_provider is refused)."""
         if decision_provider is not None:
-            raise ValueError("apply_to_schedule: this trace has no sampling decisions")
+            raise ValueError("apply_to_schedule: this trace's decisions are fixed")
         new_rvs = {}
 
         def lookup(rv):
@@ -92,7 +99,7 @@ class Trace:
         for inst in self.insts:
             result = getattr(sch, inst.kind)(*[lookup(rv) for rv in inst.inputs],
                                              **inst.attrs)
-            if result is None:
+            if result is None or inst.kind == "sample_perfect_tile":
                 results = []
             elif isinstance(result, (list, tuple)):
                 results = list(result)
@@ -129,6 +136,8 @@ class Trace:
             ins = ["%" + self._name(rv) for rv in inst.inputs]
             outs = ["%" + self._name(rv) for rv in inst.outputs]
             k = inst.kind
+            if k == "sample_perfect_tile":
+                continue  # its decision is in the splits that use it
             if k == "get_block":
                 if inst.attrs["func_name"]:
                     raise ValueError("get_block(func_name=...) has no transform-script form yet")
