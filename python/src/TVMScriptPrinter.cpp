@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -188,6 +189,7 @@ private:
   }
 
   bool expr(Value v, std::string &out);
+  bool callExpr(CallOp call, std::string &out);
   bool statement(Operation &op, int indent, std::ostringstream &os);
   bool blockBody(Block &block, int indent, std::ostringstream &os);
   bool forLoop(ForOp loop, int indent, std::ostringstream &os);
@@ -320,6 +322,26 @@ bool Printer::expr(Value v, std::string &out) {
       out = "T." + fn.str() + "(" + args + ")";
       return true;
     }
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+    // Boolean `and` / `or` / `not` (xor with true), bitwise otherwise.
+    bool boolean = def->getResult(0).getType().isInteger(1);
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    if (isa<arith::XOrIOp>(def) && boolean) {
+      auto one = getConstantIntValue(def->getOperand(1));
+      if (one && *one != 0) {
+        out = "(not " + a + ")";
+        return true;
+      }
+    }
+    StringRef symbol = isa<arith::AndIOp>(def)   ? (boolean ? "and" : "&")
+                       : isa<arith::OrIOp>(def) ? (boolean ? "or" : "|")
+                                                 : "^";
+    out = "(" + a + " " + symbol.str() + " " + b + ")";
+    return true;
+  }
+  if (auto call = dyn_cast<CallOp>(def))
+    return callExpr(call, out);
   if (isa<vector::VectorScaleOp>(def)) {
     out = "T.vscale()";
     return true;
@@ -381,6 +403,39 @@ bool Printer::expr(Value v, std::string &out) {
   return fail(def, "no TVMScript form");
 }
 
+/// `T.callee(args...)`: operands where `args` has a unit attribute, the
+/// literal attributes otherwise.
+bool Printer::callExpr(CallOp call, std::string &out) {
+  std::string args, a;
+  unsigned next = 0;
+  for (auto [i, attr] : llvm::enumerate(call.getArgs())) {
+    args += i ? ", " : "";
+    if (isa<UnitAttr>(attr)) {
+      Value v = call->getOperand(next++);
+      if (isa<MemRefType>(v.getType())) {
+        args += name(v) + ".data";
+        continue;
+      }
+      if (!expr(v, a))
+        return false;
+      args += a;
+    } else if (auto str = dyn_cast<StringAttr>(attr)) {
+      args += "\"" + str.str() + "\"";
+    } else if (auto i = dyn_cast<IntegerAttr>(attr)) {
+      args += std::to_string(i.getInt());
+    } else if (auto f = dyn_cast<FloatAttr>(attr)) {
+      std::ostringstream num;
+      num.precision(17);
+      num << f.getValueAsDouble();
+      args += "T." + dtype(f.getType()) + "(" + num.str() + ")";
+    } else {
+      return fail(call, "an argument that is not a value, string or number");
+    }
+  }
+  out = "T." + call.getCallee().str() + "(" + args + ")";
+  return true;
+}
+
 bool Printer::statement(Operation &op, int indent, std::ostringstream &os) {
   if (auto loop = dyn_cast<ForOp>(op))
     return forLoop(loop, indent, os);
@@ -423,6 +478,12 @@ bool Printer::statement(Operation &op, int indent, std::ostringstream &os) {
        << dtype(type.getElementType()) << "\"";
     if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
       os << ", scope=\"" << scope.str() << "\"";
+    if (auto seps = alloc.getAxisSeparators()) {
+      os << ", axis_separators=[";
+      for (auto [k, x] : llvm::enumerate(*seps))
+        os << (k ? ", " : "") << x;
+      os << "]";
+    }
     os << ")\n";
     return true;
   }
@@ -443,6 +504,13 @@ bool Printer::statement(Operation &op, int indent, std::ostringstream &os) {
     if (text.size() > 2 && text.front() == '(' && text.back() == ')')
       text = text.substr(1, text.size() - 2);
     os << pad(indent) << n << " = " << text << "\n";
+    return true;
+  }
+  if (auto call = dyn_cast<CallOp>(op); call && call->getNumResults() == 0) {
+    std::string text;
+    if (!callExpr(call, text))
+      return false;
+    os << pad(indent) << "T.evaluate(" << text << ")\n";
     return true;
   }
   if (isa<InitOp>(op))
@@ -671,13 +739,23 @@ bool Printer::function(func::FuncOp func, std::ostringstream &os) {
     }
     std::string shape = tuple(dims);
     std::string dt = dtype(type.getElementType());
+    // TVM's axis_separators, kept on the parameter.
+    std::string options;
+    if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(
+            i, "tir.axis_separators")) {
+      options = ", axis_separators=[";
+      for (auto [k, x] : llvm::enumerate(seps.asArrayRef()))
+        options += (k ? ", " : "") + std::to_string(x);
+      options += "]";
+    }
     if (dynamic) {
       std::string handle = fresh(StringRef(n).lower());
       params.push_back(handle + ": T.handle");
       matches.push_back(n + " = T.match_buffer(" + handle + ", " + shape +
-                        ", \"" + dt + "\")");
+                        ", \"" + dt + "\"" + options + ")");
     } else {
-      params.push_back(n + ": T.Buffer(" + shape + ", \"" + dt + "\")");
+      params.push_back(n + ": T.Buffer(" + shape + ", \"" + dt + "\"" +
+                       options + ")");
     }
   }
   os << "@T.prim_func\ndef " << func.getName().str() << "(";

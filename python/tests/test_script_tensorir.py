@@ -142,7 +142,7 @@ def test_refused_constructs_are_named():
     with pytest.raises(Exception, match="axis_separators"):
         @T.prim_func
         def separated(A: T.Buffer((4,), "float32")):
-            C = T.alloc_buffer((4, 4), "float32", axis_separators=[1])
+            C = T.alloc_buffer((4, 4), "float32", axis_separators=[2])
             A[0] = T.float32(0)
 
 
@@ -174,3 +174,59 @@ def test_where_over_loaded_values_parses_prints_and_runs():
     c = np.full((8, 8), -1, "float32")
     tvm.build(mod)(a, c)
     np.testing.assert_array_equal(c, np.where(a * 2 < 10, a * 2 + 1, -1))
+
+
+def test_axis_separators_and_assume():
+    @T.prim_func
+    def f(A: T.Buffer((4, 4), "int32", axis_separators=[1]), B: T.Buffer(16, "int32")):
+        for i, j in T.grid(4, 4):
+            with T.block("assume"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.evaluate(T.assume(not (vi == 3 and 2 <= vj) or A[vi, vj] == 42))
+        for i in range(16):
+            with T.block("copy"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[vi // 4, vi % 4]
+
+    mod = tvm.IRModule({"main": f})
+    text = mod.mlir()
+    assert "tir.axis_separators = array<i64: 1>" in text
+    assert 'tir.call "assume"' in text
+    script = f.script()
+    assert "axis_separators=[1]" in script
+    tvm.ir.assert_structural_equal(from_source(script)["f"], f)
+
+    @T.prim_func
+    def g(A: T.Buffer((4, 4), "int32"), B: T.Buffer(16, "int32")):
+        for i, j in T.grid(4, 4):
+            with T.block("assume"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.evaluate(T.assume(not (vi == 3 and 2 <= vj) or A[vi, vj] == 42))
+        for i in range(16):
+            with T.block("copy"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[vi // 4, vi % 4]
+
+    assert not tvm.ir.structural_equal(f, g)  # the separators are compared
+
+    @T.prim_func
+    def h(A: T.Buffer((4, 4), "int32"), B: T.Buffer((4, 4), "int32")):
+        X = T.alloc_buffer((4, 2, 2), "int32", axis_separators=[2])
+        for i, j in T.grid(4, 4):
+            with T.block("x"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                X[vi, vj // 2, vj % 2] = A[vi, vj]
+        for i, j in T.grid(4, 4):
+            with T.block("y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = X[vi, vj // 2, vj % 2]
+
+    assert "axis_separators = array<i64: 2>" in tvm.IRModule({"main": h}).mlir()
+    assert "axis_separators=[2]" in h.script()
+    tvm.ir.assert_structural_equal(from_source(h.script())["h"], h)
+    with pytest.raises(Exception, match="axis_separators"):
+        @T.prim_func
+        def bad(A: T.Buffer((4, 4), "int32", axis_separators=[3])):
+            T.evaluate(0)
+
+        tvm.IRModule({"main": bad})  # parsing happens at first use

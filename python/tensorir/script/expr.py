@@ -15,7 +15,8 @@ _PRIM_OPS = {"add": "add", "sub": "sub", "mul": "mul", "floordiv": "floordiv",
 _DTYPE_FIRST = ("call_extern", "call_pure_extern", "call_llvm_intrin", "call_llvm_pure_intrin")
 # Fixed-point multiplies (int32 results unless dtype= says otherwise).
 _INT32_RESULT = ("q_multiply_shift", "q_multiply_shift_per_axis")
-_OPAQUE = _DTYPE_FIRST + _INT32_RESULT + ("call_packed", "call_intrin", "address_of")
+_OPAQUE = _DTYPE_FIRST + _INT32_RESULT + ("call_packed", "call_intrin", "address_of",
+                                          "assume")
 
 
 def mlir_type(dtype):

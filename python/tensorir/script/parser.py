@@ -182,7 +182,7 @@ class FunctionParser(ExprParser):
                 if self.t_name(head) == "Buffer":
                     buf = self.buffer_decl(ann, arg.arg)
                     self.bind(arg.arg, buf)
-                    signature[arg.arg] = f'{buf.ssa}: {buf.type} {{tir.name = "{arg.arg}"}}'
+                    signature[arg.arg] = f'{buf.ssa}: {buf.type} {self.arg_attrs(buf, arg.arg)}'
                     continue
             self.error(ann, f"unsupported parameter type for '{arg.arg}'")
         # Shape variables: `n = T.int32()` (also `n, m = T.int32(), T.int32()`
@@ -205,7 +205,7 @@ class FunctionParser(ExprParser):
                 buf = self.buffer_from_args(stmt.value, stmt.value.args[1:], name,
                                             stmt.value.keywords)
                 self.bind(name, buf)
-                signature[handle] = f'{buf.ssa}: {buf.type} {{tir.name = "{name}"}}'
+                signature[handle] = f'{buf.ssa}: {buf.type} {self.arg_attrs(buf, name)}'
                 del handles[handle]
             else:
                 rest.append(stmt)
@@ -257,6 +257,16 @@ class FunctionParser(ExprParser):
             self.emit(f"{result} = memref.dim {ssa}, {index.text} : {type_text}" + self.loc(fn))
             self.bind(name, Value(result, "index", affine=True))
 
+    @staticmethod
+    def arg_attrs(buf, name):
+        """The attributes of a buffer parameter: its name, and TVM's
+        axis_separators when it has some."""
+        attrs = f'tir.name = "{name}"'
+        if buf.axis_separators:
+            seps = ", ".join(str(x) for x in buf.axis_separators)
+            attrs += f", tir.axis_separators = array<i64: {seps}>"
+        return "{" + attrs + "}"
+
     def buffer_decl(self, ann, name):
         if isinstance(ann, ast.Call):
             return self.buffer_from_args(ann, ann.args, name, ann.keywords)
@@ -298,6 +308,7 @@ class FunctionParser(ExprParser):
         if len(args) > 1:
             dtype = self.static_value(args[1])
         scope = None
+        separators = ()
         for kw in keywords:
             if kw.arg == "dtype":
                 dtype = self.static_value(kw.value)
@@ -309,20 +320,27 @@ class FunctionParser(ExprParser):
                 pass  # alignment of the allocation: no effect on the program
             elif kw.arg == "elem_offset" and self.static_value(kw.value) == 0:
                 pass  # the identity layout
-            elif kw.arg == "axis_separators" and self.static_value(kw.value) == ():
-                pass
-            elif kw.arg in ("elem_offset", "strides", "axis_separators", "buffer_type"):
+            elif kw.arg == "axis_separators":
+                seps = self.static_value(kw.value)
+                if not isinstance(seps, (list, tuple)) or not all(
+                        isinstance(x, int) and 0 < x < len(shape) for x in seps):
+                    self.error(kw.value, "axis_separators is a list of dimension indices "
+                                         "between 1 and the rank - 1")
+                separators = tuple(seps)
+            elif kw.arg in ("elem_offset", "strides", "buffer_type"):
                 self.error(kw.value, f"{kw.arg}= is supported on T.match_buffer of a region "
                                      "inside a block only (buffers here have the identity "
-                                     "layout)" if kw.arg != "axis_separators" else
-                           "axis_separators (multi-dimensional physical layouts) are not "
-                           "supported")
+                                     "layout)")
             else:
                 self.error(kw.value, f"unsupported buffer option {kw.arg}=")
         if dtype not in DTYPES:
             self.error(node, f"unsupported dtype {dtype!r}")
         buf = Buffer(self.ssa_name(name), shape, dtype,
                      scope=scope if scope not in ("", "global") else None)
+        # TVM's axis_separators group dimensions into a multi-dimensional
+        # physical layout; tir keeps them on the parameter or allocation (a
+        # flat memref lowering needs none) and compares them structurally.
+        buf.axis_separators = separators
         for var, pos in defines:
             if var.source is None:
                 var.source = (buf.ssa, buf.type, pos)
@@ -704,6 +722,9 @@ class FunctionParser(ExprParser):
                 dyn = [self.materialize(d, call).text for d in buf.shape
                        if not isinstance(d, int)]
                 args = f"({', '.join(dyn)})" if dyn else ""
+                if buf.axis_separators:
+                    seps = ", ".join(str(x) for x in buf.axis_separators)
+                    args += f" {{axis_separators = array<i64: {seps}>}}"
                 self.emit(f"{buf.ssa} = tir.alloc_buffer{args} : {buf.type}" + self.loc(stmt))
                 self.bind(target.id, buf)
                 return

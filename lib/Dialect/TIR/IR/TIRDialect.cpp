@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -31,6 +32,26 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
+  if (attribute.getName() == "tir.axis_separators") {
+    // TVM's axis_separators: ascending dimension indices inside the rank
+    // of the buffer argument.
+    auto seps = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    auto type = func ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
+                     : MemRefType();
+    int64_t previous = 0;
+    bool ok = seps && type;
+    for (int64_t x : ok ? seps.asArrayRef() : ArrayRef<int64_t>()) {
+      ok &= x > previous && x < type.getRank();
+      previous = x;
+    }
+    if (!ok)
+      return op->emitError("'tir.axis_separators' of argument ")
+             << argIndex
+             << " must be an array<i64> of ascending dimension indices "
+                "between 1 and the rank - 1 of a buffer argument";
+    return success();
+  }
   if (attribute.getName() != kNameAttrName)
     return op->emitError("unknown tir argument attribute '")
            << attribute.getName().getValue() << "'";

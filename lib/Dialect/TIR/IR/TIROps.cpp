@@ -431,6 +431,16 @@ LogicalResult AllocBufferOp::verify() {
            << type;
   if (std::string msg = checkBufferMemorySpace(type); !msg.empty())
     return emitOpError(msg);
+  if (auto seps = getAxisSeparators()) {
+    int64_t previous = 0;
+    for (int64_t x : *seps) {
+      if (x <= previous || x >= type.getRank())
+        return emitOpError("expects axis_separators in ascending order "
+                           "between 1 and the rank - 1 (")
+               << type.getRank() - 1 << "), got " << getAxisSeparatorsAttr();
+      previous = x;
+    }
+  }
   return success();
 }
 

@@ -303,6 +303,7 @@ def TIR_AllocBufferOp : TIR_Op<"alloc_buffer", [
     ```mlir
     %C = tir.alloc_buffer : memref<128x128xf32>
     %S = tir.alloc_buffer(%n) : memref<?x64xf16, "shared">
+    %G = tir.alloc_buffer {axis_separators = array<i64: 2>} : memref<2x128x32xf32>
     ```
 
     The buffer's name (TVMScript's `C = T.alloc_buffer(...)`) is kept in
@@ -310,7 +311,8 @@ def TIR_AllocBufferOp : TIR_Op<"alloc_buffer", [
     the SSA name when it is printed.
   }];
   let arguments = (ins Variadic<Index>:$dynamic_sizes,
-                       OptionalAttr<StrAttr>:$buffer_name);
+                       OptionalAttr<StrAttr>:$buffer_name,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis_separators);
   let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$buffer);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
