@@ -66,6 +66,10 @@ bool mlir::tir::dependsOnAny(Value value, ValueRange vars) {
   return false;
 }
 
+static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
+  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
+}
+
 static bool writesShared(BlockOp block, ArrayRef<BlockOp> scope,
                          ArrayRef<Value> writes) {
   for (BlockOp other : scope) {
@@ -73,8 +77,7 @@ static bool writesShared(BlockOp block, ArrayRef<BlockOp> scope,
       continue;
     SmallVector<Value> otherReads, otherWrites;
     getAccessedBuffers(other, otherReads, otherWrites);
-    if (llvm::any_of(otherWrites,
-                     [&](Value b) { return llvm::is_contained(writes, b); }))
+    if (intersects(otherWrites, writes))
       return true;
   }
   return false;
@@ -89,7 +92,7 @@ int mlir::tir::getCompleteBlockViolation(BlockOp block,
   getAccessedBuffers(block, reads, writes);
   if (writesShared(block, scope, writes))
     return 2;
-  if (llvm::any_of(reads, [&](Value b) { return llvm::is_contained(writes, b); }))
+  if (intersects(reads, writes))
     return 3;
   return 0;
 }
@@ -98,12 +101,9 @@ int mlir::tir::getReductionBlockViolation(BlockOp block,
                                           ArrayRef<BlockOp> scope) {
   if (!block.getInitOp())
     return 1;
-  ValueRange inputs = block.getBindingValues();
-  llvm::SmallBitVector loopVars(inputs.size());
-  for (auto [i, v] : llvm::enumerate(inputs))
-    if (auto arg = dyn_cast<BlockArgument>(v);
-        arg && isa_and_nonnull<ForOp>(arg.getOwner()->getParentOp()))
-      loopVars.set(i);
+  SmallVector<Value> loops =
+      llvm::filter_to_vector(block.getBindingValues(), isLoopVar);
+  llvm::SmallBitVector loopVars = bindingInputMask(block, loops);
   for (AffineExpr e : block.getBindingExprs())
     if (!isAffineIn(e, loopVars))
       return 2;
@@ -196,11 +196,7 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
                                             StringRef primitive,
                                             Operation *culprit,
                                             ScheduleError &error) {
-  ValueRange inputs = block.getBindingValues();
-  llvm::SmallBitVector vars(inputs.size());
-  for (auto [i, v] : llvm::enumerate(inputs))
-    if (llvm::is_contained(loopVars, v))
-      vars.set(i);
+  llvm::SmallBitVector vars = bindingInputMask(block, loopVars);
   auto fail = [&](const Twine &why) {
     return refuse(error, culprit,
                   primitive + " needs affine bindings of the loops it "
@@ -209,9 +205,7 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
   };
   SmallVector<Terms> bindingTerms;
   for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
-    std::string var = "#" + std::to_string(i);
-    if (auto names = block.getVarNames())
-      var = "'" + cast<StringAttr>((*names)[i]).str() + "'";
+    std::string var = iterVarLabel(block, i);
     if (!isAffineIn(e, vars))
       return fail("binds " + var + " to an expression that is not "
                   "quasi-affine in them");
@@ -254,10 +248,6 @@ Operation *mlir::tir::getScopeRoot(Operation *op) {
 
 SmallVector<BlockOp> mlir::tir::getScopeBlocks(Operation *root) {
   return root ? collectChildBlocks(root) : SmallVector<BlockOp>{};
-}
-
-static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
-  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
 }
 
 /// The blocks of `scope` before `block` that write what it reads

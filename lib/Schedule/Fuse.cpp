@@ -6,7 +6,6 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -112,32 +111,21 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
 
   // Uses outside bindings get the expressions as values at the top of the
   // fused body; bindings are rewritten in place.
-  SmallVector<llvm::SetVector<BlockOp>> binders(loops.size());
-  SmallVector<SmallVector<std::pair<Operation *, unsigned>>> opaqueUses(
-      loops.size());
-  for (auto [i, loop] : llvm::enumerate(loops))
-    for (OpOperand &use : loop.getInductionVar().getUses()) {
-      if (isBindingUse(use))
-        binders[i].insert(cast<BlockOp>(use.getOwner()));
-      else
-        opaqueUses[i].push_back({use.getOwner(), use.getOperandNumber()});
-    }
+  SmallVector<LoopVarUses> uses = llvm::map_to_vector(
+      loops, [](ForOp loop) { return collectLoopVarUses(loop.getInductionVar()); });
   ForOp innermost = loops.back();
   rewriter.inlineBlockBefore(innermost.getBody(), fused.getBody(),
                              fused.getBody()->end(), {f});
   rewriter.setInsertionPointToStart(fused.getBody());
-  for (auto [i, uses] : llvm::enumerate(opaqueUses)) {
-    if (uses.empty())
-      continue;
-    Value value = materializeIndexValue(rewriter, loc, exprs[i], in.values);
-    for (auto [op, index] : uses)
-      op->setOperand(index, value);
-  }
+  for (auto [i, loopUses] : llvm::enumerate(uses))
+    if (!loopUses.opaque.empty())
+      loopUses.replaceOpaque(
+          materializeIndexValue(rewriter, loc, exprs[i], in.values));
   // Innermost first: its variable became `f` when its body moved, and the
   // other substitutions bring `f` in.
   for (int64_t i = loops.size() - 1; i >= 0; --i) {
     Value old = i + 1 == (int64_t)loops.size() ? f : loops[i].getInductionVar();
-    for (BlockOp block : binders[i])
+    for (BlockOp block : uses[i].binders)
       substituteBindingValue(block, old, exprs[i], in.values);
   }
   rewriter.eraseOp(loops.front());

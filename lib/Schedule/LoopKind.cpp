@@ -42,11 +42,8 @@ static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
   for (BlockOp block : nestedBlocks(loop)) {
     // TVM's rule: every block under the loop has quasi-affine bindings of
     // its loops.
-    SmallVector<Value> loopVars;
-    for (Value v : block.getBindingValues())
-      if (auto arg = dyn_cast<BlockArgument>(v);
-          arg && isa_and_nonnull<ForOp>(arg.getOwner()->getParentOp()))
-        loopVars.push_back(v);
+    SmallVector<Value> loopVars =
+        llvm::filter_to_vector(block.getBindingValues(), isLoopVar);
     if (failed(checkAffineBindings(block, loopVars, primitive, loop, error)))
       return failure();
     SmallVector<AffineExpr> bindings = block.getBindingExprs();
@@ -59,9 +56,6 @@ static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
             (type == IterType::Reduce && threadIdx) ||
             !bindings[i].isFunctionOfDim(pos))
           continue;
-        std::string var = "#" + std::to_string(i);
-        if (auto names = block.getVarNames())
-          var = cast<StringAttr>((*names)[i]).str();
         std::string allowed =
             primitive == "bind"
                 ? "only spatial iteration variables (or reduce ones when "
@@ -70,7 +64,8 @@ static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
         return refuse(error, loop,
                       primitive + " needs a loop that feeds " + allowed +
                           ", but loop " + loopName(loop) + " feeds " +
-                          stringifyIterType(type) + " variable '" + var +
+                          stringifyIterType(type) + " variable '" +
+                          iterVarName(block, i) +
                           "' of block '" + block.getBlockName() + "'");
       }
     }

@@ -8,7 +8,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -241,35 +240,25 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
 
   // Who uses the old variable: bindings are rewritten in place, other uses
   // get the fused expression as a value at the top of the new body.
-  Value old = loop.getInductionVar();
-  llvm::SetVector<BlockOp> binders;
-  SmallVector<std::pair<Operation *, unsigned>> opaqueUses;
-  for (OpOperand &use : old.getUses()) {
-    if (isBindingUse(use))
-      binders.insert(cast<BlockOp>(use.getOwner()));
-    else
-      opaqueUses.push_back({use.getOwner(), use.getOperandNumber()});
-  }
+  LoopVarUses uses = collectLoopVarUses(loop.getInductionVar());
   SmallVector<BlockOp> children = collectChildBlocks(loop);
   ForOp innermost = loops.back();
   rewriter.inlineBlockBefore(loop.getBody(), innermost.getBody(),
                              innermost.getBody()->end(),
                              {innermost.getInductionVar()});
   Value placeholder = innermost.getInductionVar();
-  if (!opaqueUses.empty()) {
+  if (!uses.opaque.empty()) {
     rewriter.setInsertionPointToStart(innermost.getBody());
-    Value value = materializeIndexValue(rewriter, loc, fused, in.values);
-    for (auto [op, index] : opaqueUses)
-      op->setOperand(index, value);
+    uses.replaceOpaque(materializeIndexValue(rewriter, loc, fused, in.values));
   }
-  for (BlockOp block : binders)
+  for (BlockOp block : uses.binders)
     substituteBindingValue(block, placeholder, fused, in.values,
                            llvm::is_contained(children, block)
                                ? ArrayRef<AffineExpr>(guards)
                                : ArrayRef<AffineExpr>());
   // TVM puts the predicate on every block directly under the loop.
   for (BlockOp block : children)
-    if (!binders.contains(block) && !guards.empty())
+    if (!uses.binders.contains(block) && !guards.empty())
       substituteBindingValue(block, placeholder, fused, in.values, guards);
   rewriter.eraseOp(loop);
   return loops;

@@ -39,6 +39,47 @@ std::string sched::loopName(ForOp loop) {
   return "the loop";
 }
 
+bool sched::isLoopVar(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && isa_and_nonnull<ForOp>(arg.getOwner()->getParentOp());
+}
+
+llvm::SmallBitVector sched::bindingInputMask(BlockOp block, ValueRange vars) {
+  ValueRange inputs = block.getBindingValues();
+  llvm::SmallBitVector mask(inputs.size());
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (llvm::is_contained(vars, v))
+      mask.set(i);
+  return mask;
+}
+
+std::string sched::iterVarName(BlockOp block, unsigned i) {
+  if (auto names = block.getVarNames())
+    return cast<StringAttr>((*names)[i]).str();
+  return "#" + std::to_string(i);
+}
+
+std::string sched::iterVarLabel(BlockOp block, unsigned i) {
+  std::string name = iterVarName(block, i);
+  return block.getVarNames() ? "'" + name + "'" : name;
+}
+
+void sched::LoopVarUses::replaceOpaque(Value value) const {
+  for (auto [op, index] : opaque)
+    op->setOperand(index, value);
+}
+
+sched::LoopVarUses sched::collectLoopVarUses(Value iv) {
+  LoopVarUses uses;
+  for (OpOperand &use : iv.getUses()) {
+    if (isBindingUse(use))
+      uses.binders.insert(cast<BlockOp>(use.getOwner()));
+    else
+      uses.opaque.push_back({use.getOwner(), use.getOperandNumber()});
+  }
+  return uses;
+}
+
 LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
   Value iv = loop.getInductionVar();
   for (OpOperand &use : iv.getUses()) {
@@ -95,22 +136,15 @@ bool sched::isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars) {
 LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
                                          StringRef primitive, ForOp culprit,
                                          ScheduleError &error) {
-  ValueRange inputs = block.getBindingValues();
-  llvm::SmallBitVector vars(inputs.size());
-  for (auto [i, v] : llvm::enumerate(inputs))
-    if (llvm::is_contained(loopVars, v))
-      vars.set(i);
+  llvm::SmallBitVector vars = bindingInputMask(block, loopVars);
   for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
     if (isAffineIn(e, vars))
       continue;
-    std::string var = "#" + std::to_string(i);
-    if (auto names = block.getVarNames())
-      var = "'" + cast<StringAttr>((*names)[i]).str() + "'";
     return refuse(error, culprit,
                   primitive + " needs quasi-affine bindings of the loops it "
                               "changes, but iteration variable " +
-                      var + " of block '" + block.getBlockName() +
-                      "' is not one");
+                      iterVarLabel(block, i) + " of block '" +
+                      block.getBlockName() + "' is not one");
   }
   return success();
 }

@@ -8,6 +8,7 @@
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tir::sched {
@@ -21,6 +22,29 @@ SmallVector<BlockOp> collectChildBlocks(Operation *op);
 
 /// A display name for a loop ("i", or "the loop" when it has none).
 std::string loopName(ForOp loop);
+
+/// Whether `v` is the induction variable of a tir.for.
+bool isLoopVar(Value v);
+
+/// The binding inputs of `block` that are among `vars`, as a mask over
+/// binding_values (input space dimensions).
+llvm::SmallBitVector bindingInputMask(BlockOp block, ValueRange vars);
+
+/// Iteration variable `i` of `block` for messages: its name, or `#i`.
+std::string iterVarName(BlockOp block, unsigned i);
+/// The same, quoted when it is a name: `'vk'`, or `#i`.
+std::string iterVarLabel(BlockOp block, unsigned i);
+
+/// The uses of a loop variable that a loop transformation rewrites:
+/// blocks that bind it, and every other use (operand number of an op).
+struct LoopVarUses {
+  llvm::SetVector<BlockOp> binders;
+  SmallVector<std::pair<Operation *, unsigned>> opaque;
+
+  /// Points the other uses at `value`.
+  void replaceOpaque(Value value) const;
+};
+LoopVarUses collectLoopVarUses(Value iv);
 
 /// Checks that the loop variable of `loop` is used only as a binding value
 /// of blocks (the only place TensorIR lets loop variables appear).
