@@ -386,6 +386,17 @@ void AllocBufferOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 }
 
 // %C = tir.alloc_buffer [(sizes)] attr-dict : type
+/// Keeps the SSA name of an allocation's result (when it is a name, not a
+/// number) as its `buffer_name`, unless one is given.
+static void keepResultNameAsBufferName(OpAsmParser &parser,
+                                       OperationState &result,
+                                       StringAttr nameAttr) {
+  StringRef name = parser.getResultName(0).first;
+  if (!name.empty() && !llvm::isDigit(name.front()) &&
+      !result.attributes.get(nameAttr))
+    result.addAttribute(nameAttr, parser.getBuilder().getStringAttr(name));
+}
+
 ParseResult AllocBufferOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> sizes;
   Type type;
@@ -398,12 +409,8 @@ ParseResult AllocBufferOp::parse(OpAsmParser &parser, OperationState &result) {
                              result.operands))
     return failure();
   result.addTypes(type);
-  // Keep the SSA name (when it is a name, not a number) as the buffer's.
-  StringRef name = parser.getResultName(0).first;
-  StringAttr nameAttr = getBufferNameAttrName(result.name);
-  if (!name.empty() && !llvm::isDigit(name.front()) &&
-      !result.attributes.get(nameAttr))
-    result.addAttribute(nameAttr, parser.getBuilder().getStringAttr(name));
+  keepResultNameAsBufferName(parser, result,
+                             getBufferNameAttrName(result.name));
   return success();
 }
 
@@ -470,11 +477,8 @@ ParseResult AllocateConstOp::parse(OpAsmParser &parser,
     return parser.emitError(loc, "expected a dense elements attribute");
   result.addAttribute(getValueAttrName(result.name), elements);
   result.addTypes(type);
-  StringRef name = parser.getResultName(0).first;
-  StringAttr nameAttr = getBufferNameAttrName(result.name);
-  if (!name.empty() && !llvm::isDigit(name.front()) &&
-      !result.attributes.get(nameAttr))
-    result.addAttribute(nameAttr, parser.getBuilder().getStringAttr(name));
+  keepResultNameAsBufferName(parser, result,
+                             getBufferNameAttrName(result.name));
   return success();
 }
 
