@@ -13,38 +13,16 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// `e` at integer dimension values (std::nullopt on division by 0 or a
-/// symbol).
+/// `e` at integer dimension values (tir's range evaluation on points;
+/// std::nullopt where it cannot say, as for a division by 0).
 static std::optional<int64_t> evaluate(AffineExpr e, ArrayRef<int64_t> dims) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return c.getValue();
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return d.getPosition() < dims.size()
-               ? std::optional<int64_t>(dims[d.getPosition()])
-               : std::nullopt;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
+  SmallVector<std::optional<Interval>> points;
+  for (int64_t d : dims)
+    points.push_back(Interval{d, d});
+  std::optional<Interval> r = evaluateRange(e, points);
+  if (!r || r->lo != r->hi)
     return std::nullopt;
-  auto l = evaluate(bin.getLHS(), dims), r = evaluate(bin.getRHS(), dims);
-  if (!l || !r)
-    return std::nullopt;
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return *l + *r;
-  case AffineExprKind::Mul:
-    return *l * *r;
-  case AffineExprKind::FloorDiv:
-    return *r == 0 ? std::nullopt
-                   : std::optional<int64_t>(llvm::divideFloorSigned(*l, *r));
-  case AffineExprKind::CeilDiv:
-    return *r == 0 ? std::nullopt
-                   : std::optional<int64_t>(llvm::divideCeilSigned(*l, *r));
-  case AffineExprKind::Mod:
-    return *r == 0 ? std::nullopt
-                   : std::optional<int64_t>(*l - llvm::divideFloorSigned(*l, *r) * *r);
-  default:
-    return std::nullopt;
-  }
+  return r->lo;
 }
 
 /// An index value computed from constants and `vector.vscale` alone, at a
