@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
@@ -187,11 +188,8 @@ OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
 
 Value sched::materializeIndexValue(OpBuilder &builder, Location loc,
                                    AffineExpr expr, ValueRange inputs) {
-  OpFoldResult r = materializeIndex(builder, loc, expr, inputs);
-  if (auto v = dyn_cast<Value>(r))
-    return v;
-  return arith::ConstantIndexOp::create(
-      builder, loc, cast<IntegerAttr>(cast<Attribute>(r)).getInt());
+  return getValueOrCreateConstantIndexOp(
+      builder, loc, materializeIndex(builder, loc, expr, inputs));
 }
 
 bool sched::isBindingUse(OpOperand &use) {

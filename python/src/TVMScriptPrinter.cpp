@@ -137,15 +137,12 @@ private:
     }
   }
 
-  /// A loop bound: a number, or the expression of the value (a function
+  /// A loop bound: a number, or the value's name or expression (a function
   /// argument, `T.vscale() * 4`, `(n + 15) // 16`, ...).
   std::string bound(OpFoldResult b) {
     if (auto attr = dyn_cast<Attribute>(b))
       return std::to_string(cast<IntegerAttr>(attr).getInt());
-    std::string text;
-    if (expr(cast<Value>(b), text))
-      return text;
-    return "<unnamed>";
+    return name(cast<Value>(b));
   }
 
   /// A value's name, or the expression of an unnamed index value (a
