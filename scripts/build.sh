@@ -18,8 +18,9 @@ cmake --build "$BUILD_DIR" --target all tir-doc
 
 # Make the Python package importable by Debian's python3 without PYTHONPATH:
 # a .pth file in the user's site-packages lists the package and the
-# extension's directories (like `pip install -e`).
-if [ -f "$BUILD_DIR/python/CMakeFiles/_tensorir.dir/build.make" ] || ls "$BUILD_DIR"/python/_tensorir*.so >/dev/null 2>&1; then
+# extension's directories (like `pip install -e`). Only the default build
+# does this: a second build folder (BUILD_DIR=...) leaves it alone.
+if [ "$BUILD_DIR" = build ] && { [ -f "$BUILD_DIR/python/CMakeFiles/_tensorir.dir/build.make" ] || ls "$BUILD_DIR"/python/_tensorir*.so >/dev/null 2>&1; }; then
   site=$(/usr/bin/python3 -m site --user-site)
   if mkdir -p "$site" 2>/dev/null &&
      printf '%s\n%s\n' "$PWD/python" "$(cd "$BUILD_DIR" && pwd)/python" > "$site/tensorir.pth"; then
