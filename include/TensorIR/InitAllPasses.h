@@ -13,6 +13,7 @@
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -33,6 +34,7 @@ namespace mlir::tir {
 inline void registerAllPasses() {
   tir::registerTIRPasses();
   tir::registerTIRConversionPasses();
+  tir::registerTIRLLVMIRTransformsPasses();
   tir::registerTIRPipelines();
 
   registerTransformsPasses();

@@ -3,6 +3,7 @@
 #include "TensorIR/Pipelines/Passes.h"
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"

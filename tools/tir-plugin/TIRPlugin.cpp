@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -27,6 +28,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
           []() {
             tir::registerTIRPasses();
             tir::registerTIRConversionPasses();
+            tir::registerTIRLLVMIRTransformsPasses();
             tir::registerTIRPipelines();
           }};
 }

@@ -1,6 +1,6 @@
 //===- SetLLVMTarget.cpp - record the target CPU on llvm.func ops ---------===//
 
-#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRSETLLVMTARGETPASS
-#include "TensorIR/Conversion/Passes.h.inc"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 } // namespace mlir::tir
 
 using namespace mlir;

@@ -1,12 +1,12 @@
 //===- NoAlias.cpp - distinct buffers as llvm.noalias parameters ----------===//
 
-#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRLLVMNOALIASPASS
-#include "TensorIR/Conversion/Passes.h.inc"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 } // namespace mlir::tir
 
 using namespace mlir;

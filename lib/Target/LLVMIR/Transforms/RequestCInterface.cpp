@@ -1,13 +1,13 @@
 //===- RequestCInterface.cpp - C wrappers for the runtime's entry points --===//
 
-#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRREQUESTCINTERFACEPASS
-#include "TensorIR/Conversion/Passes.h.inc"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 } // namespace mlir::tir
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- OutlineParallelLoops.cpp - parallel bodies as functions ------------===//
 
-#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIROUTLINEPARALLELLOOPSPASS
-#include "TensorIR/Conversion/Passes.h.inc"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 } // namespace mlir::tir
 
 using namespace mlir;

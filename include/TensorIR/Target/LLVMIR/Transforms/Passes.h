@@ -1,0 +1,40 @@
+//===- Passes.h - passes around tir's LLVM code generation ------*- C++ -*-===//
+//
+// Passes that prepare a lowered tir module for LLVM code generation and fix
+// up the llvm-dialect module afterwards (C entry points, parallel bodies as
+// functions, noalias parameters, the target CPU), and the helpers they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_TARGET_LLVMIR_TRANSFORMS_PASSES_H
+#define TENSORIR_TARGET_LLVMIR_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace mlir::tir {
+
+#define GEN_PASS_DECL
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
+
+/// The attribute listing, on a func.func, the parameters of its expanded
+/// (llvm-dialect) signature that may be marked noalias.
+constexpr llvm::StringLiteral kNoAliasParamsAttrName = "tir.noalias_params";
+
+/// Records in kNoAliasParamsAttrName that the memref parameters `args` of
+/// `func` are distinct buffers: the positions, once each memref expands to
+/// (allocated, aligned, offset, sizes, strides), of their aligned pointers.
+void recordNoAliasBuffers(func::FuncOp func, ArrayRef<unsigned> args);
+
+/// The host CPU's features as LLVM spells them ("+avx2,-avx512f,...").
+std::string getHostCPUFeatures();
+
+#define GEN_PASS_REGISTRATION
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_TARGET_LLVMIR_TRANSFORMS_PASSES_H
