@@ -7,6 +7,7 @@
 
 #include "TensorIR/InitAllDialects.h"
 #include "TensorIR/InitAllPasses.h"
+#include "TensorIR/InitAllScheduleExtensions.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tir::registerAllDialects(registry);
   mlir::tir::registerAllExtensions(registry);
+  mlir::tir::registerScheduleExtensions(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tir optimizer driver\n", registry));
 }
