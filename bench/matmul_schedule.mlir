@@ -18,7 +18,7 @@ module attributes {transform.with_named_sequence} {
     %i, %j, %k = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %i0, %i1 = transform.tir.split %i [-1, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %j0, %j1, %j2 = transform.tir.split %j [-1, 2, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %r:6 = transform.tir.reorder %i0, %j0, %k, %i1, %j1, %j2 : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %i0, %j0, %k, %i1, %j1, %j2 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     transform.tir.parallel %i0 : !transform.any_op
     transform.tir.unroll %i1 : !transform.any_op
     transform.tir.unroll %j1 : !transform.any_op

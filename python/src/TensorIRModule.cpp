@@ -12,8 +12,8 @@
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Runtime/Runtime.h"
-#include "TensorIR/Schedule/Primitives.h"
-#include "TensorIR/Schedule/Query.h"
+#include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
+#include "TensorIR/Schedule/ScheduleState.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -22,12 +22,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <map>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -40,6 +41,9 @@ MLIRContext &context() {
   static MLIRContext *ctx = [] {
     DialectRegistry registry;
     tir::registerCompilerDialects(registry);
+    // The Python Schedule applies transform.tir ops (ScheduleState).
+    registry.insert<transform::TransformDialect>();
+    tir::registerTransformDialectExtension(registry);
     auto *c = new MLIRContext(registry);
     c->loadAllAvailableDialects();
     return c;
@@ -118,126 +122,131 @@ public:
 // Schedule
 //===----------------------------------------------------------------------===//
 
-/// Keeps track of the ops that still exist, so that a stale handle is an
-/// error and not a dangling pointer.
-class LivenessListener : public RewriterBase::Listener {
-public:
-  void notifyOperationErased(Operation *op) override {
-    op->walk([&](Operation *nested) { live.erase(nested); });
-  }
-  llvm::DenseSet<Operation *> live;
-};
-
+/// A tir::ScheduleState: the Python Schedule reaches every primitive
+/// through apply().
 struct PySchedule;
 
-/// A block or loop of a schedule (TVM's BlockRV / LoopRV).
+/// A handle of a schedule (TVM's BlockRV, LoopRV or ExprRV): a value of the
+/// schedule's trace.
 struct PyHandle {
   std::shared_ptr<PySchedule> schedule;
-  Operation *op;
-  bool isLoop;
+  Value value;
+};
+
+/// A snapshot of a trace (a module holding a transform.named_sequence).
+struct PyTrace {
+  std::shared_ptr<OwningOpRef<ModuleOp>> module;
+
+  static PyTrace parse(const std::string &text) {
+    DiagnosticCollector diags;
+    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
+        text, ParserConfig(&context()), "<trace>");
+    if (!parsed)
+      throw py::value_error(diags.take());
+    return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
+  }
+  std::string asPython() const {
+    std::string error;
+    FailureOr<std::string> text = tir::printTraceAsPython(module->get(), error);
+    if (failed(text))
+      throw py::value_error(error);
+    return *text;
+  }
 };
 
 struct PySchedule : std::enable_shared_from_this<PySchedule> {
-  PyModule module;
-  LivenessListener listener;
-  IRRewriter rewriter{&context()};
+  std::unique_ptr<tir::ScheduleState> state;
 
-  explicit PySchedule(PyModule m) : module(m.clone()) {
-    rewriter.setListener(&listener);
-    module.get()->walk([&](Operation *op) {
-      if (isa<tir::ForOp, tir::BlockOp>(op))
-        listener.live.insert(op);
-    });
+  PySchedule(const PyModule &m, bool verifyEachStep) {
+    tir::ScheduleOptions options;
+    options.verifyEachStep = verifyEachStep;
+    state = std::make_unique<tir::ScheduleState>(
+        OwningOpRef<ModuleOp>(m.get().clone()), options);
   }
 
-  PyHandle wrap(Operation *op) {
-    listener.live.insert(op);
-    return PyHandle{shared_from_this(), op, isa<tir::ForOp>(op)};
-  }
-
-  Operation *unwrap(const PyHandle &h) {
+  Value unwrap(const PyHandle &h) {
     if (h.schedule.get() != this)
       throw ScheduleError("the handle belongs to another schedule");
-    if (!listener.live.contains(h.op))
-      throw ScheduleError(
-          std::string("the ") + (h.isLoop ? "loop" : "block") +
-          " no longer exists: split and fuse replace the loops they "
-          "transform; use the loops they return");
-    return h.op;
-  }
-  tir::ForOp loop(const PyHandle &h) {
-    auto l = dyn_cast<tir::ForOp>(unwrap(h));
-    if (!l)
-      throw ScheduleError("expected a loop, got a block");
-    return l;
-  }
-  tir::BlockOp block(const PyHandle &h) {
-    auto b = dyn_cast<tir::BlockOp>(unwrap(h));
-    if (!b)
-      throw ScheduleError("expected a block, got a loop");
-    return b;
+    return h.value;
   }
 
-  [[noreturn]] void fail(const tir::ScheduleError &error) {
-    std::string message = error.message;
-    if (error.culprit)
-      message += "\n  at " +
-                 DiagnosticCollector::location(error.culprit->getLoc()) +
-                 ": " + firstLine(error.culprit);
-    throw ScheduleError(message);
-  }
-  static std::string firstLine(Operation *op) {
-    OpPrintingFlags flags;
-    flags.skipRegions();
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    op->print(os, flags);
-    return s.substr(0, s.find('\n'));
-  }
-  void verifyStep(const char *primitive) {
-    DiagnosticCollector diags;
-    if (failed(mlir::verify(module.get())))
-      throw ScheduleError(std::string("internal error: ") + primitive +
-                          " produced IR that does not verify:\n" +
-                          diags.take());
+  ArrayRef<transform::MappedValue> payload(const PyHandle &h) {
+    std::string error;
+    auto values = state->getPayload(unwrap(h), error);
+    if (failed(values))
+      throw ScheduleError(error);
+    return *values;
   }
 
-  PyHandle getBlock(const std::string &name,
-                    const std::optional<std::string> &funcName) {
-    Operation *scope = module.get();
-    if (funcName) {
-      scope = nullptr;
-      for (auto func : module.get().getOps<FunctionOpInterface>())
-        if (func.getName() == *funcName)
-          scope = func;
-      if (!scope)
-        throw ScheduleError("no function named '" + *funcName + "'");
+  std::vector<PyHandle> apply(const std::string &mnemonic,
+                              const std::vector<PyHandle> &operands,
+                              const std::map<std::string, std::string> &attrs,
+                              std::optional<unsigned> numResults) {
+    SmallVector<Value> values;
+    for (const PyHandle &h : operands)
+      values.push_back(unwrap(h));
+    SmallVector<NamedAttribute> attributes;
+    for (const auto &[name, text] : attrs) {
+      Attribute value = parseAttribute(text, &context());
+      if (!value)
+        throw py::value_error(mnemonic + ": attribute '" + name +
+                              "' is not MLIR attribute text: " + text);
+      attributes.emplace_back(StringAttr::get(&context(), name), value);
     }
-    tir::ScheduleError error;
-    FailureOr<tir::BlockOp> block = tir::getBlock(scope, name, error);
-    if (failed(block))
-      throw ScheduleError(error.message);
-    return wrap(*block);
-  }
-  std::vector<PyHandle> wrapAll(ArrayRef<tir::ForOp> ops) {
+    std::string error;
+    FailureOr<SmallVector<Value>> results =
+        state->apply(mnemonic, values, attributes, numResults, error);
+    if (failed(results))
+      throw ScheduleError(error);
     std::vector<PyHandle> out;
-    for (tir::ForOp op : ops)
-      out.push_back(wrap(op));
-    return out;
-  }
-  std::vector<PyHandle> wrapAll(ArrayRef<tir::BlockOp> ops) {
-    std::vector<PyHandle> out;
-    for (tir::BlockOp op : ops)
-      out.push_back(wrap(op));
-    return out;
-  }
-  std::vector<tir::ForOp> loops(const std::vector<PyHandle> &handles) {
-    std::vector<tir::ForOp> out;
-    for (const PyHandle &h : handles)
-      out.push_back(loop(h));
+    for (Value result : *results)
+      out.push_back(PyHandle{shared_from_this(), result});
     return out;
   }
 };
+
+/// What a handle holds: "loop", "block", "param" or "other".
+std::string kindOf(const PyHandle &h) {
+  if (isa<transform::TransformParamTypeInterface>(h.value.getType()))
+    return "param";
+  if (auto type = dyn_cast<transform::OperationType>(h.value.getType())) {
+    if (type.getOperationName() == tir::ForOp::getOperationName())
+      return "loop";
+    if (type.getOperationName() == tir::BlockOp::getOperationName())
+      return "block";
+  }
+  return "other";
+}
+
+/// The first line of an op, for messages and handles' str().
+std::string firstLine(Operation *op) {
+  OpPrintingFlags flags;
+  flags.skipRegions();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os, flags);
+  return s.substr(0, s.find('\n'));
+}
+
+/// The Python signature of primitive `mnemonic` (transform.tir.<mnemonic>),
+/// or None: (operand names, attribute names, variadic operand, returns a
+/// list, result count).
+py::object primitiveSignature(const std::string &mnemonic) {
+  std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(
+      "transform.tir." + mnemonic, &context());
+  if (!name)
+    return py::none();
+  auto *model = name->getInterface<tir::ScheduleOpInterface>();
+  if (!model)
+    return py::none();
+  std::vector<std::string> operands, attributes;
+  for (StringRef n : model->getPythonOperandNames())
+    operands.push_back(n.str());
+  for (StringRef n : model->getPythonAttributeNames())
+    attributes.push_back(n.str());
+  return py::make_tuple(operands, attributes, model->hasVariadicOperand(),
+                        model->returnsList(), model->getPythonResultCount());
+}
 
 //===----------------------------------------------------------------------===//
 // Build and call
@@ -381,176 +390,103 @@ PYBIND11_MODULE(_tensorir, m) {
       .def("functions", &PyModule::functions);
 
   py::class_<PyHandle>(m, "Handle")
-      .def_property_readonly("is_loop",
-                             [](const PyHandle &h) { return h.isLoop; })
-      .def("__str__", [](const PyHandle &h) {
-        if (!h.schedule->listener.live.contains(h.op))
-          return std::string("<erased>");
-        return PySchedule::firstLine(h.op);
-      })
-      .def("__eq__", [](const PyHandle &a, const PyHandle &b) {
-        return a.op == b.op && a.schedule == b.schedule;
-      })
-      .def("__hash__",
-           [](const PyHandle &h) { return std::hash<void *>()(h.op); });
+      .def_property_readonly("kind", &kindOf)
+      .def_property_readonly("params",
+                             [](const PyHandle &h) {
+                               std::vector<int64_t> ints;
+                               for (transform::MappedValue v :
+                                    h.schedule->payload(h))
+                                 if (auto attr = dyn_cast_if_present<IntegerAttr>(
+                                         dyn_cast_if_present<Attribute>(v)))
+                                   ints.push_back(attr.getInt());
+                               return ints;
+                             })
+      .def("__str__",
+           [](const PyHandle &h) {
+             std::string error;
+             auto values = h.schedule->state->getPayload(h.value, error);
+             if (failed(values))
+               return std::string("<erased>");
+             std::string text;
+             for (transform::MappedValue v : *values)
+               if (auto *op = dyn_cast_if_present<Operation *>(v))
+                 text += (text.empty() ? "" : "; ") + firstLine(op);
+             return text;
+           })
+      // Two handles are equal when they hold the same blocks or loops (TVM
+      // compares what random variables refer to, through sch.get).
+      .def("__eq__",
+           [](const PyHandle &a, const PyHandle &b) {
+             if (a.schedule != b.schedule)
+               return false;
+             if (a.value == b.value)
+               return true;
+             std::string error;
+             auto pa = a.schedule->state->getPayload(a.value, error);
+             auto pb = b.schedule->state->getPayload(b.value, error);
+             return succeeded(pa) && succeeded(pb) &&
+                    llvm::equal(*pa, *pb);
+           })
+      .def("__hash__", [](const PyHandle &h) {
+        std::string error;
+        auto values = h.schedule->state->getPayload(h.value, error);
+        if (succeeded(values) && !values->empty())
+          return std::hash<void *>()(values->front().getOpaqueValue());
+        return std::hash<void *>()(h.value.getAsOpaquePointer());
+      });
+
+  py::class_<PyTrace>(m, "Trace")
+      .def_static("parse", &PyTrace::parse, py::arg("text"))
+      .def("as_python", &PyTrace::asPython)
+      .def("__str__", [](const PyTrace &t) { return print(t.module->get()); });
 
   using S = PySchedule;
   py::class_<S, std::shared_ptr<S>>(m, "Schedule")
-      .def(py::init([](const PyModule &mod) {
-        return std::make_shared<S>(mod);
-      }))
+      .def(py::init([](const PyModule &mod, bool verifyEachStep) {
+             return std::make_shared<S>(mod, verifyEachStep);
+           }),
+           py::arg("module"), py::arg("verify_each_step") = true)
       .def_property_readonly("mod",
-                             [](S &s) { return s.module.clone(); })
-      .def("get_block", &S::getBlock, py::arg("name"),
-           py::arg("func_name") = py::none())
-      .def("get_loops",
-           [](S &s, const PyHandle &b) {
-             return s.wrapAll(tir::getLoops(s.block(b)));
+                             [](S &s) {
+                               PyModule m;
+                               m.module = std::make_shared<OwningOpRef<ModuleOp>>(
+                                   s.state->getPayload().clone());
+                               return m;
+                             })
+      .def_property_readonly(
+          "root",
+          [](S &s) {
+            return PyHandle{s.shared_from_this(), s.state->getRoot()};
+          })
+      .def("apply", &S::apply, py::arg("mnemonic"), py::arg("operands"),
+           py::arg("attributes"), py::arg("num_results"))
+      .def("trace",
+           [](S &s) {
+             return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(
+                 s.state->getTrace().clone())};
            })
-      .def("get_child_blocks",
-           [](S &s, const PyHandle &h) {
-             return s.wrapAll(tir::getChildBlocks(s.unwrap(h)));
-           })
-      .def("get_producers",
-           [](S &s, const PyHandle &b) {
-             return s.wrapAll(tir::getProducers(s.block(b)));
-           })
-      .def("get_consumers",
-           [](S &s, const PyHandle &b) {
-             return s.wrapAll(tir::getConsumers(s.block(b)));
-           })
-      .def("split",
-           [](S &s, const PyHandle &l, const py::list &factorList,
-              bool preserveUnitIters, bool disablePredication,
-              const std::vector<int64_t> &vscaleValues) {
-             // Each factor: an int, None (inferred), or an affine map
-             // `()[s0] -> (...)` of vscale (s0) for scalable factors.
-             SmallVector<tir::SplitFactor> factors;
-             for (py::handle item : factorList) {
-               if (item.is_none()) {
-                 factors.push_back(tir::SplitFactor::inferred());
-               } else if (py::isinstance<py::str>(item)) {
-                 std::string text = item.cast<std::string>();
-                 AffineMap map = mlir::parseAffineMap(text, &context());
-                 if (!map || map.getNumResults() != 1 || map.getNumDims() != 0 ||
-                     map.getNumSymbols() != 1)
-                   throw py::value_error(
-                       "split: a scalable factor is an affine map "
-                       "'()[s0] -> (expr)' of vscale, got '" + text + "'");
-                 factors.push_back(
-                     tir::SplitFactor::ofScalable(map.getResult(0)));
-               } else {
-                 factors.push_back(tir::SplitFactor::of(item.cast<int64_t>()));
-               }
-             }
-             tir::SplitOptions options;
-             options.preserveUnitIters = preserveUnitIters;
-             options.disablePredication = disablePredication;
-             options.vscaleValues.assign(vscaleValues.begin(),
-                                         vscaleValues.end());
-             tir::ScheduleError error;
-             auto loops =
-                 tir::split(s.rewriter, s.loop(l), factors, options, error);
-             if (failed(loops))
-               s.fail(error);
-             s.verifyStep("split");
-             return s.wrapAll(*loops);
-           },
-           py::arg("loop"), py::arg("factors"),
-           py::arg("preserve_unit_iters") = true,
-           py::arg("disable_predication") = false,
-           py::arg("vscale_values") = std::vector<int64_t>{})
-      .def("fuse",
-           [](S &s, const std::vector<PyHandle> &loops) {
-             tir::ScheduleError error;
-             auto fused = tir::fuse(s.rewriter, s.loops(loops), error);
-             if (failed(fused))
-               s.fail(error);
-             s.verifyStep("fuse");
-             return s.wrap(*fused);
-           })
-      .def("reorder",
-           [](S &s, const std::vector<PyHandle> &loops) {
-             tir::ScheduleError error;
-             if (failed(tir::reorder(s.rewriter, s.loops(loops), error)))
-               s.fail(error);
-             s.verifyStep("reorder");
-           })
-      .def("compute_at",
-           [](S &s, const PyHandle &b, const PyHandle &l,
-              bool preserveUnitLoops, int64_t index) {
-             tir::ScheduleError error;
-             if (failed(tir::computeAt(s.rewriter, s.block(b), s.loop(l),
-                                       preserveUnitLoops, index, error)))
-               s.fail(error);
-             s.verifyStep("compute_at");
-           })
-      .def("reverse_compute_at",
-           [](S &s, const PyHandle &b, const PyHandle &l,
-              bool preserveUnitLoops, int64_t index) {
-             tir::ScheduleError error;
-             if (failed(tir::reverseComputeAt(s.rewriter, s.block(b),
-                                              s.loop(l), preserveUnitLoops,
-                                              index, error)))
-               s.fail(error);
-             s.verifyStep("reverse_compute_at");
+      .def("replay",
+           [](S &s, const PyTrace &trace) {
+             std::string error;
+             if (failed(s.state->replay(trace.module->get(), error)))
+               throw ScheduleError(error);
            })
       .def("loop_extent",
            // The extent of a loop that starts at 0 with a constant bound;
            // None otherwise.
-           [](S &s, const PyHandle &l) -> std::optional<int64_t> {
-             tir::ForOp loop = s.loop(l);
+           [](S &s, const PyHandle &h) -> std::optional<int64_t> {
+             ArrayRef<transform::MappedValue> values = s.payload(h);
+             auto *op = values.size() == 1
+                            ? dyn_cast_if_present<Operation *>(values[0])
+                            : nullptr;
+             auto loop = dyn_cast_if_present<tir::ForOp>(op);
+             if (!loop)
+               throw ScheduleError("expected a loop");
              if (loop.getConstantLowerBound() != 0)
                return std::nullopt;
              return loop.getConstantUpperBound();
-           })
-      .def("add_unit_loop",
-           [](S &s, const PyHandle &h) {
-             tir::ScheduleError error;
-             auto loop = tir::addUnitLoop(s.rewriter, s.unwrap(h), error);
-             if (failed(loop))
-               s.fail(error);
-             return s.wrap(*loop);
-           })
-      .def("parallel",
-           [](S &s, const PyHandle &l) {
-             tir::ScheduleError error;
-             if (failed(tir::parallel(s.loop(l), error)))
-               s.fail(error);
-           })
-      .def("vectorize",
-           [](S &s, const PyHandle &l) {
-             tir::ScheduleError error;
-             if (failed(tir::vectorize(s.loop(l), error)))
-               s.fail(error);
-           })
-      .def("unroll",
-           [](S &s, const PyHandle &l) {
-             tir::ScheduleError error;
-             if (failed(tir::unroll(s.loop(l), error)))
-               s.fail(error);
-           })
-      .def("bind",
-           [](S &s, const PyHandle &l, const std::string &thread) {
-             tir::ScheduleError error;
-             if (failed(tir::bind(s.loop(l), thread, error)))
-               s.fail(error);
-           })
-      .def("annotate",
-           [](S &s, const PyHandle &h, const std::string &key,
-              const std::string &attrText) {
-             Attribute value = parseAttribute(attrText, &context());
-             if (!value)
-               throw py::value_error("not an MLIR attribute: " + attrText);
-             tir::ScheduleError error;
-             if (failed(tir::annotate(s.unwrap(h), key, value, error)))
-               s.fail(error);
-           })
-      .def("unannotate", [](S &s, const PyHandle &h, const std::string &key) {
-        tir::ScheduleError error;
-        if (failed(tir::unannotate(s.unwrap(h), key, error)))
-          s.fail(error);
-      });
+           });
+  m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
 
   py::class_<PyRuntimeModule>(m, "RuntimeModule")
       .def("functions", &PyRuntimeModule::functions)

@@ -31,9 +31,11 @@ def test_trace_as_python(example):
     text = schedule(example).trace.as_python()
     assert 'b0 = sch.get_block(name="Y")' in text.replace("'", '"')
     assert "l1, l2, l3 = sch.get_loops(block=b0)" in text
-    assert "l4, l5 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True)" in text
+    assert ("l4, l5 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True, "
+            "disable_predication=False)") in text
     assert "sch.reorder(l1, l4, l6, l7, l5)" in text
-    assert "sch.fuse(" in text
+    assert 'sch.annotate(block_or_loop=b0, ann_key="note", ann_val="tiled")' in text
+    assert "l11 = sch.fuse(l9, l10, preserve_unit_iters=True)" in text
 
 
 def test_transform_script_replays_to_the_same_ir(example, tmp_path):

@@ -58,10 +58,17 @@ def test_roundtrip_from_a_module():
 
 
 def tamper(sch):
-    """Changes the factors the trace records for the first split (not the
-    schedule): the trace no longer describes the schedule."""
-    split = next(i for i in sch.trace.insts if i.kind == "split")
-    split.attrs["factors"] = [None, 16]
+    """The schedule with a trace whose first split has other factors than
+    the schedule used: the trace no longer describes the schedule."""
+    script = sch.trace.as_transform_script()
+    assert "[-1, 8]" in script
+    tampered = tvm.tir.schedule.Trace.from_transform_script(script.replace("[-1, 8]", "[-1, 16]", 1))
+
+    class Tampered(tvm.tir.Schedule):
+        trace = property(lambda self: tampered)
+
+    sch.__class__ = Tampered
+    return sch
 
 
 def test_tampered_trace_fails():

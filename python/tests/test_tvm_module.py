@@ -114,15 +114,6 @@ def test_split_refuses_non_integer_factors():
         sch.split(x, factors=[None, FloatImm("float32", 8)])
 
 
-def test_disable_predication_is_refused_until_supported():
-    sch = tvm.tir.Schedule(double)
-    x, _ = sch.get_loops("twice")
-    if "disable_predication" in (tvm._ext.ext.Schedule.split.__doc__ or ""):
-        pytest.skip("the extension supports disable_predication")
-    with pytest.raises(tvm.tir.ScheduleError, match="disable_predication"):
-        sch.split(x, factors=[None, 8], disable_predication=True)
-    assert len(sch.get_loops("twice")) == 2  # nothing changed
-
 
 def test_constants():
     assert int(IntImm("int64", 10)) == 10 and IntImm("int64", 10).dtype == "int64"

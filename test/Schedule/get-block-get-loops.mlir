@@ -78,7 +78,7 @@ func.func @f(%A: memref<8xf32>) {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{no tir.block named 'missing' in the target}}
+    // expected-error @below {{no block named 'missing'}}
     %b = transform.tir.get_block "missing" in %root : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -152,7 +152,7 @@ func.func @f(%A: memref<8xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{asks for 2 loops, but block 'B' is under 1}}
+    // expected-error @below {{asks for one handle per loop: 2 handles, but there is 1}}
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }

@@ -72,7 +72,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 func.func @producers_of_loop(%A: memref<16xf32>) {
-  // expected-note @below {{payload op}}
+  // expected-note @below {{loop}}
   tir.for %i = 0 to 16 {
     tir.block "B"(%vi = spatial(16, %i)) {
       %a = tir.load %A[%vi] : memref<16xf32>
@@ -124,20 +124,6 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     // expected-error @below {{expects at least two factors}}
     %x = transform.tir.split %root [4] : (!transform.any_op) -> (!transform.any_op)
-    transform.yield
-  }
-}
-
-// -----
-
-func.func @f(%A: memref<16xf32>) {
-  return
-}
-
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{expects one result per loop}}
-    %x = transform.tir.reorder %root, %root : (!transform.any_op, !transform.any_op) -> (!transform.any_op)
     transform.yield
   }
 }

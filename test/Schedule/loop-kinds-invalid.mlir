@@ -137,7 +137,7 @@ module attributes {transform.with_named_sequence} {
 
 func.func @not_loops(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
-    // expected-note @below {{payload op}}
+    // expected-note @below {{block}}
     tir.block "B"(%vi = spatial(8, %i)) {
       %a = tir.load %A[%vi] : memref<8xf32>
       tir.store %a, %A[%vi] : memref<8xf32>

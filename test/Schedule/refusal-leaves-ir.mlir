@@ -42,7 +42,7 @@ module attributes {transform.with_named_sequence} {
       %b = transform.tir.get_block "C" in %r : (!transform.any_op) -> !transform.any_op
       %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       // j's bounds depend on i.
-      %x, %y, %z = transform.tir.reorder %k, %j, %i : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.tir.reorder %k, %j, %i : !transform.any_op, !transform.any_op, !transform.any_op
     }
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%r: !transform.any_op):

@@ -25,7 +25,7 @@ module attributes {transform.with_named_sequence} {
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     %j = transform.tir.get_loops %d : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{reorder needs loops on one nest: loop 'i' is not above or below loop 'j'}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -55,7 +55,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs a single-branch nest: loop 'i' holds more than the next loop of the nest}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -85,7 +85,7 @@ module attributes {transform.with_named_sequence} {
     %i = transform.tir.get_loops %o : (!transform.any_op) -> !transform.any_op
     %j = transform.tir.get_loops %n : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{reorder cannot move loops across 'tir.block' (loops 'i' and 'j' are in different blocks)}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -108,7 +108,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{reorder got loop 'i' twice}}
-    %x, %y = transform.tir.reorder %i, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %i, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -134,7 +134,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder cannot move loop 'j': its bounds depend on loop 'i'}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -164,7 +164,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i0, %i1, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' binds 'vi' to an expression that is not quasi-affine in them}}
-    %x, %y, %z = transform.tir.reorder %j, %i1, %i0 : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i1, %i0 : !transform.any_op, !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -190,7 +190,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs the loops to feed only spatial or reduce iteration variables, but block 'B' binds a opaque variable to them}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -216,7 +216,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %l = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' binds 'vl' with a stride other than 1 over them}}
-    %x, %y = transform.tir.reorder %l, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %l, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -243,7 +243,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reorder needs affine bindings of the loops it changes, but block 'B' has a predicate over them that bounds none of its bindings}}
-    %x, %y = transform.tir.reorder %j, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }

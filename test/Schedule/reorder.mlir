@@ -33,9 +33,9 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k2, %i2, %j2 = transform.tir.reorder %k, %i, %j : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %k, %i, %j : !transform.any_op, !transform.any_op, !transform.any_op
     // Handles follow their loops: %i is now the middle loop.
-    transform.tir.parallel %i2 : !transform.any_op
+    transform.tir.parallel %i : !transform.any_op
     transform.yield
   }
 }
@@ -69,7 +69,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %blk = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %a, %b, %c, %d = transform.tir.get_loops %blk : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %d2, %a2 = transform.tir.reorder %d, %a : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %d, %a : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
@@ -101,7 +101,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i0, %i1, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %x, %y, %z = transform.tir.reorder %j, %i0, %i1 : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %j, %i0, %i1 : !transform.any_op, !transform.any_op, !transform.any_op
     transform.yield
   }
 }

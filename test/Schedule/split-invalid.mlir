@@ -70,7 +70,6 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 func.func @zero_factor(%A: memref<16xf32>) {
-  // expected-note @below {{loop}}
   tir.for %i = 0 to 16 {
     tir.block "B"(%vi = spatial(16, %i)) {
       %a = tir.load %A[%vi] : memref<16xf32>
@@ -84,7 +83,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{split factors must be positive, factor 1 is 0}}
+    // expected-error @below {{has 1 factors of 0 (scalable) but 0 scalable_factors: split factors are positive, -1 (inferred) or 0 (the next of scalable_factors)}}
     %x, %y = transform.tir.split %i [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -117,7 +116,7 @@ module attributes {transform.with_named_sequence} {
 
 func.func @not_a_loop(%A: memref<16xf32>) {
   tir.for %i = 0 to 16 {
-    // expected-note @below {{payload op}}
+    // expected-note @below {{block}}
     tir.block "B"(%vi = spatial(16, %i)) {
       %a = tir.load %A[%vi] : memref<16xf32>
       tir.store %a, %A[%vi] : memref<16xf32>

@@ -15,6 +15,7 @@
 #define TENSORIR_SCHEDULE_PRIMITIVES_H
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/ScheduleError.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
@@ -23,15 +24,25 @@
 
 namespace mlir::tir {
 
-/// Why a primitive refused, and the loop or block at fault.
-struct ScheduleError {
-  std::string message;
-  Operation *culprit = nullptr;
-};
-
 //===----------------------------------------------------------------------===//
 // Queries
 //===----------------------------------------------------------------------===//
+
+/// TVM's get_block: the one block named `name` in `scopes` (one function
+/// or module; with `funcName`, the function of that name in it). Refuses
+/// when there is none, or when the name is ambiguous (naming each
+/// candidate's function and location).
+FailureOr<BlockOp> getBlockIn(ArrayRef<Operation *> scopes, StringRef name,
+                              std::optional<StringRef> funcName,
+                              ScheduleError &error);
+
+/// Checks TVM's sample_perfect_tile decision for `loop`: as many factors as
+/// it has, each at least 1, whose product is the loop's constant extent
+/// (the loop starts at 0), the last at most `maxInnermostFactor` when that
+/// is positive.
+LogicalResult checkPerfectTile(ForOp loop, ArrayRef<int64_t> decision,
+                               int64_t maxInnermostFactor,
+                               ScheduleError &error);
 
 /// The blocks directly under `parent` (a tir.block, a tir.for or a function):
 /// nested in loops, but not inside another block (TVM's get_child_blocks).

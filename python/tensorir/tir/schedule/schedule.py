@@ -96,15 +96,29 @@ class LoopRV(_RV):
 
 
 def _wrap(handle):
-    return LoopRV(handle) if handle.is_loop else BlockRV(handle)
+    """A result handle as Python: a LoopRV, a BlockRV, or the int a
+    parameter holds."""
+    if handle.kind == "param":
+        params = handle.params
+        return params[0] if len(params) == 1 else params
+    return LoopRV(handle) if handle.kind == "loop" else BlockRV(handle)
 
 
-def _annotation_text(value):
-    """The MLIR form of an annotation value; Schedule.annotate takes the
-    scalars (bool, int, float, str)."""
-    if not isinstance(value, (bool, int, float, str)):
-        raise TypeError(f"annotation values are bool, int, float or str, got "
-                        f"{type(value).__name__}")
+class _I64Array(list):
+    """An attribute that is an array of i64 (split's factors)."""
+
+
+class _MLIRText(str):
+    """An attribute given as MLIR text."""
+
+
+def _attr_text(value):
+    """A Python argument as MLIR attribute text for the primitive's op."""
+    if isinstance(value, _MLIRText):
+        return str(value)
+    if isinstance(value, _I64Array):
+        return "array<i64" + "".join(f"{', ' if i else ': '}{v}"
+                                     for i, v in enumerate(value)) + ">"
     return annotation_attr(value)
 
 
@@ -112,16 +126,21 @@ class Schedule:
     """TVM's tir.Schedule: the primitives change `sch.mod` step by step;
     a refused step raises ScheduleError with the rule and the location of
     the loop or block at fault, and changes nothing. `sch.trace` records the
-    steps."""
+    steps.
+
+    Every primitive is a transform.tir op applied by the C++ ScheduleState
+    (the same code tir-opt's transform interpreter runs); the trace is those
+    ops. Primitives without a method here are found by name: `sch.parallel(l)`
+    applies `transform.tir.parallel`, its arguments named as TVM's."""
 
     def __init__(self, mod, *, seed=None, debug_mask="none",
                  error_render_level="detail", enable_check=True):
         """mod: an IRModule, a PrimFunc (scheduled as IRModule({"main": f}),
-        so its function is "main", as in TVM) or MLIR text. seed,
-        debug_mask (see tir.schedule.state), error_render_level and
-        enable_check are TVM's; they are checked and recorded. seed seeds
-        the sampling primitives (sample_perfect_tile; None: a random seed,
-        as in TVM); the others change nothing: refusals always raise
+        so its function is "main", as in TVM) or MLIR text. seed seeds the
+        sampling primitives (sample_perfect_tile; None: a random seed, as in
+        TVM). debug_mask (see tir.schedule.state): anything but "none" / 0
+        verifies what each step changed. error_render_level and enable_check
+        are TVM's; they are checked and recorded: refusals always raise
         ScheduleError with the rule and the location at fault."""
         from ..function import PrimFunc
         if isinstance(mod, str):
@@ -144,9 +163,8 @@ class Schedule:
         self._rng = random.Random(seed)
         self.error_render_level = error_render_level
         self.enable_check = bool(enable_check)
-        self._native = ext.Schedule(mod._native)
+        self._native = ext.Schedule(mod._native, verify_each_step=self.debug_mask != 0)
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
-        self.trace = Trace()
 
     @property
     def mod(self):
@@ -155,78 +173,97 @@ class Schedule:
         mod._symbols = dict(self._symbols)
         return mod
 
+    @property
+    def trace(self):
+        """The steps so far (a snapshot), as transform.tir ops."""
+        return Trace(self._native.trace())
+
     def show(self):
         self.mod.show()
 
-    # Queries.
-    def _block(self, block):
-        if isinstance(block, str):
-            return self.get_block(block)._handle
-        if not isinstance(block, BlockRV):
-            raise TypeError(f"expected a block (BlockRV or name), got "
-                            f"{type(block).__name__}")
-        return block._handle
+    # The one entry point: every primitive is applied through it.
+    def _handle(self, value):
+        if isinstance(value, _RV):
+            return value._handle
+        if isinstance(value, str):
+            return self.get_block(value)._handle
+        if isinstance(value, ext.Handle):
+            return value
+        raise TypeError(f"expected a block (BlockRV or name) or a loop (LoopRV), got "
+                        f"{type(value).__name__}")
 
-    def _loop(self, loop):
-        if not isinstance(loop, LoopRV):
-            raise TypeError(f"expected a loop (LoopRV), got {type(loop).__name__}")
-        return loop._handle
+    def _apply(self, kind, operands, attrs=None, num_results=0):
+        """Applies transform.tir.<kind> to the handles of `operands` (RVs,
+        or block names) with `attrs` (Python values, None for absent);
+        num_results: how many results, None for one per op found."""
+        native_attrs = {name: _attr_text(value) for name, value in (attrs or {}).items()
+                        if value is not None}
+        handles = self._native.apply(kind, [self._handle(o) for o in operands],
+                                     native_attrs, num_results)
+        return [_wrap(h) for h in handles]
 
-    def _target(self, target):
-        return self._block(target) if isinstance(target, (str, BlockRV)) else self._loop(target)
+    def __getattr__(self, name):
+        signature = None if name.startswith("_") else ext.primitive_signature(name)
+        if signature is None:
+            raise AttributeError(f"'Schedule' object has no attribute {name!r}")
+        operand_names, attribute_names, variadic, returns_list, count = signature
 
-    def _as_block(self, block):
-        """A BlockRV for `block` (a name is looked up, and recorded)."""
-        return self.get_block(block) if isinstance(block, str) else block
+        def primitive(*args, **kwargs):
+            if variadic:
+                operands, attrs = list(args), {}
+            else:
+                params = list(operand_names) + list(attribute_names)
+                if len(args) > len(params):
+                    raise TypeError(f"{name}() takes at most {len(params)} arguments, "
+                                    f"got {len(args)}")
+                bound = dict(zip(params, args))
+                operands = [bound.pop(p) if p in bound else kwargs.pop(p, None)
+                            for p in operand_names]
+                missing = [p for p, v in zip(operand_names, operands) if v is None]
+                if missing:
+                    raise TypeError(f"{name}() missing argument {missing[0]!r}")
+                attrs = bound
+            for key, value in kwargs.items():
+                if key not in attribute_names:
+                    raise TypeError(f"{name}() got an unexpected argument {key!r}")
+                attrs[key] = value
+            results = self._apply(name, operands, attrs, None if returns_list else count)
+            if returns_list:
+                return results
+            return results[0] if count == 1 else None
 
+        primitive.__name__ = name
+        primitive.__doc__ = (f"transform.tir.{name}({', '.join(operand_names)}"
+                             f"{', ' if attribute_names else ''}{', '.join(attribute_names)})")
+        return primitive
+
+    # Primitives whose Python arguments need more than a conversion.
     def get_block(self, name, func_name=None):
-        rv = BlockRV(self._native.get_block(name, func_name))
-        self.trace._record("get_block", [], {"name": name, "func_name": func_name}, [rv])
+        (rv,) = self._apply("get_block", [self._native.root],
+                            {"name": name, "func_name": func_name}, 1)
         return rv
 
-    def get_loops(self, block):
-        block = self._as_block(block)
-        rvs = [LoopRV(h) for h in self._native.get_loops(self._block(block))]
-        self.trace._record("get_loops", [block], {}, rvs)
-        return rvs
-
-    def get_child_blocks(self, block_or_loop):
-        target = self._as_block(block_or_loop)
-        rvs = [BlockRV(h) for h in self._native.get_child_blocks(self._target(target))]
-        self.trace._record("get_child_blocks", [target], {}, rvs, group=True)
-        return rvs
-
-    def get_producers(self, block):
-        block = self._as_block(block)
-        rvs = [BlockRV(h) for h in self._native.get_producers(self._block(block))]
-        self.trace._record("get_producers", [block], {}, rvs, group=True)
-        return rvs
-
-    def get_consumers(self, block):
-        block = self._as_block(block)
-        rvs = [BlockRV(h) for h in self._native.get_consumers(self._block(block))]
-        self.trace._record("get_consumers", [block], {}, rvs, group=True)
-        return rvs
-
-    # Loop transformations.
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
         """Splits `loop` into len(factors) loops; factors are ints, IntImms
         or expressions of T.vscale(), one of them None (or -1) for the
         factor inferred from the extent. `disable_predication` leaves out
         the `fused < extent` predicate (the factors must divide the
         extent)."""
-        factors = list(factors)
         native = [_factor(f) for f in factors]
-        rvs = [LoopRV(h) for h in self._native.split(
-            self._loop(loop), native, preserve_unit_iters, disable_predication,
-            _vscale_values(native))]
-        # The trace keeps ints as ints, expressions of vscale as written.
-        attrs = {"factors": [f if isinstance(n, str) else n for f, n in zip(factors, native)],
-                 "preserve_unit_iters": preserve_unit_iters}
-        if disable_predication:
-            attrs["disable_predication"] = True
-        self.trace._record("split", [loop], attrs, rvs)
-        return rvs
+        scalable = [f for f in native if isinstance(f, str)]
+        attrs = {
+            "factors": _I64Array(-1 if f is None else 0 if isinstance(f, str) else f
+                                 for f in native),
+            "preserve_unit_iters": bool(preserve_unit_iters),
+            "disable_predication": bool(disable_predication),
+        }
+        if scalable:
+            attrs["scalable_factors"] = _MLIRText("[" + ", ".join(
+                f"affine_map<{m}>" for m in scalable) + "]")
+            values = _vscale_values(native)
+            if values:
+                attrs["vscale_values"] = _I64Array(values)
+        return self._apply("split", [loop], attrs, len(native))
 
     def sample_perfect_tile(self, loop, n, max_innermost_factor=16, decision=None):
         """TVM's sample_perfect_tile: `n` factors whose product is the
@@ -238,93 +275,19 @@ class Schedule:
         n = operator.index(n)
         if n < 1:
             raise ValueError(f"sample_perfect_tile: n is at least 1, got {n}")
-        extent = self._native.loop_extent(self._loop(loop))
-        if extent is None:
-            raise ScheduleError("sample_perfect_tile needs a loop that starts at 0 and has a "
-                                "constant extent")
-        tilings = _perfect_tilings(extent, n, max_innermost_factor)
-        if decision is not None:
-            decision = [operator.index(d) for d in decision]
-            if decision not in tilings:
-                raise ScheduleError(
-                    f"sample_perfect_tile: decision {decision} is not {n} factors of the "
-                    f"extent {extent} with the innermost at most {max_innermost_factor}")
-        else:
+        if decision is None:
+            extent = self._native.loop_extent(self._handle(loop))
+            if extent is None:
+                raise ScheduleError("sample_perfect_tile needs a loop that starts at 0 and "
+                                    "has a constant extent")
+            tilings = _perfect_tilings(extent, n, max_innermost_factor)
             if not tilings:
                 raise ScheduleError(
                     f"sample_perfect_tile: no {n} factors of {extent} have the innermost "
                     f"at most {max_innermost_factor}")
             decision = tilings[self._rng.randrange(len(tilings))]
-        self.trace._record("sample_perfect_tile", [loop],
+        decision = _I64Array(operator.index(d) for d in decision)
+        return self._apply("sample_perfect_tile", [loop],
                            {"n": n, "max_innermost_factor": max_innermost_factor,
-                            "decision": list(decision)}, [])
-        return list(decision)
+                            "decision": decision}, n)
 
-    def fuse(self, *loops, preserve_unit_iters=True):
-        """Fuses perfectly nested loops into one. `preserve_unit_iters` is
-        accepted for TVM's signature; as in TVM, a loop of extent 1 becomes
-        0 in the bindings either way."""
-        rv = LoopRV(self._native.fuse([self._loop(l) for l in loops]))
-        attrs = {} if preserve_unit_iters else {"preserve_unit_iters": False}
-        self.trace._record("fuse", list(loops), attrs, [rv])
-        return rv
-
-    def reorder(self, *ordered_loops):
-        self._native.reorder([self._loop(l) for l in ordered_loops])
-        self.trace._record("reorder", list(ordered_loops), {}, [])
-
-    # Block placement.
-    def compute_at(self, block, loop, preserve_unit_loops=False, index=-1):
-        """Moves a producer block under `loop` (which holds all its
-        consumers) and regenerates its loops to compute, in one iteration,
-        what the consumers read there (TVM's compute_at)."""
-        block = self._as_block(block)
-        self._native.compute_at(self._block(block), self._loop(loop),
-                                bool(preserve_unit_loops), int(index))
-        self.trace._record("compute_at", [block, loop],
-                           {"preserve_unit_loops": bool(preserve_unit_loops),
-                            "index": int(index)}, [])
-
-    def reverse_compute_at(self, block, loop, preserve_unit_loops=False, index=-1):
-        """Moves a consumer block under `loop` (which holds all its
-        producers), computing in one iteration what reads the producers'
-        output there (TVM's reverse_compute_at)."""
-        block = self._as_block(block)
-        self._native.reverse_compute_at(self._block(block), self._loop(loop),
-                                        bool(preserve_unit_loops), int(index))
-        self.trace._record("reverse_compute_at", [block, loop],
-                           {"preserve_unit_loops": bool(preserve_unit_loops),
-                            "index": int(index)}, [])
-
-    def add_unit_loop(self, block_or_loop):
-        target = self._as_block(block_or_loop)
-        rv = LoopRV(self._native.add_unit_loop(self._target(target)))
-        self.trace._record("add_unit_loop", [target], {}, [rv])
-        return rv
-
-    # Loop kinds and annotations.
-    def parallel(self, loop):
-        self._native.parallel(self._loop(loop))
-        self.trace._record("parallel", [loop], {}, [])
-
-    def vectorize(self, loop):
-        self._native.vectorize(self._loop(loop))
-        self.trace._record("vectorize", [loop], {}, [])
-
-    def unroll(self, loop):
-        self._native.unroll(self._loop(loop))
-        self.trace._record("unroll", [loop], {}, [])
-
-    def bind(self, loop, thread_axis):
-        self._native.bind(self._loop(loop), thread_axis)
-        self.trace._record("bind", [loop], {"thread_axis": thread_axis}, [])
-
-    def annotate(self, block_or_loop, ann_key, ann_val):
-        target = self._as_block(block_or_loop)
-        self._native.annotate(self._target(target), ann_key, _annotation_text(ann_val))
-        self.trace._record("annotate", [target], {"ann_key": ann_key, "ann_val": ann_val}, [])
-
-    def unannotate(self, block_or_loop, ann_key):
-        target = self._as_block(block_or_loop)
-        self._native.unannotate(self._target(target), ann_key)
-        self.trace._record("unannotate", [target], {"ann_key": ann_key}, [])

@@ -13,7 +13,7 @@ import tempfile
 
 from ..._ext import ext
 from ...ir import IRModule, assert_structural_equal
-from .schedule import Schedule
+from .schedule import Schedule, ScheduleError
 
 __all__ = ["verify_trace_roundtrip", "assert_structural_equal_ignore_global_symbol"]
 
@@ -63,7 +63,10 @@ def _replay_python(sch, mod, debug_mask):
     new_sch = Schedule(mod, debug_mask=debug_mask)
     namespace = dict(vars(tir))
     namespace.update({"T": T, "sch": new_sch})
-    exec(compile(text, "<trace as Python>", "exec"), namespace)  # noqa: S102
+    try:
+        exec(compile(text, "<trace as Python>", "exec"), namespace)  # noqa: S102
+    except ScheduleError as error:
+        raise ValueError(f"replaying the trace printed as Python fails: {error}") from None
     _assert_same(new_sch.mod, sch.mod, "replaying the trace printed as Python")
     if new_sch.trace.as_python() != text:
         raise ValueError("the replayed schedule's trace prints differently:\n"
@@ -116,7 +119,10 @@ def verify_trace_roundtrip(sch, mod, *, debug_mask="all", text_format=None):
         if fmt not in TEXT_FORMATS:
             raise ValueError(f"text_format: {fmt!r} is not one of {', '.join(TEXT_FORMATS)}")
     new_sch = Schedule(mod, debug_mask=debug_mask)
-    sch.trace.apply_to_schedule(new_sch, remove_postproc=False)
+    try:
+        sch.trace.apply_to_schedule(new_sch, remove_postproc=False)
+    except ScheduleError as error:
+        raise ValueError(f"applying the trace again fails: {error}") from None
     _assert_same(new_sch.mod, sch.mod, "applying the trace again")
     if "python" in formats:
         new_sch = _replay_python(sch, mod, debug_mask)

@@ -6,7 +6,7 @@ module attributes {transform.with_named_sequence} {
     %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %j0, %j1 = transform.tir.split %j [-1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k0, %k1 = transform.tir.split %k [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %r:4 = transform.tir.reorder %j0, %k0, %k1, %j1 : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %j0, %k0, %k1, %j1 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     transform.tir.parallel %i : !transform.any_op
     transform.tir.vectorize %j1 : !transform.any_op
     transform.tir.unroll %k1 : !transform.any_op

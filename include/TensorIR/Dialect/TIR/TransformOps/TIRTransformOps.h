@@ -3,7 +3,11 @@
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_H
 #define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_H
 
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Schedule/ScheduleOpInterface.h"
+
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
 

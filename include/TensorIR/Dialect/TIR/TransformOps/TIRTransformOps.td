@@ -13,123 +13,302 @@ include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
+include "TensorIR/Schedule/ScheduleOpInterface.td"
 
-// The C++ classes live in mlir::tir: upstream's transform ops already use
-// names such as transform::SplitOp, FuseOp, VectorizeOp and AnnotateOp.
-class TIR_TransformOp<string mnemonic, list<Trait> traits = []>
-    : Op<Transform_Dialect, "tir." # mnemonic, traits> {
+def TIR_ScheduleOpTrait : NativeOpTrait<"ScheduleOpTrait"> {
+  let cppNamespace = "::mlir::tir";
+}
+def TIR_ScheduleEachOpTrait : NativeOpTrait<"ScheduleEachOpTrait"> {
   let cppNamespace = "::mlir::tir";
 }
 
-def TIR_GetBlockOp : TIR_TransformOp<"get_block", [
-    NavigationTransformOpTrait, MemoryEffectsOpInterface,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+// A step of a schedule. The handle contract is the same for every op:
+// operands are only read (never consumed), results are new handles, and
+// the payload is modified unless the op is a query (`query = 1`). A loop
+// that a primitive replaces is erased, which empties every handle to it;
+// blocks are never replaced, so handles to blocks, and to loops that a
+// primitive keeps, stay valid, as TVM's BlockRV and LoopRV do.
+//
+// ScheduleOpTrait gives the op its transform-interpreter `apply` and its
+// effects; the op defines only `applyToPayload` (usually a few lines in
+// `extraClassDefinition` that unpack the handles and attributes and call
+// the schedule library), or, with `each = 1`, `applyToOne` and `getTargets`
+// for a step applied to each op of one handle. Operands and attributes are
+// named as TVM's Python parameters: the Python form of a trace and the
+// Python Schedule's generic entry point use these names.
+//
+// The C++ classes live in mlir::tir: upstream's transform ops already use
+// names such as transform::SplitOp, FuseOp, VectorizeOp and AnnotateOp.
+class TIR_ScheduleOp<string mnemonic, list<Trait> traits = [],
+                     bit query = 0, bit each = 0>
+    : Op<Transform_Dialect, "tir." # mnemonic, !listconcat(traits, [
+        TIR_ScheduleOpTrait, TIR_ScheduleOpInterface,
+        TransformOpInterface, MemoryEffectsOpInterface],
+        !if(each, [TIR_ScheduleEachOpTrait], []))> {
+  let cppNamespace = "::mlir::tir";
+
+  // Declarations the op adds to the generated ones.
+  code extraScheduleDeclaration = "";
+
+  list<int> argIndices = !range(!size(arguments));
+  list<string> operandNameList = !foldl([]<string>, argIndices, acc, i,
+      !if(!isa<Attr>(!getdagarg<Constraint>(arguments, i)), acc,
+          !listconcat(acc, [!getdagname(arguments, i)])));
+  list<string> attributeNameList = !foldl([]<string>, argIndices, acc, i,
+      !if(!isa<Attr>(!getdagarg<Constraint>(arguments, i)),
+          !listconcat(acc, [!getdagname(arguments, i)]), acc));
+  bit variadicOperand = !foldl(0, argIndices, acc, i,
+      !or(acc, !isa<Variadic>(!getdagarg<Constraint>(arguments, i))));
+  bit variadicResult = !and(!gt(!size(results), 0),
+      !isa<Variadic>(!getdagarg<Constraint>(results, 0)));
+
+  let extraClassDeclaration = [{
+    static ::llvm::ArrayRef<::llvm::StringLiteral> getPythonOperandNames() {
+      }] # !if(!empty(operandNameList), "return {};",
+               "static constexpr ::llvm::StringLiteral names[] = {\"" #
+               !interleave(operandNameList, "\", \"") #
+               "\"}; return names;") # [{
+    }
+    static ::llvm::ArrayRef<::llvm::StringLiteral> getPythonAttributeNames() {
+      }] # !if(!empty(attributeNameList), "return {};",
+               "static constexpr ::llvm::StringLiteral names[] = {\"" #
+               !interleave(attributeNameList, "\", \"") #
+               "\"}; return names;") # [{
+    }
+    static bool hasVariadicOperand() { return }] #
+        !if(variadicOperand, "true", "false") # [{; }
+    static bool returnsList() { return }] #
+        !if(variadicResult, "true", "false") # [{; }
+    static unsigned getPythonResultCount() { return }] # !size(results) # [{; }
+    static bool isQuery() { return }] # !if(query, "true", "false") # [{; }
+  }] # !if(each, [{
+    ::llvm::LogicalResult applyToOne(::mlir::RewriterBase &rewriter,
+                                     ::mlir::Operation *target,
+                                     ::mlir::tir::ScheduleError &error);
+    ::mlir::FailureOr<::llvm::SmallVector<::mlir::Operation *>>
+    getTargets(const ::mlir::tir::SchedulePayload &payload,
+               ::mlir::tir::ScheduleError &error);
+  }], [{
+    ::llvm::LogicalResult applyToPayload(::mlir::RewriterBase &rewriter,
+                                         ::mlir::tir::SchedulePayload &payload,
+                                         ::mlir::tir::ScheduleError &error);
+  }]) # extraScheduleDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+def TIR_GetBlockOp : TIR_ScheduleOp<"get_block", [], /*query=*/1> {
   let summary = "find a tir.block by name (TVM's Schedule.get_block)";
   let description = [{
-    Returns a handle to the `tir.block` named `name` inside the payload ops of
-    `target` (functions or a module). Block names are unique within a
-    function; when the target holds several functions that each have such a
-    block, the op fails (silenceably) and asks for a function handle, as
-    TVM's `get_block(name, func_name)` does.
+    Returns a handle to the `tir.block` named `name` inside the payload op
+    of `target` (a function or a module); with `func_name`, inside the
+    function of that name in it. Block names are unique within a function;
+    when several functions have such a block, the op fails (silenceably)
+    naming each, and `func_name` picks one, as in TVM's
+    `get_block(name, func_name)`.
 
     ```mlir
-    %b = transform.tir.get_block "C" in %func : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %m = transform.tir.get_block "C" in %root {func_name = "main"} : (!transform.any_op) -> !transform.any_op
     ```
 
     Fails silenceably when no block has that name.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$name);
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$name,
+                       OptionalAttr<StrAttr>:$func_name);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
     $name `in` $target attr-dict `:` functional-type(operands, results)
   }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          getBlockIn(payload.ops(0), getName(), getFuncName(), error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
+      return ::mlir::success();
+    }
+  }];
 }
 
-def TIR_GetLoopsOp : TIR_TransformOp<"get_loops", [
-    NavigationTransformOpTrait, MemoryEffectsOpInterface,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
-  let summary = "the loops above a block, outermost first (TVM's get_loops)";
-  let description = [{
+// Queries that return blocks or loops: `collect` fills `found` from the
+// payload (or fails). With one result, the handle holds them all; with
+// several (or none), there must be exactly one result per op found.
+class TIR_ListQueryOp<string mnemonic, string operandName, string what,
+                      string summaryText, string descriptionText,
+                      code collect>
+    : TIR_ScheduleOp<mnemonic, [], /*query=*/1> {
+  let summary = summaryText;
+  let description = descriptionText # [{
+
+    With one result, the handle holds them all, in order; with several (or
+    none), there must be exactly one result per }] # what # [{, as in
+    `a, b = sch.}] # mnemonic # [{(...)`.
+  }];
+  let arguments = !dag(ins, [TransformHandleTypeInterface], [operandName]);
+  let results = (outs Variadic<TransformHandleTypeInterface>:$found);
+  let assemblyFormat = [{
+    $}] # operandName # [{ attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::llvm::SmallVector<::mlir::Operation *> found;
+      ::mlir::Operation *at = nullptr;
+      }] # collect # [{
+      return payload.setVariadicResults(found, "}] # what # [{", at, error);
+    }
+  }];
+}
+
+def TIR_GetLoopsOp : TIR_ListQueryOp<"get_loops", "block", "loop",
+    "the loops above a block, outermost first (TVM's get_loops)", [{
     Returns the `tir.for` loops that enclose the block, from the outermost
     to the innermost, stopping at the enclosing block or function (the
-    block's scope), as TVM's `Schedule.get_loops` does. With one result, the
-    handle holds all loops in that order; with several results, there must be
-    exactly one per loop, as in `i, j, k = sch.get_loops(block)`.
+    block's scope), as TVM's `Schedule.get_loops` does.
 
     ```mlir
     %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %all = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     ```
 
-    The target handle must hold exactly one `tir.block`.
-  }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
-  let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
-  let assemblyFormat = [{
-    $target attr-dict `:` functional-type(operands, results)
-  }];
-  let hasVerifier = 1;
-}
+    The handle must hold exactly one `tir.block`.
+  }], [{
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      at = *block;
+      for (ForOp loop : getLoops(*block))
+        found.push_back(loop);
+  }]>;
 
-//===----------------------------------------------------------------------===//
-// More queries
-//===----------------------------------------------------------------------===//
-
-class TIR_QueryOp<string mnemonic, string summaryText, string descriptionText>
-    : TIR_TransformOp<mnemonic, [
-        NavigationTransformOpTrait, MemoryEffectsOpInterface,
-        DeclareOpInterfaceMethods<TransformOpInterface>]> {
-  let summary = summaryText;
-  let description = descriptionText;
-  let arguments = (ins TransformHandleTypeInterface:$target);
-  let results = (outs TransformHandleTypeInterface:$result);
-  let assemblyFormat = [{
-    $target attr-dict `:` functional-type(operands, results)
-  }];
-}
-
-def TIR_GetChildBlocksOp : TIR_QueryOp<"get_child_blocks",
+def TIR_GetChildBlocksOp : TIR_ListQueryOp<"get_child_blocks",
+    "block_or_loop", "block",
     "the blocks directly under a block or loop (TVM's get_child_blocks)", [{
-    Returns the `tir.block`s nested in the target (a `tir.block`, a
-    `tir.for` or a function) that are not inside another block, in program
-    order. The result may be empty.
+    Returns the `tir.block`s nested in the target (`tir.block`s, `tir.for`s
+    or functions) that are not inside another block, in program order.
 
     ```mlir
     %blocks = transform.tir.get_child_blocks %loop : (!transform.any_op) -> !transform.any_op
     ```
+  }], [{
+      for (::mlir::Operation *parent : payload.ops(0))
+        for (BlockOp block : getChildBlocks(parent))
+          found.push_back(block);
   }]>;
 
-def TIR_GetProducersOp : TIR_QueryOp<"get_producers",
+def TIR_GetProducersOp : TIR_ListQueryOp<"get_producers", "block", "block",
     "the blocks that write what a block reads (TVM's get_producers)", [{
     Returns the blocks of the target block's scope (its enclosing block or
     function) that come before it and write a buffer it reads, in program
     order. A block's buffers are its `reads` / `writes` lists when it has
-    them, else the buffers its body loads and stores. The target handle
-    must hold exactly one `tir.block`.
+    them, else the buffers its body loads and stores. The handle must hold
+    exactly one `tir.block`.
+  }], [{
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      at = *block;
+      for (BlockOp producer : getProducers(*block))
+        found.push_back(producer);
   }]>;
 
-def TIR_GetConsumersOp : TIR_QueryOp<"get_consumers",
+def TIR_GetConsumersOp : TIR_ListQueryOp<"get_consumers", "block", "block",
     "the blocks that read what a block writes (TVM's get_consumers)", [{
     Returns the blocks of the target block's scope that come after it and
-    read a buffer it writes, in program order. The target handle must hold
-    exactly one `tir.block`.
+    read a buffer it writes, in program order. The handle must hold exactly
+    one `tir.block`.
+  }], [{
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      at = *block;
+      for (BlockOp consumer : getConsumers(*block))
+        found.push_back(consumer);
   }]>;
+
+def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
+                                             /*query=*/1> {
+  let summary = "factors of a loop's extent (TVM's sample_perfect_tile)";
+  let description = [{
+    Returns `n` parameters whose product is the loop's constant extent, the
+    innermost at most `max_innermost_factor` (when positive): the
+    `decision`, which the front end sampled (the Python Schedule draws it
+    with its seed) and which this op checks. One result per factor.
+
+    ```mlir
+    %f:2 = transform.tir.sample_perfect_tile %i {n = 2, max_innermost_factor = 16, decision = array<i64: 32, 4>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    ```
+
+    Fails (silenceably) for a loop that does not start at 0 or has a
+    runtime extent, and for a decision that is not such a tiling.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$loop, I64Attr:$n,
+                       DefaultValuedAttr<I64Attr, "16">:$max_innermost_factor,
+                       DenseI64ArrayAttr:$decision);
+  let results = (outs Variadic<TransformParamTypeInterface>:$factors);
+  let assemblyFormat = [{
+    $loop attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    static ::mlir::Type getScheduleResultType(::mlir::MLIRContext *context) {
+      return ::mlir::transform::ParamType::get(
+          context, ::mlir::IntegerType::get(context, 64));
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (getN() < 1)
+        return emitOpError("expects n to be at least 1");
+      if (static_cast<int64_t>(getDecision().size()) != getN())
+        return emitOpError("expects a decision of n = ") << getN() << " factors";
+      if (static_cast<int64_t>(getFactors().size()) != getN())
+        return emitOpError("expects one result per factor");
+      return ::mlir::success();
+    }
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
+      if (::mlir::failed(loop) ||
+          ::mlir::failed(checkPerfectTile(*loop, getDecision(),
+                                          getMaxInnermostFactor(), error)))
+        return ::mlir::failure();
+      ::mlir::Builder builder(getContext());
+      for (auto [index, factor] : ::llvm::enumerate(getDecision()))
+        payload.results[index].push_back(builder.getI64IntegerAttr(factor));
+      return ::mlir::success();
+    }
+  }];
+}
 
 //===----------------------------------------------------------------------===//
 // Loop transformations
 //===----------------------------------------------------------------------===//
 
-def TIR_SplitOp : TIR_TransformOp<"split", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_SplitOp : TIR_ScheduleOp<"split"> {
   let summary = "split a loop into nested loops (TVM's split)";
   let description = [{
     Splits the loop into one loop per factor, outermost first; `-1` (TVM's
     `None`) marks at most one factor to infer as the ceiling of the extent
-    over the others. The loop's extent may be a runtime value (the inferred
-    factor is then computed before the loops). Unless the factors are known
-    to multiply to exactly the extent, every block directly under the loop
-    gets the predicate `fused < extent` (`where(...)`), as in TVM;
+    over the others, and `0` a scalable factor, taken in order from
+    `scalable_factors` (affine maps `()[s0] -> (...)` of `vector.vscale`,
+    TVM's `T.vscale() * 4`). A product with scalable factors must be proven
+    to cover the extent for each value of vscale in `vscale_values` (those
+    the target allows). The loop's extent may be a runtime value (the
+    inferred factor is then computed before the loops). Unless the factors
+    are known to multiply to exactly the extent, every block directly under
+    the loop gets the predicate `fused < extent` (`where(...)`), as in TVM;
     `disable_predication = true` leaves it out (the caller asserts the
     factors divide the extent). With `preserve_unit_iters = false`, a loop
     of extent 1 does not appear in the bindings. Uses of the loop variable
@@ -144,30 +323,35 @@ def TIR_SplitOp : TIR_TransformOp<"split", [
     start at 0, annotated or thread-bound loops, fewer than two factors,
     more than one inferred factor, a factor below 1, factors whose product
     is below the extent or (for a runtime extent without an inferred
-    factor) cannot be proven to cover it. The target
-    handle (one `tir.for`) is consumed; one handle per new loop is returned.
+    factor) cannot be proven to cover it. The loop is replaced: its handles
+    are emptied, and one handle per new loop is returned.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target,
+  let arguments = (ins TransformHandleTypeInterface:$loop,
                        DenseI64ArrayAttr:$factors,
                        DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters,
-                       DefaultValuedAttr<BoolAttr, "false">:$disable_predication);
+                       DefaultValuedAttr<BoolAttr, "false">:$disable_predication,
+                       OptionalAttr<AffineMapArrayAttr>:$scalable_factors,
+                       OptionalAttr<DenseI64ArrayAttr>:$vscale_values);
   let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
   let assemblyFormat = [{
-    $target $factors attr-dict `:` functional-type(operands, results)
+    $loop $factors attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
 }
 
-def TIR_FuseOp : TIR_TransformOp<"fuse", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_FuseOp : TIR_ScheduleOp<"fuse"> {
   let summary = "fuse perfectly nested loops into one (TVM's fuse)";
   let description = [{
     Fuses the loops (outermost first; each must be the only statement of the
     one before, apart from pure index computations) into one loop over the
     product of their extents, constant or runtime; each old variable
     becomes `(fused mod (extent * inner)) floordiv inner` in the bindings,
-    and in other uses through an `affine.apply`.
+    and in other uses through an `affine.apply`. `preserve_unit_iters` is
+    TVM's and changes nothing: as in TVM, a loop of extent 1 becomes 0.
 
     ```mlir
     %ij = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
@@ -175,56 +359,103 @@ def TIR_FuseOp : TIR_TransformOp<"fuse", [
 
     Refused: loops that are not perfectly nested, a loop that does not start
     at 0, annotated or thread-bound loops, a loop given twice, an extent
-    that depends on an outer loop being fused.
+    that depends on an outer loop being fused. The loops are replaced.
   }];
-  let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops);
+  let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops,
+                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters);
   let results = (outs TransformHandleTypeInterface:$fused);
   let assemblyFormat = [{
     $loops attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (getLoops().empty())
+        return emitOpError("expects at least one loop");
+      return ::mlir::success();
+    }
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
+          payload.singles<ForOp>("tir.for", error);
+      if (::mlir::failed(loops))
+        return ::mlir::failure();
+      ::mlir::FailureOr<ForOp> fused = fuse(rewriter, *loops, error);
+      if (::mlir::failed(fused))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*fused));
+      return ::mlir::success();
+    }
+  }];
 }
 
-def TIR_ReorderOp : TIR_TransformOp<"reorder", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_ReorderOp : TIR_ScheduleOp<"reorder"> {
   let summary = "reorder loops of one nest (TVM's reorder)";
   let description = [{
     Puts the given loops, which must lie on one single-branch nest (every
     loop from the outermost to the innermost given one holds only the next
     loop), into the given order, outermost first; loops of the nest that
-    are not given keep their places.
+    are not given keep their places. The loops are moved, not replaced:
+    their handles stay valid.
 
     ```mlir
-    %k2, %i2 = transform.tir.reorder %k, %i : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reorder %k, %i : !transform.any_op, !transform.any_op
     ```
 
     Refused: a loop given twice, loops not on one nest, a nest that
     branches or crosses a block, a loop whose bounds depend on another loop
-    of the nest. The loop handles are consumed; the results are the same
-    loops in the given order.
+    of the nest, a block whose bindings are not affine in the nest.
   }];
-  let arguments = (ins Variadic<TransformHandleTypeInterface>:$loops);
-  let results = (outs Variadic<TransformHandleTypeInterface>:$reordered);
+  let arguments = (ins Variadic<TransformHandleTypeInterface>:$ordered_loops);
   let assemblyFormat = [{
-    $loops attr-dict `:` functional-type(operands, results)
+    $ordered_loops attr-dict `:` type($ordered_loops)
   }];
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (getOrderedLoops().empty())
+        return emitOpError("expects at least one loop");
+      return ::mlir::success();
+    }
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
+          payload.singles<ForOp>("tir.for", error);
+      if (::mlir::failed(loops))
+        return ::mlir::failure();
+      return reorder(rewriter, *loops, error);
+    }
+  }];
 }
 
-def TIR_AddUnitLoopOp : TIR_TransformOp<"add_unit_loop", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
   let summary = "wrap a block or loop in a loop of extent 1 (TVM's add_unit_loop)";
   let description = [{
     Creates `tir.for %u = 0 to 1` where the target (one `tir.block` or
     `tir.for`) is and moves the target into it. The target handle stays
     valid; the new loop is returned.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
+  let arguments = (ins TransformHandleTypeInterface:$block_or_loop);
   let results = (outs TransformHandleTypeInterface:$loop);
   let assemblyFormat = [{
-    $target attr-dict `:` functional-type(operands, results)
+    $block_or_loop attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<::mlir::Operation *> target =
+          payload.singleOp(0, "tir.for or tir.block", error);
+      if (::mlir::failed(target))
+        return ::mlir::failure();
+      ::mlir::FailureOr<ForOp> loop = addUnitLoop(rewriter, *target, error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*loop));
+      return ::mlir::success();
+    }
   }];
 }
 
@@ -233,10 +464,8 @@ def TIR_AddUnitLoopOp : TIR_TransformOp<"add_unit_loop", [
 //===----------------------------------------------------------------------===//
 
 class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
-                          string descriptionText>
-    : TIR_TransformOp<mnemonic, [
-        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-        DeclareOpInterfaceMethods<TransformOpInterface>]> {
+                          string descriptionText, string primitive>
+    : TIR_ScheduleOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
   let arguments = (ins TransformHandleTypeInterface:$block,
@@ -245,6 +474,21 @@ class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
                        DefaultValuedAttr<I64Attr, "-1">:$index);
   let assemblyFormat = [{
     $block `at` $loop attr-dict `:` type($block) `,` type($loop)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      return }] # primitive # [{(rewriter, *block, *loop, getPreserveUnitLoops(),
+                  getIndex(), error);
+    }
   }];
 }
 
@@ -275,8 +519,8 @@ def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
     loops the block leaves, and regions it cannot invert or bound (an
     output index that is not an iteration variable or a constant, a runtime
     extent). The block handle stays valid; handles to the loops it leaves
-    empty are invalidated.
-  }]>;
+    empty are emptied.
+  }], "computeAt">;
 
 def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     "move a consumer block under a loop of its producers (TVM's reverse_compute_at)", [{
@@ -291,21 +535,42 @@ def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     ```mlir
     transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
     ```
-  }]>;
+  }], "reverseComputeAt">;
 
 //===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//
 
+// A step applied to each op of the first handle in turn; `targets` names
+// what the handle must hold, `apply` is the call for one of them
+// (`target`), as a statement returning a LogicalResult.
+class TIR_EachOp<string mnemonic, string targets, code apply>
+    : TIR_ScheduleOp<mnemonic, [], /*query=*/0, /*each=*/1> {
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::llvm::SmallVector<::mlir::Operation *>>
+    $cppClass::getTargets(const ::mlir::tir::SchedulePayload &payload,
+                          ::mlir::tir::ScheduleError &error) {
+      return payload.each<}] # !if(!eq(targets, "loops"), "ForOp",
+                                   "ForOp, BlockOp") # [{>(0, "}] #
+          !if(!eq(targets, "loops"), "tir.for ops",
+              "tir.for or tir.block ops") # [{", error);
+    }
+    ::llvm::LogicalResult $cppClass::applyToOne(
+        ::mlir::RewriterBase &rewriter, ::mlir::Operation *target,
+        ::mlir::tir::ScheduleError &error) {
+      }] # apply # [{
+    }
+  }];
+}
+
 class TIR_LoopKindOp<string mnemonic, string summaryText,
-                     string descriptionText>
-    : TIR_TransformOp<mnemonic, [
-        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-        DeclareOpInterfaceMethods<TransformOpInterface>]> {
+                     string descriptionText, string primitive>
+    : TIR_EachOp<mnemonic, "loops",
+                 "return " # primitive # "(::llvm::cast<ForOp>(target), error);"> {
   let summary = summaryText;
   let description = descriptionText;
-  let arguments = (ins TransformHandleTypeInterface:$target);
-  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let arguments = (ins TransformHandleTypeInterface:$loop);
+  let assemblyFormat = "$loop attr-dict `:` type($loop)";
 }
 
 def TIR_ParallelOp : TIR_LoopKindOp<"parallel",
@@ -317,64 +582,64 @@ def TIR_ParallelOp : TIR_LoopKindOp<"parallel",
     ```mlir
     transform.tir.parallel %i : !transform.any_op
     ```
-  }]>;
+  }], "parallel">;
 
 def TIR_VectorizeOp : TIR_LoopKindOp<"vectorize",
     "run a loop's iterations as SIMD lanes (TVM's vectorize)", [{
     Marks every loop of the handle `vectorized`, under the same rule as
     `transform.tir.parallel`.
-  }]>;
+  }], "vectorize">;
 
 def TIR_UnrollOp : TIR_LoopKindOp<"unroll",
     "unroll a loop (TVM's unroll)", [{
     Marks every loop of the handle `unrolled`.
-  }]>;
+  }], "unroll">;
 
-def TIR_BindOp : TIR_TransformOp<"bind", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_BindOp : TIR_EachOp<"bind", "loops",
+    "return bind(::llvm::cast<ForOp>(target), getThreadAxis(), error);"> {
   let summary = "bind a loop to a GPU thread axis (TVM's bind)";
   let description = [{
-    Binds every loop of the handle to `thread` (`blockIdx.x`, `threadIdx.y`,
-    `vthread.x`, ...), under the same rule as `transform.tir.parallel`;
-    refused for an unknown thread axis.
+    Binds every loop of the handle to `thread_axis` (`blockIdx.x`,
+    `threadIdx.y`, `vthread.x`, ...), under the same rule as
+    `transform.tir.parallel`, except that a reduction loop may be bound to
+    `threadIdx.*` (a cross-thread reduction); refused for an unknown thread
+    axis.
 
     ```mlir
     transform.tir.bind %i "threadIdx.x" : !transform.any_op
     ```
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$thread);
-  let assemblyFormat = "$target $thread attr-dict `:` type($target)";
+  let arguments = (ins TransformHandleTypeInterface:$loop, StrAttr:$thread_axis);
+  let assemblyFormat = "$loop $thread_axis attr-dict `:` type($loop)";
 }
 
-def TIR_AnnotateOp : TIR_TransformOp<"annotate", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_AnnotateOp : TIR_EachOp<"annotate", "loops or blocks",
+    "return annotate(target, getAnnKey(), getAnnVal(), error);"> {
   let summary = "set an annotation of loops or blocks (TVM's annotate)";
   let description = [{
-    Sets annotation `key` to `value` on every `tir.for` or `tir.block` of
-    the handle.
+    Sets annotation `ann_key` to `ann_val` on every `tir.for` or
+    `tir.block` of the handle.
 
     ```mlir
     transform.tir.annotate "pragma_unroll_explicit" = 16 : i64 to %b : !transform.any_op
     ```
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$key,
-                       AnyAttr:$value);
+  let arguments = (ins TransformHandleTypeInterface:$block_or_loop,
+                       StrAttr:$ann_key, AnyAttr:$ann_val);
   let assemblyFormat =
-      "$key `=` $value `to` $target attr-dict `:` type($target)";
+      "$ann_key `=` $ann_val `to` $block_or_loop attr-dict `:` type($block_or_loop)";
 }
 
-def TIR_UnannotateOp : TIR_TransformOp<"unannotate", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+def TIR_UnannotateOp : TIR_EachOp<"unannotate", "loops or blocks",
+    "return unannotate(target, getAnnKey(), error);"> {
   let summary = "remove an annotation of loops or blocks (TVM's unannotate)";
   let description = [{
-    Removes annotation `key` from every `tir.for` or `tir.block` of the
+    Removes annotation `ann_key` from every `tir.for` or `tir.block` of the
     handle; refused when one of them has no such annotation.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$key);
-  let assemblyFormat = "$target $key attr-dict `:` type($target)";
+  let arguments = (ins TransformHandleTypeInterface:$block_or_loop,
+                       StrAttr:$ann_key);
+  let assemblyFormat = "$block_or_loop $ann_key attr-dict `:` type($block_or_loop)";
 }
 
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD
