@@ -4,12 +4,14 @@
 // already lowered to the llvm dialect, or tir (and the upstream dialects tir
 // lowers through): anything not yet in the llvm dialect is first run through
 // the `tir-lower-to-llvm` pipeline, with `--target-cpu` /
-// `--target-features` as its target options.
+// `--target-features` as its target options. `--tir-to-tvmscript` prints tir
+// functions as TVMScript.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/InitAllDialects.h"
 #include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Target/TVMScript.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -77,7 +79,34 @@ static void registerTIRToLLVMIRTranslation() {
       });
 }
 
+/// The module's functions as TVMScript; IR that TVMScript cannot express
+/// is an error.
+static LogicalResult translateToTVMScript(Operation *op,
+                                          llvm::raw_ostream &output) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a builtin.module of tir functions");
+  std::string error;
+  std::string text = tir::printTVMScript(module, error);
+  if (!error.empty())
+    return module.emitError(error);
+  output << text;
+  return success();
+}
+
+static void registerTIRToTVMScriptTranslation() {
+  TranslateFromMLIRRegistration registration(
+      "tir-to-tvmscript",
+      "Print tir functions as TVMScript (a @T.prim_func, or an "
+      "@I.ir_module class for several), as tensorir.script parses it",
+      translateToTVMScript, [](DialectRegistry &registry) {
+        tir::registerAllDialects(registry);
+        tir::registerAllExtensions(registry);
+      });
+}
+
 int main(int argc, char **argv) {
   registerTIRToLLVMIRTranslation();
+  registerTIRToTVMScriptTranslation();
   return failed(mlirTranslateMain(argc, argv, "tir translation driver"));
 }

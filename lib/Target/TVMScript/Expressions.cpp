@@ -1,0 +1,403 @@
+//===- Expressions.cpp - values printed as TVMScript expressions ----------===//
+//
+// Constants, loads, arithmetic, comparisons, casts, intrinsics and tir.call
+// as Python expressions; affine index expressions with Python's operators
+// (`//`, `%`, T.ceildiv); names for the values that need one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Printer.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::tvmscript;
+
+std::string tvmscript::pad(int indent) { return std::string(4 * indent, ' '); }
+
+std::string tvmscript::tuple(ArrayRef<std::string> items) {
+  std::string s = "(";
+  for (auto [i, item] : llvm::enumerate(items))
+    s += (i ? ", " : "") + item;
+  return s + (items.size() == 1 ? ",)" : ")");
+}
+
+std::string tvmscript::formatDouble(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
+  return text;
+}
+
+bool Printer::fail(Operation *op, const std::string &why) {
+  if (error.empty()) {
+    llvm::raw_string_ostream s(error);
+    s << "cannot print '" << op->getName() << "' as TVMScript: " << why;
+  }
+  return false;
+}
+
+std::string Printer::dtype(Type t) {
+  if (t.isF16())
+    return "float16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isInteger(1))
+    return "bool";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "int" + std::to_string(i.getWidth());
+  if (t.isIndex())
+    return "int32";
+  return "";
+}
+
+std::string Printer::fresh(StringRef hint) {
+  std::string base = hint.empty() ? "v" : hint.str();
+  std::string name = base;
+  auto taken = [&](const std::string &n) {
+    return llvm::any_of(
+        used, [&](const llvm::StringSet<> &s) { return s.contains(n); });
+  };
+  for (int n = 1; taken(name); ++n)
+    name = base + "_" + std::to_string(n);
+  used.back().insert(name);
+  return name;
+}
+
+std::string Printer::affine(AffineExpr e, ArrayRef<std::string> dims,
+                            ArrayRef<std::string> syms) {
+  int precedence;
+  return affine(e, dims, syms, precedence);
+}
+
+/// `precedence` is that of the printed text's outermost operator: 3 for an
+/// atom, 2 for `*`, `//`, `%`, 1 for `+`, `-` (and a negative number).
+std::string Printer::affine(AffineExpr e, ArrayRef<std::string> dims,
+                            ArrayRef<std::string> syms, int &precedence) {
+  precedence = 3;
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    if (c.getValue() < 0)
+      precedence = 1;
+    return std::to_string(c.getValue());
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return syms[s.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int lp, rp;
+  std::string l = affine(bin.getLHS(), dims, syms, lp);
+  std::string r = affine(bin.getRHS(), dims, syms, rp);
+  auto wrap = [](const std::string &t, bool need) {
+    return need ? "(" + t + ")" : t;
+  };
+  switch (e.getKind()) {
+  case AffineExprKind::Add: {
+    precedence = 1;
+    // a + (-k) * b and a + (-k) print as subtractions.
+    if (auto mul = dyn_cast<AffineBinaryOpExpr>(bin.getRHS());
+        mul && mul.getKind() == AffineExprKind::Mul)
+      if (auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
+          k && k.getValue() < 0) {
+        int mp;
+        std::string rest = affine(mul.getLHS(), dims, syms, mp);
+        if (k.getValue() == -1)
+          return l + " - " + wrap(rest, mp <= 1);
+        return l + " - " + wrap(rest, mp < 2) + " * " +
+               std::to_string(-k.getValue());
+      }
+    if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        k && k.getValue() < 0)
+      return l + " - " + std::to_string(-k.getValue());
+    return l + " + " + wrap(r, rp <= 1);
+  }
+  case AffineExprKind::Mul:
+    precedence = 2;
+    return wrap(l, lp < 2) + " * " + wrap(r, rp <= 2);
+  case AffineExprKind::FloorDiv:
+    precedence = 2;
+    return wrap(l, lp < 2) + " // " + wrap(r, rp <= 2);
+  case AffineExprKind::Mod:
+    precedence = 2;
+    return wrap(l, lp < 2) + " % " + wrap(r, rp <= 2);
+  default:
+    return "T.ceildiv(" + l + ", " + r + ")";
+  }
+}
+
+std::string Printer::bound(OpFoldResult b) {
+  if (auto attr = dyn_cast<Attribute>(b))
+    return std::to_string(cast<IntegerAttr>(attr).getInt());
+  return name(cast<Value>(b));
+}
+
+std::string Printer::name(Value v) {
+  auto it = names.find(v);
+  if (it != names.end())
+    return it->second;
+  std::string text;
+  if (v.getType().isIndex() && expr(v, text))
+    return text;
+  return "<unnamed>";
+}
+
+bool Printer::inlineable(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
+    return true;
+  if (!def || !v.hasOneUse() || def->getNumRegions() != 0 || isa<StoreOp>(def))
+    return false;
+  if (!isa<LoadOp>(def))
+    return true; // Pure ops can move to their single use.
+  // A load moves to its use only if nothing between them may write.
+  Operation *user = *v.getUsers().begin();
+  if (user->getBlock() != def->getBlock())
+    return false;
+  // Nor past a value that gets a name: named values are printed where they
+  // are defined, and the load would then be read after them.
+  for (Operation *op = def->getNextNode(); op && op != user;
+       op = op->getNextNode()) {
+    if (isa<StoreOp, ForOp, BlockOp>(op) || op->getNumRegions() != 0)
+      return false;
+    if (llvm::any_of(op->getResults(), [](Value r) { return !r.hasOneUse(); }))
+      return false;
+    if (isa<LoadOp>(op) && !inlineable(op->getResult(0)))
+      return false;
+  }
+  return true;
+}
+
+std::string Printer::dict(DictionaryAttr d) {
+  std::string s = "{";
+  bool first = true;
+  for (NamedAttribute a : d) {
+    if (!first)
+      s += ", ";
+    first = false;
+    s += "\"" + a.getName().str() + "\": ";
+    Attribute v = a.getValue();
+    if (auto b = dyn_cast<BoolAttr>(v))
+      s += b.getValue() ? "True" : "False";
+    else if (auto i = dyn_cast<IntegerAttr>(v))
+      s += std::to_string(i.getInt());
+    else if (auto f = dyn_cast<FloatAttr>(v))
+      s += std::to_string(f.getValueAsDouble());
+    else if (auto str = dyn_cast<StringAttr>(v))
+      s += "\"" + str.str() + "\"";
+    else
+      s += "None";
+  }
+  return s + "}";
+}
+
+/// `T.float32(1.5)`, `T.int8(3)`, `True`, or a bare number for an index.
+static bool constantExpr(arith::ConstantOp cst, const std::string &t,
+                         std::string &out) {
+  if (auto f = dyn_cast<FloatAttr>(cst.getValue())) {
+    std::string text = formatDouble(f.getValueAsDouble());
+    if (text.find_first_of(".eEni") == std::string::npos)
+      text += ".0";
+    if (text == "inf" || text == "-inf" || text == "nan") {
+      out = "T." + t + "(\"" + text + "\")";
+      return true;
+    }
+    out = "T." + t + "(" + text + ")";
+    return true;
+  }
+  if (auto i = dyn_cast<IntegerAttr>(cst.getValue())) {
+    out =
+        cst.getType().isIndex()
+            ? std::to_string(i.getInt())
+            : (t == "bool" ? (i.getInt() ? "True" : "False")
+                           : "T." + t + "(" + std::to_string(i.getInt()) + ")");
+    return true;
+  }
+  return false;
+}
+
+bool Printer::expr(Value v, std::string &out) {
+  if (auto it = inlined.find(v); it != inlined.end()) {
+    out = it->second;
+    return true;
+  }
+  if (auto it = names.find(v); it != names.end()) {
+    out = it->second;
+    return true;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return fail(v.getParentBlock()->getParentOp(), "a value without a name");
+  auto operand = [&](unsigned i, std::string &s) {
+    return expr(def->getOperand(i), s);
+  };
+  std::string a, b, c;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    if (constantExpr(cst, dtype(cst.getType()), out))
+      return true;
+    return fail(def, "a constant that is not a number");
+  }
+  if (auto load = dyn_cast<LoadOp>(def)) {
+    SmallVector<std::string> ops;
+    for (Value i : load.getIndices()) {
+      if (!expr(i, a))
+        return false;
+      ops.push_back(a);
+    }
+    std::string s = name(load.getBuffer()) + "[";
+    AffineMap map = load.getMap();
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      s += (r ? ", " : "") +
+           affine(map.getResult(r),
+                  ArrayRef<std::string>(ops).take_front(map.getNumDims()),
+                  ArrayRef<std::string>(ops).drop_front(map.getNumDims()));
+    out = s + "]";
+    return true;
+  }
+  static const std::pair<StringRef, StringRef> infix[] = {
+      {"arith.addf", "+"}, {"arith.addi", "+"},       {"arith.subf", "-"},
+      {"arith.subi", "-"}, {"arith.mulf", "*"},       {"arith.muli", "*"},
+      {"arith.divf", "/"}, {"arith.floordivsi", "//"}};
+  for (auto [opName, symbol] : infix)
+    if (def->getName().getStringRef() == opName) {
+      if (!operand(0, a) || !operand(1, b))
+        return false;
+      out = "(" + a + " " + symbol.str() + " " + b + ")";
+      return true;
+    }
+  static const std::pair<StringRef, StringRef> calls[] = {
+      {"arith.maximumf", "max"}, {"arith.maxsi", "max"},
+      {"arith.minimumf", "min"}, {"arith.minsi", "min"},
+      {"math.exp", "exp"},       {"math.sqrt", "sqrt"},
+      {"math.log", "log"},       {"math.tanh", "tanh"}};
+  for (auto [opName, fn] : calls)
+    if (def->getName().getStringRef() == opName) {
+      std::string args;
+      for (unsigned i = 0; i < def->getNumOperands(); ++i) {
+        if (!operand(i, a))
+          return false;
+        args += (i ? ", " : "") + a;
+      }
+      out = "T." + fn.str() + "(" + args + ")";
+      return true;
+    }
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+    // Boolean `and` / `or` / `not` (xor with true), bitwise otherwise.
+    bool boolean = def->getResult(0).getType().isInteger(1);
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    if (isa<arith::XOrIOp>(def) && boolean) {
+      auto one = getConstantIntValue(def->getOperand(1));
+      if (one && *one != 0) {
+        out = "(not " + a + ")";
+        return true;
+      }
+    }
+    StringRef symbol = isa<arith::AndIOp>(def)  ? (boolean ? "and" : "&")
+                       : isa<arith::OrIOp>(def) ? (boolean ? "or" : "|")
+                                                : "^";
+    out = "(" + a + " " + symbol.str() + " " + b + ")";
+    return true;
+  }
+  if (auto call = dyn_cast<CallOp>(def))
+    return callExpr(call, out);
+  if (isa<vector::VectorScaleOp>(def)) {
+    out = "T.vscale()";
+    return true;
+  }
+  if (isa<arith::CeilDivSIOp>(def)) {
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    out = "T.ceildiv(" + a + ", " + b + ")";
+    return true;
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    // An index expression (what split and fuse leave for uses of a loop
+    // variable outside bindings), over its operands in input space.
+    SmallVector<std::string> ops;
+    for (Value i : apply.getMapOperands()) {
+      if (!expr(i, a))
+        return false;
+      ops.push_back(a);
+    }
+    out = "(" + affine(getExprsOverInputs(apply.getAffineMap())[0], ops, {}) +
+          ")";
+    return true;
+  }
+  if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+    if (!operand(0, a) || !operand(1, b) || !operand(2, c))
+      return false;
+    out = "T.if_then_else(" + a + ", " + b + ", " + c + ")";
+    return true;
+  }
+  if (isa<arith::CmpFOp, arith::CmpIOp>(def)) {
+    std::string pred;
+    if (auto f = dyn_cast<arith::CmpFOp>(def))
+      pred = arith::stringifyCmpFPredicate(f.getPredicate()).str();
+    else
+      pred =
+          arith::stringifyCmpIPredicate(cast<arith::CmpIOp>(def).getPredicate())
+              .str();
+    static const std::pair<StringRef, StringRef> preds[] = {
+        {"olt", "<"},  {"slt", "<"}, {"ole", "<="}, {"sle", "<="},
+        {"ogt", ">"},  {"sgt", ">"}, {"oge", ">="}, {"sge", ">="},
+        {"oeq", "=="}, {"eq", "=="}, {"one", "!="}, {"ne", "!="}};
+    for (auto [p, symbol] : preds)
+      if (pred == p) {
+        if (!operand(0, a) || !operand(1, b))
+          return false;
+        out = "(" + a + " " + symbol.str() + " " + b + ")";
+        return true;
+      }
+    return fail(def, "comparison '" + pred + "'");
+  }
+  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
+          arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(def)) {
+    if (!operand(0, a))
+      return false;
+    std::string t = dtype(def->getResult(0).getType());
+    out = "T.Cast(\"" + t + "\", " + a + ")";
+    return true;
+  }
+  return fail(def, "no TVMScript form");
+}
+
+/// `T.callee(args...)`: operands where `args` has a unit attribute, the
+/// literal attributes otherwise.
+bool Printer::callExpr(CallOp call, std::string &out) {
+  std::string args, a;
+  unsigned next = 0;
+  for (auto [i, attr] : llvm::enumerate(call.getArgs())) {
+    args += i ? ", " : "";
+    if (isa<UnitAttr>(attr)) {
+      Value v = call->getOperand(next++);
+      if (isa<MemRefType>(v.getType())) {
+        args += name(v) + ".data";
+        continue;
+      }
+      if (!expr(v, a))
+        return false;
+      args += a;
+    } else if (auto str = dyn_cast<StringAttr>(attr)) {
+      args += "\"" + str.str() + "\"";
+    } else if (auto i = dyn_cast<IntegerAttr>(attr)) {
+      args += std::to_string(i.getInt());
+    } else if (auto f = dyn_cast<FloatAttr>(attr)) {
+      args += "T." + dtype(f.getType()) + "(" +
+              formatDouble(f.getValueAsDouble()) + ")";
+    } else {
+      return fail(call, "an argument that is not a value, string or number");
+    }
+  }
+  out = "T." + call.getCallee().str() + "(" + args + ")";
+  return true;
+}

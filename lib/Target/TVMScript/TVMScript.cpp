@@ -1,0 +1,122 @@
+//===- TVMScript.cpp - tir functions and modules printed as TVMScript -----===//
+//
+// A function's parameters (T.Buffer, or T.handle + T.match_buffer for a
+// buffer with a dynamic dimension; index scalars as T.int32) and body; a
+// module of several functions as an @I.ir_module class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Target/TVMScript.h"
+
+#include "Printer.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::tvmscript;
+
+bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
+  if (func.isExternal())
+    return fail(func, "a declaration has no body");
+  SmallVector<std::string> params, matches;
+  SmallVector<std::string> scalars;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Value arg = func.getArgument(i);
+    std::string n = "arg" + std::to_string(i);
+    if (auto a =
+            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+      n = a.str();
+    n = fresh(n);
+    names[arg] = n;
+    if (arg.getType().isIndex())
+      scalars.push_back(n);
+  }
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Value arg = func.getArgument(i);
+    std::string n = names[arg];
+    if (arg.getType().isIndex()) {
+      params.push_back(n + ": T.int32");
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.getLayout().isIdentity())
+      return fail(func, "parameter " + n +
+                            " is not a buffer with the identity layout or "
+                            "an index");
+    SmallVector<std::string> dims;
+    bool dynamic = false;
+    for (int64_t d : type.getShape()) {
+      if (ShapedType::isDynamic(d)) {
+        // MLIR does not record which parameter a dimension is; with one
+        // scalar parameter there is only one choice.
+        if (scalars.size() != 1)
+          return fail(func, "buffer " + n +
+                                " has a dynamic dimension and the function "
+                                "has no single scalar parameter to name it");
+        dims.push_back(scalars.front());
+        dynamic = true;
+      } else {
+        dims.push_back(std::to_string(d));
+      }
+    }
+    std::string shape = tuple(dims);
+    std::string dt = dtype(type.getElementType());
+    // TVM's axis_separators, kept on the parameter.
+    std::string options;
+    if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(
+            i, "tir.axis_separators")) {
+      options = ", axis_separators=[";
+      for (auto [k, x] : llvm::enumerate(seps.asArrayRef()))
+        options += (k ? ", " : "") + std::to_string(x);
+      options += "]";
+    }
+    if (dynamic) {
+      std::string handle = fresh(StringRef(n).lower());
+      params.push_back(handle + ": T.handle");
+      matches.push_back(n + " = T.match_buffer(" + handle + ", " + shape +
+                        ", \"" + dt + "\"" + options + ")");
+    } else {
+      params.push_back(n + ": T.Buffer(" + shape + ", \"" + dt + "\"" +
+                       options + ")");
+    }
+  }
+  os << "@T.prim_func\ndef " << func.getName() << "(";
+  for (auto [i, p] : llvm::enumerate(params))
+    os << (i ? ", " : "") << p;
+  os << "):\n";
+  for (const std::string &m : matches)
+    os << pad(1) << m << "\n";
+  return blockBody(func.getBody().front(), 1, os);
+}
+
+std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << "# from tensorir.script import tir as T\n";
+  auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+  bool many = funcs.size() > 1;
+  if (many)
+    os << "# from tensorir.script import ir as I\n\n@I.ir_module\nclass "
+          "Module:\n";
+  for (func::FuncOp func : funcs) {
+    Printer printer(error);
+    std::string text;
+    llvm::raw_string_ostream f(text);
+    if (!printer.function(func, f))
+      return "";
+    if (many) {
+      // Every line of the function one level into the class.
+      SmallVector<StringRef> lines;
+      StringRef(text).split(lines, '\n');
+      if (!lines.empty() && lines.back().empty())
+        lines.pop_back(); // After the last newline.
+      std::string indented;
+      for (StringRef line : lines)
+        indented += (line.empty() ? "" : "    ") + line.str() + "\n";
+      text = indented;
+    }
+    os << "\n" << text;
+  }
+  return result;
+}

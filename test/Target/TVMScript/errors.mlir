@@ -1,0 +1,93 @@
+// RUN: tir-translate --tir-to-tvmscript --split-input-file --verify-diagnostics %s
+
+// IR that TVMScript cannot express is an error naming the op and the
+// reason, and nothing is printed.
+
+// A declaration has no body to print.
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: a declaration has no body}}
+module {
+  func.func private @extern(%A: memref<8xf32>)
+}
+
+// -----
+
+// Parameters are buffers with the identity layout or index scalars.
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter x is not a buffer with the identity layout or an index}}
+module {
+  func.func @scalar(%x: f32 {tir.name = "x"}) {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter A is not a buffer with the identity layout or an index}}
+module {
+  func.func @strided(%A: memref<8xf32, strided<[2]>> {tir.name = "A"}) {
+    return
+  }
+}
+
+// -----
+
+// A dynamic dimension is named by the one scalar parameter; with two there
+// is no telling which.
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: buffer A has a dynamic dimension and the function has no single scalar parameter to name it}}
+module {
+  func.func @two_sizes(%n: index {tir.name = "n"}, %m: index {tir.name = "m"},
+                       %A: memref<?xf32> {tir.name = "A"}) {
+    return
+  }
+}
+
+// -----
+
+// An op with no TVMScript form.
+// expected-error @+1 {{cannot print 'arith.remsi' as TVMScript: no TVMScript form}}
+module {
+  func.func @remainder(%A: memref<8xi32> {tir.name = "A"}) {
+    tir.for %i = 0 to 8 {
+      tir.block "R"(%vi = spatial(8, %i)) {
+        %a = tir.load %A[%vi] : memref<8xi32>
+        %three = arith.constant 3 : i32
+        %r = arith.remsi %a, %three : i32
+        tir.store %r, %A[%vi] : memref<8xi32>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// An unsigned comparison has no Python operator.
+// expected-error @+1 {{cannot print 'arith.cmpi' as TVMScript: comparison 'ult'}}
+module {
+  func.func @unsigned(%A: memref<8xi32> {tir.name = "A"}, %M: memref<8xi1> {tir.name = "M"}) {
+    tir.for %i = 0 to 8 {
+      tir.block "U"(%vi = spatial(8, %i)) {
+        %a = tir.load %A[%vi] : memref<8xi32>
+        %three = arith.constant 3 : i32
+        %lt = arith.cmpi ult, %a, %three : i32
+        tir.store %lt, %M[%vi] : memref<8xi1>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// The printer has no form yet for T.match_buffer of a region in a block.
+// expected-error @+1 {{cannot print 'tir.match_buffer' as TVMScript: no TVMScript form}}
+module {
+  func.func @view(%A: memref<64x64xf32> {tir.name = "A"}) {
+    tir.for %io = 0 to 4 {
+      tir.block "outer"(%vo = spatial(4, %io)) {
+        %M = tir.match_buffer %A[%vo * 16 : %vo * 16 + 16, 0 : 64]
+            : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
+      }
+    }
+    return
+  }
+}
