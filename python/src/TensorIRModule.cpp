@@ -487,6 +487,16 @@ PYBIND11_MODULE(_tensorir, m) {
              return loop.getConstantUpperBound();
            });
   m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
+  m.def("primitive_names", [] {
+    // Every transform.tir op that is a schedule step, by mnemonic.
+    std::vector<std::string> names;
+    for (RegisteredOperationName name : context().getRegisteredOperations())
+      if (name.getStringRef().starts_with("transform.tir.") &&
+          name.hasInterface<tir::ScheduleOpInterface>())
+        names.push_back(
+            name.getStringRef().drop_front(strlen("transform.tir.")).str());
+    return names;
+  });
 
   py::class_<PyRuntimeModule>(m, "RuntimeModule")
       .def("functions", &PyRuntimeModule::functions)
