@@ -103,7 +103,9 @@ private:
 /// transform.tir ops) as TVM's Python: `l1, l2 = sch.split(loop=l0, ...)`.
 /// Handles are named b (blocks), l (loops) and v (parameters) after their
 /// types, numbered in order as TVM does. Fails for ops that are not
-/// schedule steps.
+/// schedule steps. A list query is printed with one name per result: a
+/// script whose list query has one result holding several ops (which the
+/// Python Schedule never builds) has no TVM Python form.
 FailureOr<std::string> printTraceAsPython(ModuleOp trace, std::string &error);
 
 /// Verifies the subtrees of the ops a step took and returned that are not
