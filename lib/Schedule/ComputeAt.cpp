@@ -64,7 +64,8 @@ struct Ctx {
 /// TVM's first rules: the block is complete or a reduction block in its
 /// scope; the loop is in the same scope (only loops between it and the
 /// scope root) and does not contain the block.
-LogicalResult checkScope(Ctx &c, Operation *root, ArrayRef<BlockOp> scope) {
+LogicalResult checkScope(Ctx &c, Operation *root,
+                         const BlockDependences &scope) {
   int complete = getCompleteBlockViolation(c.block, scope);
   int reduction = complete ? getReductionBlockViolation(c.block, scope) : 0;
   if (complete && reduction) {
@@ -230,13 +231,12 @@ LogicalResult checkPredicateDroppable(Ctx &c) {
         if (!lo || !hi)
           continue;
         for (int64_t s : {1, -1}) {
-          auto rest = dyn_cast<AffineConstantExpr>(
-              simplifyAffineExpr(e - b * s, n, 0));
+          std::optional<int64_t> rest = getConstantDifference(e, b * s, n);
           if (!rest)
             continue;
           // e == s * v + r: over v in [lo, hi), e >= 0 (== 0) always holds?
-          int64_t a = s * *lo + rest.getValue();
-          int64_t z = s * (*hi - 1) + rest.getValue();
+          int64_t a = s * *lo + *rest;
+          int64_t z = s * (*hi - 1) + *rest;
           bool always = set.isEq(k) ? (a == 0 && z == 0)
                                     : std::min(a, z) >= 0;
           implied |= always;
@@ -279,17 +279,7 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
   ExprInputs in{ctx, {}};
   SmallVector<AffineExpr> lo(numVars), hi(numVars);
   auto joinInto = [&](AffineExpr &acc, AffineExpr e, bool upper) {
-    if (!acc) {
-      acc = e;
-      return true;
-    }
-    auto diff = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(e - acc, in.values.size(), 0));
-    if (!diff)
-      return false;
-    if (upper ? diff.getValue() > 0 : diff.getValue() < 0)
-      acc = e;
-    return true;
+    return coverBound(acc, e, upper, in.values.size());
   };
 
   auto &provided = computeAt ? own->writes : own->reads;
@@ -359,9 +349,7 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
   // the bounds, the bounds where they lie within it (or where the
   // intersection is constant), else the domain with a predicate.
   Plan plan;
-  SmallVector<std::optional<Interval>> ranges;
-  for (Value v : in.values)
-    ranges.push_back(getValueRange(v));
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(in.values);
   for (unsigned i = 0; i < numVars; ++i) {
     VarDomain dom;
     AffineExpr blo = getAffineConstantExpr(domLo[i], ctx);
@@ -527,13 +515,11 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
                                  ScheduleError &error) {
   Ctx c{computeAt ? "compute_at" : "reverse_compute_at", block, loop, error};
   Operation *root = getScopeRoot(block);
-  SmallVector<BlockOp> scope = getScopeBlocks(root);
+  BlockDependences scope(getScopeBlocks(root));
   if (failed(checkScope(c, root, scope)))
     return failure();
   if (computeAt) {
-    SmallVector<Value> reads, writes;
-    getAccessedBuffers(block, reads, writes);
-    for (Value b : writes)
+    for (Value b : scope.getWrites(block))
       if (!definedInside(b, root))
         return c.fail(block, "needs a block that is not an output block, but "
                              "block " +
@@ -541,8 +527,8 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
                                  " writes a buffer of its scope's caller "
                                  "(not allocated in the scope)");
   }
-  SmallVector<BlockOp> producers = getProducersIn(block, scope);
-  SmallVector<BlockOp> consumers = getConsumersIn(block, scope);
+  SmallVector<BlockOp> producers = scope.getProducers(block);
+  SmallVector<BlockOp> consumers = scope.getConsumers(block);
   SmallVector<BlockOp> &required = computeAt ? consumers : producers;
   for (BlockOp b : required)
     if (!loop->isAncestor(b))

@@ -67,7 +67,7 @@ SmallVector<ForOp> mlir::tir::getLoops(BlockOp block) {
 }
 
 SmallVector<BlockOp> mlir::tir::getChildBlocks(Operation *parent) {
-  return tir::sched::collectChildBlocks(parent);
+  return collectChildBlocks(parent);
 }
 
 SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {

@@ -13,18 +13,6 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// `e` at integer dimension values (tir's range evaluation on points;
-/// std::nullopt where it cannot say, as for a division by 0).
-static std::optional<int64_t> evaluate(AffineExpr e, ArrayRef<int64_t> dims) {
-  SmallVector<std::optional<Interval>> points;
-  for (int64_t d : dims)
-    points.push_back(Interval{d, d});
-  std::optional<Interval> r = evaluateRange(e, points);
-  if (!r || r->lo != r->hi)
-    return std::nullopt;
-  return r->lo;
-}
-
 /// An index value computed from constants and `vector.vscale` alone, at a
 /// given vscale; std::nullopt for anything else (a function argument, ...).
 static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
@@ -43,7 +31,7 @@ static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
     operands.push_back(*x);
   }
   if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
-    return evaluate(getExprsOverInputs(apply.getAffineMap())[0], operands);
+    return evaluateAt(getExprsOverInputs(apply.getAffineMap())[0], operands);
   if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
     return operands[0];
   MLIRContext *ctx = op->getContext();
@@ -65,7 +53,7 @@ static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
     return std::max(operands[0], operands[1]);
   else
     return std::nullopt;
-  return evaluate(e, operands);
+  return evaluateAt(e, operands);
 }
 
 /// Whether the product of `factors` (none inferred) is at least the
@@ -85,9 +73,9 @@ static bool provenByVScale(ArrayRef<SplitFactor> factors, OpFoldResult extent,
     for (const SplitFactor &f : factors) {
       std::optional<int64_t> x =
           f.constant ? f.constant
-                     : evaluate(f.scalable.replaceSymbols(
-                                    {getAffineDimExpr(0, ctx)}),
-                                {vs});
+                     : evaluateAt(f.scalable.replaceSymbols(
+                                      {getAffineDimExpr(0, ctx)}),
+                                  {vs});
       if (!x)
         return false;
       product *= *x;

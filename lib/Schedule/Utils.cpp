@@ -2,8 +2,6 @@
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
-
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -23,22 +21,7 @@ LogicalResult sched::refuse(ScheduleError &error, Operation *culprit,
   return failure();
 }
 
-SmallVector<BlockOp> sched::collectChildBlocks(Operation *op) {
-  SmallVector<BlockOp> blocks;
-  op->walk<WalkOrder::PreOrder>([&](BlockOp block) {
-    if (block == op)
-      return WalkResult::advance();
-    blocks.push_back(block);
-    return WalkResult::skip();
-  });
-  return blocks;
-}
-
-std::string sched::loopName(ForOp loop) {
-  if (auto name = loop.getVarName())
-    return ("'" + *name + "'").str();
-  return "the loop";
-}
+std::string sched::loopName(ForOp loop) { return getLoopDisplayName(loop); }
 
 bool sched::isLoopVar(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
@@ -108,38 +91,12 @@ LogicalResult sched::checkPlainLoop(ForOp loop, StringRef primitive,
   return success();
 }
 
-bool sched::isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars) {
-  auto involves = [&](AffineExpr x) {
-    bool found = false;
-    x.walk([&](AffineExpr sub) {
-      if (auto d = dyn_cast<AffineDimExpr>(sub))
-        found |= d.getPosition() < vars.size() && vars.test(d.getPosition());
-    });
-    return found;
-  };
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return true;
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return isAffineIn(bin.getLHS(), vars) && isAffineIn(bin.getRHS(), vars);
-  case AffineExprKind::Mul:
-    // One factor must not depend on the variables.
-    return (!involves(bin.getLHS()) && isAffineIn(bin.getRHS(), vars)) ||
-           (!involves(bin.getRHS()) && isAffineIn(bin.getLHS(), vars));
-  default:
-    // floordiv / ceildiv / mod by a constant keep a quasi-affine form.
-    return isa<AffineConstantExpr>(bin.getRHS()) &&
-           isAffineIn(bin.getLHS(), vars);
-  }
-}
-
 LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
                                          StringRef primitive, ForOp culprit,
                                          ScheduleError &error) {
   llvm::SmallBitVector vars = bindingInputMask(block, loopVars);
   for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
-    if (isAffineIn(e, vars))
+    if (isQuasiAffineIn(e, vars))
       continue;
     return refuse(error, culprit,
                   primitive + " needs quasi-affine bindings of the loops it "
@@ -217,101 +174,6 @@ AffineExpr sched::ExprInputs::of(OpFoldResult v) {
 }
 
 //===----------------------------------------------------------------------===//
-// Range-aware simplification
-//===----------------------------------------------------------------------===//
-
-namespace {
-using Ranges = ArrayRef<std::optional<Interval>>;
-
-} // namespace
-
-void sched::linearTerms(AffineExpr e, int64_t scale,
-                        SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out) {
-  if (e.getKind() == AffineExprKind::Add) {
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    linearTerms(bin.getLHS(), scale, out);
-    linearTerms(bin.getRHS(), scale, out);
-    return;
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-    out.push_back({getAffineConstantExpr(1, e.getContext()),
-                   c.getValue() * scale});
-    return;
-  }
-  if (e.getKind() == AffineExprKind::Mul) {
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-      linearTerms(bin.getLHS(), scale * k.getValue(), out);
-      return;
-    }
-  }
-  out.push_back({e, scale});
-}
-
-namespace {
-AffineExpr sum(ArrayRef<std::pair<AffineExpr, int64_t>> parts,
-               MLIRContext *ctx) {
-  AffineExpr total = getAffineConstantExpr(0, ctx);
-  for (auto [term, k] : parts)
-    total = total + term * k;
-  return total;
-}
-
-AffineExpr simplify(AffineExpr e, Ranges ranges) {
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return e;
-  AffineExpr lhs = simplify(bin.getLHS(), ranges);
-  AffineExpr rhs = simplify(bin.getRHS(), ranges);
-  AffineExprKind kind = e.getKind();
-  auto c = dyn_cast<AffineConstantExpr>(rhs);
-  if ((kind == AffineExprKind::FloorDiv || kind == AffineExprKind::Mod) && c &&
-      c.getValue() > 0) {
-    int64_t divisor = c.getValue();
-    if (auto whole = evaluateRange(lhs, ranges);
-        whole && whole->lo >= 0 && whole->hi < divisor)
-      return kind == AffineExprKind::Mod
-                 ? lhs
-                 : getAffineConstantExpr(0, e.getContext());
-    SmallVector<std::pair<AffineExpr, int64_t>> parts, quotient, rest;
-    linearTerms(lhs, 1, parts);
-    for (auto [term, k] : parts) {
-      if (k % divisor == 0)
-        quotient.push_back({term, k / divisor});
-      else
-        rest.push_back({term, k});
-    }
-    AffineExpr remainder = sum(rest, e.getContext());
-    auto r = evaluateRange(remainder, ranges);
-    if (r && r->lo >= 0 && r->hi < divisor)
-      return kind == AffineExprKind::Mod ? remainder
-                                         : sum(quotient, e.getContext());
-  }
-  switch (kind) {
-  case AffineExprKind::Add:
-    return lhs + rhs;
-  case AffineExprKind::Mul:
-    return lhs * rhs;
-  case AffineExprKind::FloorDiv:
-    return lhs.floorDiv(rhs);
-  case AffineExprKind::CeilDiv:
-    return lhs.ceilDiv(rhs);
-  case AffineExprKind::Mod:
-    return lhs % rhs;
-  default:
-    return e;
-  }
-}
-} // namespace
-
-AffineExpr sched::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
-                                      unsigned numDims, unsigned numSymbols) {
-  AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
-  return simplifyAffineExpr(simplify(simplified, dimRanges), numDims,
-                            numSymbols);
-}
-
-//===----------------------------------------------------------------------===//
 // Binding substitution
 //===----------------------------------------------------------------------===//
 
@@ -345,9 +207,7 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                                                    newInputs.begin(),
                                                ctx));
 
-  SmallVector<std::optional<Interval>> ranges;
-  for (Value v : newInputs)
-    ranges.push_back(getValueRange(v));
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(newInputs);
   unsigned n = newInputs.size();
   auto simplify = [&](AffineExpr e) {
     return simplifyWithRanges(e, ranges, n, 0);

@@ -3,8 +3,13 @@
 #ifndef TENSORIR_LIB_SCHEDULE_UTILS_H
 #define TENSORIR_LIB_SCHEDULE_UTILS_H
 
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
-#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -16,9 +21,6 @@ namespace mlir::tir::sched {
 /// Fails with `message` about `culprit`.
 LogicalResult refuse(ScheduleError &error, Operation *culprit,
                      const Twine &message);
-
-/// The blocks under `op` that are not inside another block under it.
-SmallVector<BlockOp> collectChildBlocks(Operation *op);
 
 /// A display name for a loop ("i", or "the loop" when it has none).
 std::string loopName(ForOp loop);
@@ -55,17 +57,6 @@ LogicalResult checkOnlyBindingUses(ForOp loop, ScheduleError &error);
 LogicalResult checkPlainLoop(ForOp loop, StringRef primitive,
                              ScheduleError &error);
 
-/// Whether `e` (input space) is quasi-affine in the inputs set in `vars`:
-/// products have a factor free of them, divisors are constants. Other
-/// inputs act as parameters (`v0 * v0 + v1` is affine in v1).
-bool isAffineIn(AffineExpr e, const llvm::SmallBitVector &vars);
-
-/// Appends `e * scale` as a sum of (term, coefficient) to `out`: constants
-/// are the term 1, other terms are dims, products without a constant factor,
-/// divisions and modulos.
-void linearTerms(AffineExpr e, int64_t scale,
-                 SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out);
-
 /// Checks that every binding of `block` is quasi-affine in `loopVars`;
 /// refuses naming `culprit` otherwise.
 LogicalResult checkAffineBindings(BlockOp block, ValueRange loopVars,
@@ -85,13 +76,6 @@ LogicalResult checkStartsAtZero(ForOp loop, StringRef primitive,
 void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                             ValueRange exprValues,
                             ArrayRef<AffineExpr> extraConstraints = {});
-
-/// `expr` simplified with what is known of its dimensions' ranges
-/// (tir::getValueRange of the values they stand for; nullopt: unknown):
-/// `(d0 * 4 + d1) floordiv 4` is `d0` when d1 is in [0, 4).
-AffineExpr simplifyWithRanges(AffineExpr expr,
-                              ArrayRef<std::optional<Interval>> dimRanges,
-                              unsigned numDims, unsigned numSymbols);
 
 /// Creates `tir.for %name = 0 to extent` before the insertion point.
 ForOp createLoop(RewriterBase &rewriter, Location loc, OpFoldResult extent,

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StructuralEqual.h"
-#include "TVMScriptPrinter.h"
+#include "TensorIR/Target/TVMScript.h"
 
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"

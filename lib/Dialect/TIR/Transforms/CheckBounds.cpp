@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
-#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,9 +51,7 @@ static bool isGuarded(Operation *op) {
 static void check(Operation *op, Value buffer, AffineMap map,
                   ValueRange indices, bool warnGuarded) {
   auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<std::optional<Interval>> ranges;
-  for (Value v : indices)
-    ranges.push_back(getValueRange(v));
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(indices);
   SmallVector<AffineExpr> exprs = getExprsOverInputs(map);
   for (auto [dim, e] : llvm::enumerate(exprs)) {
     int64_t size = type.getDimSize(dim);

@@ -1,8 +1,8 @@
-//===- TIRUtils.h - index and region helpers for tir ------------*- C++ -*-===//
+//===- TIRUtils.h - parser and verifier helpers for tir ---------*- C++ -*-===//
 //
-// Interval reasoning over the quasi-affine expressions that tir uses for
-// bindings, buffer indices and regions, and the textual form of regions and
-// predicates shared by the parsers and printers.
+// Pieces of syntax shared by the tir parsers (bounds, names, annotations)
+// and the storage-scope rule. Interval reasoning lives in the analysis
+// library (TensorIR/Dialect/TIR/Analysis/Interval.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,28 +16,8 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/Value.h"
-#include <optional>
 
 namespace mlir::tir {
-
-/// A closed integer interval [lo, hi].
-struct Interval {
-  int64_t lo;
-  int64_t hi;
-  bool operator==(const Interval &o) const { return lo == o.lo && hi == o.hi; }
-};
-
-/// The range of `expr` when its dims / symbols range over the given
-/// intervals (nullopt entries are unknown). Returns nullopt when the range
-/// cannot be bounded.
-std::optional<Interval>
-evaluateRange(AffineExpr expr, ArrayRef<std::optional<Interval>> dimRanges,
-              ArrayRef<std::optional<Interval>> symRanges = {});
-
-/// The range of an `index` value: a constant, a tir.for induction variable
-/// with constant bounds, or a tir.block iteration variable with a constant
-/// domain. nullopt otherwise.
-std::optional<Interval> getValueRange(Value value);
 
 /// Parses an integer literal or an `index` SSA name. A name is appended to
 /// `dynamic` and `value` becomes ShapedType::kDynamic.

@@ -3,6 +3,9 @@
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_H
 #define TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_H
 
+// inferAccessRegions, which --tir-infer-access-regions applies.
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,11 +21,6 @@ class BlockOp;
 
 #define GEN_PASS_DECL
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
-
-/// Computes and sets the read and write regions of `block` from its body
-/// (TVM's GetBlockReadWriteRegion). Fails, with a diagnostic on the block,
-/// when an access cannot be expressed in the block's iteration variables.
-LogicalResult inferAccessRegions(BlockOp block);
 
 /// Replaces the tir.init of `block` (if any) by an scf.if on "every reduce
 /// iteration variable is at the start of its domain" (TVM's LowerInitBlock).

@@ -1,0 +1,124 @@
+//===- RegionRelax.h - buffer regions relaxed over loops --------*- C++ -*-===//
+//
+// TVM's region relaxation: the part of a buffer that accesses touch while
+// some loop variables run over their ranges, as bounds over the values that
+// stay fixed; and the cover of several such boxes. Region inference uses it
+// for the loops and nested blocks inside a block, compute_at for the loops
+// inside the target loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
+#define TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
+
+#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::tir {
+
+/// Index expressions over a growing list of values (dimension k stands for
+/// `getValues()[k]`), some of which are relaxed: they run over a constant
+/// interval and bounds are taken over them.
+class RelaxedInputs {
+public:
+  explicit RelaxedInputs(MLIRContext *ctx, ValueRange initial = {});
+
+  /// The dimension standing for `v` (added on first use).
+  AffineExpr dimOf(Value v);
+  /// The dimension standing for `v`, relaxed over `range`.
+  AffineExpr relax(Value v, Interval range);
+  bool isRelaxed(unsigned pos) const { return ranges.count(pos); }
+  /// Whether `e` uses a relaxed dimension.
+  bool involvesRelaxed(AffineExpr e) const;
+  ArrayRef<Value> getValues() const { return values; }
+  unsigned size() const { return values.size(); }
+  MLIRContext *getContext() const { return ctx; }
+
+  /// The least (`upper` false) or greatest value of `e` as the relaxed
+  /// dimensions run over their ranges: an expression of the other
+  /// dimensions, not simplified; null when none can be written (a relaxed
+  /// dimension in a product of non-constants, or divided by one).
+  AffineExpr bound(AffineExpr e, bool upper);
+  /// bound() of both sides, simplified; failure when either is null.
+  FailureOr<std::pair<AffineExpr, AffineExpr>> bounds(AffineExpr e);
+
+  /// Whether every value between the bounds taken so far is reached (no
+  /// holes): false once a relaxed dimension was scaled, divided or taken
+  /// modulo, or setInexact() was called.
+  bool isExact() const { return exact; }
+  void setInexact() { exact = false; }
+
+private:
+  MLIRContext *ctx;
+  SmallVector<Value> values;
+  llvm::DenseMap<unsigned, Interval> ranges;
+  bool exact = true;
+};
+
+/// A box: per dimension the inclusive bounds [lows[d], highs[d]].
+struct Box {
+  SmallVector<AffineExpr> lows, highs;
+  unsigned getRank() const { return lows.size(); }
+};
+
+/// Widens the bound `acc` to also cover `e`: a lower bound (`upper` false)
+/// becomes the least of the two, an upper bound the greatest, when they
+/// differ by a constant; a null `acc` becomes `e`. Returns false, leaving
+/// `acc` as it was, when they differ by a runtime amount. `differed` is set
+/// when both were there and not equal.
+bool coverBound(AffineExpr &acc, AffineExpr e, bool upper, unsigned numDims,
+                bool *differed = nullptr);
+
+/// Maps a value that a block's bindings or regions use to its expression
+/// over the caller's RelaxedInputs (a dimension, relaxed or not, or a
+/// constant); failure refuses the value (the mapper records why).
+using ValueMapper = function_ref<FailureOr<AffineExpr>(Value)>;
+
+/// The box that a region of `block` (`region`, over the block's iteration
+/// variables then `regionValues`) covers as seen from outside the block:
+/// iteration variables replaced by their bindings, each value the region
+/// uses mapped by `mapValue` (values it does not use are not asked),
+/// relaxed dimensions relaxed; bounds simplified. A relaxed dimension in two
+/// dimensions of the box makes `inputs` inexact. Fails when `mapValue` does,
+/// or when dimension `*unbounded` has no bound that can be written.
+FailureOr<Box> relaxBlockRegion(BlockOp block, const RegionExprs &region,
+                                ValueRange regionValues, RelaxedInputs &inputs,
+                                ValueMapper mapValue,
+                                unsigned *unbounded = nullptr);
+
+/// A region of a buffer over values outside a loop: per dimension a lower
+/// bound and an extent (simplified; a constant where it is one), as index
+/// expressions whose dimension k stands for `inputs[k]`.
+struct LoopRegion {
+  SmallVector<AffineExpr> lowers, extents;
+  SmallVector<Value> inputs;
+  /// Whether every element of the box is accessed (no holes): false when a
+  /// block has a predicate, an inner loop variable is scaled, divided, taken
+  /// modulo or used in two dimensions, or accesses of different extents
+  /// were joined.
+  bool exact = true;
+};
+
+/// The region of `buffer` that `blocks` (blocks under `loop`, nested in
+/// loops inside it, not inside another block) read (`writes` false) or
+/// write, relaxed over the loops between each block and `loop`: TVM's
+/// RelaxBufferRegions. Bindings are substituted into the blocks' regions
+/// (inferred on a copy where a block leaves them out); predicates are
+/// ignored (the result may cover more, never less). Regions of several
+/// blocks (or accesses) are covered when their bounds differ by constants.
+/// Fails, saying why in `failure`, on what it cannot bound: an inner loop
+/// with runtime bounds, a value computed inside `loop`, products of inner
+/// loop variables, bounds of a cover that differ by a runtime amount.
+/// An empty `lowers` means no block accesses the buffer.
+FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
+                                           bool writes,
+                                           ArrayRef<BlockOp> blocks,
+                                           AnalysisFailure &failure);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H

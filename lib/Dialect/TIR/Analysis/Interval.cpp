@@ -1,0 +1,122 @@
+//===- Interval.cpp - integer ranges of index expressions -----------------===//
+
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+static std::optional<Interval> multiply(Interval a, Interval b) {
+  int64_t corners[4];
+  if (llvm::MulOverflow(a.lo, b.lo, corners[0]) ||
+      llvm::MulOverflow(a.lo, b.hi, corners[1]) ||
+      llvm::MulOverflow(a.hi, b.lo, corners[2]) ||
+      llvm::MulOverflow(a.hi, b.hi, corners[3]))
+    return std::nullopt;
+  return Interval{*std::min_element(corners, corners + 4),
+                  *std::max_element(corners, corners + 4)};
+}
+
+std::optional<Interval>
+mlir::tir::evaluateRange(AffineExpr expr,
+                         ArrayRef<std::optional<Interval>> dimRanges,
+                         ArrayRef<std::optional<Interval>> symRanges) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return Interval::point(cast<AffineConstantExpr>(expr).getValue());
+  case AffineExprKind::DimId: {
+    unsigned pos = cast<AffineDimExpr>(expr).getPosition();
+    return pos < dimRanges.size() ? dimRanges[pos] : std::nullopt;
+  }
+  case AffineExprKind::SymbolId: {
+    unsigned pos = cast<AffineSymbolExpr>(expr).getPosition();
+    return pos < symRanges.size() ? symRanges[pos] : std::nullopt;
+  }
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::optional<Interval> rhs = evaluateRange(bin.getRHS(), dimRanges, symRanges);
+  std::optional<Interval> lhs = evaluateRange(bin.getLHS(), dimRanges, symRanges);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    if (!lhs || !rhs)
+      return std::nullopt;
+    int64_t lo, hi;
+    if (llvm::AddOverflow(lhs->lo, rhs->lo, lo) ||
+        llvm::AddOverflow(lhs->hi, rhs->hi, hi))
+      return std::nullopt;
+    return Interval{lo, hi};
+  }
+  case AffineExprKind::Mul:
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return multiply(*lhs, *rhs);
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    // Only division by a positive constant has a simple monotone range.
+    if (!lhs || !rhs || !rhs->isPoint() || rhs->lo <= 0)
+      return std::nullopt;
+    int64_t d = rhs->lo;
+    if (expr.getKind() == AffineExprKind::FloorDiv)
+      return Interval{llvm::divideFloorSigned(lhs->lo, d),
+                      llvm::divideFloorSigned(lhs->hi, d)};
+    return Interval{llvm::divideCeilSigned(lhs->lo, d),
+                    llvm::divideCeilSigned(lhs->hi, d)};
+  }
+  case AffineExprKind::Mod: {
+    if (!rhs || !rhs->isPoint() || rhs->lo <= 0)
+      return std::nullopt;
+    int64_t d = rhs->lo;
+    // Within one period the remainder grows with the dividend.
+    if (lhs && llvm::divideFloorSigned(lhs->lo, d) ==
+                   llvm::divideFloorSigned(lhs->hi, d))
+      return Interval{llvm::mod(lhs->lo, d), llvm::mod(lhs->hi, d)};
+    return Interval{0, d - 1};
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> mlir::tir::evaluateAt(AffineExpr expr,
+                                             ArrayRef<int64_t> dims) {
+  SmallVector<std::optional<Interval>> points;
+  for (int64_t d : dims)
+    points.push_back(Interval::point(d));
+  std::optional<Interval> r = evaluateRange(expr, points);
+  if (!r || !r->isPoint())
+    return std::nullopt;
+  return r->lo;
+}
+
+std::optional<Interval> mlir::tir::getValueRange(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return Interval::point(constant.getSExtValue());
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return std::nullopt;
+  Operation *owner = arg.getOwner()->getParentOp();
+  std::optional<int64_t> lo, hi;
+  if (auto forOp = dyn_cast_or_null<ForOp>(owner)) {
+    lo = forOp.getConstantLowerBound();
+    hi = forOp.getConstantUpperBound();
+  } else if (auto blockOp = dyn_cast_or_null<BlockOp>(owner)) {
+    if (arg.getArgNumber() >= blockOp.getNumIterVars())
+      return std::nullopt;
+    lo = blockOp.getConstantDomainLower(arg.getArgNumber());
+    hi = blockOp.getConstantDomainUpper(arg.getArgNumber());
+  }
+  if (!lo || !hi || *hi <= *lo)
+    return std::nullopt;
+  return Interval{*lo, *hi - 1};
+}
+
+SmallVector<std::optional<Interval>>
+mlir::tir::getValueRanges(ValueRange values) {
+  return llvm::map_to_vector(values, getValueRange);
+}

@@ -1,0 +1,81 @@
+//===- RangeSimplify.cpp - simplification with known ranges ---------------===//
+
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+using Ranges = ArrayRef<std::optional<Interval>>;
+
+/// Bottom-up: each floordiv / mod by a positive constant whose dividend is
+/// `divisor * q + r` with r in [0, divisor) becomes q / r.
+static AffineExpr simplify(AffineExpr e, Ranges ranges) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return e;
+  MLIRContext *ctx = e.getContext();
+  AffineExpr lhs = simplify(bin.getLHS(), ranges);
+  AffineExpr rhs = simplify(bin.getRHS(), ranges);
+  AffineExprKind kind = e.getKind();
+  auto c = dyn_cast<AffineConstantExpr>(rhs);
+  if ((kind == AffineExprKind::FloorDiv || kind == AffineExprKind::Mod) && c &&
+      c.getValue() > 0) {
+    int64_t divisor = c.getValue();
+    bool isMod = kind == AffineExprKind::Mod;
+    if (auto whole = evaluateRange(lhs, ranges);
+        whole && whole->lo >= 0 && whole->hi < divisor)
+      return isMod ? lhs : getAffineConstantExpr(0, ctx);
+    AffineTerms parts = AffineTerms::get(lhs);
+    AffineTerms quotient, rest;
+    for (auto [term, k] : parts.terms) {
+      if (k % divisor == 0)
+        quotient.terms.push_back({term, k / divisor});
+      else
+        rest.terms.push_back({term, k});
+    }
+    if (parts.constant % divisor == 0)
+      quotient.constant = parts.constant / divisor;
+    else
+      rest.constant = parts.constant;
+    AffineExpr remainder = rest.toExpr(ctx);
+    auto r = evaluateRange(remainder, ranges);
+    if (r && r->lo >= 0 && r->hi < divisor)
+      return isMod ? remainder : quotient.toExpr(ctx);
+  }
+  switch (kind) {
+  case AffineExprKind::Add:
+    return lhs + rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  case AffineExprKind::FloorDiv:
+    return lhs.floorDiv(rhs);
+  case AffineExprKind::CeilDiv:
+    return lhs.ceilDiv(rhs);
+  case AffineExprKind::Mod:
+    return lhs % rhs;
+  default:
+    return e;
+  }
+}
+
+AffineExpr mlir::tir::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
+                                         unsigned numDims,
+                                         unsigned numSymbols) {
+  AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
+  return simplifyAffineExpr(simplify(simplified, dimRanges), numDims,
+                            numSymbols);
+}
+
+AffineExpr mlir::tir::simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<std::optional<Interval>> ranges;
+  SmallVector<AffineExpr> points;
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    std::optional<Interval> r = getValueRange(v);
+    ranges.push_back(r);
+    points.push_back(r && r->isPoint() ? getAffineConstantExpr(r->lo, ctx)
+                                       : getAffineDimExpr(i, ctx));
+  }
+  return simplifyWithRanges(e.replaceDims(points), ranges, inputs.size(), 0);
+}

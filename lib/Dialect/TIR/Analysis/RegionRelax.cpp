@@ -1,0 +1,323 @@
+//===- RegionRelax.cpp - buffer regions relaxed over loops ----------------===//
+
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+//===----------------------------------------------------------------------===//
+// RelaxedInputs
+//===----------------------------------------------------------------------===//
+
+RelaxedInputs::RelaxedInputs(MLIRContext *ctx, ValueRange initial)
+    : ctx(ctx), values(initial) {}
+
+AffineExpr RelaxedInputs::dimOf(Value v) {
+  auto it = llvm::find(values, v);
+  if (it == values.end()) {
+    values.push_back(v);
+    it = std::prev(values.end());
+  }
+  return getAffineDimExpr(it - values.begin(), ctx);
+}
+
+AffineExpr RelaxedInputs::relax(Value v, Interval range) {
+  AffineExpr d = dimOf(v);
+  ranges[cast<AffineDimExpr>(d).getPosition()] = range;
+  return d;
+}
+
+bool RelaxedInputs::involvesRelaxed(AffineExpr e) const {
+  bool found = false;
+  e.walk([&](AffineExpr sub) {
+    if (auto d = dyn_cast<AffineDimExpr>(sub))
+      found |= ranges.count(d.getPosition()) > 0;
+  });
+  return found;
+}
+
+AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
+  if (!involvesRelaxed(e))
+    return e;
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    Interval r = ranges.lookup(d.getPosition());
+    return getAffineConstantExpr(upper ? r.hi : r.lo, ctx);
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return AffineExpr();
+  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  switch (e.getKind()) {
+  case AffineExprKind::Add: {
+    AffineExpr l = bound(bin.getLHS(), upper), r = bound(bin.getRHS(), upper);
+    return l && r ? l + r : AffineExpr();
+  }
+  case AffineExprKind::Mul: {
+    if (!c)
+      return AffineExpr();
+    exact &= std::abs(c.getValue()) == 1;
+    AffineExpr l = bound(bin.getLHS(), c.getValue() >= 0 ? upper : !upper);
+    return l ? l * c.getValue() : AffineExpr();
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    if (!c || c.getValue() <= 0)
+      return AffineExpr();
+    exact = false;
+    AffineExpr l = bound(bin.getLHS(), upper);
+    if (!l)
+      return l;
+    return e.getKind() == AffineExprKind::FloorDiv ? l.floorDiv(c)
+                                                   : l.ceilDiv(c);
+  }
+  case AffineExprKind::Mod: {
+    if (!c || c.getValue() <= 0)
+      return AffineExpr();
+    exact = false;
+    int64_t m = c.getValue();
+    // Within one period the remainder grows with the dividend.
+    auto constantBound = [&](bool up) -> AffineConstantExpr {
+      AffineExpr b = bound(bin.getLHS(), up);
+      if (!b)
+        return AffineConstantExpr();
+      return dyn_cast<AffineConstantExpr>(simplifyAffineExpr(b, size(), 0));
+    };
+    AffineConstantExpr lo = constantBound(false), hi = constantBound(true);
+    if (lo && hi && lo.getValue() <= hi.getValue() &&
+        llvm::divideFloorSigned(lo.getValue(), m) ==
+            llvm::divideFloorSigned(hi.getValue(), m))
+      return getAffineConstantExpr(
+          llvm::mod(upper ? hi.getValue() : lo.getValue(), m), ctx);
+    return getAffineConstantExpr(upper ? m - 1 : 0, ctx);
+  }
+  default:
+    return AffineExpr();
+  }
+}
+
+FailureOr<std::pair<AffineExpr, AffineExpr>>
+RelaxedInputs::bounds(AffineExpr e) {
+  AffineExpr lo = bound(e, false), hi = bound(e, true);
+  if (!lo || !hi)
+    return failure();
+  return std::make_pair(simplifyAffineExpr(lo, size(), 0),
+                        simplifyAffineExpr(hi, size(), 0));
+}
+
+//===----------------------------------------------------------------------===//
+// Cover
+//===----------------------------------------------------------------------===//
+
+bool mlir::tir::coverBound(AffineExpr &acc, AffineExpr e, bool upper,
+                           unsigned numDims, bool *differed) {
+  if (!acc) {
+    acc = e;
+    return true;
+  }
+  std::optional<int64_t> diff = getConstantDifference(e, acc, numDims);
+  if (!diff)
+    return false;
+  if (*diff != 0 && differed)
+    *differed = true;
+  if (upper ? *diff > 0 : *diff < 0)
+    acc = e;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// A block's region from outside it
+//===----------------------------------------------------------------------===//
+
+FailureOr<Box> mlir::tir::relaxBlockRegion(BlockOp block,
+                                           const RegionExprs &region,
+                                           ValueRange regionValues,
+                                           RelaxedInputs &inputs,
+                                           ValueMapper mapValue,
+                                           unsigned *unbounded) {
+  MLIRContext *ctx = block.getContext();
+  // The region over the block's operands (binding values, then region
+  // values): iteration variables replaced by their bindings.
+  SmallVector<Value> operands(block.getBindingValues());
+  SmallVector<AffineExpr> repl = block.getBindingExprs();
+  for (Value v : regionValues) {
+    repl.push_back(getAffineDimExpr(operands.size(), ctx));
+    operands.push_back(v);
+  }
+  // Operands are mapped on first use, in operand order.
+  SmallVector<AffineExpr> mapped(operands.size());
+  auto mapUsed = [&](AffineExpr e) -> LogicalResult {
+    for (auto [k, v] : llvm::enumerate(operands)) {
+      if (mapped[k] || !e.isFunctionOfDim(k))
+        continue;
+      FailureOr<AffineExpr> m = mapValue(v);
+      if (failed(m))
+        return failure();
+      mapped[k] = *m;
+    }
+    return success();
+  };
+  auto outer = [&](AffineExpr e) {
+    SmallVector<AffineExpr> dims;
+    for (AffineExpr m : mapped)
+      dims.push_back(m ? m : getAffineConstantExpr(0, ctx));
+    return e.replaceDims(dims);
+  };
+
+  Box box;
+  llvm::SmallDenseSet<unsigned> seen;
+  for (unsigned d = 0, e = region.starts.size(); d < e; ++d) {
+    AffineExpr start = region.starts[d].replaceDims(repl);
+    AffineExpr last =
+        (region.starts[d] + region.extents[d] - 1).replaceDims(repl);
+    if (failed(mapUsed(start)) || failed(mapUsed(last)))
+      return failure();
+    AffineExpr outerStart = outer(start);
+    // A relaxed variable in two dimensions leaves holes in the box.
+    outerStart.walk([&](AffineExpr sub) {
+      if (auto v = dyn_cast<AffineDimExpr>(sub))
+        if (inputs.isRelaxed(v.getPosition()) &&
+            !seen.insert(v.getPosition()).second)
+          inputs.setInexact();
+    });
+    AffineExpr lo = inputs.bound(outerStart, /*upper=*/false);
+    AffineExpr hi = inputs.bound(outer(last), /*upper=*/true);
+    if (!lo || !hi) {
+      if (unbounded)
+        *unbounded = d;
+      return failure();
+    }
+    box.lows.push_back(simplifyAffineExpr(lo, inputs.size(), 0));
+    box.highs.push_back(simplifyAffineExpr(hi, inputs.size(), 0));
+  }
+  return box;
+}
+
+//===----------------------------------------------------------------------===//
+// A buffer's region under a loop
+//===----------------------------------------------------------------------===//
+
+FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
+    ForOp loop, Value buffer, bool writes, ArrayRef<BlockOp> blocks,
+    AnalysisFailure &failure) {
+  MLIRContext *ctx = loop.getContext();
+  RelaxedInputs in(ctx);
+  auto fail = [&](Operation *culprit, const Twine &why) {
+    return failure.set(culprit,
+                       "cannot bound the region of a buffer under loop " +
+                           getLoopDisplayName(loop) + ": " + why);
+  };
+  // Inner loop variables range over their loop; values from outside `loop`
+  // (and its own variable) stay symbolic.
+  auto mapperFor = [&](BlockOp user) {
+    return [&, user](Value v) mutable -> FailureOr<AffineExpr> {
+      AffineExpr d = in.dimOf(v);
+      if (in.isRelaxed(cast<AffineDimExpr>(d).getPosition()))
+        return d;
+      Operation *owner = isa<BlockArgument>(v)
+                             ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                             : v.getDefiningOp();
+      if (!owner || owner == loop.getOperation() || !loop->isAncestor(owner))
+        return d;
+      auto inner = dyn_cast<ForOp>(owner);
+      if (!inner || !isa<BlockArgument>(v)) {
+        (void)fail(user, "block '" + user.getBlockName() +
+                             "' uses an index computed inside the loop");
+        return mlir::failure();
+      }
+      std::optional<int64_t> lo = inner.getConstantLowerBound();
+      std::optional<int64_t> up = inner.getConstantUpperBound();
+      if (!lo || !up || *up <= *lo) {
+        (void)fail(inner, "loop " + getLoopDisplayName(inner) +
+                              " inside it has runtime (or empty) bounds");
+        return mlir::failure();
+      }
+      return in.relax(v, Interval{*lo, *up - 1});
+    };
+  };
+
+  Box hull;
+  bool exact = true;
+  for (BlockOp block : blocks) {
+    FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
+    if (mlir::failed(regions))
+      return mlir::failure();
+    auto &list = writes ? regions->writes : regions->reads;
+    if (llvm::none_of(list, [&](auto &r) { return r.first == buffer; }))
+      continue;
+    if (block.getPredicate())
+      exact = false;
+    // The block's values take dimensions in operand order.
+    for (Value v : block.getBindingValues())
+      in.dimOf(v);
+    ValueRange regionValues =
+        ValueRange(regions->inputs).drop_front(block.getNumIterVars());
+    for (Value v : regionValues)
+      in.dimOf(v);
+    auto mapper = mapperFor(block);
+    for (auto &[b, region] : list) {
+      if (b != buffer)
+        continue;
+      unsigned unbounded = 0;
+      FailureOr<Box> box =
+          relaxBlockRegion(block, region, regionValues, in, mapper, &unbounded);
+      if (mlir::failed(box)) {
+        if (failure.culprit)
+          return mlir::failure();
+        return fail(block, "block '" + block.getBlockName() +
+                               "' accesses it at an index that cannot be "
+                               "bounded over the loops inside (a product "
+                               "of loop variables or a runtime divisor)");
+      }
+      if (hull.lows.empty()) {
+        hull.lows.resize(box->getRank());
+        hull.highs.resize(box->getRank());
+      }
+      for (unsigned d = 0, e = box->getRank(); d < e; ++d) {
+        bool differed = false;
+        if (!coverBound(hull.lows[d], box->lows[d], false, in.size(),
+                        &differed) ||
+            !coverBound(hull.highs[d], box->highs[d], true, in.size(),
+                        &differed))
+          return fail(block, "the regions of its accesses in dimension " +
+                                 Twine(d) +
+                                 " differ by a runtime amount, so their "
+                                 "union has no bound");
+        exact &= !differed;
+      }
+    }
+  }
+
+  // Simplify with what is known of the outer values, then keep only the
+  // inputs still used.
+  LoopRegion result;
+  result.exact = exact && in.isExact();
+  SmallVector<AffineExpr> all;
+  for (auto [lo, hi] : llvm::zip(hull.lows, hull.highs)) {
+    all.push_back(simplifyOverValues(lo, in.getValues()));
+    all.push_back(simplifyOverValues(hi - lo + 1, in.getValues()));
+  }
+  llvm::SmallBitVector used(in.size());
+  for (AffineExpr e : all)
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        used.set(d.getPosition());
+    });
+  SmallVector<AffineExpr> compress;
+  for (unsigned i = 0, n = in.size(); i < n; ++i) {
+    compress.push_back(getAffineDimExpr(result.inputs.size(), ctx));
+    if (used.test(i))
+      result.inputs.push_back(in.getValues()[i]);
+  }
+  for (unsigned i = 0; i < all.size(); i += 2) {
+    result.lowers.push_back(all[i].replaceDims(compress));
+    result.extents.push_back(all[i + 1].replaceDims(compress));
+  }
+  return result;
+}
