@@ -115,11 +115,8 @@ BlockDependences::BlockDependences(ArrayRef<BlockOp> blocksIn)
       writers[b].push_back(block);
     }
   }
-  // Dependents in program order of the later block.
-  for (SmallVector<Dependence> &deps : outOf)
-    llvm::stable_sort(deps, [&](const Dependence &a, const Dependence &b) {
-      return position.lookup(a.dst) < position.lookup(b.dst);
-    });
+  // outOf lists are in program order of the later block: blocks are
+  // visited in order.
 }
 
 ArrayRef<Dependence> BlockDependences::getDependents(BlockOp block) const {

@@ -214,7 +214,9 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
                            getLoopDisplayName(loop) + ": " + why);
   };
   // Inner loop variables range over their loop; values from outside `loop`
-  // (and its own variable) stay symbolic.
+  // (and its own variable) stay symbolic. `refused`: a value was refused
+  // (and `failure` says why).
+  bool refused = false;
   auto mapperFor = [&](BlockOp user) {
     return [&, user](Value v) mutable -> FailureOr<AffineExpr> {
       AffineExpr d = in.dimOf(v);
@@ -227,16 +229,16 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
         return d;
       auto inner = dyn_cast<ForOp>(owner);
       if (!inner || !isa<BlockArgument>(v)) {
-        (void)fail(user, "block '" + user.getBlockName() +
-                             "' uses an index computed inside the loop");
-        return mlir::failure();
+        refused = true;
+        return fail(user, "block '" + user.getBlockName() +
+                              "' uses an index computed inside the loop");
       }
       std::optional<int64_t> lo = inner.getConstantLowerBound();
       std::optional<int64_t> up = inner.getConstantUpperBound();
       if (!lo || !up || *up <= *lo) {
-        (void)fail(inner, "loop " + getLoopDisplayName(inner) +
-                              " inside it has runtime (or empty) bounds");
-        return mlir::failure();
+        refused = true;
+        return fail(inner, "loop " + getLoopDisplayName(inner) +
+                               " inside it has runtime (or empty) bounds");
       }
       return in.relax(v, Interval{*lo, *up - 1});
     };
@@ -268,7 +270,7 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
       FailureOr<Box> box =
           relaxBlockRegion(block, region, regionValues, in, mapper, &unbounded);
       if (mlir::failed(box)) {
-        if (failure.culprit)
+        if (refused)
           return mlir::failure();
         return fail(block, "block '" + block.getBlockName() +
                                "' accesses it at an index that cannot be "
