@@ -15,7 +15,7 @@ FailureOr<ForOp> mlir::tir::addUnitLoop(RewriterBase &rewriter,
                       target->getName().getStringRef() + "'");
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(target);
-  ForOp unit = createLoop(rewriter, target->getLoc(), 1, "u");
+  auto unit = ForOp::create(rewriter, target->getLoc(), 0, 1, "u");
   rewriter.moveOpBefore(target, unit.getBody(), unit.getBody()->end());
   return unit;
 }

@@ -450,8 +450,8 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
   for (const VarDomain &dom : plan.vars) {
     AffineExpr value = dom.lower;
     if (preserveUnitLoops || dom.extent != 1) {
-      ForOp loop = createLoop(rewriter, loc, dom.extent,
-                              ("ax" + Twine(created++)).str());
+      auto loop = ForOp::create(rewriter, loc, 0, dom.extent,
+                                ("ax" + Twine(created++)).str());
       rewriter.setInsertionPointToStart(loop.getBody());
       inputs.push_back(loop.getInductionVar());
       value = value + getAffineDimExpr(inputs.size() - 1, ctx);

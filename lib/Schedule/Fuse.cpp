@@ -89,7 +89,8 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
   for (ForOp loop : loops)
     name += (name.empty() ? "" : "_") + loop.getVarName().value_or("i").str();
   name += "_fused";
-  ForOp fused = createLoop(rewriter, loc, totalExtent, name);
+  auto fused =
+      ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), totalExtent, name);
   Value f = fused.getInductionVar();
 
   // Loop i is `(f mod (e_i * inner)) floordiv inner`, inner the product of

@@ -178,7 +178,8 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
   StringRef base = loop.getVarName().value_or("i");
   SmallVector<ForOp> loops;
   for (auto [i, e] : llvm::enumerate(extents)) {
-    ForOp created = createLoop(rewriter, loc, e, (base + "_" + Twine(i)).str());
+    auto created = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), e,
+                                 (base + "_" + Twine(i)).str());
     loops.push_back(created);
     rewriter.setInsertionPointToStart(created.getBody());
   }

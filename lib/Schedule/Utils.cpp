@@ -118,20 +118,6 @@ LogicalResult sched::checkStartsAtZero(ForOp loop, StringRef primitive,
                     (lower ? std::to_string(*lower) : "a runtime value"));
 }
 
-ForOp sched::createLoop(RewriterBase &rewriter, Location loc,
-                         OpFoldResult extent, StringRef name) {
-  auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), extent,
-                            ForKind::Serial, StringAttr());
-  if (!name.empty())
-    loop.setVarName(name);
-  return loop;
-}
-
-ForOp sched::createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
-                         StringRef name) {
-  return createLoop(rewriter, loc, rewriter.getIndexAttr(extent), name);
-}
-
 OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
                                      AffineExpr expr, ValueRange inputs) {
   expr = simplifyAffineExpr(expr, inputs.size(), 0);

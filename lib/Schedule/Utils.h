@@ -77,12 +77,6 @@ void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                             ValueRange exprValues,
                             ArrayRef<AffineExpr> extraConstraints = {});
 
-/// Creates `tir.for %name = 0 to extent` before the insertion point.
-ForOp createLoop(RewriterBase &rewriter, Location loc, OpFoldResult extent,
-                 StringRef name);
-ForOp createLoop(RewriterBase &rewriter, Location loc, int64_t extent,
-                 StringRef name);
-
 /// `expr` (dimension k stands for `inputs[k]`) as an index value at the
 /// insertion point: a constant, the input itself, or one `affine.apply`
 /// (its map in tir's storage form, so non-affine expressions keep their

@@ -91,6 +91,102 @@ void BlockOp::getAsmBlockArgumentNames(Region &region,
 }
 
 //===----------------------------------------------------------------------===//
+// Builder
+//===----------------------------------------------------------------------===//
+
+void BlockOp::build(OpBuilder &b, OperationState &state, StringRef blockName,
+                    ArrayRef<IterVarSpec> iterVars, ValueRange bindingValues,
+                    function_ref<void(OpBuilder &, Location, ValueRange)>
+                        bodyBuilder,
+                    ArrayRef<Conjunction> predicate,
+                    const BlockRegionsSpec *regions) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> iterTypes, varNames;
+  SmallVector<int64_t> staticDomains;
+  SmallVector<Value> dynamicDomains;
+  SmallVector<AffineExpr> bindings;
+  bool anyName = false;
+  for (const IterVarSpec &var : iterVars) {
+    iterTypes.push_back(IterTypeAttr::get(ctx, var.type));
+    for (OpFoldResult bound : {var.lower, var.upper}) {
+      if (auto attr = dyn_cast<Attribute>(bound)) {
+        staticDomains.push_back(cast<IntegerAttr>(attr).getInt());
+      } else {
+        staticDomains.push_back(ShapedType::kDynamic);
+        dynamicDomains.push_back(cast<Value>(bound));
+      }
+    }
+    bindings.push_back(var.binding);
+    varNames.push_back(b.getStringAttr(var.name));
+    anyName |= !var.name.empty();
+  }
+  unsigned numBindingInputs = bindingValues.size();
+  state.addAttribute(getBlockNameAttrName(state.name),
+                     b.getStringAttr(blockName));
+  state.addAttribute(getIterTypesAttrName(state.name),
+                     b.getArrayAttr(iterTypes));
+  state.addAttribute(getStaticDomainsAttrName(state.name),
+                     b.getDenseI64ArrayAttr(staticDomains));
+  state.addAttribute(
+      getBindingsAttrName(state.name),
+      AffineMapAttr::get(makeInputMap(numBindingInputs, bindings, ctx)));
+  if (!predicate.empty()) {
+    SmallVector<Attribute> sets;
+    for (const Conjunction &c : predicate)
+      sets.push_back(IntegerSetAttr::get(
+          makeInputSet(numBindingInputs, c.constraints, c.eqFlags, ctx)));
+    state.addAttribute(getPredicateAttrName(state.name), b.getArrayAttr(sets));
+  }
+  if (anyName)
+    state.addAttribute(getVarNamesAttrName(state.name),
+                       b.getArrayAttr(varNames));
+
+  SmallVector<Value> regionValues, readBuffers, writeBuffers;
+  if (regions) {
+    regionValues = regions->regionValues;
+    unsigned numRegionInputs = iterVars.size() + regionValues.size();
+    auto addRegions = [&](ArrayRef<std::pair<Value, RegionExprs>> list,
+                          SmallVectorImpl<Value> &buffers, StringAttr name) {
+      SmallVector<Attribute> maps;
+      for (const auto &[buffer, region] : list) {
+        buffers.push_back(buffer);
+        maps.push_back(
+            AffineMapAttr::get(buildRegionMap(numRegionInputs, region, ctx)));
+      }
+      state.addAttribute(name, b.getArrayAttr(maps));
+    };
+    addRegions(regions->reads, readBuffers, getReadRegionsAttrName(state.name));
+    addRegions(regions->writes, writeBuffers,
+               getWriteRegionsAttrName(state.name));
+  }
+  // Operands in ODS order: dynamic domains, binding values, condition,
+  // region values, reads, writes.
+  state.addOperands(dynamicDomains);
+  state.addOperands(bindingValues);
+  state.addOperands(regionValues);
+  state.addOperands(readBuffers);
+  state.addOperands(writeBuffers);
+  state.addAttribute(
+      getOperandSegmentSizesAttrName(state.name),
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(dynamicDomains.size()),
+                              static_cast<int32_t>(bindingValues.size()), 0,
+                              static_cast<int32_t>(regionValues.size()),
+                              static_cast<int32_t>(readBuffers.size()),
+                              static_cast<int32_t>(writeBuffers.size())}));
+
+  Region *region = state.addRegion();
+  Block *body = new Block();
+  region->push_back(body);
+  for (unsigned i = 0, e = iterVars.size(); i < e; ++i)
+    body->addArgument(b.getIndexType(), state.location);
+  if (!bodyBuilder)
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  bodyBuilder(b, state.location, body->getArguments());
+}
+
+//===----------------------------------------------------------------------===//
 // Syntax
 //
 // tir.block "name"(%v = kind(domain, binding), ...)

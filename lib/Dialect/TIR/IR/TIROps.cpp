@@ -68,6 +68,28 @@ void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
   body->push_back(block);
 }
 
+void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
+                  OpFoldResult upperBound, StringRef varName,
+                  function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
+  build(b, state, lowerBound, upperBound, ForKind::Serial, StringAttr());
+  if (!varName.empty())
+    state.addAttribute(getVarNameAttrName(state.name),
+                       b.getStringAttr(varName));
+  if (!bodyBuilder)
+    return;
+  Block *body = &state.regions.front()->front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  bodyBuilder(b, state.location, body->getArgument(0));
+}
+
+void ForOp::build(OpBuilder &b, OperationState &state, int64_t lowerBound,
+                  int64_t upperBound, StringRef varName,
+                  function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
+  build(b, state, b.getIndexAttr(lowerBound), b.getIndexAttr(upperBound),
+        varName, bodyBuilder);
+}
+
 OpFoldResult ForOp::getMixedLowerBound() {
   return mixedValue(OpBuilder(getContext()), getStaticBounds()[0],
                     getDynamicBounds(), 0);

@@ -5,6 +5,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IntegerSet.h"
@@ -14,6 +15,25 @@
 
 namespace mlir::tir {
 class InitOp;
+
+/// One iteration variable of a tir.block being built (BlockOp's builder):
+/// its kind, its domain [lower, upper), its binding (an index expression in
+/// input space over the block's binding values) and a name ("": none).
+struct IterVarSpec {
+  IterType type;
+  OpFoldResult lower;
+  OpFoldResult upper;
+  AffineExpr binding;
+  StringRef name = "";
+};
+
+/// The read and write regions of a tir.block being built: each buffer with
+/// its region in input space over the block's iteration variables, then
+/// `regionValues`.
+struct BlockRegionsSpec {
+  SmallVector<std::pair<Value, RegionExprs>> reads, writes;
+  SmallVector<Value> regionValues;
+};
 } // namespace mlir::tir
 
 #define GET_OP_CLASSES

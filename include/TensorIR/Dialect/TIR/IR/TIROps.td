@@ -60,9 +60,22 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
   let regions = (region SizedRegion<1>:$region);
 
   let builders = [
+    // A loop of the given kind, with an empty body.
     OpBuilder<(ins "OpFoldResult":$lowerBound, "OpFoldResult":$upperBound,
                    CArg<"ForKind", "ForKind::Serial">:$kind,
-                   CArg<"StringAttr", "{}">:$thread)>
+                   CArg<"StringAttr", "{}">:$thread)>,
+    // A serial loop whose variable is named `varName` ("": no name); the
+    // body builder, if given, fills the body (the builder's insertion point
+    // at its start, the induction variable as the value).
+    OpBuilder<(ins "OpFoldResult":$lowerBound, "OpFoldResult":$upperBound,
+                   "StringRef":$varName,
+                   CArg<"function_ref<void(OpBuilder &, Location, Value)>",
+                        "nullptr">:$bodyBuilder)>,
+    // The same with constant bounds.
+    OpBuilder<(ins "int64_t":$lowerBound, "int64_t":$upperBound,
+                   CArg<"StringRef", "{}">:$varName,
+                   CArg<"function_ref<void(OpBuilder &, Location, Value)>",
+                        "nullptr">:$bodyBuilder)>
   ];
 
   let extraClassDeclaration = [{
@@ -160,6 +173,21 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     OptionalAttr<StrArrayAttr>:$var_names
   );
   let regions = (region SizedRegion<1>:$region);
+
+  let builders = [
+    // A block named `blockName` with one iteration variable per entry of
+    // `iterVars` (kind, domain, binding over `bindingValues`, name), an
+    // optional predicate (a disjunction of conjunctions over
+    // `bindingValues`) and optional read/write regions. The body builder,
+    // if given, fills the body (the iteration variables as the values).
+    OpBuilder<(ins "StringRef":$blockName,
+                   "ArrayRef<IterVarSpec>":$iterVars,
+                   "ValueRange":$bindingValues,
+                   CArg<"function_ref<void(OpBuilder &, Location, ValueRange)>",
+                        "nullptr">:$bodyBuilder,
+                   CArg<"ArrayRef<Conjunction>", "{}">:$predicate,
+                   CArg<"const BlockRegionsSpec *", "nullptr">:$regions)>
+  ];
 
   let extraClassDeclaration = [{
     unsigned getNumIterVars() { return getIterTypes().size(); }
