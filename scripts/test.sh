@@ -18,6 +18,6 @@ if [[ -f ../shared/tvm-tests/run.sh ]]; then
   bash ../shared/tvm-tests/run.sh || true  # its failures are counted, not fatal: the floors decide
   /usr/bin/python3 scripts/check-conformance.py || status=1
 fi
-/usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" || status=1
+/usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" "$BUILD_DIR/unittests" || status=1
 /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status

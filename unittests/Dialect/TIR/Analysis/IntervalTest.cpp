@@ -1,0 +1,124 @@
+//===- IntervalTest.cpp - ranges and range simplification -----------------===//
+
+#include "TIRTestUtils.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::test;
+
+namespace mlir::tir {
+void PrintTo(const Interval &r, std::ostream *os) {
+  *os << "[" << r.lo << ", " << r.hi << "]";
+}
+} // namespace mlir::tir
+
+namespace {
+
+using IntervalTest = TIRTest;
+using Ranges = SmallVector<std::optional<Interval>>;
+
+TEST_F(IntervalTest, SumsAndProducts) {
+  Ranges r{Interval{0, 3}, Interval{0, 3}};
+  EXPECT_EQ(evaluateRange(d(0) * 4 + d(1), r), (Interval{0, 15}));
+  EXPECT_EQ(evaluateRange(d(0) * -2 + 5, r), (Interval{-1, 5}));
+  EXPECT_EQ(evaluateRange(d(0) * d(1), r), (Interval{0, 9}));
+  // Symbols have their own ranges.
+  Ranges syms{Interval{10, 10}};
+  EXPECT_EQ(evaluateRange(d(0) + getAffineSymbolExpr(0, &ctx), r, syms),
+            (Interval{10, 13}));
+}
+
+TEST_F(IntervalTest, DivisionAndModulo) {
+  Ranges r{Interval{0, 15}, Interval{5, 6}};
+  EXPECT_EQ(evaluateRange(d(0).floorDiv(4), r), (Interval{0, 3}));
+  EXPECT_EQ(evaluateRange(d(0).ceilDiv(4), r), (Interval{0, 4}));
+  // Across periods a remainder takes every value; within one it grows with
+  // the dividend.
+  EXPECT_EQ(evaluateRange(d(0) % 4, r), (Interval{0, 3}));
+  EXPECT_EQ(evaluateRange(d(1) % 4, r), (Interval{1, 2}));
+  // Only positive constant divisors.
+  EXPECT_EQ(evaluateRange(d(0).floorDiv(d(1)), r), std::nullopt);
+  EXPECT_EQ(evaluateRange(d(0) % d(1), r), std::nullopt);
+}
+
+TEST_F(IntervalTest, UnknownAndOverflow) {
+  Ranges r{std::nullopt, Interval{0, INT64_MAX}};
+  EXPECT_EQ(evaluateRange(d(0) + 1, r), std::nullopt);
+  EXPECT_EQ(evaluateRange(d(1) * 2, r), std::nullopt);
+  EXPECT_EQ(evaluateRange(d(1) + 1, r), std::nullopt);
+  // A dimension beyond the list is unknown.
+  EXPECT_EQ(evaluateRange(d(5), r), std::nullopt);
+}
+
+TEST_F(IntervalTest, EvaluateAtPoints) {
+  EXPECT_EQ(evaluateAt(d(0) * 4 + d(1).floorDiv(2), {3, 5}), 14);
+  EXPECT_EQ(evaluateAt(d(0) % 4, {-1}), 3);
+  EXPECT_EQ(evaluateAt(d(0).floorDiv(d(1)), {7, 0}), std::nullopt);
+}
+
+TEST_F(IntervalTest, ValueRanges) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f(%A: memref<16xf32>, %n: index) {
+      %c3 = arith.constant 3 : index
+      tir.for %i = 2 to 10 {
+        tir.for %j = 0 to %n {
+          tir.block "B"(%vi = spatial(4 : 12, %i), %vj = spatial(%n, %j)) {
+          }
+        }
+      }
+      return
+    }
+  )mlir");
+  ForOp i = loop(*module, "i"), j = loop(*module, "j");
+  BlockOp b = block(*module, "B");
+  func::FuncOp f = function(*module);
+  EXPECT_EQ(getValueRange(i.getInductionVar()), (Interval{2, 9}));
+  EXPECT_EQ(getValueRange(j.getInductionVar()), std::nullopt);
+  EXPECT_EQ(getValueRange(b.getIterVar(0)), (Interval{4, 11}));
+  EXPECT_EQ(getValueRange(b.getIterVar(1)), std::nullopt);
+  EXPECT_EQ(getValueRange(f.getArgument(1)), std::nullopt);
+  Value c3 = (*f.getOps<arith::ConstantOp>().begin()).getResult();
+  EXPECT_EQ(getValueRange(c3), Interval::point(3));
+  EXPECT_EQ(getValueRanges({c3, i.getInductionVar()}),
+            (Ranges{Interval{3, 3}, Interval{2, 9}}));
+}
+
+TEST_F(IntervalTest, SimplifyWithRanges) {
+  Ranges r{Interval{0, 7}, Interval{0, 3}};
+  AffineExpr fused = d(0) * 4 + d(1);
+  EXPECT_EQ(simplifyWithRanges(fused.floorDiv(4), r, 2, 0), d(0));
+  EXPECT_EQ(simplifyWithRanges(fused % 4, r, 2, 0), d(1));
+  EXPECT_EQ(simplifyWithRanges((fused + 8).floorDiv(4), r, 2, 0), d(0) + 2);
+  // d1 may reach 4: the division stays.
+  Ranges wide{Interval{0, 7}, Interval{0, 4}};
+  EXPECT_EQ(simplifyWithRanges(fused.floorDiv(4), wide, 2, 0),
+            simplifyAffineExpr(fused.floorDiv(4), 2, 0));
+  // A whole dividend in [0, divisor).
+  EXPECT_EQ(simplifyWithRanges(d(1).floorDiv(8), r, 2, 0), c(0));
+  EXPECT_EQ(simplifyWithRanges(d(1) % 8, r, 2, 0), d(1));
+}
+
+TEST_F(IntervalTest, SimplifyOverValues) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f() {
+      tir.for %o = 0 to 8 {
+        tir.for %u = 0 to 1 {
+          tir.for %i = 0 to 4 {
+          }
+        }
+      }
+      return
+    }
+  )mlir");
+  SmallVector<Value> inputs{loop(*module, "o").getInductionVar(),
+                            loop(*module, "u").getInductionVar(),
+                            loop(*module, "i").getInductionVar()};
+  // The unit loop's variable is 0; i is in [0, 4).
+  AffineExpr e = (d(0) * 4 + d(1) * 16 + d(2)).floorDiv(4);
+  EXPECT_EQ(simplifyOverValues(e, inputs), d(0));
+}
+
+} // namespace
