@@ -125,10 +125,20 @@ static bool isGridLoop(ForOp loop) {
          loop.getConstantLowerBound() == 0 && !loop.getAnnotationsAttr();
 }
 
+/// Whether a bound of `loop` is the variable of one of the `outer` loops.
+static bool boundedByAnyOf(ForOp loop, ArrayRef<ForOp> outer) {
+  return llvm::any_of(loop.getDynamicBounds(), [&](Value bound) {
+    return llvm::any_of(outer,
+                        [&](ForOp o) { return bound == o.getInductionVar(); });
+  });
+}
+
 bool Printer::forLoop(ForOp loop, int indent, llvm::raw_ostream &os) {
-  // A perfect nest of plain loops prints as one `for ... in T.grid(...)`.
+  // A perfect nest of plain loops prints as one `for ... in T.grid(...)`,
+  // as long as no extent is a variable of the grid itself (a triangular
+  // nest is nested loops).
   SmallVector<ForOp> grid;
-  for (ForOp l = loop; l && isGridLoop(l);) {
+  for (ForOp l = loop; l && isGridLoop(l) && !boundedByAnyOf(l, grid);) {
     grid.push_back(l);
     Block *body = l.getBody();
     l = llvm::hasSingleElement(*body) ? dyn_cast<ForOp>(body->front())

@@ -105,3 +105,26 @@ func.func @dynamic(%len: index {tir.name = "n"}, %A: memref<?xf32> {tir.name = "
   }
   return
 }
+
+// -----
+
+// A nest whose inner extent is the outer variable is not a T.grid: the
+// grid's extents would use its own variables before they exist.
+// CHECK-LABEL: {{^}}def triangle(B: T.Buffer((16, 16), "float32")):
+// CHECK-NEXT:  {{^}}    for i in range(16):
+// CHECK-NEXT:  {{^}}        for j in range(i):
+// CHECK-NEXT:  {{^}}            with T.block("T"):
+// CHECK-NEXT:  {{^}}                T.reads()
+// CHECK-NEXT:  {{^}}                T.writes(B[i, j])
+// CHECK-NEXT:  {{^}}                B[i, j] = T.float32(1.0)
+func.func @triangle(%B: memref<16x16xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to %i {
+      tir.block "T"() reads() writes(%B[%i, %j] : memref<16x16xf32>) {
+        %one = arith.constant 1.0 : f32
+        tir.store %one, %B[%i, %j] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
