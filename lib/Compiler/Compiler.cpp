@@ -6,6 +6,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/InitAllDialects.h"
 #include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

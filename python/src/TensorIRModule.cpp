@@ -12,7 +12,7 @@
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Runtime/Runtime.h"
-#include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
+#include "TensorIR/InitAllScheduleExtensions.h"
 #include "TensorIR/Schedule/ScheduleState.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -42,8 +42,7 @@ MLIRContext &context() {
     DialectRegistry registry;
     tir::registerCompilerDialects(registry);
     // The Python Schedule applies transform.tir ops (ScheduleState).
-    registry.insert<transform::TransformDialect>();
-    tir::registerTransformDialectExtension(registry);
+    tir::registerScheduleExtensions(registry);
     auto *c = new MLIRContext(registry);
     c->loadAllAvailableDialects();
     return c;

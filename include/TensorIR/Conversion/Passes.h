@@ -9,11 +9,6 @@
 
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
 
-// getHostCPUFeatures moved to the LLVM target's passes; lib/Compiler still
-// reaches it through this header. Drop this include once it includes
-// TensorIR/Target/LLVMIR/Transforms/Passes.h itself.
-#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
-
 namespace mlir::tir {
 
 #define GEN_PASS_REGISTRATION
