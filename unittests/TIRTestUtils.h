@@ -78,8 +78,7 @@ protected:
   }
 
   /// `x` printed (an expression, an op, ...).
-  template <typename T>
-  static std::string str(const T &x) {
+  template <typename T> static std::string str(const T &x) {
     std::string s;
     llvm::raw_string_ostream os(s);
     os << x;

@@ -119,7 +119,8 @@ LogicalResult mlir::tir::checkCompactDataflow(ForOp loop, StringRef primitive,
         "no other block under the loop writes its outputs",
         "it does not read the buffers it writes"};
     static const char *reductionRules[] = {
-        "", "it has a tir.init",
+        "",
+        "it has a tir.init",
         "its bindings are quasi-affine in the loops",
         "its iteration variables are spatial or reduce",
         "no other block under the loop writes its outputs",
@@ -142,8 +143,9 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
   llvm::SmallBitVector vars = bindingInputMask(block, loopVars);
   auto fail = [&](const Twine &why) {
     return refuse(error, culprit,
-                  primitive + " needs affine bindings of the loops it "
-                              "changes, but block '" +
+                  primitive +
+                      " needs affine bindings of the loops it "
+                      "changes, but block '" +
                       block.getBlockName() + "' " + why);
   };
   // The terms of an expression that involve the loops, sorted.
@@ -156,7 +158,8 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
   for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
     std::string var = iterVarLabel(block, i);
     if (!isQuasiAffineIn(e, vars))
-      return fail("binds " + var + " to an expression that is not "
+      return fail("binds " + var +
+                  " to an expression that is not "
                   "quasi-affine in them");
     AffineTerms terms = loopTerms(e);
     if (!terms.isConstant() && llvm::none_of(terms.terms, [](auto &t) {
@@ -180,8 +183,8 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
   return success();
 }
 
-FailureOr<BlockAccessRegions> mlir::tir::getAccessRegions(BlockOp block,
-                                                          ScheduleError &error) {
+FailureOr<BlockAccessRegions>
+mlir::tir::getAccessRegions(BlockOp block, ScheduleError &error) {
   AnalysisFailure failure;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
   if (mlir::failed(regions))
@@ -189,9 +192,11 @@ FailureOr<BlockAccessRegions> mlir::tir::getAccessRegions(BlockOp block,
   return regions;
 }
 
-FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
-    ForOp loop, Value buffer, bool writes, ArrayRef<BlockOp> blocks,
-    StringRef primitive, ScheduleError &error) {
+FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer,
+                                                      bool writes,
+                                                      ArrayRef<BlockOp> blocks,
+                                                      StringRef primitive,
+                                                      ScheduleError &error) {
   AnalysisFailure failure;
   FailureOr<LoopRegion> region =
       relaxRegionUnderLoop(loop, buffer, writes, blocks, failure);

@@ -6,9 +6,8 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-static FailureOr<DictionaryAttr> annotationsOf(Operation *target,
-                                               StringRef primitive,
-                                               ScheduleError &error) {
+static FailureOr<DictionaryAttr>
+annotationsOf(Operation *target, StringRef primitive, ScheduleError &error) {
   if (auto loop = dyn_cast<ForOp>(target))
     return loop.getAnnotationsAttr()
                ? loop.getAnnotationsAttr()
@@ -58,8 +57,8 @@ LogicalResult mlir::tir::unannotate(Operation *target, StringRef key,
   if (failed(current))
     return failure();
   if (!current->get(key))
-    return refuse(error, target, "unannotate: there is no annotation '" +
-                                     key + "' to remove");
+    return refuse(error, target,
+                  "unannotate: there is no annotation '" + key + "' to remove");
   NamedAttrList list(*current);
   list.erase(key);
   setAnnotations(target, list.getDictionary(target->getContext()));

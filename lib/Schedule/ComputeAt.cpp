@@ -74,30 +74,34 @@ LogicalResult checkScope(Ctx &c, Operation *root,
         "another block of its scope writes its outputs",
         "it reads a buffer it writes"};
     static const char *reductionRules[] = {
-        "", "it has no tir.init", "a binding is not quasi-affine",
+        "",
+        "it has no tir.init",
+        "a binding is not quasi-affine",
         "an iteration variable is neither spatial nor reduce",
         "another block of its scope writes its outputs",
         "a reduce variable indexes a buffer it writes"};
-    return c.fail(c.block, "needs a complete block or reduction block, but block " +
-                               c.name() + " is neither (not complete: " +
-                               completeRules[complete] +
-                               "; not a reduction: " +
-                               reductionRules[reduction] + ")");
+    return c.fail(c.block,
+                  "needs a complete block or reduction block, but block " +
+                      c.name() +
+                      " is neither (not complete: " + completeRules[complete] +
+                      "; not a reduction: " + reductionRules[reduction] + ")");
   }
   for (Operation *p = c.loop->getParentOp(); p != root; p = p->getParentOp())
     if (!p || !isa<ForOp>(p))
       return c.fail(c.loop, "needs the block and the loop in the same scope, "
                             "but loop " +
-                                loopName(c.loop) + " is not in the scope of "
-                                                   "block " +
-                                c.name() + " (TVM: the block and loop must be "
-                                           "under the same block scope)");
+                                loopName(c.loop) +
+                                " is not in the scope of "
+                                "block " +
+                                c.name() +
+                                " (TVM: the block and loop must be "
+                                "under the same block scope)");
   if (c.loop->isAncestor(c.block))
     return c.fail(c.loop, "needs a loop that is not an ancestor of the block, "
                           "but loop " +
-                              loopName(c.loop) + " contains block " +
-                              c.name() + " (TVM: the loop must not be the "
-                                         "ancestor of block)");
+                              loopName(c.loop) + " contains block " + c.name() +
+                              " (TVM: the loop must not be the "
+                              "ancestor of block)");
   return success();
 }
 
@@ -237,8 +241,7 @@ LogicalResult checkPredicateDroppable(Ctx &c) {
           // e == s * v + r: over v in [lo, hi), e >= 0 (== 0) always holds?
           int64_t a = s * *lo + *rest;
           int64_t z = s * (*hi - 1) + *rest;
-          bool always = set.isEq(k) ? (a == 0 && z == 0)
-                                    : std::min(a, z) >= 0;
+          bool always = set.isEq(k) ? (a == 0 && z == 0) : std::min(a, z) >= 0;
           implied |= always;
         }
       }
@@ -258,8 +261,8 @@ LogicalResult checkPredicateDroppable(Ctx &c) {
 /// dimension the block provides (writes for compute_at, reads for
 /// reverse_compute_at) one element at an iteration variable `v` or a
 /// constant; `v` must then cover the region required there.
-FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
-                            bool computeAt, bool preserveUnitLoops) {
+FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool computeAt,
+                            bool preserveUnitLoops) {
   MLIRContext *ctx = c.block.getContext();
   FailureOr<BlockAccessRegions> own = getAccessRegions(c.block, c.error);
   if (failed(own))
@@ -290,8 +293,7 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
                                  c.name() + ", which has several of one");
     done.push_back(buffer);
     FailureOr<LoopRegion> req = relaxRegionUnderLoop(
-        c.loop, buffer, /*writes=*/!computeAt, required, c.primitive,
-        c.error);
+        c.loop, buffer, /*writes=*/!computeAt, required, c.primitive, c.error);
     if (failed(req))
       return failure();
     if (req->lowers.empty())
@@ -311,8 +313,8 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
       AffineExpr rext = req->extents[d].replaceDims(reqDims);
       auto ext = dyn_cast<AffineConstantExpr>(region.extents[d]);
       if (!ext || ext.getValue() != 1)
-        return c.fail(c.block, "cannot invert the access of block " +
-                                   c.name() + " in dimension " + Twine(d) +
+        return c.fail(c.block, "cannot invert the access of block " + c.name() +
+                                   " in dimension " + Twine(d) +
                                    ": it covers more than one element");
       AffineExpr start = region.starts[d];
       if (auto k = dyn_cast<AffineConstantExpr>(start)) {
@@ -327,8 +329,8 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
       }
       auto v = dyn_cast<AffineDimExpr>(start);
       if (!v || v.getPosition() >= numVars)
-        return c.fail(c.block, "cannot invert the access of block " +
-                                   c.name() + " in dimension " + Twine(d) +
+        return c.fail(c.block, "cannot invert the access of block " + c.name() +
+                                   " in dimension " + Twine(d) +
                                    ": the index is not one iteration "
                                    "variable or a constant");
       unsigned var = v.getPosition();
@@ -336,8 +338,9 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
           !joinInto(hi[var], rlo + rext - 1, true))
         return c.fail(c.block, "cannot join the regions required of an "
                                "iteration variable of block " +
-                                   c.name() + " (they differ by a runtime "
-                                              "amount)");
+                                   c.name() +
+                                   " (they differ by a runtime "
+                                   "amount)");
       if (d < shape.size() && !ShapedType::isDynamic(shape[d])) {
         domLo[var] = std::max<int64_t>(domLo[var], 0);
         domHi[var] = std::min<int64_t>(domHi[var], shape[d] - 1);
@@ -388,8 +391,8 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required,
       if (!(hr && hr->hi <= domHi[i]))
         dom.guardHi = domHi[i];
     }
-    auto extent = dyn_cast<AffineConstantExpr>(
-        simplifyOverValues(h - l + 1, in.values));
+    auto extent =
+        dyn_cast<AffineConstantExpr>(simplifyOverValues(h - l + 1, in.values));
     if (!extent || extent.getValue() < 1)
       return c.fail(c.block, "needs a constant extent for each new loop, but "
                              "the region block " +
@@ -475,8 +478,8 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
   for (AffineExpr &e : constraints)
     e = simplifyOverValues(e, inputs);
   llvm::SmallBitVector used(n);
-  for (ArrayRef<AffineExpr> list : {ArrayRef<AffineExpr>(bindings),
-                                    ArrayRef<AffineExpr>(constraints)})
+  for (ArrayRef<AffineExpr> list :
+       {ArrayRef<AffineExpr>(bindings), ArrayRef<AffineExpr>(constraints)})
     for (AffineExpr e : list)
       e.walk([&](AffineExpr sub) {
         if (auto d = dyn_cast<AffineDimExpr>(sub))
@@ -500,9 +503,9 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
       c.block.removePredicateAttr();
     } else {
       SmallVector<bool> eq(constraints.size(), false);
-      c.block.setPredicateAttr(ArrayAttr::get(
-          ctx, {IntegerSetAttr::get(makeInputSet(operands.size(),
-                                                 constraints, eq, ctx))}));
+      c.block.setPredicateAttr(
+          ArrayAttr::get(ctx, {IntegerSetAttr::get(makeInputSet(
+                                  operands.size(), constraints, eq, ctx))}));
     }
     c.block.getBindingValuesMutable().assign(operands);
   });
@@ -535,8 +538,8 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
       return c.fail(b, Twine("needs all the ") +
                            (computeAt ? "consumers" : "producers") +
                            " of block " + c.name() + " under loop " +
-                           loopName(loop) + ", but block '" +
-                           b.getBlockName() + "' is not (TVM: requires all the " +
+                           loopName(loop) + ", but block '" + b.getBlockName() +
+                           "' is not (TVM: requires all the " +
                            (computeAt ? "consumer" : "producer") +
                            "(s) of the given block to be present under the "
                            "target loop)");

@@ -23,9 +23,10 @@ static LogicalResult checkPerfectlyNested(ForOp outer, ForOp inner,
   });
   if (!last || !pure || inner->getBlock() != body)
     return refuse(error, outer,
-                  "fuse needs perfectly nested loops: loop " +
-                      loopName(inner) + " is not the only statement in "
-                      "the body of loop " + loopName(outer));
+                  "fuse needs perfectly nested loops: loop " + loopName(inner) +
+                      " is not the only statement in "
+                      "the body of loop " +
+                      loopName(outer));
   return success();
 }
 
@@ -39,8 +40,7 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
   SmallVector<Value> outerVars;
   for (auto [i, loop] : llvm::enumerate(loops)) {
     if (llvm::is_contained(ArrayRef<ForOp>(loops).take_front(i), loop))
-      return refuse(error, loop,
-                    "fuse got loop " + loopName(loop) + " twice");
+      return refuse(error, loop, "fuse got loop " + loopName(loop) + " twice");
     if (i > 0 && failed(checkPerfectlyNested(loops[i - 1], loop, error)))
       return failure();
     if (failed(checkPlainLoop(loop, "fuse", error)))
@@ -112,8 +112,9 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
 
   // Uses outside bindings get the expressions as values at the top of the
   // fused body; bindings are rewritten in place.
-  SmallVector<LoopVarUses> uses = llvm::map_to_vector(
-      loops, [](ForOp loop) { return collectLoopVarUses(loop.getInductionVar()); });
+  SmallVector<LoopVarUses> uses = llvm::map_to_vector(loops, [](ForOp loop) {
+    return collectLoopVarUses(loop.getInductionVar());
+  });
   ForOp innermost = loops.back();
   rewriter.inlineBlockBefore(innermost.getBody(), fused.getBody(),
                              fused.getBody()->end(), {f});

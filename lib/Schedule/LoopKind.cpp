@@ -27,16 +27,17 @@ static SmallVector<BlockOp> nestedBlocks(ForOp loop) {
 /// every block iteration variable the loop feeds is spatial, or reduce when
 /// the loop is bound to threadIdx (a cross-thread reduction).
 static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
-                                         bool threadIdx,
-                                         ScheduleError &error) {
+                                         bool threadIdx, ScheduleError &error) {
   Value iv = loop.getInductionVar();
   // An opaque use of the loop variable (outside block bindings) hides
   // whether iterations are independent (stricter than TVM, which looks
   // only at block bindings).
   if (failed(checkOnlyBindingUses(loop, error)))
     return refuse(error, loop,
-                  primitive + " needs a loop whose variable only feeds block "
-                              "bindings; " + error.message);
+                  primitive +
+                      " needs a loop whose variable only feeds block "
+                      "bindings; " +
+                      error.message);
   if (failed(checkCompactDataflow(loop, primitive, error)))
     return failure();
   for (BlockOp block : nestedBlocks(loop)) {
@@ -65,8 +66,8 @@ static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
                       primitive + " needs a loop that feeds " + allowed +
                           ", but loop " + loopName(loop) + " feeds " +
                           stringifyIterType(type) + " variable '" +
-                          iterVarName(block, i) +
-                          "' of block '" + block.getBlockName() + "'");
+                          iterVarName(block, i) + "' of block '" +
+                          block.getBlockName() + "'");
       }
     }
   }

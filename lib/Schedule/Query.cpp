@@ -29,8 +29,8 @@ static std::string describeCandidate(BlockOp block) {
   if (auto func = block->getParentOfType<FunctionOpInterface>())
     os << "@" << func.getName();
   if (auto loc = block->getLoc()->findInstanceOf<FileLineColLoc>())
-    os << " at " << loc.getFilename().getValue() << ":" << loc.getLine()
-       << ":" << loc.getColumn();
+    os << " at " << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+       << loc.getColumn();
   return text;
 }
 
@@ -47,9 +47,10 @@ FailureOr<BlockOp> mlir::tir::getBlock(Operation *scope, StringRef name,
   std::string list;
   for (auto [i, block] : llvm::enumerate(found))
     list += (i ? "; " : "") + describeCandidate(block);
-  error.message = ("block name '" + name + "' is ambiguous: " +
-                   Twine(found.size()) + " blocks have it (" + list + ")")
-                      .str();
+  error.message =
+      ("block name '" + name + "' is ambiguous: " + Twine(found.size()) +
+       " blocks have it (" + list + ")")
+          .str();
   return failure();
 }
 

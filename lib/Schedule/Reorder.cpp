@@ -14,9 +14,9 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-FailureOr<SmallVector<ForOp>>
-mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
-                   ScheduleError &error) {
+FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
+                                                 ArrayRef<ForOp> loopsIn,
+                                                 ScheduleError &error) {
   SmallVector<ForOp> loops(loopsIn);
   if (loops.empty())
     return refuse(error, nullptr, "reorder needs at least one loop");
@@ -36,8 +36,8 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
   for (ForOp loop : loops)
     if (!top->isAncestor(loop) || !loop->isAncestor(bottom))
       return refuse(error, loop,
-                    "reorder needs loops on one nest: loop " +
-                        loopName(loop) + " is not above or below loop " +
+                    "reorder needs loops on one nest: loop " + loopName(loop) +
+                        " is not above or below loop " +
                         loopName(top == loop ? bottom : top));
   // The chain from top to bottom: each loop's body holds only the next one.
   SmallVector<ForOp> chain;
@@ -65,8 +65,7 @@ mlir::tir::reorder(RewriterBase &rewriter, ArrayRef<ForOp> loopsIn,
         if (bound == other.getInductionVar())
           return refuse(error, loop,
                         "reorder cannot move loop " + loopName(loop) +
-                            ": its bounds depend on loop " +
-                            loopName(other));
+                            ": its bounds depend on loop " + loopName(other));
   for (ForOp loop : chain)
     if (failed(checkOnlyBindingUses(loop, error)))
       return failure();

@@ -64,9 +64,9 @@ static bool provenByVScale(ArrayRef<SplitFactor> factors, OpFoldResult extent,
     return false;
   MLIRContext *ctx = extent.getContext();
   for (int64_t vs : vscaleValues) {
-    std::optional<int64_t> e =
-        isa<Value>(extent) ? evaluateAtVScale(cast<Value>(extent), vs)
-                           : getConstantIntValue(extent);
+    std::optional<int64_t> e = isa<Value>(extent)
+                                   ? evaluateAtVScale(cast<Value>(extent), vs)
+                                   : getConstantIntValue(extent);
     if (!e)
       return false;
     int64_t product = 1;
@@ -86,14 +86,16 @@ static bool provenByVScale(ArrayRef<SplitFactor> factors, OpFoldResult extent,
   return true;
 }
 
-FailureOr<SmallVector<ForOp>>
-mlir::tir::split(RewriterBase &rewriter, ForOp loop,
-                 ArrayRef<SplitFactor> factors, const SplitOptions &options,
-                 ScheduleError &error) {
+FailureOr<SmallVector<ForOp>> mlir::tir::split(RewriterBase &rewriter,
+                                               ForOp loop,
+                                               ArrayRef<SplitFactor> factors,
+                                               const SplitOptions &options,
+                                               ScheduleError &error) {
   // Rules, all checked before anything changes.
   if (factors.size() < 2)
-    return refuse(error, loop, "split needs at least two factors, got " +
-                                   Twine(factors.size()));
+    return refuse(error, loop,
+                  "split needs at least two factors, got " +
+                      Twine(factors.size()));
   if (failed(checkPlainLoop(loop, "split", error)))
     return failure();
   if (failed(checkStartsAtZero(loop, "split", error)))
@@ -133,7 +135,8 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
       return refuse(
           error, loop,
           "split cannot prove that the factors multiply to at least the "
-          "extent of loop " + loopName(loop) +
+          "extent of loop " +
+              loopName(loop) +
               " (The product of factors is not larger than or equal to the "
               "extent of loop tir.For#0, in TVM's words); leave one factor "
               "as None to infer it");
@@ -197,8 +200,8 @@ mlir::tir::split(RewriterBase &rewriter, ForOp loop,
       fused = fused + in.dimOf(loops[i].getInductionVar()) * stride;
     stride = stride * in.of(extents[i]);
   }
-  bool exact = allConstant && constExtent && inferred < 0 &&
-               known == *constExtent;
+  bool exact =
+      allConstant && constExtent && inferred < 0 && known == *constExtent;
   if (inferred >= 0 && allConstant && constExtent)
     exact = *constExtent % known == 0;
   SmallVector<AffineExpr> guards;

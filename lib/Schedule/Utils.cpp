@@ -15,7 +15,7 @@ using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
 LogicalResult sched::refuse(ScheduleError &error, Operation *culprit,
-                             const Twine &message) {
+                            const Twine &message) {
   error.message = message.str();
   error.culprit = culprit;
   return failure();
@@ -69,8 +69,7 @@ LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
   for (OpOperand &use : iv.getUses()) {
     if (!isBindingUse(use))
       return refuse(error, loop,
-                    "the variable of loop " + loopName(loop) +
-                        " is used by '" +
+                    "the variable of loop " + loopName(loop) + " is used by '" +
                         use.getOwner()->getName().getStringRef() +
                         "', not only in block bindings");
   }
@@ -99,8 +98,9 @@ LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
     if (isQuasiAffineIn(e, vars))
       continue;
     return refuse(error, culprit,
-                  primitive + " needs quasi-affine bindings of the loops it "
-                              "changes, but iteration variable " +
+                  primitive +
+                      " needs quasi-affine bindings of the loops it "
+                      "changes, but iteration variable " +
                       iterVarLabel(block, i) + " of block '" +
                       block.getBlockName() + "' is not one");
   }
@@ -164,8 +164,8 @@ AffineExpr sched::ExprInputs::of(OpFoldResult v) {
 //===----------------------------------------------------------------------===//
 
 void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
-                                    ValueRange exprValues,
-                                    ArrayRef<AffineExpr> extraConstraints) {
+                                   ValueRange exprValues,
+                                   ArrayRef<AffineExpr> extraConstraints) {
   MLIRContext *ctx = block.getContext();
   SmallVector<Value> inputs(block.getBindingValues());
   if (!llvm::is_contained(inputs, old) && extraConstraints.empty())

@@ -81,8 +81,8 @@ void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
 /// insertion point: a constant, the input itself, or one `affine.apply`
 /// (its map in tir's storage form, so non-affine expressions keep their
 /// inputs as symbols).
-OpFoldResult materializeIndex(OpBuilder &builder, Location loc,
-                              AffineExpr expr, ValueRange inputs);
+OpFoldResult materializeIndex(OpBuilder &builder, Location loc, AffineExpr expr,
+                              ValueRange inputs);
 Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 

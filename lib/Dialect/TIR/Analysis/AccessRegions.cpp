@@ -108,8 +108,8 @@ DimRange RegionCollector::wholeDim(Value buffer, unsigned d) {
 
 SmallVector<DimRange> RegionCollector::fullRegion(Value buffer) {
   SmallVector<DimRange> dims;
-  for (unsigned d = 0, r = cast<MemRefType>(buffer.getType()).getRank();
-       d < r; ++d)
+  for (unsigned d = 0, r = cast<MemRefType>(buffer.getType()).getRank(); d < r;
+       ++d)
     dims.push_back(wholeDim(buffer, d));
   return dims;
 }
@@ -117,7 +117,8 @@ SmallVector<DimRange> RegionCollector::fullRegion(Value buffer) {
 void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
                                 bool isWrite) {
   SmallVector<Entry> &entries = isWrite ? writes : reads;
-  auto it = llvm::find_if(entries, [&](Entry &e) { return e.buffer == buffer; });
+  auto it =
+      llvm::find_if(entries, [&](Entry &e) { return e.buffer == buffer; });
   if (it == entries.end()) {
     entries.push_back({buffer, SmallVector<DimRange>(dims)});
     return;
@@ -135,8 +136,7 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
       AffineExpr lo = have.start;
       AffineExpr hi = simplifyAffineExpr(have.start + have.extent - 1, n, 0);
       if (coverBound(lo, add.start, /*upper=*/false, n) &&
-          coverBound(hi,
-                     simplifyAffineExpr(add.start + add.extent - 1, n, 0),
+          coverBound(hi, simplifyAffineExpr(add.start + add.extent - 1, n, 0),
                      /*upper=*/true, n)) {
         have = {lo, simplifyAffineExpr(hi - lo + 1, n, 0)};
         continue;
@@ -278,11 +278,10 @@ void RegionCollector::setRegions() {
   }
   for (Entry &r : reads) {
     Attribute map = toAttr(r.dims);
-    if (isReduction && llvm::any_of(llvm::zip(writeBuffers, writeMaps),
-                                    [&](auto pair) {
-                                      return std::get<0>(pair) == r.buffer &&
-                                             std::get<1>(pair) == map;
-                                    }))
+    if (isReduction &&
+        llvm::any_of(llvm::zip(writeBuffers, writeMaps), [&](auto pair) {
+          return std::get<0>(pair) == r.buffer && std::get<1>(pair) == map;
+        }))
       continue;
     readBuffers.push_back(r.buffer);
     readMaps.push_back(map);

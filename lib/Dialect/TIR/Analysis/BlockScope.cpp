@@ -37,16 +37,15 @@ static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
 
 /// The blocks of `scope` before `block` that write what it reads
 /// (producers), or after it that read what it writes (consumers).
-static SmallVector<BlockOp> dataNeighbours(BlockOp block,
-                                           ArrayRef<BlockOp> scope,
-                                           bool producers) {
+static SmallVector<BlockOp>
+dataNeighbours(BlockOp block, ArrayRef<BlockOp> scope, bool producers) {
   SmallVector<Value> reads, writes;
   getAccessedBuffers(block, reads, writes);
   const BlockOp *self = llvm::find(scope, block);
-  auto side = producers ? llvm::make_range(scope.begin(), self)
-                        : llvm::make_range(self == scope.end() ? self
-                                                               : self + 1,
-                                           scope.end());
+  auto side = producers
+                  ? llvm::make_range(scope.begin(), self)
+                  : llvm::make_range(self == scope.end() ? self : self + 1,
+                                     scope.end());
   SmallVector<BlockOp> found;
   for (BlockOp other : side) {
     SmallVector<Value> otherReads, otherWrites;

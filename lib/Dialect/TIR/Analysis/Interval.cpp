@@ -39,8 +39,10 @@ mlir::tir::evaluateRange(AffineExpr expr,
     break;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
-  std::optional<Interval> rhs = evaluateRange(bin.getRHS(), dimRanges, symRanges);
-  std::optional<Interval> lhs = evaluateRange(bin.getLHS(), dimRanges, symRanges);
+  std::optional<Interval> rhs =
+      evaluateRange(bin.getRHS(), dimRanges, symRanges);
+  std::optional<Interval> lhs =
+      evaluateRange(bin.getLHS(), dimRanges, symRanges);
   switch (expr.getKind()) {
   case AffineExprKind::Add: {
     if (!lhs || !rhs)

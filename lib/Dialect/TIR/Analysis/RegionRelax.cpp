@@ -135,12 +135,10 @@ bool mlir::tir::coverBound(AffineExpr &acc, AffineExpr e, bool upper,
 // A block's region from outside it
 //===----------------------------------------------------------------------===//
 
-FailureOr<Box> mlir::tir::relaxBlockRegion(BlockOp block,
-                                           const RegionExprs &region,
-                                           ValueRange regionValues,
-                                           RelaxedInputs &inputs,
-                                           ValueMapper mapValue,
-                                           unsigned *unbounded) {
+FailureOr<Box>
+mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
+                            ValueRange regionValues, RelaxedInputs &inputs,
+                            ValueMapper mapValue, unsigned *unbounded) {
   MLIRContext *ctx = block.getContext();
   // The region over the block's operands (binding values, then region
   // values): iteration variables replaced by their bindings.
@@ -203,9 +201,10 @@ FailureOr<Box> mlir::tir::relaxBlockRegion(BlockOp block,
 // A buffer's region under a loop
 //===----------------------------------------------------------------------===//
 
-FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(
-    ForOp loop, Value buffer, bool writes, ArrayRef<BlockOp> blocks,
-    AnalysisFailure &failure) {
+FailureOr<LoopRegion>
+mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
+                                ArrayRef<BlockOp> blocks,
+                                AnalysisFailure &failure) {
   MLIRContext *ctx = loop.getContext();
   RelaxedInputs in(ctx);
   auto fail = [&](Operation *culprit, const Twine &why) {

@@ -94,12 +94,11 @@ void BlockOp::getAsmBlockArgumentNames(Region &region,
 // Builder
 //===----------------------------------------------------------------------===//
 
-void BlockOp::build(OpBuilder &b, OperationState &state, StringRef blockName,
-                    ArrayRef<IterVarSpec> iterVars, ValueRange bindingValues,
-                    function_ref<void(OpBuilder &, Location, ValueRange)>
-                        bodyBuilder,
-                    ArrayRef<Conjunction> predicate,
-                    const BlockRegionsSpec *regions) {
+void BlockOp::build(
+    OpBuilder &b, OperationState &state, StringRef blockName,
+    ArrayRef<IterVarSpec> iterVars, ValueRange bindingValues,
+    function_ref<void(OpBuilder &, Location, ValueRange)> bodyBuilder,
+    ArrayRef<Conjunction> predicate, const BlockRegionsSpec *regions) {
   MLIRContext *ctx = b.getContext();
   SmallVector<Attribute> iterTypes, varNames;
   SmallVector<int64_t> staticDomains;
@@ -214,10 +213,11 @@ static ParseResult parseDomain(OpAsmParser &parser, int64_t &lower,
 /// that are not iteration variables are interned in `regionNames` (the
 /// block's region_values); `regions` are collected in input space over
 /// (iteration variables, region names so far) and fixed up by the caller.
-static ParseResult parseRegionList(
-    OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> iterVars,
-    SmallVectorImpl<UnresolvedOperand> &regionNames,
-    SmallVectorImpl<Value> &buffers, SmallVectorImpl<RegionExprs> &regions) {
+static ParseResult
+parseRegionList(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> iterVars,
+                SmallVectorImpl<UnresolvedOperand> &regionNames,
+                SmallVectorImpl<Value> &buffers,
+                SmallVectorImpl<RegionExprs> &regions) {
   SmallVector<UnresolvedOperand> bufferNames;
   if (parser.parseLParen())
     return failure();
@@ -299,8 +299,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
              << kindName << "'; expected spatial, reduce, scan or opaque";
     if (parser.parseLParen() ||
         parseDomain(parser, lower, upper, dynamicDomains) ||
-        parser.parseComma() ||
-        bindingParser.parseExpr(binding) ||
+        parser.parseComma() || bindingParser.parseExpr(binding) ||
         parser.parseRParen())
       return failure();
     iterVars.push_back(arg);
@@ -356,8 +355,7 @@ ParseResult BlockOp::parse(OpAsmParser &parser, OperationState &result) {
   // region values, reads, writes.
   if (parser.resolveOperands(dynamicDomains, b.getIndexType(),
                              result.operands) ||
-      parser.resolveOperands(bindingNames, b.getIndexType(),
-                             result.operands) ||
+      parser.resolveOperands(bindingNames, b.getIndexType(), result.operands) ||
       parser.resolveOperands(condition, b.getI1Type(), result.operands) ||
       parser.resolveOperands(regionNames, b.getIndexType(), result.operands))
     return failure();

@@ -1,4 +1,5 @@
-//===- TIRCallOp.cpp - opaque calls ----------------------------------------===//
+//===- TIRCallOp.cpp - opaque calls
+//----------------------------------------===//
 //
 // tir.call: a call the IR does not look into (TVM's call_extern and
 // builtins), with SSA and literal arguments in the order written.
@@ -78,8 +79,8 @@ LogicalResult CallOp::verify() {
       getArgs(), [](Attribute arg) { return isa<UnitAttr>(arg); });
   if (operandSlots != getOperands().size())
     return emitOpError("'args' has ")
-           << operandSlots << " operand positions for "
-           << getOperands().size() << " operands";
+           << operandSlots << " operand positions for " << getOperands().size()
+           << " operands";
   if (getResults().size() > 1)
     return emitOpError("returns at most one value, got ")
            << getResults().size();

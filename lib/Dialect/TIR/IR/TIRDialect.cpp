@@ -12,8 +12,8 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-#include "TensorIR/Dialect/TIR/IR/TIROpsDialect.cpp.inc"
 #include "TensorIR/Dialect/TIR/IR/TIREnums.cpp.inc"
+#include "TensorIR/Dialect/TIR/IR/TIROpsDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
 
@@ -37,8 +37,9 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
     // of the buffer argument.
     auto seps = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
     auto func = dyn_cast<FunctionOpInterface>(op);
-    auto type = func ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
-                     : MemRefType();
+    auto type = func
+                    ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
+                    : MemRefType();
     int64_t previous = 0;
     bool ok = seps && type;
     for (int64_t x : ok ? seps.asArrayRef() : ArrayRef<int64_t>()) {

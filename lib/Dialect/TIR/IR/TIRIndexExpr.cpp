@@ -184,14 +184,13 @@ ParseResult IndexExprParser::parseTermRest(AffineExpr &expr) {
       continue;
     }
     StringRef op;
-    if (succeeded(parser.parseOptionalKeyword(
-            &op, {"floordiv", "ceildiv", "mod"}))) {
+    if (succeeded(
+            parser.parseOptionalKeyword(&op, {"floordiv", "ceildiv", "mod"}))) {
       if (parseFactor(rhs))
         return failure();
       if (auto c = dyn_cast<AffineConstantExpr>(rhs); c && c.getValue() <= 0)
-        return parser.emitError(loc, "'")
-               << op << "' by " << c.getValue()
-               << "; the divisor must be positive";
+        return parser.emitError(loc, "'") << op << "' by " << c.getValue()
+                                          << "; the divisor must be positive";
       expr = op == "floordiv"  ? expr.floorDiv(rhs)
              : op == "ceildiv" ? expr.ceilDiv(rhs)
                                : expr % rhs;
@@ -253,15 +252,16 @@ ParseResult IndexExprParser::parseRegion(RegionExprs &region) {
   return success();
 }
 
-ParseResult IndexExprParser::parseIndexList(SmallVectorImpl<AffineExpr> &exprs) {
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        AffineExpr e;
-        if (parseExpr(e))
-          return failure();
-        exprs.push_back(e);
-        return success();
-      });
+ParseResult
+IndexExprParser::parseIndexList(SmallVectorImpl<AffineExpr> &exprs) {
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                        [&]() -> ParseResult {
+                                          AffineExpr e;
+                                          if (parseExpr(e))
+                                            return failure();
+                                          exprs.push_back(e);
+                                          return success();
+                                        });
 }
 
 /// (a or b) and (c or d): the cross product of the disjuncts.
@@ -594,9 +594,8 @@ void mlir::tir::printRegion(OpAsmPrinter &p, AffineMap regionMap,
 void mlir::tir::printIndexList(OpAsmPrinter &p, AffineMap map,
                                ValueRange inputs) {
   p << '[';
-  llvm::interleaveComma(getExprsOverInputs(map), p, [&](AffineExpr e) {
-    printIndexExpr(p, e, inputs);
-  });
+  llvm::interleaveComma(getExprsOverInputs(map), p,
+                        [&](AffineExpr e) { printIndexExpr(p, e, inputs); });
   p << ']';
 }
 
@@ -669,8 +668,7 @@ static void printConstraint(OpAsmPrinter &p, AffineExpr c, bool eq,
   }
 }
 
-void mlir::tir::printCondition(OpAsmPrinter &p,
-                               ArrayRef<IntegerSet> disjuncts,
+void mlir::tir::printCondition(OpAsmPrinter &p, ArrayRef<IntegerSet> disjuncts,
                                ValueRange inputs) {
   bool parenthesize = disjuncts.size() > 1;
   for (auto [i, set] : llvm::enumerate(disjuncts)) {

@@ -8,11 +8,11 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -68,9 +68,10 @@ void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
   body->push_back(block);
 }
 
-void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
-                  OpFoldResult upperBound, StringRef varName,
-                  function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
+void ForOp::build(
+    OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
+    OpFoldResult upperBound, StringRef varName,
+    function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
   build(b, state, lowerBound, upperBound, ForKind::Serial, StringAttr());
   if (!varName.empty())
     state.addAttribute(getVarNameAttrName(state.name),
@@ -83,9 +84,10 @@ void ForOp::build(OpBuilder &b, OperationState &state, OpFoldResult lowerBound,
   bodyBuilder(b, state.location, body->getArgument(0));
 }
 
-void ForOp::build(OpBuilder &b, OperationState &state, int64_t lowerBound,
-                  int64_t upperBound, StringRef varName,
-                  function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
+void ForOp::build(
+    OpBuilder &b, OperationState &state, int64_t lowerBound, int64_t upperBound,
+    StringRef varName,
+    function_ref<void(OpBuilder &, Location, Value)> bodyBuilder) {
   build(b, state, b.getIndexAttr(lowerBound), b.getIndexAttr(upperBound),
         varName, bodyBuilder);
 }
@@ -141,7 +143,8 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> dynamic;
   int64_t lb, ub;
   if (parser.parseArgument(iv) || parser.parseEqual() ||
-      parseStaticOrDynamicIndex(parser, lb, dynamic) || parser.parseKeyword("to") ||
+      parseStaticOrDynamicIndex(parser, lb, dynamic) ||
+      parser.parseKeyword("to") ||
       parseStaticOrDynamicIndex(parser, ub, dynamic) ||
       parser.resolveOperands(dynamic, b.getIndexType(), result.operands))
     return failure();
@@ -149,9 +152,9 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
 
   // The kind is optional (serial); only kind keywords are consumed here.
   StringRef keyword;
-  if (succeeded(parser.parseOptionalKeyword(
-          &keyword, {"serial", "parallel", "vectorized", "unrolled",
-                     "thread_binding"}))) {
+  if (succeeded(parser.parseOptionalKeyword(&keyword,
+                                            {"serial", "parallel", "vectorized",
+                                             "unrolled", "thread_binding"}))) {
     ForKind kind = *symbolizeForKind(keyword);
     result.addAttribute("kind", ForKindAttr::get(parser.getContext(), kind));
     if (kind == ForKind::ThreadBinding) {
@@ -201,9 +204,9 @@ void ForOp::print(OpAsmPrinter &p) {
     p.printAttribute(annotations);
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getStaticBoundsAttrName(), getKindAttrName(),
-                            getThreadAttrName(), getAnnotationsAttrName(),
-                            getVarNameAttrName()});
+      (*this)->getAttrs(),
+      {getStaticBoundsAttrName(), getKindAttrName(), getThreadAttrName(),
+       getAnnotationsAttrName(), getVarNameAttrName()});
   p << ' ';
   p.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -221,8 +224,7 @@ LogicalResult ForOp::verify() {
            << countDynamic(bounds) << " dynamic entries but "
            << getDynamicBounds().size() << " operands";
   Block *body = getBody();
-  if (body->getNumArguments() != 1 ||
-      !body->getArgument(0).getType().isIndex())
+  if (body->getNumArguments() != 1 || !body->getArgument(0).getType().isIndex())
     return emitOpError("expects its body to have exactly one 'index' "
                        "argument, the induction variable");
   if (auto extent = getConstantExtent(); extent && *extent < 0)
@@ -490,7 +492,8 @@ ParseResult AllocateConstOp::parse(OpAsmParser &parser,
       parser.parseColonType(type) || parser.parseEqual())
     return failure();
   // The attribute's type is the buffer's shape and element type.
-  auto tensorType = RankedTensorType::get(type.getShape(), type.getElementType());
+  auto tensorType =
+      RankedTensorType::get(type.getShape(), type.getElementType());
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseAttribute(value, tensorType))
     return failure();
@@ -555,8 +558,8 @@ ParseResult MatchBufferOp::parse(OpAsmParser &parser, OperationState &result) {
                              result.operands))
     return failure();
   result.addAttribute("source_region",
-                      AffineMapAttr::get(buildRegionMap(
-                          names.size(), region, parser.getContext())));
+                      AffineMapAttr::get(buildRegionMap(names.size(), region,
+                                                        parser.getContext())));
   result.addTypes(resultType);
   return success();
 }
@@ -601,15 +604,15 @@ LogicalResult MatchBufferOp::verify() {
   ArrayRef<int64_t> shape = resultType.getShape();
   ArrayRef<int64_t> tail = ArrayRef<int64_t>(extents).take_back(
       std::min<size_t>(extents.size(), shape.size()));
-  bool dropsOnlyUnits = llvm::all_of(
-      ArrayRef<int64_t>(extents).drop_back(tail.size()),
-      [](int64_t e) { return e == 1; });
-  bool sameShape = shape.size() == tail.size() &&
-                   llvm::all_of(llvm::zip(shape, tail), [](auto pair) {
-                     auto [s, e] = pair;
-                     return ShapedType::isDynamic(s) ||
-                            ShapedType::isDynamic(e) || s == e;
-                   });
+  bool dropsOnlyUnits =
+      llvm::all_of(ArrayRef<int64_t>(extents).drop_back(tail.size()),
+                   [](int64_t e) { return e == 1; });
+  bool sameShape =
+      shape.size() == tail.size() &&
+      llvm::all_of(llvm::zip(shape, tail), [](auto pair) {
+        auto [s, e] = pair;
+        return ShapedType::isDynamic(s) || ShapedType::isDynamic(e) || s == e;
+      });
   if (!dropsOnlyUnits || !sameShape) {
     std::string list;
     llvm::raw_string_ostream os(list);

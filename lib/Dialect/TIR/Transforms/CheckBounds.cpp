@@ -65,8 +65,8 @@ static void check(Operation *op, Value buffer, AffineMap map,
       continue;
     bool always = r->hi < 0 || r->lo >= size;
     InFlightDiagnostic d = op->emitWarning();
-    d << op->getName() << " index " << dim << " ranges over [" << r->lo
-      << ", " << r->hi << "], " << (always ? "always" : "partly")
+    d << op->getName() << " index " << dim << " ranges over [" << r->lo << ", "
+      << r->hi << "], " << (always ? "always" : "partly")
       << " outside the buffer's [0, " << size - 1 << "]";
     if (guarded)
       d << " (the access is guarded)";

@@ -31,9 +31,9 @@ void mlir::tir::lowerInit(RewriterBase &rewriter, BlockOp block) {
     Value atStart =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                               block.getIterVar(i), lowerValue);
-    cond = cond ? arith::AndIOp::create(rewriter, loc, cond, atStart)
-                      .getResult()
-                : atStart;
+    cond = cond
+               ? arith::AndIOp::create(rewriter, loc, cond, atStart).getResult()
+               : atStart;
   }
   // The verifier guarantees a reduce variable wherever there is an init.
   auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/false);

@@ -111,11 +111,11 @@ bool LoopVectorizer::isVarying(Value v) {
   if (auto load = dyn_cast<memref::LoadOp>(def)) {
     // A load from a location that moves is varying; a load from a fixed
     // location is uniform.
-    result = llvm::any_of(load.getIndices(),
-                          [&](Value i) { return isVarying(i); });
+    result =
+        llvm::any_of(load.getIndices(), [&](Value i) { return isVarying(i); });
   } else {
-    result = llvm::any_of(def->getOperands(),
-                          [&](Value o) { return isVarying(o); });
+    result =
+        llvm::any_of(def->getOperands(), [&](Value o) { return isVarying(o); });
   }
   varying[v] = result;
   return result;
@@ -218,9 +218,8 @@ bool LoopVectorizer::isContiguous(MemRefType type, ValueRange indices) {
   return last && *last * step == 1 && lane0(indices.back());
 }
 
-std::pair<Value, Value> LoopVectorizer::flatAccess(Value buffer,
-                                                   ValueRange indices,
-                                                   Location loc) {
+std::pair<Value, Value>
+LoopVectorizer::flatAccess(Value buffer, ValueRange indices, Location loc) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!type.getLayout().isIdentity())
     return {};
@@ -234,15 +233,14 @@ std::pair<Value, Value> LoopVectorizer::flatAccess(Value buffer,
       term = arith::MulIOp::create(rewriter, loc, term,
                                    broadcast(stride, indexType));
     total = total ? arith::AddIOp::create(rewriter, loc, total, term) : term;
-    Value size = type.isDynamicDim(d)
-                     ? memref::DimOp::create(rewriter, loc, buffer, d)
-                           .getResult()
-                     : arith::ConstantIndexOp::create(rewriter, loc,
-                                                      type.getDimSize(d))
-                           .getResult();
-    stride = stride ? arith::MulIOp::create(rewriter, loc, stride, size)
-                          .getResult()
-                    : size;
+    Value size =
+        type.isDynamicDim(d)
+            ? memref::DimOp::create(rewriter, loc, buffer, d).getResult()
+            : arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(d))
+                  .getResult();
+    stride =
+        stride ? arith::MulIOp::create(rewriter, loc, stride, size).getResult()
+               : size;
   }
   Value flat = buffer;
   if (type.getRank() != 1) {
@@ -260,7 +258,8 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
   Type element = type.getElementType();
   if (!isVarying(load.getResult()) && !mask && allLane0(load.getIndices())) {
     // Same element in every lane: one scalar load.
-    lane0Map.map(load.getResult(), rewriter.clone(*load, lane0Map)->getResult(0));
+    lane0Map.map(load.getResult(),
+                 rewriter.clone(*load, lane0Map)->getResult(0));
     return success();
   }
   Value passThru = broadcast(
@@ -271,9 +270,9 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
     SmallVector<Value> base = llvm::map_to_vector(
         load.getIndices(), [&](Value i) { return lane0(i); });
     if (mask)
-      result = vector::MaskedLoadOp::create(rewriter, loc, vectorOf(element),
-                                            load.getMemRef(), base, mask,
-                                            passThru);
+      result =
+          vector::MaskedLoadOp::create(rewriter, loc, vectorOf(element),
+                                       load.getMemRef(), base, mask, passThru);
     else
       result = vector::LoadOp::create(rewriter, loc, vectorOf(element),
                                       load.getMemRef(), base);
@@ -282,9 +281,9 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
     if (!flat)
       return fail(load, "gathers from a buffer that is not contiguous");
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    result = vector::GatherOp::create(rewriter, loc, vectorOf(element), flat,
-                                      zero, offsets, mask ? mask : allTrue(),
-                                      passThru);
+    result =
+        vector::GatherOp::create(rewriter, loc, vectorOf(element), flat, zero,
+                                 offsets, mask ? mask : allTrue(), passThru);
   }
   vectors[load.getResult()] = result;
   return success();
@@ -294,8 +293,8 @@ LogicalResult LoopVectorizer::vectorizeStore(memref::StoreOp store,
                                              Value mask) {
   Location loc = store.getLoc();
   MemRefType type = store.getMemRefType();
-  bool movingIndex = llvm::any_of(store.getIndices(),
-                                  [&](Value i) { return isVarying(i); });
+  bool movingIndex =
+      llvm::any_of(store.getIndices(), [&](Value i) { return isVarying(i); });
   if (!movingIndex && !isVarying(store.getValue()) && !mask &&
       allLane0(store->getOperands())) {
     rewriter.clone(*store, lane0Map);
@@ -344,30 +343,29 @@ LogicalResult LoopVectorizer::vectorizeIf(scf::IfOp ifOp, Value mask) {
   }
   // A per-lane condition: both branches run, each under its lanes.
   Value cond = vector(ifOp.getCondition());
-  Value thenMask = mask ? arith::AndIOp::create(rewriter, loc, mask, cond)
-                        : cond;
+  Value thenMask =
+      mask ? arith::AndIOp::create(rewriter, loc, mask, cond) : cond;
   if (failed(vectorizeBlock(*ifOp.thenBlock(), thenMask)))
     return failure();
   if (!ifOp.elseBlock())
     return success();
   Value notCond = arith::XOrIOp::create(rewriter, loc, cond, allTrue());
-  Value elseMask = mask ? arith::AndIOp::create(rewriter, loc, mask, notCond)
-                        : notCond;
+  Value elseMask =
+      mask ? arith::AndIOp::create(rewriter, loc, mask, notCond) : notCond;
   return vectorizeBlock(*ifOp.elseBlock(), elseMask);
 }
 
-LogicalResult LoopVectorizer::vectorizeInnerLoop(scf::ForOp inner,
-                                                 Value mask) {
+LogicalResult LoopVectorizer::vectorizeInnerLoop(scf::ForOp inner, Value mask) {
   if (inner.getNumRegionIterArgs() != 0)
     return fail(inner, "carries values between iterations");
   if (isVarying(inner.getLowerBound()) || isVarying(inner.getUpperBound()) ||
       isVarying(inner.getStep()) ||
-      !allLane0({inner.getLowerBound(), inner.getUpperBound(),
-                 inner.getStep()}))
+      !allLane0(
+          {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()}))
     return fail(inner, "has bounds that depend on the vectorized loop");
-  auto newLoop = scf::ForOp::create(
-      rewriter, inner.getLoc(), lane0(inner.getLowerBound()),
-      lane0(inner.getUpperBound()), lane0(inner.getStep()));
+  auto newLoop =
+      scf::ForOp::create(rewriter, inner.getLoc(), lane0(inner.getLowerBound()),
+                         lane0(inner.getUpperBound()), lane0(inner.getStep()));
   newLoop->setDiscardableAttrs(inner->getDiscardableAttrDictionary());
   // Lanes already run in parallel: an inner vectorized loop stays scalar
   // inside each lane.
@@ -398,8 +396,8 @@ LogicalResult LoopVectorizer::vectorizeOp(Operation *op, Value mask) {
   if (mask && !isSpeculatable(op))
     return fail(op, "may trap in lanes its condition turns off");
 
-  bool anyVarying = llvm::any_of(op->getResults(),
-                                 [&](Value r) { return isVarying(r); });
+  bool anyVarying =
+      llvm::any_of(op->getResults(), [&](Value r) { return isVarying(r); });
   if (allLane0(op->getOperands())) {
     // Uniform values, and index arithmetic that can still be followed at
     // lane 0 (unused clones fold away); vector forms are made on demand.
@@ -453,7 +451,8 @@ LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
   Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
-  Value vectorStep = arith::ConstantIndexOp::create(rewriter, loc, step * lanes);
+  Value vectorStep =
+      arith::ConstantIndexOp::create(rewriter, loc, step * lanes);
   vectorLoop = scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
                                   loop.getUpperBound(), vectorStep);
   rewriter.setInsertionPointToStart(vectorLoop.getBody());
@@ -465,13 +464,12 @@ LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
     laneOffsets.push_back(APInt(64, lane * step));
   Value offsets = arith::ConstantOp::create(
       rewriter, loc,
-      DenseElementsAttr::get(vectorOf(indexType),
-                             llvm::map_to_vector(laneOffsets, [&](APInt v) {
-                               return Attribute(rewriter.getIndexAttr(
-                                   v.getSExtValue()));
-                             })));
-  ivVector = arith::AddIOp::create(rewriter, loc,
-                                   broadcast(base, indexType), offsets);
+      DenseElementsAttr::get(
+          vectorOf(indexType), llvm::map_to_vector(laneOffsets, [&](APInt v) {
+            return Attribute(rewriter.getIndexAttr(v.getSExtValue()));
+          })));
+  ivVector =
+      arith::AddIOp::create(rewriter, loc, broadcast(base, indexType), offsets);
   Value mask;
   if (needMask)
     mask = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
@@ -489,8 +487,7 @@ LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
 }
 
 LogicalResult mlir::tir::vectorizeLoop(RewriterBase &rewriter, scf::ForOp loop,
-                                       unsigned maxLanes,
-                                       std::string &reason) {
+                                       unsigned maxLanes, std::string &reason) {
   return LoopVectorizer(rewriter, loop).run(maxLanes, reason);
 }
 

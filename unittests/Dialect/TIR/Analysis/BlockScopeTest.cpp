@@ -103,9 +103,9 @@ TEST_F(BlockScopeTest, DependenceKinds) {
   std::string text;
   for (Dependence d : deps.getDependences(w))
     text += d.src.getBlockName().str() +
-            (d.kind == DependenceKind::WriteAfterWrite   ? ":WAW "
+            (d.kind == DependenceKind::WriteAfterWrite  ? ":WAW "
              : d.kind == DependenceKind::WriteAfterRead ? ":WAR "
-                                                         : ":RAW ");
+                                                        : ":RAW ");
   EXPECT_EQ(text, "P:WAW Q:WAR R:WAR ");
   // P's dependents in program order.
   std::string dependents;

@@ -167,8 +167,7 @@ TEST_F(RegionRelaxTest, InferRegions) {
                       "%arg2[%vi], %arg1[0 : 64]"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("writes(%arg1[%vi] : memref<64xf32>)"),
-            std::string::npos)
+  EXPECT_NE(text.find("writes(%arg1[%vi] : memref<64xf32>)"), std::string::npos)
       << text;
 }
 

@@ -38,10 +38,10 @@ TEST_F(BuildersTest, LoopWithConstantBounds) {
   OpBuilder b(&ctx);
   Function f = makeFunction(ctx, b);
   Location loc = b.getUnknownLoc();
-  auto outer = ForOp::create(b, loc, 0, 4, "i", [&](OpBuilder &nb,
-                                                    Location l, Value i) {
-    ForOp::create(nb, l, 2, 8, "j");
-  });
+  auto outer =
+      ForOp::create(b, loc, 0, 4, "i", [&](OpBuilder &nb, Location l, Value i) {
+        ForOp::create(nb, l, 2, 8, "j");
+      });
   ForOp::create(b, loc, 0, 1);
   ASSERT_TRUE(succeeded(verify(*f.module)));
   EXPECT_EQ(outer.getConstantLowerBound(), 0);

@@ -1,4 +1,5 @@
-//===- AccessRegions.h - the buffers and regions a block accesses -*- C++ -*-===//
+//===- AccessRegions.h - the buffers and regions a block accesses -*- C++
+//-*-===//
 //
 // What a block reads and writes: the buffers (for data-flow questions) and
 // the regions over its iteration variables (TVM's GetBlockReadWriteRegion,

@@ -21,9 +21,9 @@ namespace mlir::tir {
 
 /// Parses an integer literal or an `index` SSA name. A name is appended to
 /// `dynamic` and `value` becomes ShapedType::kDynamic.
-ParseResult
-parseStaticOrDynamicIndex(OpAsmParser &parser, int64_t &value,
-                          SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic);
+ParseResult parseStaticOrDynamicIndex(
+    OpAsmParser &parser, int64_t &value,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic);
 
 /// The name hint of an SSA name as written (`%vi` -> "vi"), or "" for names
 /// the printer makes up anyway (`%0`).
