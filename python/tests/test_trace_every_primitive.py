@@ -2,11 +2,17 @@
 registers), the schedules of the FileCheck tests (test/Schedule/*.mlir, not
 the -invalid ones) replayed through the Python Schedule give a trace that
 replays to the same module from the trace itself, from its Python form, and
-from its transform script run by tir-opt. The cases come from the lit
-tests, so a new primitive needs no case here; a primitive whose ops appear
-in no such test fails test_every_primitive_is_replayed."""
+from its transform script run by tir-opt; and the scheduled functions,
+built and run by tir-run on seeded inputs, compute what the unscheduled ones
+do (where the CPU can run them). The cases come from the lit tests, so a new
+primitive needs no case here; a primitive whose ops appear in no such test
+fails test_every_primitive_is_replayed."""
 import os
 import re
+import subprocess
+import tempfile
+
+import numpy as np
 
 import pytest
 
@@ -72,6 +78,50 @@ def test_trace_and_transform_script_agree(name, payload, script):
         formats.append("transform")
     if formats:
         verify_trace_roundtrip(sch, mod=mod, text_format=formats)
+    # disable_predication asserts that the factors divide the extent; the
+    # tests also show what happens when they do not (out of bounds).
+    if "disable_predication = true" not in script:
+        _check_same_numbers(mod, sch.mod)
+
+
+def _tir_run():
+    path = os.path.join(ROOT, "build", "bin", "tir-run")
+    return path if os.access(path, os.X_OK) else None
+
+
+def _run(tir_run, mod, entry, out_dir):
+    """Runs `entry` of `mod` on inputs of seed 7; None when it cannot run on
+    this machine (GPU thread bindings, runtime sizes tir-run cannot pick)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(mod.mlir())
+    try:
+        run = subprocess.run([tir_run, f.name, "--entry", entry, "--seed", "7",
+                              "--output-dir", out_dir, "--num-threads", "2"],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(f.name)
+    return run
+
+
+def _check_same_numbers(original, scheduled):
+    """Each function of `scheduled` writes what it writes in `original`
+    (within float tolerance: a schedule may reorder a reduction)."""
+    tir_run = _tir_run()
+    if tir_run is None or "thread_binding" in scheduled.mlir():
+        return  # no tir-run, or loops bound to GPU threads (not run on the CPU)
+    for entry in list(original):
+        with tempfile.TemporaryDirectory() as ref, tempfile.TemporaryDirectory() as out:
+            expected = _run(tir_run, original, entry, ref)
+            if expected.returncode != 0:
+                continue  # the unscheduled function does not run here either
+            got = _run(tir_run, scheduled, entry, out)
+            assert got.returncode == 0, f"@{entry} scheduled does not run:\n{got.stderr}"
+            names = sorted(os.listdir(ref))
+            assert names == sorted(os.listdir(out))
+            for name in names:
+                np.testing.assert_allclose(np.load(os.path.join(out, name)),
+                                           np.load(os.path.join(ref, name)),
+                                           rtol=1e-5, atol=1e-5, err_msg=f"@{entry}: {name}")
 
 
 def test_a_refused_step_leaves_module_and_trace_alone():
