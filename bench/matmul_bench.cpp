@@ -64,8 +64,7 @@ struct Timing {
   double minMs, medianMs;
 };
 
-static Timing timeIt(const std::function<void()> &fn, int repeat,
-                     bool settle) {
+static Timing timeIt(const std::function<void()> &fn, int repeat, bool settle) {
   // Let the threads of whatever ran before go idle first.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   fn(); // warm-up
@@ -74,8 +73,8 @@ static Timing timeIt(const std::function<void()> &fn, int repeat,
     auto start = std::chrono::steady_clock::now();
     fn();
     auto stop = std::chrono::steady_clock::now();
-    ms.push_back(std::chrono::duration<double, std::milli>(stop - start)
-                     .count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(stop - start).count());
     // OpenBLAS's worker threads spin for a while after a parallel call and
     // would steal the other core from whatever runs next.
     if (settle)
@@ -109,16 +108,18 @@ int main(int argc, char **argv) {
     } else if (flag == "--naive") {
       naivePath = value;
     } else if (flag == "--kernel" && value.find('=') != std::string::npos) {
-      kernelPaths.push_back(
-          {value.substr(0, value.find('=')), value.substr(value.find('=') + 1)});
+      kernelPaths.push_back({value.substr(0, value.find('=')),
+                             value.substr(value.find('=') + 1)});
     } else {
       std::fprintf(stderr, "unknown argument %s\n", flag.c_str());
       return 2;
     }
   }
   if (naivePath.empty()) {
-    std::fprintf(stderr, "usage: %s --naive FILE [--kernel LABEL=FILE]... "
-                         "[--repeat N] [--naive-repeat N]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s --naive FILE [--kernel LABEL=FILE]... "
+                 "[--repeat N] [--naive-repeat N]\n",
+                 argv[0]);
     return 2;
   }
   std::unique_ptr<rt::Module> naive = build(naivePath);
@@ -174,13 +175,14 @@ int main(int argc, char **argv) {
     }
   }
 
-  std::printf("\nCPU: %s (LLVM: %s), %u hardware threads\n",
-              cpuModel().c_str(), llvm::sys::getHostCPUName().str().c_str(),
+  std::printf("\nCPU: %s (LLVM: %s), %u hardware threads\n", cpuModel().c_str(),
+              llvm::sys::getHostCPUName().str().c_str(),
               std::thread::hardware_concurrency());
   std::printf("OpenBLAS %s, kernels for %s\n", openblas_get_config(),
               openblas_get_corename());
   std::printf("1024x1024x1024 fp32 matmul; min / median of %d runs (naive: "
-              "%d)\n\n", repeat, naiveRepeat);
+              "%d)\n\n",
+              repeat, naiveRepeat);
   std::printf("| kernel | threads | min ms | median ms | GFLOP/s (min) | "
               "vs OpenBLAS |\n");
   std::printf("|---|---|---|---|---|---|\n");
@@ -190,8 +192,7 @@ int main(int argc, char **argv) {
     Timing blas = timeIt(sgemm, repeat, threads > 1);
     auto row = [&](const char *name, Timing t) {
       std::printf("| %s | %d | %.2f | %.2f | %.1f | %.2fx |\n", name, threads,
-                  t.minMs, t.medianMs, gflops(t.minMs),
-                  blas.minMs / t.minMs);
+                  t.minMs, t.medianMs, gflops(t.minMs), blas.minMs / t.minMs);
     };
     row("OpenBLAS cblas_sgemm", blas);
     for (auto &[label, module] : kernels) {

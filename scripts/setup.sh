@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache
-  clang-22 lld-22
+  clang-22 lld-22 clang-format-22
   llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools
   libomp-22-dev libopenblas-dev

@@ -5,7 +5,8 @@
 # summary, pytest's last; the script fails if lit or pytest fails, or if a
 # conformance file passes fewer tests than its floor in
 # test/tvm-conformance-floor.txt (scripts/check-conformance.py --update
-# raises the floors).
+# raises the floors). The C/C++ sources must follow .clang-format
+# (scripts/check-format.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 status=0
+./scripts/check-format.sh || status=1
 if [[ -f ../shared/tvm-tests/run.sh ]]; then
   echo "== TVM v0.23 schedule tests (../shared/tvm-tests/run.sh)"
   bash ../shared/tvm-tests/run.sh || true  # its failures are counted, not fatal: the floors decide

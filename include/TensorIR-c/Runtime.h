@@ -1,4 +1,5 @@
-/*===- TensorIR-c/Runtime.h - C API: build, load and call tir code -*- C -*-===*\
+/*===- TensorIR-c/Runtime.h - C API: build, load and call tir code -*- C
+-*-===*\
 |*                                                                            *|
 |* TVM's build + runtime.Module for C callers:                                *|
 |*                                                                            *|

@@ -51,9 +51,8 @@ inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<tir::TIRDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect,
-                  omp::OpenMPDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  memref::MemRefDialect, NVVM::NVVMDialect, omp::OpenMPDialect,
+                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
 }
 
 /// Registers the interfaces lowering needs: inlining of func calls and the

@@ -227,4 +227,3 @@ const Node *Flattener::region(const Node *buffer, AffineMap map,
     dims.push_back(table.getStr("<odd region map>"));
   return table.apply("[]", {buffer, table.getList(dims)});
 }
-

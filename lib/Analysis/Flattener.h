@@ -36,7 +36,6 @@ inline bool isNameAttr(StringRef name) {
 /// The argument attribute that names a function parameter.
 inline constexpr StringLiteral kArgNameAttr = "tir.name";
 
-
 /// One compared fact.
 struct Item {
   /// The op whose path locates the item.
@@ -113,7 +112,6 @@ private:
   /// Whether an op (or an op inside it) may write a buffer.
   DenseMap<std::pair<Operation *, Value>, bool> writes;
 };
-
 
 } // namespace mlir::tir::detail
 

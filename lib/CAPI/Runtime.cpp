@@ -82,8 +82,7 @@ tirModule *tirModuleCompile(const char *source, size_t length,
 int tirModuleExport(const char *source, size_t length, const char *targetCPU,
                     const char *path) {
   bool ok = withParsedModule(source, length, [&](ModuleOp module) {
-    return succeeded(
-        tir::exportLibrary(module, optionsFor(targetCPU), path));
+    return succeeded(tir::exportLibrary(module, optionsFor(targetCPU), path));
   });
   return ok ? 0 : 1;
 }
@@ -104,8 +103,7 @@ int32_t tirModuleNumFunctions(const tirModule *module) {
   return static_cast<int32_t>(module->signatures.size());
 }
 
-const char *tirModuleFunctionSignature(const tirModule *module,
-                                       int32_t index) {
+const char *tirModuleFunctionSignature(const tirModule *module, int32_t index) {
   if (index < 0 || index >= tirModuleNumFunctions(module))
     return nullptr;
   return module->signatures[index].c_str();
@@ -136,9 +134,8 @@ int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
         strides.assign(a.buffer.strides, a.buffer.strides + a.buffer.ndim);
       rt::DataType dtype{static_cast<rt::DataType::Code>(a.buffer.code),
                          a.buffer.bits};
-      converted.push_back(rt::Arg::buffer(a.buffer.data, dtype,
-                                          std::move(shape),
-                                          std::move(strides)));
+      converted.push_back(rt::Arg::buffer(
+          a.buffer.data, dtype, std::move(shape), std::move(strides)));
       break;
     }
     default:

@@ -18,19 +18,19 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <cstdlib>
 
@@ -88,8 +88,8 @@ static std::optional<rt::DataType> dataTypeOf(Type type) {
 }
 
 static std::string argumentName(func::FuncOp func, unsigned index) {
-  if (auto name = func.getArgAttrOfType<StringAttr>(index,
-                                                    TIRDialect::kNameAttrName))
+  if (auto name =
+          func.getArgAttrOfType<StringAttr>(index, TIRDialect::kNameAttrName))
     return name.str();
   if (auto loc = dyn_cast<NameLoc>(func.getArgument(index).getLoc()))
     return loc.getName().str();
@@ -138,8 +138,7 @@ mlir::tir::collectSignatures(ModuleOp module) {
       rt::ArgInfo a;
       a.name = argumentName(func, index);
       auto fail = [&](const Twine &why) {
-        func.emitError("argument ") << index << " ('" << a.name << "') "
-                                    << why;
+        func.emitError("argument ") << index << " ('" << a.name << "') " << why;
         return failure();
       };
       if (!names.insert(a.name).second)

@@ -1,8 +1,8 @@
 //===- TIRToLLVMPipeline.cpp - tir to the llvm dialect for CPUs -----------===//
 
-#include "TensorIR/Pipelines/Passes.h"
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Pipelines/Passes.h"
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -140,7 +140,8 @@ void NDArray::set(int64_t i, double v) {
 
 std::string NDArray::str() const {
   std::ostringstream os;
-  bool isFloat = dtype.code == DataType::Float || dtype.code == DataType::BFloat;
+  bool isFloat =
+      dtype.code == DataType::Float || dtype.code == DataType::BFloat;
   std::vector<int64_t> strides = contiguousStrides(shape);
   int64_t n = numElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -207,7 +208,8 @@ static std::optional<DataType> fromDescr(const std::string &d) {
 }
 
 /// The value of `key` in numpy's header dict (a Python literal).
-static std::string dictValue(const std::string &header, const std::string &key) {
+static std::string dictValue(const std::string &header,
+                             const std::string &key) {
   size_t k = header.find("'" + key + "'");
   if (k == std::string::npos)
     return "";
@@ -259,7 +261,8 @@ bool mlir::tir::runtime::readNpy(const std::string &path, NDArray &array,
     return false;
   }
   if (dictValue(header, "fortran_order") != "False") {
-    error = "'" + path + "': Fortran-order arrays are not read; save a "
+    error = "'" + path +
+            "': Fortran-order arrays are not read; save a "
             "C-contiguous array (numpy.ascontiguousarray)";
     return false;
   }
@@ -291,7 +294,8 @@ bool mlir::tir::runtime::writeNpy(const std::string &path, const NDArray &array,
   }
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i)
-    shape += std::to_string(array.shape[i]) + (array.shape.size() == 1 || i + 1 < array.shape.size() ? "," : "");
+    shape += std::to_string(array.shape[i]) +
+             (array.shape.size() == 1 || i + 1 < array.shape.size() ? "," : "");
   shape += ")";
   std::string header = "{'descr': '" + d + "', 'fortran_order': False, " +
                        "'shape': " + shape + ", }";

@@ -49,10 +49,10 @@ std::optional<DataType> DataType::parse(const std::string &name) {
     if (digits.size() > 2)
       return std::nullopt;
     int bits = std::atoi(digits.c_str());
-    bool ok = p.code == Float    ? (bits == 16 || bits == 32 || bits == 64)
-              : p.code == BFloat ? bits == 16
-                                 : (bits == 8 || bits == 16 || bits == 32 ||
-                                    bits == 64);
+    bool ok = p.code == Float ? (bits == 16 || bits == 32 || bits == 64)
+              : p.code == BFloat
+                  ? bits == 16
+                  : (bits == 8 || bits == 16 || bits == 32 || bits == 64);
     if (!ok)
       return std::nullopt;
     return DataType{p.code, static_cast<uint8_t>(bits)};
@@ -258,8 +258,8 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       continue;
     }
     if (given.kind != Arg::Buffer) {
-      error = where + "expected a " + expected.typeStr() +
-              " buffer, got a scalar";
+      error =
+          where + "expected a " + expected.typeStr() + " buffer, got a scalar";
       return false;
     }
     if (given.dtype != expected.dtype) {
@@ -268,11 +268,9 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       return false;
     }
     if (given.shape.size() != expected.shape.size()) {
-      error = where + "expected rank " +
-              std::to_string(expected.shape.size()) + " " +
-              shapeStr(expected.shape) + ", got rank " +
-              std::to_string(given.shape.size()) + " " +
-              shapeStr(given.shape);
+      error = where + "expected rank " + std::to_string(expected.shape.size()) +
+              " " + shapeStr(expected.shape) + ", got rank " +
+              std::to_string(given.shape.size()) + " " + shapeStr(given.shape);
       return false;
     }
     int64_t elements = 1;
@@ -411,7 +409,8 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
   }
   if (!check(*info, args, error))
     return false;
-  auto *fn = reinterpret_cast<void (*)(void **)>(lookupSymbol(packedSymbol(name)));
+  auto *fn =
+      reinterpret_cast<void (*)(void **)>(lookupSymbol(packedSymbol(name)));
   if (!fn) {
     error = "the module has no entry point for '" + name + "'";
     return false;

@@ -41,9 +41,9 @@ FailureOr<BlockOp> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
       for (BlockOp candidate : candidates) {
         auto func = candidate->getParentOfType<FunctionOpInterface>();
         error.notes.emplace_back(
-            candidate, ("in function '" +
-                        (func ? func.getName() : StringRef("?")) + "'")
-                           .str());
+            candidate,
+            ("in function '" + (func ? func.getName() : StringRef("?")) + "'")
+                .str());
       }
     }
   }
@@ -77,8 +77,8 @@ LogicalResult mlir::tir::checkPerfectTile(ForOp loop,
     llvm::raw_string_ostream os(text);
     os << "sample_perfect_tile: decision [";
     llvm::interleaveComma(decision, os);
-    os << "] is not " << decision.size() << " factors of the extent "
-       << *upper << " with the innermost at most " << maxInnermostFactor;
+    os << "] is not " << decision.size() << " factors of the extent " << *upper
+       << " with the innermost at most " << maxInnermostFactor;
     error = {text, loop};
     return failure();
   }

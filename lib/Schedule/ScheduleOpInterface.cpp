@@ -36,8 +36,7 @@ std::string SchedulePayload::emptyHandleMessage(StringRef what) {
       .str();
 }
 
-FailureOr<Operation *> SchedulePayload::singleOp(unsigned index,
-                                                 StringRef what,
+FailureOr<Operation *> SchedulePayload::singleOp(unsigned index, StringRef what,
                                                  ScheduleError &error) const {
   SmallVector<Operation *> found = ops(index);
   if (found.empty()) {
@@ -55,17 +54,16 @@ FailureOr<Operation *> SchedulePayload::singleOp(unsigned index,
 }
 
 LogicalResult SchedulePayload::setVariadicResults(ArrayRef<Operation *> ops,
-                                                  StringRef what,
-                                                  Operation *at,
+                                                  StringRef what, Operation *at,
                                                   ScheduleError &error) {
   if (results.size() == 1) {
     setResult(0, ops);
     return success();
   }
   if (results.size() != ops.size()) {
-    error = {("asks for one handle per " + what + ": " +
-              Twine(results.size()) + " handles, but there " +
-              (ops.size() == 1 ? "is " : "are ") + Twine(ops.size()))
+    error = {("asks for one handle per " + what + ": " + Twine(results.size()) +
+              " handles, but there " + (ops.size() == 1 ? "is " : "are ") +
+              Twine(ops.size()))
                  .str(),
              at};
     return failure();

@@ -6,8 +6,8 @@
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -47,10 +47,10 @@ ScheduleState::ScheduleState(OwningOpRef<ModuleOp> payloadModule,
   builder.setInsertionPointToEnd(trace->getBody());
   Type anyOp = transform::AnyOpType::get(ctx);
   auto readOnly = DictionaryAttr::get(
-      ctx, {NamedAttribute(StringAttr::get(
-                               ctx, transform::TransformDialect::
-                                        kArgReadOnlyAttrName),
-                           UnitAttr::get(ctx))});
+      ctx, {NamedAttribute(
+               StringAttr::get(
+                   ctx, transform::TransformDialect::kArgReadOnlyAttrName),
+               UnitAttr::get(ctx))});
   auto sequence = transform::NamedSequenceOp::create(
       builder, loc, "__transform_main", anyOp, TypeRange(),
       [](OpBuilder &b, Location bodyLoc, BlockArgument) {
@@ -194,7 +194,8 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
       return failure();
     }
   }
-  for (auto [result, values] : llvm::zip(op->getResults(), stepPayload.results)) {
+  for (auto [result, values] :
+       llvm::zip(op->getResults(), stepPayload.results)) {
     result.setType(refinedType(result.getType(), values));
     map(result, values);
   }

@@ -96,8 +96,8 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
       results.push_back(names[result]);
     }
     if (step.returnsList())
-      os << (results.empty() ? "_" : llvm::join(results, ", ")) <<
-          (results.size() == 1 ? "," : "") << " = ";
+      os << (results.empty() ? "_" : llvm::join(results, ", "))
+         << (results.size() == 1 ? "," : "") << " = ";
     else if (!results.empty())
       os << llvm::join(results, ", ") << " = ";
     os << "sch." << op.getName().stripDialect().drop_front(strlen("tir."))

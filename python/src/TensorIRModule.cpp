@@ -11,8 +11,8 @@
 
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
-#include "TensorIR/Runtime/Runtime.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
+#include "TensorIR/Runtime/Runtime.h"
 #include "TensorIR/Schedule/ScheduleState.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -62,8 +62,7 @@ public:
             os << "\n";
           os << location(diag.getLocation()) << ": error: " << diag;
           for (Diagnostic &note : diag.getNotes())
-            os << "\n"
-               << location(note.getLocation()) << ": note: " << note;
+            os << "\n" << location(note.getLocation()) << ": note: " << note;
           return success();
         }) {}
   std::string take() { return std::move(text); }
@@ -90,8 +89,8 @@ struct PyModule {
 
   static PyModule parse(const std::string &text, const std::string &name) {
     DiagnosticCollector diags;
-    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
-        text, ParserConfig(&context()), name);
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, ParserConfig(&context()), name);
     if (!parsed)
       throw py::value_error(diags.take());
     PyModule m;
@@ -138,8 +137,8 @@ struct PyTrace {
 
   static PyTrace parse(const std::string &text) {
     DiagnosticCollector diags;
-    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
-        text, ParserConfig(&context()), "<trace>");
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, ParserConfig(&context()), "<trace>");
     if (!parsed)
       throw py::value_error(diags.take());
     return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
@@ -231,8 +230,8 @@ std::string firstLine(Operation *op) {
 /// or None: (operand names, attribute names, variadic operand, returns a
 /// list, result count).
 py::object primitiveSignature(const std::string &mnemonic) {
-  std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(
-      "transform.tir." + mnemonic, &context());
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup("transform.tir." + mnemonic, &context());
   if (!name)
     return py::none();
   auto *model = name->getInterface<tir::ScheduleOpInterface>();
@@ -298,8 +297,7 @@ struct PyRuntimeModule {
         auto array = arg.cast<py::array>();
         if (!array.writeable())
           throw py::value_error("tir functions take writable arrays");
-        std::vector<int64_t> shape(array.shape(),
-                                   array.shape() + array.ndim());
+        std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
         std::vector<int64_t> strides;
         for (py::ssize_t d = 0; d < array.ndim(); ++d) {
           if (array.strides(d) % array.itemsize() != 0)
@@ -307,10 +305,9 @@ struct PyRuntimeModule {
                                   "element size");
           strides.push_back(array.strides(d) / array.itemsize());
         }
-        converted.push_back(rt::Arg::buffer(array.mutable_data(),
-                                            dtypeOf(array.dtype()),
-                                            std::move(shape),
-                                            std::move(strides)));
+        converted.push_back(
+            rt::Arg::buffer(array.mutable_data(), dtypeOf(array.dtype()),
+                            std::move(shape), std::move(strides)));
       } else {
         throw py::type_error("tir functions take numpy arrays, ints and "
                              "floats, got " +
@@ -390,16 +387,16 @@ PYBIND11_MODULE(_tensorir, m) {
 
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)
-      .def_property_readonly("params",
-                             [](const PyHandle &h) {
-                               std::vector<int64_t> ints;
-                               for (transform::MappedValue v :
-                                    h.schedule->payload(h))
-                                 if (auto attr = dyn_cast_if_present<IntegerAttr>(
-                                         dyn_cast_if_present<Attribute>(v)))
-                                   ints.push_back(attr.getInt());
-                               return ints;
-                             })
+      .def_property_readonly(
+          "params",
+          [](const PyHandle &h) {
+            std::vector<int64_t> ints;
+            for (transform::MappedValue v : h.schedule->payload(h))
+              if (auto attr = dyn_cast_if_present<IntegerAttr>(
+                      dyn_cast_if_present<Attribute>(v)))
+                ints.push_back(attr.getInt());
+            return ints;
+          })
       .def("__str__",
            [](const PyHandle &h) {
              std::string error;
@@ -423,8 +420,7 @@ PYBIND11_MODULE(_tensorir, m) {
              std::string error;
              auto pa = a.schedule->state->getPayload(a.value, error);
              auto pb = b.schedule->state->getPayload(b.value, error);
-             return succeeded(pa) && succeeded(pb) &&
-                    llvm::equal(*pa, *pb);
+             return succeeded(pa) && succeeded(pb) && llvm::equal(*pa, *pb);
            })
       .def("__hash__", [](const PyHandle &h) {
         std::string error;
@@ -448,15 +444,16 @@ PYBIND11_MODULE(_tensorir, m) {
       .def_property_readonly("mod",
                              [](S &s) {
                                PyModule m;
-                               m.module = std::make_shared<OwningOpRef<ModuleOp>>(
-                                   s.state->getPayload().clone());
+                               m.module =
+                                   std::make_shared<OwningOpRef<ModuleOp>>(
+                                       s.state->getPayload().clone());
                                return m;
                              })
-      .def_property_readonly(
-          "root",
-          [](S &s) {
-            return PyHandle{s.shared_from_this(), s.state->getRoot()};
-          })
+      .def_property_readonly("root",
+                             [](S &s) {
+                               return PyHandle{s.shared_from_this(),
+                                               s.state->getRoot()};
+                             })
       .def("apply", &S::apply, py::arg("mnemonic"), py::arg("operands"),
            py::arg("attributes"), py::arg("num_results"))
       .def("trace",
@@ -508,6 +505,6 @@ PYBIND11_MODULE(_tensorir, m) {
         py::arg("target_cpu") = "native");
   m.def("load_library", &loadLibrary, py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);
-  bindStructuralEqual(
-      m, [](py::handle h) { return h.cast<PyModule &>().get(); });
+  bindStructuralEqual(m,
+                      [](py::handle h) { return h.cast<PyModule &>().get(); });
 }

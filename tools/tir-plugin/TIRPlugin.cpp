@@ -24,8 +24,7 @@ mlirGetDialectPluginInfo() {
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "TIRPasses", LLVM_VERSION_STRING,
-          []() {
+  return {MLIR_PLUGIN_API_VERSION, "TIRPasses", LLVM_VERSION_STRING, []() {
             tir::registerTIRPasses();
             tir::registerTIRConversionPasses();
             tir::registerTIRLLVMIRTransformsPasses();

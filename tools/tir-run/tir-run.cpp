@@ -70,9 +70,8 @@ static cl::opt<int> threads("num-threads",
                             cl::desc("Threads for parallel loops (default: "
                                      "OMP_NUM_THREADS or all cores)"),
                             cl::init(0));
-static cl::opt<std::string> targetCPU("target-cpu",
-                                      cl::desc("CPU to compile for"),
-                                      cl::init("native"));
+static cl::opt<std::string>
+    targetCPU("target-cpu", cl::desc("CPU to compile for"), cl::init("native"));
 static cl::opt<std::string> exportPath("export",
                                        cl::desc("Compile to a shared library "
                                                 "at PATH and stop"),
@@ -91,8 +90,8 @@ static bool splitAssignments(const cl::list<std::string> &options,
   for (const std::string &option : options) {
     size_t eq = option.find('=');
     if (eq == std::string::npos || eq == 0) {
-      error = std::string("--") + flag + " takes NAME=VALUE, got '" + option +
-              "'";
+      error =
+          std::string("--") + flag + " takes NAME=VALUE, got '" + option + "'";
       return false;
     }
     out[option.substr(0, eq)] = option.substr(eq + 1);
@@ -155,8 +154,9 @@ static std::unique_ptr<rt::Module> compileFile(const std::string &path) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "tir runner: build, run and time "
-                                          "tir functions\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tir runner: build, run and time "
+                              "tir functions\n");
   std::string error;
   std::unique_ptr<rt::Module> module;
   if (llvm::StringRef(inputFile).ends_with(".so")) {
@@ -196,10 +196,9 @@ int main(int argc, char **argv) {
     return fail(error);
   for (const auto *names : {&inputFiles, &scalarValues, &shapeTexts})
     for (const auto &entry : *names)
-      if (std::none_of(info->args.begin(), info->args.end(),
-                       [&](const rt::ArgInfo &a) {
-                         return a.name == entry.first;
-                       }))
+      if (std::none_of(
+              info->args.begin(), info->args.end(),
+              [&](const rt::ArgInfo &a) { return a.name == entry.first; }))
         return fail("'" + name + "' has no argument named '" + entry.first +
                     "'; it is " + info->str());
 
@@ -296,12 +295,13 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       module->call(name, args, error);
       auto stop = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(stop - start)
-                       .count());
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(stop - start).count());
     }
     std::sort(ms.begin(), ms.end());
-    double median = ms.size() % 2 ? ms[ms.size() / 2]
-                                  : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    double median = ms.size() % 2
+                        ? ms[ms.size() / 2]
+                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
     llvm::outs() << llvm::formatv("{0}: min {1:F4} ms, median {2:F4} ms over "
                                   "{3} runs ({4} warm-up)\n",
                                   name, ms.front(), median, ms.size(),

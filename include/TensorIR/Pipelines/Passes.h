@@ -27,8 +27,7 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init("")};
   PassOptions::Option<std::string> targetFeatures{
       *this, "target-features",
-      llvm::cl::desc("Target features, e.g. '+avx2,+fma'"),
-      llvm::cl::init("")};
+      llvm::cl::desc("Target features, e.g. '+avx2,+fma'"), llvm::cl::init("")};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run parallel loops on OpenMP threads (otherwise they "

@@ -108,9 +108,8 @@ FailureOr<ForOp> fuse(RewriterBase &rewriter, ArrayRef<ForOp> loops,
 
 /// Reorders loops of one single-branch chain into the given order (the
 /// outermost position gets loops[0]). Returns the loops in the given order.
-FailureOr<SmallVector<ForOp>> reorder(RewriterBase &rewriter,
-                                      ArrayRef<ForOp> loops,
-                                      ScheduleError &error);
+FailureOr<SmallVector<ForOp>>
+reorder(RewriterBase &rewriter, ArrayRef<ForOp> loops, ScheduleError &error);
 
 /// Wraps `target` (a tir.block or tir.for) in a new loop of extent 1.
 FailureOr<ForOp> addUnitLoop(RewriterBase &rewriter, Operation *target,
@@ -130,8 +129,8 @@ FailureOr<ForOp> addUnitLoop(RewriterBase &rewriter, Operation *target,
 /// it before the first consumer under the loop, -2 after the last
 /// producer, n before the n-th statement of the loop body. Loops the block
 /// leaves empty are erased. Returns the block.
-FailureOr<BlockOp> computeAt(RewriterBase &rewriter, BlockOp block,
-                             ForOp loop, bool preserveUnitLoops, int64_t index,
+FailureOr<BlockOp> computeAt(RewriterBase &rewriter, BlockOp block, ForOp loop,
+                             bool preserveUnitLoops, int64_t index,
                              ScheduleError &error);
 
 /// TVM's reverse_compute_at: the same for a consumer, moved under a loop

@@ -120,8 +120,8 @@ void getScheduleOpEffects(Operation *op, bool isQuery,
 LogicalResult applyToEachPayloadOp(
     Operation *op, SchedulePayload &payload, ScheduleError &error,
     function_ref<LogicalResult(Operation *, ScheduleError &)> applyToOne,
-    function_ref<FailureOr<SmallVector<Operation *>>(
-        const SchedulePayload &, ScheduleError &)>
+    function_ref<FailureOr<SmallVector<Operation *>>(const SchedulePayload &,
+                                                     ScheduleError &)>
         targets);
 } // namespace detail
 
@@ -161,8 +161,7 @@ template <typename ConcreteOp>
 class ScheduleEachOpTrait
     : public OpTrait::TraitBase<ConcreteOp, ScheduleEachOpTrait> {
 public:
-  LogicalResult applyToPayload(RewriterBase &rewriter,
-                               SchedulePayload &payload,
+  LogicalResult applyToPayload(RewriterBase &rewriter, SchedulePayload &payload,
                                ScheduleError &error) {
     auto op = cast<ConcreteOp>(this->getOperation());
     return detail::applyToEachPayloadOp(

@@ -49,8 +49,7 @@ struct TIRLLVMNoAliasPass
       for (int64_t index : params.asArrayRef())
         if (index < static_cast<int64_t>(func.getNumArguments()) &&
             isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[index]))
-          func.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(),
-                          unit);
+          func.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(), unit);
     });
   }
 };

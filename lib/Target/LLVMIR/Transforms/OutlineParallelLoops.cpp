@@ -22,8 +22,7 @@ static Value rootBuffer(Value v) {
   return v;
 }
 
-static void outline(scf::ParallelOp loop, func::FuncOp parent,
-                    unsigned index) {
+static void outline(scf::ParallelOp loop, func::FuncOp parent, unsigned index) {
   Region &body = loop.getRegion();
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(body, captured);
@@ -44,8 +43,7 @@ static void outline(scf::ParallelOp loop, func::FuncOp parent,
   SmallVector<Type> types(ValueRange(loop.getInductionVars()).getTypes());
   for (Value v : params)
     types.push_back(v.getType());
-  std::string name =
-      (parent.getName() + "_parallel" + Twine(index)).str();
+  std::string name = (parent.getName() + "_parallel" + Twine(index)).str();
   auto func = func::FuncOp::create(b, loop.getLoc(), name,
                                    b.getFunctionType(types, {}));
   func.setPrivate();
@@ -54,8 +52,8 @@ static void outline(scf::ParallelOp loop, func::FuncOp parent,
   for (auto [iv, arg] :
        llvm::zip(loop.getInductionVars(), entry->getArguments()))
     mapping.map(iv, arg);
-  for (auto [v, arg] : llvm::zip(
-           params, entry->getArguments().drop_front(loop.getNumLoops())))
+  for (auto [v, arg] :
+       llvm::zip(params, entry->getArguments().drop_front(loop.getNumLoops())))
     mapping.map(v, arg);
   b.setInsertionPointToStart(entry);
   for (Operation *c : constants)
@@ -98,8 +96,7 @@ struct TIROutlineParallelLoopsPass
     : public tir::impl::TIROutlineParallelLoopsPassBase<
           TIROutlineParallelLoopsPass> {
   void runOnOperation() override {
-    for (auto parent :
-         llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
+    for (auto parent : llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
       if (parent.isExternal())
         continue;
       SmallVector<scf::ParallelOp> loops;
