@@ -34,7 +34,7 @@ inline bool isNameAttr(StringRef name) {
 }
 
 /// The argument attribute that names a function parameter.
-inline constexpr StringLiteral kArgNameAttr = "tir.name";
+inline constexpr StringLiteral kArgNameAttr = TIRDialect::kNameAttrName;
 
 /// One compared fact.
 struct Item {

@@ -201,10 +201,10 @@ struct ForOpLowering : public OpConversionPattern<ForOp> {
       body = seq.getBody();
       replacement = seq;
       if (loop.getKind() != ForKind::Serial)
-        seq->setAttr("tir.loop_kind", loop.getKindAttr());
+        seq->setAttr(TIRDialect::kLoopKindAttrName, loop.getKindAttr());
     }
     if (auto annotations = loop.getAnnotationsAttr())
-      replacement->setAttr("tir.annotations", annotations);
+      replacement->setAttr(TIRDialect::kAnnotationsAttrName, annotations);
     rewriter.inlineBlockBefore(loop.getBody(), body->getTerminator(),
                                body->getArgument(0));
     rewriter.eraseOp(loop);

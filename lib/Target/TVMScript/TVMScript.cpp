@@ -65,7 +65,7 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     // TVM's axis_separators, kept on the parameter.
     std::string options;
     if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(
-            i, "tir.axis_separators")) {
+            i, TIRDialect::kAxisSeparatorsAttrName)) {
       options = ", axis_separators=[";
       for (auto [k, x] : llvm::enumerate(seps.asArrayRef()))
         options += (k ? ", " : "") + std::to_string(x);

@@ -32,7 +32,7 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
-  if (attribute.getName() == "tir.axis_separators") {
+  if (attribute.getName() == kAxisSeparatorsAttrName) {
     // TVM's axis_separators: ascending dimension indices inside the rank
     // of the buffer argument.
     auto seps = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());

@@ -1,6 +1,7 @@
 //===- UnrollLoops.cpp - unroll loops tir marked unrolled -----------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -16,7 +17,7 @@ using namespace mlir::tir;
 
 LogicalResult mlir::tir::unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
                                     unsigned dynamicFactor) {
-  loop->removeAttr(kLoopKindAttrName);
+  loop->removeAttr(TIRDialect::kLoopKindAttrName);
   if (loop.getStaticTripCount())
     return loopUnrollFull(loop);
   loop.emitRemark("trip count is not a constant; unrolled by ")
@@ -34,7 +35,8 @@ struct TIRUnrollLoopsPass
     // Post-order: inner loops are unrolled before the loops around them.
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      auto kind = loop->getAttrOfType<ForKindAttr>(kLoopKindAttrName);
+      auto kind =
+          loop->getAttrOfType<ForKindAttr>(TIRDialect::kLoopKindAttrName);
       if (kind && kind.getValue() == ForKind::Unrolled)
         loops.push_back(loop);
     });

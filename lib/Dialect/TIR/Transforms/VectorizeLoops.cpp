@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -369,9 +370,10 @@ LogicalResult LoopVectorizer::vectorizeInnerLoop(scf::ForOp inner, Value mask) {
   newLoop->setDiscardableAttrs(inner->getDiscardableAttrDictionary());
   // Lanes already run in parallel: an inner vectorized loop stays scalar
   // inside each lane.
-  auto kind = newLoop->getAttrOfType<ForKindAttr>(kLoopKindAttrName);
+  auto kind =
+      newLoop->getAttrOfType<ForKindAttr>(TIRDialect::kLoopKindAttrName);
   if (kind && kind.getValue() == ForKind::Vectorized)
-    newLoop->removeAttr(kLoopKindAttrName);
+    newLoop->removeAttr(TIRDialect::kLoopKindAttrName);
   lane0Map.map(inner.getInductionVar(), newLoop.getInductionVar());
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(newLoop.getBody()->getTerminator());
@@ -502,7 +504,8 @@ struct TIRVectorizeLoopsPass
     while (true) {
       scf::ForOp loop;
       getOperation()->walk<WalkOrder::PreOrder>([&](scf::ForOp candidate) {
-        auto kind = candidate->getAttrOfType<ForKindAttr>(kLoopKindAttrName);
+        auto kind = candidate->getAttrOfType<ForKindAttr>(
+            TIRDialect::kLoopKindAttrName);
         if (!kind || kind.getValue() != ForKind::Vectorized)
           return WalkResult::advance();
         loop = candidate;
@@ -513,7 +516,7 @@ struct TIRVectorizeLoopsPass
       std::string reason;
       Location loc = loop.getLoc();
       if (failed(vectorizeLoop(rewriter, loop, maxLanes, reason))) {
-        loop->removeAttr(kLoopKindAttrName);
+        loop->removeAttr(TIRDialect::kLoopKindAttrName);
         emitWarning(loc, "vectorized loop left scalar: ") << reason;
       }
     }

@@ -1,5 +1,6 @@
 //===- NoAlias.cpp - distinct buffers as llvm.noalias parameters ----------===//
 
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,7 +28,7 @@ void mlir::tir::recordNoAliasBuffers(func::FuncOp func,
     if (isa<MemRefType>(func.getArgumentTypes()[arg]))
       aligned.push_back(starts[arg] + 1);
   if (!aligned.empty())
-    func->setAttr(kNoAliasParamsAttrName,
+    func->setAttr(TIRDialect::kNoAliasParamsAttrName,
                   DenseI64ArrayAttr::get(func.getContext(), aligned));
 }
 
@@ -37,11 +38,11 @@ struct TIRLLVMNoAliasPass
   void runOnOperation() override {
     UnitAttr unit = UnitAttr::get(&getContext());
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
-      auto params =
-          func->getAttrOfType<DenseI64ArrayAttr>(tir::kNoAliasParamsAttrName);
+      auto params = func->getAttrOfType<DenseI64ArrayAttr>(
+          tir::TIRDialect::kNoAliasParamsAttrName);
       if (!params)
         return;
-      func->removeAttr(tir::kNoAliasParamsAttrName);
+      func->removeAttr(tir::TIRDialect::kNoAliasParamsAttrName);
       // C wrappers inherit the attribute, but take descriptors, not the
       // expanded parameters it counts.
       if (func.getName().starts_with("_mlir_ciface_"))

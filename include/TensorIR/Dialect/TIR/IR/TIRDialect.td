@@ -36,8 +36,24 @@ def TIR_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
+    // The dialect's discardable attributes, named here once.
+
     /// The argument attribute naming a function parameter.
     static constexpr ::llvm::StringLiteral kNameAttrName = "tir.name";
+    /// The argument attribute of a parameter's axis separators (TVM's
+    /// Buffer.axis_separators), verified with the region arguments.
+    static constexpr ::llvm::StringLiteral kAxisSeparatorsAttrName =
+        "tir.axis_separators";
+    /// A tir.for's kind, carried by the scf loop it lowers to until the
+    /// passes that act on it (vectorize, unroll) remove it.
+    static constexpr ::llvm::StringLiteral kLoopKindAttrName = "tir.loop_kind";
+    /// A tir.for's annotations, carried by the scf loop it lowers to.
+    static constexpr ::llvm::StringLiteral kAnnotationsAttrName =
+        "tir.annotations";
+    /// The positions of a function's noalias pointer parameters, from the
+    /// buffers the outlining of parallel loops proved distinct.
+    static constexpr ::llvm::StringLiteral kNoAliasParamsAttrName =
+        "tir.noalias_params";
   }];
   let useDefaultAttributePrinterParser = 1;
 }

@@ -26,10 +26,6 @@ class BlockOp;
 /// iteration variable is at the start of its domain" (TVM's LowerInitBlock).
 void lowerInit(RewriterBase &rewriter, BlockOp block);
 
-/// The attribute convert-tir-to-scf leaves on an `scf.for` lowered from a
-/// `vectorized` or `unrolled` tir.for (a tir::ForKindAttr).
-constexpr llvm::StringLiteral kLoopKindAttrName = "tir.loop_kind";
-
 /// Unrolls `loop` completely when its trip count is constant, else by
 /// `dynamicFactor` with a remainder loop.
 LogicalResult unrollLoop(RewriterBase &rewriter, scf::ForOp loop,

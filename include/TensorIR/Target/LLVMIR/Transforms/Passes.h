@@ -20,13 +20,10 @@ namespace mlir::tir {
 #define GEN_PASS_DECL
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 
-/// The attribute listing, on a func.func, the parameters of its expanded
-/// (llvm-dialect) signature that may be marked noalias.
-constexpr llvm::StringLiteral kNoAliasParamsAttrName = "tir.noalias_params";
-
-/// Records in kNoAliasParamsAttrName that the memref parameters `args` of
-/// `func` are distinct buffers: the positions, once each memref expands to
-/// (allocated, aligned, offset, sizes, strides), of their aligned pointers.
+/// Records in TIRDialect::kNoAliasParamsAttrName that the memref parameters
+/// `args` of `func` are distinct buffers: the positions, once each memref
+/// expands to (allocated, aligned, offset, sizes, strides), of their aligned
+/// pointers.
 void recordNoAliasBuffers(func::FuncOp func, ArrayRef<unsigned> args);
 
 /// The host CPU's features as LLVM spells them ("+avx2,-avx512f,...").
