@@ -2,6 +2,7 @@
 
 #include "TensorIR-c/Runtime.h"
 #include "TensorIR/Compiler/Compiler.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Runtime/Runtime.h"
 
 #include "mlir/IR/Diagnostics.h"

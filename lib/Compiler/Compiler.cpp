@@ -44,25 +44,6 @@ void mlir::tir::registerCompilerDialects(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
 }
 
-std::string mlir::tir::describeLocation(Location loc) {
-  FileLineColLoc file;
-  loc->walk([&](Location inner) {
-    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
-      file = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (file)
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 //===----------------------------------------------------------------------===//
 // Signatures
 //===----------------------------------------------------------------------===//

@@ -100,26 +100,6 @@ ScheduleState::getPayload(Value handle, std::string &error) const {
   return ArrayRef<transform::MappedValue>(it->second);
 }
 
-// TODO(issue 11): one describeLocation, in the dialect's utilities.
-static std::string describeLocation(Location loc) {
-  FileLineColLoc file;
-  loc->walk([&](Location inner) {
-    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
-      file = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (file)
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 /// "at file:line:col: <the op's first line>".
 static std::string describeOp(Operation *op) {
   OpPrintingFlags flags;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StructuralEqual.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Target/TVMScript.h"
 
 #include "TensorIR/Compiler/Compiler.h"

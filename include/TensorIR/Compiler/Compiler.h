@@ -49,11 +49,6 @@ struct CompileOptions {
 /// Everything a context needs to parse, lower and translate tir modules.
 void registerCompilerDialects(DialectRegistry &registry);
 
-/// "file:line:col" for a file location (the start of the first one inside a
-/// fused or named location), MLIR's form otherwise; for messages that leave
-/// MLIR (the C API, Python).
-std::string describeLocation(Location loc);
-
 /// The signatures of the public functions of `module`, as the runtime checks
 /// calls against them. Emits a diagnostic and fails on a signature the
 /// runtime cannot call (results, unsupported element types or layouts).

@@ -71,3 +71,22 @@ std::string mlir::tir::checkBufferMemorySpace(MemRefType type) {
      << space;
   return msg;
 }
+
+std::string mlir::tir::describeLocation(Location loc) {
+  FileLineColLoc file;
+  loc->walk([&](Location inner) {
+    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
+      file = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (file)
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}

@@ -1,8 +1,9 @@
 //===- TIRUtils.h - parser and verifier helpers for tir ---------*- C++ -*-===//
 //
-// Pieces of syntax shared by the tir parsers (bounds, names, annotations)
-// and the storage-scope rule. Interval reasoning lives in the analysis
-// library (TensorIR/Dialect/TIR/Analysis/Interval.h).
+// Pieces of syntax shared by the tir parsers (bounds, names, annotations),
+// the storage-scope rule, and how diagnostics name a location. Interval
+// reasoning lives in the analysis library
+// (TensorIR/Dialect/TIR/Analysis/Interval.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,10 @@
 #include "mlir/IR/Value.h"
 
 namespace mlir::tir {
+
+/// "file:line:col" of the first file location in `loc` (through fused and
+/// call-site locations), else `loc` printed: where diagnostics point.
+std::string describeLocation(Location loc);
 
 /// Parses an integer literal or an `index` SSA name. A name is appended to
 /// `dynamic` and `value` becomes ShapedType::kDynamic.
