@@ -158,6 +158,17 @@ LogicalResult bind(ForOp loop, StringRef thread, ScheduleError &error);
 /// Sets annotation `key` of a tir.for or tir.block.
 LogicalResult annotate(Operation *target, StringRef key, Attribute value,
                        ScheduleError &error);
+/// TVM's storage_align: records in `block`'s `buffer_dim_align`
+/// annotation that dimension `axis` (negative: from the end) of its
+/// `bufferIndex`-th write buffer is to be laid out with a stride s such that
+/// s mod factor == offset (replacing an earlier entry for that dimension).
+/// Refuses an out-of-range buffer index or axis, a factor below 1, a buffer
+/// the function does not allocate (a parameter or a matched buffer), and a
+/// `buffer_dim_align` annotation of another shape.
+LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
+                           int64_t factor, int64_t offset,
+                           ScheduleError &error);
+
 /// Removes annotation `key`; refuses when there is none.
 LogicalResult unannotate(Operation *target, StringRef key,
                          ScheduleError &error);

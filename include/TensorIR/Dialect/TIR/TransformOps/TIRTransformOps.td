@@ -642,4 +642,41 @@ def TIR_UnannotateOp : TIR_EachOp<"unannotate", "loops or blocks",
   let assemblyFormat = "$block_or_loop $ann_key attr-dict `:` type($block_or_loop)";
 }
 
+def TIR_StorageAlignOp : TIR_ScheduleOp<"storage_align"> {
+  let summary = "pad a dimension of a buffer's layout (TVM's storage_align)";
+  let description = [{
+    Records that dimension `axis` (negative: counted from the end) of the
+    block's `buffer_index`-th write buffer is to be laid out with a stride
+    s such that `s mod factor == offset` (to avoid bank conflicts, for
+    instance), as TVM does: an entry `[buffer_index, axis, factor, offset]`
+    of the block's `buffer_dim_align` annotation, replacing an earlier entry
+    for the same dimension. The lowering does not pad strides yet: the
+    annotation is kept, as TVM keeps it until its lowering does.
+
+    ```mlir
+    transform.tir.storage_align %b {buffer_index = 0, axis = 0, factor = 128, offset = 127} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past the
+    block's writes, an axis out of range, a factor below 1, a buffer the
+    function does not allocate (a parameter or a matched buffer), and a
+    `buffer_dim_align` annotation that is not a list of four-integer lists.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       I64Attr:$axis, I64Attr:$factor, I64Attr:$offset);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return storageAlign(*block, getBufferIndex(), getAxis(), getFactor(),
+                          getOffset(), error);
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD
