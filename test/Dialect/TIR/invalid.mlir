@@ -426,3 +426,44 @@ func.func @call_two_results() {
   %a, %b = tir.call "f"() : () -> (i32, i32)
   return
 }
+
+// -----
+
+// The generic form does not go through the custom parsers: the verifier
+// checks the divisors (the lowering divides by them).
+#bad_binding = affine_map<(d0) -> (d0 floordiv 0)>
+"func.func"() <{function_type = (memref<8xf32>) -> (), sym_name = "zero_divisor_binding"}> ({
+^bb0(%A: memref<8xf32>):
+  tir.for %i = 0 to 8 {
+    // expected-error @below {{'tir.block' op 'floordiv' by 0 in 'bindings'; the divisor must be positive}}
+    "tir.block"(%i) <{bindings = #bad_binding, block_name = "B", iter_types = [#tir<iter_type spatial>], operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>, static_domains = array<i64: 0, 8>, var_names = ["vi"]}> ({
+    ^bb0(%vi: index):
+    }) : (index) -> ()
+  }
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+func.func @negative_modulus_in_load(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      // expected-error @below {{'tir.load' op 'mod' by -3 in 'map'; the divisor must be positive}}
+      %a = "tir.load"(%A, %vi) <{map = affine_map<(d0) -> (d0 mod -3)>}> : (memref<8xf32>, index) -> f32
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @zero_ceildiv_in_predicate(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-error @below {{'tir.block' op 'ceildiv' by 0 in 'predicate'; the divisor must be positive}}
+    "tir.block"(%i) <{bindings = affine_map<(d0) -> (d0)>, block_name = "B", iter_types = [#tir<iter_type spatial>], operandSegmentSizes = array<i32: 0, 1, 0, 0, 0, 0>, predicate = [affine_set<(d0) : (d0 ceildiv 0 >= 0)>], static_domains = array<i64: 0, 8>, var_names = ["vi"]}> ({
+    ^bb0(%vi: index):
+    }) : (index) -> ()
+  }
+  return
+}

@@ -347,6 +347,52 @@ void LoadOp::print(OpAsmPrinter &p) {
   p << " : " << getBufferType();
 }
 
+//===----------------------------------------------------------------------===//
+// Divisors
+//===----------------------------------------------------------------------===//
+
+/// The first division of `expr` by a constant that is not positive.
+static std::optional<std::pair<StringRef, int64_t>>
+findBadDivisor(AffineExpr expr) {
+  std::optional<std::pair<StringRef, int64_t>> bad;
+  expr.walk([&](AffineExpr sub) {
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (bad || !binary)
+      return;
+    StringRef name = binary.getKind() == AffineExprKind::FloorDiv  ? "floordiv"
+                     : binary.getKind() == AffineExprKind::CeilDiv ? "ceildiv"
+                     : binary.getKind() == AffineExprKind::Mod     ? "mod"
+                                                                   : "";
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (!name.empty() && divisor && divisor.getValue() <= 0)
+      bad = {name, divisor.getValue()};
+  });
+  return bad;
+}
+
+LogicalResult mlir::tir::verifyPositiveDivisors(Operation *op) {
+  for (NamedAttribute named : op->getAttrDictionary()) {
+    std::optional<std::pair<StringRef, int64_t>> bad;
+    named.getValue().walk([&](Attribute attr) {
+      if (bad)
+        return;
+      SmallVector<AffineExpr> exprs;
+      if (auto map = dyn_cast<AffineMapAttr>(attr))
+        llvm::append_range(exprs, map.getValue().getResults());
+      else if (auto set = dyn_cast<IntegerSetAttr>(attr))
+        llvm::append_range(exprs, set.getValue().getConstraints());
+      for (AffineExpr expr : exprs)
+        if (!bad)
+          bad = findBadDivisor(expr);
+    });
+    if (bad)
+      return op->emitOpError("'")
+             << bad->first << "' by " << bad->second << " in '"
+             << named.getName().getValue() << "'; the divisor must be positive";
+  }
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (getResult().getType() != getBufferType().getElementType())
     return emitOpError("result type ")

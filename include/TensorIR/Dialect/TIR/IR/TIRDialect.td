@@ -58,7 +58,15 @@ def TIR_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
 }
 
+// Every tir op: the divisors (floordiv, ceildiv, mod) in its affine maps and
+// integer sets are positive, however the op was built or parsed (the custom
+// parsers check them too, but the generic form and C++ builders do not go
+// through them, and the lowering relies on it).
+def TIR_PositiveDivisors : NativeOpTrait<"PositiveDivisors"> {
+  let cppNamespace = "::mlir::tir";
+}
+
 class TIR_Op<string mnemonic, list<Trait> traits = []>
-    : Op<TIR_Dialect, mnemonic, traits>;
+    : Op<TIR_Dialect, mnemonic, !listconcat(traits, [TIR_PositiveDivisors])>;
 
 #endif // TENSORIR_DIALECT_TIR_IR_TIRDIALECT_TD

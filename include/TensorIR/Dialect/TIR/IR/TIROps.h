@@ -16,6 +16,20 @@
 namespace mlir::tir {
 class InitOp;
 
+/// Fails, naming the attribute, when an affine map or integer set of `op`
+/// divides (floordiv, ceildiv, mod) by a constant that is not positive.
+LogicalResult verifyPositiveDivisors(Operation *op);
+
+/// The trait every tir op has: see verifyPositiveDivisors.
+template <typename ConcreteType>
+class PositiveDivisors
+    : public OpTrait::TraitBase<ConcreteType, PositiveDivisors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyPositiveDivisors(op);
+  }
+};
+
 /// One iteration variable of a tir.block being built (BlockOp's builder):
 /// its kind, its domain [lower, upper), its binding (an index expression in
 /// input space over the block's binding values) and a name ("": none).
