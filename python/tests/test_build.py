@@ -1,6 +1,9 @@
 """build, nd.array and calls checked against the signature."""
+import os
+
 import numpy as np
 import pytest
+from conftest import ROOT
 
 import tensorir as tvm
 
@@ -62,3 +65,20 @@ def test_time_evaluator(example):
 def test_parse_error_is_located():
     with pytest.raises(ValueError, match=r"bad\.mlir:1:\d+: error"):
         tvm.IRModule.from_mlir("func.func @f(", "bad.mlir")
+
+
+def test_unknown_cpu_and_feature_are_errors_not_crashes(example):
+    # LLVM would end the process on some unknown CPUs; tir refuses first.
+    import subprocess
+    import sys
+    code = ("import tensorir as tvm\n"
+            f"mod = tvm.IRModule.load({os.path.join(ROOT, 'examples', 'vector_add.mlir')!r})\n"
+            "for target in ('llvm -mcpu=notacpu',):\n"
+            "    try:\n"
+            "        tvm.build(mod, target=target)\n"
+            "    except ValueError as e:\n"
+            "        print('refused:', str(e).splitlines()[0])\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "unknown CPU 'notacpu'" in run.stdout
