@@ -298,6 +298,16 @@ struct PyRuntimeModule {
         auto array = arg.cast<py::array>();
         if (!array.writeable())
           throw py::value_error("tir functions take writable arrays");
+        // The compiled code reads the machine's byte order: an array in the
+        // other one would give wrong numbers, silently.
+        std::string order = py::str(array.dtype().attr("byteorder"));
+        bool little = llvm::endianness::native == llvm::endianness::little;
+        if (order == (little ? ">" : "<"))
+          throw py::value_error(
+              "argument " + std::to_string(converted.size()) + " is " +
+              (little ? "big" : "little") +
+              "-endian; tir functions take arrays in the machine's byte "
+              "order (numpy: array.astype(array.dtype.newbyteorder('=')))");
         std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
         std::vector<int64_t> strides;
         for (py::ssize_t d = 0; d < array.ndim(); ++d) {

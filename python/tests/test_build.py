@@ -34,6 +34,11 @@ def test_wrong_arguments_name_the_argument(example):
         lib["main"](np.zeros(8, "float32"))
     with pytest.raises(KeyError, match="no function named 'nope'"):
         lib["nope"]
+    big = np.zeros(8, ">f4" if np.little_endian else "<f4")
+    with pytest.raises(ValueError, match="argument 0 is (big|little)-endian"):
+        lib["main"](big, np.zeros(8, "float32"))
+    with pytest.raises(TypeError, match="numpy kind 'O'"):
+        lib["main"](np.zeros(8, object), np.zeros(8, "float32"))
 
 
 def test_strided_views_are_checked(example):
