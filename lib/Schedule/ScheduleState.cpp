@@ -88,9 +88,7 @@ ScheduleState::getPayload(Value handle, std::string &error) const {
   }
   for (transform::MappedValue value : it->second) {
     if (value.isNull()) {
-      bool loop = false;
-      if (auto type = dyn_cast<transform::OperationType>(handle.getType()))
-        loop = type.getOperationName() == ForOp::getOperationName();
+      bool loop = getHandleKind(handle.getType()) == HandleKind::Loop;
       error = std::string("the ") + (loop ? "loop" : "block or loop") +
               " no longer exists: split and fuse replace the loops they "
               "transform; use the loops they return";
@@ -102,13 +100,7 @@ ScheduleState::getPayload(Value handle, std::string &error) const {
 
 /// "at file:line:col: <the op's first line>".
 static std::string describeOp(Operation *op) {
-  OpPrintingFlags flags;
-  flags.skipRegions();
-  std::string line;
-  llvm::raw_string_ostream os(line);
-  op->print(os, flags);
-  return "at " + describeLocation(op->getLoc()) + ": " +
-         line.substr(0, line.find('\n'));
+  return "at " + describeLocation(op->getLoc()) + ": " + describeOpHeader(op);
 }
 
 std::string ScheduleState::formatError(const ScheduleError &error) {
@@ -255,20 +247,14 @@ ScheduleState::apply(StringRef mnemonic, ArrayRef<Value> operands,
 }
 
 LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
-  transform::NamedSequenceOp sequence;
-  other->walk([&](transform::NamedSequenceOp op) {
-    if (!sequence)
-      sequence = op;
-  });
-  if (!sequence || sequence.getBody().empty() ||
-      sequence.getBody().front().getNumArguments() != 1) {
-    error = "the trace has no transform.named_sequence with one argument";
+  FailureOr<transform::NamedSequenceOp> sequence =
+      getTraceSequence(other, error);
+  if (failed(sequence))
     return failure();
-  }
   IRMapping mapping;
-  mapping.map(sequence.getBody().front().getArgument(0), getRoot());
+  mapping.map(sequence->getBody().front().getArgument(0), getRoot());
   OpBuilder builder(getContext());
-  for (Operation &step : sequence.getBody().front().without_terminator()) {
+  for (Operation &step : sequence->getBody().front().without_terminator()) {
     builder.setInsertionPoint(body->getTerminator());
     Operation *op = builder.clone(step, mapping);
     if (failed(applyOp(op, error))) {
@@ -277,6 +263,37 @@ LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
     }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Traces and handles
+//===----------------------------------------------------------------------===//
+
+FailureOr<transform::NamedSequenceOp>
+mlir::tir::getTraceSequence(ModuleOp trace, std::string &error) {
+  transform::NamedSequenceOp sequence;
+  trace->walk([&](transform::NamedSequenceOp op) {
+    if (!sequence)
+      sequence = op;
+  });
+  if (!sequence || sequence.getBody().empty() ||
+      sequence.getBody().front().getNumArguments() != 1) {
+    error = "the trace has no transform.named_sequence with one argument";
+    return failure();
+  }
+  return sequence;
+}
+
+HandleKind mlir::tir::getHandleKind(Type handleType) {
+  if (isa<transform::TransformParamTypeInterface>(handleType))
+    return HandleKind::Param;
+  if (auto op = dyn_cast<transform::OperationType>(handleType)) {
+    if (op.getOperationName() == ForOp::getOperationName())
+      return HandleKind::Loop;
+    if (op.getOperationName() == BlockOp::getOperationName())
+      return HandleKind::Block;
+  }
+  return HandleKind::Other;
 }
 
 //===----------------------------------------------------------------------===//

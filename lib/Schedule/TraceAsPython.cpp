@@ -21,35 +21,31 @@ using namespace mlir::tir;
 /// b for blocks, l for loops, v for parameters (TVM's ExprRV), as TVM
 /// names random variables.
 static char prefixOf(Type type) {
-  if (isa<transform::TransformParamTypeInterface>(type))
+  switch (getHandleKind(type)) {
+  case HandleKind::Loop:
+    return 'l';
+  case HandleKind::Block:
+    return 'b';
+  case HandleKind::Param:
     return 'v';
-  if (auto op = dyn_cast<transform::OperationType>(type)) {
-    if (op.getOperationName() == ForOp::getOperationName())
-      return 'l';
-    if (op.getOperationName() == BlockOp::getOperationName())
-      return 'b';
+  case HandleKind::Other:
+    return 'h';
   }
-  return 'h';
+  llvm_unreachable("unknown handle kind");
 }
 
 FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
                                                      std::string &error) {
-  transform::NamedSequenceOp sequence;
-  trace->walk([&](transform::NamedSequenceOp op) {
-    if (!sequence)
-      sequence = op;
-  });
-  if (!sequence || sequence.getBody().empty() ||
-      sequence.getBody().front().getNumArguments() != 1) {
-    error = "the trace has no transform.named_sequence with one argument";
+  FailureOr<transform::NamedSequenceOp> sequence =
+      getTraceSequence(trace, error);
+  if (failed(sequence))
     return failure();
-  }
-  Value root = sequence.getBody().front().getArgument(0);
+  Value root = sequence->getBody().front().getArgument(0);
   DenseMap<Value, std::string> names;
   unsigned counter = 0;
   std::string text;
   llvm::raw_string_ostream os(text);
-  for (Operation &op : sequence.getBody().front().without_terminator()) {
+  for (Operation &op : sequence->getBody().front().without_terminator()) {
     auto step = dyn_cast<ScheduleOpInterface>(&op);
     if (!step) {
       error = "'" + op.getName().getStringRef().str() +

@@ -206,25 +206,17 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
 
 /// What a handle holds: "loop", "block", "param" or "other".
 std::string kindOf(const PyHandle &h) {
-  if (isa<transform::TransformParamTypeInterface>(h.value.getType()))
+  switch (tir::getHandleKind(h.value.getType())) {
+  case tir::HandleKind::Loop:
+    return "loop";
+  case tir::HandleKind::Block:
+    return "block";
+  case tir::HandleKind::Param:
     return "param";
-  if (auto type = dyn_cast<transform::OperationType>(h.value.getType())) {
-    if (type.getOperationName() == tir::ForOp::getOperationName())
-      return "loop";
-    if (type.getOperationName() == tir::BlockOp::getOperationName())
-      return "block";
+  case tir::HandleKind::Other:
+    return "other";
   }
-  return "other";
-}
-
-/// The first line of an op, for messages and handles' str().
-std::string firstLine(Operation *op) {
-  OpPrintingFlags flags;
-  flags.skipRegions();
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  op->print(os, flags);
-  return s.substr(0, s.find('\n'));
+  llvm_unreachable("unknown handle kind");
 }
 
 /// The Python signature of primitive `mnemonic` (transform.tir.<mnemonic>),
@@ -417,7 +409,7 @@ PYBIND11_MODULE(_tensorir, m) {
              std::string text;
              for (transform::MappedValue v : *values)
                if (auto *op = dyn_cast_if_present<Operation *>(v))
-                 text += (text.empty() ? "" : "; ") + firstLine(op);
+                 text += (text.empty() ? "" : "; ") + tir::describeOpHeader(op);
              return text;
            })
       // Two handles are equal when they hold the same blocks or loops (TVM

@@ -20,6 +20,8 @@
 
 #include "TensorIR/Schedule/ScheduleOpInterface.h"
 
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -98,6 +100,15 @@ private:
   /// The handles each payload op is in.
   DenseMap<Operation *, SmallVector<Value>> holders;
 };
+
+/// The named sequence of a trace (its first `transform.named_sequence`,
+/// which must take one argument, the root); fails with `error` otherwise.
+FailureOr<transform::NamedSequenceOp> getTraceSequence(ModuleOp trace,
+                                                       std::string &error);
+
+/// What a handle of a trace holds, as its type says.
+enum class HandleKind { Loop, Block, Param, Other };
+HandleKind getHandleKind(Type handleType);
 
 /// The trace (as ScheduleState::getTrace returns, or a transform script of
 /// transform.tir ops) as TVM's Python: `l1, l2 = sch.split(loop=l0, ...)`.

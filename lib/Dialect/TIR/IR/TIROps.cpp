@@ -491,12 +491,20 @@ void AllocBufferOp::print(OpAsmPrinter &p) {
   p << " : " << getBuffer().getType();
 }
 
-LogicalResult AllocBufferOp::verify() {
-  Operation *parent = (*this)->getParentOp();
+/// Buffers are allocated directly in a tir.block or in the function body
+/// (TVM's root block).
+static LogicalResult verifyAllocationSite(Operation *op) {
+  Operation *parent = op->getParentOp();
   if (!isa<BlockOp, FunctionOpInterface>(parent))
-    return emitOpError("must be directly inside a tir.block or a function "
-                       "body (the root block), not inside '")
+    return op->emitOpError("must be directly inside a tir.block or a function "
+                           "body (the root block), not inside '")
            << parent->getName() << "'";
+  return success();
+}
+
+LogicalResult AllocBufferOp::verify() {
+  if (failed(verifyAllocationSite(*this)))
+    return failure();
   MemRefType type = getBuffer().getType();
   if (static_cast<int64_t>(getDynamicSizes().size()) !=
       static_cast<int64_t>(type.getNumDynamicDims()))
@@ -561,11 +569,8 @@ void AllocateConstOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult AllocateConstOp::verify() {
-  Operation *parent = (*this)->getParentOp();
-  if (!isa<BlockOp, FunctionOpInterface>(parent))
-    return emitOpError("must be directly inside a tir.block or a function "
-                       "body (the root block), not inside '")
-           << parent->getName() << "'";
+  if (failed(verifyAllocationSite(*this)))
+    return failure();
   MemRefType type = getBuffer().getType();
   if (!type.getLayout().isIdentity())
     return emitOpError("holds a buffer with the identity layout only, got ")

@@ -90,3 +90,12 @@ std::string mlir::tir::describeLocation(Location loc) {
     os << loc;
   return text;
 }
+
+std::string mlir::tir::describeOpHeader(Operation *op) {
+  OpPrintingFlags flags;
+  flags.skipRegions();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, flags);
+  return text.substr(0, text.find('\n'));
+}

@@ -24,6 +24,10 @@ namespace mlir::tir {
 /// call-site locations), else `loc` printed: where diagnostics point.
 std::string describeLocation(Location loc);
 
+/// The first line of `op` as printed, without its regions: how messages
+/// quote an op.
+std::string describeOpHeader(Operation *op);
+
 /// Parses an integer literal or an `index` SSA name. A name is appended to
 /// `dynamic` and `value` becomes ShapedType::kDynamic.
 ParseResult parseStaticOrDynamicIndex(
