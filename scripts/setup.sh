@@ -10,6 +10,7 @@ packages=(
   libomp-22-dev libopenblas-dev
   python3-numpy python3-pytest pybind11-dev python3-dev
   googletest libgtest-dev
+  libclang-rt-22-dev
 )
 
 missing=()

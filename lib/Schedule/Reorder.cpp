@@ -14,6 +14,61 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
+/// The loops of `chain` that feed both a spatial and a reduce iteration
+/// variable of `block` (after fusing a spatial loop with a reduction loop).
+static SmallVector<ForOp> getMixedLoops(BlockOp block, ArrayRef<ForOp> chain) {
+  SmallVector<ForOp> mixed;
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
+  for (ForOp loop : chain) {
+    bool spatial = false, reduce = false;
+    for (auto [pos, v] : llvm::enumerate(block.getBindingValues())) {
+      if (v != loop.getInductionVar())
+        continue;
+      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+        if (!bindings[i].isFunctionOfDim(pos))
+          continue;
+        spatial |= block.getIterType(i) == IterType::Spatial;
+        reduce |= block.getIterType(i) == IterType::Reduce;
+      }
+    }
+    if (spatial && reduce)
+      mixed.push_back(loop);
+  }
+  return mixed;
+}
+
+/// A block's tir.init runs at the instance whose reduce variables are at
+/// their start; that instance must still come first among those of its
+/// spatial point after the reorder. Loops that feed only spatial or only
+/// reduce variables can move freely (the spatial ones are fixed within a
+/// point, the reduce ones are all at their start in the init instance), but
+/// two loops that both feed spatial and reduce variables walk the points
+/// together, and swapping them interleaves the points: refused. (TVM v0.23
+/// accepts such a reorder when the bindings are affine, e.g. after
+/// `fuse(j, k)` and `split(f, [None, 8])` with k of 12, and computes wrong
+/// sums.)
+static LogicalResult checkInitStaysFirst(BlockOp block, ArrayRef<ForOp> chain,
+                                         ArrayRef<ForOp> nest,
+                                         ScheduleError &error) {
+  if (!block.getInitOp())
+    return success();
+  SmallVector<ForOp> mixed = getMixedLoops(block, chain);
+  SmallVector<ForOp> mixedAfter = llvm::filter_to_vector(
+      nest, [&](ForOp l) { return is_contained(mixed, l); });
+  if (mixed == mixedAfter)
+    return success();
+  unsigned first = 0;
+  while (mixed[first] == mixedAfter[first])
+    ++first;
+  return refuse(error, mixedAfter[first],
+                "reorder would run the init of block '" + block.getBlockName() +
+                    "' after some of its updates: loops " +
+                    loopName(mixed[first]) + " and " +
+                    loopName(mixedAfter[first]) +
+                    " both feed its spatial and its reduce iteration "
+                    "variables, so their order must stay");
+}
+
 FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
                                                  ArrayRef<ForOp> loopsIn,
                                                  ScheduleError &error) {
@@ -109,6 +164,9 @@ FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
   unsigned next = 0;
   for (ForOp loop : chain)
     nest.push_back(llvm::is_contained(loops, loop) ? loops[next++] : loop);
+  for (BlockOp block : collectChildBlocks(bottom))
+    if (failed(checkInitStaysFirst(block, chain, nest, error)))
+      return failure();
   ForOp oldBottom = chain.back(), newBottom = nest.back();
 
   // Take every loop of the chain out to sit before the top one, then nest

@@ -167,8 +167,16 @@ DiagnosedSilenceableFailure mlir::tir::detail::applyScheduleOp(
   OpBuilder::Listener *previous = rewriter.getListener();
   rewriter.setListener(&listener);
   ScheduleError error;
+  bool checked =
+      !step.isQuery() && state.getOptions().getExpensiveChecksEnabled();
+  std::optional<PayloadSnapshot> before;
+  if (checked)
+    before.emplace(payload);
   LogicalResult applied = step.applyToPayload(rewriter, payload, error);
   rewriter.setListener(previous);
+  if (failed(applied) && before && before->changed())
+    return emitDefiniteFailure(op)
+           << "internal error: refused but changed the IR: " << error.message;
   if (failed(applied)) {
     DiagnosedSilenceableFailure diag = emitSilenceableFailure(op)
                                        << error.message;
@@ -180,8 +188,7 @@ DiagnosedSilenceableFailure mlir::tir::detail::applyScheduleOp(
   }
   for (auto [result, values] : llvm::zip(op->getResults(), payload.results))
     results.setMappedValues(cast<OpResult>(result), values);
-  if (!step.isQuery() && state.getOptions().getExpensiveChecksEnabled() &&
-      failed(verifyChangedPayload(payload, listener.erased)))
+  if (checked && failed(verifyChangedPayload(payload, listener.erased)))
     return DiagnosedSilenceableFailure::definiteFailure();
   return DiagnosedSilenceableFailure::success();
 }

@@ -149,8 +149,14 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
   rewriter.setListener(listener.get());
   listener->erased.clear();
   ScheduleError scheduleError;
+  std::optional<PayloadSnapshot> before;
+  if (options.verifyEachStep && !step.isQuery())
+    before.emplace(stepPayload);
   if (failed(step.applyToPayload(rewriter, stepPayload, scheduleError))) {
     error = formatError(scheduleError);
+    if (before && before->changed())
+      error = "internal error: " + op->getName().getStringRef().str() +
+              " refused but changed the IR: " + error;
     return failure();
   }
   if (options.verifyEachStep && !step.isQuery()) {
@@ -323,4 +329,22 @@ mlir::tir::verifyChangedPayload(const SchedulePayload &payload,
       return failure();
   }
   return success();
+}
+
+PayloadSnapshot::PayloadSnapshot(const SchedulePayload &payload) {
+  for (const auto &values : payload.operands)
+    for (transform::MappedValue value : values)
+      if (auto *op = dyn_cast_if_present<Operation *>(value)) {
+        root = op;
+        break;
+      }
+  if (!root)
+    return;
+  while (Operation *parent = root->getParentOp())
+    root = parent;
+  fingerprint.emplace(root);
+}
+
+bool PayloadSnapshot::changed() const {
+  return root && OperationFingerPrint(root) != *fingerprint;
 }

@@ -247,3 +247,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// After fusing the spatial j with the reduction k and splitting the result,
+// both pieces walk the points (vj) together: swapping them would run some
+// updates of a point before its init (TVM v0.23 accepts this and computes
+// wrong sums). The spatial i still moves freely.
+func.func @init_after_updates(%A: memref<4x12xf32>, %C: memref<4x2xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.for %o = 0 to 3 {
+      // expected-note @below {{loop}}
+      tir.for %in = 0 to 8 {
+        tir.block "C"(%vi = spatial(4, %i), %vj = spatial(2, (%o * 8 + %in) floordiv 12), %vk = reduce(12, (%o * 8 + %in) mod 12)) {
+          tir.init {
+            %z = arith.constant 0.0 : f32
+            tir.store %z, %C[%vi, %vj] : memref<4x2xf32>
+          }
+          %c = tir.load %C[%vi, %vj] : memref<4x2xf32>
+          %a = tir.load %A[%vi, %vk] : memref<4x12xf32>
+          %s = arith.addf %c, %a : f32
+          tir.store %s, %C[%vi, %vj] : memref<4x2xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %o, %in = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reorder %o, %in, %i : !transform.any_op, !transform.any_op, !transform.any_op
+    // expected-error @below {{reorder would run the init of block 'C' after some of its updates: loops 'o' and 'in' both feed its spatial and its reduce iteration variables, so their order must stay}}
+    transform.tir.reorder %in, %o : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -123,6 +124,20 @@ FailureOr<std::string> printTraceAsPython(ModuleOp trace, std::string &error);
 /// in `erased` (the outermost of them only).
 LogicalResult verifyChangedPayload(const SchedulePayload &payload,
                                    const DenseSet<Operation *> &erased);
+
+/// The IR a step works on (everything under the outermost op above its
+/// payload), fingerprinted before the step: a step that refuses must leave
+/// it exactly as it was, so its rules are all checked before it rewrites.
+class PayloadSnapshot {
+public:
+  explicit PayloadSnapshot(const SchedulePayload &payload);
+  /// Whether the IR differs from what it was when the snapshot was taken.
+  bool changed() const;
+
+private:
+  Operation *root = nullptr;
+  std::optional<OperationFingerPrint> fingerprint;
+};
 
 } // namespace mlir::tir
 
