@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import tensorir as tvm
+from tensorir.script import tir as T
 
 
 def run_matmul(mod, seed=0):
@@ -42,6 +43,44 @@ def test_scheduled_matches_unscheduled_bitwise(example):
     a, b, scheduled = run_matmul(sch.mod, seed=1)
     assert np.array_equal(reference, scheduled)
     np.testing.assert_allclose(scheduled, a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_vectorized_outer_loop_matches_unscheduled(example):
+    # A vectorized loop with loops inside: the inner loops run once per
+    # vector step (their variables broadcast where a vector needs them).
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    i, j, k = sch.get_loops("C")
+    i0, i1 = sch.split(i, [None, 8])
+    sch.reorder(i0, i1, j)
+    sch.vectorize(i1)
+    _, _, reference = run_matmul(mod, seed=2)
+    _, _, scheduled = run_matmul(sch.mod, seed=2)
+    assert np.array_equal(reference, scheduled)
+
+
+def test_reorder_keeps_reduction_init_first():
+    # j (spatial) fused with k (reduce) and split by 8, which does not divide
+    # k's 12: swapping the two pieces would run updates of a point before
+    # its init. Refused; the IR stays as it was.
+    @T.prim_func
+    def mm(A: T.Buffer((4, 12), "float32"), B: T.Buffer((12, 2), "float32"),
+           C: T.Buffer((4, 2), "float32")):
+        for i, j, k in T.grid(4, 2, 12):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    sch = tvm.tir.Schedule(mm)
+    i, j, k = sch.get_loops(sch.get_block("C"))
+    o, inner = sch.split(sch.fuse(j, k), [None, 8])
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match="init of block 'C' after some of its updates"):
+        sch.reorder(inner, o)
+    assert sch.mod.mlir() == before
+    sch.reorder(o, i)  # the spatial i moves freely
 
 
 def test_fuse_and_queries(example):

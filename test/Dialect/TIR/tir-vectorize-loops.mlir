@@ -147,3 +147,35 @@ func.func @masked_division(%A: memref<8xi32>, %D: memref<8xi32>) {
   }
   return
 }
+
+// -----
+
+// A vectorized loop that is not innermost: the inner loop stays a loop, run
+// once per step with all lanes, and its variable is broadcast inside it
+// where a vector needs it (here the gather's offsets).
+// CHECK-LABEL: func.func @outer_over_inner
+// CHECK-DAG:     %[[ROWS:.+]] = arith.constant dense<[0, 4, 8, 12, 16, 20, 24, 28]> : vector<8xindex>
+// CHECK:         scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step
+// CHECK-NEXT:      %[[KV:.+]] = vector.broadcast %[[K]] : index to vector<8xindex>
+// CHECK:           scf.if
+// CHECK-NEXT:        vector.store
+// CHECK:           %[[OFFSETS:.+]] = arith.addi %[[KV]], %[[ROWS]] : vector<8xindex>
+// CHECK:           vector.gather %{{.+}}[%{{.+}}] [%[[OFFSETS]]]
+// CHECK:           vector.store
+func.func @outer_over_inner(%A: memref<8x4xf32>, %B: memref<8xf32>) {
+  tir.for %i = 0 to 8 vectorized {
+    tir.for %k = 0 to 4 {
+      tir.block "B"(%vi = spatial(8, %i), %vk = reduce(4, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %B[%vi] : memref<8xf32>
+        }
+        %b = tir.load %B[%vi] : memref<8xf32>
+        %a = tir.load %A[%vi, %vk] : memref<8x4xf32>
+        %s = arith.addf %b, %a : f32
+        tir.store %s, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}

@@ -184,10 +184,14 @@ Value LoopVectorizer::vector(Value v) {
   } else if (!isVarying(v)) {
     // Broadcast next to the scalar (at the top of the step when the scalar
     // comes from outside the loop), so the vector dominates every use.
+    // An inner loop's variable is broadcast at the top of that loop's body.
     Value scalar = lane0(v);
     Operation *def = scalar.getDefiningOp();
+    Block *owner = scalar.getParentBlock();
     if (def && vectorLoop->isProperAncestor(def))
       rewriter.setInsertionPointAfter(def);
+    else if (!def && vectorLoop->isProperAncestor(owner->getParentOp()))
+      rewriter.setInsertionPointToStart(owner);
     else
       rewriter.setInsertionPointToStart(vectorLoop.getBody());
     result = broadcast(scalar, v.getType());
