@@ -1,6 +1,7 @@
 //===- Compiler.cpp - build tir modules into callable code ----------------===//
 
 #include "TensorIR/Compiler/Compiler.h"
+#include "SizeBounds.h"
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -160,6 +161,11 @@ mlir::tir::collectSignatures(ModuleOp module) {
       }
       info.args.push_back(std::move(a));
     }
+    // What the buffers must hold given the scalars and the other buffers,
+    // checked at every call.
+    std::vector<std::vector<rt::SizeBound>> bounds = deriveSizeBounds(func);
+    for (unsigned index = 0, e = info.args.size(); index < e; ++index)
+      info.args[index].bounds = std::move(bounds[index]);
     functions.push_back(std::move(info));
   }
   return functions;

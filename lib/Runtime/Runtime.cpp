@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -86,14 +88,51 @@ std::string FunctionInfo::str() const {
   return s + ")";
 }
 
+/// Free text as one token of the signature table: whitespace and '%' as
+/// %XX, "-" for the empty text.
+static std::string encodeToken(const std::string &text) {
+  if (text.empty())
+    return "-";
+  std::string t;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '%') {
+      char hex[4];
+      std::snprintf(hex, sizeof(hex), "%%%02X", static_cast<unsigned char>(c));
+      t += hex;
+    } else {
+      t += c;
+    }
+  }
+  return t;
+}
+
+static std::string decodeToken(const std::string &token) {
+  if (token == "-")
+    return "";
+  std::string t;
+  for (size_t i = 0; i < token.size(); ++i) {
+    if (token[i] == '%' && i + 2 < token.size() &&
+        std::isxdigit(static_cast<unsigned char>(token[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(token[i + 2]))) {
+      t += static_cast<char>(std::stoi(token.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      t += token[i];
+    }
+  }
+  return t;
+}
+
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 1
+  // tir-signatures 2
   // func <name> <nargs>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
+  //        <nbounds> (<dim> <constant> <nterms> (<coeff> <arg> <dim>)...
+  //        <where>)...
   // scalar <name> <dtype>
   std::ostringstream os;
-  os << "tir-signatures 1\n";
+  os << "tir-signatures 2\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << "\n";
     for (const ArgInfo &a : f.args) {
@@ -108,6 +147,13 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
       os << " " << a.strides.size();
       for (int64_t s : a.strides)
         os << " " << s;
+      os << " " << a.bounds.size();
+      for (const SizeBound &b : a.bounds) {
+        os << " " << b.dim << " " << b.constant << " " << b.terms.size();
+        for (const SizeTerm &t : b.terms)
+          os << " " << t.coeff << " " << t.arg << " " << t.dim;
+        os << " " << encodeToken(b.where);
+      }
       os << "\n";
     }
   }
@@ -120,20 +166,23 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::istringstream is(text);
   std::string word;
   int version = 0;
-  if (!(is >> word >> version) || word != "tir-signatures" || version != 1) {
-    error = "not a tir module signature table (version 1)";
+  if (!(is >> word >> version) || word != "tir-signatures" ||
+      (version != 1 && version != 2)) {
+    error = "not a tir module signature table (version 1 or 2)";
     return false;
   }
   auto bad = [&](const std::string &what) {
     error = "malformed signature table: " + what;
     return false;
   };
+  // Counts come from the file: bound them before sizing anything.
+  constexpr size_t kMaxCount = 1 << 16;
   while (is >> word) {
     if (word != "func")
       return bad("expected 'func', got '" + word + "'");
     FunctionInfo f;
     size_t nargs;
-    if (!(is >> f.name >> nargs))
+    if (!(is >> f.name >> nargs) || nargs > kMaxCount)
       return bad("function header");
     for (size_t i = 0; i < nargs; ++i) {
       ArgInfo a;
@@ -148,24 +197,54 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
       if (a.isBuffer) {
         int written;
         size_t rank, nstrides;
-        if (!(is >> written >> rank))
+        if (!(is >> written >> rank) || rank > kMaxCount)
           return bad("buffer " + a.name);
         a.written = written != 0;
         a.shape.resize(rank);
         for (int64_t &d : a.shape)
-          if (!(is >> d))
+          if (!(is >> d) || d < -1)
             return bad("shape of " + a.name);
-        if (!(is >> nstrides))
+        if (!(is >> nstrides) || (nstrides != 0 && nstrides != rank))
           return bad("strides of " + a.name);
         a.strides.resize(nstrides);
         for (int64_t &s : a.strides)
           if (!(is >> s))
             return bad("strides of " + a.name);
+        size_t nbounds = 0;
+        if (version >= 2 && (!(is >> nbounds) || nbounds > kMaxCount))
+          return bad("size bounds of " + a.name);
+        for (size_t b = 0; b < nbounds; ++b) {
+          SizeBound bound;
+          size_t nterms;
+          if (!(is >> bound.dim >> bound.constant >> nterms) ||
+              bound.dim >= rank || nterms > kMaxCount)
+            return bad("size bound of " + a.name);
+          bound.terms.resize(nterms);
+          for (SizeTerm &t : bound.terms)
+            if (!(is >> t.coeff >> t.arg >> t.dim) || t.arg >= nargs ||
+                t.dim < -1)
+              return bad("size bound of " + a.name);
+          if (!(is >> bound.where))
+            return bad("size bound of " + a.name);
+          bound.where = decodeToken(bound.where);
+          a.bounds.push_back(std::move(bound));
+        }
       } else if (kind != "scalar") {
         return bad("argument kind '" + kind + "'");
       }
       f.args.push_back(std::move(a));
     }
+    // Terms name arguments of the right kind and rank.
+    for (const ArgInfo &a : f.args)
+      for (const SizeBound &b : a.bounds)
+        for (const SizeTerm &t : b.terms) {
+          const ArgInfo &of = f.args[t.arg];
+          if (t.dim < 0 ? of.isBuffer
+                        : !of.isBuffer ||
+                              static_cast<size_t>(t.dim) >= of.shape.size())
+            return bad("size bound of " + a.name + " names argument " +
+                       std::to_string(t.arg) + " wrongly");
+        }
     functions.push_back(std::move(f));
   }
   return true;
@@ -281,7 +360,11 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
                 ", got " + shapeStr(given.shape);
         return false;
       }
-      elements *= given.shape[d];
+      if (__builtin_mul_overflow(elements, given.shape[d], &elements)) {
+        error = where + "has more elements than a 64-bit size can count, " +
+                shapeStr(given.shape);
+        return false;
+      }
     }
     std::vector<int64_t> givenStrides =
         given.strides.empty() ? contiguousStrides(given.shape) : given.strides;
@@ -294,8 +377,9 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
     std::vector<int64_t> wanted = expected.strides.empty()
                                       ? contiguousStrides(given.shape)
                                       : expected.strides;
-    for (size_t d = 0; d < given.shape.size(); ++d) {
-      // A dimension of size 1 is never stepped along: any stride will do.
+    for (size_t d = 0; d < given.shape.size() && elements != 0; ++d) {
+      // A dimension of size 1 is never stepped along, and an empty array
+      // not at all: any stride will do.
       if (given.shape[d] == 1 || wanted[d] < 0)
         continue;
       if (wanted[d] != givenStrides[d]) {
@@ -312,7 +396,119 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       return false;
     }
   }
-  return checkNoOverlap(info, args, error);
+  return checkScalars(info, args, error) && checkSizes(info, args, error) &&
+         checkNoOverlap(info, args, error);
+}
+
+static std::string argWhere(const FunctionInfo &info, size_t i) {
+  return "argument " + std::to_string(i) + " ('" + info.args[i].name +
+         "') of '" + info.name + "': ";
+}
+
+bool Module::checkScalars(const FunctionInfo &info,
+                          const std::vector<Arg> &args,
+                          std::string &error) const {
+  // An integer that does not fit the parameter's type would be truncated
+  // silently when stored: refuse it.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ArgInfo &expected = info.args[i];
+    if (expected.isBuffer || args[i].kind != Arg::Int)
+      continue;
+    DataType t = expected.dtype;
+    if (t.code == DataType::Float || t.code == DataType::BFloat)
+      continue;
+    int64_t v = args[i].intValue;
+    int64_t lo, hi;
+    if (t.code == DataType::Bool) {
+      lo = 0;
+      hi = 1;
+    } else if (t.code == DataType::Int) {
+      lo = t.bits >= 64 ? INT64_MIN : -(int64_t(1) << (t.bits - 1));
+      hi = t.bits >= 64 ? INT64_MAX : (int64_t(1) << (t.bits - 1)) - 1;
+    } else {
+      lo = 0;
+      hi = t.bits >= 63 ? INT64_MAX : (int64_t(1) << t.bits) - 1;
+    }
+    if (v < lo || v > hi) {
+      error = argWhere(info, i) + std::to_string(v) + " does not fit " +
+              t.str() + " [" + std::to_string(lo) + ", " + std::to_string(hi) +
+              "]";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The value a size term stands for at this call.
+static int64_t termValue(const SizeTerm &t, const std::vector<Arg> &args) {
+  return t.dim < 0 ? args[t.arg].intValue : args[t.arg].shape[t.dim];
+}
+
+/// "n = 100 (argument 0), 'A' dimension 0 = 8".
+static std::string describeTerms(const FunctionInfo &info,
+                                 const SizeBound &bound,
+                                 const std::vector<Arg> &args) {
+  std::string s;
+  for (const SizeTerm &t : bound.terms) {
+    if (!s.empty())
+      s += ", ";
+    if (t.dim < 0)
+      s += info.args[t.arg].name + " = " + std::to_string(termValue(t, args)) +
+           " (argument " + std::to_string(t.arg) + ")";
+    else
+      s += "'" + info.args[t.arg].name + "' dimension " +
+           std::to_string(t.dim) + " = " + std::to_string(termValue(t, args));
+  }
+  return s;
+}
+
+bool Module::checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
+                        std::string &error) const {
+  // A scalar that sizes accesses must not be negative.
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const SizeBound &bound : info.args[i].bounds)
+      for (const SizeTerm &t : bound.terms) {
+        if (t.dim >= 0 || args[t.arg].kind != Arg::Int ||
+            args[t.arg].intValue >= 0)
+          continue;
+        error = "argument " + std::to_string(t.arg) + " ('" +
+                info.args[t.arg].name + "') of '" + info.name + "' is " +
+                std::to_string(args[t.arg].intValue) +
+                ", but it sizes the accesses of " + bound.where + " to '" +
+                info.args[i].name + "'; a size is not negative";
+        return false;
+      }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != Arg::Buffer)
+      continue;
+    for (const SizeBound &bound : info.args[i].bounds) {
+      int64_t needed = bound.constant;
+      bool overflow = false;
+      for (const SizeTerm &t : bound.terms) {
+        int64_t product;
+        overflow |=
+            __builtin_mul_overflow(t.coeff, termValue(t, args), &product) ||
+            __builtin_add_overflow(needed, product, &needed);
+      }
+      std::string terms = describeTerms(info, bound, args);
+      if (overflow) {
+        error = argWhere(info, i) + "the size " + bound.where +
+                " needs from dimension " + std::to_string(bound.dim) +
+                " overflows 64-bit integers (" + terms + ")";
+        return false;
+      }
+      int64_t size = args[i].shape[bound.dim];
+      if (size < needed) {
+        error = argWhere(info, i) + "dimension " + std::to_string(bound.dim) +
+                " has " + std::to_string(size) + " elements, but " +
+                bound.where + " reaches index " + std::to_string(needed - 1) +
+                (terms.empty() ? "" : " (" + terms + ")") +
+                "; the array is too small for the sizes given";
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /// The bytes a buffer argument spans, [first, last).

@@ -42,12 +42,25 @@ class NDArray:
         return f"<tensorir.nd.NDArray shape={self.shape} dtype={self.dtype}>\n{self._data}"
 
 
+def _check_device(device):
+    from .runtime import Device
+    if device is None:
+        return
+    if not isinstance(device, Device):
+        raise TypeError(f"device is a {type(device).__name__}; give tvm.cpu(0)")
+    if device.device_type != "cpu":
+        raise ValueError(f"device {device!r}: tensorir runs functions on the CPU only "
+                         "(tvm.cpu(0))")
+
+
 def array(data, device=None):
     """Copies `data` (a numpy array or anything numpy takes) into an NDArray."""
+    _check_device(device)
     if isinstance(data, NDArray):
         data = data.numpy()
     return NDArray(np.array(data, copy=True))
 
 
 def empty(shape, dtype="float32", device=None):
+    _check_device(device)
     return NDArray(np.empty(shape, dtype=dtype))

@@ -1,5 +1,6 @@
 """build, runtime modules and timing."""
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -26,19 +27,89 @@ def cpu(index=0):
     return Device("cpu", index)
 
 
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _split_params(text):
+    """The parameters of a native signature, "f(A: float32[8, 8], n: int64,
+    B: float32[8] (written))", as (name, type, written) tuples."""
+    inner = text[text.index("(") + 1:text.rindex(")")]
+    params, depth, start = [], 0, 0
+    for pos, ch in enumerate(inner + ","):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            part = inner[start:pos].strip()
+            start = pos + 1
+            if not part:
+                continue
+            name, _, rest = part.partition(": ")
+            written = rest.endswith(" (written)")
+            params.append((name, rest[:-len(" (written)")] if written else rest, written))
+    return params
+
+
 class Function:
     """A compiled function; call it with numpy arrays, tvm.nd arrays, ints
     and floats. Arguments are checked against the signature first: a wrong
-    shape, element type or count raises ValueError naming the argument."""
+    count, shape, element type, a scalar out of its type's range, an array
+    smaller than the sizes the scalars give, or a read-only array the
+    function writes raises ValueError (TypeError for a value of the wrong
+    kind) naming the argument; nothing runs then."""
 
     def __init__(self, module, name):
         self._module, self.name = module, name
+        self._params = _split_params(self.signature)
+
+    def _where(self, i):
+        if i < len(self._params):
+            return f"argument {i} ('{self._params[i][0]}') of '{self.name}'"
+        return f"argument {i} of '{self.name}'"
+
+    def _convert(self, i, a):
+        if isinstance(a, NDArray):
+            a = a._data
+        if isinstance(a, np.generic) and not isinstance(a, np.ndarray):
+            if isinstance(a, np.bool_):
+                a = bool(a)
+            elif isinstance(a, np.integer):
+                a = int(a)
+            elif isinstance(a, np.floating):
+                a = float(a)
+        if isinstance(a, bool):
+            return a
+        if isinstance(a, int):
+            if not _INT64[0] <= a <= _INT64[1]:
+                raise ValueError(f"{self._where(i)}: {a} does not fit a 64-bit integer")
+            return a
+        if isinstance(a, float):
+            return a
+        if isinstance(a, np.ndarray):
+            if a.dtype.hasobject or a.dtype.kind not in "biuf":
+                raise TypeError(f"{self._where(i)}: arrays of dtype {a.dtype} cannot be "
+                                "passed; tir functions take bool, int, uint and float arrays")
+            if a.dtype.byteorder == (">" if sys.byteorder == "little" else "<"):
+                order = "big" if a.dtype.byteorder == ">" else "little"
+                raise ValueError(f"{self._where(i)} is {order}-endian ({a.dtype.str}); tir "
+                                 "functions take arrays in the machine's byte order "
+                                 "(numpy: a.astype(a.dtype.newbyteorder('=')))")
+            if not a.flags.writeable:
+                written = i < len(self._params) and self._params[i][2]
+                if written:
+                    raise ValueError(f"{self._where(i)} is a read-only array, but the "
+                                     "function writes it; pass a writable array "
+                                     "(numpy: array.copy())")
+                # The native call takes writable arrays; the function only
+                # reads this one, so a copy is the same to it.
+                a = a.copy()
+            return a
+        raise TypeError(f"{self._where(i)} is a {type(a).__name__}; tir functions take "
+                        "numpy arrays, tvm.nd arrays, ints and floats")
 
     def __call__(self, *args):
-        converted = [a._data if isinstance(a, NDArray) else a for a in args]
-        for i, a in enumerate(converted):
-            if isinstance(a, np.ndarray) and not a.flags.writeable:
-                converted[i] = a.copy()
+        converted = [self._convert(i, a) for i, a in enumerate(args)]
         self._module._native.call(self.name, *converted)
 
     @property

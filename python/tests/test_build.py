@@ -35,10 +35,102 @@ def test_wrong_arguments_name_the_argument(example):
     with pytest.raises(KeyError, match="no function named 'nope'"):
         lib["nope"]
     big = np.zeros(8, ">f4" if np.little_endian else "<f4")
-    with pytest.raises(ValueError, match="argument 0 is (big|little)-endian"):
+    with pytest.raises(ValueError, match=r"argument 0 \('A'\) of 'main' is (big|little)-endian"):
         lib["main"](big, np.zeros(8, "float32"))
-    with pytest.raises(TypeError, match="numpy kind 'O'"):
+    with pytest.raises(TypeError, match=r"argument 0 \('A'\) of 'main': arrays of dtype object"):
         lib["main"](np.zeros(8, object), np.zeros(8, "float32"))
+
+
+def test_scalar_sizes_are_checked_against_the_arrays(example):
+    # add_one(n, A, B) loops to n over A[?] and B[?]: without the check,
+    # n = 100 with 8-element arrays wrote past B (heap corruption).
+    f = tvm.build(example("vector_add_dynamic"))["add_one"]
+    a, b = np.arange(8, dtype="float32"), np.zeros(8, "float32")
+    with pytest.raises(ValueError, match=r"argument 1 \('A'\) of 'add_one': dimension 0 has 8 "
+                                         r"elements, but tir.load in block 'B' reaches index 99 "
+                                         r"\(n = 100 \(argument 0\)\)"):
+        f(100, a, b)
+    with pytest.raises(ValueError, match=r"argument 2 \('B'\) of 'add_one': dimension 0 has 4 "
+                                         r"elements, but tir.store in block 'B' reaches index 7"):
+        f(8, a, np.zeros(4, "float32"))
+    with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one' is -1, but it sizes"):
+        f(-1, a, b)
+    with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one': \d+ does not fit a "
+                                         "64-bit integer"):
+        f(2**70, a, b)
+    with pytest.raises(ValueError, match=r"reaches index 4611686018427387903"):
+        f(2**62, a, b)
+    with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one': expected an integer"):
+        f(8.0, a, b)
+    np.testing.assert_array_equal(b, 0)  # nothing ran
+    f(np.int32(5), a, b)  # numpy integers are integers
+    np.testing.assert_array_equal(b[:5], a[:5] + 1)
+    f(4, a, np.zeros(8, "float32"))  # larger arrays are fine
+    f(0, np.zeros(0, "float32"), np.zeros(0, "float32"))  # and empty ones
+
+
+def test_shape_variables_bind_every_array(example):
+    from tensorir.script import tir as T
+
+    @T.prim_func
+    def f(a: T.handle, b: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n,), "float32")
+        B = T.match_buffer(b, (n,), "float32")
+        for i in range(n):
+            with T.block("B"):
+                vi = T.axis.spatial(n, i)
+                B[vi] = A[vi] + T.float32(1)
+
+    fn = tvm.build(f)["f"]
+    with pytest.raises(ValueError, match=r"argument 1 \('B'\) of 'f': dimension 0 has 4 elements, "
+                                         r"but tir.store in block 'B' reaches index 7 \('A' "
+                                         r"dimension 0 = 8\)"):
+        fn(np.ones(8, "float32"), np.zeros(4, "float32"))
+
+
+def test_scalars_out_of_their_type_are_refused():
+    mod = tvm.IRModule.from_mlir("""
+    func.func @f(%k: i8 {tir.name = "k"}, %A: memref<4xi32> {tir.name = "A"}) {
+      tir.for %i = 0 to 4 {
+        tir.block "A"(%vi = spatial(4, %i)) {
+          %w = arith.extsi %k : i8 to i32
+          tir.store %w, %A[%vi] : memref<4xi32>
+        }
+      }
+      return
+    }""")
+    f = tvm.build(mod)["f"]
+    out = np.zeros(4, "int32")
+    with pytest.raises(ValueError, match=r"argument 0 \('k'\) of 'f': 300 does not fit int8 "
+                                         r"\[-128, 127\]"):
+        f(300, out)
+    f(-7, out)
+    np.testing.assert_array_equal(out, -7)
+
+
+def test_read_only_outputs_are_refused(example):
+    f = tvm.build(example("vector_add"))["main"]
+    a, b = np.ones(8, "float32"), np.zeros(8, "float32")
+    a.flags.writeable = False
+    f(a, b)  # an input may be read-only
+    np.testing.assert_array_equal(b, 2)
+    b.flags.writeable = False
+    with pytest.raises(ValueError, match=r"argument 1 \('B'\) of 'main' is a read-only array, "
+                                         "but the function writes it"):
+        f(a, b)
+
+
+def test_wrong_kinds_and_devices_are_refused(example):
+    f = tvm.build(example("vector_add"))["main"]
+    with pytest.raises(TypeError, match=r"argument 1 \('B'\) of 'main' is a list"):
+        f(np.zeros(8, "float32"), [0.0] * 8)
+    with pytest.raises(TypeError, match=r"argument 0 \('A'\) of 'main' is a Device"):
+        f(tvm.cpu(0), np.zeros(8, "float32"))
+    with pytest.raises(TypeError, match=r"arrays of dtype <U1 cannot be passed"):
+        f(np.array(list("abcdefgh")), np.zeros(8, "float32"))
+    with pytest.raises(ValueError, match=r"device cuda\(0\): tensorir runs functions on the CPU"):
+        tvm.nd.array(np.zeros(8, "float32"), tvm.runtime.Device("cuda", 0))
 
 
 def test_strided_views_are_checked(example):

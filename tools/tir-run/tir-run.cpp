@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -219,11 +220,19 @@ int main(int argc, char **argv) {
       if (*end || !*text)
         return fail("--arg " + param.name + ": '" + it->second +
                     "' is not a number");
-      if (!isFloat && f != static_cast<double>(static_cast<int64_t>(f)))
-        return fail("--arg " + param.name + ": '" + it->second +
-                    "' is not an integer");
-      args[i] = isFloat ? rt::Arg::scalar(f)
-                        : rt::Arg::scalar(static_cast<int64_t>(f));
+      if (isFloat) {
+        args[i] = rt::Arg::scalar(f);
+        continue;
+      }
+      // Integers exactly (a double would round those above 2^53), and
+      // within 64 bits; the runtime then checks the parameter's range.
+      int64_t value;
+      if (llvm::StringRef(text).trim().getAsInteger(10, value)) {
+        bool integral = std::isfinite(f) && f == std::trunc(f);
+        return fail("--arg " + param.name + ": '" + it->second + "' is " +
+                    (integral ? "not a 64-bit integer" : "not an integer"));
+      }
+      args[i] = rt::Arg::scalar(value);
       continue;
     }
     auto file = inputFiles.find(param.name);

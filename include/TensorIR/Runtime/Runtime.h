@@ -41,6 +41,32 @@ struct DataType {
   bool operator!=(const DataType &o) const { return !(*this == o); }
 };
 
+/// One term of a size a function needs: `coeff` times the value of a scalar
+/// argument (`dim` < 0) or the size of dimension `dim` of a buffer argument.
+struct SizeTerm {
+  int64_t coeff = 1;
+  uint32_t arg = 0;
+  int32_t dim = -1;
+  bool operator==(const SizeTerm &o) const {
+    return coeff == o.coeff && arg == o.arg && dim == o.dim;
+  }
+};
+
+/// What a buffer dimension must hold for the function to stay inside it:
+/// at least `constant + sum(terms)` elements, the compiler having found an
+/// unguarded access whose index reaches that value minus one (`where`
+/// names the access, e.g. "block 'B'"). Checked at every call, so that a
+/// scalar that sizes buffers cannot make the code write past an array.
+struct SizeBound {
+  uint32_t dim = 0;
+  int64_t constant = 0;
+  std::vector<SizeTerm> terms;
+  std::string where;
+  bool operator==(const SizeBound &o) const {
+    return dim == o.dim && constant == o.constant && terms == o.terms;
+  }
+};
+
 /// One parameter of a compiled function, as its signature says.
 struct ArgInfo {
   std::string name;
@@ -53,6 +79,8 @@ struct ArgInfo {
   std::vector<int64_t> strides;
   /// Buffers the function writes (its outputs).
   bool written = false;
+  /// Buffers: the sizes their dimensions must have (see SizeBound).
+  std::vector<SizeBound> bounds;
 
   /// "float32[128, 128]", "float32[?]", "int32".
   std::string typeStr() const;
@@ -67,7 +95,8 @@ struct FunctionInfo {
 };
 
 /// Signatures as text, the form a module carries them in (the
-/// `__tir_metadata` symbol of an exported library).
+/// `__tir_metadata` symbol of an exported library). Version 2 adds the size
+/// bounds; version 1 tables (libraries exported before) are still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);
@@ -129,8 +158,11 @@ public:
 
   /// Checks `args` against the signature of `name` and calls it. Returns
   /// false with `error` set (naming the function and the argument) when the
-  /// function does not exist, an argument does not match, or a buffer the
-  /// function writes overlaps another argument; nothing runs then.
+  /// function does not exist, an argument does not match (a scalar out of
+  /// its type's range included), a buffer is smaller than the sizes the
+  /// function needs from it (its SizeBounds, given the scalars), or a
+  /// buffer the function writes overlaps another argument; nothing runs
+  /// then.
   bool call(const std::string &name, const std::vector<Arg> &args,
             std::string &error) const;
 
@@ -139,6 +171,10 @@ public:
              std::string &error) const;
 
 private:
+  bool checkScalars(const FunctionInfo &info, const std::vector<Arg> &args,
+                    std::string &error) const;
+  bool checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
+                  std::string &error) const;
   bool checkNoOverlap(const FunctionInfo &info, const std::vector<Arg> &args,
                       std::string &error) const;
 
