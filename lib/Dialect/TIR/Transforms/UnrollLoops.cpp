@@ -1,4 +1,20 @@
 //===- UnrollLoops.cpp - unroll loops tir marked unrolled -----------------===//
+//
+// A loop with a constant trip count is unrolled completely, within a limit:
+// the unrolled code (trip count times the operations of the body, inner
+// unrolled loops already expanded) may have at most kDefaultMaxUnrolledOps
+// operations. Beyond it the pass refuses the loop with an error that names
+// the loop, the count and the limit, rather than spending minutes and
+// gigabytes on it: unrolling 10^5 iterations is almost always a mistake
+// (T.unroll on the wrong loop). A loop annotation asks for more explicitly:
+//
+//   for i in T.unroll(100000, annotations={"unroll_limit": 0}):   # no limit
+//   transform.tir.annotate "unroll_limit" = 1000000 : i64 to %loop
+//
+// "unroll_limit" = N raises (or lowers) the limit for that loop to N
+// operations; 0 removes it.
+//
+//===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
@@ -15,6 +31,12 @@ namespace mlir::tir {
 using namespace mlir;
 using namespace mlir::tir;
 
+/// The most operations a full unroll may produce unless the loop's
+/// "unroll_limit" annotation says otherwise.
+static constexpr uint64_t kDefaultMaxUnrolledOps = 16384;
+/// The loop annotation that sets the limit for one loop (0: none).
+static constexpr llvm::StringLiteral kUnrollLimitKey = "unroll_limit";
+
 LogicalResult mlir::tir::unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
                                     unsigned dynamicFactor) {
   loop->removeAttr(TIRDialect::kLoopKindAttrName);
@@ -25,6 +47,64 @@ LogicalResult mlir::tir::unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
   if (dynamicFactor <= 1)
     return success();
   return success(succeeded(loopUnrollByFactor(loop, dynamicFactor)));
+}
+
+/// The limit for `loop`: its "unroll_limit" annotation, or the default.
+/// Fails (with an error) on an annotation that is not a non-negative
+/// integer.
+static FailureOr<uint64_t> unrollLimit(scf::ForOp loop) {
+  auto annotations =
+      loop->getAttrOfType<DictionaryAttr>(TIRDialect::kAnnotationsAttrName);
+  Attribute value = annotations ? annotations.get(kUnrollLimitKey) : nullptr;
+  if (!value)
+    return kDefaultMaxUnrolledOps;
+  auto integer = dyn_cast<IntegerAttr>(value);
+  if (!integer || !integer.getType().isSignlessInteger() ||
+      integer.getValue().isNegative())
+    return loop.emitError("annotation \"")
+           << kUnrollLimitKey << "\" is " << value
+           << "; it is a number of operations (0: no limit)";
+  return integer.getValue().getZExtValue();
+}
+
+/// Refuses a full unroll of `loop` beyond its limit.
+static LogicalResult checkUnrollSize(scf::ForOp loop) {
+  std::optional<APInt> tripCount = loop.getStaticTripCount();
+  if (!tripCount)
+    return success();
+  FailureOr<uint64_t> limit = unrollLimit(loop);
+  if (failed(limit))
+    return failure();
+  if (*limit == 0)
+    return success();
+  uint64_t bodyOps = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!isa<scf::YieldOp>(op))
+      ++bodyOps;
+  });
+  uint64_t iterations =
+      tripCount->getActiveBits() > 63 ? UINT64_MAX : tripCount->getZExtValue();
+  uint64_t total;
+  if (__builtin_mul_overflow(iterations, std::max<uint64_t>(bodyOps, 1),
+                             &total))
+    total = UINT64_MAX;
+  if (total <= *limit)
+    return success();
+  InFlightDiagnostic diag = loop.emitError("unrolling this loop fully (");
+  if (iterations == UINT64_MAX)
+    diag << "more than 2^63";
+  else
+    diag << iterations;
+  diag << " iterations of " << bodyOps << " operations";
+  if (total == UINT64_MAX)
+    diag << ", more than 2^64 in all";
+  else
+    diag << " = " << total << " operations";
+  diag << ") exceeds the limit of " << *limit
+       << " operations; unroll a shorter loop (split it first), or ask for "
+          "it explicitly with the loop annotation \""
+       << kUnrollLimitKey << "\" = <operations> (0: no limit)";
+  return diag;
 }
 
 namespace {
@@ -42,6 +122,8 @@ struct TIRUnrollLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
+      if (failed(checkUnrollSize(loop)))
+        return signalPassFailure();
       if (failed(unrollLoop(rewriter, loop, dynamicFactor))) {
         loop.emitError("could not be unrolled");
         return signalPassFailure();
