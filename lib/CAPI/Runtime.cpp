@@ -69,6 +69,10 @@ extern "C" {
 
 tirModule *tirModuleCompile(const char *source, size_t length,
                             const char *targetCPU) {
+  if (!source) {
+    setError("tirModuleCompile: source is NULL");
+    return nullptr;
+  }
   std::unique_ptr<rt::Module> compiled;
   bool ok = withParsedModule(source, length, [&](ModuleOp module) {
     auto result = tir::compileModule(module, optionsFor(targetCPU));
@@ -82,6 +86,11 @@ tirModule *tirModuleCompile(const char *source, size_t length,
 
 int tirModuleExport(const char *source, size_t length, const char *targetCPU,
                     const char *path) {
+  if (!source || !path || !*path) {
+    setError(std::string("tirModuleExport: ") +
+             (!source ? "source is NULL" : "no output path"));
+    return 1;
+  }
   bool ok = withParsedModule(source, length, [&](ModuleOp module) {
     return succeeded(tir::exportLibrary(module, optionsFor(targetCPU), path));
   });
@@ -89,6 +98,10 @@ int tirModuleExport(const char *source, size_t length, const char *targetCPU,
 }
 
 tirModule *tirModuleLoad(const char *path) {
+  if (!path) {
+    setError("tirModuleLoad: path is NULL");
+    return nullptr;
+  }
   std::string error;
   std::unique_ptr<rt::Module> module = rt::Module::load(path, error);
   if (!module) {
@@ -101,17 +114,35 @@ tirModule *tirModuleLoad(const char *path) {
 void tirModuleDestroy(tirModule *module) { delete module; }
 
 int32_t tirModuleNumFunctions(const tirModule *module) {
+  if (!module) {
+    setError("tirModuleNumFunctions: module is NULL");
+    return -1;
+  }
   return static_cast<int32_t>(module->signatures.size());
 }
 
 const char *tirModuleFunctionSignature(const tirModule *module, int32_t index) {
-  if (index < 0 || index >= tirModuleNumFunctions(module))
+  if (!module || index < 0 || index >= tirModuleNumFunctions(module)) {
+    setError("tirModuleFunctionSignature: " +
+             std::string(module ? "no function " + std::to_string(index)
+                                : "module is NULL"));
     return nullptr;
+  }
   return module->signatures[index].c_str();
 }
 
 int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
                   int32_t numArgs) {
+  if (!module || !function || numArgs < 0 || (numArgs > 0 && !args)) {
+    setError(
+        std::string("tirModuleCall: ") +
+        (!module     ? "module is NULL"
+         : !function ? "function name is NULL"
+         : numArgs < 0
+             ? "negative argument count " + std::to_string(numArgs)
+             : "args is NULL for " + std::to_string(numArgs) + " arguments"));
+    return 1;
+  }
   std::vector<rt::Arg> converted;
   for (int32_t i = 0; i < numArgs; ++i) {
     const tirArg &a = args[i];
@@ -135,6 +166,19 @@ int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
         strides.assign(a.buffer.strides, a.buffer.strides + a.buffer.ndim);
       rt::DataType dtype{static_cast<rt::DataType::Code>(a.buffer.code),
                          a.buffer.bits};
+      if (!rt::DataType::parse(dtype.str()) ||
+          (dtype.code == rt::DataType::Bool && dtype.bits != 1 &&
+           dtype.bits != 8)) {
+        setError("argument " + std::to_string(i) + ": element type code " +
+                 std::to_string(a.buffer.code) + " with " +
+                 std::to_string(a.buffer.bits) +
+                 " bits is not one the runtime knows (TIR_INT, TIR_UINT, "
+                 "TIR_FLOAT, TIR_BFLOAT, TIR_BOOL with 8, 16, 32 or 64 "
+                 "bits)");
+        return 1;
+      }
+      if (dtype.code == rt::DataType::Bool)
+        dtype.bits = 1;
       converted.push_back(rt::Arg::buffer(
           a.buffer.data, dtype, std::move(shape), std::move(strides)));
       break;

@@ -2,6 +2,7 @@
 
 #include "TensorIR/Runtime/NumPy.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -248,6 +249,16 @@ bool mlir::tir::runtime::readNpy(const std::string &path, NDArray &array,
     in.read(reinterpret_cast<char *>(b), 4);
     headerLen = b[0] | (b[1] << 8) | (b[2] << 16) | (uint32_t(b[3]) << 24);
   }
+  // Sizes come from the file: check them against its length before
+  // allocating anything.
+  in.seekg(0, std::ios::end);
+  auto fileSize = static_cast<uint64_t>(in.tellg());
+  uint64_t dataStart = (magic[6] == 1 ? 10 : 12) + uint64_t(headerLen);
+  if (!in || magic[6] < 1 || magic[6] > 3 || dataStart > fileSize) {
+    error = "'" + path + "': truncated or malformed header";
+    return false;
+  }
+  in.seekg(dataStart - headerLen);
   std::string header(headerLen, '\0');
   if (!in.read(header.data(), headerLen)) {
     error = "'" + path + "': truncated header";
@@ -268,12 +279,37 @@ bool mlir::tir::runtime::readNpy(const std::string &path, NDArray &array,
   }
   std::string shapeText = dictValue(header, "shape");
   std::vector<int64_t> shape;
+  if (shapeText.size() < 2 || shapeText.front() != '(' ||
+      shapeText.back() != ')') {
+    error = "'" + path + "': no shape in the header";
+    return false;
+  }
+  uint64_t elements = 1;
   for (size_t i = 1; i < shapeText.size();) {
     size_t j = shapeText.find_first_of(",)", i);
     std::string num = shapeText.substr(i, j - i);
-    if (num.find_first_of("0123456789") != std::string::npos)
-      shape.push_back(std::strtoll(num.c_str(), nullptr, 10));
+    num.erase(0, num.find_first_not_of(' '));
+    num.erase(num.find_last_not_of(' ') + 1);
+    if (!num.empty()) {
+      char *end;
+      errno = 0;
+      long long d = std::strtoll(num.c_str(), &end, 10);
+      if (*end || errno || d < 0 ||
+          __builtin_mul_overflow(elements, static_cast<uint64_t>(d),
+                                 &elements)) {
+        error = "'" + path + "': malformed shape " + shapeText;
+        return false;
+      }
+      shape.push_back(d);
+    }
     i = j + 1;
+  }
+  uint64_t bytes;
+  if (__builtin_mul_overflow(elements, uint64_t(dtype->bytes()), &bytes) ||
+      bytes > fileSize - dataStart) {
+    error = "'" + path + "': fewer data bytes than its shape " + shapeText +
+            " says";
+    return false;
   }
   array = NDArray(*dtype, shape);
   if (!in.read(reinterpret_cast<char *>(array.bytes.data()),

@@ -32,6 +32,8 @@
 #include <map>
 #include <random>
 
+#include <unistd.h>
+
 using namespace mlir;
 namespace rt = mlir::tir::runtime;
 namespace cl = llvm::cl;
@@ -256,6 +258,19 @@ int main(int argc, char **argv) {
                     ") has dynamic dimensions; give --input " + param.name +
                     "=file.npy or --shape " + param.name + "=...");
       }
+      uint64_t bytes = param.dtype.bytes();
+      for (int64_t d : shape)
+        if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+          bytes = UINT64_MAX;
+      uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+      if (bytes > memory)
+        return fail(
+            "argument '" + param.name + "' of shape " +
+            llvm::join(llvm::map_range(
+                           shape, [](int64_t d) { return std::to_string(d); }),
+                       "x") +
+            " needs more bytes than this machine's memory");
       arrays[i] = rt::NDArray(param.dtype, shape);
       if (!param.written) {
         std::mt19937_64 rng(seed * 1000003ull + i);
