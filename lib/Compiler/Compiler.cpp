@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -321,6 +322,13 @@ static FailureOr<Prepared> prepare(ModuleOp module,
                                    const CompileOptions &options,
                                    llvm::LLVMContext &ctx) {
   Prepared p;
+  // A lowering error names the op at the user's line; a dump of the
+  // half-lowered IR after it ("see current operation") would only bury it.
+  MLIRContext *context = module->getContext();
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  auto restore =
+      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))
     return failure();

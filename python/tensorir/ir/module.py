@@ -125,12 +125,21 @@ class IRModule:
     def from_mlir(text, name="<string>"):
         """Parses MLIR text (tir in its MLIR syntax). Raises ValueError with
         the parser's or verifier's message, located in `name`."""
+        if not isinstance(text, str):
+            raise TypeError(f"from_mlir takes MLIR text (str), got {type(text).__name__}")
         return IRModule(ext.Module.parse(text, name))
 
     @staticmethod
     def load(path):
-        with open(path) as f:
-            return IRModule.from_mlir(f.read(), path)
+        """Reads an MLIR file (OSError when it cannot be read, ValueError
+        when it is not MLIR text or does not parse and verify)."""
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"'{path}' is not MLIR text: byte {e.start} is not UTF-8") from None
+        return IRModule.from_mlir(text, path)
 
     @staticmethod
     def from_expr(expr, functions=None, type_defs=None):

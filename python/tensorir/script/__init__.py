@@ -14,7 +14,7 @@ def from_source(text, filename="<tvmscript>"):
     decorated with @T.prim_func, at the top level or in an @I.ir_module
     class, goes into one IRModule."""
     from ..ir import IRModule
-    tree = _ast.parse(text)
+    tree = _ast.parse(text, filename)
     functions = []
 
     def is_prim_func(node):

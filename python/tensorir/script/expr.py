@@ -532,8 +532,40 @@ class ExprParser:
             return self.call(node)
         self.error(node, f"unsupported expression ({type(node).__name__})")
 
+    # How many positional arguments each T.<name> of an expression takes:
+    # (least, most, how to write it).
+    ARITY = {
+        **{n: (2, 2, f"T.{n}(a, b)") for n in (
+            "max", "min", "floordiv", "floormod", "ceildiv", "shift_left",
+            "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor")},
+        **{n: (1, 1, f"T.{n}(x)") for n in (
+            "rsqrt", "floor", "ceil", "round", "exp2", "log2", "erf", "sigmoid",
+            "exp", "sqrt", "log", "tanh", "sin", "cos", "abs", "likely")},
+        "min_value": (1, 1, 'T.min_value("dtype")'),
+        "max_value": (1, 1, 'T.max_value("dtype")'),
+        "Cast": (2, 2, 'T.Cast("dtype", x)'),
+        "cast": (1, 2, 'T.cast(x, "dtype")'),
+        "if_then_else": (3, 3, "T.if_then_else(cond, a, b)"),
+        "Select": (3, 3, "T.Select(cond, a, b)"),
+    }
+
+    def check_arity(self, node, name):
+        """A clear error, at the user's line, for a T.<name>(...) call with
+        the wrong number of arguments."""
+        arity = self.ARITY.get(name)
+        if arity is None:
+            return
+        least, most, form = arity
+        given = len(node.args)
+        if least <= given <= most:
+            return
+        takes = str(least) if least == most else f"{least} or {most}"
+        self.error(node, f"T.{name} takes {takes} argument{'s' if most > 1 else ''} "
+                         f"({form}), got {given}")
+
     def call(self, node):
         name = self.t_name(node.func)
+        self.check_arity(node, name)
         if name in DTYPES:  # T.float32(0), T.float32("-inf")
             special = self.static_value(node.args[0]) if node.args else None
             if isinstance(special, str):

@@ -263,6 +263,15 @@ class FunctionParser(BufferParser, ExprParser):
             self.statement(stmt)
 
     def statement(self, stmt):
+        try:
+            return self.statement_unchecked(stmt)
+        except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+            # A construct the checks above did not foresee: still an error
+            # at the user's line, not a bare Python error from the parser.
+            self.error(stmt, f"cannot parse this statement ({type(e).__name__}: {e}); "
+                             "check the arguments of its T.* calls")
+
+    def statement_unchecked(self, stmt):
         if isinstance(stmt, ast.For):
             return self.for_loop(stmt)
         if isinstance(stmt, ast.With):
@@ -432,6 +441,8 @@ class FunctionParser(BufferParser, ExprParser):
         for s in body:
             call = s.value if isinstance(s, (ast.Assign, ast.Expr)) else None
             fname = self.t_name(call.func) if isinstance(call, ast.Call) else None
+            if fname in ("where", "block_attr") and len(call.args) != 1:
+                self.error(call, f"T.{fname} takes 1 argument, got {len(call.args)}")
             if isinstance(s, ast.Assign) and fname and fname.startswith("axis."):
                 iter_vars.extend(self.axis(s, fname[len("axis."):], call))
             elif isinstance(s, ast.Expr) and fname == "where":
@@ -482,6 +493,10 @@ class FunctionParser(BufferParser, ExprParser):
     def axis(self, stmt, kind, call):
         targets = stmt.targets[0]
         if kind == "remap":
+            if len(call.args) != 2 or call.keywords:
+                self.error(call, 'T.axis.remap takes 2 arguments (a kind string and the '
+                                 'loop variables: T.axis.remap("SSR", [i, j, k])), got '
+                                 f"{len(call.args) + len(call.keywords)}")
             kinds = self.static_value(call.args[0])
             sources = call.args[1].elts if isinstance(call.args[1], (ast.List, ast.Tuple)) else None
             names = targets.elts if isinstance(targets, ast.Tuple) else [targets]
@@ -499,7 +514,14 @@ class FunctionParser(BufferParser, ExprParser):
             self.error(call, f"unknown axis kind T.axis.{kind}")
         if not isinstance(targets, ast.Name):
             self.error(stmt, f"T.axis.{kind} binds one variable")
+        if len(call.args) != 2 or call.keywords:
+            self.error(call, f"T.axis.{kind} takes 2 arguments (the domain and the "
+                             f"binding: T.axis.{kind}(128, i)), got "
+                             f"{len(call.args) + len(call.keywords)}")
         dom = call.args[0]
+        if isinstance(dom, (ast.Tuple, ast.List)) and len(dom.elts) != 2:
+            self.error(dom, f"the domain of T.axis.{kind} is an extent or a pair "
+                            f"(begin, end), got {len(dom.elts)} values")
         if isinstance(dom, (ast.Tuple, ast.List)):
             domain = f"{self.bound(dom.elts[0])} : {self.bound(dom.elts[1])}"
         else:
@@ -666,7 +688,13 @@ def function_source(fn):
 
 
 def parse_function(node, source, filename, line_offset, env=None):
-    return FunctionParser(source, filename, line_offset, node, env).parse()
+    parser = FunctionParser(source, filename, line_offset, node, env)
+    try:
+        return parser.parse()
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+        # In the signature (statements have their own net, with their line).
+        parser.error(node, f"cannot parse the function's signature ({type(e).__name__}: "
+                           f"{e}); check its parameters and T.match_buffer calls")
 
 
 def python_env(fn):
