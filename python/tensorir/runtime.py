@@ -198,16 +198,32 @@ class Module:
 
 
 def _target_cpu(target):
+    """The CPU to build for, from "llvm", "llvm -mcpu=<cpu>" or a Target.
+    Options the build would otherwise ignore silently are refused: target
+    features (-mattr) and another machine's triple (-mtriple)."""
     if target in (None, "llvm", "c"):
         return "native"
+    from .target import Target
     text = str(target)
     if not text.startswith("llvm"):
         raise ValueError(f"target '{text}' is not supported; the runtime "
                          "builds for the CPU ('llvm')")
-    for part in text.split()[1:]:
-        if part.startswith("-mcpu="):
-            return part[len("-mcpu="):]
-    return "native"
+    options = Target(text).attrs
+    if options.get("mattr"):
+        raise ValueError(f"target '{text}': -mattr is not supported by build; the code "
+                         "uses the CPU's features (give the CPU with -mcpu)")
+    triple = options.get("mtriple")
+    if triple:
+        import platform
+        machine = platform.machine()
+        if not str(triple).startswith(machine):
+            raise ValueError(f"target '{text}': -mtriple={triple} is another machine; "
+                             f"build compiles for this one ({machine})")
+    cpu = options.get("mcpu")
+    if cpu is True or cpu == "":
+        raise ValueError(f"target '{text}': -mcpu needs a CPU name (-mcpu=native, "
+                         "-mcpu=skylake, ...)")
+    return cpu or "native"
 
 
 def build(mod, target="llvm", name=None):

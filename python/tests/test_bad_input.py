@@ -442,6 +442,19 @@ CASES = [
        r"unknown CPU 'notacpu'", """
        tvm.build(example("vector_add"), target="llvm -mcpu=notacpu")
        """),
+    py("target_mattr", "llvm -mattr=+avx2 (ignored silently before)", "ValueError",
+       r"-mattr is not supported by build", """
+       tvm.build(example("vector_add"), target="llvm -mattr=+avx2")
+       """),
+    py("target_other_triple", "llvm -mtriple=aarch64-linux-gnu on another machine", "ValueError",
+       r"-mtriple=\S+ is another machine; build compiles for this one", """
+       import platform
+       other = "aarch64-linux-gnu" if platform.machine() != "aarch64" else "x86_64-linux-gnu"
+       tvm.build(example("vector_add"), target="llvm -mtriple=" + other)
+       """),
+    py("target_empty_cpu", "llvm -mcpu= with no CPU", "ValueError", r"-mcpu needs a CPU name", """
+       tvm.build(example("vector_add"), target="llvm -mcpu=")
+       """),
     py("build_not_module", "build(42)", "TypeError", r"build takes an IRModule or a PrimFunc, got int", """
        tvm.build(42)
        """),
