@@ -179,3 +179,27 @@ def test_unknown_cpu_and_feature_are_errors_not_crashes(example):
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert "unknown CPU 'notacpu'" in run.stdout
+
+
+def test_full_unrolling_is_limited_unless_asked_for():
+    from tensorir.script import tir as T
+
+    @T.prim_func
+    def f(A: T.Buffer((5500,), "float32")):
+        for i in T.unroll(5500):
+            with T.block("B"):
+                vi = T.axis.spatial(5500, i)
+                A[vi] = A[vi] + T.float32(1)
+
+    # 5500 iterations of 4 operations: over the limit of 16384.
+    with pytest.raises(ValueError, match=r"test_build\.py:\d+:\d+: error: unrolling this loop "
+                                         r"fully \(5500 iterations of 4 operations = 22000 "
+                                         r"operations\) exceeds the limit of 16384"):
+        tvm.build(f)
+    # Asked for on the loop, through the schedule: built and right.
+    sch = tvm.tir.Schedule(f)
+    (loop,) = sch.get_loops(sch.get_block("B"))
+    sch.annotate(loop, "unroll_limit", 0)
+    a = np.arange(5500, dtype="float32")
+    tvm.build(sch.mod)(a)
+    np.testing.assert_array_equal(a, np.arange(5500, dtype="float32") + 1)
