@@ -329,6 +329,15 @@ CASES = [
            n = T.int32()
            T.evaluate(0)
        """),
+    py("static_empty_domain", "a buffer and loop of extent 0 written with constants", "ValueError",
+       r"'tir\.block' op iteration variable #0 has an empty domain \[0, 0\)", """
+       @T.prim_func
+       def f(A: T.Buffer((0, 4), "float32")):
+           for i, j in T.grid(0, 4):
+               with T.block("B"):  # <-
+                   vi, vj = T.axis.remap("SS", [i, j])
+                   A[vi, vj] = T.float32(0)
+       """),
     py("parallel_reduction", "T.parallel over a reduction loop (a data race)", "ValueError",
        r"user\.py:5:9: error: 'tir\.for' op is parallel, so its iterations run at once, but it "
        r"feeds reduce variable "
@@ -675,6 +684,11 @@ CASES = [
        """),
     capi("c_load_null", "tirModuleLoad(NULL)", r"tirModuleLoad: path is NULL", """
        check_ptr(C.tirModuleLoad(None))
+       """),
+    capi("c_export_no_path", "tirModuleExport with a NULL path", r"tirModuleExport: no output path", """
+       text = open(os.path.join(EX, "vector_add.mlir"), "rb").read()
+       C.tirModuleExport.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p]
+       check(C.tirModuleExport(text, len(text), None, None))
        """),
     capi("c_call_null_module", "tirModuleCall(NULL, ...)", r"tirModuleCall: module is NULL", """
        check(C.tirModuleCall(None, b"main", None, 0))
