@@ -1,0 +1,316 @@
+"""One random generator per schedule primitive (GENERATORS: primitive name
+-> function(ctx) -> Step).
+
+A generator looks at the schedule as it is (ctx: the blocks, the loops
+above each block and their extents) and draws arguments that are mostly
+legal-looking and sometimes not: loops of another block, factors that do not
+divide or are below 1, non-adjacent loops, a loop given twice, unknown
+names and thread axes. The schedule is expected to refuse what is illegal
+(ScheduleError); what it accepts must compute what the unscheduled program
+computes.
+
+A step names blocks and loops symbolically (steps.py), so that it can be
+replayed after the steps before it were dropped by the shrinker. A
+primitive of `ext.primitive_names()` without a generator here fails
+python/tests/test_schedule_diff.py.
+"""
+from nest import Nest
+from steps import Step, block_ref, cached_block, loop_ref
+
+THREAD_AXES = ["blockIdx.x", "blockIdx.y", "threadIdx.x", "threadIdx.y", "threadIdx.z",
+               "vthread", "vthread.x"]
+ANNOTATION_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit",
+                   "software_pipeline_stage", "schedule_diff_mark"]
+
+
+class Context:
+    """What a generator sees: the schedule, the RNG and the kernel's blocks;
+    `loops(block)` lists the extents (None: not a constant) of the loops
+    above a block, outermost first; `nest` is the module's printed form read
+    back (nest.py): which loops blocks share, annotations, allocated
+    buffers."""
+
+    def __init__(self, sch, rng, blocks):
+        self.sch, self.rng, self.blocks = sch, rng, blocks
+        self._loops = {}
+        self.nest = Nest(sch.mod.mlir())
+
+    def loops(self, block):
+        if block not in self._loops:
+            rvs = self.sch.get_loops(cached_block(self.sch, block))
+            self._loops[block] = [self.sch._native.loop_extent(rv._handle) for rv in rvs]
+        return self._loops[block]
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def block(self):
+        return self.rng.choice(self.blocks)
+
+    def block_with_loops(self):
+        candidates = [b for b in self.blocks if self.loops(b)]
+        return self.rng.choice(candidates) if candidates else None
+
+    def loop(self):
+        """(ref, extent) of a random loop, or (None, None) when none is left."""
+        block = self.block_with_loops()
+        if block is None:
+            return None, None
+        extents = self.loops(block)
+        index = self.rng.randrange(len(extents))
+        return loop_ref(block, index), extents[index]
+
+    def any_ref(self):
+        """A block or a loop."""
+        ref, _ = self.loop()
+        return ref if ref is not None and self.chance(0.6) else block_ref(self.block())
+
+
+def _divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def _factor(ctx, extent):
+    """A split factor: mostly a divisor of the extent or a small number,
+    sometimes more than the extent, 1, 0 or negative."""
+    r = ctx.rng.random()
+    if extent and r < 0.45:
+        return ctx.rng.choice(_divisors(extent))
+    if r < 0.85:
+        return ctx.rng.randint(2, 8)
+    if r < 0.95:
+        return ctx.rng.randint(1, (extent or 8) + 3)
+    return ctx.rng.choice([0, -2])
+
+
+def gen_split(ctx):
+    loop, extent = ctx.loop()
+    if loop is None:
+        return None
+    n = ctx.rng.choice([2, 2, 2, 3, 3, 4]) if not ctx.chance(0.03) else 1
+    factors = [_factor(ctx, extent) for _ in range(n)]
+    if ctx.chance(0.85):
+        factors[ctx.rng.randrange(n)] = None
+        if ctx.chance(0.03):
+            factors[ctx.rng.randrange(n)] = None  # two inferred factors
+    kw = {"factors": factors}
+    if ctx.chance(0.3):
+        kw["preserve_unit_iters"] = ctx.chance(0.5)
+    product = 1
+    for f in factors:
+        product *= f if f else 1
+    # disable_predication asserts that the factors divide the extent: only
+    # where they multiply to it exactly (otherwise out-of-bounds accesses are
+    # the caller's fault, not a miscompile).
+    if extent and None not in factors and product == extent and ctx.chance(0.3):
+        kw["disable_predication"] = True
+    return Step("split", [loop], kw)
+
+
+def gen_sample_perfect_tile(ctx):
+    loop, extent = ctx.loop()
+    if loop is None:
+        return None
+    n = ctx.rng.choice([1, 2, 2, 3])
+    kw = {"n": n, "max_innermost_factor": ctx.rng.choice([16, 4, 0, 2])}
+    if ctx.chance(0.1):  # a decision of the caller, possibly wrong
+        kw["decision"] = [ctx.rng.randint(1, 6) for _ in range(n)]
+    # Sampled, then split by the factors it returns (TVM's idiom); the
+    # decision drawn is recorded in the step for replays.
+    return Step("sample_perfect_tile", [loop], kw)
+
+
+def _loop_run(ctx, block, length):
+    extents = ctx.loops(block)
+    start = ctx.rng.randrange(len(extents) - length + 1)
+    return [loop_ref(block, start + i) for i in range(length)]
+
+
+def gen_fuse(ctx):
+    block = ctx.block_with_loops()
+    if block is None:
+        return None
+    extents = ctx.loops(block)
+    r = ctx.rng.random()
+    if r < 0.8 and len(extents) >= 2:
+        length = ctx.rng.choice([2, 2, 2, 3]) if len(extents) >= 3 else 2
+        loops = _loop_run(ctx, block, length)
+    elif r < 0.9:  # any loops, perhaps of other blocks, perhaps twice
+        loops = [ctx.loop()[0] for _ in range(ctx.rng.choice([1, 2, 2, 3]))]
+    else:
+        loops = [loop_ref(block, i) for i in sorted(ctx.rng.sample(range(len(extents)),
+                                                                   min(2, len(extents))))]
+    kw = {"preserve_unit_iters": ctx.chance(0.5)} if ctx.chance(0.2) else {}
+    return Step("fuse", loops, kw)
+
+
+def gen_reorder(ctx):
+    block = ctx.block_with_loops()
+    if block is None:
+        return None
+    extents = ctx.loops(block)
+    if ctx.chance(0.85) and len(extents) >= 2:
+        chosen = ctx.rng.sample(range(len(extents)), ctx.rng.randint(2, len(extents)))
+        loops = [loop_ref(block, i) for i in chosen]
+    else:
+        loops = [ctx.loop()[0] for _ in range(ctx.rng.randint(2, 3))]
+        if ctx.chance(0.3):
+            loops.append(loops[0])  # a loop given twice
+    return Step("reorder", loops, {})
+
+
+def gen_add_unit_loop(ctx):
+    return Step("add_unit_loop", [ctx.any_ref()], {})
+
+
+def _at_step(ctx, prim):
+    """compute_at: mostly a block and a loop of a block after it (its
+    consumers come after it) that does not contain it; reverse_compute_at:
+    of a block before it. Sometimes any loop."""
+    blocks = ctx.blocks
+    block = ctx.block()
+    position = blocks.index(block)
+    others = [b for b in (blocks[position + 1:] if prim == "compute_at" else blocks[:position])
+              if ctx.loops(b)]
+    if not others and ctx.chance(0.75):
+        return None  # (a kernel of one block: only a refusal to test)
+    if others and ctx.chance(0.9):
+        target = ctx.rng.choice(others)
+        shared = ctx.nest.shared_depth(block, target)
+        count = len(ctx.loops(target))
+        index = ctx.rng.randrange(shared, count) if shared < count else count - 1
+        loop = loop_ref(target, index)
+    else:
+        loop, _ = ctx.loop()
+        if loop is None:
+            return None
+    kw = {}
+    if ctx.chance(0.4):
+        kw["preserve_unit_loops"] = ctx.chance(0.5)
+    if ctx.chance(0.15):
+        kw["index"] = ctx.rng.choice([-1, -2, 0, 1, 2, -3])
+    return Step(prim, [block_ref(block), loop], kw)
+
+
+def gen_compute_at(ctx):
+    return _at_step(ctx, "compute_at")
+
+
+def gen_reverse_compute_at(ctx):
+    return _at_step(ctx, "reverse_compute_at")
+
+
+def _loop_kind(prim):
+    def gen(ctx):
+        loop, _ = ctx.loop()
+        return None if loop is None else Step(prim, [loop], {})
+    gen.__name__ = f"gen_{prim}"
+    return gen
+
+
+def gen_bind(ctx):
+    loop, _ = ctx.loop()
+    if loop is None:
+        return None
+    axis = ctx.rng.choice(THREAD_AXES) if ctx.chance(0.95) else "warpIdx.q"
+    return Step("bind", [loop], {"thread_axis": axis})
+
+
+def _annotation_value(ctx, key):
+    if key == "pragma_auto_unroll_max_step":
+        return ctx.rng.choice([0, 4, 16])
+    if key == "pragma_unroll_explicit":
+        return ctx.rng.choice([0, 1])
+    if key == "software_pipeline_stage":
+        return [ctx.rng.randint(0, 2) for _ in range(2)]
+    return ctx.rng.choice([1, "text", True, 2.5])
+
+
+def gen_annotate(ctx):
+    key = ctx.rng.choice(ANNOTATION_KEYS)
+    return Step("annotate", [ctx.any_ref()], {"ann_key": key,
+                                               "ann_val": _annotation_value(ctx, key)})
+
+
+def gen_unannotate(ctx):
+    """Mostly a key the block or loop has."""
+    annotated = ctx.nest.annotated()
+    if annotated and ctx.chance(0.8):
+        block, index, key = ctx.rng.choice(annotated)
+        ref = block_ref(block) if index is None else loop_ref(block, index)
+        return Step("unannotate", [ref], {"ann_key": key})
+    return Step("unannotate", [ctx.any_ref()], {"ann_key": ctx.rng.choice(ANNOTATION_KEYS)})
+
+
+def gen_storage_align(ctx):
+    r = ctx.rng
+    factor = r.choice([4, 8, 16, 32, 1]) if ctx.chance(0.9) else r.choice([0, -4])
+    writers = ctx.nest.writers_of_allocations()
+    block = ctx.rng.choice(writers) if writers and ctx.chance(0.8) else ctx.block()
+    return Step("storage_align", [block_ref(block)], {
+        "buffer_index": r.choice([0, 0, 0, 0, 0, 1, -1]),
+        "axis": r.choice([0, 1, 1, 1, -1, 2, 5]),
+        "factor": factor,
+        "offset": r.randint(0, max(factor, 1) - 1) if ctx.chance(0.9) else factor + 1,
+    })
+
+
+def gen_get_block(ctx):
+    name = ctx.block() if ctx.chance(0.9) else "no_such_block"
+    return Step("get_block", [], {"name": name})
+
+
+def gen_get_loops(ctx):
+    return Step("get_loops", [block_ref(ctx.block())], {})
+
+
+def gen_get_child_blocks(ctx):
+    return Step("get_child_blocks", [ctx.any_ref()], {})
+
+
+def gen_get_producers(ctx):
+    return Step("get_producers", [block_ref(ctx.block())], {})
+
+
+def gen_get_consumers(ctx):
+    return Step("get_consumers", [block_ref(ctx.block())], {})
+
+
+GENERATORS = {
+    "get_block": gen_get_block,
+    "get_loops": gen_get_loops,
+    "get_child_blocks": gen_get_child_blocks,
+    "get_producers": gen_get_producers,
+    "get_consumers": gen_get_consumers,
+    "sample_perfect_tile": gen_sample_perfect_tile,
+    "split": gen_split,
+    "fuse": gen_fuse,
+    "reorder": gen_reorder,
+    "add_unit_loop": gen_add_unit_loop,
+    "compute_at": gen_compute_at,
+    "reverse_compute_at": gen_reverse_compute_at,
+    "parallel": _loop_kind("parallel"),
+    "vectorize": _loop_kind("vectorize"),
+    "unroll": _loop_kind("unroll"),
+    "bind": gen_bind,
+    "annotate": gen_annotate,
+    "unannotate": gen_unannotate,
+    "storage_align": gen_storage_align,
+}
+
+# How often each primitive is drawn, relative to 1 (the loop restructurers
+# find the bugs; queries cannot change anything).
+WEIGHTS = {
+    "split": 4, "fuse": 3, "reorder": 3, "compute_at": 2, "reverse_compute_at": 2,
+    "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
+    "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
+    "get_consumers": 0.3,
+}
+
+
+def draw_step(ctx, primitives):
+    """A step of one of `primitives` (drawn by WEIGHTS); None when the
+    drawn primitive has nothing to work on."""
+    weights = [WEIGHTS.get(p, 1.0) for p in primitives]
+    prim = ctx.rng.choices(primitives, weights)[0]
+    return GENERATORS[prim](ctx)

@@ -1,0 +1,290 @@
+"""The corpus of the differential schedule tester: small TVMScript kernels,
+each with how to make its arguments and how to compare its results.
+
+Every kernel is a `@T.prim_func` of this file (its source is cut out of the
+file for the reproducers the shrinker prints). Shapes are small so that a
+build and a run cost a few tens of milliseconds. Integer kernels are compared
+bit for bit; float kernels with FLOAT_RTOL / FLOAT_ATOL (a schedule may
+reorder a reduction and a multiply-add may or may not be fused, so float
+results may differ in the last bits; inputs lie in [-1, 1] and no reduction
+sums more than 108 terms).
+"""
+import ast
+import os
+import re
+
+from tensorir.script import tir as T
+
+FLOAT_RTOL = 1e-4
+FLOAT_ATOL = 1e-5
+
+
+@T.prim_func
+def matmul(A: T.Buffer((12, 10), "float32"), B: T.Buffer((10, 14), "float32"),
+           C: T.Buffer((12, 14), "float32")):
+    for i, j, k in T.grid(12, 14, 10):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+@T.prim_func
+def matmul_int(A: T.Buffer((9, 8), "int32"), B: T.Buffer((8, 6), "int32"),
+               C: T.Buffer((9, 6), "int32")):
+    for i, j, k in T.grid(9, 6, 8):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = 3
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+@T.prim_func
+def matmul_relu(A: T.Buffer((10, 8), "float32"), B: T.Buffer((8, 12), "float32"),
+                D: T.Buffer((10, 12), "float32")):
+    Y = T.alloc_buffer((10, 12), "float32")
+    for i, j, k in T.grid(10, 12, 8):
+        with T.block("Y"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0)
+            Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+    for i, j in T.grid(10, 12):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+
+
+@T.prim_func
+def conv2d_nhwc(X: T.Buffer((1, 6, 6, 3), "float32"), W: T.Buffer((3, 3, 3, 4), "float32"),
+                Y: T.Buffer((1, 6, 6, 4), "float32")):
+    P = T.alloc_buffer((1, 8, 8, 3), "float32")
+    for n, h, w, c in T.grid(1, 8, 8, 3):
+        with T.block("pad"):
+            vn, vh, vw, vc = T.axis.remap("SSSS", [n, h, w, c])
+            # (indices clamped: T.if_then_else evaluates both of its values)
+            P[vn, vh, vw, vc] = T.if_then_else(
+                1 <= vh and vh < 7 and 1 <= vw and vw < 7,
+                X[vn, T.max(T.min(vh - 1, 5), 0), T.max(T.min(vw - 1, 5), 0), vc], T.float32(0))
+    for n, h, w, f, rh, rw, rc in T.grid(1, 6, 6, 4, 3, 3, 3):
+        with T.block("conv"):
+            vn, vh, vw, vf, vrh, vrw, vrc = T.axis.remap("SSSSRRR", [n, h, w, f, rh, rw, rc])
+            with T.init():
+                Y[vn, vh, vw, vf] = T.float32(0)
+            Y[vn, vh, vw, vf] = Y[vn, vh, vw, vf] + P[vn, vh + vrh, vw + vrw, vrc] * W[vrh, vrw, vrc, vf]
+
+
+@T.prim_func
+def row_sum(A: T.Buffer((7, 13), "float32"), B: T.Buffer((7,), "float32")):
+    for i, k in T.grid(7, 13):
+        with T.block("sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + A[vi, vk]
+
+
+@T.prim_func
+def max_middle(A: T.Buffer((5, 9, 6), "int32"), B: T.Buffer((5, 6), "int32")):
+    for i, k, j in T.grid(5, 9, 6):
+        with T.block("max"):
+            vi, vk, vj = T.axis.remap("SRS", [i, k, j])
+            with T.init():
+                B[vi, vj] = T.min_value("int32")
+            B[vi, vj] = T.max(B[vi, vj], A[vi, vk, vj])
+
+
+@T.prim_func
+def softmax_rows(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")):
+    M = T.alloc_buffer((6,), "float32")
+    E = T.alloc_buffer((6, 10), "float32")
+    S = T.alloc_buffer((6,), "float32")
+    for i, k in T.grid(6, 10):
+        with T.block("M"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                M[vi] = T.float32(-1e30)
+            M[vi] = T.max(M[vi], A[vi, vk])
+    for i, j in T.grid(6, 10):
+        with T.block("E"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            E[vi, vj] = T.exp(A[vi, vj] - M[vi])
+    for i, k in T.grid(6, 10):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + E[vi, vk]
+    for i, j in T.grid(6, 10):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = E[vi, vj] / S[vi]
+
+
+@T.prim_func
+def stencil_1d(A: T.Buffer((19,), "float32"), B: T.Buffer((15,), "float32")):
+    T1 = T.alloc_buffer((17,), "float32")
+    for i in range(17):
+        with T.block("T1"):
+            vi = T.axis.spatial(17, i)
+            T1[vi] = A[vi] * 0.5 + A[vi + 1] + A[vi + 2] * 0.25
+    for i in range(15):
+        with T.block("B"):
+            vi = T.axis.spatial(15, i)
+            B[vi] = T1[vi] - T1[vi + 1] + T1[vi + 2]
+
+
+@T.prim_func
+def stencil_2d(A: T.Buffer((11, 13), "float32"), B: T.Buffer((9, 11), "float32")):
+    for i, j in T.grid(9, 11):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = (A[vi + 1, vj + 1] * 4.0 - A[vi, vj + 1] - A[vi + 2, vj + 1]
+                         - A[vi + 1, vj] - A[vi + 1, vj + 2])
+
+
+@T.prim_func
+def int_divmod(A: T.Buffer((7, 12), "int32"), B: T.Buffer((6, 10), "int32"),
+               C: T.Buffer((60,), "int32")):
+    for i, j in T.grid(6, 10):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = (T.floordiv(A[vi + 1, T.floormod(vj * 5, 12)], 3)
+                         + T.floormod(A[T.floordiv(vi * 10 + vj, 9), vj + 2], 4) * 7 - vi // 2 + vj % 3)
+    for f in range(60):
+        with T.block("C"):
+            vi = T.axis.spatial(6, f // 10)
+            vj = T.axis.spatial(10, f % 10)
+            C[vi * 10 + vj] = B[vi, vj] * 2 + T.floordiv(B[vi, vj], 5) - T.floormod(B[vi, vj], 6)
+
+
+@T.prim_func
+def elementwise_odd(A: T.Buffer((7, 11, 13), "float32"), B: T.Buffer((7, 11, 13), "float32"),
+                    D: T.Buffer((7, 11, 13), "float32")):
+    C = T.alloc_buffer((7, 11, 13), "float32")
+    for i, j, k in T.grid(7, 11, 13):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+            C[vi, vj, vk] = A[vi, vj, vk] * B[vi, vj, vk] + 1.0
+    for i, j, k in T.grid(7, 11, 13):
+        with T.block("D"):
+            vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+            D[vi, vj, vk] = C[vi, vj, vk] * 2.0 - A[vi, vj, vk]
+
+
+@T.prim_func
+def dynamic_rows(a: T.handle, b: T.handle, c: T.handle, n: T.int32):
+    A = T.match_buffer(a, (n, 6), "float32")
+    B = T.match_buffer(b, (n, 6), "float32")
+    C = T.match_buffer(c, (n,), "float32")
+    for i, j in T.grid(n, 6):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 3.0 + T.Cast("float32", vj)
+    for i, k in T.grid(n, 6):
+        with T.block("C"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                C[vi] = T.float32(0)
+            C[vi] = C[vi] + B[vi, vk]
+
+
+
+@T.prim_func
+def lower_triangle(A: T.Buffer((9, 9), "float32"), B: T.Buffer((9, 9), "float32")):
+    for i, j in T.grid(9, 9):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T.where(j <= i)
+            B[vi, vj] = A[vi, vj] * 2.0 + A[vj, vi]
+
+
+@T.prim_func
+def sum_2d_int(A: T.Buffer((5, 6, 7), "int32"), B: T.Buffer((5,), "int32")):
+    for i, k, l in T.grid(5, 6, 7):
+        with T.block("sum"):
+            vi, vk, vl = T.axis.remap("SRR", [i, k, l])
+            with T.init():
+                B[vi] = -7
+            B[vi] = B[vi] + A[vi, vk, vl] * (vk - vl)
+
+class Kernel:
+    """A kernel of the corpus: its PrimFunc, the arguments of a call
+    (("array", shape, dtype) or ("scalar", value)), one list per set of
+    inputs (a dynamic kernel runs with several sizes), and its blocks."""
+
+    def __init__(self, func, name, calls):
+        self.func, self.name, self.calls = func, name, calls
+        self.mlir = func.mod.mlir()
+        self.blocks = re.findall(r'tir\.block "([^"]+)"', self.mlir)
+        self.exact = all(arg[0] == "scalar" or arg[2].startswith("int")
+                         for call in calls for arg in call)
+
+    def source(self):
+        """The kernel's TVMScript source, decorator included."""
+        return _source_of(self.name)
+
+
+def _arrays(*shapes_dtypes):
+    return [("array", shape, dtype) for shape, dtype in shapes_dtypes]
+
+
+def _dynamic_call(n):
+    return _arrays(((n, 6), "float32"), ((n, 6), "float32"), ((n,), "float32")) + [("scalar", n)]
+
+
+KERNELS = {k.name: k for k in [
+    Kernel(matmul, "matmul", [_arrays(((12, 10), "float32"), ((10, 14), "float32"),
+                                      ((12, 14), "float32"))]),
+    Kernel(matmul_int, "matmul_int", [_arrays(((9, 8), "int32"), ((8, 6), "int32"),
+                                              ((9, 6), "int32"))]),
+    Kernel(matmul_relu, "matmul_relu", [_arrays(((10, 8), "float32"), ((8, 12), "float32"),
+                                                ((10, 12), "float32"))]),
+    Kernel(conv2d_nhwc, "conv2d_nhwc", [_arrays(((1, 6, 6, 3), "float32"),
+                                                ((3, 3, 3, 4), "float32"),
+                                                ((1, 6, 6, 4), "float32"))]),
+    Kernel(row_sum, "row_sum", [_arrays(((7, 13), "float32"), ((7,), "float32"))]),
+    Kernel(max_middle, "max_middle", [_arrays(((5, 9, 6), "int32"), ((5, 6), "int32"))]),
+    Kernel(softmax_rows, "softmax_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
+    Kernel(stencil_1d, "stencil_1d", [_arrays(((19,), "float32"), ((15,), "float32"))]),
+    Kernel(stencil_2d, "stencil_2d", [_arrays(((11, 13), "float32"), ((9, 11), "float32"))]),
+    Kernel(int_divmod, "int_divmod", [_arrays(((7, 12), "int32"), ((6, 10), "int32"),
+                                              ((60,), "int32"))]),
+    Kernel(elementwise_odd, "elementwise_odd", [_arrays(((7, 11, 13), "float32"),
+                                                        ((7, 11, 13), "float32"),
+                                                        ((7, 11, 13), "float32"))]),
+    Kernel(dynamic_rows, "dynamic_rows", [_dynamic_call(1), _dynamic_call(13)]),
+    Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
+    Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),
+]}
+
+
+def make_arguments(call, seed):
+    """The arguments of one call, from `seed`: every array is filled (the
+    outputs too, so that an element a schedule forgets to write shows),
+    floats uniform in [-1, 1], integers in [-20, 20]."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    args = []
+    for arg in call:
+        if arg[0] == "scalar":
+            args.append(arg[1])
+        elif arg[2].startswith("int"):
+            args.append(rng.integers(-20, 21, arg[1]).astype(arg[2]))
+        else:
+            args.append(rng.uniform(-1, 1, arg[1]).astype(arg[2]))
+    return args
+
+
+def _source_of(name):
+    path = os.path.abspath(__file__)
+    with open(path) as f:
+        text = f.read()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            lines = text.splitlines()
+            start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            return "\n".join(lines[start - 1:node.end_lineno]) + "\n"
+    raise KeyError(name)
