@@ -168,6 +168,12 @@ class Module:
         """As TVM's: a callable that runs `number` calls `repeat` times and
         returns the seconds per call of each repeat."""
         func = self[name]
+        for what, value in (("number", number), ("repeat", repeat)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
+        if not isinstance(min_repeat_ms, (int, float)) or min_repeat_ms < 0:
+            raise ValueError(f"time_evaluator: min_repeat_ms is a non-negative number, "
+                             f"got {min_repeat_ms!r}")
 
         def evaluate(*args):
             func(*args)  # warm-up

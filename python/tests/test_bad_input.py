@@ -586,6 +586,20 @@ CASES = [
        r"argument 1 \('B'\) of 'main': expected strides \[1\] \(in elements\), got \[2\]", """
        tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"), np.zeros(16, "float32")[::2])
        """),
+    py("fortran_order_array", "a Fortran-order 2-d array", "ValueError",
+       r"argument 0 \('A'\) of 'matmul': expected strides \[128, 1\] \(in elements\), got "
+       r"\[1, 128\]", """
+       a = np.zeros((128, 128), "float32")
+       tvm.build(example("matmul"))["matmul"](np.asfortranarray(a), a.copy(), a.copy())
+       """),
+    py("time_evaluator_zero", "time_evaluator(number=0) (a ZeroDivisionError before)", "ValueError",
+       r"time_evaluator: number is a positive integer, got 0", """
+       tvm.build(example("vector_add")).time_evaluator("main", number=0)
+       """),
+    py("export_to_missing_dir", "export_library into a directory that does not exist", "ValueError",
+       r"linking '/nonexistent/dir/lib\.so' failed", """
+       tvm.build(example("vector_add")).export_library("/nonexistent/dir/lib.so")
+       """),
     py("overlapping_arrays", "the same array as input and output", "ValueError",
        r"arguments 0 \('A'\) and 1 \('B'\) of 'main' overlap in memory", """
        a = np.zeros(8, "float32")
