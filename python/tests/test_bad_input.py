@@ -693,6 +693,11 @@ CASES = [
     capi("c_compile_null", "tirModuleCompile(NULL, ...)", r"tirModuleCompile: source is NULL", """
        check_ptr(C.tirModuleCompile(None, 10, None))
        """),
+    capi("c_unknown_cpu", "tirModuleCompile for CPU 'notacpu' (an LLVM fatal error before)",
+         r"unknown CPU 'notacpu'", """
+       text = open(os.path.join(EX, "vector_add.mlir"), "rb").read()
+       check_ptr(C.tirModuleCompile(text, len(text), b"notacpu"))
+       """),
     capi("c_load_missing", "tirModuleLoad of a missing file", r"cannot load '/nonexistent\.so'", """
        check_ptr(C.tirModuleLoad(b"/nonexistent.so"))
        """),
