@@ -349,6 +349,14 @@ CASES = [
        r"it feeds reduce variable 'vk'", """
        tvm.script.from_source(reduce_src("T.vectorized"), "user.py")
        """),
+    py("prim_func_without_source", "@T.prim_func on a function made by exec (a bare OSError "
+       "before)", "ScriptError", r"@T\.prim_func needs the source of 'f' .*from_source", """
+       exec('@T.prim_func\\ndef f(A: T.Buffer((8,), "float32")):\\n    T.evaluate(0)\\n')
+       """),
+    py("prim_func_on_a_class_instance", "@T.prim_func applied to a number", "ScriptError",
+       r"@T\.prim_func decorates a Python function, got int", """
+       T.prim_func(3)
+       """),
     py("python_syntax_error", "from_source of text that is not Python", "SyntaxError",
        r"invalid syntax \(user\.py, line 1\)", """
        tvm.script.from_source("def (", "user.py")

@@ -40,7 +40,17 @@ class PrimFunc:
 
 
 def _parse(fn):
-    source, filename, offset = function_source(fn)
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise ScriptError(f"@T.prim_func decorates a Python function, got "
+                          f"{type(fn).__name__}")
+    try:
+        source, filename, offset = function_source(fn)
+    except OSError as e:
+        code = fn.__code__
+        raise ScriptError(f"{code.co_filename}:{code.co_firstlineno}: error: @T.prim_func "
+                          f"needs the source of '{fn.__name__}' ({e}); a function made by "
+                          "exec or typed at the interactive prompt has none: parse its text "
+                          "with tensorir.script.from_source") from None
     tree = ast.parse(source)
     node = tree.body[0]
     if not isinstance(node, ast.FunctionDef):
