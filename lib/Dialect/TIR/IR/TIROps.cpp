@@ -245,6 +245,50 @@ LogicalResult ForOp::verify() {
                        "loop is ")
            << stringifyForKind(getKind());
   }
+  return verifyIndependentIterations();
+}
+
+LogicalResult ForOp::verifyIndependentIterations() {
+  // The iterations of a parallel, vectorized or thread-bound loop run at
+  // once: a reduction across them is a data race (lost updates), except
+  // across threadIdx, where lowering makes it a cross-thread reduction.
+  ForKind kind = getKind();
+  if (kind != ForKind::Parallel && kind != ForKind::Vectorized &&
+      kind != ForKind::ThreadBinding)
+    return success();
+  if (kind == ForKind::ThreadBinding && getThread()->starts_with("threadIdx."))
+    return success();
+  Value iv = getInductionVar();
+  for (OpOperand &use : iv.getUses()) {
+    auto block = dyn_cast<BlockOp>(use.getOwner());
+    if (!block)
+      continue;
+    unsigned pos = use.getOperandNumber() -
+                   block.getBindingValues().getBeginOperandIndex();
+    if (pos >= block.getBindingValues().size())
+      continue;
+    SmallVector<AffineExpr> bindings = block.getBindingExprs();
+    for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+      if (block.getIterType(i) != IterType::Reduce ||
+          !bindings[i].isFunctionOfDim(pos))
+        continue;
+      InFlightDiagnostic diag =
+          emitOpError("is ")
+          << (kind == ForKind::ThreadBinding
+                  ? ("bound to " + getThread()->str()).c_str()
+                  : stringifyForKind(kind).data())
+          << ", so its iterations run at once, but it feeds reduce variable "
+          << (block.getVarNames()
+                  ? "'" + cast<StringAttr>((*block.getVarNames())[i]).str() +
+                        "'"
+                  : "#" + std::to_string(i))
+          << " of block '" << block.getBlockName()
+          << "' (a reduction across the iterations would race; only "
+             "threadIdx loops may reduce)";
+      diag.attachNote(block.getLoc()) << "the block";
+      return diag;
+    }
+  }
   return success();
 }
 

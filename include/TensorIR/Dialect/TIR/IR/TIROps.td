@@ -26,7 +26,10 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
     The kind says how iterations run, as in TVMScript: `serial` (default,
     not printed), `parallel`, `vectorized`, `unrolled`, or
     `thread_binding<"tag">` where the tag is one of `blockIdx.{x,y,z}`,
-    `threadIdx.{x,y,z}`, `vthread`, `vthread.{x,y,z}`. Optional
+    `threadIdx.{x,y,z}`, `vthread`, `vthread.{x,y,z}`. The iterations of a
+    parallel, vectorized or thread-bound loop run at once, so such a loop
+    feeds no `reduce` iteration variable of the blocks under it (a race),
+    except a `threadIdx` loop (a cross-thread reduction). Optional
     `annotations` carry TVM's loop annotations (pragmas, software
     pipelining, ...). `var_name` keeps the induction variable's name, as TVM
     does (the custom form shows it as the SSA name; schedule primitives
@@ -91,6 +94,9 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
     std::optional<int64_t> getConstantExtent();
     /// Whether `tag` names a thread axis that `thread_binding` accepts.
     static bool isValidThreadTag(StringRef tag);
+    /// The verifier's rule for parallel, vectorized and thread-bound loops:
+    /// they feed no reduce variable (threadIdx loops excepted).
+    LogicalResult verifyIndependentIterations();
   }];
 
   let hasCustomAssemblyFormat = 1;
