@@ -106,6 +106,21 @@ def test_refusal_names_rule_and_location(example):
     assert sch.mod.mlir() == before
 
 
+@pytest.mark.parametrize("step, message", [
+    (lambda s, i: s.split(i, [8]), "expects at least two factors"),
+    (lambda s, i: s.split(i, [-2, 64]), "split factors must be positive, factor 0 is -2"),
+    (lambda s, i: s.storage_align(s.get_block("C"), 0, 0, 16, 1),
+     "write buffer 0 of block 'C' is not allocated in the function"),
+])
+def test_argument_refusals_leave_ir(example, step, message):
+    sch = tvm.tir.Schedule(example("matmul"))
+    i, _, _ = sch.get_loops(sch.get_block("C"))
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match=message):
+        step(sch, i)
+    assert sch.mod.mlir() == before
+
+
 def test_stale_loop_handle(example):
     sch = tvm.tir.Schedule(example("matmul"))
     i, j, k = sch.get_loops(sch.get_block("C"))
