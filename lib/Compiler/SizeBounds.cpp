@@ -78,9 +78,13 @@ private:
   std::optional<Linear> sizeValue(OpFoldResult r);
   /// [lowest, highest] of an index operand.
   std::optional<std::pair<Linear, Linear>> range(Value v);
-  /// The highest value of `expr` over `operands` (dims then symbols).
-  std::optional<Linear> highest(AffineExpr expr, ValueRange operands,
-                                unsigned numDims);
+  /// The highest (or lowest) value of `expr` over `operands` (dims then
+  /// symbols).
+  std::optional<Linear> extreme(AffineExpr expr, ValueRange operands,
+                                unsigned numDims, bool highest);
+  /// Records that the extent `upper` of a loop or domain must not be
+  /// negative, when it is a scalar parameter.
+  void addExtent(OpFoldResult upper, const std::string &where);
   bool isUnguarded(Operation *access);
   void addAccess(Operation *access, Value buffer, AffineMap map,
                  ValueRange operands);
@@ -151,8 +155,8 @@ std::optional<std::pair<Linear, Linear>> Deriver::range(Value v) {
   return std::make_pair(*lo, *last);
 }
 
-std::optional<Linear> Deriver::highest(AffineExpr expr, ValueRange operands,
-                                       unsigned numDims) {
+std::optional<Linear> Deriver::extreme(AffineExpr expr, ValueRange operands,
+                                       unsigned numDims, bool highest) {
   // Linearize: the coefficient of every operand, and the constant.
   llvm::MapVector<unsigned, int64_t> coeffs;
   int64_t constant = 0;
@@ -196,7 +200,7 @@ std::optional<Linear> Deriver::highest(AffineExpr expr, ValueRange operands,
     auto r = range(operands[position]);
     if (!r)
       return std::nullopt;
-    auto term = scaled(coeff > 0 ? r->second : r->first, coeff);
+    auto term = scaled((coeff > 0) == highest ? r->second : r->first, coeff);
     if (!term)
       return std::nullopt;
     auto sum = added(result, *term);
@@ -208,6 +212,13 @@ std::optional<Linear> Deriver::highest(AffineExpr expr, ValueRange operands,
 }
 
 bool Deriver::isUnguarded(Operation *access) {
+  // A load whose value only feeds arith.select is TVM's if_then_else: its
+  // index may leave the buffer where the condition is false (as
+  // --tir-check-bounds also assumes).
+  if (isa<LoadOp>(access) && !access->use_empty() &&
+      llvm::all_of(access->getUsers(),
+                   [](Operation *user) { return isa<arith::SelectOp>(user); }))
+    return false;
   for (Operation *op = access->getParentOp(); op != func;
        op = op->getParentOp()) {
     if (!op)
@@ -237,8 +248,25 @@ void Deriver::addAccess(Operation *access, Value buffer, AffineMap map,
       os << " in block '" << block.getBlockName() << "'";
     return text;
   }();
+  auto add = [&](rt::SizeBound::Kind kind, unsigned d, const Linear &form) {
+    rt::SizeBound bound;
+    bound.kind = kind;
+    bound.dim = d;
+    bound.constant = form.constant;
+    for (auto &[sym, coeff] : form.terms)
+      bound.terms.push_back({coeff, sym.first, sym.second});
+    bound.where = where;
+    if (!llvm::is_contained(bounds[argNo], bound))
+      bounds[argNo].push_back(std::move(bound));
+  };
   for (unsigned d = 0, e = map.getNumResults(); d < e; ++d) {
-    auto top = highest(map.getResult(d), operands, map.getNumDims());
+    AffineExpr index = map.getResult(d);
+    // The lowest index must not be negative (skipped when it is a constant
+    // that is not).
+    auto low = extreme(index, operands, map.getNumDims(), /*highest=*/false);
+    if (low && !(low->terms.empty() && low->constant >= 0))
+      add(rt::SizeBound::NonNegative, d, *low);
+    auto top = extreme(index, operands, map.getNumDims(), /*highest=*/true);
     if (!top)
       continue;
     auto needed = added(*top, Linear::of(1));
@@ -256,20 +284,37 @@ void Deriver::addAccess(Operation *access, Value buffer, AffineMap map,
       continue;
     if (needed->terms.empty() && needed->constant <= 0)
       continue;
-    rt::SizeBound bound;
-    bound.dim = d;
-    bound.constant = needed->constant;
-    for (auto &[sym, coeff] : needed->terms)
-      bound.terms.push_back({coeff, sym.first, sym.second});
-    bound.where = where;
-    if (!llvm::is_contained(bounds[argNo], bound))
-      bounds[argNo].push_back(std::move(bound));
+    add(rt::SizeBound::AtLeast, d, *needed);
   }
+}
+
+void Deriver::addExtent(OpFoldResult upper, const std::string &where) {
+  auto value = dyn_cast<Value>(upper);
+  auto arg = value ? dyn_cast<BlockArgument>(value) : BlockArgument();
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      !isa<IndexType, IntegerType>(arg.getType()))
+    return;
+  rt::SizeBound bound;
+  bound.kind = rt::SizeBound::NonNegative;
+  bound.terms.push_back({1, arg.getArgNumber(), -1});
+  bound.where = where;
+  auto &list = bounds[arg.getArgNumber()];
+  if (!llvm::is_contained(list, bound))
+    list.push_back(std::move(bound));
 }
 
 std::vector<std::vector<rt::SizeBound>> Deriver::run() {
   bounds.assign(func.getNumArguments(), {});
   func.walk([&](Operation *op) {
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      StringRef name = loop.getVarName() ? *loop.getVarName() : "";
+      addExtent(loop.getMixedUpperBound(),
+                name.empty() ? "a loop" : ("loop '" + name + "'").str());
+    } else if (auto block = dyn_cast<BlockOp>(op)) {
+      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i)
+        addExtent(block.getMixedDomainUpper(i),
+                  "the domain of block '" + block.getBlockName().str() + "'");
+    }
     if (auto load = dyn_cast<LoadOp>(op))
       addAccess(op, load.getBuffer(), load.getMap(), load.getIndices());
     else if (auto store = dyn_cast<StoreOp>(op))

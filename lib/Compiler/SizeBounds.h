@@ -18,14 +18,17 @@
 
 namespace mlir::tir {
 
-/// One list of bounds per parameter of `func` (empty for scalars). An
-/// access contributes a bound when it is unguarded (its enclosing ops up to
-/// the function are tir.for, tir.init and tir.block without `where` or
-/// condition) and each index is a linear expression, with constant
-/// coefficients, of loop variables and block iteration variables whose
-/// domains are bounded by constants, scalar parameters and `memref.dim` of
-/// buffer parameters. Anything else contributes nothing: the check never
-/// refuses a call that a guard or an unknown index makes safe.
+/// One list of bounds per parameter of `func`. An access to a buffer
+/// parameter contributes bounds (its highest index is below the size, its
+/// lowest not negative) when it is unguarded (its enclosing ops up to the
+/// function are tir.for, tir.init and tir.block without `where` or
+/// condition, and a load does not only feed arith.select) and each index
+/// is a linear expression, with constant coefficients, of loop variables
+/// and block iteration variables whose domains are bounded by constants,
+/// scalar parameters and `memref.dim` of buffer parameters. Anything else
+/// contributes nothing: the check never refuses a call that a guard or an
+/// unknown index makes safe. A scalar parameter that is the extent of a
+/// loop or iteration domain gets a bound that it is not negative.
 std::vector<std::vector<runtime::SizeBound>>
 deriveSizeBounds(func::FuncOp func);
 

@@ -128,16 +128,29 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
   // tir-signatures 2
   // func <name> <nargs>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
-  //        <nbounds> (<dim> <constant> <nterms> (<coeff> <arg> <dim>)...
-  //        <where>)...
-  // scalar <name> <dtype>
+  //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
+  //        <dim>)... <where>)...
+  // scalar <name> <dtype> <nbounds> (as for buffers)...
+  // where a bound's <kind> is 0 (at least) or 1 (non-negative).
   std::ostringstream os;
   os << "tir-signatures 2\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << "\n";
     for (const ArgInfo &a : f.args) {
+      auto writeBounds = [&] {
+        os << " " << a.bounds.size();
+        for (const SizeBound &b : a.bounds) {
+          os << " " << int(b.kind) << " " << b.dim << " " << b.constant << " "
+             << b.terms.size();
+          for (const SizeTerm &t : b.terms)
+            os << " " << t.coeff << " " << t.arg << " " << t.dim;
+          os << " " << encodeToken(b.where);
+        }
+        os << "\n";
+      };
       if (!a.isBuffer) {
-        os << "scalar " << a.name << " " << a.dtype.str() << "\n";
+        os << "scalar " << a.name << " " << a.dtype.str();
+        writeBounds();
         continue;
       }
       os << "buffer " << a.name << " " << a.dtype.str() << " "
@@ -147,14 +160,7 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
       os << " " << a.strides.size();
       for (int64_t s : a.strides)
         os << " " << s;
-      os << " " << a.bounds.size();
-      for (const SizeBound &b : a.bounds) {
-        os << " " << b.dim << " " << b.constant << " " << b.terms.size();
-        for (const SizeTerm &t : b.terms)
-          os << " " << t.coeff << " " << t.arg << " " << t.dim;
-        os << " " << encodeToken(b.where);
-      }
-      os << "\n";
+      writeBounds();
     }
   }
   return os.str();
@@ -177,6 +183,32 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   };
   // Counts come from the file: bound them before sizing anything.
   constexpr size_t kMaxCount = 1 << 16;
+  auto readBounds = [&](ArgInfo &a, size_t nargs) {
+    size_t nbounds;
+    if (!(is >> nbounds) || nbounds > kMaxCount)
+      return bad("size bounds of " + a.name);
+    for (size_t b = 0; b < nbounds; ++b) {
+      SizeBound bound;
+      int kind;
+      size_t nterms;
+      if (!(is >> kind >> bound.dim >> bound.constant >> nterms) ||
+          (kind != SizeBound::AtLeast && kind != SizeBound::NonNegative) ||
+          (a.isBuffer ? bound.dim >= a.shape.size()
+                      : kind != SizeBound::NonNegative) ||
+          nterms > kMaxCount)
+        return bad("size bound of " + a.name);
+      bound.kind = static_cast<SizeBound::Kind>(kind);
+      bound.terms.resize(nterms);
+      for (SizeTerm &t : bound.terms)
+        if (!(is >> t.coeff >> t.arg >> t.dim) || t.arg >= nargs || t.dim < -1)
+          return bad("size bound of " + a.name);
+      if (!(is >> bound.where))
+        return bad("size bound of " + a.name);
+      bound.where = decodeToken(bound.where);
+      a.bounds.push_back(std::move(bound));
+    }
+    return true;
+  };
   while (is >> word) {
     if (word != "func")
       return bad("expected 'func', got '" + word + "'");
@@ -210,28 +242,11 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
         for (int64_t &s : a.strides)
           if (!(is >> s))
             return bad("strides of " + a.name);
-        size_t nbounds = 0;
-        if (version >= 2 && (!(is >> nbounds) || nbounds > kMaxCount))
-          return bad("size bounds of " + a.name);
-        for (size_t b = 0; b < nbounds; ++b) {
-          SizeBound bound;
-          size_t nterms;
-          if (!(is >> bound.dim >> bound.constant >> nterms) ||
-              bound.dim >= rank || nterms > kMaxCount)
-            return bad("size bound of " + a.name);
-          bound.terms.resize(nterms);
-          for (SizeTerm &t : bound.terms)
-            if (!(is >> t.coeff >> t.arg >> t.dim) || t.arg >= nargs ||
-                t.dim < -1)
-              return bad("size bound of " + a.name);
-          if (!(is >> bound.where))
-            return bad("size bound of " + a.name);
-          bound.where = decodeToken(bound.where);
-          a.bounds.push_back(std::move(bound));
-        }
       } else if (kind != "scalar") {
         return bad("argument kind '" + kind + "'");
       }
+      if (version >= 2 && !readBounds(a, nargs))
+        return false;
       f.args.push_back(std::move(a));
     }
     // Terms name arguments of the right kind and rank.
@@ -462,46 +477,65 @@ static std::string describeTerms(const FunctionInfo &info,
   return s;
 }
 
+/// The value of `bound`'s linear form at this call; nullopt on overflow.
+static std::optional<int64_t> evaluate(const SizeBound &bound,
+                                       const std::vector<Arg> &args) {
+  int64_t value = bound.constant;
+  for (const SizeTerm &t : bound.terms) {
+    int64_t product;
+    if (__builtin_mul_overflow(t.coeff, termValue(t, args), &product) ||
+        __builtin_add_overflow(value, product, &value))
+      return std::nullopt;
+  }
+  return value;
+}
+
 bool Module::checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
                         std::string &error) const {
-  // A scalar that sizes accesses must not be negative.
-  for (size_t i = 0; i < args.size(); ++i)
-    for (const SizeBound &bound : info.args[i].bounds)
-      for (const SizeTerm &t : bound.terms) {
-        if (t.dim >= 0 || args[t.arg].kind != Arg::Int ||
-            args[t.arg].intValue >= 0)
-          continue;
-        error = "argument " + std::to_string(t.arg) + " ('" +
-                info.args[t.arg].name + "') of '" + info.name + "' is " +
-                std::to_string(args[t.arg].intValue) +
-                ", but it sizes the accesses of " + bound.where + " to '" +
-                info.args[i].name + "'; a size is not negative";
-        return false;
-      }
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != Arg::Buffer)
-      continue;
-    for (const SizeBound &bound : info.args[i].bounds) {
-      int64_t needed = bound.constant;
-      bool overflow = false;
-      for (const SizeTerm &t : bound.terms) {
-        int64_t product;
-        overflow |=
-            __builtin_mul_overflow(t.coeff, termValue(t, args), &product) ||
-            __builtin_add_overflow(needed, product, &needed);
-      }
+    const ArgInfo &param = info.args[i];
+    for (const SizeBound &bound : param.bounds) {
       std::string terms = describeTerms(info, bound, args);
-      if (overflow) {
-        error = argWhere(info, i) + "the size " + bound.where +
-                " needs from dimension " + std::to_string(bound.dim) +
+      std::optional<int64_t> value = evaluate(bound, args);
+      if (!value) {
+        error = argWhere(info, i) + "the size " + bound.where + " needs" +
+                (param.isBuffer ? " from dimension " + std::to_string(bound.dim)
+                                : std::string()) +
                 " overflows 64-bit integers (" + terms + ")";
         return false;
       }
+      if (!param.isBuffer) {
+        // The extent of a loop or an iteration domain.
+        if (*value >= 0)
+          continue;
+        bool itself = bound.constant == 0 && bound.terms.size() == 1 &&
+                      bound.terms[0].coeff == 1 && bound.terms[0].arg == i &&
+                      bound.terms[0].dim < 0;
+        error = itself ? "argument " + std::to_string(i) + " ('" + param.name +
+                             "') of '" + info.name + "' is " +
+                             std::to_string(*value) +
+                             ", but it is the extent of " + bound.where +
+                             "; an extent is not negative"
+                       : argWhere(info, i) + "the extent of " + bound.where +
+                             " is " + std::to_string(*value) + " (" + terms +
+                             "); an extent is not negative";
+        return false;
+      }
+      std::string dim = std::to_string(bound.dim);
+      if (bound.kind == SizeBound::NonNegative) {
+        if (*value >= 0)
+          continue;
+        error = argWhere(info, i) + bound.where + " reaches index " +
+                std::to_string(*value) + " of dimension " + dim +
+                (terms.empty() ? "" : " (" + terms + ")") +
+                ", before the array's start";
+        return false;
+      }
       int64_t size = args[i].shape[bound.dim];
-      if (size < needed) {
-        error = argWhere(info, i) + "dimension " + std::to_string(bound.dim) +
-                " has " + std::to_string(size) + " elements, but " +
-                bound.where + " reaches index " + std::to_string(needed - 1) +
+      if (size < *value) {
+        error = argWhere(info, i) + "dimension " + dim + " has " +
+                std::to_string(size) + " elements, but " + bound.where +
+                " reaches index " + std::to_string(*value - 1) +
                 (terms.empty() ? "" : " (" + terms + ")") +
                 "; the array is too small for the sizes given";
         return false;

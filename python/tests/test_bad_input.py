@@ -529,9 +529,17 @@ CASES = [
                                                            np.zeros(4, "float32"))
        """),
     py("scalar_negative", "add_one(-1, ...): a negative size", "ValueError",
-       r"argument 0 \('n'\) of 'add_one' is -1, but it sizes the accesses", """
+       r"argument 0 \('n'\) of 'add_one' is -1, but it is the extent of the domain of "
+       r"block 'B'; an extent is not negative", """
        tvm.build(example("vector_add_dynamic"))["add_one"](-1, np.zeros(8, "float32"),
                                                            np.zeros(8, "float32"))
+       """),
+    py("index_before_start", "B[i] = A[i + off] with off = -1: reads before A's start",
+       "ValueError", r"argument 2 \('A'\) of 'shifted': tir\.load in block 'B' reaches index -1 "
+       r"of dimension 0 \(off = -1 \(argument 1\)\), before the array's start", """
+       path = os.path.join(ROOT, "test", "Integration", "Runtime", "Inputs", "shifted.mlir")
+       f = tvm.build(tvm.IRModule.load(path))["shifted"]
+       f(4, -1, np.zeros(8, "float32"), np.zeros(4, "float32"))
        """),
     py("scalar_overflows_int64", "add_one(2**70, ...)", "ValueError",
        r"argument 0 \('n'\) of 'add_one': 1180591620717411303424 does not fit a 64-bit integer", """

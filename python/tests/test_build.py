@@ -53,7 +53,8 @@ def test_scalar_sizes_are_checked_against_the_arrays(example):
     with pytest.raises(ValueError, match=r"argument 2 \('B'\) of 'add_one': dimension 0 has 4 "
                                          r"elements, but tir.store in block 'B' reaches index 7"):
         f(8, a, np.zeros(4, "float32"))
-    with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one' is -1, but it sizes"):
+    with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one' is -1, but it is the extent of the domain "
+                                         r"of block 'B'; an extent is not negative"):
         f(-1, a, b)
     with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one': \d+ does not fit a "
                                          "64-bit integer"):

@@ -52,18 +52,28 @@ struct SizeTerm {
   }
 };
 
-/// What a buffer dimension must hold for the function to stay inside it:
-/// at least `constant + sum(terms)` elements, the compiler having found an
-/// unguarded access whose index reaches that value minus one (`where`
-/// names the access, e.g. "block 'B'"). Checked at every call, so that a
-/// scalar that sizes buffers cannot make the code write past an array.
+/// A condition on the sizes known at a call, which the function needs to
+/// stay inside its arrays, the linear form `constant + sum(terms)` being
+/// computed by the compiler from an unguarded access (`where` names it,
+/// e.g. "tir.load in block 'B'") or a loop:
+/// - AtLeast (on a buffer): dimension `dim` holds at least form elements
+///   (the access reaches index form - 1);
+/// - NonNegative (on a buffer): the access's lowest index in dimension `dim`,
+///   form, is not negative (it does not reach before the array's start);
+/// - NonNegative (on a scalar): form is not negative (the scalar is the
+///   extent of a loop or iteration domain; `dim` is unused).
+/// Checked at every call, so that a scalar that sizes buffers cannot make
+/// the code write outside an array.
 struct SizeBound {
+  enum Kind : uint8_t { AtLeast = 0, NonNegative = 1 };
+  Kind kind = AtLeast;
   uint32_t dim = 0;
   int64_t constant = 0;
   std::vector<SizeTerm> terms;
   std::string where;
   bool operator==(const SizeBound &o) const {
-    return dim == o.dim && constant == o.constant && terms == o.terms;
+    return kind == o.kind && dim == o.dim && constant == o.constant &&
+           terms == o.terms;
   }
 };
 
@@ -79,7 +89,7 @@ struct ArgInfo {
   std::vector<int64_t> strides;
   /// Buffers the function writes (its outputs).
   bool written = false;
-  /// Buffers: the sizes their dimensions must have (see SizeBound).
+  /// The conditions on this argument's sizes (see SizeBound).
   std::vector<SizeBound> bounds;
 
   /// "float32[128, 128]", "float32[?]", "int32".
