@@ -35,7 +35,14 @@ void mlir::tir::lowerInit(RewriterBase &rewriter, BlockOp block) {
                ? arith::AndIOp::create(rewriter, loc, cond, atStart).getResult()
                : atStart;
   }
-  // The verifier guarantees a reduce variable wherever there is an init.
+  // A block without reduce variables (rfactor's output) may hold an init
+  // too: as in TVM's LowerInitBlock, the condition is then true and the
+  // init runs before the body in every iteration.
+  if (!cond) {
+    rewriter.inlineBlockBefore(init.getBody(), init);
+    rewriter.eraseOp(init);
+    return;
+  }
   auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/false);
   Block *thenBlock = ifOp.thenBlock();
   rewriter.inlineBlockBefore(init.getBody(), thenBlock->getTerminator());
