@@ -2,6 +2,7 @@
 import os
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
@@ -30,5 +31,29 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # The stock mlir-opt of LLVM 22, for the dialect plugin test.
 stock_mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 if os.path.exists(stock_mlir_opt):
+    command = stock_mlir_opt
+    if "Address" in config.llvm_use_sanitizer:
+        # A plugin built with ASan loads only into a process that has the
+        # runtime: preload clang's shared one into the stock mlir-opt.
+        import subprocess
+        runtime = subprocess.run(
+            [os.path.join(config.llvm_tools_dir, "clang"),
+             "-print-file-name=libclang_rt.asan-x86_64.so"],
+            capture_output=True, text=True).stdout.strip()
+        command = "env LD_PRELOAD=%s %s" % (runtime, stock_mlir_opt)
     config.available_features.add("stock-mlir-opt")
-    config.substitutions.append(("%stock_mlir_opt", stock_mlir_opt))
+    config.substitutions.append(("%stock_mlir_opt", command))
+
+# The libFuzzer targets of tools/tir-fuzz, built with -DTIR_ENABLE_FUZZERS=ON
+# (scripts/sanitize.sh): test/Fuzz runs them over a few inputs.
+if lit.util.pythonize_bool(config.tir_enable_fuzzers):
+    config.available_features.add("tir-fuzzers")
+# A build under AddressSanitizer (scripts/sanitize.sh), for tests that cannot
+# run under it.
+if "Address" in config.llvm_use_sanitizer:
+    config.available_features.add("asan")
+    # LLVM's BumpPtrAllocator poisons the slabs it allocates in code built
+    # with ASan, and libMLIR.so (not built with it) allocates from them
+    # without unpoisoning: manual poisoning off, unless ASAN_OPTIONS says
+    # otherwise (scripts/sanitize.sh explains it).
+    config.environment.setdefault("ASAN_OPTIONS", "allow_user_poisoning=0")
