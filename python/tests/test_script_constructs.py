@@ -181,3 +181,32 @@ def test_tensor_intrinsics_are_registered_pairs():
 def test_topi_argmax_refuses():
     with pytest.raises(NotImplementedError, match="tuple results"):
         tvm.topi.argmax(None, axis=1)
+
+
+def test_if_then_else_evaluates_only_the_chosen_side():
+    # TVM's padding idiom: the load of X on the untaken side would read
+    # outside X, so T.if_then_else is an scf.if (T.Select stays eager).
+    import numpy as np
+
+    @T.prim_func
+    def pad(X: T.Buffer((1, 6, 6, 3), "float32"), P: T.Buffer((1, 8, 8, 3), "float32")):
+        for n, h, w, c in T.grid(1, 8, 8, 3):
+            with T.block("pad"):
+                vn, vh, vw, vc = T.axis.remap("SSSS", [n, h, w, c])
+                P[vn, vh, vw, vc] = T.if_then_else(
+                    1 <= vh and vh < 7 and 1 <= vw and vw < 7, X[vn, vh - 1, vw - 1, vc], 0)
+
+    text = pad.mod.mlir()
+    assert "scf.if" in text and "arith.select" not in text
+    again = tvm.script.from_source(pad.script())["pad"]
+    tvm.ir.assert_structural_equal(again, pad)
+    x = np.random.default_rng(0).random((1, 6, 6, 3), dtype="float32")
+    expected = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    sch = tvm.tir.Schedule(pad)
+    _, _, w, c = sch.get_loops(sch.get_block("pad"))
+    _, lanes = sch.split(sch.fuse(w, c), [None, 8])
+    sch.vectorize(lanes)
+    for mod in (pad, sch.mod):
+        p = np.zeros((1, 8, 8, 3), "float32")
+        tvm.build(mod)(x, p)
+        assert np.array_equal(p, expected)

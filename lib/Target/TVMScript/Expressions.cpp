@@ -12,8 +12,10 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -331,6 +333,26 @@ bool Printer::expr(Value v, std::string &out) {
     }
     out = "(" + affine(getExprsOverInputs(apply.getAffineMap())[0], ops, {}) +
           ")";
+    return true;
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    // T.if_then_else: each side is a value its region computes (loads and
+    // pure ops only), evaluated only when the condition picks it.
+    if (ifOp.getNumResults() != 1 || !ifOp.elseBlock())
+      return fail(def, "no TVMScript form (only a one-value scf.if with an "
+                       "else side is T.if_then_else)");
+    std::string sides[2];
+    Block *blocks[2] = {ifOp.thenBlock(), ifOp.elseBlock()};
+    for (int k = 0; k < 2; ++k) {
+      for (Operation &op : blocks[k]->without_terminator())
+        if (!isa<LoadOp>(op) && !isMemoryEffectFree(&op))
+          return fail(&op, "no TVMScript form inside T.if_then_else");
+      if (!expr(blocks[k]->getTerminator()->getOperand(0), sides[k]))
+        return false;
+    }
+    if (!operand(0, a))
+      return false;
+    out = "T.if_then_else(" + a + ", " + sides[0] + ", " + sides[1] + ")";
     return true;
   }
   if (auto sel = dyn_cast<arith::SelectOp>(def)) {

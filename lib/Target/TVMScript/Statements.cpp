@@ -10,6 +10,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IntegerSet.h"
 
 using namespace mlir;
@@ -73,7 +74,8 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
     os << ")\n";
     return true;
   }
-  if (op.getNumResults() == 1 && op.getNumRegions() == 0) {
+  if (op.getNumResults() == 1 &&
+      (op.getNumRegions() == 0 || isa<scf::IfOp>(op))) {
     Value v = op.getResult(0);
     if (inlineable(v)) {
       std::string text;

@@ -330,6 +330,57 @@ class ExprParser:
         self.emit(f"{name} = {op} {value.text} : {src} to {type}" + self.loc(node))
         return Value(name, type)
 
+    def branch(self, expr_node):
+        """Evaluates `expr_node` into lines of its own, one level deeper:
+        (value, lines). Lines inserted at function entry stay there."""
+        mark = object()
+        self.lines.append(mark)
+        self.indent += 1
+        try:
+            value = self.expr(expr_node)
+        finally:
+            self.indent -= 1
+        at = self.lines.index(mark)
+        lines = self.lines[at + 1:]
+        del self.lines[at:]
+        return value, lines
+
+    def in_lines(self, lines, fn):
+        """Runs `fn` with its emitted lines appended to `lines` (one level
+        deeper)."""
+        saved, self.lines = self.lines, lines
+        self.indent += 1
+        try:
+            return fn()
+        finally:
+            self.indent -= 1
+            self.lines = saved
+
+    def if_then_else(self, node):
+        """TVM's T.if_then_else evaluates only the side its condition picks
+        (the padding idiom reads out of bounds on the other side): an
+        scf.if yielding the chosen value."""
+        cond = self.materialize(self.expr(node.args[0]), node)
+        if cond.type != "i1":
+            self.error(node, f"T.if_then_else needs a boolean condition, got {cond.type}")
+        a, a_lines = self.branch(node.args[1])
+        b, b_lines = self.branch(node.args[2])
+        # The type both sides take, found as unify would (on scratch lines).
+        scratch = []
+        result_type = self.in_lines(scratch, lambda: self.unify(a, b, node))[0].type
+        a = self.in_lines(a_lines, lambda: self.materialize(self.coerce(a, result_type, node), node))
+        b = self.in_lines(b_lines, lambda: self.materialize(self.coerce(b, result_type, node), node))
+        result = self.fresh()
+        loc = self.loc(node)
+        self.emit(f"{result} = scf.if {cond.text} -> ({result_type}) {{")
+        self.lines.extend(a_lines)
+        self.emit(f"  scf.yield {a.text} : {result_type}" + loc)
+        self.emit("} else {")
+        self.lines.extend(b_lines)
+        self.emit(f"  scf.yield {b.text} : {result_type}" + loc)
+        self.emit("}" + loc)
+        return Value(result, result_type)
+
     def unify(self, a, b, node):
         """Operands of one type: literals take the other side's type."""
         if a.literal is not None and b.literal is None:
@@ -655,7 +706,9 @@ class ExprParser:
             if dtype not in DTYPES:
                 self.error(node, f"unsupported dtype {dtype!r}")
             return self.coerce(self.expr(node.args[0]), DTYPES[dtype], node)
-        if name in ("if_then_else", "Select"):
+        if name == "if_then_else":
+            return self.if_then_else(node)
+        if name == "Select":  # both sides evaluated, as TVM's Select
             cond = self.materialize(self.expr(node.args[0]), node)
             a, b = self.unify(self.expr(node.args[1]), self.expr(node.args[2]), node)
             result = self.fresh()
