@@ -2,11 +2,12 @@
 //
 // A loop with a constant trip count is unrolled completely, within a limit:
 // the unrolled code (trip count times the operations of the body, inner
-// unrolled loops already expanded) may have at most kDefaultMaxUnrolledOps
-// operations. Beyond it the pass refuses the loop with an error that names
-// the loop, the count and the limit, rather than spending minutes and
-// gigabytes on it: unrolling 10^5 iterations is almost always a mistake
-// (T.unroll on the wrong loop). A loop annotation asks for more explicitly:
+// unrolled loops already expanded) may have at most `max-unrolled-ops`
+// operations (a pass option, 16384 by default). Beyond it the pass refuses the
+// loop with an error that names the loop, the count and the limit, rather than
+// spending minutes and gigabytes on it: unrolling 10^5 iterations is almost
+// always a mistake (T.unroll on the wrong loop). A loop annotation asks for
+// more explicitly:
 //
 //   for i in T.unroll(100000, annotations={"unroll_limit": 0}):   # no limit
 //   transform.tir.annotate "unroll_limit" = 1000000 : i64 to %loop
@@ -31,9 +32,6 @@ namespace mlir::tir {
 using namespace mlir;
 using namespace mlir::tir;
 
-/// The most operations a full unroll may produce unless the loop's
-/// "unroll_limit" annotation says otherwise.
-static constexpr uint64_t kDefaultMaxUnrolledOps = 16384;
 /// The loop annotation that sets the limit for one loop (0: none).
 static constexpr llvm::StringLiteral kUnrollLimitKey = "unroll_limit";
 
@@ -49,15 +47,15 @@ LogicalResult mlir::tir::unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
   return success(succeeded(loopUnrollByFactor(loop, dynamicFactor)));
 }
 
-/// The limit for `loop`: its "unroll_limit" annotation, or the default.
-/// Fails (with an error) on an annotation that is not a non-negative
-/// integer.
-static FailureOr<uint64_t> unrollLimit(scf::ForOp loop) {
+/// The limit for `loop`: its "unroll_limit" annotation, or the pass's
+/// `defaultLimit`. Fails (with an error) on an annotation that is not a
+/// non-negative integer.
+static FailureOr<uint64_t> unrollLimit(scf::ForOp loop, uint64_t defaultLimit) {
   auto annotations =
       loop->getAttrOfType<DictionaryAttr>(TIRDialect::kAnnotationsAttrName);
   Attribute value = annotations ? annotations.get(kUnrollLimitKey) : nullptr;
   if (!value)
-    return kDefaultMaxUnrolledOps;
+    return defaultLimit;
   auto integer = dyn_cast<IntegerAttr>(value);
   if (!integer || !integer.getType().isSignlessInteger() ||
       integer.getValue().isNegative())
@@ -68,11 +66,11 @@ static FailureOr<uint64_t> unrollLimit(scf::ForOp loop) {
 }
 
 /// Refuses a full unroll of `loop` beyond its limit.
-static LogicalResult checkUnrollSize(scf::ForOp loop) {
+static LogicalResult checkUnrollSize(scf::ForOp loop, uint64_t defaultLimit) {
   std::optional<APInt> tripCount = loop.getStaticTripCount();
   if (!tripCount)
     return success();
-  FailureOr<uint64_t> limit = unrollLimit(loop);
+  FailureOr<uint64_t> limit = unrollLimit(loop, defaultLimit);
   if (failed(limit))
     return failure();
   if (*limit == 0)
@@ -122,7 +120,7 @@ struct TIRUnrollLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
-      if (failed(checkUnrollSize(loop)))
+      if (failed(checkUnrollSize(loop, maxUnrolledOps)))
         return signalPassFailure();
       if (failed(unrollLoop(rewriter, loop, dynamicFactor))) {
         loop.emitError("could not be unrolled");

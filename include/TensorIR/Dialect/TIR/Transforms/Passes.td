@@ -92,10 +92,21 @@ def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
     by `dynamic-factor` with a remainder loop, and a remark says so.
 
     Inner loops are unrolled before the loops around them.
+
+    A full unroll that would produce more than `max-unrolled-ops`
+    operations (trip count times the body's operations, inner unrolled
+    loops already expanded) is refused with an error naming the loop and
+    both counts, instead of running for minutes or exhausting memory. A
+    loop asks for more, or for no limit, with its annotation
+    `unroll_limit` = N (0: no limit).
   }];
   let options = [
     Option<"dynamicFactor", "dynamic-factor", "unsigned", /*default=*/"4",
-           "Unroll factor for loops whose trip count is not a constant">
+           "Unroll factor for loops whose trip count is not a constant">,
+    Option<"maxUnrolledOps", "max-unrolled-ops", "uint64_t",
+           /*default=*/"16384",
+           "The most operations a full unroll may produce, unless the loop's "
+           "`unroll_limit` annotation says otherwise (0: no limit)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
