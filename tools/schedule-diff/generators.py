@@ -78,7 +78,7 @@ def _factor(ctx, extent):
         return ctx.rng.choice(_divisors(extent))
     if r < 0.85:
         return ctx.rng.randint(2, 8)
-    if r < 0.95:
+    if r < 0.97:
         return ctx.rng.randint(1, (extent or 8) + 3)
     return ctx.rng.choice([0, -2])
 
@@ -87,7 +87,7 @@ def gen_split(ctx):
     loop, extent = ctx.loop()
     if loop is None:
         return None
-    n = ctx.rng.choice([2, 2, 2, 3, 3, 4]) if not ctx.chance(0.03) else 1
+    n = ctx.rng.choice([2, 2, 2, 3, 3, 4]) if not ctx.chance(0.02) else 1
     factors = [_factor(ctx, extent) for _ in range(n)]
     if ctx.chance(0.85):
         factors[ctx.rng.randrange(n)] = None
@@ -111,8 +111,8 @@ def gen_sample_perfect_tile(ctx):
     loop, extent = ctx.loop()
     if loop is None:
         return None
-    n = ctx.rng.choice([1, 2, 2, 3])
-    kw = {"n": n, "max_innermost_factor": ctx.rng.choice([16, 4, 0, 2])}
+    n = ctx.rng.choice([2, 2, 2, 3, 3, 4]) if not ctx.chance(0.05) else 1
+    kw = {"n": n, "max_innermost_factor": ctx.rng.choice([16, 16, 4, 0, 2])}
     if ctx.chance(0.1):  # a decision of the caller, possibly wrong
         kw["decision"] = [ctx.rng.randint(1, 6) for _ in range(n)]
     # Sampled, then split by the factors it returns (TVM's idiom); the
@@ -149,13 +149,13 @@ def gen_reorder(ctx):
     if block is None:
         return None
     extents = ctx.loops(block)
-    if ctx.chance(0.85) and len(extents) >= 2:
+    if ctx.chance(0.92) and len(extents) >= 2:
         chosen = ctx.rng.sample(range(len(extents)), ctx.rng.randint(2, len(extents)))
         loops = [loop_ref(block, i) for i in chosen]
-    else:
+    else:  # loops of any blocks, perhaps one twice
         loops = [ctx.loop()[0] for _ in range(ctx.rng.randint(2, 3))]
-        if ctx.chance(0.3):
-            loops.append(loops[0])  # a loop given twice
+        if ctx.chance(0.2):
+            loops.append(loops[0])
     return Step("reorder", loops, {})
 
 
@@ -169,6 +169,11 @@ def _at_step(ctx, prim):
     of a block before it. Sometimes any loop."""
     blocks = ctx.blocks
     block = ctx.block()
+    producers = ctx.nest.writers_of_allocations()
+    if producers and ctx.chance(0.8):  # a block that is not an output block, or its consumer
+        block = ctx.rng.choice(producers)
+        if prim == "reverse_compute_at" and blocks.index(block) + 1 < len(blocks):
+            block = ctx.rng.choice(blocks[blocks.index(block) + 1:])
     position = blocks.index(block)
     others = [b for b in (blocks[position + 1:] if prim == "compute_at" else blocks[:position])
               if ctx.loops(b)]
@@ -235,6 +240,8 @@ def gen_annotate(ctx):
 def gen_unannotate(ctx):
     """Mostly a key the block or loop has."""
     annotated = ctx.nest.annotated()
+    if not annotated and ctx.chance(0.7):
+        return None  # (nothing to remove: only a refusal to test)
     if annotated and ctx.chance(0.8):
         block, index, key = ctx.rng.choice(annotated)
         ref = block_ref(block) if index is None else loop_ref(block, index)
@@ -304,7 +311,8 @@ WEIGHTS = {
     "split": 4, "fuse": 3, "reorder": 3, "compute_at": 2, "reverse_compute_at": 2,
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
-    "get_consumers": 0.3,
+    "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5,
+    "add_unit_loop": 0.7, "bind": 0.7,
 }
 
 

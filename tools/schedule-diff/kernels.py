@@ -138,11 +138,16 @@ def stencil_1d(A: T.Buffer((19,), "float32"), B: T.Buffer((15,), "float32")):
 
 @T.prim_func
 def stencil_2d(A: T.Buffer((11, 13), "float32"), B: T.Buffer((9, 11), "float32")):
+    S = T.alloc_buffer((11, 13), "float32")
+    for i, j in T.grid(11, 13):
+        with T.block("S"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            S[vi, vj] = A[vi, vj] * A[vi, vj] - 0.5
     for i, j in T.grid(9, 11):
         with T.block("B"):
             vi, vj = T.axis.remap("SS", [i, j])
-            B[vi, vj] = (A[vi + 1, vj + 1] * 4.0 - A[vi, vj + 1] - A[vi + 2, vj + 1]
-                         - A[vi + 1, vj] - A[vi + 1, vj + 2])
+            B[vi, vj] = (S[vi + 1, vj + 1] * 4.0 - S[vi, vj + 1] - S[vi + 2, vj + 1]
+                         - S[vi + 1, vj] - S[vi + 1, vj + 2])
 
 
 @T.prim_func
@@ -210,6 +215,16 @@ def sum_2d_int(A: T.Buffer((5, 6, 7), "int32"), B: T.Buffer((5,), "int32")):
                 B[vi] = -7
             B[vi] = B[vi] + A[vi, vk, vl] * (vk - vl)
 
+
+@T.prim_func
+def dynamic_2d_int(a: T.handle, b: T.handle, m: T.int32, n: T.int32):
+    A = T.match_buffer(a, (m, n), "int32")
+    B = T.match_buffer(b, (m, n), "int32")
+    for i, j in T.grid(m, n):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 3 + vi * 100 - vj
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -235,6 +250,10 @@ def _dynamic_call(n):
     return _arrays(((n, 6), "float32"), ((n, 6), "float32"), ((n,), "float32")) + [("scalar", n)]
 
 
+def _dynamic_2d_call(m, n):
+    return _arrays(((m, n), "int32"), ((m, n), "int32")) + [("scalar", m), ("scalar", n)]
+
+
 KERNELS = {k.name: k for k in [
     Kernel(matmul, "matmul", [_arrays(((12, 10), "float32"), ((10, 14), "float32"),
                                       ((12, 14), "float32"))]),
@@ -256,6 +275,8 @@ KERNELS = {k.name: k for k in [
                                                         ((7, 11, 13), "float32"),
                                                         ((7, 11, 13), "float32"))]),
     Kernel(dynamic_rows, "dynamic_rows", [_dynamic_call(1), _dynamic_call(13)]),
+    Kernel(dynamic_2d_int, "dynamic_2d_int", [_dynamic_2d_call(7, 5), _dynamic_2d_call(1, 9),
+                                              _dynamic_2d_call(4, 1)]),
     Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
     Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),
 ]}

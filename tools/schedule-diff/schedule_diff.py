@@ -23,7 +23,7 @@ from case import case_rng, reference_results, run_case  # noqa: E402
 from generators import GENERATORS  # noqa: E402
 from kernels import KERNELS  # noqa: E402
 from sandbox import run_all, run_one  # noqa: E402
-from shrink import reproducer, shrink  # noqa: E402
+from shrink import reproducer, same_failure, shrink  # noqa: E402
 from steps import Step  # noqa: E402
 
 FAILURES = ("miscompile", "crash", "refusal-changed-ir", "query-changed-ir", "timeout")
@@ -47,6 +47,8 @@ def parse_args(argv):
                    help="seconds a case may take (default 30)")
     p.add_argument("--max-shrinks", type=int, default=6,
                    help="failures shrunk to a reproducer (one per kind of failure)")
+    p.add_argument("--shrink-time", type=float, default=120.0,
+                   help="seconds spent shrinking one failure (default 120)")
     p.add_argument("--out", help="folder for reproducers (<n>.py) and failing cases (<n>.json)")
     p.add_argument("--replay", help="replay one case from a .json the tester wrote")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -293,12 +295,16 @@ def shrink_failures(failures, refs, args):
         def replay(candidate):
             return replay_case(name, candidate, refs, args.case_timeout)[:2]
 
-        small, runs = shrink(steps, (outcome, reason), replay)
+        small, runs = shrink(steps, (outcome, reason), replay, seconds=args.shrink_time)
         outcome2, reason2, detail2, extra2, _ = replay_case(name, small, refs, args.case_timeout)
+        note = ""
+        if not same_failure((outcome2, reason2), (outcome, reason)):
+            note = f" (the last replay gave {outcome2}: flaky?)"
+            outcome2, reason2, detail2 = outcome, reason, detail
         script = reproducer(KERNELS[name], small, outcome2, reason2, detail2,
                             extra2.get("trace") or "")
         print(f"\n==== case {index} ({name}): {outcome}: {reason}; shrunk from {len(steps)} "
-              f"to {len(small)} steps in {runs} replays ====")
+              f"to {len(small)} steps in {runs} replays{note} ====")
         print("\n".join(detail2.splitlines()[:20]))
         print("---- reproducer ----")
         print(script)

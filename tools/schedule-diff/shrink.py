@@ -8,6 +8,7 @@ a change is kept when the replay fails in the same way (same outcome, and
 for crashes the same reason).
 """
 import textwrap
+import time
 
 from kernels import FLOAT_ATOL, FLOAT_RTOL
 from steps import Step
@@ -19,15 +20,17 @@ def same_failure(a, b):
     return a[0] != "crash" or a[1].split(" in ")[0] == b[1].split(" in ")[0]
 
 
-def shrink(steps, failure, replay, budget=80):
+def shrink(steps, failure, replay, budget=80, seconds=120.0):
     """The smallest step list (Step) found for which replay(steps) returns
     a failure the same as `failure` ((outcome, reason)); replay runs a case.
-    Returns (steps, number of replays)."""
+    At most `budget` replays and about `seconds` (a timeout costs its whole
+    time limit per replay). Returns (steps, number of replays)."""
     runs = 0
+    deadline = time.monotonic() + seconds
 
     def fails(candidate):
         nonlocal runs
-        if runs >= budget:
+        if runs >= budget or time.monotonic() >= deadline:
             return False
         runs += 1
         got = replay(candidate)
