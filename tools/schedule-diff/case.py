@@ -11,8 +11,10 @@ Messages to the parent (send):
 Outcomes decided here: ok, refused (some step refused, results equal),
 miscompile, crash (a Python exception other than ScheduleError, an internal
 error of the schedule, IR that does not verify after a step, a build that
-fails), refusal-changed-ir, query-changed-ir. The parent adds timeouts and
-crashes of the process (signals, exits).
+fails), refusal-changed-ir, query-changed-ir, trace-replay (the schedule's
+trace, applied again and printed as Python and run, does not give the
+scheduled module). The parent adds timeouts and crashes of the process
+(signals, exits).
 """
 import random
 import re
@@ -20,6 +22,7 @@ import re
 import numpy as np
 
 import tensorir as tvm
+from tensorir.tir.schedule.testing import verify_trace_roundtrip
 from generators import Context, draw_step
 from kernels import FLOAT_ATOL, FLOAT_RTOL, make_arguments
 from steps import Step, StepSkipped
@@ -158,6 +161,10 @@ def run_case(kernel, reference, steps, generate, send, schedule_seed=0):
         else:
             statuses = [apply_step(sch, step, send) for step in steps]
         trace = sch.trace.as_python()
+        try:  # the trace, applied again and printed as Python and run, gives this module
+            verify_trace_roundtrip(sch, kernel.func, text_format="python")
+        except ValueError as error:
+            raise CaseEnd("trace-replay", "python", f"{error}\n--- trace ---\n{trace}") from None
         mod = sch.mod
         serialized = bool(_THREAD_BINDING.search(mod.mlir()))
         lib = _build_scheduled(mod, send)

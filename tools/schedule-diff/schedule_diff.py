@@ -26,7 +26,8 @@ from sandbox import run_all, run_one  # noqa: E402
 from shrink import reproducer, same_failure, shrink  # noqa: E402
 from steps import Step  # noqa: E402
 
-FAILURES = ("miscompile", "crash", "refusal-changed-ir", "query-changed-ir", "timeout")
+FAILURES = ("miscompile", "crash", "refusal-changed-ir", "query-changed-ir", "trace-replay",
+            "timeout")
 OUTCOMES = ("ok", "refused") + FAILURES
 
 
