@@ -20,7 +20,7 @@ from steps import Step, block_ref, cached_block, loop_ref
 THREAD_AXES = ["blockIdx.x", "blockIdx.y", "threadIdx.x", "threadIdx.y", "threadIdx.z",
                "vthread", "vthread.x"]
 ANNOTATION_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit",
-                   "software_pipeline_stage", "schedule_diff_mark"]
+                   "software_pipeline_stage", "unroll_limit", "schedule_diff_mark"]
 
 
 class Context:
@@ -226,6 +226,8 @@ def _annotation_value(ctx, key):
         return ctx.rng.choice([0, 4, 16])
     if key == "pragma_unroll_explicit":
         return ctx.rng.choice([0, 1])
+    if key == "unroll_limit":  # the build's limit of full unrolling (0 would lift it)
+        return ctx.rng.choice([64, 4096])
     if key == "software_pipeline_stage":
         return [ctx.rng.randint(0, 2) for _ in range(2)]
     return ctx.rng.choice([1, "text", True, 2.5])

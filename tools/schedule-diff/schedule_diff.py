@@ -128,6 +128,7 @@ class Stats:
         self.per_kernel = collections.defaultdict(collections.Counter)
         self.per_primitive = collections.defaultdict(collections.Counter)
         self.serialized = 0
+        self.unchanged = 0
         self.steps = 0
         self.refusals = collections.defaultdict(collections.Counter)
 
@@ -137,6 +138,7 @@ class Stats:
             self.reasons[(outcome, reason)] += 1
         self.per_kernel[kernel][outcome] += 1
         self.serialized += bool(extra.get("serialized"))
+        self.unchanged += bool(extra.get("unchanged"))
         involved = set()
         for m in child.messages:
             if m[0] == "step":
@@ -168,7 +170,8 @@ def print_summary(stats, elapsed, out=sys.stdout):
     total = sum(stats.outcomes.values())
     print(f"\n== schedule-diff: {total} cases, {stats.steps} steps in {elapsed:.1f} s "
           f"({total / max(elapsed, 1e-9):.2f} cases/s); {stats.serialized} ran "
-          f"thread-bound loops serially", file=out)
+          f"thread-bound loops serially; {stats.unchanged} left the module unchanged "
+          f"(not built)", file=out)
     print("\noutcome              cases", file=out)
     for o in OUTCOMES:
         print(f"{o:<20} {stats.outcomes[o]:>6}", file=out)
