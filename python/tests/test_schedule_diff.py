@@ -199,3 +199,17 @@ def test_seeded_run_is_reproducible():
     tables = [r.stdout[r.stdout.index("outcome "):] for r in runs]
     assert tables[0] == tables[1]
     assert "matmul" in tables[0] and "stencil_2d" in tables[0]
+
+
+def test_nest_reads_shared_loops_annotations_and_writers():
+    from nest import Nest
+    sch = tvm.tir.Schedule(kernels.softmax_rows)
+    sch.compute_at(sch.get_block("M"), sch.get_loops(sch.get_block("E"))[0])
+    sch.annotate(sch.get_loops(sch.get_block("S"))[1], "schedule_diff_mark", 1)
+    nest = Nest(sch.mod.mlir())
+    assert nest.shared_depth("M", "E") == 1 and nest.shared_depth("E", "S") == 0
+    assert nest.annotated() == [("S", 1, "schedule_diff_mark")]
+    assert nest.writers_of_allocations() == ["E", "M", "S"]
+    inner = Nest(kernels.opaque_rows.mod.mlir())
+    assert len(inner.loops["row"]) == 1 and len(inner.loops["B"]) == 1
+    assert inner.loops["row"] != inner.loops["B"]

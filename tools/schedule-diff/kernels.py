@@ -225,6 +225,19 @@ def dynamic_2d_int(a: T.handle, b: T.handle, m: T.int32, n: T.int32):
             vi, vj = T.axis.remap("SS", [i, j])
             B[vi, vj] = A[vi, vj] * 3 + vi * 100 - vj
 
+
+@T.prim_func
+def opaque_rows(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")):
+    for i in range(6):
+        with T.block("row"):
+            T.reads(A[i, 0:10])
+            T.writes(B[i, 0:10])
+            for j in range(10):
+                with T.block("B"):
+                    vi = T.axis.spatial(6, i)
+                    vj = T.axis.spatial(10, j)
+                    B[vi, vj] = A[vi, vj] * 2.0 + T.Cast("float32", vi)
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -277,6 +290,7 @@ KERNELS = {k.name: k for k in [
     Kernel(dynamic_rows, "dynamic_rows", [_dynamic_call(1), _dynamic_call(13)]),
     Kernel(dynamic_2d_int, "dynamic_2d_int", [_dynamic_2d_call(7, 5), _dynamic_2d_call(1, 9),
                                               _dynamic_2d_call(4, 1)]),
+    Kernel(opaque_rows, "opaque_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
     Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
     Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),
 ]}
