@@ -213,3 +213,19 @@ def test_nest_reads_shared_loops_annotations_and_writers():
     inner = Nest(kernels.opaque_rows.mod.mlir())
     assert len(inner.loops["row"]) == 1 and len(inner.loops["B"]) == 1
     assert inner.loops["row"] != inner.loops["B"]
+
+
+def test_reproducer_of_a_refusal_that_changed_the_ir_checks_the_ir(tmp_path):
+    kernel = kernels.KERNELS["matmul"]
+    steps = [Step("bind", [loop_ref("C", 0)], {"thread_axis": "blockIdx.x"}),
+             Step("split", [loop_ref("C", 1)], {"factors": [1, 1]})]  # refused
+    script = shrink.reproducer(kernel, steps, "refusal-changed-ir", "split", "", "")
+    assert "before = sch.mod.mlir()" in script and "thread_binding" in script
+    path = tmp_path / "repro.py"
+    path.write_text(script)
+    import subprocess
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                         timeout=120)
+    # The split is refused and leaves the IR alone; the bound loop runs serially.
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "refused: " in run.stdout

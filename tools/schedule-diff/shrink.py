@@ -84,7 +84,8 @@ def reproducer(kernel, steps, outcome, reason, detail, trace):
     serial = ""
     if uses_bind:
         serial = ("    # loops bound to GPU threads run serially on the CPU\n"
-                  "    text = re.sub(r' thread_binding<\"[^\"]*\">', '', mod.mlir())\n"
+                  "    module = mod if isinstance(mod, tvm.IRModule) else mod.mod\n"
+                  "    text = re.sub(r' thread_binding<\"[^\"]*\">', '', module.mlir())\n"
                   "    mod = tvm.IRModule.from_mlir(text)\n")
     return f'''"""schedule-diff reproducer: {outcome} ({reason}) on kernel {kernel.name}.
 Exit status 1 while the failure is there."""
