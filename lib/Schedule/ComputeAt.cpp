@@ -474,7 +474,7 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
   // As TVM, `lower + ax` stays as written, also for a unit loop (its lower
   // bound is already simplified).
   for (AffineExpr &e : bindings)
-    e = simplifyAffineExpr(e, n, 0);
+    e = simplifyIndexExpr(e, n, 0);
   for (AffineExpr &e : constraints)
     e = simplifyOverValues(e, inputs);
   llvm::SmallBitVector used(n);

@@ -120,7 +120,7 @@ LogicalResult sched::checkStartsAtZero(ForOp loop, StringRef primitive,
 
 OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
                                      AffineExpr expr, ValueRange inputs) {
-  expr = simplifyAffineExpr(expr, inputs.size(), 0);
+  expr = simplifyIndexExpr(expr, inputs.size(), 0);
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return builder.getIndexAttr(c.getValue());
   if (auto d = dyn_cast<AffineDimExpr>(expr))

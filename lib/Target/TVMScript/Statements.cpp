@@ -220,8 +220,8 @@ void Printer::regions(BlockOp block, const char *keyword, OperandRange buffers,
         os << start;
       else
         os << start << ":"
-           << affine(simplifyAffineExpr(region.starts[d] + extentExpr,
-                                        iters.size(), 0),
+           << affine(simplifyIndexExpr(region.starts[d] + extentExpr,
+                                       iters.size(), 0),
                      iters, {});
     }
     os << "]";

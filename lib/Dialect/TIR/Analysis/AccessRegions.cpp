@@ -11,6 +11,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -134,11 +135,11 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
     auto &[have, add] = pair;
     if (!isUnknown(have.extent) && !isUnknown(add.extent)) {
       AffineExpr lo = have.start;
-      AffineExpr hi = simplifyAffineExpr(have.start + have.extent - 1, n, 0);
+      AffineExpr hi = simplifyIndexExpr(have.start + have.extent - 1, n, 0);
       if (coverBound(lo, add.start, /*upper=*/false, n) &&
-          coverBound(hi, simplifyAffineExpr(add.start + add.extent - 1, n, 0),
+          coverBound(hi, simplifyIndexExpr(add.start + add.extent - 1, n, 0),
                      /*upper=*/true, n)) {
-        have = {lo, simplifyAffineExpr(hi - lo + 1, n, 0)};
+        have = {lo, simplifyIndexExpr(hi - lo + 1, n, 0)};
         continue;
       }
     }
@@ -176,8 +177,8 @@ void RegionCollector::addPointAccess(Value buffer, AffineMap map,
       dims.push_back(wholeDim(buffer, dims.size()));
       continue;
     }
-    dims.push_back({b->first, simplifyAffineExpr(b->second - b->first + 1,
-                                                 inputs.size(), 0)});
+    dims.push_back({b->first, simplifyIndexExpr(b->second - b->first + 1,
+                                                inputs.size(), 0)});
   }
   addAccess(buffer, dims, isWrite);
 }
@@ -200,7 +201,7 @@ LogicalResult RegionCollector::addNestedBlock(BlockOp nested) {
       }
       SmallVector<DimRange> dims;
       for (auto [lo, hi] : llvm::zip(box->lows, box->highs))
-        dims.push_back({lo, simplifyAffineExpr(hi - lo + 1, inputs.size(), 0)});
+        dims.push_back({lo, simplifyIndexExpr(hi - lo + 1, inputs.size(), 0)});
       addAccess(buffer, dims, isWrite);
     }
   };

@@ -1,6 +1,7 @@
 //===- AffineTerms.cpp - index expressions as sums of terms ---------------===//
 
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 
@@ -123,7 +124,7 @@ std::optional<int64_t> mlir::tir::getConstantDifference(AffineExpr a,
                                                         unsigned numDims,
                                                         unsigned numSymbols) {
   auto diff = dyn_cast<AffineConstantExpr>(
-      simplifyAffineExpr(a - b, numDims, numSymbols));
+      simplifyIndexExpr(a - b, numDims, numSymbols));
   if (!diff)
     return std::nullopt;
   return diff.getValue();

@@ -2,6 +2,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -62,9 +63,9 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges) {
 AffineExpr mlir::tir::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
                                          unsigned numDims,
                                          unsigned numSymbols) {
-  AffineExpr simplified = simplifyAffineExpr(expr, numDims, numSymbols);
-  return simplifyAffineExpr(simplify(simplified, dimRanges), numDims,
-                            numSymbols);
+  AffineExpr simplified = simplifyIndexExpr(expr, numDims, numSymbols);
+  return simplifyIndexExpr(simplify(simplified, dimRanges), numDims,
+                           numSymbols);
 }
 
 AffineExpr mlir::tir::simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs) {

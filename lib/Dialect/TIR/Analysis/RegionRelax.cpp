@@ -4,6 +4,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -87,7 +88,7 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
       AffineExpr b = bound(bin.getLHS(), up);
       if (!b)
         return AffineConstantExpr();
-      return dyn_cast<AffineConstantExpr>(simplifyAffineExpr(b, size(), 0));
+      return dyn_cast<AffineConstantExpr>(simplifyIndexExpr(b, size(), 0));
     };
     AffineConstantExpr lo = constantBound(false), hi = constantBound(true);
     if (lo && hi && lo.getValue() <= hi.getValue() &&
@@ -107,8 +108,8 @@ RelaxedInputs::bounds(AffineExpr e) {
   AffineExpr lo = bound(e, false), hi = bound(e, true);
   if (!lo || !hi)
     return failure();
-  return std::make_pair(simplifyAffineExpr(lo, size(), 0),
-                        simplifyAffineExpr(hi, size(), 0));
+  return std::make_pair(simplifyIndexExpr(lo, size(), 0),
+                        simplifyIndexExpr(hi, size(), 0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -191,8 +192,8 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
         *unbounded = d;
       return failure();
     }
-    box.lows.push_back(simplifyAffineExpr(lo, inputs.size(), 0));
-    box.highs.push_back(simplifyAffineExpr(hi, inputs.size(), 0));
+    box.lows.push_back(simplifyIndexExpr(lo, inputs.size(), 0));
+    box.highs.push_back(simplifyIndexExpr(hi, inputs.size(), 0));
   }
   return box;
 }

@@ -107,14 +107,37 @@ RegionExprs mlir::tir::splitRegionMap(AffineMap map) {
   return region;
 }
 
+AffineExpr mlir::tir::simplifyIndexExpr(AffineExpr e, unsigned numDims,
+                                        unsigned numSymbols) {
+  if (e.isPureAffine())
+    return simplifyAffineExpr(e, numDims, numSymbols);
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> dimsAsSymbols, symbolsShifted, back, backSymbols;
+  for (unsigned i = 0; i < numDims; ++i) {
+    dimsAsSymbols.push_back(getAffineSymbolExpr(i, ctx));
+    back.push_back(getAffineDimExpr(i, ctx));
+  }
+  for (unsigned j = 0; j < numSymbols; ++j) {
+    symbolsShifted.push_back(getAffineSymbolExpr(numDims + j, ctx));
+    backSymbols.push_back(getAffineSymbolExpr(j, ctx));
+  }
+  AffineExpr asSymbols = e.replaceDimsAndSymbols(dimsAsSymbols, symbolsShifted);
+  AffineExpr simplified =
+      simplifyAffineExpr(asSymbols, 0, numDims + numSymbols);
+  // Symbol k < numDims was dimension k; the others were symbols.
+  SmallVector<AffineExpr> symbolsBack(back);
+  llvm::append_range(symbolsBack, backSymbols);
+  return simplified.replaceSymbols(symbolsBack);
+}
+
 AffineMap mlir::tir::buildRegionMap(unsigned numInputs,
                                     const RegionExprs &region,
                                     MLIRContext *ctx) {
   SmallVector<AffineExpr> results;
   for (AffineExpr e : region.starts)
-    results.push_back(simplifyAffineExpr(e, numInputs, 0));
+    results.push_back(simplifyIndexExpr(e, numInputs, 0));
   for (AffineExpr e : region.extents)
-    results.push_back(simplifyAffineExpr(e, numInputs, 0));
+    results.push_back(simplifyIndexExpr(e, numInputs, 0));
   return makeInputMap(numInputs, results, ctx);
 }
 
@@ -248,7 +271,7 @@ ParseResult IndexExprParser::parseRegion(RegionExprs &region) {
     return failure();
   // The number of inputs is only known once every dimension has been seen.
   for (AffineExpr &e : region.extents)
-    e = simplifyAffineExpr(e, names.size(), 0);
+    e = simplifyIndexExpr(e, names.size(), 0);
   return success();
 }
 
@@ -441,7 +464,7 @@ IndexExprParser::parseCondition(SmallVectorImpl<Conjunction> &disjuncts) {
     return failure();
   for (Conjunction &c : acc)
     for (AffineExpr &e : c.constraints)
-      e = simplifyAffineExpr(e, names.size(), 0);
+      e = simplifyIndexExpr(e, names.size(), 0);
   disjuncts.append(acc.begin(), acc.end());
   return success();
 }
@@ -585,7 +608,7 @@ void mlir::tir::printRegion(OpAsmPrinter &p, AffineMap regionMap,
       continue;
     p << " : ";
     printIndexExpr(
-        p, simplifyAffineExpr(region.starts[i] + region.extents[i], n, 0),
+        p, simplifyIndexExpr(region.starts[i] + region.extents[i], n, 0),
         inputs);
   }
   p << ']';
@@ -646,7 +669,7 @@ static void printConstraint(OpAsmPrinter &p, AffineExpr c, bool eq,
     }
   }
   auto simplify = [&](AffineExpr x) {
-    return simplifyAffineExpr(x, numInputs, 0);
+    return simplifyIndexExpr(x, numInputs, 0);
   };
   if (eq) {
     // rest + c == 0  <=>  rest == -c

@@ -101,6 +101,28 @@ TEST_F(IntervalTest, SimplifyWithRanges) {
   EXPECT_EQ(simplifyWithRanges(d(1) % 8, r, 2, 0), d(1));
 }
 
+TEST_F(IntervalTest, SimplifyKeepsDivisionsByInputs) {
+  // Input space: every input is a dimension, a runtime extent too. Fusing
+  // `i_1` (8) outside `i_0` (d3 = ceildiv(n, 8)) gives i_0 = d2 mod d3 and
+  // i_1 = d2 floordiv d3; split's predicate i_0 * 8 + i_1 < n (d1) must
+  // keep both (MLIR 22's simplifyAffineExpr made it `d0 floordiv d1 * 2 < n`,
+  // a miscompile; see simplifyIndexExpr). The expression is built as the
+  // substitution builds it: MLIR's result depends on the tree's shape.
+  Ranges r{Interval{0, 5}, std::nullopt, std::nullopt, std::nullopt};
+  AffineExpr e = d(3).floorDiv(d(4)) * -1 + d(1) - (d(3) % d(4)) * 8 - 1;
+  e = e.replaceDims({d(0), d(1), d(1), d(2), d(3)});
+  AffineExpr s = simplifyWithRanges(e, r, 4, 0);
+  for (auto [f, divisor] : {std::pair{0, 1}, {5, 2}, {13, 2}, {15, 2}})
+    for (int64_t n : {1, 13, 16}) {
+      auto eval = [&](AffineExpr x) {
+        return x.replaceDims({c(0), c(n), c(f), c(divisor)});
+      };
+      EXPECT_EQ(simplifyAffineExpr(eval(s), 0, 0),
+                simplifyAffineExpr(eval(e), 0, 0))
+          << "f=" << f << " divisor=" << divisor << " n=" << n;
+    }
+}
+
 TEST_F(IntervalTest, SimplifyOverValues) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @f() {
