@@ -51,26 +51,43 @@ typedef struct {
 } tirArg;
 
 /* Compiles MLIR text holding tir functions for `targetCPU` ("native", or an
- * LLVM CPU name; NULL means native) into this process. */
+ * LLVM CPU name; NULL means native) into this process; NULL (and a message)
+ * when `source` is NULL, does not parse or verify, names an unknown CPU, or
+ * fails to compile. */
 tirModule *tirModuleCompile(const char *source, size_t length,
                             const char *targetCPU);
-/* Compiles MLIR text into a shared library at `path` (needs ld.lld). */
+/* Compiles MLIR text into a shared library at `path` (needs ld.lld); 0 on
+ * success, non-zero (and a message) when `source` is NULL, `path` is NULL or
+ * empty, or compiling or linking fails. */
 int tirModuleExport(const char *source, size_t length, const char *targetCPU,
                     const char *path);
-/* Loads a shared library written by tirModuleExport. */
+/* Loads a shared library written by tirModuleExport; NULL (and a message)
+ * when `path` is NULL or the file is not such a library. */
 tirModule *tirModuleLoad(const char *path);
+/* Frees the module; NULL is accepted and does nothing. */
 void tirModuleDestroy(tirModule *module);
 
+/* The number of functions the module holds; -1 (and a message) when
+ * `module` is NULL. */
 int32_t tirModuleNumFunctions(const tirModule *module);
 /* "name(A: float32[8], B: float32[8] (written))"; valid until the module is
- * destroyed. */
+ * destroyed. NULL (and a message) when `module` is NULL or `index` is not in
+ * [0, tirModuleNumFunctions(module)). */
 const char *tirModuleFunctionSignature(const tirModule *module, int32_t index);
+/* Calls `function` with `numArgs` arguments; 0 on success. Non-zero (and a
+ * message) when `module` or `function` is NULL, `numArgs` is negative or
+ * `args` NULL with arguments to pass, no function has that name, or the
+ * arguments do not match its signature (kind, element type, rank, shape,
+ * the sizes its accesses need, sizes that must be equal, overlapping
+ * outputs); nothing runs then. */
 int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
                   int32_t numArgs);
 
 /* Threads for parallel loops (OpenMP); non-zero when no OpenMP runtime is
  * loaded. */
 int tirSetNumThreads(int32_t threads);
+/* The message of this thread's last failed call ("" before any); valid
+ * until another call of this API fails on the thread. */
 const char *tirGetLastError(void);
 
 static inline tirArg tirBufferArg(void *data, int32_t ndim,

@@ -46,6 +46,10 @@ MLIRContext &context() {
     tir::registerScheduleExtensions(registry);
     auto *c = new MLIRContext(registry);
     c->loadAllAvailableDialects();
+    // An error names the op and points at the user's line; the generic
+    // form of the op appended to it ("see current operation: ...") would
+    // bury that in IR the user never wrote.
+    c->printOpOnDiagnostic(false);
     return c;
   }();
   return *ctx;
