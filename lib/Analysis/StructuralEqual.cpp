@@ -78,11 +78,40 @@ void Flattener::walkFunction(FunctionOpInterface func) {
   emit(op, op, "attributes", -1,
        table.getAttr(attributes(
            op, {"sym_name", "function_type", "arg_attrs", "res_attrs"})));
+  // tir.dim_vars names variables: compared up to renaming, a name being
+  // the scalar parameter of that name or else the shape variable numbered
+  // in order of first use.
+  llvm::StringMap<std::string> dimVars;
+  unsigned shapeVars = 0;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, kArgNameAttr))
+      if (isa<IndexType, IntegerType>(func.getArgument(i).getType()))
+        dimVars.try_emplace(name.getValue(), "argument " + std::to_string(i));
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     NamedAttrList attrs(func.getArgAttrDict(i));
     attrs.erase(kArgNameAttr);
+    auto vars =
+        dyn_cast_or_null<ArrayAttr>(attrs.erase(TIRDialect::kDimVarsAttrName));
     emit(op, op, "argument attributes", i,
          table.getAttr(attrs.getDictionary(op->getContext())));
+    if (!vars || llvm::all_of(vars, [](Attribute var) {
+          auto s = dyn_cast<StringAttr>(var);
+          return s && s.getValue().empty();
+        }))
+      continue;
+    SmallVector<const Node *> canonical;
+    for (Attribute var : vars) {
+      auto name = dyn_cast<StringAttr>(var);
+      if (!name || name.getValue().empty()) {
+        canonical.push_back(table.getStr(""));
+        continue;
+      }
+      auto [it, added] = dimVars.try_emplace(
+          name.getValue(), "variable " + std::to_string(shapeVars));
+      shapeVars += added;
+      canonical.push_back(table.getStr(it->second));
+    }
+    emit(op, op, "dimension variables", i, table.getList(canonical));
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     NamedAttrList attrs(func.getResultAttrDict(i));

@@ -11,12 +11,14 @@
 
 #include "SizeBounds.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -88,6 +90,8 @@ private:
   bool isUnguarded(Operation *access);
   void addAccess(Operation *access, Value buffer, AffineMap map,
                  ValueRange operands);
+  /// Equal bounds from the parameters' tir.dim_vars.
+  void addDimVars();
 
   func::FuncOp func;
   std::vector<std::vector<rt::SizeBound>> bounds;
@@ -320,7 +324,41 @@ std::vector<std::vector<rt::SizeBound>> Deriver::run() {
     else if (auto store = dyn_cast<StoreOp>(op))
       addAccess(op, store.getBuffer(), store.getMap(), store.getIndices());
   });
+  addDimVars();
   return bounds;
+}
+
+void Deriver::addDimVars() {
+  // The size every dimension named `name` must have: the scalar parameter
+  // of that name, else the first dimension named so.
+  llvm::StringMap<rt::SizeTerm> sizeOf;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto name = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+    if (name && isa<IndexType, IntegerType>(func.getArgument(i).getType()))
+      sizeOf.try_emplace(name.getValue(), rt::SizeTerm{1, i, -1});
+  }
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto vars =
+        func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName);
+    if (!vars)
+      continue;
+    for (auto [d, attr] : llvm::enumerate(vars)) {
+      auto name = dyn_cast<StringAttr>(attr);
+      if (!name || name.getValue().empty())
+        continue;
+      rt::SizeTerm self{1, i, static_cast<int>(d)};
+      auto [it, first] = sizeOf.try_emplace(name.getValue(), self);
+      if (first)
+        continue;
+      rt::SizeBound bound;
+      bound.kind = rt::SizeBound::Equal;
+      bound.dim = d;
+      bound.terms.push_back(it->second);
+      bound.where = name.getValue().str();
+      if (!llvm::is_contained(bounds[i], bound))
+        bounds[i].push_back(std::move(bound));
+    }
+  }
 }
 
 std::vector<std::vector<rt::SizeBound>>

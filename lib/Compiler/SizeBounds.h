@@ -28,7 +28,9 @@ namespace mlir::tir {
 /// scalar parameters and `memref.dim` of buffer parameters. Anything else
 /// contributes nothing: the check never refuses a call that a guard or an
 /// unknown index makes safe. A scalar parameter that is the extent of a
-/// loop or iteration domain gets a bound that it is not negative.
+/// loop or iteration domain gets a bound that it is not negative. A
+/// dimension named in tir.dim_vars gets a bound that it equals the scalar
+/// parameter of that name, or else the first dimension of that name.
 std::vector<std::vector<runtime::SizeBound>>
 deriveSizeBounds(func::FuncOp func);
 

@@ -125,15 +125,16 @@ static std::string decodeToken(const std::string &token) {
 
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 2
+  // tir-signatures 3
   // func <name> <nargs>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
   //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
   //        <dim>)... <where>)...
   // scalar <name> <dtype> <nbounds> (as for buffers)...
-  // where a bound's <kind> is 0 (at least) or 1 (non-negative).
+  // where a bound's <kind> is 0 (at least), 1 (non-negative) or 2 (equal;
+  // version 3).
   std::ostringstream os;
-  os << "tir-signatures 2\n";
+  os << "tir-signatures 3\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << "\n";
     for (const ArgInfo &a : f.args) {
@@ -172,9 +173,9 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::istringstream is(text);
   std::string word;
   int version = 0;
-  if (!(is >> word >> version) || word != "tir-signatures" ||
-      (version != 1 && version != 2)) {
-    error = "not a tir module signature table (version 1 or 2)";
+  if (!(is >> word >> version) || word != "tir-signatures" || version < 1 ||
+      version > 3) {
+    error = "not a tir module signature table (version 1, 2 or 3)";
     return false;
   }
   auto bad = [&](const std::string &what) {
@@ -192,7 +193,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
       int kind;
       size_t nterms;
       if (!(is >> kind >> bound.dim >> bound.constant >> nterms) ||
-          (kind != SizeBound::AtLeast && kind != SizeBound::NonNegative) ||
+          (kind != SizeBound::AtLeast && kind != SizeBound::NonNegative &&
+           (kind != SizeBound::Equal || version < 3)) ||
           (a.isBuffer ? bound.dim >= a.shape.size()
                       : kind != SizeBound::NonNegative) ||
           nterms > kMaxCount)
@@ -495,6 +497,8 @@ bool Module::checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
   for (size_t i = 0; i < args.size(); ++i) {
     const ArgInfo &param = info.args[i];
     for (const SizeBound &bound : param.bounds) {
+      if (bound.kind == SizeBound::Equal)
+        continue; // Below, once every access is known to fit.
       std::string terms = describeTerms(info, bound, args);
       std::optional<int64_t> value = evaluate(bound, args);
       if (!value) {
@@ -540,6 +544,33 @@ bool Module::checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
                 "; the array is too small for the sizes given";
         return false;
       }
+    }
+  }
+  return checkEqualSizes(info, args, error);
+}
+
+bool Module::checkEqualSizes(const FunctionInfo &info,
+                             const std::vector<Arg> &args,
+                             std::string &error) const {
+  // Dimensions the function declares sized by one variable (a scalar
+  // parameter, a shape variable shared by buffers): an array larger than
+  // the others would be used in part only, silently.
+  for (size_t i = 0; i < args.size(); ++i) {
+    for (const SizeBound &bound : info.args[i].bounds) {
+      if (bound.kind != SizeBound::Equal)
+        continue;
+      std::optional<int64_t> value = evaluate(bound, args);
+      int64_t size = args[i].shape[bound.dim];
+      if (value && *value == size)
+        continue;
+      std::string terms = describeTerms(info, bound, args);
+      error = argWhere(info, i) + "dimension " + std::to_string(bound.dim) +
+              " has " + std::to_string(size) + " elements, but it is '" +
+              bound.where + "', which is " +
+              (value ? std::to_string(*value) : std::string("out of range")) +
+              " (" + terms + "); every size named '" + bound.where +
+              "' must be the same";
+      return false;
     }
   }
   return true;

@@ -379,6 +379,16 @@ CASES = [
          return
        }''', "user.mlir")
        """),
+    py("mlir_verify_error_short", "a verifier error names the op, without the IR after it",
+       "ValueError", r"(?s)\Auser\.mlir:3:\d+: error: 'tir\.load' op expects 2 indices for a "
+       r"rank-2 buffer, got 1(?!.*see current operation)", """
+       tvm.IRModule.from_mlir('''func.func @f(%A: memref<4x4xf32>, %i: index) {
+         tir.block "B"() {
+           %a = tir.load %A[%i] : memref<4x4xf32>
+         }
+         return
+       }''', "user.mlir")
+       """),
     py("mlir_not_bytes", "IRModule.from_mlir of bytes", "TypeError",
        r"from_mlir takes MLIR text \(str\), got bytes", """
        tvm.IRModule.from_mlir(b"module {}")
@@ -577,6 +587,57 @@ CASES = [
                    B[vi] = A[vi]
        tvm.build(f)["f"](np.zeros(8, "float32"), np.zeros(4, "float32"))
        """),
+    py("shape_variable_larger", "n = T.int32() sizes A and B; B longer (ran on part of B)",
+       "ValueError",
+       r"argument 1 \('B'\) of 'f': dimension 0 has 8 elements, but it is 'n', which is 4 "
+       r"\('A' dimension 0 = 4\); every size named 'n' must be the same", """
+       @T.prim_func
+       def f(a: T.handle, b: T.handle):
+           n = T.int32()
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n,), "float32")
+           for i in range(n):
+               with T.block("B"):
+                   vi = T.axis.spatial(n, i)
+                   B[vi] = A[vi]
+       tvm.build(f)["f"](np.zeros(4, "float32"), np.zeros(8, "float32"))
+       """),
+    py("scalar_smaller_than_arrays", "n: T.int32 sizes A and B; arrays longer than n",
+       "ValueError",
+       r"argument 1 \('A'\) of 'f': dimension 0 has 8 elements, but it is 'n', which is 4 "
+       r"\(n = 4 \(argument 0\)\); every size named 'n' must be the same", """
+       @T.prim_func
+       def f(n: T.int32, a: T.handle, b: T.handle):
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n,), "float32")
+           for i in range(n):
+               with T.block("B"):
+                   vi = T.axis.spatial(n, i)
+                   B[vi] = A[vi]
+       tvm.build(f)["f"](4, np.zeros(8, "float32"), np.zeros(8, "float32"))
+       """),
+    py("shape_variables_2d", "m, n = T.int32(), T.int32(): C (m, n) with the wrong m",
+       "ValueError",
+       r"argument 1 \('C'\) of 'f': dimension 0 has 4 elements, but it is 'm', which is 3 "
+       r"\('A' dimension 0 = 3\)", """
+       @T.prim_func
+       def f(a: T.handle, c: T.handle):
+           m, n = T.int32(), T.int32()
+           A = T.match_buffer(a, (m,), "float32")
+           C = T.match_buffer(c, (m, n), "float32")
+           for i, j in T.grid(m, n):
+               with T.block("C"):
+                   vi, vj = T.axis.remap("SS", [i, j])
+                   C[vi, vj] = A[vi]
+       tvm.build(f)["f"](np.zeros(3, "float32"), np.zeros((4, 5), "float32"))
+       """),
+    py("dim_vars_wrong_length", "IRModule.from_mlir: tir.dim_vars with too few entries",
+       "ValueError",
+       r"user\.mlir:1:\d+: error: 'tir\.dim_vars' of argument 0 has 1 entries for a rank-2 "
+       r"buffer", """
+       tvm.IRModule.from_mlir('func.func @f(%A: memref<?x?xf32> {tir.dim_vars = ["n"]}) '
+                              '{ return }', "user.mlir")
+       """),
     py("read_only_output", "a read-only array for the output (writes were lost)", "ValueError",
        r"argument 1 \('B'\) of 'main' is a read-only array, but the function writes it", """
        b = np.zeros(8, "float32")
@@ -661,6 +722,14 @@ CASES = [
   return
 }
 """}),
+    tool("tir_opt_unknown_cpu", "--tir-lower-to-llvm with an unknown CPU and feature",
+         r"error: unknown CPU 'notacpu' for .*llc -mcpu=help",
+         ["{bin}/tir-opt", "{root}/examples/vector_add.mlir",
+          "--tir-lower-to-llvm=target-cpu=notacpu target-features=+bogus"]),
+    tool("tir_opt_unknown_feature", "--tir-set-llvm-target with an unknown feature",
+         r"error: unknown CPU feature '\+bogus'",
+         ["{bin}/tir-opt", "{root}/examples/vector_add.mlir", "--tir-lower-to-llvm",
+          "--tir-set-llvm-target=cpu=x86-64 features=+bogus"]),
     tool("tir_translate_garbage", "tir-translate on garbage", r"error",
          ["{bin}/tir-translate", "--mlir-to-llvmir", "{tmp}/garbage.mlir"],
          {"garbage.mlir": b"func.func @f( {\n"}),
@@ -782,6 +851,22 @@ CASES = [
        x = buf(a)
        x.buffer.ndim = -1
        check(C.tirModuleCall(m, b"main", args(x, buf(b)), 2))
+       """),
+    capi("c_dim_vars_mismatch", "n: T.int32 sizes A (tir.dim_vars); n = 4, A of 8",
+         r"argument 1 \('A'\) of 'f': dimension 0 has 8 elements, but it is 'n', which is 4", """
+       src = b'''func.func @f(%n: index {tir.name = "n"},
+                %A: memref<?xf32> {tir.name = "A", tir.dim_vars = ["n"]}) {
+         tir.for %i = 0 to %n {
+           tir.block "B"(%vi = spatial(%n, %i)) {
+             %z = arith.constant 0.0 : f32
+             tir.store %z, %A[%vi] : memref<?xf32>
+           }
+         }
+         return
+       }'''
+       m = check_ptr(C.tirModuleCompile(src, len(src), None))
+       a = np.zeros(8, "float32")
+       check(C.tirModuleCall(m, b"f", args(scalar(4), buf(a)), 2))
        """),
     capi("c_scalar_too_large", "add_one(100, a8, b8) through the C API",
          r"argument 1 \('A'\) of 'add_one': dimension 0 has 8 elements, but tir\.load in block 'B' "

@@ -1,5 +1,6 @@
 """build, nd.array and calls checked against the signature."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -204,3 +205,47 @@ def test_full_unrolling_is_limited_unless_asked_for():
     a = np.arange(5500, dtype="float32")
     tvm.build(sch.mod)(a)
     np.testing.assert_array_equal(a, np.arange(5500, dtype="float32") + 1)
+
+
+def test_dim_vars_round_trip_and_bind_sizes():
+    """Shape variables and scalar parameters that size buffers are named in
+    tir.dim_vars: printed back as TVMScript, parsed to the same IR, compared
+    up to renaming, and checked at calls (a larger array is refused too)."""
+    src = '''
+from tensorir.script import tir as T
+
+@T.prim_func
+def f(k: T.int32, a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n, k), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        with T.block("B"):
+            vi = T.axis.spatial(n, i)
+            B[vi] = A[vi, 0]
+'''
+    mod = tvm.script.from_source(src)
+    text = mod.mlir()
+    assert 'tir.dim_vars = ["n", "k"]' in text and 'tir.dim_vars = ["n"]' in text
+    script = mod.script()
+    assert "n = T.int32()" in script and "(n, k)" in script
+    again = tvm.script.from_source(script)
+    tvm.ir.assert_structural_equal(mod, again)
+    # Renamed shape variable: still equal; tied differently: not.
+    renamed = tvm.script.from_source(re.sub(r"\bn\b", "m", src))
+    tvm.ir.assert_structural_equal(mod, renamed)
+    untied = tvm.script.from_source(src.replace('B = T.match_buffer(b, (n,)',
+                                                'B = T.match_buffer(b, (k,)'))
+    with pytest.raises(ValueError):
+        tvm.ir.assert_structural_equal(mod, untied)
+
+    fn = tvm.build(mod)["f"]
+    b = np.zeros(4, "float32")
+    fn(2, np.ones((4, 2), "float32"), b)
+    assert (b == 1).all()
+    with pytest.raises(ValueError, match=r"argument 2 \('B'\) of 'f': dimension 0 has 6 elements, "
+                                         r"but it is 'n', which is 4 \('A' dimension 0 = 4\)"):
+        fn(2, np.ones((4, 2), "float32"), np.zeros(6, "float32"))
+    with pytest.raises(ValueError, match=r"argument 1 \('A'\) of 'f': dimension 1 has 3 elements, "
+                                         r"but it is 'k', which is 2 \(k = 2 \(argument 0\)\)"):
+        fn(2, np.ones((4, 3), "float32"), b)

@@ -61,11 +61,15 @@ struct SizeTerm {
 /// - NonNegative (on a buffer): the access's lowest index in dimension `dim`,
 ///   form, is not negative (it does not reach before the array's start);
 /// - NonNegative (on a scalar): form is not negative (the scalar is the
-///   extent of a loop or iteration domain; `dim` is unused).
+///   extent of a loop or iteration domain; `dim` is unused);
+/// - Equal (on a buffer): dimension `dim` holds exactly form elements (it
+///   is sized by the variable named `where`, as another argument's
+///   dimension or a scalar parameter is: tir.dim_vars).
 /// Checked at every call, so that a scalar that sizes buffers cannot make
-/// the code write outside an array.
+/// the code write outside an array, nor run on arrays of different sizes
+/// that the function declares the same.
 struct SizeBound {
-  enum Kind : uint8_t { AtLeast = 0, NonNegative = 1 };
+  enum Kind : uint8_t { AtLeast = 0, NonNegative = 1, Equal = 2 };
   Kind kind = AtLeast;
   uint32_t dim = 0;
   int64_t constant = 0;
@@ -106,7 +110,8 @@ struct FunctionInfo {
 
 /// Signatures as text, the form a module carries them in (the
 /// `__tir_metadata` symbol of an exported library). Version 2 adds the size
-/// bounds; version 1 tables (libraries exported before) are still read.
+/// bounds, version 3 the Equal bounds; tables of versions 1 and 2 (libraries
+/// exported before) are still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);
@@ -185,6 +190,8 @@ private:
                     std::string &error) const;
   bool checkSizes(const FunctionInfo &info, const std::vector<Arg> &args,
                   std::string &error) const;
+  bool checkEqualSizes(const FunctionInfo &info, const std::vector<Arg> &args,
+                       std::string &error) const;
   bool checkNoOverlap(const FunctionInfo &info, const std::vector<Arg> &args,
                       std::string &error) const;
 

@@ -2,7 +2,10 @@
 //
 // A function's parameters (T.Buffer, or T.handle + T.match_buffer for a
 // buffer with a dynamic dimension; index scalars as T.int32) and body; a
-// module of several functions as an @I.ir_module class.
+// module of several functions as an @I.ir_module class. A dynamic dimension
+// prints as the variable its tir.dim_vars names (a scalar parameter, or a
+// shape variable declared with T.int32() and read in the body where the IR
+// has memref.dim of it), else as the function's only scalar parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +14,10 @@
 #include "Printer.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -21,16 +28,53 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     return fail(func, "a declaration has no body");
   SmallVector<std::string> params, matches;
   SmallVector<std::string> scalars;
+  // tir.dim_vars names -> printed names: scalar parameters, then shape
+  // variables (declared with T.int32() before the T.match_buffer calls).
+  llvm::StringMap<std::string> dimVars;
+  SmallVector<std::string> shapeVars;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Value arg = func.getArgument(i);
     std::string n = "arg" + std::to_string(i);
-    if (auto a =
-            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+    auto a = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+    if (a)
       n = a.str();
     n = fresh(n);
     names[arg] = n;
-    if (arg.getType().isIndex())
+    if (arg.getType().isIndex()) {
       scalars.push_back(n);
+      if (a)
+        dimVars.try_emplace(a.getValue(), n);
+    }
+  }
+  auto dimVarsOf = [&](unsigned i) {
+    SmallVector<StringRef> out;
+    if (auto vars =
+            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
+      for (Attribute var : vars)
+        out.push_back(isa<StringAttr>(var) ? cast<StringAttr>(var).getValue()
+                                           : StringRef());
+    return out;
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    for (StringRef var : dimVarsOf(i))
+      if (!var.empty() && !dimVars.count(var)) {
+        std::string n = fresh(var);
+        dimVars[var] = n;
+        shapeVars.push_back(n);
+      }
+  // The body reads a shape variable as memref.dim of a dimension it names.
+  llvm::SmallPtrSet<Operation *, 4> shapeVarReads;
+  for (auto dim : func.getBody().front().getOps<memref::DimOp>()) {
+    auto source = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!source || source.getOwner() != &func.getBody().front() || !index)
+      continue;
+    SmallVector<StringRef> vars = dimVarsOf(source.getArgNumber());
+    if (*index < 0 || *index >= static_cast<int64_t>(vars.size()) ||
+        vars[*index].empty())
+      continue;
+    names[dim.getResult()] = dimVars[vars[*index]];
+    shapeVarReads.insert(dim);
   }
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Value arg = func.getArgument(i);
@@ -46,8 +90,12 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
                             "an index");
     SmallVector<std::string> dims;
     bool dynamic = false;
-    for (int64_t d : type.getShape()) {
-      if (ShapedType::isDynamic(d)) {
+    SmallVector<StringRef> vars = dimVarsOf(i);
+    for (auto [k, d] : llvm::enumerate(type.getShape())) {
+      if (ShapedType::isDynamic(d) && k < vars.size() && !vars[k].empty()) {
+        dims.push_back(dimVars[vars[k]]);
+        dynamic = true;
+      } else if (ShapedType::isDynamic(d)) {
         // MLIR does not record which parameter a dimension is; with one
         // scalar parameter there is only one choice.
         if (scalars.size() != 1)
@@ -85,9 +133,28 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   for (auto [i, p] : llvm::enumerate(params))
     os << (i ? ", " : "") << p;
   os << "):\n";
+  for (const std::string &v : shapeVars)
+    os << pad(1) << v << " = T.int32()\n";
   for (const std::string &m : matches)
     os << pad(1) << m << "\n";
-  return blockBody(func.getBody().front(), 1, os);
+  if (shapeVarReads.empty())
+    return blockBody(func.getBody().front(), 1, os);
+  // As blockBody, without the reads of shape variables (their name is the
+  // T.int32() above).
+  bool empty = true;
+  for (Operation &op : func.getBody().front()) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || shapeVarReads.contains(&op))
+      continue;
+    std::string text;
+    llvm::raw_string_ostream inner(text);
+    if (!statement(op, 1, inner))
+      return false;
+    os << text;
+    empty = empty && text.empty();
+  }
+  if (empty)
+    os << pad(1) << "T.evaluate(0)\n";
+  return true;
 }
 
 std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error) {

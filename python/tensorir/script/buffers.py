@@ -10,9 +10,13 @@ from .values import DTYPES, Buffer, ConstData, ScriptError, ShapeVar, Value
 class BufferParser:
     @staticmethod
     def arg_attrs(buf, name):
-        """The attributes of a buffer parameter: its name, and TVM's
-        axis_separators when it has some."""
+        """The attributes of a buffer parameter: its name, the variables
+        that size its dimensions (tir.dim_vars) and TVM's axis_separators
+        when it has some."""
         attrs = f'tir.name = "{name}"'
+        dim_vars = getattr(buf, "dim_vars", ())
+        if any(dim_vars):
+            attrs += ", tir.dim_vars = [" + ", ".join(f'"{v}"' for v in dim_vars) + "]"
         if buf.axis_separators:
             seps = ", ".join(str(x) for x in buf.axis_separators)
             attrs += f", tir.axis_separators = array<i64: {seps}>"
@@ -31,7 +35,12 @@ class BufferParser:
         shape_node = args[0]
         dims = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [shape_node]
         shape, defines = [], []
+        # The variable that sizes each dimension ("" for none): a shape
+        # variable or an integer scalar parameter, named in the signature
+        # so that the runtime checks that the sizes agree.
+        dim_vars = []
         for pos, d in enumerate(dims):
+            dim_vars.append("")
             constant = self.static_value(d)
             if isinstance(constant, int) and not isinstance(constant, bool):
                 shape.append(constant)
@@ -42,7 +51,10 @@ class BufferParser:
                     if value.source is None:
                         defines.append((value, pos))
                     shape.append(value)
+                    dim_vars[-1] = value.name
                     continue
+                if self.in_signature and d.id in self.scalar_params:
+                    dim_vars[-1] = d.id
                 shape.append(value)
                 continue
             # Any other expression: in the signature, a dynamic dimension
@@ -92,6 +104,7 @@ class BufferParser:
         # physical layout; tir keeps them on the parameter or allocation (a
         # flat memref lowering needs none) and compares them structurally.
         buf.axis_separators = separators
+        buf.dim_vars = tuple(dim_vars) if self.in_signature else ()
         for var, pos in defines:
             if var.source is None:
                 var.source = (buf.ssa, buf.type, pos)

@@ -28,6 +28,9 @@ class FunctionParser(BufferParser, ExprParser):
         # Shape variables (`n = T.int32()`) -> (buffer SSA, type, dim) once a
         # buffer dimension defines them.
         self.shape_vars = {}
+        # Integer scalar parameters: a buffer dimension they size names
+        # them in tir.dim_vars.
+        self.scalar_params = set()
         self.lines = []
         self.indent = 1
         self.scopes = [dict()]
@@ -171,6 +174,7 @@ class FunctionParser(BufferParser, ExprParser):
                 ssa = self.ssa_name(arg.arg)
                 # In affine expressions a parameter is a symbol.
                 self.bind(arg.arg, Value(f"symbol({ssa})", "index", affine=True))
+                self.scalar_params.add(arg.arg)
                 signature[arg.arg] = f'{ssa}: index {{tir.name = "{arg.arg}"}}'
         for arg, ann in params:
             if arg.arg in signature:

@@ -523,3 +523,52 @@ func.func @block_bound_reduction(%A: memref<32xf32>, %B: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// Rule: tir.dim_vars is on a buffer argument.
+// expected-error @below {{'tir.dim_vars' of argument 0 is only allowed on a buffer (memref) argument}}
+func.func @dim_vars_on_scalar(%n: index {tir.dim_vars = ["n"]}) {
+  return
+}
+
+// -----
+
+// Rule: tir.dim_vars is an array of strings.
+// expected-error @below {{'tir.dim_vars' of argument 0 must be an array of strings, one per dimension}}
+func.func @dim_vars_not_strings(%A: memref<?xf32> {tir.dim_vars = [1]}) {
+  return
+}
+
+// -----
+
+// Rule: tir.dim_vars has one entry per dimension.
+// expected-error @below {{'tir.dim_vars' of argument 0 has 1 entries for a rank-2 buffer (one per dimension)}}
+func.func @dim_vars_short(%A: memref<?x?xf32> {tir.dim_vars = ["n"]}) {
+  return
+}
+
+// -----
+
+// Rule: each entry is "" or an identifier.
+// expected-error @below {{'tir.dim_vars' of argument 0 names dimension 0 '2n', which is not an identifier}}
+func.func @dim_vars_not_identifier(%A: memref<?xf32> {tir.dim_vars = ["2n"]}) {
+  return
+}
+
+// -----
+
+// Rule: only dynamic dimensions are named.
+// expected-error @below {{'tir.dim_vars' of argument 0 names dimension 1 'n', but that dimension is static (8); only dynamic dimensions are named}}
+func.func @dim_vars_static(%A: memref<?x8xf32> {tir.dim_vars = ["m", "n"]}) {
+  return
+}
+
+// -----
+
+// Rule: a name that is another parameter's names an integer scalar.
+// expected-error @below {{'tir.dim_vars' of argument 1 names dimension 0 'A', the name of argument 0, which is not an integer or index scalar}}
+func.func @dim_vars_names_buffer(%A: memref<?xf32> {tir.name = "A"},
+                                 %B: memref<?xf32> {tir.name = "B", tir.dim_vars = ["A"]}) {
+  return
+}

@@ -28,6 +28,60 @@ void TIRDialect::initialize() {
       >();
 }
 
+static bool isIdentifier(StringRef s) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  return !s.empty() && llvm::all_of(s, isNameChar) && !llvm::isDigit(s.front());
+}
+
+/// tir.dim_vars: one string per dimension of a buffer argument, "" or an
+/// identifier, "" for a static dimension; a name that is the tir.name of
+/// another argument names an integer or index scalar.
+static LogicalResult verifyDimVars(Operation *op, unsigned argIndex,
+                                   Attribute value) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  auto type = func ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
+                   : MemRefType();
+  auto names = dyn_cast<ArrayAttr>(value);
+  auto fail = [&]() {
+    return op->emitError("'")
+           << TIRDialect::kDimVarsAttrName << "' of argument " << argIndex;
+  };
+  Type argType = func ? func.getArgument(argIndex).getType() : Type();
+  if (!type && (!argType || isa<IndexType, IntegerType, FloatType>(argType)))
+    return fail() << " is only allowed on a buffer (memref) argument";
+  if (!type)
+    return success(); // A lowered buffer (LLVM's form): no longer checked.
+  if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+    return fail() << " must be an array of strings, one per dimension";
+  if (static_cast<int64_t>(names.size()) != type.getRank())
+    return fail() << " has " << names.size() << " entries for a rank-"
+                  << type.getRank() << " buffer (one per dimension)";
+  for (auto [d, attr] : llvm::enumerate(names)) {
+    StringRef name = cast<StringAttr>(attr).getValue();
+    if (name.empty())
+      continue;
+    if (!isIdentifier(name))
+      return fail() << " names dimension " << d << " '" << name
+                    << "', which is not an identifier (letters, digits, "
+                       "'_', not starting with a digit)";
+    if (!type.isDynamicDim(d))
+      return fail() << " names dimension " << d << " '" << name
+                    << "', but that dimension is static (" << type.getDimSize(d)
+                    << "); only dynamic dimensions are named";
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto other =
+          func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+      Type otherType = func.getArgument(i).getType();
+      if (other && other.getValue() == name &&
+          !isa<IndexType, IntegerType>(otherType))
+        return fail() << " names dimension " << d << " '" << name
+                      << "', the name of argument " << i
+                      << ", which is not an integer or index scalar";
+    }
+  }
+  return success();
+}
+
 LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
@@ -53,14 +107,13 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
                 "between 1 and the rank - 1 of a buffer argument";
     return success();
   }
+  if (attribute.getName() == kDimVarsAttrName)
+    return verifyDimVars(op, argIndex, attribute.getValue());
   if (attribute.getName() != kNameAttrName)
     return op->emitError("unknown tir argument attribute '")
            << attribute.getName().getValue() << "'";
   auto name = dyn_cast<StringAttr>(attribute.getValue());
-  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-  if (!name || name.getValue().empty() ||
-      !llvm::all_of(name.getValue(), isNameChar) ||
-      llvm::isDigit(name.getValue().front()))
+  if (!name || !isIdentifier(name.getValue()))
     return op->emitError("'")
            << kNameAttrName << "' of argument " << argIndex
            << " must be a string that is an identifier (letters, digits, "

@@ -32,6 +32,14 @@ def TIR_Dialect : Dialect {
     carry its TVMScript name in a `tir.name` argument attribute
     (`%arg0: memref<8xf32> {tir.name = "A"}`); the runtime names arguments
     by it in signatures and error messages.
+
+    A buffer parameter's dynamic dimensions can carry the variable that
+    sizes them in a `tir.dim_vars` argument attribute, one string per
+    dimension ("" where none): the `tir.name` of an integer or index scalar
+    parameter, or a shape variable that several buffers share
+    (`%A: memref<?xf32> {tir.dim_vars = ["n"]}`). The runtime checks before
+    a call that every dimension with the same name has the same size, equal
+    to the scalar of that name when there is one.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasRegionArgAttrVerify = 1;
@@ -44,6 +52,10 @@ def TIR_Dialect : Dialect {
     /// Buffer.axis_separators), verified with the region arguments.
     static constexpr ::llvm::StringLiteral kAxisSeparatorsAttrName =
         "tir.axis_separators";
+    /// The argument attribute naming, per dimension of a buffer parameter,
+    /// the variable that sizes it (a scalar parameter's tir.name or a shape
+    /// variable; "" for none), verified with the region arguments.
+    static constexpr ::llvm::StringLiteral kDimVarsAttrName = "tir.dim_vars";
     /// A tir.for's kind, carried by the scf loop it lowers to until the
     /// passes that act on it (vectorize, unroll) remove it.
     static constexpr ::llvm::StringLiteral kLoopKindAttrName = "tir.loop_kind";
