@@ -23,7 +23,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -267,26 +266,8 @@ static FailureOr<TargetChoice> chooseTarget(Operation *anchor,
   }
   // LLVM ends the process on some unknown CPUs (after a warning it only
   // prints): check the CPU and the features before it sees them.
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      choice.target->createMCSubtargetInfo(choice.triple, "", ""));
-  if (subtarget && !subtarget->isCPUStringValid(choice.cpu))
-    return emitError(anchor->getLoc(), "unknown CPU '")
-           << choice.cpu << "' for " << choice.triple.str()
-           << " (llc -mcpu=help lists the known ones)";
-  if (subtarget) {
-    SmallVector<StringRef> features;
-    StringRef(choice.features).split(features, ',', -1, false);
-    for (StringRef feature : features) {
-      StringRef name = feature.ltrim("+-");
-      bool known = llvm::any_of(
-          subtarget->getAllProcessorFeatures(),
-          [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
-      if (!known || !(feature.starts_with("+") || feature.starts_with("-")))
-        return emitError(anchor->getLoc(), "unknown CPU feature '")
-               << feature << "' for " << choice.triple.str()
-               << " (features are +name or -name; llc -mattr=help lists them)";
-    }
-  }
+  if (failed(verifyTargetCPU(anchor->getLoc(), choice.cpu, choice.features)))
+    return failure();
   // As TVM's LLVM backend: a multiply feeding an add may become one fused
   // multiply-add (rounded once).
   if (options.fuseMultiplyAdd)

@@ -4,6 +4,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
 namespace mlir::tir {
@@ -21,6 +24,40 @@ std::string mlir::tir::getHostCPUFeatures() {
   return llvm::join(features, ",");
 }
 
+LogicalResult mlir::tir::verifyTargetCPU(Location loc, StringRef cpu,
+                                         StringRef features) {
+  if (cpu.empty() && features.empty())
+    return success();
+  llvm::InitializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return emitError(loc, "no LLVM target for this machine: ") << error;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!subtarget)
+    return emitError(loc, "no LLVM subtarget information for ") << triple.str();
+  if (!cpu.empty() && !subtarget->isCPUStringValid(cpu))
+    return emitError(loc, "unknown CPU '")
+           << cpu << "' for " << triple.str()
+           << " (llc -mcpu=help lists the known ones)";
+  SmallVector<StringRef> list;
+  features.split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : list) {
+    StringRef name = feature.ltrim("+-");
+    bool known = llvm::any_of(
+        subtarget->getAllProcessorFeatures(),
+        [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; });
+    if (!known || !(feature.starts_with("+") || feature.starts_with("-")))
+      return emitError(loc, "unknown CPU feature '")
+             << feature << "' for " << triple.str()
+             << " (features are +name or -name; llc -mattr=help lists them)";
+  }
+  return success();
+}
+
 namespace {
 struct TIRSetLLVMTargetPass
     : public tir::impl::TIRSetLLVMTargetPassBase<TIRSetLLVMTargetPass> {
@@ -35,6 +72,9 @@ struct TIRSetLLVMTargetPass
       if (featureList.empty())
         featureList = tir::getHostCPUFeatures();
     }
+    if (failed(tir::verifyTargetCPU(getOperation().getLoc(), cpuName,
+                                    featureList)))
+      return signalPassFailure();
     MLIRContext *context = &getContext();
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
       if (!cpuName.empty())

@@ -29,6 +29,13 @@ void recordNoAliasBuffers(func::FuncOp func, ArrayRef<unsigned> args);
 /// The host CPU's features as LLVM spells them ("+avx2,-avx512f,...").
 std::string getHostCPUFeatures();
 
+/// Checks, before LLVM sees them (it ends the process on some unknown
+/// CPUs), that `cpu` and every entry of `features` ("+name" or "-name",
+/// comma-separated) are known to LLVM's target for this machine; emits an
+/// error at `loc` that names the unknown one otherwise. An empty `cpu` or
+/// `features` is not checked.
+LogicalResult verifyTargetCPU(Location loc, StringRef cpu, StringRef features);
+
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 
