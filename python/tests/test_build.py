@@ -65,9 +65,12 @@ def test_scalar_sizes_are_checked_against_the_arrays(example):
     with pytest.raises(ValueError, match=r"argument 0 \('n'\) of 'add_one': expected an integer"):
         f(8.0, a, b)
     np.testing.assert_array_equal(b, 0)  # nothing ran
-    f(np.int32(5), a, b)  # numpy integers are integers
-    np.testing.assert_array_equal(b[:5], a[:5] + 1)
-    f(4, a, np.zeros(8, "float32"))  # larger arrays are fine
+    f(np.int32(8), a, b)  # numpy integers are integers
+    np.testing.assert_array_equal(b, a + 1)
+    # A and B are declared of n elements (tir.dim_vars): larger arrays too
+    # are refused, as TVM does.
+    with pytest.raises(ValueError, match=r"dimension 0 has 8 elements, but it is 'n', which is 4"):
+        f(4, a, b)
     f(0, np.zeros(0, "float32"), np.zeros(0, "float32"))  # and empty ones
 
 

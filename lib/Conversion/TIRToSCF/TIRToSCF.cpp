@@ -299,10 +299,13 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes) {
   if (failed(applyPartialConversion(root, target, std::move(patterns), config)))
     return failure();
 
-  // Parameter names are tir's; lowered functions do not carry them.
+  // Parameter names and size names are tir's; lowered functions do not
+  // carry them.
   root->walk([](FunctionOpInterface func) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, TIRDialect::kNameAttrName);
+      func.removeArgAttr(i, TIRDialect::kDimVarsAttrName);
+    }
   });
   return success();
 }

@@ -46,7 +46,7 @@
 // CONV-SAME:      writes(%[[P]][%[[PN]], %[[PF]], %[[PY]], %[[PX]]] : memref<1x8x8x8xf32>)
 
 // DYN-LABEL: func.func @add_one
-// DYN-SAME:    (%[[N:.+]]: index {tir.name = "n"}, %[[A:.+]]: memref<?xf32> {tir.name = "A"}, %[[B:.+]]: memref<?xf32> {tir.name = "B"})
+// DYN-SAME:    (%[[N:.+]]: index {tir.name = "n"}, %[[A:.+]]: memref<?xf32> {tir.dim_vars = ["n"], tir.name = "A"}, %[[B:.+]]: memref<?xf32> {tir.dim_vars = ["n"], tir.name = "B"})
 // DYN:         tir.block "B"(%[[VI:.+]] = spatial(%[[N]], %{{.+}})) reads(%[[A]][%[[VI]]] : memref<?xf32>) writes(%[[B]][%[[VI]]] : memref<?xf32>)
 
 // A block whose body holds loops: their variables relax over their ranges.
