@@ -47,28 +47,21 @@ static LogicalResult checkParallelizable(ForOp loop, StringRef primitive,
         llvm::filter_to_vector(block.getBindingValues(), isLoopVar);
     if (failed(checkAffineBindings(block, loopVars, primitive, loop, error)))
       return failure();
-    SmallVector<AffineExpr> bindings = block.getBindingExprs();
-    for (auto [pos, value] : llvm::enumerate(block.getBindingValues())) {
-      if (value != iv)
+    for (unsigned i : block.getIterVarsFedBy(iv)) {
+      IterType type = block.getIterType(i);
+      if (type == IterType::Spatial || (type == IterType::Reduce && threadIdx))
         continue;
-      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
-        IterType type = block.getIterType(i);
-        if (type == IterType::Spatial ||
-            (type == IterType::Reduce && threadIdx) ||
-            !bindings[i].isFunctionOfDim(pos))
-          continue;
-        std::string allowed =
-            primitive == "bind"
-                ? "only spatial iteration variables (or reduce ones when "
-                  "bound to threadIdx.x/y/z, a cross-thread reduction)"
-                : "only spatial iteration variables";
-        return refuse(error, loop,
-                      primitive + " needs a loop that feeds " + allowed +
-                          ", but loop " + loopName(loop) + " feeds " +
-                          stringifyIterType(type) + " variable '" +
-                          iterVarName(block, i) + "' of block '" +
-                          block.getBlockName() + "'");
-      }
+      std::string allowed =
+          primitive == "bind"
+              ? "only spatial iteration variables (or reduce ones when "
+                "bound to threadIdx.x/y/z, a cross-thread reduction)"
+              : "only spatial iteration variables";
+      return refuse(error, loop,
+                    primitive + " needs a loop that feeds " + allowed +
+                        ", but loop " + loopName(loop) + " feeds " +
+                        stringifyIterType(type) + " variable '" +
+                        iterVarName(block, i) + "' of block '" +
+                        block.getBlockName() + "'");
     }
   }
   return success();

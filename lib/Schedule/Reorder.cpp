@@ -18,18 +18,11 @@ using namespace mlir::tir::sched;
 /// variable of `block` (after fusing a spatial loop with a reduction loop).
 static SmallVector<ForOp> getMixedLoops(BlockOp block, ArrayRef<ForOp> chain) {
   SmallVector<ForOp> mixed;
-  SmallVector<AffineExpr> bindings = block.getBindingExprs();
   for (ForOp loop : chain) {
     bool spatial = false, reduce = false;
-    for (auto [pos, v] : llvm::enumerate(block.getBindingValues())) {
-      if (v != loop.getInductionVar())
-        continue;
-      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
-        if (!bindings[i].isFunctionOfDim(pos))
-          continue;
-        spatial |= block.getIterType(i) == IterType::Spatial;
-        reduce |= block.getIterType(i) == IterType::Reduce;
-      }
+    for (unsigned i : block.getIterVarsFedBy(loop.getInductionVar())) {
+      spatial |= block.getIterType(i) == IterType::Spatial;
+      reduce |= block.getIterType(i) == IterType::Reduce;
     }
     if (spatial && reduce)
       mixed.push_back(loop);
@@ -127,18 +120,12 @@ FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
   // TVM's rules for the blocks under the nest: the iteration variables the
   // nest feeds are spatial or reduce, and their bindings are quasi-affine in
   // the nest's loops (loops outside it act as parameters).
-  SmallVector<Value> chainVars;
-  for (ForOp loop : chain)
-    chainVars.push_back(loop.getInductionVar());
-  for (BlockOp block : collectChildBlocks(bottom)) {
-    SmallVector<AffineExpr> bindings = block.getBindingExprs();
-    for (auto [pos, v] : llvm::enumerate(block.getBindingValues())) {
-      if (!llvm::is_contained(chainVars, v))
-        continue;
-      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+  SmallVector<BlockOp> blocks = collectChildBlocks(bottom);
+  for (BlockOp block : blocks) {
+    for (ForOp loop : chain)
+      for (unsigned i : block.getIterVarsFedBy(loop.getInductionVar())) {
         IterType kind = block.getIterType(i);
-        if (kind == IterType::Spatial || kind == IterType::Reduce ||
-            !bindings[i].isFunctionOfDim(pos))
+        if (kind == IterType::Spatial || kind == IterType::Reduce)
           continue;
         return refuse(error, bottom,
                       "reorder needs the loops to feed only spatial or reduce "
@@ -146,7 +133,6 @@ FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
                           block.getBlockName() + "' binds a " +
                           stringifyIterType(kind) + " variable to them");
       }
-    }
     // TVM's partial affine binding: in the loops from the top of the nest
     // down to the block.
     SmallVector<Value> loopVars;
@@ -164,7 +150,7 @@ FailureOr<SmallVector<ForOp>> mlir::tir::reorder(RewriterBase &rewriter,
   unsigned next = 0;
   for (ForOp loop : chain)
     nest.push_back(llvm::is_contained(loops, loop) ? loops[next++] : loop);
-  for (BlockOp block : collectChildBlocks(bottom))
+  for (BlockOp block : blocks)
     if (failed(checkInitStaysFirst(block, chain, nest, error)))
       return failure();
   ForOp oldBottom = chain.back(), newBottom = nest.back();

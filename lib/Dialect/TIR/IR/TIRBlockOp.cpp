@@ -51,6 +51,18 @@ SmallVector<AffineExpr> BlockOp::getBindingExprs() {
   return getExprsOverInputs(getBindings());
 }
 
+SmallVector<unsigned> BlockOp::getIterVarsFedBy(Value input) {
+  SmallVector<AffineExpr> bindings = getBindingExprs();
+  SmallVector<unsigned> fed;
+  for (unsigned i = 0, e = getNumIterVars(); i < e; ++i)
+    for (auto [pos, value] : llvm::enumerate(getBindingValues()))
+      if (value == input && bindings[i].isFunctionOfDim(pos)) {
+        fed.push_back(i);
+        break;
+      }
+  return fed;
+}
+
 SmallVector<IntegerSet> BlockOp::getPredicateSets() {
   SmallVector<IntegerSet> sets;
   if (auto predicate = getPredicate())

@@ -259,18 +259,12 @@ LogicalResult ForOp::verifyIndependentIterations() {
   if (kind == ForKind::ThreadBinding && getThread()->starts_with("threadIdx."))
     return success();
   Value iv = getInductionVar();
-  for (OpOperand &use : iv.getUses()) {
-    auto block = dyn_cast<BlockOp>(use.getOwner());
+  for (Operation *user : iv.getUsers()) {
+    auto block = dyn_cast<BlockOp>(user);
     if (!block)
       continue;
-    unsigned pos = use.getOperandNumber() -
-                   block.getBindingValues().getBeginOperandIndex();
-    if (pos >= block.getBindingValues().size())
-      continue;
-    SmallVector<AffineExpr> bindings = block.getBindingExprs();
-    for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
-      if (block.getIterType(i) != IterType::Reduce ||
-          !bindings[i].isFunctionOfDim(pos))
+    for (unsigned i : block.getIterVarsFedBy(iv)) {
+      if (block.getIterType(i) != IterType::Reduce)
         continue;
       InFlightDiagnostic diag =
           emitOpError("is ")

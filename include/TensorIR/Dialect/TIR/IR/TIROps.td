@@ -206,6 +206,9 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     std::optional<int64_t> getConstantDomainUpper(unsigned i);
     /// The bindings in input space: dimension k is binding_values[k].
     SmallVector<AffineExpr> getBindingExprs();
+    /// The iteration variables (ascending) whose bindings depend on
+    /// `input`, a value such as a loop variable.
+    SmallVector<unsigned> getIterVarsFedBy(Value input);
     /// The predicate's disjuncts (storage form over binding_values); empty
     /// when the block has no predicate.
     SmallVector<IntegerSet> getPredicateSets();
