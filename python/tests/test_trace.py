@@ -1,13 +1,12 @@
 """sch.trace as Python and as a transform script; replaying the script with
 tir-opt gives the same IR as the Python schedule."""
-import os
 import subprocess
 
-from conftest import ROOT
+from conftest import tool
 
 import tensorir as tvm
 
-TIR_OPT = os.path.join(ROOT, "build", "bin", "tir-opt")
+TIR_OPT = tool("tir-opt")
 
 
 def schedule(example):

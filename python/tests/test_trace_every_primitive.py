@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import tensorir as tvm
-from conftest import ROOT
+from conftest import ROOT, built_tool
 from tensorir._ext import ext
 from tensorir.tir.schedule import Trace
 from tensorir.tir.schedule.testing import _tir_opt, verify_trace_roundtrip
@@ -85,8 +85,7 @@ def test_trace_and_transform_script_agree(name, payload, script):
 
 
 def _tir_run():
-    path = os.path.join(ROOT, "build", "bin", "tir-run")
-    return path if os.access(path, os.X_OK) else None
+    return built_tool("tir-run")
 
 
 def _run(tir_run, mod, entry, out_dir):
