@@ -1,0 +1,294 @@
+"""Bad-input cases: the Python API given wrong things (schedules, build and
+targets, calls with wrong arrays). test_bad_input.py runs them."""
+from bad_input_case import py
+
+CASES = [
+    # ------------------------------------------------ schedules
+    py("stale_loop", "split a loop that an earlier split replaced", "ScheduleError",
+       r"the loop no longer exists: split and fuse replace the loops they transform", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.split(i, factors=[2, None])
+       sch.split(i, factors=[2, None])
+       """),
+    py("stale_fused_loop", "reorder a loop that fuse removed", "ScheduleError",
+       r"the loop no longer exists", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.fuse(i, j)
+       sch.reorder(k, i)
+       """),
+    py("foreign_handle", "a loop of one schedule given to another", "ScheduleError",
+       r"the handle belongs to another schedule", """
+       mod = example("matmul")
+       sch = tvm.tir.Schedule(mod)
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       tvm.tir.Schedule(mod).fuse(i, j)
+       """),
+    py("no_such_block", "get_block of a name that is not there", "ScheduleError",
+       r"no block named 'nope'", """
+       tvm.tir.Schedule(example("matmul")).get_block("nope")
+       """),
+    py("split_factors_short", "split factors whose product is below the extent", "ScheduleError",
+       r"the split factors multiply to 9, less than the extent 128 of loop 'j'", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.split(j, factors=[3, 3])
+       """),
+    py("split_two_open", "split with two open factors", "ScheduleError",
+       r"split infers at most one factor", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.split(j, factors=[None, None])
+       """),
+    py("schedule_parallel_reduction", "sch.parallel on a reduction loop", "ScheduleError",
+       r"parallel needs a loop that feeds only spatial iteration variables, but loop 'k' feeds "
+       r"reduce variable 'vk'", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.parallel(k)
+       """),
+    # ------------------------------------------------ build and targets
+    py("target_cuda", "build for target cuda", "ValueError",
+       r"target 'cuda' is not supported; the runtime builds for the CPU", """
+       tvm.build(example("vector_add"), target="cuda")
+       """),
+    py("target_not_text", "build with target=123", "ValueError", r"target '123' is not supported", """
+       tvm.build(example("vector_add"), target=123)
+       """),
+    py("unknown_cpu", "llvm -mcpu=notacpu (an LLVM fatal error before)", "ValueError",
+       r"unknown CPU 'notacpu'", """
+       tvm.build(example("vector_add"), target="llvm -mcpu=notacpu")
+       """),
+    py("target_mattr", "llvm -mattr=+avx2 (ignored silently before)", "ValueError",
+       r"-mattr is not supported by build", """
+       tvm.build(example("vector_add"), target="llvm -mattr=+avx2")
+       """),
+    py("target_other_triple", "llvm -mtriple=aarch64-linux-gnu on another machine", "ValueError",
+       r"-mtriple=\S+ is another machine; build compiles for this one", """
+       import platform
+       other = "aarch64-linux-gnu" if platform.machine() != "aarch64" else "x86_64-linux-gnu"
+       tvm.build(example("vector_add"), target="llvm -mtriple=" + other)
+       """),
+    py("target_empty_cpu", "llvm -mcpu= with no CPU", "ValueError", r"-mcpu needs a CPU name", """
+       tvm.build(example("vector_add"), target="llvm -mcpu=")
+       """),
+    py("build_not_module", "build(42)", "TypeError", r"build takes an IRModule or a PrimFunc, got int", """
+       tvm.build(42)
+       """),
+    py("unroll_too_long", "T.unroll over 10^5 iterations (minutes before)", "ValueError",
+       r"error: unrolling this loop fully \(100000 iterations .* exceeds the "
+       r"limit of 16384 operations", """
+       @T.prim_func
+       def f(A: T.Buffer((100000,), "float32")):
+           for i in T.unroll(100000):  # <-
+               with T.block("B"):
+                   vi = T.axis.spatial(100000, i)
+                   A[vi] = A[vi] + T.float32(1)
+       tvm.build(f)
+       """),
+    py("schedule_unroll_too_long", "sch.unroll of the 2^21-iteration fused matmul loop", "ValueError",
+       r"matmul\.mlir:8:7: error: unrolling this loop fully \(2097152 iterations .* exceeds the "
+       r"limit of 16384 operations[^\n]*$", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       ij = sch.fuse(i, j)
+       sch.reorder(k, ij)
+       sch.unroll(sch.fuse(k, ij))
+       tvm.build(sch.mod)
+       """),
+    # ------------------------------------------------ calls: wrong arrays
+    py("wrong_shape", "an array of the wrong shape", "ValueError",
+       r"argument 0 \('A'\) of 'main': expected shape \[8\], got \[4\]", """
+       tvm.build(example("vector_add"))["main"](np.zeros(4, "float32"), np.zeros(8, "float32"))
+       """),
+    py("wrong_dtype", "an array of the wrong element type", "ValueError",
+       r"argument 1 \('B'\) of 'main': expected element type float32, got int32", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"), np.zeros(8, "int32"))
+       """),
+    py("wrong_rank", "a 2-d array for a 1-d buffer", "ValueError",
+       r"argument 0 \('A'\) of 'main': expected rank 1 \[8\], got rank 2 \[2, 4\]", """
+       tvm.build(example("vector_add"))["main"](np.zeros((2, 4), "float32"), np.zeros(8, "float32"))
+       """),
+    py("too_few_arguments", "one argument of two", "ValueError", r"'main' takes 2 arguments, got 1", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"))
+       """),
+    py("too_many_arguments", "three arguments of two", "ValueError", r"'main' takes 2 arguments, got 3", """
+       a = np.zeros(8, "float32")
+       tvm.build(example("vector_add"))["main"](a, a.copy(), a.copy())
+       """),
+    py("scalar_too_large", "add_one(100, a8, b8): n larger than the arrays (heap corruption before)",
+       "ValueError", r"argument 1 \('A'\) of 'add_one': dimension 0 has 8 elements, but tir\.load "
+       r"in block 'B' reaches index 99 \(n = 100 \(argument 0\)\)", """
+       tvm.build(example("vector_add_dynamic"))["add_one"](100, np.zeros(8, "float32"),
+                                                           np.zeros(8, "float32"))
+       """),
+    py("output_too_small", "add_one(8, a8, b4): the output smaller than n", "ValueError",
+       r"argument 2 \('B'\) of 'add_one': dimension 0 has 4 elements, but tir\.store in block "
+       r"'B' reaches index 7", """
+       tvm.build(example("vector_add_dynamic"))["add_one"](8, np.zeros(8, "float32"),
+                                                           np.zeros(4, "float32"))
+       """),
+    py("scalar_negative", "add_one(-1, ...): a negative size", "ValueError",
+       r"argument 0 \('n'\) of 'add_one' is -1, but it is the extent of the domain of "
+       r"block 'B'; an extent is not negative", """
+       tvm.build(example("vector_add_dynamic"))["add_one"](-1, np.zeros(8, "float32"),
+                                                           np.zeros(8, "float32"))
+       """),
+    py("index_before_start", "B[i] = A[i + off] with off = -1: reads before A's start",
+       "ValueError", r"argument 2 \('A'\) of 'shifted': tir\.load in block 'B' reaches index -1 "
+       r"of dimension 0 \(off = -1 \(argument 1\)\), before the array's start", """
+       path = os.path.join(ROOT, "test", "Integration", "Runtime", "Inputs", "shifted.mlir")
+       f = tvm.build(tvm.IRModule.load(path))["shifted"]
+       f(4, -1, np.zeros(8, "float32"), np.zeros(4, "float32"))
+       """),
+    py("scalar_overflows_int64", "add_one(2**70, ...)", "ValueError",
+       r"argument 0 \('n'\) of 'add_one': 1180591620717411303424 does not fit a 64-bit integer", """
+       tvm.build(example("vector_add_dynamic"))["add_one"](2**70, np.zeros(8, "float32"),
+                                                           np.zeros(8, "float32"))
+       """),
+    py("scalar_float_for_int", "add_one(8.0, ...): a float for an integer", "ValueError",
+       r"argument 0 \('n'\) of 'add_one': expected an integer \(int64\), got a float", """
+       tvm.build(example("vector_add_dynamic"))["add_one"](8.0, np.zeros(8, "float32"),
+                                                           np.zeros(8, "float32"))
+       """),
+    py("scalar_out_of_int8", "300 for an i8 parameter", "ValueError",
+       r"argument 0 \('k'\) of 'f': 300 does not fit int8 \[-128, 127\]", """
+       mod = tvm.IRModule.from_mlir('''func.func @f(%k: i8 {tir.name = "k"}, %A: memref<4xi8> {tir.name = "A"}) {
+         tir.for %i = 0 to 4 {
+           tir.block "A"(%vi = spatial(4, %i)) {
+             tir.store %k, %A[%vi] : memref<4xi8>
+           }
+         }
+         return
+       }''')
+       tvm.build(mod)["f"](300, np.zeros(4, "int8"))
+       """),
+    py("shape_variable_mismatch", "n = T.int32() sizes A and B; B shorter", "ValueError",
+       r"argument 1 \('B'\) of 'f': dimension 0 has 4 elements, but tir\.store in block 'B' "
+       r"reaches index 7 \('A' dimension 0 = 8\)", """
+       @T.prim_func
+       def f(a: T.handle, b: T.handle):
+           n = T.int32()
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n,), "float32")
+           for i in range(n):
+               with T.block("B"):
+                   vi = T.axis.spatial(n, i)
+                   B[vi] = A[vi]
+       tvm.build(f)["f"](np.zeros(8, "float32"), np.zeros(4, "float32"))
+       """),
+    py("shape_variable_larger", "n = T.int32() sizes A and B; B longer (ran on part of B)",
+       "ValueError",
+       r"argument 1 \('B'\) of 'f': dimension 0 has 8 elements, but it is 'n', which is 4 "
+       r"\('A' dimension 0 = 4\); every size named 'n' must be the same", """
+       @T.prim_func
+       def f(a: T.handle, b: T.handle):
+           n = T.int32()
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n,), "float32")
+           for i in range(n):
+               with T.block("B"):
+                   vi = T.axis.spatial(n, i)
+                   B[vi] = A[vi]
+       tvm.build(f)["f"](np.zeros(4, "float32"), np.zeros(8, "float32"))
+       """),
+    py("scalar_smaller_than_arrays", "n: T.int32 sizes A and B; arrays longer than n",
+       "ValueError",
+       r"argument 1 \('A'\) of 'f': dimension 0 has 8 elements, but it is 'n', which is 4 "
+       r"\(n = 4 \(argument 0\)\); every size named 'n' must be the same", """
+       @T.prim_func
+       def f(n: T.int32, a: T.handle, b: T.handle):
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n,), "float32")
+           for i in range(n):
+               with T.block("B"):
+                   vi = T.axis.spatial(n, i)
+                   B[vi] = A[vi]
+       tvm.build(f)["f"](4, np.zeros(8, "float32"), np.zeros(8, "float32"))
+       """),
+    py("shape_variables_2d", "m, n = T.int32(), T.int32(): C (m, n) with the wrong m",
+       "ValueError",
+       r"argument 1 \('C'\) of 'f': dimension 0 has 4 elements, but it is 'm', which is 3 "
+       r"\('A' dimension 0 = 3\)", """
+       @T.prim_func
+       def f(a: T.handle, c: T.handle):
+           m, n = T.int32(), T.int32()
+           A = T.match_buffer(a, (m,), "float32")
+           C = T.match_buffer(c, (m, n), "float32")
+           for i, j in T.grid(m, n):
+               with T.block("C"):
+                   vi, vj = T.axis.remap("SS", [i, j])
+                   C[vi, vj] = A[vi]
+       tvm.build(f)["f"](np.zeros(3, "float32"), np.zeros((4, 5), "float32"))
+       """),
+    py("dim_vars_wrong_length", "IRModule.from_mlir: tir.dim_vars with too few entries",
+       "ValueError",
+       r"user\.mlir:1:\d+: error: 'tir\.dim_vars' of argument 0 has 1 entries for a rank-2 "
+       r"buffer", """
+       tvm.IRModule.from_mlir('func.func @f(%A: memref<?x?xf32> {tir.dim_vars = ["n"]}) '
+                              '{ return }', "user.mlir")
+       """),
+    py("read_only_output", "a read-only array for the output (writes were lost)", "ValueError",
+       r"argument 1 \('B'\) of 'main' is a read-only array, but the function writes it", """
+       b = np.zeros(8, "float32")
+       b.flags.writeable = False
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"), b)
+       """),
+    py("object_array", "an object array", "TypeError",
+       r"argument 0 \('A'\) of 'main': arrays of dtype object cannot be passed", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, object), np.zeros(8, "float32"))
+       """),
+    py("string_array", "an array of strings", "TypeError", r"arrays of dtype <U1 cannot be passed", """
+       tvm.build(example("vector_add"))["main"](np.array(list("abcdefgh")), np.zeros(8, "float32"))
+       """),
+    py("complex_array", "a complex array", "TypeError", r"arrays of dtype complex64 cannot be passed", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "complex64"), np.zeros(8, "float32"))
+       """),
+    py("big_endian_array", "an array in the other byte order", "ValueError",
+       r"argument 0 \('A'\) of 'main' is (big|little)-endian", """
+       other = ">f4" if np.little_endian else "<f4"
+       tvm.build(example("vector_add"))["main"](np.zeros(8, other), np.zeros(8, "float32"))
+       """),
+    py("strided_view", "a non-contiguous view", "ValueError",
+       r"argument 1 \('B'\) of 'main': expected strides \[1\] \(in elements\), got \[2\]", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"), np.zeros(16, "float32")[::2])
+       """),
+    py("fortran_order_array", "a Fortran-order 2-d array", "ValueError",
+       r"argument 0 \('A'\) of 'matmul': expected strides \[128, 1\] \(in elements\), got "
+       r"\[1, 128\]", """
+       a = np.zeros((128, 128), "float32")
+       tvm.build(example("matmul"))["matmul"](np.asfortranarray(a), a.copy(), a.copy())
+       """),
+    py("time_evaluator_zero", "time_evaluator(number=0) (a ZeroDivisionError before)", "ValueError",
+       r"time_evaluator: number is a positive integer, got 0", """
+       tvm.build(example("vector_add")).time_evaluator("main", number=0)
+       """),
+    py("export_to_missing_dir", "export_library into a directory that does not exist", "ValueError",
+       r"linking '/nonexistent/dir/lib\.so' failed", """
+       tvm.build(example("vector_add")).export_library("/nonexistent/dir/lib.so")
+       """),
+    py("overlapping_arrays", "the same array as input and output", "ValueError",
+       r"arguments 0 \('A'\) and 1 \('B'\) of 'main' overlap in memory", """
+       a = np.zeros(8, "float32")
+       tvm.build(example("vector_add"))["main"](a, a)
+       """),
+    py("list_argument", "a list for an array", "TypeError",
+       r"argument 1 \('B'\) of 'main' is a list; tir functions take numpy arrays", """
+       tvm.build(example("vector_add"))["main"](np.zeros(8, "float32"), [0.0] * 8)
+       """),
+    py("none_argument", "None for an array", "TypeError", r"argument 0 \('A'\) of 'main' is a NoneType", """
+       tvm.build(example("vector_add"))["main"](None, np.zeros(8, "float32"))
+       """),
+    py("device_argument", "a Device object for an array", "TypeError",
+       r"argument 0 \('A'\) of 'main' is a Device", """
+       tvm.build(example("vector_add"))["main"](tvm.cpu(0), np.zeros(8, "float32"))
+       """),
+    py("gpu_device", "tvm.nd.array on a cuda device", "ValueError",
+       r"device cuda\(0\): tensorir runs functions on the CPU only", """
+       tvm.nd.array(np.zeros(8, "float32"), tvm.runtime.Device("cuda", 0))
+       """),
+    py("no_such_function", "lib['nope']", "KeyError", r"no function named 'nope'; the module has main", """
+       tvm.build(example("vector_add"))["nope"]
+       """),
+]
