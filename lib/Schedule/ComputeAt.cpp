@@ -4,7 +4,9 @@
 // (reverse_compute_at) and regenerates its loops so that one iteration of
 // the loop computes exactly the part of the block the other blocks need
 // there. The parts, in the order they run:
-//   1. legality: scope, block kind, placement of producers and consumers;
+//   1. legality: scope, block kind, placement of producers and consumers,
+//      producers under the loop finished, loops whose iterations run at
+//      once (a reduction moved under them must not race);
 //   2. the iteration domain (solveDomain): the region the consumers read
 //      (producers write) in one iteration of the loop, relaxed over the
 //      loops inside it, inverted through the block's own access;
@@ -18,6 +20,8 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -406,6 +410,139 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool computeAt,
   return plan;
 }
 
+/// reverse_compute_at reads what the producers under the loop wrote in one
+/// of its iterations; a reduction among them whose reduce variable is fed
+/// by the loop, or by a loop around it, has then done only part of its
+/// reduction (the block would read partial sums).
+LogicalResult checkProducersFinished(Ctx &c, ArrayRef<BlockOp> producers,
+                                     Operation *root) {
+  SmallVector<Value> outer;
+  for (Operation *op = c.loop; op != root; op = op->getParentOp())
+    outer.push_back(cast<ForOp>(op).getInductionVar());
+  for (BlockOp p : producers) {
+    if (!c.loop->isAncestor(p))
+      continue;
+    SmallVector<AffineExpr> bindings = p.getBindingExprs();
+    for (unsigned i = 0, e = p.getNumIterVars(); i < e; ++i) {
+      if (p.getIterType(i) != IterType::Reduce)
+        continue;
+      for (auto [pos, value] : llvm::enumerate(p.getBindingValues()))
+        if (bindings[i].isFunctionOfDim(pos) && dependsOnAny(value, outer))
+          return c.fail(
+              p, "needs the producers under loop " + loopName(c.loop) +
+                     " to finish what block " + c.name() +
+                     " reads in one of its iterations, "
+                     "but reduce variable " +
+                     iterVarLabel(p, i) + " of block '" + p.getBlockName() +
+                     "' runs across iterations of loop " + loopName(c.loop) +
+                     " or a loop around it (the block would read "
+                     "a partial reduction)");
+    }
+  }
+  return success();
+}
+
+/// Loops whose iterations run at once (parallel, vectorized, thread-bound
+/// but for virtual threads) around the block's new place, when the block is
+/// a reduction:
+///  - its reduction may not run across their iterations (the verifier's
+///    rule: a race), threadIdx loops excepted (a cross-thread reduction),
+///    nor across virtual threads (TVM's rule for bound loops);
+///  - otherwise each iteration must reduce into other elements: a spatial
+///    variable that indexes what the block writes advances by more than
+///    it spans within one iteration (see `separates`).
+///    Without one, iterations running at once would each run the whole
+///    reduction (init included) of the same elements.
+LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
+                                      Operation *root) {
+  unsigned numVars = c.block.getNumIterVars();
+  bool reduction = false;
+  for (unsigned i = 0; i < numVars; ++i)
+    reduction |= c.block.getIterType(i) == IterType::Reduce;
+  if (!reduction)
+    return success();
+  FailureOr<BlockAccessRegions> own = getAccessRegions(c.block, c.error);
+  if (failed(own))
+    return failure();
+  auto indexesWrites = [&](unsigned var) {
+    for (auto &[buffer, region] : own->writes)
+      for (AffineExpr start : region.starts)
+        if (auto d = dyn_cast<AffineDimExpr>(start);
+            d && d.getPosition() == var)
+          return true;
+    return false;
+  };
+  for (Operation *op = c.loop; op != root; op = op->getParentOp()) {
+    auto loop = cast<ForOp>(op);
+    bool atOnce = loop.runsIterationsAtOnce();
+    if (!atOnce && loop.mayReduceAcrossIterations())
+      continue;
+    const Value *at = llvm::find(plan.inputs, loop.getInductionVar());
+    std::optional<unsigned> dim;
+    if (at != plan.inputs.end())
+      dim = at - plan.inputs.begin();
+    // Whether `lower` is `c * loop + inner + outer` where `inner` (terms
+    // over loops inside `loop`) plus the extent spans at most |c|: then
+    // iterations of `loop` cover disjoint ranges (`outer` is the same for
+    // the iterations that run at once).
+    SmallVector<std::optional<Interval>> ranges = getValueRanges(plan.inputs);
+    auto separates = [&](const VarDomain &v) {
+      llvm::SmallBitVector inner(plan.inputs.size());
+      for (auto [j, value] : llvm::enumerate(ArrayRef<Value>(plan.inputs)))
+        inner[j] = isLoopVar(value) &&
+                   loop->isProperAncestor(
+                       Value(value).getParentBlock()->getParentOp());
+      AffineTerms terms = AffineTerms::get(v.lower);
+      std::optional<int64_t> coefficient = terms.getDimCoefficient(*dim);
+      if (!coefficient || *coefficient == 0)
+        return false;
+      llvm::SmallBitVector outer = inner;
+      outer.flip();
+      outer.reset(*dim);
+      AffineTerms innerPart = terms.filter(
+          [&](AffineExpr term) { return involvesDims(term, inner); });
+      for (auto [term, k] : innerPart.terms)
+        if (involvesDims(term, outer) || term.isFunctionOfDim(*dim))
+          return false;
+      std::optional<Interval> span =
+          evaluateRange(innerPart.toExpr(c.block.getContext()), ranges);
+      return span && span->hi - span->lo + v.extent <= std::abs(*coefficient);
+    };
+    std::string kind = loop.getKind() == ForKind::ThreadBinding
+                           ? "bound to " + loop.getThread()->str()
+                           : stringifyForKind(loop.getKind()).str();
+    bool separated = false;
+    for (unsigned i = 0; dim && i < numVars; ++i) {
+      const VarDomain &v = plan.vars[i];
+      if (!v.lower.isFunctionOfDim(*dim))
+        continue;
+      if (c.block.getIterType(i) == IterType::Reduce) {
+        if (!loop.mayReduceAcrossIterations())
+          return c.fail(loop, "would put block " + c.name() + " under loop " +
+                                  loopName(loop) + ", which is " + kind +
+                                  " (no reduction may run across its "
+                                  "iterations), and feed it reduce variable " +
+                                  iterVarLabel(c.block, i) +
+                                  " (a race where they run at once)");
+        separated = true; // a cross-thread reduction
+        continue;
+      }
+      if (c.block.getIterType(i) == IterType::Spatial && indexesWrites(i) &&
+          separates(v))
+        separated = true;
+    }
+    if (atOnce && !separated)
+      return c.fail(loop, "would put reduction block " + c.name() +
+                              " under loop " + loopName(loop) + ", which is " +
+                              kind +
+                              " (its iterations run at once), but the "
+                              "iterations would not write apart: each "
+                              "would run the reduction of the same "
+                              "elements");
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // The rewrite
 //===----------------------------------------------------------------------===//
@@ -549,8 +686,10 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
     return failure();
   if (failed(checkPredicateDroppable(c)) || failed(checkOperandsAvailable(c)))
     return failure();
+  if (!computeAt && failed(checkProducersFinished(c, producers, root)))
+    return failure();
   FailureOr<Plan> plan = solveDomain(c, required, computeAt, preserveUnitLoops);
-  if (failed(plan))
+  if (failed(plan) || failed(checkLoopsRunningAtOnce(c, *plan, root)))
     return failure();
   rewrite(rewriter, c, *plan, *position, preserveUnitLoops, root);
   return block;

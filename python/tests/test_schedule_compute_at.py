@@ -100,3 +100,66 @@ def test_trace_records_compute_at():
     assert "compute_at(block=" in text and "preserve_unit_loops=False, index=-1" in text
     assert "transform.tir.compute_at" in sch.trace.as_transform_script() if hasattr(
         sch.trace, "as_transform_script") else True
+
+
+@T.prim_func
+def row_softmax(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")):
+    E = T.alloc_buffer((6, 10), "float32")
+    S = T.alloc_buffer((6,), "float32")
+    for i, j in T.grid(6, 10):
+        with T.block("E"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            E[vi, vj] = T.exp(A[vi, vj])
+    for i, k in T.grid(6, 10):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + E[vi, vk]
+    for i, j in T.grid(6, 10):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = E[vi, vj] / S[vi]
+
+
+def test_reduction_under_parallel_rows_same_numbers():
+    # Each iteration of the parallel i computes the sum of its own row.
+    sch = tvm.tir.Schedule(row_softmax)
+    i, _ = sch.get_loops(sch.get_block("B"))
+    sch.parallel(i)
+    sch.compute_at(sch.get_block("S"), i)
+    sch.compute_at(sch.get_block("E"), i)
+    expected = run(row_softmax, "row_softmax", (6, 10), out_shape=(6, 10))
+    got = run(sch.mod["main"], "row_softmax", (6, 10), out_shape=(6, 10))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_reduction_refusals_leave_ir():
+    sch = tvm.tir.Schedule(row_softmax)
+    _, j = sch.get_loops(sch.get_block("B"))
+    sch.parallel(j)
+    before = str(sch.mod)
+    # Every parallel iteration of j would run the whole sum of S[i].
+    with pytest.raises(tvm.tir.ScheduleError, match="would not write apart"):
+        sch.compute_at(sch.get_block("S"), j)
+    assert str(sch.mod) == before
+
+    sch = tvm.tir.Schedule(row_softmax)
+    _, j = sch.get_loops(sch.get_block("E"))
+    sch.vectorize(j)
+    before = str(sch.mod)
+    with pytest.raises(tvm.tir.ScheduleError, match="a race where they run at once"):
+        sch.reverse_compute_at(sch.get_block("S"), j)
+    assert str(sch.mod) == before
+
+    # S under E's j sums one element per iteration: B may not follow it.
+    sch = tvm.tir.Schedule(row_softmax)
+    _, j = sch.get_loops(sch.get_block("E"))
+    sch.reverse_compute_at(sch.get_block("S"), j)
+    before = str(sch.mod)
+    with pytest.raises(tvm.tir.ScheduleError, match="partial reduction"):
+        sch.reverse_compute_at(sch.get_block("B"), j)
+    assert str(sch.mod) == before
+    expected = run(row_softmax, "row_softmax", (6, 10), out_shape=(6, 10))
+    got = run(sch.mod["main"], "row_softmax", (6, 10), out_shape=(6, 10))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)

@@ -135,3 +135,144 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reverse_compute_at of a reduction under a vectorized loop that would feed
+// its reduce variable: S sums E[i, k] over k, and one iteration of the
+// vectorized j produces E[i, j], so vk would be bound to j (a race).
+func.func @f(%A: memref<4x8xf32>, %S: memref<4xf32>) {
+  %E = tir.alloc_buffer : memref<4x8xf32>
+  tir.for %i = 0 to 4 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to 8 vectorized {
+      tir.block "E"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        %e = math.exp %a : f32
+        tir.store %e, %E[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %k = 0 to 8 {
+      tir.block "S"(%vi = spatial(4, %i), %vk = reduce(8, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %S[%vi] : memref<4xf32>
+        }
+        %s = tir.load %S[%vi] : memref<4xf32>
+        %e = tir.load %E[%vi, %vk] : memref<4x8xf32>
+        %t = arith.addf %s, %e : f32
+        tir.store %t, %S[%vi] : memref<4xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.tir.get_block "E" in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %l:2 = transform.tir.get_loops %e : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at would put block 'S' under loop 'j', which is vectorized (no reduction may run across its iterations), and feed it reduce variable 'vk' (a race where they run at once)}}
+    transform.tir.reverse_compute_at %s at %l#1 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// compute_at of a reduction under a parallel loop that feeds none of its
+// variables: every iteration of j would run the whole sum of S[i] at once.
+func.func @f(%A: memref<4x8xf32>, %B: memref<4x8xf32>) {
+  %S = tir.alloc_buffer : memref<4xf32>
+  tir.for %i = 0 to 4 {
+    tir.for %k = 0 to 8 {
+      tir.block "S"(%vi = spatial(4, %i), %vk = reduce(8, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %S[%vi] : memref<4xf32>
+        }
+        %s = tir.load %S[%vi] : memref<4xf32>
+        %a = tir.load %A[%vi, %vk] : memref<4x8xf32>
+        %t = arith.addf %s, %a : f32
+        tir.store %t, %S[%vi] : memref<4xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    // expected-note @below {{loop}}
+    tir.for %j = 0 to 8 parallel {
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        %s = tir.load %S[%vi] : memref<4xf32>
+        %d = arith.divf %a, %s : f32
+        tir.store %d, %B[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %l:2 = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{compute_at would put reduction block 'S' under loop 'j', which is parallel (its iterations run at once), but the iterations would not write apart: each would run the reduction of the same elements}}
+    transform.tir.compute_at %s at %l#1 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// reverse_compute_at of B under j after S went there: S's reduce variable
+// runs across the iterations of j, so S[i] is a partial sum inside one.
+func.func @f(%A: memref<4x8xf32>, %B: memref<4x8xf32>) {
+  %E = tir.alloc_buffer : memref<4x8xf32>
+  %S = tir.alloc_buffer : memref<4xf32>
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 8 {
+      tir.block "E"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        %e = math.exp %a : f32
+        tir.store %e, %E[%vi, %vj] : memref<4x8xf32>
+      }
+      // expected-note @below {{block}}
+      tir.block "S"(%vi = spatial(4, %i), %vk = reduce(8, %j)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %S[%vi] : memref<4xf32>
+        }
+        %s = tir.load %S[%vi] : memref<4xf32>
+        %e = tir.load %E[%vi, %vk] : memref<4x8xf32>
+        %t = arith.addf %s, %e : f32
+        tir.store %t, %S[%vi] : memref<4xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %e = tir.load %E[%vi, %vj] : memref<4x8xf32>
+        %s = tir.load %S[%vi] : memref<4xf32>
+        %d = arith.divf %e, %s : f32
+        tir.store %d, %B[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.tir.get_block "E" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %l:2 = transform.tir.get_loops %e : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at needs the producers under loop 'j' to finish what block 'B' reads in one of its iterations, but reduce variable 'vk' of block 'S' runs across iterations of loop 'j' or a loop around it (the block would read a partial reduction)}}
+    transform.tir.reverse_compute_at %b at %l#1 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

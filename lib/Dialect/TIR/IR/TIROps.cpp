@@ -248,16 +248,34 @@ LogicalResult ForOp::verify() {
   return verifyIndependentIterations();
 }
 
-LogicalResult ForOp::verifyIndependentIterations() {
-  // The iterations of a parallel, vectorized or thread-bound loop run at
-  // once: a reduction across them is a data race (lost updates), except
-  // across threadIdx, where lowering makes it a cross-thread reduction.
+bool ForOp::runsIterationsAtOnce() {
+  switch (getKind()) {
+  case ForKind::Parallel:
+  case ForKind::Vectorized:
+    return true;
+  case ForKind::ThreadBinding:
+    // Virtual threads are interleaved within one thread.
+    return !getThread()->starts_with("vthread");
+  default:
+    return false;
+  }
+}
+
+bool ForOp::mayReduceAcrossIterations() {
+  // A reduction across iterations that run at once is a data race (lost
+  // updates), except across threadIdx, where lowering makes it a
+  // cross-thread reduction. TVM's rule for thread-bound loops also keeps
+  // reductions off virtual threads.
   ForKind kind = getKind();
-  if (kind != ForKind::Parallel && kind != ForKind::Vectorized &&
-      kind != ForKind::ThreadBinding)
+  if (kind == ForKind::ThreadBinding)
+    return getThread()->starts_with("threadIdx.");
+  return kind != ForKind::Parallel && kind != ForKind::Vectorized;
+}
+
+LogicalResult ForOp::verifyIndependentIterations() {
+  if (mayReduceAcrossIterations())
     return success();
-  if (kind == ForKind::ThreadBinding && getThread()->starts_with("threadIdx."))
-    return success();
+  ForKind kind = getKind();
   Value iv = getInductionVar();
   for (Operation *user : iv.getUsers()) {
     auto block = dyn_cast<BlockOp>(user);

@@ -27,9 +27,10 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
     not printed), `parallel`, `vectorized`, `unrolled`, or
     `thread_binding<"tag">` where the tag is one of `blockIdx.{x,y,z}`,
     `threadIdx.{x,y,z}`, `vthread`, `vthread.{x,y,z}`. The iterations of a
-    parallel, vectorized or thread-bound loop run at once, so such a loop
-    feeds no `reduce` iteration variable of the blocks under it (a race),
-    except a `threadIdx` loop (a cross-thread reduction). Optional
+    parallel, vectorized or thread-bound loop run at once (virtual threads
+    interleave in one thread), so such a loop feeds no `reduce` iteration
+    variable of the blocks under it (a race; virtual threads too, as TVM
+    rules), except a `threadIdx` loop (a cross-thread reduction). Optional
     `annotations` carry TVM's loop annotations (pragmas, software
     pipelining, ...). `var_name` keeps the induction variable's name, as TVM
     does (the custom form shows it as the SSA name; schedule primitives
@@ -94,6 +95,13 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
     std::optional<int64_t> getConstantExtent();
     /// Whether `tag` names a thread axis that `thread_binding` accepts.
     static bool isValidThreadTag(StringRef tag);
+    /// Whether the iterations run at once: parallel, vectorized or bound to
+    /// a thread axis other than a virtual thread (interleaved in one).
+    bool runsIterationsAtOnce();
+    /// Whether a reduction may run across the iterations: serial and
+    /// unrolled loops, and threadIdx loops (lowered as a cross-thread
+    /// reduction); not other thread axes (TVM's rule for bound loops).
+    bool mayReduceAcrossIterations();
     /// The verifier's rule for parallel, vectorized and thread-bound loops:
     /// they feed no reduce variable (threadIdx loops excepted).
     LogicalResult verifyIndependentIterations();
@@ -245,8 +253,10 @@ def TIR_InitOp : TIR_Op<"init", [SingleBlock, NoTerminator,
   let description = [{
     The body runs before the first iteration of the enclosing block's
     reduction, i.e. where every `reduce` iteration variable is at the start
-    of its domain. It must be the first operation of a block that has at
-    least one `reduce` iteration variable, and a block has at most one.
+    of its domain. A block has at most one, before its other statements
+    (after its buffer allocations and matches). In a block without `reduce`
+    iteration variables it runs at every iteration, before the body (as
+    TVM's LowerInitBlock).
 
     ```mlir
     tir.init {
