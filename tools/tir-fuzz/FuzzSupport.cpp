@@ -7,6 +7,7 @@
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -30,6 +31,20 @@ FuzzContext::FuzzContext(Registration what) {
           captured += diag.str() + "\n";
         return success();
       });
+}
+
+FuzzContext &FuzzContext::shared(Registration what) {
+  static Registration first = what;
+  if (what != first)
+    llvm::report_fatal_error("FuzzContext::shared: one registration per "
+                             "process");
+  // Never destroyed: it lives as long as the process.
+  static FuzzContext *context = [&] {
+    auto *made = new FuzzContext(what);
+    made->get().loadAllAvailableDialects();
+    return made;
+  }();
+  return *context;
 }
 
 /// Skips whitespace and `//` comments from `pos`, as MLIR's lexer does

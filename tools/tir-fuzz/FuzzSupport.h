@@ -1,10 +1,11 @@
 //===- FuzzSupport.h - what the tir libFuzzer targets share -----*- C++ -*-===//
 //
-// The pieces every fuzz target under tools/tir-fuzz uses: a fresh context
-// per input (single-threaded, diagnostics swallowed), parsing the input as
-// a module, the narrow filter for crashes known to be in upstream MLIR, and
-// how a target reports a finding that is not a sanitizer report (an abort
-// with a message, which libFuzzer records as a crash).
+// The pieces every fuzz target under tools/tir-fuzz uses: a context, fresh
+// per input or one per process (single-threaded, diagnostics swallowed),
+// parsing the input as a module, the narrow filter for crashes known to be
+// in upstream MLIR, and how a target reports a finding that is not a
+// sanitizer report (an abort with a message, which libFuzzer records as a
+// crash).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,13 +32,26 @@ enum class Registration {
   LLVMTranslation, // + the dialects' LLVM IR translations
 };
 
-/// A fresh context for one input: every input starts from the same state, so
-/// that a crash reproduces from its file alone. Multithreading is off (no
-/// thread pool per input; libFuzzer's -jobs parallelize instead) and every
-/// diagnostic is swallowed (a refused input is not a finding).
+/// A context for fuzzing: multithreading off (no thread pool; libFuzzer's
+/// -jobs parallelize instead) and every diagnostic swallowed (a refused input
+/// is not a finding). Either fresh for one input (the constructor: dialects
+/// load as the input needs them) or one for the whole process (shared()).
 class FuzzContext {
 public:
   explicit FuzzContext(Registration what);
+
+  /// The context of every input of this process, made on the first call
+  /// with every dialect of `what` loaded (the same `what` on every call).
+  /// For the targets whose inputs load many dialects: a fresh context per
+  /// input spent most of each execution loading them (the transform dialect
+  /// and its extensions, the LLVM dialect). Every input, the first one
+  /// included, starts from the same loaded dialects; an input parses into
+  /// its own module, which is gone when the next one starts, and leaves
+  /// behind only uniqued attributes and types, which are immutable. So a
+  /// crash still reproduces from its file alone, run through the target
+  /// in a new process.
+  static FuzzContext &shared(Registration what);
+
   MLIRContext &get() { return *context; }
   /// The diagnostics since the last call, when capture is on (off by
   /// default: most inputs are refused and formatting costs time).

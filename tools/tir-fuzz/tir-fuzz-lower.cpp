@@ -4,7 +4,9 @@
 // runs through the tir-lower-to-llvm pipeline (lib/Pipelines, the pipeline
 // tir-translate and the runtime use) and, when that succeeds, is translated
 // to LLVM IR (no machine code, to keep each input fast). The LLVM module
-// must pass LLVM's verifier (otherwise a finding, reported as a crash).
+// must pass LLVM's verifier (otherwise a finding, reported as a crash). All
+// inputs share one context (FuzzContext::shared), which loads its dialects
+// once.
 //
 // Unrolling works in proportion to trip counts: inputs whose unrolled loops
 // would make more than kMaxUnrolledCopies copies of a body are skipped (a
@@ -86,7 +88,7 @@ static bool exceedsUnrollBudget(ModuleOp module) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  FuzzContext context(Registration::LLVMTranslation);
+  FuzzContext &context = FuzzContext::shared(Registration::LLVMTranslation);
   OwningOpRef<ModuleOp> module = parseInput(context.get(), data, size);
   if (!module || failed(verify(*module)) || exceedsUnrollBudget(*module))
     return 0;
