@@ -5,9 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${BUILD_DIR:-build}
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+# (Re)configured when new, or when made before the fuzz targets were built
+# by default (they serve scripts/test.sh's fuzz smoke run).
+if [ ! -f "$BUILD_DIR/build.ninja" ] ||
+   ! grep -q '^TIR_ENABLE_FUZZERS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
   cmake -G Ninja -S . -B "$BUILD_DIR" \
     -DCMAKE_BUILD_TYPE=Release \
+    -DTIR_ENABLE_FUZZERS=ON \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
     -DLLVM_USE_LINKER=lld \

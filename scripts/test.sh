@@ -6,7 +6,10 @@
 # conformance file passes fewer tests than its floor in
 # test/tvm-conformance-floor.txt (scripts/check-conformance.py --update
 # raises the floors). The C/C++ sources must follow .clang-format
-# (scripts/check-format.sh).
+# (scripts/check-format.sh). Reliability checks (docs/reliability.md): a
+# fuzz smoke run of the four libFuzzer targets over the seed corpus (about
+# a minute), a seeded slice of the differential schedule tester (about two
+# minutes), and the bad-input suite (part of pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +23,12 @@ if [[ -f ../shared/tvm-tests/run.sh ]]; then
   bash ../shared/tvm-tests/run.sh || true  # its failures are counted, not fatal: the floors decide
   /usr/bin/python3 scripts/check-conformance.py || status=1
 fi
+echo "== fuzz smoke run (scripts/fuzz.sh --smoke)"
+BUILD_DIR=$BUILD_DIR ./scripts/fuzz.sh --smoke --no-build || status=1
+echo "== differential schedule tester, seeded slice (tools/schedule-diff)"
+PYTHONPATH=$PWD/python:$PWD/$BUILD_DIR/python /usr/bin/python3 \
+  tools/schedule-diff/schedule_diff.py --seed 12 --time-limit 110 --jobs 2 \
+  --quiet --max-shrinks 1 --shrink-time 30 || status=1
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" "$BUILD_DIR/unittests" || status=1
-/usr/bin/python3 -m pytest -v -ra python/tests || status=1
+TIR_BUILD_DIR=$BUILD_DIR /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status
