@@ -33,20 +33,29 @@ static bool isIdentifier(StringRef s) {
   return !s.empty() && llvm::all_of(s, isNameChar) && !llvm::isDigit(s.front());
 }
 
+/// The types of the arguments of `op` when it is a function, from its
+/// signature: argument attributes are verified before the function's own
+/// verifier matches its entry block against the signature, and a body may
+/// have fewer arguments than the signature (`func.func @f(index) {...}`).
+static ArrayRef<Type> getSignatureArgTypes(Operation *op) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  return func ? func.getArgumentTypes() : ArrayRef<Type>();
+}
+
 /// tir.dim_vars: one string per dimension of a buffer argument, "" or an
 /// identifier, "" for a static dimension; a name that is the tir.name of
 /// another argument names an integer or index scalar.
 static LogicalResult verifyDimVars(Operation *op, unsigned argIndex,
                                    Attribute value) {
   auto func = dyn_cast<FunctionOpInterface>(op);
-  auto type = func ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
-                   : MemRefType();
+  ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+  Type argType = argIndex < argTypes.size() ? argTypes[argIndex] : Type();
+  auto type = dyn_cast_or_null<MemRefType>(argType);
   auto names = dyn_cast<ArrayAttr>(value);
   auto fail = [&]() {
     return op->emitError("'")
            << TIRDialect::kDimVarsAttrName << "' of argument " << argIndex;
   };
-  Type argType = func ? func.getArgument(argIndex).getType() : Type();
   if (!type && (!argType || isa<IndexType, IntegerType, FloatType>(argType)))
     return fail() << " is only allowed on a buffer (memref) argument";
   if (!type)
@@ -68,10 +77,9 @@ static LogicalResult verifyDimVars(Operation *op, unsigned argIndex,
       return fail() << " names dimension " << d << " '" << name
                     << "', but that dimension is static (" << type.getDimSize(d)
                     << "); only dynamic dimensions are named";
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    for (auto [i, otherType] : llvm::enumerate(argTypes)) {
       auto other =
           func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
-      Type otherType = func.getArgument(i).getType();
       if (other && other.getValue() == name &&
           !isa<IndexType, IntegerType>(otherType))
         return fail() << " names dimension " << d << " '" << name
@@ -90,9 +98,9 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
     // TVM's axis_separators: ascending dimension indices inside the rank
     // of the buffer argument.
     auto seps = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
-    auto func = dyn_cast<FunctionOpInterface>(op);
-    auto type = func
-                    ? dyn_cast<MemRefType>(func.getArgument(argIndex).getType())
+    ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+    auto type = argIndex < argTypes.size()
+                    ? dyn_cast<MemRefType>(argTypes[argIndex])
                     : MemRefType();
     int64_t previous = 0;
     bool ok = seps && type;
