@@ -41,6 +41,18 @@ CASES = [
        i, j, k = sch.get_loops(sch.get_block("C"))
        sch.split(j, factors=[None, None])
        """),
+    py("split_zero_factor", "split with a factor of 0", "ScheduleError",
+       r"split factors must be positive, factor 1 is 0", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.split(j, factors=[None, 0])
+       """),
+    py("split_one_factor", "split with a single factor", "ScheduleError",
+       r"split needs at least two factors, got 1", """
+       sch = tvm.tir.Schedule(example("matmul"))
+       i, j, k = sch.get_loops(sch.get_block("C"))
+       sch.split(j, factors=[128])
+       """),
     py("schedule_parallel_reduction", "sch.parallel on a reduction loop", "ScheduleError",
        r"parallel needs a loop that feeds only spatial iteration variables, but loop 'k' feeds "
        r"reduce variable 'vk'", """

@@ -250,6 +250,12 @@ class Schedule:
         the `fused < extent` predicate (the factors must divide the
         extent)."""
         native = [_factor(f) for f in factors]
+        # The op spells a scalable factor 0: a user's 0 must not read as one.
+        if len(native) < 2:
+            raise ScheduleError(f"split needs at least two factors, got {len(native)}")
+        for i, f in enumerate(native):
+            if isinstance(f, int) and f == 0:
+                raise ScheduleError(f"split factors must be positive, factor {i} is 0")
         scalable = [f for f in native if isinstance(f, str)]
         attrs = {
             "factors": _I64Array(-1 if f is None else 0 if isinstance(f, str) else f
