@@ -136,7 +136,8 @@ void Flattener::walkFor(ForOp op) {
 }
 
 void Flattener::walkBlock(BlockOp op) {
-  emit(op, op, "block name", -1, table.getAttr(op.getBlockNameAttr()));
+  // As TVM, a block's name is a hint, like a variable's: not compared (the
+  // path of a difference still names the block).
   unsigned numIterVars = op.getNumIterVars();
   emit(op, op, "iteration variables", -1, table.getInt(numIterVars));
   for (unsigned i = 0; i < numIterVars; ++i) {

@@ -67,13 +67,16 @@ def test_only_modules_and_functions_compare():
 
 @needs_binding
 def test_names_are_free():
+    # Variables, buffers and (as in TVM, where a block's name is a hint)
+    # blocks may be named differently.
+    assert tvm.ir.structural_equal(add_one, add_one_other_block)
     assert tvm.ir.structural_equal(add_one, add_one_renamed)
     tvm.ir.assert_structural_equal(add_one, add_one_renamed)
     assert tvm.ir.structural_hash(add_one) == tvm.ir.structural_hash(add_one_renamed)
 
 
 @needs_binding
-@pytest.mark.parametrize("other", [add_two, add_one_other_block])
+@pytest.mark.parametrize("other", [add_two])
 def test_mismatch(other):
     assert not tvm.ir.structural_equal(add_one, other)
     with pytest.raises(ValueError):
