@@ -107,8 +107,9 @@ def test_refusal_names_rule_and_location(example):
 
 
 @pytest.mark.parametrize("step, message", [
-    (lambda s, i: s.split(i, [8]), "expects at least two factors"),
+    (lambda s, i: s.split(i, [8]), "split needs at least two factors, got 1"),
     (lambda s, i: s.split(i, [-2, 64]), "split factors must be positive, factor 0 is -2"),
+    (lambda s, i: s.split(i, [0, 64]), "split factors must be positive, factor 0 is 0"),
     (lambda s, i: s.storage_align(s.get_block("C"), 0, 0, 16, 1),
      "write buffer 0 of block 'C' is not allocated in the function"),
 ])

@@ -88,3 +88,61 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A shared-memory producer computed at a threadIdx loop covers what every
+// thread of the block needs (the loop and the threadIdx / vthread loops
+// around it are relaxed, not blockIdx): 2 x 4 threads read a 16-wide slice
+// of the blockIdx.x tile. A local buffer would cover one thread's 2.
+// CHECK-LABEL: func.func @shared_tile
+// CHECK:         tir.for %[[BX:.+]] = 0 to 4 thread_binding<"blockIdx.x"> {
+// CHECK-NEXT:      tir.for %{{.+}} = 0 to 2 thread_binding<"vthread.x"> {
+// CHECK-NEXT:        tir.for %{{.+}} = 0 to 4 thread_binding<"threadIdx.x"> {
+// CHECK-NEXT:          tir.for %[[AX0:.+]] = 0 to 16 {
+// CHECK-NEXT:            tir.block "S"(%{{.+}} = spatial(64, %[[BX]] * 16 + %[[AX0]])) {
+// CHECK:               tir.for %{{.+}} = 0 to 2 {
+// CHECK-NEXT:            tir.block "L"(%{{.+}} = spatial(64, %[[BX]] * 16 + %{{.+}} * 8 + %{{.+}} * 2 + %{{.+}}))
+// CHECK:               tir.for %{{.+}} = 0 to 2 {
+// CHECK-NEXT:            tir.block "C"
+func.func @shared_tile(%A: memref<64xf32>, %C: memref<64xf32>) {
+  %S = tir.alloc_buffer : memref<64xf32, "shared">
+  %L = tir.alloc_buffer : memref<64xf32, "local">
+  tir.for %i = 0 to 64 {
+    tir.block "S"(%vi = spatial(64, %i)) {
+      %a = tir.load %A[%vi] : memref<64xf32>
+      tir.store %a, %S[%vi] : memref<64xf32, "shared">
+    }
+  }
+  tir.for %i = 0 to 64 {
+    tir.block "L"(%vi = spatial(64, %i)) {
+      %s = tir.load %S[%vi] : memref<64xf32, "shared">
+      tir.store %s, %L[%vi] : memref<64xf32, "local">
+    }
+  }
+  tir.for %bx = 0 to 4 thread_binding<"blockIdx.x"> {
+    tir.for %vx = 0 to 2 thread_binding<"vthread.x"> {
+      tir.for %tx = 0 to 4 thread_binding<"threadIdx.x"> {
+        tir.for %j = 0 to 2 {
+          tir.block "C"(%vi = spatial(64, %bx * 16 + %vx * 8 + %tx * 2 + %j)) {
+            %l = tir.load %L[%vi] : memref<64xf32, "local">
+            tir.store %l, %C[%vi] : memref<64xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.tir.get_block "L" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %bx, %vx, %tx, %j = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.compute_at %l at %tx : !transform.any_op, !transform.any_op
+    transform.tir.compute_at %s at %tx : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -213,6 +214,15 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
                        "cannot bound the region of a buffer under loop " +
                            getLoopDisplayName(loop) + ": " + why);
   };
+  // The loop and the loops around it bound to threads that share the
+  // buffer (shared memory across threadIdx, say) are relaxed as well: the
+  // region is what all those threads need (TVM's LoopDomainOfSRefTreePath
+  // with the buffer's storage scope).
+  StringRef scope = getStorageScope(cast<MemRefType>(buffer.getType()));
+  auto isSharedAcross = [&](ForOp around) {
+    return around.getKind() == ForKind::ThreadBinding &&
+           isStorageSharedAcrossThread(scope, *around.getThread());
+  };
   // Inner loop variables range over their loop; values from outside `loop`
   // (and its own variable) stay symbolic. `refused`: a value was refused
   // (and `failure` says why).
@@ -225,6 +235,14 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
       Operation *owner = isa<BlockArgument>(v)
                              ? cast<BlockArgument>(v).getOwner()->getParentOp()
                              : v.getDefiningOp();
+      if (auto around = dyn_cast_or_null<ForOp>(owner);
+          around && isa<BlockArgument>(v) && around->isAncestor(loop) &&
+          isSharedAcross(around)) {
+        std::optional<int64_t> lo = around.getConstantLowerBound();
+        std::optional<int64_t> up = around.getConstantUpperBound();
+        if (lo && up && *up > *lo)
+          return in.relax(v, Interval{*lo, *up - 1});
+      }
       if (!owner || owner == loop.getOperation() || !loop->isAncestor(owner))
         return d;
       auto inner = dyn_cast<ForOp>(owner);

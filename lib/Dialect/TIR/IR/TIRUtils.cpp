@@ -56,6 +56,22 @@ bool mlir::tir::isValidStorageScope(StringRef scope) {
       .Default(false);
 }
 
+bool mlir::tir::isStorageSharedAcrossThread(StringRef scope,
+                                            StringRef threadTag) {
+  if (scope == "shared" || scope == "shared.dyn")
+    return threadTag.starts_with("threadIdx.") ||
+           threadTag.starts_with("vthread");
+  if (scope == "warp")
+    return threadTag == "threadIdx.x";
+  return false;
+}
+
+StringRef mlir::tir::getStorageScope(MemRefType type) {
+  if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
+    return scope.getValue();
+  return "global";
+}
+
 std::string mlir::tir::checkBufferMemorySpace(MemRefType type) {
   Attribute space = type.getMemorySpace();
   if (!space)

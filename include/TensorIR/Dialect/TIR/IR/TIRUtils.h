@@ -45,6 +45,17 @@ ParseResult parseAnnotationsAndAttrDict(OpAsmParser &parser,
 
 /// Whether `scope` is a storage scope the dialect knows.
 bool isValidStorageScope(StringRef scope);
+
+/// Whether a buffer of storage scope `scope` is shared by the iterations of
+/// a loop bound to `threadTag`, so that a region needed in one iteration
+/// covers what all of them need (TVM's rule on storage and thread ranks):
+/// shared memory across threadIdx and virtual threads, warp memory across
+/// threadIdx.x. Global buffers, where TVM relaxes nothing more, and local
+/// ones are not.
+bool isStorageSharedAcrossThread(StringRef scope, StringRef threadTag);
+
+/// The storage scope of a buffer: its memory space, "global" without one.
+StringRef getStorageScope(MemRefType type);
 /// Checks the memory space of a buffer type; the empty string when valid.
 std::string checkBufferMemorySpace(MemRefType type);
 
