@@ -394,6 +394,20 @@ PYBIND11_MODULE(_tensorir, m) {
 
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)
+      // The name of the one block the handle holds (TVM's Block.name_hint
+      // through sch.get); None for anything else.
+      .def_property_readonly(
+          "block_name",
+          [](const PyHandle &h) -> std::optional<std::string> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (auto block = dyn_cast_if_present<tir::BlockOp>(op))
+              return block.getBlockName().str();
+            return std::nullopt;
+          })
       .def_property_readonly(
           "params",
           [](const PyHandle &h) {

@@ -31,9 +31,12 @@ class Context:
     buffers."""
 
     def __init__(self, sch, rng, blocks):
-        self.sch, self.rng, self.blocks = sch, rng, blocks
+        self.sch, self.rng = sch, rng
         self._loops = {}
         self.nest = Nest(sch.mod.mlir())
+        # The kernel's blocks that are still there (an inline removes one).
+        self.blocks = [b for b in blocks if b in self.nest.loops] or list(blocks)
+
 
     def loops(self, block):
         if block not in self._loops:
@@ -205,6 +208,28 @@ def gen_reverse_compute_at(ctx):
     return _at_step(ctx, "reverse_compute_at")
 
 
+def _inline_step(ctx, prim):
+    """compute_inline: mostly a block writing a buffer the function
+    allocates (not an output block); reverse_compute_inline: mostly a block
+    after such a writer (perhaps its consumer). Sometimes any block."""
+    writers = ctx.nest.writers_of_allocations()
+    block = ctx.block()
+    if writers and ctx.chance(0.85):
+        block = ctx.rng.choice(writers)
+        later = ctx.blocks[ctx.blocks.index(block) + 1:] if block in ctx.blocks else []
+        if prim == "reverse_compute_inline" and later:
+            block = ctx.rng.choice(later)
+    return Step(prim, [block_ref(block)], {})
+
+
+def gen_compute_inline(ctx):
+    return _inline_step(ctx, "compute_inline")
+
+
+def gen_reverse_compute_inline(ctx):
+    return _inline_step(ctx, "reverse_compute_inline")
+
+
 def _loop_kind(prim):
     def gen(ctx):
         loop, _ = ctx.loop()
@@ -298,6 +323,8 @@ GENERATORS = {
     "add_unit_loop": gen_add_unit_loop,
     "compute_at": gen_compute_at,
     "reverse_compute_at": gen_reverse_compute_at,
+    "compute_inline": gen_compute_inline,
+    "reverse_compute_inline": gen_reverse_compute_inline,
     "parallel": _loop_kind("parallel"),
     "vectorize": _loop_kind("vectorize"),
     "unroll": _loop_kind("unroll"),
@@ -311,6 +338,7 @@ GENERATORS = {
 # find the bugs; queries cannot change anything).
 WEIGHTS = {
     "split": 4, "fuse": 3, "reorder": 3, "compute_at": 2, "reverse_compute_at": 2,
+    "compute_inline": 1, "reverse_compute_inline": 1,
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5,

@@ -140,6 +140,24 @@ FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
                                     ForOp loop, bool preserveUnitLoops,
                                     int64_t index, ScheduleError &error);
 
+/// TVM's compute_inline: removes `block` (a complete block, not an output
+/// block, without tir.init, whose body is one store `B[f(v)] = g(v)` with f
+/// a bijective affine map of its iteration variables) and computes `g`
+/// wherever B is read in its scope, v given by the load's indices. The
+/// block, the loops it leaves empty and B's allocation are erased; blocks
+/// that list B in their regions list what they now read instead.
+LogicalResult computeInline(RewriterBase &rewriter, BlockOp block,
+                            ScheduleError &error);
+
+/// TVM's reverse_compute_inline: removes `block` (a complete consumer
+/// `C[h(u)] = k(B[f(u)], u)`, without predicate or tir.init, reading one
+/// buffer B written in its scope, at one affine index map f that its single
+/// complete producer covers) and makes the producer store `k` to C
+/// directly, u given by the producer's store indices. Where the producer
+/// iterates beyond the consumer's domain it gets a predicate.
+LogicalResult reverseComputeInline(RewriterBase &rewriter, BlockOp block,
+                                   ScheduleError &error);
+
 //===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//

@@ -95,6 +95,28 @@ class LoopRV(_RV):
     """A loop of the schedule; split and fuse replace the loops they take."""
 
 
+class _StmtView:
+    """What sch.get returns: the block or loop a random variable refers to
+    (a block's name as name_hint)."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self.name_hint = handle.block_name
+
+    def __eq__(self, other):
+        return isinstance(other, _StmtView) and self._handle == other._handle
+
+    def __hash__(self):
+        return hash(self._handle)
+
+    def same_as(self, other):
+        """TVM's Object.same_as: the same block or loop."""
+        return self == other
+
+    def __repr__(self):
+        return str(self._handle)
+
+
 def _wrap(handle):
     """A result handle as Python: a LoopRV, a BlockRV, or the int a
     parameter holds."""
@@ -236,6 +258,14 @@ class Schedule:
         primitive.__doc__ = (f"transform.tir.{name}({', '.join(operand_names)}"
                              f"{', ' if attribute_names else ''}{', '.join(attribute_names)})")
         return primitive
+
+    def get(self, rv):
+        """TVM's Schedule.get: what a BlockRV or LoopRV refers to now, as a
+        read-only view (a block's `name_hint`); views of the same block or
+        loop compare equal."""
+        if not isinstance(rv, _RV):
+            raise TypeError(f"get takes a BlockRV or a LoopRV, got {type(rv).__name__}")
+        return _StmtView(rv._handle)
 
     # Primitives whose Python arguments need more than a conversion.
     def get_block(self, name, func_name=None):

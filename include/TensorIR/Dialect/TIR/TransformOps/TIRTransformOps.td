@@ -463,6 +463,85 @@ def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
 // Block placement
 //===----------------------------------------------------------------------===//
 
+class TIR_InlineOpBase<string mnemonic, string summaryText,
+                       string descriptionText, string primitive>
+    : TIR_ScheduleOp<mnemonic> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins TransformHandleTypeInterface:$block);
+  let assemblyFormat = [{ $block attr-dict `:` type($block) }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return }] # primitive # [{(rewriter, *block, error);
+    }
+  }];
+}
+
+def TIR_ComputeInlineOp : TIR_InlineOpBase<"compute_inline",
+    "inline a producer block into its consumers (TVM's compute_inline)", [{
+    Removes the block, whose body must be one store `B[f(v)] = g(v)` with f
+    a bijective affine map of its iteration variables (each index a
+    mixed-radix sum of them: `B[vi, vj]`, `B[vj, vi]`, `B[vi * 16 + vj]`),
+    and computes `g` wherever `B` is read in the block's scope: in the
+    bodies of its consumers, in value conditions (`T.where` over loads),
+    in nested blocks, with v given by the load's indices. The block, the
+    loops it leaves empty and the allocation of `B` are erased; a block
+    that lists `B` in its reads lists what it now reads in its place.
+
+    ```mlir
+    transform.tir.compute_inline %b : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), with TVM: a block with
+    a `tir.init`, a block writing more than one buffer, a scope that is not
+    a stage pipeline (a block writes what an earlier one reads), an output
+    block (`B` not allocated in the scope), a block that is not complete, a
+    body of another form or a store map that is not bijective affine, a use
+    of `B` other than loads and stores (a call such as `tvm_access_ptr`, a
+    match_buffer); and a computation that uses a value not available where
+    `B` is read. The handle to the block is emptied.
+  }], "computeInline">;
+
+def TIR_ReverseComputeInlineOp : TIR_InlineOpBase<"reverse_compute_inline",
+    "inline a consumer block into its producer (TVM's reverse_compute_inline)", [{
+    Removes the block, whose body must be one store `C[h(u)] = k(B[f(u)],
+    u)`, and makes its producer (the one block writing `B`) store `k` to `C`
+    directly: u is found from the producer's store indices by inverting f
+    (every load of `B` in the block has the same indices; each is a
+    mixed-radix sum of iteration variables, or such a sum divided and taken
+    modulo by constants, `B[(vi * 2048 + vj * 64 + vk * 8 + vl) floordiv
+    128, (...) mod 128]`). A store of `B` in the producer's `tir.init`
+    becomes a store of `C` too, and the producer's loads of `B` (a
+    reduction's update) read `C`. Where the producer iterates beyond the
+    block's domain, the producer gets the domain as a predicate (added to
+    the one it has). The block, the loops it leaves empty and `B` are
+    erased.
+
+    ```mlir
+    transform.tir.reverse_compute_inline %c : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), with TVM: a block with
+    a `tir.init`, a scope that is not a stage pipeline, a block reading no
+    buffer or more than one buffer written in the scope, a block that is
+    not complete, a producer that is not complete or not the only one, an
+    output producer, a block with a predicate, a body of another form,
+    loads of `B` at different indices, indices that are not such affine
+    maps, a producer that does not cover the block's domain, a use of `B`
+    other than loads and stores. Also refused, as the result would be
+    wrong (TVM accepts these): another reader of `B`, a read of one
+    position of a dimension the producer iterates, a producer index that
+    may leave the part of a split index the block reads, and a block
+    computation using a value not available at the producer. The handle to
+    the block is emptied.
+  }], "reverseComputeInline">;
+
 class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
                           string descriptionText, string primitive>
     : TIR_ScheduleOp<mnemonic> {
