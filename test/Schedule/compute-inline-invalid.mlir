@@ -711,3 +711,221 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A producer whose store takes part of a fused sum (B[v mod 4] is not a bijection of v).
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<2x4xf32>
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi floordiv 4, %vi mod 4] : memref<2x4xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj floordiv 4, %vj mod 4] : memref<2x4xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{an index takes a part of a fused sum}}
+    transform.tir.compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A consumer that is not complete (a reduce variable).
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vj = reduce(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.store %b, %C[0] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reverse_compute_inline needs a complete block}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A consumer whose body is not one store.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.for %k = 0 to 1 {
+        tir.store %b, %C[%vj] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{but it is not a single store}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A producer whose body is not one store.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.for %k = 0 to 1 {
+        tir.store %a, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  tir.for %j = 0 to 8 {
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{needs the body of the producer 'B' to be one store of the buffer}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A producer index that may leave the part of a split index the consumer reads (TVM accepts it; two producer elements would map to one of C).
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<2x8xf32>
+  tir.for %i = 0 to 2 {
+    tir.for %k = 0 to 8 {
+      tir.block "B"(%vi = spatial(2, %i), %vk = spatial(8, %k)) {
+        %a = tir.load %A[%vk] : memref<8xf32>
+        tir.store %a, %B[%vi, %vk] : memref<2x8xf32>
+      }
+    }
+  }
+  tir.for %j = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj floordiv 4, %vj mod 4] : memref<2x8xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the producer's index 1 may leave [0, 4)}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A consumer over a runtime domain the producer's does not match.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>, %n: index) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to %n {
+    // expected-note @below {{block}}
+    tir.block "C"(%vj = spatial(%n, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{has a runtime domain}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The consumer uses a value defined in its loop, not available at the producer.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    %x = arith.constant 3.0 : f32
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      %s = arith.addf %b, %x : f32
+      tir.store %s, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reverse_compute_inline cannot move the computation of block 'C' here}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
