@@ -208,6 +208,22 @@ def gen_reverse_compute_at(ctx):
     return _at_step(ctx, "reverse_compute_at")
 
 
+def gen_decompose_reduction(ctx):
+    """Mostly a block with a tir.init and one of its loops (the loops below
+    the reduction loops are refused); sometimes a loop of another block."""
+    reductions = [b for b in ctx.blocks if b in ctx.nest.reductions and ctx.loops(b)]
+    if not reductions and ctx.chance(0.8):
+        return None  # (no reduction left: only a refusal to test)
+    block = ctx.rng.choice(reductions) if reductions and ctx.chance(0.9) else ctx.block()
+    if ctx.loops(block) and ctx.chance(0.9):
+        loop = loop_ref(block, ctx.rng.randrange(len(ctx.loops(block))))
+    else:
+        loop, _ = ctx.loop()
+        if loop is None:
+            return None
+    return Step("decompose_reduction", [block_ref(block), loop], {})
+
+
 def _inline_step(ctx, prim):
     """compute_inline: mostly a block writing a buffer the function
     allocates (not an output block); reverse_compute_inline: mostly a block
@@ -325,6 +341,7 @@ GENERATORS = {
     "reverse_compute_at": gen_reverse_compute_at,
     "compute_inline": gen_compute_inline,
     "reverse_compute_inline": gen_reverse_compute_inline,
+    "decompose_reduction": gen_decompose_reduction,
     "parallel": _loop_kind("parallel"),
     "vectorize": _loop_kind("vectorize"),
     "unroll": _loop_kind("unroll"),
@@ -342,7 +359,7 @@ WEIGHTS = {
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5,
-    "add_unit_loop": 0.7, "bind": 0.7,
+    "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 
 

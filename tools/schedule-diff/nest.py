@@ -20,6 +20,7 @@ class Nest:
         self.loops = {}        # block -> [loop line numbers], outermost first
         self.annotations = {}  # ("block", name) or ("loop", line) -> [keys]
         self.stores = {}       # block -> buffer names it stores to
+        self.reductions = set()  # blocks with a tir.init
         stack = []             # (indent, kind, id)
         for number, line in enumerate(text.splitlines()):
             indent = len(line) - len(line.lstrip())
@@ -41,6 +42,8 @@ class Nest:
             else:
                 store = _STORE.search(line)
                 blocks = [ident for _, kind, ident in stack if kind == "block"]
+                if line.strip().startswith("tir.init") and blocks:
+                    self.reductions.add(blocks[-1])
                 if store and blocks:
                     self.stores[blocks[-1]].add(store.group(1))
         self.allocated = set(re.findall(r"%([\w.$-]+) = tir\.alloc_buffer", text))

@@ -140,6 +140,23 @@ FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
                                     ForOp loop, bool preserveUnitLoops,
                                     int64_t index, ScheduleError &error);
 
+//===----------------------------------------------------------------------===//
+// Reduction
+//===----------------------------------------------------------------------===//
+
+/// TVM's decompose_reduction: splits the reduction `block` into an init
+/// block (its tir.init over its spatial variables, named `<name>_init`)
+/// placed right before `loop`, under copies of the loops between `loop` and
+/// the block that feed a spatial variable (variables `<var>_init`; kind,
+/// thread and annotations kept), and the update block: `block` itself,
+/// renamed `<name>_update`, without its init, its writes added to its
+/// reads. The init block keeps the predicate's constraints that do not
+/// involve the loops it leaves out. `loop` must be above the block in its
+/// scope, with no loop above `loop` feeding a reduce variable. Returns the
+/// init block.
+FailureOr<BlockOp> decomposeReduction(RewriterBase &rewriter, BlockOp block,
+                                      ForOp loop, ScheduleError &error);
+
 /// TVM's compute_inline: removes `block` (a complete block, not an output
 /// block, without tir.init, whose body is one store `B[f(v)] = g(v)` with f
 /// a bijective affine map of its iteration variables) and computes `g`
