@@ -71,6 +71,16 @@ LogicalResult checkCommon(Ctx &c, const BlockDependences &scope) {
   return checkStagePipeline(c.primitive, scope, c.error);
 }
 
+/// TVM's LeafBlockRemovalPlan: the removed block may not be the only one of
+/// its scope.
+LogicalResult checkNotOnlyLeaf(Ctx &c, const BlockDependences &scope) {
+  if (scope.getBlocks().size() == 1)
+    return c.fail(c.block, "cannot remove block " + c.name() +
+                               ", the only block of its scope (TVM: the "
+                               "block is the only leaf in the scope)");
+  return success();
+}
+
 /// Every value from outside `source` that its body uses must be available
 /// at `place`.
 LogicalResult checkValuesAvailable(Ctx &c, BlockOp source, Operation *place,
@@ -186,7 +196,7 @@ LogicalResult mlir::tir::computeInline(RewriterBase &rewriter, BlockOp block,
   BlockDependences scope(getScopeBlocks(root));
   IndexInverse inverse;
   FailureOr<StoreOp> store = checkComputeInline(c, root, scope, inverse);
-  if (failed(store))
+  if (failed(store) || failed(checkNotOnlyLeaf(c, scope)))
     return failure();
   Value buffer = store->getBuffer();
   SmallVector<LoadOp> loads;
@@ -566,7 +576,7 @@ LogicalResult mlir::tir::reverseComputeInline(RewriterBase &rewriter,
   Operation *root = getScopeRoot(block);
   BlockDependences scope(getScopeBlocks(root));
   FailureOr<ReversePlan> plan = checkReverseInline(c, root, scope);
-  if (failed(plan))
+  if (failed(plan) || failed(checkNotOnlyLeaf(c, scope)))
     return failure();
   BlockOp producer = plan->producer;
   StoreOp out = plan->consumerStore;

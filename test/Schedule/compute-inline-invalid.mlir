@@ -929,3 +929,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The only block of its scope (an outer block's): TVM does not remove the only leaf.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  tir.block "root"() {
+    %B = tir.alloc_buffer : memref<8xf32>
+    tir.for %i = 0 to 8 {
+      // expected-note @below {{block}}
+      tir.block "B"(%vi = spatial(8, %i)) {
+        %a = tir.load %A[%vi] : memref<8xf32>
+        tir.store %a, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the only block of its scope}}
+    transform.tir.compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
