@@ -37,7 +37,6 @@ class Context:
         # The kernel's blocks that are still there (an inline removes one).
         self.blocks = [b for b in blocks if b in self.nest.loops] or list(blocks)
 
-
     def loops(self, block):
         if block not in self._loops:
             rvs = self.sch.get_loops(cached_block(self.sch, block))

@@ -499,7 +499,8 @@ def TIR_ComputeInlineOp : TIR_InlineOpBase<"compute_inline",
     ```
 
     Refused (silenceably, leaving the IR unchanged), with TVM: a block with
-    a `tir.init`, a block writing more than one buffer, a scope that is not
+    a `tir.init`, the only block of its scope, a block writing more than
+    one buffer, a scope that is not
     a stage pipeline (a block writes what an earlier one reads), an output
     block (`B` not allocated in the scope), a block that is not complete, a
     body of another form or a store map that is not bijective affine, a use
@@ -528,7 +529,8 @@ def TIR_ReverseComputeInlineOp : TIR_InlineOpBase<"reverse_compute_inline",
     ```
 
     Refused (silenceably, leaving the IR unchanged), with TVM: a block with
-    a `tir.init`, a scope that is not a stage pipeline, a block reading no
+    a `tir.init`, the only block of its scope, a scope that is not a stage
+    pipeline, a block reading no
     buffer or more than one buffer written in the scope, a block that is
     not complete, a producer that is not complete or not the only one, an
     output producer, a block with a predicate, a body of another form,
