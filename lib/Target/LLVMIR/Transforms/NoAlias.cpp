@@ -47,8 +47,11 @@ struct TIRLLVMNoAliasPass
       // expanded parameters it counts.
       if (func.getName().starts_with("_mlir_ciface_"))
         return;
+      // A position out of range (the attribute is text like any other) is
+      // skipped, as one that is not a pointer.
       for (int64_t index : params.asArrayRef())
-        if (index < static_cast<int64_t>(func.getNumArguments()) &&
+        if (index >= 0 &&
+            index < static_cast<int64_t>(func.getNumArguments()) &&
             isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[index]))
           func.setArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName(), unit);
     });
