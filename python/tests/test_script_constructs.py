@@ -105,6 +105,29 @@ def test_opaque_calls_are_tir_calls():
             A[0] + 1
 
 
+def test_bool_call_arguments_are_literals():
+    # TVM prints a bool argument as T.bool(False); it is the literal False.
+    @T.prim_func
+    def literal(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "int32")):
+        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.spatial(4, i)
+                B[vi] = T.q_multiply_shift_per_axis(A[vi], A[vi], A[vi], A[vi], 31, False,
+                                                    True, dtype="int32")
+
+    @T.prim_func
+    def spelled(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "int32")):
+        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.spatial(4, i)
+                B[vi] = T.q_multiply_shift_per_axis(A[vi], A[vi], A[vi], A[vi], 31,
+                                                    T.bool(False), T.bool(True))
+
+    tvm.ir.assert_structural_equal(literal, spelled)
+    text = roundtrip_or_text(literal)
+    assert "31, T.bool(False), T.bool(True))" in text
+
+
 def test_nested_access_region_covers_the_dimension():
     @T.prim_func
     def gather(A: T.Buffer((7, 8), "float32"), B: T.Buffer((1,), "int32"),

@@ -411,6 +411,9 @@ bool Printer::callExpr(CallOp call, std::string &out) {
       args += a;
     } else if (auto str = dyn_cast<StringAttr>(attr)) {
       args += "\"" + str.str() + "\"";
+    } else if (auto b = dyn_cast<BoolAttr>(attr)) {
+      // As TVM prints a bool IntImm (as an integer, true would read -1).
+      args += b.getValue() ? "T.bool(True)" : "T.bool(False)";
     } else if (auto i = dyn_cast<IntegerAttr>(attr)) {
       args += std::to_string(i.getInt());
     } else if (auto f = dyn_cast<FloatAttr>(attr)) {

@@ -111,6 +111,12 @@ class ExprParser:
         if isinstance(node, ast.Name) and not self.is_bound(node.id) \
                 and isinstance(self.env.get(node.id), str):
             return self.call_literal(ast.Constant(self.env[node.id]))
+        # T.bool(False) is the literal False (TVM prints bool IntImms so).
+        if isinstance(node, ast.Call) and self.t_name(node.func) == "bool" \
+                and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, bool):
+            return self.call_literal(node.args[0])
         if isinstance(node, ast.Call) and self.t_name(node.func) == "type_annotation":
             dtype = None
             for kw in node.keywords:
