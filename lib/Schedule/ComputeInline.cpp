@@ -458,11 +458,16 @@ FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
   DominanceInfo dominance(root);
   if (failed(checkValuesAvailable(c, c.block, plan.producer, dominance)))
     return failure();
-  // The predicate is written over the producer's bindings.
+  // The consumer's variables are computed from the producer store's
+  // indices at each store of the buffer (the init's too), and the
+  // predicate is written over the producer's bindings: the indices may use
+  // its iteration variables and values from outside it.
   for (Value v : plan.inputs) {
     auto arg = dyn_cast<BlockArgument>(v);
-    if (!plan.inBounds.empty() &&
-        (!arg || arg.getOwner() != plan.producer.getBody()))
+    bool iterVar = arg && arg.getOwner() == plan.producer.getBody();
+    Operation *owner = arg ? arg.getOwner()->getParentOp() : v.getDefiningOp();
+    if ((!iterVar && owner && plan.producer->isAncestor(owner)) ||
+        (!iterVar && !plan.inBounds.empty()))
       return bodyError("the producer's store uses a value other than its "
                        "iteration variables");
   }

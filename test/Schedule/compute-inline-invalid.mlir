@@ -955,3 +955,35 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A producer storing at an index it computes (a gather's scatter).
+func.func @f(%A: memref<8xf32>, %I: memref<8xi32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      %x = tir.load %I[%vi] : memref<8xi32>
+      %k = arith.index_cast %x : i32 to index
+      tir.store %a, %B[%k] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{the producer's store uses a value other than its iteration variables}}
+    transform.tir.reverse_compute_inline %t : !transform.any_op
+    transform.yield
+  }
+}
