@@ -21,6 +21,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -198,6 +199,127 @@ LogicalResult checkLaterReader(Ctx &c, BlockOp other, Value buffer) {
   return success();
 }
 
+/// Whether each iteration of the loops `c.inner` runs the block at another
+/// point (spatial and reduce variables together): otherwise the block
+/// repeats a reduction, re-initialized each time (after compute_at under a
+/// fused loop whose other part feeds no variable, say), and the hoisted
+/// init would run once for all the repetitions. Decided with Presburger
+/// sets: no two iterations l < l' (in some loop) with the same bindings,
+/// within the loop bounds and the predicate.
+LogicalResult checkRunsOnce(Ctx &c) {
+  MLIRContext *ctx = c.block.getContext();
+  unsigned m = c.inner.size();
+  SmallVector<Value> params;
+  auto paramDim = [&](Value v) {
+    auto *it = llvm::find(params, v);
+    if (it == params.end()) {
+      params.push_back(v);
+      it = std::prev(params.end());
+    }
+    return 2 * m + (it - params.begin());
+  };
+  // Dimension j (copy 0) or m + j (copy 1) for the j-th loop, 2m + p for
+  // the other values; `nullopt` for a value computed inside the loops.
+  auto dimOf = [&](Value v, unsigned copy) -> std::optional<unsigned> {
+    for (auto [j, l] : llvm::enumerate(c.inner))
+      if (l.getInductionVar() == v)
+        return copy * m + j;
+    if (!definedOutside(v, c.loop))
+      return std::nullopt;
+    return paramDim(v);
+  };
+  auto cannot = [&]() {
+    return c.fail(c.block, "cannot prove that the iterations of the loops "
+                           "from loop " +
+                               loopName(c.loop) + " down to block " + c.name() +
+                               " run it at distinct points (quasi-affine "
+                               "bindings with constant divisors needed)");
+  };
+  // Expressions over (copy 0, copy 1, params), built with placeholder dims
+  // that are renumbered once the number of params is known.
+  SmallVector<AffineExpr> eqs, ineqs;
+  ValueRange values = c.block.getBindingValues();
+  auto over = [&](AffineExpr e, unsigned copy) -> std::optional<AffineExpr> {
+    SmallVector<AffineExpr> repl;
+    for (auto [pos, v] : llvm::enumerate(values)) {
+      std::optional<unsigned> d;
+      if (e.isFunctionOfDim(pos) && !(d = dimOf(v, copy)))
+        return std::nullopt;
+      repl.push_back(d ? getAffineDimExpr(*d, ctx)
+                       : getAffineConstantExpr(0, ctx));
+    }
+    return e.replaceDims(repl);
+  };
+  for (AffineExpr b : c.block.getBindingExprs()) {
+    std::optional<AffineExpr> x = over(b, 0), y = over(b, 1);
+    if (!x || !y)
+      return cannot();
+    eqs.push_back(*x - *y);
+  }
+  SmallVector<IntegerSet> sets = c.block.getPredicateSets();
+  if (sets.size() == 1)
+    for (auto [k, e] : llvm::enumerate(getConstraintsOverInputs(sets[0])))
+      for (unsigned copy : {0u, 1u}) {
+        std::optional<AffineExpr> x = over(e, copy);
+        if (!x)
+          return cannot();
+        (sets[0].isEq(k) ? eqs : ineqs).push_back(*x);
+      }
+  for (auto [j, l] : llvm::enumerate(c.inner))
+    for (unsigned copy : {0u, 1u}) {
+      AffineExpr iv = getAffineDimExpr(copy * m + j, ctx);
+      for (auto [bound, lower] : {std::pair(l.getMixedLowerBound(), true),
+                                  std::pair(l.getMixedUpperBound(), false)}) {
+        AffineExpr b;
+        if (auto v = dyn_cast<Value>(bound)) {
+          std::optional<unsigned> d = dimOf(v, copy);
+          if (!d)
+            return cannot();
+          b = getAffineDimExpr(*d, ctx);
+        } else {
+          b = getAffineConstantExpr(
+              cast<IntegerAttr>(cast<Attribute>(bound)).getInt(), ctx);
+        }
+        ineqs.push_back(lower ? iv - b : b - iv - 1);
+      }
+    }
+  unsigned numDims = 2 * m + params.size();
+  SmallVector<AffineExpr> all(eqs);
+  llvm::append_range(all, ineqs);
+  for (AffineExpr e : all)
+    if (!e.isPureAffine())
+      return cannot();
+  auto map = AffineMap::get(numDims, 0, all, ctx);
+  std::vector<SmallVector<int64_t, 8>> flat;
+  FlatLinearConstraints cst;
+  if (failed(getFlattenedAffineExprs(map, &flat, &cst)))
+    return cannot();
+  for (auto [k, row] : llvm::enumerate(flat)) {
+    if (k < eqs.size())
+      cst.addEquality(row);
+    else
+      cst.addInequality(row);
+  }
+  for (unsigned j = 0; j < m; ++j) {
+    FlatLinearConstraints pair(cst);
+    SmallVector<int64_t> row(pair.getNumCols(), 0);
+    row[m + j] = 1; // l'_j - l_j - 1 >= 0
+    row[j] = -1;
+    row.back() = -1;
+    pair.addInequality(row);
+    if (!pair.isIntegerEmpty())
+      return c.fail(c.inner[j],
+                    "needs each iteration of the loops from loop " +
+                        loopName(c.loop) + " down to block " + c.name() +
+                        " to run it at another point, but iterations of "
+                        "loop " +
+                        loopName(c.inner[j]) +
+                        " repeat one: each repetition restarts the "
+                        "reduction from its init, which would run once");
+  }
+  return success();
+}
+
 /// What a correct rewrite needs beyond TVM's rules. TVM would produce IR
 /// that uses values out of scope, or that computes other numbers:
 ///   - the init may use only the spatial iteration variables, values
@@ -205,7 +327,8 @@ LogicalResult checkLaterReader(Ctx &c, BlockOp other, Value buffer) {
 ///     block allocates or matches);
 ///   - a loop between the given loop and the block that feeds no iteration
 ///     variable repeats the whole reduction, re-initialized each time: with
-///     the init hoisted above it the repetitions would add up;
+///     the init hoisted above it the repetitions would add up; so do loops
+///     that feed variables but repeat points (checkRunsOnce);
 ///   - another block under the loop may read what the init writes only
 ///     where the reduction already reached it (checkLaterReader).
 LogicalResult checkSound(Ctx &c) {
@@ -275,6 +398,9 @@ LogicalResult checkSound(Ctx &c) {
                            " feeds none: each of its iterations repeats the "
                            "reduction from its init, which would run once");
   }
+
+  if (failed(checkRunsOnce(c)))
+    return failure();
 
   // Other blocks under the loop that access the init's buffers.
   Operation *root = getScopeRoot(c.block);

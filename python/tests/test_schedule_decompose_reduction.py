@@ -185,3 +185,36 @@ def test_reader_before_refused():
     with pytest.raises(tvm.tir.ScheduleError, match="comes before it"):
         sch.decompose_reduction("S", i)
     assert str(sch.mod) == before
+
+
+@T.prim_func
+def row_sum_scaled(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")):
+    S = T.alloc_buffer((6,), "float32")
+    for i, k in T.grid(6, 10):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + A[vi, vk]
+    for i, j in T.grid(6, 10):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] / S[vi]
+
+
+def test_repeated_reduction_refused():
+    # compute_at under j recomputes each row sum for every j, each from its
+    # init; fused, one loop repeats the rows: a hoisted init would run once
+    # for ten sums (TVM decomposes it and gets ten times the sum).
+    sch = tvm.tir.Schedule(row_sum_scaled)
+    sch.compute_at(sch.get_block("S"), sch.get_loops("B")[1])
+    sch.fuse(*sch.get_loops("B"))
+    before = str(sch.mod)
+    with pytest.raises(tvm.tir.ScheduleError, match="repeat one"):
+        sch.decompose_reduction("S", sch.get_loops("S")[0])
+    assert str(sch.mod) == before
+    # At the reduction loop itself each repetition gets its own init.
+    sch.decompose_reduction("S", sch.get_loops("S")[1])
+    expected = run(row_sum_scaled, "row_sum_scaled", [(6, 10)], (6, 10))
+    got = run(sch.mod["main"], "row_sum_scaled", [(6, 10)], (6, 10))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)

@@ -343,3 +343,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Iterations of a loop repeat the reduction at one point: f feeds the row
+// (f floordiv 4) but its other part feeds nothing, so each row is reduced
+// four times, each from its init (compute_at under a fused loop gives such
+// nests); hoisted, the init would run once for all four.
+func.func @f(%A: memref<8x4xf32>, %S: memref<8xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %f = 0 to 32 {
+    tir.for %k = 0 to 4 {
+      tir.block "S"(%vi = spatial(8, %f floordiv 4), %vk = reduce(4, %k)) {
+        tir.init {
+          %zero = arith.constant 0.0 : f32
+          tir.store %zero, %S[%vi] : memref<8xf32>
+        }
+        %s = tir.load %S[%vi] : memref<8xf32>
+        %a = tir.load %A[%vi, %vk] : memref<8x4xf32>
+        %t = arith.addf %s, %a : f32
+        tir.store %t, %S[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %f, %k = transform.tir.get_loops %s : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{decompose_reduction needs each iteration of the loops from loop 'f' down to block 'S' to run it at another point, but iterations of loop 'f' repeat one}}
+    %init = transform.tir.decompose_reduction %s at %f : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -34,8 +34,9 @@ class Context:
         self.sch, self.rng = sch, rng
         self._loops = {}
         self.nest = Nest(sch.mod.mlir())
-        # The kernel's blocks that are still there (an inline removes one).
-        self.blocks = [b for b in blocks if b in self.nest.loops] or list(blocks)
+        # The blocks there now, by their current names (an inline removes
+        # one, decompose_reduction renames one and adds its init block).
+        self.blocks = list(self.nest.loops) or list(blocks)
 
     def loops(self, block):
         if block not in self._loops:

@@ -10,6 +10,8 @@ asked.
 """
 import json
 
+from tensorir.tir import ScheduleError
+
 
 class StepSkipped(Exception):
     """The step's operands do not exist in this schedule."""
@@ -28,7 +30,11 @@ def cached_block(sch, name):
     valid across every primitive)."""
     cache = sch.__dict__.setdefault("_schedule_diff_blocks", {})
     if name not in cache:
-        cache[name] = sch.get_block(name)
+        try:
+            cache[name] = sch.get_block(name)
+        except ScheduleError as error:
+            # A block a dropped step created or renamed (decompose_reduction).
+            raise StepSkipped(f"no block {name!r}: {error}") from None
     return cache[name]
 
 
