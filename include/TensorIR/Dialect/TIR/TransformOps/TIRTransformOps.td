@@ -644,9 +644,9 @@ def TIR_DecomposeReductionOp : TIR_ScheduleOp<"decompose_reduction"> {
     is not above the block in its scope, a block that is not a reduction
     block, a loop below one that feeds a reduce variable. Also refused, as
     the rewrite would be wrong: an init that uses a reduce variable, a
-    buffer the block allocates or values computed inside the loop; a loop
-    between `loop` and the block that feeds no iteration variable (each
-    iteration restarts the reduction); a predicate constraint relating the
+    buffer the block allocates or values computed inside the loop; loops
+    between `loop` and the block whose iterations repeat a point of the
+    block (each repetition restarts the reduction); a predicate constraint relating the
     loops left out to those kept, or a disjunction involving them; another
     block under the loop that accesses what the init writes, unless it
     comes after the reduction and reads only what the reduction writes in
