@@ -139,3 +139,27 @@ def test_trace_forms():
     script = sch.trace.as_transform_script()
     assert "transform.tir.compute_inline %" in script
     assert "transform.tir.reverse_compute_inline %" in script
+
+
+@T.prim_func
+def guarded(A: T.Buffer((8, 4), "float32"), D: T.Buffer((16, 4), "float32")):
+    B = T.alloc_buffer((8, 4))
+    for i, j in T.grid(8, 4):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 2.0
+    for i, j in T.grid(16, 4):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = T.if_then_else(vi >= 8, B[vi - 8, vj], T.float32(0), dtype="float32")
+
+
+def test_compute_inline_into_a_guarded_read_same_numbers():
+    # The load sits in the branch of T.if_then_else: the computation goes
+    # there, and the reverse is refused (the producer does not cover C).
+    sch = tvm.tir.Schedule(guarded)
+    with pytest.raises(tvm.tir.ScheduleError, match="does not cover"):
+        sch.reverse_compute_inline("C")
+    sch.compute_inline("B")
+    assert "A[vi - 8, vj] * T.float32(2.0)" in sch.mod["main"].script()
+    same_numbers(guarded, sch.mod["main"], "guarded", (8, 4), out_shape=(16, 4))
