@@ -90,6 +90,41 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A producer storing at a fused index (B[vi * 4 + vj], vj in [0, 4)): a
+// bijection, inverted at the load B[x] as vi = x floordiv 4, vj = x mod 4.
+// CHECK-LABEL: func.func @fused_store
+// CHECK:         tir.block "C"(%[[X:.+]] = spatial(8, %{{.+}})) {
+// CHECK-NEXT:      %[[L:.+]] = tir.load %{{.+}}[%[[X]] floordiv 4, %[[X]] mod 4] : memref<2x4xf32>
+// CHECK-NEXT:      tir.store %[[L]]
+func.func @fused_store(%A: memref<2x4xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 2 {
+    tir.for %j = 0 to 4 {
+      tir.block "B"(%vi = spatial(2, %i), %vj = spatial(4, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<2x4xf32>
+        tir.store %a, %B[%vi * 4 + %vj] : memref<8xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 8 {
+    tir.block "C"(%x = spatial(8, %i)) {
+      %b = tir.load %B[%x] : memref<8xf32>
+      tir.store %b, %C[%x] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.compute_inline %b : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // A value condition (TVM's T.where(B[i] < 10.0)) reads the producer's
 // buffer outside the consumer block: it is inlined there too.
 // CHECK-LABEL: func.func @condition
