@@ -203,9 +203,12 @@ LogicalResult checkLaterReader(Ctx &c, BlockOp other, Value buffer) {
 /// point (spatial and reduce variables together): otherwise the block
 /// repeats a reduction, re-initialized each time (after compute_at under a
 /// fused loop whose other part feeds no variable, say), and the hoisted
-/// init would run once for all the repetitions. Decided with Presburger
-/// sets: no two iterations l < l' (in some loop) with the same bindings,
-/// within the loop bounds and the predicate.
+/// init would run once for all the repetitions. And each point's first
+/// iteration must be the one where the reduce variables start their
+/// domains, where the original runs the init (not so for a reduction bound
+/// backwards, `3 - k`). Decided with Presburger sets over the loop bounds
+/// and the predicate: no two iterations l before l' with the same bindings,
+/// none with the same spatial bindings and l' at the start.
 LogicalResult checkRunsOnce(Ctx &c) {
   MLIRContext *ctx = c.block.getContext();
   unsigned m = c.inner.size();
@@ -235,8 +238,7 @@ LogicalResult checkRunsOnce(Ctx &c) {
                                " run it at distinct points (quasi-affine "
                                "bindings with constant divisors needed)");
   };
-  // Expressions over (copy 0, copy 1, params), built with placeholder dims
-  // that are renumbered once the number of params is known.
+  // Expressions over (copy 0, copy 1, params).
   SmallVector<AffineExpr> eqs, ineqs;
   ValueRange values = c.block.getBindingValues();
   auto over = [&](AffineExpr e, unsigned copy) -> std::optional<AffineExpr> {
@@ -250,11 +252,29 @@ LogicalResult checkRunsOnce(Ctx &c) {
     }
     return e.replaceDims(repl);
   };
-  for (AffineExpr b : c.block.getBindingExprs()) {
+  // Equalities of both systems (spatial bindings, predicate equalities),
+  // and the reduce variables at the start of their domains in copy 1.
+  SmallVector<AffineExpr> spatialEqs, atStart;
+  for (auto [i, b] : llvm::enumerate(c.block.getBindingExprs())) {
     std::optional<AffineExpr> x = over(b, 0), y = over(b, 1);
     if (!x || !y)
       return cannot();
-    eqs.push_back(*x - *y);
+    bool reduce = c.block.getIterType(i) == IterType::Reduce;
+    (reduce ? eqs : spatialEqs).push_back(*x - *y);
+    if (!reduce)
+      continue;
+    OpFoldResult lower = c.block.getMixedDomainLower(i);
+    AffineExpr start;
+    if (auto v = dyn_cast<Value>(lower)) {
+      std::optional<unsigned> d = dimOf(v, 1);
+      if (!d)
+        return cannot();
+      start = getAffineDimExpr(*d, ctx);
+    } else {
+      start = getAffineConstantExpr(
+          cast<IntegerAttr>(cast<Attribute>(lower)).getInt(), ctx);
+    }
+    atStart.push_back(*y - start);
   }
   SmallVector<IntegerSet> sets = c.block.getPredicateSets();
   if (sets.size() == 1)
@@ -263,7 +283,7 @@ LogicalResult checkRunsOnce(Ctx &c) {
         std::optional<AffineExpr> x = over(e, copy);
         if (!x)
           return cannot();
-        (sets[0].isEq(k) ? eqs : ineqs).push_back(*x);
+        (sets[0].isEq(k) ? spatialEqs : ineqs).push_back(*x);
       }
   for (auto [j, l] : llvm::enumerate(c.inner))
     for (unsigned copy : {0u, 1u}) {
@@ -283,30 +303,48 @@ LogicalResult checkRunsOnce(Ctx &c) {
         ineqs.push_back(lower ? iv - b : b - iv - 1);
       }
     }
+  // One flattening for every expression, so that the systems below share
+  // the local variables of floordiv / mod.
   unsigned numDims = 2 * m + params.size();
-  SmallVector<AffineExpr> all(eqs);
+  SmallVector<AffineExpr> all(spatialEqs);
+  unsigned numSpatial = all.size();
+  llvm::append_range(all, eqs); // reduce bindings, predicate equalities
+  unsigned numEqs = all.size();
+  llvm::append_range(all, atStart);
+  unsigned numAtStart = all.size();
   llvm::append_range(all, ineqs);
   for (AffineExpr e : all)
     if (!e.isPureAffine())
       return cannot();
   auto map = AffineMap::get(numDims, 0, all, ctx);
   std::vector<SmallVector<int64_t, 8>> flat;
-  FlatLinearConstraints cst;
-  if (failed(getFlattenedAffineExprs(map, &flat, &cst)))
+  FlatLinearConstraints base;
+  if (failed(getFlattenedAffineExprs(map, &flat, &base)))
     return cannot();
-  for (auto [k, row] : llvm::enumerate(flat)) {
-    if (k < eqs.size())
-      cst.addEquality(row);
-    else
-      cst.addInequality(row);
-  }
+  for (unsigned k = 0; k < numSpatial; ++k)
+    base.addEquality(flat[k]);
+  for (unsigned k = numAtStart; k < flat.size(); ++k)
+    base.addInequality(flat[k]);
+  // l_k == l'_k for k < j and l_j < l'_j: copy 0 runs before copy 1, first
+  // differing in loop j.
+  auto before = [&](FlatLinearConstraints &cst, unsigned j) {
+    for (unsigned k = 0; k <= j; ++k) {
+      SmallVector<int64_t> row(cst.getNumCols(), 0);
+      row[m + k] = 1;
+      row[k] = -1;
+      if (k == j) {
+        row.back() = -1;
+        cst.addInequality(row);
+      } else {
+        cst.addEquality(row);
+      }
+    }
+  };
   for (unsigned j = 0; j < m; ++j) {
-    FlatLinearConstraints pair(cst);
-    SmallVector<int64_t> row(pair.getNumCols(), 0);
-    row[m + j] = 1; // l'_j - l_j - 1 >= 0
-    row[j] = -1;
-    row.back() = -1;
-    pair.addInequality(row);
+    FlatLinearConstraints pair(base);
+    for (unsigned k = numSpatial; k < numEqs; ++k)
+      pair.addEquality(flat[k]);
+    before(pair, j);
     if (!pair.isIntegerEmpty())
       return c.fail(c.inner[j],
                     "needs each iteration of the loops from loop " +
@@ -316,6 +354,25 @@ LogicalResult checkRunsOnce(Ctx &c) {
                         loopName(c.inner[j]) +
                         " repeat one: each repetition restarts the "
                         "reduction from its init, which would run once");
+  }
+  // The original runs the init where the reduce variables start their
+  // domains; hoisted, it runs before every update of its point, so that
+  // must be the first visit of the point.
+  for (unsigned j = 0; j < m; ++j) {
+    FlatLinearConstraints pair(base);
+    for (unsigned k = numEqs; k < numAtStart; ++k)
+      pair.addEquality(flat[k]);
+    before(pair, j);
+    if (!pair.isIntegerEmpty())
+      return c.fail(c.inner[j],
+                    "needs the iterations from loop " + loopName(c.loop) +
+                        " down to block " + c.name() +
+                        " to reach each point first where the reduce "
+                        "variables start their domains (where its init "
+                        "runs), but loop " +
+                        loopName(c.inner[j]) +
+                        " updates a point before that: the hoisted init "
+                        "would run before those updates instead of after");
   }
   return success();
 }

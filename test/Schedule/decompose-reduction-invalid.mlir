@@ -378,3 +378,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A reduction bound backwards: the init runs where vk = 0, at the last
+// iteration of k, discarding the other terms; hoisted, it would run first.
+func.func @f(%A: memref<8x4xf32>, %S: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{loop}}
+    tir.for %k = 0 to 4 {
+      tir.block "S"(%vi = spatial(8, %i), %vk = reduce(4, 3 - %k)) {
+        tir.init {
+          %zero = arith.constant 0.0 : f32
+          tir.store %zero, %S[%vi] : memref<8xf32>
+        }
+        %s = tir.load %S[%vi] : memref<8xf32>
+        %a = tir.load %A[%vi, %vk] : memref<8x4xf32>
+        %t = arith.addf %s, %a : f32
+        tir.store %t, %S[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %k = transform.tir.get_loops %s : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{decompose_reduction needs the iterations from loop 'i' down to block 'S' to reach each point first where the reduce variables start their domains (where its init runs), but loop 'k' updates a point before that}}
+    %init = transform.tir.decompose_reduction %s at %i : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
