@@ -231,10 +231,13 @@ def _inline_step(ctx, prim):
     writers = ctx.nest.writers_of_allocations()
     block = ctx.block()
     if writers and ctx.chance(0.85):
-        block = ctx.rng.choice(writers)
+        # Mostly blocks without a tir.init (TVM refuses those).
+        plain = [b for b in writers if b not in ctx.nest.reductions]
+        block = ctx.rng.choice(plain if plain and ctx.chance(0.8) else writers)
         later = ctx.blocks[ctx.blocks.index(block) + 1:] if block in ctx.blocks else []
+        plain = [b for b in later if b not in ctx.nest.reductions]
         if prim == "reverse_compute_inline" and later:
-            block = ctx.rng.choice(later)
+            block = ctx.rng.choice(plain if plain and ctx.chance(0.8) else later)
     return Step(prim, [block_ref(block)], {})
 
 
