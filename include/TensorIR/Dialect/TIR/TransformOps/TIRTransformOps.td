@@ -646,7 +646,9 @@ def TIR_DecomposeReductionOp : TIR_ScheduleOp<"decompose_reduction"> {
     the rewrite would be wrong: an init that uses a reduce variable, a
     buffer the block allocates or values computed inside the loop; loops
     between `loop` and the block whose iterations repeat a point of the
-    block (each repetition restarts the reduction); a predicate constraint relating the
+    block (each repetition restarts the reduction) or reach a point before
+    the reduce variables start their domains (where the init runs); a
+    predicate constraint relating the
     loops left out to those kept, or a disjunction involving them; another
     block under the loop that accesses what the init writes, unless it
     comes after the reduction and reads only what the reduction writes in
