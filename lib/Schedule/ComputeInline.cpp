@@ -61,14 +61,14 @@ void getExtents(BlockOp block, SmallVectorImpl<std::optional<int64_t>> &extents,
   }
 }
 
-/// The rules both primitives check first: no tir.init, a stage pipeline.
-LogicalResult checkCommon(Ctx &c, const BlockDependences &scope) {
+/// The rule both primitives check first: no tir.init.
+LogicalResult checkNoInit(Ctx &c) {
   if (c.block.getInitOp())
     return c.fail(c.block, "needs a block without tir.init, but block " +
                                c.name() +
                                " has one (TVM: the block has init "
                                "statement)");
-  return checkStagePipeline(c.primitive, scope, c.error);
+  return success();
 }
 
 /// TVM's LeafBlockRemovalPlan: the removed block may not be the only one of
@@ -112,7 +112,7 @@ LogicalResult checkValuesAvailable(Ctx &c, BlockOp source, Operation *place,
 FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
                                       const BlockDependences &scope,
                                       IndexInverse &inverse) {
-  if (failed(checkCommon(c, scope)))
+  if (failed(checkNoInit(c)))
     return failure();
   ArrayRef<Value> writes = scope.getWrites(c.block);
   if (writes.size() != 1)
@@ -121,6 +121,8 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
                                c.name() + " writes " + Twine(writes.size()) +
                                " (TVM: the block is only allowed to write a "
                                "single buffer region)");
+  if (failed(checkStagePipeline(c.primitive, scope, c.error)))
+    return failure();
   Value buffer = writes.front();
   if (!isAllocatedIn(buffer, root))
     return c.fail(c.block, "needs a block that is not an output block, but "
@@ -304,7 +306,8 @@ SmallVector<BlockOp> getLeafWriters(Operation *root, Value buffer) {
 
 FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
                                           const BlockDependences &scope) {
-  if (failed(checkCommon(c, scope)))
+  if (failed(checkNoInit(c)) ||
+      failed(checkStagePipeline(c.primitive, scope, c.error)))
     return failure();
   FailureOr<Value> buffer = getSingleRead(c, scope);
   if (failed(buffer))
