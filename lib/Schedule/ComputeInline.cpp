@@ -173,10 +173,17 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
     inv = invertIndices(*indices, extents, needed, why);
   else
     why = "an index uses a value other than the block's iteration variables";
-  // Indices that re-split a sum need the load's index within its part.
-  if (succeeded(inv) && !inv->bounded.empty()) {
-    inv = failure();
-    why = "an index takes a part of a fused sum";
+  // Indices that re-split a sum (B[v floordiv 4, v mod 4]) need a load's
+  // index within its part: the buffer's dimension must not be larger.
+  if (succeeded(inv)) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+    for (auto [k, bound] : inv->bounded)
+      if (ShapedType::isDynamic(shape[k]) || shape[k] > bound) {
+        inv = failure();
+        why = "index " + std::to_string(k) + " takes a part of a fused sum " +
+              "smaller than the buffer's dimension";
+        break;
+      }
   }
   if (failed(inv))
     return c.fail(c.block, "needs the store of block " + c.name() +

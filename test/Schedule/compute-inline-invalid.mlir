@@ -714,19 +714,19 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A producer whose store takes part of a fused sum (B[v mod 4] is not a bijection of v).
+// A producer whose store takes a part of a fused sum smaller than the buffer's dimension (B[v floordiv 4, v mod 4] in a 2 x 8 buffer: the load B[x, 5] is no iteration of it).
 func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
-  %B = tir.alloc_buffer : memref<2x4xf32>
+  %B = tir.alloc_buffer : memref<2x8xf32>
   tir.for %i = 0 to 8 {
     // expected-note @below {{block}}
     tir.block "B"(%vi = spatial(8, %i)) {
       %a = tir.load %A[%vi] : memref<8xf32>
-      tir.store %a, %B[%vi floordiv 4, %vi mod 4] : memref<2x4xf32>
+      tir.store %a, %B[%vi floordiv 4, %vi mod 4] : memref<2x8xf32>
     }
   }
   tir.for %j = 0 to 8 {
     tir.block "C"(%vj = spatial(8, %j)) {
-      %b = tir.load %B[%vj floordiv 4, %vj mod 4] : memref<2x4xf32>
+      %b = tir.load %B[%vj floordiv 4, %vj mod 4] : memref<2x8xf32>
       tir.store %b, %C[%vj] : memref<8xf32>
     }
   }
@@ -736,7 +736,7 @@ func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %t = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{an index takes a part of a fused sum}}
+    // expected-error @below {{index 1 takes a part of a fused sum smaller than the buffer's dimension}}
     transform.tir.compute_inline %t : !transform.any_op
     transform.yield
   }

@@ -125,6 +125,41 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A producer storing a 1-D iteration as 2-D (B[v floordiv 4, v mod 4] in
+// a 2 x 4 buffer, a bijection): the load B[x, y] is v = x * 4 + y.
+// CHECK-LABEL: func.func @split_store
+// CHECK:         tir.block "C"(%[[X:.+]] = spatial(2, %{{.+}}), %[[Y:.+]] = spatial(4, %{{.+}})) {
+// CHECK-NEXT:      %[[L:.+]] = tir.load %{{.+}}[%[[X]] * 4 + %[[Y]]] : memref<8xf32>
+// CHECK-NEXT:      tir.store %[[L]]
+func.func @split_store(%A: memref<8xf32>, %C: memref<2x4xf32>) {
+  %B = tir.alloc_buffer : memref<2x4xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%v = spatial(8, %i)) {
+      %a = tir.load %A[%v] : memref<8xf32>
+      tir.store %a, %B[%v floordiv 4, %v mod 4] : memref<2x4xf32>
+    }
+  }
+  tir.for %i = 0 to 2 {
+    tir.for %j = 0 to 4 {
+      tir.block "C"(%x = spatial(2, %i), %y = spatial(4, %j)) {
+        %b = tir.load %B[%x, %y] : memref<2x4xf32>
+        tir.store %b, %C[%x, %y] : memref<2x4xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.compute_inline %b : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // A value condition (TVM's T.where(B[i] < 10.0)) reads the producer's
 // buffer outside the consumer block: it is inlined there too.
 // CHECK-LABEL: func.func @condition
