@@ -487,7 +487,8 @@ def TIR_ComputeInlineOp : TIR_InlineOpBase<"compute_inline",
     "inline a producer block into its consumers (TVM's compute_inline)", [{
     Removes the block, whose body must be one store `B[f(v)] = g(v)` with f
     a bijective affine map of its iteration variables (each index a
-    mixed-radix sum of them: `B[vi, vj]`, `B[vj, vi]`, `B[vi * 16 + vj]`),
+    mixed-radix sum of them, `B[vi, vj]`, `B[vj, vi]`, `B[vi * 16 + vj]`, or
+    such a sum split by `floordiv` and `mod`, `B[v floordiv 4, v mod 4]`),
     and computes `g` wherever `B` is read in the block's scope: in the
     bodies of its consumers, in value conditions (`T.where` over loads),
     in nested blocks, with v given by the load's indices. The block, the
