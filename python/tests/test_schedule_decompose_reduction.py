@@ -218,3 +218,34 @@ def test_repeated_reduction_refused():
     expected = run(row_sum_scaled, "row_sum_scaled", [(6, 10)], (6, 10))
     got = run(sch.mod["main"], "row_sum_scaled", [(6, 10)], (6, 10))
     np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+@T.prim_func
+def matmul_relu(A: T.Buffer((10, 8), "float32"), B: T.Buffer((8, 12), "float32"),
+                D: T.Buffer((10, 12), "float32")):
+    Y = T.alloc_buffer((10, 12), "float32")
+    for i, j, k in T.grid(10, 12, 8):
+        with T.block("Y"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0)
+            Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+    for i, j in T.grid(10, 12):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+
+
+def test_consumer_moved_under_the_loop_same_numbers():
+    # The consumer reads, in each iteration of i0, the rows the reduction
+    # finished there: the init may go above i0.
+    sch = tvm.tir.Schedule(matmul_relu)
+    i, j, k = sch.get_loops("Y")
+    i0, i1 = sch.split(i, factors=[None, 2])
+    sch.reverse_compute_at(sch.get_block("D"), i0)
+    init = sch.decompose_reduction("Y", i0)
+    assert len(sch.get_loops(init)) == 3
+    expected = run(matmul_relu, "matmul_relu", [(10, 8), (8, 12)], (10, 12))
+    got = run(sch.mod["main"], "matmul_relu", [(10, 8), (8, 12)], (10, 12))
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    verify_trace_roundtrip(sch, mod=matmul_relu)
