@@ -261,6 +261,45 @@ LogicalResult checkPredicateDroppable(Ctx &c) {
 // The iteration domain
 //===----------------------------------------------------------------------===//
 
+/// An index of a block's access inverted: `scale * var + offset` covers,
+/// for each value of iteration variable `var`, one element (|scale| 1) or a
+/// tile of `tile` elements (scale == tile > 1, the access's extent).
+struct Inverse {
+  unsigned var;
+  int64_t scale, offset, tile;
+
+  /// The values of `var` whose elements meet [lo, hi] (inclusive).
+  AffineExpr lowerOf(AffineExpr lo, AffineExpr hi) const {
+    if (scale == -1)
+      return offset - hi;
+    return (lo - offset).floorDiv(tile);
+  }
+  AffineExpr upperOf(AffineExpr lo, AffineExpr hi) const {
+    if (scale == -1)
+      return offset - lo;
+    return (hi - offset).floorDiv(tile);
+  }
+};
+
+/// `start` (over the block's iteration variables, then other inputs) with
+/// `extent` as an Inverse; failure for other forms.
+FailureOr<Inverse> invertIndex(AffineExpr start, AffineConstantExpr extent,
+                               unsigned numVars) {
+  AffineTerms terms = AffineTerms::get(start);
+  if (!extent || terms.terms.size() != 1)
+    return failure();
+  auto [term, scale] = terms.terms.front();
+  auto var = dyn_cast<AffineDimExpr>(term);
+  if (!var || var.getPosition() >= numVars)
+    return failure();
+  int64_t e = extent.getValue();
+  if ((scale == 1 || scale == -1) && e == 1)
+    return Inverse{var.getPosition(), scale, terms.constant, 1};
+  if (scale > 1 && e == scale)
+    return Inverse{var.getPosition(), scale, terms.constant, scale};
+  return failure();
+}
+
 /// TVM's CalculateBlockVarDomain for the accesses it can invert: in each
 /// dimension the block provides (writes for compute_at, reads for
 /// reverse_compute_at) one element at an iteration variable `v` or a
@@ -316,38 +355,59 @@ FailureOr<Plan> solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool computeAt,
       AffineExpr rlo = req->lowers[d].replaceDims(reqDims);
       AffineExpr rext = req->extents[d].replaceDims(reqDims);
       auto ext = dyn_cast<AffineConstantExpr>(region.extents[d]);
-      if (!ext || ext.getValue() != 1)
-        return c.fail(c.block, "cannot invert the access of block " + c.name() +
-                                   " in dimension " + Twine(d) +
-                                   ": it covers more than one element");
       AffineExpr start = region.starts[d];
       if (auto k = dyn_cast<AffineConstantExpr>(start)) {
         auto rl = dyn_cast<AffineConstantExpr>(rlo);
         auto re = dyn_cast<AffineConstantExpr>(rext);
-        if (!rl || !re || rl.getValue() != k.getValue() || re.getValue() != 1)
+        if (!ext || ext.getValue() != 1 || !rl || !re ||
+            rl.getValue() != k.getValue() || re.getValue() != 1)
           return c.fail(c.block, "needs the region required in dimension " +
                                      Twine(d) + " to be the constant " +
                                      Twine(k.getValue()) + " block " +
                                      c.name() + " provides there");
         continue;
       }
-      auto v = dyn_cast<AffineDimExpr>(start);
-      if (!v || v.getPosition() >= numVars)
+      FailureOr<Inverse> inverse = invertIndex(start, ext, numVars);
+      if (failed(inverse))
         return c.fail(c.block, "cannot invert the access of block " + c.name() +
                                    " in dimension " + Twine(d) +
-                                   ": the index is not one iteration "
-                                   "variable or a constant");
-      unsigned var = v.getPosition();
-      if (!joinInto(lo[var], rlo, false) ||
-          !joinInto(hi[var], rlo + rext - 1, true))
+                                   ": the index is not one iteration variable "
+                                   "(times 1, -1, or the extent of a tile) "
+                                   "plus a constant, or a constant");
+      unsigned var = inverse->var;
+      AffineExpr rhi = rlo + rext - 1;
+      // A tile read back must be aligned: reverse_compute_at may not read
+      // the part of a tile its producers have not written.
+      if (!computeAt && inverse->tile > 1) {
+        auto misaligned = [&](AffineExpr e) {
+          auto r = dyn_cast<AffineConstantExpr>(
+              simplifyOverValues(e % inverse->tile, in.values));
+          return !r || r.getValue() != 0;
+        };
+        if (misaligned(rlo - inverse->offset) || misaligned(rext))
+          return c.fail(c.block, "needs whole tiles of block " + c.name() +
+                                     " in dimension " + Twine(d) +
+                                     ", but the producers under loop " +
+                                     loopName(c.loop) + " write a part of one");
+      }
+      if (!joinInto(lo[var], inverse->lowerOf(rlo, rhi), false) ||
+          !joinInto(hi[var], inverse->upperOf(rlo, rhi), true))
         return c.fail(c.block, "cannot join the regions required of an "
                                "iteration variable of block " +
                                    c.name() +
                                    " (they differ by a runtime "
                                    "amount)");
       if (d < shape.size() && !ShapedType::isDynamic(shape[d])) {
-        domLo[var] = std::max<int64_t>(domLo[var], 0);
-        domHi[var] = std::min<int64_t>(domHi[var], shape[d] - 1);
+        auto bound = [&](AffineExpr e) {
+          return cast<AffineConstantExpr>(simplifyIndexExpr(e, 0, 0))
+              .getValue();
+        };
+        AffineExpr first = getAffineConstantExpr(0, ctx);
+        AffineExpr last = getAffineConstantExpr(shape[d] - 1, ctx);
+        domLo[var] =
+            std::max<int64_t>(domLo[var], bound(inverse->lowerOf(first, last)));
+        domHi[var] =
+            std::min<int64_t>(domHi[var], bound(inverse->upperOf(first, last)));
       }
     }
   }

@@ -146,3 +146,81 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A producer that writes its output reversed (Y[7 - vi]) is inverted: one
+// iteration of i needs Y[i], written by vi = 7 - i.
+// CHECK-LABEL: func.func @reversed
+// CHECK:         tir.for %[[I:.+]] = 0 to 8 {
+// CHECK-NEXT:      tir.block "Y"(%{{.+}} = spatial(8, -%[[I]] + 7)) {
+// CHECK:           tir.block "Z"
+func.func @reversed(%X: memref<8xf32>, %Z: memref<8xf32>) {
+  %Y = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "Y"(%vi = spatial(8, %i)) {
+      %x = tir.load %X[%vi] : memref<8xf32>
+      tir.store %x, %Y[7 - %vi] : memref<8xf32>
+    }
+  }
+  tir.for %i = 0 to 8 {
+    tir.block "Z"(%vi = spatial(8, %i)) {
+      %y = tir.load %Y[%vi] : memref<8xf32>
+      tir.store %y, %Z[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %y = transform.tir.get_block "Y" in %root : (!transform.any_op) -> !transform.any_op
+    %z = transform.tir.get_block "Z" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %z : (!transform.any_op) -> !transform.any_op
+    transform.tir.compute_at %y at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A producer that writes tiles of 4 (B[vo * 4 : vo * 4 + 4]) computed at a
+// consumer loop that reads 8 elements per iteration: two tiles each.
+// CHECK-LABEL: func.func @tiles
+// CHECK:         tir.for %[[IO:.+]] = 0 to 2 {
+// CHECK-NEXT:      tir.for %[[AX0:.+]] = 0 to 2 {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(4, %[[IO]] * 2 + %[[AX0]]))
+// CHECK:           tir.for %{{.+}} = 0 to 8 {
+// CHECK-NEXT:        tir.block "C"
+func.func @tiles(%A: memref<16xf32>, %C: memref<16xf32>) {
+  %B = tir.alloc_buffer : memref<16xf32>
+  tir.for %o = 0 to 4 {
+    tir.block "B"(%vo = spatial(4, %o)) writes(%B[%vo * 4 : %vo * 4 + 4] : memref<16xf32>) {
+      tir.for %k = 0 to 4 {
+        tir.block "b"(%v = spatial(16, %vo * 4 + %k)) {
+          %a = tir.load %A[%v] : memref<16xf32>
+          tir.store %a, %B[%v] : memref<16xf32>
+        }
+      }
+    }
+  }
+  tir.for %io = 0 to 2 {
+    tir.for %ii = 0 to 8 {
+      tir.block "C"(%vi = spatial(16, %io * 8 + %ii)) {
+        %b = tir.load %B[%vi] : memref<16xf32>
+        tir.store %b, %C[%vi] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %io, %ii = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.compute_at %b at %io : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

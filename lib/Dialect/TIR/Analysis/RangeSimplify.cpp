@@ -4,13 +4,19 @@
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tir;
 
 using Ranges = ArrayRef<std::optional<Interval>>;
 
 /// Bottom-up: each floordiv / mod by a positive constant whose dividend is
-/// `divisor * q + r` with r in [0, divisor) becomes q / r.
+/// `divisor * q + r` with r in [0, divisor) becomes q / r; a constant that
+/// cannot carry (below the gcd of the divisor and the coefficients) leaves
+/// the division.
 static AffineExpr simplify(AffineExpr e, Ranges ranges) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
@@ -43,6 +49,18 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges) {
     auto r = evaluateRange(remainder, ranges);
     if (r && r->lo >= 0 && r->hi < divisor)
       return isMod ? remainder : quotient.toExpr(ctx);
+    // The terms are multiples of g, which divides the divisor: a constant
+    // b0 below g does not carry into the quotient ((8x + 7) floordiv 16 is
+    // (8x) floordiv 16).
+    int64_t g = divisor;
+    for (auto [term, k] : parts.terms)
+      g = std::gcd(g, k);
+    int64_t b0 = llvm::mod(parts.constant, g);
+    if (g > 1 && b0 != 0 && !parts.terms.empty()) {
+      AffineExpr base = simplify(lhs - b0, ranges);
+      return isMod ? simplify(base % divisor, ranges) + b0
+                   : simplify(base.floorDiv(divisor), ranges);
+    }
   }
   switch (kind) {
   case AffineExprKind::Add:

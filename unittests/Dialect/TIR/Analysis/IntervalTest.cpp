@@ -101,6 +101,34 @@ TEST_F(IntervalTest, SimplifyWithRanges) {
   EXPECT_EQ(simplifyWithRanges(d(1) % 8, r, 2, 0), d(1));
 }
 
+TEST_F(IntervalTest, SimplifyDropsConstantsThatCannotCarry) {
+  // 8 * d0 is a multiple of 8, which divides 16: + 7 never reaches the next
+  // multiple of 16, whatever d0 is (no range needed).
+  Ranges none{std::nullopt};
+  AffineExpr x = d(0) * 8;
+  EXPECT_EQ(simplifyWithRanges((x + 7).floorDiv(16), none, 1, 0),
+            simplifyWithRanges(x.floorDiv(16), none, 1, 0));
+  EXPECT_EQ(simplifyWithRanges((x + 7) % 16, none, 1, 0),
+            simplifyWithRanges(x % 16, none, 1, 0) + 7);
+  EXPECT_EQ(
+      simplifyWithRanges((x + 7).floorDiv(16) - x.floorDiv(16), none, 1, 0),
+      c(0));
+  // + 9 may carry: the division stays (checked by value).
+  AffineExpr kept = simplifyWithRanges((x + 9).floorDiv(16), none, 1, 0);
+  for (int64_t v : {0, 1, 2, 3, -1, -2})
+    EXPECT_EQ(simplifyAffineExpr(kept.replaceDims({c(v)}), 0, 0),
+              c(llvm::divideFloorSigned(8 * v + 9, 16)));
+  for (int64_t v : {0, 1, 2, 3, -1, -2, -3}) {
+    auto at = [&](AffineExpr e) {
+      return simplifyAffineExpr(e.replaceDims({c(v)}), 0, 0);
+    };
+    EXPECT_EQ(at(simplifyWithRanges((x + 7).floorDiv(16), none, 1, 0)),
+              c(llvm::divideFloorSigned(8 * v + 7, 16)));
+    EXPECT_EQ(at(simplifyWithRanges((x + 7) % 16, none, 1, 0)),
+              c(llvm::mod(8 * v + 7, 16)));
+  }
+}
+
 TEST_F(IntervalTest, SimplifyKeepsDivisionsByInputs) {
   // Input space: every input is a dimension, a runtime extent too. Fusing
   // `i_1` (8) outside `i_0` (d3 = ceildiv(n, 8)) gives i_0 = d2 mod d3 and
