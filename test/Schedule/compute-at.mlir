@@ -224,3 +224,44 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A consumer reads a 45-element table at c floordiv 16 over two groups of
+// 360 channels; a group needs entries (360 * g) floordiv 16 to
+// (360 * g + 359) floordiv 16: 23 of them, from 22 * g (the floordiv of
+// 45 * g by 2 is 22 * g for g in [0, 1]). Both groups compute entry 22.
+// CHECK-LABEL: func.func @channel_groups
+// CHECK:         tir.for %[[G:.+]] = 0 to 2 {
+// CHECK-NEXT:      tir.for %[[AX0:.+]] = 0 to 23 {
+// CHECK-NEXT:        tir.block "init"(%{{.+}} = spatial(45, %[[G]] * 22 + %[[AX0]]))
+// CHECK:           tir.for %{{.+}} = 0 to 360 {
+// CHECK-NEXT:        tir.block "compute"
+func.func @channel_groups(%X: memref<720xf32>, %Y: memref<720xf32>) {
+  %B = tir.alloc_buffer : memref<45xf32>
+  tir.for %i = 0 to 45 {
+    tir.block "init"(%vi = spatial(45, %i)) {
+      %x = tir.load %X[%vi] : memref<720xf32>
+      tir.store %x, %B[%vi] : memref<45xf32>
+    }
+  }
+  tir.for %g = 0 to 2 {
+    tir.for %c = 0 to 360 {
+      tir.block "compute"(%vc = spatial(720, %g * 360 + %c)) {
+        %b = tir.load %B[%vc floordiv 16] : memref<45xf32>
+        tir.store %b, %Y[%vc] : memref<720xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "init" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "compute" in %root : (!transform.any_op) -> !transform.any_op
+    %g, %ci = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.compute_at %b at %g : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -34,21 +34,35 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges) {
         whole && whole->lo >= 0 && whole->hi < divisor)
       return isMod ? lhs : getAffineConstantExpr(0, ctx);
     AffineTerms parts = AffineTerms::get(lhs);
-    AffineTerms quotient, rest;
-    for (auto [term, k] : parts.terms) {
-      if (k % divisor == 0)
-        quotient.terms.push_back({term, k / divisor});
-      else
-        rest.terms.push_back({term, k});
+    // lhs == divisor * quotient + rest: when rest stays within one multiple
+    // [m * divisor, (m + 1) * divisor), the division is quotient + m and
+    // the remainder rest - m * divisor. Two splits: the multiples of the
+    // divisor out, or (failing that) every coefficient's floor quotient out
+    // ((45c) floordiv 2 over c in [0, 1] is 22c).
+    for (bool floorAll : {false, true}) {
+      AffineTerms quotient, rest;
+      auto place = [&](int64_t k, auto add) {
+        int64_t q = floorAll ? llvm::divideFloorSigned(k, divisor)
+                             : (k % divisor == 0 ? k / divisor : 0);
+        add(quotient, q);
+        add(rest, k - q * divisor);
+      };
+      for (auto [term, k] : parts.terms)
+        place(k, [&, term = term](AffineTerms &t, int64_t v) {
+          if (v != 0)
+            t.terms.push_back({term, v});
+        });
+      place(parts.constant, [](AffineTerms &t, int64_t v) { t.constant = v; });
+      AffineExpr remainder = rest.toExpr(ctx);
+      auto r = evaluateRange(remainder, ranges);
+      if (!r)
+        continue;
+      int64_t m = llvm::divideFloorSigned(r->lo, divisor);
+      if (r->hi >= (m + 1) * divisor)
+        continue;
+      quotient.constant += m;
+      return isMod ? remainder - m * divisor : quotient.toExpr(ctx);
     }
-    if (parts.constant % divisor == 0)
-      quotient.constant = parts.constant / divisor;
-    else
-      rest.constant = parts.constant;
-    AffineExpr remainder = rest.toExpr(ctx);
-    auto r = evaluateRange(remainder, ranges);
-    if (r && r->lo >= 0 && r->hi < divisor)
-      return isMod ? remainder : quotient.toExpr(ctx);
     // The terms are multiples of g, which divides the divisor: a constant
     // b0 below g does not carry into the quotient ((8x + 7) floordiv 16 is
     // (8x) floordiv 16).

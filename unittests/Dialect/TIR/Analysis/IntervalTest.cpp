@@ -129,6 +129,29 @@ TEST_F(IntervalTest, SimplifyDropsConstantsThatCannotCarry) {
   }
 }
 
+TEST_F(IntervalTest, SimplifySplitsCoefficientsLargerThanTheDivisor) {
+  // 45 * d0 = 2 * (22 * d0) + d0: over d0 in [0, 1] the remainder stays
+  // below 2, so (45 * d0) floordiv 2 is 22 * d0 and the mod is d0.
+  Ranges small{Interval{0, 1}};
+  AffineExpr x = d(0) * 45;
+  EXPECT_EQ(simplifyWithRanges(x.floorDiv(2), small, 1, 0), d(0) * 22);
+  EXPECT_EQ(simplifyWithRanges(x % 2, small, 1, 0), d(0));
+  // (45 * d0 + 4) floordiv 2 is 22 * d0 + 2 over [0, 1].
+  EXPECT_EQ(simplifyWithRanges((x + 4).floorDiv(2), small, 1, 0),
+            d(0) * 22 + 2);
+  // A remainder within another multiple of the divisor: in 4 * d0 + 3 the
+  // constant 3 lies in [2, 4), so the division is 2 * d0 + 1, the mod 1.
+  AffineExpr y = d(0) * 4 + 3;
+  EXPECT_EQ(simplifyWithRanges(y.floorDiv(2), small, 1, 0), d(0) * 2 + 1);
+  EXPECT_EQ(simplifyWithRanges(y % 2, small, 1, 0), c(1));
+  // Over [0, 2] the remainder d0 reaches 2: the division stays, right.
+  Ranges wider{Interval{0, 2}};
+  AffineExpr kept = simplifyWithRanges(x.floorDiv(2), wider, 1, 0);
+  for (int64_t v : {0, 1, 2})
+    EXPECT_EQ(simplifyAffineExpr(kept.replaceDims({c(v)}), 0, 0),
+              c(45 * v / 2));
+}
+
 TEST_F(IntervalTest, SimplifyKeepsDivisionsByInputs) {
   // Input space: every input is a dimension, a runtime extent too. Fusing
   // `i_1` (8) outside `i_0` (d3 = ceildiv(n, 8)) gives i_0 = d2 mod d3 and
