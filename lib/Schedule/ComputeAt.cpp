@@ -607,29 +607,6 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
 // The rewrite
 //===----------------------------------------------------------------------===//
 
-/// Erases the block's old loops that it leaves empty (pure index
-/// computations left without uses go with them), up to the scope root.
-void eraseEmptyAncestors(RewriterBase &rewriter, Operation *parent,
-                         Operation *root) {
-  while (parent && parent != root && isa<ForOp>(parent)) {
-    Block *body = &parent->getRegion(0).front();
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
-          rewriter.eraseOp(&op);
-          changed = true;
-        }
-    }
-    if (!body->empty())
-      return;
-    Operation *next = parent->getParentOp();
-    rewriter.eraseOp(parent);
-    parent = next;
-  }
-}
-
 void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
              unsigned position, bool preserveUnitLoops, Operation *root) {
   MLIRContext *ctx = c.block.getContext();
@@ -706,7 +683,7 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
     }
     c.block.getBindingValuesMutable().assign(operands);
   });
-  eraseEmptyAncestors(rewriter, oldParent, root);
+  eraseEmptyLoops(rewriter, oldParent, root);
 }
 
 FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,

@@ -392,23 +392,7 @@ void sched::eraseBlockAndEmptyLoops(RewriterBase &rewriter, BlockOp block,
                                     Operation *root) {
   Operation *parent = block->getParentOp();
   rewriter.eraseOp(block);
-  while (parent && parent != root && isa<ForOp>(parent)) {
-    Block *body = &parent->getRegion(0).front();
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
-          rewriter.eraseOp(&op);
-          changed = true;
-        }
-    }
-    if (!body->empty())
-      return;
-    Operation *next = parent->getParentOp();
-    rewriter.eraseOp(parent);
-    parent = next;
-  }
+  eraseEmptyLoops(rewriter, parent, root);
 }
 
 void sched::updateListedRegions(RewriterBase &rewriter, BlockOp block,

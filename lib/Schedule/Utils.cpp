@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -280,4 +281,25 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
     block.setPredicateAttr(ArrayAttr::get(ctx, sets));
   }
   block.getBindingValuesMutable().assign(operands);
+}
+
+void sched::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
+                            Operation *root) {
+  while (parent && parent != root && isa<ForOp>(parent)) {
+    Block *body = &parent->getRegion(0).front();
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
+          rewriter.eraseOp(&op);
+          changed = true;
+        }
+    }
+    if (!body->empty())
+      return;
+    Operation *next = parent->getParentOp();
+    rewriter.eraseOp(parent);
+    parent = next;
+  }
 }

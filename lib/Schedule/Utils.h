@@ -86,6 +86,11 @@ OpFoldResult materializeIndex(OpBuilder &builder, Location loc, AffineExpr expr,
 Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 
+/// Erases `parent` and the loops around it, up to `root`, while they are
+/// empty once the pure index computations left without uses are gone.
+void eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
+                     Operation *root);
+
 /// Whether `use` is one of a block's binding values.
 bool isBindingUse(OpOperand &use);
 
