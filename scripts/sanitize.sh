@@ -108,10 +108,8 @@ if [[ "$mode" == all || "$mode" == --pytest-only ]]; then
   #   and module state at exit, by design; LeakSanitizer would report them
   #   as leaks of the interpreter, not of tir.
   # The subprocesses the tests start inherit the preload: Python itself
-  # (it imports the extension), the tools of this build (linked to the same
-  # shared runtime) and, where a test names build/bin, the tools of the
-  # default build (not instrumented: ASan only replaces their malloc and
-  # reports their crashes).
+  # (it imports the extension) and the tools of this build, which the tests
+  # find through TIR_BUILD_DIR (linked to the same shared runtime).
   LD_PRELOAD="$ASAN_RT" \
   ASAN_OPTIONS=${PY_ASAN_OPTIONS:-$SAN_ASAN_OPTIONS:detect_leaks=0}:log_path=$REPORTS/asan \
   PYTHONPATH="$PWD/python:$PWD/$BUILD_DIR/python${PYTHONPATH:+:$PYTHONPATH}" \
