@@ -163,3 +163,38 @@ def test_reduction_refusals_leave_ir():
     expected = run(row_softmax, "row_softmax", (6, 10), out_shape=(6, 10))
     got = run(sch.mod["main"], "row_softmax", (6, 10), out_shape=(6, 10))
     np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+@T.prim_func
+def flat_reader(X: T.Buffer((8, 6), "float32"), Y: T.Buffer((48,), "float32")):
+    temp = T.alloc_buffer((8, 6), "float32")
+    for i, j in T.grid(8, 6):
+        with T.block("A"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            temp[vi, vj] = X[vi, vj] * 3.0
+    for k in range(48):
+        with T.block("B"):
+            v = T.axis.spatial(48, k)
+            Y[v] = temp[v // 6, v % 6] + 1.0
+
+
+def test_reverse_compute_at_through_floordiv_and_mod_same_numbers():
+    sch = tvm.tir.Schedule(flat_reader)
+    i, _ = sch.get_loops(sch.get_block("A"))
+    sch.reverse_compute_at(sch.get_block("B"), i)
+    # One row of temp is the values 6 * i .. 6 * i + 5 of v.
+    assert len(sch.get_loops(sch.get_block("B"))) == 2
+    assert "i * 6 + ax0" in sch.mod["main"].script()
+    expected = run(flat_reader, "flat_reader", (8, 6), out_shape=(48,))
+    got = run(sch.mod["main"], "flat_reader", (8, 6), out_shape=(48,))
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_reverse_compute_at_through_digits_refused_under_columns():
+    sch = tvm.tir.Schedule(flat_reader)
+    i, j = sch.get_loops(sch.get_block("A"))
+    sch.reorder(j, i)
+    before = sch.mod["main"].script()
+    with pytest.raises(tvm.tir.ScheduleError, match="consecutive values"):
+        sch.reverse_compute_at(sch.get_block("B"), j)
+    assert sch.mod["main"].script() == before

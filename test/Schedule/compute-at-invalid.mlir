@@ -276,3 +276,76 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reverse_compute_at under the producers' column loop: one iteration
+// writes column j, which the consumer's flat variable reaches at every
+// 16th value (v mod 16 == j); the values between would read elements not
+// yet written.
+func.func @f(%X: memref<16x16xf32>, %Y: memref<256xf32>) {
+  %temp = tir.alloc_buffer : memref<16x16xf32>
+  tir.for %j = 0 to 16 {
+    tir.for %i = 0 to 16 {
+      tir.block "A"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
+        %x = tir.load %X[%vi, %vj] : memref<16x16xf32>
+        tir.store %x, %temp[%vi, %vj] : memref<16x16xf32>
+      }
+    }
+  }
+  tir.for %k = 0 to 256 {
+    // expected-note @below {{block}}
+    tir.block "B"(%v = spatial(256, %k)) {
+      %t = tir.load %temp[%v floordiv 16, %v mod 16] : memref<16x16xf32>
+      tir.store %t, %Y[%v] : memref<256xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %j, %i = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at needs the producers under loop 'j' to write consecutive values of iteration variable 0 of block 'B'}}
+    transform.tir.reverse_compute_at %b at %j : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A consumer whose flat variable wraps around the producer's buffer
+// (v mod 16 over 32 values): two values read each element, which no
+// domain of v inverts.
+func.func @f(%X: memref<16xf32>, %Y: memref<32xf32>) {
+  %temp = tir.alloc_buffer : memref<16xf32>
+  tir.for %i = 0 to 2 {
+    tir.for %j = 0 to 8 {
+      tir.block "A"(%vi = spatial(16, %i * 8 + %j)) {
+        %x = tir.load %X[%vi] : memref<16xf32>
+        tir.store %x, %temp[%vi] : memref<16xf32>
+      }
+    }
+  }
+  tir.for %k = 0 to 32 {
+    // expected-note @below {{block}}
+    tir.block "B"(%v = spatial(32, %k)) {
+      %t = tir.load %temp[%v mod 16] : memref<16xf32>
+      tir.store %t, %Y[%v] : memref<32xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at cannot invert the access of block 'B': each index must be one iteration variable}}
+    transform.tir.reverse_compute_at %b at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -265,3 +265,123 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reverse_compute_at of a consumer that reads the 16 x 16 producer as one
+// flat index (temp[v floordiv 16, v mod 16]): under producer loop i the
+// producers write row i, the values 16 * i to 16 * i + 15 of v.
+// CHECK-LABEL: func.func @digits_reverse
+// CHECK:         tir.for %[[I:.+]] = 0 to 16 {
+// CHECK-NEXT:      tir.for %{{.+}} = 0 to 16 {
+// CHECK-NEXT:        tir.block "A"
+// CHECK:           tir.for %[[AX0:.+]] = 0 to 16 {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(256, %[[I]] * 16 + %[[AX0]]))
+// CHECK-NOT:     tir.for
+func.func @digits_reverse(%X: memref<16x16xf32>, %Y: memref<256xf32>) {
+  %temp = tir.alloc_buffer : memref<16x16xf32>
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to 16 {
+      tir.block "A"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
+        %x = tir.load %X[%vj, %vi] : memref<16x16xf32>
+        tir.store %x, %temp[%vi, %vj] : memref<16x16xf32>
+      }
+    }
+  }
+  tir.for %k = 0 to 256 {
+    tir.block "B"(%v = spatial(256, %k)) {
+      %t = tir.load %temp[%v floordiv 16, %v mod 16] : memref<16x16xf32>
+      tir.store %t, %Y[%v] : memref<256xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reverse_compute_at %b at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Three digits of one variable (v floordiv 4, (v mod 4) floordiv 2,
+// v mod 2): under producer loop a the producers write temp[a, :, :], the
+// values 4 * a to 4 * a + 3 of v.
+// CHECK-LABEL: func.func @digits_mixed_radix
+// CHECK:         tir.for %[[A:.+]] = 0 to 4 {
+// CHECK:           tir.for %[[AX0:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "B"(%{{.+}} = spatial(16, %[[A]] * 4 + %[[AX0]]))
+func.func @digits_mixed_radix(%X: memref<4x2x2xf32>, %Y: memref<16xf32>) {
+  %temp = tir.alloc_buffer : memref<4x2x2xf32>
+  tir.for %a = 0 to 4 {
+    tir.for %b = 0 to 2 {
+      tir.for %c = 0 to 2 {
+        tir.block "A"(%va = spatial(4, %a), %vb = spatial(2, %b), %vc = spatial(2, %c)) {
+          %x = tir.load %X[%va, %vb, %vc] : memref<4x2x2xf32>
+          tir.store %x, %temp[%va, %vb, %vc] : memref<4x2x2xf32>
+        }
+      }
+    }
+  }
+  tir.for %k = 0 to 16 {
+    tir.block "B"(%v = spatial(16, %k)) {
+      %t = tir.load %temp[%v floordiv 4, (%v mod 4) floordiv 2, %v mod 2] : memref<4x2x2xf32>
+      tir.store %t, %Y[%v] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %la, %lb, %lc = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reverse_compute_at %b at %la : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// compute_at of a producer that writes the 16 x 16 buffer through one flat
+// variable: row i of the consumer needs the values 16 * i to 16 * i + 15.
+// CHECK-LABEL: func.func @digits_compute_at
+// CHECK:         tir.for %[[I:.+]] = 0 to 16 {
+// CHECK-NEXT:      tir.for %[[AX0:.+]] = 0 to 16 {
+// CHECK-NEXT:        tir.block "A"(%{{.+}} = spatial(256, %[[I]] * 16 + %[[AX0]]))
+// CHECK:           tir.for %{{.+}} = 0 to 16 {
+// CHECK-NEXT:        tir.block "B"
+func.func @digits_compute_at(%X: memref<256xf32>, %Y: memref<16x16xf32>) {
+  %temp = tir.alloc_buffer : memref<16x16xf32>
+  tir.for %k = 0 to 256 {
+    tir.block "A"(%v = spatial(256, %k)) {
+      %x = tir.load %X[%v] : memref<256xf32>
+      tir.store %x, %temp[%v floordiv 16, %v mod 16] : memref<16x16xf32>
+    }
+  }
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to 16 {
+      tir.block "B"(%vi = spatial(16, %i), %vj = spatial(16, %j)) {
+        %t = tir.load %temp[%vi, %vj] : memref<16x16xf32>
+        tir.store %t, %Y[%vi, %vj] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.compute_at %a at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

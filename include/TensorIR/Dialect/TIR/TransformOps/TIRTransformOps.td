@@ -599,8 +599,9 @@ def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
     no place between producers and consumers, an invalid index, a predicate
     that says more than the iteration domains, operands defined in the
     loops the block leaves, and regions it cannot invert or bound (an
-    output index that is not an iteration variable or a constant, a runtime
-    extent). The block handle stays valid; handles to the loops it leaves
+    output index that is neither an iteration variable times 1 or -1 plus a
+    constant, a tile, a constant, nor a mixed-radix digit
+    `(v floordiv s) mod m` of one variable; a runtime extent). The block handle stays valid; handles to the loops it leaves
     empty are emptied.
   }], "computeAt">;
 
@@ -610,9 +611,11 @@ def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     of its producers, and its loops cover, in one iteration, the region its
     reads need of what the producers write there. Besides `compute_at`'s
     rules (except the output-block one) it refuses a consumer of the block
-    under the loop, and producers whose writes in one iteration are not a
-    dense box (a predicate, strides other than 1), since the block could
-    then read elements not yet written.
+    under the loop, producers whose writes in one iteration are not a
+    dense box (a predicate, strides other than 1), and a write that covers
+    only part of a tile or of the digits of an iteration variable the block
+    reads (a column of `temp[v floordiv 16, v mod 16]`), since the block
+    could then read elements not yet written.
 
     ```mlir
     transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
