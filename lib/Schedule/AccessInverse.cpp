@@ -75,8 +75,14 @@ static std::optional<Digit> parseDigit(AffineExpr e, unsigned numVars) {
 }
 
 FailureOr<DigitAccess>
-sched::invertDigits(ArrayRef<AffineExpr> starts,
+sched::invertDigits(ArrayRef<AffineExpr> starts, ArrayRef<AffineExpr> extents,
                     ArrayRef<std::optional<int64_t>> sizes, unsigned numDims) {
+  // TVM inverts only an access of single elements.
+  for (AffineExpr extent : extents) {
+    auto k = dyn_cast<AffineConstantExpr>(extent);
+    if (!k || k.getValue() != 1)
+      return failure();
+  }
   unsigned numVars = sizes.size();
   SmallVector<std::optional<Interval>> ranges(numDims);
   for (auto [i, size] : llvm::enumerate(sizes))

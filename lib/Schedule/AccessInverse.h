@@ -62,11 +62,13 @@ struct DigitAccess {
   SmallVector<std::optional<int64_t>> constants;
 };
 
-/// `starts` (one index per dimension, over the block's iteration variables
-/// then other inputs; each variable's domain [0, sizes[i]) ) as a
-/// DigitAccess; failure for other forms, and when a variable's domain does
-/// not start at 0 (`sizes[i]` unset).
+/// The access of one element at `starts` (one index per dimension, over
+/// the block's iteration variables then other inputs, `numDims` in all;
+/// each variable's domain [0, sizes[i]) ) as a DigitAccess; failure for
+/// other forms, where an extent is not 1, and where a variable's domain
+/// does not start at 0 (`sizes[i]` unset).
 FailureOr<DigitAccess> invertDigits(ArrayRef<AffineExpr> starts,
+                                    ArrayRef<AffineExpr> extents,
                                     ArrayRef<std::optional<int64_t>> sizes,
                                     unsigned numDims);
 

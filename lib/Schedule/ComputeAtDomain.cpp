@@ -51,8 +51,7 @@ struct DomainSolver {
       return success();
     return c.fail(c.block, "cannot join the regions required of an "
                            "iteration variable of block " +
-                               c.name() +
-                               " (they differ by a runtime amount)");
+                               c.name() + " (they differ by a runtime amount)");
   }
 
   /// Narrows the bounds of `var` to [l, h].
@@ -130,8 +129,7 @@ std::optional<LogicalResult> DomainSolver::coverDimwise(const Access &a) {
       return failure();
     if (d < a.shape.size() && !ShapedType::isDynamic(a.shape[d])) {
       auto value = [&](AffineExpr e) {
-        return cast<AffineConstantExpr>(simplifyIndexExpr(e, 0, 0))
-            .getValue();
+        return cast<AffineConstantExpr>(simplifyIndexExpr(e, 0, 0)).getValue();
       };
       AffineExpr first = getAffineConstantExpr(0, ctx);
       AffineExpr last = getAffineConstantExpr(a.shape[d] - 1, ctx);
@@ -162,8 +160,8 @@ LogicalResult DomainSolver::coverDigits(const Access &a,
     for (const Digit &digit : llvm::reverse(chain)) {
       AffineExpr dl = a.lo[digit.dim], dh = a.hi[digit.dim];
       std::optional<Interval> lr = rangeOf(dl), hr = rangeOf(dh);
-      bool within = !digit.extent ||
-                    (lr && hr && lr->lo >= 0 && hr->hi < *digit.extent);
+      bool within =
+          !digit.extent || (lr && hr && lr->lo >= 0 && hr->hi < *digit.extent);
       if (!within) {
         exact = false;
         dl = getAffineConstantExpr(0, ctx);
@@ -202,8 +200,8 @@ LogicalResult DomainSolver::coverDigits(const Access &a,
   return success();
 }
 
-FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool computeAt,
-                            bool preserveUnitLoops) {
+FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
+                                       bool computeAt, bool preserveUnitLoops) {
   MLIRContext *ctx = c.block.getContext();
   FailureOr<BlockAccessRegions> own = getAccessRegions(c.block, c.error);
   if (failed(own))
@@ -250,8 +248,8 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool 
     SmallVector<AffineExpr> reqDims;
     for (Value v : req->inputs)
       reqDims.push_back(in.dimOf(v));
-    Access access{region, cast<MemRefType>(buffer.getType()).getShape(), {},
-                  {}};
+    Access access{
+        region, cast<MemRefType>(buffer.getType()).getShape(), {}, {}};
     for (unsigned d = 0, e = region.starts.size(); d < e; ++d) {
       access.lo.push_back(req->lowers[d].replaceDims(reqDims));
       access.hi.push_back(access.lo.back() +
@@ -265,14 +263,14 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool 
     if (dimwise)
       continue;
     FailureOr<DigitAccess> digits =
-        invertDigits(region.starts, sizes, numVars + in.values.size());
+        invertDigits(region.starts, region.extents, sizes, own->inputs.size());
     if (failed(digits))
       return c.fail(c.block,
                     "cannot invert the access of block " + c.name() +
-                        ": each index must be one iteration variable (times "
-                        "1, -1, or the extent of a tile) plus a constant, a "
-                        "constant, or the digits (v floordiv s) mod m of "
-                        "one variable");
+                        ": each index must access one element at an iteration "
+                        "variable times 1 or -1 plus a constant, at a "
+                        "constant or at a digit (v floordiv s) mod m of one "
+                        "variable, or a whole tile v * c of extent c");
     if (failed(s.coverDigits(access, *digits)))
       return failure();
   }
@@ -334,4 +332,3 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required, bool 
   (void)preserveUnitLoops;
   return plan;
 }
-

@@ -344,8 +344,54 @@ module attributes {transform.with_named_sequence} {
     %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{reverse_compute_at cannot invert the access of block 'B': each index must be one iteration variable}}
+    // expected-error @below {{reverse_compute_at cannot invert the access of block 'B': each index must access one element}}
     transform.tir.reverse_compute_at %b at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A consumer reading a 3 x 3 window of the producer (a stencil): under the
+// producers' inner loop one element of S is written, but each consumer
+// iteration reads nine; the access is not inverted and the schedule refused
+// (the differential tester found it accepted, reading S unwritten, while
+// the digit inversion ignored the window's extent).
+func.func @f(%A: memref<6x6xf32>, %B: memref<4x4xf32>) {
+  %S = tir.alloc_buffer : memref<6x6xf32>
+  tir.for %i = 0 to 6 {
+    tir.for %j = 0 to 6 {
+      tir.block "S"(%vi = spatial(6, %i), %vj = spatial(6, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<6x6xf32>
+        tir.store %a, %S[%vi, %vj] : memref<6x6xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 4 {
+      // expected-note @below {{block}}
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(4, %j)) {
+        %n = tir.load %S[%vi, %vj + 1] : memref<6x6xf32>
+        %s = tir.load %S[%vi + 2, %vj + 1] : memref<6x6xf32>
+        %w = tir.load %S[%vi + 1, %vj] : memref<6x6xf32>
+        %e = tir.load %S[%vi + 1, %vj + 2] : memref<6x6xf32>
+        %ns = arith.addf %n, %s : f32
+        %we = arith.addf %w, %e : f32
+        %sum = arith.addf %ns, %we : f32
+        tir.store %sum, %B[%vi, %vj] : memref<4x4xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %s : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at cannot invert the access of block 'B'}}
+    transform.tir.reverse_compute_at %b at %j : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
