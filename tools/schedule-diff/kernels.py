@@ -166,6 +166,31 @@ def int_divmod(A: T.Buffer((7, 12), "int32"), B: T.Buffer((6, 10), "int32"),
 
 
 @T.prim_func
+def flat_views(A: T.Buffer((4, 3, 5), "int32"), B: T.Buffer((60,), "int32"),
+               C: T.Buffer((10, 6), "int32")):
+    # Stages that view one buffer through the digits of a flat variable
+    # (v // 15, v % 15 // 5, v % 5), reading and writing.
+    S = T.alloc_buffer((4, 3, 5), "int32")
+    U = T.alloc_buffer((10, 6), "int32")
+    for i, j, k in T.grid(4, 3, 5):
+        with T.block("S"):
+            vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+            S[vi, vj, vk] = A[vi, vj, vk] * 3 - vk
+    for f in range(60):
+        with T.block("B"):
+            v = T.axis.spatial(60, f)
+            B[v] = S[v // 15, v % 15 // 5, v % 5] + v
+    for g in range(60):
+        with T.block("U"):
+            v = T.axis.spatial(60, g)
+            U[v // 6, v % 6] = B[v] * 2
+    for i, j in T.grid(10, 6):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = U[vi, vj] - vi
+
+
+@T.prim_func
 def elementwise_odd(A: T.Buffer((7, 11, 13), "float32"), B: T.Buffer((7, 11, 13), "float32"),
                     D: T.Buffer((7, 11, 13), "float32")):
     C = T.alloc_buffer((7, 11, 13), "float32")
@@ -284,6 +309,8 @@ KERNELS = {k.name: k for k in [
     Kernel(stencil_2d, "stencil_2d", [_arrays(((11, 13), "float32"), ((9, 11), "float32"))]),
     Kernel(int_divmod, "int_divmod", [_arrays(((7, 12), "int32"), ((6, 10), "int32"),
                                               ((60,), "int32"))]),
+    Kernel(flat_views, "flat_views", [_arrays(((4, 3, 5), "int32"), ((60,), "int32"),
+                                              ((10, 6), "int32"))]),
     Kernel(elementwise_odd, "elementwise_odd", [_arrays(((7, 11, 13), "float32"),
                                                         ((7, 11, 13), "float32"),
                                                         ((7, 11, 13), "float32"))]),
