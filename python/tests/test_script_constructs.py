@@ -233,3 +233,29 @@ def test_if_then_else_evaluates_only_the_chosen_side():
         p = np.zeros((1, 8, 8, 3), "float32")
         tvm.build(mod)(x, p)
         assert np.array_equal(p, expected)
+
+
+def test_integer_arithmetic_of_python_values_folds():
+    # TVM evaluates `H + 2` of a closure's H in Python: the shapes, extents
+    # and domains stay constants (they were arith ops of i32 and index).
+    def make(H):
+        @T.prim_func
+        def pad1(A: T.Buffer((H,), "float32"), B: T.Buffer((H + 2,), "float32")):
+            Tmp = T.alloc_buffer((H * 2 - H + 2,), "float32")
+            for i in range(H + 2):
+                with T.block("B"):
+                    vi = T.axis.spatial(H + 2, i)
+                    B[vi] = T.if_then_else(1 <= vi and vi < H + 1, A[vi - 1], T.float32(0),
+                                           dtype="float32")
+            for i in range(4 + (H + 2) // 2 % 2):
+                with T.block("T"):
+                    vi = T.axis.spatial(5, i)
+                    Tmp[vi] = B[vi]
+
+        return pad1
+
+    text = make(5).script()
+    assert 'B: T.Buffer((7,), "float32")' in text
+    assert "Tmp = T.alloc_buffer((7,)" in text
+    assert "T.axis.spatial(7, i)" in text and "for i in range(7):" in text
+    assert "for i in range(5):" in text and "vi < 6" in text

@@ -473,6 +473,17 @@ class ExprParser:
         is_zero = lambda v: v.literal is not None and v.literal == 0
         if op in ("floordiv", "mod", "ceildiv") and is_zero(b):
             return None
+        if isinstance(a.literal, int) and isinstance(b.literal, int) \
+                and not isinstance(a.literal, bool) and not isinstance(b.literal, bool):
+            # Python integers (constants, closure values) fold, as TVM's
+            # parser evaluates `H + 2` in Python: shapes and extents stay static.
+            x, y = a.literal, b.literal
+            folded = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                      "floordiv": lambda: x // y, "mod": lambda: x % y,
+                      "ceildiv": lambda: -(-x // y)}.get(op)
+            if folded is not None:
+                r = folded()
+                return Value(str(r), "index", affine=True, literal=r)
         symbol = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv",
                   "mod": "mod", "ceildiv": "ceildiv"}.get(op)
         if symbol is None:

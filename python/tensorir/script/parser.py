@@ -138,6 +138,14 @@ class FunctionParser(BufferParser, ExprParser):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             v = self.static_value(node.operand)
             return -v if isinstance(v, (int, float)) else None
+        if isinstance(node, ast.BinOp):
+            # Python integers (closure values included) fold: (H + 2, W + 2).
+            a, b = self.static_value(node.left), self.static_value(node.right)
+            ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b))
+            fold = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                    ast.FloorDiv: lambda: a // b if b else None,
+                    ast.Mod: lambda: a % b if b else None}.get(type(node.op))
+            return fold() if ints and fold else None
         if isinstance(node, ast.Name) and not self.is_bound(node.id) and node.id in self.env:
             from ..tir.expr import IntImm  # tir imports this module
             v = self.env[node.id]
