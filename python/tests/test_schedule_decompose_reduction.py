@@ -249,3 +249,59 @@ def test_consumer_moved_under_the_loop_same_numbers():
     got = run(sch.mod["main"], "matmul_relu", [(10, 8), (8, 12)], (10, 12))
     np.testing.assert_allclose(got, expected, rtol=1e-5)
     verify_trace_roundtrip(sch, mod=matmul_relu)
+
+
+@T.prim_func
+def chunk_sum(A: T.Buffer((1, 12), "float32"), S: T.Buffer((1,), "float32")):
+    # A reduction over chunks of 4, each block staging its chunk; the
+    # spatial variable has a one-point domain.
+    for i, c in T.grid(1, 3):
+        with T.block("chunk"):
+            vi, vc = T.axis.remap("SR", [i, c])
+            P = T.alloc_buffer((4,), "float32")
+            with T.init():
+                S[vi] = T.float32(0.5)
+            for e in range(4):
+                with T.block("stage"):
+                    ve = T.axis.spatial(4, e)
+                    P[ve] = A[vi, vc * 4 + ve]
+            for e in range(4):
+                with T.block("add"):
+                    ve = T.axis.reduce(4, e)
+                    S[vi] = S[vi] + P[ve]
+
+
+@T.prim_func
+def chunk_sum_decomposed(A: T.Buffer((1, 12), "float32"), S: T.Buffer((1,), "float32")):
+    for i in range(1):
+        with T.block("chunk_init"):
+            vi = T.axis.spatial(1, i)
+            T.reads()
+            T.writes(S[vi])
+            S[vi] = T.float32(0.5)
+        for c in range(3):
+            with T.block("chunk_update"):
+                vi, vc = T.axis.remap("SR", [i, c])
+                # The variable stays in the regions (not S[0]), as in TVM.
+                T.reads(S[vi], A[vi, vc * 4:vc * 4 + 4])
+                T.writes(S[vi])
+                P = T.alloc_buffer((4,), "float32")
+                for e in range(4):
+                    with T.block("stage"):
+                        ve = T.axis.spatial(4, e)
+                        P[ve] = A[vi, vc * 4 + ve]
+                for e in range(4):
+                    with T.block("add"):
+                        ve = T.axis.reduce(4, e)
+                        S[vi] = S[vi] + P[ve]
+
+
+def test_nested_blocks_one_point_variable():
+    sch = tvm.tir.Schedule(chunk_sum)
+    _, c = sch.get_loops("chunk")
+    sch.decompose_reduction("chunk", c)
+    tvm.ir.assert_structural_equal(sch.mod["main"], chunk_sum_decomposed)
+    expected = run(chunk_sum, "chunk_sum", [(1, 12)], (1,))
+    got = run(sch.mod["main"], "chunk_sum", [(1, 12)], (1,))
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    verify_trace_roundtrip(sch, mod=chunk_sum)

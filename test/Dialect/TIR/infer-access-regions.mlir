@@ -158,3 +158,34 @@ func.func @given_regions_kept(%A: memref<8xf32>, %B: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Values from outside a block stay variables in its regions even where their
+// domain is one point, as TVM's regions read B[vi] for vi in [0, 1); a loop
+// inside the block relaxes to its values (here k, one point, to 0).
+// CHECK-LABEL: func.func @one_point_vars
+// CHECK-SAME:    (%[[A:.+]]: memref<1x4xf32>, %[[B:.+]]: memref<1x4xf32>)
+// CHECK:         tir.block "outer"(%[[VI:.+]] = spatial(1, %{{.+}}))
+// CHECK-SAME:      reads(%[[A]][%[[VI]], 0 : 4] : memref<1x4xf32>)
+// CHECK-SAME:      writes(%[[B]][%[[VI]], 0 : 4] : memref<1x4xf32>)
+// CHECK:           tir.for %[[K:.+]] = 0 to 1
+// CHECK:             tir.for %[[J:.+]] = 0 to 4
+// CHECK:               tir.block "inner"()
+// CHECK-SAME:            reads(%[[A]][%[[VI]], %[[J]] + %[[K]]] : memref<1x4xf32>)
+// CHECK-SAME:            writes(%[[B]][%[[VI]], %[[J]]] : memref<1x4xf32>)
+func.func @one_point_vars(%A: memref<1x4xf32>, %B: memref<1x4xf32>) {
+  tir.for %i = 0 to 1 {
+    tir.block "outer"(%vi = spatial(1, %i)) {
+      tir.for %k = 0 to 1 {
+        tir.for %j = 0 to 4 {
+          tir.block "inner"() {
+            %x = tir.load %A[%vi, %j + %k] : memref<1x4xf32>
+            tir.store %x, %B[%vi, %j] : memref<1x4xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}

@@ -85,7 +85,10 @@ FailureOr<AffineExpr> RegionCollector::mapValue(Value v) {
   if (arg && arg.getOwner() == block.getBody())
     return inputs.dimOf(v);
   std::optional<Interval> range = getValueRange(v);
-  if (range && range->isPoint())
+  // A variable from outside the block stays a variable even where its
+  // domain is one point (TVM's regions read B[vi] for vi in [0, 1)).
+  bool outerVar = arg && !isInside(v);
+  if (range && range->isPoint() && !outerVar)
     return getAffineConstantExpr(range->lo, ctx);
   // Loop variables inside the block relax over their (constant) range.
   if (arg && isInside(v)) {
