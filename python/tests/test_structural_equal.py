@@ -108,3 +108,71 @@ def test_hash_unchanged_by_scheduling_a_copy():
     sch.split(sch.get_loops("inc")[0], factors=[None, 4])
     assert tvm.ir.structural_hash(mod) == before
     assert tvm.ir.structural_hash(sch.mod) != before
+
+
+# TVM's root block written out: the function body is the root block, so a
+# `with T.block("root")` that says nothing more is the same function.
+@T.prim_func
+def staged(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    tmp = T.alloc_buffer((8,), "float32")
+    for i in range(8):
+        with T.block("double"):
+            vi = T.axis.spatial(8, i)
+            tmp[vi] = A[vi] * 2.0
+    for i in range(8):
+        with T.block("inc"):
+            vi = T.axis.spatial(8, i)
+            B[vi] = tmp[vi] + 1.0
+
+
+@T.prim_func
+def staged_root_written(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    with T.block("root"):
+        T.reads([])
+        T.writes([])
+        tmp = T.alloc_buffer((8,), "float32")
+        for i in range(8):
+            with T.block("double"):
+                vi = T.axis.spatial(8, i)
+                tmp[vi] = A[vi] * 2.0
+        for i in range(8):
+            with T.block("inc"):
+                vi = T.axis.spatial(8, i)
+                B[vi] = tmp[vi] + 1.0
+
+
+@T.prim_func
+def staged_root_annotated(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    with T.block("root"):
+        T.block_attr({"note": 1})
+        tmp = T.alloc_buffer((8,), "float32")
+        for i in range(8):
+            with T.block("double"):
+                vi = T.axis.spatial(8, i)
+                tmp[vi] = A[vi] * 2.0
+        for i in range(8):
+            with T.block("inc"):
+                vi = T.axis.spatial(8, i)
+                B[vi] = tmp[vi] + 1.0
+
+
+@needs_binding
+def test_written_root_block_is_the_implicit_one():
+    tvm.ir.assert_structural_equal(staged, staged_root_written)
+    assert tvm.ir.structural_hash(staged) == tvm.ir.structural_hash(staged_root_written)
+    # The same IR, printed without the root block (so printing and parsing
+    # again gives it back exactly), and scheduled alike.
+    assert staged_root_written.mod.mlir().replace("staged_root_written", "staged") \
+        == staged.mod.mlir()
+    assert 'T.block("root")' not in staged_root_written.script()
+
+
+@needs_binding
+def test_root_block_saying_more_stays_a_block():
+    # An annotation is not implied: the block is kept, printed, and parsed
+    # back to the same function.
+    assert not tvm.ir.structural_equal(staged, staged_root_annotated)
+    text = staged_root_annotated.script()
+    assert 'T.block("root")' in text and '"note"' in text
+    again = tvm.script.from_source(text)
+    tvm.ir.assert_structural_equal(again, staged_root_annotated.mod)

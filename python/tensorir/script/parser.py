@@ -231,10 +231,44 @@ class FunctionParser(BufferParser, ExprParser):
         self.define_shape_vars(fn)
         self.entry_index = len(self.lines)
         self.in_signature = False
-        self.statements(rest)
+        self.statements(self.implied_root_body(rest))
         self.emit("return" + self.loc(fn))
         self.lines.append("}" + self.loc(fn))
         return "\n".join(self.lines)
+
+    def implied_root_body(self, stmts):
+        """The function's statements, where they are TVM's root block written
+        out. The body of a function is its root block: `with T.block("root"):`
+        around the whole body, saying nothing else (no iteration variables,
+        T.where, T.block_attr, T.init or T.match_buffer; T.reads / T.writes
+        only empty), is the same function as its body alone, as TVM parses
+        and prints it. Its statements, T.alloc_buffer included, are then the
+        function's; any other root block stays a block."""
+        if len(stmts) != 1 or not isinstance(stmts[0], ast.With) or len(stmts[0].items) != 1:
+            return stmts
+        ctx = stmts[0].items[0].context_expr
+        if not (isinstance(ctx, ast.Call) and self.is_t(ctx.func, "block")
+                and len(ctx.args) == 1 and not ctx.keywords
+                and self.static_value(ctx.args[0]) == "root"):
+            return stmts
+        body = []
+        for s in stmts[0].body:
+            call = s.value if isinstance(s, (ast.Assign, ast.Expr)) else None
+            fname = self.t_name(call.func) if isinstance(call, ast.Call) else None
+            if isinstance(s, ast.Expr) and fname in ("reads", "writes"):
+                if call.keywords or any(not (isinstance(a, (ast.List, ast.Tuple)) and not a.elts)
+                                        for a in call.args):
+                    return stmts
+                continue
+            if fname and (fname.startswith("axis.") or fname in ("where", "block_attr",
+                                                                  "match_buffer")):
+                return stmts
+            if isinstance(s, ast.With) and any(isinstance(i.context_expr, ast.Call)
+                                               and self.is_t(i.context_expr.func, "init")
+                                               for i in s.items):
+                return stmts
+            body.append(s)
+        return body
 
     def shape_var_names(self, stmt):
         """The names a statement declares as shape variables."""
