@@ -171,28 +171,35 @@ def script(sch):
 # ---------------------------------------------------------------------------
 # conv2d + bias + ReLU
 
-def conv_tile_conv(sch):
-    """Tile the convolution (f by 4, y by 4, x by 8; the reduction loops
-    between the tile loops and the point loops), inline the bias into the
-    ReLU, move the ReLU into the tile (reverse_compute_at) and the padding
-    too (compute_at), fuse and parallelize the outer tiles, vectorize x,
-    unroll kx, then decompose the reduction. Needs dividing splits:
-    reverse_compute_at refuses a producer with a predicate."""
-    sch.compute_inline(sch.get_block("bias"))
+def tile_conv(sch):
+    """The convolution's output tiled f by 4, y by 4, x by 8, the reduction
+    loops between the tile loops and the points; its loops by name."""
     conv = sch.get_block("conv")
     n, f, y, x, c, ky, kx = sch.get_loops(conv)
     fo, fi = sch.split(f, [None, 4])
     yo, yi = sch.split(y, [None, 4])
     xo, xi = sch.split(x, [None, 8])
     sch.reorder(fo, yo, xo, c, ky, kx, fi, yi, xi)
+    return dict(conv=conv, n=n, fo=fo, yo=yo, xo=xo, c=c, ky=ky, kx=kx, xi=xi)
+
+
+def conv_tile_conv(sch):
+    """Tile the convolution, inline the bias into the ReLU, move the ReLU
+    into the tile (reverse_compute_at) and the padding too (compute_at),
+    fuse and parallelize the outer tiles, vectorize x, unroll kx, then
+    decompose the reduction. Needs dividing splits: reverse_compute_at
+    refuses a producer with a predicate (see the xfail below)."""
+    sch.compute_inline(sch.get_block("bias"))
+    loops = tile_conv(sch)
+    conv, xo = loops["conv"], loops["xo"]
     sch.reverse_compute_at(sch.get_block("relu"), xo)
     sch.compute_at(sch.get_block("pad"), xo)
-    fused = sch.fuse(n, fo, yo)
+    fused = sch.fuse(loops["n"], loops["fo"], loops["yo"])
     sch.parallel(fused)
-    sch.vectorize(xi)
+    sch.vectorize(loops["xi"])
     sch.vectorize(sch.get_loops(sch.get_block("relu"))[-1])
-    sch.unroll(kx)
-    init = sch.decompose_reduction(conv, c)
+    sch.unroll(loops["kx"])
+    init = sch.decompose_reduction(conv, loops["c"])
     assert sch.get(init).name_hint == "conv_init"
     return {"T.parallel": 1, "T.vectorized": 3, "T.unroll": 1}
 
@@ -252,6 +259,64 @@ def conv_inline_pad(sch):
 conv_inline_pad.bitwise_on_host = False
 
 
+def conv_stages_in_the_tile(sch):
+    """Every stage moved into the convolution's tile: the bias and the ReLU
+    by reverse_compute_at, then the ReLU inlined backwards into the bias
+    stage there; the padding by compute_at, then inlined into the
+    convolution there. Dividing splits (reverse_compute_at)."""
+    loops = tile_conv(sch)
+    sch.reverse_compute_at(sch.get_block("bias"), loops["xo"])
+    sch.reverse_compute_at(sch.get_block("relu"), loops["xo"])
+    sch.reverse_compute_inline(sch.get_block("relu"))
+    sch.compute_at(sch.get_block("pad"), loops["xo"])
+    sch.compute_inline(sch.get_block("pad"))
+    sch.parallel(loops["fo"])
+    sch.vectorize(sch.get_loops(sch.get_block("bias"))[-1])
+    sch.decompose_reduction(loops["conv"], loops["c"])
+    assert "Xp" not in script(sch) and "Z = T.alloc_buffer" not in script(sch)
+    return {"T.parallel": 1, "T.vectorized": 1}
+
+
+conv_stages_in_the_tile.bitwise_on_host = False  # the padding inlined
+
+
+def conv_pad_per_channel_row(sch):
+    """The padding computed under the convolution's reduction loop ky: each
+    (c, ky) step pads the one channel's rows it reads (4 rows of 10 for a
+    4 x 8 tile). The bias and the ReLU under the tile, the points
+    vectorized, the init at c."""
+    loops = tile_conv(sch)
+    sch.compute_at(sch.get_block("pad"), loops["ky"])
+    assert "for ax0, ax1 in T.grid(4, 10):" in script(sch)
+    sch.reverse_compute_at(sch.get_block("bias"), loops["xo"])
+    sch.reverse_compute_at(sch.get_block("relu"), loops["xo"], preserve_unit_loops=True)
+    sch.vectorize(loops["xi"])
+    sch.parallel(loops["fo"])
+    sch.decompose_reduction(loops["conv"], loops["c"])
+    return {"T.parallel": 1, "T.vectorized": 2}
+
+
+def conv_compute_at_chain(sch):
+    """Tile the ReLU (y by 4, x by 8, all channels per tile) and compute
+    the bias stage, the convolution and the padding at its x tile, one
+    after the other; then inline the bias into the ReLU, fuse n and the row
+    tiles and parallelize them, and decompose the reduction at the
+    convolution's first loop in the tile."""
+    relu = sch.get_block("relu")
+    n, f, y, x = sch.get_loops(relu)
+    yo, yi = sch.split(y, [None, 4])
+    xo, xi = sch.split(x, [None, 8])
+    sch.reorder(yo, xo, f, yi, xi)
+    for stage in ("bias", "conv", "pad"):
+        sch.compute_at(sch.get_block(stage), xo)
+    sch.compute_inline(sch.get_block("bias"))
+    conv = sch.get_block("conv")
+    loops = sch.get_loops(conv)
+    sch.parallel(sch.fuse(n, yo))
+    sch.decompose_reduction(conv, loops[3])
+    return {"T.parallel": 1}
+
+
 CONV_SIZES = {
     "exact": (3, 8, 16, 16),  # C, F, H, W: every split divides
     "odd": (3, 6, 13, 11),  # predicates on f, y and x
@@ -263,6 +328,10 @@ CONV_CASES = [
     (conv_tile_epilogue, "odd"),
     (conv_inline_pad, "exact"),
     (conv_inline_pad, "odd"),
+    (conv_stages_in_the_tile, "exact"),
+    (conv_pad_per_channel_row, "exact"),
+    (conv_compute_at_chain, "exact"),
+    (conv_compute_at_chain, "odd"),
 ]
 
 
@@ -440,16 +509,6 @@ def test_example_conv2d_pool_same_numbers():
 # ---------------------------------------------------------------------------
 # Refusals met on the way: each names its rule, and the module is unchanged.
 
-def tile_conv(sch):
-    conv = sch.get_block("conv")
-    n, f, y, x, c, ky, kx = sch.get_loops(conv)
-    fo, fi = sch.split(f, [None, 4])
-    yo, yi = sch.split(y, [None, 4])
-    xo, xi = sch.split(x, [None, 8])
-    sch.reorder(fo, yo, xo, c, ky, kx, fi, yi, xi)
-    return dict(conv=conv, fo=fo, yo=yo, xo=xo, c=c, ky=ky, kx=kx, xi=xi)
-
-
 def test_conv2d_refusals_leave_the_module():
     func = conv2d_bias_relu(3, 6, 13, 11)
     sch = tvm.tir.Schedule(func, debug_mask="all")
@@ -531,3 +590,25 @@ def test_matmul_refusals_leave_the_module():
     # The ReLU under the reduction loop would read partial sums.
     check_refused(sch, "reverse_compute_at", sch.get_block("D"), k, match="partial reduction")
     check_refused(sch, "decompose_reduction", Y, j1, match="higher than every loop")
+
+
+@pytest.mark.xfail(raises=tvm.tir.ScheduleError, strict=True, reason=(
+    "decompose_reduction at the tile loop i_0 above the matmul computed at "
+    "it refuses because the ReLU under i_0 has a predicate (i split by 4 "
+    "does not divide 10: 'the regions cannot be compared'); with 12 rows it "
+    "is accepted. The init hoisted above i_0 writes every row first; the "
+    "ReLU reads a row after its tile's reduction either way. TVM accepts"))
+def test_matmul_decompose_above_a_partial_tile():
+    func = matmul_relu(10, 8, 4)
+    sch = tvm.tir.Schedule(func, debug_mask="all")
+    i, _ = sch.get_loops(sch.get_block("D"))
+    io, _ = sch.split(i, [None, 4])
+    sch.compute_at(sch.get_block("Y"), io)
+    before = sch.mod
+    try:
+        sch.decompose_reduction(sch.get_block("Y"), io)
+    except tvm.tir.ScheduleError:
+        tvm.ir.assert_structural_equal(sch.mod, before)
+        raise
+    inputs = random_inputs([(10, 4), (4, 8)], seed=8)
+    check_same_numbers(sch, func, "mm_relu", inputs, (10, 8), matmul_reference(*inputs))
