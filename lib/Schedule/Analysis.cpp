@@ -136,6 +136,22 @@ LogicalResult mlir::tir::checkCompactDataflow(ForOp loop, StringRef primitive,
   return success();
 }
 
+LogicalResult mlir::tir::checkStagePipeline(StringRef primitive,
+                                            const BlockDependences &scope,
+                                            ScheduleError &error) {
+  for (BlockOp block : scope.getBlocks())
+    for (Dependence d : scope.getDependents(block))
+      if (d.kind == DependenceKind::WriteAfterRead)
+        return refuse(error, d.dst,
+                      primitive +
+                          " needs a scope that is a stage pipeline (TVM: no "
+                          "write-after-read dependence), but block '" +
+                          d.dst.getBlockName() +
+                          "' writes a buffer that block '" +
+                          d.src.getBlockName() + "' before it reads");
+  return success();
+}
+
 LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
                                             StringRef primitive,
                                             Operation *culprit,

@@ -57,22 +57,6 @@ bool sched::isAllocatedIn(Value buffer, Operation *root) {
   return alloc && alloc->getParentOp() == root;
 }
 
-LogicalResult sched::checkStagePipeline(StringRef primitive,
-                                        const BlockDependences &scope,
-                                        ScheduleError &error) {
-  for (BlockOp block : scope.getBlocks())
-    for (Dependence d : scope.getDependents(block))
-      if (d.kind == DependenceKind::WriteAfterRead)
-        return refuse(error, d.dst,
-                      primitive +
-                          " needs a scope that is a stage pipeline (TVM: no "
-                          "write-after-read dependence), but block '" +
-                          d.dst.getBlockName() +
-                          "' writes a buffer that block '" +
-                          d.src.getBlockName() + "' before it reads");
-  return success();
-}
-
 LogicalResult sched::checkNoOpaqueUse(StringRef primitive, Value buffer,
                                       ScheduleError &error) {
   for (OpOperand &use : buffer.getUses()) {

@@ -4,7 +4,8 @@
 // The parts of TVM's compute_inline and reverse_compute_inline that are
 // the same in both directions: the body pattern (`B[f(v)] = g(v)`), the
 // inverse of an index map (which iteration point reads or writes an
-// element), the scope rules (stage pipeline, opaque uses of the buffer),
+// element), the scope rule on opaque uses of the buffer (the stage
+// pipeline is Analysis.h's),
 // cloning a block's computation to another place with its iteration
 // variables replaced, and the clean-up after the block is gone.
 //
@@ -30,12 +31,6 @@ StoreOp getSingleStore(BlockOp block);
 /// Whether `buffer` is allocated directly in the scope root `root` (TVM: a
 /// block writing any other buffer is an output block).
 bool isAllocatedIn(Value buffer, Operation *root);
-
-/// TVM's stage-pipeline rule for the scope of the inline primitives: no
-/// block of the scope writes a buffer that an earlier block reads.
-LogicalResult checkStagePipeline(StringRef primitive,
-                                 const BlockDependences &scope,
-                                 ScheduleError &error);
 
 /// Refuses a use of `buffer` other than its allocation, tir.load and
 /// tir.store of it, and a block's reads/writes lists (TVM's opaque access:

@@ -61,6 +61,15 @@ LogicalResult checkAffineBinding(BlockOp block, ValueRange loopVars,
 LogicalResult checkCompactDataflow(ForOp loop, StringRef primitive,
                                    ScheduleError &error);
 
+/// TVM's stage pipeline (GetScopeRoot's require_stage_pipeline, which
+/// compute_at, the inline primitives, reorder, cache_read / cache_write,
+/// rfactor and pad_einsum ask of their scope): no block of `scope` writes a
+/// buffer that an earlier block reads (a write-after-read dependence).
+/// Refuses for `primitive`, naming the later block.
+LogicalResult checkStagePipeline(StringRef primitive,
+                                 const BlockDependences &scope,
+                                 ScheduleError &error);
+
 /// getAccessRegions (TensorIR/Dialect/TIR/Analysis/AccessRegions.h) as a
 /// refusal.
 FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
