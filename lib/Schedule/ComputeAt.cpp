@@ -328,7 +328,9 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
           return false;
       std::optional<Interval> span =
           evaluateRange(innerPart.toExpr(c.block.getContext()), ranges);
-      return span && span->hi - span->lo + v.extent <= std::abs(*coefficient);
+      std::optional<int64_t> extent = v.getConstantExtent();
+      return span && extent &&
+             span->hi - span->lo + *extent <= std::abs(*coefficient);
     };
     std::string kind = loop.getKind() == ForKind::ThreadBinding
                            ? "bound to " + loop.getThread()->str()
@@ -388,17 +390,19 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
   unsigned created = 0;
   for (const VarDomain &dom : plan.vars) {
     AffineExpr value = dom.lower;
-    if (preserveUnitLoops || dom.extent != 1) {
-      auto loop = ForOp::create(rewriter, loc, 0, dom.extent,
+    if (preserveUnitLoops || dom.getConstantExtent() != 1) {
+      OpFoldResult extent =
+          materializeIndex(rewriter, loc, dom.extent, plan.inputs);
+      auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), extent,
                                 ("ax" + Twine(created++)).str());
       rewriter.setInsertionPointToStart(loop.getBody());
       inputs.push_back(loop.getInductionVar());
       value = value + getAffineDimExpr(inputs.size() - 1, ctx);
     }
     if (dom.guardLo)
-      constraints.push_back(value - *dom.guardLo);
+      constraints.push_back(value - dom.guardLo);
     if (dom.guardHi)
-      constraints.push_back(getAffineConstantExpr(*dom.guardHi, ctx) - value);
+      constraints.push_back(dom.guardHi - value);
     bindings.push_back(value);
   }
   Operation *oldParent = c.block->getParentOp();

@@ -14,12 +14,17 @@ namespace mlir::tir::sched::computeat {
 
 /// One new loop (or, with extent 1 and without preserve_unit_loops, just
 /// a binding) per iteration variable: `var = lower + ax` for ax in
-/// [0, extent), with optional bounds `lower + ax >= lo` / `<= hi` as a
-/// predicate where the domain may leave the block's bounds.
+/// [0, extent), with optional bounds `lower + ax >= guardLo` / `<= guardHi`
+/// as a predicate where the domain may leave the block's bounds. All over
+/// Plan::inputs; the extent and guards may be runtime values.
 struct VarDomain {
-  AffineExpr lower; // over Plan::inputs
-  int64_t extent = 0;
-  std::optional<int64_t> guardLo, guardHi;
+  AffineExpr lower, extent;
+  AffineExpr guardLo, guardHi; // null: no guard
+  std::optional<int64_t> getConstantExtent() const {
+    if (auto k = dyn_cast<AffineConstantExpr>(extent))
+      return k.getValue();
+    return std::nullopt;
+  }
 };
 
 struct Plan {

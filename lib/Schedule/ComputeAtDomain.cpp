@@ -207,24 +207,29 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
   if (failed(own))
     return failure();
   unsigned numVars = c.block.getNumIterVars();
-  SmallVector<int64_t> domLo, domHi; // inclusive
+  // The block's domains, inclusive: constant ones (narrowed by the
+  // buffers' shapes), and runtime ones as expressions.
+  ExprInputs in{ctx, {}};
+  SmallVector<int64_t> domLo, domHi;
+  SmallVector<AffineExpr> runtimeLo(numVars), runtimeHi(numVars);
   for (unsigned i = 0; i < numVars; ++i) {
     auto lo = c.block.getConstantDomainLower(i);
     auto hi = c.block.getConstantDomainUpper(i);
-    if (!lo || !hi)
-      return c.fail(c.block, "needs constant iteration domains, but block " +
-                                 c.name() + " has a runtime one");
-    domLo.push_back(*lo);
-    domHi.push_back(*hi - 1);
+    domLo.push_back(lo && hi ? *lo : INT64_MIN);
+    domHi.push_back(lo && hi ? *hi - 1 : INT64_MAX);
+    if (!lo || !hi) {
+      runtimeLo[i] = in.of(c.block.getMixedDomainLower(i));
+      runtimeHi[i] = in.of(c.block.getMixedDomainUpper(i)) - 1;
+    }
   }
 
-  ExprInputs in{ctx, {}};
   SmallVector<AffineExpr> lo(numVars), hi(numVars);
   DomainSolver s{c, computeAt, in, lo, hi, domLo, domHi};
   SmallVector<std::optional<int64_t>> sizes;
   for (unsigned i = 0; i < numVars; ++i)
-    sizes.push_back(domLo[i] == 0 ? std::optional<int64_t>(domHi[i] + 1)
-                                  : std::nullopt);
+    sizes.push_back(!runtimeLo[i] && domLo[i] == 0
+                        ? std::optional<int64_t>(domHi[i] + 1)
+                        : std::nullopt);
 
   auto &provided = computeAt ? own->writes : own->reads;
   SmallVector<Value> done;
@@ -279,16 +284,33 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
   // the bounds, the bounds where they lie within it (or where the
   // intersection is constant), else the domain with a predicate.
   Plan plan;
-  SmallVector<std::optional<Interval>> ranges = getValueRanges(in.values);
+  auto constant = [&](int64_t v) { return getAffineConstantExpr(v, ctx); };
   for (unsigned i = 0; i < numVars; ++i) {
     VarDomain dom;
-    AffineExpr blo = getAffineConstantExpr(domLo[i], ctx);
-    if (!lo[i] || domLo[i] > domHi[i]) {
-      dom.lower = blo;
-      dom.extent = std::max<int64_t>(domHi[i] - domLo[i] + 1, 0);
+    if (runtimeLo[i]) {
+      // A runtime domain bounds where it is not known to hold (the
+      // shapes' constant bounds are left out: within the domain, the
+      // accesses stay within them).
+      AffineExpr blo = runtimeLo[i], bhi = runtimeHi[i];
+      AffineExpr l = lo[i] ? simplifyOverValues(lo[i], in.values) : blo;
+      AffineExpr h = lo[i] ? simplifyOverValues(hi[i], in.values) : bhi;
+      if (lo[i] && !in.isKnownNonNegative(l - blo))
+        dom.guardLo = blo;
+      if (lo[i] && !in.isKnownNonNegative(bhi - h))
+        dom.guardHi = bhi;
+      dom.lower = l;
+      dom.extent = simplifyOverValues(h - l + 1, in.values);
       plan.vars.push_back(dom);
       continue;
     }
+    AffineExpr blo = constant(domLo[i]);
+    if (!lo[i] || domLo[i] > domHi[i]) {
+      dom.lower = blo;
+      dom.extent = constant(std::max<int64_t>(domHi[i] - domLo[i] + 1, 0));
+      plan.vars.push_back(dom);
+      continue;
+    }
+    SmallVector<std::optional<Interval>> ranges = getValueRanges(in.values);
     AffineExpr l = simplifyOverValues(lo[i], in.values);
     AffineExpr h = simplifyOverValues(hi[i], in.values);
     auto lr = evaluateRange(l, ranges), hr = evaluateRange(h, ranges);
@@ -301,7 +323,7 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
     };
     auto hiBound = [&]() -> AffineExpr { // min(h, domHi) when known
       if (hr && hr->lo >= domHi[i])
-        return getAffineConstantExpr(domHi[i], ctx);
+        return constant(domHi[i]);
       if (hr && hr->hi <= domHi[i])
         return h;
       return AffineExpr();
@@ -314,18 +336,16 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
       h = ih;
     } else if (!within) {
       if (!(lr && lr->lo >= domLo[i]))
-        dom.guardLo = domLo[i];
+        dom.guardLo = blo;
       if (!(hr && hr->hi <= domHi[i]))
-        dom.guardHi = domHi[i];
+        dom.guardHi = constant(domHi[i]);
     }
-    auto extent =
-        dyn_cast<AffineConstantExpr>(simplifyOverValues(h - l + 1, in.values));
-    if (!extent || extent.getValue() < 1)
-      return c.fail(c.block, "needs a constant extent for each new loop, but "
-                             "the region block " +
-                                 c.name() + " must cover has a runtime one");
     dom.lower = l;
-    dom.extent = extent.getValue();
+    dom.extent = simplifyOverValues(h - l + 1, in.values);
+    if (auto k = dyn_cast<AffineConstantExpr>(dom.extent);
+        k && k.getValue() < 1)
+      return c.fail(c.block, "would give block " + c.name() +
+                                 " an empty domain under the loop");
     plan.vars.push_back(dom);
   }
   plan.inputs = in.values;

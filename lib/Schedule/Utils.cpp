@@ -160,6 +160,37 @@ AffineExpr sched::ExprInputs::of(OpFoldResult v) {
   return dimOf(cast<Value>(v));
 }
 
+bool sched::ExprInputs::isKnownNonNegative(AffineExpr e) {
+  // Each round replaces one loop variable by the bound that minimises the
+  // expression: its lower bound where its coefficient is positive, its
+  // upper bound less one where negative (loops are not empty where the
+  // expression is evaluated, inside them).
+  for (unsigned round = 0; round < 8; ++round) {
+    e = simplifyOverValues(e, values);
+    if (auto k = dyn_cast<AffineConstantExpr>(e))
+      return k.getValue() >= 0;
+    if (auto r = evaluateRange(e, getValueRanges(values)); r && r->lo >= 0)
+      return true;
+    AffineTerms terms = AffineTerms::get(e);
+    AffineExpr from, to;
+    for (auto [term, k] : terms.terms) {
+      auto dim = dyn_cast<AffineDimExpr>(term);
+      if (!dim || !isLoopVar(values[dim.getPosition()]))
+        continue;
+      auto loop = cast<ForOp>(
+          values[dim.getPosition()].getParentBlock()->getParentOp());
+      from = term;
+      to = k > 0 ? of(loop.getMixedLowerBound())
+                 : of(loop.getMixedUpperBound()) - 1;
+      break;
+    }
+    if (!from)
+      return false;
+    e = e.replace(from, to);
+  }
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // Binding substitution
 //===----------------------------------------------------------------------===//

@@ -102,6 +102,10 @@ struct ExprInputs {
   AffineExpr dimOf(Value v);
   /// A constant for a constant, else the value's dimension.
   AffineExpr of(OpFoldResult v);
+  /// Whether `e` (over `values`) is >= 0 wherever it is evaluated: from
+  /// the inputs' constant ranges, else with loop variables replaced by
+  /// their runtime bounds (`n - 1 - i >= 0` for `i` in [0, n)).
+  bool isKnownNonNegative(AffineExpr e);
 };
 
 } // namespace mlir::tir::sched

@@ -198,3 +198,46 @@ def test_reverse_compute_at_through_digits_refused_under_columns():
     with pytest.raises(tvm.tir.ScheduleError, match="consecutive values"):
         sch.reverse_compute_at(sch.get_block("B"), j)
     assert sch.mod["main"].script() == before
+
+
+@T.prim_func
+def two_stage_dyn(a: T.handle, c: T.handle, n: T.int32, m: T.int32):
+    A = T.match_buffer(a, (n, m), "float32")
+    C = T.match_buffer(c, (n, m), "float32")
+    B = T.alloc_buffer((n, m), "float32")
+    for i, j in T.grid(n, m):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 2.0
+    for i, j in T.grid(n, m):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + 1.0
+
+
+@pytest.mark.parametrize("n, m", [(10, 7), (4, 1), (1, 3), (0, 5)])
+def test_compute_at_runtime_domains_same_numbers(n, m):
+    # Runtime domains and a loop to runtime m inside the target loop: the
+    # producer gets a loop to m and a predicate where i_0 * 4 + ax0 may
+    # pass n (4 does not divide it).
+    sch = tvm.tir.Schedule(two_stage_dyn)
+    i, _ = sch.get_loops(sch.get_block("C"))
+    io, _ = sch.split(i, factors=[None, 4])
+    sch.compute_at(sch.get_block("B"), io)
+    assert len(sch.get_loops(sch.get_block("B"))) == 3
+    a = np.random.default_rng(1).uniform(-1, 1, (n, m)).astype("float32")
+    got = np.zeros((n, m), "float32")
+    tvm.build(sch.mod)(a, got, n, m)
+    np.testing.assert_array_equal(got, a * 2 + 1)
+
+
+@pytest.mark.parametrize("n, m", [(8, 5), (3, 2)])
+def test_reverse_compute_at_runtime_domains_same_numbers(n, m):
+    sch = tvm.tir.Schedule(two_stage_dyn)
+    i, _ = sch.get_loops(sch.get_block("B"))
+    sch.reverse_compute_at(sch.get_block("C"), i)
+    assert len(sch.get_loops(sch.get_block("C"))) == 2
+    a = np.random.default_rng(2).uniform(-1, 1, (n, m)).astype("float32")
+    got = np.zeros((n, m), "float32")
+    tvm.build(sch.mod)(a, got, n, m)
+    np.testing.assert_array_equal(got, a * 2 + 1)

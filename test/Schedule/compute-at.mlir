@@ -385,3 +385,49 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Runtime domains: under the outer loop of a consumer split by 4, the
+// producer covers 4 rows of its runtime domain (guarded where 4 does not
+// divide %n) and the whole runtime row length %m.
+// CHECK-LABEL: func.func @runtime_domains
+// CHECK:         tir.for %[[IO:.+]] = 0 to
+// CHECK-NEXT:      tir.for %[[AX0:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.for %[[AX1:.+]] = 0 to %[[M:.+]] {
+// CHECK-NEXT:          tir.block "B"(%{{.+}} = spatial(%[[N:.+]], %[[IO]] * 4 + %[[AX0]]), %{{.+}} = spatial(%[[M]], %[[AX1]]))
+// CHECK-SAME:            where
+// CHECK:           tir.for %{{.+}} = 0 to 4 {
+// CHECK-NEXT:        tir.for %{{.+}} = 0 to %[[M]] {
+// CHECK-NEXT:          tir.block "C"
+func.func @runtime_domains(%A: memref<?x?xf32>, %C: memref<?x?xf32>, %n: index, %m: index) {
+  %B = tir.alloc_buffer(%n, %m) : memref<?x?xf32>
+  tir.for %i = 0 to %n {
+    tir.for %j = 0 to %m {
+      tir.block "B"(%vi = spatial(%n, %i), %vj = spatial(%m, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<?x?xf32>
+        tir.store %a, %B[%vi, %vj] : memref<?x?xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to %n {
+    tir.for %j = 0 to %m {
+      tir.block "C"(%vi = spatial(%n, %i), %vj = spatial(%m, %j)) {
+        %b = tir.load %B[%vi, %vj] : memref<?x?xf32>
+        tir.store %b, %C[%vi, %vj] : memref<?x?xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %io, %ii = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.compute_at %b at %io : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -77,6 +77,56 @@ def conv2d_nhwc(X: T.Buffer((1, 6, 6, 3), "float32"), W: T.Buffer((3, 3, 3, 4), 
 
 
 @T.prim_func
+def conv2d_bias_relu(X: T.Buffer((1, 2, 7, 6), "float32"), W: T.Buffer((5, 2, 3, 3), "float32"),
+                     bias: T.Buffer((5,), "float32"), Out: T.Buffer((1, 5, 7, 6), "float32")):
+    # NCHW, 'same' padding by 1, then a bias per channel and a ReLU: four
+    # stages for the inlining and compute_at primitives to combine.
+    P = T.alloc_buffer((1, 2, 9, 8), "float32")
+    Y = T.alloc_buffer((1, 5, 7, 6), "float32")
+    Z = T.alloc_buffer((1, 5, 7, 6), "float32")
+    for n, c, h, w in T.grid(1, 2, 9, 8):
+        with T.block("pad"):
+            vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])
+            P[vn, vc, vh, vw] = T.if_then_else(1 <= vh and vh < 8 and 1 <= vw and vw < 7,
+                                               X[vn, vc, vh - 1, vw - 1], T.float32(0))
+    for n, f, y, x, c, ky, kx in T.grid(1, 5, 7, 6, 2, 3, 3):
+        with T.block("conv"):
+            vn, vf, vy, vx, vc, vky, vkx = T.axis.remap("SSSSRRR", [n, f, y, x, c, ky, kx])
+            with T.init():
+                Y[vn, vf, vy, vx] = T.float32(0)
+            Y[vn, vf, vy, vx] = Y[vn, vf, vy, vx] + P[vn, vc, vy + vky, vx + vkx] * W[vf, vc, vky, vkx]
+    for n, f, y, x in T.grid(1, 5, 7, 6):
+        with T.block("bias"):
+            vn, vf, vy, vx = T.axis.remap("SSSS", [n, f, y, x])
+            Z[vn, vf, vy, vx] = Y[vn, vf, vy, vx] + bias[vf]
+    for n, f, y, x in T.grid(1, 5, 7, 6):
+        with T.block("relu"):
+            vn, vf, vy, vx = T.axis.remap("SSSS", [n, f, y, x])
+            Out[vn, vf, vy, vx] = T.max(Z[vn, vf, vy, vx], T.float32(0))
+
+
+@T.prim_func
+def matmul_bias_relu(A: T.Buffer((9, 7), "float32"), B: T.Buffer((7, 10), "float32"),
+                     bias: T.Buffer((10,), "float32"), D: T.Buffer((9, 10), "float32")):
+    Y = T.alloc_buffer((9, 10), "float32")
+    Z = T.alloc_buffer((9, 10), "float32")
+    for i, j, k in T.grid(9, 10, 7):
+        with T.block("Y"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0)
+            Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+    for i, j in T.grid(9, 10):
+        with T.block("bias"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Z[vi, vj] = Y[vi, vj] + bias[vj]
+    for i, j in T.grid(9, 10):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = T.max(Z[vi, vj], T.float32(0))
+
+
+@T.prim_func
 def row_sum(A: T.Buffer((7, 13), "float32"), B: T.Buffer((7,), "float32")):
     for i, k in T.grid(7, 13):
         with T.block("sum"):
@@ -223,6 +273,25 @@ def dynamic_rows(a: T.handle, b: T.handle, c: T.handle, n: T.int32):
 
 
 @T.prim_func
+def dynamic_stages(a: T.handle, c: T.handle, m: T.int32, n: T.int32):
+    # An intermediate stage and a reduction over runtime extents, so that
+    # compute_at and the inlining primitives meet runtime domains.
+    A = T.match_buffer(a, (m, n), "int32")
+    C = T.match_buffer(c, (m,), "int32")
+    S = T.alloc_buffer((m, n), "int32")
+    for i, j in T.grid(m, n):
+        with T.block("S"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            S[vi, vj] = A[vi, vj] * 3 - vj
+    for i, k in T.grid(m, n):
+        with T.block("C"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                C[vi] = 0
+            C[vi] = C[vi] + S[vi, vk] * (vk + 1)
+
+
+@T.prim_func
 def lower_triangle(A: T.Buffer((9, 9), "float32"), B: T.Buffer((9, 9), "float32")):
     for i, j in T.grid(9, 9):
         with T.block("B"):
@@ -292,6 +361,10 @@ def _dynamic_2d_call(m, n):
     return _arrays(((m, n), "int32"), ((m, n), "int32")) + [("scalar", m), ("scalar", n)]
 
 
+def _dynamic_stages_call(m, n):
+    return _arrays(((m, n), "int32"), ((m,), "int32")) + [("scalar", m), ("scalar", n)]
+
+
 KERNELS = {k.name: k for k in [
     Kernel(matmul, "matmul", [_arrays(((12, 10), "float32"), ((10, 14), "float32"),
                                       ((12, 14), "float32"))]),
@@ -302,6 +375,14 @@ KERNELS = {k.name: k for k in [
     Kernel(conv2d_nhwc, "conv2d_nhwc", [_arrays(((1, 6, 6, 3), "float32"),
                                                 ((3, 3, 3, 4), "float32"),
                                                 ((1, 6, 6, 4), "float32"))]),
+    Kernel(conv2d_bias_relu, "conv2d_bias_relu", [_arrays(((1, 2, 7, 6), "float32"),
+                                                          ((5, 2, 3, 3), "float32"),
+                                                          ((5,), "float32"),
+                                                          ((1, 5, 7, 6), "float32"))]),
+    Kernel(matmul_bias_relu, "matmul_bias_relu", [_arrays(((9, 7), "float32"),
+                                                          ((7, 10), "float32"),
+                                                          ((10,), "float32"),
+                                                          ((9, 10), "float32"))]),
     Kernel(row_sum, "row_sum", [_arrays(((7, 13), "float32"), ((7,), "float32"))]),
     Kernel(max_middle, "max_middle", [_arrays(((5, 9, 6), "int32"), ((5, 6), "int32"))]),
     Kernel(softmax_rows, "softmax_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
@@ -317,6 +398,9 @@ KERNELS = {k.name: k for k in [
     Kernel(dynamic_rows, "dynamic_rows", [_dynamic_call(1), _dynamic_call(13)]),
     Kernel(dynamic_2d_int, "dynamic_2d_int", [_dynamic_2d_call(7, 5), _dynamic_2d_call(1, 9),
                                               _dynamic_2d_call(4, 1)]),
+    Kernel(dynamic_stages, "dynamic_stages", [_dynamic_stages_call(7, 5),
+                                              _dynamic_stages_call(1, 9),
+                                              _dynamic_stages_call(4, 1)]),
     Kernel(opaque_rows, "opaque_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
     Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
     Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),

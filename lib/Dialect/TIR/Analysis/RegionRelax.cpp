@@ -7,9 +7,14 @@
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
+#include <list>
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -31,8 +36,13 @@ AffineExpr RelaxedInputs::dimOf(Value v) {
 }
 
 AffineExpr RelaxedInputs::relax(Value v, Interval range) {
+  return relax(v, getAffineConstantExpr(range.lo, ctx),
+               getAffineConstantExpr(range.hi, ctx));
+}
+
+AffineExpr RelaxedInputs::relax(Value v, AffineExpr lo, AffineExpr hi) {
   AffineExpr d = dimOf(v);
-  ranges[cast<AffineDimExpr>(d).getPosition()] = range;
+  ranges[cast<AffineDimExpr>(d).getPosition()] = {lo, hi};
   return d;
 }
 
@@ -46,11 +56,19 @@ bool RelaxedInputs::involvesRelaxed(AffineExpr e) const {
 }
 
 AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
+  return bound(e, upper, 0);
+}
+
+AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper, unsigned depth) {
   if (!involvesRelaxed(e))
     return e;
   if (auto d = dyn_cast<AffineDimExpr>(e)) {
-    Interval r = ranges.lookup(d.getPosition());
-    return getAffineConstantExpr(upper ? r.hi : r.lo, ctx);
+    // A runtime bound may use relaxed dimensions in turn (an outer loop's
+    // variable): bound it the same way. Loops nest, so this ends.
+    auto [lo, hi] = ranges.lookup(d.getPosition());
+    if (depth > 16)
+      return AffineExpr();
+    return bound(upper ? hi : lo, upper, depth + 1);
   }
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
@@ -58,14 +76,16 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
   auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
   switch (e.getKind()) {
   case AffineExprKind::Add: {
-    AffineExpr l = bound(bin.getLHS(), upper), r = bound(bin.getRHS(), upper);
+    AffineExpr l = bound(bin.getLHS(), upper, depth),
+               r = bound(bin.getRHS(), upper, depth);
     return l && r ? l + r : AffineExpr();
   }
   case AffineExprKind::Mul: {
     if (!c)
       return AffineExpr();
     exact &= std::abs(c.getValue()) == 1;
-    AffineExpr l = bound(bin.getLHS(), c.getValue() >= 0 ? upper : !upper);
+    AffineExpr l =
+        bound(bin.getLHS(), c.getValue() >= 0 ? upper : !upper, depth);
     return l ? l * c.getValue() : AffineExpr();
   }
   case AffineExprKind::FloorDiv:
@@ -73,7 +93,7 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
     if (!c || c.getValue() <= 0)
       return AffineExpr();
     exact = false;
-    AffineExpr l = bound(bin.getLHS(), upper);
+    AffineExpr l = bound(bin.getLHS(), upper, depth);
     if (!l)
       return l;
     return e.getKind() == AffineExprKind::FloorDiv ? l.floorDiv(c)
@@ -86,7 +106,7 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper) {
     int64_t m = c.getValue();
     // Within one period the remainder grows with the dividend.
     auto constantBound = [&](bool up) -> AffineConstantExpr {
-      AffineExpr b = bound(bin.getLHS(), up);
+      AffineExpr b = bound(bin.getLHS(), up, depth);
       if (!b)
         return AffineConstantExpr();
       return dyn_cast<AffineConstantExpr>(simplifyIndexExpr(b, size(), 0));
@@ -227,8 +247,11 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
   // (and its own variable) stay symbolic. `refused`: a value was refused
   // (and `failure` says why).
   bool refused = false;
-  auto mapperFor = [&](BlockOp user) {
-    return [&, user](Value v) mutable -> FailureOr<AffineExpr> {
+  // One mapper per block, kept here: it calls itself for loop bounds.
+  std::list<std::function<FailureOr<AffineExpr>(Value)>> mappers;
+  auto mapperFor = [&](BlockOp user) -> ValueMapper {
+    auto &map = mappers.emplace_back();
+    map = [&, user](Value v) mutable -> FailureOr<AffineExpr> {
       AffineExpr d = in.dimOf(v);
       if (in.isRelaxed(cast<AffineDimExpr>(d).getPosition()))
         return d;
@@ -253,13 +276,30 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
       }
       std::optional<int64_t> lo = inner.getConstantLowerBound();
       std::optional<int64_t> up = inner.getConstantUpperBound();
-      if (!lo || !up || *up <= *lo) {
+      if (lo && up && *up <= *lo) {
         refused = true;
         return fail(inner, "loop " + getLoopDisplayName(inner) +
-                               " inside it has runtime (or empty) bounds");
+                               " inside it is empty");
       }
-      return in.relax(v, Interval{*lo, *up - 1});
+      if (lo && up)
+        return in.relax(v, Interval{*lo, *up - 1});
+      // Runtime bounds: values from outside the loop stay symbolic, an
+      // outer inner loop's variable is relaxed in turn; the region may be
+      // empty where the loop runs no iteration.
+      auto boundOf = [&](OpFoldResult b) -> FailureOr<AffineExpr> {
+        if (std::optional<int64_t> k = getConstantIntValue(b))
+          return getAffineConstantExpr(*k, ctx);
+        return map(cast<Value>(b));
+      };
+      FailureOr<AffineExpr> l = boundOf(inner.getMixedLowerBound());
+      if (failed(l))
+        return mlir::failure();
+      FailureOr<AffineExpr> u = boundOf(inner.getMixedUpperBound());
+      if (failed(u))
+        return mlir::failure();
+      return in.relax(v, *l, *u - 1);
     };
+    return map;
   };
 
   Box hull;

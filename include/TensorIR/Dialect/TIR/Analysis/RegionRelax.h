@@ -21,8 +21,9 @@
 namespace mlir::tir {
 
 /// Index expressions over a growing list of values (dimension k stands for
-/// `getValues()[k]`), some of which are relaxed: they run over a constant
-/// interval and bounds are taken over them.
+/// `getValues()[k]`), some of which are relaxed: they run over an interval
+/// (constant, or bounds over the other values: a loop to a runtime `n`)
+/// and bounds are taken over them.
 class RelaxedInputs {
 public:
   explicit RelaxedInputs(MLIRContext *ctx, ValueRange initial = {});
@@ -31,6 +32,9 @@ public:
   AffineExpr dimOf(Value v);
   /// The dimension standing for `v`, relaxed over `range`.
   AffineExpr relax(Value v, Interval range);
+  /// The same over [lo, hi] (inclusive, over the dimensions; they may use
+  /// other relaxed dimensions, an inner loop's bound an outer variable).
+  AffineExpr relax(Value v, AffineExpr lo, AffineExpr hi);
   bool isRelaxed(unsigned pos) const { return ranges.count(pos); }
   /// Whether `e` uses a relaxed dimension.
   bool involvesRelaxed(AffineExpr e) const;
@@ -55,7 +59,8 @@ public:
 private:
   MLIRContext *ctx;
   SmallVector<Value> values;
-  llvm::DenseMap<unsigned, Interval> ranges;
+  llvm::DenseMap<unsigned, std::pair<AffineExpr, AffineExpr>> ranges;
+  AffineExpr bound(AffineExpr e, bool upper, unsigned depth);
   bool exact = true;
 };
 

@@ -601,7 +601,9 @@ def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
     loops the block leaves, and regions it cannot invert or bound (an
     output index that is neither an iteration variable times 1 or -1 plus a
     constant, a tile, a constant, nor a mixed-radix digit
-    `(v floordiv s) mod m` of one variable; a runtime extent). The block handle stays valid; handles to the loops it leaves
+    `(v floordiv s) mod m` of one variable). Runtime loop bounds and
+    iteration domains give loops to runtime extents and, where the domain
+    is not known to hold, a predicate. The block handle stays valid; handles to the loops it leaves
     empty are emptied.
   }], "computeAt">;
 
