@@ -128,12 +128,14 @@ for i in range(8):
 """
 
 
-def staged(root_header=None):
+def staged(root_header=None, before=""):
     """The staged function; inside `with T.block("root"):` opened by the
-    statements `root_header` where that is given."""
+    statements `root_header` where that is given, after the statements
+    `before`."""
     body = STAGED_BODY
     if root_header is not None:
         body = 'with T.block("root"):\n' + textwrap.indent(root_header + body, "    ")
+    body = before + body
     return tvm.script.from_source(
         "@T.prim_func\n"
         'def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):\n'
@@ -150,6 +152,13 @@ def test_written_root_block_is_the_implicit_one(header):
     # again gives it back exactly).
     assert written.mlir() == implicit.mlir()
     assert 'T.block("root")' not in written.script()
+
+
+@needs_binding
+def test_written_root_block_beside_docstring_and_attrs():
+    before = '"""Doubles, then adds one."""\nT.func_attr({"tir.noalias": True})\n'
+    tvm.ir.assert_structural_equal(staged(), staged("T.reads([])\n", before))
+    assert 'T.block("root")' not in staged("", before).script()
 
 
 @needs_binding

@@ -243,16 +243,23 @@ class FunctionParser(BufferParser, ExprParser):
         T.where, T.block_attr, T.init or T.match_buffer; T.reads / T.writes
         only empty), is the same function as its body alone, as TVM parses
         and prints it. Its statements, T.alloc_buffer included, are then the
-        function's; any other root block stays a block."""
-        if len(stmts) != 1 or not isinstance(stmts[0], ast.With) or len(stmts[0].items) != 1:
+        function's; any other root block stays a block. A docstring and
+        T.func_attr may stand beside it."""
+        def inert(s):
+            return isinstance(s, ast.Expr) and (
+                (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))
+                or (isinstance(s.value, ast.Call) and self.is_t(s.value.func, "func_attr")))
+        outer = [s for s in stmts if not inert(s)]
+        if len(outer) != 1 or not isinstance(outer[0], ast.With) or len(outer[0].items) != 1:
             return stmts
-        ctx = stmts[0].items[0].context_expr
+        root = outer[0]
+        ctx = root.items[0].context_expr
         if not (isinstance(ctx, ast.Call) and self.is_t(ctx.func, "block")
                 and len(ctx.args) == 1 and not ctx.keywords
                 and self.static_value(ctx.args[0]) == "root"):
             return stmts
-        body = []
-        for s in stmts[0].body:
+        body = [s for s in stmts if inert(s)]
+        for s in root.body:
             call = s.value if isinstance(s, (ast.Assign, ast.Expr)) else None
             fname = self.t_name(call.func) if isinstance(call, ast.Call) else None
             if isinstance(s, ast.Expr) and fname in ("reads", "writes"):
