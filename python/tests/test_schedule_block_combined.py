@@ -231,6 +231,35 @@ def conv_tile_epilogue(sch):
     return {"T.parallel": 1, "T.vectorized": 3, "T.unroll": 1}
 
 
+def conv_vectorized_padding(sch):
+    """conv_tile_epilogue with the padding's stage vectorized too: its w
+    loop (T.if_then_else and, at odd sizes, the tile's predicate in each
+    lane) vectorized and its h loop unrolled, the convolution's y points
+    unrolled, the epilogue's y unrolled."""
+    sch.reverse_compute_inline(sch.get_block("relu"))
+    epilogue = sch.get_block("bias")
+    n, f, y, x = sch.get_loops(epilogue)
+    fo, fi = sch.split(f, [None, 4])
+    yo, yi = sch.split(y, [None, 4])
+    xo, xi = sch.split(x, [None, 8])
+    sch.reorder(fo, yo, xo, fi, yi, xi)
+    conv = sch.get_block("conv")
+    sch.compute_at(conv, xo)
+    sch.compute_at(sch.get_block("pad"), xo)
+    pad_loops = sch.get_loops(sch.get_block("pad"))
+    sch.vectorize(pad_loops[-1])
+    sch.unroll(pad_loops[-2])
+    af, ay, ax, ac, aky, akx = sch.get_loops(conv)[4:]
+    sch.reorder(ac, aky, akx, af, ay, ax)
+    sch.unroll(ay)
+    sch.vectorize(ax)
+    sch.parallel(fo)
+    sch.unroll(yi)
+    sch.vectorize(xi)
+    sch.decompose_reduction(conv, ac)
+    return {"T.parallel": 1, "T.vectorized": 4, "T.unroll": 4}
+
+
 def conv_inline_pad(sch):
     """Inline the padding into the convolution (its load becomes the
     T.if_then_else) and the bias into the ReLU, tile the ReLU by rows,
@@ -326,6 +355,8 @@ CONV_CASES = [
     (conv_tile_conv, "exact"),
     (conv_tile_epilogue, "exact"),
     (conv_tile_epilogue, "odd"),
+    (conv_vectorized_padding, "exact"),
+    (conv_vectorized_padding, "odd"),
     (conv_inline_pad, "exact"),
     (conv_inline_pad, "odd"),
     (conv_stages_in_the_tile, "exact"),
