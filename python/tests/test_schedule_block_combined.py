@@ -643,3 +643,35 @@ def test_matmul_decompose_above_a_partial_tile():
         raise
     inputs = random_inputs([(10, 4), (4, 8)], seed=8)
     check_same_numbers(sch, func, "mm_relu", inputs, (10, 8), matmul_reference(*inputs))
+
+
+@pytest.mark.xfail(raises=ValueError, strict=True, reason=(
+    "fuse of two tile loops gives the binding i_0_j_0_fused * 16 + j_1 - "
+    "floordiv(i_0_j_0_fused, 2) * 32 (the mod expanded), where TVM gives "
+    "i_0_j_0_fused % 2 * 16 + j_1: the same values, but not structurally "
+    "equal to TVM's program"))
+def test_fused_tile_loops_bind_as_tvm_does():
+    sch = tvm.tir.Schedule(matmul_relu(16, 32, 4))
+    i, j = sch.get_loops(sch.get_block("D"))
+    io, ii = sch.split(i, [None, 8])
+    jo, ji = sch.split(j, [None, 16])
+    sch.reorder(io, jo, ii, ji)
+    sch.fuse(io, jo)
+
+    @T.prim_func
+    def expected(A: T.Buffer((16, 4), "float32"), B: T.Buffer((4, 32), "float32"),
+                 D: T.Buffer((16, 32), "float32")):
+        Y = T.alloc_buffer((16, 32), "float32")
+        for i, j, k in T.grid(16, 32, 4):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i_0_j_0_fused, i_1, j_1 in T.grid(4, 8, 16):
+            with T.block("D"):
+                vi = T.axis.spatial(16, i_0_j_0_fused // 2 * 8 + i_1)
+                vj = T.axis.spatial(32, i_0_j_0_fused % 2 * 16 + j_1)
+                D[vi, vj] = T.max(Y[vi, vj], T.float32(0))
+
+    tvm.ir.assert_structural_equal(sch.mod["main"], expected)
