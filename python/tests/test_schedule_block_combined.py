@@ -675,3 +675,24 @@ def test_fused_tile_loops_bind_as_tvm_does():
                 D[vi, vj] = T.max(Y[vi, vj], T.float32(0))
 
     tvm.ir.assert_structural_equal(sch.mod["main"], expected)
+
+
+@pytest.mark.xfail(raises=tvm.tir.ScheduleError, strict=True, reason=(
+    "reverse_compute_at refuses a producer whose predicate bounds only its "
+    "reduction (k of 10 split by 4: k_0 * 4 + k_1 < 10), though each "
+    "iteration of i writes the whole row Y[i, 0:32]; TVM accepts"))
+def test_matmul_reverse_compute_at_over_a_partial_reduction_split():
+    func = matmul_relu(16, 32, 10)
+    sch = tvm.tir.Schedule(func, debug_mask="all")
+    Y = sch.get_block("Y")
+    i, j, k = sch.get_loops(Y)
+    ko, _ = sch.split(k, [None, 4])
+    before = sch.mod
+    try:
+        sch.reverse_compute_at(sch.get_block("D"), i)
+    except tvm.tir.ScheduleError:
+        tvm.ir.assert_structural_equal(sch.mod, before)
+        raise
+    sch.decompose_reduction(Y, ko)
+    inputs = random_inputs([(16, 10), (10, 32)], seed=9)
+    check_same_numbers(sch, func, "mm_relu", inputs, (16, 32), matmul_reference(*inputs))
