@@ -332,6 +332,31 @@ def opaque_rows(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")
                     vj = T.axis.spatial(10, j)
                     B[vi, vj] = A[vi, vj] * 2.0 + T.Cast("float32", vi)
 
+@T.prim_func
+def chunk_sums(A: T.Buffer((2, 1, 12), "float32"), O: T.Buffer((2, 1), "float32")):
+    # A reduction whose block stages its chunk in a local buffer through
+    # nested blocks, over a one-point spatial variable (regions keep vi).
+    S = T.alloc_buffer((2, 1), "float32")
+    for b, i, c in T.grid(2, 1, 3):
+        with T.block("chunk"):
+            vb, vi, vc = T.axis.remap("SSR", [b, i, c])
+            P = T.alloc_buffer((4,), "float32")
+            with T.init():
+                S[vb, vi] = T.float32(0.25)
+            for e in range(4):
+                with T.block("stage"):
+                    ve = T.axis.spatial(4, e)
+                    P[ve] = A[vb, vi, vc * 4 + ve]
+            for e in range(4):
+                with T.block("add"):
+                    ve = T.axis.reduce(4, e)
+                    S[vb, vi] = S[vb, vi] + P[ve]
+    for b, i in T.grid(2, 1):
+        with T.block("scale"):
+            vb, vi = T.axis.remap("SS", [b, i])
+            O[vb, vi] = S[vb, vi] * T.float32(0.5)
+
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -404,6 +429,7 @@ KERNELS = {k.name: k for k in [
     Kernel(opaque_rows, "opaque_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
     Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
     Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),
+    Kernel(chunk_sums, "chunk_sums", [_arrays(((2, 1, 12), "float32"), ((2, 1), "float32"))]),
 ]}
 
 
