@@ -24,34 +24,35 @@ from tensorir.tir.schedule.testing import verify_trace_roundtrip
 # ---------------------------------------------------------------------------
 # The programs (factories: the shapes are the closure's).
 
-def conv2d_bias_relu(C, F, H, W):
-    """Out = relu(conv2d(pad(X, 1), Wt) + bias): 3x3 kernel, stride 1,
-    'same' output size H x W."""
+def conv2d_bias_relu(C, F, H, W, S=1):
+    """Out = relu(conv2d(pad(X, 1), Wt) + bias): 3x3 kernel, stride S (the
+    output OH x OW: H x W for stride 1)."""
+    OH, OW = conv_output_size(H, W, S)
 
     @T.prim_func
     def conv(X: T.Buffer((1, C, H, W), "float32"), Wt: T.Buffer((F, C, 3, 3), "float32"),
-             bias: T.Buffer((F,), "float32"), Out: T.Buffer((1, F, H, W), "float32")):
+             bias: T.Buffer((F,), "float32"), Out: T.Buffer((1, F, OH, OW), "float32")):
         Xp = T.alloc_buffer((1, C, H + 2, W + 2), "float32")
-        Y = T.alloc_buffer((1, F, H, W), "float32")
-        Z = T.alloc_buffer((1, F, H, W), "float32")
+        Y = T.alloc_buffer((1, F, OH, OW), "float32")
+        Z = T.alloc_buffer((1, F, OH, OW), "float32")
         for n, c, h, w in T.grid(1, C, H + 2, W + 2):
             with T.block("pad"):
                 vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])
                 Xp[vn, vc, vh, vw] = T.if_then_else(
                     1 <= vh and vh < H + 1 and 1 <= vw and vw < W + 1,
                     X[vn, vc, vh - 1, vw - 1], T.float32(0), dtype="float32")
-        for n, f, y, x, c, ky, kx in T.grid(1, F, H, W, C, 3, 3):
+        for n, f, y, x, c, ky, kx in T.grid(1, F, OH, OW, C, 3, 3):
             with T.block("conv"):
                 vn, vf, vy, vx, vc, vky, vkx = T.axis.remap("SSSSRRR", [n, f, y, x, c, ky, kx])
                 with T.init():
                     Y[vn, vf, vy, vx] = T.float32(0)
                 Y[vn, vf, vy, vx] = Y[vn, vf, vy, vx] + \
-                    Xp[vn, vc, vy + vky, vx + vkx] * Wt[vf, vc, vky, vkx]
-        for n, f, y, x in T.grid(1, F, H, W):
+                    Xp[vn, vc, vy * S + vky, vx * S + vkx] * Wt[vf, vc, vky, vkx]
+        for n, f, y, x in T.grid(1, F, OH, OW):
             with T.block("bias"):
                 vn, vf, vy, vx = T.axis.remap("SSSS", [n, f, y, x])
                 Z[vn, vf, vy, vx] = Y[vn, vf, vy, vx] + bias[vf]
-        for n, f, y, x in T.grid(1, F, H, W):
+        for n, f, y, x in T.grid(1, F, OH, OW):
             with T.block("relu"):
                 vn, vf, vy, vx = T.axis.remap("SSSS", [n, f, y, x])
                 Out[vn, vf, vy, vx] = T.max(Z[vn, vf, vy, vx], T.float32(0))
@@ -104,13 +105,19 @@ def matmul_bias_relu(M, N, K):
 
 # numpy references (float64 sums, compared with a tolerance).
 
-def conv_reference(X, Wt, bias):
+def conv_output_size(H, W, S):
+    return (H - 1) // S + 1, (W - 1) // S + 1
+
+
+def conv_reference(X, Wt, bias, S=1):
     _, C, H, W = X.shape
+    OH, OW = conv_output_size(H, W, S)
     Xp = np.pad(X.astype("float64"), ((0, 0), (0, 0), (1, 1), (1, 1)))
-    Y = np.zeros((1, Wt.shape[0], H, W))
+    Y = np.zeros((1, Wt.shape[0], OH, OW))
     for ky in range(3):
         for kx in range(3):
-            Y += np.einsum("nchw,fc->nfhw", Xp[:, :, ky:ky + H, kx:kx + W], Wt[:, :, ky, kx])
+            window = Xp[:, :, ky:ky + S * (OH - 1) + 1:S, kx:kx + S * (OW - 1) + 1:S]
+            Y += np.einsum("nchw,fc->nfhw", window, Wt[:, :, ky, kx])
     return np.maximum(Y + bias[None, :, None, None], 0)
 
 
@@ -381,6 +388,31 @@ def test_conv2d_bias_relu_same_numbers(schedule, size):
     inputs = random_inputs([(1, C, H, W), (F, C, 3, 3), (F,)], seed=H)
     check_same_numbers(sch, func, "conv", inputs, (1, F, H, W), conv_reference(*inputs),
                        getattr(schedule, "bitwise_on_host", True))
+    verify_trace_roundtrip(sch, mod=func)
+
+
+STRIDE2_CASES = [(s, size) for s in (conv_tile_epilogue, conv_vectorized_padding,
+                                     conv_compute_at_chain) for size in ("exact", "odd")]
+
+
+@pytest.mark.parametrize("schedule,size", STRIDE2_CASES,
+                         ids=[f"{s.__name__}-{size}" for s, size in STRIDE2_CASES])
+def test_conv2d_stride2_same_numbers(schedule, size):
+    # Stride 2: a tile of 4 x 8 outputs reads 2 * 3 + 3 = 9 rows and
+    # 2 * 7 + 3 = 17 columns of the padded input, which compute_at gives
+    # the padding stage under the tile.
+    C, F, H, W = CONV_SIZES[size]
+    func = conv2d_bias_relu(C, F, H, W, S=2)
+    OH, OW = conv_output_size(H, W, 2)
+    sch = tvm.tir.Schedule(func, debug_mask="all")
+    schedule(sch)
+    if size == "exact":
+        text = script(sch)
+        assert "for ax0, ax1, ax2 in T.grid(3, 9, 17):" in text or (
+            "for ax1 in T.unroll(0, 9):" in text and "for ax2 in T.vectorized(0, 17):" in text)
+    inputs = random_inputs([(1, C, H, W), (F, C, 3, 3), (F,)], seed=W)
+    check_same_numbers(sch, func, "conv", inputs, (1, F, OH, OW),
+                       conv_reference(*inputs, S=2), getattr(schedule, "bitwise_on_host", True))
     verify_trace_roundtrip(sch, mod=func)
 
 
