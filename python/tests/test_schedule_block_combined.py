@@ -5,10 +5,13 @@ tiles (compute_at, reverse_compute_at), inlined (compute_inline,
 reverse_compute_inline), the reduction decomposed, and the loops
 vectorized, parallelized and unrolled. Every schedule is built and run: it
 writes the same values as the unscheduled program (bit for bit: the
-schedules keep each element's order of operations) and as numpy; its trace
-replays to the same module. Sizes where a split does not divide the extent
-give predicates. The refusals met on the way name their rule and leave the
-module exactly as it was (structural equality with the module before)."""
+schedules keep each element's order of operations; see BASELINE for FMA
+contraction) and as numpy; its trace replays to the same module. Sizes
+where a split does not divide the extent give predicates. The refusals met
+on the way name their rule and leave the module exactly as it was
+(structural equality with the module before). The xfail tests at the end
+are schedules TVM accepts that are refused here, and a binding TVM writes
+otherwise."""
 import os
 import platform
 
