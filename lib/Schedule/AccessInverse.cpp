@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -41,37 +42,64 @@ FailureOr<Inverse> sched::invertIndex(AffineExpr start,
   return failure();
 }
 
-/// `e` as a digit of an iteration variable (below `numVars`): a variable,
-/// a floordiv of a digit (by a divisor of its extent), a mod of a digit
-/// (by a divisor of its extent).
-static std::optional<Digit> parseDigit(AffineExpr e, unsigned numVars) {
-  if (auto var = dyn_cast<AffineDimExpr>(e)) {
-    if (var.getPosition() >= numVars)
-      return std::nullopt;
-    return Digit{var.getPosition(), 1, std::nullopt};
-  }
+namespace {
+/// A digit of an index before its source is known: of `base`.
+struct RawDigit {
+  AffineExpr base;
+  int64_t stride;
+  std::optional<int64_t> extent;
+};
+} // namespace
+
+/// `e` as a digit: a floordiv of a digit (by a divisor of its extent), a
+/// mod of a digit (by a divisor of its extent), or, innermost, any other
+/// expression as the base (checked to be a source by the caller).
+static RawDigit parseDigit(AffineExpr e) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return std::nullopt;
-  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-  if (!c || c.getValue() < 1)
-    return std::nullopt;
+  auto c =
+      bin ? dyn_cast<AffineConstantExpr>(bin.getRHS()) : AffineConstantExpr();
+  bool divides = e.getKind() == AffineExprKind::FloorDiv ||
+                 e.getKind() == AffineExprKind::Mod;
+  if (!c || c.getValue() < 1 || !divides)
+    return RawDigit{e, 1, std::nullopt};
   int64_t k = c.getValue();
-  std::optional<Digit> inner = parseDigit(bin.getLHS(), numVars);
-  if (!inner || (inner->extent && *inner->extent % k != 0))
-    return std::nullopt;
-  switch (e.getKind()) {
-  case AffineExprKind::FloorDiv:
-    inner->stride *= k;
-    if (inner->extent)
-      inner->extent = *inner->extent / k;
-    return inner;
-  case AffineExprKind::Mod:
-    inner->extent = k;
-    return inner;
-  default:
-    return std::nullopt;
+  RawDigit inner = parseDigit(bin.getLHS());
+  if (inner.extent && *inner.extent % k != 0)
+    return RawDigit{e, 1, std::nullopt}; // not a digit of a digit
+  if (e.getKind() == AffineExprKind::FloorDiv) {
+    inner.stride *= k;
+    if (inner.extent)
+      inner.extent = *inner.extent / k;
+  } else {
+    inner.extent = k;
   }
+  return inner;
+}
+
+/// `base` as a source: iteration variables (below `sizes.size()`, each
+/// with a known size) with positive coefficients in mixed radix.
+static std::optional<DigitSource>
+parseSource(AffineExpr base, ArrayRef<std::optional<int64_t>> sizes) {
+  AffineTerms terms = AffineTerms::get(base);
+  if (terms.constant != 0 || terms.terms.empty())
+    return std::nullopt;
+  DigitSource source;
+  for (auto [term, k] : terms.terms) {
+    auto var = dyn_cast<AffineDimExpr>(term);
+    if (!var || var.getPosition() >= sizes.size() ||
+        !sizes[var.getPosition()] || k < 1)
+      return std::nullopt;
+    source.vars.push_back({var.getPosition(), k});
+  }
+  llvm::sort(source.vars, llvm::less_second());
+  int64_t next = 1;
+  for (auto [var, k] : source.vars) {
+    if (k != next)
+      return std::nullopt;
+    next = k * *sizes[var];
+  }
+  source.size = next;
+  return source;
 }
 
 FailureOr<DigitAccess>
@@ -83,14 +111,13 @@ sched::invertDigits(ArrayRef<AffineExpr> starts, ArrayRef<AffineExpr> extents,
     if (!k || k.getValue() != 1)
       return failure();
   }
-  unsigned numVars = sizes.size();
   SmallVector<std::optional<Interval>> ranges(numDims);
   for (auto [i, size] : llvm::enumerate(sizes))
     if (size && *size > 0)
       ranges[i] = Interval{0, *size - 1};
 
   DigitAccess access;
-  access.digits.resize(numVars);
+  SmallVector<AffineExpr> bases;
   for (auto [d, start] : llvm::enumerate(starts)) {
     AffineExpr e = simplifyWithRanges(start, ranges, numDims, 0);
     access.constants.push_back(std::nullopt);
@@ -98,32 +125,43 @@ sched::invertDigits(ArrayRef<AffineExpr> starts, ArrayRef<AffineExpr> extents,
       access.constants.back() = k.getValue();
       continue;
     }
-    std::optional<Digit> digit = parseDigit(e, numVars);
-    if (!digit || !sizes[digit->dim])
-      return failure();
-    unsigned var = digit->dim;
-    digit->dim = d;
-    access.digits[var].push_back(*digit);
+    RawDigit raw = parseDigit(e);
+    auto *at = llvm::find(bases, raw.base);
+    if (at == bases.end()) {
+      std::optional<DigitSource> source = parseSource(raw.base, sizes);
+      if (!source)
+        return failure();
+      bases.push_back(raw.base);
+      access.sources.push_back(*source);
+      at = std::prev(bases.end());
+    }
+    access.sources[at - bases.begin()].digits.push_back(
+        Digit{static_cast<unsigned>(d), raw.stride, raw.extent});
   }
 
-  // Each variable's digits must chain from stride 1 and reach its domain.
-  for (auto [var, digits] : llvm::enumerate(access.digits)) {
-    llvm::sort(digits, [](const Digit &a, const Digit &b) {
+  // No variable in two sources; each source's digits chain from stride 1
+  // and reach its size.
+  llvm::SmallDenseSet<unsigned> seen;
+  for (DigitSource &source : access.sources) {
+    for (auto [var, k] : source.vars)
+      if (!seen.insert(var).second)
+        return failure();
+    llvm::sort(source.digits, [](const Digit &a, const Digit &b) {
       return a.stride < b.stride;
     });
     int64_t next = 1;
-    for (auto [k, digit] : llvm::enumerate(digits)) {
+    for (auto [k, digit] : llvm::enumerate(source.digits)) {
       if (digit.stride != next)
         return failure();
-      bool last = k + 1 == digits.size();
+      bool last = k + 1 == source.digits.size();
       if (!digit.extent) {
         if (!last)
           return failure();
         break;
       }
       next = digit.stride * *digit.extent;
-      if (last && next < *sizes[var])
-        return failure(); // the variable wraps: two values, one element
+      if (last && next < source.size)
+        return failure(); // the source wraps: two values, one element
     }
   }
   return access;

@@ -41,23 +41,31 @@ struct Inverse {
 FailureOr<Inverse> invertIndex(AffineExpr start, AffineConstantExpr extent,
                                unsigned numVars);
 
-/// One index of an access as a digit of an iteration variable:
-/// `(var floordiv stride) mod extent` (no mod when `extent` is unset).
+/// One index of an access (dimension `dim`) as a digit of a source:
+/// `(source floordiv stride) mod extent` (no mod when `extent` is unset).
 struct Digit {
   unsigned dim;
   int64_t stride;
   std::optional<int64_t> extent;
 };
 
-/// An access whose indices are constants and digits, the digits of each
-/// iteration variable writing it in mixed radix: from stride 1, each
-/// digit's stride is the one below times its extent, and the last one
-/// (unbounded or wide enough) reaches the variable's whole domain. Then
-/// `var == sum(stride * digit)`, one element per value.
+/// What digits are taken of: one iteration variable, or several fused in
+/// mixed radix (`8 * v1 + v4` with v4 in [0, 8)): the variables with their
+/// coefficients from 1 up, each the one below times its domain's size.
+/// The source's values are [0, size).
+struct DigitSource {
+  SmallVector<std::pair<unsigned, int64_t>> vars; // (variable, coefficient)
+  int64_t size;
+  /// Its digits from stride 1 up: each stride the one below times its
+  /// extent, the last one (unbounded or wide enough) reaching `size`. Then
+  /// `source == sum(stride * digit)`, one element per value.
+  SmallVector<Digit> digits;
+};
+
+/// An access whose indices are constants and digits of sources, each
+/// iteration variable in one source at most.
 struct DigitAccess {
-  /// Per iteration variable, its digits from stride 1 up (empty when the
-  /// access does not use it).
-  SmallVector<SmallVector<Digit>> digits;
+  SmallVector<DigitSource> sources;
   /// Per dimension, the constant index (unset for a digit).
   SmallVector<std::optional<int64_t>> constants;
 };

@@ -140,39 +140,39 @@ std::optional<LogicalResult> DomainSolver::coverDimwise(const Access &a) {
   return success();
 }
 
-/// Through the digits of each variable (TVM's inverse of a bijective iter
-/// map): the variable's values from the digits' lower ends to their upper
-/// ends. These are exactly the values whose elements lie in the region
-/// when, below the highest digit whose region is more than one value,
-/// every digit's region is its whole range; otherwise they are more.
-/// compute_at may compute more (the same values again); reverse_compute_at
-/// would read elements the producers have not written, and refuses.
+/// Through the digits of each source (TVM's inverse of a bijective iter
+/// map): the source's values from the digits' lower ends to their upper
+/// ends, then, for a fused source, its variables' values. These are exactly
+/// the values whose elements lie in the region when, below the highest
+/// digit (variable) whose region is more than one value, every digit's
+/// region is its whole range (every variable's values all); otherwise they
+/// are more. compute_at may compute more (the same values again);
+/// reverse_compute_at would read elements the producers have not written,
+/// and refuses.
 LogicalResult DomainSolver::coverDigits(const Access &a,
                                         const DigitAccess &digits) {
   MLIRContext *ctx = c.block.getContext();
-  for (auto [var, chain] : llvm::enumerate(digits.digits)) {
-    if (chain.empty())
-      continue;
-    AffineExpr l = getAffineConstantExpr(0, ctx), h = l;
+  auto constant = [&](int64_t v) { return getAffineConstantExpr(v, ctx); };
+  for (const DigitSource &source : digits.sources) {
+    AffineExpr l = constant(0), h = l;
     int64_t top = 0; // the largest value the shapes allow
     bool shaped = true;
     bool exact = true, above = false; // `above`: a wider digit seen
-    for (const Digit &digit : llvm::reverse(chain)) {
+    for (const Digit &digit : llvm::reverse(source.digits)) {
       AffineExpr dl = a.lo[digit.dim], dh = a.hi[digit.dim];
       std::optional<Interval> lr = rangeOf(dl), hr = rangeOf(dh);
       bool within =
           !digit.extent || (lr && hr && lr->lo >= 0 && hr->hi < *digit.extent);
       if (!within) {
         exact = false;
-        dl = getAffineConstantExpr(0, ctx);
-        dh = getAffineConstantExpr(*digit.extent - 1, ctx);
+        dl = constant(0);
+        dh = constant(*digit.extent - 1);
       }
-      std::optional<int64_t> width = constantOf(dh - dl);
       bool whole = digit.extent && constantOf(dl) == 0 &&
                    constantOf(dh) == *digit.extent - 1;
       if (above && !whole)
         exact = false;
-      if (width != 0)
+      if (constantOf(dh - dl) != 0)
         above = true;
       l = l + dl * digit.stride;
       h = h + dh * digit.stride;
@@ -185,17 +185,49 @@ LogicalResult DomainSolver::coverDigits(const Access &a,
       else
         top += (size - 1) * digit.stride;
     }
-    if (!computeAt && !exact)
+    // The fused variables, outermost first: while the source's range stays
+    // within one value of a variable, the next one down takes the rest; a
+    // variable that takes several values leaves the ones below whole.
+    bool spanned = false;
+    AffineExpr rl = l, rh = h;
+    for (unsigned n = source.vars.size(), idx = n; idx-- > 0;) {
+      auto [var, k] = source.vars[idx];
+      int64_t varSize =
+          (idx + 1 < n ? source.vars[idx + 1].second : source.size) / k;
+      if (spanned) {
+        if (failed(join(var, constant(0), constant(varSize - 1))))
+          return failure();
+        continue;
+      }
+      AffineExpr ql = simplifyOverValues(rl.floorDiv(k), in.values);
+      AffineExpr qh = simplifyOverValues(rh.floorDiv(k), in.values);
+      if (failed(join(var, ql, qh)))
+        return failure();
+      if (constantOf(qh - ql) == 0) {
+        rl = simplifyOverValues(rl % k, in.values);
+        rh = simplifyOverValues(rh % k, in.values);
+        continue;
+      }
+      spanned = true;
+      if (k > 1 && (constantOf(rl % k) != 0 || constantOf((rh + 1) % k) != 0))
+        exact = false;
+    }
+    if (!computeAt && !exact) {
+      std::string vars;
+      for (auto [var, k] : llvm::reverse(source.vars))
+        vars += (vars.empty() ? "" : ", ") + iterVarLabel(c.block, var);
       return c.fail(c.block,
                     "needs the producers under loop " + loopName(c.loop) +
-                        " to write consecutive values of iteration variable " +
-                        Twine(var) + " of block " + c.name() +
-                        " (its access reads digits of it); it would read "
+                        " to write consecutive values of " +
+                        (source.vars.size() > 1 ? "the fused iteration "
+                                                  "variables "
+                                                : "iteration variable ") +
+                        vars + " of block " + c.name() +
+                        " (its access reads digits of them); it would read "
                         "elements not yet written");
-    if (failed(join(var, l, h)))
-      return failure();
-    if (shaped)
-      bound(var, 0, top);
+    }
+    if (shaped && source.vars.size() == 1)
+      bound(source.vars.front().first, 0, top);
   }
   return success();
 }

@@ -308,7 +308,7 @@ module attributes {transform.with_named_sequence} {
     %a = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %j, %i = transform.tir.get_loops %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{reverse_compute_at needs the producers under loop 'j' to write consecutive values of iteration variable 0 of block 'B'}}
+    // expected-error @below {{reverse_compute_at needs the producers under loop 'j' to write consecutive values of iteration variable 'v' of block 'B'}}
     transform.tir.reverse_compute_at %b at %j : !transform.any_op, !transform.any_op
     transform.yield
   }
@@ -392,6 +392,45 @@ module attributes {transform.with_named_sequence} {
     %i, %j = transform.tir.get_loops %s : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reverse_compute_at cannot invert the access of block 'B'}}
     transform.tir.reverse_compute_at %b at %j : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The consumer reads rows of 6 through the fused source 4 * v1 + v4
+// (v4 in [0, 4)): row i holds the source's values 6 * i to 6 * i + 5,
+// which start and end inside a value of v1 for odd i. The values of v1
+// that cover a row would read the next row's elements, not yet written.
+func.func @f(%A: memref<4x6xf32>, %C: memref<6x4xf32>) {
+  %B = tir.alloc_buffer : memref<4x6xf32>
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 6 {
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(6, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x6xf32>
+        tir.store %a, %B[%vi, %vj] : memref<4x6xf32>
+      }
+    }
+  }
+  tir.for %o1 = 0 to 6 {
+    tir.for %o4 = 0 to 4 {
+      // expected-note @below {{block}}
+      tir.block "T"(%v1 = spatial(6, %o1), %v4 = spatial(4, %o4)) {
+        %b = tir.load %B[(%v1 * 4 + %v4) floordiv 6, (%v1 * 4 + %v4) mod 6] : memref<4x6xf32>
+        tir.store %b, %C[%v1, %v4] : memref<6x4xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %t = transform.tir.get_block "T" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at needs the producers under loop 'i' to write consecutive values of the fused iteration variables 'v1', 'v4' of block 'T'}}
+    transform.tir.reverse_compute_at %t at %i : !transform.any_op, !transform.any_op
     transform.yield
   }
 }

@@ -431,3 +431,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A layout change from 16-wide to 8-wide channel blocks reads its
+// producer at digits of a fused source, 8 * v1 + v4 (v4 in [0, 8)): under
+// the producer's block loop i1 the producers write one 16-wide block, the
+// values 16 * i1 to 16 * i1 + 15 of the source: two values of v1, all of v4.
+// CHECK-LABEL: func.func @fused_digits
+// CHECK:         tir.for %[[I1:.+]] = 0 to 3 {
+// CHECK:           tir.for %[[AX0:.+]] = 0 to 2 {
+// CHECK-NEXT:        tir.for %[[AX1:.+]] = 0 to 8 {
+// CHECK-NEXT:          tir.block "T"(%{{.+}} = spatial(6, %[[I1]] * 2 + %[[AX0]]), %{{.+}} = spatial(8, %[[AX1]]))
+func.func @fused_digits(%A: memref<3x16xf32>, %C: memref<6x8xf32>) {
+  %B = tir.alloc_buffer : memref<3x16xf32>
+  tir.for %i1 = 0 to 3 {
+    tir.for %i4 = 0 to 16 {
+      tir.block "B"(%v1 = spatial(3, %i1), %v4 = spatial(16, %i4)) {
+        %a = tir.load %A[%v1, %v4] : memref<3x16xf32>
+        tir.store %a, %B[%v1, %v4] : memref<3x16xf32>
+      }
+    }
+  }
+  tir.for %o1 = 0 to 6 {
+    tir.for %o4 = 0 to 8 {
+      tir.block "T"(%v1 = spatial(6, %o1), %v4 = spatial(8, %o4)) {
+        %b = tir.load %B[(%v1 * 8 + %v4) floordiv 16, (%v1 * 8 + %v4) mod 16] : memref<3x16xf32>
+        tir.store %b, %C[%v1, %v4] : memref<6x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %t = transform.tir.get_block "T" in %root : (!transform.any_op) -> !transform.any_op
+    %i1, %i4 = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.tir.reverse_compute_at %t at %i1 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
