@@ -18,6 +18,7 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // tir -> scf + memref + arith; loop kinds become vectors and copies.
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
+  toSCF.compactBuffers = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));
   TIRVectorizeLoopsPassOptions vectorize;
   vectorize.maxLanes = options.maxVectorLanes;

@@ -28,6 +28,22 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
     Thread-bound loops and `tir.match_buffer` are left to the GPU and
     tensorization lowerings: the pass fails on them with a diagnostic.
 
+    With `compact-buffers` (on in `--tir-lower-to-llvm`), TVM's
+    PlanAndUpdateBufferAllocationLocation + CompactBufferAllocation: a
+    buffer whose accesses all lie in blocks under one loop, each iteration
+    of which touches a part of its own (a box of constant extents that
+    moves by at least its extent from one iteration to the next, across
+    every loop out to the allocation), is allocated at the start of that
+    loop's body with the box's shape, its indices shifted by the box's
+    start: a `local` accumulator `Cl[1024, 1024]` written in 8 x 32 tiles
+    under a tile loop becomes an 8 x 32 buffer per tile. The innermost such
+    loop is taken; other buffers stay where and as they are.
+
+    Accesses are simplified over the loops' ranges once a block's bindings
+    are substituted (TVM's Simplify after ConvertBlocksToOpaque):
+    `B[vj floordiv 32, vk, vj mod 32]` with `vj = j0 * 32 + j1 * 16 + j2`,
+    `j1 < 2`, `j2 < 16`, becomes `B[j0, vk, j1 * 16 + j2]`.
+
     With `drop-storage-scopes`, buffers allocated in a TVM storage scope
     (`memref<..., "shared">`, `"local"`, `"global"`) become plain memory: on a
     CPU every scope is the same memory.
@@ -35,7 +51,11 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
   let options = [
     Option<"dropStorageScopes", "drop-storage-scopes", "bool",
            /*default=*/"false",
-           "Allocate buffers of every storage scope in default memory (CPU)">
+           "Allocate buffers of every storage scope in default memory (CPU)">,
+    Option<"compactBuffers", "compact-buffers", "bool", /*default=*/"false",
+           "Allocate each buffer in the loop whose iterations touch disjoint "
+           "parts of it, with the shape of one part (TVM's "
+           "CompactBufferAllocation)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -18,6 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
+#include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
@@ -53,15 +56,12 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
-/// tir.alloc_buffer -> memref.alloca when the buffer is static and small,
-/// memref.alloc + memref.dealloc at the end of its scope (the block it is
-/// in: a tir.block's body, or a function's, before the terminator if any)
-/// otherwise.
-static void lowerAllocBuffer(RewriterBase &rewriter, AllocBufferOp alloc,
-                             ValueRange dynamicSizes) {
-  MemRefType type = alloc.getBuffer().getType();
-  rewriter.setInsertionPoint(alloc);
-  Location loc = alloc.getLoc();
+/// A buffer of `type`: memref.alloca when it is static and small,
+/// memref.alloc + memref.dealloc at the end of its scope (the block of the
+/// insertion point: a tir.block's body, a function's or a loop's, before
+/// the terminator if any) otherwise.
+static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
+                          ValueRange dynamicSizes) {
   // Only int and float elements have a known size here (index, vectors and
   // other element types go to the heap).
   Type element = type.getElementType();
@@ -69,18 +69,26 @@ static void lowerAllocBuffer(RewriterBase &rewriter, AllocBufferOp alloc,
                  type.getNumElements() *
                          llvm::divideCeil(element.getIntOrFloatBitWidth(), 8) <=
                      kMaxStackBufferBytes;
-  if (onStack) {
-    rewriter.replaceOpWithNewOp<memref::AllocaOp>(alloc, type);
-    return;
-  }
+  if (onStack)
+    return memref::AllocaOp::create(rewriter, loc, type);
   auto heap = memref::AllocOp::create(rewriter, loc, type, dynamicSizes);
-  Block *scope = alloc->getBlock();
+  Block *scope = rewriter.getInsertionBlock();
+  OpBuilder::InsertionGuard guard(rewriter);
   if (scope->mightHaveTerminator())
     rewriter.setInsertionPoint(scope->getTerminator());
   else
     rewriter.setInsertionPointToEnd(scope);
   memref::DeallocOp::create(rewriter, loc, heap);
-  rewriter.replaceOp(alloc, heap);
+  return heap;
+}
+
+/// tir.alloc_buffer -> createBuffer where it stands.
+static void lowerAllocBuffer(RewriterBase &rewriter, AllocBufferOp alloc,
+                             ValueRange dynamicSizes) {
+  rewriter.setInsertionPoint(alloc);
+  rewriter.replaceOp(alloc,
+                     createBuffer(rewriter, alloc.getLoc(),
+                                  alloc.getBuffer().getType(), dynamicSizes));
 }
 
 /// The condition under which `block` runs, over its binding `values`: its
@@ -117,14 +125,169 @@ static Value buildCondition(OpBuilder &b, Location loc, BlockOp block,
   return cond;
 }
 
+/// The range of a loop variable or constant while the conversion runs:
+/// tir's own (getValueRange), or that of an already lowered scf.for /
+/// scf.parallel with constant bounds and step 1.
+static std::optional<Interval> loweredValueRange(Value v) {
+  if (std::optional<Interval> r = getValueRange(v))
+    return r;
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return std::nullopt;
+  Operation *owner = arg.getOwner()->getParentOp();
+  std::optional<int64_t> lo, up, step;
+  if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
+    if (arg != loop.getInductionVar())
+      return std::nullopt;
+    lo = getConstantIntValue(loop.getLowerBound());
+    up = getConstantIntValue(loop.getUpperBound());
+    step = getConstantIntValue(loop.getStep());
+  } else if (auto par = dyn_cast_or_null<scf::ParallelOp>(owner)) {
+    unsigned i = arg.getArgNumber();
+    if (i >= par.getNumLoops())
+      return std::nullopt;
+    lo = getConstantIntValue(par.getLowerBound()[i]);
+    up = getConstantIntValue(par.getUpperBound()[i]);
+    step = getConstantIntValue(par.getStep()[i]);
+  }
+  if (!lo || !up || step != 1 || *up <= *lo)
+    return std::nullopt;
+  return Interval{*lo, *up - 1};
+}
+
+static unsigned countDivisions(AffineMap map) {
+  unsigned n = 0;
+  for (AffineExpr e : map.getResults())
+    e.walk([&](AffineExpr sub) {
+      AffineExprKind k = sub.getKind();
+      n += k == AffineExprKind::FloorDiv || k == AffineExprKind::CeilDiv ||
+           k == AffineExprKind::Mod;
+    });
+  return n;
+}
+
+/// TVM's Simplify after ConvertBlocksToOpaque: an access of `block` whose
+/// index divides or takes the modulo of an iteration variable is rewritten
+/// over the block's binding values where the loops' ranges remove
+/// divisions: `Bp[vj floordiv 32, vk, vj mod 32]` with vj bound to
+/// `j0 * 32 + j1 * 16 + j2` (j1 in [0, 2), j2 in [0, 16)) becomes
+/// `Bp[j0, k, j1 * 16 + j2]`, which the vectorizer loads as one vector
+/// rather than gathers. Accesses inside nested blocks are theirs.
+using CompactionPlans = llvm::MapVector<Value, CompactedBuffer>;
+
+static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
+                                         BlockOp block,
+                                         ValueRange bindingValues,
+                                         const CompactionPlans *plans) {
+  MLIRContext *ctx = block.getContext();
+  AffineMap bindings = block.getBindings();
+  unsigned numIterVars = block.getNumIterVars();
+  Block *body = block.getBody();
+  auto rewrite = [&](Operation *op, Value buffer, AffineMap map,
+                     OperandRange indices) {
+    const CompactedBuffer *compacted = nullptr;
+    if (plans) {
+      auto it = plans->find(buffer);
+      if (it != plans->end())
+        compacted = &it->second;
+    }
+    if (!compacted &&
+        (countDivisions(map) == 0 || llvm::none_of(indices, [&](Value v) {
+           auto arg = dyn_cast<BlockArgument>(v);
+           return arg && arg.getOwner() == body &&
+                  arg.getArgNumber() < numIterVars;
+         })))
+      return;
+    // New operands: the binding values, then the access's other operands;
+    // all of them dimensions.
+    SmallVector<Value> operands(bindingValues);
+    SmallVector<AffineExpr> dims, syms, bindingDims;
+    // One dimension per distinct value (a loop variable in a binding and
+    // in a compacted buffer's shift is the same dimension).
+    auto dimOf = [&](Value v) {
+      auto it = llvm::find(operands, v);
+      if (it == operands.end()) {
+        operands.push_back(v);
+        it = std::prev(operands.end());
+      }
+      return getAffineDimExpr(it - operands.begin(), ctx);
+    };
+    for (unsigned i = 0; i < bindingValues.size(); ++i)
+      bindingDims.push_back(getAffineDimExpr(i, ctx));
+    auto replacement = [&](Value v) -> AffineExpr {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (arg && arg.getOwner() == body && arg.getArgNumber() < numIterVars)
+        return bindings.getResult(arg.getArgNumber())
+            .replaceDimsAndSymbols(
+                ArrayRef(bindingDims).take_front(bindings.getNumDims()),
+                ArrayRef(bindingDims).drop_front(bindings.getNumDims()));
+      return dimOf(v);
+    };
+    for (auto [i, v] : llvm::enumerate(indices))
+      (i < map.getNumDims() ? dims : syms).push_back(replacement(v));
+    // A compacted buffer's indices are shifted by the start of the part
+    // one iteration of its loop touches (over values outside that loop).
+    SmallVector<AffineExpr> shifts;
+    if (compacted) {
+      SmallVector<AffineExpr> inputDims;
+      for (Value v : compacted->inputs)
+        inputDims.push_back(dimOf(rewriter.getRemappedValue(v)));
+      for (AffineExpr lo : compacted->lowers)
+        shifts.push_back(lo.replaceDims(inputDims));
+    }
+    SmallVector<std::optional<Interval>> ranges =
+        llvm::map_to_vector(operands, loweredValueRange);
+    SmallVector<AffineExpr> results;
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      AffineExpr index = e.replaceDimsAndSymbols(dims, syms);
+      if (compacted)
+        index = index - shifts[d];
+      results.push_back(simplifyWithRanges(index, ranges, operands.size(), 0));
+    }
+    AffineMap simplified = AffineMap::get(operands.size(), 0, results, ctx);
+    if (!compacted && countDivisions(simplified) >= countDivisions(map))
+      return;
+    rewriter.modifyOpInPlace(op, [&] {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        load.setMap(simplified);
+        load.getIndicesMutable().assign(operands);
+        if (compacted)
+          load.getBufferMutable().assign(compacted->buffer);
+      } else {
+        auto store = cast<StoreOp>(op);
+        store.setMap(simplified);
+        store.getIndicesMutable().assign(operands);
+        if (compacted)
+          store.getBufferMutable().assign(compacted->buffer);
+      }
+    });
+  };
+  block.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<BlockOp>(op))
+      return WalkResult::skip();
+    if (auto load = dyn_cast<LoadOp>(op))
+      rewrite(op, load.getBuffer(), load.getMap(), load.getIndices());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      rewrite(op, store.getBuffer(), store.getMap(), store.getIndices());
+    return WalkResult::advance();
+  });
+}
+
 namespace {
 
 struct AllocBufferOpLowering : public OpConversionPattern<AllocBufferOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AllocBufferOpLowering(MLIRContext *ctx, CompactionPlans *plans)
+      : OpConversionPattern(ctx), plans(plans) {}
+  CompactionPlans *plans;
 
   LogicalResult
   matchAndRewrite(AllocBufferOp alloc, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (plans && plans->count(alloc.getBuffer())) {
+      // Allocated in its loop instead (ForOpLowering).
+      rewriter.eraseOp(alloc);
+      return success();
+    }
     lowerAllocBuffer(rewriter, alloc, adaptor.getDynamicSizes());
     return success();
   }
@@ -137,19 +300,26 @@ struct AllocBufferOpLowering : public OpConversionPattern<AllocBufferOp> {
 /// allocates are lowered before its body moves, so that they are freed
 /// where the block ends.
 struct BlockOpLowering : public OpConversionPattern<BlockOp> {
-  using OpConversionPattern::OpConversionPattern;
+  BlockOpLowering(MLIRContext *ctx, CompactionPlans *plans)
+      : OpConversionPattern(ctx), plans(plans) {}
+  CompactionPlans *plans;
 
   LogicalResult
   matchAndRewrite(BlockOp block, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     lowerInit(rewriter, block);
+    simplifyAccessesOverBindings(rewriter, block, adaptor.getBindingValues(),
+                                 plans);
     for (AllocBufferOp alloc :
          llvm::to_vector(block.getBody()->getOps<AllocBufferOp>()))
-      lowerAllocBuffer(
-          rewriter, alloc,
-          llvm::map_to_vector(alloc.getDynamicSizes(), [&](Value v) {
-            return rewriter.getRemappedValue(v);
-          }));
+      if (plans && plans->count(alloc.getBuffer()))
+        rewriter.eraseOp(alloc);
+      else
+        lowerAllocBuffer(
+            rewriter, alloc,
+            llvm::map_to_vector(alloc.getDynamicSizes(), [&](Value v) {
+              return rewriter.getRemappedValue(v);
+            }));
 
     Location loc = block.getLoc();
     rewriter.setInsertionPoint(block);
@@ -175,7 +345,9 @@ struct BlockOpLowering : public OpConversionPattern<BlockOp> {
 /// vectorized or unrolled loop keeps its kind in `tir.loop_kind`, and
 /// annotations stay as `tir.annotations`, for the passes that act on them.
 struct ForOpLowering : public OpConversionPattern<ForOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ForOpLowering(MLIRContext *ctx, CompactionPlans *plans)
+      : OpConversionPattern(ctx), plans(plans) {}
+  CompactionPlans *plans;
 
   LogicalResult
   matchAndRewrite(ForOp loop, OpAdaptor adaptor,
@@ -207,6 +379,15 @@ struct ForOpLowering : public OpConversionPattern<ForOp> {
       replacement->setAttr(TIRDialect::kAnnotationsAttrName, annotations);
     rewriter.inlineBlockBefore(loop.getBody(), body->getTerminator(),
                                body->getArgument(0));
+    // Buffers compacted to this loop: one per iteration, at the start of
+    // its body (freed before its end when on the heap).
+    if (plans)
+      for (auto &[old, plan] : *plans) {
+        if (plan.loop != loop)
+          continue;
+        rewriter.setInsertionPointToStart(body);
+        plan.buffer = createBuffer(rewriter, loc, plan.type, ValueRange());
+      }
     rewriter.eraseOp(loop);
     return success();
   }
@@ -244,10 +425,17 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 
 } // namespace
 
+static void populatePatterns(RewritePatternSet &patterns,
+                             CompactionPlans *plans) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AllocBufferOpLowering, BlockOpLowering, ForOpLowering>(ctx,
+                                                                      plans);
+  patterns.add<LoadOpLowering, StoreOpLowering>(ctx);
+}
+
 void mlir::tir::populateTIRToSCFConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AllocBufferOpLowering, BlockOpLowering, ForOpLowering,
-               LoadOpLowering, StoreOpLowering>(patterns.getContext());
+  populatePatterns(patterns, nullptr);
 }
 
 /// Buffers allocated in a TVM storage scope (`memref<..., "shared">`) become
@@ -262,7 +450,8 @@ static void dropStorageScopes(Operation *root) {
   });
 }
 
-LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes) {
+LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
+                                         bool compactBuffers) {
   // Refuse before rewriting anything, so a failure leaves the IR as it was
   // and names the op at fault.
   WalkResult unsupported = root->walk([](Operation *op) {
@@ -292,8 +481,11 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes) {
   target.addIllegalOp<AllocBufferOp, BlockOp, ForOp, InitOp, LoadOp, StoreOp>();
   target.addLegalDialect<arith::ArithDialect, memref::MemRefDialect,
                          scf::SCFDialect>();
+  CompactionPlans plans;
+  if (compactBuffers)
+    plans = planBufferCompaction(root);
   RewritePatternSet patterns(context);
-  populateTIRToSCFConversionPatterns(patterns);
+  populatePatterns(patterns, &plans);
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
   if (failed(applyPartialConversion(root, target, std::move(patterns), config)))
@@ -315,7 +507,8 @@ struct ConvertTIRToSCFPass
     : public tir::impl::ConvertTIRToSCFPassBase<ConvertTIRToSCFPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convertTIRToSCF(getOperation(), dropStorageScopes)))
+    if (failed(
+            convertTIRToSCF(getOperation(), dropStorageScopes, compactBuffers)))
       signalPassFailure();
   }
 };

@@ -29,10 +29,13 @@ void populateTIRToSCFConversionPatterns(RewritePatternSet &patterns);
 
 /// Lowers every tir op under `root` (see convert-tir-to-scf) with the
 /// patterns above, dropping the storage scopes of allocations first when
-/// asked and the parameters' tir.name attributes after. Fails, with a
+/// asked and the parameters' tir.name attributes after; with
+/// `compactBuffers`, buffers are allocated where planBufferCompaction
+/// (CompactBuffers.h) says, with the shape it gives. Fails, with a
 /// diagnostic and no change, on ops it does not lower (thread-bound loops,
 /// tir.match_buffer).
-LogicalResult convertTIRToSCF(Operation *root, bool dropStorageScopes = false);
+LogicalResult convertTIRToSCF(Operation *root, bool dropStorageScopes = false,
+                              bool compactBuffers = false);
 
 } // namespace mlir::tir
 

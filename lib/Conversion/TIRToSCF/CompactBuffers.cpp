@@ -1,0 +1,232 @@
+//===- CompactBuffers.cpp - buffers allocated where they are used ---------===//
+//
+// The plan of TVM's PlanAndUpdateBufferAllocationLocation +
+// CompactBufferAllocation (see CompactBuffers.h); convert-tir-to-scf
+// allocates the buffers where the plan says and shifts their indices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// The blocks that access `buffer`: the nearest block around each load or
+/// store, and blocks that list it in their regions. Empty when some use is
+/// anything else, or an access outside every block.
+static SmallVector<BlockOp> getAccessingBlocks(Value buffer) {
+  llvm::SetVector<BlockOp> blocks;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      blocks.insert(block);
+      continue;
+    }
+    bool isAccess =
+        (isa<LoadOp>(user) && cast<LoadOp>(user).getBuffer() == buffer) ||
+        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer);
+    auto block = user->getParentOfType<BlockOp>();
+    if (!isAccess || !block)
+      return {};
+    blocks.insert(block);
+  }
+  return blocks.takeVector();
+}
+
+/// Whether only loops lie between `block` and `loop` (which contains it).
+static bool onlyLoopsBetween(BlockOp block, ForOp loop) {
+  for (Operation *op = block->getParentOp(); op != loop.getOperation();
+       op = op->getParentOp())
+    if (!op || !isa<ForOp>(op))
+      return false;
+  return true;
+}
+
+/// The union of `a` and `b` (each over its own inputs), over the inputs of
+/// both; failure when a bound differs by a runtime amount.
+static FailureOr<LoopRegion> unite(const LoopRegion &a, const LoopRegion &b) {
+  if (a.lowers.empty())
+    return b;
+  if (b.lowers.empty())
+    return a;
+  LoopRegion result;
+  result.inputs = a.inputs;
+  MLIRContext *ctx = a.lowers.front().getContext();
+  SmallVector<AffineExpr> remap;
+  for (Value v : b.inputs) {
+    auto it = llvm::find(result.inputs, v);
+    if (it == result.inputs.end()) {
+      result.inputs.push_back(v);
+      it = std::prev(result.inputs.end());
+    }
+    remap.push_back(getAffineDimExpr(it - result.inputs.begin(), ctx));
+  }
+  unsigned n = result.inputs.size();
+  for (unsigned d = 0, e = a.lowers.size(); d < e; ++d) {
+    AffineExpr lo = a.lowers[d], hi = a.lowers[d] + a.extents[d] - 1;
+    AffineExpr blo = b.lowers[d].replaceDims(remap);
+    AffineExpr bhi = (b.lowers[d] + b.extents[d] - 1).replaceDims(remap);
+    if (!coverBound(lo, blo, /*upper=*/false, n) ||
+        !coverBound(hi, bhi, /*upper=*/true, n))
+      return failure();
+    result.lowers.push_back(simplifyIndexExpr(lo, n, 0));
+    result.extents.push_back(simplifyIndexExpr(hi - lo + 1, n, 0));
+  }
+  return result;
+}
+
+/// Whether every iteration of the loops from `plan.loop` out to `scope`
+/// touches a part of its own: each such loop of more than one iteration
+/// moves the start of exactly one dimension, linearly, and in each
+/// dimension the moves, smallest first, form a mixed radix (each at least
+/// the previous times its loop's trip count) whose smallest step is at
+/// least the part's extent. Then two different iterations differ in some
+/// dimension by at least its extent. Other values the starts use must be
+/// fixed while those loops run (defined outside them).
+static bool disjointIterations(const CompactedBuffer &plan,
+                               ArrayRef<int64_t> shape, Operation *scope) {
+  ForOp loop0 = plan.loop;
+  MLIRContext *ctx = loop0.getContext();
+  unsigned n = plan.inputs.size();
+  struct Step {
+    int64_t step, trips;
+  };
+  SmallVector<SmallVector<Step>> steps(shape.size());
+  SmallVector<Value> ivs;
+  Operation *outermost = loop0;
+  for (Operation *op = loop0; op && op != scope; op = op->getParentOp()) {
+    auto loop = dyn_cast<ForOp>(op);
+    if (!loop)
+      continue;
+    outermost = loop;
+    ivs.push_back(loop.getInductionVar());
+    std::optional<int64_t> lo = loop.getConstantLowerBound();
+    std::optional<int64_t> up = loop.getConstantUpperBound();
+    if (lo && up && *up - *lo <= 1)
+      continue;
+    auto it = llvm::find(plan.inputs, loop.getInductionVar());
+    if (it == plan.inputs.end())
+      return false;
+    unsigned k = it - plan.inputs.begin();
+    SmallVector<AffineExpr> next;
+    for (unsigned i = 0; i < n; ++i)
+      next.push_back(getAffineDimExpr(i, ctx) + (i == k ? 1 : 0));
+    std::optional<unsigned> moved;
+    for (unsigned d = 0, e = shape.size(); d < e; ++d) {
+      std::optional<int64_t> step = getConstantDifference(
+          plan.lowers[d].replaceDims(next), plan.lowers[d], n, 0);
+      if (!step)
+        return false;
+      if (*step == 0)
+        continue;
+      if (moved)
+        return false;
+      moved = d;
+      steps[d].push_back(
+          {std::abs(*step), lo && up ? *up - *lo : int64_t(-1)});
+    }
+    if (!moved)
+      return false;
+  }
+  for (Value v : plan.inputs)
+    if (!llvm::is_contained(ivs, v)) {
+      Operation *def = isa<BlockArgument>(v)
+                           ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                           : v.getDefiningOp();
+      if (def && outermost->isAncestor(def))
+        return false;
+    }
+  for (auto [d, list] : llvm::enumerate(steps)) {
+    llvm::sort(list, [](Step a, Step b) { return a.step < b.step; });
+    for (auto [i, s] : llvm::enumerate(list)) {
+      if (i == 0 && s.step < shape[d])
+        return false;
+      if (i > 0 && (list[i - 1].trips < 0 ||
+                    s.step < list[i - 1].step * list[i - 1].trips))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The plan for `buffer` at `loop`, if the iterations of `loop` touch
+/// disjoint boxes of constant extents.
+static std::optional<CompactedBuffer>
+planAtLoop(Value buffer, ForOp loop, ArrayRef<BlockOp> blocks,
+           Operation *scope) {
+  AnalysisFailure ignored;
+  FailureOr<LoopRegion> reads =
+      relaxRegionUnderLoop(loop, buffer, /*writes=*/false, blocks, ignored);
+  FailureOr<LoopRegion> writes =
+      relaxRegionUnderLoop(loop, buffer, /*writes=*/true, blocks, ignored);
+  if (failed(reads) || failed(writes))
+    return std::nullopt;
+  FailureOr<LoopRegion> region = unite(*reads, *writes);
+  if (failed(region) || region->lowers.empty())
+    return std::nullopt;
+
+  auto type = cast<MemRefType>(buffer.getType());
+  MLIRContext *ctx = loop.getContext();
+  CompactedBuffer plan;
+  plan.loop = loop;
+  plan.inputs = region->inputs;
+  SmallVector<int64_t> shape;
+  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+    auto extent = dyn_cast<AffineConstantExpr>(region->extents[d]);
+    if (!extent || extent.getValue() <= 0)
+      return std::nullopt;
+    if (extent.getValue() >= type.getDimSize(d)) {
+      shape.push_back(type.getDimSize(d));
+      plan.lowers.push_back(getAffineConstantExpr(0, ctx));
+    } else {
+      shape.push_back(extent.getValue());
+      plan.lowers.push_back(region->lowers[d]);
+    }
+  }
+
+  if (llvm::equal(shape, type.getShape()) ||
+      !disjointIterations(plan, shape, scope))
+    return std::nullopt;
+  plan.type = MemRefType::get(shape, type.getElementType(), AffineMap(),
+                              type.getMemorySpace());
+  return plan;
+}
+
+llvm::MapVector<Value, CompactedBuffer>
+mlir::tir::planBufferCompaction(Operation *root) {
+  llvm::MapVector<Value, CompactedBuffer> plans;
+  root->walk([&](AllocBufferOp alloc) {
+    Value buffer = alloc.getBuffer();
+    MemRefType type = alloc.getBuffer().getType();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return;
+    SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+    if (blocks.empty())
+      return;
+    Operation *scope = alloc->getParentOp();
+    // Loops around the first block, innermost first, inside the scope;
+    // those around every block are candidates.
+    for (auto loop = blocks.front()->getParentOfType<ForOp>();
+         loop && scope->isProperAncestor(loop);
+         loop = loop->getParentOfType<ForOp>()) {
+      if (loop.getKind() == ForKind::ThreadBinding)
+        return;
+      if (!llvm::all_of(blocks, [&](BlockOp b) {
+            return loop->isProperAncestor(b) && onlyLoopsBetween(b, loop);
+          }))
+        continue;
+      if (std::optional<CompactedBuffer> plan =
+              planAtLoop(buffer, loop, blocks, scope)) {
+        plans.insert({buffer, *plan});
+        return;
+      }
+    }
+  });
+  return plans;
+}
