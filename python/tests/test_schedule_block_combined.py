@@ -9,9 +9,8 @@ schedules keep each element's order of operations; see BASELINE for FMA
 contraction) and as numpy; its trace replays to the same module. Sizes
 where a split does not divide the extent give predicates. The refusals met
 on the way name their rule and leave the module exactly as it was
-(structural equality with the module before). The xfail tests at the end
-are schedules TVM accepts that are refused here, and a binding TVM writes
-otherwise."""
+(structural equality with the module before). The xfail test at the end
+is a binding TVM writes otherwise."""
 import os
 import platform
 
@@ -197,8 +196,7 @@ def conv_tile_conv(sch):
     """Tile the convolution, inline the bias into the ReLU, move the ReLU
     into the tile (reverse_compute_at) and the padding too (compute_at),
     fuse and parallelize the outer tiles, vectorize x, unroll kx, then
-    decompose the reduction. Needs dividing splits: reverse_compute_at
-    refuses a producer with a predicate (see the xfail below)."""
+    decompose the reduction."""
     sch.compute_inline(sch.get_block("bias"))
     loops = tile_conv(sch)
     conv, xo = loops["conv"], loops["xo"]
@@ -618,11 +616,6 @@ def test_conv2d_refusals_leave_the_module():
     assert "parallel" not in sch.trace.as_python()
 
 
-@pytest.mark.xfail(raises=tvm.tir.ScheduleError, strict=True, reason=(
-    "reverse_compute_at refuses producers with a predicate (the split of x "
-    "by 8 does not divide 11), though the predicate only cuts the tile at the "
-    "block's domain, which the consumer's domain cuts too; TVM accepts and "
-    "gives the ReLU the predicate x_0 * 8 + ax2 < 11"))
 def test_conv2d_reverse_compute_at_into_a_partial_tile():
     func = conv2d_bias_relu(3, 6, 13, 11)
     sch = tvm.tir.Schedule(func, debug_mask="all")
@@ -650,20 +643,11 @@ def test_matmul_refusals_leave_the_module():
     i, j, k = sch.get_loops(Y)
     j0, j1 = sch.split(j, [None, 16])
     sch.reorder(j0, k, j1)
-    # j split by 16 does not divide 37: the producer's last tile has a
-    # predicate (see the xfail above).
-    check_refused(sch, "reverse_compute_at", sch.get_block("D"), j0, match="dense box")
     # The ReLU under the reduction loop would read partial sums.
     check_refused(sch, "reverse_compute_at", sch.get_block("D"), k, match="partial reduction")
     check_refused(sch, "decompose_reduction", Y, j1, match="higher than every loop")
 
 
-@pytest.mark.xfail(raises=tvm.tir.ScheduleError, strict=True, reason=(
-    "decompose_reduction at the tile loop i_0 above the matmul computed at "
-    "it refuses because the ReLU under i_0 has a predicate (i split by 4 "
-    "does not divide 10: 'the regions cannot be compared'); with 12 rows it "
-    "is accepted. The init hoisted above i_0 writes every row first; the "
-    "ReLU reads a row after its tile's reduction either way. TVM accepts"))
 def test_matmul_decompose_above_a_partial_tile():
     func = matmul_relu(10, 8, 4)
     sch = tvm.tir.Schedule(func, debug_mask="all")
@@ -712,10 +696,6 @@ def test_fused_tile_loops_bind_as_tvm_does():
     tvm.ir.assert_structural_equal(sch.mod["main"], expected)
 
 
-@pytest.mark.xfail(raises=tvm.tir.ScheduleError, strict=True, reason=(
-    "reverse_compute_at refuses a producer whose predicate bounds only its "
-    "reduction (k of 10 split by 4: k_0 * 4 + k_1 < 10), though each "
-    "iteration of i writes the whole row Y[i, 0:32]; TVM accepts"))
 def test_matmul_reverse_compute_at_over_a_partial_reduction_split():
     func = matmul_relu(16, 32, 10)
     sch = tvm.tir.Schedule(func, debug_mask="all")

@@ -434,3 +434,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The producer's predicate keeps half of each row (vj < 4 of a domain of
+// 8): under loop i it writes B[i, 0:4], and the consumer reading the whole
+// row would read elements the predicate leaves out.
+func.func @f(%A: memref<4x8xf32>, %C: memref<4x8xf32>) {
+  %B = tir.alloc_buffer : memref<4x8xf32>
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 8 {
+      tir.block "B"(%vi = spatial(4, %i), %vj = spatial(8, %j)) where (%j <= 3) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        tir.store %a, %B[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 8 {
+      tir.block "C"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %b = tir.load %B[%vi, %vj] : memref<4x8xf32>
+        tir.store %b, %C[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{reverse_compute_at needs the producers under loop 'i' to write a dense box in one iteration}}
+    transform.tir.reverse_compute_at %c at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

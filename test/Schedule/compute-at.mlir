@@ -473,3 +473,53 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reverse_compute_at over producers whose predicates only keep iteration
+// variables in their domains (rows split 10 = 3 x 4) or bound the
+// reduction (k of 10 split by 4): every iteration of i0 writes its rows
+// whole (up to row 9), so the consumer follows with a predicate of its own.
+// CHECK-LABEL: func.func @predicated_producer
+// CHECK:         tir.for %[[I0:.+]] = 0 to 3 {
+// CHECK:           tir.block "Y"
+// CHECK:           tir.for %[[AX0:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "D"(%{{.+}} = spatial(10, %[[I0]] * 4 + %[[AX0]])) where
+func.func @predicated_producer(%A: memref<10x10xf32>, %D: memref<10xf32>) {
+  %Y = tir.alloc_buffer : memref<10xf32>
+  tir.for %i0 = 0 to 3 {
+    tir.for %i1 = 0 to 4 {
+      tir.for %k0 = 0 to 3 {
+        tir.for %k1 = 0 to 4 {
+          tir.block "Y"(%vi = spatial(10, %i0 * 4 + %i1), %vk = reduce(10, %k0 * 4 + %k1)) where (%i0 * 4 + %i1 < 10, %k0 * 4 + %k1 < 10) {
+            tir.init {
+              %z = arith.constant 0.0 : f32
+              tir.store %z, %Y[%vi] : memref<10xf32>
+            }
+            %y = tir.load %Y[%vi] : memref<10xf32>
+            %a = tir.load %A[%vi, %vk] : memref<10x10xf32>
+            %s = arith.addf %y, %a : f32
+            tir.store %s, %Y[%vi] : memref<10xf32>
+          }
+        }
+      }
+    }
+  }
+  tir.for %i = 0 to 10 {
+    tir.block "D"(%vi = spatial(10, %i)) {
+      %y = tir.load %Y[%vi] : memref<10xf32>
+      tir.store %y, %D[%vi] : memref<10xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %y = transform.tir.get_block "Y" in %root : (!transform.any_op) -> !transform.any_op
+    %d = transform.tir.get_block "D" in %root : (!transform.any_op) -> !transform.any_op
+    %i0, %i1, %k0, %k1 = transform.tir.get_loops %y : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.tir.reverse_compute_at %d at %i0 : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}

@@ -223,6 +223,111 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
 // A buffer's region under a loop
 //===----------------------------------------------------------------------===//
 
+/// Whether `e` is `d` times a positive constant.
+static bool isPositiveMultiple(AffineExpr e, AffineExpr d) {
+  AffineTerms te = AffineTerms::get(e).sorted();
+  AffineTerms td = AffineTerms::get(d).sorted();
+  if (td.terms.empty() || te.terms.size() != td.terms.size())
+    return false;
+  int64_t num = te.terms.front().second, den = td.terms.front().second;
+  if (den == 0 || num % den != 0 || num / den <= 0)
+    return false;
+  AffineTerms scaled;
+  scaled.add(td, num / den);
+  return scaled.sorted() == te;
+}
+
+/// Whether `block`'s predicate leaves every element of `region` (one of its
+/// accesses, over its iteration variables then region values) accessed
+/// where its loops inside `loop` run over their ranges. Each constraint
+/// must either
+///   - keep an iteration variable within its domain (`v <= hi` for a
+///     variable at `v + c` in the region: the elements it cuts off are
+///     never accessed by the block at all), or
+///   - use only loops inside `loop` that feed no variable of the region
+///     (a bound on the reduction of a split `k`), all such constraints
+///     holding where those loops start.
+static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
+                                 ForOp loop) {
+  SmallVector<IntegerSet> sets = block.getPredicateSets();
+  if (sets.size() != 1)
+    return false;
+  IntegerSet set = sets.front();
+  unsigned numVars = block.getNumIterVars();
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
+  SmallVector<Value> values(block.getBindingValues());
+  // The variables the region uses, and those it uses only at `±v + c`.
+  llvm::SmallBitVector used(numVars), unit(numVars, true);
+  for (AffineExpr start : region.starts) {
+    AffineTerms terms = AffineTerms::get(start);
+    for (unsigned i = 0; i < numVars; ++i) {
+      if (!start.isFunctionOfDim(i))
+        continue;
+      used.set(i);
+      // Alone among the variables in that index, with coefficient 1 or -1:
+      // then no other iteration reaches the elements it cuts off.
+      std::optional<int64_t> k = terms.getDimCoefficient(i);
+      bool alone = llvm::all_of(terms.terms, [&](auto &term) {
+        return term.first == getAffineDimExpr(i, start.getContext()) ||
+               !llvm::any_of(llvm::seq(0u, numVars), [&](unsigned j) {
+                 return term.first.isFunctionOfDim(j);
+               });
+      });
+      if (!k || std::abs(*k) != 1 || !alone)
+        unit.reset(i);
+    }
+  }
+  llvm::SmallBitVector feeding(values.size());
+  for (unsigned i = 0; i < numVars; ++i)
+    if (used.test(i))
+      for (unsigned v = 0; v < values.size(); ++v)
+        if (bindings[i].isFunctionOfDim(v))
+          feeding.set(v);
+  MLIRContext *ctx = block.getContext();
+  SmallVector<AffineExpr> atStart; // each value where its loop starts
+  for (Value v : values) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    auto inner = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
+    std::optional<int64_t> lo = inner && loop->isProperAncestor(inner)
+                                    ? inner.getConstantLowerBound()
+                                    : std::nullopt;
+    atStart.push_back(lo ? getAffineConstantExpr(*lo, ctx) : AffineExpr());
+  }
+  for (unsigned k = 0, e = set.getNumConstraints(); k < e; ++k) {
+    AffineExpr c = set.getConstraint(k);
+    bool independent = true, inside = true;
+    SmallVector<AffineExpr> point;
+    for (unsigned v = 0; v < values.size(); ++v) {
+      point.push_back(atStart[v] ? atStart[v] : getAffineDimExpr(v, ctx));
+      if (!c.isFunctionOfDim(v))
+        continue;
+      independent &= !feeding.test(v);
+      inside &= static_cast<bool>(atStart[v]);
+    }
+    if (independent && inside) {
+      auto at = dyn_cast<AffineConstantExpr>(
+          simplifyIndexExpr(c.replaceDims(point), values.size(), 0));
+      if (!at || (set.isEq(k) ? at.getValue() != 0 : at.getValue() < 0))
+        return false;
+      continue;
+    }
+    if (set.isEq(k))
+      return false;
+    bool domainBound = false;
+    for (unsigned i = 0; i < numVars && !domainBound; ++i) {
+      std::optional<int64_t> lo = block.getConstantDomainLower(i);
+      std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+      if (!used.test(i) || !unit.test(i) || !lo || !hi)
+        continue;
+      domainBound = isPositiveMultiple(c, bindings[i] - *lo) ||
+                    isPositiveMultiple(c, (*hi - 1) - bindings[i]);
+    }
+    if (!domainBound)
+      return false;
+  }
+  return true;
+}
+
 FailureOr<LoopRegion>
 mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
                                 ArrayRef<BlockOp> blocks,
@@ -311,8 +416,6 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
     auto &list = writes ? regions->writes : regions->reads;
     if (llvm::none_of(list, [&](auto &r) { return r.first == buffer; }))
       continue;
-    if (block.getPredicate())
-      exact = false;
     // The block's values take dimensions in operand order.
     for (Value v : block.getBindingValues())
       in.dimOf(v);
@@ -324,6 +427,8 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
     for (auto &[b, region] : list) {
       if (b != buffer)
         continue;
+      if (block.getPredicate() && !predicateKeepsRegion(block, region, loop))
+        exact = false;
       unsigned unbounded = 0;
       FailureOr<Box> box =
           relaxBlockRegion(block, region, regionValues, in, mapper, &unbounded);

@@ -614,7 +614,9 @@ def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     reads need of what the producers write there. Besides `compute_at`'s
     rules (except the output-block one) it refuses a consumer of the block
     under the loop, producers whose writes in one iteration are not a
-    dense box (a predicate, strides other than 1), and a write that covers
+    dense box (strides other than 1, a predicate that cuts elements out
+    rather than keeping an iteration variable in its domain or bounding a
+    reduction), and a write that covers
     only part of a tile or of the digits of an iteration variable the block
     reads (a column of `temp[v floordiv 16, v mod 16]`), since the block
     could then read elements not yet written.
