@@ -459,7 +459,8 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
   Ctx c{computeAt ? "compute_at" : "reverse_compute_at", block, loop, error};
   Operation *root = getScopeRoot(block);
   BlockDependences scope(getScopeBlocks(root));
-  if (failed(checkScope(c, root, scope)))
+  if (failed(checkStagePipeline(c.primitive, scope, error)) ||
+      failed(checkScope(c, root, scope)))
     return failure();
   if (computeAt) {
     for (Value b : scope.getWrites(block))

@@ -67,7 +67,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // A consumer (D) is not under the loop.
-func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>, %E: memref<8xf32>) {
   %B = tir.alloc_buffer : memref<8xf32>
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = spatial(8, %i)) {
@@ -85,7 +85,7 @@ func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
     // expected-note @below {{block}}
     tir.block "D"(%vk = spatial(8, %k)) {
       %b = tir.load %B[%vk] : memref<8xf32>
-      tir.store %b, %A[%vk] : memref<8xf32>
+      tir.store %b, %E[%vk] : memref<8xf32>
     }
   }
   return
@@ -469,6 +469,46 @@ module attributes {transform.with_named_sequence} {
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{reverse_compute_at needs the producers under loop 'i' to write a dense box in one iteration}}
     transform.tir.reverse_compute_at %c at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The scope is not a stage pipeline: block W overwrites A after block B
+// read it (a write-after-read dependence), so moving computation between
+// the stages could read A's new values.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %B[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "W"(%vi = spatial(8, %i)) {
+      %z = arith.constant 0.0 : f32
+      tir.store %z, %A[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %j = 0 to 8 {
+    tir.block "C"(%vj = spatial(8, %j)) {
+      %b = tir.load %B[%vj] : memref<8xf32>
+      tir.store %b, %C[%vj] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %j = transform.tir.get_loops %c : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{compute_at needs a scope that is a stage pipeline (TVM: no write-after-read dependence), but block 'W' writes a buffer that block 'B' before it reads}}
+    transform.tir.compute_at %b at %j : !transform.any_op, !transform.any_op
     transform.yield
   }
 }
