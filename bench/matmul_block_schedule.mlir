@@ -16,8 +16,8 @@
 // The staged buffers are declared whole (Bp 32 x 1024 x 32, Cl 1024 x
 // 1024); the lowering compacts them (convert-tir-to-scf compact-buffers,
 // TVM's CompactBufferAllocation): Cl to an 8 x 32 stack buffer per
-// iteration of i0, whose 16 vectors stay in registers across k, Bp to one
-// 1 x 1024 x 32 panel per iteration of j0.
+// iteration of the parallel i0, whose 16 vectors stay in registers across
+// k, Bp to one 1 x 1024 x 32 panel that the iterations of j0 reuse.
 //
 //   tir-opt bench/matmul_staged.mlir \
 //     --transform-preload-library=transform-library-paths=bench/matmul_block_schedule.mlir \

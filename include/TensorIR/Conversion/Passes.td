@@ -33,11 +33,13 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
     buffer whose accesses all lie in blocks under one loop, each iteration
     of which touches a part of its own (a box of constant extents that
     moves by at least its extent from one iteration to the next, across
-    every loop out to the allocation), is allocated at the start of that
-    loop's body with the box's shape, its indices shifted by the box's
-    start: a `local` accumulator `Cl[1024, 1024]` written in 8 x 32 tiles
-    under a tile loop becomes an 8 x 32 buffer per tile. The innermost such
-    loop is taken; other buffers stay where and as they are.
+    every loop out to the allocation, none of them vectorized), gets the
+    box's shape, its indices shifted by the box's start; it is allocated
+    per iteration of the innermost parallel loop on the way, else where it
+    was (serial iterations reuse it): a `local` accumulator
+    `Cl[1024, 1024]` written in 8 x 32 tiles under a parallel tile loop
+    becomes an 8 x 32 buffer per tile. The innermost such loop is taken;
+    other buffers stay where and as they are.
 
     Accesses are simplified over the loops' ranges once a block's bindings
     are substituted (TVM's Simplify after ConvertBlocksToOpaque):

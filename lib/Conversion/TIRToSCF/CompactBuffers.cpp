@@ -88,9 +88,10 @@ static FailureOr<LoopRegion> unite(const LoopRegion &a, const LoopRegion &b) {
 /// the previous times its loop's trip count) whose smallest step is at
 /// least the part's extent. Then two different iterations differ in some
 /// dimension by at least its extent. Other values the starts use must be
-/// fixed while those loops run (defined outside them).
-static bool disjointIterations(const CompactedBuffer &plan,
-                               ArrayRef<int64_t> shape, Operation *scope) {
+/// fixed while those loops run (defined outside them). No loop on the way
+/// may be vectorized. Sets `plan.home`, the innermost parallel loop.
+static bool disjointIterations(CompactedBuffer &plan, ArrayRef<int64_t> shape,
+                               Operation *scope) {
   ForOp loop0 = plan.loop;
   MLIRContext *ctx = loop0.getContext();
   unsigned n = plan.inputs.size();
@@ -110,6 +111,10 @@ static bool disjointIterations(const CompactedBuffer &plan,
     std::optional<int64_t> up = loop.getConstantUpperBound();
     if (lo && up && *up - *lo <= 1)
       continue;
+    if (loop.getKind() == ForKind::Vectorized)
+      return false;
+    if (loop.getKind() == ForKind::Parallel && !plan.home)
+      plan.home = loop;
     auto it = llvm::find(plan.inputs, loop.getInductionVar());
     if (it == plan.inputs.end())
       return false;

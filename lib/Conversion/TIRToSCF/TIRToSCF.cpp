@@ -82,6 +82,18 @@ static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
   return heap;
 }
 
+/// A compacted buffer allocated where its tir.alloc_buffer stands (plans
+/// without a parallel loop), or left to ForOpLowering (the start of the
+/// parallel loop's body).
+static void allocateCompacted(RewriterBase &rewriter, AllocBufferOp alloc,
+                              CompactedBuffer &plan) {
+  if (!plan.home) {
+    rewriter.setInsertionPoint(alloc);
+    plan.buffer = createBuffer(rewriter, alloc.getLoc(), plan.type, {});
+  }
+  rewriter.eraseOp(alloc);
+}
+
 /// tir.alloc_buffer -> createBuffer where it stands.
 static void lowerAllocBuffer(RewriterBase &rewriter, AllocBufferOp alloc,
                              ValueRange dynamicSizes) {
@@ -284,8 +296,7 @@ struct AllocBufferOpLowering : public OpConversionPattern<AllocBufferOp> {
   matchAndRewrite(AllocBufferOp alloc, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (plans && plans->count(alloc.getBuffer())) {
-      // Allocated in its loop instead (ForOpLowering).
-      rewriter.eraseOp(alloc);
+      allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()]);
       return success();
     }
     lowerAllocBuffer(rewriter, alloc, adaptor.getDynamicSizes());
@@ -313,7 +324,7 @@ struct BlockOpLowering : public OpConversionPattern<BlockOp> {
     for (AllocBufferOp alloc :
          llvm::to_vector(block.getBody()->getOps<AllocBufferOp>()))
       if (plans && plans->count(alloc.getBuffer()))
-        rewriter.eraseOp(alloc);
+        allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()]);
       else
         lowerAllocBuffer(
             rewriter, alloc,
@@ -383,7 +394,7 @@ struct ForOpLowering : public OpConversionPattern<ForOp> {
     // its body (freed before its end when on the heap).
     if (plans)
       for (auto &[old, plan] : *plans) {
-        if (plan.loop != loop)
+        if (plan.home != loop)
           continue;
         rewriter.setInsertionPointToStart(body);
         plan.buffer = createBuffer(rewriter, loc, plan.type, ValueRange());

@@ -2,8 +2,9 @@
 // RUN: tir-opt %s --convert-tir-to-scf --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 
 // A local accumulator of the whole matrix, used in 2 x 4 tiles under a
-// parallel tile loop: one 2 x 4 buffer per tile, on the stack of the
-// iteration, indices shifted by the tile's start (i0 * 2, j0 * 4).
+// parallel tile loop: one 2 x 4 buffer per iteration of the parallel loop
+// (per thread), on its stack, indices shifted by the tile's start
+// (i0 * 2, j0 * 4).
 // CHECK-LABEL: func.func @tile_accumulator
 // CHECK-NOT:     memref.alloc
 // CHECK:         scf.for %[[J0:.+]] = %{{.+}} to %{{.+}} step
@@ -67,12 +68,12 @@ func.func @tile_accumulator(%A: memref<8x8xf32>, %B: memref<8x8xf32>,
 // -----
 
 // A packed copy whose panel j0 is one slice of the first dimension: a
-// 1 x 16 x 4 buffer per panel (heap above 64 KiB: here on the stack),
-// and the consumer's floordiv / mod index, over the loop ranges, becomes
-// [0, k, j1] (no division left).
+// 1 x 16 x 4 buffer, which the serial iterations of j0 reuse (allocated
+// where the whole one was), and the consumer's floordiv / mod index, over
+// the loop ranges, becomes [0, k, j1] (no division left).
 // CHECK-LABEL: func.func @packed_panel
-// CHECK:         scf.for %[[J0:.+]] = %{{.+}} to %{{.+}} step
-// CHECK-NEXT:      %[[P:.+]] = memref.alloca() : memref<1x16x4xf32>
+// CHECK:         %[[P:.+]] = memref.alloca() : memref<1x16x4xf32>
+// CHECK-NEXT:    scf.for %[[J0:.+]] = %{{.+}} to %{{.+}} step
 // CHECK:           memref.store %{{.+}}, %[[P]][%c0, %{{.+}}, %{{.+}}] : memref<1x16x4xf32>
 // CHECK:           memref.load %[[P]][%c0, %{{.+}}, %{{.+}}] : memref<1x16x4xf32>
 // CHECK-NOT:     arith.divsi
@@ -161,6 +162,29 @@ func.func @overlapping(%O: memref<12xf32>) {
           tir.store %s, %O[%v] : memref<12xf32>
         }
       }
+    }
+  }
+  return
+}
+
+// -----
+
+// Iterations of a vectorized loop run at once, in lanes: they cannot share
+// one compacted buffer, so the buffer stays whole.
+// CHECK-LABEL: func.func @vectorized
+// CHECK:         memref.alloca() : memref<16xf32>
+// CHECK:         scf.for
+func.func @vectorized(%A: memref<16xf32>, %B: memref<16xf32>) {
+  %T = tir.alloc_buffer : memref<16xf32>
+  tir.for %i = 0 to 16 vectorized {
+    tir.block "t"(%v = spatial(16, %i)) {
+      %a = tir.load %A[%v] : memref<16xf32>
+      tir.store %a, %T[%v] : memref<16xf32>
+    }
+    tir.block "b"(%v = spatial(16, %i)) {
+      %t = tir.load %T[%v] : memref<16xf32>
+      %s = arith.addf %t, %t : f32
+      tir.store %s, %B[%v] : memref<16xf32>
     }
   }
   return

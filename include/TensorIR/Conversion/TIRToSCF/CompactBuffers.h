@@ -21,8 +21,14 @@ namespace mlir::tir {
 
 /// Where and how one buffer is allocated after compaction.
 struct CompactedBuffer {
-  /// The loop in whose body the buffer is allocated (once per iteration).
+  /// The loop one iteration of which touches the part the buffer keeps.
   ForOp loop;
+  /// Where the buffer is allocated: at the start of the body of the
+  /// innermost parallel loop from `loop` out to the allocation (one buffer
+  /// per iteration, so per thread), or, when there is none (null), where
+  /// the tir.alloc_buffer was (iterations run one after another and reuse
+  /// the one buffer: none reads what another wrote).
+  ForOp home;
   /// The start of the part one iteration touches, per dimension, as index
   /// expressions whose dimension k stands for `inputs[k]` (values from
   /// outside `loop`, or its induction variable).
@@ -42,9 +48,11 @@ struct CompactedBuffer {
 /// between) and touches in each iteration a box of constant extents whose
 /// start moves, from one iteration to the next, by at least the box's
 /// extent in some dimension (iterations touch disjoint parts: no value
-/// flows from one to another, so each can have a buffer of its own). The
-/// innermost such loop is taken. A dimension whose box is not smaller than
-/// the buffer keeps its full extent.
+/// flows from one to another, so each can have a buffer of its own). No
+/// vectorized loop may lie on that path (its iterations run at once, in
+/// lanes, and would share the buffer). The innermost such loop is taken. A
+/// dimension whose box is not smaller than the buffer keeps its full
+/// extent.
 llvm::MapVector<Value, CompactedBuffer> planBufferCompaction(Operation *root);
 
 } // namespace mlir::tir
