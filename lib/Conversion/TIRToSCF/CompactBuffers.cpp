@@ -133,8 +133,7 @@ static bool disjointIterations(CompactedBuffer &plan, ArrayRef<int64_t> shape,
       if (moved)
         return false;
       moved = d;
-      steps[d].push_back(
-          {std::abs(*step), lo && up ? *up - *lo : int64_t(-1)});
+      steps[d].push_back({std::abs(*step), lo && up ? *up - *lo : int64_t(-1)});
     }
     if (!moved)
       return false;
@@ -162,9 +161,9 @@ static bool disjointIterations(CompactedBuffer &plan, ArrayRef<int64_t> shape,
 
 /// The plan for `buffer` at `loop`, if the iterations of `loop` touch
 /// disjoint boxes of constant extents.
-static std::optional<CompactedBuffer>
-planAtLoop(Value buffer, ForOp loop, ArrayRef<BlockOp> blocks,
-           Operation *scope) {
+static std::optional<CompactedBuffer> planAtLoop(Value buffer, ForOp loop,
+                                                 ArrayRef<BlockOp> blocks,
+                                                 Operation *scope) {
   AnalysisFailure ignored;
   FailureOr<LoopRegion> reads =
       relaxRegionUnderLoop(loop, buffer, /*writes=*/false, blocks, ignored);
