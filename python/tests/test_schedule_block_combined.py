@@ -9,8 +9,7 @@ schedules keep each element's order of operations; see BASELINE for FMA
 contraction) and as numpy; its trace replays to the same module. Sizes
 where a split does not divide the extent give predicates. The refusals met
 on the way name their rule and leave the module exactly as it was
-(structural equality with the module before). The xfail test at the end
-is a binding TVM writes otherwise."""
+(structural equality with the module before)."""
 import os
 import platform
 
@@ -664,11 +663,6 @@ def test_matmul_decompose_above_a_partial_tile():
     check_same_numbers(sch, func, "mm_relu", inputs, (10, 8), matmul_reference(*inputs))
 
 
-@pytest.mark.xfail(raises=ValueError, strict=True, reason=(
-    "fuse of two tile loops gives the binding i_0_j_0_fused * 16 + j_1 - "
-    "floordiv(i_0_j_0_fused, 2) * 32 (the mod expanded), where TVM gives "
-    "i_0_j_0_fused % 2 * 16 + j_1: the same values, but not structurally "
-    "equal to TVM's program"))
 def test_fused_tile_loops_bind_as_tvm_does():
     sch = tvm.tir.Schedule(matmul_relu(16, 32, 4))
     i, j = sch.get_loops(sch.get_block("D"))
