@@ -215,6 +215,14 @@ def two_stage_dyn(a: T.handle, c: T.handle, n: T.int32, m: T.int32):
             C[vi, vj] = B[vi, vj] + 1.0
 
 
+def check_two_stage_dyn(mod, n, m):
+    """Runs two_stage_dyn scheduled as `mod` on an n x m input."""
+    a = np.random.default_rng(n * 100 + m).uniform(-1, 1, (n, m)).astype("float32")
+    got = np.zeros((n, m), "float32")
+    tvm.build(mod)(a, got, n, m)
+    np.testing.assert_array_equal(got, a * 2 + 1)
+
+
 @pytest.mark.parametrize("n, m", [(10, 7), (4, 1), (1, 3), (0, 5)])
 def test_compute_at_runtime_domains_same_numbers(n, m):
     # Runtime domains and a loop to runtime m inside the target loop: the
@@ -225,10 +233,7 @@ def test_compute_at_runtime_domains_same_numbers(n, m):
     io, _ = sch.split(i, factors=[None, 4])
     sch.compute_at(sch.get_block("B"), io)
     assert len(sch.get_loops(sch.get_block("B"))) == 3
-    a = np.random.default_rng(1).uniform(-1, 1, (n, m)).astype("float32")
-    got = np.zeros((n, m), "float32")
-    tvm.build(sch.mod)(a, got, n, m)
-    np.testing.assert_array_equal(got, a * 2 + 1)
+    check_two_stage_dyn(sch.mod, n, m)
 
 
 @pytest.mark.parametrize("n, m", [(8, 5), (3, 2)])
@@ -237,7 +242,4 @@ def test_reverse_compute_at_runtime_domains_same_numbers(n, m):
     i, _ = sch.get_loops(sch.get_block("B"))
     sch.reverse_compute_at(sch.get_block("C"), i)
     assert len(sch.get_loops(sch.get_block("C"))) == 2
-    a = np.random.default_rng(2).uniform(-1, 1, (n, m)).astype("float32")
-    got = np.zeros((n, m), "float32")
-    tvm.build(sch.mod)(a, got, n, m)
-    np.testing.assert_array_equal(got, a * 2 + 1)
+    check_two_stage_dyn(sch.mod, n, m)
