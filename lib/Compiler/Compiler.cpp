@@ -10,7 +10,6 @@
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -23,7 +22,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -289,6 +290,37 @@ createTargetMachine(Operation *anchor, const TargetChoice &choice) {
   return machine;
 }
 
+/// LLVM's default pipeline at `optLevel` for `machine`, tuned as MLIR's
+/// ExecutionEngine tunes it (unrolling, interleaving and both vectorizers
+/// on), without the SLP vectorizer when `slp` is false.
+static void optimizeLLVM(llvm::Module &module, llvm::TargetMachine *machine,
+                         unsigned optLevel, bool slp) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = slp;
+  llvm::PassBuilder builder(machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
+  llvm::ModulePassManager pipeline =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, mam);
+}
+
 /// What both the JIT and the exported library start from: the signatures,
 /// the target, and the LLVM module (lowered, translated, with the runtime's
 /// entry points and signature table, optimized for the target).
@@ -321,16 +353,28 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   p.machine = createTargetMachine(module, p.choice);
   if (!p.machine)
     return failure();
-  p.llvmModule = translate(module, ctx, p.functions);
-  if (!p.llvmModule)
-    return failure();
-  p.llvmModule->setTargetTriple(p.machine->getTargetTriple());
-  p.llvmModule->setDataLayout(p.machine->createDataLayout());
-  if (llvm::Error error = makeOptimizingTransformer(
-          options.optLevel, 0, p.machine.get())(p.llvmModule.get()))
-    return module.emitError("LLVM optimization failed: ")
-           << llvm::toString(std::move(error));
-  return p;
+  // LLVM 22's optimizer can leave invalid IR behind (SROA after the SLP
+  // vectorizer, seen for AVX-512 CPUs), which code generation then crashes
+  // on: the module is verified after optimization and, when broken,
+  // translated and optimized again without the SLP vectorizer.
+  for (bool slp : {true, false}) {
+    p.llvmModule = translate(module, ctx, p.functions);
+    if (!p.llvmModule)
+      return failure();
+    p.llvmModule->setTargetTriple(p.machine->getTargetTriple());
+    p.llvmModule->setDataLayout(p.machine->createDataLayout());
+    optimizeLLVM(*p.llvmModule, p.machine.get(), options.optLevel, slp);
+    std::string broken;
+    llvm::raw_string_ostream os(broken);
+    if (!llvm::verifyModule(*p.llvmModule, &os))
+      return p;
+    if (!slp)
+      return module.emitError(
+                 "LLVM's optimizer produced invalid IR (an LLVM bug; "
+                 "compile at a lower opt level to avoid it): ")
+             << broken;
+  }
+  llvm_unreachable("the loop returns");
 }
 
 #ifndef TIR_OMP_LIBRARY
