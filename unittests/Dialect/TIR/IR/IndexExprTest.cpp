@@ -23,14 +23,12 @@ TEST_F(IndexExprTest, ScaledModStaysAMod) {
   EXPECT_EQ(simplifyIndexExpr(expected, 2, 0), j + (f % 2) * 16);
   // Of a sum, and negated.
   AffineExpr s = f + j * 3;
-  EXPECT_EQ(simplifyIndexExpr(s * -4 + s.floorDiv(8) * 32, 2, 0),
-            (s % 8) * -4);
+  EXPECT_EQ(simplifyIndexExpr(s * -4 + s.floorDiv(8) * 32, 2, 0), (s % 8) * -4);
   // Not a mod: the floordiv's coefficient is not the scale times c.
   AffineExpr kept = simplifyIndexExpr(f * 16 - f.floorDiv(2) * 16, 2, 0);
   for (int64_t v : {0, 1, 2, 3, 7})
-    EXPECT_EQ(simplifyAffineExpr(kept.replaceDims({getAffineConstantExpr(
-                                     v, &ctx)}),
-                                 0, 0),
+    EXPECT_EQ(simplifyAffineExpr(
+                  kept.replaceDims({getAffineConstantExpr(v, &ctx)}), 0, 0),
               getAffineConstantExpr(16 * v - v / 2 * 16, &ctx));
 }
 
