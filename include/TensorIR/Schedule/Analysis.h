@@ -62,8 +62,9 @@ LogicalResult checkCompactDataflow(ForOp loop, StringRef primitive,
                                    ScheduleError &error);
 
 /// TVM's stage pipeline (GetScopeRoot's require_stage_pipeline, which
-/// compute_at, the inline primitives, reorder, cache_read / cache_write,
-/// rfactor and pad_einsum ask of their scope): no block of `scope` writes a
+/// compute_at / reverse_compute_at, the inline primitives, some of
+/// cache_read / cache_write, read_at / write_at, rfactor and pad_einsum ask
+/// of their scope; not reorder): no block of `scope` writes a
 /// buffer that an earlier block reads (a write-after-read dependence).
 /// Refuses for `primitive`, naming the later block.
 LogicalResult checkStagePipeline(StringRef primitive,
