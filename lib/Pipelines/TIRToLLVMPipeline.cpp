@@ -16,6 +16,9 @@ using namespace mlir;
 void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
                                          const LowerToLLVMOptions &options) {
   // tir -> scf + memref + arith; loop kinds become vectors and copies.
+  // Loops above a predicated block first get the range it allows (LLVM
+  // would otherwise unroll the iterations it cuts off, at great cost).
+  pm.addPass(createTIRNarrowPredicatedLoopsPass());
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   toSCF.compactBuffers = true;

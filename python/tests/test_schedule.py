@@ -59,6 +59,36 @@ def test_vectorized_outer_loop_matches_unscheduled(example):
     assert np.array_equal(reference, scheduled)
 
 
+def test_overshooting_split_under_unrolled_loop_builds_and_matches():
+    # The stencil's producer under its consumer's unrolled loop, its 3-point
+    # window split by [6, 6, 7, 6]: 1,512 iterations a row, 3 of them kept
+    # by the predicate. The lowering narrows the loops to what the predicate
+    # allows (tir-narrow-predicated-loops); before, LLVM unrolled the rest
+    # and took minutes to build it (schedule-diff seed 12, case 500).
+    @T.prim_func
+    def stencil(A: T.Buffer((19,), "float32"), B: T.Buffer((15,), "float32")):
+        T1 = T.alloc_buffer((17,), "float32")
+        for i in range(17):
+            with T.block("T1"):
+                vi = T.axis.spatial(17, i)
+                T1[vi] = A[vi] * 0.5 + A[vi + 1] + A[vi + 2] * 0.25
+        for i in range(15):
+            with T.block("B"):
+                vi = T.axis.spatial(15, i)
+                B[vi] = T1[vi] - T1[vi + 1] + T1[vi + 2]
+
+    sch = tvm.tir.Schedule(stencil)
+    sch.compute_at(sch.get_block("T1"), sch.get_loops(sch.get_block("B"))[0],
+                   preserve_unit_loops=False)
+    sch.unroll(sch.get_loops(sch.get_block("T1"))[0])
+    sch.split(sch.get_loops(sch.get_block("T1"))[1], factors=[6, 6, 7, 6])
+    a = np.random.default_rng(3).uniform(-1, 1, 19).astype("float32")
+    expected, got = np.zeros(15, "float32"), np.full(15, np.nan, "float32")
+    tvm.build(stencil)(a, expected)
+    tvm.build(sch.mod)(a, got)
+    assert np.array_equal(expected, got)
+
+
 def test_reorder_keeps_reduction_init_first():
     # j (spatial) fused with k (reduce) and split by 8, which does not divide
     # k's 12: swapping the two pieces would run updates of a point before

@@ -81,6 +81,34 @@ def TIRLowerInitPass : Pass<"tir-lower-init"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TIRNarrowPredicatedLoopsPass : Pass<"tir-narrow-predicated-loops"> {
+  let summary = "Give loops above a predicated block the range its predicate allows";
+  let description = [{
+    A split whose factors overshoot the loop (extent 3 split by
+    `[6, 6, 7, 6]`) leaves 1,512 iterations of which the block's `where`
+    keeps 3. For a chain of `tir.for` loops, each holding only the next
+    loop, that ends in one `tir.block` with a predicate, the predicate is
+    projected onto each loop variable (Presburger arithmetic, with the
+    ranges of the values it reads; the hull over its disjuncts), and each
+    serial, parallel or unrolled loop with constant bounds is narrowed to
+    that range. Iterations outside it would run no block. The predicate
+    stays; bindings and iteration domains do not change. Vectorized and
+    thread-bound loops keep their extents; non-affine predicates are left
+    alone.
+
+    ```mlir
+    tir.for %o = 0 to 6 {          // becomes: tir.for %o = 0 to 1
+      tir.for %i = 0 to 6 {        // stays 0 to 6
+        tir.block "B"(%v = spatial(3, %o * 6 + %i)) where(%o * 6 + %i < 3) {
+    ```
+
+    Run by `--tir-lower-to-llvm` before `--convert-tir-to-scf`: without it,
+    LLVM's full unrolling of such nests (it predicts the predicate folds
+    away) can take minutes.
+  }];
+  let dependentDialects = [];
+}
+
 def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
   let summary = "Unroll the loops that tir marked `unrolled`";
   let description = [{
