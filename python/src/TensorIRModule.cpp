@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StructuralEqual.h"
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Target/TVMScript.h"
 
@@ -407,6 +408,39 @@ PYBIND11_MODULE(_tensorir, m) {
             if (auto block = dyn_cast_if_present<tir::BlockOp>(op))
               return block.getBlockName().str();
             return std::nullopt;
+          })
+      // The names of the buffers the one block the handle holds writes, in
+      // the order of its writes (TVM's buffer_index for write buffers): an
+      // allocation's name, a parameter's tir.name; "" where there is none.
+      .def_property_readonly(
+          "write_buffer_names",
+          [](const PyHandle &h) -> std::optional<std::vector<std::string>> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto block = dyn_cast_if_present<tir::BlockOp>(
+                dyn_cast_if_present<Operation *>(values->front()));
+            if (!block)
+              return std::nullopt;
+            SmallVector<Value> reads, writes;
+            tir::getAccessedBuffers(block, reads, writes);
+            std::vector<std::string> names;
+            for (Value buffer : writes) {
+              std::string name;
+              if (auto alloc = buffer.getDefiningOp<tir::AllocBufferOp>()) {
+                if (auto attr = alloc.getBufferNameAttr())
+                  name = attr.getValue().str();
+              } else if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+                if (auto func = dyn_cast<FunctionOpInterface>(
+                        arg.getOwner()->getParentOp()))
+                  if (auto attr = func.getArgAttrOfType<StringAttr>(
+                          arg.getArgNumber(), tir::TIRDialect::kNameAttrName))
+                    name = attr.getValue().str();
+              }
+              names.push_back(name);
+            }
+            return names;
           })
       .def_property_readonly(
           "params",

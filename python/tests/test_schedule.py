@@ -152,6 +152,37 @@ def test_argument_refusals_leave_ir(example, step, message):
     assert sch.mod.mlir() == before
 
 
+def test_set_scope_by_name_runs_and_traces(example):
+    mod = example("matmul_relu")
+    sch = tvm.tir.Schedule(mod)
+    sch.set_scope("Y", "Y", "shared")   # the buffer by its name
+    assert '%Y = tir.alloc_buffer : memref<128x128xf32, "shared">' in sch.mod.mlir()
+    # The trace records the position, as TVM's does.
+    assert 'sch.set_scope(block=b0, buffer_index=0, storage_scope="shared")' in \
+        str(sch.trace.as_python())
+    rng = np.random.default_rng(4)
+    a, b = (rng.uniform(-1, 1, (128, 128)).astype("float32") for _ in range(2))
+    expected, got = np.zeros((128, 128), "float32"), np.zeros((128, 128), "float32")
+    tvm.build(mod)["matmul_relu"](a, b, expected)
+    tvm.build(sch.mod)["matmul_relu"](a, b, got)
+    assert np.array_equal(expected, got)
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (("Y", "Z", "shared"), tvm.tir.ScheduleError, "block 'Y' writes no buffer named 'Z'"),
+    (("Y", 1, "shared"), tvm.tir.ScheduleError, "block 'Y' writes 1 buffers; there is no write buffer 1"),
+    (("Y", 0, "texture"), tvm.tir.ScheduleError, "'texture' is not a storage scope"),
+    (("D", 0, "shared"), tvm.tir.ScheduleError, "is not allocated in the function"),
+    (("Y", 0.0, "shared"), TypeError, "buffer_index is a write buffer's position"),
+])
+def test_set_scope_refusals_leave_ir(example, args, error, message):
+    sch = tvm.tir.Schedule(example("matmul_relu"))
+    before = sch.mod.mlir()
+    with pytest.raises(error, match=message):
+        sch.set_scope(*args)
+    assert sch.mod.mlir() == before
+
+
 def test_stale_loop_handle(example):
     sch = tvm.tir.Schedule(example("matmul"))
     i, j, k = sch.get_loops(sch.get_block("C"))

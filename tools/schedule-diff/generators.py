@@ -308,6 +308,18 @@ def gen_storage_align(ctx):
     })
 
 
+def gen_set_scope(ctx):
+    r = ctx.rng
+    writers = ctx.nest.writers_of_allocations()
+    block = r.choice(writers) if writers and ctx.chance(0.8) else ctx.block()
+    scope = (r.choice(["shared", "local", "global", "shared.dyn", "warp"])
+             if ctx.chance(0.9) else "no_such_scope")
+    return Step("set_scope", [block_ref(block)], {
+        "buffer_index": r.choice([0, 0, 0, 0, 0, 1, -1]),
+        "storage_scope": scope,
+    })
+
+
 def gen_get_block(ctx):
     name = ctx.block() if ctx.chance(0.9) else "no_such_block"
     return Step("get_block", [], {"name": name})
@@ -352,6 +364,7 @@ GENERATORS = {
     "annotate": gen_annotate,
     "unannotate": gen_unannotate,
     "storage_align": gen_storage_align,
+    "set_scope": gen_set_scope,
 }
 
 # How often each primitive is drawn, relative to 1 (the loop restructurers
@@ -361,7 +374,7 @@ WEIGHTS = {
     "compute_inline": 1, "reverse_compute_inline": 1,
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
-    "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5,
+    "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5, "set_scope": 0.5,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 

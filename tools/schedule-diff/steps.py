@@ -110,7 +110,8 @@ class Step:
         required = {"split": ["factors"], "sample_perfect_tile": ["n"],
                     "annotate": ["ann_key", "ann_val"], "unannotate": ["ann_key"],
                     "bind": ["thread_axis"], "get_block": ["name"],
-                    "storage_align": ["buffer_index", "axis", "factor", "offset"]}
+                    "storage_align": ["buffer_index", "axis", "factor", "offset"],
+                    "set_scope": ["buffer_index", "storage_scope"]}
         for key in self.kw:
             if key not in required.get(self.prim, []):
                 kw = dict(self.kw)

@@ -204,6 +204,13 @@ LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
                            int64_t factor, int64_t offset,
                            ScheduleError &error);
 
+/// TVM's set_scope: the block's `bufferIndex`-th write buffer (allocated in
+/// the function) moves to storage scope `scope`, with the buffers matched
+/// on it. The scope it has already is no change. Refuses an out-of-range
+/// index, an unknown scope, and a buffer the function does not allocate.
+LogicalResult setScope(BlockOp block, int64_t bufferIndex, StringRef scope,
+                       ScheduleError &error);
+
 /// Removes annotation `key`; refuses when there is none.
 LogicalResult unannotate(Operation *target, StringRef key,
                          ScheduleError &error);

@@ -342,16 +342,28 @@ void mlir::tir::getAccessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
   // As TVMScript infers them: a block with a tir.init (a reduction) does not
   // count the reads of the buffers it writes. Buffers allocated inside the
   // block are its own business.
+  // A buffer matched on a region of another (tir.match_buffer) is an
+  // access of that one; each buffer is listed once, at its first access.
   bool reduction = static_cast<bool>(block.getInitOp());
+  auto sourceOf = [](Value b) {
+    while (auto match = b.getDefiningOp<MatchBufferOp>())
+      b = match.getSource();
+    return b;
+  };
+  for (Value &b : read)
+    b = sourceOf(b);
+  for (Value &b : written)
+    b = sourceOf(b);
   auto local = [&](Value b) {
     Operation *def = b.getDefiningOp();
     return def && block->isProperAncestor(def);
   };
   for (Value b : read)
-    if (!local(b) && !(reduction && llvm::is_contained(written, b)))
+    if (!local(b) && !(reduction && llvm::is_contained(written, b)) &&
+        !llvm::is_contained(reads, b))
       reads.push_back(b);
   for (Value b : written)
-    if (!local(b))
+    if (!local(b) && !llvm::is_contained(writes, b))
       writes.push_back(b);
 }
 

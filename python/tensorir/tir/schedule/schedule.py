@@ -268,6 +268,25 @@ class Schedule:
         return _StmtView(rv._handle)
 
     # Primitives whose Python arguments need more than a conversion.
+    def set_scope(self, block, buffer_index, storage_scope):
+        """TVM's set_scope: the block's write buffer `buffer_index` (its
+        position among the block's writes, or the buffer's name) moves to
+        `storage_scope`; the trace records the position."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        if isinstance(buffer_index, str):
+            names = block._handle.write_buffer_names or []
+            if buffer_index not in names:
+                raise ScheduleError(
+                    f"set_scope: block {block._handle.block_name!r} writes no buffer "
+                    f"named {buffer_index!r} (it writes {names})")
+            buffer_index = names.index(buffer_index)
+        elif not isinstance(buffer_index, int) or isinstance(buffer_index, bool):
+            raise TypeError("set_scope: buffer_index is a write buffer's position (int) "
+                            f"or name (str), got {type(buffer_index).__name__}")
+        self._apply("set_scope", [block],
+                    {"buffer_index": buffer_index, "storage_scope": storage_scope}, 0)
+
     def get_block(self, name, func_name=None):
         (rv,) = self._apply("get_block", [self._native.root],
                             {"name": name, "func_name": func_name}, 1)

@@ -832,4 +832,39 @@ def TIR_StorageAlignOp : TIR_ScheduleOp<"storage_align"> {
   }];
 }
 
+def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
+  let summary = "move a buffer to another storage scope (TVM's set_scope)";
+  let description = [{
+    The block's `buffer_index`-th write buffer, which the function
+    allocates, moves to storage scope `storage_scope` (`global`, `shared`,
+    `shared.dyn`, `local`, `warp`, `wmma.*`, ...): its type becomes
+    `memref<..., "shared">` (`global`: no memory space), and the buffers
+    matched on a region of it (`tir.match_buffer`) follow. Setting the scope
+    the buffer has is no change. On the CPU every scope lowers to ordinary
+    memory.
+
+    ```mlir
+    transform.tir.set_scope %b {buffer_index = 0, storage_scope = "shared"} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past the
+    block's writes, a string that is not a storage scope, and a buffer the
+    function does not allocate (a parameter: its storage is the caller's).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$storage_scope);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return setScope(*block, getBufferIndex(), getStorageScope(), error);
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD
