@@ -21,8 +21,9 @@ using namespace mlir::tir::sched;
 /// `type` in storage scope `scope` ("global" is the default: no memory
 /// space).
 static MemRefType withScope(MemRefType type, StringRef scope) {
-  Attribute space =
-      scope == "global" ? Attribute() : StringAttr::get(type.getContext(), scope);
+  Attribute space = scope == "global"
+                        ? Attribute()
+                        : StringAttr::get(type.getContext(), scope);
   return MemRefType::get(type.getShape(), type.getElementType(),
                          type.getLayout(), space);
 }

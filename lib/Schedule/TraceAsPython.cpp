@@ -64,9 +64,21 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
       }
       args.push_back(it->second);
     }
-    // Keyword arguments, unless the operand is variadic (TVM's *loops).
-    if (!step.hasVariadicOperand()) {
-      ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
+    // Keyword arguments, unless the only operand is variadic (TVM's
+    // *loops). A variadic operand after others (cache_read's
+    // consumer_blocks) is a keyword list, last, shown when not empty.
+    ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
+    std::string trailingList;
+    if (step.hasVariadicOperand() && operandNames.size() > 1) {
+      unsigned fixed = operandNames.size() - 1;
+      SmallVector<std::string> listed(args.begin() + fixed, args.end());
+      args.resize(fixed);
+      for (unsigned k = 0; k < fixed; ++k)
+        args[k] = (operandNames[k] + "=" + args[k]).str();
+      if (!listed.empty())
+        trailingList =
+            (operandNames.back() + "=[" + llvm::join(listed, ", ") + "]").str();
+    } else if (!step.hasVariadicOperand()) {
       unsigned next = 0;
       for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
         if (operand == root)
@@ -85,6 +97,8 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
       if (!arg.empty())
         args.push_back(arg);
     }
+    if (!trailingList.empty())
+      args.push_back(trailingList);
 
     SmallVector<std::string> results;
     for (Value result : op.getResults()) {

@@ -334,3 +334,30 @@ void sched::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
     parent = next;
   }
 }
+
+/// Sets the read and write regions of `block` (over its iteration
+/// variables, then region values).
+void mlir::tir::sched::setRegions(BlockOp block,
+                                  const BlockAccessRegions &regions) {
+  MLIRContext *ctx = block.getContext();
+  unsigned numInputs = regions.inputs.size();
+  auto set = [&](ArrayRef<std::pair<Value, RegionExprs>> list,
+                 MutableOperandRange buffers, bool reads) {
+    SmallVector<Value> values;
+    SmallVector<Attribute> maps;
+    for (const auto &[buffer, region] : list) {
+      values.push_back(buffer);
+      maps.push_back(
+          AffineMapAttr::get(buildRegionMap(numInputs, region, ctx)));
+    }
+    buffers.assign(values);
+    if (reads)
+      block.setReadRegionsAttr(ArrayAttr::get(ctx, maps));
+    else
+      block.setWriteRegionsAttr(ArrayAttr::get(ctx, maps));
+  };
+  block.getRegionValuesMutable().assign(
+      ArrayRef(regions.inputs).drop_front(block.getNumIterVars()));
+  set(regions.reads, block.getReadBuffersMutable(), true);
+  set(regions.writes, block.getWriteBuffersMutable(), false);
+}

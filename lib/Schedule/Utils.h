@@ -3,6 +3,7 @@
 #ifndef TENSORIR_LIB_SCHEDULE_UTILS_H
 #define TENSORIR_LIB_SCHEDULE_UTILS_H
 
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
@@ -107,6 +108,10 @@ struct ExprInputs {
   /// their runtime bounds (`n - 1 - i >= 0` for `i` in [0, n)).
   bool isKnownNonNegative(AffineExpr e);
 };
+
+/// Sets the read and write regions of `block` (over its iteration
+/// variables, then region values).
+void setRegions(BlockOp block, const BlockAccessRegions &regions);
 
 } // namespace mlir::tir::sched
 

@@ -366,6 +366,38 @@ PyRuntimeModule loadLibrary(const std::string &path) {
 
 } // namespace
 
+/// The names of the buffers the one block `h` holds reads (or writes), in
+/// order; nullopt when it does not hold one block.
+static std::optional<std::vector<std::string>>
+accessedBufferNames(const PyHandle &h, bool reads) {
+  std::string error;
+  auto values = h.schedule->state->getPayload(h.value, error);
+  if (failed(values) || values->size() != 1)
+    return std::nullopt;
+  auto block = dyn_cast_if_present<tir::BlockOp>(
+      dyn_cast_if_present<Operation *>(values->front()));
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::string> names;
+  for (Value buffer : reads ? read : written) {
+    std::string name;
+    if (auto alloc = buffer.getDefiningOp<tir::AllocBufferOp>()) {
+      if (auto attr = alloc.getBufferNameAttr())
+        name = attr.getValue().str();
+    } else if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+      if (auto func =
+              dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+        if (auto attr = func.getArgAttrOfType<StringAttr>(
+                arg.getArgNumber(), tir::TIRDialect::kNameAttrName))
+          name = attr.getValue().str();
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
 PYBIND11_MODULE(_tensorir, m) {
   m.doc() = "tir's C++ libraries: parse, schedule, build and call";
   static py::exception<ScheduleError> scheduleError(m, "ScheduleError");
@@ -409,39 +441,15 @@ PYBIND11_MODULE(_tensorir, m) {
               return block.getBlockName().str();
             return std::nullopt;
           })
-      // The names of the buffers the one block the handle holds writes, in
-      // the order of its writes (TVM's buffer_index for write buffers): an
-      // allocation's name, a parameter's tir.name; "" where there is none.
+      // The names of the buffers the one block the handle holds reads or
+      // writes, in the order of its reads / writes (TVM's buffer_index): an
+      // allocation's name, a parameter's tir.name.
+      .def_property_readonly(
+          "read_buffer_names",
+          [](const PyHandle &h) { return accessedBufferNames(h, true); })
       .def_property_readonly(
           "write_buffer_names",
-          [](const PyHandle &h) -> std::optional<std::vector<std::string>> {
-            std::string error;
-            auto values = h.schedule->state->getPayload(h.value, error);
-            if (failed(values) || values->size() != 1)
-              return std::nullopt;
-            auto block = dyn_cast_if_present<tir::BlockOp>(
-                dyn_cast_if_present<Operation *>(values->front()));
-            if (!block)
-              return std::nullopt;
-            SmallVector<Value> reads, writes;
-            tir::getAccessedBuffers(block, reads, writes);
-            std::vector<std::string> names;
-            for (Value buffer : writes) {
-              std::string name;
-              if (auto alloc = buffer.getDefiningOp<tir::AllocBufferOp>()) {
-                if (auto attr = alloc.getBufferNameAttr())
-                  name = attr.getValue().str();
-              } else if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-                if (auto func = dyn_cast<FunctionOpInterface>(
-                        arg.getOwner()->getParentOp()))
-                  if (auto attr = func.getArgAttrOfType<StringAttr>(
-                          arg.getArgNumber(), tir::TIRDialect::kNameAttrName))
-                    name = attr.getValue().str();
-              }
-              names.push_back(name);
-            }
-            return names;
-          })
+          [](const PyHandle &h) { return accessedBufferNames(h, false); })
       .def_property_readonly(
           "params",
           [](const PyHandle &h) {

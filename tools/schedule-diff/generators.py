@@ -320,6 +320,31 @@ def gen_set_scope(ctx):
     })
 
 
+def _cache_step(ctx, prim):
+    """cache_read / cache_write: a block, mostly its first buffers (an index
+    past them sometimes), a scope (rarely not one), sometimes consumer
+    blocks by name."""
+    r = ctx.rng
+    kind = "read" if prim == "cache_read" else "write"
+    kw = {f"{kind}_buffer_index": r.choice([0, 0, 0, 1, 1, 2, -1]),
+          "storage_scope": (r.choice(["global", "shared", "local"])
+                            if ctx.chance(0.95) else "no_such_scope")}
+    consumers = []
+    if ctx.chance(0.3):
+        consumers = r.sample(ctx.blocks, k=min(len(ctx.blocks), r.randint(1, 2)))
+    # Operands: the block, then the consumer blocks (resolved, like every
+    # operand, before the step runs).
+    return Step(prim, [block_ref(b) for b in [ctx.block(), *consumers]], kw)
+
+
+def gen_cache_read(ctx):
+    return _cache_step(ctx, "cache_read")
+
+
+def gen_cache_write(ctx):
+    return _cache_step(ctx, "cache_write")
+
+
 def gen_get_block(ctx):
     name = ctx.block() if ctx.chance(0.9) else "no_such_block"
     return Step("get_block", [], {"name": name})
@@ -365,6 +390,8 @@ GENERATORS = {
     "unannotate": gen_unannotate,
     "storage_align": gen_storage_align,
     "set_scope": gen_set_scope,
+    "cache_read": gen_cache_read,
+    "cache_write": gen_cache_write,
 }
 
 # How often each primitive is drawn, relative to 1 (the loop restructurers
@@ -375,6 +402,7 @@ WEIGHTS = {
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5, "set_scope": 0.5,
+    "cache_read": 1, "cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 

@@ -88,6 +88,8 @@ class Step:
             return sch.split(ops[0], factors)
         if self.prim == "get_block":
             return sch.get_block(**self.kw)
+        if self.prim in ("cache_read", "cache_write"):
+            return getattr(sch, self.prim)(ops[0], consumer_blocks=ops[1:] or None, **self.kw)
         return getattr(sch, self.prim)(*ops, **self.kw)
 
     def python(self):
@@ -98,12 +100,18 @@ class Step:
             return (f"loop = {ops[0]}\n"
                     f"factors = sch.sample_perfect_tile(loop, {', '.join(kw)})\n"
                     f"sch.split(loop, [factors] if isinstance(factors, int) else factors)")
+        if self.prim in ("cache_read", "cache_write") and len(ops) > 1:
+            return (f"sch.{self.prim}({', '.join(ops[:1] + kw)}, "
+                    f"consumer_blocks=[{', '.join(ops[1:])}])")
         return f"sch.{self.prim}({', '.join(ops + kw)})"
 
     def simpler(self):
         """Simpler variants of this step, for the shrinker: fewer operands
         (reorder, fuse), optional arguments left out, smaller split
         factors."""
+        if self.prim in ("cache_read", "cache_write") and len(self.ops) > 1:
+            for i in range(1, len(self.ops)):
+                yield Step(self.prim, self.ops[:i] + self.ops[i + 1:], self.kw)
         if self.prim in ("reorder", "fuse") and len(self.ops) > 2:
             for i in range(len(self.ops)):
                 yield Step(self.prim, self.ops[:i] + self.ops[i + 1:], self.kw)
@@ -111,7 +119,9 @@ class Step:
                     "annotate": ["ann_key", "ann_val"], "unannotate": ["ann_key"],
                     "bind": ["thread_axis"], "get_block": ["name"],
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
-                    "set_scope": ["buffer_index", "storage_scope"]}
+                    "set_scope": ["buffer_index", "storage_scope"],
+                    "cache_read": ["read_buffer_index", "storage_scope"],
+                    "cache_write": ["write_buffer_index", "storage_scope"]}
         for key in self.kw:
             if key not in required.get(self.prim, []):
                 kw = dict(self.kw)

@@ -211,6 +211,23 @@ LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
 LogicalResult setScope(BlockOp block, int64_t bufferIndex, StringRef scope,
                        ScheduleError &error);
 
+/// TVM's cache_read: a cache of the block's `bufferIndex`-th read buffer in
+/// storage scope `scope`, filled by a copy stage (returned) that TVM's
+/// rules place; the consumers (all readers, or `consumerBlocks` and their
+/// child blocks) read the cache.
+FailureOr<BlockOp> cacheRead(RewriterBase &rewriter, BlockOp block,
+                             int64_t bufferIndex, StringRef scope,
+                             ArrayRef<BlockOp> consumerBlocks,
+                             ScheduleError &error);
+
+/// TVM's cache_write: the block writes a cache of its `bufferIndex`-th
+/// write buffer in storage scope `scope`; a copy stage (returned) writes it
+/// back; `consumerBlocks` read the cache directly.
+FailureOr<BlockOp> cacheWrite(RewriterBase &rewriter, BlockOp block,
+                              int64_t bufferIndex, StringRef scope,
+                              ArrayRef<BlockOp> consumerBlocks,
+                              ScheduleError &error);
+
 /// Removes annotation `key`; refuses when there is none.
 LogicalResult unannotate(Operation *target, StringRef key,
                          ScheduleError &error);

@@ -248,7 +248,7 @@ static bool isPositiveMultiple(AffineExpr e, AffineExpr d) {
 ///     (a bound on the reduction of a split `k`), all such constraints
 ///     holding where those loops start.
 static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
-                                 ForOp loop) {
+                                 Operation *loop) {
   SmallVector<IntegerSet> sets = block.getPredicateSets();
   if (sets.size() != 1)
     return false;
@@ -332,12 +332,23 @@ FailureOr<LoopRegion>
 mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
                                 ArrayRef<BlockOp> blocks,
                                 AnalysisFailure &failure) {
-  MLIRContext *ctx = loop.getContext();
+  return relaxRegionUnder(loop, buffer, writes, blocks, failure);
+}
+
+FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
+                                                  bool writes,
+                                                  ArrayRef<BlockOp> blocks,
+                                                  AnalysisFailure &failure) {
+  MLIRContext *ctx = loop->getContext();
   RelaxedInputs in(ctx);
+  std::string where = "its scope";
+  if (auto forOp = dyn_cast<ForOp>(loop))
+    where = "loop " + getLoopDisplayName(forOp);
+  else if (auto scopeBlock = dyn_cast<BlockOp>(loop))
+    where = "block '" + scopeBlock.getBlockName().str() + "'";
   auto fail = [&](Operation *culprit, const Twine &why) {
-    return failure.set(culprit,
-                       "cannot bound the region of a buffer under loop " +
-                           getLoopDisplayName(loop) + ": " + why);
+    return failure.set(culprit, "cannot bound the region of a buffer under " +
+                                    where + ": " + why);
   };
   // The loop and the loops around it bound to threads that share the
   // buffer (shared memory across threadIdx, say) are relaxed as well: the
@@ -371,7 +382,7 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
         if (lo && up && *up > *lo)
           return in.relax(v, Interval{*lo, *up - 1});
       }
-      if (!owner || owner == loop.getOperation() || !loop->isAncestor(owner))
+      if (!owner || owner == loop || !loop->isAncestor(owner))
         return d;
       auto inner = dyn_cast<ForOp>(owner);
       if (!inner || !isa<BlockArgument>(v)) {

@@ -268,24 +268,59 @@ class Schedule:
         return _StmtView(rv._handle)
 
     # Primitives whose Python arguments need more than a conversion.
+    def _buffer_position(self, block, buffer_index, kind, primitive):
+        """A read / write buffer given by position or by name, as its
+        position among the block's reads / writes (what the trace records)."""
+        if isinstance(buffer_index, str):
+            handle = block._handle
+            names = (handle.read_buffer_names if kind == "read"
+                     else handle.write_buffer_names) or []
+            if buffer_index not in names:
+                raise ScheduleError(
+                    f"{primitive}: block {handle.block_name!r} {kind}s no buffer "
+                    f"named {buffer_index!r} (it {kind}s {names})")
+            return names.index(buffer_index)
+        if not isinstance(buffer_index, int) or isinstance(buffer_index, bool):
+            raise TypeError(f"{primitive}: buffer_index is a {kind} buffer's position "
+                            f"(int) or name (str), got {type(buffer_index).__name__}")
+        return buffer_index
+
     def set_scope(self, block, buffer_index, storage_scope):
         """TVM's set_scope: the block's write buffer `buffer_index` (its
         position among the block's writes, or the buffer's name) moves to
         `storage_scope`; the trace records the position."""
         if isinstance(block, str):
             block = self.get_block(block)
-        if isinstance(buffer_index, str):
-            names = block._handle.write_buffer_names or []
-            if buffer_index not in names:
-                raise ScheduleError(
-                    f"set_scope: block {block._handle.block_name!r} writes no buffer "
-                    f"named {buffer_index!r} (it writes {names})")
-            buffer_index = names.index(buffer_index)
-        elif not isinstance(buffer_index, int) or isinstance(buffer_index, bool):
-            raise TypeError("set_scope: buffer_index is a write buffer's position (int) "
-                            f"or name (str), got {type(buffer_index).__name__}")
+        buffer_index = self._buffer_position(block, buffer_index, "write", "set_scope")
         self._apply("set_scope", [block],
                     {"buffer_index": buffer_index, "storage_scope": storage_scope}, 0)
+
+    def _cache(self, primitive, kind, block, buffer_index, storage_scope, consumer_blocks):
+        consumers = [self.get_block(c) if isinstance(c, str) else c
+                     for c in (consumer_blocks or [])]
+        if isinstance(block, str):
+            block = self.get_block(block)
+        buffer_index = self._buffer_position(block, buffer_index, kind, primitive)
+        (stage,) = self._apply(primitive, [block, *consumers],
+                               {f"{kind}_buffer_index": buffer_index,
+                                "storage_scope": storage_scope}, 1)
+        return stage
+
+    def cache_read(self, block, read_buffer_index, storage_scope, consumer_blocks=None):
+        """TVM's cache_read: a cache of the block's read buffer
+        `read_buffer_index` (position or name) in `storage_scope`, filled by
+        a copy block, which is returned; `consumer_blocks` (blocks or names)
+        limit the blocks that read the cache."""
+        return self._cache("cache_read", "read", block, read_buffer_index, storage_scope,
+                           consumer_blocks)
+
+    def cache_write(self, block, write_buffer_index, storage_scope, consumer_blocks=None):
+        """TVM's cache_write: the block writes a cache of its write buffer
+        `write_buffer_index` (position or name) in `storage_scope`, and a
+        copy block, which is returned, writes it back; `consumer_blocks`
+        read the cache directly."""
+        return self._cache("cache_write", "write", block, write_buffer_index, storage_scope,
+                           consumer_blocks)
 
     def get_block(self, name, func_name=None):
         (rv,) = self._apply("get_block", [self._native.root],

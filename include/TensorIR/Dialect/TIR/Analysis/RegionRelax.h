@@ -124,6 +124,14 @@ FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
                                            ArrayRef<BlockOp> blocks,
                                            AnalysisFailure &failure);
 
+/// The same under any op that holds the blocks: a loop, a scope's block or
+/// function; every loop between a block and `boundary` is relaxed, the
+/// boundary's own values (a loop's variable, a block's iteration
+/// variables) stay symbolic.
+FailureOr<LoopRegion> relaxRegionUnder(Operation *boundary, Value buffer,
+                                       bool writes, ArrayRef<BlockOp> blocks,
+                                       AnalysisFailure &failure);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H

@@ -867,4 +867,101 @@ def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
   }];
 }
 
+// The cache primitives: a block, the consumer blocks (TVM's
+// consumer_blocks, possibly none), the buffer's position and the scope.
+class TIR_CacheOpBase<string mnemonic, string summaryText,
+                      string descriptionText, string indexName,
+                      string primitive>
+    : TIR_ScheduleOp<mnemonic> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = !con((ins TransformHandleTypeInterface:$block,
+                            Variadic<TransformHandleTypeInterface>:$consumer_blocks),
+                       !dag(ins, [I64Attr], [indexName]),
+                       (ins StrAttr:$storage_scope));
+  let results = (outs TransformHandleTypeInterface:$stage);
+  let assemblyFormat = [{
+    $block (`consumers` $consumer_blocks^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::llvm::SmallVector<BlockOp> consumers;
+      for (unsigned i = 1, e = getOperation()->getNumOperands(); i < e; ++i) {
+        ::mlir::FailureOr<BlockOp> consumer =
+            payload.single<BlockOp>(i, "tir.block", error);
+        if (::mlir::failed(consumer))
+          return ::mlir::failure();
+        consumers.push_back(*consumer);
+      }
+      ::mlir::FailureOr<BlockOp> stage = }] # primitive # [{(
+          rewriter, *block, getOperation()->getAttrOfType<::mlir::IntegerAttr>(
+              "}] # indexName # [{").getInt(), getStorageScope(), consumers, error);
+      if (::mlir::failed(stage))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
+      return ::mlir::success();
+    }
+  }];
+}
+
+def TIR_CacheReadOp : TIR_CacheOpBase<"cache_read",
+    "copy a buffer a block reads into a cache of another scope (TVM's cache_read)", [{
+    The block's `read_buffer_index`-th read buffer gets a cache in storage
+    scope `storage_scope`, named `<buffer>_<scope>`, and a copy stage of the
+    same name: loops `ax0`, `ax1`, ... around a block with spatial
+    variables `v0`, `v1`, ... The consumers read the cache: all blocks of
+    the scope that read the buffer (not its writer), or those given after
+    `consumers` and the blocks directly under them.
+
+    Where the copy goes (TVM's rules): for a buffer no block of the scope
+    writes, at the start of the scope, covering the whole buffer (or the
+    region the scope block lists for it); otherwise just before the first
+    consumer of the writer (the first given consumer, when given), in the
+    innermost statement list that holds both, covering what the writer
+    writes there (relaxed over the loops between); at the start of the
+    scope when that consumer comes before the writer, at its end when there
+    is none. A copy directly in the scope gets a compact cache (the
+    region's extents, accesses shifted by its start); one inside a loop
+    keeps the buffer's shape.
+
+    ```mlir
+    %c = transform.tir.cache_read %b {read_buffer_index = 0, storage_scope = "shared"} : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_read %b consumers %d {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a string that is not a
+    storage scope, an index past the block's reads, a buffer written by
+    more than one block of the scope, a region that cannot be bounded, and
+    (not yet supported) buffers with runtime dimensions where the cache
+    keeps their shape or no block writes them, compact regions of runtime
+    extent or starting at a loop variable outside the scope.
+  }], "read_buffer_index", "cacheRead">;
+
+def TIR_CacheWriteOp : TIR_CacheOpBase<"cache_write",
+    "let a block write a cache of another scope, copied back (TVM's cache_write)", [{
+    The block's `write_buffer_index`-th write buffer is replaced, in the
+    block and the blocks inside it, by a cache in storage scope
+    `storage_scope` named `<buffer>_<scope>`; a copy stage of the same name
+    writes it back just before the first consumer of the buffer that is not
+    given after `consumers` (those read the cache), in the innermost
+    statement list holding both, or at the end of the scope when there is
+    none. The region copied is what the block writes there; compact or
+    full as for `cache_read`.
+
+    ```mlir
+    %c = transform.tir.cache_write %b {write_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a string that is not a
+    storage scope, an index past the block's writes, another block of the
+    scope writing the buffer, a region that cannot be bounded, and the
+    shapes `cache_read` does not support yet.
+  }], "write_buffer_index", "cacheWrite">;
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD

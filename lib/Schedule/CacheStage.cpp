@@ -1,0 +1,347 @@
+//===- CacheStage.cpp - what cache_read and cache_write share -------------===//
+
+#include "CacheStage.h"
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+Block *mlir::tir::sched::getScopeBody(Operation *scope) {
+  if (auto block = dyn_cast<BlockOp>(scope))
+    return block.getBody();
+  return &cast<FunctionOpInterface>(scope).getFunctionBody().front();
+}
+
+/// The first statement after the allocations and matched buffers that open
+/// `body` (TVM keeps those outside the statement list).
+static Block::iterator afterDeclarations(Block *body) {
+  Block::iterator it = body->begin();
+  while (it != body->end() && isa<AllocBufferOp, MatchBufferOp, InitOp>(&*it))
+    ++it;
+  return it;
+}
+
+CachePlace mlir::tir::sched::startOfScope(Operation *scope) {
+  Block *body = getScopeBody(scope);
+  return {body, afterDeclarations(body), scope};
+}
+
+CachePlace mlir::tir::sched::endOfScope(Operation *scope) {
+  Block *body = getScopeBody(scope);
+  Block::iterator end = body->end();
+  if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+    end = std::prev(end);
+  return {body, end, scope};
+}
+
+CachePlace
+mlir::tir::sched::findCachePlace(Operation *scope, ArrayRef<BlockOp> scopeBlocks,
+                                 BlockOp writer,
+                                 const llvm::SetVector<Operation *> &related) {
+  BlockOp first;
+  bool writerSeen = false, relatedFirst = false;
+  for (BlockOp b : scopeBlocks) {
+    if (b == writer) {
+      writerSeen = true;
+      continue;
+    }
+    if (related.contains(b.getOperation())) {
+      first = b;
+      relatedFirst = !writerSeen;
+      break;
+    }
+  }
+  if (!first)
+    return endOfScope(scope);
+  if (relatedFirst)
+    return startOfScope(scope);
+  // The innermost statement list holding both: walk up from the related
+  // block until the list also holds the writer.
+  Operation *stmt = first;
+  while (!stmt->getBlock()->findAncestorOpInBlock(*writer))
+    stmt = stmt->getParentOp();
+  return {stmt->getBlock(), Block::iterator(stmt), stmt->getParentOp()};
+}
+
+std::string mlir::tir::sched::getBufferName(Value buffer) {
+  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
+    if (StringAttr name = alloc.getBufferNameAttr())
+      return name.str();
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      if (auto name = func.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), TIRDialect::kNameAttrName))
+        return name.str();
+  return "buffer";
+}
+
+llvm::SetVector<Operation *>
+mlir::tir::sched::withChildBlocks(ArrayRef<BlockOp> given) {
+  llvm::SetVector<Operation *> all;
+  for (BlockOp b : given) {
+    all.insert(b);
+    for (BlockOp child : collectChildBlocks(b))
+      all.insert(child);
+  }
+  return all;
+}
+
+Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
+                                          Operation *scope, Value buffer,
+                                          ArrayRef<int64_t> shape,
+                                          StringRef storageScope,
+                                          StringRef name) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *body = getScopeBody(scope);
+  Block::iterator it = body->begin();
+  while (it != body->end() && isa<AllocBufferOp>(&*it))
+    ++it;
+  rewriter.setInsertionPoint(body, it);
+  auto type = cast<MemRefType>(buffer.getType());
+  Attribute space = storageScope == "global"
+                        ? Attribute()
+                        : rewriter.getStringAttr(storageScope);
+  auto cacheType = MemRefType::get(shape, type.getElementType(),
+                                   MemRefLayoutAttrInterface(), space);
+  auto alloc = AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType,
+                                     ValueRange(), rewriter.getStringAttr(name),
+                                     DenseI64ArrayAttr());
+  return alloc.getBuffer();
+}
+
+BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
+                                           const CachePlace &place,
+                                           StringRef name, Value from,
+                                           Value to, Value original,
+                                           const LoopRegion &region) {
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = original.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(place.body, place.before);
+  bool full = place.insideLoop();
+  unsigned rank = region.lowers.size();
+  unsigned numIn = region.inputs.size();
+  auto shape = cast<MemRefType>(original.getType()).getShape();
+
+  SmallVector<Value> values(region.inputs);
+  SmallVector<IterVarSpec> vars;
+  SmallVector<OpFoldResult> extents;
+  for (unsigned d = 0; d < rank; ++d)
+    extents.push_back(
+        materializeIndex(rewriter, loc, region.extents[d], region.inputs));
+  for (unsigned d = 0; d < rank; ++d) {
+    auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
+                              extents[d], ("ax" + Twine(d)).str());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    values.push_back(loop.getInductionVar());
+  }
+  // Full mode: v = lower + ax over the buffer's domain; compact: v = ax
+  // over the region's extent.
+  SmallVector<std::string> names;
+  for (unsigned d = 0; d < rank; ++d)
+    names.push_back("v" + std::to_string(d));
+  for (unsigned d = 0; d < rank; ++d) {
+    AffineExpr ax = getAffineDimExpr(numIn + d, ctx);
+    AffineExpr binding =
+        full ? simplifyIndexExpr(region.lowers[d] + ax, values.size(), 0) : ax;
+    OpFoldResult upper =
+        full ? OpFoldResult(rewriter.getIndexAttr(shape[d])) : extents[d];
+    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0), upper,
+                    binding, names[d]});
+  }
+  // Where the region may leave the buffer (a producer under a predicate
+  // writes less than its loops span), the copy is guarded to the buffer.
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
+  Conjunction inBuffer;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (ShapedType::isDynamic(shape[d]))
+      continue;
+    AffineExpr at = simplifyIndexExpr(
+        region.lowers[d] + getAffineDimExpr(numIn + d, ctx), values.size(), 0);
+    std::optional<Interval> range = evaluateRange(at, ranges);
+    if (!range || range->lo < 0) {
+      inBuffer.constraints.push_back(at);
+      inBuffer.eqFlags.push_back(false);
+    }
+    if (!range || range->hi > shape[d] - 1) {
+      inBuffer.constraints.push_back(shape[d] - 1 - at);
+      inBuffer.eqFlags.push_back(false);
+    }
+  }
+  SmallVector<Conjunction> predicate;
+  if (!inBuffer.constraints.empty())
+    predicate.push_back(inBuffer);
+  auto stage = BlockOp::create(
+      rewriter, loc, name, vars, values,
+      [&](OpBuilder &b, Location l, ValueRange v) {
+        // Indices over (v0.., region inputs).
+        SmallVector<Value> operands(v.begin(), v.end());
+        if (!full)
+          llvm::append_range(operands, region.inputs);
+        SmallVector<AffineExpr> atV, atOriginal;
+        for (unsigned d = 0; d < rank; ++d) {
+          AffineExpr vd = getAffineDimExpr(d, ctx);
+          atV.push_back(vd);
+          atOriginal.push_back(
+              full ? vd
+                   : simplifyIndexExpr(vd + region.lowers[d].shiftDims(
+                                                numIn, rank),
+                                       operands.size(), 0));
+        }
+        unsigned n = operands.size();
+        AffineMap fromMap = makeInputMap(n, from == original ? atOriginal : atV,
+                                         ctx);
+        AffineMap toMap =
+            makeInputMap(n, to == original ? atOriginal : atV, ctx);
+        Value value = LoadOp::create(b, l, from, fromMap, operands);
+        StoreOp::create(b, l, value, to, toMap, operands);
+      },
+      predicate);
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(stage, ignored);
+  if (succeeded(regions))
+    setRegions(stage, *regions);
+  return stage;
+}
+
+/// `exprs` over `operands` with the region's lower bounds subtracted:
+/// the region's inputs join the operands.
+static void shiftByLowers(SmallVectorImpl<AffineExpr> &exprs,
+                          SmallVectorImpl<Value> &operands,
+                          const LoopRegion &region) {
+  SmallVector<AffineExpr> at;
+  for (Value in : region.inputs) {
+    auto it = llvm::find(operands, in);
+    if (it == operands.end()) {
+      at.push_back(getAffineDimExpr(operands.size(), in.getContext()));
+      operands.push_back(in);
+    } else {
+      at.push_back(
+          getAffineDimExpr(it - operands.begin(), in.getContext()));
+    }
+  }
+  for (unsigned d = 0; d < region.lowers.size(); ++d) {
+    AffineExpr &e = exprs[d];
+    e = simplifyOverValues(e - region.lowers[d].replaceDims(at), operands);
+  }
+}
+
+void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
+                                        Value buffer, Value cache,
+                                        const LoopRegion &region, bool shift) {
+  MLIRContext *ctx = block.getContext();
+  auto shifted = [&](AffineMap map, ValueRange operands,
+                     SmallVectorImpl<Value> &newOperands) {
+    SmallVector<AffineExpr> exprs = getExprsOverInputs(map);
+    newOperands.assign(operands.begin(), operands.end());
+    shiftByLowers(exprs, newOperands, region);
+    return makeInputMap(newOperands.size(), exprs, ctx);
+  };
+  // The block's own statements, not those of blocks inside it.
+  SmallVector<Operation *> users;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == block.getOperation() ||
+        user->getParentOfType<BlockOp>() == block)
+      users.push_back(user);
+  }
+  for (Operation *user : users) {
+    if (user == block.getOperation())
+      continue;
+    rewriter.modifyOpInPlace(user, [&] {
+      if (shift) {
+        SmallVector<Value> operands;
+        if (auto load = dyn_cast<LoadOp>(user)) {
+          AffineMap map = shifted(load.getMap(), load.getIndices(), operands);
+          load.setMapAttr(AffineMapAttr::get(map));
+          load.getIndicesMutable().assign(operands);
+        } else if (auto store = dyn_cast<StoreOp>(user)) {
+          AffineMap map =
+              shifted(store.getMap(), store.getIndices(), operands);
+          store.setMapAttr(AffineMapAttr::get(map));
+          store.getIndicesMutable().assign(operands);
+        } else if (auto match = dyn_cast<MatchBufferOp>(user)) {
+          RegionExprs r = splitRegionMap(match.getSourceRegion());
+          SmallVector<Value> ops(match.getIndices());
+          shiftByLowers(r.starts, ops, region);
+          match.setSourceRegionAttr(
+              AffineMapAttr::get(buildRegionMap(ops.size(), r, ctx)));
+          match.getIndicesMutable().assign(ops);
+        }
+      }
+      user->replaceUsesOfWith(buffer, cache);
+    });
+  }
+  // The block's regions: the buffer's entries name the cache, shifted.
+  if (!block.hasAccessRegions() ||
+      (!llvm::is_contained(block.getReadBuffers(), buffer) &&
+       !llvm::is_contained(block.getWriteBuffers(), buffer)))
+    return;
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (failed(regions))
+    return;
+  BlockAccessRegions updated = *regions;
+  for (auto *list : {&updated.reads, &updated.writes})
+    for (auto &[b, r] : *list) {
+      if (b != buffer)
+        continue;
+      b = cache;
+      if (shift)
+        shiftByLowers(r.starts, updated.inputs, region);
+    }
+  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+}
+
+LogicalResult mlir::tir::sched::checkCompactRegion(const LoopRegion &region,
+                                                   BlockOp culprit,
+                                                   StringRef primitive,
+                                                   ScheduleError &error) {
+  for (AffineExpr e : region.extents)
+    if (!isa<AffineConstantExpr>(e))
+      return refuse(error, culprit,
+                    primitive +
+                        " needs a cache region of constant extents where "
+                        "the copy goes directly in the scope, but it is " +
+                        "a runtime amount in some dimension");
+  for (unsigned k = 0; k < region.inputs.size(); ++k) {
+    if (!isLoopVar(region.inputs[k]))
+      continue;
+    for (AffineExpr lower : region.lowers)
+      if (lower.isFunctionOfDim(k))
+        return refuse(error, culprit,
+                      primitive +
+                          " would index the cache from a loop variable "
+                          "outside the scope, which a block body cannot "
+                          "read");
+  }
+  return success();
+}
+
+LogicalResult mlir::tir::sched::checkScopeAccesses(Operation *scope,
+                                                  Value buffer, BlockOp culprit,
+                                                  StringRef primitive,
+                                                  ScheduleError &error) {
+  auto scopeBlock = dyn_cast<BlockOp>(scope);
+  if (!scopeBlock)
+    return success();
+  // A cache in a block's scope lives for one execution of that block;
+  // what flows into it from outside (an init written by another block, a
+  // consumer that is the scope itself) is not handled yet.
+  return refuse(error, culprit,
+                primitive + " of a block inside block '" +
+                    scopeBlock.getBlockName() +
+                    "' (a scope other than the function's) is not supported "
+                    "yet");
+}

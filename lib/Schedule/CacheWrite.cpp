@@ -1,0 +1,130 @@
+//===- CacheWrite.cpp - TVM's cache_write ---------------------------------===//
+//
+// The block writes a new buffer of another storage scope instead of its
+// output, and a stage copies the part it writes back: just before the
+// first consumer of the output (or at the end of the scope when every
+// consumer reads the cache, or there is none). Consumers given in
+// `consumer_blocks` read the cache directly. CacheStage.cpp does the
+// shared work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CacheStage.h"
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Schedule/Primitives.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+static constexpr StringLiteral kCacheWrite = "cache_write";
+
+FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
+                                         int64_t bufferIndex,
+                                         StringRef storageScope,
+                                         ArrayRef<BlockOp> consumerBlocks,
+                                         ScheduleError &error) {
+  if (!isValidStorageScope(storageScope))
+    return refuse(error, block,
+                  Twine(kCacheWrite) + ": '" + storageScope +
+                      "' is not a storage scope (global, shared, "
+                      "shared.dyn, local, warp, wmma.*, ...)");
+  SmallVector<Value> reads, writes;
+  getAccessedBuffers(block, reads, writes);
+  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(writes.size()))
+    return refuse(error, block,
+                  Twine(kCacheWrite) + ": block '" + block.getBlockName() +
+                      "' writes " + Twine(writes.size()) +
+                      " buffers; there is no write buffer " +
+                      Twine(bufferIndex));
+  Value buffer = writes[bufferIndex];
+  Operation *root = getScopeRoot(block);
+  SmallVector<BlockOp> scopeBlocks = getScopeBlocks(root);
+  BlockDependences deps(scopeBlocks);
+  if (failed(checkScopeAccesses(root, buffer, block, kCacheWrite, error)))
+    return mlir::failure();
+  SmallVector<BlockOp> writers(deps.getWriters(buffer));
+  if (writers.size() > 1) {
+    BlockOp other = writers[0] == block ? writers[1] : writers[0];
+    return refuse(error, block,
+                  Twine(kCacheWrite) + " needs block '" +
+                      block.getBlockName() +
+                      "' to be the only block writing buffer '" +
+                      getBufferName(buffer) + "' in the scope, but block '" +
+                      other.getBlockName() + "' writes it too");
+  }
+  // The cache starts empty: a block that reads the buffer must write what
+  // it reads first (a reduction with its own init), or it would read the
+  // cache where it read values written before it.
+  if (llvm::is_contained(reads, buffer) && !block.getInitOp())
+    return refuse(error, block,
+                  Twine(kCacheWrite) + " needs block '" +
+                      block.getBlockName() + "' to not read buffer '" +
+                      getBufferName(buffer) +
+                      "' before writing it (only a reduction with its own "
+                      "init may read what it writes), since the cache does "
+                      "not hold the buffer's earlier values");
+  llvm::SetVector<Operation *> consumers = withChildBlocks(consumerBlocks);
+  llvm::SetVector<Operation *> related;
+  for (BlockOp b : deps.getConsumers(block))
+    if (!consumers.contains(b))
+      related.insert(b);
+  CachePlace place = findCachePlace(root, scopeBlocks, block, related);
+  AnalysisFailure failure;
+  FailureOr<LoopRegion> region =
+      relaxRegionUnder(place.owner, buffer, /*writes=*/true, {block}, failure);
+  if (failed(region))
+    return refuse(error, failure.culprit,
+                  Twine(kCacheWrite) + " " + failure.reason);
+  // The copy writes back every element of the region: one the block does
+  // not write (a predicate or a stride leaves holes) would be overwritten
+  // with what the cache holds there. TVM copies the box anyway.
+  if (!region->exact)
+    return refuse(error, block,
+                  Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
+                      "' to write a dense box of buffer '" +
+                      getBufferName(buffer) +
+                      "' where the copy goes, but its predicate or strides "
+                      "leave elements of the box unwritten, which the copy "
+                      "back would overwrite");
+  bool full = place.insideLoop();
+  SmallVector<int64_t> shape;
+  if (full) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.hasStaticShape())
+      return refuse(error, block,
+                    Twine(kCacheWrite) + " inside a loop keeps the shape of "
+                                         "buffer '" +
+                        getBufferName(buffer) +
+                        "', which has a runtime dimension: not supported yet");
+    llvm::append_range(shape, type.getShape());
+  } else {
+    if (failed(checkCompactRegion(*region, block, kCacheWrite, error)))
+      return mlir::failure();
+    for (AffineExpr e : region->extents)
+      shape.push_back(cast<AffineConstantExpr>(e).getValue());
+  }
+
+  // The block and the blocks inside it write (and read back) the cache;
+  // the consumers given read it.
+  SmallVector<BlockOp> retarget;
+  block->walk([&](BlockOp b) { retarget.push_back(b); });
+  root->walk([&](BlockOp b) {
+    if (consumers.contains(b) && !block->isAncestor(b))
+      retarget.push_back(b);
+  });
+
+  std::string name = getBufferName(buffer) + "_" + storageScope.str();
+  Value cache =
+      createCacheBuffer(rewriter, root, buffer, shape, storageScope, name);
+  BlockOp stage = createCacheStage(rewriter, place, name, cache, buffer,
+                                   buffer, *region);
+  for (BlockOp b : retarget)
+    retargetAccesses(rewriter, b, buffer, cache, *region, /*shift=*/!full);
+  return stage;
+}

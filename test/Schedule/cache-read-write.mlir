@@ -1,0 +1,98 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file | FileCheck %s
+
+// cache_read of an input (the copy at the start of the scope, whole
+// buffer), of an intermediate (just before its consumer), and cache_write
+// of the output (copied back at the end): TVM's cache_read_elementwise.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         %B = tir.alloc_buffer : memref<128x128xf32>
+// CHECK-NEXT:    %[[AG:.+]] = tir.alloc_buffer : memref<128x128xf32>
+// CHECK-NEXT:    %[[BL:.+]] = tir.alloc_buffer : memref<128x128xf32, "local">
+// CHECK-NEXT:    %[[CL:.+]] = tir.alloc_buffer : memref<128x128xf32, "local">
+// CHECK:         tir.block "A_global"(%[[V0:.+]] = spatial(128, %ax0), %[[V1:.+]] = spatial(128, %ax1))
+// CHECK:           tir.store %{{.+}}, %[[AG]][%[[V0]], %[[V1]]]
+// CHECK:         tir.block "B"
+// CHECK:           tir.load %[[AG]]
+// CHECK:         tir.block "B_local"
+// CHECK:         tir.block "C"
+// CHECK:           tir.load %[[BL]]
+// CHECK:           tir.store %{{.+}}, %[[CL]]
+// CHECK:         tir.block "C_local"
+// CHECK:           tir.load %[[CL]]
+// CHECK-NEXT:      tir.store %{{.+}}, %arg1
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  return
+func.func @elementwise(%A: memref<128x128xf32> {tir.name = "A"}, %C: memref<128x128xf32> {tir.name = "C"}) {
+  %B = tir.alloc_buffer : memref<128x128xf32>
+  tir.for %i = 0 to 128 {
+    tir.for %j = 0 to 128 {
+      tir.block "B"(%vi = spatial(128, %i), %vj = spatial(128, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<128x128xf32>
+        %two = arith.constant 2.0 : f32
+        %b = arith.mulf %a, %two : f32
+        tir.store %b, %B[%vi, %vj] : memref<128x128xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 128 {
+    tir.for %j = 0 to 128 {
+      tir.block "C"(%vi = spatial(128, %i), %vj = spatial(128, %j)) {
+        %b = tir.load %B[%vi, %vj] : memref<128x128xf32>
+        %one = arith.constant 1.0 : f32
+        %c = arith.addf %b, %one : f32
+        tir.store %c, %C[%vi, %vj] : memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %s0 = transform.tir.cache_read %b {read_buffer_index = 0, storage_scope = "global"} : (!transform.any_op) -> !transform.any_op
+    %t = transform.tir.cache_read %c {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    %w = transform.tir.cache_write %c {write_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A producer inside a loop: the copy goes inside the loop before the
+// consumer, covering what one iteration writes (full mode: the cache keeps
+// the buffer's shape, the binding is i * 16 + ax0).
+// CHECK-LABEL: func.func @in_loop
+// CHECK:         tir.for %i = 0 to 8 {
+// CHECK:           tir.block "A"
+// CHECK:           tir.for %ax0 = 0 to 16 {
+// CHECK-NEXT:        tir.block "T_global"(%{{.+}} = spatial(128, %i * 16 + %ax0))
+// CHECK:           tir.block "B"
+// CHECK:             tir.load %T_global
+func.func @in_loop(%A: memref<128xf32> {tir.name = "A"}, %B: memref<128xf32> {tir.name = "B"}) {
+  %T = tir.alloc_buffer : memref<128xf32>
+  tir.for %i = 0 to 8 {
+    tir.for %j = 0 to 16 {
+      tir.block "A"(%vi = spatial(128, %i * 16 + %j)) {
+        %a = tir.load %A[%vi] : memref<128xf32>
+        tir.store %a, %T[%vi] : memref<128xf32>
+      }
+    }
+    tir.for %j = 0 to 16 {
+      tir.block "B"(%vi = spatial(128, %i * 16 + %j)) {
+        %t = tir.load %T[%vi] : memref<128xf32>
+        tir.store %t, %B[%vi] : memref<128xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.tir.cache_read %b {read_buffer_index = 0, storage_scope = "global"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
