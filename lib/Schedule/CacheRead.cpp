@@ -91,8 +91,9 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
   SmallVector<BlockOp> writers(deps.getWriters(buffer));
   if (writers.size() > 1)
     return refuse(error, writers[1],
-                  Twine(kCacheRead) + " needs at most one block writing "
-                                      "buffer '" +
+                  Twine(kCacheRead) +
+                      " needs at most one block writing "
+                      "buffer '" +
                       getBufferName(buffer) + "' in the scope, but blocks '" +
                       writers[0].getBlockName() + "' and '" +
                       writers[1].getBlockName() + "' both write it");
@@ -121,9 +122,8 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
         related.insert(b);
     place = findCachePlace(root, scopeBlocks, writer, related);
     AnalysisFailure failure;
-    FailureOr<LoopRegion> r =
-        relaxRegionUnder(place.owner, buffer, /*writes=*/true, {writer},
-                         failure);
+    FailureOr<LoopRegion> r = relaxRegionUnder(
+        place.owner, buffer, /*writes=*/true, {writer}, failure);
     if (failed(r))
       return refuse(error, failure.culprit,
                     Twine(kCacheRead) + " " + failure.reason);
@@ -135,8 +135,9 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     auto type = cast<MemRefType>(buffer.getType());
     if (!type.hasStaticShape())
       return refuse(error, block,
-                    Twine(kCacheRead) + " inside a loop keeps the shape of "
-                                        "buffer '" +
+                    Twine(kCacheRead) +
+                        " inside a loop keeps the shape of "
+                        "buffer '" +
                         getBufferName(buffer) +
                         "', which has a runtime dimension: not supported yet");
     llvm::append_range(shape, type.getShape());
@@ -165,8 +166,8 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
   std::string name = getBufferName(buffer) + "_" + storageScope.str();
   Value cache =
       createCacheBuffer(rewriter, root, buffer, shape, storageScope, name);
-  BlockOp stage = createCacheStage(rewriter, place, name, buffer, cache,
-                                   buffer, region);
+  BlockOp stage =
+      createCacheStage(rewriter, place, name, buffer, cache, buffer, region);
   for (BlockOp b : readers)
     retargetAccesses(rewriter, b, buffer, cache, region, /*shift=*/!full);
   return stage;

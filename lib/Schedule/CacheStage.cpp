@@ -45,8 +45,8 @@ CachePlace mlir::tir::sched::endOfScope(Operation *scope) {
 }
 
 CachePlace
-mlir::tir::sched::findCachePlace(Operation *scope, ArrayRef<BlockOp> scopeBlocks,
-                                 BlockOp writer,
+mlir::tir::sched::findCachePlace(Operation *scope,
+                                 ArrayRef<BlockOp> scopeBlocks, BlockOp writer,
                                  const llvm::SetVector<Operation *> &related) {
   BlockOp first;
   bool writerSeen = false, relatedFirst = false;
@@ -114,16 +114,16 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
                         : rewriter.getStringAttr(storageScope);
   auto cacheType = MemRefType::get(shape, type.getElementType(),
                                    MemRefLayoutAttrInterface(), space);
-  auto alloc = AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType,
-                                     ValueRange(), rewriter.getStringAttr(name),
-                                     DenseI64ArrayAttr());
+  auto alloc =
+      AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType, ValueRange(),
+                            rewriter.getStringAttr(name), DenseI64ArrayAttr());
   return alloc.getBuffer();
 }
 
 BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
                                            const CachePlace &place,
-                                           StringRef name, Value from,
-                                           Value to, Value original,
+                                           StringRef name, Value from, Value to,
+                                           Value original,
                                            const LoopRegion &region) {
   MLIRContext *ctx = rewriter.getContext();
   Location loc = original.getLoc();
@@ -157,8 +157,8 @@ BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
         full ? simplifyIndexExpr(region.lowers[d] + ax, values.size(), 0) : ax;
     OpFoldResult upper =
         full ? OpFoldResult(rewriter.getIndexAttr(shape[d])) : extents[d];
-    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0), upper,
-                    binding, names[d]});
+    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0), upper, binding,
+                    names[d]});
   }
   // Where the region may leave the buffer (a producer under a predicate
   // writes less than its loops span), the copy is guarded to the buffer.
@@ -195,13 +195,13 @@ BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
           atV.push_back(vd);
           atOriginal.push_back(
               full ? vd
-                   : simplifyIndexExpr(vd + region.lowers[d].shiftDims(
-                                                numIn, rank),
-                                       operands.size(), 0));
+                   : simplifyIndexExpr(
+                         vd + region.lowers[d].shiftDims(numIn, rank),
+                         operands.size(), 0));
         }
         unsigned n = operands.size();
-        AffineMap fromMap = makeInputMap(n, from == original ? atOriginal : atV,
-                                         ctx);
+        AffineMap fromMap =
+            makeInputMap(n, from == original ? atOriginal : atV, ctx);
         AffineMap toMap =
             makeInputMap(n, to == original ? atOriginal : atV, ctx);
         Value value = LoadOp::create(b, l, from, fromMap, operands);
@@ -227,8 +227,7 @@ static void shiftByLowers(SmallVectorImpl<AffineExpr> &exprs,
       at.push_back(getAffineDimExpr(operands.size(), in.getContext()));
       operands.push_back(in);
     } else {
-      at.push_back(
-          getAffineDimExpr(it - operands.begin(), in.getContext()));
+      at.push_back(getAffineDimExpr(it - operands.begin(), in.getContext()));
     }
   }
   for (unsigned d = 0; d < region.lowers.size(); ++d) {
@@ -267,8 +266,7 @@ void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
           load.setMapAttr(AffineMapAttr::get(map));
           load.getIndicesMutable().assign(operands);
         } else if (auto store = dyn_cast<StoreOp>(user)) {
-          AffineMap map =
-              shifted(store.getMap(), store.getIndices(), operands);
+          AffineMap map = shifted(store.getMap(), store.getIndices(), operands);
           store.setMapAttr(AffineMapAttr::get(map));
           store.getIndicesMutable().assign(operands);
         } else if (auto match = dyn_cast<MatchBufferOp>(user)) {
@@ -330,9 +328,10 @@ LogicalResult mlir::tir::sched::checkCompactRegion(const LoopRegion &region,
 }
 
 LogicalResult mlir::tir::sched::checkScopeAccesses(Operation *scope,
-                                                  Value buffer, BlockOp culprit,
-                                                  StringRef primitive,
-                                                  ScheduleError &error) {
+                                                   Value buffer,
+                                                   BlockOp culprit,
+                                                   StringRef primitive,
+                                                   ScheduleError &error) {
   auto scopeBlock = dyn_cast<BlockOp>(scope);
   if (!scopeBlock)
     return success();

@@ -52,8 +52,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   if (writers.size() > 1) {
     BlockOp other = writers[0] == block ? writers[1] : writers[0];
     return refuse(error, block,
-                  Twine(kCacheWrite) + " needs block '" +
-                      block.getBlockName() +
+                  Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
                       "' to be the only block writing buffer '" +
                       getBufferName(buffer) + "' in the scope, but block '" +
                       other.getBlockName() + "' writes it too");
@@ -63,9 +62,8 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   // cache where it read values written before it.
   if (llvm::is_contained(reads, buffer) && !block.getInitOp())
     return refuse(error, block,
-                  Twine(kCacheWrite) + " needs block '" +
-                      block.getBlockName() + "' to not read buffer '" +
-                      getBufferName(buffer) +
+                  Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
+                      "' to not read buffer '" + getBufferName(buffer) +
                       "' before writing it (only a reduction with its own "
                       "init may read what it writes), since the cache does "
                       "not hold the buffer's earlier values");
@@ -98,8 +96,9 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     auto type = cast<MemRefType>(buffer.getType());
     if (!type.hasStaticShape())
       return refuse(error, block,
-                    Twine(kCacheWrite) + " inside a loop keeps the shape of "
-                                         "buffer '" +
+                    Twine(kCacheWrite) +
+                        " inside a loop keeps the shape of "
+                        "buffer '" +
                         getBufferName(buffer) +
                         "', which has a runtime dimension: not supported yet");
     llvm::append_range(shape, type.getShape());
@@ -122,8 +121,8 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   std::string name = getBufferName(buffer) + "_" + storageScope.str();
   Value cache =
       createCacheBuffer(rewriter, root, buffer, shape, storageScope, name);
-  BlockOp stage = createCacheStage(rewriter, place, name, cache, buffer,
-                                   buffer, *region);
+  BlockOp stage =
+      createCacheStage(rewriter, place, name, cache, buffer, buffer, *region);
   for (BlockOp b : retarget)
     retargetAccesses(rewriter, b, buffer, cache, *region, /*shift=*/!full);
   return stage;
