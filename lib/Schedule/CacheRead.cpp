@@ -69,20 +69,11 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
                                         StringRef storageScope,
                                         ArrayRef<BlockOp> consumerBlocks,
                                         ScheduleError &error) {
-  if (!isValidStorageScope(storageScope))
-    return refuse(error, block,
-                  Twine(kCacheRead) + ": '" + storageScope +
-                      "' is not a storage scope (global, shared, "
-                      "shared.dyn, local, warp, wmma.*, ...)");
-  SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
-  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(reads.size()))
-    return refuse(error, block,
-                  Twine(kCacheRead) + ": block '" + block.getBlockName() +
-                      "' reads " + Twine(reads.size()) +
-                      " buffers; there is no read buffer " +
-                      Twine(bufferIndex));
-  Value buffer = reads[bufferIndex];
+  FailureOr<Value> cached = getCachedBuffer(block, bufferIndex, storageScope,
+                                            /*reads=*/true, kCacheRead, error);
+  if (failed(cached))
+    return mlir::failure();
+  Value buffer = *cached;
   Operation *root = getScopeRoot(block);
   SmallVector<BlockOp> scopeBlocks = getScopeBlocks(root);
   BlockDependences deps(scopeBlocks);
@@ -130,23 +121,10 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     region = *r;
   }
   bool full = place.insideLoop();
-  SmallVector<int64_t> shape;
-  if (full) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.hasStaticShape())
-      return refuse(error, block,
-                    Twine(kCacheRead) +
-                        " inside a loop keeps the shape of "
-                        "buffer '" +
-                        getBufferName(buffer) +
-                        "', which has a runtime dimension: not supported yet");
-    llvm::append_range(shape, type.getShape());
-  } else {
-    if (failed(checkCompactRegion(region, block, kCacheRead, error)))
-      return failure();
-    for (AffineExpr e : region.extents)
-      shape.push_back(cast<AffineConstantExpr>(e).getValue());
-  }
+  FailureOr<SmallVector<int64_t>> shape =
+      getCacheShape(place, region, buffer, block, kCacheRead, error);
+  if (failed(shape))
+    return mlir::failure();
 
   // The blocks to point at the cache: every block of the scope's tree that
   // accesses the buffer and neither writes it nor sits in a block that
@@ -165,7 +143,7 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
 
   std::string name = getBufferName(buffer) + "_" + storageScope.str();
   Value cache =
-      createCacheBuffer(rewriter, root, buffer, shape, storageScope, name);
+      createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
   BlockOp stage =
       createCacheStage(rewriter, place, name, buffer, cache, buffer, region);
   for (BlockOp b : readers)

@@ -8,6 +8,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -302,10 +303,9 @@ void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
   rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
 }
 
-LogicalResult mlir::tir::sched::checkCompactRegion(const LoopRegion &region,
-                                                   BlockOp culprit,
-                                                   StringRef primitive,
-                                                   ScheduleError &error) {
+static LogicalResult checkCompactRegion(const LoopRegion &region,
+                                        BlockOp culprit, StringRef primitive,
+                                        ScheduleError &error) {
   for (AffineExpr e : region.extents)
     if (!isa<AffineConstantExpr>(e))
       return refuse(error, culprit,
@@ -325,6 +325,48 @@ LogicalResult mlir::tir::sched::checkCompactRegion(const LoopRegion &region,
                           "read");
   }
   return success();
+}
+
+FailureOr<Value>
+mlir::tir::sched::getCachedBuffer(BlockOp block, int64_t bufferIndex,
+                                  StringRef storageScope, bool reads,
+                                  StringRef primitive, ScheduleError &error) {
+  if (!isValidStorageScope(storageScope))
+    return refuse(error, block,
+                  primitive + ": '" + storageScope +
+                      "' is not a storage scope (global, shared, "
+                      "shared.dyn, local, warp, wmma.*, ...)");
+  SmallVector<Value> read, written;
+  getAccessedBuffers(block, read, written);
+  SmallVector<Value> &buffers = reads ? read : written;
+  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(buffers.size()))
+    return refuse(error, block,
+                  primitive + ": block '" + block.getBlockName() + "' " +
+                      (reads ? "reads " : "writes ") + Twine(buffers.size()) +
+                      " buffers; there is no " + (reads ? "read" : "write") +
+                      " buffer " + Twine(bufferIndex));
+  return buffers[bufferIndex];
+}
+
+FailureOr<SmallVector<int64_t>> mlir::tir::sched::getCacheShape(
+    const CachePlace &place, const LoopRegion &region, Value buffer,
+    BlockOp culprit, StringRef primitive, ScheduleError &error) {
+  SmallVector<int64_t> shape;
+  if (place.insideLoop()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.hasStaticShape())
+      return refuse(error, culprit,
+                    primitive + " inside a loop keeps the shape of buffer '" +
+                        getBufferName(buffer) +
+                        "', which has a runtime dimension: not supported yet");
+    llvm::append_range(shape, type.getShape());
+    return shape;
+  }
+  if (failed(checkCompactRegion(region, culprit, primitive, error)))
+    return failure();
+  for (AffineExpr e : region.extents)
+    shape.push_back(cast<AffineConstantExpr>(e).getValue());
+  return shape;
 }
 
 LogicalResult mlir::tir::sched::checkScopeAccesses(Operation *scope,

@@ -81,10 +81,21 @@ BlockOp createCacheStage(RewriterBase &rewriter, const CachePlace &place,
 void retargetAccesses(RewriterBase &rewriter, BlockOp block, Value buffer,
                       Value cache, const LoopRegion &region, bool shift);
 
-/// Refuses a compact region whose extents are not constants, or whose
-/// lower bounds use loop variables (an index in a block body may not).
-LogicalResult checkCompactRegion(const LoopRegion &region, BlockOp culprit,
+/// The buffer a cache primitive names: checks the storage scope, then
+/// that `bufferIndex` is a position among the block's reads (`reads`) or
+/// writes.
+FailureOr<Value> getCachedBuffer(BlockOp block, int64_t bufferIndex,
+                                 StringRef storageScope, bool reads,
                                  StringRef primitive, ScheduleError &error);
+
+/// The cache's shape at `place`: the buffer's inside a loop (full mode),
+/// the region's extents directly in the scope (compact). Refuses a buffer
+/// of runtime dimensions in full mode, and in compact mode a region of
+/// runtime extents or whose lower bounds use loop variables (an index in a
+/// block body may not).
+FailureOr<SmallVector<int64_t>>
+getCacheShape(const CachePlace &place, const LoopRegion &region, Value buffer,
+              BlockOp culprit, StringRef primitive, ScheduleError &error);
 
 /// Refuses a scope other than the function's (a cache allocated in a
 /// block lives for one execution of it; not supported yet).

@@ -29,20 +29,12 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
                                          StringRef storageScope,
                                          ArrayRef<BlockOp> consumerBlocks,
                                          ScheduleError &error) {
-  if (!isValidStorageScope(storageScope))
-    return refuse(error, block,
-                  Twine(kCacheWrite) + ": '" + storageScope +
-                      "' is not a storage scope (global, shared, "
-                      "shared.dyn, local, warp, wmma.*, ...)");
-  SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
-  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(writes.size()))
-    return refuse(error, block,
-                  Twine(kCacheWrite) + ": block '" + block.getBlockName() +
-                      "' writes " + Twine(writes.size()) +
-                      " buffers; there is no write buffer " +
-                      Twine(bufferIndex));
-  Value buffer = writes[bufferIndex];
+  FailureOr<Value> cached =
+      getCachedBuffer(block, bufferIndex, storageScope,
+                      /*reads=*/false, kCacheWrite, error);
+  if (failed(cached))
+    return mlir::failure();
+  Value buffer = *cached;
   Operation *root = getScopeRoot(block);
   SmallVector<BlockOp> scopeBlocks = getScopeBlocks(root);
   BlockDependences deps(scopeBlocks);
@@ -60,7 +52,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   // The cache starts empty: a block that reads the buffer must write what
   // it reads first (a reduction with its own init), or it would read the
   // cache where it read values written before it.
-  if (llvm::is_contained(reads, buffer) && !block.getInitOp())
+  if (llvm::is_contained(deps.getReads(block), buffer) && !block.getInitOp())
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
                       "' to not read buffer '" + getBufferName(buffer) +
@@ -91,23 +83,10 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
                       "leave elements of the box unwritten, which the copy "
                       "back would overwrite");
   bool full = place.insideLoop();
-  SmallVector<int64_t> shape;
-  if (full) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (!type.hasStaticShape())
-      return refuse(error, block,
-                    Twine(kCacheWrite) +
-                        " inside a loop keeps the shape of "
-                        "buffer '" +
-                        getBufferName(buffer) +
-                        "', which has a runtime dimension: not supported yet");
-    llvm::append_range(shape, type.getShape());
-  } else {
-    if (failed(checkCompactRegion(*region, block, kCacheWrite, error)))
-      return mlir::failure();
-    for (AffineExpr e : region->extents)
-      shape.push_back(cast<AffineConstantExpr>(e).getValue());
-  }
+  FailureOr<SmallVector<int64_t>> shape =
+      getCacheShape(place, *region, buffer, block, kCacheWrite, error);
+  if (failed(shape))
+    return mlir::failure();
 
   // The block and the blocks inside it write (and read back) the cache;
   // the consumers given read it.
@@ -120,7 +99,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
 
   std::string name = getBufferName(buffer) + "_" + storageScope.str();
   Value cache =
-      createCacheBuffer(rewriter, root, buffer, shape, storageScope, name);
+      createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
   BlockOp stage =
       createCacheStage(rewriter, place, name, cache, buffer, buffer, *region);
   for (BlockOp b : retarget)
