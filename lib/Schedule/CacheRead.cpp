@@ -54,7 +54,8 @@ static FailureOr<LoopRegion> inputRegion(Operation *scope, Value buffer,
   for (int64_t size : cast<MemRefType>(buffer.getType()).getShape()) {
     if (ShapedType::isDynamic(size))
       return refuse(error, block,
-                    Twine(kCacheRead) + " of buffer '" + getBufferName(buffer) +
+                    Twine(kCacheRead) + " of buffer '" +
+                        getCachedBufferName(buffer) +
                         "', which has a runtime dimension and no writer in "
                         "the scope, is not supported yet (the copy would "
                         "need the dimension's size)");
@@ -85,7 +86,8 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
                   Twine(kCacheRead) +
                       " needs at most one block writing "
                       "buffer '" +
-                      getBufferName(buffer) + "' in the scope, but blocks '" +
+                      getCachedBufferName(buffer) +
+                      "' in the scope, but blocks '" +
                       writers[0].getBlockName() + "' and '" +
                       writers[1].getBlockName() + "' both write it");
   llvm::SetVector<Operation *> consumers = withChildBlocks(consumerBlocks);
@@ -141,7 +143,7 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     return WalkResult::advance();
   });
 
-  std::string name = getBufferName(buffer) + "_" + storageScope.str();
+  std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
   Value cache =
       createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
   BlockOp stage =

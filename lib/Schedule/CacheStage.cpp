@@ -74,17 +74,9 @@ mlir::tir::sched::findCachePlace(Operation *scope,
   return {stmt->getBlock(), Block::iterator(stmt), stmt->getParentOp()};
 }
 
-std::string mlir::tir::sched::getBufferName(Value buffer) {
-  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
-    if (StringAttr name = alloc.getBufferNameAttr())
-      return name.str();
-  if (auto arg = dyn_cast<BlockArgument>(buffer))
-    if (auto func =
-            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      if (auto name = func.getArgAttrOfType<StringAttr>(
-              arg.getArgNumber(), TIRDialect::kNameAttrName))
-        return name.str();
-  return "buffer";
+std::string mlir::tir::sched::getCachedBufferName(Value buffer) {
+  std::string name = getBufferName(buffer);
+  return name.empty() ? "buffer" : name;
 }
 
 llvm::SetVector<Operation *>
@@ -357,7 +349,7 @@ FailureOr<SmallVector<int64_t>> mlir::tir::sched::getCacheShape(
     if (!type.hasStaticShape())
       return refuse(error, culprit,
                     primitive + " inside a loop keeps the shape of buffer '" +
-                        getBufferName(buffer) +
+                        getCachedBufferName(buffer) +
                         "', which has a runtime dimension: not supported yet");
     llvm::append_range(shape, type.getShape());
     return shape;

@@ -50,9 +50,9 @@ CachePlace findCachePlace(Operation *scope, ArrayRef<BlockOp> scopeBlocks,
                           BlockOp writer,
                           const llvm::SetVector<Operation *> &related);
 
-/// The name TVMScript shows for a buffer: an allocation's, a parameter's
-/// tir.name; "buffer" when it has none.
-std::string getBufferName(Value buffer);
+/// getBufferName, or "buffer" for one without a name (in messages and the
+/// cache's name).
+std::string getCachedBufferName(Value buffer);
 
 /// The blocks `given` and the blocks directly under each of them (TVM adds
 /// a consumer's child blocks).

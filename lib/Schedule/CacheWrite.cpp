@@ -46,8 +46,9 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
                       "' to be the only block writing buffer '" +
-                      getBufferName(buffer) + "' in the scope, but block '" +
-                      other.getBlockName() + "' writes it too");
+                      getCachedBufferName(buffer) +
+                      "' in the scope, but block '" + other.getBlockName() +
+                      "' writes it too");
   }
   // The cache starts empty: a block that reads the buffer must write what
   // it reads first (a reduction with its own init), or it would read the
@@ -55,7 +56,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   if (llvm::is_contained(deps.getReads(block), buffer) && !block.getInitOp())
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
-                      "' to not read buffer '" + getBufferName(buffer) +
+                      "' to not read buffer '" + getCachedBufferName(buffer) +
                       "' before writing it (only a reduction with its own "
                       "init may read what it writes), since the cache does "
                       "not hold the buffer's earlier values");
@@ -78,7 +79,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
                       "' to write a dense box of buffer '" +
-                      getBufferName(buffer) +
+                      getCachedBufferName(buffer) +
                       "' where the copy goes, but its predicate or strides "
                       "leave elements of the box unwritten, which the copy "
                       "back would overwrite");
@@ -97,7 +98,7 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
       retarget.push_back(b);
   });
 
-  std::string name = getBufferName(buffer) + "_" + storageScope.str();
+  std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
   Value cache =
       createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
   BlockOp stage =

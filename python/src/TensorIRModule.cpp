@@ -381,20 +381,8 @@ accessedBufferNames(const PyHandle &h, bool reads) {
   SmallVector<Value> read, written;
   tir::getAccessedBuffers(block, read, written);
   std::vector<std::string> names;
-  for (Value buffer : reads ? read : written) {
-    std::string name;
-    if (auto alloc = buffer.getDefiningOp<tir::AllocBufferOp>()) {
-      if (auto attr = alloc.getBufferNameAttr())
-        name = attr.getValue().str();
-    } else if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-      if (auto func =
-              dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-        if (auto attr = func.getArgAttrOfType<StringAttr>(
-                arg.getArgNumber(), tir::TIRDialect::kNameAttrName))
-          name = attr.getValue().str();
-    }
-    names.push_back(name);
-  }
+  for (Value buffer : reads ? read : written)
+    names.push_back(tir::getBufferName(buffer));
   return names;
 }
 

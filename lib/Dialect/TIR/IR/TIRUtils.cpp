@@ -1,9 +1,11 @@
 //===- TIRUtils.cpp - parser and verifier helpers for tir -----------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -114,4 +116,17 @@ std::string mlir::tir::describeOpHeader(Operation *op) {
   llvm::raw_string_ostream os(text);
   op->print(os, flags);
   return text.substr(0, text.find('\n'));
+}
+
+std::string mlir::tir::getBufferName(Value buffer) {
+  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
+    if (StringAttr name = alloc.getBufferNameAttr())
+      return name.str();
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      if (auto name = func.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), TIRDialect::kNameAttrName))
+        return name.str();
+  return "";
 }

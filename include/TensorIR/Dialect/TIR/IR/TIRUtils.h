@@ -56,6 +56,10 @@ bool isStorageSharedAcrossThread(StringRef scope, StringRef threadTag);
 
 /// The storage scope of a buffer: its memory space, "global" without one.
 StringRef getStorageScope(MemRefType type);
+
+/// The name TVMScript shows for a buffer: an allocation's `buffer_name`, a
+/// function parameter's `tir.name`; "" when it has none.
+std::string getBufferName(Value buffer);
 /// Checks the memory space of a buffer type; the empty string when valid.
 std::string checkBufferMemorySpace(MemRefType type);
 
