@@ -69,7 +69,9 @@ predicateHull(BlockOp block) {
   ValueRange values = block.getBindingValues();
   SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
   SmallVector<std::optional<Interval>> hull(values.size(), Interval{1, 0});
+  unsigned numRead = 0;
   for (IntegerSet set : block.getPredicateSets()) {
+    numRead = std::max(numRead, set.getNumInputs());
     for (AffineExpr e : set.getConstraints())
       if (!e.isPureAffine())
         return failure();
@@ -101,13 +103,8 @@ predicateHull(BlockOp block) {
     }
   }
   // Inputs the sets do not read are free.
-  for (unsigned pos = 0, e = values.size(); pos < e; ++pos) {
-    bool read = llvm::any_of(block.getPredicateSets(), [&](IntegerSet set) {
-      return pos < set.getNumInputs();
-    });
-    if (!read)
-      hull[pos].reset();
-  }
+  for (unsigned pos = numRead, e = values.size(); pos < e; ++pos)
+    hull[pos].reset();
   return hull;
 }
 
