@@ -6,6 +6,10 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -219,4 +223,62 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer,
   if (mlir::failed(region))
     return refuse(error, failure.culprit, primitive + " " + failure.reason);
   return region;
+}
+
+bool mlir::tir::isPredicateImpliedByDomains(BlockOp block) {
+  SmallVector<IntegerSet> sets = block.getPredicateSets();
+  if (sets.empty())
+    return true;
+  MLIRContext *ctx = block.getContext();
+  ValueRange values = block.getBindingValues();
+  unsigned n = values.size();
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
+  // A set over the binding values (input space, every input a dimension)
+  // with their known ranges, as a Presburger set; nullopt where it is not
+  // affine.
+  auto toSet =
+      [&](ArrayRef<AffineExpr> constraints,
+          ArrayRef<bool> eqFlags) -> std::optional<presburger::PresburgerSet> {
+    for (AffineExpr e : constraints)
+      if (!e.isPureAffine())
+        return std::nullopt;
+    FlatLinearValueConstraints cst(IntegerSet::get(n, 0, constraints, eqFlags));
+    for (unsigned pos = 0; pos < n; ++pos) {
+      if (!ranges[pos])
+        continue;
+      cst.addBound(presburger::BoundType::LB, pos, ranges[pos]->lo);
+      cst.addBound(presburger::BoundType::UB, pos, ranges[pos]->hi);
+    }
+    cst.resetIds();
+    return presburger::PresburgerSet(cst);
+  };
+  // The points whose bindings lie in the domains.
+  SmallVector<AffineExpr> inDomain;
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    std::optional<int64_t> lo = block.getConstantDomainLower(i);
+    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+    if (!lo || !hi)
+      return false;
+    inDomain.push_back(bindings[i] - *lo);
+    inDomain.push_back(*hi - 1 - bindings[i]);
+  }
+  if (inDomain.empty())
+    inDomain.push_back(getAffineConstantExpr(0, ctx));
+  std::optional<presburger::PresburgerSet> domain =
+      toSet(inDomain, SmallVector<bool>(inDomain.size(), false));
+  if (!domain)
+    return false;
+  presburger::PresburgerSet allowed =
+      presburger::PresburgerSet::getEmpty(domain->getSpace());
+  for (IntegerSet set : sets) {
+    SmallVector<AffineExpr> constraints = getConstraintsOverInputs(set);
+    SmallVector<bool> eqFlags(set.getEqFlags());
+    std::optional<presburger::PresburgerSet> disjunct =
+        toSet(constraints, eqFlags);
+    if (!disjunct)
+      return false;
+    allowed = allowed.unionSet(*disjunct);
+  }
+  return domain->subtract(allowed).isIntegerEmpty();
 }

@@ -95,6 +95,17 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
                                           ArrayRef<int64_t> shape,
                                           StringRef storageScope,
                                           StringRef name) {
+  Attribute space = storageScope == "global"
+                        ? Attribute()
+                        : rewriter.getStringAttr(storageScope);
+  return createBufferLike(rewriter, scope, buffer, shape, space, name);
+}
+
+Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
+                                         Operation *scope, Value buffer,
+                                         ArrayRef<int64_t> shape,
+                                         Attribute memorySpace,
+                                         StringRef name) {
   OpBuilder::InsertionGuard guard(rewriter);
   Block *body = getScopeBody(scope);
   Block::iterator it = body->begin();
@@ -102,15 +113,36 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
     ++it;
   rewriter.setInsertionPoint(body, it);
   auto type = cast<MemRefType>(buffer.getType());
-  Attribute space = storageScope == "global"
-                        ? Attribute()
-                        : rewriter.getStringAttr(storageScope);
   auto cacheType = MemRefType::get(shape, type.getElementType(),
-                                   MemRefLayoutAttrInterface(), space);
+                                   MemRefLayoutAttrInterface(), memorySpace);
   auto alloc =
       AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType, ValueRange(),
                             rewriter.getStringAttr(name), DenseI64ArrayAttr());
   return alloc.getBuffer();
+}
+
+SmallVector<Conjunction>
+mlir::tir::sched::getInBufferGuard(ArrayRef<AffineExpr> at, ValueRange values,
+                                   ArrayRef<int64_t> shape) {
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
+  Conjunction inBuffer;
+  for (auto [d, e] : llvm::enumerate(at)) {
+    if (ShapedType::isDynamic(shape[d]))
+      continue;
+    std::optional<Interval> range = evaluateRange(e, ranges);
+    if (!range || range->lo < 0) {
+      inBuffer.constraints.push_back(e);
+      inBuffer.eqFlags.push_back(false);
+    }
+    if (!range || range->hi > shape[d] - 1) {
+      inBuffer.constraints.push_back(shape[d] - 1 - e);
+      inBuffer.eqFlags.push_back(false);
+    }
+  }
+  SmallVector<Conjunction> predicate;
+  if (!inBuffer.constraints.empty())
+    predicate.push_back(inBuffer);
+  return predicate;
 }
 
 BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
@@ -155,26 +187,11 @@ BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
   }
   // Where the region may leave the buffer (a producer under a predicate
   // writes less than its loops span), the copy is guarded to the buffer.
-  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
-  Conjunction inBuffer;
-  for (unsigned d = 0; d < rank; ++d) {
-    if (ShapedType::isDynamic(shape[d]))
-      continue;
-    AffineExpr at = simplifyIndexExpr(
-        region.lowers[d] + getAffineDimExpr(numIn + d, ctx), values.size(), 0);
-    std::optional<Interval> range = evaluateRange(at, ranges);
-    if (!range || range->lo < 0) {
-      inBuffer.constraints.push_back(at);
-      inBuffer.eqFlags.push_back(false);
-    }
-    if (!range || range->hi > shape[d] - 1) {
-      inBuffer.constraints.push_back(shape[d] - 1 - at);
-      inBuffer.eqFlags.push_back(false);
-    }
-  }
-  SmallVector<Conjunction> predicate;
-  if (!inBuffer.constraints.empty())
-    predicate.push_back(inBuffer);
+  SmallVector<AffineExpr> at;
+  for (unsigned d = 0; d < rank; ++d)
+    at.push_back(simplifyIndexExpr(
+        region.lowers[d] + getAffineDimExpr(numIn + d, ctx), values.size(), 0));
+  SmallVector<Conjunction> predicate = getInBufferGuard(at, values, shape);
   auto stage = BlockOp::create(
       rewriter, loc, name, vars, values,
       [&](OpBuilder &b, Location l, ValueRange v) {

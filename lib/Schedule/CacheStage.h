@@ -65,6 +65,19 @@ Value createCacheBuffer(RewriterBase &rewriter, Operation *scope, Value buffer,
                         ArrayRef<int64_t> shape, StringRef storageScope,
                         StringRef name);
 
+/// Allocates a buffer of `shape` with `buffer`'s element type in memory
+/// space `memorySpace` (null: global) in `scope`, after its last
+/// allocation, named `name`.
+Value createBufferLike(RewriterBase &rewriter, Operation *scope, Value buffer,
+                       ArrayRef<int64_t> shape, Attribute memorySpace,
+                       StringRef name);
+
+/// The predicate (none, or one conjunction) that keeps indices `at` (over
+/// `values`) inside a buffer of `shape` where their ranges may leave it.
+SmallVector<Conjunction> getInBufferGuard(ArrayRef<AffineExpr> at,
+                                          ValueRange values,
+                                          ArrayRef<int64_t> shape);
+
 /// The copy stage at `place`: loops `ax0..` over the region's extents and a
 /// block `name` with spatial variables `v0..` that stores `to[...]` =
 /// `from[...]`. `original` (the buffer cached, `from` or `to`) is indexed

@@ -207,3 +207,34 @@ def test_annotate_and_bind(example):
     sch.unannotate(block, "pragma")
     with pytest.raises(tvm.tir.ScheduleError, match="no annotation 'pragma'"):
         sch.unannotate(block, "pragma")
+
+
+def test_reindex_runs_and_traces(example):
+    # The matmul's output copied out of a buffer indexed [vi, vj] and its
+    # second input copied into one indexed [vk, vj]: the same numbers.
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    out = sch.reindex("C", ("write", 0))
+    sch.reindex("C", "B")                       # a read buffer by name
+    assert sch.get(out).name_hint == "C_reindex"
+    text = sch.mod.mlir()
+    assert "%C_reindex = tir.alloc_buffer : memref<128x128xf32>" in text
+    assert 'tir.block "B_reindex"' in text
+    assert 'sch.reindex(block=b0, buffer=("write", 0))' in str(sch.trace.as_python())
+    _, _, reference = run_matmul(mod, seed=5)
+    _, _, scheduled = run_matmul(sch.mod, seed=5)
+    assert np.array_equal(reference, scheduled)
+
+
+@pytest.mark.parametrize("buffer, error, message", [
+    (("read", 2), tvm.tir.ScheduleError, "block 'C' has 2 read buffers; there is no read buffer 2"),
+    (("other", 0), tvm.tir.ScheduleError, r'\("read", i\) or \("write", i\)'),
+    ("Z", tvm.tir.ScheduleError, "accesses no buffer named 'Z'"),
+    (0, TypeError, "a buffer position needs its kind"),
+])
+def test_reindex_refusals_leave_ir(example, buffer, error, message):
+    sch = tvm.tir.Schedule(example("matmul"))
+    before = sch.mod.mlir()
+    with pytest.raises(error, match=message):
+        sch.reindex("C", buffer)
+    assert sch.mod.mlir() == before

@@ -345,6 +345,15 @@ def gen_cache_write(ctx):
     return _cache_step(ctx, "cache_write")
 
 
+def gen_reindex(ctx):
+    """reindex: a block, mostly its first read or write buffer (an index
+    past them sometimes), rarely by a kind that is neither."""
+    r = ctx.rng
+    kind = r.choice(["read", "read", "write"]) if ctx.chance(0.97) else "other"
+    return Step("reindex", [block_ref(ctx.block())],
+                {"buffer": [kind, r.choice([0, 0, 0, 1, 1, 2, -1])]})
+
+
 def gen_get_block(ctx):
     name = ctx.block() if ctx.chance(0.9) else "no_such_block"
     return Step("get_block", [], {"name": name})
@@ -392,6 +401,7 @@ GENERATORS = {
     "set_scope": gen_set_scope,
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
+    "reindex": gen_reindex,
 }
 
 # How often each primitive is drawn, relative to 1 (the loop restructurers
@@ -402,7 +412,7 @@ WEIGHTS = {
     "sample_perfect_tile": 1.5, "vectorize": 1.5, "parallel": 1.5, "unroll": 1.5,
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5, "set_scope": 0.5,
-    "cache_read": 1, "cache_write": 1,
+    "cache_read": 1, "cache_write": 1, "reindex": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 

@@ -121,7 +121,8 @@ class Step:
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
                     "set_scope": ["buffer_index", "storage_scope"],
                     "cache_read": ["read_buffer_index", "storage_scope"],
-                    "cache_write": ["write_buffer_index", "storage_scope"]}
+                    "cache_write": ["write_buffer_index", "storage_scope"],
+                    "reindex": ["buffer"]}
         for key in self.kw:
             if key not in required.get(self.prim, []):
                 kw = dict(self.kw)

@@ -71,6 +71,13 @@ LogicalResult checkStagePipeline(StringRef primitive,
                                  const BlockDependences &scope,
                                  ScheduleError &error);
 
+/// Whether `block`'s predicate holds wherever its bindings lie in their
+/// iteration domains (split's `i0 * 16 + i1 < 100` for a variable of domain
+/// 100), so that it excludes no point of the iteration space: true without
+/// a predicate, false where it cannot tell (a predicate or binding that is
+/// not affine, a runtime domain).
+bool isPredicateImpliedByDomains(BlockOp block);
+
 /// getAccessRegions (TensorIR/Dialect/TIR/Analysis/AccessRegions.h) as a
 /// refusal.
 FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,

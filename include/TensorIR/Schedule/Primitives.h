@@ -228,6 +228,21 @@ FailureOr<BlockOp> cacheWrite(RewriterBase &rewriter, BlockOp block,
                               ArrayRef<BlockOp> consumerBlocks,
                               ScheduleError &error);
 
+/// TVM's reindex: the block's `bufferIndex`-th read (or, with `isWrite`,
+/// write) buffer, which it accesses at a single index list, gets a copy
+/// `<buffer>_reindex` indexed by the iteration variables those indices use
+/// (in block order); the block accesses the copy there, and a stage
+/// (returned) just before (read) or after (write) the block's loop nest
+/// copies between the two over the variables' domains. Refuses a block
+/// with blocks inside it, a buffer accessed at two index lists or other
+/// than by loads and stores, a gather index, a block that is not alone in
+/// its loop nest, a read copy of a buffer the block also writes, a write
+/// copy of a buffer the block reads without a tir.init, and a scope that is
+/// not a stage pipeline.
+FailureOr<BlockOp> reindex(RewriterBase &rewriter, BlockOp block,
+                           int64_t bufferIndex, bool isWrite,
+                           ScheduleError &error);
+
 /// Removes annotation `key`; refuses when there is none.
 LogicalResult unannotate(Operation *target, StringRef key,
                          ScheduleError &error);

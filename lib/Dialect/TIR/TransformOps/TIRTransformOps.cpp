@@ -168,3 +168,23 @@ public:
 void mlir::tir::registerTransformDialectExtension(DialectRegistry &registry) {
   registry.addExtensions<TIRTransformDialectExtension>();
 }
+
+//===----------------------------------------------------------------------===//
+// ReIndexOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult tir::ReIndexOp::verify() {
+  if (getBufferIndexType() != "read" && getBufferIndexType() != "write")
+    return emitOpError(
+               "expects buffer_index_type \"read\" or \"write\", got \"")
+           << getBufferIndexType() << "\"";
+  return success();
+}
+
+void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
+                                         raw_ostream &os) {
+  // TVM's Python takes the buffer as ("read" | "write", index).
+  if (name == "buffer_index")
+    os << "buffer=(\"" << getBufferIndexType() << "\", " << getBufferIndex()
+       << ")";
+}

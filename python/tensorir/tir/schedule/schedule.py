@@ -285,6 +285,58 @@ class Schedule:
                             f"(int) or name (str), got {type(buffer_index).__name__}")
         return buffer_index
 
+    def _buffer_arg(self, block, buffer, primitive, required_kind=None):
+        """TVM's buffer argument: ("read" | "write", position), a position
+        of `required_kind`, or a buffer (or its name) the block reads or
+        writes (a buffer it does both to is its write, as in TVM). Returns
+        (kind, position)."""
+        handle = block._handle
+        names = {"read": handle.read_buffer_names or [],
+                 "write": handle.write_buffer_names or []}
+        if isinstance(buffer, int) and not isinstance(buffer, bool):
+            if required_kind is None:
+                raise TypeError(f"{primitive}: a buffer position needs its kind: "
+                                f'("read", i) or ("write", i)')
+            buffer = (required_kind, buffer)
+        if isinstance(buffer, (tuple, list)):
+            if len(buffer) != 2 or buffer[0] not in names:
+                raise ScheduleError(f"{primitive}: a buffer given by position is "
+                                 f'("read", i) or ("write", i), got {buffer!r}')
+            kind, index = buffer
+            if not isinstance(index, int) or not 0 <= index < len(names[kind]):
+                raise ScheduleError(
+                    f"{primitive}: block {handle.block_name!r} has {len(names[kind])} "
+                    f"{kind} buffers; there is no {kind} buffer {index!r}")
+        else:
+            name = buffer if isinstance(buffer, str) else getattr(buffer, "name", None)
+            if not isinstance(name, str):
+                raise TypeError(f"{primitive}: buffer is (kind, position), a name or a "
+                                f"buffer, got {type(buffer).__name__}")
+            found = None
+            for kind in ("read", "write"):
+                if name in names[kind]:
+                    found = (kind, names[kind].index(name))
+            if found is None:
+                raise ScheduleError(
+                    f"{primitive}: block {handle.block_name!r} accesses no buffer named "
+                    f"{name!r} (it reads {names['read']}, writes {names['write']})")
+            kind, index = found
+        if required_kind is not None and kind != required_kind:
+            raise ScheduleError(f"{primitive} needs a {required_kind} buffer, got the "
+                                f"{kind} buffer {names[kind][index]!r}")
+        return kind, index
+
+    def reindex(self, block, buffer):
+        """TVM's reindex: a copy `<buffer>_reindex` of a buffer the block
+        reads or writes (("read" | "write", position), or its name), indexed
+        by the block's variables; returns the stage that copies it."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        kind, index = self._buffer_arg(block, buffer, "reindex")
+        (stage,) = self._apply("reindex", [block],
+                               {"buffer_index": index, "buffer_index_type": kind}, 1)
+        return stage
+
     def set_scope(self, block, buffer_index, storage_scope):
         """TVM's set_scope: the block's write buffer `buffer_index` (its
         position among the block's writes, or the buffer's name) moves to

@@ -1,0 +1,239 @@
+//===- TIRBufferTransformOps.td - buffer primitives --------*- tablegen -*-===//
+//
+// The schedule primitives that change buffers rather than loops: their
+// layout (storage_align), storage scope (set_scope), and the stages that
+// copy them (cache_read, cache_write, reindex). Included by
+// TIRTransformOps.td, whose TIR_ScheduleOp they build on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD
+#define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD
+
+def TIR_StorageAlignOp : TIR_ScheduleOp<"storage_align"> {
+  let summary = "pad a dimension of a buffer's layout (TVM's storage_align)";
+  let description = [{
+    Records that dimension `axis` (negative: counted from the end) of the
+    block's `buffer_index`-th write buffer is to be laid out with a stride
+    s such that `s mod factor == offset` (to avoid bank conflicts, for
+    instance), as TVM does: an entry `[buffer_index, axis, factor, offset]`
+    of the block's `buffer_dim_align` annotation, replacing an earlier entry
+    for the same dimension. The lowering does not pad strides yet: the
+    annotation is kept, as TVM keeps it until its lowering does.
+
+    ```mlir
+    transform.tir.storage_align %b {buffer_index = 0, axis = 0, factor = 128, offset = 127} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past the
+    block's writes, an axis out of range, a factor below 1, a buffer the
+    function does not allocate (a parameter or a matched buffer), and a
+    `buffer_dim_align` annotation that is not a list of four-integer lists.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       I64Attr:$axis, I64Attr:$factor, I64Attr:$offset);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return storageAlign(*block, getBufferIndex(), getAxis(), getFactor(),
+                          getOffset(), error);
+    }
+  }];
+}
+
+def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
+  let summary = "move a buffer to another storage scope (TVM's set_scope)";
+  let description = [{
+    The block's `buffer_index`-th write buffer, which the function
+    allocates, moves to storage scope `storage_scope` (`global`, `shared`,
+    `shared.dyn`, `local`, `warp`, `wmma.*`, ...): its type becomes
+    `memref<..., "shared">` (`global`: no memory space), and the buffers
+    matched on a region of it (`tir.match_buffer`) follow. Setting the scope
+    the buffer has is no change. On the CPU every scope lowers to ordinary
+    memory.
+
+    ```mlir
+    transform.tir.set_scope %b {buffer_index = 0, storage_scope = "shared"} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past the
+    block's writes, a string that is not a storage scope, and a buffer the
+    function does not allocate (a parameter: its storage is the caller's).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$storage_scope);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return setScope(*block, getBufferIndex(), getStorageScope(), error);
+    }
+  }];
+}
+
+// The cache primitives: a block, the consumer blocks (TVM's
+// consumer_blocks, possibly none), the buffer's position and the scope.
+class TIR_CacheOpBase<string mnemonic, string summaryText,
+                      string descriptionText, string indexName,
+                      string primitive>
+    : TIR_ScheduleOp<mnemonic> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = !con((ins TransformHandleTypeInterface:$block,
+                            Variadic<TransformHandleTypeInterface>:$consumer_blocks),
+                       !dag(ins, [I64Attr], [indexName]),
+                       (ins StrAttr:$storage_scope));
+  let results = (outs TransformHandleTypeInterface:$stage);
+  let assemblyFormat = [{
+    $block (`consumers` $consumer_blocks^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::llvm::SmallVector<BlockOp> consumers;
+      for (unsigned i = 1, e = getOperation()->getNumOperands(); i < e; ++i) {
+        ::mlir::FailureOr<BlockOp> consumer =
+            payload.single<BlockOp>(i, "tir.block", error);
+        if (::mlir::failed(consumer))
+          return ::mlir::failure();
+        consumers.push_back(*consumer);
+      }
+      ::mlir::FailureOr<BlockOp> stage = }] # primitive # [{(
+          rewriter, *block, getOperation()->getAttrOfType<::mlir::IntegerAttr>(
+              "}] # indexName # [{").getInt(), getStorageScope(), consumers, error);
+      if (::mlir::failed(stage))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
+      return ::mlir::success();
+    }
+  }];
+}
+
+def TIR_CacheReadOp : TIR_CacheOpBase<"cache_read",
+    "copy a buffer a block reads into a cache of another scope (TVM's cache_read)", [{
+    The block's `read_buffer_index`-th read buffer gets a cache in storage
+    scope `storage_scope`, named `<buffer>_<scope>`, and a copy stage of the
+    same name: loops `ax0`, `ax1`, ... around a block with spatial
+    variables `v0`, `v1`, ... The consumers read the cache: all blocks of
+    the scope that read the buffer (not its writer), or those given after
+    `consumers` and the blocks directly under them.
+
+    Where the copy goes (TVM's rules): for a buffer no block of the scope
+    writes, at the start of the scope, covering the whole buffer (or the
+    region the scope block lists for it); otherwise just before the first
+    consumer of the writer (the first given consumer, when given), in the
+    innermost statement list that holds both, covering what the writer
+    writes there (relaxed over the loops between); at the start of the
+    scope when that consumer comes before the writer, at its end when there
+    is none. A copy directly in the scope gets a compact cache (the
+    region's extents, accesses shifted by its start); one inside a loop
+    keeps the buffer's shape.
+
+    ```mlir
+    %c = transform.tir.cache_read %b {read_buffer_index = 0, storage_scope = "shared"} : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_read %b consumers %d {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a string that is not a
+    storage scope, an index past the block's reads, a buffer written by
+    more than one block of the scope, a region that cannot be bounded, and
+    (not yet supported) buffers with runtime dimensions where the cache
+    keeps their shape or no block writes them, compact regions of runtime
+    extent or starting at a loop variable outside the scope.
+  }], "read_buffer_index", "cacheRead">;
+
+def TIR_CacheWriteOp : TIR_CacheOpBase<"cache_write",
+    "let a block write a cache of another scope, copied back (TVM's cache_write)", [{
+    The block's `write_buffer_index`-th write buffer is replaced, in the
+    block and the blocks inside it, by a cache in storage scope
+    `storage_scope` named `<buffer>_<scope>`; a copy stage of the same name
+    writes it back just before the first consumer of the buffer that is not
+    given after `consumers` (those read the cache), in the innermost
+    statement list holding both, or at the end of the scope when there is
+    none. The region copied is what the block writes there; compact or
+    full as for `cache_read`.
+
+    ```mlir
+    %c = transform.tir.cache_write %b {write_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a string that is not a
+    storage scope, an index past the block's writes, another block of the
+    scope writing the buffer, a region that cannot be bounded, and the
+    shapes `cache_read` does not support yet.
+  }], "write_buffer_index", "cacheWrite">;
+
+
+def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
+  let summary = "copy a buffer into one indexed by the block's variables (TVM's reindex)";
+  let description = [{
+    The block's `buffer_index`-th read (`buffer_index_type = "read"`) or
+    write (`"write"`) buffer, which the block accesses at one index list,
+    gets a copy `<buffer>_reindex` whose dimensions are the block's
+    iteration variables that the indices use, in block order: the block
+    accesses the copy at those variables (`A[vj, vi]` becomes
+    `A_reindex[vi, vj]`), and a stage named `<buffer>_reindex` copies the
+    buffer in just before the block's loop nest (read) or out just after it
+    (write), in loops `ax0`, ... over the variables' domains with spatial
+    variables `v0`, ... Indices are first simplified with the domains
+    (`co floordiv 64 * 3 + rc` is `rc` for `co` in [0, 64)). The stage is
+    returned.
+
+    ```mlir
+    %s = transform.tir.reindex %b {buffer_index = 0, buffer_index_type = "read"} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an index past the
+    block's reads or writes, a block with blocks inside it, a buffer
+    accessed at two index lists or other than by loads and stores, a gather
+    index, a block that shares a loop with other statements, a scope that
+    is not a stage pipeline, and, beyond TVM (whose result would be wrong):
+    a read copy of a buffer the block also writes, a write copy of a buffer
+    the block reads without a tir.init. Not yet supported: variables of
+    runtime domain.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$buffer_index_type);
+  let results = (outs TransformHandleTypeInterface:$stage);
+  let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> stage =
+          reindex(rewriter, *block, getBufferIndex(),
+                  getBufferIndexType() == "write", error);
+      if (::mlir::failed(stage))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
+      return ::mlir::success();
+    }
+  }];
+}
+
+#endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD
