@@ -150,5 +150,6 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
       createCacheStage(rewriter, place, name, buffer, cache, buffer, region);
   for (BlockOp b : readers)
     retargetAccesses(rewriter, b, buffer, cache, region, /*shift=*/!full);
+  updateEnclosingRegions(rewriter, readers, root, buffer);
   return stage;
 }

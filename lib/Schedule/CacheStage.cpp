@@ -1,6 +1,7 @@
 //===- CacheStage.cpp - what cache_read and cache_write share -------------===//
 
 #include "CacheStage.h"
+#include "InlineUtils.h"
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
@@ -394,4 +395,28 @@ LogicalResult mlir::tir::sched::checkScopeAccesses(Operation *scope,
                     scopeBlock.getBlockName() +
                     "' (a scope other than the function's) is not supported "
                     "yet");
+}
+
+void mlir::tir::sched::updateEnclosingRegions(RewriterBase &rewriter,
+                                              ArrayRef<BlockOp> retargeted,
+                                              Operation *scope, Value buffer) {
+  llvm::SetVector<Operation *> enclosing;
+  for (BlockOp b : retargeted)
+    for (Operation *op = b->getParentOp(); op && op != scope;
+         op = op->getParentOp())
+      if (isa<BlockOp>(op) && !llvm::is_contained(retargeted, op))
+        enclosing.insert(op);
+  // Innermost first: an outer block's listing is inferred from the inner
+  // ones.
+  SmallVector<Operation *> order(enclosing.begin(), enclosing.end());
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (; op; op = op->getParentOp())
+      ++d;
+    return d;
+  };
+  llvm::stable_sort(
+      order, [&](Operation *a, Operation *b) { return depth(a) > depth(b); });
+  for (Operation *op : order)
+    updateListedRegions(rewriter, cast<BlockOp>(op), buffer);
 }

@@ -94,6 +94,15 @@ BlockOp createCacheStage(RewriterBase &rewriter, const CachePlace &place,
 void retargetAccesses(RewriterBase &rewriter, BlockOp block, Value buffer,
                       Value cache, const LoopRegion &region, bool shift);
 
+/// After `retargeted` (blocks of `scope`'s tree) were pointed from `buffer`
+/// at a cache, the blocks around them inside the scope that list regions
+/// list what they now access (InlineUtils' updateListedRegions), innermost
+/// first; a stale listing would hide the cache's uses from later
+/// primitives.
+void updateEnclosingRegions(RewriterBase &rewriter,
+                            ArrayRef<BlockOp> retargeted, Operation *scope,
+                            Value buffer);
+
 /// The buffer a cache primitive names: checks the storage scope, then
 /// that `bufferIndex` is a position among the block's reads (`reads`) or
 /// writes.

@@ -105,5 +105,6 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
       createCacheStage(rewriter, place, name, cache, buffer, buffer, *region);
   for (BlockOp b : retarget)
     retargetAccesses(rewriter, b, buffer, cache, *region, /*shift=*/!full);
+  updateEnclosingRegions(rewriter, retarget, root, buffer);
   return stage;
 }

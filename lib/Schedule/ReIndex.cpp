@@ -93,8 +93,7 @@ static FailureOr<AccessIndices> collectIndices(BlockOp block, Value buffer,
             "elements ('" + op->getName().getStringRef().str() + "')";
       return WalkResult::interrupt();
     }
-    SmallVector<AffineExpr> exprs =
-        indicesOver(map, operands, result.inputs);
+    SmallVector<AffineExpr> exprs = indicesOver(map, operands, result.inputs);
     if (!found) {
       found = true;
       result.exprs = std::move(exprs);
@@ -182,15 +181,14 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
                       "', which a read copy would lose (reindex its write)");
   if (isWrite && !block.getInitOp()) {
     bool loads = false;
-    block.getBody()->walk([&](LoadOp load) {
-      loads |= load.getBuffer() == buffer;
-    });
+    block.getBody()->walk(
+        [&](LoadOp load) { loads |= load.getBuffer() == buffer; });
     if (loads)
-        return refuse(error, block,
-                      Twine(kReindex) + ": block '" + block.getBlockName() +
-                          "' reads buffer '" + name +
-                          "' before writing it and has no tir.init; its "
-                          "copy would start uninitialized");
+      return refuse(error, block,
+                    Twine(kReindex) + ": block '" + block.getBlockName() +
+                        "' reads buffer '" + name +
+                        "' before writing it and has no tir.init; its "
+                        "copy would start uninitialized");
   }
   // The copy out covers the whole iteration space: a predicate that leaves
   // points out would have it store what the block never wrote.
@@ -276,9 +274,9 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   Location loc = block.getLoc();
   SmallVector<Value> loopVars;
   for (auto [d, i] : llvm::enumerate(covered)) {
-    auto loop = ForOp::create(rewriter, loc, block.getMixedDomainLower(i),
-                              block.getMixedDomainUpper(i),
-                              ("ax" + Twine(d)).str());
+    auto loop =
+        ForOp::create(rewriter, loc, block.getMixedDomainLower(i),
+                      block.getMixedDomainUpper(i), ("ax" + Twine(d)).str());
     rewriter.setInsertionPointToStart(loop.getBody());
     loopVars.push_back(loop.getInductionVar());
   }
@@ -349,8 +347,7 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   SmallVector<Value> at;
   for (unsigned i : covered)
     at.push_back(block.getIterVar(i));
-  AffineMap atMap =
-      AffineMap::getMultiDimIdentityMap(covered.size(), ctx);
+  AffineMap atMap = AffineMap::getMultiDimIdentityMap(covered.size(), ctx);
   SmallVector<Operation *> users;
   for (Operation *user : buffer.getUsers())
     if (block->isProperAncestor(user))

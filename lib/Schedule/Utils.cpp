@@ -2,6 +2,11 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -360,4 +365,38 @@ void mlir::tir::sched::setRegions(BlockOp block,
       ArrayRef(regions.inputs).drop_front(block.getNumIterVars()));
   set(regions.reads, block.getReadBuffersMutable(), true);
   set(regions.writes, block.getWriteBuffersMutable(), false);
+}
+
+FailureOr<Value> mlir::tir::sched::getNthAccessBuffer(BlockOp block,
+                                                      int64_t index,
+                                                      bool isWrite,
+                                                      StringRef primitive,
+                                                      ScheduleError &error) {
+  SmallVector<Value> reads, writes;
+  getAccessedBuffers(block, reads, writes);
+  SmallVector<Value> &buffers = isWrite ? writes : reads;
+  if (index < 0 || index >= static_cast<int64_t>(buffers.size()))
+    return refuse(error, block,
+                  primitive + ": block '" + block.getBlockName() + "' " +
+                      (isWrite ? "writes " : "reads ") + Twine(buffers.size()) +
+                      " buffers; there is no " + (isWrite ? "write" : "read") +
+                      " buffer " + Twine(index));
+  return buffers[index];
+}
+
+FailureOr<Operation *> mlir::tir::sched::getBufferScope(Value buffer,
+                                                        BlockOp culprit,
+                                                        StringRef primitive,
+                                                        ScheduleError &error) {
+  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
+    return alloc->getParentOp();
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return func.getOperation();
+  return refuse(error, culprit,
+                primitive + ": buffer '" + getBufferName(buffer) +
+                    "' is matched on a region of another buffer "
+                    "(tir.match_buffer); expected a function parameter or "
+                    "an allocation");
 }

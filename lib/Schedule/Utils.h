@@ -23,6 +23,19 @@ namespace mlir::tir::sched {
 LogicalResult refuse(ScheduleError &error, Operation *culprit,
                      const Twine &message);
 
+/// TVM's GetNthAccessBuffer: the `index`-th buffer the block writes
+/// (`isWrite`) or reads; refuses an index out of range for `primitive`.
+FailureOr<Value> getNthAccessBuffer(BlockOp block, int64_t index, bool isWrite,
+                                    StringRef primitive, ScheduleError &error);
+
+/// The statement list that holds `buffer`'s definition and the scope its
+/// accesses live in: the op holding its tir.alloc_buffer, or the function
+/// of a parameter. Refuses, for `primitive`, a buffer matched on a region
+/// of another (TVM's BufferIsSubregionError).
+FailureOr<Operation *> getBufferScope(Value buffer, BlockOp culprit,
+                                      StringRef primitive,
+                                      ScheduleError &error);
+
 /// A display name for a loop ("i", or "the loop" when it has none).
 std::string loopName(ForOp loop);
 

@@ -368,14 +368,52 @@ PyRuntimeModule loadLibrary(const std::string &path) {
 
 /// The names of the buffers the one block `h` holds reads (or writes), in
 /// order; nullopt when it does not hold one block.
-static std::optional<std::vector<std::string>>
-accessedBufferNames(const PyHandle &h, bool reads) {
+/// The one block `h` holds, if it holds one.
+static tir::BlockOp singleBlock(const PyHandle &h) {
   std::string error;
   auto values = h.schedule->state->getPayload(h.value, error);
   if (failed(values) || values->size() != 1)
-    return std::nullopt;
-  auto block = dyn_cast_if_present<tir::BlockOp>(
+    return {};
+  return dyn_cast_if_present<tir::BlockOp>(
       dyn_cast_if_present<Operation *>(values->front()));
+}
+
+/// The ranks of the buffers the block reads or writes.
+static std::optional<std::vector<int64_t>>
+accessedBufferRanks(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<int64_t> ranks;
+  for (Value buffer : reads ? read : written)
+    ranks.push_back(cast<MemRefType>(buffer.getType()).getRank());
+  return ranks;
+}
+
+/// The element types (MLIR's spelling: f32, i8, ...) of the buffers the
+/// block reads or writes.
+static std::optional<std::vector<std::string>>
+accessedBufferElementTypes(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::string> types;
+  for (Value buffer : reads ? read : written) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    cast<MemRefType>(buffer.getType()).getElementType().print(os);
+    types.push_back(text);
+  }
+  return types;
+}
+
+static std::optional<std::vector<std::string>>
+accessedBufferNames(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
   if (!block)
     return std::nullopt;
   SmallVector<Value> read, written;
@@ -435,6 +473,28 @@ PYBIND11_MODULE(_tensorir, m) {
       .def_property_readonly(
           "read_buffer_names",
           [](const PyHandle &h) { return accessedBufferNames(h, true); })
+      .def_property_readonly(
+          "read_buffer_ranks",
+          [](const PyHandle &h) { return accessedBufferRanks(h, true); })
+      .def_property_readonly(
+          "write_buffer_ranks",
+          [](const PyHandle &h) { return accessedBufferRanks(h, false); })
+      .def_property_readonly(
+          "read_buffer_element_types",
+          [](const PyHandle &h) { return accessedBufferElementTypes(h, true); })
+      .def_property_readonly("write_buffer_element_types",
+                             [](const PyHandle &h) {
+                               return accessedBufferElementTypes(h, false);
+                             })
+      // The number of iteration variables of the one block the handle
+      // holds.
+      .def_property_readonly("num_iter_vars",
+                             [](const PyHandle &h) -> std::optional<unsigned> {
+                               tir::BlockOp block = singleBlock(h);
+                               if (!block)
+                                 return std::nullopt;
+                               return block.getNumIterVars();
+                             })
       .def_property_readonly(
           "write_buffer_names",
           [](const PyHandle &h) { return accessedBufferNames(h, false); })

@@ -238,3 +238,56 @@ def test_reindex_refusals_leave_ir(example, buffer, error, message):
     with pytest.raises(error, match=message):
         sch.reindex("C", buffer)
     assert sch.mod.mlir() == before
+
+
+def test_transform_layout_runs_and_traces(example):
+    # C packed into 16 x 16 tiles: the parameter takes the new shape (as in
+    # TVM), so the caller passes the tiled array.
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    sch.transform_layout("C", ("write", 0), lambda i, j: (i // 16, j // 16, i % 16, j % 16))
+    assert "memref<8x8x16x16xf32>" in sch.mod.mlir()
+    assert ('sch.transform_layout(block=b0, buffer=("write", 0), index_map=lambda d0, d1: '
+            '((d0 // 16), (d1 // 16), (d0 % 16), (d1 % 16), ), '
+            'assume_injective_transform=False)') in str(sch.trace.as_python())
+    _, _, reference = run_matmul(mod, seed=6)
+    rng = np.random.default_rng(6)
+    a = rng.uniform(-1, 1, (128, 128)).astype("float32")
+    b = rng.uniform(-1, 1, (128, 128)).astype("float32")
+    tiled = np.zeros((8, 8, 16, 16), "float32")
+    tvm.build(sch.mod)["matmul"](a, b, tiled)
+    assert np.array_equal(tiled.transpose(0, 2, 1, 3).reshape(128, 128), reference)
+
+
+def test_transform_block_layout_and_axis_separator_run(example):
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    block = sch.get_block("C")
+    sch.transform_block_layout(block, lambda i, j, k: (i * 128 + j, k))
+    assert "spatial(16384, %ax0)" in sch.mod.mlir()
+    assert sch.get(block).name_hint == "C"     # the handle still holds the block
+    sch.set_axis_separator(block, "A", [1])
+    assert "tir.axis_separators = array<i64: 1>" in sch.mod.mlir()
+    _, _, reference = run_matmul(mod, seed=7)
+    _, _, scheduled = run_matmul(sch.mod, seed=7)
+    assert np.array_equal(reference, scheduled)
+
+
+@pytest.mark.parametrize("step, error, message", [
+    (lambda s: s.transform_layout("C", ("write", 0), lambda i, j: (i // 3, i % 3, j)),
+     tvm.tir.ScheduleError, "would pad buffer 'C'"),
+    (lambda s: s.transform_layout("C", ("write", 0), lambda i, j: (i // 3, i % 3, j), pad_value=0),
+     tvm.tir.ScheduleError, "the pad value is of type i32, but buffer 'C' holds f32"),
+    (lambda s: s.transform_layout("C", "C", "not a map"),
+     TypeError, "index_map is a function of the indices or an IndexMap"),
+    (lambda s: s.transform_block_layout("C", lambda i, j, k: (i * 128 + k, j)),
+     tvm.tir.ScheduleError, "mixes iteration variables of different kinds"),
+    (lambda s: s.set_axis_separator("C", ("write", 0), [0]),
+     tvm.tir.ScheduleError, "axis separators are ascending dimensions inside the rank"),
+])
+def test_layout_refusals_leave_ir(example, step, error, message):
+    sch = tvm.tir.Schedule(example("matmul"))
+    before = sch.mod.mlir()
+    with pytest.raises(error, match=message):
+        step(sch)
+    assert sch.mod.mlir() == before

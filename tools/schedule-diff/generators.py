@@ -354,6 +354,77 @@ def gen_reindex(ctx):
                 {"buffer": [kind, r.choice([0, 0, 0, 1, 1, 2, -1])]})
 
 
+def _random_index_map(r, rank):
+    """A lambda's source over `rank` indices: a permutation, a split of one
+    index by a small factor (padding where it does not divide), or the
+    identity."""
+    names = [f"d{k}" for k in range(rank)]
+    exprs = list(names)
+    choice = r.random()
+    if rank >= 2 and choice < 0.35:
+        r.shuffle(exprs)
+    elif rank and choice < 0.85:
+        k = r.randrange(rank)
+        f = r.choice([2, 3, 4, 8])
+        exprs[k:k + 1] = [f"{names[k]} // {f}", f"{names[k]} % {f}"]
+        if r.random() < 0.3:
+            exprs.append(exprs.pop(k + 1))
+    if not exprs:
+        return "lambda: ()"
+    return f"lambda {', '.join(names)}: ({', '.join(exprs)},)"
+
+
+def _allocated_buffer(ctx):
+    """(block, kind, index, rank) of a buffer the function allocates and
+    some block accesses; None when there is none. A parameter's layout
+    change changes the function's signature, which the tester's calls
+    cannot follow."""
+    r = ctx.rng
+    candidates = []
+    for name in ctx.blocks:
+        handle = cached_block(ctx.sch, name)._handle
+        for kind in ("read", "write"):
+            names = (handle.read_buffer_names if kind == "read" else handle.write_buffer_names) or []
+            ranks = (handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks) or []
+            for i, (buf, rank) in enumerate(zip(names, ranks)):
+                if buf in ctx.nest.allocated:
+                    candidates.append((name, kind, i, rank))
+    return r.choice(candidates) if candidates else None
+
+
+def gen_transform_layout(ctx):
+    r = ctx.rng
+    found = _allocated_buffer(ctx)
+    if found is None:
+        return None
+    block, kind, index, rank = found
+    kw = {"buffer": [kind, index], "index_map": _random_index_map(r, rank)}
+    if ctx.chance(0.1):
+        kw["index_map"] = _random_index_map(r, rank + 1)      # wrong arity
+    return Step("transform_layout", [block_ref(block)], kw)
+
+
+def gen_transform_block_layout(ctx):
+    r = ctx.rng
+    block = ctx.block()
+    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
+    return Step("transform_block_layout", [block_ref(block)],
+                {"index_map": _random_index_map(r, n)})
+
+
+def gen_set_axis_separator(ctx):
+    r = ctx.rng
+    found = _allocated_buffer(ctx)
+    if found is None:
+        return None
+    block, kind, index, rank = found
+    seps = sorted(r.sample(range(1, rank), k=r.randint(0, rank - 1))) if rank > 1 else []
+    if ctx.chance(0.1):
+        seps = [rank]
+    return Step("set_axis_separator", [block_ref(block)],
+                {"buffer": [kind, index], "axis_separators": seps})
+
+
 def gen_get_block(ctx):
     name = ctx.block() if ctx.chance(0.9) else "no_such_block"
     return Step("get_block", [], {"name": name})
@@ -402,6 +473,9 @@ GENERATORS = {
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
     "reindex": gen_reindex,
+    "transform_layout": gen_transform_layout,
+    "transform_block_layout": gen_transform_block_layout,
+    "set_axis_separator": gen_set_axis_separator,
 }
 
 # How often each primitive is drawn, relative to 1 (the loop restructurers
@@ -413,6 +487,7 @@ WEIGHTS = {
     "get_block": 0.3, "get_loops": 0.3, "get_child_blocks": 0.3, "get_producers": 0.3,
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5, "set_scope": 0.5,
     "cache_read": 1, "cache_write": 1, "reindex": 1,
+    "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 

@@ -90,12 +90,16 @@ class Step:
             return sch.get_block(**self.kw)
         if self.prim in ("cache_read", "cache_write"):
             return getattr(sch, self.prim)(ops[0], consumer_blocks=ops[1:] or None, **self.kw)
+        if "index_map" in self.kw:      # a lambda's source
+            kw = dict(self.kw, index_map=eval(self.kw["index_map"]))  # noqa: S307
+            return getattr(sch, self.prim)(*ops, **kw)
         return getattr(sch, self.prim)(*ops, **self.kw)
 
     def python(self):
         """The step as Python lines over a Schedule `sch`."""
         ops = [_ref_python(o) for o in self.ops]
-        kw = [f"{k}={_value_python(v)}" for k, v in self.kw.items()]
+        kw = [f"{k}={v if k == 'index_map' else _value_python(v)}"
+              for k, v in self.kw.items()]
         if self.prim == "sample_perfect_tile":
             return (f"loop = {ops[0]}\n"
                     f"factors = sch.sample_perfect_tile(loop, {', '.join(kw)})\n"
@@ -122,7 +126,10 @@ class Step:
                     "set_scope": ["buffer_index", "storage_scope"],
                     "cache_read": ["read_buffer_index", "storage_scope"],
                     "cache_write": ["write_buffer_index", "storage_scope"],
-                    "reindex": ["buffer"]}
+                    "reindex": ["buffer"],
+                    "transform_layout": ["buffer", "index_map"],
+                    "transform_block_layout": ["index_map"],
+                    "set_axis_separator": ["buffer", "axis_separators"]}
         for key in self.kw:
             if key not in required.get(self.prim, []):
                 kw = dict(self.kw)

@@ -243,6 +243,41 @@ FailureOr<BlockOp> reindex(RewriterBase &rewriter, BlockOp block,
                            int64_t bufferIndex, bool isWrite,
                            ScheduleError &error);
 
+/// TVM's transform_block_layout: the block's iteration space remapped by
+/// `indexMap` (over its variables): one new loop and variable per result,
+/// the body reading the old variables through the map's inverse. Refuses a
+/// map that is not a bijection of the iteration space, a new variable made
+/// of variables of different kinds, a block whose variables are not each
+/// bound to their own loop of a chain (TVM's trivial binding), a block with
+/// a predicate or blocks inside it, and domains that are not constant from
+/// 0. Returns the block (the same op).
+FailureOr<BlockOp> transformBlockLayout(RewriterBase &rewriter, BlockOp block,
+                                        AffineMap indexMap,
+                                        ScheduleError &error);
+
+/// TVM's transform_layout: the block's `bufferIndex`-th write (`isWrite`)
+/// or read buffer, an allocation or a parameter, gets the layout
+/// `indexMap` gives (its shape: the results' extents), and every access to
+/// it in the function goes through the map, simplified with the domains;
+/// blocks listing its region get the new one. `padValue` (of the buffer's
+/// element type) fills what a padding map leaves uncovered;
+/// `assumeInjective` skips the map's analysis. Refuses a map of the wrong
+/// arity or that is not an injective affine map, a map that pads without
+/// a pad value, a pad value of another type, and a matched buffer; not yet
+/// supported: padding, runtime shapes, a buffer used other than by loads,
+/// stores and block regions.
+LogicalResult transformLayout(RewriterBase &rewriter, BlockOp block,
+                              int64_t bufferIndex, bool isWrite,
+                              AffineMap indexMap, TypedAttr padValue,
+                              bool assumeInjective, ScheduleError &error);
+
+/// TVM's set_axis_separator: the block's `bufferIndex`-th write or read
+/// buffer (an allocation or a parameter) is flattened in groups split
+/// before the dimensions `separators` (ascending, inside the rank).
+LogicalResult setAxisSeparator(BlockOp block, int64_t bufferIndex, bool isWrite,
+                               ArrayRef<int64_t> separators,
+                               ScheduleError &error);
+
 /// Removes annotation `key`; refuses when there is none.
 LogicalResult unannotate(Operation *target, StringRef key,
                          ScheduleError &error);

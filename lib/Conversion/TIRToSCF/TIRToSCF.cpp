@@ -502,12 +502,15 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
   if (failed(applyPartialConversion(root, target, std::move(patterns), config)))
     return failure();
 
-  // Parameter names and size names are tir's; lowered functions do not
-  // carry them.
+  // Parameter names, size names and axis separators are tir's; lowered
+  // functions do not carry them. (On the CPU a buffer's axis groups are
+  // laid out one after the other, which is the memref's row-major layout:
+  // the separators change nothing there.)
   root->walk([](FunctionOpInterface func) {
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, TIRDialect::kNameAttrName);
       func.removeArgAttr(i, TIRDialect::kDimVarsAttrName);
+      func.removeArgAttr(i, TIRDialect::kAxisSeparatorsAttrName);
     }
   });
   return success();

@@ -93,10 +93,13 @@ LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
   return success();
 }
 
-/// A scalable factor as TVM's Python: T.vscale() for s0.
+/// An index expression as Python: T.vscale() for s0 (a scalable split
+/// factor), d<k> for dimension k (an index map's index).
 static void printPythonExpr(AffineExpr expr, raw_ostream &os) {
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
     os << "T.vscale()";
+  } else if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    os << "d" << dim.getPosition();
   } else if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
     os << constant.getValue();
   } else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
@@ -173,18 +176,100 @@ void mlir::tir::registerTransformDialectExtension(DialectRegistry &registry) {
 // ReIndexOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult tir::ReIndexOp::verify() {
-  if (getBufferIndexType() != "read" && getBufferIndexType() != "write")
-    return emitOpError(
+/// The buffer_index_type of the ops that take TVM's ("read" | "write", i).
+static LogicalResult verifyBufferIndexType(Operation *op, StringRef type) {
+  if (type != "read" && type != "write")
+    return op->emitOpError(
                "expects buffer_index_type \"read\" or \"write\", got \"")
-           << getBufferIndexType() << "\"";
+           << type << "\"";
   return success();
+}
+
+/// TVM's Python takes the buffer as ("read" | "write", index): printed for
+/// buffer_index, nothing for buffer_index_type. Returns whether `name` was
+/// one of the two.
+static bool printPythonBufferArgument(StringRef name, StringRef type,
+                                      int64_t index, raw_ostream &os) {
+  if (name == "buffer_index")
+    os << "buffer=(\"" << type << "\", " << index << ")";
+  return name == "buffer_index" || name == "buffer_index_type";
+}
+
+LogicalResult tir::ReIndexOp::verify() {
+  return verifyBufferIndexType(*this, getBufferIndexType());
 }
 
 void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
                                          raw_ostream &os) {
-  // TVM's Python takes the buffer as ("read" | "write", index).
-  if (name == "buffer_index")
-    os << "buffer=(\"" << getBufferIndexType() << "\", " << getBufferIndex()
-       << ")";
+  printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(), os);
+}
+
+//===----------------------------------------------------------------------===//
+// Index maps
+//===----------------------------------------------------------------------===//
+
+/// An index map as TVM's Python: `lambda d0, d1: (e0, e1,)`.
+static void printPythonIndexMap(AffineMap map, raw_ostream &os) {
+  os << "lambda ";
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    os << (d ? ", " : "") << "d" << d;
+  os << ": (";
+  for (AffineExpr e : map.getResults()) {
+    printPythonExpr(e, os);
+    os << ", ";
+  }
+  os << ")";
+}
+
+LogicalResult tir::TransformBlockLayoutOp::verify() {
+  if (getIndexMap().getNumSymbols() != 0)
+    return emitOpError("expects an index map over dimensions only, got ")
+           << getIndexMapAttr();
+  return success();
+}
+
+void tir::TransformBlockLayoutOp::printPythonArgument(StringRef name,
+                                                      Attribute value,
+                                                      raw_ostream &os) {
+  os << name << "=";
+  printPythonIndexMap(cast<AffineMapAttr>(value).getValue(), os);
+}
+
+LogicalResult tir::TransformLayoutOp::verify() {
+  if (Attribute pad = getPadValueAttr();
+      pad && !isa<IntegerAttr, FloatAttr>(pad))
+    return emitOpError(
+               "expects pad_value to be an integer or float constant, got ")
+           << pad;
+  if (getIndexMap().getNumSymbols() != 0)
+    return emitOpError("expects an index map over dimensions only, got ")
+           << getIndexMapAttr();
+  return verifyBufferIndexType(*this, getBufferIndexType());
+}
+
+void tir::TransformLayoutOp::printPythonArgument(StringRef name,
+                                                 Attribute value,
+                                                 raw_ostream &os) {
+  if (printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(),
+                                os))
+    return;
+  os << name << "=";
+  if (name == "index_map")
+    printPythonIndexMap(cast<AffineMapAttr>(value).getValue(), os);
+  else
+    printPythonValue(value, os);
+}
+
+LogicalResult tir::SetAxisSeparatorOp::verify() {
+  return verifyBufferIndexType(*this, getBufferIndexType());
+}
+
+void tir::SetAxisSeparatorOp::printPythonArgument(StringRef name,
+                                                  Attribute value,
+                                                  raw_ostream &os) {
+  if (printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(),
+                                os))
+    return;
+  os << name << "=";
+  printPythonValue(value, os);
 }

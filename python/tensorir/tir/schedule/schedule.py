@@ -337,6 +337,93 @@ class Schedule:
                                {"buffer_index": index, "buffer_index_type": kind}, 1)
         return stage
 
+    @staticmethod
+    def _index_map(index_map, ndim, primitive):
+        """(IndexMap, axis separators) from a function of the indices or an
+        IndexMap."""
+        from ..index_map import IndexMap
+        if isinstance(index_map, IndexMap):
+            return index_map, []
+        if not callable(index_map):
+            raise TypeError(f"{primitive}: index_map is a function of the indices or "
+                            f"an IndexMap, got {type(index_map).__name__}")
+        return IndexMap.from_func_with_separators(index_map, ndim=ndim)
+
+    def transform_block_layout(self, block, index_map):
+        """TVM's transform_block_layout: the block's iteration space
+        remapped by `index_map` (a function of its variables, or an
+        IndexMap)."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        ndim = block._handle.num_iter_vars
+        index_map, separators = self._index_map(index_map, ndim, "transform_block_layout")
+        if separators:
+            raise ScheduleError("transform_block_layout: an index map of a block's "
+                                "iteration space has no axis separators")
+        self._apply("transform_block_layout", [block],
+                    {"index_map": _MLIRText(index_map.affine_map_text())}, 0)
+
+    def _pad_value_text(self, pad_value, element_type):
+        """A pad value as an MLIR constant: a Python int takes an integer
+        buffer's type and a float a float buffer's (TVM's conversion);
+        otherwise its own type (int: i32, float: f32, IntImm / FloatImm:
+        their dtype), which the primitive refuses if it is not the
+        buffer's."""
+        from ..expr import FloatImm, IntImm
+        mlir_type = {"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+                     "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+                     "bool": "i1", "float16": "f16", "bfloat16": "bf16",
+                     "float32": "f32", "float64": "f64"}
+        is_float = element_type.startswith(("f", "bf"))
+        if isinstance(pad_value, (IntImm, FloatImm)):
+            value, type_ = pad_value.value, mlir_type.get(pad_value.dtype, pad_value.dtype)
+        elif isinstance(pad_value, bool):
+            raise TypeError("transform_layout: pad_value is a number, got a bool")
+        elif isinstance(pad_value, int):
+            value, type_ = pad_value, (element_type if not is_float else "i32")
+        elif isinstance(pad_value, float):
+            value, type_ = pad_value, (element_type if is_float else "f32")
+        else:
+            raise TypeError(f"transform_layout: pad_value is a number (a function of "
+                            f"the indices is not supported yet), got "
+                            f"{type(pad_value).__name__}")
+        if type_.startswith(("f", "bf")):
+            return _MLIRText(f"{float(value)!r} : {type_}")
+        return _MLIRText(f"{int(value)} : {type_}")
+
+    def transform_layout(self, block, buffer, index_map, pad_value=None, *,
+                         assume_injective_transform=False):
+        """TVM's transform_layout: the buffer (("read" | "write", i), or its
+        name) takes the layout `index_map` (a function of its indices, or
+        an IndexMap) gives; IndexMap.AXIS_SEPARATOR in the result also sets
+        its axis separators (set_axis_separator), as in TVM."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        kind, index = self._buffer_arg(block, buffer, "transform_layout")
+        handle = block._handle
+        ranks = handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks
+        index_map, separators = self._index_map(index_map, ranks[index], "transform_layout")
+        attrs = {"buffer_index": index, "buffer_index_type": kind,
+                 "index_map": _MLIRText(index_map.affine_map_text()),
+                 "assume_injective_transform": bool(assume_injective_transform)}
+        if pad_value is not None:
+            types = (handle.read_buffer_element_types if kind == "read"
+                     else handle.write_buffer_element_types)
+            attrs["pad_value"] = self._pad_value_text(pad_value, types[index])
+        self._apply("transform_layout", [block], attrs, 0)
+        if separators:
+            self.set_axis_separator(block, (kind, index), separators)
+
+    def set_axis_separator(self, block, buffer, axis_separators):
+        """TVM's set_axis_separator: the buffer (("read" | "write", i), or
+        its name) is flattened in groups starting at `axis_separators`."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        kind, index = self._buffer_arg(block, buffer, "set_axis_separator")
+        self._apply("set_axis_separator", [block],
+                    {"buffer_index": index, "buffer_index_type": kind,
+                     "axis_separators": _I64Array(int(s) for s in (axis_separators or []))}, 0)
+
     def set_scope(self, block, buffer_index, storage_scope):
         """TVM's set_scope: the block's write buffer `buffer_index` (its
         position among the block's writes, or the buffer's name) moves to

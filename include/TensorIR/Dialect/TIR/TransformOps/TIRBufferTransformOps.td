@@ -236,4 +236,141 @@ def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
   }];
 }
 
+def TIR_TransformBlockLayoutOp : TIR_ScheduleOp<"transform_block_layout"> {
+  let summary = "remap a block's iteration space (TVM's transform_block_layout)";
+  let description = [{
+    The block's iteration space is remapped by `index_map`, an affine map
+    over its variables (TVM's IndexMap): its loops are replaced by loops
+    `ax0`, ... of the map's result extents, its variables by spatial or
+    reduce variables `v0`, ... bound to them, and its body reads the old
+    variables through the map's inverse (`lambda i, j: (i * 128 + j,)` makes
+    `vi` read as `v0 floordiv 128`). The block op is kept, so handles to it
+    stay valid.
+
+    ```mlir
+    transform.tir.transform_block_layout %b {index_map = affine_map<(d0, d1) -> (d0 * 128 + d1)>} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a map that is not a
+    bijection of the iteration space (it must be a mixed-radix sum of
+    pieces `d`, `d floordiv c`, `d mod c` of the variables, as TVM's
+    iterator maps), a new variable made of variables of different kinds, a
+    block whose variables are not each bound to their own loop of a chain
+    (TVM's trivial binding), a map of the wrong arity; and, not supported:
+    a predicate, blocks inside the block, domains not constant from 0.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, AffineMapAttr:$index_map);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return transformBlockLayout(rewriter, *block, getIndexMap(), error);
+    }
+  }];
+}
+
+def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
+  let summary = "change a buffer's layout by an index map (TVM's transform_layout)";
+  let description = [{
+    The block's `buffer_index`-th read (`buffer_index_type = "read"`) or
+    write (`"write"`) buffer, an allocation or a function parameter, takes
+    the layout `index_map` gives, an affine map over its indices (TVM's
+    IndexMap): its shape becomes the extents of the map's results, and
+    every access to it in the function goes through the map, simplified
+    with the iteration domains. Blocks listing the buffer's region get the
+    region of their new accesses. A parameter's type in the function's
+    signature changes with it.
+
+    ```mlir
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)>} : !transform.any_op
+    ```
+
+    `pad_value` (of the buffer's element type) is what a map that pads
+    (leaves points of the new shape without an old element) stores there;
+    `assume_injective_transform` takes the map as injective without
+    analysing it.
+
+    Refused (silenceably, leaving the IR unchanged): an index past the
+    block's buffers, a map of the wrong arity or that is not an injective
+    mixed-radix map of the indices (TVM's iterator maps), a map that pads
+    without a pad value, a pad value of another type, a matched buffer
+    (tir.match_buffer); not yet supported: padding, runtime shapes, a
+    buffer used other than by loads, stores and block regions.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$buffer_index_type, AffineMapAttr:$index_map,
+                       OptionalAttr<AnyAttr>:$pad_value,
+                       DefaultValuedAttr<BoolAttr, "false">:$assume_injective_transform);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return transformLayout(rewriter, *block, getBufferIndex(),
+                             getBufferIndexType() == "write", getIndexMap(),
+                             ::llvm::dyn_cast_if_present<::mlir::TypedAttr>(getPadValueAttr()), getAssumeInjectiveTransform(),
+                             error);
+    }
+  }];
+}
+
+def TIR_SetAxisSeparatorOp : TIR_ScheduleOp<"set_axis_separator"> {
+  let summary = "group a buffer's dimensions for flattening (TVM's set_axis_separator)";
+  let description = [{
+    The block's `buffer_index`-th read or write buffer (an allocation or a
+    function parameter) gets TVM's `axis_separators`: the dimensions
+    before which its flattened form starts a new physical axis (an
+    allocation's `axis_separators`, a parameter's `tir.axis_separators`).
+    Its shape and accesses are unchanged.
+
+    ```mlir
+    transform.tir.set_axis_separator %b {buffer_index = 0, buffer_index_type = "write", axis_separators = array<i64: 1>} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an index past the
+    block's buffers, separators that are not ascending inside the rank, a
+    matched buffer (tir.match_buffer).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$buffer_index_type, DenseI64ArrayAttr:$axis_separators);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return setAxisSeparator(*block, getBufferIndex(),
+                              getBufferIndexType() == "write",
+                              getAxisSeparators(), error);
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD

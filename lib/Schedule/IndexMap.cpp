@@ -1,0 +1,217 @@
+//===- IndexMap.cpp - TVM's IndexMap over affine maps ---------------------===//
+
+#include "IndexMap.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+FailureOr<SmallVector<int64_t>>
+mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
+                                 std::string &why) {
+  SmallVector<std::optional<Interval>> ranges;
+  for (int64_t e : extents)
+    ranges.push_back(Interval{0, e - 1});
+  SmallVector<int64_t> shape;
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    std::optional<Interval> range = evaluateRange(e, ranges);
+    if (!range) {
+      why = "result " + std::to_string(k) + " of the index map is unbounded";
+      return failure();
+    }
+    if (range->lo < 0) {
+      why = "result " + std::to_string(k) +
+            " of the index map can be negative (it reaches " +
+            std::to_string(range->lo) + ")";
+      return failure();
+    }
+    shape.push_back(range->hi + 1);
+  }
+  return shape;
+}
+
+namespace {
+/// `(d floordiv lower) mod extent`; `top` when no mod cuts it below the
+/// input's range.
+struct Piece {
+  unsigned input;
+  int64_t lower;
+  int64_t extent;
+  bool top;
+};
+/// A piece times `scale` in a result.
+struct Term {
+  Piece piece;
+  int64_t scale;
+  unsigned result;
+};
+} // namespace
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static std::optional<Piece> parsePiece(AffineExpr e,
+                                       ArrayRef<int64_t> extents) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return Piece{d.getPosition(), 1, extents[d.getPosition()], true};
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  if (!c || c.getValue() <= 0)
+    return std::nullopt;
+  int64_t k = c.getValue();
+  std::optional<Piece> p = parsePiece(bin.getLHS(), extents);
+  if (!p)
+    return std::nullopt;
+  if (e.getKind() == AffineExprKind::FloorDiv) {
+    // ((x floordiv f) mod e) floordiv k is (x floordiv f*k) mod e/k when k
+    // divides e.
+    if (!p->top && p->extent % k != 0)
+      return std::nullopt;
+    return Piece{p->input, p->lower * k, ceilDiv(p->extent, k), p->top};
+  }
+  if (e.getKind() == AffineExprKind::Mod) {
+    if (k >= p->extent)
+      return p;
+    if (!p->top && p->extent % k != 0)
+      return std::nullopt;
+    return Piece{p->input, p->lower, k, false};
+  }
+  return std::nullopt;
+}
+
+static bool parseSum(AffineExpr e, int64_t scale, unsigned result,
+                     ArrayRef<int64_t> extents, SmallVectorImpl<Term> &terms,
+                     int64_t &constant) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    constant += scale * c.getValue();
+    return true;
+  }
+  if (e.getKind() == AffineExprKind::Add) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    return parseSum(bin.getLHS(), scale, result, extents, terms, constant) &&
+           parseSum(bin.getRHS(), scale, result, extents, terms, constant);
+  }
+  if (e.getKind() == AffineExprKind::Mul) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!c)
+      return false;
+    return parseSum(bin.getLHS(), scale * c.getValue(), result, extents, terms,
+                    constant);
+  }
+  std::optional<Piece> p = parsePiece(e, extents);
+  if (!p || scale <= 0)
+    return false;
+  if (p->extent > 1)
+    terms.push_back({*p, scale, result});
+  return true;
+}
+
+FailureOr<IndexMapAnalysis>
+mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
+                                  std::string &why) {
+  MLIRContext *ctx = map.getContext();
+  IndexMapAnalysis result;
+  FailureOr<SmallVector<int64_t>> shape = getMappedShape(map, extents, why);
+  if (failed(shape))
+    return failure();
+  result.shape = *shape;
+  unsigned numResults = map.getNumResults();
+  unsigned numInputs = map.getNumDims();
+  SmallVector<Term> terms;
+  SmallVector<int64_t> constants(numResults, 0);
+  result.inputsOf.resize(numResults);
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    for (unsigned d = 0; d < numInputs; ++d)
+      if (e.isFunctionOfDim(d))
+        result.inputsOf[k].push_back(d);
+    if (!parseSum(e, 1, k, extents, terms, constants[k])) {
+      why = "result " + std::to_string(k) +
+            " of the index map is not a sum of scaled pieces of the indices "
+            "(`d`, `d floordiv c`, `d mod c`)";
+      return failure();
+    }
+  }
+  bool exact = true;
+  // Within a result, terms in mixed radix: each scale at least the span of
+  // the ones below (exactly, for no gap).
+  SmallVector<SmallVector<Term *>> byResult(numResults);
+  for (Term &t : terms)
+    byResult[t.result].push_back(&t);
+  for (unsigned k = 0; k < numResults; ++k) {
+    auto &list = byResult[k];
+    llvm::sort(list, [](Term *a, Term *b) { return a->scale < b->scale; });
+    int64_t span = 1;
+    for (Term *t : list) {
+      if (t->scale < span) {
+        why = "result " + std::to_string(k) +
+              " of the index map sends two indices to the same value";
+        return failure();
+      }
+      exact &= t->scale == span;
+      span = t->scale * t->piece.extent;
+    }
+    exact &= constants[k] == 0;
+  }
+  // Within an input, the pieces tile it: lower factors 1, e0, e0 * e1, ...
+  SmallVector<SmallVector<Term *>> byInput(numInputs);
+  for (Term &t : terms)
+    byInput[t.piece.input].push_back(&t);
+  for (unsigned d = 0; d < numInputs; ++d) {
+    auto &list = byInput[d];
+    llvm::sort(list, [](Term *a, Term *b) {
+      return a->piece.lower < b->piece.lower;
+    });
+    int64_t covered = 1;
+    for (Term *t : list) {
+      if (t->piece.lower != covered) {
+        why = "the index map " +
+              std::string(t->piece.lower > covered ? "loses part of"
+                                                   : "uses twice part of") +
+              " index " + std::to_string(d);
+        return failure();
+      }
+      covered *= t->piece.extent;
+    }
+    if (covered < extents[d]) {
+      why = "the index map loses part of index " + std::to_string(d);
+      return failure();
+    }
+    exact &= covered == extents[d];
+  }
+  result.bijective = exact;
+  result.pads = !exact;
+
+  // The inverse: each input as the sum of its pieces, each read back from
+  // its result.
+  for (unsigned d = 0; d < numInputs; ++d) {
+    // A unit input that a result is exactly reads that result (always 0),
+    // as TVM keeps unit variables.
+    if (byInput[d].empty()) {
+      AffineExpr same = getAffineConstantExpr(0, ctx);
+      for (auto [k, e] : llvm::enumerate(map.getResults()))
+        if (e == getAffineDimExpr(d, ctx))
+          same = getAffineDimExpr(k, ctx);
+      result.inverse.push_back(same);
+      continue;
+    }
+    AffineExpr sum = getAffineConstantExpr(0, ctx);
+    for (Term *t : byInput[d]) {
+      unsigned k = t->result;
+      AffineExpr r = getAffineDimExpr(k, ctx) - constants[k];
+      bool isTop = byResult[k].back() == t;
+      int64_t s = t->scale, e = t->piece.extent;
+      AffineExpr value = isTop ? (s == 1 ? r : r.floorDiv(s))
+                               : (s == 1 ? r % e : (r % (s * e)).floorDiv(s));
+      sum = sum + value * t->piece.lower;
+    }
+    result.inverse.push_back(simplifyIndexExpr(sum, numResults, 0));
+  }
+  return result;
+}

@@ -1,0 +1,248 @@
+//===- TransformLayout.cpp - TVM's transform_layout -----------------------===//
+//
+// A buffer's layout changed by an index map: `lambda i, j: (i floordiv 16,
+// j floordiv 16, i mod 16, j mod 16)` makes a 128 x 128 buffer one of 8 x 8
+// x 16 x 16 whose element [i / 16, j / 16, i % 16, j % 16] is the old
+// [i, j]. The buffer (an allocation or a parameter) gets the new shape, and
+// every access to it in the function is rewritten through the map, then
+// simplified with the iteration domains (`(vi_o * 16 + vi) floordiv 16` is
+// `vi_o` for vi in [0, 16)). Blocks that list the buffer's region get the
+// region of the new accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexMap.h"
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Schedule/Primitives.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+static constexpr StringLiteral kPrimitive = "transform_layout";
+
+/// `indexMap` applied to the indices `map` (over `operands`) computes,
+/// simplified with the operands' ranges; an index that simplifies to a
+/// constant keeps its unsimplified form (a unit variable stays).
+static AffineMap mapIndices(AffineMap indexMap, AffineMap map,
+                            ValueRange operands) {
+  SmallVector<Value> inputs(operands);
+  SmallVector<AffineExpr> old = getExprsOverInputs(map);
+  SmallVector<AffineExpr> exprs;
+  for (AffineExpr e : indexMap.getResults()) {
+    AffineExpr composed =
+        simplifyIndexExpr(e.replaceDims(old), inputs.size(), 0);
+    AffineExpr simple = simplifyOverValues(composed, inputs);
+    exprs.push_back(isa<AffineConstantExpr>(simple) ? composed : simple);
+  }
+  return makeInputMap(inputs.size(), exprs, map.getContext());
+}
+
+/// The region `block` accesses of `buffer`, inferred from its body (TVM
+/// re-infers only the transformed buffer's region): read, or written when
+/// `write`; a reduction's reads of what it writes come from its writes.
+static std::optional<RegionExprs>
+inferRegionOf(BlockOp block, Value buffer, bool write,
+              SmallVectorImpl<Value> &inputs) {
+  OwningOpRef<BlockOp> copy = cast<BlockOp>(block->clone());
+  copy->removeReadRegionsAttr();
+  copy->removeWriteRegionsAttr();
+  copy->getReadBuffersMutable().clear();
+  copy->getWriteBuffersMutable().clear();
+  copy->getRegionValuesMutable().clear();
+  AnalysisFailure failure;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(*copy, failure);
+  if (failed(regions))
+    return std::nullopt;
+  // The copy's region values join `inputs` (its iteration variables are
+  // at the block's own positions).
+  unsigned numVars = block.getNumIterVars();
+  SmallVector<AffineExpr> at;
+  for (unsigned i = 0; i < regions->inputs.size(); ++i) {
+    if (i < numVars) {
+      at.push_back(getAffineDimExpr(i, block.getContext()));
+      continue;
+    }
+    Value v = regions->inputs[i];
+    auto it = llvm::find(inputs, v);
+    at.push_back(getAffineDimExpr(it - inputs.begin(), block.getContext()));
+    if (it == inputs.end())
+      inputs.push_back(v);
+  }
+  auto find = [&](ArrayRef<std::pair<Value, RegionExprs>> list)
+      -> std::optional<RegionExprs> {
+    for (const auto &[b, r] : list)
+      if (b == buffer) {
+        RegionExprs moved = r;
+        for (AffineExpr &e : moved.starts)
+          e = e.replaceDims(at);
+        for (AffineExpr &e : moved.extents)
+          e = e.replaceDims(at);
+        return moved;
+      }
+    return std::nullopt;
+  };
+  if (!write)
+    if (std::optional<RegionExprs> r = find(regions->reads))
+      return r;
+  return find(regions->writes);
+}
+
+/// Points the regions of `block` that name `buffer` at what its body now
+/// accesses.
+static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (failed(regions))
+    return;
+  BlockAccessRegions updated = *regions;
+  for (auto [list, write] : {std::pair(&updated.reads, false),
+                             std::pair(&updated.writes, true)})
+    for (auto &[b, r] : *list) {
+      if (b != buffer)
+        continue;
+      std::optional<RegionExprs> inferred =
+          inferRegionOf(block, buffer, write, updated.inputs);
+      if (inferred) {
+        r = *inferred;
+        continue;
+      }
+      // Not accessed in the body (a region listed by hand): the whole
+      // buffer.
+      auto shape = cast<MemRefType>(buffer.getType()).getShape();
+      r.starts.assign(shape.size(), getAffineConstantExpr(0, block.getContext()));
+      r.extents.clear();
+      for (int64_t size : shape)
+        r.extents.push_back(getAffineConstantExpr(size, block.getContext()));
+    }
+  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+}
+
+LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
+                                         int64_t bufferIndex, bool isWrite,
+                                         AffineMap indexMap,
+                                         TypedAttr padValue,
+                                         bool assumeInjective,
+                                         ScheduleError &error) {
+  FailureOr<Value> found =
+      getNthAccessBuffer(block, bufferIndex, isWrite, kPrimitive, error);
+  if (failed(found))
+    return failure();
+  Value buffer = *found;
+  std::string name = getBufferName(buffer);
+  FailureOr<Operation *> scope =
+      getBufferScope(buffer, block, kPrimitive, error);
+  if (failed(scope))
+    return failure();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (indexMap.getNumDims() != type.getRank() ||
+      indexMap.getNumSymbols() != 0)
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the index map takes " +
+                      Twine(indexMap.getNumDims()) + " indices, but buffer '" +
+                      name + "' has " + Twine(type.getRank()) + " dimensions");
+  if (padValue && padValue.getType() != type.getElementType()) {
+    std::string have, want;
+    llvm::raw_string_ostream(have) << padValue.getType();
+    llvm::raw_string_ostream(want) << type.getElementType();
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the pad value is of type " + have +
+                      ", but buffer '" + name + "' holds " + want);
+  }
+  if (!type.hasStaticShape())
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": buffer '" + name +
+                      "' has a runtime dimension (not supported yet)");
+  std::string why;
+  SmallVector<int64_t> shape;
+  if (assumeInjective) {
+    FailureOr<SmallVector<int64_t>> s =
+        getMappedShape(indexMap, type.getShape(), why);
+    if (failed(s))
+      return refuse(error, block, Twine(kPrimitive) + ": " + why);
+    shape = *s;
+  } else {
+    FailureOr<IndexMapAnalysis> analysis =
+        analyzeIndexMap(indexMap, type.getShape(), why);
+    if (failed(analysis))
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": the index map is not an injective "
+                                        "affine map of buffer '" +
+                        name + "' (" + why + ")");
+    if (analysis->pads && !padValue)
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": the index map would pad buffer '" +
+                        name +
+                        "' (some elements of the new shape are no element's "
+                        "image); give a pad_value, or assume_injective_"
+                        "transform to leave them undefined");
+    if (analysis->pads)
+      return refuse(error, block,
+                    Twine(kPrimitive) +
+                        ": a transformation that pads (with a pad_value) is "
+                        "not supported yet");
+    shape = analysis->shape;
+  }
+
+  // Every access goes through the map; matched regions and other uses of
+  // the buffer are not rewritten, so they are refused first.
+  SmallVector<Operation *> accesses;
+  SmallVector<BlockOp> listing;
+  for (Operation *user : buffer.getUsers()) {
+    if (isa<LoadOp>(user) || (isa<StoreOp>(user) &&
+                              cast<StoreOp>(user).getBuffer() == buffer)) {
+      accesses.push_back(user);
+    } else if (auto b = dyn_cast<BlockOp>(user)) {
+      if (!llvm::is_contained(listing, b))
+        listing.push_back(b);
+    } else {
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": buffer '" + name +
+                        "' is used by '" + user->getName().getStringRef() +
+                        "', which the new layout cannot rewrite (not "
+                        "supported)");
+    }
+  }
+  auto newType = MemRefType::get(shape, type.getElementType(),
+                                 MemRefLayoutAttrInterface(),
+                                 type.getMemorySpace());
+  rewriter.modifyOpInPlace((*scope), [&] {
+    buffer.setType(newType);
+    auto func = dyn_cast<FunctionOpInterface>(*scope);
+    if (func && isa<BlockArgument>(buffer)) {
+      SmallVector<Type> inputs(func.getArgumentTypes());
+      inputs[cast<BlockArgument>(buffer).getArgNumber()] = newType;
+      func.setType(FunctionType::get(func->getContext(), inputs,
+                                     func.getResultTypes()));
+    }
+  });
+  for (Operation *op : accesses)
+    rewriter.modifyOpInPlace(op, [&] {
+      if (auto load = dyn_cast<LoadOp>(op))
+        load.setMapAttr(AffineMapAttr::get(
+            mapIndices(indexMap, load.getMap(), load.getIndices())));
+      else if (auto store = dyn_cast<StoreOp>(op))
+        store.setMapAttr(AffineMapAttr::get(
+            mapIndices(indexMap, store.getMap(), store.getIndices())));
+    });
+  // Inner blocks first: an outer block's region comes from theirs.
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (; op; op = op->getParentOp())
+      ++d;
+    return d;
+  };
+  llvm::stable_sort(listing, [&](BlockOp a, BlockOp b) {
+    return depth(a) > depth(b);
+  });
+  for (BlockOp b : listing)
+    updateRegions(rewriter, b, buffer);
+  return success();
+}

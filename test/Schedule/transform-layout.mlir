@@ -1,0 +1,120 @@
+// RUN: tir-opt %s --transform-interpreter --split-input-file | FileCheck %s
+
+// An intermediate buffer packed into 16 x 16 tiles: the allocation takes
+// the new shape and both blocks access it through the map.
+// CHECK-LABEL: func.func @packed
+// CHECK:         %B = tir.alloc_buffer : memref<2x2x16x16xf32>
+// CHECK:         tir.block "B"(%[[VI:.+]] = spatial(32, %i), %[[VJ:.+]] = spatial(32, %j))
+// CHECK:           tir.store %{{.+}}, %B[%[[VI]] floordiv 16, %[[VJ]] floordiv 16, %[[VI]] mod 16, %[[VJ]] mod 16]
+// CHECK:         tir.block "C"(%[[WI:.+]] = spatial(32, %i), %[[WJ:.+]] = spatial(32, %j))
+// CHECK-NEXT:      tir.load %B[%[[WI]] floordiv 16, %[[WJ]] floordiv 16, %[[WI]] mod 16, %[[WJ]] mod 16]
+func.func @packed(%A: memref<32x32xf32> {tir.name = "A"}, %C: memref<32x32xf32> {tir.name = "C"}) {
+  %B = tir.alloc_buffer : memref<32x32xf32>
+  tir.for %i = 0 to 32 {
+    tir.for %j = 0 to 32 {
+      tir.block "B"(%vi = spatial(32, %i), %vj = spatial(32, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<32x32xf32>
+        tir.store %a, %B[%vi, %vj] : memref<32x32xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 32 {
+    tir.for %j = 0 to 32 {
+      tir.block "C"(%vi = spatial(32, %i), %vj = spatial(32, %j)) {
+        %b = tir.load %B[%vi, %vj] : memref<32x32xf32>
+        tir.store %b, %C[%vi, %vj] : memref<32x32xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A parameter changes in the signature; accesses are simplified with the
+// domains (`(vo * 4 + vi) floordiv 4` is `vo`), a listed region is
+// re-derived for the buffer only, and its axis separators are set.
+// CHECK-LABEL: func.func @param
+// CHECK-SAME:    %arg0: memref<4x4xf32> {tir.axis_separators = array<i64: 1>, tir.name = "A"}
+// CHECK:         tir.block "B"(%[[VO:.+]] = spatial(4, %o), %[[VI:.+]] = spatial(4, %i))
+// CHECK-SAME:      reads(%arg0[%[[VO]], %[[VI]]] : memref<4x4xf32>) writes(%arg1[%[[VO]] * 4 + %[[VI]]] : memref<16xf32>)
+// CHECK-NEXT:      tir.load %arg0[%[[VO]], %[[VI]]] : memref<4x4xf32>
+func.func @param(%A: memref<16xf32> {tir.name = "A"}, %B: memref<16xf32> {tir.name = "B"}) {
+  tir.for %o = 0 to 4 {
+    tir.for %i = 0 to 4 {
+      tir.block "B"(%vo = spatial(4, %o), %vi = spatial(4, %i))
+          reads(%A[%vo * 4 + %vi] : memref<16xf32>) writes(%B[%vo * 4 + %vi] : memref<16xf32>) {
+        %a = tir.load %A[%vo * 4 + %vi] : memref<16xf32>
+        tir.store %a, %B[%vo * 4 + %vi] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "read", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>} : !transform.any_op
+    transform.tir.set_axis_separator %b {buffer_index = 0, buffer_index_type = "read", axis_separators = array<i64: 1>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// transform_block_layout fuses a block's 8 x 4 iteration space into one
+// variable; the body reads the old ones through the inverse, and the
+// reduction keeps its kind.
+// CHECK-LABEL: func.func @rowsum
+// CHECK:         tir.for %[[AX0:.+]] = 0 to 8 {
+// CHECK-NEXT:      tir.for %[[AX1:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "S"(%[[V0:.+]] = spatial(8, %[[AX0]]), %[[V1:.+]] = reduce(4, %[[AX1]]))
+// CHECK-NOT:     tir.for %i
+// CHECK:       func.func @fused
+// CHECK:         tir.for %[[F:.+]] = 0 to 32 {
+// CHECK-NEXT:      tir.block "B"(%[[V:.+]] = spatial(32, %[[F]]))
+// CHECK-NEXT:        tir.load %arg0[%[[V]] floordiv 4, %[[V]] mod 4]
+func.func @rowsum(%A: memref<8x4xf32> {tir.name = "A"}, %S: memref<8xf32> {tir.name = "S"}) {
+  tir.for %i = 0 to 8 {
+    tir.for %k = 0 to 4 {
+      tir.block "S"(%vi = spatial(8, %i), %vk = reduce(4, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %S[%vi] : memref<8xf32>
+        }
+        %s = tir.load %S[%vi] : memref<8xf32>
+        %a = tir.load %A[%vi, %vk] : memref<8x4xf32>
+        %t = arith.addf %s, %a : f32
+        tir.store %t, %S[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+func.func @fused(%A: memref<8x4xf32> {tir.name = "A"}, %B: memref<8x4xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 8 {
+    tir.for %j = 0 to 4 {
+      tir.block "B"(%vi = spatial(8, %i), %vj = spatial(4, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x4xf32>
+        tir.store %a, %B[%vi, %vj] : memref<8x4xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_block_layout %s {index_map = affine_map<(d0, d1) -> (d0, d1)>} : !transform.any_op
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_block_layout %b {index_map = affine_map<(d0, d1) -> (d0 * 4 + d1)>} : !transform.any_op
+    transform.yield
+  }
+}
