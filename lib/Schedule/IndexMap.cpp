@@ -165,9 +165,8 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     byInput[t.piece.input].push_back(&t);
   for (unsigned d = 0; d < numInputs; ++d) {
     auto &list = byInput[d];
-    llvm::sort(list, [](Term *a, Term *b) {
-      return a->piece.lower < b->piece.lower;
-    });
+    llvm::sort(
+        list, [](Term *a, Term *b) { return a->piece.lower < b->piece.lower; });
     int64_t covered = 1;
     for (Term *t : list) {
       if (t->piece.lower != covered) {

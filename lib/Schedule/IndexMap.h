@@ -25,9 +25,8 @@ namespace mlir::tir::sched {
 /// Each result's extent over inputs in [0, extents[i]): its largest value
 /// plus one. Fails, saying why, for a result that can be negative or is
 /// unbounded.
-FailureOr<SmallVector<int64_t>> getMappedShape(AffineMap map,
-                                               ArrayRef<int64_t> extents,
-                                               std::string &why);
+FailureOr<SmallVector<int64_t>>
+getMappedShape(AffineMap map, ArrayRef<int64_t> extents, std::string &why);
 
 /// How `map` relates inputs in [0, extents[i]) to its results.
 struct IndexMapAnalysis {
@@ -48,9 +47,8 @@ struct IndexMapAnalysis {
 /// Analyses `map` (dims only) over inputs of `extents`. Fails, saying why,
 /// for a map that is not a mixed-radix sum of input pieces or that sends
 /// two inputs to the same point (not injective).
-FailureOr<IndexMapAnalysis> analyzeIndexMap(AffineMap map,
-                                            ArrayRef<int64_t> extents,
-                                            std::string &why);
+FailureOr<IndexMapAnalysis>
+analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents, std::string &why);
 
 } // namespace mlir::tir::sched
 

@@ -44,9 +44,9 @@ LogicalResult mlir::tir::setAxisSeparator(BlockOp block, int64_t bufferIndex,
                         Twine(rank - 1) + " for buffer '" +
                         getBufferName(buffer) + "')");
   MLIRContext *ctx = block.getContext();
-  DenseI64ArrayAttr attr =
-      separators.empty() ? DenseI64ArrayAttr()
-                         : DenseI64ArrayAttr::get(ctx, separators);
+  DenseI64ArrayAttr attr = separators.empty()
+                               ? DenseI64ArrayAttr()
+                               : DenseI64ArrayAttr::get(ctx, separators);
   if (auto alloc = buffer.getDefiningOp<AllocBufferOp>()) {
     if (attr)
       alloc.setAxisSeparatorsAttr(attr);

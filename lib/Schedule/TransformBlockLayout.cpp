@@ -111,8 +111,9 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
       analyzeIndexMap(indexMap, extents, why);
   if (failed(analysis) || !analysis->bijective)
     return refuse(error, block,
-                  Twine(kPrimitive) + ": the index map is not a bijective "
-                                      "affine map of block '" +
+                  Twine(kPrimitive) +
+                      ": the index map is not a bijective "
+                      "affine map of block '" +
                       block.getBlockName() + "''s iteration space (" +
                       (why.empty() ? "it pads: some points are no variable's "
                                      "image"
@@ -141,16 +142,16 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
   }
 
   // The new nest where the old one was, then the block moved in.
-  Operation *outer = loops->empty() ? block.getOperation()
-                                    : loops->front().getOperation();
+  Operation *outer =
+      loops->empty() ? block.getOperation() : loops->front().getOperation();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(outer);
   Location loc = block.getLoc();
   SmallVector<Value> loopVars;
   for (auto [k, extent] : llvm::enumerate(analysis->shape)) {
-    auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                              rewriter.getIndexAttr(extent),
-                              ("ax" + Twine(k)).str());
+    auto loop =
+        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
+                      rewriter.getIndexAttr(extent), ("ax" + Twine(k)).str());
     rewriter.setInsertionPointToStart(loop.getBody());
     loopVars.push_back(loop.getInductionVar());
   }

@@ -103,8 +103,8 @@ static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
   if (failed(regions))
     return;
   BlockAccessRegions updated = *regions;
-  for (auto [list, write] : {std::pair(&updated.reads, false),
-                             std::pair(&updated.writes, true)})
+  for (auto [list, write] :
+       {std::pair(&updated.reads, false), std::pair(&updated.writes, true)})
     for (auto &[b, r] : *list) {
       if (b != buffer)
         continue;
@@ -117,7 +117,8 @@ static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
       // Not accessed in the body (a region listed by hand): the whole
       // buffer.
       auto shape = cast<MemRefType>(buffer.getType()).getShape();
-      r.starts.assign(shape.size(), getAffineConstantExpr(0, block.getContext()));
+      r.starts.assign(shape.size(),
+                      getAffineConstantExpr(0, block.getContext()));
       r.extents.clear();
       for (int64_t size : shape)
         r.extents.push_back(getAffineConstantExpr(size, block.getContext()));
@@ -127,8 +128,7 @@ static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
 
 LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                                          int64_t bufferIndex, bool isWrite,
-                                         AffineMap indexMap,
-                                         TypedAttr padValue,
+                                         AffineMap indexMap, TypedAttr padValue,
                                          bool assumeInjective,
                                          ScheduleError &error) {
   FailureOr<Value> found =
@@ -142,8 +142,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
   if (failed(scope))
     return failure();
   auto type = cast<MemRefType>(buffer.getType());
-  if (indexMap.getNumDims() != type.getRank() ||
-      indexMap.getNumSymbols() != 0)
+  if (indexMap.getNumDims() != type.getRank() || indexMap.getNumSymbols() != 0)
     return refuse(error, block,
                   Twine(kPrimitive) + ": the index map takes " +
                       Twine(indexMap.getNumDims()) + " indices, but buffer '" +
@@ -173,8 +172,9 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
         analyzeIndexMap(indexMap, type.getShape(), why);
     if (failed(analysis))
       return refuse(error, block,
-                    Twine(kPrimitive) + ": the index map is not an injective "
-                                        "affine map of buffer '" +
+                    Twine(kPrimitive) +
+                        ": the index map is not an injective "
+                        "affine map of buffer '" +
                         name + "' (" + why + ")");
     if (analysis->pads && !padValue)
       return refuse(error, block,
@@ -196,31 +196,31 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
   SmallVector<Operation *> accesses;
   SmallVector<BlockOp> listing;
   for (Operation *user : buffer.getUsers()) {
-    if (isa<LoadOp>(user) || (isa<StoreOp>(user) &&
-                              cast<StoreOp>(user).getBuffer() == buffer)) {
+    if (isa<LoadOp>(user) ||
+        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer)) {
       accesses.push_back(user);
     } else if (auto b = dyn_cast<BlockOp>(user)) {
       if (!llvm::is_contained(listing, b))
         listing.push_back(b);
     } else {
       return refuse(error, block,
-                    Twine(kPrimitive) + ": buffer '" + name +
-                        "' is used by '" + user->getName().getStringRef() +
+                    Twine(kPrimitive) + ": buffer '" + name + "' is used by '" +
+                        user->getName().getStringRef() +
                         "', which the new layout cannot rewrite (not "
                         "supported)");
     }
   }
-  auto newType = MemRefType::get(shape, type.getElementType(),
-                                 MemRefLayoutAttrInterface(),
-                                 type.getMemorySpace());
+  auto newType =
+      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace());
   rewriter.modifyOpInPlace((*scope), [&] {
     buffer.setType(newType);
     auto func = dyn_cast<FunctionOpInterface>(*scope);
     if (func && isa<BlockArgument>(buffer)) {
       SmallVector<Type> inputs(func.getArgumentTypes());
       inputs[cast<BlockArgument>(buffer).getArgNumber()] = newType;
-      func.setType(FunctionType::get(func->getContext(), inputs,
-                                     func.getResultTypes()));
+      func.setType(
+          FunctionType::get(func->getContext(), inputs, func.getResultTypes()));
     }
   });
   for (Operation *op : accesses)
@@ -239,9 +239,8 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
       ++d;
     return d;
   };
-  llvm::stable_sort(listing, [&](BlockOp a, BlockOp b) {
-    return depth(a) > depth(b);
-  });
+  llvm::stable_sort(listing,
+                    [&](BlockOp a, BlockOp b) { return depth(a) > depth(b); });
   for (BlockOp b : listing)
     updateRegions(rewriter, b, buffer);
   return success();

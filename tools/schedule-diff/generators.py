@@ -425,6 +425,29 @@ def gen_set_axis_separator(ctx):
                 {"buffer": [kind, index], "axis_separators": seps})
 
 
+def _reindex_cache_step(ctx, prim):
+    """reindex_cache_read / _write: a block, mostly its first buffers, a
+    scope, and a random map over the block's variables (mostly refused
+    where it uses others than the buffer's indices)."""
+    r = ctx.rng
+    kind = "read" if prim == "reindex_cache_read" else "write"
+    block = ctx.block()
+    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
+    return Step(prim, [block_ref(block)], {
+        f"{kind}_buffer_index": r.choice([0, 0, 0, 1, 1, -1]),
+        "storage_scope": r.choice(["global", "shared", "local"]),
+        "index_map": _random_index_map(r, n),
+    })
+
+
+def gen_reindex_cache_read(ctx):
+    return _reindex_cache_step(ctx, "reindex_cache_read")
+
+
+def gen_reindex_cache_write(ctx):
+    return _reindex_cache_step(ctx, "reindex_cache_write")
+
+
 def gen_get_block(ctx):
     name = ctx.block() if ctx.chance(0.9) else "no_such_block"
     return Step("get_block", [], {"name": name})
@@ -476,6 +499,8 @@ GENERATORS = {
     "transform_layout": gen_transform_layout,
     "transform_block_layout": gen_transform_block_layout,
     "set_axis_separator": gen_set_axis_separator,
+    "reindex_cache_read": gen_reindex_cache_read,
+    "reindex_cache_write": gen_reindex_cache_write,
 }
 
 # How often each primitive is drawn, relative to 1 (the loop restructurers
@@ -488,6 +513,7 @@ WEIGHTS = {
     "get_consumers": 0.3, "annotate": 0.5, "unannotate": 0.5, "storage_align": 0.5, "set_scope": 0.5,
     "cache_read": 1, "cache_write": 1, "reindex": 1,
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
+    "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
 }
 

@@ -129,7 +129,10 @@ class Step:
                     "reindex": ["buffer"],
                     "transform_layout": ["buffer", "index_map"],
                     "transform_block_layout": ["index_map"],
-                    "set_axis_separator": ["buffer", "axis_separators"]}
+                    "set_axis_separator": ["buffer", "axis_separators"],
+                    "reindex_cache_read": ["read_buffer_index", "storage_scope", "index_map"],
+                    "reindex_cache_write": ["write_buffer_index", "storage_scope",
+                                            "index_map"]}
         for key in self.kw:
             if key not in required.get(self.prim, []):
                 kw = dict(self.kw)

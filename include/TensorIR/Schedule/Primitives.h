@@ -243,6 +243,24 @@ FailureOr<BlockOp> reindex(RewriterBase &rewriter, BlockOp block,
                            int64_t bufferIndex, bool isWrite,
                            ScheduleError &error);
 
+/// TVM's reindex_cache_read: cache_read (same checks and place, the block
+/// the only consumer) of a buffer the block reads at one element per
+/// iteration, the cache laid out by `indexMap` over the block's variables;
+/// the copy stage repeats the block's iteration over the variables the
+/// indices use. Refuses, beyond cache_read's rules, a region that is not a
+/// single point, an index map using other variables than the buffer's
+/// indices, and one that is not injective.
+FailureOr<BlockOp> reindexCacheRead(RewriterBase &rewriter, BlockOp block,
+                                    int64_t bufferIndex, StringRef scope,
+                                    AffineMap indexMap, ScheduleError &error);
+
+/// TVM's reindex_cache_write: the write side of reindexCacheRead, placed
+/// as cache_write places its copy. Refuses, as reindex, a block reading
+/// the buffer without a tir.init and a predicate skipping domain points.
+FailureOr<BlockOp> reindexCacheWrite(RewriterBase &rewriter, BlockOp block,
+                                     int64_t bufferIndex, StringRef scope,
+                                     AffineMap indexMap, ScheduleError &error);
+
 /// TVM's transform_block_layout: the block's iteration space remapped by
 /// `indexMap` (over its variables): one new loop and variable per result,
 /// the body reading the old variables through the map's inverse. Refuses a

@@ -184,6 +184,15 @@ static AffineExpr refoldMods(AffineExpr e) {
 
 AffineExpr mlir::tir::simplifyIndexExpr(AffineExpr e, unsigned numDims,
                                         unsigned numSymbols) {
+  // MLIR's flattener writes one slot per dimension and symbol it is told
+  // of: an expression using more (a caller's miscount) would write past
+  // them, so the counts cover what the expression uses.
+  e.walk([&](AffineExpr sub) {
+    if (auto d = dyn_cast<AffineDimExpr>(sub))
+      numDims = std::max(numDims, d.getPosition() + 1);
+    else if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+      numSymbols = std::max(numSymbols, s.getPosition() + 1);
+  });
   if (e.isPureAffine())
     return refoldMods(simplifyAffineExpr(e, numDims, numSymbols));
   MLIRContext *ctx = e.getContext();

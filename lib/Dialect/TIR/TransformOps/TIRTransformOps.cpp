@@ -208,8 +208,7 @@ void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
 // Index maps
 //===----------------------------------------------------------------------===//
 
-/// An index map as TVM's Python: `lambda d0, d1: (e0, e1,)`.
-static void printPythonIndexMap(AffineMap map, raw_ostream &os) {
+void mlir::tir::printPythonIndexMap(AffineMap map, raw_ostream &os) {
   os << "lambda ";
   for (unsigned d = 0; d < map.getNumDims(); ++d)
     os << (d ? ", " : "") << "d" << d;

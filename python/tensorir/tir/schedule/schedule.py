@@ -461,6 +461,32 @@ class Schedule:
         return self._cache("cache_write", "write", block, write_buffer_index, storage_scope,
                            consumer_blocks)
 
+    def _reindex_cache(self, primitive, kind, block, buffer_index, storage_scope, index_map):
+        if isinstance(block, str):
+            block = self.get_block(block)
+        buffer_index = self._buffer_position(block, buffer_index, kind, primitive)
+        index_map, separators = self._index_map(index_map, block._handle.num_iter_vars,
+                                                primitive)
+        if separators:
+            raise ScheduleError(f"{primitive}: the index map has no axis separators")
+        (stage,) = self._apply(primitive, [block],
+                               {f"{kind}_buffer_index": buffer_index,
+                                "storage_scope": storage_scope,
+                                "index_map": _MLIRText(index_map.affine_map_text())}, 1)
+        return stage
+
+    def reindex_cache_read(self, block, read_buffer_index, storage_scope, index_map):
+        """TVM's reindex_cache_read: cache_read of the block's read buffer
+        (position or name) into a cache laid out by `index_map` over the
+        block's variables; returns the copy block."""
+        return self._reindex_cache("reindex_cache_read", "read", block, read_buffer_index,
+                                   storage_scope, index_map)
+
+    def reindex_cache_write(self, block, write_buffer_index, storage_scope, index_map):
+        """TVM's reindex_cache_write: the write side of reindex_cache_read."""
+        return self._reindex_cache("reindex_cache_write", "write", block, write_buffer_index,
+                                   storage_scope, index_map)
+
     def get_block(self, name, func_name=None):
         (rv,) = self._apply("get_block", [self._native.root],
                             {"name": name, "func_name": func_name}, 1)

@@ -373,4 +373,88 @@ def TIR_SetAxisSeparatorOp : TIR_ScheduleOp<"set_axis_separator"> {
   }];
 }
 
+// The reindex caches: a block, the buffer's position, the scope and the
+// index map over the block's variables.
+class TIR_ReindexCacheOpBase<string mnemonic, string summaryText,
+                             string descriptionText, string indexName,
+                             string primitive>
+    : TIR_ScheduleOp<mnemonic> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = !con((ins TransformHandleTypeInterface:$block),
+                       !dag(ins, [I64Attr], [indexName]),
+                       (ins StrAttr:$storage_scope, AffineMapAttr:$index_map));
+  let results = (outs TransformHandleTypeInterface:$stage);
+  let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os);
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> stage = }] # primitive # [{(
+          rewriter, *block, getOperation()->getAttrOfType<::mlir::IntegerAttr>(
+              "}] # indexName # [{").getInt(), getStorageScope(), getIndexMap(), error);
+      if (::mlir::failed(stage))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
+      return ::mlir::success();
+    }
+    void $cppClass::printPythonArgument(::llvm::StringRef name,
+                                        ::mlir::Attribute value,
+                                        ::llvm::raw_ostream &os) {
+      os << name << "=";
+      if (name == "index_map")
+        ::mlir::tir::printPythonIndexMap(
+            ::llvm::cast<::mlir::AffineMapAttr>(value).getValue(), os);
+      else
+        ::mlir::tir::printPythonValue(value, os);
+    }
+  }];
+}
+
+def TIR_ReindexCacheReadOp : TIR_ReindexCacheOpBase<"reindex_cache_read",
+    "cache_read into a cache laid out by the block's variables (TVM's reindex_cache_read)", [{
+    As `cache_read` (the cache `<buffer>_<scope>`, the copy's place, the
+    block as the only consumer), for a buffer the block reads one element
+    of per iteration: the cache holds the element the block reads at
+    `index_map(block variables)` (an affine map over all of the block's
+    variables, using the same ones as the buffer's indices), and the copy
+    stage repeats the block's iteration over those variables (their
+    bindings, and the loops between the copy and the block that feed
+    them).
+
+    ```mlir
+    %s = transform.tir.reindex_cache_read %b {read_buffer_index = 0, storage_scope = "shared", index_map = affine_map<(d0, d1) -> (d1, d0 floordiv 2, d0 mod 2)>} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): cache_read's refusals,
+    a region that is not a single point, an index map that uses other
+    variables than the buffer's indices or is not injective (a mixed-radix
+    map of them), a scope that is not a stage pipeline.
+  }], "read_buffer_index", "reindexCacheRead">;
+
+def TIR_ReindexCacheWriteOp : TIR_ReindexCacheOpBase<"reindex_cache_write",
+    "cache_write into a cache laid out by the block's variables (TVM's reindex_cache_write)", [{
+    The write side of `reindex_cache_read`: the block writes the cache at
+    `index_map(block variables)`, and a copy stage placed as
+    `cache_write`'s writes it back, repeating the block's iteration over
+    the variables the buffer's indices use.
+
+    ```mlir
+    %s = transform.tir.reindex_cache_write %b {write_buffer_index = 0, storage_scope = "shared", index_map = affine_map<(d0, d1) -> (d1, d0)>} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): as
+    `reindex_cache_read`, plus another block writing the buffer, a block
+    reading it without a tir.init, and a predicate skipping points of the
+    iteration domain (the copy back would store what was never written).
+  }], "write_buffer_index", "reindexCacheWrite">;
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD
