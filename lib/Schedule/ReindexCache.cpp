@@ -60,12 +60,11 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
   plan.buffer = *cached;
   std::string name = getCachedBufferName(plan.buffer);
   plan.root = getScopeRoot(block);
-  if (failed(checkScopeAccesses(plan.root, plan.buffer, block, primitive,
-                                error)))
+  if (failed(
+          checkScopeAccesses(plan.root, plan.buffer, block, primitive, error)))
     return failure();
-  if (failed(checkStagePipeline(primitive,
-                                BlockDependences(getScopeBlocks(plan.root)),
-                                error)))
+  if (failed(checkStagePipeline(
+          primitive, BlockDependences(getScopeBlocks(plan.root)), error)))
     return failure();
   unsigned numVars = block.getNumIterVars();
   if (indexMap.getNumDims() != numVars || indexMap.getNumSymbols() != 0)
@@ -95,10 +94,11 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
 
   // The variables both indexings use must be the same.
   for (unsigned i = 0; i < numVars; ++i) {
-    bool inOld = llvm::any_of(plan.oldIndices,
-                              [&](AffineExpr e) { return e.isFunctionOfDim(i); });
-    bool inNew = llvm::any_of(indexMap.getResults(),
-                              [&](AffineExpr e) { return e.isFunctionOfDim(i); });
+    bool inOld = llvm::any_of(
+        plan.oldIndices, [&](AffineExpr e) { return e.isFunctionOfDim(i); });
+    bool inNew = llvm::any_of(indexMap.getResults(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(i);
+    });
     if (inOld != inNew)
       return refuse(error, block,
                     primitive + ": iteration variable " +
@@ -134,8 +134,9 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
       analyzeIndexMap(indexMap, extents, why);
   if (failed(analysis))
     return refuse(error, block,
-                  primitive + ": the index map is not an injective affine map "
-                              "of block '" +
+                  primitive +
+                      ": the index map is not an injective affine map "
+                      "of block '" +
                       block.getBlockName() + "''s variables (" + why + ")");
   plan.cacheShape = analysis->shape;
   FailureOr<CachePlace> where = place(plan);
@@ -242,8 +243,8 @@ static BlockOp createStage(RewriterBase &rewriter, BlockOp block,
       stageBindings.push_back(v.binding);
     SmallVector<AffineExpr> atValues;
     for (AffineExpr e : oldAt)
-      atValues.push_back(simplifyIndexExpr(e.replaceDims(stageBindings),
-                                           newValues.size(), 0));
+      atValues.push_back(
+          simplifyIndexExpr(e.replaceDims(stageBindings), newValues.size(), 0));
     auto shape = cast<MemRefType>(plan.buffer.getType()).getShape();
     for (Conjunction &c : getInBufferGuard(atValues, newValues, shape)) {
       llvm::append_range(inDomain.constraints, c.constraints);
@@ -315,18 +316,15 @@ static void retargetBlock(RewriterBase &rewriter, BlockOp block,
       b = cache;
       r.starts.assign(indexMap.getResults().begin(),
                       indexMap.getResults().end());
-      r.extents.assign(indexMap.getNumResults(),
-                       getAffineConstantExpr(1, ctx));
+      r.extents.assign(indexMap.getNumResults(), getAffineConstantExpr(1, ctx));
     }
   rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
 }
 
-FailureOr<BlockOp> mlir::tir::reindexCacheRead(RewriterBase &rewriter,
-                                               BlockOp block,
-                                               int64_t bufferIndex,
-                                               StringRef storageScope,
-                                               AffineMap indexMap,
-                                               ScheduleError &error) {
+FailureOr<BlockOp>
+mlir::tir::reindexCacheRead(RewriterBase &rewriter, BlockOp block,
+                            int64_t bufferIndex, StringRef storageScope,
+                            AffineMap indexMap, ScheduleError &error) {
   static constexpr StringLiteral kPrimitive = "reindex_cache_read";
   FailureOr<ReindexCachePlan> plan = planReindexCache(
       block, bufferIndex, storageScope, indexMap, /*isRead=*/true, kPrimitive,
@@ -360,12 +358,10 @@ FailureOr<BlockOp> mlir::tir::reindexCacheRead(RewriterBase &rewriter,
   return stage;
 }
 
-FailureOr<BlockOp> mlir::tir::reindexCacheWrite(RewriterBase &rewriter,
-                                                BlockOp block,
-                                                int64_t bufferIndex,
-                                                StringRef storageScope,
-                                                AffineMap indexMap,
-                                                ScheduleError &error) {
+FailureOr<BlockOp>
+mlir::tir::reindexCacheWrite(RewriterBase &rewriter, BlockOp block,
+                             int64_t bufferIndex, StringRef storageScope,
+                             AffineMap indexMap, ScheduleError &error) {
   static constexpr StringLiteral kPrimitive = "reindex_cache_write";
   FailureOr<ReindexCachePlan> plan = planReindexCache(
       block, bufferIndex, storageScope, indexMap, /*isRead=*/false, kPrimitive,
@@ -384,15 +380,13 @@ FailureOr<BlockOp> mlir::tir::reindexCacheWrite(RewriterBase &rewriter,
         if (llvm::is_contained(deps.getReads(block), p.buffer) &&
             !block.getInitOp())
           return refuse(error, block,
-                        Twine(kPrimitive) + ": block '" +
-                            block.getBlockName() + "' reads buffer '" +
-                            getCachedBufferName(p.buffer) +
+                        Twine(kPrimitive) + ": block '" + block.getBlockName() +
+                            "' reads buffer '" + getCachedBufferName(p.buffer) +
                             "' before writing it and has no tir.init; the "
                             "cache would start uninitialized");
         if (!isPredicateImpliedByDomains(block))
           return refuse(error, block,
-                        Twine(kPrimitive) + ": block '" +
-                            block.getBlockName() +
+                        Twine(kPrimitive) + ": block '" + block.getBlockName() +
                             "' has a predicate that skips points of its "
                             "iteration domain; the copy out would store "
                             "what it never wrote");
