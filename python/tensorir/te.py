@@ -18,7 +18,16 @@ from .script.parser import DTYPES, FunctionParser, ScriptError
 from .script.tir import PrimFunc
 
 __all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min",
-           "create_prim_func", "var", "const"]
+           "create_prim_func", "var", "const", "AXIS_SEPARATOR"]
+
+
+def __getattr__(name):
+    # te.AXIS_SEPARATOR is IndexMap.AXIS_SEPARATOR, as in TVM (looked up
+    # lazily: tir imports te).
+    if name == "AXIS_SEPARATOR":
+        from .tir.index_map import IndexMap
+        return IndexMap.AXIS_SEPARATOR
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Expr:
