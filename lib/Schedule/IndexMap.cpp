@@ -139,6 +139,7 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     }
   }
   bool exact = true;
+  result.inputPadded.assign(numInputs, false);
   // Within a result, terms in mixed radix: each scale at least the span of
   // the ones below (exactly, for no gap).
   SmallVector<SmallVector<Term *>> byResult(numResults);
@@ -159,6 +160,7 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     }
     exact &= constants[k] == 0;
   }
+  result.resultsExact = exact;
   // Within an input, the pieces tile it: lower factors 1, e0, e0 * e1, ...
   SmallVector<SmallVector<Term *>> byInput(numInputs);
   for (Term &t : terms)
@@ -183,6 +185,7 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
       return failure();
     }
     exact &= covered == extents[d];
+    result.inputPadded[d] = covered != extents[d];
   }
   result.bijective = exact;
   result.pads = !exact;

@@ -40,6 +40,13 @@ struct IndexMapAnalysis {
   /// Where the map is injective: each input as an expression of the
   /// results (dims 0.. are the results), defined on the image.
   SmallVector<AffineExpr> inverse;
+  /// Whether each result is an exact mixed-radix sum (no gaps between its
+  /// terms, no constant): padding then comes only from inputs whose
+  /// pieces cover more than their extent (`inputPadded`), and a point of
+  /// the new shape is padding exactly where some such input's inverse
+  /// reaches past its extent.
+  bool resultsExact = false;
+  SmallVector<bool> inputPadded;
   /// For each result, the inputs it reads.
   SmallVector<SmallVector<unsigned>> inputsOf;
 };

@@ -19,6 +19,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -126,6 +127,68 @@ static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
   rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
 }
 
+/// TVM's epilogue padding plan: after the statement of the scope that
+/// holds the buffer's last writer, a nest `axis0..` over the new shape
+/// whose block `buffer_<name>_padding` stores `padValue` where the point is
+/// no old element's image (some input's inverse reaches past its old
+/// extent). A buffer nobody writes (an input) is left as it is: its
+/// padding is never read.
+static void fillPadding(RewriterBase &rewriter, Operation *scope, Value buffer,
+                        const IndexMapAnalysis &analysis,
+                        ArrayRef<int64_t> oldShape, TypedAttr padValue) {
+  MLIRContext *ctx = buffer.getContext();
+  Operation *lastWriter = nullptr;
+  scope->walk([&](StoreOp store) {
+    if (store.getBuffer() == buffer)
+      lastWriter = store;
+  });
+  if (!lastWriter)
+    return;
+  Block *body = scope->getNumRegions() ? &scope->getRegion(0).front() : nullptr;
+  Operation *top = body ? body->findAncestorOpInBlock(*lastWriter) : nullptr;
+  if (!top)
+    return;
+  Location loc = buffer.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfter(top);
+  SmallVector<Value> loopVars;
+  for (auto [k, extent] : llvm::enumerate(analysis.shape)) {
+    auto loop =
+        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
+                      rewriter.getIndexAttr(extent), ("axis" + Twine(k)).str());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    loopVars.push_back(loop.getInductionVar());
+  }
+  SmallVector<std::string> names;
+  for (unsigned k = 0; k < analysis.shape.size(); ++k)
+    names.push_back("v_axis" + std::to_string(k));
+  SmallVector<IterVarSpec> vars;
+  for (auto [k, extent] : llvm::enumerate(analysis.shape))
+    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0),
+                    rewriter.getIndexAttr(extent), getAffineDimExpr(k, ctx),
+                    names[k]});
+  SmallVector<Conjunction> predicate;
+  for (auto [d, padded] : llvm::enumerate(analysis.inputPadded))
+    if (padded) {
+      Conjunction c;
+      c.constraints.push_back(analysis.inverse[d] - oldShape[d]);
+      c.eqFlags.push_back(false);
+      predicate.push_back(c);
+    }
+  std::string name = "buffer_" + getBufferName(buffer) + "_padding";
+  auto fill = BlockOp::create(
+      rewriter, loc, name, vars, loopVars,
+      [&](OpBuilder &b, Location l, ValueRange v) {
+        Value value = arith::ConstantOp::create(b, l, padValue);
+        StoreOp::create(b, l, value, buffer, v);
+      },
+      predicate);
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(fill, ignored);
+  if (succeeded(regions))
+    setRegions(fill, *regions);
+}
+
 LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                                          int64_t bufferIndex, bool isWrite,
                                          AffineMap indexMap, TypedAttr padValue,
@@ -161,6 +224,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                       "' has a runtime dimension (not supported yet)");
   std::string why;
   SmallVector<int64_t> shape;
+  FailureOr<IndexMapAnalysis> padding = failure();
   if (assumeInjective) {
     FailureOr<SmallVector<int64_t>> s =
         getMappedShape(indexMap, type.getShape(), why);
@@ -183,12 +247,15 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                         "' (some elements of the new shape are no element's "
                         "image); give a pad_value, or assume_injective_"
                         "transform to leave them undefined");
-    if (analysis->pads)
+    if (analysis->pads && !analysis->resultsExact)
       return refuse(error, block,
                     Twine(kPrimitive) +
-                        ": a transformation that pads (with a pad_value) is "
-                        "not supported yet");
+                        ": padding where the map's results leave gaps "
+                        "between their terms (or add a constant) is not "
+                        "supported yet");
     shape = analysis->shape;
+    if (analysis->pads)
+      padding = analysis;
   }
 
   // Every access goes through the map; matched regions and other uses of
@@ -243,5 +310,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                     [&](BlockOp a, BlockOp b) { return depth(a) > depth(b); });
   for (BlockOp b : listing)
     updateRegions(rewriter, b, buffer);
+  if (succeeded(padding))
+    fillPadding(rewriter, *scope, buffer, *padding, type.getShape(), padValue);
   return success();
 }

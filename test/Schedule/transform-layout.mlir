@@ -118,3 +118,44 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A map that pads (14 elements in 4 x 4) with a pad value: the accesses
+// go through the map, and after the writer's nest a block fills the
+// padding (TVM's epilogue plan), under the predicate that the point is no
+// old element's image.
+// CHECK-LABEL: func.func @padded
+// CHECK:         %B = tir.alloc_buffer : memref<4x4xi32>
+// CHECK:         tir.block "B"(%[[VI:.+]] = spatial(14, %i))
+// CHECK:           tir.store %{{.+}}, %B[%[[VI]] floordiv 4, %[[VI]] mod 4]
+// CHECK:         tir.for %[[A0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %[[A1:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "buffer_B_padding"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]])) where(%[[A0]] * 4 + %[[A1]] >= 14)
+// CHECK-NEXT:          %[[P:.+]] = arith.constant -7 : i32
+// CHECK-NEXT:          tir.store %[[P]], %B[%[[V0]], %[[V1]]]
+// CHECK:         tir.block "C"
+// CHECK:           tir.load %B[%{{.+}} floordiv 4, %{{.+}} mod 4]
+func.func @padded(%A: memref<14xi32> {tir.name = "A"}, %C: memref<14xi32> {tir.name = "C"}) {
+  %B = tir.alloc_buffer : memref<14xi32>
+  tir.for %i = 0 to 14 {
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xi32>
+      tir.store %a, %B[%vi] : memref<14xi32>
+    }
+  }
+  tir.for %i = 0 to 14 {
+    tir.block "C"(%vi = spatial(14, %i)) {
+      %b = tir.load %B[%vi] : memref<14xi32>
+      tir.store %b, %C[%vi] : memref<14xi32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = -7 : i32} : !transform.any_op
+    transform.yield
+  }
+}

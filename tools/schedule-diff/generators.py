@@ -374,6 +374,15 @@ def _random_index_map(r, rank):
     return f"lambda {', '.join(names)}: ({', '.join(exprs)},)"
 
 
+def _block_handle(ctx, name):
+    """The handle of block `name`, None when the name is now ambiguous (two
+    copy stages named alike) or gone."""
+    try:
+        return cached_block(ctx.sch, name)._handle
+    except Exception:  # noqa: BLE001 - the schedule's refusal of the name
+        return None
+
+
 def _allocated_buffer(ctx):
     """(block, kind, index, rank) of a buffer the function allocates and
     some block accesses; None when there is none. A parameter's layout
@@ -382,7 +391,9 @@ def _allocated_buffer(ctx):
     r = ctx.rng
     candidates = []
     for name in ctx.blocks:
-        handle = cached_block(ctx.sch, name)._handle
+        handle = _block_handle(ctx, name)
+        if handle is None:
+            continue
         for kind in ("read", "write"):
             names = (handle.read_buffer_names if kind == "read" else handle.write_buffer_names) or []
             ranks = (handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks) or []
@@ -399,6 +410,8 @@ def gen_transform_layout(ctx):
         return None
     block, kind, index, rank = found
     kw = {"buffer": [kind, index], "index_map": _random_index_map(r, rank)}
+    if ctx.chance(0.4):     # pads where a split factor does not divide
+        kw["pad_value"] = r.choice([0, 0.0, -3, 2.5])
     if ctx.chance(0.1):
         kw["index_map"] = _random_index_map(r, rank + 1)      # wrong arity
     return Step("transform_layout", [block_ref(block)], kw)
@@ -407,7 +420,8 @@ def gen_transform_layout(ctx):
 def gen_transform_block_layout(ctx):
     r = ctx.rng
     block = ctx.block()
-    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
+    handle = _block_handle(ctx, block)
+    n = (handle.num_iter_vars or 0) if handle is not None else 1
     return Step("transform_block_layout", [block_ref(block)],
                 {"index_map": _random_index_map(r, n)})
 
@@ -432,7 +446,8 @@ def _reindex_cache_step(ctx, prim):
     r = ctx.rng
     kind = "read" if prim == "reindex_cache_read" else "write"
     block = ctx.block()
-    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
+    handle = _block_handle(ctx, block)
+    n = (handle.num_iter_vars or 0) if handle is not None else 1
     return Step(prim, [block_ref(block)], {
         f"{kind}_buffer_index": r.choice([0, 0, 0, 1, 1, -1]),
         "storage_scope": r.choice(["global", "shared", "local"]),

@@ -278,12 +278,13 @@ FailureOr<BlockOp> transformBlockLayout(RewriterBase &rewriter, BlockOp block,
 /// `indexMap` gives (its shape: the results' extents), and every access to
 /// it in the function goes through the map, simplified with the domains;
 /// blocks listing its region get the new one. `padValue` (of the buffer's
-/// element type) fills what a padding map leaves uncovered;
+/// element type) fills what a padding map leaves uncovered, in a block
+/// after the buffer's last writer (TVM's epilogue plan);
 /// `assumeInjective` skips the map's analysis. Refuses a map of the wrong
 /// arity or that is not an injective affine map, a map that pads without
 /// a pad value, a pad value of another type, and a matched buffer; not yet
-/// supported: padding, runtime shapes, a buffer used other than by loads,
-/// stores and block regions.
+/// supported: padding where a result's terms leave gaps, runtime shapes, a
+/// buffer used other than by loads, stores and block regions.
 LogicalResult transformLayout(RewriterBase &rewriter, BlockOp block,
                               int64_t bufferIndex, bool isWrite,
                               AffineMap indexMap, TypedAttr padValue,

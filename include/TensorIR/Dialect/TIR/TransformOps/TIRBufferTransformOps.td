@@ -296,7 +296,11 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     ```
 
     `pad_value` (of the buffer's element type) is what a map that pads
-    (leaves points of the new shape without an old element) stores there;
+    (leaves points of the new shape without an old element) stores there:
+    after the statement holding the buffer's last writer, a nest `axis0`,
+    ... over the new shape with a block `buffer_<name>_padding` that stores
+    it where the point is no old element's image (TVM's epilogue plan);
+    an unwritten buffer (an input) is left alone.
     `assume_injective_transform` takes the map as injective without
     analysing it.
 
@@ -304,8 +308,9 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     block's buffers, a map of the wrong arity or that is not an injective
     mixed-radix map of the indices (TVM's iterator maps), a map that pads
     without a pad value, a pad value of another type, a matched buffer
-    (tir.match_buffer); not yet supported: padding, runtime shapes, a
-    buffer used other than by loads, stores and block regions.
+    (tir.match_buffer); not yet supported: padding where a result's terms
+    leave gaps, runtime shapes, a buffer used other than by loads, stores
+    and block regions.
   }];
   let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
                        StrAttr:$buffer_index_type, AffineMapAttr:$index_map,
