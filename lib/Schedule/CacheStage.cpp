@@ -219,10 +219,7 @@ BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
         StoreOp::create(b, l, value, to, toMap, operands);
       },
       predicate);
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(stage, ignored);
-  if (succeeded(regions))
-    setRegions(stage, *regions);
+  setInferredRegions(stage);
   return stage;
 }
 
@@ -346,16 +343,8 @@ mlir::tir::sched::getCachedBuffer(BlockOp block, int64_t bufferIndex,
                   primitive + ": '" + storageScope +
                       "' is not a storage scope (global, shared, "
                       "shared.dyn, local, warp, wmma.*, ...)");
-  SmallVector<Value> read, written;
-  getAccessedBuffers(block, read, written);
-  SmallVector<Value> &buffers = reads ? read : written;
-  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(buffers.size()))
-    return refuse(error, block,
-                  primitive + ": block '" + block.getBlockName() + "' " +
-                      (reads ? "reads " : "writes ") + Twine(buffers.size()) +
-                      " buffers; there is no " + (reads ? "read" : "write") +
-                      " buffer " + Twine(bufferIndex));
-  return buffers[bufferIndex];
+  return getNthAccessBuffer(block, bufferIndex, /*isWrite=*/!reads, primitive,
+                            error);
 }
 
 FailureOr<SmallVector<int64_t>> mlir::tir::sched::getCacheShape(
@@ -409,14 +398,7 @@ void mlir::tir::sched::updateEnclosingRegions(RewriterBase &rewriter,
   // Innermost first: an outer block's listing is inferred from the inner
   // ones.
   SmallVector<Operation *> order(enclosing.begin(), enclosing.end());
-  auto depth = [](Operation *op) {
-    unsigned d = 0;
-    for (; op; op = op->getParentOp())
-      ++d;
-    return d;
-  };
-  llvm::stable_sort(
-      order, [&](Operation *a, Operation *b) { return depth(a) > depth(b); });
+  sortInnermostFirst(order);
   for (Operation *op : order)
     updateListedRegions(rewriter, cast<BlockOp>(op), buffer);
 }

@@ -121,11 +121,8 @@ static FailureOr<AccessIndices> collectIndices(BlockOp block, Value buffer,
   // As TVM, each index is simplified with the variables' domains
   // (`co floordiv 64 * 3 + rc` is `rc` for co in [0, 64)), unless it
   // becomes a constant (a unit variable keeps its dimension).
-  for (AffineExpr &e : result.exprs) {
-    AffineExpr simple = simplifyOverValues(e, result.inputs);
-    if (!isa<AffineConstantExpr>(simple))
-      e = simple;
-  }
+  for (AffineExpr &e : result.exprs)
+    e = simplifyNonTrivial(e, result.inputs);
   return result;
 }
 
@@ -156,19 +153,15 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
                                       int64_t bufferIndex, bool isWrite,
                                       ScheduleError &error) {
   MLIRContext *ctx = block.getContext();
-  SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
-  SmallVector<Value> &buffers = isWrite ? writes : reads;
-  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(buffers.size()))
-    return refuse(error, block,
-                  Twine(kReindex) + ": block '" + block.getBlockName() + "' " +
-                      (isWrite ? "writes " : "reads ") + Twine(buffers.size()) +
-                      " buffers; there is no " + (isWrite ? "write" : "read") +
-                      " buffer " + Twine(bufferIndex));
-  Value buffer = buffers[bufferIndex];
+  FailureOr<Value> found =
+      getNthAccessBuffer(block, bufferIndex, isWrite, kReindex, error);
+  if (failed(found))
+    return failure();
+  Value buffer = *found;
   std::string name = getCachedBufferName(buffer);
   Operation *root = getScopeRoot(block);
   BlockDependences deps(getScopeBlocks(root));
+  ArrayRef<Value> writes = deps.getWrites(block);
   if (failed(checkStagePipeline(kReindex, deps, error)))
     return failure();
   // The block would access the copy for all of its accesses, so a buffer
@@ -338,10 +331,7 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
         }
       },
       predicate);
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> stageRegions = getAccessRegions(stage, ignored);
-  if (succeeded(stageRegions))
-    setRegions(stage, *stageRegions);
+  setInferredRegions(stage);
 
   // The block accesses the copy at its covered variables.
   SmallVector<Value> at;

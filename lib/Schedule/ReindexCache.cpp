@@ -268,10 +268,7 @@ static BlockOp createStage(RewriterBase &rewriter, BlockOp block,
         }
       },
       predicate);
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(stage, ignored);
-  if (succeeded(regions))
-    setRegions(stage, *regions);
+  setInferredRegions(stage);
   return stage;
 }
 

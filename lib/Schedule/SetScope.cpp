@@ -40,15 +40,12 @@ static void moveToScope(Value buffer, StringRef scope) {
 
 LogicalResult mlir::tir::setScope(BlockOp block, int64_t bufferIndex,
                                   StringRef scope, ScheduleError &error) {
-  SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
-  if (bufferIndex < 0 || bufferIndex >= static_cast<int64_t>(writes.size()))
-    return refuse(error, block,
-                  "set_scope: block '" + block.getBlockName() + "' writes " +
-                      Twine(writes.size()) +
-                      " buffers; there is no write buffer " +
-                      Twine(bufferIndex));
-  Value buffer = writes[bufferIndex];
+  FailureOr<Value> found =
+      getNthAccessBuffer(block, bufferIndex,
+                         /*isWrite=*/true, "set_scope", error);
+  if (failed(found))
+    return failure();
+  Value buffer = *found;
   auto type = cast<MemRefType>(buffer.getType());
   // As TVM: the scope the buffer already has is no change.
   if (getStorageScope(type) == scope)

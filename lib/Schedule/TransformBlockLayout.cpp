@@ -182,10 +182,8 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
       SmallVector<Value> inputs(operands);
       SmallVector<AffineExpr> exprs;
       // An index that becomes a constant is kept (a unit variable stays).
-      for (AffineExpr e : getExprsOverInputs(map)) {
-        AffineExpr simple = simplifyOverValues(e, inputs);
-        exprs.push_back(isa<AffineConstantExpr>(simple) ? e : simple);
-      }
+      for (AffineExpr e : getExprsOverInputs(map))
+        exprs.push_back(simplifyNonTrivial(e, inputs));
       set(AffineMapAttr::get(makeInputMap(inputs.size(), exprs, ctx)));
     };
     if (auto load = dyn_cast<LoadOp>(op))
@@ -195,12 +193,8 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
       simplify(store.getMap(), store.getIndices(),
                [&](AffineMapAttr m) { store.setMapAttr(m); });
   });
-  if (block.hasAccessRegions()) {
-    AnalysisFailure ignored;
-    FailureOr<BlockAccessRegions> regions = getAccessRegions(newBlock, ignored);
-    if (succeeded(regions))
-      setRegions(newBlock, *regions);
-  }
+  if (block.hasAccessRegions())
+    setInferredRegions(newBlock);
   // The block itself stays (handles to it remain valid): it takes the new
   // variables, bindings and body, and moves into the new nest.
   rewriter.modifyOpInPlace(block, [&] {

@@ -40,8 +40,7 @@ static AffineMap mapIndices(AffineMap indexMap, AffineMap map,
   for (AffineExpr e : indexMap.getResults()) {
     AffineExpr composed =
         simplifyIndexExpr(e.replaceDims(old), inputs.size(), 0);
-    AffineExpr simple = simplifyOverValues(composed, inputs);
-    exprs.push_back(isa<AffineConstantExpr>(simple) ? composed : simple);
+    exprs.push_back(simplifyNonTrivial(composed, inputs));
   }
   return makeInputMap(inputs.size(), exprs, map.getContext());
 }
@@ -183,10 +182,7 @@ static void fillPadding(RewriterBase &rewriter, Operation *scope, Value buffer,
         StoreOp::create(b, l, value, buffer, v);
       },
       predicate);
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(fill, ignored);
-  if (succeeded(regions))
-    setRegions(fill, *regions);
+  setInferredRegions(fill);
 }
 
 LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
@@ -299,15 +295,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
         store.setMapAttr(AffineMapAttr::get(
             mapIndices(indexMap, store.getMap(), store.getIndices())));
     });
-  // Inner blocks first: an outer block's region comes from theirs.
-  auto depth = [](Operation *op) {
-    unsigned d = 0;
-    for (; op; op = op->getParentOp())
-      ++d;
-    return d;
-  };
-  llvm::stable_sort(listing,
-                    [&](BlockOp a, BlockOp b) { return depth(a) > depth(b); });
+  sortInnermostFirst(listing);
   for (BlockOp b : listing)
     updateRegions(rewriter, b, buffer);
   if (succeeded(padding))

@@ -3,6 +3,7 @@
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -399,4 +400,17 @@ FailureOr<Operation *> mlir::tir::sched::getBufferScope(Value buffer,
                     "' is matched on a region of another buffer "
                     "(tir.match_buffer); expected a function parameter or "
                     "an allocation");
+}
+
+void mlir::tir::sched::setInferredRegions(BlockOp block) {
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (succeeded(regions))
+    setRegions(block, *regions);
+}
+
+AffineExpr mlir::tir::sched::simplifyNonTrivial(AffineExpr e,
+                                                ArrayRef<Value> inputs) {
+  AffineExpr simple = simplifyOverValues(e, inputs);
+  return isa<AffineConstantExpr>(simple) ? e : simple;
 }

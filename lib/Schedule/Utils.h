@@ -23,6 +23,33 @@ namespace mlir::tir::sched {
 LogicalResult refuse(ScheduleError &error, Operation *culprit,
                      const Twine &message);
 
+/// Lists on `block` (a block a primitive built) the regions its body
+/// accesses, as --tir-infer-access-regions infers them; leaves it as it
+/// is when they cannot be inferred.
+void setInferredRegions(BlockOp block);
+
+/// `e` (dimension k stands for `inputs[k]`) simplified with the inputs'
+/// ranges, unless that makes it a constant (TVM's SimplifyNonTrivialExpr:
+/// an index of a unit variable keeps the variable).
+AffineExpr simplifyNonTrivial(AffineExpr e, ArrayRef<Value> inputs);
+
+/// Sorts `ops` innermost first (deeper nesting before shallower, stable),
+/// as updating listed regions needs: an outer block's listing is inferred
+/// from its inner blocks'.
+inline Operation *asOperation(Operation *op) { return op; }
+inline Operation *asOperation(OpState op) { return op.getOperation(); }
+template <typename OpT> void sortInnermostFirst(SmallVectorImpl<OpT> &ops) {
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (; op; op = op->getParentOp())
+      ++d;
+    return d;
+  };
+  llvm::stable_sort(ops, [&](OpT a, OpT b) {
+    return depth(asOperation(a)) > depth(asOperation(b));
+  });
+}
+
 /// TVM's GetNthAccessBuffer: the `index`-th buffer the block writes
 /// (`isWrite`) or reads; refuses an index out of range for `primitive`.
 FailureOr<Value> getNthAccessBuffer(BlockOp block, int64_t index, bool isWrite,
