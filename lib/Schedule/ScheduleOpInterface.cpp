@@ -91,6 +91,46 @@ static void printPythonString(StringRef text, llvm::raw_ostream &os) {
   os << '"';
 }
 
+void mlir::tir::printPythonExpr(AffineExpr expr, llvm::raw_ostream &os) {
+  if (isa<AffineSymbolExpr>(expr)) {
+    os << "T.vscale()";
+  } else if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    os << "d" << dim.getPosition();
+  } else if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    os << constant.getValue();
+  } else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
+    if (binary.getKind() == AffineExprKind::CeilDiv) {
+      os << "T.ceildiv(";
+      printPythonExpr(binary.getLHS(), os);
+      os << ", ";
+      printPythonExpr(binary.getRHS(), os);
+      os << ")";
+      return;
+    }
+    StringRef op = binary.getKind() == AffineExprKind::Add   ? " + "
+                   : binary.getKind() == AffineExprKind::Mul ? " * "
+                   : binary.getKind() == AffineExprKind::Mod ? " % "
+                                                             : " // ";
+    os << "(";
+    printPythonExpr(binary.getLHS(), os);
+    os << op;
+    printPythonExpr(binary.getRHS(), os);
+    os << ")";
+  }
+}
+
+void mlir::tir::printPythonIndexMap(AffineMap map, llvm::raw_ostream &os) {
+  os << "lambda ";
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    os << (d ? ", " : "") << "d" << d;
+  os << ": (";
+  for (AffineExpr e : map.getResults()) {
+    printPythonExpr(e, os);
+    os << ", ";
+  }
+  os << ")";
+}
+
 void mlir::tir::printPythonValue(Attribute value, llvm::raw_ostream &os) {
   if (auto b = dyn_cast<BoolAttr>(value)) {
     os << (b.getValue() ? "True" : "False");
@@ -113,6 +153,8 @@ void mlir::tir::printPythonValue(Attribute value, llvm::raw_ostream &os) {
     os << "[";
     llvm::interleaveComma(array.asArrayRef(), os);
     os << "]";
+  } else if (auto map = dyn_cast<AffineMapAttr>(value)) {
+    printPythonIndexMap(map.getValue(), os);
   } else if (auto array = dyn_cast<ArrayAttr>(value)) {
     os << "[";
     llvm::interleaveComma(array, os,

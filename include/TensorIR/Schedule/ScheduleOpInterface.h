@@ -106,8 +106,16 @@ struct SchedulePayload {
 };
 
 /// Prints an attribute as a Python value: bools as True/False, integers,
-/// floats, strings quoted, arrays as lists.
+/// floats, strings quoted, arrays as lists, affine maps as index maps
+/// (printPythonIndexMap).
 void printPythonValue(Attribute value, llvm::raw_ostream &os);
+
+/// An index expression as Python: T.vscale() for symbol 0 (a scalable
+/// split factor), d<k> for dimension k (an index map's index).
+void printPythonExpr(AffineExpr expr, llvm::raw_ostream &os);
+
+/// An index map as TVM's Python: `lambda d0, d1: (e0, e1, )`.
+void printPythonIndexMap(AffineMap map, llvm::raw_ostream &os);
 
 /// The shared parts of the traits.
 namespace detail {

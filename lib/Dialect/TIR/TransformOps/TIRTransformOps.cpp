@@ -93,36 +93,6 @@ LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
   return success();
 }
 
-/// An index expression as Python: T.vscale() for s0 (a scalable split
-/// factor), d<k> for dimension k (an index map's index).
-static void printPythonExpr(AffineExpr expr, raw_ostream &os) {
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
-    os << "T.vscale()";
-  } else if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    os << "d" << dim.getPosition();
-  } else if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
-    os << constant.getValue();
-  } else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
-    if (binary.getKind() == AffineExprKind::CeilDiv) {
-      os << "T.ceildiv(";
-      printPythonExpr(binary.getLHS(), os);
-      os << ", ";
-      printPythonExpr(binary.getRHS(), os);
-      os << ")";
-      return;
-    }
-    StringRef op = binary.getKind() == AffineExprKind::Add   ? " + "
-                   : binary.getKind() == AffineExprKind::Mul ? " * "
-                   : binary.getKind() == AffineExprKind::Mod ? " % "
-                                                             : " // ";
-    os << "(";
-    printPythonExpr(binary.getLHS(), os);
-    os << op;
-    printPythonExpr(binary.getRHS(), os);
-    os << ")";
-  }
-}
-
 void tir::SplitOp::printPythonArgument(StringRef name, Attribute value,
                                        raw_ostream &os) {
   // The scalable factors appear in `factors`; vscale's values come from
@@ -185,14 +155,20 @@ static LogicalResult verifyBufferIndexType(Operation *op, StringRef type) {
   return success();
 }
 
-/// TVM's Python takes the buffer as ("read" | "write", index): printed for
-/// buffer_index, nothing for buffer_index_type. Returns whether `name` was
-/// one of the two.
-static bool printPythonBufferArgument(StringRef name, StringRef type,
-                                      int64_t index, raw_ostream &os) {
-  if (name == "buffer_index")
+/// An argument of an op taking TVM's buffer ("read" | "write", index): the
+/// pair printed for buffer_index, nothing for buffer_index_type, any other
+/// attribute as printPythonValue does.
+static void printPythonBufferOpArgument(StringRef name, Attribute value,
+                                        StringRef type, int64_t index,
+                                        raw_ostream &os) {
+  if (name == "buffer_index_type")
+    return;
+  if (name == "buffer_index") {
     os << "buffer=(\"" << type << "\", " << index << ")";
-  return name == "buffer_index" || name == "buffer_index_type";
+    return;
+  }
+  os << name << "=";
+  printPythonValue(value, os);
 }
 
 LogicalResult tir::ReIndexOp::verify() {
@@ -201,37 +177,19 @@ LogicalResult tir::ReIndexOp::verify() {
 
 void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
                                          raw_ostream &os) {
-  printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(), os);
+  printPythonBufferOpArgument(name, value, getBufferIndexType(),
+                              getBufferIndex(), os);
 }
 
 //===----------------------------------------------------------------------===//
 // Index maps
 //===----------------------------------------------------------------------===//
 
-void mlir::tir::printPythonIndexMap(AffineMap map, raw_ostream &os) {
-  os << "lambda ";
-  for (unsigned d = 0; d < map.getNumDims(); ++d)
-    os << (d ? ", " : "") << "d" << d;
-  os << ": (";
-  for (AffineExpr e : map.getResults()) {
-    printPythonExpr(e, os);
-    os << ", ";
-  }
-  os << ")";
-}
-
 LogicalResult tir::TransformBlockLayoutOp::verify() {
   if (getIndexMap().getNumSymbols() != 0)
     return emitOpError("expects an index map over dimensions only, got ")
            << getIndexMapAttr();
   return success();
-}
-
-void tir::TransformBlockLayoutOp::printPythonArgument(StringRef name,
-                                                      Attribute value,
-                                                      raw_ostream &os) {
-  os << name << "=";
-  printPythonIndexMap(cast<AffineMapAttr>(value).getValue(), os);
 }
 
 LogicalResult tir::TransformLayoutOp::verify() {
@@ -249,14 +207,8 @@ LogicalResult tir::TransformLayoutOp::verify() {
 void tir::TransformLayoutOp::printPythonArgument(StringRef name,
                                                  Attribute value,
                                                  raw_ostream &os) {
-  if (printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(),
-                                os))
-    return;
-  os << name << "=";
-  if (name == "index_map")
-    printPythonIndexMap(cast<AffineMapAttr>(value).getValue(), os);
-  else
-    printPythonValue(value, os);
+  printPythonBufferOpArgument(name, value, getBufferIndexType(),
+                              getBufferIndex(), os);
 }
 
 LogicalResult tir::SetAxisSeparatorOp::verify() {
@@ -266,9 +218,6 @@ LogicalResult tir::SetAxisSeparatorOp::verify() {
 void tir::SetAxisSeparatorOp::printPythonArgument(StringRef name,
                                                   Attribute value,
                                                   raw_ostream &os) {
-  if (printPythonBufferArgument(name, getBufferIndexType(), getBufferIndex(),
-                                os))
-    return;
-  os << name << "=";
-  printPythonValue(value, os);
+  printPythonBufferOpArgument(name, value, getBufferIndexType(),
+                              getBufferIndex(), os);
 }

@@ -262,10 +262,6 @@ def TIR_TransformBlockLayoutOp : TIR_ScheduleOp<"transform_block_layout"> {
   let arguments = (ins TransformHandleTypeInterface:$block, AffineMapAttr:$index_map);
   let assemblyFormat = "$block attr-dict `:` type($block)";
   let hasVerifier = 1;
-  let extraScheduleDeclaration = [{
-    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
-                             ::llvm::raw_ostream &os);
-  }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::applyToPayload(
         ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
@@ -391,10 +387,6 @@ class TIR_ReindexCacheOpBase<string mnemonic, string summaryText,
                        (ins StrAttr:$storage_scope, AffineMapAttr:$index_map));
   let results = (outs TransformHandleTypeInterface:$stage);
   let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
-  let extraScheduleDeclaration = [{
-    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
-                             ::llvm::raw_ostream &os);
-  }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::applyToPayload(
         ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
@@ -410,16 +402,6 @@ class TIR_ReindexCacheOpBase<string mnemonic, string summaryText,
         return ::mlir::failure();
       payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
       return ::mlir::success();
-    }
-    void $cppClass::printPythonArgument(::llvm::StringRef name,
-                                        ::mlir::Attribute value,
-                                        ::llvm::raw_ostream &os) {
-      os << name << "=";
-      if (name == "index_map")
-        ::mlir::tir::printPythonIndexMap(
-            ::llvm::cast<::mlir::AffineMapAttr>(value).getValue(), os);
-      else
-        ::mlir::tir::printPythonValue(value, os);
     }
   }];
 }

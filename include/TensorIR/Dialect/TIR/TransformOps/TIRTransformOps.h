@@ -12,11 +12,6 @@
 #include "mlir/IR/OpImplementation.h"
 
 #define GET_OP_CLASSES
-namespace mlir::tir {
-/// An index map as TVM's Python: `lambda d0, d1: (e0, e1, )`.
-void printPythonIndexMap(AffineMap map, llvm::raw_ostream &os);
-} // namespace mlir::tir
-
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h.inc"
 
 namespace mlir {
