@@ -402,3 +402,57 @@ void mlir::tir::sched::updateEnclosingRegions(RewriterBase &rewriter,
   for (Operation *op : order)
     updateListedRegions(rewriter, cast<BlockOp>(op), buffer);
 }
+
+void mlir::tir::sched::retargetToPoint(RewriterBase &rewriter, BlockOp block,
+                                       Value buffer, Value cache,
+                                       ArrayRef<AffineExpr> at) {
+  MLIRContext *ctx = block.getContext();
+  // The indices over the variables they use.
+  SmallVector<Value> vars;
+  SmallVector<AffineExpr> toUsed;
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    bool used =
+        llvm::any_of(at, [&](AffineExpr x) { return x.isFunctionOfDim(i); });
+    toUsed.push_back(used ? getAffineDimExpr(vars.size(), ctx)
+                          : getAffineConstantExpr(0, ctx));
+    if (used)
+      vars.push_back(block.getIterVar(i));
+  }
+  SmallVector<AffineExpr> atUsed;
+  for (AffineExpr x : at)
+    atUsed.push_back(x.replaceDims(toUsed));
+  AffineMapAttr map =
+      AffineMapAttr::get(makeInputMap(vars.size(), atUsed, ctx));
+  SmallVector<Operation *> users;
+  for (Operation *user : buffer.getUsers())
+    if (block->isProperAncestor(user) &&
+        user->getParentOfType<BlockOp>() == block)
+      users.push_back(user);
+  for (Operation *user : users)
+    rewriter.modifyOpInPlace(user, [&] {
+      if (auto load = dyn_cast<LoadOp>(user)) {
+        load.setMapAttr(map);
+        load.getIndicesMutable().assign(vars);
+      } else if (auto store = dyn_cast<StoreOp>(user)) {
+        store.setMapAttr(map);
+        store.getIndicesMutable().assign(vars);
+      }
+      user->replaceUsesOfWith(buffer, cache);
+    });
+  if (!block.hasAccessRegions())
+    return;
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (failed(regions))
+    return;
+  BlockAccessRegions updated = *regions;
+  for (auto *list : {&updated.reads, &updated.writes})
+    for (auto &[b, r] : *list) {
+      if (b != buffer)
+        continue;
+      b = cache;
+      r.starts.assign(at.begin(), at.end());
+      r.extents.assign(at.size(), getAffineConstantExpr(1, ctx));
+    }
+  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+}

@@ -103,6 +103,13 @@ void updateEnclosingRegions(RewriterBase &rewriter,
                             ArrayRef<BlockOp> retargeted, Operation *scope,
                             Value buffer);
 
+/// Points `block`'s own loads and stores of `buffer` (not those of blocks
+/// inside it) at `cache[at]`, `at` one index per dimension of `cache` over
+/// the block's iteration variables, and its listed regions of `buffer` at
+/// that point of `cache` (reindex and the reindex caches).
+void retargetToPoint(RewriterBase &rewriter, BlockOp block, Value buffer,
+                     Value cache, ArrayRef<AffineExpr> at);
+
 /// The buffer a cache primitive names: checks the storage scope, then
 /// that `bufferIndex` is a position among the block's reads (`reads`) or
 /// writes.

@@ -334,44 +334,9 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   setInferredRegions(stage);
 
   // The block accesses the copy at its covered variables.
-  SmallVector<Value> at;
+  SmallVector<AffineExpr> at;
   for (unsigned i : covered)
-    at.push_back(block.getIterVar(i));
-  AffineMap atMap = AffineMap::getMultiDimIdentityMap(covered.size(), ctx);
-  SmallVector<Operation *> users;
-  for (Operation *user : buffer.getUsers())
-    if (block->isProperAncestor(user))
-      users.push_back(user);
-  for (Operation *user : users)
-    rewriter.modifyOpInPlace(user, [&] {
-      if (auto load = dyn_cast<LoadOp>(user)) {
-        load.setMapAttr(AffineMapAttr::get(atMap));
-        load.getIndicesMutable().assign(at);
-      } else if (auto store = dyn_cast<StoreOp>(user)) {
-        store.setMapAttr(AffineMapAttr::get(atMap));
-        store.getIndicesMutable().assign(at);
-      }
-      user->replaceUsesOfWith(buffer, copy);
-    });
-  if (block.hasAccessRegions()) {
-    AnalysisFailure failure;
-    FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
-    if (succeeded(regions)) {
-      BlockAccessRegions updated = *regions;
-      for (auto *list : {&updated.reads, &updated.writes})
-        for (auto &[b, r] : *list) {
-          if (b != buffer)
-            continue;
-          b = copy;
-          r.starts.clear();
-          r.extents.clear();
-          for (unsigned i : covered) {
-            r.starts.push_back(getAffineDimExpr(i, ctx));
-            r.extents.push_back(getAffineConstantExpr(1, ctx));
-          }
-        }
-      rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
-    }
-  }
+    at.push_back(getAffineDimExpr(i, ctx));
+  retargetToPoint(rewriter, block, buffer, copy, at);
   return stage;
 }

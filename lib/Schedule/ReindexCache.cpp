@@ -272,50 +272,20 @@ static BlockOp createStage(RewriterBase &rewriter, BlockOp block,
   return stage;
 }
 
-/// The block accesses the cache at `indexMap(its variables)` instead of
-/// the buffer.
-static void retargetBlock(RewriterBase &rewriter, BlockOp block,
-                          const ReindexCachePlan &plan, AffineMap indexMap,
-                          Value cache) {
-  MLIRContext *ctx = block.getContext();
-  unsigned numVars = block.getNumIterVars();
-  SmallVector<Value> vars;
-  for (unsigned i = 0; i < numVars; ++i)
-    vars.push_back(block.getIterVar(i));
-  AffineMap at = makeInputMap(numVars, indexMap.getResults(), ctx);
-  SmallVector<Operation *> users;
-  for (Operation *user : plan.buffer.getUsers())
-    if (block->isProperAncestor(user) &&
-        user->getParentOfType<BlockOp>() == block)
-      users.push_back(user);
-  for (Operation *user : users)
-    rewriter.modifyOpInPlace(user, [&] {
-      if (auto load = dyn_cast<LoadOp>(user)) {
-        load.setMapAttr(AffineMapAttr::get(at));
-        load.getIndicesMutable().assign(vars);
-      } else if (auto store = dyn_cast<StoreOp>(user)) {
-        store.setMapAttr(AffineMapAttr::get(at));
-        store.getIndicesMutable().assign(vars);
-      }
-      user->replaceUsesOfWith(plan.buffer, cache);
-    });
-  if (!block.hasAccessRegions())
-    return;
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
-  if (failed(regions))
-    return;
-  BlockAccessRegions updated = *regions;
-  for (auto *list : {&updated.reads, &updated.writes})
-    for (auto &[b, r] : *list) {
-      if (b != plan.buffer)
-        continue;
-      b = cache;
-      r.starts.assign(indexMap.getResults().begin(),
-                      indexMap.getResults().end());
-      r.extents.assign(indexMap.getNumResults(), getAffineConstantExpr(1, ctx));
-    }
-  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+/// The cache, its copy stage (returned) and the block pointed at the
+/// cache: what both primitives do once planned.
+static BlockOp applyPlan(RewriterBase &rewriter, BlockOp block,
+                         const ReindexCachePlan &plan, AffineMap indexMap,
+                         StringRef storageScope, bool isRead) {
+  std::string name =
+      getCachedBufferName(plan.buffer) + "_" + storageScope.str();
+  Value cache = createCacheBuffer(rewriter, plan.root, plan.buffer,
+                                  plan.cacheShape, storageScope, name);
+  BlockOp stage =
+      createStage(rewriter, block, plan, indexMap, cache, isRead, name);
+  retargetToPoint(rewriter, block, plan.buffer, cache, indexMap.getResults());
+  updateEnclosingRegions(rewriter, {block}, plan.root, plan.buffer);
+  return stage;
 }
 
 FailureOr<BlockOp>
@@ -344,15 +314,8 @@ mlir::tir::reindexCacheRead(RewriterBase &rewriter, BlockOp block,
       error);
   if (failed(plan))
     return failure();
-  std::string name =
-      getCachedBufferName(plan->buffer) + "_" + storageScope.str();
-  Value cache = createCacheBuffer(rewriter, plan->root, plan->buffer,
-                                  plan->cacheShape, storageScope, name);
-  BlockOp stage = createStage(rewriter, block, *plan, indexMap, cache,
-                              /*isRead=*/true, name);
-  retargetBlock(rewriter, block, *plan, indexMap, cache);
-  updateEnclosingRegions(rewriter, {block}, plan->root, plan->buffer);
-  return stage;
+  return applyPlan(rewriter, block, *plan, indexMap, storageScope,
+                   /*isRead=*/true);
 }
 
 FailureOr<BlockOp>
@@ -395,15 +358,6 @@ mlir::tir::reindexCacheWrite(RewriterBase &rewriter, BlockOp block,
       error);
   if (failed(plan))
     return failure();
-  std::string name =
-      getCachedBufferName(plan->buffer) + "_" + storageScope.str();
-  Value cache = createCacheBuffer(rewriter, plan->root, plan->buffer,
-                                  plan->cacheShape, storageScope, name);
-  // The stage goes after the statement holding the block in the place's
-  // list when the place is that statement's own list.
-  BlockOp stage = createStage(rewriter, block, *plan, indexMap, cache,
-                              /*isRead=*/false, name);
-  retargetBlock(rewriter, block, *plan, indexMap, cache);
-  updateEnclosingRegions(rewriter, {block}, plan->root, plan->buffer);
-  return stage;
+  return applyPlan(rewriter, block, *plan, indexMap, storageScope,
+                   /*isRead=*/false);
 }
