@@ -14,6 +14,9 @@ replayed after the steps before it were dropped by the shrinker. A
 primitive of `ext.primitive_names()` without a generator here fails
 python/tests/test_schedule_diff.py.
 """
+import re
+from collections import Counter
+
 from nest import Nest
 from steps import Step, block_ref, cached_block, loop_ref
 
@@ -33,10 +36,15 @@ class Context:
     def __init__(self, sch, rng, blocks):
         self.sch, self.rng = sch, rng
         self._loops = {}
-        self.nest = Nest(sch.mod.mlir())
+        text = sch.mod.mlir()
+        self.nest = Nest(text)
         # The blocks there now, by their current names (an inline removes
-        # one, decompose_reduction renames one and adds its init block).
-        self.blocks = list(self.nest.loops) or list(blocks)
+        # one, decompose_reduction renames one and adds its init block);
+        # not a name two blocks share (two copy stages of one buffer), which
+        # get_block refuses as ambiguous.
+        counts = Counter(re.findall(r'tir\.block "([^"]*)"', text))
+        self.blocks = [b for b in (list(self.nest.loops) or list(blocks))
+                       if counts.get(b, 1) == 1]
 
     def loops(self, block):
         if block not in self._loops:
@@ -374,15 +382,6 @@ def _random_index_map(r, rank):
     return f"lambda {', '.join(names)}: ({', '.join(exprs)},)"
 
 
-def _block_handle(ctx, name):
-    """The handle of block `name`, None when the name is now ambiguous (two
-    copy stages named alike) or gone."""
-    try:
-        return cached_block(ctx.sch, name)._handle
-    except Exception:  # noqa: BLE001 - the schedule's refusal of the name
-        return None
-
-
 def _allocated_buffer(ctx):
     """(block, kind, index, rank) of a buffer the function allocates and
     some block accesses; None when there is none. A parameter's layout
@@ -391,9 +390,7 @@ def _allocated_buffer(ctx):
     r = ctx.rng
     candidates = []
     for name in ctx.blocks:
-        handle = _block_handle(ctx, name)
-        if handle is None:
-            continue
+        handle = cached_block(ctx.sch, name)._handle
         for kind in ("read", "write"):
             names = (handle.read_buffer_names if kind == "read" else handle.write_buffer_names) or []
             ranks = (handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks) or []
@@ -420,8 +417,7 @@ def gen_transform_layout(ctx):
 def gen_transform_block_layout(ctx):
     r = ctx.rng
     block = ctx.block()
-    handle = _block_handle(ctx, block)
-    n = (handle.num_iter_vars or 0) if handle is not None else 1
+    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
     return Step("transform_block_layout", [block_ref(block)],
                 {"index_map": _random_index_map(r, n)})
 
@@ -446,8 +442,7 @@ def _reindex_cache_step(ctx, prim):
     r = ctx.rng
     kind = "read" if prim == "reindex_cache_read" else "write"
     block = ctx.block()
-    handle = _block_handle(ctx, block)
-    n = (handle.num_iter_vars or 0) if handle is not None else 1
+    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
     return Step(prim, [block_ref(block)], {
         f"{kind}_buffer_index": r.choice([0, 0, 0, 1, 1, -1]),
         "storage_scope": r.choice(["global", "shared", "local"]),
