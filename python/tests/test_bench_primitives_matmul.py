@@ -10,6 +10,7 @@ import pytest
 
 import tensorir as tvm
 from tensorir.script import tir as T
+from test_bench_staged_matmul import tile_matmul
 
 
 def matmul(m, n, k):
@@ -35,28 +36,7 @@ def primitives_schedule(func, packed_layout):
     if packed_layout:   # 32-column panels, as the hand-staged program's Bp
         sch.transform_layout(pack, ("write", 0), lambda k, j: (j // 32, k, j % 32))
         sch.transform_block_layout(pack, lambda k, j: (j // 32, k, j % 32))
-    i, j, k = sch.get_loops(c)
-    i0, i1 = sch.split(i, factors=[None, 8])
-    j0, j1 = sch.split(j, factors=[None, 32])
-    sch.reorder(j0, i0, k, i1, j1)
-    sch.compute_at(pack, j0)
-    sch.reverse_compute_at(wb, i0)
-    sch.parallel(i0)
-    j1a, j1b = sch.split(j1, factors=[2, 16])
-    sch.unroll(i1)
-    sch.unroll(j1a)
-    sch.vectorize(j1b)
-    sch.decompose_reduction(c, k)
-    pj = sch.get_loops(pack)[-1]
-    pj1, pj2 = sch.split(pj, factors=[2, 16])
-    sch.unroll(pj1)
-    sch.vectorize(pj2)
-    wi, wj = sch.get_loops(wb)[-2:]
-    wj1, wj2 = sch.split(wj, factors=[2, 16])
-    sch.unroll(wi)
-    sch.unroll(wj1)
-    sch.vectorize(wj2)
-    return sch
+    return tile_matmul(sch, pack, c, wb)
 
 
 @pytest.mark.parametrize("m, n, k, packed_layout", [

@@ -36,9 +36,14 @@ def staged(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"),
 
 def block_schedule(func):
     sch = tvm.tir.Schedule(func)
-    pack = sch.get_block("pack")
-    c = sch.get_block("C")
-    wb = sch.get_block("write_back")
+    return tile_matmul(sch, sch.get_block("pack"), sch.get_block("C"),
+                       sch.get_block("write_back"))
+
+
+def tile_matmul(sch, pack, c, wb):
+    """The tiling of bench/matmul_block_schedule.mlir (also the end of
+    bench/matmul_primitives_schedule.mlir) of the reduction `c`, its
+    packing stage `pack` and its write-back `wb`."""
     i, j, k = sch.get_loops(c)
     i0, i1 = sch.split(i, factors=[None, 8])
     j0, j1 = sch.split(j, factors=[None, 32])
@@ -51,11 +56,11 @@ def block_schedule(func):
     sch.unroll(j1a)
     sch.vectorize(j1b)
     sch.decompose_reduction(c, k)
-    _, _, pj = sch.get_loops(pack)
+    pj = sch.get_loops(pack)[-1]
     pj1, pj2 = sch.split(pj, factors=[2, 16])
     sch.unroll(pj1)
     sch.vectorize(pj2)
-    _, _, wi, wj = sch.get_loops(wb)
+    wi, wj = sch.get_loops(wb)[-2:]
     wj1, wj2 = sch.split(wj, factors=[2, 16])
     sch.unroll(wi)
     sch.unroll(wj1)

@@ -235,3 +235,25 @@ def test_reproducer_of_a_refusal_that_changed_the_ir_checks_the_ir(tmp_path):
     # The split is refused and leaves the IR alone; the bound loop runs serially.
     assert run.returncode == 0, run.stdout + run.stderr
     assert "refused: " in run.stdout
+
+
+@pytest.mark.xfail(strict=True, reason="open miscompile F7 (docs/reliability.md): the "
+                   "scheduled program is right, its build is not")
+def test_open_miscompile_f7_split_copy_with_one_element_tail():
+    # Seed 45, case 2813, on the corpus's flat_views: the copy's loop split
+    # so that its last outer iteration holds one element; element [9, 5]
+    # comes out wrong. Each step alone, or the same split without the
+    # fused reader, builds right.
+    import numpy as np
+    func = kernels.KERNELS["flat_views"].func
+
+    def run(mod):
+        a = np.arange(60, dtype="int32").reshape(4, 3, 5)
+        b, c = np.zeros(60, "int32"), np.zeros((10, 6), "int32")
+        tvm.build(mod)["flat_views"](a, b, c)
+        return c
+    sch = tvm.tir.Schedule(func)
+    sch.fuse(*sch.get_loops(sch.get_block("C")))
+    sch.reindex_cache_write("U", 0, "shared", lambda v: (v // 8, v % 8))
+    sch.split(sch.get_loops(sch.get_block("U_shared"))[0], factors=[None, 59])
+    assert np.array_equal(run(func), run(sch.mod))
