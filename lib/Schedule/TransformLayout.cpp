@@ -45,23 +45,16 @@ static AffineMap mapIndices(AffineMap indexMap, AffineMap map,
   return makeInputMap(inputs.size(), exprs, map.getContext());
 }
 
-/// The region `block` accesses of `buffer`, inferred from its body (TVM
-/// re-infers only the transformed buffer's region): read, or written when
-/// `write`; a reduction's reads of what it writes come from its writes.
+/// The region of `buffer` in `body` (the regions `block`'s body accesses:
+/// TVM re-infers only the transformed buffer's region): read, or written
+/// when `write`; a reduction's reads of what it writes come from its
+/// writes.
 static std::optional<RegionExprs>
-inferRegionOf(BlockOp block, Value buffer, bool write,
-              SmallVectorImpl<Value> &inputs) {
-  OwningOpRef<BlockOp> copy = cast<BlockOp>(block->clone());
-  copy->removeReadRegionsAttr();
-  copy->removeWriteRegionsAttr();
-  copy->getReadBuffersMutable().clear();
-  copy->getWriteBuffersMutable().clear();
-  copy->getRegionValuesMutable().clear();
-  AnalysisFailure failure;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(*copy, failure);
+regionOf(BlockOp block, const FailureOr<BlockAccessRegions> &regions,
+         Value buffer, bool write, SmallVectorImpl<Value> &inputs) {
   if (failed(regions))
     return std::nullopt;
-  // The copy's region values join `inputs` (its iteration variables are
+  // The inferred region values join `inputs` (the iteration variables are
   // at the block's own positions).
   unsigned numVars = block.getNumIterVars();
   SmallVector<AffineExpr> at;
@@ -103,13 +96,15 @@ static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
   if (failed(regions))
     return;
   BlockAccessRegions updated = *regions;
+  FailureOr<BlockAccessRegions> body =
+      getAccessRegions(block, ignored, /*fromBody=*/true);
   for (auto [list, write] :
        {std::pair(&updated.reads, false), std::pair(&updated.writes, true)})
     for (auto &[b, r] : *list) {
       if (b != buffer)
         continue;
       std::optional<RegionExprs> inferred =
-          inferRegionOf(block, buffer, write, updated.inputs);
+          regionOf(block, body, buffer, write, updated.inputs);
       if (inferred) {
         r = *inferred;
         continue;

@@ -368,11 +368,17 @@ void mlir::tir::getAccessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
 }
 
 FailureOr<BlockAccessRegions>
-mlir::tir::getAccessRegions(BlockOp block, AnalysisFailure &failure) {
+mlir::tir::getAccessRegions(BlockOp block, AnalysisFailure &failure,
+                            bool fromBody) {
   BlockOp source = block;
   OwningOpRef<BlockOp> copy;
-  if (!block.hasAccessRegions()) {
+  if (fromBody || !block.hasAccessRegions()) {
     copy = cast<BlockOp>(block->clone());
+    copy->removeReadRegionsAttr();
+    copy->removeWriteRegionsAttr();
+    copy->getReadBuffersMutable().clear();
+    copy->getWriteBuffersMutable().clear();
+    copy->getRegionValuesMutable().clear();
     ScopedDiagnosticHandler silence(block.getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(inferAccessRegions(*copy)))

@@ -41,10 +41,12 @@ struct BlockAccessRegions {
 };
 
 /// The regions of `block`; those it leaves out are inferred on a copy (the
-/// block is not changed), as TVMScript's parser does. Fails, saying why in
+/// block is not changed), as TVMScript's parser does; with `fromBody`,
+/// those its body accesses, whatever it lists. Fails, saying why in
 /// `failure`, when they cannot be inferred.
 FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
-                                               AnalysisFailure &failure);
+                                               AnalysisFailure &failure,
+                                               bool fromBody = false);
 
 } // namespace mlir::tir
 
