@@ -244,6 +244,31 @@ static void shiftByLowers(SmallVectorImpl<AffineExpr> &exprs,
   }
 }
 
+/// Where `block` lists regions of `buffer`, they name `cache` instead, each
+/// changed by `update` (the region, and the inputs its expressions range
+/// over, which it may extend).
+static void renameListedRegions(
+    RewriterBase &rewriter, BlockOp block, Value buffer, Value cache,
+    function_ref<void(RegionExprs &, SmallVectorImpl<Value> &)> update) {
+  if (!block.hasAccessRegions() ||
+      (!llvm::is_contained(block.getReadBuffers(), buffer) &&
+       !llvm::is_contained(block.getWriteBuffers(), buffer)))
+    return;
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (failed(regions))
+    return;
+  BlockAccessRegions updated = *regions;
+  for (auto *list : {&updated.reads, &updated.writes})
+    for (auto &[b, r] : *list) {
+      if (b != buffer)
+        continue;
+      b = cache;
+      update(r, updated.inputs);
+    }
+  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+}
+
 void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
                                         Value buffer, Value cache,
                                         const LoopRegion &region, bool shift) {
@@ -290,24 +315,11 @@ void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
     });
   }
   // The block's regions: the buffer's entries name the cache, shifted.
-  if (!block.hasAccessRegions() ||
-      (!llvm::is_contained(block.getReadBuffers(), buffer) &&
-       !llvm::is_contained(block.getWriteBuffers(), buffer)))
-    return;
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
-  if (failed(regions))
-    return;
-  BlockAccessRegions updated = *regions;
-  for (auto *list : {&updated.reads, &updated.writes})
-    for (auto &[b, r] : *list) {
-      if (b != buffer)
-        continue;
-      b = cache;
-      if (shift)
-        shiftByLowers(r.starts, updated.inputs, region);
-    }
-  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+  renameListedRegions(rewriter, block, buffer, cache,
+                      [&](RegionExprs &r, SmallVectorImpl<Value> &inputs) {
+                        if (shift)
+                          shiftByLowers(r.starts, inputs, region);
+                      });
 }
 
 static LogicalResult checkCompactRegion(const LoopRegion &region,
@@ -439,20 +451,10 @@ void mlir::tir::sched::retargetToPoint(RewriterBase &rewriter, BlockOp block,
       }
       user->replaceUsesOfWith(buffer, cache);
     });
-  if (!block.hasAccessRegions())
-    return;
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
-  if (failed(regions))
-    return;
-  BlockAccessRegions updated = *regions;
-  for (auto *list : {&updated.reads, &updated.writes})
-    for (auto &[b, r] : *list) {
-      if (b != buffer)
-        continue;
-      b = cache;
-      r.starts.assign(at.begin(), at.end());
-      r.extents.assign(at.size(), getAffineConstantExpr(1, ctx));
-    }
-  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
+  renameListedRegions(rewriter, block, buffer, cache,
+                      [&](RegionExprs &r, SmallVectorImpl<Value> &) {
+                        r.starts.assign(at.begin(), at.end());
+                        r.extents.assign(at.size(),
+                                         getAffineConstantExpr(1, ctx));
+                      });
 }

@@ -118,20 +118,16 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
                         "' with values other than its iteration variables");
   // The cache's shape over the variables' domains; each used variable's
   // point must have its own element (an injective map).
-  SmallVector<int64_t> extents;
-  for (unsigned i = 0; i < numVars; ++i) {
-    std::optional<int64_t> lo = block.getConstantDomainLower(i);
-    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
-    if (!lo || !hi || *lo != 0)
-      return refuse(error, block,
-                    primitive + ": iteration variable " +
-                        iterVarLabel(block, i) +
-                        " needs a constant domain starting at 0");
-    extents.push_back(llvm::is_contained(plan.used, i) ? *hi : 1);
-  }
+  FailureOr<SmallVector<int64_t>> extents =
+      getZeroBasedExtents(block, primitive, error);
+  if (failed(extents))
+    return failure();
+  for (unsigned i = 0; i < numVars; ++i)
+    if (!llvm::is_contained(plan.used, i))
+      (*extents)[i] = 1;
   std::string why;
   FailureOr<IndexMapAnalysis> analysis =
-      analyzeIndexMap(indexMap, extents, why);
+      analyzeIndexMap(indexMap, *extents, why);
   if (failed(analysis))
     return refuse(error, block,
                   primitive +

@@ -92,23 +92,16 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
   FailureOr<SmallVector<ForOp>> loops = getBoundLoops(block, error);
   if (failed(loops))
     return failure();
-  SmallVector<int64_t> extents;
-  for (unsigned i = 0; i < numVars; ++i) {
-    std::optional<int64_t> lo = block.getConstantDomainLower(i);
-    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
-    if (!lo || !hi || *lo != 0)
-      return refuse(error, block,
-                    Twine(kPrimitive) + ": iteration variable " +
-                        iterVarLabel(block, i) +
-                        " needs a constant domain starting at 0");
-    extents.push_back(*hi);
-  }
+  FailureOr<SmallVector<int64_t>> extents =
+      getZeroBasedExtents(block, kPrimitive, error);
+  if (failed(extents))
+    return failure();
   for (ForOp loop : *loops)
     if (failed(checkStartsAtZero(loop, kPrimitive, error)))
       return failure();
   std::string why;
   FailureOr<IndexMapAnalysis> analysis =
-      analyzeIndexMap(indexMap, extents, why);
+      analyzeIndexMap(indexMap, *extents, why);
   if (failed(analysis) || !analysis->bijective)
     return refuse(error, block,
                   Twine(kPrimitive) +

@@ -414,3 +414,20 @@ AffineExpr mlir::tir::sched::simplifyNonTrivial(AffineExpr e,
   AffineExpr simple = simplifyOverValues(e, inputs);
   return isa<AffineConstantExpr>(simple) ? e : simple;
 }
+
+FailureOr<SmallVector<int64_t>>
+mlir::tir::sched::getZeroBasedExtents(BlockOp block, StringRef primitive,
+                                      ScheduleError &error) {
+  SmallVector<int64_t> extents;
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    std::optional<int64_t> lo = block.getConstantDomainLower(i);
+    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+    if (!lo || !hi || *lo != 0)
+      return refuse(error, block,
+                    primitive + ": iteration variable " +
+                        iterVarLabel(block, i) +
+                        " needs a constant domain starting at 0");
+    extents.push_back(*hi);
+  }
+  return extents;
+}

@@ -50,6 +50,11 @@ template <typename OpT> void sortInnermostFirst(SmallVectorImpl<OpT> &ops) {
   });
 }
 
+/// The extents of `block`'s iteration domains, which must be constant and
+/// start at 0; refuses for `primitive` naming the first that is not.
+FailureOr<SmallVector<int64_t>>
+getZeroBasedExtents(BlockOp block, StringRef primitive, ScheduleError &error);
+
 /// TVM's GetNthAccessBuffer: the `index`-th buffer the block writes
 /// (`isWrite`) or reads; refuses an index out of range for `primitive`.
 FailureOr<Value> getNthAccessBuffer(BlockOp block, int64_t index, bool isWrite,
