@@ -107,6 +107,25 @@ int mlir::tir::getReductionBlockViolation(BlockOp block,
   return getReductionBlockViolation(block, scopeWith(block, scope));
 }
 
+StringRef mlir::tir::describeCompleteBlockViolation(int rule) {
+  static const char *rules[] = {"",
+                                "not all its iteration variables are spatial",
+                                "another block of its scope writes its outputs",
+                                "it reads a buffer it writes"};
+  return rules[rule];
+}
+
+StringRef mlir::tir::describeReductionBlockViolation(int rule) {
+  static const char *rules[] = {
+      "",
+      "it has no tir.init",
+      "a binding is not quasi-affine",
+      "an iteration variable is neither spatial nor reduce",
+      "another block of its scope writes its outputs",
+      "a reduce variable indexes a buffer it writes"};
+  return rules[rule];
+}
+
 LogicalResult mlir::tir::checkCompactDataflow(ForOp loop, StringRef primitive,
                                               ScheduleError &error) {
   SmallVector<BlockOp> blocks = collectChildBlocks(loop);

@@ -48,22 +48,12 @@ LogicalResult checkScope(Ctx &c, Operation *root,
   int complete = getCompleteBlockViolation(c.block, scope);
   int reduction = complete ? getReductionBlockViolation(c.block, scope) : 0;
   if (complete && reduction) {
-    static const char *completeRules[] = {
-        "", "not all its iteration variables are spatial",
-        "another block of its scope writes its outputs",
-        "it reads a buffer it writes"};
-    static const char *reductionRules[] = {
-        "",
-        "it has no tir.init",
-        "a binding is not quasi-affine",
-        "an iteration variable is neither spatial nor reduce",
-        "another block of its scope writes its outputs",
-        "a reduce variable indexes a buffer it writes"};
     return c.fail(c.block,
                   "needs a complete block or reduction block, but block " +
-                      c.name() +
-                      " is neither (not complete: " + completeRules[complete] +
-                      "; not a reduction: " + reductionRules[reduction] + ")");
+                      c.name() + " is neither (not complete: " +
+                      describeCompleteBlockViolation(complete) +
+                      "; not a reduction: " +
+                      describeReductionBlockViolation(reduction) + ")");
   }
   for (Operation *p = c.loop->getParentOp(); p != root; p = p->getParentOp())
     if (!p || !isa<ForOp>(p))

@@ -39,11 +39,6 @@ struct Ctx {
   std::string name() { return ("'" + block.getBlockName() + "'").str(); }
 };
 
-const char *kCompleteRules[] = {"",
-                                "not all its iteration variables are spatial",
-                                "another block of its scope writes its outputs",
-                                "it reads a buffer it writes"};
-
 /// The extents of `block`'s iteration variables (nullopt: runtime) and the
 /// mask of those that are not of extent 1.
 void getExtents(BlockOp block, SmallVectorImpl<std::optional<int64_t>> &extents,
@@ -130,8 +125,9 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
                                c.name() +
                                " writes a buffer not allocated in its scope");
   if (int rule = getCompleteBlockViolation(c.block, scope))
-    return c.fail(c.block, "needs a complete block, but block " + c.name() +
-                               " is not: " + kCompleteRules[rule]);
+    return c.fail(c.block,
+                  "needs a complete block, but block " + c.name() +
+                      " is not: " + describeCompleteBlockViolation(rule));
   StoreOp store = getSingleStore(c.block);
   if (!store || store.getBuffer() != buffer)
     return c.fail(c.block,
@@ -320,8 +316,9 @@ FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
   if (failed(buffer))
     return failure();
   if (int rule = getCompleteBlockViolation(c.block, scope))
-    return c.fail(c.block, "needs a complete block, but block " + c.name() +
-                               " is not: " + kCompleteRules[rule]);
+    return c.fail(c.block,
+                  "needs a complete block, but block " + c.name() +
+                      " is not: " + describeCompleteBlockViolation(rule));
   SmallVector<BlockOp> writers = getLeafWriters(root, *buffer);
   for (BlockOp w : writers) {
     Operation *wroot = getScopeRoot(w);
@@ -330,7 +327,7 @@ FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
       return c.fail(w, "needs the producer of block " + c.name() +
                            " to be a complete block, but block '" +
                            w.getBlockName() +
-                           "' is not: " + kCompleteRules[rule]);
+                           "' is not: " + describeCompleteBlockViolation(rule));
   }
   if (writers.size() != 1)
     return c.fail(c.block, "needs a single producer of block " + c.name() +

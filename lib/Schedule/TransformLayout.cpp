@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexMap.h"
+#include "Relayout.h"
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
@@ -28,98 +29,6 @@ using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kPrimitive = "transform_layout";
-
-/// `indexMap` applied to the indices `map` (over `operands`) computes,
-/// simplified with the operands' ranges; an index that simplifies to a
-/// constant keeps its unsimplified form (a unit variable stays).
-static AffineMap mapIndices(AffineMap indexMap, AffineMap map,
-                            ValueRange operands) {
-  SmallVector<Value> inputs(operands);
-  SmallVector<AffineExpr> old = getExprsOverInputs(map);
-  SmallVector<AffineExpr> exprs;
-  for (AffineExpr e : indexMap.getResults()) {
-    AffineExpr composed =
-        simplifyIndexExpr(e.replaceDims(old), inputs.size(), 0);
-    exprs.push_back(simplifyNonTrivial(composed, inputs));
-  }
-  return makeInputMap(inputs.size(), exprs, map.getContext());
-}
-
-/// The region of `buffer` in `body` (the regions `block`'s body accesses:
-/// TVM re-infers only the transformed buffer's region): read, or written
-/// when `write`; a reduction's reads of what it writes come from its
-/// writes.
-static std::optional<RegionExprs>
-regionOf(BlockOp block, const FailureOr<BlockAccessRegions> &regions,
-         Value buffer, bool write, SmallVectorImpl<Value> &inputs) {
-  if (failed(regions))
-    return std::nullopt;
-  // The inferred region values join `inputs` (the iteration variables are
-  // at the block's own positions).
-  unsigned numVars = block.getNumIterVars();
-  SmallVector<AffineExpr> at;
-  for (unsigned i = 0; i < regions->inputs.size(); ++i) {
-    if (i < numVars) {
-      at.push_back(getAffineDimExpr(i, block.getContext()));
-      continue;
-    }
-    Value v = regions->inputs[i];
-    auto it = llvm::find(inputs, v);
-    at.push_back(getAffineDimExpr(it - inputs.begin(), block.getContext()));
-    if (it == inputs.end())
-      inputs.push_back(v);
-  }
-  auto find = [&](ArrayRef<std::pair<Value, RegionExprs>> list)
-      -> std::optional<RegionExprs> {
-    for (const auto &[b, r] : list)
-      if (b == buffer) {
-        RegionExprs moved = r;
-        for (AffineExpr &e : moved.starts)
-          e = e.replaceDims(at);
-        for (AffineExpr &e : moved.extents)
-          e = e.replaceDims(at);
-        return moved;
-      }
-    return std::nullopt;
-  };
-  if (!write)
-    if (std::optional<RegionExprs> r = find(regions->reads))
-      return r;
-  return find(regions->writes);
-}
-
-/// Points the regions of `block` that name `buffer` at what its body now
-/// accesses.
-static void updateRegions(RewriterBase &rewriter, BlockOp block, Value buffer) {
-  AnalysisFailure ignored;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
-  if (failed(regions))
-    return;
-  BlockAccessRegions updated = *regions;
-  FailureOr<BlockAccessRegions> body =
-      getAccessRegions(block, ignored, /*fromBody=*/true);
-  for (auto [list, write] :
-       {std::pair(&updated.reads, false), std::pair(&updated.writes, true)})
-    for (auto &[b, r] : *list) {
-      if (b != buffer)
-        continue;
-      std::optional<RegionExprs> inferred =
-          regionOf(block, body, buffer, write, updated.inputs);
-      if (inferred) {
-        r = *inferred;
-        continue;
-      }
-      // Not accessed in the body (a region listed by hand): the whole
-      // buffer.
-      auto shape = cast<MemRefType>(buffer.getType()).getShape();
-      r.starts.assign(shape.size(),
-                      getAffineConstantExpr(0, block.getContext()));
-      r.extents.clear();
-      for (int64_t size : shape)
-        r.extents.push_back(getAffineConstantExpr(size, block.getContext()));
-    }
-  rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
-}
 
 /// TVM's epilogue padding plan: after the statement of the scope that
 /// holds the buffer's last writer, a nest `axis0..` over the new shape
@@ -249,50 +158,9 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
       padding = analysis;
   }
 
-  // Every access goes through the map; matched regions and other uses of
-  // the buffer are not rewritten, so they are refused first.
-  SmallVector<Operation *> accesses;
-  SmallVector<BlockOp> listing;
-  for (Operation *user : buffer.getUsers()) {
-    if (isa<LoadOp>(user) ||
-        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer)) {
-      accesses.push_back(user);
-    } else if (auto b = dyn_cast<BlockOp>(user)) {
-      if (!llvm::is_contained(listing, b))
-        listing.push_back(b);
-    } else {
-      return refuse(error, block,
-                    Twine(kPrimitive) + ": buffer '" + name + "' is used by '" +
-                        user->getName().getStringRef() +
-                        "', which the new layout cannot rewrite (not "
-                        "supported)");
-    }
-  }
-  auto newType =
-      MemRefType::get(shape, type.getElementType(), MemRefLayoutAttrInterface(),
-                      type.getMemorySpace());
-  rewriter.modifyOpInPlace((*scope), [&] {
-    buffer.setType(newType);
-    auto func = dyn_cast<FunctionOpInterface>(*scope);
-    if (func && isa<BlockArgument>(buffer)) {
-      SmallVector<Type> inputs(func.getArgumentTypes());
-      inputs[cast<BlockArgument>(buffer).getArgNumber()] = newType;
-      func.setType(
-          FunctionType::get(func->getContext(), inputs, func.getResultTypes()));
-    }
-  });
-  for (Operation *op : accesses)
-    rewriter.modifyOpInPlace(op, [&] {
-      if (auto load = dyn_cast<LoadOp>(op))
-        load.setMapAttr(AffineMapAttr::get(
-            mapIndices(indexMap, load.getMap(), load.getIndices())));
-      else if (auto store = dyn_cast<StoreOp>(op))
-        store.setMapAttr(AffineMapAttr::get(
-            mapIndices(indexMap, store.getMap(), store.getIndices())));
-    });
-  sortInnermostFirst(listing);
-  for (BlockOp b : listing)
-    updateRegions(rewriter, b, buffer);
+  if (failed(relayoutBuffer(rewriter, *scope, buffer, indexMap, shape,
+                            /*simplify=*/true, kPrimitive, block, error)))
+    return failure();
   if (succeeded(padding))
     fillPadding(rewriter, *scope, buffer, *padding, type.getShape(), padValue);
   return success();

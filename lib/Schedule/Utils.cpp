@@ -402,6 +402,48 @@ FailureOr<Operation *> mlir::tir::sched::getBufferScope(Value buffer,
                     "an allocation");
 }
 
+void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
+                             ValueRange values) {
+  if (condition.empty())
+    return;
+  MLIRContext *ctx = block.getContext();
+  SmallVector<Value> inputs(block.getBindingValues());
+  SmallVector<AffineExpr> at;
+  for (Value v : values) {
+    auto it = llvm::find(inputs, v);
+    at.push_back(getAffineDimExpr(it - inputs.begin(), ctx));
+    if (it == inputs.end())
+      inputs.push_back(v);
+  }
+  SmallVector<Conjunction> old;
+  for (IntegerSet set : block.getPredicateSets()) {
+    Conjunction c;
+    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      c.constraints.push_back(e);
+      c.eqFlags.push_back(set.isEq(i));
+    }
+    old.push_back(std::move(c));
+  }
+  if (old.empty())
+    old.emplace_back();
+  SmallVector<Attribute> sets;
+  unsigned n = inputs.size();
+  for (const Conjunction &p : old)
+    for (const Conjunction &q : condition) {
+      Conjunction both = p;
+      for (auto [e, eq] : llvm::zip(q.constraints, q.eqFlags)) {
+        both.constraints.push_back(e.replaceDims(at));
+        both.eqFlags.push_back(eq);
+      }
+      sets.push_back(IntegerSetAttr::get(
+          makeInputSet(n, both.constraints, both.eqFlags, ctx)));
+    }
+  block.setBindingsAttr(
+      AffineMapAttr::get(makeInputMap(n, block.getBindingExprs(), ctx)));
+  block.setPredicateAttr(ArrayAttr::get(ctx, sets));
+  block.getBindingValuesMutable().assign(inputs);
+}
+
 void mlir::tir::sched::setInferredRegions(BlockOp block) {
   AnalysisFailure ignored;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);

@@ -123,6 +123,13 @@ void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                             ValueRange exprValues,
                             ArrayRef<AffineExpr> extraConstraints = {});
 
+/// Conjoins `condition` (a disjunction of conjunctions whose dimension k
+/// stands for `values[k]`) with `block`'s predicate, distributing it over
+/// the predicate's disjuncts; values not among the block's binding values
+/// join them.
+void conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
+                      ValueRange values);
+
 /// `expr` (dimension k stands for `inputs[k]`) as an index value at the
 /// insertion point: a constant, the input itself, or one `affine.apply`
 /// (its map in tir's storage form, so non-affine expressions keep their

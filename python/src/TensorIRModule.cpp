@@ -15,6 +15,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
 #include "TensorIR/Runtime/Runtime.h"
+#include "TensorIR/Schedule/Primitives.h"
 #include "TensorIR/Schedule/ScheduleState.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -577,6 +578,23 @@ PYBIND11_MODULE(_tensorir, m) {
              std::string error;
              if (failed(s.state->replay(trace.module->get(), error)))
                throw ScheduleError(error);
+           })
+      .def("can_decompose_padding",
+           // TVM's can_decompose_padding: whether decompose_padding would
+           // apply to the block at the loop (nothing is changed or traced).
+           [](S &s, const PyHandle &block, const PyHandle &loop) {
+             auto single = [&](const PyHandle &h) -> Operation * {
+               ArrayRef<transform::MappedValue> values = s.payload(h);
+               return values.size() == 1
+                          ? dyn_cast_if_present<Operation *>(values[0])
+                          : nullptr;
+             };
+             auto b = dyn_cast_if_present<tir::BlockOp>(single(block));
+             auto l = dyn_cast_if_present<tir::ForOp>(single(loop));
+             if (!b || !l)
+               throw ScheduleError(
+                   "can_decompose_padding takes a block and a loop");
+             return tir::canDecomposePadding(b, l);
            })
       .def("loop_extent",
            // The extent of a loop that starts at 0 with a constant bound;

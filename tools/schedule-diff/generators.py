@@ -316,6 +316,28 @@ def gen_storage_align(ctx):
     })
 
 
+def gen_decompose_padding(ctx):
+    # Mostly a padding block (the kernels name them "pad"), at any of its
+    # loops; other blocks, which do not match the pattern, are refused.
+    pads = [b for b in ctx.blocks if "pad" in b and ctx.loops(b)]
+    block = ctx.rng.choice(pads) if pads and ctx.chance(0.8) else ctx.block_with_loops()
+    if block is None:
+        return None
+    other = ctx.block_with_loops() if ctx.chance(0.1) else block
+    index = ctx.rng.randrange(len(ctx.loops(other)))
+    return Step("decompose_padding", [block_ref(block), loop_ref(other, index)], {})
+
+
+def gen_rolling_buffer(ctx):
+    # Mostly a writer of an allocation (a producer that compute_at may have
+    # put under its consumer's tiles); refused where its windows do not
+    # overlap or no loop holds it with its consumers.
+    writers = ctx.nest.writers_of_allocations()
+    block = ctx.rng.choice(writers) if writers and ctx.chance(0.85) else ctx.block()
+    return Step("rolling_buffer", [block_ref(block)],
+                {"write_buffer_index": ctx.rng.choice([0, 0, 0, 0, 1, -1])})
+
+
 def gen_set_scope(ctx):
     r = ctx.rng
     writers = ctx.nest.writers_of_allocations()
@@ -503,6 +525,8 @@ GENERATORS = {
     "unannotate": gen_unannotate,
     "storage_align": gen_storage_align,
     "set_scope": gen_set_scope,
+    "rolling_buffer": gen_rolling_buffer,
+    "decompose_padding": gen_decompose_padding,
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
     "reindex": gen_reindex,
@@ -524,7 +548,8 @@ WEIGHTS = {
     "cache_read": 1, "cache_write": 1, "reindex": 1,
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "reindex_cache_read": 1, "reindex_cache_write": 1,
-    "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1,
+    "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
+    "decompose_padding": 1,
 }
 
 

@@ -201,6 +201,29 @@ def stencil_2d(A: T.Buffer((11, 13), "float32"), B: T.Buffer((9, 11), "float32")
 
 
 @T.prim_func
+def stencil_tiles(A: T.Buffer((3, 20), "float32"), C: T.Buffer((3, 16), "float32")):
+    # stencil_1d's shape as compute_at leaves it: B computed per 5-wide
+    # tile of C (the last tile predicated), windows of 7 overlapping by 2.
+    B = T.alloc_buffer((3, 18), "float32")
+    for r, t in T.grid(3, 4):
+        for x in range(7):
+            with T.block("B"):
+                vr = T.axis.spatial(3, r)
+                vi = T.axis.spatial(18, t * 5 + x)
+                T.where(t * 5 + x < 18)
+                B[vr, vi] = A[vr, vi] + A[vr, vi + 1] * 0.5 - A[vr, vi + 2]
+        for x, k in T.grid(5, 3):
+            with T.block("C"):
+                vr = T.axis.spatial(3, r)
+                vi = T.axis.spatial(16, t * 5 + x)
+                vk = T.axis.reduce(3, k)
+                T.where(t * 5 + x < 16)
+                with T.init():
+                    C[vr, vi] = T.float32(0)
+                C[vr, vi] = C[vr, vi] + B[vr, vi + vk] * (vk + 1.0)
+
+
+@T.prim_func
 def int_divmod(A: T.Buffer((7, 12), "int32"), B: T.Buffer((6, 10), "int32"),
                C: T.Buffer((60,), "int32")):
     for i, j in T.grid(6, 10):
@@ -413,6 +436,8 @@ KERNELS = {k.name: k for k in [
     Kernel(softmax_rows, "softmax_rows", [_arrays(((6, 10), "float32"), ((6, 10), "float32"))]),
     Kernel(stencil_1d, "stencil_1d", [_arrays(((19,), "float32"), ((15,), "float32"))]),
     Kernel(stencil_2d, "stencil_2d", [_arrays(((11, 13), "float32"), ((9, 11), "float32"))]),
+    Kernel(stencil_tiles, "stencil_tiles", [_arrays(((3, 20), "float32"),
+                                                    ((3, 16), "float32"))]),
     Kernel(int_divmod, "int_divmod", [_arrays(((7, 12), "int32"), ((6, 10), "int32"),
                                               ((60,), "int32"))]),
     Kernel(flat_views, "flat_views", [_arrays(((4, 3, 5), "int32"), ((60,), "int32"),

@@ -124,6 +124,7 @@ class Step:
                     "bind": ["thread_axis"], "get_block": ["name"],
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
                     "set_scope": ["buffer_index", "storage_scope"],
+                    "rolling_buffer": ["write_buffer_index"],
                     "cache_read": ["read_buffer_index", "storage_scope"],
                     "cache_write": ["write_buffer_index", "storage_scope"],
                     "reindex": ["buffer"],

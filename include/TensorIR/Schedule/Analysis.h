@@ -45,6 +45,12 @@ int getCompleteBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
 int getReductionBlockViolation(BlockOp block, const BlockDependences &scope);
 int getReductionBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
 
+/// The rule a violation number of getCompleteBlockViolation /
+/// getReductionBlockViolation names, worded as what the block does ("it
+/// reads a buffer it writes"); "" for 0.
+StringRef describeCompleteBlockViolation(int rule);
+StringRef describeReductionBlockViolation(int rule);
+
 /// TVM's affine binding of `block` in the loop variables `loopVars` (the
 /// other inputs act as parameters): each binding is a quasi-affine sum whose
 /// smallest stride over the loops is 1 (`i * 16 + j`, `f floordiv 4`; not

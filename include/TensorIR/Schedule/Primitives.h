@@ -290,6 +290,36 @@ LogicalResult transformLayout(RewriterBase &rewriter, BlockOp block,
                               AffineMap indexMap, TypedAttr padValue,
                               bool assumeInjective, ScheduleError &error);
 
+/// TVM's decompose_padding: `block` (a complete block whose body stores
+/// `if_then_else(in bounds, value, constant)`, the condition comparisons of
+/// index expressions joined by `and`) becomes two: `<name>_pad_const`,
+/// storing the constant over the whole domain in copies of the loops from
+/// `loop` inwards, placed before `loop` (returned), and the block itself
+/// storing the value over the in-bound region only: each variable's domain
+/// is its region's extent; a variable bound directly to a loop of the
+/// single-child nest up to `loop` shrinks and shifts that loop, any other
+/// is bounded by the block's predicate. Refused: a block that is not
+/// complete, a loop not above it in its scope, a body that does not match,
+/// a trivial condition, comparisons that do not each bound one binding.
+FailureOr<BlockOp> decomposePadding(RewriterBase &rewriter, BlockOp block,
+                                    ForOp loop, ScheduleError &error);
+
+/// TVM's can_decompose_padding: whether decomposePadding would apply.
+bool canDecomposePadding(BlockOp block, ForOp loop);
+
+/// TVM's rolling_buffer: the `bufferIndex`-th buffer `block` writes, which
+/// its scope allocates and which it computes in overlapping windows under a
+/// loop it shares with its consumers (after compute_at), keeps one window:
+/// its rolling axis shrinks to the window's extent, accesses on it go
+/// modulo that extent, the block skips what the previous window computed,
+/// and the spatial iteration variables the rolling loop feeds in the blocks
+/// that access the buffer become opaque. Refused: an output block, dependences
+/// other than read-after-write, no loop above the block and its consumers,
+/// windows that do not start at `loop * stride` with constant extents, no
+/// overlapping dimension.
+LogicalResult rollingBuffer(RewriterBase &rewriter, BlockOp block,
+                            int64_t bufferIndex, ScheduleError &error);
+
 /// TVM's set_axis_separator: the block's `bufferIndex`-th write or read
 /// buffer (an allocation or a parameter) is flattened in groups split
 /// before the dimensions `separators` (ascending, inside the rank).

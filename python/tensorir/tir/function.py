@@ -9,9 +9,10 @@ where the class does not define it itself.
 import copy
 
 from ..ir.module import global_symbol
+from .buffer import Buffer, function_signature
 from ..script.tir import PrimFunc
 
-__all__ = ["PrimFunc", "TensorIntrin"]
+__all__ = ["Buffer", "PrimFunc", "TensorIntrin"]
 
 
 def _attrs(self):
@@ -58,9 +59,27 @@ def _repr(self):
     return f"PrimFunc({self.name})"
 
 
+def _signature(self):
+    cached = getattr(self, "_signature_cache", None)
+    if cached is None:
+        cached = self._signature_cache = function_signature(self.text, self.name)
+    return cached
+
+
+def _params(self):
+    """The parameters, as Vars named as in TVMScript (TVM's params)."""
+    return [var for var, _ in _signature(self)]
+
+
+def _buffer_map(self):
+    """Each buffer parameter's Buffer (TVM's buffer_map)."""
+    return {var: buf for var, buf in _signature(self) if buf is not None}
+
+
 for _name, _method in (("attrs", property(_attrs)), ("with_attr", _with_attr),
                        ("without_attr", _without_attr), ("same_as", _same_as),
-                       ("__repr__", _repr)):
+                       ("__repr__", _repr), ("params", property(_params)),
+                       ("buffer_map", property(_buffer_map))):
     if _name not in PrimFunc.__dict__:
         setattr(PrimFunc, _name, _method)
 

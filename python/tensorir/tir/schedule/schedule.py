@@ -487,6 +487,12 @@ class Schedule:
         return self._reindex_cache("reindex_cache_write", "write", block, write_buffer_index,
                                    storage_scope, index_map)
 
+    def can_decompose_padding(self, block, loop):
+        """TVM's can_decompose_padding: whether decompose_padding(block,
+        loop) would apply (the schedule is not changed, nor traced)."""
+        return bool(self._native.can_decompose_padding(self._handle(block),
+                                                       self._handle(loop)))
+
     def get_block(self, name, func_name=None):
         (rv,) = self._apply("get_block", [self._native.root],
                             {"name": name, "func_name": func_name}, 1)

@@ -444,4 +444,49 @@ def TIR_ReindexCacheWriteOp : TIR_ReindexCacheOpBase<"reindex_cache_write",
     iteration domain (the copy back would store what was never written).
   }], "write_buffer_index", "reindexCacheWrite">;
 
+def TIR_RollingBufferOp : TIR_ScheduleOp<"rolling_buffer"> {
+  let summary = "keep one overlapping window of a buffer (TVM's rolling_buffer)";
+  let description = [{
+    The block's `write_buffer_index`-th write buffer, computed at a tile of
+    its consumers (compute_at) in windows that overlap from one iteration
+    of a loop to the next, becomes a ring of one window: the first
+    dimension (in the order of the block's loops) whose window under the
+    lowest loop enclosing the block and its consumers starts at
+    `loop * stride` and is wider than the stride shrinks to the window's
+    extent, and every access on it goes modulo that extent. The block gets
+    the predicate `loop < 1 or offset >= overlap` per overlapping dimension
+    (it skips what the previous window computed), and in the blocks that
+    access the buffer the spatial iteration variables the rolling loop feeds
+    become `opaque` (its iterations now depend on each other; a reduce
+    variable stays one, as its kind places the block's init). Loops are unchanged.
+
+    ```mlir
+    transform.tir.rolling_buffer %b {write_buffer_index = 0} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an index past the
+    block's writes, a block that writes a buffer its scope does not
+    allocate (an output block), a dependence other than read-after-write
+    on the block, a block not under a loop it shares with its consumers,
+    windows that do not start at `loop * stride` (`loop * s floordiv q`,
+    `loop`, a constant) with constant extents, windows that do not
+    overlap, and a buffer rolled already (written at an index modulo a
+    size).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       I64Attr:$write_buffer_index);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return rollingBuffer(rewriter, *block, getWriteBufferIndex(), error);
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD

@@ -1,0 +1,70 @@
+//===- TIRPaddingTransformOps.td - padding primitives ------*- tablegen -*-===//
+//
+// The schedule primitives about padding: decompose_padding, which splits a
+// padding block into a constant fill and the in-bound copy, and pad_einsum.
+// Included by TIRTransformOps.td, whose TIR_ScheduleOp they build on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRPADDINGTRANSFORMOPS_TD
+#define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRPADDINGTRANSFORMOPS_TD
+
+def TIR_DecomposePaddingOp : TIR_ScheduleOp<"decompose_padding"> {
+  let summary = "split a padding block into a constant fill and the in-bound "
+                "copy (TVM's decompose_padding)";
+  let description = [{
+    The block stores `if_then_else(in bounds, value, constant)` (an
+    `scf.if` or `arith.select` whose else side is a constant; the
+    condition comparisons of index expressions joined by `and`). A new
+    block `<name>_pad_const` stores the constant at every point of the
+    block's domain, under copies of the loops from `loop` inwards (same
+    names and bounds, serial) placed right before `loop`; it is returned.
+    The block itself then stores the value on the in-bound region only:
+    per iteration variable, the range of its binding cut by the
+    comparisons that bound it (`3 <= vh < 228`) becomes its domain
+    `[0, extent)`, and the body reads `v + start`. A variable bound directly
+    to a loop of the nest from the innermost loop up to `loop` (or to the
+    first loop holding other statements) has that loop shrunk to the
+    extent; any other keeps its loops, with the comparisons as the block's
+    predicate (after the block's own predicate's constraints).
+
+    ```mlir
+    %fill = transform.tir.decompose_padding %b at %l : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a block that is not
+    complete, a loop that is not above the block in its scope, a body that
+    is not one store of such a picked value, a condition that holds
+    everywhere (nothing to decompose), a comparison that bounds no single
+    binding, a predicate that is not one conjunction; and where the
+    rewrite would be wrong: a shrunk loop used other than by bindings, an
+    innermost loop holding other statements.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       TransformHandleTypeInterface:$loop);
+  let results = (outs TransformHandleTypeInterface:$pad_const);
+  let assemblyFormat = [{
+    $block `at` $loop attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> fill =
+          decomposePadding(rewriter, *block, *loop, error);
+      if (::mlir::failed(fill))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*fill));
+      return ::mlir::success();
+    }
+  }];
+}
+
+#endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRPADDINGTRANSFORMOPS_TD

@@ -1,0 +1,141 @@
+"""rolling_buffer, decompose_padding and pad_einsum through tir.Schedule:
+the IR they leave, the same numbers as the unscheduled program, and
+refusals that leave the IR as it was."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir.script import tir as T
+
+
+@T.prim_func
+def box_blur(A: T.Buffer((20, 20), "float32"), C: T.Buffer((16, 16), "float32")):
+    # Two 3x3 box sums in a row: B (18 x 18) from A, C (16 x 16) from B.
+    B = T.alloc_buffer((18, 18), "float32")
+    for i, j, di, dj in T.grid(18, 18, 3, 3):
+        with T.block("B"):
+            vi, vj, vdi, vdj = T.axis.remap("SSRR", [i, j, di, dj])
+            with T.init():
+                B[vi, vj] = T.float32(0)
+            B[vi, vj] = B[vi, vj] + A[vi + vdi, vj + vdj]
+    for i, j, di, dj in T.grid(16, 16, 3, 3):
+        with T.block("C"):
+            vi, vj, vdi, vdj = T.axis.remap("SSRR", [i, j, di, dj])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + B[vi + vdi, vj + vdj]
+
+
+def run_blur(mod, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 64, (20, 20)).astype("float32")
+    c = np.zeros((16, 16), "float32")
+    tvm.build(mod)["box_blur"](a, c)
+    return a, c
+
+
+def tile_blur(sch, tile_i, tile_j):
+    """C in tiles of tile_i x tile_j rows and columns, B computed per tile."""
+    i, j, _, _ = sch.get_loops("C")
+    i0, i1 = sch.split(i, [None, tile_i])
+    j0, j1 = sch.split(j, [None, tile_j])
+    sch.reorder(i0, j0, i1, j1)
+    sch.compute_at("B", j0)
+
+
+@pytest.mark.parametrize("tile_i, tile_j, ring", [(4, 16, "6x18"), (4, 4, "6x18"), (5, 16, "7x18"),
+                                                 (1, 16, "3x18")])
+def test_rolling_buffer_runs(tile_i, tile_j, ring):
+    # Row tiles (5 does not divide 16: a predicated last tile), and tiles
+    # in both dimensions (rows roll, columns keep their size).
+    sch = tvm.tir.Schedule(box_blur)
+    tile_blur(sch, tile_i, tile_j)
+    sch.rolling_buffer("B", 0)
+    text = sch.mod.mlir()
+    assert f"%B = tir.alloc_buffer : memref<{ring}xf32>" in text
+    assert "opaque(18," in text
+    assert "sch.rolling_buffer(block=b10, write_buffer_index=0)" in str(sch.trace.as_python())
+    a, reference = run_blur(box_blur, seed=3)
+    _, scheduled = run_blur(sch.mod, seed=3)
+    assert np.array_equal(reference, scheduled)
+    windows = np.lib.stride_tricks.sliding_window_view
+    blur = lambda x: windows(x, (3, 3)).sum(axis=(2, 3))  # noqa: E731
+    np.testing.assert_array_equal(scheduled, blur(blur(a)))
+
+
+@pytest.mark.parametrize("prepare, message", [
+    (lambda s: None, "the lowest common ancestor of block 'B' and its consumers is not a loop"),
+])
+def test_rolling_buffer_refusals_leave_ir(prepare, message):
+    sch = tvm.tir.Schedule(box_blur)
+    prepare(sch)
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match=message):
+        sch.rolling_buffer("B", 0)
+    assert sch.mod.mlir() == before
+    with pytest.raises(tvm.tir.ScheduleError, match="is an output block"):
+        sch.rolling_buffer("C", 0)
+    assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def pad_sum(X: T.Buffer((2, 12, 12), "float32"), Y: T.Buffer((2, 14, 14), "float32")):
+    # Zero padding by 2, then a 3x3 box sum over the padded image.
+    P = T.alloc_buffer((2, 16, 16), "float32")
+    for c, h, w in T.grid(2, 16, 16):
+        with T.block("P"):
+            vc, vh, vw = T.axis.remap("SSS", [c, h, w])
+            P[vc, vh, vw] = T.if_then_else(2 <= vh and vh < 14 and 2 <= vw and vw < 14,
+                                           X[vc, vh - 2, vw - 2], T.float32(-0.5))
+    for c, h, w, dh, dw in T.grid(2, 14, 14, 3, 3):
+        with T.block("Y"):
+            vc, vh, vw, vdh, vdw = T.axis.remap("SSSRR", [c, h, w, dh, dw])
+            with T.init():
+                Y[vc, vh, vw] = T.float32(0)
+            Y[vc, vh, vw] = Y[vc, vh, vw] + P[vc, vh + vdh, vw + vdw]
+
+
+def run_pad_sum(mod, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, (2, 12, 12)).astype("float32")
+    y = np.zeros((2, 14, 14), "float32")
+    tvm.build(mod)["pad_sum"](x, y)
+    return x, y
+
+
+def tile_pad_sum(sch):
+    c, h, w, _, _ = sch.get_loops("Y")
+    h0, h1 = sch.split(h, [None, 5])        # 14 = 5 + 5 + 4: a predicated tile
+    sch.reorder(h0, w, h1)
+    sch.compute_at("P", h0)
+
+
+@pytest.mark.parametrize("tiled, at", [(False, 0), (False, 1), (False, 2), (True, 2), (True, 0)])
+def test_decompose_padding_runs(tiled, at):
+    sch = tvm.tir.Schedule(pad_sum)
+    if tiled:
+        tile_pad_sum(sch)
+    loops = sch.get_loops("P")
+    assert sch.can_decompose_padding("P", loops[at])
+    fill = sch.decompose_padding("P", loops[at])
+    assert sch.get(fill).name_hint == "P_pad_const"
+    assert "sch.decompose_padding(block=" in str(sch.trace.as_python())
+    text = sch.mod.mlir()
+    assert "scf.if" not in text.split('tir.block "P"(')[1].split("tir.block")[0]
+    _, reference = run_pad_sum(pad_sum, seed=4)
+    _, scheduled = run_pad_sum(sch.mod, seed=4)
+    assert np.array_equal(reference, scheduled)
+
+
+def test_decompose_padding_refusals_leave_ir():
+    sch = tvm.tir.Schedule(pad_sum)
+    before = sch.mod.mlir()
+    y_loops = sch.get_loops("Y")
+    assert not sch.can_decompose_padding("P", y_loops[0])
+    with pytest.raises(tvm.tir.ScheduleError, match="must be a loop above block 'P'"):
+        sch.decompose_padding("P", y_loops[0])
+    assert not sch.can_decompose_padding("Y", y_loops[0])
+    with pytest.raises(tvm.tir.ScheduleError, match="needs a complete block"):
+        sch.decompose_padding("Y", y_loops[0])
+    assert sch.mod.mlir() == before
+    assert "can_decompose_padding" not in str(sch.trace.as_python())
