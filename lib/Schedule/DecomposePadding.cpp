@@ -36,13 +36,13 @@ static constexpr StringLiteral kPrimitive = "decompose_padding";
 namespace {
 /// What the checks find, and the rewrite uses.
 struct PaddingPlan {
-  StoreOp store;
+  StoreOp store = nullptr;
   /// The op that picks the value (scf.if or arith.select) and its sides.
   Operation *select = nullptr;
   Value inBoundValue;
   TypedAttr padValue;
   /// Values the expressions below range over (`in.values`).
-  ExprInputs in;
+  ExprInputs in{nullptr, {}};
   /// The in-bound predicate over `in`: the padding condition with the
   /// bindings substituted, then the block's predicate.
   SmallVector<AffineExpr> constraints;
@@ -76,8 +76,9 @@ static FailureOr<AffineExpr> indexExprOf(Value v, BlockOp block,
         return failure();
       operands.push_back(*e);
     }
-    return getExprsOverInputs(apply.getAffineMap()).front().replaceDims(
-        operands);
+    return getExprsOverInputs(apply.getAffineMap())
+        .front()
+        .replaceDims(operands);
   }
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
     FailureOr<AffineExpr> a = indexExprOf(def->getOperand(0), block, in);
@@ -187,7 +188,8 @@ static FailureOr<PaddingPlan> analyze(BlockOp block, ForOp loop,
                   Twine(kPrimitive) + ": needs a complete block, but block '" +
                       block.getBlockName() +
                       "' is not: " + describeCompleteBlockViolation(rule));
-  PaddingPlan plan{nullptr, nullptr, {}, {}, {block.getContext(), {}}};
+  PaddingPlan plan;
+  plan.in.ctx = block.getContext();
   for (Operation *p = block->getParentOp(); p != root; p = p->getParentOp()) {
     auto l = dyn_cast<ForOp>(p);
     if (!l)
@@ -262,8 +264,8 @@ static FailureOr<PaddingPlan> analyze(BlockOp block, ForOp loop,
 
   // A predicate that holds everywhere leaves nothing to decompose.
   SmallVector<std::optional<Interval>> ranges = getValueRanges(in.values);
-  bool trivial = llvm::all_of(
-      llvm::zip(plan.constraints, plan.eqFlags), [&](auto ce) {
+  bool trivial =
+      llvm::all_of(llvm::zip(plan.constraints, plan.eqFlags), [&](auto ce) {
         auto [c, eq] = ce;
         std::optional<Interval> r = evaluateRange(c, ranges);
         return r && (eq ? r->isPoint() && r->lo == 0 : r->lo >= 0);
@@ -479,16 +481,16 @@ static void setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
   if (kept.empty())
     block.removePredicateAttr();
   else
-    block.setPredicateAttr(ArrayAttr::get(
-        ctx, {IntegerSetAttr::get(
-                 makeInputSet(operands.size(), kept, eqFlags, ctx))}));
+    block.setPredicateAttr(
+        ArrayAttr::get(ctx, {IntegerSetAttr::get(makeInputSet(
+                                operands.size(), kept, eqFlags, ctx))}));
   block.getBindingValuesMutable().assign(operands);
 }
 
 /// The constant nest: copies of the plan's loops (fresh variables, same
 /// names and bounds, serial) before `loop`, holding `<name>_pad_const`.
-static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block,
-                              ForOp loop, const PaddingPlan &plan) {
+static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block, ForOp loop,
+                              const PaddingPlan &plan) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
   IRMapping mapping;
@@ -498,10 +500,9 @@ static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block,
     return b;
   };
   for (ForOp l : llvm::reverse(plan.loops)) {
-    auto copy = ForOp::create(rewriter, l.getLoc(),
-                              mapBound(l.getMixedLowerBound()),
-                              mapBound(l.getMixedUpperBound()),
-                              l.getVarName().value_or(""));
+    auto copy = ForOp::create(
+        rewriter, l.getLoc(), mapBound(l.getMixedLowerBound()),
+        mapBound(l.getMixedUpperBound()), l.getVarName().value_or(""));
     mapping.map(l.getInductionVar(), copy.getInductionVar());
     rewriter.setInsertionPointToStart(copy.getBody());
   }
@@ -566,7 +567,8 @@ FailureOr<BlockOp> mlir::tir::decomposePadding(RewriterBase &rewriter,
   SmallVector<Value> shifted;
   for (unsigned k = 0; k < n; ++k)
     shift.push_back(getAffineDimExpr(k, ctx));
-  ArrayRef<ForOp> rebuilt = ArrayRef(plan.loops).take_front(plan.numInBoundLoops);
+  ArrayRef<ForOp> rebuilt =
+      ArrayRef(plan.loops).take_front(plan.numInBoundLoops);
   unsigned numVars = block.getNumIterVars();
   for (unsigned i = 0; i < numVars; ++i) {
     auto dim = dyn_cast<AffineDimExpr>(plan.bindings[i]);
@@ -581,16 +583,16 @@ FailureOr<BlockOp> mlir::tir::decomposePadding(RewriterBase &rewriter,
     shifted.push_back(v);
     ForOp target = *l;
     rewriter.modifyOpInPlace(target, [&] {
-      target.getDynamicBoundsMutable().clear();
-      target.setStaticBounds({0, plan.extents[i]});
+      setLoopBounds(target, rewriter.getIndexAttr(0),
+                    rewriter.getIndexAttr(plan.extents[i]));
     });
   }
   SmallVector<std::optional<Interval>> ranges = getValueRanges(in.values);
   SmallVector<AffineExpr> bindings;
   for (unsigned i = 0; i < numVars; ++i)
-    bindings.push_back(simplifyFolding(
-        (plan.bindings[i] - plan.lowers[i]).replaceDims(shift), in.values,
-        ranges, shifted));
+    bindings.push_back(
+        simplifyFolding((plan.bindings[i] - plan.lowers[i]).replaceDims(shift),
+                        in.values, ranges, shifted));
   SmallVector<AffineExpr> constraints;
   SmallVector<bool> eqFlags;
   for (auto [c, eq] : llvm::zip(plan.constraints, plan.eqFlags)) {

@@ -156,8 +156,8 @@ LogicalResult sched::relayoutBuffer(RewriterBase &rewriter, Operation *scope,
         load.setMapAttr(AffineMapAttr::get(
             mapIndices(indexMap, load.getMap(), load.getIndices(), simplify)));
       else if (auto store = dyn_cast<StoreOp>(op))
-        store.setMapAttr(AffineMapAttr::get(
-            mapIndices(indexMap, store.getMap(), store.getIndices(), simplify)));
+        store.setMapAttr(AffineMapAttr::get(mapIndices(
+            indexMap, store.getMap(), store.getIndices(), simplify)));
     });
   sortInnermostFirst(listing);
   for (BlockOp b : listing)

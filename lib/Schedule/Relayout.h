@@ -32,8 +32,7 @@ LogicalResult relayoutBuffer(RewriterBase &rewriter, Operation *scope,
 
 /// Points the regions of `block` that name `buffer` at what its body now
 /// accesses (the whole buffer for a region listed but not accessed).
-void updateListedRegionsOf(RewriterBase &rewriter, BlockOp block,
-                           Value buffer);
+void updateListedRegionsOf(RewriterBase &rewriter, BlockOp block, Value buffer);
 
 } // namespace mlir::tir::sched
 

@@ -100,9 +100,8 @@ static Operation *getCommonAncestor(ArrayRef<Operation *> ops) {
 LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
                                        int64_t bufferIndex,
                                        ScheduleError &error) {
-  FailureOr<Value> found =
-      getNthAccessBuffer(block, bufferIndex, /*isWrite=*/true, kPrimitive,
-                         error);
+  FailureOr<Value> found = getNthAccessBuffer(
+      block, bufferIndex, /*isWrite=*/true, kPrimitive, error);
   if (failed(found))
     return failure();
   Value buffer = *found;
@@ -159,13 +158,12 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   // rolling_buffer): a second ring would drop what the first one keeps.
   for (AffineExpr start : written->starts) {
     bool modulo = false;
-    start.walk([&](AffineExpr e) {
-      modulo |= e.getKind() == AffineExprKind::Mod;
-    });
+    start.walk(
+        [&](AffineExpr e) { modulo |= e.getKind() == AffineExprKind::Mod; });
     if (modulo)
       return refuse(error, block,
-                    Twine(kPrimitive) + ": " + blockName +
-                        " writes buffer '" + name +
+                    Twine(kPrimitive) + ": " + blockName + " writes buffer '" +
+                        name +
                         "' at an index modulo a size (a rolling buffer "
                         "already?); its windows must start at plain indices");
   }
@@ -180,14 +178,15 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
     auto boundsBuffer = [&](AffineExpr c) {
       for (auto [d, start] : llvm::enumerate(written->starts)) {
         AffineExpr room = type.getDimSize(d) - 1 - start.replaceDims(bindings);
-        auto k = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(c - room, n, 0));
+        auto k =
+            dyn_cast<AffineConstantExpr>(simplifyAffineExpr(c - room, n, 0));
         if (k && k.getValue() >= 0)
           return true;
       }
       return false;
     };
-    bool cutsInside = sets.size() != 1 || block.getCondition() ||
-                      !type.hasStaticShape();
+    bool cutsInside =
+        sets.size() != 1 || block.getCondition() || !type.hasStaticShape();
     for (IntegerSet set : sets)
       for (auto [i, c] : llvm::enumerate(getConstraintsOverInputs(set)))
         cutsInside |= set.isEq(i) || !boundsBuffer(c);
@@ -216,8 +215,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   if (failed(window))
     return failure();
   SmallVector<RollingDim> dims;
-  for (auto [lower, extentExpr] :
-       llvm::zip(window->lowers, window->extents)) {
+  for (auto [lower, extentExpr] : llvm::zip(window->lowers, window->extents)) {
     auto extent = dyn_cast<AffineConstantExpr>(extentExpr);
     FailureOr<RollingDim> dim =
         extent ? matchWindow(lower, extent.getValue(), window->inputs)
@@ -231,8 +229,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
     dims.push_back(*dim);
   }
   SmallVector<ForOp> loops;
-  for (Operation *op = block->getParentOp(); op != root;
-       op = op->getParentOp())
+  for (Operation *op = block->getParentOp(); op != root; op = op->getParentOp())
     if (auto loop = dyn_cast<ForOp>(op))
       loops.push_back(loop);
   std::optional<unsigned> axis;
@@ -270,8 +267,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
       continue;
     AffineExpr v = dimOf(dim.loopVar);
     AffineExpr start = written->starts[d].replaceDims(bindings);
-    AffineExpr offset =
-        start.replace(v, getAffineConstantExpr(0, ctx));
+    AffineExpr offset = start.replace(v, getAffineConstantExpr(0, ctx));
     Conjunction first, fresh;
     first.constraints.push_back(-v);
     first.eqFlags.push_back(false);
@@ -285,8 +281,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   SmallVector<AffineExpr> ringExprs;
   SmallVector<int64_t> shape(type.getShape());
   for (unsigned d = 0; d < shape.size(); ++d)
-    ringExprs.push_back(d == *axis ? getAffineDimExpr(d, ctx) %
-                                         dims[d].extent
+    ringExprs.push_back(d == *axis ? getAffineDimExpr(d, ctx) % dims[d].extent
                                    : getAffineDimExpr(d, ctx));
   shape[*axis] = dims[*axis].extent;
   SmallVector<BlockOp> accessors;
@@ -296,10 +291,10 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
           b && !llvm::is_contained(accessors, b))
         accessors.push_back(b);
   Operation *bufferScope = buffer.getDefiningOp()->getParentOp();
-  if (failed(relayoutBuffer(
-          rewriter, bufferScope, buffer,
-          AffineMap::get(shape.size(), 0, ringExprs, ctx), shape,
-          /*simplify=*/false, kPrimitive, block, error)))
+  if (failed(relayoutBuffer(rewriter, bufferScope, buffer,
+                            AffineMap::get(shape.size(), 0, ringExprs, ctx),
+                            shape,
+                            /*simplify=*/false, kPrimitive, block, error)))
     return failure();
 
   rewriter.modifyOpInPlace(block, [&] {

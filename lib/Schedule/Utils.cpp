@@ -402,6 +402,43 @@ FailureOr<Operation *> mlir::tir::sched::getBufferScope(Value buffer,
                     "an allocation");
 }
 
+/// Splits `entries` into the static form (kDynamic for a value) and the
+/// values, in order.
+static void splitMixed(ArrayRef<OpFoldResult> entries,
+                       SmallVectorImpl<int64_t> &statics,
+                       SmallVectorImpl<Value> &dynamics) {
+  for (OpFoldResult e : entries) {
+    if (std::optional<int64_t> c = getConstantIntValue(e)) {
+      statics.push_back(*c);
+    } else {
+      statics.push_back(ShapedType::kDynamic);
+      dynamics.push_back(cast<Value>(e));
+    }
+  }
+}
+
+void sched::setLoopBounds(ForOp loop, OpFoldResult lower, OpFoldResult upper) {
+  SmallVector<int64_t> statics;
+  SmallVector<Value> dynamics;
+  splitMixed({lower, upper}, statics, dynamics);
+  loop.setStaticBounds(statics);
+  loop.getDynamicBoundsMutable().assign(dynamics);
+}
+
+void sched::setIterVarDomain(BlockOp block, unsigned i, OpFoldResult lower,
+                             OpFoldResult upper) {
+  SmallVector<OpFoldResult> entries;
+  for (unsigned k = 0, e = block.getNumIterVars(); k < e; ++k) {
+    entries.push_back(k == i ? lower : block.getMixedDomainLower(k));
+    entries.push_back(k == i ? upper : block.getMixedDomainUpper(k));
+  }
+  SmallVector<int64_t> statics;
+  SmallVector<Value> dynamics;
+  splitMixed(entries, statics, dynamics);
+  block.setStaticDomains(statics);
+  block.getDynamicDomainsMutable().assign(dynamics);
+}
+
 void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
                              ValueRange values) {
   if (condition.empty())

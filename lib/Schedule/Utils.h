@@ -123,6 +123,12 @@ void substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
                             ValueRange exprValues,
                             ArrayRef<AffineExpr> extraConstraints = {});
 
+/// Sets the bounds of `loop`, or the domain of `block`'s iteration
+/// variable `i`, to `[lower, upper)` (constants or index values).
+void setLoopBounds(ForOp loop, OpFoldResult lower, OpFoldResult upper);
+void setIterVarDomain(BlockOp block, unsigned i, OpFoldResult lower,
+                      OpFoldResult upper);
+
 /// Conjoins `condition` (a disjunction of conjunctions whose dimension k
 /// stands for `values[k]`) with `block`'s predicate, distributing it over
 /// the predicate's disjuncts; values not among the block's binding values

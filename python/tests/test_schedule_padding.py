@@ -139,3 +139,61 @@ def test_decompose_padding_refusals_leave_ir():
         sch.decompose_padding("Y", y_loops[0])
     assert sch.mod.mlir() == before
     assert "can_decompose_padding" not in str(sch.trace.as_python())
+
+
+@T.prim_func
+def matmul_127(A: T.Buffer((127, 127), "float32"), B: T.Buffer((127, 127), "float32"),
+               C: T.Buffer((127, 127), "float32")):
+    for i0, i1, i2 in T.grid(127, 127, 127):
+        with T.block("C"):
+            i, j, k = T.axis.remap("SSR", [i0, i1, i2])
+            with T.init():
+                C[i, j] = T.float32(0)
+            C[i, j] = C[i, j] + A[i, k] * B[k, j]
+
+
+@T.prim_func
+def rows_exp(x: T.handle, y: T.handle):
+    n = T.int32()
+    X = T.match_buffer(x, (n, 8), "float32")
+    Y = T.match_buffer(y, (n, 8), "float32")
+    for i, j in T.grid(n, 8):
+        with T.block("Y"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            Y[vi, vj] = T.exp(X[vi, vj])
+
+
+def test_pad_einsum_matmul_runs():
+    sch = tvm.tir.Schedule(matmul_127)
+    sch.pad_einsum("C", [32, 32, 32])
+    text = sch.mod.mlir()
+    assert "%A_pad = tir.alloc_buffer : memref<128x128xf32>" in text
+    assert "sch.pad_einsum(block=b0, padding=[32, 32, 32])" in str(sch.trace.as_python())
+    rng = np.random.default_rng(9)
+    a, b = (rng.uniform(-1, 1, (127, 127)).astype("float32") for _ in range(2))
+    expected, got = np.zeros((127, 127), "float32"), np.full((127, 127), 7, "float32")
+    tvm.build(matmul_127)["matmul_127"](a, b, expected)
+    tvm.build(sch.mod)["matmul_127"](a, b, got)
+    assert np.array_equal(expected, got)
+
+
+@pytest.mark.parametrize("n", [1, 16, 37])
+def test_pad_einsum_runtime_extent_runs(n):
+    sch = tvm.tir.Schedule(rows_exp)
+    sch.pad_einsum("Y", [16, 1])
+    x = np.random.default_rng(n).uniform(-1, 1, (n, 8)).astype("float32")
+    y = np.zeros((n, 8), "float32")
+    tvm.build(sch.mod)["rows_exp"](x, y)
+    np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+
+
+def test_pad_einsum_refusals_leave_ir():
+    sch = tvm.tir.Schedule(matmul_127)
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match="a positive size for each of the 3"):
+        sch.pad_einsum("C", [32, 32])
+    with pytest.raises(tvm.tir.ScheduleError, match="a positive size"):
+        sch.pad_einsum("C", [32, 0, 32])
+    assert sch.mod.mlir() == before
+    sch.pad_einsum("C", [1, 127, 127])       # multiples already: no change
+    assert sch.mod.mlir() == before

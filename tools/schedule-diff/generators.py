@@ -328,6 +328,20 @@ def gen_decompose_padding(ctx):
     return Step("decompose_padding", [block_ref(block), loop_ref(other, index)], {})
 
 
+def gen_pad_einsum(ctx):
+    # One size per iteration variable (guessed from the loops above the
+    # block: right for the kernels' unscheduled blocks), sometimes one too
+    # many or a 0; non-einsum blocks are refused.
+    block = ctx.block_with_loops()
+    if block is None:
+        return None
+    n = len(ctx.loops(block)) + (ctx.rng.choice([-1, 1]) if ctx.chance(0.1) else 0)
+    sizes = [ctx.rng.choice([1, 2, 3, 4, 8, 16]) for _ in range(max(n, 0))]
+    if sizes and ctx.chance(0.05):
+        sizes[ctx.rng.randrange(len(sizes))] = 0
+    return Step("pad_einsum", [block_ref(block)], {"padding": sizes})
+
+
 def gen_rolling_buffer(ctx):
     # Mostly a writer of an allocation (a producer that compute_at may have
     # put under its consumer's tiles); refused where its windows do not
@@ -527,6 +541,7 @@ GENERATORS = {
     "set_scope": gen_set_scope,
     "rolling_buffer": gen_rolling_buffer,
     "decompose_padding": gen_decompose_padding,
+    "pad_einsum": gen_pad_einsum,
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
     "reindex": gen_reindex,
@@ -549,7 +564,7 @@ WEIGHTS = {
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
-    "decompose_padding": 1,
+    "decompose_padding": 1, "pad_einsum": 1,
 }
 
 

@@ -125,6 +125,7 @@ class Step:
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
                     "set_scope": ["buffer_index", "storage_scope"],
                     "rolling_buffer": ["write_buffer_index"],
+                    "pad_einsum": ["padding"],
                     "cache_read": ["read_buffer_index", "storage_scope"],
                     "cache_write": ["write_buffer_index", "storage_scope"],
                     "reindex": ["buffer"],

@@ -307,6 +307,21 @@ FailureOr<BlockOp> decomposePadding(RewriterBase &rewriter, BlockOp block,
 /// TVM's can_decompose_padding: whether decomposePadding would apply.
 bool canDecomposePadding(BlockOp block, ForOp loop);
 
+/// TVM's pad_einsum: `block`, an einsum (each buffer accessed once, at
+/// indices that are its iteration variables or constants; the scope a
+/// stage pipeline), iterates over extents rounded up to multiples of
+/// `padding` (one positive size per iteration variable): each buffer
+/// indexed by a padded variable is replaced in the block's statement by
+/// `<name>_pad`, allocated in the scope; read ones are copied in before it
+/// (zero past the buffer's end), written ones copied back after it over
+/// what the block covered. Loops bound directly to a padded variable take
+/// the padded extent. Refused: a scope that is not a stage pipeline, a
+/// padding of the wrong length or not positive, a block that is not an
+/// einsum; and where the rewrite would be wrong: a padded loop holding
+/// other blocks, a runtime extent computed inside the nest.
+LogicalResult padEinsum(RewriterBase &rewriter, BlockOp block,
+                        ArrayRef<int64_t> padding, ScheduleError &error);
+
 /// TVM's rolling_buffer: the `bufferIndex`-th buffer `block` writes, which
 /// its scope allocates and which it computes in overlapping windows under a
 /// loop it shares with its consumers (after compute_at), keeps one window:

@@ -487,6 +487,13 @@ class Schedule:
         return self._reindex_cache("reindex_cache_write", "write", block, write_buffer_index,
                                    storage_scope, index_map)
 
+    def pad_einsum(self, block, padding):
+        """TVM's pad_einsum: the einsum block's iteration extents rounded up
+        to multiples of `padding` (one size per iteration variable), its
+        buffers padded through copies."""
+        self._apply("pad_einsum", [block],
+                    {"padding": _I64Array(int(getattr(p, "value", p)) for p in padding)}, 0)
+
     def can_decompose_padding(self, block, loop):
         """TVM's can_decompose_padding: whether decompose_padding(block,
         loop) would apply (the schedule is not changed, nor traced)."""

@@ -67,4 +67,46 @@ def TIR_DecomposePaddingOp : TIR_ScheduleOp<"decompose_padding"> {
   }];
 }
 
+def TIR_PadEinsumOp : TIR_ScheduleOp<"pad_einsum"> {
+  let summary = "pad an einsum block's extents to multiples (TVM's pad_einsum)";
+  let description = [{
+    The block is an einsum: each buffer it accesses once, at indices that
+    are its iteration variables or constants. Each iteration variable's
+    extent is rounded up to a multiple of its entry of `padding` (a runtime
+    extent `n` to `(n + p - 1) floordiv p * p`). Every buffer indexed by a
+    padded variable is replaced, in the statement of the scope that holds
+    the block, by `<name>_pad`, allocated in the scope after its
+    allocations: a read buffer is copied in before the statement by a
+    block `<name>_pad` (zero past the buffer's end), a written one copied
+    back after it over what the block covered. Loops bound directly to a
+    padded variable take the padded extent. Extents that are multiples
+    already change nothing.
+
+    ```mlir
+    transform.tir.pad_einsum %b {padding = array<i64: 32, 32, 32>} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), with TVM: a scope that
+    is not a stage pipeline, a padding that is not one positive size per
+    iteration variable, a block that is not an einsum. Also refused, where
+    the rewrite would be wrong: a padded loop that holds other blocks or
+    does not run over its variable's domain, a variable whose domain does
+    not start at 0, a runtime extent computed inside the loop nest.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       DenseI64ArrayAttr:$padding);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      return padEinsum(rewriter, *block, getPadding(), error);
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRPADDINGTRANSFORMOPS_TD
