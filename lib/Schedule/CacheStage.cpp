@@ -239,6 +239,11 @@ static void shiftByLowers(SmallVectorImpl<AffineExpr> &exprs,
     }
   }
   for (unsigned d = 0; d < region.lowers.size(); ++d) {
+    // Nothing to shift from 0: the index stays as written (a variable of a
+    // one-point domain too, as in TVM).
+    auto lower = dyn_cast<AffineConstantExpr>(region.lowers[d]);
+    if (lower && lower.getValue() == 0)
+      continue;
     AffineExpr &e = exprs[d];
     e = simplifyOverValues(e - region.lowers[d].replaceDims(at), operands);
   }
@@ -359,9 +364,10 @@ mlir::tir::sched::getCachedBuffer(BlockOp block, int64_t bufferIndex,
                             error);
 }
 
-FailureOr<SmallVector<int64_t>> mlir::tir::sched::getCacheShape(
-    const CachePlace &place, const LoopRegion &region, Value buffer,
-    BlockOp culprit, StringRef primitive, ScheduleError &error) {
+FailureOr<SmallVector<int64_t>>
+mlir::tir::sched::getCacheShape(const CachePlace &place, LoopRegion &region,
+                                Value buffer, BlockOp culprit,
+                                StringRef primitive, ScheduleError &error) {
   SmallVector<int64_t> shape;
   if (place.insideLoop()) {
     auto type = cast<MemRefType>(buffer.getType());
@@ -375,6 +381,20 @@ FailureOr<SmallVector<int64_t>> mlir::tir::sched::getCacheShape(
   }
   if (failed(checkCompactRegion(region, culprit, primitive, error)))
     return failure();
+  auto type = cast<MemRefType>(buffer.getType());
+  MLIRContext *ctx = buffer.getContext();
+  for (unsigned d = 0, e = region.lowers.size(); d < e; ++d) {
+    auto lo = dyn_cast<AffineConstantExpr>(region.lowers[d]);
+    auto ext = cast<AffineConstantExpr>(region.extents[d]);
+    if (!lo || type.isDynamicDim(d))
+      continue;
+    int64_t first = std::max<int64_t>(lo.getValue(), 0);
+    int64_t end = std::min(lo.getValue() + ext.getValue(), type.getDimSize(d));
+    if (end > first) {
+      region.lowers[d] = getAffineConstantExpr(first, ctx);
+      region.extents[d] = getAffineConstantExpr(end - first, ctx);
+    }
+  }
   for (AffineExpr e : region.extents)
     shape.push_back(cast<AffineConstantExpr>(e).getValue());
   return shape;

@@ -118,12 +118,14 @@ FailureOr<Value> getCachedBuffer(BlockOp block, int64_t bufferIndex,
                                  StringRef primitive, ScheduleError &error);
 
 /// The cache's shape at `place`: the buffer's inside a loop (full mode),
-/// the region's extents directly in the scope (compact). Refuses a buffer
+/// the region's extents directly in the scope (compact; the region is first
+/// cut to the buffer's bounds, as TVM's cache region is: a predicated tile
+/// that runs past the end covers no more than the buffer). Refuses a buffer
 /// of runtime dimensions in full mode, and in compact mode a region of
 /// runtime extents or whose lower bounds use loop variables (an index in a
 /// block body may not).
 FailureOr<SmallVector<int64_t>>
-getCacheShape(const CachePlace &place, const LoopRegion &region, Value buffer,
+getCacheShape(const CachePlace &place, LoopRegion &region, Value buffer,
               BlockOp culprit, StringRef primitive, ScheduleError &error);
 
 /// Refuses a scope other than the function's (a cache allocated in a

@@ -112,10 +112,10 @@ static OpFoldResult sizeOf(OpBuilder &b, Location loc, Value buffer,
 
 /// A copy nest over `extents`: loops `i0..`, a block `name` over `v0..`
 /// bound to them whose body `body` builds from the variables.
-static void buildCopyNest(
-    RewriterBase &rewriter, Location loc, StringRef name,
-    ArrayRef<OpFoldResult> extents,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+static void
+buildCopyNest(RewriterBase &rewriter, Location loc, StringRef name,
+              ArrayRef<OpFoldResult> extents,
+              function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   OpBuilder::InsertionGuard guard(rewriter);
   SmallVector<Value> loopVars;
   for (auto [k, extent] : llvm::enumerate(extents)) {
@@ -147,8 +147,9 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
   if (padding.size() != numVars ||
       llvm::any_of(padding, [](int64_t p) { return p <= 0; }))
     return refuse(error, block,
-                  Twine(kPrimitive) + ": the padding must give a positive "
-                                      "size for each of the " +
+                  Twine(kPrimitive) +
+                      ": the padding must give a positive "
+                      "size for each of the " +
                       Twine(numVars) + " iteration variables of " + blockName);
 
   // The copies cover whole buffers, once per execution of the scope: the
@@ -171,11 +172,12 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
   if (failed(regions))
     return failure();
   SmallVector<PaddedBuffer> buffers;
-  for (auto [list, isWrite] : {std::pair(&regions->reads, false),
-                               std::pair(&regions->writes, true)})
+  for (auto [list, isWrite] :
+       {std::pair(&regions->reads, false), std::pair(&regions->writes, true)})
     for (const auto &[buffer, region] : *list) {
-      if (llvm::any_of(buffers,
-                       [&](const PaddedBuffer &b) { return b.buffer == buffer; }))
+      if (llvm::any_of(buffers, [&](const PaddedBuffer &b) {
+            return b.buffer == buffer;
+          }))
         return refuse(error, block,
                       Twine(kPrimitive) + ": " + blockName +
                           " is not an einsum: it accesses buffer '" +
@@ -258,9 +260,8 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
                         "zero)");
   }
   llvm::erase_if(buffers, [&](const PaddedBuffer &b) {
-    return llvm::none_of(b.varOfDim, [&](std::optional<unsigned> v) {
-      return v && padded[*v];
-    });
+    return llvm::none_of(
+        b.varOfDim, [&](std::optional<unsigned> v) { return v && padded[*v]; });
   });
   if (llvm::none_of(padded, [](bool p) { return p; }))
     return success(); // every extent is a multiple already
@@ -302,20 +303,19 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     auto type = cast<MemRefType>(b.buffer.getType());
     SmallVector<OpFoldResult> shape;
     for (auto [d, var] : llvm::enumerate(b.varOfDim))
-      shape.push_back(var && padded[*var]
-                          ? paddedExtent[*var]
-                          : sizeOf(rewriter, loc, b.buffer, d));
+      shape.push_back(var && padded[*var] ? paddedExtent[*var]
+                                          : sizeOf(rewriter, loc, b.buffer, d));
     SmallVector<int64_t> statics;
     SmallVector<Value> dynamics;
     dispatchIndexOpFoldResults(shape, dynamics, statics);
-    auto paddedType = MemRefType::get(statics, type.getElementType(),
-                                      MemRefLayoutAttrInterface(),
-                                      type.getMemorySpace());
+    auto paddedType =
+        MemRefType::get(statics, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
     std::string name = getBufferName(b.buffer) + "_pad";
-    b.padded = AllocBufferOp::create(rewriter, b.buffer.getLoc(), paddedType,
-                                     dynamics, rewriter.getStringAttr(name),
-                                     DenseI64ArrayAttr())
-                   .getBuffer();
+    b.padded =
+        AllocBufferOp::create(rewriter, b.buffer.getLoc(), paddedType, dynamics,
+                              rewriter.getStringAttr(name), DenseI64ArrayAttr())
+            .getBuffer();
   }
 
   // Read copies before the statement, zero past the buffer's end; copies
@@ -326,10 +326,10 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     Type element = type.getElementType();
     SmallVector<OpFoldResult> shape;
     for (auto [d, var] : llvm::enumerate(b.varOfDim))
-      shape.push_back(var && padded[*var] ? (b.isWrite
-                                                 ? block.getMixedDomainUpper(*var)
-                                                 : paddedExtent[*var])
-                                          : sizeOf(rewriter, loc, b.buffer, d));
+      shape.push_back(var && padded[*var]
+                          ? (b.isWrite ? block.getMixedDomainUpper(*var)
+                                       : paddedExtent[*var])
+                          : sizeOf(rewriter, loc, b.buffer, d));
     if (b.isWrite) {
       rewriter.setInsertionPointAfter(top);
       buildCopyNest(rewriter, loc, name, shape,
@@ -360,8 +360,8 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
                 scf::YieldOp::create(tb, tl, x);
               },
               [&](OpBuilder &eb, Location el) {
-                Value zero = arith::ConstantOp::create(
-                    eb, el, eb.getZeroAttr(element));
+                Value zero =
+                    arith::ConstantOp::create(eb, el, eb.getZeroAttr(element));
                 scf::YieldOp::create(eb, el, zero);
               });
           StoreOp::create(ob, l, ifOp.getResult(0), b.padded, v);

@@ -96,3 +96,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A writer tiled as `i * 8 + j` and cut at the buffer's end (120 of 128):
+// the tiles cover a dense box, cut to the buffer, so the cache has the
+// buffer's 120 elements and the copy back needs no guard.
+// CHECK-LABEL: func.func @tiled_predicated_writer
+// CHECK:         %A_shared = tir.alloc_buffer : memref<120xf32, "shared">
+// CHECK:         tir.block "producer"(%{{.+}} = spatial(120, %{{.+}} * 8 + %{{.+}})) where(
+// CHECK:           tir.store %{{.+}}, %A_shared[
+// CHECK:         tir.for %[[AX:.+]] = 0 to 120 {
+// CHECK-NEXT:      tir.block "A_shared"(%[[V:.+]] = spatial(120, %[[AX]])) reads(%A_shared[%[[V]]] : memref<120xf32, "shared">) writes(%A[%[[V]]] : memref<120xf32>) {
+func.func @tiled_predicated_writer(%B: memref<120xf32> {tir.name = "B"}) {
+  %A = tir.alloc_buffer : memref<120xf32>
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to 8 {
+      tir.block "producer"(%ax = spatial(120, %i * 8 + %j)) where(%i * 8 + %j < 120) {
+        %z = arith.constant 0.0 : f32
+        tir.store %z, %A[%ax] : memref<120xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 120 {
+    tir.block "consumer"(%vi = spatial(120, %i)) {
+      %a = tir.load %A[%vi] : memref<120xf32>
+      tir.store %a, %B[%vi] : memref<120xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "producer" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_write %b {write_buffer_index = 0, storage_scope = "shared"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

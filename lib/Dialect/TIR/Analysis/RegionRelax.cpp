@@ -83,7 +83,6 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper, unsigned depth) {
   case AffineExprKind::Mul: {
     if (!c)
       return AffineExpr();
-    exact &= std::abs(c.getValue()) == 1;
     AffineExpr l =
         bound(bin.getLHS(), c.getValue() >= 0 ? upper : !upper, depth);
     return l ? l * c.getValue() : AffineExpr();
@@ -122,6 +121,40 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper, unsigned depth) {
   default:
     return AffineExpr();
   }
+}
+
+bool RelaxedInputs::isDense(AffineExpr e, int64_t span) const {
+  AffineTerms terms = AffineTerms::get(e);
+  SmallVector<std::pair<int64_t, int64_t>> steps; // |coefficient|, width
+  unsigned relaxed = 0;
+  bool unitRuntime = false;
+  for (auto &[term, coeff] : terms.terms) {
+    if (!involvesRelaxed(term))
+      continue;
+    ++relaxed;
+    auto d = dyn_cast<AffineDimExpr>(term);
+    if (!d)
+      return false;
+    auto [lo, hi] = ranges.lookup(d.getPosition());
+    auto l = dyn_cast<AffineConstantExpr>(lo);
+    auto h = dyn_cast<AffineConstantExpr>(hi);
+    if (!l || !h) {
+      // A runtime range is dense alone, with a unit step.
+      unitRuntime = std::abs(coeff) == 1;
+      continue;
+    }
+    steps.push_back({std::abs(coeff), h.getValue() - l.getValue()});
+  }
+  if (unitRuntime)
+    return relaxed == 1 && span == 0;
+  llvm::sort(steps);
+  int64_t reach = span;
+  for (auto [step, width] : steps) {
+    if (width > 0 && step > reach + 1)
+      return false;
+    reach += step * width;
+  }
+  return true;
 }
 
 FailureOr<std::pair<AffineExpr, AffineExpr>>
@@ -206,6 +239,12 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
             !seen.insert(v.getPosition()).second)
           inputs.setInexact();
     });
+    // Holes between the steps of a scaled variable (`i * 16` alone), unless
+    // the region's extent or smaller terms fill them (`i * 16 + j`).
+    auto width = dyn_cast<AffineConstantExpr>(region.extents[d]);
+    if (!width || !inputs.isDense(outerStart, width.getValue() - 1))
+      if (inputs.involvesRelaxed(outerStart))
+        inputs.setInexact();
     AffineExpr lo = inputs.bound(outerStart, /*upper=*/false);
     AffineExpr hi = inputs.bound(outer(last), /*upper=*/true);
     if (!lo || !hi) {

@@ -55,6 +55,11 @@ public:
   /// modulo, or setInexact() was called.
   bool isExact() const { return exact; }
   void setInexact() { exact = false; }
+  /// Whether `e + [0, span]` reaches every value between its bounds as
+  /// the relaxed dimensions run over their (constant) ranges: its relaxed
+  /// terms form a mixed radix (`i * 16 + j` for j in [0, 16)), each
+  /// coefficient at most one more than what the smaller terms span.
+  bool isDense(AffineExpr e, int64_t span = 0) const;
 
 private:
   MLIRContext *ctx;
