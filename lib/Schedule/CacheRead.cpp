@@ -78,8 +78,6 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
   Operation *root = getScopeRoot(block);
   SmallVector<BlockOp> scopeBlocks = getScopeBlocks(root);
   BlockDependences deps(scopeBlocks);
-  if (failed(checkScopeAccesses(root, buffer, block, kCacheRead, error)))
-    return mlir::failure();
   SmallVector<BlockOp> writers(deps.getWriters(buffer));
   if (writers.size() > 1)
     return refuse(error, writers[1],

@@ -24,6 +24,52 @@ using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kCacheWrite = "cache_write";
 
+/// Whether every read of `buffer` under `block` (a block holding blocks)
+/// comes after blocks under it that write a dense box covering it, within
+/// one execution of `block`: then the cache holds what is read.
+static bool readsOnlyWhatItWrote(BlockOp block, Value buffer) {
+  SmallVector<BlockOp> children = getScopeBlocks(block);
+  if (children.empty())
+    return false;
+  BlockDependences inner(children);
+  SmallVector<BlockOp> writers;
+  for (BlockOp child : children) {
+    if (llvm::is_contained(inner.getReads(child), buffer)) {
+      if (writers.empty())
+        return false;
+      AnalysisFailure ignored;
+      FailureOr<LoopRegion> w =
+          relaxRegionUnder(block, buffer, /*writes=*/true, writers, ignored);
+      FailureOr<LoopRegion> r =
+          relaxRegionUnder(block, buffer, /*writes=*/false, {child}, ignored);
+      if (failed(w) || failed(r) || !w->exact)
+        return false;
+      // Both over the block's own values: compare on a common input list.
+      SmallVector<Value> inputs(w->inputs);
+      SmallVector<AffineExpr> at;
+      for (Value v : r->inputs) {
+        auto it = llvm::find(inputs, v);
+        at.push_back(getAffineDimExpr(it - inputs.begin(), block.getContext()));
+        if (it == inputs.end())
+          inputs.push_back(v);
+      }
+      for (unsigned d = 0; d < w->lowers.size(); ++d) {
+        AffineExpr rl = r->lowers[d].replaceDims(at);
+        AffineExpr rh = rl + r->extents[d].replaceDims(at);
+        std::optional<int64_t> below =
+            getConstantDifference(rl, w->lowers[d], inputs.size());
+        std::optional<int64_t> above = getConstantDifference(
+            w->lowers[d] + w->extents[d], rh, inputs.size());
+        if (!below || !above || *below < 0 || *above < 0)
+          return false;
+      }
+    }
+    if (llvm::is_contained(inner.getWrites(child), buffer))
+      writers.push_back(child);
+  }
+  return true;
+}
+
 FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
                                          int64_t bufferIndex,
                                          StringRef storageScope,
@@ -38,8 +84,6 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   Operation *root = getScopeRoot(block);
   SmallVector<BlockOp> scopeBlocks = getScopeBlocks(root);
   BlockDependences deps(scopeBlocks);
-  if (failed(checkScopeAccesses(root, buffer, block, kCacheWrite, error)))
-    return mlir::failure();
   SmallVector<BlockOp> writers(deps.getWriters(buffer));
   if (writers.size() > 1) {
     BlockOp other = writers[0] == block ? writers[1] : writers[0];
@@ -53,7 +97,8 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   // The cache starts empty: a block that reads the buffer must write what
   // it reads first (a reduction with its own init), or it would read the
   // cache where it read values written before it.
-  if (llvm::is_contained(deps.getReads(block), buffer) && !block.getInitOp())
+  if (llvm::is_contained(deps.getReads(block), buffer) && !block.getInitOp() &&
+      !readsOnlyWhatItWrote(block, buffer))
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
                       "' to not read buffer '" + getCachedBufferName(buffer) +

@@ -134,3 +134,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// In a block's scope: the cache is the scope block's (one tile of it per
+// execution), indexed relative to the scope's variable; the copy reads the
+// tile after its writer, inside the scope.
+// CHECK-LABEL: func.func @under_scope
+// CHECK:         tir.block "scope"(%[[I:.+]] = spatial(4, %{{.+}}))
+// CHECK-NEXT:      %A_local = tir.alloc_buffer : memref<4xf32, "local">
+// CHECK:           tir.block "A"
+// CHECK:           tir.for %[[AX:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "A_local"(%[[V:.+]] = spatial(4, %[[AX]]))
+// CHECK:               tir.load %A[%[[V]] + %[[I]] * 4]
+// CHECK:               tir.store %{{.+}}, %A_local[%[[V]]]
+// CHECK:           tir.block "B"(%[[VI:.+]] = spatial(16, %[[I]] * 4 + %{{.+}}))
+// CHECK:             tir.load %A_local[%[[VI]] - %[[I]] * 4]
+func.func @under_scope(%B: memref<16xf32> {tir.name = "B"}) {
+  %A = tir.alloc_buffer : memref<16xf32>
+  tir.for %i0 = 0 to 4 {
+    tir.block "scope"(%i = spatial(4, %i0)) {
+      tir.for %x = 0 to 4 {
+        tir.block "A"(%vi = spatial(16, %i * 4 + %x)) {
+          %one = arith.constant 1.0 : f32
+          tir.store %one, %A[%vi] : memref<16xf32>
+        }
+      }
+      tir.for %x = 0 to 4 {
+        tir.block "B"(%vi = spatial(16, %i * 4 + %x)) {
+          %a = tir.load %A[%vi] : memref<16xf32>
+          %s = arith.addf %a, %a : f32
+          tir.store %s, %B[%vi] : memref<16xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_read %b {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
