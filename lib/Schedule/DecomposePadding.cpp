@@ -520,15 +520,7 @@ static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block, ForOp loop,
     vars.push_back({IterType::Spatial, block.getMixedDomainLower(i),
                     block.getMixedDomainUpper(i),
                     simplifyFolding(e, values, ranges, copies), names[i]});
-  SmallVector<Conjunction> predicate;
-  for (IntegerSet set : block.getPredicateSets()) {
-    Conjunction c;
-    for (auto [k, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
-      c.constraints.push_back(e);
-      c.eqFlags.push_back(set.isEq(k));
-    }
-    predicate.push_back(std::move(c));
-  }
+  SmallVector<Conjunction> predicate = getPredicateDisjuncts(block);
   StoreOp store = plan.store;
   auto fill = BlockOp::create(
       rewriter, block.getLoc(), (block.getBlockName() + "_pad_const").str(),

@@ -291,6 +291,28 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
                           blockName + " is computed inside its loop nest");
     }
 
+  // Other blocks of the statement that write a padded read buffer would
+  // run after its copy (TVM redirects them to the copy, and the buffer
+  // itself is never written); other accesses of a padded written buffer
+  // would see it before its copy back.
+  for (const PaddedBuffer &b : buffers) {
+    WalkResult clash = top->walk([&](BlockOp other) {
+      if (other == block || other->isAncestor(block))
+        return WalkResult::advance();
+      SmallVector<Value> reads, writes;
+      getAccessedBuffers(other, reads, writes);
+      bool conflict = llvm::is_contained(writes, b.buffer) ||
+                      (b.isWrite && llvm::is_contained(reads, b.buffer));
+      return conflict ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (clash.wasInterrupted())
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": buffer '" + getBufferName(b.buffer) +
+                        "' is " + (b.isWrite ? "accessed" : "written") +
+                        " by another block in the statement that holds " +
+                        blockName + ", which its padded copy would hide");
+  }
+
   Location loc = block.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(body, point);

@@ -81,7 +81,9 @@ static FailureOr<RollingDim> matchWindow(AffineExpr lower, int64_t extent,
   if (!var)
     return failure();
   stride = llvm::divideCeil(stride, divisor);
-  if (extent - stride > 0) {
+  // Only a loop's iterations follow one another (another variable, an
+  // enclosing block's, computes each window whole).
+  if (extent - stride > 0 && isLoopVar(inputs[var.getPosition()])) {
     dim.loopVar = inputs[var.getPosition()];
     dim.overlap = extent - stride;
   }
@@ -249,6 +251,22 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
                       " writes under loop " + loopName(lca) +
                       " do not overlap from one iteration of an enclosing "
                       "loop to the next");
+
+  // The ring and the skips rely on each overlapping loop running its
+  // iterations one after the other.
+  for (const RollingDim &dim : dims) {
+    if (!dim.loopVar)
+      continue;
+    auto loop =
+        cast<ForOp>(cast<BlockArgument>(dim.loopVar).getOwner()->getParentOp());
+    if (loop.runsIterationsAtOnce())
+      return refuse(error, loop,
+                    Twine(kPrimitive) + ": loop " + loopName(loop) +
+                        " runs its iterations at once, but each window of " +
+                        blockName +
+                        " reuses what the previous iteration "
+                        "computed");
+  }
 
   // The predicate that skips what the previous window left in the ring:
   // per overlapping dimension, `v < 1 or start[v := 0] >= overlap`, with

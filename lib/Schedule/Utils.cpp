@@ -242,15 +242,10 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
     results.push_back(simplify(e.replaceDims(repl)));
 
   // The predicate: each disjunct, with the extra constraints conjoined.
-  SmallVector<Conjunction> disjuncts;
-  for (IntegerSet set : block.getPredicateSets()) {
-    Conjunction c;
-    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
-      c.constraints.push_back(simplify(e.replaceDims(repl)));
-      c.eqFlags.push_back(set.isEq(i));
-    }
-    disjuncts.push_back(std::move(c));
-  }
+  SmallVector<Conjunction> disjuncts = getPredicateDisjuncts(block);
+  for (Conjunction &c : disjuncts)
+    for (AffineExpr &e : c.constraints)
+      e = simplify(e.replaceDims(repl));
   if (!extraConstraints.empty()) {
     if (disjuncts.empty())
       disjuncts.emplace_back();
@@ -439,6 +434,19 @@ void sched::setIterVarDomain(BlockOp block, unsigned i, OpFoldResult lower,
   block.getDynamicDomainsMutable().assign(dynamics);
 }
 
+SmallVector<Conjunction> sched::getPredicateDisjuncts(BlockOp block) {
+  SmallVector<Conjunction> disjuncts;
+  for (IntegerSet set : block.getPredicateSets()) {
+    Conjunction c;
+    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      c.constraints.push_back(e);
+      c.eqFlags.push_back(set.isEq(i));
+    }
+    disjuncts.push_back(std::move(c));
+  }
+  return disjuncts;
+}
+
 void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
                              ValueRange values) {
   if (condition.empty())
@@ -452,15 +460,7 @@ void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
     if (it == inputs.end())
       inputs.push_back(v);
   }
-  SmallVector<Conjunction> old;
-  for (IntegerSet set : block.getPredicateSets()) {
-    Conjunction c;
-    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
-      c.constraints.push_back(e);
-      c.eqFlags.push_back(set.isEq(i));
-    }
-    old.push_back(std::move(c));
-  }
+  SmallVector<Conjunction> old = getPredicateDisjuncts(block);
   if (old.empty())
     old.emplace_back();
   SmallVector<Attribute> sets;

@@ -129,6 +129,10 @@ void setLoopBounds(ForOp loop, OpFoldResult lower, OpFoldResult upper);
 void setIterVarDomain(BlockOp block, unsigned i, OpFoldResult lower,
                       OpFoldResult upper);
 
+/// `block`'s predicate as a disjunction of conjunctions over its binding
+/// values (none: no predicate).
+SmallVector<Conjunction> getPredicateDisjuncts(BlockOp block);
+
 /// Conjoins `condition` (a disjunction of conjunctions whose dimension k
 /// stands for `values[k]`) with `block`'s predicate, distributing it over
 /// the predicate's disjuncts; values not among the block's binding values

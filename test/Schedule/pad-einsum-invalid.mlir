@@ -180,3 +180,42 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The buffer the block reads is written in the same statement (a
+// producer computed at the block's loop): a copy before the statement
+// would read it before it is written.
+func.func @f(%A: memref<6x6xf32>, %B: memref<6x6xf32> {tir.name = "B"}, %C: memref<6xf32>) {
+  tir.for %i = 0 to 6 {
+    tir.for %j = 0 to 6 {
+      tir.block "B"(%vi = spatial(6, %i), %vj = spatial(6, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<6x6xf32>
+        tir.store %a, %B[%vi, %vj] : memref<6x6xf32>
+      }
+    }
+    tir.for %k = 0 to 6 {
+      // expected-note @below {{block}}
+      tir.block "C"(%vi = spatial(6, %i), %vk = reduce(6, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %C[%vi] : memref<6xf32>
+        }
+        %c = tir.load %C[%vi] : memref<6xf32>
+        %b = tir.load %B[%vi, %vk] : memref<6x6xf32>
+        %s = arith.addf %c, %b : f32
+        tir.store %s, %C[%vi] : memref<6xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{pad_einsum: buffer 'B' is written by another block in the statement that holds block 'C', which its padded copy would hide}}
+    transform.tir.pad_einsum %b {padding = array<i64: 1, 8>} : !transform.any_op
+    transform.yield
+  }
+}

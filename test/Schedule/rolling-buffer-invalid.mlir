@@ -218,3 +218,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A vectorized tile loop runs its windows at once: none can reuse the
+// previous one's rows.
+func.func @f(%A: memref<10xf32>, %C: memref<8xf32>) {
+  %B = tir.alloc_buffer : memref<10xf32>
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 2 vectorized {
+    tir.for %x = 0 to 6 {
+      tir.block "B"(%vi = spatial(10, %i * 4 + %x)) {
+        %a = tir.load %A[%vi] : memref<10xf32>
+        tir.store %a, %B[%vi] : memref<10xf32>
+      }
+    }
+    tir.for %x = 0 to 4 {
+      tir.block "C"(%vi = spatial(8, %i * 4 + %x)) {
+        %b = tir.load %B[%vi + 2] : memref<10xf32>
+        tir.store %b, %C[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{rolling_buffer: loop 'i' runs its iterations at once, but each window of block 'B' reuses what the previous iteration computed}}
+    transform.tir.rolling_buffer %b {write_buffer_index = 0} : !transform.any_op
+    transform.yield
+  }
+}
