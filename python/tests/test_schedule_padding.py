@@ -197,3 +197,44 @@ def test_pad_einsum_refusals_leave_ir():
     assert sch.mod.mlir() == before
     sch.pad_einsum("C", [1, 127, 127])       # multiples already: no change
     assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def in_place(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+    T1 = T.alloc_buffer((4, 8), "float32")
+    for i, j in T.grid(4, 8):
+        with T.block("T1"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T1[vi, vj] = A[vi, vj] + 1.0
+    for i in range(4):
+        with T.block("rows"):
+            vi = T.axis.spatial(4, i)
+            T.reads(T1[vi, 0:8])
+            T.writes(T1[vi, 0:8])
+            for j in range(8):
+                T1[vi, j] = T1[vi, j] * 3.0
+    for i, j in T.grid(4, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = T1[vi, vj]
+
+
+def test_cache_inplace_runs():
+    sch = tvm.tir.Schedule(in_place)
+    copy_in, copy_out = sch.cache_inplace("rows", "T1", "local")
+    assert sch.get(copy_in).name_hint == "T1_local" == sch.get(copy_out).name_hint
+    assert "sch.cache_inplace(block=" in str(sch.trace.as_python())
+    a = np.random.default_rng(11).uniform(-1, 1, (4, 8)).astype("float32")
+    expected, got = np.zeros((4, 8), "float32"), np.zeros((4, 8), "float32")
+    tvm.build(in_place)["in_place"](a, expected)
+    tvm.build(sch.mod)["in_place"](a, got)
+    assert np.array_equal(expected, got)
+    np.testing.assert_allclose(got, (a + 1) * 3, rtol=1e-6)
+
+
+def test_cache_inplace_refusal_leaves_ir():
+    sch = tvm.tir.Schedule(in_place)
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match="to write buffer 'A' as well as read it"):
+        sch.cache_inplace("T1", 0, "local")
+    assert sch.mod.mlir() == before

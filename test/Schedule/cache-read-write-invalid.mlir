@@ -77,3 +77,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// cache_inplace of a buffer the block only reads: nothing to copy back.
+func.func @f(%A: memref<8xf32> {tir.name = "A"}, %C: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %C[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cache_inplace needs block 'C' to write buffer 'A' as well as read it (an in-place update)}}
+    %in, %out = transform.tir.cache_inplace %b {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -179,3 +179,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// cache_inplace: a block that updates B in place works on a local copy,
+// filled right before it and copied back right after it, in the loop that
+// holds it (one element per iteration; the cache keeps B's shape there).
+// CHECK-LABEL: func.func @in_place
+// CHECK:         %B_local = tir.alloc_buffer : memref<8xf32, "local">
+// CHECK:         tir.for %{{.+}} = 0 to 3 {
+// CHECK-NEXT:      tir.for %[[I:.+]] = 0 to 8 {
+// CHECK-NEXT:        tir.for %[[A0:.+]] = 0 to 1 {
+// CHECK-NEXT:          tir.block "B_local"(%[[V0:.+]] = spatial(8, %[[I]] + %[[A0]]))
+// CHECK:                 tir.store %{{.+}}, %B_local[%[[V0]]]
+// CHECK:             tir.block "update"
+// CHECK:               tir.load %B_local[
+// CHECK:               tir.store %{{.+}}, %B_local[
+// CHECK:             tir.for %[[A1:.+]] = 0 to 1 {
+// CHECK-NEXT:          tir.block "B_local"(%[[V1:.+]] = spatial(8, %[[I]] + %[[A1]]))
+// CHECK:                 tir.load %B_local[%[[V1]]]
+// CHECK:                 tir.store %{{.+}}, %arg0[%[[V1]]]
+func.func @in_place(%B: memref<8xf32> {tir.name = "B"}) {
+  tir.for %t = 0 to 3 {
+    tir.for %i = 0 to 8 {
+      tir.block "update"(%vt = spatial(3, %t), %vi = spatial(8, %i)) {
+        %b = tir.load %B[%vi] : memref<8xf32>
+        %s = arith.addf %b, %b : f32
+        tir.store %s, %B[%vi] : memref<8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "update" in %root : (!transform.any_op) -> !transform.any_op
+    %in, %out = transform.tir.cache_inplace %b {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

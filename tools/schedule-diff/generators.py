@@ -389,6 +389,16 @@ def gen_cache_write(ctx):
     return _cache_step(ctx, "cache_write")
 
 
+def gen_cache_inplace(ctx):
+    """cache_inplace: a block, mostly its first read buffer, a scope
+    (rarely not one); refused where the block does not also write it."""
+    r = ctx.rng
+    return Step("cache_inplace", [block_ref(ctx.block())],
+                {"read_buffer_index": r.choice([0, 0, 0, 1, -1]),
+                 "storage_scope": (r.choice(["global", "local"])
+                                   if ctx.chance(0.95) else "no_such_scope")})
+
+
 def gen_reindex(ctx):
     """reindex: a block, mostly its first read or write buffer (an index
     past them sometimes), rarely by a kind that is neither."""
@@ -544,6 +554,7 @@ GENERATORS = {
     "pad_einsum": gen_pad_einsum,
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
+    "cache_inplace": gen_cache_inplace,
     "reindex": gen_reindex,
     "transform_layout": gen_transform_layout,
     "transform_block_layout": gen_transform_block_layout,
@@ -564,7 +575,7 @@ WEIGHTS = {
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
-    "decompose_padding": 1, "pad_einsum": 1,
+    "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1,
 }
 
 

@@ -224,6 +224,24 @@ def stencil_tiles(A: T.Buffer((3, 20), "float32"), C: T.Buffer((3, 16), "float32
 
 
 @T.prim_func
+def inplace_update(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6, 8), "float32")):
+    # A stage updated in place by a second block (cache_inplace's case).
+    T1 = T.alloc_buffer((6, 8), "float32")
+    for i, j in T.grid(6, 8):
+        with T.block("T1"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T1[vi, vj] = A[vi, vj] * 2.0
+    for i, j in T.grid(6, 8):
+        with T.block("scale"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T1[vi, vj] = T1[vi, vj] * T1[vi, vj] + 1.0
+    for i, j in T.grid(6, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = T1[vi, vj] - 0.5
+
+
+@T.prim_func
 def int_divmod(A: T.Buffer((7, 12), "int32"), B: T.Buffer((6, 10), "int32"),
                C: T.Buffer((60,), "int32")):
     for i, j in T.grid(6, 10):
@@ -438,6 +456,8 @@ KERNELS = {k.name: k for k in [
     Kernel(stencil_2d, "stencil_2d", [_arrays(((11, 13), "float32"), ((9, 11), "float32"))]),
     Kernel(stencil_tiles, "stencil_tiles", [_arrays(((3, 20), "float32"),
                                                     ((3, 16), "float32"))]),
+    Kernel(inplace_update, "inplace_update", [_arrays(((6, 8), "float32"),
+                                                      ((6, 8), "float32"))]),
     Kernel(int_divmod, "int_divmod", [_arrays(((7, 12), "int32"), ((6, 10), "int32"),
                                               ((60,), "int32"))]),
     Kernel(flat_views, "flat_views", [_arrays(((4, 3, 5), "int32"), ((60,), "int32"),

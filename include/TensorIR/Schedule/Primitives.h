@@ -220,6 +220,17 @@ FailureOr<BlockOp> cacheRead(RewriterBase &rewriter, BlockOp block,
                              ArrayRef<BlockOp> consumerBlocks,
                              ScheduleError &error);
 
+/// TVM's cache_inplace: `block` reads and writes (in place) its
+/// `bufferIndex`-th read buffer; it works on a cache in storage scope
+/// `scope` instead, copied in right before it and back right after it
+/// (both copies returned, in that order). Refused: a block that does not
+/// also write the buffer, reads and writes of different regions, writes
+/// that leave holes in the copied box.
+FailureOr<SmallVector<BlockOp>> cacheInplace(RewriterBase &rewriter,
+                                             BlockOp block, int64_t bufferIndex,
+                                             StringRef scope,
+                                             ScheduleError &error);
+
 /// TVM's cache_write: the block writes a cache of its `bufferIndex`-th
 /// write buffer in storage scope `scope`; a copy stage (returned) writes it
 /// back; `consumerBlocks` read the cache directly.

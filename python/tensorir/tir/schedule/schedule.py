@@ -272,7 +272,7 @@ class Schedule:
         """A read / write buffer given by position or by name, as its
         position among the block's reads / writes (what the trace records)."""
         if isinstance(buffer_index, str):
-            handle = block._handle
+            handle = (self.get_block(block) if isinstance(block, str) else block)._handle
             names = (handle.read_buffer_names if kind == "read"
                      else handle.write_buffer_names) or []
             if buffer_index not in names:
@@ -460,6 +460,16 @@ class Schedule:
         read the cache directly."""
         return self._cache("cache_write", "write", block, write_buffer_index, storage_scope,
                            consumer_blocks)
+
+    def cache_inplace(self, block, read_buffer_index, storage_scope):
+        """TVM's cache_inplace: the block, which reads and writes the buffer
+        in place, works on a cache copied in right before it and back right
+        after it; returns [copy in, copy out]."""
+        read_buffer_index = self._buffer_position(block, read_buffer_index, "read",
+                                                  "cache_inplace")
+        return self._apply("cache_inplace", [block],
+                           {"read_buffer_index": read_buffer_index,
+                            "storage_scope": storage_scope}, 2)
 
     def _reindex_cache(self, primitive, kind, block, buffer_index, storage_scope, index_map):
         if isinstance(block, str):

@@ -180,6 +180,51 @@ def TIR_CacheWriteOp : TIR_CacheOpBase<"cache_write",
   }], "write_buffer_index", "cacheWrite">;
 
 
+def TIR_CacheInplaceOp : TIR_ScheduleOp<"cache_inplace"> {
+  let summary = "work on a cache of a buffer a block updates in place "
+                "(TVM's cache_inplace)";
+  let description = [{
+    The block reads and writes its `read_buffer_index`-th read buffer (an
+    in-place update, an external call on its data, say). It works on a
+    cache `<buffer>_<scope>` in `storage_scope` instead: a copy block of
+    that name right before it in the statement list that holds it fills
+    the cache from the buffer, another right after it copies the cache
+    back (over the region the block accesses there; inside a loop the
+    cache keeps the buffer's shape, as cache_read's). Returns both copies.
+
+    ```mlir
+    %in, %out = transform.tir.cache_inplace %b {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an unknown storage
+    scope, an index past the block's reads, a block that does not also
+    write the buffer, reads and writes of different regions, writes that
+    leave holes in the copied box.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       I64Attr:$read_buffer_index, StrAttr:$storage_scope);
+  let results = (outs TransformHandleTypeInterface:$copy_in,
+                      TransformHandleTypeInterface:$copy_out);
+  let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      auto stages = cacheInplace(rewriter, *block, getReadBufferIndex(),
+                                 getStorageScope(), error);
+      if (::mlir::failed(stages))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>((*stages)[0]));
+      payload.setResult(1, ::llvm::ArrayRef<::mlir::Operation *>((*stages)[1]));
+      return ::mlir::success();
+    }
+  }];
+}
+
 def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
   let summary = "copy a buffer into one indexed by the block's variables (TVM's reindex)";
   let description = [{
