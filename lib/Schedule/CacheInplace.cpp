@@ -22,12 +22,14 @@ using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kCacheInplace = "cache_inplace";
 
-FailureOr<SmallVector<BlockOp>>
-mlir::tir::cacheInplace(RewriterBase &rewriter, BlockOp block,
-                        int64_t bufferIndex, StringRef storageScope,
-                        ScheduleError &error) {
-  FailureOr<Value> cached = getCachedBuffer(block, bufferIndex, storageScope,
-                                            /*reads=*/true, kCacheInplace, error);
+FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
+                                                        BlockOp block,
+                                                        int64_t bufferIndex,
+                                                        StringRef storageScope,
+                                                        ScheduleError &error) {
+  FailureOr<Value> cached =
+      getCachedBuffer(block, bufferIndex, storageScope,
+                      /*reads=*/true, kCacheInplace, error);
   if (failed(cached))
     return mlir::failure();
   Value buffer = *cached;
@@ -49,9 +51,9 @@ mlir::tir::cacheInplace(RewriterBase &rewriter, BlockOp block,
   FailureOr<LoopRegion> read =
       relaxRegionUnder(owner, buffer, /*writes=*/false, {block}, failure);
   FailureOr<LoopRegion> written =
-      succeeded(read) ? relaxRegionUnder(owner, buffer, /*writes=*/true,
-                                         {block}, failure)
-                      : FailureOr<LoopRegion>(mlir::failure());
+      succeeded(read)
+          ? relaxRegionUnder(owner, buffer, /*writes=*/true, {block}, failure)
+          : FailureOr<LoopRegion>(mlir::failure());
   if (failed(read) || failed(written))
     return refuse(error, failure.culprit,
                   Twine(kCacheInplace) + " " + failure.reason);
@@ -59,14 +61,17 @@ mlir::tir::cacheInplace(RewriterBase &rewriter, BlockOp block,
       read->inputs != written->inputs)
     return refuse(error, block,
                   Twine(kCacheInplace) + " needs block '" +
-                      block.getBlockName() + "' to read and write the same "
-                      "region of buffer '" + getCachedBufferName(buffer) +
-                      "'");
+                      block.getBlockName() +
+                      "' to read and write the same "
+                      "region of buffer '" +
+                      getCachedBufferName(buffer) + "'");
   if (!written->exact)
     return refuse(error, block,
                   Twine(kCacheInplace) + " needs block '" +
-                      block.getBlockName() + "' to write a dense box of "
-                      "buffer '" + getCachedBufferName(buffer) +
+                      block.getBlockName() +
+                      "' to write a dense box of "
+                      "buffer '" +
+                      getCachedBufferName(buffer) +
                       "', which the copy back writes whole");
   LoopRegion region = *written;
   FailureOr<SmallVector<int64_t>> shape =
@@ -79,8 +84,7 @@ mlir::tir::cacheInplace(RewriterBase &rewriter, BlockOp block,
       createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
   BlockOp copyIn =
       createCacheStage(rewriter, before, name, buffer, cache, buffer, region);
-  CachePlace after{block->getBlock(), std::next(Block::iterator(block)),
-                   owner};
+  CachePlace after{block->getBlock(), std::next(Block::iterator(block)), owner};
   BlockOp copyOut =
       createCacheStage(rewriter, after, name, cache, buffer, buffer, region);
   retargetAccesses(rewriter, block, buffer, cache, region,
