@@ -1,8 +1,10 @@
 //===- CacheStage.cpp - what cache_read and cache_write share -------------===//
 
 #include "CacheStage.h"
+
 #include "InlineUtils.h"
 #include "Utils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
@@ -24,11 +26,16 @@ Block *mlir::tir::sched::getScopeBody(Operation *scope) {
   return &cast<FunctionOpInterface>(scope).getFunctionBody().front();
 }
 
-/// The first statement after the allocations and matched buffers that open
-/// `body` (TVM keeps those outside the statement list).
+/// The first statement after the allocations, constants and matched
+/// buffers that open `body` (TVM keeps allocations and matches outside the
+/// statement list, and an allocate_const holds the statements after it),
+/// and the pure index computations among them.
 static Block::iterator afterDeclarations(Block *body) {
   Block::iterator it = body->begin();
-  while (it != body->end() && isa<AllocBufferOp, MatchBufferOp, InitOp>(&*it))
+  while (it != body->end() &&
+         (isa<AllocBufferOp, AllocateConstOp, MatchBufferOp, InitOp>(&*it) ||
+          (it->getNumRegions() == 0 && isMemoryEffectFree(&*it) &&
+           !it->hasTrait<OpTrait::IsTerminator>())))
     ++it;
   return it;
 }

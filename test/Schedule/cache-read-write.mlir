@@ -219,3 +219,34 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A constant buffer: the copy goes after the allocate_const that holds the
+// statements after it (TVM's AllocateConst), where the constant exists.
+// CHECK-LABEL: func.func @constant
+// CHECK:         %K_global = tir.alloc_buffer : memref<4xf32>
+// CHECK:         %K = tir.allocate_const
+// CHECK-NEXT:    tir.for %[[AX:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.block "K_global"
+// CHECK:               tir.load %K[
+func.func @constant(%A: memref<4xf32> {tir.name = "A"}, %C: memref<4xf32> {tir.name = "C"}) {
+  %K = tir.allocate_const : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+  tir.for %i = 0 to 4 {
+    tir.block "C"(%vi = spatial(4, %i)) {
+      %a = tir.load %A[%vi] : memref<4xf32>
+      %k = tir.load %K[%vi] : memref<4xf32>
+      %s = arith.mulf %a, %k : f32
+      tir.store %s, %C[%vi] : memref<4xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_read %b {read_buffer_index = 1, storage_scope = "global"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -122,6 +122,9 @@ std::string mlir::tir::getBufferName(Value buffer) {
   if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
     if (StringAttr name = alloc.getBufferNameAttr())
       return name.str();
+  if (auto constant = buffer.getDefiningOp<AllocateConstOp>())
+    if (StringAttr name = constant.getBufferNameAttr())
+      return name.str();
   if (auto arg = dyn_cast<BlockArgument>(buffer))
     if (auto func =
             dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
