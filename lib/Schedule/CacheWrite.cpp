@@ -45,21 +45,17 @@ static bool readsOnlyWhatItWrote(BlockOp block, Value buffer) {
       if (failed(w) || failed(r) || !w->exact)
         return false;
       // Both over the block's own values: compare on a common input list.
-      SmallVector<Value> inputs(w->inputs);
+      ExprInputs inputs{block.getContext(), w->inputs};
       SmallVector<AffineExpr> at;
-      for (Value v : r->inputs) {
-        auto it = llvm::find(inputs, v);
-        at.push_back(getAffineDimExpr(it - inputs.begin(), block.getContext()));
-        if (it == inputs.end())
-          inputs.push_back(v);
-      }
+      for (Value v : r->inputs)
+        at.push_back(inputs.dimOf(v));
       for (unsigned d = 0; d < w->lowers.size(); ++d) {
         AffineExpr rl = r->lowers[d].replaceDims(at);
         AffineExpr rh = rl + r->extents[d].replaceDims(at);
         std::optional<int64_t> below =
-            getConstantDifference(rl, w->lowers[d], inputs.size());
+            getConstantDifference(rl, w->lowers[d], inputs.values.size());
         std::optional<int64_t> above = getConstantDifference(
-            w->lowers[d] + w->extents[d], rh, inputs.size());
+            w->lowers[d] + w->extents[d], rh, inputs.values.size());
         if (!below || !above || *below < 0 || *above < 0)
           return false;
       }

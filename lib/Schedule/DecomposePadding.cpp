@@ -447,46 +447,6 @@ static void shiftIterVar(RewriterBase &rewriter, BlockOp block, unsigned i,
   }
 }
 
-/// Sets `block`'s bindings and predicate (one conjunction, none when
-/// empty) to expressions over `values`, keeping only the values they use.
-static void setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
-                                    ArrayRef<AffineExpr> bindings,
-                                    ArrayRef<AffineExpr> constraints,
-                                    ArrayRef<bool> eqFlags) {
-  MLIRContext *ctx = block.getContext();
-  unsigned n = values.size();
-  llvm::SmallBitVector used(n);
-  auto mark = [&](AffineExpr e) {
-    e.walk([&](AffineExpr sub) {
-      if (auto d = dyn_cast<AffineDimExpr>(sub))
-        used.set(d.getPosition());
-    });
-  };
-  llvm::for_each(bindings, mark);
-  llvm::for_each(constraints, mark);
-  SmallVector<Value> operands;
-  SmallVector<AffineExpr> compress;
-  for (unsigned k = 0; k < n; ++k) {
-    compress.push_back(getAffineDimExpr(operands.size(), ctx));
-    if (used.test(k))
-      operands.push_back(values[k]);
-  }
-  SmallVector<AffineExpr> results, kept;
-  for (AffineExpr e : bindings)
-    results.push_back(e.replaceDims(compress));
-  for (AffineExpr e : constraints)
-    kept.push_back(e.replaceDims(compress));
-  block.setBindingsAttr(
-      AffineMapAttr::get(makeInputMap(operands.size(), results, ctx)));
-  if (kept.empty())
-    block.removePredicateAttr();
-  else
-    block.setPredicateAttr(
-        ArrayAttr::get(ctx, {IntegerSetAttr::get(makeInputSet(
-                                operands.size(), kept, eqFlags, ctx))}));
-  block.getBindingValuesMutable().assign(operands);
-}
-
 /// The constant nest: copies of the plan's loops (fresh variables, same
 /// names and bounds, serial) before `loop`, holding `<name>_pad_const`.
 static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block, ForOp loop,
@@ -585,16 +545,18 @@ FailureOr<BlockOp> mlir::tir::decomposePadding(RewriterBase &rewriter,
     bindings.push_back(
         simplifyFolding((plan.bindings[i] - plan.lowers[i]).replaceDims(shift),
                         in.values, ranges, shifted));
-  SmallVector<AffineExpr> constraints;
-  SmallVector<bool> eqFlags;
+  Conjunction inBound;
   for (auto [c, eq] : llvm::zip(plan.constraints, plan.eqFlags)) {
     AffineExpr e = simplifyWithRanges(c.replaceDims(shift), ranges, n, 0);
     std::optional<Interval> r = evaluateRange(e, ranges);
     if (r && (eq ? r->isPoint() && r->lo == 0 : r->lo >= 0))
       continue; // holds on the shrunk loops
-    constraints.push_back(e);
-    eqFlags.push_back(eq);
+    inBound.constraints.push_back(e);
+    inBound.eqFlags.push_back(eq);
   }
+  SmallVector<Conjunction> predicate;
+  if (!inBound.constraints.empty())
+    predicate.push_back(std::move(inBound));
 
   rewriter.modifyOpInPlace(block, [&] {
     SmallVector<int64_t> domains;
@@ -604,7 +566,7 @@ FailureOr<BlockOp> mlir::tir::decomposePadding(RewriterBase &rewriter,
     }
     block.getDynamicDomainsMutable().clear();
     block.setStaticDomains(domains);
-    setBindingsAndPredicate(block, in.values, bindings, constraints, eqFlags);
+    setBindingsAndPredicate(block, in.values, bindings, predicate);
   });
   keepInBoundValue(rewriter, block, plan);
   for (unsigned i = 0; i < numVars; ++i)

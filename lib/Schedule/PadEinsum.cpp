@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InlineUtils.h"
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -29,9 +30,9 @@ using namespace mlir::tir::sched;
 static constexpr StringLiteral kPrimitive = "pad_einsum";
 
 namespace {
-/// A buffer to pad: its padded shape (per dimension the padded extent of
-/// the variable indexing it, or the buffer's size), and the extents the
-/// block covers (for the copy back).
+/// A buffer to pad: whether the block writes it, the iteration variable
+/// indexing each dimension (none for a constant index), and its padded
+/// copy once allocated.
 struct PaddedBuffer {
   Value buffer;
   bool isWrite;
@@ -69,13 +70,7 @@ static bool vanishesWith(Value v, ArrayRef<Value> zeroed) {
 /// Whether `block`'s body is one update `C[x] = C[x] + f` (besides its init)
 /// with f vanishing with the reads of `zeroed`.
 static bool isSumOfProductWith(BlockOp block, ArrayRef<Value> zeroed) {
-  StoreOp store;
-  for (Operation &op : *block.getBody())
-    if (auto s = dyn_cast<StoreOp>(op)) {
-      if (store)
-        return false;
-      store = s;
-    }
+  StoreOp store = getSingleStore(block);
   Operation *add = store ? store.getValue().getDefiningOp() : nullptr;
   if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
     return false;
@@ -216,15 +211,10 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     if (!padded[i])
       continue;
     auto dim = dyn_cast<AffineDimExpr>(bindings[i]);
-    auto loop = dim ? dyn_cast_or_null<ForOp>(
-                          block.getBindingValues()[dim.getPosition()]
-                              .getParentBlock()
-                              ->getParentOp())
-                    : ForOp();
+    ForOp loop = dim ? getLoopOfVar(block.getBindingValues()[dim.getPosition()])
+                     : ForOp();
     // Only a loop of the scope follows (one outside it runs the scope).
-    if (!loop ||
-        loop.getInductionVar() != block.getBindingValues()[dim.getPosition()] ||
-        !root->isProperAncestor(loop))
+    if (!loop || !root->isProperAncestor(loop))
       continue;
     if (loop.getConstantLowerBound() != 0 ||
         loop.getMixedUpperBound() != block.getMixedDomainUpper(i))

@@ -257,8 +257,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   for (const RollingDim &dim : dims) {
     if (!dim.loopVar)
       continue;
-    auto loop =
-        cast<ForOp>(cast<BlockArgument>(dim.loopVar).getOwner()->getParentOp());
+    ForOp loop = getLoopOfVar(dim.loopVar);
     if (loop.runsIterationsAtOnce())
       return refuse(error, loop,
                     Twine(kPrimitive) + ": loop " + loopName(loop) +
@@ -271,19 +270,12 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   // The predicate that skips what the previous window left in the ring:
   // per overlapping dimension, `v < 1 or start[v := 0] >= overlap`, with
   // start the producer's written index over its binding values.
-  auto dimOf = [&](Value v) {
-    auto it = llvm::find(values, v);
-    if (it == values.end()) {
-      values.push_back(v);
-      it = std::prev(values.end());
-    }
-    return getAffineDimExpr(it - values.begin(), ctx);
-  };
+  ExprInputs in{ctx, values};
   SmallVector<Conjunction> skips;
   for (auto [d, dim] : llvm::enumerate(dims)) {
     if (!dim.loopVar)
       continue;
-    AffineExpr v = dimOf(dim.loopVar);
+    AffineExpr v = in.dimOf(dim.loopVar);
     AffineExpr start = written->starts[d].replaceDims(bindings);
     AffineExpr offset = start.replace(v, getAffineConstantExpr(0, ctx));
     Conjunction first, fresh;
@@ -318,7 +310,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   rewriter.modifyOpInPlace(block, [&] {
     // Each pair of skips is one `or`; the pairs are conjoined.
     for (unsigned k = 0; k < skips.size(); k += 2)
-      conjoinPredicate(block, ArrayRef(skips).slice(k, 2), values);
+      conjoinPredicate(block, ArrayRef(skips).slice(k, 2), in.values);
   });
   Value rollingVar = dims[*axis].loopVar;
   for (BlockOp b : accessors) {

@@ -30,9 +30,11 @@ LogicalResult sched::refuse(ScheduleError &error, Operation *culprit,
 
 std::string sched::loopName(ForOp loop) { return getLoopDisplayName(loop); }
 
-bool sched::isLoopVar(Value v) {
+bool sched::isLoopVar(Value v) { return static_cast<bool>(getLoopOfVar(v)); }
+
+ForOp sched::getLoopOfVar(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
-  return arg && isa_and_nonnull<ForOp>(arg.getOwner()->getParentOp());
+  return arg ? dyn_cast_or_null<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
 }
 
 llvm::SmallBitVector sched::bindingInputMask(BlockOp block, ValueRange vars) {
@@ -275,8 +277,16 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
   if (alwaysTrue)
     disjuncts.clear();
 
-  // Keep only the inputs still in use (a unit loop folded to 0 leaves the
+  // Only the inputs still in use stay (a unit loop folded to 0 leaves the
   // bindings, as in TVM).
+  setBindingsAndPredicate(block, newInputs, results, disjuncts);
+}
+
+void sched::setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
+                                    ArrayRef<AffineExpr> bindings,
+                                    ArrayRef<Conjunction> disjuncts) {
+  MLIRContext *ctx = block.getContext();
+  unsigned n = values.size();
   llvm::SmallBitVector used(n);
   auto markUsed = [&](AffineExpr e) {
     e.walk([&](AffineExpr sub) {
@@ -284,31 +294,31 @@ void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
         used.set(d.getPosition());
     });
   };
-  for (AffineExpr e : results)
-    markUsed(e);
-  for (Conjunction &c : disjuncts)
-    for (AffineExpr e : c.constraints)
-      markUsed(e);
+  llvm::for_each(bindings, markUsed);
+  for (const Conjunction &c : disjuncts)
+    llvm::for_each(c.constraints, markUsed);
   SmallVector<Value> operands;
   SmallVector<AffineExpr> compress;
   for (unsigned i = 0; i < n; ++i) {
     compress.push_back(getAffineDimExpr(operands.size(), ctx));
     if (used.test(i))
-      operands.push_back(newInputs[i]);
+      operands.push_back(values[i]);
   }
   unsigned kept = operands.size();
-  for (AffineExpr &e : results)
-    e = e.replaceDims(compress);
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : bindings)
+    results.push_back(e.replaceDims(compress));
   block.setBindingsAttr(AffineMapAttr::get(makeInputMap(kept, results, ctx)));
   if (disjuncts.empty()) {
     block.removePredicateAttr();
   } else {
     SmallVector<Attribute> sets;
-    for (Conjunction &c : disjuncts) {
-      for (AffineExpr &e : c.constraints)
-        e = e.replaceDims(compress);
-      sets.push_back(IntegerSetAttr::get(
-          makeInputSet(kept, c.constraints, c.eqFlags, ctx)));
+    for (const Conjunction &c : disjuncts) {
+      SmallVector<AffineExpr> constraints;
+      for (AffineExpr e : c.constraints)
+        constraints.push_back(e.replaceDims(compress));
+      sets.push_back(
+          IntegerSetAttr::get(makeInputSet(kept, constraints, c.eqFlags, ctx)));
     }
     block.setPredicateAttr(ArrayAttr::get(ctx, sets));
   }
@@ -452,19 +462,15 @@ void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
   if (condition.empty())
     return;
   MLIRContext *ctx = block.getContext();
-  SmallVector<Value> inputs(block.getBindingValues());
+  ExprInputs inputs{ctx, SmallVector<Value>(block.getBindingValues())};
   SmallVector<AffineExpr> at;
-  for (Value v : values) {
-    auto it = llvm::find(inputs, v);
-    at.push_back(getAffineDimExpr(it - inputs.begin(), ctx));
-    if (it == inputs.end())
-      inputs.push_back(v);
-  }
+  for (Value v : values)
+    at.push_back(inputs.dimOf(v));
   SmallVector<Conjunction> old = getPredicateDisjuncts(block);
   if (old.empty())
     old.emplace_back();
   SmallVector<Attribute> sets;
-  unsigned n = inputs.size();
+  unsigned n = inputs.values.size();
   for (const Conjunction &p : old)
     for (const Conjunction &q : condition) {
       Conjunction both = p;
@@ -478,7 +484,7 @@ void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
   block.setBindingsAttr(
       AffineMapAttr::get(makeInputMap(n, block.getBindingExprs(), ctx)));
   block.setPredicateAttr(ArrayAttr::get(ctx, sets));
-  block.getBindingValuesMutable().assign(inputs);
+  block.getBindingValuesMutable().assign(inputs.values);
 }
 
 void mlir::tir::sched::setInferredRegions(BlockOp block) {

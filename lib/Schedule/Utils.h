@@ -73,6 +73,8 @@ std::string loopName(ForOp loop);
 
 /// Whether `v` is the induction variable of a tir.for.
 bool isLoopVar(Value v);
+/// The loop whose induction variable `v` is (null for any other value).
+ForOp getLoopOfVar(Value v);
 
 /// The binding inputs of `block` that are among `vars`, as a mask over
 /// binding_values (input space dimensions).
@@ -139,6 +141,13 @@ SmallVector<Conjunction> getPredicateDisjuncts(BlockOp block);
 /// join them.
 void conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
                       ValueRange values);
+
+/// Sets `block`'s bindings and predicate (a disjunction of conjunctions;
+/// none: no predicate) to expressions whose dimension k stands for
+/// `values[k]`; only the values they use become the binding values.
+void setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
+                             ArrayRef<AffineExpr> bindings,
+                             ArrayRef<Conjunction> disjuncts);
 
 /// `expr` (dimension k stands for `inputs[k]`) as an index value at the
 /// insertion point: a constant, the input itself, or one `affine.apply`
