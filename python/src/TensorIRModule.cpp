@@ -442,14 +442,16 @@ PYBIND11_MODULE(_tensorir, m) {
                   py::arg("name") = "<string>")
       .def("__str__", [](const PyModule &self) { return print(self.get()); })
       .def("clone", &PyModule::clone)
-      .def("tvmscript",
-           [](const PyModule &self) {
-             std::string error;
-             std::string text = tir::printTVMScript(self.get(), error);
-             if (!error.empty())
-               throw py::value_error(error);
-             return text;
-           })
+      .def(
+          "tvmscript",
+          [](const PyModule &self, bool asModule) {
+            std::string error;
+            std::string text = tir::printTVMScript(self.get(), error, asModule);
+            if (!error.empty())
+              throw py::value_error(error);
+            return text;
+          },
+          py::arg("as_module") = false)
       .def("functions", &PyModule::functions);
 
   py::class_<PyHandle>(m, "Handle")

@@ -227,7 +227,7 @@ def f(k: T.int32, a: T.handle, b: T.handle):
             vi = T.axis.spatial(n, i)
             B[vi] = A[vi, 0]
 '''
-    mod = tvm.script.from_source(src)
+    mod = tvm.script.from_source(src).mod  # one @T.prim_func: a PrimFunc
     text = mod.mlir()
     assert 'tir.dim_vars = ["n", "k"]' in text and 'tir.dim_vars = ["n"]' in text
     script = mod.script()
@@ -235,10 +235,10 @@ def f(k: T.int32, a: T.handle, b: T.handle):
     again = tvm.script.from_source(script)
     tvm.ir.assert_structural_equal(mod, again)
     # Renamed shape variable: still equal; tied differently: not.
-    renamed = tvm.script.from_source(re.sub(r"\bn\b", "m", src))
+    renamed = tvm.script.from_source(re.sub(r"\bn\b", "m", src)).mod
     tvm.ir.assert_structural_equal(mod, renamed)
     untied = tvm.script.from_source(src.replace('B = T.match_buffer(b, (n,)',
-                                                'B = T.match_buffer(b, (k,)'))
+                                                'B = T.match_buffer(b, (k,)')).mod
     with pytest.raises(ValueError):
         tvm.ir.assert_structural_equal(mod, untied)
 

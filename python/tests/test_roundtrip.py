@@ -41,6 +41,22 @@ def test_scheduled_module_round_trips(example):
     assert reparsed.mlir() == sch.mod.mlir()
 
 
+def test_module_prints_a_class_and_a_function_prints_itself(example):
+    """As in TVM: IRModule.script() is an @I.ir_module class and parses back
+    to an IRModule; PrimFunc.script() is one @T.prim_func and parses back to
+    a PrimFunc."""
+    mod = example("vector_add")
+    script = mod.script()
+    assert "@I.ir_module" in script and "class Module:" in script
+    assert isinstance(from_source(script), tvm.IRModule)
+    func = mod["main"]
+    text = func.script()
+    assert "@I.ir_module" not in text and text.count("@T.prim_func") == 1
+    again = from_source(text)
+    assert isinstance(again, tvm.tir.PrimFunc) and again.name == "main"
+    tvm.ir.assert_structural_equal(again, func)
+
+
 def test_every_construct_round_trips():
     text = '''
 @T.prim_func
@@ -62,7 +78,7 @@ def f(a: T.handle, n: T.int32):
                 A[0] = T.float32("-inf")
             A[0] = T.max(A[0], T.Cast("float32", T.min(T.int32(3), T.int32(5))) + S[vk, 0])
 '''
-    mod = from_source(text, "constructs.py")
+    mod = from_source(text, "constructs.py").mod
     again = from_source(mod.script(), "printed.py")
     assert again.mlir() == mod.mlir()
 

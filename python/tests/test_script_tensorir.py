@@ -168,7 +168,7 @@ def test_where_over_loaded_values_parses_prints_and_runs():
     assert "condition(%" in mod.mlir()
     text = guarded.script()
     assert "T.where((B[i, j] < T.float32(10.0)))" in text
-    again = tvm.script.from_source(text)["guarded"]
+    again = tvm.script.from_source(text)
     tvm.ir.assert_structural_equal(again, guarded)
     a = np.arange(64, dtype="float32").reshape(8, 8)
     c = np.full((8, 8), -1, "float32")
@@ -194,7 +194,7 @@ def test_axis_separators_and_assume():
     assert 'tir.call "assume"' in text
     script = f.script()
     assert "axis_separators=[1]" in script
-    tvm.ir.assert_structural_equal(from_source(script)["f"], f)
+    tvm.ir.assert_structural_equal(from_source(script), f)
 
     @T.prim_func
     def g(A: T.Buffer((4, 4), "int32"), B: T.Buffer(16, "int32")):
@@ -223,7 +223,7 @@ def test_axis_separators_and_assume():
 
     assert "axis_separators = array<i64: 2>" in tvm.IRModule({"main": h}).mlir()
     assert "axis_separators=[2]" in h.script()
-    tvm.ir.assert_structural_equal(from_source(h.script())["h"], h)
+    tvm.ir.assert_structural_equal(from_source(h.script()), h)
     with pytest.raises(Exception, match="axis_separators"):
         @T.prim_func
         def bad(A: T.Buffer((4, 4), "int32", axis_separators=[3])):

@@ -15,10 +15,13 @@
 
 namespace mlir::tir {
 
-/// The module's functions as TVMScript (an @I.ir_module class when there
-/// are several), which tensorir.script parses back to the same IR. Returns
-/// "" with `error` set for IR that TVMScript cannot express.
-std::string printTVMScript(ModuleOp module, std::string &error);
+/// The module's functions as TVMScript, which tensorir.script parses back to
+/// the same IR: an @I.ir_module class when there are several or `asModule`
+/// is set (TVM's IRModule.script()), else the one function alone (TVM's
+/// PrimFunc.script()). Returns "" with `error` set for IR that TVMScript
+/// cannot express.
+std::string printTVMScript(ModuleOp module, std::string &error,
+                           bool asModule = false);
 
 } // namespace mlir::tir
 

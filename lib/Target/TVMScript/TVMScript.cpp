@@ -157,12 +157,13 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   return true;
 }
 
-std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error) {
+std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error,
+                                      bool asModule) {
   std::string result;
   llvm::raw_string_ostream os(result);
   os << "# from tensorir.script import tir as T\n";
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
-  bool many = funcs.size() > 1;
+  bool many = asModule || funcs.size() > 1;
   if (many)
     os << "# from tensorir.script import ir as I\n\n@I.ir_module\nclass "
           "Module:\n";

@@ -231,10 +231,11 @@ class IRModule:
         return str(self._native)
 
     def script(self, *args, **kwargs):
-        """The module as TVMScript (which tensorir.script parses back to the
-        same IR). IR that TVMScript cannot express raises ValueError; mlir()
-        always works. TVM's printing options are accepted and ignored."""
-        return self._native.tvmscript()
+        """The module as TVMScript, an @I.ir_module class (which
+        tensorir.script parses back to the same IR). IR that TVMScript cannot
+        express raises ValueError; mlir() always works. TVM's printing
+        options are accepted and ignored."""
+        return self._native.tvmscript(as_module=True)
 
     def show(self, *args, **kwargs):
         print(self.script())

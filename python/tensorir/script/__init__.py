@@ -10,9 +10,10 @@ ir_module = ir.ir_module  # @tvm.script.ir_module
 
 
 def from_source(text, filename="<tvmscript>"):
-    """Parses TVMScript text (as mod.script() prints it): every function
-    decorated with @T.prim_func, at the top level or in an @I.ir_module
-    class, goes into one IRModule."""
+    """Parses TVMScript text (as mod.script() or func.script() prints it),
+    as TVM's from_source: one @T.prim_func at the top level gives that
+    PrimFunc; otherwise every function decorated with @T.prim_func, at the
+    top level or in an @I.ir_module class, goes into one IRModule."""
     from ..ir import IRModule
     tree = _ast.parse(text, filename)
     functions = []
@@ -29,4 +30,6 @@ def from_source(text, filename="<tvmscript>"):
     if not functions:
         raise ScriptError(f"{filename}: no @T.prim_func in the text")
     texts = [parse_function(f, text, filename, 0) for f in functions]
-    return IRModule.from_mlir(parse_module_text(texts), filename)
+    mod = IRModule.from_mlir(parse_module_text(texts), filename)
+    single = len(functions) == 1 and functions[0] in tree.body
+    return mod[functions[0].name] if single else mod

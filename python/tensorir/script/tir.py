@@ -29,11 +29,13 @@ class PrimFunc:
         text = self.text.replace(f"func.func @{self.name}(", f"func.func @{name}(", 1)
         return PrimFunc(name, text, self.filename)
 
-    def script(self):
-        return self.mod.script()
+    def script(self, *args, **kwargs):
+        """The function as TVMScript (one @T.prim_func; an IRModule prints
+        an @I.ir_module class). TVM's printing options are ignored."""
+        return self.mod._native.tvmscript()
 
-    def show(self):
-        self.mod.show()
+    def show(self, *args, **kwargs):
+        print(self.script())
 
     def __str__(self):
         return self.script()
