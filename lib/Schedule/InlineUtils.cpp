@@ -294,11 +294,9 @@ sched::substituteOperands(ArrayRef<AffineExpr> exprs, ValueRange operands,
   return out;
 }
 
-/// Folds the affine.apply ops in `applies` (our materialized iteration
-/// variables) into the indices of the loads and stores among `ops` and
-/// their nested ops.
-static void foldApplies(RewriterBase &rewriter, ArrayRef<Operation *> ops,
-                        const DenseSet<Operation *> &applies) {
+void sched::foldAppliesIntoAccesses(RewriterBase &rewriter,
+                                    ArrayRef<Operation *> ops,
+                                    const DenseSet<Operation *> &applies) {
   MLIRContext *ctx = rewriter.getContext();
   auto substitute = [&](ExprInputs &in) {
     return [&](Value v) -> AffineExpr {
@@ -363,7 +361,7 @@ void sched::cloneWithIterVars(RewriterBase &rewriter, BlockOp source,
       continue;
     created.push_back(rewriter.clone(op, mapping));
   }
-  foldApplies(rewriter, created, applies);
+  foldAppliesIntoAccesses(rewriter, created, applies);
   if (clones)
     clones->append(created);
 }

@@ -82,6 +82,12 @@ void cloneWithIterVars(RewriterBase &rewriter, BlockOp source, Operation *skip,
                        function_ref<bool(Operation *)> drop = {},
                        SmallVectorImpl<Operation *> *clones = nullptr);
 
+/// Folds the affine.apply ops in `applies` (materialized iteration or loop
+/// variables) into the indices of the loads and stores among `ops` and
+/// their nested ops; erases those left unused.
+void foldAppliesIntoAccesses(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                             const DenseSet<Operation *> &applies);
+
 /// `exprs` (over `operands`, input space) with each operand that
 /// `substitute` maps (to an expression over `in`) replaced; other operands
 /// become dimensions of `in`. Simplified.

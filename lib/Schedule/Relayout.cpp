@@ -111,30 +111,43 @@ void sched::updateListedRegionsOf(RewriterBase &rewriter, BlockOp block,
   rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
 }
 
+/// A load, a store into the buffer (not of it as a value), or a block
+/// listing its region: what the new layout rewrites.
+static bool isRelayoutUse(Operation *user, Value buffer) {
+  if (auto store = dyn_cast<StoreOp>(user))
+    return store.getBuffer() == buffer;
+  return isa<LoadOp, BlockOp>(user);
+}
+
+LogicalResult sched::checkRelayoutUses(Value buffer, StringRef primitive,
+                                       Operation *culprit,
+                                       ScheduleError &error) {
+  for (Operation *user : buffer.getUsers())
+    if (!isRelayoutUse(user, buffer))
+      return refuse(error, culprit,
+                    Twine(primitive) + ": buffer '" + getBufferName(buffer) +
+                        "' is used by '" + user->getName().getStringRef() +
+                        "', which the new layout cannot rewrite (not "
+                        "supported)");
+  return success();
+}
+
 LogicalResult sched::relayoutBuffer(RewriterBase &rewriter, Operation *scope,
                                     Value buffer, AffineMap indexMap,
                                     ArrayRef<int64_t> shape, bool simplify,
                                     StringRef primitive, Operation *culprit,
                                     ScheduleError &error) {
-  std::string name = getBufferName(buffer);
+  if (failed(checkRelayoutUses(buffer, primitive, culprit, error)))
+    return failure();
   auto type = cast<MemRefType>(buffer.getType());
-  // Every access goes through the map; matched regions and other uses of
-  // the buffer are not rewritten, so they are refused first.
   SmallVector<Operation *> accesses;
   SmallVector<BlockOp> listing;
   for (Operation *user : buffer.getUsers()) {
-    if (isa<LoadOp>(user) ||
-        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer)) {
-      accesses.push_back(user);
-    } else if (auto b = dyn_cast<BlockOp>(user)) {
+    if (auto b = dyn_cast<BlockOp>(user)) {
       if (!llvm::is_contained(listing, b))
         listing.push_back(b);
     } else {
-      return refuse(error, culprit,
-                    Twine(primitive) + ": buffer '" + name + "' is used by '" +
-                        user->getName().getStringRef() +
-                        "', which the new layout cannot rewrite (not "
-                        "supported)");
+      accesses.push_back(user);
     }
   }
   auto newType =

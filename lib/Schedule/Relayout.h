@@ -30,6 +30,11 @@ LogicalResult relayoutBuffer(RewriterBase &rewriter, Operation *scope,
                              StringRef primitive, Operation *culprit,
                              ScheduleError &error);
 
+/// Refuses, naming `primitive` and `culprit`, a use of `buffer` that
+/// relayoutBuffer cannot rewrite (a matched region, a call).
+LogicalResult checkRelayoutUses(Value buffer, StringRef primitive,
+                                Operation *culprit, ScheduleError &error);
+
 /// Points the regions of `block` that name `buffer` at what its body now
 /// accesses (the whole buffer for a region listed but not accessed).
 void updateListedRegionsOf(RewriterBase &rewriter, BlockOp block, Value buffer);

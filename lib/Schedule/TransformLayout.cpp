@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexMap.h"
+#include "LayoutPadding.h"
 #include "Relayout.h"
 #include "Utils.h"
 
@@ -30,68 +31,9 @@ using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kPrimitive = "transform_layout";
 
-/// TVM's epilogue padding plan: after the statement of the scope that
-/// holds the buffer's last writer, a nest `axis0..` over the new shape
-/// whose block `buffer_<name>_padding` stores `padValue` where the point is
-/// no old element's image (some input's inverse reaches past its old
-/// extent). A buffer nobody writes (an input) is left as it is: its
-/// padding is never read.
-static void fillPadding(RewriterBase &rewriter, Operation *scope, Value buffer,
-                        const IndexMapAnalysis &analysis,
-                        ArrayRef<int64_t> oldShape, TypedAttr padValue) {
-  MLIRContext *ctx = buffer.getContext();
-  Operation *lastWriter = nullptr;
-  scope->walk([&](StoreOp store) {
-    if (store.getBuffer() == buffer)
-      lastWriter = store;
-  });
-  if (!lastWriter)
-    return;
-  Block *body = scope->getNumRegions() ? &scope->getRegion(0).front() : nullptr;
-  Operation *top = body ? body->findAncestorOpInBlock(*lastWriter) : nullptr;
-  if (!top)
-    return;
-  Location loc = buffer.getLoc();
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfter(top);
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(analysis.shape)) {
-    auto loop =
-        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(extent), ("axis" + Twine(k)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
-  SmallVector<std::string> names;
-  for (unsigned k = 0; k < analysis.shape.size(); ++k)
-    names.push_back("v_axis" + std::to_string(k));
-  SmallVector<IterVarSpec> vars;
-  for (auto [k, extent] : llvm::enumerate(analysis.shape))
-    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0),
-                    rewriter.getIndexAttr(extent), getAffineDimExpr(k, ctx),
-                    names[k]});
-  SmallVector<Conjunction> predicate;
-  for (auto [d, padded] : llvm::enumerate(analysis.inputPadded))
-    if (padded) {
-      Conjunction c;
-      c.constraints.push_back(analysis.inverse[d] - oldShape[d]);
-      c.eqFlags.push_back(false);
-      predicate.push_back(c);
-    }
-  std::string name = "buffer_" + getBufferName(buffer) + "_padding";
-  auto fill = BlockOp::create(
-      rewriter, loc, name, vars, loopVars,
-      [&](OpBuilder &b, Location l, ValueRange v) {
-        Value value = arith::ConstantOp::create(b, l, padValue);
-        StoreOp::create(b, l, value, buffer, v);
-      },
-      predicate);
-  setInferredRegions(fill);
-}
-
 LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                                          int64_t bufferIndex, bool isWrite,
-                                         AffineMap indexMap, TypedAttr padValue,
+                                         AffineMap indexMap, Attribute padValue,
                                          bool assumeInjective,
                                          ScheduleError &error) {
   FailureOr<Value> found =
@@ -110,14 +52,38 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                   Twine(kPrimitive) + ": the index map takes " +
                       Twine(indexMap.getNumDims()) + " indices, but buffer '" +
                       name + "' has " + Twine(type.getRank()) + " dimensions");
-  if (padValue && padValue.getType() != type.getElementType()) {
+  PadValue pad;
+  if (auto map = dyn_cast_if_present<AffineMapAttr>(padValue))
+    pad.map = map.getValue();
+  else
+    pad.constant = dyn_cast_if_present<TypedAttr>(padValue);
+  Type elementType = type.getElementType();
+  if (pad.constant && pad.constant.getType() != elementType) {
     std::string have, want;
-    llvm::raw_string_ostream(have) << padValue.getType();
-    llvm::raw_string_ostream(want) << type.getElementType();
+    llvm::raw_string_ostream(have) << pad.constant.getType();
+    llvm::raw_string_ostream(want) << elementType;
     return refuse(error, block,
                   Twine(kPrimitive) + ": the pad value is of type " + have +
                       ", but buffer '" + name + "' holds " + want);
   }
+  if (pad.map && !elementType.isSignlessInteger()) {
+    std::string want;
+    llvm::raw_string_ostream(want) << elementType;
+    return refuse(error, block,
+                  Twine(kPrimitive) +
+                      ": a pad value computed from the indices is an "
+                      "integer, but buffer '" +
+                      name + "' holds " + want);
+  }
+  if (pad.map && (pad.map.getNumResults() != 1 ||
+                  pad.map.getNumDims() != indexMap.getNumResults()))
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the pad value takes " +
+                      Twine(pad.map.getNumDims()) + " indices and gives " +
+                      Twine(pad.map.getNumResults()) +
+                      " values, but the new layout of buffer '" + name +
+                      "' has " + Twine(indexMap.getNumResults()) +
+                      " dimensions (it gives one value from them)");
   if (!type.hasStaticShape())
     return refuse(error, block,
                   Twine(kPrimitive) + ": buffer '" + name +
@@ -158,10 +124,23 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
       padding = analysis;
   }
 
+  if (failed(checkRelayoutUses(buffer, kPrimitive, block, error)))
+    return failure();
+  // TVM's padding plans: writers that visit the old buffer in row-major
+  // order are replaced before the accesses go through the map; the
+  // prologue and epilogue nests use the new layout.
+  std::optional<PaddingPlan> plan;
+  if (succeeded(padding)) {
+    plan = planPadding(*scope, buffer, *padding, type.getShape());
+    if (plan->kind == PaddingPlan::Kind::Replacement)
+      replacePaddedWriters(rewriter, *plan, buffer, *padding, type.getShape(),
+                           pad);
+  }
   if (failed(relayoutBuffer(rewriter, *scope, buffer, indexMap, shape,
                             /*simplify=*/true, kPrimitive, block, error)))
     return failure();
-  if (succeeded(padding))
-    fillPadding(rewriter, *scope, buffer, *padding, type.getShape(), padValue);
+  if (plan && plan->kind != PaddingPlan::Kind::Replacement)
+    addPaddingNest(rewriter, *scope, *plan, buffer, *padding, type.getShape(),
+                   pad);
   return success();
 }

@@ -6,6 +6,7 @@ import pytest
 
 import tensorir as tvm
 from tensorir.script import tir as T
+from tensorir.tir.schedule.testing import verify_trace_roundtrip
 
 
 @T.prim_func
@@ -237,4 +238,77 @@ def test_cache_inplace_refusal_leaves_ir():
     before = sch.mod.mlir()
     with pytest.raises(tvm.tir.ScheduleError, match="to write buffer 'A' as well as read it"):
         sch.cache_inplace("T1", 0, "local")
+    assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def row_sums(A: T.Buffer((14, 8), "int32"), D: T.Buffer((14,), "int32"),
+             E: T.Buffer((14,), "int32")):
+    # B: row sums of A (a reduction); C: B doubled, and also written to D
+    # (a writer with another effect); E reads C.
+    B = T.alloc_buffer((14,), "int32")
+    C = T.alloc_buffer((14,), "int32")
+    for i, k in T.grid(14, 8):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = 0
+            B[vi] = B[vi] + A[vi, vk]
+    for i in range(14):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = B[vi] * 2
+            D[vi] = B[vi]
+    for i in range(14):
+        with T.block("E"):
+            vi = T.axis.remap("S", [i])
+            E[vi] = C[vi] + 1
+
+
+def run_row_sums(mod, a_shape=(14, 8)):
+    a = np.arange(112, dtype="int32").reshape(14, 8)
+    if a_shape != (14, 8):
+        a = np.concatenate([a, np.full((2, 8), 42, "int32")]).reshape(a_shape)
+    d, e = np.zeros(14, "int32"), np.zeros(14, "int32")
+    tvm.build(mod)["row_sums"](a, d, e)
+    return d, e
+
+
+@pytest.mark.parametrize("buffer, pad_value, plan", [
+    ("B", 0, "scf.if"),                       # replacement, with the init
+    ("B", lambda i, j: i * 4 + j, "scf.if"),  # a pad value from the indices
+    ("C", -1, "buffer_C_padding"),            # C's writer also writes D
+])
+def test_transform_layout_padding_plans_run(buffer, pad_value, plan):
+    expected = run_row_sums(row_sums)
+    sch = tvm.tir.Schedule(row_sums)
+    sch.transform_layout(buffer, buffer, lambda i: [i // 4, i % 4], pad_value=pad_value)
+    text = sch.mod.mlir()
+    assert plan in text and f"memref<4x4xi32>" in text
+    got = run_row_sums(sch.mod)
+    assert all(np.array_equal(x, y) for x, y in zip(expected, got))
+    verify_trace_roundtrip(sch, row_sums)
+
+
+def test_transform_layout_padded_input_assumes_its_padding():
+    # A is an input: its padding is the caller's; the schedule only states
+    # what it holds (an assumption, which lowering drops).
+    expected = run_row_sums(row_sums)
+    sch = tvm.tir.Schedule(row_sums)
+    sch.transform_layout("B", "A", lambda i, k: [i // 4, i % 4, k], pad_value=42)
+    text = sch.mod.mlir()
+    assert 'tir.block "buffer_A_assumptions"' in text and 'tir.call "assume"' in text
+    got = run_row_sums(sch.mod, a_shape=(4, 4, 8))
+    assert all(np.array_equal(x, y) for x, y in zip(expected, got))
+
+
+def test_transform_layout_pad_value_refusals_leave_ir():
+    sch = tvm.tir.Schedule(row_sums)
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError, match="gives one value"):
+        sch.transform_layout("B", "B", lambda i: [i // 4, i % 4], pad_value=lambda i, j: (i, j))
+    with pytest.raises(tvm.tir.ScheduleError, match="computed from the indices is an integer"):
+        sch2 = tvm.tir.Schedule(box_blur)
+        sch2.transform_layout("B", "B", lambda i, j: [i // 4, j, i % 4],
+                              pad_value=lambda a, b, c: a + c)
     assert sch.mod.mlir() == before

@@ -44,6 +44,71 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A pad value computed from the indices, for a buffer of floats.
+func.func @ew(%A: memref<14xf32> {tir.name = "A"}, %B: memref<14xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 14 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xf32>
+      tir.store %a, %B[%vi] : memref<14xf32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform_layout: a pad value computed from the indices is an integer, but buffer 'A' holds f32}}
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "read", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = affine_map<(d0, d1) -> (d0 + d1)>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A pad value computed from one index, where the new layout has two.
+func.func @ew(%A: memref<14xi32> {tir.name = "A"}, %B: memref<14xi32> {tir.name = "B"}) {
+  tir.for %i = 0 to 14 {
+    // expected-note @below {{block}}
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xi32>
+      tir.store %a, %B[%vi] : memref<14xi32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform_layout: the pad value takes 1 indices and gives 1 values, but the new layout of buffer 'A' has 2 dimensions}}
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "read", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = affine_map<(d0) -> (d0)>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A pad value that is neither a constant nor an affine map to one value.
+func.func @ew(%A: memref<14xi32> {tir.name = "A"}, %B: memref<14xi32> {tir.name = "B"}) {
+  tir.for %i = 0 to 14 {
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xi32>
+      tir.store %a, %B[%vi] : memref<14xi32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects pad_value to be an integer or float constant, or an affine map over dimensions to one result}}
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "read", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = affine_map<(d0, d1) -> (d0, d1)>} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // Two results from the same part of the index: not injective.
 func.func @ew(%A: memref<14xi32> {tir.name = "A"}, %B: memref<14xi32> {tir.name = "B"}) {
   tir.for %i = 0 to 14 {

@@ -121,19 +121,28 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A map that pads (14 elements in 4 x 4) with a pad value: the accesses
-// go through the map, and after the writer's nest a block fills the
-// padding (TVM's epilogue plan), under the predicate that the point is no
-// old element's image.
+// A map that pads (14 elements in 4 x 4) with a pad value, and a writer
+// that visits B in row-major order (TVM's replacement plan): its loop
+// becomes loops over the new shape, its block gets variables over it, and
+// it stores the pad value on the padding (`v0 == 3 and 2 <= v1`) and its
+// value elsewhere; only the else side reads A, whose end the padding
+// points would pass. The reader goes through the map.
 // CHECK-LABEL: func.func @padded
 // CHECK:         %B = tir.alloc_buffer : memref<4x4xi32>
-// CHECK:         tir.block "B"(%[[VI:.+]] = spatial(14, %i))
-// CHECK:           tir.store %{{.+}}, %B[%[[VI]] floordiv 4, %[[VI]] mod 4]
 // CHECK:         tir.for %[[A0:.+]] = 0 to 4 {
 // CHECK-NEXT:      tir.for %[[A1:.+]] = 0 to 4 {
-// CHECK-NEXT:        tir.block "buffer_B_padding"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]])) where(%[[A0]] * 4 + %[[A1]] >= 14)
-// CHECK-NEXT:          %[[P:.+]] = arith.constant -7 : i32
-// CHECK-NEXT:          tir.store %[[P]], %B[%[[V0]], %[[V1]]]
+// CHECK-NEXT:        tir.block "B"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]])) {
+// CHECK:               %[[LAST:.+]] = arith.cmpi eq, %[[V0]], %c3
+// CHECK:               %[[PAST:.+]] = arith.cmpi sle, %c2, %[[V1]]
+// CHECK:               %[[PAD:.+]] = arith.andi %[[LAST]], %[[PAST]] : i1
+// CHECK-NEXT:          %[[VAL:.+]] = scf.if %[[PAD]] -> (i32) {
+// CHECK-NEXT:            %[[P:.+]] = arith.constant -7 : i32
+// CHECK-NEXT:            scf.yield %[[P]] : i32
+// CHECK-NEXT:          } else {
+// CHECK-NEXT:            %[[A:.+]] = tir.load %arg0[%[[V0]] * 4 + %[[V1]]]
+// CHECK-NEXT:            scf.yield %[[A]] : i32
+// CHECK-NEXT:          }
+// CHECK-NEXT:          tir.store %[[VAL]], %B[%[[V0]], %[[V1]]]
 // CHECK:         tir.block "C"
 // CHECK:           tir.load %B[%{{.+}} floordiv 4, %{{.+}} mod 4]
 func.func @padded(%A: memref<14xi32> {tir.name = "A"}, %C: memref<14xi32> {tir.name = "C"}) {
@@ -156,6 +165,125 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = -7 : i32} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The writer of B also writes D, so its loop cannot run over the new
+// shape (TVM's epilogue plan): the accesses go through the map, and after
+// the writer's loop a block fills the padding.
+// CHECK-LABEL: func.func @padded_side_effect
+// CHECK:         tir.block "B"(%[[VI:.+]] = spatial(14, %i))
+// CHECK:           tir.store %{{.+}}, %B[%[[VI]] floordiv 4, %[[VI]] mod 4]
+// CHECK:         tir.for %[[A0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %[[A1:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "buffer_B_padding"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]])) where(%[[A0]] == 3 and %[[A1]] >= 2)
+// CHECK-NEXT:          %[[P:.+]] = arith.constant -7 : i32
+// CHECK-NEXT:          tir.store %[[P]], %B[%[[V0]], %[[V1]]]
+func.func @padded_side_effect(%A: memref<14xi32> {tir.name = "A"}, %D: memref<14xi32> {tir.name = "D"}) {
+  %B = tir.alloc_buffer : memref<14xi32>
+  tir.for %i = 0 to 14 {
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xi32>
+      tir.store %a, %B[%vi] : memref<14xi32>
+      tir.store %a, %D[%vi] : memref<14xi32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = -7 : i32} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An input that pads (TVM's prologue plan): nobody here writes it, so a
+// nest at the start of the function assumes that its padding holds the
+// pad value (the caller provides it).
+// CHECK-LABEL: func.func @padded_input
+// CHECK-SAME:    %[[A:.+]]: memref<4x4xf32>
+// CHECK:         tir.for %[[A0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %[[A1:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.block "buffer_A_assumptions"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]])) reads(%[[A]][%[[V0]], %[[V1]]]
+// CHECK:               %[[PAD:.+]] = arith.andi
+// CHECK:               %[[NOT:.+]] = arith.xori %[[PAD]], %true
+// CHECK-NEXT:          %[[HELD:.+]] = tir.load %[[A]][%[[V0]], %[[V1]]]
+// CHECK-NEXT:          %[[P:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:          %[[SAME:.+]] = arith.cmpf oeq, %[[HELD]], %[[P]] : f32
+// CHECK-NEXT:          %[[OK:.+]] = arith.ori %[[NOT]], %[[SAME]] : i1
+// CHECK-NEXT:          tir.call "assume"(%[[OK]])
+// CHECK:         tir.block "B"
+// CHECK:           tir.load %[[A]][%{{.+}} floordiv 4, %{{.+}} mod 4]
+func.func @padded_input(%A: memref<14xf32> {tir.name = "A"}, %B: memref<14xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 14 {
+    tir.block "B"(%vi = spatial(14, %i)) {
+      %a = tir.load %A[%vi] : memref<14xf32>
+      tir.store %a, %B[%vi] : memref<14xf32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "read", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = 0.5 : f32} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A reduction into a padded buffer, with the pad value computed from the
+// new indices (`v0 + v1`): the init and the update both store it on the
+// padding; the reduce variable and its loop stay.
+// CHECK-LABEL: func.func @padded_reduction
+// CHECK:         tir.for %[[A0:.+]] = 0 to 4 {
+// CHECK-NEXT:      tir.for %[[A1:.+]] = 0 to 4 {
+// CHECK-NEXT:        tir.for %[[K:.+]] = 0 to 8 {
+// CHECK-NEXT:          tir.block "B"(%[[V0:.+]] = spatial(4, %[[A0]]), %[[V1:.+]] = spatial(4, %[[A1]]), %[[VK:.+]] = reduce(8, %[[K]])) {
+// CHECK:                 tir.init {
+// CHECK:                   scf.if
+// CHECK:                     %[[S:.+]] = affine.apply #{{.+}}(%[[V0]], %[[V1]])
+// CHECK-NEXT:                %[[C:.+]] = arith.index_cast %[[S]] : index to i32
+// CHECK-NEXT:                scf.yield %[[C]] : i32
+// CHECK:                 scf.if
+// CHECK:                 } else {
+// CHECK-NEXT:              tir.load %B[%[[V0]], %[[V1]]]
+// CHECK-NEXT:              tir.load %arg0[%[[V0]] * 4 + %[[V1]], %[[VK]]]
+func.func @padded_reduction(%A: memref<14x8xi32> {tir.name = "A"}, %C: memref<14xi32> {tir.name = "C"}) {
+  %B = tir.alloc_buffer : memref<14xi32>
+  tir.for %i = 0 to 14 {
+    tir.for %k = 0 to 8 {
+      tir.block "B"(%vi = spatial(14, %i), %vk = reduce(8, %k)) {
+        tir.init {
+          %z = arith.constant 0 : i32
+          tir.store %z, %B[%vi] : memref<14xi32>
+        }
+        %b = tir.load %B[%vi] : memref<14xi32>
+        %a = tir.load %A[%vi, %vk] : memref<14x8xi32>
+        %s = arith.addi %b, %a : i32
+        tir.store %s, %B[%vi] : memref<14xi32>
+      }
+    }
+  }
+  tir.for %i = 0 to 14 {
+    tir.block "C"(%vi = spatial(14, %i)) {
+      %b = tir.load %B[%vi] : memref<14xi32>
+      tir.store %b, %C[%vi] : memref<14xi32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = affine_map<(d0, d1) -> (d0 + d1)>} : !transform.any_op
     transform.yield
   }
 }

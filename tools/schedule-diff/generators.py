@@ -456,6 +456,8 @@ def gen_transform_layout(ctx):
     kw = {"buffer": [kind, index], "index_map": _random_index_map(r, rank)}
     if ctx.chance(0.4):     # pads where a split factor does not divide
         kw["pad_value"] = r.choice([0, 0.0, -3, 2.5])
+        if ctx.chance(0.3):  # computed from the new indices (integer buffers)
+            kw["pad_value"] = "lambda *ix: ix[0] * 3 + ix[-1] + 1"
     if ctx.chance(0.1):
         kw["index_map"] = _random_index_map(r, rank + 1)      # wrong arity
     return Step("transform_layout", [block_ref(block)], kw)

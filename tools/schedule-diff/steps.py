@@ -13,6 +13,12 @@ import json
 from tensorir.tir import ScheduleError
 
 
+def _is_lambda(key, value):
+    """Whether a step's argument is a lambda's source (an index map, or a
+    pad value computed from the indices)."""
+    return key == "index_map" or (key == "pad_value" and str(value).startswith("lambda"))
+
+
 class StepSkipped(Exception):
     """The step's operands do not exist in this schedule."""
 
@@ -90,15 +96,17 @@ class Step:
             return sch.get_block(**self.kw)
         if self.prim in ("cache_read", "cache_write"):
             return getattr(sch, self.prim)(ops[0], consumer_blocks=ops[1:] or None, **self.kw)
-        if "index_map" in self.kw:      # a lambda's source
+        if "index_map" in self.kw:      # a lambda's source (so may be the pad value)
             kw = dict(self.kw, index_map=eval(self.kw["index_map"]))  # noqa: S307
+            if str(kw.get("pad_value", "")).startswith("lambda"):
+                kw["pad_value"] = eval(kw["pad_value"])  # noqa: S307
             return getattr(sch, self.prim)(*ops, **kw)
         return getattr(sch, self.prim)(*ops, **self.kw)
 
     def python(self):
         """The step as Python lines over a Schedule `sch`."""
         ops = [_ref_python(o) for o in self.ops]
-        kw = [f"{k}={v if k == 'index_map' else _value_python(v)}"
+        kw = [f"{k}={v if _is_lambda(k, v) else _value_python(v)}"
               for k, v in self.kw.items()]
         if self.prim == "sample_perfect_tile":
             return (f"loop = {ops[0]}\n"

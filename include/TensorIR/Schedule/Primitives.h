@@ -288,17 +288,20 @@ FailureOr<BlockOp> transformBlockLayout(RewriterBase &rewriter, BlockOp block,
 /// or read buffer, an allocation or a parameter, gets the layout
 /// `indexMap` gives (its shape: the results' extents), and every access to
 /// it in the function goes through the map, simplified with the domains;
-/// blocks listing its region get the new one. `padValue` (of the buffer's
-/// element type) fills what a padding map leaves uncovered, in a block
-/// after the buffer's last writer (TVM's epilogue plan);
-/// `assumeInjective` skips the map's analysis. Refuses a map of the wrong
-/// arity or that is not an injective affine map, a map that pads without
-/// a pad value, a pad value of another type, and a matched buffer; not yet
-/// supported: padding where a result's terms leave gaps, runtime shapes, a
-/// buffer used other than by loads, stores and block regions.
+/// blocks listing its region get the new one. `padValue` (a constant of
+/// the buffer's element type, or an AffineMapAttr computing an integer
+/// from the new indices) is what a padding map leaves uncovered holds, by
+/// TVM's plans (LayoutPadding.h): assumed for an input, written by a
+/// row-major writer rewritten over the new shape, else filled after the
+/// last writer. `assumeInjective` skips the map's analysis. Refuses a map
+/// of the wrong arity or that is not an injective affine map, a map that
+/// pads without a pad value, a pad value of another type, and a matched
+/// buffer; not yet supported: padding where a result's terms leave gaps,
+/// runtime shapes, a buffer used other than by loads, stores and block
+/// regions.
 LogicalResult transformLayout(RewriterBase &rewriter, BlockOp block,
                               int64_t bufferIndex, bool isWrite,
-                              AffineMap indexMap, TypedAttr padValue,
+                              AffineMap indexMap, Attribute padValue,
                               bool assumeInjective, ScheduleError &error);
 
 /// TVM's decompose_padding: `block` (a complete block whose body stores

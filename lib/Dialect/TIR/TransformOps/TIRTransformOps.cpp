@@ -194,10 +194,15 @@ LogicalResult tir::TransformBlockLayoutOp::verify() {
 
 LogicalResult tir::TransformLayoutOp::verify() {
   if (Attribute pad = getPadValueAttr();
-      pad && !isa<IntegerAttr, FloatAttr>(pad))
-    return emitOpError(
-               "expects pad_value to be an integer or float constant, got ")
-           << pad;
+      pad && !isa<IntegerAttr, FloatAttr>(pad)) {
+    auto map = dyn_cast<AffineMapAttr>(pad);
+    if (!map || map.getValue().getNumSymbols() != 0 ||
+        map.getValue().getNumResults() != 1)
+      return emitOpError("expects pad_value to be an integer or float "
+                         "constant, or an affine map over dimensions to one "
+                         "result, got ")
+             << pad;
+  }
   if (getIndexMap().getNumSymbols() != 0)
     return emitOpError("expects an index map over dimensions only, got ")
            << getIndexMapAttr();

@@ -363,13 +363,32 @@ class Schedule:
         self._apply("transform_block_layout", [block],
                     {"index_map": _MLIRText(index_map.affine_map_text())}, 0)
 
-    def _pad_value_text(self, pad_value, element_type):
+    def _pad_value_text(self, pad_value, element_type, ndim):
         """A pad value as an MLIR constant: a Python int takes an integer
         buffer's type and a float a float buffer's (TVM's conversion);
         otherwise its own type (int: i32, float: f32, IntImm / FloatImm:
         their dtype), which the primitive refuses if it is not the
-        buffer's."""
+        buffer's. A function of the `ndim` new indices (or an IndexMap)
+        gives an affine map to one integer; one that gives a constant is
+        that constant."""
         from ..expr import FloatImm, IntImm
+        from ..index_map import IndexMap
+        if callable(pad_value) or isinstance(pad_value, IndexMap):
+            try:
+                pad_map = (pad_value if isinstance(pad_value, IndexMap)
+                           else IndexMap.from_func(pad_value, ndim=ndim))
+            except TypeError as e:
+                raise ScheduleError(
+                    f"transform_layout: the pad value is an expression of the new "
+                    f"indices (it may not read a buffer): {e}") from None
+            if len(pad_map.final_indices) != 1:
+                raise ScheduleError(
+                    f"transform_layout: the pad value gives one value, got "
+                    f"{len(pad_map.final_indices)}")
+            if isinstance(pad_map.final_indices[0], int):
+                pad_value = pad_map.final_indices[0]
+            else:
+                return _MLIRText(pad_map.affine_map_text())
         mlir_type = {"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
                      "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
                      "bool": "i1", "float16": "f16", "bfloat16": "bf16",
@@ -384,9 +403,8 @@ class Schedule:
         elif isinstance(pad_value, float):
             value, type_ = pad_value, (element_type if is_float else "f32")
         else:
-            raise TypeError(f"transform_layout: pad_value is a number (a function of "
-                            f"the indices is not supported yet), got "
-                            f"{type(pad_value).__name__}")
+            raise TypeError(f"transform_layout: pad_value is a number or a function of "
+                            f"the new indices, got {type(pad_value).__name__}")
         if type_.startswith(("f", "bf")):
             return _MLIRText(f"{float(value)!r} : {type_}")
         return _MLIRText(f"{int(value)} : {type_}")
@@ -409,7 +427,8 @@ class Schedule:
         if pad_value is not None:
             types = (handle.read_buffer_element_types if kind == "read"
                      else handle.write_buffer_element_types)
-            attrs["pad_value"] = self._pad_value_text(pad_value, types[index])
+            attrs["pad_value"] = self._pad_value_text(pad_value, types[index],
+                                                      len(index_map.final_indices))
         self._apply("transform_layout", [block], attrs, 0)
         if separators:
             self.set_axis_separator(block, (kind, index), separators)

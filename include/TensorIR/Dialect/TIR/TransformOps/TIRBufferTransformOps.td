@@ -336,12 +336,24 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)>} : !transform.any_op
     ```
 
-    `pad_value` (of the buffer's element type) is what a map that pads
-    (leaves points of the new shape without an old element) stores there:
-    after the statement holding the buffer's last writer, a nest `axis0`,
-    ... over the new shape with a block `buffer_<name>_padding` that stores
-    it where the point is no old element's image (TVM's epilogue plan);
-    an unwritten buffer (an input) is left alone.
+    `pad_value` is what a map that pads (leaves points of the new shape
+    without an old element) puts there: a constant of the buffer's element
+    type, or an affine map from the new indices to one integer (TVM's pad
+    value given as a function of the indices). As TVM plans it:
+    - an unwritten buffer (an input): a nest `axis0`, ... over the new
+      shape at the start of its scope, whose block
+      `buffer_<name>_assumptions` calls `tir.call "assume"` on `not padding
+      or the element is the pad value`;
+    - a writer that visits the old indices in row-major order (loops from
+      0 over each dimension, in order, serial, holding only stores of that
+      element): its loops become loops over the new shape, its block gets
+      variables over it, and it stores `if_then_else(padding, pad_value,
+      value)` (an `scf.if`);
+    - otherwise, after the last writer's loops, a nest whose block
+      `buffer_<name>_padding` stores the pad value where the padding is.
+    The padding is `outer == n floordiv c and n mod c <= inner` for an index
+    split by `c` over `n` values, else where the inverse map reaches past
+    the old extent.
     `assume_injective_transform` takes the map as injective without
     analysing it.
 
@@ -373,7 +385,7 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
         return ::mlir::failure();
       return transformLayout(rewriter, *block, getBufferIndex(),
                              getBufferIndexType() == "write", getIndexMap(),
-                             ::llvm::dyn_cast_if_present<::mlir::TypedAttr>(getPadValueAttr()), getAssumeInjectiveTransform(),
+                             getPadValueAttr(), getAssumeInjectiveTransform(),
                              error);
     }
   }];

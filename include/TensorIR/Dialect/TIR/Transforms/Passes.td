@@ -81,6 +81,19 @@ def TIRLowerInitPass : Pass<"tir-lower-init"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TIRRemoveAssumePass : Pass<"tir-remove-assume"> {
+  let summary = "Drop the assumptions (tir.call \"assume\") before code generation";
+  let description = [{
+    TVM's RemoveAssume. `tir.call "assume"(%cond)` states a fact about the
+    program (transform_layout assumes what an input's padding holds) for
+    the analyses that run on tir; it computes nothing. This pass erases
+    each such call, then the ops that only fed its condition (loads
+    included: an assumption reads the buffer it speaks of, and the read
+    must not survive into the code), and any block left empty.
+  }];
+  let dependentDialects = [];
+}
+
 def TIRNarrowPredicatedLoopsPass : Pass<"tir-narrow-predicated-loops"> {
   let summary = "Give loops above a predicated block the range its predicate allows";
   let description = [{
