@@ -2,11 +2,14 @@
 //
 // Records, on the block that writes a buffer, that a dimension of the
 // buffer's allocation is to be padded: TVM's `buffer_dim_align` block
-// annotation, a list of [buffer_index, axis, factor, offset] entries.
+// annotation, a list of [buffer_index, axis, factor, offset] entries
+// (BufferDimAlign.h), which convert-tir-to-scf allocates with padded
+// strides.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/BufferDimAlign.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "Utils.h"
@@ -14,33 +17,6 @@
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
-
-/// TVM's annotation key.
-static constexpr StringLiteral kBufferDimAlign = "buffer_dim_align";
-
-/// The entries of a `buffer_dim_align` annotation, or failure when it is
-/// not a list of lists of four integers.
-static FailureOr<SmallVector<SmallVector<int64_t, 4>>>
-parseEntries(Attribute annotation) {
-  SmallVector<SmallVector<int64_t, 4>> entries;
-  auto list = dyn_cast<ArrayAttr>(annotation);
-  if (!list)
-    return failure();
-  for (Attribute item : list) {
-    auto entry = dyn_cast<ArrayAttr>(item);
-    if (!entry || entry.size() != 4)
-      return failure();
-    SmallVector<int64_t, 4> values;
-    for (Attribute field : entry) {
-      auto value = dyn_cast<IntegerAttr>(field);
-      if (!value)
-        return failure();
-      values.push_back(value.getInt());
-    }
-    entries.push_back(values);
-  }
-  return entries;
-}
 
 LogicalResult mlir::tir::storageAlign(BlockOp block, int64_t bufferIndex,
                                       int64_t axis, int64_t factor,
@@ -74,12 +50,11 @@ LogicalResult mlir::tir::storageAlign(BlockOp block, int64_t bufferIndex,
                       "' is not allocated in the function (a parameter or a "
                       "matched buffer): its layout is not the schedule's");
 
-  SmallVector<SmallVector<int64_t, 4>> entries;
+  SmallVector<DimAlign> entries;
   DictionaryAttr annotations = block.getAnnotationsAttr();
   if (Attribute existing =
           annotations ? annotations.get(kBufferDimAlign) : Attribute()) {
-    FailureOr<SmallVector<SmallVector<int64_t, 4>>> parsed =
-        parseEntries(existing);
+    FailureOr<SmallVector<DimAlign>> parsed = parseBufferDimAlign(existing);
     if (failed(parsed))
       return refuse(error, block,
                     "storage_align: the block's '" + kBufferDimAlign +
@@ -88,9 +63,9 @@ LogicalResult mlir::tir::storageAlign(BlockOp block, int64_t bufferIndex,
     entries = *parsed;
   }
   // A later call for the same dimension replaces the earlier one.
-  SmallVector<int64_t, 4> entry = {bufferIndex, axis, factor, offset};
-  auto same = llvm::find_if(entries, [&](ArrayRef<int64_t> e) {
-    return e[0] == bufferIndex && e[1] == axis;
+  DimAlign entry = {bufferIndex, axis, factor, offset};
+  auto same = llvm::find_if(entries, [&](const DimAlign &e) {
+    return e.bufferIndex == bufferIndex && e.axis == axis;
   });
   if (same != entries.end())
     *same = entry;
@@ -99,9 +74,9 @@ LogicalResult mlir::tir::storageAlign(BlockOp block, int64_t bufferIndex,
 
   Builder builder(block.getContext());
   SmallVector<Attribute> items;
-  for (ArrayRef<int64_t> e : entries) {
+  for (const DimAlign &e : entries) {
     SmallVector<Attribute> fields;
-    for (int64_t field : e)
+    for (int64_t field : {e.bufferIndex, e.axis, e.factor, e.offset})
       fields.push_back(builder.getI64IntegerAttr(field));
     items.push_back(builder.getArrayAttr(fields));
   }

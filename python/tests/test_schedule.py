@@ -1,10 +1,13 @@
 """tir.Schedule over the C++ primitives: IR after each step, numbers equal to
 the unscheduled program, refusals as ScheduleError."""
+import subprocess
+
 import numpy as np
 import pytest
 
 import tensorir as tvm
 from tensorir.script import tir as T
+from tensorir.tir.schedule.testing import _tir_opt
 
 
 def run_matmul(mod, seed=0):
@@ -348,3 +351,28 @@ def test_transform_layout_padding_runs():
     tvm.build(sch.mod)["two"](a, padded)
     assert np.array_equal(padded.reshape(16)[:14], expected)
     assert np.array_equal(padded.reshape(16)[14:], [-7, -7])
+
+
+def test_storage_align_pads_the_lowered_strides(example):
+    # A cache of B read per tile of C, its rows aligned to 1 modulo 8
+    # floats: the lowered buffer has those strides (a flat allocation of
+    # 128 rows of 129 seen through a strided view), and the numbers stay.
+    mod = example("matmul")
+    sch = tvm.tir.Schedule(mod)
+    i, j, k = sch.get_loops("C")
+    i0, i1 = sch.split(i, [None, 16])
+    j0, j1 = sch.split(j, [None, 32])
+    sch.reorder(i0, j0, k, i1, j1)
+    cache = sch.cache_read("C", 1, "global")
+    sch.compute_at(cache, j0)
+    sch.storage_align(cache, 0, 0, 8, 1)
+    tir_opt = _tir_opt()
+    if tir_opt is None:
+        pytest.skip("no tir-opt next to the extension")
+    lowered = subprocess.run([tir_opt, "--convert-tir-to-scf"], input=sch.mod.mlir(),
+                             capture_output=True, text=True, check=True).stdout
+    assert "memref<16512xf32>" in lowered
+    assert "memref<128x128xf32, strided<[129, 1]>>" in lowered
+    _, _, expected = run_matmul(mod, seed=3)
+    _, _, got = run_matmul(sch.mod, seed=3)
+    assert np.array_equal(expected, got)

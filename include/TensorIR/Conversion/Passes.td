@@ -16,7 +16,10 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
       variables, and its predicate becomes an `scf.if` around the body;
     - `tir.alloc_buffer` becomes `memref.alloca` when the buffer is static
       and at most 64 KiB, and `memref.alloc` + `memref.dealloc` around the
-      scope (block or function body) otherwise;
+      scope (block or function body) otherwise; a buffer whose writer
+      carries storage_align's `buffer_dim_align` annotation is allocated
+      flat with the padded size and seen through a
+      `memref.reinterpret_cast` with the aligned strides;
     - `tir.for` becomes `scf.parallel` for `parallel` loops and `scf.for`
       otherwise; a `vectorized` or `unrolled` loop keeps its kind in a
       `tir.loop_kind` attribute on the `scf.for` for the passes that act on

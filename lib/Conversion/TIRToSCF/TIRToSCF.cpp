@@ -19,6 +19,7 @@
 
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
 #include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
+#include "TensorIR/Dialect/TIR/Analysis/BufferDimAlign.h"
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
@@ -61,6 +62,38 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
 /// insertion point: a tir.block's body, a function's or a loop's, before
 /// the terminator if any) otherwise.
 static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
+                          ValueRange dynamicSizes);
+
+/// The alignments storage_align asked for buffers (BufferDimAlign.h).
+using BufferAligns = DenseMap<Value, SmallVector<DimAlign>>;
+
+/// A buffer of `type` whose strides storage_align padded (`aligns`): a flat
+/// allocation of the padded size, seen through a memref.reinterpret_cast
+/// with the strides. A buffer without alignments, or with a runtime
+/// dimension, is createBuffer's.
+static Value createAlignedBuffer(RewriterBase &rewriter, Location loc,
+                                 MemRefType type, ValueRange dynamicSizes,
+                                 ArrayRef<DimAlign> aligns) {
+  if (aligns.empty() || !type.hasStaticShape() || type.getRank() == 0)
+    return createBuffer(rewriter, loc, type, dynamicSizes);
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> strides = getAlignedStrides(shape, aligns);
+  // Whole padded rows of the outermost dimension, as TVM allocates (each
+  // stride is at least the extent of what is inside it).
+  int64_t size = shape[0] * strides[0];
+  auto flatType =
+      MemRefType::get({size}, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  Value flat = createBuffer(rewriter, loc, flatType, ValueRange());
+  auto stridedType =
+      MemRefType::get(shape, type.getElementType(),
+                      StridedLayoutAttr::get(rewriter.getContext(), 0, strides),
+                      type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(rewriter, loc, stridedType, flat,
+                                           /*offset=*/0, shape, strides);
+}
+
+static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
                           ValueRange dynamicSizes) {
   // Only int and float elements have a known size here (index, vectors and
   // other element types go to the heap).
@@ -86,21 +119,32 @@ static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
 /// without a parallel loop), or left to ForOpLowering (the start of the
 /// parallel loop's body).
 static void allocateCompacted(RewriterBase &rewriter, AllocBufferOp alloc,
-                              CompactedBuffer &plan) {
+                              CompactedBuffer &plan,
+                              ArrayRef<DimAlign> aligns) {
   if (!plan.home) {
     rewriter.setInsertionPoint(alloc);
-    plan.buffer = createBuffer(rewriter, alloc.getLoc(), plan.type, {});
+    plan.buffer =
+        createAlignedBuffer(rewriter, alloc.getLoc(), plan.type, {}, aligns);
   }
   rewriter.eraseOp(alloc);
 }
 
-/// tir.alloc_buffer -> createBuffer where it stands.
+/// tir.alloc_buffer -> createAlignedBuffer where it stands.
 static void lowerAllocBuffer(RewriterBase &rewriter, AllocBufferOp alloc,
-                             ValueRange dynamicSizes) {
+                             ValueRange dynamicSizes,
+                             ArrayRef<DimAlign> aligns) {
   rewriter.setInsertionPoint(alloc);
-  rewriter.replaceOp(alloc,
-                     createBuffer(rewriter, alloc.getLoc(),
-                                  alloc.getBuffer().getType(), dynamicSizes));
+  rewriter.replaceOp(alloc, createAlignedBuffer(rewriter, alloc.getLoc(),
+                                                alloc.getBuffer().getType(),
+                                                dynamicSizes, aligns));
+}
+
+/// The alignments of `buffer` (none when `aligns` is null).
+static ArrayRef<DimAlign> alignsOf(const BufferAligns *aligns, Value buffer) {
+  if (!aligns)
+    return {};
+  auto it = aligns->find(buffer);
+  return it == aligns->end() ? ArrayRef<DimAlign>() : it->second;
 }
 
 /// The condition under which `block` runs, over its binding `values`: its
@@ -288,18 +332,21 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
 namespace {
 
 struct AllocBufferOpLowering : public OpConversionPattern<AllocBufferOp> {
-  AllocBufferOpLowering(MLIRContext *ctx, CompactionPlans *plans)
-      : OpConversionPattern(ctx), plans(plans) {}
+  AllocBufferOpLowering(MLIRContext *ctx, CompactionPlans *plans,
+                        const BufferAligns *aligns)
+      : OpConversionPattern(ctx), plans(plans), aligns(aligns) {}
   CompactionPlans *plans;
+  const BufferAligns *aligns;
 
   LogicalResult
   matchAndRewrite(AllocBufferOp alloc, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<DimAlign> align = alignsOf(aligns, alloc.getBuffer());
     if (plans && plans->count(alloc.getBuffer())) {
-      allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()]);
+      allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()], align);
       return success();
     }
-    lowerAllocBuffer(rewriter, alloc, adaptor.getDynamicSizes());
+    lowerAllocBuffer(rewriter, alloc, adaptor.getDynamicSizes(), align);
     return success();
   }
 };
@@ -311,9 +358,11 @@ struct AllocBufferOpLowering : public OpConversionPattern<AllocBufferOp> {
 /// allocates are lowered before its body moves, so that they are freed
 /// where the block ends.
 struct BlockOpLowering : public OpConversionPattern<BlockOp> {
-  BlockOpLowering(MLIRContext *ctx, CompactionPlans *plans)
-      : OpConversionPattern(ctx), plans(plans) {}
+  BlockOpLowering(MLIRContext *ctx, CompactionPlans *plans,
+                  const BufferAligns *aligns)
+      : OpConversionPattern(ctx), plans(plans), aligns(aligns) {}
   CompactionPlans *plans;
+  const BufferAligns *aligns;
 
   LogicalResult
   matchAndRewrite(BlockOp block, OpAdaptor adaptor,
@@ -324,13 +373,15 @@ struct BlockOpLowering : public OpConversionPattern<BlockOp> {
     for (AllocBufferOp alloc :
          llvm::to_vector(block.getBody()->getOps<AllocBufferOp>()))
       if (plans && plans->count(alloc.getBuffer()))
-        allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()]);
+        allocateCompacted(rewriter, alloc, (*plans)[alloc.getBuffer()],
+                          alignsOf(aligns, alloc.getBuffer()));
       else
         lowerAllocBuffer(
             rewriter, alloc,
-            llvm::map_to_vector(alloc.getDynamicSizes(), [&](Value v) {
-              return rewriter.getRemappedValue(v);
-            }));
+            llvm::map_to_vector(
+                alloc.getDynamicSizes(),
+                [&](Value v) { return rewriter.getRemappedValue(v); }),
+            alignsOf(aligns, alloc.getBuffer()));
 
     Location loc = block.getLoc();
     rewriter.setInsertionPoint(block);
@@ -356,9 +407,11 @@ struct BlockOpLowering : public OpConversionPattern<BlockOp> {
 /// vectorized or unrolled loop keeps its kind in `tir.loop_kind`, and
 /// annotations stay as `tir.annotations`, for the passes that act on them.
 struct ForOpLowering : public OpConversionPattern<ForOp> {
-  ForOpLowering(MLIRContext *ctx, CompactionPlans *plans)
-      : OpConversionPattern(ctx), plans(plans) {}
+  ForOpLowering(MLIRContext *ctx, CompactionPlans *plans,
+                const BufferAligns *aligns)
+      : OpConversionPattern(ctx), plans(plans), aligns(aligns) {}
   CompactionPlans *plans;
+  const BufferAligns *aligns;
 
   LogicalResult
   matchAndRewrite(ForOp loop, OpAdaptor adaptor,
@@ -397,7 +450,8 @@ struct ForOpLowering : public OpConversionPattern<ForOp> {
         if (plan.home != loop)
           continue;
         rewriter.setInsertionPointToStart(body);
-        plan.buffer = createBuffer(rewriter, loc, plan.type, ValueRange());
+        plan.buffer = createAlignedBuffer(rewriter, loc, plan.type,
+                                          ValueRange(), alignsOf(aligns, old));
       }
     rewriter.eraseOp(loop);
     return success();
@@ -437,16 +491,17 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
 } // namespace
 
 static void populatePatterns(RewritePatternSet &patterns,
-                             CompactionPlans *plans) {
+                             CompactionPlans *plans,
+                             const BufferAligns *aligns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocBufferOpLowering, BlockOpLowering, ForOpLowering>(ctx,
-                                                                      plans);
+  patterns.add<AllocBufferOpLowering, BlockOpLowering, ForOpLowering>(
+      ctx, plans, aligns);
   patterns.add<LoadOpLowering, StoreOpLowering>(ctx);
 }
 
 void mlir::tir::populateTIRToSCFConversionPatterns(
     RewritePatternSet &patterns) {
-  populatePatterns(patterns, nullptr);
+  populatePatterns(patterns, nullptr, nullptr);
 }
 
 /// Buffers allocated in a TVM storage scope (`memref<..., "shared">`) become
@@ -496,7 +551,9 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
   if (compactBuffers)
     plans = planBufferCompaction(root);
   RewritePatternSet patterns(context);
-  populatePatterns(patterns, &plans);
+  // storage_align's strides, read before the blocks holding them go.
+  BufferAligns aligns = collectBufferDimAligns(root);
+  populatePatterns(patterns, &plans, &aligns);
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
   if (failed(applyPartialConversion(root, target, std::move(patterns), config)))

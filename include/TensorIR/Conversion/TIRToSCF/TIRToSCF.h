@@ -24,7 +24,8 @@ namespace mlir::tir {
 /// conversion in which those ops are illegal and arith, memref and scf
 /// legal, with folding off (the output is what the patterns build). A
 /// thread-bound tir.for is not matched (the GPU lowering provides its own
-/// pattern); storage scopes are kept (see convertTIRToSCF).
+/// pattern); storage scopes are kept and storage_align strides are not
+/// applied (both are convertTIRToSCF's).
 void populateTIRToSCFConversionPatterns(RewritePatternSet &patterns);
 
 /// Lowers every tir op under `root` (see convert-tir-to-scf) with the

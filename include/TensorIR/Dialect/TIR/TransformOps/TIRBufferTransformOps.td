@@ -18,8 +18,11 @@ def TIR_StorageAlignOp : TIR_ScheduleOp<"storage_align"> {
     s such that `s mod factor == offset` (to avoid bank conflicts, for
     instance), as TVM does: an entry `[buffer_index, axis, factor, offset]`
     of the block's `buffer_dim_align` annotation, replacing an earlier entry
-    for the same dimension. The lowering does not pad strides yet: the
-    annotation is kept, as TVM keeps it until its lowering does.
+    for the same dimension. convert-tir-to-scf allocates the buffer with
+    those strides (a flat allocation seen through a
+    `memref.reinterpret_cast` to the strided layout), computed as TVM's
+    CompactBufferAllocation does, on the compacted shape where the buffer
+    is compacted.
 
     ```mlir
     transform.tir.storage_align %b {buffer_index = 0, axis = 0, factor = 128, offset = 127} : !transform.any_op
