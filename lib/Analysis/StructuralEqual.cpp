@@ -90,6 +90,9 @@ void Flattener::walkFunction(FunctionOpInterface func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     NamedAttrList attrs(func.getArgAttrDict(i));
     attrs.erase(kArgNameAttr);
+    // How a build calls the function (the layout the user declared before
+    // transform_layout), which TVM's programs do not carry.
+    attrs.erase(TIRDialect::kDeclaredLayoutAttrName);
     auto vars =
         dyn_cast_or_null<ArrayAttr>(attrs.erase(TIRDialect::kDimVarsAttrName));
     emit(op, op, "argument attributes", i,

@@ -5,6 +5,7 @@
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/InitAllDialects.h"
 #include "TensorIR/Pipelines/Passes.h"
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
@@ -342,6 +343,12 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   context->printOpOnDiagnostic(false);
   auto restore =
       llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
+  // The signatures are the ones the user declared: parameters a schedule
+  // re-laid out take their declared types back first.
+  PassManager restorePM(context);
+  restorePM.addPass(createTIRRestoreDeclaredLayoutsPass());
+  if (failed(restorePM.run(module)))
+    return failure();
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))
     return failure();

@@ -16,9 +16,12 @@ using namespace mlir;
 void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
                                          const LowerToLLVMOptions &options) {
   // tir -> scf + memref + arith; loop kinds become vectors and copies.
-  // Assumptions (facts for the analyses on tir) compute nothing: dropped.
+  // Parameters a schedule re-laid out keep their declared types (copies in
+  // and out); assumptions (facts for the analyses on tir) compute nothing:
+  // dropped.
   // Loops above a predicated block first get the range it allows (LLVM
   // would otherwise unroll the iterations it cuts off, at great cost).
+  pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());
   ConvertTIRToSCFPassOptions toSCF;

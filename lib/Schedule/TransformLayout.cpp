@@ -18,6 +18,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
@@ -30,6 +31,40 @@ using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kPrimitive = "transform_layout";
+
+/// For a parameter, records the layout the user declared (composed with
+/// an earlier record), so that a build can keep the declared signature
+/// (--tir-restore-declared-layouts).
+static void recordDeclaredLayout(RewriterBase &rewriter, Operation *scope,
+                                 Value buffer, MemRefType oldType,
+                                 AffineMap indexMap, Attribute padValue) {
+  auto func = dyn_cast<FunctionOpInterface>(scope);
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!func || !arg)
+    return;
+  unsigned i = arg.getArgNumber();
+  StringRef key = TIRDialect::kDeclaredLayoutAttrName;
+  Type declared = oldType;
+  AffineMap map = indexMap;
+  Attribute pad = padValue;
+  if (auto earlier = func.getArgAttrOfType<DictionaryAttr>(i, key)) {
+    declared = earlier.getAs<TypeAttr>("type").getValue();
+    map =
+        indexMap.compose(earlier.getAs<AffineMapAttr>("index_map").getValue());
+    // An earlier constant pad value still holds in the new padding; one
+    // computed from the earlier indices does not.
+    if (!pad && isa_and_present<TypedAttr>(earlier.get("pad_value")))
+      pad = earlier.get("pad_value");
+  }
+  SmallVector<NamedAttribute> fields = {
+      rewriter.getNamedAttr("type", TypeAttr::get(declared)),
+      rewriter.getNamedAttr("index_map", AffineMapAttr::get(map))};
+  if (pad)
+    fields.push_back(rewriter.getNamedAttr("pad_value", pad));
+  rewriter.modifyOpInPlace(func, [&] {
+    func.setArgAttr(i, key, rewriter.getDictionaryAttr(fields));
+  });
+}
 
 LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                                          int64_t bufferIndex, bool isWrite,
@@ -139,6 +174,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
   if (failed(relayoutBuffer(rewriter, *scope, buffer, indexMap, shape,
                             /*simplify=*/true, kPrimitive, block, error)))
     return failure();
+  recordDeclaredLayout(rewriter, *scope, buffer, type, indexMap, padValue);
   if (plan && plan->kind != PaddingPlan::Kind::Replacement)
     addPaddingNest(rewriter, *scope, *plan, buffer, *padding, type.getShape(),
                    pad);

@@ -244,22 +244,23 @@ def test_reindex_refusals_leave_ir(example, buffer, error, message):
 
 
 def test_transform_layout_runs_and_traces(example):
-    # C packed into 16 x 16 tiles: the parameter takes the new shape (as in
-    # TVM), so the caller passes the tiled array.
+    # C packed into 16 x 16 tiles: the parameter takes the new shape in the
+    # IR (as in TVM), but the built function keeps the signature the user
+    # declared (--tir-restore-declared-layouts): the caller passes 128 x 128.
     mod = example("matmul")
     sch = tvm.tir.Schedule(mod)
     sch.transform_layout("C", ("write", 0), lambda i, j: (i // 16, j // 16, i % 16, j % 16))
     assert "memref<8x8x16x16xf32>" in sch.mod.mlir()
+    assert "tir.declared_layout = {" in sch.mod.mlir()
     assert ('sch.transform_layout(block=b0, buffer=("write", 0), index_map=lambda d0, d1: '
             '((d0 // 16), (d1 // 16), (d0 % 16), (d1 % 16), ), '
             'assume_injective_transform=False)') in str(sch.trace.as_python())
     _, _, reference = run_matmul(mod, seed=6)
-    rng = np.random.default_rng(6)
-    a = rng.uniform(-1, 1, (128, 128)).astype("float32")
-    b = rng.uniform(-1, 1, (128, 128)).astype("float32")
-    tiled = np.zeros((8, 8, 16, 16), "float32")
-    tvm.build(sch.mod)["matmul"](a, b, tiled)
-    assert np.array_equal(tiled.transpose(0, 2, 1, 3).reshape(128, 128), reference)
+    _, _, scheduled = run_matmul(sch.mod, seed=6)
+    assert np.array_equal(scheduled, reference)
+    with pytest.raises(ValueError, match=r"argument 2 \('C'\) of 'matmul': expected rank 2"):
+        tvm.build(sch.mod)["matmul"](*(np.zeros((128, 128), "float32") for _ in range(2)),
+                                     np.zeros((8, 8, 16, 16), "float32"))
 
 
 def test_transform_block_layout_and_axis_separator_run(example):
@@ -322,8 +323,8 @@ def test_reindex_cache_refusal_leaves_ir(example):
 def test_transform_layout_padding_runs():
     # 14 elements in 4 x 4 tiles with a pad value: the intermediate's
     # writer runs over the new shape and stores the pad value on the
-    # padding (TVM's replacement plan); so does the output's, whose padding
-    # comes back to the caller, who passes the padded array.
+    # padding (TVM's replacement plan); so does the output's, and the built
+    # function still takes the 14 elements the user declared.
     @T.prim_func
     def two(A: T.Buffer((14,), "int32"), C: T.Buffer((14,), "int32")):
         B = T.alloc_buffer((14,), "int32")
@@ -347,10 +348,10 @@ def test_transform_layout_padding_runs():
     assert np.array_equal(expected, got)
     sch = tvm.tir.Schedule(two)
     sch.transform_layout("C", "C", lambda i: [i // 4, i % 4], pad_value=-7)
-    padded = np.zeros((4, 4), "int32")
-    tvm.build(sch.mod)["two"](a, padded)
-    assert np.array_equal(padded.reshape(16)[:14], expected)
-    assert np.array_equal(padded.reshape(16)[14:], [-7, -7])
+    assert "memref<4x4xi32>" in sch.mod.mlir() and "tir.declared_layout" in sch.mod.mlir()
+    got = np.zeros(14, "int32")
+    tvm.build(sch.mod)["two"](a, got)
+    assert np.array_equal(expected, got)
 
 
 def test_storage_align_pads_the_lowered_strides(example):

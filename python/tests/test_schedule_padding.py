@@ -1,6 +1,8 @@
 """rolling_buffer, decompose_padding and pad_einsum through tir.Schedule:
 the IR they leave, the same numbers as the unscheduled program, and
 refusals that leave the IR as it was."""
+import re
+
 import numpy as np
 import pytest
 
@@ -265,10 +267,8 @@ def row_sums(A: T.Buffer((14, 8), "int32"), D: T.Buffer((14,), "int32"),
             E[vi] = C[vi] + 1
 
 
-def run_row_sums(mod, a_shape=(14, 8)):
+def run_row_sums(mod):
     a = np.arange(112, dtype="int32").reshape(14, 8)
-    if a_shape != (14, 8):
-        a = np.concatenate([a, np.full((2, 8), 42, "int32")]).reshape(a_shape)
     d, e = np.zeros(14, "int32"), np.zeros(14, "int32")
     tvm.build(mod)["row_sums"](a, d, e)
     return d, e
@@ -291,14 +291,17 @@ def test_transform_layout_padding_plans_run(buffer, pad_value, plan):
 
 
 def test_transform_layout_padded_input_assumes_its_padding():
-    # A is an input: its padding is the caller's; the schedule only states
-    # what it holds (an assumption, which lowering drops).
+    # A is an input: the schedule only states what its padding holds (an
+    # assumption, which lowering drops). The built function takes the
+    # 14 x 8 array the user declared and fills a 4 x 4 x 8 copy, padding
+    # included (--tir-restore-declared-layouts).
     expected = run_row_sums(row_sums)
     sch = tvm.tir.Schedule(row_sums)
     sch.transform_layout("B", "A", lambda i, k: [i // 4, i % 4, k], pad_value=42)
     text = sch.mod.mlir()
     assert 'tir.block "buffer_A_assumptions"' in text and 'tir.call "assume"' in text
-    got = run_row_sums(sch.mod, a_shape=(4, 4, 8))
+    assert "memref<4x4x8xi32>" in text
+    got = run_row_sums(sch.mod)
     assert all(np.array_equal(x, y) for x, y in zip(expected, got))
 
 
@@ -312,3 +315,35 @@ def test_transform_layout_pad_value_refusals_leave_ir():
         sch2.transform_layout("B", "B", lambda i, j: [i // 4, j, i % 4],
                               pad_value=lambda a, b, c: a + c)
     assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def first_twelve(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    for i in range(12):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = A[vi] * 2.0
+
+
+@pytest.mark.parametrize("maps", [
+    [lambda i: [i // 4, i % 4]],
+    [lambda i: [i // 8, i % 8], lambda i, j: [j, i]],      # composed
+    [lambda i: [i // 5, i % 5]],                          # pads C to 4 x 5
+])
+def test_transformed_parameters_keep_the_declared_signature(maps):
+    # The built function takes the arrays as declared, whatever layouts the
+    # schedule gave C; the elements it does not write come back unchanged.
+    a = np.arange(16, dtype="float32")
+    expected = np.full(16, -1.0, "float32")
+    tvm.build(first_twelve)["first_twelve"](a, expected)
+    sch = tvm.tir.Schedule(first_twelve)
+    for index_map in maps:
+        sch.transform_layout("C", "C", index_map, pad_value=0.0)
+    assert "tir.declared_layout" in sch.mod.mlir()
+    got = np.full(16, -1.0, "float32")
+    tvm.build(sch.mod)["first_twelve"](a, got)
+    assert np.array_equal(expected, got)
+    # Structural equality leaves the calling convention out, as TVM has none.
+    stripped = re.sub(r"tir\.declared_layout = \{[^}]*\}, ", "", sch.mod.mlir())
+    assert "declared_layout" not in stripped
+    tvm.ir.assert_structural_equal(sch.mod, tvm.IRModule.from_mlir(stripped))

@@ -38,11 +38,14 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A parameter changes in the signature; accesses are simplified with the
-// domains (`(vo * 4 + vi) floordiv 4` is `vo`), a listed region is
-// re-derived for the buffer only, and its axis separators are set.
+// A parameter changes in the signature (TVM's buffer_map), which records
+// the layout the user declared for builds (--tir-restore-declared-layouts);
+// accesses are simplified with the domains (`(vo * 4 + vi) floordiv 4` is
+// `vo`), a listed region is re-derived for the buffer only, and its axis
+// separators are set.
+// CHECK:       #[[MAP:.+]] = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>
 // CHECK-LABEL: func.func @param
-// CHECK-SAME:    %arg0: memref<4x4xf32> {tir.axis_separators = array<i64: 1>, tir.name = "A"}
+// CHECK-SAME:    %arg0: memref<4x4xf32> {tir.axis_separators = array<i64: 1>, tir.declared_layout = {index_map = #[[MAP]], type = memref<16xf32>}, tir.name = "A"}
 // CHECK:         tir.block "B"(%[[VO:.+]] = spatial(4, %o), %[[VI:.+]] = spatial(4, %i))
 // CHECK-SAME:      reads(%arg0[%[[VO]], %[[VI]]] : memref<4x4xf32>) writes(%arg1[%[[VO]] * 4 + %[[VI]]] : memref<16xf32>)
 // CHECK-NEXT:      tir.load %arg0[%[[VO]], %[[VI]]] : memref<4x4xf32>

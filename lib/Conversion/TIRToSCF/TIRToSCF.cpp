@@ -568,6 +568,7 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
       func.removeArgAttr(i, TIRDialect::kNameAttrName);
       func.removeArgAttr(i, TIRDialect::kDimVarsAttrName);
       func.removeArgAttr(i, TIRDialect::kAxisSeparatorsAttrName);
+      func.removeArgAttr(i, TIRDialect::kDeclaredLayoutAttrName);
     }
   });
   return success();

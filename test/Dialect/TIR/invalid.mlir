@@ -572,3 +572,28 @@ func.func @dim_vars_names_buffer(%A: memref<?xf32> {tir.name = "A"},
                                  %B: memref<?xf32> {tir.name = "B", tir.dim_vars = ["A"]}) {
   return
 }
+
+// -----
+
+// tir.declared_layout: the declared type's element type differs from the
+// parameter's.
+// expected-error @below {{'tir.declared_layout' of argument 0 must be {type = <static memref of the argument's element type>, index_map = <affine map from its indices to the argument's>, pad_value = <optional constant or affine map to one value>}}}
+func.func @declared_element(%A: memref<4x4xf32> {tir.declared_layout = {type = memref<16xi32>, index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>}}) {
+  return
+}
+
+// -----
+
+// tir.declared_layout: the index map does not reach the parameter's rank.
+// expected-error @below {{'tir.declared_layout' of argument 0 must be}}
+func.func @declared_map(%A: memref<4x4xf32> {tir.declared_layout = {type = memref<16xf32>, index_map = affine_map<(d0) -> (d0)>}}) {
+  return
+}
+
+// -----
+
+// tir.declared_layout: a pad value of another type.
+// expected-error @below {{'tir.declared_layout' of argument 0 must be}}
+func.func @declared_pad(%A: memref<4x4xf32> {tir.declared_layout = {type = memref<14xf32>, index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, pad_value = 0 : i32}}) {
+  return
+}

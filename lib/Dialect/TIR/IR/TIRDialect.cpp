@@ -117,6 +117,39 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
   }
   if (attribute.getName() == kDimVarsAttrName)
     return verifyDimVars(op, argIndex, attribute.getValue());
+  if (attribute.getName() == kDeclaredLayoutAttrName) {
+    // {type = memref<...>, index_map = affine_map<declared -> current>,
+    //  pad_value = constant | affine_map<current -> (v)>}
+    auto dict = dyn_cast<DictionaryAttr>(attribute.getValue());
+    auto declared = dict ? dict.getAs<TypeAttr>("type") : TypeAttr();
+    auto memref =
+        declared ? dyn_cast<MemRefType>(declared.getValue()) : MemRefType();
+    auto map = dict ? dict.getAs<AffineMapAttr>("index_map") : AffineMapAttr();
+    ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+    auto current = argIndex < argTypes.size()
+                       ? dyn_cast<MemRefType>(argTypes[argIndex])
+                       : MemRefType();
+    bool ok = memref && memref.hasStaticShape() && map && current &&
+              map.getValue().getNumSymbols() == 0 &&
+              map.getValue().getNumDims() == memref.getRank() &&
+              map.getValue().getNumResults() == current.getRank() &&
+              memref.getElementType() == current.getElementType();
+    if (Attribute pad = ok ? dict.get("pad_value") : Attribute()) {
+      auto padMap = dyn_cast<AffineMapAttr>(pad);
+      auto typed = dyn_cast<TypedAttr>(pad);
+      ok = (typed && typed.getType() == current.getElementType()) ||
+           (padMap && padMap.getValue().getNumResults() == 1 &&
+            padMap.getValue().getNumDims() == current.getRank());
+    }
+    if (!ok)
+      return op->emitError("'tir.declared_layout' of argument ")
+             << argIndex
+             << " must be {type = <static memref of the argument's element "
+                "type>, index_map = <affine map from its indices to the "
+                "argument's>, pad_value = <optional constant or affine map "
+                "to one value>}";
+    return success();
+  }
   if (attribute.getName() != kNameAttrName)
     return op->emitError("unknown tir argument attribute '")
            << attribute.getName().getValue() << "'";

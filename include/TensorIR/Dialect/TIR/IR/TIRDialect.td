@@ -56,6 +56,13 @@ def TIR_Dialect : Dialect {
     /// the variable that sizes it (a scalar parameter's tir.name or a shape
     /// variable; "" for none), verified with the region arguments.
     static constexpr ::llvm::StringLiteral kDimVarsAttrName = "tir.dim_vars";
+    /// The argument attribute of a buffer parameter whose layout a schedule
+    /// changed (transform_layout): the type the user declared, the index
+    /// map from the declared indices to the current ones, and the pad
+    /// value, if any. `--tir-restore-declared-layouts` gives the function
+    /// its declared signature back for building.
+    static constexpr ::llvm::StringLiteral kDeclaredLayoutAttrName =
+        "tir.declared_layout";
     /// A tir.for's kind, carried by the scf loop it lowers to until the
     /// passes that act on it (vectorize, unroll) remove it.
     static constexpr ::llvm::StringLiteral kLoopKindAttrName = "tir.loop_kind";

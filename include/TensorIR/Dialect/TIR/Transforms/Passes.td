@@ -81,6 +81,38 @@ def TIRLowerInitPass : Pass<"tir-lower-init"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TIRRestoreDeclaredLayoutsPass : Pass<"tir-restore-declared-layouts"> {
+  let summary = "Give functions whose parameters a schedule re-laid out their declared signature";
+  let description = [{
+    transform_layout on a parameter changes its type (TVM's buffer_map),
+    and records the type the user declared in `tir.declared_layout`
+    (with the index map and pad value). A build keeps the signature the
+    user declared: for each such parameter this pass gives it back its
+    declared type, allocates a buffer of the scheduled layout at the start
+    of the function, which the body now uses, fills its padding with the
+    pad value (when there is one), copies the caller's elements in through
+    the index map, and copies them back out before the function returns
+    when it writes the parameter (all of them: those the function leaves
+    alone go back as they came):
+
+    ```mlir
+    %A_layout = tir.alloc_buffer : memref<4x4xi32>
+    tir.for %i = 0 to 14 {
+      tir.block "A_layout_in"(%v = spatial(14, %i)) {
+        %x = tir.load %A[%v] : memref<14xi32>
+        tir.store %x, %A_layout[%v floordiv 4, %v mod 4] : memref<4x4xi32>
+      }
+    }
+    ```
+
+    The attribute is removed; the parameter's axis separators, which
+    belong to the scheduled layout, move to the new buffer. The CPU
+    pipeline runs this pass first (and the compiler before it reads the
+    signatures).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TIRRemoveAssumePass : Pass<"tir-remove-assume"> {
   let summary = "Drop the assumptions (tir.call \"assume\") before code generation";
   let description = [{
