@@ -255,6 +255,9 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
     }
   }
 
+  // The block's own domains, before the buffers' shapes narrow them (the
+  // iterations reverse_compute_at must keep).
+  SmallVector<int64_t> ownLo(domLo), ownHi(domHi);
   SmallVector<AffineExpr> lo(numVars), hi(numVars);
   DomainSolver s{c, computeAt, in, lo, hi, domLo, domHi};
   SmallVector<std::optional<int64_t>> sizes;
@@ -378,6 +381,24 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
         k && k.getValue() < 1)
       return c.fail(c.block, "would give block " + c.name() +
                                  " an empty domain under the loop");
+    // reverse_compute_at runs the consumer only where it reads what the
+    // producers write; its other iterations (a padding block's border,
+    // which reads nothing) would never run. TVM drops them; refused here.
+    if (!computeAt && !dom.guardLo && !dom.guardHi) {
+      auto extent = dom.getConstantExtent();
+      auto range = evaluateRange(dom.lower, ranges);
+      if (extent && range &&
+          (range->lo > ownLo[i] || range->hi + *extent - 1 < ownHi[i]))
+        return c.fail(c.block,
+                      "would leave out iterations of block " + c.name() + ": " +
+                          iterVarLabel(c.block, i) + " runs over [" +
+                          Twine(ownLo[i]) + ", " + Twine(ownHi[i] + 1) +
+                          "), but only [" + Twine(range->lo) + ", " +
+                          Twine(range->hi + *extent) +
+                          ") read what the producers write under loop " +
+                          loopName(c.loop) +
+                          " (the others read none of it, and would never run)");
+    }
     plan.vars.push_back(dom);
   }
   plan.inputs = in.values;

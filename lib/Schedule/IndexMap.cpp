@@ -36,13 +36,14 @@ mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
 }
 
 namespace {
-/// `(d floordiv lower) mod extent`; `top` when no mod cuts it below the
-/// input's range.
+/// `((d + offset) floordiv lower) mod extent`; `top` when no mod cuts it
+/// below the input's range.
 struct Piece {
   unsigned input;
   int64_t lower;
   int64_t extent;
   bool top;
+  int64_t offset = 0;
 };
 /// A piece times `scale` in a result.
 struct Term {
@@ -61,6 +62,17 @@ static std::optional<Piece> parsePiece(AffineExpr e,
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
     return std::nullopt;
+  // `d + c` split further (`(i + 1) floordiv 8`): the input shifted by c,
+  // whose values run over [c, c + extent).
+  if (e.getKind() == AffineExprKind::Add) {
+    auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
+    auto shift = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!d || !shift || shift.getValue() < 0)
+      return std::nullopt;
+    return Piece{d.getPosition(), 1,
+                 extents[d.getPosition()] + shift.getValue(), true,
+                 shift.getValue()};
+  }
   auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
   if (!c || c.getValue() <= 0)
     return std::nullopt;
@@ -73,14 +85,15 @@ static std::optional<Piece> parsePiece(AffineExpr e,
     // divides e.
     if (!p->top && p->extent % k != 0)
       return std::nullopt;
-    return Piece{p->input, p->lower * k, ceilDiv(p->extent, k), p->top};
+    return Piece{p->input, p->lower * k, ceilDiv(p->extent, k), p->top,
+                 p->offset};
   }
   if (e.getKind() == AffineExprKind::Mod) {
     if (k >= p->extent)
       return p;
     if (!p->top && p->extent % k != 0)
       return std::nullopt;
-    return Piece{p->input, p->lower, k, false};
+    return Piece{p->input, p->lower, k, false, p->offset};
   }
   return std::nullopt;
 }
@@ -140,6 +153,7 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
   }
   bool exact = true;
   result.inputPadded.assign(numInputs, false);
+  result.inputOffset.assign(numInputs, 0);
   // Within a result, terms in mixed radix: each scale at least the span of
   // the ones below (exactly, for no gap).
   SmallVector<SmallVector<Term *>> byResult(numResults);
@@ -170,7 +184,13 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     llvm::sort(
         list, [](Term *a, Term *b) { return a->piece.lower < b->piece.lower; });
     int64_t covered = 1;
+    int64_t offset = list.empty() ? 0 : list.front()->piece.offset;
     for (Term *t : list) {
+      if (t->piece.offset != offset) {
+        why = "the index map splits index " + std::to_string(d) +
+              " shifted by different constants";
+        return failure();
+      }
       if (t->piece.lower != covered) {
         why = "the index map " +
               std::string(t->piece.lower > covered ? "loses part of"
@@ -180,12 +200,15 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
       }
       covered *= t->piece.extent;
     }
-    if (covered < extents[d]) {
+    if (covered < extents[d] + offset) {
       why = "the index map loses part of index " + std::to_string(d);
       return failure();
     }
-    exact &= covered == extents[d];
-    result.inputPadded[d] = covered != extents[d];
+    // A shifted index leaves the values below its shift unused.
+    bool whole = covered == extents[d] && offset == 0;
+    exact &= whole;
+    result.inputPadded[d] = !whole;
+    result.inputOffset[d] = offset;
   }
   result.bijective = exact;
   result.pads = !exact;
@@ -213,7 +236,8 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
                                : (s == 1 ? r % e : (r % (s * e)).floorDiv(s));
       sum = sum + value * t->piece.lower;
     }
-    result.inverse.push_back(simplifyIndexExpr(sum, numResults, 0));
+    result.inverse.push_back(
+        simplifyIndexExpr(sum - result.inputOffset[d], numResults, 0));
   }
   return result;
 }

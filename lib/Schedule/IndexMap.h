@@ -47,6 +47,9 @@ struct IndexMapAnalysis {
   /// reaches past its extent.
   bool resultsExact = false;
   SmallVector<bool> inputPadded;
+  /// Per input, the constant it is shifted by before it is split (`(i + 1)
+  /// floordiv 8`): its inverse can then also fall below 0.
+  SmallVector<int64_t> inputOffset;
   /// For each result, the inputs it reads.
   SmallVector<SmallVector<unsigned>> inputsOf;
 };

@@ -30,6 +30,7 @@ namespace {
 struct PaddedInput {
   AffineExpr inverse; // over the new indices
   int64_t extent;     // the old dimension
+  bool shifted;       // the inverse can also fall below 0
   /// A split `(i floordiv c, i mod c)`: the new indices outer and inner;
   /// padding where `outer == quotient and remainder <= inner`.
   std::optional<std::pair<unsigned, unsigned>> split;
@@ -44,7 +45,8 @@ static SmallVector<PaddedInput> getPaddedInputs(const IndexMapAnalysis &a,
   for (auto [d, isPadded] : llvm::enumerate(a.inputPadded)) {
     if (!isPadded)
       continue;
-    PaddedInput p{a.inverse[d], oldShape[d], std::nullopt};
+    PaddedInput p{a.inverse[d], oldShape[d], a.inputOffset[d] > 0,
+                  std::nullopt};
     llvm::SmallBitVector used(numDims);
     p.inverse.walk([&](AffineExpr e) {
       if (auto dim = dyn_cast<AffineDimExpr>(e))
@@ -53,7 +55,8 @@ static SmallVector<PaddedInput> getPaddedInputs(const IndexMapAnalysis &a,
     for (unsigned outer : used.set_bits())
       for (unsigned inner : used.set_bits()) {
         int64_t c = a.shape[inner];
-        if (outer == inner || p.split || c <= 1 || p.extent % c == 0 ||
+        if (outer == inner || p.split || p.shifted || c <= 1 ||
+            p.extent % c == 0 ||
             a.shape[outer] !=
                 static_cast<int64_t>(llvm::divideCeil(p.extent, c)))
           continue;
@@ -88,6 +91,8 @@ getPaddingDisjuncts(ArrayRef<PaddedInput> padded, MLIRContext *ctx) {
       c.eqFlags = {false};
     }
     disjuncts.push_back(c);
+    if (p.shifted)
+      disjuncts.push_back(Conjunction{{-p.inverse - 1}, {false}});
   }
   return disjuncts;
 }
@@ -115,6 +120,11 @@ static Value buildPaddingCondition(OpBuilder &b, Location loc,
       Value old = materializeIndexValue(b, loc, p.inverse, indices);
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
                                    index(p.extent), old);
+      if (p.shifted)
+        cond = arith::OrIOp::create(
+            b, loc, cond,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, old,
+                                  index(0)));
     }
     result = result ? arith::OrIOp::create(b, loc, result, cond) : cond;
   }

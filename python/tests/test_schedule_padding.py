@@ -274,17 +274,23 @@ def run_row_sums(mod):
     return d, e
 
 
-@pytest.mark.parametrize("buffer, pad_value, plan", [
-    ("B", 0, "scf.if"),                       # replacement, with the init
-    ("B", lambda i, j: i * 4 + j, "scf.if"),  # a pad value from the indices
-    ("C", -1, "buffer_C_padding"),            # C's writer also writes D
+@pytest.mark.parametrize("buffer, pad_value, plan, index_map, shape", [
+    # replacement, with the init
+    ("B", 0, "scf.if", lambda i: [i // 4, i % 4], "4x4"),
+    # a pad value from the indices
+    ("B", lambda i, j: i * 4 + j, "scf.if", lambda i: [i // 4, i % 4], "4x4"),
+    # C's writer also writes D: the epilogue
+    ("C", -1, "buffer_C_padding", lambda i: [i // 4, i % 4], "4x4"),
+    # an index shifted before it is split: padding at both ends
+    ("B", 5, "scf.if", lambda i: [(i + 3) // 4, (i + 3) % 4], "5x4"),
+    ("C", 5, "buffer_C_padding", lambda i: [0, (i + 1) // 8, (i + 1) % 8], "1x2x8"),
 ])
-def test_transform_layout_padding_plans_run(buffer, pad_value, plan):
+def test_transform_layout_padding_plans_run(buffer, pad_value, plan, index_map, shape):
     expected = run_row_sums(row_sums)
     sch = tvm.tir.Schedule(row_sums)
-    sch.transform_layout(buffer, buffer, lambda i: [i // 4, i % 4], pad_value=pad_value)
+    sch.transform_layout(buffer, buffer, index_map, pad_value=pad_value)
     text = sch.mod.mlir()
-    assert plan in text and f"memref<4x4xi32>" in text
+    assert plan in text and f"memref<{shape}xi32>" in text
     got = run_row_sums(sch.mod)
     assert all(np.array_equal(x, y) for x, y in zip(expected, got))
     verify_trace_roundtrip(sch, row_sums)

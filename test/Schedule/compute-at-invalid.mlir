@@ -512,3 +512,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reverse_compute_at of a padding block under its input's copy: the border
+// of P (vh = 0 and 9) reads nothing the copy writes, so it would never run
+// (TVM drops those iterations, and P's border is left unwritten).
+func.func @pad_border(%X: memref<8xf32> {tir.name = "X"}, %P: memref<10xf32> {tir.name = "P"}) {
+  %C = tir.alloc_buffer : memref<8xf32>
+  tir.for %i = 0 to 8 {
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %x = tir.load %X[%vi] : memref<8xf32>
+      tir.store %x, %C[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %h = 0 to 10 {
+    // expected-note @below {{block}}
+    tir.block "pad"(%vh = spatial(10, %h)) {
+      %c1 = arith.constant 1 : index
+      %c9 = arith.constant 9 : index
+      %lo = arith.cmpi sle, %c1, %vh : index
+      %hi = arith.cmpi slt, %vh, %c9 : index
+      %in = arith.andi %lo, %hi : i1
+      %v = scf.if %in -> (f32) {
+        %x = tir.load %C[%vh - 1] : memref<8xf32>
+        scf.yield %x : f32
+      } else {
+        %z = arith.constant 0.0 : f32
+        scf.yield %z : f32
+      }
+      tir.store %v, %P[%vh] : memref<10xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %p = transform.tir.get_block "pad" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %c : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{reverse_compute_at would leave out iterations of block 'pad': 'vh' runs over [0, 10), but only [1, 9) read what the producers write under loop 'i' (the others read none of it, and would never run)}}
+    transform.tir.reverse_compute_at %p at %i : !transform.any_op, !transform.any_op
+    transform.yield
+  }
+}
