@@ -393,6 +393,25 @@ accessedBufferRanks(const PyHandle &h, bool reads) {
   return ranks;
 }
 
+/// The shapes of the buffers the block reads or writes (-1: a runtime
+/// dimension).
+static std::optional<std::vector<std::vector<int64_t>>>
+accessedBufferShapes(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::vector<int64_t>> shapes;
+  for (Value buffer : reads ? read : written) {
+    std::vector<int64_t> shape;
+    for (int64_t d : cast<MemRefType>(buffer.getType()).getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 /// The element types (MLIR's spelling: f32, i8, ...) of the buffers the
 /// block reads or writes.
 static std::optional<std::vector<std::string>>
@@ -482,6 +501,12 @@ PYBIND11_MODULE(_tensorir, m) {
       .def_property_readonly(
           "write_buffer_ranks",
           [](const PyHandle &h) { return accessedBufferRanks(h, false); })
+      .def_property_readonly(
+          "read_buffer_shapes",
+          [](const PyHandle &h) { return accessedBufferShapes(h, true); })
+      .def_property_readonly(
+          "write_buffer_shapes",
+          [](const PyHandle &h) { return accessedBufferShapes(h, false); })
       .def_property_readonly(
           "read_buffer_element_types",
           [](const PyHandle &h) { return accessedBufferElementTypes(h, true); })

@@ -353,3 +353,20 @@ def test_transformed_parameters_keep_the_declared_signature(maps):
     stripped = re.sub(r"tir\.declared_layout = \{[^}]*\}, ", "", sch.mod.mlir())
     assert "declared_layout" not in stripped
     tvm.ir.assert_structural_equal(sch.mod, tvm.IRModule.from_mlir(stripped))
+
+
+def test_pad_value_reading_a_buffer_is_refused():
+    # A pad value is an expression of the new indices; one that reads a
+    # buffer (another one, as TVM refuses, or the transformed one, which TVM
+    # has not implemented) is refused and leaves the IR as it was.
+    sch = tvm.tir.Schedule(row_sums)
+    block = sch.get(sch.get_block("B"))
+    (a,) = block.reads
+    assert (a.buffer.name, a.buffer.shape, a.buffer.dtype) == ("A", [14, 8], "int32")
+    assert [w.buffer.name for w in block.writes] == ["B"]
+    other = tvm.tir.decl_buffer(1, a.buffer.dtype, name="other")
+    before = sch.mod.mlir()
+    for pad in (lambda i, j: other[0], lambda i, j: a.buffer[i, j]):
+        with pytest.raises(tvm.tir.ScheduleError, match="may not read a buffer"):
+            sch.transform_layout("B", "B", lambda i: [i // 4, i % 4], pad_value=pad)
+    assert sch.mod.mlir() == before

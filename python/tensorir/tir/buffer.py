@@ -10,7 +10,7 @@ import re
 
 from ..te import Var
 
-__all__ = ["Buffer", "function_signature"]
+__all__ = ["Buffer", "BufferLoad", "BufferRegion", "decl_buffer", "function_signature"]
 
 _ELEMENT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16",
                    "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
@@ -26,8 +26,55 @@ class Buffer:
     def scope(self):
         return self._scope
 
+    def __getitem__(self, indices):
+        """`B[i, j]`: a load of the buffer (TVM's BufferLoad)."""
+        return BufferLoad(self, list(indices) if isinstance(indices, tuple) else [indices])
+
     def __repr__(self):
         return f"Buffer({self.name!r}, {self.shape}, {self.dtype!r})"
+
+
+class BufferLoad:
+    """`B[indices]` of a Buffer (TVM's tir.BufferLoad): an element of a
+    buffer, which index maps and pad values refuse (they are expressions
+    of their indices only)."""
+
+    def __init__(self, buffer, indices):
+        self.buffer, self.indices, self.dtype = buffer, indices, buffer.dtype
+
+    def __repr__(self):
+        return f"{self.buffer.name}[{', '.join(map(str, self.indices))}]"
+
+
+class BufferRegion:
+    """A buffer a block reads or writes (TVM's BufferRegion, as
+    `sch.get(block).reads` lists them). Only the buffer is here: the region
+    itself comes with the IR as Python objects."""
+
+    def __init__(self, buffer):
+        self.buffer = buffer
+
+    def __repr__(self):
+        return f"BufferRegion({self.buffer!r})"
+
+
+def decl_buffer(shape, dtype="float32", name="buffer", data=None, strides=None,
+                elem_offset=None, scope="", data_alignment=-1, offset_factor=0,
+                buffer_type="", axis_separators=None, span=None):
+    """TVM's tir.decl_buffer: a Buffer of `shape` and `dtype` (the layout
+    arguments are accepted for TVM's signature; the buffer is dense)."""
+    if isinstance(shape, int):
+        shape = [shape]
+    return Buffer(name, shape, dtype, scope or "global")
+
+
+def buffers_of(names, shapes, element_types):
+    """[BufferRegion] for a block's accessed buffers as its handle gives
+    them (names, shapes with -1 for a runtime dimension, MLIR element
+    types)."""
+    return [BufferRegion(Buffer(n, [None if d < 0 else d for d in s],
+                                _ELEMENT_DTYPES.get(t, t)))
+            for n, s, t in zip(names or [], shapes or [], element_types or [])]
 
 
 def _split_top_level(text):

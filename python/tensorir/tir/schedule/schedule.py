@@ -113,6 +113,23 @@ class _StmtView:
         """TVM's Object.same_as: the same block or loop."""
         return self == other
 
+    @property
+    def reads(self):
+        """A block's read buffers, in order (TVM's Block.reads, as
+        BufferRegions of their buffers)."""
+        from ..buffer import buffers_of
+        h = self._handle
+        return buffers_of(h.read_buffer_names, h.read_buffer_shapes,
+                          h.read_buffer_element_types)
+
+    @property
+    def writes(self):
+        """A block's write buffers, in order (TVM's Block.writes)."""
+        from ..buffer import buffers_of
+        h = self._handle
+        return buffers_of(h.write_buffer_names, h.write_buffer_shapes,
+                          h.write_buffer_element_types)
+
     def __repr__(self):
         return str(self._handle)
 
