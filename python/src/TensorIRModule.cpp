@@ -157,6 +157,24 @@ struct PyTrace {
       throw py::value_error(error);
     return *text;
   }
+  std::string asJSON() const {
+    std::string error;
+    FailureOr<std::string> text = tir::printTraceAsJSON(module->get(), error);
+    if (failed(text))
+      throw py::value_error(error);
+    return *text;
+  }
+  static PyTrace fromJSON(const std::string &json) {
+    std::string error;
+    DiagnosticCollector diags;
+    FailureOr<OwningOpRef<ModuleOp>> parsed =
+        tir::parseTraceFromJSON(json, &context(), error);
+    if (failed(parsed)) {
+      std::string detail = diags.take();
+      throw py::value_error(detail.empty() ? error : error + ":\n" + detail);
+    }
+    return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(*parsed))};
+  }
 };
 
 struct PySchedule : std::enable_shared_from_this<PySchedule> {
@@ -572,6 +590,8 @@ PYBIND11_MODULE(_tensorir, m) {
   py::class_<PyTrace>(m, "Trace")
       .def_static("parse", &PyTrace::parse, py::arg("text"))
       .def("as_python", &PyTrace::asPython)
+      .def("as_json", &PyTrace::asJSON)
+      .def_static("from_json", &PyTrace::fromJSON, py::arg("json"))
       .def("__str__", [](const PyTrace &t) { return print(t.module->get()); });
 
   using S = PySchedule;

@@ -49,3 +49,40 @@ def test_transform_script_replays_to_the_same_ir(example, tmp_path):
          "--transform-interpreter"],
         capture_output=True, text=True, check=True).stdout
     assert tvm.IRModule.from_mlir(replayed).mlir() == sch.mod.mlir()
+
+
+def test_trace_as_json_replays_to_the_same_ir(example):
+    import json
+    from tensorir.tir.schedule.trace import Trace
+    sch = schedule(example)
+    data = sch.trace.as_json()
+    insts, decisions = data
+    assert decisions == [] and len(insts) == len(sch.trace.as_python().splitlines())
+    kind, inputs, attrs, outputs, (operand_types, result_types) = insts[2]
+    assert kind == "transform.tir.split" and inputs == ["v3"] and outputs == ["v5", "v6"]
+    assert attrs["factors"] == "array<i64: -1, 16>"
+    assert result_types == ['!transform.op<"tir.for">'] * 2
+    again = tvm.tir.Schedule(example("matmul_relu"))
+    Trace.apply_json_to_schedule(json.loads(json.dumps(data)), again)
+    assert again.mod.mlir() == sch.mod.mlir()
+    assert again.trace.as_json() == data
+
+
+def test_bad_json_traces_are_refused(example):
+    from tensorir.tir.schedule.trace import Trace
+    import pytest
+    data = schedule(example).trace.as_json()
+    cases = [
+        ("{", "not JSON"),
+        ([{"a": 1}], r"\[instructions, decisions\]"),
+        ([[["transform.yield", [], {}, [], [[], []]]], []], "not a schedule step"),
+        ([[["transform.tir.get_loops", ["v9"], {}, ["v1"], [["!transform.any_op"],
+                                                          ["!transform.any_op"]]]], []],
+         "uses 'v9', which no earlier one defines"),
+        ([[data[0][0][:2] + [{"name": "C"}] + data[0][0][3:]], []],
+         "attribute 'name' does not parse"),
+        ([[data[0][0][:4]], []], r"is not \[kind, inputs, attrs, outputs, types\]"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(ValueError, match=message):
+            Trace.from_json(bad)

@@ -17,7 +17,7 @@ from .schedule import Schedule, ScheduleError
 
 __all__ = ["verify_trace_roundtrip", "assert_structural_equal_ignore_global_symbol"]
 
-TEXT_FORMATS = ("python", "transform")
+TEXT_FORMATS = ("python", "transform", "json")
 
 
 def _tir_opt():
@@ -74,6 +74,24 @@ def _replay_python(sch, mod, debug_mask):
     return new_sch
 
 
+def _replay_json(sch, mod, debug_mask):
+    """The trace as JSON (through its text, as a database keeps it), read
+    back and applied to a new Schedule: the same module, and the same JSON
+    again."""
+    import json
+    from .trace import Trace
+    data = sch.trace.as_json()
+    new_sch = Schedule(mod, debug_mask=debug_mask)
+    try:
+        Trace.apply_json_to_schedule(json.loads(json.dumps(data)), new_sch)
+    except ScheduleError as error:
+        raise ValueError(f"replaying the trace as JSON fails: {error}") from None
+    _assert_same(new_sch.mod, sch.mod, "replaying the trace as JSON")
+    if new_sch.trace.as_json() != data:
+        raise ValueError("the trace replayed from JSON gives other JSON")
+    return new_sch
+
+
 def _replay_transform_script(sch, mod, debug_mask, required):
     tir_opt = _tir_opt()
     if tir_opt is None:
@@ -107,9 +125,11 @@ def verify_trace_roundtrip(sch, mod, *, debug_mask="all", text_format=None):
     sch: the Schedule; mod: the IRModule or PrimFunc it was made from.
     The trace is applied to a new Schedule of `mod` (trace.apply_to_schedule),
     then replayed in each text format: "python" (trace.as_python(), run with
-    exec on a new Schedule; the replay's trace must print the same) and
-    "transform" (trace.as_transform_script(), run by tir-opt on the module).
-    text_format: a format or a list of them; by default both, the transform
+    exec on a new Schedule; the replay's trace must print the same),
+    "transform" (trace.as_transform_script(), run by tir-opt on the module)
+    and "json" (trace.as_json() through JSON text, applied with
+    Trace.apply_json_to_schedule; the replay's JSON must be the same).
+    text_format: a format or a list of them; by default all, the transform
     script only where a tir-opt is found (named text formats are required).
     Each replay must give a module equal to sch.mod, else ValueError."""
     required = text_format is not None
@@ -128,6 +148,8 @@ def verify_trace_roundtrip(sch, mod, *, debug_mask="all", text_format=None):
         new_sch = _replay_python(sch, mod, debug_mask)
     if "transform" in formats:
         _replay_transform_script(sch, mod, debug_mask, required=required)
+    if "json" in formats:
+        _replay_json(sch, mod, debug_mask)
     return new_sch
 
 

@@ -8,6 +8,8 @@ replays:
     tir-opt mod.mlir --transform-preload-library=transform-library-paths=s.mlir \\
         --transform-interpreter
 """
+import json
+
 from ..._ext import ext
 
 
@@ -26,6 +28,25 @@ class Trace:
     def as_python(self):
         """The steps as TVM's Python, one call of `sch` per line."""
         return self._native.as_python().rstrip("\n")
+
+    def as_json(self, remove_postproc=False):
+        """The steps as JSON data (TVM's Trace.as_json): [instructions,
+        decisions], each instruction [kind, inputs, attrs, outputs,
+        [operand types, result types]] in MLIR's syntax; decisions are
+        attributes of the sampling steps, so the list is empty."""
+        return json.loads(self._native.as_json())
+
+    @classmethod
+    def from_json(cls, json_obj):
+        """The trace `as_json` gave (the data or its JSON text)."""
+        text = json_obj if isinstance(json_obj, str) else json.dumps(json_obj)
+        return cls(ext.Trace.from_json(text))
+
+    @staticmethod
+    def apply_json_to_schedule(json_obj, sch):
+        """TVM's Trace.apply_json_to_schedule: the steps of the JSON trace
+        applied to `sch`."""
+        Trace.from_json(json_obj).apply_to_schedule(sch)
 
     def as_transform_script(self):
         """The steps as a transform script that tir-opt replays."""
