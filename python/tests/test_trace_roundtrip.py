@@ -103,7 +103,7 @@ def test_trace_from_another_module_fails():
 
 def test_unknown_text_format():
     with pytest.raises(ValueError, match="text_format"):
-        verify_trace_roundtrip(tiled(), mod=scale, text_format="json")
+        verify_trace_roundtrip(tiled(), mod=scale, text_format="yaml")
 
 
 def test_apply_to_schedule_replays_the_steps():
