@@ -467,13 +467,7 @@ static void replaceIterVars(RewriterBase &rewriter, BlockOp block,
                     mapping);
   if (block.hasAccessRegions())
     setInferredRegions(rebuilt);
-  // The block itself stays (handles to it remain valid).
-  rewriter.modifyOpInPlace(block, [&] {
-    block.getProperties() = rebuilt.getProperties();
-    block->setOperands(rebuilt->getOperands());
-    block.getRegion().takeBody(rebuilt.getRegion());
-  });
-  rewriter.eraseOp(rebuilt);
+  adoptRebuiltBlock(rewriter, block, rebuilt);
 }
 
 /// The replacement of one writer's nest (see replacePaddedWriters).
@@ -485,16 +479,9 @@ static void replaceNest(RewriterBase &rewriter, ReplaceableWriter w,
   ForOp outer = w.nest.front(), inner = w.nest.back();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(outer);
-  SmallVector<Value> loopVars;
-  ForOp innermost;
-  for (auto [k, extent] : llvm::enumerate(analysis.shape)) {
-    innermost =
-        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(extent), ("axis" + Twine(k)).str());
-    rewriter.setInsertionPointToStart(innermost.getBody());
-    loopVars.push_back(innermost.getInductionVar());
-  }
-  Block *body = innermost.getBody();
+  SmallVector<Value> loopVars =
+      createLoopNest(rewriter, loc, analysis.shape, "axis");
+  Block *body = rewriter.getInsertionBlock();
   for (Operation &op :
        llvm::make_early_inc_range(inner.getBody()->without_terminator()))
     rewriter.moveOpBefore(&op, body, body->without_terminator().end());
@@ -586,14 +573,8 @@ void sched::addPaddingNest(RewriterBase &rewriter, Operation *scope,
   } else {
     rewriter.setInsertionPointAfter(plan.anchor);
   }
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(analysis.shape)) {
-    auto loop =
-        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(extent), ("axis" + Twine(k)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
+  SmallVector<Value> loopVars =
+      createLoopNest(rewriter, loc, analysis.shape, "axis");
   SmallVector<std::string> names;
   for (unsigned k = 0; k < analysis.shape.size(); ++k)
     names.push_back("v_axis" + std::to_string(k));

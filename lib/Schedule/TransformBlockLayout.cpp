@@ -140,14 +140,8 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(outer);
   Location loc = block.getLoc();
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(analysis->shape)) {
-    auto loop =
-        ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(extent), ("ax" + Twine(k)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
+  SmallVector<Value> loopVars =
+      createLoopNest(rewriter, loc, analysis->shape, "ax");
   SmallVector<std::string> names;
   for (unsigned k = 0; k < analysis->shape.size(); ++k)
     names.push_back("v" + std::to_string(k));
@@ -190,13 +184,8 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
     setInferredRegions(newBlock);
   // The block itself stays (handles to it remain valid): it takes the new
   // variables, bindings and body, and moves into the new nest.
-  rewriter.modifyOpInPlace(block, [&] {
-    block.getProperties() = newBlock.getProperties();
-    block->setOperands(newBlock->getOperands());
-    block.getRegion().takeBody(newBlock.getRegion());
-  });
   rewriter.moveOpBefore(block, newBlock);
-  rewriter.eraseOp(newBlock);
+  adoptRebuiltBlock(rewriter, block, newBlock);
   if (!loops->empty())
     rewriter.eraseOp(outer);
   return block;

@@ -158,6 +158,17 @@ OpFoldResult materializeIndex(OpBuilder &builder, Location loc, AffineExpr expr,
 Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 
+/// A nest of serial loops `<prefix>0`, ... from 0 over `shape`, at the
+/// builder's insertion point, which is left at the start of the innermost
+/// body; returns their variables, outermost first.
+SmallVector<Value> createLoopNest(OpBuilder &builder, Location loc,
+                                  ArrayRef<int64_t> shape, StringRef prefix);
+
+/// `block` takes the iteration variables, bindings, predicate, operands and
+/// body of `rebuilt` (a block built beside it), which is erased: the block
+/// op itself stays, so handles to it remain valid.
+void adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block, BlockOp rebuilt);
+
 /// Erases `parent` and the loops around it, up to `root`, while they are
 /// empty once the pure index computations left without uses are gone.
 void eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
