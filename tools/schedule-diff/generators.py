@@ -155,6 +155,34 @@ def gen_fuse(ctx):
     return Step("fuse", loops, kw)
 
 
+def gen_merge(ctx):
+    """Loops of two or three blocks at one depth (mostly their same level;
+    sometimes different levels, which merge refuses)."""
+    r = ctx.rng
+    blocks = [b for b in ctx.blocks if ctx.loops(b)]
+    if len(blocks) < 2:
+        return None
+
+    def buffers(block):
+        h = cached_block(ctx.sch, block)._handle
+        reads, writes = set(h.read_buffer_names or []), set(h.write_buffer_names or [])
+        return reads | writes, writes
+
+    # Mostly blocks that share no buffer one of them writes (merge refuses
+    # the others: their iterations would interleave).
+    independent = [(a, b) for i, a in enumerate(blocks) for b in blocks[i + 1:]
+                   if not (buffers(a)[1] & buffers(b)[0] or buffers(b)[1] & buffers(a)[0])]
+    if independent and ctx.chance(0.8):
+        chosen = list(r.choice(independent))
+        r.shuffle(chosen)
+    else:
+        chosen = r.sample(blocks, 3 if len(blocks) >= 3 and ctx.chance(0.3) else 2)
+    depth = r.randrange(min(len(ctx.loops(b)) for b in chosen))
+    loops = [loop_ref(b, depth if ctx.chance(0.9) else r.randrange(len(ctx.loops(b))))
+             for b in chosen]
+    return Step("merge", loops, {})
+
+
 def gen_reorder(ctx):
     block = ctx.block_with_loops()
     if block is None:
@@ -560,6 +588,7 @@ GENERATORS = {
     "cache_inplace": gen_cache_inplace,
     "reindex": gen_reindex,
     "transform_layout": gen_transform_layout,
+    "merge": gen_merge,
     "transform_block_layout": gen_transform_block_layout,
     "set_axis_separator": gen_set_axis_separator,
     "reindex_cache_read": gen_reindex_cache_read,
@@ -578,7 +607,7 @@ WEIGHTS = {
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
-    "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1,
+    "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
 }
 
 

@@ -398,6 +398,30 @@ def chunk_sums(A: T.Buffer((2, 1, 12), "float32"), O: T.Buffer((2, 1), "float32"
             O[vb, vi] = S[vb, vi] * T.float32(0.5)
 
 
+@T.prim_func
+def two_outputs(A: T.Buffer((8, 12), "float32"), C: T.Buffer((8, 12), "float32"),
+                D: T.Buffer((8, 6), "float32"), E: T.Buffer((8,), "float32")):
+    # Two nests that only read A (merge can interleave them), tiled alike
+    # over rows, then a row reduction of both outputs (which depends on
+    # them).
+    for i_0, i_1, j in T.grid(4, 2, 12):
+        with T.block("C"):
+            vi = T.axis.spatial(8, i_0 * 2 + i_1)
+            vj = T.axis.spatial(12, j)
+            C[vi, vj] = A[vi, vj] * T.float32(2)
+    for i_0, i_1, j in T.grid(4, 2, 6):
+        with T.block("D"):
+            vi = T.axis.spatial(8, i_0 * 2 + i_1)
+            vj = T.axis.spatial(6, j)
+            D[vi, vj] = A[vi, vj * 2] - A[vi, vj * 2 + 1]
+    for i, j in T.grid(8, 6):
+        with T.block("E"):
+            vi, vj = T.axis.remap("SR", [i, j])
+            with T.init():
+                E[vi] = T.float32(0)
+            E[vi] = E[vi] + C[vi, vj] + D[vi, vj]
+
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -475,6 +499,8 @@ KERNELS = {k.name: k for k in [
     Kernel(lower_triangle, "lower_triangle", [_arrays(((9, 9), "float32"), ((9, 9), "float32"))]),
     Kernel(sum_2d_int, "sum_2d_int", [_arrays(((5, 6, 7), "int32"), ((5,), "int32"))]),
     Kernel(chunk_sums, "chunk_sums", [_arrays(((2, 1, 12), "float32"), ((2, 1), "float32"))]),
+    Kernel(two_outputs, "two_outputs", [_arrays(((8, 12), "float32"), ((8, 12), "float32"),
+                                                ((8, 6), "float32"), ((8,), "float32"))]),
 ]}
 
 

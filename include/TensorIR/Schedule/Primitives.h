@@ -106,6 +106,17 @@ FailureOr<SmallVector<ForOp>> split(RewriterBase &rewriter, ForOp loop,
 FailureOr<ForOp> fuse(RewriterBase &rewriter, ArrayRef<ForOp> loops,
                       ScheduleError &error);
 
+/// TVM's merge: loops of several nests (the same depth below the nests'
+/// common ancestor, the same extents level by level, each nest a chain of
+/// only children starting at 0, no annotations or thread bindings) become
+/// one nest `<name>_m`, where the last nest was, whose innermost body runs
+/// the given loops' bodies in the given order. Also refuses (TVM does not)
+/// nests, and statements between them, that share a buffer one of them
+/// writes: their iterations would interleave. Returns the innermost merged
+/// loop.
+FailureOr<ForOp> merge(RewriterBase &rewriter, ArrayRef<ForOp> loops,
+                       ScheduleError &error);
+
 /// Reorders loops of one single-branch chain into the given order (the
 /// outermost position gets loops[0]). Returns the loops in the given order.
 FailureOr<SmallVector<ForOp>>
