@@ -39,3 +39,19 @@ func.func @tiles(%A: memref<4x4xi32> {tir.name = "A", tir.declared_layout = {typ
   }
   return
 }
+
+// -----
+
+// A parameter only a call uses (which may read and write it): copied in
+// and back out.
+// CHECK-LABEL: func.func @opaque
+// CHECK-SAME:    (%[[A:.+]]: memref<16xf32> {tir.name = "A"})
+// CHECK:         %[[AL:.+]] = tir.alloc_buffer : memref<4x4xf32>
+// CHECK:         tir.block "A_layout_in"
+// CHECK:         tir.call "fill"(%[[AL]])
+// CHECK:         tir.block "A_layout_out"
+// CHECK:         return
+func.func @opaque(%A: memref<4x4xf32> {tir.name = "A", tir.declared_layout = {type = memref<16xf32>, index_map = affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>}}) {
+  tir.call "fill"(%A) : (memref<4x4xf32>) -> ()
+  return
+}

@@ -81,10 +81,14 @@ static void restoreParameter(FunctionOpInterface func, unsigned i,
   b.setInsertionPoint(&entry, afterAllocs);
   bool reads = false, writes = false;
   for (Operation *user : arg.getUsers()) {
-    if (auto store = dyn_cast<StoreOp>(user))
+    if (auto store = dyn_cast<StoreOp>(user)) {
       writes |= store.getBuffer() == arg;
-    else if (isa<LoadOp>(user))
+    } else if (isa<LoadOp>(user)) {
       reads = true;
+    } else if (!isa<BlockOp>(user)) {
+      // An opaque use (a call taking the buffer) may read and write it.
+      reads = writes = true;
+    }
   }
   arg.replaceAllUsesWith(buffer);
 
