@@ -9,6 +9,7 @@
 #include "InlineUtils.h"
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -573,24 +574,14 @@ void sched::addPaddingNest(RewriterBase &rewriter, Operation *scope,
   } else {
     rewriter.setInsertionPointAfter(plan.anchor);
   }
-  SmallVector<Value> loopVars =
-      createLoopNest(rewriter, loc, analysis.shape, "axis");
-  SmallVector<std::string> names;
-  for (unsigned k = 0; k < analysis.shape.size(); ++k)
-    names.push_back("v_axis" + std::to_string(k));
-  SmallVector<IterVarSpec> vars;
-  for (auto [k, extent] : llvm::enumerate(analysis.shape))
-    vars.push_back({IterType::Spatial, rewriter.getIndexAttr(0),
-                    rewriter.getIndexAttr(extent), getAffineDimExpr(k, ctx),
-                    names[k]});
   Type type = cast<MemRefType>(buffer.getType()).getElementType();
   std::string name = getBufferName(buffer);
   BlockOp block;
   if (prologue) {
     // TVM's builtin::assume: not padding, or the pad value is there.
-    block = BlockOp::create(
-        rewriter, loc, "buffer_" + name + "_assumptions", vars, loopVars,
-        [&](OpBuilder &b, Location l, ValueRange v) {
+    block = createSpatialNest(
+        rewriter, loc, "buffer_" + name + "_assumptions", analysis.shape,
+        "axis", "v_axis", [&](OpBuilder &b, Location l, ValueRange v) {
           Value cond = buildPaddingCondition(b, l, padded, v);
           Value notPadding = arith::XOrIOp::create(
               b, l, cond, arith::ConstantIntOp::create(b, l, 1, 1));
@@ -609,8 +600,9 @@ void sched::addPaddingNest(RewriterBase &rewriter, Operation *scope,
                          b.getArrayAttr({b.getUnitAttr()}));
         });
   } else {
-    block = BlockOp::create(
-        rewriter, loc, "buffer_" + name + "_padding", vars, loopVars,
+    block = createSpatialNest(
+        rewriter, loc, "buffer_" + name + "_padding", analysis.shape, "axis",
+        "v_axis",
         [&](OpBuilder &b, Location l, ValueRange v) {
           StoreOp::create(b, l, buildPadValue(b, l, pad, v, type), buffer, v);
         },

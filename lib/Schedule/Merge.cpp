@@ -30,8 +30,6 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-static constexpr StringLiteral kPrimitive = "merge";
-
 namespace {
 /// The buffers an op reads and writes, loads and stores anywhere under it
 /// (an opaque use, such as a call's operand, counts as both).

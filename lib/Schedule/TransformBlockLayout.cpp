@@ -18,6 +18,8 @@
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/IRMapping.h"

@@ -517,20 +517,6 @@ mlir::tir::sched::getZeroBasedExtents(BlockOp block, StringRef primitive,
   return extents;
 }
 
-SmallVector<Value> sched::createLoopNest(OpBuilder &builder, Location loc,
-                                         ArrayRef<int64_t> shape,
-                                         StringRef prefix) {
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(shape)) {
-    auto loop =
-        ForOp::create(builder, loc, builder.getIndexAttr(0),
-                      builder.getIndexAttr(extent), (prefix + Twine(k)).str());
-    builder.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
-  return loopVars;
-}
-
 void sched::adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block,
                               BlockOp rebuilt) {
   rewriter.modifyOpInPlace(block, [&] {

@@ -158,12 +158,6 @@ OpFoldResult materializeIndex(OpBuilder &builder, Location loc, AffineExpr expr,
 Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 
-/// A nest of serial loops `<prefix>0`, ... from 0 over `shape`, at the
-/// builder's insertion point, which is left at the start of the innermost
-/// body; returns their variables, outermost first.
-SmallVector<Value> createLoopNest(OpBuilder &builder, Location loc,
-                                  ArrayRef<int64_t> shape, StringRef prefix);
-
 /// `block` takes the iteration variables, bindings, predicate, operands and
 /// body of `rebuilt` (a block built beside it), which is erased: the block
 /// op itself stays, so handles to it remain valid.

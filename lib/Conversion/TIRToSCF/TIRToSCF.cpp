@@ -62,7 +62,26 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
 /// insertion point: a tir.block's body, a function's or a loop's, before
 /// the terminator if any) otherwise.
 static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
-                          ValueRange dynamicSizes);
+                          ValueRange dynamicSizes) {
+  // Only int and float elements have a known size here (index, vectors and
+  // other element types go to the heap).
+  Type element = type.getElementType();
+  bool onStack = type.hasStaticShape() && element.isIntOrFloat() &&
+                 type.getNumElements() *
+                         llvm::divideCeil(element.getIntOrFloatBitWidth(), 8) <=
+                     kMaxStackBufferBytes;
+  if (onStack)
+    return memref::AllocaOp::create(rewriter, loc, type);
+  auto heap = memref::AllocOp::create(rewriter, loc, type, dynamicSizes);
+  Block *scope = rewriter.getInsertionBlock();
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (scope->mightHaveTerminator())
+    rewriter.setInsertionPoint(scope->getTerminator());
+  else
+    rewriter.setInsertionPointToEnd(scope);
+  memref::DeallocOp::create(rewriter, loc, heap);
+  return heap;
+}
 
 /// The alignments storage_align asked for buffers (BufferDimAlign.h).
 using BufferAligns = DenseMap<Value, SmallVector<DimAlign>>;
@@ -91,28 +110,6 @@ static Value createAlignedBuffer(RewriterBase &rewriter, Location loc,
                       type.getMemorySpace());
   return memref::ReinterpretCastOp::create(rewriter, loc, stridedType, flat,
                                            /*offset=*/0, shape, strides);
-}
-
-static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
-                          ValueRange dynamicSizes) {
-  // Only int and float elements have a known size here (index, vectors and
-  // other element types go to the heap).
-  Type element = type.getElementType();
-  bool onStack = type.hasStaticShape() && element.isIntOrFloat() &&
-                 type.getNumElements() *
-                         llvm::divideCeil(element.getIntOrFloatBitWidth(), 8) <=
-                     kMaxStackBufferBytes;
-  if (onStack)
-    return memref::AllocaOp::create(rewriter, loc, type);
-  auto heap = memref::AllocOp::create(rewriter, loc, type, dynamicSizes);
-  Block *scope = rewriter.getInsertionBlock();
-  OpBuilder::InsertionGuard guard(rewriter);
-  if (scope->mightHaveTerminator())
-    rewriter.setInsertionPoint(scope->getTerminator());
-  else
-    rewriter.setInsertionPointToEnd(scope);
-  memref::DeallocOp::create(rewriter, loc, heap);
-  return heap;
 }
 
 /// A compacted buffer allocated where its tir.alloc_buffer stands (plans

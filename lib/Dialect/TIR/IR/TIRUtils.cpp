@@ -1,6 +1,7 @@
 //===- TIRUtils.cpp - parser and verifier helpers for tir -----------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -132,4 +133,39 @@ std::string mlir::tir::getBufferName(Value buffer) {
               arg.getArgNumber(), TIRDialect::kNameAttrName))
         return name.str();
   return "";
+}
+
+SmallVector<Value> mlir::tir::createLoopNest(OpBuilder &builder, Location loc,
+                                             ArrayRef<int64_t> shape,
+                                             StringRef prefix) {
+  SmallVector<Value> loopVars;
+  for (auto [k, extent] : llvm::enumerate(shape)) {
+    auto loop =
+        ForOp::create(builder, loc, builder.getIndexAttr(0),
+                      builder.getIndexAttr(extent), (prefix + Twine(k)).str());
+    builder.setInsertionPointToStart(loop.getBody());
+    loopVars.push_back(loop.getInductionVar());
+  }
+  return loopVars;
+}
+
+BlockOp mlir::tir::createSpatialNest(
+    OpBuilder &builder, Location loc, StringRef name, ArrayRef<int64_t> shape,
+    StringRef loopPrefix, StringRef varPrefix,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body,
+    ArrayRef<Conjunction> predicate) {
+  OpBuilder::InsertPoint after = builder.saveInsertionPoint();
+  SmallVector<Value> loopVars = createLoopNest(builder, loc, shape, loopPrefix);
+  SmallVector<std::string> names;
+  for (unsigned k = 0; k < shape.size(); ++k)
+    names.push_back((varPrefix + Twine(k)).str());
+  SmallVector<IterVarSpec> vars;
+  for (auto [k, extent] : llvm::enumerate(shape))
+    vars.push_back({IterType::Spatial, builder.getIndexAttr(0),
+                    builder.getIndexAttr(extent),
+                    getAffineDimExpr(k, builder.getContext()), names[k]});
+  BlockOp block =
+      BlockOp::create(builder, loc, name, vars, loopVars, body, predicate);
+  builder.restoreInsertionPoint(after);
+  return block;
 }

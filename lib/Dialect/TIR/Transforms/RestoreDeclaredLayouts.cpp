@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -23,31 +24,6 @@ namespace mlir::tir {
 
 using namespace mlir;
 using namespace mlir::tir;
-
-/// A nest of loops `<prefix>0..` over `shape` holding one block `name`
-/// whose spatial variables run over it; `body` fills the block given them.
-static void
-buildNest(OpBuilder &b, Location loc, StringRef name, ArrayRef<int64_t> shape,
-          function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  OpBuilder::InsertionGuard guard(b);
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(shape)) {
-    auto loop = ForOp::create(b, loc, b.getIndexAttr(0), b.getIndexAttr(extent),
-                              ("ax" + Twine(k)).str());
-    b.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
-  SmallVector<std::string> names;
-  for (unsigned k = 0; k < shape.size(); ++k)
-    names.push_back("v" + std::to_string(k));
-  SmallVector<IterVarSpec> vars;
-  for (auto [k, extent] : llvm::enumerate(shape))
-    vars.push_back({IterType::Spatial, b.getIndexAttr(0),
-                    b.getIndexAttr(extent), getAffineDimExpr(k, ctx),
-                    names[k]});
-  BlockOp::create(b, loc, name, vars, loopVars, body);
-}
 
 /// Parameter `i` of `func`, laid out as `layout` says, back to its declared
 /// type.
@@ -100,35 +76,36 @@ static void restoreParameter(FunctionOpInterface func, unsigned i,
   // alone go back to the caller as they were.
   bool copyIn = reads || writes;
   if (copyIn && pad)
-    buildNest(b, loc, name + "_layout_pad", current.getShape(),
-              [&](OpBuilder &nb, Location l, ValueRange v) {
-                Value value;
-                if (auto padMap = dyn_cast<AffineMapAttr>(pad)) {
-                  Value index = affine::expandAffineExpr(
-                      nb, l, padMap.getValue().getResult(0), v, {});
-                  value = arith::IndexCastOp::create(nb, l, element, index);
-                } else {
-                  value =
-                      arith::ConstantOp::create(nb, l, cast<TypedAttr>(pad));
-                }
-                StoreOp::create(nb, l, value, buffer, v);
-              });
+    createSpatialNest(
+        b, loc, name + "_layout_pad", current.getShape(), "ax", "v",
+        [&](OpBuilder &nb, Location l, ValueRange v) {
+          Value value;
+          if (auto padMap = dyn_cast<AffineMapAttr>(pad)) {
+            Value index = affine::expandAffineExpr(
+                nb, l, padMap.getValue().getResult(0), v, {});
+            value = arith::IndexCastOp::create(nb, l, element, index);
+          } else {
+            value = arith::ConstantOp::create(nb, l, cast<TypedAttr>(pad));
+          }
+          StoreOp::create(nb, l, value, buffer, v);
+        });
   if (copyIn)
-    buildNest(b, loc, name + "_layout_in", declared.getShape(),
-              [&](OpBuilder &nb, Location l, ValueRange v) {
-                Value x = LoadOp::create(nb, l, arg, identity, v);
-                StoreOp::create(nb, l, x, buffer, map, v);
-              });
+    createSpatialNest(b, loc, name + "_layout_in", declared.getShape(), "ax",
+                      "v", [&](OpBuilder &nb, Location l, ValueRange v) {
+                        Value x = LoadOp::create(nb, l, arg, identity, v);
+                        StoreOp::create(nb, l, x, buffer, map, v);
+                      });
   if (writes) {
     for (Block &block : func.getFunctionBody())
       if (Operation *ret = block.getTerminator();
           ret && ret->hasTrait<OpTrait::ReturnLike>()) {
         b.setInsertionPoint(ret);
-        buildNest(b, loc, name + "_layout_out", declared.getShape(),
-                  [&](OpBuilder &nb, Location l, ValueRange v) {
-                    Value x = LoadOp::create(nb, l, buffer, map, v);
-                    StoreOp::create(nb, l, x, arg, identity, v);
-                  });
+        createSpatialNest(b, loc, name + "_layout_out", declared.getShape(),
+                          "ax", "v",
+                          [&](OpBuilder &nb, Location l, ValueRange v) {
+                            Value x = LoadOp::create(nb, l, buffer, map, v);
+                            StoreOp::create(nb, l, x, arg, identity, v);
+                          });
       }
   }
   arg.setType(declared);
