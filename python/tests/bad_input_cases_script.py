@@ -202,16 +202,17 @@ CASES = [
                    vi, vj = T.axis.remap("SS", [i, j])
                    A[vi, vj] = T.float32(0)
        """),
-    py("parallel_reduction", "T.parallel over a reduction loop (a data race)", "ValueError",
+    py("parallel_reduction", "T.parallel over a reduction loop (a data race), built",
+       "ValueError",
        r"user\.py:5:9: error: 'tir\.for' op is parallel, so its iterations run at once, but it "
        r"feeds reduce variable "
        r"'vk' of block 'B'", """
-       tvm.script.from_source(reduce_src("T.parallel"), "user.py")
+       tvm.build(tvm.script.from_source(reduce_src("T.parallel"), "user.py"))
        """),
-    py("vectorized_reduction", "T.vectorized over a reduction loop", "ValueError",
+    py("vectorized_reduction", "T.vectorized over a reduction loop, built", "ValueError",
        r"user\.py:5:9: error: 'tir\.for' op is vectorized, so its iterations run at once, but "
        r"it feeds reduce variable 'vk'", """
-       tvm.script.from_source(reduce_src("T.vectorized"), "user.py")
+       tvm.build(tvm.script.from_source(reduce_src("T.vectorized"), "user.py"))
        """),
     py("prim_func_without_source", "@T.prim_func on a function made by exec (a bare OSError "
        "before)", "ScriptError", r"@T\.prim_func needs the source of 'f' .*from_source", """

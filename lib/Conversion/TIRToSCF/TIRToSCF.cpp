@@ -524,6 +524,8 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
       return WalkResult::interrupt();
     }
     auto loop = dyn_cast<ForOp>(op);
+    if (loop && failed(loop.checkIndependentIterations()))
+      return WalkResult::interrupt();
     if (loop && loop.getKind() == ForKind::ThreadBinding) {
       loop.emitOpError("is bound to '")
           << *loop.getThread()

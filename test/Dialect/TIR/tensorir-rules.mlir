@@ -168,3 +168,21 @@ func.func @value_condition(%B: memref<8xf32>, %C: memref<8xf32>) {
   }
   return
 }
+
+// A parallel loop may feed a reduce variable, as in TVM's IR (rfactor and
+// the loop-kind primitives refuse such loops, and convert-tir-to-scf
+// refuses to compile one: independent-iterations-invalid.mlir).
+// CHECK-LABEL: func.func @parallel_reduce_loop
+// CHECK:         tir.for %[[K:.+]] = 0 to 4 parallel {
+// CHECK-NEXT:      tir.block "B"(%{{.+}} = reduce(4, %[[K]]))
+func.func @parallel_reduce_loop(%A: memref<4xf32>, %B: memref<1xf32>) {
+  tir.for %k = 0 to 4 parallel {
+    tir.block "B"(%vk = reduce(4, %k)) {
+      %b = tir.load %B[0] : memref<1xf32>
+      %a = tir.load %A[%vk] : memref<4xf32>
+      %s = arith.addf %b, %a : f32
+      tir.store %s, %B[0] : memref<1xf32>
+    }
+  }
+  return
+}

@@ -245,7 +245,7 @@ LogicalResult ForOp::verify() {
                        "loop is ")
            << stringifyForKind(getKind());
   }
-  return verifyIndependentIterations();
+  return success();
 }
 
 bool ForOp::runsIterationsAtOnce() {
@@ -272,7 +272,7 @@ bool ForOp::mayReduceAcrossIterations() {
   return kind != ForKind::Parallel && kind != ForKind::Vectorized;
 }
 
-LogicalResult ForOp::verifyIndependentIterations() {
+LogicalResult ForOp::checkIndependentIterations() {
   if (mayReduceAcrossIterations())
     return success();
   ForKind kind = getKind();

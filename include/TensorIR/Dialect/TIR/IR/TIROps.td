@@ -102,9 +102,12 @@ def TIR_ForOp : TIR_Op<"for", [SingleBlock, NoTerminator,
     /// unrolled loops, and threadIdx loops (lowered as a cross-thread
     /// reduction); not other thread axes (TVM's rule for bound loops).
     bool mayReduceAcrossIterations();
-    /// The verifier's rule for parallel, vectorized and thread-bound loops:
-    /// they feed no reduce variable (threadIdx loops excepted).
-    LogicalResult verifyIndependentIterations();
+    /// The lowering's rule for parallel, vectorized and thread-bound loops:
+    /// they feed no reduce variable (threadIdx loops excepted). The IR may
+    /// hold such a loop (TVM's does; rfactor and the loop-kind primitives
+    /// refuse it with their own diagnostics), but it does not compile:
+    /// the reduction would race.
+    LogicalResult checkIndependentIterations();
   }];
 
   let hasCustomAssemblyFormat = 1;
