@@ -464,7 +464,11 @@ accessedBufferNames(const PyHandle &h, bool reads) {
 
 PYBIND11_MODULE(_tensorir, m) {
   m.doc() = "tir's C++ libraries: parse, schedule, build and call";
-  static py::exception<ScheduleError> scheduleError(m, "ScheduleError");
+  // TVM's error hierarchy: tvm.TVMError is the base of ScheduleError.
+  static py::object tvmError = py::reinterpret_borrow<py::object>(
+      py::exception<std::runtime_error>(m, "TVMError"));
+  static py::exception<ScheduleError> scheduleError(m, "ScheduleError",
+                                                    tvmError.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)

@@ -27,6 +27,9 @@ from . import topi
 from .ir import IRModule
 from .runtime import Device, Module, build, compile, cpu, load_module
 from .tir import ScheduleError
+from ._ext import ext as _ext
 
-__all__ = ["IRModule", "Module", "ScheduleError", "build", "compile", "cpu", "Device",
+TVMError = _ext.TVMError
+
+__all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "Device",
            "arith", "ir", "load_module", "nd", "runtime", "script", "target", "te", "tir", "topi"]

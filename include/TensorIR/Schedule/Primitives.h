@@ -168,6 +168,18 @@ FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
 FailureOr<BlockOp> decomposeReduction(RewriterBase &rewriter, BlockOp block,
                                       ForOp loop, ScheduleError &error);
 
+/// TVM's rfactor: factors the reduction block under `loop` (its only block)
+/// by that loop. A new rfactor block `<name>_rf`, under copies of the
+/// block's loops placed before them, reduces into new buffers `<buffer>_rf`
+/// that have the loop's extent inserted at `factorAxis` (negative: counted
+/// from the end, as TVM), one partial result per iteration of `loop`; the
+/// block itself becomes the write-back block, which reduces the partial
+/// results into its buffers under its loops less those that fed only
+/// reduce variables (`loop` kept). The reducer is one of Reducer.h's.
+/// Returns the rfactor block.
+FailureOr<BlockOp> rfactor(RewriterBase &rewriter, ForOp loop,
+                           int64_t factorAxis, ScheduleError &error);
+
 /// TVM's compute_inline: removes `block` (a complete block, not an output
 /// block, without tir.init, whose body is one store `B[f(v)] = g(v)` with f
 /// a bijective affine map of its iteration variables) and computes `g`

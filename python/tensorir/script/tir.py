@@ -7,6 +7,7 @@ Python defines the function.
 import ast
 
 from ..ir import IRModule
+from .values import DeferredScriptError
 from .parser import (ScriptError, function_source, parse_function,
                      parse_module_text, python_env)
 
@@ -65,10 +66,17 @@ def _parse(fn):
 
 
 def prim_func(fn=None, *, private=False, check_well_formed=True):
-    """@T.prim_func: parses the decorated function as TVMScript."""
-    if fn is None:
-        return lambda f: _parse(f)
-    return _parse(fn)
+    """@T.prim_func: parses the decorated function as TVMScript. With
+    check_well_formed=False a function the parser refuses (an unbound
+    variable, say) is an error at its first use instead of at definition."""
+    def parse(f):
+        if check_well_formed:
+            return _parse(f)
+        try:
+            return _parse(f)
+        except ScriptError as e:
+            return DeferredScriptError(f"'{getattr(f, '__name__', 'prim_func')}'", e)
+    return parse if fn is None else parse(fn)
 
 
 class _BufferType:

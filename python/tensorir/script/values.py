@@ -18,6 +18,19 @@ class ScriptError(Exception):
     Python source."""
 
 
+class DeferredScriptError:
+    """A function whose TVMScript the parser refused where the refusal is
+    to come at use, not at definition: @T.prim_func(check_well_formed=False)
+    (TVM then defers its well-formedness check) and tensor intrinsics
+    registered at import. Any use raises the parser's error."""
+
+    def __init__(self, name, error):
+        self._name, self._error = name, error
+
+    def __getattr__(self, attr):
+        raise ScriptError(f"{self._name} cannot be used: {self._error}")
+
+
 class Value:
     """An SSA value (`text` is its name) or, for index arithmetic kept in
     affine form, an affine expression over SSA names. `type` is an MLIR type;

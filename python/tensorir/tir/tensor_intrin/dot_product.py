@@ -1,7 +1,7 @@
 """The TVMScript of the dot-product intrinsics, by shape and dtypes, and
 their registration."""
 from ...script import tir as T
-from ...script.values import ScriptError
+from ...script.values import DeferredScriptError, ScriptError
 from ..function import TensorIntrin
 
 
@@ -70,17 +70,6 @@ def dot_product_impl(instruction, lanes, reduce, a_dtype, b_dtype, c_dtype,
     return impl
 
 
-class _Refused:
-    """A desc or impl whose TVMScript the parser refuses: the refusal,
-    naming the construct, comes when the intrinsic is used."""
-
-    def __init__(self, name, error):
-        self._name, self._error = name, error
-
-    def __getattr__(self, attr):
-        raise ScriptError(f"tensor intrinsic '{self._name}' cannot be used: {self._error}")
-
-
 def register_dot_product(name, instruction, lanes, reduce, a_dtype, b_dtype, c_dtype,
                          **scopes):
     """Registers `name` with tir.TensorIntrin; returns the name."""
@@ -91,6 +80,6 @@ def register_dot_product(name, instruction, lanes, reduce, a_dtype, b_dtype, c_d
         try:
             parts.append(make())
         except ScriptError as e:
-            parts.append(_Refused(name, e))
+            parts.append(DeferredScriptError(f"tensor intrinsic '{name}'", e))
     TensorIntrin.register(name, *parts, override=True)
     return name

@@ -798,5 +798,6 @@ def TIR_UnannotateOp : TIR_EachOp<"unannotate", "loops or blocks",
 include "TensorIR/Dialect/TIR/TransformOps/TIRBufferTransformOps.td"
 include "TensorIR/Dialect/TIR/TransformOps/TIRPaddingTransformOps.td"
 include "TensorIR/Dialect/TIR/TransformOps/TIRLoopMergeTransformOps.td"
+include "TensorIR/Dialect/TIR/TransformOps/TIRReductionTransformOps.td"
 
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD

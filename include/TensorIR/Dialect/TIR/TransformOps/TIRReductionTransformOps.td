@@ -1,0 +1,72 @@
+//===- TIRReductionTransformOps.td - factoring reductions --*- tablegen -*-===//
+//
+// rfactor: a reduction factored by one of its loops. Included by
+// TIRTransformOps.td, whose TIR_ScheduleOp it builds on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRREDUCTIONTRANSFORMOPS_TD
+#define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRREDUCTIONTRANSFORMOPS_TD
+
+def TIR_RFactorOp : TIR_ScheduleOp<"rfactor"> {
+  let summary = "factor a reduction by one of its loops (TVM's rfactor)";
+  let description = [{
+    The reduction block under `loop` (the loop's only block) is split in
+    two. The rfactor block `<name>_rf`, under copies of the block's loops
+    placed before them, reduces into new buffers `<buffer>_rf` (one per
+    reduction buffer, the loop's extent inserted as dimension
+    `factor_axis`; negative counts from the end, as TVM) indexed by a new
+    spatial variable bound to `loop`: one partial result per iteration of
+    `loop`. A reduce variable fed by `loop` is replaced there by new reduce
+    variables, one per other loop its binding uses. The block itself
+    becomes the write-back block, which reduces the partial results into
+    its buffers, under its loops less those that fed only reduce variables
+    (`loop` kept). The reducer is recognized from the block's init and
+    update: sum, product, min, max, and, or, xor of one buffer; pair sum,
+    argmax and argmin (both of TVM's forms) of two. Returns the rfactor
+    block; the block's handle holds the write-back block.
+
+    ```mlir
+    %rf = transform.tir.rfactor %ki {factor_axis = 0} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), as TVM: a loop holding
+    no block or several, a scope that is not a stage pipeline, a block that
+    is not a reduction block, a loop that is not serial, a loop that feeds
+    a spatial variable, a loop above the block feeding both kinds, a block
+    that is not the first under its outermost loop, an outermost reduction
+    loop holding other blocks, a loop of extent above 1 feeding nothing
+    under a reduction loop, no reducer matching (the init's identities, the
+    combination, one store per buffer of values computed before any is
+    stored, the same indices), `factor_axis` out of range. Also refused, as
+    the rewrite would be wrong or cannot be built: a predicate that skips
+    iterations of the block's domain (the write-back block would read
+    partial results never initialized), new values that read a reduction
+    buffer, a value condition, a loop that does not start at 0 or has no
+    constant extent, buffers of dynamic shape.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$loop,
+                       I64Attr:$factor_axis);
+  let results = (outs TransformHandleTypeInterface:$rf_block);
+  let assemblyFormat = [{
+    $loop attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<ForOp> loop =
+          payload.single<ForOp>(0, "tir.for", error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> block =
+          rfactor(rewriter, *loop, getFactorAxis(), error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
+      return ::mlir::success();
+    }
+  }];
+}
+
+#endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRREDUCTIONTRANSFORMOPS_TD
