@@ -135,9 +135,9 @@ LogicalResult checkLegality(Ctx &c) {
   if (failed(checkStagePipeline(kPrimitive, deps, c.error)))
     return failure();
   if (int v = getReductionBlockViolation(c.block, deps))
-    return c.fail(c.block, "needs a reduction block, but block " + c.name() +
-                               " is not one: " +
-                               describeReductionBlockViolation(v));
+    return c.fail(c.block,
+                  "needs a reduction block, but block " + c.name() +
+                      " is not one: " + describeReductionBlockViolation(v));
   if (c.rf.getKind() != ForKind::Serial)
     return c.fail(c.rf, "needs a serial loop, but loop " + loopName(c.rf) +
                             " is " + stringifyForKind(c.rf.getKind()));
@@ -153,8 +153,7 @@ LogicalResult checkLegality(Ctx &c) {
   if (failed(checkLoopProperties(c)))
     return failure();
 
-  FailureOr<Reduction> reduction =
-      matchReduction(c.block, kPrimitive, c.error);
+  FailureOr<Reduction> reduction = matchReduction(c.block, kPrimitive, c.error);
   if (failed(reduction))
     return failure();
   c.reduction = std::move(*reduction);
@@ -172,8 +171,8 @@ LogicalResult checkLegality(Ctx &c) {
 
   // What TVM does not check but the rewrite needs.
   if (c.block.getCondition())
-    return c.fail(c.block, "does not support block " + c.name() +
-                               "'s value condition");
+    return c.fail(c.block,
+                  "does not support block " + c.name() + "'s value condition");
   if (c.block.getPredicate())
     return c.fail(c.block,
                   "does not support block " + c.name() +
@@ -207,8 +206,8 @@ LogicalResult checkLegality(Ctx &c) {
 /// `store`'s indices (map and operands) with `extra` inserted at `axis`
 /// (when given), the block's variables mapped by `mapVar`.
 std::pair<AffineMap, SmallVector<Value>>
-accessIndices(StoreOp store, BlockOp block, function_ref<Value(unsigned)> mapVar,
-              Value extra, int64_t axis) {
+accessIndices(StoreOp store, BlockOp block,
+              function_ref<Value(unsigned)> mapVar, Value extra, int64_t axis) {
   SmallVector<Value> operands;
   for (Value v : store.getIndices()) {
     auto arg = dyn_cast<BlockArgument>(v);
@@ -263,10 +262,9 @@ void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map) {
         return map.lookupOrDefault(v);
       return r;
     };
-    auto copy = ForOp::create(rewriter, l.getLoc(),
-                              mapped(l.getMixedLowerBound()),
-                              mapped(l.getMixedUpperBound()),
-                              l.getVarName().value_or("i"));
+    auto copy = ForOp::create(
+        rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
+        mapped(l.getMixedUpperBound()), l.getVarName().value_or("i"));
     copy.setKind(l.getKind());
     if (auto thread = l.getThreadAttr())
       copy.setThreadAttr(thread);
@@ -327,8 +325,9 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
 
   // The binding values (loops mapped to their copies), with the rfactor
   // loop's variable added when no binding used it.
-  SmallVector<Value> values = llvm::map_to_vector(
-      block.getBindingValues(), [&](Value v) { return loopMap.lookupOrDefault(v); });
+  SmallVector<Value> values =
+      llvm::map_to_vector(block.getBindingValues(),
+                          [&](Value v) { return loopMap.lookupOrDefault(v); });
   Value rfVar = loopMap.lookup(c.rf.getInductionVar());
   unsigned rfPos = llvm::find(values, rfVar) - values.begin();
   if (rfPos == values.size())
@@ -349,8 +348,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   };
   names.push_back(varNameOf(c.rf));
   auto [rfLo, rfHi] = domainOf(c.rf);
-  specs.push_back({IterType::Spatial, rfLo, rfHi,
-                   getAffineDimExpr(rfPos, ctx), names.back()});
+  specs.push_back({IterType::Spatial, rfLo, rfHi, getAffineDimExpr(rfPos, ctx),
+                   names.back()});
 
   // Each old variable: kept, or (a reduce variable fed by the rfactor
   // loop) an expression over new reduce variables, one per loop, and the
@@ -364,8 +363,7 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   SmallVector<std::pair<unsigned, AffineExpr>> pending;
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
     IterType type = block.getIterType(i);
-    if (type == IterType::Spatial ||
-        !bindingUses(block, bindings, i, c.rf)) {
+    if (type == IterType::Spatial || !bindingUses(block, bindings, i, c.rf)) {
       names.push_back(block.getVarNames() ? iterVarName(block, i) : "");
       varExprs[i] = getAffineDimExpr(specs.size(), ctx);
       specs.push_back({type, block.getMixedDomainLower(i),
@@ -382,8 +380,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
       names.push_back(varNameOf(loop));
       auto [lo, hi] = domainOf(loop);
       newVarOfPos[pos] = specs.size();
-      specs.push_back({IterType::Reduce, lo, hi, getAffineDimExpr(pos, ctx),
-                       names.back()});
+      specs.push_back(
+          {IterType::Reduce, lo, hi, getAffineDimExpr(pos, ctx), names.back()});
     }
     pending.push_back({i, bindings[i]});
   }
@@ -410,16 +408,16 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   bool hasReduce = llvm::any_of(
       specs, [](const IterVarSpec &s) { return s.type == IterType::Reduce; });
 
-  auto rfBlock = BlockOp::create(rewriter, loc,
-                                 (block.getBlockName() + "_rf").str(), specs,
-                                 values, nullptr, getPredicateDisjuncts(block));
+  auto rfBlock =
+      BlockOp::create(rewriter, loc, (block.getBlockName() + "_rf").str(),
+                      specs, values, nullptr, getPredicateDisjuncts(block));
   if (auto annotations = block.getAnnotationsAttr())
     rfBlock.setAnnotationsAttr(annotations);
 
   Block *body = rfBlock.getBody();
   rewriter.setInsertionPointToEnd(body);
   SmallVector<Value> inputs(body->getArguments().begin(),
-                           body->getArguments().end());
+                            body->getArguments().end());
   llvm::append_range(inputs, outside);
   const Reduction &red = *c.reduction;
   StoreOp update = red.updates.front();
@@ -439,7 +437,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   DenseSet<Operation *> needed = backwardSlice(block.getBody(), red.rhs);
   IRMapping mapping;
   cloneWithIterVars(rewriter, block, block.getInitOp(), varExprs, inputs,
-                    mapping, [&](Operation *op) { return !needed.contains(op); });
+                    mapping,
+                    [&](Operation *op) { return !needed.contains(op); });
   SmallVector<Value> y = llvm::map_to_vector(
       red.rhs, [&](Value v) { return mapping.lookupOrDefault(v); });
   // rhs that are the block's variables themselves.
@@ -450,9 +449,10 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
                                    inputs);
   SmallVector<Value> stored = y;
   if (hasReduce) {
-    SmallVector<Value> x = llvm::map_to_vector(rfBuffers, [&](Value b) -> Value {
-      return LoadOp::create(rewriter, loc, b, map, operands);
-    });
+    SmallVector<Value> x =
+        llvm::map_to_vector(rfBuffers, [&](Value b) -> Value {
+          return LoadOp::create(rewriter, loc, b, map, operands);
+        });
     stored = red.combine(rewriter, x, y);
   }
   for (auto [value, buffer] : llvm::zip(stored, rfBuffers))
@@ -505,8 +505,8 @@ void buildWriteBackBlock(RewriterBase &rewriter, Ctx &c,
     newVarOf[i] = specs.size();
     names.push_back(block.getVarNames() ? iterVarName(block, i) : "");
     specs.push_back({IterType::Spatial, block.getMixedDomainLower(i),
-                     block.getMixedDomainUpper(i), bindings[i].replaceDims(dims),
-                     names.back()});
+                     block.getMixedDomainUpper(i),
+                     bindings[i].replaceDims(dims), names.back()});
   }
 
   OpBuilder::InsertionGuard guard(rewriter);

@@ -284,8 +284,7 @@ struct Matcher {
 
   bool isCurrentValue(Value v, unsigned role) {
     auto load = v.getDefiningOp<LoadOp>();
-    return load && load.getBuffer() == buffers[role] &&
-           load.getMap() == map &&
+    return load && load.getBuffer() == buffers[role] && load.getMap() == map &&
            llvm::equal(load.getIndices(), indices);
   }
 
@@ -456,10 +455,9 @@ FailureOr<Reduction> mlir::tir::sched::matchReduction(BlockOp block,
         (!isa<LoadOp>(op) && !isMemoryEffectFree(&op)))
       return fail(&op, "its body holds more than stores of computed values");
     if (isa<LoadOp>(op) && !updates.empty())
-      return fail(&op,
-                  "it loads a value after its first store: the values it "
-                  "stores are not all computed from the values before the "
-                  "update (TVM: condition #3, its LetStmts)");
+      return fail(&op, "it loads a value after its first store: the values it "
+                       "stores are not all computed from the values before the "
+                       "update (TVM: condition #3, its LetStmts)");
   }
   if (updates.size() != inits.size())
     return fail(block, "its body stores into " + Twine(updates.size()) +
@@ -538,9 +536,8 @@ FailureOr<Reduction> mlir::tir::sched::matchReduction(BlockOp block,
       return red;
     } while (std::next_permutation(perm.begin(), perm.end()));
   }
-  return fail(block,
-              "no reducer matches its identities and combination (the "
-              "reducers: sum, product, min, max, and, or, xor of one "
-              "buffer; pair sum, argmax and argmin of two, each with "
-              "its identity as the init)");
+  return fail(block, "no reducer matches its identities and combination (the "
+                     "reducers: sum, product, min, max, and, or, xor of one "
+                     "buffer; pair sum, argmax and argmin of two, each with "
+                     "its identity as the init)");
 }
