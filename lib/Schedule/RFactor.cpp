@@ -275,36 +275,29 @@ void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map) {
   }
 }
 
-/// Lists on `block` (built by rfactor) the regions its body accesses, in
-/// the order `original` lists them (TVM substitutes the listed regions),
-/// buffers `original` does not list last; `renamed` maps a buffer of
-/// `original` to the one `block` accesses in its place.
-void listRegionsLike(BlockOp block, BlockOp original,
-                     const DenseMap<Value, Value> &renamed) {
+/// Lists on `block` (built by rfactor) the regions its body accesses, as
+/// TVM lists them: reads in the order of `readOrder`, writes in the order
+/// of `writeOrder` (buffers not in them last).
+void listRegions(BlockOp block, ArrayRef<Value> readOrder,
+                 ArrayRef<Value> writeOrder) {
   setInferredRegions(block);
   AnalysisFailure failure;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
   if (failed(regions))
     return;
-  auto order = [&](ValueRange listed,
+  auto order = [&](ArrayRef<Value> listed,
                    SmallVector<std::pair<Value, RegionExprs>> &entries) {
-    auto rank = [&](Value buffer) -> size_t {
-      for (auto [k, b] : llvm::enumerate(listed))
-        if (b == buffer || renamed.lookup(b) == buffer)
-          return k;
-      return listed.size();
-    };
     SmallVector<std::pair<size_t, size_t>> keys;
     for (auto [k, entry] : llvm::enumerate(entries))
-      keys.push_back({rank(entry.first), k});
+      keys.push_back({llvm::find(listed, entry.first) - listed.begin(), k});
     llvm::sort(keys);
     SmallVector<std::pair<Value, RegionExprs>> sorted;
     for (auto [rank, k] : keys)
       sorted.push_back(entries[k]);
     entries = std::move(sorted);
   };
-  order(original.getReadBuffers(), regions->reads);
-  order(original.getWriteBuffers(), regions->writes);
+  order(readOrder, regions->reads);
+  order(writeOrder, regions->writes);
   setRegions(block, *regions);
 }
 
@@ -457,12 +450,15 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   }
   for (auto [value, buffer] : llvm::zip(stored, rfBuffers))
     StoreOp::create(rewriter, loc, value, buffer, map, operands);
-  if (block.hasAccessRegions()) {
-    DenseMap<Value, Value> renamed;
-    for (auto [k, rfBuffer] : llvm::enumerate(rfBuffers))
-      renamed[StoreOp(red.updates[k]).getBuffer()] = rfBuffer;
-    listRegionsLike(rfBlock, block, renamed);
-  }
+  // TVM's regions: the block's reads (as listed, or inferred), the
+  // partial results written.
+  SmallVector<Value> reads;
+  AnalysisFailure failure;
+  if (FailureOr<BlockAccessRegions> old = getAccessRegions(block, failure);
+      succeeded(old))
+    for (auto &entry : old->reads)
+      reads.push_back(entry.first);
+  listRegions(rfBlock, reads, rfBuffers);
   return rfBlock;
 }
 
@@ -536,10 +532,8 @@ void buildWriteBackBlock(RewriterBase &rewriter, Ctx &c,
   });
   for (auto [value, buffer] : llvm::zip(red.combine(rewriter, x, y), buffers))
     StoreOp::create(rewriter, loc, value, buffer, map, operands);
-  bool listed = block.hasAccessRegions();
   adoptRebuiltBlock(rewriter, block, wb);
-  if (listed)
-    setInferredRegions(block);
+  listRegions(block, rfBuffers, buffers);
 }
 
 std::string rfBufferName(Value buffer) {

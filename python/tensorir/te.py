@@ -12,13 +12,14 @@ bound with T.axis.remap, a T.init for reductions, intermediates as
 T.alloc_buffer), and parses it with the TVMScript parser.
 """
 import ast
+import builtins
 import inspect
 
 from .script.parser import DTYPES, FunctionParser, ScriptError
 from .script.tir import PrimFunc
 
-__all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min",
-           "create_prim_func", "var", "const", "AXIS_SEPARATOR"]
+__all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min", "comm_reducer",
+           "create_prim_func", "var", "const", "min_value", "max_value", "AXIS_SEPARATOR"]
 
 
 def __getattr__(name):
@@ -46,11 +47,19 @@ class Expr:
     def __floordiv__(self, o): return self._bin("//", o)
     def __mod__(self, o): return self._bin("%", o)
     def __neg__(self): return BinOp("-", Const(0), self)
+    # Comparisons build expressions, as in TVM; hashing stays by identity.
+    def __lt__(self, o): return self._bin("<", o)
+    def __le__(self, o): return self._bin("<=", o)
+    def __gt__(self, o): return self._bin(">", o)
+    def __ge__(self, o): return self._bin(">=", o)
+    def __eq__(self, o): return self._bin("==", o)
+    def __ne__(self, o): return self._bin("!=", o)
+    __hash__ = object.__hash__
 
 
 class Const(Expr):
-    def __init__(self, value):
-        self.value = value
+    def __init__(self, value, dtype=None):
+        self.value, self.dtype = value, dtype
 
     def text(self, names):
         return repr(self.value)
@@ -101,6 +110,24 @@ class Load(Expr):
 class Reduce(Expr):
     def __init__(self, combiner, source, axes):
         self.combiner, self.source, self.axes = combiner, source, axes
+
+
+class MultiReduce:
+    """One reduction of several values at once (te.comm_reducer over a
+    tuple, as argmax's (index, value) pairs): `fcombine(lhs, rhs)` combines
+    tuples, `identities` start them."""
+
+    def __init__(self, fcombine, identities, sources, axes):
+        self.fcombine, self.identities = fcombine, identities
+        self.sources, self.axes = sources, axes
+
+
+class ReduceValue(Expr):
+    """Value `index` of a MultiReduce; a te.compute over them has one output
+    per value."""
+
+    def __init__(self, group, index):
+        self.group, self.index = group, index
 
 
 def _wrap(value):
@@ -171,7 +198,7 @@ def _reducer(name, identity):
         if where is not None:
             raise NotImplementedError(f"te.{name}(where=...) is not supported")
         axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
-        if not all(isinstance(a, IterVar) and a.kind == "R" for a in axes):
+        if not builtins.all(isinstance(a, IterVar) and a.kind == "R" for a in axes):
             if name == "sum":
                 return _wrap(expr) + _wrap(axis)
             return Call(name, [_wrap(expr), _wrap(axis)])
@@ -179,6 +206,66 @@ def _reducer(name, identity):
     reduce.__name__ = name
     reduce.identity = identity
     return reduce
+
+
+def comm_reducer(fcombine, fidentity, name="comm_reducer"):
+    """TVM's te.comm_reducer over tuples of values: `fcombine(lhs, rhs)`
+    returns the combined tuple, `fidentity(*dtypes)` the identities. The
+    reducer takes the tuple of values and the reduce axes."""
+    def reducer(exprs, axis, where=None):
+        if where is not None:
+            raise NotImplementedError(f"te.{name}(where=...) is not supported")
+        if not isinstance(exprs, (tuple, list)):
+            raise NotImplementedError(f"te.{name} of one value: use te.sum / te.min / te.max")
+        axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        sources = [_wrap(e) for e in exprs]
+        identities = [_wrap(v) for v in fidentity(*[_value_dtype(e) for e in sources])]
+        group = MultiReduce(fcombine, identities, sources, axes)
+        return tuple(ReduceValue(group, i) for i in range(len(sources)))
+    reducer.__name__ = name
+    return reducer
+
+
+def _limit(dtype, highest):
+    if dtype.startswith("float"):
+        big = {"float16": 65504.0, "float32": 3.4028234663852886e38,
+               "float64": 1.7976931348623157e308}[dtype]
+        return Const(big if highest else -big, dtype)
+    bits = int(dtype.lstrip("uint") or 32)
+    if dtype.startswith("uint"):
+        return Const((1 << bits) - 1 if highest else 0, dtype)
+    return Const((1 << (bits - 1)) - 1 if highest else -(1 << (bits - 1)), dtype)
+
+
+def min_value(dtype):
+    """The smallest value of `dtype` (TVM's te.min_value)."""
+    return _limit(dtype, False)
+
+
+def max_value(dtype):
+    """The largest value of `dtype` (TVM's te.max_value)."""
+    return _limit(dtype, True)
+
+
+def if_then_else(cond, t, f):
+    """tir.Select as te writes it."""
+    return Call("Select", [_wrap(cond), _wrap(t), _wrap(f)])
+
+
+def all(*conds):  # noqa: A001 - TVM's name
+    """The conjunction of conditions (te.all)."""
+    out = _wrap(conds[0])
+    for c in conds[1:]:
+        out = BinOp("and", out, _wrap(c))
+    return out
+
+
+def any(*conds):  # noqa: A001 - TVM's name
+    """The disjunction of conditions (te.any)."""
+    out = _wrap(conds[0])
+    for c in conds[1:]:
+        out = BinOp("or", out, _wrap(c))
+    return out
 
 
 sum = _reducer("sum", 0)  # noqa: A001 - TVM's name
@@ -196,12 +283,25 @@ def _children(expr):
         return list(expr.indices)
     if isinstance(expr, Reduce):
         return [expr.source]
+    if isinstance(expr, ReduceValue):
+        return list(expr.group.sources)
     return []
+
+
+def _value_dtype(expr):
+    """The dtype of a value: a load's, an index's (int32), a literal's."""
+    if isinstance(expr, (IterVar, Var)):
+        return getattr(expr, "dtype", "int32")
+    if isinstance(expr, Const):
+        return expr.dtype or ("float32" if isinstance(expr.value, float) else "int32")
+    return _dtype_of(expr) or "float32"
 
 
 def _dtype_of(expr):
     if isinstance(expr, Load):
         return expr.tensor.dtype
+    if isinstance(expr, ReduceValue):
+        return _value_dtype(expr.group.identities[expr.index])
     for child in _children(expr):
         d = _dtype_of(child)
         if d:
@@ -212,7 +312,7 @@ def _dtype_of(expr):
 def compute(shape, fcompute, name="compute", tag="", attrs=None):
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     params = inspect.signature(fcompute).parameters.values()
-    if any(p.kind == p.VAR_POSITIONAL for p in params):
+    if builtins.any(p.kind == p.VAR_POSITIONAL for p in params):
         names = [f"i{d}" for d in range(len(shape))]
     else:
         names = [p.name for p in params]
@@ -220,17 +320,38 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None):
         raise ValueError(f"compute {name}: the function takes {len(names)} "
                          f"indices for a {len(shape)}-D shape")
     axes = [IterVar(extent, n, "S") for extent, n in zip(shape, names)]
-    body = _wrap(fcompute(*axes))
+    body = fcompute(*axes)
+    if isinstance(body, (tuple, list)):
+        # Several outputs of one reduction: one tensor each, `<name>_v<i>`,
+        # computed by one block `name`.
+        if not body or not isinstance(body[0], ReduceValue) or builtins.any(
+                not isinstance(b, ReduceValue) or b.group is not body[0].group
+                for b in body) or len(body) != len(body[0].group.sources):
+            raise NotImplementedError(
+                f"compute {name}: a tuple body must be the values of one te.comm_reducer")
+        outs = [Tensor(shape, _dtype_of(b), f"{name}_v{i}", axes, b)
+                for i, b in enumerate(body)]
+        for t in outs:
+            t.stage, t.outputs = name, outs
+        return outs
+    body = _wrap(body)
     dtype = _dtype_of(body) or "float32"
     return Tensor(shape, dtype, name, axes, body)
 
 
 def _reduce_axes(expr, found):
     if isinstance(expr, Reduce):
-        found.extend(a for a in expr.axes if a not in found)
+        found.extend(a for a in expr.axes if not _contains(found, a))
+    if isinstance(expr, ReduceValue):
+        found.extend(a for a in expr.group.axes if not _contains(found, a))
     for child in _children(expr):
         _reduce_axes(child, found)
     return found
+
+
+def _contains(items, x):
+    """`x in items` by identity (te expressions compare into expressions)."""
+    return builtins.any(x is i for i in items)
 
 
 def _tensors(expr, found):
@@ -257,6 +378,26 @@ def _identity(combiner, dtype):
     return f"-{big}" if combiner == "max" else big
 
 
+def _multi_reduce_lines(outputs, var_names):
+    """The init and update of a block computing the values of one
+    te.comm_reducer over tuples: the combined values bound by name first
+    (TVM's LetStmts), then stored."""
+    group = outputs[0].body.group
+    if builtins.any(a.start != 0 for a in group.axes):
+        raise NotImplementedError("reduce axes must start at 0")
+    current = [Load(t, list(t.axes)) for t in outputs]
+    targets = [c.text(var_names) for c in current]
+    lines = ["            with T.init():"]
+    for target, identity in zip(targets, group.identities):
+        lines.append(f"                {target} = {identity.text(var_names)}")
+    combined = group.fcombine(tuple(current), tuple(group.sources))
+    for t, value in zip(outputs, combined):
+        lines.append(f"            v_{t.name}: T.{t.dtype} = {_wrap(value).text(var_names)}")
+    for t, target in zip(outputs, targets):
+        lines.append(f"            {target} = v_{t.name}")
+    return lines
+
+
 def create_prim_func(args, name="main"):
     """A PrimFunc computing the outputs in `args` from its inputs; computes
     not in `args` become T.alloc_buffer intermediates."""
@@ -267,14 +408,15 @@ def create_prim_func(args, name="main"):
             return
         for dep in _tensors(t.body, []):
             visit(dep)
-        order.append(t)
+        # The outputs of one multi-value reduction come together.
+        order.extend(getattr(t, "outputs", [t]))
 
     for t in args:
         visit(t)
     scalars = []
     for t in args:
         for e in t.shape:
-            if isinstance(e, Var) and e not in scalars:
+            if isinstance(e, Var) and not _contains(scalars, e):
                 scalars.append(e)
     lines = []
     params = [f"{t.name}: T.Buffer(({', '.join(_extent_text(e) for e in t.shape)},), \"{t.dtype}\")"
@@ -285,6 +427,9 @@ def create_prim_func(args, name="main"):
         if t not in args:
             lines.append(f"    {t.name} = T.alloc_buffer(({', '.join(_extent_text(e) for e in t.shape)},), \"{t.dtype}\")")
     for t in order:
+        outputs = getattr(t, "outputs", None)
+        if outputs is not None and t is not outputs[0]:
+            continue  # computed by the block of the first output
         reduce_axes = _reduce_axes(t.body, [])
         axes = t.axes + reduce_axes
         loop_names = {a: f"{a.name}" for a in axes}
@@ -292,7 +437,7 @@ def create_prim_func(args, name="main"):
         grid = ", ".join(_extent_text(a.extent) if a.start == 0
                          else f"{a.extent} - {a.start}" for a in axes)
         lines.append(f"    for {', '.join(loop_names[a] for a in axes)} in T.grid({grid}):")
-        lines.append(f'        with T.block("{t.name}"):')
+        lines.append(f'        with T.block("{getattr(t, "stage", t.name)}"):')
         kinds = "".join(a.kind for a in axes)
         lines.append(f"            {', '.join(var_names[a] for a in axes)}, = "
                      f"T.axis.remap(\"{kinds}\", [{', '.join(loop_names[a] for a in axes)}])"
@@ -301,8 +446,10 @@ def create_prim_func(args, name="main"):
                      f"T.axis.remap(\"{kinds}\", [{', '.join(loop_names[a] for a in axes)}])")
         target = f"{t.name}[{', '.join(var_names[a] for a in t.axes)}]"
         body = t.body
-        if isinstance(body, Reduce):
-            if any(a.start != 0 for a in body.axes):
+        if isinstance(body, ReduceValue):
+            lines.extend(_multi_reduce_lines(outputs, var_names))
+        elif isinstance(body, Reduce):
+            if builtins.any(a.start != 0 for a in body.axes):
                 raise NotImplementedError("reduce axes must start at 0")
             lines.append("            with T.init():")
             lines.append(f"                {target} = T.{t.dtype}({_identity(body.combiner, t.dtype)})")

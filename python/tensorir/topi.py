@@ -1,22 +1,71 @@
 """tvm.topi: TVM's operator library, of which only the names TVM's
-schedule tests use are here: argmax and argmin. Both need a te reduction
-over (index, value) pairs (te.comm_reducer with tuple results), which
-tensorir.te does not have yet, so they refuse when called, saying so."""
+schedule tests use are here: argmax and argmin, built as TVM's topi builds
+them: a te.comm_reducer over (index, value) pairs into two temporaries
+`<data>_red_temp_v0` (the index) and `_v1` (the value), computed by one
+block `<data>_red_temp`, then the index copied out by a block `<data>_red`.
+"""
+from . import te
 
 __all__ = ["argmax", "argmin"]
 
 
-def _refuse(name):
-    raise NotImplementedError(
-        f"topi.{name} needs a te reduction over (index, value) pairs "
-        "(te.comm_reducer with tuple results), which tensorir.te does not have yet")
+def _pair_reducer(better, identity, select_last_index, name):
+    """The (index, value) reducer: the better value wins; on ties the
+    smaller index (the larger with select_last_index)."""
+    def fcombine(lhs, rhs):
+        lhs_idx, lhs_val = lhs
+        rhs_idx, rhs_val = rhs
+        is_better = better(lhs_val, rhs_val)
+        is_same = lhs_val == rhs_val
+        proper = lhs_idx > rhs_idx if select_last_index else lhs_idx < rhs_idx
+        pick_lhs = te.any(is_better, te.all(is_same, proper))
+        return (te.if_then_else(pick_lhs, lhs_idx, rhs_idx),
+                te.if_then_else(is_better, lhs_val, rhs_val))
+
+    def fidentity(idx_dtype, val_dtype):
+        return te.Const(-1, idx_dtype), identity(val_dtype)
+
+    return te.comm_reducer(fcombine, fidentity, name=name)
+
+
+def _reduce_idx(data, axis, keepdims, reducer):
+    ndim = len(data.shape)
+    if axis is None:
+        axes = list(range(ndim))
+    else:
+        axes = sorted({a % ndim for a in (axis if isinstance(axis, (list, tuple)) else [axis])})
+    reduce_axes = [te.reduce_axis((0, data.shape[a]), name=f"k{a}") for a in axes]
+    target_shape = [1 if a in axes else e for a, e in enumerate(data.shape)] if keepdims \
+        else [e for a, e in enumerate(data.shape) if a not in axes]
+
+    def compute(*indices):
+        eval_range, outer = [], iter(indices)
+        for a in range(ndim):
+            if a in axes:
+                eval_range.append(reduce_axes[axes.index(a)])
+                if keepdims:
+                    next(outer)
+            else:
+                eval_range.append(next(outer))
+        # The flat index over the reduced dimensions (TVM's RavelIndex).
+        idx = reduce_axes[0]
+        for k, a in zip(reduce_axes[1:], axes[1:]):
+            idx = idx * data.shape[a] + k
+        return reducer((idx, data[tuple(eval_range)]), axis=reduce_axes)
+
+    temp_idx, _ = te.compute(target_shape, compute, name=data.name + "_red_temp")
+    return te.compute(target_shape, lambda *indices: temp_idx[indices], name=data.name + "_red")
 
 
 def argmax(data, axis=None, keepdims=False, select_last_index=False):
-    """Index of the maximum along `axis` (refused: see the module)."""
-    _refuse("argmax")
+    """The index of the maximum along `axis` (the first one on ties, the
+    last with select_last_index)."""
+    reducer = _pair_reducer(lambda a, b: a > b, te.min_value, select_last_index, "argmax")
+    return _reduce_idx(data, axis, keepdims, reducer)
 
 
 def argmin(data, axis=None, keepdims=False, select_last_index=False):
-    """Index of the minimum along `axis` (refused: see the module)."""
-    _refuse("argmin")
+    """The index of the minimum along `axis` (the first one on ties, the
+    last with select_last_index)."""
+    reducer = _pair_reducer(lambda a, b: a < b, te.max_value, select_last_index, "argmin")
+    return _reduce_idx(data, axis, keepdims, reducer)
