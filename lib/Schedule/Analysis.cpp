@@ -5,11 +5,13 @@
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -172,6 +174,95 @@ LogicalResult mlir::tir::checkStagePipeline(StringRef primitive,
                           d.dst.getBlockName() +
                           "' writes a buffer that block '" +
                           d.src.getBlockName() + "' before it reads");
+  return success();
+}
+
+/// Whether the region `produced` covers `consumed` (both over their own
+/// inputs) within a buffer of `shape`: in each dimension the consumed
+/// range, cut to the buffer, lies inside the produced one, by constant
+/// differences of the bounds.
+static bool coversRegion(const LoopRegion &produced, const LoopRegion &consumed,
+                         ArrayRef<int64_t> shape, MLIRContext *ctx) {
+  // Both regions over one list of values.
+  SmallVector<Value> values(produced.inputs);
+  SmallVector<AffineExpr> dims;
+  for (Value v : consumed.inputs) {
+    unsigned k = llvm::find(values, v) - values.begin();
+    if (k == values.size())
+      values.push_back(v);
+    dims.push_back(getAffineDimExpr(k, ctx));
+  }
+  auto constantOf = [&](AffineExpr e) -> std::optional<int64_t> {
+    e = simplifyAffineExpr(e, values.size(), 0);
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return c.getValue();
+    return std::nullopt;
+  };
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    AffineExpr pLo = produced.lowers[d];
+    AffineExpr pHi = pLo + produced.extents[d];
+    AffineExpr cLo = consumed.lowers[d].replaceDims(dims);
+    AffineExpr cHi = cLo + consumed.extents[d].replaceDims(dims);
+    // The consumed range cut to the buffer, where its bounds are known.
+    if (std::optional<int64_t> lo = constantOf(cLo); lo && *lo < 0)
+      cLo = getAffineConstantExpr(0, ctx);
+    if (std::optional<int64_t> hi = constantOf(cHi);
+        hi && !ShapedType::isDynamic(shape[d]) && *hi > shape[d])
+      cHi = getAffineConstantExpr(shape[d], ctx);
+    std::optional<int64_t> below = constantOf(cLo - pLo);
+    std::optional<int64_t> above = constantOf(pHi - cHi);
+    if (!below || !above || *below < 0 || *above < 0)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
+                                          const BlockDependences &scope,
+                                          ScheduleError &error) {
+  for (BlockOp consumer : scope.getBlocks()) {
+    // The producers of the consumer, by their lowest common ancestor with
+    // it (a loop, or the scope root).
+    llvm::MapVector<Operation *, SmallVector<BlockOp>> byAncestor;
+    for (Dependence d : scope.getDependences(consumer)) {
+      if (d.kind != DependenceKind::ReadAfterWrite)
+        continue;
+      Operation *lca = d.src->getParentOp();
+      while (!lca->isAncestor(consumer))
+        lca = lca->getParentOp();
+      byAncestor[lca].push_back(d.src);
+    }
+    for (auto &[lca, producers] : byAncestor) {
+      for (Value buffer : scope.getReads(consumer)) {
+        SmallVector<BlockOp> writers;
+        for (BlockOp p : producers)
+          if (llvm::is_contained(scope.getWrites(p), buffer))
+            writers.push_back(p);
+        if (writers.empty())
+          continue;
+        AnalysisFailure failure;
+        FailureOr<LoopRegion> produced =
+            relaxRegionUnder(lca, buffer, /*writes=*/true, writers, failure);
+        FailureOr<LoopRegion> consumed =
+            relaxRegionUnder(lca, buffer, /*writes=*/false, consumer, failure);
+        auto type = cast<MemRefType>(buffer.getType());
+        if (succeeded(produced) && succeeded(consumed) && produced->exact &&
+            !produced->lowers.empty() && !consumed->lowers.empty() &&
+            coversRegion(*produced, *consumed, type.getShape(),
+                         buffer.getContext()))
+          continue;
+        return refuse(error, consumer,
+                      primitive +
+                          " needs a scope that is a stage pipeline (TVM: each "
+                          "block reads only what the blocks before it "
+                          "write), but block '" +
+                          consumer.getBlockName() + "' reads elements of '" +
+                          getBufferName(buffer) + "' that block '" +
+                          writers.front().getBlockName() +
+                          "' (or the other writers) may not write");
+      }
+    }
+  }
   return success();
 }
 

@@ -132,7 +132,8 @@ LogicalResult checkLegality(Ctx &c) {
   c.block = children.front();
   Operation *root = getScopeRoot(c.block);
   BlockDependences deps(getScopeBlocks(root));
-  if (failed(checkStagePipeline(kPrimitive, deps, c.error)))
+  if (failed(checkStagePipeline(kPrimitive, deps, c.error)) ||
+      failed(checkRegionCover(kPrimitive, deps, c.error)))
     return failure();
   if (int v = getReductionBlockViolation(c.block, deps))
     return c.fail(c.block,

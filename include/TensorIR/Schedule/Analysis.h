@@ -77,6 +77,16 @@ LogicalResult checkStagePipeline(StringRef primitive,
                                  const BlockDependences &scope,
                                  ScheduleError &error);
 
+/// TVM's region cover, the other half of its stage pipeline (which rfactor
+/// asks of its scope): every block of `scope` reads, of what earlier blocks
+/// write, only elements they write, as seen at their lowest common
+/// ancestor (the writers' regions relaxed below it must cover the reader's,
+/// cut to the buffer; a writer region with holes covers nothing). Refuses
+/// for `primitive`, naming the reader.
+LogicalResult checkRegionCover(StringRef primitive,
+                               const BlockDependences &scope,
+                               ScheduleError &error);
+
 /// Whether `block`'s predicate holds wherever its bindings lie in their
 /// iteration domains (split's `i0 * 16 + i1 < 100` for a variable of domain
 /// 100), so that it excludes no point of the iteration space: true without
