@@ -177,6 +177,32 @@ LogicalResult mlir::tir::checkStagePipeline(StringRef primitive,
   return success();
 }
 
+LogicalResult mlir::tir::checkWritesApart(ForOp loop, BlockOp block,
+                                          StringRef primitive,
+                                          ScheduleError &error) {
+  if (!block.getIterVarsFedBy(loop.getInductionVar()).empty())
+    return success();
+  Value shared;
+  block->walk([&](StoreOp store) {
+    Value buffer = store.getBuffer();
+    auto space =
+        dyn_cast_if_present<StringAttr>(store.getBufferType().getMemorySpace());
+    Operation *def = buffer.getDefiningOp();
+    bool inside = def && loop->isAncestor(def);
+    if (!inside && !(space && space.getValue() == "local") && !shared)
+      shared = buffer;
+  });
+  if (!shared)
+    return success();
+  return refuse(error, block,
+                primitive + " needs the threads of loop " + loopName(loop) +
+                    " to write apart, but block '" + block.getBlockName() +
+                    "', which the loop does not feed, writes the same "
+                    "elements of '" +
+                    getBufferName(shared) +
+                    "' in every iteration (a race between the threads)");
+}
+
 /// Whether the region `produced` covers `consumed` (both over their own
 /// inputs) within a buffer of `shape`: in each dimension the consumed
 /// range, cut to the buffer, lies inside the produced one, by constant

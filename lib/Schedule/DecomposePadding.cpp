@@ -188,6 +188,15 @@ static FailureOr<PaddingPlan> analyze(BlockOp block, ForOp loop,
                   Twine(kPrimitive) + ": needs a complete block, but block '" +
                       block.getBlockName() +
                       "' is not: " + describeCompleteBlockViolation(rule));
+  // The fill and the copy store different values in turn: threads that
+  // repeat the block's writes would race (one's fill after another's copy).
+  for (Operation *p = block->getParentOp(); p != root; p = p->getParentOp())
+    if (auto l = dyn_cast<ForOp>(p);
+        l && (l.getKind() == ForKind::Parallel ||
+              (l.getKind() == ForKind::ThreadBinding &&
+               !l.getThread()->starts_with("vthread"))))
+      if (failed(checkWritesApart(l, block, kPrimitive, error)))
+        return failure();
   PaddingPlan plan;
   plan.in.ctx = block.getContext();
   for (Operation *p = block->getParentOp(); p != root; p = p->getParentOp()) {

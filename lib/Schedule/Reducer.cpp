@@ -373,24 +373,29 @@ SmallVector<Value> Reduction::getBuffers() const {
                              [](StoreOp s) -> Value { return s.getBuffer(); });
 }
 
+/// The value of `node` with its leaves replaced; an op the combiners share
+/// (argmax's comparison) is built once, `built` remembering it.
 static Value rebuild(OpBuilder &builder, const CombinerNode &node, ValueRange x,
-                     ValueRange y) {
+                     ValueRange y, DenseMap<Operation *, Value> &built) {
   if (node.kind == CombinerNode::X)
     return x[node.index];
   if (node.kind == CombinerNode::Y)
     return y[node.index];
+  if (Value done = built.lookup(node.op))
+    return done;
   SmallVector<Value> operands;
   for (const auto &child : node.children)
-    operands.push_back(rebuild(builder, *child, x, y));
+    operands.push_back(rebuild(builder, *child, x, y, built));
   Operation *clone = builder.clone(*node.op);
   clone->setOperands(operands);
-  return clone->getResult(0);
+  return built[node.op] = clone->getResult(0);
 }
 
 SmallVector<Value> Reduction::combine(OpBuilder &builder, ValueRange x,
                                       ValueRange y) const {
+  DenseMap<Operation *, Value> built;
   return llvm::map_to_vector(combiners, [&](const auto &node) {
-    return rebuild(builder, *node, x, y);
+    return rebuild(builder, *node, x, y, built);
   });
 }
 

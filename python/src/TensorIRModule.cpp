@@ -558,6 +558,11 @@ PYBIND11_MODULE(_tensorir, m) {
                 ints.push_back(attr.getInt());
             return ints;
           })
+      .def("exists",
+           [](const PyHandle &h) {
+             std::string error;
+             return succeeded(h.schedule->state->getPayload(h.value, error));
+           })
       .def("__str__",
            [](const PyHandle &h) {
              std::string error;

@@ -27,9 +27,9 @@ from . import topi
 from .ir import IRModule
 from .runtime import Device, Module, build, compile, cpu, load_module
 from .tir import ScheduleError
-from ._ext import ext as _ext
+from ._ext import ext as _native
 
-TVMError = _ext.TVMError
+TVMError = _native.TVMError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "Device",
            "arith", "ir", "load_module", "nd", "runtime", "script", "target", "te", "tir", "topi"]

@@ -201,9 +201,19 @@ def test_tensor_intrinsics_are_registered_pairs():
         assert 'tir.call "call_extern"' in intrin.impl.mod.mlir()
 
 
-def test_topi_argmax_refuses():
-    with pytest.raises(NotImplementedError, match="tuple results"):
-        tvm.topi.argmax(None, axis=1)
+def test_topi_argmax_builds_tvms_blocks():
+    # One block reduces (index, value) pairs into two temporaries, another
+    # copies the index out; the program runs like numpy's argmax.
+    import numpy as np
+    data = tvm.te.placeholder((3, 10), dtype="int32", name="data")
+    func = tvm.te.create_prim_func([data, tvm.topi.argmin(data, axis=1)])
+    text = func.mod.mlir()
+    assert 'tir.block "data_red_temp"' in text and 'tir.block "data_red"' in text
+    assert "%data_red_temp_v0 = tir.alloc_buffer" in text
+    a = np.random.default_rng(0).integers(0, 4, (3, 10)).astype("int32")
+    out = np.zeros(3, "int32")
+    tvm.build(func)["main"](a, out)
+    np.testing.assert_array_equal(out, np.argmin(a, axis=1))
 
 
 def test_if_then_else_evaluates_only_the_chosen_side():

@@ -209,3 +209,49 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The padding block sits under a parallel loop that does not feed it: each
+// thread would fill, then copy, the same elements, one thread's fill
+// overwriting what another copied.
+func.func @parallel_repeat(%A: memref<6xf32>, %C: memref<4x10xf32>) {
+  %P = tir.alloc_buffer {tir.name = "P"} : memref<10xf32>
+  tir.for %o = 0 to 4 parallel {
+    tir.for %i = 0 to 10 {
+      // expected-note @below {{block}}
+      tir.block "P"(%vi = spatial(10, %i)) {
+        %c2 = arith.constant 2 : index
+        %c8 = arith.constant 8 : index
+        %lo = arith.cmpi sge, %vi, %c2 : index
+        %hi = arith.cmpi slt, %vi, %c8 : index
+        %in = arith.andi %lo, %hi : i1
+        %v = scf.if %in -> (f32) {
+          %a = tir.load %A[%vi - 2] : memref<6xf32>
+          scf.yield %a : f32
+        } else {
+          %z = arith.constant 0.0 : f32
+          scf.yield %z : f32
+        }
+        tir.store %v, %P[%vi] : memref<10xf32>
+      }
+    }
+    tir.for %j = 0 to 10 {
+      tir.block "C"(%vo = spatial(4, %o), %vj = spatial(10, %j)) {
+        %p = tir.load %P[%vj] : memref<10xf32>
+        tir.store %p, %C[%vo, %vj] : memref<4x10xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "P" in %root : (!transform.any_op) -> !transform.any_op
+    %o, %l = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{decompose_padding needs the threads of loop 'o' to write apart, but block 'P', which the loop does not feed, writes the same elements of 'P' in every iteration (a race between the threads)}}
+    %fill = transform.tir.decompose_padding %b at %l : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

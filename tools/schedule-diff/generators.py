@@ -261,6 +261,23 @@ def gen_decompose_reduction(ctx):
     return Step("decompose_reduction", [block_ref(block), loop], {})
 
 
+def gen_rfactor(ctx):
+    """Mostly the innermost or a deeper loop of a reduction block (a loop
+    that feeds a reduce variable, after a split: the tiles' partial results),
+    a factor_axis in range; sometimes a loop that feeds a spatial variable,
+    an out-of-range axis, or a block without a tir.init."""
+    reductions = [b for b in ctx.blocks if b in ctx.nest.reductions and ctx.loops(b)]
+    if not reductions and ctx.chance(0.8):
+        return None
+    block = ctx.rng.choice(reductions) if reductions and ctx.chance(0.9) else ctx.block()
+    n = len(ctx.loops(block))
+    if not n:
+        return None
+    at = n - 1 - min(ctx.rng.randrange(n), ctx.rng.randrange(n))  # mostly inner
+    axis = ctx.rng.choice([0, 0, 1, -1, 2]) if ctx.chance(0.9) else ctx.rng.choice([5, -6])
+    return Step("rfactor", [loop_ref(block, at)], {"factor_axis": axis})
+
+
 def _inline_step(ctx, prim):
     """compute_inline: mostly a block writing a buffer the function
     allocates (not an output block); reverse_compute_inline: mostly a block
@@ -589,6 +606,7 @@ GENERATORS = {
     "reindex": gen_reindex,
     "transform_layout": gen_transform_layout,
     "merge": gen_merge,
+    "rfactor": gen_rfactor,
     "transform_block_layout": gen_transform_block_layout,
     "set_axis_separator": gen_set_axis_separator,
     "reindex_cache_read": gen_reindex_cache_read,
@@ -608,6 +626,7 @@ WEIGHTS = {
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
     "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
+    "rfactor": 1.5,
 }
 
 

@@ -422,6 +422,24 @@ def two_outputs(A: T.Buffer((8, 12), "float32"), C: T.Buffer((8, 12), "float32")
             E[vi] = E[vi] + C[vi, vj] + D[vi, vj]
 
 
+@T.prim_func
+def argmax_rows(A: T.Buffer((6, 20), "int32"), I: T.Buffer((6,), "int32"),
+                V: T.Buffer((6,), "int32")):
+    # topi's argmax: (index, value) pairs reduced together, ties to the
+    # smaller index; the reducer rfactor recognizes with TVM's identities.
+    for i, k in T.grid(6, 20):
+        with T.block("argmax"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                I[vi] = -1
+                V[vi] = T.min_value("int32")
+            v_i: T.int32 = T.Select(V[vi] > A[vi, vk] or V[vi] == A[vi, vk] and I[vi] < vk,
+                                    I[vi], vk)
+            v_v: T.int32 = T.Select(V[vi] > A[vi, vk], V[vi], A[vi, vk])
+            I[vi] = v_i
+            V[vi] = v_v
+
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -501,6 +519,8 @@ KERNELS = {k.name: k for k in [
     Kernel(chunk_sums, "chunk_sums", [_arrays(((2, 1, 12), "float32"), ((2, 1), "float32"))]),
     Kernel(two_outputs, "two_outputs", [_arrays(((8, 12), "float32"), ((8, 12), "float32"),
                                                 ((8, 6), "float32"), ((8,), "float32"))]),
+    Kernel(argmax_rows, "argmax_rows", [_arrays(((6, 20), "int32"), ((6,), "int32"),
+                                                ((6,), "int32"))]),
 ]}
 
 

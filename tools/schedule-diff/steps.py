@@ -33,8 +33,14 @@ def loop_ref(block, index):
 
 def cached_block(sch, name):
     """The block's handle, asked once per schedule (block handles stay
-    valid across every primitive)."""
+    valid across every primitive that keeps the block)."""
     cache = sch.__dict__.setdefault("_schedule_diff_blocks", {})
+    if name in cache:
+        try:
+            sch.get(cache[name])
+        except ScheduleError:
+            # An inline removed the block and a later stage took its name.
+            del cache[name]
     if name not in cache:
         try:
             cache[name] = sch.get_block(name)

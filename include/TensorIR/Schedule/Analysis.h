@@ -77,6 +77,18 @@ LogicalResult checkStagePipeline(StringRef primitive,
                                  const BlockDependences &scope,
                                  ScheduleError &error);
 
+/// Whether the iterations of `loop`, run by threads at once (parallel, or
+/// bound to a thread axis other than a virtual thread), write apart as
+/// `block` (a block under it) sees them: a block that none of the loop's
+/// iterations feeds writes the same elements in each of them, a race on a
+/// buffer they share (one not allocated under the loop, not `local`). TVM
+/// allows it (the writes store the same values); decompose_padding refuses
+/// it, naming the block: its fill and copy store different values in turn,
+/// and one thread's fill could land after another's copy. (`parallel` over
+/// the fill and the copy is refused by TVM's compact data flow.)
+LogicalResult checkWritesApart(ForOp loop, BlockOp block, StringRef primitive,
+                               ScheduleError &error);
+
 /// TVM's region cover, the other half of its stage pipeline (which rfactor
 /// asks of its scope): every block of `scope` reads, of what earlier blocks
 /// write, only elements they write, as seen at their lowest common

@@ -153,14 +153,36 @@ std::string Printer::name(Value v) {
   return "<unnamed>";
 }
 
+bool Printer::readsInlinedLoad(Operation *op) {
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || !inlineable(operand))
+      continue;
+    if (isa<LoadOp>(def) || readsInlinedLoad(def))
+      return true;
+  }
+  return false;
+}
+
 bool Printer::inlineable(Value v) {
   Operation *def = v.getDefiningOp();
   if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
     return true;
   if (!def || !v.hasOneUse() || def->getNumRegions() != 0 || isa<StoreOp>(def))
     return false;
-  if (!isa<LoadOp>(def))
-    return true; // Pure ops can move to their single use.
+  if (!isa<LoadOp>(def)) {
+    // Pure ops can move to their single use, unless that would carry a load
+    // they inline past a write (a reduction of two buffers stores both
+    // combined values after loading both current ones).
+    Operation *user = *v.getUsers().begin();
+    if (user->getBlock() != def->getBlock())
+      return !readsInlinedLoad(def);
+    for (Operation *op = def->getNextNode(); op && op != user;
+         op = op->getNextNode())
+      if (isa<StoreOp, ForOp, BlockOp>(op) || op->getNumRegions() != 0)
+        return !readsInlinedLoad(def);
+    return true;
+  }
   // A load moves to its use only if nothing between them may write.
   Operation *user = *v.getUsers().begin();
   if (user->getBlock() != def->getBlock())
@@ -356,9 +378,10 @@ bool Printer::expr(Value v, std::string &out) {
     return true;
   }
   if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+    // Eager, as the parser reads T.Select (T.if_then_else is an scf.if).
     if (!operand(0, a) || !operand(1, b) || !operand(2, c))
       return false;
-    out = "T.if_then_else(" + a + ", " + b + ", " + c + ")";
+    out = "T.Select(" + a + ", " + b + ", " + c + ")";
     return true;
   }
   if (isa<arith::CmpFOp, arith::CmpIOp>(def)) {

@@ -67,6 +67,8 @@ private:
 
   /// Whether `v` can be printed where it is used instead of getting a name.
   bool inlineable(Value v);
+  /// Whether the expression `op` prints with reads a load printed in it.
+  bool readsInlinedLoad(Operation *op);
 
   /// The expression of `v` (its name if it has one).
   bool expr(Value v, std::string &out);

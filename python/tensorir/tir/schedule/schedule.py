@@ -282,6 +282,9 @@ class Schedule:
         loop compare equal."""
         if not isinstance(rv, _RV):
             raise TypeError(f"get takes a BlockRV or a LoopRV, got {type(rv).__name__}")
+        if not rv._handle.exists():
+            raise ScheduleError(f"get: the {'block' if isinstance(rv, BlockRV) else 'loop'} "
+                                "no longer exists in the IRModule (a primitive removed it)")
         return _StmtView(rv._handle)
 
     # Primitives whose Python arguments need more than a conversion.
