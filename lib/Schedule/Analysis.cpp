@@ -272,11 +272,17 @@ LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
         FailureOr<LoopRegion> consumed =
             relaxRegionUnder(lca, buffer, /*writes=*/false, consumer, failure);
         auto type = cast<MemRefType>(buffer.getType());
+        // A rank-0 buffer has one element, which the writers write.
+        if (type.getRank() == 0)
+          continue;
         if (succeeded(produced) && succeeded(consumed) && produced->exact &&
             !produced->lowers.empty() && !consumed->lowers.empty() &&
             coversRegion(*produced, *consumed, type.getShape(),
                          buffer.getContext()))
           continue;
+        std::string why = failed(produced) || failed(consumed)
+                              ? " (" + failure.reason + ")"
+                              : "";
         return refuse(error, consumer,
                       primitive +
                           " needs a scope that is a stage pipeline (TVM: each "
@@ -285,7 +291,7 @@ LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
                           consumer.getBlockName() + "' reads elements of '" +
                           getBufferName(buffer) + "' that block '" +
                           writers.front().getBlockName() +
-                          "' (or the other writers) may not write");
+                          "' (or the other writers) may not write" + why);
       }
     }
   }

@@ -61,15 +61,6 @@ struct Plan {
   std::optional<BlockAccessRegions> regions;
 };
 
-/// Whether the binding of iteration variable `i` depends on `value`.
-bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
-                 Value value) {
-  for (auto [pos, input] : llvm::enumerate(block.getBindingValues()))
-    if (bindings[i].isFunctionOfDim(pos) && dependsOnAny(input, value))
-      return true;
-  return false;
-}
-
 /// Whether `value` is defined outside `op` (so it is available before it).
 bool definedOutside(Value value, Operation *op) {
   Operation *owner = isa<BlockArgument>(value)
@@ -623,24 +614,7 @@ BlockOp rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan) {
   // Copies of the chosen loops (bounds, kind, thread, annotations), their
   // variables named `<name>_init`.
   IRMapping loopMap;
-  for (ForOp l : plan.chosen) {
-    auto mapped = [&](OpFoldResult r) -> OpFoldResult {
-      if (auto v = dyn_cast<Value>(r))
-        return loopMap.lookupOrDefault(v);
-      return r;
-    };
-    std::string name = (l.getVarName().value_or("i") + "_init").str();
-    auto copy =
-        ForOp::create(rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
-                      mapped(l.getMixedUpperBound()), name);
-    copy.setKind(l.getKind());
-    if (auto thread = l.getThreadAttr())
-      copy.setThreadAttr(thread);
-    if (auto annotations = l.getAnnotationsAttr())
-      copy.setAnnotationsAttr(annotations);
-    loopMap.map(l.getInductionVar(), copy.getInductionVar());
-    rewriter.setInsertionPointToStart(copy.getBody());
-  }
+  copyLoops(rewriter, plan.chosen, loopMap, "_init");
 
   // The init block: the spatial variables, their bindings over the inputs
   // they use (copied loops mapped), the kept predicate, the write regions.

@@ -36,6 +36,8 @@
 
 #include "mlir/IR/IRMapping.h"
 
+#include <deque>
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
@@ -65,16 +67,6 @@ struct Ctx {
 //===----------------------------------------------------------------------===//
 // Legality
 //===----------------------------------------------------------------------===//
-
-/// Whether binding `i` of the block uses loop `loop`'s variable.
-bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
-                 ForOp loop) {
-  for (auto [pos, input] : llvm::enumerate(block.getBindingValues()))
-    if (bindings[i].isFunctionOfDim(pos) &&
-        dependsOnAny(input, loop.getInductionVar()))
-      return true;
-  return false;
-}
 
 /// TVM's four loop properties, in its order.
 LogicalResult checkLoopProperties(Ctx &c) {
@@ -123,6 +115,53 @@ LogicalResult checkLoopProperties(Ctx &c) {
   return success();
 }
 
+/// The rfactor nest copies the block's loops and re-expresses the reduce
+/// variables fed by the rfactor loop over new variables: refuses values it
+/// could not carry over, those computed between the loops (a binding, a
+/// loop bound, a value the body uses) and, in the binding of such a reduce
+/// variable, inputs other than the block's loops.
+LogicalResult checkNestValues(Ctx &c, ArrayRef<AffineExpr> bindings) {
+  Operation *outermost = c.loops.front();
+  auto inNest = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && outermost->isAncestor(def) && !c.block->isAncestor(def);
+  };
+  auto refuseValue = [&](Operation *culprit, StringRef what) {
+    return c.fail(culprit, "needs the " + what + " of block " + c.name() +
+                               " to be its loops or values from outside "
+                               "them, but one is computed between the loops");
+  };
+  for (ForOp loop : c.loops)
+    if (llvm::any_of(loop.getDynamicBounds(), inNest))
+      return refuseValue(loop, "loop bounds");
+  if (llvm::any_of(c.block.getBindingValues(), inNest))
+    return refuseValue(c.block, "bindings");
+  WalkResult walk = c.block->walk([&](Operation *op) {
+    return llvm::any_of(op->getOperands(), inNest) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return refuseValue(c.block, "values used by the body");
+  ValueRange values = c.block.getBindingValues();
+  for (unsigned i = 0, e = c.block.getNumIterVars(); i < e; ++i) {
+    if (c.block.getIterType(i) != IterType::Reduce ||
+        !bindingUses(c.block, bindings, i, c.rf.getInductionVar()))
+      continue;
+    for (auto [pos, v] : llvm::enumerate(values)) {
+      if (!bindings[i].isFunctionOfDim(pos))
+        continue;
+      ForOp loop = getLoopOfVar(v);
+      if (!loop || !llvm::is_contained(c.loops, loop))
+        return c.fail(c.block,
+                      "needs the binding of " + iterVarLabel(c.block, i) +
+                          ", which loop " + loopName(c.rf) +
+                          " feeds, to use only the loops above block " +
+                          c.name() + " in its scope");
+    }
+  }
+  return success();
+}
+
 LogicalResult checkLegality(Ctx &c) {
   SmallVector<BlockOp> children = collectChildBlocks(c.rf);
   if (children.size() != 1)
@@ -147,11 +186,21 @@ LogicalResult checkLegality(Ctx &c) {
   SmallVector<AffineExpr> bindings = c.block.getBindingExprs();
   for (ForOp loop : c.loops)
     for (unsigned i = 0, e = c.block.getNumIterVars(); i < e; ++i)
-      if (bindingUses(c.block, bindings, i, loop))
+      if (bindingUses(c.block, bindings, i, loop.getInductionVar()))
         (c.block.getIterType(i) == IterType::Spatial ? c.spatialLoops
                                                      : c.reduceLoops)
             .insert(loop);
   if (failed(checkLoopProperties(c)))
+    return failure();
+  // A loop that feeds nothing would repeat the whole reduction once per
+  // iteration, and the write-back block would combine the repetitions
+  // (TVM does not check it).
+  std::optional<int64_t> rfExtent = c.rf.getConstantExtent();
+  if (!c.reduceLoops.contains(c.rf) && (!rfExtent || *rfExtent != 1))
+    return c.fail(c.rf, "needs a loop that feeds a reduce variable of block " +
+                            c.name() + " (or runs once), but loop " +
+                            loopName(c.rf) + " feeds none");
+  if (failed(checkNestValues(c, bindings)))
     return failure();
 
   FailureOr<Reduction> reduction = matchReduction(c.block, kPrimitive, c.error);
@@ -176,8 +225,8 @@ LogicalResult checkLegality(Ctx &c) {
                   "does not support block " + c.name() + "'s value condition");
   if (c.block.getPredicate())
     return c.fail(c.block,
-                  "does not support block " + c.name() +
-                      "'s predicate (as TVM, whose test of it expects a "
+                  "does not support the predicate of block " + c.name() +
+                      " (as TVM, whose test of it expects a "
                       "refusal): the write-back block runs every partial "
                       "result, whether or not the predicate let the rfactor "
                       "block initialize it");
@@ -253,29 +302,6 @@ void addInit(OpBuilder &b, Location loc, const Reduction &reduction,
     StoreOp::create(b, loc, value, buffer, map, operands);
 }
 
-/// Copies of `loops` (bounds, kind, thread, annotations, names) nested at
-/// the insertion point, which is left inside the innermost; maps their
-/// variables in `map`.
-void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map) {
-  for (ForOp l : loops) {
-    auto mapped = [&](OpFoldResult r) -> OpFoldResult {
-      if (auto v = dyn_cast<Value>(r))
-        return map.lookupOrDefault(v);
-      return r;
-    };
-    auto copy = ForOp::create(
-        rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
-        mapped(l.getMixedUpperBound()), l.getVarName().value_or("i"));
-    copy.setKind(l.getKind());
-    if (auto thread = l.getThreadAttr())
-      copy.setThreadAttr(thread);
-    if (auto annotations = l.getAnnotationsAttr())
-      copy.setAnnotationsAttr(annotations);
-    map.map(l.getInductionVar(), copy.getInductionVar());
-    rewriter.setInsertionPointToStart(copy.getBody());
-  }
-}
-
 /// Lists on `block` (built by rfactor) the regions its body accesses, as
 /// TVM lists them: reads in the order of `readOrder`, writes in the order
 /// of `writeOrder` (buffers not in them last).
@@ -328,9 +354,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
     values.push_back(rfVar);
 
   SmallVector<IterVarSpec> specs;
-  // (Reserved: the specs keep references to the names.)
-  std::vector<std::string> names;
-  names.reserve(block.getNumIterVars() * 2 + 1);
+  // (A deque: the specs keep references to the names.)
+  std::deque<std::string> names;
   auto domainOf = [&](ForOp l) {
     auto mapped = [&](OpFoldResult r) -> OpFoldResult {
       if (auto v = dyn_cast<Value>(r))
@@ -357,7 +382,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   SmallVector<std::pair<unsigned, AffineExpr>> pending;
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
     IterType type = block.getIterType(i);
-    if (type == IterType::Spatial || !bindingUses(block, bindings, i, c.rf)) {
+    if (type == IterType::Spatial ||
+        !bindingUses(block, bindings, i, c.rf.getInductionVar())) {
       names.push_back(block.getVarNames() ? iterVarName(block, i) : "");
       varExprs[i] = getAffineDimExpr(specs.size(), ctx);
       specs.push_back({type, block.getMixedDomainLower(i),
@@ -402,9 +428,8 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   bool hasReduce = llvm::any_of(
       specs, [](const IterVarSpec &s) { return s.type == IterType::Reduce; });
 
-  auto rfBlock =
-      BlockOp::create(rewriter, loc, (block.getBlockName() + "_rf").str(),
-                      specs, values, nullptr, getPredicateDisjuncts(block));
+  auto rfBlock = BlockOp::create(
+      rewriter, loc, (block.getBlockName() + "_rf").str(), specs, values);
   if (auto annotations = block.getAnnotationsAttr())
     rfBlock.setAnnotationsAttr(annotations);
 
@@ -488,9 +513,8 @@ void buildWriteBackBlock(RewriterBase &rewriter, Ctx &c,
       values.push_back(v);
     dims[pos] = getAffineDimExpr(k, ctx);
   }
-  // (Reserved: the specs keep references to the names.)
-  std::vector<std::string> names;
-  names.reserve(block.getNumIterVars() + 1);
+  // (A deque: the specs keep references to the names.)
+  std::deque<std::string> names;
   names.push_back(varNameOf(c.rf));
   SmallVector<IterVarSpec> specs = {
       {IterType::Reduce, c.rf.getMixedLowerBound(), c.rf.getMixedUpperBound(),

@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Schedule/Analysis.h"
+
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -525,4 +527,34 @@ void sched::adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block,
     block.getRegion().takeBody(rebuilt.getRegion());
   });
   rewriter.eraseOp(rebuilt);
+}
+
+bool sched::bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings,
+                        unsigned i, Value value) {
+  for (auto [pos, input] : llvm::enumerate(block.getBindingValues()))
+    if (bindings[i].isFunctionOfDim(pos) && dependsOnAny(input, value))
+      return true;
+  return false;
+}
+
+void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
+                      IRMapping &map, StringRef suffix) {
+  for (ForOp l : loops) {
+    auto mapped = [&](OpFoldResult r) -> OpFoldResult {
+      if (auto v = dyn_cast<Value>(r))
+        return map.lookupOrDefault(v);
+      return r;
+    };
+    std::string name = (l.getVarName().value_or("i") + suffix).str();
+    auto copy =
+        ForOp::create(rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
+                      mapped(l.getMixedUpperBound()), name);
+    copy.setKind(l.getKind());
+    if (auto thread = l.getThreadAttr())
+      copy.setThreadAttr(thread);
+    if (auto annotations = l.getAnnotationsAttr())
+      copy.setAnnotationsAttr(annotations);
+    map.map(l.getInductionVar(), copy.getInductionVar());
+    rewriter.setInsertionPointToStart(copy.getBody());
+  }
 }

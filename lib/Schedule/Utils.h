@@ -14,6 +14,7 @@
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -70,6 +71,18 @@ FailureOr<Operation *> getBufferScope(Value buffer, BlockOp culprit,
 
 /// A display name for a loop ("i", or "the loop" when it has none).
 std::string loopName(ForOp loop);
+
+/// Whether binding `i` of `block` (`bindings`: its binding expressions)
+/// depends on `value`, through the binding values it uses.
+bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
+                 Value value);
+
+/// Copies of `loops` (bounds through `map`, kind, thread binding,
+/// annotations; variables named as theirs plus `suffix`), nested at the
+/// insertion point, which is left at the start of the innermost; maps
+/// their variables in `map`.
+void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map,
+               StringRef suffix = "");
 
 /// Whether `v` is the induction variable of a tir.for.
 bool isLoopVar(Value v);

@@ -56,6 +56,12 @@ class Expr:
     def __ne__(self, o): return self._bin("!=", o)
     __hash__ = object.__hash__
 
+    def __bool__(self):
+        # As TVM: a comparison of expressions builds an expression; using it
+        # as a Python condition is a mistake.
+        raise ValueError("a te expression has no truth value; compare it in "
+                         "te.if_then_else, te.all or te.any")
+
 
 class Const(Expr):
     def __init__(self, value, dtype=None):
@@ -289,12 +295,18 @@ def _children(expr):
 
 
 def _value_dtype(expr):
-    """The dtype of a value: a load's, an index's (int32), a literal's."""
+    """The dtype of a value: a load's, an index's (int32, also computed
+    from indices), a literal's."""
     if isinstance(expr, (IterVar, Var)):
         return getattr(expr, "dtype", "int32")
     if isinstance(expr, Const):
         return expr.dtype or ("float32" if isinstance(expr.value, float) else "int32")
-    return _dtype_of(expr) or "float32"
+    found = _dtype_of(expr)
+    if found:
+        return found
+    if isinstance(expr, BinOp):
+        return _value_dtype(expr.a)
+    return "float32"
 
 
 def _dtype_of(expr):

@@ -135,6 +135,39 @@ def test_rfactor_partial_results_run_in_parallel():
     np.testing.assert_allclose(run(sch.mod, "row_sum", *arrays)[1], expected[1], rtol=1e-5)
 
 
+@T.prim_func
+def total_then_scale(A: T.Buffer((256,), "float32"), B: T.Buffer((), "float32"),
+                     C: T.Buffer((256,), "float32")):
+    # A sum over a split in four, then a block reading the scalar it wrote.
+    for k0, k1, k2, k3 in T.grid(4, 4, 4, 4):
+        with T.block("B"):
+            vk = T.axis.reduce(256, k0 * 64 + k1 * 16 + k2 * 4 + k3)
+            with T.init():
+                B[()] = T.float32(0)
+            B[()] = B[()] + A[vk]
+    for i in range(256):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = A[vi] / B[()]
+
+
+@pytest.mark.parametrize("at", [0, 1, 2, 3])
+def test_rfactor_of_a_four_part_split(at):
+    # Each loop the reduce variable uses but the rfactor loop becomes a
+    # reduce variable of its own; the scalar's reader is covered.
+    a = np.random.default_rng(5).random(256).astype("float32") + 0.5
+    expected = run(total_then_scale, "total_then_scale", a, np.zeros((), "float32"),
+                   np.zeros(256, "float32"))
+    sch = tvm.tir.Schedule(total_then_scale)
+    sch.rfactor(sch.get_loops("B")[at], 0)
+    header = next(line for line in sch.mod.mlir().splitlines() if 'tir.block "B_rf"' in line)
+    assert header.count("spatial(") == 1 and header.count("reduce(") == 3
+    got = run(sch.mod, "total_then_scale", a, np.zeros((), "float32"), np.zeros(256, "float32"))
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(g, e, rtol=1e-5)
+    verify_trace_roundtrip(sch, total_then_scale)
+
+
 def test_rfactor_argmin_ties():
     # Ties: the index found points at a minimum, though not always the
     # first one (TVM's pair reducer in this form is commutative only up to

@@ -334,7 +334,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %l0, %l1 = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-          // expected-error @below {{rfactor does not support block 'B''s predicate (as TVM, whose test of it expects a refusal): the write-back block runs every partial result, whether or not the predicate let the rfactor block initialize it}}
+          // expected-error @below {{rfactor does not support the predicate of block 'B' (as TVM, whose test of it expects a refusal): the write-back block runs every partial result, whether or not the predicate let the rfactor block initialize it}}
     %rf = transform.tir.rfactor %l1 {factor_axis = 0} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -586,6 +586,73 @@ module attributes {transform.with_named_sequence} {
     %l0, %l1 = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
           // expected-error @below {{rfactor needs block 'B' to be a reduction by a commutative reducer, but it loads a value after its first store: the values it stores are not all computed from the values before the update (TVM: condition #3, its LetStmts)}}
     %rf = transform.tir.rfactor %l1 {factor_axis = 0} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The rfactor loop feeds no variable: each of its iterations would repeat
+// the whole reduction, and the write-back would add the repetitions up.
+func.func @feeds_nothing(%A: memref<8xf32> {tir.name = "A"}, %B: memref<f32> {tir.name = "B"}) {
+  // expected-note @below {{loop}}
+  tir.for %u = 0 to 2 {
+    tir.for %k = 0 to 8 {
+      tir.block "B"(%vk = reduce(8, %k)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %B[] : memref<f32>
+        }
+        %b = tir.load %B[] : memref<f32>
+        %a = tir.load %A[%vk] : memref<8xf32>
+        %s = arith.addf %b, %a : f32
+        tir.store %s, %B[] : memref<f32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %u, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{rfactor needs a loop that feeds a reduce variable of block 'B' (or runs once), but loop 'u' feeds none}}
+    %rf = transform.tir.rfactor %u {factor_axis = 0} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A binding computed between the loops: the rfactor nest's copies of the
+// loops could not use it.
+func.func @computed_binding(%A: memref<8x128xf32> {tir.name = "A"}, %B: memref<8xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 8 {
+    tir.for %ko = 0 to 4 {
+      tir.for %ki = 0 to 32 {
+        %t = affine.apply affine_map<(d0, d1) -> (d0 * 32 + d1)>(%ko, %ki)
+        // expected-note @below {{block}}
+        tir.block "B"(%vi = spatial(8, %i), %vk = reduce(128, %t)) {
+          tir.init {
+            %z = arith.constant 0.0 : f32
+            tir.store %z, %B[%vi] : memref<8xf32>
+          }
+          %b = tir.load %B[%vi] : memref<8xf32>
+          %a = tir.load %A[%vi, %vk] : memref<8x128xf32>
+          %s = arith.addf %b, %a : f32
+          tir.store %s, %B[%vi] : memref<8xf32>
+        }
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %ko, %ki = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{rfactor needs the bindings of block 'B' to be its loops or values from outside them, but one is computed between the loops}}
+    %rf = transform.tir.rfactor %ki {factor_axis = 0} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
