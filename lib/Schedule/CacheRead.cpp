@@ -105,8 +105,15 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     for (Operation *c : consumers) {
       SmallVector<Value> r, w;
       getAccessedBuffers(cast<BlockOp>(c), r, w);
-      if (llvm::is_contained(r, buffer))
-        related.insert(c);
+      if (!llvm::is_contained(r, buffer))
+        continue;
+      // A consumer nested in a block of the scope (the inner block of a
+      // blockize) places the copy by that block.
+      Operation *inScope = c;
+      while (inScope && !llvm::is_contained(scopeBlocks, inScope))
+        inScope = inScope->getParentOfType<BlockOp>();
+      if (inScope)
+        related.insert(inScope);
     }
     if (consumers.empty())
       for (BlockOp b : deps.getConsumers(writer))

@@ -278,6 +278,22 @@ def gen_rfactor(ctx):
     return Step("rfactor", [loop_ref(block, at)], {"factor_axis": axis})
 
 
+def gen_blockize(ctx):
+    """Mostly an inner loop of a block (a tile after splits), sometimes an
+    outer one; now and then a list of blocks under a common loop (often
+    refused: their outer parts must agree)."""
+    block = ctx.block()
+    n = len(ctx.loops(block))
+    if ctx.chance(0.15) and len(ctx.blocks) > 1:
+        others = [b for b in ctx.blocks if b != block]
+        return Step("blockize", [block_ref(block), block_ref(ctx.rng.choice(others))],
+                    {"preserve_unit_iters": ctx.chance(0.5)})
+    if not n:
+        return None
+    at = n - 1 - min(ctx.rng.randrange(n), ctx.rng.randrange(n))
+    return Step("blockize", [loop_ref(block, at)], {"preserve_unit_iters": ctx.chance(0.7)})
+
+
 def _inline_step(ctx, prim):
     """compute_inline: mostly a block writing a buffer the function
     allocates (not an output block); reverse_compute_inline: mostly a block
@@ -607,6 +623,7 @@ GENERATORS = {
     "transform_layout": gen_transform_layout,
     "merge": gen_merge,
     "rfactor": gen_rfactor,
+    "blockize": gen_blockize,
     "transform_block_layout": gen_transform_block_layout,
     "set_axis_separator": gen_set_axis_separator,
     "reindex_cache_read": gen_reindex_cache_read,
@@ -626,7 +643,7 @@ WEIGHTS = {
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
     "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
-    "rfactor": 1.5,
+    "rfactor": 1.5, "blockize": 1,
 }
 
 

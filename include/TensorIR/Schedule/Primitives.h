@@ -168,6 +168,23 @@ FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
 FailureOr<BlockOp> decomposeReduction(RewriterBase &rewriter, BlockOp block,
                                       ForOp loop, ScheduleError &error);
 
+/// TVM's blockize of a loop: the subtree under `loop` (whose only block is
+/// B) becomes an outer block `<B>_o` holding `loop`: B's bindings divided
+/// into a part over the loops above `loop` (the outer block's variables,
+/// `<var>_o`) and one over `loop` and below (B's variables, `<var>_i`, for
+/// the parts that are not a single point). With `preserveUnitIters` false,
+/// loops that run once count as their start. Returns the outer block; B's
+/// handle holds the inner block.
+FailureOr<BlockOp> blockize(RewriterBase &rewriter, ForOp loop,
+                            bool preserveUnitIters, ScheduleError &error);
+/// TVM's blockize of a list of blocks: the consecutive statements of their
+/// lowest common ancestor that hold them (one block each) become an outer
+/// block `outer_<B>_<C>_`, each block divided at that ancestor; the outer
+/// parts of their variables must agree. Blocks with a tir.init are refused
+/// (TVM drops their init).
+FailureOr<BlockOp> blockize(RewriterBase &rewriter, ArrayRef<BlockOp> blocks,
+                            bool preserveUnitIters, ScheduleError &error);
+
 /// TVM's rfactor: factors the reduction block under `loop` (its only block)
 /// by that loop. A new rfactor block `<name>_rf`, under copies of the
 /// block's loops placed before them, reduces into new buffers `<buffer>_rf`

@@ -554,6 +554,18 @@ class Schedule:
                             {"name": name, "func_name": func_name}, 1)
         return rv
 
+    def blockize(self, target, *more, preserve_unit_iters=True):
+        """TVM's blockize: the subtree under loop `target`, or the blocks
+        of the list `target`, become a block (transform.tir.blockize). The
+        trace prints blocks as separate arguments; TVM's positional
+        `blockize(target, preserve_unit_iters)` is accepted too."""
+        if len(more) == 1 and isinstance(more[0], bool):
+            preserve_unit_iters, more = more[0], ()
+        targets = list(target) if isinstance(target, (list, tuple)) else [target]
+        targets += list(more)
+        return self._apply("blockize", targets,
+                           {"preserve_unit_iters": bool(preserve_unit_iters)}, 1)[0]
+
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
         """Splits `loop` into len(factors) loops; factors are ints, IntImms
         or expressions of T.vscale(), one of them None (or -1) for the

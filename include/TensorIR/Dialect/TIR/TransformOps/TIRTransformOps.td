@@ -799,5 +799,6 @@ include "TensorIR/Dialect/TIR/TransformOps/TIRBufferTransformOps.td"
 include "TensorIR/Dialect/TIR/TransformOps/TIRPaddingTransformOps.td"
 include "TensorIR/Dialect/TIR/TransformOps/TIRLoopMergeTransformOps.td"
 include "TensorIR/Dialect/TIR/TransformOps/TIRReductionTransformOps.td"
+include "TensorIR/Dialect/TIR/TransformOps/TIRBlockizeTransformOps.td"
 
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_TD
