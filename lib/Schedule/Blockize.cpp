@@ -94,7 +94,8 @@ FailureOr<Division> divide(Ctx &c, unsigned i, AffineExpr binding) {
     for (auto [pos, v] : llvm::enumerate(values)) {
       ForOp l = getLoopOfVar(v);
       std::optional<int64_t> extent = l ? l.getConstantExtent() : std::nullopt;
-      std::optional<int64_t> lower = l ? l.getConstantLowerBound() : std::nullopt;
+      std::optional<int64_t> lower =
+          l ? l.getConstantLowerBound() : std::nullopt;
       dims.push_back(extent && *extent == 1 && lower
                          ? getAffineConstantExpr(*lower, ctx)
                          : getAffineDimExpr(pos, ctx));
@@ -170,6 +171,25 @@ FailureOr<Division> divide(Ctx &c, unsigned i, AffineExpr binding) {
   return d;
 }
 
+/// The block's body is rebuilt (cloned with its variables replaced): one
+/// holding blocks or loops, whose handles would be lost, or buffers of its
+/// own is not supported yet.
+LogicalResult checkPlainBody(BlockOp block, ScheduleError &error) {
+  WalkResult walk = block->walk([&](Operation *op) {
+    if (op != block.getOperation() &&
+        isa<BlockOp, ForOp, AllocBufferOp, MatchBufferOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return refuse(error, block,
+                  kPrimitive + " does not support block '" +
+                      block.getBlockName() +
+                      "', which holds blocks, loops or buffers of its own, "
+                      "yet");
+  return success();
+}
+
 /// Splits the block's predicate into its outer and inner parts, or refuses
 /// a conjunction over both sides (or a value condition).
 LogicalResult splitPredicate(Ctx &c) {
@@ -216,16 +236,14 @@ LogicalResult checkLegality(Ctx &c) {
     return c.fail(c.block, "does not support a block with a tir.init whose "
                            "predicate uses the loops under loop " +
                                loopName(c.loop) + " yet");
-  for (Operation &op : *c.block.getBody())
-    if (isa<AllocBufferOp, MatchBufferOp>(op))
-      return c.fail(&op, "does not support a block that allocates or "
-                         "matches buffers yet");
+  if (failed(checkPlainBody(c.block, c.error)))
+    return failure();
   // The nest moves into the outer block, which its loops then cannot see
   // past: its bounds may not use the loops above.
   for (ForOp l : c.inner)
     for (Value bound : l.getDynamicBounds())
-      for (ForOp above : ArrayRef(loops).take_front(loops.size() -
-                                                    c.inner.size()))
+      for (ForOp above :
+           ArrayRef(loops).take_front(loops.size() - c.inner.size()))
         if (dependsOnAny(bound, above.getInductionVar()))
           return c.fail(l, "needs the loops under loop " + loopName(c.loop) +
                                " to have bounds that do not use the loops "
@@ -268,8 +286,7 @@ void buildOuterInit(RewriterBase &rewriter, Ctx &c,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(outer.getBody());
   auto outerInit = InitOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(
-      &outerInit->getRegion(0).emplaceBlock());
+  rewriter.setInsertionPointToStart(&outerInit->getRegion(0).emplaceBlock());
   IRMapping loopMap;
   copyLoops(rewriter, chosen, loopMap);
 
@@ -287,15 +304,13 @@ void buildOuterInit(RewriterBase &rewriter, Ctx &c,
   SmallVector<IterVarSpec> specs;
   Builder b(ctx);
   for (unsigned i : initVars) {
-    names.push_back(block.getVarNames() ? iterVarName(block, i) + "_init"
-                                        : "");
+    names.push_back(block.getVarNames() ? iterVarName(block, i) + "_init" : "");
     specs.push_back({IterType::Spatial, b.getIndexAttr(0),
                      b.getIndexAttr(divisions[i].innerExtent),
                      divisions[i].inner.replaceDims(compress), names.back()});
   }
   auto initBlock = BlockOp::create(
-      rewriter, loc, (block.getBlockName() + "_init").str(), specs,
-      initValues);
+      rewriter, loc, (block.getBlockName() + "_init").str(), specs, initValues);
   // B's variables over (the init block's variables, the outer block's).
   unsigned numInit = initVars.size();
   SmallVector<AffineExpr> varExprs;
@@ -326,8 +341,7 @@ void buildOuterInit(RewriterBase &rewriter, Ctx &c,
       [&](Operation *op) { return op != init.getOperation(); }, &clones);
   for (Operation *clone : clones)
     if (auto cloned = dyn_cast<InitOp>(clone)) {
-      for (Operation &op :
-           llvm::make_early_inc_range(*cloned.getBody()))
+      for (Operation &op : llvm::make_early_inc_range(*cloned.getBody()))
         rewriter.moveOpBefore(&op, cloned);
       rewriter.eraseOp(cloned);
     }
@@ -465,12 +479,11 @@ void rebuildInner(RewriterBase &rewriter, BlockOp block,
     setInferredRegions(block);
 }
 
-BlockOp rewrite(RewriterBase &rewriter, Ctx &c,
-                ArrayRef<Division> divisions) {
+BlockOp rewrite(RewriterBase &rewriter, Ctx &c, ArrayRef<Division> divisions) {
   BlockOp block = c.block;
   BlockOp outer = createOuterBlock(rewriter, block, divisions,
-                                   (block.getBlockName() + "_o").str(),
-                                   c.loop, c.outerPredicate);
+                                   (block.getBlockName() + "_o").str(), c.loop,
+                                   c.outerPredicate);
   if (auto annotations = block.getAnnotationsAttr())
     outer.setAnnotationsAttr(annotations);
   rewriter.moveOpBefore(c.loop, outer.getBody(), outer.getBody()->end());
@@ -554,6 +567,8 @@ FailureOr<BlockOp> mlir::tir::blockize(RewriterBase &rewriter,
     if (b.getInitOp())
       return fail(b, "does not support blocks with a tir.init in the form of "
                      "a list of blocks (TVM drops their init)");
+    if (failed(checkPlainBody(b, error)))
+      return failure();
     statements.push_back(stmt);
   }
   llvm::sort(statements,
@@ -575,7 +590,8 @@ FailureOr<BlockOp> mlir::tir::blockize(RewriterBase &rewriter,
     c.loop = c.inner.empty() ? ForOp() : c.inner.front();
     if (b.getPredicate() || b.getCondition())
       return fail(b, "does not support the predicate of block '" +
-                         b.getBlockName() + "' in the form of a list of "
+                         b.getBlockName() +
+                         "' in the form of a list of "
                          "blocks yet");
     FailureOr<SmallVector<Division>> d = divideAll(c);
     if (failed(d))
@@ -606,9 +622,8 @@ FailureOr<BlockOp> mlir::tir::blockize(RewriterBase &rewriter,
   for (BlockOp b : blocks)
     name += (b.getBlockName() + "_").str();
   OpBuilder::InsertionGuard guard(rewriter);
-  BlockOp outer = createOuterBlock(rewriter, blocks.front(),
-                                   divisions.front(), name,
-                                   statements.front());
+  BlockOp outer = createOuterBlock(rewriter, blocks.front(), divisions.front(),
+                                   name, statements.front());
   for (Operation *stmt : statements)
     rewriter.moveOpBefore(stmt, outer.getBody(), outer.getBody()->end());
   for (auto [b, d] : llvm::zip(blocks, divisions))

@@ -165,3 +165,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A block holding blocks (an opaque block over a row): its body would be
+// rebuilt and the handles to the blocks inside lost; not supported yet.
+func.func @nested(%A: memref<6x10xf32> {tir.name = "A"}, %B: memref<6x10xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 6 {
+    // expected-note @below {{block}}
+    tir.block "row"() {
+      tir.for %j = 0 to 10 {
+        tir.block "B"(%vi = spatial(6, %i), %vj = spatial(10, %j)) {
+          %a = tir.load %A[%vi, %vj] : memref<6x10xf32>
+          tir.store %a, %B[%vi, %vj] : memref<6x10xf32>
+        }
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "row" in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{blockize does not support block 'row', which holds blocks, loops or buffers of its own, yet}}
+    %o = transform.tir.blockize %l : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
