@@ -177,6 +177,18 @@ LogicalResult mlir::tir::checkStagePipeline(StringRef primitive,
   return success();
 }
 
+FailureOr<BlockOp> mlir::tir::getSingleChildBlock(ForOp loop,
+                                                  StringRef primitive,
+                                                  ScheduleError &error) {
+  SmallVector<BlockOp> children = collectChildBlocks(loop);
+  if (children.size() != 1)
+    return refuse(error, loop,
+                  primitive + " needs loop " + loopName(loop) +
+                      " to hold exactly one block, but it holds " +
+                      Twine(children.size()));
+  return children.front();
+}
+
 LogicalResult mlir::tir::checkWritesApart(ForOp loop, BlockOp block,
                                           StringRef primitive,
                                           ScheduleError &error) {

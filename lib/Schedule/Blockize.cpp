@@ -222,12 +222,10 @@ LogicalResult splitPredicate(Ctx &c) {
 }
 
 LogicalResult checkLegality(Ctx &c) {
-  SmallVector<BlockOp> children = collectChildBlocks(c.loop);
-  if (children.size() != 1)
-    return c.fail(c.loop, "needs loop " + loopName(c.loop) +
-                              " to hold exactly one block, but it holds " +
-                              Twine(children.size()));
-  c.block = children.front();
+  FailureOr<BlockOp> child = getSingleChildBlock(c.loop, kPrimitive, c.error);
+  if (failed(child))
+    return failure();
+  c.block = *child;
   SmallVector<ForOp> loops = getLoops(c.block);
   c.inner.assign(llvm::find(loops, c.loop), loops.end());
   if (failed(splitPredicate(c)))

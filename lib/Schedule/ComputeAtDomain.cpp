@@ -115,9 +115,8 @@ std::optional<LogicalResult> DomainSolver::coverDimwise(const Access &a) {
     // A tile read back must be aligned: reverse_compute_at may not read
     // the part of a tile its producers have not written.
     if (!computeAt && inverse.tile > 1) {
-      auto aligned = [&](AffineExpr e) {
-        return constantOf(e % inverse.tile) == 0;
-      };
+      int64_t tile = inverse.tile;
+      auto aligned = [&](AffineExpr e) { return constantOf(e % tile) == 0; };
       if (!aligned(rlo - inverse.offset) || !aligned(rhi + 1 - rlo))
         return c.fail(c.block, "needs whole tiles of block " + c.name() +
                                    " in dimension " + Twine(d) +

@@ -163,12 +163,10 @@ LogicalResult checkNestValues(Ctx &c, ArrayRef<AffineExpr> bindings) {
 }
 
 LogicalResult checkLegality(Ctx &c) {
-  SmallVector<BlockOp> children = collectChildBlocks(c.rf);
-  if (children.size() != 1)
-    return c.fail(c.rf, "needs loop " + loopName(c.rf) +
-                            " to hold exactly one block, but it holds " +
-                            Twine(children.size()));
-  c.block = children.front();
+  FailureOr<BlockOp> child = getSingleChildBlock(c.rf, kPrimitive, c.error);
+  if (failed(child))
+    return failure();
+  c.block = *child;
   Operation *root = getScopeRoot(c.block);
   BlockDependences deps(getScopeBlocks(root));
   if (failed(checkStagePipeline(kPrimitive, deps, c.error)) ||

@@ -89,6 +89,12 @@ LogicalResult checkStagePipeline(StringRef primitive,
 LogicalResult checkWritesApart(ForOp loop, BlockOp block, StringRef primitive,
                                ScheduleError &error);
 
+/// The only block under `loop` (TVM's
+/// CheckGetSingleChildBlockRealizeOnSRefTree, which rfactor, blockize and
+/// tensorize ask); refuses for `primitive` when it holds none or several.
+FailureOr<BlockOp> getSingleChildBlock(ForOp loop, StringRef primitive,
+                                       ScheduleError &error);
+
 /// TVM's region cover, the other half of its stage pipeline (which rfactor
 /// asks of its scope): every block of `scope` reads, of what earlier blocks
 /// write, only elements they write, as seen at their lowest common
