@@ -292,12 +292,9 @@ void buildOuterInit(RewriterBase &rewriter, Ctx &c,
   SmallVector<AffineExpr> compress(values.size(),
                                    getAffineConstantExpr(0, ctx));
   for (unsigned i : initVars)
-    for (auto [pos, v] : llvm::enumerate(values))
-      if (divisions[i].inner.isFunctionOfDim(pos) &&
-          !isa<AffineDimExpr>(compress[pos])) {
-        compress[pos] = getAffineDimExpr(initValues.size(), ctx);
-        initValues.push_back(loopMap.lookupOrDefault(v));
-      }
+    compressInputs(divisions[i].inner, values, compress, initValues);
+  for (Value &v : initValues)
+    v = loopMap.lookupOrDefault(v);
   std::deque<std::string> names;
   SmallVector<IterVarSpec> specs;
   Builder b(ctx);
@@ -353,20 +350,6 @@ struct OuterVars {
   SmallVector<Value> values;
   SmallVector<Conjunction> predicate;
 };
-
-/// The expressions over `values` compressed to the values they use
-/// (appended to `used`); `compress` maps the positions.
-void compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,
-                    SmallVectorImpl<AffineExpr> &compress,
-                    SmallVectorImpl<Value> &used) {
-  MLIRContext *ctx = compress.front().getContext();
-  for (AffineExpr e : exprs)
-    for (auto [pos, v] : llvm::enumerate(values))
-      if (e.isFunctionOfDim(pos) && !isa<AffineDimExpr>(compress[pos])) {
-        compress[pos] = getAffineDimExpr(used.size(), ctx);
-        used.push_back(v);
-      }
-}
 
 SmallVector<Conjunction> compressPredicate(ArrayRef<Conjunction> predicate,
                                            ArrayRef<AffineExpr> compress) {

@@ -321,7 +321,7 @@ PaddingPlan sched::planPadding(Operation *scope, Value buffer,
     if (store.getBuffer() == buffer)
       stores.push_back(store);
   });
-  PaddingPlan plan{PaddingPlan::Kind::Prologue, scope};
+  PaddingPlan plan{PaddingPlan::Kind::Prologue, scope, {}, nullptr};
   if (stores.empty())
     return plan;
   // One writer per nest; as in TVM, the last store of a nest stands for it.

@@ -19,9 +19,10 @@
 // The parts: TVM's legality (one block under the loop, a stage-pipeline
 // scope, a reduction block, a serial loop, TVM's four loop properties, a
 // reducer of the registry in Reducer.h, factor_axis in range), what a
-// correct rewrite needs beyond it (a predicate that skips no iteration:
-// TVM's result would read partial results never initialized; a loop from
-// 0; static shapes), then the rewrite.
+// correct rewrite needs beyond it (a loop that feeds a reduce variable,
+// values the copied nest can use, no predicate: the write-back would read
+// partial results never initialized; a loop from 0; static shapes), then
+// the rewrite.
 //
 //===----------------------------------------------------------------------===//
 
@@ -305,7 +306,6 @@ void addInit(OpBuilder &b, Location loc, const Reduction &reduction,
 /// of `writeOrder` (buffers not in them last).
 void listRegions(BlockOp block, ArrayRef<Value> readOrder,
                  ArrayRef<Value> writeOrder) {
-  setInferredRegions(block);
   AnalysisFailure failure;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
   if (failed(regions))
@@ -354,14 +354,10 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   SmallVector<IterVarSpec> specs;
   // (A deque: the specs keep references to the names.)
   std::deque<std::string> names;
+  // A new variable's domain: its loop's copy's bounds.
   auto domainOf = [&](ForOp l) {
-    auto mapped = [&](OpFoldResult r) -> OpFoldResult {
-      if (auto v = dyn_cast<Value>(r))
-        return loopMap.lookupOrDefault(v);
-      return r;
-    };
-    return std::make_pair(mapped(l.getMixedLowerBound()),
-                          mapped(l.getMixedUpperBound()));
+    ForOp copy = getLoopOfVar(loopMap.lookup(l.getInductionVar()));
+    return std::make_pair(copy.getMixedLowerBound(), copy.getMixedUpperBound());
   };
   names.push_back(varNameOf(c.rf));
   auto [rfLo, rfHi] = domainOf(c.rf);
@@ -370,14 +366,12 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
 
   // Each old variable: kept, or (a reduce variable fed by the rfactor
   // loop) an expression over new reduce variables, one per loop, and the
-  // rfactor variable. `varExprs` are over `inputs`: the new variables,
-  // then outside values.
+  // rfactor variable (checkNestValues refused bindings of such variables
+  // that use other inputs). `varExprs` are over the new variables.
   SmallVector<AffineExpr> bindings = block.getBindingExprs();
   ValueRange oldValues = block.getBindingValues();
   SmallVector<AffineExpr> varExprs(block.getNumIterVars());
-  SmallVector<Value> outside;
   DenseMap<unsigned, unsigned> newVarOfPos{{rfPos, 0}};
-  SmallVector<std::pair<unsigned, AffineExpr>> pending;
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
     IterType type = block.getIterType(i);
     if (type == IterType::Spatial ||
@@ -389,39 +383,23 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
                        names.back()});
       continue;
     }
-    for (unsigned pos = 0; pos < oldValues.size(); ++pos) {
-      if (!bindings[i].isFunctionOfDim(pos) || newVarOfPos.count(pos))
-        continue;
-      ForOp loop = getLoopOfVar(oldValues[pos]);
-      if (!loop || !llvm::is_contained(c.loops, loop))
-        continue;
-      names.push_back(varNameOf(loop));
-      auto [lo, hi] = domainOf(loop);
-      newVarOfPos[pos] = specs.size();
-      specs.push_back(
-          {IterType::Reduce, lo, hi, getAffineDimExpr(pos, ctx), names.back()});
-    }
-    pending.push_back({i, bindings[i]});
-  }
-  // The replaced variables, now that the number of new ones is known.
-  unsigned numVars = specs.size();
-  for (auto [i, binding] : pending) {
     SmallVector<AffineExpr> dims;
     for (unsigned pos = 0; pos < oldValues.size(); ++pos) {
-      if (auto it = newVarOfPos.find(pos); it != newVarOfPos.end()) {
-        dims.push_back(getAffineDimExpr(it->second, ctx));
-        continue;
-      }
-      if (!binding.isFunctionOfDim(pos)) {
+      if (!bindings[i].isFunctionOfDim(pos)) {
         dims.push_back(getAffineConstantExpr(0, ctx));
         continue;
       }
-      unsigned k = llvm::find(outside, oldValues[pos]) - outside.begin();
-      if (k == outside.size())
-        outside.push_back(oldValues[pos]);
-      dims.push_back(getAffineDimExpr(numVars + k, ctx));
+      if (!newVarOfPos.count(pos)) {
+        ForOp loop = getLoopOfVar(oldValues[pos]);
+        names.push_back(varNameOf(loop));
+        auto [lo, hi] = domainOf(loop);
+        newVarOfPos[pos] = specs.size();
+        specs.push_back({IterType::Reduce, lo, hi, getAffineDimExpr(pos, ctx),
+                         names.back()});
+      }
+      dims.push_back(getAffineDimExpr(newVarOfPos[pos], ctx));
     }
-    varExprs[i] = binding.replaceDims(dims);
+    varExprs[i] = bindings[i].replaceDims(dims);
   }
   bool hasReduce = llvm::any_of(
       specs, [](const IterVarSpec &s) { return s.type == IterType::Reduce; });
@@ -435,7 +413,6 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   rewriter.setInsertionPointToEnd(body);
   SmallVector<Value> inputs(body->getArguments().begin(),
                             body->getArguments().end());
-  llvm::append_range(inputs, outside);
   const Reduction &red = *c.reduction;
   StoreOp update = red.updates.front();
   // Only kept (spatial) variables index the stores: reduce ones never do.
@@ -497,20 +474,12 @@ void buildWriteBackBlock(RewriterBase &rewriter, Ctx &c,
 
   // The binding values: the rfactor loop's variable, then those the
   // spatial bindings use.
+  // (The rfactor loop feeds no spatial variable.)
   SmallVector<Value> values = {c.rf.getInductionVar()};
   SmallVector<AffineExpr> dims(oldValues.size(), getAffineConstantExpr(0, ctx));
-  for (auto [pos, v] : llvm::enumerate(oldValues)) {
-    bool used = false;
-    for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i)
-      used |= block.getIterType(i) == IterType::Spatial &&
-              bindings[i].isFunctionOfDim(pos);
-    if (!used)
-      continue;
-    unsigned k = llvm::find(values, v) - values.begin();
-    if (k == values.size())
-      values.push_back(v);
-    dims[pos] = getAffineDimExpr(k, ctx);
-  }
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i)
+    if (block.getIterType(i) == IterType::Spatial)
+      compressInputs(bindings[i], oldValues, dims, values);
   // (A deque: the specs keep references to the names.)
   std::deque<std::string> names;
   names.push_back(varNameOf(c.rf));

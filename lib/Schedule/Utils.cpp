@@ -558,3 +558,14 @@ void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
     rewriter.setInsertionPointToStart(copy.getBody());
   }
 }
+
+void sched::compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,
+                           SmallVectorImpl<AffineExpr> &compress,
+                           SmallVectorImpl<Value> &used) {
+  for (AffineExpr e : exprs)
+    for (auto [pos, v] : llvm::enumerate(values))
+      if (e.isFunctionOfDim(pos) && !isa<AffineDimExpr>(compress[pos])) {
+        compress[pos] = getAffineDimExpr(used.size(), e.getContext());
+        used.push_back(v);
+      }
+}

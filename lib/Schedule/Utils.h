@@ -84,6 +84,13 @@ bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
 void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map,
                StringRef suffix = "");
 
+/// Compresses `exprs` (over `values`, input space) to the values they use:
+/// each position first used gets the next dimension in `compress` (which
+/// starts as constants, one per value) and its value appended to `used`.
+void compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,
+                    SmallVectorImpl<AffineExpr> &compress,
+                    SmallVectorImpl<Value> &used);
+
 /// Whether `v` is the induction variable of a tir.for.
 bool isLoopVar(Value v);
 /// The loop whose induction variable `v` is (null for any other value).

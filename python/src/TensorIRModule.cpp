@@ -150,20 +150,17 @@ struct PyTrace {
       throw py::value_error(diags.take());
     return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
   }
-  std::string asPython() const {
+  /// The trace printed by `print` (as Python, as JSON); its error raises.
+  std::string printed(FailureOr<std::string> (*print)(ModuleOp,
+                                                      std::string &)) const {
     std::string error;
-    FailureOr<std::string> text = tir::printTraceAsPython(module->get(), error);
+    FailureOr<std::string> text = print(module->get(), error);
     if (failed(text))
       throw py::value_error(error);
     return *text;
   }
-  std::string asJSON() const {
-    std::string error;
-    FailureOr<std::string> text = tir::printTraceAsJSON(module->get(), error);
-    if (failed(text))
-      throw py::value_error(error);
-    return *text;
-  }
+  std::string asPython() const { return printed(tir::printTraceAsPython); }
+  std::string asJSON() const { return printed(tir::printTraceAsJSON); }
   static PyTrace fromJSON(const std::string &json) {
     std::string error;
     DiagnosticCollector diags;

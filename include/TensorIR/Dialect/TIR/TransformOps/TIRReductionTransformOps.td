@@ -1,12 +1,74 @@
-//===- TIRReductionTransformOps.td - factoring reductions --*- tablegen -*-===//
+//===- TIRReductionTransformOps.td - reduction primitives -*- tablegen -*-===//
 //
-// rfactor: a reduction factored by one of its loops. Included by
-// TIRTransformOps.td, whose TIR_ScheduleOp it builds on.
+// The reduction primitives: decompose_reduction (a reduction block split
+// into its init and its update) and rfactor (a reduction factored by one
+// of its loops). Included by TIRTransformOps.td, whose TIR_ScheduleOp they
+// build on.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRREDUCTIONTRANSFORMOPS_TD
 #define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRREDUCTIONTRANSFORMOPS_TD
+
+def TIR_DecomposeReductionOp : TIR_ScheduleOp<"decompose_reduction"> {
+  let summary = "split a reduction block into init and update blocks "
+                "(TVM's decompose_reduction)";
+  let description = [{
+    Moves the `tir.init` of the reduction block out into a new block,
+    `<name>_init`, over the block's spatial iteration variables (same
+    domains and bindings), placed right before `loop` under copies of the
+    loops between `loop` and the block that feed a spatial variable (named
+    `<var>_init`, with their kind, thread binding and annotations). The
+    init block keeps the block's annotations and the predicate's
+    constraints that do not involve the loops it leaves out. The block
+    itself becomes the update block: renamed `<name>_update`, without its
+    init, its written regions added to its reads. Returns the init block.
+
+    ```mlir
+    %init = transform.tir.decompose_reduction %c at %i : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), with TVM: a loop that
+    is not above the block in its scope, a block that is not a reduction
+    block, a loop below one that feeds a reduce variable. Also refused, as
+    the rewrite would be wrong: an init that uses a reduce variable, a
+    buffer the block allocates or values computed inside the loop; loops
+    between `loop` and the block whose iterations repeat a point of the
+    block (each repetition restarts the reduction) or reach a point before
+    the reduce variables start their domains (where the init runs); a
+    predicate constraint relating the
+    loops left out to those kept, or a disjunction involving them; another
+    block under the loop that accesses what the init writes, unless it
+    comes after the reduction and reads only what the reduction writes in
+    the same iteration of their common loop. The block handle stays valid
+    and holds the update block.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       TransformHandleTypeInterface:$loop);
+  let results = (outs TransformHandleTypeInterface:$init);
+  let assemblyFormat = [{
+    $block `at` $loop attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<BlockOp> block =
+          payload.single<BlockOp>(0, "tir.block", error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> init =
+          decomposeReduction(rewriter, *block, *loop, error);
+      if (::mlir::failed(init))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*init));
+      return ::mlir::success();
+    }
+  }];
+}
 
 def TIR_RFactorOp : TIR_ScheduleOp<"rfactor"> {
   let summary = "factor a reduction by one of its loops (TVM's rfactor)";
