@@ -465,8 +465,6 @@ BlockOp rewrite(RewriterBase &rewriter, Ctx &c, ArrayRef<Division> divisions) {
   BlockOp outer = createOuterBlock(rewriter, block, divisions,
                                    (block.getBlockName() + "_o").str(), c.loop,
                                    c.outerPredicate);
-  if (auto annotations = block.getAnnotationsAttr())
-    outer.setAnnotationsAttr(annotations);
   rewriter.moveOpBefore(c.loop, outer.getBody(), outer.getBody()->end());
   if (block.getInitOp())
     buildOuterInit(rewriter, c, divisions, outer);

@@ -3,11 +3,13 @@
 #include "TensorIR/Schedule/ScheduleState.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Schedule/TensorIntrin.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -257,6 +259,18 @@ LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
       getTraceSequence(other, error);
   if (failed(sequence))
     return failure();
+  // The tensor intrinsics the other trace carries come along (those this
+  // trace lacks), so that its tensorize steps find them here.
+  for (auto func : other.getOps<func::FuncOp>()) {
+    for (StringLiteral attr : {kTensorIntrinDescAttr, kTensorIntrinImplAttr}) {
+      auto name = func->getAttrOfType<StringAttr>(attr);
+      if (!name || llvm::any_of(trace->getOps<func::FuncOp>(), [&](auto f) {
+            return f->getAttr(attr) == name;
+          }))
+        continue;
+      SymbolTable(*trace).insert(func.clone());
+    }
+  }
   IRMapping mapping;
   mapping.map(sequence->getBody().front().getArgument(0), getRoot());
   OpBuilder builder(getContext());

@@ -90,6 +90,13 @@ std::string print(Operation *op) {
   return s;
 }
 
+std::string print(Attribute attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.print(os);
+  return s;
+}
+
 /// A parsed module; copies are deep.
 struct PyModule {
   std::shared_ptr<OwningOpRef<ModuleOp>> module;
@@ -542,6 +549,45 @@ PYBIND11_MODULE(_tensorir, m) {
                                  return std::nullopt;
                                return block.getNumIterVars();
                              })
+      // The annotations of the one block or loop the handle holds, as
+      // (name, kind, value) with kind "bool", "int<bits>", "float", "str"
+      // or "attr" (the value then the attribute's text).
+      .def_property_readonly(
+          "annotations",
+          [](const PyHandle &h)
+              -> std::optional<std::vector<
+                  std::tuple<std::string, std::string, py::object>>> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (!op)
+              return std::nullopt;
+            std::vector<std::tuple<std::string, std::string, py::object>> out;
+            auto dict = op->getAttrOfType<DictionaryAttr>("annotations");
+            for (NamedAttribute a :
+                 dict ? dict.getValue() : ArrayRef<NamedAttribute>()) {
+              std::string name = a.getName().str();
+              Attribute v = a.getValue();
+              if (auto b = dyn_cast<BoolAttr>(v))
+                out.emplace_back(name, "bool", py::bool_(b.getValue()));
+              else if (auto i = dyn_cast<IntegerAttr>(v);
+                       i && i.getType().isSignlessInteger())
+                out.emplace_back(
+                    name,
+                    "int" + std::to_string(i.getType().getIntOrFloatBitWidth()),
+                    py::int_(i.getInt()));
+              else if (auto f = dyn_cast<FloatAttr>(v))
+                out.emplace_back(name, "float",
+                                 py::float_(f.getValueAsDouble()));
+              else if (auto s = dyn_cast<StringAttr>(v))
+                out.emplace_back(name, "str", py::str(s.getValue().str()));
+              else
+                out.emplace_back(name, "attr", py::str(print(v)));
+            }
+            return out;
+          })
       .def_property_readonly(
           "write_buffer_names",
           [](const PyHandle &h) { return accessedBufferNames(h, false); })
@@ -665,6 +711,17 @@ PYBIND11_MODULE(_tensorir, m) {
              return loop.getConstantUpperBound();
            });
   m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
+  m.def(
+      "register_tensor_intrin",
+      [](const std::string &name, const std::string &desc,
+         const std::string &impl, bool override) {
+        std::string error;
+        if (failed(
+                tir::registerTensorIntrin(name, desc, impl, override, error)))
+          throw py::value_error(error);
+      },
+      py::arg("name"), py::arg("desc"), py::arg("impl"),
+      py::arg("override") = false);
   m.def("primitive_names", [] {
     // Every transform.tir op that is a schedule step, by mnemonic.
     std::vector<std::string> names;

@@ -56,6 +56,10 @@ class Expr:
     def __ne__(self, o): return self._bin("!=", o)
     __hash__ = object.__hash__
 
+    def astype(self, dtype):
+        """The value converted to `dtype` (TVM's PrimExpr.astype)."""
+        return Cast(str(dtype), self)
+
     def __bool__(self):
         # As TVM: a comparison of expressions builds an expression; using it
         # as a Python condition is a mistake.
@@ -69,6 +73,14 @@ class Const(Expr):
 
     def text(self, names):
         return repr(self.value)
+
+
+class Cast(Expr):
+    def __init__(self, dtype, value):
+        self.dtype, self.value = dtype, _wrap(value)
+
+    def text(self, names):
+        return f'T.Cast("{self.dtype}", {self.value.text(names)})'
 
 
 class BinOp(Expr):
@@ -285,6 +297,8 @@ def _children(expr):
         return [expr.a, expr.b]
     if isinstance(expr, Call):
         return list(expr.args)
+    if isinstance(expr, Cast):
+        return [expr.value]
     if isinstance(expr, Load):
         return list(expr.indices)
     if isinstance(expr, Reduce):
@@ -310,6 +324,8 @@ def _value_dtype(expr):
 
 
 def _dtype_of(expr):
+    if isinstance(expr, Cast):
+        return expr.dtype
     if isinstance(expr, Load):
         return expr.tensor.dtype
     if isinstance(expr, ReduceValue):

@@ -16,6 +16,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Schedule/ScheduleError.h"
+#include "TensorIR/Schedule/TensorIntrin.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
@@ -184,6 +185,16 @@ FailureOr<BlockOp> blockize(RewriterBase &rewriter, ForOp loop,
 /// (TVM drops their init).
 FailureOr<BlockOp> blockize(RewriterBase &rewriter, ArrayRef<BlockOp> blocks,
                             bool preserveUnitIters, ScheduleError &error);
+
+/// TVM's tensorize: `target` (a block, or a loop blockized first) gets the
+/// body of `intrin`'s implementation, its parameters matched
+/// (tir.match_buffer) to the regions of the block's buffers that stand for
+/// them, when the block computes what `intrin`'s description computes
+/// (Tensorize.cpp, TensorizeMatch.h). Returns the tensorized block; a
+/// refusal (a mismatch, named by `intrinName`) leaves the IR unchanged.
+FailureOr<BlockOp> tensorize(RewriterBase &rewriter, Operation *target,
+                             const TensorIntrin &intrin, StringRef intrinName,
+                             bool preserveUnitIters, ScheduleError &error);
 
 /// TVM's rfactor: factors the reduction block under `loop` (its only block)
 /// by that loop. A new rfactor block `<name>_rf`, under copies of the

@@ -72,6 +72,15 @@ class BufferParser:
             dtype = self.static_value(args[1])
         scope = None
         separators = ()
+        # TVM's offset_factor without elem_offset=0 leaves the buffer's
+        # offset free (a parameter of a tensor intrinsic, matched to a region
+        # of a larger buffer): a compact strided layout with a dynamic offset,
+        # so that `.elem_offset` reads it.
+        free_offset = False
+        for kw in keywords:
+            if kw.arg == "offset_factor" and self.static_value(kw.value) not in (0, None):
+                free_offset = self.in_signature and not any(
+                    k.arg == "elem_offset" for k in keywords)
         for kw in keywords:
             if kw.arg == "dtype":
                 dtype = self.static_value(kw.value)
@@ -100,6 +109,8 @@ class BufferParser:
             self.error(node, f"unsupported dtype {dtype!r}")
         buf = Buffer(self.ssa_name(name), shape, dtype,
                      scope=scope if scope not in ("", "global") else None)
+        if free_offset:
+            buf.strides = buf.element_strides()
         # TVM's axis_separators group dimensions into a multi-dimensional
         # physical layout; tir keeps them on the parameter or allocation (a
         # flat memref lowering needs none) and compares them structurally.

@@ -4,6 +4,7 @@ ops. Mixed into FunctionParser (parser.py), which provides emit, error,
 lookup, fresh and the statement side."""
 import ast
 
+from .helpers import call_helper, python_callee
 from .values import DTYPES, Buffer, ShapeVar, Value
 
 # PrimExpr operations -> the parser's binary operations
@@ -633,6 +634,10 @@ class ExprParser:
 
     def call(self, node):
         name = self.t_name(node.func)
+        if name is None:
+            func = python_callee(self, node.func)
+            if callable(func):
+                return call_helper(self, node, func)
         self.check_arity(node, name)
         if name in DTYPES:  # T.float32(0), T.float32("-inf")
             special = self.static_value(node.args[0]) if node.args else None

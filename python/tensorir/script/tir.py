@@ -5,6 +5,7 @@ source. What is here makes the annotations and decorators evaluate when
 Python defines the function.
 """
 import ast
+import builtins
 
 from ..ir import IRModule
 from .values import DeferredScriptError
@@ -114,7 +115,7 @@ def _scalar(name):
     def make(value=None):
         # Outside a function body (in a parameter annotation such as
         # T.Buffer((T.int64(16),))), a typed constant is its number.
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, (int, float)) and not isinstance(value, builtins.bool):
             return value
         raise ScriptError(f"T.{name}(...) is only meaningful inside a @T.prim_func")
     make.__name__ = name
@@ -126,6 +127,17 @@ uint8, uint16, uint32, uint64 = (_scalar(n) for n in ("uint8", "uint16", "uint32
 float16, float32, float64 = (_scalar(n) for n in ("float16", "float32", "float64"))
 bfloat16 = _scalar("bfloat16")
 boolean = _scalar("bool")
+
+
+def _bool(value=None):
+    """T.bool(x) outside a function: a bool IntImm (an annotation's value)."""
+    from ..tir.expr import IntImm  # tir imports this module
+    if isinstance(value, (builtins.bool, int)):
+        return IntImm("bool", builtins.bool(value))
+    raise ScriptError("T.bool(...) takes True or False outside a @T.prim_func")
+
+
+globals()["bool"] = _bool
 
 
 def _only_in_script(name):

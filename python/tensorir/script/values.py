@@ -28,6 +28,9 @@ class DeferredScriptError:
         self._name, self._error = name, error
 
     def __getattr__(self, attr):
+        self.raise_error()
+
+    def raise_error(self):
         raise ScriptError(f"{self._name} cannot be used: {self._error}")
 
 

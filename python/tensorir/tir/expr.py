@@ -10,7 +10,7 @@ schedule takes it as a split factor.
 """
 from ..te import Var
 
-__all__ = ["IntImm", "FloatImm", "Var", "const", "PrimExpr", "VScale", "BinaryExpr"]
+__all__ = ["IntImm", "FloatImm", "Var", "const", "Cast", "PrimExpr", "VScale", "BinaryExpr"]
 
 _INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 _FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
@@ -88,6 +88,22 @@ def const(value, dtype=None, span=None):
     if dtype in _FLOAT_DTYPES:
         return FloatImm(dtype, value, span)
     return IntImm(dtype, value, span)
+
+
+def Cast(dtype, value, span=None):  # noqa: N802 - TVM's name
+    """tvm.tir.Cast: `value` converted to `dtype`: a constant for a
+    constant, and for an expression a TVMScript helper or te builds (see
+    tensorir.script.helpers), that expression converted."""
+    from ..script.helpers import HelperExpr, cast
+    if isinstance(value, HelperExpr):
+        return cast(dtype, value)
+    if isinstance(value, _Imm):
+        value = value.value
+    if isinstance(value, (bool, int, float)):
+        return const(float(value) if dtype in _FLOAT_DTYPES else int(value), dtype)
+    if hasattr(value, "astype"):
+        return value.astype(dtype)
+    raise TypeError(f"tir.Cast of a {type(value).__name__}")
 
 
 # ----------------------------------------------------------------- PrimExpr

@@ -8,6 +8,7 @@ where the class does not define it itself.
 """
 import copy
 
+from .._ext import ext
 from ..ir.module import global_symbol
 from .buffer import Buffer, function_signature
 from ..script.tir import PrimFunc
@@ -99,6 +100,10 @@ class TensorIntrin:
         if name in TensorIntrin._registry and not override:
             raise ValueError(f"TensorIntrin '{name}' is already registered")
         TensorIntrin._registry[name] = TensorIntrin(desc, impl)
+        # tensorize runs in C++ and finds the functions there by name; an
+        # intrinsic whose script failed to parse raises when it is used.
+        if isinstance(desc, PrimFunc) and isinstance(impl, PrimFunc):
+            ext.register_tensor_intrin(name, desc.text, impl.text, True)
 
     @staticmethod
     def get(name, allow_missing=False):

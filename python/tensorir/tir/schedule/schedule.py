@@ -114,6 +114,27 @@ class _StmtView:
         return self == other
 
     @property
+    def annotations(self):
+        """The block's or loop's annotations (TVM's Block.annotations):
+        booleans and integers as IntImm, floats as FloatImm, strings as
+        str, other attributes as their text."""
+        from ..expr import FloatImm, IntImm
+        items = self._handle.annotations
+        if items is None:
+            raise ValueError("annotations: the handle holds no single block or loop")
+        out = {}
+        for name, kind, value in items:
+            if kind == "bool":
+                out[name] = IntImm("bool", value)
+            elif kind.startswith("int"):
+                out[name] = IntImm(kind, value)
+            elif kind == "float":
+                out[name] = FloatImm("float32", value)
+            else:
+                out[name] = value
+        return out
+
+    @property
     def reads(self):
         """A block's read buffers, in order (TVM's Block.reads, as
         BufferRegions of their buffers)."""
@@ -565,6 +586,28 @@ class Schedule:
         targets += list(more)
         return self._apply("blockize", targets,
                            {"preserve_unit_iters": bool(preserve_unit_iters)}, 1)[0]
+
+    def tensorize(self, block_or_loop=None, tensor_intrin=None, preserve_unit_iters=True, *,
+                  target=None):
+        """TVM's tensorize: the block (or the subtree under the loop,
+        blockized first) becomes the implementation of the tensor intrinsic
+        registered as `tensor_intrin` (tir.TensorIntrin.register), when it
+        computes what the intrinsic's description computes
+        (transform.tir.tensorize). Returns nothing, as TVM."""
+        from ...script.values import DeferredScriptError
+        from ..function import TensorIntrin
+        target = block_or_loop if target is None else target
+        if target is None or tensor_intrin is None:
+            raise TypeError("tensorize takes a block or loop and a tensor intrinsic's name")
+        if not isinstance(tensor_intrin, str):
+            raise TypeError(f"tensorize: the intrinsic is given by its registered name, got "
+                            f"{type(tensor_intrin).__name__}")
+        intrin = TensorIntrin.get(tensor_intrin)
+        for part in (intrin.desc, intrin.impl):
+            if isinstance(part, DeferredScriptError):
+                part.raise_error()
+        self._apply("tensorize", [target], {"tensor_intrin": tensor_intrin,
+                                            "preserve_unit_iters": bool(preserve_unit_iters)}, 1)
 
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
         """Splits `loop` into len(factors) loops; factors are ints, IntImms

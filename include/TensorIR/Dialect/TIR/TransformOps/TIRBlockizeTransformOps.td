@@ -80,4 +80,65 @@ def TIR_BlockizeOp : TIR_ScheduleOp<"blockize"> {
   }];
 }
 
+def TIR_TensorizeOp : TIR_ScheduleOp<"tensorize"> {
+  let summary = "replace a block by a tensor intrinsic (TVM's tensorize)";
+  let description = [{
+    `target` is a block, or a loop, which is blockized first (as
+    `transform.tir.blockize`, with `preserve_unit_iters`). The block must
+    compute what the description of tensor intrinsic `tensor_intrin`
+    computes (TVM's rules: its written then read regions, in order, on
+    buffers of the description's element types and scopes, extent 1 in the
+    dimensions the description does not have; then the same statements and
+    values, every access less the buffer's region start equal to the
+    description's). Its body then becomes the intrinsic's implementation,
+    each implementation parameter a `tir.match_buffer` of the region that
+    stands for it. Returns the tensorized block.
+
+    The intrinsic is found by name: a `func.func` pair of a module around
+    this op, marked `tir.tensor_intrin_desc = "name"` and
+    `tir.tensor_intrin_impl = "name"`, else the process-wide registry
+    (Python's `tir.TensorIntrin.register`), whose functions are then added,
+    so marked, to this op's module.
+
+    ```mlir
+    %b = transform.tir.tensorize %i1 {tensor_intrin = "dot_4"} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an unknown intrinsic;
+    a description and implementation over different buffers; what blockize
+    refuses; a block that does not match the description (the message says
+    where: a buffer's element type or scope, a region's extent, a statement,
+    an index); a block with a predicate or a tir.init (decompose_reduction
+    first), or a description whose regions do not start at 0.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$tensor_intrin,
+                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters);
+  let results = (outs TransformHandleTypeInterface:$block);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<::mlir::Operation *> target =
+          payload.singleOp(0, "tir.for or tir.block", error);
+      if (::mlir::failed(target))
+        return ::mlir::failure();
+      ::mlir::FailureOr<TensorIntrin> intrin = lookupTensorIntrin(
+          getOperation(), getTensorIntrin(), *target, error);
+      if (::mlir::failed(intrin))
+        return ::mlir::failure();
+      ::mlir::FailureOr<BlockOp> block =
+          tensorize(rewriter, *target, *intrin, getTensorIntrin(),
+                    getPreserveUnitIters(), error);
+      if (::mlir::failed(block))
+        return ::mlir::failure();
+      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
+      return ::mlir::success();
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBLOCKIZETRANSFORMOPS_TD
