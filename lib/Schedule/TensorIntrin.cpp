@@ -90,8 +90,7 @@ FailureOr<func::FuncOp> addParsed(ModuleOp module, StringRef text,
 
 LogicalResult mlir::tir::registerTensorIntrin(StringRef name,
                                               StringRef descText,
-                                              StringRef implText,
-                                              bool override,
+                                              StringRef implText, bool override,
                                               std::string &error) {
   std::lock_guard<std::mutex> lock(registryMutex);
   auto &map = registry();
@@ -142,8 +141,8 @@ FailureOr<TensorIntrin> mlir::tir::lookupTensorIntrin(Operation *step,
       return failure();
     }
     std::string why;
-    FailureOr<func::FuncOp> desc = addParsed(nearest, texts->desc, name,
-                                             "desc", kTensorIntrinDescAttr, why);
+    FailureOr<func::FuncOp> desc = addParsed(nearest, texts->desc, name, "desc",
+                                             kTensorIntrinDescAttr, why);
     FailureOr<func::FuncOp> impl =
         succeeded(desc) ? addParsed(nearest, texts->impl, name, "impl",
                                     kTensorIntrinImplAttr, why)

@@ -1,4 +1,5 @@
-//===- Tensorize.cpp - TVM's tensorize -------------------------------------===//
+//===- Tensorize.cpp - TVM's tensorize
+//-------------------------------------===//
 //
 // A block (or the subtree under a loop, blockized first) that computes what
 // a tensor intrinsic's description computes gets the intrinsic's
@@ -58,8 +59,8 @@ MemRefType viewType(MemRefType source, ArrayRef<int64_t> shape) {
     strides.assign(source.getRank(), ShapedType::kDynamic);
   }
   ArrayRef<int64_t> tail = ArrayRef<int64_t>(strides).take_back(shape.size());
-  auto layout = StridedLayoutAttr::get(source.getContext(),
-                                       ShapedType::kDynamic, tail);
+  auto layout =
+      StridedLayoutAttr::get(source.getContext(), ShapedType::kDynamic, tail);
   return MemRefType::get(shape, source.getElementType(), layout,
                          source.getMemorySpace());
 }
@@ -73,8 +74,9 @@ FailureOr<SmallVector<int64_t>> implExtents(BlockOp root, Value param,
   FailureOr<BlockAccessRegions> regions = getAccessRegions(root, analysis);
   if (failed(regions))
     return refuse(error, culprit,
-                  Twine(kPrimitive) + ": the regions of the intrinsic's "
-                                      "implementation cannot be inferred: " +
+                  Twine(kPrimitive) +
+                      ": the regions of the intrinsic's "
+                      "implementation cannot be inferred: " +
                       analysis.reason);
   for (auto *list : {&regions->reads, &regions->writes}) {
     for (const auto &[buffer, region] : *list) {
@@ -120,9 +122,10 @@ FailureOr<SmallVector<View>> planViews(BlockOp block,
   for (Operation &op : impl.getBody().front())
     if (&op != root.getOperation() && !isa<func::ReturnOp>(op))
       return refuse(error, culprit,
-                    Twine(kPrimitive) + ": the intrinsic's implementation "
-                                        "computes something outside its root "
-                                        "block ('" +
+                    Twine(kPrimitive) +
+                        ": the intrinsic's implementation "
+                        "computes something outside its root "
+                        "block ('" +
                         op.getName().getStringRef() + "')");
   SmallVector<View> views;
   MLIRContext *ctx = block.getContext();
@@ -130,8 +133,9 @@ FailureOr<SmallVector<View>> planViews(BlockOp block,
     Value source = match.buffers[k];
     if (!source)
       return refuse(error, culprit,
-                    Twine(kPrimitive) + ": the intrinsic's description does "
-                                        "not use its parameter " +
+                    Twine(kPrimitive) +
+                        ": the intrinsic's description does "
+                        "not use its parameter " +
                         Twine(k));
     FailureOr<SmallVector<int64_t>> extents =
         implExtents(root, param, error, culprit);
@@ -146,8 +150,8 @@ FailureOr<SmallVector<View>> planViews(BlockOp block,
     size_t offset = base.size() - extents->size();
     for (size_t i = 0; i < base.size(); ++i) {
       view.region.starts.push_back(base[i]);
-      view.region.extents.push_back(getAffineConstantExpr(
-          i < offset ? 1 : (*extents)[i - offset], ctx));
+      view.region.extents.push_back(
+          getAffineConstantExpr(i < offset ? 1 : (*extents)[i - offset], ctx));
     }
     view.type = viewType(cast<MemRefType>(source.getType()),
                          cast<MemRefType>(param.getType()).getShape());
@@ -168,9 +172,9 @@ void replaceBody(RewriterBase &rewriter, BlockOp block,
   IRMapping map;
   for (auto [param, view] : llvm::zip(impl.getArguments(), views)) {
     AffineMap region = buildRegionMap(match.inputs.size(), view.region, ctx);
-    auto matched = MatchBufferOp::create(rewriter, block.getLoc(), view.type,
-                                         view.source, match.inputs,
-                                         AffineMapAttr::get(region));
+    auto matched =
+        MatchBufferOp::create(rewriter, block.getLoc(), view.type, view.source,
+                              match.inputs, AffineMapAttr::get(region));
     map.map(param, matched.getResult());
   }
   for (Operation &op : *rootBlock(impl).getBody())
@@ -186,22 +190,21 @@ void replaceBody(RewriterBase &rewriter, BlockOp block,
   }
 }
 
-LogicalResult mismatch(ScheduleError &error, Operation *target,
-                       StringRef name, const std::string &why) {
+LogicalResult mismatch(ScheduleError &error, Operation *target, StringRef name,
+                       const std::string &why) {
   return refuse(error, target,
-                Twine(kPrimitive) + ": the block does not match tensor "
-                                    "intrinsic '" +
+                Twine(kPrimitive) +
+                    ": the block does not match tensor "
+                    "intrinsic '" +
                     name + "': " + why);
 }
 
 } // namespace
 
-FailureOr<BlockOp> mlir::tir::tensorize(RewriterBase &rewriter,
-                                        Operation *target,
-                                        const TensorIntrin &intrin,
-                                        StringRef intrinName,
-                                        bool preserveUnitIters,
-                                        ScheduleError &error) {
+FailureOr<BlockOp>
+mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
+                     const TensorIntrin &intrin, StringRef intrinName,
+                     bool preserveUnitIters, ScheduleError &error) {
   std::string why;
   Operation *culprit = nullptr;
   if (auto block = dyn_cast<BlockOp>(target)) {
@@ -210,8 +213,9 @@ FailureOr<BlockOp> mlir::tir::tensorize(RewriterBase &rewriter,
     FailureOr<BlockAccessRegions> regions = getAccessRegions(block, analysis);
     if (failed(regions))
       return refuse(error, block,
-                    Twine(kPrimitive) + ": the block's regions cannot be "
-                                        "inferred: " +
+                    Twine(kPrimitive) +
+                        ": the block's regions cannot be "
+                        "inferred: " +
                         analysis.reason);
     FailureOr<TensorizeMatch> match =
         matchTensorIntrin(block, intrin.desc, why, culprit);
@@ -264,8 +268,7 @@ FailureOr<BlockOp> mlir::tir::tensorize(RewriterBase &rewriter,
       return failure();
   }
 
-  FailureOr<BlockOp> outer =
-      blockize(rewriter, loop, preserveUnitIters, error);
+  FailureOr<BlockOp> outer = blockize(rewriter, loop, preserveUnitIters, error);
   if (failed(outer))
     return failure();
   FailureOr<TensorizeMatch> match =

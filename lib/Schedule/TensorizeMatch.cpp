@@ -133,8 +133,7 @@ IndexExpr asIndexExpr(Value v) {
 
 class Matcher {
 public:
-  Matcher(std::string &why, Operation *&culprit)
-      : why(why), culprit(culprit) {}
+  Matcher(std::string &why, Operation *&culprit) : why(why), culprit(culprit) {}
 
   FailureOr<TensorizeMatch> run(BlockOp block, func::FuncOp desc);
 
@@ -159,8 +158,8 @@ private:
                      Operation *at);
   bool compareRegions(ArrayRef<Region> lhs, ArrayRef<Region> rhs, bool scope,
                       StringRef what, Operation *at);
-  bool compareAccess(Value lhsBuffer, ArrayRef<IndexExpr> lhs,
-                     Value rhsBuffer, ArrayRef<IndexExpr> rhs, Operation *at);
+  bool compareAccess(Value lhsBuffer, ArrayRef<IndexExpr> lhs, Value rhsBuffer,
+                     ArrayRef<IndexExpr> rhs, Operation *at);
 
   // Statements and values.
   bool compareBody(Block &lhs, Block &rhs, Operation *at);
@@ -173,8 +172,8 @@ private:
 
   std::string &why;
   Operation *&culprit;
-  DenseMap<Value, Value> paired;    // lhs value -> rhs value
-  DenseMap<Value, Value> bufferOf;  // rhs buffer -> lhs buffer
+  DenseMap<Value, Value> paired;      // lhs value -> rhs value
+  DenseMap<Value, Value> bufferOf;    // rhs buffer -> lhs buffer
   DenseMap<Value, Value> rhsBufferOf; // lhs buffer -> rhs buffer
   ExprInputs space{nullptr, {}};
   TensorizeMatch match;
@@ -207,8 +206,7 @@ bool Matcher::sameIndex(const IndexExpr &lhs, const IndexExpr *base,
   if (base)
     l = l - place(*base, /*lhs=*/true);
   AffineExpr r = place(rhs, /*lhs=*/false);
-  std::optional<int64_t> d =
-      getConstantDifference(l, r, space.values.size());
+  std::optional<int64_t> d = getConstantDifference(l, r, space.values.size());
   return d && *d == 0;
 }
 
@@ -217,22 +215,22 @@ bool Matcher::pairBuffer(Value lhs, Value rhs, Operation *at) {
     if (known == lhs)
       return true;
     return fail(at, "the description's buffer '" + getBufferName(rhs) +
-                        "' stands for '" + getBufferName(known) +
-                        "' and '" + getBufferName(lhs) + "' here");
+                        "' stands for '" + getBufferName(known) + "' and '" +
+                        getBufferName(lhs) + "' here");
   }
   if (Value other = rhsBufferOf.lookup(lhs))
     return fail(at, "buffer '" + getBufferName(lhs) +
                         "' stands for two buffers of the description ('" +
-                        getBufferName(other) + "' and '" +
-                        getBufferName(rhs) + "')");
+                        getBufferName(other) + "' and '" + getBufferName(rhs) +
+                        "')");
   auto lt = cast<MemRefType>(lhs.getType());
   auto rt = cast<MemRefType>(rhs.getType());
   if (lt.getElementType() != rt.getElementType()) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    os << "buffer '" << getBufferName(lhs) << "' holds "
-       << lt.getElementType() << ", the description's '"
-       << getBufferName(rhs) << "' " << rt.getElementType();
+    os << "buffer '" << getBufferName(lhs) << "' holds " << lt.getElementType()
+       << ", the description's '" << getBufferName(rhs) << "' "
+       << rt.getElementType();
     return fail(at, s);
   }
   if (getStorageScope(lt) != getStorageScope(rt))
@@ -252,18 +250,18 @@ bool Matcher::compareRegion(const Region &lhs, const Region &rhs, bool scope,
   std::string name = getBufferName(lhs.buffer);
   int offset = (int)lhs.starts.size() - (int)rhs.starts.size();
   if (offset < 0)
-    return fail(at, "buffer '" + name + "' has fewer dimensions than the "
-                    "description's '" + getBufferName(rhs.buffer) + "'");
+    return fail(at, "buffer '" + name +
+                        "' has fewer dimensions than the "
+                        "description's '" +
+                        getBufferName(rhs.buffer) + "'");
   auto isOne = [&](const IndexExpr &e) {
-    auto c = dyn_cast<AffineConstantExpr>(
-        simplifyOverValues(e.expr, e.inputs));
+    auto c = dyn_cast<AffineConstantExpr>(simplifyOverValues(e.expr, e.inputs));
     return c && c.getValue() == 1;
   };
   for (int i = 0; i < offset; ++i)
     if (!isOne(lhs.extents[i]))
       return fail(at, "the region of '" + name + "' has extent " +
-                          show(lhs.extents[i]) + " in dimension " +
-                          Twine(i) +
+                          show(lhs.extents[i]) + " in dimension " + Twine(i) +
                           ", which the description does not have (it must "
                           "be 1)");
   for (size_t i = 0; i < rhs.starts.size(); ++i)
@@ -304,7 +302,8 @@ bool Matcher::compareRegion(const Region &lhs, const Region &rhs, bool scope,
       return fail(at, "the region of '" + name + "' starts at " +
                           show(lhs.starts[i]) + " in dimension " + Twine(i) +
                           ", not where the description's does (from the "
-                          "block's base " + show(base) + ")");
+                          "block's base " +
+                          show(base) + ")");
   }
   return true;
 }
@@ -332,8 +331,10 @@ bool Matcher::compareAccess(Value lhsBuffer, ArrayRef<IndexExpr> lhs,
                         "' is accessed but not in the block's regions");
   int offset = (int)lhs.size() - (int)rhs.size();
   if (offset < 0)
-    return fail(at, "buffer '" + name + "' has fewer dimensions than the "
-                    "description's '" + getBufferName(rhsBuffer) + "'");
+    return fail(at, "buffer '" + name +
+                        "' has fewer dimensions than the "
+                        "description's '" +
+                        getBufferName(rhsBuffer) + "'");
   for (int i = 0; i < (int)lhs.size(); ++i) {
     IndexExpr base{it->second[i], match.inputs};
     IndexExpr zero{getAffineConstantExpr(0, at->getContext()), {}};
@@ -359,8 +360,7 @@ bool Matcher::compareBody(Block &lhs, Block &rhs, Operation *at) {
   return true;
 }
 
-bool Matcher::compareBound(OpFoldResult lhs, OpFoldResult rhs,
-                           Operation *at) {
+bool Matcher::compareBound(OpFoldResult lhs, OpFoldResult rhs, Operation *at) {
   auto asExpr = [&](OpFoldResult v) -> IndexExpr {
     if (auto c = getConstantIntValue(v))
       return {getAffineConstantExpr(*c, at->getContext()), {}};
@@ -370,8 +370,7 @@ bool Matcher::compareBound(OpFoldResult lhs, OpFoldResult rhs,
 }
 
 bool Matcher::compareFor(ForOp lhs, ForOp rhs) {
-  if (!compareBound(lhs.getMixedLowerBound(), rhs.getMixedLowerBound(),
-                    lhs) ||
+  if (!compareBound(lhs.getMixedLowerBound(), rhs.getMixedLowerBound(), lhs) ||
       !compareBound(lhs.getMixedUpperBound(), rhs.getMixedUpperBound(), lhs))
     return fail(lhs, "loop '" + loopName(lhs) +
                          "' has other bounds than the description's loop '" +
@@ -406,7 +405,8 @@ bool Matcher::compareBlock(BlockOp lhs, BlockOp rhs) {
                            " has another domain than the description's");
     paired[lhs.getIterVar(i)] = rhs.getIterVar(i);
   }
-  SmallVector<AffineExpr> lb = lhs.getBindingExprs(), rb = rhs.getBindingExprs();
+  SmallVector<AffineExpr> lb = lhs.getBindingExprs(),
+                          rb = rhs.getBindingExprs();
   for (unsigned i = 0; i < lb.size(); ++i) {
     IndexExpr l{lb[i], SmallVector<Value>(lhs.getBindingValues())};
     IndexExpr r{rb[i], SmallVector<Value>(rhs.getBindingValues())};
@@ -425,7 +425,8 @@ bool Matcher::compareBlock(BlockOp lhs, BlockOp rhs) {
   if (failed(lr) || failed(rr))
     return fail(lhs, name + ": its regions cannot be inferred");
   if (!compareRegions(toRegions(lr->writes, lr->inputs),
-                      toRegions(rr->writes, rr->inputs), false, "writes", lhs) ||
+                      toRegions(rr->writes, rr->inputs), false, "writes",
+                      lhs) ||
       !compareRegions(toRegions(lr->reads, lr->inputs),
                       toRegions(rr->reads, rr->inputs), false, "reads", lhs))
     return false;
@@ -439,8 +440,9 @@ bool Matcher::compareBlock(BlockOp lhs, BlockOp rhs) {
 
 bool Matcher::compareStatement(Operation *lhs, Operation *rhs) {
   if (lhs->getName() != rhs->getName())
-    return fail(lhs, "'" + lhs->getName().getStringRef() + "' stands where "
-                     "the description has '" +
+    return fail(lhs, "'" + lhs->getName().getStringRef() +
+                         "' stands where "
+                         "the description has '" +
                          rhs->getName().getStringRef() + "'");
   if (auto f = dyn_cast<ForOp>(lhs))
     return compareFor(f, cast<ForOp>(rhs));
@@ -561,8 +563,8 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
   }
   FailureOr<BlockAccessRegions> rr = getAccessRegions(root, failure);
   if (::mlir::failed(rr)) {
-    fail(block, "the description's regions cannot be inferred: " +
-                    failure.reason);
+    fail(block,
+         "the description's regions cannot be inferred: " + failure.reason);
     return ::mlir::failure();
   }
   match.inputs = lr->inputs;
@@ -570,8 +572,7 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
                       toRegions(rr->writes, rr->inputs), true, "writes",
                       block) ||
       !compareRegions(toRegions(lr->reads, lr->inputs),
-                      toRegions(rr->reads, rr->inputs), true, "reads",
-                      block) ||
+                      toRegions(rr->reads, rr->inputs), true, "reads", block) ||
       !compareBody(*block.getBody(), *root.getBody(), block))
     return ::mlir::failure();
   for (BlockArgument arg : desc.getArguments())

@@ -43,11 +43,13 @@ class ExprParser:
         return name is not None and (name in _OPAQUE or name.startswith("tvm_")
                                      or name.startswith("ptx_"))
 
-    def opaque_call(self, call):
+    def opaque_call(self, call, statement=False):
         """A call to a TVM builtin or an external function, as tir.call:
         callee is the builtin's name, arguments as written (strings and
         numbers as literals, buffers' .data as the buffer). Returns the
-        result Value, or None when the call returns nothing."""
+        result Value, or None when the call returns nothing. As a statement
+        (`statement`), a "handle" result is dropped: TVM evaluates the call
+        for its effect, and prints it without the dtype."""
         name = self.t_name(call.func)
         args = list(call.args)
         dtype = None
@@ -64,6 +66,8 @@ class ExprParser:
         result_type = mlir_type(dtype)
         if result_type is False:
             self.error(call, f"unsupported dtype {dtype!r}")
+        if statement and dtype == "handle":
+            result_type = None
         texts, operands, types = [], [], []
         for arg in args:
             literal = self.call_literal(arg)

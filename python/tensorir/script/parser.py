@@ -356,7 +356,7 @@ class FunctionParser(BufferParser, ExprParser):
                 if isinstance(call, ast.Constant) and isinstance(call.value, int):
                     return  # T.evaluate(0): an empty body
             if isinstance(call, ast.Call) and self.is_opaque_call(call):
-                self.opaque_call(call)
+                self.opaque_call(call, statement=True)
                 return
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                     and call.func.attr == "access_ptr":

@@ -609,6 +609,27 @@ class Schedule:
         self._apply("tensorize", [target], {"tensor_intrin": tensor_intrin,
                                             "preserve_unit_iters": bool(preserve_unit_iters)}, 1)
 
+    def loop_partition(self, loop, factors, preserve_unit_iters=True):
+        """TVM's loop_partition: cuts `loop` into consecutive partitions of
+        the sizes `factors` (ints or IntImms; one may be None, inferred as
+        the extent less the others; without one the rest of the loop is one
+        more partition), each in an opaque block of its own
+        (transform.tir.loop_partition). Returns the partition loops."""
+        native = []
+        for k, f in enumerate(factors):
+            if f is None:
+                native.append(-1)
+                continue
+            f = int(getattr(f, "value", f))
+            if f <= 0:
+                raise ScheduleError(f"loop_partition needs positive factors, but factor {k} "
+                                    f"is {f}")
+            native.append(f)
+        parts = len(native) + (0 if -1 in native else 1)
+        return self._apply("loop_partition", [loop],
+                           {"factors": _I64Array(native),
+                            "preserve_unit_iters": bool(preserve_unit_iters)}, parts)
+
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
         """Splits `loop` into len(factors) loops; factors are ints, IntImms
         or expressions of T.vscale(), one of them None (or -1) for the

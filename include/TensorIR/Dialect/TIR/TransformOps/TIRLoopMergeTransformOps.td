@@ -55,4 +55,88 @@ def TIR_MergeOp : TIR_ScheduleOp<"merge"> {
   }];
 }
 
+def TIR_LoopPartitionOp : TIR_ScheduleOp<"loop_partition"> {
+  let summary = "cut a loop into consecutive partitions (TVM's loop_partition)";
+  let description = [{
+    The loop (constant bounds, no annotation or thread binding) is cut into
+    consecutive ranges of sizes `factors`, one of which may be -1 (Python's
+    `None`: the extent less the others); without one, the rest of the loop
+    is one more partition. Each partition is a copy of the loop over its
+    range, `<i><k>`, in an opaque block `<B>_<i><k>_partition`, all in an
+    opaque block `<B>_<i>_common` placed where the loop was (B: the first
+    block down the loop's nest). In partition k, every block is renamed
+    `<name>_<i><k>`, the first iteration variable bound to the loop variable
+    gets the partition's range as its domain, and, as TVM does, the region
+    of each buffer a block accesses at plain variables lists those
+    variables' domains. Returns the partition loops.
+
+    ```mlir
+    %parts:3 = transform.tir.loop_partition %i [2, -1, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), in TVM's order: a
+    loop whose bounds are not constants; more than one inferred factor; a
+    factor below 1; factors summing to the extent or more (an empty last
+    partition); a loop with annotations or a thread binding; a nest that
+    branches before its first block. `preserve_unit_iters` is accepted and
+    recorded, as in TVM, and changes nothing.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$loop,
+                       DenseI64ArrayAttr:$factors,
+                       DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters);
+  let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
+  let assemblyFormat = [{
+    $loop $factors attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::raw_ostream &os) {
+      if (name != "factors") {
+        os << name << "=";
+        ::mlir::tir::printPythonValue(value, os);
+        return;
+      }
+      os << "factors=[";
+      ::llvm::interleaveComma(getFactors(), os, [&](int64_t f) {
+        if (f == -1)
+          os << "None";
+        else
+          os << f;
+      });
+      os << "]";
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      ::llvm::ArrayRef<int64_t> factors = getFactors();
+      size_t parts = factors.size() + (::llvm::is_contained(factors, -1) ? 0 : 1);
+      if (getLoops().size() != parts)
+        return emitOpError("expects one result per partition (")
+               << parts << " for these factors), got " << getLoops().size();
+      return ::mlir::success();
+    }
+    ::llvm::LogicalResult $cppClass::applyToPayload(
+        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
+        ::mlir::tir::ScheduleError &error) {
+      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
+      if (::mlir::failed(loop))
+        return ::mlir::failure();
+      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
+          loopPartition(rewriter, *loop, getFactors(), error);
+      if (::mlir::failed(loops))
+        return ::mlir::failure();
+      if (loops->size() != payload.results.size()) {
+        // Checked before: the partitions are counted from the factors.
+        error = {"internal error: loop_partition made another number of "
+                 "partitions than it has results", nullptr};
+        return ::mlir::failure();
+      }
+      for (auto [index, part] : ::llvm::enumerate(*loops))
+        payload.setResult(index, ::llvm::ArrayRef<::mlir::Operation *>(part));
+      return ::mlir::success();
+    }
+  }];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRLOOPMERGETRANSFORMOPS_TD
