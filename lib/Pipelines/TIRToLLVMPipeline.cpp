@@ -28,6 +28,8 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   toSCF.dropStorageScopes = true;
   toSCF.compactBuffers = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));
+  // Tensorized blocks' instructions (on the views tir.match_buffer made).
+  pm.addPass(createTIRLowerInstructionsPass());
   TIRVectorizeLoopsPassOptions vectorize;
   vectorize.maxLanes = options.maxVectorLanes;
   pm.addPass(createTIRVectorizeLoopsPass(vectorize));

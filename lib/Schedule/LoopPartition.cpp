@@ -1,4 +1,5 @@
-//===- LoopPartition.cpp - TVM's loop_partition ----------------------------===//
+//===- LoopPartition.cpp - TVM's loop_partition
+//----------------------------===//
 //
 // A loop is cut into consecutive partitions, each a copy of the loop over
 // its range, each in an opaque block of its own, all in one opaque block:
@@ -112,8 +113,8 @@ void adjustBlocks(RewriterBase &rewriter, Operation *root, Value iv,
       continue;
     auto accesses = plainAccesses(block);
     auto widen = [&](std::pair<Value, RegionExprs> &region) {
-      auto it = llvm::find_if(
-          accesses, [&](auto &a) { return a.first == region.first; });
+      auto it = llvm::find_if(accesses,
+                              [&](auto &a) { return a.first == region.first; });
       if (it == accesses.end())
         return;
       RegionExprs wide;
@@ -178,11 +179,11 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
                           "sum to " +
                           Twine(given));
   if (loop.getAnnotationsAttr() || loop.getThread())
-    return fail(loop, "needs a loop without annotations or thread binding, "
-                      "but loop '" +
-                          name + "' has " +
-                          (loop.getThread() ? "a thread binding"
-                                            : "annotations"));
+    return fail(loop,
+                "needs a loop without annotations or thread binding, "
+                "but loop '" +
+                    name + "' has " +
+                    (loop.getThread() ? "a thread binding" : "annotations"));
   BlockOp first = firstBlock(loop);
   if (!first)
     return fail(loop, "needs a loop whose nest leads to a block through "

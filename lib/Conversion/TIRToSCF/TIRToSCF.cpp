@@ -485,6 +485,34 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
   }
 };
 
+/// tir.match_buffer -> memref.subview of the region (unit dimensions the
+/// view leaves out dropped), its starts expanded to arith; the offset
+/// stays dynamic, as the view's type says.
+struct MatchBufferOpLowering : public OpConversionPattern<MatchBufferOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatchBufferOp match, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = match.getLoc();
+    RegionExprs region = splitRegionMap(match.getSourceRegion());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (auto [start, extent] : llvm::zip(region.starts, region.extents)) {
+      offsets.push_back(affine::expandAffineExpr(rewriter, loc, start,
+                                                 adaptor.getIndices(), {}));
+      auto c = dyn_cast<AffineConstantExpr>(extent);
+      if (!c)
+        return rewriter.notifyMatchFailure(match, "dynamic extent");
+      sizes.push_back(rewriter.getIndexAttr(c.getValue()));
+      strides.push_back(rewriter.getIndexAttr(1));
+    }
+    auto resultType = cast<MemRefType>(match.getResult().getType());
+    rewriter.replaceOpWithNewOp<memref::SubViewOp>(
+        match, resultType, adaptor.getSource(), offsets, sizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 static void populatePatterns(RewritePatternSet &patterns,
@@ -493,7 +521,7 @@ static void populatePatterns(RewritePatternSet &patterns,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocBufferOpLowering, BlockOpLowering, ForOpLowering>(
       ctx, plans, aligns);
-  patterns.add<LoadOpLowering, StoreOpLowering>(ctx);
+  patterns.add<LoadOpLowering, MatchBufferOpLowering, StoreOpLowering>(ctx);
 }
 
 void mlir::tir::populateTIRToSCFConversionPatterns(
@@ -505,11 +533,17 @@ void mlir::tir::populateTIRToSCFConversionPatterns(
 /// plain memory: their type loses the memory space in place, before the
 /// lowering (the GPU lowering keeps scopes, as address spaces).
 static void dropStorageScopes(Operation *root) {
-  root->walk([](AllocBufferOp alloc) {
-    MemRefType type = alloc.getBuffer().getType();
+  auto drop = [](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
     if (isa_and_nonnull<StringAttr>(type.getMemorySpace()))
-      alloc.getBuffer().setType(MemRefType::get(
-          type.getShape(), type.getElementType(), type.getLayout()));
+      buffer.setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                     type.getLayout()));
+  };
+  root->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocBufferOp>(op))
+      drop(alloc.getBuffer());
+    else if (auto match = dyn_cast<MatchBufferOp>(op))
+      drop(match.getResult());
   });
 }
 
@@ -519,9 +553,13 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
   // and names the op at fault.
   WalkResult unsupported = root->walk([](Operation *op) {
     if (auto match = dyn_cast<MatchBufferOp>(op)) {
-      match.emitOpError("is not supported by convert-tir-to-scf yet; it is "
-                        "lowered with tensorization");
-      return WalkResult::interrupt();
+      if (llvm::any_of(
+              splitRegionMap(match.getSourceRegion()).extents,
+              [](AffineExpr e) { return !isa<AffineConstantExpr>(e); })) {
+        match.emitOpError("matches a region of a size known only at run "
+                          "time; convert-tir-to-scf needs constant extents");
+        return WalkResult::interrupt();
+      }
     }
     auto loop = dyn_cast<ForOp>(op);
     if (loop && failed(loop.checkIndependentIterations()))
@@ -543,7 +581,8 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
 
   MLIRContext *context = root->getContext();
   ConversionTarget target(*context);
-  target.addIllegalOp<AllocBufferOp, BlockOp, ForOp, InitOp, LoadOp, StoreOp>();
+  target.addIllegalOp<AllocBufferOp, BlockOp, ForOp, InitOp, LoadOp,
+                      MatchBufferOp, StoreOp>();
   target.addLegalDialect<arith::ArithDialect, memref::MemRefDialect,
                          scf::SCFDialect>();
   CompactionPlans plans;

@@ -88,7 +88,8 @@ class ExprParser:
         text = (f"{result} = " if result else "") + f'tir.call "{name}"({", ".join(texts)})'
         text += f" : ({', '.join(types)}) -> {result_type or '()'}"
         self.emit(text + self.loc(call))
-        return Value(result, result_type) if result else None
+        return Value(result, result_type, unsigned=dtype.startswith("uint")) \
+            if result else None
 
     def call_literal(self, node):
         """MLIR attribute text for a literal call argument (a string, an
@@ -285,7 +286,7 @@ class ExprParser:
         self.emit(f"{name} = arith.constant {bits[key]} : {type}" + self.loc(node))
         return Value(name, type)
 
-    def constant(self, number, type, node):
+    def constant(self, number, type, node, unsigned=False):
         if type.startswith("f") or type == "bf16":
             text = repr(float(number))
             if text in ("inf", "-inf", "nan"):
@@ -299,23 +300,37 @@ class ExprParser:
         name = self.fresh("c")
         suffix = "" if type == "i1" else f" : {type}"  # `true` / `false` are i1
         self.emit(f"{name} = arith.constant {text}{suffix}" + self.loc(node))
-        return Value(name, type)
+        return Value(name, type, unsigned=unsigned)
 
-    def coerce(self, value, type, node):
-        if value.type == type and not value.affine:
-            return value
+    def coerce(self, value, type, node, unsigned=False):
+        """`value` as a value of `type` (`unsigned`: of a uint dtype). An
+        integer of the same width changes only its signedness, as TVM's
+        Cast between int8 and uint8 keeps the bits."""
         if value.literal is not None:
-            return self.constant(value.literal, type, node)
+            if value.type == type and not value.affine:
+                return value
+            return self.constant(value.literal, type, node, unsigned)
         value = self.materialize(value, node)
-        if value.type == type:
+        if value.type != type:
+            return self.cast(value, type, node, unsigned)
+        if value.unsigned == unsigned:
             return value
-        return self.cast(value, type, node)
+        return Value(value.text, type, unsigned=unsigned)
 
-    def cast(self, value, type, node):
+    def dtype_value(self, value, dtype, node):
+        """`value` as a value of TVM dtype `dtype` (T.Cast, T.uint8(x))."""
+        return self.coerce(value, DTYPES[dtype], node, dtype.startswith("uint"))
+
+    def cast(self, value, type, node, unsigned=False):
+        """An op converting `value` to `type`. The source's signedness
+        picks extension and integer-to-float conversion (a bool extends
+        with zeros: True is 1), the result's (`unsigned`) float-to-integer
+        conversion."""
         src = value.type
         name = self.fresh()
         is_float = lambda t: t.startswith("f") or t == "bf16"
         width = lambda t: 64 if t == "index" else int(t[1:]) if t[1:].isdigit() else 16
+        from_unsigned = value.unsigned or src == "i1"
         if src == "index" and not is_float(type):
             op = "arith.index_cast"
         elif src == "index":
@@ -324,7 +339,8 @@ class ExprParser:
             self.emit(f"{name} = arith.sitofp {mid} : i64 to {type}" + self.loc(node))
             return Value(name, type)
         elif type == "index":
-            op = "arith.index_cast" if not is_float(src) else None
+            op = ("arith.index_castui" if from_unsigned else "arith.index_cast") \
+                if not is_float(src) else None
             if op is None:
                 mid = self.fresh()
                 self.emit(f"{mid} = arith.fptosi {value.text} : {src} to i64" + self.loc(node))
@@ -333,13 +349,15 @@ class ExprParser:
         elif is_float(src) and is_float(type):
             op = "arith.extf" if width(type) > width(src) else "arith.truncf"
         elif is_float(src):
-            op = "arith.fptosi"
+            op = "arith.fptoui" if unsigned else "arith.fptosi"
         elif is_float(type):
-            op = "arith.sitofp"
+            op = "arith.uitofp" if from_unsigned else "arith.sitofp"
+        elif width(type) > width(src):
+            op = "arith.extui" if from_unsigned else "arith.extsi"
         else:
-            op = "arith.extsi" if width(type) > width(src) else "arith.trunci"
+            op = "arith.trunci"
         self.emit(f"{name} = {op} {value.text} : {src} to {type}" + self.loc(node))
-        return Value(name, type)
+        return Value(name, type, unsigned=unsigned)
 
     def branch(self, expr_node):
         """Evaluates `expr_node` into lines of its own, one level deeper:
@@ -378,9 +396,12 @@ class ExprParser:
         b, b_lines = self.branch(node.args[2])
         # The type both sides take, found as unify would (on scratch lines).
         scratch = []
-        result_type = self.in_lines(scratch, lambda: self.unify(a, b, node))[0].type
-        a = self.in_lines(a_lines, lambda: self.materialize(self.coerce(a, result_type, node), node))
-        b = self.in_lines(b_lines, lambda: self.materialize(self.coerce(b, result_type, node), node))
+        unified = self.in_lines(scratch, lambda: self.unify(a, b, node))[0]
+        result_type, unsigned = unified.type, unified.unsigned
+        a = self.in_lines(a_lines, lambda: self.materialize(
+            self.coerce(a, result_type, node, unsigned), node))
+        b = self.in_lines(b_lines, lambda: self.materialize(
+            self.coerce(b, result_type, node, unsigned), node))
         result = self.fresh()
         loc = self.loc(node)
         self.emit(f"{result} = scf.if {cond.text} -> ({result_type}) {{")
@@ -390,14 +411,16 @@ class ExprParser:
         self.lines.extend(b_lines)
         self.emit(f"  scf.yield {b.text} : {result_type}" + loc)
         self.emit("}" + loc)
-        return Value(result, result_type)
+        return Value(result, result_type, unsigned=unsigned)
 
     def unify(self, a, b, node):
-        """Operands of one type: literals take the other side's type."""
+        """Operands of one type: literals take the other side's type (and
+        signedness); integers of one width, one signed and one unsigned,
+        are both unsigned (TVM's and C's rule)."""
         if a.literal is not None and b.literal is None:
-            a = self.coerce(a, b.type, node)
+            a = self.coerce(a, b.type, node, b.unsigned)
         elif b.literal is not None and a.literal is None:
-            b = self.coerce(b, a.type, node)
+            b = self.coerce(b, a.type, node, a.unsigned)
         elif a.literal is not None and b.literal is not None:
             t = "f32" if isinstance(a.literal, float) or isinstance(b.literal, float) else "i32"
             a, b = self.coerce(a, t, node), self.coerce(b, t, node)
@@ -407,15 +430,17 @@ class ExprParser:
         is_int = lambda t: t is not None and t.startswith("i") and t[1:].isdigit()
         is_float = lambda t: t is not None and (t.startswith("f") or t == "bf16")
         if a.type == "index" and is_int(b.type):
-            a = self.cast(a, b.type, node)
+            a = self.cast(a, b.type, node, b.unsigned)
         elif b.type == "index" and is_int(a.type):
-            b = self.cast(b, a.type, node)
+            b = self.cast(b, a.type, node, a.unsigned)
         elif is_float(a.type) and (b.type == "index" or is_int(b.type)):
             b = self.cast(b, a.type, node)  # TVM converts the integer operand
         elif is_float(b.type) and (a.type == "index" or is_int(a.type)):
             a = self.cast(a, b.type, node)
         if a.type != b.type:
             self.error(node, f"operands of different types: {a.type} and {b.type}")
+        if a.unsigned != b.unsigned:
+            a, b = self.coerce(a, a.type, node, True), self.coerce(b, b.type, node, True)
         return a, b
 
     def binary(self, op, a, b, node):
@@ -423,8 +448,8 @@ class ExprParser:
         a, b = self.unify(a, b, node)
         t = a.type
         is_float = t.startswith("f") or t == "bf16"
-        if op == "mod" and not is_float:
-            # Floor modulo, as Python's % and T.floormod: a - (a // b) * b
+        if op == "mod" and not is_float and not a.unsigned:
+            # Signed floor modulo, as Python's % and T.floormod: a - (a // b) * b
             # (a literal b is written out at each use, as the printer does).
             q = self.binary("floordiv", a, b, node)
             again = self.coerce(literal_b, t, node) if literal_b is not None else b
@@ -436,14 +461,19 @@ class ExprParser:
             "ceildiv": (None, "arith.ceildivsi"),
             "max": ("arith.maximumf", "arith.maxsi"), "min": ("arith.minimumf", "arith.minsi"),
         }
+        # Unsigned division rounds down already: floor modulo is remainder.
+        unsigned_names = {"floordiv": "arith.divui", "mod": "arith.remui",
+                          "ceildiv": "arith.ceildivui", "max": "arith.maxui",
+                          "min": "arith.minui"}
         if op == "div" and not is_float:
             self.error(node, "'/' of integers: use // (floor division) or T.floordiv")
-        fop = names[op][0 if is_float else 1]
+        fop = unsigned_names.get(op, names[op][1]) if a.unsigned else \
+            names[op][0 if is_float else 1]
         if fop is None:
             self.error(node, f"{op} of floats is not supported")
         name = self.fresh()
         self.emit(f"{name} = {fop} {a.text}, {b.text} : {t}" + self.loc(node))
-        return Value(name, t)
+        return Value(name, t, unsigned=a.unsigned)
 
     def as_index(self, value, node):
         """`value` as an index value (an int32 / int64 expression is cast, as
@@ -571,9 +601,10 @@ class ExprParser:
         if isinstance(node, ast.Compare):
             a, b = self.unify(self.expr(node.left), self.expr(node.comparators[0]), node)
             is_float = a.type.startswith("f") or a.type == "bf16"
-            preds = {ast.Lt: ("olt", "slt"), ast.LtE: ("ole", "sle"), ast.Gt: ("ogt", "sgt"),
-                     ast.GtE: ("oge", "sge"), ast.Eq: ("oeq", "eq"), ast.NotEq: ("one", "ne")}
-            pred = preds[type(node.ops[0])][0 if is_float else 1]
+            preds = {ast.Lt: ("olt", "slt", "ult"), ast.LtE: ("ole", "sle", "ule"),
+                     ast.Gt: ("ogt", "sgt", "ugt"), ast.GtE: ("oge", "sge", "uge"),
+                     ast.Eq: ("oeq", "eq", "eq"), ast.NotEq: ("one", "ne", "ne")}
+            pred = preds[type(node.ops[0])][0 if is_float else 2 if a.unsigned else 1]
             name = self.fresh()
             op = "arith.cmpf" if is_float else "arith.cmpi"
             self.emit(f"{name} = {op} {pred}, {a.text}, {b.text} : {a.type}" + self.loc(node))
@@ -600,7 +631,7 @@ class ExprParser:
             indices = ", ".join(self.index_text(i) for i in idx)
             name = self.fresh()
             self.emit(f"{name} = tir.load {buf.ssa}[{indices}] : {buf.type}" + self.loc(node))
-            return Value(name, buf.element)
+            return Value(name, buf.element, unsigned=buf.unsigned)
         if isinstance(node, ast.Call):
             return self.call(node)
         self.error(node, f"unsupported expression ({type(node).__name__})")
@@ -654,7 +685,7 @@ class ExprParser:
                 # takes as an index (tir computes indices in `index`) and
                 # other arithmetic in the other operand's type.
                 return value
-            return self.coerce(value, DTYPES[name], node)
+            return self.dtype_value(value, name, node)
         if name in ("min_value", "max_value"):
             dtype = self.static_value(node.args[0])
             if dtype not in DTYPES:
@@ -667,12 +698,13 @@ class ExprParser:
                 import numpy
                 info = numpy.iinfo(dtype)
             limit = info.min if name == "min_value" else info.max
-            return self.constant(float(limit) if t.startswith("f") else int(limit), t, node)
+            return self.constant(float(limit) if t.startswith("f") else int(limit), t, node,
+                                 dtype.startswith("uint"))
         if name == "Cast":
             dtype = self.static_value(node.args[0])
             if dtype not in DTYPES:
                 self.error(node, f"unsupported dtype {dtype!r}")
-            return self.coerce(self.expr(node.args[1]), DTYPES[dtype], node)
+            return self.dtype_value(self.expr(node.args[1]), dtype, node)
         if name in ("max", "min"):
             return self.binary(name, self.expr(node.args[0]), self.expr(node.args[1]), node)
         if self.is_opaque_call(node):
@@ -696,12 +728,13 @@ class ExprParser:
             a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
             if not (a.type.startswith("i") and a.type[1:].isdigit()):
                 self.error(node, f"T.{name} takes integers of a fixed width, got {a.type}")
-            op = {"shift_left": "arith.shli", "shift_right": "arith.shrsi",
+            op = {"shift_left": "arith.shli",
+                  "shift_right": "arith.shrui" if a.unsigned else "arith.shrsi",
                   "bitwise_and": "arith.andi", "bitwise_or": "arith.ori",
                   "bitwise_xor": "arith.xori"}[name]
             result = self.fresh()
             self.emit(f"{result} = {op} {a.text}, {b.text} : {a.type}" + self.loc(node))
-            return Value(result, a.type)
+            return Value(result, a.type, unsigned=a.unsigned)
         if name == "vscale":
             if node.args or node.keywords:
                 self.error(node, "T.vscale() takes no arguments")
@@ -731,7 +764,7 @@ class ExprParser:
                     dtype = self.static_value(kw.value)
             if dtype not in DTYPES:
                 self.error(node, f"unsupported dtype {dtype!r}")
-            return self.coerce(self.expr(node.args[0]), DTYPES[dtype], node)
+            return self.dtype_value(self.expr(node.args[0]), dtype, node)
         if name == "if_then_else":
             return self.if_then_else(node)
         if name == "Select":  # both sides evaluated, as TVM's Select
@@ -739,5 +772,5 @@ class ExprParser:
             a, b = self.unify(self.expr(node.args[1]), self.expr(node.args[2]), node)
             result = self.fresh()
             self.emit(f"{result} = arith.select {cond.text}, {a.text}, {b.text} : {a.type}" + self.loc(node))
-            return Value(result, a.type)
+            return Value(result, a.type, unsigned=a.unsigned)
         self.error(node, f"unsupported call {ast.unparse(node.func)}")

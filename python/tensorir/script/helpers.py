@@ -16,7 +16,7 @@ import ast
 from .values import DTYPES
 
 # The dtype of a parsed value, from its MLIR type (index values are
-# TVMScript's int32 indices).
+# TVMScript's int32 indices); "u" + it for an unsigned value.
 _DTYPE_OF_TYPE = {"index": "int32", "i1": "bool"}
 for _name, _type in DTYPES.items():
     if not _name.startswith("uint"):
@@ -137,8 +137,9 @@ def call_helper(parser, node, func):
         name = f"__helper_arg{len(temps)}"
         temps.append(name)
         parser.bind(name, value)
+        dtype = _DTYPE_OF_TYPE.get(value.type, value.type)
         return HelperExpr(ast.Name(id=name, ctx=ast.Load()),
-                          _DTYPE_OF_TYPE.get(value.type, value.type))
+                          "u" + dtype if value.unsigned else dtype)
 
     args = [argument(a) for a in node.args]
     kwargs = {kw.arg: argument(kw.value) for kw in node.keywords}

@@ -696,7 +696,7 @@ class FunctionParser(BufferParser, ExprParser):
             buf = self.lookup(target.value, target.value.id)
             if not isinstance(buf, Buffer):
                 self.error(target, f"'{target.value.id}' is not a buffer")
-            value = self.coerce(self.expr(stmt.value), buf.element, stmt.value)
+            value = self.coerce(self.expr(stmt.value), buf.element, stmt.value, buf.unsigned)
             idx = target.slice.elts if isinstance(target.slice, ast.Tuple) else [target.slice]
             indices = ", ".join(self.index_text(i) for i in idx)
             self.emit(f"tir.store {value.text}, {buf.ssa}[{indices}] : {buf.type}" + self.loc(stmt))

@@ -37,10 +37,13 @@ class DeferredScriptError:
 class Value:
     """An SSA value (`text` is its name) or, for index arithmetic kept in
     affine form, an affine expression over SSA names. `type` is an MLIR type;
-    `literal` is the Python number of an untyped literal."""
+    `literal` is the Python number of an untyped literal; `unsigned` marks an
+    integer of a uint dtype (MLIR's integers are signless: the ops that
+    read it say how)."""
 
-    def __init__(self, text, type, affine=False, literal=None):
+    def __init__(self, text, type, affine=False, literal=None, unsigned=False):
         self.text, self.type, self.affine, self.literal = text, type, affine, literal
+        self.unsigned = unsigned
 
     @property
     def is_index(self):
@@ -60,6 +63,11 @@ class Buffer:
     @property
     def element(self):
         return DTYPES[self.dtype]
+
+    @property
+    def unsigned(self):
+        """Whether the elements are unsigned integers (uint8 ... uint64)."""
+        return self.dtype.startswith("uint")
 
     def memref(self, dims):
         parts = [str(d) if isinstance(d, int) else "?" for d in dims]

@@ -86,11 +86,30 @@ func.func @thread_bound(%A: memref<32xf32>) {
 
 // -----
 
-func.func @match(%A: memref<64xf32>) {
+// A matched region is a subview at the region's start; unit dimensions
+// the view leaves out are dropped.
+// CHECK-LABEL: func.func @match
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[START:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK: %[[M:.*]] = memref.subview %{{.*}}[%{{.*}}, %[[START]]] [1, 16] [1, 1] : memref<4x64xf32> to memref<16xf32, strided<[1], offset: ?>>
+// CHECK: tir.call "consume"(%[[M]])
+func.func @match(%A: memref<4x64xf32>) {
   tir.for %i = 0 to 4 {
     tir.block "B"(%vi = spatial(4, %i)) {
-      // expected-error @+1 {{is not supported by convert-tir-to-scf yet}}
-      %M = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16] : memref<64xf32> -> memref<16xf32, strided<[1], offset: ?>>
+      %M = tir.match_buffer %A[2, %vi * 16 : %vi * 16 + 16] : memref<4x64xf32> -> memref<16xf32, strided<[1], offset: ?>>
+      tir.call "consume"(%M) : (memref<16xf32, strided<[1], offset: ?>>) -> ()
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @match_dynamic(%A: memref<64xf32>, %n: index) {
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      // expected-error @+1 {{matches a region of a size known only at run time}}
+      %M = tir.match_buffer %A[0 : %n] : memref<64xf32> -> memref<?xf32, strided<[1], offset: ?>>
     }
   }
   return

@@ -126,6 +126,33 @@ def TIRRemoveAssumePass : Pass<"tir-remove-assume"> {
   let dependentDialects = [];
 }
 
+def TIRLowerInstructionsPass : Pass<"tir-lower-instructions"> {
+  let summary = "Lower the instructions tensor intrinsics call to vector code";
+  let description = [{
+    A tensorized block calls its intrinsic's instruction as
+    `tir.call "call_extern"("<instruction>", %C, %c_off, %A, %a_off, %B,
+    %b_off)`, each buffer a view (`tir.match_buffer`, a memref subview
+    once tir is lowered) of the region it works on. This pass replaces the
+    calls of the instructions it knows with vector code on those views
+    (offsets are in the views; the offset operands are ignored):
+
+    - `llvm.x86.avx512.vpdpbusd.512` (AVX-512 VNNI): C[16] (i32) +=
+      A[4] (u8) . B[16, 4] (i8) row by row, as the instruction
+      (`llvm.call_intrinsic`; the CPU needs avx512_vnni);
+    - `tir.avx512_dot_16x4`: the same dot product, written with portable
+      vector ops (widen, multiply, reduce);
+    - `llvm.fma.v16f32`: C[16] (f32) = A[0] * B[16] + C[16] (`vector.fma`,
+      one AVX-512 FMA on a CPU that has it).
+
+    Each buffer must be a contiguous region of the expected size and
+    element type. A call of any other external function is an error
+    naming it: tir has no way to call it on the CPU.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TIRNarrowPredicatedLoopsPass : Pass<"tir-narrow-predicated-loops"> {
   let summary = "Give loops above a predicated block the range its predicate allows";
   let description = [{
