@@ -151,8 +151,8 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
   std::optional<int64_t> lo = loop.getConstantLowerBound();
   std::optional<int64_t> hi = loop.getConstantUpperBound();
   if (!lo || !hi)
-    return fail(loop, "needs a loop with constant bounds, but loop '" + name +
-                          "' has a bound known only at run time");
+    return fail(loop, "needs a loop with constant bounds, but loop " + name +
+                          " has a bound known only at run time");
   if (factors.empty())
     return fail(loop, "needs at least one factor");
   int inferred = -1;
@@ -174,15 +174,15 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
   int64_t extent = *hi - *lo;
   if (given >= extent)
     return fail(loop, "needs factors that sum to less than the extent " +
-                          Twine(extent) + " of loop '" + name +
-                          "' (the last partition would be empty), but they "
+                          Twine(extent) + " of loop " + name +
+                          " (the last partition would be empty), but they "
                           "sum to " +
                           Twine(given));
   if (loop.getAnnotationsAttr() || loop.getThread())
     return fail(loop,
                 "needs a loop without annotations or thread binding, "
-                "but loop '" +
-                    name + "' has " +
+                "but loop " +
+                    name + " has " +
                     (loop.getThread() ? "a thread binding" : "annotations"));
   BlockOp first = firstBlock(loop);
   if (!first)

@@ -555,6 +555,12 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
                 "`with T.block(\"root\"): ...`)");
     return failure();
   }
+  if (block.getInitOp()) {
+    fail(block, "block '" + block.getBlockName() +
+                    "' has an init, which no description has "
+                    "(decompose_reduction first)");
+    return ::mlir::failure();
+  }
   AnalysisFailure failure;
   FailureOr<BlockAccessRegions> lr = getAccessRegions(block, failure);
   if (::mlir::failed(lr)) {

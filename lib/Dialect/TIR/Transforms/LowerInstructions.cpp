@@ -60,13 +60,12 @@ private:
   /// the flat 1-D view to store into (`flat`).
   FailureOr<Value> flatten(Value buffer, int64_t n, Type element,
                            StringRef role);
-  FailureOr<Value> load(Value buffer, int64_t n, Type element,
-                        StringRef role) {
+  FailureOr<Value> load(Value buffer, int64_t n, Type element, StringRef role) {
     FailureOr<Value> flat = flatten(buffer, n, element, role);
     if (failed(flat))
       return failure();
-    return vector::LoadOp::create(b, loc, VectorType::get({n}, element),
-                                  *flat, ValueRange{zero()})
+    return vector::LoadOp::create(b, loc, VectorType::get({n}, element), *flat,
+                                  ValueRange{zero()})
         .getResult();
   }
   Value zero() { return arith::ConstantIndexOp::create(b, loc, 0); }
@@ -105,10 +104,9 @@ FailureOr<Value> Lowering::flatten(Value buffer, int64_t n, Type element,
   for (int64_t d = 0; d < type.getRank(); ++d)
     all.front().push_back(d);
   if (type.getRank() == 0) {
-    auto one = MemRefType::get({1}, element,
-                               StridedLayoutAttr::get(b.getContext(), offset,
-                                                      {1}),
-                               type.getMemorySpace());
+    auto one = MemRefType::get(
+        {1}, element, StridedLayoutAttr::get(b.getContext(), offset, {1}),
+        type.getMemorySpace());
     return memref::ExpandShapeOp::create(b, loc, one, buffer,
                                          ArrayRef<ReassociationIndices>{})
         .getResult();
@@ -123,8 +121,7 @@ LogicalResult Lowering::run(Kind kind) {
       buffers.push_back(operand);
   if (buffers.size() != 3)
     return call.emitOpError("instruction '")
-           << name << "' takes three buffers (C, A, B), got "
-           << buffers.size();
+           << name << "' takes three buffers (C, A, B), got " << buffers.size();
   Value c = buffers[0], a = buffers[1], bBuf = buffers[2];
   Type i8 = b.getI8Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
   if (kind == Kind::Fma) {
@@ -150,9 +147,9 @@ LogicalResult Lowering::run(Kind kind) {
   // A's four bytes repeated for each of the 16 lanes.
   Value word =
       vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), *lhs);
-  Value lanes = vector::BroadcastOp::create(
-      b, loc, VectorType::get({16}, i32),
-      vector::ExtractOp::create(b, loc, word, 0));
+  Value lanes =
+      vector::BroadcastOp::create(b, loc, VectorType::get({16}, i32),
+                                  vector::ExtractOp::create(b, loc, word, 0));
   Value bytes =
       vector::BitCastOp::create(b, loc, VectorType::get({64}, i8), lanes);
   Value result;
@@ -166,9 +163,9 @@ LogicalResult Lowering::run(Kind kind) {
     // Widened products, then each lane's four summed (1-D vectors only:
     // the CPU pipeline lowers those directly).
     auto v64 = VectorType::get({64}, i32);
-    Value products =
-        arith::MulIOp::create(b, loc, arith::ExtUIOp::create(b, loc, v64, bytes),
-                              arith::ExtSIOp::create(b, loc, v64, *rhs));
+    Value products = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, v64, bytes),
+        arith::ExtSIOp::create(b, loc, v64, *rhs));
     result = *acc;
     for (int64_t part = 0; part < 4; ++part) {
       SmallVector<int64_t> mask;
