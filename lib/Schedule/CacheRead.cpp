@@ -119,9 +119,21 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
       for (BlockOp b : deps.getConsumers(writer))
         related.insert(b);
     place = findCachePlace(root, scopeBlocks, writer, related);
+    // An opaque writer that does not list the buffer (TVM's wrappers, as
+    // loop_partition's) writes it through the blocks inside: their regions.
+    SmallVector<BlockOp> writerBlocks{writer};
+    if (writer.getNumIterVars() == 0 && writer.hasAccessRegions() &&
+        !llvm::is_contained(writer.getWriteBuffers(), buffer)) {
+      writerBlocks.clear();
+      writer.getBody()->walk([&](BlockOp inner) {
+        if (inner.hasAccessRegions() &&
+            llvm::is_contained(inner.getWriteBuffers(), buffer))
+          writerBlocks.push_back(inner);
+      });
+    }
     AnalysisFailure failure;
     FailureOr<LoopRegion> r = relaxRegionUnder(
-        place.owner, buffer, /*writes=*/true, {writer}, failure);
+        place.owner, buffer, /*writes=*/true, writerBlocks, failure);
     if (failed(r))
       return refuse(error, failure.culprit,
                     Twine(kCacheRead) + " " + failure.reason);

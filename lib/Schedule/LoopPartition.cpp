@@ -15,9 +15,12 @@
 // partition. Names follow TVM: `<B>_<i>` where B is the first block down
 // the loop's nest, each block of partition k renamed `<name>_<i><k>`. In
 // each copy, a block's first iteration variable bound to the partition's
-// loop variable gets the partition's range as its domain, and (as TVM
-// does) each region of a buffer the block accesses at plain variables
-// becomes those variables' domains.
+// loop variable gets the partition's range as its domain (a reduce
+// variable's block keeps its init only in the partition holding the
+// domain's start, where the reduction starts: TVM keeps it in every
+// partition, and the reduction restarts in each), and (as TVM does) each
+// region of a buffer the block accesses at plain variables becomes those
+// variables' domains.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +103,15 @@ void adjustBlocks(RewriterBase &rewriter, Operation *root, Value iv,
     for (unsigned i = 0; i < bindings.size(); ++i) {
       auto d = dyn_cast<AffineDimExpr>(bindings[i]);
       if (d && block.getBindingValues()[d.getPosition()] == iv) {
+        // A block's init runs where its reduce variables start their
+        // domains: only the partition holding the start keeps it (TVM
+        // keeps it in every partition, narrowed, so the reduction restarts
+        // in each and all but the last part is lost).
+        InitOp init = block.getInitOp();
+        std::optional<int64_t> start = block.getConstantDomainLower(i);
+        if (init && block.getIterType(i) == IterType::Reduce &&
+            !(start && lower <= *start && *start < upper))
+          rewriter.eraseOp(init);
         rewriter.modifyOpInPlace(block, [&] {
           setIterVarDomain(block, i, rewriter.getIndexAttr(lower),
                            rewriter.getIndexAttr(upper));
@@ -184,6 +196,35 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
                 "but loop " +
                     name + " has " +
                     (loop.getThread() ? "a thread binding" : "annotations"));
+  // A reduce variable fed through a compound binding (a fused loop) would
+  // leave a copy of the block that reduces only part of some outputs, init
+  // included (decompose_reduction of such a copy would reset the others'
+  // partial sums): refused. A variable bound to the loop itself is cut
+  // exactly (see adjustBlocks).
+  WalkResult compound = loop.getBody()->walk([&](BlockOp block) {
+    if (!block.getInitOp())
+      return WalkResult::advance();
+    SmallVector<AffineExpr> bindings = block.getBindingExprs();
+    for (unsigned i = 0; i < bindings.size(); ++i) {
+      if (block.getIterType(i) != IterType::Reduce ||
+          !bindingUses(block, bindings, i, loop.getInductionVar()))
+        continue;
+      auto d = dyn_cast<AffineDimExpr>(bindings[i]);
+      if (d &&
+          block.getBindingValues()[d.getPosition()] == loop.getInductionVar())
+        continue;
+      (void)fail(block, "cannot cut loop " + name +
+                            ", which feeds reduce "
+                            "variable '" +
+                            iterVarName(block, i) + "' of block '" +
+                            block.getBlockName() +
+                            "' (which has an init) through a compound binding");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (compound.wasInterrupted())
+    return failure();
   BlockOp first = firstBlock(loop);
   if (!first)
     return fail(loop, "needs a loop whose nest leads to a block through "

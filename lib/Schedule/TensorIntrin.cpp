@@ -102,6 +102,34 @@ LogicalResult mlir::tir::registerTensorIntrin(StringRef name,
   return success();
 }
 
+void mlir::tir::forgetAddedTensorIntrin(TensorIntrin &intrin) {
+  if (!intrin.added)
+    return;
+  intrin.desc->erase();
+  intrin.impl->erase();
+  intrin = TensorIntrin();
+}
+
+void mlir::tir::registerCarriedTensorIntrins(ModuleOp module) {
+  auto text = [](func::FuncOp func) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    func->print(os);
+    return s;
+  };
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto name = func->getAttrOfType<StringAttr>(kTensorIntrinDescAttr);
+    if (!name || isTensorIntrinRegistered(name.getValue()))
+      continue;
+    TensorIntrin found = findMarked(module, name.getValue());
+    if (!found.impl)
+      continue;
+    std::string ignored;
+    (void)registerTensorIntrin(name.getValue(), text(found.desc),
+                               text(found.impl), /*override=*/false, ignored);
+  }
+}
+
 bool mlir::tir::isTensorIntrinRegistered(StringRef name) {
   std::lock_guard<std::mutex> lock(registryMutex);
   return registry().count(name) != 0;
@@ -153,7 +181,7 @@ FailureOr<TensorIntrin> mlir::tir::lookupTensorIntrin(Operation *step,
       error = {"tensorize: " + why, culprit};
       return failure();
     }
-    found = {*desc, *impl};
+    found = {*desc, *impl, /*added=*/true};
   }
   if (!found.desc || !found.impl) {
     error = {("tensorize: tensor intrinsic '" + name + "' has no " +
@@ -173,6 +201,7 @@ FailureOr<TensorIntrin> mlir::tir::lookupTensorIntrin(Operation *step,
            a.getMemorySpace() == b.getMemorySpace();
   }
   if (!same) {
+    forgetAddedTensorIntrin(found);
     error = {("tensorize: the desc and impl of tensor intrinsic '" + name +
               "' do not take the same buffers (one per parameter, of the "
               "same shape, element type and scope)")

@@ -155,6 +155,9 @@ struct PyTrace {
         parseSourceString<ModuleOp>(text, ParserConfig(&context()), "<trace>");
     if (!parsed)
       throw py::value_error(diags.take());
+    // Tensor intrinsics the script carries become known by name, as TVM's
+    // registry makes them, for replays in other forms.
+    tir::registerCarriedTensorIntrins(*parsed);
     return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
   }
   /// The trace printed by `print` (as Python, as JSON); its error raises.
@@ -722,6 +725,9 @@ PYBIND11_MODULE(_tensorir, m) {
       },
       py::arg("name"), py::arg("desc"), py::arg("impl"),
       py::arg("override") = false);
+  m.def("tensor_intrin_registered", [](const std::string &name) {
+    return tir::isTensorIntrinRegistered(name);
+  });
   m.def("primitive_names", [] {
     // Every transform.tir op that is a schedule step, by mnemonic.
     std::vector<std::string> names;

@@ -13,7 +13,7 @@
 // CHECK-NEXT:      %[[MA:.+]] = tir.match_buffer %[[A]][%[[VI]], %[[VK]]] : memref<4x8xf32> -> memref<1xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:      %[[MB:.+]] = tir.match_buffer %[[B]][%[[VK]], %[[VJO]] * 16 : %[[VJO]] * 16 + 16] : memref<8x32xf32> -> memref<16xf32, strided<[1], offset: ?>>
 // CHECK-NEXT:      %[[MC:.+]] = tir.match_buffer %[[C]][%[[VI]], %[[VJO]] * 16 : %[[VJO]] * 16 + 16] : memref<4x32xf32> -> memref<16xf32, strided<[1], offset: ?>>
-// CHECK-NEXT:      tir.call "row_fma"(%[[MC]], %[[MA]], %[[MB]])
+// CHECK-NEXT:      tir.call "call_extern"("llvm.fma.v16f32", %[[MC]], %[[MA]], %[[MB]])
 // CHECK-NEXT:    }
 // The intrinsic's functions stay where they were.
 // CHECK:       func.func private @row_fma_desc
@@ -56,7 +56,7 @@ module attributes {transform.with_named_sequence} {
   }
   func.func private @row_fma_impl(%A: memref<1xf32>, %B: memref<16xf32>, %C: memref<16xf32>) attributes {tir.tensor_intrin_impl = "row_fma"} {
     tir.block "root"() reads(%C[0 : 16], %A[0 : 1], %B[0 : 16] : memref<16xf32>, memref<1xf32>, memref<16xf32>) writes(%C[0 : 16] : memref<16xf32>) {
-      tir.call "row_fma"(%C, %A, %B) : (memref<16xf32>, memref<1xf32>, memref<16xf32>) -> ()
+      tir.call "call_extern"("llvm.fma.v16f32", %C, %A, %B) : (memref<16xf32>, memref<1xf32>, memref<16xf32>) -> ()
     }
     return
   }
@@ -71,23 +71,29 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // A block given directly: its body is replaced in place (the regions it
-// lists stay); a 0-d accumulator is matched through a region of extent 1 in
-// each dimension, and the implementation's annotations join the block's.
-// CHECK-LABEL: func.func @dot_rows
-// CHECK:         tir.block "D"(%[[VI:.+]] = spatial(8, %{{.+}}))
+// lists stay); A's rows of one element are matched through a region of
+// extent 1 in the dimension the description does not have, and the
+// implementation's annotations join the block's (the block's own win).
+// (Intrinsic names are global: this one has a name of its own.)
+// CHECK-LABEL: func.func @rows
+// CHECK:         tir.block "R"(%[[VI:.+]] = spatial(4, %{{.+}}))
 // CHECK-SAME:        annotations {keep = 1 : i64, vendor = "x"}
-// CHECK-NEXT:      %[[MA:.+]] = tir.match_buffer %{{.+}}[%[[VI]], 0 : 4] : memref<8x4xi32> -> memref<4xi32, strided<[1], offset: ?>>
-// CHECK-NEXT:      %[[MD:.+]] = tir.match_buffer %{{.+}}[%[[VI]]] : memref<8xi32> -> memref<i32, strided<[], offset: ?>>
-// CHECK-NEXT:      tir.call "dot4"(%[[MD]], %[[MA]])
-func.func @dot_rows(%A: memref<8x4xi32> {tir.name = "A"}, %D: memref<8xi32> {tir.name = "D"}) {
-  tir.for %i = 0 to 8 {
-    tir.block "D"(%vi = spatial(8, %i)) reads(%D[%vi], %A[%vi, 0 : 4] : memref<8xi32>, memref<8x4xi32>) writes(%D[%vi] : memref<8xi32>) annotations {keep = 1} {
-      tir.for %k = 0 to 4 {
-        tir.block "D_k"(%vk = reduce(4, %k)) {
-          %d = tir.load %D[%vi] : memref<8xi32>
-          %a = tir.load %A[%vi, %vk] : memref<8x4xi32>
-          %s = arith.addi %d, %a : i32
-          tir.store %s, %D[%vi] : memref<8xi32>
+// CHECK-NEXT:      %[[MA:.+]] = tir.match_buffer %{{.+}}[%[[VI]], 0] : memref<4x1xf32> -> memref<1xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:      %[[MB:.+]] = tir.match_buffer %{{.+}}[0 : 16] : memref<16xf32> -> memref<16xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:      %[[MC:.+]] = tir.match_buffer %{{.+}}[%[[VI]], 0 : 16] : memref<4x16xf32> -> memref<16xf32, strided<[1], offset: ?>>
+// CHECK-NEXT:      tir.call "call_extern"("llvm.fma.v16f32", %[[MC]], %[[MA]], %[[MB]])
+// CHECK-NEXT:    }
+func.func @rows(%A: memref<4x1xf32> {tir.name = "A"}, %B: memref<16xf32> {tir.name = "B"}, %C: memref<4x16xf32> {tir.name = "C"}) {
+  tir.for %i = 0 to 4 {
+    tir.block "R"(%vi = spatial(4, %i)) reads(%C[%vi, 0 : 16], %A[%vi, 0], %B[0 : 16] : memref<4x16xf32>, memref<4x1xf32>, memref<16xf32>) writes(%C[%vi, 0 : 16] : memref<4x16xf32>) annotations {keep = 1} {
+      tir.for %j = 0 to 16 {
+        tir.block "R_j"(%vj = spatial(16, %j)) {
+          %c = tir.load %C[%vi, %vj] : memref<4x16xf32>
+          %a = tir.load %A[%vi, 0] : memref<4x1xf32>
+          %b = tir.load %B[%vj] : memref<16xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          tir.store %s, %C[%vi, %vj] : memref<4x16xf32>
         }
       }
     }
@@ -96,28 +102,30 @@ func.func @dot_rows(%A: memref<8x4xi32> {tir.name = "A"}, %D: memref<8xi32> {tir
 }
 
 module attributes {transform.with_named_sequence} {
-  func.func private @dot4_desc(%A: memref<4xi32>, %D: memref<i32>) attributes {tir.tensor_intrin_desc = "dot4"} {
-    tir.block "root"() reads(%D[], %A[0 : 4] : memref<i32>, memref<4xi32>) writes(%D[] : memref<i32>) {
-      tir.for %k = 0 to 4 {
-        tir.block "sum"(%vk = reduce(4, %k)) {
-          %d = tir.load %D[] : memref<i32>
-          %a = tir.load %A[%vk] : memref<4xi32>
-          %s = arith.addi %d, %a : i32
-          tir.store %s, %D[] : memref<i32>
+  func.func private @row_fma_annotated_desc(%A: memref<1xf32>, %B: memref<16xf32>, %C: memref<16xf32>) attributes {tir.tensor_intrin_desc = "row_fma_annotated"} {
+    tir.block "root"() reads(%C[0 : 16], %A[0 : 1], %B[0 : 16] : memref<16xf32>, memref<1xf32>, memref<16xf32>) writes(%C[0 : 16] : memref<16xf32>) {
+      tir.for %j = 0 to 16 {
+        tir.block "update"(%vj = spatial(16, %j)) {
+          %c = tir.load %C[%vj] : memref<16xf32>
+          %a = tir.load %A[0] : memref<1xf32>
+          %b = tir.load %B[%vj] : memref<16xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          tir.store %s, %C[%vj] : memref<16xf32>
         }
       }
     }
     return
   }
-  func.func private @dot4_impl(%A: memref<4xi32>, %D: memref<i32>) attributes {tir.tensor_intrin_impl = "dot4"} {
-    tir.block "root"() reads(%D[], %A[0 : 4] : memref<i32>, memref<4xi32>) writes(%D[] : memref<i32>) annotations {keep = 2, vendor = "x"} {
-      tir.call "dot4"(%D, %A) : (memref<i32>, memref<4xi32>) -> ()
+  func.func private @row_fma_annotated_impl(%A: memref<1xf32>, %B: memref<16xf32>, %C: memref<16xf32>) attributes {tir.tensor_intrin_impl = "row_fma_annotated"} {
+    tir.block "root"() reads(%C[0 : 16], %A[0 : 1], %B[0 : 16] : memref<16xf32>, memref<1xf32>, memref<16xf32>) writes(%C[0 : 16] : memref<16xf32>) annotations {keep = 2, vendor = "x"} {
+      tir.call "call_extern"("llvm.fma.v16f32", %C, %A, %B) : (memref<16xf32>, memref<1xf32>, memref<16xf32>) -> ()
     }
     return
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %b = transform.tir.get_block "D" in %root : (!transform.any_op) -> !transform.any_op
-    %t = transform.tir.tensorize %b {tensor_intrin = "dot4"} : (!transform.any_op) -> !transform.any_op
+    %b = transform.tir.get_block "R" in %root : (!transform.any_op) -> !transform.any_op
+    %t = transform.tir.tensorize %b {tensor_intrin = "row_fma_annotated"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -17,6 +17,8 @@ python/tests/test_schedule_diff.py.
 import re
 from collections import Counter
 
+import tensorir.tir.tensor_intrin  # noqa: F401 - registers the intrinsics tensorize names
+
 from nest import Nest
 from steps import Step, block_ref, cached_block, loop_ref
 
@@ -292,6 +294,48 @@ def gen_blockize(ctx):
         return None
     at = n - 1 - min(ctx.rng.randrange(n), ctx.rng.randrange(n))
     return Step("blockize", [loop_ref(block, at)], {"preserve_unit_iters": ctx.chance(0.7)})
+
+
+def gen_loop_partition(ctx):
+    """Sizes (one to three, mostly one inferred) that mostly fit the
+    extent; sometimes a size of 0 or sizes that reach the extent
+    (refused)."""
+    loop, extent = ctx.loop()
+    if loop is None:
+        return None
+    r = ctx.rng
+    n = r.choice([1, 1, 2, 2, 3])
+    top = max(1, (extent or 8) // n)
+    factors = [r.randint(1, top) for _ in range(n)]
+    if ctx.chance(0.6):
+        factors[r.randrange(n)] = None
+    if ctx.chance(0.05):
+        factors[r.randrange(n)] = 0
+    kw = {"factors": factors}
+    if ctx.chance(0.2):
+        kw["preserve_unit_iters"] = ctx.chance(0.5)
+    return Step("loop_partition", [loop], kw)
+
+
+# The intrinsics tensorize draws from: those tir lowers on any x86 CPU
+# (tensorir.tir.tensor_intrin.x86; VNNI needs the instruction, left out).
+TENSOR_INTRINSICS = ["fma_f32_16_avx512", "dot_16x4_avx512"]
+
+
+def gen_tensorize(ctx):
+    """Mostly the innermost loop of a block (a row tile of 16 after a split
+    matches the FMA micro-kernel), sometimes an outer loop or the block
+    itself; most draws do not match and are refused."""
+    block = ctx.block()
+    n = len(ctx.loops(block))
+    intrin = ctx.rng.choice(TENSOR_INTRINSICS)
+    if not n or ctx.chance(0.1):
+        return Step("tensorize", [block_ref(block)], {"tensor_intrin": intrin})
+    at = n - 1 if ctx.chance(0.7) else ctx.rng.randrange(n)
+    kw = {"tensor_intrin": intrin}
+    if ctx.chance(0.2):
+        kw["preserve_unit_iters"] = ctx.chance(0.5)
+    return Step("tensorize", [loop_ref(block, at)], kw)
 
 
 def _inline_step(ctx, prim):
@@ -622,6 +666,8 @@ GENERATORS = {
     "reindex": gen_reindex,
     "transform_layout": gen_transform_layout,
     "merge": gen_merge,
+    "loop_partition": gen_loop_partition,
+    "tensorize": gen_tensorize,
     "rfactor": gen_rfactor,
     "blockize": gen_blockize,
     "transform_block_layout": gen_transform_block_layout,

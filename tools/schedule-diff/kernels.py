@@ -31,6 +31,18 @@ def matmul(A: T.Buffer((12, 10), "float32"), B: T.Buffer((10, 14), "float32"),
 
 
 @T.prim_func
+def matmul_rows16(A: T.Buffer((5, 6), "float32"), B: T.Buffer((6, 32), "float32"),
+                  C: T.Buffer((5, 32), "float32")):
+    # Output rows of 32: two tiles of 16 for the FMA tensor intrinsic.
+    for i, j, k in T.grid(5, 32, 6):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+@T.prim_func
 def matmul_int(A: T.Buffer((9, 8), "int32"), B: T.Buffer((8, 6), "int32"),
                C: T.Buffer((9, 6), "int32")):
     for i, j, k in T.grid(9, 6, 8):
@@ -476,6 +488,8 @@ def _dynamic_stages_call(m, n):
 KERNELS = {k.name: k for k in [
     Kernel(matmul, "matmul", [_arrays(((12, 10), "float32"), ((10, 14), "float32"),
                                       ((12, 14), "float32"))]),
+    Kernel(matmul_rows16, "matmul_rows16", [_arrays(((5, 6), "float32"), ((6, 32), "float32"),
+                                                    ((5, 32), "float32"))]),
     Kernel(matmul_int, "matmul_int", [_arrays(((9, 8), "int32"), ((8, 6), "int32"),
                                               ((9, 6), "int32"))]),
     Kernel(matmul_relu, "matmul_relu", [_arrays(((10, 8), "float32"), ((8, 12), "float32"),

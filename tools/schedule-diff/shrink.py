@@ -95,6 +95,7 @@ import sys
 import numpy as np
 
 import tensorir as tvm
+import tensorir.tir.tensor_intrin  # noqa: F401 - the intrinsics tensorize names
 from tensorir.script import tir as T
 
 {kernel.source()}

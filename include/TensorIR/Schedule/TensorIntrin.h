@@ -32,7 +32,14 @@ inline constexpr StringLiteral kTensorIntrinImplAttr = "tir.tensor_intrin_impl";
 
 struct TensorIntrin {
   func::FuncOp desc, impl;
+  /// Whether the lookup added them from the registry (a refused step then
+  /// removes them with forgetAddedTensorIntrin, leaving its module as it
+  /// was).
+  bool added = false;
 };
+
+/// Erases the functions a lookup added (nothing when it added none).
+void forgetAddedTensorIntrin(TensorIntrin &intrin);
 
 /// Registers intrinsic `name` from the MLIR text of its two functions
 /// (each one func.func). Fails when `name` is taken and `override` is
@@ -40,6 +47,11 @@ struct TensorIntrin {
 LogicalResult registerTensorIntrin(StringRef name, StringRef descText,
                                    StringRef implText, bool override,
                                    std::string &error);
+
+/// Registers the intrinsics `module` carries (marked function pairs, as a
+/// trace's transform script holds them) whose names the registry does not
+/// hold yet, so that steps replayed elsewhere find them.
+void registerCarriedTensorIntrins(ModuleOp module);
 
 /// Whether the registry holds `name`.
 bool isTensorIntrinRegistered(StringRef name);

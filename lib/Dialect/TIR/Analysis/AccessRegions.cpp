@@ -325,6 +325,15 @@ void mlir::tir::getAccessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
     reads.append(block.getReadBuffers().begin(), block.getReadBuffers().end());
     writes.append(block.getWriteBuffers().begin(),
                   block.getWriteBuffers().end());
+    // An opaque block's lists are not trusted to cover the blocks inside
+    // it: TVM leaves them empty on the blocks it wraps around others
+    // (loop_partition's), and a dependence missed is a wrong schedule.
+    if (block.getNumIterVars() != 0)
+      return;
+    block.getBody()->walk<WalkOrder::PreOrder>([&](BlockOp nested) {
+      getAccessedBuffers(nested, reads, writes);
+      return WalkResult::skip();
+    });
     return;
   }
   SmallVector<Value> read, written;

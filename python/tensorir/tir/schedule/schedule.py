@@ -602,8 +602,12 @@ class Schedule:
         if not isinstance(tensor_intrin, str):
             raise TypeError(f"tensorize: the intrinsic is given by its registered name, got "
                             f"{type(tensor_intrin).__name__}")
-        intrin = TensorIntrin.get(tensor_intrin)
-        for part in (intrin.desc, intrin.impl):
+        # Registered from Python, or carried by a transform script replayed
+        # here (known to the extension only).
+        intrin = TensorIntrin.get(tensor_intrin, allow_missing=True)
+        if intrin is None and not ext.tensor_intrin_registered(tensor_intrin):
+            TensorIntrin.get(tensor_intrin)  # TVM's ValueError
+        for part in (intrin.desc, intrin.impl) if intrin else ():
             if isinstance(part, DeferredScriptError):
                 part.raise_error()
         self._apply("tensorize", [target], {"tensor_intrin": tensor_intrin,

@@ -133,8 +133,10 @@ def TIR_TensorizeOp : TIR_ScheduleOp<"tensorize"> {
       ::mlir::FailureOr<BlockOp> block =
           tensorize(rewriter, *target, *intrin, getTensorIntrin(),
                     getPreserveUnitIters(), error);
-      if (::mlir::failed(block))
+      if (::mlir::failed(block)) {
+        forgetAddedTensorIntrin(*intrin);
         return ::mlir::failure();
+      }
       payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
       return ::mlir::success();
     }
