@@ -103,8 +103,13 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     // Given consumers that do not read the buffer do not place the copy.
     llvm::SetVector<Operation *> related;
     for (Operation *c : consumers) {
+      // By the consumer's own lists (an opaque wrapper lists nothing).
+      auto consumer = cast<BlockOp>(c);
       SmallVector<Value> r, w;
-      getAccessedBuffers(cast<BlockOp>(c), r, w);
+      if (consumer.hasAccessRegions())
+        llvm::append_range(r, consumer.getReadBuffers());
+      else
+        getAccessedBuffers(consumer, r, w);
       if (!llvm::is_contained(r, buffer))
         continue;
       // A consumer nested in a block of the scope (the inner block of a

@@ -101,6 +101,15 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
                       "' before writing it (only a reduction with its own "
                       "init may read what it writes), since the cache does "
                       "not hold the buffer's earlier values");
+  // A consumer given must read the buffer by its own lists: an opaque
+  // block wrapping others (loop_partition's, listing nothing) is not one.
+  for (BlockOp c : consumerBlocks)
+    if (c.hasAccessRegions() && !llvm::is_contained(c.getReadBuffers(), buffer))
+      return refuse(error, c,
+                    Twine(kCacheWrite) + " needs consumer block '" +
+                        c.getBlockName() + "' to list buffer '" +
+                        getCachedBufferName(buffer) +
+                        "' among its reads (give the blocks inside it)");
   llvm::SetVector<Operation *> consumers = withChildBlocks(consumerBlocks);
   llvm::SetVector<Operation *> related;
   for (BlockOp b : deps.getConsumers(block))

@@ -380,8 +380,15 @@ FailureOr<Value> mlir::tir::sched::getNthAccessBuffer(BlockOp block,
                                                       bool isWrite,
                                                       StringRef primitive,
                                                       ScheduleError &error) {
+  // TVM's block->reads / block->writes: the lists the block gives, else
+  // those inferred (not what the blocks inside an opaque block access).
   SmallVector<Value> reads, writes;
-  getAccessedBuffers(block, reads, writes);
+  if (block.hasAccessRegions()) {
+    llvm::append_range(reads, block.getReadBuffers());
+    llvm::append_range(writes, block.getWriteBuffers());
+  } else {
+    getAccessedBuffers(block, reads, writes);
+  }
   SmallVector<Value> &buffers = isWrite ? writes : reads;
   if (index < 0 || index >= static_cast<int64_t>(buffers.size()))
     return refuse(error, block,
