@@ -201,10 +201,33 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
   // included (decompose_reduction of such a copy would reset the others'
   // partial sums): refused. A variable bound to the loop itself is cut
   // exactly (see adjustBlocks).
+  // A reduction fed both by this loop and by loops above it would be cut
+  // into partitions under those loops: each partition's copy then reduces
+  // over loops outside its own scope, which rfactor and
+  // decompose_reduction take as whole (refused).
+  SmallVector<Value> above;
+  for (auto outer = loop->getParentOfType<ForOp>(); outer;
+       outer = outer->getParentOfType<ForOp>())
+    above.push_back(outer.getInductionVar());
   WalkResult compound = loop.getBody()->walk([&](BlockOp block) {
     if (!block.getInitOp())
       return WalkResult::advance();
     SmallVector<AffineExpr> bindings = block.getBindingExprs();
+    bool fedHere = false, fedAbove = false;
+    for (unsigned i = 0; i < bindings.size(); ++i) {
+      if (block.getIterType(i) != IterType::Reduce)
+        continue;
+      fedHere |= bindingUses(block, bindings, i, loop.getInductionVar());
+      for (Value v : above)
+        fedAbove |= bindingUses(block, bindings, i, v);
+    }
+    if (fedHere && fedAbove) {
+      (void)fail(block, "cannot cut loop " + name + ": block '" +
+                            block.getBlockName() +
+                            "' reduces over it and over loops above it, and "
+                            "the partitions would cut that reduction's nest");
+      return WalkResult::interrupt();
+    }
     for (unsigned i = 0; i < bindings.size(); ++i) {
       if (block.getIterType(i) != IterType::Reduce ||
           !bindingUses(block, bindings, i, loop.getInductionVar()))

@@ -327,8 +327,11 @@ def gen_tensorize(ctx):
     matches the FMA micro-kernel), sometimes an outer loop or the block
     itself; most draws do not match and are refused."""
     block = ctx.block()
-    n = len(ctx.loops(block))
+    extents = ctx.loops(block)
+    n = len(extents)
     intrin = ctx.rng.choice(TENSOR_INTRINSICS)
+    if n and extents[-1] == 16 and ctx.chance(0.8):
+        intrin = "fma_f32_16_avx512"  # a 16-wide inner loop: the FMA's shape
     if not n or ctx.chance(0.1):
         return Step("tensorize", [block_ref(block)], {"tensor_intrin": intrin})
     at = n - 1 if ctx.chance(0.7) else ctx.rng.randrange(n)

@@ -33,12 +33,13 @@ def matmul(A: T.Buffer((12, 10), "float32"), B: T.Buffer((10, 14), "float32"),
 @T.prim_func
 def matmul_rows16(A: T.Buffer((5, 6), "float32"), B: T.Buffer((6, 32), "float32"),
                   C: T.Buffer((5, 32), "float32")):
-    # Output rows of 32: two tiles of 16 for the FMA tensor intrinsic.
-    for i, j, k in T.grid(5, 32, 6):
+    # C += A @ B (no init: the output's first values are the accumulators),
+    # its rows already in tiles of 16: the FMA tensor intrinsic's shape.
+    for i, j0, k, j1 in T.grid(5, 2, 6, 16):
         with T.block("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
+            vi = T.axis.spatial(5, i)
+            vj = T.axis.spatial(32, j0 * 16 + j1)
+            vk = T.axis.reduce(6, k)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -269,6 +270,19 @@ bool Printer::expr(Value v, std::string &out) {
     if (constantExpr(cst, dtype(cst.getType()), out))
       return true;
     return fail(def, "a constant that is not a number");
+  }
+  if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+    std::string buffer = name(meta.getSource());
+    if (v == meta.getOffset()) {
+      out = buffer + ".elem_offset";
+      return true;
+    }
+    for (auto [k, stride] : llvm::enumerate(meta.getStrides()))
+      if (v == stride) {
+        out = buffer + ".strides[" + std::to_string(k) + "]";
+        return true;
+      }
+    return fail(def, "a buffer's base or sizes have no TVMScript form");
   }
   if (auto load = dyn_cast<LoadOp>(def)) {
     SmallVector<std::string> ops;

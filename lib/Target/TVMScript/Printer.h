@@ -83,6 +83,10 @@ private:
   bool blockBody(Block &block, int indent, llvm::raw_ostream &os);
   bool forLoop(ForOp loop, int indent, llvm::raw_ostream &os);
   bool tirBlock(BlockOp block, int indent, llvm::raw_ostream &os);
+  /// `X = T.match_buffer(A[region], shape, dtype, offset_factor=1)`.
+  bool matchBuffer(MatchBufferOp match, int indent, llvm::raw_ostream &os);
+  /// A buffer region `A[start, lo:hi, ...]` (starts over `inputs`).
+  std::string region(Value buffer, AffineMap map, ArrayRef<std::string> inputs);
   /// `buffer[start:end, ...]` for each buffer of a block's reads or writes.
   void regions(BlockOp block, const char *keyword, OperandRange buffers,
                std::optional<ArrayAttr> maps, int indent,

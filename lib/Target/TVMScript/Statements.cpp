@@ -10,6 +10,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IntegerSet.h"
 
@@ -74,6 +75,10 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
     os << ")\n";
     return true;
   }
+  if (auto match = dyn_cast<MatchBufferOp>(op))
+    return matchBuffer(match, indent, os);
+  if (isa<memref::ExtractStridedMetadataOp>(op))
+    return true; // Its results print as `X.elem_offset` / `X.strides[k]`.
   if (op.getNumResults() == 1 &&
       (op.getNumRegions() == 0 || isa<scf::IfOp>(op))) {
     Value v = op.getResult(0);
@@ -197,6 +202,26 @@ bool Printer::forLoop(ForOp loop, int indent, llvm::raw_ostream &os) {
   return ok;
 }
 
+std::string Printer::region(Value buffer, AffineMap map,
+                            ArrayRef<std::string> inputs) {
+  RegionExprs region = splitRegionMap(map);
+  std::string out = name(buffer) + "[";
+  for (unsigned d = 0; d < region.starts.size(); ++d) {
+    std::string start = affine(region.starts[d], inputs, {});
+    AffineExpr extentExpr = region.extents[d];
+    auto extent = dyn_cast<AffineConstantExpr>(extentExpr);
+    out += d ? ", " : "";
+    if (extent && extent.getValue() == 1)
+      out += start;
+    else
+      out += start + ":" +
+             affine(simplifyIndexExpr(region.starts[d] + extentExpr,
+                                      inputs.size(), 0),
+                    inputs, {});
+  }
+  return out + "]";
+}
+
 void Printer::regions(BlockOp block, const char *keyword, OperandRange buffers,
                       std::optional<ArrayAttr> maps, int indent,
                       llvm::raw_ostream &os) {
@@ -208,25 +233,37 @@ void Printer::regions(BlockOp block, const char *keyword, OperandRange buffers,
   os << pad(indent) << "T." << keyword << "(";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(buffers, *maps))) {
     auto [buffer, attr] = pair;
-    RegionExprs region = splitRegionMap(cast<AffineMapAttr>(attr).getValue());
-    unsigned rank = region.starts.size();
-    os << (i ? ", " : "") << name(buffer) << "[";
-    for (unsigned d = 0; d < rank; ++d) {
-      std::string start = affine(region.starts[d], iters, {});
-      AffineExpr extentExpr = region.extents[d];
-      auto extent = dyn_cast<AffineConstantExpr>(extentExpr);
-      os << (d ? ", " : "");
-      if (extent && extent.getValue() == 1)
-        os << start;
-      else
-        os << start << ":"
-           << affine(simplifyIndexExpr(region.starts[d] + extentExpr,
-                                       iters.size(), 0),
-                     iters, {});
-    }
-    os << "]";
+    os << (i ? ", " : "")
+       << region(buffer, cast<AffineMapAttr>(attr).getValue(), iters);
   }
   os << ")\n";
+}
+
+bool Printer::matchBuffer(MatchBufferOp match, int indent,
+                          llvm::raw_ostream &os) {
+  SmallVector<std::string> inputs;
+  for (Value v : match.getIndices()) {
+    std::string s;
+    if (!expr(v, s))
+      return false;
+    inputs.push_back(s);
+  }
+  auto type = cast<MemRefType>(match.getResult().getType());
+  SmallVector<std::string> dims;
+  for (int64_t d : type.getShape()) {
+    if (ShapedType::isDynamic(d))
+      return fail(match, "a matched region of a size known only at run time");
+    dims.push_back(std::to_string(d));
+  }
+  std::string n = fresh(name(match.getSource()));
+  std::string text = region(match.getSource(), match.getSourceRegion(), inputs);
+  names[match.getResult()] = n;
+  os << pad(indent) << n << " = T.match_buffer(" << text << ", " << tuple(dims)
+     << ", \"" << dtype(type.getElementType()) << "\"";
+  if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
+    os << ", scope=\"" << scope.str() << "\"";
+  os << ", offset_factor=1)\n";
+  return true;
 }
 
 bool Printer::tirBlock(BlockOp block, int indent, llvm::raw_ostream &os) {

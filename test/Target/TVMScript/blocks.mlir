@@ -2,6 +2,28 @@
 // RUN:   | FileCheck %s --strict-whitespace
 // Lines that start with {{^}} check Python's indentation exactly.
 
+// A region viewed as a buffer (what tensorize makes): T.match_buffer with
+// the view's shape and dtype; its offset and strides read as the view's
+// attributes.
+// CHECK-LABEL: def view(
+// CHECK:      {{^}}            A_1 = T.match_buffer(A[vo * 16:vo * 16 + 16, 0:64], (16, 64), "float32", offset_factor=1)
+// CHECK-NEXT: {{^}}            T.evaluate(T.call_extern("consume", A_1.data, A_1.elem_offset, A_1.strides[0]))
+module {
+  func.func @view(%A: memref<64x64xf32> {tir.name = "A"}) {
+    tir.for %io = 0 to 4 {
+      tir.block "outer"(%vo = spatial(4, %io)) {
+        %M = tir.match_buffer %A[%vo * 16 : %vo * 16 + 16, 0 : 64]
+            : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
+        %base, %off, %sizes:2, %strides:2 = memref.extract_strided_metadata %M : memref<16x64xf32, strided<[64, 1], offset: ?>> -> memref<f32>, index, index, index, index, index
+        tir.call "call_extern"("consume", %M, %off, %strides#0) : (memref<16x64xf32, strided<[64, 1], offset: ?>>, index, index) -> ()
+      }
+    }
+    return
+  }
+}
+
+// -----
+
 // A reduction block: spatial and reduce axes with their bindings (a split
 // binding i0 * 4 + i1), its reads and writes, annotations as T.block_attr
 // (sorted by name), the init region as T.init, and pure values inlined

@@ -75,19 +75,3 @@ module {
     return
   }
 }
-
-// -----
-
-// The printer has no form yet for T.match_buffer of a region in a block.
-// expected-error @+1 {{cannot print 'tir.match_buffer' as TVMScript: no TVMScript form}}
-module {
-  func.func @view(%A: memref<64x64xf32> {tir.name = "A"}) {
-    tir.for %io = 0 to 4 {
-      tir.block "outer"(%vo = spatial(4, %io)) {
-        %M = tir.match_buffer %A[%vo * 16 : %vo * 16 + 16, 0 : 64]
-            : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
-      }
-    }
-    return
-  }
-}
