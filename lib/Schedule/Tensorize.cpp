@@ -65,19 +65,28 @@ MemRefType viewType(MemRefType source, ArrayRef<int64_t> shape) {
                          source.getMemorySpace());
 }
 
+/// The regions of `block` (`what` names it in the refusal).
+FailureOr<BlockAccessRegions> regionsOf(BlockOp block, StringRef what,
+                                        Operation *culprit,
+                                        ScheduleError &error) {
+  AnalysisFailure analysis;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, analysis);
+  if (failed(regions))
+    return refuse(error, culprit,
+                  Twine(kPrimitive) + ": the regions of " + what +
+                      " cannot be inferred: " + analysis.reason);
+  return regions;
+}
+
 /// The extents of the region `impl`'s root block lists for `param` (its
 /// reads first, as TVM), or of the whole parameter when it lists none.
 FailureOr<SmallVector<int64_t>> implExtents(BlockOp root, Value param,
                                             ScheduleError &error,
                                             Operation *culprit) {
-  AnalysisFailure analysis;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(root, analysis);
+  FailureOr<BlockAccessRegions> regions =
+      regionsOf(root, "the intrinsic's implementation", culprit, error);
   if (failed(regions))
-    return refuse(error, culprit,
-                  Twine(kPrimitive) +
-                      ": the regions of the intrinsic's "
-                      "implementation cannot be inferred: " +
-                      analysis.reason);
+    return failure();
   for (auto *list : {&regions->reads, &regions->writes}) {
     for (const auto &[buffer, region] : *list) {
       if (buffer != param)
@@ -209,14 +218,10 @@ mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
   Operation *culprit = nullptr;
   if (auto block = dyn_cast<BlockOp>(target)) {
     // Regions the body implies are listed before the body goes.
-    AnalysisFailure analysis;
-    FailureOr<BlockAccessRegions> regions = getAccessRegions(block, analysis);
+    FailureOr<BlockAccessRegions> regions =
+        regionsOf(block, "the block", block, error);
     if (failed(regions))
-      return refuse(error, block,
-                    Twine(kPrimitive) +
-                        ": the block's regions cannot be "
-                        "inferred: " +
-                        analysis.reason);
+      return failure();
     FailureOr<TensorizeMatch> match =
         matchTensorIntrin(block, intrin.desc, why, culprit);
     if (failed(match))

@@ -136,3 +136,65 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A reduction fed by this loop and by a loop above it: the partitions
+// would cut one reduction's nest (TVM does, and rfactor of a partition then
+// computes a wrong result).
+func.func @split_reduction(%A: memref<8x8xf32> {tir.name = "A"}, %S: memref<1xf32> {tir.name = "S"}) {
+  tir.for %r = 0 to 8 {
+    tir.for %c = 0 to 8 {
+      // expected-note @below {{block}}
+      tir.block "S"(%vr = reduce(8, %r), %vc = reduce(8, %c)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          tir.store %z, %S[0] : memref<1xf32>
+        }
+        %s = tir.load %S[0] : memref<1xf32>
+        %a = tir.load %A[%vr, %vc] : memref<8x8xf32>
+        %t = arith.addf %s, %a : f32
+        tir.store %t, %S[0] : memref<1xf32>
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %r, %c = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{loop_partition cannot cut loop 'c': block 'S' reduces over it and over loops above it, and the partitions would cut that reduction's nest}}
+    %p:2 = transform.tir.loop_partition %c [3, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A reduce variable fed through a compound binding (a fused loop).
+func.func @fused_reduction(%A: memref<4x8xf32> {tir.name = "A"}, %S: memref<4xf32> {tir.name = "S"}) {
+  tir.for %f = 0 to 32 {
+    // expected-note @below {{block}}
+    tir.block "S"(%vi = spatial(4, %f floordiv 8), %vk = reduce(8, %f mod 8)) {
+      tir.init {
+        %z = arith.constant 0.0 : f32
+        tir.store %z, %S[%vi] : memref<4xf32>
+      }
+      %s = tir.load %S[%vi] : memref<4xf32>
+      %a = tir.load %A[%vi, %vk] : memref<4x8xf32>
+      %t = arith.addf %s, %a : f32
+      tir.store %t, %S[%vi] : memref<4xf32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{loop_partition cannot cut loop 'f', which feeds reduce variable 'vk' of block 'S' (which has an init) through a compound binding}}
+    %p:2 = transform.tir.loop_partition %f [12, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -124,26 +124,23 @@ LogicalResult Lowering::run(Kind kind) {
            << name << "' takes three buffers (C, A, B), got " << buffers.size();
   Value c = buffers[0], a = buffers[1], bBuf = buffers[2];
   Type i8 = b.getI8Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
-  if (kind == Kind::Fma) {
-    FailureOr<Value> acc = load(c, 16, f32, "C");
-    FailureOr<Value> scalar = load(a, 1, f32, "A");
-    FailureOr<Value> row = load(bBuf, 16, f32, "B");
-    FailureOr<Value> out = flatten(c, 16, f32, "C");
-    if (failed(acc) || failed(scalar) || failed(row) || failed(out))
-      return failure();
-    auto v16 = VectorType::get({16}, f32);
-    Value first = vector::ExtractOp::create(b, loc, *scalar, 0);
-    Value splat = vector::BroadcastOp::create(b, loc, v16, first);
-    Value result = vector::FMAOp::create(b, loc, splat, *row, *acc);
+  // C (16 accumulators, also the flat view stored to), A and B as vectors.
+  bool fma = kind == Kind::Fma;
+  Type accType = fma ? f32 : i32, inType = fma ? f32 : i8;
+  FailureOr<Value> acc = load(c, 16, accType, "C");
+  FailureOr<Value> lhs = load(a, fma ? 1 : 4, inType, "A");
+  FailureOr<Value> rhs = load(bBuf, fma ? 16 : 64, inType, "B");
+  FailureOr<Value> out = flatten(c, 16, accType, "C");
+  if (failed(acc) || failed(lhs) || failed(rhs) || failed(out))
+    return failure();
+  if (fma) {
+    Value first = vector::ExtractOp::create(b, loc, *lhs, 0);
+    Value splat =
+        vector::BroadcastOp::create(b, loc, VectorType::get({16}, f32), first);
+    Value result = vector::FMAOp::create(b, loc, splat, *rhs, *acc);
     vector::StoreOp::create(b, loc, result, *out, ValueRange{zero()});
     return success();
   }
-  FailureOr<Value> acc = load(c, 16, i32, "C");
-  FailureOr<Value> lhs = load(a, 4, i8, "A");
-  FailureOr<Value> rhs = load(bBuf, 64, i8, "B");
-  FailureOr<Value> out = flatten(c, 16, i32, "C");
-  if (failed(acc) || failed(lhs) || failed(rhs) || failed(out))
-    return failure();
   // A's four bytes repeated for each of the 16 lanes.
   Value word =
       vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), *lhs);
