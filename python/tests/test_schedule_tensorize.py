@@ -215,3 +215,67 @@ def test_loop_partition_refusals_leave_the_ir_alone():
     with pytest.raises(tir.ScheduleError, match="sum to 20"):
         sch.loop_partition(i, [10, 10])
     assert sch.mod.mlir() == before
+
+
+# Every dot-product intrinsic of tvm.tir.tensor_intrin: lanes of C (0: one
+# scalar accumulator), the reduction length, A / B / C dtypes and scopes.
+_SHARED = ("shared", "shared", "local")
+DOT_INTRINSICS = [
+    (x86.VNNI_DOT_16x4_INTRIN, 16, 4, ("uint8", "int8", "int32"), None),
+    (x86.AVX512_DOT_16x4_INTRIN, 16, 4, ("uint8", "int8", "int32"), None),
+    ("dot_4x4_i8i8s32_neon", 4, 4, ("int8", "int8", "int32"), None),
+    ("dot_4x4_i8i8s32_sdot", 4, 4, ("int8", "int8", "int32"), None),
+    ("dot_32x4_u8u8i32_vrmpy", 32, 4, ("uint8", "uint8", "int32"), None),
+    ("dot_32x2_i16i16i32_vdmpy", 32, 2, ("int16", "int16", "int32"), None),
+    ("dp4a_s8s8s32", 0, 4, ("int8", "int8", "int32"), _SHARED),
+    ("dp4a_u8s8s32", 0, 4, ("uint8", "int8", "int32"), _SHARED),
+    ("dp4a_s8u8s32", 0, 4, ("int8", "uint8", "int32"), _SHARED),
+    ("dp4a_u8u8u32", 0, 4, ("uint8", "uint8", "uint32"), _SHARED),
+    ("sdot4", 0, 4, ("int8", "int8", "int32"), _SHARED),
+]
+
+
+def _dot_source(lanes, reduce, dtypes, scopes):
+    """C[i, j] += A[i, k] * B[j, k] in C's dtype, with j tiled by `lanes`
+    (none for a scalar intrinsic) and k by `reduce`, the buffers in the
+    intrinsic's scopes (allocated in the function when not global)."""
+    a, b, c = dtypes
+    j_tile = max(lanes, 1)
+    m, n, k = 2, 2 * j_tile, 2 * reduce
+    shapes = {"A": (m, k, a), "B": (n, k, b), "C": (m, n, c)}
+    params, allocs = [], []
+    for (buf, (d0, d1, dt)), scope in zip(shapes.items(), scopes or (None,) * 3):
+        if scope:
+            allocs.append(f'    {buf} = T.alloc_buffer(({d0}, {d1}), "{dt}", scope="{scope}")')
+        else:
+            params.append(f'{buf}: T.Buffer(({d0}, {d1}), "{dt}")')
+    j_loops = ("j0, k0, j1, k1", f"{n // j_tile}, 2, {j_tile}, {reduce}",
+               f"j0 * {j_tile} + j1") if lanes else ("j, k0, k1", f"{n}, 2, {reduce}", "j")
+    return "\n".join([
+        "@T.prim_func",
+        f"def dot({', '.join(params)}):",
+        *allocs,
+        f"    for i, {j_loops[0]} in T.grid({m}, {j_loops[1]}):",
+        '        with T.block("C"):',
+        f"            vi = T.axis.spatial({m}, i)",
+        f"            vj = T.axis.spatial({n}, {j_loops[2]})",
+        f"            vk = T.axis.reduce({k}, k0 * {reduce} + k1)",
+        f'            C[vi, vj] = C[vi, vj] + T.Cast("{c}", A[vi, vk]) * T.Cast("{c}", B[vj, vk])',
+    ]) + "\n"
+
+
+@pytest.mark.parametrize("name,lanes,reduce,dtypes,scopes", DOT_INTRINSICS,
+                         ids=[d[0] for d in DOT_INTRINSICS])
+def test_every_dot_intrinsic_matches_its_shape(name, lanes, reduce, dtypes, scopes):
+    func = tvm.script.from_source(_dot_source(lanes, reduce, dtypes, scopes))
+    sch = tir.Schedule(func, debug_mask="all")
+    loops = sch.get_loops(sch.get_block("C"))
+    sch.tensorize(loops[3], name)  # j1 (a tile of lanes), or k1 (a scalar's)
+    assert "tir.match_buffer" in sch.mod.mlir()
+    verify_trace_roundtrip(sch, mod=func)
+    if name in (x86.VNNI_DOT_16x4_INTRIN, x86.AVX512_DOT_16x4_INTRIN):
+        return  # lowered on the CPU (test_uint8_int8_dot_products_run)
+    # The others match everywhere but have no CPU lowering: building names
+    # the instruction.
+    with pytest.raises(ValueError, match="which tir cannot call on the CPU"):
+        tvm.compile(sch.mod, target="llvm")

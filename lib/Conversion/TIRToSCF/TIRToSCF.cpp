@@ -533,11 +533,22 @@ void mlir::tir::populateTIRToSCFConversionPatterns(
 /// plain memory: their type loses the memory space in place, before the
 /// lowering (the GPU lowering keeps scopes, as address spaces).
 static void dropStorageScopes(Operation *root) {
-  auto drop = [](Value buffer) {
+  auto withoutScope = [](Type t) {
+    auto type = cast<MemRefType>(t);
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout());
+  };
+  auto drop = [&](Value buffer) {
     auto type = cast<MemRefType>(buffer.getType());
-    if (isa_and_nonnull<StringAttr>(type.getMemorySpace()))
-      buffer.setType(MemRefType::get(type.getShape(), type.getElementType(),
-                                     type.getLayout()));
+    if (!isa_and_nonnull<StringAttr>(type.getMemorySpace()))
+      return;
+    buffer.setType(withoutScope(type));
+    // A view's metadata (a tensor intrinsic's `.elem_offset`) has a base
+    // buffer in the same space.
+    for (Operation *user : buffer.getUsers())
+      if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(user))
+        meta.getBaseBuffer().setType(
+            withoutScope(meta.getBaseBuffer().getType()));
   };
   root->walk([&](Operation *op) {
     if (auto alloc = dyn_cast<AllocBufferOp>(op))
