@@ -139,6 +139,11 @@ mlir::tir::collectSignatures(ModuleOp module) {
           return fail("is in a memory space; the CPU runtime passes buffers "
                       "in default memory");
         a.dtype = *dtype;
+        // A uint buffer (TVMScript's dtype, kept on the parameter) takes
+        // unsigned arrays.
+        if (func.getArgAttrOfType<StringAttr>(index,
+                                              TIRDialect::kDtypeAttrName))
+          a.dtype.code = rt::DataType::UInt;
         a.shape.assign(memref.getShape().begin(), memref.getShape().end());
         for (int64_t &d : a.shape)
           if (ShapedType::isDynamic(d))

@@ -112,8 +112,7 @@ def test_uint8_int8_dot_products_run(intrin):
     x = rng.integers(0, 256, (32, 16)).astype("uint8")   # bytes >= 128 included
     w = rng.integers(-128, 128, (32, 16)).astype("int8")
     out = tvm.nd.array(np.zeros((32, 32), "int32"))
-    # The runtime takes a uint8 buffer's bytes as int8 (docs/tvmscript.md).
-    tvm.compile(sch.mod, target="llvm")(tvm.nd.array(x.view("int8")), tvm.nd.array(w), out)
+    tvm.compile(sch.mod, target="llvm")(tvm.nd.array(x), tvm.nd.array(w), out)
     np.testing.assert_array_equal(out.numpy(), x.astype("int32") @ w.astype("int32").T)
 
 

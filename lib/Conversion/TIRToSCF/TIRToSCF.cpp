@@ -618,6 +618,7 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
       func.removeArgAttr(i, TIRDialect::kDimVarsAttrName);
       func.removeArgAttr(i, TIRDialect::kAxisSeparatorsAttrName);
       func.removeArgAttr(i, TIRDialect::kDeclaredLayoutAttrName);
+      func.removeArgAttr(i, TIRDialect::kDtypeAttrName);
     }
   });
   return success();

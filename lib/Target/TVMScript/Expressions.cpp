@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -250,6 +251,33 @@ static bool constantExpr(arith::ConstantOp cst, const std::string &t,
   return false;
 }
 
+bool Printer::isUnsigned(Value v) {
+  auto uintBuffer = [](Value buffer) {
+    if (auto arg = dyn_cast<BlockArgument>(buffer))
+      if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+        return bool(func.getArgAttrOfType<StringAttr>(
+            arg.getArgNumber(), TIRDialect::kDtypeAttrName));
+    Operation *def = buffer.getDefiningOp();
+    while (auto match = dyn_cast_if_present<MatchBufferOp>(def))
+      def = match.getSource().getDefiningOp();
+    return def && def->hasAttr(TIRDialect::kDtypeAttrName);
+  };
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto load = dyn_cast<LoadOp>(def))
+    return uintBuffer(load.getBuffer());
+  if (isa<arith::FPToUIOp>(def))
+    return true;
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
+          arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRUIOp,
+          arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::MinUIOp,
+          arith::MaxUIOp, arith::SelectOp>(def))
+    return llvm::any_of(def->getOperands(),
+                        [&](Value o) { return isUnsigned(o); });
+  return false;
+}
+
 bool Printer::expr(Value v, std::string &out) {
   if (auto it = inlined.find(v); it != inlined.end()) {
     out = it->second;
@@ -301,10 +329,28 @@ bool Printer::expr(Value v, std::string &out) {
     out = s + "]";
     return true;
   }
+  // An unsigned operation prints as the signed one's Python form: only
+  // where an operand reads as unsigned does it parse back the same (a bool
+  // widens with zeros either way).
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::MinUIOp,
+          arith::MaxUIOp, arith::ShRUIOp, arith::ExtUIOp, arith::UIToFPOp,
+          arith::IndexCastUIOp>(def) ||
+      (isa<arith::CmpIOp>(def) &&
+       llvm::is_contained({arith::CmpIPredicate::ult, arith::CmpIPredicate::ule,
+                           arith::CmpIPredicate::ugt,
+                           arith::CmpIPredicate::uge},
+                          cast<arith::CmpIOp>(def).getPredicate()))) {
+    bool boolSource =
+        isa<arith::ExtUIOp>(def) && def->getOperand(0).getType().isInteger(1);
+    if (!boolSource && !llvm::any_of(def->getOperands(),
+                                     [&](Value o) { return isUnsigned(o); }))
+      return fail(def, "an unsigned operation on values of no uint buffer");
+  }
   static const std::pair<StringRef, StringRef> infix[] = {
-      {"arith.addf", "+"}, {"arith.addi", "+"},       {"arith.subf", "-"},
-      {"arith.subi", "-"}, {"arith.mulf", "*"},       {"arith.muli", "*"},
-      {"arith.divf", "/"}, {"arith.floordivsi", "//"}};
+      {"arith.addf", "+"}, {"arith.addi", "+"},        {"arith.subf", "-"},
+      {"arith.subi", "-"}, {"arith.mulf", "*"},        {"arith.muli", "*"},
+      {"arith.divf", "/"}, {"arith.floordivsi", "//"}, {"arith.divui", "//"},
+      {"arith.remui", "%"}};
   for (auto [opName, symbol] : infix)
     if (def->getName().getStringRef() == opName) {
       if (!operand(0, a) || !operand(1, b))
@@ -313,10 +359,13 @@ bool Printer::expr(Value v, std::string &out) {
       return true;
     }
   static const std::pair<StringRef, StringRef> calls[] = {
-      {"arith.maximumf", "max"}, {"arith.maxsi", "max"},
-      {"arith.minimumf", "min"}, {"arith.minsi", "min"},
-      {"math.exp", "exp"},       {"math.sqrt", "sqrt"},
-      {"math.log", "log"},       {"math.tanh", "tanh"}};
+      {"arith.maximumf", "max"},      {"arith.maxsi", "max"},
+      {"arith.minimumf", "min"},      {"arith.minsi", "min"},
+      {"arith.maxui", "max"},         {"arith.minui", "min"},
+      {"arith.shli", "shift_left"},   {"arith.shrsi", "shift_right"},
+      {"arith.shrui", "shift_right"}, {"math.exp", "exp"},
+      {"math.sqrt", "sqrt"},          {"math.log", "log"},
+      {"math.tanh", "tanh"}};
   for (auto [opName, fn] : calls)
     if (def->getName().getStringRef() == opName) {
       std::string args;
@@ -352,7 +401,7 @@ bool Printer::expr(Value v, std::string &out) {
     out = "T.vscale()";
     return true;
   }
-  if (isa<arith::CeilDivSIOp>(def)) {
+  if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def)) {
     if (!operand(0, a) || !operand(1, b))
       return false;
     out = "T.ceildiv(" + a + ", " + b + ")";
@@ -407,9 +456,10 @@ bool Printer::expr(Value v, std::string &out) {
           arith::stringifyCmpIPredicate(cast<arith::CmpIOp>(def).getPredicate())
               .str();
     static const std::pair<StringRef, StringRef> preds[] = {
-        {"olt", "<"},  {"slt", "<"}, {"ole", "<="}, {"sle", "<="},
-        {"ogt", ">"},  {"sgt", ">"}, {"oge", ">="}, {"sge", ">="},
-        {"oeq", "=="}, {"eq", "=="}, {"one", "!="}, {"ne", "!="}};
+        {"olt", "<"},  {"slt", "<"},  {"ole", "<="}, {"sle", "<="},
+        {"ogt", ">"},  {"sgt", ">"},  {"oge", ">="}, {"sge", ">="},
+        {"ult", "<"},  {"ule", "<="}, {"ugt", ">"},  {"uge", ">="},
+        {"oeq", "=="}, {"eq", "=="},  {"one", "!="}, {"ne", "!="}};
     for (auto [p, symbol] : preds)
       if (pred == p) {
         if (!operand(0, a) || !operand(1, b))
@@ -419,11 +469,23 @@ bool Printer::expr(Value v, std::string &out) {
       }
     return fail(def, "comparison '" + pred + "'");
   }
+  // Conversions; an unsigned source reads as unsigned through its buffer's
+  // dtype (tir.dtype), a conversion to unsigned says so.
   if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
-          arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(def)) {
+          arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp, arith::ExtUIOp,
+          arith::UIToFPOp, arith::FPToUIOp, arith::IndexCastUIOp>(def)) {
     if (!operand(0, a))
       return false;
+    // An integer made an index is written as the integer (the parser
+    // converts indices itself, by the value's signedness).
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def) &&
+        def->getResult(0).getType().isIndex()) {
+      out = a;
+      return true;
+    }
     std::string t = dtype(def->getResult(0).getType());
+    if (isa<arith::FPToUIOp>(def))
+      t = "u" + t;
     out = "T.Cast(\"" + t + "\", " + a + ")";
     return true;
   }

@@ -67,6 +67,10 @@ private:
 
   /// Whether `v` can be printed where it is used instead of getting a name.
   bool inlineable(Value v);
+  /// Whether `v` reads as unsigned when printed: a load of a uint buffer
+  /// (tir.dtype), or arithmetic on one; an unsigned operation prints only
+  /// when an operand does (its Python form is the signed one's).
+  bool isUnsigned(Value v);
   /// Whether the expression `op` prints with reads a load printed in it.
   bool readsInlinedLoad(Operation *op);
 

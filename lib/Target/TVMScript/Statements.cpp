@@ -62,8 +62,11 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
     std::string shape = tuple(dims);
     std::string n = fresh(alloc.getBufferName().value_or("buffer"));
     names[alloc.getBuffer()] = n;
+    auto unsignedType =
+        alloc->getAttrOfType<StringAttr>(TIRDialect::kDtypeAttrName);
     os << pad(indent) << n << " = T.alloc_buffer(" << shape << ", \""
-       << dtype(type.getElementType()) << "\"";
+       << (unsignedType ? unsignedType.str() : dtype(type.getElementType()))
+       << "\"";
     if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
       os << ", scope=\"" << scope.str() << "\"";
     if (auto seps = alloc.getAxisSeparators()) {

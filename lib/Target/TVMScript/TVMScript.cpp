@@ -110,6 +110,9 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     }
     std::string shape = tuple(dims);
     std::string dt = dtype(type.getElementType());
+    if (auto unsignedType =
+            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kDtypeAttrName))
+      dt = unsignedType.str();
     // TVM's axis_separators, kept on the parameter.
     std::string options;
     if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(

@@ -20,6 +20,8 @@ class BufferParser:
         if buf.axis_separators:
             seps = ", ".join(str(x) for x in buf.axis_separators)
             attrs += f", tir.axis_separators = array<i64: {seps}>"
+        if buf.dtype.startswith("uint"):
+            attrs += f', tir.dtype = "{buf.dtype}"'
         return "{" + attrs + "}"
 
     def buffer_decl(self, ann, name):

@@ -708,9 +708,14 @@ class FunctionParser(BufferParser, ExprParser):
                 dyn = [self.materialize(d, call).text for d in buf.shape
                        if not isinstance(d, int)]
                 args = f"({', '.join(dyn)})" if dyn else ""
+                extra = []
                 if buf.axis_separators:
                     seps = ", ".join(str(x) for x in buf.axis_separators)
-                    args += f" {{axis_separators = array<i64: {seps}>}}"
+                    extra.append(f"axis_separators = array<i64: {seps}>")
+                if buf.dtype.startswith("uint"):  # memrefs are signless
+                    extra.append(f'tir.dtype = "{buf.dtype}"')
+                if extra:
+                    args += f" {{{', '.join(extra)}}}"
                 self.emit(f"{buf.ssa} = tir.alloc_buffer{args} : {buf.type}" + self.loc(stmt))
                 self.bind(target.id, buf)
                 return

@@ -60,8 +60,9 @@ module {
 
 // -----
 
-// An unsigned comparison has no Python operator.
-// expected-error @+1 {{cannot print 'arith.cmpi' as TVMScript: comparison 'ult'}}
+// An unsigned comparison of values of no uint buffer: its Python form
+// (`<`) would parse back signed.
+// expected-error @+1 {{cannot print 'arith.cmpi' as TVMScript: an unsigned operation on values of no uint buffer}}
 module {
   func.func @unsigned(%A: memref<8xi32> {tir.name = "A"}, %M: memref<8xi1> {tir.name = "M"}) {
     tir.for %i = 0 to 8 {

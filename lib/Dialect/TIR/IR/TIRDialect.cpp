@@ -117,6 +117,22 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
   }
   if (attribute.getName() == kDimVarsAttrName)
     return verifyDimVars(op, argIndex, attribute.getValue());
+  if (attribute.getName() == kDtypeAttrName) {
+    ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+    auto type = argIndex < argTypes.size()
+                    ? dyn_cast<MemRefType>(argTypes[argIndex])
+                    : MemRefType();
+    auto dtype = dyn_cast<StringAttr>(attribute.getValue());
+    auto element =
+        type ? dyn_cast<IntegerType>(type.getElementType()) : IntegerType();
+    if (!dtype || !element ||
+        dtype.getValue() != "uint" + std::to_string(element.getWidth()))
+      return op->emitError("'tir.dtype' of argument ")
+             << argIndex
+             << " must name the unsigned dtype of an integer buffer's "
+                "elements (\"uint8\" for memref<...xi8>)";
+    return success();
+  }
   if (attribute.getName() == kDeclaredLayoutAttrName) {
     // {type = memref<...>, index_map = affine_map<declared -> current>,
     //  pad_value = constant | affine_map<current -> (v)>}

@@ -56,6 +56,11 @@ def TIR_Dialect : Dialect {
     /// the variable that sizes it (a scalar parameter's tir.name or a shape
     /// variable; "" for none), verified with the region arguments.
     static constexpr ::llvm::StringLiteral kDimVarsAttrName = "tir.dim_vars";
+    /// TVM's dtype of a buffer whose elements are unsigned ("uint8", ...):
+    /// memrefs hold signless integers, so a parameter (argument attribute)
+    /// or tir.alloc_buffer (attribute) records it, for the printer and the
+    /// runtime's signature.
+    static constexpr ::llvm::StringLiteral kDtypeAttrName = "tir.dtype";
     /// The argument attribute of a buffer parameter whose layout a schedule
     /// changed (transform_layout): the type the user declared, the index
     /// map from the declared indices to the current ones, and the pad
