@@ -65,17 +65,23 @@ BlockOp firstBlock(ForOp loop) {
 /// BufferIndicesMapExtractor).
 SmallVector<std::pair<Value, SmallVector<Value>>> plainAccesses(BlockOp block) {
   SmallVector<std::pair<Value, SmallVector<Value>>> found;
+  // A buffer also accessed at other indices (A[vi] and A[vi + 1]) keeps
+  // its region: its plain variables' domains would not cover it.
+  SmallVector<Value> mixed;
   auto note = [&](Value buffer, AffineMap map, ValueRange operands) {
-    if (llvm::any_of(found, [&](auto &f) { return f.first == buffer; }))
-      return;
     SmallVector<Value> vars;
+    bool plain = true;
     for (AffineExpr e : getExprsOverInputs(map)) {
       auto d = dyn_cast<AffineDimExpr>(e);
-      if (!d)
-        return;
-      vars.push_back(operands[d.getPosition()]);
+      plain &= bool(d);
+      if (d)
+        vars.push_back(operands[d.getPosition()]);
     }
-    found.push_back({buffer, std::move(vars)});
+    auto it = llvm::find_if(found, [&](auto &f) { return f.first == buffer; });
+    if (!plain || (it != found.end() && it->second != vars))
+      mixed.push_back(buffer);
+    if (plain && it == found.end())
+      found.push_back({buffer, std::move(vars)});
   };
   block.getBody()->walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
@@ -83,6 +89,8 @@ SmallVector<std::pair<Value, SmallVector<Value>>> plainAccesses(BlockOp block) {
     else if (auto store = dyn_cast<StoreOp>(op))
       note(store.getBuffer(), store.getMap(), store.getIndices());
   });
+  llvm::erase_if(found,
+                 [&](auto &f) { return llvm::is_contained(mixed, f.first); });
   return found;
 }
 
@@ -112,10 +120,16 @@ void adjustBlocks(RewriterBase &rewriter, Operation *root, Value iv,
         if (init && block.getIterType(i) == IterType::Reduce &&
             !(start && lower <= *start && *start < upper))
           rewriter.eraseOp(init);
-        rewriter.modifyOpInPlace(block, [&] {
-          setIterVarDomain(block, i, rewriter.getIndexAttr(lower),
-                           rewriter.getIndexAttr(upper));
-        });
+        // The partition's range, within the domain (a predicate may keep
+        // the loop's end outside it).
+        std::optional<int64_t> end = block.getConstantDomainUpper(i);
+        int64_t lo = start ? std::max(lower, *start) : lower;
+        int64_t hi = end ? std::min(upper, *end) : upper;
+        if (lo < hi)
+          rewriter.modifyOpInPlace(block, [&] {
+            setIterVarDomain(block, i, rewriter.getIndexAttr(lo),
+                             rewriter.getIndexAttr(hi));
+          });
         break;
       }
     }
@@ -201,10 +215,10 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
   // included (decompose_reduction of such a copy would reset the others'
   // partial sums): refused. A variable bound to the loop itself is cut
   // exactly (see adjustBlocks).
-  // A reduction fed both by this loop and by loops above it would be cut
-  // into partitions under those loops: each partition's copy then reduces
-  // over loops outside its own scope, which rfactor and
-  // decompose_reduction take as whole (refused).
+  // A reduction fed by loops above this one would have the partitions'
+  // opaque blocks inside its nest: each copy then reduces over loops
+  // outside its own scope, which rfactor and decompose_reduction take as
+  // whole (refused).
   SmallVector<Value> above;
   for (auto outer = loop->getParentOfType<ForOp>(); outer;
        outer = outer->getParentOfType<ForOp>())
@@ -213,19 +227,16 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
     if (!block.getInitOp())
       return WalkResult::advance();
     SmallVector<AffineExpr> bindings = block.getBindingExprs();
-    bool fedHere = false, fedAbove = false;
-    for (unsigned i = 0; i < bindings.size(); ++i) {
-      if (block.getIterType(i) != IterType::Reduce)
-        continue;
-      fedHere |= bindingUses(block, bindings, i, loop.getInductionVar());
-      for (Value v : above)
-        fedAbove |= bindingUses(block, bindings, i, v);
-    }
-    if (fedHere && fedAbove) {
+    bool fedAbove = false;
+    for (unsigned i = 0; i < bindings.size(); ++i)
+      if (block.getIterType(i) == IterType::Reduce)
+        for (Value v : above)
+          fedAbove |= bindingUses(block, bindings, i, v);
+    if (fedAbove) {
       (void)fail(block, "cannot cut loop " + name + ": block '" +
                             block.getBlockName() +
-                            "' reduces over it and over loops above it, and "
-                            "the partitions would cut that reduction's nest");
+                            "' reduces over loops above it, and the "
+                            "partitions would cut that reduction's nest");
       return WalkResult::interrupt();
     }
     for (unsigned i = 0; i < bindings.size(); ++i) {
@@ -234,8 +245,17 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
         continue;
       auto d = dyn_cast<AffineDimExpr>(bindings[i]);
       if (d &&
-          block.getBindingValues()[d.getPosition()] == loop.getInductionVar())
-        continue;
+          block.getBindingValues()[d.getPosition()] == loop.getInductionVar()) {
+        // The partition holding the domain's start keeps the init.
+        if (block.getConstantDomainLower(i))
+          continue;
+        (void)fail(block, "cannot cut loop " + name + ": reduce variable '" +
+                              iterVarName(block, i) + "' of block '" +
+                              block.getBlockName() +
+                              "' starts where only run time knows, so no "
+                              "partition can be known to hold its init");
+        return WalkResult::interrupt();
+      }
       (void)fail(block, "cannot cut loop " + name +
                             ", which feeds reduce "
                             "variable '" +

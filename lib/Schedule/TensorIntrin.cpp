@@ -190,6 +190,14 @@ FailureOr<TensorIntrin> mlir::tir::lookupTensorIntrin(Operation *step,
              culprit};
     return failure();
   }
+  if (found.desc.isExternal() || found.impl.isExternal()) {
+    forgetAddedTensorIntrin(found);
+    error = {("tensorize: tensor intrinsic '" + name +
+              "' has a function without a body")
+                 .str(),
+             culprit};
+    return failure();
+  }
   FunctionType d = found.desc.getFunctionType(),
                i = found.impl.getFunctionType();
   bool same = d.getNumInputs() == i.getNumInputs();

@@ -150,7 +150,20 @@ FailureOr<SmallVector<View>> planViews(BlockOp block,
         implExtents(root, param, error, culprit);
     if (failed(extents))
       return failure();
-    const SmallVector<AffineExpr> &base = match.bases.find(source)->second;
+    auto found = match.bases.find(source);
+    if (found == match.bases.end())
+      return refuse(error, culprit,
+                    Twine(kPrimitive) + ": buffer '" + getBufferName(source) +
+                        "' stands for a parameter of the intrinsic but is not "
+                        "in the block's regions");
+    const SmallVector<AffineExpr> &base = found->second;
+    ArrayRef<int64_t> paramShape = cast<MemRefType>(param.getType()).getShape();
+    if (ArrayRef<int64_t>(*extents) != paramShape)
+      return refuse(error, culprit,
+                    Twine(kPrimitive) +
+                        ": the intrinsic's implementation "
+                        "lists a region of parameter " +
+                        Twine(k) + " that is not its whole shape");
     if (base.size() < extents->size())
       return refuse(error, culprit,
                     Twine(kPrimitive) + ": buffer '" + getBufferName(source) +

@@ -66,8 +66,9 @@ SmallVector<IndexExpr> accessIndices(AffineMap map, ValueRange operands) {
 /// Ops compared as statements (in order) rather than through the values
 /// they compute.
 bool isStatement(Operation &op) {
+  // Opaque calls have effects whether or not their result is used.
   return op.getNumResults() == 0 || op.getNumRegions() != 0 ||
-         isa<AllocBufferOp, MatchBufferOp>(op);
+         isa<AllocBufferOp, MatchBufferOp, CallOp>(op);
 }
 
 SmallVector<Operation *> statements(Block &block) {
@@ -559,6 +560,11 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
     fail(block, "block '" + block.getBlockName() +
                     "' has an init, which no description has "
                     "(decompose_reduction first)");
+    return ::mlir::failure();
+  }
+  if (block.getPredicate() || block.getCondition()) {
+    fail(block, "block '" + block.getBlockName() +
+                    "' has a predicate, which no description has");
     return ::mlir::failure();
   }
   AnalysisFailure failure;

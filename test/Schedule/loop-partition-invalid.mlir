@@ -139,7 +139,7 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A reduction fed by this loop and by a loop above it: the partitions
+// A reduction fed by a loop above this one: the partitions
 // would cut one reduction's nest (TVM does, and rfactor of a partition then
 // computes a wrong result).
 func.func @split_reduction(%A: memref<8x8xf32> {tir.name = "A"}, %S: memref<1xf32> {tir.name = "S"}) {
@@ -164,7 +164,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
     %r, %c = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{loop_partition cannot cut loop 'c': block 'S' reduces over it and over loops above it, and the partitions would cut that reduction's nest}}
+    // expected-error @below {{loop_partition cannot cut loop 'c': block 'S' reduces over loops above it, and the partitions would cut that reduction's nest}}
     %p:2 = transform.tir.loop_partition %c [3, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
