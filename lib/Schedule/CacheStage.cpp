@@ -126,6 +126,21 @@ Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
   auto alloc =
       AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType, ValueRange(),
                             rewriter.getStringAttr(name), DenseI64ArrayAttr());
+  // A uint buffer's copy holds uint elements too (TVMScript's dtype).
+  Value source = buffer;
+  while (auto match = source.getDefiningOp<MatchBufferOp>())
+    source = match.getSource();
+  StringAttr dtype;
+  if (auto arg = dyn_cast<BlockArgument>(source)) {
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      dtype = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                TIRDialect::kDtypeAttrName);
+  } else if (Operation *def = source.getDefiningOp()) {
+    dtype = def->getAttrOfType<StringAttr>(TIRDialect::kDtypeAttrName);
+  }
+  if (dtype)
+    alloc->setAttr(TIRDialect::kDtypeAttrName, dtype);
   return alloc.getBuffer();
 }
 

@@ -150,3 +150,21 @@ def test_mixed_operands_and_literals_take_the_unsigned_type():
     run(main, U8, s, b, c)
     np.testing.assert_array_equal(b, (U8 + s.view("uint8")).astype("int32"))
     np.testing.assert_array_equal(c, (U8 < 200).astype("int32"))
+
+
+def test_a_cache_of_a_uint_buffer_is_uint():
+    # cache_read's copy of a uint8 buffer holds uint8 too: the scheduled
+    # function prints, parses back the same, and widens with zeros.
+    @T.prim_func
+    def main(A: T.Buffer((8,), "uint8"), B: T.Buffer((8,), "int32")):
+        for i in range(8):
+            with T.block("widen"):
+                vi = T.axis.spatial(8, i)
+                B[vi] = T.Cast("int32", A[vi]) * 2
+
+    sch = tvm.tir.Schedule(main)
+    sch.cache_read(sch.get_block("widen"), 0, "local")
+    assert 'T.alloc_buffer((8,), "uint8"' in sch.mod.script()
+    b = np.zeros(8, "int32")
+    run(sch.mod["main"], U8, b)
+    np.testing.assert_array_equal(b, U8.astype("int32") * 2)
