@@ -5,6 +5,7 @@
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/InitAllDialects.h"
 #include "TensorIR/Pipelines/Passes.h"
@@ -141,8 +142,7 @@ mlir::tir::collectSignatures(ModuleOp module) {
         a.dtype = *dtype;
         // A uint buffer (TVMScript's dtype, kept on the parameter) takes
         // unsigned arrays.
-        if (func.getArgAttrOfType<StringAttr>(index,
-                                              TIRDialect::kDtypeAttrName))
+        if (getUnsignedDtype(arg))
           a.dtype.code = rt::DataType::UInt;
         a.shape.assign(memref.getShape().begin(), memref.getShape().end());
         for (int64_t &d : a.shape)

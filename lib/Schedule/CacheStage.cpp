@@ -14,7 +14,6 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -127,19 +126,7 @@ Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
       AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType, ValueRange(),
                             rewriter.getStringAttr(name), DenseI64ArrayAttr());
   // A uint buffer's copy holds uint elements too (TVMScript's dtype).
-  Value source = buffer;
-  while (auto match = source.getDefiningOp<MatchBufferOp>())
-    source = match.getSource();
-  StringAttr dtype;
-  if (auto arg = dyn_cast<BlockArgument>(source)) {
-    if (auto func =
-            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      dtype = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                TIRDialect::kDtypeAttrName);
-  } else if (Operation *def = source.getDefiningOp()) {
-    dtype = def->getAttrOfType<StringAttr>(TIRDialect::kDtypeAttrName);
-  }
-  if (dtype)
+  if (StringAttr dtype = getUnsignedDtype(buffer))
     alloc->setAttr(TIRDialect::kDtypeAttrName, dtype);
   return alloc.getBuffer();
 }

@@ -41,15 +41,6 @@ namespace {
 
 constexpr StringLiteral kPrimitive = "tensorize";
 
-/// The root block of an intrinsic function (its only block at the top).
-BlockOp rootBlock(func::FuncOp func) {
-  BlockOp root;
-  for (Operation &op : func.getBody().front())
-    if (auto b = dyn_cast<BlockOp>(op))
-      root = root ? BlockOp() : b;
-  return root;
-}
-
 /// The view of `source` with `shape`: the source's strides for the last
 /// dimensions, a dynamic offset.
 MemRefType viewType(MemRefType source, ArrayRef<int64_t> shape) {
@@ -123,7 +114,7 @@ FailureOr<SmallVector<View>> planViews(BlockOp block,
                                        const TensorizeMatch &match,
                                        func::FuncOp impl, Operation *culprit,
                                        ScheduleError &error) {
-  BlockOp root = rootBlock(impl);
+  BlockOp root = getIntrinsicRoot(impl);
   if (!root)
     return refuse(error, culprit,
                   Twine(kPrimitive) + ": the intrinsic's implementation has "
@@ -199,10 +190,11 @@ void replaceBody(RewriterBase &rewriter, BlockOp block,
                               match.inputs, AffineMapAttr::get(region));
     map.map(param, matched.getResult());
   }
-  for (Operation &op : *rootBlock(impl).getBody())
+  BlockOp root = getIntrinsicRoot(impl);
+  for (Operation &op : *root.getBody())
     rewriter.clone(op, map);
   // The implementation's annotations join the block's (the block's win).
-  if (DictionaryAttr extra = rootBlock(impl).getAnnotationsAttr()) {
+  if (DictionaryAttr extra = root.getAnnotationsAttr()) {
     NamedAttrList merged(block.getAnnotationsAttr());
     for (NamedAttribute a : extra)
       if (!merged.get(a.getName()))

@@ -541,18 +541,9 @@ bool Matcher::compareValue(Value lhs, Value rhs, Operation *at) {
 
 FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
   space.ctx = block.getContext();
-  BlockOp root;
-  for (Operation &op : desc.getBody().front()) {
-    if (auto b = dyn_cast<BlockOp>(op)) {
-      if (root) {
-        fail(block, "the description has more than one root block");
-        return failure();
-      }
-      root = b;
-    }
-  }
+  BlockOp root = getIntrinsicRoot(desc);
   if (!root) {
-    fail(block, "the description has no root block (its body is "
+    fail(block, "the description has no single root block (its body is "
                 "`with T.block(\"root\"): ...`)");
     return failure();
   }
@@ -593,6 +584,17 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
 }
 
 } // namespace
+
+BlockOp mlir::tir::sched::getIntrinsicRoot(func::FuncOp func) {
+  BlockOp root;
+  for (Operation &op : func.getBody().front())
+    if (auto b = dyn_cast<BlockOp>(op)) {
+      if (root)
+        return {};
+      root = b;
+    }
+  return root;
+}
 
 FailureOr<TensorizeMatch>
 mlir::tir::sched::matchTensorIntrin(BlockOp block, func::FuncOp desc,

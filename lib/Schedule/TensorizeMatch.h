@@ -43,6 +43,10 @@ struct TensorizeMatch {
   SmallVector<Value> inputs;
 };
 
+/// The root block of an intrinsic's function: its only block at the top;
+/// null when it has none or several.
+BlockOp getIntrinsicRoot(func::FuncOp func);
+
 /// Matches `block` against the root block of `desc`; on a mismatch, fails
 /// with `why` saying where (and `culprit`, the op of the block's side that
 /// differs, when there is one).

@@ -9,10 +9,10 @@
 #include "Printer.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -252,21 +252,11 @@ static bool constantExpr(arith::ConstantOp cst, const std::string &t,
 }
 
 bool Printer::isUnsigned(Value v) {
-  auto uintBuffer = [](Value buffer) {
-    if (auto arg = dyn_cast<BlockArgument>(buffer))
-      if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-        return bool(func.getArgAttrOfType<StringAttr>(
-            arg.getArgNumber(), TIRDialect::kDtypeAttrName));
-    Operation *def = buffer.getDefiningOp();
-    while (auto match = dyn_cast_if_present<MatchBufferOp>(def))
-      def = match.getSource().getDefiningOp();
-    return def && def->hasAttr(TIRDialect::kDtypeAttrName);
-  };
   Operation *def = v.getDefiningOp();
   if (!def)
     return false;
   if (auto load = dyn_cast<LoadOp>(def))
-    return uintBuffer(load.getBuffer());
+    return bool(getUnsignedDtype(load.getBuffer()));
   if (isa<arith::FPToUIOp>(def))
     return true;
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,

@@ -9,6 +9,7 @@
 #include "Printer.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -62,8 +63,7 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
     std::string shape = tuple(dims);
     std::string n = fresh(alloc.getBufferName().value_or("buffer"));
     names[alloc.getBuffer()] = n;
-    auto unsignedType =
-        alloc->getAttrOfType<StringAttr>(TIRDialect::kDtypeAttrName);
+    StringAttr unsignedType = getUnsignedDtype(alloc.getBuffer());
     os << pad(indent) << n << " = T.alloc_buffer(" << shape << ", \""
        << (unsignedType ? unsignedType.str() : dtype(type.getElementType()))
        << "\"";

@@ -14,6 +14,7 @@
 #include "Printer.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -110,8 +111,7 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     }
     std::string shape = tuple(dims);
     std::string dt = dtype(type.getElementType());
-    if (auto unsignedType =
-            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kDtypeAttrName))
+    if (StringAttr unsignedType = getUnsignedDtype(func.getArgument(i)))
       dt = unsignedType.str();
     // TVM's axis_separators, kept on the parameter.
     std::string options;

@@ -119,6 +119,21 @@ std::string mlir::tir::describeOpHeader(Operation *op) {
   return text.substr(0, text.find('\n'));
 }
 
+StringAttr mlir::tir::getUnsignedDtype(Value buffer) {
+  while (auto match = buffer.getDefiningOp<MatchBufferOp>())
+    buffer = match.getSource();
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                               TIRDialect::kDtypeAttrName);
+    return {};
+  }
+  Operation *def = buffer.getDefiningOp();
+  return def ? def->getAttrOfType<StringAttr>(TIRDialect::kDtypeAttrName)
+             : StringAttr();
+}
+
 std::string mlir::tir::getBufferName(Value buffer) {
   if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
     if (StringAttr name = alloc.getBufferNameAttr())

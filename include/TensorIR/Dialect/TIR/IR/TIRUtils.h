@@ -60,6 +60,11 @@ StringRef getStorageScope(MemRefType type);
 /// The name TVMScript shows for a buffer: an allocation's `buffer_name`, a
 /// function parameter's `tir.name`; "" when it has none.
 std::string getBufferName(Value buffer);
+
+/// The unsigned dtype ("uint8", ...) TVMScript gave a buffer, which its
+/// memref (signless) does not say: the `tir.dtype` of the parameter or
+/// allocation it is, or views (tir.match_buffer); null for any other.
+StringAttr getUnsignedDtype(Value buffer);
 /// Checks the memory space of a buffer type; the empty string when valid.
 std::string checkBufferMemorySpace(MemRefType type);
 
