@@ -14,6 +14,7 @@
 #define TENSORIR_INITALLDIALECTS_H
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -28,6 +29,9 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,8 +41,12 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -48,16 +56,26 @@ namespace mlir::tir {
 /// Registers tir and the upstream dialects a tir program is written in or
 /// lowered through.
 inline void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<tir::TIRDialect, affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, omp::OpenMPDialect,
-                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
+  registry
+      .insert<tir::TIRDialect, affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+              NVVM::NVVMDialect, omp::OpenMPDialect, scf::SCFDialect,
+              tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
 }
 
-/// Registers the interfaces lowering needs: inlining of func calls and the
-/// dialects' `convert-to-llvm` patterns.
+/// Registers the interfaces lowering needs: inlining of func calls, the
+/// dialects' `convert-to-llvm` patterns and the bufferization of graph
+/// functions.
 inline void registerAllExtensions(DialectRegistry &registry) {
+  tir::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
   func::registerInlinerExtension(registry);
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -82,30 +82,6 @@ static std::string argumentName(func::FuncOp func, unsigned index) {
   return "arg" + std::to_string(index);
 }
 
-/// Whether the function may write the buffer `arg`: a store, a block that
-/// lists it in `writes`, or any use tir does not know to be a read.
-static bool isWritten(Value arg) {
-  for (OpOperand &use : arg.getUses()) {
-    Operation *user = use.getOwner();
-    if (isa<LoadOp>(user))
-      continue;
-    if (auto block = dyn_cast<BlockOp>(user)) {
-      if (llvm::is_contained(block.getWriteBuffers(), arg))
-        return true;
-      continue;
-    }
-    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-    if (!effects)
-      return true;
-    SmallVector<MemoryEffects::EffectInstance> list;
-    effects.getEffectsOnValue(arg, list);
-    for (const auto &effect : list)
-      if (!isa<MemoryEffects::Read>(effect.getEffect()))
-        return true;
-  }
-  return false;
-}
-
 FailureOr<std::vector<rt::FunctionInfo>>
 mlir::tir::collectSignatures(ModuleOp module) {
   std::vector<rt::FunctionInfo> functions;
@@ -156,7 +132,9 @@ mlir::tir::collectSignatures(ModuleOp module) {
           for (int64_t s : strided.getStrides())
             a.strides.push_back(ShapedType::isDynamic(s) ? -1 : s);
         }
-        a.written = isWritten(arg);
+        a.written = isBufferWritten(arg);
+        if (func.getArgAttr(index, TIRDialect::kResultAttrName))
+          a.written = a.result = true;
       } else {
         auto dtype = dataTypeOf(type);
         if (!dtype || type.isF16() || type.isBF16())
@@ -350,7 +328,10 @@ static FailureOr<Prepared> prepare(ModuleOp module,
       llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
   // The signatures are the ones the user declared: parameters a schedule
   // re-laid out take their declared types back first.
+  // Graph functions take buffers (their results as out-parameters) before
+  // their signatures are read.
   PassManager restorePM(context);
+  restorePM.addPass(createTIRBufferizeGraphPass());
   restorePM.addPass(createTIRRestoreDeclaredLayoutsPass());
   if (failed(restorePM.run(module)))
     return failure();

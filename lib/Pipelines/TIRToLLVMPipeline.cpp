@@ -21,6 +21,9 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // dropped.
   // Loops above a predicated block first get the range it allows (LLVM
   // would otherwise unroll the iterations it cuts off, at great cost).
+  // Graph functions (on tensors, calling prim_funcs) become allocations,
+  // calls and frees first; a module of prim_funcs only is left as it is.
+  pm.addPass(createTIRBufferizeGraphPass());
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());

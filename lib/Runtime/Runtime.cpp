@@ -82,7 +82,9 @@ std::string FunctionInfo::str() const {
     if (i)
       s += ", ";
     s += args[i].name + ": " + args[i].typeStr();
-    if (args[i].written)
+    if (args[i].result)
+      s += " (result)";
+    else if (args[i].written)
       s += " (written)";
   }
   return s + ")";
@@ -125,16 +127,17 @@ static std::string decodeToken(const std::string &token) {
 
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 3
+  // tir-signatures 4
   // func <name> <nargs>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
   //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
   //        <dim>)... <where>)...
   // scalar <name> <dtype> <nbounds> (as for buffers)...
   // where a bound's <kind> is 0 (at least), 1 (non-negative) or 2 (equal;
-  // version 3).
+  // version 3), and <written> is 0, 1, or 2 for a result the caller
+  // allocates (version 4).
   std::ostringstream os;
-  os << "tir-signatures 3\n";
+  os << "tir-signatures 4\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << "\n";
     for (const ArgInfo &a : f.args) {
@@ -155,7 +158,10 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
         continue;
       }
       os << "buffer " << a.name << " " << a.dtype.str() << " "
-         << (a.written ? 1 : 0) << " " << a.shape.size();
+         << (a.result    ? 2
+             : a.written ? 1
+                         : 0)
+         << " " << a.shape.size();
       for (int64_t d : a.shape)
         os << " " << d;
       os << " " << a.strides.size();
@@ -174,8 +180,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::string word;
   int version = 0;
   if (!(is >> word >> version) || word != "tir-signatures" || version < 1 ||
-      version > 3) {
-    error = "not a tir module signature table (version 1, 2 or 3)";
+      version > 4) {
+    error = "not a tir module signature table (version 1 to 4)";
     return false;
   }
   auto bad = [&](const std::string &what) {
@@ -231,9 +237,11 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
       if (a.isBuffer) {
         int written;
         size_t rank, nstrides;
-        if (!(is >> written >> rank) || rank > kMaxCount)
+        if (!(is >> written >> rank) || rank > kMaxCount || written < 0 ||
+            written > (version >= 4 ? 2 : 1))
           return bad("buffer " + a.name);
         a.written = written != 0;
+        a.result = written == 2;
         a.shape.resize(rank);
         for (int64_t &d : a.shape)
           if (!(is >> d) || d < -1)

@@ -93,6 +93,9 @@ struct ArgInfo {
   std::vector<int64_t> strides;
   /// Buffers the function writes (its outputs).
   bool written = false;
+  /// A graph function's result (an out-parameter marked tir.result): the
+  /// caller allocates it and takes it as the call's result. Also written.
+  bool result = false;
   /// The conditions on this argument's sizes (see SizeBound).
   std::vector<SizeBound> bounds;
 
@@ -110,8 +113,9 @@ struct FunctionInfo {
 
 /// Signatures as text, the form a module carries them in (the
 /// `__tir_metadata` symbol of an exported library). Version 2 adds the size
-/// bounds, version 3 the Equal bounds; tables of versions 1 and 2 (libraries
-/// exported before) are still read.
+/// bounds, version 3 the Equal bounds, version 4 the results of graph
+/// functions; tables of earlier versions (libraries exported before) are
+/// still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);

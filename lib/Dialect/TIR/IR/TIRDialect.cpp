@@ -166,6 +166,17 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
                 "to one value>}";
     return success();
   }
+  if (attribute.getName() == kResultAttrName) {
+    // Checked on the buffer; the attribute stays on the pointers that
+    // buffer lowers to.
+    ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+    if (!isa<UnitAttr>(attribute.getValue()) || argIndex >= argTypes.size() ||
+        isa<IndexType, IntegerType, FloatType, TensorType>(argTypes[argIndex]))
+      return op->emitError("'")
+             << kResultAttrName << "' of argument " << argIndex
+             << " must be a unit attribute on a buffer (memref) argument";
+    return success();
+  }
   if (attribute.getName() != kNameAttrName)
     return op->emitError("unknown tir argument attribute '")
            << attribute.getName().getValue() << "'";

@@ -6,7 +6,10 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -183,4 +186,51 @@ BlockOp mlir::tir::createSpatialNest(
       BlockOp::create(builder, loc, name, vars, loopVars, body, predicate);
   builder.restoreInsertionPoint(after);
   return block;
+}
+
+/// isBufferWritten, looking into at most `depth` more levels of calls.
+static bool isWrittenWithin(Value buffer, unsigned depth) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<LoadOp>(user))
+      continue;
+    // A call writes what the function it calls writes (a graph function's
+    // func.call of a prim_func).
+    if (auto call = dyn_cast<CallOpInterface>(user)) {
+      auto callee =
+          dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+      unsigned index =
+          use.getOperandNumber() - call.getArgOperands().getBeginOperandIndex();
+      if (depth == 0 || !callee || callee.isExternal() ||
+          index >= callee.getNumArguments() ||
+          isWrittenWithin(callee.getArgument(index), depth - 1))
+        return true;
+      continue;
+    }
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      if (llvm::is_contained(block.getWriteBuffers(), buffer))
+        return true;
+      continue;
+    }
+    // A view is written when any access through it is.
+    if (isa<MatchBufferOp, ViewLikeOpInterface>(user)) {
+      for (Value view : user->getResults())
+        if (isWrittenWithin(view, depth))
+          return true;
+      continue;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return true;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffectsOnValue(buffer, list);
+    for (const auto &effect : list)
+      if (!isa<MemoryEffects::Read>(effect.getEffect()))
+        return true;
+  }
+  return false;
+}
+
+bool mlir::tir::isBufferWritten(Value buffer) {
+  return isWrittenWithin(buffer, /*depth=*/4);
 }

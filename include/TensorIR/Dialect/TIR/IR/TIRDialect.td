@@ -78,6 +78,11 @@ def TIR_Dialect : Dialect {
     /// buffers the outlining of parallel loops proved distinct.
     static constexpr ::llvm::StringLiteral kNoAliasParamsAttrName =
         "tir.noalias_params";
+    /// The (unit) argument attribute of a graph function's output buffer:
+    /// one per tensor the function returned before `--tir-bufferize-graph`
+    /// made its results out-parameters. The runtime allocates these and
+    /// gives them back as the call's results.
+    static constexpr ::llvm::StringLiteral kResultAttrName = "tir.result";
   }];
   let useDefaultAttributePrinterParser = 1;
 }

@@ -452,4 +452,6 @@ def TIR_CallOp : TIR_Op<"call"> {
   let hasVerifier = 1;
 }
 
+include "TensorIR/Dialect/TIR/IR/TIRGraphOps.td"
+
 #endif // TENSORIR_DIALECT_TIR_IR_TIROPS_TD

@@ -68,6 +68,11 @@ StringAttr getUnsignedDtype(Value buffer);
 /// Checks the memory space of a buffer type; the empty string when valid.
 std::string checkBufferMemorySpace(MemRefType type);
 
+/// Whether the IR may write the buffer `buffer`: a store, a block that lists
+/// it (or a view of it) in `writes`, or any use tir does not know to be a
+/// read. Views of the buffer (tir.match_buffer, memref views) are followed.
+bool isBufferWritten(Value buffer);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_IR_TIRUTILS_H

@@ -252,4 +252,30 @@ def TIRVectorizeLoopsPass : Pass<"tir-vectorize-loops"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
+  let summary = "Turn graph functions on tensors into allocations, calls and frees";
+  let description = [{
+    A graph function (TVM's Relax `main`) is a `func.func` on tensors whose
+    steps are `tir.call_tir` ops, constants and upstream ops on tensors. This
+    pass bufferizes the module with MLIR's one-shot bufferization across
+    function boundaries (identity layouts at the boundaries): each
+    `tir.call_tir` becomes an allocation per result and a `func.call` of the
+    prim_func, a constant becomes a `memref.global`.
+
+    Then a public graph function's results become out-parameters, each
+    marked `tir.result` (and named `output`, `output1`, ...), the last step
+    writing straight into them where it can; the runtime allocates them and
+    returns them as the call's results. Finally MLIR's ownership-based
+    deallocation pipeline frees the intermediates, in the graph functions
+    only (prim_funcs keep their own allocations).
+
+    A module without tensors is left as it is.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,46 @@
+//===- TIRGraphOps.td - graph-level TensorIR operations ----*- tablegen -*-===//
+//
+// The ops a graph function (TVM's Relax `main`, a func.func on tensors) uses
+// to call prim_funcs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD
+#define TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD
+
+include "mlir/IR/SymbolInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// tir.call_tir
+//===----------------------------------------------------------------------===//
+
+def TIR_CallTirOp : TIR_Op<"call_tir", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "calls a prim_func on tensors (Relax's R.call_tir)";
+  let description = [{
+    One step of a graph function: calls the prim_func `callee` in
+    destination-passing style. The callee takes the inputs' buffers, then
+    one buffer per result, which it fills; the op gives those buffers back
+    as new tensors. The callee writes only its output buffers (the verifier
+    checks the callee's body), so the call has no other effect: it is pure,
+    as Relax's `call_tir` is.
+
+    ```mlir
+    %lv = tir.call_tir @te_matmul(%A, %B)
+        : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
+    ```
+
+    Results have static shapes: bufferization allocates one buffer per
+    result and calls the callee on them (`--tir-bufferize-graph`). An input
+    is passed as it is when the callee's parameter takes its buffer, or
+    through a cast to the parameter's layout.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyStaticShapeTensor>:$outputs);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
+}
+
+#endif // TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD

@@ -1,0 +1,94 @@
+//===- TIRCallTirOp.cpp - calls of prim_funcs from a graph ----------------===//
+//
+// tir.call_tir: a graph function's call of a prim_func in destination-passing
+// style. The verifier checks the call against the callee's signature and the
+// callee's body against the contract that makes the call pure: it writes
+// only its output buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// "tensor<128x64xf32>" / "memref<...>" for a diagnostic.
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// Whether the callee's parameter `param` takes the buffer of a tensor of
+/// type `tensor`: the same element type and rank, each dimension equal or
+/// dynamic in the parameter, in default memory.
+static bool acceptsTensor(MemRefType param, RankedTensorType tensor) {
+  if (param.getElementType() != tensor.getElementType() ||
+      param.getRank() != tensor.getRank() || param.getMemorySpace())
+    return false;
+  for (auto [p, t] : llvm::zip(param.getShape(), tensor.getShape()))
+    if (!ShapedType::isDynamic(p) && p != t)
+      return false;
+  return true;
+}
+
+LogicalResult
+CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError("callee '@")
+           << getCallee() << "' is not a function of the module";
+  FunctionType type = callee.getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("callee '@")
+           << getCallee()
+           << "' returns values; call_tir calls a prim_func that writes its "
+              "outputs into buffers it is given";
+  unsigned numInputs = getInputs().size(), numOutputs = getNumResults();
+  if (type.getNumInputs() != numInputs + numOutputs)
+    return emitOpError("callee '@")
+           << getCallee() << "' takes " << type.getNumInputs()
+           << " buffers; the call passes " << numInputs << " input(s) and "
+           << numOutputs << " output(s)";
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
+    bool isInput = i < numInputs;
+    auto tensor = cast<RankedTensorType>(
+        isInput ? getInputs()[i].getType() : getResult(i - numInputs).getType());
+    auto param = dyn_cast<MemRefType>(type.getInput(i));
+    if (!param)
+      return emitOpError("parameter ")
+             << i << " of '@" << getCallee() << "' is a "
+             << typeText(type.getInput(i))
+             << "; call_tir passes buffers only";
+    if (!acceptsTensor(param, tensor)) {
+      InFlightDiagnostic diag = emitOpError();
+      if (isInput)
+        diag << "input " << i;
+      else
+        diag << "output " << i - numInputs;
+      return diag << " is a " << typeText(tensor) << ", but parameter " << i
+                  << " of '@" << getCallee() << "' takes a "
+                  << typeText(param);
+    }
+  }
+  // The call is pure because the callee writes nothing but its outputs.
+  if (!callee.isExternal())
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (isBufferWritten(callee.getArgument(i))) {
+        std::string name = getBufferName(callee.getArgument(i));
+        InFlightDiagnostic diag =
+            emitOpError("callee '@") << getCallee() << "' writes its input "
+                                     << i;
+        if (!name.empty())
+          diag << " ('" << name << "')";
+        return diag << "; call_tir's callee writes only its outputs";
+      }
+  return success();
+}

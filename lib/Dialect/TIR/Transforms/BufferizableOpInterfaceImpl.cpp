@@ -1,0 +1,107 @@
+//===- BufferizableOpInterfaceImpl.cpp - tir ops in bufferization ---------===//
+//
+// tir.call_tir reads its inputs and writes nothing of them; each result is a
+// new buffer. Bufferized, the op becomes an allocation per result and a
+// func.call of the prim_func on the inputs' buffers and those allocations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/Transforms/BufferizableOpInterfaceImpl.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::bufferization;
+
+namespace {
+
+struct CallTirOpInterface
+    : public BufferizableOpInterface::ExternalModel<CallTirOpInterface,
+                                                    CallTirOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto call = cast<CallTirOp>(op);
+    auto callee =
+        SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, call.getCalleeAttr());
+    if (!callee)
+      return op->emitOpError("callee '@") << call.getCallee() << "' is not a "
+                                          << "function of the module";
+    FunctionType type = callee.getFunctionType();
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    // An input's buffer goes in as it is, or cast to the parameter's layout
+    // (the verifier checked that shapes and element types agree).
+    for (auto [index, input] : llvm::enumerate(call.getInputs())) {
+      FailureOr<Value> buffer = getBuffer(rewriter, input, options, state);
+      if (failed(buffer))
+        return failure();
+      auto param = cast<MemRefType>(type.getInput(index));
+      Value value = *buffer;
+      if (value.getType() != param) {
+        if (!memref::CastOp::areCastCompatible(value.getType(), param))
+          return op->emitOpError("input ")
+                 << index << " bufferizes to " << value.getType()
+                 << ", which parameter " << index << " of '@"
+                 << call.getCallee() << "' (" << param << ") cannot take";
+        value = memref::CastOp::create(rewriter, loc, param, value);
+      }
+      operands.push_back(value);
+    }
+    // One new buffer per result, in the layout the callee writes.
+    SmallVector<Value> results;
+    unsigned numInputs = call.getInputs().size();
+    for (auto [index, result] : llvm::enumerate(call.getResults())) {
+      auto tensor = cast<RankedTensorType>(result.getType());
+      auto param = cast<MemRefType>(type.getInput(numInputs + index));
+      auto allocType =
+          MemRefType::get(tensor.getShape(), tensor.getElementType());
+      FailureOr<Value> alloc =
+          options.createAlloc(rewriter, loc, allocType, /*dynShape=*/{});
+      if (failed(alloc))
+        return failure();
+      results.push_back(*alloc);
+      operands.push_back(param == allocType
+                             ? *alloc
+                             : memref::CastOp::create(rewriter, loc, param,
+                                                      *alloc)
+                                   .getResult());
+    }
+    func::CallOp::create(rewriter, loc, callee, operands);
+    replaceOpWithBufferizedValues(rewriter, op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tir::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, TIRDialect *) {
+    CallTirOp::attachInterface<CallTirOpInterface>(*ctx);
+  });
+}

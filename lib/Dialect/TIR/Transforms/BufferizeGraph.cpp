@@ -1,0 +1,109 @@
+//===- BufferizeGraph.cpp - graph functions to buffers --------------------===//
+//
+// --tir-bufferize-graph: one-shot bufferization of the module across function
+// boundaries, results of public graph functions as out-parameters marked
+// tir.result, and MLIR's ownership-based deallocation in the graph
+// functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRBUFFERIZEGRAPHPASS
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// Whether `func` works on tensors: a graph function.
+static bool isGraphFunction(func::FuncOp func) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
+      llvm::any_of(func.getResultTypes(), isTensor))
+    return true;
+  bool found = false;
+  func.walk([&](Operation *op) {
+    if (isa<CallTirOp>(op) || llvm::any_of(op->getResultTypes(), isTensor)) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+namespace {
+struct TIRBufferizeGraphPass
+    : public tir::impl::TIRBufferizeGraphPassBase<TIRBufferizeGraphPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> graphs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isGraphFunction(func))
+        graphs.push_back(func);
+    if (graphs.empty())
+      return;
+
+    // How many results each public graph function returns: they become its
+    // trailing out-parameters.
+    llvm::DenseMap<Operation *, unsigned> numResults;
+    for (func::FuncOp func : graphs)
+      if (func.isPublic())
+        numResults[func] = func.getNumResults();
+
+    bufferization::OneShotBufferizationOptions options;
+    options.bufferizeFunctionBoundaries = true;
+    options.setFunctionBoundaryTypeConversion(
+        bufferization::LayoutMapOption::IdentityLayoutMap);
+    // Buffers of at least a cache line's alignment, as TVM allocates them.
+    options.bufferAlignment = 64;
+    bufferization::BufferizationState state;
+    if (failed(bufferization::runOneShotModuleBufferize(module, options,
+                                                        state)))
+      return signalPassFailure();
+
+    bufferization::BufferResultsToOutParamsOpts outParams;
+    outParams.filterFn = [&](func::FuncOp *func) {
+      return numResults.count(func->getOperation()) != 0;
+    };
+    outParams.modifyPublicFunctions = true;
+    outParams.hoistStaticAllocs = true;
+    if (failed(bufferization::promoteBufferResultsToOutParams(module,
+                                                              outParams)))
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    for (auto [op, count] : numResults) {
+      auto func = cast<func::FuncOp>(op);
+      unsigned first = func.getNumArguments() - count;
+      for (unsigned i = 0; i < count; ++i) {
+        func.setArgAttr(first + i, TIRDialect::kResultAttrName,
+                        UnitAttr::get(ctx));
+        func.setArgAttr(first + i, TIRDialect::kNameAttrName,
+                        StringAttr::get(ctx, i == 0 ? std::string("output")
+                                                    : "output" +
+                                                          std::to_string(i)));
+      }
+    }
+
+    // Frees for the intermediates, in the graph functions only.
+    OpPassManager pm(func::FuncOp::getOperationName());
+    bufferization::buildBufferDeallocationPipeline(pm);
+    pm.addPass(createCanonicalizerPass());
+    for (func::FuncOp func : graphs)
+      if (failed(runPipeline(pm, func)))
+        return signalPassFailure();
+  }
+};
+} // namespace
