@@ -9,6 +9,7 @@ packages=(
   libmlir-22-dev mlir-22-tools
   libomp-22-dev libopenblas-dev
   python3-numpy python3-pytest pybind11-dev python3-dev
+  python3-torch
   googletest libgtest-dev
   libclang-rt-22-dev
 )

@@ -18,6 +18,7 @@ structural equality (tvm.ir) and the schedule's testing helpers
 from . import arith
 from . import ir
 from . import nd
+from . import relax
 from . import runtime
 from . import script
 from . import target
@@ -32,4 +33,4 @@ from ._ext import ext as _native
 TVMError = _native.TVMError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "Device",
-           "arith", "ir", "load_module", "nd", "runtime", "script", "target", "te", "tir", "topi"]
+           "arith", "ir", "load_module", "nd", "relax", "runtime", "script", "target", "te", "tir", "topi"]

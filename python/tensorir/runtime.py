@@ -32,7 +32,8 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 def _split_params(text):
     """The parameters of a native signature, "f(A: float32[8, 8], n: int64,
-    B: float32[8] (written))", as (name, type, written) tuples."""
+    B: float32[8] (written), out: float32[8] (result))", as (name, type,
+    written, result) tuples."""
     inner = text[text.index("(") + 1:text.rindex(")")]
     params, depth, start = [], 0, 0
     for pos, ch in enumerate(inner + ","):
@@ -47,8 +48,18 @@ def _split_params(text):
                 continue
             name, _, rest = part.partition(": ")
             written = rest.endswith(" (written)")
-            params.append((name, rest[:-len(" (written)")] if written else rest, written))
+            result = rest.endswith(" (result)")
+            if written or result:
+                rest = rest[:rest.rindex(" (")]
+            params.append((name, rest, written or result, result))
     return params
+
+
+def _buffer_type(text):
+    """(dtype, shape) of a buffer's type as a signature writes it,
+    "float32[4, 8]"."""
+    dtype, _, dims = text.partition("[")
+    return dtype, tuple(int(d) for d in dims.rstrip("]").split(",") if d.strip())
 
 
 class Function:
@@ -109,8 +120,22 @@ class Function:
                         "numpy arrays, tvm.nd arrays, ints and floats")
 
     def __call__(self, *args):
+        """Calls the function. A graph function's results (its parameters
+        marked "(result)") may be left out: they are allocated and returned
+        (one array, or a tuple of them)."""
+        results = [i for i, p in enumerate(self._params) if p[3]]
+        outputs = []
+        if results and len(args) == len(self._params) - len(results):
+            args = list(args)
+            for i in results:
+                dtype, shape = _buffer_type(self._params[i][1])
+                outputs.append(NDArray(np.empty(shape, dtype=dtype)))
+                args.insert(i, outputs[-1])
         converted = [self._convert(i, a) for i, a in enumerate(args)]
         self._module._native.call(self.name, *converted)
+        if outputs:
+            return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        return None
 
     @property
     def signature(self):

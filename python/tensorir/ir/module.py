@@ -85,12 +85,14 @@ def _module_from_functions(functions):
         if isinstance(func, PrimFunc) and func.name == getattr(name, "name_hint", name):
             return func.mod._native, ({name: global_symbol(func)}
                                       if global_symbol(func) != name else {})
+    from ..relax.function import Function
     for name, func in functions.items():
         name = getattr(name, "name_hint", name)  # a GlobalVar-like key
         if not isinstance(name, str):
             raise TypeError(f"IRModule keys are function names (str), got {type(name).__name__}")
-        if not isinstance(func, PrimFunc):
-            raise TypeError(f"IRModule holds PrimFuncs; '{name}' is a {type(func).__name__}")
+        if not isinstance(func, (PrimFunc, Function)):
+            raise TypeError(f"IRModule holds PrimFuncs and relax Functions; '{name}' is a "
+                            f"{type(func).__name__}")
         texts.append(func.with_name(name).text if func.name != name else func.text)
         if global_symbol(func) != name:
             symbols[name] = global_symbol(func)
@@ -170,7 +172,9 @@ class IRModule:
         return len(self._native.functions())
 
     def __getitem__(self, name):
-        """The function `name` as a PrimFunc (KeyError if there is none)."""
+        """The function `name`: a PrimFunc, or a relax Function for a graph
+        function (KeyError if there is none)."""
+        from ..relax.function import Function, is_graph_text
         from ..script.tir import PrimFunc
         name = getattr(name, "name_hint", name)
         names = self._native.functions()
@@ -178,6 +182,8 @@ class IRModule:
             raise KeyError(f"no function named '{name}' in the module; it has "
                            f"{', '.join(names) or 'none'}")
         texts = split_functions(self.mlir())
+        if is_graph_text(texts[name]):
+            return Function(name, texts[name], "<module>")
         func = PrimFunc(name, texts[name], "<module>")
         # The one-function module is the function: keep it (and the source
         # locations it carries) instead of parsing the text again.

@@ -28,8 +28,25 @@ class PrimFunc:
         return self._mod
 
     def with_name(self, name):
-        text = self.text.replace(f"func.func @{self.name}(", f"func.func @{name}(", 1)
-        return PrimFunc(name, text, self.filename)
+        for prefix in ("func.func @", "func.func private @"):
+            if f"{prefix}{self.name}(" in self.text:
+                text = self.text.replace(f"{prefix}{self.name}(", f"{prefix}{name}(", 1)
+                return PrimFunc(name, text, self.filename)
+        raise ValueError(f"no function header for '{self.name}' in its text")
+
+    @property
+    def is_private(self):
+        """@T.prim_func(private=True): a function of its module only (a graph
+        function calls it); a built library does not export it."""
+        return f"func.func private @{self.name}(" in self.text
+
+    def as_private(self):
+        """This function, private."""
+        if self.is_private:
+            return self
+        text = self.text.replace(f"func.func @{self.name}(",
+                                 f"func.func private @{self.name}(", 1)
+        return PrimFunc(self.name, text, self.filename)
 
     def script(self, *args, **kwargs):
         """The function as TVMScript (one @T.prim_func; an IRModule prints
@@ -43,7 +60,7 @@ class PrimFunc:
         return self.script()
 
 
-def _parse(fn):
+def _parse(fn, private=False):
     if not callable(fn) or not hasattr(fn, "__code__"):
         raise ScriptError(f"@T.prim_func decorates a Python function, got "
                           f"{type(fn).__name__}")
@@ -62,6 +79,8 @@ def _parse(fn):
                           "decorates a function")
     text = parse_function(node, source, filename, offset, python_env(fn))
     func = PrimFunc(node.name, text, filename)
+    if private:
+        func = func.as_private()
     func.mod  # parse and verify now, so errors come at definition
     return func
 
@@ -69,12 +88,13 @@ def _parse(fn):
 def prim_func(fn=None, *, private=False, check_well_formed=True):
     """@T.prim_func: parses the decorated function as TVMScript. With
     check_well_formed=False a function the parser refuses (an unbound
-    variable, say) is an error at its first use instead of at definition."""
+    variable, say) is an error at its first use instead of at definition.
+    private=True: a function of its module only (not exported by build)."""
     def parse(f):
         if check_well_formed:
-            return _parse(f)
+            return _parse(f, private)
         try:
-            return _parse(f)
+            return _parse(f, private)
         except ScriptError as e:
             return DeferredScriptError(f"'{getattr(f, '__name__', 'prim_func')}'", e)
     return parse if fn is None else parse(fn)

@@ -1,12 +1,19 @@
-"""tvm.topi: TVM's operator library, of which only the names TVM's
-schedule tests use are here: argmax and argmin, built as TVM's topi builds
-them: a te.comm_reducer over (index, value) pairs into two temporaries
-`<data>_red_temp_v0` (the index) and `_v1` (the value), computed by one
-block `<data>_red_temp`, then the index copied out by a block `<data>_red`.
-"""
-from . import te
+"""tvm.topi: TVM's operator library, as te computes.
 
-__all__ = ["argmax", "argmin"]
+- argmax and argmin, built as TVM's topi builds them: a te.comm_reducer
+  over (index, value) pairs into two temporaries `<data>_red_temp_v0` (the
+  index) and `_v1` (the value), computed by one block `<data>_red_temp`,
+  then the index copied out by a block `<data>_red`;
+- element-wise add / subtract / multiply / divide / maximum / minimum with
+  numpy broadcasting (`T_add`, ...), reshape;
+- topi.nn: dense, relu (see nn.py).
+"""
+from .. import te
+from . import nn
+from .broadcast import add, divide, maximum, minimum, multiply, reshape, subtract
+
+__all__ = ["add", "argmax", "argmin", "divide", "maximum", "minimum", "multiply", "nn",
+           "reshape", "subtract"]
 
 
 def _pair_reducer(better, identity, select_last_index, name):

@@ -1,0 +1,30 @@
+"""tvm.relax: graph-level IRModules (TVM's Relax) over tir.
+
+A graph function is a func.func on tensors whose steps call prim_funcs
+(tir.call_tir); BlockBuilder builds it (emit_te turns te into prim_funcs),
+build compiles the whole module, VirtualMachine runs it:
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((1, 784), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            y = bb.emit_te(topi.nn.relu, x)
+            out = bb.emit_output(y)
+        bb.emit_func_output(out)
+    ex = relax.build(bb.get(), target="llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    vm["main"](np_array)
+"""
+from . import op
+from .block_builder import BlockBuilder, call_tir
+from .expr import (Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var,
+                   const)
+from .function import Function
+from .struct_info import (DynTensorType, ShapeExpr, StructInfo, TensorStructInfo,
+                          TupleStructInfo)
+from .vm import Executable, VirtualMachine, build
+
+__all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
+           "Expr", "Function", "GlobalVar", "ShapeExpr", "StructInfo", "TensorStructInfo",
+           "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VirtualMachine", "build",
+           "call_tir", "const", "op"]

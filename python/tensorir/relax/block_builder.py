@@ -1,0 +1,281 @@
+"""relax.BlockBuilder: builds an IRModule of graph functions and the
+prim_funcs they call, as TVM's does (function / dataflow scopes, emit,
+emit_te, emit_output, emit_func_output, get)."""
+import string
+
+from .. import te
+from ..ir import IRModule
+from .expr import Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var
+from .function import Function, FunctionWriter
+from .struct_info import TensorStructInfo, TupleStructInfo
+
+
+class _FunctionScope:
+    def __init__(self, name, params, private):
+        self.name, self.params, self.private = name, params, private
+        self.bindings = []          # (var, expr)
+        self.output_emitted = False
+
+
+class _Scope:
+    """A `with` scope that runs `enter` and `exit` (exit gets whether the
+    body raised)."""
+
+    def __init__(self, enter, exit_):
+        self._enter, self._exit = enter, exit_
+
+    def __enter__(self):
+        self._enter()
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        self._exit(kind is not None)
+        return False
+
+
+class BlockBuilder:
+    """Builds graph functions binding by binding. Prim_funcs made by emit_te
+    (or added with add_func) are kept once each: a prim_func structurally
+    equal to one already in the module is reused."""
+
+    def __init__(self, mod=None):
+        self._funcs = {}            # name -> PrimFunc / Function, in order
+        self._func_scope = None
+        self._in_dataflow = False
+        self._counters = {"lv": 0, "gv": 0}
+        if mod is not None:
+            for name, func in mod.functions.items():
+                self._funcs[name] = func
+
+    # ------------------------------------------------------------- scopes
+    def function(self, name, params=None, attrs=None, pure=True, private=False):
+        """`with bb.function("main", params=[x, ...]):` opens a graph
+        function; params may instead be given to emit_func_output."""
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"BlockBuilder.function: the name {name!r} is not an identifier")
+        if params is not None:
+            params = self._check_params(name, params)
+
+        def enter():
+            if self._func_scope is not None:
+                raise RuntimeError(f"BlockBuilder.function('{name}'): already inside "
+                                   f"function '{self._func_scope.name}'; functions do "
+                                   "not nest")
+            if name in self._funcs:
+                raise ValueError(f"BlockBuilder.function: the module already has a "
+                                 f"function named '{name}'")
+            self._func_scope = _FunctionScope(name, params, private)
+
+        def exit_(raised):
+            scope, self._func_scope = self._func_scope, None
+            if not raised and not scope.output_emitted:
+                raise RuntimeError(f"function '{name}' ended without emit_func_output")
+
+        return _Scope(enter, exit_)
+
+    def dataflow(self):
+        """`with bb.dataflow():` a dataflow block: its bindings are
+        DataflowVars, visible outside only through emit_output."""
+        def enter():
+            self._require_function("dataflow")
+            if self._in_dataflow:
+                raise RuntimeError("BlockBuilder.dataflow: already inside a dataflow block")
+            self._in_dataflow = True
+
+        def exit_(raised):
+            self._in_dataflow = False
+
+        return _Scope(enter, exit_)
+
+    def _require_function(self, what):
+        if self._func_scope is None:
+            raise RuntimeError(f"BlockBuilder.{what} is called inside "
+                               "`with bb.function(...)`")
+        if self._func_scope.output_emitted:
+            raise RuntimeError(f"BlockBuilder.{what}: function "
+                               f"'{self._func_scope.name}' already has its output")
+
+    @staticmethod
+    def _check_params(name, params):
+        if isinstance(params, Var):
+            params = [params]
+        params = list(params)
+        for p in params:
+            if not isinstance(p, Var) or isinstance(p, DataflowVar):
+                raise TypeError(f"function '{name}': parameters are relax.Vars, got "
+                                f"{p!r} ({type(p).__name__})")
+            if not isinstance(p.struct_info, TensorStructInfo):
+                raise TypeError(f"function '{name}': parameter '{p.name_hint}' needs a "
+                                "relax.TensorStructInfo")
+        return params
+
+    # ------------------------------------------------------------ bindings
+    def _new_var(self, name_hint, struct_info, dataflow):
+        prefix = "lv" if dataflow else "gv"
+        if not name_hint:
+            count = self._counters[prefix]
+            self._counters[prefix] += 1
+            name_hint = prefix if count == 0 else f"{prefix}{count}"
+        return (DataflowVar if dataflow else Var)(name_hint, struct_info)
+
+    def emit(self, expr, name_hint=""):
+        """Binds `expr` to a new variable (a DataflowVar inside a dataflow
+        block) and returns the variable."""
+        self._require_function("emit")
+        if not isinstance(expr, Expr):
+            raise TypeError(f"BlockBuilder.emit takes a graph expression, got "
+                            f"{type(expr).__name__}")
+        if isinstance(expr, Tuple):
+            raise TypeError("BlockBuilder.emit: a tuple is a function's output "
+                            "(emit_func_output), not a binding")
+        var = self._new_var(name_hint, expr.struct_info, self._in_dataflow)
+        self._func_scope.bindings.append((var, expr))
+        return var
+
+    def emit_output(self, output, name_hint=""):
+        """Marks `output` (a value of the dataflow block) as visible after
+        the block: returns a Var bound to it."""
+        self._require_function("emit_output")
+        if not self._in_dataflow:
+            raise RuntimeError("BlockBuilder.emit_output is called inside "
+                               "`with bb.dataflow()`")
+        if isinstance(output, (list, tuple)):
+            output = Tuple(output)
+        var = self._new_var(name_hint, output.struct_info, dataflow=False)
+        self._func_scope.bindings.append((var, output))
+        return var
+
+    def emit_func_output(self, output, params=None):
+        """Ends the function: `output` (a value, or a list of them) is what
+        it returns. The parameters are given here or at function(); once."""
+        self._require_function("emit_func_output")
+        scope = self._func_scope
+        if self._in_dataflow:
+            raise RuntimeError("BlockBuilder.emit_func_output is called after the "
+                               "dataflow block (outside `with bb.dataflow()`)")
+        if params is not None:
+            if scope.params is not None:
+                raise ValueError(f"function '{scope.name}': the parameters were given "
+                                 "at function(); give them once")
+            scope.params = self._check_params(scope.name, params)
+        if scope.params is None:
+            raise ValueError(f"function '{scope.name}' has no parameters: give them to "
+                             "bb.function(name, params) or emit_func_output(output, params)")
+        if isinstance(output, (list, tuple)):
+            output = Tuple(output)
+        if not isinstance(output, Expr):
+            raise TypeError(f"emit_func_output takes a graph value, got "
+                            f"{type(output).__name__}")
+        # TVM's BlockBuilder takes a dataflow block's own variable here too
+        # (the seed of from_fx returns one): a graph function computes all
+        # its values in one scope, so it is as good as its emit_output.
+        writer = FunctionWriter(scope.name, scope.params, scope.private)
+        for var, expr in scope.bindings:
+            writer.bind(var, expr)
+        self._funcs[scope.name] = Function(scope.name, writer.finish(output))
+        scope.output_emitted = True
+
+    # ------------------------------------------------------------- te
+    def emit_te(self, func, *args, **kwargs):
+        """Calls the te function `func` on placeholders for the graph
+        values among `args` (TVM's emit_te): the te it returns becomes a
+        prim_func (named after `func`, or primfunc_name_hint), and a
+        call_tir of it on those values is emitted."""
+        name_hint = kwargs.pop("primfunc_name_hint", None) or getattr(func, "__name__", "te_func")
+        inputs, placeholders = [], []
+
+        def convert(arg):
+            if isinstance(arg, Expr):
+                if not isinstance(arg.struct_info, TensorStructInfo):
+                    raise TypeError(f"emit_te({name_hint}): {arg!r} is not a tensor")
+                for seen, ph in zip(inputs, placeholders):
+                    if seen is arg:
+                        return ph
+                n = len(inputs)
+                if isinstance(arg, Var):
+                    name = arg.name_hint
+                else:
+                    name = string.ascii_uppercase[n] if n < 26 else f"tensor_input_{n}"
+                ph = te.placeholder(tuple(arg.shape), arg.dtype, name)
+                inputs.append(arg)
+                placeholders.append(ph)
+                return ph
+            if isinstance(arg, (list, tuple)):
+                return type(arg)(convert(a) for a in arg)
+            return arg
+
+        te_args = [convert(a) for a in args]
+        te_kwargs = {k: convert(v) for k, v in kwargs.items()}
+        result = func(*te_args, **te_kwargs)
+        outputs = list(result) if isinstance(result, (list, tuple)) else [result]
+        for out in outputs:
+            if not isinstance(out, te.Tensor) or out.is_placeholder:
+                raise TypeError(f"emit_te({name_hint}): the function returns "
+                                f"{type(out).__name__}, not te.compute tensors")
+        prim = te.create_prim_func(placeholders + outputs, name=name_hint)
+        gvar = self.add_func(prim, name_hint)
+        infos = [TensorStructInfo(tuple(int(d) for d in o.shape), o.dtype) for o in outputs]
+        return self.emit(call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0]))
+
+    # ------------------------------------------------------------ module
+    def add_func(self, func, func_name):
+        """Adds a prim_func (or graph function) under `func_name`, or under
+        func_name1, func_name2, ... when taken; a prim_func structurally
+        equal to one in the module is not added again. Returns its
+        GlobalVar."""
+        from ..ir.base import structural_equal
+        from ..script.tir import PrimFunc
+        if isinstance(func, PrimFunc):
+            for name, existing in self._funcs.items():
+                if isinstance(existing, PrimFunc) and structural_equal(existing, func):
+                    return GlobalVar(name)
+        name, k = func_name, 0
+        while name in self._funcs or (self._func_scope and name == self._func_scope.name):
+            k += 1
+            name = f"{func_name}{k}"
+        if isinstance(func, PrimFunc):
+            func = func.with_name(name) if func.name != name else func
+            func = func.as_private()
+        self._funcs[name] = func
+        return GlobalVar(name)
+
+    def get(self):
+        """The module built so far (TVM's finalize + get)."""
+        if self._func_scope is not None:
+            raise RuntimeError(f"BlockBuilder.get: function '{self._func_scope.name}' "
+                               "is still being built")
+        return IRModule(dict(self._funcs))
+
+    finalize = get
+
+    def current_block_is_dataflow(self):
+        return self._in_dataflow
+
+
+def call_tir(gvar, args, out_sinfo, tir_vars=None):
+    """relax.call_tir: a call of the prim_func `gvar` on `args` (a value or
+    a tuple of them) whose results are of `out_sinfo` (one
+    TensorStructInfo, or a list)."""
+    if tir_vars is not None:
+        raise NotImplementedError("call_tir: tir_vars (symbolic shape arguments) are not "
+                                  "supported; graph functions have static shapes")
+    if not isinstance(gvar, GlobalVar):
+        raise TypeError(f"call_tir calls a GlobalVar (bb.add_func's), got {type(gvar).__name__}")
+    if isinstance(args, Tuple):
+        args = args.fields
+    elif isinstance(args, Expr):
+        args = [args]
+    args = list(args)
+    for a in args:
+        if not isinstance(a, Expr) or not isinstance(a.struct_info, TensorStructInfo):
+            raise TypeError(f"call_tir({gvar.name_hint}): argument {a!r} is not a tensor")
+    if isinstance(out_sinfo, (list, tuple)):
+        infos = list(out_sinfo)
+        info = infos[0] if len(infos) == 1 else TupleStructInfo(infos)
+    else:
+        info = out_sinfo
+    for i in (info.fields if isinstance(info, TupleStructInfo) else [info]):
+        if not isinstance(i, TensorStructInfo):
+            raise TypeError(f"call_tir({gvar.name_hint}): out_sinfo holds "
+                            "TensorStructInfos")
+    return Call("relax.call_tir", [gvar] + args, info)

@@ -1,0 +1,134 @@
+"""Graph-level expressions (TVM's relax.Expr): variables, constants, calls
+of prim_funcs, tuples and their items."""
+import numpy as np
+
+from .struct_info import (MLIR_TYPES, StructInfo, TensorStructInfo, TupleStructInfo,
+                          _TypeHint)
+
+
+class Expr:
+    """A graph value; `struct_info` says what it is."""
+    struct_info = None
+
+    @property
+    def shape(self):
+        info = self.struct_info
+        if not isinstance(info, TensorStructInfo):
+            raise ValueError(f"{self!r} is not a tensor; it has no shape")
+        return info.shape
+
+    @property
+    def dtype(self):
+        return self.struct_info.dtype
+
+    def __getitem__(self, index):
+        if not isinstance(self.struct_info, TupleStructInfo):
+            raise TypeError(f"{self!r} is a tensor; only tuples are indexed")
+        return TupleGetItem(self, index)
+
+
+class Var(Expr):
+    """A graph variable (TVM's relax.Var): a function parameter, or the
+    value a binding gives a name."""
+
+    def __init__(self, name_hint, struct_info=None):
+        if not isinstance(name_hint, str) or not name_hint.isidentifier():
+            raise ValueError(f"relax.Var: the name {name_hint!r} is not an identifier")
+        if struct_info is not None and not isinstance(struct_info, StructInfo):
+            raise TypeError(f"relax.Var '{name_hint}': struct_info is a StructInfo "
+                            f"(relax.TensorStructInfo), got {type(struct_info).__name__}")
+        self.name_hint = name_hint
+        self.struct_info = struct_info
+
+    def __repr__(self):
+        return self.name_hint
+
+
+class DataflowVar(Var):
+    """A variable bound inside a dataflow block (TVM's relax.DataflowVar)."""
+
+
+class Constant(Expr):
+    """A tensor constant (TVM's relax.Constant): model weights."""
+
+    def __init__(self, data):
+        self.data = data
+        self.struct_info = TensorStructInfo(data.shape, str(data.dtype))
+
+    def __repr__(self):
+        return f"relax.const({self.struct_info.script()})"
+
+
+def const(value, dtype=None):
+    """relax.const: a constant tensor from a numpy array, a number or a
+    nested list. `dtype` is a dtype name, or older TVM's
+    relax.DynTensorType(ndim, dtype) which the data must match."""
+    ndim = None
+    if isinstance(dtype, _TypeHint):
+        ndim, dtype = dtype.ndim, dtype.dtype
+    if hasattr(value, "numpy") and not isinstance(value, np.ndarray):
+        value = value.numpy()  # tvm.nd arrays, torch tensors
+    data = np.array(value, dtype=dtype) if dtype is not None else np.array(value)
+    if dtype is None and data.dtype == np.float64 and not isinstance(value, np.ndarray):
+        data = data.astype("float32")  # Python floats: TVM's default float32
+    if dtype is None and data.dtype == np.int64 and not isinstance(value, np.ndarray):
+        data = data.astype("int32")
+    if str(data.dtype) not in MLIR_TYPES:
+        raise ValueError(f"relax.const: unsupported dtype {data.dtype}; constants hold "
+                         f"{', '.join(MLIR_TYPES)}")
+    if ndim is not None and ndim >= 0 and data.ndim != ndim:
+        raise ValueError(f"relax.const: the data has {data.ndim} dimensions, the type "
+                         f"{ndim}")
+    return Constant(np.ascontiguousarray(data))
+
+
+class GlobalVar(Expr):
+    """A function of the module, by name (TVM's GlobalVar)."""
+
+    def __init__(self, name_hint):
+        self.name_hint = name_hint
+
+    def __repr__(self):
+        return f"I.GlobalVar({self.name_hint!r})"
+
+
+class Call(Expr):
+    """A call: `op` is "relax.call_tir" (args: the callee's GlobalVar, the
+    inputs) or another operator's name."""
+
+    def __init__(self, op, args, struct_info, attrs=None):
+        self.op, self.args, self.struct_info = op, list(args), struct_info
+        self.attrs = dict(attrs or {})
+
+    def __repr__(self):
+        return f"{self.op}({', '.join(map(repr, self.args))})"
+
+
+class Tuple(Expr):
+    """A tuple of values (TVM's relax.Tuple), as a function's output."""
+
+    def __init__(self, fields):
+        self.fields = list(fields)
+        for f in self.fields:
+            if not isinstance(f, Expr):
+                raise TypeError(f"relax.Tuple holds graph values, got {type(f).__name__}")
+        self.struct_info = TupleStructInfo([f.struct_info for f in self.fields])
+
+    def __repr__(self):
+        return f"({', '.join(map(repr, self.fields))})"
+
+
+class TupleGetItem(Expr):
+    """Field `index` of a tuple value."""
+
+    def __init__(self, tuple_value, index):
+        info = tuple_value.struct_info
+        if not isinstance(info, TupleStructInfo):
+            raise TypeError(f"{tuple_value!r} is not a tuple")
+        if not isinstance(index, int) or not -len(info.fields) <= index < len(info.fields):
+            raise IndexError(f"{tuple_value!r} has {len(info.fields)} fields; no field {index}")
+        self.tuple_value, self.index = tuple_value, index % len(info.fields)
+        self.struct_info = info.fields[self.index]
+
+    def __repr__(self):
+        return f"{self.tuple_value!r}[{self.index}]"

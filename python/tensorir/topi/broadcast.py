@@ -1,0 +1,89 @@
+"""Element-wise operators with numpy broadcasting, and reshape."""
+from .. import te
+
+
+def _shape(x):
+    return tuple(int(d) for d in x.shape) if isinstance(x, te.Tensor) else ()
+
+
+def broadcast_shape(a, b, what):
+    """numpy's broadcast of two static shapes."""
+    out = []
+    for i in range(max(len(a), len(b))):
+        da = a[len(a) - 1 - i] if i < len(a) else 1
+        db = b[len(b) - 1 - i] if i < len(b) else 1
+        if da != db and 1 not in (da, db):
+            raise ValueError(f"topi.{what}: shapes {a} and {b} do not broadcast "
+                             f"(dimension {da} against {db})")
+        out.append(max(da, db) if 1 in (da, db) else da)
+    return tuple(reversed(out))
+
+
+def _operand(x, indices, out_rank):
+    """x read at the output's `indices`: a tensor with its broadcast
+    dimensions at 0, or a scalar as it is."""
+    if not isinstance(x, te.Tensor):
+        return x
+    shape = _shape(x)
+    offset = out_rank - len(shape)
+    # A dimension of size 1 reads index 0 (broadcast or not, it is the only one).
+    index = [0 if d == 1 else indices[offset + k] for k, d in enumerate(shape)]
+    return x[tuple(index)] if index else x[()]
+
+
+def _binary(name, combine):
+    def op(lhs, rhs):
+        if not isinstance(lhs, te.Tensor) and not isinstance(rhs, te.Tensor):
+            return combine(lhs, rhs)
+        shape = broadcast_shape(_shape(lhs), _shape(rhs), name)
+        return te.compute(shape, lambda *i: combine(_operand(lhs, i, len(shape)),
+                                                    _operand(rhs, i, len(shape))),
+                          name=f"T_{name}")
+    op.__name__ = name
+    op.__doc__ = f"topi.{name}: element-wise, with numpy broadcasting (block T_{name})."
+    return op
+
+
+add = _binary("add", lambda a, b: a + b)
+subtract = _binary("subtract", lambda a, b: a - b)
+multiply = _binary("multiply", lambda a, b: a * b)
+divide = _binary("divide", lambda a, b: a / b)
+maximum = _binary("maximum", lambda a, b: te.max(a, b))
+minimum = _binary("minimum", lambda a, b: te.min(a, b))
+
+
+def reshape(a, newshape):
+    """topi.reshape: the same elements in row-major order, in `newshape`
+    (one -1 takes what is left)."""
+    shape = _shape(a)
+    size = 1
+    for d in shape:
+        size *= d
+    newshape = [int(d) for d in newshape]
+    if newshape.count(-1) > 1:
+        raise ValueError("topi.reshape: at most one dimension is -1")
+    known = 1
+    for d in newshape:
+        known *= d if d != -1 else 1
+    if -1 in newshape:
+        if known == 0 or size % known:
+            raise ValueError(f"topi.reshape: cannot reshape {shape} into {tuple(newshape)}")
+        newshape[newshape.index(-1)] = size // known
+    total = 1
+    for d in newshape:
+        total *= d
+    if total != size:
+        raise ValueError(f"topi.reshape: cannot reshape {shape} ({size} elements) into "
+                         f"{tuple(newshape)} ({total})")
+
+    def element(*i):
+        flat = 0
+        for d, k in zip(newshape, i):
+            flat = flat * d + k
+        index = []
+        for d in reversed(shape):
+            index.append(flat % d)
+            flat = flat // d
+        return a[tuple(reversed(index))]
+
+    return te.compute(tuple(newshape), element, name="T_reshape")
