@@ -492,14 +492,15 @@ PYBIND11_MODULE(_tensorir, m) {
       .def("clone", &PyModule::clone)
       .def(
           "tvmscript",
-          [](const PyModule &self, bool asModule) {
+          [](const PyModule &self, bool asModule, bool showMeta) {
             std::string error;
-            std::string text = tir::printTVMScript(self.get(), error, asModule);
+            std::string text =
+                tir::printTVMScript(self.get(), error, asModule, showMeta);
             if (!error.empty())
               throw py::value_error(error);
             return text;
           },
-          py::arg("as_module") = false)
+          py::arg("as_module") = false, py::arg("show_meta") = false)
       .def("functions", &PyModule::functions);
 
   py::class_<PyHandle>(m, "Handle")

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,8 +34,35 @@ std::string tuple(ArrayRef<std::string> items);
 /// A number as the parser reads it back exactly (17 significant digits).
 std::string formatDouble(double value);
 
+/// The tensor constants of a module's graph functions, in the order they
+/// are first printed (TVM's metadata["relax.expr.Constant"]).
+class GraphConstants {
+public:
+  /// The index of `value` (added if new).
+  unsigned add(DenseElementsAttr value, StringRef dtype);
+  bool empty() const { return entries.empty(); }
+  /// `metadata = {"relax.expr.Constant": [(dtype, shape, data), ...]}`.
+  void print(llvm::raw_ostream &os) const;
+
+private:
+  SmallVector<std::pair<DenseElementsAttr, std::string>> entries;
+};
+
+/// Prints a graph function (a func.func on tensors) as @R.function (Graph.cpp);
+/// `inModule`: callees are `cls.<name>` of the @I.ir_module class.
+bool printGraphFunction(func::FuncOp func, GraphConstants &constants,
+                        bool inModule, std::string &error,
+                        llvm::raw_ostream &os);
+
+/// Whether `func` is a graph function: tensors in its signature, or a
+/// tir.call_tir in its body.
+bool isGraphFunction(func::FuncOp func);
+
 class Printer {
 public:
+  /// TVM's name for a scalar type ("float32", "bool", ...), "" if none.
+  std::string dtype(Type t);
+
   explicit Printer(std::string &error) : error(error) {}
 
   /// Prints `func` as a @T.prim_func; false (with the error set) when some
@@ -46,9 +74,6 @@ private:
 
   /// Records the first reason printing fails; always false.
   bool fail(Operation *op, const std::string &why);
-
-  /// TVM's name for a scalar type ("float32", "bool", ...), "" if none.
-  std::string dtype(Type t);
 
   /// Python text for an affine expression; parentheses only where Python's
   /// precedence needs them.

@@ -132,7 +132,8 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
                        options + ")");
     }
   }
-  os << "@T.prim_func\ndef " << func.getName() << "(";
+  os << (func.isPrivate() ? "@T.prim_func(private=True)" : "@T.prim_func")
+     << "\ndef " << func.getName() << "(";
   for (auto [i, p] : llvm::enumerate(params))
     os << (i ? ", " : "") << p;
   os << "):\n";
@@ -160,22 +161,39 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   return true;
 }
 
+bool tvmscript::isGraphFunction(func::FuncOp func) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
+      llvm::any_of(func.getResultTypes(), isTensor))
+    return true;
+  return !func.isExternal() && !func.getOps<CallTirOp>().empty();
+}
+
 std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error,
-                                      bool asModule) {
+                                      bool asModule, bool showMeta) {
   std::string result;
   llvm::raw_string_ostream os(result);
-  os << "# from tensorir.script import tir as T\n";
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+  bool graph = llvm::any_of(funcs, isGraphFunction);
   bool many = asModule || funcs.size() > 1;
+  os << "# from tensorir.script import tir as T\n";
+  if (graph)
+    os << "# from tensorir.script import relax as R\n";
   if (many)
     os << "# from tensorir.script import ir as I\n\n@I.ir_module\nclass "
           "Module:\n";
+  GraphConstants constants;
   for (func::FuncOp func : funcs) {
-    Printer printer(error);
     std::string text;
     llvm::raw_string_ostream f(text);
-    if (!printer.function(func, f))
-      return "";
+    if (isGraphFunction(func)) {
+      if (!printGraphFunction(func, constants, many, error, f))
+        return "";
+    } else {
+      Printer printer(error);
+      if (!printer.function(func, f))
+        return "";
+    }
     if (many) {
       // Every line of the function one level into the class.
       SmallVector<StringRef> lines;
@@ -188,6 +206,14 @@ std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error,
       text = indented;
     }
     os << "\n" << text;
+  }
+  if (!constants.empty()) {
+    os << "\n";
+    if (showMeta)
+      constants.print(os);
+    else
+      os << "# Metadata omitted. Use show_meta=True in script() method to show "
+            "it.\n";
   }
   return result;
 }

@@ -236,15 +236,17 @@ class IRModule:
         """The module as MLIR text."""
         return str(self._native)
 
-    def script(self, *args, **kwargs):
+    def script(self, *args, show_meta=False, **kwargs):
         """The module as TVMScript, an @I.ir_module class (which
         tensorir.script parses back to the same IR). IR that TVMScript cannot
-        express raises ValueError; mlir() always works. TVM's printing
-        options are accepted and ignored."""
-        return self._native.tvmscript(as_module=True)
+        express raises ValueError; mlir() always works. show_meta: print the
+        graph functions' tensor constants after the module (parsing the text
+        back needs them). TVM's other printing options are accepted and
+        ignored."""
+        return self._native.tvmscript(as_module=True, show_meta=bool(show_meta))
 
     def show(self, *args, **kwargs):
-        print(self.script())
+        print(self.script(*args, **kwargs))
 
     def __str__(self):
         return self.mlir()

@@ -70,6 +70,7 @@ class FunctionWriter:
     def __init__(self, name, params, private=False):
         self.name, self.params, self.private = name, list(params), private
         self.lines, self.values, self.used = [], {}, set()
+        self.tuples = {}            # id(var) -> the Tuple it names
         self.header = []
         for p in self.params:
             if not isinstance(p, Var) or not isinstance(p.struct_info, TensorStructInfo):
@@ -115,8 +116,14 @@ class FunctionWriter:
             ssa = self._fresh(var.name_hint)
             self.values[id(var)] = ssa
             self.lines.append(f"    {ssa}{self._call(expr)}")
+        elif isinstance(expr, Var) and id(expr) in self.tuples:
+            self.tuples[id(var)] = self.tuples[id(expr)]
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
             self.values[id(var)] = self.value(expr)
+        elif isinstance(expr, Tuple):
+            for field in expr.fields:
+                self.value(field)  # bound before
+            self.tuples[id(var)] = expr
         else:
             raise TypeError(f"function '{self.name}': cannot bind {type(expr).__name__} "
                             f"to '{var.name_hint}'")
@@ -137,6 +144,8 @@ class FunctionWriter:
                 f"({', '.join(types)}) -> {result_types}")
 
     def finish(self, output):
+        if isinstance(output, Var) and id(output) in self.tuples:
+            output = self.tuples[id(output)]
         outputs = output.fields if isinstance(output, Tuple) else [output]
         values = [self.value(o) for o in outputs]
         types = [_type(o.struct_info) for o in outputs]

@@ -1,10 +1,11 @@
-"""TVMScript: `from tensorir.script import tir as T` (and `ir as I`)."""
+"""TVMScript: `from tensorir.script import tir as T` (and `ir as I`,
+`relax as R`)."""
 import ast as _ast
 
-from . import ir, tir
+from . import ir, relax, tir
 from .parser import ScriptError, parse_function, parse_module_text
 
-__all__ = ["ir", "tir", "ScriptError", "from_source", "ir_module"]
+__all__ = ["ir", "relax", "tir", "ScriptError", "from_source", "ir_module"]
 
 ir_module = ir.ir_module  # @tvm.script.ir_module
 
@@ -15,21 +16,44 @@ def from_source(text, filename="<tvmscript>"):
     PrimFunc; otherwise every function decorated with @T.prim_func, at the
     top level or in an @I.ir_module class, goes into one IRModule."""
     from ..ir import IRModule
+    from .relax_parser import parse_graph_function
     tree = _ast.parse(text, filename)
     functions = []
 
-    def is_prim_func(node):
-        return any(_ast.unparse(d).startswith("T.prim_func") for d in node.decorator_list)
+    def decorated(node, prefix):
+        return any(_ast.unparse(d).startswith(prefix) for d in node.decorator_list)
 
+    def is_function(node):
+        return isinstance(node, _ast.FunctionDef) and (
+            decorated(node, "T.prim_func") or decorated(node, "R.function"))
+
+    # The module's tensor constants: `metadata = {...}` after the module
+    # (what script(show_meta=True) prints).
+    metadata = None
     for node in tree.body:
-        if isinstance(node, _ast.FunctionDef) and is_prim_func(node):
+        if isinstance(node, _ast.FunctionDef) and is_function(node):
             functions.append(node)
         elif isinstance(node, _ast.ClassDef):
-            functions.extend(n for n in node.body
-                             if isinstance(n, _ast.FunctionDef) and is_prim_func(n))
+            functions.extend(n for n in node.body if is_function(n))
+        elif isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], _ast.Name) and node.targets[0].id == "metadata":
+            try:
+                metadata = _ast.literal_eval(node.value)
+            except ValueError:
+                raise ScriptError(f"{filename}:{node.lineno}: error: metadata is a literal "
+                                  "dict (as script(show_meta=True) prints it)") from None
     if not functions:
-        raise ScriptError(f"{filename}: no @T.prim_func in the text")
-    texts = [parse_function(f, text, filename, 0) for f in functions]
+        raise ScriptError(f"{filename}: no @T.prim_func or @R.function in the text")
+    texts = []
+    for f in functions:
+        if decorated(f, "R.function"):
+            texts.append(parse_graph_function(f, text, filename, 0, metadata=metadata))
+        else:
+            body = parse_function(f, text, filename, 0)
+            if any(_ast.unparse(d).replace(" ", "").endswith("private=True)")
+                   for d in f.decorator_list):
+                body = body.replace(f"func.func @{f.name}(", f"func.func private @{f.name}(", 1)
+            texts.append(body)
     mod = IRModule.from_mlir(parse_module_text(texts), filename)
     single = len(functions) == 1 and functions[0] in tree.body
     return mod[functions[0].name] if single else mod

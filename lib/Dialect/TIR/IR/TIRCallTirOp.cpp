@@ -38,8 +38,7 @@ static bool acceptsTensor(MemRefType param, RankedTensorType tensor) {
   return true;
 }
 
-LogicalResult
-CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!callee)
@@ -59,14 +58,14 @@ CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << numOutputs << " output(s)";
   for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
     bool isInput = i < numInputs;
-    auto tensor = cast<RankedTensorType>(
-        isInput ? getInputs()[i].getType() : getResult(i - numInputs).getType());
+    auto tensor =
+        cast<RankedTensorType>(isInput ? getInputs()[i].getType()
+                                       : getResult(i - numInputs).getType());
     auto param = dyn_cast<MemRefType>(type.getInput(i));
     if (!param)
       return emitOpError("parameter ")
              << i << " of '@" << getCallee() << "' is a "
-             << typeText(type.getInput(i))
-             << "; call_tir passes buffers only";
+             << typeText(type.getInput(i)) << "; call_tir passes buffers only";
     if (!acceptsTensor(param, tensor)) {
       InFlightDiagnostic diag = emitOpError();
       if (isInput)
@@ -74,8 +73,7 @@ CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       else
         diag << "output " << i - numInputs;
       return diag << " is a " << typeText(tensor) << ", but parameter " << i
-                  << " of '@" << getCallee() << "' takes a "
-                  << typeText(param);
+                  << " of '@" << getCallee() << "' takes a " << typeText(param);
     }
   }
   // The call is pure because the callee writes nothing but its outputs.
@@ -83,9 +81,8 @@ CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     for (unsigned i = 0; i < numInputs; ++i)
       if (isBufferWritten(callee.getArgument(i))) {
         std::string name = getBufferName(callee.getArgument(i));
-        InFlightDiagnostic diag =
-            emitOpError("callee '@") << getCallee() << "' writes its input "
-                                     << i;
+        InFlightDiagnostic diag = emitOpError("callee '@")
+                                  << getCallee() << "' writes its input " << i;
         if (!name.empty())
           diag << " ('" << name << "')";
         return diag << "; call_tir's callee writes only its outputs";

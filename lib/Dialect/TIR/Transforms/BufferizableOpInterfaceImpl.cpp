@@ -46,8 +46,8 @@ struct CallTirOpInterface
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto call = cast<CallTirOp>(op);
-    auto callee =
-        SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, call.getCalleeAttr());
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr());
     if (!callee)
       return op->emitOpError("callee '@") << call.getCallee() << "' is not a "
                                           << "function of the module";
@@ -85,11 +85,10 @@ struct CallTirOpInterface
       if (failed(alloc))
         return failure();
       results.push_back(*alloc);
-      operands.push_back(param == allocType
-                             ? *alloc
-                             : memref::CastOp::create(rewriter, loc, param,
-                                                      *alloc)
-                                   .getResult());
+      operands.push_back(param == allocType ? *alloc
+                                            : memref::CastOp::create(
+                                                  rewriter, loc, param, *alloc)
+                                                  .getResult());
     }
     func::CallOp::create(rewriter, loc, callee, operands);
     replaceOpWithBufferizedValues(rewriter, op, results);

@@ -70,8 +70,8 @@ struct TIRBufferizeGraphPass
     // Buffers of at least a cache line's alignment, as TVM allocates them.
     options.bufferAlignment = 64;
     bufferization::BufferizationState state;
-    if (failed(bufferization::runOneShotModuleBufferize(module, options,
-                                                        state)))
+    if (failed(
+            bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
 
     bufferization::BufferResultsToOutParamsOpts outParams;
@@ -80,8 +80,8 @@ struct TIRBufferizeGraphPass
     };
     outParams.modifyPublicFunctions = true;
     outParams.hoistStaticAllocs = true;
-    if (failed(bufferization::promoteBufferResultsToOutParams(module,
-                                                              outParams)))
+    if (failed(
+            bufferization::promoteBufferResultsToOutParams(module, outParams)))
       return signalPassFailure();
     MLIRContext *ctx = &getContext();
     for (auto [op, count] : numResults) {
@@ -90,10 +90,10 @@ struct TIRBufferizeGraphPass
       for (unsigned i = 0; i < count; ++i) {
         func.setArgAttr(first + i, TIRDialect::kResultAttrName,
                         UnitAttr::get(ctx));
-        func.setArgAttr(first + i, TIRDialect::kNameAttrName,
-                        StringAttr::get(ctx, i == 0 ? std::string("output")
-                                                    : "output" +
-                                                          std::to_string(i)));
+        func.setArgAttr(
+            first + i, TIRDialect::kNameAttrName,
+            StringAttr::get(ctx, i == 0 ? std::string("output")
+                                        : "output" + std::to_string(i)));
       }
     }
 

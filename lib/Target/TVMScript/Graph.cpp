@@ -1,0 +1,243 @@
+//===- Graph.cpp - graph functions printed as TVMScript's @R.function -----===//
+//
+// A graph function (a func.func on tensors calling prim_funcs with
+// tir.call_tir) as Relax prints it: R.Tensor parameters, one dataflow block
+// of `lv = R.call_tir(cls.f, (args,), out_sinfo=...)` bindings, the output
+// bound to `gv` and returned. Tensor constants are entries of the module's
+// metadata (`metadata["relax.expr.Constant"][k]`), printed after the module
+// on request; scalars print as R.const.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Printer.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::tvmscript;
+
+namespace {
+/// Prints one graph function; names its values as Relax's BlockBuilder
+/// does (lv, lv1, ... and gv for the output).
+class GraphPrinter {
+public:
+  GraphPrinter(GraphConstants &constants, bool inModule, std::string &error)
+      : constants(constants), inModule(inModule), error(error) {}
+
+  bool print(func::FuncOp func, llvm::raw_ostream &os);
+
+private:
+  bool fail(Operation *op, const Twine &why) {
+    if (error.empty())
+      error = (describeOp(op) + ": " + why).str();
+    return false;
+  }
+  static std::string describeOp(Operation *op) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "'" << op->getName() << "'";
+    if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+      os << " at " << loc.getFilename() << ":" << loc.getLine();
+    return text;
+  }
+  /// R.Tensor((128, 128), dtype="float32"), "" if the type has no form.
+  std::string structInfo(Type type);
+  std::string fresh(StringRef hint) {
+    std::string name = hint.str();
+    for (unsigned k = 1; !used.insert(name).second; ++k)
+      name = hint.str() + std::to_string(k);
+    return name;
+  }
+  /// The expression of a value: a name, `lv[1]`, a constant.
+  bool value(Value v, std::string &out);
+
+  GraphConstants &constants;
+  bool inModule;
+  std::string &error;
+  llvm::DenseMap<Value, std::string> names;
+  llvm::StringSet<> used;
+  unsigned counter = 0;
+};
+} // namespace
+
+std::string GraphPrinter::structInfo(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return "";
+  Printer scalar(error);
+  std::string dtype = scalar.dtype(tensor.getElementType());
+  if (dtype.empty())
+    return "";
+  SmallVector<std::string> dims;
+  for (int64_t d : tensor.getShape())
+    dims.push_back(std::to_string(d));
+  return "R.Tensor(" + tuple(dims) + ", dtype=\"" + dtype + "\")";
+}
+
+bool GraphPrinter::value(Value v, std::string &out) {
+  auto it = names.find(v);
+  if (it != names.end()) {
+    out = it->second;
+    return true;
+  }
+  auto constant = v.getDefiningOp<arith::ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                        : DenseElementsAttr();
+  if (!dense)
+    return fail(v.getDefiningOp() ? v.getDefiningOp() : v.getParentBlock()->getParentOp(),
+                "a value a graph function in TVMScript cannot name");
+  Printer scalar(error);
+  std::string dtype = scalar.dtype(dense.getElementType());
+  if (dtype.empty())
+    return fail(constant, "a constant of an element type TVMScript has no name for");
+  if (dense.getType().getRank() == 0) {
+    std::string number;
+    if (isa<FloatType>(dense.getElementType()))
+      number = formatDouble(dense.getSplatValue<APFloat>().convertToDouble());
+    else if (dense.getElementType().isInteger(1))
+      number = dense.getSplatValue<bool>() ? "True" : "False";
+    else
+      number = std::to_string(dense.getSplatValue<APInt>().getSExtValue());
+    out = "R.const(" + number + ", \"" + dtype + "\")";
+    return true;
+  }
+  out = "metadata[\"relax.expr.Constant\"][" +
+        std::to_string(constants.add(dense, dtype)) + "]";
+  return true;
+}
+
+bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
+  if (func.isExternal())
+    return fail(func, "a declaration has no body");
+  if (!func.getBody().hasOneBlock())
+    return fail(func, "a graph function of several blocks has no TVMScript form");
+  SmallVector<std::string> params;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    std::string hint = "arg" + std::to_string(i);
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+      hint = name.str();
+    std::string info = structInfo(func.getArgument(i).getType());
+    if (info.empty())
+      return fail(func, "parameter " + Twine(i) +
+                            " is not a tensor of a static shape");
+    std::string name = fresh(hint);
+    names[func.getArgument(i)] = name;
+    params.push_back(name + ": " + info);
+  }
+  SmallVector<std::string> results;
+  for (Type type : func.getResultTypes()) {
+    results.push_back(structInfo(type));
+    if (results.back().empty())
+      return fail(func, "a result is not a tensor of a static shape");
+  }
+  std::string ret = results.size() == 1
+                        ? results[0]
+                        : "R.Tuple(" + llvm::join(results, ", ") + ")";
+  os << "@R.function";
+  if (func.isPrivate())
+    os << "(private=True)";
+  os << "\ndef " << func.getName() << "(" << llvm::join(params, ", ")
+     << ") -> " << ret << ":\n";
+  if (inModule)
+    os << pad(1) << "cls = Module\n";
+  os << pad(1) << "with R.dataflow():\n";
+  for (Operation &op : func.getBody().front()) {
+    if (isa<arith::ConstantOp>(op) || op.hasTrait<OpTrait::IsTerminator>())
+      continue; // Constants print where they are used.
+    auto call = dyn_cast<CallTirOp>(op);
+    if (!call)
+      return fail(&op, "an op TVMScript's @R.function has no form for");
+    SmallVector<std::string> args;
+    for (Value input : call.getInputs()) {
+      args.emplace_back();
+      if (!value(input, args.back()))
+        return false;
+    }
+    SmallVector<std::string> infos;
+    for (Type type : call.getResultTypes())
+      infos.push_back(structInfo(type));
+    std::string name = fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
+    if (call.getNumResults() == 1) {
+      names[call.getResult(0)] = name;
+    } else {
+      for (auto [index, result] : llvm::enumerate(call.getResults()))
+        names[result] = name + "[" + std::to_string(index) + "]";
+    }
+    std::string sinfo = infos.size() == 1 ? infos[0]
+                                          : "[" + llvm::join(infos, ", ") + "]";
+    os << pad(2) << name << " = R.call_tir("
+       << (inModule ? "cls." : "") << call.getCallee() << ", "
+       << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
+  }
+  auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<std::string> outputs;
+  for (Value v : returnOp.getOperands()) {
+    outputs.emplace_back();
+    if (!value(v, outputs.back()))
+      return false;
+  }
+  std::string gv = fresh("gv");
+  std::string bound = outputs.size() == 1 ? outputs[0] : tuple(outputs);
+  os << pad(2) << gv << ": " << ret << " = " << bound << "\n";
+  os << pad(2) << "R.output(" << gv << ")\n";
+  os << pad(1) << "return " << gv << "\n";
+  return true;
+}
+
+bool tvmscript::printGraphFunction(func::FuncOp func, GraphConstants &constants,
+                                   bool inModule, std::string &error,
+                                   llvm::raw_ostream &os) {
+  GraphPrinter printer(constants, inModule, error);
+  return printer.print(func, os);
+}
+
+unsigned GraphConstants::add(DenseElementsAttr value, StringRef dtype) {
+  for (auto [index, entry] : llvm::enumerate(entries))
+    if (entry.first == value)
+      return index;
+  entries.emplace_back(value, dtype.str());
+  return entries.size() - 1;
+}
+
+void GraphConstants::print(llvm::raw_ostream &os) const {
+  // Each entry: (dtype, shape, data), data one number for a splat, else
+  // the elements' bytes (little-endian) in hex.
+  os << "metadata = {\"relax.expr.Constant\": [\n";
+  for (const auto &[value, dtype] : entries) {
+    SmallVector<std::string> dims;
+    for (int64_t d : value.getType().getShape())
+      dims.push_back(std::to_string(d));
+    os << pad(1) << "(\"" << dtype << "\", " << tuple(dims) << ", ";
+    if (value.isSplat() && isa<FloatType>(value.getElementType()))
+      os << formatDouble(value.getSplatValue<APFloat>().convertToDouble());
+    else if (value.isSplat() && !value.getElementType().isInteger(1))
+      os << value.getSplatValue<APInt>().getSExtValue();
+    else {
+      os << "\"0x";
+      int64_t count = value.getNumElements();
+      unsigned width = value.getElementType().getIntOrFloatBitWidth();
+      ArrayRef<char> raw = value.getRawData();
+      if (width == 1) {
+        // Booleans as one byte each.
+        for (bool b : value.getValues<bool>())
+          os << (b ? "01" : "00");
+      } else {
+        size_t bytes = count * (width / 8);
+        for (size_t i = 0; i < bytes; ++i) {
+          // A splat keeps one element: repeat it.
+          char c = raw[value.isSplat() ? i % raw.size() : i];
+          os << llvm::format_hex_no_prefix(static_cast<uint8_t>(c), 2, true);
+        }
+      }
+      os << "\"";
+    }
+    os << "),\n";
+  }
+  os << "]}\n";
+}

@@ -1,0 +1,51 @@
+"""The `R` namespace of TVMScript: @R.function graph functions.
+
+    @R.function
+    def main(x: R.Tensor((1, 784), dtype="float32")) -> R.Tensor((1, 10), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.dense, (x, metadata["relax.expr.Constant"][0]),
+                            out_sinfo=R.Tensor((1, 10), dtype="float32"))
+            gv: R.Tensor((1, 10), dtype="float32") = lv
+            R.output(gv)
+        return gv
+
+As for @T.prim_func, nothing in the body runs: the parser reads the
+function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
+tensors). Tensor constants come from `metadata` (what mod.script(
+show_meta=True) prints after the module).
+"""
+from ..relax.struct_info import TensorStructInfo, TupleStructInfo
+from .values import ScriptError
+
+
+def Tensor(shape=None, dtype="float32", **kwargs):  # noqa: N802 - TVMScript's name
+    """R.Tensor((m, n), dtype="float32") in annotations."""
+    return TensorStructInfo(shape, dtype)
+
+
+def Tuple(*fields):  # noqa: N802 - TVMScript's name
+    """R.Tuple(R.Tensor(...), ...) in annotations."""
+    return TupleStructInfo(fields)
+
+
+def function(fn=None, *, private=False, pure=True, check_well_formed=True):
+    """@R.function: parses the decorated Python function as a graph
+    function (a relax.Function)."""
+    from .relax_parser import parse_decorated
+    def parse(f):
+        return parse_decorated(f, private)
+    return parse if fn is None else parse(fn)
+
+
+def _only_in_function(name):
+    def call(*args, **kwargs):
+        raise ScriptError(f"R.{name}(...) is only meaningful inside an @R.function")
+    call.__name__ = name
+    return call
+
+
+call_tir = _only_in_function("call_tir")
+output = _only_in_function("output")
+dataflow = _only_in_function("dataflow")
+const = _only_in_function("const")

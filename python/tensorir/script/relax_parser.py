@@ -1,0 +1,258 @@
+"""Parses @R.function TVMScript into a graph function's MLIR (through
+relax.function.FunctionWriter, which BlockBuilder writes with too)."""
+import ast
+
+import numpy as np
+
+from ..relax.expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var, const
+from ..relax.function import Function, FunctionWriter
+from ..relax.struct_info import MLIR_TYPES, StructInfo, TensorStructInfo, TupleStructInfo
+from .parser import function_source, python_env
+from .values import ScriptError
+
+
+def metadata_constants(metadata):
+    """The numpy arrays of `metadata["relax.expr.Constant"]`: entries are
+    arrays, or (dtype, shape, data) with data a number (a splat) or the
+    elements' little-endian bytes in hex, as mod.script(show_meta=True)
+    prints them."""
+    if metadata is None:
+        return None
+    entries = metadata.get("relax.expr.Constant", []) if isinstance(metadata, dict) else None
+    if entries is None:
+        raise ScriptError("metadata is a dict {\"relax.expr.Constant\": [...]}")
+    arrays = []
+    for k, entry in enumerate(entries):
+        if isinstance(entry, np.ndarray):
+            arrays.append(entry)
+            continue
+        try:
+            dtype, shape, data = entry
+        except (TypeError, ValueError):
+            raise ScriptError(f"metadata constant {k}: expected (dtype, shape, data)") from None
+        if dtype not in MLIR_TYPES:
+            raise ScriptError(f"metadata constant {k}: unsupported dtype {dtype!r}")
+        shape = tuple(int(d) for d in shape)
+        if isinstance(data, str):
+            raw = bytes.fromhex(data[2:] if data.startswith("0x") else data)
+            np_dtype = np.dtype("bool" if dtype == "bool" else dtype).newbyteorder("<")
+            count = int(np.prod(shape, dtype=np.int64))
+            if len(raw) != count * np_dtype.itemsize:
+                raise ScriptError(f"metadata constant {k}: {len(raw)} bytes of data for "
+                                  f"{count} elements of {dtype}")
+            array = np.frombuffer(raw, dtype=np_dtype).astype(np_dtype.newbyteorder("="))
+            arrays.append(array.reshape(shape))
+        else:
+            arrays.append(np.full(shape, data, dtype=dtype))
+    return arrays
+
+
+class GraphParser:
+    """Reads one @R.function's AST."""
+
+    def __init__(self, node, source, filename, line_offset, env, constants):
+        self.node, self.source, self.filename = node, source, filename
+        self.line_offset, self.env = line_offset, dict(env or {})
+        self.constants = constants
+        self.scope = {}            # Python name -> relax Expr
+        self.module_aliases = set()
+        self.bindings = []
+
+    def error(self, node, message):
+        line = getattr(node, "lineno", 1) + self.line_offset
+        return ScriptError(f"{self.filename}:{line}: error: {message}")
+
+    # ------------------------------------------------------------ values
+    def eval_info(self, node):
+        """A struct info annotation (R.Tensor(...), R.Tuple(...), a list)."""
+        from . import relax as R
+        env = dict(self.env)
+        env["R"] = R
+        try:
+            value = eval(compile(ast.Expression(node), self.filename, "eval"), env)  # noqa: S307
+        except ScriptError:
+            raise
+        except Exception as e:  # the annotation's own error, located
+            raise self.error(node, f"annotation {ast.unparse(node)}: {e}") from None
+        if isinstance(value, (list, tuple)):
+            if not all(isinstance(v, TensorStructInfo) for v in value):
+                raise self.error(node, "out_sinfo holds R.Tensor(...) values")
+            return list(value)
+        if not isinstance(value, StructInfo):
+            raise self.error(node, f"{ast.unparse(node)} is not R.Tensor(...)")
+        return value
+
+    def expr(self, node):
+        if isinstance(node, ast.Name):
+            if node.id not in self.scope:
+                raise self.error(node, f"'{node.id}' is not defined in the function")
+            return self.scope[node.id]
+        if isinstance(node, ast.Subscript):
+            # metadata["relax.expr.Constant"][k], or a tuple's field.
+            inner = node.value
+            if (isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name)
+                    and inner.value.id == "metadata"):
+                if self.constants is None:
+                    raise self.error(node, "the function reads metadata constants, but the "
+                                     "text has no metadata (print with show_meta=True)")
+                index = self.literal(node.slice)
+                if not isinstance(index, int) or not 0 <= index < len(self.constants):
+                    raise self.error(node, f"metadata has no constant {index!r}")
+                return Constant(self.constants[index])
+            base = self.expr(inner)
+            index = self.literal(node.slice)
+            try:
+                return TupleGetItem(base, index)
+            except (TypeError, IndexError) as e:
+                raise self.error(node, str(e)) from None
+        if isinstance(node, ast.Tuple):
+            return Tuple([self.expr(e) for e in node.elts])
+        if isinstance(node, ast.Call) and self.is_r(node.func, "const"):
+            args = [self.literal(a) for a in node.args]
+            kwargs = {k.arg: self.literal(k.value) for k in node.keywords}
+            try:
+                return const(*args, **kwargs)
+            except (TypeError, ValueError) as e:
+                raise self.error(node, f"R.const: {e}") from None
+        if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
+            return self.call_tir(node)
+        raise self.error(node, f"{ast.unparse(node)}: an expression an @R.function does "
+                         "not take (R.call_tir, R.const, metadata constants, names, "
+                         "tuples)")
+
+    def literal(self, node):
+        try:
+            return ast.literal_eval(node)
+        except ValueError:
+            raise self.error(node, f"{ast.unparse(node)} is not a literal") from None
+
+    def is_r(self, node, name):
+        return (isinstance(node, ast.Attribute) and node.attr == name
+                and isinstance(node.value, ast.Name) and node.value.id == "R")
+
+    def call_tir(self, node):
+        if len(node.args) < 2:
+            raise self.error(node, "R.call_tir(callee, (args...), out_sinfo=...)")
+        callee = node.args[0]
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
+                and callee.value.id in self.module_aliases:
+            gvar = GlobalVar(callee.attr)
+        elif isinstance(callee, ast.Name):
+            gvar = GlobalVar(callee.id)
+        else:
+            raise self.error(callee, "R.call_tir calls a function of the module (cls.name)")
+        args = node.args[1]
+        inputs = [self.expr(e) for e in args.elts] if isinstance(args, ast.Tuple) \
+            else [self.expr(args)]
+        keywords = {k.arg: k.value for k in node.keywords}
+        sinfo = keywords.pop("out_sinfo", node.args[2] if len(node.args) > 2 else None)
+        if sinfo is None:
+            raise self.error(node, "R.call_tir needs out_sinfo")
+        if keywords:
+            raise self.error(node, f"R.call_tir: unsupported argument(s) "
+                             f"{', '.join(keywords)}")
+        info = self.eval_info(sinfo)
+        if isinstance(info, list):
+            info = info[0] if len(info) == 1 else TupleStructInfo(info)
+        for a, e in zip(inputs, args.elts if isinstance(args, ast.Tuple) else [args]):
+            if not isinstance(a.struct_info, TensorStructInfo):
+                raise self.error(e, f"{ast.unparse(e)} is not a tensor")
+        return Call("relax.call_tir", [gvar] + inputs, info)
+
+    # -------------------------------------------------------- statements
+    def statements(self, body):
+        for stmt in body:
+            self.statement(stmt)
+
+    def bind(self, target, value, annotation=None):
+        if not isinstance(target, ast.Name):
+            raise self.error(target, "a binding names one variable")
+        expr = self.expr(value)
+        if annotation is not None:
+            declared = self.eval_info(annotation)
+            if declared != expr.struct_info:
+                raise self.error(annotation, f"'{target.id}' is annotated {declared!r} but "
+                                 f"the value is {expr.struct_info!r}")
+        var = Var(target.id, expr.struct_info)
+        self.bindings.append((var, expr))
+        self.scope[target.id] = var
+
+    def statement(self, stmt):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(stmt.value, ast.Name) and stmt.value.id not in self.scope \
+                    and isinstance(target, ast.Name):
+                self.module_aliases.add(target.id)  # cls = Module
+                return
+            return self.bind(target, stmt.value)
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            return self.bind(stmt.target, stmt.value, stmt.annotation)
+        if isinstance(stmt, ast.With) and len(stmt.items) == 1 and isinstance(
+                stmt.items[0].context_expr, ast.Call) and self.is_r(
+                    stmt.items[0].context_expr.func, "dataflow"):
+            return self.statements(stmt.body)
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and self.is_r(
+                stmt.value.func, "output"):
+            for a in stmt.value.args:
+                self.expr(a)  # defined
+            return None
+        if isinstance(stmt, ast.Return):
+            raise self.error(stmt, "return ends the function")
+        raise self.error(stmt, f"{ast.unparse(stmt).splitlines()[0]}: a statement an "
+                         "@R.function does not take")
+
+    def parse(self, private=False):
+        node = self.node
+        params = []
+        for arg in node.args.args:
+            if arg.annotation is None:
+                raise self.error(arg, f"parameter '{arg.arg}' needs an R.Tensor annotation")
+            info = self.eval_info(arg.annotation)
+            var = Var(arg.arg, info)
+            params.append(var)
+            self.scope[arg.arg] = var
+        body = node.body
+        if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+            raise self.error(node, f"@R.function '{node.name}' ends with return <value>")
+        self.statements(body[:-1])
+        output = self.expr(body[-1].value)
+        if node.returns is not None:
+            declared = self.eval_info(node.returns)
+            if declared != output.struct_info:
+                raise self.error(node.returns, f"'{node.name}' is declared to return "
+                                 f"{declared!r} but returns {output.struct_info!r}")
+        try:
+            writer = FunctionWriter(node.name, params, private)
+            for var, expr in self.bindings:
+                writer.bind(var, expr)
+            return writer.finish(output)
+        except (TypeError, ValueError, NotImplementedError) as e:
+            raise self.error(node, str(e)) from None
+
+
+def is_private(node):
+    for d in node.decorator_list:
+        if isinstance(d, ast.Call):
+            for k in d.keywords:
+                if k.arg == "private" and isinstance(k.value, ast.Constant):
+                    return bool(k.value.value)
+    return False
+
+
+def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None):
+    """The MLIR text of the @R.function `node`."""
+    constants = metadata_constants(metadata)
+    parser = GraphParser(node, source, filename, line_offset, env, constants)
+    return parser.parse(is_private(node))
+
+
+def parse_decorated(fn, private=False):
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise ScriptError(f"@R.function decorates a Python function, got {type(fn).__name__}")
+    source, filename, offset = function_source(fn)
+    node = ast.parse(source).body[0]
+    env = python_env(fn)
+    text = parse_graph_function(node, source, filename, offset, env, env.get("metadata"))
+    if private and not text.startswith("func.func private"):
+        text = text.replace("func.func @", "func.func private @", 1)
+    return Function(node.name, text, filename)
