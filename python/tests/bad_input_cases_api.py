@@ -3,6 +3,58 @@ targets, calls with wrong arrays). test_bad_input.py runs them."""
 from bad_input_case import py
 
 CASES = [
+    # ------------------------------------------------ graph level (relax)
+    py("relax_second_func_output", "a second emit_func_output in one function", "RuntimeError",
+       r"function 'main' already has its output", """
+       from tensorir import relax
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       bb = relax.BlockBuilder()
+       with bb.function("main", [x]):
+           bb.emit_func_output(x)
+           bb.emit_func_output(x)
+       """),
+    py("relax_params_twice", "parameters given at function() and at emit_func_output", "ValueError",
+       r"the parameters were given at function\(\); give them once", """
+       from tensorir import relax
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       bb = relax.BlockBuilder()
+       with bb.function("main", [x]):
+           bb.emit_func_output(x, params=[x])
+       """),
+    py("relax_emit_outside_function", "emit_te outside any function", "RuntimeError",
+       r"BlockBuilder.emit is called inside `with bb.function\(...\)`", """
+       from tensorir import relax, topi
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       relax.BlockBuilder().emit_te(topi.nn.relu, x)
+       """),
+    py("relax_output_sinfo_mismatch", "call_tir whose out_sinfo is not what the prim_func writes",
+       "ValueError", r"output 0 is a tensor<8xf32>, but parameter 1 of '@relu' takes a memref<4xf32>", """
+       from tensorir import relax, te, topi
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       f = te.create_prim_func([te.placeholder((4,), "float32", "A"),
+                                topi.nn.relu(te.placeholder((4,), "float32", "A"))], name="relu")
+       bb = relax.BlockBuilder()
+       with bb.function("main", [x]):
+           g = bb.add_func(f, "relu")
+           y = bb.emit(relax.call_tir(g, [x], relax.TensorStructInfo((8,), "float32")))
+           bb.emit_func_output(y)
+       bb.get()
+       """),
+    py("relax_symbolic_shape", "a tensor of a symbolic shape", "ValueError",
+       r"dimension 'n' is not a constant; graph functions have static shapes", """
+       from tensorir import relax
+       relax.TensorStructInfo(("n", 4), "float32")
+       """),
+    py("relax_vm_wrong_shape", "a graph function called with an array of the wrong shape",
+       "ValueError", r"argument 0 \('x'\) of 'main'.*shape", """
+       from tensorir import relax, topi
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       bb = relax.BlockBuilder()
+       with bb.function("main", [x]):
+           bb.emit_func_output(bb.emit_te(topi.nn.relu, x))
+       vm = relax.VirtualMachine(relax.build(bb.get()), tvm.cpu())
+       vm["main"](np.zeros((5,), "float32"))
+       """),
     # ------------------------------------------------ schedules
     py("stale_loop", "split a loop that an earlier split replaced", "ScheduleError",
        r"the loop no longer exists: split and fuse replace the loops they transform", """

@@ -226,6 +226,7 @@ class BlockBuilder:
         from ..ir.base import structural_equal
         from ..script.tir import PrimFunc
         if isinstance(func, PrimFunc):
+            func = func.as_private()
             for name, existing in self._funcs.items():
                 if isinstance(existing, PrimFunc) and structural_equal(existing, func):
                     return GlobalVar(name)
@@ -235,7 +236,6 @@ class BlockBuilder:
             name = f"{func_name}{k}"
         if isinstance(func, PrimFunc):
             func = func.with_name(name) if func.name != name else func
-            func = func.as_private()
         self._funcs[name] = func
         return GlobalVar(name)
 

@@ -1,0 +1,317 @@
+"""Graph level: relax.BlockBuilder, emit_te, call_tir, TVMScript's
+@R.function printed and parsed, relax.build and the VirtualMachine, and the
+seed's PyTorch import written by a user (torch.fx), against PyTorch."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import relax, te, topi
+from tensorir.script import from_source
+from tensorir.script import ir as I
+from tensorir.script import relax as R
+from tensorir.script import tir as T
+
+
+def te_matmul(A, B):
+    k = te.reduce_axis((0, A.shape[1]), name="k")
+    return te.compute((A.shape[0], B.shape[1]),
+                      lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name="matmul")
+
+
+def te_relu(A):
+    return te.compute(A.shape, lambda *i: te.max(A(*i), 0), name="relu")
+
+
+def matmul_relu_module(params_at_function):
+    A = relax.Var("A", relax.TensorStructInfo((16, 8), "float32"))
+    B = relax.Var("B", relax.TensorStructInfo((8, 12), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [A, B] if params_at_function else None):
+        with bb.dataflow():
+            C = bb.emit_te(te_matmul, A, B)
+            D = bb.emit_te(te_relu, C)
+            out = bb.emit_output(D)
+        if params_at_function:
+            bb.emit_func_output(out)
+        else:
+            bb.emit_func_output(out, params=[A, B])
+    return bb.get()
+
+
+def run(mod, *args):
+    return relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())["main"](*args)
+
+
+@pytest.mark.parametrize("params_at_function", [True, False])
+def test_block_builder_matmul_relu(params_at_function):
+    mod = matmul_relu_module(params_at_function)
+    assert list(mod.functions) == ["te_matmul", "te_relu", "main"]
+    assert isinstance(mod["main"], relax.Function)
+    text = mod.script()
+    assert '@T.prim_func(private=True)\n    def te_matmul(A: T.Buffer((16, 8), "float32"), ' \
+           'B: T.Buffer((8, 12), "float32"), matmul: T.Buffer((16, 12), "float32")):' in text
+    assert ('lv = R.call_tir(cls.te_matmul, (A, B), '
+            'out_sinfo=R.Tensor((16, 12), dtype="float32"))') in text
+    assert "lv1 = R.call_tir(cls.te_relu, (lv,), " in text
+    assert 'gv: R.Tensor((16, 12), dtype="float32") = lv1\n            R.output(gv)\n' \
+           '        return gv' in text
+    a = np.random.rand(16, 8).astype("float32") - 0.5
+    b = np.random.rand(8, 12).astype("float32")
+    out = run(mod, tvm.nd.array(a), b)
+    assert isinstance(out, tvm.nd.NDArray)
+    np.testing.assert_allclose(out.numpy(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
+
+
+def test_graph_in_mlir_is_call_tir_on_tensors():
+    text = matmul_relu_module(True).mlir()
+    assert "func.func private @te_matmul(" in text
+    assert ("tir.call_tir @te_matmul(%arg0, %arg1) : (tensor<16x8xf32>, tensor<8x12xf32>) "
+            "-> tensor<16x12xf32>") in text
+
+
+def test_emit_te_reuses_equal_prim_funcs_and_names_others_apart():
+    x = relax.Var("x", relax.TensorStructInfo((4, 8), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            a = bb.emit_te(topi.nn.relu, x)
+            b = bb.emit_te(topi.nn.relu, a)              # same shapes: reused
+            c = bb.emit_te(topi.reshape, b, (8, 4))
+            d = bb.emit_te(topi.nn.relu, c)              # other shape: relu1
+            out = bb.emit_output(d)
+        bb.emit_func_output(out)
+    mod = bb.get()
+    assert list(mod.functions) == ["relu", "reshape", "relu1", "main"]
+    data = np.random.rand(4, 8).astype("float32") - 0.5
+    np.testing.assert_allclose(run(mod, data).numpy(), np.maximum(data, 0).reshape(8, 4))
+
+
+def test_constants_broadcast_and_roundtrip_with_metadata():
+    w = np.random.rand(6, 5).astype("float32")
+    bias = np.random.rand(6).astype("float32")
+    x = relax.Var("x", relax.TensorStructInfo((3, 5), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            y = bb.emit_te(topi.nn.dense, x, relax.const(w))
+            z = bb.emit_te(topi.add, y, relax.const(bias, relax.DynTensorType(1, "float32")))
+            out = bb.emit_output(z)
+        bb.emit_func_output(out)
+    mod = bb.get()
+    text = mod.script()
+    assert 'R.call_tir(cls.dense, (x, metadata["relax.expr.Constant"][0]), ' in text
+    assert "# Metadata omitted. Use show_meta=True" in text
+    with pytest.raises(tvm.script.ScriptError, match="show_meta=True"):
+        from_source(text)
+    parsed = from_source(mod.script(show_meta=True))
+    assert tvm.ir.structural_equal(parsed, mod)
+    assert parsed.mlir() == mod.mlir()
+    data = np.random.rand(3, 5).astype("float32")
+    for m in (mod, parsed):
+        np.testing.assert_allclose(run(m, data).numpy(), data @ w.T + bias, rtol=1e-5)
+
+
+@I.ir_module
+class Handwritten:
+    @T.prim_func(private=True)
+    def scale(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"),
+              C: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.block("C"):
+                vi = T.axis.spatial(8, i)
+                C[vi] = A[vi] * B[vi]
+
+    @T.prim_func(private=True)
+    def split(A: T.Buffer((8,), "float32"), lo: T.Buffer((4,), "float32"),
+              hi: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.block("split"):
+                vi = T.axis.spatial(4, i)
+                lo[vi] = A[vi]
+                hi[vi] = A[vi + 4]
+
+    @R.function
+    def main(x: R.Tensor((8,), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"),
+                                                            R.Tensor((4,), dtype="float32")):
+        cls = Handwritten
+        with R.dataflow():
+            lv = R.call_tir(cls.scale, (x, x), out_sinfo=R.Tensor((8,), dtype="float32"))
+            lv1 = R.call_tir(cls.split, (lv,), out_sinfo=[R.Tensor((4,), dtype="float32"),
+                                                          R.Tensor((4,), dtype="float32")])
+            gv: R.Tuple(R.Tensor((4,), dtype="float32"),
+                        R.Tensor((4,), dtype="float32")) = (lv1[1], lv1[0])
+            R.output(gv)
+        return gv
+
+
+def test_handwritten_module_with_two_results():
+    data = np.arange(8, dtype="float32")
+    hi, lo = run(Handwritten, data)
+    np.testing.assert_array_equal(hi.numpy(), (data * data)[4:])
+    np.testing.assert_array_equal(lo.numpy(), (data * data)[:4])
+    assert "out_sinfo=[R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\")]" \
+        in Handwritten.script()
+    again = from_source(Handwritten.script())
+    assert again.mlir() == Handwritten.mlir()
+    # The built main takes its results as out-parameters too.
+    lib = tvm.build(Handwritten)
+    assert lib["main"].signature == ("main(x: float32[8], output: float32[4] (result), "
+                                     "output1: float32[4] (result))")
+
+
+def test_annotation_mismatch_is_an_error():
+    with pytest.raises(tvm.script.ScriptError, match="annotated R.Tensor"):
+        @R.function
+        def main(x: R.Tensor((8,), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
+            with R.dataflow():
+                gv: R.Tensor((4,), dtype="float32") = x
+                R.output(gv)
+            return gv
+
+
+# ------------------------------------------------------------------ PyTorch
+torch = pytest.importorskip("torch", reason="PyTorch (Debian's python3-torch) is not installed")
+fx = pytest.importorskip("torch.fx")
+nn = torch.nn
+
+
+def map_param(param):
+    ndim = len(param.data.shape)
+    return relax.const(param.data.cpu().numpy(), relax.DynTensorType(ndim, "float32"))
+
+
+def fetch_attr(fx_mod, target):
+    attr_itr = fx_mod
+    for i, atom in enumerate(target.split(".")):
+        if not hasattr(attr_itr, atom):
+            raise RuntimeError(f"Node referenced nonexistant target {target}")
+        attr_itr = getattr(attr_itr, atom)
+    return attr_itr
+
+
+def from_fx(fx_mod, input_shapes, call_function_map, call_module_map):
+    """The seed's importer, as a user writes it."""
+    input_index = 0
+    node_map = {}
+    named_modules = dict(fx_mod.named_modules())
+    bb = relax.BlockBuilder()
+    fn_inputs = []
+    fn_output = None
+    with bb.function("main"):
+        with bb.dataflow():
+            for node in fx_mod.graph.nodes:
+                if node.op == "placeholder":
+                    shape = input_shapes[input_index]
+                    input_index += 1
+                    input_var = relax.Var(node.target, relax.TensorStructInfo(shape, "float32"))
+                    fn_inputs.append(input_var)
+                    node_map[node] = input_var
+                elif node.op == "get_attr":
+                    node_map[node] = map_param(fetch_attr(fx_mod, node.target))
+                elif node.op == "call_function":
+                    node_map[node] = call_function_map[node.target](bb, node_map, node)
+                elif node.op == "call_module":
+                    named_module = named_modules[node.target]
+                    node_map[node] = call_module_map[type(named_module)](
+                        bb, node_map, node, named_module)
+                elif node.op == "output":
+                    output = node_map[node.args[0]]
+                    assert fn_output is None
+                    fn_output = bb.emit_output(output)
+        bb.emit_func_output(output, fn_inputs)
+    return bb.get()
+
+
+def map_matmul(bb, node_map, node):
+    return bb.emit_te(te_matmul, node_map[node.args[0]], node_map[node.args[1]])
+
+
+def map_relu(bb, node_map, node):
+    return bb.emit_te(te_relu, node_map[node.args[0]])
+
+
+def map_nn_linear(bb, node_map, node, nn_mod):
+    x = node_map[node.args[0]]
+    w = map_param(nn_mod.weight)
+    if nn_mod.bias is not None:
+        b = map_param(nn_mod.bias)
+    y = bb.emit_te(topi.nn.dense, x, w)
+    return bb.emit_te(topi.add, y, b)
+
+
+def map_nn_relu(bb, node_map, node, nn_mod):
+    return map_relu(bb, node_map, node)
+
+
+class MyModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(128, 128))
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight)
+        x = torch.relu(x)
+        return x
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear0 = nn.Linear(784, 128, bias=True)
+        self.relu = nn.ReLU()
+        self.linear1 = nn.Linear(128, 10, bias=True)
+
+    def forward(self, x):
+        x = self.linear0(x)
+        x = self.relu(x)
+        x = self.linear1(x)
+        return x
+
+
+def test_seed_from_fx_matmul_relu():
+    torch.manual_seed(0)
+    model = MyModel()
+    mod = from_fx(fx.symbolic_trace(model), input_shapes=[(1, 128)],
+                  call_function_map={torch.matmul: map_matmul, torch.relu: map_relu},
+                  call_module_map={})
+    text = mod.script()
+    assert ('def te_matmul(x: T.Buffer((1, 128), "float32"), B: T.Buffer((128, 128), '
+            '"float32"), matmul: T.Buffer((1, 128), "float32")):') in text
+    assert ('lv = R.call_tir(cls.te_matmul, (x, metadata["relax.expr.Constant"][0]), '
+            'out_sinfo=R.Tensor((1, 128), dtype="float32"))') in text
+    x = np.random.rand(1, 128).astype("float32")
+    expected = model(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_seed_from_fx_mlp_with_topi():
+    torch.manual_seed(0)
+    mlp = MLP()
+    mod = from_fx(fx.symbolic_trace(mlp), input_shapes=[(1, 784)], call_function_map={},
+                  call_module_map={torch.nn.Linear: map_nn_linear, torch.nn.ReLU: map_nn_relu})
+    assert list(mod.functions) == ["dense", "add", "te_relu", "dense1", "add1", "main"]
+    text = mod.script()
+    for line in ('lv = R.call_tir(cls.dense, (x, metadata["relax.expr.Constant"][0]), ',
+                 'lv1 = R.call_tir(cls.add, (lv, metadata["relax.expr.Constant"][1]), ',
+                 'lv2 = R.call_tir(cls.te_relu, (lv1,), ',
+                 'lv3 = R.call_tir(cls.dense1, (lv2, metadata["relax.expr.Constant"][2]), ',
+                 'lv4 = R.call_tir(cls.add1, (lv3, metadata["relax.expr.Constant"][3]), '):
+        assert line in text
+    x = np.random.rand(1, 784).astype("float32")
+    expected = mlp(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_schedule_the_heaviest_prim_func_of_a_model():
+    torch.manual_seed(0)
+    mlp = MLP()
+    mod = from_fx(fx.symbolic_trace(mlp), input_shapes=[(1, 784)], call_function_map={},
+                  call_module_map={torch.nn.Linear: map_nn_linear, torch.nn.ReLU: map_nn_relu})
+    sch = tvm.tir.Schedule(mod["dense"])
+    i, j, k = sch.get_loops(sch.get_block("T_matmul_NT"))
+    ko, ki = sch.split(k, factors=[None, 16])
+    sch.reorder(i, ko, j, ki)
+    mod["dense"] = sch.mod["main"].with_name("dense").as_private()
+    x = np.random.rand(1, 784).astype("float32")
+    expected = mlp(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
