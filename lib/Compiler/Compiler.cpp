@@ -331,6 +331,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // Graph functions take buffers (their results as out-parameters) before
   // their signatures are read.
   PassManager restorePM(context);
+  restorePM.addPass(createTIRLegalizeOpsPass());
   restorePM.addPass(createTIRBufferizeGraphPass());
   restorePM.addPass(createTIRRestoreDeclaredLayoutsPass());
   if (failed(restorePM.run(module)))

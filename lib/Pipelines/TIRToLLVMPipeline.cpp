@@ -23,6 +23,7 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // would otherwise unroll the iterations it cuts off, at great cost).
   // Graph functions (on tensors, calling prim_funcs) become allocations,
   // calls and frees first; a module of prim_funcs only is left as it is.
+  pm.addPass(createTIRLegalizeOpsPass());
   pm.addPass(createTIRBufferizeGraphPass());
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());

@@ -7,6 +7,7 @@
 #ifndef TENSORIR_CONVERSION_PASSES_H
 #define TENSORIR_CONVERSION_PASSES_H
 
+#include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
 
 namespace mlir::tir {

@@ -67,4 +67,23 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
+  let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
+  let description = [{
+    Every linalg op on buffers (memrefs) under the operation, generic or
+    named, becomes a loop nest (`i0`, `i1`, ... over its static loop ranges)
+    holding one `tir.block` named after the op: its parallel loops are
+    spatial iteration variables, its reduction loops reduce ones, each
+    operand the body reads is a `tir.load` through its indexing map, the
+    body's arith / math ops are cloned, and each yielded value is stored
+    through its output's map. The block's read and write regions are
+    inferred. The block can then be scheduled like any other.
+
+    An op with dynamic loop ranges, or a body holding anything but scalar
+    arith / math ops, is an error naming the reason.
+  }];
+  let dependentDialects = ["::mlir::tir::TIRDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TENSORIR_CONVERSION_PASSES_TD

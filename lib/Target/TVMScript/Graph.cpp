@@ -90,12 +90,14 @@ bool GraphPrinter::value(Value v, std::string &out) {
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
                         : DenseElementsAttr();
   if (!dense)
-    return fail(v.getDefiningOp() ? v.getDefiningOp() : v.getParentBlock()->getParentOp(),
+    return fail(v.getDefiningOp() ? v.getDefiningOp()
+                                  : v.getParentBlock()->getParentOp(),
                 "a value a graph function in TVMScript cannot name");
   Printer scalar(error);
   std::string dtype = scalar.dtype(dense.getElementType());
   if (dtype.empty())
-    return fail(constant, "a constant of an element type TVMScript has no name for");
+    return fail(constant,
+                "a constant of an element type TVMScript has no name for");
   if (dense.getType().getRank() == 0) {
     std::string number;
     if (isa<FloatType>(dense.getElementType()))
@@ -116,11 +118,13 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   if (func.isExternal())
     return fail(func, "a declaration has no body");
   if (!func.getBody().hasOneBlock())
-    return fail(func, "a graph function of several blocks has no TVMScript form");
+    return fail(func,
+                "a graph function of several blocks has no TVMScript form");
   SmallVector<std::string> params;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     std::string hint = "arg" + std::to_string(i);
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+    if (auto name =
+            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
       hint = name.str();
     std::string info = structInfo(func.getArgument(i).getType());
     if (info.empty())
@@ -142,8 +146,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   os << "@R.function";
   if (func.isPrivate())
     os << "(private=True)";
-  os << "\ndef " << func.getName() << "(" << llvm::join(params, ", ")
-     << ") -> " << ret << ":\n";
+  os << "\ndef " << func.getName() << "(" << llvm::join(params, ", ") << ") -> "
+     << ret << ":\n";
   if (inModule)
     os << pad(1) << "cls = Module\n";
   os << pad(1) << "with R.dataflow():\n";
@@ -162,18 +166,19 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     SmallVector<std::string> infos;
     for (Type type : call.getResultTypes())
       infos.push_back(structInfo(type));
-    std::string name = fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
+    std::string name =
+        fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
     if (call.getNumResults() == 1) {
       names[call.getResult(0)] = name;
     } else {
       for (auto [index, result] : llvm::enumerate(call.getResults()))
         names[result] = name + "[" + std::to_string(index) + "]";
     }
-    std::string sinfo = infos.size() == 1 ? infos[0]
-                                          : "[" + llvm::join(infos, ", ") + "]";
-    os << pad(2) << name << " = R.call_tir("
-       << (inModule ? "cls." : "") << call.getCallee() << ", "
-       << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
+    std::string sinfo =
+        infos.size() == 1 ? infos[0] : "[" + llvm::join(infos, ", ") + "]";
+    os << pad(2) << name << " = R.call_tir(" << (inModule ? "cls." : "")
+       << call.getCallee() << ", " << tuple(args) << ", out_sinfo=" << sinfo
+       << ")\n";
   }
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<std::string> outputs;

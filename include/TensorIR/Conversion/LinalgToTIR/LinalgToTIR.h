@@ -1,0 +1,43 @@
+//===- LinalgToTIR.h - linalg ops as TensorIR blocks ------------*- C++ -*-===//
+//
+// A linalg op computes as one TensorIR block under a loop nest: its loops are
+// the block's iteration variables (parallel ones spatial, reduction ones
+// reduce), its indexing maps the accesses, its body the computation. Used by
+// --convert-linalg-to-tir (linalg on buffers, rewritten in place) and by
+// --tir-legalize-ops (linalg on tensors in a graph function, each op
+// becoming a prim_func and a tir.call_tir of it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_CONVERSION_LINALGTOTIR_LINALGTOTIR_H
+#define TENSORIR_CONVERSION_LINALGTOTIR_LINALGTOTIR_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tir {
+
+#define GEN_PASS_DECL_CONVERTLINALGTOTIRPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+
+/// Why `op` has no TensorIR block (dynamic loop ranges, a body op that
+/// cannot be cloned into a block, ...); "" when it has one.
+std::string checkLinalgForTIR(linalg::LinalgOp op);
+
+/// Builds at `builder`'s insertion point the loop nest (loops `i0`, ...)
+/// and the block `name` that computes the linalg op `op` (generic or
+/// named) reading `inputs` and writing `outputs` (buffers, one per DPS
+/// operand; an input whose value the body does not use may be null).
+/// `inits`, when not empty, holds per output the value a T.init writes
+/// (null: none); the body then starts from it instead of the output's
+/// contents. checkLinalgForTIR(op) must be "".
+BlockOp buildLinalgBlock(OpBuilder &builder, Location loc,
+                         linalg::LinalgOp op, StringRef name,
+                         ValueRange inputs, ValueRange outputs,
+                         ArrayRef<TypedAttr> inits = {});
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_CONVERSION_LINALGTOTIR_LINALGTOTIR_H

@@ -1,0 +1,251 @@
+//===- LegalizeOps.cpp - high-level ops of graph functions to prim_funcs --===//
+//
+// --tir-legalize-ops (Relax's LegalizeOps): every linalg op on tensors in a
+// graph function becomes a private prim_func computing it as one TensorIR
+// block (buildLinalgBlock) and a tir.call_tir of that function. Aggregate
+// ops (linalg.softmax) are first decomposed into the ops they stand for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRLEGALIZEOPSPASS
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// The name the legalized function and its block take: the op's `tir.name`
+/// (the frontend's operator name, as "add" or "relu"), else the op's own
+/// ("matmul", "transpose", ...; "compute" for a generic).
+static std::string legalizedName(Operation *op) {
+  if (auto name = op->getAttrOfType<StringAttr>(TIRDialect::kNameAttrName))
+    return name.str();
+  if (isa<linalg::GenericOp>(op))
+    return "compute";
+  std::string name = op->getName().stripDialect().str();
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
+/// The constant a linalg.fill writes into `value`, or null.
+static TypedAttr fillConstant(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return {};
+  TypedAttr attr;
+  if (matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+    return attr;
+  return {};
+}
+
+static MemRefType bufferType(Type tensor) {
+  auto t = cast<RankedTensorType>(tensor);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+namespace {
+struct TIRLegalizeOpsPass
+    : public tir::impl::TIRLegalizeOpsPassBase<TIRLegalizeOpsPass> {
+  void runOnOperation() override;
+
+  /// The legalized function of `op`, created or (same text) reused.
+  FailureOr<func::FuncOp> legalize(linalg::LinalgOp op,
+                                   SmallVectorImpl<Value> &callInputs);
+
+  SymbolTable *symbols = nullptr;
+  /// A created function's text with its name left out -> the function.
+  llvm::StringMap<func::FuncOp> created;
+};
+} // namespace
+
+FailureOr<func::FuncOp>
+TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
+                             SmallVectorImpl<Value> &callInputs) {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  Location loc = op.getLoc();
+  std::string name = legalizedName(op);
+  // Parameters: the inputs whose values the body uses, then the outputs'
+  // initial contents where they matter, then the outputs.
+  SmallVector<Type> params;
+  SmallVector<std::string> paramNames;
+  SmallVector<int> inputParam(op.getNumDpsInputs(), -1);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(input);
+    if (!arg || arg.use_empty())
+      continue;
+    inputParam[input->getOperandNumber()] = params.size();
+    params.push_back(bufferType(input->get().getType()));
+    unsigned n = paramNames.size();
+    paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
+                                : "A" + std::to_string(n));
+    callInputs.push_back(input->get());
+  }
+  SmallVector<TypedAttr> inits;
+  SmallVector<int> copyParam(op.getNumDpsInits(), -1);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    TypedAttr constant = fillConstant(init.get());
+    BlockArgument arg = op.getMatchingBlockArgument(&init);
+    bool read = arg && !arg.use_empty();
+    inits.push_back(read ? constant : TypedAttr());
+    // An output that starts from a tensor's contents takes them as an input.
+    if (read && !constant && !init.get().getDefiningOp<tensor::EmptyOp>()) {
+      copyParam[init.getOperandNumber() - op.getNumDpsInputs()] =
+          params.size();
+      params.push_back(bufferType(init.get().getType()));
+      paramNames.push_back(name + "_init" +
+                           std::to_string(copyParam.size() - 1));
+      callInputs.push_back(init.get());
+    }
+  }
+  unsigned firstOutput = params.size();
+  for (auto [k, result] : llvm::enumerate(op->getResults())) {
+    params.push_back(bufferType(result.getType()));
+    paramNames.push_back(op->getNumResults() == 1
+                             ? "T_" + name
+                             : "T_" + name + std::to_string(k));
+  }
+
+  OpBuilder builder(ctx);
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   FunctionType::get(ctx, params, {}));
+  func.setPrivate();
+  for (auto [i, n] : llvm::enumerate(paramNames))
+    func.setArgAttr(i, TIRDialect::kNameAttrName, builder.getStringAttr(n));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  SmallVector<Value> inputs, outputs;
+  for (int p : inputParam)
+    inputs.push_back(p < 0 ? Value() : entry->getArgument(p));
+  for (unsigned k = 0; k < op.getNumDpsInits(); ++k)
+    outputs.push_back(entry->getArgument(firstOutput + k));
+  // Outputs starting from given contents: copied in first.
+  for (auto [k, p] : llvm::enumerate(copyParam)) {
+    if (p < 0)
+      continue;
+    Value from = entry->getArgument(p), to = outputs[k];
+    auto shape = cast<MemRefType>(to.getType()).getShape();
+    createSpatialNest(builder, loc, name + "_init", shape, "ax", "v",
+                      [&](OpBuilder &b, Location l, ValueRange v) {
+                        Value x = LoadOp::create(b, l, from, v);
+                        StoreOp::create(b, l, x, to, v);
+                      });
+  }
+  buildLinalgBlock(builder, loc, op, name, inputs, outputs, inits);
+  func::ReturnOp::create(builder, loc);
+
+  // The same computation on the same shapes is one function.
+  std::string key;
+  {
+    llvm::raw_string_ostream os(key);
+    func.getFunctionBody().front().print(os);
+    os << func.getFunctionType();
+    for (const std::string &n : paramNames)
+      os << " " << n;
+  }
+  auto it = created.find(key);
+  if (it != created.end()) {
+    func->erase();
+    return it->second;
+  }
+  // Named after the op, numbered when taken (matmul, matmul1, ...), placed
+  // before the graph function in the order the ops come.
+  std::string unique = name;
+  for (unsigned k = 1; symbols->lookup(unique); ++k)
+    unique = name + std::to_string(k);
+  func.setSymName(unique);
+  module.getBody()->getOperations().insert(
+      Block::iterator(op->getParentOfType<func::FuncOp>()), func);
+  symbols->insert(func);
+  created[key] = func;
+  return func;
+}
+
+void TIRLegalizeOpsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable table(module);
+  symbols = &table;
+  // Aggregates (softmax) first become the ops they stand for.
+  SmallVector<linalg::AggregatedOpInterface> aggregates;
+  module.walk([&](linalg::AggregatedOpInterface op) {
+    if (isa<RankedTensorType>(op->getResultTypes()[0]))
+      aggregates.push_back(op);
+  });
+  for (linalg::AggregatedOpInterface op : aggregates) {
+    OpBuilder builder(op);
+    Operation *before = op->getPrevNode();
+    FailureOr<SmallVector<Value>> parts = op.decomposeOperation(builder);
+    if (failed(parts)) {
+      op->emitError("cannot be decomposed into linalg ops to legalize");
+      return signalPassFailure();
+    }
+    // The parts are named after the aggregate, as TVM names softmax's
+    // blocks (T_softmax_maxelem, _exp, _expsum, _norm).
+    std::string base = legalizedName(op);
+    SmallVector<Operation *> generics;
+    for (Operation *p = before ? before->getNextNode()
+                               : &op->getBlock()->front();
+         p != op.getOperation(); p = p->getNextNode())
+      if (isa<linalg::GenericOp>(p))
+        generics.push_back(p);
+    static const char *softmaxParts[] = {"maxelem", "exp", "expsum", "norm"};
+    for (auto [k, g] : llvm::enumerate(generics)) {
+      std::string part = isa<linalg::SoftmaxOp>(op) && generics.size() == 4
+                             ? softmaxParts[k]
+                             : std::to_string(k);
+      g->setAttr(TIRDialect::kNameAttrName,
+                 builder.getStringAttr(base + "_" + part));
+    }
+    op->replaceAllUsesWith(*parts);
+    op->erase();
+  }
+
+  SmallVector<linalg::LinalgOp> ops;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && !isa<linalg::FillOp>(op))
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    std::string why = checkLinalgForTIR(op);
+    if (!why.empty()) {
+      op->emitError("cannot be legalized to a prim_func: ") << why;
+      return signalPassFailure();
+    }
+    SmallVector<Value> callInputs;
+    FailureOr<func::FuncOp> func = legalize(op, callInputs);
+    if (failed(func))
+      return signalPassFailure();
+    OpBuilder builder(op);
+    auto call = CallTirOp::create(builder, op.getLoc(), op->getResultTypes(),
+                                  func->getSymName(), callInputs);
+    op->replaceAllUsesWith(call->getResults());
+    op->erase();
+  }
+  // The fills and empty tensors the ops started from are dead now.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    module.walk([&](Operation *op) {
+      if (op->use_empty() && (isa<linalg::FillOp, tensor::EmptyOp>(op) ||
+                              (isa<arith::ConstantOp>(op) &&
+                               op->getResult(0).getType().isIntOrIndexOrFloat() &&
+                               op->getParentOfType<func::FuncOp>() &&
+                               !op->getParentOfType<BlockOp>()))) {
+        op->erase();
+        changed = true;
+      }
+    });
+  }
+}

@@ -1,0 +1,110 @@
+// --tir-legalize-ops: each linalg op on tensors in a graph function becomes
+// a private prim_func (one TensorIR block) and a tir.call_tir of it.
+// RUN: tir-opt %s --tir-legalize-ops -split-input-file | FileCheck %s
+
+// A matmul starting from a fill of 0 gets T.init; the transpose only
+// writes; functions come in the order of their ops, before the graph.
+// CHECK-LABEL: func.func private @transpose
+// CHECK-SAME:    (%[[A:.*]]: memref<4x8xf32> {tir.name = "A"}, %[[T:.*]]: memref<8x4xf32> {tir.name = "T_transpose"})
+// CHECK:         tir.block "transpose"(%[[I:.*]] = spatial(8, %{{.*}}), %[[J:.*]] = spatial(4, %{{.*}}))
+// CHECK-NOT:     tir.init
+// CHECK:           tir.load %[[A]][%[[J]], %[[I]]]
+// CHECK-LABEL: func.func private @matmul
+// CHECK:         tir.block "matmul"(%[[MI:.*]] = spatial(2, %{{.*}}), %[[MJ:.*]] = spatial(4, %{{.*}}), %[[MK:.*]] = reduce(8, %{{.*}}))
+// CHECK-NEXT:      tir.init {
+// CHECK-NEXT:        %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:        tir.store %[[Z]], %{{.*}}[%[[MI]], %[[MJ]]]
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT:    %[[WT:.*]] = tir.call_tir @transpose(%{{.*}}) : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[M:.*]] = tir.call_tir @matmul(%{{.*}}, %[[WT]]) : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    return %[[M]]
+func.func @main(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %wt = linalg.transpose ins(%w : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<2x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<2x8xf32>, tensor<8x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+
+// -----
+
+// A generic named by its tir.name, with a broadcast operand; the same
+// computation twice is one function; another shape is a second one.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func private @add
+// CHECK-SAME:    (%[[A:.*]]: memref<2x4xf32> {tir.name = "A"}, %[[B:.*]]: memref<4xf32> {tir.name = "B"}, %[[C:.*]]: memref<2x4xf32> {tir.name = "T_add"})
+// CHECK:         tir.block "add"(%[[I:.*]] = spatial(2, %{{.*}}), %[[J:.*]] = spatial(4, %{{.*}})) reads(%[[A]][%[[I]], %[[J]]], %[[B]][%[[J]]] : {{.*}}) writes(%[[C]][%[[I]], %[[J]]] : {{.*}})
+// CHECK:           arith.addf
+// CHECK-LABEL: func.func private @add1
+// CHECK-SAME:    memref<4x4xf32>
+// CHECK-LABEL: func.func @twice
+// CHECK-NEXT:    %[[S:.*]] = tir.call_tir @add(%arg0, %arg1)
+// CHECK-NEXT:    %[[T:.*]] = tir.call_tir @add(%[[S]], %arg1)
+// CHECK-NEXT:    tir.call_tir @add1(%arg2, %arg1)
+func.func @twice(%x: tensor<2x4xf32>, %b: tensor<4xf32>, %y: tensor<4x4xf32>) -> (tensor<2x4xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<2x4xf32>, tensor<4xf32>) outs(%e : tensor<2x4xf32>) attrs = {tir.name = "add"} {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%0, %b : tensor<2x4xf32>, tensor<4xf32>) outs(%e : tensor<2x4xf32>) attrs = {tir.name = "add"} {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  %e4 = tensor.empty() : tensor<4x4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%y, %b : tensor<4x4xf32>, tensor<4xf32>) outs(%e4 : tensor<4x4xf32>) attrs = {tir.name = "add"} {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %1, %2 : tensor<2x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Softmax is decomposed first; its parts are named as TVM names them.
+// CHECK-LABEL: func.func private @softmax_maxelem
+// CHECK-LABEL: func.func private @softmax_exp
+// CHECK:         math.exp
+// CHECK-LABEL: func.func private @softmax_expsum
+// CHECK-LABEL: func.func private @softmax_norm
+// CHECK:         arith.divf
+// CHECK-LABEL: func.func @softmax
+// CHECK-COUNT-4: tir.call_tir
+// CHECK-NOT:     linalg
+func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %r = linalg.softmax dimension(1) ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// An output that starts from another tensor takes it as an input, copied
+// in by a block of its own; a pooling window (not read) is not passed.
+// CHECK-LABEL: func.func private @matmul
+// CHECK-SAME:    {tir.name = "matmul_init0"}
+// CHECK:         tir.block "matmul_init"
+// CHECK:         tir.block "matmul"
+// CHECK-NOT:       tir.init
+// CHECK-LABEL: func.func private @pooling_nchw_max
+// CHECK-SAME:    (%{{.*}}: memref<1x1x4x4xf32> {tir.name = "A"}, %{{.*}}: memref<1x1x2x2xf32> {tir.name = "T_pooling_nchw_max"})
+// CHECK:         tir.init
+// CHECK:         arith.maximumf
+// CHECK-LABEL: func.func @accumulate
+// CHECK:         tir.call_tir @matmul(%arg0, %arg1, %arg2)
+// CHECK:         tir.call_tir @pooling_nchw_max(%arg3)
+func.func @accumulate(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>, %c: tensor<2x2xf32>, %img: tensor<1x1x4x4xf32>) -> (tensor<2x2xf32>, tensor<1x1x2x2xf32>) {
+  %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x1x2x2xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%img, %win : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%f : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return %m, %p : tensor<2x2xf32>, tensor<1x1x2x2xf32>
+}
