@@ -70,8 +70,7 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
           continue;
         OpOperand *out = op.getDpsInitOperand(k);
         Value c = arith::ConstantOp::create(b, l, value);
-        StoreOp::create(b, l, c, outputs[k], op.getMatchingIndexingMap(out),
-                        v);
+        StoreOp::create(b, l, c, outputs[k], op.getMatchingIndexingMap(out), v);
       }
     }
     IRMapping map;
@@ -84,8 +83,7 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
       unsigned index = isInput ? operand.getOperandNumber()
                                : op.getDpsInitOperand(0)->getOperandNumber();
       Value buffer =
-          isInput ? inputs[index]
-                  : outputs[operand.getOperandNumber() - index];
+          isInput ? inputs[index] : outputs[operand.getOperandNumber() - index];
       map.map(arg, LoadOp::create(b, l, buffer,
                                   op.getMatchingIndexingMap(&operand), v)
                        .getResult());

@@ -14,7 +14,10 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
@@ -56,6 +59,12 @@ private:
   }
   /// The expression of a value: a name, `lv[1]`, a constant.
   bool value(Value v, std::string &out);
+  /// The R.* expression of a high-level op (linalg on tensors, a tensor
+  /// reshape); false, with the error set, for an op it has none for.
+  bool operatorCall(Operation &op, std::string &out);
+  /// Whether `op` only feeds the ops operatorCall prints (an empty tensor,
+  /// a fill, a scalar constant).
+  static bool isOperand(Operation &op);
 
   GraphConstants &constants;
   bool inModule;
@@ -152,11 +161,21 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     os << pad(1) << "cls = Module\n";
   os << pad(1) << "with R.dataflow():\n";
   for (Operation &op : func.getBody().front()) {
-    if (isa<arith::ConstantOp>(op) || op.hasTrait<OpTrait::IsTerminator>())
+    if (isa<arith::ConstantOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
+        isOperand(op))
       continue; // Constants print where they are used.
     auto call = dyn_cast<CallTirOp>(op);
-    if (!call)
-      return fail(&op, "an op TVMScript's @R.function has no form for");
+    if (!call) {
+      std::string expr;
+      if (op.getNumResults() != 1 || !operatorCall(op, expr))
+        return fail(&op, "an op TVMScript's @R.function has no form for");
+      std::string name =
+          fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
+      names[op.getResult(0)] = name;
+      os << pad(2) << name << ": " << structInfo(op.getResult(0).getType())
+         << " = " << expr << "\n";
+      continue;
+    }
     SmallVector<std::string> args;
     for (Value input : call.getInputs()) {
       args.emplace_back();
@@ -193,6 +212,123 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   os << pad(2) << "R.output(" << gv << ")\n";
   os << pad(1) << "return " << gv << "\n";
   return true;
+}
+
+bool GraphPrinter::isOperand(Operation &op) {
+  if (!isa<tensor::EmptyOp, linalg::FillOp>(op) &&
+      !(isa<arith::ConstantOp>(op) &&
+        op.getResult(0).getType().isIntOrIndexOrFloat()))
+    return false;
+  return llvm::all_of(op.getUsers(), [](Operation *user) {
+    return isa<linalg::LinalgOp, linalg::SoftmaxOp>(user);
+  });
+}
+
+/// Whether `v` is a linalg.fill of zero.
+static bool isZeroFill(Value v) {
+  auto fill = v.getDefiningOp<linalg::FillOp>();
+  return fill && (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+                  matchPattern(fill.getInputs()[0], m_Zero()));
+}
+
+/// The arith op of a generic whose body is `%r = <op> %in0, %in1; yield %r`.
+static Operation *singleBinaryOp(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  Operation &inner = body.front();
+  if (inner.getNumOperands() != 2 ||
+      inner.getOperand(0) != body.getArgument(0) ||
+      inner.getOperand(1) != body.getArgument(1) ||
+      body.getTerminator()->getOperand(0) != inner.getResult(0))
+    return nullptr;
+  return &inner;
+}
+
+bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
+  auto operands = [&](ValueRange values, std::string &text) {
+    SmallVector<std::string> items;
+    for (Value v : values) {
+      items.emplace_back();
+      if (!value(v, items.back()))
+        return false;
+    }
+    text = llvm::join(items, ", ");
+    return true;
+  };
+  std::string args;
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!isZeroFill(linalgOp.getDpsInits()[0]) ||
+        !operands(linalgOp.getDpsInputs(), args))
+      return false;
+    out = "R.matmul(" + args + ", out_dtype=\"void\")";
+    return true;
+  }
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
+    if (!operands(transpose.getInput(), args))
+      return false;
+    SmallVector<std::string> axes;
+    for (int64_t a : transpose.getPermutation())
+      axes.push_back(std::to_string(a));
+    out = "R.permute_dims(" + args + ", axes=[" + llvm::join(axes, ", ") + "])";
+    return true;
+  }
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    if (!operands(softmax.getInput(), args))
+      return false;
+    out = "R.nn.softmax(" + args +
+          ", axis=" + std::to_string(softmax.getDimension()) + ")";
+    return true;
+  }
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+    if (!operands(op.getOperand(0), args))
+      return false;
+    SmallVector<std::string> dims;
+    for (int64_t d :
+         cast<RankedTensorType>(op.getResult(0).getType()).getShape())
+      dims.push_back(std::to_string(d));
+    out = "R.reshape(" + args + ", R.shape([" + llvm::join(dims, ", ") + "]))";
+    return true;
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  auto name = op.getAttrOfType<StringAttr>(TIRDialect::kNameAttrName);
+  if (!generic || !name || generic.getNumDpsInits() != 1)
+    return false;
+  // The element-wise ops a frontend writes as generics, checked against
+  // their bodies.
+  static const std::pair<const char *, std::pair<const char *, const char *>>
+      binaries[] = {{"add", {"arith.addf", "arith.addi"}},
+                    {"subtract", {"arith.subf", "arith.subi"}},
+                    {"multiply", {"arith.mulf", "arith.muli"}},
+                    {"divide", {"arith.divf", "arith.divsi"}},
+                    {"maximum", {"arith.maximumf", "arith.maxsi"}},
+                    {"minimum", {"arith.minimumf", "arith.minsi"}}};
+  for (const auto &[rname, ops] : binaries) {
+    if (name.getValue() != rname || generic.getNumDpsInputs() != 2)
+      continue;
+    Operation *inner = singleBinaryOp(generic);
+    if (!inner ||
+        (inner->getName().getStringRef() != ops.first &&
+         inner->getName().getStringRef() != ops.second) ||
+        !operands(generic.getDpsInputs(), args))
+      return false;
+    out = std::string("R.") + rname + "(" + args + ")";
+    return true;
+  }
+  if (name.getValue() == "relu" && generic.getNumDpsInputs() == 1) {
+    Block &body = generic.getRegion().front();
+    Operation *max = body.getTerminator()->getOperand(0).getDefiningOp();
+    if (!max || !isa<arith::MaximumFOp, arith::MaxSIOp>(max) ||
+        max->getOperand(0) != body.getArgument(0) ||
+        !(matchPattern(max->getOperand(1), m_AnyZeroFloat()) ||
+          matchPattern(max->getOperand(1), m_Zero())) ||
+        !operands(generic.getDpsInputs(), args))
+      return false;
+    out = "R.nn.relu(" + args + ")";
+    return true;
+  }
+  return false;
 }
 
 bool tvmscript::printGraphFunction(func::FuncOp func, GraphConstants &constants,

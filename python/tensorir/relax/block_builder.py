@@ -128,6 +128,12 @@ class BlockBuilder:
         if isinstance(expr, Tuple):
             raise TypeError("BlockBuilder.emit: a tuple is a function's output "
                             "(emit_func_output), not a binding")
+        if isinstance(expr, Call):
+            # Nested calls are bound first, each to a variable of its own
+            # (Relax's normalization: linear gives permute_dims, matmul, add).
+            args = [self.emit(a) if isinstance(a, Call) else a for a in expr.args]
+            if any(a is not b for a, b in zip(args, expr.args)):
+                expr = Call(expr.op, args, expr.struct_info, expr.attrs)
         var = self._new_var(name_hint, expr.struct_info, self._in_dataflow)
         self._func_scope.bindings.append((var, expr))
         return var

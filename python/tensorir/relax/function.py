@@ -105,6 +105,13 @@ class FunctionWriter:
         if isinstance(expr, TupleGetItem):
             base = self.value(expr.tuple_value)
             return f"{base}#{expr.index}"
+        if isinstance(expr, Call) and expr.op != "relax.call_tir":
+            # A nested operator (the parser's): computed where it is used.
+            ssa = self._fresh("t")
+            self.values[id(expr)] = ssa
+            from .op import _mlir
+            _mlir.write(self, expr, ssa)
+            return ssa
         if isinstance(expr, Var):
             raise ValueError(f"function '{self.name}': '{expr.name_hint}' is used but "
                              "neither a parameter nor bound before its use")
@@ -112,10 +119,17 @@ class FunctionWriter:
                          "before it is used")
 
     def bind(self, var, expr):
-        if isinstance(expr, Call):
+        if (isinstance(expr, Call) and expr.op == "relax.reshape"
+                and expr.struct_info == expr.args[0].struct_info):
+            self.values[id(var)] = self.value(expr.args[0])  # the same tensor
+        elif isinstance(expr, Call):
             ssa = self._fresh(var.name_hint)
             self.values[id(var)] = ssa
-            self.lines.append(f"    {ssa}{self._call(expr)}")
+            if expr.op == "relax.call_tir":
+                self.lines.append(f"    {ssa}{self._call(expr)}")
+            else:
+                from .op import _mlir
+                _mlir.write(self, expr, ssa)
         elif isinstance(expr, Var) and id(expr) in self.tuples:
             self.tuples[id(var)] = self.tuples[id(expr)]
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
@@ -130,7 +144,7 @@ class FunctionWriter:
 
     def _call(self, call):
         if call.op != "relax.call_tir":
-            raise NotImplementedError(f"operator {call.op} has no graph form yet")
+            return None
         callee, inputs = call.args[0], call.args[1:]
         values = [self.value(a) for a in inputs]
         types = [_type(a.struct_info) for a in inputs]

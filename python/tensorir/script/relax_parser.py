@@ -116,9 +116,48 @@ class GraphParser:
                 raise self.error(node, f"R.const: {e}") from None
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
             return self.call_tir(node)
+        if isinstance(node, ast.Call) and self.operator_name(node.func):
+            return self.operator(node)
         raise self.error(node, f"{ast.unparse(node)}: an expression an @R.function does "
                          "not take (R.call_tir, R.const, metadata constants, names, "
                          "tuples)")
+
+    @staticmethod
+    def operator_name(func):
+        """"permute_dims" / "nn.relu" for R.permute_dims / R.nn.relu."""
+        parts = []
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id != "R" or not parts:
+            return None
+        return ".".join(reversed(parts))
+
+    def operator(self, node):
+        """A high-level operator R.<op>(...) (relax.op's functions)."""
+        from ..relax import op as relax_op
+        name = self.operator_name(node.func)
+        target = relax_op
+        for part in name.split("."):
+            target = getattr(target, part, None)
+            if target is None or part.startswith("_"):
+                raise self.error(node, f"R.{name} is not an operator tensorir has")
+        if not callable(target) or name in ("call_tir",):
+            raise self.error(node, f"R.{name} is not an operator")
+
+        def argument(a):
+            if isinstance(a, ast.Call) and self.is_r(a.func, "shape"):
+                return [int(d) for d in self.literal(a.args[0])]
+            if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
+                return self.expr(a)
+            return self.literal(a)
+
+        args = [argument(a) for a in node.args]
+        kwargs = {k.arg: argument(k.value) for k in node.keywords}
+        try:
+            return target(*args, **kwargs)
+        except (TypeError, ValueError, NotImplementedError) as e:
+            raise self.error(node, str(e)) from None
 
     def literal(self, node):
         try:

@@ -33,9 +33,8 @@ std::string checkLinalgForTIR(linalg::LinalgOp op);
 /// `inits`, when not empty, holds per output the value a T.init writes
 /// (null: none); the body then starts from it instead of the output's
 /// contents. checkLinalgForTIR(op) must be "".
-BlockOp buildLinalgBlock(OpBuilder &builder, Location loc,
-                         linalg::LinalgOp op, StringRef name,
-                         ValueRange inputs, ValueRange outputs,
+BlockOp buildLinalgBlock(OpBuilder &builder, Location loc, linalg::LinalgOp op,
+                         StringRef name, ValueRange inputs, ValueRange outputs,
                          ArrayRef<TypedAttr> inits = {});
 
 } // namespace mlir::tir

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
-#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
@@ -102,8 +102,7 @@ TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
     inits.push_back(read ? constant : TypedAttr());
     // An output that starts from a tensor's contents takes them as an input.
     if (read && !constant && !init.get().getDefiningOp<tensor::EmptyOp>()) {
-      copyParam[init.getOperandNumber() - op.getNumDpsInputs()] =
-          params.size();
+      copyParam[init.getOperandNumber() - op.getNumDpsInputs()] = params.size();
       params.push_back(bufferType(init.get().getType()));
       paramNames.push_back(name + "_init" +
                            std::to_string(copyParam.size() - 1));
@@ -238,11 +237,12 @@ void TIRLegalizeOpsPass::runOnOperation() {
   while (changed) {
     changed = false;
     module.walk([&](Operation *op) {
-      if (op->use_empty() && (isa<linalg::FillOp, tensor::EmptyOp>(op) ||
-                              (isa<arith::ConstantOp>(op) &&
-                               op->getResult(0).getType().isIntOrIndexOrFloat() &&
-                               op->getParentOfType<func::FuncOp>() &&
-                               !op->getParentOfType<BlockOp>()))) {
+      if (op->use_empty() &&
+          (isa<linalg::FillOp, tensor::EmptyOp>(op) ||
+           (isa<arith::ConstantOp>(op) &&
+            op->getResult(0).getType().isIntOrIndexOrFloat() &&
+            op->getParentOfType<func::FuncOp>() &&
+            !op->getParentOfType<BlockOp>()))) {
         op->erase();
         changed = true;
       }

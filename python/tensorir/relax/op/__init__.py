@@ -1,4 +1,110 @@
-"""relax.op: graph operators. call_tir calls a prim_func."""
-from ..block_builder import call_tir
+"""relax.op: graph operators. call_tir calls a prim_func; the others are
+high-level operators whose graph form is upstream MLIR (linalg on tensors,
+tensor reshapes), turned into prim_funcs by --tir-legalize-ops when built.
 
-__all__ = ["call_tir"]
+Shapes are checked here, where the operator is made, with errors naming
+the operator."""
+from ..block_builder import call_tir
+from ..expr import Call, Expr
+from ..struct_info import TensorStructInfo
+from . import nn
+from ._common import binary_shape, tensor_of
+
+__all__ = ["add", "call_tir", "divide", "flatten", "linear", "matmul", "maximum", "minimum",
+           "multiply", "nn", "permute_dims", "reshape", "subtract"]
+
+
+def _binary(name):
+    def op(x1, x2):
+        a, b = tensor_of(x1, name, "x1"), tensor_of(x2, name, "x2")
+        if a.dtype != b.dtype:
+            raise ValueError(f"relax.op.{name}: the operands' dtypes differ "
+                             f"({a.dtype} and {b.dtype})")
+        shape = binary_shape(tuple(a.shape), tuple(b.shape), name)
+        return Call(f"relax.{name}", [x1, x2], TensorStructInfo(shape, a.dtype))
+    op.__name__ = name
+    op.__doc__ = f"relax.op.{name}: element-wise, with numpy broadcasting."
+    return op
+
+
+add = _binary("add")
+subtract = _binary("subtract")
+multiply = _binary("multiply")
+divide = _binary("divide")
+maximum = _binary("maximum")
+minimum = _binary("minimum")
+
+
+def permute_dims(x, axes=None):
+    """The dimensions of x in the order `axes` (None: reversed)."""
+    info = tensor_of(x, "permute_dims", "x")
+    rank = len(info.shape)
+    axes = list(range(rank))[::-1] if axes is None else [int(a) % rank for a in axes]
+    if sorted(axes) != list(range(rank)):
+        raise ValueError(f"relax.op.permute_dims: axes {axes} are not a permutation of "
+                         f"{rank} dimensions")
+    shape = tuple(info.shape[a] for a in axes)
+    return Call("relax.permute_dims", [x], TensorStructInfo(shape, info.dtype),
+                {"axes": axes})
+
+
+def matmul(x1, x2, out_dtype=None):
+    """Matrix product of 2-D tensors, or of 3-D ones batch by batch."""
+    a, b = tensor_of(x1, "matmul", "x1"), tensor_of(x2, "matmul", "x2")
+    if out_dtype not in (None, "void", "", a.dtype):
+        raise NotImplementedError("relax.op.matmul: out_dtype other than the inputs'")
+    if a.dtype != b.dtype:
+        raise ValueError(f"relax.op.matmul: the operands' dtypes differ ({a.dtype} and "
+                         f"{b.dtype})")
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    if len(sa) == len(sb) == 2 and sa[1] == sb[0]:
+        shape = (sa[0], sb[1])
+    elif len(sa) == len(sb) == 3 and sa[0] == sb[0] and sa[2] == sb[1]:
+        shape = (sa[0], sa[1], sb[2])
+    else:
+        raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} do not multiply (2-D by "
+                         "2-D, or 3-D by 3-D of the same batch)")
+    return Call("relax.matmul", [x1, x2], TensorStructInfo(shape, a.dtype))
+
+
+def linear(data, weight, bias=None, out_dtype=None):
+    """data @ weight.T + bias, as Relax writes it: permute_dims, matmul,
+    add."""
+    out = matmul(data, permute_dims(weight), out_dtype)
+    return add(out, bias) if bias is not None else out
+
+
+def reshape(x, shape):
+    """The elements of x in row-major order in `shape` (one -1 takes the
+    rest)."""
+    info = tensor_of(x, "reshape", "x")
+    shape = [int(d) for d in shape]
+    size = 1
+    for d in info.shape:
+        size *= d
+    if shape.count(-1) > 1:
+        raise ValueError("relax.op.reshape: at most one dimension is -1")
+    known = 1
+    for d in shape:
+        known *= d if d != -1 else 1
+    if -1 in shape:
+        if known == 0 or size % known:
+            raise ValueError(f"relax.op.reshape: cannot reshape {tuple(info.shape)} into "
+                             f"{tuple(shape)}")
+        shape[shape.index(-1)] = size // known
+    total = 1
+    for d in shape:
+        total *= d
+    if total != size:
+        raise ValueError(f"relax.op.reshape: cannot reshape {tuple(info.shape)} ({size} "
+                         f"elements) into {tuple(shape)} ({total})")
+    return Call("relax.reshape", [x], TensorStructInfo(tuple(shape), info.dtype))
+
+
+def flatten(x):
+    """All dimensions after the first as one (torch.flatten(x, 1))."""
+    info = tensor_of(x, "flatten", "x")
+    rest = 1
+    for d in info.shape[1:]:
+        rest *= d
+    return reshape(x, (info.shape[0], rest))
