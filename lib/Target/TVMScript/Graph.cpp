@@ -36,18 +36,13 @@ public:
   bool print(func::FuncOp func, llvm::raw_ostream &os);
 
 private:
+  /// As Printer's: the first reason printing fails, naming the op.
   bool fail(Operation *op, const Twine &why) {
-    if (error.empty())
-      error = (describeOp(op) + ": " + why).str();
+    if (error.empty()) {
+      llvm::raw_string_ostream s(error);
+      s << "cannot print '" << op->getName() << "' as TVMScript: " << why;
+    }
     return false;
-  }
-  static std::string describeOp(Operation *op) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "'" << op->getName() << "'";
-    if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-      os << " at " << loc.getFilename() << ":" << loc.getLine();
-    return text;
   }
   /// R.Tensor((128, 128), dtype="float32"), "" if the type has no form.
   std::string structInfo(Type type);

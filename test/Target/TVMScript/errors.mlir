@@ -76,3 +76,24 @@ module {
     return
   }
 }
+
+// -----
+
+// A graph function's parameters are tensors of static shapes.
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter 0 is not a tensor of a static shape}}
+module {
+  func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+    return %x : tensor<?xf32>
+  }
+}
+
+// -----
+
+// A graph function holds calls of prim_funcs and Relax's operators only.
+// expected-error @+1 {{cannot print 'tensor.extract_slice' as TVMScript: an op TVMScript's @R.function has no form for}}
+module {
+  func.func @main(%x: tensor<8xf32>) -> tensor<4xf32> {
+    %s = tensor.extract_slice %x[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+    return %s : tensor<4xf32>
+  }
+}
