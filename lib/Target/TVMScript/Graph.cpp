@@ -21,6 +21,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::tvmscript;
@@ -276,6 +278,60 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
           ", axis=" + std::to_string(softmax.getDimension()) + ")";
     return true;
   }
+  auto ints = [](ArrayRef<int64_t> values) {
+    SmallVector<std::string> items;
+    for (int64_t v : values)
+      items.push_back(std::to_string(v));
+    return "[" + llvm::join(items, ", ") + "]";
+  };
+  auto floatOf = [](Value v, std::string &text) {
+    FloatAttr attr;
+    if (!matchPattern(v, m_Constant(&attr)))
+      return false;
+    double d = attr.getValueAsDouble();
+    text = std::isinf(d) ? (d < 0 ? "float(\"-inf\")" : "float(\"inf\")")
+                         : formatDouble(d);
+    return true;
+  };
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    std::string padValue;
+    Value constant = pad.getConstantPaddingValue();
+    if (!pad.getLow().empty() || !pad.getHigh().empty() || !constant ||
+        !floatOf(constant, padValue) || !operands(pad.getSource(), args))
+      return false;
+    SmallVector<int64_t> widths;
+    for (auto [lo, hi] : llvm::zip(pad.getStaticLow(), pad.getStaticHigh())) {
+      widths.push_back(lo);
+      widths.push_back(hi);
+    }
+    out = "R.nn.pad(" + args + ", pad_width=" + ints(widths) +
+          ", pad_value=" + padValue + ")";
+    return true;
+  }
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op)) {
+    if (!isZeroFill(conv.getDpsInits()[0]) ||
+        !operands(conv.getDpsInputs(), args))
+      return false;
+    out = "R.nn.conv2d(" + args + ", strides=" +
+          ints(llvm::to_vector(conv.getStrides().getValues<int64_t>())) +
+          ", padding=[0, 0, 0, 0], dilation=" +
+          ints(llvm::to_vector(conv.getDilations().getValues<int64_t>())) + ")";
+    return true;
+  }
+  if (auto pool = dyn_cast<linalg::PoolingNchwMaxOp>(op)) {
+    auto fill = pool.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+    std::string lowest;
+    if (!fill || !floatOf(fill.getInputs()[0], lowest) ||
+        !operands(pool.getDpsInputs()[0], args))
+      return false;
+    auto window = cast<ShapedType>(pool.getDpsInputs()[1].getType());
+    out = "R.nn.max_pool2d(" + args + ", pool_size=" + ints(window.getShape()) +
+          ", strides=" +
+          ints(llvm::to_vector(pool.getStrides().getValues<int64_t>())) +
+          ", padding=[0, 0, 0, 0], dilation=" +
+          ints(llvm::to_vector(pool.getDilations().getValues<int64_t>())) + ")";
+    return true;
+  }
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
     if (!operands(op.getOperand(0), args))
       return false;
@@ -309,6 +365,36 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
         !operands(generic.getDpsInputs(), args))
       return false;
     out = std::string("R.") + rname + "(" + args + ")";
+    return true;
+  }
+  if (name.getValue() == "adaptive_avg_pool2d" &&
+      generic.getNumDpsInputs() == 2 && isZeroFill(generic.getDpsInits()[0]) &&
+      generic.getNumLoops() == 6) {
+    if (!operands(generic.getDpsInputs()[0], args))
+      return false;
+    auto shape = cast<ShapedType>(generic->getResult(0).getType()).getShape();
+    out = "R.nn.adaptive_avg_pool2d(" + args +
+          ", output_size=" + ints(shape.drop_front(2)) + ")";
+    return true;
+  }
+  if (name.getValue() == "batch_norm" && generic.getNumDpsInputs() == 5) {
+    // The epsilon is the constant the variance is shifted by.
+    Block &body = generic.getRegion().front();
+    std::string epsilon;
+    for (Operation &inner : body)
+      if (auto add = dyn_cast<arith::AddFOp>(inner);
+          add && add.getLhs() == body.getArgument(4))
+        if (!floatOf(add.getRhs(), epsilon))
+          return false;
+    AffineMap gammaMap = generic.getIndexingMapsArray()[1];
+    if (epsilon.empty() || gammaMap.getNumResults() != 1 ||
+        !isa<AffineDimExpr>(gammaMap.getResult(0)) ||
+        !operands(generic.getDpsInputs(), args))
+      return false;
+    out = "R.nn.batch_norm(" + args + ", axis=" +
+          std::to_string(
+              cast<AffineDimExpr>(gammaMap.getResult(0)).getPosition()) +
+          ", epsilon=" + epsilon + ")";
     return true;
   }
   if (name.getValue() == "relu" && generic.getNumDpsInputs() == 1) {

@@ -49,7 +49,8 @@ def _dense(data):
     flat = data.reshape(-1)
     if flat.size and data.dtype.kind == "f" and np.all(flat == flat[0]) \
             and np.isfinite(flat[0]) and not (flat[0] == 0 and np.signbit(flat[0])):
-        return f"dense<{float(flat[0])!r}>".replace("inf", "0x7F800000")
+        from .op._mlir import mlir_float
+        return f"dense<{mlir_float(flat[0])}>"
     if flat.size and data.dtype.kind in "iu" and np.all(flat == flat[0]):
         return f"dense<{int(flat[0])}>"
     if data.dtype == np.bool_:

@@ -63,6 +63,12 @@ struct TIRLegalizeOpsPass
   /// The legalized function of `op`, created or (same text) reused.
   FailureOr<func::FuncOp> legalize(linalg::LinalgOp op,
                                    SmallVectorImpl<Value> &callInputs);
+  /// The function of a tensor.pad with static padding and a constant value.
+  func::FuncOp legalizePad(tensor::PadOp pad);
+  /// Adds `func` to the module under `name` (numbered when taken) before
+  /// the graph function of `anchor`, or returns the function already there
+  /// that computes the same.
+  func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor);
 
   SymbolTable *symbols = nullptr;
   /// A created function's text with its name left out -> the function.
@@ -145,14 +151,17 @@ TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
   buildLinalgBlock(builder, loc, op, name, inputs, outputs, inits);
   func::ReturnOp::create(builder, loc);
 
+  return install(func, name, op);
+}
+
+func::FuncOp TIRLegalizeOpsPass::install(func::FuncOp func, StringRef name,
+                                         Operation *anchor) {
   // The same computation on the same shapes is one function.
   std::string key;
   {
     llvm::raw_string_ostream os(key);
     func.getFunctionBody().front().print(os);
-    os << func.getFunctionType();
-    for (const std::string &n : paramNames)
-      os << " " << n;
+    os << func.getFunctionType() << " " << func.getAllArgAttrs();
   }
   auto it = created.find(key);
   if (it != created.end()) {
@@ -161,15 +170,72 @@ TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
   }
   // Named after the op, numbered when taken (matmul, matmul1, ...), placed
   // before the graph function in the order the ops come.
-  std::string unique = name;
+  std::string unique = name.str();
   for (unsigned k = 1; symbols->lookup(unique); ++k)
-    unique = name + std::to_string(k);
+    unique = name.str() + std::to_string(k);
   func.setSymName(unique);
-  module.getBody()->getOperations().insert(
-      Block::iterator(op->getParentOfType<func::FuncOp>()), func);
+  getOperation().getBody()->getOperations().insert(
+      Block::iterator(anchor->getParentOfType<func::FuncOp>()), func);
   symbols->insert(func);
   created[key] = func;
   return func;
+}
+
+/// The static padding of `pad`, and its constant value; false when the
+/// padding is dynamic or the value not a constant.
+static bool staticPad(tensor::PadOp pad, TypedAttr &value) {
+  if (!pad.getLow().empty() || !pad.getHigh().empty())
+    return false;
+  Value yielded = pad.getConstantPaddingValue();
+  return yielded && matchPattern(yielded, m_Constant(&value));
+}
+
+func::FuncOp TIRLegalizeOpsPass::legalizePad(tensor::PadOp pad) {
+  MLIRContext *ctx = &getContext();
+  Location loc = pad.getLoc();
+  TypedAttr value;
+  (void)staticPad(pad, value);
+  auto source = bufferType(pad.getSource().getType());
+  auto result = bufferType(pad.getResult().getType());
+  OpBuilder builder(ctx);
+  auto func = func::FuncOp::create(
+      builder, loc, "pad", FunctionType::get(ctx, {source, result}, {}));
+  func.setPrivate();
+  func.setArgAttr(0, TIRDialect::kNameAttrName, builder.getStringAttr("A"));
+  func.setArgAttr(1, TIRDialect::kNameAttrName, builder.getStringAttr("T_pad"));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  // T_pad[i] = A[i - low] inside the source, else the value; the source is
+  // read at the index clamped into it, so no read leaves it.
+  createSpatialNest(
+      builder, loc, "T_pad", result.getShape(), "i", "v",
+      [&](OpBuilder &b, Location l, ValueRange v) {
+        Value inside;
+        SmallVector<Value> indices;
+        Value zero = arith::ConstantIndexOp::create(b, l, 0);
+        for (auto [k, iv] : llvm::enumerate(v)) {
+          Value lo = arith::ConstantIndexOp::create(b, l, low[k]);
+          Value last =
+              arith::ConstantIndexOp::create(b, l, source.getDimSize(k) - 1);
+          Value src = arith::SubIOp::create(b, l, iv, lo);
+          Value ge =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, src, zero);
+          Value le =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, src, last);
+          Value in = arith::AndIOp::create(b, l, ge, le);
+          inside = inside ? arith::AndIOp::create(b, l, inside, in) : in;
+          Value clamped = arith::MinSIOp::create(
+              b, l, arith::MaxSIOp::create(b, l, src, zero), last);
+          indices.push_back(clamped);
+        }
+        Value x = LoadOp::create(b, l, entry->getArgument(0), indices);
+        Value c = arith::ConstantOp::create(b, l, value);
+        Value r = inside ? arith::SelectOp::create(b, l, inside, x, c) : x;
+        StoreOp::create(b, l, r, entry->getArgument(1), v);
+      });
+  func::ReturnOp::create(builder, loc);
+  return install(func, "pad", pad);
 }
 
 void TIRLegalizeOpsPass::runOnOperation() {
@@ -209,6 +275,24 @@ void TIRLegalizeOpsPass::runOnOperation() {
     }
     op->replaceAllUsesWith(*parts);
     op->erase();
+  }
+
+  // Paddings (of convolutions and pooling) become functions of their own.
+  SmallVector<tensor::PadOp> pads;
+  module.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+  for (tensor::PadOp pad : pads) {
+    TypedAttr value;
+    if (!staticPad(pad, value)) {
+      pad->emitError("cannot be legalized to a prim_func: its padding is "
+                     "not static or its value not a constant");
+      return signalPassFailure();
+    }
+    func::FuncOp func = legalizePad(pad);
+    OpBuilder builder(pad);
+    auto call = CallTirOp::create(builder, pad.getLoc(), pad.getType(),
+                                  func.getSymName(), pad.getSource());
+    pad.replaceAllUsesWith(call.getResult(0));
+    pad->erase();
   }
 
   SmallVector<linalg::LinalgOp> ops;

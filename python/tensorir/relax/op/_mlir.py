@@ -112,12 +112,121 @@ def write(writer, call, ssa):
         e = empty()
         lines.append(f"    {ssa} = linalg.softmax dimension({call.attrs['axis']}) "
                      f"ins({args[0]} : {types[0]}) outs({e} : {out_type}) -> {out_type}")
+    elif op == "nn.pad":
+        widths = call.attrs["pad_width"]
+        low = ", ".join(str(w) for w in widths[0::2])
+        high = ", ".join(str(w) for w in widths[1::2])
+        c = writer._fresh("padv")
+        lines.append(f"    {c} = arith.constant {_float_text(call.attrs['pad_value'], elem)} : {elem}")
+        idx = ", ".join(f"{writer._fresh('p')}: index" for _ in widths[0::2])
+        lines.append(f"    {ssa} = tensor.pad {args[0]} low[{low}] high[{high}] {{")
+        lines.append(f"    ^bb0({idx}):")
+        lines.append(f"      tensor.yield {c} : {elem}")
+        lines.append(f"    }} : {types[0]} to {out_type}")
+    elif op == "nn.conv2d":
+        f = zero_filled()
+        lines.append(f"    {ssa} = linalg.conv_2d_nchw_fchw {{dilations = "
+                     f"{_i64s(call.attrs['dilation'])}, strides = {_i64s(call.attrs['strides'])}}} "
+                     f"ins({args[0]}, {args[1]} : {types[0]}, {types[1]}) outs({f} : {out_type}) "
+                     f"-> {out_type}")
+    elif op == "nn.max_pool2d":
+        e, lowest, f = empty(), writer._fresh("lowest"), writer._fresh("init")
+        lines.append(f"    {lowest} = arith.constant {_float_text(float('-inf'), elem)} : {elem}")
+        lines.append(f"    {f} = linalg.fill ins({lowest} : {elem}) outs({e} : {out_type}) "
+                     f"-> {out_type}")
+        kh, kw = call.attrs["pool_size"]
+        window = writer._fresh("window")
+        wtype = f"tensor<{kh}x{kw}x{elem}>"
+        lines.append(f"    {window} = tensor.empty() : {wtype}")
+        lines.append(f"    {ssa} = linalg.pooling_nchw_max {{dilations = "
+                     f"{_i64s(call.attrs['dilation'])}, strides = {_i64s(call.attrs['strides'])}}} "
+                     f"ins({args[0]}, {window} : {types[0]}, {wtype}) outs({f} : {out_type}) "
+                     f"-> {out_type}")
+    elif op == "nn.adaptive_avg_pool2d":
+        f = zero_filled()
+        n, c, h, w = call.args[0].struct_info.shape
+        oh, ow = call.attrs["output_size"]
+        kh, kw = h // oh, w // ow
+        # The window (an empty tensor, as linalg's pooling takes) gives the
+        # reduction loops their ranges; its values are not read.
+        window = writer._fresh("window")
+        wtype = f"tensor<{kh}x{kw}x{elem}>"
+        lines.append(f"    {window} = tensor.empty() : {wtype}")
+        maps = [_map(6, ["d0", "d1", f"d2 * {kh} + d4", f"d3 * {kw} + d5"]),
+                _map(6, ["d4", "d5"]), _map(6, ["d0", "d1", "d2", "d3"])]
+        iters = ", ".join(['"parallel"'] * 4 + ['"reduction"'] * 2)
+        pin, pwin, pout = writer._fresh("in"), writer._fresh("w"), writer._fresh("out")
+        lines.append(f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                     f"iterator_types = [{iters}]}} ins({args[0]}, {window} : {types[0]}, "
+                     f"{wtype}) outs({f} : {out_type}) "
+                     f"attrs = {{tir.name = \"adaptive_avg_pool2d\"}} {{")
+        lines.append(f"    ^bb0({pin}: {elem}, {pwin}: {elem}, {pout}: {elem}):")
+        k, m, r = writer._fresh("scale"), writer._fresh("m"), writer._fresh("v")
+        lines.append(f"      {k} = arith.constant {_float_text(1.0 / (kh * kw), elem)} : {elem}")
+        lines.append(f"      {m} = arith.mulf {pin}, {k} : {elem}")
+        lines.append(f"      {r} = arith.addf {pout}, {m} : {elem}")
+        lines.append(f"      linalg.yield {r} : {elem}")
+        lines.append(f"    }} -> {out_type}")
+    elif op == "nn.batch_norm":
+        e = empty()
+        rank, axis = len(info.shape), call.attrs["axis"]
+        identity = _map(rank, [f"d{k}" for k in range(rank)])
+        channel = _map(rank, [f"d{axis}"])
+        maps = [identity] + [channel] * 4 + [identity]
+        iters = ", ".join(['"parallel"'] * rank)
+        x, g, b, mean, var, out = (writer._fresh(n) for n in
+                                   ("x", "gamma", "beta", "mean", "var", "out"))
+        lines.append(f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                     f"iterator_types = [{iters}]}} ins({', '.join(args)} : {', '.join(types)}) "
+                     f"outs({e} : {out_type}) attrs = {{tir.name = \"batch_norm\"}} {{")
+        lines.append(f"    ^bb0({x}: {elem}, {g}: {elem}, {b}: {elem}, {mean}: {elem}, "
+                     f"{var}: {elem}, {out}: {elem}):")
+        eps, t, v, sd, nrm, sc, r = (writer._fresh(n) for n in
+                                     ("eps", "t", "v", "sd", "n", "s", "r"))
+        lines.append(f"      {eps} = arith.constant {_float_text(call.attrs['epsilon'], elem)} : {elem}")
+        lines.append(f"      {t} = arith.subf {x}, {mean} : {elem}")
+        lines.append(f"      {v} = arith.addf {var}, {eps} : {elem}")
+        lines.append(f"      {sd} = math.sqrt {v} : {elem}")
+        lines.append(f"      {nrm} = arith.divf {t}, {sd} : {elem}")
+        lines.append(f"      {sc} = arith.mulf {nrm}, {g} : {elem}")
+        lines.append(f"      {r} = arith.addf {sc}, {b} : {elem}")
+        lines.append(f"      linalg.yield {r} : {elem}")
+        lines.append(f"    }} -> {out_type}")
     elif op == "reshape":
         src = tuple(call.args[0].struct_info.shape)
         dst = tuple(info.shape)
         _reshape(writer, lines, ssa, args[0], src, dst, elem)
     else:
         raise NotImplementedError(f"operator {call.op} has no graph form")
+
+
+def _i64s(values):
+    return f"dense<[{', '.join(str(int(v)) for v in values)}]> : tensor<{len(values)}xi64>"
+
+
+def _float_text(value, elem):
+    """A float constant MLIR parses exactly: infinities in hex."""
+    import math
+    import struct
+    if math.isinf(value) or math.isnan(value):
+        if elem == "f32":
+            return "0x" + struct.pack(">f", value).hex().upper()
+        if elem == "f64":
+            return "0x" + struct.pack(">d", value).hex().upper()
+        if elem == "f16":
+            return "0x" + struct.pack(">e", value).hex().upper()
+        raise NotImplementedError(f"an infinite constant of {elem}")
+    return mlir_float(value)
+
+
+def mlir_float(value):
+    """repr of a finite float in MLIR's syntax, which wants a '.' before an
+    exponent (1.0e-05, not 1e-05)."""
+    text = repr(float(value))
+    if "." not in text and "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
 
 
 def _shape_type(shape, elem):

@@ -1,5 +1,7 @@
-"""relax.op.nn: relu and softmax."""
+"""relax.op.nn: relu, softmax, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
+batch_norm (inference)."""
 from ..expr import Call
+from ..struct_info import TensorStructInfo
 from ._common import tensor_of
 
 
@@ -16,3 +18,142 @@ def softmax(data, axis=-1):
     if not -rank <= int(axis) < rank:
         raise ValueError(f"relax.op.nn.softmax: axis {axis} is outside {rank} dimensions")
     return Call("relax.nn.softmax", [data], info, {"axis": int(axis) % rank})
+
+
+def _pair(value, what, op):
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * 2
+    if len(value) != 2:
+        raise ValueError(f"relax.op.nn.{op}: {what} is an int or a pair, got {value}")
+    return value
+
+
+def _padding(value, op):
+    """(top, left, bottom, right) from an int, a pair or four values."""
+    if isinstance(value, int):
+        return (value,) * 4
+    value = tuple(int(v) for v in value)
+    if len(value) == 2:
+        return value + value
+    if len(value) != 4:
+        raise ValueError(f"relax.op.nn.{op}: padding is an int, a pair or four values")
+    return value
+
+
+def _window_output(size, pad_lo, pad_hi, window, stride, dilation, op):
+    extent = size + pad_lo + pad_hi - dilation * (window - 1) - 1
+    if extent < 0:
+        raise ValueError(f"relax.op.nn.{op}: the window ({window}, dilation {dilation}) "
+                         f"does not fit the padded input ({size + pad_lo + pad_hi})")
+    return extent // stride + 1
+
+
+def pad(data, pad_width, pad_value=0.0, pad_mode="constant"):
+    """data padded with pad_value: pad_width lists (before, after) per axis,
+    flat ([b0, a0, b1, a1, ...]) or as pairs."""
+    info = tensor_of(data, "nn.pad", "data")
+    if pad_mode != "constant":
+        raise NotImplementedError("relax.op.nn.pad: only constant padding")
+    flat = []
+    for p in pad_width:
+        flat.extend(p if isinstance(p, (list, tuple)) else [p])
+    flat = [int(p) for p in flat]
+    if len(flat) != 2 * len(info.shape) or any(p < 0 for p in flat):
+        raise ValueError(f"relax.op.nn.pad: pad_width holds a non-negative (before, after) "
+                         f"per axis of the {len(info.shape)}-D data")
+    shape = tuple(d + flat[2 * k] + flat[2 * k + 1] for k, d in enumerate(info.shape))
+    return Call("relax.nn.pad", [data], TensorStructInfo(shape, info.dtype),
+                {"pad_width": flat, "pad_value": float(pad_value)})
+
+
+def _padded(data, padding, value, op):
+    top, left, bottom, right = padding
+    if not any(padding):
+        return data
+    return pad(data, [0, 0, 0, 0, top, bottom, left, right], value)
+
+
+def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
+           data_layout="NCHW", kernel_layout="OIHW", out_layout=None, out_dtype=None):
+    """2-D convolution, NCHW data and OIHW weight (groups of 1)."""
+    x = tensor_of(data, "nn.conv2d", "data")
+    w = tensor_of(weight, "nn.conv2d", "weight")
+    if data_layout != "NCHW" or kernel_layout != "OIHW" or out_layout not in (None, "NCHW"):
+        raise NotImplementedError("relax.op.nn.conv2d: NCHW data and OIHW weights only")
+    if groups != 1:
+        raise NotImplementedError("relax.op.nn.conv2d: groups other than 1")
+    if out_dtype not in (None, "", "void", x.dtype):
+        raise NotImplementedError("relax.op.nn.conv2d: out_dtype other than the data's")
+    if len(x.shape) != 4 or len(w.shape) != 4:
+        raise ValueError("relax.op.nn.conv2d: data and weight are 4-D (NCHW, OIHW)")
+    n, c, h, wd = x.shape
+    o, i, kh, kw = w.shape
+    if c != i:
+        raise ValueError(f"relax.op.nn.conv2d: data has {c} channels, weight takes {i}")
+    strides, dilation = _pair(strides, "strides", "conv2d"), _pair(dilation, "dilation",
+                                                                   "conv2d")
+    padding = _padding(padding, "conv2d")
+    oh = _window_output(h, padding[0], padding[2], kh, strides[0], dilation[0], "conv2d")
+    ow = _window_output(wd, padding[1], padding[3], kw, strides[1], dilation[1], "conv2d")
+    source = _padded(data, padding, 0.0, "conv2d")
+    return Call("relax.nn.conv2d", [source, weight], TensorStructInfo((n, o, oh, ow), x.dtype),
+                {"strides": list(strides), "dilation": list(dilation)})
+
+
+def max_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+               ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout=None):
+    """The maximum over each window, NCHW."""
+    x = tensor_of(data, "nn.max_pool2d", "data")
+    if layout != "NCHW" or ceil_mode:
+        raise NotImplementedError("relax.op.nn.max_pool2d: NCHW, floor mode only")
+    if len(x.shape) != 4:
+        raise ValueError("relax.op.nn.max_pool2d: data is 4-D (NCHW)")
+    n, c, h, w = x.shape
+    kh, kw = _pair(pool_size, "pool_size", "max_pool2d")
+    strides = _pair(strides, "strides", "max_pool2d")
+    dilation = _pair(dilation, "dilation", "max_pool2d")
+    padding = _padding(padding, "max_pool2d")
+    oh = _window_output(h, padding[0], padding[2], kh, strides[0], dilation[0], "max_pool2d")
+    ow = _window_output(w, padding[1], padding[3], kw, strides[1], dilation[1], "max_pool2d")
+    source = _padded(data, padding, float("-inf"), "max_pool2d")
+    return Call("relax.nn.max_pool2d", [source], TensorStructInfo((n, c, oh, ow), x.dtype),
+                {"pool_size": [kh, kw], "strides": list(strides), "dilation": list(dilation)})
+
+
+def adaptive_avg_pool2d(data, output_size=None, layout="NCHW", out_layout=None):
+    """The mean over equal windows giving `output_size` (the input's sizes
+    divisible by it), NCHW."""
+    x = tensor_of(data, "nn.adaptive_avg_pool2d", "data")
+    if layout != "NCHW":
+        raise NotImplementedError("relax.op.nn.adaptive_avg_pool2d: NCHW only")
+    n, c, h, w = x.shape
+    oh, ow = (h, w) if output_size is None else _pair(output_size, "output_size",
+                                                      "adaptive_avg_pool2d")
+    if h % oh or w % ow:
+        raise NotImplementedError(f"relax.op.nn.adaptive_avg_pool2d: an input of {h}x{w} "
+                                  f"into {oh}x{ow} (sizes must divide)")
+    return Call("relax.nn.adaptive_avg_pool2d", [data],
+                TensorStructInfo((n, c, oh, ow), x.dtype), {"output_size": [oh, ow]})
+
+
+def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
+               center=True, scale=True, momentum=0.1, training=False):
+    """Batch normalization in inference: (x - mean) / sqrt(var + eps) *
+    gamma + beta along `axis`. Unlike Relax's, it gives the normalized
+    tensor alone (the statistics do not change in inference)."""
+    x = tensor_of(data, "nn.batch_norm", "data")
+    rank = len(x.shape)
+    axis = int(axis) % rank
+    for what, v in (("gamma", gamma), ("beta", beta), ("moving_mean", moving_mean),
+                    ("moving_var", moving_var)):
+        info = tensor_of(v, "nn.batch_norm", what)
+        if tuple(info.shape) != (x.shape[axis],):
+            raise ValueError(f"relax.op.nn.batch_norm: {what} has shape {tuple(info.shape)}; "
+                             f"it is ({x.shape[axis]},), the size of axis {axis}")
+    if training:
+        raise NotImplementedError("relax.op.nn.batch_norm: inference only")
+    return Call("relax.nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], x,
+                {"axis": axis, "epsilon": float(epsilon)})
