@@ -1,0 +1,1 @@
+"""relax.frontend: importers of models from other frameworks (torch)."""
