@@ -13,6 +13,7 @@
 
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
 #include "TensorIR/Runtime/Runtime.h"
 #include "TensorIR/Schedule/Primitives.h"
@@ -25,6 +26,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <pybind11/numpy.h>
@@ -501,7 +503,22 @@ PYBIND11_MODULE(_tensorir, m) {
             return text;
           },
           py::arg("as_module") = false, py::arg("show_meta") = false)
-      .def("functions", &PyModule::functions);
+      .def("functions", &PyModule::functions)
+      .def(
+          "legalize_ops",
+          [](const PyModule &self) {
+            // --tir-legalize-ops on a copy: the module stays as it was when
+            // an op cannot be legalized.
+            PyModule result = self.clone();
+            DiagnosticCollector diags;
+            PassManager pm(&context());
+            pm.addPass(tir::createTIRLegalizeOpsPass());
+            if (failed(pm.run(result.get())))
+              throw py::value_error(diags.take());
+            return result;
+          },
+          "The module with its graph functions' high-level operators turned "
+          "into prim_funcs and calls (--tir-legalize-ops).");
 
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)

@@ -32,3 +32,16 @@ def test_blitz():
 def test_mm_relu():
     out = run("mm_relu.py")
     assert "scheduled == original == numpy" in out
+
+
+def test_models():
+    pytest = __import__("pytest")
+    pytest.importorskip("torch", reason="PyTorch (Debian's python3-torch) is not installed")
+    out = run("models.py")
+    assert "matmul + relu == numpy" in out
+    assert "MLP (call_tir) == PyTorch" in out
+    assert "MLP (high-level) == PyTorch" in out
+    assert "CNN: scheduled conv == original == PyTorch" in out
+    # The seed's printed module: main calls the te functions.
+    assert "lv = R.call_tir(cls.te_matmul, (A, B), " in out
+    assert 'R.nn.conv2d(lv, metadata["relax.expr.Constant"][0]' in out

@@ -15,7 +15,7 @@ build compiles the whole module, VirtualMachine runs it:
     vm = relax.VirtualMachine(ex, tvm.cpu())
     vm["main"](np_array)
 """
-from . import frontend, op
+from . import frontend, op, transform
 from .block_builder import BlockBuilder, call_tir
 from .expr import (Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var,
                    const)
@@ -27,4 +27,4 @@ from .vm import Executable, VirtualMachine, build
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
            "Expr", "Function", "GlobalVar", "ShapeExpr", "StructInfo", "TensorStructInfo",
            "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VirtualMachine", "build",
-           "call_tir", "const", "frontend", "op"]
+           "call_tir", "const", "frontend", "op", "transform"]
