@@ -108,3 +108,16 @@ func.func @accumulate(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>, %c: tensor<2x2xf
   %p = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%img, %win : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%f : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   return %m, %p : tensor<2x2xf32>, tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// A transpose of a constant is folded (the weight of Relax's linear).
+// CHECK-LABEL: func.func @folded
+// CHECK-NEXT:    %[[W:.*]] = arith.constant dense<{{\[}}[1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+// CHECK-NEXT:    return %[[W]]
+func.func @folded() -> tensor<3x2xi32> {
+  %w = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %e = tensor.empty() : tensor<3x2xi32>
+  %t = linalg.transpose ins(%w : tensor<2x3xi32>) outs(%e : tensor<3x2xi32>) permutation = [1, 0]
+  return %t : tensor<3x2xi32>
+}

@@ -18,6 +18,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cstring>
+
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRLEGALIZEOPSPASS
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
@@ -238,8 +240,58 @@ func::FuncOp TIRLegalizeOpsPass::legalizePad(tensor::PadOp pad) {
   return install(func, "pad", pad);
 }
 
+/// A transpose of a constant, computed now (model weights: Relax's linear
+/// transposes them, and FoldConstant does it before the model runs); null
+/// when the input is not a dense constant of whole-byte elements.
+static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
+  DenseElementsAttr input;
+  if (!matchPattern(transpose.getInput(), m_Constant(&input)))
+    return {};
+  auto resultType = cast<RankedTensorType>(transpose.getResult()[0].getType());
+  if (input.isSplat())
+    return input.resizeSplat(resultType);
+  unsigned width = input.getElementType().getIntOrFloatBitWidth();
+  if (width % 8 != 0)
+    return {};
+  size_t bytes = width / 8;
+  ArrayRef<char> raw = input.getRawData();
+  ArrayRef<int64_t> inShape = input.getType().getShape();
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  int64_t rank = inShape.size(), count = input.getNumElements();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  std::vector<char> out(count * bytes);
+  SmallVector<int64_t> index(rank, 0); // Over the result's dimensions.
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += index[d] * inStrides[perm[d]];
+    std::memcpy(&out[flat * bytes], &raw[source * bytes], bytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < resultType.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(resultType, out);
+}
+
 void TIRLegalizeOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
+  // Transposes of constants are folded first.
+  SmallVector<linalg::TransposeOp> transposes;
+  module.walk([&](linalg::TransposeOp t) {
+    if (t.hasPureTensorSemantics())
+      transposes.push_back(t);
+  });
+  for (linalg::TransposeOp t : transposes)
+    if (DenseElementsAttr folded = foldTranspose(t)) {
+      OpBuilder builder(t);
+      Value c = arith::ConstantOp::create(builder, t.getLoc(), folded);
+      t.getResult()[0].replaceAllUsesWith(c);
+      t->erase();
+    }
   SymbolTable table(module);
   symbols = &table;
   // Aggregates (softmax) first become the ops they stand for.

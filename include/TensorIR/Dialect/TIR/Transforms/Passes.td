@@ -296,7 +296,10 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - functions are named after the op (its `tir.name`, else the op's name,
       "compute" for a generic), numbered when taken; the same computation
       on the same shapes is one function;
-    - `linalg.softmax` is first decomposed into the ops it stands for.
+    - `linalg.softmax` is first decomposed into the ops it stands for;
+    - a `linalg.transpose` of a constant (a weight Relax's `linear`
+      transposes) is folded into a constant, as Relax's FoldConstant does
+      before a model runs.
 
     An op with dynamic shapes or a body that is not scalar arith / math is
     an error naming the reason.
