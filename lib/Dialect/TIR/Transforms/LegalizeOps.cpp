@@ -375,9 +375,7 @@ void TIRLegalizeOpsPass::runOnOperation() {
     module.walk([&](Operation *op) {
       if (op->use_empty() &&
           (isa<linalg::FillOp, tensor::EmptyOp>(op) ||
-           (isa<arith::ConstantOp>(op) &&
-            op->getResult(0).getType().isIntOrIndexOrFloat() &&
-            op->getParentOfType<func::FuncOp>() &&
+           (isa<arith::ConstantOp>(op) && op->getParentOfType<func::FuncOp>() &&
             !op->getParentOfType<BlockOp>()))) {
         op->erase();
         changed = true;
