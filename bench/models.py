@@ -5,7 +5,8 @@ built by tir and run on its VirtualMachine, beside PyTorch's own CPU time
 for the same model on the same input, in one run.
 
 tir's graph is legalized into one naive prim_func per operator (no
-schedule) unless --schedule is given, which schedules the heaviest
+schedule), or fused (--fuse: FuseOps, element-wise consumers in their
+producer's prim_func), unless --schedule is given, which schedules the heaviest
 prim_func of each model (as the example does: the convolution's output
 output columns innermost and vectorized; the MLP's matmul with its
 reduction outside a vectorized output loop).
@@ -100,6 +101,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--number", type=int, default=20)
     parser.add_argument("--schedule", action="store_true")
+    parser.add_argument("--fuse", action="store_true",
+                        help="fuse element-wise consumers into their producers' "
+                        "prim_funcs (relax.transform.FuseOps) instead")
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
@@ -114,6 +118,8 @@ def main():
         mod = from_fx(fx.symbolic_trace(model), [(shape, "float32")])
         if args.schedule:
             mod = schedule(mod)
+        elif args.fuse:
+            mod = relax.transform.FuseOps()(mod)
         vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
         x = np.random.rand(*shape).astype("float32")
         out = vm["main"](x)
@@ -127,7 +133,8 @@ def main():
         output = tvm.nd.empty(out.shape, "float32")
         tir_ms = median_ms(lambda: main_fn(x, output), args.number, args.repeat)
         rows.append((name, tir_ms, torch_ms))
-    kind = "scheduled" if args.schedule else "unscheduled (one naive prim_func per operator)"
+    kind = ("scheduled" if args.schedule else "fused, unscheduled" if args.fuse
+            else "unscheduled (one naive prim_func per operator)")
     print(f"threads: {args.threads}; tir {kind}; median of {args.repeat} x {args.number} calls")
     print()
     print("| model | tir (ms) | PyTorch (ms) | tir / PyTorch |")

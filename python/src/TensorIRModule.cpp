@@ -506,19 +506,23 @@ PYBIND11_MODULE(_tensorir, m) {
       .def("functions", &PyModule::functions)
       .def(
           "legalize_ops",
-          [](const PyModule &self) {
+          [](const PyModule &self, bool fuse) {
             // --tir-legalize-ops on a copy: the module stays as it was when
             // an op cannot be legalized.
             PyModule result = self.clone();
             DiagnosticCollector diags;
             PassManager pm(&context());
-            pm.addPass(tir::createTIRLegalizeOpsPass());
+            tir::TIRLegalizeOpsPassOptions options;
+            options.fuse = fuse;
+            pm.addPass(tir::createTIRLegalizeOpsPass(options));
             if (failed(pm.run(result.get())))
               throw py::value_error(diags.take());
             return result;
           },
+          py::arg("fuse") = false,
           "The module with its graph functions' high-level operators turned "
-          "into prim_funcs and calls (--tir-legalize-ops).");
+          "into prim_funcs and calls (--tir-legalize-ops); with fuse, "
+          "element-wise consumers join their producer's prim_func.");
 
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)

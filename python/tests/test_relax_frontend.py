@@ -123,3 +123,22 @@ def test_input_count_mismatch():
                                          "describes 2"):
         from_fx(fx.symbolic_trace(nn.Sequential(nn.ReLU())),
                 [((1, 4), "float32"), ((1, 4), "float32")])
+
+
+def test_fuse_ops_then_schedule_the_fused_function():
+    model = eval_model(CNN())
+    mod = from_fx(fx.symbolic_trace(model), [((1, 3, 16, 16), "float32")])
+    fused = relax.transform.FuseOps()(mod)
+    name = "fused_conv_2d_nchw_fchw_add_batch_norm_relu"
+    assert name in fused
+    assert "fused_matmul_add" in fused
+    x = np.random.rand(1, 3, 16, 16).astype("float32")
+    expected = model(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(run(fused, x).numpy(), expected, rtol=1e-5, atol=1e-6)
+    # The fused function's element-wise blocks inline into one.
+    sch = tvm.tir.Schedule(fused[name])
+    sch.compute_inline(sch.get_block("add"))
+    sch.compute_inline(sch.get_block("batch_norm"))
+    assert "T.alloc_buffer((1, 8, 16, 16)" in sch.mod.script()
+    fused[name] = sch.mod["main"].with_name(name).as_private()
+    np.testing.assert_allclose(run(fused, x).numpy(), expected, rtol=1e-5, atol=1e-6)

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
@@ -60,11 +61,16 @@ static MemRefType bufferType(Type tensor) {
 namespace {
 struct TIRLegalizeOpsPass
     : public tir::impl::TIRLegalizeOpsPassBase<TIRLegalizeOpsPass> {
+  using TIRLegalizeOpsPassBase::TIRLegalizeOpsPassBase;
   void runOnOperation() override;
 
-  /// The legalized function of `op`, created or (same text) reused.
-  FailureOr<func::FuncOp> legalize(linalg::LinalgOp op,
+  /// The legalized function of `group` (one op, or a producer and the
+  /// element-wise ops that consume it in turn), created or (same text)
+  /// reused; `callInputs` gets the values the call passes.
+  FailureOr<func::FuncOp> legalize(ArrayRef<linalg::LinalgOp> group,
                                    SmallVectorImpl<Value> &callInputs);
+  /// `op` and the element-wise ops fusion adds after it.
+  SmallVector<linalg::LinalgOp> fusionGroup(linalg::LinalgOp op);
   /// The function of a tensor.pad with static padding and a constant value.
   func::FuncOp legalizePad(tensor::PadOp pad);
   /// Adds `func` to the module under `name` (numbered when taken) before
@@ -78,49 +84,62 @@ struct TIRLegalizeOpsPass
 };
 } // namespace
 
+/// Whether `init` of `op` starts from a tensor's contents (not a constant
+/// fill, not an empty tensor) that the op reads.
+static bool needsCopyIn(linalg::LinalgOp op, OpOperand &init) {
+  BlockArgument arg = op.getMatchingBlockArgument(&init);
+  return arg && !arg.use_empty() && !fillConstant(init.get()) &&
+         !init.get().getDefiningOp<tensor::EmptyOp>();
+}
+
 FailureOr<func::FuncOp>
-TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
+TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
                              SmallVectorImpl<Value> &callInputs) {
-  ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
-  Location loc = op.getLoc();
-  std::string name = legalizedName(op);
-  // Parameters: the inputs whose values the body uses, then the outputs'
-  // initial contents where they matter, then the outputs.
+  linalg::LinalgOp last = group.back();
+  Location loc = last.getLoc();
+  std::string name = legalizedName(group.front());
+  for (linalg::LinalgOp op : group.drop_front())
+    name += "_" + legalizedName(op);
+  if (group.size() > 1)
+    name = "fused_" + name;
+  // Values computed inside the group (intermediate buffers).
+  llvm::DenseSet<Value> internal;
+  for (linalg::LinalgOp op : group.drop_back())
+    internal.insert(op->getResult(0));
+  // Parameters: the inputs whose values the bodies use (each once), then
+  // the outputs' initial contents where they matter, then the outputs.
   SmallVector<Type> params;
   SmallVector<std::string> paramNames;
-  SmallVector<int> inputParam(op.getNumDpsInputs(), -1);
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    BlockArgument arg = op.getMatchingBlockArgument(input);
-    if (!arg || arg.use_empty())
-      continue;
-    inputParam[input->getOperandNumber()] = params.size();
-    params.push_back(bufferType(input->get().getType()));
-    unsigned n = paramNames.size();
-    paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
-                                : "A" + std::to_string(n));
-    callInputs.push_back(input->get());
-  }
-  SmallVector<TypedAttr> inits;
-  SmallVector<int> copyParam(op.getNumDpsInits(), -1);
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    TypedAttr constant = fillConstant(init.get());
-    BlockArgument arg = op.getMatchingBlockArgument(&init);
-    bool read = arg && !arg.use_empty();
-    inits.push_back(read ? constant : TypedAttr());
-    // An output that starts from a tensor's contents takes them as an input.
-    if (read && !constant && !init.get().getDefiningOp<tensor::EmptyOp>()) {
-      copyParam[init.getOperandNumber() - op.getNumDpsInputs()] = params.size();
+  llvm::DenseMap<Value, unsigned> inputParam;
+  for (linalg::LinalgOp op : group)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(input);
+      Value v = input->get();
+      if (!arg || arg.use_empty() || internal.contains(v) ||
+          inputParam.count(v))
+        continue;
+      inputParam[v] = params.size();
+      params.push_back(bufferType(v.getType()));
+      unsigned n = paramNames.size();
+      paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
+                                  : "A" + std::to_string(n));
+      callInputs.push_back(v);
+    }
+  // (Only a group of one op has outputs starting from given contents.)
+  SmallVector<int> copyParam(last.getNumDpsInits(), -1);
+  for (OpOperand &init : last.getDpsInitsMutable())
+    if (needsCopyIn(last, init)) {
+      unsigned k = init.getOperandNumber() - last.getNumDpsInputs();
+      copyParam[k] = params.size();
       params.push_back(bufferType(init.get().getType()));
-      paramNames.push_back(name + "_init" +
-                           std::to_string(copyParam.size() - 1));
+      paramNames.push_back(name + "_init" + std::to_string(k));
       callInputs.push_back(init.get());
     }
-  }
   unsigned firstOutput = params.size();
-  for (auto [k, result] : llvm::enumerate(op->getResults())) {
+  for (auto [k, result] : llvm::enumerate(last->getResults())) {
     params.push_back(bufferType(result.getType()));
-    paramNames.push_back(op->getNumResults() == 1
+    paramNames.push_back(last->getNumResults() == 1
                              ? "T_" + name
                              : "T_" + name + std::to_string(k));
   }
@@ -133,16 +152,25 @@ TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
     func.setArgAttr(i, TIRDialect::kNameAttrName, builder.getStringAttr(n));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-  SmallVector<Value> inputs, outputs;
-  for (int p : inputParam)
-    inputs.push_back(p < 0 ? Value() : entry->getArgument(p));
-  for (unsigned k = 0; k < op.getNumDpsInits(); ++k)
-    outputs.push_back(entry->getArgument(firstOutput + k));
+  // Where each value the bodies read or write lives.
+  llvm::DenseMap<Value, Value> buffers;
+  for (auto [v, p] : inputParam)
+    buffers[v] = entry->getArgument(p);
+  for (linalg::LinalgOp op : group.drop_back()) {
+    auto alloc = AllocBufferOp::create(
+        builder, op.getLoc(), bufferType(op->getResult(0).getType()),
+        ValueRange(), builder.getStringAttr(legalizedName(op)),
+        DenseI64ArrayAttr());
+    buffers[op->getResult(0)] = alloc.getBuffer();
+  }
+  SmallVector<Value> lastOutputs;
+  for (unsigned k = 0; k < last.getNumDpsInits(); ++k)
+    lastOutputs.push_back(entry->getArgument(firstOutput + k));
   // Outputs starting from given contents: copied in first.
   for (auto [k, p] : llvm::enumerate(copyParam)) {
     if (p < 0)
       continue;
-    Value from = entry->getArgument(p), to = outputs[k];
+    Value from = entry->getArgument(p), to = lastOutputs[k];
     auto shape = cast<MemRefType>(to.getType()).getShape();
     createSpatialNest(builder, loc, name + "_init", shape, "ax", "v",
                       [&](OpBuilder &b, Location l, ValueRange v) {
@@ -150,10 +178,26 @@ TIRLegalizeOpsPass::legalize(linalg::LinalgOp op,
                         StoreOp::create(b, l, x, to, v);
                       });
   }
-  buildLinalgBlock(builder, loc, op, name, inputs, outputs, inits);
+  // One block per op, in order.
+  for (linalg::LinalgOp op : group) {
+    SmallVector<Value> inputs, outputs;
+    for (OpOperand *input : op.getDpsInputOperands())
+      inputs.push_back(buffers.lookup(input->get()));
+    if (op == last)
+      outputs = lastOutputs;
+    else
+      outputs.push_back(buffers.lookup(op->getResult(0)));
+    SmallVector<TypedAttr> inits;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&init);
+      inits.push_back(arg && !arg.use_empty() ? fillConstant(init.get())
+                                              : TypedAttr());
+    }
+    buildLinalgBlock(builder, op.getLoc(), op, legalizedName(op), inputs,
+                     outputs, inits);
+  }
   func::ReturnOp::create(builder, loc);
-
-  return install(func, name, op);
+  return install(func, name, last);
 }
 
 func::FuncOp TIRLegalizeOpsPass::install(func::FuncOp func, StringRef name,
@@ -277,6 +321,33 @@ static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
   return DenseElementsAttr::getFromRawBuffer(resultType, out);
 }
 
+SmallVector<linalg::LinalgOp>
+TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
+  SmallVector<linalg::LinalgOp> group{op};
+  if (!fuse || op->getNumResults() != 1 ||
+      llvm::any_of(op.getDpsInitsMutable(),
+                   [&](OpOperand &init) { return needsCopyIn(op, init); }))
+    return group;
+  // An element-wise consumer joins while the value it reads has no other
+  // use (FuseOps' injective-after-anything, in spirit): its block then
+  // reads the producer's block's buffer inside one function.
+  while (true) {
+    Value value = group.back()->getResult(0);
+    if (!value.hasOneUse())
+      break;
+    auto user = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
+    if (!user || user->getBlock() != op->getBlock() ||
+        user.getNumDpsInits() != 1 || user->getNumResults() != 1 ||
+        user.getNumReductionLoops() != 0 || !user.hasPureTensorSemantics() ||
+        needsCopyIn(user, user.getDpsInitsMutable()[0]) ||
+        llvm::is_contained(user.getDpsInits(), value) ||
+        !checkLinalgForTIR(user).empty())
+      break;
+    group.push_back(user);
+  }
+  return group;
+}
+
 void TIRLegalizeOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // Transposes of constants are folded first.
@@ -358,15 +429,26 @@ void TIRLegalizeOpsPass::runOnOperation() {
       op->emitError("cannot be legalized to a prim_func: ") << why;
       return signalPassFailure();
     }
+  }
+  llvm::DenseSet<Operation *> done;
+  for (linalg::LinalgOp op : ops) {
+    if (done.contains(op))
+      continue;
+    SmallVector<linalg::LinalgOp> group = fusionGroup(op);
     SmallVector<Value> callInputs;
-    FailureOr<func::FuncOp> func = legalize(op, callInputs);
+    FailureOr<func::FuncOp> func = legalize(group, callInputs);
     if (failed(func))
       return signalPassFailure();
-    OpBuilder builder(op);
-    auto call = CallTirOp::create(builder, op.getLoc(), op->getResultTypes(),
-                                  func->getSymName(), callInputs);
-    op->replaceAllUsesWith(call->getResults());
-    op->erase();
+    linalg::LinalgOp last = group.back();
+    OpBuilder builder(last);
+    auto call =
+        CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
+                          func->getSymName(), callInputs);
+    last->replaceAllUsesWith(call->getResults());
+    for (linalg::LinalgOp member : llvm::reverse(group)) {
+      done.insert(member);
+      member->erase();
+    }
   }
   // The fills and empty tensors the ops started from are dead now.
   bool changed = true;

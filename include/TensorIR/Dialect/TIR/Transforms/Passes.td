@@ -299,11 +299,20 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - `linalg.softmax` is first decomposed into the ops it stands for;
     - a `linalg.transpose` of a constant (a weight Relax's `linear`
       transposes) is folded into a constant, as Relax's FoldConstant does
-      before a model runs.
+      before a model runs;
+    - with `fuse`, an op and the element-wise `linalg.generic` ops that
+      consume its result in turn (each the only user of the value before
+      it) become one function `fused_<names>`, one block per op, the
+      intermediate results `tir.alloc_buffer`s (Relax's FuseOps + FuseTIR
+      in spirit): matmul, bias add and ReLU are one call.
 
     An op with dynamic shapes or a body that is not scalar arith / math is
     an error naming the reason.
   }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"false",
+           "Fuse element-wise consumers into their producer's function">
+  ];
   let dependentDialects = ["::mlir::tir::TIRDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
