@@ -226,8 +226,8 @@ CASES = [
        r"invalid syntax \(user\.py, line 1\)", """
        tvm.script.from_source("def (", "user.py")
        """),
-    py("no_prim_func", "from_source of text without @T.prim_func", "ScriptError",
-       r"user\.py: no @T\.prim_func in the text", """
+    py("no_prim_func", "from_source of text without @T.prim_func or @R.function", "ScriptError",
+       r"user\.py: no @T\.prim_func or @R\.function in the text", """
        tvm.script.from_source("x = 1", "user.py")
        """),
     # ------------------------------------------------ MLIR text and files

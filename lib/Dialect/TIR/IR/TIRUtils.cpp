@@ -212,8 +212,10 @@ static bool isWrittenWithin(Value buffer, unsigned depth) {
         return true;
       continue;
     }
-    // A view is written when any access through it is.
-    if (isa<MatchBufferOp, ViewLikeOpInterface>(user)) {
+    // A memref view is written when any access through it is. (A
+    // tir.match_buffer view is not followed: the block that holds it lists
+    // what it writes, which the check of the block above reads.)
+    if (isa<ViewLikeOpInterface>(user)) {
       for (Value view : user->getResults())
         if (isWrittenWithin(view, depth))
           return true;

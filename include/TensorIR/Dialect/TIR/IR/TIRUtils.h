@@ -69,8 +69,8 @@ StringAttr getUnsignedDtype(Value buffer);
 std::string checkBufferMemorySpace(MemRefType type);
 
 /// Whether the IR may write the buffer `buffer`: a store, a block that lists
-/// it (or a view of it) in `writes`, or any use tir does not know to be a
-/// read. Views of the buffer (tir.match_buffer, memref views) are followed.
+/// it in `writes`, a call of a function that writes it, or any use tir does
+/// not know to be a read. Memref views of the buffer are followed.
 bool isBufferWritten(Value buffer);
 
 } // namespace mlir::tir
