@@ -91,38 +91,7 @@ def test_operator_shape_errors_name_the_operator():
 torch = pytest.importorskip("torch", reason="PyTorch (Debian's python3-torch) is not installed")
 fx = pytest.importorskip("torch.fx")
 nn = torch.nn
-
-
-def map_param(param):
-    return relax.const(param.data.cpu().numpy(),
-                       relax.DynTensorType(len(param.data.shape), "float32"))
-
-
-def from_fx(fx_mod, input_shapes, call_function_map, call_module_map):
-    """The seed's importer, as a user writes it."""
-    input_index, node_map = 0, {}
-    named_modules = dict(fx_mod.named_modules())
-    bb = relax.BlockBuilder()
-    fn_inputs, fn_output = [], None
-    with bb.function("main"):
-        with bb.dataflow():
-            for node in fx_mod.graph.nodes:
-                if node.op == "placeholder":
-                    shape = input_shapes[input_index]
-                    input_index += 1
-                    input_var = relax.Var(node.target, relax.TensorStructInfo(shape, "float32"))
-                    fn_inputs.append(input_var)
-                    node_map[node] = input_var
-                elif node.op == "call_module":
-                    named_module = named_modules[node.target]
-                    node_map[node] = call_module_map[type(named_module)](
-                        bb, node_map, node, named_module)
-                elif node.op == "output":
-                    output = node_map[node.args[0]]
-                    assert fn_output is None
-                    fn_output = bb.emit_output(output)
-        bb.emit_func_output(output, fn_inputs)
-    return bb.get()
+from seed_fx import MLP, from_fx, map_param  # noqa: E402
 
 
 def map_nn_relu_op(bb, node_map, node, nn_mod):
@@ -136,20 +105,6 @@ def map_nn_linear_op(bb, node_map, node, nn_mod):
     if nn_mod.bias is not None:
         b = map_param(nn_mod.bias)
     return bb.emit(relax.op.linear(x, w, b))
-
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.linear0 = nn.Linear(784, 128, bias=True)
-        self.relu = nn.ReLU()
-        self.linear1 = nn.Linear(128, 10, bias=True)
-
-    def forward(self, x):
-        x = self.linear0(x)
-        x = self.relu(x)
-        x = self.linear1(x)
-        return x
 
 
 def test_seed_mlp_high_level():

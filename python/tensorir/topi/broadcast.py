@@ -1,22 +1,10 @@
 """Element-wise operators with numpy broadcasting, and reshape."""
 from .. import te
+from .._shapes import broadcast_shape, reshape_target
 
 
 def _shape(x):
     return tuple(int(d) for d in x.shape) if isinstance(x, te.Tensor) else ()
-
-
-def broadcast_shape(a, b, what):
-    """numpy's broadcast of two static shapes."""
-    out = []
-    for i in range(max(len(a), len(b))):
-        da = a[len(a) - 1 - i] if i < len(a) else 1
-        db = b[len(b) - 1 - i] if i < len(b) else 1
-        if da != db and 1 not in (da, db):
-            raise ValueError(f"topi.{what}: shapes {a} and {b} do not broadcast "
-                             f"(dimension {da} against {db})")
-        out.append(max(da, db) if 1 in (da, db) else da)
-    return tuple(reversed(out))
 
 
 def _operand(x, indices, out_rank):
@@ -35,7 +23,7 @@ def _binary(name, combine):
     def op(lhs, rhs):
         if not isinstance(lhs, te.Tensor) and not isinstance(rhs, te.Tensor):
             return combine(lhs, rhs)
-        shape = broadcast_shape(_shape(lhs), _shape(rhs), name)
+        shape = broadcast_shape(_shape(lhs), _shape(rhs), f"topi.{name}")
         return te.compute(shape, lambda *i: combine(_operand(lhs, i, len(shape)),
                                                     _operand(rhs, i, len(shape))),
                           name=f"T_{name}")
@@ -56,25 +44,7 @@ def reshape(a, newshape):
     """topi.reshape: the same elements in row-major order, in `newshape`
     (one -1 takes what is left)."""
     shape = _shape(a)
-    size = 1
-    for d in shape:
-        size *= d
-    newshape = [int(d) for d in newshape]
-    if newshape.count(-1) > 1:
-        raise ValueError("topi.reshape: at most one dimension is -1")
-    known = 1
-    for d in newshape:
-        known *= d if d != -1 else 1
-    if -1 in newshape:
-        if known == 0 or size % known:
-            raise ValueError(f"topi.reshape: cannot reshape {shape} into {tuple(newshape)}")
-        newshape[newshape.index(-1)] = size // known
-    total = 1
-    for d in newshape:
-        total *= d
-    if total != size:
-        raise ValueError(f"topi.reshape: cannot reshape {shape} ({size} elements) into "
-                         f"{tuple(newshape)} ({total})")
+    newshape = reshape_target(shape, newshape, "topi.reshape")
 
     def element(*i):
         flat = 0

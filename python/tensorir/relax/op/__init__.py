@@ -4,6 +4,7 @@ tensor reshapes), turned into prim_funcs by --tir-legalize-ops when built.
 
 Shapes are checked here, where the operator is made, with errors naming
 the operator."""
+from ..._shapes import reshape_target
 from ..block_builder import call_tir
 from ..expr import Call, Expr
 from ..struct_info import TensorStructInfo
@@ -78,26 +79,7 @@ def reshape(x, shape):
     """The elements of x in row-major order in `shape` (one -1 takes the
     rest)."""
     info = tensor_of(x, "reshape", "x")
-    shape = [int(d) for d in shape]
-    size = 1
-    for d in info.shape:
-        size *= d
-    if shape.count(-1) > 1:
-        raise ValueError("relax.op.reshape: at most one dimension is -1")
-    known = 1
-    for d in shape:
-        known *= d if d != -1 else 1
-    if -1 in shape:
-        if known == 0 or size % known:
-            raise ValueError(f"relax.op.reshape: cannot reshape {tuple(info.shape)} into "
-                             f"{tuple(shape)}")
-        shape[shape.index(-1)] = size // known
-    total = 1
-    for d in shape:
-        total *= d
-    if total != size:
-        raise ValueError(f"relax.op.reshape: cannot reshape {tuple(info.shape)} ({size} "
-                         f"elements) into {tuple(shape)} ({total})")
+    shape = reshape_target(tuple(info.shape), shape, "relax.op.reshape")
     return Call("relax.reshape", [x], TensorStructInfo(tuple(shape), info.dtype))
 
 

@@ -1,4 +1,5 @@
 """Checks the operators share."""
+from ..._shapes import broadcast_shape
 from ..expr import Expr
 from ..struct_info import TensorStructInfo
 
@@ -11,12 +12,4 @@ def tensor_of(x, op, what):
 
 
 def binary_shape(a, b, op):
-    out = []
-    for i in range(max(len(a), len(b))):
-        da = a[len(a) - 1 - i] if i < len(a) else 1
-        db = b[len(b) - 1 - i] if i < len(b) else 1
-        if da != db and 1 not in (da, db):
-            raise ValueError(f"relax.op.{op}: shapes {a} and {b} do not broadcast "
-                             f"(dimension {da} against {db})")
-        out.append(db if da == 1 else da)
-    return tuple(reversed(out))
+    return broadcast_shape(a, b, f"relax.op.{op}")

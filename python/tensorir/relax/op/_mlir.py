@@ -52,6 +52,25 @@ def _reassociation(small, big):
     return groups if k == len(big) else None
 
 
+def _generic(writer, ssa, name, maps, iters, ins, in_types, init, out_type, elem, hints,
+             body):
+    """Appends `ssa = linalg.generic {...} ins(...) outs(init) attrs =
+    {tir.name = name}` whose block arguments are named after `hints` (one
+    per input, then the output); `body(args)` gives the body's lines (ops
+    on scalars of `elem`) and the value it yields."""
+    args = [writer._fresh(h) for h in hints]
+    writer.lines.append(
+        f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+        f"iterator_types = [{', '.join(f'{chr(34)}{i}{chr(34)}' for i in iters)}]}} "
+        f"ins({', '.join(ins)} : {', '.join(in_types)}) outs({init} : {out_type}) "
+        f"attrs = {{tir.name = \"{name}\"}} {{")
+    writer.lines.append(f"    ^bb0({', '.join(f'{a}: {elem}' for a in args)}):")
+    lines, result = body(args)
+    writer.lines.extend(f"      {line}" for line in lines)
+    writer.lines.append(f"      linalg.yield {result} : {elem}")
+    writer.lines.append(f"    }} -> {out_type}")
+
+
 def write(writer, call, ssa):
     """Appends to `writer` the ops computing `call` into `ssa`."""
     op = call.op[len("relax."):]
@@ -84,30 +103,23 @@ def write(writer, call, ssa):
         lines.append(f"    {ssa} = linalg.transpose ins({args[0]} : {types[0]}) "
                      f"outs({e} : {out_type}) permutation = [{perm}]")
     elif op in _FLOAT_OPS or op == "nn.relu":
-        e = empty()
         rank = len(info.shape)
-        out_shape = tuple(info.shape)
-        maps = [_broadcast_map(tuple(a.struct_info.shape), out_shape) for a in call.args]
+        maps = [_broadcast_map(tuple(a.struct_info.shape), tuple(info.shape))
+                for a in call.args]
         maps.append(_map(rank, [f"d{k}" for k in range(rank)]))
-        iters = ", ".join(['"parallel"'] * rank)
-        name = "relu" if op == "nn.relu" else op
-        params = [writer._fresh("in") for _ in args] + [writer._fresh("out")]
-        header = ", ".join(f"{p}: {elem}" for p in params)
-        lines.append(f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-                     f"iterator_types = [{iters}]}} ins({', '.join(args)} : {', '.join(types)}) "
-                     f"outs({e} : {out_type}) attrs = {{tir.name = \"{name}\"}} {{")
-        lines.append(f"    ^bb0({header}):")
-        result = writer._fresh("v")
-        if op == "nn.relu":
-            z = writer._fresh("zero")
-            lines.append(f"      {z} = arith.constant {_zero(info.dtype)} : {elem}")
-            arith = "arith.maximumf" if _is_float(info.dtype) else "arith.maxsi"
-            lines.append(f"      {result} = {arith} {params[0]}, {z} : {elem}")
-        else:
+
+        def body(a):
+            result = writer._fresh("v")
+            if op == "nn.relu":
+                z = writer._fresh("zero")
+                arith = "arith.maximumf" if _is_float(info.dtype) else "arith.maxsi"
+                return [f"{z} = arith.constant {_zero(info.dtype)} : {elem}",
+                        f"{result} = {arith} {a[0]}, {z} : {elem}"], result
             arith = (_FLOAT_OPS if _is_float(info.dtype) else _INT_OPS)[op]
-            lines.append(f"      {result} = {arith} {params[0]}, {params[1]} : {elem}")
-        lines.append(f"      linalg.yield {result} : {elem}")
-        lines.append(f"    }} -> {out_type}")
+            return [f"{result} = {arith} {a[0]}, {a[1]} : {elem}"], result
+
+        _generic(writer, ssa, "relu" if op == "nn.relu" else op, maps, ["parallel"] * rank,
+                 args, types, empty(), out_type, elem, ["in"] * len(args) + ["out"], body)
     elif op == "nn.softmax":
         e = empty()
         lines.append(f"    {ssa} = linalg.softmax dimension({call.attrs['axis']}) "
@@ -154,44 +166,35 @@ def write(writer, call, ssa):
         lines.append(f"    {window} = tensor.empty() : {wtype}")
         maps = [_map(6, ["d0", "d1", f"d2 * {kh} + d4", f"d3 * {kw} + d5"]),
                 _map(6, ["d4", "d5"]), _map(6, ["d0", "d1", "d2", "d3"])]
-        iters = ", ".join(['"parallel"'] * 4 + ['"reduction"'] * 2)
-        pin, pwin, pout = writer._fresh("in"), writer._fresh("w"), writer._fresh("out")
-        lines.append(f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-                     f"iterator_types = [{iters}]}} ins({args[0]}, {window} : {types[0]}, "
-                     f"{wtype}) outs({f} : {out_type}) "
-                     f"attrs = {{tir.name = \"adaptive_avg_pool2d\"}} {{")
-        lines.append(f"    ^bb0({pin}: {elem}, {pwin}: {elem}, {pout}: {elem}):")
-        k, m, r = writer._fresh("scale"), writer._fresh("m"), writer._fresh("v")
-        lines.append(f"      {k} = arith.constant {_float_text(1.0 / (kh * kw), elem)} : {elem}")
-        lines.append(f"      {m} = arith.mulf {pin}, {k} : {elem}")
-        lines.append(f"      {r} = arith.addf {pout}, {m} : {elem}")
-        lines.append(f"      linalg.yield {r} : {elem}")
-        lines.append(f"    }} -> {out_type}")
+
+        def body(a):
+            k, m, r = writer._fresh("scale"), writer._fresh("m"), writer._fresh("v")
+            return [f"{k} = arith.constant {_float_text(1.0 / (kh * kw), elem)} : {elem}",
+                    f"{m} = arith.mulf {a[0]}, {k} : {elem}",
+                    f"{r} = arith.addf {a[2]}, {m} : {elem}"], r
+
+        _generic(writer, ssa, "adaptive_avg_pool2d", maps, ["parallel"] * 4 + ["reduction"] * 2,
+                 [args[0], window], [types[0], wtype], f, out_type, elem, ["in", "w", "out"],
+                 body)
     elif op == "nn.batch_norm":
-        e = empty()
         rank, axis = len(info.shape), call.attrs["axis"]
         identity = _map(rank, [f"d{k}" for k in range(rank)])
-        channel = _map(rank, [f"d{axis}"])
-        maps = [identity] + [channel] * 4 + [identity]
-        iters = ", ".join(['"parallel"'] * rank)
-        x, g, b, mean, var, out = (writer._fresh(n) for n in
-                                   ("x", "gamma", "beta", "mean", "var", "out"))
-        lines.append(f"    {ssa} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-                     f"iterator_types = [{iters}]}} ins({', '.join(args)} : {', '.join(types)}) "
-                     f"outs({e} : {out_type}) attrs = {{tir.name = \"batch_norm\"}} {{")
-        lines.append(f"    ^bb0({x}: {elem}, {g}: {elem}, {b}: {elem}, {mean}: {elem}, "
-                     f"{var}: {elem}, {out}: {elem}):")
-        eps, t, v, sd, nrm, sc, r = (writer._fresh(n) for n in
-                                     ("eps", "t", "v", "sd", "n", "s", "r"))
-        lines.append(f"      {eps} = arith.constant {_float_text(call.attrs['epsilon'], elem)} : {elem}")
-        lines.append(f"      {t} = arith.subf {x}, {mean} : {elem}")
-        lines.append(f"      {v} = arith.addf {var}, {eps} : {elem}")
-        lines.append(f"      {sd} = math.sqrt {v} : {elem}")
-        lines.append(f"      {nrm} = arith.divf {t}, {sd} : {elem}")
-        lines.append(f"      {sc} = arith.mulf {nrm}, {g} : {elem}")
-        lines.append(f"      {r} = arith.addf {sc}, {b} : {elem}")
-        lines.append(f"      linalg.yield {r} : {elem}")
-        lines.append(f"    }} -> {out_type}")
+        maps = [identity] + [_map(rank, [f"d{axis}"])] * 4 + [identity]
+
+        def body(a):
+            x, g, b, mean, var = a[:5]
+            eps, t, v, sd, nrm, sc, r = (writer._fresh(n) for n in
+                                         ("eps", "t", "v", "sd", "n", "s", "r"))
+            return [f"{eps} = arith.constant {_float_text(call.attrs['epsilon'], elem)} : {elem}",
+                    f"{t} = arith.subf {x}, {mean} : {elem}",
+                    f"{v} = arith.addf {var}, {eps} : {elem}",
+                    f"{sd} = math.sqrt {v} : {elem}",
+                    f"{nrm} = arith.divf {t}, {sd} : {elem}",
+                    f"{sc} = arith.mulf {nrm}, {g} : {elem}",
+                    f"{r} = arith.addf {sc}, {b} : {elem}"], r
+
+        _generic(writer, ssa, "batch_norm", maps, ["parallel"] * rank, args, types, empty(),
+                 out_type, elem, ["x", "gamma", "beta", "mean", "var", "out"], body)
     elif op == "reshape":
         src = tuple(call.args[0].struct_info.shape)
         dst = tuple(info.shape)

@@ -1,0 +1,40 @@
+"""Shape arithmetic that topi and relax.op share: numpy broadcasting and
+reshape targets, with errors naming the operator (`what`)."""
+
+
+def broadcast_shape(a, b, what):
+    """numpy's broadcast of two static shapes."""
+    out = []
+    for i in range(max(len(a), len(b))):
+        da = a[len(a) - 1 - i] if i < len(a) else 1
+        db = b[len(b) - 1 - i] if i < len(b) else 1
+        if da != db and 1 not in (da, db):
+            raise ValueError(f"{what}: shapes {tuple(a)} and {tuple(b)} do not broadcast "
+                             f"(dimension {da} against {db})")
+        out.append(db if da == 1 else da)
+    return tuple(reversed(out))
+
+
+def reshape_target(shape, newshape, what):
+    """`newshape` with its -1 (at most one) resolved against the size of
+    `shape`; ValueError when the sizes differ."""
+    size = 1
+    for d in shape:
+        size *= d
+    newshape = [int(d) for d in newshape]
+    if newshape.count(-1) > 1:
+        raise ValueError(f"{what}: at most one dimension is -1")
+    known = 1
+    for d in newshape:
+        known *= d if d != -1 else 1
+    if -1 in newshape:
+        if known == 0 or size % known:
+            raise ValueError(f"{what}: cannot reshape {tuple(shape)} into {tuple(newshape)}")
+        newshape[newshape.index(-1)] = size // known
+    total = 1
+    for d in newshape:
+        total *= d
+    if total != size:
+        raise ValueError(f"{what}: cannot reshape {tuple(shape)} ({size} elements) into "
+                         f"{tuple(newshape)} ({total})")
+    return tuple(newshape)
