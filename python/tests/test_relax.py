@@ -62,6 +62,23 @@ def test_block_builder_matmul_relu(params_at_function):
     np.testing.assert_allclose(out.numpy(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-5)
 
 
+def test_schedule_a_module_with_a_graph_work_on():
+    mod = matmul_relu_module(True)
+    sch = tvm.tir.Schedule(mod)
+    sch.work_on("te_matmul")
+    i, j, k = sch.get_loops(sch.get_block("matmul"))
+    sch.split(i, factors=[None, 4])
+    assert list(sch.mod.functions) == ["te_matmul", "te_relu", "main"]
+    assert "for i_0, i_1, j, k in T.grid(4, 4, 12, 8):" in sch.mod.script()
+    a = np.random.rand(16, 8).astype("float32") - 0.5
+    b = np.random.rand(8, 12).astype("float32")
+    np.testing.assert_allclose(run(sch.mod, a, b).numpy(), np.maximum(a @ b, 0), rtol=1e-5,
+                               atol=1e-5)
+    with pytest.raises(ValueError, match="'main' is a graph function; schedules work on "
+                                         "prim_funcs"):
+        sch.work_on("main")
+
+
 def test_graph_in_mlir_is_call_tir_on_tensors():
     text = matmul_relu_module(True).mlir()
     assert "func.func private @te_matmul(" in text

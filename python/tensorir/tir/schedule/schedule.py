@@ -225,6 +225,20 @@ class Schedule:
         self.enable_check = bool(enable_check)
         self._native = ext.Schedule(mod._native, verify_each_step=self.debug_mask != 0)
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
+        self._work_on = None
+
+    def work_on(self, func_name):
+        """TVM's work_on: get_block looks in the prim_func `func_name` (a
+        module with a graph function holds several functions)."""
+        from ...relax.function import Function
+        mod = self.mod
+        if func_name not in mod:
+            raise ValueError(f"work_on: no function named '{func_name}'; the module has "
+                             f"{', '.join(mod.get_global_vars())}")
+        if isinstance(mod[func_name], Function):
+            raise ValueError(f"work_on: '{func_name}' is a graph function; schedules work "
+                             "on prim_funcs")
+        self._work_on = func_name
 
     @property
     def mod(self):
@@ -571,6 +585,8 @@ class Schedule:
                                                        self._handle(loop)))
 
     def get_block(self, name, func_name=None):
+        if func_name is None:
+            func_name = self._work_on
         (rv,) = self._apply("get_block", [self._native.root],
                             {"name": name, "func_name": func_name}, 1)
         return rv
