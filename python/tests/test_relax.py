@@ -272,3 +272,41 @@ def test_schedule_the_heaviest_prim_func_of_a_model():
     x = np.random.rand(1, 784).astype("float32")
     expected = mlp(torch.from_numpy(x)).detach().numpy()
     np.testing.assert_allclose(run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
+
+
+RESOURCE_GRAPH = """
+func.func @main(%x: tensor<4xf32> {tir.name = "x"}) -> tensor<4xf32> {
+  %w = arith.constant dense_resource<weights> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+      affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %w : tensor<4xf32>,
+      tensor<4xf32>) outs(%e : tensor<4xf32>) attrs = {tir.name = "multiply"} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+"""
+
+
+def test_resource_weights_from_mlir_build_print_and_parse_back():
+    # A weight in a resource blob (as MLIR frontends write large ones).
+    mod = tvm.IRModule.from_mlir(RESOURCE_GRAPH)
+    x = np.array([1, 1, 2, 2], "float32")
+    np.testing.assert_array_equal(run(mod, x).numpy(), [1, 2, 6, 8])
+    main = mod["main"]
+    assert list(main.resources.values()) == ["0x040000000000803F000000400000404000008040"]
+    again = tvm.IRModule({"main": main})  # rebuilt from the function's text and blob
+    np.testing.assert_array_equal(run(again, x).numpy(), [1, 2, 6, 8])
+    text = mod.script(show_meta=True)
+    assert 'R.multiply(x, metadata["relax.expr.Constant"][0])' in text
+    assert '("float32", (4,), "0x0000803F000000400000404000008040")' in text
+    np.testing.assert_array_equal(run(from_source(text), x).numpy(), [1, 2, 6, 8])

@@ -93,6 +93,19 @@ bool GraphPrinter::value(Value v, std::string &out) {
     return true;
   }
   auto constant = v.getDefiningOp<arith::ConstantOp>();
+  // A large weight is a resource blob: a metadata entry as any other.
+  if (auto resource =
+          constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                   : DenseResourceElementsAttr()) {
+    Printer scalar(error);
+    std::string dtype = scalar.dtype(resource.getElementType());
+    if (dtype.empty() || !resource.getRawHandle().getBlob())
+      return fail(constant, "a resource constant without data or of an "
+                            "element type TVMScript has no name for");
+    out = "metadata[\"relax.expr.Constant\"][" +
+          std::to_string(constants.add(resource, dtype)) + "]";
+    return true;
+  }
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
                         : DenseElementsAttr();
   if (!dense)
@@ -419,7 +432,7 @@ bool tvmscript::printGraphFunction(func::FuncOp func, GraphConstants &constants,
   return printer.print(func, os);
 }
 
-unsigned GraphConstants::add(DenseElementsAttr value, StringRef dtype) {
+unsigned GraphConstants::add(ElementsAttr value, StringRef dtype) {
   for (auto [index, entry] : llvm::enumerate(entries))
     if (entry.first == value)
       return index;
@@ -431,11 +444,20 @@ void GraphConstants::print(llvm::raw_ostream &os) const {
   // Each entry: (dtype, shape, data), data one number for a splat, else
   // the elements' bytes (little-endian) in hex.
   os << "metadata = {\"relax.expr.Constant\": [\n";
-  for (const auto &[value, dtype] : entries) {
+  for (const auto &[attr, dtype] : entries) {
     SmallVector<std::string> dims;
-    for (int64_t d : value.getType().getShape())
+    for (int64_t d : attr.getShapedType().getShape())
       dims.push_back(std::to_string(d));
     os << pad(1) << "(\"" << dtype << "\", " << tuple(dims) << ", ";
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+      // The blob's bytes (its alignment is not part of the data).
+      os << "\"0x";
+      for (char c : resource.getRawHandle().getBlob()->getData())
+        os << llvm::format_hex_no_prefix(static_cast<uint8_t>(c), 2, true);
+      os << "\"),\n";
+      continue;
+    }
+    auto value = cast<DenseElementsAttr>(attr);
     if (value.isSplat() && isa<FloatType>(value.getElementType()))
       os << formatDouble(value.getSplatValue<APFloat>().convertToDouble());
     else if (value.isSplat() && !value.getElementType().isInteger(1))

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,13 +40,13 @@ std::string formatDouble(double value);
 class GraphConstants {
 public:
   /// The index of `value` (added if new).
-  unsigned add(DenseElementsAttr value, StringRef dtype);
+  unsigned add(ElementsAttr value, StringRef dtype);
   bool empty() const { return entries.empty(); }
   /// `metadata = {"relax.expr.Constant": [(dtype, shape, data), ...]}`.
   void print(llvm::raw_ostream &os) const;
 
 private:
-  SmallVector<std::pair<DenseElementsAttr, std::string>> entries;
+  SmallVector<std::pair<ElementsAttr, std::string>> entries;
 };
 
 /// Prints a graph function (a func.func on tensors) as @R.function (Graph.cpp);

@@ -56,6 +56,29 @@ def split_functions(text):
     return {n: expand(body) for n, body in functions.items()}
 
 
+_RESOURCE_BLOB = re.compile(r'^\s+([A-Za-z_][\w.$-]*): "(0x[0-9A-Fa-f]*)",?$')
+_RESOURCE_USE = re.compile(r"dense_resource<([A-Za-z_][\w.$-]*)>")
+
+
+def module_resources(text):
+    """{name: "0x..."} of the builtin resource blobs (dense_resource
+    constants: large weights) after a module's text."""
+    start = text.rfind("{-#")
+    if start < 0:
+        return {}
+    blobs = {}
+    for line in text[start:].splitlines():
+        match = _RESOURCE_BLOB.match(line)
+        if match:
+            blobs[match.group(1)] = match.group(2)
+    return blobs
+
+
+def used_resources(text, blobs):
+    """The blobs of `blobs` a function's text uses."""
+    return {name: blobs[name] for name in _RESOURCE_USE.findall(text) if name in blobs}
+
+
 def rename_function(text, old, new):
     """A function's MLIR text with its symbol `old` renamed to `new`."""
     pattern = re.compile(r'^(func\.func (?:(?:public|private|nested) )?)@"?' + re.escape(old)
@@ -86,6 +109,7 @@ def _module_from_functions(functions):
             return func.mod._native, ({name: global_symbol(func)}
                                       if global_symbol(func) != name else {})
     from ..relax.function import Function
+    resources = {}
     for name, func in functions.items():
         name = getattr(name, "name_hint", name)  # a GlobalVar-like key
         if not isinstance(name, str):
@@ -94,11 +118,12 @@ def _module_from_functions(functions):
             raise TypeError(f"IRModule holds PrimFuncs and relax Functions; '{name}' is a "
                             f"{type(func).__name__}")
         texts.append(func.with_name(name).text if func.name != name else func.text)
+        resources.update(getattr(func, "resources", None) or {})
         if global_symbol(func) != name:
             symbols[name] = global_symbol(func)
         if filename == "<module>":
             filename = func.filename
-    return ext.Module.parse(parse_module_text(texts), filename), symbols
+    return ext.Module.parse(parse_module_text(texts, resources), filename), symbols
 
 
 class IRModule:
@@ -181,9 +206,11 @@ class IRModule:
         if name not in names:
             raise KeyError(f"no function named '{name}' in the module; it has "
                            f"{', '.join(names) or 'none'}")
-        texts = split_functions(self.mlir())
+        text = self.mlir()
+        texts = split_functions(text)
         if is_graph_text(texts[name]):
-            return Function(name, texts[name], "<module>")
+            return Function(name, texts[name], "<module>",
+                            used_resources(texts[name], module_resources(text)))
         func = PrimFunc(name, texts[name], "<module>")
         # The one-function module is the function: keep it (and the source
         # locations it carries) instead of parsing the text again.
@@ -217,7 +244,8 @@ class IRModule:
         build() compiles; the same module when every key is its symbol)."""
         if not self._symbols:
             return self
-        texts = split_functions(self.mlir())
+        text = self.mlir()
+        texts = split_functions(text)
         renamed = {}
         for name, text in texts.items():
             symbol = self._symbols.get(name, name)
@@ -225,7 +253,8 @@ class IRModule:
                 raise ValueError(f"two functions have the global symbol '{symbol}'")
             renamed[symbol] = rename_function(text, name, symbol) if symbol != name else text
         from ..script.parser import parse_module_text
-        return IRModule(ext.Module.parse(parse_module_text(list(renamed.values())), "<module>"),
+        return IRModule(ext.Module.parse(parse_module_text(list(renamed.values()),
+                                                           module_resources(text)), "<module>"),
                         self.attrs)
 
     def same_as(self, other):

@@ -178,7 +178,8 @@ class BlockBuilder:
         writer = FunctionWriter(scope.name, scope.params, scope.private)
         for var, expr in scope.bindings:
             writer.bind(var, expr)
-        self._funcs[scope.name] = Function(scope.name, writer.finish(output))
+        self._funcs[scope.name] = Function(scope.name, writer.finish(output),
+                                           resources=writer.resources)
         scope.output_emitted = True
 
     # ------------------------------------------------------------- te

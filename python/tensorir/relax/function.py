@@ -13,13 +13,15 @@ class Function:
     func.func on tensors). BlockBuilder and @R.function make them; built
     with the module, it runs on the VirtualMachine."""
 
-    def __init__(self, name, text, filename="<relax>"):
+    def __init__(self, name, text, filename="<relax>", resources=None):
         self.name, self.text, self.filename = name, text, filename
+        # {name: "0x..."}: the blobs of its dense_resource constants.
+        self.resources = dict(resources or {})
 
     def with_name(self, name):
         text = re.sub(r"^(func\.func (?:private )?)@" + re.escape(self.name) + r"\(",
                       lambda m: f"{m.group(1)}@{name}(", self.text, count=1)
-        return Function(name, text, self.filename)
+        return Function(name, text, self.filename, self.resources)
 
     @property
     def mod(self):
@@ -72,6 +74,7 @@ class FunctionWriter:
         self.name, self.params, self.private = name, list(params), private
         self.lines, self.values, self.used = [], {}, set()
         self.tuples = {}            # id(var) -> the Tuple it names
+        self.resources = {}         # dense_resource blobs the function uses
         self.header = []
         for p in self.params:
             if not isinstance(p, Var) or not isinstance(p.struct_info, TensorStructInfo):
@@ -99,6 +102,9 @@ class FunctionWriter:
             return self.values[id(expr)]
         if isinstance(expr, Constant):
             ssa = self._fresh("cst")
+            # Weights are dense attributes (hex), not resource blobs: the
+            # package shares one MLIRContext, in which a blob parsed again
+            # (every rebuilt module) is added under a new name.
             self.lines.append(f"    {ssa} = arith.constant {_dense(expr.data)} : "
                               f"{expr.struct_info.mlir()}")
             self.values[id(expr)] = ssa

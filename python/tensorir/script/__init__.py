@@ -44,16 +44,18 @@ def from_source(text, filename="<tvmscript>"):
                                   "dict (as script(show_meta=True) prints it)") from None
     if not functions:
         raise ScriptError(f"{filename}: no @T.prim_func or @R.function in the text")
-    texts = []
+    texts, resources = [], {}
     for f in functions:
         if decorated(f, "R.function"):
-            texts.append(parse_graph_function(f, text, filename, 0, metadata=metadata))
+            body, blobs = parse_graph_function(f, text, filename, 0, metadata=metadata)
+            texts.append(body)
+            resources.update(blobs)
         else:
             body = parse_function(f, text, filename, 0)
             if any(_ast.unparse(d).replace(" ", "").endswith("private=True)")
                    for d in f.decorator_list):
                 body = body.replace(f"func.func @{f.name}(", f"func.func private @{f.name}(", 1)
             texts.append(body)
-    mod = IRModule.from_mlir(parse_module_text(texts), filename)
+    mod = IRModule.from_mlir(parse_module_text(texts, resources), filename)
     single = len(functions) == 1 and functions[0] in tree.body
     return mod[functions[0].name] if single else mod

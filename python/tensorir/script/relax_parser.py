@@ -57,6 +57,7 @@ class GraphParser:
         self.scope = {}            # Python name -> relax Expr
         self.module_aliases = set()
         self.bindings = []
+        self.resources = {}
 
     def error(self, node, message):
         line = getattr(node, "lineno", 1) + self.line_offset
@@ -264,7 +265,9 @@ class GraphParser:
             writer = FunctionWriter(node.name, params, private)
             for var, expr in self.bindings:
                 writer.bind(var, expr)
-            return writer.finish(output)
+            text = writer.finish(output)
+            self.resources = writer.resources
+            return text
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
 
@@ -279,10 +282,12 @@ def is_private(node):
 
 
 def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None):
-    """The MLIR text of the @R.function `node`."""
+    """(MLIR text, resource blobs of its large constants) of the
+    @R.function `node`."""
     constants = metadata_constants(metadata)
     parser = GraphParser(node, source, filename, line_offset, env, constants)
-    return parser.parse(is_private(node))
+    text = parser.parse(is_private(node))
+    return text, parser.resources
 
 
 def parse_decorated(fn, private=False):
@@ -291,7 +296,8 @@ def parse_decorated(fn, private=False):
     source, filename, offset = function_source(fn)
     node = ast.parse(source).body[0]
     env = python_env(fn)
-    text = parse_graph_function(node, source, filename, offset, env, env.get("metadata"))
+    text, resources = parse_graph_function(node, source, filename, offset, env,
+                                           env.get("metadata"))
     if private and not text.startswith("func.func private"):
         text = text.replace("func.func @", "func.func private @", 1)
-    return Function(node.name, text, filename)
+    return Function(node.name, text, filename, resources)
