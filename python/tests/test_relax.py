@@ -310,3 +310,15 @@ def test_resource_weights_from_mlir_build_print_and_parse_back():
     assert 'R.multiply(x, metadata["relax.expr.Constant"][0])' in text
     assert '("float32", (4,), "0x0000803F000000400000404000008040")' in text
     np.testing.assert_array_equal(run(from_source(text), x).numpy(), [1, 2, 6, 8])
+
+
+def test_a_value_returned_twice_and_a_parameter_returned():
+    x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        y = bb.emit(relax.op.nn.relu(x))
+        bb.emit_func_output([y, y, x])
+    a, b, c = run(bb.get(), np.arange(4, dtype="float32") - 2)
+    np.testing.assert_array_equal(a.numpy(), [0, 0, 0, 1])
+    np.testing.assert_array_equal(b.numpy(), [0, 0, 0, 1])
+    np.testing.assert_array_equal(c.numpy(), [-2, -1, 0, 1])

@@ -48,3 +48,19 @@ func.func @two(%x: tensor<8xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<8xf32
 func.func @prim(%a: memref<8xf32>) {
   return
 }
+
+// -----
+
+// A value returned twice is two out-parameters: the second gets a copy
+// (upstream's promotion crashed on an allocation returned twice).
+func.func private @relu(%a: memref<4xf32>, %b: memref<4xf32>)
+
+// CHECK-LABEL: func.func @twice
+// CHECK-SAME:    (%[[X:.*]]: memref<4xf32>, %[[O0:.*]]: memref<4xf32> {tir.name = "output", tir.result}, %[[O1:.*]]: memref<4xf32> {tir.name = "output1", tir.result})
+// CHECK-NEXT:    call @relu(%[[X]], %[[O0]])
+// CHECK-NEXT:    memref.copy %[[O0]], %[[O1]]
+// CHECK-NEXT:    return
+func.func @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tir.call_tir @relu(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %0 : tensor<4xf32>, tensor<4xf32>
+}

@@ -15,9 +15,11 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRBUFFERIZEGRAPHPASS
@@ -73,6 +75,29 @@ struct TIRBufferizeGraphPass
     if (failed(
             bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
+
+    // A buffer returned twice is copied for its later results: each
+    // result becomes an out-parameter of its own (and upstream's promotion,
+    // which moves an allocation into the out-parameter, handles each
+    // allocation once).
+    for (auto [op, count] : numResults) {
+      auto func = cast<func::FuncOp>(op);
+      func.walk([&](func::ReturnOp ret) {
+        OpBuilder b(ret);
+        llvm::SmallPtrSet<Value, 4> seen;
+        for (OpOperand &operand : ret->getOpOperands()) {
+          Value v = operand.get();
+          auto type = dyn_cast<MemRefType>(v.getType());
+          if (!type || seen.insert(v).second || !type.hasStaticShape())
+            continue;
+          Value copy = memref::AllocOp::create(
+              b, ret.getLoc(),
+              MemRefType::get(type.getShape(), type.getElementType()));
+          memref::CopyOp::create(b, ret.getLoc(), v, copy);
+          operand.set(copy);
+        }
+      });
+    }
 
     bufferization::BufferResultsToOutParamsOpts outParams;
     outParams.filterFn = [&](func::FuncOp *func) {
