@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTLINALGTOTIRPASS
@@ -27,7 +28,8 @@ std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
       return "its loop ranges are not static";
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return "it has no body to compute";
-  for (Operation &inner : op->getRegion(0).front()) {
+  Region &region = op->getRegion(0);
+  for (Operation &inner : region.front()) {
     if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
       continue;
     if (inner.getNumRegions() != 0 ||
@@ -35,6 +37,14 @@ std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
       return "its body holds '" + inner.getName().getStringRef().str() +
              "', which is not scalar arith or math";
   }
+  // Values from outside the body: constants only (canonicalization hoists a
+  // body's constants out of it), which the block clones.
+  for (Operation &inner : region.front())
+    for (Value operand : inner.getOperands())
+      if (!region.isAncestor(operand.getParentRegion()) &&
+          !matchPattern(operand, m_Constant()))
+        return "its body uses a value defined outside it that is not a "
+               "constant";
   for (OpOperand &operand : op->getOpOperands())
     if (!isa<ShapedType>(operand.get().getType()) &&
         op.getMatchingBlockArgument(&operand) &&
@@ -88,6 +98,12 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
                                   op.getMatchingIndexingMap(&operand), v)
                        .getResult());
     }
+    // Constants the body takes from outside it are made in the block.
+    for (Operation &inner : body)
+      for (Value operand : inner.getOperands())
+        if (!op->getRegion(0).isAncestor(operand.getParentRegion()) &&
+            !map.contains(operand))
+          map.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
     for (Operation &inner : body) {
       if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
         map.map(idx.getResult(), v[idx.getDim()]);

@@ -99,7 +99,10 @@ bool GraphPrinter::value(Value v, std::string &out) {
                    : DenseResourceElementsAttr()) {
     Printer scalar(error);
     std::string dtype = scalar.dtype(resource.getElementType());
-    if (dtype.empty() || !resource.getRawHandle().getBlob())
+    Type element = resource.getElementType();
+    if (dtype.empty() || !element.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() % 8 != 0 ||
+        !resource.getRawHandle().getBlob())
       return fail(constant, "a resource constant without data or of an "
                             "element type TVMScript has no name for");
     out = "metadata[\"relax.expr.Constant\"][" +
@@ -114,7 +117,10 @@ bool GraphPrinter::value(Value v, std::string &out) {
                 "a value a graph function in TVMScript cannot name");
   Printer scalar(error);
   std::string dtype = scalar.dtype(dense.getElementType());
-  if (dtype.empty())
+  Type element = dense.getElementType();
+  // Metadata holds whole bytes per element (booleans one byte each).
+  if (dtype.empty() || element.isIndex() || !element.isIntOrFloat() ||
+      (element.getIntOrFloatBitWidth() % 8 != 0 && !element.isInteger(1)))
     return fail(constant,
                 "a constant of an element type TVMScript has no name for");
   if (dense.getType().getRank() == 0) {

@@ -82,3 +82,30 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = tir.call_tir @f(%x) : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// Rule (as above): a write through a value the input flows into counts.
+func.func private @f(%a: memref<8xf32>, %b: memref<8xf32>) {
+  %t = arith.constant true
+  %m = arith.select %t, %a, %b : memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  tir.store %z, %m[%c0] : memref<8xf32>
+  return
+}
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{callee '@f' writes its input 0; call_tir's callee writes only its outputs}}
+  %0 = tir.call_tir @f(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Rule: a parameter takes the row-major buffers the call passes.
+func.func private @f(%a: memref<4x4xf32>, %b: memref<4x4xf32, strided<[1, 4]>>)
+func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{output 0 is a tensor<4x4xf32>, but parameter 1 of '@f' takes a memref<4x4xf32, strided<[1, 4]>>}}
+  %0 = tir.call_tir @f(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

@@ -64,3 +64,21 @@ func.func @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = tir.call_tir @relu(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %0 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A slice at a run-time offset is copied into a row-major buffer (a cast
+// would drop its offset); a non-tensor result stays a result.
+func.func private @relu(%a: memref<4xf32>, %b: memref<4xf32>)
+
+// CHECK-LABEL: func.func @slice
+// CHECK-SAME:    (%[[X:.*]]: memref<8xf32>, %[[I:.*]]: index, %[[OUT:.*]]: memref<4xf32> {tir.name = "output", tir.result}) -> index
+// CHECK:         %[[V:.*]] = memref.subview %[[X]][%[[I]]] [4] [1]
+// CHECK:         %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK:         memref.copy %[[V]], %[[C]]
+// CHECK:         call @relu(%[[C]], %[[OUT]])
+func.func @slice(%x: tensor<8xf32>, %i: index) -> (tensor<4xf32>, index) {
+  %s = tensor.extract_slice %x[%i] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %0 = tir.call_tir @relu(%s) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %i : tensor<4xf32>, index
+}

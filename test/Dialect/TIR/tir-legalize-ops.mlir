@@ -121,3 +121,25 @@ func.func @folded() -> tensor<3x2xi32> {
   %t = linalg.transpose ins(%w : tensor<2x3xi32>) outs(%e : tensor<3x2xi32>) permutation = [1, 0]
   return %t : tensor<3x2xi32>
 }
+
+// -----
+
+// A constant the body takes from outside it (canonicalization hoists them)
+// is made in the block; fills of buffers are not the pass's to remove.
+// CHECK-LABEL: func.func private @compute
+// CHECK:         tir.block "compute"
+// CHECK:           %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           arith.maximumf %{{.*}}, %[[Z]]
+// CHECK-LABEL: func.func @hoisted
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%arg1 : memref<4xf32>)
+func.func @hoisted(%x: tensor<4xf32>, %buf: memref<4xf32>) -> tensor<4xf32> {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%buf : memref<4xf32>)
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -11,6 +11,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -35,7 +36,14 @@ static bool acceptsTensor(MemRefType param, RankedTensorType tensor) {
   for (auto [p, t] : llvm::zip(param.getShape(), tensor.getShape()))
     if (!ShapedType::isDynamic(p) && p != t)
       return false;
-  return true;
+  // The call passes row-major buffers: the parameter's layout must take one
+  // (the identity, or strides and offset it leaves dynamic).
+  if (tensor.hasStaticShape()) {
+    auto rowMajor = MemRefType::get(tensor.getShape(), tensor.getElementType());
+    return memref::CastOp::areCastCompatible(rowMajor, param);
+  }
+  return param.getLayout().isIdentity() ||
+         llvm::all_of(param.getStridesAndOffset().first, ShapedType::isDynamic);
 }
 
 LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
@@ -79,7 +87,7 @@ LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // The call is pure because the callee writes nothing but its outputs.
   if (!callee.isExternal())
     for (unsigned i = 0; i < numInputs; ++i)
-      if (isBufferWritten(callee.getArgument(i))) {
+      if (isBufferWritten(callee.getArgument(i), /*strict=*/true)) {
         std::string name = getBufferName(callee.getArgument(i));
         InFlightDiagnostic diag = emitOpError("callee '@")
                                   << getCallee() << "' writes its input " << i;

@@ -189,7 +189,7 @@ BlockOp mlir::tir::createSpatialNest(
 }
 
 /// isBufferWritten, looking into at most `depth` more levels of calls.
-static bool isWrittenWithin(Value buffer, unsigned depth) {
+static bool isWrittenWithin(Value buffer, unsigned depth, bool strict) {
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
     if (isa<LoadOp>(user))
@@ -203,7 +203,7 @@ static bool isWrittenWithin(Value buffer, unsigned depth) {
           use.getOperandNumber() - call.getArgOperands().getBeginOperandIndex();
       if (depth == 0 || !callee || callee.isExternal() ||
           index >= callee.getNumArguments() ||
-          isWrittenWithin(callee.getArgument(index), depth - 1))
+          isWrittenWithin(callee.getArgument(index), depth - 1, strict))
         return true;
       continue;
     }
@@ -215,12 +215,18 @@ static bool isWrittenWithin(Value buffer, unsigned depth) {
     // A memref view is written when any access through it is. (A
     // tir.match_buffer view is not followed: the block that holds it lists
     // what it writes, which the check of the block above reads.)
-    if (isa<ViewLikeOpInterface>(user)) {
+    if (isa<ViewLikeOpInterface>(user) ||
+        (strict && isa<MatchBufferOp>(user))) {
       for (Value view : user->getResults())
-        if (isWrittenWithin(view, depth))
+        if (isWrittenWithin(view, depth, strict))
           return true;
       continue;
     }
+    // Strict: anything else that passes the buffer on may lead to a write.
+    if (strict && (user->hasTrait<OpTrait::IsTerminator>() ||
+                   llvm::any_of(user->getResultTypes(),
+                                [](Type t) { return isa<BaseMemRefType>(t); })))
+      return true;
     auto effects = dyn_cast<MemoryEffectOpInterface>(user);
     if (!effects)
       return true;
@@ -233,6 +239,6 @@ static bool isWrittenWithin(Value buffer, unsigned depth) {
   return false;
 }
 
-bool mlir::tir::isBufferWritten(Value buffer) {
-  return isWrittenWithin(buffer, /*depth=*/4);
+bool mlir::tir::isBufferWritten(Value buffer, bool strict) {
+  return isWrittenWithin(buffer, /*depth=*/4, strict);
 }

@@ -62,7 +62,27 @@ struct CallTirOpInterface
         return failure();
       auto param = cast<MemRefType>(type.getInput(index));
       Value value = *buffer;
+      auto bufferType = cast<MemRefType>(value.getType());
+      if (!bufferType.getLayout().isIdentity()) {
+        // A view (a slice, say) is copied into a row-major buffer: a cast
+        // to the parameter's layout would drop its offset and strides.
+        SmallVector<Value> dynamicSizes;
+        for (int64_t d = 0; d < bufferType.getRank(); ++d)
+          if (bufferType.isDynamicDim(d))
+            dynamicSizes.push_back(
+                memref::DimOp::create(rewriter, loc, value, d));
+        FailureOr<Value> copy = options.createAlloc(
+            rewriter, loc,
+            MemRefType::get(bufferType.getShape(), bufferType.getElementType()),
+            dynamicSizes);
+        if (failed(copy) ||
+            failed(options.createMemCpy(rewriter, loc, value, *copy)))
+          return failure();
+        value = *copy;
+      }
       if (value.getType() != param) {
+        // Row-major to the parameter's layout (the verifier checked that
+        // it takes row-major buffers).
         if (!memref::CastOp::areCastCompatible(value.getType(), param))
           return op->emitOpError("input ")
                  << index << " bufferizes to " << value.getType()

@@ -61,9 +61,11 @@ struct TIRBufferizeGraphPass
     // How many results each public graph function returns: they become its
     // trailing out-parameters.
     llvm::DenseMap<Operation *, unsigned> numResults;
+    // (Only tensor results become out-parameters.)
     for (func::FuncOp func : graphs)
       if (func.isPublic())
-        numResults[func] = func.getNumResults();
+        numResults[func] = llvm::count_if(
+            func.getResultTypes(), [](Type t) { return isa<TensorType>(t); });
 
     bufferization::OneShotBufferizationOptions options;
     options.bufferizeFunctionBoundaries = true;

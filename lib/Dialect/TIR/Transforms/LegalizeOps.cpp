@@ -230,7 +230,10 @@ func::FuncOp TIRLegalizeOpsPass::install(func::FuncOp func, StringRef name,
 /// The static padding of `pad`, and its constant value; false when the
 /// padding is dynamic or the value not a constant.
 static bool staticPad(tensor::PadOp pad, TypedAttr &value) {
-  if (!pad.getLow().empty() || !pad.getHigh().empty())
+  if (!pad.getLow().empty() || !pad.getHigh().empty() ||
+      !pad.getSourceType().hasStaticShape() ||
+      !pad.getResultType().hasStaticShape() ||
+      llvm::is_contained(pad.getSourceType().getShape(), 0))
     return false;
   Value yielded = pad.getConstantPaddingValue();
   return yielded && matchPattern(yielded, m_Constant(&value));
@@ -294,6 +297,8 @@ static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
   auto resultType = cast<RankedTensorType>(transpose.getResult()[0].getType());
   if (input.isSplat())
     return input.resizeSplat(resultType);
+  if (!input.getElementType().isIntOrFloat())
+    return {};
   unsigned width = input.getElementType().getIntOrFloatBitWidth();
   if (width % 8 != 0)
     return {};
@@ -352,7 +357,12 @@ void TIRLegalizeOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // Transposes of constants are folded first.
   SmallVector<linalg::TransposeOp> transposes;
-  module.walk([&](linalg::TransposeOp t) {
+  // The graph functions of this module (not of modules nested in it).
+  auto walkFunctions = [&](auto callback) {
+    for (auto func : module.getOps<func::FuncOp>())
+      func.walk(callback);
+  };
+  walkFunctions([&](linalg::TransposeOp t) {
     if (t.hasPureTensorSemantics())
       transposes.push_back(t);
   });
@@ -367,8 +377,9 @@ void TIRLegalizeOpsPass::runOnOperation() {
   symbols = &table;
   // Aggregates (softmax) first become the ops they stand for.
   SmallVector<linalg::AggregatedOpInterface> aggregates;
-  module.walk([&](linalg::AggregatedOpInterface op) {
-    if (isa<RankedTensorType>(op->getResultTypes()[0]))
+  walkFunctions([&](linalg::AggregatedOpInterface op) {
+    if (op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op->getResultTypes()[0]))
       aggregates.push_back(op);
   });
   for (linalg::AggregatedOpInterface op : aggregates) {
@@ -402,12 +413,13 @@ void TIRLegalizeOpsPass::runOnOperation() {
 
   // Paddings (of convolutions and pooling) become functions of their own.
   SmallVector<tensor::PadOp> pads;
-  module.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+  walkFunctions([&](tensor::PadOp pad) { pads.push_back(pad); });
   for (tensor::PadOp pad : pads) {
     TypedAttr value;
     if (!staticPad(pad, value)) {
-      pad->emitError("cannot be legalized to a prim_func: its padding is "
-                     "not static or its value not a constant");
+      pad->emitError("cannot be legalized to a prim_func: its shapes or "
+                     "padding are not static and non-empty, or its value not "
+                     "a constant");
       return signalPassFailure();
     }
     func::FuncOp func = legalizePad(pad);
@@ -419,12 +431,16 @@ void TIRLegalizeOpsPass::runOnOperation() {
   }
 
   SmallVector<linalg::LinalgOp> ops;
-  module.walk([&](linalg::LinalgOp op) {
+  walkFunctions([&](linalg::LinalgOp op) {
     if (op.hasPureTensorSemantics() && !isa<linalg::FillOp>(op))
       ops.push_back(op);
   });
   for (linalg::LinalgOp op : ops) {
     std::string why = checkLinalgForTIR(op);
+    if (why.empty() && llvm::any_of(op->getResultTypes(), [](Type t) {
+          return !cast<ShapedType>(t).hasStaticShape();
+        }))
+      why = "its results do not have static shapes";
     if (!why.empty()) {
       op->emitError("cannot be legalized to a prim_func: ") << why;
       return signalPassFailure();
@@ -456,7 +472,9 @@ void TIRLegalizeOpsPass::runOnOperation() {
     changed = false;
     module.walk([&](Operation *op) {
       if (op->use_empty() &&
-          (isa<linalg::FillOp, tensor::EmptyOp>(op) ||
+          (isa<tensor::EmptyOp>(op) ||
+           (isa<linalg::FillOp>(op) &&
+            cast<linalg::FillOp>(op).hasPureTensorSemantics()) ||
            (isa<arith::ConstantOp>(op) && op->getParentOfType<func::FuncOp>() &&
             !op->getParentOfType<BlockOp>()))) {
         op->erase();

@@ -70,8 +70,11 @@ std::string checkBufferMemorySpace(MemRefType type);
 
 /// Whether the IR may write the buffer `buffer`: a store, a block that lists
 /// it in `writes`, a call of a function that writes it, or any use tir does
-/// not know to be a read. Memref views of the buffer are followed.
-bool isBufferWritten(Value buffer);
+/// not know to be a read. Memref views of the buffer are followed. With
+/// `strict` (a proof that nothing writes it, as call_tir's purity needs),
+/// tir.match_buffer views are followed too, and any other use that gives
+/// the buffer on (an arith.select, an scf.if yielding it) counts as a write.
+bool isBufferWritten(Value buffer, bool strict = false);
 
 } // namespace mlir::tir
 
