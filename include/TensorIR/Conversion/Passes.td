@@ -79,8 +79,10 @@ def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
     through its output's map. The block's read and write regions are
     inferred. The block can then be scheduled like any other.
 
-    An op with dynamic loop ranges, or a body holding anything but scalar
-    arith / math ops, is an error naming the reason.
+    A scalar operand (the value of a `linalg.fill`) and values the body
+    takes from outside it must be constants; the block makes them. An op
+    with dynamic loop ranges, any other outside value, or a body holding
+    anything but scalar arith / math ops is an error naming the reason.
   }];
   let dependentDialects = ["::mlir::tir::TIRDialect",
                            "::mlir::arith::ArithDialect"];

@@ -45,11 +45,14 @@ std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
           !matchPattern(operand, m_Constant()))
         return "its body uses a value defined outside it that is not a "
                "constant";
+  // A scalar operand (linalg.fill's value) must be a constant, which the
+  // block makes.
   for (OpOperand &operand : op->getOpOperands())
     if (!isa<ShapedType>(operand.get().getType()) &&
         op.getMatchingBlockArgument(&operand) &&
-        !op.getMatchingBlockArgument(&operand).use_empty())
-      return "it takes a scalar operand";
+        !op.getMatchingBlockArgument(&operand).use_empty() &&
+        !matchPattern(operand.get(), m_Constant()))
+      return "it takes a scalar operand that is not a constant";
   return "";
 }
 
@@ -89,6 +92,10 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
       BlockArgument arg = op.getMatchingBlockArgument(&operand);
       if (!arg || arg.use_empty())
         continue;
+      if (!isa<ShapedType>(operand.get().getType())) {
+        map.map(arg, b.clone(*operand.get().getDefiningOp())->getResult(0));
+        continue;
+      }
       bool isInput = op.isDpsInput(&operand);
       unsigned index = isInput ? operand.getOperandNumber()
                                : op.getDpsInitOperand(0)->getOperandNumber();

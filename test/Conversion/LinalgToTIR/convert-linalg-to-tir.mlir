@@ -33,3 +33,16 @@ func.func @iota(%o: memref<8xi32>) {
   }
   return
 }
+
+// -----
+
+// A fill of a constant: the block makes the constant and stores it.
+// CHECK-LABEL: func.func @fill
+// CHECK:         tir.block "fill"(%[[I:.*]] = spatial(4, %{{.*}}))
+// CHECK-NEXT:      %[[C:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT:      tir.store %[[C]], %arg0[%[[I]]]
+func.func @fill(%o: memref<4xf32>) {
+  %c = arith.constant 1.5 : f32
+  linalg.fill ins(%c : f32) outs(%o : memref<4xf32>)
+  return
+}

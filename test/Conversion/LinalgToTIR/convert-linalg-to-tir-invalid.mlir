@@ -1,0 +1,19 @@
+// --convert-linalg-to-tir refuses ops it has no TensorIR block for, naming
+// the reason.
+// RUN: tir-opt %s --convert-linalg-to-tir -split-input-file -verify-diagnostics
+
+// Rule: a scalar operand is a constant (the block makes it).
+func.func @fill(%o: memref<4xf32>, %v: f32) {
+  // expected-error @+1 {{has no TensorIR block: it takes a scalar operand that is not a constant}}
+  linalg.fill ins(%v : f32) outs(%o : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Rule: loop ranges are static.
+func.func @dynamic(%a: memref<?xf32>, %o: memref<?xf32>) {
+  // expected-error @+1 {{has no TensorIR block: its loop ranges are not static}}
+  linalg.copy ins(%a : memref<?xf32>) outs(%o : memref<?xf32>)
+  return
+}
