@@ -241,11 +241,17 @@ def test_seed_from_fx_matmul_relu():
     np.testing.assert_allclose(run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
 
 
-def test_seed_from_fx_mlp_with_topi():
+def topi_mlp():
+    """The seed's MLP and its module through te / topi (call_tir)."""
     torch.manual_seed(0)
     mlp = MLP()
     mod = from_fx(fx.symbolic_trace(mlp), input_shapes=[(1, 784)], call_function_map={},
                   call_module_map={torch.nn.Linear: map_nn_linear, torch.nn.ReLU: map_nn_relu})
+    return mlp, mod
+
+
+def test_seed_from_fx_mlp_with_topi():
+    mlp, mod = topi_mlp()
     assert list(mod.functions) == ["dense", "add", "te_relu", "dense1", "add1", "main"]
     text = mod.script()
     for line in ('lv = R.call_tir(cls.dense, (x, metadata["relax.expr.Constant"][0]), ',
@@ -260,10 +266,7 @@ def test_seed_from_fx_mlp_with_topi():
 
 
 def test_schedule_the_heaviest_prim_func_of_a_model():
-    torch.manual_seed(0)
-    mlp = MLP()
-    mod = from_fx(fx.symbolic_trace(mlp), input_shapes=[(1, 784)], call_function_map={},
-                  call_module_map={torch.nn.Linear: map_nn_linear, torch.nn.ReLU: map_nn_relu})
+    mlp, mod = topi_mlp()
     sch = tvm.tir.Schedule(mod["dense"])
     i, j, k = sch.get_loops(sch.get_block("T_matmul_NT"))
     ko, ki = sch.split(k, factors=[None, 16])

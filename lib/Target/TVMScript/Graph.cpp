@@ -69,6 +69,11 @@ private:
   llvm::DenseMap<Value, std::string> names;
   llvm::StringSet<> used;
   unsigned counter = 0;
+  /// The next binding's name, as BlockBuilder numbers them: lv, lv1, ...
+  std::string nextBinding() {
+    unsigned k = counter++;
+    return fresh(k == 0 ? "lv" : "lv" + std::to_string(k));
+  }
 };
 } // namespace
 
@@ -185,8 +190,7 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
       std::string expr;
       if (op.getNumResults() != 1 || !operatorCall(op, expr))
         return fail(&op, "an op TVMScript's @R.function has no form for");
-      std::string name =
-          fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
+      std::string name = nextBinding();
       names[op.getResult(0)] = name;
       os << pad(2) << name << ": " << structInfo(op.getResult(0).getType())
          << " = " << expr << "\n";
@@ -201,8 +205,7 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     SmallVector<std::string> infos;
     for (Type type : call.getResultTypes())
       infos.push_back(structInfo(type));
-    std::string name =
-        fresh(counter++ == 0 ? "lv" : "lv" + std::to_string(counter - 1));
+    std::string name = nextBinding();
     if (call.getNumResults() == 1) {
       names[call.getResult(0)] = name;
     } else {

@@ -55,10 +55,6 @@ bool printGraphFunction(func::FuncOp func, GraphConstants &constants,
                         bool inModule, std::string &error,
                         llvm::raw_ostream &os);
 
-/// Whether `func` is a graph function: tensors in its signature, or a
-/// tir.call_tir in its body.
-bool isGraphFunction(func::FuncOp func);
-
 class Printer {
 public:
   /// TVM's name for a scalar type ("float32", "bool", ...), "" if none.

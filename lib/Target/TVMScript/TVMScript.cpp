@@ -161,20 +161,13 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   return true;
 }
 
-bool tvmscript::isGraphFunction(func::FuncOp func) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
-  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
-      llvm::any_of(func.getResultTypes(), isTensor))
-    return true;
-  return !func.isExternal() && !func.getOps<CallTirOp>().empty();
-}
-
 std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error,
                                       bool asModule, bool showMeta) {
   std::string result;
   llvm::raw_string_ostream os(result);
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
-  bool graph = llvm::any_of(funcs, isGraphFunction);
+  bool graph =
+      llvm::any_of(funcs, [](func::FuncOp f) { return isGraphFunction(f); });
   bool many = asModule || funcs.size() > 1;
   os << "# from tensorir.script import tir as T\n";
   if (graph)

@@ -5,7 +5,7 @@ import string
 
 from .. import te
 from ..ir import IRModule
-from .expr import Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var
+from .expr import Call, DataflowVar, Expr, GlobalVar, Tuple, Var
 from .function import Function, FunctionWriter
 from .struct_info import TensorStructInfo, TupleStructInfo
 

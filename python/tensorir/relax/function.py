@@ -4,8 +4,8 @@ import re
 
 import numpy as np
 
-from .expr import Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var
-from .struct_info import MLIR_TYPES, TensorStructInfo, TupleStructInfo
+from .expr import Call, Constant, Tuple, TupleGetItem, Var
+from .struct_info import TensorStructInfo, TupleStructInfo
 
 
 class Function:
@@ -116,8 +116,7 @@ class FunctionWriter:
             # A nested operator (the parser's): computed where it is used.
             ssa = self._fresh("t")
             self.values[id(expr)] = ssa
-            from .op import _mlir
-            _mlir.write(self, expr, ssa)
+            self._write_call(expr, ssa)
             return ssa
         if isinstance(expr, Var):
             raise ValueError(f"function '{self.name}': '{expr.name_hint}' is used but "
@@ -132,11 +131,7 @@ class FunctionWriter:
         elif isinstance(expr, Call):
             ssa = self._fresh(var.name_hint)
             self.values[id(var)] = ssa
-            if expr.op == "relax.call_tir":
-                self.lines.append(f"    {ssa}{self._call(expr)}")
-            else:
-                from .op import _mlir
-                _mlir.write(self, expr, ssa)
+            self._write_call(expr, ssa)
         elif isinstance(expr, Var) and id(expr) in self.tuples:
             self.tuples[id(var)] = self.tuples[id(expr)]
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
@@ -149,9 +144,13 @@ class FunctionWriter:
             raise TypeError(f"function '{self.name}': cannot bind {type(expr).__name__} "
                             f"to '{var.name_hint}'")
 
-    def _call(self, call):
+    def _write_call(self, call, ssa):
+        """Appends the ops computing `call` into `ssa`: a tir.call_tir, or
+        an operator's linalg ops (relax.op._mlir)."""
         if call.op != "relax.call_tir":
-            return None
+            from .op import _mlir  # relax.op imports this module
+            _mlir.write(self, call, ssa)
+            return
         callee, inputs = call.args[0], call.args[1:]
         values = [self.value(a) for a in inputs]
         types = [_type(a.struct_info) for a in inputs]
@@ -161,8 +160,8 @@ class FunctionWriter:
         result_types = ", ".join(_type(r) for r in results)
         if len(results) != 1:
             result_types = f"({result_types})"
-        return (f"{count} = tir.call_tir @{callee.name_hint}({', '.join(values)}) : "
-                f"({', '.join(types)}) -> {result_types}")
+        self.lines.append(f"    {ssa}{count} = tir.call_tir @{callee.name_hint}("
+                          f"{', '.join(values)}) : ({', '.join(types)}) -> {result_types}")
 
     def finish(self, output):
         if isinstance(output, Var) and id(output) in self.tuples:
@@ -179,4 +178,4 @@ class FunctionWriter:
         return "\n".join(text)
 
 
-__all__ = ["Function", "FunctionWriter", "is_graph_text", "DataflowVar", "Expr", "GlobalVar"]
+__all__ = ["Function", "FunctionWriter", "is_graph_text"]

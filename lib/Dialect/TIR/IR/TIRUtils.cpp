@@ -242,3 +242,18 @@ static bool isWrittenWithin(Value buffer, unsigned depth, bool strict) {
 bool mlir::tir::isBufferWritten(Value buffer, bool strict) {
   return isWrittenWithin(buffer, /*depth=*/4, strict);
 }
+
+bool mlir::tir::isGraphFunction(FunctionOpInterface func) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
+      llvm::any_of(func.getResultTypes(), isTensor))
+    return true;
+  return func
+      .walk([&](Operation *op) {
+        return isa<CallTirOp>(op) ||
+                       llvm::any_of(op->getResultTypes(), isTensor)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

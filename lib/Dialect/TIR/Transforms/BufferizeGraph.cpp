@@ -9,6 +9,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -28,23 +29,6 @@ namespace mlir::tir {
 
 using namespace mlir;
 using namespace mlir::tir;
-
-/// Whether `func` works on tensors: a graph function.
-static bool isGraphFunction(func::FuncOp func) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
-  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
-      llvm::any_of(func.getResultTypes(), isTensor))
-    return true;
-  bool found = false;
-  func.walk([&](Operation *op) {
-    if (isa<CallTirOp>(op) || llvm::any_of(op->getResultTypes(), isTensor)) {
-      found = true;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
 
 namespace {
 struct TIRBufferizeGraphPass

@@ -67,8 +67,8 @@ struct TIRLegalizeOpsPass
   /// The legalized function of `group` (one op, or a producer and the
   /// element-wise ops that consume it in turn), created or (same text)
   /// reused; `callInputs` gets the values the call passes.
-  FailureOr<func::FuncOp> legalize(ArrayRef<linalg::LinalgOp> group,
-                                   SmallVectorImpl<Value> &callInputs);
+  func::FuncOp legalize(ArrayRef<linalg::LinalgOp> group,
+                        SmallVectorImpl<Value> &callInputs);
   /// `op` and the element-wise ops fusion adds after it.
   SmallVector<linalg::LinalgOp> fusionGroup(linalg::LinalgOp op);
   /// The function of a tensor.pad with static padding and a constant value.
@@ -92,9 +92,8 @@ static bool needsCopyIn(linalg::LinalgOp op, OpOperand &init) {
          !init.get().getDefiningOp<tensor::EmptyOp>();
 }
 
-FailureOr<func::FuncOp>
-TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
-                             SmallVectorImpl<Value> &callInputs) {
+func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
+                                          SmallVectorImpl<Value> &callInputs) {
   MLIRContext *ctx = &getContext();
   linalg::LinalgOp last = group.back();
   Location loc = last.getLoc();
@@ -355,13 +354,13 @@ TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
 
 void TIRLegalizeOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  // Transposes of constants are folded first.
-  SmallVector<linalg::TransposeOp> transposes;
   // The graph functions of this module (not of modules nested in it).
   auto walkFunctions = [&](auto callback) {
     for (auto func : module.getOps<func::FuncOp>())
       func.walk(callback);
   };
+  // Transposes of constants are folded first.
+  SmallVector<linalg::TransposeOp> transposes;
   walkFunctions([&](linalg::TransposeOp t) {
     if (t.hasPureTensorSemantics())
       transposes.push_back(t);
@@ -452,14 +451,12 @@ void TIRLegalizeOpsPass::runOnOperation() {
       continue;
     SmallVector<linalg::LinalgOp> group = fusionGroup(op);
     SmallVector<Value> callInputs;
-    FailureOr<func::FuncOp> func = legalize(group, callInputs);
-    if (failed(func))
-      return signalPassFailure();
+    func::FuncOp func = legalize(group, callInputs);
     linalg::LinalgOp last = group.back();
     OpBuilder builder(last);
     auto call =
         CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
-                          func->getSymName(), callInputs);
+                          func.getSymName(), callInputs);
     last->replaceAllUsesWith(call->getResults());
     for (linalg::LinalgOp member : llvm::reverse(group)) {
       done.insert(member);
@@ -470,13 +467,12 @@ void TIRLegalizeOpsPass::runOnOperation() {
   bool changed = true;
   while (changed) {
     changed = false;
-    module.walk([&](Operation *op) {
+    walkFunctions([&](Operation *op) {
       if (op->use_empty() &&
           (isa<tensor::EmptyOp>(op) ||
            (isa<linalg::FillOp>(op) &&
             cast<linalg::FillOp>(op).hasPureTensorSemantics()) ||
-           (isa<arith::ConstantOp>(op) && op->getParentOfType<func::FuncOp>() &&
-            !op->getParentOfType<BlockOp>()))) {
+           (isa<arith::ConstantOp>(op) && !op->getParentOfType<BlockOp>()))) {
         op->erase();
         changed = true;
       }

@@ -6,7 +6,7 @@ Shapes are checked here, where the operator is made, with errors naming
 the operator."""
 from ..._shapes import reshape_target
 from ..block_builder import call_tir
-from ..expr import Call, Expr
+from ..expr import Call
 from ..struct_info import TensorStructInfo
 from . import nn
 from ._common import binary_shape, tensor_of

@@ -32,17 +32,16 @@ def _broadcast_map(in_shape, out_shape):
 
 
 def _reassociation(small, big):
-    """Groups of `big`'s dimensions whose products are `small`'s, or None."""
+    """Groups of `big`'s dimensions whose products are `small`'s, or None:
+    each group takes dimensions until its product reaches its size; trailing
+    dimensions of 1 join the last group."""
     groups, k = [], 0
     for d in small:
         group, product = [], 1
-        while k < len(big) and (product < d or not group or (big[k] == 1 and product == d
-                                                             and len(groups) == len(small) - 1)):
+        while k < len(big) and (not group or product < d):
             group.append(k)
             product *= big[k]
             k += 1
-            if product == d and (k == len(big) or big[k] != 1 or len(groups) < len(small) - 1):
-                break
         if product != d or not group:
             return None
         groups.append(group)

@@ -17,6 +17,7 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::tir {
 
@@ -75,6 +76,10 @@ std::string checkBufferMemorySpace(MemRefType type);
 /// tir.match_buffer views are followed too, and any other use that gives
 /// the buffer on (an arith.select, an scf.if yielding it) counts as a write.
 bool isBufferWritten(Value buffer, bool strict = false);
+
+/// Whether `func` is a graph function (TVM's Relax function): tensors in its
+/// signature, or ops on tensors or tir.call_tir ops in its body.
+bool isGraphFunction(FunctionOpInterface func);
 
 } // namespace mlir::tir
 

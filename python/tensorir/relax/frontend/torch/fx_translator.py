@@ -138,23 +138,26 @@ class TorchFXImporter:
         return self.emit(R.nn.softmax(self.tensor(self.arg(node, 0), node), axis=m.dim))
 
     # ---------------------------------------------------------- functions
-    def _binary(self, node, make):
+    def _binary(self, node, relax_op, python_op):
+        """relax_op on tensors (a number as a constant of the tensor's
+        dtype); python_op on two plain numbers (sizes, say)."""
         a, b = self.arg(node, 0), self.arg(node, 1, name="other")
         if not isinstance(a, Expr) and not isinstance(b, Expr):
-            return make.__python__(a, b)
+            return python_op(a, b)
         like = a if isinstance(a, Expr) else b
-        return self.emit(make(self.scalar_or_tensor(a, like), self.scalar_or_tensor(b, like)))
+        return self.emit(relax_op(self.scalar_or_tensor(a, like),
+                                  self.scalar_or_tensor(b, like)))
 
     def _add(self, node):
         if node.kwargs.get("alpha", 1) != 1:
             raise NotImplementedError(f"from_fx: '{node.name}' adds with alpha")
-        return self._binary(node, _Op(R.add, operator.add))
+        return self._binary(node, R.add, operator.add)
 
     def _sub(self, node):
-        return self._binary(node, _Op(R.subtract, operator.sub))
+        return self._binary(node, R.subtract, operator.sub)
 
     def _mul(self, node):
-        return self._binary(node, _Op(R.multiply, operator.mul))
+        return self._binary(node, R.multiply, operator.mul)
 
     def _matmul(self, node):
         return self.emit(R.matmul(self.tensor(self.arg(node, 0), node),
@@ -265,16 +268,6 @@ class TorchFXImporter:
                         output = self.bb.emit_output(result)
             self.bb.emit_func_output(output)
         return self.bb.get()
-
-
-class _Op:
-    """A relax binary operator with the Python operator for plain numbers."""
-
-    def __init__(self, relax_op, python_op):
-        self.relax_op, self.__python__ = relax_op, python_op
-
-    def __call__(self, a, b):
-        return self.relax_op(a, b)
 
 
 def from_fx(model, input_info, keep_params_as_input=False, unwrap_unit_return_tuple=False,
