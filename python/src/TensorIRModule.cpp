@@ -14,6 +14,7 @@
 #include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/InitAllPasses.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
 #include "TensorIR/Runtime/Runtime.h"
 #include "TensorIR/Schedule/Primitives.h"
@@ -27,6 +28,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <pybind11/numpy.h>
@@ -505,6 +508,28 @@ PYBIND11_MODULE(_tensorir, m) {
           py::arg("as_module") = false, py::arg("show_meta") = false)
       .def("functions", &PyModule::functions)
       .def(
+          "run_passes",
+          [](const PyModule &self, const std::string &pipeline) {
+            // A textual pass pipeline on the module, written as inside
+            // tir-opt's --pass-pipeline="builtin.module(...)" (passes on
+            // functions nest: "func.func(canonicalize)"), run on a copy: a
+            // pass that fails leaves the module as it was.
+            PyModule result = self.clone();
+            DiagnosticCollector diags;
+            PassManager pm(&context());
+            std::string message;
+            llvm::raw_string_ostream errs(message);
+            if (failed(parsePassPipeline(pipeline, pm, errs)))
+              throw py::value_error("cannot parse the pass pipeline '" +
+                                    pipeline + "': " + message);
+            if (failed(pm.run(result.get())))
+              throw py::value_error(diags.take());
+            return result;
+          },
+          py::arg("pipeline"),
+          "The module after a textual pass pipeline, written as inside "
+          "tir-opt's --pass-pipeline=\"builtin.module(...)\".")
+      .def(
           "legalize_ops",
           [](const PyModule &self, bool fuse) {
             // --tir-legalize-ops on a copy: the module stays as it was when
@@ -735,6 +760,20 @@ PYBIND11_MODULE(_tensorir, m) {
                return std::nullopt;
              return loop.getConstantUpperBound();
            });
+  // Every pass tir-opt has, for run_passes.
+  tir::registerAllPasses();
+  m.def(
+      "load_pass_plugin",
+      [](const std::string &path) {
+        auto plugin = PassPlugin::load(path);
+        if (!plugin)
+          throw py::value_error("cannot load the pass plugin '" + path +
+                                "': " + llvm::toString(plugin.takeError()));
+        plugin->registerPassRegistryCallbacks();
+      },
+      py::arg("path"),
+      "Loads an MLIR pass plugin (tir-opt's --load-pass-plugin): its "
+      "passes join those run_passes knows.");
   m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
   m.def(
       "register_tensor_intrin",

@@ -25,7 +25,9 @@ from . import target
 from . import te
 from . import tir
 from . import topi
-from .ir import IRModule
+from . import instrument
+from .ir import IRModule, transform
+from .driver import lower
 from .runtime import Device, Module, build, compile, cpu, load_module
 from .tir import ScheduleError
 from ._ext import ext as _native
@@ -33,4 +35,5 @@ from ._ext import ext as _native
 TVMError = _native.TVMError
 
 __all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "Device",
-           "arith", "ir", "load_module", "nd", "relax", "runtime", "script", "target", "te", "tir", "topi"]
+           "arith", "instrument", "ir", "load_module", "lower", "nd", "relax", "runtime", "script",
+           "target", "te", "tir", "topi", "transform"]

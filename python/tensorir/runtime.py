@@ -257,10 +257,23 @@ def _target_cpu(target):
     return cpu or "native"
 
 
-def build(mod, target="llvm", name=None):
-    """Compiles `mod` (an IRModule or a PrimFunc) for the CPU and loads it in this process
-    (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>"."""
+def build(mod, target="llvm", name=None, args=None):
+    """Compiles `mod` (an IRModule or a PrimFunc, or a te schedule with its
+    arguments: build(sch, [a, b, c])) for the CPU and loads it in this
+    process (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>". When
+    the current PassContext adds lowering passes (tir.add_lower_pass) or
+    sets tir.disable_vectorize, the program goes through tvm.lower first."""
+    from .driver import lower
+    from .ir.transform import PassContext
     from .script.tir import PrimFunc
+    from .te import Schedule as TESchedule
+    if isinstance(target, (list, tuple)):  # TVM's build(inputs, args, target)
+        args, target = target, (name if isinstance(name, str) else "llvm")
+        name = None
+    config = PassContext.current().config
+    if isinstance(mod, TESchedule) or config.get("tir.add_lower_pass") \
+            or config.get("tir.disable_vectorize"):
+        mod = lower(mod, args, name or "main")
     if isinstance(mod, PrimFunc):
         mod = IRModule.from_expr(mod)
     if not isinstance(mod, IRModule):

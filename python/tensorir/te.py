@@ -19,7 +19,7 @@ from .script.parser import DTYPES, FunctionParser, ScriptError
 from .script.tir import PrimFunc
 
 __all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min", "comm_reducer",
-           "create_prim_func", "var", "const", "min_value", "max_value", "AXIS_SEPARATOR"]
+           "create_prim_func", "create_schedule", "Schedule", "var", "const", "min_value", "max_value", "AXIS_SEPARATOR"]
 
 
 def __getattr__(name):
@@ -182,6 +182,65 @@ class Tensor:
 
     def __repr__(self):
         return f"Tensor({self.name}, shape={self.shape}, dtype={self.dtype})"
+
+    @property
+    def op(self):
+        """The operation computing the tensor (TVM's Tensor.op), what
+        te.create_schedule takes."""
+        return Operation(self)
+
+
+class Operation:
+    """A te operation: the compute (or placeholder) of one tensor."""
+
+    def __init__(self, tensor):
+        self.tensor, self.name = tensor, tensor.name
+
+    def output(self, index):
+        if index != 0:
+            raise IndexError(f"operation {self.name} has one output")
+        return self.tensor
+
+    @property
+    def num_outputs(self):
+        return 1
+
+    def __eq__(self, other):
+        return isinstance(other, Operation) and other.tensor is self.tensor
+
+    def __hash__(self):
+        return id(self.tensor)
+
+
+class Schedule:
+    """te.create_schedule's schedule: its outputs, in TE's default schedule
+    (one loop nest per compute, as written), which tvm.lower and tvm.build
+    take with the arguments (tvm.lower(sch, [a, b, c])).
+
+    TE's own scheduling (sch[c].split, ...) is superseded by tir.Schedule,
+    which schedules the same program with TVM's TensorIR primitives:
+    `sch = tvm.tir.Schedule(te.create_prim_func([a, b, c]))`."""
+
+    def __init__(self, ops):
+        self.outputs = list(ops)
+
+    def __getitem__(self, tensor):
+        from .tir.schedule import ScheduleError
+        raise ScheduleError(
+            "TE schedules (sch[tensor].split, reorder, ...) are superseded by tvm.tir.Schedule: "
+            "schedule te.create_prim_func([inputs..., outputs...]) with tvm.tir.Schedule; "
+            "te.create_schedule gives only the default schedule, for tvm.lower / tvm.build")
+
+
+def create_schedule(ops):
+    """te.create_schedule(op or [ops]): the default schedule of the
+    operations (see Schedule)."""
+    ops = list(ops) if isinstance(ops, (list, tuple)) else [ops]
+    for op in ops:
+        if not isinstance(op, Operation):
+            raise TypeError(f"te.create_schedule takes operations (tensor.op), got "
+                            f"{type(op).__name__}")
+    return Schedule(ops)
 
 
 def placeholder(shape, dtype="float32", name="placeholder"):

@@ -203,28 +203,44 @@ bool Printer::inlineable(Value v) {
   return true;
 }
 
-std::string Printer::dict(DictionaryAttr d) {
-  std::string s = "{";
-  bool first = true;
-  for (NamedAttribute a : d) {
-    if (!first)
-      s += ", ";
-    first = false;
-    s += "\"" + a.getName().str() + "\": ";
-    Attribute v = a.getValue();
-    if (auto b = dyn_cast<BoolAttr>(v))
-      s += b.getValue() ? "True" : "False";
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      s += std::to_string(i.getInt());
-    else if (auto f = dyn_cast<FloatAttr>(v))
-      s += std::to_string(f.getValueAsDouble());
-    else if (auto str = dyn_cast<StringAttr>(v))
-      s += "\"" + str.str() + "\"";
-    else
-      s += "None";
+/// An annotation value as Python: bools, integers, floats, strings, and
+/// lists and dicts of them; None for anything else.
+static std::string annotationValue(Attribute v) {
+  if (auto b = dyn_cast<BoolAttr>(v))
+    return b.getValue() ? "True" : "False";
+  if (auto i = dyn_cast<IntegerAttr>(v))
+    return std::to_string(i.getInt());
+  if (auto f = dyn_cast<FloatAttr>(v)) {
+    std::string text = formatDouble(f.getValueAsDouble());
+    if (text.find_first_of(".eEni") == std::string::npos)
+      text += ".0";
+    return text;
   }
-  return s + "}";
+  if (auto str = dyn_cast<StringAttr>(v))
+    return "\"" + str.str() + "\"";
+  if (auto array = dyn_cast<ArrayAttr>(v)) {
+    std::string s = "[";
+    for (auto [k, item] : llvm::enumerate(array))
+      s += (k ? ", " : "") + annotationValue(item);
+    return s + "]";
+  }
+  if (auto array = dyn_cast<DenseI64ArrayAttr>(v)) {
+    std::string s = "[";
+    for (auto [k, item] : llvm::enumerate(array.asArrayRef()))
+      s += (k ? ", " : "") + std::to_string(item);
+    return s + "]";
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(v)) {
+    std::string s = "{";
+    for (auto [k, a] : llvm::enumerate(dict))
+      s += (k ? ", \"" : "\"") + a.getName().str() +
+           "\": " + annotationValue(a.getValue());
+    return s + "}";
+  }
+  return "None";
 }
+
+std::string Printer::dict(DictionaryAttr d) { return annotationValue(d); }
 
 /// `T.float32(1.5)`, `T.int8(3)`, `True`, or a bare number for an index.
 static bool constantExpr(arith::ConstantOp cst, const std::string &t,
@@ -316,7 +332,8 @@ bool Printer::expr(Value v, std::string &out) {
            affine(map.getResult(r),
                   ArrayRef<std::string>(ops).take_front(map.getNumDims()),
                   ArrayRef<std::string>(ops).drop_front(map.getNumDims()));
-    out = s + "]";
+    // A zero-dimensional buffer's one element is `C[()]`, as in TVM.
+    out = s + (map.getNumResults() ? "]" : "()]");
     return true;
   }
   // An unsigned operation prints as the signed one's Python form: only
@@ -379,8 +396,16 @@ bool Printer::expr(Value v, std::string &out) {
         return true;
       }
     }
-    StringRef symbol = isa<arith::AndIOp>(def)  ? (boolean ? "and" : "&")
-                       : isa<arith::OrIOp>(def) ? (boolean ? "or" : "|")
+    if (!boolean) {
+      // On integers, TVM's bitwise calls (which the parser reads).
+      StringRef fn = isa<arith::AndIOp>(def)  ? "bitwise_and"
+                     : isa<arith::OrIOp>(def) ? "bitwise_or"
+                                              : "bitwise_xor";
+      out = "T." + fn.str() + "(" + a + ", " + b + ")";
+      return true;
+    }
+    StringRef symbol = isa<arith::AndIOp>(def)  ? "and"
+                       : isa<arith::OrIOp>(def) ? "or"
                                                 : "^";
     out = "(" + a + " " + symbol.str() + " " + b + ")";
     return true;
@@ -512,6 +537,18 @@ bool Printer::callExpr(CallOp call, std::string &out) {
       return fail(call, "an argument that is not a value, string or number");
     }
   }
-  out = "T." + call.getCallee().str() + "(" + args + ")";
+  // TVM's extern calls take their result's dtype first ("handle" for none).
+  StringRef callee = call.getCallee();
+  if (llvm::is_contained({"call_extern", "call_pure_extern", "call_llvm_intrin",
+                          "call_llvm_pure_intrin"},
+                         callee)) {
+    std::string result = call->getNumResults()
+                             ? dtype(call->getResult(0).getType())
+                             : std::string("handle");
+    if (result.empty())
+      return fail(call, "a result of a type TVMScript has no dtype for");
+    args = "\"" + result + "\"" + (args.empty() ? "" : ", ") + args;
+  }
+  out = "T." + callee.str() + "(" + args + ")";
   return true;
 }

@@ -49,7 +49,8 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
                 affine(map.getResult(r),
                        ArrayRef<std::string>(ops).take_front(map.getNumDims()),
                        ArrayRef<std::string>(ops).drop_front(map.getNumDims()));
-    os << pad(indent) << target << "] = " << unwrap(value) << "\n";
+    os << pad(indent) << target << (map.getNumResults() ? "] = " : "()] = ")
+       << unwrap(value) << "\n";
     return true;
   }
   if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
@@ -106,6 +107,27 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
       return false;
     os << pad(indent) << "T.evaluate(" << text << ")\n";
     return true;
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && ifOp->getNumResults() == 0) {
+    // A conditional statement (TVM's IfThenElse; --tir-lower-init makes
+    // them): `if cond:` with its branches.
+    std::string cond;
+    if (!expr(ifOp.getCondition(), cond))
+      return false;
+    os << pad(indent) << "if " << unwrap(cond) << ":\n";
+    push();
+    bool ok = blockBody(ifOp.getThenRegion().front(), indent + 1, os);
+    pop();
+    if (!ok)
+      return false;
+    if (!ifOp.getElseRegion().empty() &&
+        !llvm::hasSingleElement(ifOp.getElseRegion().front())) {
+      os << pad(indent) << "else:\n";
+      push();
+      ok = blockBody(ifOp.getElseRegion().front(), indent + 1, os);
+      pop();
+    }
+    return ok;
   }
   if (isa<InitOp>(op))
     return true; // Printed with its block.
@@ -222,7 +244,7 @@ std::string Printer::region(Value buffer, AffineMap map,
                                       inputs.size(), 0),
                     inputs, {});
   }
-  return out + "]";
+  return out + (region.starts.empty() ? "()]" : "]");
 }
 
 void Printer::regions(BlockOp block, const char *keyword, OperandRange buffers,

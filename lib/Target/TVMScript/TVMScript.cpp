@@ -115,9 +115,11 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
       dt = unsignedType.str();
     // TVM's axis_separators, kept on the parameter.
     std::string options;
+    if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
+      options += ", scope=\"" + scope.str() + "\"";
     if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(
             i, TIRDialect::kAxisSeparatorsAttrName)) {
-      options = ", axis_separators=[";
+      options += ", axis_separators=[";
       for (auto [k, x] : llvm::enumerate(seps.asArrayRef()))
         options += (k ? ", " : "") + std::to_string(x);
       options += "]";

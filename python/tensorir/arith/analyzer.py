@@ -7,7 +7,8 @@ the right (`4 * vscale` is `vscale * 4`) and constant factors multiply
 `(x * c) ceildiv c` are `x`, `(x * c) floormod c` is 0. Nothing else is
 rewritten: what is left is equivalent, not canonical.
 """
-from ..tir.expr import BinaryExpr, IntImm, PrimExpr, fold
+from ..tir.expr import IntImm
+from ..tir.size_expr import BinaryExpr, SymbolicExpr as PrimExpr, fold
 
 
 def _simplify(e):

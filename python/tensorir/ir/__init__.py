@@ -1,5 +1,8 @@
-"""tvm.ir: IRModule and structural equality."""
+"""tvm.ir: IRModule, nodes, structural equality and passes."""
+from . import transform
 from .base import assert_structural_equal, structural_equal, structural_hash
 from .module import IRModule
+from .node import Node, Op, Range
 
-__all__ = ["IRModule", "assert_structural_equal", "structural_equal", "structural_hash"]
+__all__ = ["IRModule", "Node", "Op", "Range", "assert_structural_equal", "structural_equal",
+           "structural_hash", "transform"]

@@ -224,7 +224,7 @@ class ExprParser:
             return Value(text, "index", affine=True)
         except ValueError:
             pass
-        from ..tir.expr import BinaryExpr, VScale  # tir imports this module
+        from ..tir.size_expr import BinaryExpr, VScale  # tir imports this module
 
         def build(e):
             if isinstance(e, int):

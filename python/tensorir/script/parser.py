@@ -86,7 +86,8 @@ class FunctionParser(BufferParser, ExprParser):
             if name in scope:
                 return scope[name]
         if name in self.env:
-            from ..tir.expr import IntImm, PrimExpr  # tir imports this module
+            from ..tir.expr import IntImm  # tir imports this module
+            from ..tir.size_expr import SymbolicExpr as PrimExpr
             value = self.env[name]
             if isinstance(value, IntImm):
                 value = value.value
@@ -364,6 +365,8 @@ class FunctionParser(BufferParser, ExprParser):
                 return
             self.error(stmt, "expressions as statements are calls (T.call_extern(...), "
                              "TVM's builtins) or T.evaluate(0)")
+        if isinstance(stmt, ast.If):
+            return self.if_stmt(stmt)
         if isinstance(stmt, ast.Pass):
             return
         if isinstance(stmt, ast.Return) and stmt.value is None:
@@ -463,6 +466,23 @@ class FunctionParser(BufferParser, ExprParser):
             self.error(node, "annotation values are bool, int, float, str, or lists and "
                              "dicts of them")
         return val
+
+    def if_stmt(self, stmt):
+        """`if cond: ... else: ...` (TVM's IfThenElse): an scf.if whose
+        regions hold the branches' statements."""
+        cond = self.materialize(self.expr(stmt.test), stmt.test)
+        if cond.type != "i1":
+            self.error(stmt.test, f"an if statement needs a boolean condition, got {cond.type}")
+        self.emit(f"scf.if {cond.text} {{")
+        for k, branch in enumerate([stmt.body] + ([stmt.orelse] if stmt.orelse else [])):
+            if k:
+                self.emit("} else {")
+            self.indent += 1
+            self.push()
+            self.statements(branch)
+            self.pop()
+            self.indent -= 1
+        self.emit("}" + self.loc(stmt))
 
     def with_stmt(self, stmt):
         if len(stmt.items) != 1:

@@ -16,7 +16,21 @@ from .parser import (ScriptError, function_source, parse_function,
 class PrimFunc:
     """A tir function written in TVMScript."""
 
-    def __init__(self, name, text, filename):
+    def __init__(self, name, text=None, filename=None, buffer_map=None, attrs=None,
+                 ret_type=None, span=None):
+        """PrimFunc(name, mlir_text, filename) inside the package;
+        PrimFunc(params, body, ret_type, buffer_map, attrs) as TVM builds
+        one from IR nodes (named by attrs["global_symbol"], else "main")."""
+        if isinstance(name, (list, tuple)):
+            from ..tir.function import from_nodes
+            attrs = dict(attrs or {})
+            symbol = str(getattr(attrs.get("global_symbol"), "value",
+                                 attrs.get("global_symbol", "main")))
+            if buffer_map is None and isinstance(filename, dict):
+                buffer_map = filename  # PrimFunc(params, body, buffer_map)
+            self.__dict__.update(from_nodes(list(name), text, buffer_map, symbol,
+                                            attrs=attrs).__dict__)
+            return
         self.name, self.text, self.filename = name, text, filename
         self._mod = None
 
@@ -181,13 +195,13 @@ for _name in ("grid", "serial", "parallel", "vectorized", "unroll",
 # expressions (tvm.tir.expr.PrimExpr) that a function can then use.
 def vscale():
     """T.vscale(): the scalable-vector multiple (tvm.tir.expr.VScale)."""
-    from ..tir.expr import VScale  # tir imports this module
+    from ..tir.size_expr import VScale  # tir imports this module
     return VScale()
 
 
 def _symbolic(op):
     def make(a, b):
-        from ..tir.expr import binary  # tir imports this module
+        from ..tir.size_expr import binary  # tir imports this module
         return binary(op, a, b)
     make.__name__ = op
     make.__doc__ = f"T.{op}(a, b) outside a function: an IntImm or a PrimExpr"

@@ -1,10 +1,23 @@
-"""tensorir.tir: functions, expressions and the schedule."""
-from . import expr, schedule
-from .expr import Cast, FloatImm, IntImm, PrimExpr, Var, const
-from .buffer import Buffer, BufferLoad, BufferRegion, decl_buffer
+"""tensorir.tir: functions, the IR as Python objects, and the schedule."""
+from . import expr, schedule, stmt
+from .expr import (Add, And, Broadcast, BufferLoad, Call, Cast, Div, EQ, FloatImm, FloorDiv,
+                   FloorMod, GE, GT, IntImm, LE, LT, Let, Max, Min, Mod, Mul, NE, Not, Or,
+                   PrimExpr, Ramp, Select, SizeVar, StringImm, Sub, Var, const)
+from .stmt import (Block, BlockRealize, BufferStore, Evaluate, For, ForKind, IfThenElse,
+                   IterVar, LetStmt, SeqStmt, Stmt, stmt_seq)
+from .buffer import Buffer, BufferRegion, MatchBufferRegion, decl_buffer
 from .function import PrimFunc, TensorIntrin
 from .index_map import IndexMap
 from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
+from . import analysis, functor, stmt_functor, transform  # noqa: E402 - they use the above
+from .functor import PyStmtExprMutator, PyStmtExprVisitor
 
-__all__ = ["BlockRV", "Cast", "Buffer", "BufferLoad", "BufferRegion", "decl_buffer", "FloatImm", "IndexMap", "IntImm", "LoopRV", "PrimExpr", "PrimFunc", "Schedule",
-           "ScheduleError", "TensorIntrin", "Var", "const", "expr", "schedule"]
+__all__ = ["Add", "And", "Block", "BlockRV", "BlockRealize", "Broadcast", "Buffer", "BufferLoad",
+           "BufferRegion", "BufferStore", "Call", "Cast", "Div", "EQ", "Evaluate", "FloatImm",
+           "FloorDiv", "FloorMod", "For", "ForKind", "GE", "GT", "IfThenElse", "IndexMap",
+           "IntImm", "IterVar", "LE", "LT", "Let", "LetStmt", "LoopRV", "MatchBufferRegion",
+           "Max", "Min", "Mod", "Mul", "NE", "Not", "Or", "PrimExpr", "PrimFunc",
+           "PyStmtExprMutator", "PyStmtExprVisitor", "Ramp", "Schedule", "ScheduleError",
+           "Select", "SeqStmt", "SizeVar", "Stmt", "StringImm", "Sub", "TensorIntrin", "Var",
+           "analysis", "const", "decl_buffer", "expr", "functor", "schedule", "stmt",
+           "stmt_functor", "stmt_seq", "transform"]

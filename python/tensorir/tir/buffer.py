@@ -1,71 +1,111 @@
-"""tvm.tir.Buffer as a read-only view of a function's buffer parameter.
+"""tvm.tir.Buffer, BufferRegion and MatchBufferRegion as IR nodes.
 
-A PrimFunc's `params` and `buffer_map` (TVM's fields) are read off the
-function's MLIR signature: each parameter is a Var named as in TVMScript,
-and each buffer parameter maps to a Buffer with its name, shape (ints; a
-runtime dimension is the Var of its dimension name, or None) and dtype.
-The IR as Python objects (constructible, mutable) is not here yet.
+A Buffer is a name, a shape (PrimExprs; a dimension that is not known is
+None where a signature is read without the IR), a dtype, a storage scope
+and, for a view (T.match_buffer), its strides and element offset. Buffers
+compare by identity: the body of a PrimFunc uses the very Buffer objects
+of its buffer_map and of the blocks' alloc_buffers.
 """
 import re
 
-from ..te import Var
+from ..ir.node import Node, Range
+from ..te import Var as TeVar
+from .expr import BufferLoad, PrimExpr, Var, convert
 
-__all__ = ["Buffer", "BufferLoad", "BufferRegion", "decl_buffer", "function_signature"]
+__all__ = ["Buffer", "BufferLoad", "BufferRegion", "MatchBufferRegion", "decl_buffer",
+           "function_signature"]
 
 _ELEMENT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16",
                    "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
                    "index": "int64"}
 
 
-class Buffer:
-    """A buffer parameter: name, shape, dtype and storage scope."""
+def _dim(d):
+    if d is None or isinstance(d, PrimExpr):
+        return d
+    if isinstance(d, TeVar):
+        return convert(d)
+    return convert(d)
 
-    def __init__(self, name, shape, dtype, scope="global"):
-        self.name, self.shape, self.dtype, self._scope = name, list(shape), dtype, scope
+
+class Buffer(Node):
+    """A buffer: name, shape, dtype, scope; strides / elem_offset for views."""
+
+    _fields = ("name", "shape", "dtype", "scope_name", "strides", "elem_offset",
+               "offset_factor", "data_alignment")
+
+    def __init__(self, name, shape, dtype="float32", scope="global", strides=None,
+                 elem_offset=None, offset_factor=0, data_alignment=-1, span=None):
+        self.name, self.dtype = str(name), str(dtype)
+        self.shape = [_dim(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
+        self.scope_name = scope or "global"
+        self.strides = [convert(s) for s in strides] if strides else []
+        self.elem_offset = None if elem_offset is None else convert(elem_offset)
+        self.offset_factor, self.data_alignment, self.span = offset_factor, data_alignment, span
+        self.data = Var(self.name, "handle")
 
     def scope(self):
-        return self._scope
+        return self.scope_name
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
     def __getitem__(self, indices):
-        """`B[i, j]`: a load of the buffer (TVM's BufferLoad)."""
-        return BufferLoad(self, list(indices) if isinstance(indices, tuple) else [indices])
+        """`B[i, j]`: a BufferLoad; with slices, a BufferRegion."""
+        items = list(indices) if isinstance(indices, tuple) else [indices]
+        if any(isinstance(i, slice) for i in items):
+            region = []
+            for i in items:
+                if isinstance(i, slice):
+                    region.append(Range(0 if i.start is None else i.start, i.stop))
+                else:
+                    region.append(Range.from_min_extent(i, 1))
+            return BufferRegion(self, region)
+        return BufferLoad(self, items)
 
-    def __repr__(self):
-        return f"Buffer({self.name!r}, {self.shape}, {self.dtype!r})"
+    def vload(self, begin, dtype=None):
+        return BufferLoad(self, begin)
+
+    def script(self, **_):
+        shape = ", ".join("?" if d is None else d.script() for d in self.shape)
+        return f'T.Buffer(({shape}{"," if len(self.shape) == 1 else ""}), "{self.dtype}")'
 
 
-class BufferLoad:
-    """`B[indices]` of a Buffer (TVM's tir.BufferLoad): an element of a
-    buffer, which index maps and pad values refuse (they are expressions
-    of their indices only)."""
+class BufferRegion(Node):
+    """The part of a buffer a block reads or writes: one Range per
+    dimension (TVM's BufferRegion, as T.reads / T.writes write it)."""
 
-    def __init__(self, buffer, indices):
-        self.buffer, self.indices, self.dtype = buffer, indices, buffer.dtype
+    _fields = ("buffer", "region")
 
-    def __repr__(self):
-        return f"{self.buffer.name}[{', '.join(map(str, self.indices))}]"
+    def __init__(self, buffer, region=None, span=None):
+        self.buffer, self.span = buffer, span
+        self.region = list(region) if region is not None else [
+            Range.from_min_extent(0, d) for d in buffer.shape if d is not None]
+
+    @staticmethod
+    def full_region(buffer):
+        return BufferRegion(buffer)
 
 
-class BufferRegion:
-    """A buffer a block reads or writes (TVM's BufferRegion, as
-    `sch.get(block).reads` lists them). Only the buffer is here: the region
-    itself comes with the IR as Python objects."""
+class MatchBufferRegion(Node):
+    """A buffer declared as a view of a region of another
+    (T.match_buffer in a block)."""
 
-    def __init__(self, buffer):
-        self.buffer = buffer
+    _fields = ("buffer", "source")
 
-    def __repr__(self):
-        return f"BufferRegion({self.buffer!r})"
+    def __init__(self, buffer, source, span=None):
+        self.buffer, self.source, self.span = buffer, source, span
 
 
 def decl_buffer(shape, dtype="float32", name="buffer", data=None, strides=None,
                 elem_offset=None, scope="", data_alignment=-1, offset_factor=0,
                 buffer_type="", axis_separators=None, span=None):
-    """TVM's tir.decl_buffer: a Buffer of `shape` and `dtype` (the layout
-    arguments are accepted for TVM's signature; the buffer is dense)."""
-    if isinstance(shape, int):
+    """TVM's tir.decl_buffer: a Buffer of `shape` and `dtype`."""
+    if isinstance(shape, (int, PrimExpr)):
         shape = [shape]
-    return Buffer(name, shape, dtype, scope or "global")
+    return Buffer(name, shape, dtype, scope or "global", strides, elem_offset,
+                  offset_factor, data_alignment, span)
 
 
 def buffers_of(names, shapes, element_types):

@@ -1,36 +1,119 @@
-"""tvm.tir.expr: typed constants, variables and symbolic integer expressions.
+"""tvm.tir.expr: the IR's expressions as Python objects.
 
-IntImm / FloatImm are constants with a dtype, which the schedule takes
-where TVM takes them (sch.split factors) and te takes as extents and values.
-Var is te's scalar variable (te.var): a named, typed scalar parameter.
-PrimExpr is a symbolic integer expression built outside a function
-(`4 * T.vscale()`, `T.ceildiv(n, 4 * T.vscale())`): TVMScript functions take
-it from the enclosing Python scope as an index, extent or size, and the
-schedule takes it as a split factor.
+Constants (IntImm, FloatImm, StringImm), variables (Var, SizeVar), the
+arithmetic, comparison and logical nodes, Select, Cast, BufferLoad, Call
+(with a tvm.ir.Op), Let, and the vector nodes Ramp and Broadcast. Python's
+operators on them build nodes as TVM's do (`+ - * / // %`, comparisons;
+`//` and `%` are floor division and modulo), folding constants; `==` and
+`!=` build EQ / NE, which are true in a Python condition only for the same
+object (TVM's rule), so `op in loops` finds a node by identity.
+
+te's expressions (te.var, and arithmetic on it) convert where a node takes
+an expression (`convert`).
 """
-from ..te import Var
+from ..ir.node import Node, Op
 
-__all__ = ["IntImm", "FloatImm", "Var", "const", "Cast", "PrimExpr", "VScale", "BinaryExpr"]
+__all__ = ["PrimExpr", "Var", "SizeVar", "IntImm", "FloatImm", "StringImm", "Cast", "Add",
+           "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE",
+           "LT", "LE", "GT", "GE", "And", "Or", "Not", "Select", "BufferLoad", "Call", "Let",
+           "Ramp", "Broadcast", "const", "convert"]
 
-_INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
-_FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
+INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+              "uint64"}
+FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
 
 
-class _Imm:
-    __slots__ = ("dtype", "value", "span")
+def _is_float(dtype):
+    return dtype.split("x")[0] in FLOAT_DTYPES
 
-    def __repr__(self):
-        return f"{type(self).__name__}({self.dtype!r}, {self.value!r})"
 
-    def __str__(self):
-        return str(self.value)
+class PrimExpr(Node):
+    """An expression with a `dtype`."""
+
+    dtype = "int32"
+
+    def _binary(self, cls, other, reverse=False):
+        a, b = (other, self) if reverse else (self, other)
+        if not isinstance(other, (PrimExpr, int, float)):
+            other_node = _from_te(other)
+            if other_node is None:
+                return NotImplemented
+            a, b = (other_node, self) if reverse else (self, other_node)
+        return _make_binary(cls, a, b)
+
+    def __add__(self, o): return self._binary(Add, o)
+    def __radd__(self, o): return self._binary(Add, o, True)
+    def __sub__(self, o): return self._binary(Sub, o)
+    def __rsub__(self, o): return self._binary(Sub, o, True)
+    def __mul__(self, o): return self._binary(Mul, o)
+    def __rmul__(self, o): return self._binary(Mul, o, True)
+    def __truediv__(self, o): return self._binary(Div, o)
+    def __rtruediv__(self, o): return self._binary(Div, o, True)
+    def __floordiv__(self, o): return self._binary(FloorDiv, o)
+    def __rfloordiv__(self, o): return self._binary(FloorDiv, o, True)
+    def __mod__(self, o): return self._binary(FloorMod, o)
+    def __rmod__(self, o): return self._binary(FloorMod, o, True)
+    def __lt__(self, o): return self._binary(LT, o)
+    def __le__(self, o): return self._binary(LE, o)
+    def __gt__(self, o): return self._binary(GT, o)
+    def __ge__(self, o): return self._binary(GE, o)
+    def __eq__(self, o): return self._compare(EQ, o)
+    def __ne__(self, o): return self._compare(NE, o)
+
+    def _compare(self, cls, other):
+        # `in` on lists and dicts compares with ==: a comparison that cannot
+        # be built (other dtypes, other kinds of object) is not equal.
+        try:
+            return self._binary(cls, other)
+        except TypeError:
+            return NotImplemented
+
+    def __neg__(self):
+        if isinstance(self, (IntImm, FloatImm)):
+            return type(self)(self.dtype, -self.value)
+        return _make_binary(Sub, const(0, self.dtype), self)
+
+    __hash__ = Node.__hash__
+
+    def __bool__(self):
+        raise ValueError(f"the expression {self.script()} has no truth value in Python; "
+                         "use tvm.tir.all / any or compare with same_as")
+
+    def astype(self, dtype):
+        return Cast(dtype, self)
+
+
+class Var(PrimExpr):
+    """A variable (TVM's tir.Var): a loop or block variable, a scalar
+    parameter, or a let-bound value. `name` is its hint (`name_hint`)."""
+
+    _fields = ("name", "dtype")
+
+    def __init__(self, name="v", dtype="int32", span=None):
+        self.name, self.dtype, self.span = str(name), str(dtype), span
+
+    @property
+    def name_hint(self):
+        return self.name
+
+
+class SizeVar(Var):
+    """A variable known to be non-negative (a shape's size)."""
+
+
+class _Imm(PrimExpr):
+    _fields = ("dtype", "value")
 
     def __eq__(self, other):
         if isinstance(other, _Imm):
             return self.dtype == other.dtype and self.value == other.value
         if isinstance(other, (int, float)) and not isinstance(other, bool):
             return self.value == other
-        return NotImplemented
+        return PrimExpr.__eq__(self, other)
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return (not result) if isinstance(result, bool) else PrimExpr.__ne__(self, other)
 
     def __hash__(self):
         return hash(self.value)
@@ -38,15 +121,12 @@ class _Imm:
     def __bool__(self):
         return bool(self.value)
 
-    def same_as(self, other):
-        return self is other
-
 
 class IntImm(_Imm):
     """An integer constant of type `dtype` (int8 ... int64, uint*, bool)."""
 
     def __init__(self, dtype, value, span=None):
-        if dtype not in _INT_DTYPES:
+        if dtype not in INT_DTYPES:
             raise ValueError(f"IntImm takes an integer dtype, got {dtype!r}")
         if isinstance(value, _Imm):
             value = value.value
@@ -69,7 +149,7 @@ class FloatImm(_Imm):
     """A floating-point constant of type `dtype` (float16/32/64, bfloat16)."""
 
     def __init__(self, dtype, value, span=None):
-        if dtype not in _FLOAT_DTYPES:
+        if dtype not in FLOAT_DTYPES:
             raise ValueError(f"FloatImm takes a floating-point dtype, got {dtype!r}")
         if isinstance(value, _Imm):
             value = value.value
@@ -79,176 +159,287 @@ class FloatImm(_Imm):
         return self.value
 
 
+class StringImm(PrimExpr):
+    """A string constant (an argument of T.call_extern, say)."""
+
+    _fields = ("value",)
+    dtype = "handle"
+
+    def __init__(self, value, span=None):
+        self.value, self.span = str(value), span
+
+
 def const(value, dtype=None, span=None):
     """tvm.tir.const: an IntImm or FloatImm; the dtype defaults to int32
     for integers (bool for booleans) and float32 for floats."""
     if dtype is None:
         dtype = "bool" if isinstance(value, bool) else (
             "int32" if isinstance(value, int) else "float32")
-    if dtype in _FLOAT_DTYPES:
+    if dtype in FLOAT_DTYPES:
         return FloatImm(dtype, value, span)
     return IntImm(dtype, value, span)
 
 
-def Cast(dtype, value, span=None):  # noqa: N802 - TVM's name
-    """tvm.tir.Cast: `value` converted to `dtype`: a constant for a
-    constant, and for an expression a TVMScript helper or te builds (see
-    tensorir.script.helpers), that expression converted."""
-    from ..script.helpers import HelperExpr, cast
-    if isinstance(value, HelperExpr):
-        return cast(dtype, value)
-    if isinstance(value, _Imm):
-        value = value.value
-    if isinstance(value, (bool, int, float)):
-        return const(float(value) if dtype in _FLOAT_DTYPES else int(value), dtype)
-    if hasattr(value, "astype"):
-        return value.astype(dtype)
-    raise TypeError(f"tir.Cast of a {type(value).__name__}")
+class Cast(PrimExpr):
+    """`value` converted to `dtype` (a constant is converted at once)."""
+
+    _fields = ("dtype", "value")
+
+    def __new__(cls, dtype, value=None, span=None):
+        from ..script.helpers import HelperExpr, cast
+        from .. import te
+        if isinstance(value, HelperExpr):  # TVMScript's helper functions
+            return cast(dtype, value)
+        if isinstance(value, te.Expr):  # inside a te.compute
+            return value.astype(dtype)
+        if isinstance(value, (bool, int, float, _Imm)):
+            number = value.value if isinstance(value, _Imm) else value
+            return const(float(number) if dtype in FLOAT_DTYPES else int(number), dtype)
+        return super().__new__(cls)
+
+    def __init__(self, dtype, value=None, span=None):
+        self.dtype, self.value, self.span = str(dtype), convert(value), span
 
 
-# ----------------------------------------------------------------- PrimExpr
+class BinaryOpExpr(PrimExpr):
+    _fields = ("a", "b")
 
-# op -> (Python spelling for repr, tir index-expression keyword or None)
-_BINARY = {
-    "add": ("+", "+"), "sub": ("-", "-"), "mul": ("*", "*"),
-    "floordiv": ("T.floordiv", "floordiv"), "floormod": ("T.floormod", "mod"),
-    "ceildiv": ("T.ceildiv", "ceildiv"), "min": ("T.min", None), "max": ("T.max", None),
-}
+    def __init__(self, a, b, span=None):
+        a, b = _unify(convert(a), convert(b), type(self).__name__)
+        self.a, self.b, self.span = a, b, span
 
-
-def _operand(value):
-    """An operand of a PrimExpr: a PrimExpr, or a Python int (IntImm and
-    ints are kept as ints)."""
-    if isinstance(value, PrimExpr):
-        return value
-    if isinstance(value, IntImm):
-        return value.value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise TypeError(f"a symbolic integer expression takes integers, got "
-                    f"{type(value).__name__}")
+    @property
+    def dtype(self):
+        return self.a.dtype
 
 
-class PrimExpr:
-    """A symbolic integer expression (TVM's PrimExpr over vscale): leaves
-    are `VScale` and Python ints, inner nodes `BinaryExpr`. Python's
-    `+ - * // %` build floor division and modulo, as TVM's do."""
+class Add(BinaryOpExpr): """a + b"""
+class Sub(BinaryOpExpr): """a - b"""
+class Mul(BinaryOpExpr): """a * b"""
+class Div(BinaryOpExpr): """a / b (truncating for integers)"""
+class Mod(BinaryOpExpr): """truncated remainder"""
+class FloorDiv(BinaryOpExpr): """a // b"""
+class FloorMod(BinaryOpExpr): """a % b"""
+class Min(BinaryOpExpr): """T.min(a, b)"""
+class Max(BinaryOpExpr): """T.max(a, b)"""
 
-    dtype = "int32"
 
-    def _binary(self, op, other, reverse=False):
-        other = _operand(other)
-        return BinaryExpr(op, other, self) if reverse else BinaryExpr(op, self, other)
+class CmpExpr(BinaryOpExpr):
+    @property
+    def dtype(self):
+        return "bool"
 
-    def __add__(self, o): return self._binary("add", o)
-    def __radd__(self, o): return self._binary("add", o, True)
-    def __sub__(self, o): return self._binary("sub", o)
-    def __rsub__(self, o): return self._binary("sub", o, True)
-    def __mul__(self, o): return self._binary("mul", o)
-    def __rmul__(self, o): return self._binary("mul", o, True)
-    def __floordiv__(self, o): return self._binary("floordiv", o)
-    def __rfloordiv__(self, o): return self._binary("floordiv", o, True)
-    def __mod__(self, o): return self._binary("floormod", o)
-    def __rmod__(self, o): return self._binary("floormod", o, True)
-    def __neg__(self): return BinaryExpr("sub", 0, self)
+
+class EQ(CmpExpr):
+    """a == b; in a Python condition: whether a and b are the same object."""
 
     def __bool__(self):
-        raise ValueError(f"the truth of symbolic expression {self} is not known")
-
-    def same_as(self, other):
-        return self is other
-
-    def index_text(self, leaf):
-        """This expression in tir's index-expression syntax (`+ - *
-        floordiv ceildiv mod`, fully parenthesized); `leaf(node)` gives the
-        text of a leaf such as VScale. Raises ValueError for T.min /
-        T.max, which index expressions cannot hold."""
-        raise NotImplementedError
-
-    def walk(self):
-        """The nodes of the expression, parents before children."""
-        yield self
+        return self.a.same_as(self.b)
 
 
-def _int_text(value):
-    return str(value) if value >= 0 else f"(0 - {-value})"
+class NE(CmpExpr):
+    """a != b; in a Python condition: whether a and b are different objects."""
+
+    def __bool__(self):
+        return not self.a.same_as(self.b)
 
 
-def _text_of(operand, leaf):
-    if isinstance(operand, PrimExpr):
-        return operand.index_text(leaf)
-    return _int_text(operand)
+class LT(CmpExpr): """a < b"""
+class LE(CmpExpr): """a <= b"""
+class GT(CmpExpr): """a > b"""
+class GE(CmpExpr): """a >= b"""
 
 
-class VScale(PrimExpr):
-    """T.vscale(): the number of 128-bit chunks in a scalable vector
-    register (LLVM's vscale), known only when the program runs."""
-
-    def index_text(self, leaf):
-        return leaf(self)
-
-    def __repr__(self):
-        return "T.vscale()"
-
-    def __eq__(self, other):
-        return isinstance(other, VScale)
-
-    def __hash__(self):
-        return hash("vscale")
+class And(BinaryOpExpr):
+    """a and b (booleans)"""
+    dtype = "bool"
 
 
-class BinaryExpr(PrimExpr):
-    """`a op b` with op one of add, sub, mul, floordiv, floormod, ceildiv,
-    min, max."""
-
-    def __init__(self, op, a, b):
-        if op not in _BINARY:
-            raise ValueError(f"unknown operation {op!r}")
-        self.op, self.a, self.b = op, _operand(a), _operand(b)
-
-    def index_text(self, leaf):
-        keyword = _BINARY[self.op][1]
-        if keyword is None:
-            raise ValueError(f"T.{self.op} is not an index expression")
-        return f"({_text_of(self.a, leaf)} {keyword} {_text_of(self.b, leaf)})"
-
-    def walk(self):
-        yield self
-        for operand in (self.a, self.b):
-            if isinstance(operand, PrimExpr):
-                yield from operand.walk()
-
-    def __repr__(self):
-        spelling = _BINARY[self.op][0]
-        if spelling.startswith("T."):
-            return f"{spelling}({self.a!r}, {self.b!r})"
-        return f"({self.a!r} {spelling} {self.b!r})"
-
-    def __eq__(self, other):
-        """Structural equality (TVM's == builds a comparison; here there is
-        no symbolic boolean, so == compares the trees)."""
-        return (isinstance(other, BinaryExpr) and self.op == other.op
-                and self.a == other.a and self.b == other.b)
-
-    def __hash__(self):
-        return hash((self.op, self.a, self.b))
+class Or(BinaryOpExpr):
+    """a or b (booleans)"""
+    dtype = "bool"
 
 
-def fold(op, a, b):
-    """`a op b` for two Python ints (floor semantics)."""
-    if op in ("floordiv", "floormod", "ceildiv") and b == 0:
-        raise ZeroDivisionError(f"{op} by zero")
-    return {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
-            "floordiv": lambda: a // b, "floormod": lambda: a % b,
-            "ceildiv": lambda: -(-a // b), "min": lambda: min(a, b),
-            "max": lambda: max(a, b)}[op]()
+class Not(PrimExpr):
+    _fields = ("a",)
+    dtype = "bool"
+
+    def __init__(self, a, span=None):
+        self.a, self.span = convert(a), span
 
 
-def binary(op, a, b):
-    """T.floordiv / T.floormod / T.ceildiv / T.min / T.max (and + - * //
-    %) outside a function: an IntImm when both operands are integers, else
-    a PrimExpr."""
-    a, b = _operand(a), _operand(b)
-    if isinstance(a, int) and isinstance(b, int):
-        return IntImm("int32", fold(op, a, b))
-    return BinaryExpr(op, a, b)
+class Select(PrimExpr):
+    """condition ? true_value : false_value, both evaluated."""
+
+    _fields = ("condition", "true_value", "false_value")
+
+    def __init__(self, condition, true_value, false_value, span=None):
+        self.condition = convert(condition)
+        self.true_value, self.false_value = _unify(convert(true_value), convert(false_value),
+                                                   "Select")
+        self.span = span
+
+    @property
+    def dtype(self):
+        return self.true_value.dtype
+
+
+class BufferLoad(PrimExpr):
+    """`buffer[indices]`."""
+
+    _fields = ("buffer", "indices")
+
+    def __init__(self, buffer, indices, span=None):
+        from .buffer import Buffer
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"BufferLoad takes a tir.Buffer, got {type(buffer).__name__}")
+        self.buffer, self.span = buffer, span
+        self.indices = [convert(i) for i in (indices if isinstance(indices, (list, tuple))
+                                             else [indices])]
+
+    @property
+    def dtype(self):
+        return self.buffer.dtype
+
+
+class Call(PrimExpr):
+    """A call of an operator (`op`, a tvm.ir.Op or its name, "tir.exp" or
+    "exp") with `args`; `dtype` is the result's."""
+
+    _fields = ("dtype", "op", "args")
+
+    def __init__(self, dtype, op, args, span=None):
+        if isinstance(op, str):
+            op = Op.get(op if op.startswith("tir.") else "tir." + op)
+        if not isinstance(op, Op):
+            raise TypeError(f"Call takes a tvm.ir.Op or its name, got {type(op).__name__}")
+        self.dtype, self.op, self.span = str(dtype), op, span
+        self.args = [a if isinstance(a, Node) else
+                     (StringImm(a) if isinstance(a, str) else convert(a)) for a in args]
+
+
+class Let(PrimExpr):
+    """`body` with `var` bound to `value`."""
+
+    _fields = ("var", "value", "body")
+
+    def __init__(self, var, value, body, span=None):
+        self.var, self.value, self.body, self.span = var, convert(value), convert(body), span
+
+    @property
+    def dtype(self):
+        return self.body.dtype
+
+
+class Ramp(PrimExpr):
+    """The vector base, base + stride, ..., of `lanes` lanes."""
+
+    _fields = ("base", "stride", "lanes")
+
+    def __init__(self, base, stride, lanes, span=None):
+        self.base, self.stride = _unify(convert(base), convert(stride), "Ramp")
+        self.lanes, self.span = int(lanes), span
+
+    @property
+    def dtype(self):
+        return f"{self.base.dtype}x{self.lanes}"
+
+
+class Broadcast(PrimExpr):
+    """`value` in each of `lanes` lanes."""
+
+    _fields = ("value", "lanes")
+
+    def __init__(self, value, lanes, span=None):
+        self.value, self.lanes, self.span = convert(value), int(lanes), span
+
+    @property
+    def dtype(self):
+        return f"{self.value.dtype}x{self.lanes}"
+
+
+# --------------------------------------------------------------- conversion
+
+def _from_te(value):
+    """The node for a te expression (te.var and arithmetic on it), None for
+    anything else. A te variable converts to the same Var every time."""
+    from .. import te
+    if isinstance(value, (te.Var, te.IterVar)):
+        # Kept on the te variable: te's == builds an expression, so te
+        # variables cannot be dictionary keys.
+        if "_tir_var" not in value.__dict__:
+            value._tir_var = Var(value.name, getattr(value, "dtype", None) or "int32")
+        return value._tir_var
+    if isinstance(value, te.Const):
+        return const(value.value, value.dtype)
+    if isinstance(value, te.Cast):
+        return Cast(value.dtype, convert(value.value))
+    if isinstance(value, te.BinOp):
+        cls = {"+": Add, "-": Sub, "*": Mul, "/": Div, "//": FloorDiv, "%": FloorMod,
+               "<": LT, "<=": LE, ">": GT, ">=": GE, "==": EQ, "!=": NE}[value.op]
+        return _make_binary(cls, convert(value.a), convert(value.b))
+    if isinstance(value, te.Expr):
+        raise TypeError(f"a te {type(value).__name__} has no tir form outside "
+                        "te.create_prim_func")
+    return None
+
+
+def convert(value, dtype=None):
+    """`value` as a PrimExpr: nodes as they are; Python numbers as
+    constants (of `dtype` when given); te expressions as nodes."""
+    if isinstance(value, PrimExpr):
+        # A symbolic size written outside a function (4 * T.vscale()).
+        return value.to_node() if hasattr(value, "to_node") else value
+    if isinstance(value, bool):
+        return IntImm("bool", value)
+    if isinstance(value, int):
+        return const(value, dtype if dtype and not _is_float(dtype) else
+                     (dtype if dtype else "int32"))
+    if isinstance(value, float):
+        return FloatImm(dtype if dtype in FLOAT_DTYPES else "float32", value)
+    node = _from_te(value)
+    if node is not None:
+        return node
+    raise TypeError(f"cannot use a {type(value).__name__} ({value!r}) as a tir expression")
+
+
+def _unify(a, b, what):
+    """Two operands of one dtype: a constant takes the other side's."""
+    if a.dtype == b.dtype:
+        return a, b
+    if isinstance(b, _Imm) and not isinstance(a, _Imm):
+        return a, const(b.value, a.dtype)
+    if isinstance(a, _Imm) and not isinstance(b, _Imm):
+        return const(a.value, b.dtype), b
+    if isinstance(a, _Imm) and isinstance(b, _Imm) and "bool" in (a.dtype, b.dtype):
+        return a, b
+    raise TypeError(f"tir.{what}: operands of different dtypes, {a.dtype} and {b.dtype} "
+                    "(convert one with tvm.tir.Cast)")
+
+
+_FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a * b,
+         Min: min, Max: max}
+
+
+def _make_binary(cls, a, b):
+    """`cls(a, b)`, with constants folded as TVM's operators fold them."""
+    a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))
+    if isinstance(a, _Imm) and isinstance(b, _Imm) and a.dtype == b.dtype:
+        if cls in _FOLD:
+            return const(_FOLD[cls](a.value, b.value), a.dtype)
+        if cls in (FloorDiv, FloorMod) and isinstance(a, IntImm) and b.value != 0:
+            return const(a.value // b.value if cls is FloorDiv else a.value % b.value, a.dtype)
+    if cls in (Add, Sub) and isinstance(b, _Imm) and b.value == 0:
+        return a
+    if cls is Add and isinstance(a, _Imm) and a.value == 0:
+        return b
+    if cls is Mul and isinstance(b, _Imm) and b.value == 1:
+        return a
+    if cls is Mul and isinstance(a, _Imm) and a.value == 1:
+        return b
+    return cls(a, b)
+
+
+def simplify_sub(a, b):
+    """a - b, folded (Range's extent)."""
+    return _make_binary(Sub, a, b)

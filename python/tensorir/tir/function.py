@@ -67,20 +67,87 @@ def _signature(self):
     return cached
 
 
+def _nodes(self):
+    """(params, buffer_map, body) as IR nodes, read once: the function's
+    TVMScript (every block with its read and write regions) read back by
+    tir.script_reader. The same objects every time, so a visitor and a
+    transform of `f.body` see the same nodes."""
+    cached = self.__dict__.get("_node_cache")
+    if cached is None:
+        from .script_reader import read_function
+        native = self.mod._native.run_passes("tir-infer-access-regions")
+        try:
+            text = native.tvmscript()
+        except ValueError as e:
+            raise ValueError(f"PrimFunc {self.name} has no form as IR nodes: {e}") from None
+        _, params, buffer_map, body, _ = read_function(text)
+        cached = self._node_cache = (params, buffer_map, body)
+    return cached
+
+
 def _params(self):
     """The parameters, as Vars named as in TVMScript (TVM's params)."""
-    return [var for var, _ in _signature(self)]
+    try:
+        return list(_nodes(self)[0])
+    except ValueError:
+        return [var for var, _ in _signature(self)]
 
 
 def _buffer_map(self):
     """Each buffer parameter's Buffer (TVM's buffer_map)."""
-    return {var: buf for var, buf in _signature(self) if buf is not None}
+    try:
+        return dict(_nodes(self)[1])
+    except ValueError:
+        return {var: buf for var, buf in _signature(self) if buf is not None}
+
+
+def _body(self):
+    """The body as IR nodes (TVM's PrimFunc.body): the root BlockRealize,
+    whose block allocates the function's top-level buffers."""
+    return _nodes(self)[2]
+
+
+def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=None):
+    """A PrimFunc of IR nodes: printed as TVMScript and parsed, so the
+    verifier checks it; ValueError (tensorir.script.ScriptError) names what
+    is wrong."""
+    from ..script.parser import parse_function
+    from .printer import Printer
+    import ast
+    import types
+    shell = types.SimpleNamespace(name=name, params=list(params), body=body,
+                                  buffer_map=dict(buffer_map or {}), _private=private)
+    for p in params:
+        if not hasattr(p, "dtype") or not hasattr(p, "name"):
+            raise TypeError(f"PrimFunc's params are tir.Vars, got {type(p).__name__}")
+    text = Printer().function(shell)
+    tree = ast.parse(text)
+    mlir = parse_function(tree.body[0], text, f"<PrimFunc {name}>", 0, {})
+    func = PrimFunc(name, mlir, f"<PrimFunc {name}>")
+    if private:
+        func = func.as_private()
+    func.mod  # parse and verify now
+    func._node_cache = (list(params), dict(buffer_map or {}), body)
+    if attrs:
+        func = _with_attr(func, dict(attrs))
+    return func
+
+
+def _with_body(self, new_body, span=None):
+    """This function with another body (TVM's with_body): the same
+    parameters and buffers."""
+    params, buffer_map, _ = _nodes(self)
+    func = from_nodes(params, new_body, buffer_map, self.name, self.is_private)
+    func._extra_attrs = dict(getattr(self, "_extra_attrs", {}))
+    func._global_symbol = getattr(self, "_global_symbol", None)
+    return func
 
 
 for _name, _method in (("attrs", property(_attrs)), ("with_attr", _with_attr),
                        ("without_attr", _without_attr), ("same_as", _same_as),
                        ("__repr__", _repr), ("params", property(_params)),
-                       ("buffer_map", property(_buffer_map))):
+                       ("buffer_map", property(_buffer_map)), ("body", property(_body)),
+                       ("with_body", _with_body)):
     if _name not in PrimFunc.__dict__:
         setattr(PrimFunc, _name, _method)
 

@@ -10,7 +10,8 @@ where a flattened buffer's physical axes split (set_axis_separator).
 """
 import inspect
 
-from .expr import IntImm, PrimExpr, _int_text
+from .expr import IntImm
+from .size_expr import SymbolicExpr as PrimExpr, _int_text
 
 __all__ = ["IndexMap", "IndexVar"]
 
@@ -23,6 +24,12 @@ class IndexVar(PrimExpr):
 
     def index_text(self, leaf):
         return leaf(self)
+
+    def to_node(self):
+        from .expr import Var
+        if "_var" not in self.__dict__:
+            self._var = Var(self.name, self.dtype)
+        return self._var
 
     def __repr__(self):
         return self.name
@@ -149,7 +156,7 @@ class IndexMap:
     def map_indices(self, indices):
         """The final indices for `indices` (ints give ints where every
         operation does)."""
-        from .expr import fold
+        from .size_expr import fold
 
         def value(e):
             if isinstance(e, IndexVar):

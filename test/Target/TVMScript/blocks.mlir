@@ -7,7 +7,7 @@
 // attributes.
 // CHECK-LABEL: def view(
 // CHECK:      {{^}}            A_1 = T.match_buffer(A[vo * 16:vo * 16 + 16, 0:64], (16, 64), "float32", offset_factor=1)
-// CHECK-NEXT: {{^}}            T.evaluate(T.call_extern("consume", A_1.data, A_1.elem_offset, A_1.strides[0]))
+// CHECK-NEXT: {{^}}            T.evaluate(T.call_extern("handle", "consume", A_1.data, A_1.elem_offset, A_1.strides[0]))
 module {
   func.func @view(%A: memref<64x64xf32> {tir.name = "A"}) {
     tir.for %io = 0 to 4 {
@@ -151,7 +151,7 @@ func.func @value_condition(%B: memref<8xf32> {tir.name = "B"}, %C: memref<8xf32>
 // CHECK-NEXT:  {{^}}                    v = S[vl, vj]
 // CHECK-NEXT:  {{^}}                    G[vi, vj] = v
 // CHECK-NEXT:  {{^}}                    B[vi, vj] = v
-// CHECK-NOT:   {{.}}
+// CHECK-EMPTY:
 func.func @allocations(%A: memref<64x64xf32> {tir.name = "A"}, %B: memref<64x64xf32> {tir.name = "B"}) {
   %G = tir.alloc_buffer {axis_separators = array<i64: 1>} : memref<64x64xf32>
   tir.for %io = 0 to 4 {
@@ -170,6 +170,35 @@ func.func @allocations(%A: memref<64x64xf32> {tir.name = "A"}, %B: memref<64x64x
           }
         }
       }
+    }
+  }
+  return
+}
+
+// -----
+
+// What TVMScript's parser reads back: a zero-dimensional buffer's element
+// is `C[()]` (in stores, loads and regions); a parameter in another memory
+// keeps its scope; bitwise operations on integers are T.bitwise_* calls;
+// an annotation holds nested lists; an extern call's result dtype comes
+// first ("int32" here).
+// CHECK-LABEL: {{^}}def edges(A: T.Buffer((8,), "int32", scope="local"), C: T.Buffer((), "int32")):
+// CHECK:       {{^}}            T.reads(A[vi], C[()])
+// CHECK-NEXT:  {{^}}            T.writes(C[()])
+// CHECK-NEXT:  {{^}}            T.block_attr({"buffer_dim_align": {{\[\[}}0, 0, 16, 15]], "k": {"f": 0.5}})
+// CHECK-NEXT:  {{^}}            C[()] = T.bitwise_xor(T.bitwise_or(T.bitwise_and(C[()], A[vi]), T.call_extern("int32", "bits", A.data)), T.int32(3))
+func.func @edges(%A: memref<8xi32, "local"> {tir.name = "A"}, %C: memref<i32> {tir.name = "C"}) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) reads(%A[%vi], %C[] : memref<8xi32, "local">, memref<i32>) writes(%C[] : memref<i32>)
+        annotations {buffer_dim_align = [[0, 0, 16, 15]], k = {f = 0.5 : f32}} {
+      %e = tir.call "call_extern"("bits", %A) : (memref<8xi32, "local">) -> i32
+      %c = tir.load %C[] : memref<i32>
+      %a = tir.load %A[%vi] : memref<8xi32, "local">
+      %and = arith.andi %c, %a : i32
+      %or = arith.ori %and, %e : i32
+      %three = arith.constant 3 : i32
+      %x = arith.xori %or, %three : i32
+      tir.store %x, %C[] : memref<i32>
     }
   }
   return

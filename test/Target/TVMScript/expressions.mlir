@@ -93,7 +93,7 @@ func.func @index_arith(%n: index {tir.name = "n"}, %A: memref<16x8xf32> {tir.nam
 // CHECK-NEXT:  {{^}}            B[vi] = T.Cast("int8", T.Cast("int32", (T.min(v_2, T.int8(3)) - v_2)))
 // CHECK-NEXT:  {{^}}            v_3 = M[vi]
 // CHECK-NEXT:  {{^}}            M[vi] = ((not v_3) and v_1) or v_3
-// CHECK-NEXT:  {{^}}    T.evaluate(T.call_extern("fence", A.data, 3))
+// CHECK-NEXT:  {{^}}    T.evaluate(T.call_extern("handle", "fence", A.data, 3))
 // CHECK-NOT:   {{.}}
 
 func.func @values(%A: memref<8xf32> {tir.name = "A"}, %B: memref<8xi8> {tir.name = "B"}, %M: memref<8xi1> {tir.name = "M"}) {

@@ -7,7 +7,7 @@ from ..._ext import ext
 from ...ir import IRModule
 from ...script.values import annotation_attr
 from ...target import Target
-from ..expr import BinaryExpr, PrimExpr, VScale
+from ..size_expr import BinaryExpr, VScale, SymbolicExpr as PrimExpr
 from .state import parse_debug_mask
 from .trace import Trace
 

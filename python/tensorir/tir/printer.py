@@ -1,0 +1,378 @@
+"""The IR's Python objects as TVMScript.
+
+`script(node)` prints a PrimFunc, a statement or an expression in the
+TVMScript that tensorir.script parses (and the C++ printer writes): a
+PrimFunc's text is how nodes go back to MLIR. Every Var and Buffer of one
+printout gets one name: its hint, or the hint with `_1`, `_2`, ... when
+another object already has it.
+"""
+import math
+
+from ..ir.node import Node, Op, Range
+from . import expr as E
+from . import stmt as S
+from .buffer import Buffer, BufferRegion, MatchBufferRegion
+
+__all__ = ["script", "Printer"]
+
+_AXIS = {S.IterVar.DataPar: "spatial", S.IterVar.CommReduce: "reduce",
+         S.IterVar.Ordered: "scan", S.IterVar.Opaque: "opaque"}
+_KIND = {S.ForKind.PARALLEL: "parallel", S.ForKind.VECTORIZED: "vectorized",
+         S.ForKind.UNROLLED: "unroll", S.ForKind.SERIAL: "serial"}
+# Python's precedence: or 1, and 2, not 3, comparisons 4, + - 9,
+# * / // % 10, unary minus 11, atoms 12 (bitwise operations print as
+# T.bitwise_and / T.shift_left / ... calls, as TVMScript's parser reads them).
+_BINARY = {E.Add: ("+", 9), E.Sub: ("-", 9), E.Mul: ("*", 10), E.FloorDiv: ("//", 10),
+           E.FloorMod: ("%", 10)}
+# Calls whose result dtype TVMScript writes first.
+_DTYPE_FIRST = {"tir.call_extern", "tir.call_pure_extern", "tir.call_llvm_intrin",
+                "tir.call_llvm_pure_intrin"}
+_COMPARE = {E.EQ: "==", E.NE: "!=", E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">="}
+_CALLS = {E.Min: "T.min", E.Max: "T.max", E.Mod: "T.truncmod"}
+
+
+class Printer:
+    def __init__(self):
+        self.names = {}        # id(object) -> name
+        self.taken = set()
+        self.keep = []         # keeps named objects alive (ids stay unique)
+        self.lines = []
+
+    # ----------------------------------------------------------------- names
+    def name(self, obj, hint=None):
+        key = id(obj)
+        if key not in self.names:
+            base = "".join(c if c.isalnum() or c == "_" else "_"
+                           for c in (hint or getattr(obj, "name", None) or "v")) or "v"
+            if base[0].isdigit() or base in ("T", "I", "R"):
+                base = "v_" + base
+            candidate, n = base, 0
+            while candidate in self.taken:
+                n += 1
+                candidate = f"{base}_{n}"
+            self.taken.add(candidate)
+            self.names[key] = candidate
+            self.keep.append(obj)
+        return self.names[key]
+
+    def buffer(self, buf):
+        name = self.name(buf)
+        # A view's fields read as its attributes.
+        if buf.elem_offset is not None and isinstance(buf.elem_offset, E.Var):
+            self.names.setdefault(id(buf.elem_offset), f"{name}.elem_offset")
+            self.keep.append(buf.elem_offset)
+        for i, s in enumerate(buf.strides):
+            if isinstance(s, E.Var):
+                self.names.setdefault(id(s), f"{name}.strides[{i}]")
+                self.keep.append(s)
+        self.names.setdefault(id(buf.data), f"{name}.data")
+        self.keep.append(buf.data)
+        return name
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, e, parent=0):
+        text, prec = self._expr(e)
+        return f"({text})" if prec < parent else text
+
+    def _expr(self, e):
+        if isinstance(e, (int, float)) and not isinstance(e, bool):
+            e = E.convert(e)
+        if isinstance(e, E.IntImm):
+            if e.dtype == "bool":
+                return ("True" if e.value else "False"), 12
+            if e.dtype == "int32":
+                return str(e.value), (11 if e.value < 0 else 12)
+            return f"T.{e.dtype}({e.value})", 12
+        if isinstance(e, E.FloatImm):
+            value = repr(e.value) if math.isfinite(e.value) else f'"{e.value}"'
+            return f"T.{e.dtype}({value})", 12
+        if isinstance(e, E.StringImm):
+            return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"', 12
+        if isinstance(e, E.Var):
+            if id(e) not in self.names:
+                raise ValueError(f"variable {e.name} is used where no statement defines it "
+                                 "(a loop, block, LetStmt or the function's parameters)")
+            return self.names[id(e)], 12
+        if type(e) in _BINARY:
+            op, prec = _BINARY[type(e)]
+            return f"{self.expr(e.a, prec)} {op} {self.expr(e.b, prec + 1)}", prec
+        if isinstance(e, E.Div):
+            if e.a.dtype.split("x")[0] in E.FLOAT_DTYPES:
+                return f"{self.expr(e.a, 10)} / {self.expr(e.b, 11)}", 10
+            return f"T.truncdiv({self.expr(e.a)}, {self.expr(e.b)})", 12
+        if type(e) in _CALLS:
+            return f"{_CALLS[type(e)]}({self.expr(e.a)}, {self.expr(e.b)})", 12
+        if type(e) in _COMPARE:
+            return f"{self.expr(e.a, 5)} {_COMPARE[type(e)]} {self.expr(e.b, 5)}", 4
+        if isinstance(e, E.And):
+            return f"{self.expr(e.a, 2)} and {self.expr(e.b, 3)}", 2
+        if isinstance(e, E.Or):
+            return f"{self.expr(e.a, 1)} or {self.expr(e.b, 2)}", 1
+        if isinstance(e, E.Not):
+            return f"not {self.expr(e.a, 3)}", 3
+        if isinstance(e, E.Cast):
+            return f'T.Cast("{e.dtype}", {self.expr(e.value)})', 12
+        if isinstance(e, E.Select):
+            return (f"T.Select({self.expr(e.condition)}, {self.expr(e.true_value)}, "
+                    f"{self.expr(e.false_value)})"), 12
+        if isinstance(e, E.BufferLoad):
+            return f"{self.buffer_use(e.buffer)}[{self.indices(e.indices)}]", 12
+        if isinstance(e, E.Call):
+            name = e.op.name[4:] if e.op.name.startswith("tir.") else e.op.name
+            args = [self.expr(a) for a in e.args]
+            if e.op.name in _DTYPE_FIRST:
+                args.insert(0, f'"{e.dtype}"')
+            return f"T.{name}({', '.join(args)})", 12
+        if isinstance(e, E.Ramp):
+            return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})", 12
+        if isinstance(e, E.Broadcast):
+            return f"T.Broadcast({self.expr(e.value)}, {e.lanes})", 12
+        if isinstance(e, E.Let):
+            var = self.name(e.var)
+            return f"T.Let({self.expr(e.body)}, where={{{var}: {self.expr(e.value)}}})", 12
+        raise TypeError(f"cannot print a {type(e).__name__} as a tir expression")
+
+    def buffer_use(self, buf):
+        if id(buf) not in self.names:
+            raise ValueError(f"buffer {buf.name} is used where nothing declares it (a "
+                             "parameter's buffer_map, alloc_buffers or match_buffers)")
+        return self.names[id(buf)]
+
+    def indices(self, items):
+        return ", ".join(self.expr(i) for i in items) if items else "()"
+
+    def region(self, r):
+        parts = []
+        for rng in r.region:
+            if isinstance(rng.extent, E.IntImm) and rng.extent.value == 1:
+                parts.append(self.expr(rng.min))
+            else:
+                end = _end(rng)
+                parts.append(f"{self.expr(rng.min)}:{self.expr(end)}")
+        return f"{self.buffer_use(r.buffer)}[{', '.join(parts) or '()'}]"
+
+    def value(self, v):
+        """An annotation value."""
+        if isinstance(v, bool) or v is None or isinstance(v, (int, float, str)):
+            return repr(v)
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(self.value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{self.value(k)}: {self.value(x)}"
+                                   for k, x in v.items()) + "}"
+        if isinstance(v, E.PrimExpr):
+            return self.expr(v)
+        raise TypeError(f"annotation value of type {type(v).__name__}")
+
+    # ----------------------------------------------------------- statements
+    def emit(self, indent, text):
+        self.lines.append("    " * indent + text)
+
+    def stmt(self, s, indent):
+        if isinstance(s, S.SeqStmt):
+            for x in s.seq:
+                self.stmt(x, indent)
+        elif isinstance(s, S.For):
+            self.for_loop(s, indent)
+        elif isinstance(s, S.BlockRealize):
+            self.block(s, indent)
+        elif isinstance(s, S.BufferStore):
+            self.emit(indent, f"{self.buffer_use(s.buffer)}[{self.indices(s.indices)}] = "
+                              f"{self.expr(s.value)}")
+        elif isinstance(s, S.LetStmt):
+            value = self.expr(s.value)
+            self.emit(indent, f"{self.name(s.var)} = {value}")
+            self.stmt(s.body, indent)
+        elif isinstance(s, S.Evaluate):
+            self.emit(indent, f"T.evaluate({self.expr(s.value)})")
+        elif isinstance(s, S.IfThenElse):
+            self.emit(indent, f"if {self.expr(s.condition)}:")
+            self.stmt(s.then_case, indent + 1)
+            if s.else_case is not None:
+                self.emit(indent, "else:")
+                self.stmt(s.else_case, indent + 1)
+        elif isinstance(s, S.Block):
+            raise TypeError("a tir.Block is printed inside its BlockRealize")
+        else:
+            raise TypeError(f"cannot print a {type(s).__name__} as a tir statement")
+
+    def for_loop(self, loop, indent):
+        grid = [loop]
+        while (_plain(grid[-1]) and isinstance(grid[-1].body, S.For) and _plain(grid[-1].body)):
+            grid.append(grid[-1].body)
+        if len(grid) > 1:
+            names = ", ".join(self.name(x.loop_var) for x in grid)
+            extents = ", ".join(self.expr(x.extent) for x in grid)
+            self.emit(indent, f"for {names} in T.grid({extents}):")
+            self.stmt(grid[-1].body, indent + 1)
+            return
+        start, stop = self.expr(loop.min), self.expr(_end(Range.from_min_extent(loop.min,
+                                                                               loop.extent)))
+        if _plain(loop):
+            head = f"range({stop})"
+        elif loop.kind == S.ForKind.THREAD_BINDING:
+            tag = loop.thread_binding.thread_tag if isinstance(loop.thread_binding, S.IterVar) \
+                else str(loop.thread_binding)
+            head = f'T.thread_binding({start}, {stop}, thread="{tag}"'
+        elif loop.kind == S.ForKind.SERIAL and not loop.annotations:
+            head = f"range({start}, {stop})"
+        else:
+            head = f"T.{_KIND[loop.kind]}({start}, {stop}"
+        if not head.startswith("range"):
+            if loop.annotations:
+                head += f", annotations={self.value(loop.annotations)}"
+            head += ")"
+        self.emit(indent, f"for {self.name(loop.loop_var)} in {head}:")
+        self.stmt(loop.body, indent + 1)
+
+    def block(self, realize, indent, root=False):
+        b = realize.block
+        if not root:
+            self.emit(indent, f'with T.block("{b.name_hint}"):')
+            indent += 1
+        for iv, value in zip(b.iter_vars, realize.iter_values):
+            dom = (self.expr(iv.dom.extent) if _is_zero(iv.dom.min) else
+                   f"({self.expr(iv.dom.min)}, {self.expr(_end(iv.dom))})")
+            if iv.iter_type not in _AXIS:
+                raise ValueError(f"block {b.name_hint}: iter_type {iv.iter_type} has no "
+                                 "TVMScript axis")
+            text = f"T.axis.{_AXIS[iv.iter_type]}({dom}, {self.expr(value)})"
+            self.emit(indent, f"{self.name(iv.var)} = {text}")
+        if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
+            self.emit(indent, f"T.where({self.expr(realize.predicate)})")
+        if not root:
+            self.emit(indent, f"T.reads({', '.join(self.region(r) for r in b.reads)})")
+            self.emit(indent, f"T.writes({', '.join(self.region(r) for r in b.writes)})")
+        if b.annotations:
+            self.emit(indent, f"T.block_attr({self.value(b.annotations)})")
+        for buf in b.alloc_buffers:
+            self.emit(indent, f"{self.buffer(buf)} = T.alloc_buffer({self.buffer_args(buf)})")
+        for m in b.match_buffers:
+            source = self.region(m.source)
+            self.emit(indent, f"{self.buffer(m.buffer)} = T.match_buffer({source}, "
+                              f"{self.buffer_args(m.buffer)}, offset_factor=1)")
+        if b.init is not None:
+            self.emit(indent, "with T.init():")
+            self.stmt(b.init, indent + 1)
+        self.stmt(b.body, indent)
+
+    def buffer_args(self, buf):
+        text = f'{self.shape(buf)}, "{buf.dtype}"'
+        if buf.scope() != "global":
+            text += f', scope="{buf.scope()}"'
+        if getattr(buf, "axis_separators", None):
+            text += f", axis_separators={list(buf.axis_separators)}"
+        return text
+
+    def shape(self, buf):
+        dims = [self.expr(d) for d in buf.shape]
+        return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+    # -------------------------------------------------------------- function
+    def function(self, f):
+        params, matches, shape_vars = [], [], []
+        for p in f.params:
+            if p in f.buffer_map:
+                buf = f.buffer_map[p]
+                static = all(isinstance(d, E.IntImm) for d in buf.shape)
+                for d in buf.shape:
+                    for v in _vars(d):
+                        if id(v) not in self.names and v not in f.params:
+                            shape_vars.append(self.name(v))
+                if static:
+                    params.append(f"{self.buffer(buf)}: T.Buffer({self.buffer_args(buf)})")
+                else:
+                    params.append(f"{self.name(p)}: T.handle")
+                    matches.append((buf, self.name(p)))
+            else:
+                params.append(f"{self.name(p)}: T.{p.dtype}")
+        private = getattr(f, "_private", False)
+        self.emit(0, "@T.prim_func(private=True)" if private else "@T.prim_func")
+        self.emit(0, f"def {f.name}({', '.join(params)}):")
+        for v in shape_vars:
+            self.emit(1, f"{v} = T.int32()")
+        for buf, handle in matches:
+            self.emit(1, f"{self.buffer(buf)} = T.match_buffer({handle}, "
+                         f"{self.buffer_args(buf)})")
+        body = f.body
+        if (isinstance(body, S.BlockRealize) and not body.iter_values
+                and body.block.name_hint == "root" and not body.block.reads
+                and not body.block.writes and body.block.init is None
+                and not body.block.match_buffers):
+            self.block(body, 1, root=True)
+        else:
+            self.stmt(body, 1)
+        return "\n".join(self.lines) + "\n"
+
+
+def _plain(loop):
+    return (isinstance(loop, S.For) and loop.kind == S.ForKind.SERIAL
+            and _is_zero(loop.min) and not loop.annotations)
+
+
+def _is_zero(e):
+    return isinstance(e, E.IntImm) and e.value == 0
+
+
+def _end(rng):
+    if _is_zero(rng.min):
+        return rng.extent
+    if isinstance(rng.min, E.IntImm) and isinstance(rng.extent, E.IntImm):
+        return E.IntImm(rng.min.dtype, rng.min.value + rng.extent.value)
+    return E.Add(rng.min, rng.extent)
+
+
+def _vars(e):
+    if isinstance(e, E.Var):
+        yield e
+    elif isinstance(e, Node):
+        for _, value in e.fields():
+            if isinstance(value, Node):
+                yield from _vars(value)
+
+
+def script(node):
+    """`node` (a PrimFunc, statement, expression, buffer or region) as
+    TVMScript."""
+    from .function import PrimFunc
+    p = Printer()
+    if isinstance(node, PrimFunc):
+        return p.function(node)
+    # Outside a function, free variables and buffers print by their names.
+    _name_free(p, node)
+    if isinstance(node, S.Stmt):
+        p.stmt(node, 0)
+        return "\n".join(p.lines)
+    if isinstance(node, E.PrimExpr):
+        return p.expr(node)
+    if isinstance(node, BufferRegion):
+        return p.region(node)
+    if isinstance(node, MatchBufferRegion):
+        return f"{p.buffer(node.buffer)} = T.match_buffer({p.region(node.source)})"
+    if isinstance(node, Buffer):
+        return Buffer.script(node)
+    if isinstance(node, Range):
+        return Range.script(node)
+    if isinstance(node, (Op, S.IterVar)):
+        return f"{type(node).__name__}({', '.join(str(v) for _, v in node.fields())})"
+    raise TypeError(f"cannot print a {type(node).__name__}")
+
+
+def _name_free(p, node, seen=None):
+    """Names every Var and Buffer `node` reaches, so that a statement or
+    expression prints on its own."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Buffer):
+            p.buffer(n)
+            continue
+        if isinstance(n, E.Var):
+            p.name(n)
+            continue
+        if isinstance(n, Node):
+            stack.extend(v for _, v in reversed(n.fields()))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))
+        elif isinstance(n, dict):
+            stack.extend(n.values())

@@ -1,0 +1,227 @@
+"""tvm.tir.stmt: the IR's statements as Python objects.
+
+For (with ForKind), Block and BlockRealize (with IterVar), BufferStore,
+SeqStmt, IfThenElse, LetStmt, Evaluate. tir allocates buffers in blocks
+(Block.alloc_buffers, T.alloc_buffer), so TVM's Allocate and DeclBuffer
+have no node here; nor has AttrStmt: tir keeps loop and block attributes
+as annotations (For.annotations, Block.annotations).
+"""
+import enum
+
+from ..ir.node import Node, Range
+from .expr import IntImm, PrimExpr, Var, convert
+
+__all__ = ["Stmt", "ForKind", "For", "IterVar", "Block", "BlockRealize", "BufferStore",
+           "SeqStmt", "IfThenElse", "LetStmt", "Evaluate", "stmt_seq"]
+
+
+class Stmt(Node):
+    """A statement."""
+
+
+class ForKind(enum.IntEnum):
+    """How a loop runs (TVM's tir.ForKind)."""
+    SERIAL = 0
+    PARALLEL = 1
+    VECTORIZED = 2
+    UNROLLED = 3
+    THREAD_BINDING = 4
+
+
+def _stmt(value, what):
+    if isinstance(value, (list, tuple)):
+        return stmt_seq(*value)
+    if not isinstance(value, Stmt):
+        raise TypeError(f"{what} is a tir statement, got {type(value).__name__}")
+    return value
+
+
+def _var(value, what):
+    value = convert(value) if not isinstance(value, Var) else value
+    if not isinstance(value, Var):
+        raise TypeError(f"{what} is a tir.Var, got {type(value).__name__}")
+    return value
+
+
+class For(Stmt):
+    """`for loop_var in range(min, min + extent)` of a ForKind; a
+    THREAD_BINDING loop names its thread (`thread_binding`, an IterVar or
+    the thread tag)."""
+
+    _fields = ("loop_var", "min", "extent", "kind", "body", "thread_binding", "annotations")
+
+    def __init__(self, loop_var, min, extent, kind, body, thread_binding=None,  # noqa: A002
+                 annotations=None, step=None, span=None):
+        self.loop_var = _var(loop_var, "For's loop_var")
+        self.min, self.extent = convert(min), convert(extent)
+        self.kind = ForKind(kind)
+        self.body = _stmt(body, "For's body")
+        if isinstance(thread_binding, str):
+            thread_binding = IterVar(None, Var(thread_binding), IterVar.ThreadIndex,
+                                     thread_binding)
+        if self.kind == ForKind.THREAD_BINDING and thread_binding is None:
+            raise ValueError("a THREAD_BINDING loop needs its thread_binding")
+        self.thread_binding = thread_binding
+        self.annotations = dict(annotations or {})
+        if step is not None and convert(step) != 1:
+            raise ValueError("tir loops step by 1")
+        self.span = span
+
+
+class IterVar(Node):
+    """A block's iteration variable: its domain (a Range), the Var, its
+    kind (DataPar, CommReduce, ...) and, for a thread, its tag."""
+
+    DataPar = 0
+    ThreadIndex = 1
+    CommReduce = 2
+    Ordered = 3
+    Opaque = 4
+    DimInfo = 4
+    Unrolled = 5
+    Vectorized = 6
+    Parallelized = 7
+    Tensorized = 8
+
+    _fields = ("dom", "var", "iter_type", "thread_tag")
+
+    def __init__(self, dom, var, iter_type, thread_tag="", span=None):
+        if dom is not None and not isinstance(dom, Range):
+            dom = Range(*dom) if isinstance(dom, (list, tuple)) else Range(0, dom)
+        self.dom, self.var = dom, _var(var, "IterVar's var")
+        self.iter_type, self.thread_tag, self.span = int(iter_type), thread_tag, span
+
+
+class Block(Stmt):
+    """A block (TVM's tir.Block): its iteration variables, read and write
+    regions, name, body, init statement, the buffers it allocates and
+    matches, and annotations."""
+
+    _fields = ("iter_vars", "reads", "writes", "name_hint", "body", "init", "alloc_buffers",
+               "match_buffers", "annotations")
+
+    def __init__(self, iter_vars, reads, writes, name_hint, body, init=None,
+                 alloc_buffers=None, match_buffers=None, annotations=None, span=None):
+        self.iter_vars = list(iter_vars)
+        for iv in self.iter_vars:
+            if not isinstance(iv, IterVar):
+                raise TypeError(f"Block's iter_vars are IterVars, got {type(iv).__name__}")
+        self.reads, self.writes = list(reads), list(writes)
+        self.name_hint = str(name_hint)
+        self.body = _stmt(body, "Block's body")
+        self.init = None if init is None else _stmt(init, "Block's init")
+        self.alloc_buffers = list(alloc_buffers or [])
+        self.match_buffers = list(match_buffers or [])
+        self.annotations = dict(annotations or {})
+        self.span = span
+
+
+class BlockRealize(Stmt):
+    """A block where it runs: the values of its iteration variables and a
+    predicate (T.where)."""
+
+    _fields = ("iter_values", "predicate", "block")
+
+    def __init__(self, iter_values, predicate, block, span=None):
+        self.iter_values = [convert(v) for v in iter_values]
+        self.predicate = convert(predicate)
+        if not isinstance(block, Block):
+            raise TypeError(f"BlockRealize takes a tir.Block, got {type(block).__name__}")
+        if len(self.iter_values) != len(block.iter_vars):
+            raise ValueError(f"BlockRealize of block '{block.name_hint}': "
+                             f"{len(self.iter_values)} values for "
+                             f"{len(block.iter_vars)} iteration variables")
+        self.block, self.span = block, span
+
+
+class BufferStore(Stmt):
+    """`buffer[indices] = value`."""
+
+    _fields = ("buffer", "value", "indices")
+
+    def __init__(self, buffer, value, indices, span=None):
+        from .buffer import Buffer
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"BufferStore takes a tir.Buffer, got {type(buffer).__name__}")
+        self.buffer, self.value = buffer, convert(value, buffer.dtype)
+        self.indices = [convert(i) for i in (indices if isinstance(indices, (list, tuple))
+                                             else [indices])]
+        if len(self.indices) != len(buffer.shape):
+            raise ValueError(f"BufferStore to {buffer.name}: {len(self.indices)} indices for "
+                             f"{len(buffer.shape)} dimensions")
+        self.span = span
+
+
+class SeqStmt(Stmt):
+    """Statements in order."""
+
+    _fields = ("seq",)
+
+    def __init__(self, seq, span=None):
+        self.seq = [_stmt(s, "SeqStmt's element") for s in seq]
+        self.span = span
+
+    def __getitem__(self, i):
+        return self.seq[i]
+
+    def __len__(self):
+        return len(self.seq)
+
+
+class IfThenElse(Stmt):
+    """`if condition: then_case else: else_case` (else_case may be None)."""
+
+    _fields = ("condition", "then_case", "else_case")
+
+    def __init__(self, condition, then_case, else_case=None, span=None):
+        self.condition = convert(condition)
+        self.then_case = _stmt(then_case, "IfThenElse's then_case")
+        self.else_case = None if else_case is None else _stmt(else_case,
+                                                              "IfThenElse's else_case")
+        self.span = span
+
+
+class LetStmt(Stmt):
+    """`var = value`, then `body`."""
+
+    _fields = ("var", "value", "body")
+
+    def __init__(self, var, value, body, span=None):
+        self.var = _var(var, "LetStmt's var")
+        self.value = convert(value)
+        self.body = _stmt(body, "LetStmt's body")
+        self.span = span
+
+
+class Evaluate(Stmt):
+    """An expression evaluated for its effect (T.evaluate)."""
+
+    _fields = ("value",)
+
+    def __init__(self, value, span=None):
+        self.value, self.span = convert(value), span
+
+
+def _flatten(items, out):
+    for s in items:
+        if isinstance(s, SeqStmt):
+            out.extend(s.seq)
+        elif isinstance(s, (list, tuple)):
+            _flatten(s, out)
+        elif isinstance(s, PrimExpr):
+            out.append(Evaluate(s))
+        else:
+            out.append(_stmt(s, "a statement"))
+    return out
+
+
+def stmt_seq(*stmts):
+    """One statement for several: a SeqStmt, or the statement itself."""
+    flat = _flatten(stmts, [])
+    if not flat:
+        raise ValueError("stmt_seq of no statements")
+    return flat[0] if len(flat) == 1 else SeqStmt(flat)
+
+
+def const_true():
+    return IntImm("bool", 1)

@@ -1,0 +1,109 @@
+"""tvm.tir.transform: passes over the PrimFuncs of a module.
+
+`prim_func_pass` makes a pass of a function `(func, mod, ctx) -> PrimFunc`
+(or a class with `transform_function`), run on every PrimFunc of the module
+(graph functions are left alone). tir's own C++ passes that keep a program
+in tir are here as TVM names them (LowerInitBlock, RemoveAssume, ...);
+`tvm.transform.mlir_pass` runs any other.
+
+LOWER_PHASES is the tir side of TVM's `tir.add_lower_pass`: the C++ passes
+each phase has run when a pass added at that phase runs (docs/passes.md).
+"""
+from ..ir.transform import PassInfo, Pass, make_pass_decorator, mlir_pass
+
+__all__ = ["PrimFuncPass", "prim_func_pass", "InferAccessRegions", "LowerInitBlock",
+           "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops",
+           "CheckBounds", "Canonicalize", "DisableVectorize", "LOWER_PHASES"]
+
+
+class PrimFuncPass(Pass):
+    """A pass of a function (func, mod, ctx) -> PrimFunc, applied to each
+    PrimFunc of the module."""
+
+    def __init__(self, func, info):
+        self.func, self.info = func, info
+
+    def transform(self, mod, ctx):
+        from ..ir.module import IRModule
+        from ..script.tir import PrimFunc
+        out = IRModule(mod)
+        changed = False
+        for name in mod.get_global_vars():
+            func = mod[name]
+            if not isinstance(func, PrimFunc):
+                continue
+            result = self.func(func, mod, ctx)
+            if result is None:
+                raise TypeError(f"prim_func_pass '{self.info.name}' returned None for "
+                                f"'{name}'; return the function (unchanged or new)")
+            if not isinstance(result, PrimFunc):
+                raise TypeError(f"prim_func_pass '{self.info.name}' returned a "
+                                f"{type(result).__name__} for '{name}'; a PrimFunc pass "
+                                "returns a PrimFunc")
+            if result is not func:
+                out[name] = result
+                changed = True
+        return out if changed else mod
+
+
+prim_func_pass = make_pass_decorator(PrimFuncPass, "transform_function", "prim_func_pass")
+prim_func_pass.__doc__ = """@tvm.tir.transform.prim_func_pass(opt_level=..., name=...,
+required=...): a function (func, mod, ctx) -> PrimFunc, or a class with
+transform_function, as a Pass over every PrimFunc."""
+
+
+def _cxx(pipeline, name, doc):
+    def make():
+        return mlir_pass(pipeline, name)
+    make.__name__ = name
+    make.__doc__ = f"{doc} (the C++ pass --{pipeline.split('{')[0]})."
+    return make
+
+
+InferAccessRegions = _cxx("tir-infer-access-regions", "InferAccessRegions",
+                          "Fills in every block's read and write regions")
+LowerInitBlock = _cxx("tir-lower-init", "LowerInitBlock",
+                      "Turns T.init into code guarded by the start of the reduction")
+RemoveAssume = _cxx("tir-remove-assume", "RemoveAssume", "Drops T.assume")
+RestoreDeclaredLayouts = _cxx("tir-restore-declared-layouts", "RestoreDeclaredLayouts",
+                              "Gives re-laid-out parameters their declared signature back")
+NarrowPredicatedLoops = _cxx("tir-narrow-predicated-loops", "NarrowPredicatedLoops",
+                             "Gives loops above a predicated block the range it allows")
+CheckBounds = _cxx("tir-check-bounds", "CheckBounds",
+                   "Warns about accesses that can fall outside their buffer")
+Canonicalize = _cxx("canonicalize", "Canonicalize", "Folds constants and simplifies")
+
+
+def DisableVectorize():  # noqa: N802 - TVM's naming of pass constructors
+    """Vectorized loops become serial (the config tir.disable_vectorize)."""
+    from . import stmt as S
+    from .stmt_functor import ir_transform
+
+    def serial(loop):
+        if loop.kind == S.ForKind.VECTORIZED:
+            return loop.with_fields(kind=S.ForKind.SERIAL)
+        return None
+
+    def run(func, mod, ctx):
+        body = ir_transform(func.body, None, serial, ["tir.For"])
+        return func if body is func.body else func.with_body(body)
+    return PrimFuncPass(run, PassInfo(0, "DisableVectorize"))
+
+
+# TVM's four phases of lowering, on tir's pipeline: the passes that run
+# before a pass added at phase k (tir.add_lower_pass) runs. Everything
+# after phase 3 leaves tir (--convert-tir-to-scf onwards), where Python
+# passes have no nodes to see.
+LOWER_PHASES = [
+    ("InferAccessRegions", "RestoreDeclaredLayouts"),
+    ("RemoveAssume", "LowerInitBlock"),
+    ("NarrowPredicatedLoops",),
+    ("Canonicalize",),
+]
+
+
+def phase_passes(phase):
+    """The Pass objects of one phase (LOWER_PHASES)."""
+    return [globals()[name]() for name in LOWER_PHASES[phase]]
+
+

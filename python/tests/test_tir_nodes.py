@@ -1,0 +1,274 @@
+"""The IR as Python objects: every node class built from Python, printed as
+TVMScript, turned into a PrimFunc (tir in MLIR) and read back; bad nodes
+refused with the rule they break."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import tir
+from tensorir.script import tir as T
+
+
+def make_buffers():
+    A = tir.decl_buffer((16, 8), "float32", name="A")
+    B = tir.decl_buffer((16, 8), "float32", name="B")
+    return A, B
+
+
+def copy_func(body_of):
+    """A PrimFunc of A (16x8) and B (16x8) whose body is body_of(A, B)."""
+    A, B = make_buffers()
+    a, b = tir.Var("a", "handle"), tir.Var("b", "handle")
+    return tir.PrimFunc([a, b], body_of(A, B), buffer_map={a: A, b: B})
+
+
+def block_over(i, j, A, B, value_of, name="B", init=None, kinds=(0, 0)):
+    vi, vj = tir.Var("vi"), tir.Var("vj")
+    iters = [tir.IterVar(tvm.ir.Range(0, 16), vi, kinds[0]),
+             tir.IterVar(tvm.ir.Range(0, 8), vj, kinds[1])]
+    store = tir.BufferStore(B, value_of(A, vi, vj), [vi, vj])
+    block = tir.Block(iters, [tir.BufferRegion(A, [tvm.ir.Range.from_min_extent(vi, 1),
+                                                   tvm.ir.Range.from_min_extent(vj, 1)])],
+                      [tir.BufferRegion(B, [tvm.ir.Range.from_min_extent(vi, 1),
+                                            tvm.ir.Range.from_min_extent(vj, 1)])],
+                      name, store, init=init)
+    return tir.BlockRealize([i, j], True, block)
+
+
+def nest(value_of, kind=tir.ForKind.SERIAL, annotations=None):
+    def body(A, B):
+        i, j = tir.Var("i"), tir.Var("j")
+        inner = tir.For(j, 0, 8, kind, block_over(i, j, A, B, value_of), annotations=annotations)
+        return tir.For(i, 0, 16, tir.ForKind.SERIAL, inner)
+    return body
+
+
+def run(func, a):
+    lib = tvm.build(func)
+    b = np.zeros((16, 8), "float32")
+    lib[func.name](a, b)
+    return b
+
+
+A_NP = np.arange(128, dtype="float32").reshape(16, 8) / 7 - 3
+
+
+@pytest.mark.parametrize("value_of, expected", [
+    (lambda A, i, j: A[i, j] * 2.0 + 1.0, A_NP * 2 + 1),
+    (lambda A, i, j: tir.Max(A[i, j], tir.const(0.0)), np.maximum(A_NP, 0)),
+    (lambda A, i, j: tir.Min(A[i, j], tir.FloatImm("float32", 1.5)), np.minimum(A_NP, 1.5)),
+    (lambda A, i, j: tir.Select(A[i, j] > 0.0, A[i, j], 0.0 - A[i, j]), np.abs(A_NP)),
+    (lambda A, i, j: A[i, j] / 4.0 - A[15 - i, 7 - j], A_NP / 4 - A_NP[::-1, ::-1]),
+    (lambda A, i, j: tir.Cast("float32", (i * 8 + j) // 3 % 5), ((np.arange(128) // 3) % 5)
+     .reshape(16, 8)),
+    (lambda A, i, j: tir.Cast("float32", tir.Cast("int32", A[i, j])),
+     np.trunc(A_NP)),
+    (lambda A, i, j: tir.Call("float32", "tir.exp", [A[i, j] * 0.1]), np.exp(A_NP * 0.1)),
+    (lambda A, i, j: tir.Call("float32", tvm.ir.Op.get("tir.if_then_else"),
+                              [tir.And(i < 8, tir.Not(j == 3)), A[i, j], -1.0]),
+     np.where((np.arange(16)[:, None] < 8) & (np.arange(8)[None, :] != 3), A_NP, -1)),
+    (lambda A, i, j: tir.Select(tir.Or(i >= 12, j <= 1), 1.0, 0.0),
+     ((np.arange(16)[:, None] >= 12) | (np.arange(8)[None, :] <= 1)).astype("float32")),
+])
+def test_expressions_build_and_run(value_of, expected):
+    func = copy_func(nest(value_of))
+    np.testing.assert_allclose(run(func, A_NP), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_constructed_function_prints_and_reads_back_the_same():
+    func = copy_func(nest(lambda A, i, j: A[i, j] + 1.0, tir.ForKind.PARALLEL,
+                          {"pragma_note": "x"}))
+    text = func.script()
+    assert 'for j in T.parallel(0, 8, annotations={"pragma_note": "x"}):' in text
+    again = tvm.script.from_source(text)
+    tvm.ir.assert_structural_equal(func, again)
+    # Read back as nodes: the same program.
+    tvm.ir.assert_structural_equal(func, again.with_body(again.body))
+
+
+def test_fields_of_a_function_read_from_mlir():
+    mod = tvm.IRModule.load(f"{tvm_root()}/examples/matmul.mlir")
+    f = mod["matmul"]
+    assert [p.name for p in f.params] == ["A", "B", "C"]
+    A = f.buffer_map[f.params[0]]
+    assert A.name == "A" and A.dtype == "float32" and A.shape == [128, 128]
+    root = f.body
+    assert isinstance(root, tir.BlockRealize) and root.block.name_hint == "root"
+    loop = root.block.body
+    assert isinstance(loop, tir.For) and loop.kind == tir.ForKind.SERIAL
+    assert loop.extent == 128 and loop.loop_var.name == "i"
+    block = loop.body.body.body.block
+    assert block.name_hint == "C"
+    assert [iv.iter_type for iv in block.iter_vars] == [tir.IterVar.DataPar] * 2 + [
+        tir.IterVar.CommReduce]
+    assert [r.buffer.name for r in block.reads] == ["A", "B"]
+    assert block.writes[0].buffer is f.buffer_map[f.params[2]]
+    assert isinstance(block.init, tir.BufferStore)
+    store = block.body
+    assert isinstance(store, tir.BufferStore) and isinstance(store.value, tir.Add)
+    assert isinstance(store.value.b, tir.Mul)
+    # The same objects each time (a visitor and a transform agree).
+    assert f.body is root
+
+
+def tvm_root():
+    from conftest import ROOT
+    return ROOT
+
+
+def test_every_statement_kind_round_trips():
+    @T.prim_func
+    def f(A: T.Buffer((8,), "float32"), C: T.Buffer((), "float32"), n: T.int32):
+        S = T.alloc_buffer((8,), "float32", scope="shared")
+        for i in T.unroll(0, 8):
+            with T.block("S"):
+                vi = T.axis.spatial(8, i)
+                T.where(i < n)
+                S[vi] = A[vi] * T.float32(2)
+        for k in T.thread_binding(0, 8, thread="threadIdx.x"):
+            with T.block("C"):
+                vk = T.axis.reduce(8, k)
+                with T.init():
+                    C[()] = T.float32(0)
+                C[()] = C[()] + S[vk]
+        for j in range(2, 6):
+            with T.block("W"):
+                vj = T.axis.spatial((2, 6), j)
+                if vj > 3:
+                    A[vj] = T.float32(1)
+                else:
+                    A[vj] = T.float32(-1)
+        T.evaluate(T.call_extern("handle", "fence", A.data, 3))
+
+    body = f.body
+    kinds = set()
+    tvm.tir.stmt_functor.post_order_visit(body, lambda n: kinds.add(type(n).__name__))
+    expected = {"For", "BlockRealize", "Block", "BufferStore", "SeqStmt", "IfThenElse",
+                "Evaluate", "BufferLoad", "Mul", "Add", "GT", "Call", "StringImm", "IntImm",
+                "FloatImm", "Var"}
+    assert expected <= kinds, expected - kinds
+    loops = [n for n in collect(body) if isinstance(n, tir.For)]
+    assert [lp.kind for lp in loops] == [tir.ForKind.UNROLLED, tir.ForKind.THREAD_BINDING,
+                                         tir.ForKind.SERIAL]
+    assert loops[1].thread_binding.thread_tag == "threadIdx.x"
+    assert loops[2].min == 2 and loops[2].extent == 4
+    assert body.block.alloc_buffers[0].scope() == "shared"
+    tvm.ir.assert_structural_equal(f, f.with_body(body))
+
+
+def collect(node):
+    out = []
+    tvm.tir.stmt_functor.pre_order_visit(node, lambda n: out.append(n))
+    return out
+
+
+def test_let_stmt_and_aliases():
+    # The printer names a value used twice; it reads back as a LetStmt.
+    mod = tvm.IRModule.from_mlir("""
+    func.func @f(%A: memref<8xf32> {tir.name = "A"}, %B: memref<8xf32> {tir.name = "B"}) {
+      tir.for %i = 0 to 8 {
+        tir.block "B"(%vi = spatial(8, %i)) {
+          %a = tir.load %A[%vi] : memref<8xf32>
+          %s = arith.mulf %a, %a : f32
+          tir.store %s, %B[%vi] : memref<8xf32>
+          tir.store %s, %A[%vi] : memref<8xf32>
+        }
+      }
+      return
+    }""")
+    f = mod["f"]
+    let = f.body.block.body.body.block.body
+    assert isinstance(let, tir.LetStmt) and isinstance(let.value, tir.BufferLoad)
+    assert isinstance(let.body, tir.LetStmt)
+    tvm.ir.assert_structural_equal(f, f.with_body(f.body))
+    # A LetStmt built in Python.
+    def body(A, B):
+        i, v = tir.Var("i"), tir.Var("v", "float32")
+        vi = tir.Var("vi")
+        let = tir.LetStmt(v, A[vi] * 3.0, tir.BufferStore(B, v + v, [vi]))
+        block = tir.Block([tir.IterVar(tvm.ir.Range(0, 16), vi, 0)], [], [], "L", let)
+        return tir.For(i, 0, 16, tir.ForKind.SERIAL, tir.BlockRealize([i], True, block))
+    A = tir.decl_buffer((16,), name="A")
+    B = tir.decl_buffer((16,), name="B")
+    a, b = tir.Var("a", "handle"), tir.Var("b", "handle")
+    g = tir.PrimFunc([a, b], body(A, B), buffer_map={a: A, b: B})
+    x = np.arange(16, dtype="float32")
+    y = np.zeros(16, "float32")
+    tvm.build(g)["main"](x, y)
+    np.testing.assert_allclose(y, 6 * x)
+
+
+def test_expression_operators_fold_and_compare():
+    x = tir.Var("x")
+    assert isinstance(x + 1, tir.Add) and isinstance(1 - x, tir.Sub)
+    assert isinstance(x // 4, tir.FloorDiv) and isinstance(x % 4, tir.FloorMod)
+    assert (tir.const(3) + 4).value == 7 and x + 0 is x and 1 * x is x
+    assert isinstance(x < 3, tir.LT) and (x < 3).dtype == "bool"
+    # == builds EQ, true in Python only for the same object (TVM's rule).
+    assert isinstance(x == 3, tir.EQ)
+    assert bool(x == x) and not bool(x == tir.Var("x"))
+    assert x in [tir.Var("y"), x] and tir.Var("z") not in [x]
+    assert tir.IntImm("int32", 5) == 5 and tir.FloatImm("float32", 0.5) == 0.5
+    with pytest.raises(ValueError, match="no truth value"):
+        bool(x < 3)
+    r = tir.Ramp(x, 1, 4)
+    assert r.dtype == "int32x4" and tir.Broadcast(tir.const(1.0), 8).dtype == "float32x8"
+    assert tir.Ramp(x, 2, 4).script() == "T.Ramp(x, 2, 4)"
+    assert tvm.tir.Cast("float32", 3).value == 3.0  # constants convert at once
+
+
+def test_printing_of_nodes_on_their_own():
+    x, y = tir.Var("x"), tir.Var("x")
+    assert (x + y * 2).script() == "x + x_1 * 2"
+    assert ((x + y) * 2).script() == "(x + x_1) * 2"
+    assert (x - (y - 1)).script() == "x - (x_1 - 1)"
+    assert tir.And(x < 1, tir.Or(y > 2, x == y)).script() == "x < 1 and (x_1 > 2 or x == x_1)"
+    A = tir.decl_buffer((4, 4), name="A")
+    assert tir.BufferStore(A, A[x, 0] + 1.0, [x, 0]).script() == "A[x, 0] = A[x, 0] + T.float32(1.0)"
+    assert repr(tir.Max(x, 3)) == "T.max(x, 3)"
+
+
+def test_bad_nodes_are_refused_clearly():
+    A = tir.decl_buffer((4, 4), name="A")
+    x = tir.Var("x")
+    with pytest.raises(ValueError, match="BufferStore to A: 1 indices for 2 dimensions"):
+        tir.BufferStore(A, 1.0, [x])
+    with pytest.raises(TypeError, match="BufferLoad takes a tir.Buffer"):
+        tir.BufferLoad("A", [x])
+    with pytest.raises(TypeError, match="For's body is a tir statement"):
+        tir.For(x, 0, 4, tir.ForKind.SERIAL, x + 1)
+    with pytest.raises(TypeError, match="different dtypes, int32 and float32"):
+        tir.Add(x, tir.Var("f", "float32"))
+    with pytest.raises(ValueError, match="THREAD_BINDING loop needs its thread_binding"):
+        tir.For(x, 0, 4, tir.ForKind.THREAD_BINDING, tir.Evaluate(0))
+    with pytest.raises(ValueError, match="2 values for 1 iteration variables"):
+        tir.BlockRealize([x, x], True, tir.Block([tir.IterVar(tvm.ir.Range(0, 4), tir.Var(), 0)],
+                                                 [], [], "b", tir.Evaluate(0)))
+    with pytest.raises(TypeError, match="cannot use a str"):
+        tir.Add(x, "1")
+
+
+def test_malformed_function_is_refused_with_the_reason():
+    def undefined_var(A, B):
+        i, j = tir.Var("i"), tir.Var("j")
+        return tir.For(i, 0, 16, tir.ForKind.SERIAL, block_over(i, j, A, B,
+                                                                lambda A, a, b: A[a, b]))
+    with pytest.raises(ValueError, match="variable j is used where no statement defines it"):
+        copy_func(undefined_var)
+
+    def undeclared_buffer(A, B):
+        C = tir.decl_buffer((16, 8), name="C")
+        return nest(lambda A_, i, j: C[i, j])(A, B)
+    with pytest.raises(ValueError, match="buffer C is used where nothing declares it"):
+        copy_func(undeclared_buffer)
+
+    # A program tir's verifier refuses (a thread no GPU has): the verifier's
+    # reason, at the Python-built function.
+    def unknown_thread(A, B):
+        i, j = tir.Var("i"), tir.Var("j")
+        inner = tir.For(j, 0, 8, tir.ForKind.THREAD_BINDING,
+                        block_over(i, j, A, B, lambda A, a, b: A[a, b]),
+                        thread_binding="warpIdx.q")
+        return tir.For(i, 0, 16, tir.ForKind.SERIAL, inner)
+    with pytest.raises(ValueError, match="warpIdx.q"):
+        copy_func(unknown_thread)
