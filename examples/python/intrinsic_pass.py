@@ -47,17 +47,20 @@ def kernel(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
             B[vk, 63] = T.float32(0)
 
 
-mod = tvm.IRModule({"kernel": kernel})
-marked = mark_intrinsic_loops(mod)
-marked.show()
-
-plugin = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.path.dirname(__file__), "..", "..", "build", "lib", "TIRMarkIntrinsicLoops.so")
-if os.path.exists(plugin):
+def main(plugin):
+    mod = tvm.IRModule({"kernel": kernel})
+    marked = mark_intrinsic_loops(mod)
+    marked.show()
+    if not os.path.exists(plugin):
+        print(f"no plugin at {plugin}: build the project to compare with the C++ pass")
+        return
     tvm.transform.load_pass_plugin(plugin)
     cxx = tvm.transform.mlir_pass(f"tir-mark-intrinsic-loops{{width={WIDTH} "
                                   f"intrinsic={INTRINSIC}}}")(mod)
     tvm.ir.assert_structural_equal(marked, cxx)
     print("the Python pass and the C++ plugin give the same IR")
-else:
-    print(f"no plugin at {plugin}: build the project to compare with the C++ pass")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(__file__), "..", "..", "build", "lib", "TIRMarkIntrinsicLoops.so"))

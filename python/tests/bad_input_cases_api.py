@@ -3,6 +3,37 @@ targets, calls with wrong arrays). test_bad_input.py runs them."""
 from bad_input_case import py
 
 CASES = [
+    # ------------------------------------------- IR nodes and Python passes
+    py("pass_returns_wrong_type", "a prim_func_pass that returns the body, not a function",
+       "TypeError", r"prim_func_pass 'body_only' returned a BlockRealize for 'main'; a PrimFunc "
+       r"pass returns a PrimFunc", """
+       @tvm.tir.transform.prim_func_pass(opt_level=0)
+       def body_only(f, mod, ctx):
+           return f.body
+       body_only(tvm.IRModule({"main": example("vector_add")["main"]}))
+       """),
+    py("pass_context_unknown_config", "PassContext with a config key nothing reads", "ValueError",
+       r"PassContext: unknown config option 'tir.UnrollLoop'; the options are "
+       r"tir.add_lower_pass, tir.disable_vectorize", """
+       tvm.transform.PassContext(config={"tir.UnrollLoop": {"auto_max_step": 16}})
+       """),
+    py("node_store_rank", "a BufferStore with fewer indices than the buffer has dimensions",
+       "ValueError", r"BufferStore to A: 1 indices for 2 dimensions", """
+       A = tvm.tir.decl_buffer((4, 4), name="A")
+       tvm.tir.BufferStore(A, 1.0, [tvm.tir.Var("i")])
+       """),
+    py("node_undefined_var", "a PrimFunc whose body uses a variable nothing defines", "ValueError",
+       r"variable j is used where no statement defines it", """
+       A = tvm.tir.decl_buffer((4,), name="A")
+       a, j = tvm.tir.Var("a", "handle"), tvm.tir.Var("j")
+       tvm.tir.PrimFunc([a], tvm.tir.BufferStore(A, 0.0, [j]), buffer_map={a: A})
+       """),
+    py("add_lower_pass_phase", "tir.add_lower_pass at a phase that does not exist", "ValueError",
+       r"tir.add_lower_pass: phase 5 is not 0, 1, 2 or 3", """
+       p = tvm.transform.mlir_pass("canonicalize")
+       with tvm.transform.PassContext(config={"tir.add_lower_pass": [(5, p)]}):
+           tvm.lower(example("vector_add")["main"])
+       """),
     # ------------------------------------------------ graph level (relax)
     py("relax_second_func_output", "a second emit_func_output in one function", "RuntimeError",
        r"function 'main' already has its output", """

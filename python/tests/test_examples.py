@@ -45,3 +45,22 @@ def test_models():
     # The seed's printed module: main calls the te functions.
     assert "lv = R.call_tir(cls.te_matmul, (A, B), " in out
     assert 'R.nn.conv2d(lv, metadata["relax.expr.Constant"][0]' in out
+
+
+def test_custom_pass():
+    out = run("custom_pass.py")
+    # The seed's two printouts: the loop as te makes it, then split by the
+    # Python pass into an outer serial loop and an inner vectorized one.
+    first = out.index("for i in range(128):")
+    second = out.index("for i_outer in range(16):")
+    assert first < second
+    assert "for i_inner in T.vectorized(0, 8):" in out[second:]
+    assert "v_i = T.axis.spatial(128, i_outer * 8 + i_inner)" in out[second:]
+    assert "vectorized by the custom pass == numpy" in out
+
+
+def test_intrinsic_pass():
+    out = run("intrinsic_pass.py")
+    assert 'for j in T.serial(0, 16, annotations={"pragma_custom_intrin": "vmac"}):' in out
+    assert "for k in range(12):" in out  # 12 does not divide by 8: unmarked
+    assert "the Python pass and the C++ plugin give the same IR" in out

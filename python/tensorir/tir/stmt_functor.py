@@ -16,7 +16,7 @@
 from ..ir.node import Node
 from . import expr as E
 from . import stmt as S
-from .functor import TYPE_KEYS, children, rebuild, type_key
+from .functor import TYPE_KEYS, _fields_of, children, rebuild, type_key
 
 __all__ = ["post_order_visit", "pre_order_visit", "ir_transform", "substitute"]
 
@@ -27,24 +27,46 @@ def _check_root(node, what):
                         f"{type(node).__name__}")
 
 
+def _deep_recursion(fn):
+    """Runs fn with room for deep trees (a recursive walk is several times
+    faster than an explicit stack in Python)."""
+    import sys
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        return fn()
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def post_order_visit(stmt, fvisit):
     """fvisit(node) for every statement and expression under `stmt`
     (itself included), children before parents."""
     _check_root(stmt, "post_order_visit")
     seen = set()
-    # Iterative, so that deep trees do not hit Python's recursion limit.
-    stack = [(stmt, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            if isinstance(node, (S.Stmt, E.PrimExpr)):
-                fvisit(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        stack.extend((c, False) for c in reversed(children(node)))
+    fields_of = _fields_of
+    callable_kind = {}
+
+    def visit(node):
+        key = id(node)
+        if key in seen:
+            return
+        seen.add(key)
+        for name in fields_of(node):
+            value = getattr(node, name)
+            if value.__class__ is list:
+                for v in value:
+                    visit(v)
+            elif value is not None:
+                visit(value)
+        cls = node.__class__
+        kind = callable_kind.get(cls)
+        if kind is None:
+            kind = callable_kind[cls] = issubclass(cls, (S.Stmt, E.PrimExpr))
+        if kind:
+            fvisit(node)
+
+    _deep_recursion(lambda: visit(stmt))
 
 
 def pre_order_visit(stmt, fvisit):
@@ -102,7 +124,7 @@ def ir_transform(stmt, preorder, postorder, only_enable=None):
             return _check_result(new, postorder(new), "postorder")
         return new
 
-    return visit(stmt)
+    return _deep_recursion(lambda: visit(stmt))
 
 
 def substitute(node, vmap):

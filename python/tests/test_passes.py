@@ -1,0 +1,276 @@
+"""Passes in Python and C++: tvm.transform, tir.transform.prim_func_pass,
+PassContext (opt_level, disabled and required passes, config, instruments),
+tvm.lower's phases with tir.add_lower_pass, and a pass plugin."""
+import os
+
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import te, tir
+from tensorir.script import tir as T
+
+from conftest import ROOT
+
+
+@T.prim_func
+def matmul(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"),
+           C: T.Buffer((32, 32), "float32")):
+    for i, j, k in T.grid(32, 32, 32):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+def module():
+    return tvm.IRModule({"matmul": matmul})
+
+
+def loop_kinds(mod, name="matmul"):
+    kinds = []
+    tvm.tir.stmt_functor.pre_order_visit(
+        mod[name].body, lambda n: kinds.append(n.kind) if isinstance(n, tir.For) else None)
+    return kinds
+
+
+@tvm.tir.transform.prim_func_pass(opt_level=0, name="ParallelOuter")
+def parallel_outer(func, mod, ctx):
+    def outer(loop):
+        return loop.with_fields(kind=tir.ForKind.PARALLEL) if loop.loop_var.name == "i" else None
+    return func.with_body(tvm.tir.stmt_functor.ir_transform(func.body, None, outer,
+                                                             ["tir.For"]))
+
+
+def test_prim_func_pass_function_and_class_forms():
+    mod = parallel_outer(module())
+    assert loop_kinds(mod) == [tir.ForKind.PARALLEL, tir.ForKind.SERIAL, tir.ForKind.SERIAL]
+    assert parallel_outer.info.name == "ParallelOuter" and parallel_outer.info.opt_level == 0
+
+    @tvm.tir.transform.prim_func_pass(opt_level=1)
+    class UnrollInner:
+        def __init__(self, name):
+            self.name = name
+
+        def transform_function(self, func, mod, ctx):
+            def inner(loop):
+                return loop.with_fields(kind=tir.ForKind.UNROLLED) \
+                    if loop.loop_var.name == self.name else None
+            return func.with_body(tvm.tir.stmt_functor.ir_transform(func.body, None, inner,
+                                                                     ["tir.For"]))
+
+    p = UnrollInner("k")
+    assert isinstance(p, tvm.transform.Pass) and p.info.name == "UnrollInner"
+    assert loop_kinds(p(module()))[-1] == tir.ForKind.UNROLLED
+
+
+def test_module_pass_and_sequential():
+    seen = []
+
+    @tvm.transform.module_pass(opt_level=0, name="Record")
+    def record(mod, ctx):
+        seen.append(list(mod.get_global_vars()))
+        return mod
+
+    seq = tvm.transform.Sequential([record, parallel_outer, record])
+    mod = seq(module())
+    assert seen == [["matmul"], ["matmul"]]
+    assert loop_kinds(mod)[0] == tir.ForKind.PARALLEL
+    # The result computes the same numbers.
+    a, b = (np.random.rand(32, 32).astype("float32") for _ in range(2))
+    c = np.zeros((32, 32), "float32")
+    tvm.build(mod)["matmul"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+def test_pass_context_opt_level_disabled_and_required():
+    @tvm.transform.module_pass(opt_level=3, name="Expensive")
+    def expensive(mod, ctx):
+        return parallel_outer(mod)
+
+    with tvm.transform.PassContext(opt_level=2):
+        assert loop_kinds(expensive(module()))[0] == tir.ForKind.SERIAL  # skipped
+    with tvm.transform.PassContext(opt_level=3):
+        assert loop_kinds(expensive(module()))[0] == tir.ForKind.PARALLEL
+    with tvm.transform.PassContext(opt_level=1, required_pass=["Expensive"]):
+        assert loop_kinds(expensive(module()))[0] == tir.ForKind.PARALLEL
+    with tvm.transform.PassContext(disabled_pass=["ParallelOuter"]):
+        assert loop_kinds(parallel_outer(module()))[0] == tir.ForKind.SERIAL
+    assert tvm.transform.PassContext.current().opt_level == 2  # the default again
+
+
+def test_instruments_print_and_time_each_pass(capsys):
+    timing = tvm.instrument.PassTimingInstrument()
+
+    @tvm.instrument.pass_instrument
+    class SkipNamed:
+        def __init__(self):
+            self.before = []
+
+        def should_run(self, mod, info):
+            return info.name != "Skipped"
+
+        def run_before_pass(self, mod, info):
+            self.before.append(info.name)
+
+    @tvm.tir.transform.prim_func_pass(opt_level=0, name="Skipped")
+    def skipped(func, mod, ctx):
+        raise AssertionError("should not run")
+
+    skip = SkipNamed()
+    with tvm.transform.PassContext(instruments=[timing, skip,
+                                                tvm.instrument.PrintAfterAll()]):
+        tvm.transform.Sequential([parallel_outer, skipped], name="Both")(module())
+        report = timing.render()
+    assert skip.before == ["Both", "ParallelOuter"]
+    assert "Both:" in report and "ParallelOuter:" in report and "us" in report
+    out = capsys.readouterr().out
+    assert "After running pass ParallelOuter:" in out and "T.parallel(0, 32)" in out
+
+
+def test_bad_passes_and_contexts_are_refused():
+    @tvm.tir.transform.prim_func_pass(opt_level=0, name="ReturnsNone")
+    def returns_none(func, mod, ctx):
+        return None
+
+    with pytest.raises(TypeError, match="prim_func_pass 'ReturnsNone' returned None for "
+                                        "'matmul'"):
+        returns_none(module())
+
+    @tvm.tir.transform.prim_func_pass(opt_level=0, name="ReturnsBody")
+    def returns_body(func, mod, ctx):
+        return func.body
+
+    with pytest.raises(TypeError, match="returned a BlockRealize for 'matmul'; a PrimFunc pass "
+                                        "returns a PrimFunc"):
+        returns_body(module())
+
+    @tvm.transform.module_pass(opt_level=0, name="ReturnsFunc")
+    def returns_func(mod, ctx):
+        return mod["matmul"]
+
+    with pytest.raises(TypeError, match="pass 'ReturnsFunc' returned a PrimFunc; a module pass "
+                                        "returns an IRModule"):
+        returns_func(module())
+    with pytest.raises(ValueError, match="unknown config option 'tir.add_lower_passes'"):
+        tvm.transform.PassContext(config={"tir.add_lower_passes": []})
+    with pytest.raises(TypeError, match="config 'tir.add_lower_pass' is a list"):
+        tvm.transform.PassContext(config={"tir.add_lower_pass": parallel_outer})
+    with pytest.raises(TypeError, match="needs its opt_level"):
+        tvm.tir.transform.prim_func_pass(lambda f, m, c: f)
+    with pytest.raises(TypeError, match="runs on an IRModule, got a PrimFunc"):
+        parallel_outer(matmul)
+    with pytest.raises(ValueError, match="tir-no-such-pass"):
+        tvm.transform.mlir_pass("tir-no-such-pass")(module())
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(4, parallel_outer)]}):
+        with pytest.raises(ValueError, match="phase 4 is not 0, 1, 2 or 3"):
+            tvm.lower(matmul)
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, print)]}):
+        with pytest.raises(TypeError, match="is not a pass"):
+            tvm.lower(matmul)
+
+
+def test_lower_phases_see_what_the_docs_say():
+    seen = {}
+
+    def spy(phase):
+        @tvm.tir.transform.prim_func_pass(opt_level=0, name=f"Spy{phase}")
+        def look(func, mod, ctx):
+            kinds = set()
+            tvm.tir.stmt_functor.post_order_visit(func.body,
+                                                  lambda n: kinds.add(type(n).__name__))
+            block = [None]
+            tvm.tir.stmt_functor.post_order_visit(
+                func.body, lambda n: block.__setitem__(0, n)
+                if isinstance(n, tir.Block) and n.name_hint == "C" else None)
+            seen[phase] = (kinds, block[0].init is not None)
+            return func
+        return look
+
+    config = {"tir.add_lower_pass": [(p, spy(p)) for p in range(4)]}
+    with tvm.transform.PassContext(config=config):
+        lowered = tvm.lower(matmul, name="matmul")
+    # Phase 0: the program as written (T.init in its block).
+    assert seen[0][1] and "IfThenElse" not in seen[0][0]
+    # Phase 1 on: LowerInitBlock has made the init an if statement.
+    for phase in (1, 2, 3):
+        assert not seen[phase][1] and "IfThenElse" in seen[phase][0]
+    assert "if vk == 0:" in lowered.script()
+
+
+def test_lower_of_a_te_schedule_and_build():
+    n = tvm.tir.const(64, "int32")
+    a = te.placeholder((n,), name="a")
+    b = te.compute((n,), lambda i: a[i] * 2.0, name="b")
+    sch = te.create_schedule(b.op)
+    assert "b[v_i] = a[v_i] * T.float32(2.0)" in tvm.lower(sch, [a, b]).script()
+    with pytest.raises(TypeError, match="needs its arguments"):
+        tvm.lower(sch)
+    with pytest.raises(tvm.tir.ScheduleError, match="superseded by tvm.tir.Schedule"):
+        sch[b]
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, parallel_outer)],
+                                           "tir.disable_vectorize": True}):
+        lib = tvm.build(sch, [a, b])
+    x = np.random.rand(64).astype("float32")
+    y = np.zeros(64, "float32")
+    lib["main"](x, y)
+    np.testing.assert_allclose(y, 2 * x)
+
+
+def test_disable_vectorize():
+    @T.prim_func
+    def vec(A: T.Buffer((16,), "float32")):
+        for i in T.vectorized(16):
+            with T.block("A"):
+                vi = T.axis.spatial(16, i)
+                A[vi] = T.float32(1)
+
+    with tvm.transform.PassContext(config={"tir.disable_vectorize": True}):
+        assert "T.vectorized" not in tvm.lower(vec).script()
+    assert "T.vectorized" in tvm.lower(vec).script()
+
+
+def test_cxx_passes_as_python_passes():
+    lowered = tvm.tir.transform.LowerInitBlock()(module())
+    assert "if vk == 0:" in lowered.script()
+    both = tvm.transform.Sequential([tvm.tir.transform.LowerInitBlock(),
+                                     tvm.transform.mlir_pass("canonicalize")])(module())
+    tvm.ir.assert_structural_equal(both, tvm.tir.transform.Canonicalize()(lowered))
+
+
+PLUGIN = os.path.join(ROOT, "build", "lib", "TIRMarkIntrinsicLoops.so")
+
+
+@pytest.mark.skipif(not os.path.exists(PLUGIN), reason="the example plugin is not built")
+def test_plugin_pass_equals_the_python_pass():
+    import runpy
+    example = runpy.run_path(os.path.join(ROOT, "examples", "python", "intrinsic_pass.py"),
+                             run_name="not_main")
+    mod = tvm.IRModule({"kernel": example["kernel"]})
+    tvm.transform.load_pass_plugin(PLUGIN)
+    cxx = tvm.transform.mlir_pass("tir-mark-intrinsic-loops{width=8}")(mod)
+    py = example["mark_intrinsic_loops"](mod)
+    tvm.ir.assert_structural_equal(cxx, py)
+    assert not tvm.ir.structural_equal(mod, py)  # the pass changed something
+    assert '"pragma_custom_intrin": "vmac"' in py.script()
+    with pytest.raises(ValueError, match="cannot load the pass plugin"):
+        tvm.transform.load_pass_plugin(os.path.join(ROOT, "README.md"))
+
+
+def test_python_passes_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "out.mlir"
+    cmd = [sys.executable, "-m", "tensorir.opt", os.path.join(ROOT, "examples", "matmul.mlir"),
+           "--pipeline", "tir-lower-init,py:" + os.path.join(
+               ROOT, "examples", "python", "intrinsic_pass.py") + ":mark_intrinsic_loops,"
+           "func.func(canonicalize)", "-o", str(out)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert 'pragma_custom_intrin = "vmac"' in text and "scf.if" in text
+    bad = subprocess.run(cmd[:4] + ["--pipeline", "py:nowhere:nothing"], capture_output=True,
+                         text=True, timeout=120)
+    assert bad.returncode == 1
+    assert bad.stderr == "error: 'py:nowhere:nothing': No module named 'nowhere'\n"
