@@ -11,7 +11,8 @@
 // a second copy of the tir dialect into the process that loads it.
 //
 //   tir-opt --load-pass-plugin=build/lib/TIRMarkIntrinsicLoops.so \
-//     --pass-pipeline="builtin.module(tir-mark-intrinsic-loops{width=8})" f.mlir
+//     --pass-pipeline="builtin.module(tir-mark-intrinsic-loops{width=8})"
+//     f.mlir
 //   tvm.transform.load_pass_plugin(path)
 //   tvm.transform.mlir_pass("tir-mark-intrinsic-loops{width=8}")(mod)
 //

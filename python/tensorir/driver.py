@@ -20,9 +20,13 @@ def _as_module(inp, args, name):
         if args is None:
             raise TypeError("tvm.lower of a te schedule needs its arguments: "
                             "tvm.lower(sch, [a, b, c])")
-        return IRModule({name: create_prim_func(list(args), name=name)})
+        return IRModule({name or "main": create_prim_func(list(args), name=name or "main")})
     if isinstance(inp, PrimFunc):
-        return IRModule({name: inp})
+        # Under its global symbol unless a name is given (which it takes).
+        from .ir.module import global_symbol
+        if name is None:
+            return IRModule({global_symbol(inp) or inp.name: inp})
+        return IRModule({name: inp.with_attr("global_symbol", name)})
     if isinstance(inp, IRModule):
         return inp
     raise TypeError(f"tvm.lower takes a te schedule, a PrimFunc or an IRModule, got "
@@ -46,10 +50,11 @@ def _added_passes(ctx):
     return phases
 
 
-def lower(inp, args=None, name="main", binds=None, simple_mode=False):
+def lower(inp, args=None, name=None, binds=None, simple_mode=False):
     """The IRModule of `inp` (a te schedule with its arguments, a PrimFunc,
     or an IRModule) after tir's four lowering phases and the passes the
-    current PassContext adds to them."""
+    current PassContext adds to them. `name` names the function (default:
+    "main" for a te schedule, a PrimFunc's global symbol)."""
     from .tir import transform as tt
     if binds:
         raise ValueError("tvm.lower: binds (buffers bound to te tensors) are not supported; "

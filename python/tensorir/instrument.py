@@ -2,7 +2,8 @@
 
 A PassInstrument has enter_pass_ctx / exit_pass_ctx (when the context is
 entered and left), should_run(mod, info) (False skips the pass),
-run_before_pass(mod, info) and run_after_pass(mod, info). `@pass_instrument`
+run_before_pass(mod, info) and run_after_pass(mod, info) (and, not in
+TVM, pass_raised(info) when a pass raised instead). `@pass_instrument`
 makes any class with some of those methods an instrument.
 PassTimingInstrument times each pass (render() gives the table);
 PrintBeforeAll / PrintAfterAll print the module around each pass.
@@ -31,6 +32,9 @@ class PassInstrument:
     def run_after_pass(self, mod, info):
         pass
 
+    def pass_raised(self, info):
+        """The pass raised (run_after_pass does not run for it)."""
+
 
 def pass_instrument(cls):
     """@tvm.instrument.pass_instrument: a class with some of the hooks as
@@ -43,8 +47,8 @@ def pass_instrument(cls):
 
 
 class PassTimingInstrument(PassInstrument):
-    """Times every pass; render() lists them with their times, nested passes
-    (a Sequential's) indented under the pass that ran them."""
+    """Times every pass; render() lists them in the order they started,
+    the passes a pass ran (a Sequential's) indented under it."""
 
     def __init__(self):
         self.records, self._open = [], []
@@ -53,17 +57,23 @@ class PassTimingInstrument(PassInstrument):
         self.records, self._open = [], []
 
     def run_before_pass(self, mod, info):
-        self._open.append((info.name, time.perf_counter(), len(self._open)))
+        self._open.append((info.name, time.perf_counter(), len(self._open),
+                           len(self.records)))
+        self.records.append(None)  # filled when the pass ends
 
     def run_after_pass(self, mod, info):
-        name, start, depth = self._open.pop()
-        self.records.append((name, time.perf_counter() - start, depth))
+        name, start, depth, slot = self._open.pop()
+        self.records[slot] = (name, time.perf_counter() - start, depth)
+
+    def pass_raised(self, info):
+        self._open.pop()
 
     def render(self):
         lines = ["pass timings:"]
-        # Parents finish after their children: print in start order.
-        for name, seconds, depth in sorted(self.records, key=lambda r: r[2]):
-            lines.append(f"{'  ' * (depth + 1)}{name}: {seconds * 1e6:.0f}us")
+        for record in self.records:
+            if record is not None:
+                name, seconds, depth = record
+                lines.append(f"{'  ' * (depth + 1)}{name}: {seconds * 1e6:.0f}us")
         return "\n".join(lines)
 
 

@@ -9,8 +9,8 @@ file, and prints the result.
 Each pipeline element is either an MLIR pass pipeline element as
 tir-opt's --pass-pipeline takes it inside builtin.module(...)
 ("tir-lower-init", "func.func(cse)", "tir-mark-intrinsic-loops{width=8}")
-or `py:<file.py or module>:<name>`, a tvm.transform.Pass (or a function
-returning one) defined there. tir-opt itself is a C++ program without a
+or `py:<file.py or module>:<name>`, a tvm.transform.Pass (or a pass class
+taking no arguments) defined there. tir-opt itself is a C++ program without a
 Python interpreter, so Python passes run from here (docs/passes.md).
 """
 import argparse
@@ -55,10 +55,14 @@ def python_pass(spec):
         except ImportError as e:
             raise ValueError(f"'{spec}': {e}") from None
     value = getattr(module, name, None)
-    if value is not None and not isinstance(value, Pass) and callable(value):
-        value = value()
+    if isinstance(value, type) and issubclass(value, Pass):
+        try:
+            value = value()  # a pass class (a decorated one) taking no arguments
+        except TypeError as e:
+            raise ValueError(f"'{spec}': {e}") from None
     if not isinstance(value, Pass):
-        raise ValueError(f"'{spec}': '{name}' in '{where}' is not a tvm.transform.Pass")
+        raise ValueError(f"'{spec}': '{name}' in '{where}' is not a tvm.transform.Pass (a "
+                         "pass, or a pass class taking no arguments)")
     return value
 
 

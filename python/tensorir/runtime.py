@@ -273,7 +273,7 @@ def build(mod, target="llvm", name=None, args=None):
     config = PassContext.current().config
     if isinstance(mod, TESchedule) or config.get("tir.add_lower_pass") \
             or config.get("tir.disable_vectorize"):
-        mod = lower(mod, args, name or "main")
+        mod = lower(mod, args, name)
     if isinstance(mod, PrimFunc):
         mod = IRModule.from_expr(mod)
     if not isinstance(mod, IRModule):

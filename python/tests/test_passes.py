@@ -274,3 +274,103 @@ def test_python_passes_from_the_command_line(tmp_path):
                          text=True, timeout=120)
     assert bad.returncode == 1
     assert bad.stderr == "error: 'py:nowhere:nothing': No module named 'nowhere'\n"
+
+
+@T.prim_func
+def reverse_then_add(X: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    Y = T.alloc_buffer((8,), "float32")
+    for i in range(8):
+        with T.block("Y"):
+            vi = T.axis.spatial(8, i)
+            Y[vi] = X[vi] * T.float32(2)
+    for i in range(8):
+        with T.block("B"):
+            vi = T.axis.spatial(8, i)
+            B[vi] = Y[vi] + T.float32(1)
+
+
+def test_a_pass_that_moves_an_index_gets_fresh_regions():
+    # The pass reads Y[7 - vi]: the block's regions read with the function
+    # (Y[vi]) no longer hold, so they are inferred again when the nodes go
+    # back to tir; compute_at and the build's buffer compaction trust them.
+    def flip(load):
+        if load.buffer.name == "Y":
+            return tir.BufferLoad(load.buffer, [7 - load.indices[0]])
+        return None
+
+    @tvm.tir.transform.prim_func_pass(opt_level=0)
+    def flip_reads(func, mod, ctx):
+        return func.with_body(tvm.tir.stmt_functor.ir_transform(func.body, None, flip,
+                                                                 ["tir.BufferLoad"]))
+
+    mod = flip_reads(tvm.IRModule({"main": reverse_then_add}))
+    [region] = block_reads(mod["main"], "B")
+    assert region.startswith("Y[vi") and region.endswith(" * -1 + 7]")
+    sch = tvm.tir.Schedule(mod)
+    sch.compute_at(sch.get_block("Y"), sch.get_loops(sch.get_block("B"))[0])
+    x = np.arange(8, dtype="float32")
+    for m in (mod, sch.mod):
+        b = np.zeros(8, "float32")
+        tvm.build(m)["reverse_then_add"](x, b)  # built under its global symbol
+        np.testing.assert_allclose(b, x[::-1] * 2 + 1)
+
+
+def test_new_blocks_with_empty_regions_get_them_inferred():
+    def rebuild(realize):
+        b = realize.block
+        if b.name_hint != "B":
+            return None
+        fresh = tir.Block(b.iter_vars, [], [], "B", b.body)  # as TVM passes often do
+        return tir.BlockRealize(realize.iter_values, realize.predicate, fresh)
+
+    f = reverse_then_add.with_body(tvm.tir.stmt_functor.ir_transform(
+        reverse_then_add.body, None, rebuild, ["tir.BlockRealize"]))
+    [region] = block_reads(tvm.IRModule({"f": f})["f"], "B")
+    assert region.startswith("Y[vi") and "+" not in region
+
+
+def block_reads(func, name):
+    """The read regions of block `name`, as text."""
+    found = []
+    tvm.tir.stmt_functor.post_order_visit(
+        func.body, lambda n: found.append(n) if isinstance(n, tir.Block) and
+        n.name_hint == name else None)
+    return [r.script() for r in found[0].reads]
+
+
+def test_functions_of_a_module_are_one_object_each():
+    mod = tvm.IRModule({"main": reverse_then_add})
+    assert mod["main"] is mod["main"] and mod["main"].body is mod["main"].body
+    tvm.ir.assert_structural_equal(mod["main"].with_body(mod["main"].body), reverse_then_add)
+
+
+def test_a_new_prim_func_takes_its_key_as_name():
+    @tvm.tir.transform.prim_func_pass(opt_level=0)
+    def rebuild(func, mod, ctx):
+        return tir.PrimFunc(func.params, func.body, buffer_map=func.buffer_map)
+
+    mod = rebuild(tvm.IRModule({"f": reverse_then_add}))
+    x = np.arange(8, dtype="float32")
+    b = np.zeros(8, "float32")
+    tvm.build(mod)["f"](x, b)
+    np.testing.assert_allclose(b, x * 2 + 1)
+    # tvm.lower keeps a PrimFunc's name unless given one.
+    assert tvm.lower(reverse_then_add).get_global_vars() == ["reverse_then_add"]
+    assert tvm.lower(reverse_then_add, name="k").get_global_vars() == ["k"]
+
+
+def test_timing_lists_passes_in_order_after_an_error():
+    timing = tvm.instrument.PassTimingInstrument()
+
+    @tvm.transform.module_pass(opt_level=0, name="Boom")
+    def boom(mod, ctx):
+        raise RuntimeError("boom")
+
+    with tvm.transform.PassContext(instruments=[timing]):
+        with pytest.raises(RuntimeError):
+            boom(module())
+        tvm.transform.Sequential([parallel_outer], name="Outer")(module())
+        lines = timing.render().splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == ["  Outer", "    ParallelOuter"]
+    with pytest.raises(TypeError, match="config 'tir.disable_vectorize' is True or False"):
+        tvm.transform.PassContext(config={"tir.disable_vectorize": "false"})

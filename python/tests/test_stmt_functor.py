@@ -163,3 +163,28 @@ def walk(node):
     out = []
     tvm.tir.stmt_functor.pre_order_visit(node, out.append)
     return out
+
+
+def test_structural_equality_of_nodes():
+    f, g = two_stages, tvm.IRModule({"f": two_stages})["f"]
+    # Two readings of one program: equal, whatever the objects.
+    assert f.body is not g.body
+    tvm.ir.assert_structural_equal(f.body.block.body, g.body.block.body, map_free_vars=True)
+    assert tvm.ir.structural_hash(f.body) == tvm.ir.structural_hash(g.body)
+    # Free buffers are the function's: without map_free_vars they must be
+    # the same objects.
+    assert not tvm.ir.structural_equal(f.body.block.body, g.body.block.body)
+    # Bound variables are matched by where they are defined.
+    x, y = tir.Var("x"), tir.Var("y")
+    A = tir.decl_buffer((8,), name="A")
+    loop = lambda v, k: tir.For(v, 0, 8, tir.ForKind.SERIAL,  # noqa: E731
+                                tir.BufferStore(A, tir.Cast("float32", v * k), [v]))
+    tvm.ir.assert_structural_equal(loop(x, 2), loop(y, 2))
+    with pytest.raises(ValueError, match=r"For > body > BufferStore > value > Cast > value > "
+                                         r"Mul > b > IntImm > value: value differs: 2 vs 3"):
+        tvm.ir.assert_structural_equal(loop(x, 2), loop(y, 3))
+    with pytest.raises(ValueError, match="free variable"):
+        tvm.ir.assert_structural_equal(x + 1, y + 1)
+    tvm.ir.assert_structural_equal(x + 1, y + 1, map_free_vars=True)
+    assert not tvm.ir.structural_equal(x + y, x + x, map_free_vars=True)
+    assert not tvm.ir.structural_equal(x + 1, f)

@@ -366,13 +366,31 @@ bool Printer::expr(Value v, std::string &out) {
       return true;
     }
   static const std::pair<StringRef, StringRef> calls[] = {
-      {"arith.maximumf", "max"},      {"arith.maxsi", "max"},
-      {"arith.minimumf", "min"},      {"arith.minsi", "min"},
-      {"arith.maxui", "max"},         {"arith.minui", "min"},
-      {"arith.shli", "shift_left"},   {"arith.shrsi", "shift_right"},
-      {"arith.shrui", "shift_right"}, {"math.exp", "exp"},
-      {"math.sqrt", "sqrt"},          {"math.log", "log"},
-      {"math.tanh", "tanh"}};
+      {"arith.maximumf", "max"},
+      {"arith.maxsi", "max"},
+      {"arith.minimumf", "min"},
+      {"arith.minsi", "min"},
+      {"arith.maxui", "max"},
+      {"arith.minui", "min"},
+      {"arith.shli", "shift_left"},
+      {"arith.shrsi", "shift_right"},
+      {"arith.shrui", "shift_right"},
+      {"math.exp", "exp"},
+      {"math.sqrt", "sqrt"},
+      {"math.log", "log"},
+      {"math.tanh", "tanh"},
+      {"arith.divsi", "truncdiv"},
+      {"arith.remsi", "truncmod"},
+      {"math.floor", "floor"},
+      {"math.ceil", "ceil"},
+      {"math.roundeven", "round"},
+      {"math.absf", "abs"},
+      {"math.sin", "sin"},
+      {"math.cos", "cos"},
+      {"math.exp2", "exp2"},
+      {"math.log2", "log2"},
+      {"math.erf", "erf"},
+      {"math.rsqrt", "rsqrt"}};
   for (auto [opName, fn] : calls)
     if (def->getName().getStringRef() == opName) {
       std::string args;

@@ -96,6 +96,14 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
       if (ShapedType::isDynamic(d) && k < vars.size() && !vars[k].empty()) {
         dims.push_back(dimVars[vars[k]]);
         dynamic = true;
+      } else if (ShapedType::isDynamic(d) && k < vars.size()) {
+        // tir.dim_vars says the dimension has no variable (TVMScript sized
+        // it with an expression such as n * 4): a shape variable of its
+        // own, which the buffer's size at run time defines.
+        std::string n = fresh("v");
+        shapeVars.push_back(n);
+        dims.push_back(n);
+        dynamic = true;
       } else if (ShapedType::isDynamic(d)) {
         // MLIR does not record which parameter a dimension is; with one
         // scalar parameter there is only one choice.

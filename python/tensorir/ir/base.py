@@ -15,7 +15,9 @@ The comparison itself is the extension's (`_tensorir.structural_equal` /
   of two PrimFuncs; this package does not, as a PrimFunc taken out of a
   schedule (sch.mod["main"]) is named by its key. Compare whole IRModules
   where the names matter;
-- an IRModule with a PrimFunc: not equal.
+- an IRModule with a PrimFunc: not equal;
+- IR nodes (statements, expressions, buffers): compared in Python by
+  tensorir.tir.structural, with the same rules.
 """
 from .._ext import ext
 from .module import IRModule
@@ -41,7 +43,21 @@ def _binding(name):
     return getattr(ext, name)
 
 
+def _is_node(value):
+    """An IR node (statement, expression, buffer, ...) other than a
+    function."""
+    from ..script.tir import PrimFunc
+    from .node import Node
+    return isinstance(value, Node) and not isinstance(value, PrimFunc)
+
+
 def _compare(lhs, rhs, map_free_vars):
+    if _is_node(lhs) or _is_node(rhs):
+        from ..tir.structural import node_structural_equal
+        if not (_is_node(lhs) and _is_node(rhs)):
+            return False, (f"cannot compare a {type(lhs).__name__} with a "
+                           f"{type(rhs).__name__}")
+        return node_structural_equal(lhs, rhs, map_free_vars)
     a, func_a, kind_a = _operand(lhs)
     b, func_b, kind_b = _operand(rhs)
     if kind_a != kind_b:
@@ -70,5 +86,8 @@ def structural_hash(node, map_free_vars=False):
     matches functions by name). Variables are hashed by where they are
     defined, never by identity, so TVM's map_free_vars has nothing to change
     here; it is accepted for TVM's signature."""
+    if _is_node(node):
+        from ..tir.structural import node_structural_hash
+        return node_structural_hash(node)
     native, func, _ = _operand(node)
     return int(_binding("structural_hash")(native, func))

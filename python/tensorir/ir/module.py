@@ -90,7 +90,11 @@ def rename_function(text, old, new):
 
 
 def global_symbol(func):
-    """A PrimFunc's global symbol: its name unless with_attr set another."""
+    """A PrimFunc's global symbol: its name unless with_attr set another;
+    None for a function built from IR nodes without one (a module names it
+    by its key)."""
+    if getattr(func, "_symbol_from_key", False) and not getattr(func, "_global_symbol", None):
+        return None
     return getattr(func, "_global_symbol", None) or func.name
 
 
@@ -107,7 +111,7 @@ def _module_from_functions(functions):
         (name, func), = functions.items()
         if isinstance(func, PrimFunc) and func.name == getattr(name, "name_hint", name):
             return func.mod._native, ({name: global_symbol(func)}
-                                      if global_symbol(func) != name else {})
+                                      if global_symbol(func) not in (name, None) else {})
     from ..relax.function import Function
     resources = {}
     for name, func in functions.items():
@@ -119,7 +123,7 @@ def _module_from_functions(functions):
                             f"{type(func).__name__}")
         texts.append(func.with_name(name).text if func.name != name else func.text)
         resources.update(getattr(func, "resources", None) or {})
-        if global_symbol(func) != name:
+        if global_symbol(func) not in (name, None):
             symbols[name] = global_symbol(func)
         if filename == "<module>":
             filename = func.filename
@@ -147,6 +151,9 @@ class IRModule:
         self._native = native
         self._symbols = symbols
         self.attrs = dict(attrs or {})
+        # The functions handed out, so that mod["main"] is one object and
+        # its IR nodes are read once (mod["main"].body is mod["main"].body).
+        self._funcs = {}
 
     @staticmethod
     def from_mlir(text, name="<string>"):
@@ -173,7 +180,7 @@ class IRModule:
         """A module holding the PrimFunc `expr` under its global symbol (its
         name, or the one with_attr("global_symbol", ...) set), plus
         `functions` ({name: PrimFunc}), as TVM's IRModule.from_expr."""
-        funcs = {global_symbol(expr): expr}
+        funcs = {global_symbol(expr) or expr.name: expr}
         funcs.update(functions or {})
         return IRModule(funcs)
 
@@ -202,6 +209,8 @@ class IRModule:
         from ..relax.function import Function, is_graph_text
         from ..script.tir import PrimFunc
         name = getattr(name, "name_hint", name)
+        if name in self._funcs:
+            return self._funcs[name]
         names = self._native.functions()
         if name not in names:
             raise KeyError(f"no function named '{name}' in the module; it has "
@@ -217,6 +226,7 @@ class IRModule:
         func._mod = IRModule(self._native) if len(names) == 1 else None
         if name in self._symbols:
             func._global_symbol = self._symbols[name]
+        self._funcs[name] = func
         return func
 
     def __setitem__(self, name, func):
@@ -225,6 +235,7 @@ class IRModule:
         functions = self.functions
         functions[getattr(name, "name_hint", name)] = func
         self._native, self._symbols = _module_from_functions(functions)
+        self._funcs = {}
 
     def update_func(self, name, func):
         self[name] = func

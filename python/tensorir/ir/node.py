@@ -26,17 +26,23 @@ class Node:
         return [(name, getattr(self, name)) for name in self._fields]
 
     def with_fields(self, **changes):
-        """A copy with the named fields replaced; `self` when nothing
-        changes (the same objects), as TVM's mutators keep unchanged nodes."""
-        if all(getattr(self, k) is v for k, v in changes.items()):
-            return self
+        """A copy with the named fields replaced, built by the class's
+        constructor (which checks and converts them, and copies lists);
+        `self` when nothing changes, as TVM's mutators keep unchanged
+        nodes."""
         for key in changes:
             if key not in self._fields:
-                raise TypeError(f"{type(self).__name__} has no field {key!r}")
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        clone.__dict__.update(changes)
-        return clone
+                raise TypeError(f"{type(self).__name__} has no field {key!r} (its fields: "
+                                f"{', '.join(self._fields)})")
+        if all(getattr(self, k) is v for k, v in changes.items()):
+            return self
+        values = [changes[f] if f in changes else getattr(self, f) for f in self._fields]
+        return self._rebuild(values)
+
+    def _rebuild(self, values):
+        """A node of this class from its fields' values, in `_fields`
+        order (the constructors take them so)."""
+        return type(self)(*values)
 
     def script(self, **_):
         """The node as TVMScript (TVM's script())."""
@@ -91,6 +97,9 @@ class Range(Node):
         self.min = convert(begin)
         self.extent = simplify_sub(convert(end), self.min)
         self.span = span
+
+    def _rebuild(self, values):
+        return Range.from_min_extent(*values)
 
     @staticmethod
     def from_min_extent(min_value, extent, span=None):

@@ -180,6 +180,8 @@ class PassContext:
             if kind is list and not isinstance(value, (list, tuple)):
                 raise TypeError(f"PassContext: config '{key}' is a list, got "
                                 f"{type(value).__name__}")
+            if kind is bool and not (isinstance(value, bool) or value in (0, 1)):
+                raise TypeError(f"PassContext: config '{key}' is True or False, got {value!r}")
             self.config[key] = list(value) if kind is list else kind(value)
 
     @staticmethod
@@ -226,7 +228,14 @@ class PassContext:
                 mod = self._run(required, mod)
         for inst in self.instruments:
             inst.run_before_pass(mod, p.info)
-        result = p.transform(mod, self)
+        try:
+            result = p.transform(mod, self)
+        except BaseException:
+            # No run_after_pass (as in TVM), but instruments that keep a
+            # stack of running passes close this one.
+            for inst in self.instruments:
+                inst.pass_raised(p.info)
+            raise
         for inst in self.instruments:
             inst.run_after_pass(result, p.info)
         return result

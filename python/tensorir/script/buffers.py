@@ -15,7 +15,10 @@ class BufferParser:
         when it has some."""
         attrs = f'tir.name = "{name}"'
         dim_vars = getattr(buf, "dim_vars", ())
-        if any(dim_vars):
+        # Also when a dynamic dimension has no name (an expression such as
+        # n * 4): "" there tells the printer not to name it after a scalar.
+        dynamic = any(not isinstance(d, int) for d in getattr(buf, "shape", ()))
+        if any(dim_vars) or (dynamic and dim_vars):
             attrs += ", tir.dim_vars = [" + ", ".join(f'"{v}"' for v in dim_vars) + "]"
         if buf.axis_separators:
             seps = ", ".join(str(x) for x in buf.axis_separators)

@@ -641,7 +641,7 @@ class ExprParser:
     ARITY = {
         **{n: (2, 2, f"T.{n}(a, b)") for n in (
             "max", "min", "floordiv", "floormod", "ceildiv", "shift_left",
-            "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor")},
+            "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor", "truncdiv", "truncmod")},
         **{n: (1, 1, f"T.{n}(x)") for n in (
             "rsqrt", "floor", "ceil", "round", "exp2", "log2", "erf", "sigmoid",
             "exp", "sqrt", "log", "tanh", "sin", "cos", "abs", "likely")},
@@ -739,6 +739,17 @@ class ExprParser:
             if node.args or node.keywords:
                 self.error(node, "T.vscale() takes no arguments")
             return self.vscale_value(node)
+        if name in ("truncdiv", "truncmod"):
+            # C's division and remainder (TVM's tir.Div / tir.Mod on integers).
+            a, b = self.unify(self.materialize(self.expr(node.args[0]), node.args[0]),
+                              self.materialize(self.expr(node.args[1]), node.args[1]), node)
+            if not (a.type == "index" or (a.type.startswith("i") and a.type[1:].isdigit())):
+                self.error(node, f"T.{name} takes integers, got {a.type}")
+            op = {"truncdiv": ("arith.divsi", "arith.divui"),
+                  "truncmod": ("arith.remsi", "arith.remui")}[name][bool(a.unsigned)]
+            result = self.fresh()
+            self.emit(f"{result} = {op} {a.text}, {b.text} : {a.type}" + self.loc(node))
+            return Value(result, a.type, unsigned=a.unsigned)
         if name in ("floordiv", "floormod", "ceildiv"):
             a, b = self.expr(node.args[0]), self.expr(node.args[1])
             op = {"floordiv": "floordiv", "floormod": "mod", "ceildiv": "ceildiv"}[name]

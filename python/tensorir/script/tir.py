@@ -24,12 +24,15 @@ class PrimFunc:
         if isinstance(name, (list, tuple)):
             from ..tir.function import from_nodes
             attrs = dict(attrs or {})
-            symbol = str(getattr(attrs.get("global_symbol"), "value",
-                                 attrs.get("global_symbol", "main")))
+            symbol = attrs.get("global_symbol")
             if buffer_map is None and isinstance(filename, dict):
                 buffer_map = filename  # PrimFunc(params, body, buffer_map)
-            self.__dict__.update(from_nodes(list(name), text, buffer_map, symbol,
+            self.__dict__.update(from_nodes(list(name), text, buffer_map,
+                                            str(getattr(symbol, "value", symbol or "main")),
                                             attrs=attrs).__dict__)
+            # Without a global symbol, the module holding it names it by
+            # its key (TVM's GlobalVar); "main" on its own.
+            self._symbol_from_key = symbol is None
             return
         self.name, self.text, self.filename = name, text, filename
         self._mod = None

@@ -47,6 +47,12 @@ class Buffer(Node):
     def scope(self):
         return self.scope_name
 
+    def _rebuild(self, values):
+        buf = Buffer(*values)
+        if hasattr(self, "axis_separators"):
+            buf.axis_separators = list(self.axis_separators)
+        return buf
+
     @property
     def ndim(self):
         return len(self.shape)

@@ -135,6 +135,13 @@ class IntImm(_Imm):
         self.dtype, self.value, self.span = dtype, int(value), span
         if dtype == "bool":
             self.value = int(bool(value))
+        else:
+            bits = int(dtype.lstrip("uint"))
+            lo, hi = (0, 2 ** bits - 1) if dtype.startswith("u") else \
+                (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            if not lo <= self.value <= hi:
+                raise ValueError(f"IntImm({dtype!r}, {self.value}): the value is outside "
+                                 f"{dtype}'s range [{lo}, {hi}]")
 
     def __int__(self):
         return self.value
@@ -250,14 +257,29 @@ class GT(CmpExpr): """a > b"""
 class GE(CmpExpr): """a >= b"""
 
 
+def _check_bool(value, what):
+    if value.dtype != "bool":
+        raise TypeError(f"{what} takes a boolean, got a {value.dtype} ({value.script()}); "
+                        "compare it first (x != 0)")
+    return value
+
+
 class And(BinaryOpExpr):
     """a and b (booleans)"""
     dtype = "bool"
+
+    def __init__(self, a, b, span=None):
+        super().__init__(_check_bool(convert(a), "tir.And"), _check_bool(convert(b), "tir.And"),
+                         span)
 
 
 class Or(BinaryOpExpr):
     """a or b (booleans)"""
     dtype = "bool"
+
+    def __init__(self, a, b, span=None):
+        super().__init__(_check_bool(convert(a), "tir.Or"), _check_bool(convert(b), "tir.Or"),
+                         span)
 
 
 class Not(PrimExpr):
@@ -265,7 +287,7 @@ class Not(PrimExpr):
     dtype = "bool"
 
     def __init__(self, a, span=None):
-        self.a, self.span = convert(a), span
+        self.a, self.span = _check_bool(convert(a), "tir.Not"), span
 
 
 class Select(PrimExpr):
@@ -274,7 +296,7 @@ class Select(PrimExpr):
     _fields = ("condition", "true_value", "false_value")
 
     def __init__(self, condition, true_value, false_value, span=None):
-        self.condition = convert(condition)
+        self.condition = _check_bool(convert(condition), "tir.Select's condition")
         self.true_value, self.false_value = _unify(convert(true_value), convert(false_value),
                                                    "Select")
         self.span = span

@@ -23,7 +23,9 @@ def _attrs(self):
     Python object, and only the global symbol has an effect (build() names
     the function by it, IRModule.from_expr keys it by it). None of them
     takes part in structural equality."""
-    return {"global_symbol": global_symbol(self), **getattr(self, "_extra_attrs", {})}
+    symbol = global_symbol(self)
+    return {**({"global_symbol": symbol} if symbol else {}),
+            **getattr(self, "_extra_attrs", {})}
 
 
 def _with_attr(self, attr_key_or_dict, attr_value=None):
@@ -120,9 +122,13 @@ def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=
     for p in params:
         if not hasattr(p, "dtype") or not hasattr(p, "name"):
             raise TypeError(f"PrimFunc's params are tir.Vars, got {type(p).__name__}")
+    from ..script.values import ScriptError
     text = Printer().function(shell)
     tree = ast.parse(text)
-    mlir = parse_function(tree.body[0], text, f"<PrimFunc {name}>", 0, {})
+    try:
+        mlir = parse_function(tree.body[0], text, f"<PrimFunc {name}>", 0, {})
+    except ScriptError as e:
+        raise ValueError(f"{e}\n(in the PrimFunc's nodes, printed as:\n{text})") from None
     func = PrimFunc(name, mlir, f"<PrimFunc {name}>")
     if private:
         func = func.as_private()
@@ -140,6 +146,7 @@ def _with_body(self, new_body, span=None):
     func = from_nodes(params, new_body, buffer_map, self.name, self.is_private)
     func._extra_attrs = dict(getattr(self, "_extra_attrs", {}))
     func._global_symbol = getattr(self, "_global_symbol", None)
+    func._symbol_from_key = getattr(self, "_symbol_from_key", False)
     return func
 
 

@@ -61,7 +61,6 @@ for _cls in _LEAVES + (E.SizeVar,):
 TYPE_KEYS = {("" if cls in (E.IntImm, E.FloatImm) else "tir.") + cls.__name__: cls
              for cls in CHILDREN if cls not in (Range, S.IterVar, BufferRegion,
                                                 MatchBufferRegion)}
-TYPE_KEYS["Range"] = Range
 
 
 def type_key(node):

@@ -6,6 +6,7 @@ PrimFunc's text is how nodes go back to MLIR. Every Var and Buffer of one
 printout gets one name: its hint, or the hint with `_1`, `_2`, ... when
 another object already has it.
 """
+import keyword
 import math
 
 from ..ir.node import Node, Op, Range
@@ -14,6 +15,9 @@ from . import stmt as S
 from .buffer import Buffer, BufferRegion, MatchBufferRegion
 
 __all__ = ["script", "Printer"]
+
+# Names the printed text itself uses: a variable must not shadow them.
+_RESERVED = {"T", "I", "R", "range"}
 
 _AXIS = {S.IterVar.DataPar: "spatial", S.IterVar.CommReduce: "reduce",
          S.IterVar.Ordered: "scan", S.IterVar.Opaque: "opaque"}
@@ -37,6 +41,8 @@ class Printer:
         self.taken = set()
         self.keep = []         # keeps named objects alive (ids stay unique)
         self.lines = []
+        self.in_function = False  # printing a PrimFunc that will be parsed
+        self.live = set()  # ids of the variables and buffers in scope
 
     # ----------------------------------------------------------------- names
     def name(self, obj, hint=None):
@@ -44,7 +50,7 @@ class Printer:
         if key not in self.names:
             base = "".join(c if c.isalnum() or c == "_" else "_"
                            for c in (hint or getattr(obj, "name", None) or "v")) or "v"
-            if base[0].isdigit() or base in ("T", "I", "R"):
+            if base[0].isdigit() or base in _RESERVED or keyword.iskeyword(base):
                 base = "v_" + base
             candidate, n = base, 0
             while candidate in self.taken:
@@ -54,6 +60,22 @@ class Printer:
             self.names[key] = candidate
             self.keep.append(obj)
         return self.names[key]
+
+    def define(self, obj):
+        """Names `obj` (a Var or Buffer) and puts it in scope; its name."""
+        name = self.buffer(obj) if isinstance(obj, Buffer) else self.name(obj)
+        self.live.add(id(obj))
+        if isinstance(obj, Buffer):
+            self.live.update(id(v) for v in [obj.data, obj.elem_offset] + obj.strides
+                             if isinstance(v, E.Var))
+        return name
+
+    def undefine(self, objs):
+        for obj in objs:
+            self.live.discard(id(obj))
+            if isinstance(obj, Buffer):
+                for v in [obj.data, obj.elem_offset] + obj.strides:
+                    self.live.discard(id(v))
 
     def buffer(self, buf):
         name = self.name(buf)
@@ -89,9 +111,10 @@ class Printer:
         if isinstance(e, E.StringImm):
             return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"', 12
         if isinstance(e, E.Var):
-            if id(e) not in self.names:
+            if id(e) not in self.live:
                 raise ValueError(f"variable {e.name} is used where no statement defines it "
-                                 "(a loop, block, LetStmt or the function's parameters)")
+                                 "(a loop, block or LetStmt around the use, or the "
+                                 "function's parameters)")
             return self.names[id(e)], 12
         if type(e) in _BINARY:
             op, prec = _BINARY[type(e)]
@@ -123,6 +146,13 @@ class Printer:
             if e.op.name in _DTYPE_FIRST:
                 args.insert(0, f'"{e.dtype}"')
             return f"T.{name}({', '.join(args)})", 12
+        if self.in_function and isinstance(e, (E.Ramp, E.Broadcast)):
+            raise ValueError(f"tir.{type(e).__name__} has no form in a tir function: tir makes "
+                             "vectors when it lowers a T.vectorized loop "
+                             "(--tir-vectorize-loops); vectorize the loop instead")
+        if self.in_function and isinstance(e, E.Let):
+            raise ValueError("tir.Let has no form in a tir function: bind the value with a "
+                             "tir.LetStmt around the statements that use it")
         if isinstance(e, E.Ramp):
             return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})", 12
         if isinstance(e, E.Broadcast):
@@ -133,7 +163,7 @@ class Printer:
         raise TypeError(f"cannot print a {type(e).__name__} as a tir expression")
 
     def buffer_use(self, buf):
-        if id(buf) not in self.names:
+        if id(buf) not in self.live:
             raise ValueError(f"buffer {buf.name} is used where nothing declares it (a "
                              "parameter's buffer_map, alloc_buffers or match_buffers)")
         return self.names[id(buf)]
@@ -181,8 +211,9 @@ class Printer:
                               f"{self.expr(s.value)}")
         elif isinstance(s, S.LetStmt):
             value = self.expr(s.value)
-            self.emit(indent, f"{self.name(s.var)} = {value}")
+            self.emit(indent, f"{self.define(s.var)} = {value}")
             self.stmt(s.body, indent)
+            self.undefine([s.var])
         elif isinstance(s, S.Evaluate):
             self.emit(indent, f"T.evaluate({self.expr(s.value)})")
         elif isinstance(s, S.IfThenElse):
@@ -192,19 +223,24 @@ class Printer:
                 self.emit(indent, "else:")
                 self.stmt(s.else_case, indent + 1)
         elif isinstance(s, S.Block):
-            raise TypeError("a tir.Block is printed inside its BlockRealize")
+            # A block on its own (TVM prints it so): no values to bind.
+            self.block(S.BlockRealize([iv.var for iv in s.iter_vars], True, s), indent,
+                       realize_values=False)
         else:
             raise TypeError(f"cannot print a {type(s).__name__} as a tir statement")
 
     def for_loop(self, loop, indent):
         grid = [loop]
-        while (_plain(grid[-1]) and isinstance(grid[-1].body, S.For) and _plain(grid[-1].body)):
+        while (_plain(grid[-1]) and isinstance(grid[-1].body, S.For) and _plain(grid[-1].body)
+               and not any(any(v is x.loop_var for x in grid)
+                           for v in _vars(grid[-1].body.extent))):
             grid.append(grid[-1].body)
         if len(grid) > 1:
-            names = ", ".join(self.name(x.loop_var) for x in grid)
             extents = ", ".join(self.expr(x.extent) for x in grid)
+            names = ", ".join(self.define(x.loop_var) for x in grid)
             self.emit(indent, f"for {names} in T.grid({extents}):")
             self.stmt(grid[-1].body, indent + 1)
+            self.undefine([x.loop_var for x in grid])
             return
         start, stop = self.expr(loop.min), self.expr(_end(Range.from_min_extent(loop.min,
                                                                                loop.extent)))
@@ -222,13 +258,15 @@ class Printer:
             if loop.annotations:
                 head += f", annotations={self.value(loop.annotations)}"
             head += ")"
-        self.emit(indent, f"for {self.name(loop.loop_var)} in {head}:")
+        self.emit(indent, f"for {self.define(loop.loop_var)} in {head}:")
         self.stmt(loop.body, indent + 1)
+        self.undefine([loop.loop_var])
 
-    def block(self, realize, indent, root=False):
+    def block(self, realize, indent, root=False, realize_values=True):
         b = realize.block
         if not root:
-            self.emit(indent, f'with T.block("{b.name_hint}"):')
+            self.emit(indent, f'with T.block("{b.name_hint}"'
+                              f'{"" if realize_values else ", no_realize=True"}):')
             indent += 1
         for iv, value in zip(b.iter_vars, realize.iter_values):
             dom = (self.expr(iv.dom.extent) if _is_zero(iv.dom.min) else
@@ -236,25 +274,28 @@ class Printer:
             if iv.iter_type not in _AXIS:
                 raise ValueError(f"block {b.name_hint}: iter_type {iv.iter_type} has no "
                                  "TVMScript axis")
-            text = f"T.axis.{_AXIS[iv.iter_type]}({dom}, {self.expr(value)})"
-            self.emit(indent, f"{self.name(iv.var)} = {text}")
+            binding = f", {self.expr(value)}" if realize_values else ""
+            text = f"T.axis.{_AXIS[iv.iter_type]}({dom}{binding})"
+            self.emit(indent, f"{self.define(iv.var)} = {text}")
         if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
             self.emit(indent, f"T.where({self.expr(realize.predicate)})")
-        if not root:
+        if not root and (not self.in_function or _regions_hold(b)):
             self.emit(indent, f"T.reads({', '.join(self.region(r) for r in b.reads)})")
             self.emit(indent, f"T.writes({', '.join(self.region(r) for r in b.writes)})")
         if b.annotations:
             self.emit(indent, f"T.block_attr({self.value(b.annotations)})")
         for buf in b.alloc_buffers:
-            self.emit(indent, f"{self.buffer(buf)} = T.alloc_buffer({self.buffer_args(buf)})")
+            self.emit(indent, f"{self.define(buf)} = T.alloc_buffer({self.buffer_args(buf)})")
         for m in b.match_buffers:
             source = self.region(m.source)
-            self.emit(indent, f"{self.buffer(m.buffer)} = T.match_buffer({source}, "
+            self.emit(indent, f"{self.define(m.buffer)} = T.match_buffer({source}, "
                               f"{self.buffer_args(m.buffer)}, offset_factor=1)")
         if b.init is not None:
             self.emit(indent, "with T.init():")
             self.stmt(b.init, indent + 1)
         self.stmt(b.body, indent)
+        self.undefine([iv.var for iv in b.iter_vars] + b.alloc_buffers +
+                      [m.buffer for m in b.match_buffers])
 
     def buffer_args(self, buf):
         text = f'{self.shape(buf)}, "{buf.dtype}"'
@@ -270,29 +311,46 @@ class Printer:
 
     # -------------------------------------------------------------- function
     def function(self, f):
-        params, matches, shape_vars = [], [], []
+        self.in_function = True
         for p in f.params:
-            if p in f.buffer_map:
-                buf = f.buffer_map[p]
-                static = all(isinstance(d, E.IntImm) for d in buf.shape)
-                for d in buf.shape:
-                    for v in _vars(d):
-                        if id(v) not in self.names and v not in f.params:
-                            shape_vars.append(self.name(v))
-                if static:
-                    params.append(f"{self.buffer(buf)}: T.Buffer({self.buffer_args(buf)})")
-                else:
-                    params.append(f"{self.name(p)}: T.handle")
-                    matches.append((buf, self.name(p)))
-            else:
+            if not isinstance(p, E.Var):
+                raise TypeError(f"PrimFunc {f.name}: params are tir.Vars (a buffer parameter "
+                                f"is a handle Var mapped to its Buffer in buffer_map), got a "
+                                f"{type(p).__name__}")
+        for key, buf in f.buffer_map.items():
+            if not any(key is p for p in f.params):
+                raise ValueError(f"PrimFunc {f.name}: buffer_map key {key!r} is not one of "
+                                 "the params (Vars)")
+            if not isinstance(buf, Buffer):
+                raise TypeError(f"PrimFunc {f.name}: buffer_map maps params to tir.Buffers, "
+                                f"got a {type(buf).__name__}")
+        # Scalars first (buffer shapes may use them), then the buffers.
+        for p in f.params:
+            if p not in f.buffer_map:
+                self.define(p)
+        shape_vars, params, matches = [], [], []
+        for p in f.params:
+            for d in f.buffer_map[p].shape if p in f.buffer_map else []:
+                for v in _vars(d):
+                    if id(v) not in self.live:
+                        shape_vars.append(self.define(v))
+        for p in f.params:
+            if p not in f.buffer_map:
                 params.append(f"{self.name(p)}: T.{p.dtype}")
+                continue
+            buf = f.buffer_map[p]
+            if all(isinstance(d, E.IntImm) for d in buf.shape):
+                params.append(f"{self.define(buf)}: T.Buffer({self.buffer_args(buf)})")
+            else:
+                params.append(f"{self.define(p)}: T.handle")
+                matches.append((buf, self.name(p)))
         private = getattr(f, "_private", False)
         self.emit(0, "@T.prim_func(private=True)" if private else "@T.prim_func")
         self.emit(0, f"def {f.name}({', '.join(params)}):")
         for v in shape_vars:
             self.emit(1, f"{v} = T.int32()")
         for buf, handle in matches:
-            self.emit(1, f"{self.buffer(buf)} = T.match_buffer({handle}, "
+            self.emit(1, f"{self.define(buf)} = T.match_buffer({handle}, "
                          f"{self.buffer_args(buf)})")
         body = f.body
         if (isinstance(body, S.BlockRealize) and not body.iter_values
@@ -303,6 +361,26 @@ class Printer:
         else:
             self.stmt(body, 1)
         return "\n".join(self.lines) + "\n"
+
+
+def _regions_hold(block):
+    """Whether a block's read and write regions still describe it, so that
+    a function going back to tir keeps them; otherwise the parser infers
+    them from the body as it is now. They hold when the block's body and
+    init are those it was read with (tir's regions, explicit ones
+    included), or when they were set by hand: changed since reading, or
+    given non-empty to a new block. A body a pass has changed under the
+    regions it was read with does not keep them (they may be stale: an
+    index moved, a buffer added), and neither does a new block built with
+    empty regions."""
+    source = getattr(block, "_read_with", None)
+    if source is None:
+        return bool(block.reads or block.writes)
+    body, init, reads, writes = source
+    same = (lambda a, b: len(a) == len(b) and all(x is y for x, y in zip(a, b)))
+    if not (same(block.reads, reads) and same(block.writes, writes)):
+        return True  # set by hand
+    return block.body is body and block.init is init
 
 
 def _plain(loop):
@@ -317,6 +395,12 @@ def _is_zero(e):
 def _end(rng):
     if _is_zero(rng.min):
         return rng.extent
+    # min + (x - min) is x (a range read as [min, x)).
+    if isinstance(rng.extent, E.Sub) and (
+            rng.extent.b is rng.min or (isinstance(rng.min, E.IntImm)
+                                        and isinstance(rng.extent.b, E.IntImm)
+                                        and rng.extent.b.value == rng.min.value)):
+        return rng.extent.a
     if isinstance(rng.min, E.IntImm) and isinstance(rng.extent, E.IntImm):
         return E.IntImm(rng.min.dtype, rng.min.value + rng.extent.value)
     return E.Add(rng.min, rng.extent)
@@ -365,10 +449,10 @@ def _name_free(p, node, seen=None):
     while stack:
         n = stack.pop()
         if isinstance(n, Buffer):
-            p.buffer(n)
+            p.define(n)
             continue
         if isinstance(n, E.Var):
-            p.name(n)
+            p.define(n)
             continue
         if isinstance(n, Node):
             stack.extend(v for _, v in reversed(n.fields()))

@@ -12,7 +12,6 @@ TVMScript) becomes a LetStmt over the statements after it, which prints
 back as the same alias.
 """
 import ast
-import math
 
 from ..ir.node import Range
 from . import expr as E
@@ -147,8 +146,12 @@ class _Reader:
                 number = value.value
             else:
                 return E.Cast(name, self.expr(value))
-            return E.const(number if name in E.FLOAT_DTYPES or not isinstance(number, float)
-                           or not math.isfinite(number) else int(number), name)
+            if name in E.FLOAT_DTYPES:
+                return E.const(number, name)
+            number = int(number)
+            if name.startswith("uint") and number < 0:  # printed as the signed bits
+                number %= 2 ** int(name[4:])
+            return E.const(number, name)
         if name == "Cast":
             return E.Cast(args[0].value, self.expr(args[1]))
         if name == "Select":
@@ -365,6 +368,7 @@ class _Reader:
         self.scopes.pop()
         block = S.Block(iter_vars, reads or [], writes or [], name, body, init, allocs,
                         matches, annotations)
+        block._read_with = (block.body, block.init, list(block.reads), list(block.writes))
         return S.BlockRealize(values, predicate, block)
 
 

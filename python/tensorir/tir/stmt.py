@@ -115,6 +115,13 @@ class Block(Stmt):
         self.annotations = dict(annotations or {})
         self.span = span
 
+    def _rebuild(self, values):
+        block = Block(*values)
+        # What the block was read with, to tell stale regions (printer).
+        if hasattr(self, "_read_with"):
+            block._read_with = self._read_with
+        return block
+
 
 class BlockRealize(Stmt):
     """A block where it runs: the values of its iteration variables and a
@@ -125,6 +132,9 @@ class BlockRealize(Stmt):
     def __init__(self, iter_values, predicate, block, span=None):
         self.iter_values = [convert(v) for v in iter_values]
         self.predicate = convert(predicate)
+        if self.predicate.dtype != "bool":
+            raise TypeError(f"BlockRealize's predicate is a boolean, got a "
+                            f"{self.predicate.dtype}")
         if not isinstance(block, Block):
             raise TypeError(f"BlockRealize takes a tir.Block, got {type(block).__name__}")
         if len(self.iter_values) != len(block.iter_vars):
@@ -175,6 +185,9 @@ class IfThenElse(Stmt):
 
     def __init__(self, condition, then_case, else_case=None, span=None):
         self.condition = convert(condition)
+        if self.condition.dtype != "bool":
+            raise TypeError(f"IfThenElse's condition is a boolean, got a "
+                            f"{self.condition.dtype}; compare it first (x != 0)")
         self.then_case = _stmt(then_case, "IfThenElse's then_case")
         self.else_case = None if else_case is None else _stmt(else_case,
                                                               "IfThenElse's else_case")

@@ -203,3 +203,18 @@ func.func @edges(%A: memref<8xi32, "local"> {tir.name = "A"}, %C: memref<i32> {t
   }
   return
 }
+
+// -----
+
+// A dynamic dimension tir.dim_vars leaves unnamed ("": TVMScript sized it
+// with an expression such as n * 4) gets a shape variable of its own, not
+// the scalar parameter's name; a named one keeps its variable.
+// CHECK-LABEL: {{^}}def unnamed_dim(a: T.handle, b: T.handle, n: T.int32):
+// CHECK-NEXT:  {{^}}    v = T.int32()
+// CHECK-NEXT:  {{^}}    A = T.match_buffer(a, (n, 4), "float32")
+// CHECK-NEXT:  {{^}}    B = T.match_buffer(b, (v,), "float32")
+func.func @unnamed_dim(%A: memref<?x4xf32> {tir.dim_vars = ["n", ""], tir.name = "A"},
+                       %B: memref<?xf32> {tir.dim_vars = [""], tir.name = "B"},
+                       %n: index {tir.name = "n"}) {
+  return
+}

@@ -43,15 +43,14 @@ module {
 // -----
 
 // An op with no TVMScript form.
-// expected-error @+1 {{cannot print 'arith.remsi' as TVMScript: no TVMScript form}}
+// expected-error @+1 {{cannot print 'math.atan2' as TVMScript: no TVMScript form}}
 module {
-  func.func @remainder(%A: memref<8xi32> {tir.name = "A"}) {
+  func.func @remainder(%A: memref<8xf32> {tir.name = "A"}) {
     tir.for %i = 0 to 8 {
       tir.block "R"(%vi = spatial(8, %i)) {
-        %a = tir.load %A[%vi] : memref<8xi32>
-        %three = arith.constant 3 : i32
-        %r = arith.remsi %a, %three : i32
-        tir.store %r, %A[%vi] : memref<8xi32>
+        %a = tir.load %A[%vi] : memref<8xf32>
+        %r = math.atan2 %a, %a : f32
+        tir.store %r, %A[%vi] : memref<8xf32>
       }
     }
     return

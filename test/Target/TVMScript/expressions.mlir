@@ -94,7 +94,7 @@ func.func @index_arith(%n: index {tir.name = "n"}, %A: memref<16x8xf32> {tir.nam
 // CHECK-NEXT:  {{^}}            v_3 = M[vi]
 // CHECK-NEXT:  {{^}}            M[vi] = ((not v_3) and v_1) or v_3
 // CHECK-NEXT:  {{^}}    T.evaluate(T.call_extern("handle", "fence", A.data, 3))
-// CHECK-NOT:   {{.}}
+// CHECK-EMPTY:
 
 func.func @values(%A: memref<8xf32> {tir.name = "A"}, %B: memref<8xi8> {tir.name = "B"}, %M: memref<8xi1> {tir.name = "M"}) {
   tir.for %i = 0 to 8 {
@@ -125,5 +125,41 @@ func.func @values(%A: memref<8xf32> {tir.name = "A"}, %B: memref<8xi8> {tir.name
     }
   }
   tir.call "call_extern"("fence", %A, 3 : i32) : (memref<8xf32>) -> ()
+  return
+}
+
+// -----
+
+// The math functions TVMScript writes as T.<name> calls, and C's
+// truncating division and remainder as T.truncdiv / T.truncmod.
+// CHECK-LABEL: {{^}}def math(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "int32")):
+// CHECK:       {{^}}            A[vi] = T.rsqrt(T.erf(T.log2(T.exp2(T.cos(T.sin(T.abs(T.round(T.ceil(T.floor(A[vi]))))))))))
+// CHECK-NEXT:  {{^}}            v = C[vi]
+// CHECK-NEXT:  {{^}}            v_1 = T.int32(3)
+// CHECK-NEXT:  {{^}}            C[vi] = T.truncdiv(v, v_1) + T.truncmod(C[vi], v_1)
+func.func @math(%A: memref<8xf32> {tir.name = "A"}, %C: memref<8xi32> {tir.name = "C"}) {
+  tir.for %i = 0 to 8 {
+    tir.block "M"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      %0 = math.floor %a : f32
+      %1 = math.ceil %0 : f32
+      %2 = math.roundeven %1 : f32
+      %3 = math.absf %2 : f32
+      %4 = math.sin %3 : f32
+      %5 = math.cos %4 : f32
+      %6 = math.exp2 %5 : f32
+      %7 = math.log2 %6 : f32
+      %8 = math.erf %7 : f32
+      %9 = math.rsqrt %8 : f32
+      tir.store %9, %A[%vi] : memref<8xf32>
+      %c = tir.load %C[%vi] : memref<8xi32>
+      %three = arith.constant 3 : i32
+      %q = arith.divsi %c, %three : i32
+      %c2 = tir.load %C[%vi] : memref<8xi32>
+      %r = arith.remsi %c2, %three : i32
+      %s = arith.addi %q, %r : i32
+      tir.store %s, %C[%vi] : memref<8xi32>
+    }
+  }
   return
 }
