@@ -19,23 +19,9 @@ import importlib.util
 import os
 import sys
 
+from ._text import split_top_level
 from .ir.module import IRModule
 from .ir.transform import Pass, mlir_pass, load_pass_plugin
-
-
-def split_pipeline(text):
-    """Top-level comma-separated elements (commas inside () or {} stay)."""
-    items, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(text[start:i].strip())
-            start = i + 1
-    items.append(text[start:].strip())
-    return [item for item in items if item]
 
 
 def python_pass(spec):
@@ -79,7 +65,7 @@ def main(argv=None):
         for plugin in args.load_pass_plugin:
             load_pass_plugin(plugin)
         passes = [python_pass(item) if item.startswith("py:") else mlir_pass(item)
-                  for item in split_pipeline(args.pipeline)]
+                  for item in (p.strip() for p in split_top_level(args.pipeline) if p.strip())]
         mod = IRModule.load(args.input)
         for p in passes:
             mod = p(mod)

@@ -8,6 +8,7 @@ of its buffer_map and of the blocks' alloc_buffers.
 """
 import re
 
+from .._text import split_top_level
 from ..ir.node import Node, Range
 from ..te import Var as TeVar
 from .expr import BufferLoad, PrimExpr, Var, convert
@@ -123,21 +124,6 @@ def buffers_of(names, shapes, element_types):
             for n, s, t in zip(names or [], shapes or [], element_types or [])]
 
 
-def _split_top_level(text):
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<({[":
-            depth += 1
-        elif ch in ">)}]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    if text[start:].strip():
-        parts.append(text[start:])
-    return parts
-
-
 def function_signature(text, name):
     """[(Var, Buffer or None)] for the parameters of `func.func @name` in
     the MLIR `text`."""
@@ -147,7 +133,7 @@ def function_signature(text, name):
         depth += {"(": 1, ")": -1}.get(text[end], 0)
         end += 1
     params = []
-    for arg in _split_top_level(text[head:end - 1]):
+    for arg in split_top_level(text[head:end - 1]):
         ssa, _, rest = arg.strip().partition(":")
         named = re.search(r'tir\.name = "([^"]*)"', rest)
         pname = named.group(1) if named else ssa.strip().lstrip("%")
@@ -156,7 +142,7 @@ def function_signature(text, name):
             dtype = _ELEMENT_DTYPES.get(rest.split("{")[0].strip(), "int32")
             params.append((Var(pname, dtype), None))
             continue
-        fields = _split_top_level(memref.group(1))
+        fields = split_top_level(memref.group(1))
         dims = fields[0].strip().split("x")
         scope = next((f.strip().strip('"') for f in fields[1:] if f.strip().startswith('"')),
                      "global")

@@ -165,21 +165,19 @@ class PyStmtExprMutator(_Functor):
     return the replacement."""
 
     def visit_stmt(self, stmt):
-        if not isinstance(stmt, S.Stmt):
-            raise TypeError(f"visit_stmt takes a statement, got {type(stmt).__name__}")
-        result = self._dispatch(stmt)
-        if not isinstance(result, S.Stmt):
-            raise TypeError(f"{type(self).__name__}.{_VISIT_METHODS[type(stmt)]} returned "
-                            f"a {type(result).__name__}, not a statement")
-        return result
+        return self._checked(stmt, S.Stmt, "visit_stmt", "a statement")
 
     def visit_expr(self, expr):
-        if not isinstance(expr, E.PrimExpr):
-            raise TypeError(f"visit_expr takes an expression, got {type(expr).__name__}")
-        result = self._dispatch(expr)
-        if not isinstance(result, E.PrimExpr):
-            raise TypeError(f"{type(self).__name__}.{_VISIT_METHODS[type(expr)]} returned "
-                            f"a {type(result).__name__}, not an expression")
+        return self._checked(expr, E.PrimExpr, "visit_expr", "an expression")
+
+    def _checked(self, node, kind, method, what):
+        """The visit of `node` (a `kind`), which must give a `kind` back."""
+        if not isinstance(node, kind):
+            raise TypeError(f"{method} takes {what}, got {type(node).__name__}")
+        result = self._dispatch(node)
+        if not isinstance(result, kind):
+            raise TypeError(f"{type(self).__name__}.{_VISIT_METHODS[type(node)]} returned "
+                            f"a {type(result).__name__}, not {what}")
         return result
 
     def _rebuild(self, node):
