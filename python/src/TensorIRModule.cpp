@@ -553,6 +553,36 @@ PYBIND11_MODULE(_tensorir, m) {
       .def_property_readonly("kind", &kindOf)
       // The name of the one block the handle holds (TVM's Block.name_hint
       // through sch.get); None for anything else.
+      // Where the one block or loop the handle holds is: (its function's
+      // name, its index among the function's blocks -- or loops -- in
+      // pre-order), which is where the IR's Python nodes have it; None for
+      // anything else.
+      .def_property_readonly(
+          "position",
+          [](const PyHandle &h) -> std::optional<std::pair<std::string, int>> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (!op || !isa<tir::BlockOp, tir::ForOp>(op))
+              return std::nullopt;
+            auto func = op->getParentOfType<FunctionOpInterface>();
+            if (!func)
+              return std::nullopt;
+            int index = -1, seen = 0;
+            func->walk<WalkOrder::PreOrder>([&](Operation *other) {
+              if (other->getName() != op->getName())
+                return WalkResult::advance();
+              if (other == op) {
+                index = seen;
+                return WalkResult::interrupt();
+              }
+              ++seen;
+              return WalkResult::advance();
+            });
+            return std::make_pair(func.getName().str(), index);
+          })
       .def_property_readonly(
           "block_name",
           [](const PyHandle &h) -> std::optional<std::string> {

@@ -429,3 +429,29 @@ def test_dynamic_dimension_sized_by_an_expression():
         y = np.zeros(20, "float32")
         tvm.build(h)["dyn"](x, y, 5)
         np.testing.assert_allclose(y, x.ravel() + 1)
+
+
+def test_schedule_get_gives_the_nodes():
+    @T.prim_func
+    def f(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+
+    sch = tvm.tir.Schedule(f)
+    b = sch.get_block("B")
+    i, j = sch.get_loops(b)
+    io, ii = sch.split(i, [4, 4])
+    sch.parallel(io)
+    assert sch.get(io).extent == 4 and sch.get(io).kind == tir.ForKind.PARALLEL
+    assert sch.get(j).loop_var.name == "j"
+    assert [iv.var.name for iv in sch.get(b).iter_vars] == ["vi", "vj"]
+    assert isinstance(sch.get(b).body, tir.BufferStore)
+    assert sch.get(io).body.body is sch.get(j)._as_node()
+    # A view of the state it was taken in is compared as that node.
+    tvm.ir.assert_structural_equal(sch.get(io), sch.mod["main"].body.block.body)
+    assert not tvm.ir.structural_equal(sch.get(ii), sch.mod["main"].body.block.body.body)
+    tvm.ir.assert_structural_equal(sch.get(ii), sch.mod["main"].body.block.body.body,
+                                   map_free_vars=True)  # i_0 is free in the inner loop
+    assert repr(sch.get(b).iter_vars[0]) == "IterVar(vi, Range(0, 16), spatial)"

@@ -52,6 +52,9 @@ def _is_node(value):
 
 
 def _compare(lhs, rhs, map_free_vars):
+    # What sch.get returns stands for its block or loop.
+    lhs = lhs._as_node() if hasattr(type(lhs), "_as_node") else lhs
+    rhs = rhs._as_node() if hasattr(type(rhs), "_as_node") else rhs
     if _is_node(lhs) or _is_node(rhs):
         from ..tir.structural import node_structural_equal
         if not (_is_node(lhs) and _is_node(rhs)):

@@ -437,8 +437,13 @@ def script(node):
         return Buffer.script(node)
     if isinstance(node, Range):
         return Range.script(node)
-    if isinstance(node, (Op, S.IterVar)):
-        return f"{type(node).__name__}({', '.join(str(v) for _, v in node.fields())})"
+    if isinstance(node, S.IterVar):
+        kind = _AXIS.get(node.iter_type, str(node.iter_type))
+        dom = "" if node.dom is None else f", {Range.script(node.dom)}"
+        tag = f', "{node.thread_tag}"' if node.thread_tag else ""
+        return f"IterVar({p.name(node.var)}{dom}, {kind}{tag})"
+    if isinstance(node, Op):
+        return Op.script(node)
     raise TypeError(f"cannot print a {type(node).__name__}")
 
 

@@ -5,9 +5,10 @@ given nodes rather than IRModules or PrimFuncs.
 Two trees are equal when they have the same node types and fields, up to
 the names of variables and buffers: a variable a loop, a block's iteration
 variable or a let defines is matched with the one at the same place of the
-other tree, as are the buffers blocks allocate or match. A variable or
-buffer neither tree defines (free) must be the same object, unless
-map_free_vars, which matches free ones by order of first use. Block names
+other tree; buffers are matched where they are first met, by their fields
+(shape, dtype, scope, layout), as TVM does. A variable neither tree
+defines (free) must be the same object, unless map_free_vars, which
+matches free ones by order of first use. Block names
 and annotations take part; names of variables and buffers do not.
 """
 from ..ir.node import Node
@@ -48,6 +49,10 @@ class _Comparer:
         if a is b:
             self.define(a, b)  # no other variable may map to it now
             return
+        if isinstance(a, Buffer):
+            # As TVM: a buffer met for the first time is matched by its
+            # fields (shape, dtype, scope, layout), not its identity.
+            return self.define_buffer(a, b, path)
         if not self.map_free:
             self.fail(path, "free variable (not the same object; map_free_vars maps them)", a, b)
         if isinstance(a, Buffer):

@@ -99,9 +99,34 @@ class _StmtView:
     """What sch.get returns: the block or loop a random variable refers to
     (a block's name as name_hint)."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, schedule=None):
         self._handle = handle
+        self._schedule = schedule
         self.name_hint = handle.block_name
+
+    def _as_node(self):
+        """The tir.Block or tir.For itself, as IR nodes of the scheduled
+        module (TVM's sch.get returns it): found at the same place in the
+        same function."""
+        position = self._handle.position
+        if position is None or self._schedule is None:
+            raise ValueError("this handle holds no single block or loop")
+        func_name, index = position
+        body = self._schedule._nodes_of(func_name).body
+        from ..stmt import Block, For
+        kind = Block if self._handle.kind == "block" else For
+        found = []
+        from ..stmt_functor import pre_order_visit
+        pre_order_visit(body, lambda n: found.append(n) if isinstance(n, kind) else None)
+        # The nodes' root block has no op of its own in tir.
+        return found[index + 1 if kind is Block else index]
+
+    def __getattr__(self, name):
+        # The rest of TVM's Block / For fields (body, iter_vars, loop_var,
+        # extent, kind, ...) come from the node.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._as_node(), name)
 
     def __eq__(self, other):
         return isinstance(other, _StmtView) and self._handle == other._handle
@@ -320,7 +345,16 @@ class Schedule:
         if not rv._handle.exists():
             raise ScheduleError(f"get: the {'block' if isinstance(rv, BlockRV) else 'loop'} "
                                 "no longer exists in the IRModule (a primitive removed it)")
-        return _StmtView(rv._handle)
+        return _StmtView(rv._handle, self)
+
+    def _nodes_of(self, func_name):
+        """Function `func_name` of the module as scheduled now, read as IR
+        nodes once per state of the module."""
+        text = str(self._native.mod)
+        cached = getattr(self, "_node_module", None)
+        if cached is None or cached[0] != text:
+            cached = self._node_module = (text, IRModule(self._native.mod))
+        return cached[1][func_name]
 
     # Primitives whose Python arguments need more than a conversion.
     def _buffer_position(self, block, buffer_index, kind, primitive):
