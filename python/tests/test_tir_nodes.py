@@ -455,3 +455,45 @@ def test_schedule_get_gives_the_nodes():
     tvm.ir.assert_structural_equal(sch.get(ii), sch.mod["main"].body.block.body.body,
                                    map_free_vars=True)  # i_0 is free in the inner loop
     assert repr(sch.get(b).iter_vars[0]) == "IterVar(vi, Range(0, 16), spatial)"
+
+
+def test_constructors_check_dtypes_and_arity():
+    A = tir.decl_buffer((8,), "int32", name="A")
+    F = tir.decl_buffer((8, 8), "float32", name="F")
+    i = tir.Var("i")
+    with pytest.raises(TypeError, match="BufferStore to A: a float32 value into a int32 buffer"):
+        tir.BufferStore(A, F[i, i], [i])
+    with pytest.raises(TypeError, match="LetStmt binds the float32 variable x to a int32 value"):
+        tir.LetStmt(tir.Var("x", "float32"), i + 1, tir.Evaluate(0))
+    with pytest.raises(ValueError, match="BufferLoad of F: 1 indices for 2 dimensions"):
+        F[i]
+    with pytest.raises(TypeError, match="For's extent is an int32 or int64, got a float32"):
+        tir.For(i, 0, 8.0, tir.ForKind.SERIAL, tir.Evaluate(0))
+    with pytest.raises(TypeError, match="Block's reads are BufferRegions, got a str"):
+        tir.Block([], ["A"], [], "b", tir.Evaluate(0))
+
+
+def test_match_buffer_views_keep_their_regions_through_nodes():
+    @T.prim_func
+    def f(A: T.Buffer((64,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.alloc_buffer((64,), "float32")
+        for i in range(64):
+            with T.block("B"):
+                vi = T.axis.spatial(64, i)
+                B[vi] = A[vi] * T.float32(2)
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.spatial(16, i)
+                sub = T.match_buffer(B[vi * 4: vi * 4 + 4], (4,), "float32")
+                C[vi] = sub[0] + sub[1] + sub[2] + sub[3]
+
+    g = f.with_body(f.body)
+    c_block = [n for n in walk_all(g.body) if isinstance(n, tir.Block) and n.name_hint == "C"]
+    assert [r.buffer.name for r in c_block[0].reads] == ["B"]  # the view's source region
+    a = np.random.rand(64).astype("float32")
+    for func in (f, g):
+        sch = tvm.tir.Schedule(func)
+        sch.compute_at(sch.get_block("B"), sch.get_loops(sch.get_block("C"))[0])
+        c = np.zeros(16, "float32")
+        tvm.build(sch.mod)["f"](a, c)
+        np.testing.assert_allclose(c, (2 * a).reshape(16, 4).sum(1), rtol=1e-5)

@@ -318,6 +318,9 @@ class BufferLoad(PrimExpr):
         self.buffer, self.span = buffer, span
         self.indices = [convert(i) for i in (indices if isinstance(indices, (list, tuple))
                                              else [indices])]
+        if len(self.indices) != len(buffer.shape):
+            raise ValueError(f"BufferLoad of {buffer.name}: {len(self.indices)} indices for "
+                             f"{len(buffer.shape)} dimensions")
 
     @property
     def dtype(self):

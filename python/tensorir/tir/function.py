@@ -127,13 +127,15 @@ def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=
     tree = ast.parse(text)
     try:
         mlir = parse_function(tree.body[0], text, f"<PrimFunc {name}>", 0, {})
-    except ScriptError as e:
+        func = PrimFunc(name, mlir, f"<PrimFunc {name}>")
+        if private:
+            func = func.as_private()
+        func.mod  # parse and verify now
+    except (ScriptError, ValueError) as e:
+        # Located in the printed nodes, which the message shows.
         raise ValueError(f"{e}\n(in the PrimFunc's nodes, printed as:\n{text})") from None
-    func = PrimFunc(name, mlir, f"<PrimFunc {name}>")
-    if private:
-        func = func.as_private()
-    func.mod  # parse and verify now
-    func._node_cache = (list(params), dict(buffer_map or {}), body)
+    # Its nodes are read from tir when asked for, not kept from the caller:
+    # regions inferred again show there, as they are in the IR.
     if attrs:
         func = _with_attr(func, dict(attrs))
     return func

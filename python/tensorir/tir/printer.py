@@ -367,8 +367,8 @@ def _regions_hold(block):
     """Whether a block's read and write regions still describe it, so that
     a function going back to tir keeps them; otherwise the parser infers
     them from the body as it is now. They hold when the block's body and
-    init are those it was read with (tir's regions, explicit ones
-    included), or when they were set by hand: changed since reading, or
+    init (and views, match_buffers) are those it was read with (tir's
+    regions, explicit ones included), or when they were set by hand: changed since reading, or
     given non-empty to a new block. A body a pass has changed under the
     regions it was read with does not keep them (they may be stale: an
     index moved, a buffer added), and neither does a new block built with
@@ -376,11 +376,11 @@ def _regions_hold(block):
     source = getattr(block, "_read_with", None)
     if source is None:
         return bool(block.reads or block.writes)
-    body, init, reads, writes = source
+    body, init, reads, writes, matches = source
     same = (lambda a, b: len(a) == len(b) and all(x is y for x, y in zip(a, b)))
     if not (same(block.reads, reads) and same(block.writes, writes)):
         return True  # set by hand
-    return block.body is body and block.init is init
+    return block.body is body and block.init is init and same(block.match_buffers, matches)
 
 
 def _plain(loop):

@@ -368,7 +368,8 @@ class _Reader:
         self.scopes.pop()
         block = S.Block(iter_vars, reads or [], writes or [], name, body, init, allocs,
                         matches, annotations)
-        block._read_with = (block.body, block.init, list(block.reads), list(block.writes))
+        block._read_with = (block.body, block.init, list(block.reads), list(block.writes),
+                            list(block.match_buffers))
         return S.BlockRealize(values, predicate, block)
 
 

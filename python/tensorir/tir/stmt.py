@@ -54,6 +54,10 @@ class For(Stmt):
                  annotations=None, step=None, span=None):
         self.loop_var = _var(loop_var, "For's loop_var")
         self.min, self.extent = convert(min), convert(extent)
+        for what, value in (("loop_var", self.loop_var), ("min", self.min),
+                            ("extent", self.extent)):
+            if value.dtype not in ("int32", "int64"):
+                raise TypeError(f"For's {what} is an int32 or int64, got a {value.dtype}")
         self.kind = ForKind(kind)
         self.body = _stmt(body, "For's body")
         if isinstance(thread_binding, str):
@@ -102,11 +106,19 @@ class Block(Stmt):
 
     def __init__(self, iter_vars, reads, writes, name_hint, body, init=None,
                  alloc_buffers=None, match_buffers=None, annotations=None, span=None):
+        from .buffer import Buffer, BufferRegion, MatchBufferRegion
         self.iter_vars = list(iter_vars)
-        for iv in self.iter_vars:
-            if not isinstance(iv, IterVar):
-                raise TypeError(f"Block's iter_vars are IterVars, got {type(iv).__name__}")
         self.reads, self.writes = list(reads), list(writes)
+        for field, items, cls in (("iter_vars", self.iter_vars, IterVar),
+                                  ("reads", self.reads, BufferRegion),
+                                  ("writes", self.writes, BufferRegion),
+                                  ("alloc_buffers", list(alloc_buffers or []), Buffer),
+                                  ("match_buffers", list(match_buffers or []),
+                                   MatchBufferRegion)):
+            for item in items:
+                if not isinstance(item, cls):
+                    raise TypeError(f"Block's {field} are {cls.__name__}s, got a "
+                                    f"{type(item).__name__}")
         self.name_hint = str(name_hint)
         self.body = _stmt(body, "Block's body")
         self.init = None if init is None else _stmt(init, "Block's init")
@@ -154,6 +166,9 @@ class BufferStore(Stmt):
         if not isinstance(buffer, Buffer):
             raise TypeError(f"BufferStore takes a tir.Buffer, got {type(buffer).__name__}")
         self.buffer, self.value = buffer, convert(value, buffer.dtype)
+        if self.value.dtype != buffer.dtype:
+            raise TypeError(f"BufferStore to {buffer.name}: a {self.value.dtype} value into a "
+                            f"{buffer.dtype} buffer (convert it with tvm.tir.Cast)")
         self.indices = [convert(i) for i in (indices if isinstance(indices, (list, tuple))
                                              else [indices])]
         if len(self.indices) != len(buffer.shape):
@@ -201,7 +216,10 @@ class LetStmt(Stmt):
 
     def __init__(self, var, value, body, span=None):
         self.var = _var(var, "LetStmt's var")
-        self.value = convert(value)
+        self.value = convert(value, self.var.dtype)
+        if self.value.dtype != self.var.dtype:
+            raise TypeError(f"LetStmt binds the {self.var.dtype} variable {self.var.name} to a "
+                            f"{self.value.dtype} value")
         self.body = _stmt(body, "LetStmt's body")
         self.span = span
 

@@ -189,3 +189,27 @@ func.func @one_point_vars(%A: memref<1x4xf32>, %B: memref<1x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Accesses through a tir.match_buffer view are accesses of the region of
+// the source the view covers (as TVM counts them): the block reads
+// B[vi * 4 : vi * 4 + 4], and writes C[vi] directly. A view of a buffer
+// the block allocates itself is the block's own business.
+// CHECK-LABEL: func.func @matched_view
+// CHECK:         tir.block "C"(%vi = spatial(16, %i)) reads(%arg0[%vi * 4 : %vi * 4 + 4] : memref<64xf32>) writes(%arg1[%vi] : memref<16xf32>)
+func.func @matched_view(%B: memref<64xf32>, %C: memref<16xf32>) {
+  tir.for %i = 0 to 16 {
+    tir.block "C"(%vi = spatial(16, %i)) {
+      %sub = tir.match_buffer %B[%vi * 4 : %vi * 4 + 4] : memref<64xf32> -> memref<4xf32, strided<[1], offset: ?>>
+      %L = tir.alloc_buffer : memref<8xf32>
+      %lsub = tir.match_buffer %L[0 : 4] : memref<8xf32> -> memref<4xf32, strided<[1]>>
+      %a = tir.load %sub[0] : memref<4xf32, strided<[1], offset: ?>>
+      %b = tir.load %sub[3] : memref<4xf32, strided<[1], offset: ?>>
+      tir.store %a, %lsub[0] : memref<4xf32, strided<[1]>>
+      %s = arith.addf %a, %b : f32
+      tir.store %s, %C[%vi] : memref<16xf32>
+    }
+  }
+  return
+}

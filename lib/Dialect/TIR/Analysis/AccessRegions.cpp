@@ -64,6 +64,9 @@ private:
   /// kUnknownExtent, which collect() reports.
   DimRange wholeDim(Value buffer, unsigned d);
   SmallVector<DimRange> fullRegion(Value buffer);
+  /// An access of a buffer `match` views (tir.match_buffer in the block):
+  /// as TVM counts it, the region of the source the view covers.
+  void addMatchedAccess(MatchBufferOp match, bool isWrite);
   void addPointAccess(Value buffer, AffineMap map, ValueRange operands,
                       bool isWrite);
   LogicalResult addNestedBlock(BlockOp nested);
@@ -150,10 +153,38 @@ void RegionCollector::addAccess(Value buffer, ArrayRef<DimRange> dims,
   }
 }
 
+void RegionCollector::addMatchedAccess(MatchBufferOp match, bool isWrite) {
+  Value source = match.getSource();
+  if (auto inner = source.getDefiningOp<MatchBufferOp>();
+      inner && isInside(source))
+    return addMatchedAccess(inner, isWrite); // a view of a view
+  if (isInside(source))
+    return; // a view of a buffer allocated inside the block
+  RegionExprs region = splitRegionMap(match.getSourceRegion());
+  SmallVector<AffineExpr> repl;
+  for (Value v : match.getIndices()) {
+    FailureOr<AffineExpr> e = mapValue(v);
+    if (failed(e))
+      return addAccess(source, fullRegion(source), isWrite);
+    repl.push_back(*e);
+  }
+  unsigned n = inputs.size();
+  SmallVector<DimRange> dims;
+  for (auto [start, extent] : llvm::zip(region.starts, region.extents)) {
+    AffineExpr lo = simplifyIndexExpr(start.replaceDims(repl), n, 0);
+    AffineExpr size = simplifyIndexExpr(extent.replaceDims(repl), n, 0);
+    dims.push_back({lo, size});
+  }
+  addAccess(source, dims, isWrite);
+}
+
 void RegionCollector::addPointAccess(Value buffer, AffineMap map,
                                      ValueRange operands, bool isWrite) {
+  if (auto match = buffer.getDefiningOp<MatchBufferOp>();
+      match && isInside(buffer))
+    return addMatchedAccess(match, isWrite);
   if (isInside(buffer))
-    return; // allocated or matched inside the block
+    return; // allocated inside the block
   SmallVector<DimRange> dims;
   for (AffineExpr index : getExprsOverInputs(map)) {
     // The index over the collector's inputs; operands it does not use do
