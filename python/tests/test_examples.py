@@ -3,13 +3,13 @@ import os
 import subprocess
 import sys
 
-from conftest import ROOT
+from conftest import BUILD_DIR, ROOT
 
 EXAMPLES = os.path.join(ROOT, "examples", "python")
 
 
-def run(name):
-    result = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)],
+def run(name, *args):
+    result = subprocess.run([sys.executable, os.path.join(EXAMPLES, name), *args],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -60,7 +60,7 @@ def test_custom_pass():
 
 
 def test_intrinsic_pass():
-    out = run("intrinsic_pass.py")
+    out = run("intrinsic_pass.py", os.path.join(BUILD_DIR, "lib", "TIRMarkIntrinsicLoops.so"))
     assert 'for j in T.serial(0, 16, annotations={"pragma_custom_intrin": "vmac"}):' in out
     assert "for k in range(12):" in out  # 12 does not divide by 8: unmarked
     assert "the Python pass and the C++ plugin give the same IR" in out

@@ -10,7 +10,7 @@ import tensorir as tvm
 from tensorir import te, tir
 from tensorir.script import tir as T
 
-from conftest import ROOT
+from conftest import BUILD_DIR, ROOT
 
 
 @T.prim_func
@@ -239,7 +239,7 @@ def test_cxx_passes_as_python_passes():
     tvm.ir.assert_structural_equal(both, tvm.tir.transform.Canonicalize()(lowered))
 
 
-PLUGIN = os.path.join(ROOT, "build", "lib", "TIRMarkIntrinsicLoops.so")
+PLUGIN = os.path.join(BUILD_DIR, "lib", "TIRMarkIntrinsicLoops.so")
 
 
 @pytest.mark.skipif(not os.path.exists(PLUGIN), reason="the example plugin is not built")
