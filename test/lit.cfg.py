@@ -57,3 +57,11 @@ if "Address" in config.llvm_use_sanitizer:
     # without unpoisoning: manual poisoning off, unless ASAN_OPTIONS says
     # otherwise (scripts/sanitize.sh explains it).
     config.environment.setdefault("ASAN_OPTIONS", "allow_user_poisoning=0")
+
+# The CUDA toolkit's ptxas assembles the PTX of GPU kernels when the
+# toolkit is there (its default place, or $CUDA_PATH); no GPU is needed.
+cuda_path = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+ptxas = os.path.join(cuda_path, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -76,4 +76,9 @@ void mlir::tir::registerTIRPipelines() {
       "vectorized/unrolled loops, parallel loops on OpenMP, then upstream "
       "conversions",
       buildLowerToLLVMPipeline);
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "tir-lower-to-nvvm",
+      "Lower scheduled tir with thread-bound loops for NVIDIA GPUs: kernels "
+      "as gpu.launch, lowered to NVVM and serialized as PTX or cubins",
+      buildLowerToNVVMPipeline);
 }

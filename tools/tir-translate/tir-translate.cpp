@@ -13,6 +13,7 @@
 #include "TensorIR/Pipelines/Passes.h"
 #include "TensorIR/Target/TVMScript.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -105,8 +106,63 @@ static void registerTIRToTVMScriptTranslation() {
       });
 }
 
+static llvm::cl::opt<std::string>
+    cudaChip("cuda-chip",
+             llvm::cl::desc("The GPU --tir-to-ptx generates code for"),
+             llvm::cl::init("sm_80"));
+static llvm::cl::opt<std::string>
+    cudaPath("cuda-path",
+             llvm::cl::desc("The CUDA toolkit (libdevice) for --tir-to-ptx"),
+             llvm::cl::init("/usr/local/cuda"));
+
+/// The PTX of the module's GPU kernels: tir input goes through
+/// --tir-lower-to-nvvm first. One kernel module prints as one PTX file;
+/// several are separated by `// -----` lines naming them.
+static LogicalResult translateToPTX(Operation *op, llvm::raw_ostream &output) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a builtin.module");
+  if (module.getOps<gpu::BinaryOp>().empty()) {
+    PassManager pm(op->getContext(), op->getName().getStringRef());
+    tir::LowerToNVVMOptions options;
+    options.chip = cudaChip;
+    options.cudaPath = cudaPath;
+    options.format = "isa";
+    tir::buildLowerToNVVMPipeline(pm, options);
+    if (failed(pm.run(op)))
+      return failure();
+  }
+  auto binaries = llvm::to_vector(module.getOps<gpu::BinaryOp>());
+  if (binaries.empty())
+    return module.emitError("no GPU kernel: a kernel starts at a loop bound "
+                            "to blockIdx or threadIdx");
+  for (gpu::BinaryOp binary : binaries)
+    for (Attribute attr : binary.getObjectsAttr()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (object.getFormat() != gpu::CompilationTarget::Assembly)
+        return binary.emitError("holds no PTX (it was serialized as a "
+                                "binary)");
+      if (binaries.size() > 1)
+        output << "// ----- gpu.module @" << binary.getSymName() << "\n";
+      output << object.getObject().getValue();
+    }
+  return success();
+}
+
+static void registerTIRToPTXTranslation() {
+  TranslateFromMLIRRegistration registration(
+      "tir-to-ptx",
+      "Print the PTX of tir's GPU kernels (tir lowered with "
+      "--tir-lower-to-nvvm first)",
+      translateToPTX, [](DialectRegistry &registry) {
+        tir::registerAllDialects(registry);
+        tir::registerAllExtensions(registry);
+      });
+}
+
 int main(int argc, char **argv) {
   registerTIRToLLVMIRTranslation();
   registerTIRToTVMScriptTranslation();
+  registerTIRToPTXTranslation();
   return failed(mlirTranslateMain(argc, argv, "tir translation driver"));
 }

@@ -8,6 +8,7 @@
 #define TENSORIR_CONVERSION_PASSES_H
 
 #include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
+#include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
 
 namespace mlir::tir {

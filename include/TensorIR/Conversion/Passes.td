@@ -67,6 +67,32 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
+  let summary = "Turn nests of thread-bound tir loops into gpu.launch kernels";
+  let description = [{
+    Each outermost `tir.for` bound to a thread (`thread_binding<"...">`),
+    with everything under it, becomes one `gpu.launch`, as TVM splits a
+    function into kernels: `blockIdx.{x,y,z}` loops set the grid,
+    `threadIdx.{x,y,z}` loops the block, each dimension as large as the
+    largest loop bound to it (constant extents, or one runtime extent
+    defined outside the kernel). Every thread-bound loop inside becomes its
+    induction variable, `lower bound + the thread's index`, and its body
+    runs under `if index < extent` when the dimension is larger than the
+    loop. Several loops may share a tag (one after another); a tag bound
+    again inside its own loop, virtual threads (`vthread`) and dynamic
+    extents that differ are errors naming the loop. The kernels' other tir
+    ops stay for `--convert-tir-to-scf`, which runs after this.
+
+    A kernel may use the function's parameters and values defined before
+    it; a buffer allocated outside a kernel and used inside (an
+    intermediate in global memory) and `shared` / `local` buffers are not
+    lowered yet, and are refused with the buffer's name.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
   let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
   let description = [{

@@ -49,6 +49,34 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
 
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The GPU to generate code for (sm_80, sm_90, ...)"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. '+ptx80' (the chip's default PTX "
+                     "version otherwise)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("The CUDA toolkit: libdevice for math functions, "
+                     "ptxas for cubins"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What each kernel module becomes: 'isa' (PTX), 'bin' "
+                     "(a cubin, through the toolkit's ptxas) or 'fatbin'"),
+      llvm::cl::init("isa")};
+};
+
+/// Thread-bound loops to gpu.launch kernels, the kernels lowered to NVVM
+/// and serialized (PTX or a cubin) in gpu.binary ops; the host side keeps
+/// its gpu.launch_func ops.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
 /// Registers `--tir-lower-to-llvm`.
 void registerTIRPipelines();
 

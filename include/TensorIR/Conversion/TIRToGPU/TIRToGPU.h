@@ -1,0 +1,23 @@
+//===- TIRToGPU.h - thread-bound loops to gpu.launch ------------*- C++ -*-===//
+
+#ifndef TENSORIR_CONVERSION_TIRTOGPU_TIRTOGPU_H
+#define TENSORIR_CONVERSION_TIRTOGPU_TIRTOGPU_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tir {
+
+#define GEN_PASS_DECL_CONVERTTIRTOGPUPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+
+/// Turns each outermost thread-bound tir.for under `root`, with the
+/// thread-bound loops inside it, into one gpu.launch (see
+/// convert-tir-to-gpu). Fails, with a diagnostic and no change, on kernels
+/// it cannot launch.
+LogicalResult convertTIRToGPU(Operation *root);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_CONVERSION_TIRTOGPU_TIRTOGPU_H

@@ -1,0 +1,236 @@
+//===- TIRToGPU.cpp - thread-bound loops to gpu.launch --------------------===//
+//
+// TVM splits a function into kernels at its outermost thread-bound loops
+// and launches each with the grid and block its blockIdx / threadIdx loops
+// describe. This pass does the same in MLIR: each kernel becomes a
+// gpu.launch, each thread-bound loop its thread's index (guarded where the
+// dimension is larger than the loop), and the rest of the kernel stays tir
+// for --convert-tir-to-scf.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+/// Where a thread tag points: the grid (blockIdx) or the block (threadIdx),
+/// and which of x, y, z.
+struct ThreadDim {
+  bool grid;
+  unsigned axis;
+};
+
+/// The size of one launch dimension: a constant, or a value defined before
+/// the kernel (a loop `0 to %n`).
+struct DimSize {
+  int64_t constant = 1;
+  Value dynamic;
+};
+
+/// One kernel: its outermost loop, the thread-bound loops under it
+/// (outermost first) and the size of each of the six dimensions.
+struct Kernel {
+  ForOp root;
+  SmallVector<ForOp> loops;
+  DimSize sizes[2][3];
+};
+
+std::optional<ThreadDim> parseTag(StringRef tag) {
+  bool grid = tag.consume_front("blockIdx.");
+  if (!grid && !tag.consume_front("threadIdx."))
+    return std::nullopt;
+  if (tag.size() != 1 || tag[0] < 'x' || tag[0] > 'z')
+    return std::nullopt;
+  return ThreadDim{grid, static_cast<unsigned>(tag[0] - 'x')};
+}
+
+/// The checks of one kernel, and the sizes of its dimensions.
+LogicalResult analyzeKernel(Kernel &kernel) {
+  bool ok = true;
+  kernel.root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<ForOp>(op);
+        loop && loop.getKind() == ForKind::ThreadBinding)
+      kernel.loops.push_back(loop);
+    if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
+      auto space = dyn_cast_if_present<StringAttr>(
+          cast<MemRefType>(alloc.getType()).getMemorySpace());
+      if (space && (space.getValue() == "shared" ||
+                    space.getValue().starts_with("shared.") ||
+                    space.getValue() == "local")) {
+        alloc.emitOpError("allocates a '")
+            << space.getValue()
+            << "' buffer in a GPU kernel; shared and local memory are not "
+               "lowered yet";
+        ok = false;
+      }
+    }
+    // Every value the kernel uses from outside must be one the launch can
+    // pass: scalars and the function's buffers, not a buffer the host
+    // function allocates (global memory the runtime does not manage yet).
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && isa<AllocBufferOp>(def) && !kernel.root->isAncestor(def)) {
+        op->emitOpError("uses buffer '")
+            << getBufferName(operand)
+            << "', allocated outside the GPU kernel that starts at the "
+               "thread-bound loop '"
+            << kernel.root.getVarName().value_or("")
+            << "'; intermediate buffers in global memory are not lowered "
+               "yet (allocate it inside the kernel)";
+        ok = false;
+      }
+    }
+  });
+  if (!ok)
+    return failure();
+  bool seen[2][3] = {};
+  for (ForOp loop : kernel.loops) {
+    StringRef tag = *loop.getThread();
+    std::optional<ThreadDim> dim = parseTag(tag);
+    if (!dim)
+      return loop.emitOpError("is bound to '")
+             << tag
+             << "'; GPU kernels lower blockIdx.{x,y,z} and threadIdx.{x,y,z} "
+                "(virtual threads are not lowered yet)";
+    for (Operation *p = loop->getParentOp(); p && p != kernel.root->getParentOp();
+         p = p->getParentOp())
+      if (auto outer = dyn_cast<ForOp>(p);
+          outer && outer.getKind() == ForKind::ThreadBinding &&
+          outer.getThread() == tag)
+        return loop.emitOpError("is bound to '")
+               << tag << "' inside a loop bound to it already";
+    OpFoldResult lo = loop.getMixedLowerBound();
+    OpFoldResult hi = loop.getMixedUpperBound();
+    std::optional<int64_t> loConst = getConstantIntValue(lo);
+    std::optional<int64_t> hiConst = getConstantIntValue(hi);
+    DimSize &size = kernel.sizes[dim->grid ? 0 : 1][dim->axis];
+    bool first = !seen[dim->grid ? 0 : 1][dim->axis];
+    seen[dim->grid ? 0 : 1][dim->axis] = true;
+    if (loConst && hiConst) {
+      if (size.dynamic)
+        return loop.emitOpError("is bound to '")
+               << tag
+               << "' with a constant extent, where another loop gives it a "
+                  "runtime one";
+      size.constant =
+          first ? *hiConst - *loConst : std::max(size.constant, *hiConst - *loConst);
+      continue;
+    }
+    Value upper = dyn_cast_if_present<Value>(hi);
+    if (!loConst || *loConst != 0 || !upper ||
+        (upper.getDefiningOp() &&
+         kernel.root->isAncestor(upper.getDefiningOp())))
+      return loop.emitOpError("is bound to '")
+             << tag
+             << "' with a runtime extent the launch cannot size: a GPU "
+                "kernel's dynamic loops run from 0 to a value defined before "
+                "the kernel";
+    if ((!first && !size.dynamic) || (size.dynamic && size.dynamic != upper))
+      return loop.emitOpError("is bound to '")
+             << tag << "', which another loop gives another extent";
+    size.dynamic = upper;
+  }
+  return success();
+}
+
+
+void rewriteKernel(Kernel &kernel) {
+  ForOp root = kernel.root;
+  Location loc = root.getLoc();
+  OpBuilder b(root);
+  Value sizes[2][3];
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  for (unsigned g = 0; g < 2; ++g)
+    for (unsigned a = 0; a < 3; ++a) {
+      const DimSize &size = kernel.sizes[g][a];
+      Value &c = constants[size.constant];
+      if (!size.dynamic && !c)
+        c = arith::ConstantIndexOp::create(b, loc, size.constant);
+      sizes[g][a] = size.dynamic ? size.dynamic : c;
+    }
+  auto launch =
+      gpu::LaunchOp::create(b, loc, sizes[0][0], sizes[0][1], sizes[0][2],
+                            sizes[1][0], sizes[1][1], sizes[1][2]);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToEnd(&body);
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  root->moveBefore(terminator);
+  gpu::KernelDim3 ids[2] = {launch.getBlockIds(), launch.getThreadIds()};
+  for (ForOp loop : kernel.loops) {
+    ThreadDim dim = *parseTag(*loop.getThread());
+    gpu::KernelDim3 id3 = ids[dim.grid ? 0 : 1];
+    Value id = dim.axis == 0 ? id3.x : dim.axis == 1 ? id3.y : id3.z;
+    b.setInsertionPoint(loop);
+    Location l = loop.getLoc();
+    OpFoldResult lo = loop.getMixedLowerBound();
+    OpFoldResult hi = loop.getMixedUpperBound();
+    Value iv = id;
+    if (!isConstantIntValue(lo, 0))
+      iv = arith::AddIOp::create(
+          b, l, getValueOrCreateConstantIndexOp(b, l, lo), id);
+    // A guard where the dimension is larger than this loop.
+    const DimSize &size = kernel.sizes[dim.grid ? 0 : 1][dim.axis];
+    std::optional<int64_t> loConst = getConstantIntValue(lo);
+    std::optional<int64_t> hiConst = getConstantIntValue(hi);
+    bool guard = !size.dynamic && loConst && hiConst &&
+                 *hiConst - *loConst < size.constant;
+    Block *target = loop->getBlock();
+    Block::iterator before = loop->getIterator();
+    if (guard) {
+      Value extent =
+          arith::ConstantIndexOp::create(b, l, *hiConst - *loConst);
+      Value inRange = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::ult, id, extent);
+      auto ifOp = scf::IfOp::create(b, l, inRange, /*withElseRegion=*/false);
+      target = ifOp.thenBlock();
+      before = target->getTerminator()->getIterator();
+    }
+    Block *loopBody = loop.getBody();
+    loopBody->getArgument(0).replaceAllUsesWith(iv);
+    target->getOperations().splice(before, loopBody->getOperations());
+    loop->erase();
+  }
+}
+
+} // namespace
+
+LogicalResult mlir::tir::convertTIRToGPU(Operation *root) {
+  SmallVector<Kernel> kernels;
+  root->walk<WalkOrder::PreOrder>([&](ForOp loop) {
+    if (loop.getKind() != ForKind::ThreadBinding)
+      return WalkResult::advance();
+    kernels.push_back({loop, {}, {}});
+    return WalkResult::skip();
+  });
+  for (Kernel &kernel : kernels)
+    if (failed(analyzeKernel(kernel)))
+      return failure();
+  for (Kernel &kernel : kernels)
+    rewriteKernel(kernel);
+  return success();
+}
+
+namespace {
+struct ConvertTIRToGPUPass
+    : public tir::impl::ConvertTIRToGPUPassBase<ConvertTIRToGPUPass> {
+  void runOnOperation() override {
+    if (failed(convertTIRToGPU(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace

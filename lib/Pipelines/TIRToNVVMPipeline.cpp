@@ -1,0 +1,52 @@
+//===- TIRToNVVMPipeline.cpp - tir kernels to NVVM and PTX ----------------===//
+
+#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Pipelines/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                         const LowerToNVVMOptions &options) {
+  pm.addPass(createTIRRestoreDeclaredLayoutsPass());
+  pm.addPass(createTIRRemoveAssumePass());
+  // Kernels first (thread-bound loops become gpu.launch), then the rest of
+  // tir as on the CPU, inside and outside them. Storage scopes are refused
+  // in kernels for now (convert-tir-to-gpu), so dropping them is safe.
+  pm.addPass(createConvertTIRToGPUPass());
+  ConvertTIRToSCFPassOptions toSCF;
+  toSCF.dropStorageScopes = true;
+  pm.addPass(createConvertTIRToSCFPass(toSCF));
+  pm.addPass(createTIRVectorizeLoopsPass());
+  pm.addPass(createTIRUnrollLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  // Math functions come from libdevice when the toolkit has it.
+  SmallString<256> libdevice(options.cudaPath.getValue());
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (llvm::sys::fs::exists(libdevice))
+    target.linkLibs.push_back(libdevice.str().str());
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaPath;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
