@@ -142,9 +142,14 @@ static LogicalResult translateToPTX(Operation *op, llvm::raw_ostream &output) {
       if (object.getFormat() != gpu::CompilationTarget::Assembly)
         return binary.emitError("holds no PTX (it was serialized as a "
                                 "binary)");
+      StringRef ptx = object.getObject().getValue();
+      if (ptx.contains(".extern .func") && ptx.contains("__nv_"))
+        return binary.emitError("calls libdevice's math functions, but "
+                                "libdevice was not found under '")
+               << cudaPath << "' (--cuda-path)";
       if (binaries.size() > 1)
         output << "// ----- gpu.module @" << binary.getSymName() << "\n";
-      output << object.getObject().getValue();
+      output << ptx;
     }
   return success();
 }

@@ -83,10 +83,16 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     extents that differ are errors naming the loop. The kernels' other tir
     ops stay for `--convert-tir-to-scf`, which runs after this.
 
-    A kernel may use the function's parameters and values defined before
-    it; a buffer allocated outside a kernel and used inside (an
-    intermediate in global memory) and `shared` / `local` buffers are not
-    lowered yet, and are refused with the buffer's name.
+    A kernel may use the function's parameters (and views of them) and
+    scalars defined before it. Refused with the loop's, block's or buffer's
+    name: launches over CUDA's limits; a thread-bound loop that reaches a
+    reduce iteration variable (a cross-thread reduction for threadIdx, not
+    lowered yet; a race for blockIdx); buffers made outside the kernel
+    (intermediates in global memory, constants); buffers in the kernel with
+    a scope other than global / local, or with thread-bound loops inside
+    their scope (threads would share them: shared memory, not lowered yet);
+    calls and constant buffers inside kernels. A buffer in a kernel is
+    private to its thread.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
@@ -59,41 +61,129 @@ std::optional<ThreadDim> parseTag(StringRef tag) {
   return ThreadDim{grid, static_cast<unsigned>(tag[0] - 'x')};
 }
 
+/// A thread-bound loop whose index reaches a reduce iteration variable
+/// (directly, through index arithmetic or other pure ops, through the
+/// iteration variables of enclosing blocks, or through the bounds of inner
+/// loops) makes its threads reduce into one place. TVM lowers that for
+/// threadIdx (warp shuffles and shared memory) and forbids it for
+/// blockIdx; lowered as it stands, the threads would race.
+LogicalResult checkNoCrossThreadReduction(ForOp loop) {
+  SmallVector<Value> values{loop.getInductionVar()};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!values.empty()) {
+    Value v = values.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto block = dyn_cast<BlockOp>(user)) {
+        for (unsigned i : block.getIterVarsFedBy(v)) {
+          if (block.getIterType(i) == IterType::Reduce) {
+            bool grid = loop.getThread()->starts_with("blockIdx.");
+            return loop.emitOpError("is bound to '")
+                   << *loop.getThread() << "' and feeds a reduce variable of "
+                   << "block '" << block.getBlockName() << "': "
+                   << (grid ? "the blocks of a grid would race on its output "
+                              "(only threadIdx loops may reduce)"
+                            : "cross-thread reductions are not lowered to "
+                              "GPU kernels yet");
+          }
+          values.push_back(block.getBody()->getArgument(i));
+        }
+        continue;
+      }
+      if (auto inner = dyn_cast<ForOp>(user)) {
+        values.push_back(inner.getInductionVar()); // a bound of the loop
+        continue;
+      }
+      if (user->getNumRegions() == 0 && isMemoryEffectFree(user) &&
+          seen.insert(user).second)
+        llvm::append_range(values, user->getResults());
+    }
+  }
+  return success();
+}
+
+/// Whether `v` is defined inside `kernel` (by an op, or as a block argument
+/// of an op, in it).
+bool definedIn(Value v, Operation *kernel) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    def = v.getParentBlock()->getParentOp();
+  return kernel->isAncestor(def);
+}
+
+/// The buffer a view (tir.match_buffer) of views is of.
+Value viewSource(Value buffer) {
+  while (auto match = buffer.getDefiningOp<MatchBufferOp>())
+    buffer = match.getSource();
+  return buffer;
+}
+
+/// The CUDA limits TVM's VerifyGPUCode checks: threads per block, and the
+/// size of each grid and block dimension.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+
 /// The checks of one kernel, and the sizes of its dimensions.
 LogicalResult analyzeKernel(Kernel &kernel) {
   bool ok = true;
-  kernel.root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+  Operation *root = kernel.root;
+  auto refuse = [&](Operation *op) {
+    ok = false;
+    return op->emitOpError();
+  };
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<ForOp>(op);
         loop && loop.getKind() == ForKind::ThreadBinding)
       kernel.loops.push_back(loop);
     if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
+      // Inside a kernel an allocation is per thread (private memory): right
+      // only where no thread-bound loop runs in its scope. Memory that
+      // threads share (shared, warp, fragments) is not lowered yet.
       auto space = dyn_cast_if_present<StringAttr>(
           cast<MemRefType>(alloc.getType()).getMemorySpace());
-      if (space && (space.getValue() == "shared" ||
-                    space.getValue().starts_with("shared.") ||
-                    space.getValue() == "local")) {
-        alloc.emitOpError("allocates a '")
-            << space.getValue()
-            << "' buffer in a GPU kernel; shared and local memory are not "
-               "lowered yet";
-        ok = false;
-      }
+      if (space && space.getValue() != "local" && space.getValue() != "global")
+        refuse(alloc) << "allocates a '" << space.getValue()
+                      << "' buffer in a GPU kernel; memory that threads share "
+                         "is not lowered yet";
+      Operation *scope = alloc->getParentOp();
+      bool threadsInside = false;
+      scope->walk([&](ForOp inner) {
+        threadsInside |=
+            inner != scope && inner.getKind() == ForKind::ThreadBinding;
+      });
+      if (threadsInside)
+        refuse(alloc) << "allocates buffer '"
+                      << getBufferName(alloc.getResult())
+                      << "' above thread-bound loops of a GPU kernel: each "
+                         "thread would get a copy of its own, where the loops "
+                         "share it; shared memory is not lowered yet";
     }
-    // Every value the kernel uses from outside must be one the launch can
-    // pass: scalars and the function's buffers, not a buffer the host
-    // function allocates (global memory the runtime does not manage yet).
+    if (isa<AllocateConstOp>(op))
+      refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
+                    "GPU kernels yet";
+    if (auto call = dyn_cast<CallOp>(op))
+      refuse(op) << "calls '" << call.getCallee()
+                 << "' in a GPU kernel; calls are not lowered to GPU kernels "
+                    "yet";
+    // Every buffer the kernel uses from outside must be one the launch can
+    // pass: a parameter of the function (or a view of one), not memory the
+    // host function allocates (the runtime does not manage device memory
+    // for intermediates yet).
     for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (def && isa<AllocBufferOp>(def) && !kernel.root->isAncestor(def)) {
-        op->emitOpError("uses buffer '")
-            << getBufferName(operand)
-            << "', allocated outside the GPU kernel that starts at the "
-               "thread-bound loop '"
-            << kernel.root.getVarName().value_or("")
-            << "'; intermediate buffers in global memory are not lowered "
-               "yet (allocate it inside the kernel)";
-        ok = false;
-      }
+      if (!isa<MemRefType>(operand.getType()) || definedIn(operand, root))
+        continue;
+      Value source = viewSource(operand);
+      auto arg = dyn_cast<BlockArgument>(source);
+      if (arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+        continue;
+      refuse(op) << "uses buffer '" << getBufferName(source)
+                 << "', made outside the GPU kernel that starts at the "
+                    "thread-bound loop '"
+                 << kernel.root.getVarName().value_or("")
+                 << "'; a kernel reads and writes the function's parameters "
+                    "(intermediate buffers in global memory are not lowered "
+                    "yet)";
     }
   });
   if (!ok)
@@ -107,13 +197,15 @@ LogicalResult analyzeKernel(Kernel &kernel) {
              << tag
              << "'; GPU kernels lower blockIdx.{x,y,z} and threadIdx.{x,y,z} "
                 "(virtual threads are not lowered yet)";
-    for (Operation *p = loop->getParentOp(); p && p != kernel.root->getParentOp();
-         p = p->getParentOp())
+    for (Operation *p = loop->getParentOp();
+         p && p != kernel.root->getParentOp(); p = p->getParentOp())
       if (auto outer = dyn_cast<ForOp>(p);
           outer && outer.getKind() == ForKind::ThreadBinding &&
           outer.getThread() == tag)
         return loop.emitOpError("is bound to '")
                << tag << "' inside a loop bound to it already";
+    if (failed(checkNoCrossThreadReduction(loop)))
+      return failure();
     OpFoldResult lo = loop.getMixedLowerBound();
     OpFoldResult hi = loop.getMixedUpperBound();
     std::optional<int64_t> loConst = getConstantIntValue(lo);
@@ -127,14 +219,12 @@ LogicalResult analyzeKernel(Kernel &kernel) {
                << tag
                << "' with a constant extent, where another loop gives it a "
                   "runtime one";
-      size.constant =
-          first ? *hiConst - *loConst : std::max(size.constant, *hiConst - *loConst);
+      size.constant = first ? *hiConst - *loConst
+                            : std::max(size.constant, *hiConst - *loConst);
       continue;
     }
     Value upper = dyn_cast_if_present<Value>(hi);
-    if (!loConst || *loConst != 0 || !upper ||
-        (upper.getDefiningOp() &&
-         kernel.root->isAncestor(upper.getDefiningOp())))
+    if (!loConst || *loConst != 0 || !upper || definedIn(upper, root))
       return loop.emitOpError("is bound to '")
              << tag
              << "' with a runtime extent the launch cannot size: a GPU "
@@ -145,9 +235,36 @@ LogicalResult analyzeKernel(Kernel &kernel) {
              << tag << "', which another loop gives another extent";
     size.dynamic = upper;
   }
+  for (ForOp loop : kernel.loops) {
+    std::optional<int64_t> lo = getConstantIntValue(loop.getMixedLowerBound());
+    std::optional<int64_t> hi = getConstantIntValue(loop.getMixedUpperBound());
+    if (lo && hi && *hi <= *lo)
+      return loop.emitOpError("is bound to '")
+             << *loop.getThread()
+             << "' with no iterations; a GPU launch needs at least one "
+                "thread in each dimension";
+  }
+  static const char *axes = "xyz";
+  int64_t threads = 1;
+  for (unsigned a = 0; a < 3; ++a) {
+    const DimSize &grid = kernel.sizes[0][a], &block = kernel.sizes[1][a];
+    if (!grid.dynamic && grid.constant > kMaxGridDim[a])
+      return kernel.root.emitOpError("starts a GPU kernel whose grid is ")
+             << grid.constant << " blocks along " << axes[a]
+             << ", over CUDA's limit of " << kMaxGridDim[a];
+    if (!block.dynamic && block.constant > kMaxBlockDim[a])
+      return kernel.root.emitOpError("starts a GPU kernel whose blocks are ")
+             << block.constant << " threads along " << axes[a]
+             << ", over CUDA's limit of " << kMaxBlockDim[a];
+    if (!block.dynamic)
+      threads *= block.constant;
+  }
+  if (threads > kMaxThreadsPerBlock)
+    return kernel.root.emitOpError("starts a GPU kernel of ")
+           << threads << " threads per block, over CUDA's limit of "
+           << kMaxThreadsPerBlock;
   return success();
 }
-
 
 void rewriteKernel(Kernel &kernel) {
   ForOp root = kernel.root;
@@ -181,8 +298,8 @@ void rewriteKernel(Kernel &kernel) {
     OpFoldResult hi = loop.getMixedUpperBound();
     Value iv = id;
     if (!isConstantIntValue(lo, 0))
-      iv = arith::AddIOp::create(
-          b, l, getValueOrCreateConstantIndexOp(b, l, lo), id);
+      iv = arith::AddIOp::create(b, l,
+                                 getValueOrCreateConstantIndexOp(b, l, lo), id);
     // A guard where the dimension is larger than this loop.
     const DimSize &size = kernel.sizes[dim.grid ? 0 : 1][dim.axis];
     std::optional<int64_t> loConst = getConstantIntValue(lo);
@@ -192,10 +309,9 @@ void rewriteKernel(Kernel &kernel) {
     Block *target = loop->getBlock();
     Block::iterator before = loop->getIterator();
     if (guard) {
-      Value extent =
-          arith::ConstantIndexOp::create(b, l, *hiConst - *loConst);
-      Value inRange = arith::CmpIOp::create(
-          b, l, arith::CmpIPredicate::ult, id, extent);
+      Value extent = arith::ConstantIndexOp::create(b, l, *hiConst - *loConst);
+      Value inRange =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, id, extent);
       auto ifOp = scf::IfOp::create(b, l, inRange, /*withElseRegion=*/false);
       target = ifOp.thenBlock();
       before = target->getTerminator()->getIterator();

@@ -31,7 +31,7 @@ func.func @rebound(%A: memref<8x8xf32>) {
 func.func @shared_memory(%A: memref<32xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{allocates a 'shared' buffer in a GPU kernel; shared and local memory are not lowered yet}}
+      // expected-error @+1 {{allocates a 'shared' buffer in a GPU kernel; memory that threads share is not lowered yet}}
       %S = tir.alloc_buffer : memref<32xf32, "shared">
       %x = tir.load %A[%vi] : memref<32xf32>
       tir.store %x, %S[%vi] : memref<32xf32, "shared">
@@ -47,7 +47,7 @@ func.func @global_intermediate(%A: memref<32xf32>) {
   %G = tir.alloc_buffer {buffer_name = "G"} : memref<32xf32>
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{uses buffer 'G', allocated outside the GPU kernel that starts at the thread-bound loop 't'; intermediate buffers in global memory are not lowered yet (allocate it inside the kernel)}}
+      // expected-error @+1 {{uses buffer 'G', made outside the GPU kernel that starts at the thread-bound loop 't'; a kernel reads and writes the function's parameters (intermediate buffers in global memory are not lowered yet)}}
       tir.store %one, %G[%vi] : memref<32xf32>
     }
   }
@@ -89,6 +89,154 @@ func.func @all_or_nothing(%A: memref<8xf32>) {
   tir.for %v = 0 to 8 thread_binding<"vthread"> {
     tir.block "B"(%vi = spatial(8, %v)) {
       tir.store %one, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @cross_thread_reduction(%A: memref<32xf32>, %S: memref<1xf32>) {
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    // expected-error @+1 {{is bound to 'threadIdx.x' and feeds a reduce variable of block 'S': cross-thread reductions are not lowered to GPU kernels yet}}
+    tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "S"(%vb = spatial(1, %b), %vk = reduce(32, %t)) {
+        tir.init {
+          %zero = arith.constant 0.0 : f32
+          tir.store %zero, %S[%vb] : memref<1xf32>
+        }
+        %a = tir.load %A[%vk] : memref<32xf32>
+        %s = tir.load %S[%vb] : memref<1xf32>
+        %sum = arith.addf %s, %a : f32
+        tir.store %sum, %S[%vb] : memref<1xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A buffer allocated above the thread-bound loops of a kernel would be one
+// copy per thread where the loops share it (shared memory).
+func.func @alloc_above_threads(%A: memref<32xf32>, %B: memref<32xf32>) {
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.block "K"(%vb = spatial(1, %b)) {
+      // expected-error @+1 {{allocates buffer 'G' above thread-bound loops of a GPU kernel: each thread would get a copy of its own, where the loops share it; shared memory is not lowered yet}}
+      %G = tir.alloc_buffer {buffer_name = "G"} : memref<32xf32>
+      tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+        tir.block "W"(%vi = spatial(32, %t)) {
+          %a = tir.load %A[%vi] : memref<32xf32>
+          tir.store %a, %G[%vi] : memref<32xf32>
+        }
+      }
+      tir.for %u = 0 to 32 thread_binding<"threadIdx.x"> {
+        tir.block "R"(%vi = spatial(32, %u)) {
+          %g = tir.load %G[31 - %vi] : memref<32xf32>
+          tir.store %g, %B[%vi] : memref<32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A view made on the host of a host buffer is host memory too.
+func.func @host_view(%A: memref<64xf32>) {
+  %one = arith.constant 1.0 : f32
+  tir.block "root"() {
+    %G = tir.alloc_buffer {buffer_name = "G"} : memref<64xf32>
+    %V = tir.match_buffer %G[0 : 32] : memref<64xf32> -> memref<32xf32, strided<[1]>>
+    tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "W"(%vi = spatial(32, %t)) {
+        // expected-error @+1 {{uses buffer 'G', made outside the GPU kernel}}
+        tir.store %one, %V[%vi] : memref<32xf32, strided<[1]>>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @grid_reduction(%A: memref<32xf32>, %S: memref<1xf32>) {
+  // expected-error @+1 {{is bound to 'blockIdx.x' and feeds a reduce variable of block 'S': the blocks of a grid would race on its output (only threadIdx loops may reduce)}}
+  tir.for %b = 0 to 32 thread_binding<"blockIdx.x"> {
+    tir.block "S"(%vk = reduce(32, %b)) {
+      %a = tir.load %A[%vk] : memref<32xf32>
+      %s = tir.load %S[0] : memref<1xf32>
+      %sum = arith.addf %s, %a : f32
+      tir.store %sum, %S[0] : memref<1xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @extent_from_inside(%A: memref<32x32xf32>) {
+  %one = arith.constant 1.0 : f32
+  tir.for %b = 0 to 32 thread_binding<"blockIdx.x"> {
+    // expected-error @+1 {{is bound to 'threadIdx.x' with a runtime extent the launch cannot size: a GPU kernel's dynamic loops run from 0 to a value defined before the kernel}}
+    tir.for %t = 0 to %b thread_binding<"threadIdx.x"> {
+      tir.block "A"(%vi = spatial(32, %b), %vj = spatial(32, %t)) {
+        tir.store %one, %A[%vi, %vj] : memref<32x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_threads(%A: memref<64x32xf32>) {
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{starts a GPU kernel of 2048 threads per block, over CUDA's limit of 1024}}
+  tir.for %y = 0 to 64 thread_binding<"threadIdx.y"> {
+    tir.for %x = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "A"(%vi = spatial(64, %y), %vj = spatial(32, %x)) {
+        tir.store %one, %A[%vi, %vj] : memref<64x32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @grid_too_tall(%A: memref<100000xf32>) {
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{starts a GPU kernel whose grid is 100000 blocks along y, over CUDA's limit of 65535}}
+  tir.for %y = 0 to 100000 thread_binding<"blockIdx.y"> {
+    tir.block "A"(%vi = spatial(100000, %y)) {
+      tir.store %one, %A[%vi] : memref<100000xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @no_threads(%A: memref<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{is bound to 'threadIdx.x' with no iterations; a GPU launch needs at least one thread in each dimension}}
+  tir.for %t = 0 to 0 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(8, %t)) {
+      tir.store %one, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @extern_call(%A: memref<8xf32>) {
+  tir.for %t = 0 to 8 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(8, %t)) {
+      // expected-error @+1 {{calls 'call_extern' in a GPU kernel; calls are not lowered to GPU kernels yet}}
+      tir.call "call_extern"("fence", %A) : (memref<8xf32>) -> ()
     }
   }
   return
