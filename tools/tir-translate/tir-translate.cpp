@@ -68,14 +68,20 @@ static LogicalResult translateToLLVMIR(Operation *op,
   return success();
 }
 
+/// What every translation's input may hold: tir and the dialects it is
+/// lowered through.
+static void registerTIR(DialectRegistry &registry) {
+  tir::registerAllDialects(registry);
+  tir::registerAllExtensions(registry);
+}
+
 static void registerTIRToLLVMIRTranslation() {
   TranslateFromMLIRRegistration registration(
       "mlir-to-llvmir",
       "Translate tir (lowered with tir-lower-to-llvm first) or llvm-dialect "
       "input to LLVM IR",
       translateToLLVMIR, [](DialectRegistry &registry) {
-        tir::registerAllDialects(registry);
-        tir::registerAllExtensions(registry);
+        registerTIR(registry);
         registerAllToLLVMIRTranslations(registry);
       });
 }
@@ -100,10 +106,7 @@ static void registerTIRToTVMScriptTranslation() {
       "tir-to-tvmscript",
       "Print tir functions as TVMScript (a @T.prim_func, or an "
       "@I.ir_module class for several), as tensorir.script parses it",
-      translateToTVMScript, [](DialectRegistry &registry) {
-        tir::registerAllDialects(registry);
-        tir::registerAllExtensions(registry);
-      });
+      translateToTVMScript, registerTIR);
 }
 
 static llvm::cl::opt<std::string>
@@ -159,10 +162,7 @@ static void registerTIRToPTXTranslation() {
       "tir-to-ptx",
       "Print the PTX of tir's GPU kernels (tir lowered with "
       "--tir-lower-to-nvvm first)",
-      translateToPTX, [](DialectRegistry &registry) {
-        tir::registerAllDialects(registry);
-        tir::registerAllExtensions(registry);
-      });
+      translateToPTX, registerTIR);
 }
 
 int main(int argc, char **argv) {
