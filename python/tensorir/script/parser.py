@@ -12,7 +12,7 @@ from ..ir import IRModule
 
 from .buffers import BufferParser
 from .expr import ExprParser
-from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ConstData,  # noqa: F401
+from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ConstData, dotted_name,  # noqa: F401
                      ScopedBuffer, ScriptError, ShapeVar, Value, annotation_attr)
 
 
@@ -106,23 +106,12 @@ class FunctionParser(BufferParser, ExprParser):
     @staticmethod
     def is_t(node, *names):
         """Whether `node` is T.<name> (or T.<a>.<b> for dotted names)."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name) or node.id != "T":
-            return False
-        return ".".join(reversed(parts)) in names
+        name = dotted_name(node, "T")
+        return name is not None and name in names
 
     @staticmethod
     def t_name(node):
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if isinstance(node, ast.Name) and node.id == "T":
-            return ".".join(reversed(parts))
-        return None
+        return dotted_name(node, "T")
 
     def const_int(self, node):
         value = self.static_value(node)

@@ -8,7 +8,7 @@ from ..relax.expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var, co
 from ..relax.function import Function, FunctionWriter
 from ..relax.struct_info import MLIR_TYPES, StructInfo, TensorStructInfo, TupleStructInfo
 from .parser import function_source, python_env
-from .values import ScriptError
+from .values import ScriptError, dotted_name
 
 
 def metadata_constants(metadata):
@@ -126,13 +126,7 @@ class GraphParser:
     @staticmethod
     def operator_name(func):
         """"permute_dims" / "nn.relu" for R.permute_dims / R.nn.relu."""
-        parts = []
-        while isinstance(func, ast.Attribute):
-            parts.append(func.attr)
-            func = func.value
-        if not isinstance(func, ast.Name) or func.id != "R" or not parts:
-            return None
-        return ".".join(reversed(parts))
+        return dotted_name(func, "R") or None
 
     def operator(self, node):
         """A high-level operator R.<op>(...) (relax.op's functions)."""

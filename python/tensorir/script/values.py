@@ -1,5 +1,19 @@
 """What the TVMScript parser works with: dtypes, values, buffers, errors,
 and the MLIR form of annotation values (shared with Schedule.annotate)."""
+import ast
+
+
+def dotted_name(node, root):
+    """"a.b" for the syntax `root.a.b` (T.axis.spatial, R.nn.relu), "" for
+    `root` alone, None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == root:
+        return ".".join(reversed(parts))
+    return None
+
 
 DTYPES = {
     "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",

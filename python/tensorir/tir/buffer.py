@@ -10,7 +10,6 @@ import re
 
 from .._text import split_top_level
 from ..ir.node import Node, Range
-from ..te import Var as TeVar
 from .expr import BufferLoad, PrimExpr, Var, convert
 
 __all__ = ["Buffer", "BufferLoad", "BufferRegion", "MatchBufferRegion", "decl_buffer",
@@ -22,11 +21,8 @@ _ELEMENT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16":
 
 
 def _dim(d):
-    if d is None or isinstance(d, PrimExpr):
-        return d
-    if isinstance(d, TeVar):
-        return convert(d)
-    return convert(d)
+    """A shape entry as a PrimExpr (None stays: a dimension not known)."""
+    return None if d is None else convert(d)
 
 
 class Buffer(Node):

@@ -19,13 +19,13 @@ object when nothing changed (mutator).
 """
 import re
 
-from ..ir.node import Node, Range
+from ..ir.node import Range
 from . import expr as E
 from . import stmt as S
 from .buffer import BufferRegion, MatchBufferRegion
 
 __all__ = ["PyStmtExprVisitor", "PyStmtExprMutator", "visitor", "mutator", "CHILDREN",
-           "type_key", "TYPE_KEYS", "children", "rebuild"]
+           "TYPE_KEYS", "children", "rebuild"]
 
 # Fields holding children, per class (a list field holds several).
 CHILDREN = {
@@ -61,11 +61,6 @@ for _cls in _LEAVES + (E.SizeVar,):
 TYPE_KEYS = {("" if cls in (E.IntImm, E.FloatImm) else "tir.") + cls.__name__: cls
              for cls in CHILDREN if cls not in (Range, S.IterVar, BufferRegion,
                                                 MatchBufferRegion)}
-
-
-def type_key(node):
-    cls = type(node)
-    return ("" if cls in (E.IntImm, E.FloatImm) else "tir.") + cls.__name__
 
 
 def _fields_of(node):
@@ -217,7 +212,3 @@ def mutator(cls):
     if not issubclass(cls, PyStmtExprMutator):
         raise TypeError(f"@mutator decorates a PyStmtExprMutator subclass, got {cls.__name__}")
     return cls
-
-
-def is_node(value):
-    return isinstance(value, Node)

@@ -12,6 +12,7 @@ import math
 from ..ir.node import Node, Op, Range
 from . import expr as E
 from . import stmt as S
+from .analysis import undefined_vars
 from .buffer import Buffer, BufferRegion, MatchBufferRegion
 
 __all__ = ["script", "Printer"]
@@ -233,7 +234,7 @@ class Printer:
         grid = [loop]
         while (_plain(grid[-1]) and isinstance(grid[-1].body, S.For) and _plain(grid[-1].body)
                and not any(any(v is x.loop_var for x in grid)
-                           for v in _vars(grid[-1].body.extent))):
+                           for v in undefined_vars(grid[-1].body.extent))):
             grid.append(grid[-1].body)
         if len(grid) > 1:
             extents = ", ".join(self.expr(x.extent) for x in grid)
@@ -331,7 +332,7 @@ class Printer:
         shape_vars, params, matches = [], [], []
         for p in f.params:
             for d in f.buffer_map[p].shape if p in f.buffer_map else []:
-                for v in _vars(d):
+                for v in undefined_vars(d):
                     if id(v) not in self.live:
                         shape_vars.append(self.define(v))
         for p in f.params:
@@ -404,15 +405,6 @@ def _end(rng):
     if isinstance(rng.min, E.IntImm) and isinstance(rng.extent, E.IntImm):
         return E.IntImm(rng.min.dtype, rng.min.value + rng.extent.value)
     return E.Add(rng.min, rng.extent)
-
-
-def _vars(e):
-    if isinstance(e, E.Var):
-        yield e
-    elif isinstance(e, Node):
-        for _, value in e.fields():
-            if isinstance(value, Node):
-                yield from _vars(value)
 
 
 def script(node):

@@ -16,6 +16,7 @@ import ast
 from ..ir.node import Range
 from . import expr as E
 from . import stmt as S
+from ..script.values import dotted_name
 from .buffer import Buffer, BufferRegion, MatchBufferRegion
 
 __all__ = ["read_function", "ReadError"]
@@ -40,14 +41,8 @@ class ReadError(ValueError):
 
 
 def _t(node):
-    """'name' for `T.name` (also T.axis.name), else None."""
-    if isinstance(node, ast.Attribute):
-        if isinstance(node.value, ast.Name) and node.value.id == "T":
-            return node.attr
-        if (isinstance(node.value, ast.Attribute) and node.value.attr == "axis"
-                and isinstance(node.value.value, ast.Name) and node.value.value.id == "T"):
-            return "axis." + node.attr
-    return None
+    """'name' for `T.name` ("axis.spatial" for T.axis.spatial), else None."""
+    return dotted_name(node, "T") or None
 
 
 class _Reader:

@@ -9,7 +9,7 @@ as annotations (For.annotations, Block.annotations).
 import enum
 
 from ..ir.node import Node, Range
-from .expr import IntImm, PrimExpr, Var, convert
+from .expr import PrimExpr, Var, convert
 
 __all__ = ["Stmt", "ForKind", "For", "IterVar", "Block", "BlockRealize", "BufferStore",
            "SeqStmt", "IfThenElse", "LetStmt", "Evaluate", "stmt_seq"]
@@ -252,7 +252,3 @@ def stmt_seq(*stmts):
     if not flat:
         raise ValueError("stmt_seq of no statements")
     return flat[0] if len(flat) == 1 else SeqStmt(flat)
-
-
-def const_true():
-    return IntImm("bool", 1)

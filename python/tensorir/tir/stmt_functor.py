@@ -16,7 +16,7 @@
 from ..ir.node import Node
 from . import expr as E
 from . import stmt as S
-from .functor import TYPE_KEYS, _fields_of, children, rebuild, type_key
+from .functor import TYPE_KEYS, _fields_of, children, rebuild
 
 __all__ = ["post_order_visit", "pre_order_visit", "ir_transform", "substitute"]
 
@@ -154,8 +154,3 @@ def substitute(node, vmap):
     return visit(node)
 
 
-
-
-def node_type(node):
-    """TVM's type key of a node ("tir.For", "IntImm", ...)."""
-    return type_key(node)

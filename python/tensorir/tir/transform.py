@@ -95,15 +95,15 @@ def DisableVectorize():  # noqa: N802 - TVM's naming of pass constructors
 # after phase 3 leaves tir (--convert-tir-to-scf onwards), where Python
 # passes have no nodes to see.
 LOWER_PHASES = [
-    ("InferAccessRegions", "RestoreDeclaredLayouts"),
-    ("RemoveAssume", "LowerInitBlock"),
-    ("NarrowPredicatedLoops",),
-    ("Canonicalize",),
+    (InferAccessRegions, RestoreDeclaredLayouts),
+    (RemoveAssume, LowerInitBlock),
+    (NarrowPredicatedLoops,),
+    (Canonicalize,),
 ]
 
 
 def phase_passes(phase):
     """The Pass objects of one phase (LOWER_PHASES)."""
-    return [globals()[name]() for name in LOWER_PHASES[phase]]
+    return [make() for make in LOWER_PHASES[phase]]
 
 
