@@ -1,11 +1,14 @@
 //===- TensorIRModule.cpp - the _tensorir Python extension ----------------===//
 //
 // What the Python package needs from the C++ libraries: parse and print tir
-// modules, run the schedule primitives on them with TVM-style handles, and
-// build and call them with numpy arrays.
+// modules, run passes and the schedule primitives on them with TVM-style
+// handles. Building and calling them is Runtime.cpp's, structural equality
+// StructuralEqual.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Context.h"
+#include "Runtime.h"
 #include "StructuralEqual.h"
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -16,7 +19,6 @@
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/InitAllPasses.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
-#include "TensorIR/Runtime/Runtime.h"
 #include "TensorIR/Schedule/Primitives.h"
 #include "TensorIR/Schedule/ScheduleState.h"
 
@@ -32,7 +34,6 @@
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -40,12 +41,10 @@
 
 namespace py = pybind11;
 using namespace mlir;
-namespace rt = mlir::tir::runtime;
-
-namespace {
+using namespace tirpy;
 
 /// One MLIR context for the process, with everything tir parses and lowers.
-MLIRContext &context() {
+MLIRContext &tirpy::context() {
   static MLIRContext *ctx = [] {
     DialectRegistry registry;
     tir::registerCompilerDialects(registry);
@@ -62,31 +61,7 @@ MLIRContext &context() {
   return *ctx;
 }
 
-/// Collects the error diagnostics emitted while it lives.
-class DiagnosticCollector {
-public:
-  DiagnosticCollector()
-      : handler(&context(), [this](Diagnostic &diag) {
-          if (diag.getSeverity() != DiagnosticSeverity::Error)
-            return success();
-          llvm::raw_string_ostream os(text);
-          if (!text.empty())
-            os << "\n";
-          os << location(diag.getLocation()) << ": error: " << diag;
-          for (Diagnostic &note : diag.getNotes())
-            os << "\n" << location(note.getLocation()) << ": note: " << note;
-          return success();
-        }) {}
-  std::string take() { return std::move(text); }
-
-  static std::string location(Location loc) {
-    return tir::describeLocation(loc);
-  }
-
-private:
-  std::string text;
-  ScopedDiagnosticHandler handler;
-};
+namespace {
 
 std::string print(Operation *op) {
   std::string s;
@@ -273,126 +248,6 @@ py::object primitiveSignature(const std::string &mnemonic) {
     attributes.push_back(n.str());
   return py::make_tuple(operands, attributes, model->hasVariadicOperand(),
                         model->returnsList(), model->getPythonResultCount());
-}
-
-//===----------------------------------------------------------------------===//
-// Build and call
-//===----------------------------------------------------------------------===//
-
-rt::DataType dtypeOf(const py::dtype &dt) {
-  char kind = dt.kind();
-  auto bits = static_cast<uint8_t>(dt.itemsize() * 8);
-  switch (kind) {
-  case 'f':
-    return {rt::DataType::Float, bits};
-  case 'i':
-    return {rt::DataType::Int, bits};
-  case 'u':
-    return {rt::DataType::UInt, bits};
-  case 'b':
-    return {rt::DataType::Bool, 1};
-  default:
-    throw py::type_error("arrays of numpy kind '" + std::string(1, kind) +
-                         "' cannot be passed to tir functions");
-  }
-}
-
-struct PyRuntimeModule {
-  std::shared_ptr<rt::Module> module;
-
-  std::vector<std::string> functions() const {
-    std::vector<std::string> names;
-    for (const rt::FunctionInfo &f : module->functions())
-      names.push_back(f.name);
-    return names;
-  }
-  std::string signature(const std::string &name) const {
-    const rt::FunctionInfo *info = module->find(name);
-    if (!info)
-      throw py::key_error("no function named '" + name + "'");
-    return info->str();
-  }
-
-  void call(const std::string &name, const py::args &args) {
-    std::vector<rt::Arg> converted;
-    for (py::handle arg : args) {
-      if (py::isinstance<py::bool_>(arg)) {
-        converted.push_back(rt::Arg::scalar(int64_t(arg.cast<bool>())));
-      } else if (py::isinstance<py::int_>(arg)) {
-        converted.push_back(rt::Arg::scalar(arg.cast<int64_t>()));
-      } else if (py::isinstance<py::float_>(arg)) {
-        converted.push_back(rt::Arg::scalar(arg.cast<double>()));
-      } else if (py::isinstance<py::array>(arg)) {
-        auto array = arg.cast<py::array>();
-        if (!array.writeable())
-          throw py::value_error("tir functions take writable arrays");
-        // The compiled code reads the machine's byte order: an array in the
-        // other one would give wrong numbers, silently.
-        std::string order = py::str(array.dtype().attr("byteorder"));
-        bool little = llvm::endianness::native == llvm::endianness::little;
-        if (order == (little ? ">" : "<"))
-          throw py::value_error(
-              "argument " + std::to_string(converted.size()) + " is " +
-              (little ? "big" : "little") +
-              "-endian; tir functions take arrays in the machine's byte "
-              "order (numpy: array.astype(array.dtype.newbyteorder('=')))");
-        std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
-        std::vector<int64_t> strides;
-        for (py::ssize_t d = 0; d < array.ndim(); ++d) {
-          if (array.strides(d) % array.itemsize() != 0)
-            throw py::value_error("array strides are not a multiple of its "
-                                  "element size");
-          strides.push_back(array.strides(d) / array.itemsize());
-        }
-        converted.push_back(
-            rt::Arg::buffer(array.mutable_data(), dtypeOf(array.dtype()),
-                            std::move(shape), std::move(strides)));
-      } else {
-        throw py::type_error("tir functions take numpy arrays, ints and "
-                             "floats, got " +
-                             std::string(py::str(arg.get_type())));
-      }
-    }
-    std::string error;
-    bool ok;
-    {
-      py::gil_scoped_release release;
-      ok = module->call(name, converted, error);
-    }
-    if (!ok)
-      throw py::value_error(error);
-  }
-};
-
-PyRuntimeModule build(const PyModule &m, const std::string &targetCPU,
-                      bool openmp) {
-  PyModule copy = m.clone();
-  DiagnosticCollector diags;
-  tir::CompileOptions options;
-  options.targetCPU = targetCPU;
-  options.openmp = openmp;
-  auto compiled = tir::compileModule(copy.get(), options);
-  if (failed(compiled))
-    throw py::value_error(diags.take());
-  return PyRuntimeModule{std::shared_ptr<rt::Module>(std::move(*compiled))};
-}
-
-void exportLibrary(const PyModule &m, const std::string &path,
-                   const std::string &targetCPU) {
-  PyModule copy = m.clone();
-  DiagnosticCollector diags;
-  tir::CompileOptions options;
-  options.targetCPU = targetCPU;
-  if (failed(tir::exportLibrary(copy.get(), options, path)))
-    throw py::value_error(diags.take());
-}
-
-PyRuntimeModule loadLibrary(const std::string &path) {
-  std::string error;
-  std::unique_ptr<rt::Module> module = rt::Module::load(path, error);
-  if (!module)
-    throw py::value_error(error);
-  return PyRuntimeModule{std::shared_ptr<rt::Module>(std::move(module))};
 }
 
 } // namespace
@@ -830,17 +685,7 @@ PYBIND11_MODULE(_tensorir, m) {
     return names;
   });
 
-  py::class_<PyRuntimeModule>(m, "RuntimeModule")
-      .def("functions", &PyRuntimeModule::functions)
-      .def("signature", &PyRuntimeModule::signature)
-      .def("call", &PyRuntimeModule::call);
-
-  m.def("build", &build, py::arg("module"), py::arg("target_cpu") = "native",
-        py::arg("openmp") = true);
-  m.def("export_library", &exportLibrary, py::arg("module"), py::arg("path"),
-        py::arg("target_cpu") = "native");
-  m.def("load_library", &loadLibrary, py::arg("path"));
-  m.def("set_num_threads", &rt::setNumThreads);
-  bindStructuralEqual(m,
-                      [](py::handle h) { return h.cast<PyModule &>().get(); });
+  auto getModule = [](py::handle h) { return h.cast<PyModule &>().get(); };
+  bindRuntime(m, getModule);
+  bindStructuralEqual(m, getModule);
 }
