@@ -30,6 +30,8 @@ extern "C" {
 enum { TIR_INT = 0, TIR_UINT = 1, TIR_FLOAT = 2, TIR_BFLOAT = 4, TIR_BOOL = 6 };
 /* Argument kinds. */
 enum { TIR_ARG_BUFFER = 0, TIR_ARG_INT = 1, TIR_ARG_FLOAT = 2 };
+/* Device types (DLPack's); 0 in a tirBuffer also means the CPU. */
+enum { TIR_DEVICE_CPU = 1, TIR_DEVICE_CUDA = 2 };
 
 typedef struct tirModule tirModule;
 
@@ -41,6 +43,10 @@ typedef struct {
   const int64_t *strides;
   uint8_t code;
   uint8_t bits;
+  /* Where `data` is: TIR_DEVICE_CPU (or 0) or TIR_DEVICE_CUDA, and which
+   * GPU. A module built for CUDA takes buffers on one GPU only. */
+  int32_t deviceType;
+  int32_t deviceId;
 } tirBuffer;
 
 typedef struct {
@@ -83,6 +89,31 @@ const char *tirModuleFunctionSignature(const tirModule *module, int32_t index);
 int tirModuleCall(tirModule *module, const char *function, const tirArg *args,
                   int32_t numArgs);
 
+/* Where the module's functions run: TIR_DEVICE_CPU or TIR_DEVICE_CUDA; -1
+ * (and a message) when `module` is NULL. */
+int32_t tirModuleTarget(const tirModule *module);
+
+/* GPUs (the CUDA driver is loaded on first use, with dlopen). The number of
+ * CUDA devices; -1 (and a message) when there is no usable driver. */
+int32_t tirCudaDeviceCount(void);
+/* `bytes` of memory on GPU `deviceId`; NULL (and a message) on failure. */
+void *tirCudaAlloc(int32_t deviceId, size_t bytes);
+/* Frees memory from tirCudaAlloc; 0 on success. */
+int tirCudaFree(int32_t deviceId, void *data);
+/* Copies `bytes` from `src` on (srcType, srcId) to `dst` on (dstType, dstId)
+ * (TIR_DEVICE_CPU or TIR_DEVICE_CUDA), after the work launched before it;
+ * 0 on success. */
+int tirCopy(void *dst, int32_t dstType, int32_t dstId, const void *src,
+            int32_t srcType, int32_t srcId, size_t bytes);
+/* Waits for the work launched on GPU `deviceId`; 0 on success, non-zero
+ * (and the driver's message) when it failed. */
+int tirCudaSynchronize(int32_t deviceId);
+/* Calls `function` `number` times between two events on GPU `deviceId` and
+ * stores the mean seconds of one call in `*seconds`; 0 on success. */
+int tirModuleTimeCall(tirModule *module, const char *function,
+                      const tirArg *args, int32_t numArgs, int32_t deviceId,
+                      int32_t number, double *seconds);
+
 /* Threads for parallel loops (OpenMP); non-zero when no OpenMP runtime is
  * loaded. */
 int tirSetNumThreads(int32_t threads);
@@ -93,15 +124,18 @@ const char *tirGetLastError(void);
 static inline tirArg tirBufferArg(void *data, int32_t ndim,
                                   const int64_t *shape, uint8_t code,
                                   uint8_t bits) {
-  tirArg arg = {TIR_ARG_BUFFER, {data, ndim, shape, NULL, code, bits}, 0, 0};
+  tirArg arg = {TIR_ARG_BUFFER,
+                {data, ndim, shape, NULL, code, bits, TIR_DEVICE_CPU, 0},
+                0,
+                0};
   return arg;
 }
 static inline tirArg tirIntArg(int64_t value) {
-  tirArg arg = {TIR_ARG_INT, {NULL, 0, NULL, NULL, 0, 0}, value, 0};
+  tirArg arg = {TIR_ARG_INT, {NULL, 0, NULL, NULL, 0, 0, 0, 0}, value, 0};
   return arg;
 }
 static inline tirArg tirFloatArg(double value) {
-  tirArg arg = {TIR_ARG_FLOAT, {NULL, 0, NULL, NULL, 0, 0}, 0, value};
+  tirArg arg = {TIR_ARG_FLOAT, {NULL, 0, NULL, NULL, 0, 0, 0, 0}, 0, value};
   return arg;
 }
 

@@ -31,11 +31,13 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include <dlfcn.h>
 
 #include <cstdlib>
 
@@ -165,6 +167,19 @@ static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
   registerCompilerDialects(registry);
   module->getContext()->appendDialectRegistry(registry);
   PassManager pm(module->getContext());
+  if (options.device == rt::Device::CUDA) {
+    LowerToNVVMOptions nvvm;
+    nvvm.chip = options.cudaChip;
+    nvvm.format = options.cudaFormat;
+    nvvm.cudaPath = options.cudaPath;
+    nvvm.hostToLLVM = true;
+    buildLowerToNVVMPipeline(pm, nvvm);
+    TIRSetLLVMTargetPassOptions target;
+    target.cpu = options.targetCPU;
+    target.features = options.targetFeatures;
+    pm.addPass(createTIRSetLLVMTargetPass(target));
+    return pm.run(module);
+  }
   LowerToLLVMOptions pipeline;
   pipeline.targetCPU = options.targetCPU;
   pipeline.targetFeatures = options.targetFeatures;
@@ -203,7 +218,8 @@ static bool addPackedEntry(llvm::Module &m, const rt::FunctionInfo &info) {
 
 static std::unique_ptr<llvm::Module>
 translate(Operation *module, llvm::LLVMContext &ctx,
-          const std::vector<rt::FunctionInfo> &functions) {
+          const std::vector<rt::FunctionInfo> &functions,
+          rt::Device::Type device) {
   std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(module, ctx);
   if (!m)
     return nullptr;
@@ -219,6 +235,11 @@ translate(Operation *module, llvm::LLVMContext &ctx,
   new llvm::GlobalVariable(*m, text->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, text,
                            rt::kMetadataSymbol);
+  llvm::Constant *target = llvm::ConstantDataArray::getString(
+      ctx, device == rt::Device::CUDA ? "cuda" : "cpu", /*AddNull=*/true);
+  new llvm::GlobalVariable(*m, target->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, target,
+                           rt::kTargetSymbol);
   return m;
 }
 
@@ -257,6 +278,9 @@ static FailureOr<TargetChoice> chooseTarget(Operation *anchor,
   // multiply-add (rounded once).
   if (options.fuseMultiplyAdd)
     choice.options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Static constructors (a GPU library registers its kernels in one) in
+  // .init_array, which the loader runs; LLVM's default, .ctors, it does not.
+  choice.options.UseInitArray = true;
   return choice;
 }
 
@@ -352,7 +376,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // on: the module is verified after optimization and, when broken,
   // translated and optimized again without the SLP vectorizer.
   for (bool slp : {true, false}) {
-    p.llvmModule = translate(module, ctx, p.functions);
+    p.llvmModule = translate(module, ctx, p.functions, options.device);
     if (!p.llvmModule)
       return failure();
     p.llvmModule->setTargetTriple(p.machine->getTargetTriple());
@@ -422,8 +446,33 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
       return fail(library.takeError());
     dylib.addGenerator(std::move(*library));
   }
+  if (options.device == rt::Device::CUDA) {
+    // The host code launches kernels through the runtime's mgpu*
+    // functions: this process's (the runtime library may be loaded where
+    // the process's symbol search does not see it, as by Python).
+    llvm::orc::SymbolMap runtime;
+    auto add = [&](const char *name, auto *fn) {
+      runtime[(*jit)->mangleAndIntern(name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(reinterpret_cast<void *>(fn)),
+          llvm::JITSymbolFlags::Exported};
+    };
+    add("mgpuModuleLoad", &mgpuModuleLoad);
+    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+    add("mgpuModuleUnload", &mgpuModuleUnload);
+    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+    add("mgpuLaunchKernel", &mgpuLaunchKernel);
+    add("mgpuStreamCreate", &mgpuStreamCreate);
+    add("mgpuStreamDestroy", &mgpuStreamDestroy);
+    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+    if (llvm::Error error =
+            dylib.define(llvm::orc::absoluteSymbols(std::move(runtime))))
+      return fail(std::move(error));
+  }
   if (llvm::Error error = (*jit)->addIRModule(
           llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+    return fail(std::move(error));
+  // Static constructors: the kernels' modules register themselves.
+  if (llvm::Error error = (*jit)->initialize(dylib))
     return fail(std::move(error));
   // Compile now, so that errors surface here and not at the first call.
   for (const rt::FunctionInfo &info : functions) {
@@ -442,7 +491,8 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
     return address->toPtr<void *>();
   };
   return std::make_unique<rt::Module>(std::move(functions), lookup,
-                                      std::static_pointer_cast<void>(owner));
+                                      std::static_pointer_cast<void>(owner),
+                                      options.device);
 }
 
 static std::string findLinker() {
@@ -496,6 +546,19 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
     args.push_back(omp.str());
     args.push_back("-rpath");
     args.push_back(llvm::sys::path::parent_path(omp).str());
+  }
+  if (options.device == rt::Device::CUDA) {
+    // Launches go through the runtime library, found by its name
+    // (libTIRRuntime.so) where the library is loaded: in the loading
+    // process already, or next to the library.
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&mgpuLaunchKernel), &info) ||
+        !info.dli_fname)
+      return module.emitError("cannot find the runtime library to link the "
+                              "kernels' launches against");
+    args.push_back(info.dli_fname);
+    args.push_back("-rpath");
+    args.push_back("$ORIGIN");
   }
   SmallString<128> log;
   if (llvm::sys::fs::createTemporaryFile("tir-lld", "log", log))

@@ -3,6 +3,7 @@
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/Pipelines/Passes.h"
+#include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,7 +23,11 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Kernels first (thread-bound loops become gpu.launch), then the rest of
   // tir as on the CPU, inside and outside them. Storage scopes are refused
   // in kernels for now (convert-tir-to-gpu), so dropping them is safe.
-  pm.addPass(createConvertTIRToGPUPass());
+  // Code the runtime calls has its buffers in GPU memory: the host part
+  // must not touch them.
+  ConvertTIRToGPUPassOptions toGPU;
+  toGPU.requireKernels = options.hostToLLVM;
+  pm.addPass(createConvertTIRToGPUPass(toGPU));
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));
@@ -30,6 +35,10 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createTIRUnrollLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Constants and index arithmetic move into the kernels before outlining
+  // (else they would become kernel parameters, unknown to the kernel's
+  // optimizer: loop bounds, tile sizes).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Views (subviews, collapsed shapes) to plain descriptors, as on the CPU.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -52,4 +61,14 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   binary.toolkitPath = options.cudaPath;
   binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.hostToLLVM)
+    return;
+  // The host code, as on the CPU: launches become calls of the runtime's
+  // mgpu* functions, the kernels' binaries globals it loads them from.
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createTIRRequestCInterfacePass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
 }

@@ -295,9 +295,9 @@ std::string mlir::tir::runtime::packedSymbol(const std::string &function) {
 //===----------------------------------------------------------------------===//
 
 Module::Module(std::vector<FunctionInfo> functions, Lookup lookup,
-               std::shared_ptr<void> owner)
+               std::shared_ptr<void> owner, Device::Type target)
     : signatures(std::move(functions)), lookupSymbol(std::move(lookup)),
-      owner(std::move(owner)) {}
+      owner(std::move(owner)), targetType(target) {}
 
 std::unique_ptr<Module> Module::load(const std::string &path,
                                      std::string &error) {
@@ -318,12 +318,21 @@ std::unique_ptr<Module> Module::load(const std::string &path,
     error = "'" + path + "': " + error;
     return nullptr;
   }
+  auto *target = static_cast<const char *>(dlsym(handle, kTargetSymbol));
+  Device::Type type = Device::CPU;
+  if (target && std::string(target) == "cuda")
+    type = Device::CUDA;
+  else if (target && std::string(target) != "cpu") {
+    error = "'" + path + "' runs on '" + target +
+            "', which this runtime does not know";
+    return nullptr;
+  }
   return std::make_unique<Module>(
       std::move(functions),
       [handle](const std::string &symbol) {
         return dlsym(handle, symbol.c_str());
       },
-      std::move(owner));
+      std::move(owner), type);
 }
 
 const FunctionInfo *Module::find(const std::string &name) const {
@@ -418,6 +427,29 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
     }
     if (!given.data && elements != 0) {
       error = where + "has no data";
+      return false;
+    }
+    if (given.device.type != targetType) {
+      error = where + "is on " + given.device.str() + "; the function runs " +
+              (targetType == Device::CUDA
+                   ? "on a CUDA GPU: copy it there first (nd.array(x, "
+                     "tvm.cuda(0)))"
+                   : "on the CPU: copy it there first (.numpy())");
+      return false;
+    }
+  }
+  // A CUDA module's kernels run on one GPU, which holds all its buffers.
+  const Arg *first = nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != Arg::Buffer || targetType != Device::CUDA)
+      continue;
+    if (!first) {
+      first = &args[i];
+    } else if (args[i].device != first->device) {
+      error = "argument " + std::to_string(i) + " ('" + info.args[i].name +
+              "') of '" + info.name + "': is on " + args[i].device.str() +
+              ", another argument on " + first->device.str() +
+              "; a call runs on one GPU";
       return false;
     }
   }
@@ -709,7 +741,34 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
     }
     pointers[i] = slot.data();
   }
+  if (targetType != Device::CUDA) {
+    fn(pointers.data());
+    return true;
+  }
+  // Kernels launch on the GPU of the buffers (the first GPU when none is
+  // passed); a failed launch is reported here, as the compiled host code
+  // cannot return it.
+  int gpu = 0;
+  for (const Arg &arg : args)
+    if (arg.kind == Arg::Buffer) {
+      gpu = arg.device.id;
+      break;
+    }
+  std::string unavailable;
+  if (!cuda::deviceExists(gpu, unavailable)) {
+    error = "cannot call '" + name + "': " + unavailable;
+    return false;
+  }
+  int previous = cuda::currentDevice();
+  cuda::setCurrentDevice(gpu);
+  cuda::takeLaunchError();
   fn(pointers.data());
+  cuda::setCurrentDevice(previous);
+  std::string failed = cuda::takeLaunchError();
+  if (!failed.empty()) {
+    error = "'" + name + "': " + failed;
+    return false;
+  }
   return true;
 }
 

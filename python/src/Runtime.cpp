@@ -59,7 +59,7 @@ struct PyRuntimeModule {
     return info->str();
   }
 
-  void call(const std::string &name, const py::args &args) {
+  static std::vector<rt::Arg> convert(const py::args &args) {
     std::vector<rt::Arg> converted;
     for (py::handle arg : args) {
       if (py::isinstance<py::bool_>(arg)) {
@@ -68,6 +68,18 @@ struct PyRuntimeModule {
         converted.push_back(rt::Arg::scalar(arg.cast<int64_t>()));
       } else if (py::isinstance<py::float_>(arg)) {
         converted.push_back(rt::Arg::scalar(arg.cast<double>()));
+      } else if (py::hasattr(arg, "_tir_buffer")) {
+        // An array in a GPU's memory (tir_runtime.DeviceArray):
+        // (pointer, numpy dtype, shape, device type, device id).
+        auto t = arg.attr("_tir_buffer")().cast<py::tuple>();
+        rt::Device device;
+        device.type = t[3].cast<int>() == rt::Device::CUDA ? rt::Device::CUDA
+                                                           : rt::Device::CPU;
+        device.id = t[4].cast<int>();
+        converted.push_back(
+            rt::Arg::buffer(reinterpret_cast<void *>(t[0].cast<uintptr_t>()),
+                            dtypeOf(t[1].cast<py::dtype>()),
+                            t[2].cast<std::vector<int64_t>>(), {}, device));
       } else if (py::isinstance<py::array>(arg)) {
         auto array = arg.cast<py::array>();
         if (!array.writeable())
@@ -99,6 +111,11 @@ struct PyRuntimeModule {
                              std::string(py::str(arg.get_type())));
       }
     }
+    return converted;
+  }
+
+  void call(const std::string &name, const py::args &args) {
+    std::vector<rt::Arg> converted = convert(args);
     std::string error;
     bool ok;
     {
@@ -108,7 +125,57 @@ struct PyRuntimeModule {
     if (!ok)
       throw py::value_error(error);
   }
+
+  /// Mean seconds of one call, between device events around `number`
+  /// calls on GPU `device`.
+  double timeCall(const std::string &name, int device, int number,
+                  const py::args &args) {
+    std::vector<rt::Arg> converted = convert(args);
+    struct Context {
+      rt::Module *module;
+      const std::string *name;
+      std::vector<rt::Arg> *args;
+      std::string error;
+    } context{module.get(), &name, &converted, {}};
+    std::string error;
+    double seconds;
+    {
+      py::gil_scoped_release release;
+      seconds = rt::cuda::timeOnDevice(
+          device, number,
+          [](void *p) {
+            auto *c = static_cast<Context *>(p);
+            return c->module->call(*c->name, *c->args, c->error);
+          },
+          &context, error);
+    }
+    if (seconds < 0)
+      throw py::value_error(context.error.empty() ? error : context.error);
+    return seconds;
+  }
+
+  std::string target() const {
+    return module->target() == rt::Device::CUDA ? "cuda" : "cpu";
+  }
 };
+
+/// The build options from Python's keywords.
+tir::CompileOptions compileOptions(const std::string &targetCPU, bool openmp,
+                                   const std::string &device,
+                                   const std::string &chip,
+                                   const std::string &format) {
+  tir::CompileOptions options;
+  options.targetCPU = targetCPU;
+  options.openmp = openmp;
+  if (device == "cuda") {
+    options.device = rt::Device::CUDA;
+    options.cudaChip = chip;
+    options.cudaFormat = format;
+  } else if (device != "cpu") {
+    throw py::value_error("unknown device '" + device + "'");
+  }
+  return options;
+}
 
 } // namespace
 
@@ -117,18 +184,20 @@ void bindRuntime(py::module_ &m,
   py::class_<PyRuntimeModule>(m, "RuntimeModule")
       .def("functions", &PyRuntimeModule::functions)
       .def("signature", &PyRuntimeModule::signature)
-      .def("call", &PyRuntimeModule::call);
+      .def("call", &PyRuntimeModule::call)
+      .def("time_call", &PyRuntimeModule::timeCall)
+      .def_property_readonly("target", &PyRuntimeModule::target);
 
   // Both compile a copy: the module stays as it was.
   m.def(
       "build",
-      [getModule](py::handle module, const std::string &targetCPU,
-                  bool openmp) {
+      [getModule](py::handle module, const std::string &targetCPU, bool openmp,
+                  const std::string &device, const std::string &chip,
+                  const std::string &format) {
         OwningOpRef<ModuleOp> copy(getModule(module).clone());
         DiagnosticCollector diags;
-        tir::CompileOptions options;
-        options.targetCPU = targetCPU;
-        options.openmp = openmp;
+        tir::CompileOptions options =
+            compileOptions(targetCPU, openmp, device, chip, format);
         auto compiled = tir::compileModule(copy.get(), options);
         if (failed(compiled))
           throw py::value_error(diags.take());
@@ -136,19 +205,23 @@ void bindRuntime(py::module_ &m,
             std::shared_ptr<rt::Module>(std::move(*compiled))};
       },
       py::arg("module"), py::arg("target_cpu") = "native",
-      py::arg("openmp") = true);
+      py::arg("openmp") = true, py::arg("device") = "cpu",
+      py::arg("chip") = "sm_80", py::arg("format") = "isa");
   m.def(
       "export_library",
       [getModule](py::handle module, const std::string &path,
-                  const std::string &targetCPU) {
+                  const std::string &targetCPU, const std::string &device,
+                  const std::string &chip, const std::string &format) {
         OwningOpRef<ModuleOp> copy(getModule(module).clone());
         DiagnosticCollector diags;
-        tir::CompileOptions options;
-        options.targetCPU = targetCPU;
+        tir::CompileOptions options =
+            compileOptions(targetCPU, true, device, chip, format);
         if (failed(tir::exportLibrary(copy.get(), options, path)))
           throw py::value_error(diags.take());
       },
-      py::arg("module"), py::arg("path"), py::arg("target_cpu") = "native");
+      py::arg("module"), py::arg("path"), py::arg("target_cpu") = "native",
+      py::arg("device") = "cpu", py::arg("chip") = "sm_80",
+      py::arg("format") = "isa");
   m.def(
       "load_library",
       [](const std::string &path) {
@@ -160,4 +233,20 @@ void bindRuntime(py::module_ &m,
       },
       py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);
+  m.def("cuda_device_info", [](int id) {
+    rt::cuda::DeviceInfo info;
+    std::string error;
+    if (!rt::cuda::deviceInfo(id, info, error))
+      throw py::value_error(error);
+    py::dict d;
+    d["name"] = info.name;
+    d["compute_version"] = std::to_string(info.computeMajor) + "." +
+                           std::to_string(info.computeMinor);
+    d["multi_processor_count"] = info.multiprocessors;
+    d["max_threads_per_block"] = info.maxThreadsPerBlock;
+    d["max_shared_memory_per_block"] = info.sharedPerBlockOptin;
+    d["warp_size"] = info.warpSize;
+    d["total_global_memory"] = info.totalMemory;
+    return d;
+  });
 }

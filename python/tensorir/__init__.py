@@ -28,12 +28,12 @@ from . import topi
 from . import instrument
 from .ir import IRModule, transform
 from .driver import lower
-from .runtime import Device, Module, build, compile, cpu, load_module
+from .runtime import Device, Module, build, compile, cpu, cuda, device, load_module
 from .tir import ScheduleError
 from ._ext import ext as _native
 
 TVMError = _native.TVMError
 
-__all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "Device",
+__all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "cuda", "device", "Device",
            "arith", "instrument", "ir", "load_module", "lower", "nd", "relax", "runtime", "script",
            "target", "te", "tir", "topi", "transform"]

@@ -42,25 +42,31 @@ class NDArray:
         return f"<tensorir.nd.NDArray shape={self.shape} dtype={self.dtype}>\n{self._data}"
 
 
-def _check_device(device):
-    from .runtime import Device
+def _on_gpu(device):
+    """Whether `device` is a GPU (None and cpu(0) are the host)."""
+    import tir_runtime
     if device is None:
-        return
-    if not isinstance(device, Device):
-        raise TypeError(f"device is a {type(device).__name__}; give tvm.cpu(0)")
-    if device.device_type != "cpu":
-        raise ValueError(f"device {device!r}: tensorir runs functions on the CPU only "
-                         "(tvm.cpu(0))")
+        return False
+    if not isinstance(device, tir_runtime.Device):
+        raise TypeError(f"device is a {type(device).__name__}; give tvm.cpu(0) or "
+                        "tvm.cuda(n)")
+    return device.device_type == "cuda"
 
 
 def array(data, device=None):
-    """Copies `data` (a numpy array or anything numpy takes) into an NDArray."""
-    _check_device(device)
-    if isinstance(data, NDArray):
+    """Copies `data` (a numpy array or anything numpy takes) into an NDArray,
+    in the memory of `device` (the host by default; tvm.cuda(n): a GPU's,
+    where `.numpy()` copies it back)."""
+    if isinstance(data, NDArray) or hasattr(data, "_tir_buffer"):
         data = data.numpy()
+    if _on_gpu(device):
+        import tir_runtime
+        return tir_runtime.array(np.asarray(data), device)
     return NDArray(np.array(data, copy=True))
 
 
 def empty(shape, dtype="float32", device=None):
-    _check_device(device)
+    if _on_gpu(device):
+        import tir_runtime
+        return tir_runtime.empty(shape, dtype, device)
     return NDArray(np.empty(shape, dtype=dtype))

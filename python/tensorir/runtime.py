@@ -5,26 +5,64 @@ import time
 
 import numpy as np
 
+import tir_runtime as _rt
+
 from ._ext import ext
 from .ir import IRModule
 from .nd import NDArray
 
 
-class Device:
-    """The CPU (the only device the runtime drives so far)."""
+class Device(_rt.Device):
+    """cpu(0) or cuda(n), as TVM's Device; a GPU's attributes come from its
+    driver."""
 
-    def __init__(self, kind="cpu", index=0):
-        self.device_type, self.device_id = kind, index
+    def _info(self, key):
+        if self.device_type != "cuda":
+            raise AttributeError(f"{key} is a GPU attribute; {self} is the CPU")
+        return ext.cuda_device_info(self.device_id)[key]
 
-    def sync(self):
-        pass
+    @property
+    def device_name(self):
+        return self._info("name") if self.device_type == "cuda" else "cpu"
 
-    def __repr__(self):
-        return f"{self.device_type}({self.device_id})"
+    @property
+    def compute_version(self):
+        return self._info("compute_version")
+
+    @property
+    def max_threads_per_block(self):
+        return self._info("max_threads_per_block")
+
+    @property
+    def max_shared_memory_per_block(self):
+        return self._info("max_shared_memory_per_block")
+
+    @property
+    def multi_processor_count(self):
+        return self._info("multi_processor_count")
+
+    @property
+    def warp_size(self):
+        return self._info("warp_size")
+
+    @property
+    def total_global_memory(self):
+        return self._info("total_global_memory")
 
 
 def cpu(index=0):
     return Device("cpu", index)
+
+
+def cuda(index=0):
+    """The GPU `index` (TVM's tvm.cuda); `.exist` says whether it is there."""
+    return Device("cuda", index)
+
+
+def device(kind, index=0):
+    """tvm.device("cuda", 0) / tvm.device("cpu")."""
+    kind = {"llvm": "cpu", "gpu": "cuda"}.get(kind, kind)
+    return Device(kind, index)
 
 
 _INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -82,6 +120,8 @@ class Function:
     def _convert(self, i, a):
         if isinstance(a, NDArray):
             a = a._data
+        if isinstance(a, _rt.DeviceArray):
+            return a
         if isinstance(a, np.generic) and not isinstance(a, np.ndarray):
             if isinstance(a, np.bool_):
                 a = bool(a)
@@ -193,6 +233,8 @@ class Module:
         """As TVM's: a callable that runs `number` calls `repeat` times and
         returns the seconds per call of each repeat."""
         func = self[name]
+        if isinstance(dev, _rt.Device) and dev.device_type == "cuda":
+            return self._time_on_gpu(func, dev, number, repeat)
         for what, value in (("number", number), ("repeat", repeat)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
@@ -218,14 +260,39 @@ class Module:
 
         return evaluate
 
+    def _time_on_gpu(self, func, dev, number, repeat):
+        """Device events around `number` calls, `repeat` times."""
+        for what, value in (("number", number), ("repeat", repeat)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
+
+        def evaluate(*args):
+            converted = [func._convert(i, a) for i, a in enumerate(args)]
+            func(*args)  # warm-up: loads the kernels (and compiles PTX)
+            dev.sync()
+            return TimingResult([
+                self._native.time_call(func.name, dev.device_id, number, *converted)
+                for _ in range(repeat)])
+
+        return evaluate
+
+    @property
+    def target(self):
+        """Where the functions run: "cpu" or "cuda"."""
+        return self._native.target
+
     def export_library(self, path):
-        """Writes the shared library this module was built from."""
+        """Writes the shared library this module was built from (for a GPU
+        build: the host code, with the kernels embedded, linked against the
+        runtime library libTIRRuntime.so)."""
         if self._source is None:
             raise ValueError("a loaded library cannot be exported again")
-        ext.export_library(self._source._native, path, self._target_cpu)
+        ext.export_library(self._source._native, path, self._target_cpu,
+                           **self._device_options)
 
     _source = None
     _target_cpu = "native"
+    _device_options = {}
 
 
 def _target_cpu(target):
@@ -257,10 +324,43 @@ def _target_cpu(target):
     return cpu or "native"
 
 
+def _cuda_options(target):
+    """The options of a CUDA build from "cuda", "cuda -arch=sm_90" or a
+    Target: the chip (the GPU's own when there is one, else sm_80, whose
+    PTX newer GPUs also run) and what the kernels are embedded as (PTX;
+    -format=bin for a cubin through ptxas)."""
+    from .target import Target
+    text = str(target)
+    options = Target(text).attrs
+    unknown = set(options) - {"arch", "format", "max_num_threads", "thread_warp_size"}
+    if unknown:
+        raise ValueError(f"target '{text}': option -{sorted(unknown)[0]} is not supported "
+                         "for cuda (supported: -arch=sm_XY, -format=isa|bin)")
+    chip = options.get("arch")
+    if chip is True or (chip is not None and not str(chip).startswith("sm_")):
+        raise ValueError(f"target '{text}': -arch names a GPU as sm_XY (sm_80, sm_90)")
+    if chip is None:
+        chip = "sm_80"
+        if _rt.cuda(0).exist:
+            chip = "sm_" + ext.cuda_device_info(0)["compute_version"].replace(".", "")
+    fmt = options.get("format", "isa")
+    if fmt not in ("isa", "bin"):
+        raise ValueError(f"target '{text}': -format is isa (PTX) or bin (a cubin)")
+    return {"device": "cuda", "chip": str(chip), "format": fmt}
+
+
+def _is_cuda(target):
+    return target is not None and not isinstance(target, (list, tuple)) and \
+        str(target).split()[0] in ("cuda", "nvptx")
+
+
 def build(mod, target="llvm", name=None, args=None):
     """Compiles `mod` (an IRModule or a PrimFunc, or a te schedule with its
     arguments: build(sch, [a, b, c])) for the CPU and loads it in this
-    process (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>". When
+    process (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>" for the
+    CPU; "cuda" (or "cuda -arch=sm_90") for NVIDIA GPUs, where loops bound
+    to blockIdx / threadIdx become kernels and the functions take arrays
+    in the GPU's memory (tvm.nd.array(x, tvm.cuda(0))). When
     the current PassContext adds lowering passes (tir.add_lower_pass) or
     sets tir.disable_vectorize, the program goes through tvm.lower first."""
     from .driver import lower
@@ -281,9 +381,13 @@ def build(mod, target="llvm", name=None, args=None):
     # Functions are built under their global symbols (Schedule(prim_func)
     # schedules it as "main"; the library still has it under its name).
     mod = mod.with_global_symbols()
-    cpu_name = _target_cpu(target)
-    built = Module(ext.build(mod._native, cpu_name))
+    if _is_cuda(target):
+        cpu_name, device_options = "native", _cuda_options(target)
+    else:
+        cpu_name, device_options = _target_cpu(target), {}
+    built = Module(ext.build(mod._native, cpu_name, **device_options))
     built._source, built._target_cpu = mod, cpu_name
+    built._device_options = device_options
     return built
 
 

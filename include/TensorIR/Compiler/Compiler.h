@@ -44,6 +44,16 @@ struct CompileOptions {
   /// Let code generation fuse a float multiply and an add into one
   /// multiply-add, rounded once (TVM's LLVM backend does).
   bool fuseMultiplyAdd = true;
+  /// Where the functions run: the CPU, or a CUDA GPU (thread-bound loops
+  /// become kernels, launched by host code through the runtime; buffers
+  /// are in GPU memory).
+  runtime::Device::Type device = runtime::Device::CPU;
+  /// CUDA: the GPU to generate code for, and what the kernels are embedded
+  /// as ("isa": PTX, which the driver compiles at the first launch; "bin":
+  /// a cubin for exactly that GPU, through ptxas).
+  std::string cudaChip = "sm_80";
+  std::string cudaFormat = "isa";
+  std::string cudaPath = "/usr/local/cuda";
 };
 
 /// Everything a context needs to parse, lower and translate tir modules.

@@ -93,7 +93,16 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     their scope (threads would share them: shared memory, not lowered yet);
     calls and constant buffers inside kernels. A buffer in a kernel is
     private to its thread.
+
+    With `require-kernels` (as `tir-lower-to-nvvm` runs it for code the
+    runtime calls, whose buffers are in GPU memory), a load or store of a
+    function parameter outside every kernel is refused too.
   }];
+  let options = [
+    Option<"requireKernels", "require-kernels", "bool", /*default=*/"false",
+           "Refuse loads and stores of the function's buffers outside GPU "
+           "kernels (the buffers are in GPU memory; TVM's VerifyMemory)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect"];

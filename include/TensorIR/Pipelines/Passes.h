@@ -69,11 +69,18 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("What each kernel module becomes: 'isa' (PTX), 'bin' "
                      "(a cubin, through the toolkit's ptxas) or 'fatbin'"),
       llvm::cl::init("isa")};
+  PassOptions::Option<bool> hostToLLVM{
+      *this, "host-llvm",
+      llvm::cl::desc("Lower the host code to the llvm dialect too, its "
+                     "launches calling the runtime (the buffers are then in "
+                     "GPU memory: host code that touches them is refused)"),
+      llvm::cl::init(false)};
 };
 
 /// Thread-bound loops to gpu.launch kernels, the kernels lowered to NVVM
 /// and serialized (PTX or a cubin) in gpu.binary ops; the host side keeps
-/// its gpu.launch_func ops.
+/// its gpu.launch_func ops, or with `host-llvm` is lowered to the llvm
+/// dialect calling the runtime's mgpu* functions.
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 

@@ -14,6 +14,8 @@
 #ifndef TENSORIR_RUNTIME_RUNTIME_H
 #define TENSORIR_RUNTIME_RUNTIME_H
 
+#include "TensorIR/Runtime/CUDA.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -121,10 +123,12 @@ bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);
 
 /// An argument at a call: a buffer (data, shape and strides in elements;
-/// empty strides mean row-major contiguous) or a scalar.
+/// empty strides mean row-major contiguous; the device its data is on) or
+/// a scalar.
 struct Arg {
   enum Kind { Buffer, Int, Float } kind = Buffer;
   void *data = nullptr;
+  Device device;
   DataType dtype;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
@@ -132,10 +136,11 @@ struct Arg {
   double floatValue = 0;
 
   static Arg buffer(void *data, DataType dtype, std::vector<int64_t> shape,
-                    std::vector<int64_t> strides = {}) {
+                    std::vector<int64_t> strides = {}, Device device = {}) {
     Arg a;
     a.kind = Buffer;
     a.data = data;
+    a.device = device;
     a.dtype = dtype;
     a.shape = std::move(shape);
     a.strides = std::move(strides);
@@ -164,8 +169,10 @@ class Module {
 public:
   using Lookup = std::function<void *(const std::string &symbol)>;
 
+  /// `target`: where the functions run (their buffers must be there): the
+  /// CPU, or a CUDA GPU (host code that launches kernels).
   Module(std::vector<FunctionInfo> functions, Lookup lookup,
-         std::shared_ptr<void> owner);
+         std::shared_ptr<void> owner, Device::Type target = Device::CPU);
 
   /// Loads a shared library exported by tir's compiler; null and `error` set
   /// when the file is not such a library.
@@ -173,11 +180,14 @@ public:
                                       std::string &error);
 
   const std::vector<FunctionInfo> &functions() const { return signatures; }
+  Device::Type target() const { return targetType; }
   const FunctionInfo *find(const std::string &name) const;
 
   /// Checks `args` against the signature of `name` and calls it. Returns
   /// false with `error` set (naming the function and the argument) when the
-  /// function does not exist, an argument does not match (a scalar out of
+  /// function does not exist, an argument does not match (a buffer on
+  /// another device than the module's target included; a CUDA module's
+  /// buffers all on one GPU, where its kernels run), a scalar out of
   /// its type's range included), a buffer is smaller than the sizes the
   /// function needs from it (its SizeBounds, given the scalars), or a
   /// buffer the function writes overlaps another argument; nothing runs
@@ -202,6 +212,7 @@ private:
   std::vector<FunctionInfo> signatures;
   Lookup lookupSymbol;
   std::shared_ptr<void> owner;
+  Device::Type targetType;
 };
 
 /// The symbol a compiled function is called through: `void(void **args)`
@@ -209,6 +220,9 @@ private:
 std::string packedSymbol(const std::string &function);
 /// The symbol holding a module's signatures (a NUL-terminated string).
 constexpr const char *kMetadataSymbol = "__tir_metadata";
+/// The symbol naming where a module's functions run ("cpu" or "cuda"; a
+/// library without it runs on the CPU).
+constexpr const char *kTargetSymbol = "__tir_target";
 
 /// Sets the number of threads parallel loops use (OpenMP), when the OpenMP
 /// runtime is loaded in this process. Returns false when it is not.

@@ -321,11 +321,52 @@ void rewriteKernel(Kernel &kernel) {
     target->getOperations().splice(before, loopBody->getOperations());
     loop->erase();
   }
+  // As nvcc by default (-fmad=true) and TVM's CUDA backend: a float multiply
+  // feeding an add may become one multiply-add, rounded once.
+  launch.walk([](arith::ArithFastMathInterface op) {
+    if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
+      return;
+    auto flags = op.getFastMathFlagsAttr();
+    auto value = flags ? flags.getValue() : arith::FastMathFlags::none;
+    op->setAttr(op.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(
+                    op->getContext(), value | arith::FastMathFlags::contract));
+  });
 }
 
 } // namespace
 
-LogicalResult mlir::tir::convertTIRToGPU(Operation *root) {
+/// With the function's buffers in GPU memory, host code cannot touch them:
+/// the first load or store of a parameter outside every kernel (TVM's
+/// VerifyMemory).
+static LogicalResult checkNoHostAccess(Operation *root) {
+  WalkResult result = root->walk<WalkOrder::PreOrder>([](Operation *op) {
+    auto loop = dyn_cast<ForOp>(op);
+    if (loop && loop.getKind() == ForKind::ThreadBinding)
+      return WalkResult::skip();
+    Value buffer;
+    if (auto load = dyn_cast<LoadOp>(op))
+      buffer = load.getBuffer();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      buffer = store.getBuffer();
+    if (!buffer)
+      return WalkResult::advance();
+    auto arg = dyn_cast<BlockArgument>(viewSource(buffer));
+    if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError("accesses buffer '")
+                              << getBufferName(arg) << "'";
+    if (auto block = op->getParentOfType<BlockOp>())
+      diag << " in block '" << block.getBlockName() << "'";
+    diag << " on the host, outside every GPU kernel, but the function's "
+            "buffers are in GPU memory: bind the loops around it to "
+            "blockIdx / threadIdx (did you forget to bind?)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
   SmallVector<Kernel> kernels;
   root->walk<WalkOrder::PreOrder>([&](ForOp loop) {
     if (loop.getKind() != ForKind::ThreadBinding)
@@ -333,6 +374,8 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root) {
     kernels.push_back({loop, {}, {}});
     return WalkResult::skip();
   });
+  if (requireKernels && failed(checkNoHostAccess(root)))
+    return failure();
   for (Kernel &kernel : kernels)
     if (failed(analyzeKernel(kernel)))
       return failure();
@@ -344,8 +387,9 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root) {
 namespace {
 struct ConvertTIRToGPUPass
     : public tir::impl::ConvertTIRToGPUPassBase<ConvertTIRToGPUPass> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(convertTIRToGPU(getOperation())))
+    if (failed(convertTIRToGPU(getOperation(), requireKernels)))
       signalPassFailure();
   }
 };

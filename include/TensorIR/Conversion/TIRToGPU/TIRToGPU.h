@@ -15,8 +15,9 @@ namespace mlir::tir {
 /// Turns each outermost thread-bound tir.for under `root`, with the
 /// thread-bound loops inside it, into one gpu.launch (see
 /// convert-tir-to-gpu). Fails, with a diagnostic and no change, on kernels
-/// it cannot launch.
-LogicalResult convertTIRToGPU(Operation *root);
+/// it cannot launch, and with `requireKernels` on loads and stores of the
+/// function's buffers outside every kernel (they are in GPU memory).
+LogicalResult convertTIRToGPU(Operation *root, bool requireKernels = false);
 
 } // namespace mlir::tir
 

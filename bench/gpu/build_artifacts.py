@@ -1,0 +1,51 @@
+"""Builds the GPU benchmark's libraries here (no GPU needed) for run.py to
+run on a GPU machine, which needs only the runtime library, numpy and
+(for the peer) PyTorch:
+
+    python3 bench/gpu/build_artifacts.py build/gpu [--arch sm_90]
+
+writes build/gpu/<name>.so for each program in VARIANTS, with
+libTIRRuntime.so beside them (each library finds it there: rpath $ORIGIN).
+"""
+import argparse
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import programs as p  # noqa: E402
+
+# name -> (what it computes, the scheduled module)
+VARIANTS = {
+    "vadd_scalar": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=1),
+    "vadd_vec4": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
+    "gemm_naive_2048": lambda: p.schedule_matmul_naive(p.matmul(2048, 2048, 2048)),
+    "gemm_naive_4096": lambda: p.schedule_matmul_naive(p.matmul(4096, 4096, 4096)),
+}
+
+
+def main():
+    import tensorir as tvm
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--arch", default="sm_90")
+    parser.add_argument("--only", nargs="*")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name, make in VARIANTS.items():
+        if args.only and name not in args.only:
+            continue
+        lib = tvm.build(make(), target=f"cuda -arch={args.arch}")
+        lib.export_library(os.path.join(args.out, name + ".so"))
+        print("built", name, lib.functions)
+    runtime = None
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            if line.rstrip().endswith("/libTIRRuntime.so"):
+                runtime = line.split()[-1]
+    shutil.copy(runtime, os.path.join(args.out, "libTIRRuntime.so"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Runs the libraries build_artifacts.py made, on a GPU, through the runtime
+library alone (tir_runtime: ctypes, no compiler), checks every result
+against PyTorch in float64 and times each beside its peer (cuBLAS through
+PyTorch, TF32 off; PyTorch's own elementwise kernels) with device events.
+
+    python3 bench/gpu/run.py build/gpu
+"""
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+
+def torch_time(fn, number=20, repeat=5):
+    import torch
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(number):
+            fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3 / number)
+    return float(np.median(times))
+
+
+def rel_error(out, ref):
+    return float(np.linalg.norm(out.astype(np.float64) - ref) / np.linalg.norm(ref))
+
+
+def main():
+    folder = sys.argv[1]
+    os.environ.setdefault("TIR_RUNTIME_LIBRARY", os.path.join(folder, "libTIRRuntime.so"))
+    import tir_runtime as rt
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = rt.cuda(0)
+    print("GPU:", torch.cuda.get_device_name(0), "| devices:", rt.cuda_device_count())
+    rng = np.random.default_rng(int.from_bytes(os.urandom(4), "little"))
+    rows = []
+    failures = 0
+
+    def record(name, err, ok, t, peer, work, unit):
+        nonlocal failures
+        failures += 0 if ok else 1
+        rows.append((name, f"{err:.2e}", "ok" if ok else "WRONG", f"{t * 1e3:.3f}",
+                     f"{peer * 1e3:.3f}", f"{peer / t:.2f}", f"{work / t:.1f} {unit}",
+                     f"{work / peer:.1f} {unit}"))
+
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".so") or name == "libTIRRuntime.so":
+            continue
+        tag = name[:-3]
+        lib = rt.load_module(os.path.join(folder, name))
+        fname = lib.functions[0]
+        if tag.startswith("vadd"):
+            n = 1 << 26
+            a, b = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
+            da, db = rt.array(a, dev), rt.array(b, dev)
+            dc = rt.array(np.full(n, np.nan, np.float32), dev)
+            lib[fname](da, db, dc)
+            ref = a.astype(np.float64) + b
+            err = rel_error(dc.numpy(), ref)
+            t = lib.time_evaluator(fname, dev, number=50, repeat=5)(da, db, dc).median
+            ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+            tc = torch.empty_like(ta)
+            peer = torch_time(lambda: torch.add(ta, tb, out=tc), number=50)
+            record(tag, err, err < 1e-6, t, peer, 3 * n * 4 / 1e9, "GB/s")
+        elif tag.startswith("gemm"):
+            size = int(tag.rsplit("_", 1)[1])
+            a = rng.standard_normal((size, size), dtype=np.float32)
+            b = rng.standard_normal((size, size), dtype=np.float32)
+            da, db = rt.array(a, dev), rt.array(b, dev)
+            dc = rt.array(np.full((size, size), np.nan, np.float32), dev)
+            lib[fname](da, db, dc)
+            ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+            ref = (ta.double() @ tb.double()).cpu().numpy()
+            err = rel_error(dc.numpy(), ref)
+            number = 3 if "naive" in tag else 10
+            t = lib.time_evaluator(fname, dev, number=number, repeat=5)(da, db, dc).median
+            tc = torch.empty_like(ta)
+            peer = torch_time(lambda: torch.matmul(ta, tb, out=tc), number=10)
+            record(tag, err, err < 1e-5, t, peer, 2 * size ** 3 / 1e12, "TFLOP/s")
+    header = ("program", "rel.err", "check", "tir ms", "peer ms", "tir/peer speed",
+              "tir rate", "peer rate")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    for r in [header] + rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

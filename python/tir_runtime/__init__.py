@@ -1,0 +1,381 @@
+"""tir_runtime: load and run libraries exported by tir, with nothing but the
+runtime library (libTIRRuntime.so) and numpy -- no compiler, no LLVM or
+MLIR, any Python 3. It speaks the runtime's C API (TensorIR-c/Runtime.h)
+through ctypes, so it runs where the compiler does not (a GPU machine):
+
+    import tir_runtime as rt
+    lib = rt.load_module("vadd.so")
+    dev = rt.cuda(0)
+    a = rt.array(np.random.rand(1000).astype("float32"), dev)
+    c = rt.empty((1000,), "float32", dev)
+    lib["vadd"](a, b, c)
+    c.numpy()
+    lib.time_evaluator("vadd", dev, number=100)(a, b, c).mean
+
+The library is found through TIR_RUNTIME_LIBRARY, then already loaded in
+this process (by tensorir's extension), then next to this package in a
+build tree (build/lib), then by the loader's own search.
+"""
+import ctypes
+import os
+import statistics
+
+import numpy as np
+
+__all__ = ["Device", "DeviceArray", "Module", "array", "cpu", "cuda", "empty",
+           "load_module", "TIRError"]
+
+_CPU, _CUDA = 1, 2
+_BUFFER, _INT, _FLOAT = 0, 1, 2
+_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+
+
+class TIRError(RuntimeError):
+    """A failure the runtime reported (its message names the cause)."""
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("ndim", ctypes.c_int32),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("deviceType", ctypes.c_int32), ("deviceId", ctypes.c_int32)]
+
+
+class _Arg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("buffer", _Buffer),
+                ("intValue", ctypes.c_int64), ("floatValue", ctypes.c_double)]
+
+
+def _candidates():
+    env = os.environ.get("TIR_RUNTIME_LIBRARY")
+    if env:
+        yield env
+        return
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                if line.rstrip().endswith("/libTIRRuntime.so"):
+                    yield line.split()[-1]
+                    break
+    except OSError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (os.path.join(here, "..", "..", "build", "lib"), here,
+                   os.path.join(here, "..", "lib")):
+        path = os.path.normpath(os.path.join(folder, "libTIRRuntime.so"))
+        if os.path.exists(path):
+            yield path
+    yield "libTIRRuntime.so"
+
+
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is not None:
+        return _lib
+    errors = []
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError as error:
+            errors.append(str(error))
+    else:
+        raise TIRError("cannot load the tir runtime library (libTIRRuntime.so): "
+                       + "; ".join(errors) + " (set TIR_RUNTIME_LIBRARY to its path)")
+    p, i32, size = ctypes.c_void_p, ctypes.c_int32, ctypes.c_size_t
+    sigs = {
+        "tirModuleLoad": (p, [ctypes.c_char_p]),
+        "tirModuleDestroy": (None, [p]),
+        "tirModuleNumFunctions": (i32, [p]),
+        "tirModuleFunctionSignature": (ctypes.c_char_p, [p, i32]),
+        "tirModuleTarget": (i32, [p]),
+        "tirModuleCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32]),
+        "tirModuleTimeCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32,
+                                             i32, i32, ctypes.POINTER(ctypes.c_double)]),
+        "tirCudaDeviceCount": (i32, []),
+        "tirCudaAlloc": (p, [i32, size]),
+        "tirCudaFree": (ctypes.c_int, [i32, p]),
+        "tirCopy": (ctypes.c_int, [p, i32, i32, p, i32, i32, size]),
+        "tirCudaSynchronize": (ctypes.c_int, [i32]),
+        "tirGetLastError": (ctypes.c_char_p, []),
+    }
+    for name, (restype, argtypes) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+    _lib = lib
+    return lib
+
+
+def _error():
+    return TIRError(_library().tirGetLastError().decode())
+
+
+class Device:
+    """cpu(0) or cuda(n), as TVM's Device."""
+
+    def __init__(self, kind="cpu", index=0):
+        if kind not in ("cpu", "cuda"):
+            raise ValueError(f"unknown device kind {kind!r}; the runtime knows 'cpu' and 'cuda'")
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise ValueError(f"a device index is a non-negative integer, got {index!r}")
+        self.device_type, self.device_id = kind, index
+
+    @property
+    def _type(self):
+        return _CUDA if self.device_type == "cuda" else _CPU
+
+    @property
+    def exist(self):
+        """Whether the device is there (a CUDA driver and that GPU)."""
+        if self.device_type == "cpu":
+            return self.device_id == 0
+        count = _library().tirCudaDeviceCount()
+        return 0 <= self.device_id < count
+
+    def sync(self):
+        """Waits for the work launched on the device (raises if it failed)."""
+        if self.device_type == "cuda" and _library().tirCudaSynchronize(self.device_id):
+            raise _error()
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and (other.device_type, other.device_id) == \
+            (self.device_type, self.device_id)
+
+    def __hash__(self):
+        return hash((self.device_type, self.device_id))
+
+    def __repr__(self):
+        return f"{self.device_type}({self.device_id})"
+
+
+def cpu(index=0):
+    return Device("cpu", index)
+
+
+def cuda(index=0):
+    return Device("cuda", index)
+
+
+def cuda_device_count():
+    """The number of GPUs; raises TIRError when there is no CUDA driver."""
+    count = _library().tirCudaDeviceCount()
+    if count < 0:
+        raise _error()
+    return count
+
+
+class DeviceArray:
+    """An array in a GPU's memory (C-contiguous). `numpy()` copies it back."""
+
+    def __init__(self, shape, dtype, device):
+        self.shape = tuple(int(d) for d in shape)
+        self._dtype = np.dtype(dtype)
+        if self._dtype.kind not in _CODES:
+            raise TypeError(f"arrays of dtype {self._dtype} cannot live on the GPU; "
+                            "tir functions take bool, int, uint and float arrays")
+        self.device = device
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self._dtype.itemsize
+        lib = _library()
+        self._ptr = lib.tirCudaAlloc(device.device_id, self.nbytes)
+        if not self._ptr:
+            raise _error()
+
+    @property
+    def dtype(self):
+        return str(self._dtype)
+
+    def copyfrom(self, source):
+        data = np.ascontiguousarray(source, dtype=self._dtype)
+        if data.shape != self.shape:
+            raise ValueError(f"copyfrom: the source has shape {data.shape}, the array "
+                             f"{self.shape}")
+        if _library().tirCopy(self._ptr, _CUDA, self.device.device_id,
+                              data.ctypes.data, _CPU, 0, self.nbytes):
+            raise _error()
+        return self
+
+    def numpy(self):
+        out = np.empty(self.shape, dtype=self._dtype)
+        if _library().tirCopy(out.ctypes.data, _CPU, 0, self._ptr, _CUDA,
+                              self.device.device_id, self.nbytes):
+            raise _error()
+        return out
+
+    asnumpy = numpy
+
+    def _tir_buffer(self):
+        """(pointer, dtype, shape, device type, device id) for a call."""
+        return (self._ptr, self._dtype, self.shape, _CUDA, self.device.device_id)
+
+    def __del__(self):
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr and _lib is not None:
+            _lib.tirCudaFree(self.device.device_id, ptr)
+
+    def __repr__(self):
+        return f"<DeviceArray shape={self.shape} dtype={self.dtype} on {self.device}>"
+
+
+def _check_device(device):
+    if device is None:
+        return cpu(0)
+    if not isinstance(device, Device):
+        raise TypeError(f"device is a {type(device).__name__}; give cpu(0) or cuda(n)")
+    return device
+
+
+def array(data, device=None):
+    """A copy of `data` on `device` (a numpy array for the CPU)."""
+    device = _check_device(device)
+    data = np.ascontiguousarray(data)
+    if device.device_type == "cpu":
+        return data.copy()
+    return DeviceArray(data.shape, data.dtype, device).copyfrom(data)
+
+
+def empty(shape, dtype="float32", device=None):
+    device = _check_device(device)
+    if device.device_type == "cpu":
+        return np.empty(shape, dtype=dtype)
+    return DeviceArray(shape, dtype, device)
+
+
+def _pack(args):
+    """The C arguments for `args`, and what keeps their memory alive."""
+    packed = (_Arg * max(len(args), 1))()
+    keep = []
+    for i, a in enumerate(args):
+        slot = packed[i]
+        if isinstance(a, (bool, np.bool_)):
+            slot.kind, slot.intValue = _INT, int(a)
+        elif isinstance(a, (int, np.integer)):
+            slot.kind, slot.intValue = _INT, int(a)
+        elif isinstance(a, (float, np.floating)):
+            slot.kind, slot.floatValue = _FLOAT, float(a)
+        else:
+            if hasattr(a, "_tir_buffer"):
+                ptr, dtype, shape, device_type, device_id = a._tir_buffer()
+                strides = None
+            elif isinstance(a, np.ndarray):
+                if not a.flags.writeable:
+                    a = a.copy()
+                ptr, dtype, shape = a.ctypes.data, a.dtype, a.shape
+                device_type, device_id = _CPU, 0
+                strides = [s // a.itemsize for s in a.strides]
+            else:
+                raise TypeError(f"argument {i} is a {type(a).__name__}; functions take "
+                                "numpy arrays, device arrays, ints and floats")
+            if dtype.kind not in _CODES:
+                raise TypeError(f"argument {i}: arrays of dtype {dtype} cannot be passed")
+            shape_c = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+            keep += [a, shape_c]
+            slot.kind = _BUFFER
+            b = slot.buffer
+            b.data, b.ndim, b.shape = ptr, len(shape), shape_c
+            if strides is not None:
+                strides_c = (ctypes.c_int64 * max(len(strides), 1))(*strides)
+                keep.append(strides_c)
+                b.strides = strides_c
+            b.code = _CODES[dtype.kind]
+            b.bits = 1 if dtype.kind == "b" else dtype.itemsize * 8
+            b.deviceType, b.deviceId = device_type, device_id
+    return packed, keep
+
+
+class Module:
+    """A library exported by tir, loaded through the runtime."""
+
+    def __init__(self, path):
+        lib = _library()
+        self._handle = lib.tirModuleLoad(os.fsencode(path))
+        if not self._handle:
+            raise _error()
+        self.path = path
+
+    @property
+    def target(self):
+        """"cuda" or "cpu": where the functions run."""
+        return "cuda" if _library().tirModuleTarget(self._handle) == _CUDA else "cpu"
+
+    @property
+    def functions(self):
+        lib = _library()
+        return [lib.tirModuleFunctionSignature(self._handle, i).decode().split("(")[0]
+                for i in range(lib.tirModuleNumFunctions(self._handle))]
+
+    def signature(self, name):
+        lib = _library()
+        for i in range(lib.tirModuleNumFunctions(self._handle)):
+            text = lib.tirModuleFunctionSignature(self._handle, i).decode()
+            if text.split("(")[0] == name:
+                return text
+        raise KeyError(f"no function named '{name}'")
+
+    def __getitem__(self, name):
+        if name not in self.functions:
+            raise KeyError(f"no function named '{name}'; the module has "
+                           f"{', '.join(self.functions)}")
+
+        def call(*args):
+            packed, keep = _pack(args)
+            if _library().tirModuleCall(self._handle, name.encode(), packed, len(args)):
+                raise _error()
+            del keep
+
+        return call
+
+    def time_evaluator(self, name, dev, number=10, repeat=1):
+        """Seconds per call, from device events around `number` calls (on a
+        GPU) or the host clock (on the CPU), `repeat` times, after one
+        warm-up call."""
+        import time
+        dev = _check_device(dev)
+        func = self[name]
+
+        def evaluate(*args):
+            func(*args)
+            dev.sync()
+            results = []
+            for _ in range(repeat):
+                if dev.device_type == "cuda":
+                    packed, keep = _pack(args)
+                    seconds = ctypes.c_double()
+                    if _library().tirModuleTimeCall(self._handle, name.encode(), packed,
+                                                    len(args), dev.device_id, number,
+                                                    ctypes.byref(seconds)):
+                        raise _error()
+                    del keep
+                    results.append(seconds.value)
+                else:
+                    start = time.perf_counter()
+                    for _ in range(number):
+                        func(*args)
+                    results.append((time.perf_counter() - start) / number)
+            return _Timing(results)
+
+        return evaluate
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle and _lib is not None:
+            _lib.tirModuleDestroy(handle)
+
+
+class _Timing:
+    def __init__(self, results):
+        self.results = tuple(results)
+        self.mean = statistics.fmean(results)
+        self.median = statistics.median(results)
+        self.min, self.max = min(results), max(results)
+
+    def __repr__(self):
+        return f"Timing(mean={self.mean:.6g} s, median={self.median:.6g} s, runs={len(self.results)})"
+
+
+def load_module(path):
+    """Loads a library written by tir's export_library."""
+    return Module(path)

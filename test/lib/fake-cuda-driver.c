@@ -1,0 +1,104 @@
+/* A stand-in for the CUDA driver (libcuda.so.1) with no GPU behind it, for
+ * testing tir's CUDA runtime where no GPU is: one device (an "H100-like"
+ * set of limits) whose memory is host memory, modules that load any
+ * image, and launches that check their arguments and record them but run
+ * nothing. tir's runtime loads it through TIR_CUDA_DRIVER.
+ *
+ * FAKE_CUDA_DEVICES sets the number of devices (default 1). The last
+ * launch's sizes and parameter count are kept for fakeLastLaunch(). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+static int deviceCount(void) {
+  const char *env = getenv("FAKE_CUDA_DEVICES");
+  return env ? atoi(env) : 1;
+}
+
+CUresult cuInit(unsigned flags) { return 0; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+CUresult cuDeviceGetCount(int *n) { *n = deviceCount(); return 0; }
+CUresult cuDeviceGet(int *d, int i) {
+  if (i < 0 || i >= deviceCount()) return 101; /* invalid device */
+  *d = i;
+  return 0;
+}
+CUresult cuDeviceGetName(char *name, int len, int d) {
+  snprintf(name, len, "Fake GPU %d", d);
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
+  switch (attr) {
+  case 1: *v = 1024; break;             /* threads per block */
+  case 2: case 3: *v = 1024; break;     /* block x, y */
+  case 4: *v = 64; break;               /* block z */
+  case 5: *v = 2147483647; break;       /* grid x */
+  case 6: case 7: *v = 65535; break;    /* grid y, z */
+  case 8: *v = 49152; break;            /* shared per block */
+  case 10: *v = 32; break;              /* warp */
+  case 16: *v = 132; break;             /* multiprocessors */
+  case 75: *v = 9; break;
+  case 76: *v = 0; break;
+  case 97: *v = 232448; break;          /* opt-in shared */
+  default: *v = 0;
+  }
+  return 0;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int d) { *bytes = 1ull << 34; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) { *ctx = (void *)(intptr_t)(d + 1); return 0; }
+CUresult cuCtxSetCurrent(void *ctx) { return 0; }
+CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
+  void *m = malloc(n);
+  if (!m) return 2; /* out of memory */
+  *p = (CUdeviceptr)(uintptr_t)m;
+  return 0;
+}
+CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return 0; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
+CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
+  if (!image) return 200; /* invalid image */
+  *m = (void *)image;
+  return 0;
+}
+CUresult cuModuleUnload(void *m) { return 0; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
+  /* The function is its name: the image holds it (PTX or cubin). */
+  *f = strdup(name);
+  return 0;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+  *v = attr == 0 ? 1024 : 0;
+  return 0;
+}
+CUresult cuFuncSetAttribute(void *f, int attr, int v) { return 0; }
+
+static long long lastLaunch[8];
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  if (!params) return 1;
+  long long sizes[8] = {gx, gy, gz, bx, by, bz, smem, 0};
+  memcpy(lastLaunch, sizes, sizeof(sizes));
+  return 0;
+}
+const long long *fakeLastLaunch(void) { return lastLaunch; }
+CUresult cuEventCreate(void **e, unsigned flags) { *e = malloc(1); return 0; }
+CUresult cuEventRecord(void *e, void *s) { return 0; }
+CUresult cuEventSynchronize(void *e) { return 0; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { *ms = 1.0f; return 0; }
+CUresult cuEventDestroy_v2(void *e) { free(e); return 0; }
+CUresult cuGetErrorName(CUresult rc, const char **s) {
+  *s = rc == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : rc == 101 ? "CUDA_ERROR_INVALID_DEVICE" : "CUDA_ERROR_UNKNOWN";
+  return 0;
+}
+CUresult cuGetErrorString(CUresult rc, const char **s) {
+  *s = rc == 2 ? "out of memory" : rc == 101 ? "invalid device ordinal" : "unknown error";
+  return 0;
+}
