@@ -22,6 +22,8 @@ VARIANTS = {
     "vadd_vec4": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
     "gemm_naive_2048": lambda: p.schedule_matmul_naive(p.matmul(2048, 2048, 2048)),
     "gemm_naive_4096": lambda: p.schedule_matmul_naive(p.matmul(4096, 4096, 4096)),
+    "gemm_tiled_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048)),
+    "gemm_tiled_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096)),
 }
 
 

@@ -81,3 +81,39 @@ def softmax(m, n):
                 vi, vj = T.axis.remap("SS", [i, j])
                 S[vi, vj] = T.exp(A[vi, vj] - mx[vi]) / den[vi]
     return softmax_rows
+
+
+def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8):
+    """A block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C;
+    each thread a tm x tn tile, kept in registers (cache_write "local");
+    tiles of A and B go through shared memory bk columns / rows at a time
+    (cache_read "shared" at the k loop, copied by all the block's threads
+    together); the innermost loops unrolled."""
+    sch = tvm.tir.Schedule(func)
+    block = sch.get_block("C")
+    write_back = sch.cache_write(block, 0, "local")
+    i, j, k = sch.get_loops(block)
+    ty, tx = bm // tm, bn // tn
+    i0, i1, i2 = sch.split(i, factors=[None, ty, tm])
+    j0, j1, j2 = sch.split(j, factors=[None, tx, tn])
+    k0, k1 = sch.split(k, factors=[None, bk])
+    sch.reorder(i0, j0, i1, j1, k0, k1, i2, j2)
+    sch.bind(i0, "blockIdx.y")
+    sch.bind(j0, "blockIdx.x")
+    sch.bind(i1, "threadIdx.y")
+    sch.bind(j1, "threadIdx.x")
+    sch.reverse_compute_at(write_back, j1)
+    reads = [str(r.buffer.name) for r in sch.get(block).reads]
+    caches = [sch.cache_read(block, reads.index(name), "shared") for name in ("A", "B")]
+    for cache in caches:
+        sch.compute_at(cache, k0)
+        fused = sch.fuse(*sch.get_loops(cache)[-2:])
+        _, fy, fx = sch.split(fused, factors=[None, ty, tx])
+        sch.bind(fy, "threadIdx.y")
+        sch.bind(fx, "threadIdx.x")
+    init = sch.decompose_reduction(block, k0)
+    # Every loop over the register tile unrolled: its elements stay in
+    # registers (constant indices).
+    for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:
+        sch.unroll(loop)
+    return sch.mod

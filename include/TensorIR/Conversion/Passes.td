@@ -105,6 +105,7 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 

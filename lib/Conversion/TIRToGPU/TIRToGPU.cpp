@@ -10,11 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
+#include "KernelMemory.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -137,27 +140,39 @@ LogicalResult analyzeKernel(Kernel &kernel) {
         loop && loop.getKind() == ForKind::ThreadBinding)
       kernel.loops.push_back(loop);
     if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
-      // Inside a kernel an allocation is per thread (private memory): right
-      // only where no thread-bound loop runs in its scope. Memory that
-      // threads share (shared, warp, fragments) is not lowered yet.
+      // Shared memory is one per block of threads, wherever it is
+      // allocated (workgroup memory of the launch). Any other allocation
+      // in a kernel is per thread (private memory): right only where no
+      // thread-bound loop runs in its scope. Warp and fragment scopes are
+      // not lowered yet.
       auto space = dyn_cast_if_present<StringAttr>(
           cast<MemRefType>(alloc.getType()).getMemorySpace());
+      if (space && isSharedScope(space.getValue()))
+        return;
       if (space && space.getValue() != "local" && space.getValue() != "global")
         refuse(alloc) << "allocates a '" << space.getValue()
-                      << "' buffer in a GPU kernel; memory that threads share "
-                         "is not lowered yet";
+                      << "' buffer in a GPU kernel; only 'shared' and "
+                         "'local' (and 'global') buffers are lowered";
+      // Loops inside bound again to a tag bound around the allocation run
+      // in the same thread: they do not count.
       Operation *scope = alloc->getParentOp();
+      llvm::StringSet<> boundAround;
+      for (Operation *p = scope; p; p = p->getParentOp())
+        if (auto around = dyn_cast<ForOp>(p);
+            around && around.getKind() == ForKind::ThreadBinding)
+          boundAround.insert(*around.getThread());
       bool threadsInside = false;
       scope->walk([&](ForOp inner) {
-        threadsInside |=
-            inner != scope && inner.getKind() == ForKind::ThreadBinding;
+        threadsInside |= inner != scope &&
+                         inner.getKind() == ForKind::ThreadBinding &&
+                         !boundAround.contains(*inner.getThread());
       });
       if (threadsInside)
         refuse(alloc) << "allocates buffer '"
                       << getBufferName(alloc.getResult())
                       << "' above thread-bound loops of a GPU kernel: each "
                          "thread would get a copy of its own, where the loops "
-                         "share it; shared memory is not lowered yet";
+                         "share it (a 'shared' buffer would be one per block)";
     }
     if (isa<AllocateConstOp>(op))
       refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
@@ -197,13 +212,21 @@ LogicalResult analyzeKernel(Kernel &kernel) {
              << tag
              << "'; GPU kernels lower blockIdx.{x,y,z} and threadIdx.{x,y,z} "
                 "(virtual threads are not lowered yet)";
+    // A loop bound again to the tag of a loop around it takes the same
+    // thread index (a cooperative copy inside the threads' loops, as TVM
+    // schedules them): both must have the same iterations.
     for (Operation *p = loop->getParentOp();
          p && p != kernel.root->getParentOp(); p = p->getParentOp())
       if (auto outer = dyn_cast<ForOp>(p);
           outer && outer.getKind() == ForKind::ThreadBinding &&
-          outer.getThread() == tag)
+          outer.getThread() == tag &&
+          (outer.getMixedLowerBound() != loop.getMixedLowerBound() ||
+           outer.getMixedUpperBound() != loop.getMixedUpperBound()))
         return loop.emitOpError("is bound to '")
-               << tag << "' inside a loop bound to it already";
+               << tag
+               << "' inside a loop bound to it already, with other bounds; "
+                  "nested loops bound to one thread index must have the same "
+                  "iterations";
     if (failed(checkNoCrossThreadReduction(loop)))
       return failure();
     OpFoldResult lo = loop.getMixedLowerBound();
@@ -266,7 +289,7 @@ LogicalResult analyzeKernel(Kernel &kernel) {
   return success();
 }
 
-void rewriteKernel(Kernel &kernel) {
+LogicalResult rewriteKernel(Kernel &kernel) {
   ForOp root = kernel.root;
   Location loc = root.getLoc();
   OpBuilder b(root);
@@ -321,6 +344,36 @@ void rewriteKernel(Kernel &kernel) {
     target->getOperations().splice(before, loopBody->getOperations());
     loop->erase();
   }
+  // Shared buffers: the launch's workgroup memory, one per block.
+  // (tir.alloc_buffer in a block of the kernel, or placed there from the
+  // root by placeKernelBuffers.)
+  SmallVector<Operation *> sharedAllocs;
+  launch.walk([&](Operation *op) {
+    if (isa<AllocBufferOp, memref::AllocaOp>(op) &&
+        isSharedScope(
+            getStorageScope(cast<MemRefType>(op->getResult(0).getType()))))
+      sharedAllocs.push_back(op);
+  });
+  auto workgroup = gpu::AddressSpaceAttr::get(launch.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  for (Operation *alloc : sharedAllocs) {
+    auto type = cast<MemRefType>(alloc->getResult(0).getType());
+    BlockArgument memory = launch.addWorkgroupAttribution(
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        type.getLayout(), workgroup),
+        alloc->getLoc());
+    // Views of it (placeKernelBuffers') move to the same memory.
+    for (Operation *user : alloc->getResult(0).getUsers())
+      if (auto view = dyn_cast<memref::ReinterpretCastOp>(user)) {
+        MemRefType t = view.getType();
+        view.getResult().setType(MemRefType::get(
+            t.getShape(), t.getElementType(), t.getLayout(), workgroup));
+      }
+    alloc->getResult(0).replaceAllUsesWith(memory);
+    alloc->erase();
+  }
+  if (failed(insertBarriers(launch)))
+    return failure();
   // As nvcc by default (-fmad=true) and TVM's CUDA backend: a float multiply
   // feeding an add may become one multiply-add, rounded once.
   launch.walk([](arith::ArithFastMathInterface op) {
@@ -332,6 +385,7 @@ void rewriteKernel(Kernel &kernel) {
                 arith::FastMathFlagsAttr::get(
                     op->getContext(), value | arith::FastMathFlags::contract));
   });
+  return success();
 }
 
 } // namespace
@@ -367,6 +421,9 @@ static LogicalResult checkNoHostAccess(Operation *root) {
 }
 
 LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
+  // Caches allocated at the root move into their kernels first.
+  if (failed(placeKernelBuffers(root)))
+    return failure();
   SmallVector<Kernel> kernels;
   root->walk<WalkOrder::PreOrder>([&](ForOp loop) {
     if (loop.getKind() != ForKind::ThreadBinding)
@@ -380,7 +437,8 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
     if (failed(analyzeKernel(kernel)))
       return failure();
   for (Kernel &kernel : kernels)
-    rewriteKernel(kernel);
+    if (failed(rewriteKernel(kernel)))
+      return failure();
   return success();
 }
 

@@ -17,28 +17,6 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-/// The blocks that access `buffer`: the nearest block around each load or
-/// store, and blocks that list it in their regions. Empty when some use is
-/// anything else, or an access outside every block.
-static SmallVector<BlockOp> getAccessingBlocks(Value buffer) {
-  llvm::SetVector<BlockOp> blocks;
-  for (OpOperand &use : buffer.getUses()) {
-    Operation *user = use.getOwner();
-    if (auto block = dyn_cast<BlockOp>(user)) {
-      blocks.insert(block);
-      continue;
-    }
-    bool isAccess =
-        (isa<LoadOp>(user) && cast<LoadOp>(user).getBuffer() == buffer) ||
-        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer);
-    auto block = user->getParentOfType<BlockOp>();
-    if (!isAccess || !block)
-      return {};
-    blocks.insert(block);
-  }
-  return blocks.takeVector();
-}
-
 /// Whether only loops lie between `block` and `loop` (which contains it).
 static bool onlyLoopsBetween(BlockOp block, ForOp loop) {
   for (Operation *op = block->getParentOp(); op != loop.getOperation();
@@ -46,39 +24,6 @@ static bool onlyLoopsBetween(BlockOp block, ForOp loop) {
     if (!op || !isa<ForOp>(op))
       return false;
   return true;
-}
-
-/// The union of `a` and `b` (each over its own inputs), over the inputs of
-/// both; failure when a bound differs by a runtime amount.
-static FailureOr<LoopRegion> unite(const LoopRegion &a, const LoopRegion &b) {
-  if (a.lowers.empty())
-    return b;
-  if (b.lowers.empty())
-    return a;
-  LoopRegion result;
-  result.inputs = a.inputs;
-  MLIRContext *ctx = a.lowers.front().getContext();
-  SmallVector<AffineExpr> remap;
-  for (Value v : b.inputs) {
-    auto it = llvm::find(result.inputs, v);
-    if (it == result.inputs.end()) {
-      result.inputs.push_back(v);
-      it = std::prev(result.inputs.end());
-    }
-    remap.push_back(getAffineDimExpr(it - result.inputs.begin(), ctx));
-  }
-  unsigned n = result.inputs.size();
-  for (unsigned d = 0, e = a.lowers.size(); d < e; ++d) {
-    AffineExpr lo = a.lowers[d], hi = a.lowers[d] + a.extents[d] - 1;
-    AffineExpr blo = b.lowers[d].replaceDims(remap);
-    AffineExpr bhi = (b.lowers[d] + b.extents[d] - 1).replaceDims(remap);
-    if (!coverBound(lo, blo, /*upper=*/false, n) ||
-        !coverBound(hi, bhi, /*upper=*/true, n))
-      return failure();
-    result.lowers.push_back(simplifyIndexExpr(lo, n, 0));
-    result.extents.push_back(simplifyIndexExpr(hi - lo + 1, n, 0));
-  }
-  return result;
 }
 
 /// Whether every iteration of the loops from `plan.loop` out to `scope`
@@ -171,7 +116,7 @@ static std::optional<CompactedBuffer> planAtLoop(Value buffer, ForOp loop,
       relaxRegionUnderLoop(loop, buffer, /*writes=*/true, blocks, ignored);
   if (failed(reads) || failed(writes))
     return std::nullopt;
-  FailureOr<LoopRegion> region = unite(*reads, *writes);
+  FailureOr<LoopRegion> region = uniteLoopRegions(*reads, *writes);
   if (failed(region) || region->lowers.empty())
     return std::nullopt;
 

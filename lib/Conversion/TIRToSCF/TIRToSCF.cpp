@@ -244,12 +244,17 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
       if (it != plans->end())
         compacted = &it->second;
     }
-    if (!compacted &&
-        (countDivisions(map) == 0 || llvm::none_of(indices, [&](Value v) {
-           auto arg = dyn_cast<BlockArgument>(v);
-           return arg && arg.getOwner() == body &&
-                  arg.getArgNumber() < numIterVars;
-         })))
+    auto isIterVar = [&](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner() == body && arg.getArgNumber() < numIterVars;
+    };
+    // Also an access over iteration variables and outer values together
+    // (a GPU kernel's local buffer shifted by thread indices): over the
+    // bindings, the two cancel.
+    bool mixed = llvm::any_of(indices, isIterVar) &&
+                 !llvm::all_of(indices, isIterVar);
+    if (!compacted && !mixed &&
+        (countDivisions(map) == 0 || llvm::none_of(indices, isIterVar)))
       return;
     // New operands: the binding values, then the access's other operands;
     // all of them dimensions.
@@ -298,7 +303,8 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
       results.push_back(simplifyWithRanges(index, ranges, operands.size(), 0));
     }
     AffineMap simplified = AffineMap::get(operands.size(), 0, results, ctx);
-    if (!compacted && countDivisions(simplified) >= countDivisions(map))
+    if (!compacted && !mixed &&
+        countDivisions(simplified) >= countDivisions(map))
       return;
     rewriter.modifyOpInPlace(op, [&] {
       if (auto load = dyn_cast<LoadOp>(op)) {

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -536,3 +537,60 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
   }
   return result;
 }
+
+/// The blocks that access `buffer`: the nearest block around each load or
+/// store, and blocks that list it in their regions. Empty when some use is
+/// anything else, or an access outside every block.
+SmallVector<BlockOp> mlir::tir::getAccessingBlocks(Value buffer) {
+  llvm::SetVector<BlockOp> blocks;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      blocks.insert(block);
+      continue;
+    }
+    bool isAccess =
+        (isa<LoadOp>(user) && cast<LoadOp>(user).getBuffer() == buffer) ||
+        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer);
+    auto block = user->getParentOfType<BlockOp>();
+    if (!isAccess || !block)
+      return {};
+    blocks.insert(block);
+  }
+  return blocks.takeVector();
+}
+
+/// The union of `a` and `b` (each over its own inputs), over the inputs of
+/// both; failure when a bound differs by a runtime amount.
+FailureOr<LoopRegion> mlir::tir::uniteLoopRegions(const LoopRegion &a,
+                                                  const LoopRegion &b) {
+  if (a.lowers.empty())
+    return b;
+  if (b.lowers.empty())
+    return a;
+  LoopRegion result;
+  result.inputs = a.inputs;
+  MLIRContext *ctx = a.lowers.front().getContext();
+  SmallVector<AffineExpr> remap;
+  for (Value v : b.inputs) {
+    auto it = llvm::find(result.inputs, v);
+    if (it == result.inputs.end()) {
+      result.inputs.push_back(v);
+      it = std::prev(result.inputs.end());
+    }
+    remap.push_back(getAffineDimExpr(it - result.inputs.begin(), ctx));
+  }
+  unsigned n = result.inputs.size();
+  for (unsigned d = 0, e = a.lowers.size(); d < e; ++d) {
+    AffineExpr lo = a.lowers[d], hi = a.lowers[d] + a.extents[d] - 1;
+    AffineExpr blo = b.lowers[d].replaceDims(remap);
+    AffineExpr bhi = (b.lowers[d] + b.extents[d] - 1).replaceDims(remap);
+    if (!coverBound(lo, blo, /*upper=*/false, n) ||
+        !coverBound(hi, bhi, /*upper=*/true, n))
+      return failure();
+    result.lowers.push_back(simplifyIndexExpr(lo, n, 0));
+    result.extents.push_back(simplifyIndexExpr(hi - lo + 1, n, 0));
+  }
+  return result;
+}
+

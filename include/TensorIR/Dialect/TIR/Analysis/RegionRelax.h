@@ -137,6 +137,17 @@ FailureOr<LoopRegion> relaxRegionUnder(Operation *boundary, Value buffer,
                                        bool writes, ArrayRef<BlockOp> blocks,
                                        AnalysisFailure &failure);
 
+/// The union of `a` and `b` (each over its own inputs), over the inputs of
+/// both (a's first); failure when a bound differs by a runtime amount. An
+/// empty region (no lowers) is the other one.
+FailureOr<LoopRegion> uniteLoopRegions(const LoopRegion &a,
+                                       const LoopRegion &b);
+
+/// The blocks that access `buffer`: the nearest block around each load or
+/// store, and blocks that list it in their regions. Empty when some use is
+/// anything else, or an access outside every block.
+SmallVector<BlockOp> getAccessingBlocks(Value buffer);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H

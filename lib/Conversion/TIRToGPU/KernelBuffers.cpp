@@ -1,0 +1,259 @@
+//===- KernelBuffers.cpp - shared / local buffers moved into kernels ------===//
+//
+// TVM's PlanAndUpdateBufferAllocationLocation + CompactBufferAllocation for
+// GPU kernels. Schedules allocate their caches at the function's root
+// (cache_read(..., "shared"), cache_write(..., "local")) with the shape of
+// the whole buffer; each is used in one kernel, under one loop or block
+// there. It is allocated at the start of the lowest op holding all its
+// accesses (their LCA), with the shape of the part one execution of that op
+// touches, as the region analysis bounds it (loops inside the LCA relaxed,
+// and, for shared memory, the threadIdx loops around it: the threads of a
+// block share it). The accesses reach it through a view whose offset puts
+// the part's start at its first element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelMemory.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+bool mlir::tir::isSharedScope(StringRef scope) {
+  return scope == "shared" || scope == "shared.dyn";
+}
+
+/// The outermost thread-bound loop around (or at) `op`: the root of the
+/// kernel `op` is in; null outside kernels.
+static ForOp kernelRootOf(Operation *op) {
+  ForOp root;
+  for (; op; op = op->getParentOp())
+    if (auto loop = dyn_cast<ForOp>(op);
+        loop && loop.getKind() == ForKind::ThreadBinding)
+      root = loop;
+  return root;
+}
+
+/// The lowest op that strictly contains every block of `blocks`.
+static Operation *lowestCommonAncestor(ArrayRef<BlockOp> blocks) {
+  Operation *lca = blocks.front()->getParentOp();
+  for (BlockOp block : blocks.drop_front())
+    while (lca && !lca->isProperAncestor(block))
+      lca = lca->getParentOp();
+  return lca;
+}
+
+/// Shifts an access's map by the part's start: index d becomes
+/// `index_d - lowers_d(inputs)`, the inputs appended to its operands.
+static AffineMap shiftedMap(AffineMap map, ArrayRef<AffineExpr> lowers,
+                            unsigned numInputs) {
+  unsigned base = map.getNumDims();
+  unsigned total = base + numInputs;
+  SmallVector<AffineExpr> results;
+  for (auto [d, e] : llvm::enumerate(map.getResults()))
+    results.push_back(simplifyIndexExpr(
+        e - lowers[d].shiftDims(numInputs, base), total, 0));
+  return AffineMap::get(total, 0, results, map.getContext());
+}
+
+/// Every access of `buffer` reads or writes `compact` instead, at its
+/// index minus the part's start; blocks that list `buffer` lose their
+/// regions (scheduling is over; the lowering does not read them).
+static void shiftAccesses(Value buffer, Value compact,
+                          ArrayRef<AffineExpr> lowers, ArrayRef<Value> inputs) {
+  // Users first: clearing a block's regions drops several uses at once.
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : buffer.getUsers())
+    users.insert(user);
+  for (Operation *user : users) {
+    if (auto load = dyn_cast<LoadOp>(user)) {
+      load.setMapAttr(AffineMapAttr::get(
+          shiftedMap(load.getMap(), lowers, inputs.size())));
+      load.getIndicesMutable().append(inputs);
+      load.getBufferMutable().assign(compact);
+    } else if (auto store = dyn_cast<StoreOp>(user)) {
+      store.setMapAttr(AffineMapAttr::get(
+          shiftedMap(store.getMap(), lowers, inputs.size())));
+      store.getIndicesMutable().append(inputs);
+      store.getBufferMutable().assign(compact);
+    } else if (auto block = dyn_cast<BlockOp>(user)) {
+      block.getReadBuffersMutable().clear();
+      block.getWriteBuffersMutable().clear();
+      block.getRegionValuesMutable().clear();
+      block.removeReadRegionsAttr();
+      block.removeWriteRegionsAttr();
+    }
+  }
+}
+
+/// Moves one buffer into its kernel; failure (with `why`) when it cannot.
+static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
+  Value buffer = alloc.getBuffer();
+  MemRefType type = alloc.getBuffer().getType();
+  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+  if (blocks.empty()) {
+    why = "it is used by something other than loads and stores in blocks";
+    return failure();
+  }
+  Operation *lca = lowestCommonAncestor(blocks);
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+    why = "its shape is not static, or it has a layout";
+    return failure();
+  }
+  AnalysisFailure failure;
+  FailureOr<LoopRegion> reads =
+      relaxRegionUnder(lca, buffer, /*writes=*/false, blocks, failure);
+  FailureOr<LoopRegion> writes =
+      mlir::succeeded(reads)
+          ? relaxRegionUnder(lca, buffer, /*writes=*/true, blocks, failure)
+          : FailureOr<LoopRegion>(mlir::failure());
+  FailureOr<LoopRegion> region = mlir::failed(writes)
+                                     ? FailureOr<LoopRegion>(mlir::failure())
+                                     : uniteLoopRegions(*reads, *writes);
+  if (mlir::failed(region) || region->lowers.empty()) {
+    why = failure.reason.empty()
+              ? "the part of it each execution touches cannot be bounded"
+              : failure.reason;
+    return mlir::failure();
+  }
+  MLIRContext *ctx = alloc.getContext();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> lowers;
+  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+    auto extent = dyn_cast<AffineConstantExpr>(region->extents[d]);
+    if (!extent || extent.getValue() <= 0) {
+      why = "the part of it each execution touches is not of a constant size "
+            "in dimension " +
+            std::to_string(d);
+      return mlir::failure();
+    }
+    if (extent.getValue() >= type.getDimSize(d)) {
+      shape.push_back(type.getDimSize(d));
+      lowers.push_back(getAffineConstantExpr(0, ctx));
+    } else {
+      shape.push_back(extent.getValue());
+      lowers.push_back(region->lowers[d]);
+    }
+  }
+
+  // A local buffer is one per thread: no thread index may vary between
+  // the LCA and its accesses (loops bound again to a tag bound around the
+  // LCA run in the same thread).
+  StringRef scope = getStorageScope(type);
+  if (!isSharedScope(scope)) {
+    llvm::StringSet<> boundAround;
+    for (Operation *p = lca; p; p = p->getParentOp())
+      if (auto around = dyn_cast<ForOp>(p);
+          around && around.getKind() == ForKind::ThreadBinding)
+        boundAround.insert(*around.getThread());
+    for (BlockOp block : blocks)
+      for (Operation *p = block->getParentOp(); p != lca; p = p->getParentOp())
+        if (auto loop = dyn_cast<ForOp>(p);
+            loop && loop.getKind() == ForKind::ThreadBinding &&
+            !boundAround.contains(*loop.getThread())) {
+          why = "its accesses lie in several threads (loop '" +
+                loop.getVarName().value_or("").str() + "' bound to '" +
+                loop.getThread()->str() +
+                "'), but a local buffer is one thread's (use 'shared' for "
+                "a buffer the threads of a block share)";
+          return mlir::failure();
+        }
+  }
+
+  // The compacted buffer, first in the LCA's body: a local buffer in the
+  // thread's private memory; a shared one stands there until the kernel's
+  // launch takes it as workgroup memory.
+  Block *body = &lca->getRegion(0).front();
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(body);
+  Attribute space =
+      isSharedScope(scope) ? type.getMemorySpace() : Attribute();
+  auto compactType =
+      MemRefType::get(shape, type.getElementType(), AffineMap(), space);
+  auto placed = memref::AllocaOp::create(b, alloc.getLoc(), compactType);
+  // Where the part's start depends only on thread and block indices (which
+  // every block may use, once they are the launch's), the accesses are
+  // shifted by it: the lowering then cancels it against their bindings, so
+  // a register tile indexed by unrolled loops gets constant indices.
+  auto isThreadIndex = [](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
+    return !loop || loop.getKind() == ForKind::ThreadBinding;
+  };
+  if (llvm::all_of(region->inputs, isThreadIndex)) {
+    shiftAccesses(buffer, placed.getResult(), lowers, region->inputs);
+    alloc.erase();
+    return success();
+  }
+  // Otherwise the accesses keep their coordinates in the whole buffer: they go
+  // through a view of the compacted one whose offset moves the part's start
+  // to its first element (rows as long as the part's).
+  SmallVector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  AffineExpr offsetExpr = getAffineConstantExpr(0, ctx);
+  for (auto [lower, s] : llvm::zip(lowers, strides))
+    offsetExpr = offsetExpr - lower * s;
+  offsetExpr = simplifyIndexExpr(offsetExpr, region->inputs.size(), 0);
+  OpFoldResult offset;
+  if (auto c = dyn_cast<AffineConstantExpr>(offsetExpr))
+    offset = b.getIndexAttr(c.getValue());
+  else
+    offset = affine::expandAffineExpr(b, alloc.getLoc(), offsetExpr,
+                                      region->inputs, ValueRange());
+  auto viewType = MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides), space);
+  SmallVector<OpFoldResult> sizes, steps;
+  for (auto [size, s] : llvm::zip(type.getShape(), strides)) {
+    sizes.push_back(b.getIndexAttr(size));
+    steps.push_back(b.getIndexAttr(s));
+  }
+  auto view = memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType,
+                                                placed, offset, sizes, steps);
+  buffer.replaceAllUsesWith(view.getResult());
+  alloc.erase();
+  return success();
+}
+
+LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
+  SmallVector<AllocBufferOp> candidates;
+  root->walk([&](AllocBufferOp alloc) {
+    StringRef scope = getStorageScope(alloc.getBuffer().getType());
+    if ((isSharedScope(scope) || scope == "local") && !kernelRootOf(alloc))
+      candidates.push_back(alloc);
+  });
+  for (AllocBufferOp alloc : candidates) {
+    // Only buffers whose every access is in one kernel; the others are
+    // refused by the kernels' checks (or are host buffers).
+    SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer());
+    if (blocks.empty())
+      continue;
+    ForOp kernel = kernelRootOf(blocks.front());
+    if (!kernel || !llvm::all_of(blocks, [&](BlockOp block) {
+          return kernelRootOf(block) == kernel;
+        }))
+      continue;
+    std::string why;
+    if (failed(placeBuffer(alloc, why)))
+      return alloc.emitOpError("allocates '")
+             << getStorageScope(alloc.getBuffer().getType()) << "' buffer '"
+             << getBufferName(alloc.getBuffer())
+             << "' for the GPU kernel that starts at loop '"
+             << kernel.getVarName().value_or("")
+             << "', but it cannot be allocated in the kernel: " << why;
+  }
+  return success();
+}

@@ -1,0 +1,45 @@
+//===- KernelMemory.h - memory the threads of a GPU block share -*- C++ -*-===//
+//
+// The parts of convert-tir-to-gpu that deal with shared and local buffers:
+// placing the buffers a schedule allocated at the root into their kernel
+// (KernelBuffers.cpp) and the barriers between threads that write shared
+// memory and threads that read it (Barriers.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_LIB_CONVERSION_TIRTOGPU_KERNELMEMORY_H
+#define TENSORIR_LIB_CONVERSION_TIRTOGPU_KERNELMEMORY_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::tir {
+
+/// Whether a storage scope is memory the threads of a GPU block share.
+bool isSharedScope(StringRef scope);
+
+/// Every `shared` / `local` buffer allocated outside kernels whose accesses
+/// all lie in one kernel is allocated at the start of the lowest op
+/// holding them, compacted to the part one execution of that op touches
+/// (TVM's PlanAndUpdateBufferAllocationLocation + CompactBufferAllocation;
+/// for shared memory the threadIdx loops around that op are relaxed as
+/// well): a memref.alloca (with the 'shared' scope still on it for shared
+/// memory, which the launch then takes as workgroup memory), seen by the
+/// accesses through a memref.reinterpret_cast of the whole buffer's shape
+/// whose offset moves the part's start to the first element. Fails, naming
+/// the buffer, when a buffer used in one kernel cannot be bounded; before
+/// any change to it.
+LogicalResult placeKernelBuffers(Operation *root);
+
+/// Puts a gpu.barrier wherever a statement of `launch` reads or writes a
+/// workgroup buffer that an earlier statement wrote or read (since the
+/// last barrier, in program order and around loops), at the outermost
+/// statement holding the access (TVM's ThreadSync for shared memory).
+/// Fails when the barrier would be inside a condition that not every
+/// thread of the block takes.
+LogicalResult insertBarriers(gpu::LaunchOp launch);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_LIB_CONVERSION_TIRTOGPU_KERNELMEMORY_H
