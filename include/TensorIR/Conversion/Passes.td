@@ -109,6 +109,18 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TIRAlignWorkgroupMemoryPass
+    : Pass<"tir-align-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the shared memory of outlined GPU kernels to 16 bytes";
+  let description = [{
+    Every workgroup attribution of the module's `gpu.func`s gets
+    `llvm.align = 16` (unless it has an alignment), so that its
+    shared-memory global is 16-byte aligned and the NVPTX backend may load
+    and store four floats of it at once (`ld.shared.v4`) without
+    misaligned accesses. `tir-lower-to-nvvm` runs it after outlining.
+  }];
+}
+
 def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
   let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
   let description = [{

@@ -16,6 +16,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -25,6 +26,7 @@
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
+#define GEN_PASS_DEF_TIRALIGNWORKGROUPMEMORYPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 } // namespace mlir::tir
 
@@ -443,6 +445,21 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
 }
 
 namespace {
+struct TIRAlignWorkgroupMemoryPass
+    : public tir::impl::TIRAlignWorkgroupMemoryPassBase<
+          TIRAlignWorkgroupMemoryPass> {
+  void runOnOperation() override {
+    StringRef align = LLVM::LLVMDialect::getAlignAttrName();
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
+        if (!func.getWorkgroupAttributionAttr(i, align))
+          func.setWorkgroupAttributionAttr(
+              i, align, IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                         16));
+    });
+  }
+};
+
 struct ConvertTIRToGPUPass
     : public tir::impl::ConvertTIRToGPUPassBase<ConvertTIRToGPUPass> {
   using Base::Base;

@@ -16,8 +16,8 @@ func.func @vthread(%A: memref<8xf32>) {
 func.func @rebound(%A: memref<8x8xf32>) {
   %one = arith.constant 1.0 : f32
   tir.for %t = 0 to 8 thread_binding<"threadIdx.x"> {
-    // expected-error @+1 {{is bound to 'threadIdx.x' inside a loop bound to it already}}
-    tir.for %u = 0 to 8 thread_binding<"threadIdx.x"> {
+    // expected-error @+1 {{is bound to 'threadIdx.x' inside a loop bound to it already, with other bounds; nested loops bound to one thread index must have the same iterations}}
+    tir.for %u = 0 to 4 thread_binding<"threadIdx.x"> {
       tir.block "A"(%vi = spatial(8, %t), %vj = spatial(8, %u)) {
         tir.store %one, %A[%vi, %vj] : memref<8x8xf32>
       }
@@ -28,13 +28,13 @@ func.func @rebound(%A: memref<8x8xf32>) {
 
 // -----
 
-func.func @shared_memory(%A: memref<32xf32>) {
+func.func @warp_memory(%A: memref<32xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{allocates a 'shared' buffer in a GPU kernel; memory that threads share is not lowered yet}}
-      %S = tir.alloc_buffer : memref<32xf32, "shared">
+      // expected-error @+1 {{allocates a 'warp' buffer in a GPU kernel; only 'shared' and 'local' (and 'global') buffers are lowered}}
+      %S = tir.alloc_buffer : memref<32xf32, "warp">
       %x = tir.load %A[%vi] : memref<32xf32>
-      tir.store %x, %S[%vi] : memref<32xf32, "shared">
+      tir.store %x, %S[%vi] : memref<32xf32, "warp">
     }
   }
   return
@@ -122,7 +122,7 @@ func.func @cross_thread_reduction(%A: memref<32xf32>, %S: memref<1xf32>) {
 func.func @alloc_above_threads(%A: memref<32xf32>, %B: memref<32xf32>) {
   tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
     tir.block "K"(%vb = spatial(1, %b)) {
-      // expected-error @+1 {{allocates buffer 'G' above thread-bound loops of a GPU kernel: each thread would get a copy of its own, where the loops share it; shared memory is not lowered yet}}
+      // expected-error @+1 {{allocates buffer 'G' above thread-bound loops of a GPU kernel: each thread would get a copy of its own, where the loops share it (a 'shared' buffer would be one per block)}}
       %G = tir.alloc_buffer {buffer_name = "G"} : memref<32xf32>
       tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
         tir.block "W"(%vi = spatial(32, %t)) {
@@ -237,6 +237,59 @@ func.func @extern_call(%A: memref<8xf32>) {
     tir.block "A"(%vi = spatial(8, %t)) {
       // expected-error @+1 {{calls 'call_extern' in a GPU kernel; calls are not lowered to GPU kernels yet}}
       tir.call "call_extern"("fence", %A) : (memref<8xf32>) -> ()
+    }
+  }
+  return
+}
+
+// -----
+
+// A local buffer (one per thread) allocated at the root whose accesses lie
+// in different threads: it cannot be given to one thread.
+func.func @local_across_threads(%A: memref<32xf32>, %B: memref<32xf32>) {
+  // expected-error @+1 {{allocates 'local' buffer 'L' for the GPU kernel that starts at loop 'b', but it cannot be allocated in the kernel: its accesses lie in several threads (loop 'u' bound to 'threadIdx.x'), but a local buffer is one thread's (use 'shared' for a buffer the threads of a block share)}}
+  %L = tir.alloc_buffer {buffer_name = "L"} : memref<32xf32, "local">
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "W"(%vi = spatial(32, %t)) {
+        %a = tir.load %A[%vi] : memref<32xf32>
+        tir.store %a, %L[%vi] : memref<32xf32, "local">
+      }
+    }
+    tir.for %u = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "R"(%vi = spatial(32, %u)) {
+        %l = tir.load %L[31 - %vi] : memref<32xf32, "local">
+        tir.store %l, %B[%vi] : memref<32xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Inside a loop bound to threadIdx.x with 32 of the block's 64 threads,
+// shared memory written and then read by another thread: the read needs a
+// barrier before it, where only the first 32 threads are.
+func.func @barrier_under_guard(%A: memref<64xf32>, %B: memref<32xf32>) {
+  %S = tir.alloc_buffer {buffer_name = "S"} : memref<64xf32, "shared">
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %t = 0 to 64 thread_binding<"threadIdx.x"> {
+      tir.block "W"(%vi = spatial(64, %t)) {
+        %a = tir.load %A[%vi] : memref<64xf32>
+        tir.store %a, %S[%vi] : memref<64xf32, "shared">
+      }
+    }
+    tir.for %u = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.block "W2"(%vi = spatial(32, %u)) {
+        %a = tir.load %A[%vi] : memref<64xf32>
+        tir.store %a, %S[%vi + 32] : memref<64xf32, "shared">
+      }
+      // expected-error @+1 {{needs a barrier before it (it reads or writes shared memory that other threads access before it), but it runs under a condition that not every thread of the block meets}}
+      tir.block "R"(%vi = spatial(32, %u)) {
+        %s = tir.load %S[31 - %vi] : memref<64xf32, "shared">
+        tir.store %s, %B[%vi] : memref<32xf32>
+      }
     }
   }
   return

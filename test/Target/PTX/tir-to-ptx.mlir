@@ -10,7 +10,7 @@
 // CHECK-DAG:   mov.u32 {{.*}}%ctaid.x;
 // CHECK-DAG:   mov.u32 {{.*}}%tid.x;
 // CHECK:       setp.{{.*}}
-// CHECK:       add.rn.f32
+// CHECK:       add{{(.rn)?}}.f32
 // SM90:        .target sm_90
 // The host side keeps the launch: grid 8, block 128.
 // NVVM:        gpu.launch_func  @vadd_kernel::@vadd_kernel blocks in (%c8, %c1, %c1) threads in (%c128, %c1, %c1)

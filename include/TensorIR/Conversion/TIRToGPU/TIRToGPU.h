@@ -10,6 +10,7 @@
 namespace mlir::tir {
 
 #define GEN_PASS_DECL_CONVERTTIRTOGPUPASS
+#define GEN_PASS_DECL_TIRALIGNWORKGROUPMEMORYPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// Turns each outermost thread-bound tir.for under `root`, with the
