@@ -4,8 +4,12 @@
  * image, and launches that check their arguments and record them but run
  * nothing. tir's runtime loads it through TIR_CUDA_DRIVER.
  *
- * FAKE_CUDA_DEVICES sets the number of devices (default 1). The last
- * launch's sizes and parameter count are kept for fakeLastLaunch(). */
+ * Environment: FAKE_CUDA_DEVICES, the number of devices (default 1);
+ * FAKE_CUDA_MAX_THREADS, the threads a block may have (1024);
+ * FAKE_CUDA_MAX_SHARED, the shared memory a block may have (227 KiB);
+ * FAKE_CUDA_KERNEL_SHARED, the static shared memory every kernel says it
+ * uses (0). The last launch's grid, block and dynamic shared memory are
+ * kept for fakeLastLaunch(). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +18,11 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
-static int deviceCount(void) {
-  const char *env = getenv("FAKE_CUDA_DEVICES");
-  return env ? atoi(env) : 1;
+static int envInt(const char *name, int fallback) {
+  const char *env = getenv(name);
+  return env ? atoi(env) : fallback;
 }
+static int deviceCount(void) { return envInt("FAKE_CUDA_DEVICES", 1); }
 
 CUresult cuInit(unsigned flags) { return 0; }
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
@@ -33,17 +38,17 @@ CUresult cuDeviceGetName(char *name, int len, int d) {
 }
 CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   switch (attr) {
-  case 1: *v = 1024; break;             /* threads per block */
+  case 1: *v = envInt("FAKE_CUDA_MAX_THREADS", 1024); break;
   case 2: case 3: *v = 1024; break;     /* block x, y */
   case 4: *v = 64; break;               /* block z */
   case 5: *v = 2147483647; break;       /* grid x */
   case 6: case 7: *v = 65535; break;    /* grid y, z */
-  case 8: *v = 49152; break;            /* shared per block */
+  case 8: *v = envInt("FAKE_CUDA_MAX_SHARED", 49152) < 49152 ? envInt("FAKE_CUDA_MAX_SHARED", 0) : 49152; break;
   case 10: *v = 32; break;              /* warp */
   case 16: *v = 132; break;             /* multiprocessors */
   case 75: *v = 9; break;
   case 76: *v = 0; break;
-  case 97: *v = 232448; break;          /* opt-in shared */
+  case 97: *v = envInt("FAKE_CUDA_MAX_SHARED", 232448); break;
   default: *v = 0;
   }
   return 0;
@@ -64,7 +69,7 @@ CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(
 CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
   if (!image) return 200; /* invalid image */
-  *m = (void *)image;
+  *m = (void *)(uintptr_t)image;
   return 0;
 }
 CUresult cuModuleUnload(void *m) { return 0; }
@@ -74,7 +79,7 @@ CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
   return 0;
 }
 CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
-  *v = attr == 0 ? 1024 : 0;
+  *v = attr == 0 ? 1024 : attr == 1 ? envInt("FAKE_CUDA_KERNEL_SHARED", 0) : 0;
   return 0;
 }
 CUresult cuFuncSetAttribute(void *f, int attr, int v) { return 0; }
