@@ -24,6 +24,11 @@ VARIANTS = {
     "gemm_naive_4096": lambda: p.schedule_matmul_naive(p.matmul(4096, 4096, 4096)),
     "gemm_tiled_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048)),
     "gemm_tiled_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096)),
+    "gemm_tiledk16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096), bk=16),
+    "gemm_tiled64_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
+                                                         bm=64, bn=128, tm=4, tn=8),
+    "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
+    "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
 
 

@@ -116,4 +116,27 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8):
     # registers (constant indices).
     for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:
         sch.unroll(loop)
+    if bk * tm * tn > 512:
+        # Past the unroller's default size limit: unrolled all the same.
+        sch.annotate(k1, "unroll_limit", 0)
+    return sch.mod
+
+
+def schedule_softmax(func, threads=256):
+    """One block of `threads` threads per row: the row's max and sum are
+    reductions across the block's threads (the reduce loop split, its inner
+    part bound to threadIdx.x), kept in shared memory for the row; each
+    thread handles every `threads`-th element."""
+    sch = tvm.tir.Schedule(func)
+    out = sch.get_block("out")
+    i, j = sch.get_loops(out)
+    sch.bind(i, "blockIdx.x")
+    _, tx = sch.split(j, factors=[None, threads])
+    sch.bind(tx, "threadIdx.x")
+    for name in ("sum", "max"):
+        block = sch.get_block(name)
+        sch.compute_at(block, i)
+        _, inner = sch.split(sch.get_loops(block)[-1], factors=[None, threads])
+        sch.bind(inner, "threadIdx.x")
+        sch.set_scope(block, 0, "shared")
     return sch.mod

@@ -60,6 +60,15 @@ def main():
         tag = name[:-3]
         lib = rt.load_module(os.path.join(folder, name))
         fname = lib.functions[0]
+        if tag == "blitz":
+            # The Blitz course's GPU part (examples/python/blitz.py).
+            a = rt.array(np.arange(8).astype("float32"), dev)
+            b = rt.array(np.zeros(8, "float32"), dev)
+            lib[fname](a, b)
+            print("blitz:", a.numpy(), b.numpy())
+            ok = (b.numpy() == np.arange(8) + 1).all()
+            failures += 0 if ok else 1
+            continue
         if tag.startswith("vadd"):
             n = 1 << 26
             a, b = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
@@ -73,6 +82,18 @@ def main():
             tc = torch.empty_like(ta)
             peer = torch_time(lambda: torch.add(ta, tb, out=tc), number=50)
             record(tag, err, err < 1e-6, t, peer, 3 * n * 4 / 1e9, "GB/s")
+        elif tag.startswith("softmax"):
+            m = n_cols = int(tag.rsplit("_", 1)[1])
+            a = rng.standard_normal((m, n_cols), dtype=np.float32)
+            da = rt.array(a, dev)
+            ds = rt.array(np.full((m, n_cols), np.nan, np.float32), dev)
+            lib[fname](da, ds)
+            ta = torch.from_numpy(a).cuda()
+            ref = torch.softmax(ta.double(), dim=1).cpu().numpy()
+            err = rel_error(ds.numpy(), ref)
+            t = lib.time_evaluator(fname, dev, number=20, repeat=5)(da, ds).median
+            peer = torch_time(lambda: torch.softmax(ta, dim=1), number=20)
+            record(tag, err, err < 1e-5, t, peer, 2 * m * n_cols * 4 / 1e9, "GB/s")
         elif tag.startswith("gemm"):
             size = int(tag.rsplit("_", 1)[1])
             a = rng.standard_normal((size, size), dtype=np.float32)
@@ -88,6 +109,25 @@ def main():
             tc = torch.empty_like(ta)
             peer = torch_time(lambda: torch.matmul(ta, tb, out=tc), number=10)
             record(tag, err, err < 1e-5, t, peer, 2 * size ** 3 / 1e12, "TFLOP/s")
+    # Bad input on the real device: each must be refused with its reason.
+    lib = rt.load_module(os.path.join(folder, "vadd_scalar.so"))
+    n = 1 << 26
+    host = np.zeros(n, np.float32)
+    dev_a = rt.empty((n,), "float32", dev)
+    checks = {
+        "host array": lambda: lib["vadd"](host, dev_a, rt.empty((n,), "float32", dev)),
+        "missing GPU": lambda: rt.empty((4,), "float32", rt.cuda(rt.cuda_device_count())),
+        "wrong shape": lambda: lib["vadd"](rt.empty((8,), "float32", dev), dev_a, dev_a),
+        "too much memory": lambda: rt.empty((1 << 40,), "float32", dev),
+    }
+    for what, call in checks.items():
+        try:
+            call()
+            print(f"bad input ({what}): NOT REFUSED")
+            failures += 1
+        except rt.TIRError as e:
+            print(f"bad input ({what}): {e}")
+
     header = ("program", "rel.err", "check", "tir ms", "peer ms", "tir/peer speed",
               "tir rate", "peer rate")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]

@@ -62,3 +62,29 @@ mod = tvm.build(sch.mod, target="llvm")
 b = tvm.nd.array(np.zeros((8,)).astype("float32"))
 mod(a, b)
 print(b)
+
+# Transform to a GPU program: bind the loops to GPU threads, build for
+# cuda, run on the GPU (where there is one; elsewhere the library is
+# exported, for bench/gpu/run.py to run on a GPU machine).
+sch = tvm.tir.Schedule(ir_module)
+block_b = sch.get_block("B")
+(i,) = sch.get_loops(block_b)
+i_0, i_1 = sch.split(i, factors=[2, 4])
+sch.bind(i_0, "blockIdx.x")
+sch.bind(i_1, "threadIdx.x")
+print(sch.mod.script())
+
+ctx = tvm.cuda(0)
+cuda_mod = tvm.build(sch.mod, target="cuda")
+if ctx.exist:
+    cuda_a = tvm.nd.array(np.arange(8).astype("float32"), ctx)
+    cuda_b = tvm.nd.array(np.zeros((8,)).astype("float32"), ctx)
+    cuda_mod(cuda_a, cuda_b)
+    print(cuda_a)
+    print(cuda_b)
+else:
+    import os
+    import tempfile
+    path = os.environ.get("BLITZ_CUDA_LIBRARY") or os.path.join(tempfile.mkdtemp(), "blitz_cuda.so")
+    cuda_mod.export_library(path)
+    print(f"no GPU here: built for cuda and exported to {path}")

@@ -40,7 +40,7 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // optimizer: loop bounds, tile sizes).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createTIRAlignWorkgroupMemoryPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createTIRFinalizeGPUKernelsPass());
   // Views (subviews, collapsed shapes) to plain descriptors, as on the CPU.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -26,9 +26,7 @@ struct tirModule {
 
 static thread_local std::string lastError;
 
-void rt::capi::setError(std::string message) {
-  lastError = std::move(message);
-}
+void rt::capi::setError(std::string message) { lastError = std::move(message); }
 
 tirModule *rt::capi::wrap(std::unique_ptr<Module> module) {
   auto *m = new tirModule;
@@ -89,9 +87,8 @@ static bool convertArgs(const tirArg *args, int32_t numArgs,
         return false;
       }
       device.id = a.buffer.deviceId;
-      converted.push_back(rt::Arg::buffer(a.buffer.data, dtype,
-                                          std::move(shape), std::move(strides),
-                                          device));
+      converted.push_back(rt::Arg::buffer(
+          a.buffer.data, dtype, std::move(shape), std::move(strides), device));
       break;
     }
     default:
@@ -168,7 +165,7 @@ int32_t tirModuleTarget(const tirModule *module) {
     return -1;
   }
   return module->module->target() == rt::Device::CUDA ? TIR_DEVICE_CUDA
-                                                       : TIR_DEVICE_CPU;
+                                                      : TIR_DEVICE_CPU;
 }
 
 int32_t tirCudaDeviceCount(void) {
@@ -239,12 +236,11 @@ int tirModuleTimeCall(tirModule *module, const char *function,
   if (!module || !function || !seconds || number < 1 ||
       (numArgs > 0 && !args)) {
     setError("tirModuleTimeCall: " +
-             std::string(!module     ? "module is NULL"
-                         : !function ? "function name is NULL"
-                         : !seconds  ? "seconds is NULL"
-                         : number < 1
-                             ? "number must be at least 1"
-                             : "args is NULL"));
+             std::string(!module      ? "module is NULL"
+                         : !function  ? "function name is NULL"
+                         : !seconds   ? "seconds is NULL"
+                         : number < 1 ? "number must be at least 1"
+                                      : "args is NULL"));
     return 1;
   }
   std::vector<rt::Arg> converted;

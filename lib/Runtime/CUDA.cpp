@@ -22,8 +22,8 @@
 using namespace mlir::tir::runtime;
 
 std::string Device::str() const {
-  return std::string(type == CUDA ? "cuda" : "cpu") + "(" +
-         std::to_string(id) + ")";
+  return std::string(type == CUDA ? "cuda" : "cpu") + "(" + std::to_string(id) +
+         ")";
 }
 
 namespace {
@@ -83,9 +83,9 @@ struct Driver {
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -117,8 +117,8 @@ struct Driver {
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       const char *why = dlerror();
-      loadError = std::string("no CUDA driver: cannot load '") + path +
-                  "' (" + (why ? why : "unknown reason") +
+      loadError = std::string("no CUDA driver: cannot load '") + path + "' (" +
+                  (why ? why : "unknown reason") +
                   "); an NVIDIA driver is needed to run on the GPU";
       return;
     }
@@ -278,11 +278,11 @@ struct KernelModule {
       std::vector<char> log(8192, 0);
       int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize,
                        kJitOptimizationLevel};
-      void *values[] = {log.data(), reinterpret_cast<void *>(log.size()),
-                        reinterpret_cast<void *>(
-                            static_cast<intptr_t>(optLevel))};
-      CUresult rc = d.cuModuleLoadDataEx(&module, image, isPTX ? 3 : 0,
-                                         options, values);
+      void *values[] = {
+          log.data(), reinterpret_cast<void *>(log.size()),
+          reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+      CUresult rc =
+          d.cuModuleLoadDataEx(&module, image, isPTX ? 3 : 0, options, values);
       if (rc) {
         std::string message = "cannot load the kernels of '" + kernel.name +
                               "' on cuda(" + std::to_string(id) +
@@ -473,10 +473,10 @@ bool cuda::copy(void *dst, Device dstDevice, const void *src, Device srcDevice,
   }
   if (dstDevice.type == Device::CUDA)
     return d.activate(dstDevice.id, error) &&
-           d.check("cuMemcpyHtoD",
-                   d.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src,
-                                  bytes),
-                   error);
+           d.check(
+               "cuMemcpyHtoD",
+               d.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, bytes),
+               error);
   return d.activate(srcDevice.id, error) &&
          d.check("cuMemcpyDtoH",
                  d.cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), bytes),
@@ -586,8 +586,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     recordLaunchError(error);
     return;
   }
-  if (CUresult rc = d.cuLaunchKernel(loaded->function, gridX, gridY, gridZ, blockX, blockY,
-                                     blockZ, smem, nullptr, params, extra))
+  if (CUresult rc =
+          d.cuLaunchKernel(loaded->function, gridX, gridY, gridZ, blockX,
+                           blockY, blockZ, smem, nullptr, params, extra))
     recordLaunchError("kernel '" + kernel->name +
                       "': " + d.describe("cuLaunchKernel", rc));
 }

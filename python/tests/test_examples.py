@@ -26,7 +26,14 @@ def test_blitz():
     reorder = out.index("for i_0, i_2, i_1 in T.grid(2, 2, 2):")
     assert split < reorder
     assert "vi = T.axis.spatial(8, i_0 * 4 + i_1 * 2 + i_2)" in out[split:]
-    assert out.rstrip().endswith("[1. 2. 3. 4. 5. 6. 7. 8.]")
+    # The GPU part: loops bound to blockIdx.x / threadIdx.x, built for cuda;
+    # run where there is a GPU, exported otherwise.
+    gpu = out.index('for i_0 in T.thread_binding(0, 2, thread="blockIdx.x"):')
+    assert 'for i_1 in T.thread_binding(0, 4, thread="threadIdx.x"):' in out[gpu:]
+    if "no GPU here" in out:
+        assert "built for cuda and exported to" in out
+    else:
+        assert out.rstrip().endswith("[0. 1. 2. 3. 4. 5. 6. 7.]\n[1. 2. 3. 4. 5. 6. 7. 8.]")
 
 
 def test_mm_relu():

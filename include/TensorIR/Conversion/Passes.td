@@ -109,15 +109,20 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
                            "::mlir::scf::SCFDialect"];
 }
 
-def TIRAlignWorkgroupMemoryPass
-    : Pass<"tir-align-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Align the shared memory of outlined GPU kernels to 16 bytes";
+def TIRFinalizeGPUKernelsPass
+    : Pass<"tir-finalize-gpu-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower all-reduces and align the shared memory of outlined "
+                "GPU kernels";
   let description = [{
-    Every workgroup attribution of the module's `gpu.func`s gets
+    Runs on outlined kernels (`tir-lower-to-nvvm` runs it after
+    outlining). Each `gpu.all_reduce` (from a cross-thread reduction
+    `convert-tir-to-gpu` lowered) becomes upstream MLIR's lowering: warp
+    shuffles, then one value per warp through shared memory, with
+    barriers. Every workgroup attribution of the module's `gpu.func`s gets
     `llvm.align = 16` (unless it has an alignment), so that its
     shared-memory global is 16-byte aligned and the NVPTX backend may load
     and store four floats of it at once (`ld.shared.v4`) without
-    misaligned accesses. `tir-lower-to-nvvm` runs it after outlining.
+    misaligned accesses.
   }];
 }
 

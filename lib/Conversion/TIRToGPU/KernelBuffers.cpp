@@ -60,8 +60,8 @@ static AffineMap shiftedMap(AffineMap map, ArrayRef<AffineExpr> lowers,
   unsigned total = base + numInputs;
   SmallVector<AffineExpr> results;
   for (auto [d, e] : llvm::enumerate(map.getResults()))
-    results.push_back(simplifyIndexExpr(
-        e - lowers[d].shiftDims(numInputs, base), total, 0));
+    results.push_back(
+        simplifyIndexExpr(e - lowers[d].shiftDims(numInputs, base), total, 0));
   return AffineMap::get(total, 0, results, map.getContext());
 }
 
@@ -76,8 +76,8 @@ static void shiftAccesses(Value buffer, Value compact,
     users.insert(user);
   for (Operation *user : users) {
     if (auto load = dyn_cast<LoadOp>(user)) {
-      load.setMapAttr(AffineMapAttr::get(
-          shiftedMap(load.getMap(), lowers, inputs.size())));
+      load.setMapAttr(
+          AffineMapAttr::get(shiftedMap(load.getMap(), lowers, inputs.size())));
       load.getIndicesMutable().append(inputs);
       load.getBufferMutable().assign(compact);
     } else if (auto store = dyn_cast<StoreOp>(user)) {
@@ -175,8 +175,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   Block *body = &lca->getRegion(0).front();
   OpBuilder b(ctx);
   b.setInsertionPointToStart(body);
-  Attribute space =
-      isSharedScope(scope) ? type.getMemorySpace() : Attribute();
+  Attribute space = isSharedScope(scope) ? type.getMemorySpace() : Attribute();
   auto compactType =
       MemRefType::get(shape, type.getElementType(), AffineMap(), space);
   auto placed = memref::AllocaOp::create(b, alloc.getLoc(), compactType);

@@ -1,9 +1,10 @@
 //===- KernelMemory.h - memory the threads of a GPU block share -*- C++ -*-===//
 //
-// The parts of convert-tir-to-gpu that deal with shared and local buffers:
-// placing the buffers a schedule allocated at the root into their kernel
-// (KernelBuffers.cpp) and the barriers between threads that write shared
-// memory and threads that read it (Barriers.cpp).
+// The parts of convert-tir-to-gpu that deal with memory the threads of a
+// block share: placing the buffers a schedule allocated at the root into
+// their kernel (KernelBuffers.cpp), reductions across threads
+// (CrossThreadReduction.cpp) and the barriers between threads that write
+// shared memory and threads that read it (Barriers.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,18 @@ bool isSharedScope(StringRef scope);
 /// the buffer, when a buffer used in one kernel cannot be bounded; before
 /// any change to it.
 LogicalResult placeKernelBuffers(Operation *root);
+
+/// Marks a reduction block lowered by lowerCrossThreadReductions: it
+/// reduces into its thread's partial value only.
+constexpr StringLiteral kThreadPartialAttrName = "tir.thread_partial";
+
+/// Lowers the reductions across threads in `kernel` (the outermost
+/// thread-bound loop) that it can: each thread reduces into a private
+/// partial value, gpu.all_reduce combines them, and a copy of the block
+/// updates the element with the result (TVM's LowerCrossThreadReduction).
+/// The form handled: see CrossThreadReduction.cpp. Others are left as they
+/// are (convert-tir-to-gpu refuses them).
+void lowerCrossThreadReductions(ForOp kernel);
 
 /// Puts a gpu.barrier wherever a statement of `launch` reads or writes a
 /// workgroup buffer that an earlier statement wrote or read (since the

@@ -16,17 +16,19 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
-#define GEN_PASS_DEF_TIRALIGNWORKGROUPMEMORYPASS
+#define GEN_PASS_DEF_TIRFINALIZEGPUKERNELSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 } // namespace mlir::tir
 
@@ -80,6 +82,9 @@ LogicalResult checkNoCrossThreadReduction(ForOp loop) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (auto block = dyn_cast<BlockOp>(user)) {
+        // Lowered already: it reduces into its thread's own value.
+        if (block->hasAttr(kThreadPartialAttrName))
+          continue;
         for (unsigned i : block.getIterVarsFedBy(v)) {
           if (block.getIterType(i) == IterType::Reduce) {
             bool grid = loop.getThread()->starts_with("blockIdx.");
@@ -88,8 +93,11 @@ LogicalResult checkNoCrossThreadReduction(ForOp loop) {
                    << "block '" << block.getBlockName() << "': "
                    << (grid ? "the blocks of a grid would race on its output "
                               "(only threadIdx loops may reduce)"
-                            : "cross-thread reductions are not lowered to "
-                              "GPU kernels yet");
+                            : "this cross-thread reduction is not of the form "
+                              "lowered (an add, multiply, min or max update of "
+                              "one element, its reduce loops a perfect nest "
+                              "bound to every thread dimension of the block, "
+                              "each as long as its dimension)");
           }
           values.push_back(block.getBody()->getArgument(i));
         }
@@ -436,6 +444,8 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
   if (requireKernels && failed(checkNoHostAccess(root)))
     return failure();
   for (Kernel &kernel : kernels)
+    lowerCrossThreadReductions(kernel.root);
+  for (Kernel &kernel : kernels)
     if (failed(analyzeKernel(kernel)))
       return failure();
   for (Kernel &kernel : kernels)
@@ -445,17 +455,23 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
 }
 
 namespace {
-struct TIRAlignWorkgroupMemoryPass
-    : public tir::impl::TIRAlignWorkgroupMemoryPassBase<
-          TIRAlignWorkgroupMemoryPass> {
+struct TIRFinalizeGPUKernelsPass
+    : public tir::impl::TIRFinalizeGPUKernelsPassBase<
+          TIRFinalizeGPUKernelsPass> {
   void runOnOperation() override {
+    // Reductions across a block's threads: upstream's lowering (shuffles
+    // within warps, then one value per warp through shared memory).
+    RewritePatternSet patterns(&getContext());
+    populateGpuAllReducePatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
     StringRef align = LLVM::LLVMDialect::getAlignAttrName();
     getOperation().walk([&](gpu::GPUFuncOp func) {
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
         if (!func.getWorkgroupAttributionAttr(i, align))
           func.setWorkgroupAttributionAttr(
-              i, align, IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                         16));
+              i, align,
+              IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
     });
   }
 };

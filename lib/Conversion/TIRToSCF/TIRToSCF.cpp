@@ -251,8 +251,8 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
     // Also an access over iteration variables and outer values together
     // (a GPU kernel's local buffer shifted by thread indices): over the
     // bindings, the two cancel.
-    bool mixed = llvm::any_of(indices, isIterVar) &&
-                 !llvm::all_of(indices, isIterVar);
+    bool mixed =
+        llvm::any_of(indices, isIterVar) && !llvm::all_of(indices, isIterVar);
     if (!compacted && !mixed &&
         (countDivisions(map) == 0 || llvm::none_of(indices, isIterVar)))
       return;

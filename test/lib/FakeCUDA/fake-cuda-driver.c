@@ -25,10 +25,17 @@ static int envInt(const char *name, int fallback) {
 static int deviceCount(void) { return envInt("FAKE_CUDA_DEVICES", 1); }
 
 CUresult cuInit(unsigned flags) { return 0; }
-CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
-CUresult cuDeviceGetCount(int *n) { *n = deviceCount(); return 0; }
+CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return 0;
+}
+CUresult cuDeviceGetCount(int *n) {
+  *n = deviceCount();
+  return 0;
+}
 CUresult cuDeviceGet(int *d, int i) {
-  if (i < 0 || i >= deviceCount()) return 101; /* invalid device */
+  if (i < 0 || i >= deviceCount())
+    return 101; /* invalid device */
   *d = i;
   return 0;
 }
@@ -38,37 +45,85 @@ CUresult cuDeviceGetName(char *name, int len, int d) {
 }
 CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   switch (attr) {
-  case 1: *v = envInt("FAKE_CUDA_MAX_THREADS", 1024); break;
-  case 2: case 3: *v = 1024; break;     /* block x, y */
-  case 4: *v = 64; break;               /* block z */
-  case 5: *v = 2147483647; break;       /* grid x */
-  case 6: case 7: *v = 65535; break;    /* grid y, z */
-  case 8: *v = envInt("FAKE_CUDA_MAX_SHARED", 49152) < 49152 ? envInt("FAKE_CUDA_MAX_SHARED", 0) : 49152; break;
-  case 10: *v = 32; break;              /* warp */
-  case 16: *v = 132; break;             /* multiprocessors */
-  case 75: *v = 9; break;
-  case 76: *v = 0; break;
-  case 97: *v = envInt("FAKE_CUDA_MAX_SHARED", 232448); break;
-  default: *v = 0;
+  case 1:
+    *v = envInt("FAKE_CUDA_MAX_THREADS", 1024);
+    break;
+  case 2:
+  case 3:
+    *v = 1024;
+    break; /* block x, y */
+  case 4:
+    *v = 64;
+    break; /* block z */
+  case 5:
+    *v = 2147483647;
+    break; /* grid x */
+  case 6:
+  case 7:
+    *v = 65535;
+    break; /* grid y, z */
+  case 8:
+    *v = envInt("FAKE_CUDA_MAX_SHARED", 49152) < 49152
+             ? envInt("FAKE_CUDA_MAX_SHARED", 0)
+             : 49152;
+    break;
+  case 10:
+    *v = 32;
+    break; /* warp */
+  case 16:
+    *v = 132;
+    break; /* multiprocessors */
+  case 75:
+    *v = 9;
+    break;
+  case 76:
+    *v = 0;
+    break;
+  case 97:
+    *v = envInt("FAKE_CUDA_MAX_SHARED", 232448);
+    break;
+  default:
+    *v = 0;
   }
   return 0;
 }
-CUresult cuDeviceTotalMem_v2(size_t *bytes, int d) { *bytes = 1ull << 34; return 0; }
-CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) { *ctx = (void *)(intptr_t)(d + 1); return 0; }
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int d) {
+  *bytes = 1ull << 34;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
+  *ctx = (void *)(intptr_t)(d + 1);
+  return 0;
+}
 CUresult cuCtxSetCurrent(void *ctx) { return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   void *m = malloc(n);
-  if (!m) return 2; /* out of memory */
+  if (!m)
+    return 2; /* out of memory */
   *p = (CUdeviceptr)(uintptr_t)m;
   return 0;
 }
-CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; }
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return 0; }
-CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return 0; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
-CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
-  if (!image) return 200; /* invalid image */
+CUresult cuMemFree_v2(CUdeviceptr p) {
+  free((void *)(uintptr_t)p);
+  return 0;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) {
+  memcpy((void *)(uintptr_t)d, s, n);
+  return 0;
+}
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) {
+  memcpy(d, (void *)(uintptr_t)s, n);
+  return 0;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
+  return 0;
+}
+CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts,
+                            void **vals) {
+  if (!image)
+    return 200; /* invalid image */
   *m = (void *)(uintptr_t)image;
   return 0;
 }
@@ -88,22 +143,36 @@ static long long lastLaunch[8];
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  if (!params) return 1;
+  if (!params)
+    return 1;
   long long sizes[8] = {gx, gy, gz, bx, by, bz, smem, 0};
   memcpy(lastLaunch, sizes, sizeof(sizes));
   return 0;
 }
 const long long *fakeLastLaunch(void) { return lastLaunch; }
-CUresult cuEventCreate(void **e, unsigned flags) { *e = malloc(1); return 0; }
+CUresult cuEventCreate(void **e, unsigned flags) {
+  *e = malloc(1);
+  return 0;
+}
 CUresult cuEventRecord(void *e, void *s) { return 0; }
 CUresult cuEventSynchronize(void *e) { return 0; }
-CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { *ms = 1.0f; return 0; }
-CUresult cuEventDestroy_v2(void *e) { free(e); return 0; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) {
+  *ms = 1.0f;
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *e) {
+  free(e);
+  return 0;
+}
 CUresult cuGetErrorName(CUresult rc, const char **s) {
-  *s = rc == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : rc == 101 ? "CUDA_ERROR_INVALID_DEVICE" : "CUDA_ERROR_UNKNOWN";
+  *s = rc == 2     ? "CUDA_ERROR_OUT_OF_MEMORY"
+       : rc == 101 ? "CUDA_ERROR_INVALID_DEVICE"
+                   : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 CUresult cuGetErrorString(CUresult rc, const char **s) {
-  *s = rc == 2 ? "out of memory" : rc == 101 ? "invalid device ordinal" : "unknown error";
+  *s = rc == 2     ? "out of memory"
+       : rc == 101 ? "invalid device ordinal"
+                   : "unknown error";
   return 0;
 }

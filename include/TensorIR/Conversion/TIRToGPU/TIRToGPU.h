@@ -10,7 +10,7 @@
 namespace mlir::tir {
 
 #define GEN_PASS_DECL_CONVERTTIRTOGPUPASS
-#define GEN_PASS_DECL_TIRALIGNWORKGROUPMEMORYPASS
+#define GEN_PASS_DECL_TIRFINALIZEGPUKERNELSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// Turns each outermost thread-bound tir.for under `root`, with the

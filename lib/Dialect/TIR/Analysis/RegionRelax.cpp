@@ -593,4 +593,3 @@ FailureOr<LoopRegion> mlir::tir::uniteLoopRegions(const LoopRegion &a,
   }
   return result;
 }
-

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The GPU checks, in two halves (issue 18):
+#
+#   scripts/gpu-check.sh build [DIR]   here, with the compiler: builds the
+#       GPU examples and benchmarks (bench/gpu/build_artifacts.py, and the
+#       Blitz course's GPU part) into DIR (default build/gpu), with the
+#       runtime library beside them. No GPU needed.
+#   scripts/gpu-check.sh run [DIR]     on a machine with an NVIDIA GPU, its
+#       driver, Python 3 with numpy and PyTorch (the peer), and no compiler:
+#       runs every library in DIR through tir_runtime (the runtime library
+#       through ctypes), checks the results against PyTorch in float64 and
+#       times them beside PyTorch / cuBLAS. Fails on a wrong result.
+#   scripts/gpu-check.sh all [DIR]     both, where there is a compiler and a
+#       GPU.
+set -eu
+cd "$(dirname "$0")/.."
+mode=${1:-all}
+dir=${2:-build/gpu}
+python=${PYTHON:-python3}
+
+build() {
+  export PYTHONPATH="$PWD/python:$PWD/build/python"
+  rm -rf "$dir"
+  /usr/bin/python3 bench/gpu/build_artifacts.py "$dir" --arch "${TIR_CUDA_ARCH:-sm_90}"
+  BLITZ_CUDA_LIBRARY="$dir/blitz.so" /usr/bin/python3 examples/python/blitz.py >/dev/null
+}
+
+run() {
+  PYTHONUNBUFFERED=1 "$python" bench/gpu/run.py "$dir"
+}
+
+case $mode in
+  build) build ;;
+  run) run ;;
+  all) build && run ;;
+  *) echo "usage: $0 build|run|all [DIR]" >&2; exit 2 ;;
+esac
