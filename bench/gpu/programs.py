@@ -83,12 +83,13 @@ def softmax(m, n):
     return softmax_rows
 
 
-def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8):
+def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1):
     """A block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C;
     each thread a tm x tn tile, kept in registers (cache_write "local");
     tiles of A and B go through shared memory bk columns / rows at a time
     (cache_read "shared" at the k loop, copied by all the block's threads
-    together); the innermost loops unrolled."""
+    together, `vec` neighbours per thread with vector loads); the innermost
+    loops unrolled."""
     sch = tvm.tir.Schedule(func)
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "local")
@@ -108,9 +109,11 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8):
     for cache in caches:
         sch.compute_at(cache, k0)
         fused = sch.fuse(*sch.get_loops(cache)[-2:])
-        _, fy, fx = sch.split(fused, factors=[None, ty, tx])
+        _, fy, fx, fv = sch.split(fused, factors=[None, ty, tx, vec])
         sch.bind(fy, "threadIdx.y")
         sch.bind(fx, "threadIdx.x")
+        if vec > 1:
+            sch.vectorize(fv)
     init = sch.decompose_reduction(block, k0)
     # Every loop over the register tile unrolled: its elements stay in
     # registers (constant indices).

@@ -480,7 +480,13 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
     if (!address)
       return fail(address.takeError());
   }
-  std::shared_ptr<llvm::orc::LLJIT> owner(std::move(*jit));
+  // At the end, static destructors run first (a GPU module's kernels leave
+  // their devices).
+  std::shared_ptr<llvm::orc::LLJIT> owner(
+      jit->release(), [](llvm::orc::LLJIT *j) {
+        llvm::consumeError(j->deinitialize(j->getMainJITDylib()));
+        delete j;
+      });
   llvm::orc::LLJIT *raw = owner.get();
   auto lookup = [raw](const std::string &symbol) -> void * {
     auto address = raw->lookup(symbol);

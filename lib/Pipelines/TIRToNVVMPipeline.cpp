@@ -40,11 +40,13 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // optimizer: loop bounds, tile sizes).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createTIRFinalizeGPUKernelsPass());
   // Views (subviews, collapsed shapes) to plain descriptors, as on the CPU.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // All-reduces (which split their blocks into branches: after scf) and
+  // shared-memory alignment.
+  pm.addNestedPass<gpu::GPUModuleOp>(createTIRFinalizeGPUKernelsPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -364,6 +364,7 @@ bool checkLaunch(const Kernel &kernel, Loaded &loaded, int id,
     return fail(std::to_string(shared) +
                 " bytes of shared memory per block; the device allows " +
                 std::to_string(info.sharedPerBlockOptin));
+  std::lock_guard<std::mutex> lock(kernel.module->mutex);
   if (dynamicShared > loaded.dynamicSharedAllowed &&
       shared > info.sharedPerBlock) {
     if (CUresult rc = d.cuFuncSetAttribute(
@@ -549,9 +550,17 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(void *module) {
-  // At library unload (or exit): the device contexts may already be gone,
-  // and a context's modules go with it; only the bookkeeping is freed.
-  delete static_cast<KernelModule *>(module);
+  // At library unload (or the JIT's end): the module leaves each device it
+  // was loaded on. At exit the driver may be shut down already: its errors
+  // are of no use then.
+  auto *m = static_cast<KernelModule *>(module);
+  Driver &d = driver();
+  for (auto &[id, loaded] : m->loaded) {
+    std::string ignored;
+    if (d.activate(id, ignored))
+      d.cuModuleUnload(loaded);
+  }
+  delete m;
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {

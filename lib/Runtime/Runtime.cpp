@@ -429,6 +429,14 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
       error = where + "has no data";
       return false;
     }
+    // GPU kernels assume their buffers 16-byte aligned (loads of four
+    // floats at once); cuMemAlloc gives 256.
+    if (targetType == Device::CUDA && given.device.type == Device::CUDA &&
+        reinterpret_cast<uintptr_t>(given.data) % 16 != 0) {
+      error = where + "is not aligned to 16 bytes; GPU functions take arrays "
+                      "that start 16-byte aligned (as device allocations do)";
+      return false;
+    }
     if (given.device.type != targetType) {
       error = where + "is on " + given.device.str() + "; the function runs " +
               (targetType == Device::CUDA

@@ -167,9 +167,16 @@ class Function:
         outputs = []
         if results and len(args) == len(self._params) - len(results):
             args = list(args)
+            # Results live where the function runs: a GPU function's on
+            # the GPU of its arrays.
+            gpu = None
+            if self._module.target == "cuda":
+                gpu = next((a.device for a in args if isinstance(a, _rt.DeviceArray)),
+                           _rt.cuda(0))
             for i in results:
                 dtype, shape = _buffer_type(self._params[i][1])
-                outputs.append(NDArray(np.empty(shape, dtype=dtype)))
+                outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
+                               else NDArray(np.empty(shape, dtype=dtype)))
                 args.insert(i, outputs[-1])
         converted = [self._convert(i, a) for i, a in enumerate(args)]
         self._module._native.call(self.name, *converted)
@@ -305,7 +312,7 @@ def _target_cpu(target):
     text = str(target)
     if not text.startswith("llvm"):
         raise ValueError(f"target '{text}' is not supported; the runtime "
-                         "builds for the CPU ('llvm')")
+                         "builds for the CPU ('llvm') and NVIDIA GPUs ('cuda')")
     options = Target(text).attrs
     if options.get("mattr"):
         raise ValueError(f"target '{text}': -mattr is not supported by build; the code "

@@ -1,6 +1,7 @@
 """What a bad-input case is (Case and its three constructors) and the names
 a case's code can use (the preludes its process runs first). The cases are
 in bad_input_cases_*.py; test_bad_input.py runs them and prints the table."""
+import os
 import textwrap
 from dataclasses import dataclass, field
 
@@ -56,6 +57,7 @@ import numpy as np
 import tensorir as tvm
 from tensorir.script import tir as T
 ROOT = {ROOT!r}
+LIB_DIR = {os.path.join(BUILD_DIR, "lib")!r}
 ''' + KERNELS
 
 # The C API library of the build folder (conftest.BUILD_DIR), through ctypes.
@@ -66,7 +68,8 @@ class Buffer(ctypes.Structure):
     _fields_ = [("data", ctypes.c_void_p), ("ndim", ctypes.c_int32),
                 ("shape", ctypes.POINTER(ctypes.c_int64)),
                 ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8)]
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("deviceType", ctypes.c_int32), ("deviceId", ctypes.c_int32)]
 
 class Arg(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int32), ("buffer", Buffer),
@@ -105,7 +108,7 @@ def compile_file(name):
 def buf(array, code=2, bits=32):
     shape = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
     a = Arg(kind=0)
-    a.buffer = Buffer(array.ctypes.data, array.ndim, shape, None, code, bits)
+    a.buffer = Buffer(array.ctypes.data, array.ndim, shape, None, code, bits, 1, 0)
     a._keep = shape
     return a
 

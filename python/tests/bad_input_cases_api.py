@@ -144,9 +144,16 @@ CASES = [
        sch.parallel(k)
        """),
     # ------------------------------------------------ build and targets
-    py("target_cuda", "build for target cuda", "ValueError",
-       r"target 'cuda' is not supported; the runtime builds for the CPU", """
+    py("target_cuda_unbound", "build for cuda with loops bound to no thread", "ValueError",
+       r"accesses buffer 'A' in block 'B' on the host, outside every GPU kernel, but the "
+       r"function's buffers are in GPU memory: bind the loops around it to blockIdx / "
+       r"threadIdx \(did you forget to bind\?\)", """
        tvm.build(example("vector_add"), target="cuda")
+       """),
+    py("target_rocm", "build for target rocm", "ValueError",
+       r"target 'rocm' is not supported; the runtime builds for the CPU \('llvm'\) and "
+       r"NVIDIA GPUs \('cuda'\)", """
+       tvm.build(example("vector_add"), target="rocm")
        """),
     py("target_not_text", "build with target=123", "ValueError", r"target '123' is not supported", """
        tvm.build(example("vector_add"), target=123)
@@ -379,9 +386,24 @@ CASES = [
        r"argument 0 \('A'\) of 'main' is a Device", """
        tvm.build(example("vector_add"))["main"](tvm.cpu(0), np.zeros(8, "float32"))
        """),
-    py("gpu_device", "tvm.nd.array on a cuda device", "ValueError",
-       r"device cuda\(0\): tensorir runs functions on the CPU only", """
-       tvm.nd.array(np.zeros(8, "float32"), tvm.runtime.Device("cuda", 0))
+    py("gpu_no_driver", "tvm.nd.array on a GPU where there is no driver", "TIRError",
+       r"no CUDA driver: cannot load '/nonexistent/libcuda.so.1'.*an NVIDIA driver is needed "
+       r"to run on the GPU", """
+       import os
+       os.environ["TIR_CUDA_DRIVER"] = "/nonexistent/libcuda.so.1"
+       tvm.nd.array(np.zeros(8, "float32"), tvm.cuda(0))
+       """),
+    py("gpu_array_to_cpu_function", "a GPU array passed to a CPU function", "ValueError",
+       r"argument 0 \('A'\) of 'main': is on cuda\(0\); the function runs on the CPU: "
+       r"copy it there first", """
+       import os
+       os.environ["TIR_CUDA_DRIVER"] = os.path.join(LIB_DIR, "libtir_fake_cuda.so")
+       x = tvm.nd.array(np.zeros(8, "float32"), tvm.cuda(0))
+       tvm.build(example("vector_add"))(x, np.zeros(8, "float32"))
+       """),
+    py("unknown_device", "tvm.runtime.Device('opencl', 0)", "ValueError",
+       r"unknown device kind 'opencl'; the runtime knows 'cpu' and 'cuda'", """
+       tvm.runtime.Device("opencl", 0)
        """),
     py("no_such_function", "lib['nope']", "KeyError", r"no function named 'nope'; the module has main", """
        tvm.build(example("vector_add"))["nope"]

@@ -134,8 +134,8 @@ def test_wrong_kinds_and_devices_are_refused(example):
         f(tvm.cpu(0), np.zeros(8, "float32"))
     with pytest.raises(TypeError, match=r"arrays of dtype <U1 cannot be passed"):
         f(np.array(list("abcdefgh")), np.zeros(8, "float32"))
-    with pytest.raises(ValueError, match=r"device cuda\(0\): tensorir runs functions on the CPU"):
-        tvm.nd.array(np.zeros(8, "float32"), tvm.runtime.Device("cuda", 0))
+    with pytest.raises(ValueError, match=r"unknown device kind 'opencl'"):
+        tvm.nd.array(np.zeros(8, "float32"), tvm.runtime.Device("opencl", 0))
 
 
 def test_strided_views_are_checked(example):

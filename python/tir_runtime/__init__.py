@@ -17,8 +17,10 @@ this process (by tensorir's extension), then next to this package in a
 build tree (build/lib), then by the loader's own search.
 """
 import ctypes
+import math
 import os
 import statistics
+import sys
 
 import numpy as np
 
@@ -173,12 +175,14 @@ class DeviceArray:
 
     def __init__(self, shape, dtype, device):
         self.shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in self.shape):
+            raise ValueError(f"an array's dimensions are not negative, got {self.shape}")
         self._dtype = np.dtype(dtype)
         if self._dtype.kind not in _CODES:
             raise TypeError(f"arrays of dtype {self._dtype} cannot live on the GPU; "
                             "tir functions take bool, int, uint and float arrays")
         self.device = device
-        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self._dtype.itemsize
+        self.nbytes = math.prod(self.shape) * self._dtype.itemsize
         lib = _library()
         self._ptr = lib.tirCudaAlloc(device.device_id, self.nbytes)
         if not self._ptr:
@@ -244,8 +248,9 @@ def empty(shape, dtype="float32", device=None):
     return DeviceArray(shape, dtype, device)
 
 
-def _pack(args):
-    """The C arguments for `args`, and what keeps their memory alive."""
+def _pack(args, written=()):
+    """The C arguments for `args` (`written`: the positions the function
+    writes), and what keeps their memory alive."""
     packed = (_Arg * max(len(args), 1))()
     keep = []
     for i, a in enumerate(args):
@@ -262,7 +267,16 @@ def _pack(args):
                 strides = None
             elif isinstance(a, np.ndarray):
                 if not a.flags.writeable:
-                    a = a.copy()
+                    if i in written:
+                        raise TIRError(f"argument {i} is a read-only array, but the function "
+                                       "writes it; pass a writable array")
+                    a = a.copy()  # read only by the function: a copy is the same to it
+                if a.dtype.byteorder == (">" if sys.byteorder == "little" else "<"):
+                    raise TIRError(f"argument {i} is not in the machine's byte order "
+                                   f"({a.dtype.str})")
+                if any(s % a.itemsize for s in a.strides):
+                    raise TIRError(f"argument {i}: its strides are not a multiple of its "
+                                   "element size")
                 ptr, dtype, shape = a.ctypes.data, a.dtype, a.shape
                 device_type, device_id = _CPU, 0
                 strides = [s // a.itemsize for s in a.strides]
@@ -320,8 +334,20 @@ class Module:
             raise KeyError(f"no function named '{name}'; the module has "
                            f"{', '.join(self.functions)}")
 
+        text = self.signature(name)
+        inner = text[text.index("(") + 1:text.rindex(")")]
+        # "A: float32[8], B: float32[8] (written)": the positions written.
+        params, depth, start = [], 0, 0
+        for pos, ch in enumerate(inner + ","):
+            depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
+            if ch == "," and depth == 0:
+                params.append(inner[start:pos])
+                start = pos + 1
+        written = {i for i, p in enumerate(params)
+                   if p.rstrip().endswith(("(written)", "(result)"))}
+
         def call(*args):
-            packed, keep = _pack(args)
+            packed, keep = _pack(args, written)
             if _library().tirModuleCall(self._handle, name.encode(), packed, len(args)):
                 raise _error()
             del keep

@@ -18,16 +18,31 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace mlir::tir;
 
 namespace {
 
-/// The workgroup buffers a stretch of code reads and writes.
+/// One access of a workgroup buffer: the buffer, and the access's index
+/// map and operands (null map: unknown, as for a whole loop's accesses).
+struct Access {
+  Value buffer;
+  AffineMap map;
+  SmallVector<Value> indices;
+
+  /// Whether the two are at one index of one buffer, computed from the same
+  /// values: then a thread meets its own access there, not another
+  /// thread's (TVM's ThreadSync makes the same exception).
+  bool sameElement(const Access &o) const {
+    return buffer == o.buffer && map && map == o.map && indices == o.indices;
+  }
+};
+
+/// The workgroup-buffer accesses of a stretch of code.
 struct Accesses {
-  llvm::SmallDenseSet<Value, 4> reads, writes;
+  SmallVector<Access> reads, writes;
 
   bool empty() const { return reads.empty() && writes.empty(); }
   void clear() {
@@ -35,22 +50,24 @@ struct Accesses {
     writes.clear();
   }
   void add(const Accesses &o) {
-    reads.insert(o.reads.begin(), o.reads.end());
-    writes.insert(o.writes.begin(), o.writes.end());
+    llvm::append_range(reads, o.reads);
+    llvm::append_range(writes, o.writes);
   }
   /// Whether `next`, run after this without a barrier, could see another
   /// thread's access half done: it reads what this wrote, or writes what
-  /// this read. (Two writes in a row are no conflict: a thread's writes
-  /// land in order, and two threads writing one element unordered is a
-  /// race of the program itself, which a barrier would not make right.)
+  /// this read, at an element not known to be the thread's own. (Two writes
+  /// in a row are no conflict: a thread's writes land in order, and two
+  /// threads writing one element unordered is a race of the program
+  /// itself, which a barrier would not make right.)
   bool conflictsWith(const Accesses &next) const {
-    for (Value v : next.reads)
-      if (writes.contains(v))
-        return true;
-    for (Value v : next.writes)
-      if (reads.contains(v))
-        return true;
-    return false;
+    auto conflict = [](ArrayRef<Access> before, ArrayRef<Access> after) {
+      for (const Access &a : after)
+        for (const Access &b : before)
+          if (a.buffer == b.buffer && !a.sameElement(b))
+            return true;
+      return false;
+    };
+    return conflict(writes, next.reads) || conflict(reads, next.writes);
   }
 };
 
@@ -64,7 +81,8 @@ public:
         Value v = work.pop_back_val();
         shared[v] = arg;
         for (Operation *user : v.getUsers())
-          if (isa<memref::ReinterpretCastOp, memref::SubViewOp>(user))
+          if (isa<memref::ReinterpretCastOp, memref::SubViewOp, MatchBufferOp>(
+                  user))
             work.push_back(user->getResult(0));
       }
     }
@@ -85,13 +103,21 @@ private:
 
   Accesses summarize(Operation *op) {
     Accesses acc;
+    // Inside a loop an index differs from one iteration to the next: no
+    // element is known to be the thread's own there.
+    bool exact = op->getNumRegions() == 0;
     op->walk([&](Operation *inner) {
       if (auto load = dyn_cast<LoadOp>(inner)) {
         if (auto it = shared.find(load.getBuffer()); it != shared.end())
-          acc.reads.insert(it->second);
+          acc.reads.push_back({it->second, exact ? load.getMap() : AffineMap(),
+                               exact ? SmallVector<Value>(load.getIndices())
+                                     : SmallVector<Value>()});
       } else if (auto store = dyn_cast<StoreOp>(inner)) {
         if (auto it = shared.find(store.getBuffer()); it != shared.end())
-          acc.writes.insert(it->second);
+          acc.writes.push_back({it->second,
+                                exact ? store.getMap() : AffineMap(),
+                                exact ? SmallVector<Value>(store.getIndices())
+                                      : SmallVector<Value>()});
       }
     });
     return acc;
@@ -122,22 +148,47 @@ private:
   /// Walks the statements of `block`, with `pending` the accesses since
   /// the last barrier before it; leaves in `pending` those at its end.
   void visitSequence(Block &block, Accesses &pending) {
+    // A statement: region-free ops up to a store (a TVM BufferStore with
+    // its loads), whose accesses count together, before the store lands.
+    Operation *statementStart = nullptr;
+    Accesses statement;
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (isa<gpu::BarrierOp>(op)) {
         pending.clear();
+        statement.clear();
+        statementStart = nullptr;
         continue;
       }
+      if (op.getNumRegions() == 0) {
+        Accesses acc = summarize(&op);
+        if (!statementStart)
+          statementStart = &op;
+        statement.add(acc);
+        if (!isa<StoreOp>(op))
+          continue;
+        if (pending.conflictsWith(statement)) {
+          placeBefore(statementStart);
+          pending.clear();
+        }
+        pending.add(statement);
+        statement.clear();
+        statementStart = nullptr;
+        continue;
+      }
+      // Loads left over before a loop or block count with it.
       Accesses acc = summarize(&op);
+      acc.add(statement);
+      Operation *start = statementStart ? statementStart : &op;
+      Accesses leftover = std::move(statement);
+      statement.clear();
+      statementStart = nullptr;
       if (acc.empty())
         continue;
       if (pending.conflictsWith(acc)) {
-        placeBefore(&op);
+        placeBefore(start);
         pending.clear();
       }
-      if (op.getNumRegions() == 0) {
-        pending.add(acc);
-        continue;
-      }
+      pending.add(leftover);
       if (auto loop = dyn_cast<ForOp>(op)) {
         visitSequence(*loop.getBody(), pending);
         std::optional<int64_t> lo = loop.getConstantLowerBound();
@@ -157,6 +208,12 @@ private:
           visitSequence(inner, branch);
           pending.add(branch);
         }
+    }
+    // Loads at the end with no store: they count too.
+    if (!statement.empty()) {
+      if (pending.conflictsWith(statement))
+        placeBefore(statementStart);
+      pending.add(statement);
     }
   }
 };

@@ -107,6 +107,23 @@ TypedAttr identityOf(gpu::AllReduceOperation kind, Type type) {
   }
 }
 
+/// The init's `store v0, acc[I]` when it is all the init does (besides
+/// computing v0), with the update's buffer and indices.
+StoreOp matchInit(BlockOp block, Update update) {
+  InitOp init = block.getInitOp();
+  if (!init || init.getBody()->empty())
+    return {};
+  auto store = dyn_cast<StoreOp>(&init.getBody()->back());
+  if (!store || store.getBuffer() != update.store.getBuffer() ||
+      store.getMap() != update.store.getMap() ||
+      !llvm::equal(store.getIndices(), update.store.getIndices()))
+    return {};
+  for (Operation &op : init.getBody()->without_terminator())
+    if (&op != store && !isMemoryEffectFree(&op))
+      return {};
+  return store;
+}
+
 std::optional<Update> matchUpdate(BlockOp block) {
   if (block.getBody()->empty())
     return std::nullopt;
@@ -124,8 +141,7 @@ std::optional<Update> matchUpdate(BlockOp block) {
     auto load = combiner->getOperand(i).getDefiningOp<LoadOp>();
     if (load && load.getBuffer() == store.getBuffer() &&
         load.getMap() == store.getMap() &&
-        llvm::equal(load.getIndices(), store.getIndices()) &&
-        load->hasOneUse())
+        llvm::equal(load.getIndices(), store.getIndices()) && load->hasOneUse())
       return Update{load, combiner, 1 - i, store, *kind};
   }
   return std::nullopt;
@@ -149,14 +165,18 @@ bool lowerBlock(BlockOp block, ForOp kernel,
     if (!loop)
       continue;
     SmallVector<unsigned> fed = block.getIterVarsFedBy(v);
-    bool reduce = llvm::any_of(
-        fed, [&](unsigned i) { return block.getIterType(i) == IterType::Reduce; });
+    bool reduce = llvm::any_of(fed, [&](unsigned i) {
+      return block.getIterType(i) == IterType::Reduce;
+    });
     bool spatial = llvm::any_of(fed, [&](unsigned i) {
       return block.getIterType(i) != IterType::Reduce;
     });
     if (!reduce)
       continue;
-    if (spatial)
+    // A reduce loop bound to blockIdx: the grid's blocks would race (the
+    // kernel's checks refuse it).
+    if (spatial ||
+        (loop.getKind() == ForKind::ThreadBinding && !isThreadIdx(loop)))
       return false;
     reduceLoops.insert(loop);
     threadReduce |= isThreadIdx(loop);
@@ -195,8 +215,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
     std::optional<int64_t> lo = loop.getConstantLowerBound();
     std::optional<int64_t> hi = loop.getConstantUpperBound();
     auto dim = threadDims.find(*loop.getThread());
-    if (!lo || !hi || *lo != 0 || dim == threadDims.end() ||
-        dim->second != *hi)
+    if (!lo || !hi || *lo != 0 || dim == threadDims.end() || dim->second != *hi)
       return false;
     reducedDims.insert(*loop.getThread());
   }
@@ -207,7 +226,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
     if (dim.second > 1 && !reducedDims.contains(dim.getKey()))
       return false;
   std::optional<Update> update = matchUpdate(block);
-  if (!update)
+  if (!update || !matchInit(block, *update))
     return false;
   Type type = update->load.getType();
   TypedAttr identity = identityOf(update->kind, type);
@@ -223,9 +242,9 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   for (Operation *p = block->getParentOp(); p != top->getParentOp();
        p = p->getParentOp()) {
     auto loop = cast<ForOp>(p);
-    mapping.map(loop.getInductionVar(),
-                arith::ConstantIndexOp::create(
-                    b, loc, *loop.getConstantLowerBound()));
+    mapping.map(
+        loop.getInductionVar(),
+        arith::ConstantIndexOp::create(b, loc, *loop.getConstantLowerBound()));
   }
   auto partialType = MemRefType::get({}, type);
   Value partial = memref::AllocaOp::create(b, loc, partialType);
@@ -236,10 +255,31 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   auto reduced = gpu::AllReduceOp::create(
       b, loc, mine, gpu::AllReduceOperationAttr::get(ctx, update->kind),
       /*uniform=*/true);
+  // Every thread has read the reduced value before any goes on (to a next
+  // reduction, which reuses the all-reduce's shared memory).
+  gpu::BarrierOp::create(b, loc);
+  // The copy writes f(v0, r), v0 the init's value, without reading the
+  // element: every thread writes the same value, and none can see another
+  // one's write half way (acc = f(acc, r) after the init would, with
+  // threads at different points).
   auto final = cast<BlockOp>(b.clone(*block, mapping));
   final.setBlockName((block.getBlockName() + "_cross_thread").str());
   Operation *finalCombiner = mapping.lookup(update->combiner);
   finalCombiner->setOperand(update->contribution, reduced.getResult());
+  {
+    InitOp finalInit = final.getInitOp();
+    auto initStore = cast<StoreOp>(&finalInit.getBody()->back());
+    Value v0 = initStore.getValue();
+    OpBuilder ib(finalCombiner);
+    IRMapping initMapping;
+    for (Operation &op : finalInit.getBody()->without_terminator())
+      if (&op != initStore.getOperation())
+        ib.clone(op, initMapping);
+    auto finalLoad = cast<LoadOp>(mapping.lookup(update->load.getOperation()));
+    finalLoad.getResult().replaceAllUsesWith(initMapping.lookupOrDefault(v0));
+    finalLoad.erase();
+    finalInit.erase();
+  }
   // What computed the contribution in the copy is dead now.
   for (Operation &op : llvm::make_early_inc_range(
            llvm::reverse(final.getBody()->getOperations())))

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -43,13 +44,41 @@ static ForOp kernelRootOf(Operation *op) {
   return root;
 }
 
-/// The lowest op that strictly contains every block of `blocks`.
+/// The lowest loop or block that strictly contains every block of `blocks`
+/// (a buffer is allocated at the start of its body).
 static Operation *lowestCommonAncestor(ArrayRef<BlockOp> blocks) {
   Operation *lca = blocks.front()->getParentOp();
   for (BlockOp block : blocks.drop_front())
     while (lca && !lca->isProperAncestor(block))
       lca = lca->getParentOp();
+  while (lca && !isa<ForOp, BlockOp>(lca))
+    lca = lca->getParentOp();
   return lca;
+}
+
+/// Whether `v` may differ between the threads of a block: it is (or is
+/// computed from, or bound from) a threadIdx loop's variable.
+static bool dependsOnThreadIdx(Value v) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<ForOp>(owner)) {
+        if (loop.getKind() == ForKind::ThreadBinding &&
+            loop.getThread()->starts_with("threadIdx."))
+          return true;
+      } else if (auto block = dyn_cast<BlockOp>(owner)) {
+        if (seen.insert(block).second)
+          llvm::append_range(work, block.getBindingValues());
+      }
+      continue;
+    }
+    if (Operation *def = x.getDefiningOp(); def && seen.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
 }
 
 /// Shifts an access's map by the part's start: index d becomes
@@ -105,6 +134,10 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
     return failure();
   }
   Operation *lca = lowestCommonAncestor(blocks);
+  if (!lca) {
+    why = "its accesses have no loop or block in common";
+    return failure();
+  }
   if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
     why = "its shape is not static, or it has a layout";
     return failure();
@@ -145,10 +178,22 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
     }
   }
 
+  // A shared buffer is one per block: where its part starts may not
+  // differ between the block's threads (a threadIdx loop with a runtime
+  // extent is not relaxed, say).
+  StringRef scope = getStorageScope(type);
+  if (isSharedScope(scope))
+    for (Value input : region->inputs)
+      if (dependsOnThreadIdx(input)) {
+        why = "the part of it each execution touches starts at a place that "
+              "depends on the thread index (threadIdx loops with runtime "
+              "extents are not relaxed), but a shared buffer is one per "
+              "block";
+        return mlir::failure();
+      }
   // A local buffer is one per thread: no thread index may vary between
   // the LCA and its accesses (loops bound again to a tag bound around the
   // LCA run in the same thread).
-  StringRef scope = getStorageScope(type);
   if (!isSharedScope(scope)) {
     llvm::StringSet<> boundAround;
     for (Operation *p = lca; p; p = p->getParentOp())

@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::tir {
@@ -299,7 +300,7 @@ LogicalResult analyzeKernel(Kernel &kernel) {
   return success();
 }
 
-LogicalResult rewriteKernel(Kernel &kernel) {
+LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
   ForOp root = kernel.root;
   Location loc = root.getLoc();
   OpBuilder b(root);
@@ -353,6 +354,27 @@ LogicalResult rewriteKernel(Kernel &kernel) {
     loopBody->getArgument(0).replaceAllUsesWith(iv);
     target->getOperations().splice(before, loopBody->getOperations());
     loop->erase();
+  }
+  // The runtime passes buffers aligned to 16 bytes (it checks): telling
+  // the kernel lets it load and store four floats at once.
+  if (alignedParams) {
+    llvm::SetVector<Value> params;
+    launch.walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(v);
+            arg && isa<MemRefType>(v.getType()) &&
+            isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+          params.insert(v);
+    });
+    OpBuilder ab = OpBuilder::atBlockBegin(&body);
+    for (Value param : params) {
+      Value aligned =
+          memref::AssumeAlignmentOp::create(ab, loc, param, kParamAlignment);
+      param.replaceUsesWithIf(aligned, [&](OpOperand &use) {
+        return launch->isProperAncestor(use.getOwner()) &&
+               use.getOwner() != aligned.getDefiningOp();
+      });
+    }
   }
   // Shared buffers: the launch's workgroup memory, one per block.
   // (tir.alloc_buffer in a block of the kernel, or placed there from the
@@ -449,7 +471,7 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
     if (failed(analyzeKernel(kernel)))
       return failure();
   for (Kernel &kernel : kernels)
-    if (failed(rewriteKernel(kernel)))
+    if (failed(rewriteKernel(kernel, requireKernels)))
       return failure();
   return success();
 }

@@ -31,13 +31,15 @@ class VirtualMachine:
     returns the results as tvm.nd arrays (a tuple for several)."""
 
     def __init__(self, rt_mod, device=None, memory_cfg=None, profile=False):
-        from ..nd import _check_device
+        from ..nd import _on_gpu
         if not isinstance(rt_mod, runtime.Module):
             raise TypeError("VirtualMachine takes what relax.build or tvm.compile returns, "
                             f"got {type(rt_mod).__name__}")
         devices = device if isinstance(device, (list, tuple)) else [device]
         for d in devices:
-            _check_device(d)
+            if _on_gpu(d):
+                raise ValueError(f"device {d!r}: the VirtualMachine runs graph functions "
+                                 "on the CPU only (tvm.cpu(0))")
         self.module = rt_mod
 
     def __getitem__(self, name):

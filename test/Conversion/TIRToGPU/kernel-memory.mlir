@@ -13,9 +13,9 @@
 // CHECK-NEXT:      %[[CL:.*]] = memref.alloca() : memref<4x4xf32>
 // CHECK:           tir.store %{{.*}}, %[[CL]][%{{.*}} - %[[BY]] * 16 - %[[TY]] * 4, %{{.*}} - %[[BX]] * 16 - %[[TX]] * 4] : memref<4x4xf32>
 // CHECK:           tir.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT:        gpu.barrier
 // CHECK:             %[[VB:.*]] = memref.reinterpret_cast %[[WB]] to offset: [%{{.*}}], sizes: [32, 32], strides: [16, 1]
 // CHECK:             %[[VA:.*]] = memref.reinterpret_cast %[[WA]] to offset: [%{{.*}}], sizes: [32, 32], strides: [4, 1]
-// CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        tir.for
 // CHECK-NOT:         gpu.barrier
 // CHECK:               tir.store %{{.*}}, %[[VA]]

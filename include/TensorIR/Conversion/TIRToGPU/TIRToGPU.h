@@ -13,11 +13,16 @@ namespace mlir::tir {
 #define GEN_PASS_DECL_TIRFINALIZEGPUKERNELSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
+/// The alignment (bytes) the runtime guarantees for the buffers it passes
+/// to GPU functions; with `requireKernels`, kernels assume it.
+constexpr unsigned kParamAlignment = 16;
+
 /// Turns each outermost thread-bound tir.for under `root`, with the
 /// thread-bound loops inside it, into one gpu.launch (see
 /// convert-tir-to-gpu). Fails, with a diagnostic and no change, on kernels
 /// it cannot launch, and with `requireKernels` on loads and stores of the
-/// function's buffers outside every kernel (they are in GPU memory).
+/// function's buffers outside every kernel (they are in GPU memory); with
+/// it, kernels also assume those buffers aligned to kParamAlignment bytes.
 LogicalResult convertTIRToGPU(Operation *root, bool requireKernels = false);
 
 } // namespace mlir::tir
