@@ -9,7 +9,9 @@
 #       driver, Python 3 with numpy and PyTorch (the peer), and no compiler:
 #       runs every library in DIR through tir_runtime (the runtime library
 #       through ctypes), checks the results against PyTorch in float64 and
-#       times them beside PyTorch / cuBLAS. Fails on a wrong result.
+#       times them beside PyTorch / cuBLAS; then tir-exec (a runner linking
+#       only the runtime) runs DIR/exec's GPU programs against their CPU
+#       builds. Fails on a wrong result.
 #   scripts/gpu-check.sh all [DIR]     both, where there is a compiler and a
 #       GPU.
 set -eu
@@ -27,6 +29,14 @@ build() {
 
 run() {
   PYTHONUNBUFFERED=1 "$python" bench/gpu/run.py "$dir"
+  # The runner that links only the runtime: each GPU program against its
+  # CPU build, on the same seeded inputs.
+  if [ -x "$dir/exec/tir-exec" ]; then
+    for gpu in "$dir"/exec/*_cuda.so; do
+      LD_LIBRARY_PATH="$dir/exec" "$dir/exec/tir-exec" "$gpu" \
+        --reference "${gpu%_cuda.so}_cpu.so" --repeat 20
+    done
+  fi
 }
 
 case $mode in

@@ -50,12 +50,31 @@ def main():
         lib = tvm.build(make(), target=f"cuda -arch={args.arch}")
         lib.export_library(os.path.join(args.out, name + ".so"))
         print("built", name, lib.functions)
+    # For tir-exec (the runner linking only the runtime): small GPU programs
+    # with CPU builds of the same functions as references.
+    exec_dir = os.path.join(args.out, "exec")
+    os.makedirs(exec_dir, exist_ok=True)
+    for name, gpu, cpu in (
+            ("vadd", p.schedule_vector_add(p.vector_add(1 << 20)), p.vector_add(1 << 20)),
+            ("gemm", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bk=16, vec=4),
+             p.matmul(512, 512, 512)),
+            ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048))):
+        tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(
+            os.path.join(exec_dir, name + "_cuda.so"))
+        # The GPU machine's CPU is another: a generic x86-64 build.
+        tvm.build(cpu, target="llvm -mcpu=x86-64").export_library(
+            os.path.join(exec_dir, name + "_cpu.so"))
+        print("built", name, "for tir-exec")
     runtime = None
     with open("/proc/self/maps") as maps:
         for line in maps:
             if line.rstrip().endswith("/libTIRRuntime.so"):
                 runtime = line.split()[-1]
     shutil.copy(runtime, os.path.join(args.out, "libTIRRuntime.so"))
+    shutil.copy(runtime, os.path.join(exec_dir, "libTIRRuntime.so"))
+    runner = os.path.join(os.path.dirname(runtime), "..", "bin", "tir-exec")
+    if os.path.exists(runner):
+        shutil.copy(runner, os.path.join(exec_dir, "tir-exec"))
 
 
 if __name__ == "__main__":

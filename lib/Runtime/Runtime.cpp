@@ -301,7 +301,9 @@ Module::Module(std::vector<FunctionInfo> functions, Lookup lookup,
 
 std::unique_ptr<Module> Module::load(const std::string &path,
                                      std::string &error) {
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A bare file name is a file here, not one for the loader to search.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     error = "cannot load '" + path + "': " + dlerror();
     return nullptr;

@@ -238,3 +238,32 @@ def test_tiled_matmul_on_gpu():
     c = tvm.nd.array(np.full((256, 256), np.nan, "float32"), dev)
     lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
     np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+
+
+def test_tir_exec_runner(tmp_path):
+    """tir-exec, the runner that links only the runtime: a CPU build against
+    itself agrees; a GPU build on the fake driver (which runs no kernel)
+    leaves its output unwritten, which the runner reports as wrong."""
+    from conftest import built_tool
+    runner = built_tool("tir-exec")
+    if runner is None:
+        pytest.skip("tir-exec is not built")
+    cpu, gpu = str(tmp_path / "vadd_cpu.so"), str(tmp_path / "vadd_cuda.so")
+    tvm.build(vadd, target="llvm").export_library(cpu)
+    tvm.build(bound_vadd(), target="cuda").export_library(gpu)
+    out = subprocess.run([runner, cpu, "--reference", cpu, "--repeat", "3"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "C: relative error 0 against the reference: ok" in out.stdout
+    assert "per call (3 calls, host clock)" in out.stdout
+    listing = subprocess.run([runner, gpu, "--list"], capture_output=True, text=True)
+    assert "(cuda)" in listing.stdout and "vadd(A: float32[1000]" in listing.stdout
+    env = dict(os.environ, TIR_CUDA_DRIVER=FAKE)
+    out = subprocess.run([runner, gpu, "--reference", cpu], capture_output=True,
+                         text=True, env=env)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "1000 elements not written: WRONG" in out.stdout
+    out = subprocess.run([runner, gpu, "--reference", cpu], capture_output=True,
+                         text=True, env=dict(os.environ, TIR_CUDA_DRIVER="/nonexistent.so"))
+    assert out.returncode == 2
+    assert "no CUDA driver: cannot load '/nonexistent.so'" in out.stderr
