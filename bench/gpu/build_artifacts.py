@@ -20,6 +20,7 @@ import programs as p  # noqa: E402
 VARIANTS = {
     "vadd_scalar": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=1),
     "vadd_vec4": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
+    "vadd_vec4_cubin": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
     "gemm_naive_2048": lambda: p.schedule_matmul_naive(p.matmul(2048, 2048, 2048)),
     "gemm_naive_4096": lambda: p.schedule_matmul_naive(p.matmul(4096, 4096, 4096)),
     "gemm_tiled_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048)),
@@ -29,6 +30,14 @@ VARIANTS = {
     "gemm_vec4_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096), vec=4),
     "gemm_vec4k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
                                                          bk=16, vec=4),
+    "gemm_vec4k16_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048),
+                                                         bk=16, vec=4),
+    "gemm_vec4k32_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
+                                                         bk=32, vec=4),
+    "gemm_n64k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
+                                                        bn=64, bk=16, vec=4),
+    "gemm_m64k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
+                                                        bm=64, tm=4, bk=16, vec=4),
     "gemm_tiled64_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
                                                          bm=64, bn=128, tm=4, tn=8),
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
@@ -47,7 +56,9 @@ def main():
     for name, make in VARIANTS.items():
         if args.only and name not in args.only:
             continue
-        lib = tvm.build(make(), target=f"cuda -arch={args.arch}")
+        # One library with a cubin (ptxas here) rather than PTX.
+        fmt = " -format=bin" if name.endswith("_cubin") else ""
+        lib = tvm.build(make(), target=f"cuda -arch={args.arch}{fmt}")
         lib.export_library(os.path.join(args.out, name + ".so"))
         print("built", name, lib.functions)
     # For tir-exec (the runner linking only the runtime): small GPU programs
