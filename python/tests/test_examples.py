@@ -28,8 +28,8 @@ def test_blitz():
     assert "vi = T.axis.spatial(8, i_0 * 4 + i_1 * 2 + i_2)" in out[split:]
     # The GPU part: loops bound to blockIdx.x / threadIdx.x, built for cuda;
     # run where there is a GPU, exported otherwise.
-    gpu = out.index('for i_0 in T.thread_binding(0, 2, thread="blockIdx.x"):')
-    assert 'for i_1 in T.thread_binding(0, 4, thread="threadIdx.x"):' in out[gpu:]
+    gpu = out.index('for i_0 in T.thread_binding(2, thread="blockIdx.x"):')
+    assert 'for i_1 in T.thread_binding(4, thread="threadIdx.x"):' in out[gpu:]
     if "no GPU here" in out:
         assert "built for cuda and exported to" in out
     else:
@@ -61,13 +61,13 @@ def test_custom_pass():
     first = out.index("for i in range(128):")
     second = out.index("for i_outer in range(16):")
     assert first < second
-    assert "for i_inner in T.vectorized(0, 8):" in out[second:]
+    assert "for i_inner in T.vectorized(8):" in out[second:]
     assert "v_i = T.axis.spatial(128, i_outer * 8 + i_inner)" in out[second:]
     assert "vectorized by the custom pass == numpy" in out
 
 
 def test_intrinsic_pass():
     out = run("intrinsic_pass.py", os.path.join(BUILD_DIR, "lib", "TIRMarkIntrinsicLoops.so"))
-    assert 'for j in T.serial(0, 16, annotations={"pragma_custom_intrin": "vmac"}):' in out
+    assert 'for j in T.serial(16, annotations={"pragma_custom_intrin": "vmac"}):' in out
     assert "for k in range(12):" in out  # 12 does not divide by 8: unmarked
     assert "the Python pass and the C++ plugin give the same IR" in out

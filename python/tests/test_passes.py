@@ -126,7 +126,7 @@ def test_instruments_print_and_time_each_pass(capsys):
     assert skip.before == ["Both", "ParallelOuter"]
     assert "Both:" in report and "ParallelOuter:" in report and "us" in report
     out = capsys.readouterr().out
-    assert "After running pass ParallelOuter:" in out and "T.parallel(0, 32)" in out
+    assert "After running pass ParallelOuter:" in out and "T.parallel(32)" in out
 
 
 def test_bad_passes_and_contexts_are_refused():

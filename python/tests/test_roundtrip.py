@@ -63,8 +63,8 @@ def test_every_construct_round_trips():
 def f(a: T.handle, n: T.int32):
     A = T.match_buffer(a, (n,), "float32")
     S = T.alloc_buffer((4, 4), "float32", scope="shared")
-    for i in T.serial(0, 4, annotations={"k": 1}):
-        for j in T.thread_binding(0, 4, thread="threadIdx.x"):
+    for i in T.serial(4, annotations={"k": 1}):
+        for j in T.thread_binding(4, thread="threadIdx.x"):
             with T.block("S"):
                 vi = T.axis.spatial(4, i)
                 vj = T.axis.spatial(4, j)
@@ -102,7 +102,7 @@ class Module:
         A = T.match_buffer(a, (n, 16))
         B = T.match_buffer(b, (n, 16), "int32")
         L = T.alloc_buffer((16,), "float32", scope="local")
-        for i in T.serial(0, n, annotations={"pragma": 1}):
+        for i in T.serial(n, annotations={"pragma": 1}):
             for j in T.vectorized(16):
                 with T.block("cast"):
                     vi, vj = T.axis.remap("SS", [i, j])
@@ -116,7 +116,7 @@ class Module:
                     v = T.axis.S(16, io * 4 + ii)
                     T.where(io * 4 + ii < 16)
                     L[v] = T.if_then_else(v % 2 == 0, T.exp(A[0, v]), T.sqrt(A[0, v]))
-        for t in T.thread_binding(0, 16, thread="threadIdx.x"):
+        for t in T.thread_binding(16, thread="threadIdx.x"):
             with T.block("div"):
                 vt = T.axis.spatial(16, t)
                 B[0, vt] = T.floordiv(B[0, vt], 3) + T.floormod(B[0, vt], T.int32(3)) + T.max(vt // 4, vt % 4) * 0
@@ -145,7 +145,7 @@ def test_listed_constructs_round_trip():
     # And it runs (on the CPU, so without the thread-bound loop): the
     # reduction against numpy.
     cpu = from_source(ALL_CONSTRUCTS.replace(
-        'T.thread_binding(0, 16, thread="threadIdx.x")', "range(16)"))
+        'T.thread_binding(16, thread="threadIdx.x")', "range(16)"))
     lib = tvm.build(cpu)
     a = np.random.default_rng(5).uniform(-200, 200, (8, 8))
     m = np.zeros(8)

@@ -72,7 +72,7 @@ def test_loop_kinds_where_and_dynamic_shapes():
     def f(a: T.handle, b: T.handle, n: T.int32):
         A = T.match_buffer(a, (n,), "float32")
         B = T.match_buffer(b, (n,))
-        for io in T.parallel(0, (n + 3) // 4):
+        for io in T.parallel((n + 3) // 4):
             for ii in T.vectorized(4):
                 with T.block("B"):
                     vi = T.axis.spatial(n, io * 4 + ii)

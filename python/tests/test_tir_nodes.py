@@ -83,7 +83,7 @@ def test_constructed_function_prints_and_reads_back_the_same():
     func = copy_func(nest(lambda A, i, j: A[i, j] + 1.0, tir.ForKind.PARALLEL,
                           {"pragma_note": "x"}))
     text = func.script()
-    assert 'for j in T.parallel(0, 8, annotations={"pragma_note": "x"}):' in text
+    assert 'for j in T.parallel(8, annotations={"pragma_note": "x"}):' in text
     again = tvm.script.from_source(text)
     tvm.ir.assert_structural_equal(func, again)
     # Read back as nodes: the same program.
@@ -124,12 +124,12 @@ def test_every_statement_kind_round_trips():
     @T.prim_func
     def f(A: T.Buffer((8,), "float32"), C: T.Buffer((), "float32"), n: T.int32):
         S = T.alloc_buffer((8,), "float32", scope="shared")
-        for i in T.unroll(0, 8):
+        for i in T.unroll(8):
             with T.block("S"):
                 vi = T.axis.spatial(8, i)
                 T.where(i < n)
                 S[vi] = A[vi] * T.float32(2)
-        for k in T.thread_binding(0, 8, thread="threadIdx.x"):
+        for k in T.thread_binding(8, thread="threadIdx.x"):
             with T.block("C"):
                 vk = T.axis.reduce(8, k)
                 with T.init():

@@ -200,24 +200,24 @@ bool Printer::forLoop(ForOp loop, int indent, llvm::raw_ostream &os) {
   std::string annotations;
   if (auto ann = loop.getAnnotationsAttr())
     annotations = ", annotations=" + dict(ann);
+  // As TVM prints them: the start only when it is not 0.
+  std::string bounds = lo == "0" ? hi : lo + ", " + hi;
   switch (loop.getKind()) {
   case ForKind::Serial:
-    range = annotations.empty()
-                ? (lo == "0" ? "range(" + hi + ")"
-                             : "range(" + lo + ", " + hi + ")")
-                : "T.serial(" + lo + ", " + hi + annotations + ")";
+    range = annotations.empty() ? "range(" + bounds + ")"
+                                : "T.serial(" + bounds + annotations + ")";
     break;
   case ForKind::Parallel:
-    range = "T.parallel(" + lo + ", " + hi + annotations + ")";
+    range = "T.parallel(" + bounds + annotations + ")";
     break;
   case ForKind::Vectorized:
-    range = "T.vectorized(" + lo + ", " + hi + annotations + ")";
+    range = "T.vectorized(" + bounds + annotations + ")";
     break;
   case ForKind::Unrolled:
-    range = "T.unroll(" + lo + ", " + hi + annotations + ")";
+    range = "T.unroll(" + bounds + annotations + ")";
     break;
   case ForKind::ThreadBinding:
-    range = "T.thread_binding(" + lo + ", " + hi + ", thread=\"" +
+    range = "T.thread_binding(" + bounds + ", thread=\"" +
             loop.getThread()->str() + "\"" + annotations + ")";
     break;
   }

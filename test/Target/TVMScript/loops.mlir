@@ -33,11 +33,11 @@ func.func @grid(%A: memref<16x8xf32> {tir.name = "A"}) {
 // plain loops: a serial loop with annotations is T.serial, one that does
 // not start at 0 is range(lo, hi); an empty body is T.evaluate(0).
 // CHECK-LABEL: {{^}}def kinds(A: T.Buffer((64, 32), "float32")):
-// CHECK-NEXT:  {{^}}    for bx in T.thread_binding(0, 2, thread="blockIdx.x"):
-// CHECK-NEXT:  {{^}}        for tx in T.thread_binding(0, 32, thread="threadIdx.x"):
-// CHECK-NEXT:  {{^}}            for p in T.parallel(0, 2):
-// CHECK-NEXT:  {{^}}                for u in T.unroll(0, 4, annotations={"pragma_unroll_explicit": 1}):
-// CHECK-NEXT:  {{^}}                    for v in T.vectorized(0, 1):
+// CHECK-NEXT:  {{^}}    for bx in T.thread_binding(2, thread="blockIdx.x"):
+// CHECK-NEXT:  {{^}}        for tx in T.thread_binding(32, thread="threadIdx.x"):
+// CHECK-NEXT:  {{^}}            for p in T.parallel(2):
+// CHECK-NEXT:  {{^}}                for u in T.unroll(4, annotations={"pragma_unroll_explicit": 1}):
+// CHECK-NEXT:  {{^}}                    for v in T.vectorized(1):
 // CHECK-NEXT:  {{^}}                        with T.block("A"):
 // CHECK-NEXT:  {{^}}                            vi = T.axis.spatial(64, bx * 32 + tx)
 // CHECK-NEXT:  {{^}}                            vj = T.axis.spatial(32, p * 16 + u * 4 + v)
@@ -46,7 +46,7 @@ func.func @grid(%A: memref<16x8xf32> {tir.name = "A"}) {
 // CHECK-NEXT:  {{^}}        T.evaluate(0)
 // CHECK-NEXT:  {{^}}    for r in range(2, 6):
 // CHECK-NEXT:  {{^}}        T.evaluate(0)
-// CHECK-NEXT:  {{^}}    for a in T.serial(0, 4, annotations={"note": "x", "software_pipeline_stage": 1}):
+// CHECK-NEXT:  {{^}}    for a in T.serial(4, annotations={"note": "x", "software_pipeline_stage": 1}):
 // CHECK-NEXT:  {{^}}        for b in range(4):
 // CHECK-NEXT:  {{^}}            T.evaluate(0)
 func.func @kinds(%A: memref<64x32xf32> {tir.name = "A"}) {
@@ -90,7 +90,7 @@ func.func @kinds(%A: memref<64x32xf32> {tir.name = "A"}) {
 // CHECK-NEXT:  {{^}}            vi = T.axis.spatial(n, i)
 // CHECK-NEXT:  {{^}}            A[vi] = T.float32(2.0)
 // CHECK-NEXT:  {{^}}    for i in range(1, n):
-// CHECK-NEXT:  {{^}}        for n_1 in T.parallel(0, 4):
+// CHECK-NEXT:  {{^}}        for n_1 in T.parallel(4):
 // CHECK-NEXT:  {{^}}            T.evaluate(0)
 func.func @dynamic(%len: index {tir.name = "n"}, %A: memref<?xf32> {tir.name = "A"}) {
   tir.for %i = 0 to %len {
