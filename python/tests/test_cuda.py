@@ -267,3 +267,26 @@ def test_tir_exec_runner(tmp_path):
                          text=True, env=dict(os.environ, TIR_CUDA_DRIVER="/nonexistent.so"))
     assert out.returncode == 2
     assert "no CUDA driver: cannot load '/nonexistent.so'" in out.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/local/cuda/bin/ptxas"),
+                    reason="no CUDA toolkit (ptxas) for -format=bin")
+def test_cubin_export(tmp_path):
+    """-format=bin embeds a cubin (ptxas) rather than PTX: the library
+    registers it through mgpuModuleLoad, and it launches as the PTX does."""
+    path = str(tmp_path / "vadd_cubin.so")
+    tvm.build(bound_vadd(), target="cuda -arch=sm_90 -format=bin").export_library(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    assert b"\x7fELF" in data[16:]  # the cubin, an ELF image, inside the library
+    assert b".version" not in data  # and no PTX text
+    out = run_with_driver(f"""
+        lib = rt.load_module({path!r})
+        dev = rt.cuda(0)
+        a, c = rt.array(np.ones(1000, "float32"), dev), rt.empty((1000,), "float32", dev)
+        lib["vadd"](a, a, c)
+        fake = ctypes.CDLL({FAKE!r})
+        fake.fakeLastLaunch.restype = ctypes.POINTER(ctypes.c_longlong)
+        print("launch", list(fake.fakeLastLaunch()[:6]))
+        """)
+    assert "launch [8, 1, 1, 128, 1, 1]" in out
