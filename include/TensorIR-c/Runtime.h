@@ -108,6 +108,14 @@ int tirCopy(void *dst, int32_t dstType, int32_t dstId, const void *src,
 /* Waits for the work launched on GPU `deviceId`; 0 on success, non-zero
  * (and the driver's message) when it failed. */
 int tirCudaSynchronize(int32_t deviceId);
+/* Streams: a new stream on GPU `deviceId` (NULL and a message on failure);
+ * launches and timings on that GPU from this thread go to the stream set
+ * (NULL: the GPU's default stream); streams synchronize with the default
+ * stream, on which copies run. */
+void *tirCudaStreamCreate(int32_t deviceId);
+int tirCudaStreamDestroy(int32_t deviceId, void *stream);
+void tirCudaSetStream(int32_t deviceId, void *stream);
+int tirCudaStreamSynchronize(int32_t deviceId, void *stream);
 /* Calls `function` `number` times between two events on GPU `deviceId` and
  * stores the mean seconds of one call in `*seconds`; 0 on success. */
 int tirModuleTimeCall(tirModule *module, const char *function,

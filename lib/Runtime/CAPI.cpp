@@ -222,6 +222,34 @@ int tirCopy(void *dst, int32_t dstType, int32_t dstId, const void *src,
   return 1;
 }
 
+void *tirCudaStreamCreate(int32_t deviceId) {
+  std::string error;
+  void *stream = rt::cuda::createStream(deviceId, error);
+  if (!stream)
+    setError(error);
+  return stream;
+}
+
+int tirCudaStreamDestroy(int32_t deviceId, void *stream) {
+  std::string error;
+  if (rt::cuda::destroyStream(deviceId, stream, error))
+    return 0;
+  setError(error);
+  return 1;
+}
+
+void tirCudaSetStream(int32_t deviceId, void *stream) {
+  rt::cuda::setStream(deviceId, stream);
+}
+
+int tirCudaStreamSynchronize(int32_t deviceId, void *stream) {
+  std::string error;
+  if (rt::cuda::synchronizeStream(deviceId, stream, error))
+    return 0;
+  setError(error);
+  return 1;
+}
+
 int tirCudaSynchronize(int32_t deviceId) {
   std::string error;
   if (rt::cuda::synchronize(deviceId, error))

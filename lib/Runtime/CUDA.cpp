@@ -86,6 +86,9 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
@@ -146,6 +149,9 @@ struct Driver {
     TIR_BIND(cuFuncGetAttribute, "cuFuncGetAttribute", nullptr)
     TIR_BIND(cuFuncSetAttribute, "cuFuncSetAttribute", nullptr)
     TIR_BIND(cuLaunchKernel, "cuLaunchKernel", nullptr)
+    TIR_BIND(cuStreamCreate, "cuStreamCreate", nullptr)
+    TIR_BIND(cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy")
+    TIR_BIND(cuStreamSynchronize, "cuStreamSynchronize", nullptr)
     TIR_BIND(cuEventCreate, "cuEventCreate", nullptr)
     TIR_BIND(cuEventRecord, "cuEventRecord", nullptr)
     TIR_BIND(cuEventSynchronize, "cuEventSynchronize", nullptr)
@@ -228,6 +234,15 @@ Driver &driver() {
 }
 
 thread_local int currentDeviceId = 0;
+/// The stream launches and timings go to, per device (null: the device's
+/// default stream), as the user set it in this thread.
+thread_local std::map<int, void *> currentStreams;
+
+CUstream streamOf(int id) {
+  auto it = currentStreams.find(id);
+  return it == currentStreams.end() ? nullptr
+                                    : static_cast<CUstream>(it->second);
+}
 thread_local std::string pendingLaunchError;
 
 void recordLaunchError(std::string message) {
@@ -507,11 +522,12 @@ double cuda::timeOnDevice(int id, int number, bool (*run)(void *),
     cleanup();
     return -1;
   }
-  bool ok = d.check("cuEventRecord", d.cuEventRecord(start, nullptr), error);
+  CUstream stream = streamOf(id);
+  bool ok = d.check("cuEventRecord", d.cuEventRecord(start, stream), error);
   for (int i = 0; ok && i < number; ++i)
     ok = run(context);
   float ms = 0;
-  ok = ok && d.check("cuEventRecord", d.cuEventRecord(stop, nullptr), error) &&
+  ok = ok && d.check("cuEventRecord", d.cuEventRecord(stop, stream), error) &&
        d.check("cuEventSynchronize", d.cuEventSynchronize(stop), error) &&
        d.check("cuEventElapsedTime", d.cuEventElapsedTime(&ms, start, stop),
                error);
@@ -525,6 +541,44 @@ double cuda::timeOnDevice(int id, int number, bool (*run)(void *),
 }
 
 void cuda::setCurrentDevice(int id) { currentDeviceId = id; }
+
+void *cuda::createStream(int id, std::string &error) {
+  Driver &d = driver();
+  CUstream stream = nullptr;
+  if (!d.activate(id, error) ||
+      !d.check("cuStreamCreate", d.cuStreamCreate(&stream, 0), error))
+    return nullptr;
+  return stream;
+}
+
+bool cuda::destroyStream(int id, void *stream, std::string &error) {
+  Driver &d = driver();
+  if (!stream) {
+    error = "the device's default stream cannot be destroyed";
+    return false;
+  }
+  if (streamOf(id) == stream)
+    currentStreams.erase(id);
+  return d.activate(id, error) &&
+         d.check("cuStreamDestroy",
+                 d.cuStreamDestroy(static_cast<CUstream>(stream)), error);
+}
+
+void cuda::setStream(int id, void *stream) {
+  if (stream)
+    currentStreams[id] = stream;
+  else
+    currentStreams.erase(id);
+}
+
+void *cuda::currentStream(int id) { return streamOf(id); }
+
+bool cuda::synchronizeStream(int id, void *stream, std::string &error) {
+  Driver &d = driver();
+  return d.activate(id, error) &&
+         d.check("cuStreamSynchronize",
+                 d.cuStreamSynchronize(static_cast<CUstream>(stream)), error);
+}
 int cuda::currentDevice() { return currentDeviceId; }
 
 std::string cuda::takeLaunchError() {
@@ -597,13 +651,14 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   if (CUresult rc =
           d.cuLaunchKernel(loaded->function, gridX, gridY, gridZ, blockX,
-                           blockY, blockZ, smem, nullptr, params, extra))
+                           blockY, blockZ, smem, streamOf(id), params, extra))
     recordLaunchError("kernel '" + kernel->name +
                       "': " + d.describe("cuLaunchKernel", rc));
 }
 
-// Launches go in order to the device's default stream; the host waits at
-// copies, at synchronize() and at the end of timings.
+// Launches go in order to the stream set for the device (its default
+// stream unless setStream chose another); the host waits at copies, at
+// synchronize() and at the end of timings.
 void *mgpuStreamCreate() { return nullptr; }
 void mgpuStreamDestroy(void *) {}
 void mgpuStreamSynchronize(void *) {}

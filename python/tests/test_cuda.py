@@ -290,3 +290,37 @@ def test_cubin_export(tmp_path):
         print("launch", list(fake.fakeLastLaunch()[:6]))
         """)
     assert "launch [8, 1, 1, 128, 1, 1]" in out
+
+
+def test_streams():
+    """TVM's raw streams: launches go to the stream set for the device, and
+    back to the default stream when it is unset; the default stream cannot
+    be freed; the CPU has none."""
+    out = run_with_driver("""
+        dev = tvm.cuda(0)
+        lib = tvm.build(bound_vadd(), target="cuda")
+        a, c = tvm.nd.array(np.ones(1000, "float32"), dev), tvm.nd.empty((1000,), "float32", dev)
+        fake = ctypes.CDLL({fake!r})
+        fake.fakeLastLaunch.restype = ctypes.POINTER(ctypes.c_longlong)
+        s = dev.create_raw_stream()
+        dev.set_raw_stream(s)
+        lib["vadd"](a, a, c)
+        print("on the stream", fake.fakeLastLaunch()[7] == s)
+        dev.sync(s)
+        dev.set_raw_stream(None)
+        lib["vadd"](a, a, c)
+        print("on the default", fake.fakeLastLaunch()[7] == 0)
+        dev.free_raw_stream(s)
+        try:
+            dev.free_raw_stream(None)
+        except rt.TIRError as e:
+            print("default:", e)
+        try:
+            tvm.cpu(0).create_raw_stream()
+        except ValueError as e:
+            print("cpu:", e)
+        """.replace("{fake!r}", repr(FAKE)))
+    assert "on the stream True" in out
+    assert "on the default True" in out
+    assert "default: the device's default stream cannot be destroyed" in out
+    assert "cpu: create_raw_stream: cpu(0) has no streams; they are a GPU's" in out

@@ -103,6 +103,10 @@ def _library():
         "tirCudaFree": (ctypes.c_int, [i32, p]),
         "tirCopy": (ctypes.c_int, [p, i32, i32, p, i32, i32, size]),
         "tirCudaSynchronize": (ctypes.c_int, [i32]),
+        "tirCudaStreamCreate": (p, [i32]),
+        "tirCudaStreamDestroy": (ctypes.c_int, [i32, p]),
+        "tirCudaSetStream": (None, [i32, p]),
+        "tirCudaStreamSynchronize": (ctypes.c_int, [i32, p]),
         "tirGetLastError": (ctypes.c_char_p, []),
     }
     for name, (restype, argtypes) in sigs.items():
@@ -138,9 +142,39 @@ class Device:
         count = _library().tirCudaDeviceCount()
         return 0 <= self.device_id < count
 
-    def sync(self):
-        """Waits for the work launched on the device (raises if it failed)."""
-        if self.device_type == "cuda" and _library().tirCudaSynchronize(self.device_id):
+    def sync(self, stream=None):
+        """Waits for the work launched on the device (on `stream` only, when
+        given); raises if it failed."""
+        if self.device_type != "cuda":
+            return
+        lib = _library()
+        failed = lib.tirCudaStreamSynchronize(self.device_id, stream) if stream \
+            else lib.tirCudaSynchronize(self.device_id)
+        if failed:
+            raise _error()
+
+    def _gpu(self, what):
+        if self.device_type != "cuda":
+            raise ValueError(f"{what}: {self} has no streams; they are a GPU's")
+
+    def create_raw_stream(self):
+        """A new stream on the GPU (TVM's Device.create_raw_stream): a handle
+        for set_raw_stream, free_raw_stream and sync."""
+        self._gpu("create_raw_stream")
+        stream = _library().tirCudaStreamCreate(self.device_id)
+        if not stream:
+            raise _error()
+        return stream
+
+    def set_raw_stream(self, stream):
+        """Launches and timings on this GPU from this thread go to `stream`
+        (None: the GPU's default stream)."""
+        self._gpu("set_raw_stream")
+        _library().tirCudaSetStream(self.device_id, stream)
+
+    def free_raw_stream(self, stream):
+        self._gpu("free_raw_stream")
+        if _library().tirCudaStreamDestroy(self.device_id, stream):
             raise _error()
 
     def __eq__(self, other):

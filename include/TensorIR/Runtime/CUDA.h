@@ -80,6 +80,17 @@ bool synchronize(int id, std::string &error);
 double timeOnDevice(int id, int number, bool (*run)(void *), void *context,
                     std::string &error);
 
+/// Streams (TVM's create_raw_stream / set_raw_stream / free_raw_stream):
+/// launches and timings on device `id` go to the stream set for it in the
+/// calling thread (null: the device's default stream). Streams made here
+/// synchronize with the default stream, so copies (on the default stream)
+/// still follow the work launched before them.
+void *createStream(int id, std::string &error);
+bool destroyStream(int id, void *stream, std::string &error);
+void setStream(int id, void *stream);
+void *currentStream(int id);
+bool synchronizeStream(int id, void *stream, std::string &error);
+
 /// The device launches go to until the next call (each thread keeps its
 /// own; 0 by default).
 void setCurrentDevice(int id);

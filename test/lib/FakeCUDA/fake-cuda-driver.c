@@ -9,7 +9,7 @@
  * FAKE_CUDA_MAX_SHARED, the shared memory a block may have (227 KiB);
  * FAKE_CUDA_KERNEL_SHARED, the static shared memory every kernel says it
  * uses (0). The last launch's grid, block and dynamic shared memory are
- * kept for fakeLastLaunch(). */
+ * kept for fakeLastLaunch(), with the stream it went to. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,11 +145,21 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         void *stream, void **params, void **extra) {
   if (!params)
     return 1;
-  long long sizes[8] = {gx, gy, gz, bx, by, bz, smem, 0};
+  long long sizes[8] = {gx, gy, gz,   bx,
+                        by, bz, smem, (long long)(intptr_t)stream};
   memcpy(lastLaunch, sizes, sizeof(sizes));
   return 0;
 }
 const long long *fakeLastLaunch(void) { return lastLaunch; }
+CUresult cuStreamCreate(void **s, unsigned flags) {
+  *s = malloc(1);
+  return 0;
+}
+CUresult cuStreamDestroy_v2(void *s) {
+  free(s);
+  return 0;
+}
+CUresult cuStreamSynchronize(void *s) { return 0; }
 CUresult cuEventCreate(void **e, unsigned flags) {
   *e = malloc(1);
   return 0;
