@@ -32,6 +32,12 @@ VARIANTS = {
                                                          bk=16, vec=4),
     "gemm_vec4k16_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048),
                                                          bk=16, vec=4),
+    # 64 x 128 tiles, 8 x 4 per thread: threadIdx.x runs along 32 columns
+    # groups, so a warp reads a row of the B tile as one 512-byte line.
+    "gemm_m64n128t8x4_4096": lambda: p.schedule_matmul_tiled(
+        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4),
+    "gemm_m64n128t8x4_2048": lambda: p.schedule_matmul_tiled(
+        p.matmul(2048, 2048, 2048), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4),
     "gemm_vec4k32_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
                                                          bk=32, vec=4),
     "gemm_n64k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
