@@ -137,6 +137,7 @@ Value viewSource(Value buffer) {
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
 /// The checks of one kernel, and the sizes of its dimensions.
 LogicalResult analyzeKernel(Kernel &kernel) {
@@ -146,10 +147,18 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     ok = false;
     return op->emitOpError();
   };
+  int64_t sharedBytes = 0;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<ForOp>(op);
         loop && loop.getKind() == ForKind::ThreadBinding)
       kernel.loops.push_back(loop);
+    // Shared memory the kernel holds (placed caches, allocations in it).
+    if (isa<memref::AllocaOp>(op)) {
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (isSharedScope(getStorageScope(type)) && type.hasStaticShape())
+        sharedBytes += type.getNumElements() *
+                       llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
     if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
       // Shared memory is one per block of threads, wherever it is
       // allocated (workgroup memory of the launch). Any other allocation
@@ -158,8 +167,13 @@ LogicalResult analyzeKernel(Kernel &kernel) {
       // not lowered yet.
       auto space = dyn_cast_if_present<StringAttr>(
           cast<MemRefType>(alloc.getType()).getMemorySpace());
-      if (space && isSharedScope(space.getValue()))
+      if (space && isSharedScope(space.getValue())) {
+        MemRefType type = alloc.getBuffer().getType();
+        if (type.hasStaticShape())
+          sharedBytes += type.getNumElements() *
+                         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
         return;
+      }
       if (space && space.getValue() != "local" && space.getValue() != "global")
         refuse(alloc) << "allocates a '" << space.getValue()
                       << "' buffer in a GPU kernel; only 'shared' and "
@@ -214,6 +228,14 @@ LogicalResult analyzeKernel(Kernel &kernel) {
   });
   if (!ok)
     return failure();
+  // Static shared memory is limited to 48 KiB per block (more needs
+  // dynamic shared memory, not used yet).
+  if (sharedBytes > kMaxStaticSharedBytes)
+    return kernel.root.emitOpError("starts a GPU kernel holding ")
+           << sharedBytes << " bytes of shared memory, over the "
+           << kMaxStaticSharedBytes
+           << " a kernel's static shared memory may hold (use smaller "
+              "tiles)";
   bool seen[2][3] = {};
   for (ForOp loop : kernel.loops) {
     StringRef tag = *loop.getThread();
