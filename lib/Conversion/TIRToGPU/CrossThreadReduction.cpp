@@ -147,11 +147,6 @@ std::optional<Update> matchUpdate(BlockOp block) {
   return std::nullopt;
 }
 
-bool isThreadIdx(ForOp loop) {
-  return loop.getKind() == ForKind::ThreadBinding &&
-         loop.getThread()->starts_with("threadIdx.");
-}
-
 /// Lowers `block` if it is a cross-thread reduction of the handled form;
 /// false when it is not one (or not of that form: left as it is).
 bool lowerBlock(BlockOp block, ForOp kernel,
@@ -176,10 +171,10 @@ bool lowerBlock(BlockOp block, ForOp kernel,
     // A reduce loop bound to blockIdx: the grid's blocks would race (the
     // kernel's checks refuse it).
     if (spatial ||
-        (loop.getKind() == ForKind::ThreadBinding && !isThreadIdx(loop)))
+        (loop.getKind() == ForKind::ThreadBinding && !isThreadIdxLoop(loop)))
       return false;
     reduceLoops.insert(loop);
-    threadReduce |= isThreadIdx(loop);
+    threadReduce |= isThreadIdxLoop(loop);
   }
   if (!threadReduce)
     return false;
@@ -210,7 +205,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
        p = p->getParentOp()) {
     ++nestSize;
     auto loop = cast<ForOp>(p);
-    if (!isThreadIdx(loop))
+    if (!isThreadIdxLoop(loop))
       continue;
     std::optional<int64_t> lo = loop.getConstantLowerBound();
     std::optional<int64_t> hi = loop.getConstantUpperBound();
@@ -297,11 +292,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   update->store.erase();
   if (InitOp initOp = block.getInitOp())
     initOp.erase();
-  block.getReadBuffersMutable().clear();
-  block.getWriteBuffersMutable().clear();
-  block.getRegionValuesMutable().clear();
-  block.removeReadRegionsAttr();
-  block.removeWriteRegionsAttr();
+  block.dropAccessRegions();
   block->setAttr(kThreadPartialAttrName, UnitAttr::get(ctx));
   return true;
 }
@@ -312,7 +303,7 @@ void mlir::tir::lowerCrossThreadReductions(ForOp kernel) {
   // The block's thread dimensions (the largest loop bound to each).
   llvm::StringMap<int64_t> threadDims;
   kernel->walk([&](ForOp loop) {
-    if (!isThreadIdx(loop))
+    if (!isThreadIdxLoop(loop))
       return;
     std::optional<int64_t> hi = loop.getConstantUpperBound();
     std::optional<int64_t> lo = loop.getConstantLowerBound();

@@ -23,15 +23,10 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::tir;
-
-bool mlir::tir::isSharedScope(StringRef scope) {
-  return scope == "shared" || scope == "shared.dyn";
-}
 
 /// The outermost thread-bound loop around (or at) `op`: the root of the
 /// kernel `op` is in; null outside kernels.
@@ -57,28 +52,13 @@ static Operation *lowestCommonAncestor(ArrayRef<BlockOp> blocks) {
 }
 
 /// Whether `v` may differ between the threads of a block: it is (or is
-/// computed from, or bound from) a threadIdx loop's variable.
+/// computed or bound from) a threadIdx loop's variable.
 static bool dependsOnThreadIdx(Value v) {
-  SmallVector<Value> work{v};
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  while (!work.empty()) {
-    Value x = work.pop_back_val();
-    if (auto arg = dyn_cast<BlockArgument>(x)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (auto loop = dyn_cast<ForOp>(owner)) {
-        if (loop.getKind() == ForKind::ThreadBinding &&
-            loop.getThread()->starts_with("threadIdx."))
-          return true;
-      } else if (auto block = dyn_cast<BlockOp>(owner)) {
-        if (seen.insert(block).second)
-          llvm::append_range(work, block.getBindingValues());
-      }
-      continue;
-    }
-    if (Operation *def = x.getDefiningOp(); def && seen.insert(def).second)
-      llvm::append_range(work, def->getOperands());
-  }
-  return false;
+  return dependsOn(v, [](Value x) {
+    auto arg = dyn_cast<BlockArgument>(x);
+    auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
+    return loop && isThreadIdxLoop(loop);
+  });
 }
 
 /// Shifts an access's map by the part's start: index d becomes
@@ -115,11 +95,7 @@ static void shiftAccesses(Value buffer, Value compact,
       store.getIndicesMutable().append(inputs);
       store.getBufferMutable().assign(compact);
     } else if (auto block = dyn_cast<BlockOp>(user)) {
-      block.getReadBuffersMutable().clear();
-      block.getWriteBuffersMutable().clear();
-      block.getRegionValuesMutable().clear();
-      block.removeReadRegionsAttr();
-      block.removeWriteRegionsAttr();
+      block.dropAccessRegions();
     }
   }
 }
@@ -195,11 +171,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   // the LCA and its accesses (loops bound again to a tag bound around the
   // LCA run in the same thread).
   if (!isSharedScope(scope)) {
-    llvm::StringSet<> boundAround;
-    for (Operation *p = lca; p; p = p->getParentOp())
-      if (auto around = dyn_cast<ForOp>(p);
-          around && around.getKind() == ForKind::ThreadBinding)
-        boundAround.insert(*around.getThread());
+    llvm::StringSet<> boundAround = threadTagsAround(lca);
     for (BlockOp block : blocks)
       for (Operation *p = block->getParentOp(); p != lca; p = p->getParentOp())
         if (auto loop = dyn_cast<ForOp>(p);

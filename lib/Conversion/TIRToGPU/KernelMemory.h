@@ -15,10 +15,24 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace mlir::tir {
 
 /// Whether a storage scope is memory the threads of a GPU block share.
 bool isSharedScope(StringRef scope);
+
+/// Whether `loop` is bound to threadIdx.{x,y,z}.
+bool isThreadIdxLoop(ForOp loop);
+
+/// The thread tags bound by the loops at and around `op` (a loop inside
+/// bound again to one of them runs in the same thread).
+llvm::StringSet<> threadTagsAround(Operation *op);
+
+/// Whether `v` is, or is computed from (through ops, and through the
+/// bindings of the tir.blocks whose iteration variables it uses), a value
+/// `isSource` accepts.
+bool dependsOn(Value v, function_ref<bool(Value)> isSource);
 
 /// Every `shared` / `local` buffer allocated outside kernels whose accesses
 /// all lie in one kernel is allocated at the start of the lowest op

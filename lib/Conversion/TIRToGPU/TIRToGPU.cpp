@@ -181,11 +181,7 @@ LogicalResult analyzeKernel(Kernel &kernel) {
       // Loops inside bound again to a tag bound around the allocation run
       // in the same thread: they do not count.
       Operation *scope = alloc->getParentOp();
-      llvm::StringSet<> boundAround;
-      for (Operation *p = scope; p; p = p->getParentOp())
-        if (auto around = dyn_cast<ForOp>(p);
-            around && around.getKind() == ForKind::ThreadBinding)
-          boundAround.insert(*around.getThread());
+      llvm::StringSet<> boundAround = threadTagsAround(scope);
       bool threadsInside = false;
       scope->walk([&](ForOp inner) {
         threadsInside |= inner != scope &&

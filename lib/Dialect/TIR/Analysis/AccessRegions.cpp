@@ -414,11 +414,7 @@ mlir::tir::getAccessRegions(BlockOp block, AnalysisFailure &failure,
   OwningOpRef<BlockOp> copy;
   if (fromBody || !block.hasAccessRegions()) {
     copy = cast<BlockOp>(block->clone());
-    copy->removeReadRegionsAttr();
-    copy->removeWriteRegionsAttr();
-    copy->getReadBuffersMutable().clear();
-    copy->getWriteBuffersMutable().clear();
-    copy->getRegionValuesMutable().clear();
+    copy->dropAccessRegions();
     ScopedDiagnosticHandler silence(block.getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(inferAccessRegions(*copy)))

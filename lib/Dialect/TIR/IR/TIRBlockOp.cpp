@@ -92,6 +92,14 @@ InitOp BlockOp::getInitOp() {
   return nullptr;
 }
 
+void BlockOp::dropAccessRegions() {
+  removeReadRegionsAttr();
+  removeWriteRegionsAttr();
+  getReadBuffersMutable().clear();
+  getWriteBuffersMutable().clear();
+  getRegionValuesMutable().clear();
+}
+
 void BlockOp::getAsmBlockArgumentNames(Region &region,
                                        OpAsmSetValueNameFn setNameFn) {
   std::optional<ArrayAttr> names = getVarNames();

@@ -232,6 +232,9 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     InitOp getInitOp();
     /// Whether read / write regions were given (or inferred).
     bool hasAccessRegions() { return getReadRegions() && getWriteRegions(); }
+    /// Leaves the regions out (buffers, maps and region values), as a block
+    /// may; --tir-infer-access-regions gives them again.
+    void dropAccessRegions();
 
   private:
     // The verifier's rule groups (TIRBlockOp.cpp), run in this order.
