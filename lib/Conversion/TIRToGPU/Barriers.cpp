@@ -25,18 +25,26 @@ using namespace mlir::tir;
 
 namespace {
 
-/// One access of a workgroup buffer: the buffer, and the access's index
-/// map and operands (null map: unknown, as for a whole loop's accesses).
+/// One access of a workgroup buffer: the buffer, the view of it the access
+/// goes through, and the access's index map and operands when the index is
+/// known to be the accessing thread's own (null map otherwise: computed
+/// from no thread index, or a loop's or a condition's accesses).
 struct Access {
-  Value buffer;
+  Value buffer, view;
   AffineMap map;
   SmallVector<Value> indices;
 
-  /// Whether the two are at one index of one buffer, computed from the same
-  /// values: then a thread meets its own access there, not another
-  /// thread's (TVM's ThreadSync makes the same exception).
+  /// Whether the two are at one index of one view, computed from the same
+  /// values that depend on the thread: then a thread meets its own access
+  /// there, not another thread's (TVM's ThreadSync makes the same
+  /// exception).
   bool sameElement(const Access &o) const {
-    return buffer == o.buffer && map && map == o.map && indices == o.indices;
+    return buffer == o.buffer && view == o.view && map && map == o.map &&
+           indices == o.indices;
+  }
+  void makeInexact() {
+    map = AffineMap();
+    indices.clear();
   }
 };
 
@@ -52,6 +60,14 @@ struct Accesses {
   void add(const Accesses &o) {
     llvm::append_range(reads, o.reads);
     llvm::append_range(writes, o.writes);
+  }
+  /// After a loop or a condition, the same values may stand for another
+  /// iteration, or an access may not have happened in every thread.
+  void makeInexact() {
+    for (Access &a : reads)
+      a.makeInexact();
+    for (Access &a : writes)
+      a.makeInexact();
   }
   /// Whether `next`, run after this without a barrier, could see another
   /// thread's access half done: it reads what this wrote, or writes what
@@ -101,6 +117,23 @@ private:
   llvm::SmallDenseMap<Value, Value, 4> shared;
   bool failed = false;
 
+  /// The access of `view` at `map(indices)`, its index kept only when the
+  /// access is a single op's (`exact`) and the index depends on the thread.
+  Access accessOf(Value view, AffineMap map, ValueRange indices, bool exact) {
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    auto isThreadId = [&](Value x) {
+      return x == ids.x || x == ids.y || x == ids.z;
+    };
+    Access a{shared.lookup(view), view, AffineMap(), {}};
+    if (exact && llvm::any_of(indices, [&](Value v) {
+          return dependsOn(v, isThreadId);
+        })) {
+      a.map = map;
+      a.indices.assign(indices.begin(), indices.end());
+    }
+    return a;
+  }
+
   Accesses summarize(Operation *op) {
     Accesses acc;
     // Inside a loop an index differs from one iteration to the next: no
@@ -108,16 +141,13 @@ private:
     bool exact = op->getNumRegions() == 0;
     op->walk([&](Operation *inner) {
       if (auto load = dyn_cast<LoadOp>(inner)) {
-        if (auto it = shared.find(load.getBuffer()); it != shared.end())
-          acc.reads.push_back({it->second, exact ? load.getMap() : AffineMap(),
-                               exact ? SmallVector<Value>(load.getIndices())
-                                     : SmallVector<Value>()});
+        if (shared.count(load.getBuffer()))
+          acc.reads.push_back(accessOf(load.getBuffer(), load.getMap(),
+                                       load.getIndices(), exact));
       } else if (auto store = dyn_cast<StoreOp>(inner)) {
-        if (auto it = shared.find(store.getBuffer()); it != shared.end())
-          acc.writes.push_back({it->second,
-                                exact ? store.getMap() : AffineMap(),
-                                exact ? SmallVector<Value>(store.getIndices())
-                                      : SmallVector<Value>()});
+        if (shared.count(store.getBuffer()))
+          acc.writes.push_back(accessOf(store.getBuffer(), store.getMap(),
+                                        store.getIndices(), exact));
       }
     });
     return acc;
@@ -190,15 +220,26 @@ private:
       }
       pending.add(leftover);
       if (auto loop = dyn_cast<ForOp>(op)) {
-        visitSequence(*loop.getBody(), pending);
         std::optional<int64_t> lo = loop.getConstantLowerBound();
         std::optional<int64_t> hi = loop.getConstantUpperBound();
-        if (!lo || !hi || *hi - *lo > 1)
+        Accesses before = pending;
+        visitSequence(*loop.getBody(), pending);
+        if (!lo || !hi || *hi - *lo > 1) {
+          // The next iteration: the same values, other elements.
+          pending.makeInexact();
           visitSequence(*loop.getBody(), pending);
+        }
+        pending.makeInexact();
+        // A loop that may run no iteration leaves what came before it.
+        if (!lo || !hi || *hi <= *lo)
+          pending.add(before);
         continue;
       }
       if (auto inner = dyn_cast<BlockOp>(op)) {
         visitSequence(*inner.getBody(), pending);
+        // A predicated block may not have run in every thread.
+        if (inner.getPredicateAttr() || inner.getCondition())
+          pending.makeInexact();
         continue;
       }
       // A condition: either way.
@@ -206,6 +247,7 @@ private:
         for (Block &inner : region) {
           Accesses branch = pending;
           visitSequence(inner, branch);
+          branch.makeInexact();
           pending.add(branch);
         }
     }

@@ -73,3 +73,29 @@ func.func @loop_carried(%A: memref<8x64xf32>, %B: memref<8x64xf32>) {
   }
   return
 }
+
+// -----
+
+// Inside one block: a predicated block writes S[0], then the outer block's
+// own statement reads S[0]. The index is the same but comes from no thread
+// index (and the write happened in one thread only): a barrier between.
+// CHECK-LABEL: func.func @same_index_not_the_threads
+// CHECK:         tir.block "W"
+// CHECK:         gpu.barrier
+// CHECK-NEXT:    tir.load %{{.*}}[0]
+func.func @same_index_not_the_threads(%A: memref<64xf32>, %B: memref<64xf32>) {
+  %S = tir.alloc_buffer {buffer_name = "S"} : memref<1xf32, "shared">
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %t = 0 to 64 thread_binding<"threadIdx.x"> {
+      tir.block "outer"(%vo = spatial(64, %t)) {
+        tir.block "W"(%vi = spatial(64, %vo)) where(%vo < 1) {
+          %a = tir.load %A[%vi] : memref<64xf32>
+          tir.store %a, %S[0] : memref<1xf32, "shared">
+        }
+        %s = tir.load %S[0] : memref<1xf32, "shared">
+        tir.store %s, %B[%vo] : memref<64xf32>
+      }
+    }
+  }
+  return
+}
