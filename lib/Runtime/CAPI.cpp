@@ -274,34 +274,11 @@ int tirModuleTimeCall(tirModule *module, const char *function,
   std::vector<rt::Arg> converted;
   if (!convertArgs(args, numArgs, converted))
     return 1;
-  if (module->module->target() != rt::Device::CUDA) {
-    setError(std::string("tirModuleTimeCall: '") + function +
-             "' runs on the CPU; GPU timing is for CUDA modules");
-    return 1;
-  }
-  for (const rt::Arg &arg : converted)
-    if (arg.kind == rt::Arg::Buffer &&
-        (arg.device.type != rt::Device::CUDA || arg.device.id != deviceId)) {
-      setError("tirModuleTimeCall: an argument is on " + arg.device.str() +
-               ", the timing on cuda(" + std::to_string(deviceId) + ")");
-      return 1;
-    }
-  struct Context {
-    tirModule *module;
-    const char *function;
-    std::vector<rt::Arg> *args;
-    std::string error;
-  } context{module, function, &converted, {}};
   std::string error;
-  double mean = rt::cuda::timeOnDevice(
-      deviceId, number,
-      [](void *p) {
-        auto *c = static_cast<Context *>(p);
-        return c->module->module->call(c->function, *c->args, c->error);
-      },
-      &context, error);
+  double mean =
+      module->module->timeOnGPU(function, converted, deviceId, number, error);
   if (mean < 0) {
-    setError(!context.error.empty() ? context.error : error);
+    setError("tirModuleTimeCall: " + error);
     return 1;
   }
   *seconds = mean;

@@ -782,6 +782,37 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
   return true;
 }
 
+double Module::timeOnGPU(const std::string &name, const std::vector<Arg> &args,
+                         int device, int number, std::string &error) const {
+  if (targetType != Device::CUDA) {
+    error = "'" + name + "' runs on the CPU; GPU timing is for CUDA modules";
+    return -1;
+  }
+  for (const Arg &arg : args)
+    if (arg.kind == Arg::Buffer &&
+        (arg.device.type != Device::CUDA || arg.device.id != device)) {
+      error = "an argument is on " + arg.device.str() +
+              ", the timing on cuda(" + std::to_string(device) + ")";
+      return -1;
+    }
+  struct Context {
+    const Module *module;
+    const std::string *name;
+    const std::vector<Arg> *args;
+    std::string error;
+  } context{this, &name, &args, {}};
+  double seconds = cuda::timeOnDevice(
+      device, number,
+      [](void *p) {
+        auto *c = static_cast<Context *>(p);
+        return c->module->call(*c->name, *c->args, c->error);
+      },
+      &context, error);
+  if (seconds < 0 && !context.error.empty())
+    error = context.error;
+  return seconds;
+}
+
 bool mlir::tir::runtime::setNumThreads(int threads) {
   for (const char *lib : {"libomp.so.5", "libomp.so"}) {
     void *handle = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);

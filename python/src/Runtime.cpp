@@ -131,36 +131,14 @@ struct PyRuntimeModule {
   double timeCall(const std::string &name, int device, int number,
                   const py::args &args) {
     std::vector<rt::Arg> converted = convert(args);
-    if (module->target() != rt::Device::CUDA)
-      throw py::value_error(
-          "time_call: '" + name +
-          "' runs on the CPU; GPU timing is for CUDA modules");
-    for (const rt::Arg &arg : converted)
-      if (arg.kind == rt::Arg::Buffer &&
-          (arg.device.type != rt::Device::CUDA || arg.device.id != device))
-        throw py::value_error("time_evaluator: an argument is on " +
-                              arg.device.str() + ", the timing on cuda(" +
-                              std::to_string(device) + ")");
-    struct Context {
-      rt::Module *module;
-      const std::string *name;
-      std::vector<rt::Arg> *args;
-      std::string error;
-    } context{module.get(), &name, &converted, {}};
     std::string error;
     double seconds;
     {
       py::gil_scoped_release release;
-      seconds = rt::cuda::timeOnDevice(
-          device, number,
-          [](void *p) {
-            auto *c = static_cast<Context *>(p);
-            return c->module->call(*c->name, *c->args, c->error);
-          },
-          &context, error);
+      seconds = module->timeOnGPU(name, converted, device, number, error);
     }
     if (seconds < 0)
-      throw py::value_error(context.error.empty() ? error : context.error);
+      throw py::value_error("time_evaluator: " + error);
     return seconds;
   }
 

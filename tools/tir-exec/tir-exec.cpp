@@ -220,21 +220,9 @@ double run(const rt::Module &module, const rt::FunctionInfo &info,
   }
   double seconds = 0;
   if (repeat > 0 && gpu) {
-    struct Ctx {
-      const rt::Module *m;
-      const rt::FunctionInfo *info;
-      std::vector<rt::Arg> *args;
-      std::string error;
-    } ctx{&module, &info, &args, {}};
-    seconds = rt::cuda::timeOnDevice(
-        device, repeat,
-        [](void *p) {
-          auto *c = static_cast<Ctx *>(p);
-          return c->m->call(c->info->name, *c->args, c->error);
-        },
-        &ctx, error);
+    seconds = module.timeOnGPU(info.name, args, device, repeat, error);
     if (seconds < 0)
-      fail(ctx.error.empty() ? error : ctx.error);
+      fail(error);
   } else if (repeat > 0) {
     // Timed calls work on copies: the results stay those of one call.
     std::vector<Value> copies = values;

@@ -195,6 +195,13 @@ public:
   bool call(const std::string &name, const std::vector<Arg> &args,
             std::string &error) const;
 
+  /// The mean seconds of one call of `name` on GPU `device`, from device
+  /// events around `number` calls (each checked as call() checks it).
+  /// Negative, with `error` set, when the module does not run on CUDA, a
+  /// buffer is not on that GPU, or a call or the timing fails.
+  double timeOnGPU(const std::string &name, const std::vector<Arg> &args,
+                   int device, int number, std::string &error) const;
+
   /// Checks only; the message is the one call() would give.
   bool check(const FunctionInfo &info, const std::vector<Arg> &args,
              std::string &error) const;
