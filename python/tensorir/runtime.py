@@ -68,31 +68,6 @@ def device(kind, index=0):
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
-def _split_params(text):
-    """The parameters of a native signature, "f(A: float32[8, 8], n: int64,
-    B: float32[8] (written), out: float32[8] (result))", as (name, type,
-    written, result) tuples."""
-    inner = text[text.index("(") + 1:text.rindex(")")]
-    params, depth, start = [], 0, 0
-    for pos, ch in enumerate(inner + ","):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            part = inner[start:pos].strip()
-            start = pos + 1
-            if not part:
-                continue
-            name, _, rest = part.partition(": ")
-            written = rest.endswith(" (written)")
-            result = rest.endswith(" (result)")
-            if written or result:
-                rest = rest[:rest.rindex(" (")]
-            params.append((name, rest, written or result, result))
-    return params
-
-
 def _buffer_type(text):
     """(dtype, shape) of a buffer's type as a signature writes it,
     "float32[4, 8]"."""
@@ -110,7 +85,7 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        self._params = _split_params(self.signature)
+        self._params = _rt.split_params(self.signature)
 
     def _where(self, i):
         if i < len(self._params):
@@ -240,14 +215,14 @@ class Module:
         """As TVM's: a callable that runs `number` calls `repeat` times and
         returns the seconds per call of each repeat."""
         func = self[name]
-        if isinstance(dev, _rt.Device) and dev.device_type == "cuda":
-            return self._time_on_gpu(func, dev, number, repeat)
         for what, value in (("number", number), ("repeat", repeat)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
         if not isinstance(min_repeat_ms, (int, float)) or min_repeat_ms < 0:
             raise ValueError(f"time_evaluator: min_repeat_ms is a non-negative number, "
                              f"got {min_repeat_ms!r}")
+        if isinstance(dev, _rt.Device) and dev.device_type == "cuda":
+            return self._time_on_gpu(func, dev, number, repeat)
 
         def evaluate(*args):
             func(*args)  # warm-up
@@ -269,9 +244,6 @@ class Module:
 
     def _time_on_gpu(self, func, dev, number, repeat):
         """Device events around `number` calls, `repeat` times."""
-        for what, value in (("number", number), ("repeat", repeat)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
 
         def evaluate(*args):
             converted = [func._convert(i, a) for i, a in enumerate(args)]

@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 __all__ = ["Device", "DeviceArray", "Module", "array", "cpu", "cuda", "empty",
-           "load_module", "TIRError"]
+           "load_module", "split_params", "TIRError"]
 
 _CPU, _CUDA = 1, 2
 _BUFFER, _INT, _FLOAT = 0, 1, 2
@@ -334,6 +334,31 @@ def _pack(args, written=()):
     return packed, keep
 
 
+def split_params(text):
+    """The parameters of a native signature, "f(A: float32[8, 8], n: int64,
+    B: float32[8] (written), out: float32[8] (result))", as (name, type,
+    written, result) tuples."""
+    inner = text[text.index("(") + 1:text.rindex(")")]
+    params, depth, start = [], 0, 0
+    for pos, ch in enumerate(inner + ","):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            part = inner[start:pos].strip()
+            start = pos + 1
+            if not part:
+                continue
+            name, _, rest = part.partition(": ")
+            written = rest.endswith(" (written)")
+            result = rest.endswith(" (result)")
+            if written or result:
+                rest = rest[:rest.rindex(" (")]
+            params.append((name, rest, written or result, result))
+    return params
+
+
 class Module:
     """A library exported by tir, loaded through the runtime."""
 
@@ -368,17 +393,7 @@ class Module:
             raise KeyError(f"no function named '{name}'; the module has "
                            f"{', '.join(self.functions)}")
 
-        text = self.signature(name)
-        inner = text[text.index("(") + 1:text.rindex(")")]
-        # "A: float32[8], B: float32[8] (written)": the positions written.
-        params, depth, start = [], 0, 0
-        for pos, ch in enumerate(inner + ","):
-            depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
-            if ch == "," and depth == 0:
-                params.append(inner[start:pos])
-                start = pos + 1
-        written = {i for i, p in enumerate(params)
-                   if p.rstrip().endswith(("(written)", "(result)"))}
+        written = {i for i, p in enumerate(split_params(self.signature(name))) if p[2]}
 
         def call(*args):
             packed, keep = _pack(args, written)
