@@ -17,6 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import programs as p  # noqa: E402
 
 # name -> (what it computes, the scheduled module)
+PIPE = ([0, 0, 1], [0, 1, 2])
+
 VARIANTS = {
     "vadd_scalar": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=1),
     "vadd_vec4": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
@@ -46,6 +48,25 @@ VARIANTS = {
                                                         bm=64, tm=4, bk=16, vec=4),
     "gemm_tiled64_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
                                                          bm=64, bn=128, tm=4, tn=8),
+    # Software-pipelined (software_pipeline_stage [0, 0, 1]): the next k
+    # tiles copied into second shared buffers while the current ones are
+    # multiplied; "rev" puts the update first in a step (one buffer each).
+    "gemm_m64n128t8x4_pipe_4096": lambda: p.schedule_matmul_tiled(
+        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
+        pipeline=PIPE),
+    "gemm_m64n128t8x4_pipe_2048": lambda: p.schedule_matmul_tiled(
+        p.matmul(2048, 2048, 2048), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
+        pipeline=PIPE),
+    "gemm_m64n128t8x4_pipek8_4096": lambda: p.schedule_matmul_tiled(
+        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=8, vec=4,
+        pipeline=PIPE),
+    "gemm_m64n128t8x4_piperev_4096": lambda: p.schedule_matmul_tiled(
+        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
+        pipeline=([0, 0, 1], [1, 2, 0])),
+    "gemm_vec4k16_pipe_4096": lambda: p.schedule_matmul_tiled(
+        p.matmul(4096, 4096, 4096), bk=16, vec=4, pipeline=PIPE),
+    "gemm_vec4k16_pipe_2048": lambda: p.schedule_matmul_tiled(
+        p.matmul(2048, 2048, 2048), bk=16, vec=4, pipeline=PIPE),
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
@@ -74,6 +95,9 @@ def main():
     for name, gpu, cpu in (
             ("vadd", p.schedule_vector_add(p.vector_add(1 << 20)), p.vector_add(1 << 20)),
             ("gemm", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bk=16, vec=4),
+             p.matmul(512, 512, 512)),
+            ("gemm_pipe", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bm=64, bn=128,
+                                                  tm=8, tn=4, bk=16, vec=4, pipeline=PIPE),
              p.matmul(512, 512, 512)),
             ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048))):
         tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(

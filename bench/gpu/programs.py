@@ -83,13 +83,18 @@ def softmax(m, n):
     return softmax_rows
 
 
-def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1):
+def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
+                          pipeline=None):
     """A block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C;
     each thread a tm x tn tile, kept in registers (cache_write "local");
     tiles of A and B go through shared memory bk columns / rows at a time
     (cache_read "shared" at the k loop, copied by all the block's threads
     together, `vec` neighbours per thread with vector loads); the innermost
-    loops unrolled."""
+    loops unrolled. `pipeline`: (stages, orders) of the k loop's three
+    statements (copy of A, copy of B, update), as TVM's
+    software_pipeline_stage / software_pipeline_order annotations: with
+    ([0, 0, 1], [1, 2, 0]) the next tiles are copied into a second pair
+    of shared buffers while the current ones are multiplied."""
     sch = tvm.tir.Schedule(func)
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "local")
@@ -115,6 +120,9 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1):
         if vec > 1:
             sch.vectorize(fv)
     init = sch.decompose_reduction(block, k0)
+    if pipeline is not None:
+        sch.annotate(k0, "software_pipeline_stage", list(pipeline[0]))
+        sch.annotate(k0, "software_pipeline_order", list(pipeline[1]))
     # Every loop over the register tile unrolled: its elements stay in
     # registers (constant indices).
     for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:

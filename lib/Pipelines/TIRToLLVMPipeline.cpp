@@ -28,6 +28,7 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());
+  pm.addPass(createTIRInjectSoftwarePipelinePass());
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   toSCF.compactBuffers = true;

@@ -28,6 +28,9 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   ConvertTIRToGPUPassOptions toGPU;
   toGPU.requireKernels = options.hostToLLVM;
   pm.addPass(createConvertTIRToGPUPass(toGPU));
+  // Software pipelines outside kernels (those inside are rewritten by
+  // convert-tir-to-gpu).
+  pm.addPass(createTIRInjectSoftwarePipelinePass());
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));

@@ -122,6 +122,8 @@ def _build_scheduled(mod, send):
             raise CaseEnd("crash", "thread-bound-built",
                           "the CPU build accepted loops bound to GPU threads")
         except ValueError as error:
+            if "cannot be software-pipelined" in str(error):
+                raise CaseEnd("refused", "build: software pipeline", str(error)) from None
             if "thread" not in str(error):
                 raise CaseEnd("crash", "build-failed", str(error)) from None
         mod = tvm.IRModule.from_mlir(_THREAD_BINDING.sub("", text))
@@ -132,6 +134,10 @@ def _build_scheduled(mod, send):
         if "unrolling this loop fully" in message and "exceeds the limit" in message:
             # The documented limit of full unrolling: a refusal, not a crash.
             raise CaseEnd("refused", "build: unroll limit", message) from None
+        if "cannot be software-pipelined" in message:
+            # A pipeline whose annotations are malformed or would reorder
+            # dependent accesses: refused by the build, with the rule.
+            raise CaseEnd("refused", "build: software pipeline", message) from None
         raise CaseEnd("crash", "build-failed", f"{message}\n--- module ---\n{text}") from None
 
 

@@ -394,8 +394,42 @@ def _annotation_value(ctx, key):
     return ctx.rng.choice([1, "text", True, 2.5])
 
 
+def gen_software_pipeline(ctx):
+    """A loop's software pipeline (stages and order, one annotation each):
+    mostly one entry per statement of its body (the loops and blocks
+    right under it, as the nest reads them), stages 0 to 2, a random
+    order; illegal pipelines are refused by the build."""
+    block = ctx.block_with_loops()
+    if block is None:
+        return None
+    index = ctx.rng.randrange(len(ctx.loops(block)))
+    lines = ctx.nest.loops.get(block, [])
+    count = 1
+    if index < len(lines):
+        line = lines[index]
+        children = set()
+        for other, loops in ctx.nest.loops.items():
+            if line in loops:
+                i = loops.index(line)
+                children.add(loops[i + 1] if i + 1 < len(loops) else other)
+        count = max(1, len(children))
+    if ctx.chance(0.05):
+        count += ctx.rng.choice([-1, 1]) if count > 1 else 1
+    stages = [ctx.rng.randint(0, 2) for _ in range(count)]
+    order = list(range(count))
+    if ctx.chance(0.5):
+        ctx.rng.shuffle(order)
+    return Step("annotate", [loop_ref(block, index)],
+                {"ann_key": "software_pipeline_stage", "ann_val": stages,
+                 "pipeline_order": order})
+
+
 def gen_annotate(ctx):
     key = ctx.rng.choice(ANNOTATION_KEYS)
+    if key == "software_pipeline_stage" and ctx.chance(0.8):
+        step = gen_software_pipeline(ctx)
+        if step is not None:
+            return step
     return Step("annotate", [ctx.any_ref()], {"ann_key": key,
                                                "ann_val": _annotation_value(ctx, key)})
 

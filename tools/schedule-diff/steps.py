@@ -100,6 +100,13 @@ class Step:
             return sch.split(ops[0], factors)
         if self.prim == "get_block":
             return sch.get_block(**self.kw)
+        if self.prim == "annotate" and "pipeline_order" in self.kw:
+            # A software pipeline: its stages and its order, one annotation
+            # each (the build refuses one without the other).
+            kw = dict(self.kw)
+            order = kw.pop("pipeline_order")
+            sch.annotate(ops[0], **kw)
+            return sch.annotate(ops[0], "software_pipeline_order", order)
         if self.prim in ("cache_read", "cache_write"):
             return getattr(sch, self.prim)(ops[0], consumer_blocks=ops[1:] or None, **self.kw)
         if "index_map" in self.kw:      # a lambda's source (so may be the pad value)
@@ -118,6 +125,11 @@ class Step:
             return (f"loop = {ops[0]}\n"
                     f"factors = sch.sample_perfect_tile(loop, {', '.join(kw)})\n"
                     f"sch.split(loop, [factors] if isinstance(factors, int) else factors)")
+        if self.prim == "annotate" and "pipeline_order" in self.kw:
+            order = _value_python(self.kw["pipeline_order"])
+            kw = [k for k in kw if not k.startswith("pipeline_order=")]
+            return (f"sch.annotate({', '.join(ops + kw)})\n"
+                    f"sch.annotate({ops[0]}, \"software_pipeline_order\", {order})")
         if self.prim in ("cache_read", "cache_write") and len(ops) > 1:
             return (f"sch.{self.prim}({', '.join(ops[:1] + kw)}, "
                     f"consumer_blocks=[{', '.join(ops[1:])}])")

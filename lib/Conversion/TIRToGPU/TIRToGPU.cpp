@@ -14,6 +14,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -471,8 +472,23 @@ static LogicalResult checkNoHostAccess(Operation *root) {
 }
 
 LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
+  // Software pipelines in kernels are checked on buffers of the whole
+  // shape, and rewritten once the caches they fill are compacted into
+  // their loops (each iteration's tile then gets its copies); the loops
+  // outside kernels are left to --tir-inject-software-pipeline.
+  auto inKernel = [](ForOp loop) {
+    for (Operation *op = loop->getParentOp(); op; op = op->getParentOp())
+      if (auto around = dyn_cast<ForOp>(op);
+          around && around.getKind() == ForKind::ThreadBinding)
+        return true;
+    return false;
+  };
+  if (failed(checkSoftwarePipelines(root, inKernel)))
+    return failure();
   // Caches allocated at the root move into their kernels first.
   if (failed(placeKernelBuffers(root)))
+    return failure();
+  if (failed(injectSoftwarePipelines(root, inKernel)))
     return failure();
   SmallVector<Kernel> kernels;
   root->walk<WalkOrder::PreOrder>([&](ForOp loop) {

@@ -181,6 +181,60 @@ def TIRNarrowPredicatedLoopsPass : Pass<"tir-narrow-predicated-loops"> {
   let dependentDialects = [];
 }
 
+def TIRInjectSoftwarePipelinePass : Pass<"tir-inject-software-pipeline"> {
+  let summary = "Overlap the iterations of loops annotated for software pipelining";
+  let description = [{
+    TVM's InjectSoftwarePipeline. A `tir.for` whose annotations hold
+    `software_pipeline_stage` and `software_pipeline_order` (one integer
+    per statement of its body, as `sch.annotate` writes them) runs
+    statement S of iteration j at step `j + stage(S)`, the statements of a
+    step in the annotated order: with stages `[0, 0, 1]` the copies of
+    the next tile run while the current one is computed.
+
+    ```mlir
+    tir.for %k = 0 to 4 annotations {software_pipeline_order = [0, 1],
+                                    software_pipeline_stage = [0, 1]} {
+      tir.for ... { tir.block "load" ... }     // stage 0
+      tir.for ... { tir.block "compute" ... }  // stage 1
+    }
+    // becomes: load(0); for k in [1, 4): {load(k); compute(k - 1)}; compute(3)
+    ```
+
+    The loop's statements are the ops of its body other than allocations
+    and side-effect-free ops (index arithmetic, views), which are computed
+    again where a statement needs them. The first and last `max stage`
+    steps (prologue and epilogue) are written out with constant
+    iterations; the others form the steady loop, of the loop's kind,
+    keeping its other annotations.
+
+    Buffers allocated in the loop's body (`memref.alloca`: where
+    convert-tir-to-gpu's compaction puts a kernel's shared and local
+    caches) are one iteration's: each gets as
+    many copies as the iterations in flight need (two for a tile that the
+    next iteration fills while this one reads it), iteration j using copy
+    `j mod copies`. Where a buffer has several copies the steady loop is
+    unrolled by their number (the least common multiple over buffers), so
+    each access names its copy directly. convert-tir-to-gpu runs the same
+    rewrite on the loops of its kernels after compacting their shared and
+    local buffers into the loops that use them; this pass then handles the
+    loops outside kernels.
+
+    Refused, with an error naming the loop (`invalid-software-pipeline.mlir`):
+    one annotation without the other, lists of the wrong length, negative
+    stages, orders that are not 0..n-1, a parallel, vectorized or
+    thread-bound loop, runtime bounds; and, on buffers of the whole shape,
+    any reordering of two accesses of one element, one of them a write:
+    within an iteration a statement may not take an earlier stage than
+    one it follows, nor in the same stage an earlier order (TVM's rule,
+    for reads after writes and every other pair as well); across
+    iterations two statements whose parts of a buffer may overlap between
+    iterations (not one tile per iteration) may not swap the iterations'
+    order, a case TVM does not check. `software_pipeline_async_stages`
+    is accepted and runs synchronously (no asynchronous copies yet).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
   let summary = "Unroll the loops that tir marked `unrolled`";
   let description = [{

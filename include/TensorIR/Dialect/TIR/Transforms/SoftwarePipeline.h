@@ -1,0 +1,92 @@
+//===- SoftwarePipeline.h - TVM's software pipelining -----------*- C++ -*-===//
+//
+// A loop annotated with `software_pipeline_stage` and
+// `software_pipeline_order` (one integer per statement of its body, as TVM
+// schedules write them with `annotate`) runs statement S of iteration j at
+// step j + stage(S), the statements of one step in the annotated order:
+// while one iteration computes, the next one's data is fetched (TVM's
+// InjectSoftwarePipeline). Buffers of one iteration (allocated in the
+// loop's body, or placed there by convert-tir-to-gpu's compaction) get
+// as many copies as iterations in flight need, each iteration using
+// copy `j mod versions`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_TRANSFORMS_SOFTWAREPIPELINE_H
+#define TENSORIR_DIALECT_TIR_TRANSFORMS_SOFTWAREPIPELINE_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+namespace mlir::tir {
+
+/// TVM's annotation keys.
+constexpr StringLiteral kPipelineStageKey = "software_pipeline_stage";
+constexpr StringLiteral kPipelineOrderKey = "software_pipeline_order";
+constexpr StringLiteral kPipelineAsyncStagesKey =
+    "software_pipeline_async_stages";
+
+/// A loop's pipeline as its annotations describe it.
+struct SoftwarePipeline {
+  ForOp loop;
+  /// The body's statements in program order: its ops other than
+  /// allocations and side-effect-free ops without regions (index
+  /// arithmetic, views), which are recomputed where a statement uses them.
+  SmallVector<Operation *> statements;
+  SmallVector<int64_t> stages, orders;
+  /// The buffers of one iteration: the memref.alloca ops of the body
+  /// (convert-tir-to-gpu's compaction puts them there).
+  SmallVector<Operation *> allocations;
+  int64_t maxStage = 0;
+
+  /// The name a diagnostic gives statement `i`: its blocks' names.
+  std::string describe(unsigned i) const;
+};
+
+/// Whether `loop` carries either pipeline annotation.
+bool hasSoftwarePipelineAnnotation(ForOp loop);
+
+/// Reads `loop`'s pipeline. Fails with an error on the loop when the
+/// annotations are malformed: one missing, not one non-negative integer per
+/// statement, orders that are not a permutation; or the loop runs its
+/// iterations at once (parallel, vectorized, thread-bound) or has runtime
+/// bounds.
+FailureOr<SoftwarePipeline> readSoftwarePipeline(ForOp loop);
+
+/// Checks that running the statements in their steps and orders keeps
+/// every pair of accesses to one buffer (one of them a write) in its
+/// order: within an iteration, a statement does not run in an earlier step
+/// or, in the same step, earlier than one it follows; across iterations,
+/// statements whose parts of a buffer may overlap between iterations keep
+/// the iterations' order (buffers of one iteration are copied instead).
+/// Checked on buffers of the whole shape (before convert-tir-to-gpu
+/// compacts them). Fails with an error on the loop naming the statements
+/// and the buffer.
+LogicalResult checkSoftwarePipeline(const SoftwarePipeline &pipeline);
+
+/// The fewest copies of each of `pipeline.allocations` that keep the
+/// iterations in flight apart (1: no copy needed).
+SmallVector<int64_t> countPipelineVersions(const SoftwarePipeline &pipeline);
+
+/// Rewrites `pipeline.loop` (checked) into prologue, steady loop and
+/// epilogue; its buffers of one iteration are copied (allocated before
+/// the pipeline) and each instance of a statement uses its iteration's
+/// copy. When a buffer has several copies the steady loop is unrolled by
+/// the least common multiple of their numbers, so every access names its
+/// copy directly (registers stay registers; barriers see distinct
+/// buffers).
+void injectSoftwarePipeline(const SoftwarePipeline &pipeline);
+
+/// readSoftwarePipeline + checkSoftwarePipeline on every annotated loop
+/// under `root` that `filter` accepts (all without one).
+LogicalResult checkSoftwarePipelines(Operation *root,
+                                     function_ref<bool(ForOp)> filter = {});
+
+/// Rewrites every annotated loop under `root` that `filter` accepts, inner
+/// loops first. Reads each again (a malformed annotation fails); the caller
+/// has checked them (on buffers of the whole shape).
+LogicalResult injectSoftwarePipelines(Operation *root,
+                                      function_ref<bool(ForOp)> filter = {});
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_TRANSFORMS_SOFTWAREPIPELINE_H

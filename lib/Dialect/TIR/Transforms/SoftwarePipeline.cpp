@@ -1,0 +1,439 @@
+//===- SoftwarePipeline.cpp - reading and checking a pipelined loop -------===//
+//
+// The annotations of a software-pipelined loop, and the rule that makes
+// the pipeline run the same program: each statement instance (statement S
+// of iteration j) runs at step j + stage(S), the statements of a step in
+// their annotated order, so two instances that touch one element (one of
+// them writing) must keep their order. Within an iteration that is TVM's
+// rule (ValidatePipelineBody), applied to every such pair, not only to a
+// write followed by a read. Across iterations TVM checks nothing; here a
+// pair whose steps could swap the iterations' order is allowed only when
+// its parts of the buffer cannot overlap between different iterations (a
+// tile of a cache that each iteration fills anew), or when the buffer is
+// one iteration's (then it gets enough copies: countPipelineVersions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+static std::string loopName(ForOp loop) {
+  return loop.getVarName().value_or("").str();
+}
+
+std::string SoftwarePipeline::describe(unsigned i) const {
+  SmallVector<std::string> names;
+  statements[i]->walk<WalkOrder::PreOrder>([&](BlockOp block) {
+    std::string name = ("'" + block.getBlockName() + "'").str();
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
+  });
+  std::string text = "statement " + std::to_string(i) + " (";
+  text += names.empty() ? ("'" + statements[i]->getName().getStringRef() + "'")
+                              .str()
+                        : llvm::join(names, ", ");
+  return text + ", stage " + std::to_string(stages[i]) + ", order " +
+         std::to_string(orders[i]) + ")";
+}
+
+bool mlir::tir::hasSoftwarePipelineAnnotation(ForOp loop) {
+  DictionaryAttr annotations = loop.getAnnotationsAttr();
+  return annotations && (annotations.get(kPipelineStageKey) ||
+                         annotations.get(kPipelineOrderKey));
+}
+
+/// A list of integers (TVM's Array<Integer>): an array of integer
+/// attributes, or a dense i64 array.
+static std::optional<SmallVector<int64_t>> readIntegers(Attribute attr) {
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    llvm::append_range(values, dense.asArrayRef());
+    return values;
+  }
+  auto array = dyn_cast<ArrayAttr>(attr);
+  if (!array)
+    return std::nullopt;
+  for (Attribute element : array) {
+    auto integer = dyn_cast<IntegerAttr>(element);
+    if (!integer || !integer.getType().isSignlessInteger())
+      return std::nullopt;
+    values.push_back(integer.getInt());
+  }
+  return values;
+}
+
+FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
+  SoftwarePipeline p;
+  p.loop = loop;
+  for (Operation &op : *loop.getBody()) {
+    if (isa<memref::AllocaOp>(op))
+      p.allocations.push_back(&op);
+    else if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      p.statements.push_back(&op);
+  }
+  auto refuse = [&]() {
+    InFlightDiagnostic diag = loop.emitOpError("loop '")
+                              << loopName(loop)
+                              << "' cannot be software-pipelined: ";
+    return diag;
+  };
+  auto statementList = [&]() {
+    std::string text;
+    for (unsigned i = 0, e = p.statements.size(); i < e; ++i) {
+      SmallVector<std::string> names;
+      p.statements[i]->walk<WalkOrder::PreOrder>([&](BlockOp block) {
+        names.push_back(("'" + block.getBlockName() + "'").str());
+      });
+      text += (i ? "; " : "") +
+              (names.empty() ? p.statements[i]->getName().getStringRef().str()
+                             : llvm::join(names, ", "));
+    }
+    return text;
+  };
+  DictionaryAttr annotations = loop.getAnnotationsAttr();
+  Attribute stageAttr =
+      annotations ? annotations.get(kPipelineStageKey) : Attribute();
+  Attribute orderAttr =
+      annotations ? annotations.get(kPipelineOrderKey) : Attribute();
+  if (!stageAttr || !orderAttr)
+    return refuse() << "it has '"
+                    << (stageAttr ? kPipelineStageKey : kPipelineOrderKey)
+                    << "' but no '"
+                    << (stageAttr ? kPipelineOrderKey : kPipelineStageKey)
+                    << "' (a pipeline needs both)";
+  if (loop.getKind() != ForKind::Serial && loop.getKind() != ForKind::Unrolled)
+    return refuse() << "its iterations run at once ('"
+                    << stringifyForKind(loop.getKind())
+                    << "'): a pipeline overlaps consecutive iterations of a "
+                       "serial or unrolled loop";
+  if (!loop.getConstantLowerBound() || !loop.getConstantUpperBound())
+    return refuse() << "its bounds are not constants (runtime bounds are not "
+                       "supported yet)";
+  for (auto [key, attr, out] :
+       {std::tuple{kPipelineStageKey, stageAttr, &p.stages},
+        std::tuple{kPipelineOrderKey, orderAttr, &p.orders}}) {
+    std::optional<SmallVector<int64_t>> values = readIntegers(attr);
+    if (!values)
+      return refuse() << "'" << key << "' is " << attr
+                      << ", not a list of integers";
+    if (values->size() != p.statements.size())
+      return refuse() << "'" << key << "' has " << values->size()
+                      << " entries, but the loop's body has "
+                      << p.statements.size()
+                      << " statements, one entry each: " << statementList();
+    *out = std::move(*values);
+  }
+  for (auto [i, stmt] : llvm::enumerate(p.statements))
+    if (!stmt->use_empty())
+      return refuse() << "statement " << i << " ('"
+                      << stmt->getName().getStringRef()
+                      << "') gives a value other ops use";
+  for (Operation *alloc : p.allocations)
+    for (Value size : alloc->getOperands())
+      if (loop->isAncestor(size.getParentBlock()->getParentOp()) ||
+          (size.getDefiningOp() && loop->isAncestor(size.getDefiningOp())))
+        return refuse() << "the size of buffer '"
+                        << getBufferName(alloc->getResult(0))
+                        << "' is computed in the loop";
+  for (auto [i, stage] : llvm::enumerate(p.stages)) {
+    if (stage < 0)
+      return refuse() << "stage " << stage << " of statement " << i
+                      << " is negative";
+    p.maxStage = std::max(p.maxStage, stage);
+  }
+  SmallVector<bool> seen(p.orders.size(), false);
+  for (auto [i, order] : llvm::enumerate(p.orders)) {
+    if (order < 0 || order >= static_cast<int64_t>(p.orders.size()) ||
+        seen[order])
+      return refuse() << "'" << kPipelineOrderKey << "' must hold 0 to "
+                      << p.orders.size() - 1 << ", each once (statement "
+                      << i << " has order " << order << ")";
+    seen[order] = true;
+  }
+  if (Attribute async =
+          annotations ? annotations.get(kPipelineAsyncStagesKey) : Attribute())
+    if (!readIntegers(async))
+      return refuse() << "'" << kPipelineAsyncStagesKey << "' is " << async
+                      << ", not a list of integers";
+  return p;
+}
+
+namespace {
+/// One statement's accesses of one buffer.
+struct BufferUse {
+  unsigned statement;
+  bool reads = false, writes = false;
+  /// The blocks holding the accesses; `outsideBlocks` when some access is
+  /// in none (its region cannot be taken).
+  SmallVector<BlockOp> blocks;
+  bool outsideBlocks = false;
+};
+} // namespace
+
+/// The memory a buffer value is, through views.
+static Value storageOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto match = dyn_cast<MatchBufferOp>(def))
+      v = match.getSource();
+    else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def))
+      v = cast.getSource();
+    else if (auto view = dyn_cast<memref::SubViewOp>(def))
+      v = view.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Per buffer (the memory, through views), the statements that access it,
+/// in program order. Buffers allocated inside a statement are left out
+/// (one statement's own).
+static llvm::MapVector<Value, SmallVector<BufferUse>>
+collectUses(const SoftwarePipeline &p) {
+  llvm::MapVector<Value, SmallVector<BufferUse>> uses;
+  for (auto [i, stmt] : llvm::enumerate(p.statements)) {
+    llvm::MapVector<Value, BufferUse> mine;
+    auto note = [&, i = i, stmt = stmt](Value buffer, bool reads, bool writes,
+                                        Operation *at) {
+      Value storage = storageOf(buffer);
+      Operation *def = storage.getDefiningOp();
+      if (!def)
+        def = storage.getParentBlock()->getParentOp();
+      if (stmt->isAncestor(def))
+        return;
+      BufferUse &use = mine[storage];
+      use.statement = i;
+      use.reads |= reads;
+      use.writes |= writes;
+      auto block = dyn_cast<BlockOp>(at);
+      if (!block)
+        block = at->getParentOfType<BlockOp>();
+      if (!block || !stmt->isAncestor(block))
+        use.outsideBlocks = true;
+      else if (!llvm::is_contained(use.blocks, block))
+        use.blocks.push_back(block);
+    };
+    stmt->walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        note(load.getBuffer(), true, false, op);
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        note(store.getBuffer(), false, true, op);
+      } else if (auto block = dyn_cast<BlockOp>(op)) {
+        for (Value buffer : block.getReadBuffers())
+          note(buffer, true, false, op);
+        for (Value buffer : block.getWriteBuffers())
+          note(buffer, false, true, op);
+      } else if (!isa<MatchBufferOp, memref::ReinterpretCastOp,
+                      memref::SubViewOp>(op)) {
+        // Anything else given a buffer (a call of an intrinsic) may read
+        // and write it.
+        for (Value operand : op->getOperands())
+          if (isa<MemRefType>(operand.getType()))
+            note(operand, true, true, op);
+      }
+    });
+    for (auto &[buffer, use] : mine)
+      uses[buffer].push_back(use);
+  }
+  return uses;
+}
+
+/// The fewest copies a buffer needs for the pair (`x` of an iteration, `y`
+/// of a later one at a distance that is a multiple of the copies) to keep
+/// that order: x runs at step j + s_x, y at j + m + s_y.
+static int64_t versionsFor(const SoftwarePipeline &p, const BufferUse &x,
+                           const BufferUse &y) {
+  if (!x.writes && !y.writes)
+    return 1;
+  int64_t apart = p.stages[x.statement] - p.stages[y.statement];
+  int64_t need =
+      p.orders[x.statement] < p.orders[y.statement] ? apart : apart + 1;
+  return std::max<int64_t>(need, 1);
+}
+
+/// A region of a buffer that `use` reads or writes in one iteration of
+/// the loop; empty when it cannot be bounded.
+static SmallVector<LoopRegion> regionsOf(ForOp loop, Value buffer,
+                                         const BufferUse &use) {
+  if (use.outsideBlocks || use.blocks.empty())
+    return {};
+  SmallVector<LoopRegion> regions;
+  for (bool writes : {false, true}) {
+    if ((writes && !use.writes) || (!writes && !use.reads))
+      continue;
+    AnalysisFailure failure;
+    FailureOr<LoopRegion> region =
+        relaxRegionUnder(loop, buffer, writes, use.blocks, failure);
+    if (failed(region) || region->lowers.empty())
+      return {};
+    regions.push_back(*region);
+  }
+  return regions;
+}
+
+/// Whether the part `a` of a buffer in iteration j and the part `b` in
+/// any other iteration j' cannot overlap: in some dimension both start at
+/// `c * j` plus the same offsets up to a constant `delta`, and moving by c
+/// or more clears the other's extent on both sides.
+static bool apartAcrossIterations(ForOp loop, const LoopRegion &a,
+                                  const LoopRegion &b) {
+  if (a.lowers.size() != b.lowers.size())
+    return false;
+  MLIRContext *ctx = loop.getContext();
+  SmallVector<Value> inputs(a.inputs);
+  SmallVector<AffineExpr> bDims;
+  for (Value v : b.inputs) {
+    auto it = llvm::find(inputs, v);
+    if (it == inputs.end()) {
+      inputs.push_back(v);
+      it = inputs.end() - 1;
+    }
+    bDims.push_back(getAffineDimExpr(it - inputs.begin(), ctx));
+  }
+  unsigned numInputs = inputs.size();
+  auto it = llvm::find(inputs, loop.getInductionVar());
+  std::optional<AffineExpr> j;
+  if (it != inputs.end())
+    j = getAffineDimExpr(it - inputs.begin(), ctx);
+  auto constant = [&](AffineExpr e) -> std::optional<int64_t> {
+    if (auto c = dyn_cast<AffineConstantExpr>(
+            simplifyIndexExpr(e, numInputs, 0)))
+      return c.getValue();
+    return std::nullopt;
+  };
+  // How far the start moves from one iteration to the next.
+  auto step = [&](AffineExpr lower) -> std::optional<int64_t> {
+    if (!j)
+      return 0;
+    return constant(lower.replace(*j, *j + 1) - lower);
+  };
+  for (unsigned d = 0, e = a.lowers.size(); d < e; ++d) {
+    auto ea = dyn_cast<AffineConstantExpr>(a.extents[d]);
+    auto eb = dyn_cast<AffineConstantExpr>(b.extents[d]);
+    if (!ea || !eb)
+      continue;
+    AffineExpr la = a.lowers[d];
+    AffineExpr lb = b.lowers[d].replaceDims(bDims);
+    std::optional<int64_t> ca = step(la), cb = step(lb);
+    std::optional<int64_t> delta = constant(la - lb);
+    if (!ca || !cb || *ca != *cb || !delta)
+      continue;
+    int64_t c = std::abs(*ca);
+    // a's part of iteration j + m against b's of iteration j, m != 0.
+    if (c > 0 ? (*delta + c >= eb.getValue() && *delta - c + ea.getValue() <= 0)
+              : (*delta >= eb.getValue() || *delta + ea.getValue() <= 0))
+      return true;
+  }
+  return false;
+}
+
+LogicalResult
+mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
+  const SoftwarePipeline &p = pipeline;
+  ForOp loop = p.loop;
+  auto refuse = [&]() {
+    InFlightDiagnostic diag = loop.emitOpError("loop '")
+                              << loopName(loop)
+                              << "' cannot be software-pipelined: ";
+    return diag;
+  };
+  auto verb = [](const BufferUse &u) {
+    return u.writes ? "writes" : "reads";
+  };
+  for (auto &[buffer, list] : collectUses(p)) {
+    std::string name = getBufferName(buffer);
+    if (auto arg = dyn_cast<BlockArgument>(buffer); name.empty() && arg)
+      name = "parameter #" + std::to_string(arg.getArgNumber());
+    // Within one iteration: the later statement in no earlier step, and in
+    // a later order within one step.
+    for (unsigned a = 0; a < list.size(); ++a)
+      for (unsigned b = a + 1; b < list.size(); ++b) {
+        const BufferUse &x = list[a], &y = list[b];
+        if (!x.writes && !y.writes)
+          continue;
+        unsigned sx = x.statement, sy = y.statement;
+        if (p.stages[sx] < p.stages[sy] ||
+            (p.stages[sx] == p.stages[sy] && p.orders[sx] < p.orders[sy]))
+          continue;
+        return refuse() << p.describe(sy) << " " << verb(y) << " buffer '"
+                        << name << "' after " << p.describe(sx) << " "
+                        << verb(x)
+                        << " it in the same iteration, but would run before "
+                           "it (a statement may not take an earlier stage, "
+                           "or in the same stage an earlier order, than one "
+                           "it depends on)";
+      }
+    // A buffer of one iteration gets copies; a loop of one iteration has
+    // no other.
+    Operation *def = buffer.getDefiningOp();
+    if ((def && llvm::is_contained(p.allocations, def)) ||
+        loop.getConstantExtent().value_or(2) < 2)
+      continue;
+    // Across iterations: a pair whose steps swap two iterations' order
+    // needs parts that never overlap between iterations.
+    llvm::DenseMap<unsigned, SmallVector<LoopRegion>> regions;
+    for (const BufferUse &x : list)
+      for (const BufferUse &y : list) {
+        if (versionsFor(p, x, y) == 1)
+          continue;
+        for (const BufferUse *u : {&x, &y})
+          if (!regions.count(u->statement))
+            regions[u->statement] = regionsOf(loop, buffer, *u);
+        bool apart = !regions[x.statement].empty() &&
+                     !regions[y.statement].empty();
+        for (const LoopRegion &ra : regions[x.statement])
+          for (const LoopRegion &rb : regions[y.statement])
+            apart = apart && apartAcrossIterations(loop, ra, rb);
+        if (apart)
+          continue;
+        return refuse() << p.describe(x.statement) << " " << verb(x)
+                        << " buffer '" << name << "', and "
+                        << p.describe(y.statement) << " " << verb(y)
+                        << " it in a later iteration, but the pipeline would "
+                           "run it before: their parts of the buffer may "
+                           "overlap between iterations (not one tile per "
+                           "iteration), so they need stages in the "
+                           "iterations' order (or the same stage)";
+      }
+  }
+  return success();
+}
+
+SmallVector<int64_t>
+mlir::tir::countPipelineVersions(const SoftwarePipeline &pipeline) {
+  SmallVector<int64_t> versions(pipeline.allocations.size(), 1);
+  auto uses = collectUses(pipeline);
+  for (auto [i, alloc] : llvm::enumerate(pipeline.allocations)) {
+    auto it = uses.find(alloc->getResult(0));
+    if (it == uses.end())
+      continue;
+    for (const BufferUse &x : it->second)
+      for (const BufferUse &y : it->second)
+        versions[i] = std::max(versions[i], versionsFor(pipeline, x, y));
+  }
+  return versions;
+}
+
+LogicalResult mlir::tir::checkSoftwarePipelines(Operation *root,
+                                                function_ref<bool(ForOp)> filter) {
+  WalkResult result = root->walk([&](ForOp loop) {
+    if (!hasSoftwarePipelineAnnotation(loop) || (filter && !filter(loop)))
+      return WalkResult::advance();
+    FailureOr<SoftwarePipeline> p = readSoftwarePipeline(loop);
+    if (failed(p) || failed(checkSoftwarePipeline(*p)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
