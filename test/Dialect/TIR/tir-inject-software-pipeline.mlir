@@ -202,3 +202,30 @@ func.func @accumulate(%A: memref<32xf32>, %acc: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// TVM's double_buffer_scope on the block writing a buffer of the
+// iteration: two copies although the use comes first in a step.
+// CHECK-LABEL: func.func @double_buffer_scope
+// CHECK:         memref.alloca() : memref<4xf32>
+// CHECK-NEXT:    memref.alloca() : memref<4xf32>
+// CHECK:         tir.for %{{.+}} = 0 to 2 {
+func.func @double_buffer_scope(%A: memref<20xf32>, %B: memref<20xf32>) {
+  tir.for %k = 0 to 5 annotations {software_pipeline_order = [1, 0], software_pipeline_stage = [0, 1]} {
+    %T = memref.alloca() : memref<4xf32>
+    tir.for %x = 0 to 4 {
+      tir.block "load"(%v = spatial(20, %k * 4 + %x), %w = spatial(4, %x)) annotations {double_buffer_scope = 0 : i64} {
+        %0 = tir.load %A[%v] : memref<20xf32>
+        tir.store %0, %T[%w] : memref<4xf32>
+      }
+    }
+    tir.for %x = 0 to 4 {
+      tir.block "use"(%v = spatial(20, %k * 4 + %x), %w = spatial(4, %x)) {
+        %0 = tir.load %T[%w] : memref<4xf32>
+        tir.store %0, %B[%v] : memref<20xf32>
+      }
+    }
+  }
+  return
+}

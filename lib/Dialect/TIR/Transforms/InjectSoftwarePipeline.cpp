@@ -49,8 +49,9 @@ public:
       unroll = std::lcm(unroll, v);
     for (unsigned s = 0, e = p.statements.size(); s < e; ++s)
       byOrder.push_back(s);
-    llvm::sort(byOrder,
-               [&](unsigned a, unsigned b) { return p.orders[a] < p.orders[b]; });
+    llvm::sort(byOrder, [&](unsigned a, unsigned b) {
+      return p.orders[a] < p.orders[b];
+    });
     collectRecomputed();
   }
 
@@ -83,8 +84,7 @@ public:
     } else if (steady > 0) {
       int64_t rounds = steady / unroll;
       auto body = [&](OpBuilder &lb, Location, Value q) {
-        Value base =
-            arith::MulIOp::create(lb, loc, q, constant(lb, unroll));
+        Value base = arith::MulIOp::create(lb, loc, q, constant(lb, unroll));
         for (int64_t u = 0; u < unroll; ++u)
           for (unsigned s : byOrder) {
             int64_t rel = stages + u - p.stages[s];
@@ -128,11 +128,13 @@ private:
     for (Operation *stmt : p.statements) {
       llvm::SmallPtrSet<Operation *, 16> needed;
       SmallVector<Value> work;
-      stmt->walk([&](Operation *op) { llvm::append_range(work, op->getOperands()); });
+      stmt->walk(
+          [&](Operation *op) { llvm::append_range(work, op->getOperands()); });
       while (!work.empty()) {
         Operation *def = work.pop_back_val().getDefiningOp();
         if (!def || def->getBlock() != body ||
-            llvm::is_contained(p.allocations, def) || !needed.insert(def).second)
+            llvm::is_contained(p.allocations, def) ||
+            !needed.insert(def).second)
           continue;
         llvm::append_range(work, def->getOperands());
       }
@@ -171,8 +173,8 @@ private:
   void makeLoop(OpBuilder &b, int64_t from, int64_t to,
                 function_ref<void(OpBuilder &, Location, Value)> body) {
     ForOp loop = p.loop;
-    auto steady = ForOp::create(b, loc, from, to,
-                                loop.getVarName().value_or(""), body);
+    auto steady =
+        ForOp::create(b, loc, from, to, loop.getVarName().value_or(""), body);
     steady.setKind(loop.getKind());
     if (DictionaryAttr annotations = loop.getAnnotationsAttr()) {
       NamedAttrList kept;
@@ -192,8 +194,9 @@ void mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
   PipelineEmitter(pipeline).run();
 }
 
-LogicalResult mlir::tir::injectSoftwarePipelines(
-    Operation *root, function_ref<bool(ForOp)> filter) {
+LogicalResult
+mlir::tir::injectSoftwarePipelines(Operation *root,
+                                   function_ref<bool(ForOp)> filter) {
   SmallVector<ForOp> loops;
   root->walk([&](ForOp loop) {
     if (hasSoftwarePipelineAnnotation(loop) && (!filter || filter(loop)))

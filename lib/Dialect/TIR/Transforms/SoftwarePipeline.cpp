@@ -40,9 +40,9 @@ std::string SoftwarePipeline::describe(unsigned i) const {
       names.push_back(name);
   });
   std::string text = "statement " + std::to_string(i) + " (";
-  text += names.empty() ? ("'" + statements[i]->getName().getStringRef() + "'")
-                              .str()
-                        : llvm::join(names, ", ");
+  text += names.empty()
+              ? ("'" + statements[i]->getName().getStringRef() + "'").str()
+              : llvm::join(names, ", ");
   return text + ", stage " + std::to_string(stages[i]) + ", order " +
          std::to_string(orders[i]) + ")";
 }
@@ -157,8 +157,8 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
     if (order < 0 || order >= static_cast<int64_t>(p.orders.size()) ||
         seen[order])
       return refuse() << "'" << kPipelineOrderKey << "' must hold 0 to "
-                      << p.orders.size() - 1 << ", each once (statement "
-                      << i << " has order " << order << ")";
+                      << p.orders.size() - 1 << ", each once (statement " << i
+                      << " has order " << order << ")";
     seen[order] = true;
   }
   if (Attribute async =
@@ -307,8 +307,8 @@ static bool apartAcrossIterations(ForOp loop, const LoopRegion &a,
   if (it != inputs.end())
     j = getAffineDimExpr(it - inputs.begin(), ctx);
   auto constant = [&](AffineExpr e) -> std::optional<int64_t> {
-    if (auto c = dyn_cast<AffineConstantExpr>(
-            simplifyIndexExpr(e, numInputs, 0)))
+    if (auto c =
+            dyn_cast<AffineConstantExpr>(simplifyIndexExpr(e, numInputs, 0)))
       return c.getValue();
     return std::nullopt;
   };
@@ -348,9 +348,7 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
                               << "' cannot be software-pipelined: ";
     return diag;
   };
-  auto verb = [](const BufferUse &u) {
-    return u.writes ? "writes" : "reads";
-  };
+  auto verb = [](const BufferUse &u) { return u.writes ? "writes" : "reads"; };
   for (auto &[buffer, list] : collectUses(p)) {
     std::string name = getBufferName(buffer);
     if (auto arg = dyn_cast<BlockArgument>(buffer); name.empty() && arg)
@@ -390,8 +388,8 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
         for (const BufferUse *u : {&x, &y})
           if (!regions.count(u->statement))
             regions[u->statement] = regionsOf(loop, buffer, *u);
-        bool apart = !regions[x.statement].empty() &&
-                     !regions[y.statement].empty();
+        bool apart =
+            !regions[x.statement].empty() && !regions[y.statement].empty();
         for (const LoopRegion &ra : regions[x.statement])
           for (const LoopRegion &rb : regions[y.statement])
             apart = apart && apartAcrossIterations(loop, ra, rb);
@@ -422,11 +420,41 @@ mlir::tir::countPipelineVersions(const SoftwarePipeline &pipeline) {
       for (const BufferUse &y : it->second)
         versions[i] = std::max(versions[i], versionsFor(pipeline, x, y));
   }
+  // TVM's `double_buffer_scope` = i on a block: its i-th written buffer
+  // gets two copies even where one would do (the barrier between its
+  // writer and its readers goes).
+  for (Operation *stmt : pipeline.statements)
+    stmt->walk([&](BlockOp block) {
+      DictionaryAttr annotations = block.getAnnotationsAttr();
+      auto index = annotations ? dyn_cast_or_null<IntegerAttr>(
+                                     annotations.get(kDoubleBufferScopeKey))
+                               : IntegerAttr();
+      if (!index)
+        return;
+      // The written buffer: from the block's regions where it keeps them,
+      // else the one buffer its stores write.
+      Value written;
+      auto writes = block.getWriteBuffers();
+      if (block.hasAccessRegions()) {
+        if (index.getInt() >= 0 &&
+            index.getInt() < static_cast<int64_t>(writes.size()))
+          written = storageOf(writes[index.getInt()]);
+      } else {
+        block.walk([&](StoreOp store) {
+          Value storage = storageOf(store.getBuffer());
+          written = !written || written == storage ? storage : Value();
+        });
+      }
+      for (auto [i, alloc] : llvm::enumerate(pipeline.allocations))
+        if (written && alloc->getResult(0) == written)
+          versions[i] = std::max<int64_t>(versions[i], 2);
+    });
   return versions;
 }
 
-LogicalResult mlir::tir::checkSoftwarePipelines(Operation *root,
-                                                function_ref<bool(ForOp)> filter) {
+LogicalResult
+mlir::tir::checkSoftwarePipelines(Operation *root,
+                                  function_ref<bool(ForOp)> filter) {
   WalkResult result = root->walk([&](ForOp loop) {
     if (!hasSoftwarePipelineAnnotation(loop) || (filter && !filter(loop)))
       return WalkResult::advance();

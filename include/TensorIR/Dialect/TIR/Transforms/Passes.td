@@ -214,7 +214,9 @@ def TIRInjectSoftwarePipelinePass : Pass<"tir-inject-software-pipeline"> {
     next iteration fills while this one reads it), iteration j using copy
     `j mod copies`. Where a buffer has several copies the steady loop is
     unrolled by their number (the least common multiple over buffers), so
-    each access names its copy directly. convert-tir-to-gpu runs the same
+    each access names its copy directly. A block annotated
+    `double_buffer_scope` = i (TVM's) gives its i-th written buffer two
+    copies even where one would do. convert-tir-to-gpu runs the same
     rewrite on the loops of its kernels after compacting their shared and
     local buffers into the loops that use them; this pass then handles the
     loops outside kernels.

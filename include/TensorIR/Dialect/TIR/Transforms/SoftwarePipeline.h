@@ -24,6 +24,9 @@ constexpr StringLiteral kPipelineStageKey = "software_pipeline_stage";
 constexpr StringLiteral kPipelineOrderKey = "software_pipeline_order";
 constexpr StringLiteral kPipelineAsyncStagesKey =
     "software_pipeline_async_stages";
+/// On a block in a pipelined loop: its written buffer of this index gets
+/// two copies even where one would do.
+constexpr StringLiteral kDoubleBufferScopeKey = "double_buffer_scope";
 
 /// A loop's pipeline as its annotations describe it.
 struct SoftwarePipeline {
@@ -64,7 +67,8 @@ FailureOr<SoftwarePipeline> readSoftwarePipeline(ForOp loop);
 LogicalResult checkSoftwarePipeline(const SoftwarePipeline &pipeline);
 
 /// The fewest copies of each of `pipeline.allocations` that keep the
-/// iterations in flight apart (1: no copy needed).
+/// iterations in flight apart (1: no copy needed), at least two for a
+/// buffer a block annotated `double_buffer_scope` writes.
 SmallVector<int64_t> countPipelineVersions(const SoftwarePipeline &pipeline);
 
 /// Rewrites `pipeline.loop` (checked) into prologue, steady loop and
