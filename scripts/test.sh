@@ -9,7 +9,10 @@
 # (scripts/check-format.sh). Reliability checks (docs/reliability.md): a
 # fuzz smoke run of the four libFuzzer targets over the seed corpus (about
 # a minute), a seeded slice of the differential schedule tester (about two
-# minutes), and the bad-input suite (part of pytest).
+# minutes), and the bad-input suite (part of pytest). Integration: the build
+# is installed and examples/consumer, another project's tool, is built
+# against the installed tree and run (scripts/consumer-check.sh, about a
+# minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +32,8 @@ echo "== differential schedule tester, seeded slice (tools/schedule-diff)"
 PYTHONPATH=$PWD/python:$PWD/$BUILD_DIR/python /usr/bin/python3 \
   tools/schedule-diff/schedule_diff.py --seed 12 --time-limit 110 --jobs 2 \
   --quiet --max-shrinks 1 --shrink-time 30 || status=1
+echo "== the installed tree and an out-of-tree consumer (scripts/consumer-check.sh)"
+BUILD_DIR=$BUILD_DIR ./scripts/consumer-check.sh || status=1
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" "$BUILD_DIR/unittests" || status=1
 TIR_BUILD_DIR=$BUILD_DIR /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status

@@ -2,9 +2,12 @@
 # libMLIR.so (never the static component archives) and every generated
 # document lands in one place.
 
-# add_tir_library(name srcs... [DEPENDS targets...] [LINK_LIBS libs...])
+# add_tir_library(name srcs... [NO_INSTALL] [DEPENDS targets...]
+#                 [LINK_LIBS libs...])
+# A library of the installed package (TensorIRInstall.cmake exports it as
+# TensorIR::<name>) unless NO_INSTALL (test-only libraries).
 function(add_tir_library name)
-  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL" "" "DEPENDS;LINK_LIBS" ${ARGN})
   add_mlir_library(${name}
     ${ARG_UNPARSED_ARGUMENTS}
     EXCLUDE_FROM_LIBMLIR
@@ -12,6 +15,14 @@ function(add_tir_library name)
     DEPENDS ${ARG_DEPENDS}
     LINK_LIBS PUBLIC ${ARG_LINK_LIBS} MLIR
   )
+  # Consumers of the installed package find the headers under include/.
+  target_include_directories(${name} INTERFACE
+    $<BUILD_INTERFACE:${TIR_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${TIR_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  if(NOT ARG_NO_INSTALL)
+    set_property(GLOBAL APPEND PROPERTY TIR_INSTALLED_LIBRARIES ${name})
+  endif()
 endfunction()
 
 # add_tir_doc(td_file output_name command) generates Markdown into

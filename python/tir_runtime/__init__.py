@@ -63,8 +63,10 @@ def _candidates():
     except OSError:
         pass
     here = os.path.dirname(os.path.abspath(__file__))
+    # The build tree (python/ beside build/lib), beside the package, and an
+    # installed tree (lib/python3/dist-packages/tir_runtime under lib/).
     for folder in (os.path.join(here, "..", "..", "build", "lib"), here,
-                   os.path.join(here, "..", "lib")):
+                   os.path.join(here, "..", "lib"), os.path.join(here, "..", "..", "..")):
         path = os.path.normpath(os.path.join(folder, "libTIRRuntime.so"))
         if os.path.exists(path):
             yield path

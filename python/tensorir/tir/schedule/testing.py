@@ -21,13 +21,16 @@ TEXT_FORMATS = ("python", "transform", "json")
 
 
 def _tir_opt():
-    """The tir-opt that came with the extension (build/bin next to
-    build/python), or $TIR_OPT, or the first on PATH; None if none."""
+    """$TIR_OPT, or the tir-opt that came with the extension (build/bin next
+    to build/python; in an installed tree bin/ of the prefix whose
+    lib/python3/dist-packages holds it), or the first on PATH; None if
+    none."""
     candidates = [os.environ.get("TIR_OPT")]
     ext_file = getattr(ext, "__file__", None)
     if ext_file:
-        build = os.path.dirname(os.path.dirname(os.path.abspath(ext_file)))
-        candidates.append(os.path.join(build, "bin", "tir-opt"))
+        here = os.path.dirname(os.path.abspath(ext_file))
+        candidates.append(os.path.join(os.path.dirname(here), "bin", "tir-opt"))
+        candidates.append(os.path.join(here, "..", "..", "..", "bin", "tir-opt"))
     candidates.append(shutil.which("tir-opt"))
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
