@@ -12,7 +12,8 @@
 # minutes), and the bad-input suite (part of pytest). Integration: the build
 # is installed and examples/consumer, another project's tool, is built
 # against the installed tree and run (scripts/consumer-check.sh, about a
-# minute).
+# minute); the Debian package (cpack) is installed by dpkg into an empty root
+# and the consumer built against that (scripts/package-check.sh, a minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +35,8 @@ PYTHONPATH=$PWD/python:$PWD/$BUILD_DIR/python /usr/bin/python3 \
   --quiet --max-shrinks 1 --shrink-time 30 || status=1
 echo "== the installed tree and an out-of-tree consumer (scripts/consumer-check.sh)"
 BUILD_DIR=$BUILD_DIR ./scripts/consumer-check.sh || status=1
+echo "== the Debian package, installed by dpkg into an empty root (scripts/package-check.sh)"
+BUILD_DIR=$BUILD_DIR ./scripts/package-check.sh || status=1
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" "$BUILD_DIR/unittests" || status=1
 TIR_BUILD_DIR=$BUILD_DIR /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status

@@ -94,3 +94,27 @@ install(FILES
   ${TIR_BINARY_DIR}/cmake/TensorIRConfig.cmake
   ${TIR_BINARY_DIR}/cmake/TensorIRConfigVersion.cmake
   DESTINATION ${TIR_INSTALL_CMAKEDIR} COMPONENT TensorIR)
+
+# The Debian package of the installed tree (cpack; scripts/package-check.sh
+# builds it, installs it into an empty root with dpkg and builds the
+# consumer against that): under /usr, the Python package where Debian's
+# python3 looks (/usr/lib/python3/dist-packages). It needs what the
+# compiler and its users need from Debian at run time: LLVM and MLIR 22
+# (libraries, CMake packages and headers, for consumers), lld (exported
+# libraries), libomp (parallel loops), python3 with numpy.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME tensorir)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "tir")
+set(CPACK_PACKAGE_CONTACT "tir developers <tir-dev@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "TVM's TensorIR as an MLIR dialect: scheduling, lowering to CPUs and NVIDIA GPUs, runtime")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+  "libmlir-22-dev, llvm-22-dev, libomp-22-dev, lld-22, python3, python3-numpy")
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+set(CPACK_COMPONENTS_ALL TensorIR)
+set(CPACK_DEB_COMPONENT_INSTALL OFF)
+include(CPack)
