@@ -93,8 +93,10 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
     loops unrolled. `pipeline`: (stages, orders) of the k loop's three
     statements (copy of A, copy of B, update), as TVM's
     software_pipeline_stage / software_pipeline_order annotations: with
-    ([0, 0, 1], [1, 2, 0]) the next tiles are copied into a second pair
-    of shared buffers while the current ones are multiplied."""
+    ([0, 0, 1], [0, 1, 2]) the next tiles are copied into a second pair
+    of shared buffers while the current ones are multiplied (with the
+    order [1, 2, 0] the update comes first in a step and one buffer each
+    suffices, a barrier between the update and the next copies)."""
     sch = tvm.tir.Schedule(func)
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "local")

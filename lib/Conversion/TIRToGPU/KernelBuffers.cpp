@@ -244,6 +244,24 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   return success();
 }
 
+Operation *mlir::tir::kernelBufferPlace(Value buffer) {
+  auto alloc = buffer.getDefiningOp<AllocBufferOp>();
+  if (!alloc || kernelRootOf(alloc))
+    return nullptr;
+  StringRef scope = getStorageScope(alloc.getBuffer().getType());
+  if (!isSharedScope(scope) && scope != "local")
+    return nullptr;
+  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+  if (blocks.empty())
+    return nullptr;
+  ForOp kernel = kernelRootOf(blocks.front());
+  if (!kernel || !llvm::all_of(blocks, [&](BlockOp block) {
+        return kernelRootOf(block) == kernel;
+      }))
+    return nullptr;
+  return lowestCommonAncestor(blocks);
+}
+
 LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
   SmallVector<AllocBufferOp> candidates;
   root->walk([&](AllocBufferOp alloc) {

@@ -47,6 +47,11 @@ bool dependsOn(Value v, function_ref<bool(Value)> isSource);
 /// any change to it.
 LogicalResult placeKernelBuffers(Operation *root);
 
+/// The loop or block at whose start placeKernelBuffers allocates `buffer`
+/// (the LCA of its accesses), or null when it leaves the buffer where it
+/// is (not a root shared / local buffer used in one kernel).
+Operation *kernelBufferPlace(Value buffer);
+
 /// Marks a reduction block lowered by lowerCrossThreadReductions: it
 /// reduces into its thread's partial value only.
 constexpr StringLiteral kThreadPartialAttrName = "tir.thread_partial";

@@ -483,7 +483,12 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
         return true;
     return false;
   };
-  if (failed(checkSoftwarePipelines(root, inKernel)))
+  // A cache that compaction will allocate in the pipelined loop's body is
+  // one iteration's: it gets copies, whatever its whole-shape parts.
+  auto compactedInto = [](ForOp loop, Value buffer) {
+    return kernelBufferPlace(buffer) == loop.getOperation();
+  };
+  if (failed(checkSoftwarePipelines(root, inKernel, compactedInto)))
     return failure();
   // Caches allocated at the root move into their kernels first.
   if (failed(placeKernelBuffers(root)))

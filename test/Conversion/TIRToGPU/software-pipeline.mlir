@@ -1,5 +1,6 @@
 // RUN: tir-opt %tir_src_root/examples/gpu/matmul_pipelined.mlir --convert-tir-to-gpu | FileCheck %s
 // RUN: tir-opt %s --convert-tir-to-gpu --split-input-file -verify-diagnostics
+// RUN: not tir-opt %s --convert-tir-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=TILE
 
 // The pipelined GEMM (128 k steps, copies in stage 0, update in stage 1):
 // each shared tile gets two copies (four workgroup buffers); the
@@ -70,6 +71,35 @@ func.func @use_before_copy(%A: memref<64xf32>, %B: memref<64xf32>) {
         tir.block "use"(%v = spatial(64, %b * 16 + %k * 4 + %t)) {
           %0 = tir.load %S[%v] : memref<64xf32, "shared">
           tir.store %0, %B[%v] : memref<64xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A shared cache of the tile's own shape, refilled every iteration: the
+// same part each time, but compaction allocates it in the loop's body, so
+// it is one iteration's and gets two copies instead of being refused.
+// TILE-LABEL: func.func @tile_shaped_cache
+// TILE:         gpu.launch
+// TILE-SAME:      workgroup(%{{.+}} : memref<16xf32, #gpu.address_space<workgroup>>, %{{.+}} : memref<16xf32, #gpu.address_space<workgroup>>)
+func.func @tile_shaped_cache(%A: memref<64xf32>, %O: memref<64xf32>) {
+  %S = tir.alloc_buffer : memref<16xf32, "shared">
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %t = 0 to 16 thread_binding<"threadIdx.x"> {
+      tir.for %k = 0 to 4 annotations {software_pipeline_order = [0, 1], software_pipeline_stage = [0, 1]} {
+        tir.for %x = 0 to 16 thread_binding<"threadIdx.x"> {
+          tir.block "copy"(%v = spatial(16, %x), %a = spatial(64, %k * 16 + %x)) {
+            %0 = tir.load %A[%a] : memref<64xf32>
+            tir.store %0, %S[%v] : memref<16xf32, "shared">
+          }
+        }
+        tir.block "use"(%v = spatial(16, (%t + 1) mod 16), %o = spatial(64, %k * 16 + %t)) {
+          %0 = tir.load %S[%v] : memref<16xf32, "shared">
+          tir.store %0, %O[%o] : memref<64xf32>
         }
       }
     }

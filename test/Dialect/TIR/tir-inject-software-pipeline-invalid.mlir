@@ -232,3 +232,119 @@ func.func @nested_statement(%A: memref<16xf32>, %B: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// An access through a view (expand_shape) is an access of the buffer: the
+// use may not move before the write.
+func.func @through_a_view(%A: memref<4xf32>, %B: memref<4xf32>, %O: memref<4xf32>) {
+  %Bv = memref.expand_shape %B [[0, 1]] output_shape [4, 1] : memref<4xf32> into memref<4x1xf32>
+  // expected-error @+1 {{statement 1 ('consume', stage 0, order 0) reads buffer 'parameter #1' after statement 0 ('produce', stage 0, order 1) writes it in the same iteration}}
+  tir.for %k = 0 to 4 annotations {software_pipeline_order = [1, 0], software_pipeline_stage = [0, 0]} {
+    tir.block "produce"(%v = spatial(4, %k)) {
+      %0 = tir.load %A[%v] : memref<4xf32>
+      tir.store %0, %B[%v] : memref<4xf32>
+    }
+    tir.block "consume"(%v = spatial(4, %k)) {
+      %c0 = arith.constant 0 : index
+      %0 = tir.load %Bv[%v, %c0] : memref<4x1xf32>
+      tir.store %0, %O[%v] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A buffer given to a call (unknown effects): the part of it the call
+// touches is unknown, so its writer may not run ahead of a later reader.
+func.func @opaque_call(%A: memref<4xf32>, %S: memref<4xf32>, %O: memref<4xf32>) {
+  // expected-error @+1 {{statement 1 ('consume', stage 1, order 1) reads buffer 'parameter #1', and statement 0 ('clobber', stage 0, order 0) writes it in a later iteration, but the pipeline would run it before: the parts of the buffer they touch cannot be bounded (it is given to 'tir.call')}}
+  tir.for %k = 0 to 4 annotations {software_pipeline_order = [0, 1], software_pipeline_stage = [0, 1]} {
+    tir.block "clobber"(%v = spatial(4, %k)) {
+      tir.call "clobber_all"(%S) : (memref<4xf32>) -> ()
+    }
+    tir.block "consume"(%v = spatial(4, %k)) {
+      %0 = tir.load %S[%v] : memref<4xf32>
+      tir.store %0, %O[%v] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A call given no buffer may touch any memory: it keeps its place among
+// the statements that access memory.
+func.func @opaque_call_no_buffer(%A: memref<4xf32>, %O: memref<4xf32>) {
+  // expected-error @+1 {{statement 1 ('consume', stage 0, order 0) reads buffer 'parameter #0' after statement 0 ('sync', stage 0, order 1) writes it in the same iteration}}
+  tir.for %k = 0 to 4 annotations {software_pipeline_order = [1, 0], software_pipeline_stage = [0, 0]} {
+    tir.block "sync"(%v = spatial(4, %k)) {
+      tir.call "tvm_storage_sync"("shared") : () -> ()
+    }
+    tir.block "consume"(%v = spatial(4, %k)) {
+      %0 = tir.load %A[%v] : memref<4xf32>
+      tir.store %0, %O[%v] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_too_large(%A: memref<4xf32>, %O: memref<4xf32>) {
+  // expected-error @+1 {{stage 100 of statement 0 is over 64 (the prologue and epilogue are written out, one step per stage)}}
+  tir.for %k = 0 to 4 annotations {software_pipeline_order = [0], software_pipeline_stage = [100]} {
+    tir.block "copy"(%v = spatial(4, %k)) {
+      %0 = tir.load %A[%v] : memref<4xf32>
+      tir.store %0, %O[%v] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Buffers of one iteration needing 2 and 3 copies would unroll the steady
+// loop 6 times; 2, 3, 5 and 7 copies 210 times, over the limit.
+func.func @too_many_copies(%A: memref<100xf32>, %B: memref<100xf32>) {
+  // expected-error @+1 {{its buffers of one iteration need 2, 3, 5, 7 copies, which would unroll the steady loop 210 times (at most 16)}}
+  tir.for %k = 0 to 100 annotations {software_pipeline_order = [0, 1, 2, 3, 4], software_pipeline_stage = [5, 4, 2, 0, 6]} {
+    %T0 = memref.alloca() : memref<1xf32>
+    %T1 = memref.alloca() : memref<1xf32>
+    %T2 = memref.alloca() : memref<1xf32>
+    %T3 = memref.alloca() : memref<1xf32>
+    tir.block "w0"(%v = spatial(100, %k)) {
+      %c0 = arith.constant 0 : index
+      %0 = tir.load %A[%v] : memref<100xf32>
+      tir.store %0, %T0[%c0] : memref<1xf32>
+    }
+    tir.block "w1"(%v = spatial(100, %k)) {
+      %c0 = arith.constant 0 : index
+      %0 = tir.load %A[%v] : memref<100xf32>
+      tir.store %0, %T1[%c0] : memref<1xf32>
+    }
+    tir.block "w2"(%v = spatial(100, %k)) {
+      %c0 = arith.constant 0 : index
+      %0 = tir.load %A[%v] : memref<100xf32>
+      tir.store %0, %T2[%c0] : memref<1xf32>
+    }
+    tir.block "w3"(%v = spatial(100, %k)) {
+      %c0 = arith.constant 0 : index
+      %0 = tir.load %A[%v] : memref<100xf32>
+      tir.store %0, %T3[%c0] : memref<1xf32>
+    }
+    tir.block "use"(%v = spatial(100, %k)) {
+      %c0 = arith.constant 0 : index
+      %r0 = tir.load %T0[%c0] : memref<1xf32>
+      %r1 = tir.load %T1[%c0] : memref<1xf32>
+      %r2 = tir.load %T2[%c0] : memref<1xf32>
+      %r3 = tir.load %T3[%c0] : memref<1xf32>
+      %s0 = arith.addf %r0, %r1 : f32
+      %s1 = arith.addf %r2, %r3 : f32
+      %s2 = arith.addf %s0, %s1 : f32
+      tir.store %s2, %B[%v] : memref<100xf32>
+    }
+  }
+  return
+}

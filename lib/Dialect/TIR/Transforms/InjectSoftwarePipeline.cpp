@@ -55,6 +55,8 @@ public:
     collectRecomputed();
   }
 
+  int64_t getUnroll() const { return unroll; }
+
   void run() {
     ForOp loop = p.loop;
     OpBuilder b(loop);
@@ -96,7 +98,7 @@ public:
           }
       };
       if (rounds > 0)
-        makeLoop(b, 0, rounds, body);
+        makeLoop(b, 0, rounds, body, "_0");
       for (int64_t t = stages + rounds * unroll; t < extent; ++t)
         emitConstantStep(b, t);
     }
@@ -169,12 +171,15 @@ private:
   }
 
   /// A loop like the pipelined one (kind, name, other annotations) over
-  /// [from, to).
+  /// [from, to); unrolled by U it counts rounds of U steps, named like the
+  /// outer loop of a split (`k_0`).
   void makeLoop(OpBuilder &b, int64_t from, int64_t to,
-                function_ref<void(OpBuilder &, Location, Value)> body) {
+                function_ref<void(OpBuilder &, Location, Value)> body,
+                StringRef suffix = "") {
     ForOp loop = p.loop;
-    auto steady =
-        ForOp::create(b, loc, from, to, loop.getVarName().value_or(""), body);
+    std::string name = loop.getVarName().value_or("").str();
+    auto steady = ForOp::create(
+        b, loc, from, to, name.empty() ? name : name + suffix.str(), body);
     steady.setKind(loop.getKind());
     if (DictionaryAttr annotations = loop.getAnnotationsAttr()) {
       NamedAttrList kept;
@@ -190,8 +195,24 @@ private:
 };
 } // namespace
 
-void mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
-  PipelineEmitter(pipeline).run();
+LogicalResult
+mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
+  PipelineEmitter emitter(pipeline);
+  if (emitter.getUnroll() > kMaxPipelineUnroll) {
+    ForOp loop = pipeline.loop;
+    InFlightDiagnostic diag =
+        loop.emitOpError("loop '")
+        << loop.getVarName().value_or("")
+        << "' cannot be software-pipelined: its buffers of one iteration "
+           "need ";
+    llvm::interleaveComma(countPipelineVersions(pipeline), diag);
+    return diag << " copies, which would unroll the steady loop "
+                << emitter.getUnroll() << " times (at most "
+                << kMaxPipelineUnroll
+                << "): give the statements that share a buffer closer stages";
+  }
+  emitter.run();
+  return success();
 }
 
 LogicalResult
@@ -218,7 +239,8 @@ mlir::tir::injectSoftwarePipelines(Operation *root,
     FailureOr<SoftwarePipeline> p = readSoftwarePipeline(loop);
     if (failed(p))
       return failure();
-    injectSoftwarePipeline(*p);
+    if (failed(injectSoftwarePipeline(*p)))
+      return failure();
   }
   return success();
 }

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -150,6 +151,11 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
     if (stage < 0)
       return refuse() << "stage " << stage << " of statement " << i
                       << " is negative";
+    if (stage > kMaxPipelineStage)
+      return refuse() << "stage " << stage << " of statement " << i
+                      << " is over " << kMaxPipelineStage
+                      << " (the prologue and epilogue are written out, one "
+                         "step per stage)";
     p.maxStage = std::max(p.maxStage, stage);
   }
   SmallVector<bool> seen(p.orders.size(), false);
@@ -174,38 +180,62 @@ namespace {
 struct BufferUse {
   unsigned statement;
   bool reads = false, writes = false;
-  /// The blocks holding the accesses; `outsideBlocks` when some access is
-  /// in none (its region cannot be taken).
+  /// The blocks holding the accesses (the outermost in the statement).
   SmallVector<BlockOp> blocks;
-  bool outsideBlocks = false;
+  /// Why the part of the buffer the statement touches cannot be taken from
+  /// its blocks' regions ("" when it can).
+  std::string unbounded;
 };
 } // namespace
 
-/// The memory a buffer value is, through views.
+/// The memory a buffer value is, through views: tir.match_buffer, view-like
+/// ops, and any other side-effect-free op making a buffer of one buffer.
 static Value storageOf(Value v) {
   while (Operation *def = v.getDefiningOp()) {
-    if (auto match = dyn_cast<MatchBufferOp>(def))
+    if (auto match = dyn_cast<MatchBufferOp>(def)) {
       v = match.getSource();
-    else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def))
-      v = cast.getSource();
-    else if (auto view = dyn_cast<memref::SubViewOp>(def))
-      v = view.getSource();
-    else
+      continue;
+    }
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    SmallVector<Value> buffers;
+    for (Value operand : def->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        buffers.push_back(operand);
+    if (buffers.size() != 1 || !isMemoryEffectFree(def))
       break;
+    v = buffers.front();
   }
   return v;
 }
 
+/// Whether `buffer` reaches its memory through tir.match_buffer only (the
+/// blocks' regions then describe the accesses).
+static bool isDirect(Value buffer) {
+  while (auto match = buffer.getDefiningOp<MatchBufferOp>())
+    buffer = match.getSource();
+  return buffer == storageOf(buffer);
+}
+
+/// The key standing for memory that ops of unknown effects (a tir.call
+/// given no buffer) may touch.
+static Value unseenMemory() { return Value(); }
+
 /// Per buffer (the memory, through views), the statements that access it,
 /// in program order. Buffers allocated inside a statement are left out
-/// (one statement's own).
+/// (one statement's own). A statement holding an op of unknown effects
+/// that is given no buffer accesses every buffer (and unseenMemory()).
 static llvm::MapVector<Value, SmallVector<BufferUse>>
 collectUses(const SoftwarePipeline &p) {
   llvm::MapVector<Value, SmallVector<BufferUse>> uses;
+  SmallVector<unsigned> opaque;
   for (auto [i, stmt] : llvm::enumerate(p.statements)) {
     llvm::MapVector<Value, BufferUse> mine;
+    bool touchesAll = false;
     auto note = [&, i = i, stmt = stmt](Value buffer, bool reads, bool writes,
-                                        Operation *at) {
+                                        Operation *at, StringRef why = "") {
       Value storage = storageOf(buffer);
       Operation *def = storage.getDefiningOp();
       if (!def)
@@ -216,12 +246,22 @@ collectUses(const SoftwarePipeline &p) {
       use.statement = i;
       use.reads |= reads;
       use.writes |= writes;
-      auto block = dyn_cast<BlockOp>(at);
-      if (!block)
-        block = at->getParentOfType<BlockOp>();
-      if (!block || !stmt->isAncestor(block))
-        use.outsideBlocks = true;
-      else if (!llvm::is_contained(use.blocks, block))
+      // The outermost block in the statement around the access: its
+      // region covers the blocks nested in it.
+      BlockOp block = dyn_cast<BlockOp>(at);
+      for (Operation *o = at; o && o != stmt->getParentOp();
+           o = o->getParentOp())
+        if (auto b = dyn_cast<BlockOp>(o))
+          block = b;
+      if (!why.empty())
+        use.unbounded = why.str();
+      else if (!isDirect(buffer))
+        use.unbounded = "it is accessed through a view";
+      else if (!isa<MemRefType>(storage.getType()))
+        use.unbounded = "it has no rank";
+      else if (!block)
+        use.unbounded = "it is accessed outside every block";
+      if (block && !llvm::is_contained(use.blocks, block))
         use.blocks.push_back(block);
     };
     stmt->walk([&](Operation *op) {
@@ -234,17 +274,60 @@ collectUses(const SoftwarePipeline &p) {
           note(buffer, true, false, op);
         for (Value buffer : block.getWriteBuffers())
           note(buffer, false, true, op);
-      } else if (!isa<MatchBufferOp, memref::ReinterpretCastOp,
-                      memref::SubViewOp>(op)) {
-        // Anything else given a buffer (a call of an intrinsic) may read
-        // and write it.
+      } else if (!isa<ForOp, InitOp, MatchBufferOp>(op) &&
+                 !isMemoryEffectFree(op)) {
+        // Allocations and frees of the statement's own buffers aside, an
+        // op with effects (a call of an intrinsic, of unknown effects)
+        // may read and write the buffers it is given, or, given none, any.
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+        if (iface) {
+          iface.getEffects(effects);
+          if (llvm::all_of(effects, [](const auto &e) {
+                return isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+                    e.getEffect());
+              }))
+            return;
+        }
+        bool given = false;
         for (Value operand : op->getOperands())
-          if (isa<MemRefType>(operand.getType()))
-            note(operand, true, true, op);
+          if (isa<BaseMemRefType>(operand.getType())) {
+            note(operand, true, true, op,
+                 ("it is given to '" + op->getName().getStringRef() + "'")
+                     .str());
+            given = true;
+          }
+        if (!given)
+          touchesAll = true;
       }
     });
+    if (touchesAll)
+      opaque.push_back(i);
     for (auto &[buffer, use] : mine)
       uses[buffer].push_back(use);
+  }
+  for (unsigned i : opaque) {
+    std::string why = "statement " + std::to_string(i) +
+                      " has an op of unknown effects that is given no buffer";
+    for (auto &[buffer, list] : uses) {
+      auto it = llvm::find_if(
+          list, [&](const BufferUse &u) { return u.statement == i; });
+      if (it == list.end()) {
+        BufferUse use;
+        use.statement = i;
+        it = list.insert(
+            llvm::find_if(list,
+                          [&](const BufferUse &u) { return u.statement > i; }),
+            use);
+      }
+      it->reads = it->writes = true;
+      it->unbounded = why;
+    }
+    BufferUse use;
+    use.statement = i;
+    use.reads = use.writes = true;
+    use.unbounded = why;
+    uses[unseenMemory()].push_back(use);
   }
   return uses;
 }
@@ -262,12 +345,14 @@ static int64_t versionsFor(const SoftwarePipeline &p, const BufferUse &x,
   return std::max<int64_t>(need, 1);
 }
 
-/// A region of a buffer that `use` reads or writes in one iteration of
-/// the loop; empty when it cannot be bounded.
-static SmallVector<LoopRegion> regionsOf(ForOp loop, Value buffer,
-                                         const BufferUse &use) {
-  if (use.outsideBlocks || use.blocks.empty())
-    return {};
+/// The regions of a buffer that `use` reads and writes in one iteration
+/// of the loop; failure, saying why in `why`, when they cannot be bounded.
+static FailureOr<SmallVector<LoopRegion>>
+regionsOf(ForOp loop, Value buffer, const BufferUse &use, std::string &why) {
+  if (!use.unbounded.empty()) {
+    why = use.unbounded;
+    return failure();
+  }
   SmallVector<LoopRegion> regions;
   for (bool writes : {false, true}) {
     if ((writes && !use.writes) || (!writes && !use.reads))
@@ -275,8 +360,13 @@ static SmallVector<LoopRegion> regionsOf(ForOp loop, Value buffer,
     AnalysisFailure failure;
     FailureOr<LoopRegion> region =
         relaxRegionUnder(loop, buffer, writes, use.blocks, failure);
-    if (failed(region) || region->lowers.empty())
-      return {};
+    if (mlir::failed(region) || region->lowers.empty()) {
+      why = mlir::failed(region) && !failure.reason.empty()
+                ? failure.reason
+                : std::string("its blocks' ") + (writes ? "write" : "read") +
+                      " regions do not list it";
+      return mlir::failure();
+    }
     regions.push_back(*region);
   }
   return regions;
@@ -339,7 +429,8 @@ static bool apartAcrossIterations(ForOp loop, const LoopRegion &a,
 }
 
 LogicalResult
-mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
+mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline,
+                                 function_ref<bool(Value)> iterationBuffer) {
   const SoftwarePipeline &p = pipeline;
   ForOp loop = p.loop;
   auto refuse = [&]() {
@@ -350,8 +441,9 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
   };
   auto verb = [](const BufferUse &u) { return u.writes ? "writes" : "reads"; };
   for (auto &[buffer, list] : collectUses(p)) {
-    std::string name = getBufferName(buffer);
-    if (auto arg = dyn_cast<BlockArgument>(buffer); name.empty() && arg)
+    std::string name =
+        buffer ? getBufferName(buffer) : "memory an opaque call may touch";
+    if (auto arg = dyn_cast_or_null<BlockArgument>(buffer); name.empty() && arg)
       name = "parameter #" + std::to_string(arg.getArgNumber());
     // Within one iteration: the later statement in no earlier step, and in
     // a later order within one step.
@@ -374,35 +466,53 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline) {
       }
     // A buffer of one iteration gets copies; a loop of one iteration has
     // no other.
-    Operation *def = buffer.getDefiningOp();
+    Operation *def = buffer ? buffer.getDefiningOp() : nullptr;
     if ((def && llvm::is_contained(p.allocations, def)) ||
+        (buffer && iterationBuffer && iterationBuffer(buffer)) ||
         loop.getConstantExtent().value_or(2) < 2)
       continue;
     // Across iterations: a pair whose steps swap two iterations' order
     // needs parts that never overlap between iterations.
-    llvm::DenseMap<unsigned, SmallVector<LoopRegion>> regions;
+    llvm::DenseMap<unsigned, FailureOr<SmallVector<LoopRegion>>> regions;
+    llvm::DenseMap<unsigned, std::string> whyNot;
     for (const BufferUse &x : list)
       for (const BufferUse &y : list) {
         if (versionsFor(p, x, y) == 1)
           continue;
         for (const BufferUse *u : {&x, &y})
           if (!regions.count(u->statement))
-            regions[u->statement] = regionsOf(loop, buffer, *u);
-        bool apart =
-            !regions[x.statement].empty() && !regions[y.statement].empty();
-        for (const LoopRegion &ra : regions[x.statement])
-          for (const LoopRegion &rb : regions[y.statement])
-            apart = apart && apartAcrossIterations(loop, ra, rb);
+            regions.try_emplace(
+                u->statement,
+                buffer ? regionsOf(loop, buffer, *u, whyNot[u->statement])
+                       : FailureOr<SmallVector<LoopRegion>>(failure()));
+        FailureOr<SmallVector<LoopRegion>> &rx =
+            regions.find(x.statement)->second;
+        FailureOr<SmallVector<LoopRegion>> &ry =
+            regions.find(y.statement)->second;
+        bool apart = succeeded(rx) && succeeded(ry);
+        if (apart)
+          for (const LoopRegion &ra : *rx)
+            for (const LoopRegion &rb : *ry)
+              apart = apart && apartAcrossIterations(loop, ra, rb);
         if (apart)
           continue;
-        return refuse() << p.describe(x.statement) << " " << verb(x)
-                        << " buffer '" << name << "', and "
-                        << p.describe(y.statement) << " " << verb(y)
-                        << " it in a later iteration, but the pipeline would "
-                           "run it before: their parts of the buffer may "
-                           "overlap between iterations (not one tile per "
-                           "iteration), so they need stages in the "
-                           "iterations' order (or the same stage)";
+        InFlightDiagnostic diag =
+            refuse() << p.describe(x.statement) << " " << verb(x) << " buffer '"
+                     << name << "', and " << p.describe(y.statement) << " "
+                     << verb(y)
+                     << " it in a later iteration, but the pipeline would "
+                        "run it before: ";
+        std::string why = failed(rx)   ? whyNot[x.statement]
+                          : failed(ry) ? whyNot[y.statement]
+                                       : "";
+        if (!why.empty())
+          diag << "the parts of the buffer they touch cannot be bounded ("
+               << why << ")";
+        else
+          diag << "their parts of the buffer may overlap between iterations "
+                  "(not one tile per iteration)";
+        return diag << ", so they need stages in the iterations' order (or "
+                       "the same stage)";
       }
   }
   return success();
@@ -440,10 +550,17 @@ mlir::tir::countPipelineVersions(const SoftwarePipeline &pipeline) {
             index.getInt() < static_cast<int64_t>(writes.size()))
           written = storageOf(writes[index.getInt()]);
       } else {
+        // Without regions: the index counts the buffers its stores write,
+        // in the order of their first store.
+        SmallVector<Value> stored;
         block.walk([&](StoreOp store) {
           Value storage = storageOf(store.getBuffer());
-          written = !written || written == storage ? storage : Value();
+          if (!llvm::is_contained(stored, storage))
+            stored.push_back(storage);
         });
+        if (index.getInt() >= 0 &&
+            index.getInt() < static_cast<int64_t>(stored.size()))
+          written = stored[index.getInt()];
       }
       for (auto [i, alloc] : llvm::enumerate(pipeline.allocations))
         if (written && alloc->getResult(0) == written)
@@ -452,14 +569,17 @@ mlir::tir::countPipelineVersions(const SoftwarePipeline &pipeline) {
   return versions;
 }
 
-LogicalResult
-mlir::tir::checkSoftwarePipelines(Operation *root,
-                                  function_ref<bool(ForOp)> filter) {
+LogicalResult mlir::tir::checkSoftwarePipelines(
+    Operation *root, function_ref<bool(ForOp)> filter,
+    function_ref<bool(ForOp, Value)> iterationBuffer) {
   WalkResult result = root->walk([&](ForOp loop) {
     if (!hasSoftwarePipelineAnnotation(loop) || (filter && !filter(loop)))
       return WalkResult::advance();
     FailureOr<SoftwarePipeline> p = readSoftwarePipeline(loop);
-    if (failed(p) || failed(checkSoftwarePipeline(*p)))
+    auto mine = [&](Value buffer) {
+      return iterationBuffer && iterationBuffer(loop, buffer);
+    };
+    if (failed(p) || failed(checkSoftwarePipeline(*p, mine)))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

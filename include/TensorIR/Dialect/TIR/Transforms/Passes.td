@@ -213,25 +213,32 @@ def TIRInjectSoftwarePipelinePass : Pass<"tir-inject-software-pipeline"> {
     many copies as the iterations in flight need (two for a tile that the
     next iteration fills while this one reads it), iteration j using copy
     `j mod copies`. Where a buffer has several copies the steady loop is
-    unrolled by their number (the least common multiple over buffers), so
-    each access names its copy directly. A block annotated
+    unrolled by their number U (the least common multiple over buffers, at
+    most 16), so each access names its copy directly: it then runs over
+    rounds of U steps (named like a split's outer loop, `k_0`), and the
+    steps left over are written out after it. A block annotated
     `double_buffer_scope` = i (TVM's) gives its i-th written buffer two
     copies even where one would do. convert-tir-to-gpu runs the same
     rewrite on the loops of its kernels after compacting their shared and
     local buffers into the loops that use them; this pass then handles the
     loops outside kernels.
 
-    Refused, with an error naming the loop (`invalid-software-pipeline.mlir`):
-    one annotation without the other, lists of the wrong length, negative
-    stages, orders that are not 0..n-1, a parallel, vectorized or
-    thread-bound loop, runtime bounds; and, on buffers of the whole shape,
+    Refused, with an error naming the loop
+    (`tir-inject-software-pipeline-invalid.mlir`): one annotation without
+    the other, lists of the wrong length, stages below 0 or over 64,
+    orders that are not 0..n-1, a parallel, vectorized or thread-bound
+    loop, runtime bounds, buffers needing copies whose numbers would unroll
+    the steady loop more than 16 times; and, on buffers of the whole shape,
     any reordering of two accesses of one element, one of them a write:
     within an iteration a statement may not take an earlier stage than
     one it follows, nor in the same stage an earlier order (TVM's rule,
     for reads after writes and every other pair as well); across
     iterations two statements whose parts of a buffer may overlap between
-    iterations (not one tile per iteration) may not swap the iterations'
-    order, a case TVM does not check. `software_pipeline_async_stages`
+    iterations (not one tile per iteration), or cannot be bounded (an
+    access through a view, a buffer given to a call), may not swap the
+    iterations' order, a case TVM does not check. Accesses through views
+    count as accesses of the buffer; a call given no buffer (unknown
+    effects) counts as accessing all of them. `software_pipeline_async_stages`
     is accepted and runs synchronously (no asynchronous copies yet).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

@@ -28,6 +28,13 @@ constexpr StringLiteral kPipelineAsyncStagesKey =
 /// two copies even where one would do.
 constexpr StringLiteral kDoubleBufferScopeKey = "double_buffer_scope";
 
+/// The largest stage a pipeline may give (its prologue and epilogue are
+/// written out, one step per stage).
+constexpr int64_t kMaxPipelineStage = 64;
+/// The most a pipeline's steady loop is unrolled to name the copies of its
+/// buffers (the least common multiple of their numbers).
+constexpr int64_t kMaxPipelineUnroll = 16;
+
 /// A loop's pipeline as its annotations describe it.
 struct SoftwarePipeline {
   ForOp loop;
@@ -49,10 +56,11 @@ struct SoftwarePipeline {
 bool hasSoftwarePipelineAnnotation(ForOp loop);
 
 /// Reads `loop`'s pipeline. Fails with an error on the loop when the
-/// annotations are malformed: one missing, not one non-negative integer per
-/// statement, orders that are not a permutation; or the loop runs its
-/// iterations at once (parallel, vectorized, thread-bound) or has runtime
-/// bounds.
+/// annotations are malformed: one missing, not one integer from 0 to
+/// kMaxPipelineStage per statement, orders that are not a permutation; or
+/// the loop runs its iterations at once (parallel, vectorized,
+/// thread-bound), has runtime bounds, has a statement whose result other
+/// ops use, or allocates a buffer whose size it computes.
 FailureOr<SoftwarePipeline> readSoftwarePipeline(ForOp loop);
 
 /// Checks that running the statements in their steps and orders keeps
@@ -64,7 +72,12 @@ FailureOr<SoftwarePipeline> readSoftwarePipeline(ForOp loop);
 /// Checked on buffers of the whole shape (before convert-tir-to-gpu
 /// compacts them). Fails with an error on the loop naming the statements
 /// and the buffer.
-LogicalResult checkSoftwarePipeline(const SoftwarePipeline &pipeline);
+/// `iterationBuffer` names buffers the caller will make one iteration's
+/// (convert-tir-to-gpu compacts a kernel's cache used only in the loop
+/// into its body): they get copies instead.
+LogicalResult
+checkSoftwarePipeline(const SoftwarePipeline &pipeline,
+                      function_ref<bool(Value)> iterationBuffer = {});
 
 /// The fewest copies of each of `pipeline.allocations` that keep the
 /// iterations in flight apart (1: no copy needed), at least two for a
@@ -78,12 +91,15 @@ SmallVector<int64_t> countPipelineVersions(const SoftwarePipeline &pipeline);
 /// the least common multiple of their numbers, so every access names its
 /// copy directly (registers stay registers; barriers see distinct
 /// buffers).
-void injectSoftwarePipeline(const SoftwarePipeline &pipeline);
+/// Fails, with an error and no change, when that factor would be over
+/// kMaxPipelineUnroll.
+LogicalResult injectSoftwarePipeline(const SoftwarePipeline &pipeline);
 
 /// readSoftwarePipeline + checkSoftwarePipeline on every annotated loop
 /// under `root` that `filter` accepts (all without one).
-LogicalResult checkSoftwarePipelines(Operation *root,
-                                     function_ref<bool(ForOp)> filter = {});
+LogicalResult
+checkSoftwarePipelines(Operation *root, function_ref<bool(ForOp)> filter = {},
+                       function_ref<bool(ForOp, Value)> iterationBuffer = {});
 
 /// Rewrites every annotated loop under `root` that `filter` accepts, inner
 /// loops first. Reads each again (a malformed annotation fails); the caller
