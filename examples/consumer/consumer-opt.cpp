@@ -16,7 +16,6 @@
 
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -51,7 +50,6 @@ int main(int argc, char **argv) {
   tir::registerAllExtensions(registry);
   tir::registerScheduleExtensions(registry);
   registry.insert<tosa::TosaDialect>();
-  linalg::registerBufferizableOpInterfaceExternalModels(registry);
   return asMainReturnCode(MlirOptMain(
       argc, argv, "an MLIR tool of another project, with tir\n", registry));
 }

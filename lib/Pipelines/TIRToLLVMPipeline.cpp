@@ -82,4 +82,10 @@ void mlir::tir::registerTIRPipelines() {
       "Lower scheduled tir with thread-bound loops for NVIDIA GPUs: kernels "
       "as gpu.launch, lowered to NVVM and serialized as PTX or cubins",
       buildLowerToNVVMPipeline);
+  PassPipelineRegistration<>(
+      "tir-from-tensors",
+      "Front ends' IR into tir blocks: TOSA to linalg, one-shot "
+      "bufferization of whole functions, results as output parameters, "
+      "convert-linalg-to-tir",
+      buildTensorsToTIRPipeline);
 }

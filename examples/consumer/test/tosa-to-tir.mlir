@@ -4,9 +4,9 @@
 // The consumer's own front end (TOSA, a dialect tir does not register)
 // reaches tir blocks through its pipeline, then tir's lowering.
 // CHECK-LABEL: func.func @main
-// CHECK:         tir.block "generic"
+// CHECK:         tir.block "T_add"
 // CHECK:           arith.addf
-// CHECK:         tir.block "generic"
+// CHECK:         tir.block "compute"
 // CHECK:           arith.maximumf
 // LLVM:          llvm.func @main
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {

@@ -130,18 +130,44 @@ def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
   let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
   let description = [{
     Every linalg op on buffers (memrefs) under the operation, generic or
-    named, becomes a loop nest (`i0`, `i1`, ... over its static loop ranges)
-    holding one `tir.block` named after the op: its parallel loops are
-    spatial iteration variables, its reduction loops reduce ones, each
-    operand the body reads is a `tir.load` through its indexing map, the
-    body's arith / math ops are cloned, and each yielded value is stored
-    through its output's map. The block's read and write regions are
-    inferred. The block can then be scheduled like any other.
+    named, becomes a loop nest over its static loop ranges holding one
+    `tir.block`: its parallel loops are spatial iteration variables, its
+    reduction loops reduce ones, each operand the body reads is a
+    `tir.load` through its indexing map, the body's arith / math ops are
+    cloned, and each yielded value is stored through its output's map. The
+    block's read and write regions are inferred. The block can then be
+    scheduled like any other.
 
-    A scalar operand (the value of a `linalg.fill`) and values the body
-    takes from outside it must be constants; the block makes them. An op
-    with dynamic loop ranges, any other outside value, or a body holding
-    anything but scalar arith / math ops is an error naming the reason.
+    Names are TVM's (TOPI's and Relax's legalization), so that a schedule
+    written for TVM finds its blocks: the matmul family (matmul,
+    batch_matmul, matvec, vecmat, dot, mmt4d, contract, ...) is `matmul`
+    over loops `i0, i1, ...` reducing `k`; `conv_2d_nchw_fchw` is
+    `conv2d_nchw` over `nn, ff, yy, xx` reducing `rc, ry, rx`
+    (`conv_2d_nhwc_hwcf`: `conv2d_nhwc`), other convolutions keep linalg's
+    layout (`depthwise_conv2d_nhwc_hwc`); pooling is `pool_max` /
+    `pool_min` / `pool_sum` reducing `rv0, rv1`; fill, copy, transpose and
+    broadcast are `T_full`, `T_copy`, `T_transpose`, `T_broadcast_to` over
+    `ax0, ...`; `linalg.reduce` is `<input>_red` reducing `k0, ...`;
+    element-wise ops (named, `linalg.elementwise`, `linalg.map`, or a
+    generic of one arith / math op) are TOPI's `T_add`, `T_multiply`,
+    `T_exp`, ...; anything else `compute` over `i0, ...`. Block variables
+    are `v_<axis>`, as TVMScript prints them; a name taken in the function
+    gets `_1`, `_2`, ...
+
+    A reduction whose output was filled with a constant just before (a
+    `linalg.fill`, possibly into a buffer then copied over, as one-shot
+    bufferization writes it) and that writes every element of it starts
+    from that constant in a `tir.init` (TVM's reduction block); the fill
+    (and copy) go. Buffers a function allocates (`memref.alloc` of static
+    shape) whose uses are all tir accesses become its `tir.alloc_buffer`,
+    named after the block writing them (TVM's intermediates).
+
+    What a block cannot express is left as it is, with a remark saying
+    why: ops on tensors (bufferize first, or use `--tir-from-tensors`),
+    linalg ops that are not structured (`linalg.softmax`, `linalg.pack`),
+    dynamic loop ranges, a scalar operand or an outside value that is not a
+    constant, a body holding anything but scalar arith / math ops.
+    (`convert-linalg-to-tir-ops.mlir` has every family, and those left.)
   }];
   let dependentDialects = ["::mlir::tir::TIRDialect",
                            "::mlir::arith::ArithDialect"];

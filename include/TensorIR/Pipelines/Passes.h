@@ -85,6 +85,11 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
 /// Registers `--tir-lower-to-llvm`.
+/// Front ends' IR into tir (--tir-from-tensors): TOSA to linalg, one-shot
+/// bufferization of whole functions (identity layouts), results as output
+/// parameters, --convert-linalg-to-tir.
+void buildTensorsToTIRPipeline(OpPassManager &pm);
+
 void registerTIRPipelines();
 
 } // namespace mlir::tir

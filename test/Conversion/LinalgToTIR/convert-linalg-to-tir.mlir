@@ -22,7 +22,7 @@ func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf32
 
 // A generic with linalg.index: the index is the block's variable.
 // CHECK-LABEL: func.func @iota
-// CHECK:         tir.block "generic"(%[[V:.*]] = spatial(8, %{{.*}}))
+// CHECK:         tir.block "compute"(%[[V:.*]] = spatial(8, %{{.*}}))
 // CHECK:           arith.index_cast %[[V]] : index to i32
 func.func @iota(%o: memref<8xi32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%o : memref<8xi32>) {
@@ -38,7 +38,7 @@ func.func @iota(%o: memref<8xi32>) {
 
 // A fill of a constant: the block makes the constant and stores it.
 // CHECK-LABEL: func.func @fill
-// CHECK:         tir.block "fill"(%[[I:.*]] = spatial(4, %{{.*}}))
+// CHECK:         tir.block "T_full"(%[[I:.*]] = spatial(4, %{{.*}}))
 // CHECK-NEXT:      %[[C:.*]] = arith.constant 1.500000e+00 : f32
 // CHECK-NEXT:      tir.store %[[C]], %arg0[%[[I]]]
 func.func @fill(%o: memref<4xf32>) {

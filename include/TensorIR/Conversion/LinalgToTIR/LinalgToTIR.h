@@ -26,16 +26,31 @@ namespace mlir::tir {
 /// cannot be cloned into a block, ...); "" when it has one.
 std::string checkLinalgForTIR(linalg::LinalgOp op);
 
-/// Builds at `builder`'s insertion point the loop nest (loops `i0`, ...)
-/// and the block `name` that computes the linalg op `op` (generic or
-/// named) reading `inputs` and writing `outputs` (buffers, one per DPS
-/// operand; an input whose value the body does not use may be null).
-/// `inits`, when not empty, holds per output the value a T.init writes
-/// (null: none); the body then starts from it instead of the output's
-/// contents. checkLinalgForTIR(op) must be "".
+/// Builds at `builder`'s insertion point the loop nest (loops `i0`, ...,
+/// or named `axes[d]` with the block's variables `v_<axes[d]>`, as TVMScript
+/// prints TVM's) and the block `name` that computes the linalg op `op`
+/// (generic or named) reading `inputs` and writing `outputs` (buffers, one
+/// per DPS operand; an input whose value the body does not use may be
+/// null). `inits`, when not empty, holds per output the value a T.init
+/// writes (null: none); the body then starts from it instead of the
+/// output's contents. checkLinalgForTIR(op) must be "".
 BlockOp buildLinalgBlock(OpBuilder &builder, Location loc, linalg::LinalgOp op,
                          StringRef name, ValueRange inputs, ValueRange outputs,
-                         ArrayRef<TypedAttr> inits = {});
+                         ArrayRef<TypedAttr> inits = {},
+                         ArrayRef<std::string> axes = {});
+
+/// The names TVM gives the compute of a front end's operator: the block's
+/// and, per loop of the op, the axis's.
+struct LinalgBlockNames {
+  std::string block;
+  SmallVector<std::string> axes;
+};
+
+/// TVM's names for `op` (LinalgNames.cpp): "matmul" over i0, i1 reducing
+/// k; "conv2d_nchw" over nn, ff, yy, xx reducing rc, ry, rx; "T_add" over
+/// ax0, ...; "<input>_red"; "pool_max"; "T_transpose"; "compute" for any
+/// other computation.
+LinalgBlockNames getTVMNames(linalg::LinalgOp op);
 
 } // namespace mlir::tir
 
