@@ -29,7 +29,7 @@ for dep in $(dpkg-deb --field "$deb" Depends | tr -d ' ' | tr ',' ' '); do
   dpkg -s "$dep" > /dev/null 2>&1 || { echo "package-check: dependency $dep is not installed"; exit 1; }
 done
 dpkg --force-not-root --force-depends --admindir="$admin" --instdir="$root" \
-  --install "$deb" > "$out/dpkg.log" || { cat "$out/dpkg.log"; exit 1; }
+  --install "$deb" > "$out/dpkg.log" 2>&1 || { cat "$out/dpkg.log"; exit 1; }
 dpkg --admindir="$admin" --status tensorir | grep -E '^(Status|Version)'
 echo "installed $(dpkg --admindir="$admin" --listfiles tensorir | wc -l) paths under $root"
 TIR_PREFIX=$root/usr CONSUMER_BUILD=$out/consumer BUILD_DIR=$BUILD_DIR ./scripts/consumer-check.sh

@@ -144,6 +144,116 @@ func.func @fill_then_matmul(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref
 
 // -----
 
+// Every named element-wise op: TOPI's names (div_unsigned is a second T_divide).
+// CHECK-LABEL: func.func @named_elementwise
+// CHECK:         tir.block "T_exp"
+// CHECK:         tir.block "T_log"
+// CHECK:         tir.block "T_abs"
+// CHECK:         tir.block "T_ceil"
+// CHECK:         tir.block "T_floor"
+// CHECK:         tir.block "T_negative"
+// CHECK:         tir.block "T_reciprocal"
+// CHECK:         tir.block "T_round"
+// CHECK:         tir.block "T_sqrt"
+// CHECK:         tir.block "T_rsqrt"
+// CHECK:         tir.block "T_square"
+// CHECK:         tir.block "T_tanh"
+// CHECK:         tir.block "T_erf"
+// CHECK:         tir.block "T_add"
+// CHECK:         tir.block "T_subtract"
+// CHECK:         tir.block "T_multiply"
+// CHECK:         tir.block "T_divide"
+// CHECK:         tir.block "T_maximum"
+// CHECK:         tir.block "T_minimum"
+// CHECK:         tir.block "T_power"
+// CHECK:         tir.block "T_divide_1"
+// CHECK:         tir.block "T_where"
+// CHECK-NOT:     linalg.
+func.func @named_elementwise(%a: memref<4xf32>, %b: memref<4xf32>, %o: memref<4xf32>, %i: memref<4xi32>, %j: memref<4xi32>, %k: memref<4xi32>, %c: memref<4xi1>) {
+  linalg.exp ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.log ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.abs ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.ceil ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.floor ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.negf ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.reciprocal ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.round ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.sqrt ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.rsqrt ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.square ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.tanh ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.erf ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.add ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.sub ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.mul ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.div ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.max ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.min ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.powf ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  linalg.div_unsigned ins(%i, %j : memref<4xi32>, memref<4xi32>) outs(%k : memref<4xi32>)
+  linalg.select ins(%c, %a, %b : memref<4xi1>, memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+  return
+}
+
+// -----
+
+// The rest of the matrix products: batch_reduce_matmul (reducing the batch too), batch_matvec, batch_vecmat, mmt4d, quantized_matmul, contract.
+// CHECK-LABEL: func.func @more_products
+// CHECK:         tir.block "matmul"
+// CHECK:         tir.block "matmul_1"
+// CHECK:         tir.block "matmul_2"
+// CHECK:         tir.block "matmul_3"
+// CHECK:         tir.block "matmul_4"
+// CHECK:         tir.block "matmul_5"
+// CHECK-NOT:     linalg.
+func.func @more_products(%a: memref<2x4x5xf32>, %b: memref<2x5x3xf32>, %c: memref<4x3xf32>,
+    %bm: memref<2x4x5xf32>, %bv: memref<2x5xf32>, %bo: memref<2x4xf32>, %bw: memref<2x4xf32>, %bwm: memref<2x4x5xf32>, %bwo: memref<2x5xf32>,
+    %l: memref<2x3x4x1xf32>, %r: memref<2x3x4x1xf32>, %mo: memref<2x2x4x4xf32>,
+    %qa: memref<4x5xi8>, %qb: memref<5x3xi8>, %qo: memref<4x3xi32>, %zp: i32) {
+  linalg.batch_reduce_matmul ins(%a, %b : memref<2x4x5xf32>, memref<2x5x3xf32>) outs(%c : memref<4x3xf32>)
+  linalg.batch_matvec ins(%bm, %bv : memref<2x4x5xf32>, memref<2x5xf32>) outs(%bo : memref<2x4xf32>)
+  linalg.batch_vecmat ins(%bw, %bwm : memref<2x4xf32>, memref<2x4x5xf32>) outs(%bwo : memref<2x5xf32>)
+  linalg.mmt4d ins(%l, %r : memref<2x3x4x1xf32>, memref<2x3x4x1xf32>) outs(%mo : memref<2x2x4x4xf32>)
+  %z = arith.constant 0 : i32
+  linalg.quantized_matmul ins(%qa, %qb, %z, %z : memref<4x5xi8>, memref<5x3xi8>, i32, i32) outs(%qo : memref<4x3xi32>)
+  linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%qa, %qb : memref<4x5xi8>, memref<5x3xi8>) outs(%qo : memref<4x3xi32>)
+  return
+}
+
+// -----
+
+// More convolution layouts and pooling kinds.
+// CHECK-LABEL: func.func @more_convs
+// CHECK:         tir.block "conv1d_nwc_wcf"
+// CHECK:         tir.block "conv2d"
+// CHECK:         tir.block "conv2d_nhwc_fhwc"
+// CHECK:         tir.block "conv3d_ndhwc_dhwcf"
+// CHECK:         tir.block "depthwise_conv1d_nwc_wc"
+// CHECK:         tir.block "pool_min"
+// CHECK:         tir.block "pool_max"
+// CHECK:         tir.block "pool_sum"
+// CHECK-NOT:     linalg.
+func.func @more_convs(%x1: memref<1x8x3xf32>, %w1: memref<3x3x4xf32>, %o1: memref<1x6x4xf32>,
+    %x2: memref<8x8xf32>, %w2: memref<3x3xf32>, %o2: memref<6x6xf32>,
+    %x3: memref<1x8x8x3xf32>, %w3: memref<4x3x3x3xf32>, %o3: memref<1x6x6x4xf32>,
+    %x4: memref<1x4x4x4x2xf32>, %w4: memref<2x2x2x2x3xf32>, %o4: memref<1x3x3x3x3xf32>,
+    %x5: memref<1x8x3xf32>, %w5: memref<3x3xf32>, %o5: memref<1x6x3xf32>,
+    %k: memref<2x2xf32>, %p: memref<1x7x7x3xf32>, %k1: memref<2xf32>, %p1: memref<1x7x3xf32>,
+    %x6: memref<1x4x4x4x2xf32>, %k3: memref<2x2x2xf32>, %p3: memref<1x3x3x3x2xf32>) {
+  linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%x1, %w1 : memref<1x8x3xf32>, memref<3x3x4xf32>) outs(%o1 : memref<1x6x4xf32>)
+  linalg.conv_2d ins(%x2, %w2 : memref<8x8xf32>, memref<3x3xf32>) outs(%o2 : memref<6x6xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x3, %w3 : memref<1x8x8x3xf32>, memref<4x3x3x3xf32>) outs(%o3 : memref<1x6x6x4xf32>)
+  linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%x4, %w4 : memref<1x4x4x4x2xf32>, memref<2x2x2x2x3xf32>) outs(%o4 : memref<1x3x3x3x3xf32>)
+  linalg.depthwise_conv_1d_nwc_wc {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%x5, %w5 : memref<1x8x3xf32>, memref<3x3xf32>) outs(%o5 : memref<1x6x3xf32>)
+  linalg.pooling_nhwc_min {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x3, %k : memref<1x8x8x3xf32>, memref<2x2xf32>) outs(%p : memref<1x7x7x3xf32>)
+  linalg.pooling_nwc_max {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%x1, %k1 : memref<1x8x3xf32>, memref<2xf32>) outs(%p1 : memref<1x7x3xf32>)
+  linalg.pooling_ndhwc_sum {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%x6, %k3 : memref<1x4x4x4x2xf32>, memref<2x2x2xf32>) outs(%p3 : memref<1x3x3x3x2xf32>)
+  return
+}
+
+// -----
+
 // Left as they are, with a remark: ops on tensors (bufferize first), ops
 // that are not structured (no loop nest), dynamic loop ranges, bodies
 // holding more than scalar arith and math.
