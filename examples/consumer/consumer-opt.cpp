@@ -12,27 +12,22 @@
 #include "TensorIR/InitAllPasses.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
 
-#include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Pipelines/Passes.h"
 
-#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-/// The project's front end into tir: TOSA to linalg on tensors (upstream),
-/// buffers (one-shot bufferization), then tir blocks to schedule.
+/// The project's front end into tir: its own clean-up of the TOSA it
+/// produces (canonicalization), then tir's pipeline from tensors to
+/// blocks (TOSA to linalg, one-shot bufferization, convert-linalg-to-tir)
+/// through its C++ entry point.
 static void buildTosaToTIR(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
-  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(tir::createConvertLinalgToTIRPass());
+  pm.addPass(createCanonicalizerPass());
+  tir::buildTensorsToTIRPipeline(pm);
 }
 
 int main(int argc, char **argv) {
@@ -41,8 +36,7 @@ int main(int argc, char **argv) {
   tir::registerAllPasses();
   PassPipelineRegistration<>(
       "consumer-tosa-to-tir",
-      "TOSA to tir blocks: tosa-to-linalg, one-shot bufferization, "
-      "convert-linalg-to-tir",
+      "TOSA to tir blocks: canonicalize, then tir's tir-from-tensors",
       buildTosaToTIR);
 
   DialectRegistry registry;
