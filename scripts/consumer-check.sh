@@ -12,14 +12,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BUILD_DIR=${BUILD_DIR:-build}
+BUILD_DIR=$(cd "${BUILD_DIR:-build}" && pwd)
 LLVM_BIN=/usr/lib/llvm-22/bin
-consumer=${CONSUMER_BUILD:-$PWD/$BUILD_DIR/consumer}
+consumer=${CONSUMER_BUILD:-$BUILD_DIR/consumer}
 
 if [ -n "${TIR_PREFIX:-}" ]; then
   prefix=$TIR_PREFIX
 else
-  prefix=$PWD/$BUILD_DIR/install
+  prefix=$BUILD_DIR/install
   # Installed under one prefix, then moved: the tree must not depend on
   # where it was installed (relocatable).
   rm -rf "$prefix" "$prefix.staged"

@@ -8,12 +8,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BUILD_DIR=${BUILD_DIR:-build}
+BUILD_DIR=$(cd "${BUILD_DIR:-build}" && pwd)
+# dpkg runs ldconfig and checks for start-stop-daemon: on the PATH of root
+# only by default.
+export PATH=$PATH:/usr/sbin:/sbin
 if ! command -v dpkg > /dev/null || ! command -v cpack > /dev/null; then
   echo "package-check: skipped (no dpkg or cpack here)"
   exit 0
 fi
-out=$PWD/$BUILD_DIR/package
+out=$BUILD_DIR/package
 rm -rf "$out"
 cpack --config "$BUILD_DIR/CPackConfig.cmake" -B "$out" > "$BUILD_DIR/cpack.log" ||
   { cat "$BUILD_DIR/cpack.log"; exit 1; }
@@ -25,7 +28,9 @@ mkdir -p "$root" "$admin/updates" "$admin/info"
 touch "$admin/status"
 # The dependencies are this machine's (the package's own database does not
 # list them): checked here against the real one.
-for dep in $(dpkg-deb --field "$deb" Depends | tr -d ' ' | tr ',' ' '); do
+# (Each entry's package name; versions and alternatives are dpkg's to
+# check on a real install.)
+for dep in $(dpkg-deb --field "$deb" Depends | tr ',' '\n' | sed 's/[(|].*//; s/ //g'); do
   dpkg -s "$dep" > /dev/null 2>&1 || { echo "package-check: dependency $dep is not installed"; exit 1; }
 done
 dpkg --force-not-root --force-depends --admindir="$admin" --instdir="$root" \

@@ -3,6 +3,7 @@
 #
 #   include/TensorIR/...           headers, the generated .h.inc / .cpp.inc and
 #                                  the .td files other projects' ODS includes
+#   include/TensorIR-c/            the C API's header
 #   lib/libTIR*.a, lib/libTIR*.so  the libraries (imported as TensorIR::<name>)
 #   lib/TIRPlugin.so               the plugin for the stock mlir-opt
 #   lib/cmake/TensorIR/            TensorIRConfig.cmake, its version file and
@@ -48,7 +49,10 @@ install(EXPORT TensorIRTargets
   DESTINATION ${TIR_INSTALL_CMAKEDIR}
   COMPONENT TensorIR)
 
-# Headers: the project's, with the .td files, and the generated ones.
+# Headers: the project's (the C++ ones with the .td files, and the C
+# API's), and the generated ones.
+install(DIRECTORY ${TIR_SOURCE_DIR}/include/TensorIR-c
+  DESTINATION include COMPONENT TensorIR)
 install(DIRECTORY ${TIR_SOURCE_DIR}/include/TensorIR
   DESTINATION include COMPONENT TensorIR
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
@@ -112,8 +116,18 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# The extension is built for this Python (cpython-3XY): the package needs
+# that version.
+get_property(tir_python GLOBAL PROPERTY TIR_PYTHON_VERSION)
+if(tir_python MATCHES "^([0-9]+)\\.([0-9]+)$")
+  math(EXPR tir_next_minor "${CMAKE_MATCH_2} + 1")
+  set(tir_python_dep
+      "python3 (>= ${tir_python}), python3 (<< ${CMAKE_MATCH_1}.${tir_next_minor})")
+else()
+  set(tir_python_dep "python3")
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libmlir-22-dev, llvm-22-dev, libomp-22-dev, lld-22, python3, python3-numpy")
+  "libmlir-22-dev, llvm-22-dev, libomp-22-dev, lld-22, ${tir_python_dep}, python3-numpy")
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_COMPONENTS_ALL TensorIR)
 set(CPACK_DEB_COMPONENT_INSTALL OFF)

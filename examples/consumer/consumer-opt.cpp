@@ -2,8 +2,8 @@
 //
 // What a compiler built on MLIR does to use tir: it registers tir's
 // dialects, schedule ops (transform.tir) and passes beside its own and
-// upstream's (here TOSA and its lowering to linalg, which tir does not
-// register), through the entry points of tir's installed headers, and
+// upstream's (here TOSA, its front end's dialect), through the entry points
+// of tir's installed headers, builds its own pipeline on tir's C++ one, and
 // links the installed libraries (find_package(TensorIR), CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//

@@ -95,9 +95,9 @@ def run(mod, *arrays, out_shape):
 
 def test_mlp_scheduled():
     mod = import_tensors(MLP)
-    # TVM's names: matmul (with its T.init), T_add, T_maximum; the second
+    # TVM's names: matmul (with its T.init), T_add, compute (ReLU); the second
     # layer's blocks get _1; intermediates are the function's buffers.
-    assert blocks(mod) == ["matmul", "T_add", "T_maximum", "matmul_1", "T_add_1"]
+    assert blocks(mod) == ["matmul", "T_add", "compute", "matmul_1", "T_add_1"]
     assert "linalg." not in mod.mlir() and "tir.init" in mod.mlir()
     sch = tvm.tir.Schedule(mod)
     sch.compute_inline(sch.get_block("T_add"))
@@ -122,7 +122,7 @@ def test_mlp_scheduled():
 
 def test_conv2d_relu_scheduled():
     mod = import_tensors(CONV)
-    assert blocks(mod) == ["conv2d_nchw", "T_add", "T_maximum"]
+    assert blocks(mod) == ["conv2d_nchw", "T_add", "compute"]
     sch = tvm.tir.Schedule(mod)
     conv = sch.get_block("conv2d_nchw")
     # TOPI's axis names: the loops of the conv are nn, ff, yy, xx, rc, ry, rx.
@@ -164,3 +164,72 @@ def test_what_tir_cannot_express_stays():
     """
     mod = tvm.ir.transform.mlir_pass("convert-linalg-to-tir")(tvm.IRModule.from_mlir(text))
     assert "linalg.copy" in mod.mlir()
+
+
+PADDED_CONV = """
+func.func @main(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x4x8x8xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x8xf32>
+  return %r : tensor<1x4x8x8xf32>
+}
+"""
+
+
+def test_padded_conv2d_relu():
+    # torch-mlir's padding (tensor.pad): the padded input is filled, then the
+    # input copied into its window (T_full, T_copy), then the convolution.
+    mod = import_tensors(PADDED_CONV)
+    assert blocks(mod) == ["T_full", "T_copy", "conv2d_nchw", "compute"]
+    assert "memref." not in mod.mlir()
+    sch = tvm.tir.Schedule(mod)
+    nn, ff, yy, xx, rc, ry, rx = sch.get_loops(sch.get_block("conv2d_nchw"))
+    sch.parallel(ff)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 8, 8)).astype("float32")
+    w = rng.standard_normal((4, 3, 3, 3)).astype("float32")
+    xp = np.pad(x.astype("float64"), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.zeros((1, 4, 8, 8))
+    for f in range(4):
+        for i in range(8):
+            for j in range(8):
+                want[0, f, i, j] = np.sum(xp[0, :, i:i + 3, j:j + 3] * w[f])
+    got = run(sch.mod, x, w, out_shape=(1, 4, 8, 8))
+    np.testing.assert_allclose(got, np.maximum(want, 0), rtol=1e-4, atol=1e-4)
+
+
+TOSA_MATMUL_MUL = """
+func.func @main(%a: tensor<1x4x5xf32>, %b: tensor<1x5x3xf32>, %s: tensor<1x4x3xf32>) -> tensor<1x4x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x5xf32>, tensor<1x5x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %r = tosa.mul %m, %s, %shift : (tensor<1x4x3xf32>, tensor<1x4x3xf32>, tensor<1xi8>) -> tensor<1x4x3xf32>
+  return %r : tensor<1x4x3xf32>
+}
+"""
+
+
+def test_tosa_with_constants():
+    # TOSA's zero points and shifts (tosa.const) fold into the linalg ops;
+    # what is left of them goes before the conversion.
+    mod = import_tensors(TOSA_MATMUL_MUL)
+    assert "tosa." not in mod.mlir()
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((1, 4, 5)).astype("float32")
+    b = rng.standard_normal((1, 5, 3)).astype("float32")
+    s = rng.standard_normal((1, 4, 3)).astype("float32")
+    got = run(mod, a, b, s, out_shape=(1, 4, 3))
+    np.testing.assert_allclose(got, (a.astype("float64") @ b) * s, rtol=1e-5, atol=1e-5)

@@ -12,6 +12,8 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 params = lit_config.params
+# Outputs go to the consumer's build folder, not the source tree.
+config.test_exec_root = os.path.join(params["consumer_bin"], "test")
 prefix = params["tir_prefix"]
 config.environment["PATH"] = os.pathsep.join(
     [params["consumer_bin"], os.path.join(prefix, "bin"), params["llvm_bin"],

@@ -1,7 +1,7 @@
 // RUN: consumer-opt %s --consumer-tosa-to-tir | FileCheck %s
 // RUN: consumer-opt %s --consumer-tosa-to-tir --tir-lower-to-llvm | FileCheck %s --check-prefix=LLVM
 
-// The consumer's own front end (TOSA, a dialect tir does not register)
+// The consumer's own front end (TOSA)
 // reaches tir blocks through its pipeline, then tir's lowering.
 // CHECK-LABEL: func.func @main
 // CHECK:         tir.block "T_add"

@@ -150,22 +150,28 @@ def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
     `ax0, ...`; `linalg.reduce` is `<input>_red` reducing `k0, ...`;
     element-wise ops (named, `linalg.elementwise`, `linalg.map`, or a
     generic of one arith / math op) are TOPI's `T_add`, `T_multiply`,
-    `T_exp`, ...; anything else `compute` over `i0, ...`. Block variables
+    `T_exp`, ...; ReLU (max with 0) is topi.nn.relu's `compute`; an op of
+    no inputs yielding constants is `T_full`; anything else `compute` over
+    `i0, ...`. Block variables
     are `v_<axis>`, as TVMScript prints them; a name taken in the function
     gets `_1`, `_2`, ...
 
-    A reduction whose output was filled with a constant just before (a
-    `linalg.fill`, possibly into a buffer then copied over, as one-shot
-    bufferization writes it) and that writes every element of it starts
-    from that constant in a `tir.init` (TVM's reduction block); the fill
-    (and copy) go. Buffers a function allocates (`memref.alloc` of static
+    A reduction whose output was last written by a fill of a constant (a
+    `linalg.fill` of exactly that buffer, or of a buffer then copied over,
+    as one-shot bufferization writes it; no other access of its memory,
+    through any view, in between), that reads it through no input and
+    indexes every element of it by parallel loops only, starts from that
+    constant in a `tir.init` (TVM's reduction block); the fill (and copy)
+    go. In a function with ops converted, a `memref.copy` between static
+    buffers or windows of them (`memref.subview`: what bufferization makes
+    of `tensor.pad`) becomes a block `T_copy`. Buffers a function allocates (`memref.alloc` of static
     shape) whose uses are all tir accesses become its `tir.alloc_buffer`,
     named after the block writing them (TVM's intermediates).
 
     What a block cannot express is left as it is, with a remark saying
-    why: ops on tensors (bufferize first, or use `--tir-from-tensors`),
+    why: ops on tensors (bufferize first, as `--tir-from-tensors` does),
     linalg ops that are not structured (`linalg.softmax`, `linalg.pack`),
-    dynamic loop ranges, a scalar operand or an outside value that is not a
+    dynamic or empty loop ranges, a scalar operand or an outside value that is not a
     constant, a body holding anything but scalar arith / math ops.
     (`convert-linalg-to-tir-ops.mlir` has every family, and those left.)
   }];

@@ -84,12 +84,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
-/// Registers `--tir-lower-to-llvm`.
-/// Front ends' IR into tir (--tir-from-tensors): TOSA to linalg, one-shot
-/// bufferization of whole functions (identity layouts), results as output
-/// parameters, --convert-linalg-to-tir.
+/// Front ends' IR into tir (--tir-from-tensors): TOSA to linalg, the
+/// constants it leaves canonicalized away, one-shot bufferization of whole
+/// functions (identity layouts, every op its own buffer), results as
+/// output parameters, --convert-linalg-to-tir.
 void buildTensorsToTIRPipeline(OpPassManager &pm);
 
+/// Registers `--tir-lower-to-llvm`, `--tir-lower-to-nvvm` and
+/// `--tir-from-tensors`.
 void registerTIRPipelines();
 
 } // namespace mlir::tir

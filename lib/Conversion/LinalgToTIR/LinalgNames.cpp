@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -119,7 +120,17 @@ LinalgBlockNames mlir::tir::getTVMNames(linalg::LinalgOp op) {
                                              : "sum";
     return {("pool_" + kind).str(), numberedAxes(op, "ax", "rv")};
   }
-  if (isa<linalg::FillOp>(op.getOperation()))
+  // A fill, or an op of no inputs yielding constants (bufferization's
+  // padding): topi.full.
+  auto yieldsConstants = [&]() {
+    auto yield =
+        cast<linalg::YieldOp>(op->getRegion(0).front().getTerminator());
+    return op.getNumDpsInputs() == 0 &&
+           llvm::all_of(yield.getValues(),
+                        [](Value v) { return matchPattern(v, m_Constant()); });
+  };
+  if (isa<linalg::FillOp>(op.getOperation()) ||
+      (op.getNumReductionLoops() == 0 && yieldsConstants()))
     return {"T_full", numberedAxes(op, "ax", "k")};
   if (isa<linalg::TransposeOp>(op.getOperation()))
     return {"T_transpose", numberedAxes(op, "ax", "k")};
@@ -140,10 +151,18 @@ LinalgBlockNames mlir::tir::getTVMNames(linalg::LinalgOp op) {
       return {tvm.str(), numberedAxes(op, "ax", "k")};
   }
   if (op.getNumReductionLoops() == 0)
-    if (Operation *body = singleBodyOp(op))
+    if (Operation *body = singleBodyOp(op)) {
+      // ReLU, max(x, 0): topi.nn.relu's te.compute, unnamed.
+      if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(body) &&
+          llvm::any_of(body->getOperands(), [](Value v) {
+            return matchPattern(v, m_AnyZeroFloat()) ||
+                   matchPattern(v, m_Zero());
+          }))
+        return {"compute", numberedAxes(op, "i", "k")};
       if (StringRef tvm = elementwiseName(body->getName().getStringRef());
           !tvm.empty())
         return {tvm.str(), numberedAxes(op, "ax", "k")};
+    }
   // Anything else: te.compute's defaults.
   return {"compute", numberedAxes(op, "i", "k")};
 }

@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::tir {
@@ -27,9 +28,12 @@ using namespace mlir;
 using namespace mlir::tir;
 
 std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
-  for (int64_t range : op.getStaticLoopRanges())
+  for (int64_t range : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range))
       return "its loop ranges are not static";
+    if (range == 0)
+      return "a loop range is empty";
+  }
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return "it has no body to compute";
   Region &region = op->getRegion(0);
@@ -188,18 +192,21 @@ static void allocsToBuffers(FunctionOpInterface func) {
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
         type.getMemorySpace())
       continue;
-    std::string writer;
+    bool used = false;
     bool onlyTIR = llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-      if (auto store = dyn_cast<StoreOp>(user)) {
-        if (auto block = store->getParentOfType<BlockOp>();
-            block && writer.empty())
-          writer = block.getBlockName().str();
-        return true;
-      }
-      return isa<LoadOp, BlockOp, memref::DeallocOp>(user);
+      used |= !isa<memref::DeallocOp>(user);
+      return isa<LoadOp, StoreOp, BlockOp, memref::DeallocOp>(user);
     });
-    if (!onlyTIR)
+    if (!onlyTIR || !used)
       continue;
+    // Named after the block that writes it first.
+    std::string writer;
+    func->walk([&](StoreOp store) {
+      if (!writer.empty() || store.getBuffer() != alloc.getResult())
+        return;
+      if (auto block = store->getParentOfType<BlockOp>())
+        writer = block.getBlockName().str();
+    });
     std::string name = writer.empty() ? "buffer" : writer;
     for (int n = 1; taken.contains(name); ++n)
       name = (writer.empty() ? "buffer" : writer) + "_" + std::to_string(n);
@@ -215,53 +222,79 @@ static void allocsToBuffers(FunctionOpInterface func) {
   }
 }
 
-/// The constant a linalg.fill on buffers writes, or null.
-static TypedAttr fillValue(Operation *op) {
+/// Whether `op`, or an op inside it, uses a buffer of memory `storage`
+/// (through any view).
+static bool touches(Operation *op, Value storage) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<BaseMemRefType>(v.getType()) && getBufferStorage(v) == storage)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The last op before `op` in its block that touches the memory of
+/// `buffer` (through any view), or null.
+static Operation *previousUser(Operation *op, Value buffer) {
+  Value storage = getBufferStorage(buffer);
+  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode())
+    if (touches(p, storage))
+      return p;
+  return nullptr;
+}
+
+/// The constant a linalg.fill writes into exactly `buffer` (not a view of
+/// it, not another buffer), or null.
+static TypedAttr fillOf(Operation *op, Value buffer) {
   auto fill = dyn_cast_or_null<linalg::FillOp>(op);
   TypedAttr value;
   if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getOutputs()[0] != buffer ||
       !matchPattern(fill.getInputs()[0], m_Constant(&value)))
     return {};
   return value;
 }
 
-/// The op before `op` in its block that has `buffer` as an operand, or null.
-static Operation *previousUser(Operation *op, Value buffer) {
-  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode())
-    if (llvm::is_contained(p->getOperands(), buffer) || p->getNumRegions() != 0)
-      return p;
-  return nullptr;
-}
-
 /// TVM's reduction with T.init: where the output `op` starts from was
-/// filled with a constant just before (linalg.fill, possibly into another
-/// buffer copied over, as one-shot bufferization writes `fill` then a
-/// matmul into it), and `op` writes every element of it, the block starts
-/// from that constant (its init) and the fill and copy go. Returns, per
-/// output, the init value (null: none); `dead` gets the ops to erase.
+/// filled with a constant by the last op that touched its memory (a
+/// linalg.fill of exactly that buffer, or a memref.copy into it from a
+/// buffer only filled for that copy, as one-shot bufferization writes a
+/// fill and then a matmul into it), the op reads it through no input, and
+/// its map indexes every element of it by parallel loops (so that the init
+/// runs once per element), the block starts from that constant (its init)
+/// and the fill (and copy) go. Returns, per output, the init value (null:
+/// none); `dead` gets the ops to erase.
 static SmallVector<TypedAttr>
 foldFillsIntoInits(linalg::LinalgOp op, SmallVectorImpl<Operation *> &dead) {
   SmallVector<TypedAttr> inits(op.getNumDpsInits());
   if (op.getNumReductionLoops() == 0)
     return inits;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> kinds = op.getIteratorTypesArray();
   for (OpOperand &init : op.getDpsInitsMutable()) {
     Value buffer = init.get();
     auto type = dyn_cast<MemRefType>(buffer.getType());
     AffineMap map = op.getMatchingIndexingMap(&init);
-    // Every element written: the map picks distinct loops over its
-    // whole shape.
     if (!type || !type.hasStaticShape() || !map.isProjectedPermutation())
       continue;
     bool covers = true;
-    for (auto [d, e] : llvm::enumerate(map.getResults()))
-      covers = covers && ranges[cast<AffineDimExpr>(e).getPosition()] ==
-                             type.getDimSize(d);
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      unsigned loop = cast<AffineDimExpr>(e).getPosition();
+      covers = covers && kinds[loop] == utils::IteratorType::parallel &&
+               ranges[loop] == type.getDimSize(d);
+    }
+    Value storage = getBufferStorage(buffer);
+    for (Value input : op.getDpsInputs())
+      if (isa<BaseMemRefType>(input.getType()) &&
+          getBufferStorage(input) == storage)
+        covers = false;
     if (!covers)
       continue;
+    unsigned k = init.getOperandNumber() - op.getNumDpsInputs();
     Operation *before = previousUser(op, buffer);
-    if (TypedAttr value = fillValue(before)) {
-      inits[init.getOperandNumber() - op.getNumDpsInputs()] = value;
+    if (TypedAttr value = fillOf(before, buffer)) {
+      inits[k] = value;
       dead.push_back(before);
       continue;
     }
@@ -270,14 +303,14 @@ foldFillsIntoInits(linalg::LinalgOp op, SmallVectorImpl<Operation *> &dead) {
       continue;
     Value source = copy.getSource();
     Operation *filled = previousUser(copy, source);
-    TypedAttr value = fillValue(filled);
+    TypedAttr value = fillOf(filled, source);
     // The filled buffer must serve the copy only (then it goes too).
     auto alloc = source.getDefiningOp<memref::AllocOp>();
     if (!value || !alloc || !llvm::all_of(source.getUsers(), [&](Operation *u) {
           return u == copy || u == filled || isa<memref::DeallocOp>(u);
         }))
       continue;
-    inits[init.getOperandNumber() - op.getNumDpsInputs()] = value;
+    inits[k] = value;
     dead.push_back(copy);
     dead.push_back(filled);
     for (Operation *u : source.getUsers())
@@ -286,6 +319,61 @@ foldFillsIntoInits(linalg::LinalgOp op, SmallVectorImpl<Operation *> &dead) {
     dead.push_back(alloc);
   }
   return inits;
+}
+
+/// The part of a buffer a copy reads or writes: the buffer (static,
+/// identity layout) and per dimension the offset and stride of a
+/// rank-preserving memref.subview of it (0 and 1 for the buffer itself).
+struct CopySide {
+  Value buffer;
+  SmallVector<int64_t> offsets, strides;
+};
+
+static std::optional<CopySide> copySide(Value v) {
+  auto isPlain = [](Value b) {
+    auto t = dyn_cast<MemRefType>(b.getType());
+    return t && t.hasStaticShape() && t.getLayout().isIdentity();
+  };
+  if (isPlain(v)) {
+    unsigned rank = cast<MemRefType>(v.getType()).getRank();
+    return CopySide{v, SmallVector<int64_t>(rank, 0),
+                    SmallVector<int64_t>(rank, 1)};
+  }
+  auto view = v.getDefiningOp<memref::SubViewOp>();
+  if (!view || !isPlain(view.getSource()) ||
+      view.getSourceType().getRank() != view.getType().getRank() ||
+      ShapedType::isDynamicShape(view.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(view.getStaticStrides()))
+    return std::nullopt;
+  return CopySide{view.getSource(), llvm::to_vector(view.getStaticOffsets()),
+                  llvm::to_vector(view.getStaticStrides())};
+}
+
+/// A memref.copy between static buffers or windows of them (what
+/// bufferization makes of tensor.pad and tensor.insert_slice) as a block
+/// "T_copy" over the copied shape; false (and nothing built) otherwise.
+static bool buildCopyBlock(memref::CopyOp copy) {
+  auto type = dyn_cast<MemRefType>(copy.getSource().getType());
+  std::optional<CopySide> from = copySide(copy.getSource());
+  std::optional<CopySide> to = copySide(copy.getTarget());
+  if (!type || !type.hasStaticShape() || !from || !to)
+    return false;
+  MLIRContext *ctx = copy.getContext();
+  auto sideMap = [&](const CopySide &side) {
+    SmallVector<AffineExpr> results;
+    for (auto [d, off] : llvm::enumerate(side.offsets))
+      results.push_back(getAffineDimExpr(d, ctx) * side.strides[d] + off);
+    return AffineMap::get(side.offsets.size(), 0, results, ctx);
+  };
+  OpBuilder builder(copy);
+  BlockOp block = createSpatialNest(
+      builder, copy.getLoc(), "T_copy", type.getShape(), "ax", "v_ax",
+      [&](OpBuilder &b, Location l, ValueRange v) {
+        Value x = LoadOp::create(b, l, from->buffer, sideMap(*from), v);
+        StoreOp::create(b, l, x, to->buffer, sideMap(*to), v);
+      });
+  (void)inferAccessRegions(block);
+  return true;
 }
 
 namespace {
@@ -309,6 +397,7 @@ struct ConvertLinalgToTIRPass
     }
     llvm::erase_if(ops, [&](linalg::LinalgOp op) { return dead.contains(op); });
     llvm::DenseMap<Operation *, llvm::StringSet<>> blockNames;
+    llvm::SetVector<Operation *> converted;
     // The allocations last: the fills, copies and deallocs use them.
     for (bool allocs : {false, true})
       for (Operation *op : dead)
@@ -337,17 +426,35 @@ struct ConvertLinalgToTIRPass
       names.block = unique;
       buildLinalgBlock(builder, op.getLoc(), op, names.block, op.getDpsInputs(),
                        op.getDpsInits(), inits[op], names.axes);
+      converted.insert(func);
       op->erase();
     }
-    getOperation()->walk(
-        [](FunctionOpInterface func) { allocsToBuffers(func); });
+    // Copies between buffers and windows of them (padding) become blocks
+    // where the function had linalg ops converted; their views go when
+    // unused.
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) {
+      if (converted.contains(copy->getParentOfType<FunctionOpInterface>()))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      if (!buildCopyBlock(copy))
+        continue;
+      SmallVector<Value> views{copy.getSource(), copy.getTarget()};
+      copy->erase();
+      for (Value v : views)
+        if (auto view = v.getDefiningOp<memref::SubViewOp>();
+            view && view->use_empty())
+          view->erase();
+    }
+    for (Operation *func : converted)
+      allocsToBuffers(cast<FunctionOpInterface>(func));
     // Ops on tensors wait for bufferization.
     getOperation()->walk([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         if (!linalgOp.hasPureBufferSemantics())
           op->emitRemark("left as it is: it computes on tensors "
-                         "(bufferize first: --one-shot-bufferize, or "
-                         "--tir-from-tensors)");
+                         "(bufferize first, as --tir-from-tensors does)");
       } else if (isa<linalg::LinalgDialect>(op->getDialect()) &&
                  !op->hasTrait<OpTrait::IsTerminator>() &&
                  !op->getParentOfType<linalg::LinalgOp>()) {

@@ -91,15 +91,17 @@ func.func @reduce(%a: memref<4x8xf32> {tir.name = "A"}, %o: memref<4xf32>) {
 // -----
 
 // Element-wise ops, named, as linalg.elementwise, as linalg.map and as a
-// generic of one op: TOPI's T_<op>; any other computation "compute".
+// generic of one op: TOPI's T_<op>; ReLU (max with 0) topi.nn.relu's
+// "compute"; any other computation "compute".
 // CHECK-LABEL: func.func @elementwise
 // CHECK:         tir.block "T_add"(%v_ax0 = spatial(4, %ax0))
 // CHECK:         tir.block "T_exp"(%v_ax0 = spatial(4, %ax0))
 // CHECK:           math.exp
 // CHECK:         tir.block "T_multiply"(%v_ax0 = spatial(4, %ax0))
 // CHECK:         tir.block "T_subtract"(%v_ax0 = spatial(4, %ax0))
-// CHECK:         tir.block "T_maximum"(%v_ax0 = spatial(4, %ax0))
 // CHECK:         tir.block "compute"(%v_i0 = spatial(4, %i0))
+// CHECK:           arith.maximumf
+// CHECK:         tir.block "compute_1"(%v_i0 = spatial(4, %i0))
 func.func @elementwise(%a: memref<4xf32>, %b: memref<4xf32>, %o: memref<4xf32>) {
   linalg.add ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
   linalg.exp ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
@@ -254,6 +256,83 @@ func.func @more_convs(%x1: memref<1x8x3xf32>, %w1: memref<3x3x4xf32>, %o1: memre
 
 // -----
 
+// No T.init where the fill is not the one the reduction starts from: a
+// fill of another buffer, a write through a view of the output after the
+// fill, a read through a view before the reduction (the copy of the view
+// becomes a block), an output indexed by a reduction loop (the init would
+// not run once per element). The fills stay blocks; the reductions have
+// no init.
+// CHECK-LABEL: func.func @fill_other_buffer
+// CHECK:         tir.block "T_full"
+// CHECK-NOT:     tir.init
+// CHECK-LABEL: func.func @write_through_view
+// CHECK:         tir.block "T_full"
+// CHECK:         tir.block "T_full_1"
+// CHECK-NOT:     tir.init
+// CHECK-LABEL: func.func @read_through_view
+// CHECK:         tir.block "T_full"
+// CHECK:         tir.block "T_copy"
+// CHECK-NOT:     tir.init
+// CHECK-LABEL: func.func @reduce_loop_in_output
+// CHECK:         tir.block "T_full"
+// CHECK-NOT:     tir.init
+// CHECK:         return
+func.func @fill_other_buffer(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>, %d: memref<4x3xf32>) {
+  %seven = arith.constant 7.0 : f32
+  linalg.fill ins(%seven : f32) outs(%d : memref<4x3xf32>)
+  linalg.matmul ins(%a, %b : memref<4x5xf32>, memref<5x3xf32>) outs(%c : memref<4x3xf32>)
+  return
+}
+func.func @write_through_view(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %s = memref.subview %c[0, 0] [1, 3] [1, 1] : memref<4x3xf32> to memref<1x3xf32, strided<[3, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x3xf32>)
+  linalg.fill ins(%one : f32) outs(%s : memref<1x3xf32, strided<[3, 1]>>)
+  linalg.matmul ins(%a, %b : memref<4x5xf32>, memref<5x3xf32>) outs(%c : memref<4x3xf32>)
+  return
+}
+func.func @read_through_view(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>, %d: memref<12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %flat = memref.collapse_shape %c [[0, 1]] : memref<4x3xf32> into memref<12xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x3xf32>)
+  memref.copy %flat, %d : memref<12xf32> to memref<12xf32>
+  linalg.matmul ins(%a, %b : memref<4x5xf32>, memref<5x3xf32>) outs(%c : memref<4x3xf32>)
+  return
+}
+func.func @reduce_loop_in_output(%a: memref<4x3xf32>, %c: memref<4x3xf32>) {
+  %five = arith.constant 5.0 : f32
+  linalg.fill ins(%five : f32) outs(%c : memref<4x3xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x3xf32>) outs(%c : memref<4x3xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A copy into a window of a buffer (bufferized tensor.pad) is a block
+// writing at the window's offsets, once the function has linalg ops
+// converted; its view goes.
+// CHECK-LABEL: func.func @pad_copy
+// CHECK:         tir.block "T_full"
+// CHECK:         tir.block "T_copy"(%v_ax0 = spatial(2, %ax0), %v_ax1 = spatial(3, %ax1))
+// CHECK:           tir.store %{{.+}}, %arg1[%v_ax0 + 1, %v_ax1 + 1]
+// CHECK-NOT:     memref.subview
+// CHECK-NOT:     memref.copy
+func.func @pad_copy(%x: memref<2x3xf32>, %p: memref<4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%p : memref<4x5xf32>)
+  %w = memref.subview %p[1, 1] [2, 3] [1, 1] : memref<4x5xf32> to memref<2x3xf32, strided<[5, 1], offset: 6>>
+  memref.copy %x, %w : memref<2x3xf32> to memref<2x3xf32, strided<[5, 1], offset: 6>>
+  return
+}
+
+// -----
+
 // Left as they are, with a remark: ops on tensors (bufferize first), ops
 // that are not structured (no loop nest), dynamic loop ranges, bodies
 // holding more than scalar arith and math.
@@ -266,7 +345,7 @@ func.func @more_convs(%x1: memref<1x8x3xf32>, %w1: memref<3x3x4xf32>, %o1: memre
 func.func @left_alone(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %c: tensor<4x3xf32>,
                       %s: tensor<4x3xf32>, %d: memref<?xf32>, %e: memref<?xf32>,
                       %t: tensor<4xf32>, %o: memref<4xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
-  // expected-remark @+1 {{left as it is: it computes on tensors (bufferize first: --one-shot-bufferize, or --tir-from-tensors)}}
+  // expected-remark @+1 {{left as it is: it computes on tensors (bufferize first, as --tir-from-tensors does)}}
   %0 = linalg.matmul ins(%a, %b : tensor<4x5xf32>, tensor<5x3xf32>) outs(%c : tensor<4x3xf32>) -> tensor<4x3xf32>
   // expected-remark @+1 {{left as it is: not a structured op (no loop nest and body that a TensorIR block could take)}}
   %1 = linalg.softmax dimension(1) ins(%0 : tensor<4x3xf32>) outs(%s : tensor<4x3xf32>) -> tensor<4x3xf32>

@@ -12,7 +12,7 @@
 // CHECK:         tir.block "matmul"
 // CHECK-NEXT:      tir.init {
 // CHECK:           tir.store %{{.+}}, %[[MM]]
-// CHECK:         tir.block "T_maximum"
+// CHECK:         tir.block "compute"
 // CHECK:           tir.store %{{.+}}, %[[OUT]]
 // CHECK-NOT:     memref.
 // CHECK-NOT:     linalg.

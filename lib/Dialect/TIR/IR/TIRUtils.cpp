@@ -257,3 +257,24 @@ bool mlir::tir::isGraphFunction(FunctionOpInterface func) {
       })
       .wasInterrupted();
 }
+
+Value mlir::tir::getBufferStorage(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto match = dyn_cast<MatchBufferOp>(def)) {
+      v = match.getSource();
+      continue;
+    }
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    SmallVector<Value> buffers;
+    for (Value operand : def->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        buffers.push_back(operand);
+    if (buffers.size() != 1 || !isMemoryEffectFree(def))
+      break;
+    v = buffers.front();
+  }
+  return v;
+}

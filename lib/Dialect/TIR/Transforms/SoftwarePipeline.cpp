@@ -188,28 +188,7 @@ struct BufferUse {
 };
 } // namespace
 
-/// The memory a buffer value is, through views: tir.match_buffer, view-like
-/// ops, and any other side-effect-free op making a buffer of one buffer.
-static Value storageOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto match = dyn_cast<MatchBufferOp>(def)) {
-      v = match.getSource();
-      continue;
-    }
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    SmallVector<Value> buffers;
-    for (Value operand : def->getOperands())
-      if (isa<BaseMemRefType>(operand.getType()))
-        buffers.push_back(operand);
-    if (buffers.size() != 1 || !isMemoryEffectFree(def))
-      break;
-    v = buffers.front();
-  }
-  return v;
-}
+static Value storageOf(Value v) { return getBufferStorage(v); }
 
 /// Whether `buffer` reaches its memory through tir.match_buffer only (the
 /// blocks' regions then describe the accesses).

@@ -62,6 +62,11 @@ StringRef getStorageScope(MemRefType type);
 /// function parameter's `tir.name`; "" when it has none.
 std::string getBufferName(Value buffer);
 
+/// The memory a buffer value is, through views: tir.match_buffer,
+/// view-like ops (subview, reinterpret_cast, expand_shape, cast, ...), and
+/// any other side-effect-free op that makes a buffer of one buffer.
+Value getBufferStorage(Value buffer);
+
 /// The unsigned dtype ("uint8", ...) TVMScript gave a buffer, which its
 /// memref (signless) does not say: the `tir.dtype` of the parameter or
 /// allocation it is, or views (tir.match_buffer); null for any other.
