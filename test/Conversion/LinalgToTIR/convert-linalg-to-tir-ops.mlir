@@ -333,9 +333,103 @@ func.func @pad_copy(%x: memref<2x3xf32>, %p: memref<4x5xf32>) {
 
 // -----
 
+// The remaining named ops, one each: the quantized, grouped, 1-D and 3-D
+// convolutions, depthwise ones, every pooling kind and layout, batch
+// products, fill_rng_2d with constant operands.
+// CHECK-LABEL: func.func @remaining
+// CHECK:         tir.block "matmul"
+// CHECK:         tir.block "matmul_1"
+// CHECK:         tir.block "conv1d"
+// CHECK:         tir.block "conv3d"
+// CHECK:         tir.block "conv1d_ncw_fcw"
+// CHECK:         tir.block "conv2d_nhwc_hwcf_q"
+// CHECK:         tir.block "conv2d_nhwc_fhwc_q"
+// CHECK:         tir.block "conv2d_nchw_fchw_q"
+// CHECK:         tir.block "conv2d_ngchw_fgchw"
+// CHECK:         tir.block "conv2d_ngchw_gfchw"
+// CHECK:         tir.block "conv2d_nhwgc_gfhwc"
+// CHECK:         tir.block "conv2d_nhwgc_gfhwc_q"
+// CHECK:         tir.block "conv2d_ngchw_gfchw_q"
+// CHECK:         tir.block "conv3d_ndhwc_dhwcf_q"
+// CHECK:         tir.block "conv3d_ncdhw_fcdhw"
+// CHECK:         tir.block "depthwise_conv1d_ncw_cw"
+// CHECK:         tir.block "depthwise_conv1d_nwc_wcm"
+// CHECK:         tir.block "depthwise_conv2d_nchw_chw"
+// CHECK:         tir.block "depthwise_conv2d_nhwc_hwc_q"
+// CHECK:         tir.block "depthwise_conv2d_nhwc_hwcm"
+// CHECK:         tir.block "depthwise_conv2d_nhwc_hwcm_q"
+// CHECK:         tir.block "depthwise_conv3d_ndhwc_dhwc"
+// CHECK:         tir.block "depthwise_conv3d_ncdhw_cdhw"
+// CHECK:         tir.block "depthwise_conv3d_ndhwc_dhwcm"
+// CHECK:         tir.block "pool_sum"
+// CHECK:         tir.block "pool_max"
+// CHECK:         tir.block "pool_max_1"
+// CHECK:         tir.block "pool_min"
+// CHECK:         tir.block "pool_sum_1"
+// CHECK:         tir.block "pool_sum_2"
+// CHECK:         tir.block "pool_max_2"
+// CHECK:         tir.block "pool_min_1"
+// CHECK:         tir.block "pool_max_3"
+// CHECK:         tir.block "pool_min_2"
+// CHECK:         tir.block "pool_max_4"
+// CHECK:         tir.block "pool_min_3"
+// CHECK-LABEL: func.func @fill_rng
+// CHECK:         tir.block "compute"
+// CHECK-NOT:     linalg.
+func.func @remaining(%a0: memref<2x4x5xi8>, %a1: memref<2x5x3xi8>, %a2: memref<2x4x3xi32>, %a3: memref<2x2x3x4x1xf32>, %a4: memref<2x2x3x4x1xf32>, %a5: memref<2x2x2x4x4xf32>, %a6: memref<8xf32>, %a7: memref<3xf32>, %a8: memref<6xf32>, %a9: memref<5x5x5xf32>, %a10: memref<2x2x2xf32>, %a11: memref<4x4x4xf32>, %a12: memref<1x3x8xf32>, %a13: memref<4x3x3xf32>, %a14: memref<1x4x6xf32>, %a15: memref<1x8x8x3xi8>, %a16: memref<3x3x3x4xi8>, %a17: memref<1x6x6x4xi32>, %a18: memref<1x8x8x3xi8>, %a19: memref<4x3x3x3xi8>, %a20: memref<1x6x6x4xi32>, %a21: memref<1x3x8x8xi8>, %a22: memref<4x3x3x3xi8>, %a23: memref<1x4x6x6xi32>, %a24: memref<1x2x3x8x8xf32>, %a25: memref<4x2x3x3x3xf32>, %a26: memref<1x2x4x6x6xf32>, %a27: memref<1x2x3x8x8xf32>, %a28: memref<2x4x3x3x3xf32>, %a29: memref<1x2x4x6x6xf32>, %a30: memref<1x8x8x2x3xf32>, %a31: memref<2x4x3x3x3xf32>, %a32: memref<1x6x6x2x4xf32>, %a33: memref<1x8x8x2x3xi8>, %a34: memref<2x4x3x3x3xi8>, %a35: memref<1x6x6x2x4xi32>, %a36: memref<1x2x3x8x8xi8>, %a37: memref<2x4x3x3x3xi8>, %a38: memref<1x2x4x6x6xi32>, %a39: memref<1x4x4x4x2xi8>, %a40: memref<2x2x2x2x3xi8>, %a41: memref<1x3x3x3x3xi32>, %a42: memref<1x2x4x4x4xf32>, %a43: memref<3x2x2x2x2xf32>, %a44: memref<1x3x3x3x3xf32>, %a45: memref<1x3x8xf32>, %a46: memref<3x3xf32>, %a47: memref<1x3x6xf32>, %a48: memref<1x8x3xf32>, %a49: memref<3x3x2xf32>, %a50: memref<1x6x3x2xf32>, %a51: memref<1x3x8x8xf32>, %a52: memref<3x3x3xf32>, %a53: memref<1x3x6x6xf32>, %a54: memref<1x8x8x3xi8>, %a55: memref<3x3x3xi8>, %a56: memref<1x6x6x3xi32>, %a57: memref<1x8x8x3xf32>, %a58: memref<3x3x3x2xf32>, %a59: memref<1x6x6x3x2xf32>, %a60: memref<1x8x8x3xi8>, %a61: memref<3x3x3x2xi8>, %a62: memref<1x6x6x3x2xi32>, %a63: memref<1x4x4x4x2xf32>, %a64: memref<2x2x2x2xf32>, %a65: memref<1x3x3x3x2xf32>, %a66: memref<1x2x4x4x4xf32>, %a67: memref<2x2x2x2xf32>, %a68: memref<1x2x3x3x3xf32>, %a69: memref<1x4x4x4x2xf32>, %a70: memref<2x2x2x2x3xf32>, %a71: memref<1x3x3x3x2x3xf32>, %a72: memref<1x3x4x4xf32>, %a73: memref<2x2xf32>, %a74: memref<1x3x3x3xf32>, %a75: memref<1x4x4x3xf32>, %a76: memref<2x2xf32>, %a77: memref<1x3x3x3xf32>, %a78: memref<1x4x4x3xi32>, %a79: memref<2x2xi32>, %a80: memref<1x3x3x3xi32>, %a81: memref<1x4x4x3xi32>, %a82: memref<2x2xi32>, %a83: memref<1x3x3x3xi32>, %a84: memref<1x4x3xf32>, %a85: memref<2xf32>, %a86: memref<1x3x3xf32>, %a87: memref<1x3x4xf32>, %a88: memref<2xf32>, %a89: memref<1x3x3xf32>, %a90: memref<1x3x4xf32>, %a91: memref<2xf32>, %a92: memref<1x3x3xf32>, %a93: memref<1x4x3xf32>, %a94: memref<2xf32>, %a95: memref<1x3x3xf32>, %a96: memref<1x4x3xi32>, %a97: memref<2xi32>, %a98: memref<1x3x3xi32>, %a99: memref<1x4x3xi32>, %a100: memref<2xi32>, %a101: memref<1x3x3xi32>, %a102: memref<1x4x4x4x2xf32>, %a103: memref<2x2x2xf32>, %a104: memref<1x3x3x3x2xf32>, %a105: memref<1x4x4x4x2xf32>, %a106: memref<2x2x2xf32>, %a107: memref<1x3x3x3x2xf32>) {
+  %zero32 = arith.constant 0 : i32
+  linalg.quantized_batch_matmul  ins(%a0, %a1, %zero32, %zero32 : memref<2x4x5xi8>, memref<2x5x3xi8>, i32, i32) outs(%a2 : memref<2x4x3xi32>)
+  linalg.batch_mmt4d  ins(%a3, %a4 : memref<2x2x3x4x1xf32>, memref<2x2x3x4x1xf32>) outs(%a5 : memref<2x2x2x4x4xf32>)
+  linalg.conv_1d  ins(%a6, %a7 : memref<8xf32>, memref<3xf32>) outs(%a8 : memref<6xf32>)
+  linalg.conv_3d  ins(%a9, %a10 : memref<5x5x5xf32>, memref<2x2x2xf32>) outs(%a11 : memref<4x4x4xf32>)
+  linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a12, %a13 : memref<1x3x8xf32>, memref<4x3x3xf32>) outs(%a14 : memref<1x4x6xf32>)
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a15, %a16, %zero32, %zero32 : memref<1x8x8x3xi8>, memref<3x3x3x4xi8>, i32, i32) outs(%a17 : memref<1x6x6x4xi32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a18, %a19, %zero32, %zero32 : memref<1x8x8x3xi8>, memref<4x3x3x3xi8>, i32, i32) outs(%a20 : memref<1x6x6x4xi32>)
+  linalg.conv_2d_nchw_fchw_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a21, %a22, %zero32, %zero32 : memref<1x3x8x8xi8>, memref<4x3x3x3xi8>, i32, i32) outs(%a23 : memref<1x4x6x6xi32>)
+  linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a24, %a25 : memref<1x2x3x8x8xf32>, memref<4x2x3x3x3xf32>) outs(%a26 : memref<1x2x4x6x6xf32>)
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a27, %a28 : memref<1x2x3x8x8xf32>, memref<2x4x3x3x3xf32>) outs(%a29 : memref<1x2x4x6x6xf32>)
+  linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a30, %a31 : memref<1x8x8x2x3xf32>, memref<2x4x3x3x3xf32>) outs(%a32 : memref<1x6x6x2x4xf32>)
+  linalg.conv_2d_nhwgc_gfhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a33, %a34, %zero32, %zero32 : memref<1x8x8x2x3xi8>, memref<2x4x3x3x3xi8>, i32, i32) outs(%a35 : memref<1x6x6x2x4xi32>)
+  linalg.conv_2d_ngchw_gfchw_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a36, %a37, %zero32, %zero32 : memref<1x2x3x8x8xi8>, memref<2x4x3x3x3xi8>, i32, i32) outs(%a38 : memref<1x2x4x6x6xi32>)
+  linalg.conv_3d_ndhwc_dhwcf_q {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a39, %a40, %zero32, %zero32 : memref<1x4x4x4x2xi8>, memref<2x2x2x2x3xi8>, i32, i32) outs(%a41 : memref<1x3x3x3x3xi32>)
+  linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a42, %a43 : memref<1x2x4x4x4xf32>, memref<3x2x2x2x2xf32>) outs(%a44 : memref<1x3x3x3x3xf32>)
+  linalg.depthwise_conv_1d_ncw_cw {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a45, %a46 : memref<1x3x8xf32>, memref<3x3xf32>) outs(%a47 : memref<1x3x6xf32>)
+  linalg.depthwise_conv_1d_nwc_wcm {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a48, %a49 : memref<1x8x3xf32>, memref<3x3x2xf32>) outs(%a50 : memref<1x6x3x2xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a51, %a52 : memref<1x3x8x8xf32>, memref<3x3x3xf32>) outs(%a53 : memref<1x3x6x6xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a54, %a55, %zero32, %zero32 : memref<1x8x8x3xi8>, memref<3x3x3xi8>, i32, i32) outs(%a56 : memref<1x6x6x3xi32>)
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a57, %a58 : memref<1x8x8x3xf32>, memref<3x3x3x2xf32>) outs(%a59 : memref<1x6x6x3x2xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwcm_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a60, %a61, %zero32, %zero32 : memref<1x8x8x3xi8>, memref<3x3x3x2xi8>, i32, i32) outs(%a62 : memref<1x6x6x3x2xi32>)
+  linalg.depthwise_conv_3d_ndhwc_dhwc {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a63, %a64 : memref<1x4x4x4x2xf32>, memref<2x2x2x2xf32>) outs(%a65 : memref<1x3x3x3x2xf32>)
+  linalg.depthwise_conv_3d_ncdhw_cdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a66, %a67 : memref<1x2x4x4x4xf32>, memref<2x2x2x2xf32>) outs(%a68 : memref<1x2x3x3x3xf32>)
+  linalg.depthwise_conv_3d_ndhwc_dhwcm {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a69, %a70 : memref<1x4x4x4x2xf32>, memref<2x2x2x2x3xf32>) outs(%a71 : memref<1x3x3x3x2x3xf32>)
+  linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a72, %a73 : memref<1x3x4x4xf32>, memref<2x2xf32>) outs(%a74 : memref<1x3x3x3xf32>)
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a75, %a76 : memref<1x4x4x3xf32>, memref<2x2xf32>) outs(%a77 : memref<1x3x3x3xf32>)
+  linalg.pooling_nhwc_max_unsigned {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a78, %a79 : memref<1x4x4x3xi32>, memref<2x2xi32>) outs(%a80 : memref<1x3x3x3xi32>)
+  linalg.pooling_nhwc_min_unsigned {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a81, %a82 : memref<1x4x4x3xi32>, memref<2x2xi32>) outs(%a83 : memref<1x3x3x3xi32>)
+  linalg.pooling_nwc_sum {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a84, %a85 : memref<1x4x3xf32>, memref<2xf32>) outs(%a86 : memref<1x3x3xf32>)
+  linalg.pooling_ncw_sum {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a87, %a88 : memref<1x3x4xf32>, memref<2xf32>) outs(%a89 : memref<1x3x3xf32>)
+  linalg.pooling_ncw_max {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a90, %a91 : memref<1x3x4xf32>, memref<2xf32>) outs(%a92 : memref<1x3x3xf32>)
+  linalg.pooling_nwc_min {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a93, %a94 : memref<1x4x3xf32>, memref<2xf32>) outs(%a95 : memref<1x3x3xf32>)
+  linalg.pooling_nwc_max_unsigned {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a96, %a97 : memref<1x4x3xi32>, memref<2xi32>) outs(%a98 : memref<1x3x3xi32>)
+  linalg.pooling_nwc_min_unsigned {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a99, %a100 : memref<1x4x3xi32>, memref<2xi32>) outs(%a101 : memref<1x3x3xi32>)
+  linalg.pooling_ndhwc_max {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a102, %a103 : memref<1x4x4x4x2xf32>, memref<2x2x2xf32>) outs(%a104 : memref<1x3x3x3x2xf32>)
+  linalg.pooling_ndhwc_min {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%a105, %a106 : memref<1x4x4x4x2xf32>, memref<2x2x2xf32>) outs(%a107 : memref<1x3x3x3x2xf32>)
+  return
+}
+
+func.func @fill_rng(%o: memref<4x4xf32>) {
+  %min = arith.constant -1.0 : f64
+  %max = arith.constant 1.0 : f64
+  %seed = arith.constant 7 : i32
+  linalg.fill_rng_2d ins(%min, %max, %seed : f64, f64, i32) outs(%o : memref<4x4xf32>)
+  return
+}
+
+// -----
+
 // Left as they are, with a remark: ops on tensors (bufferize first), ops
 // that are not structured (no loop nest), dynamic loop ranges, bodies
-// holding more than scalar arith and math.
+// holding more than scalar arith and math, empty loop ranges.
 // CHECK-LABEL: func.func @left_alone
 // CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x5xf32>
 // CHECK:         linalg.softmax
@@ -351,6 +445,11 @@ func.func @left_alone(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %c: tensor<4x3xf
   %1 = linalg.softmax dimension(1) ins(%0 : tensor<4x3xf32>) outs(%s : tensor<4x3xf32>) -> tensor<4x3xf32>
   // expected-remark @+1 {{left as it is: no TensorIR block computes it (its loop ranges are not static)}}
   linalg.copy ins(%d : memref<?xf32>) outs(%e : memref<?xf32>)
+  %k0 = memref.alloc() : memref<4x0xf32>
+  %k1 = memref.alloc() : memref<0x3xf32>
+  %kc = memref.alloc() : memref<4x3xf32>
+  // expected-remark @+1 {{left as it is: no TensorIR block computes it (a loop range is empty)}}
+  linalg.matmul ins(%k0, %k1 : memref<4x0xf32>, memref<0x3xf32>) outs(%kc : memref<4x3xf32>)
   // expected-remark @+1 {{left as it is: no TensorIR block computes it (its body holds 'tensor.extract', which is not scalar arith or math)}}
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%o : memref<4xf32>) {
   ^bb0(%y: f32):
