@@ -99,9 +99,18 @@ int main(int argc, char **argv) {
   std::string naivePath;
   std::vector<std::pair<std::string, std::string>> kernelPaths;
   int repeat = 10, naiveRepeat = 1;
+  // The host's FMA peak at 1 and 2 threads (bench/run.sh measures it with
+  // tir-fma-peak): each row's share of it.
+  double peak[3] = {0, 0, 0};
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--repeat") {
+    if (flag == "--fma-peak") {
+      if (std::sscanf(value.c_str(), "%lf,%lf", &peak[1], &peak[2]) != 2) {
+        std::fprintf(stderr, "--fma-peak takes GFLOP/s at 1 and 2 threads, "
+                             "as 160.5,310.2\n");
+        return 2;
+      }
+    } else if (flag == "--repeat") {
       repeat = std::max(1, std::atoi(value.c_str()));
     } else if (flag == "--naive-repeat") {
       naiveRepeat = std::max(1, std::atoi(value.c_str()));
@@ -118,7 +127,7 @@ int main(int argc, char **argv) {
   if (naivePath.empty()) {
     std::fprintf(stderr,
                  "usage: %s --naive FILE [--kernel LABEL=FILE]... "
-                 "[--repeat N] [--naive-repeat N]\n",
+                 "[--repeat N] [--naive-repeat N] [--fma-peak P1,P2]\n",
                  argv[0]);
     return 2;
   }
@@ -183,16 +192,24 @@ int main(int argc, char **argv) {
   std::printf("1024x1024x1024 fp32 matmul; min / median of %d runs (naive: "
               "%d)\n\n",
               repeat, naiveRepeat);
+  if (peak[1] > 0)
+    std::printf("FMA peak (tir-fma-peak): %.1f GFLOP/s on 1 thread, %.1f on "
+                "2\n\n",
+                peak[1], peak[2]);
   std::printf("| kernel | threads | min ms | median ms | GFLOP/s (min) | "
-              "vs OpenBLAS |\n");
-  std::printf("|---|---|---|---|---|---|\n");
+              "vs OpenBLAS |%s\n",
+              peak[1] > 0 ? " of FMA peak |" : "");
+  std::printf("|---|---|---|---|---|---|%s\n", peak[1] > 0 ? "---|" : "");
   for (int threads : {1, 2}) {
     openblas_set_num_threads(threads);
     rt::setNumThreads(threads);
     Timing blas = timeIt(sgemm, repeat, threads > 1);
     auto row = [&](const char *name, Timing t) {
-      std::printf("| %s | %d | %.2f | %.2f | %.1f | %.2fx |\n", name, threads,
+      std::printf("| %s | %d | %.2f | %.2f | %.1f | %.2fx |", name, threads,
                   t.minMs, t.medianMs, gflops(t.minMs), blas.minMs / t.minMs);
+      if (peak[threads] > 0)
+        std::printf(" %.0f%% |", 100 * gflops(t.minMs) / peak[threads]);
+      std::printf("\n");
     };
     row("OpenBLAS cblas_sgemm", blas);
     for (auto &[label, module] : kernels) {
