@@ -27,9 +27,9 @@ int main() {
   for (int rep = 0; rep < 5; ++rep) {
     auto start = std::chrono::steady_clock::now();
     once();
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count();
+    double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     best = std::max(best, 2.0 * n * n * n / s / 1e9);
   }
   std::printf("sgemm %.1f %s\n", best, openblas_get_corename());

@@ -78,7 +78,8 @@ int main() {
   int two = std::min(2u, cores);
 #ifdef __AVX512F__
   auto z = [](long n) { return chains<__m512, fma512, set512>(n); };
-  std::printf("fma-peak zmm %.1f %.1f\n", measure(1, 16, z), measure(two, 16, z));
+  std::printf("fma-peak zmm %.1f %.1f\n", measure(1, 16, z),
+              measure(two, 16, z));
 #endif
   auto y = [](long n) { return chains<__m256, fma256, set256>(n); };
   std::printf("fma-peak ymm %.1f %.1f\n", measure(1, 8, y), measure(two, 8, y));
