@@ -168,6 +168,15 @@ int32_t tirModuleTarget(const tirModule *module) {
                                                       : TIR_DEVICE_CPU;
 }
 
+/// 0 when `ok`, else 1 with `error` as the last error (the C API's int
+/// status).
+static int status(bool ok, const std::string &error) {
+  if (ok)
+    return 0;
+  setError(error);
+  return 1;
+}
+
 int32_t tirCudaDeviceCount(void) {
   std::string error;
   int count = rt::cuda::deviceCount(error);
@@ -186,10 +195,8 @@ void *tirCudaAlloc(int32_t deviceId, size_t bytes) {
 
 int tirCudaFree(int32_t deviceId, void *data) {
   std::string error;
-  if (rt::cuda::release(deviceId, data, error))
-    return 0;
-  setError(error);
-  return 1;
+  bool ok = rt::cuda::release(deviceId, data, error);
+  return status(ok, error);
 }
 
 static bool deviceOf(int32_t type, int32_t id, rt::Device &device,
@@ -216,10 +223,8 @@ int tirCopy(void *dst, int32_t dstType, int32_t dstId, const void *src,
     return 1;
   }
   std::string error;
-  if (rt::cuda::copy(dst, to, src, from, bytes, error))
-    return 0;
-  setError(error);
-  return 1;
+  bool ok = rt::cuda::copy(dst, to, src, from, bytes, error);
+  return status(ok, error);
 }
 
 void *tirCudaStreamCreate(int32_t deviceId) {
@@ -232,10 +237,8 @@ void *tirCudaStreamCreate(int32_t deviceId) {
 
 int tirCudaStreamDestroy(int32_t deviceId, void *stream) {
   std::string error;
-  if (rt::cuda::destroyStream(deviceId, stream, error))
-    return 0;
-  setError(error);
-  return 1;
+  bool ok = rt::cuda::destroyStream(deviceId, stream, error);
+  return status(ok, error);
 }
 
 void tirCudaSetStream(int32_t deviceId, void *stream) {
@@ -244,18 +247,14 @@ void tirCudaSetStream(int32_t deviceId, void *stream) {
 
 int tirCudaStreamSynchronize(int32_t deviceId, void *stream) {
   std::string error;
-  if (rt::cuda::synchronizeStream(deviceId, stream, error))
-    return 0;
-  setError(error);
-  return 1;
+  bool ok = rt::cuda::synchronizeStream(deviceId, stream, error);
+  return status(ok, error);
 }
 
 int tirCudaSynchronize(int32_t deviceId) {
   std::string error;
-  if (rt::cuda::synchronize(deviceId, error))
-    return 0;
-  setError(error);
-  return 1;
+  bool ok = rt::cuda::synchronize(deviceId, error);
+  return status(ok, error);
 }
 
 int tirModuleTimeCall(tirModule *module, const char *function,

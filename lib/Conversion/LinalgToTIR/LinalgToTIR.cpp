@@ -169,6 +169,15 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
   return block;
 }
 
+/// `base`, or `base_1`, `base_2`, ... the first not in `taken` (now taken).
+static std::string takeUniqueName(llvm::StringSet<> &taken, StringRef base) {
+  std::string name = base.str();
+  for (int n = 1; taken.contains(name); ++n)
+    name = (base + "_" + Twine(n)).str();
+  taken.insert(name);
+  return name;
+}
+
 /// The buffers bufferization allocated in a function's body for values
 /// between converted ops become the function's tir.alloc_buffer (TVM's
 /// intermediates), named after the block that writes them: memref.alloc
@@ -207,10 +216,8 @@ static void allocsToBuffers(FunctionOpInterface func) {
       if (auto block = store->getParentOfType<BlockOp>())
         writer = block.getBlockName().str();
     });
-    std::string name = writer.empty() ? "buffer" : writer;
-    for (int n = 1; taken.contains(name); ++n)
-      name = (writer.empty() ? "buffer" : writer) + "_" + std::to_string(n);
-    taken.insert(name);
+    std::string name =
+        takeUniqueName(taken, writer.empty() ? "buffer" : writer);
     auto buffer =
         AllocBufferOp::create(builder, alloc.getLoc(), type, ValueRange(),
                               builder.getStringAttr(name), nullptr);
@@ -419,11 +426,7 @@ struct ConvertLinalgToTIRPass
       llvm::StringSet<> &taken = blockNames[func];
       if (taken.empty() && func)
         func->walk([&](BlockOp block) { taken.insert(block.getBlockName()); });
-      std::string unique = names.block;
-      for (int n = 1; taken.contains(unique); ++n)
-        unique = names.block + "_" + std::to_string(n);
-      taken.insert(unique);
-      names.block = unique;
+      names.block = takeUniqueName(taken, names.block);
       buildLinalgBlock(builder, op.getLoc(), op, names.block, op.getDpsInputs(),
                        op.getDpsInits(), inits[op], names.axes);
       converted.insert(func);

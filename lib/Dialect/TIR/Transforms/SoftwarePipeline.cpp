@@ -33,18 +33,22 @@ static std::string loopName(ForOp loop) {
   return loop.getVarName().value_or("").str();
 }
 
-std::string SoftwarePipeline::describe(unsigned i) const {
+/// What a diagnostic calls a statement: its blocks' names, quoted (the
+/// op's name when it holds no block).
+static std::string blockNames(Operation *stmt) {
   SmallVector<std::string> names;
-  statements[i]->walk<WalkOrder::PreOrder>([&](BlockOp block) {
+  stmt->walk<WalkOrder::PreOrder>([&](BlockOp block) {
     std::string name = ("'" + block.getBlockName() + "'").str();
     if (!llvm::is_contained(names, name))
       names.push_back(name);
   });
-  std::string text = "statement " + std::to_string(i) + " (";
-  text += names.empty()
-              ? ("'" + statements[i]->getName().getStringRef() + "'").str()
-              : llvm::join(names, ", ");
-  return text + ", stage " + std::to_string(stages[i]) + ", order " +
+  return names.empty() ? ("'" + stmt->getName().getStringRef() + "'").str()
+                       : llvm::join(names, ", ");
+}
+
+std::string SoftwarePipeline::describe(unsigned i) const {
+  return "statement " + std::to_string(i) + " (" + blockNames(statements[i]) +
+         ", stage " + std::to_string(stages[i]) + ", order " +
          std::to_string(orders[i]) + ")";
 }
 
@@ -91,15 +95,8 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
   };
   auto statementList = [&]() {
     std::string text;
-    for (unsigned i = 0, e = p.statements.size(); i < e; ++i) {
-      SmallVector<std::string> names;
-      p.statements[i]->walk<WalkOrder::PreOrder>([&](BlockOp block) {
-        names.push_back(("'" + block.getBlockName() + "'").str());
-      });
-      text += (i ? "; " : "") +
-              (names.empty() ? p.statements[i]->getName().getStringRef().str()
-                             : llvm::join(names, ", "));
-    }
+    for (auto [i, stmt] : llvm::enumerate(p.statements))
+      text += (i ? "; " : "") + blockNames(stmt);
     return text;
   };
   DictionaryAttr annotations = loop.getAnnotationsAttr();
@@ -142,8 +139,7 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
                       << "') gives a value other ops use";
   for (Operation *alloc : p.allocations)
     for (Value size : alloc->getOperands())
-      if (loop->isAncestor(size.getParentBlock()->getParentOp()) ||
-          (size.getDefiningOp() && loop->isAncestor(size.getDefiningOp())))
+      if (loop->isAncestor(size.getParentBlock()->getParentOp()))
         return refuse() << "the size of buffer '"
                         << getBufferName(alloc->getResult(0))
                         << "' is computed in the loop";
@@ -188,14 +184,12 @@ struct BufferUse {
 };
 } // namespace
 
-static Value storageOf(Value v) { return getBufferStorage(v); }
-
 /// Whether `buffer` reaches its memory through tir.match_buffer only (the
 /// blocks' regions then describe the accesses).
 static bool isDirect(Value buffer) {
   while (auto match = buffer.getDefiningOp<MatchBufferOp>())
     buffer = match.getSource();
-  return buffer == storageOf(buffer);
+  return buffer == getBufferStorage(buffer);
 }
 
 /// The key standing for memory that ops of unknown effects (a tir.call
@@ -215,7 +209,7 @@ collectUses(const SoftwarePipeline &p) {
     bool touchesAll = false;
     auto note = [&, i = i, stmt = stmt](Value buffer, bool reads, bool writes,
                                         Operation *at, StringRef why = "") {
-      Value storage = storageOf(buffer);
+      Value storage = getBufferStorage(buffer);
       Operation *def = storage.getDefiningOp();
       if (!def)
         def = storage.getParentBlock()->getParentOp();
@@ -527,13 +521,13 @@ mlir::tir::countPipelineVersions(const SoftwarePipeline &pipeline) {
       if (block.hasAccessRegions()) {
         if (index.getInt() >= 0 &&
             index.getInt() < static_cast<int64_t>(writes.size()))
-          written = storageOf(writes[index.getInt()]);
+          written = getBufferStorage(writes[index.getInt()]);
       } else {
         // Without regions: the index counts the buffers its stores write,
         // in the order of their first store.
         SmallVector<Value> stored;
         block.walk([&](StoreOp store) {
-          Value storage = storageOf(store.getBuffer());
+          Value storage = getBufferStorage(store.getBuffer());
           if (!llvm::is_contained(stored, storage))
             stored.push_back(storage);
         });
