@@ -195,6 +195,12 @@ static void allocsToBuffers(FunctionOpInterface func) {
   for (Operation &op : body)
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
       allocs.push_back(alloc);
+  // Each buffer is named after the block that writes it first.
+  llvm::DenseMap<Value, std::string> firstWriter;
+  func->walk([&](StoreOp store) {
+    if (auto block = store->getParentOfType<BlockOp>())
+      firstWriter.try_emplace(store.getBuffer(), block.getBlockName().str());
+  });
   OpBuilder builder = OpBuilder::atBlockBegin(&body);
   for (memref::AllocOp alloc : allocs) {
     MemRefType type = alloc.getType();
@@ -208,14 +214,7 @@ static void allocsToBuffers(FunctionOpInterface func) {
     });
     if (!onlyTIR || !used)
       continue;
-    // Named after the block that writes it first.
-    std::string writer;
-    func->walk([&](StoreOp store) {
-      if (!writer.empty() || store.getBuffer() != alloc.getResult())
-        return;
-      if (auto block = store->getParentOfType<BlockOp>())
-        writer = block.getBlockName().str();
-    });
+    std::string writer = firstWriter.lookup(alloc.getResult());
     std::string name =
         takeUniqueName(taken, writer.empty() ? "buffer" : writer);
     auto buffer =

@@ -56,6 +56,7 @@ public:
   }
 
   int64_t getUnroll() const { return unroll; }
+  ArrayRef<int64_t> getVersions() const { return versions; }
 
   void run() {
     ForOp loop = p.loop;
@@ -205,7 +206,7 @@ mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
         << loop.getVarName().value_or("")
         << "' cannot be software-pipelined: its buffers of one iteration "
            "need ";
-    llvm::interleaveComma(countPipelineVersions(pipeline), diag);
+    llvm::interleaveComma(emitter.getVersions(), diag);
     return diag << " copies, which would unroll the steady loop "
                 << emitter.getUnroll() << " times (at most "
                 << kMaxPipelineUnroll
