@@ -7,6 +7,7 @@
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -68,7 +69,54 @@ static bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
+/// Whether `text` at `pos` holds a well-formed list of integers
+/// (`[]`, `[1, -2]`), trivia allowed between the tokens.
+static bool isIntegerList(llvm::StringRef text, size_t pos) {
+  pos = skipTrivia(text, pos);
+  if (pos >= text.size() || text[pos] != '[')
+    return false;
+  pos = skipTrivia(text, pos + 1);
+  if (pos < text.size() && text[pos] == ']')
+    return true;
+  while (true) {
+    if (pos < text.size() && text[pos] == '-')
+      ++pos;
+    size_t digits = pos;
+    while (pos < text.size() && llvm::isDigit(text[pos]))
+      ++pos;
+    if (pos == digits)
+      return false;
+    pos = skipTrivia(text, pos);
+    if (pos >= text.size())
+      return false;
+    if (text[pos] == ']')
+      return true;
+    if (text[pos] != ',')
+      return false;
+    pos = skipTrivia(text, pos + 1);
+  }
+}
+
 bool mlir::tir::fuzz::reachesKnownUpstreamCrash(llvm::StringRef text) {
+  // MLIR 22: linalg.transpose / broadcast / reduce parse their
+  // `permutation = [...]` / `dimensions = [...]` through a helper that sets
+  // the attribute it failed to parse (null) and segfaults on anything but
+  // a well-formed integer list (`[1,]`, `[1 0]`, `1`). See
+  // docs/reliability.md.
+  if (text.contains("linalg.transpose") || text.contains("linalg.broadcast") ||
+      text.contains("linalg.reduce"))
+    for (llvm::StringRef key : {"permutation", "dimensions"})
+      for (size_t pos = text.find(key); pos != llvm::StringRef::npos;
+           pos = text.find(key, pos + 1)) {
+        size_t end = pos + key.size();
+        if ((pos > 0 && isIdentifierChar(text[pos - 1])) ||
+            (end < text.size() && isIdentifierChar(text[end])))
+          continue;
+        size_t eq = skipTrivia(text, end);
+        if (eq < text.size() && text[eq] == '=' && !isIntegerList(text, eq + 1))
+          return true;
+      }
+
   // MLIR 22: a dense array attribute of `index` elements (`array<index>`,
   // `array<index: 1, 2>`) segfaults in Parser::parseDenseArrayAttr, which
   // takes the bit width of any int-or-index-or-float type
