@@ -19,14 +19,17 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // Parameters a schedule re-laid out keep their declared types (copies in
   // and out); assumptions (facts for the analyses on tir) compute nothing:
   // dropped.
-  // Loops above a predicated block first get the range it allows (LLVM
-  // would otherwise unroll the iterations it cuts off, at great cost).
+  // Tiled loops are cut so that their main parts need no predicate (the
+  // tails keep it); loops above a predicated block then get the range it
+  // allows (LLVM would otherwise unroll the iterations it cuts off, at
+  // great cost).
   // Graph functions (on tensors, calling prim_funcs) become allocations,
   // calls and frees first; a module of prim_funcs only is left as it is.
   pm.addPass(createTIRLegalizeOpsPass());
   pm.addPass(createTIRBufferizeGraphPass());
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
+  pm.addPass(createTIRPartitionLoopsPass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());
   pm.addPass(createTIRInjectSoftwarePipelinePass());
   ConvertTIRToSCFPassOptions toSCF;

@@ -13,7 +13,7 @@ from ..ir.transform import PassInfo, Pass, make_pass_decorator, mlir_pass
 
 __all__ = ["PrimFuncPass", "prim_func_pass", "InferAccessRegions", "LowerInitBlock",
            "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops",
-           "CheckBounds", "Canonicalize", "DisableVectorize", "LOWER_PHASES"]
+           "LoopPartition", "CheckBounds", "Canonicalize", "DisableVectorize", "LOWER_PHASES"]
 
 
 class PrimFuncPass(Pass):
@@ -69,6 +69,10 @@ RestoreDeclaredLayouts = _cxx("tir-restore-declared-layouts", "RestoreDeclaredLa
                               "Gives re-laid-out parameters their declared signature back")
 NarrowPredicatedLoops = _cxx("tir-narrow-predicated-loops", "NarrowPredicatedLoops",
                              "Gives loops above a predicated block the range it allows")
+# TVM partitions only where tir.LoopPartition's partition_const_loop is set
+# (off by default); tir's CPU build always runs it (docs/lowering.md).
+LoopPartition = _cxx("tir-partition-loops", "LoopPartition",
+                     "Cuts tiled loops so that their main parts need no predicate")
 CheckBounds = _cxx("tir-check-bounds", "CheckBounds",
                    "Warns about accesses that can fall outside their buffer")
 Canonicalize = _cxx("canonicalize", "Canonicalize", "Folds constants and simplifies")

@@ -181,6 +181,44 @@ def TIRNarrowPredicatedLoopsPass : Pass<"tir-narrow-predicated-loops"> {
   let dependentDialects = [];
 }
 
+def TIRPartitionLoopsPass : Pass<"tir-partition-loops"> {
+  let summary = "Cut tiled loops so that their main parts need no predicate";
+  let description = [{
+    TVM's LoopPartition. A split that does not divide its loop leaves a
+    `where` on the block it tiles, evaluated at every iteration; in an
+    unrolled or vectorized nest it keeps LLVM from holding an accumulator
+    in registers and from using full vectors. Each serial, parallel,
+    unrolled or vectorized loop with constant bounds (outermost first) is
+    cut where a conjunct of a predicate of a block under it changes from
+    holding for every value of the block's other inputs to possibly
+    failing, or from possibly holding to never holding; both parts are cut
+    again, so the loops inside a tail see its narrow range. Then conjuncts that hold
+    over the ranges of their inputs are dropped, blocks whose predicate
+    can never hold are erased, and so are the loops left empty.
+
+    ```mlir
+    tir.for %o = 0 to 4 {
+      tir.for %i = 0 to 32 {
+        tir.block "B"(%v = spatial(100, %o * 32 + %i)) where(%o * 32 + %i < 100) {
+    // becomes
+    tir.for %o = 0 to 3 {
+      tir.for %i = 0 to 32 {
+        tir.block "B"(%v = spatial(100, %o * 32 + %i)) {
+    tir.for %o = 3 to 4 {
+      tir.for %i = 0 to 4 {
+        tir.block "B"(%v = spatial(100, %o * 32 + %i)) {
+    ```
+
+    A vectorized loop whose last lanes never run becomes a narrower one
+    (no masked accesses); thread-bound loops keep their extents; nothing
+    in a loop annotated for software pipelining is cut; only predicates
+    of one conjunction of affine constraints (no `condition`) guide cuts. A function gets at most 128 cuts (each
+    copies a loop nest). Run by `--tir-lower-to-llvm` before
+    `--tir-narrow-predicated-loops`.
+  }];
+  let dependentDialects = [];
+}
+
 def TIRInjectSoftwarePipelinePass : Pass<"tir-inject-software-pipeline"> {
   let summary = "Overlap the iterations of loops annotated for software pipelining";
   let description = [{
