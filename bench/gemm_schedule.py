@@ -1,13 +1,32 @@
-"""The CPU GEMM schedule of bench/matmul_primitives_schedule.mlir, written
-once for both TVM's Python API and tir's (tensorir answers `import tvm`):
-cache_write "local" (the accumulator tile), cache_read "global" of B laid
-out as panels of `nr` columns, tiles of mr x nr with the k loop inside,
-packing at the panel loop, the tile loop parallel, the inner loops
-unrolled and vectorized by 16. bench/gemm_peers.py builds it with each."""
+"""CPU GEMM schedules written once for TVM's Python API and tir's (tensorir
+answers `import tvm`); bench/cpu_peers.py builds them with each.
+
+`schedule` is bench/matmul_primitives_schedule.mlir's: cache_write "local"
+(the accumulator tile), cache_read "global" of B laid out as panels of `nr`
+columns, tiles of mr x nr with the whole k loop inside, packing at the panel
+loop, the tile loop parallel, the inner loops unrolled and vectorized.
+
+`schedule_packed` is GotoBLAS's loop nest written in primitives: A and B
+packed once into micro-panels (cache_read + transform_layout, padded with
+zeros where a tile overhangs), then for each block of nc columns and each
+block of kc of the reduction, the rows in blocks of mc (parallel), and in
+them micro-tiles of mr x nr: the B block (kc x nc) stays in L2 for all rows,
+a B micro-panel (kc x nr) and the A block (mc x kc) in L1 while the mc / mr
+micro-tiles of the block use them, and each micro-tile's accumulators in
+vector registers across its block of k (rows unrolled, columns unrolled into
+vectors; LLVM keeps the tile of C in registers across the k loop). C is
+zeroed once (decompose_reduction at the k-block loop). `host_tiles` picks
+the sizes from the host's vector width and cache sizes.
+"""
+import os
 
 
-def schedule(tvm, func, get_block, mr=8, nr=32):
-    sch = tvm.s_tir.Schedule(func) if hasattr(tvm, "s_tir") else tvm.tir.Schedule(func)
+def _schedule(tvm, func):
+    return tvm.s_tir.Schedule(func) if hasattr(tvm, "s_tir") else tvm.tir.Schedule(func)
+
+
+def schedule(tvm, func, get_block, mr=8, nr=32, lanes=16):
+    sch = _schedule(tvm, func)
     c = getattr(sch, get_block)("C")
     wb = sch.cache_write(c, 0, "local")
     pack = sch.cache_read(c, 1, "global")
@@ -20,18 +39,137 @@ def schedule(tvm, func, get_block, mr=8, nr=32):
     sch.compute_at(pack, j0)
     sch.reverse_compute_at(wb, i0)
     sch.parallel(i0)
-    j1a, j1b = sch.split(j1, [nr // 16, 16])
+    j1a, j1b = sch.split(j1, [nr // lanes, lanes])
     sch.unroll(i1)
     sch.unroll(j1a)
     sch.vectorize(j1b)
     sch.decompose_reduction(c, k)
     loops = sch.get_loops(pack)
-    a1, a2 = sch.split(loops[-1], [nr // 16, 16])
+    a1, a2 = sch.split(loops[-1], [nr // lanes, lanes])
     sch.unroll(a1)
     sch.vectorize(a2)
     loops = sch.get_loops(wb)
-    b1, b2 = sch.split(loops[-1], [nr // 16, 16])
+    b1, b2 = sch.split(loops[-1], [nr // lanes, lanes])
     sch.unroll(loops[-2])
     sch.unroll(b1)
     sch.vectorize(b2)
     return sch.mod
+
+
+def host_tiles(shape, lanes=None, l1=None, l2=None):
+    """Tile sizes for C[M, N] += A[M, K] B[K, N] of `shape` (M, N, K) on
+    this host: (mr, nr, mc, nc, kc, lanes).
+
+    The micro-tile holds mr x nr accumulators in three quarters of the
+    vector registers (AVX-512: 32 registers of 16 lanes, 6 x 64; AVX2: 16
+    of 8 lanes, 6 x 16 in twelve), the rest holding a row of B and a
+    broadcast element of A. kc makes a B micro-panel (kc x nr) two thirds
+    of L1, mc makes the A block (mc x kc) half of it, nc makes the B block
+    (kc x nc) a quarter of L2 (see _fit for how each meets the problem's
+    size). On an Ice Lake server (48 KiB L1, 1.25 MiB L2): 6 x 64, mc 48,
+    kc 128, nc 512."""
+    m, n, k = shape
+    if lanes is None:
+        lanes = 16 if _cpu_flag("avx512f") else 8
+    l1 = l1 or _cache_bytes(1, 32 * 1024)
+    l2 = l2 or _cache_bytes(2, 1024 * 1024)
+    mr, nr = (6, 4 * lanes) if lanes >= 16 else (6, 2 * lanes)
+    kc = _fit(k, l1 * 2 // 3 // (nr * 4), 16)
+    mc = _fit(m, l1 // 2 // (kc * 4), mr)
+    nc = _fit(n, l2 // 4 // (kc * 4), nr)
+    return mr, nr, mc, nc, kc, lanes
+
+
+def _fit(extent, target, step):
+    """A multiple of `step` near `target` for a loop of `extent`: the
+    largest in [target / 2, target] that divides `extent`, else `target`
+    rounded down to `step` (the loop then has a tail that
+    --tir-partition-loops gives a part of its own); never more than
+    `extent` rounded up to `step`."""
+    top = min(max(step, target // step * step), -(-extent // step) * step)
+    for size in range(top, max(step, top // 2) - 1, -step):
+        if extent % size == 0:
+            return size
+    return top
+
+
+def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
+    """The GotoBLAS nest of the module docstring. `func` computes block "C"
+    as C[i, j] += A[i, k] * B[k, j] with i, j, k over `shape` (M, N, K),
+    or, batched, C[b, i, j] += A[b, i, k] * B[b, k, j] over (batch, M, N,
+    K): then each batch is one such nest, the batches parallel when there
+    are at least `threads` of them."""
+    batched = len(shape) == 4
+    m, n, k_extent = shape[-3:]
+    mr, nr, mc, nc, kc, lanes = tiles or host_tiles(shape[-3:])
+    sch = _schedule(tvm, func)
+    c = getattr(sch, get_block)("C")
+    packs = []
+    for index, (extent, tile, to_panel) in enumerate(
+            ((m, mr, lambda i, k: (i // mr, k, i % mr)),
+             (n, nr, lambda k, j: (j // nr, k, j % nr)))):
+        pack = sch.cache_read(c, index, "global")
+        index_map = _batched(to_panel) if batched else to_panel
+        if extent % tile == 0:
+            sch.transform_layout(pack, ("write", 0), index_map)
+            sch.transform_block_layout(pack, index_map)
+        else:
+            sch.transform_layout(pack, ("write", 0), index_map, pad_value=0.0)
+        packs.append((pack, index == 1 and extent % tile == 0))
+    loops = sch.get_loops(c)
+    i, j, k = loops[-3:]
+    i0, i2, i3 = sch.split(i, [None, mc // mr, mr])
+    j0, j2, j3 = sch.split(j, [None, nc // nr, nr])
+    k0, k1 = sch.split(k, [None, kc])
+    sch.reorder(*loops[:-3], j0, k0, i0, j2, i2, k1, i3, j3)
+    batch_parallel = batched and shape[0] >= threads
+    sch.parallel(loops[0] if batch_parallel else i0)
+    j3a, j3b = sch.split(j3, [nr // lanes, lanes])
+    sch.unroll(i3)
+    sch.unroll(j3a)
+    sch.vectorize(j3b)
+    init = sch.decompose_reduction(c, k0)
+    for pack, rows_of_panel in packs:
+        loops = sch.get_loops(pack)
+        sch.parallel(loops[0])
+        if rows_of_panel:  # a row of a B panel: nr contiguous elements
+            _, inner = sch.split(loops[-1], [None, lanes])
+            sch.vectorize(inner)
+    if nc % lanes == 0:
+        _, inner = sch.split(sch.get_loops(init)[-1], [None, lanes])
+        sch.vectorize(inner)
+    return sch.mod
+
+
+def _batched(index_map):
+    """`index_map` of (x, y) with a leading batch dimension kept as it is."""
+    return lambda b, x, y: (b, *index_map(x, y))
+
+
+def _cpu_flag(flag):
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and flag in line.split() for line in f)
+    except OSError:
+        return False
+
+
+def _cache_bytes(level, default):
+    """The per-core data (or unified) cache of `level` from sysfs."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in sorted(os.listdir(base)):
+            path = os.path.join(base, entry)
+            with open(os.path.join(path, "level")) as f:
+                if int(f.read()) != level:
+                    continue
+            with open(os.path.join(path, "type")) as f:
+                if f.read().strip() not in ("Data", "Unified"):
+                    continue
+            with open(os.path.join(path, "size")) as f:
+                text = f.read().strip()
+            scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1], 1)
+            return int(text.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        pass
+    return default

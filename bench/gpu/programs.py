@@ -44,6 +44,22 @@ def matmul(m, n, k):
     return gemm
 
 
+def batch_matmul(batch, m, n, k):
+    """C[b] = A[b] @ B[b] for `batch` pairs (attention's scores and
+    context products)."""
+    @T.prim_func
+    def bmm(A: T.Buffer((batch, m, k), "float32"), B: T.Buffer((batch, k, n), "float32"),
+            C: T.Buffer((batch, m, n), "float32")):
+        T.func_attr({"global_symbol": "bmm", "tir.noalias": True})
+        for b, i, j, r in T.grid(batch, m, n, k):
+            with T.block("C"):
+                vb, vi, vj, vk = T.axis.remap("SSSR", [b, i, j, r])
+                with T.init():
+                    C[vb, vi, vj] = T.float32(0)
+                C[vb, vi, vj] = C[vb, vi, vj] + A[vb, vi, vk] * B[vb, vk, vj]
+    return bmm
+
+
 def schedule_matmul_naive(func, tile=16):
     """One thread per element of C, blocks of tile x tile threads."""
     sch = tvm.tir.Schedule(func)

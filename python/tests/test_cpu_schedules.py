@@ -1,0 +1,76 @@
+"""The CPU schedules bench/cpu_peers.py times (bench/gemm_schedule.py's
+schedule_packed for GEMM and batch matmul, bench/conv_schedule.py's
+schedule_conv) compute what the unscheduled programs do, at sizes their
+tiles divide and sizes they do not, and the tile picker stays within the
+problem and the host's registers."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir.script import tir as T
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
+import conv_schedule  # noqa: E402
+import gemm_schedule  # noqa: E402
+import programs  # noqa: E402
+
+
+def run(mod, name, *arrays, out_shape):
+    out = tvm.nd.array(np.full(out_shape, np.nan, "float32"))
+    tvm.build(mod)[name](*(tvm.nd.array(a) for a in arrays), out)
+    return out.numpy()
+
+
+@pytest.mark.parametrize("shape", [(2, 48, 64, 32), (3, 33, 17, 70), (1, 7, 100, 5)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_matmul(shape, threads):
+    rng = np.random.default_rng(2)
+    b, m, n, k = shape
+    a = rng.standard_normal((b, m, k)).astype("float32")
+    w = rng.standard_normal((b, k, n)).astype("float32")
+    tiles = (6, 32, 12, 64, 16, 16)
+    mod = gemm_schedule.schedule_packed(tvm, programs.batch_matmul(*shape), "get_block", shape,
+                                        tiles=tiles, threads=threads)
+    got = run(mod, "bmm", a, w, out_shape=(b, m, n))
+    np.testing.assert_allclose(got, a.astype("float64") @ w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(1, 8, 10, 16, 32, 3, 3), (1, 3, 7, 8, 64, 5, 5),
+                                   (2, 4, 6, 24, 32, 1, 1)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_conv2d(shape):
+    n, c, h, w, f, kh, kw = shape
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((n, c, h, w)).astype("float32")
+    wt = rng.standard_normal((f, c, kh, kw)).astype("float32")
+    func = conv_schedule.conv2d_nchw(T, *shape)
+    expected = run(func, "conv", x, wt, out_shape=(n, f, h, w))
+    got = run(conv_schedule.schedule_conv(tvm, func, "get_block"), "conv", x, wt,
+              out_shape=(n, f, h, w))
+    padded = np.pad(x, ((0, 0), (0, 0), (kh // 2, kh // 2), (kw // 2, kw // 2)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (kh, kw), axis=(2, 3))
+    reference = np.einsum("nchwij,fcij->nfhw", windows.astype("float64"), wt)
+    np.testing.assert_allclose(expected, reference, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (1000, 1000, 1000), (127, 255, 63),
+                                   (5, 3, 2)])
+@pytest.mark.parametrize("host", [(16, 48 * 1024, 1280 * 1024), (8, 32 * 1024, 256 * 1024)])
+def test_host_tiles(shape, host):
+    lanes, l1, l2 = host
+    mr, nr, mc, nc, kc, got_lanes = gemm_schedule.host_tiles(shape, lanes, l1, l2)
+    m, n, k = shape
+    assert got_lanes == lanes and nr % lanes == 0
+    # Accumulators, a row of B and a broadcast element fit the registers.
+    registers = 32 if lanes == 16 else 16
+    assert mr * nr // lanes + nr // lanes + 1 <= registers
+    assert mc % mr == 0 and nc % nr == 0 and kc % 16 == 0
+    assert mc <= -(-m // mr) * mr and nc <= -(-n // nr) * nr and kc <= -(-k // 16) * 16
