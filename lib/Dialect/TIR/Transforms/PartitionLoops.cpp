@@ -110,9 +110,8 @@ dependenceOn(AffineExpr expr, ValueRange values, Value iv,
   auto coefficient = dyn_cast<AffineConstantExpr>(diff);
   if (!coefficient || coefficient.getValue() == 0)
     return std::nullopt;
-  std::optional<Interval> rest =
-      evaluateRange(simplifyAffineExpr(expr.replaceDims(zeroed), n, 0),
-                    restRanges);
+  std::optional<Interval> rest = evaluateRange(
+      simplifyAffineExpr(expr.replaceDims(zeroed), n, 0), restRanges);
   if (!rest)
     return std::nullopt;
   return LinearDependence{coefficient.getValue(), *rest};
@@ -162,8 +161,8 @@ static std::optional<int64_t> findCut(ForOp loop) {
         offer(floorDiv(dep->rest.lo, -a) + 1); // holds below
         offer(floorDiv(dep->rest.hi, -a) + 1); // never holds from here
       } else {
-        offer(ceilDiv(-dep->rest.lo, a));      // holds from here
-        offer(ceilDiv(-dep->rest.hi, a));      // never holds below
+        offer(ceilDiv(-dep->rest.lo, a)); // holds from here
+        offer(ceilDiv(-dep->rest.hi, a)); // never holds below
       }
     }
   });
@@ -210,8 +209,7 @@ static bool simplifyPredicate(BlockOp block) {
   ranges.resize(set.getNumInputs());
   SmallVector<AffineExpr> kept;
   SmallVector<bool> keptEq;
-  for (auto [expr, isEq] :
-       llvm::zip(set.getConstraints(), set.getEqFlags())) {
+  for (auto [expr, isEq] : llvm::zip(set.getConstraints(), set.getEqFlags())) {
     std::optional<Interval> range =
         evaluateRange(expr, ArrayRef(ranges).take_front(set.getNumDims()),
                       ArrayRef(ranges).drop_front(set.getNumDims()));
@@ -230,10 +228,10 @@ static bool simplifyPredicate(BlockOp block) {
     block.removePredicateAttr();
     return true;
   }
-  IntegerSet reduced = IntegerSet::get(set.getNumDims(), set.getNumSymbols(),
-                                       kept, keptEq);
-  block.setPredicateAttr(ArrayAttr::get(block.getContext(),
-                                        {IntegerSetAttr::get(reduced)}));
+  IntegerSet reduced =
+      IntegerSet::get(set.getNumDims(), set.getNumSymbols(), kept, keptEq);
+  block.setPredicateAttr(
+      ArrayAttr::get(block.getContext(), {IntegerSetAttr::get(reduced)}));
   return true;
 }
 
