@@ -37,6 +37,8 @@
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRPARTITIONLOOPSPASS
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
@@ -62,12 +64,6 @@ static bool isCuttable(ForOp loop) {
     return false;
   return loop.getConstantLowerBound() && loop.getConstantUpperBound();
 }
-
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 /// How constraint `expr >= 0` of `block` (over its binding values) depends
 /// on `iv`: expr = a * iv + rest, with the range of rest over the current
@@ -158,11 +154,12 @@ static std::optional<int64_t> findCut(ForOp loop) {
       // a * x + rest >= 0 for every rest when a * x + rest.lo >= 0, and
       // for none when a * x + rest.hi < 0.
       if (a < 0) {
-        offer(floorDiv(dep->rest.lo, -a) + 1); // holds below
-        offer(floorDiv(dep->rest.hi, -a) + 1); // never holds from here
+        // It holds below the first cut, and never holds from the second.
+        offer(llvm::divideFloorSigned(dep->rest.lo, -a) + 1);
+        offer(llvm::divideFloorSigned(dep->rest.hi, -a) + 1);
       } else {
-        offer(ceilDiv(-dep->rest.lo, a)); // holds from here
-        offer(ceilDiv(-dep->rest.hi, a)); // never holds below
+        offer(llvm::divideCeilSigned(-dep->rest.lo, a)); // holds from here
+        offer(llvm::divideCeilSigned(-dep->rest.hi, a)); // never holds below
       }
     }
   });
