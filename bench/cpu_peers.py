@@ -3,12 +3,13 @@ the host's FMA peak (bench/fma_peak.cpp), OpenBLAS at its best here (its core
 type chosen by measuring; GEMM only), PyTorch (Debian's python3-torch),
 Apache TVM (the apache-tvm wheel from PyPI in a virtual environment under
 the build folder, never a dependency of the package) building the same
-schedule as tir (bench/gemm_schedule.py's schedule_packed), and tir; at 1
-and 2 threads, for square and odd GEMMs and attention's batch matmuls; then
+schedule as tir (bench/gemm_schedule.py's schedule_packed), the GEMM through
+upstream MLIR (linalg and a transform schedule, bench/mlir_peer.py; sizes its
+tiles divide), and tir; at 1 and 2 threads, for square and odd GEMMs and attention's batch matmuls; then
 what scheduling and building cost.
 
     /usr/bin/python3 bench/cpu_peers.py [--sizes 1024,2048,1000,127x255x63]
-        [--bmm 12x128x128x64,16x512x512x64] [--threads 1,2] [--no-tvm] [--naive]
+        [--bmm 12x128x128x64,16x512x512x64] [--threads 1,2] [--no-tvm] [--no-mlir] [--naive]
 
 Every peer runs in a process of its own (TVM's `tvm` is not tensorir's;
 OpenBLAS reads its core type when it loads), the processes one after
@@ -94,7 +95,7 @@ for shape in PROBLEMS:
     f = lib[name]
     gflops = best_of(lambda: f(A, B, C), flop)
     report(shape, gflops, C.numpy(), a, b, schedule_s=t1 - t0, build_s=t2 - t1,
-           tiles=list(gemm_schedule.host_tiles(shape[-3:])))
+           phases=lib.compile_times, tiles=list(gemm_schedule.host_tiles(shape[-3:])))
 import conv_schedule
 from tensorir.script import tir as T
 for shape in CONVS:
@@ -102,12 +103,14 @@ for shape in CONVS:
     t0 = time.perf_counter()
     mod = conv_schedule.schedule_conv(tvm, conv_schedule.conv2d_nchw(T, *shape), "get_block")
     t1 = time.perf_counter()
-    f = tvm.build(mod, target="llvm -mcpu=" + CPU)["conv"]
+    lib = tvm.build(mod, target="llvm -mcpu=" + CPU)
     t2 = time.perf_counter()
+    f = lib["conv"]
     I, W = tvm.nd.array(i), tvm.nd.array(w)
     O = tvm.nd.array(np.zeros(o_shape, "float32"))
     gflops = best_of(lambda: f(I, W, O), flop)
-    conv_report(shape, gflops, O.numpy(), i, w, schedule_s=t1 - t0, build_s=t2 - t1)
+    conv_report(shape, gflops, O.numpy(), i, w, schedule_s=t1 - t0, build_s=t2 - t1,
+                phases=lib.compile_times)
 if NAIVE:
     shape = (1024, 1024, 1024)
     a, b, c_shape, flop = data(shape)
@@ -199,6 +202,21 @@ for shape in CONVS:
     f = lib.mod["conv"]
     gflops = best_of(lambda: f(I, W, O), flop)
     conv_report(shape, gflops, O.numpy(), i, w, schedule_s=t1 - t0, build_s=t2 - t1)
+'''
+
+MLIR = r'''
+import mlir_peer
+for shape in PROBLEMS:
+    if len(shape) == 4:
+        continue
+    tiles = mlir_peer.schedule_tiles(*shape, threads=THREADS)
+    if tiles is None:  # the schedule needs tiles that divide the problem
+        continue
+    a, b, c_shape, flop = data(shape)
+    g = mlir_peer.Gemm(*shape, tiles, threads=THREADS, cpu=CPU)
+    c = np.zeros(c_shape, "float32")
+    gflops = best_of(lambda: g(a, b, c), flop)
+    report(shape, gflops, c, a, b, build_s=g.build_seconds, tiles=list(tiles))
 '''
 
 TORCH = r'''
@@ -307,6 +325,8 @@ def main():
     parser.add_argument("--cpu", default="native")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     parser.add_argument("--no-tvm", action="store_true", help="leave TVM out")
+    parser.add_argument("--no-mlir", action="store_true",
+                        help="leave upstream MLIR (bench/mlir_peer.py) out")
     parser.add_argument("--naive", action="store_true",
                         help="also time the unscheduled 1024^3 kernel once (about 5 s)")
     args = parser.parse_args()
@@ -347,22 +367,27 @@ def main():
         tvm_results, tvm_conv = (split(run_peer(tvm_python, TVM, problems, convs, t, cpu, {}))
                                  if tvm_python else ([None] * len(problems),
                                                      [None] * len(convs)))
+        mlir = ({tuple(r["shape"]): r for r in run_peer("/usr/bin/python3", MLIR, problems, [],
+                                                        t, cpu, {})}
+                if not args.no_mlir else {})
         for shape, r, p, v in zip(problems, mine, torch_results, tvm_results):
+            u = mlir.get(tuple(shape))
             peers = {"OpenBLAS": blas.get((tuple(shape), t)) if blas else None,
-                     "PyTorch": p["gflops"], "TVM": v["gflops"] if v else None}
+                     "PyTorch": p["gflops"], "TVM": v["gflops"] if v else None,
+                     "MLIR": u["gflops"] if u else None}
             rows.append((shape, t, r, peers))
             if t == threads[0]:
-                compile_rows.append((shape, r, v))
+                compile_rows.append((shape, r, v, u))
         for shape, r, p, v in zip(convs, mine_conv, torch_conv, tvm_conv):
             conv_rows.append((shape, t, r, {"OpenBLAS": None, "PyTorch": p["gflops"],
-                                            "TVM": v["gflops"] if v else None}))
+                                            "TVM": v["gflops"] if v else None, "MLIR": None}))
             if t == threads[0]:
-                compile_rows.append((["conv"] + shape, r, v))
+                compile_rows.append((["conv"] + shape, r, v, None))
 
     print(f"CPU {cpu}; {peak_text.replace(chr(10), '; ')}")
     print(f"OpenBLAS: {blas_note}")
     tiles = ", ".join(f"{'x'.join(map(str, shape))}: {tuple(r['tiles'])}"
-                      for shape, r, _ in compile_rows if "tiles" in r)
+                      for shape, r, *_ in compile_rows if "tiles" in r)
     print(f"PyTorch {torch_results[0].get('version')}; Apache TVM "
           f"{tvm_version or '(left out)'}; tir tiles (mr, nr, mc, nc, kc, lanes): {tiles}")
     fmt = lambda x: "-" if x is None else f"{x:.1f}"  # noqa: E731
@@ -370,26 +395,33 @@ def main():
                          ("conv2d N x C x H x W x F x KH x KW", conv_rows)):
         if not table:
             continue
-        print(f"\n| {title} | threads | FMA peak | OpenBLAS | PyTorch | TVM | tir | "
-              "tir / fastest peer | tir of peak |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print(f"\n| {title} | threads | FMA peak | OpenBLAS | PyTorch | TVM | upstream MLIR | "
+              "tir | tir / fastest peer | tir of peak |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for shape, t, r, peers in table:
             fastest = max(v for v in peers.values() if v is not None)
             print(f"| {'x'.join(map(str, shape))} | {t} | {peak[t]:.1f} | "
                   f"{fmt(peers['OpenBLAS'])} | {fmt(peers['PyTorch'])} | {fmt(peers['TVM'])} | "
+                  f"{fmt(peers['MLIR'])} | "
                   f"{r['gflops']:.1f} | {r['gflops'] / fastest:.2f}x | "
                   f"{100 * r['gflops'] / peak[t]:.0f}% |")
     if naive_row:
         print(f"\ntir unscheduled 1024^3, 1 thread, one call: {naive_row['gflops']:.2f} GFLOP/s")
-    print("\nGFLOP/s, best of at least 5 calls and 0.3 s. Scheduling and building "
-          "(lowering, LLVM, loading), seconds:")
-    print("\n| problem | tir schedule | tir build | TVM schedule | TVM build |")
-    print("|---|---|---|---|---|")
+    print("\nGFLOP/s, best of at least 5 calls and 0.3 s. Scheduling and building, "
+          "seconds; tir's build in its phases: lowering to the llvm dialect, "
+          "translation to LLVM IR, LLVM's optimizer, code generation:")
+    print("\n| problem | tir schedule | tir lower + translate | tir schedule + lower + "
+          "translate | tir optimize + codegen | tir build | TVM schedule | TVM build | "
+          "upstream MLIR build |")
+    print("|---|---|---|---|---|---|---|---|---|")
     secs = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
-    for shape, r, v in compile_rows:
-        print(f"| {'x'.join(map(str, shape))} | {secs(r['schedule_s'])} | "
+    for shape, r, v, u in compile_rows:
+        ph = r["phases"]
+        front = ph["lower"] + ph["translate"]
+        print(f"| {'x'.join(map(str, shape))} | {secs(r['schedule_s'])} | {secs(front)} | "
+              f"{secs(r['schedule_s'] + front)} | {secs(ph['optimize'] + ph['codegen'])} | "
               f"{secs(r['build_s'])} | {secs(v and v['schedule_s'])} | "
-              f"{secs(v and v['build_s'])} |")
+              f"{secs(v and v['build_s'])} | {secs(u and u['build_s'])} |")
 
 
 if __name__ == "__main__":

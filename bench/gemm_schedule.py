@@ -56,26 +56,30 @@ def schedule(tvm, func, get_block, mr=8, nr=32, lanes=16):
     return sch.mod
 
 
-def host_tiles(shape, lanes=None, l1=None, l2=None):
+def host_tiles(shape, lanes=None, l2=None):
     """Tile sizes for C[M, N] += A[M, K] B[K, N] of `shape` (M, N, K) on
     this host: (mr, nr, mc, nc, kc, lanes).
 
     The micro-tile holds mr x nr accumulators in three quarters of the
     vector registers (AVX-512: 32 registers of 16 lanes, 6 x 64; AVX2: 16
     of 8 lanes, 6 x 16 in twelve), the rest holding a row of B and a
-    broadcast element of A. kc makes a B micro-panel (kc x nr) two thirds
-    of L1, mc makes the A block (mc x kc) half of it, nc makes the B block
-    (kc x nc) a quarter of L2 (see _fit for how each meets the problem's
-    size). On an Ice Lake server (48 KiB L1, 1.25 MiB L2): 6 x 64, mc 48,
-    kc 128, nc 512."""
+    broadcast element of A. Every block is sized from L2, not L1: a micro-
+    tile reads one row of B (nr floats) and mr elements of A per mr x nr / lanes
+    FMAs, which L2 streams fast enough, so what kc buys is fewer loads and
+    stores of the C tile (one per kc steps). kc makes a B micro-panel
+    (kc x nr) a sixteenth of L2, mc makes the A block (mc x kc) an eighth
+    and nc the B block (kc x nc) a quarter, leaving half of L2 for C and
+    the next blocks (see _fit for how each meets the problem's size). On
+    an AMD Zen 4 (32 KiB L1, 1 MiB L2) at 1024^3: 6 x 64, kc 256, mc 126,
+    nc 256, at 88-90% of the FMA peak, where L1-sized blocks (kc 64, mc
+    60) gave 78-81%; see docs/performance.md."""
     m, n, k = shape
     if lanes is None:
         lanes = 16 if _cpu_flag("avx512f") else 8
-    l1 = l1 or _cache_bytes(1, 32 * 1024)
     l2 = l2 or _cache_bytes(2, 1024 * 1024)
     mr, nr = (6, 4 * lanes) if lanes >= 16 else (6, 2 * lanes)
-    kc = _fit(k, l1 * 2 // 3 // (nr * 4), 16)
-    mc = _fit(m, l1 // 2 // (kc * 4), mr)
+    kc = _fit(k, l2 // 16 // (nr * 4), 16)
+    mc = _fit(m, l2 // 8 // (kc * 4), mr)
     nc = _fit(n, l2 // 4 // (kc * 4), nr)
     return mr, nr, mc, nc, kc, lanes
 

@@ -37,6 +37,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include <chrono>
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -339,10 +340,18 @@ struct Prepared {
   std::unique_ptr<llvm::Module> llvmModule;
 };
 
+/// Seconds since `start`.
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 static FailureOr<Prepared> prepare(ModuleOp module,
                                    const CompileOptions &options,
-                                   llvm::LLVMContext &ctx) {
+                                   llvm::LLVMContext &ctx,
+                                   CompileTimes &times) {
   Prepared p;
+  auto start = std::chrono::steady_clock::now();
   // A lowering error names the op at the user's line; a dump of the
   // half-lowered IR after it ("see current operation") would only bury it.
   MLIRContext *context = module->getContext();
@@ -363,6 +372,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))
     return failure();
+  times.lower = secondsSince(start);
   p.functions = std::move(*functions);
   auto choice = chooseTarget(module, options);
   if (failed(choice))
@@ -376,12 +386,16 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // on: the module is verified after optimization and, when broken,
   // translated and optimized again without the SLP vectorizer.
   for (bool slp : {true, false}) {
+    start = std::chrono::steady_clock::now();
     p.llvmModule = translate(module, ctx, p.functions, options.device);
     if (!p.llvmModule)
       return failure();
     p.llvmModule->setTargetTriple(p.machine->getTargetTriple());
     p.llvmModule->setDataLayout(p.machine->createDataLayout());
+    times.translate += secondsSince(start);
+    start = std::chrono::steady_clock::now();
     optimizeLLVM(*p.llvmModule, p.machine.get(), options.optLevel, slp);
+    times.optimize += secondsSince(start);
     std::string broken;
     llvm::raw_string_ostream os(broken);
     if (!llvm::verifyModule(*p.llvmModule, &os))
@@ -403,11 +417,15 @@ static FailureOr<Prepared> prepare(ModuleOp module,
 #endif
 
 FailureOr<std::unique_ptr<rt::Module>>
-mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
+mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
+                         CompileTimes *times) {
+  CompileTimes local;
+  CompileTimes &spent = times ? *times : local;
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  FailureOr<Prepared> prepared = prepare(module, options, *ctx);
+  FailureOr<Prepared> prepared = prepare(module, options, *ctx, spent);
   if (failed(prepared))
     return failure();
+  auto codegenStart = std::chrono::steady_clock::now();
   const TargetChoice &choice = prepared->choice;
   std::vector<rt::FunctionInfo> &functions = prepared->functions;
   std::unique_ptr<llvm::Module> m = std::move(prepared->llvmModule);
@@ -480,6 +498,7 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options) {
     if (!address)
       return fail(address.takeError());
   }
+  spent.codegen = secondsSince(codegenStart);
   // At the end, static destructors run first (a GPU module's kernels leave
   // their devices).
   std::shared_ptr<llvm::orc::LLJIT> owner(
@@ -517,7 +536,8 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                                        const CompileOptions &options,
                                        StringRef path) {
   llvm::LLVMContext ctx;
-  FailureOr<Prepared> prepared = prepare(module, options, ctx);
+  CompileTimes times;
+  FailureOr<Prepared> prepared = prepare(module, options, ctx, times);
   if (failed(prepared))
     return failure();
   llvm::TargetMachine *machine = prepared->machine.get();

@@ -15,6 +15,7 @@
 
 #include "llvm/Support/Endian.h"
 
+#include <map>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -45,6 +46,9 @@ rt::DataType dtypeOf(const py::dtype &dt) {
 
 struct PyRuntimeModule {
   std::shared_ptr<rt::Module> module;
+  /// What building it took, phase by phase (seconds); empty for a loaded
+  /// library.
+  std::map<std::string, double> compileTimes;
 
   std::vector<std::string> functions() const {
     std::vector<std::string> names;
@@ -174,7 +178,8 @@ void bindRuntime(py::module_ &m,
       .def("signature", &PyRuntimeModule::signature)
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
-      .def_property_readonly("target", &PyRuntimeModule::target);
+      .def_property_readonly("target", &PyRuntimeModule::target)
+      .def_readonly("compile_times", &PyRuntimeModule::compileTimes);
 
   // Both compile a copy: the module stays as it was.
   m.def(
@@ -186,11 +191,16 @@ void bindRuntime(py::module_ &m,
         DiagnosticCollector diags;
         tir::CompileOptions options =
             compileOptions(targetCPU, openmp, device, chip, format);
-        auto compiled = tir::compileModule(copy.get(), options);
+        tir::CompileTimes times;
+        auto compiled = tir::compileModule(copy.get(), options, &times);
         if (failed(compiled))
           throw py::value_error(diags.take());
         return PyRuntimeModule{
-            std::shared_ptr<rt::Module>(std::move(*compiled))};
+            std::shared_ptr<rt::Module>(std::move(*compiled)),
+            {{"lower", times.lower},
+             {"translate", times.translate},
+             {"optimize", times.optimize},
+             {"codegen", times.codegen}}};
       },
       py::arg("module"), py::arg("target_cpu") = "native",
       py::arg("openmp") = true, py::arg("device") = "cpu",

@@ -188,6 +188,13 @@ class Module:
     def functions(self):
         return self._native.functions()
 
+    @property
+    def compile_times(self):
+        """Seconds each phase of build() took: "lower" (tir to the llvm
+        dialect), "translate" (to an LLVM module), "optimize" (LLVM's
+        pipeline), "codegen" (machine code); empty for a loaded library."""
+        return dict(self._native.compile_times)
+
     def __getitem__(self, name):
         if name not in self.functions:
             raise KeyError(f"no function named '{name}'; the module has "

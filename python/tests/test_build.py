@@ -157,6 +157,17 @@ def test_export_and_load(example, tmp_path):
     np.testing.assert_allclose(d, np.maximum(a @ b, 0), rtol=1e-4, atol=1e-4)
 
 
+def test_compile_times_cover_every_phase(example, tmp_path):
+    lib = tvm.build(example("matmul_relu"))
+    times = lib.compile_times
+    assert sorted(times) == ["codegen", "lower", "optimize", "translate"]
+    # Each phase did work (a clock that was never started reads 0).
+    assert all(0 < t < 60 for t in times.values()), times
+    path = str(tmp_path / "matmul_relu.so")
+    lib.export_library(path)
+    assert tvm.load_module(path).compile_times == {}
+
+
 def test_time_evaluator(example):
     lib = tvm.build(example("matmul"))
     a, b, c = (np.ones((128, 128), "float32") for _ in range(3))

@@ -65,9 +65,24 @@ void registerCompilerDialects(DialectRegistry &registry);
 FailureOr<std::vector<runtime::FunctionInfo>>
 collectSignatures(ModuleOp module);
 
-/// JIT-compiles `module` (lowered in place) into this process.
+/// Seconds each phase of a compilation took (wall clock).
+struct CompileTimes {
+  /// Lowering to the llvm dialect (layouts restored, signatures read, the
+  /// tir-lower-to-llvm pipeline).
+  double lower = 0;
+  /// The llvm dialect to an LLVM module, with the runtime's entry points.
+  double translate = 0;
+  /// LLVM's optimization pipeline.
+  double optimize = 0;
+  /// Machine code (the JIT's, or the object file and the link).
+  double codegen = 0;
+};
+
+/// JIT-compiles `module` (lowered in place) into this process; `times`,
+/// when given, receives what each phase took.
 FailureOr<std::unique_ptr<runtime::Module>>
-compileModule(ModuleOp module, const CompileOptions &options);
+compileModule(ModuleOp module, const CompileOptions &options,
+              CompileTimes *times = nullptr);
 
 /// Compiles `module` (lowered in place) into a shared library at `path`.
 /// Needs ld.lld (Debian's lld-22).
