@@ -56,19 +56,29 @@ def partitioned(mod):
 
 
 def updates(text):
-    """The predicate of each C_update block of `text` (None if it has none)."""
+    """The predicate of each copy of block C in `text` (None if it has
+    none)."""
     found = []
     for line in text.splitlines():
-        if 'tir.block "C_update"' in line:
-            match = re.search(r"where\((.*?)\) reads", line)
+        if 'tir.block "C"' in line:
+            match = re.search(r"where\((.*?)\)( reads.*)? \{$", line)
             found.append(match.group(1) if match else None)
     return found
+
+
+def inits(text):
+    """For each copy of block C in `text`, whether it holds an init."""
+    copies = text.split('tir.block "C"')[1:]
+    return ["tir.init" in copy.split("tir.block")[0] for copy in copies]
 
 
 def test_main_parts_lose_the_predicate():
     before = updates(packed((1000, 1000, 1000), (8, 32, 128, 256, 256, 16)).mlir())
     assert len(before) == 1 and "and" in before[0]
-    after = updates(partitioned(packed((1000, 1000, 1000), (8, 32, 128, 256, 256, 16))))
+    text = partitioned(packed((1000, 1000, 1000), (8, 32, 128, 256, 256, 16)))
+    after = updates(text)
+    # Every copy that holds the init is in the first iteration of k.
+    assert any(inits(text)) and not all(inits(text))
     # 1000 = 7 * 128 + 104 rows (13 whole micro-tiles), 3 * 256 + 232
     # columns (7 whole panels of 32 and one of 8), 3 * 256 + 232 of k:
     # only the copies for the last panel keep a predicate, and only on the
@@ -79,8 +89,16 @@ def test_main_parts_lose_the_predicate():
             assert " and " not in predicate and "j_2_1" in predicate, predicate
 
 
-def test_divisible_gemm_is_left_alone():
+def test_divisible_gemm_is_cut_only_where_its_init_runs():
+    # No predicate to drop; the init (C = 0 when k = 0) runs only in the
+    # first iteration of the k-block loop (k0) and, in it, of the k loop
+    # (k1): three copies of the nest, one of them with the init.
     mod = packed((64, 64, 64), (8, 32, 64, 64, 32, 16))
+    assert inits(mod.mlir()) == [True]
     text = partitioned(mod)
-    assert updates(text) == [None]
-    assert len(re.findall(r"tir\.for", text)) == len(re.findall(r"tir\.for", mod.mlir()))
+    assert updates(text) == [None, None, None]
+    assert inits(text) == [True, False, False]
+    assert re.search(r"tir\.for %r_0 = 0 to 1 \{", text)
+    assert re.search(r"tir\.for %r_1 = 0 to 1 \{", text)
+    assert re.search(r"tir\.for %r_1 = 1 to 32 \{", text)
+    assert re.search(r"tir\.for %r_0 = 1 to 2 \{", text)

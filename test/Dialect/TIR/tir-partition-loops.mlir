@@ -154,3 +154,43 @@ func.func @left_alone(%a: memref<100xf32>) {
   }
   return
 }
+
+// -----
+
+// A reduction blocked by 4 over 8 with its init inside: the init runs only
+// at k = 0, so the block-of-k loop is cut after its first iteration and, in
+// that part, the loop inside after its first; the copies that can never
+// start the reduction lose the init (no test of k in the hot loop), the
+// first iteration keeps it.
+// CHECK-LABEL: func.func @init_peeled
+// CHECK:         tir.for %[[K0:.+]] = 0 to 1 {
+// CHECK-NEXT:      tir.for %[[K1:.+]] = 0 to 1 {
+// CHECK-NEXT:        tir.block "C"
+// CHECK-NEXT:          tir.init {
+// CHECK:           tir.for %[[K1B:.+]] = 1 to 4 {
+// CHECK-NEXT:        tir.block "C"
+// CHECK-NOT:           tir.init
+// CHECK:         tir.for %{{.+}} = 1 to 2 {
+// CHECK-NEXT:      tir.for %{{.+}} = 0 to 4 {
+// CHECK-NEXT:        tir.block "C"
+// CHECK-NOT:           tir.init
+// CHECK:         return
+func.func @init_peeled(%a: memref<8xf32>, %c: memref<1xf32>) {
+  tir.for %k0 = 0 to 2 {
+    tir.for %k1 = 0 to 4 {
+      tir.block "C"(%vk = reduce(8, %k0 * 4 + %k1)) {
+        tir.init {
+          %z = arith.constant 0.0 : f32
+          %c0 = arith.constant 0 : index
+          tir.store %z, %c[%c0] : memref<1xf32>
+        }
+        %c0 = arith.constant 0 : index
+        %x = tir.load %c[%c0] : memref<1xf32>
+        %y = tir.load %a[%vk] : memref<8xf32>
+        %s = arith.addf %x, %y : f32
+        tir.store %s, %c[%c0] : memref<1xf32>
+      }
+    }
+  }
+  return
+}

@@ -16,6 +16,13 @@
 // now have is dropped, blocks whose predicate can never hold are erased,
 // and loops left empty are erased.
 //
+// The condition under which a block's init runs (every reduce variable at
+// the start of its domain) guides cuts the same way, so reduction loops are
+// cut after their first iteration; the copies where the init can never
+// run lose it, and the first iteration's copy runs it unconditionally once
+// its single-iteration loops fold (a GEMM's tile of C then starts from
+// zeroed registers instead of being zeroed in memory and loaded back).
+//
 // Serial, parallel, unrolled and vectorized loops with constant bounds are
 // cut: a vectorized loop whose last lanes never run becomes a narrower one
 // (8 of 16 lanes: a vector of 8, where masked loads and stores of the
@@ -124,9 +131,31 @@ static IntegerSet singleConjunction(BlockOp block) {
   return sets.front();
 }
 
+/// When `block`'s init runs, as constraints `expr >= 0` over its binding
+/// values: every reduce variable at the start of its domain (binding <=
+/// lower; binding >= lower always holds). Empty when the block has no init,
+/// a reduce variable's domain starts at a runtime value or the block has no
+/// reduce variable (its init then runs in every iteration).
+static SmallVector<AffineExpr> initConstraints(BlockOp block) {
+  SmallVector<AffineExpr> constraints;
+  if (!block.getInitOp())
+    return constraints;
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    if (block.getIterType(i) != IterType::Reduce)
+      continue;
+    std::optional<int64_t> lower = block.getConstantDomainLower(i);
+    if (!lower)
+      return {};
+    constraints.push_back(*lower - bindings[i]);
+  }
+  return constraints;
+}
+
 /// Where to cut `loop` ([lo, hi)): the smallest value strictly inside at
-/// which some conjunct of a block under it starts or stops holding for
-/// every value of the other inputs, or starts never holding.
+/// which some conjunct of a block under it (of its predicate, or of the
+/// condition under which its init runs) starts or stops holding for every
+/// value of the other inputs, or starts never holding.
 static std::optional<int64_t> findCut(ForOp loop) {
   int64_t lo = *loop.getConstantLowerBound();
   int64_t hi = *loop.getConstantUpperBound();
@@ -137,15 +166,17 @@ static std::optional<int64_t> findCut(ForOp loop) {
       best = at;
   };
   loop.walk([&](BlockOp block) {
-    IntegerSet set = singleConjunction(block);
-    if (!set)
+    SmallVector<AffineExpr> constraints = initConstraints(block);
+    if (IntegerSet set = singleConjunction(block))
+      for (auto [expr, isEq] :
+           llvm::zip(set.getConstraints(), set.getEqFlags()))
+        if (!isEq)
+          constraints.push_back(expr);
+    if (constraints.empty())
       return;
     ValueRange values = block.getBindingValues();
     SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
-    for (auto [expr, isEq] :
-         llvm::zip(set.getConstraints(), set.getEqFlags())) {
-      if (isEq)
-        continue;
+    for (AffineExpr expr : constraints) {
       std::optional<LinearDependence> dep =
           dependenceOn(expr, values, iv, ranges);
       if (!dep)
@@ -232,6 +263,24 @@ static bool simplifyPredicate(BlockOp block) {
   return true;
 }
 
+/// Erases `block`'s init when it can never run over the ranges of the
+/// block's binding values (a part of a reduction loop after its first
+/// iteration).
+static void dropUnreachableInit(BlockOp block) {
+  SmallVector<AffineExpr> constraints = initConstraints(block);
+  if (constraints.empty())
+    return;
+  ValueRange values = block.getBindingValues();
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
+  for (AffineExpr expr : constraints) {
+    std::optional<Interval> range = evaluateRange(expr, ranges);
+    if (range && range->hi < 0) {
+      block.getInitOp()->erase();
+      return;
+    }
+  }
+}
+
 /// Erases `op` and then the loops its removal leaves empty.
 static void eraseWithEmptyLoops(Operation *op) {
   Operation *parent = op->getParentOp();
@@ -273,6 +322,8 @@ struct TIRPartitionLoopsPass
     getOperation()->walk([&](BlockOp block) {
       if (!simplifyPredicate(block))
         dead.push_back(block);
+      else
+        dropUnreachableInit(block);
     });
     for (BlockOp block : dead)
       eraseWithEmptyLoops(block);

@@ -196,6 +196,15 @@ def TIRPartitionLoopsPass : Pass<"tir-partition-loops"> {
     over the ranges of their inputs are dropped, blocks whose predicate
     can never hold are erased, and so are the loops left empty.
 
+    The condition under which a block's `tir.init` runs (every reduce
+    variable at the start of its domain) guides cuts the same way: a
+    reduction loop is cut after its first iteration, so the copies that
+    can never start the reduction lose the init (no test of the reduction
+    variables in the hot loop) and, in the first iteration's copy, the
+    init runs before the update unconditionally once its single-iteration
+    loops fold. A tiled GEMM whose init stays in its block thus starts each
+    tile of C from zeroed registers.
+
     ```mlir
     tir.for %o = 0 to 4 {
       tir.for %i = 0 to 32 {
