@@ -95,7 +95,7 @@ for shape in PROBLEMS:
     f = lib[name]
     gflops = best_of(lambda: f(A, B, C), flop)
     report(shape, gflops, C.numpy(), a, b, schedule_s=t1 - t0, build_s=t2 - t1,
-           phases=lib.compile_times, tiles=list(gemm_schedule.host_tiles(shape[-3:])))
+           phases=lib.compile_times, tiles=list(gemm_schedule.packed_tiles(shape, THREADS)))
 import conv_schedule
 from tensorir.script import tir as T
 for shape in CONVS:

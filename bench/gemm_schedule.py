@@ -62,7 +62,7 @@ def schedule(tvm, func, get_block, mr=8, nr=32, lanes=16):
     return sch.mod
 
 
-def host_tiles(shape, lanes=None, l2=None):
+def host_tiles(shape, lanes=None, l2=None, threads=1):
     """Tile sizes for C[M, N] += A[M, K] B[K, N] of `shape` (M, N, K) on
     this host: (mr, nr, mc, nc, kc, lanes).
 
@@ -78,7 +78,9 @@ def host_tiles(shape, lanes=None, l2=None):
     the next blocks (see _fit for how each meets the problem's size). On
     an AMD Zen 4 (32 KiB L1, 1 MiB L2) at 1024^3: 6 x 64, kc 256, mc 126,
     nc 256, at 88-90% of the FMA peak, where L1-sized blocks (kc 64, mc
-    60) gave 78-81%; see docs/performance.md."""
+    60) gave 78-81%; see docs/performance.md. With `threads`, the row
+    blocks (the parallel loop) are at most M / threads rows, so that every
+    thread gets one (127 rows on two threads: 66 and 61, not 127 and 0)."""
     m, n, k = shape
     if lanes is None:
         lanes = 16 if _cpu_flag("avx512f") else 8
@@ -86,8 +88,19 @@ def host_tiles(shape, lanes=None, l2=None):
     mr, nr = (6, 4 * lanes) if lanes >= 16 else (6, 2 * lanes)
     kc = _fit(k, l2 // 16 // (nr * 4), 16)
     mc = _fit(m, l2 // 8 // (kc * 4), mr)
+    if threads > 1:
+        rows_per_thread = -(-m // threads)
+        mc = min(mc, -(-rows_per_thread // mr) * mr)
     nc = _fit(n, l2 // 4 // (kc * 4), nr)
     return mr, nr, mc, nc, kc, lanes
+
+
+def packed_tiles(shape, threads=2):
+    """The tiles schedule_packed uses for `shape` ((batch,) M, N, K) on
+    `threads` threads: host_tiles', the rows split among the threads unless
+    the batches are."""
+    batch_parallel = len(shape) == 4 and shape[0] >= threads
+    return host_tiles(shape[-3:], threads=1 if batch_parallel else threads)
 
 
 def _fit(extent, target, step):
@@ -111,7 +124,8 @@ def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
     are at least `threads` of them."""
     batched = len(shape) == 4
     m, n, k_extent = shape[-3:]
-    mr, nr, mc, nc, kc, lanes = tiles or host_tiles(shape[-3:])
+    batch_parallel = batched and shape[0] >= threads
+    mr, nr, mc, nc, kc, lanes = tiles or packed_tiles(shape, threads)
     sch = _schedule(tvm, func)
     c = getattr(sch, get_block)("C")
     packs = []
@@ -132,7 +146,6 @@ def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
     j0, j2, j3 = sch.split(j, [None, nc // nr, nr])
     k0, k1 = sch.split(k, [None, kc])
     sch.reorder(*loops[:-3], j0, k0, i0, j2, i2, k1, i3, j3)
-    batch_parallel = batched and shape[0] >= threads
     sch.parallel(loops[0] if batch_parallel else i0)
     j3a, j3b = sch.split(j3, [nr // lanes, lanes])
     sch.unroll(i3)

@@ -36,6 +36,8 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   toSCF.dropStorageScopes = true;
   toSCF.compactBuffers = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));
+  // The parts of a parallel loop that partitioning cut: one loop again.
+  pm.addPass(createTIRMergeParallelPartsPass());
   // Tensorized blocks' instructions (on the views tir.match_buffer made).
   pm.addPass(createTIRLowerInstructionsPass());
   TIRVectorizeLoopsPassOptions vectorize;

@@ -72,7 +72,7 @@ func.func @tile_accumulator(%A: memref<8x8xf32>, %B: memref<8x8xf32>,
 // where the whole one was), and the consumer's floordiv / mod index, over
 // the loop ranges, becomes [0, k, j1] (no division left).
 // CHECK-LABEL: func.func @packed_panel
-// CHECK:         %[[P:.+]] = memref.alloca() : memref<1x16x4xf32>
+// CHECK:         %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<1x16x4xf32>
 // CHECK-NEXT:    scf.for %[[J0:.+]] = %{{.+}} to %{{.+}} step
 // CHECK:           memref.store %{{.+}}, %[[P]][%c0, %{{.+}}, %{{.+}}] : memref<1x16x4xf32>
 // CHECK:           memref.load %[[P]][%c0, %{{.+}}, %{{.+}}] : memref<1x16x4xf32>
@@ -114,7 +114,7 @@ func.func @packed_panel(%B: memref<16x8xf32>, %O: memref<8xf32>) {
 // Every iteration of %m uses the same 4 elements (the value of one
 // iteration is read by the next): the buffer stays where it is, whole.
 // CHECK-LABEL: func.func @carried
-// CHECK:         memref.alloca() : memref<4xf32>
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         scf.for
 func.func @carried(%O: memref<4xf32>) {
   %T = tir.alloc_buffer : memref<4xf32>
@@ -147,7 +147,7 @@ func.func @carried(%O: memref<4xf32>) {
 // 4): iteration (0, 1) and (1, 0) share their part, so neither loop can
 // have a buffer per iteration.
 // CHECK-LABEL: func.func @overlapping
-// CHECK:         memref.alloca() : memref<12xf32>
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<12xf32>
 // CHECK:         scf.for
 func.func @overlapping(%O: memref<12xf32>) {
   %T = tir.alloc_buffer : memref<12xf32>
@@ -172,7 +172,7 @@ func.func @overlapping(%O: memref<12xf32>) {
 // Iterations of a vectorized loop run at once, in lanes: they cannot share
 // one compacted buffer, so the buffer stays whole.
 // CHECK-LABEL: func.func @vectorized
-// CHECK:         memref.alloca() : memref<16xf32>
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK:         scf.for
 func.func @vectorized(%A: memref<16xf32>, %B: memref<16xf32>) {
   %T = tir.alloc_buffer : memref<16xf32>

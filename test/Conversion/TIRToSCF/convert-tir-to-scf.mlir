@@ -33,7 +33,7 @@ func.func @predicate(%A: memref<10xf32>) {
 // and is freed at the end of its scope.
 // CHECK-LABEL: func.func @kinds
 // CHECK-SAME:    (%[[N:.+]]: index, %[[A:.+]]: memref<?x8xf32>)
-// CHECK:         %[[T:.+]] = memref.alloc(%[[N]]) : memref<?x8xf32>
+// CHECK:         %[[T:.+]] = memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x8xf32>
 // CHECK:         scf.parallel (%[[I:.+]]) = (%{{.+}}) to (%[[N]]) step (%{{.+}}) {
 // CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:             memref.load %[[A]][%[[I]], %[[J]]]
@@ -62,7 +62,7 @@ func.func @kinds(%n: index, %A: memref<?x8xf32>) {
 
 // Buffers of elements without a fixed byte size (index) go to the heap.
 // CHECK-LABEL: func.func @index_buffer
-// CHECK-NEXT:    %[[T:.+]] = memref.alloc() : memref<4xindex>
+// CHECK-NEXT:    %[[T:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4xindex>
 // CHECK-NEXT:    memref.dealloc %[[T]] : memref<4xindex>
 // CHECK-NEXT:    return
 func.func @index_buffer() {

@@ -26,8 +26,8 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
 // DROP-LABEL:  func.func @scopes
-// DROP:          memref.alloc(%{{.+}}) : memref<?xf32>
-// DROP-NEXT:     memref.alloca() : memref<4xf32>
+// DROP:          memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?xf32>
+// DROP-NEXT:     memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // DROP:          memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<4xf32>
 // DROP-NEXT:     memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<?xf32>
 // DROP-NEXT:     memref.dealloc %{{.+}} : memref<?xf32>
@@ -59,7 +59,7 @@ func.func @scopes(%n: index, %A: memref<8xf32>, %B: memref<8xf32>) {
 // arithmetic and affine.apply stay), and tir.call is left for later.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-SAME:    (%[[A:.+]]: memref<8xf32>)
-// CHECK-NEXT:    memref.alloca() : memref<2xf32>
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<2xf32>
 // CHECK-NEXT:    %[[C1:.+]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[LB:.+]] = arith.addi %[[C1]], %[[C1]] : index
 // CHECK-NEXT:    %[[UB:.+]] = affine.apply #{{.+}}(%[[C1]])

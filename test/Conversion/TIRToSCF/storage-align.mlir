@@ -5,7 +5,7 @@
 // 8): B is allocated flat with its rows 17 apart, seen through a strided
 // view that every access uses.
 // CHECK-LABEL: func.func @aligned
-// CHECK:         %[[FLAT:.+]] = memref.alloca() : memref<272xf32>
+// CHECK:         %[[FLAT:.+]] = memref.alloca() {alignment = 64 : i64} : memref<272xf32>
 // CHECK-NEXT:    %[[B:.+]] = memref.reinterpret_cast %[[FLAT]] to offset: [0], sizes: [16, 16], strides: [17, 1] : memref<272xf32> to memref<16x16xf32, strided<[17, 1]>>
 // CHECK:         memref.store %{{.+}}, %[[B]][%{{.+}}, %{{.+}}] : memref<16x16xf32, strided<[17, 1]>>
 // CHECK:         memref.load %[[B]][%{{.+}}, %{{.+}}] : memref<16x16xf32, strided<[17, 1]>>
@@ -38,10 +38,10 @@ func.func @aligned(%A: memref<16x16xf32> {tir.name = "A"}, %C: memref<16x16xf32>
 // 1 x 5 x 4 first (one buffer, which the serial iterations reuse), and the
 // alignment applies to that shape.
 // CHECK-LABEL: func.func @two_axes
-// CHECK:         memref.alloca() : memref<96xf32>
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<96xf32>
 // CHECK-NEXT:    memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [3, 5, 4], strides: [32, 6, 1]
 // COMPACT-LABEL: func.func @two_axes
-// COMPACT:         memref.alloca() : memref<32xf32>
+// COMPACT:         memref.alloca() {alignment = 64 : i64} : memref<32xf32>
 // COMPACT-NEXT:    memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [1, 5, 4], strides: [32, 6, 1]
 func.func @two_axes(%A: memref<3x5x4xf32> {tir.name = "A"}, %C: memref<3x5x4xf32> {tir.name = "C"}) {
   %B = tir.alloc_buffer : memref<3x5x4xf32>

@@ -194,3 +194,22 @@ func.func @init_peeled(%a: memref<8xf32>, %c: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// A parallel loop's parts carry one group number, for
+// --tir-merge-parallel-parts to make them one loop after the conversion.
+// CHECK-LABEL: func.func @parallel_parts
+// CHECK:         tir.for %{{.+}} = 0 to 3 parallel annotations {partition_group = 0 : i64} {
+// CHECK:         tir.for %{{.+}} = 3 to 4 parallel annotations {partition_group = 0 : i64} {
+func.func @parallel_parts(%a: memref<100xf32>, %b: memref<100xf32>) {
+  tir.for %o = 0 to 4 parallel {
+    tir.for %i = 0 to 32 {
+      tir.block "B"(%v = spatial(100, %o * 32 + %i)) where(%o * 32 + %i < 100) {
+        %x = tir.load %a[%v] : memref<100xf32>
+        tir.store %x, %b[%v] : memref<100xf32>
+      }
+    }
+  }
+  return
+}

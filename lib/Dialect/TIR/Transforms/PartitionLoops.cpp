@@ -23,6 +23,11 @@
 // its single-iteration loops fold (a GEMM's tile of C then starts from
 // zeroed registers instead of being zeroed in memory and loaded back).
 //
+// The parts of a parallel loop are annotated `partition_group` = N (N per
+// loop) so that --tir-merge-parallel-parts, after the conversion to scf,
+// makes them one parallel loop again (one fork and join, the tail's
+// iterations shared among the threads).
+//
 // Serial, parallel, unrolled and vectorized loops with constant bounds are
 // cut: a vectorized loop whose last lanes never run becomes a narrower one
 // (8 of 16 lanes: a vector of 8, where masked loads and stores of the
@@ -197,22 +202,39 @@ static std::optional<int64_t> findCut(ForOp loop) {
   return best;
 }
 
+/// Marks `loop` (parallel, about to be cut) as a part of group `next` (and
+/// counts it) unless it already is one: the parts of one parallel loop
+/// share a group, which --tir-merge-parallel-parts makes one loop again.
+static void markParallelPart(ForOp loop, int64_t &next) {
+  if (loop.getKind() != ForKind::Parallel)
+    return;
+  DictionaryAttr annotations = loop.getAnnotationsAttr();
+  if (annotations && annotations.contains(TIRDialect::kPartitionGroupKey))
+    return;
+  NamedAttrList entries(annotations);
+  entries.set(
+      TIRDialect::kPartitionGroupKey,
+      IntegerAttr::get(IntegerType::get(loop.getContext(), 64), next++));
+  loop.setAnnotationsAttr(entries.getDictionary(loop.getContext()));
+}
+
 /// Cuts `loop` and the loops inside it, outermost first.
-static void partition(ForOp loop, unsigned &cuts) {
+static void partition(ForOp loop, unsigned &cuts, int64_t &groups) {
   if (isPipelined(loop))
     return;
   if (cuts < kMaxCuts && isCuttable(loop)) {
     if (std::optional<int64_t> at = findCut(loop)) {
       int64_t lo = *loop.getConstantLowerBound();
       int64_t hi = *loop.getConstantUpperBound();
+      markParallelPart(loop, groups);
       OpBuilder builder(loop->getContext());
       builder.setInsertionPointAfter(loop);
       auto tail = cast<ForOp>(builder.clone(*loop.getOperation()));
       loop.setStaticBounds({lo, *at});
       tail.setStaticBounds({*at, hi});
       ++cuts;
-      partition(loop, cuts);
-      partition(tail, cuts);
+      partition(loop, cuts, groups);
+      partition(tail, cuts, groups);
       return;
     }
   }
@@ -223,7 +245,7 @@ static void partition(ForOp loop, unsigned &cuts) {
       return WalkResult::skip();
     });
   for (ForOp nested : inner)
-    partition(nested, cuts);
+    partition(nested, cuts, groups);
 }
 
 /// Drops the conjuncts of `block`'s predicate that hold over the ranges of
@@ -303,6 +325,7 @@ struct TIRPartitionLoopsPass
       if (op->hasTrait<OpTrait::IsIsolatedFromAbove>())
         scopes.push_back(op);
     });
+    int64_t groups = 0;
     for (Operation *scope : scopes) {
       SmallVector<ForOp> outer;
       scope->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -316,7 +339,7 @@ struct TIRPartitionLoopsPass
       });
       unsigned cuts = 0;
       for (ForOp loop : outer)
-        partition(loop, cuts);
+        partition(loop, cuts, groups);
     }
     SmallVector<BlockOp> dead;
     getOperation()->walk([&](BlockOp block) {

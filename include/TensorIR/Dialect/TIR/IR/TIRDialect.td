@@ -74,6 +74,11 @@ def TIR_Dialect : Dialect {
     /// A tir.for's annotations, carried by the scf loop it lowers to.
     static constexpr ::llvm::StringLiteral kAnnotationsAttrName =
         "tir.annotations";
+    /// The loop annotation that --tir-partition-loops puts on the parts of
+    /// a parallel loop it cuts (one number per loop), for
+    /// --tir-merge-parallel-parts to make them one loop again.
+    static constexpr ::llvm::StringLiteral kPartitionGroupKey =
+        "partition_group";
     /// The positions of a function's noalias pointer parameters, from the
     /// buffers the outlining of parallel loops proved distinct.
     static constexpr ::llvm::StringLiteral kNoAliasParamsAttrName =
