@@ -168,6 +168,17 @@ def test_compile_times_cover_every_phase(example, tmp_path):
     assert tvm.load_module(path).compile_times == {}
 
 
+def test_arrays_are_cache_line_aligned():
+    # As TVM's NDArrays: a vectorized kernel's 64-byte accesses never
+    # straddle two lines.
+    for shape, dtype in [((3,), "float32"), ((17, 5), "int8"), ((1000, 1000), "float64")]:
+        data = np.arange(np.prod(shape)).reshape(shape).astype(dtype)
+        for arr in (tvm.nd.array(data), tvm.nd.empty(shape, dtype)):
+            assert arr.shape == shape and arr.dtype == dtype
+            assert arr._data.ctypes.data % 64 == 0 and arr._data.flags.c_contiguous
+        np.testing.assert_array_equal(tvm.nd.array(data).numpy(), data)
+
+
 def test_time_evaluator(example):
     lib = tvm.build(example("matmul"))
     a, b, c = (np.ones((128, 128), "float32") for _ in range(3))
