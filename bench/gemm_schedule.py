@@ -78,9 +78,11 @@ def host_tiles(shape, lanes=None, l2=None, threads=1):
     the next blocks (see _fit for how each meets the problem's size). On
     an AMD Zen 4 (32 KiB L1, 1 MiB L2) at 1024^3: 6 x 64, kc 256, mc 126,
     nc 256, at 88-90% of the FMA peak, where L1-sized blocks (kc 64, mc
-    60) gave 78-81%; see docs/performance.md. With `threads`, the row
-    blocks (the parallel loop) are at most M / threads rows, so that every
-    thread gets one (127 rows on two threads: 66 and 61, not 127 and 0)."""
+    60) gave 78-81%; see docs/performance.md. With `threads`, mc is
+    resized so that the row blocks (the parallel loop) are a multiple of
+    the threads in number: 2048 rows on two threads in 16 blocks of 132
+    (8 per thread; blocks of 126 made 17, 9 on one thread and 8 on the
+    other), 127 rows in 2 blocks of 66."""
     m, n, k = shape
     if lanes is None:
         lanes = 16 if _cpu_flag("avx512f") else 8
@@ -89,8 +91,11 @@ def host_tiles(shape, lanes=None, l2=None, threads=1):
     kc = _fit(k, l2 // 16 // (nr * 4), 16)
     mc = _fit(m, l2 // 8 // (kc * 4), mr)
     if threads > 1:
-        rows_per_thread = -(-m // threads)
-        mc = min(mc, -(-rows_per_thread // mr) * mr)
+        # A number of row blocks that the threads share evenly (OpenMP
+        # gives each a contiguous run of them), near the one mc asks for.
+        blocks = max(threads, round(m / mc / threads) * threads)
+        micro_tiles = -(-m // mr)
+        mc = -(-micro_tiles // blocks) * mr
     nc = _fit(n, l2 // 4 // (kc * 4), nr)
     return mr, nr, mc, nc, kc, lanes
 
