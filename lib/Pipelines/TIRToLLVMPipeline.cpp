@@ -63,7 +63,11 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Heap buffers through _mlir_memref_to_llvm_alloc / _free, which
+  // --tir-cache-workspace defines (freed buffers reused by the next call).
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createSCFToControlFlowPass());
 
   // Everything else to the llvm dialect.
@@ -72,6 +76,7 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createTIRLLVMNoAliasPass());
+  pm.addPass(createTIRCacheWorkspacePass());
   pm.addPass(createCanonicalizerPass());
   TIRSetLLVMTargetPassOptions target;
   target.cpu = options.targetCPU;

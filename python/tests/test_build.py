@@ -179,6 +179,33 @@ def test_arrays_are_cache_line_aligned():
         np.testing.assert_array_equal(tvm.nd.array(data).numpy(), data)
 
 
+def test_heap_buffers_are_reused_across_calls_and_threads():
+    # Each iteration of the parallel loop has its own 80 KB buffer (on the
+    # heap, through the module's caching allocator, --tir-cache-workspace):
+    # many calls, on several threads at once, each see only their values.
+    from tensorir.script import tir as T
+
+    @T.prim_func
+    def rows(A: T.Buffer((8, 20000), "float32"), S: T.Buffer((8,), "float32")):
+        for i in T.parallel(8):
+            with T.block("row"):
+                vi = T.axis.spatial(8, i)
+                W = T.alloc_buffer((20000,), "float32")
+                for j in range(20000):
+                    W[j] = A[vi, j] * T.float32(2)
+                S[vi] = T.float32(0)
+                for j in range(20000):
+                    S[vi] = S[vi] + W[j]
+
+    lib = tvm.build(rows)
+    rng = np.random.default_rng(0)
+    for call in range(20):
+        a = rng.integers(-3, 4, (8, 20000)).astype("float32")
+        s = np.zeros(8, "float32")
+        lib["rows"](a, s)
+        np.testing.assert_array_equal(s, 2 * a.sum(axis=1))
+
+
 def test_time_evaluator(example):
     lib = tvm.build(example("matmul"))
     a, b, c = (np.ones((128, 128), "float32") for _ in range(3))
