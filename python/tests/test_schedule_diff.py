@@ -60,6 +60,20 @@ def test_generator_draws_steps_applied_or_refused(prim):
     assert applied, f"no {prim} step was applied on any kernel"
 
 
+def test_no_step_when_no_block_has_a_name_of_its_own():
+    # Tensorizing the inner loop of a blockized kernel leaves two blocks
+    # named C_o (as TVM names them): get_block cannot name either, so no
+    # step is drawn (an IndexError in the tester before).
+    import tensorir.tir.tensor_intrin  # noqa: F401 - registers the intrinsic
+    kernel = kernels.KERNELS["matmul_rows16"]
+    sch = tvm.tir.Schedule(kernel.func)
+    sch.blockize(sch.get_loops(sch.get_block("C"))[3], preserve_unit_iters=True)
+    sch.tensorize(sch.get_loops(sch.get_block("C"))[0], tensor_intrin="fma_f32_16_avx512")
+    ctx = generators.Context(sch, random.Random(0), kernel.blocks)
+    assert ctx.blocks == []
+    assert generators.draw_step(ctx, sorted(generators.GENERATORS)) is None
+
+
 def test_kernels_run_and_have_sources():
     for kernel in kernels.KERNELS.values():
         assert kernel.source().startswith("@T.prim_func\ndef " + kernel.name + "(")

@@ -733,6 +733,10 @@ WEIGHTS = {
 def draw_step(ctx, primitives):
     """A step of one of `primitives` (drawn by WEIGHTS); None when the
     drawn primitive has nothing to work on."""
+    # Every generator starts from a block: none is left to name (a
+    # tensorized kernel whose only block two copies share) means no step.
+    if not ctx.blocks:
+        return None
     weights = [WEIGHTS.get(p, 1.0) for p in primitives]
     prim = ctx.rng.choices(primitives, weights)[0]
     return GENERATORS[prim](ctx)
