@@ -358,7 +358,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   bool printOp = context->shouldPrintOpOnDiagnostic();
   context->printOpOnDiagnostic(false);
   auto restore =
-      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
+      llvm::scope_exit([&] { context->printOpOnDiagnostic(printOp); });
   // The signatures are the ones the user declared: parameters a schedule
   // re-laid out take their declared types back first.
   // Graph functions take buffers (their results as out-parameters) before
