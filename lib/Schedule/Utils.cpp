@@ -327,27 +327,6 @@ void sched::setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
   block.getBindingValuesMutable().assign(operands);
 }
 
-void sched::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
-                            Operation *root) {
-  while (parent && parent != root && isa<ForOp>(parent)) {
-    Block *body = &parent->getRegion(0).front();
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
-          rewriter.eraseOp(&op);
-          changed = true;
-        }
-    }
-    if (!body->empty())
-      return;
-    Operation *next = parent->getParentOp();
-    rewriter.eraseOp(parent);
-    parent = next;
-  }
-}
-
 /// Sets the read and write regions of `block` (over its iteration
 /// variables, then region values).
 void mlir::tir::sched::setRegions(BlockOp block,

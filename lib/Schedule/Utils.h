@@ -11,6 +11,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Schedule/Primitives.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -182,11 +183,6 @@ Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
 /// body of `rebuilt` (a block built beside it), which is erased: the block
 /// op itself stays, so handles to it remain valid.
 void adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block, BlockOp rebuilt);
-
-/// Erases `parent` and the loops around it, up to `root`, while they are
-/// empty once the pure index computations left without uses are gone.
-void eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
-                     Operation *root);
 
 /// Whether `use` is one of a block's binding values.
 bool isBindingUse(OpOperand &use);

@@ -6,6 +6,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -277,4 +278,25 @@ Value mlir::tir::getBufferStorage(Value v) {
     v = buffers.front();
   }
   return v;
+}
+
+void mlir::tir::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
+                                Operation *root) {
+  while (parent && parent != root && isa<ForOp>(parent)) {
+    Block *body = &parent->getRegion(0).front();
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+        if (op.getNumRegions() == 0 && isOpTriviallyDead(&op)) {
+          rewriter.eraseOp(&op);
+          changed = true;
+        }
+    }
+    if (!body->empty())
+      return;
+    Operation *next = parent->getParentOp();
+    rewriter.eraseOp(parent);
+    parent = next;
+  }
 }

@@ -44,10 +44,12 @@
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -303,18 +305,6 @@ static void dropUnreachableInit(BlockOp block) {
   }
 }
 
-/// Erases `op` and then the loops its removal leaves empty.
-static void eraseWithEmptyLoops(Operation *op) {
-  Operation *parent = op->getParentOp();
-  op->erase();
-  while (auto loop = dyn_cast_if_present<ForOp>(parent)) {
-    if (!loop.getBody()->empty())
-      return;
-    parent = loop->getParentOp();
-    loop->erase();
-  }
-}
-
 namespace {
 struct TIRPartitionLoopsPass
     : public tir::impl::TIRPartitionLoopsPassBase<TIRPartitionLoopsPass> {
@@ -348,8 +338,12 @@ struct TIRPartitionLoopsPass
       else
         dropUnreachableInit(block);
     });
-    for (BlockOp block : dead)
-      eraseWithEmptyLoops(block);
+    IRRewriter rewriter(&getContext());
+    for (BlockOp block : dead) {
+      Operation *parent = block->getParentOp();
+      rewriter.eraseOp(block);
+      eraseEmptyLoops(rewriter, parent);
+    }
   }
 };
 } // namespace

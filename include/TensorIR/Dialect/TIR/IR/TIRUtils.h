@@ -19,6 +19,10 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
+
 namespace mlir::tir {
 
 /// "file:line:col" of the first file location in `loc` (through fused and
@@ -85,6 +89,13 @@ bool isBufferWritten(Value buffer, bool strict = false);
 /// Whether `func` is a graph function (TVM's Relax function): tensors in its
 /// signature, or ops on tensors or tir.call_tir ops in its body.
 bool isGraphFunction(FunctionOpInterface func);
+
+/// Erases `parent` and the loops around it, up to `root` (exclusive; null:
+/// as far as loops go), while they are empty once the pure index
+/// computations left without uses are gone (what a primitive that moves or
+/// removes a block, or a pass that erases one, leaves behind).
+void eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
+                     Operation *root = nullptr);
 
 } // namespace mlir::tir
 
