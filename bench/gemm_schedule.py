@@ -104,8 +104,14 @@ def packed_tiles(shape, threads=2):
     """The tiles schedule_packed uses for `shape` ((batch,) M, N, K) on
     `threads` threads: host_tiles', the rows split among the threads unless
     the batches are."""
-    batch_parallel = len(shape) == 4 and shape[0] >= threads
-    return host_tiles(shape[-3:], threads=1 if batch_parallel else threads)
+    return host_tiles(shape[-3:], threads=1 if _batches_parallel(shape, threads) else threads)
+
+
+def _batches_parallel(shape, threads):
+    """Whether schedule_packed runs the batches of `shape` in parallel (a
+    batched problem with at least one batch per thread) instead of the row
+    blocks."""
+    return len(shape) == 4 and shape[0] >= threads
 
 
 def _fit(extent, target, step):
@@ -129,7 +135,7 @@ def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
     are at least `threads` of them."""
     batched = len(shape) == 4
     m, n, k_extent = shape[-3:]
-    batch_parallel = batched and shape[0] >= threads
+    batch_parallel = _batches_parallel(shape, threads)
     mr, nr, mc, nc, kc, lanes = tiles or packed_tiles(shape, threads)
     sch = _schedule(tvm, func)
     c = getattr(sch, get_block)("C")

@@ -48,16 +48,16 @@ CANDIDATES = [
 ]
 
 
+def fits(tiles, m, n, k, threads=1):
+    """Whether `tiles` (mc, nc, kc, mr, nr) divide (m, n, k) and leave at
+    least one mc block per thread."""
+    mc, nc, kc, mr, nr = tiles
+    return not (m % mc or n % nc or k % kc or mc % mr or nc % nr) and m // mc >= threads
+
+
 def schedule_tiles(m, n, k, threads=1):
-    """The first candidate whose blocks divide (m, n, k); with threads,
-    also leaving at least one mc block per thread."""
-    for mc, nc, kc, mr, nr in CANDIDATES:
-        if m % mc or n % nc or k % kc or mc % mr or nc % nr:
-            continue
-        if m // mc < threads:
-            continue
-        return (mc, nc, kc, mr, nr)
-    return None
+    """The first candidate that fits (m, n, k) on `threads` threads."""
+    return next((t for t in CANDIDATES if fits(t, m, n, k, threads)), None)
 
 
 def source(m, n, k, tiles, threads=1):
@@ -187,7 +187,7 @@ def main():
     c = np.zeros((n, n), "float32")
     tiles = CANDIDATES if args.search else [schedule_tiles(n, n, n, args.threads)]
     for t in tiles:
-        if t is None or n % t[0] or n % t[1] or n % t[2]:
+        if t is None or not fits(t, n, n, n):
             continue
         g = Gemm(n, n, n, t, args.threads)
         g(a, b, c)

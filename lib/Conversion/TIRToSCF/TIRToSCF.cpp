@@ -63,10 +63,8 @@ static SmallVector<Value> expandMap(OpBuilder &b, Location loc, AffineMap map,
 /// memref.alloc + memref.dealloc at the end of its scope (the block of the
 /// insertion point: a tir.block's body, a function's or a loop's, before
 /// the terminator if any) otherwise. Either is aligned to a cache line
-/// (kBufferAlignment), as TVM allocates: malloc's 16 bytes would let a
-/// 64-byte vector load of a packed panel straddle two lines (a GEMM whose
-/// packed B landed off a line ran 15% slower, varying from run to run with
-/// where malloc put it).
+/// (kBufferAlignment), as TVM allocates: with malloc's 16 bytes a 64-byte
+/// vector access of a packed panel may straddle two lines.
 static Value createBuffer(RewriterBase &rewriter, Location loc, MemRefType type,
                           ValueRange dynamicSizes) {
   // Only int and float elements have a known size here (index, vectors and
