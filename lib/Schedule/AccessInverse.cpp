@@ -119,7 +119,10 @@ sched::invertDigits(ArrayRef<AffineExpr> starts, ArrayRef<AffineExpr> extents,
   DigitAccess access;
   SmallVector<AffineExpr> bases;
   for (auto [d, start] : llvm::enumerate(starts)) {
-    AffineExpr e = simplifyWithRanges(start, ranges, numDims, 0);
+    // Digits of a fused source stay digits (not split into sums of
+    // digits of its variables).
+    AffineExpr e = simplifyWithRanges(start, ranges, numDims, 0,
+                                      /*splitBoundedTerms=*/false);
     access.constants.push_back(std::nullopt);
     if (auto k = dyn_cast<AffineConstantExpr>(e)) {
       access.constants.back() = k.getValue();

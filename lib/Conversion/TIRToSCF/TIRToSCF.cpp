@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -189,15 +190,41 @@ static Value buildCondition(OpBuilder &b, Location loc, BlockOp block,
   return cond;
 }
 
+/// The range of a block or thread index of a kernel (convert-tir-to-gpu
+/// made the launch) whose grid or block size is a constant.
+static std::optional<Interval> launchIndexRange(gpu::LaunchOp launch,
+                                                BlockArgument arg) {
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  std::pair<Value, Value> indices[] = {
+      {blockIds.x, grid.x},   {blockIds.y, grid.y},   {blockIds.z, grid.z},
+      {threadIds.x, block.x}, {threadIds.y, block.y}, {threadIds.z, block.z}};
+  for (auto [index, size] : indices) {
+    if (index != arg)
+      continue;
+    std::optional<int64_t> n = getConstantIntValue(size);
+    if (!n || *n < 1)
+      return std::nullopt;
+    return Interval{0, *n - 1};
+  }
+  return std::nullopt;
+}
+
 /// The range of a loop variable or constant while the conversion runs:
-/// tir's own (getValueRange), or that of an already lowered scf.for /
-/// scf.parallel with constant bounds and step 1.
+/// tir's own (getValueRange), that of an already lowered scf.for /
+/// scf.parallel with constant bounds and step 1, or a kernel's block or
+/// thread index.
 static std::optional<Interval> loweredValueRange(Value v) {
   if (std::optional<Interval> r = getValueRange(v))
     return r;
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)
     return std::nullopt;
+  if (auto launch =
+          dyn_cast_or_null<gpu::LaunchOp>(arg.getOwner()->getParentOp()))
+    return launchIndexRange(launch, arg);
   Operation *owner = arg.getOwner()->getParentOp();
   std::optional<int64_t> lo, up, step;
   if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {

@@ -17,13 +17,13 @@ using Ranges = ArrayRef<std::optional<Interval>>;
 /// `divisor * q + r` with r in [0, divisor) becomes q / r; a constant that
 /// cannot carry (below the gcd of the divisor and the coefficients) leaves
 /// the division.
-static AffineExpr simplify(AffineExpr e, Ranges ranges) {
+static AffineExpr simplify(AffineExpr e, Ranges ranges, bool splitBounded) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
     return e;
   MLIRContext *ctx = e.getContext();
-  AffineExpr lhs = simplify(bin.getLHS(), ranges);
-  AffineExpr rhs = simplify(bin.getRHS(), ranges);
+  AffineExpr lhs = simplify(bin.getLHS(), ranges, splitBounded);
+  AffineExpr rhs = simplify(bin.getRHS(), ranges, splitBounded);
   AffineExprKind kind = e.getKind();
   auto c = dyn_cast<AffineConstantExpr>(rhs);
   if ((kind == AffineExprKind::FloorDiv || kind == AffineExprKind::Mod) && c &&
@@ -63,17 +63,41 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges) {
       quotient.constant += m;
       return isMod ? remainder - m * divisor : quotient.toExpr(ctx);
     }
-    // The terms are multiples of g, which divides the divisor: a constant
-    // b0 below g does not carry into the quotient ((8x + 7) floordiv 16 is
-    // (8x) floordiv 16).
-    int64_t g = divisor;
+    // Small terms do not carry: when the other terms are multiples of g,
+    // which divides the divisor, and the small ones (with the constant's
+    // remainder modulo g) stay in [0, g), they leave the quotient alone and
+    // add to the remainder: (4x + v) floordiv 16 is (4x) floordiv 16 and
+    // (4x + v) mod 16 is (4x) mod 16 + v over v in [0, 4) (a vectorized
+    // lane's cooperative copy), (8x + 7) floordiv 16 is (8x) floordiv 16.
+    // Each coefficient's gcd with the divisor is a candidate g, largest
+    // first.
+    // A term's multiple: its coefficient times what is known to divide it
+    // ((4x) mod 8 is a multiple of 4).
+    auto multipleOf = [](AffineExpr term, int64_t k) {
+      return k * static_cast<int64_t>(term.getLargestKnownDivisor());
+    };
+    SmallVector<int64_t> candidates;
     for (auto [term, k] : parts.terms)
-      g = std::gcd(g, k);
-    int64_t b0 = llvm::mod(parts.constant, g);
-    if (g > 1 && b0 != 0 && !parts.terms.empty()) {
-      AffineExpr base = simplify(lhs - b0, ranges);
-      return isMod ? simplify(base % divisor, ranges) + b0
-                   : simplify(base.floorDiv(divisor), ranges);
+      if (int64_t g = std::gcd(divisor, multipleOf(term, k)); g > 1)
+        candidates.push_back(g);
+    llvm::sort(candidates, std::greater<int64_t>());
+    for (int64_t g :
+         llvm::make_range(candidates.begin(), llvm::unique(candidates))) {
+      AffineTerms big, small;
+      for (auto [term, k] : parts.terms)
+        (multipleOf(term, k) % g == 0 ? big : small).terms.push_back({term, k});
+      small.constant = llvm::mod(parts.constant, g);
+      big.constant = parts.constant - small.constant;
+      if (big.terms.empty() || (small.terms.empty() && small.constant == 0) ||
+          (!splitBounded && !small.terms.empty()))
+        continue;
+      auto r = evaluateRange(small.toExpr(ctx), ranges);
+      if (!r || r->lo < 0 || r->hi >= g)
+        continue;
+      AffineExpr base = simplify(big.toExpr(ctx), ranges, splitBounded);
+      return isMod ? simplify(base % divisor, ranges, splitBounded) +
+                         small.toExpr(ctx)
+                   : simplify(base.floorDiv(divisor), ranges, splitBounded);
     }
   }
   switch (kind) {
@@ -93,11 +117,11 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges) {
 }
 
 AffineExpr mlir::tir::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
-                                         unsigned numDims,
-                                         unsigned numSymbols) {
+                                         unsigned numDims, unsigned numSymbols,
+                                         bool splitBoundedTerms) {
   AffineExpr simplified = simplifyIndexExpr(expr, numDims, numSymbols);
-  return simplifyIndexExpr(simplify(simplified, dimRanges), numDims,
-                           numSymbols);
+  return simplifyIndexExpr(simplify(simplified, dimRanges, splitBoundedTerms),
+                           numDims, numSymbols);
 }
 
 AffineExpr mlir::tir::simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs) {

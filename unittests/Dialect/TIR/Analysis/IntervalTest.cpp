@@ -129,6 +129,38 @@ TEST_F(IntervalTest, SimplifyDropsConstantsThatCannotCarry) {
   }
 }
 
+TEST_F(IntervalTest, SimplifyDropsBoundedTermsThatCannotCarry) {
+  // A vectorized lane v = d1 in [0, 4) beside 4 * d0 (a multiple of 4,
+  // which divides 16): (4 d0 + v) floordiv 16 does not depend on v and the
+  // mod moves by v, whatever d0 is (no range for d0).
+  Ranges lanes{std::nullopt, Interval{0, 3}};
+  AffineExpr x = d(0) * 4;
+  EXPECT_EQ(simplifyWithRanges((x + d(1)).floorDiv(16), lanes, 2, 0),
+            simplifyWithRanges(x.floorDiv(16), lanes, 2, 0));
+  EXPECT_EQ(
+      simplifyAffineExpr(simplifyWithRanges((x + d(1)) % 16, lanes, 2, 0) -
+                             simplifyWithRanges(x % 16, lanes, 2, 0) - d(1),
+                         2, 0),
+      c(0));
+  // A term known to be a multiple through its own division: (4 d0) mod 8
+  // is a multiple of 4, so ((4 d0) mod 8 + v) floordiv 4 drops v.
+  AffineExpr m = x % 8;
+  EXPECT_EQ(simplifyWithRanges((m + d(1)).floorDiv(4), lanes, 2, 0),
+            simplifyWithRanges(m.floorDiv(4), lanes, 2, 0));
+  // v in [0, 4] may carry: checked by value that what stays is right.
+  Ranges wide{std::nullopt, Interval{0, 4}};
+  AffineExpr div = simplifyWithRanges((x + d(1)).floorDiv(16), wide, 2, 0);
+  AffineExpr mod = simplifyWithRanges((x + d(1)) % 16, wide, 2, 0);
+  for (int64_t a : {0, 1, 3, 4, 7, -1, -4})
+    for (int64_t v = 0; v <= 4; ++v) {
+      auto at = [&](AffineExpr e) {
+        return simplifyAffineExpr(e.replaceDims({c(a), c(v)}), 0, 0);
+      };
+      EXPECT_EQ(at(div), c(llvm::divideFloorSigned(4 * a + v, 16)));
+      EXPECT_EQ(at(mod), c(llvm::mod(4 * a + v, 16)));
+    }
+}
+
 TEST_F(IntervalTest, SimplifySplitsCoefficientsLargerThanTheDivisor) {
   // 45 * d0 = 2 * (22 * d0) + d0: over d0 in [0, 1] the remainder stays
   // below 2, so (45 * d0) floordiv 2 is 22 * d0 and the mod is d0.
@@ -163,8 +195,10 @@ TEST_F(IntervalTest, SimplifyKeepsDivisionsByInputs) {
   AffineExpr e = d(3).floorDiv(d(4)) * -1 + d(1) - (d(3) % d(4)) * 8 - 1;
   e = e.replaceDims({d(0), d(1), d(1), d(2), d(3)});
   AffineExpr s = simplifyWithRanges(e, r, 4, 0);
-  for (auto [f, divisor] : {std::pair{0, 1}, {5, 2}, {13, 2}, {15, 2}})
+  for (std::pair<int64_t, int64_t> point :
+       {std::pair{0, 1}, {5, 2}, {13, 2}, {15, 2}})
     for (int64_t n : {1, 13, 16}) {
+      int64_t f = point.first, divisor = point.second;
       auto eval = [&](AffineExpr x) {
         return x.replaceDims({c(0), c(n), c(f), c(divisor)});
       };
