@@ -15,6 +15,7 @@
 
 #include "KernelMemory.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
@@ -62,7 +63,8 @@ static bool dependsOnThreadIdx(Value v) {
 }
 
 /// Shifts an access's map by the part's start: index d becomes
-/// `index_d - lowers_d(inputs)`, the inputs appended to its operands.
+/// `index_d - lowers_d(inputs)`, the inputs appended to its operands; 0
+/// where lowers_d is null (a dimension of one element).
 static AffineMap shiftedMap(AffineMap map, ArrayRef<AffineExpr> lowers,
                             unsigned numInputs) {
   unsigned base = map.getNumDims();
@@ -70,7 +72,9 @@ static AffineMap shiftedMap(AffineMap map, ArrayRef<AffineExpr> lowers,
   SmallVector<AffineExpr> results;
   for (auto [d, e] : llvm::enumerate(map.getResults()))
     results.push_back(
-        simplifyIndexExpr(e - lowers[d].shiftDims(numInputs, base), total, 0));
+        lowers[d] ? simplifyIndexExpr(e - lowers[d].shiftDims(numInputs, base),
+                                      total, 0)
+                  : getAffineConstantExpr(0, map.getContext()));
   return AffineMap::get(total, 0, results, map.getContext());
 }
 
@@ -119,11 +123,17 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
     return failure();
   }
   AnalysisFailure failure;
+  // Loops re-bound to a thread tag bound around the LCA run in one thread
+  // (a register-staged copy: each thread loads its own elements, then
+  // stores them): for a local buffer they are the thread's index, not
+  // relaxed.
   FailureOr<LoopRegion> reads =
-      relaxRegionUnder(lca, buffer, /*writes=*/false, blocks, failure);
+      relaxRegionUnder(lca, buffer, /*writes=*/false, blocks, failure,
+                       /*sameThreadIsPoint=*/true);
   FailureOr<LoopRegion> writes =
       mlir::succeeded(reads)
-          ? relaxRegionUnder(lca, buffer, /*writes=*/true, blocks, failure)
+          ? relaxRegionUnder(lca, buffer, /*writes=*/true, blocks, failure,
+                             /*sameThreadIsPoint=*/true)
           : FailureOr<LoopRegion>(mlir::failure());
   FailureOr<LoopRegion> region = mlir::failed(writes)
                                      ? FailureOr<LoopRegion>(mlir::failure())
@@ -209,6 +219,39 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
     shiftAccesses(buffer, placed.getResult(), lowers, region->inputs);
     alloc.erase();
     return success();
+  }
+  // A local buffer whose part starts at a place that also depends on other
+  // values (the k loop's variable, for a thread's staged copy of a k tile)
+  // is shifted as well where those values only pick a dimension of one
+  // element (whose index is then 0): a register tile needs constant
+  // indices, which a view at a moving offset hides from LLVM.
+  if (!isSharedScope(scope)) {
+    SmallVector<Value> threadInputs;
+    SmallVector<AffineExpr> renumbered;
+    llvm::SmallBitVector others(region->inputs.size());
+    for (auto [i, input] : llvm::enumerate(region->inputs)) {
+      renumbered.push_back(getAffineConstantExpr(0, ctx));
+      if (isThreadIndex(input)) {
+        renumbered.back() = getAffineDimExpr(threadInputs.size(), ctx);
+        threadInputs.push_back(input);
+      } else {
+        others.set(i);
+      }
+    }
+    SmallVector<AffineExpr> shifts;
+    for (auto [lower, size] : llvm::zip(lowers, shape)) {
+      if (size == 1)
+        shifts.push_back(AffineExpr());
+      else if (!involvesDims(lower, others))
+        shifts.push_back(lower.replaceDims(renumbered));
+      else
+        break;
+    }
+    if (shifts.size() == shape.size()) {
+      shiftAccesses(buffer, placed.getResult(), shifts, threadInputs);
+      alloc.erase();
+      return success();
+    }
   }
   // Otherwise the accesses keep their coordinates in the whole buffer: they go
   // through a view of the compacted one whose offset moves the part's start

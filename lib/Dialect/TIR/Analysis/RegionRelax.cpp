@@ -375,10 +375,26 @@ mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
   return relaxRegionUnder(loop, buffer, writes, blocks, failure);
 }
 
+/// The loop around `boundary` (or `boundary` itself) bound to the thread
+/// tag `inner` is bound to, when both have constant lower bounds: `inner`
+/// runs in that loop's thread. Null otherwise.
+static ForOp sameThreadLoopAround(ForOp inner, Operation *boundary) {
+  if (inner.getKind() != ForKind::ThreadBinding ||
+      !inner.getConstantLowerBound())
+    return ForOp();
+  for (Operation *op = boundary; op; op = op->getParentOp())
+    if (auto outer = dyn_cast<ForOp>(op);
+        outer && outer.getKind() == ForKind::ThreadBinding &&
+        outer.getThread() == inner.getThread())
+      return outer.getConstantLowerBound() ? outer : ForOp();
+  return ForOp();
+}
+
 FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
                                                   bool writes,
                                                   ArrayRef<BlockOp> blocks,
-                                                  AnalysisFailure &failure) {
+                                                  AnalysisFailure &failure,
+                                                  bool sameThreadIsPoint) {
   MLIRContext *ctx = loop->getContext();
   RelaxedInputs in(ctx);
   std::string where = "its scope";
@@ -429,6 +445,13 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
         refused = true;
         return fail(user, "block '" + user.getBlockName() +
                               "' uses an index computed inside the loop");
+      }
+      if (sameThreadIsPoint) {
+        if (ForOp outer = sameThreadLoopAround(inner, loop);
+            outer && !isSharedAcross(inner))
+          return in.dimOf(outer.getInductionVar()) +
+                 (*inner.getConstantLowerBound() -
+                  *outer.getConstantLowerBound());
       }
       std::optional<int64_t> lo = inner.getConstantLowerBound();
       std::optional<int64_t> up = inner.getConstantUpperBound();

@@ -132,10 +132,16 @@ FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
 /// The same under any op that holds the blocks: a loop, a scope's block or
 /// function; every loop between a block and `boundary` is relaxed, the
 /// boundary's own values (a loop's variable, a block's iteration
-/// variables) stay symbolic.
+/// variables) stay symbolic. With `sameThreadIsPoint`, a loop inside
+/// bound to a thread tag the buffer is not shared across, which a loop
+/// around `boundary` is bound to as well, is not relaxed: it runs in the
+/// same thread as that loop, so its variable is that loop's (plus the
+/// difference of their lower bounds). A kernel's local buffer then is the
+/// part one thread touches, where the thread's copies re-bind the loops.
 FailureOr<LoopRegion> relaxRegionUnder(Operation *boundary, Value buffer,
                                        bool writes, ArrayRef<BlockOp> blocks,
-                                       AnalysisFailure &failure);
+                                       AnalysisFailure &failure,
+                                       bool sameThreadIsPoint = false);
 
 /// The union of `a` and `b` (each over its own inputs), over the inputs of
 /// both (a's first); failure when a bound differs by a runtime amount. An
