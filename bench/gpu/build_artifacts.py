@@ -16,8 +16,43 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import programs as p  # noqa: E402
 
-# name -> (what it computes, the scheduled module)
-PIPE = ([0, 0, 1], [0, 1, 2])
+PIPE = ([0, 0, 1], [0, 1, 2])  # next tiles into second buffers during the update
+REV = ([0, 0, 1], [1, 2, 0])   # the update first, then the next tiles
+
+
+def gemm(size, **schedule):
+    return lambda: p.schedule_matmul_tiled(p.matmul(size, size, size), **schedule)
+
+
+# The GEMM schedules, by name: tile of C per block (m x n), per thread
+# (t), k step (k), and how the copies overlap the update. "s" tiles have
+# 8 x 8 per thread with B's shared tile spread (spread_b).
+T8X4 = dict(bm=64, bn=128, tm=8, tn=4, vec=4)
+S128 = dict(bk=16, vec=4, spread_b=True)
+S64N128 = dict(bm=64, vec=4, spread_b=True)
+GEMMS = {
+    "tiled": dict(),  # 128 x 128, 8 x 8 per thread, k step 8, scalar copies
+    "vec4k16": dict(bk=16, vec=4),
+    "m64n128t8x4": dict(T8X4, bk=16),
+    "m64n128t8x4_pipe": dict(T8X4, bk=16, pipeline=PIPE),
+    "m64n128t8x4_piperev": dict(T8X4, bk=16, pipeline=REV),
+    "m64n128t8x4_pipek32": dict(T8X4, bk=32, pipeline=PIPE),
+    "m64n128t8x4_piperevk32": dict(T8X4, bk=32, pipeline=REV),
+    "m64n128t8x4_piperevk32g8": dict(T8X4, bk=32, pipeline=REV, group=8),
+    "m64n128t8x4_pipek32w48": dict(T8X4, bk=32, pipeline=PIPE, warp=(4, 8)),
+    "m64n128t16x4_pipek16": dict(T8X4, tm=16, bk=16, pipeline=PIPE),
+    "m64n128t8x4_stagedk32": dict(T8X4, bk=32, staged=True),
+    "s128k16": dict(S128),
+    "s128k16_piperev": dict(S128, pipeline=REV),
+    "s128k16_staged": dict(S128, staged=True),
+    "s128n64k16_staged": dict(S128, bn=64, staged=True),
+    "s64n128k16_staged": dict(S64N128, bk=16, staged=True),
+    "s64n128k8_staged": dict(S64N128, bk=8, staged=True),
+    "s64n256k16_staged": dict(S64N128, bn=256, bk=16, staged=True),
+}
+# Sizes each is measured at (4096 only unless listed).
+AT_2048 = {"tiled", "vec4k16", "m64n128t8x4", "m64n128t8x4_pipek32",
+           "m64n128t8x4_stagedk32", "s64n128k16_staged", "s64n128k8_staged"}
 
 VARIANTS = {
     "vadd_scalar": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=1),
@@ -25,48 +60,9 @@ VARIANTS = {
     "vadd_vec4_cubin": lambda: p.schedule_vector_add(p.vector_add(1 << 26), lanes=4),
     "gemm_naive_2048": lambda: p.schedule_matmul_naive(p.matmul(2048, 2048, 2048)),
     "gemm_naive_4096": lambda: p.schedule_matmul_naive(p.matmul(4096, 4096, 4096)),
-    "gemm_tiled_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048)),
-    "gemm_tiled_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096)),
-    "gemm_tiledk16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096), bk=16),
-    "gemm_vec4_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048), vec=4),
-    "gemm_vec4_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096), vec=4),
-    "gemm_vec4k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
-                                                         bk=16, vec=4),
-    "gemm_vec4k16_2048": lambda: p.schedule_matmul_tiled(p.matmul(2048, 2048, 2048),
-                                                         bk=16, vec=4),
-    # 64 x 128 tiles, 8 x 4 per thread: threadIdx.x runs along 32 columns
-    # groups, so a warp reads a row of the B tile as one 512-byte line.
-    "gemm_m64n128t8x4_4096": lambda: p.schedule_matmul_tiled(
-        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4),
-    "gemm_m64n128t8x4_2048": lambda: p.schedule_matmul_tiled(
-        p.matmul(2048, 2048, 2048), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4),
-    "gemm_vec4k32_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
-                                                         bk=32, vec=4),
-    "gemm_n64k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
-                                                        bn=64, bk=16, vec=4),
-    "gemm_m64k16_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
-                                                        bm=64, tm=4, bk=16, vec=4),
-    "gemm_tiled64_4096": lambda: p.schedule_matmul_tiled(p.matmul(4096, 4096, 4096),
-                                                         bm=64, bn=128, tm=4, tn=8),
-    # Software-pipelined (software_pipeline_stage [0, 0, 1]): the next k
-    # tiles copied into second shared buffers while the current ones are
-    # multiplied; "rev" puts the update first in a step (one buffer each).
-    "gemm_m64n128t8x4_pipe_4096": lambda: p.schedule_matmul_tiled(
-        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
-        pipeline=PIPE),
-    "gemm_m64n128t8x4_pipe_2048": lambda: p.schedule_matmul_tiled(
-        p.matmul(2048, 2048, 2048), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
-        pipeline=PIPE),
-    "gemm_m64n128t8x4_pipek8_4096": lambda: p.schedule_matmul_tiled(
-        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=8, vec=4,
-        pipeline=PIPE),
-    "gemm_m64n128t8x4_piperev_4096": lambda: p.schedule_matmul_tiled(
-        p.matmul(4096, 4096, 4096), bm=64, bn=128, tm=8, tn=4, bk=16, vec=4,
-        pipeline=([0, 0, 1], [1, 2, 0])),
-    "gemm_vec4k16_pipe_4096": lambda: p.schedule_matmul_tiled(
-        p.matmul(4096, 4096, 4096), bk=16, vec=4, pipeline=PIPE),
-    "gemm_vec4k16_pipe_2048": lambda: p.schedule_matmul_tiled(
-        p.matmul(2048, 2048, 2048), bk=16, vec=4, pipeline=PIPE),
+    **{f"gemm_{name}_{size}": gemm(size, **schedule)
+       for name, schedule in GEMMS.items()
+       for size in ((2048, 4096) if name in AT_2048 else (4096,))},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
@@ -98,6 +94,9 @@ def main():
              p.matmul(512, 512, 512)),
             ("gemm_pipe", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bm=64, bn=128,
                                                   tm=8, tn=4, bk=16, vec=4, pipeline=PIPE),
+             p.matmul(512, 512, 512)),
+            ("gemm_staged", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bm=64, bk=16,
+                                                    vec=4, spread_b=True, staged=True),
              p.matmul(512, 512, 512)),
             ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048))):
         tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(

@@ -100,7 +100,8 @@ def softmax(m, n):
 
 
 def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
-                          pipeline=None):
+                          pipeline=None, spread_b=False, group=None, warp=None,
+                          staged=False):
     """A block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C;
     each thread a tm x tn tile, kept in registers (cache_write "local");
     tiles of A and B go through shared memory bk columns / rows at a time
@@ -112,7 +113,26 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
     ([0, 0, 1], [0, 1, 2]) the next tiles are copied into a second pair
     of shared buffers while the current ones are multiplied (with the
     order [1, 2, 0] the update comes first in a step and one buffer each
-    suffices, a barrier between the update and the next copies)."""
+    suffices, a barrier between the update and the next copies).
+    `spread_b`: the shared tile of B laid out (transform_layout) so that
+    the j-th group of 4 columns of every thread's tn columns lies next to
+    the same group of the other threads: a warp's 4-wide reads of a row
+    are then 16 bytes per thread side by side, without the bank conflicts
+    of tn > 4 columns per thread (32 bytes apart).
+    `group`: the blocks run `group` rows of tiles at a time, column by
+    column (one blockIdx.x over the fused block loops), so that the blocks
+    running together share rows of A and columns of B in the L2 cache.
+    `warp` = (wy, wx): each warp's 32 threads are wy rows by wx columns of
+    the block's thread grid (one threadIdx.x over both), so a warp reads
+    wy x tm rows of the A tile and wx x tn columns of the B tile (rather
+    than one row of threads across the whole B tile).
+    `staged`: the copies go through registers (cache_read "local" of each
+    shared copy, laid out one k step per row of the local buffer, so that
+    each thread's part has constant indices): the k loop is pipelined so
+    that a step loads the next tiles from global memory into registers,
+    multiplies the current ones, then stores the registers into shared
+    memory (stages [0, 0, 0, 0, 1], order [0, 3, 1, 4, 2]): the loads'
+    latency is hidden behind the update, one shared buffer each."""
     sch = tvm.tir.Schedule(func)
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "local")
@@ -122,21 +142,52 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
     j0, j1, j2 = sch.split(j, factors=[None, tx, tn])
     k0, k1 = sch.split(k, factors=[None, bk])
     sch.reorder(i0, j0, i1, j1, k0, k1, i2, j2)
-    sch.bind(i0, "blockIdx.y")
-    sch.bind(j0, "blockIdx.x")
-    sch.bind(i1, "threadIdx.y")
-    sch.bind(j1, "threadIdx.x")
+    if group:
+        rows, inner = sch.split(i0, factors=[None, group])
+        sch.reorder(rows, j0, inner)
+        sch.bind(sch.fuse(rows, j0, inner), "blockIdx.x")
+    else:
+        sch.bind(i0, "blockIdx.y")
+        sch.bind(j0, "blockIdx.x")
+    if warp:
+        wy, wx = warp
+        i1o, i1i = sch.split(i1, factors=[None, wy])
+        j1o, j1i = sch.split(j1, factors=[None, wx])
+        sch.reorder(i1o, j1o, i1i, j1i)
+        j1 = sch.fuse(i1o, j1o, i1i, j1i)
+        sch.bind(j1, "threadIdx.x")
+        threads = [ty * tx]
+    else:
+        sch.bind(i1, "threadIdx.y")
+        sch.bind(j1, "threadIdx.x")
+        threads = [ty, tx]
     sch.reverse_compute_at(write_back, j1)
     reads = [str(r.buffer.name) for r in sch.get(block).reads]
     caches = [sch.cache_read(block, reads.index(name), "shared") for name in ("A", "B")]
-    for cache in caches:
+    stages = []
+    if staged:
+        if pipeline is not None:
+            raise ValueError("staged copies come with their own pipeline; "
+                             "give staged=True or pipeline, not both")
+        stages = [sch.cache_read(cache, 0, "local") for cache in caches]
+        sch.transform_layout(stages[0], ("write", 0), lambda r, c: (c // bk, r, c % bk))
+        sch.transform_layout(stages[1], ("write", 0), lambda r, c: (r // bk, r % bk, c))
+        pipeline = ([0, 0, 0, 0, 1], [0, 3, 1, 4, 2])
+    if spread_b and tn > 4:
+        def spread(r, c):
+            return (r, c // bn, c % tn // 4, c % bn // tn, c % 4)
+        sch.transform_layout(caches[1], ("write", 0), spread)
+    for cache in caches + stages:
         sch.compute_at(cache, k0)
         fused = sch.fuse(*sch.get_loops(cache)[-2:])
-        _, fy, fx, fv = sch.split(fused, factors=[None, ty, tx, vec])
-        sch.bind(fy, "threadIdx.y")
-        sch.bind(fx, "threadIdx.x")
+        outer, *bound, fv = sch.split(fused, factors=[None, *threads, vec])
+        for loop, tag in zip(bound, ["threadIdx.y", "threadIdx.x"][-len(bound):]):
+            sch.bind(loop, tag)
         if vec > 1:
             sch.vectorize(fv)
+        if staged:
+            # A thread's staged elements in registers: constant indices.
+            sch.unroll(outer)
     init = sch.decompose_reduction(block, k0)
     if pipeline is not None:
         sch.annotate(k0, "software_pipeline_stage", list(pipeline[0]))
@@ -145,9 +196,9 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
     # registers (constant indices).
     for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:
         sch.unroll(loop)
-    if bk * tm * tn > 512:
-        # Past the unroller's default size limit: unrolled all the same.
-        sch.annotate(k1, "unroll_limit", 0)
+    # Unrolled whatever its size (bk x tm x tn updates may pass the
+    # unroller's default limit).
+    sch.annotate(k1, "unroll_limit", 0)
     return sch.mod
 
 
