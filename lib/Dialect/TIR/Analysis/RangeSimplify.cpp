@@ -69,18 +69,24 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges, bool splitBounded) {
     // add to the remainder: (4x + v) floordiv 16 is (4x) floordiv 16 and
     // (4x + v) mod 16 is (4x) mod 16 + v over v in [0, 4) (a vectorized
     // lane's cooperative copy), (8x + 7) floordiv 16 is (8x) floordiv 16.
-    // Each coefficient's gcd with the divisor is a candidate g, largest
-    // first.
     // A term's multiple: its coefficient times what is known to divide it
     // ((4x) mod 8 is a multiple of 4).
     auto multipleOf = [](AffineExpr term, int64_t k) {
       return k * static_cast<int64_t>(term.getLargestKnownDivisor());
     };
+    // Each term's gcd with the divisor is a candidate g, and so is the gcd
+    // of all of them (every term big, only the constant small:
+    // (6x + 10y + 1) floordiv 30 drops the 1).
     SmallVector<int64_t> candidates;
-    for (auto [term, k] : parts.terms)
+    int64_t all = divisor;
+    for (auto [term, k] : parts.terms) {
+      all = std::gcd(all, multipleOf(term, k));
       if (int64_t g = std::gcd(divisor, multipleOf(term, k)); g > 1)
         candidates.push_back(g);
-    llvm::sort(candidates, std::greater<int64_t>());
+    }
+    if (all > 1)
+      candidates.push_back(all);
+    llvm::sort(candidates, std::greater<int64_t>()); // largest g first
     for (int64_t g :
          llvm::make_range(candidates.begin(), llvm::unique(candidates))) {
       AffineTerms big, small;

@@ -161,6 +161,46 @@ TEST_F(IntervalTest, SimplifyDropsBoundedTermsThatCannotCarry) {
     }
 }
 
+TEST_F(IntervalTest, SimplifyDropsConstantsBelowTheGcdOfAllTerms) {
+  // No single term's gcd with 30 exceeds 1 in a way that leaves the
+  // constant alone in [0, g) but the gcd of all of them, 2, does:
+  // (6 d0 + 10 d1 + 1) floordiv 30 is (6 d0 + 10 d1) floordiv 30.
+  Ranges none{std::nullopt, std::nullopt};
+  AffineExpr x = d(0) * 6 + d(1) * 10;
+  for (bool split : {true, false}) {
+    EXPECT_EQ(simplifyWithRanges((x + 1).floorDiv(30), none, 2, 0, split),
+              simplifyWithRanges(x.floorDiv(30), none, 2, 0, split));
+    EXPECT_EQ(simplifyAffineExpr(
+                  simplifyWithRanges((x + 1) % 30, none, 2, 0, split) -
+                      simplifyWithRanges(x % 30, none, 2, 0, split) - 1,
+                  2, 0),
+              c(0));
+  }
+}
+
+TEST_F(IntervalTest, SimplifyKeepsBoundedTermsWhenAskedOrNegative) {
+  // splitBoundedTerms false (access inversion): (4 d0 + d1) floordiv 16
+  // keeps d1 in the division, as a digit of the fused source.
+  Ranges lanes{std::nullopt, Interval{0, 3}};
+  AffineExpr fused = d(0) * 4 + d(1);
+  AffineExpr kept = simplifyWithRanges(fused.floorDiv(16), lanes, 2, 0,
+                                       /*splitBoundedTerms=*/false);
+  EXPECT_EQ(kept, simplifyAffineExpr(fused.floorDiv(16), 2, 0));
+  // A small part below 0 (4 d0 - d1) may borrow from the quotient: what
+  // stays is right by value.
+  AffineExpr minus = d(0) * 4 - d(1);
+  AffineExpr div = simplifyWithRanges(minus.floorDiv(16), lanes, 2, 0);
+  AffineExpr mod = simplifyWithRanges(minus % 16, lanes, 2, 0);
+  for (int64_t a : {0, 1, 4, 5, -1, -4})
+    for (int64_t v = 0; v <= 3; ++v) {
+      auto at = [&](AffineExpr e) {
+        return simplifyAffineExpr(e.replaceDims({c(a), c(v)}), 0, 0);
+      };
+      EXPECT_EQ(at(div), c(llvm::divideFloorSigned(4 * a - v, 16)));
+      EXPECT_EQ(at(mod), c(llvm::mod(4 * a - v, 16)));
+    }
+}
+
 TEST_F(IntervalTest, SimplifySplitsCoefficientsLargerThanTheDivisor) {
   // 45 * d0 = 2 * (22 * d0) + d0: over d0 in [0, 1] the remainder stays
   // below 2, so (45 * d0) floordiv 2 is 22 * d0 and the mod is d0.
