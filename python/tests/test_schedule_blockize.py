@@ -29,13 +29,19 @@ def matmul(A: T.Buffer((16, 24), "float32"), B: T.Buffer((24, 8), "float32"),
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 
-@T.prim_func
-def fused(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
-    for f in range(64):
-        with T.block("B"):
-            vi = T.axis.spatial(8, f // 8)
-            vj = T.axis.spatial(8, f % 8)
-            B[vi, vj] = A[vi, vj] + T.float32(1)
+def fused_rows(rows):
+    """B = A + 1 over rows x 8 elements, one loop over all of them."""
+    @T.prim_func
+    def fused(A: T.Buffer((rows, 8), "float32"), B: T.Buffer((rows, 8), "float32")):
+        for f in range(rows * 8):
+            with T.block("B"):
+                vi = T.axis.spatial(rows, f // 8)
+                vj = T.axis.spatial(8, f % 8)
+                B[vi, vj] = A[vi, vj] + T.float32(1)
+    return fused
+
+
+fused = fused_rows(8)
 
 
 def run(mod, name, *arrays):
@@ -81,17 +87,8 @@ def test_blockize_matmul_tile_with_init(preserve_unit_iters):
     verify_trace_roundtrip(sch, matmul)
 
 
-@T.prim_func
-def fused_rows(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6, 8), "float32")):
-    for f in range(48):
-        with T.block("B"):
-            vi = T.axis.spatial(6, f // 8)
-            vj = T.axis.spatial(8, f % 8)
-            B[vi, vj] = A[vi, vj] + T.float32(1)
-
-
 def test_blockize_refuses_a_binding_that_does_not_divide():
-    sch = tvm.tir.Schedule(fused_rows)
+    sch = tvm.tir.Schedule(fused_rows(6))
     f, = sch.get_loops("B")
     fo, fi = sch.split(f, [None, 12])
     before = sch.mod.mlir()
