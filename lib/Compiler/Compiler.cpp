@@ -12,6 +12,7 @@
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -163,6 +164,21 @@ mlir::tir::collectSignatures(ModuleOp module) {
 // Lowering and translation
 //===----------------------------------------------------------------------===//
 
+/// Runs `pm` on `module`, verifying after each pass or (by default) once at
+/// the end: a lowering pass that broke the IR is a bug, which tir-opt's
+/// --verify-each (or CompileOptions::verifyEachPass) pins down.
+static LogicalResult runVerified(PassManager &pm, ModuleOp module,
+                                 const CompileOptions &options) {
+  pm.enableVerifier(options.verifyEachPass);
+  if (failed(pm.run(module)))
+    return failure();
+  if (options.verifyEachPass || succeeded(verify(module)))
+    return success();
+  return module.emitError(
+      "internal error: the lowering produced invalid IR (tir-opt with the "
+      "same pipeline verifies after each pass and names the one at fault)");
+}
+
 static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
@@ -179,7 +195,7 @@ static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
     target.cpu = options.targetCPU;
     target.features = options.targetFeatures;
     pm.addPass(createTIRSetLLVMTargetPass(target));
-    return pm.run(module);
+    return runVerified(pm, module, options);
   }
   LowerToLLVMOptions pipeline;
   pipeline.targetCPU = options.targetCPU;
@@ -187,7 +203,7 @@ static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
   pipeline.openmp = options.openmp;
   pipeline.maxVectorLanes = options.maxVectorLanes;
   buildLowerToLLVMPipeline(pm, pipeline);
-  return pm.run(module);
+  return runVerified(pm, module, options);
 }
 
 /// `void __tir_packed_<name>(void **args)`: loads every argument from its
@@ -367,7 +383,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   restorePM.addPass(createTIRLegalizeOpsPass());
   restorePM.addPass(createTIRBufferizeGraphPass());
   restorePM.addPass(createTIRRestoreDeclaredLayoutsPass());
-  if (failed(restorePM.run(module)))
+  if (failed(runVerified(restorePM, module, options)))
     return failure();
   auto functions = collectSignatures(module);
   if (failed(functions) || failed(lower(module, options)))

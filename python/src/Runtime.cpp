@@ -227,7 +227,8 @@ void bindRuntime(py::module_ &m,
         std::unique_ptr<rt::Module> module = rt::Module::load(path, error);
         if (!module)
           throw py::value_error(error);
-        return PyRuntimeModule{std::shared_ptr<rt::Module>(std::move(module))};
+        return PyRuntimeModule{std::shared_ptr<rt::Module>(std::move(module)),
+                               {}};
       },
       py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);
