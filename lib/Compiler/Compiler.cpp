@@ -38,9 +38,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
-#include <chrono>
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdlib>
 
 using namespace mlir;

@@ -209,49 +209,41 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   // Where the part's start depends only on thread and block indices (which
   // every block may use, once they are the launch's), the accesses are
   // shifted by it: the lowering then cancels it against their bindings, so
-  // a register tile indexed by unrolled loops gets constant indices.
+  // a register tile indexed by unrolled loops gets constant indices. A
+  // local buffer is shifted as well where other values (the k loop's
+  // variable, for a thread's staged copy of a k tile) only pick a
+  // dimension of one element, whose index is then 0: a view at a moving
+  // offset would hide its constant indices from LLVM.
   auto isThreadIndex = [](Value v) {
     auto arg = dyn_cast<BlockArgument>(v);
     auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
     return !loop || loop.getKind() == ForKind::ThreadBinding;
   };
-  if (llvm::all_of(region->inputs, isThreadIndex)) {
-    shiftAccesses(buffer, placed.getResult(), lowers, region->inputs);
+  SmallVector<Value> threadInputs;
+  SmallVector<AffineExpr> renumbered;
+  llvm::SmallBitVector others(region->inputs.size());
+  for (auto [i, input] : llvm::enumerate(region->inputs)) {
+    renumbered.push_back(getAffineConstantExpr(0, ctx));
+    if (isThreadIndex(input)) {
+      renumbered.back() = getAffineDimExpr(threadInputs.size(), ctx);
+      threadInputs.push_back(input);
+    } else {
+      others.set(i);
+    }
+  }
+  SmallVector<AffineExpr> shifts;
+  for (auto [lower, size] : llvm::zip(lowers, shape)) {
+    if (!involvesDims(lower, others))
+      shifts.push_back(lower.replaceDims(renumbered));
+    else if (size == 1 && !isSharedScope(scope))
+      shifts.push_back(AffineExpr());
+    else
+      break;
+  }
+  if (shifts.size() == shape.size()) {
+    shiftAccesses(buffer, placed.getResult(), shifts, threadInputs);
     alloc.erase();
     return success();
-  }
-  // A local buffer whose part starts at a place that also depends on other
-  // values (the k loop's variable, for a thread's staged copy of a k tile)
-  // is shifted as well where those values only pick a dimension of one
-  // element (whose index is then 0): a register tile needs constant
-  // indices, which a view at a moving offset hides from LLVM.
-  if (!isSharedScope(scope)) {
-    SmallVector<Value> threadInputs;
-    SmallVector<AffineExpr> renumbered;
-    llvm::SmallBitVector others(region->inputs.size());
-    for (auto [i, input] : llvm::enumerate(region->inputs)) {
-      renumbered.push_back(getAffineConstantExpr(0, ctx));
-      if (isThreadIndex(input)) {
-        renumbered.back() = getAffineDimExpr(threadInputs.size(), ctx);
-        threadInputs.push_back(input);
-      } else {
-        others.set(i);
-      }
-    }
-    SmallVector<AffineExpr> shifts;
-    for (auto [lower, size] : llvm::zip(lowers, shape)) {
-      if (size == 1)
-        shifts.push_back(AffineExpr());
-      else if (!involvesDims(lower, others))
-        shifts.push_back(lower.replaceDims(renumbered));
-      else
-        break;
-    }
-    if (shifts.size() == shape.size()) {
-      shiftAccesses(buffer, placed.getResult(), shifts, threadInputs);
-      alloc.erase();
-      return success();
-    }
   }
   // Otherwise the accesses keep their coordinates in the whole buffer: they go
   // through a view of the compacted one whose offset moves the part's start

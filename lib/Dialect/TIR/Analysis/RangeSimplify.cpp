@@ -14,8 +14,9 @@ using namespace mlir::tir;
 using Ranges = ArrayRef<std::optional<Interval>>;
 
 /// Bottom-up: each floordiv / mod by a positive constant whose dividend is
-/// `divisor * q + r` with r in [0, divisor) becomes q / r; a constant that
-/// cannot carry (below the gcd of the divisor and the coefficients) leaves
+/// `divisor * q + r` with r in [0, divisor) becomes q / r; terms that
+/// cannot carry (within [0, g) beside multiples of a g that divides the
+/// divisor: a constant, or with `splitBounded` bounded terms too) leave
 /// the division.
 static AffineExpr simplify(AffineExpr e, Ranges ranges, bool splitBounded) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
