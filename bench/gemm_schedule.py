@@ -69,35 +69,50 @@ def host_tiles(shape, lanes=None, l2=None, threads=1):
     The micro-tile holds mr x nr accumulators in three quarters of the
     vector registers (AVX-512: 32 registers of 16 lanes, 6 x 64; AVX2: 16
     of 8 lanes, 6 x 16 in twelve), the rest holding a row of B and a
-    broadcast element of A. Every block is sized from L2, not L1: a micro-
-    tile reads one row of B (nr floats) and mr elements of A per mr x nr / lanes
-    FMAs, which L2 streams fast enough, so what kc buys is fewer loads and
-    stores of the C tile (one per kc steps). kc makes a B micro-panel
-    (kc x nr) a sixteenth of L2, mc makes the A block (mc x kc) an eighth
-    and nc the B block (kc x nc) a quarter, leaving half of L2 for C and
-    the next blocks (see _fit for how each meets the problem's size). On
-    an AMD Zen 4 (32 KiB L1, 1 MiB L2) at 1024^3: 6 x 64, kc 256, mc 126,
-    nc 256, at 88-90% of the FMA peak, where L1-sized blocks (kc 64, mc
-    60) gave 78-81%; see docs/performance.md. With `threads`, mc is
-    resized so that the row blocks (the parallel loop) are a multiple of
-    the threads in number: 2048 rows on two threads in 16 blocks of 132
-    (8 per thread; blocks of 126 made 17, 9 on one thread and 8 on the
-    other), 127 rows in 2 blocks of 66."""
+    broadcast element of A. A micro-tile reads one row of B (nr floats) and
+    mr elements of A per mr x nr / lanes FMAs, which L2 streams fast
+    enough; what costs is loading and storing the tile of C, once per kc
+    steps, from L3 or memory when C is large. So kc is as long as a B
+    micro-panel (kc x nr) filling a quarter of L2 allows, up to 1024 (2048
+    measured no faster, with AVX-512 or AVX2 tiles); the A block (mc x
+    kc) takes an eighth of L2 and the B block (kc x nc), read once per
+    block of rows, four times L2, which L3 holds (see _fit for how each
+    meets the problem's size). On an AMD Zen 4 (1 MiB L2) at 2048^3: 6 x
+    64, kc 1024, mc 30, nc 1024, at 88-92% of the FMA peak, where kc 256,
+    mc 126, nc 256 (every block within L2) gave 82-85%; see
+    docs/performance.md. With `threads`, mc is the one (up to the L2 size
+    above, down to half of it) that shares the micro-tiles of rows most
+    evenly among the threads: the row blocks are the parallel loop, and
+    OpenMP gives each thread a contiguous run of them, so at 1024 rows (171
+    micro-tiles) blocks of 5 make 35, 18 blocks (90 micro-tiles) on one
+    thread and 17 on the other, where blocks of 2 make 86 and 85."""
     m, n, k = shape
     if lanes is None:
         lanes = 16 if _cpu_flag("avx512f") else 8
     l2 = l2 or _cache_bytes(2, 1024 * 1024)
     mr, nr = (6, 4 * lanes) if lanes >= 16 else (6, 2 * lanes)
-    kc = _fit(k, l2 // 16 // (nr * 4), 16)
+    kc = _fit(k, min(1024, l2 // 4 // (nr * 4)), 16)
     mc = _fit(m, l2 // 8 // (kc * 4), mr)
     if threads > 1:
-        # A number of row blocks that the threads share evenly (OpenMP
-        # gives each a contiguous run of them), near the one mc asks for.
-        blocks = max(threads, round(m / mc / threads) * threads)
-        micro_tiles = -(-m // mr)
-        mc = -(-micro_tiles // blocks) * mr
-    nc = _fit(n, l2 // 4 // (kc * 4), nr)
+        mc = _balanced_rows(m, mc, mr, threads)
+    nc = _fit(n, 4 * l2 // (kc * 4), nr)
     return mr, nr, mc, nc, kc, lanes
+
+
+def _balanced_rows(m, mc, mr, threads):
+    """A row block of at most `mc` rows, at least half as many, whose
+    blocks of m rows give the threads the most even numbers of micro-tiles
+    (each thread takes a contiguous run of ceil(blocks / threads) blocks;
+    the last block may be short); the largest of those that tie."""
+    tiles = -(-m // mr)
+    top = max(1, mc // mr)
+
+    def busiest(per_block):
+        blocks = -(-tiles // per_block)
+        return min(tiles, -(-blocks // threads) * per_block)
+
+    best = min(range(top, max(1, top // 2) - 1, -1), key=busiest)
+    return best * mr
 
 
 def packed_tiles(shape, threads=2):

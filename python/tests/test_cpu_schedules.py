@@ -74,6 +74,21 @@ def test_host_tiles(shape, host):
     assert mr * nr // lanes + nr // lanes + 1 <= registers
     assert mc % mr == 0 and nc % nr == 0 and kc % 16 == 0
     assert mc <= -(-m // mr) * mr and nc <= -(-n // nr) * nr and kc <= -(-k // 16) * 16
-    # The blocks the schedule keeps in L2 (A's, B's and a B micro-panel)
-    # take at most half of it.
-    assert 4 * kc * (mc + nc + nr) <= l2 // 2
+    # A B micro-panel takes at most a quarter of L2, the A block an eighth
+    # (or a single micro-panel), the B block (kept in L3) four times L2.
+    assert 4 * kc * nr <= l2 // 4 and kc <= 1024
+    assert mc == mr or 4 * kc * mc <= l2 // 8
+    assert 4 * kc * nc <= 4 * l2
+
+
+@pytest.mark.parametrize("m, threads, mc", [(1024, 2, 12), (2048, 2, 18), (1024, 1, 30),
+                                            (127, 2, 24), (12, 4, 6)])
+def test_row_blocks_balance_threads(m, threads, mc):
+    """The row blocks are the parallel loop: with threads, mc is the one
+    within [half, all] of the L2 size (30 rows on a 1 MiB L2 at kc 1024)
+    that gives the busiest thread the fewest micro-tiles. 1024 rows are 171
+    micro-tiles: blocks of 2 make 86 + 85 (blocks of 5, 90 + 81); 2048 rows,
+    342 micro-tiles, blocks of 3 make 57 + 57 blocks; 127 rows, 22 micro-tiles,
+    12 on the busiest thread with blocks of 2, 3 or 4 (the largest kept)."""
+    got = gemm_schedule.host_tiles((m, 1024, 1024), 16, 1024 * 1024, threads=threads)
+    assert got[2] == mc
