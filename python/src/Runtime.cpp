@@ -221,6 +221,25 @@ void bindRuntime(py::module_ &m,
       py::arg("device") = "cpu", py::arg("chip") = "sm_80",
       py::arg("format") = "isa");
   m.def(
+      "get_source",
+      [getModule](py::handle module, const std::string &kind,
+                  const std::string &targetCPU, const std::string &device,
+                  const std::string &chip, const std::string &format) {
+        OwningOpRef<ModuleOp> copy(getModule(module).clone());
+        DiagnosticCollector diags;
+        tir::CompileOptions options =
+            compileOptions(targetCPU, true, device, chip, format);
+        auto text = tir::emitSource(copy.get(), options,
+                                    kind == "asm" ? tir::SourceKind::Assembly
+                                                  : tir::SourceKind::LLVMIR);
+        if (failed(text))
+          throw py::value_error(diags.take());
+        return *text;
+      },
+      py::arg("module"), py::arg("kind"), py::arg("target_cpu") = "native",
+      py::arg("device") = "cpu", py::arg("chip") = "sm_80",
+      py::arg("format") = "isa");
+  m.def(
       "load_library",
       [](const std::string &path) {
         std::string error;

@@ -276,6 +276,19 @@ class Module:
         ext.export_library(self._source._native, path, self._target_cpu,
                            **self._device_options)
 
+    def get_source(self, fmt="ll"):
+        """The host code this module was built from, as text (TVM's
+        get_source): "ll" (or "") the LLVM IR as LLVM optimized it, "asm"
+        (or "s") the target's assembly. Compiled again for the asking: the
+        same pipeline, stopped before the machine code is loaded."""
+        kinds = {"": "ll", "ll": "ll", "asm": "asm", "s": "asm"}
+        if fmt not in kinds:
+            raise ValueError(f"get_source: unknown format '{fmt}' (expected 'll' or 'asm')")
+        if self._source is None:
+            raise ValueError("get_source: a loaded library has no source to show")
+        return ext.get_source(self._source._native, kinds[fmt], self._target_cpu,
+                              **self._device_options)
+
     _source = None
     _target_cpu = "native"
     _device_options = {}

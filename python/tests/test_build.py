@@ -157,6 +157,25 @@ def test_export_and_load(example, tmp_path):
     np.testing.assert_allclose(d, np.maximum(a @ b, 0), rtol=1e-4, atol=1e-4)
 
 
+def test_get_source_shows_llvm_ir_and_assembly(example, tmp_path):
+    lib = tvm.build(example("vector_add"), target="llvm -mcpu=x86-64-v3")
+    ir = lib.get_source()
+    assert ir == lib.get_source("ll")
+    # The optimized module: the function, its entry point for the runtime,
+    # and the CPU it was built for.
+    assert re.search(r"^define .*@main\(", ir, re.M), ir[:2000]
+    assert '"target-cpu"="x86-64-v3"' in ir
+    asm = lib.get_source("asm")
+    assert asm == lib.get_source("s")
+    assert re.search(r"^main:", asm, re.M) and "vaddps" in asm, asm[:2000]
+    with pytest.raises(ValueError, match="get_source: unknown format 'ptx'"):
+        lib.get_source("ptx")
+    path = str(tmp_path / "vector_add.so")
+    lib.export_library(path)
+    with pytest.raises(ValueError, match="a loaded library has no source"):
+        tvm.load_module(path).get_source()
+
+
 def test_compile_times_cover_every_phase(example, tmp_path):
     lib = tvm.build(example("matmul_relu"))
     times = lib.compile_times

@@ -4,6 +4,7 @@ schedule_conv) compute what the unscheduled programs do, at sizes their
 tiles divide and sizes they do not, and the tile picker stays within the
 problem and the host's registers."""
 import os
+import re
 import sys
 
 import numpy as np
@@ -40,6 +41,25 @@ def test_batch_matmul(shape, threads):
                                         tiles=tiles, threads=threads)
     got = run(mod, "bmm", a, w, out_shape=(b, m, n))
     np.testing.assert_allclose(got, a.astype("float64") @ w, rtol=1e-4, atol=1e-4)
+
+
+def test_accumulators_enter_the_k_loop_in_registers():
+    """The first step of k is peeled (where C's init runs); it computes the
+    6 x 64 tile of C, and the loop over the rest of k must take those
+    values as they are, not store them to C and load them back. LLVM's
+    GVN misses the first stores of an unrolled tile (they lie more than
+    100 instructions back), the compiler's late forwarding finds them: no
+    accumulator of the loop (a <16 x float> phi) starts from a load."""
+    shape = (1, 12, 128, 64)
+    mod = gemm_schedule.schedule_packed(tvm, programs.batch_matmul(*shape), "get_block", shape,
+                                        tiles=(6, 64, 12, 128, 64, 16), threads=1)
+    ir = tvm.build(mod, target="llvm -mcpu=skylake-avx512").get_source()
+    defined = dict(re.findall(r"^\s*(%[\w.]+) = (\w+)", ir, re.M))
+    accumulators = re.findall(r"= phi <16 x float> (.*)", ir)
+    assert len(accumulators) >= 24, ir
+    starts = [value for incoming in accumulators
+              for value in re.findall(r"\[ (%[\w.]+), ", incoming)]
+    assert starts and not [v for v in starts if defined.get(v) == "load"], accumulators
 
 
 @pytest.mark.parametrize("shape", [(1, 8, 10, 16, 32, 3, 3), (1, 3, 7, 8, 64, 5, 5),

@@ -89,6 +89,19 @@ FailureOr<std::unique_ptr<runtime::Module>>
 compileModule(ModuleOp module, const CompileOptions &options,
               CompileTimes *times = nullptr);
 
+/// What emitSource gives.
+enum class SourceKind {
+  /// The LLVM module as optimized, before code generation.
+  LLVMIR,
+  /// The target's assembly.
+  Assembly,
+};
+
+/// The code compileModule would generate for `module` (lowered in place),
+/// as text: what TVM's Module.get_source shows.
+FailureOr<std::string>
+emitSource(ModuleOp module, const CompileOptions &options, SourceKind kind);
+
 /// Compiles `module` (lowered in place) into a shared library at `path`.
 /// Needs ld.lld (Debian's lld-22).
 LogicalResult exportLibrary(ModuleOp module, const CompileOptions &options,
