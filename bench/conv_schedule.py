@@ -10,7 +10,8 @@ channels are `fr / lanes` vectors, the input pixel of each column is
 broadcast, and the fr x xr accumulators live in vector registers
 (cache_write "local" at the tile, laid out channels-last by
 transform_layout, written back to NCHW after the reduction over channels
-and window). Output rows run in parallel.
+and window, a vector of xr columns per channel). Output rows run in
+parallel.
 """
 
 
@@ -61,6 +62,13 @@ def schedule_conv(tvm, func, get_block, fr=32, xr=8, lanes=16):
     sch.unroll(fi0)
     sch.vectorize(fi1)
     sch.decompose_reduction(conv, rc)
+    # The write-back transposes the tile to NCHW: for each channel, xr
+    # contiguous columns as one vector (gathered from the tile), channels
+    # unrolled. Left to LLVM, it scattered each channel vector to xr rows
+    # of O: 11% of the time, against 8.5% (one thread, 64 -> 64 at 56^2).
+    write_channels, write_columns = sch.get_loops(acc)[-2:]
+    sch.unroll(write_channels)
+    sch.vectorize(write_columns)
     pad = getattr(sch, get_block)("pad")
     sch.parallel(sch.get_loops(pad)[1])
     sch.parallel(sch.get_loops(wpack)[0])
