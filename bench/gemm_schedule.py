@@ -10,8 +10,8 @@ loop, the tile loop parallel, the inner loops unrolled and vectorized.
 packed once into micro-panels (cache_read + transform_layout, padded with
 zeros where a tile overhangs), then for each block of nc columns and each
 block of kc of the reduction, the rows in blocks of mc (parallel), and in
-them micro-tiles of mr x nr: the B block (kc x nc) stays in L2 for all rows,
-a B micro-panel (kc x nr) and the A block (mc x kc) in L1 while the mc / mr
+them micro-tiles of mr x nr: the B block (kc x nc) stays in L3 for all rows,
+a B micro-panel (kc x nr) and the A block (mc x kc) in L2 while the mc / mr
 micro-tiles of the block use them, and each micro-tile's accumulators in
 vector registers across its block of k (rows unrolled, columns unrolled into
 vectors; LLVM keeps the tile of C in registers across the k loop). C's

@@ -189,3 +189,46 @@ func.func @vectorized(%A: memref<16xf32>, %B: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// A loop of one iteration around the tile loop (a batch of one): the
+// write-back, as reverse_compute_at places it, binds the batch to 0 where
+// the accumulating block binds the loop's variable: while that variable
+// stayed symbolic, the two regions differed by it and the union had no
+// constant extent. The variable has one value, 0: the buffer is one
+// tile (1 x 1 x 4 x 4, transposed to NCHW on its way out) per iteration of
+// the parallel row loop.
+// CHECK-LABEL: func.func @batch_of_one
+// CHECK:         scf.parallel
+// CHECK-NEXT:      memref.alloca() : memref<1x1x4x4xf32, "local">
+// OFF-LABEL:   func.func @batch_of_one
+// OFF:           memref.alloca() : memref<1x2x8x4xf32, "local">
+func.func @batch_of_one(%A: memref<1x2x8x4xf32>, %O: memref<1x4x2x8xf32>) {
+  %Ol = tir.alloc_buffer : memref<1x2x8x4xf32, "local">
+  tir.for %b = 0 to 1 {
+    tir.for %y = 0 to 2 parallel {
+      tir.for %x0 = 0 to 2 {
+        tir.for %x1 = 0 to 4 {
+          tir.for %f = 0 to 4 {
+            tir.block "acc"(%vb = spatial(1, %b), %vy = spatial(2, %y), %vx = spatial(8, %x0 * 4 + %x1), %vf = spatial(4, %f)) reads(%Ol[%vb, %vy, %vx, %vf], %A[%vb, %vy, %vx, %vf] : memref<1x2x8x4xf32, "local">, memref<1x2x8x4xf32>) writes(%Ol[%vb, %vy, %vx, %vf] : memref<1x2x8x4xf32, "local">) {
+              %o = tir.load %Ol[%vb, %vy, %vx, %vf] : memref<1x2x8x4xf32, "local">
+              %a = tir.load %A[%vb, %vy, %vx, %vf] : memref<1x2x8x4xf32>
+              %s = arith.addf %a, %o : f32
+              tir.store %s, %Ol[%vb, %vy, %vx, %vf] : memref<1x2x8x4xf32, "local">
+            }
+          }
+        }
+        tir.for %ax0 = 0 to 4 {
+          tir.for %ax1 = 0 to 4 {
+            tir.block "write_back"(%v0 = spatial(1, 0), %v1 = spatial(4, %ax0), %v2 = spatial(2, %y), %v3 = spatial(8, %x0 * 4 + %ax1)) reads(%Ol[%v0, %v2, %v3, %v1] : memref<1x2x8x4xf32, "local">) writes(%O[%v0, %v1, %v2, %v3] : memref<1x4x2x8xf32>) {
+              %v = tir.load %Ol[%v0, %v2, %v3, %v1] : memref<1x2x8x4xf32, "local">
+              tir.store %v, %O[%v0, %v1, %v2, %v3] : memref<1x4x2x8xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}

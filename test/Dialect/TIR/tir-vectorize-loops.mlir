@@ -182,3 +182,41 @@ func.func @outer_over_inner(%A: memref<8x4xf32>, %B: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Columns of a stack buffer (a local tile) go lane by lane, not through a
+// gather or scatter: LLVM keeps such a tile in registers, and the lanes
+// become shuffles of them. A column of a buffer in memory is a gather.
+// CHECK-LABEL: func.func @local_columns
+// CHECK:         %[[T:.+]] = memref.alloca() : memref<4x4xf32, "local">
+// CHECK:         vector.load %arg0
+// CHECK-COUNT-4: vector.extract
+// CHECK:         vector.gather %{{.+}} : memref<16xf32>
+// CHECK-COUNT-4: memref.load %[[T]]
+// CHECK:         vector.from_elements
+// CHECK-NOT:     vector.gather
+// CHECK-NOT:     vector.scatter
+// CHECK:         return
+func.func @local_columns(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
+  %T = tir.alloc_buffer : memref<4x4xf32, "local">
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 4 vectorized {
+      tir.block "fill_transposed"(%vi = spatial(4, %i), %vj = spatial(4, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x4xf32>
+        tir.store %a, %T[%vj, %vi] : memref<4x4xf32, "local">
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 4 vectorized {
+      tir.block "add_transposed"(%vi = spatial(4, %i), %vj = spatial(4, %j)) {
+        %a = tir.load %A[%vj, %vi] : memref<4x4xf32>
+        %t = tir.load %T[%vj, %vi] : memref<4x4xf32, "local">
+        %s = arith.addf %a, %t : f32
+        tir.store %s, %B[%vi, %vj] : memref<4x4xf32>
+      }
+    }
+  }
+  return
+}

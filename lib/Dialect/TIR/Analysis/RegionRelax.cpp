@@ -438,6 +438,15 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
         if (lo && up && *up > *lo)
           return in.relax(v, Interval{*lo, *up - 1});
       }
+      // A loop around `loop` of one iteration has one value.
+      if (auto around = dyn_cast_or_null<ForOp>(owner);
+          around && around != loop && isa<BlockArgument>(v) &&
+          around->isAncestor(loop)) {
+        std::optional<int64_t> lo = around.getConstantLowerBound();
+        std::optional<int64_t> up = around.getConstantUpperBound();
+        if (lo && up && *up == *lo + 1)
+          return getAffineConstantExpr(*lo, ctx);
+      }
       if (!owner || owner == loop || !loop->isAncestor(owner))
         return d;
       auto inner = dyn_cast<ForOp>(owner);

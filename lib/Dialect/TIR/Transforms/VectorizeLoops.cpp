@@ -57,6 +57,8 @@ private:
   LogicalResult vectorizeOp(Operation *op, Value mask);
   LogicalResult vectorizeLoad(memref::LoadOp load, Value mask);
   LogicalResult vectorizeStore(memref::StoreOp store, Value mask);
+  SmallVector<Value> laneIndices(ValueRange indices, int64_t lane,
+                                 Location loc);
   LogicalResult vectorizeIf(scf::IfOp ifOp, Value mask);
   LogicalResult vectorizeInnerLoop(scf::ForOp inner, Value mask);
 
@@ -257,6 +259,27 @@ LoopVectorizer::flatAccess(Value buffer, ValueRange indices, Location loc) {
   return {flat, total};
 }
 
+/// Whether `buffer` is a stack allocation (a compacted local buffer): its
+/// non-contiguous accesses go lane by lane rather than through a gather or
+/// scatter. LLVM keeps such a buffer in registers when every access has
+/// constant indices (after unrolling), and the lanes then become shuffles
+/// of those registers; a gather or scatter would keep it in memory (a
+/// register tile written back transposed, conv2d's NCHW output of a tile
+/// vectorized along channels).
+static bool isStackBuffer(Value buffer) {
+  return buffer.getDefiningOp<memref::AllocaOp>() != nullptr;
+}
+
+/// The indices `indices` take in `lane`.
+SmallVector<Value> LoopVectorizer::laneIndices(ValueRange indices, int64_t lane,
+                                               Location loc) {
+  return llvm::map_to_vector(indices, [&](Value i) -> Value {
+    if (!isVarying(i))
+      return lane0(i);
+    return vector::ExtractOp::create(rewriter, loc, vector(i), lane);
+  });
+}
+
 LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
   Location loc = load.getLoc();
   MemRefType type = load.getMemRefType();
@@ -281,6 +304,14 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
     else
       result = vector::LoadOp::create(rewriter, loc, vectorOf(element),
                                       load.getMemRef(), base);
+  } else if (!mask && isStackBuffer(load.getMemRef())) {
+    SmallVector<Value> elements;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, load.getMemRef(),
+                                 laneIndices(load.getIndices(), lane, loc)));
+    result = vector::FromElementsOp::create(rewriter, loc, vectorOf(element),
+                                            elements);
   } else {
     auto [flat, offsets] = flatAccess(load.getMemRef(), load.getIndices(), loc);
     if (!flat)
@@ -317,6 +348,14 @@ LogicalResult LoopVectorizer::vectorizeStore(memref::StoreOp store,
                                     mask, value);
     else
       vector::StoreOp::create(rewriter, loc, value, store.getMemRef(), base);
+    return success();
+  }
+  if (!mask && isStackBuffer(store.getMemRef())) {
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      Value element = vector::ExtractOp::create(rewriter, loc, value, lane);
+      memref::StoreOp::create(rewriter, loc, element, store.getMemRef(),
+                              laneIndices(store.getIndices(), lane, loc));
+    }
     return success();
   }
   auto [flat, offsets] = flatAccess(store.getMemRef(), store.getIndices(), loc);
