@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 
 using namespace mlir::tir::runtime;
@@ -20,7 +21,12 @@ using detail::shapeStr;
 Module::Module(std::vector<FunctionInfo> functions, Lookup lookup,
                std::shared_ptr<void> owner, Device::Type target)
     : signatures(std::move(functions)), lookupSymbol(std::move(lookup)),
-      owner(std::move(owner)), targetType(target) {}
+      owner(std::move(owner)), targetType(target) {
+  // Each entry point is looked up once: a JIT lookup takes the execution
+  // session's locks, a few microseconds that every call paid before.
+  for (const FunctionInfo &f : signatures)
+    entryPoints.push_back(lookupSymbol(packedSymbol(f.name)));
+}
 
 std::unique_ptr<Module> Module::load(const std::string &path,
                                      std::string &error) {
@@ -443,39 +449,56 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
   }
   if (!check(*info, args, error))
     return false;
-  auto *fn =
-      reinterpret_cast<void (*)(void **)>(lookupSymbol(packedSymbol(name)));
+  auto *fn = reinterpret_cast<void (*)(void **)>(
+      entryPoints[info - signatures.data()]);
   if (!fn) {
     error = "the module has no entry point for '" + name + "'";
     return false;
   }
   // One memref descriptor ({allocated, aligned, offset, sizes, strides}) or
-  // scalar slot per argument.
-  std::vector<std::vector<int64_t>> storage(args.size());
-  std::vector<void *> pointers(args.size());
+  // scalar slot per argument, all in one array (sized first: the pointers
+  // into it must not move).
+  size_t words = 0;
+  for (const Arg &arg : args)
+    words += arg.kind == Arg::Buffer ? 3 + 2 * arg.shape.size() : 1;
+  // The common case (a few buffers of small rank) needs no allocation.
+  int64_t inlineWords[64];
+  void *inlinePointers[16];
+  std::vector<int64_t> heapWords;
+  std::vector<void *> heapPointers;
+  int64_t *slot = inlineWords;
+  if (words > std::size(inlineWords)) {
+    heapWords.resize(words);
+    slot = heapWords.data();
+  }
+  void **pointers = inlinePointers;
+  if (args.size() > std::size(inlinePointers)) {
+    heapPointers.resize(args.size());
+    pointers = heapPointers.data();
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg &arg = args[i];
-    std::vector<int64_t> &slot = storage[i];
+    pointers[i] = slot;
     if (arg.kind != Arg::Buffer) {
-      slot.assign(1, 0);
-      storeScalar(info->args[i], arg, slot.data());
-    } else {
-      size_t rank = arg.shape.size();
-      slot.resize(3 + 2 * rank);
-      slot[0] = reinterpret_cast<int64_t>(arg.data);
-      slot[1] = reinterpret_cast<int64_t>(arg.data);
-      slot[2] = 0;
-      std::vector<int64_t> strides =
-          arg.strides.empty() ? contiguousStrides(arg.shape) : arg.strides;
-      for (size_t d = 0; d < rank; ++d) {
-        slot[3 + d] = arg.shape[d];
-        slot[3 + rank + d] = strides[d];
-      }
+      storeScalar(info->args[i], arg, slot);
+      ++slot;
+      continue;
     }
-    pointers[i] = slot.data();
+    size_t rank = arg.shape.size();
+    slot[0] = reinterpret_cast<int64_t>(arg.data);
+    slot[1] = reinterpret_cast<int64_t>(arg.data);
+    slot[2] = 0;
+    // Contiguous strides, innermost first, where the argument has none.
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      slot[3 + d] = arg.shape[d];
+      slot[3 + rank + d] = arg.strides.empty() ? stride : arg.strides[d];
+      stride *= arg.shape[d];
+    }
+    slot += 3 + 2 * rank;
   }
   if (targetType != Device::CUDA) {
-    fn(pointers.data());
+    fn(pointers);
     return true;
   }
   // Kernels launch on the GPU of the buffers (the first GPU when none is
@@ -495,7 +518,7 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
   int previous = cuda::currentDevice();
   cuda::setCurrentDevice(gpu);
   cuda::takeLaunchError();
-  fn(pointers.data());
+  fn(pointers);
   cuda::setCurrentDevice(previous);
   std::string failed = cuda::takeLaunchError();
   if (!failed.empty()) {

@@ -65,6 +65,7 @@ struct PyRuntimeModule {
 
   static std::vector<rt::Arg> convert(const py::args &args) {
     std::vector<rt::Arg> converted;
+    converted.reserve(args.size());
     for (py::handle arg : args) {
       if (py::isinstance<py::bool_>(arg)) {
         converted.push_back(rt::Arg::scalar(int64_t(arg.cast<bool>())));
@@ -72,27 +73,15 @@ struct PyRuntimeModule {
         converted.push_back(rt::Arg::scalar(arg.cast<int64_t>()));
       } else if (py::isinstance<py::float_>(arg)) {
         converted.push_back(rt::Arg::scalar(arg.cast<double>()));
-      } else if (py::hasattr(arg, "_tir_buffer")) {
-        // An array in a GPU's memory (tir_runtime.DeviceArray):
-        // (pointer, numpy dtype, shape, device type, device id).
-        auto t = arg.attr("_tir_buffer")().cast<py::tuple>();
-        rt::Device device;
-        device.type = t[3].cast<int>() == rt::Device::CUDA ? rt::Device::CUDA
-                                                           : rt::Device::CPU;
-        device.id = t[4].cast<int>();
-        converted.push_back(
-            rt::Arg::buffer(reinterpret_cast<void *>(t[0].cast<uintptr_t>()),
-                            dtypeOf(t[1].cast<py::dtype>()),
-                            t[2].cast<std::vector<int64_t>>(), {}, device));
       } else if (py::isinstance<py::array>(arg)) {
         auto array = arg.cast<py::array>();
         if (!array.writeable())
           throw py::value_error("tir functions take writable arrays");
         // The compiled code reads the machine's byte order: an array in the
         // other one would give wrong numbers, silently.
-        std::string order = py::str(array.dtype().attr("byteorder"));
+        char order = array.dtype().byteorder();
         bool little = llvm::endianness::native == llvm::endianness::little;
-        if (order == (little ? ">" : "<"))
+        if (order == (little ? '>' : '<'))
           throw py::value_error(
               "argument " + std::to_string(converted.size()) + " is " +
               (little ? "big" : "little") +
@@ -109,6 +98,18 @@ struct PyRuntimeModule {
         converted.push_back(
             rt::Arg::buffer(array.mutable_data(), dtypeOf(array.dtype()),
                             std::move(shape), std::move(strides)));
+      } else if (py::hasattr(arg, "_tir_buffer")) {
+        // An array in a GPU's memory (tir_runtime.DeviceArray):
+        // (pointer, numpy dtype, shape, device type, device id).
+        auto t = arg.attr("_tir_buffer")().cast<py::tuple>();
+        rt::Device device;
+        device.type = t[3].cast<int>() == rt::Device::CUDA ? rt::Device::CUDA
+                                                           : rt::Device::CPU;
+        device.id = t[4].cast<int>();
+        converted.push_back(
+            rt::Arg::buffer(reinterpret_cast<void *>(t[0].cast<uintptr_t>()),
+                            dtypeOf(t[1].cast<py::dtype>()),
+                            t[2].cast<std::vector<int64_t>>(), {}, device));
       } else {
         throw py::type_error("tir functions take numpy arrays, ints and "
                              "floats, got " +

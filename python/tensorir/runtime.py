@@ -86,6 +86,7 @@ class Function:
     def __init__(self, module, name):
         self._module, self.name = module, name
         self._params = _rt.split_params(self.signature)
+        self._results = [i for i, p in enumerate(self._params) if p[3]]
 
     def _where(self, i):
         if i < len(self._params):
@@ -95,6 +96,11 @@ class Function:
     def _convert(self, i, a):
         if isinstance(a, NDArray):
             a = a._data
+        # The common case, checked in full below: a writable array of the
+        # machine's byte order and a numeric dtype.
+        if type(a) is np.ndarray and a.flags.writeable and a.dtype.kind in "biuf" \
+                and a.dtype.isnative:
+            return a
         if isinstance(a, _rt.DeviceArray):
             return a
         if isinstance(a, np.generic) and not isinstance(a, np.ndarray):
@@ -138,7 +144,7 @@ class Function:
         """Calls the function. A graph function's results (its parameters
         marked "(result)") may be left out: they are allocated and returned
         (one array, or a tuple of them)."""
-        results = [i for i, p in enumerate(self._params) if p[3]]
+        results = self._results
         outputs = []
         if results and len(args) == len(self._params) - len(results):
             args = list(args)
@@ -183,6 +189,9 @@ class Module:
 
     def __init__(self, native):
         self._native = native
+        # Function objects by name, made on first use: mod["f"](...) in a
+        # loop then costs a dict lookup, not a parse of the signature.
+        self._functions = {}
 
     @property
     def functions(self):
@@ -196,10 +205,13 @@ class Module:
         return dict(self._native.compile_times)
 
     def __getitem__(self, name):
-        if name not in self.functions:
-            raise KeyError(f"no function named '{name}'; the module has "
-                           f"{', '.join(self.functions)}")
-        return Function(self, name)
+        function = self._functions.get(name)
+        if function is None:
+            if name not in self.functions:
+                raise KeyError(f"no function named '{name}'; the module has "
+                               f"{', '.join(self.functions)}")
+            function = self._functions[name] = Function(self, name)
+        return function
 
     def __call__(self, *args):
         """Calls the module's entry function: "main", or its only function

@@ -218,6 +218,9 @@ private:
 
   std::vector<FunctionInfo> signatures;
   Lookup lookupSymbol;
+  /// Each signature's entry point (packedSymbol), looked up once; null
+  /// where the module has none.
+  std::vector<void *> entryPoints;
   std::shared_ptr<void> owner;
   Device::Type targetType;
 };
