@@ -576,6 +576,20 @@ static std::string findLinker() {
   return "";
 }
 
+/// Machine code (an object file) or assembly for `prepared`'s module,
+/// written to `os`.
+static LogicalResult generateCode(ModuleOp anchor, Prepared &prepared,
+                                  llvm::raw_pwrite_stream &os,
+                                  llvm::CodeGenFileType type) {
+  llvm::legacy::PassManager codegen;
+  if (prepared.machine->addPassesToEmitFile(codegen, os, nullptr, type))
+    return anchor.emitError("the target cannot emit ")
+           << (type == llvm::CodeGenFileType::ObjectFile ? "object files"
+                                                         : "assembly");
+  codegen.run(*prepared.llvmModule);
+  return success();
+}
+
 FailureOr<std::string> mlir::tir::emitSource(ModuleOp module,
                                              const CompileOptions &options,
                                              SourceKind kind) {
@@ -594,11 +608,9 @@ FailureOr<std::string> mlir::tir::emitSource(ModuleOp module,
     // Code generation writes through a seekable stream, flushed into
     // `text` when it goes.
     llvm::buffer_ostream buffer(os);
-    llvm::legacy::PassManager codegen;
-    if (prepared->machine->addPassesToEmitFile(
-            codegen, buffer, nullptr, llvm::CodeGenFileType::AssemblyFile))
-      return module.emitError("the target cannot emit assembly");
-    codegen.run(*prepared->llvmModule);
+    if (failed(generateCode(module, *prepared, buffer,
+                            llvm::CodeGenFileType::AssemblyFile)))
+      return failure();
   }
   return text;
 }
@@ -611,9 +623,6 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
   FailureOr<Prepared> prepared = prepare(module, options, ctx, times);
   if (failed(prepared))
     return failure();
-  llvm::TargetMachine *machine = prepared->machine.get();
-  std::unique_ptr<llvm::Module> m = std::move(prepared->llvmModule);
-
   // Object file, then lld makes it a shared library.
   SmallString<128> object;
   int fd;
@@ -622,11 +631,9 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
   llvm::FileRemover removeObject(object);
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return module.emitError("the target cannot emit object files");
-    codegen.run(*m);
+    if (failed(generateCode(module, *prepared, os,
+                            llvm::CodeGenFileType::ObjectFile)))
+      return failure();
   }
   std::string linker = findLinker();
   if (linker.empty())
@@ -634,7 +641,8 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                             "package lld-22), or TIR_LLD set to a linker");
   SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
                                    object.str().str()};
-  bool usesOpenMP = m->getFunction("__kmpc_fork_call") != nullptr;
+  bool usesOpenMP =
+      prepared->llvmModule->getFunction("__kmpc_fork_call") != nullptr;
   StringRef omp = TIR_OMP_LIBRARY;
   if (usesOpenMP) {
     if (omp.empty() || !llvm::sys::fs::exists(omp))

@@ -170,6 +170,17 @@ tir::CompileOptions compileOptions(const std::string &targetCPU, bool openmp,
   return options;
 }
 
+/// `compile` on a copy of `module` (the caller's stays as it was); its
+/// diagnostics raised as ValueError when it fails.
+template <typename Compile> auto compileCopy(ModuleOp module, Compile compile) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  DiagnosticCollector diags;
+  auto result = compile(copy.get());
+  if (failed(result))
+    throw py::value_error(diags.take());
+  return result;
+}
+
 } // namespace
 
 void bindRuntime(py::module_ &m,
@@ -182,20 +193,18 @@ void bindRuntime(py::module_ &m,
       .def_property_readonly("target", &PyRuntimeModule::target)
       .def_readonly("compile_times", &PyRuntimeModule::compileTimes);
 
-  // Both compile a copy: the module stays as it was.
+  // Each compiles a copy: the module stays as it was.
   m.def(
       "build",
       [getModule](py::handle module, const std::string &targetCPU, bool openmp,
                   const std::string &device, const std::string &chip,
                   const std::string &format) {
-        OwningOpRef<ModuleOp> copy(getModule(module).clone());
-        DiagnosticCollector diags;
         tir::CompileOptions options =
             compileOptions(targetCPU, openmp, device, chip, format);
         tir::CompileTimes times;
-        auto compiled = tir::compileModule(copy.get(), options, &times);
-        if (failed(compiled))
-          throw py::value_error(diags.take());
+        auto compiled = compileCopy(getModule(module), [&](ModuleOp copy) {
+          return tir::compileModule(copy, options, &times);
+        });
         return PyRuntimeModule{
             std::shared_ptr<rt::Module>(std::move(*compiled)),
             {{"lower", times.lower},
@@ -211,12 +220,11 @@ void bindRuntime(py::module_ &m,
       [getModule](py::handle module, const std::string &path,
                   const std::string &targetCPU, const std::string &device,
                   const std::string &chip, const std::string &format) {
-        OwningOpRef<ModuleOp> copy(getModule(module).clone());
-        DiagnosticCollector diags;
         tir::CompileOptions options =
             compileOptions(targetCPU, true, device, chip, format);
-        if (failed(tir::exportLibrary(copy.get(), options, path)))
-          throw py::value_error(diags.take());
+        (void)compileCopy(getModule(module), [&](ModuleOp copy) {
+          return tir::exportLibrary(copy, options, path);
+        });
       },
       py::arg("module"), py::arg("path"), py::arg("target_cpu") = "native",
       py::arg("device") = "cpu", py::arg("chip") = "sm_80",
@@ -226,16 +234,13 @@ void bindRuntime(py::module_ &m,
       [getModule](py::handle module, const std::string &kind,
                   const std::string &targetCPU, const std::string &device,
                   const std::string &chip, const std::string &format) {
-        OwningOpRef<ModuleOp> copy(getModule(module).clone());
-        DiagnosticCollector diags;
         tir::CompileOptions options =
             compileOptions(targetCPU, true, device, chip, format);
-        auto text = tir::emitSource(copy.get(), options,
-                                    kind == "asm" ? tir::SourceKind::Assembly
-                                                  : tir::SourceKind::LLVMIR);
-        if (failed(text))
-          throw py::value_error(diags.take());
-        return *text;
+        tir::SourceKind what =
+            kind == "asm" ? tir::SourceKind::Assembly : tir::SourceKind::LLVMIR;
+        return *compileCopy(getModule(module), [&](ModuleOp copy) {
+          return tir::emitSource(copy, options, what);
+        });
       },
       py::arg("module"), py::arg("kind"), py::arg("target_cpu") = "native",
       py::arg("device") = "cpu", py::arg("chip") = "sm_80",

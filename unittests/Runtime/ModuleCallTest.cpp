@@ -1,4 +1,5 @@
-//===- ModuleCallTest.cpp - runtime::Module's calls ------------------------===//
+//===- ModuleCallTest.cpp - runtime::Module's calls
+//------------------------===//
 //
 // Module::call with a hand-written entry point in place of compiled code:
 // the memref descriptors it builds (contiguous and strided buffers, scalars
@@ -72,7 +73,8 @@ TEST(ModuleCall, EntryPointsAreLookedUpOnceWhenTheModuleIsMade) {
   EXPECT_EQ(out[5], 2 + 12);
   // A function without an entry point is an error when it is called.
   EXPECT_FALSE(module.call(
-      "absent", {Arg::buffer(out, {DataType::Float, 32}, {2, 3}), Arg::scalar(1.0)},
+      "absent",
+      {Arg::buffer(out, {DataType::Float, 32}, {2, 3}), Arg::scalar(1.0)},
       error));
   EXPECT_EQ(error, "the module has no entry point for 'absent'");
   EXPECT_EQ(asked[packedSymbol("absent")], 1);
@@ -85,10 +87,11 @@ TEST(ModuleCall, DescriptorsCarryShapesAndStrides) {
   float wide[8];
   std::fill(std::begin(wide), std::end(wide), -1.0f);
   std::string error;
-  ASSERT_TRUE(module.call(
-      "fill", {Arg::buffer(wide, {DataType::Float, 32}, {2, 3}, {4, 1}),
-               Arg::scalar(int64_t(5))},
-      error))
+  ASSERT_TRUE(
+      module.call("fill",
+                  {Arg::buffer(wide, {DataType::Float, 32}, {2, 3}, {4, 1}),
+                   Arg::scalar(int64_t(5))},
+                  error))
       << error;
   float expected[8] = {5, 6, 7, -1, 15, 16, 17, -1};
   for (int k = 0; k < 8; ++k)
