@@ -143,11 +143,17 @@ def _fit(extent, target, step):
 
 
 def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
-    """The GotoBLAS nest of the module docstring. `func` computes block "C"
-    as C[i, j] += A[i, k] * B[k, j] with i, j, k over `shape` (M, N, K),
-    or, batched, C[b, i, j] += A[b, i, k] * B[b, k, j] over (batch, M, N,
-    K): then each batch is one such nest, the batches parallel when there
-    are at least `threads` of them."""
+    """The GotoBLAS nest of the module docstring, as a module. `func`
+    computes block "C" as C[i, j] += A[i, k] * B[k, j] with i, j, k over
+    `shape` (M, N, K), or, batched, C[b, i, j] += A[b, i, k] * B[b, k, j]
+    over (batch, M, N, K): then each batch is one such nest, the batches
+    parallel when there are at least `threads` of them."""
+    return packed_schedule(tvm, func, get_block, shape, tiles, threads).mod
+
+
+def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
+    """schedule_packed's Schedule (its trace replays it: as_python, or
+    as_transform_script for tir-opt)."""
     batched = len(shape) == 4
     m, n, k_extent = shape[-3:]
     batch_parallel = _batches_parallel(shape, threads)
@@ -183,7 +189,7 @@ def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
         if rows_of_panel:  # a row of a B panel: nr contiguous elements
             _, inner = sch.split(loops[-1], [None, lanes])
             sch.vectorize(inner)
-    return sch.mod
+    return sch
 
 
 def _batched(index_map):
@@ -218,3 +224,36 @@ def _cache_bytes(level, default):
     except (OSError, ValueError):
         pass
     return default
+
+
+def main():
+    """Prints the packed schedule of an M x N x K GEMM (block "C" of
+    bench/matmul_naive.mlir's form), with this host's tiles, as a transform
+    script for tir-opt:
+
+        /usr/bin/python3 bench/gemm_schedule.py 1024 1024 1024 [--threads 2] > s.mlir
+        build/bin/tir-opt bench/matmul_naive.mlir \\
+            --transform-preload-library=transform-library-paths=s.mlir \\
+            --transform-interpreter
+    """
+    import argparse
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:0] = [os.path.join(here, "..", "python"), os.path.join(here, "gpu")]
+    import programs
+    import tensorir as tvm
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("sizes", nargs=3, type=int, metavar="M N K")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    m, n, k = args.sizes
+    sch = packed_schedule(tvm, programs.matmul(m, n, k), "get_block", (m, n, k),
+                          threads=args.threads)
+    print(f"// The packed GEMM schedule of bench/gemm_schedule.py for {m} x {n} x {k}, "
+          f"{args.threads} thread(s), tiles (mr, nr, mc, nc, kc, lanes) = "
+          f"{packed_tiles((m, n, k), args.threads)}")
+    print(sch.trace.as_transform_script())
+
+
+if __name__ == "__main__":
+    main()

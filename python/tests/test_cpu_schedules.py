@@ -5,6 +5,7 @@ tiles divide and sizes they do not, and the tile picker stays within the
 problem and the host's registers."""
 import os
 import re
+import subprocess
 import sys
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 
 import tensorir as tvm
 from tensorir.script import tir as T
+from tensorir.tir.schedule.testing import verify_trace_roundtrip
 
 from conftest import ROOT
 
@@ -41,6 +43,36 @@ def test_batch_matmul(shape, threads):
                                         tiles=tiles, threads=threads)
     got = run(mod, "bmm", a, w, out_shape=(b, m, n))
     np.testing.assert_allclose(got, a.astype("float64") @ w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape, threads", [((64, 96, 48), 1), ((50, 70, 30), 2)],
+                         ids=["divides", "tails"])
+def test_packed_schedule_replays_as_a_transform_script(shape, threads):
+    """The packed GEMM schedule written in Python is also a transform script
+    (its trace, which `bench/gemm_schedule.py M N K` prints): tir-opt
+    replays it to the same module, and that module computes the GEMM."""
+    func = programs.matmul(*shape)
+    sch = gemm_schedule.packed_schedule(tvm, func, "get_block", shape,
+                                        tiles=(6, 32, 12, 64, 16, 16), threads=threads)
+    verify_trace_roundtrip(sch, func, text_format="transform")
+    m, n, k = shape
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((m, k)).astype("float32")
+    b = rng.standard_normal((k, n)).astype("float32")
+    got = run(sch.mod, "gemm", a, b, out_shape=(m, n))
+    np.testing.assert_allclose(got, a.astype("float64") @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_packed_schedule_script_for_this_host():
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gemm_schedule.py"),
+                          "100", "200", "300", "--threads", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    tiles = gemm_schedule.packed_tiles((100, 200, 300), 2)
+    assert out.startswith(f"// The packed GEMM schedule of bench/gemm_schedule.py for "
+                          f"100 x 200 x 300, 2 thread(s), tiles (mr, nr, mc, nc, kc, lanes) "
+                          f"= {tiles}")
+    assert "transform.named_sequence @__transform_main" in out
+    assert f"transform.tir.split %3#2 [-1, {tiles[4]}]" in out, out
 
 
 def test_accumulators_enter_the_k_loop_in_registers():
