@@ -85,8 +85,16 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        self._params = _rt.split_params(self.signature)
-        self._results = [i for i, p in enumerate(self._params) if p[3]]
+        # The parsed parameters are the module's, kept per name: looking a
+        # function up again (mod["f"](...) in a loop) does not parse the
+        # signature again. (The module keeps no Function: a Function keeps
+        # its module alive, and a cycle would keep a built module's code
+        # until the garbage collector ran.)
+        parsed = module._parsed.get(name)
+        if parsed is None:
+            params = _rt.split_params(self.signature)
+            parsed = module._parsed[name] = (params, [i for i, p in enumerate(params) if p[3]])
+        self._params, self._results = parsed
 
     def _where(self, i):
         if i < len(self._params):
@@ -189,9 +197,8 @@ class Module:
 
     def __init__(self, native):
         self._native = native
-        # Function objects by name, made on first use: mod["f"](...) in a
-        # loop then costs a dict lookup, not a parse of the signature.
-        self._functions = {}
+        self._names = None
+        self._parsed = {}  # name -> (parameters, indices of results)
 
     @property
     def functions(self):
@@ -205,13 +212,13 @@ class Module:
         return dict(self._native.compile_times)
 
     def __getitem__(self, name):
-        function = self._functions.get(name)
-        if function is None:
-            if name not in self.functions:
+        if name not in self._parsed:
+            if self._names is None:
+                self._names = frozenset(self.functions)
+            if name not in self._names:
                 raise KeyError(f"no function named '{name}'; the module has "
                                f"{', '.join(self.functions)}")
-            function = self._functions[name] = Function(self, name)
-        return function
+        return Function(self, name)
 
     def __call__(self, *args):
         """Calls the module's entry function: "main", or its only function
@@ -292,7 +299,9 @@ class Module:
         """The host code this module was built from, as text (TVM's
         get_source): "ll" (or "") the LLVM IR as LLVM optimized it, "asm"
         (or "s") the target's assembly. Compiled again for the asking: the
-        same pipeline, stopped before the machine code is loaded."""
+        same pipeline, stopped before the machine code is loaded. For a
+        CUDA build this is the host code (the kernels are in it as PTX or
+        a cubin)."""
         kinds = {"": "ll", "ll": "ll", "asm": "asm", "s": "asm"}
         if fmt not in kinds:
             raise ValueError(f"get_source: unknown format '{fmt}' (expected 'll' or 'asm')")

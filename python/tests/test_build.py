@@ -1,5 +1,6 @@
 """build, nd.array and calls checked against the signature."""
 import os
+import platform
 import re
 
 import numpy as np
@@ -157,6 +158,8 @@ def test_export_and_load(example, tmp_path):
     np.testing.assert_allclose(d, np.maximum(a @ b, 0), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="checks x86 assembly")
 def test_get_source_shows_llvm_ir_and_assembly(example, tmp_path):
     lib = tvm.build(example("vector_add"), target="llvm -mcpu=x86-64-v3")
     ir = lib.get_source()
@@ -174,6 +177,29 @@ def test_get_source_shows_llvm_ir_and_assembly(example, tmp_path):
     lib.export_library(path)
     with pytest.raises(ValueError, match="a loaded library has no source"):
         tvm.load_module(path).get_source()
+
+
+def test_functions_keep_their_module_and_no_more(example):
+    # A function keeps its module's code alive; the module keeps no
+    # function, so deleting both frees it at once (no cycle left for the
+    # garbage collector), and a name looked up again is the same function.
+    import gc
+    import weakref
+    lib = tvm.build(example("vector_add"))
+    a, b = np.arange(8, dtype="float32"), np.zeros(8, "float32")
+    lib["main"](a, b)
+    f = lib.main
+    module = weakref.ref(lib)
+    del lib
+    f(a, b)
+    np.testing.assert_array_equal(b, a + 1)
+    assert module() is not None
+    gc.disable()
+    try:
+        del f
+        assert module() is None
+    finally:
+        gc.enable()
 
 
 def test_compile_times_cover_every_phase(example, tmp_path):

@@ -4,6 +4,7 @@ schedule_conv) compute what the unscheduled programs do, at sizes their
 tiles divide and sizes they do not, and the tile picker stays within the
 problem and the host's registers."""
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -75,6 +76,8 @@ def test_packed_schedule_script_for_this_host():
     assert f"transform.tir.split %3#2 [-1, {tiles[4]}]" in out, out
 
 
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="builds for an AVX-512 x86 CPU")
 def test_accumulators_enter_the_k_loop_in_registers():
     """The first step of k is peeled (where C's init runs); it computes the
     6 x 64 tile of C, and the loop over the rest of k must take those

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <string>
+#include <vector>
 
 using namespace mlir::tir::runtime;
 
@@ -96,6 +98,51 @@ TEST(ModuleCall, DescriptorsCarryShapesAndStrides) {
   float expected[8] = {5, 6, 7, -1, 15, 16, 17, -1};
   for (int k = 0; k < 8; ++k)
     EXPECT_EQ(wide[k], expected[k]) << "element " << k;
+}
+
+/// sum(X0..X15: float32[1], S: float32 (0-d, written)): 17 arguments and
+/// 83 descriptor words, more than call() keeps on its stack.
+void sumEntry(void **args) {
+  float total = 0;
+  for (int i = 0; i < 16; ++i) {
+    auto *x = static_cast<int64_t *>(args[i]);
+    total += reinterpret_cast<float *>(x[1])[x[2]];
+  }
+  auto *s = static_cast<int64_t *>(args[16]);
+  reinterpret_cast<float *>(s[1])[s[2]] = total;
+}
+
+TEST(ModuleCall, ManyArgumentsAndZeroDimensionalBuffers) {
+  FunctionInfo sum{"sum", {}};
+  for (int i = 0; i < 16; ++i) {
+    ArgInfo x;
+    x.name = "X" + std::to_string(i);
+    x.shape = {1};
+    sum.args.push_back(x);
+  }
+  ArgInfo s;
+  s.name = "S";
+  s.written = true;
+  sum.args.push_back(s);
+  Module module(
+      {sum},
+      [](const std::string &symbol) -> void * {
+        return symbol == packedSymbol("sum")
+                   ? reinterpret_cast<void *>(&sumEntry)
+                   : nullptr;
+      },
+      nullptr);
+  float inputs[16];
+  std::vector<Arg> args;
+  for (int i = 0; i < 16; ++i) {
+    inputs[i] = float(i + 1);
+    args.push_back(Arg::buffer(&inputs[i], {DataType::Float, 32}, {1}));
+  }
+  float total = -1;
+  args.push_back(Arg::buffer(&total, {DataType::Float, 32}, {}));
+  std::string error;
+  ASSERT_TRUE(module.call("sum", args, error)) << error;
+  EXPECT_EQ(total, 136.0f);
 }
 
 } // namespace

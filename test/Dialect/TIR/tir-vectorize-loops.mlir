@@ -185,7 +185,7 @@ func.func @outer_over_inner(%A: memref<8x4xf32>, %B: memref<8xf32>) {
 
 // -----
 
-// Columns of a stack buffer (a local tile) go lane by lane, not through a
+// Columns of a small stack buffer (a local tile) go lane by lane, not through a
 // gather or scatter: LLVM keeps such a tile in registers, and the lanes
 // become shuffles of them. A column of a buffer in memory is a gather.
 // CHECK-LABEL: func.func @local_columns
@@ -215,6 +215,33 @@ func.func @local_columns(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
         %t = tir.load %T[%vj, %vi] : memref<4x4xf32, "local">
         %s = arith.addf %a, %t : f32
         tir.store %s, %B[%vi, %vj] : memref<4x4xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A stack buffer larger than the vector registers (4 KiB) stays in memory:
+// its columns are gathered.
+// CHECK-LABEL: func.func @large_local_columns
+// CHECK:         vector.gather %{{.+}} : memref<1024xf32, "local">
+func.func @large_local_columns(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
+  %T = tir.alloc_buffer : memref<32x32xf32, "local">
+  tir.for %i = 0 to 32 {
+    tir.for %j = 0 to 32 {
+      tir.block "fill"(%vi = spatial(32, %i), %vj = spatial(32, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<32x32xf32>
+        tir.store %a, %T[%vi, %vj] : memref<32x32xf32, "local">
+      }
+    }
+  }
+  tir.for %i = 0 to 32 {
+    tir.for %j = 0 to 32 vectorized {
+      tir.block "transposed"(%vi = spatial(32, %i), %vj = spatial(32, %j)) {
+        %t = tir.load %T[%vj, %vi] : memref<32x32xf32, "local">
+        tir.store %t, %B[%vi, %vj] : memref<32x32xf32>
       }
     }
   }

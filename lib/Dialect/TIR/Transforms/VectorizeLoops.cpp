@@ -259,15 +259,25 @@ LoopVectorizer::flatAccess(Value buffer, ValueRange indices, Location loc) {
   return {flat, total};
 }
 
-/// Whether `buffer` is a stack allocation (a compacted local buffer): its
+/// Whether `buffer` is a stack allocation (a compacted local buffer) small
+/// enough for the vector registers (2 KiB, what AVX-512's 32 hold): its
 /// non-contiguous accesses go lane by lane rather than through a gather or
 /// scatter. LLVM keeps such a buffer in registers when every access has
 /// constant indices (after unrolling), and the lanes then become shuffles
 /// of those registers; a gather or scatter would keep it in memory (a
 /// register tile written back transposed, conv2d's NCHW output of a tile
-/// vectorized along channels).
-static bool isStackBuffer(Value buffer) {
-  return buffer.getDefiningOp<memref::AllocaOp>() != nullptr;
+/// vectorized along channels). A larger buffer stays in memory anyway,
+/// where one gather beats a load per lane.
+static bool isRegisterTile(Value buffer) {
+  auto alloca = buffer.getDefiningOp<memref::AllocaOp>();
+  if (!alloca)
+    return false;
+  MemRefType type = alloca.getType();
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return false;
+  int64_t bits = type.getNumElements() *
+                 int64_t(type.getElementType().getIntOrFloatBitWidth());
+  return bits <= 2048 * 8;
 }
 
 /// The indices `indices` take in `lane`.
@@ -304,7 +314,7 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
     else
       result = vector::LoadOp::create(rewriter, loc, vectorOf(element),
                                       load.getMemRef(), base);
-  } else if (!mask && isStackBuffer(load.getMemRef())) {
+  } else if (!mask && isRegisterTile(load.getMemRef())) {
     SmallVector<Value> elements;
     for (int64_t lane = 0; lane < lanes; ++lane)
       elements.push_back(
@@ -350,7 +360,7 @@ LogicalResult LoopVectorizer::vectorizeStore(memref::StoreOp store,
       vector::StoreOp::create(rewriter, loc, value, store.getMemRef(), base);
     return success();
   }
-  if (!mask && isStackBuffer(store.getMemRef())) {
+  if (!mask && isRegisterTile(store.getMemRef())) {
     for (int64_t lane = 0; lane < lanes; ++lane) {
       Value element = vector::ExtractOp::create(rewriter, loc, value, lane);
       memref::StoreOp::create(rewriter, loc, element, store.getMemRef(),
