@@ -488,12 +488,13 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
     slot[0] = reinterpret_cast<int64_t>(arg.data);
     slot[1] = reinterpret_cast<int64_t>(arg.data);
     slot[2] = 0;
-    // Contiguous strides, innermost first, where the argument has none.
-    int64_t stride = 1;
-    for (size_t d = rank; d-- > 0;) {
+    std::vector<int64_t> contiguous;
+    const std::vector<int64_t> &strides =
+        arg.strides.empty() ? contiguous = contiguousStrides(arg.shape)
+                            : arg.strides;
+    for (size_t d = 0; d < rank; ++d) {
       slot[3 + d] = arg.shape[d];
-      slot[3 + rank + d] = arg.strides.empty() ? stride : arg.strides[d];
-      stride *= arg.shape[d];
+      slot[3 + rank + d] = strides[d];
     }
     slot += 3 + 2 * rank;
   }

@@ -85,16 +85,7 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        # The parsed parameters are the module's, kept per name: looking a
-        # function up again (mod["f"](...) in a loop) does not parse the
-        # signature again. (The module keeps no Function: a Function keeps
-        # its module alive, and a cycle would keep a built module's code
-        # until the garbage collector ran.)
-        parsed = module._parsed.get(name)
-        if parsed is None:
-            params = _rt.split_params(self.signature)
-            parsed = module._parsed[name] = (params, [i for i, p in enumerate(params) if p[3]])
-        self._params, self._results = parsed
+        self._params, self._results = module._parameters(name)
 
     def _where(self, i):
         if i < len(self._params):
@@ -197,7 +188,6 @@ class Module:
 
     def __init__(self, native):
         self._native = native
-        self._names = None
         self._parsed = {}  # name -> (parameters, indices of results)
 
     @property
@@ -212,13 +202,22 @@ class Module:
         return dict(self._native.compile_times)
 
     def __getitem__(self, name):
-        if name not in self._parsed:
-            if self._names is None:
-                self._names = frozenset(self.functions)
-            if name not in self._names:
+        return Function(self, name)
+
+    def _parameters(self, name):
+        """`name`'s parsed parameters and the indices of its results, parsed
+        once per name: looking a function up again (mod["f"](...) in a
+        loop) does not parse its signature again. (The module keeps no
+        Function: a Function keeps its module alive, and a cycle would keep
+        a built module's code until the garbage collector ran.)"""
+        parsed = self._parsed.get(name)
+        if parsed is None:
+            if name not in self.functions:
                 raise KeyError(f"no function named '{name}'; the module has "
                                f"{', '.join(self.functions)}")
-        return Function(self, name)
+            params = _rt.split_params(self._native.signature(name))
+            parsed = self._parsed[name] = (params, [i for i, p in enumerate(params) if p[3]])
+        return parsed
 
     def __call__(self, *args):
         """Calls the module's entry function: "main", or its only function
