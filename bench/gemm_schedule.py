@@ -6,15 +6,20 @@ answers `import tvm`); bench/cpu_peers.py builds them with each.
 columns, tiles of mr x nr with the whole k loop inside, packing at the panel
 loop, the tile loop parallel, the inner loops unrolled and vectorized.
 
-`schedule_packed` is GotoBLAS's loop nest written in primitives: A and B
-packed once into micro-panels (cache_read + transform_layout, padded with
-zeros where a tile overhangs), then for each block of nc columns and each
+`schedule_packed` is GotoBLAS's loop nest written in primitives: B packed
+once into micro-panels of nr columns (cache_read + transform_layout, padded
+with zeros where a panel overhangs), then for each block of nc columns and each
 block of kc of the reduction, the rows in blocks of mc (parallel), and in
 them micro-tiles of mr x nr: the B block (kc x nc) stays in L3 for all rows,
 a B micro-panel (kc x nr) and the A block (mc x kc) in L2 while the mc / mr
 micro-tiles of the block use them, and each micro-tile's accumulators in
 vector registers across its block of k (rows unrolled, columns unrolled into
-vectors; LLVM keeps the tile of C in registers across the k loop). C's
+vectors; LLVM keeps the tile of C in registers across the k loop). A is
+read where it is, as TVM's x86 dense schedules do: a micro-tile broadcasts
+one element of each of its mr rows per step of k, mr sequential streams
+that need no packing to stay in cache (packing A as well, [M / mr][K][mr],
+copied A through memory on every call: 1-2% slower on one thread and two,
+4% at 127x255x63; docs/performance.md). C's
 init stays in the block (no decompose_reduction): --tir-partition-loops
 peels the iterations where it runs (the first of the k-block loop, and in
 it the first of the k loop), so each tile of C starts from zeroed
@@ -160,18 +165,15 @@ def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
     mr, nr, mc, nc, kc, lanes = tiles or packed_tiles(shape, threads)
     sch = _schedule(tvm, func)
     c = getattr(sch, get_block)("C")
-    packs = []
-    for index, (extent, tile, to_panel) in enumerate(
-            ((m, mr, lambda i, k: (i // mr, k, i % mr)),
-             (n, nr, lambda k, j: (j // nr, k, j % nr)))):
-        pack = sch.cache_read(c, index, "global")
-        index_map = _batched(to_panel) if batched else to_panel
-        if extent % tile == 0:
-            sch.transform_layout(pack, ("write", 0), index_map)
-            sch.transform_block_layout(pack, index_map)
-        else:
-            sch.transform_layout(pack, ("write", 0), index_map, pad_value=0.0)
-        packs.append((pack, index == 1 and extent % tile == 0))
+    # B as micro-panels: [N / nr][K][nr].
+    pack = sch.cache_read(c, 1, "global")
+    to_panel = lambda k, j: (j // nr, k, j % nr)  # noqa: E731
+    index_map = _batched(to_panel) if batched else to_panel
+    if n % nr == 0:
+        sch.transform_layout(pack, ("write", 0), index_map)
+        sch.transform_block_layout(pack, index_map)
+    else:
+        sch.transform_layout(pack, ("write", 0), index_map, pad_value=0.0)
     loops = sch.get_loops(c)
     i, j, k = loops[-3:]
     i0, i2, i3 = sch.split(i, [None, mc // mr, mr])
@@ -183,12 +185,11 @@ def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
     sch.unroll(i3)
     sch.unroll(j3a)
     sch.vectorize(j3b)
-    for pack, rows_of_panel in packs:
-        loops = sch.get_loops(pack)
-        sch.parallel(loops[0])
-        if rows_of_panel:  # a row of a B panel: nr contiguous elements
-            _, inner = sch.split(loops[-1], [None, lanes])
-            sch.vectorize(inner)
+    loops = sch.get_loops(pack)
+    sch.parallel(loops[0])
+    if n % nr == 0:  # a row of a panel: nr contiguous elements
+        _, inner = sch.split(loops[-1], [None, lanes])
+        sch.vectorize(inner)
     return sch
 
 

@@ -73,7 +73,7 @@ def test_packed_schedule_script_for_this_host():
                           f"100 x 200 x 300, 2 thread(s), tiles (mr, nr, mc, nc, kc, lanes) "
                           f"= {tiles}")
     assert "transform.named_sequence @__transform_main" in out
-    assert f"transform.tir.split %3#2 [-1, {tiles[4]}]" in out, out
+    assert f"transform.tir.split %2#2 [-1, {tiles[4]}]" in out, out
 
 
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
