@@ -106,7 +106,8 @@ from tensorir.script import tir as T
 for shape in CONVS:
     i, w, o_shape, flop = conv_data(shape)
     t0 = time.perf_counter()
-    mod = conv_schedule.schedule_conv(tvm, conv_schedule.conv2d_nchw(T, *shape), "get_block")
+    mod = conv_schedule.schedule_conv(tvm, conv_schedule.conv2d_nchw(T, *shape), "get_block",
+                                      shape)
     t1 = time.perf_counter()
     lib = tvm.build(mod, target="llvm -mcpu=" + CPU)
     t2 = time.perf_counter()
@@ -200,7 +201,7 @@ import conv_schedule
 for shape in CONVS:
     i, w, o_shape, flop = conv_data(shape)
     t0 = time.perf_counter()
-    mod = conv_schedule.schedule_conv(tvm, conv2d_nchw(*shape), "get_sblock")
+    mod = conv_schedule.schedule_conv(tvm, conv2d_nchw(*shape), "get_sblock", shape)
     t1 = time.perf_counter()
     lib = tvm.compile(mod, target=target)
     t2 = time.perf_counter()
@@ -314,7 +315,7 @@ def openblas(build_dir, problems, threads):
 
 def parse_sizes(text):
     shapes = []
-    for item in text.split(","):
+    for item in filter(None, text.split(",")):
         dims = [int(x) for x in item.split("x")]
         shapes.append(dims * 3 if len(dims) == 1 else dims)
     return shapes

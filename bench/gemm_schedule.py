@@ -92,8 +92,7 @@ def host_tiles(shape, lanes=None, l2=None, threads=1):
     micro-tiles) blocks of 5 make 35, 18 blocks (90 micro-tiles) on one
     thread and 17 on the other, where blocks of 2 make 86 and 85."""
     m, n, k = shape
-    if lanes is None:
-        lanes = 16 if _cpu_flag("avx512f") else 8
+    lanes = lanes or host_lanes()
     l2 = l2 or _cache_bytes(2, 1024 * 1024)
     mr, nr = (6, 4 * lanes) if lanes >= 16 else (6, 2 * lanes)
     kc = _fit(k, min(1024, l2 // 4 // (nr * 4)), 16)
@@ -196,6 +195,11 @@ def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
 def _batched(index_map):
     """`index_map` of (x, y) with a leading batch dimension kept as it is."""
     return lambda b, x, y: (b, *index_map(x, y))
+
+
+def host_lanes():
+    """fp32 lanes of this host's widest vectors: 16 with AVX-512, else 8."""
+    return 16 if _cpu_flag("avx512f") else 8
 
 
 def _cpu_flag(flag):

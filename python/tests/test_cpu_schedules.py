@@ -98,7 +98,7 @@ def test_accumulators_enter_the_k_loop_in_registers():
 
 
 @pytest.mark.parametrize("shape", [(1, 8, 10, 16, 32, 3, 3), (1, 3, 7, 8, 64, 5, 5),
-                                   (2, 4, 6, 24, 32, 1, 1)],
+                                   (2, 4, 6, 24, 32, 1, 1), (1, 4, 5, 40, 6, 3, 3)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_conv2d(shape):
     n, c, h, w, f, kh, kw = shape
@@ -107,7 +107,7 @@ def test_conv2d(shape):
     wt = rng.standard_normal((f, c, kh, kw)).astype("float32")
     func = conv_schedule.conv2d_nchw(T, *shape)
     expected = run(func, "conv", x, wt, out_shape=(n, f, h, w))
-    got = run(conv_schedule.schedule_conv(tvm, func, "get_block"), "conv", x, wt,
+    got = run(conv_schedule.schedule_conv(tvm, func, "get_block", shape), "conv", x, wt,
               out_shape=(n, f, h, w))
     padded = np.pad(x, ((0, 0), (0, 0), (kh // 2, kh // 2), (kw // 2, kw // 2)))
     windows = np.lib.stride_tricks.sliding_window_view(padded, (kh, kw), axis=(2, 3))
