@@ -63,10 +63,13 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // Heap buffers through _mlir_memref_to_llvm_alloc / _free, which
-  // --tir-cache-workspace defines (freed buffers reused by the next call).
+  // Heap buffers through _mlir_memref_to_llvm_aligned_alloc / _free, which
+  // --tir-cache-workspace defines (freed buffers reused by the next call):
+  // the pointer they return is used as it is, no rounding up through
+  // integers that would hide from alias analysis that it is a fresh block.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
+  memrefToLLVM.useAlignedAlloc = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createSCFToControlFlowPass());
 

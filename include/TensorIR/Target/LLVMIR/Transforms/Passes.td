@@ -63,18 +63,24 @@ def TIRCacheWorkspacePass : Pass<"tir-cache-workspace", "::mlir::ModuleOp"> {
   let summary = "Define the heap allocator of the lowered code: freed buffers reused";
   let description = [{
     The CPU lowering allocates heap buffers through
-    `_mlir_memref_to_llvm_alloc` / `_mlir_memref_to_llvm_free`
-    (`finalize-memref-to-llvm{use-generic-functions}`). This pass defines
-    both in the module (internal linkage, nothing exported): a block keeps
-    its capacity in a 64-byte header; a freed block goes to one of 8
-    slots (atomic exchange: threads may allocate and free at once), and an
-    allocation takes a cached block that holds it with at most half to
-    spare, else calls malloc. Blocks over 1 GiB are freed at once. As TVM's
+    `_mlir_memref_to_llvm_aligned_alloc` / `_mlir_memref_to_llvm_free`
+    (`finalize-memref-to-llvm{use-generic-functions use-aligned-alloc}`).
+    This pass defines them, and `_mlir_memref_to_llvm_alloc` (64-byte
+    alignment), in the module (internal linkage, nothing exported): a block
+    is aligned to at least 64 bytes, with its capacity and its offset from
+    what `aligned_alloc` returned in the bytes before it; a freed block
+    goes to one of 8 slots (atomic exchange: threads may allocate and free
+    at once), and an allocation takes a cached block that holds it with at
+    most half to spare and is aligned as it asks, else calls
+    `aligned_alloc`. Blocks over 1 GiB are freed at once. As TVM's
     workspace pool, it spares every call of a function the page faults of
     fresh buffers (glibc maps large blocks anew, or trims them off the
     heap, at every free): 6% of a 2048^3 GEMM's time on one thread, up to
     15% on two. What the slots hold stays allocated until the process
-    ends. A module that defines the two functions itself is left alone.
+    ends. The allocation functions are not inlined and their result is
+    `noalias`, as malloc's: LLVM then knows that a buffer allocated inside
+    a loop is none of the function's other buffers. A module that defines
+    any of the three functions itself is left alone.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
