@@ -6,20 +6,36 @@ answers `import tvm`); bench/cpu_peers.py builds them with each.
 columns, tiles of mr x nr with the whole k loop inside, packing at the panel
 loop, the tile loop parallel, the inner loops unrolled and vectorized.
 
-`schedule_packed` is GotoBLAS's loop nest written in primitives: B packed
-once into micro-panels of nr columns (cache_read + transform_layout, padded
-with zeros where a panel overhangs), then for each block of nc columns and each
-block of kc of the reduction, the rows in blocks of mc (parallel), and in
-them micro-tiles of mr x nr: the B block (kc x nc) stays in L3 for all rows,
-a B micro-panel (kc x nr) and the A block (mc x kc) in L2 while the mc / mr
-micro-tiles of the block use them, and each micro-tile's accumulators in
-vector registers across its block of k (rows unrolled, columns unrolled into
-vectors; LLVM keeps the tile of C in registers across the k loop). A is
-read where it is, as TVM's x86 dense schedules do: a micro-tile broadcasts
-one element of each of its mr rows per step of k, mr sequential streams
-that need no packing to stay in cache (packing A as well, [M / mr][K][mr],
-copied A through memory on every call: 1-2% slower on one thread and two,
-4% at 127x255x63; docs/performance.md). C's
+`schedule_packed` is GotoBLAS's loop nest written in primitives, in one of
+two orders. B is packed into micro-panels of nr columns (cache_read +
+transform_layout, padded with zeros where a panel overhangs); micro-tiles
+of mr x nr keep their accumulators in vector registers across a block of
+kc of the reduction (rows unrolled, columns unrolled into vectors; LLVM
+keeps the tile of C in registers across the k loop). A is read where it
+is, as TVM's x86 dense schedules do: a micro-tile broadcasts one element
+of each of its mr rows per step of k, mr sequential streams that need no
+packing to stay in cache (packing A as well, [M / mr][K][mr], copied A
+through memory on every call: 1-2% slower on one thread and two, 4% at
+127x255x63; docs/performance.md).
+
+- "rows": B packed once, in a parallel nest of its own; then for each block
+  of nc columns and each block of kc, the rows in blocks of mc (parallel),
+  and in them the micro-tiles: the B block (kc x nc) stays in L3 for all
+  rows, a B micro-panel (kc x nr) and the A block (mc x kc) in L2 while the
+  mc / mr micro-tiles of the block use them. A is read once per block of
+  nc columns.
+- "panels": the micro-panels are the parallel loop, and each is packed
+  where it is used (compute_at), then meets every row of A: one parallel
+  nest, each panel packed by the thread that uses it and into its L2, but
+  A read once per panel (N / nr times), from L3 while it fits there.
+
+`packed_order` picks the order: "panels" where A takes at most a quarter
+of L3 and the panels share out among the threads as evenly as the row
+blocks do, else "rows". At 127x255x63 on two threads "panels" runs 179
+GFLOP/s where "rows" ran 147 (two parallel nests for 27 us of work); at
+2048^3 "rows" is 4% faster on one thread (A is 16 MiB).
+
+C's
 init stays in the block (no decompose_reduction): --tir-partition-loops
 peels the iterations where it runs (the first of the k-block loop, and in
 it the first of the k loop), so each tile of C starts from zeroed
@@ -133,6 +149,37 @@ def _batches_parallel(shape, threads):
     return len(shape) == 4 and shape[0] >= threads
 
 
+def packed_order(shape, tiles=None, threads=2, l3=None):
+    """schedule_packed's loop order for `shape` ((batch,) M, N, K) on
+    `threads` threads with `tiles` (packed_tiles' by default): "panels"
+    where A takes at most a quarter of L3 (each panel reads all of it) and
+    the busiest thread's share of the columns, handed out a panel at a
+    time, is within 2% of its share of the rows in row blocks; else
+    "rows". (module docstring)"""
+    m, n, k = shape[-3:]
+    mr, nr, mc, _, _, _ = tiles or packed_tiles(shape, threads)
+    l3 = l3 or _cache_bytes(3, 8 * 1024 * 1024)
+    if m * k * 4 > l3 // 4:
+        return "rows"
+    if threads == 1 or _batches_parallel(shape, threads):
+        return "panels"
+    widths = [min(nr, n - start) for start in range(0, n, nr)]
+    row_tiles = -(-m // mr)
+    per_block = mc // mr
+    return ("panels" if _busiest(widths, threads) / n
+            <= 1.02 * _busiest([min(per_block, row_tiles - start)
+                                for start in range(0, row_tiles, per_block)],
+                               threads) / row_tiles else "rows")
+
+
+def _busiest(work, threads):
+    """The most work one thread gets when a static parallel loop over
+    `work` (each iteration's) gives each thread a contiguous run of
+    ceil(len(work) / threads) iterations."""
+    run = -(-len(work) // threads)
+    return max(sum(work[start:start + run]) for start in range(0, len(work), run))
+
+
 def _fit(extent, target, step):
     """A multiple of `step` near `target` for a loop of `extent`: the
     largest in [target / 2, target] that divides `extent`, else `target`
@@ -146,22 +193,27 @@ def _fit(extent, target, step):
     return top
 
 
-def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2):
+def schedule_packed(tvm, func, get_block, shape, tiles=None, threads=2, order=None):
     """The GotoBLAS nest of the module docstring, as a module. `func`
     computes block "C" as C[i, j] += A[i, k] * B[k, j] with i, j, k over
     `shape` (M, N, K), or, batched, C[b, i, j] += A[b, i, k] * B[b, k, j]
     over (batch, M, N, K): then each batch is one such nest, the batches
-    parallel when there are at least `threads` of them."""
-    return packed_schedule(tvm, func, get_block, shape, tiles, threads).mod
+    parallel when there are at least `threads` of them. `order` is
+    packed_order's by default."""
+    return packed_schedule(tvm, func, get_block, shape, tiles, threads, order).mod
 
 
-def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
+def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2, order=None):
     """schedule_packed's Schedule (its trace replays it: as_python, or
     as_transform_script for tir-opt)."""
     batched = len(shape) == 4
     m, n, k_extent = shape[-3:]
     batch_parallel = _batches_parallel(shape, threads)
-    mr, nr, mc, nc, kc, lanes = tiles or packed_tiles(shape, threads)
+    tiles = tiles or packed_tiles(shape, threads)
+    mr, nr, mc, nc, kc, lanes = tiles
+    order = order or packed_order(shape, tiles, threads)
+    if order not in ("rows", "panels"):
+        raise ValueError(f"order must be 'rows' or 'panels', not {order!r}")
     sch = _schedule(tvm, func)
     c = getattr(sch, get_block)("C")
     # B as micro-panels: [N / nr][K][nr].
@@ -174,18 +226,28 @@ def packed_schedule(tvm, func, get_block, shape, tiles=None, threads=2):
     else:
         sch.transform_layout(pack, ("write", 0), index_map, pad_value=0.0)
     loops = sch.get_loops(c)
-    i, j, k = loops[-3:]
-    i0, i2, i3 = sch.split(i, [None, mc // mr, mr])
-    j0, j2, j3 = sch.split(j, [None, nc // nr, nr])
-    k0, k1 = sch.split(k, [None, kc])
-    sch.reorder(*loops[:-3], j0, k0, i0, j2, i2, k1, i3, j3)
-    sch.parallel(loops[0] if batch_parallel else i0)
+    batch_loops, (i, j, k) = loops[:-3], loops[-3:]
+    if order == "rows":
+        i0, i2, i3 = sch.split(i, [None, mc // mr, mr])
+        j0, j2, j3 = sch.split(j, [None, nc // nr, nr])
+        k0, k1 = sch.split(k, [None, kc])
+        sch.reorder(*batch_loops, j0, k0, i0, j2, i2, k1, i3, j3)
+        sch.parallel(batch_loops[0] if batch_parallel else i0)
+    else:
+        i2, i3 = sch.split(i, [None, mr])
+        j2, j3 = sch.split(j, [None, nr])
+        k0, k1 = sch.split(k, [None, kc])
+        sch.reorder(*batch_loops, j2, k0, i2, k1, i3, j3)
+        sch.parallel(batch_loops[0] if batch_parallel else j2)
     j3a, j3b = sch.split(j3, [nr // lanes, lanes])
     sch.unroll(i3)
     sch.unroll(j3a)
     sch.vectorize(j3b)
+    if order == "panels":
+        sch.compute_at(pack, j2)
     loops = sch.get_loops(pack)
-    sch.parallel(loops[0])
+    if order == "rows":
+        sch.parallel(loops[0])
     if n % nr == 0:  # a row of a panel: nr contiguous elements
         _, inner = sch.split(loops[-1], [None, lanes])
         sch.vectorize(inner)

@@ -34,27 +34,30 @@ def run(mod, name, *arrays, out_shape):
 @pytest.mark.parametrize("shape", [(2, 48, 64, 32), (3, 33, 17, 70), (1, 7, 100, 5)],
                          ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("threads", [1, 2])
-def test_batch_matmul(shape, threads):
+@pytest.mark.parametrize("order", ["rows", "panels"])
+def test_batch_matmul(shape, threads, order):
     rng = np.random.default_rng(2)
     b, m, n, k = shape
     a = rng.standard_normal((b, m, k)).astype("float32")
     w = rng.standard_normal((b, k, n)).astype("float32")
     tiles = (6, 32, 12, 64, 16, 16)
     mod = gemm_schedule.schedule_packed(tvm, programs.batch_matmul(*shape), "get_block", shape,
-                                        tiles=tiles, threads=threads)
+                                        tiles=tiles, threads=threads, order=order)
     got = run(mod, "bmm", a, w, out_shape=(b, m, n))
     np.testing.assert_allclose(got, a.astype("float64") @ w, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("shape, threads", [((64, 96, 48), 1), ((50, 70, 30), 2)],
                          ids=["divides", "tails"])
-def test_packed_schedule_replays_as_a_transform_script(shape, threads):
+@pytest.mark.parametrize("order", ["rows", "panels"])
+def test_packed_schedule_replays_as_a_transform_script(shape, threads, order):
     """The packed GEMM schedule written in Python is also a transform script
     (its trace, which `bench/gemm_schedule.py M N K` prints): tir-opt
     replays it to the same module, and that module computes the GEMM."""
     func = programs.matmul(*shape)
     sch = gemm_schedule.packed_schedule(tvm, func, "get_block", shape,
-                                        tiles=(6, 32, 12, 64, 16, 16), threads=threads)
+                                        tiles=(6, 32, 12, 64, 16, 16), threads=threads,
+                                        order=order)
     verify_trace_roundtrip(sch, func, text_format="transform")
     m, n, k = shape
     rng = np.random.default_rng(4)
@@ -74,6 +77,54 @@ def test_packed_schedule_script_for_this_host():
                           f"= {tiles}")
     assert "transform.named_sequence @__transform_main" in out
     assert f"transform.tir.split %2#2 [-1, {tiles[4]}]" in out, out
+
+
+def test_packed_order_is_checked():
+    with pytest.raises(ValueError, match="order must be 'rows' or 'panels'"):
+        gemm_schedule.packed_schedule(tvm, programs.matmul(8, 8, 8), "get_block", (8, 8, 8),
+                                      order="columns")
+
+
+@pytest.mark.parametrize("shape, threads, order", [
+    ((2048, 2048, 2048), 1, "rows"),     # A (16 MiB) is over a quarter of L3
+    ((1024, 1024, 1024), 2, "panels"),   # 16 panels: 8 + 8
+    ((127, 255, 63), 2, "panels"),       # 4 panels, 2 + 2 (64 + 64, 64 + 63)
+    ((300, 200, 500), 2, "rows"),        # panels of 64, 64 | 64, 8: 128 of 200
+    ((300, 200, 500), 1, "panels"),
+    ((16, 512, 512, 64), 2, "panels"),   # the batches are parallel
+])
+def test_packed_order(shape, threads, order):
+    """Panels where every panel may read all of A from L3 and the panels
+    share out as evenly as the row blocks; rows otherwise."""
+    tiles = gemm_schedule.host_tiles(shape[-3:], 16, 1024 * 1024, threads=threads)
+    assert gemm_schedule.packed_order(shape, tiles, threads, l3=32 * 1024 * 1024) == order
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="builds for an AVX-512 x86 CPU")
+def test_accumulators_stay_in_registers_beside_a_heap_panel():
+    """In the "panels" order each thread packs its panel of B into a buffer
+    allocated inside the parallel loop, on the heap when it is over 64 KiB
+    (here 512 x 64 floats). The optimizer must know that buffer is not C:
+    the k loop, whose accumulators are <16 x float> phis, then stores
+    nothing. (A pointer rounded up to its alignment through integers, or
+    an inlined allocator's phi, hid it: C was stored on every step of k,
+    at a third of the speed.)"""
+    shape = (12, 128, 512)
+    mod = gemm_schedule.schedule_packed(tvm, programs.matmul(*shape), "get_block", shape,
+                                        tiles=(6, 64, 6, 128, 512, 16), threads=2,
+                                        order="panels")
+    lib = tvm.build(mod, target="llvm -mcpu=skylake-avx512")
+    blocks = re.split(r"\n(?=[\w.]+:)", lib.get_source())
+    loops = [b for b in blocks if "phi <16 x float>" in b]
+    assert loops, blocks
+    assert not [b for b in loops if "store <16 x float>" in b], loops
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shape[::2]).astype("float32")
+    b = rng.standard_normal(shape[:0:-1]).astype("float32")
+    out = tvm.nd.array(np.zeros(shape[:2], "float32"))
+    lib["gemm"](tvm.nd.array(a), tvm.nd.array(b), out)
+    np.testing.assert_allclose(out.numpy(), a.astype("float64") @ b, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
