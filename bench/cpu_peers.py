@@ -100,7 +100,8 @@ for shape in PROBLEMS:
     f = lib[name]
     gflops = best_of(lambda: f(A, B, C), flop)
     report(shape, gflops, C.numpy(), a, b, schedule_s=t1 - t0, build_s=t2 - t1,
-           phases=lib.compile_times, tiles=list(gemm_schedule.packed_tiles(shape, THREADS)))
+           phases=lib.compile_times, tiles=list(gemm_schedule.packed_tiles(shape, THREADS)),
+           order=gemm_schedule.packed_order(shape, threads=THREADS))
 import conv_schedule
 from tensorir.script import tir as T
 for shape in CONVS:
@@ -392,12 +393,16 @@ def main():
             if t == threads[0]:
                 compile_rows.append((["conv"] + shape, r, v, None))
 
+    import conv_schedule  # bench/, this script's directory
     print(f"CPU {cpu}; {peak_text.replace(chr(10), '; ')}")
     print(f"OpenBLAS: {blas_note}")
-    tiles = ", ".join(f"{'x'.join(map(str, shape))}: {tuple(r['tiles'])}"
-                      for shape, r, *_ in compile_rows if "tiles" in r)
+    tiles = ", ".join(f"{'x'.join(map(str, shape))} {t}T: {tuple(r['tiles'])} {r['order']}"
+                      for shape, t, r, _ in rows if "tiles" in r)
     print(f"PyTorch {torch_results[0].get('version')}; Apache TVM "
-          f"{tvm_version or '(left out)'}; tir tiles (mr, nr, mc, nc, kc, lanes): {tiles}")
+          f"{tvm_version or '(left out)'}; tir tiles (mr, nr, mc, nc, kc, lanes) and order: "
+          f"{tiles}; conv2d tiles (fr, yr, xr, lanes): "
+          + ", ".join(f"{'x'.join(map(str, shape))}: {conv_schedule.conv_tiles(shape)}"
+                      for shape in convs))
     fmt = lambda x: "-" if x is None else f"{x:.1f}"  # noqa: E731
     for title, table in (("(batch x) M x N x K", rows),
                          ("conv2d N x C x H x W x F x KH x KW", conv_rows)):

@@ -84,36 +84,40 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
   for (size_t i = 0; i < args.size(); ++i) {
     const ArgInfo &expected = info.args[i];
     const Arg &given = args[i];
-    std::string where = "argument " + std::to_string(i) + " ('" +
-                        expected.name + "') of '" + info.name + "': ";
+    // The message's start, built only for an error (every call checks).
+    auto where = [&] {
+      return "argument " + std::to_string(i) + " ('" + expected.name +
+             "') of '" + info.name + "': ";
+    };
     if (!expected.isBuffer) {
       if (given.kind == Arg::Buffer) {
-        error = where + "expected a scalar " + expected.dtype.str() +
+        error = where() + "expected a scalar " + expected.dtype.str() +
                 ", got a buffer";
         return false;
       }
       bool floatParam = expected.dtype.code == DataType::Float ||
                         expected.dtype.code == DataType::BFloat;
       if (given.kind == Arg::Float && !floatParam) {
-        error = where + "expected an integer (" + expected.dtype.str() +
+        error = where() + "expected an integer (" + expected.dtype.str() +
                 "), got a float";
         return false;
       }
       continue;
     }
     if (given.kind != Arg::Buffer) {
-      error =
-          where + "expected a " + expected.typeStr() + " buffer, got a scalar";
+      error = where() + "expected a " + expected.typeStr() +
+              " buffer, got a scalar";
       return false;
     }
     if (given.dtype != expected.dtype) {
-      error = where + "expected element type " + expected.dtype.str() +
+      error = where() + "expected element type " + expected.dtype.str() +
               ", got " + given.dtype.str();
       return false;
     }
     if (given.shape.size() != expected.shape.size()) {
-      error = where + "expected rank " + std::to_string(expected.shape.size()) +
-              " " + shapeStr(expected.shape) + ", got rank " +
+      error = where() + "expected rank " +
+              std::to_string(expected.shape.size()) + " " +
+              shapeStr(expected.shape) + ", got rank " +
               std::to_string(given.shape.size()) + " " + shapeStr(given.shape);
       return false;
     }
@@ -121,55 +125,65 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
     for (size_t d = 0; d < given.shape.size(); ++d) {
       if (given.shape[d] < 0 ||
           (expected.shape[d] >= 0 && expected.shape[d] != given.shape[d])) {
-        error = where + "expected shape " + shapeStr(expected.shape) +
+        error = where() + "expected shape " + shapeStr(expected.shape) +
                 ", got " + shapeStr(given.shape);
         return false;
       }
       if (__builtin_mul_overflow(elements, given.shape[d], &elements)) {
-        error = where + "has more elements than a 64-bit size can count, " +
+        error = where() + "has more elements than a 64-bit size can count, " +
                 shapeStr(given.shape);
         return false;
       }
     }
-    std::vector<int64_t> givenStrides =
-        given.strides.empty() ? contiguousStrides(given.shape) : given.strides;
-    if (givenStrides.size() != given.shape.size()) {
-      error = where + "has " + std::to_string(givenStrides.size()) +
+    if (!given.strides.empty() && given.strides.size() != given.shape.size()) {
+      error = where() + "has " + std::to_string(given.strides.size()) +
               " strides for " + std::to_string(given.shape.size()) +
               " dimensions";
       return false;
     }
-    std::vector<int64_t> wanted = expected.strides.empty()
-                                      ? contiguousStrides(given.shape)
-                                      : expected.strides;
-    for (size_t d = 0; d < given.shape.size() && elements != 0; ++d) {
+    // The strides given (contiguous when none are) against those the
+    // function takes (contiguous unless it fixes its own), innermost first,
+    // without building either.
+    int64_t givenRunning = 1, wantedRunning = 1;
+    for (size_t d = given.shape.size(); d-- > 0 && elements != 0;) {
+      int64_t givenStride =
+          given.strides.empty() ? givenRunning : given.strides[d];
+      int64_t wantedStride =
+          expected.strides.empty() ? wantedRunning : expected.strides[d];
+      givenRunning *= given.shape[d];
+      wantedRunning *= given.shape[d];
       // A dimension of size 1 is never stepped along, and an empty array
       // not at all: any stride will do.
-      if (given.shape[d] == 1 || wanted[d] < 0)
+      if (given.shape[d] == 1 || wantedStride < 0 ||
+          wantedStride == givenStride)
         continue;
-      if (wanted[d] != givenStrides[d]) {
-        error = where + "expected strides " + shapeStr(wanted) +
-                " (in elements), got " + shapeStr(givenStrides) +
-                (expected.strides.empty() ? "; the function takes row-major "
-                                            "contiguous buffers"
-                                          : "");
-        return false;
-      }
+      std::vector<int64_t> wanted = expected.strides.empty()
+                                        ? contiguousStrides(given.shape)
+                                        : expected.strides;
+      std::vector<int64_t> givenStrides = given.strides.empty()
+                                              ? contiguousStrides(given.shape)
+                                              : given.strides;
+      error = where() + "expected strides " + shapeStr(wanted) +
+              " (in elements), got " + shapeStr(givenStrides) +
+              (expected.strides.empty() ? "; the function takes row-major "
+                                          "contiguous buffers"
+                                        : "");
+      return false;
     }
     if (!given.data && elements != 0) {
-      error = where + "has no data";
+      error = where() + "has no data";
       return false;
     }
     // GPU kernels assume their buffers 16-byte aligned (loads of four
     // floats at once); cuMemAlloc gives 256.
     if (targetType == Device::CUDA && given.device.type == Device::CUDA &&
         reinterpret_cast<uintptr_t>(given.data) % 16 != 0) {
-      error = where + "is not aligned to 16 bytes; GPU functions take arrays "
-                      "that start 16-byte aligned (as device allocations do)";
+      error = where() + "is not aligned to 16 bytes; GPU functions take arrays "
+                        "that start 16-byte aligned (as device allocations do)";
       return false;
     }
     if (given.device.type != targetType) {
-      error = where + "is on " + given.device.str() + "; the function runs " +
+      error = where() + "is on " + given.device.str() + "; the function runs " +
               (targetType == Device::CUDA
                    ? "on a CUDA GPU: copy it there first (nd.array(x, "
                      "tvm.cuda(0)))"

@@ -67,19 +67,15 @@ struct PyRuntimeModule {
     std::vector<rt::Arg> converted;
     converted.reserve(args.size());
     for (py::handle arg : args) {
-      if (py::isinstance<py::bool_>(arg)) {
-        converted.push_back(rt::Arg::scalar(int64_t(arg.cast<bool>())));
-      } else if (py::isinstance<py::int_>(arg)) {
-        converted.push_back(rt::Arg::scalar(arg.cast<int64_t>()));
-      } else if (py::isinstance<py::float_>(arg)) {
-        converted.push_back(rt::Arg::scalar(arg.cast<double>()));
-      } else if (py::isinstance<py::array>(arg)) {
-        auto array = arg.cast<py::array>();
+      // Arrays first: they are most of the arguments of most calls.
+      if (py::isinstance<py::array>(arg)) {
+        auto array = py::reinterpret_borrow<py::array>(arg);
         if (!array.writeable())
           throw py::value_error("tir functions take writable arrays");
         // The compiled code reads the machine's byte order: an array in the
         // other one would give wrong numbers, silently.
-        char order = array.dtype().byteorder();
+        py::dtype dtype = array.dtype();
+        char order = dtype.byteorder();
         bool little = llvm::endianness::native == llvm::endianness::little;
         if (order == (little ? '>' : '<'))
           throw py::value_error(
@@ -87,17 +83,24 @@ struct PyRuntimeModule {
               (little ? "big" : "little") +
               "-endian; tir functions take arrays in the machine's byte "
               "order (numpy: array.astype(array.dtype.newbyteorder('=')))");
-        std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
-        std::vector<int64_t> strides;
-        for (py::ssize_t d = 0; d < array.ndim(); ++d) {
-          if (array.strides(d) % array.itemsize() != 0)
+        py::ssize_t rank = array.ndim(), itemsize = array.itemsize();
+        std::vector<int64_t> shape(array.shape(), array.shape() + rank);
+        std::vector<int64_t> strides(rank);
+        for (py::ssize_t d = 0; d < rank; ++d) {
+          if (array.strides(d) % itemsize != 0)
             throw py::value_error("array strides are not a multiple of its "
                                   "element size");
-          strides.push_back(array.strides(d) / array.itemsize());
+          strides[d] = array.strides(d) / itemsize;
         }
-        converted.push_back(
-            rt::Arg::buffer(array.mutable_data(), dtypeOf(array.dtype()),
-                            std::move(shape), std::move(strides)));
+        converted.push_back(rt::Arg::buffer(array.mutable_data(),
+                                            dtypeOf(dtype), std::move(shape),
+                                            std::move(strides)));
+      } else if (py::isinstance<py::bool_>(arg)) {
+        converted.push_back(rt::Arg::scalar(int64_t(arg.cast<bool>())));
+      } else if (py::isinstance<py::int_>(arg)) {
+        converted.push_back(rt::Arg::scalar(arg.cast<int64_t>()));
+      } else if (py::isinstance<py::float_>(arg)) {
+        converted.push_back(rt::Arg::scalar(arg.cast<double>()));
       } else if (py::hasattr(arg, "_tir_buffer")) {
         // An array in a GPU's memory (tir_runtime.DeviceArray):
         // (pointer, numpy dtype, shape, device type, device id).
