@@ -167,6 +167,21 @@ def test_conv2d(shape):
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("shape", [(1, 64, 56, 56, 64, 3, 3), (1, 3, 7, 8, 64, 5, 5),
+                                   (2, 4, 6, 24, 32, 1, 1)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("lanes", [16, 8])
+def test_conv_tiles(shape, lanes):
+    """conv2d's micro-tile: whole vectors of columns (two where the output
+    is that wide), two rows, and channels so that the accumulators take
+    half the vector registers (16 of AVX-512's 32, 8 of AVX2's 16)."""
+    fr, yr, xr, got_lanes = conv_schedule.conv_tiles(shape, lanes)
+    registers = 32 if lanes == 16 else 16
+    assert got_lanes == lanes and xr % lanes == 0 and yr == 2
+    assert xr == (2 * lanes if shape[3] >= 2 * lanes else lanes)
+    assert fr * yr * (xr // lanes) == registers // 2
+
+
 @pytest.mark.parametrize("shape", [(1024, 1024, 1024), (1000, 1000, 1000), (127, 255, 63),
                                    (5, 3, 2)])
 @pytest.mark.parametrize("host", [(16, 1280 * 1024), (16, 1024 * 1024), (8, 256 * 1024)])
