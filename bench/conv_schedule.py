@@ -56,7 +56,7 @@ def conv_tiles(shape, lanes=None):
     registers; AVX2: 2 channels, 8 of 16); the rest hold the input vectors
     and the broadcast weights. On an AMD Zen 4, 1x64x56x56 3x3 64 -> 64:
     115.6 GFLOP/s, 99% of the FMA peak (24 or 28 accumulators measured
-    113-115, one vector by 4 rows 115.3, one row by 8 channels 111.4)."""
+    111.4-114.8, one vector of columns by 4 rows 115.3)."""
     lanes = lanes or gemm_schedule.host_lanes()
     width = shape[3]
     rows, vectors = 2, 2 if width >= 2 * lanes else 1
