@@ -29,14 +29,14 @@ through memory on every call: 1-2% slower on one thread and two, 4% at
   nest, each panel packed by the thread that uses it and into its L2, but
   A read once per panel (N / nr times), from L3 while it fits there.
 
-`packed_order` picks the order: "panels" where A takes at most a quarter
-of L3 and the panels share out among the threads as evenly as the row
-blocks do, else "rows". At 127x255x63 on two threads "panels" runs 179
-GFLOP/s where "rows" ran 147 (two parallel nests for 27 us of work); at
-2048^3 "rows" is 4% faster on one thread (A is 16 MiB).
+`packed_order` picks the order: "panels" where a panel (K x nr) fits
+half of L2, the A of the threads' problems a quarter of L3, and the
+panels share out among the threads as evenly as the row blocks do, else
+"rows". At 127x255x63 on two threads "panels" runs 179 GFLOP/s where
+"rows" ran 147 (two parallel nests for 22-27 us of work); at 2048^3
+"rows" is 4% faster on one thread (A is 16 MiB).
 
-C's
-init stays in the block (no decompose_reduction): --tir-partition-loops
+In both, C's init stays in the block (no decompose_reduction): --tir-partition-loops
 peels the iterations where it runs (the first of the k-block loop, and in
 it the first of the k loop), so each tile of C starts from zeroed
 registers and is never zeroed in memory nor read back before its first
@@ -149,19 +149,24 @@ def _batches_parallel(shape, threads):
     return len(shape) == 4 and shape[0] >= threads
 
 
-def packed_order(shape, tiles=None, threads=2, l3=None):
+def packed_order(shape, tiles=None, threads=2, l2=None, l3=None):
     """schedule_packed's loop order for `shape` ((batch,) M, N, K) on
     `threads` threads with `tiles` (packed_tiles' by default): "panels"
-    where A takes at most a quarter of L3 (each panel reads all of it) and
+    where a panel of B (K x nr, packed whole) takes at most half of L2, the
+    A the threads work on at once (one batch's each where the batches are
+    parallel) at most a quarter of L3 (each panel reads all of its A), and
     the busiest thread's share of the columns, handed out a panel at a
-    time, is within 2% of its share of the rows in row blocks; else
-    "rows". (module docstring)"""
+    time, is within 2% of its share of the rows in row blocks (both counted
+    in micro-tile widths and heights); else "rows". (module docstring)"""
     m, n, k = shape[-3:]
     mr, nr, mc, _, _, _ = tiles or packed_tiles(shape, threads)
+    l2 = l2 or _cache_bytes(2, 1024 * 1024)
     l3 = l3 or _cache_bytes(3, 8 * 1024 * 1024)
-    if m * k * 4 > l3 // 4:
+    batch_parallel = _batches_parallel(shape, threads)
+    working = min(threads, shape[0]) if batch_parallel else 1
+    if k * nr * 4 > l2 // 2 or working * m * k * 4 > l3 // 4:
         return "rows"
-    if threads == 1 or _batches_parallel(shape, threads):
+    if threads == 1 or batch_parallel:
         return "panels"
     widths = [min(nr, n - start) for start in range(0, n, nr)]
     row_tiles = -(-m // mr)

@@ -66,9 +66,9 @@ def device(kind, index=0):
 
 
 _INT64 = (-(1 << 63), (1 << 63) - 1)
-# numpy's dtypes of bool, int, uint and float in the machine's byte order
-# (singletons: an array's dtype is one of them or a dtype the full checks
-# of Function._convert look at).
+# numpy's dtypes of bool, int, uint and float in the machine's byte order:
+# an array whose dtype equals one of them passes Function._convert's checks
+# of its dtype.
 _NATIVE_DTYPES = frozenset(np.dtype(code) for code in "?bhilqBHILQefdg")
 
 
