@@ -10,10 +10,14 @@ what scheduling and building cost.
 
     /usr/bin/python3 bench/cpu_peers.py [--sizes 1024,2048,1000,127x255x63]
         [--bmm 12x128x128x64,16x512x512x64] [--threads 1,2] [--no-tvm] [--no-mlir] [--naive]
+        [--rounds 2]
 
 Every peer runs in a process of its own (TVM's `tvm` is not tensorir's;
 OpenBLAS reads its core type when it loads), the processes one after
-another; each problem is timed as the best of at least 5 calls and 0.3 s.
+another, all of them `--rounds` times (2) in turn; each problem is timed
+as the best of at least 5 calls and 0.3 s, and each peer keeps its best
+round (the FMA peak too), so that a moment when the host's other tenants
+are busy does not decide a ratio.
 tir and TVM build a small GEMM first, so that compile times are a
 problem's, not the process's start. Ratios are within this run only. TVM 0.27, the wheel PyPI has, spells
 blocks `T.sblock` and takes `s_tir=True` prim functions; the schedule is
@@ -273,20 +277,26 @@ def run_peer(python, code, problems, convs, threads, cpu, env_extra, naive=False
     return results
 
 
-def fma_peak(build_dir):
-    """GFLOP/s at 1 and 2 threads, the faster of zmm and ymm."""
-    out = subprocess.run([os.path.join(build_dir, "bin", "tir-fma-peak")], capture_output=True,
-                         text=True, check=True).stdout
-    best = {1: 0.0, 2: 0.0}
-    for line in out.splitlines():
-        parts = line.split()
-        best[1], best[2] = max(best[1], float(parts[2])), max(best[2], float(parts[3]))
-    return best, out.strip()
+def fma_peak(build_dir, rounds=1):
+    """GFLOP/s at 1 and 2 threads, the faster of zmm and ymm, each the best
+    of `rounds` runs of tir-fma-peak; and those bests as its lines."""
+    best = {}
+    for _ in range(rounds):
+        out = subprocess.run([os.path.join(build_dir, "bin", "tir-fma-peak")],
+                             capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            name, width, one, two = line.split()[:4]
+            old = best.get((name, width), (0.0, 0.0))
+            best[(name, width)] = (max(old[0], float(one)), max(old[1], float(two)))
+    peak = {1: max(v[0] for v in best.values()), 2: max(v[1] for v in best.values())}
+    text = "\n".join(f"{name} {width} {one:.1f} {two:.1f}"
+                     for (name, width), (one, two) in best.items())
+    return peak, text
 
 
-def openblas(build_dir, problems, threads):
-    """OpenBLAS's core type chosen by measuring (1024^3, 1 thread), then
-    each problem at each thread count with it."""
+def openblas_core(build_dir):
+    """OpenBLAS's core type chosen by measuring (1024^3, 1 thread), and what
+    each measured; None where tir-blas-probe is not built."""
     probe = os.path.join(build_dir, "bin", "tir-blas-probe")
     if not os.path.exists(probe):
         return None, "tir-blas-probe is not built (libopenblas-dev missing)"
@@ -299,19 +309,32 @@ def openblas(build_dir, problems, threads):
             lines.append(f"core type '{core or 'detected'}': {line}")
             if float(line.split()[1]) > best:
                 best, choice = float(line.split()[1]), core
-    results = {}
-    for t in threads:
-        for shape in problems:
-            if len(shape) == 4:  # no batched sgemm in Debian's OpenBLAS 0.3.21
-                continue
-            line = subprocess.run([probe, *map(str, shape)],
-                                  env=dict(os.environ, OPENBLAS_CORETYPE=choice,
-                                           OPENBLAS_NUM_THREADS=str(t)),
-                                  capture_output=True, text=True, check=True).stdout.split()
-            results[(tuple(shape), t)] = float(line[1])
-            core_name = line[2]
-    note = "; ".join(lines) + f"; chosen: '{choice or 'detected'}' ({core_name} kernels)"
-    return results, note
+    return choice, "; ".join(lines)
+
+
+def openblas(build_dir, choice, problems, t):
+    """GFLOP/s of each GEMM of `problems` on `t` threads with OpenBLAS's
+    core type `choice`, and the name of the kernels it ran."""
+    probe = os.path.join(build_dir, "bin", "tir-blas-probe")
+    results, core_name = {}, None
+    for shape in problems:
+        if len(shape) == 4:  # no batched sgemm in Debian's OpenBLAS 0.3.21
+            continue
+        line = subprocess.run([probe, *map(str, shape)],
+                              env=dict(os.environ, OPENBLAS_CORETYPE=choice,
+                                       OPENBLAS_NUM_THREADS=str(t)),
+                              capture_output=True, text=True, check=True).stdout.split()
+        results[(tuple(shape), t)] = float(line[1])
+        core_name = line[2]
+    return results, core_name
+
+
+def best_of_rounds(rounds):
+    """Per problem, the result with the most GFLOP/s among the rounds'
+    (lists of results in the same order; None where a peer left the
+    problem out)."""
+    return [max(results, key=lambda r: r["gflops"]) if all(results) else results[0]
+            for results in zip(*rounds)]
 
 
 def parse_sizes(text):
@@ -338,6 +361,9 @@ def main():
                         help="leave upstream MLIR (bench/mlir_peer.py) out")
     parser.add_argument("--naive", action="store_true",
                         help="also time the unscheduled 1024^3 kernel once (about 5 s)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="runs of every peer, one after another in turn; each keeps "
+                             "its best (default 2)")
     args = parser.parse_args()
     problems = parse_sizes(args.sizes) + [
         [int(x) for x in item.split("x")] for item in args.bmm.split(",") if item]
@@ -349,8 +375,10 @@ def main():
                              text=True).stdout.split("Host CPU:")[-1].split()[0]
     tir_env = {"PYTHONPATH": os.pathsep.join([os.path.join(ROOT, "python"),
                                               os.path.join(args.build_dir, "python")])}
-    peak, peak_text = fma_peak(args.build_dir)
-    blas, blas_note = openblas(args.build_dir, problems, threads)
+    rounds = max(1, args.rounds)
+    peak, peak_text = fma_peak(args.build_dir, rounds)
+    blas_core, blas_note = openblas_core(args.build_dir)
+    blas, blas_kernels = {}, None
     tvm_python, tvm_version = None, None
     if not args.no_tvm:
         venv = os.path.join(args.build_dir, "peers-venv")
@@ -366,18 +394,32 @@ def main():
     split = lambda results: ([r for r in results if "shape" in r],  # noqa: E731
                              [r for r in results if "conv" in r])
     for t in threads:
-        mine = run_peer("/usr/bin/python3", TIR, problems, convs, t, cpu, tir_env,
-                        naive=args.naive and t == 1)
-        if mine and mine[-1].get("naive"):
-            naive_row = mine.pop()
-        mine, mine_conv = split(mine)
-        torch_results, torch_conv = split(
-            run_peer("/usr/bin/python3", TORCH, problems, convs, t, cpu, {}))
-        tvm_results, tvm_conv = (split(run_peer(tvm_python, TVM, problems, convs, t, cpu, {}))
-                                 if tvm_python else ([None] * len(problems),
-                                                     [None] * len(convs)))
-        mlir = ({tuple(r["shape"]): r for r in run_peer("/usr/bin/python3", MLIR, problems, [],
-                                                        t, cpu, {})}
+        # The peers in turn, `rounds` times: each keeps its best, so that a
+        # busy moment of the host does not decide a ratio.
+        runs = {"tir": [], "torch": [], "tvm": [], "mlir": []}
+        for turn in range(rounds):
+            if blas_core is not None:
+                times, blas_kernels = openblas(args.build_dir, blas_core, problems, t)
+                for key, gflops in times.items():
+                    blas[key] = max(blas.get(key, 0.0), gflops)
+            mine = run_peer("/usr/bin/python3", TIR, problems, convs, t, cpu, tir_env,
+                            naive=args.naive and t == 1 and turn == 0)
+            if mine and mine[-1].get("naive"):
+                naive_row = mine.pop()
+            runs["tir"].append(mine)
+            runs["torch"].append(run_peer("/usr/bin/python3", TORCH, problems, convs, t, cpu,
+                                          {}))
+            runs["tvm"].append(run_peer(tvm_python, TVM, problems, convs, t, cpu, {})
+                               if tvm_python else [None] * (len(problems) + len(convs)))
+            if not args.no_mlir:
+                runs["mlir"].append(run_peer("/usr/bin/python3", MLIR, problems, [], t, cpu,
+                                             {}))
+        mine, mine_conv = split(best_of_rounds(runs["tir"]))
+        torch_results, torch_conv = split(best_of_rounds(runs["torch"]))
+        tvm_best = best_of_rounds(runs["tvm"])
+        tvm_results, tvm_conv = (split(tvm_best) if tvm_python else
+                                 (tvm_best[:len(problems)], tvm_best[len(problems):]))
+        mlir = ({tuple(r["shape"]): r for r in best_of_rounds(runs["mlir"])}
                 if not args.no_mlir else {})
         for shape, r, p, v in zip(problems, mine, torch_results, tvm_results):
             u = mlir.get(tuple(shape))
@@ -395,7 +437,10 @@ def main():
 
     import conv_schedule  # bench/, this script's directory
     print(f"CPU {cpu}; {peak_text.replace(chr(10), '; ')}")
-    print(f"OpenBLAS: {blas_note}")
+    if blas_core is None:
+        blas = None
+    print(f"OpenBLAS: {blas_note}; chosen: '{blas_core or 'detected'}' "
+          f"({blas_kernels} kernels)" if blas_core is not None else f"OpenBLAS: {blas_note}")
     tiles = ", ".join(f"{'x'.join(map(str, shape))} {t}T: {tuple(r['tiles'])} {r['order']}"
                       for shape, t, r, _ in rows if "tiles" in r)
     print(f"PyTorch {torch_results[0].get('version')}; Apache TVM "
