@@ -322,6 +322,34 @@ createTargetMachine(Operation *anchor, const TargetChoice &choice) {
   return machine;
 }
 
+/// LLVM's analysis managers, with `builder`'s analyses registered and each
+/// proxied to the others; with `scalarEvolutionAA`, the default alias
+/// analyses and scalar evolution's.
+namespace {
+struct AnalysisManagers {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+
+  explicit AnalysisManagers(llvm::PassBuilder &builder,
+                            bool scalarEvolutionAA = false) {
+    // Registered first, so that registerFunctionAnalyses keeps it.
+    if (scalarEvolutionAA)
+      functions.registerPass([&] {
+        llvm::AAManager aa = builder.buildDefaultAAPipeline();
+        aa.registerFunctionAnalysis<llvm::SCEVAA>();
+        return aa;
+      });
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgsccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  }
+};
+} // namespace
+
 /// Passes run after LLVM's default pipeline, with scalar evolution in the
 /// alias analysis: LICM, then store-to-load forwarding over MemorySSA, then
 /// dead-store elimination.
@@ -349,22 +377,8 @@ createTargetMachine(Operation *anchor, const TargetChoice &choice) {
 /// more optimizer time on a batch matmul; here, after it, a few ms.
 static void keepAccumulatorsInRegisters(llvm::Module &module,
                                         llvm::TargetMachine *machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder builder(machine);
-  // Registered first, so that registerFunctionAnalyses keeps it.
-  fam.registerPass([&] {
-    llvm::AAManager aa = builder.buildDefaultAAPipeline();
-    aa.registerFunctionAnalysis<llvm::SCEVAA>();
-    return aa;
-  });
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers analyses(builder, /*scalarEvolutionAA=*/true);
   llvm::FunctionPassManager passes;
   passes.addPass(llvm::createFunctionToLoopPassAdaptor(
       llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
@@ -373,7 +387,7 @@ static void keepAccumulatorsInRegisters(llvm::Module &module,
   passes.addPass(llvm::InstCombinePass());
   llvm::ModulePassManager pipeline;
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(passes)));
-  pipeline.run(module, mam);
+  pipeline.run(module, analyses.modules);
 }
 
 /// LLVM's default pipeline at `optLevel` for `machine`, tuned as MLIR's
@@ -383,21 +397,13 @@ static void keepAccumulatorsInRegisters(llvm::Module &module,
 static void optimizeLLVM(llvm::Module &module, llvm::TargetMachine *machine,
                          unsigned optLevel, bool slp) {
   {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
     llvm::PipelineTuningOptions tuning;
     tuning.LoopUnrolling = true;
     tuning.LoopInterleaving = true;
     tuning.LoopVectorization = true;
     tuning.SLPVectorization = slp;
     llvm::PassBuilder builder(machine, tuning);
-    builder.registerModuleAnalyses(mam);
-    builder.registerCGSCCAnalyses(cgam);
-    builder.registerFunctionAnalyses(fam);
-    builder.registerLoopAnalyses(lam);
-    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    AnalysisManagers analyses(builder);
     static const llvm::OptimizationLevel levels[] = {
         llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
         llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
@@ -406,7 +412,7 @@ static void optimizeLLVM(llvm::Module &module, llvm::TargetMachine *machine,
         level == llvm::OptimizationLevel::O0
             ? builder.buildO0DefaultPipeline(level)
             : builder.buildPerModuleDefaultPipeline(level);
-    pipeline.run(module, mam);
+    pipeline.run(module, analyses.modules);
   }
   if (optLevel > 0)
     keepAccumulatorsInRegisters(module, machine);
