@@ -68,7 +68,7 @@ def device(kind, index=0):
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 # numpy's dtypes of bool, int, uint and float in the machine's byte order:
 # an array whose dtype equals one of them passes Function._convert's checks
-# of its dtype.
+# of its dtype (Function.__call__ lets a writable one through without them).
 _NATIVE_DTYPES = frozenset(np.dtype(code) for code in "?bhilqBHILQefdg")
 
 
@@ -100,11 +100,6 @@ class Function:
     def _convert(self, i, a):
         if isinstance(a, NDArray):
             a = a._data
-        # The common case, checked in full below: a writable array of the
-        # machine's byte order and a numeric dtype.
-        if type(a) is np.ndarray and a.flags.writeable and a.dtype.kind in "biuf" \
-                and a.dtype.isnative:
-            return a
         if isinstance(a, _rt.DeviceArray):
             return a
         if isinstance(a, np.generic) and not isinstance(a, np.ndarray):
