@@ -126,13 +126,15 @@ def _balanced_rows(m, mc, mr, threads):
     the last block may be short); the largest of those that tie."""
     tiles = -(-m // mr)
     top = max(1, mc // mr)
-
-    def busiest(per_block):
-        blocks = -(-tiles // per_block)
-        return min(tiles, -(-blocks // threads) * per_block)
-
-    best = min(range(top, max(1, top // 2) - 1, -1), key=busiest)
+    best = min(range(top, max(1, top // 2) - 1, -1),
+               key=lambda per_block: _busiest(_row_blocks(tiles, per_block), threads))
     return best * mr
+
+
+def _row_blocks(tiles, per_block):
+    """The micro-tiles of each block of `per_block` of `tiles` rows of
+    micro-tiles (the last block may be short)."""
+    return [min(per_block, tiles - start) for start in range(0, tiles, per_block)]
 
 
 def packed_tiles(shape, threads=2):
@@ -170,11 +172,9 @@ def packed_order(shape, tiles=None, threads=2, l2=None, l3=None):
         return "panels"
     widths = [min(nr, n - start) for start in range(0, n, nr)]
     row_tiles = -(-m // mr)
-    per_block = mc // mr
     return ("panels" if _busiest(widths, threads) / n
-            <= 1.02 * _busiest([min(per_block, row_tiles - start)
-                                for start in range(0, row_tiles, per_block)],
-                               threads) / row_tiles else "rows")
+            <= 1.02 * _busiest(_row_blocks(row_tiles, mc // mr), threads) / row_tiles
+            else "rows")
 
 
 def _busiest(work, threads):
