@@ -423,7 +423,7 @@ def main():
                 if not args.no_mlir else {})
         for shape, r, p, v in zip(problems, mine, torch_results, tvm_results):
             u = mlir.get(tuple(shape))
-            peers = {"OpenBLAS": blas.get((tuple(shape), t)) if blas else None,
+            peers = {"OpenBLAS": blas.get((tuple(shape), t)),
                      "PyTorch": p["gflops"], "TVM": v["gflops"] if v else None,
                      "MLIR": u["gflops"] if u else None}
             rows.append((shape, t, r, peers))
@@ -437,10 +437,9 @@ def main():
 
     import conv_schedule  # bench/, this script's directory
     print(f"CPU {cpu}; {peak_text.replace(chr(10), '; ')}")
-    if blas_core is None:
-        blas = None
-    print(f"OpenBLAS: {blas_note}; chosen: '{blas_core or 'detected'}' "
-          f"({blas_kernels} kernels)" if blas_core is not None else f"OpenBLAS: {blas_note}")
+    if blas_core is not None:
+        blas_note += f"; chosen: '{blas_core or 'detected'}' ({blas_kernels} kernels)"
+    print(f"OpenBLAS: {blas_note}")
     tiles = ", ".join(f"{'x'.join(map(str, shape))} {t}T: {tuple(r['tiles'])} {r['order']}"
                       for shape, t, r, _ in rows if "tiles" in r)
     print(f"PyTorch {torch_results[0].get('version')}; Apache TVM "
