@@ -4,9 +4,10 @@
 // the upstream dialects that tir programs use or are lowered through (scf,
 // vector, gpu, llvm, nvvm, omp, ...) and the interfaces their lowering needs.
 // This is what lib/Compiler, tir-translate, tir-run and the C API register;
-// it references nothing of scheduling (transform.tir, lib/Schedule), so they
-// do not link it. Tools that also schedule (tir-opt, the Python package) add
-// registerScheduleExtensions from InitAllScheduleExtensions.h.
+// it references nothing of scheduling (transform.tir,
+// lib/Dialect/TIR/Schedule), so they do not link it. Tools that also schedule
+// (tir-opt, the Python package) add registerScheduleExtensions from
+// InitAllScheduleExtensions.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,9 +2,9 @@
 //
 // What a tool that schedules tir registers on top of InitAllDialects.h: the
 // transform dialect, transform.tir (TVM's schedule primitives, over
-// lib/Schedule) and the upstream transform extensions schedules use. Only
-// tools that run transform scripts need it (tir-opt, the Python package);
-// including it makes a target link TIRTransformOps and TIRSchedule.
+// lib/Dialect/TIR/Schedule) and the upstream transform extensions schedules
+// use. Only tools that run transform scripts need it (tir-opt, the Python
+// package); including it makes a target link TIRTransformOps and TIRSchedule.
 //
 //===----------------------------------------------------------------------===//
 

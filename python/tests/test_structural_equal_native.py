@@ -1,5 +1,5 @@
 """The extension's structural equality (_tensorir.structural_equal /
-structural_hash, python/src/StructuralEqual.cpp) on parsed MLIR: what is
+structural_hash, python/extension/StructuralEqual.cpp) on parsed MLIR: what is
 compared, the message of a difference, and hashes that agree with
 equality. tvm.ir's wrappers are tested in test_structural_equal.py."""
 import glob

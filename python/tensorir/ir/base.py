@@ -39,7 +39,7 @@ def _binding(name):
         raise NotImplementedError(
             f"tvm.ir.{name}: the native extension (_tensorir) has no {name} binding; "
             "rebuild it (ninja -C build _tensorir) from a tree that has "
-            "python/src/StructuralEqual.cpp")
+            "python/extension/StructuralEqual.cpp")
     return getattr(ext, name)
 
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Analysis/StructuralEqual.h"
+#include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"

@@ -14,12 +14,16 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tir {
 
 #define GEN_PASS_DECL_CONVERTLINALGTOTIRPASS
+#define GEN_PASS_DECL_TIRLEGALIZEOPSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// Why `op` has no TensorIR block (dynamic loop ranges, a body op that

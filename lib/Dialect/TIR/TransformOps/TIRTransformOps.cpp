@@ -3,15 +3,15 @@
 // The op classes, whose glue (applyToPayload) is in TIRTransformOps.td next
 // to each op, and the extension that registers them. What every op shares
 // (the transform interpreter's apply, the effects) is ScheduleOpTrait, in
-// lib/Schedule/ScheduleOpInterface.cpp.
+// lib/Dialect/TIR/TransformOps/ScheduleOpInterface.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
-#include "TensorIR/Schedule/Primitives.h"
-#include "TensorIR/Schedule/Query.h"
+#include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/IR/AffineExprVisitor.h"

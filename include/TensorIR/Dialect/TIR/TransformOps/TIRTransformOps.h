@@ -4,7 +4,7 @@
 #define TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRTRANSFORMOPS_H
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
-#include "TensorIR/Schedule/ScheduleOpInterface.h"
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleOpInterface.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"

@@ -1,7 +1,7 @@
 //===- TIRTransformOps.td - transform.tir extension --------*- tablegen -*-===//
 //
 // Schedule primitives as transform-dialect ops. Each op is a thin wrapper over
-// a function of the schedule library (include/TensorIR/Schedule).
+// a function of the schedule library (include/TensorIR/Dialect/TIR/Schedule).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,7 @@ include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
-include "TensorIR/Schedule/ScheduleOpInterface.td"
+include "TensorIR/Dialect/TIR/TransformOps/ScheduleOpInterface.td"
 
 def TIR_ScheduleOpTrait : NativeOpTrait<"ScheduleOpTrait"> {
   let cppNamespace = "::mlir::tir";

@@ -413,46 +413,4 @@ def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
-  let summary = "Turn high-level ops of graph functions into prim_funcs and calls";
-  let description = [{
-    Relax's LegalizeOps. A graph function's high-level operators are
-    upstream linalg ops on tensors (linalg.matmul, linalg.transpose,
-    convolutions, pooling, linalg.generic for element-wise and broadcasting
-    ops, linalg.softmax). Each becomes a private prim_func computing it as
-    one TensorIR block (as `--convert-linalg-to-tir` builds it: parallel
-    loops spatial, reduction loops reduce) and a `tir.call_tir` of it:
-
-    - an output that starts from a `linalg.fill` of a constant gets that
-      constant in the block's `T.init`; one that starts from
-      `tensor.empty` is written only; one that starts from another tensor
-      takes it as an input, copied in first (a block `<name>_init`);
-    - inputs the op's body does not read (a pooling window) are not passed;
-    - functions are named after the op (its `tir.name`, else the op's name,
-      "compute" for a generic), numbered when taken; the same computation
-      on the same shapes is one function;
-    - `linalg.softmax` is first decomposed into the ops it stands for;
-    - a `linalg.transpose` of a constant (a weight Relax's `linear`
-      transposes) is folded into a constant, as Relax's FoldConstant does
-      before a model runs;
-    - with `fuse`, an op and the element-wise `linalg.generic` ops that
-      consume its result in turn (each the only user of the value before
-      it) become one function `fused_<names>`, one block per op, the
-      intermediate results `tir.alloc_buffer`s (Relax's FuseOps + FuseTIR
-      in spirit): matmul, bias add and ReLU are one call.
-
-    An op with dynamic shapes or a body that is not scalar arith / math is
-    an error naming the reason.
-  }];
-  let options = [
-    Option<"fuse", "fuse", "bool", /*default=*/"false",
-           "Fuse element-wise consumers into their producer's function">
-  ];
-  let dependentDialects = ["::mlir::tir::TIRDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_TD

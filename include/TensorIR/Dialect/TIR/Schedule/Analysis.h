@@ -1,0 +1,130 @@
+//===- Analysis.h - analyses the schedule primitives share ------*- C++ -*-===//
+//
+// The questions TVM's primitives ask about blocks and loops, answered once
+// here instead of per primitive: whether a block is a complete or a
+// reduction block (TVM's definitions), whether the blocks under a loop have
+// compact data flow, whether bindings are affine, whether a value depends
+// on a loop variable; and the dialect's analyses (scopes, producers and
+// consumers, access regions, region relaxation, range simplification: see
+// TensorIR/Dialect/TIR/Analysis/) worded as refusals of a primitive.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_SCHEDULE_ANALYSIS_H
+#define TENSORIR_DIALECT_TIR_SCHEDULE_ANALYSIS_H
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+
+namespace mlir::tir {
+
+/// Whether `value` is one of `vars` or computed from one of them (through
+/// the operands of the ops that define it, within the enclosing function).
+bool dependsOnAny(Value value, ValueRange vars);
+
+/// Why `block` is not a complete block among the blocks of its scope
+/// (TVM's definition; 0 when it is one):
+///   1. an iteration variable is not spatial;
+///   2. another block of the scope writes a buffer it writes (not dominant);
+///   3. it reads a buffer it writes.
+int getCompleteBlockViolation(BlockOp block, const BlockDependences &scope);
+int getCompleteBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
+
+/// Why `block` is not a reduction block among the blocks of its scope
+/// (TVM's definition; 0 when it is one):
+///   1. it has no tir.init;
+///   2. a binding is not quasi-affine in the loops;
+///   3. an iteration variable is neither spatial nor reduce;
+///   4. another block of the scope writes a buffer it writes (not dominant);
+///   5. a reduce variable indexes a buffer it writes.
+int getReductionBlockViolation(BlockOp block, const BlockDependences &scope);
+int getReductionBlockViolation(BlockOp block, ArrayRef<BlockOp> scope);
+
+/// The rule a violation number of getCompleteBlockViolation /
+/// getReductionBlockViolation names, worded as what the block does ("it
+/// reads a buffer it writes"); "" for 0.
+StringRef describeCompleteBlockViolation(int rule);
+StringRef describeReductionBlockViolation(int rule);
+
+/// TVM's affine binding of `block` in the loop variables `loopVars` (the
+/// other inputs act as parameters): each binding is a quasi-affine sum whose
+/// smallest stride over the loops is 1 (`i * 16 + j`, `f floordiv 4`; not
+/// `l * 16`), and each predicate bounds the loop part of some binding (as
+/// split's `i0 * 16 + i1 < 100` does), not a mix of them. Refuses for
+/// `primitive` naming `culprit` and the block otherwise.
+LogicalResult checkAffineBinding(BlockOp block, ValueRange loopVars,
+                                 StringRef primitive, Operation *culprit,
+                                 ScheduleError &error);
+
+/// TVM's compact data flow: every block directly under `loop` is a complete
+/// or a reduction block among the blocks directly under it. Refuses for
+/// `primitive`, naming the first block that is neither and both reasons.
+LogicalResult checkCompactDataflow(ForOp loop, StringRef primitive,
+                                   ScheduleError &error);
+
+/// TVM's stage pipeline (GetScopeRoot's require_stage_pipeline, which
+/// compute_at / reverse_compute_at, the inline primitives, some of
+/// cache_read / cache_write, read_at / write_at, rfactor and pad_einsum ask
+/// of their scope; not reorder): no block of `scope` writes a
+/// buffer that an earlier block reads (a write-after-read dependence).
+/// Refuses for `primitive`, naming the later block.
+LogicalResult checkStagePipeline(StringRef primitive,
+                                 const BlockDependences &scope,
+                                 ScheduleError &error);
+
+/// Whether the iterations of `loop`, run by threads at once (parallel, or
+/// bound to a thread axis other than a virtual thread), write apart as
+/// `block` (a block under it) sees them: a block that none of the loop's
+/// iterations feeds writes the same elements in each of them, a race on a
+/// buffer they share (one not allocated under the loop, not `local`). TVM
+/// allows it (the writes store the same values); decompose_padding refuses
+/// it, naming the block: its fill and copy store different values in turn,
+/// and one thread's fill could land after another's copy. (`parallel` over
+/// the fill and the copy is refused by TVM's compact data flow.)
+LogicalResult checkWritesApart(ForOp loop, BlockOp block, StringRef primitive,
+                               ScheduleError &error);
+
+/// The only block under `loop` (TVM's
+/// CheckGetSingleChildBlockRealizeOnSRefTree, which rfactor, blockize and
+/// tensorize ask); refuses for `primitive` when it holds none or several.
+FailureOr<BlockOp> getSingleChildBlock(ForOp loop, StringRef primitive,
+                                       ScheduleError &error);
+
+/// TVM's region cover, the other half of its stage pipeline (which rfactor
+/// asks of its scope): every block of `scope` reads, of what earlier blocks
+/// write, only elements they write, as seen at their lowest common
+/// ancestor (the writers' regions relaxed below it must cover the reader's,
+/// cut to the buffer; a writer region with holes covers nothing). Refuses
+/// for `primitive`, naming the reader.
+LogicalResult checkRegionCover(StringRef primitive,
+                               const BlockDependences &scope,
+                               ScheduleError &error);
+
+/// Whether `block`'s predicate holds wherever its bindings lie in their
+/// iteration domains (split's `i0 * 16 + i1 < 100` for a variable of domain
+/// 100), so that it excludes no point of the iteration space: true without
+/// a predicate, false where it cannot tell (a predicate or binding that is
+/// not affine, a runtime domain).
+bool isPredicateImpliedByDomains(BlockOp block);
+
+/// getAccessRegions (TensorIR/Dialect/TIR/Analysis/AccessRegions.h) as a
+/// refusal.
+FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
+                                               ScheduleError &error);
+
+/// relaxRegionUnderLoop (TensorIR/Dialect/TIR/Analysis/RegionRelax.h) as a
+/// refusal of `primitive`.
+FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
+                                           bool writes,
+                                           ArrayRef<BlockOp> blocks,
+                                           StringRef primitive,
+                                           ScheduleError &error);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_SCHEDULE_ANALYSIS_H

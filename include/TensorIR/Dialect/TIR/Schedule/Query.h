@@ -1,0 +1,32 @@
+//===- Query.h - schedule queries (get_block, get_loops) --------*- C++ -*-===//
+//
+// The query primitives of TVM's Schedule over tir IR. Shared by the
+// transform.tir ops, passes and the Python Schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_SCHEDULE_QUERY_H
+#define TENSORIR_DIALECT_TIR_SCHEDULE_QUERY_H
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::tir {
+
+/// All blocks named `name` under `scope` (pre-order).
+SmallVector<BlockOp> findBlocksByName(Operation *scope, StringRef name);
+
+/// The one block named `name` under `scope`; refuses when there is none, or
+/// when the name is ambiguous (naming each candidate's function and
+/// location).
+FailureOr<BlockOp> getBlock(Operation *scope, StringRef name,
+                            ScheduleError &error);
+
+/// The loops between `block` and its scope (the enclosing block or
+/// function), outermost first.
+SmallVector<ForOp> getLoops(BlockOp block);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_SCHEDULE_QUERY_H

@@ -1,0 +1,157 @@
+//===- ScheduleState.h - a module being scheduled step by step --*- C++ -*-===//
+//
+// TVM's ScheduleState for tir: it owns the module being scheduled and the
+// trace of the steps applied so far, recorded as transform.tir IR (a
+// `transform.named_sequence @__transform_main`), so that the trace printed
+// with MLIR's printer is a transform script tir-opt replays, and the same
+// ops print as TVM's Python. Each step is a transform.tir op built in the
+// trace and applied through ScheduleOpInterface, the code the transform
+// interpreter runs too; the Python Schedule reaches every primitive this
+// way, through apply().
+//
+// Handles are the trace's SSA values. The state maps each to the payload it
+// holds and notices erasures, so a handle to an erased loop is an error
+// rather than a dangling pointer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULESTATE_H
+#define TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULESTATE_H
+
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleOpInterface.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::tir {
+
+struct ScheduleOptions {
+  /// Verify what each step changed (the subtrees of the loops and blocks it
+  /// took and returned) after the step, so that a bug in a primitive shows
+  /// where it happens. The transform interpreter does the same when its
+  /// expensive checks are on (tir-opt's default).
+  bool verifyEachStep = true;
+};
+
+class ScheduleState {
+public:
+  /// Schedules `payload`, which the state owns from now on.
+  explicit ScheduleState(OwningOpRef<ModuleOp> payload,
+                         ScheduleOptions options = {});
+  ~ScheduleState();
+  ScheduleState(const ScheduleState &) = delete;
+  ScheduleState &operator=(const ScheduleState &) = delete;
+
+  MLIRContext *getContext() const;
+  /// The module as scheduled so far.
+  ModuleOp getPayload() const;
+  /// The trace: a module holding `transform.named_sequence
+  /// @__transform_main(%root)` with one op per step.
+  ModuleOp getTrace() const;
+  /// The handle of the whole payload module (the sequence's argument).
+  Value getRoot() const;
+
+  /// The payload `handle` holds. Fails (with `error`) when one of its ops
+  /// was erased by an earlier step.
+  FailureOr<ArrayRef<transform::MappedValue>>
+  getPayload(Value handle, std::string &error) const;
+
+  /// One step: creates `transform.tir.<mnemonic>` at the end of the trace
+  /// with `operands` (handles of this state) and `attributes`, and applies
+  /// it. `numResults` is the number of result handles; std::nullopt asks
+  /// for one handle per payload op the step returns (for variadic queries
+  /// such as get_loops, whose count is known only once applied). On a
+  /// refusal, returns failure with `error` set, and neither the payload nor
+  /// the trace changed.
+  FailureOr<SmallVector<Value>> apply(StringRef mnemonic,
+                                      ArrayRef<Value> operands,
+                                      ArrayRef<NamedAttribute> attributes,
+                                      std::optional<unsigned> numResults,
+                                      std::string &error);
+
+  /// Applies the steps of `trace` (a module holding a named sequence, as
+  /// getTrace() returns) in order; its root stands for this state's root.
+  LogicalResult replay(ModuleOp trace, std::string &error);
+
+  /// A refusal as text: the rule, then the location and first line of the
+  /// loop or block at fault.
+  static std::string formatError(const ScheduleError &error);
+
+private:
+  class Listener;
+  LogicalResult applyOp(Operation *op, std::string &error);
+  void map(Value handle, ArrayRef<transform::MappedValue> values);
+
+  OwningOpRef<ModuleOp> payload;
+  OwningOpRef<ModuleOp> trace;
+  Block *body = nullptr;
+  ScheduleOptions options;
+  std::unique_ptr<Listener> listener;
+  /// What each handle holds; an erased op becomes null.
+  DenseMap<Value, SmallVector<transform::MappedValue>> handles;
+  /// The handles each payload op is in.
+  DenseMap<Operation *, SmallVector<Value>> holders;
+};
+
+/// The named sequence of a trace (its first `transform.named_sequence`,
+/// which must take one argument, the root); fails with `error` otherwise.
+FailureOr<transform::NamedSequenceOp> getTraceSequence(ModuleOp trace,
+                                                       std::string &error);
+
+/// What a handle of a trace holds, as its type says.
+enum class HandleKind { Loop, Block, Param, Other };
+HandleKind getHandleKind(Type handleType);
+
+/// The trace (as ScheduleState::getTrace returns, or a transform script of
+/// transform.tir ops) as TVM's Python: `l1, l2 = sch.split(loop=l0, ...)`.
+/// Handles are named b (blocks), l (loops) and v (parameters) after their
+/// types, numbered in order as TVM does. Fails for ops that are not
+/// schedule steps. A list query is printed with one name per result: a
+/// script whose list query has one result holding several ops (which the
+/// Python Schedule never builds) has no TVM Python form.
+FailureOr<std::string> printTraceAsPython(ModuleOp trace, std::string &error);
+
+/// The trace as JSON (TVM's Trace.as_json): [instructions, decisions], an
+/// instruction [kind, inputs, attrs, outputs, [operand types, result
+/// types]] with values named "root" and "v<k>", attributes and types in
+/// MLIR's syntax (lib/Dialect/TIR/TransformOps/TraceAsJSON.cpp).
+FailureOr<std::string> printTraceAsJSON(ModuleOp trace, std::string &error);
+
+/// The trace printTraceAsJSON wrote, as a transform script again; fails,
+/// saying why, for JSON of another shape, a step that is not a
+/// transform.tir op, an undefined input, or attributes or types that do not
+/// parse.
+FailureOr<OwningOpRef<ModuleOp>>
+parseTraceFromJSON(StringRef json, MLIRContext *ctx, std::string &error);
+
+/// Verifies the subtrees of the ops a step took and returned that are not
+/// in `erased` (the outermost of them only).
+LogicalResult verifyChangedPayload(const SchedulePayload &payload,
+                                   const DenseSet<Operation *> &erased);
+
+/// The IR a step works on (everything under the outermost op above its
+/// payload), fingerprinted before the step: a step that refuses must leave
+/// it exactly as it was, so its rules are all checked before it rewrites.
+class PayloadSnapshot {
+public:
+  explicit PayloadSnapshot(const SchedulePayload &payload);
+  /// Whether the IR differs from what it was when the snapshot was taken.
+  bool changed() const;
+
+private:
+  Operation *root = nullptr;
+  std::optional<OperationFingerPrint> fingerprint;
+};
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULESTATE_H

@@ -1,0 +1,481 @@
+//===- LegalizeOps.cpp - high-level ops of graph functions to prim_funcs --===//
+//
+// --tir-legalize-ops (Relax's LegalizeOps): every linalg op on tensors in a
+// graph function becomes a private prim_func computing it as one TensorIR
+// block (buildLinalgBlock) and a tir.call_tir of that function. Aggregate
+// ops (linalg.softmax) are first decomposed into the ops they stand for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstring>
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRLEGALIZEOPSPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// The name the legalized function and its block take: the op's `tir.name`
+/// (the frontend's operator name, as "add" or "relu"), else the op's own
+/// ("matmul", "transpose", ...; "compute" for a generic).
+static std::string legalizedName(Operation *op) {
+  if (auto name = op->getAttrOfType<StringAttr>(TIRDialect::kNameAttrName))
+    return name.str();
+  if (isa<linalg::GenericOp>(op))
+    return "compute";
+  std::string name = op->getName().stripDialect().str();
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
+/// The constant a linalg.fill writes into `value`, or null.
+static TypedAttr fillConstant(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return {};
+  TypedAttr attr;
+  if (matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+    return attr;
+  return {};
+}
+
+static MemRefType bufferType(Type tensor) {
+  auto t = cast<RankedTensorType>(tensor);
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+namespace {
+struct TIRLegalizeOpsPass
+    : public tir::impl::TIRLegalizeOpsPassBase<TIRLegalizeOpsPass> {
+  using TIRLegalizeOpsPassBase::TIRLegalizeOpsPassBase;
+  void runOnOperation() override;
+
+  /// The legalized function of `group` (one op, or a producer and the
+  /// element-wise ops that consume it in turn), created or (same text)
+  /// reused; `callInputs` gets the values the call passes.
+  func::FuncOp legalize(ArrayRef<linalg::LinalgOp> group,
+                        SmallVectorImpl<Value> &callInputs);
+  /// `op` and the element-wise ops fusion adds after it.
+  SmallVector<linalg::LinalgOp> fusionGroup(linalg::LinalgOp op);
+  /// The function of a tensor.pad with static padding and a constant value.
+  func::FuncOp legalizePad(tensor::PadOp pad);
+  /// Adds `func` to the module under `name` (numbered when taken) before
+  /// the graph function of `anchor`, or returns the function already there
+  /// that computes the same.
+  func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor);
+
+  SymbolTable *symbols = nullptr;
+  /// A created function's text with its name left out -> the function.
+  llvm::StringMap<func::FuncOp> created;
+};
+} // namespace
+
+/// Whether `init` of `op` starts from a tensor's contents (not a constant
+/// fill, not an empty tensor) that the op reads.
+static bool needsCopyIn(linalg::LinalgOp op, OpOperand &init) {
+  BlockArgument arg = op.getMatchingBlockArgument(&init);
+  return arg && !arg.use_empty() && !fillConstant(init.get()) &&
+         !init.get().getDefiningOp<tensor::EmptyOp>();
+}
+
+func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
+                                          SmallVectorImpl<Value> &callInputs) {
+  MLIRContext *ctx = &getContext();
+  linalg::LinalgOp last = group.back();
+  Location loc = last.getLoc();
+  std::string name = legalizedName(group.front());
+  for (linalg::LinalgOp op : group.drop_front())
+    name += "_" + legalizedName(op);
+  if (group.size() > 1)
+    name = "fused_" + name;
+  // Values computed inside the group (intermediate buffers).
+  llvm::DenseSet<Value> internal;
+  for (linalg::LinalgOp op : group.drop_back())
+    internal.insert(op->getResult(0));
+  // Parameters: the inputs whose values the bodies use (each once), then
+  // the outputs' initial contents where they matter, then the outputs.
+  SmallVector<Type> params;
+  SmallVector<std::string> paramNames;
+  llvm::DenseMap<Value, unsigned> inputParam;
+  for (linalg::LinalgOp op : group)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(input);
+      Value v = input->get();
+      if (!arg || arg.use_empty() || internal.contains(v) ||
+          inputParam.count(v))
+        continue;
+      inputParam[v] = params.size();
+      params.push_back(bufferType(v.getType()));
+      unsigned n = paramNames.size();
+      paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
+                                  : "A" + std::to_string(n));
+      callInputs.push_back(v);
+    }
+  // (Only a group of one op has outputs starting from given contents.)
+  SmallVector<int> copyParam(last.getNumDpsInits(), -1);
+  for (OpOperand &init : last.getDpsInitsMutable())
+    if (needsCopyIn(last, init)) {
+      unsigned k = init.getOperandNumber() - last.getNumDpsInputs();
+      copyParam[k] = params.size();
+      params.push_back(bufferType(init.get().getType()));
+      paramNames.push_back(name + "_init" + std::to_string(k));
+      callInputs.push_back(init.get());
+    }
+  unsigned firstOutput = params.size();
+  for (auto [k, result] : llvm::enumerate(last->getResults())) {
+    params.push_back(bufferType(result.getType()));
+    paramNames.push_back(last->getNumResults() == 1
+                             ? "T_" + name
+                             : "T_" + name + std::to_string(k));
+  }
+
+  OpBuilder builder(ctx);
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   FunctionType::get(ctx, params, {}));
+  func.setPrivate();
+  for (auto [i, n] : llvm::enumerate(paramNames))
+    func.setArgAttr(i, TIRDialect::kNameAttrName, builder.getStringAttr(n));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  // Where each value the bodies read or write lives.
+  llvm::DenseMap<Value, Value> buffers;
+  for (auto [v, p] : inputParam)
+    buffers[v] = entry->getArgument(p);
+  for (linalg::LinalgOp op : group.drop_back()) {
+    auto alloc = AllocBufferOp::create(
+        builder, op.getLoc(), bufferType(op->getResult(0).getType()),
+        ValueRange(), builder.getStringAttr(legalizedName(op)),
+        DenseI64ArrayAttr());
+    buffers[op->getResult(0)] = alloc.getBuffer();
+  }
+  SmallVector<Value> lastOutputs;
+  for (unsigned k = 0; k < last.getNumDpsInits(); ++k)
+    lastOutputs.push_back(entry->getArgument(firstOutput + k));
+  // Outputs starting from given contents: copied in first.
+  for (auto [k, p] : llvm::enumerate(copyParam)) {
+    if (p < 0)
+      continue;
+    Value from = entry->getArgument(p), to = lastOutputs[k];
+    auto shape = cast<MemRefType>(to.getType()).getShape();
+    createSpatialNest(builder, loc, name + "_init", shape, "ax", "v",
+                      [&](OpBuilder &b, Location l, ValueRange v) {
+                        Value x = LoadOp::create(b, l, from, v);
+                        StoreOp::create(b, l, x, to, v);
+                      });
+  }
+  // One block per op, in order.
+  for (linalg::LinalgOp op : group) {
+    SmallVector<Value> inputs, outputs;
+    for (OpOperand *input : op.getDpsInputOperands())
+      inputs.push_back(buffers.lookup(input->get()));
+    if (op == last)
+      outputs = lastOutputs;
+    else
+      outputs.push_back(buffers.lookup(op->getResult(0)));
+    SmallVector<TypedAttr> inits;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&init);
+      inits.push_back(arg && !arg.use_empty() ? fillConstant(init.get())
+                                              : TypedAttr());
+    }
+    buildLinalgBlock(builder, op.getLoc(), op, legalizedName(op), inputs,
+                     outputs, inits);
+  }
+  func::ReturnOp::create(builder, loc);
+  return install(func, name, last);
+}
+
+func::FuncOp TIRLegalizeOpsPass::install(func::FuncOp func, StringRef name,
+                                         Operation *anchor) {
+  // The same computation on the same shapes is one function.
+  std::string key;
+  {
+    llvm::raw_string_ostream os(key);
+    func.getFunctionBody().front().print(os);
+    os << func.getFunctionType() << " " << func.getAllArgAttrs();
+  }
+  auto it = created.find(key);
+  if (it != created.end()) {
+    func->erase();
+    return it->second;
+  }
+  // Named after the op, numbered when taken (matmul, matmul1, ...), placed
+  // before the graph function in the order the ops come.
+  std::string unique = name.str();
+  for (unsigned k = 1; symbols->lookup(unique); ++k)
+    unique = name.str() + std::to_string(k);
+  func.setSymName(unique);
+  getOperation().getBody()->getOperations().insert(
+      Block::iterator(anchor->getParentOfType<func::FuncOp>()), func);
+  symbols->insert(func);
+  created[key] = func;
+  return func;
+}
+
+/// The static padding of `pad`, and its constant value; false when the
+/// padding is dynamic or the value not a constant.
+static bool staticPad(tensor::PadOp pad, TypedAttr &value) {
+  if (!pad.getLow().empty() || !pad.getHigh().empty() ||
+      !pad.getSourceType().hasStaticShape() ||
+      !pad.getResultType().hasStaticShape() ||
+      llvm::is_contained(pad.getSourceType().getShape(), 0))
+    return false;
+  Value yielded = pad.getConstantPaddingValue();
+  return yielded && matchPattern(yielded, m_Constant(&value));
+}
+
+func::FuncOp TIRLegalizeOpsPass::legalizePad(tensor::PadOp pad) {
+  MLIRContext *ctx = &getContext();
+  Location loc = pad.getLoc();
+  TypedAttr value;
+  (void)staticPad(pad, value);
+  auto source = bufferType(pad.getSource().getType());
+  auto result = bufferType(pad.getResult().getType());
+  OpBuilder builder(ctx);
+  auto func = func::FuncOp::create(
+      builder, loc, "pad", FunctionType::get(ctx, {source, result}, {}));
+  func.setPrivate();
+  func.setArgAttr(0, TIRDialect::kNameAttrName, builder.getStringAttr("A"));
+  func.setArgAttr(1, TIRDialect::kNameAttrName, builder.getStringAttr("T_pad"));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  // T_pad[i] = A[i - low] inside the source, else the value; the source is
+  // read at the index clamped into it, so no read leaves it.
+  createSpatialNest(
+      builder, loc, "T_pad", result.getShape(), "i", "v",
+      [&](OpBuilder &b, Location l, ValueRange v) {
+        Value inside;
+        SmallVector<Value> indices;
+        Value zero = arith::ConstantIndexOp::create(b, l, 0);
+        for (auto [k, iv] : llvm::enumerate(v)) {
+          Value lo = arith::ConstantIndexOp::create(b, l, low[k]);
+          Value last =
+              arith::ConstantIndexOp::create(b, l, source.getDimSize(k) - 1);
+          Value src = arith::SubIOp::create(b, l, iv, lo);
+          Value ge =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, src, zero);
+          Value le =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, src, last);
+          Value in = arith::AndIOp::create(b, l, ge, le);
+          inside = inside ? arith::AndIOp::create(b, l, inside, in) : in;
+          Value clamped = arith::MinSIOp::create(
+              b, l, arith::MaxSIOp::create(b, l, src, zero), last);
+          indices.push_back(clamped);
+        }
+        Value x = LoadOp::create(b, l, entry->getArgument(0), indices);
+        Value c = arith::ConstantOp::create(b, l, value);
+        Value r = inside ? arith::SelectOp::create(b, l, inside, x, c) : x;
+        StoreOp::create(b, l, r, entry->getArgument(1), v);
+      });
+  func::ReturnOp::create(builder, loc);
+  return install(func, "pad", pad);
+}
+
+/// A transpose of a constant, computed now (model weights: Relax's linear
+/// transposes them, and FoldConstant does it before the model runs); null
+/// when the input is not a dense constant of whole-byte elements.
+static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
+  DenseElementsAttr input;
+  if (!matchPattern(transpose.getInput(), m_Constant(&input)))
+    return {};
+  auto resultType = cast<RankedTensorType>(transpose.getResult()[0].getType());
+  if (input.isSplat())
+    return input.resizeSplat(resultType);
+  if (!input.getElementType().isIntOrFloat())
+    return {};
+  unsigned width = input.getElementType().getIntOrFloatBitWidth();
+  if (width % 8 != 0)
+    return {};
+  size_t bytes = width / 8;
+  ArrayRef<char> raw = input.getRawData();
+  ArrayRef<int64_t> inShape = input.getType().getShape();
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  int64_t rank = inShape.size(), count = input.getNumElements();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  std::vector<char> out(count * bytes);
+  SmallVector<int64_t> index(rank, 0); // Over the result's dimensions.
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += index[d] * inStrides[perm[d]];
+    std::memcpy(&out[flat * bytes], &raw[source * bytes], bytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < resultType.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(resultType, out);
+}
+
+SmallVector<linalg::LinalgOp>
+TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
+  SmallVector<linalg::LinalgOp> group{op};
+  if (!fuse || op->getNumResults() != 1 ||
+      llvm::any_of(op.getDpsInitsMutable(),
+                   [&](OpOperand &init) { return needsCopyIn(op, init); }))
+    return group;
+  // An element-wise consumer joins while the value it reads has no other
+  // use (FuseOps' injective-after-anything, in spirit): its block then
+  // reads the producer's block's buffer inside one function.
+  while (true) {
+    Value value = group.back()->getResult(0);
+    if (!value.hasOneUse())
+      break;
+    auto user = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
+    if (!user || user->getBlock() != op->getBlock() ||
+        user.getNumDpsInits() != 1 || user->getNumResults() != 1 ||
+        user.getNumReductionLoops() != 0 || !user.hasPureTensorSemantics() ||
+        needsCopyIn(user, user.getDpsInitsMutable()[0]) ||
+        llvm::is_contained(user.getDpsInits(), value) ||
+        !checkLinalgForTIR(user).empty())
+      break;
+    group.push_back(user);
+  }
+  return group;
+}
+
+void TIRLegalizeOpsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // The graph functions of this module (not of modules nested in it).
+  auto walkFunctions = [&](auto callback) {
+    for (auto func : module.getOps<func::FuncOp>())
+      func.walk(callback);
+  };
+  // Transposes of constants are folded first.
+  SmallVector<linalg::TransposeOp> transposes;
+  walkFunctions([&](linalg::TransposeOp t) {
+    if (t.hasPureTensorSemantics())
+      transposes.push_back(t);
+  });
+  for (linalg::TransposeOp t : transposes)
+    if (DenseElementsAttr folded = foldTranspose(t)) {
+      OpBuilder builder(t);
+      Value c = arith::ConstantOp::create(builder, t.getLoc(), folded);
+      t.getResult()[0].replaceAllUsesWith(c);
+      t->erase();
+    }
+  SymbolTable table(module);
+  symbols = &table;
+  // Aggregates (softmax) first become the ops they stand for.
+  SmallVector<linalg::AggregatedOpInterface> aggregates;
+  walkFunctions([&](linalg::AggregatedOpInterface op) {
+    if (op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op->getResultTypes()[0]))
+      aggregates.push_back(op);
+  });
+  for (linalg::AggregatedOpInterface op : aggregates) {
+    OpBuilder builder(op);
+    Operation *before = op->getPrevNode();
+    FailureOr<SmallVector<Value>> parts = op.decomposeOperation(builder);
+    if (failed(parts)) {
+      op->emitError("cannot be decomposed into linalg ops to legalize");
+      return signalPassFailure();
+    }
+    // The parts are named after the aggregate, as TVM names softmax's
+    // blocks (T_softmax_maxelem, _exp, _expsum, _norm).
+    std::string base = legalizedName(op);
+    SmallVector<Operation *> generics;
+    for (Operation *p = before ? before->getNextNode()
+                               : &op->getBlock()->front();
+         p != op.getOperation(); p = p->getNextNode())
+      if (isa<linalg::GenericOp>(p))
+        generics.push_back(p);
+    static const char *softmaxParts[] = {"maxelem", "exp", "expsum", "norm"};
+    for (auto [k, g] : llvm::enumerate(generics)) {
+      std::string part = isa<linalg::SoftmaxOp>(op) && generics.size() == 4
+                             ? softmaxParts[k]
+                             : std::to_string(k);
+      g->setAttr(TIRDialect::kNameAttrName,
+                 builder.getStringAttr(base + "_" + part));
+    }
+    op->replaceAllUsesWith(*parts);
+    op->erase();
+  }
+
+  // Paddings (of convolutions and pooling) become functions of their own.
+  SmallVector<tensor::PadOp> pads;
+  walkFunctions([&](tensor::PadOp pad) { pads.push_back(pad); });
+  for (tensor::PadOp pad : pads) {
+    TypedAttr value;
+    if (!staticPad(pad, value)) {
+      pad->emitError("cannot be legalized to a prim_func: its shapes or "
+                     "padding are not static and non-empty, or its value not "
+                     "a constant");
+      return signalPassFailure();
+    }
+    func::FuncOp func = legalizePad(pad);
+    OpBuilder builder(pad);
+    auto call = CallTirOp::create(builder, pad.getLoc(), pad.getType(),
+                                  func.getSymName(), pad.getSource());
+    pad.replaceAllUsesWith(call.getResult(0));
+    pad->erase();
+  }
+
+  SmallVector<linalg::LinalgOp> ops;
+  walkFunctions([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && !isa<linalg::FillOp>(op))
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    std::string why = checkLinalgForTIR(op);
+    if (why.empty() && llvm::any_of(op->getResultTypes(), [](Type t) {
+          return !cast<ShapedType>(t).hasStaticShape();
+        }))
+      why = "its results do not have static shapes";
+    if (!why.empty()) {
+      op->emitError("cannot be legalized to a prim_func: ") << why;
+      return signalPassFailure();
+    }
+  }
+  llvm::DenseSet<Operation *> done;
+  for (linalg::LinalgOp op : ops) {
+    if (done.contains(op))
+      continue;
+    SmallVector<linalg::LinalgOp> group = fusionGroup(op);
+    SmallVector<Value> callInputs;
+    func::FuncOp func = legalize(group, callInputs);
+    linalg::LinalgOp last = group.back();
+    OpBuilder builder(last);
+    auto call =
+        CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
+                          func.getSymName(), callInputs);
+    last->replaceAllUsesWith(call->getResults());
+    for (linalg::LinalgOp member : llvm::reverse(group)) {
+      done.insert(member);
+      member->erase();
+    }
+  }
+  // The fills and empty tensors the ops started from are dead now.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    walkFunctions([&](Operation *op) {
+      if (op->use_empty() &&
+          (isa<tensor::EmptyOp>(op) ||
+           (isa<linalg::FillOp>(op) &&
+            cast<linalg::FillOp>(op).hasPureTensorSemantics()) ||
+           (isa<arith::ConstantOp>(op) && !op->getParentOfType<BlockOp>()))) {
+        op->erase();
+        changed = true;
+      }
+    });
+  }
+}

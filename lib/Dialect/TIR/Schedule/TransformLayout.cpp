@@ -1,0 +1,182 @@
+//===- TransformLayout.cpp - TVM's transform_layout -----------------------===//
+//
+// A buffer's layout changed by an index map: `lambda i, j: (i floordiv 16,
+// j floordiv 16, i mod 16, j mod 16)` makes a 128 x 128 buffer one of 8 x 8
+// x 16 x 16 whose element [i / 16, j / 16, i % 16, j % 16] is the old
+// [i, j]. The buffer (an allocation or a parameter) gets the new shape, and
+// every access to it in the function is rewritten through the map, then
+// simplified with the iteration domains (`(vi_o * 16 + vi) floordiv 16` is
+// `vi_o` for vi in [0, 16)). Blocks that list the buffer's region get the
+// region of the new accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexMap.h"
+#include "LayoutPadding.h"
+#include "Relayout.h"
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+static constexpr StringLiteral kPrimitive = "transform_layout";
+
+/// For a parameter, records the layout the user declared (composed with
+/// an earlier record), so that a build can keep the declared signature
+/// (--tir-restore-declared-layouts).
+static void recordDeclaredLayout(RewriterBase &rewriter, Operation *scope,
+                                 Value buffer, MemRefType oldType,
+                                 AffineMap indexMap, Attribute padValue) {
+  auto func = dyn_cast<FunctionOpInterface>(scope);
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!func || !arg)
+    return;
+  unsigned i = arg.getArgNumber();
+  StringRef key = TIRDialect::kDeclaredLayoutAttrName;
+  Type declared = oldType;
+  AffineMap map = indexMap;
+  Attribute pad = padValue;
+  if (auto earlier = func.getArgAttrOfType<DictionaryAttr>(i, key)) {
+    declared = earlier.getAs<TypeAttr>("type").getValue();
+    map =
+        indexMap.compose(earlier.getAs<AffineMapAttr>("index_map").getValue());
+    // An earlier constant pad value still holds in the new padding; one
+    // computed from the earlier indices does not.
+    if (!pad && isa_and_present<TypedAttr>(earlier.get("pad_value")))
+      pad = earlier.get("pad_value");
+  }
+  SmallVector<NamedAttribute> fields = {
+      rewriter.getNamedAttr("type", TypeAttr::get(declared)),
+      rewriter.getNamedAttr("index_map", AffineMapAttr::get(map))};
+  if (pad)
+    fields.push_back(rewriter.getNamedAttr("pad_value", pad));
+  rewriter.modifyOpInPlace(func, [&] {
+    func.setArgAttr(i, key, rewriter.getDictionaryAttr(fields));
+  });
+}
+
+LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
+                                         int64_t bufferIndex, bool isWrite,
+                                         AffineMap indexMap, Attribute padValue,
+                                         bool assumeInjective,
+                                         ScheduleError &error) {
+  FailureOr<Value> found =
+      getNthAccessBuffer(block, bufferIndex, isWrite, kPrimitive, error);
+  if (failed(found))
+    return failure();
+  Value buffer = *found;
+  std::string name = getBufferName(buffer);
+  FailureOr<Operation *> scope =
+      getBufferScope(buffer, block, kPrimitive, error);
+  if (failed(scope))
+    return failure();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (indexMap.getNumDims() != type.getRank() || indexMap.getNumSymbols() != 0)
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the index map takes " +
+                      Twine(indexMap.getNumDims()) + " indices, but buffer '" +
+                      name + "' has " + Twine(type.getRank()) + " dimensions");
+  PadValue pad;
+  if (auto map = dyn_cast_if_present<AffineMapAttr>(padValue))
+    pad.map = map.getValue();
+  else
+    pad.constant = dyn_cast_if_present<TypedAttr>(padValue);
+  Type elementType = type.getElementType();
+  if (pad.constant && pad.constant.getType() != elementType) {
+    std::string have, want;
+    llvm::raw_string_ostream(have) << pad.constant.getType();
+    llvm::raw_string_ostream(want) << elementType;
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the pad value is of type " + have +
+                      ", but buffer '" + name + "' holds " + want);
+  }
+  if (pad.map && !elementType.isSignlessInteger()) {
+    std::string want;
+    llvm::raw_string_ostream(want) << elementType;
+    return refuse(error, block,
+                  Twine(kPrimitive) +
+                      ": a pad value computed from the indices is an "
+                      "integer, but buffer '" +
+                      name + "' holds " + want);
+  }
+  if (pad.map && (pad.map.getNumResults() != 1 ||
+                  pad.map.getNumDims() != indexMap.getNumResults()))
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": the pad value takes " +
+                      Twine(pad.map.getNumDims()) + " indices and gives " +
+                      Twine(pad.map.getNumResults()) +
+                      " values, but the new layout of buffer '" + name +
+                      "' has " + Twine(indexMap.getNumResults()) +
+                      " dimensions (it gives one value from them)");
+  if (!type.hasStaticShape())
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": buffer '" + name +
+                      "' has a runtime dimension (not supported yet)");
+  std::string why;
+  SmallVector<int64_t> shape;
+  FailureOr<IndexMapAnalysis> padding = failure();
+  if (assumeInjective) {
+    FailureOr<SmallVector<int64_t>> s =
+        getMappedShape(indexMap, type.getShape(), why);
+    if (failed(s))
+      return refuse(error, block, Twine(kPrimitive) + ": " + why);
+    shape = *s;
+  } else {
+    FailureOr<IndexMapAnalysis> analysis =
+        analyzeIndexMap(indexMap, type.getShape(), why);
+    if (failed(analysis))
+      return refuse(error, block,
+                    Twine(kPrimitive) +
+                        ": the index map is not an injective "
+                        "affine map of buffer '" +
+                        name + "' (" + why + ")");
+    if (analysis->pads && !padValue)
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": the index map would pad buffer '" +
+                        name +
+                        "' (some elements of the new shape are no element's "
+                        "image); give a pad_value, or assume_injective_"
+                        "transform to leave them undefined");
+    if (analysis->pads && !analysis->resultsExact)
+      return refuse(error, block,
+                    Twine(kPrimitive) +
+                        ": padding where the map's results leave gaps "
+                        "between their terms (or add a constant) is not "
+                        "supported yet");
+    shape = analysis->shape;
+    if (analysis->pads)
+      padding = analysis;
+  }
+
+  if (failed(checkRelayoutUses(buffer, kPrimitive, block, error)))
+    return failure();
+  // TVM's padding plans: writers that visit the old buffer in row-major
+  // order are replaced before the accesses go through the map; the
+  // prologue and epilogue nests use the new layout.
+  std::optional<PaddingPlan> plan;
+  if (succeeded(padding)) {
+    plan = planPadding(*scope, buffer, *padding, type.getShape());
+    if (plan->kind == PaddingPlan::Kind::Replacement)
+      replacePaddedWriters(rewriter, *plan, buffer, *padding, type.getShape(),
+                           pad);
+  }
+  if (failed(relayoutBuffer(rewriter, *scope, buffer, indexMap, shape,
+                            /*simplify=*/true, kPrimitive, block, error)))
+    return failure();
+  recordDeclaredLayout(rewriter, *scope, buffer, type, indexMap, padValue);
+  if (plan && plan->kind != PaddingPlan::Kind::Replacement)
+    addPaddingNest(rewriter, *scope, *plan, buffer, *padding, type.getShape(),
+                   pad);
+  return success();
+}

@@ -1,0 +1,557 @@
+//===- Utils.cpp - helpers shared by the schedule primitives --------------===//
+
+#include "Utils.h"
+
+#include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::sched;
+
+LogicalResult sched::refuse(ScheduleError &error, Operation *culprit,
+                            const Twine &message) {
+  error.message = message.str();
+  error.culprit = culprit;
+  return failure();
+}
+
+std::string sched::loopName(ForOp loop) { return getLoopDisplayName(loop); }
+
+bool sched::isLoopVar(Value v) { return static_cast<bool>(getLoopOfVar(v)); }
+
+ForOp sched::getLoopOfVar(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg ? dyn_cast_or_null<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
+}
+
+llvm::SmallBitVector sched::bindingInputMask(BlockOp block, ValueRange vars) {
+  ValueRange inputs = block.getBindingValues();
+  llvm::SmallBitVector mask(inputs.size());
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (llvm::is_contained(vars, v))
+      mask.set(i);
+  return mask;
+}
+
+std::string sched::iterVarName(BlockOp block, unsigned i) {
+  if (auto names = block.getVarNames())
+    return cast<StringAttr>((*names)[i]).str();
+  return "#" + std::to_string(i);
+}
+
+std::string sched::iterVarLabel(BlockOp block, unsigned i) {
+  std::string name = iterVarName(block, i);
+  return block.getVarNames() ? "'" + name + "'" : name;
+}
+
+void sched::LoopVarUses::replaceOpaque(Value value) const {
+  for (auto [op, index] : opaque)
+    op->setOperand(index, value);
+}
+
+sched::LoopVarUses sched::collectLoopVarUses(Value iv) {
+  LoopVarUses uses;
+  for (OpOperand &use : iv.getUses()) {
+    if (isBindingUse(use))
+      uses.binders.insert(cast<BlockOp>(use.getOwner()));
+    else
+      uses.opaque.push_back({use.getOwner(), use.getOperandNumber()});
+  }
+  return uses;
+}
+
+LogicalResult sched::checkOnlyBindingUses(ForOp loop, ScheduleError &error) {
+  Value iv = loop.getInductionVar();
+  for (OpOperand &use : iv.getUses()) {
+    if (!isBindingUse(use))
+      return refuse(error, loop,
+                    "the variable of loop " + loopName(loop) + " is used by '" +
+                        use.getOwner()->getName().getStringRef() +
+                        "', not only in block bindings");
+  }
+  return success();
+}
+
+LogicalResult sched::checkPlainLoop(ForOp loop, StringRef primitive,
+                                    ScheduleError &error) {
+  if (loop.getAnnotations() && !loop.getAnnotations()->empty())
+    return refuse(error, loop,
+                  primitive + " needs loops without annotations; loop " +
+                      loopName(loop) + " has some");
+  if (loop.getKind() == ForKind::ThreadBinding)
+    return refuse(error, loop,
+                  primitive + " needs loops not bound to threads; loop " +
+                      loopName(loop) + " is bound to '" +
+                      loop.getThread().value_or("") + "'");
+  return success();
+}
+
+LogicalResult sched::checkAffineBindings(BlockOp block, ValueRange loopVars,
+                                         StringRef primitive, ForOp culprit,
+                                         ScheduleError &error) {
+  llvm::SmallBitVector vars = bindingInputMask(block, loopVars);
+  for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
+    if (isQuasiAffineIn(e, vars))
+      continue;
+    return refuse(error, culprit,
+                  primitive +
+                      " needs quasi-affine bindings of the loops it "
+                      "changes, but iteration variable " +
+                      iterVarLabel(block, i) + " of block '" +
+                      block.getBlockName() + "' is not one");
+  }
+  return success();
+}
+
+LogicalResult sched::checkStartsAtZero(ForOp loop, StringRef primitive,
+                                       ScheduleError &error) {
+  std::optional<int64_t> lower = loop.getConstantLowerBound();
+  if (lower == 0)
+    return success();
+  return refuse(error, loop,
+                primitive + " needs loops that start at 0; loop " +
+                    loopName(loop) + " starts at " +
+                    (lower ? std::to_string(*lower) : "a runtime value"));
+}
+
+OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
+                                     AffineExpr expr, ValueRange inputs) {
+  expr = simplifyIndexExpr(expr, inputs.size(), 0);
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return builder.getIndexAttr(c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return inputs[d.getPosition()];
+  AffineMap map = makeInputMap(inputs.size(), {expr}, builder.getContext());
+  return affine::AffineApplyOp::create(builder, loc, map, inputs).getResult();
+}
+
+Value sched::materializeIndexValue(OpBuilder &builder, Location loc,
+                                   AffineExpr expr, ValueRange inputs) {
+  return getValueOrCreateConstantIndexOp(
+      builder, loc, materializeIndex(builder, loc, expr, inputs));
+}
+
+bool sched::isBindingUse(OpOperand &use) {
+  auto block = dyn_cast<BlockOp>(use.getOwner());
+  if (!block)
+    return false;
+  unsigned begin = block.getBindingValues().getBeginOperandIndex();
+  return use.getOperandNumber() >= begin &&
+         use.getOperandNumber() < begin + block.getBindingValues().size();
+}
+
+AffineExpr sched::ExprInputs::dimOf(Value v) {
+  auto it = llvm::find(values, v);
+  if (it == values.end()) {
+    values.push_back(v);
+    it = std::prev(values.end());
+  }
+  return getAffineDimExpr(it - values.begin(), ctx);
+}
+
+AffineExpr sched::ExprInputs::of(OpFoldResult v) {
+  if (auto c = getConstantIntValue(v))
+    return getAffineConstantExpr(*c, ctx);
+  return dimOf(cast<Value>(v));
+}
+
+bool sched::ExprInputs::isKnownNonNegative(AffineExpr e) {
+  // Each round replaces one loop variable by the bound that minimises the
+  // expression: its lower bound where its coefficient is positive, its
+  // upper bound less one where negative (loops are not empty where the
+  // expression is evaluated, inside them).
+  for (unsigned round = 0; round < 8; ++round) {
+    e = simplifyOverValues(e, values);
+    if (auto k = dyn_cast<AffineConstantExpr>(e))
+      return k.getValue() >= 0;
+    if (auto r = evaluateRange(e, getValueRanges(values)); r && r->lo >= 0)
+      return true;
+    AffineTerms terms = AffineTerms::get(e);
+    AffineExpr from, to;
+    for (auto [term, k] : terms.terms) {
+      auto dim = dyn_cast<AffineDimExpr>(term);
+      if (!dim || !isLoopVar(values[dim.getPosition()]))
+        continue;
+      auto loop = cast<ForOp>(
+          values[dim.getPosition()].getParentBlock()->getParentOp());
+      from = term;
+      to = k > 0 ? of(loop.getMixedLowerBound())
+                 : of(loop.getMixedUpperBound()) - 1;
+      break;
+    }
+    if (!from)
+      return false;
+    e = e.replace(from, to);
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Binding substitution
+//===----------------------------------------------------------------------===//
+
+void sched::substituteBindingValue(BlockOp block, Value old, AffineExpr expr,
+                                   ValueRange exprValues,
+                                   ArrayRef<AffineExpr> extraConstraints) {
+  MLIRContext *ctx = block.getContext();
+  SmallVector<Value> inputs(block.getBindingValues());
+  if (!llvm::is_contained(inputs, old) && extraConstraints.empty())
+    return;
+
+  // New inputs: the old ones without `old`, then the expression's values.
+  SmallVector<Value> newInputs;
+  for (Value v : inputs)
+    if (v != old && !llvm::is_contained(newInputs, v))
+      newInputs.push_back(v);
+  SmallVector<AffineExpr> exprDims;
+  for (Value v : exprValues) {
+    auto it = llvm::find(newInputs, v);
+    if (it == newInputs.end()) {
+      newInputs.push_back(v);
+      it = std::prev(newInputs.end());
+    }
+    exprDims.push_back(getAffineDimExpr(it - newInputs.begin(), ctx));
+  }
+  AffineExpr replacement = expr.replaceDims(exprDims);
+  SmallVector<AffineExpr> repl;
+  for (Value v : inputs)
+    repl.push_back(v == old ? replacement
+                            : getAffineDimExpr(llvm::find(newInputs, v) -
+                                                   newInputs.begin(),
+                                               ctx));
+
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(newInputs);
+  unsigned n = newInputs.size();
+  auto simplify = [&](AffineExpr e) {
+    return simplifyWithRanges(e, ranges, n, 0);
+  };
+
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : block.getBindingExprs())
+    results.push_back(simplify(e.replaceDims(repl)));
+
+  // The predicate: each disjunct, with the extra constraints conjoined.
+  SmallVector<Conjunction> disjuncts = getPredicateDisjuncts(block);
+  for (Conjunction &c : disjuncts)
+    for (AffineExpr &e : c.constraints)
+      e = simplify(e.replaceDims(repl));
+  if (!extraConstraints.empty()) {
+    if (disjuncts.empty())
+      disjuncts.emplace_back();
+    for (Conjunction &c : disjuncts)
+      for (AffineExpr e : extraConstraints) {
+        c.constraints.push_back(simplify(e.replaceDims(exprDims)));
+        c.eqFlags.push_back(false);
+      }
+  }
+  // Drop what holds everywhere (a constant >= 0, or a bound implied by the
+  // ranges); a disjunct left empty makes the whole predicate true.
+  bool alwaysTrue = false;
+  for (Conjunction &c : disjuncts) {
+    Conjunction kept;
+    for (auto [e, eq] : llvm::zip(c.constraints, c.eqFlags)) {
+      auto range = evaluateRange(e, ranges);
+      bool always =
+          range && (eq ? (range->lo == 0 && range->hi == 0) : range->lo >= 0);
+      if (!always) {
+        kept.constraints.push_back(e);
+        kept.eqFlags.push_back(eq);
+      }
+    }
+    alwaysTrue |= kept.constraints.empty();
+    c = std::move(kept);
+  }
+  if (alwaysTrue)
+    disjuncts.clear();
+
+  // Only the inputs still in use stay (a unit loop folded to 0 leaves the
+  // bindings, as in TVM).
+  setBindingsAndPredicate(block, newInputs, results, disjuncts);
+}
+
+void sched::setBindingsAndPredicate(BlockOp block, ArrayRef<Value> values,
+                                    ArrayRef<AffineExpr> bindings,
+                                    ArrayRef<Conjunction> disjuncts) {
+  MLIRContext *ctx = block.getContext();
+  unsigned n = values.size();
+  llvm::SmallBitVector used(n);
+  auto markUsed = [&](AffineExpr e) {
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        used.set(d.getPosition());
+    });
+  };
+  llvm::for_each(bindings, markUsed);
+  for (const Conjunction &c : disjuncts)
+    llvm::for_each(c.constraints, markUsed);
+  SmallVector<Value> operands;
+  SmallVector<AffineExpr> compress;
+  for (unsigned i = 0; i < n; ++i) {
+    compress.push_back(getAffineDimExpr(operands.size(), ctx));
+    if (used.test(i))
+      operands.push_back(values[i]);
+  }
+  unsigned kept = operands.size();
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : bindings)
+    results.push_back(e.replaceDims(compress));
+  block.setBindingsAttr(AffineMapAttr::get(makeInputMap(kept, results, ctx)));
+  if (disjuncts.empty()) {
+    block.removePredicateAttr();
+  } else {
+    SmallVector<Attribute> sets;
+    for (const Conjunction &c : disjuncts) {
+      SmallVector<AffineExpr> constraints;
+      for (AffineExpr e : c.constraints)
+        constraints.push_back(e.replaceDims(compress));
+      sets.push_back(
+          IntegerSetAttr::get(makeInputSet(kept, constraints, c.eqFlags, ctx)));
+    }
+    block.setPredicateAttr(ArrayAttr::get(ctx, sets));
+  }
+  block.getBindingValuesMutable().assign(operands);
+}
+
+/// Sets the read and write regions of `block` (over its iteration
+/// variables, then region values).
+void mlir::tir::sched::setRegions(BlockOp block,
+                                  const BlockAccessRegions &regions) {
+  MLIRContext *ctx = block.getContext();
+  unsigned numInputs = regions.inputs.size();
+  auto set = [&](ArrayRef<std::pair<Value, RegionExprs>> list,
+                 MutableOperandRange buffers, bool reads) {
+    SmallVector<Value> values;
+    SmallVector<Attribute> maps;
+    for (const auto &[buffer, region] : list) {
+      values.push_back(buffer);
+      maps.push_back(
+          AffineMapAttr::get(buildRegionMap(numInputs, region, ctx)));
+    }
+    buffers.assign(values);
+    if (reads)
+      block.setReadRegionsAttr(ArrayAttr::get(ctx, maps));
+    else
+      block.setWriteRegionsAttr(ArrayAttr::get(ctx, maps));
+  };
+  block.getRegionValuesMutable().assign(
+      ArrayRef(regions.inputs).drop_front(block.getNumIterVars()));
+  set(regions.reads, block.getReadBuffersMutable(), true);
+  set(regions.writes, block.getWriteBuffersMutable(), false);
+}
+
+FailureOr<Value> mlir::tir::sched::getNthAccessBuffer(BlockOp block,
+                                                      int64_t index,
+                                                      bool isWrite,
+                                                      StringRef primitive,
+                                                      ScheduleError &error) {
+  // TVM's block->reads / block->writes: the lists the block gives, else
+  // those inferred (not what the blocks inside an opaque block access).
+  SmallVector<Value> reads, writes;
+  if (block.hasAccessRegions()) {
+    llvm::append_range(reads, block.getReadBuffers());
+    llvm::append_range(writes, block.getWriteBuffers());
+  } else {
+    getAccessedBuffers(block, reads, writes);
+  }
+  SmallVector<Value> &buffers = isWrite ? writes : reads;
+  if (index < 0 || index >= static_cast<int64_t>(buffers.size()))
+    return refuse(error, block,
+                  primitive + ": block '" + block.getBlockName() + "' " +
+                      (isWrite ? "writes " : "reads ") + Twine(buffers.size()) +
+                      " buffers; there is no " + (isWrite ? "write" : "read") +
+                      " buffer " + Twine(index));
+  return buffers[index];
+}
+
+FailureOr<Operation *> mlir::tir::sched::getBufferScope(Value buffer,
+                                                        BlockOp culprit,
+                                                        StringRef primitive,
+                                                        ScheduleError &error) {
+  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
+    return alloc->getParentOp();
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return func.getOperation();
+  return refuse(error, culprit,
+                primitive + ": buffer '" + getBufferName(buffer) +
+                    "' is matched on a region of another buffer "
+                    "(tir.match_buffer); expected a function parameter or "
+                    "an allocation");
+}
+
+/// Splits `entries` into the static form (kDynamic for a value) and the
+/// values, in order.
+static void splitMixed(ArrayRef<OpFoldResult> entries,
+                       SmallVectorImpl<int64_t> &statics,
+                       SmallVectorImpl<Value> &dynamics) {
+  for (OpFoldResult e : entries) {
+    if (std::optional<int64_t> c = getConstantIntValue(e)) {
+      statics.push_back(*c);
+    } else {
+      statics.push_back(ShapedType::kDynamic);
+      dynamics.push_back(cast<Value>(e));
+    }
+  }
+}
+
+void sched::setLoopBounds(ForOp loop, OpFoldResult lower, OpFoldResult upper) {
+  SmallVector<int64_t> statics;
+  SmallVector<Value> dynamics;
+  splitMixed({lower, upper}, statics, dynamics);
+  loop.setStaticBounds(statics);
+  loop.getDynamicBoundsMutable().assign(dynamics);
+}
+
+void sched::setIterVarDomain(BlockOp block, unsigned i, OpFoldResult lower,
+                             OpFoldResult upper) {
+  SmallVector<OpFoldResult> entries;
+  for (unsigned k = 0, e = block.getNumIterVars(); k < e; ++k) {
+    entries.push_back(k == i ? lower : block.getMixedDomainLower(k));
+    entries.push_back(k == i ? upper : block.getMixedDomainUpper(k));
+  }
+  SmallVector<int64_t> statics;
+  SmallVector<Value> dynamics;
+  splitMixed(entries, statics, dynamics);
+  block.setStaticDomains(statics);
+  block.getDynamicDomainsMutable().assign(dynamics);
+}
+
+SmallVector<Conjunction> sched::getPredicateDisjuncts(BlockOp block) {
+  SmallVector<Conjunction> disjuncts;
+  for (IntegerSet set : block.getPredicateSets()) {
+    Conjunction c;
+    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      c.constraints.push_back(e);
+      c.eqFlags.push_back(set.isEq(i));
+    }
+    disjuncts.push_back(std::move(c));
+  }
+  return disjuncts;
+}
+
+void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
+                             ValueRange values) {
+  if (condition.empty())
+    return;
+  MLIRContext *ctx = block.getContext();
+  ExprInputs inputs{ctx, SmallVector<Value>(block.getBindingValues())};
+  SmallVector<AffineExpr> at;
+  for (Value v : values)
+    at.push_back(inputs.dimOf(v));
+  SmallVector<Conjunction> old = getPredicateDisjuncts(block);
+  if (old.empty())
+    old.emplace_back();
+  SmallVector<Attribute> sets;
+  unsigned n = inputs.values.size();
+  for (const Conjunction &p : old)
+    for (const Conjunction &q : condition) {
+      Conjunction both = p;
+      for (auto [e, eq] : llvm::zip(q.constraints, q.eqFlags)) {
+        both.constraints.push_back(e.replaceDims(at));
+        both.eqFlags.push_back(eq);
+      }
+      sets.push_back(IntegerSetAttr::get(
+          makeInputSet(n, both.constraints, both.eqFlags, ctx)));
+    }
+  block.setBindingsAttr(
+      AffineMapAttr::get(makeInputMap(n, block.getBindingExprs(), ctx)));
+  block.setPredicateAttr(ArrayAttr::get(ctx, sets));
+  block.getBindingValuesMutable().assign(inputs.values);
+}
+
+void mlir::tir::sched::setInferredRegions(BlockOp block) {
+  AnalysisFailure ignored;
+  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
+  if (succeeded(regions))
+    setRegions(block, *regions);
+}
+
+AffineExpr mlir::tir::sched::simplifyNonTrivial(AffineExpr e,
+                                                ArrayRef<Value> inputs) {
+  AffineExpr simple = simplifyOverValues(e, inputs);
+  return isa<AffineConstantExpr>(simple) ? e : simple;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tir::sched::getZeroBasedExtents(BlockOp block, StringRef primitive,
+                                      ScheduleError &error) {
+  SmallVector<int64_t> extents;
+  for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+    std::optional<int64_t> lo = block.getConstantDomainLower(i);
+    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+    if (!lo || !hi || *lo != 0)
+      return refuse(error, block,
+                    primitive + ": iteration variable " +
+                        iterVarLabel(block, i) +
+                        " needs a constant domain starting at 0");
+    extents.push_back(*hi);
+  }
+  return extents;
+}
+
+void sched::adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block,
+                              BlockOp rebuilt) {
+  rewriter.modifyOpInPlace(block, [&] {
+    block.getProperties() = rebuilt.getProperties();
+    block->setOperands(rebuilt->getOperands());
+    block.getRegion().takeBody(rebuilt.getRegion());
+  });
+  rewriter.eraseOp(rebuilt);
+}
+
+bool sched::bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings,
+                        unsigned i, Value value) {
+  for (auto [pos, input] : llvm::enumerate(block.getBindingValues()))
+    if (bindings[i].isFunctionOfDim(pos) && dependsOnAny(input, value))
+      return true;
+  return false;
+}
+
+void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
+                      IRMapping &map, StringRef suffix) {
+  for (ForOp l : loops) {
+    auto mapped = [&](OpFoldResult r) -> OpFoldResult {
+      if (auto v = dyn_cast<Value>(r))
+        return map.lookupOrDefault(v);
+      return r;
+    };
+    std::string name = (l.getVarName().value_or("i") + suffix).str();
+    auto copy =
+        ForOp::create(rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
+                      mapped(l.getMixedUpperBound()), name);
+    copy.setKind(l.getKind());
+    if (auto thread = l.getThreadAttr())
+      copy.setThreadAttr(thread);
+    if (auto annotations = l.getAnnotationsAttr())
+      copy.setAnnotationsAttr(annotations);
+    map.map(l.getInductionVar(), copy.getInductionVar());
+    rewriter.setInsertionPointToStart(copy.getBody());
+  }
+}
+
+void sched::compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,
+                           SmallVectorImpl<AffineExpr> &compress,
+                           SmallVectorImpl<Value> &used) {
+  for (AffineExpr e : exprs)
+    for (auto [pos, v] : llvm::enumerate(values))
+      if (e.isFunctionOfDim(pos) && !isa<AffineDimExpr>(compress[pos])) {
+        compress[pos] = getAffineDimExpr(used.size(), e.getContext());
+        used.push_back(v);
+      }
+}

@@ -1,0 +1,364 @@
+//===- ScheduleState.cpp - a module being scheduled step by step ----------===//
+
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/Schedule/TensorIntrin.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// Nulls the erased ops in the handles that hold them, and remembers what
+/// the current step erased.
+class ScheduleState::Listener : public RewriterBase::Listener {
+public:
+  explicit Listener(ScheduleState &state) : state(state) {}
+  void notifyOperationErased(Operation *op) override {
+    erased.insert(op);
+    auto it = state.holders.find(op);
+    if (it == state.holders.end())
+      return;
+    for (Value handle : it->second)
+      for (transform::MappedValue &value : state.handles[handle])
+        if (dyn_cast_if_present<Operation *>(value) == op)
+          value = static_cast<Operation *>(nullptr);
+    state.holders.erase(it);
+  }
+  ScheduleState &state;
+  DenseSet<Operation *> erased;
+};
+
+ScheduleState::ScheduleState(OwningOpRef<ModuleOp> payloadModule,
+                             ScheduleOptions options)
+    : payload(std::move(payloadModule)), options(options),
+      listener(std::make_unique<Listener>(*this)) {
+  MLIRContext *ctx = getContext();
+  Location loc = UnknownLoc::get(ctx);
+  trace = ModuleOp::create(loc);
+  trace->getOperation()->setAttr(
+      transform::TransformDialect::kWithNamedSequenceAttrName,
+      UnitAttr::get(ctx));
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(trace->getBody());
+  Type anyOp = transform::AnyOpType::get(ctx);
+  auto readOnly = DictionaryAttr::get(
+      ctx, {NamedAttribute(
+               StringAttr::get(
+                   ctx, transform::TransformDialect::kArgReadOnlyAttrName),
+               UnitAttr::get(ctx))});
+  auto sequence = transform::NamedSequenceOp::create(
+      builder, loc, "__transform_main", anyOp, TypeRange(),
+      [](OpBuilder &b, Location bodyLoc, BlockArgument) {
+        transform::YieldOp::create(b, bodyLoc);
+      },
+      /*attrs=*/{}, /*argAttrs=*/{readOnly});
+  sequence.setArgAttr(0, transform::TransformDialect::kArgReadOnlyAttrName,
+                      UnitAttr::get(ctx));
+  body = &sequence.getBody().front();
+  map(getRoot(), {payload.get().getOperation()});
+}
+
+ScheduleState::~ScheduleState() = default;
+
+MLIRContext *ScheduleState::getContext() const {
+  return payload.get()->getContext();
+}
+ModuleOp ScheduleState::getPayload() const { return *payload; }
+ModuleOp ScheduleState::getTrace() const { return *trace; }
+Value ScheduleState::getRoot() const { return body->getArgument(0); }
+
+void ScheduleState::map(Value handle, ArrayRef<transform::MappedValue> values) {
+  handles[handle].assign(values.begin(), values.end());
+  for (transform::MappedValue value : values)
+    if (auto *op = dyn_cast_if_present<Operation *>(value))
+      holders[op].push_back(handle);
+}
+
+FailureOr<ArrayRef<transform::MappedValue>>
+ScheduleState::getPayload(Value handle, std::string &error) const {
+  auto it = handles.find(handle);
+  if (it == handles.end()) {
+    error = "the handle does not belong to this schedule";
+    return failure();
+  }
+  for (transform::MappedValue value : it->second) {
+    if (value.isNull()) {
+      bool loop = getHandleKind(handle.getType()) == HandleKind::Loop;
+      error = std::string("the ") + (loop ? "loop" : "block or loop") +
+              " no longer exists: split and fuse replace the loops they "
+              "transform; use the loops they return";
+      return failure();
+    }
+  }
+  return ArrayRef<transform::MappedValue>(it->second);
+}
+
+/// "at file:line:col: <the op's first line>".
+static std::string describeOp(Operation *op) {
+  return "at " + describeLocation(op->getLoc()) + ": " + describeOpHeader(op);
+}
+
+std::string ScheduleState::formatError(const ScheduleError &error) {
+  std::string message = error.message;
+  if (error.culprit)
+    message += "\n  " + describeOp(error.culprit);
+  for (const auto &[op, note] : error.notes)
+    message += "\n  " + note + ", " + describeOp(op);
+  return message;
+}
+
+/// The handle type a result gets once its payload is known: the payload's
+/// op name when all its ops have the same one, else the type it has.
+static Type refinedType(Type current, ArrayRef<transform::MappedValue> values) {
+  if (!isa<transform::AnyOpType>(current) || values.empty())
+    return current;
+  std::optional<OperationName> name;
+  for (transform::MappedValue value : values) {
+    auto *op = dyn_cast_if_present<Operation *>(value);
+    if (!op || (name && op->getName() != *name))
+      return current;
+    name = op->getName();
+  }
+  return transform::OperationType::get(current.getContext(),
+                                       name->getStringRef());
+}
+
+LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
+  auto step = dyn_cast<ScheduleOpInterface>(op);
+  if (!step) {
+    error = "'" + op->getName().getStringRef().str() +
+            "' is not a schedule step (a transform.tir op)";
+    return failure();
+  }
+  SchedulePayload stepPayload;
+  for (Value operand : op->getOperands()) {
+    FailureOr<ArrayRef<transform::MappedValue>> values =
+        getPayload(operand, error);
+    if (failed(values))
+      return failure();
+    stepPayload.operands.emplace_back(values->begin(), values->end());
+  }
+  stepPayload.results.resize(op->getNumResults());
+
+  IRRewriter rewriter(getContext());
+  rewriter.setListener(listener.get());
+  listener->erased.clear();
+  ScheduleError scheduleError;
+  std::optional<PayloadSnapshot> before;
+  if (options.verifyEachStep && !step.isQuery())
+    before.emplace(stepPayload);
+  if (failed(step.applyToPayload(rewriter, stepPayload, scheduleError))) {
+    error = formatError(scheduleError);
+    if (before && before->changed())
+      error = "internal error: " + op->getName().getStringRef().str() +
+              " refused but changed the IR: " + error;
+    return failure();
+  }
+  if (options.verifyEachStep && !step.isQuery()) {
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << describeLocation(diag.getLocation()) << ": " << diag << "\n";
+      return success();
+    });
+    if (failed(verifyChangedPayload(stepPayload, listener->erased))) {
+      error = "internal error: " + op->getName().getStringRef().str() +
+              " produced IR that does not verify:\n" + diagnostics;
+      return failure();
+    }
+  }
+  for (auto [result, values] :
+       llvm::zip(op->getResults(), stepPayload.results)) {
+    result.setType(refinedType(result.getType(), values));
+    map(result, values);
+  }
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+ScheduleState::apply(StringRef mnemonic, ArrayRef<Value> operands,
+                     ArrayRef<NamedAttribute> attributes,
+                     std::optional<unsigned> numResults, std::string &error) {
+  MLIRContext *ctx = getContext();
+  std::string name = ("transform.tir." + mnemonic).str();
+  std::optional<RegisteredOperationName> registered =
+      RegisteredOperationName::lookup(name, ctx);
+  if (!registered || !registered->hasInterface<ScheduleOpInterface>()) {
+    error = "no schedule primitive named '" + mnemonic.str() + "'";
+    return failure();
+  }
+  for (Value operand : operands) {
+    if (!handles.contains(operand)) {
+      error = "the handle does not belong to this schedule";
+      return failure();
+    }
+  }
+
+  // The step is built and verified like any op of a transform script; its
+  // results are handles, or parameters, as the op says.
+  OpBuilder builder(ctx);
+  builder.setInsertionPoint(body->getTerminator());
+  Type resultType =
+      registered->getInterface<ScheduleOpInterface>()->getScheduleResultType(
+          ctx);
+  auto withResults = [&](unsigned count) -> Operation * {
+    OperationState state(UnknownLoc::get(ctx), *registered);
+    state.addOperands(operands);
+    state.addAttributes(attributes);
+    state.addTypes(SmallVector<Type>(count, resultType));
+    return builder.create(state);
+  };
+  Operation *op = withResults(numResults.value_or(1));
+  {
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << mnemonic << ": " << diag;
+      return success();
+    });
+    if (failed(mlir::verify(op))) {
+      op->erase();
+      error = diagnostics;
+      return failure();
+    }
+  }
+  if (failed(applyOp(op, error))) {
+    op->erase();
+    return failure();
+  }
+  // A variadic query asked for one handle per op: rebuild it with as many
+  // results (the payload is already transformed; the op is the record).
+  if (!numResults && op->getNumResults() == 1) {
+    SmallVector<transform::MappedValue> values = handles[op->getResult(0)];
+    if (values.size() != 1) {
+      Operation *exact = withResults(values.size());
+      for (auto [result, value] : llvm::zip(exact->getResults(), values)) {
+        result.setType(refinedType(result.getType(), value));
+        map(result, value);
+      }
+      handles.erase(op->getResult(0));
+      for (transform::MappedValue value : values)
+        if (auto *payloadOp = dyn_cast_if_present<Operation *>(value))
+          llvm::erase(holders[payloadOp], op->getResult(0));
+      op->erase();
+      op = exact;
+    }
+  }
+  return SmallVector<Value>(op->getResults());
+}
+
+LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
+  FailureOr<transform::NamedSequenceOp> sequence =
+      getTraceSequence(other, error);
+  if (failed(sequence))
+    return failure();
+  // The tensor intrinsics the other trace carries come along (those this
+  // trace lacks), so that its tensorize steps find them here.
+  for (auto func : other.getOps<func::FuncOp>()) {
+    for (StringLiteral attr : {kTensorIntrinDescAttr, kTensorIntrinImplAttr}) {
+      auto name = func->getAttrOfType<StringAttr>(attr);
+      if (!name || llvm::any_of(trace->getOps<func::FuncOp>(), [&](auto f) {
+            return f->getAttr(attr) == name;
+          }))
+        continue;
+      SymbolTable(*trace).insert(func.clone());
+    }
+  }
+  IRMapping mapping;
+  mapping.map(sequence->getBody().front().getArgument(0), getRoot());
+  OpBuilder builder(getContext());
+  for (Operation &step : sequence->getBody().front().without_terminator()) {
+    builder.setInsertionPoint(body->getTerminator());
+    Operation *op = builder.clone(step, mapping);
+    if (failed(applyOp(op, error))) {
+      op->erase();
+      return failure();
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Traces and handles
+//===----------------------------------------------------------------------===//
+
+FailureOr<transform::NamedSequenceOp>
+mlir::tir::getTraceSequence(ModuleOp trace, std::string &error) {
+  transform::NamedSequenceOp sequence;
+  trace->walk([&](transform::NamedSequenceOp op) {
+    if (!sequence)
+      sequence = op;
+  });
+  if (!sequence || sequence.getBody().empty() ||
+      sequence.getBody().front().getNumArguments() != 1) {
+    error = "the trace has no transform.named_sequence with one argument";
+    return failure();
+  }
+  return sequence;
+}
+
+HandleKind mlir::tir::getHandleKind(Type handleType) {
+  if (isa<transform::TransformParamTypeInterface>(handleType))
+    return HandleKind::Param;
+  if (auto op = dyn_cast<transform::OperationType>(handleType)) {
+    if (op.getOperationName() == ForOp::getOperationName())
+      return HandleKind::Loop;
+    if (op.getOperationName() == BlockOp::getOperationName())
+      return HandleKind::Block;
+  }
+  return HandleKind::Other;
+}
+
+//===----------------------------------------------------------------------===//
+// Verification after a step
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::tir::verifyChangedPayload(const SchedulePayload &payload,
+                                const DenseSet<Operation *> &erased) {
+  SetVector<Operation *> changed;
+  auto add = [&](ArrayRef<transform::MappedValue> values) {
+    for (transform::MappedValue value : values)
+      if (auto *op = dyn_cast_if_present<Operation *>(value))
+        if (!erased.contains(op) && isa<ForOp, BlockOp>(op))
+          changed.insert(op);
+  };
+  for (const auto &values : payload.operands)
+    add(values);
+  for (const auto &values : payload.results)
+    add(values);
+  for (Operation *op : changed) {
+    // Only the outermost: verify() checks the nested ops too.
+    bool nested = llvm::any_of(changed, [&](Operation *other) {
+      return other != op && other->isProperAncestor(op);
+    });
+    if (!nested && failed(mlir::verify(op)))
+      return failure();
+  }
+  return success();
+}
+
+PayloadSnapshot::PayloadSnapshot(const SchedulePayload &payload) {
+  for (const auto &values : payload.operands)
+    for (transform::MappedValue value : values)
+      if (auto *op = dyn_cast_if_present<Operation *>(value)) {
+        root = op;
+        break;
+      }
+  if (!root)
+    return;
+  while (Operation *parent = root->getParentOp())
+    root = parent;
+  fingerprint.emplace(root);
+}
+
+bool PayloadSnapshot::changed() const {
+  return root && OperationFingerPrint(root) != *fingerprint;
+}

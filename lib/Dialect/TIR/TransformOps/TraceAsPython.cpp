@@ -1,0 +1,117 @@
+//===- TraceAsPython.cpp - a trace printed as TVM's Python ----------------===//
+//
+// Each transform.tir op of a trace prints as the Python call TVM's trace
+// shows, from the op's Python parameter names (ScheduleOpInterface):
+//
+//   b0 = sch.get_block(name="C", func_name="main")
+//   l1, l2 = sch.get_loops(block=b0)
+//   l3, l4 = sch.split(loop=l1, factors=[None, 4], preserve_unit_iters=True)
+//   sch.reorder(l3, l2, l4)
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// b for blocks, l for loops, v for parameters (TVM's ExprRV), as TVM
+/// names random variables.
+static char prefixOf(Type type) {
+  switch (getHandleKind(type)) {
+  case HandleKind::Loop:
+    return 'l';
+  case HandleKind::Block:
+    return 'b';
+  case HandleKind::Param:
+    return 'v';
+  case HandleKind::Other:
+    return 'h';
+  }
+  llvm_unreachable("unknown handle kind");
+}
+
+FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
+                                                     std::string &error) {
+  FailureOr<transform::NamedSequenceOp> sequence =
+      getTraceSequence(trace, error);
+  if (failed(sequence))
+    return failure();
+  Value root = sequence->getBody().front().getArgument(0);
+  DenseMap<Value, std::string> names;
+  unsigned counter = 0;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (Operation &op : sequence->getBody().front().without_terminator()) {
+    auto step = dyn_cast<ScheduleOpInterface>(&op);
+    if (!step) {
+      error = "'" + op.getName().getStringRef().str() +
+              "' has no Python form: it is not a schedule step";
+      return failure();
+    }
+    SmallVector<std::string> args;
+    for (Value operand : op.getOperands()) {
+      if (operand == root)
+        continue;
+      auto it = names.find(operand);
+      if (it == names.end()) {
+        error = "an operand of '" + op.getName().getStringRef().str() +
+                "' is not a handle of the trace";
+        return failure();
+      }
+      args.push_back(it->second);
+    }
+    // Keyword arguments, unless the only operand is variadic (TVM's
+    // *loops). A variadic operand after others (cache_read's
+    // consumer_blocks) is a keyword list, last, shown when not empty.
+    ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
+    std::string trailingList;
+    if (step.hasVariadicOperand() && operandNames.size() > 1) {
+      unsigned fixed = operandNames.size() - 1;
+      SmallVector<std::string> listed(args.begin() + fixed, args.end());
+      args.resize(fixed);
+      for (unsigned k = 0; k < fixed; ++k)
+        args[k] = (operandNames[k] + "=" + args[k]).str();
+      if (!listed.empty())
+        trailingList =
+            (operandNames.back() + "=[" + llvm::join(listed, ", ") + "]").str();
+    } else if (!step.hasVariadicOperand()) {
+      unsigned next = 0;
+      for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
+        if (operand == root)
+          continue;
+        args[next] = (operandNames[index] + "=" + args[next]).str();
+        ++next;
+      }
+    }
+    for (StringLiteral name : step.getPythonAttributeNames()) {
+      Attribute value = op.getAttr(name);
+      if (!value)
+        continue;
+      std::string arg;
+      llvm::raw_string_ostream argOs(arg);
+      step.printPythonArgument(name, value, argOs);
+      if (!arg.empty())
+        args.push_back(arg);
+    }
+    if (!trailingList.empty())
+      args.push_back(trailingList);
+
+    SmallVector<std::string> results;
+    for (Value result : op.getResults()) {
+      names[result] = prefixOf(result.getType()) + std::to_string(counter++);
+      results.push_back(names[result]);
+    }
+    if (step.returnsList())
+      os << (results.empty() ? "_" : llvm::join(results, ", "))
+         << (results.size() == 1 ? "," : "") << " = ";
+    else if (!results.empty())
+      os << llvm::join(results, ", ") << " = ";
+    os << "sch." << op.getName().stripDialect().drop_front(strlen("tir."))
+       << "(" << llvm::join(args, ", ") << ")\n";
+  }
+  return text;
+}

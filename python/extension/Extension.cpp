@@ -1,0 +1,68 @@
+//===- Extension.cpp - the _tensorir Python extension ---------------------===//
+//
+// The module's entry point: the process's MLIR context, TVM's error types,
+// then each area's bindings (Extension.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extension.h"
+
+#include "TensorIR/Compiler/Compiler.h"
+#include "TensorIR/InitAllScheduleExtensions.h"
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+
+MLIRContext &tirpy::context() {
+  static MLIRContext *ctx = [] {
+    DialectRegistry registry;
+    tir::registerCompilerDialects(registry);
+    // The Python Schedule applies transform.tir ops (ScheduleState).
+    tir::registerScheduleExtensions(registry);
+    auto *c = new MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    // An error names the op and points at the user's line; the generic
+    // form of the op appended to it ("see current operation: ...") would
+    // bury that in IR the user never wrote.
+    c->printOpOnDiagnostic(false);
+    return c;
+  }();
+  return *ctx;
+}
+
+std::string tirpy::print(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os);
+  return s;
+}
+
+std::string tirpy::print(Attribute attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.print(os);
+  return s;
+}
+
+PYBIND11_MODULE(_tensorir, m) {
+  m.doc() = "tir's C++ libraries: parse, schedule, build and call";
+  // TVM's error hierarchy: tvm.TVMError is the base of ScheduleError.
+  static py::object tvmError = py::reinterpret_borrow<py::object>(
+      py::exception<std::runtime_error>(m, "TVMError"));
+  static py::exception<ScheduleError> scheduleError(m, "ScheduleError",
+                                                    tvmError.ptr());
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const ScheduleError &e) {
+      PyErr_SetString(scheduleError.ptr(), e.what());
+    }
+  });
+
+  bindModule(m);
+  bindSchedule(m);
+  bindRuntime(m);
+  bindStructuralEqual(m);
+}

@@ -1,0 +1,513 @@
+//===- Schedule.cpp - the imperative schedule from Python -----------------===//
+//
+// _tensorir.Schedule over tir::ScheduleState: the Python Schedule reaches
+// every primitive through apply() (a transform.tir op by mnemonic, built in
+// the trace and applied); handles are the trace's values (TVM's BlockRV,
+// LoopRV, ExprRV), traces print as Python and JSON, tensor intrinsics are
+// registered by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extension.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+
+#include <pybind11/stl.h>
+
+#include <map>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Schedule
+//===----------------------------------------------------------------------===//
+
+/// A tir::ScheduleState: the Python Schedule reaches every primitive
+/// through apply().
+struct PySchedule;
+
+/// A handle of a schedule (TVM's BlockRV, LoopRV or ExprRV): a value of the
+/// schedule's trace.
+struct PyHandle {
+  std::shared_ptr<PySchedule> schedule;
+  Value value;
+};
+
+/// A snapshot of a trace (a module holding a transform.named_sequence).
+struct PyTrace {
+  std::shared_ptr<OwningOpRef<ModuleOp>> module;
+
+  static PyTrace parse(const std::string &text) {
+    DiagnosticCollector diags;
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, ParserConfig(&context()), "<trace>");
+    if (!parsed)
+      throw py::value_error(diags.take());
+    // Tensor intrinsics the script carries become known by name, as TVM's
+    // registry makes them, for replays in other forms.
+    tir::registerCarriedTensorIntrins(*parsed);
+    return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
+  }
+  /// The trace printed by `print` (as Python, as JSON); its error raises.
+  std::string printed(FailureOr<std::string> (*print)(ModuleOp,
+                                                      std::string &)) const {
+    std::string error;
+    FailureOr<std::string> text = print(module->get(), error);
+    if (failed(text))
+      throw py::value_error(error);
+    return *text;
+  }
+  std::string asPython() const { return printed(tir::printTraceAsPython); }
+  std::string asJSON() const { return printed(tir::printTraceAsJSON); }
+  static PyTrace fromJSON(const std::string &json) {
+    std::string error;
+    DiagnosticCollector diags;
+    FailureOr<OwningOpRef<ModuleOp>> parsed =
+        tir::parseTraceFromJSON(json, &context(), error);
+    if (failed(parsed)) {
+      std::string detail = diags.take();
+      throw py::value_error(detail.empty() ? error : error + ":\n" + detail);
+    }
+    return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(*parsed))};
+  }
+};
+
+struct PySchedule : std::enable_shared_from_this<PySchedule> {
+  std::unique_ptr<tir::ScheduleState> state;
+
+  PySchedule(const PyModule &m, bool verifyEachStep) {
+    tir::ScheduleOptions options;
+    options.verifyEachStep = verifyEachStep;
+    state = std::make_unique<tir::ScheduleState>(
+        OwningOpRef<ModuleOp>(m.get().clone()), options);
+  }
+
+  Value unwrap(const PyHandle &h) {
+    if (h.schedule.get() != this)
+      throw ScheduleError("the handle belongs to another schedule");
+    return h.value;
+  }
+
+  ArrayRef<transform::MappedValue> payload(const PyHandle &h) {
+    std::string error;
+    auto values = state->getPayload(unwrap(h), error);
+    if (failed(values))
+      throw ScheduleError(error);
+    return *values;
+  }
+
+  std::vector<PyHandle> apply(const std::string &mnemonic,
+                              const std::vector<PyHandle> &operands,
+                              const std::map<std::string, std::string> &attrs,
+                              std::optional<unsigned> numResults) {
+    SmallVector<Value> values;
+    for (const PyHandle &h : operands)
+      values.push_back(unwrap(h));
+    SmallVector<NamedAttribute> attributes;
+    for (const auto &[name, text] : attrs) {
+      Attribute value = parseAttribute(text, &context());
+      if (!value)
+        throw py::value_error(mnemonic + ": attribute '" + name +
+                              "' is not MLIR attribute text: " + text);
+      attributes.emplace_back(StringAttr::get(&context(), name), value);
+    }
+    std::string error;
+    FailureOr<SmallVector<Value>> results =
+        state->apply(mnemonic, values, attributes, numResults, error);
+    if (failed(results))
+      throw ScheduleError(error);
+    std::vector<PyHandle> out;
+    for (Value result : *results)
+      out.push_back(PyHandle{shared_from_this(), result});
+    return out;
+  }
+};
+
+/// What a handle holds: "loop", "block", "param" or "other".
+std::string kindOf(const PyHandle &h) {
+  switch (tir::getHandleKind(h.value.getType())) {
+  case tir::HandleKind::Loop:
+    return "loop";
+  case tir::HandleKind::Block:
+    return "block";
+  case tir::HandleKind::Param:
+    return "param";
+  case tir::HandleKind::Other:
+    return "other";
+  }
+  llvm_unreachable("unknown handle kind");
+}
+
+/// The Python signature of primitive `mnemonic` (transform.tir.<mnemonic>),
+/// or None: (operand names, attribute names, variadic operand, returns a
+/// list, result count).
+py::object primitiveSignature(const std::string &mnemonic) {
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup("transform.tir." + mnemonic, &context());
+  if (!name)
+    return py::none();
+  auto *model = name->getInterface<tir::ScheduleOpInterface>();
+  if (!model)
+    return py::none();
+  std::vector<std::string> operands, attributes;
+  for (StringRef n : model->getPythonOperandNames())
+    operands.push_back(n.str());
+  for (StringRef n : model->getPythonAttributeNames())
+    attributes.push_back(n.str());
+  return py::make_tuple(operands, attributes, model->hasVariadicOperand(),
+                        model->returnsList(), model->getPythonResultCount());
+}
+
+} // namespace
+
+/// The one block `h` holds, if it holds one.
+static tir::BlockOp singleBlock(const PyHandle &h) {
+  std::string error;
+  auto values = h.schedule->state->getPayload(h.value, error);
+  if (failed(values) || values->size() != 1)
+    return {};
+  return dyn_cast_if_present<tir::BlockOp>(
+      dyn_cast_if_present<Operation *>(values->front()));
+}
+
+/// The ranks of the buffers the block reads or writes.
+static std::optional<std::vector<int64_t>>
+accessedBufferRanks(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<int64_t> ranks;
+  for (Value buffer : reads ? read : written)
+    ranks.push_back(cast<MemRefType>(buffer.getType()).getRank());
+  return ranks;
+}
+
+/// The shapes of the buffers the block reads or writes (-1: a runtime
+/// dimension).
+static std::optional<std::vector<std::vector<int64_t>>>
+accessedBufferShapes(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::vector<int64_t>> shapes;
+  for (Value buffer : reads ? read : written) {
+    std::vector<int64_t> shape;
+    for (int64_t d : cast<MemRefType>(buffer.getType()).getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+/// The element types (MLIR's spelling: f32, i8, ...) of the buffers the
+/// block reads or writes.
+static std::optional<std::vector<std::string>>
+accessedBufferElementTypes(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::string> types;
+  for (Value buffer : reads ? read : written) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    cast<MemRefType>(buffer.getType()).getElementType().print(os);
+    types.push_back(text);
+  }
+  return types;
+}
+
+/// The names of the buffers the one block `h` holds reads (or writes), in
+/// order; nullopt when it does not hold one block.
+static std::optional<std::vector<std::string>>
+accessedBufferNames(const PyHandle &h, bool reads) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    return std::nullopt;
+  SmallVector<Value> read, written;
+  tir::getAccessedBuffers(block, read, written);
+  std::vector<std::string> names;
+  for (Value buffer : reads ? read : written)
+    names.push_back(tir::getBufferName(buffer));
+  return names;
+}
+
+void tirpy::bindSchedule(py::module_ &m) {
+  py::class_<PyHandle>(m, "Handle")
+      .def_property_readonly("kind", &kindOf)
+      // The name of the one block the handle holds (TVM's Block.name_hint
+      // through sch.get); None for anything else.
+      // Where the one block or loop the handle holds is: (its function's
+      // name, its index among the function's blocks -- or loops -- in
+      // pre-order), which is where the IR's Python nodes have it; None for
+      // anything else.
+      .def_property_readonly(
+          "position",
+          [](const PyHandle &h) -> std::optional<std::pair<std::string, int>> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (!op || !isa<tir::BlockOp, tir::ForOp>(op))
+              return std::nullopt;
+            auto func = op->getParentOfType<FunctionOpInterface>();
+            if (!func)
+              return std::nullopt;
+            int index = -1, seen = 0;
+            func->walk<WalkOrder::PreOrder>([&](Operation *other) {
+              if (other->getName() != op->getName())
+                return WalkResult::advance();
+              if (other == op) {
+                index = seen;
+                return WalkResult::interrupt();
+              }
+              ++seen;
+              return WalkResult::advance();
+            });
+            return std::make_pair(func.getName().str(), index);
+          })
+      .def_property_readonly(
+          "block_name",
+          [](const PyHandle &h) -> std::optional<std::string> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (auto block = dyn_cast_if_present<tir::BlockOp>(op))
+              return block.getBlockName().str();
+            return std::nullopt;
+          })
+      // The names of the buffers the one block the handle holds reads or
+      // writes, in the order of its reads / writes (TVM's buffer_index): an
+      // allocation's name, a parameter's tir.name.
+      .def_property_readonly(
+          "read_buffer_names",
+          [](const PyHandle &h) { return accessedBufferNames(h, true); })
+      .def_property_readonly(
+          "read_buffer_ranks",
+          [](const PyHandle &h) { return accessedBufferRanks(h, true); })
+      .def_property_readonly(
+          "write_buffer_ranks",
+          [](const PyHandle &h) { return accessedBufferRanks(h, false); })
+      .def_property_readonly(
+          "read_buffer_shapes",
+          [](const PyHandle &h) { return accessedBufferShapes(h, true); })
+      .def_property_readonly(
+          "write_buffer_shapes",
+          [](const PyHandle &h) { return accessedBufferShapes(h, false); })
+      .def_property_readonly(
+          "read_buffer_element_types",
+          [](const PyHandle &h) { return accessedBufferElementTypes(h, true); })
+      .def_property_readonly("write_buffer_element_types",
+                             [](const PyHandle &h) {
+                               return accessedBufferElementTypes(h, false);
+                             })
+      // The number of iteration variables of the one block the handle
+      // holds.
+      .def_property_readonly("num_iter_vars",
+                             [](const PyHandle &h) -> std::optional<unsigned> {
+                               tir::BlockOp block = singleBlock(h);
+                               if (!block)
+                                 return std::nullopt;
+                               return block.getNumIterVars();
+                             })
+      // The annotations of the one block or loop the handle holds, as
+      // (name, kind, value) with kind "bool", "int<bits>", "float", "str"
+      // or "attr" (the value then the attribute's text).
+      .def_property_readonly(
+          "annotations",
+          [](const PyHandle &h)
+              -> std::optional<std::vector<
+                  std::tuple<std::string, std::string, py::object>>> {
+            std::string error;
+            auto values = h.schedule->state->getPayload(h.value, error);
+            if (failed(values) || values->size() != 1)
+              return std::nullopt;
+            auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (!op)
+              return std::nullopt;
+            std::vector<std::tuple<std::string, std::string, py::object>> out;
+            auto dict = op->getAttrOfType<DictionaryAttr>("annotations");
+            for (NamedAttribute a :
+                 dict ? dict.getValue() : ArrayRef<NamedAttribute>()) {
+              std::string name = a.getName().str();
+              Attribute v = a.getValue();
+              if (auto b = dyn_cast<BoolAttr>(v))
+                out.emplace_back(name, "bool", py::bool_(b.getValue()));
+              else if (auto i = dyn_cast<IntegerAttr>(v);
+                       i && i.getType().isSignlessInteger())
+                out.emplace_back(
+                    name,
+                    "int" + std::to_string(i.getType().getIntOrFloatBitWidth()),
+                    py::int_(i.getInt()));
+              else if (auto f = dyn_cast<FloatAttr>(v))
+                out.emplace_back(name, "float",
+                                 py::float_(f.getValueAsDouble()));
+              else if (auto s = dyn_cast<StringAttr>(v))
+                out.emplace_back(name, "str", py::str(s.getValue().str()));
+              else
+                out.emplace_back(name, "attr", py::str(print(v)));
+            }
+            return out;
+          })
+      .def_property_readonly(
+          "write_buffer_names",
+          [](const PyHandle &h) { return accessedBufferNames(h, false); })
+      .def_property_readonly(
+          "params",
+          [](const PyHandle &h) {
+            std::vector<int64_t> ints;
+            for (transform::MappedValue v : h.schedule->payload(h))
+              if (auto attr = dyn_cast_if_present<IntegerAttr>(
+                      dyn_cast_if_present<Attribute>(v)))
+                ints.push_back(attr.getInt());
+            return ints;
+          })
+      .def("exists",
+           [](const PyHandle &h) {
+             std::string error;
+             return succeeded(h.schedule->state->getPayload(h.value, error));
+           })
+      .def("__str__",
+           [](const PyHandle &h) {
+             std::string error;
+             auto values = h.schedule->state->getPayload(h.value, error);
+             if (failed(values))
+               return std::string("<erased>");
+             std::string text;
+             for (transform::MappedValue v : *values)
+               if (auto *op = dyn_cast_if_present<Operation *>(v))
+                 text += (text.empty() ? "" : "; ") + tir::describeOpHeader(op);
+             return text;
+           })
+      // Two handles are equal when they hold the same blocks or loops (TVM
+      // compares what random variables refer to, through sch.get).
+      .def("__eq__",
+           [](const PyHandle &a, const PyHandle &b) {
+             if (a.schedule != b.schedule)
+               return false;
+             if (a.value == b.value)
+               return true;
+             std::string error;
+             auto pa = a.schedule->state->getPayload(a.value, error);
+             auto pb = b.schedule->state->getPayload(b.value, error);
+             return succeeded(pa) && succeeded(pb) && llvm::equal(*pa, *pb);
+           })
+      .def("__hash__", [](const PyHandle &h) {
+        std::string error;
+        auto values = h.schedule->state->getPayload(h.value, error);
+        if (succeeded(values) && !values->empty())
+          return std::hash<void *>()(values->front().getOpaqueValue());
+        return std::hash<void *>()(h.value.getAsOpaquePointer());
+      });
+
+  py::class_<PyTrace>(m, "Trace")
+      .def_static("parse", &PyTrace::parse, py::arg("text"))
+      .def("as_python", &PyTrace::asPython)
+      .def("as_json", &PyTrace::asJSON)
+      .def_static("from_json", &PyTrace::fromJSON, py::arg("json"))
+      .def("__str__", [](const PyTrace &t) { return print(t.module->get()); });
+
+  using S = PySchedule;
+  py::class_<S, std::shared_ptr<S>>(m, "Schedule")
+      .def(py::init([](const PyModule &mod, bool verifyEachStep) {
+             return std::make_shared<S>(mod, verifyEachStep);
+           }),
+           py::arg("module"), py::arg("verify_each_step") = true)
+      .def_property_readonly(
+          "mod",
+          [](S &s) { return PyModule::own(s.state->getPayload().clone()); })
+      .def_property_readonly("root",
+                             [](S &s) {
+                               return PyHandle{s.shared_from_this(),
+                                               s.state->getRoot()};
+                             })
+      .def("apply", &S::apply, py::arg("mnemonic"), py::arg("operands"),
+           py::arg("attributes"), py::arg("num_results"))
+      .def("trace",
+           [](S &s) {
+             return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(
+                 s.state->getTrace().clone())};
+           })
+      .def("replay",
+           [](S &s, const PyTrace &trace) {
+             std::string error;
+             if (failed(s.state->replay(trace.module->get(), error)))
+               throw ScheduleError(error);
+           })
+      .def("can_decompose_padding",
+           // TVM's can_decompose_padding: whether decompose_padding would
+           // apply to the block at the loop (nothing is changed or traced).
+           [](S &s, const PyHandle &block, const PyHandle &loop) {
+             auto single = [&](const PyHandle &h) -> Operation * {
+               ArrayRef<transform::MappedValue> values = s.payload(h);
+               return values.size() == 1
+                          ? dyn_cast_if_present<Operation *>(values[0])
+                          : nullptr;
+             };
+             auto b = dyn_cast_if_present<tir::BlockOp>(single(block));
+             auto l = dyn_cast_if_present<tir::ForOp>(single(loop));
+             if (!b || !l)
+               throw ScheduleError(
+                   "can_decompose_padding takes a block and a loop");
+             return tir::canDecomposePadding(b, l);
+           })
+      .def("loop_extent",
+           // The extent of a loop that starts at 0 with a constant bound;
+           // None otherwise.
+           [](S &s, const PyHandle &h) -> std::optional<int64_t> {
+             ArrayRef<transform::MappedValue> values = s.payload(h);
+             auto *op = values.size() == 1
+                            ? dyn_cast_if_present<Operation *>(values[0])
+                            : nullptr;
+             auto loop = dyn_cast_if_present<tir::ForOp>(op);
+             if (!loop)
+               throw ScheduleError("expected a loop");
+             if (loop.getConstantLowerBound() != 0)
+               return std::nullopt;
+             return loop.getConstantUpperBound();
+           });
+  m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
+  m.def(
+      "register_tensor_intrin",
+      [](const std::string &name, const std::string &desc,
+         const std::string &impl, bool override) {
+        std::string error;
+        if (failed(
+                tir::registerTensorIntrin(name, desc, impl, override, error)))
+          throw py::value_error(error);
+      },
+      py::arg("name"), py::arg("desc"), py::arg("impl"),
+      py::arg("override") = false);
+  m.def("tensor_intrin_registered", [](const std::string &name) {
+    return tir::isTensorIntrinRegistered(name);
+  });
+  m.def("primitive_names", [] {
+    // Every transform.tir op that is a schedule step, by mnemonic.
+    std::vector<std::string> names;
+    for (RegisteredOperationName name : context().getRegisteredOperations())
+      if (name.getStringRef().starts_with("transform.tir.") &&
+          name.hasInterface<tir::ScheduleOpInterface>())
+        names.push_back(
+            name.getStringRef().drop_front(strlen("transform.tir.")).str());
+    return names;
+  });
+}
