@@ -1,9 +1,13 @@
 //===- TIRTransformOps.cpp - transform.tir extension ----------------------===//
 //
-// The op classes, whose glue (applyToPayload) is in TIRTransformOps.td next
-// to each op, and the extension that registers them. What every op shares
-// (the transform interpreter's apply, the effects) is ScheduleOpTrait, in
-// lib/Dialect/TIR/TransformOps/ScheduleOpInterface.cpp.
+// The op classes, the extension that registers them, and the C++ of the ops
+// of TIRTransformOps.td (queries, sampling, loop transformations, block
+// placement, loop kinds and annotations): each op's applyToPayload (or
+// applyToOne and getTargets), verifier and Python form. The ops of the
+// other .td files have theirs in the .cpp of their family
+// (BufferTransformOps.cpp, PaddingTransformOps.cpp, ...). What every op
+// shares (the transform interpreter's apply, the effects) is
+// ScheduleOpTrait, in lib/Dialect/TIR/TransformOps/ScheduleOpInterface.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +25,100 @@ using namespace mlir::tir;
 
 #define GET_OP_CLASSES
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+LogicalResult tir::GetBlockOp::applyToPayload(RewriterBase &,
+                                              SchedulePayload &payload,
+                                              ScheduleError &error) {
+  FailureOr<BlockOp> block =
+      getBlockIn(payload.ops(0), getName(), getFuncName(), error);
+  if (failed(block))
+    return failure();
+  payload.setResult(0, ArrayRef<Operation *>(*block));
+  return success();
+}
+
+// The queries that return blocks or loops (TIR_ListQueryOp) collect them in
+// `found` and spread them over the results (setVariadicResults, whose error
+// names the block they were found from): with one result, the handle holds
+// them all; with several (or none), there must be exactly one result per op
+// found.
+
+LogicalResult tir::GetLoopsOp::applyToPayload(RewriterBase &,
+                                              SchedulePayload &payload,
+                                              ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  SmallVector<Operation *> found;
+  for (ForOp loop : getLoops(*block))
+    found.push_back(loop);
+  return payload.setVariadicResults(found, "loop", *block, error);
+}
+
+LogicalResult tir::GetChildBlocksOp::applyToPayload(RewriterBase &,
+                                                    SchedulePayload &payload,
+                                                    ScheduleError &error) {
+  SmallVector<Operation *> found;
+  for (Operation *parent : payload.ops(0))
+    for (BlockOp block : getChildBlocks(parent))
+      found.push_back(block);
+  return payload.setVariadicResults(found, "block", /*at=*/nullptr, error);
+}
+
+LogicalResult tir::GetProducersOp::applyToPayload(RewriterBase &,
+                                                  SchedulePayload &payload,
+                                                  ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  SmallVector<Operation *> found;
+  for (BlockOp producer : getProducers(*block))
+    found.push_back(producer);
+  return payload.setVariadicResults(found, "block", *block, error);
+}
+
+LogicalResult tir::GetConsumersOp::applyToPayload(RewriterBase &,
+                                                  SchedulePayload &payload,
+                                                  ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  SmallVector<Operation *> found;
+  for (BlockOp consumer : getConsumers(*block))
+    found.push_back(consumer);
+  return payload.setVariadicResults(found, "block", *block, error);
+}
+
+LogicalResult tir::SamplePerfectTileOp::verify() {
+  if (getN() < 1)
+    return emitOpError("expects n to be at least 1");
+  if (getDecision().size() != getN())
+    return emitOpError("expects a decision of n = ") << getN() << " factors";
+  if (getFactors().size() != getN())
+    return emitOpError("expects one result per factor");
+  return success();
+}
+
+Type tir::SamplePerfectTileOp::getScheduleResultType(MLIRContext *context) {
+  return transform::ParamType::get(context, IntegerType::get(context, 64));
+}
+
+LogicalResult tir::SamplePerfectTileOp::applyToPayload(RewriterBase &,
+                                                       SchedulePayload &payload,
+                                                       ScheduleError &error) {
+  FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
+  if (failed(loop) || failed(checkPerfectTile(*loop, getDecision(),
+                                              getMaxInnermostFactor(), error)))
+    return failure();
+  Builder builder(getContext());
+  for (auto [index, factor] : llvm::enumerate(getDecision()))
+    payload.results[index].push_back(builder.getI64IntegerAttr(factor));
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // SplitOp
@@ -118,6 +216,202 @@ void tir::SplitOp::printPythonArgument(StringRef name, Attribute value,
 }
 
 //===----------------------------------------------------------------------===//
+// Other loop transformations
+//===----------------------------------------------------------------------===//
+
+LogicalResult tir::FuseOp::verify() {
+  if (getLoops().empty())
+    return emitOpError("expects at least one loop");
+  return success();
+}
+
+LogicalResult tir::FuseOp::applyToPayload(RewriterBase &rewriter,
+                                          SchedulePayload &payload,
+                                          ScheduleError &error) {
+  FailureOr<SmallVector<ForOp>> loops =
+      payload.singles<ForOp>("tir.for", error);
+  if (failed(loops))
+    return failure();
+  FailureOr<ForOp> fused = fuse(rewriter, *loops, error);
+  if (failed(fused))
+    return failure();
+  payload.setResult(0, ArrayRef<Operation *>(*fused));
+  return success();
+}
+
+LogicalResult tir::ReorderOp::verify() {
+  if (getOrderedLoops().empty())
+    return emitOpError("expects at least one loop");
+  return success();
+}
+
+LogicalResult tir::ReorderOp::applyToPayload(RewriterBase &rewriter,
+                                             SchedulePayload &payload,
+                                             ScheduleError &error) {
+  FailureOr<SmallVector<ForOp>> loops =
+      payload.singles<ForOp>("tir.for", error);
+  if (failed(loops))
+    return failure();
+  return reorder(rewriter, *loops, error);
+}
+
+LogicalResult tir::AddUnitLoopOp::applyToPayload(RewriterBase &rewriter,
+                                                 SchedulePayload &payload,
+                                                 ScheduleError &error) {
+  FailureOr<Operation *> target =
+      payload.singleOp(0, "tir.for or tir.block", error);
+  if (failed(target))
+    return failure();
+  FailureOr<ForOp> loop = addUnitLoop(rewriter, *target, error);
+  if (failed(loop))
+    return failure();
+  payload.setResult(0, ArrayRef<Operation *>(*loop));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Block placement
+//===----------------------------------------------------------------------===//
+
+/// compute_inline and reverse_compute_inline (TIR_InlineOpBase): `primitive`
+/// applied to the one block of the handle.
+static LogicalResult applyInline(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error,
+    LogicalResult (*primitive)(RewriterBase &, BlockOp, ScheduleError &)) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  return primitive(rewriter, *block, error);
+}
+
+LogicalResult tir::ComputeInlineOp::applyToPayload(RewriterBase &rewriter,
+                                                   SchedulePayload &payload,
+                                                   ScheduleError &error) {
+  return applyInline(rewriter, payload, error, computeInline);
+}
+
+LogicalResult tir::ReverseComputeInlineOp::applyToPayload(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error) {
+  return applyInline(rewriter, payload, error, reverseComputeInline);
+}
+
+/// compute_at and reverse_compute_at (TIR_ComputeAtOpBase): `primitive`
+/// applied to the block and the loop of the handles, with the op's
+/// preserve_unit_loops and index.
+static LogicalResult applyComputeAt(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error,
+    bool preserveUnitLoops, int64_t index,
+    FailureOr<BlockOp> (*primitive)(RewriterBase &, BlockOp, ForOp, bool,
+                                    int64_t, ScheduleError &)) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
+  if (failed(loop))
+    return failure();
+  return primitive(rewriter, *block, *loop, preserveUnitLoops, index, error);
+}
+
+LogicalResult tir::ComputeAtOp::applyToPayload(RewriterBase &rewriter,
+                                               SchedulePayload &payload,
+                                               ScheduleError &error) {
+  return applyComputeAt(rewriter, payload, error, getPreserveUnitLoops(),
+                        getIndex(), computeAt);
+}
+
+LogicalResult tir::ReverseComputeAtOp::applyToPayload(RewriterBase &rewriter,
+                                                      SchedulePayload &payload,
+                                                      ScheduleError &error) {
+  return applyComputeAt(rewriter, payload, error, getPreserveUnitLoops(),
+                        getIndex(), reverseComputeAt);
+}
+
+//===----------------------------------------------------------------------===//
+// Loop kinds and annotations
+//===----------------------------------------------------------------------===//
+
+// Steps applied to each op of the first handle in turn (TIR_EachOp):
+// getTargets checks what the handle must hold, applyToOne applies the step
+// to one of them (`target`).
+
+/// The targets of a step on loops: every op of the handle a tir.for.
+static FailureOr<SmallVector<Operation *>>
+eachLoop(const SchedulePayload &payload, ScheduleError &error) {
+  return payload.each<ForOp>(0, "tir.for ops", error);
+}
+
+/// The targets of a step on loops or blocks.
+static FailureOr<SmallVector<Operation *>>
+eachLoopOrBlock(const SchedulePayload &payload, ScheduleError &error) {
+  return payload.each<ForOp, BlockOp>(0, "tir.for or tir.block ops", error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::ParallelOp::getTargets(const SchedulePayload &payload,
+                            ScheduleError &error) {
+  return eachLoop(payload, error);
+}
+
+LogicalResult tir::ParallelOp::applyToOne(RewriterBase &, Operation *target,
+                                          ScheduleError &error) {
+  return parallel(cast<ForOp>(target), error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::VectorizeOp::getTargets(const SchedulePayload &payload,
+                             ScheduleError &error) {
+  return eachLoop(payload, error);
+}
+
+LogicalResult tir::VectorizeOp::applyToOne(RewriterBase &, Operation *target,
+                                           ScheduleError &error) {
+  return vectorize(cast<ForOp>(target), error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::UnrollOp::getTargets(const SchedulePayload &payload,
+                          ScheduleError &error) {
+  return eachLoop(payload, error);
+}
+
+LogicalResult tir::UnrollOp::applyToOne(RewriterBase &, Operation *target,
+                                        ScheduleError &error) {
+  return unroll(cast<ForOp>(target), error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::BindOp::getTargets(const SchedulePayload &payload, ScheduleError &error) {
+  return eachLoop(payload, error);
+}
+
+LogicalResult tir::BindOp::applyToOne(RewriterBase &, Operation *target,
+                                      ScheduleError &error) {
+  return bind(cast<ForOp>(target), getThreadAxis(), error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::AnnotateOp::getTargets(const SchedulePayload &payload,
+                            ScheduleError &error) {
+  return eachLoopOrBlock(payload, error);
+}
+
+LogicalResult tir::AnnotateOp::applyToOne(RewriterBase &, Operation *target,
+                                          ScheduleError &error) {
+  return annotate(target, getAnnKey(), getAnnVal(), error);
+}
+
+FailureOr<SmallVector<Operation *>>
+tir::UnannotateOp::getTargets(const SchedulePayload &payload,
+                              ScheduleError &error) {
+  return eachLoopOrBlock(payload, error);
+}
+
+LogicalResult tir::UnannotateOp::applyToOne(RewriterBase &, Operation *target,
+                                            ScheduleError &error) {
+  return unannotate(target, getAnnKey(), error);
+}
+
+//===----------------------------------------------------------------------===//
 // Extension
 //===----------------------------------------------------------------------===//
 
@@ -140,89 +434,4 @@ public:
 
 void mlir::tir::registerTransformDialectExtension(DialectRegistry &registry) {
   registry.addExtensions<TIRTransformDialectExtension>();
-}
-
-//===----------------------------------------------------------------------===//
-// ReIndexOp
-//===----------------------------------------------------------------------===//
-
-/// The buffer_index_type of the ops that take TVM's ("read" | "write", i).
-static LogicalResult verifyBufferIndexType(Operation *op, StringRef type) {
-  if (type != "read" && type != "write")
-    return op->emitOpError(
-               "expects buffer_index_type \"read\" or \"write\", got \"")
-           << type << "\"";
-  return success();
-}
-
-/// An argument of an op taking TVM's buffer ("read" | "write", index): the
-/// pair printed for buffer_index, nothing for buffer_index_type, any other
-/// attribute as printPythonValue does.
-static void printPythonBufferOpArgument(StringRef name, Attribute value,
-                                        StringRef type, int64_t index,
-                                        raw_ostream &os) {
-  if (name == "buffer_index_type")
-    return;
-  if (name == "buffer_index") {
-    os << "buffer=(\"" << type << "\", " << index << ")";
-    return;
-  }
-  os << name << "=";
-  printPythonValue(value, os);
-}
-
-LogicalResult tir::ReIndexOp::verify() {
-  return verifyBufferIndexType(*this, getBufferIndexType());
-}
-
-void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
-                                         raw_ostream &os) {
-  printPythonBufferOpArgument(name, value, getBufferIndexType(),
-                              getBufferIndex(), os);
-}
-
-//===----------------------------------------------------------------------===//
-// Index maps
-//===----------------------------------------------------------------------===//
-
-LogicalResult tir::TransformBlockLayoutOp::verify() {
-  if (getIndexMap().getNumSymbols() != 0)
-    return emitOpError("expects an index map over dimensions only, got ")
-           << getIndexMapAttr();
-  return success();
-}
-
-LogicalResult tir::TransformLayoutOp::verify() {
-  if (Attribute pad = getPadValueAttr();
-      pad && !isa<IntegerAttr, FloatAttr>(pad)) {
-    auto map = dyn_cast<AffineMapAttr>(pad);
-    if (!map || map.getValue().getNumSymbols() != 0 ||
-        map.getValue().getNumResults() != 1)
-      return emitOpError("expects pad_value to be an integer or float "
-                         "constant, or an affine map over dimensions to one "
-                         "result, got ")
-             << pad;
-  }
-  if (getIndexMap().getNumSymbols() != 0)
-    return emitOpError("expects an index map over dimensions only, got ")
-           << getIndexMapAttr();
-  return verifyBufferIndexType(*this, getBufferIndexType());
-}
-
-void tir::TransformLayoutOp::printPythonArgument(StringRef name,
-                                                 Attribute value,
-                                                 raw_ostream &os) {
-  printPythonBufferOpArgument(name, value, getBufferIndexType(),
-                              getBufferIndex(), os);
-}
-
-LogicalResult tir::SetAxisSeparatorOp::verify() {
-  return verifyBufferIndexType(*this, getBufferIndexType());
-}
-
-void tir::SetAxisSeparatorOp::printPythonArgument(StringRef name,
-                                                  Attribute value,
-                                                  raw_ostream &os) {
-  printPythonBufferOpArgument(name, value, getBufferIndexType(),
-                              getBufferIndex(), os);
 }

@@ -2,6 +2,8 @@
 //
 // blockize: the subtree under a loop becomes a block. Included by
 // TIRTransformOps.td, whose TIR_ScheduleOp it builds on.
+// The ops' C++ (applyToPayload, ...) is in
+// lib/Dialect/TIR/TransformOps/BlockizeTransformOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,35 +51,6 @@ def TIR_BlockizeOp : TIR_ScheduleOp<"blockize"> {
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      // One loop, or blocks (one per operand).
-      ::mlir::FailureOr<::mlir::Operation *> first =
-          payload.singleOp(0, "tir.for or tir.block", error);
-      if (::mlir::failed(first))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> block = ::mlir::failure();
-      if (auto loop = ::llvm::dyn_cast<ForOp>(*first)) {
-        if (getTarget().size() != 1) {
-          error = {"blockize takes one loop, or blocks", loop};
-          return ::mlir::failure();
-        }
-        block = blockize(rewriter, loop, getPreserveUnitIters(), error);
-      } else {
-        ::mlir::FailureOr<::llvm::SmallVector<BlockOp>> blocks =
-            payload.singles<BlockOp>("tir.block", error);
-        if (::mlir::failed(blocks))
-          return ::mlir::failure();
-        block = blockize(rewriter, *blocks, getPreserveUnitIters(), error);
-      }
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_TensorizeOp : TIR_ScheduleOp<"tensorize"> {
@@ -117,29 +90,6 @@ def TIR_TensorizeOp : TIR_ScheduleOp<"tensorize"> {
   let results = (outs TransformHandleTypeInterface:$block);
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<::mlir::Operation *> target =
-          payload.singleOp(0, "tir.for or tir.block", error);
-      if (::mlir::failed(target))
-        return ::mlir::failure();
-      ::mlir::FailureOr<TensorIntrin> intrin = lookupTensorIntrin(
-          getOperation(), getTensorIntrin(), *target, error);
-      if (::mlir::failed(intrin))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> block =
-          tensorize(rewriter, *target, *intrin, getTensorIntrin(),
-                    getPreserveUnitIters(), error);
-      if (::mlir::failed(block)) {
-        forgetAddedTensorIntrin(*intrin);
-        return ::mlir::failure();
-      }
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
-      return ::mlir::success();
-    }
   }];
 }
 

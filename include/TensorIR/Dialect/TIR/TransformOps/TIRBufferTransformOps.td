@@ -4,6 +4,8 @@
 // layout (storage_align), storage scope (set_scope), and the stages that
 // copy them (cache_read, cache_write, reindex). Included by
 // TIRTransformOps.td, whose TIR_ScheduleOp they build on.
+// The ops' C++ (applyToPayload, ...) is in
+// lib/Dialect/TIR/TransformOps/BufferTransformOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,18 +38,6 @@ def TIR_StorageAlignOp : TIR_ScheduleOp<"storage_align"> {
   let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
                        I64Attr:$axis, I64Attr:$factor, I64Attr:$offset);
   let assemblyFormat = "$block attr-dict `:` type($block)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return storageAlign(*block, getBufferIndex(), getAxis(), getFactor(),
-                          getOffset(), error);
-    }
-  }];
 }
 
 def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
@@ -72,24 +62,13 @@ def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
   let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
                        StrAttr:$storage_scope);
   let assemblyFormat = "$block attr-dict `:` type($block)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return setScope(*block, getBufferIndex(), getStorageScope(), error);
-    }
-  }];
 }
 
 // The cache primitives: a block, the consumer blocks (TVM's
-// consumer_blocks, possibly none), the buffer's position and the scope.
+// consumer_blocks, possibly none), the buffer's position (attribute
+// `indexName`) and the scope.
 class TIR_CacheOpBase<string mnemonic, string summaryText,
-                      string descriptionText, string indexName,
-                      string primitive>
+                      string descriptionText, string indexName>
     : TIR_ScheduleOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
@@ -100,31 +79,6 @@ class TIR_CacheOpBase<string mnemonic, string summaryText,
   let results = (outs TransformHandleTypeInterface:$stage);
   let assemblyFormat = [{
     $block (`consumers` $consumer_blocks^)? attr-dict `:` functional-type(operands, results)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::llvm::SmallVector<BlockOp> consumers;
-      for (unsigned i = 1, e = getOperation()->getNumOperands(); i < e; ++i) {
-        ::mlir::FailureOr<BlockOp> consumer =
-            payload.single<BlockOp>(i, "tir.block", error);
-        if (::mlir::failed(consumer))
-          return ::mlir::failure();
-        consumers.push_back(*consumer);
-      }
-      ::mlir::FailureOr<BlockOp> stage = }] # primitive # [{(
-          rewriter, *block, getOperation()->getAttrOfType<::mlir::IntegerAttr>(
-              "}] # indexName # [{").getInt(), getStorageScope(), consumers, error);
-      if (::mlir::failed(stage))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
-      return ::mlir::success();
-    }
   }];
 }
 
@@ -159,7 +113,7 @@ def TIR_CacheReadOp : TIR_CacheOpBase<"cache_read",
     (not yet supported) buffers with runtime dimensions where the cache
     keeps their shape or no block writes them, compact regions of runtime
     extent or starting at a loop variable outside the scope.
-  }], "read_buffer_index", "cacheRead">;
+  }], "read_buffer_index">;
 
 def TIR_CacheWriteOp : TIR_CacheOpBase<"cache_write",
     "let a block write a cache of another scope, copied back (TVM's cache_write)", [{
@@ -180,7 +134,7 @@ def TIR_CacheWriteOp : TIR_CacheOpBase<"cache_write",
     storage scope, an index past the block's writes, another block of the
     scope writing the buffer, a region that cannot be bounded, and the
     shapes `cache_read` does not support yet.
-  }], "write_buffer_index", "cacheWrite">;
+  }], "write_buffer_index">;
 
 
 def TIR_CacheInplaceOp : TIR_ScheduleOp<"cache_inplace"> {
@@ -209,23 +163,6 @@ def TIR_CacheInplaceOp : TIR_ScheduleOp<"cache_inplace"> {
   let results = (outs TransformHandleTypeInterface:$copy_in,
                       TransformHandleTypeInterface:$copy_out);
   let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      auto stages = cacheInplace(rewriter, *block, getReadBufferIndex(),
-                                 getStorageScope(), error);
-      if (::mlir::failed(stages))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>((*stages)[0]));
-      payload.setResult(1, ::llvm::ArrayRef<::mlir::Operation *>((*stages)[1]));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
@@ -265,23 +202,6 @@ def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
                              ::llvm::raw_ostream &os);
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> stage =
-          reindex(rewriter, *block, getBufferIndex(),
-                  getBufferIndexType() == "write", error);
-      if (::mlir::failed(stage))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_TransformBlockLayoutOp : TIR_ScheduleOp<"transform_block_layout"> {
@@ -310,17 +230,6 @@ def TIR_TransformBlockLayoutOp : TIR_ScheduleOp<"transform_block_layout"> {
   let arguments = (ins TransformHandleTypeInterface:$block, AffineMapAttr:$index_map);
   let assemblyFormat = "$block attr-dict `:` type($block)";
   let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return transformBlockLayout(rewriter, *block, getIndexMap(), error);
-    }
-  }];
 }
 
 def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
@@ -378,20 +287,6 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
                              ::llvm::raw_ostream &os);
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return transformLayout(rewriter, *block, getBufferIndex(),
-                             getBufferIndexType() == "write", getIndexMap(),
-                             getPadValueAttr(), getAssumeInjectiveTransform(),
-                             error);
-    }
-  }];
 }
 
 def TIR_SetAxisSeparatorOp : TIR_ScheduleOp<"set_axis_separator"> {
@@ -419,26 +314,12 @@ def TIR_SetAxisSeparatorOp : TIR_ScheduleOp<"set_axis_separator"> {
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
                              ::llvm::raw_ostream &os);
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return setAxisSeparator(*block, getBufferIndex(),
-                              getBufferIndexType() == "write",
-                              getAxisSeparators(), error);
-    }
-  }];
 }
 
-// The reindex caches: a block, the buffer's position, the scope and the
-// index map over the block's variables.
+// The reindex caches: a block, the buffer's position (attribute
+// `indexName`), the scope and the index map over the block's variables.
 class TIR_ReindexCacheOpBase<string mnemonic, string summaryText,
-                             string descriptionText, string indexName,
-                             string primitive>
+                             string descriptionText, string indexName>
     : TIR_ScheduleOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
@@ -447,23 +328,6 @@ class TIR_ReindexCacheOpBase<string mnemonic, string summaryText,
                        (ins StrAttr:$storage_scope, AffineMapAttr:$index_map));
   let results = (outs TransformHandleTypeInterface:$stage);
   let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> stage = }] # primitive # [{(
-          rewriter, *block, getOperation()->getAttrOfType<::mlir::IntegerAttr>(
-              "}] # indexName # [{").getInt(), getStorageScope(), getIndexMap(), error);
-      if (::mlir::failed(stage))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*stage));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_ReindexCacheReadOp : TIR_ReindexCacheOpBase<"reindex_cache_read",
@@ -485,7 +349,7 @@ def TIR_ReindexCacheReadOp : TIR_ReindexCacheOpBase<"reindex_cache_read",
     a region that is not a single point, an index map that uses other
     variables than the buffer's indices or is not injective (a mixed-radix
     map of them), a scope that is not a stage pipeline.
-  }], "read_buffer_index", "reindexCacheRead">;
+  }], "read_buffer_index">;
 
 def TIR_ReindexCacheWriteOp : TIR_ReindexCacheOpBase<"reindex_cache_write",
     "cache_write into a cache laid out by the block's variables (TVM's reindex_cache_write)", [{
@@ -502,7 +366,7 @@ def TIR_ReindexCacheWriteOp : TIR_ReindexCacheOpBase<"reindex_cache_write",
     `reindex_cache_read`, plus another block writing the buffer, a block
     reading it without a tir.init, and a predicate skipping points of the
     iteration domain (the copy back would store what was never written).
-  }], "write_buffer_index", "reindexCacheWrite">;
+  }], "write_buffer_index">;
 
 def TIR_RollingBufferOp : TIR_ScheduleOp<"rolling_buffer"> {
   let summary = "keep one overlapping window of a buffer (TVM's rolling_buffer)";
@@ -536,17 +400,6 @@ def TIR_RollingBufferOp : TIR_ScheduleOp<"rolling_buffer"> {
   let arguments = (ins TransformHandleTypeInterface:$block,
                        I64Attr:$write_buffer_index);
   let assemblyFormat = "$block attr-dict `:` type($block)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return rollingBuffer(rewriter, *block, getWriteBufferIndex(), error);
-    }
-  }];
 }
 
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRBUFFERTRANSFORMOPS_TD

@@ -2,6 +2,8 @@
 //
 // merge: loops of several nests become one nest. Included by
 // TIRTransformOps.td, whose TIR_ScheduleOp it builds on.
+// The ops' C++ (applyToPayload, ...) is in
+// lib/Dialect/TIR/TransformOps/LoopMergeTransformOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,21 +39,6 @@ def TIR_MergeOp : TIR_ScheduleOp<"merge"> {
   let results = (outs TransformHandleTypeInterface:$merged);
   let assemblyFormat = [{
     $loops attr-dict `:` functional-type(operands, results)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
-          payload.singles<ForOp>("tir.for", error);
-      if (::mlir::failed(loops))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> merged = merge(rewriter, *loops, error);
-      if (::mlir::failed(merged))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*merged));
-      return ::mlir::success();
-    }
   }];
 }
 
@@ -91,51 +78,7 @@ def TIR_LoopPartitionOp : TIR_ScheduleOp<"loop_partition"> {
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
-                             ::llvm::raw_ostream &os) {
-      if (name != "factors") {
-        os << name << "=";
-        ::mlir::tir::printPythonValue(value, os);
-        return;
-      }
-      os << "factors=[";
-      ::llvm::interleaveComma(getFactors(), os, [&](int64_t f) {
-        if (f == -1)
-          os << "None";
-        else
-          os << f;
-      });
-      os << "]";
-    }
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      ::llvm::ArrayRef<int64_t> factors = getFactors();
-      size_t parts = factors.size() + (::llvm::is_contained(factors, -1) ? 0 : 1);
-      if (getLoops().size() != parts)
-        return emitOpError("expects one result per partition (")
-               << parts << " for these factors), got " << getLoops().size();
-      return ::mlir::success();
-    }
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
-          loopPartition(rewriter, *loop, getFactors(), error);
-      if (::mlir::failed(loops))
-        return ::mlir::failure();
-      if (loops->size() != payload.results.size()) {
-        // Checked before: the partitions are counted from the factors.
-        error = {"internal error: loop_partition made another number of "
-                 "partitions than it has results", nullptr};
-        return ::mlir::failure();
-      }
-      for (auto [index, part] : ::llvm::enumerate(*loops))
-        payload.setResult(index, ::llvm::ArrayRef<::mlir::Operation *>(part));
-      return ::mlir::success();
-    }
+                             ::llvm::raw_ostream &os);
   }];
 }
 

@@ -3,6 +3,8 @@
 // The schedule primitives about padding: decompose_padding, which splits a
 // padding block into a constant fill and the in-bound copy, and pad_einsum.
 // Included by TIRTransformOps.td, whose TIR_ScheduleOp they build on.
+// The ops' C++ (applyToPayload, ...) is in
+// lib/Dialect/TIR/TransformOps/PaddingTransformOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,25 +48,6 @@ def TIR_DecomposePaddingOp : TIR_ScheduleOp<"decompose_padding"> {
   let assemblyFormat = [{
     $block `at` $loop attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> fill =
-          decomposePadding(rewriter, *block, *loop, error);
-      if (::mlir::failed(fill))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*fill));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_PadEinsumOp : TIR_ScheduleOp<"pad_einsum"> {
@@ -96,17 +79,6 @@ def TIR_PadEinsumOp : TIR_ScheduleOp<"pad_einsum"> {
   let arguments = (ins TransformHandleTypeInterface:$block,
                        DenseI64ArrayAttr:$padding);
   let assemblyFormat = "$block attr-dict `:` type($block)";
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return padEinsum(rewriter, *block, getPadding(), error);
-    }
-  }];
 }
 
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMOPS_TIRPADDINGTRANSFORMOPS_TD

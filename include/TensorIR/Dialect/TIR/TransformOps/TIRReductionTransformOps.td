@@ -4,6 +4,8 @@
 // into its init and its update) and rfactor (a reduction factored by one
 // of its loops). Included by TIRTransformOps.td, whose TIR_ScheduleOp they
 // build on.
+// The ops' C++ (applyToPayload, ...) is in
+// lib/Dialect/TIR/TransformOps/ReductionTransformOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,25 +51,6 @@ def TIR_DecomposeReductionOp : TIR_ScheduleOp<"decompose_reduction"> {
   let assemblyFormat = [{
     $block `at` $loop attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> init =
-          decomposeReduction(rewriter, *block, *loop, error);
-      if (::mlir::failed(init))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*init));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_RFactorOp : TIR_ScheduleOp<"rfactor"> {
@@ -112,22 +95,6 @@ def TIR_RFactorOp : TIR_ScheduleOp<"rfactor"> {
   let results = (outs TransformHandleTypeInterface:$rf_block);
   let assemblyFormat = [{
     $loop attr-dict `:` functional-type(operands, results)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<ForOp> loop =
-          payload.single<ForOp>(0, "tir.for", error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      ::mlir::FailureOr<BlockOp> block =
-          rfactor(rewriter, *loop, getFactorAxis(), error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
-      return ::mlir::success();
-    }
   }];
 }
 

@@ -30,12 +30,15 @@ def TIR_ScheduleEachOpTrait : NativeOpTrait<"ScheduleEachOpTrait"> {
 // primitive keeps, stay valid, as TVM's BlockRV and LoopRV do.
 //
 // ScheduleOpTrait gives the op its transform-interpreter `apply` and its
-// effects; the op defines only `applyToPayload` (usually a few lines in
-// `extraClassDefinition` that unpack the handles and attributes and call
-// the schedule library), or, with `each = 1`, `applyToOne` and `getTargets`
-// for a step applied to each op of one handle. Operands and attributes are
-// named as TVM's Python parameters: the Python form of a trace and the
-// Python Schedule's generic entry point use these names.
+// effects; the op defines only `applyToPayload` (usually a few lines that
+// unpack the handles and attributes and call the schedule library), or,
+// with `each = 1`, `applyToOne` and `getTargets` for a step applied to each
+// op of one handle. They are C++, in the .cpp of the op's family in
+// lib/Dialect/TIR/TransformOps: TIRTransformOps.cpp for the ops of this
+// file, BufferTransformOps.cpp for those of TIRBufferTransformOps.td, and
+// so on. Operands and attributes are named as TVM's Python parameters: the
+// Python form of a trace and the Python Schedule's generic entry point use
+// these names.
 //
 // The C++ classes live in mlir::tir: upstream's transform ops already use
 // names such as transform::SplitOp, FuseOp, VectorizeOp and AnnotateOp.
@@ -122,26 +125,13 @@ def TIR_GetBlockOp : TIR_ScheduleOp<"get_block", [], /*query=*/1> {
   let assemblyFormat = [{
     $name `in` $target attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          getBlockIn(payload.ops(0), getName(), getFuncName(), error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*block));
-      return ::mlir::success();
-    }
-  }];
 }
 
-// Queries that return blocks or loops: `collect` fills `found` from the
-// payload (or fails). With one result, the handle holds them all; with
-// several (or none), there must be exactly one result per op found.
+// Queries that return blocks or loops (`what`). With one result, the
+// handle holds them all; with several (or none), there must be exactly one
+// result per op found.
 class TIR_ListQueryOp<string mnemonic, string operandName, string what,
-                      string summaryText, string descriptionText,
-                      code collect>
+                      string summaryText, string descriptionText>
     : TIR_ScheduleOp<mnemonic, [], /*query=*/1> {
   let summary = summaryText;
   let description = descriptionText # [{
@@ -154,16 +144,6 @@ class TIR_ListQueryOp<string mnemonic, string operandName, string what,
   let results = (outs Variadic<TransformHandleTypeInterface>:$found);
   let assemblyFormat = [{
     $}] # operandName # [{ attr-dict `:` functional-type(operands, results)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::llvm::SmallVector<::mlir::Operation *> found;
-      ::mlir::Operation *at = nullptr;
-      }] # collect # [{
-      return payload.setVariadicResults(found, "}] # what # [{", at, error);
-    }
   }];
 }
 
@@ -179,14 +159,6 @@ def TIR_GetLoopsOp : TIR_ListQueryOp<"get_loops", "block", "loop",
     ```
 
     The handle must hold exactly one `tir.block`.
-  }], [{
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      at = *block;
-      for (ForOp loop : getLoops(*block))
-        found.push_back(loop);
   }]>;
 
 def TIR_GetChildBlocksOp : TIR_ListQueryOp<"get_child_blocks",
@@ -198,10 +170,6 @@ def TIR_GetChildBlocksOp : TIR_ListQueryOp<"get_child_blocks",
     ```mlir
     %blocks = transform.tir.get_child_blocks %loop : (!transform.any_op) -> !transform.any_op
     ```
-  }], [{
-      for (::mlir::Operation *parent : payload.ops(0))
-        for (BlockOp block : getChildBlocks(parent))
-          found.push_back(block);
   }]>;
 
 def TIR_GetProducersOp : TIR_ListQueryOp<"get_producers", "block", "block",
@@ -211,14 +179,6 @@ def TIR_GetProducersOp : TIR_ListQueryOp<"get_producers", "block", "block",
     order. A block's buffers are its `reads` / `writes` lists when it has
     them, else the buffers its body loads and stores. The handle must hold
     exactly one `tir.block`.
-  }], [{
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      at = *block;
-      for (BlockOp producer : getProducers(*block))
-        found.push_back(producer);
   }]>;
 
 def TIR_GetConsumersOp : TIR_ListQueryOp<"get_consumers", "block", "block",
@@ -226,14 +186,6 @@ def TIR_GetConsumersOp : TIR_ListQueryOp<"get_consumers", "block", "block",
     Returns the blocks of the target block's scope that come after it and
     read a buffer it writes, in program order. The handle must hold exactly
     one `tir.block`.
-  }], [{
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      at = *block;
-      for (BlockOp consumer : getConsumers(*block))
-        found.push_back(consumer);
   }]>;
 
 def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
@@ -261,34 +213,7 @@ def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
   }];
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
-    static ::mlir::Type getScheduleResultType(::mlir::MLIRContext *context) {
-      return ::mlir::transform::ParamType::get(
-          context, ::mlir::IntegerType::get(context, 64));
-    }
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      if (getN() < 1)
-        return emitOpError("expects n to be at least 1");
-      if (static_cast<int64_t>(getDecision().size()) != getN())
-        return emitOpError("expects a decision of n = ") << getN() << " factors";
-      if (static_cast<int64_t>(getFactors().size()) != getN())
-        return emitOpError("expects one result per factor");
-      return ::mlir::success();
-    }
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
-      if (::mlir::failed(loop) ||
-          ::mlir::failed(checkPerfectTile(*loop, getDecision(),
-                                          getMaxInnermostFactor(), error)))
-        return ::mlir::failure();
-      ::mlir::Builder builder(getContext());
-      for (auto [index, factor] : ::llvm::enumerate(getDecision()))
-        payload.results[index].push_back(builder.getI64IntegerAttr(factor));
-      return ::mlir::success();
-    }
+    static ::mlir::Type getScheduleResultType(::mlir::MLIRContext *context);
   }];
 }
 
@@ -368,26 +293,6 @@ def TIR_FuseOp : TIR_ScheduleOp<"fuse"> {
     $loops attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      if (getLoops().empty())
-        return emitOpError("expects at least one loop");
-      return ::mlir::success();
-    }
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
-          payload.singles<ForOp>("tir.for", error);
-      if (::mlir::failed(loops))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> fused = fuse(rewriter, *loops, error);
-      if (::mlir::failed(fused))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*fused));
-      return ::mlir::success();
-    }
-  }];
 }
 
 def TIR_ReorderOp : TIR_ScheduleOp<"reorder"> {
@@ -412,22 +317,6 @@ def TIR_ReorderOp : TIR_ScheduleOp<"reorder"> {
     $ordered_loops attr-dict `:` type($ordered_loops)
   }];
   let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      if (getOrderedLoops().empty())
-        return emitOpError("expects at least one loop");
-      return ::mlir::success();
-    }
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<::llvm::SmallVector<ForOp>> loops =
-          payload.singles<ForOp>("tir.for", error);
-      if (::mlir::failed(loops))
-        return ::mlir::failure();
-      return reorder(rewriter, *loops, error);
-    }
-  }];
 }
 
 def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
@@ -442,21 +331,6 @@ def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
   let assemblyFormat = [{
     $block_or_loop attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<::mlir::Operation *> target =
-          payload.singleOp(0, "tir.for or tir.block", error);
-      if (::mlir::failed(target))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> loop = addUnitLoop(rewriter, *target, error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      payload.setResult(0, ::llvm::ArrayRef<::mlir::Operation *>(*loop));
-      return ::mlir::success();
-    }
-  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -464,23 +338,12 @@ def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
 //===----------------------------------------------------------------------===//
 
 class TIR_InlineOpBase<string mnemonic, string summaryText,
-                       string descriptionText, string primitive>
+                       string descriptionText>
     : TIR_ScheduleOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
   let arguments = (ins TransformHandleTypeInterface:$block);
   let assemblyFormat = [{ $block attr-dict `:` type($block) }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      return }] # primitive # [{(rewriter, *block, error);
-    }
-  }];
 }
 
 def TIR_ComputeInlineOp : TIR_InlineOpBase<"compute_inline",
@@ -508,7 +371,7 @@ def TIR_ComputeInlineOp : TIR_InlineOpBase<"compute_inline",
     of `B` other than loads and stores (a call such as `tvm_access_ptr`, a
     match_buffer); and a computation that uses a value not available where
     `B` is read. The handle to the block is emptied.
-  }], "computeInline">;
+  }]>;
 
 def TIR_ReverseComputeInlineOp : TIR_InlineOpBase<"reverse_compute_inline",
     "inline a consumer block into its producer (TVM's reverse_compute_inline)", [{
@@ -543,10 +406,10 @@ def TIR_ReverseComputeInlineOp : TIR_InlineOpBase<"reverse_compute_inline",
     may leave the part of a split index the block reads, and a block
     computation using a value not available at the producer. The handle to
     the block is emptied.
-  }], "reverseComputeInline">;
+  }]>;
 
 class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
-                          string descriptionText, string primitive>
+                          string descriptionText>
     : TIR_ScheduleOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
@@ -556,21 +419,6 @@ class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
                        DefaultValuedAttr<I64Attr, "-1">:$index);
   let assemblyFormat = [{
     $block `at` $loop attr-dict `:` type($block) `,` type($loop)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::applyToPayload(
-        ::mlir::RewriterBase &rewriter, ::mlir::tir::SchedulePayload &payload,
-        ::mlir::tir::ScheduleError &error) {
-      ::mlir::FailureOr<BlockOp> block =
-          payload.single<BlockOp>(0, "tir.block", error);
-      if (::mlir::failed(block))
-        return ::mlir::failure();
-      ::mlir::FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
-      if (::mlir::failed(loop))
-        return ::mlir::failure();
-      return }] # primitive # [{(rewriter, *block, *loop, getPreserveUnitLoops(),
-                  getIndex(), error);
-    }
   }];
 }
 
@@ -605,7 +453,7 @@ def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
     iteration domains give loops to runtime extents and, where the domain
     is not known to hold, a predicate. The block handle stays valid; handles to the loops it leaves
     empty are emptied.
-  }], "computeAt">;
+  }]>;
 
 def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     "move a consumer block under a loop of its producers (TVM's reverse_compute_at)", [{
@@ -624,38 +472,21 @@ def TIR_ReverseComputeAtOp : TIR_ComputeAtOpBase<"reverse_compute_at",
     ```mlir
     transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
     ```
-  }], "reverseComputeAt">;
+  }]>;
 
 //===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//
 
-// A step applied to each op of the first handle in turn; `targets` names
-// what the handle must hold, `apply` is the call for one of them
-// (`target`), as a statement returning a LogicalResult.
-class TIR_EachOp<string mnemonic, string targets, code apply>
-    : TIR_ScheduleOp<mnemonic, [], /*query=*/0, /*each=*/1> {
-  let extraClassDefinition = [{
-    ::mlir::FailureOr<::llvm::SmallVector<::mlir::Operation *>>
-    $cppClass::getTargets(const ::mlir::tir::SchedulePayload &payload,
-                          ::mlir::tir::ScheduleError &error) {
-      return payload.each<}] # !if(!eq(targets, "loops"), "ForOp",
-                                   "ForOp, BlockOp") # [{>(0, "}] #
-          !if(!eq(targets, "loops"), "tir.for ops",
-              "tir.for or tir.block ops") # [{", error);
-    }
-    ::llvm::LogicalResult $cppClass::applyToOne(
-        ::mlir::RewriterBase &rewriter, ::mlir::Operation *target,
-        ::mlir::tir::ScheduleError &error) {
-      }] # apply # [{
-    }
-  }];
-}
+// A step applied to each op of the first handle in turn: the op's
+// `getTargets` checks what the handle must hold (loops, or loops and
+// blocks), its `applyToOne` applies the step to one of them.
+class TIR_EachOp<string mnemonic>
+    : TIR_ScheduleOp<mnemonic, [], /*query=*/0, /*each=*/1>;
 
 class TIR_LoopKindOp<string mnemonic, string summaryText,
-                     string descriptionText, string primitive>
-    : TIR_EachOp<mnemonic, "loops",
-                 "return " # primitive # "(::llvm::cast<ForOp>(target), error);"> {
+                     string descriptionText>
+    : TIR_EachOp<mnemonic> {
   let summary = summaryText;
   let description = descriptionText;
   let arguments = (ins TransformHandleTypeInterface:$loop);
@@ -671,21 +502,20 @@ def TIR_ParallelOp : TIR_LoopKindOp<"parallel",
     ```mlir
     transform.tir.parallel %i : !transform.any_op
     ```
-  }], "parallel">;
+  }]>;
 
 def TIR_VectorizeOp : TIR_LoopKindOp<"vectorize",
     "run a loop's iterations as SIMD lanes (TVM's vectorize)", [{
     Marks every loop of the handle `vectorized`, under the same rule as
     `transform.tir.parallel`.
-  }], "vectorize">;
+  }]>;
 
 def TIR_UnrollOp : TIR_LoopKindOp<"unroll",
     "unroll a loop (TVM's unroll)", [{
     Marks every loop of the handle `unrolled`.
-  }], "unroll">;
+  }]>;
 
-def TIR_BindOp : TIR_EachOp<"bind", "loops",
-    "return bind(::llvm::cast<ForOp>(target), getThreadAxis(), error);"> {
+def TIR_BindOp : TIR_EachOp<"bind"> {
   let summary = "bind a loop to a GPU thread axis (TVM's bind)";
   let description = [{
     Binds every loop of the handle to `thread_axis` (`blockIdx.x`,
@@ -702,8 +532,7 @@ def TIR_BindOp : TIR_EachOp<"bind", "loops",
   let assemblyFormat = "$loop $thread_axis attr-dict `:` type($loop)";
 }
 
-def TIR_AnnotateOp : TIR_EachOp<"annotate", "loops or blocks",
-    "return annotate(target, getAnnKey(), getAnnVal(), error);"> {
+def TIR_AnnotateOp : TIR_EachOp<"annotate"> {
   let summary = "set an annotation of loops or blocks (TVM's annotate)";
   let description = [{
     Sets annotation `ann_key` to `ann_val` on every `tir.for` or
@@ -719,8 +548,7 @@ def TIR_AnnotateOp : TIR_EachOp<"annotate", "loops or blocks",
       "$ann_key `=` $ann_val `to` $block_or_loop attr-dict `:` type($block_or_loop)";
 }
 
-def TIR_UnannotateOp : TIR_EachOp<"unannotate", "loops or blocks",
-    "return unannotate(target, getAnnKey(), error);"> {
+def TIR_UnannotateOp : TIR_EachOp<"unannotate"> {
   let summary = "remove an annotation of loops or blocks (TVM's unannotate)";
   let description = [{
     Removes annotation `ann_key` from every `tir.for` or `tir.block` of the
