@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures (once) and builds tir into build/ with clang-22, lld, Ninja and
-# ccache, against Debian's LLVM/MLIR 22 (libMLIR.so).
+# ccache (CMakeLists.txt sets it up), against Debian's LLVM/MLIR 22
+# (libMLIR.so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,6 @@ if [ ! -f "$BUILD_DIR/build.ninja" ] ||
     -DCMAKE_BUILD_TYPE=Release \
     -DTIR_ENABLE_FUZZERS=ON \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
     -DLLVM_USE_LINKER=lld \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit

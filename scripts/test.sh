@@ -14,6 +14,13 @@
 # against the installed tree and run (scripts/consumer-check.sh, about a
 # minute); the Debian package (cpack) is installed by dpkg into an empty root
 # and the consumer built against that (scripts/package-check.sh, a minute).
+# Python ecosystems: pytest runs twice, under Debian's python3 (numpy 1.24,
+# torch 1.13) and under a virtual environment with pip's numpy 2 and torch 2
+# (scripts/python-venv.sh, made once into $BUILD_DIR/venv), and `pip
+# install .` builds and installs the package into a fresh virtual
+# environment, where a function is built and run (scripts/wheel-check.sh,
+# a minute or two with the build's objects in ccache). The layers of
+# docs/layering.md are checked by lit (test/Layering).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +28,8 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 status=0
+echo "== a virtual environment with pip's numpy 2 and torch 2 (scripts/python-venv.sh)"
+venv_python=$(BUILD_DIR=$BUILD_DIR ./scripts/python-venv.sh) || status=1
 ./scripts/check-format.sh || status=1
 if [[ -f ../shared/tvm-tests/run.sh ]]; then
   echo "== TVM v0.23 schedule tests (../shared/tvm-tests/run.sh)"
@@ -37,6 +46,13 @@ echo "== the installed tree and an out-of-tree consumer (scripts/consumer-check.
 BUILD_DIR=$BUILD_DIR ./scripts/consumer-check.sh || status=1
 echo "== the Debian package, installed by dpkg into an empty root (scripts/package-check.sh)"
 BUILD_DIR=$BUILD_DIR ./scripts/package-check.sh || status=1
+echo "== pip install . into a fresh virtual environment (scripts/wheel-check.sh)"
+BUILD_DIR=$BUILD_DIR ./scripts/wheel-check.sh || status=1
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" "$BUILD_DIR/unittests" || status=1
+if [ -n "${venv_python:-}" ]; then
+  echo "== pytest under $venv_python ($("$venv_python" -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__)'))"
+  TIR_BUILD_DIR=$BUILD_DIR "$venv_python" -m pytest -q -ra python/tests || status=1
+fi
+echo "== pytest under Debian's python3"
 TIR_BUILD_DIR=$BUILD_DIR /usr/bin/python3 -m pytest -v -ra python/tests || status=1
 exit $status

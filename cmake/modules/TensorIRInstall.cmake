@@ -132,3 +132,12 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_COMPONENTS_ALL TensorIR)
 set(CPACK_DEB_COMPONENT_INSTALL OFF)
 include(CPack)
+
+# The wheel (`pip install .`, python/CMakeLists.txt) puts the runtime
+# library into tir_runtime/ beside the extension, which finds it there and
+# LLVM and MLIR where this build found them.
+if(SKBUILD AND TARGET _tensorir)
+  set_target_properties(_tensorir PROPERTIES
+    INSTALL_RPATH "$ORIGIN/tir_runtime;${LLVM_LIBRARY_DIR}")
+  set_target_properties(TIRRuntime PROPERTIES INSTALL_RPATH "$ORIGIN")
+endif()

@@ -115,7 +115,7 @@ struct PyRuntimeModule {
       } else {
         throw py::type_error("tir functions take numpy arrays, ints and "
                              "floats, got " +
-                             std::string(py::str(arg.get_type())));
+                             std::string(py::str(py::type::handle_of(arg))));
       }
     }
     return converted;
