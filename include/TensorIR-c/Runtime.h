@@ -49,6 +49,26 @@ typedef struct {
   int32_t deviceId;
 } tirBuffer;
 
+/* A parameter of a function, as its signature has it. The name and the
+ * shape stay valid until the module is destroyed. */
+typedef struct {
+  const char *name;
+  /* TIR_ARG_BUFFER, or a scalar: TIR_ARG_INT (integers and bool) or
+   * TIR_ARG_FLOAT. */
+  int32_t kind;
+  /* The element type of a buffer, the type of a scalar. */
+  uint8_t code;
+  uint8_t bits;
+  /* A buffer's rank and the size of each dimension, -1 where it is given
+   * at run time; 0 and NULL for a scalar. */
+  int32_t ndim;
+  const int64_t *shape;
+  /* A buffer the function writes; a graph function's result (an output
+   * the caller allocates and takes as the call's result; also written). */
+  int32_t written;
+  int32_t result;
+} tirParam;
+
 typedef struct {
   int32_t kind;
   tirBuffer buffer;
@@ -80,6 +100,17 @@ int32_t tirModuleNumFunctions(const tirModule *module);
  * destroyed. NULL (and a message) when `module` is NULL or `index` is not in
  * [0, tirModuleNumFunctions(module)). */
 const char *tirModuleFunctionSignature(const tirModule *module, int32_t index);
+/* The name of function `index`; valid until the module is destroyed. NULL
+ * (and a message) as for tirModuleFunctionSignature. */
+const char *tirModuleFunctionName(const tirModule *module, int32_t index);
+/* The number of parameters of function `index`; -1 (and a message) as for
+ * tirModuleFunctionSignature. */
+int32_t tirModuleFunctionNumParams(const tirModule *module, int32_t index);
+/* Parameter `param` of function `index` into `*out`; 0 on success,
+ * non-zero (and a message) when `module` or `out` is NULL or either index
+ * is out of range. */
+int tirModuleFunctionParam(const tirModule *module, int32_t index,
+                           int32_t param, tirParam *out);
 /* Calls `function` with `numArgs` arguments; 0 on success. Non-zero (and a
  * message) when `module` or `function` is NULL, `numArgs` is negative or
  * `args` NULL with arguments to pass, no function has that name, or the

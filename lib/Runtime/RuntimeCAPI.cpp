@@ -126,14 +126,65 @@ int32_t tirModuleNumFunctions(const tirModule *module) {
   return static_cast<int32_t>(module->signatures.size());
 }
 
-const char *tirModuleFunctionSignature(const tirModule *module, int32_t index) {
+/// Function `index` of `module`; nullptr (and the message, naming `api`)
+/// when there is none.
+static const rt::FunctionInfo *functionAt(const tirModule *module,
+                                          int32_t index, const char *api) {
   if (!module || index < 0 || index >= tirModuleNumFunctions(module)) {
-    setError("tirModuleFunctionSignature: " +
-             std::string(module ? "no function " + std::to_string(index)
-                                : "module is NULL"));
+    setError(std::string(api) + ": " +
+             (module ? "no function " + std::to_string(index)
+                     : std::string("module is NULL")));
     return nullptr;
   }
+  return &module->module->functions()[index];
+}
+
+const char *tirModuleFunctionSignature(const tirModule *module, int32_t index) {
+  if (!functionAt(module, index, "tirModuleFunctionSignature"))
+    return nullptr;
   return module->signatures[index].c_str();
+}
+
+const char *tirModuleFunctionName(const tirModule *module, int32_t index) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionName");
+  return function ? function->name.c_str() : nullptr;
+}
+
+int32_t tirModuleFunctionNumParams(const tirModule *module, int32_t index) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionNumParams");
+  return function ? static_cast<int32_t>(function->args.size()) : -1;
+}
+
+int tirModuleFunctionParam(const tirModule *module, int32_t index,
+                           int32_t param, tirParam *out) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionParam");
+  if (!function)
+    return 1;
+  if (!out || param < 0 ||
+      param >= static_cast<int32_t>(function->args.size())) {
+    setError("tirModuleFunctionParam: " +
+             (out ? "function '" + function->name + "' has no parameter " +
+                        std::to_string(param)
+                  : std::string("out is NULL")));
+    return 1;
+  }
+  const rt::ArgInfo &arg = function->args[param];
+  out->name = arg.name.c_str();
+  out->kind = arg.isBuffer ? TIR_ARG_BUFFER
+              : arg.dtype.code == rt::DataType::Float ||
+                      arg.dtype.code == rt::DataType::BFloat
+                  ? TIR_ARG_FLOAT
+                  : TIR_ARG_INT;
+  out->code = static_cast<uint8_t>(arg.dtype.code);
+  out->bits = arg.dtype.bits;
+  out->ndim = arg.isBuffer ? static_cast<int32_t>(arg.shape.size()) : 0;
+  out->shape = arg.isBuffer && !arg.shape.empty() ? arg.shape.data() : nullptr;
+  out->written = arg.written || arg.result;
+  out->result = arg.result;
+  return 0;
 }
 
 int tirModuleCall(tirModule *module, const char *function, const tirArg *args,

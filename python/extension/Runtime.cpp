@@ -55,11 +55,27 @@ struct PyRuntimeModule {
       names.push_back(f.name);
     return names;
   }
-  std::string signature(const std::string &name) const {
+  const rt::FunctionInfo &function(const std::string &name) const {
     const rt::FunctionInfo *info = module->find(name);
     if (!info)
       throw py::key_error("no function named '" + name + "'");
-    return info->str();
+    return *info;
+  }
+  std::string signature(const std::string &name) const {
+    return function(name).str();
+  }
+  /// The parameters as data: (name, dtype, shape or None for a scalar (-1
+  /// where a size is given at run time), written, result).
+  std::vector<py::tuple> params(const std::string &name) const {
+    std::vector<py::tuple> out;
+    for (const rt::ArgInfo &arg : function(name).args) {
+      py::object shape = py::none();
+      if (arg.isBuffer)
+        shape = py::tuple(py::cast(arg.shape));
+      out.push_back(py::make_tuple(arg.name, arg.dtype.str(), shape,
+                                   arg.written || arg.result, arg.result));
+    }
+    return out;
   }
 
   static std::vector<rt::Arg> convert(const py::args &args) {
@@ -189,6 +205,7 @@ void tirpy::bindRuntime(py::module_ &m) {
   py::class_<PyRuntimeModule>(m, "RuntimeModule")
       .def("functions", &PyRuntimeModule::functions)
       .def("signature", &PyRuntimeModule::signature)
+      .def("params", &PyRuntimeModule::params)
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
       .def_property_readonly("target", &PyRuntimeModule::target)

@@ -72,13 +72,6 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 _NATIVE_DTYPES = frozenset(np.dtype(code) for code in "?bhilqBHILQefdg")
 
 
-def _buffer_type(text):
-    """(dtype, shape) of a buffer's type as a signature writes it,
-    "float32[4, 8]"."""
-    dtype, _, dims = text.partition("[")
-    return dtype, tuple(int(d) for d in dims.rstrip("]").split(",") if d.strip())
-
-
 class Function:
     """A compiled function; call it with numpy arrays, tvm.nd arrays, ints
     and floats. Arguments are checked against the signature first: a wrong
@@ -94,7 +87,7 @@ class Function:
 
     def _where(self, i):
         if i < len(self._params):
-            return f"argument {i} ('{self._params[i][0]}') of '{self.name}'"
+            return f"argument {i} ('{self._params[i].name}') of '{self.name}'"
         return f"argument {i} of '{self.name}'"
 
     def _convert(self, i, a):
@@ -127,7 +120,7 @@ class Function:
                                  "functions take arrays in the machine's byte order "
                                  "(numpy: a.astype(a.dtype.newbyteorder('=')))")
             if not a.flags.writeable:
-                written = i < len(self._params) and self._params[i][2]
+                written = i < len(self._params) and self._params[i].written
                 if written:
                     raise ValueError(f"{self._where(i)} is a read-only array, but the "
                                      "function writes it; pass a writable array "
@@ -154,7 +147,7 @@ class Function:
                 gpu = next((a.device for a in args if isinstance(a, _rt.DeviceArray)),
                            _rt.cuda(0))
             for i in results:
-                dtype, shape = _buffer_type(self._params[i][1])
+                dtype, shape = self._params[i].dtype, self._params[i].shape
                 outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
                                else NDArray(np.empty(shape, dtype=dtype)))
                 args.insert(i, outputs[-1])
@@ -198,7 +191,7 @@ class Module:
 
     def __init__(self, native):
         self._native = native
-        self._parsed = {}  # name -> (parameters, indices of results)
+        self._known = {}  # name -> (parameters, indices of results)
 
     @property
     def functions(self):
@@ -215,18 +208,19 @@ class Module:
         return Function(self, name)
 
     def _parameters(self, name):
-        """`name`'s parsed parameters and the indices of its results, parsed
-        once per name: looking a function up again (mod["f"](...) in a
-        loop) does not parse its signature again. (The module keeps no
-        Function: a Function keeps its module alive, and a cycle would keep
-        a built module's code until the garbage collector ran.)"""
-        parsed = self._parsed.get(name)
+        """`name`'s parameters (tir_runtime.Param) and the indices of its
+        results, asked of the runtime once per name: looking a function up
+        again (mod["f"](...) in a loop) does not ask again. (The module
+        keeps no Function: a Function keeps its module alive, and a cycle
+        would keep a built module's code until the garbage collector
+        ran.)"""
+        parsed = self._known.get(name)
         if parsed is None:
             if name not in self.functions:
                 raise KeyError(f"no function named '{name}'; the module has "
                                f"{', '.join(self.functions)}")
-            params = _rt.split_params(self._native.signature(name))
-            parsed = self._parsed[name] = (params, [i for i, p in enumerate(params) if p[3]])
+            params = [_rt.make_param(*p) for p in self._native.params(name)]
+            parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result])
         return parsed
 
     def __call__(self, *args):

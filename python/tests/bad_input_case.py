@@ -83,6 +83,9 @@ C.tirModuleCall.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(Arg
 C.tirModuleNumFunctions.argtypes = [ctypes.c_void_p]
 C.tirModuleFunctionSignature.restype = ctypes.c_char_p
 C.tirModuleFunctionSignature.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+C.tirModuleFunctionNumParams.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+C.tirModuleFunctionParam.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                                     ctypes.c_void_p]
 C.tirGetLastError.restype = ctypes.c_char_p
 
 class CAPIError(Exception):

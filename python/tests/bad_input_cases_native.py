@@ -119,6 +119,17 @@ CASES = [
        if C.tirModuleNumFunctions(None) == -1:
            raise CAPIError(C.tirGetLastError().decode())
        """),
+    capi("c_num_params_range", "tirModuleFunctionNumParams of a function that is not there",
+         r"tirModuleFunctionNumParams: no function 3", """
+       m = compile_file("vector_add")
+       if C.tirModuleFunctionNumParams(m, 3) == -1:
+           raise CAPIError(C.tirGetLastError().decode())
+       """),
+    capi("c_param_null_out", "tirModuleFunctionParam with no place to write the parameter",
+         r"tirModuleFunctionParam: out is NULL", """
+       m = compile_file("vector_add")
+       check(C.tirModuleFunctionParam(m, 0, 0, None))
+       """),
     capi("c_missing_function", "a call to a function that is not there",
          r"no function named 'nope' in the module; it has 'main'", """
        m = compile_file("vector_add")

@@ -158,6 +158,26 @@ def test_export_and_load(example, tmp_path):
     np.testing.assert_allclose(d, np.maximum(a @ b, 0), rtol=1e-4, atol=1e-4)
 
 
+def test_parameters_are_data_in_both_runtimes(example, tmp_path):
+    """A function's parameters come from the runtime as data (the C API's
+    tirModuleFunctionParam), the same through the extension and through
+    tir_runtime's ctypes, with dynamic sizes and scalars."""
+    import tir_runtime
+    lib = tvm.build(example("vector_add_dynamic"))
+    path = str(tmp_path / "dynamic.so")
+    lib.export_library(path)
+    native = [tir_runtime.make_param(*p) for p in lib._native.params("add_one")]
+    loaded = tir_runtime.load_module(path)
+    assert loaded.functions == ["add_one"]
+    assert loaded.params("add_one") == native
+    n, a, b = native
+    assert (n.dtype, n.shape, n.written) == ("int64", None, False)
+    assert (a.name, a.dtype, a.shape, a.written) == ("A", "float32", (None,), False)
+    assert (b.name, b.shape, b.written, b.result) == ("B", (None,), True, False)
+    with pytest.raises(KeyError, match="no function named 'nope'; the module has add_one"):
+        loaded.params("nope")
+
+
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
                     reason="checks x86 assembly")
 def test_get_source_shows_llvm_ir_and_assembly(example, tmp_path):

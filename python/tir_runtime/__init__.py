@@ -16,6 +16,7 @@ The library is found through TIR_RUNTIME_LIBRARY, then already loaded in
 this process (by tensorir's extension), then next to this package in a
 build tree (build/lib), then by the loader's own search.
 """
+import collections
 import ctypes
 import math
 import os
@@ -25,7 +26,7 @@ import sys
 import numpy as np
 
 __all__ = ["Device", "DeviceArray", "Module", "array", "cpu", "cuda", "empty",
-           "load_module", "split_params", "TIRError"]
+           "load_module", "Param", "TIRError"]
 
 _CPU, _CUDA = 1, 2
 _BUFFER, _INT, _FLOAT = 0, 1, 2
@@ -42,6 +43,28 @@ class _Buffer(ctypes.Structure):
                 ("strides", ctypes.POINTER(ctypes.c_int64)),
                 ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
                 ("deviceType", ctypes.c_int32), ("deviceId", ctypes.c_int32)]
+
+
+class _Param(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int32),
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("ndim", ctypes.c_int32), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("written", ctypes.c_int32), ("result", ctypes.c_int32)]
+
+
+# A function's parameter: its name, its (element) type as numpy names it
+# ("float32", "bool"), a buffer's shape (None where a size is given at run
+# time; None for a scalar), whether the function writes it and whether it
+# is a graph function's result (an output the caller may leave out).
+Param = collections.namedtuple("Param", "name dtype shape written result")
+_DTYPE_NAMES = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 6: "bool"}
+
+
+def make_param(name, dtype, shape, written, result):
+    """A Param from the runtime's answer (sizes given at run time are -1)."""
+    if shape is not None:
+        shape = tuple(None if d < 0 else d for d in shape)
+    return Param(name, dtype, shape, bool(written), bool(result))
 
 
 class _Arg(ctypes.Structure):
@@ -96,6 +119,9 @@ def _library():
         "tirModuleDestroy": (None, [p]),
         "tirModuleNumFunctions": (i32, [p]),
         "tirModuleFunctionSignature": (ctypes.c_char_p, [p, i32]),
+        "tirModuleFunctionName": (ctypes.c_char_p, [p, i32]),
+        "tirModuleFunctionNumParams": (i32, [p, i32]),
+        "tirModuleFunctionParam": (ctypes.c_int, [p, i32, i32, ctypes.POINTER(_Param)]),
         "tirModuleTarget": (i32, [p]),
         "tirModuleCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32]),
         "tirModuleTimeCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32,
@@ -336,31 +362,6 @@ def _pack(args, written=()):
     return packed, keep
 
 
-def split_params(text):
-    """The parameters of a native signature, "f(A: float32[8, 8], n: int64,
-    B: float32[8] (written), out: float32[8] (result))", as (name, type,
-    written, result) tuples."""
-    inner = text[text.index("(") + 1:text.rindex(")")]
-    params, depth, start = [], 0, 0
-    for pos, ch in enumerate(inner + ","):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            part = inner[start:pos].strip()
-            start = pos + 1
-            if not part:
-                continue
-            name, _, rest = part.partition(": ")
-            written = rest.endswith(" (written)")
-            result = rest.endswith(" (result)")
-            if written or result:
-                rest = rest[:rest.rindex(" (")]
-            params.append((name, rest, written or result, result))
-    return params
-
-
 class Module:
     """A library exported by tir, loaded through the runtime."""
 
@@ -379,23 +380,35 @@ class Module:
     @property
     def functions(self):
         lib = _library()
-        return [lib.tirModuleFunctionSignature(self._handle, i).decode().split("(")[0]
+        return [lib.tirModuleFunctionName(self._handle, i).decode()
                 for i in range(lib.tirModuleNumFunctions(self._handle))]
 
+    def _index(self, name):
+        try:
+            return self.functions.index(name)
+        except ValueError:
+            raise KeyError(f"no function named '{name}'; the module has "
+                           f"{', '.join(self.functions)}") from None
+
     def signature(self, name):
-        lib = _library()
-        for i in range(lib.tirModuleNumFunctions(self._handle)):
-            text = lib.tirModuleFunctionSignature(self._handle, i).decode()
-            if text.split("(")[0] == name:
-                return text
-        raise KeyError(f"no function named '{name}'")
+        """"f(A: float32[8], B: float32[8] (written))", for people."""
+        return _library().tirModuleFunctionSignature(self._handle, self._index(name)).decode()
+
+    def params(self, name):
+        """The parameters of function `name`, as Params."""
+        lib, index = _library(), self._index(name)
+        params = []
+        for j in range(lib.tirModuleFunctionNumParams(self._handle, index)):
+            p = _Param()
+            if lib.tirModuleFunctionParam(self._handle, index, j, ctypes.byref(p)):
+                raise _error()
+            dtype = "bool" if p.code == 6 else f"{_DTYPE_NAMES[p.code]}{p.bits}"
+            shape = tuple(p.shape[d] for d in range(p.ndim)) if p.kind == _BUFFER else None
+            params.append(make_param(p.name.decode(), dtype, shape, p.written, p.result))
+        return params
 
     def __getitem__(self, name):
-        if name not in self.functions:
-            raise KeyError(f"no function named '{name}'; the module has "
-                           f"{', '.join(self.functions)}")
-
-        written = {i for i, p in enumerate(split_params(self.signature(name))) if p[2]}
+        written = {i for i, p in enumerate(self.params(name)) if p.written}
 
         def call(*args):
             packed, keep = _pack(args, written)

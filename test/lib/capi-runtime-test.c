@@ -52,8 +52,24 @@ int main(int argc, char **argv) {
     printf("compile: error: %s\n", tirGetLastError());
     return 1;
   }
-  for (int32_t i = 0; i < tirModuleNumFunctions(m); ++i)
+  for (int32_t i = 0; i < tirModuleNumFunctions(m); ++i) {
     printf("signature: %s\n", tirModuleFunctionSignature(m, i));
+    // The same, as data.
+    for (int32_t j = 0; j < tirModuleFunctionNumParams(m, i); ++j) {
+      tirParam p;
+      if (tirModuleFunctionParam(m, i, j, &p))
+        return 1;
+      printf("param: %s %s %s code %d bits %d shape [",
+             tirModuleFunctionName(m, i), p.name,
+             p.kind == TIR_ARG_BUFFER ? "buffer" : "scalar", p.code, p.bits);
+      for (int32_t d = 0; d < p.ndim; ++d)
+        printf(d ? ", %lld" : "%lld", (long long)p.shape[d]);
+      printf("]%s%s\n", p.written ? " written" : "", p.result ? " result" : "");
+    }
+  }
+  tirParam none;
+  if (tirModuleFunctionParam(m, 0, 2, &none))
+    printf("param range: %s\n", tirGetLastError());
   callMain(m, "jit");
 
   float small[4] = {0}, out[8] = {0};
