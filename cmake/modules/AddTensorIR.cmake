@@ -15,11 +15,17 @@ function(add_tir_library name)
     DEPENDS ${ARG_DEPENDS}
     LINK_LIBS PUBLIC ${ARG_LINK_LIBS} MLIR
   )
-  # Consumers of the installed package find the headers under include/.
+  # Consumers of the installed package find the headers under include/,
+  # and what compiling against them takes: LLVM's and MLIR's headers and
+  # definitions (linking the target alone is enough to compile).
   target_include_directories(${name} INTERFACE
     $<BUILD_INTERFACE:${TIR_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${TIR_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:include>)
+  set(llvm_includes ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+  list(REMOVE_DUPLICATES llvm_includes)
+  target_include_directories(${name} SYSTEM INTERFACE ${llvm_includes})
+  target_compile_definitions(${name} INTERFACE ${LLVM_DEFINITIONS_LIST})
   if(NOT ARG_NO_INSTALL)
     set_property(GLOBAL APPEND PROPERTY TIR_INSTALLED_LIBRARIES ${name})
   endif()
