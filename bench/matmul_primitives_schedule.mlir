@@ -27,8 +27,8 @@ module attributes {transform.with_named_sequence} {
 
     // Tile the reduction: 8x32 tiles of C, panels of 32 columns outermost.
     %i, %j, %k = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %i0, %i1 = transform.tir.split %i [-1, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %j0, %j1 = transform.tir.split %j [-1, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [?, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %j0, %j1 = transform.tir.split %j [?, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.reorder %j0, %i0, %k, %i1, %j1 : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
 
     transform.tir.compute_at %pack at %j0 : !transform.any_op, !transform.any_op

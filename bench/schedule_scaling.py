@@ -70,11 +70,11 @@ def make_script(n: int) -> str:
         steps.append(f'%{p} = transform.tir.get_block "B{k}" in %root : ({h}) -> {h}')
         steps.append(f"%{p}i, %{p}j = transform.tir.get_loops %{p} : ({h}) -> ({h}, {h})")
         if t % 2 == 0:
-            steps.append(f"%{p}j0, %{p}j1 = transform.tir.split %{p}j [-1, 4] : ({h}) -> ({h}, {h})")
+            steps.append(f"%{p}j0, %{p}j1 = transform.tir.split %{p}j [?, 4] : ({h}) -> ({h}, {h})")
             steps.append(f"transform.tir.reorder %{p}j0, %{p}i : {h}, {h}")
             steps.append(f"transform.tir.parallel %{p}j0 : {h}")
         else:
-            steps.append(f"%{p}i0, %{p}i1 = transform.tir.split %{p}i [-1, 4] : ({h}) -> ({h}, {h})")
+            steps.append(f"%{p}i0, %{p}i1 = transform.tir.split %{p}i [?, 4] : ({h}) -> ({h}, {h})")
             steps.append(f"%{p}f = transform.tir.fuse %{p}i1, %{p}j : ({h}, {h}) -> {h}")
             steps.append(f"transform.tir.parallel %{p}i0 : {h}")
     assert len(steps) == 20, len(steps)

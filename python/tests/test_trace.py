@@ -60,7 +60,7 @@ def test_trace_as_json_replays_to_the_same_ir(example):
     assert decisions == [] and len(insts) == len(sch.trace.as_python().splitlines())
     kind, inputs, attrs, outputs, (operand_types, result_types) = insts[2]
     assert kind == "transform.tir.split" and inputs == ["v3"] and outputs == ["v5", "v6"]
-    assert attrs["factors"] == "array<i64: -1, 16>"
+    assert attrs["factors"] == "[#tir.split_factor<?>, #tir.split_factor<16>]"
     assert result_types == ['!transform.op<"tir.for">'] * 2
     again = tvm.tir.Schedule(example("matmul_relu"))
     Trace.apply_json_to_schedule(json.loads(json.dumps(data)), again)
@@ -86,3 +86,23 @@ def test_bad_json_traces_are_refused(example):
     for bad, message in cases:
         with pytest.raises(ValueError, match=message):
             Trace.from_json(bad)
+
+
+def test_split_with_sampled_factors_prints_them_as_python():
+    """A split whose factors are sample_perfect_tile's parameters (TVM's
+    ExprRVs) names them in its Python form and replays with them."""
+    from tensorir.tir.schedule.trace import Trace
+    script = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "Y" in %root : (!transform.any_op) -> !transform.any_op
+    %i, %j, %k = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %f:2 = transform.tir.sample_perfect_tile %j {n = 2, decision = array<i64: 8, 16>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    %j0, %j1 = transform.tir.split %j [%f#0, %f#1] : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}"""
+    text = Trace.from_transform_script(script).as_python()
+    assert "v4, v5 = sch.sample_perfect_tile(loop=h2, n=2" in text, text
+    assert ("h6, h7 = sch.split(loop=h2, factors=[v4, v5], preserve_unit_iters=True, "
+            "disable_predication=False)") in text, text

@@ -43,7 +43,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %i0, %i1 = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [?, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.compute_at %b at %i0 : !transform.any_op, !transform.any_op
     transform.yield
   }
@@ -83,7 +83,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    %i0, %i1 = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [?, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.reverse_compute_at %c at %i0 : !transform.any_op, !transform.any_op
     transform.yield
   }
@@ -426,7 +426,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %io, %ii = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %io, %ii = transform.tir.split %i [?, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.compute_at %b at %io : !transform.any_op, !transform.any_op
     transform.yield
   }

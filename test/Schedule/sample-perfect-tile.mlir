@@ -1,7 +1,7 @@
 // RUN: tir-opt %s --transform-interpreter --split-input-file --verify-diagnostics | FileCheck %s
 
-// The decision is checked and returned as parameters; the split that uses
-// the factors carries them.
+// The decision is checked and returned as parameters, which the split takes
+// as its factors.
 // CHECK-LABEL: func.func @tiled
 // CHECK:         tir.for %{{.*}} = 0 to 4 {
 // CHECK-NEXT:      tir.for %{{.*}} = 0 to 8 {
@@ -20,7 +20,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     %f:2 = transform.tir.sample_perfect_tile %i {n = 2, decision = array<i64: 4, 8>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
-    %i0, %i1 = transform.tir.split %i [4, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [%f#0, %f#1] : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -16,7 +16,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{split needs loops that start at 0; loop 'i' starts at 2}}
-    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %x, %y = transform.tir.split %i [?, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -62,7 +62,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{split infers at most one factor; factors 0 and 2 are both left open}}
-    %x, %y, %z = transform.tir.split %i [-1, 2, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %x, %y, %z = transform.tir.split %i [?, 2, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -83,7 +83,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{has 1 factors of 0 (scalable) but 0 scalable_factors: split factors are positive, -1 (inferred) or 0 (the next of scalable_factors)}}
+    // expected-error @below {{a constant split factor is positive, got 0}}
     %x, %y = transform.tir.split %i [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -167,7 +167,84 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{split needs loops without annotations; loop 'i' has some}}
-    %x, %y = transform.tir.split %i [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %x, %y = transform.tir.split %i [?, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// The sentinel spelling of an inferred factor is not a factor.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{a constant split factor is positive, got -1}}
+    %x, %y = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Parameter factors take the parameter operands in order.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %p = transform.param.constant 4 : i64 -> !transform.param<i64>
+    // expected-error @below {{expects parameter factors to take the parameter operands in order: factor #tir.split_factor<param 1> where param 0 comes next}}
+    %x, %y = "transform.tir.split"(%i, %p) {factors = [#tir.split_factor<?>, #tir.split_factor<param 1>]} : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %p = transform.param.constant 4 : i64 -> !transform.param<i64>
+    // expected-error @below {{has 1 parameter operands but 0 parameter factors}}
+    %x, %y = "transform.tir.split"(%i, %p) {factors = [#tir.split_factor<?>, #tir.split_factor<4>]} : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A scalable factor is an affine map of vscale alone.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{a scalable split factor is an affine map '()[s0] -> (expr)' of vscale, got affine_map<(d0) -> (d0 * 4)>}}
+    %x, %y = transform.tir.split %i [?, affine_map<(d0) -> (d0 * 4)>] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @param_not_positive(%A: memref<16xf32>) {
+  // expected-note @below {{loop}}
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %A[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %p = transform.param.constant 0 : i64 -> !transform.param<i64>
+    // expected-error @below {{split factors must be positive, factor 1 is 0}}
+    %x, %y = transform.tir.split %i [?, %p] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -14,18 +14,13 @@ using namespace mlir::tir;
 
 #include "TensorIR/Dialect/TIR/IR/TIREnums.cpp.inc"
 #include "TensorIR/Dialect/TIR/IR/TIROpsDialect.cpp.inc"
-#define GET_ATTRDEF_CLASSES
-#include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
 
 void TIRDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "TensorIR/Dialect/TIR/IR/TIROps.cpp.inc"
       >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "TensorIR/Dialect/TIR/IR/TIRAttrs.cpp.inc"
-      >();
+  registerAttributes();
 }
 
 static bool isIdentifier(StringRef s) {

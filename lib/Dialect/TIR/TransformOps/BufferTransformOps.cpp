@@ -184,6 +184,7 @@ LogicalResult tir::ReIndexOp::verify() {
 }
 
 void tir::ReIndexOp::printPythonArgument(StringRef name, Attribute value,
+                                         ArrayRef<std::string>,
                                          raw_ostream &os) {
   printPythonBufferOpArgument(name, value, getBufferIndexType(),
                               getBufferIndex(), os);
@@ -241,6 +242,7 @@ LogicalResult tir::TransformLayoutOp::verify() {
 
 void tir::TransformLayoutOp::printPythonArgument(StringRef name,
                                                  Attribute value,
+                                                 ArrayRef<std::string>,
                                                  raw_ostream &os) {
   printPythonBufferOpArgument(name, value, getBufferIndexType(),
                               getBufferIndex(), os);
@@ -263,6 +265,7 @@ LogicalResult tir::SetAxisSeparatorOp::verify() {
 
 void tir::SetAxisSeparatorOp::printPythonArgument(StringRef name,
                                                   Attribute value,
+                                                  ArrayRef<std::string>,
                                                   raw_ostream &os) {
   printPythonBufferOpArgument(name, value, getBufferIndexType(),
                               getBufferIndex(), os);

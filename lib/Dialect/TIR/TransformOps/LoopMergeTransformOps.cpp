@@ -59,6 +59,7 @@ LogicalResult tir::LoopPartitionOp::applyToPayload(RewriterBase &rewriter,
 }
 
 void tir::LoopPartitionOp::printPythonArgument(StringRef name, Attribute value,
+                                               ArrayRef<std::string>,
                                                raw_ostream &os) {
   if (name != "factors") {
     os << name << "=";

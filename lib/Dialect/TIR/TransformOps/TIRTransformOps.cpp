@@ -23,6 +23,13 @@
 using namespace mlir;
 using namespace mlir::tir;
 
+// split's factor list (custom<SplitFactors>), defined with SplitOp below.
+static ParseResult
+parseSplitFactors(OpAsmParser &parser, ArrayAttr &factors,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &params);
+static void printSplitFactors(OpAsmPrinter &printer, Operation *op,
+                              ArrayAttr factors, OperandRange params);
+
 #define GET_OP_CLASSES
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.cpp.inc"
 
@@ -124,6 +131,50 @@ LogicalResult tir::SamplePerfectTileOp::applyToPayload(RewriterBase &,
 // SplitOp
 //===----------------------------------------------------------------------===//
 
+/// `[?, 4, %p, affine_map<()[s0] -> (s0 * 4)>]`: the factors in order, a
+/// parameter factor as its operand.
+static ParseResult
+parseSplitFactors(OpAsmParser &parser, ArrayAttr &factors,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &params) {
+  SmallVector<Attribute> parsed;
+  auto parseOne = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand param;
+    OptionalParseResult isParam = parser.parseOptionalOperand(param);
+    if (isParam.has_value()) {
+      if (failed(*isParam))
+        return failure();
+      parsed.push_back(
+          tir::SplitFactorAttr::getParam(parser.getContext(), params.size()));
+      params.push_back(param);
+      return success();
+    }
+    FailureOr<tir::SplitFactorAttr> factor =
+        tir::SplitFactorAttr::parseFactor(parser);
+    if (failed(factor))
+      return failure();
+    parsed.push_back(*factor);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
+    return failure();
+  factors = parser.getBuilder().getArrayAttr(parsed);
+  return success();
+}
+
+static void printSplitFactors(OpAsmPrinter &printer, Operation *,
+                              ArrayAttr factors, OperandRange params) {
+  printer << "[";
+  llvm::interleaveComma(factors, printer, [&](Attribute attr) {
+    auto factor = cast<tir::SplitFactorAttr>(attr);
+    if (factor.getKind() == tir::SplitFactorKind::Param &&
+        factor.getValue() < static_cast<int64_t>(params.size()))
+      printer.printOperand(params[factor.getValue()]);
+    else
+      factor.printFactor(printer);
+  });
+  printer << "]";
+}
+
 LogicalResult tir::SplitOp::verify() {
   if (getFactors().size() < 2)
     return emitOpError("expects at least two factors");
@@ -131,41 +182,59 @@ LogicalResult tir::SplitOp::verify() {
     return emitOpError("expects one result per factor: ")
            << getFactors().size() << " factors, " << getLoops().size()
            << " results";
-  size_t scalable = llvm::count(getFactors(), 0);
-  ArrayAttr scalableFactors = getScalableFactorsAttr();
-  size_t given = scalableFactors ? scalableFactors.size() : 0;
-  if (scalable != given)
-    return emitOpError("has ")
-           << scalable << " factors of 0 (scalable) but " << given
-           << " scalable_factors: split factors are positive, -1 (inferred) "
-              "or 0 (the next of scalable_factors)";
-  if (scalableFactors) {
-    for (Attribute attr : scalableFactors) {
-      AffineMap map = cast<AffineMapAttr>(attr).getValue();
-      if (map.getNumDims() != 0 || map.getNumSymbols() != 1 ||
-          map.getNumResults() != 1)
-        return emitOpError("expects scalable factors as affine maps "
-                           "'()[s0] -> (expr)' of vscale, got ")
-               << AffineMapAttr::get(map);
-    }
+  // Parameter factors name the parameter operands in order, each once.
+  int64_t params = 0;
+  for (auto factor : getFactors().getAsRange<SplitFactorAttr>()) {
+    if (factor.getKind() != SplitFactorKind::Param)
+      continue;
+    if (factor.getValue() != params)
+      return emitOpError("expects parameter factors to take the parameter "
+                         "operands in order: factor ")
+             << factor << " where param " << params << " comes next";
+    ++params;
   }
+  if (params != static_cast<int64_t>(getFactorParams().size()))
+    return emitOpError("has ")
+           << getFactorParams().size() << " parameter operands but " << params
+           << " parameter factors";
   return success();
 }
 
-/// The factors, in order: inferred (-1), scalable (0) or constant.
-static SmallVector<SplitFactor> splitFactors(tir::SplitOp op) {
+/// The factors, in order; a parameter factor takes the one integer its
+/// operand holds.
+static FailureOr<SmallVector<SplitFactor>>
+splitFactors(tir::SplitOp op, const SchedulePayload &payload,
+             ScheduleError &error) {
   SmallVector<SplitFactor> factors;
-  unsigned scalable = 0;
-  for (int64_t factor : op.getFactors()) {
-    if (factor == -1) {
+  for (auto factor : op.getFactors().getAsRange<SplitFactorAttr>()) {
+    switch (factor.getKind()) {
+    case SplitFactorKind::Inferred:
       factors.push_back(SplitFactor::inferred());
-    } else if (factor == 0) {
-      AffineMap map =
-          cast<AffineMapAttr>(op.getScalableFactorsAttr()[scalable++])
-              .getValue();
-      factors.push_back(SplitFactor::ofScalable(map.getResult(0)));
-    } else {
-      factors.push_back(SplitFactor::of(factor));
+      break;
+    case SplitFactorKind::Constant:
+      factors.push_back(SplitFactor::of(factor.getValue()));
+      break;
+    case SplitFactorKind::Scalable:
+      factors.push_back(SplitFactor::ofScalable(factor.getExpr().getResult(0)));
+      break;
+    case SplitFactorKind::Param: {
+      // Operand 0 is the loop.
+      ArrayRef<transform::MappedValue> values =
+          payload.operands[1 + factor.getValue()];
+      auto value = values.size() == 1
+                       ? dyn_cast_if_present<IntegerAttr>(
+                             dyn_cast_if_present<Attribute>(values.front()))
+                       : IntegerAttr();
+      if (!value) {
+        error = {"split: parameter factor " +
+                     std::to_string(factor.getValue()) +
+                     " does not hold one integer",
+                 nullptr};
+        return failure();
+      }
+      factors.push_back(SplitFactor::of(value.getInt()));
+      break;
+    }
     }
   }
   return factors;
@@ -177,13 +246,17 @@ LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
   FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
   if (failed(loop))
     return failure();
+  FailureOr<SmallVector<SplitFactor>> factors =
+      splitFactors(*this, payload, error);
+  if (failed(factors))
+    return failure();
   SplitOptions options;
   options.preserveUnitIters = getPreserveUnitIters();
   options.disablePredication = getDisablePredication();
   if (std::optional<ArrayRef<int64_t>> values = getVscaleValues())
     options.vscaleValues.assign(values->begin(), values->end());
   FailureOr<SmallVector<ForOp>> loops =
-      split(rewriter, *loop, splitFactors(*this), options, error);
+      split(rewriter, *loop, *factors, options, error);
   if (failed(loops))
     return failure();
   for (auto [index, newLoop] : llvm::enumerate(*loops))
@@ -192,26 +265,36 @@ LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
 }
 
 void tir::SplitOp::printPythonArgument(StringRef name, Attribute value,
+                                       ArrayRef<std::string> operands,
                                        raw_ostream &os) {
-  // The scalable factors appear in `factors`; vscale's values come from
-  // the target in Python.
-  if (name == "scalable_factors" || name == "vscale_values")
+  // vscale's values come from the target in Python.
+  if (name == "vscale_values")
     return;
   if (name != "factors") {
     os << name << "=";
     printPythonValue(value, os);
     return;
   }
-  SmallVector<SplitFactor> factors = splitFactors(*this);
+  // TVM's factors: None, ints, T.vscale() expressions, ExprRVs (the
+  // parameter operands, after the loop).
   os << "factors=[";
-  llvm::interleaveComma(factors, os, [&](const SplitFactor &factor) {
-    if (factor.isInferred())
-      os << "None";
-    else if (factor.constant)
-      os << *factor.constant;
-    else
-      printPythonExpr(factor.scalable, os);
-  });
+  llvm::interleaveComma(getFactors().getAsRange<SplitFactorAttr>(), os,
+                        [&](SplitFactorAttr factor) {
+                          switch (factor.getKind()) {
+                          case SplitFactorKind::Inferred:
+                            os << "None";
+                            return;
+                          case SplitFactorKind::Constant:
+                            os << factor.getValue();
+                            return;
+                          case SplitFactorKind::Scalable:
+                            printPythonExpr(factor.getExpr().getResult(0), os);
+                            return;
+                          case SplitFactorKind::Param:
+                            os << operands[1 + factor.getValue()];
+                            return;
+                          }
+                        });
   os << "]";
 }
 

@@ -4,7 +4,8 @@
 // databases of schedules. TVM's form is [instructions, decisions]; here an
 // instruction is [kind, inputs, attrs, outputs, types]:
 //
-//   ["transform.tir.split", ["v1"], {"static_factors": "array<i64: -1, 4>"},
+//   ["transform.tir.split", ["v1"],
+//    {"factors": "[#tir.split_factor<?>, #tir.split_factor<4>]"},
 //    ["v2", "v3"], [["!transform.op<\"tir.for\">"],
 //                   ["!transform.op<\"tir.for\">",
 //                   "!transform.op<\"tir.for\">"]]]

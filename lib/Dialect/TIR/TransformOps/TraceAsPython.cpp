@@ -69,7 +69,13 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
     // consumer_blocks) is a keyword list, last, shown when not empty.
     ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
     std::string trailingList;
-    if (step.hasVariadicOperand() && operandNames.size() > 1) {
+    SmallVector<std::string> operandArgs(args);
+    if (step.hasVariadicOperand() && step.pythonFoldsVariadicOperand()) {
+      // The variadic operand is printed by an attribute's argument.
+      args.resize(operandNames.size() - 1);
+      for (unsigned k = 0; k < args.size(); ++k)
+        args[k] = (operandNames[k] + "=" + args[k]).str();
+    } else if (step.hasVariadicOperand() && operandNames.size() > 1) {
       unsigned fixed = operandNames.size() - 1;
       SmallVector<std::string> listed(args.begin() + fixed, args.end());
       args.resize(fixed);
@@ -93,7 +99,7 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
         continue;
       std::string arg;
       llvm::raw_string_ostream argOs(arg);
-      step.printPythonArgument(name, value, argOs);
+      step.printPythonArgument(name, value, operandArgs, argOs);
       if (!arg.empty())
         args.push_back(arg);
     }

@@ -44,6 +44,15 @@ def _factor(value):
     return None if value == -1 else value
 
 
+def _split_factor_attr(factor):
+    """A factor of _factor as split's #tir.split_factor attribute."""
+    if factor is None:
+        return "#tir.split_factor<?>"
+    if isinstance(factor, str):
+        return f"#tir.split_factor<affine_map<{factor}>>"
+    return f"#tir.split_factor<{factor}>"
+
+
 def _perfect_tilings(extent, n, max_innermost):
     """Every list of n positive ints whose product is `extent`, the last at
     most `max_innermost` (when positive)."""
@@ -190,7 +199,7 @@ def _wrap(handle):
 
 
 class _I64Array(list):
-    """An attribute that is an array of i64 (split's factors)."""
+    """An attribute that is an array of i64."""
 
 
 class _MLIRText(str):
@@ -691,25 +700,19 @@ class Schedule:
         the `fused < extent` predicate (the factors must divide the
         extent)."""
         native = [_factor(f) for f in factors]
-        # The op spells a scalable factor 0: a user's 0 must not read as one.
         if len(native) < 2:
             raise ScheduleError(f"split needs at least two factors, got {len(native)}")
         for i, f in enumerate(native):
-            if isinstance(f, int) and f == 0:
-                raise ScheduleError(f"split factors must be positive, factor {i} is 0")
-        scalable = [f for f in native if isinstance(f, str)]
+            if isinstance(f, int) and f < 1:
+                raise ScheduleError(f"split factors must be positive, factor {i} is {f}")
         attrs = {
-            "factors": _I64Array(-1 if f is None else 0 if isinstance(f, str) else f
-                                 for f in native),
+            "factors": _MLIRText("[" + ", ".join(_split_factor_attr(f) for f in native) + "]"),
             "preserve_unit_iters": bool(preserve_unit_iters),
             "disable_predication": bool(disable_predication),
         }
-        if scalable:
-            attrs["scalable_factors"] = _MLIRText("[" + ", ".join(
-                f"affine_map<{m}>" for m in scalable) + "]")
-            values = _vscale_values(native)
-            if values:
-                attrs["vscale_values"] = _I64Array(values)
+        values = _vscale_values(native)
+        if values:
+            attrs["vscale_values"] = _I64Array(values)
         return self._apply("split", [loop], attrs, len(native))
 
     def sample_perfect_tile(self, loop, n, max_innermost_factor=16, decision=None):

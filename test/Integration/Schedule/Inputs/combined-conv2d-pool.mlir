@@ -8,8 +8,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %pool = transform.tir.get_block "pool" in %root : (!transform.any_op) -> !transform.any_op
     %n, %f, %y, %x, %ry, %rx = transform.tir.get_loops %pool : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %f0, %f1 = transform.tir.split %f [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %y0, %y1 = transform.tir.split %y [-1, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f0, %f1 = transform.tir.split %f [?, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %y0, %y1 = transform.tir.split %y [?, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.reorder %f0, %y0, %f1, %y1, %ry, %rx, %x : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     %conv = transform.tir.get_block "conv" in %root : (!transform.any_op) -> !transform.any_op
     transform.tir.compute_at %conv at %y0 : !transform.any_op, !transform.any_op

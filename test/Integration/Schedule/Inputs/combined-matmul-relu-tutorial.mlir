@@ -6,7 +6,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %y = transform.tir.get_block "Y" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j, %k = transform.tir.get_loops %y : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %j0, %j1 = transform.tir.split %j [-1, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %j0, %j1 = transform.tir.split %j [?, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.tir.reorder %j0, %k, %j1 : !transform.any_op, !transform.any_op, !transform.any_op
     %d = transform.tir.get_block "D" in %root : (!transform.any_op) -> !transform.any_op
     transform.tir.reverse_compute_at %d at %j0 : !transform.any_op, !transform.any_op

@@ -30,6 +30,59 @@ def TIR_IterType : I32EnumAttr<"IterType",
 }
 def TIR_IterTypeAttr : EnumAttr<TIR_Dialect, TIR_IterType, "iter_type">;
 
+def TIR_SplitFactorKind : I32EnumAttr<"SplitFactorKind",
+    "what a factor of transform.tir.split is", [
+    I32EnumAttrCase<"Inferred", 0, "inferred">,
+    I32EnumAttrCase<"Constant", 1, "constant">,
+    I32EnumAttrCase<"Scalable", 2, "scalable">,
+    I32EnumAttrCase<"Param", 3, "param">
+  ]> {
+  let cppNamespace = "::mlir::tir";
+  let genSpecializedAttr = 0;
+}
+
+def TIR_SplitFactorAttr : AttrDef<TIR_Dialect, "SplitFactor"> {
+  let mnemonic = "split_factor";
+  let summary = "one factor of transform.tir.split";
+  let description = [{
+    A factor of a split, by kind: inferred from the extent and the other
+    factors (TVM's `None`), a positive constant, a scalable expression (an
+    affine map `()[s0] -> (expr)` whose symbol is `vector.vscale`: TVM's
+    `T.vscale() * 4`), or the parameter operand `value` of the split (a
+    `!transform.param<i64>`, such as a factor `sample_perfect_tile` drew).
+
+    ```mlir
+    #tir.split_factor<?>
+    #tir.split_factor<4>
+    #tir.split_factor<affine_map<()[s0] -> (s0 * 4)>>
+    #tir.split_factor<param 0>
+    ```
+  }];
+  let parameters = (ins "SplitFactorKind":$kind,
+                        DefaultValuedParameter<"int64_t", "0">:$value,
+                        DefaultValuedParameter<"AffineMap", "AffineMap()">:$expr);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static SplitFactorAttr getInferred(::mlir::MLIRContext *context);
+    static SplitFactorAttr getConstant(::mlir::MLIRContext *context,
+                                       int64_t value);
+    static SplitFactorAttr getScalable(::mlir::AffineMap expr);
+    static SplitFactorAttr getParam(::mlir::MLIRContext *context,
+                                    int64_t index);
+    /// Prints the factor as the split's list writes it: `?`, `4`, the
+    /// affine map, or `param <index>`.
+    void printFactor(::mlir::AsmPrinter &printer) const;
+    /// Parses what printFactor prints, except a parameter (the split's
+    /// list names its operand instead).
+    static ::mlir::FailureOr<SplitFactorAttr>
+    parseFactor(::mlir::AsmParser &parser);
+  }];
+}
+
+def TIR_SplitFactorArrayAttr
+    : TypedArrayAttrBase<TIR_SplitFactorAttr, "factors of a split">;
+
 def TIR_IterTypeArrayAttr
     : TypedArrayAttrBase<TIR_IterTypeAttr, "array of iteration variable kinds">;
 

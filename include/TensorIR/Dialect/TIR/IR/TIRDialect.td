@@ -44,6 +44,9 @@ def TIR_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
+    /// Registers the dialect's attributes (TIRAttrs.cpp).
+    void registerAttributes();
+
     // The dialect's discardable attributes, named here once.
 
     /// The argument attribute naming a function parameter.

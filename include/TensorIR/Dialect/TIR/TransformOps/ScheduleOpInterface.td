@@ -57,11 +57,20 @@ def TIR_ScheduleOpInterface : OpInterface<"ScheduleOpInterface"> {
       (ins "::mlir::MLIRContext *":$context), [{}], [{
         return ::mlir::transform::AnyOpType::get(context);
       }]>,
+    StaticInterfaceMethod<
+      "Whether the variadic operand appears in the Python form through an "
+      "attribute's argument (split's parameter factors in `factors`) "
+      "rather than as a keyword list of its own.",
+      "bool", "pythonFoldsVariadicOperand", (ins), [{}], [{
+        return false;
+      }]>,
     InterfaceMethod<
       "Prints attribute `name` as TVM's Python keyword argument "
-      "(`name=value`), or nothing for an attribute Python does not take.",
+      "(`name=value`), or nothing for an attribute Python does not take. "
+      "`operands` are the Python names of the op's operands, in order.",
       "void", "printPythonArgument",
       (ins "::llvm::StringRef":$name, "::mlir::Attribute":$value,
+           "::llvm::ArrayRef<std::string>":$operands,
            "::llvm::raw_ostream &":$os), [{}], [{
         os << name << "=";
         ::mlir::tir::printPythonValue(value, os);

@@ -200,6 +200,7 @@ def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
   }];
 }
@@ -285,6 +286,7 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
   }];
 }
@@ -312,6 +314,7 @@ def TIR_SetAxisSeparatorOp : TIR_ScheduleOp<"set_axis_separator"> {
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
   }];
 }

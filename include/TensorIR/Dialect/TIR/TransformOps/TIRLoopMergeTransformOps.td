@@ -78,6 +78,7 @@ def TIR_LoopPartitionOp : TIR_ScheduleOp<"loop_partition"> {
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
   }];
 }

@@ -13,6 +13,7 @@ include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
+include "TensorIR/Dialect/TIR/IR/TIRAttrs.td"
 include "TensorIR/Dialect/TIR/TransformOps/ScheduleOpInterface.td"
 
 def TIR_ScheduleOpTrait : NativeOpTrait<"ScheduleOpTrait"> {
@@ -224,11 +225,13 @@ def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
 def TIR_SplitOp : TIR_ScheduleOp<"split"> {
   let summary = "split a loop into nested loops (TVM's split)";
   let description = [{
-    Splits the loop into one loop per factor, outermost first; `-1` (TVM's
-    `None`) marks at most one factor to infer as the ceiling of the extent
-    over the others, and `0` a scalable factor, taken in order from
-    `scalable_factors` (affine maps `()[s0] -> (...)` of `vector.vscale`,
-    TVM's `T.vscale() * 4`). A product with scalable factors must be proven
+    Splits the loop into one loop per factor, outermost first. A factor is
+    a positive constant, `?` (TVM's `None`: at most one factor, inferred as
+    the ceiling of the extent over the others), a scalable expression (an
+    affine map `()[s0] -> (...)` of `vector.vscale`, TVM's
+    `T.vscale() * 4`) or a parameter operand holding one integer (a factor
+    `sample_perfect_tile` drew); each is a `#tir.split_factor` in the
+    `factors` attribute. A product with scalable factors must be proven
     to cover the extent for each value of vscale in `vscale_values` (those
     the target allows). The loop's extent may be a runtime value (the
     inferred factor is then computed before the loops). Unless the factors
@@ -241,29 +244,35 @@ def TIR_SplitOp : TIR_ScheduleOp<"split"> {
     expression through an `affine.apply`.
 
     ```mlir
-    %i0, %i1 = transform.tir.split %i [-1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %i0, %i1 = transform.tir.split %i [?, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %j0, %j1 = transform.tir.split %j [%f0, %f1] : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %k0, %k1 = transform.tir.split %k [?, affine_map<()[s0] -> (s0 * 4)>] {vscale_values = array<i64: 1, 2, 4>} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     ```
 
     Refused (silenceably, leaving the IR unchanged): a loop that does not
     start at 0, annotated or thread-bound loops, fewer than two factors,
-    more than one inferred factor, a factor below 1, factors whose product
-    is below the extent or (for a runtime extent without an inferred
-    factor) cannot be proven to cover it. The loop is replaced: its handles
-    are emptied, and one handle per new loop is returned.
+    more than one inferred factor, a factor below 1 (a parameter too),
+    factors whose product is below the extent or (for a runtime extent
+    without an inferred factor) cannot be proven to cover it. The loop is
+    replaced: its handles are emptied, and one handle per new loop is
+    returned.
   }];
   let arguments = (ins TransformHandleTypeInterface:$loop,
-                       DenseI64ArrayAttr:$factors,
+                       Variadic<TransformParamTypeInterface>:$factor_params,
+                       TIR_SplitFactorArrayAttr:$factors,
                        DefaultValuedAttr<BoolAttr, "true">:$preserve_unit_iters,
                        DefaultValuedAttr<BoolAttr, "false">:$disable_predication,
-                       OptionalAttr<AffineMapArrayAttr>:$scalable_factors,
                        OptionalAttr<DenseI64ArrayAttr>:$vscale_values);
   let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
   let assemblyFormat = [{
-    $loop $factors attr-dict `:` functional-type(operands, results)
+    $loop custom<SplitFactors>($factors, $factor_params) attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
+    static bool pythonFoldsVariadicOperand() { return true; }
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
   }];
 }
