@@ -3,7 +3,7 @@
 # python3 with pip's numpy 2, the package built by scikit-build-core over
 # the project's CMake against the system's LLVM/MLIR (pyproject.toml; its
 # build folder build-wheel/ shares ccache's objects with build/), installed
-# as a wheel; then, from outside the checkout, a function is built, run and
+# as a wheel; then, with the package from the wheel, a function is built, run and
 # exported with it and the export loaded by tir_runtime
 # (examples/consumer/test/run_installed.py).
 set -euo pipefail
@@ -24,7 +24,11 @@ if ! "$venv/bin/python" -m pip install --disable-pip-version-check -v . > "$log"
 fi
 echo "wheel-check: pip install . took $(( $(date +%s) - start )) s" \
      "($(grep -o 'Successfully installed.*' "$log" | tail -n 1))"
-out=$(cd "$(mktemp -d)" && "$venv/bin/python" "$OLDPWD/examples/consumer/test/run_installed.py")
+# Run from a folder holding no package: tensorir must come from the wheel
+# (checked below), not from the checkout.
+elsewhere=$BUILD_DIR/wheel-run
+rm -rf "$elsewhere" && mkdir -p "$elsewhere"
+out=$(cd "$elsewhere" && "$venv/bin/python" "$OLDPWD/examples/consumer/test/run_installed.py")
 echo "$out"
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 grep -qx "package $site/tensorir" <<< "$out" ||
