@@ -6,11 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${BUILD_DIR:-build}
-# (Re)configured when new, or when made before the fuzz targets were built
-# by default (they serve scripts/test.sh's fuzz smoke run).
+# (Re)configured when new, when made before the fuzz targets were built by
+# default (they serve scripts/test.sh's fuzz smoke run), or before
+# CMakeLists.txt chose the compiler launcher (ccache with its base_dir at
+# the checkout, which build-wheel/ shares): a launcher cached by an older
+# configuration is dropped.
 if [ ! -f "$BUILD_DIR/build.ninja" ] ||
-   ! grep -q '^TIR_ENABLE_FUZZERS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
+   ! grep -q '^TIR_ENABLE_FUZZERS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" ||
+   ! grep -q '^TIR_USE_CCACHE:BOOL' "$BUILD_DIR/CMakeCache.txt"; then
   cmake -G Ninja -S . -B "$BUILD_DIR" \
+    -UCMAKE_C_COMPILER_LAUNCHER -UCMAKE_CXX_COMPILER_LAUNCHER \
     -DCMAKE_BUILD_TYPE=Release \
     -DTIR_ENABLE_FUZZERS=ON \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \

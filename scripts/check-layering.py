@@ -10,6 +10,8 @@ the layers each may use), then checks
     (add_tir_library's LINK_LIBS, target_link_libraries): the same rule,
     by the layer the library belongs to;
   - that every source file and every tir library belongs to a layer.
+Links are read as written: a tir library named through a CMake variable
+(${...}) is not seen, so link statements name tir libraries directly.
 Prints one line per violation and exits 1 if there is any.
 
 Usage: check-layering.py [ROOT]   (ROOT: the checkout, default: this
@@ -21,13 +23,18 @@ import re
 import sys
 
 SOURCE_SUFFIXES = (".h", ".cpp", ".td", ".c", ".inc")
-INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"(TensorIR(?:-c)?/[^"]+)"', re.M)
-# add_tir_library(Name ...) / add_library(Name ...) and the libraries a
-# target links; CMake arguments are whitespace-separated words.
-LIBRARY_RE = re.compile(
-    r"\b(add_tir_library|add_library|add_mlir_library)\s*\(\s*([A-Za-z0-9_]+)")
-LINK_RE = re.compile(r"\btarget_link_libraries\s*\(([^)]*)\)", re.S)
-TIR_LIBRARY_RE = re.compile(r"add_tir_library\s*\(([^)]*)\)", re.S)
+# C/C++ (#include "..." or <...>, any spacing) and TableGen (include "...").
+INCLUDE_RE = re.compile(
+    r'^[ \t]*(?:#[ \t]*include[ \t]*[<"]|include[ \t]+")(TensorIR(?:-c)?/[^">]+)[">]',
+    re.M)
+# The CMake commands that define a library and those whose arguments link
+# libraries (add_*library's LINK_LIBS, target_link_libraries).
+DEFINE_COMMANDS = ("add_tir_library", "add_mlir_library", "add_mlir_dialect_library",
+                   "add_library", "add_llvm_library")
+COMMAND_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# A tir library named anywhere in a word, also inside a generator
+# expression ($<BUILD_INTERFACE:TIRPipelines>).
+TIR_NAME_RE = re.compile(r"(?<![A-Za-z0-9_])(TIR[A-Za-z0-9_]*)(?![A-Za-z0-9_])")
 
 
 class Layer:
@@ -115,30 +122,44 @@ class Checker:
                             f"use {', '.join(layer.uses) or 'no other layer'} "
                             f"(docs/layering.md)")
 
-    def linked_libraries(self, text):
-        """(target, [linked words]) for each link statement."""
-        for match in TIR_LIBRARY_RE.finditer(text):
-            words = match.group(1).split()
-            if "LINK_LIBS" in words:
-                yield words[0], words[words.index("LINK_LIBS") + 1:]
-        for match in LINK_RE.finditer(text):
-            words = match.group(1).split()
-            yield words[0], words[1:]
+    @staticmethod
+    def commands(text):
+        """(name, arguments) of each CMake command, comments removed and
+        parentheses balanced."""
+        text = re.sub(r"#[^\n]*", "", text)
+        for match in COMMAND_RE.finditer(text):
+            depth, pos = 1, match.end()
+            while pos < len(text) and depth:
+                depth += {"(": 1, ")": -1}.get(text[pos], 0)
+                pos += 1
+            yield match.group(1), text[match.end():pos - 1].split()
 
     def check_cmake(self, relpath, text, layer):
-        for match in LIBRARY_RE.finditer(text):
-            name = match.group(2)
-            if name.startswith("TIR") and name not in self.library_layer:
-                self.report(f"{relpath}: library {name} belongs to no layer of "
-                            f"docs/layering.md")
-        for target, words in self.linked_libraries(text):
-            for word in words:
-                used = self.library_layer.get(word)
-                if used is not None and not self.allowed(layer, used):
-                    self.report(f"{relpath}: {target} (layer {layer.name}) links "
-                                f"{word} of layer {used.name}; {layer.name} may use "
-                                f"{', '.join(layer.uses) or 'no other layer'} "
-                                f"(docs/layering.md)")
+        where = f"layer {layer.name}" if layer else "a folder of no layer"
+        for name, words in self.commands(text):
+            if not words:
+                continue
+            target, linked = words[0], []
+            if name in DEFINE_COMMANDS:
+                if target.startswith("TIR") and (layer is None or
+                                                 target not in self.library_layer):
+                    self.report(f"{relpath}: library {target} belongs to no layer of "
+                                f"docs/layering.md")
+                if "LINK_LIBS" in words:
+                    linked = words[words.index("LINK_LIBS") + 1:]
+            elif name == "target_link_libraries":
+                linked = words[1:]
+            for word in linked:
+                for lib in TIR_NAME_RE.findall(word):
+                    used = self.library_layer.get(lib)
+                    if used is None or (layer is not None and self.allowed(layer, used)):
+                        continue
+                    uses = ", ".join(layer.uses) if layer else ""
+                    self.report(f"{relpath}: {target} ({where}) links {lib} of layer "
+                                f"{used.name}; " + (f"{layer.name} may use "
+                                f"{uses or 'no other layer'}" if layer else
+                                "only a layer's folders link libraries") +
+                                " (docs/layering.md)")
 
     def run(self):
         for top in ("include", "lib"):
@@ -151,12 +172,11 @@ class Checker:
                     if not (is_cmake or filename.endswith(SOURCE_SUFFIXES)):
                         continue
                     layer = self.layer_of(relpath)
-                    if layer is None:
-                        # The umbrella CMakeLists.txt files only add folders.
-                        if not is_cmake:
-                            self.report(f"{relpath}: belongs to no layer of "
-                                        f"docs/layering.md")
+                    if layer is None and not is_cmake:
+                        self.report(f"{relpath}: belongs to no layer of docs/layering.md")
                         continue
+                    # An umbrella CMakeLists.txt (no layer) only adds folders:
+                    # it is checked to define and link no tir library.
                     with open(path, errors="replace") as f:
                         text = f.read()
                     if is_cmake:

@@ -106,3 +106,21 @@ module attributes {transform.with_named_sequence} {
     assert "v4, v5 = sch.sample_perfect_tile(loop=h2, n=2" in text, text
     assert ("h6, h7 = sch.split(loop=h2, factors=[v4, v5], preserve_unit_iters=True, "
             "disable_predication=False)") in text, text
+
+
+def test_split_of_the_root_with_parameters_prints_the_right_names():
+    """A split of the root handle (refused when applied) with parameter
+    factors prints: Python does not pass the root, and the factors are the
+    parameters' names."""
+    from tensorir.tir.schedule.trace import Trace
+    script = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f:2 = transform.tir.sample_perfect_tile %root {n = 2, decision = array<i64: 2, 2>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    %a, %b = transform.tir.split %root [%f#0, %f#1] : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}"""
+    text = Trace.from_transform_script(script).as_python()
+    assert ("h2, h3 = sch.split(factors=[v0, v1], preserve_unit_iters=True, "
+            "disable_predication=False)") in text, text

@@ -95,12 +95,13 @@ FailureOr<SplitFactorAttr> SplitFactorAttr::parseFactor(AsmParser &parser) {
   if (succeeded(parser.parseOptionalQuestion()))
     return getInferred(context);
   int64_t value;
+  llvm::SMLoc valueLoc = parser.getCurrentLocation();
   OptionalParseResult constant = parser.parseOptionalInteger(value);
   if (constant.has_value()) {
     if (failed(*constant))
       return failure();
-    return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                      context, SplitFactorKind::Constant, value, AffineMap());
+    return getChecked([&] { return parser.emitError(valueLoc); }, context,
+                      SplitFactorKind::Constant, value, AffineMap());
   }
   AffineMapAttr map;
   llvm::SMLoc loc = parser.getCurrentLocation();

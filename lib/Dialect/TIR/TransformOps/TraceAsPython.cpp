@@ -53,9 +53,14 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
       return failure();
     }
     SmallVector<std::string> args;
+    // Every operand's Python name, by position ("" for the root, which
+    // Python does not pass), for attributes that print operands.
+    SmallVector<std::string> operandArgs;
     for (Value operand : op.getOperands()) {
-      if (operand == root)
+      if (operand == root) {
+        operandArgs.emplace_back();
         continue;
+      }
       auto it = names.find(operand);
       if (it == names.end()) {
         error = "an operand of '" + op.getName().getStringRef().str() +
@@ -63,18 +68,20 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
         return failure();
       }
       args.push_back(it->second);
+      operandArgs.push_back(it->second);
     }
     // Keyword arguments, unless the only operand is variadic (TVM's
     // *loops). A variadic operand after others (cache_read's
     // consumer_blocks) is a keyword list, last, shown when not empty.
     ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
     std::string trailingList;
-    SmallVector<std::string> operandArgs(args);
     if (step.hasVariadicOperand() && step.pythonFoldsVariadicOperand()) {
-      // The variadic operand is printed by an attribute's argument.
-      args.resize(operandNames.size() - 1);
-      for (unsigned k = 0; k < args.size(); ++k)
-        args[k] = (operandNames[k] + "=" + args[k]).str();
+      // The variadic operand is printed by an attribute's argument; the
+      // fixed ones before it are keywords.
+      args.clear();
+      for (unsigned k = 0; k + 1 < operandNames.size(); ++k)
+        if (!operandArgs[k].empty())
+          args.push_back((operandNames[k] + "=" + operandArgs[k]).str());
     } else if (step.hasVariadicOperand() && operandNames.size() > 1) {
       unsigned fixed = operandNames.size() - 1;
       SmallVector<std::string> listed(args.begin() + fixed, args.end());
