@@ -14,8 +14,8 @@
 #include "FuzzSupport.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -55,7 +55,7 @@ static void analyzeLoop(ForOp loop) {
   }
   for (Value buffer : buffers) {
     for (bool writes : {false, true}) {
-      AnalysisFailure failure;
+      Refusal failure;
       (void)relaxRegionUnderLoop(loop, buffer, writes, blocks, failure);
     }
   }
@@ -76,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (BlockOp block : blocks) {
     SmallVector<Value> reads, writes;
     getAccessedBuffers(block, reads, writes);
-    AnalysisFailure failure;
+    Refusal failure;
     (void)getAccessRegions(block, failure);
   }
   for (Operation *root : roots)

@@ -16,7 +16,7 @@
 #include "KernelMemory.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -122,7 +122,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
     why = "its shape is not static, or it has a layout";
     return failure();
   }
-  AnalysisFailure failure;
+  Refusal failure;
   // Loops re-bound to a thread tag bound around the LCA run in one thread
   // (a register-staged copy: each thread loads its own elements, then
   // stores them): for a local buffer they are the thread's index, not
@@ -139,9 +139,9 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
                                      ? FailureOr<LoopRegion>(mlir::failure())
                                      : uniteLoopRegions(*reads, *writes);
   if (mlir::failed(region) || region->lowers.empty()) {
-    why = failure.reason.empty()
+    why = failure.message.empty()
               ? "the part of it each execution touches cannot be bounded"
-              : failure.reason;
+              : failure.message;
     return mlir::failure();
   }
   MLIRContext *ctx = alloc.getContext();

@@ -8,7 +8,7 @@
 
 #include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
@@ -109,7 +109,7 @@ static bool disjointIterations(CompactedBuffer &plan, ArrayRef<int64_t> shape,
 static std::optional<CompactedBuffer> planAtLoop(Value buffer, ForOp loop,
                                                  ArrayRef<BlockOp> blocks,
                                                  Operation *scope) {
-  AnalysisFailure ignored;
+  Refusal ignored;
   FailureOr<LoopRegion> reads =
       relaxRegionUnderLoop(loop, buffer, /*writes=*/false, blocks, ignored);
   FailureOr<LoopRegion> writes =

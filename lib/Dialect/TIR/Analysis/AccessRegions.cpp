@@ -408,8 +408,7 @@ void mlir::tir::getAccessedBuffers(BlockOp block, SmallVectorImpl<Value> &reads,
 }
 
 FailureOr<BlockAccessRegions>
-mlir::tir::getAccessRegions(BlockOp block, AnalysisFailure &failure,
-                            bool fromBody) {
+mlir::tir::getAccessRegions(BlockOp block, Refusal &failure, bool fromBody) {
   BlockOp source = block;
   OwningOpRef<BlockOp> copy;
   if (fromBody || !block.hasAccessRegions()) {

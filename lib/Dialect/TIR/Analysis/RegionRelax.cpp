@@ -368,10 +368,10 @@ static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
   return true;
 }
 
-FailureOr<LoopRegion>
-mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer, bool writes,
-                                ArrayRef<BlockOp> blocks,
-                                AnalysisFailure &failure) {
+FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer,
+                                                      bool writes,
+                                                      ArrayRef<BlockOp> blocks,
+                                                      Refusal &failure) {
   return relaxRegionUnder(loop, buffer, writes, blocks, failure);
 }
 
@@ -393,7 +393,7 @@ static ForOp sameThreadLoopAround(ForOp inner, Operation *boundary) {
 FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
                                                   bool writes,
                                                   ArrayRef<BlockOp> blocks,
-                                                  AnalysisFailure &failure,
+                                                  Refusal &failure,
                                                   bool sameThreadIsPoint) {
   MLIRContext *ctx = loop->getContext();
   RelaxedInputs in(ctx);

@@ -278,7 +278,7 @@ LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
             writers.push_back(p);
         if (writers.empty())
           continue;
-        AnalysisFailure failure;
+        Refusal failure;
         FailureOr<LoopRegion> produced =
             relaxRegionUnder(lca, buffer, /*writes=*/true, writers, failure);
         FailureOr<LoopRegion> consumed =
@@ -293,7 +293,7 @@ LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
                          buffer.getContext()))
           continue;
         std::string why = failed(produced) || failed(consumed)
-                              ? " (" + failure.reason + ")"
+                              ? " (" + failure.message + ")"
                               : "";
         return refuse(error, consumer,
                       primitive +
@@ -357,25 +357,16 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
   return success();
 }
 
-FailureOr<BlockAccessRegions>
-mlir::tir::getAccessRegions(BlockOp block, ScheduleError &error) {
-  AnalysisFailure failure;
-  FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
-  if (mlir::failed(regions))
-    return refuse(error, failure.culprit, failure.reason);
-  return regions;
-}
-
 FailureOr<LoopRegion> mlir::tir::relaxRegionUnderLoop(ForOp loop, Value buffer,
                                                       bool writes,
                                                       ArrayRef<BlockOp> blocks,
                                                       StringRef primitive,
                                                       ScheduleError &error) {
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> region =
       relaxRegionUnderLoop(loop, buffer, writes, blocks, failure);
   if (mlir::failed(region))
-    return refuse(error, failure.culprit, primitive + " " + failure.reason);
+    return refuse(error, failure.culprit, primitive + " " + failure.message);
   return region;
 }
 

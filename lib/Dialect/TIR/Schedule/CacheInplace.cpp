@@ -47,7 +47,7 @@ FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
   Operation *root = getScopeRoot(block);
   Operation *owner = block->getParentOp();
   CachePlace before{block->getBlock(), Block::iterator(block), owner};
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> read =
       relaxRegionUnder(owner, buffer, /*writes=*/false, {block}, failure);
   FailureOr<LoopRegion> written =
@@ -56,7 +56,7 @@ FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
           : FailureOr<LoopRegion>(mlir::failure());
   if (failed(read) || failed(written))
     return refuse(error, failure.culprit,
-                  Twine(kCacheInplace) + " " + failure.reason);
+                  Twine(kCacheInplace) + " " + failure.message);
   if (read->lowers != written->lowers || read->extents != written->extents ||
       read->inputs != written->inputs)
     return refuse(error, block,

@@ -39,7 +39,7 @@ static FailureOr<LoopRegion> inputRegion(Operation *scope, Value buffer,
   LoopRegion region;
   if (auto scopeBlock = dyn_cast<BlockOp>(scope);
       scopeBlock && scopeBlock.hasAccessRegions()) {
-    AnalysisFailure ignored;
+    Refusal ignored;
     FailureOr<BlockAccessRegions> regions =
         getAccessRegions(scopeBlock, ignored);
     if (succeeded(regions))
@@ -136,12 +136,12 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
           writerBlocks.push_back(inner);
       });
     }
-    AnalysisFailure failure;
+    Refusal failure;
     FailureOr<LoopRegion> r = relaxRegionUnder(
         place.owner, buffer, /*writes=*/true, writerBlocks, failure);
     if (failed(r))
       return refuse(error, failure.culprit,
-                    Twine(kCacheRead) + " " + failure.reason);
+                    Twine(kCacheRead) + " " + failure.message);
     region = *r;
   }
   bool full = place.insideLoop();

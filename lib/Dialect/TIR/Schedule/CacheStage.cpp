@@ -268,7 +268,7 @@ static void renameListedRegions(
       (!llvm::is_contained(block.getReadBuffers(), buffer) &&
        !llvm::is_contained(block.getWriteBuffers(), buffer)))
     return;
-  AnalysisFailure ignored;
+  Refusal ignored;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
   if (failed(regions))
     return;

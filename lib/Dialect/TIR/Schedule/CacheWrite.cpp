@@ -37,7 +37,7 @@ static bool readsOnlyWhatItWrote(BlockOp block, Value buffer) {
     if (llvm::is_contained(inner.getReads(child), buffer)) {
       if (writers.empty())
         return false;
-      AnalysisFailure ignored;
+      Refusal ignored;
       FailureOr<LoopRegion> w =
           relaxRegionUnder(block, buffer, /*writes=*/true, writers, ignored);
       FailureOr<LoopRegion> r =
@@ -116,12 +116,12 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     if (!consumers.contains(b))
       related.insert(b);
   CachePlace place = findCachePlace(root, scopeBlocks, block, related);
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> region =
       relaxRegionUnder(place.owner, buffer, /*writes=*/true, {block}, failure);
   if (failed(region))
     return refuse(error, failure.culprit,
-                  Twine(kCacheWrite) + " " + failure.reason);
+                  Twine(kCacheWrite) + " " + failure.message);
   // The copy writes back every element of the region: one the block does
   // not write (a predicate or a stride leaves holes) would be overwritten
   // with what the cache holds there. TVM copies the box anyway.

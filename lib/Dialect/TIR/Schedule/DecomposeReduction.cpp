@@ -566,7 +566,7 @@ FailureOr<Plan> makePlan(Ctx &c) {
     }
     plan.predicate.push_back(std::move(conj));
   }
-  AnalysisFailure noRegions;
+  Refusal noRegions;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(c.block, noRegions);
   if (succeeded(regions))
     plan.regions = std::move(*regions);
@@ -672,7 +672,7 @@ BlockOp rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan) {
   // Where the block lists its regions (or they were inferred), the init
   // block lists what its body accesses.
   if (plan.regions) {
-    AnalysisFailure failure;
+    Refusal failure;
     FailureOr<BlockAccessRegions> regions =
         getAccessRegions(initBlock, failure);
     if (succeeded(regions))

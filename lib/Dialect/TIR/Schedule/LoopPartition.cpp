@@ -133,7 +133,7 @@ void adjustBlocks(RewriterBase &rewriter, Operation *root, Value iv,
         break;
       }
     }
-    AnalysisFailure failure;
+    Refusal failure;
     FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
     if (::mlir::failed(regions))
       continue;

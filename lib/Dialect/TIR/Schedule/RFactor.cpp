@@ -306,7 +306,7 @@ void addInit(OpBuilder &b, Location loc, const Reduction &reduction,
 /// of `writeOrder` (buffers not in them last).
 void listRegions(BlockOp block, ArrayRef<Value> readOrder,
                  ArrayRef<Value> writeOrder) {
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
   if (failed(regions))
     return;
@@ -454,7 +454,7 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   // TVM's regions: the block's reads (as listed, or inferred), the
   // partial results written.
   SmallVector<Value> reads;
-  AnalysisFailure failure;
+  Refusal failure;
   if (FailureOr<BlockAccessRegions> old = getAccessRegions(block, failure);
       succeeded(old))
     for (auto &entry : old->reads)

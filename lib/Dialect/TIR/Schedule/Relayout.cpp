@@ -81,7 +81,7 @@ regionOf(BlockOp block, const FailureOr<BlockAccessRegions> &regions,
 
 void sched::updateListedRegionsOf(RewriterBase &rewriter, BlockOp block,
                                   Value buffer) {
-  AnalysisFailure ignored;
+  Refusal ignored;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
   if (failed(regions))
     return;

@@ -144,7 +144,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
   MLIRContext *ctx = block.getContext();
   SmallVector<Value> values(block.getBindingValues());
   SmallVector<AffineExpr> bindings = block.getBindingExprs();
-  AnalysisFailure ignored;
+  Refusal ignored;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
   std::optional<RegionExprs> written;
   if (succeeded(regions))

@@ -60,12 +60,12 @@ MemRefType viewType(MemRefType source, ArrayRef<int64_t> shape) {
 FailureOr<BlockAccessRegions> regionsOf(BlockOp block, StringRef what,
                                         Operation *culprit,
                                         ScheduleError &error) {
-  AnalysisFailure analysis;
+  Refusal analysis;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, analysis);
   if (failed(regions))
     return refuse(error, culprit,
                   Twine(kPrimitive) + ": the regions of " + what +
-                      " cannot be inferred: " + analysis.reason);
+                      " cannot be inferred: " + analysis.message);
   return regions;
 }
 
@@ -204,13 +204,14 @@ void replaceBody(RewriterBase &rewriter, BlockOp block,
   }
 }
 
-LogicalResult mismatch(ScheduleError &error, Operation *target, StringRef name,
-                       const std::string &why) {
+/// Refuses, blaming `target`, with why the block does not match.
+LogicalResult refuseMismatch(ScheduleError &error, Operation *target,
+                             StringRef name, const Refusal &mismatch) {
   return refuse(error, target,
                 Twine(kPrimitive) +
                     ": the block does not match tensor "
                     "intrinsic '" +
-                    name + "': " + why);
+                    name + "': " + mismatch.message);
 }
 
 } // namespace
@@ -219,8 +220,7 @@ FailureOr<BlockOp>
 mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
                      const TensorIntrin &intrin, StringRef intrinName,
                      bool preserveUnitIters, ScheduleError &error) {
-  std::string why;
-  Operation *culprit = nullptr;
+  Refusal mismatch;
   if (auto block = dyn_cast<BlockOp>(target)) {
     // Regions the body implies are listed before the body goes.
     FailureOr<BlockAccessRegions> regions =
@@ -228,9 +228,10 @@ mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
     if (failed(regions))
       return failure();
     FailureOr<TensorizeMatch> match =
-        matchTensorIntrin(block, intrin.desc, why, culprit);
+        matchTensorIntrin(block, intrin.desc, mismatch);
     if (failed(match))
-      return mismatch(error, culprit ? culprit : block, intrinName, why);
+      return refuseMismatch(error, mismatch.culprit ? mismatch.culprit : block,
+                            intrinName, mismatch);
     FailureOr<SmallVector<View>> views =
         planViews(block, *match, intrin.impl, block, error);
     if (failed(views))
@@ -262,7 +263,7 @@ mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
     FailureOr<TensorizeMatch> match = failure();
     bool planned = false;
     if (blockized) {
-      match = matchTensorIntrin(*outer, intrin.desc, why, culprit);
+      match = matchTensorIntrin(*outer, intrin.desc, mismatch);
       planned = succeeded(match) &&
                 succeeded(planViews(*outer, *match, intrin.impl, loop, error));
     }
@@ -273,7 +274,7 @@ mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
       return failure();
     }
     if (failed(match))
-      return mismatch(error, loop, intrinName, why);
+      return refuseMismatch(error, loop, intrinName, mismatch);
     if (!planned)
       return failure();
   }
@@ -282,7 +283,7 @@ mlir::tir::tensorize(RewriterBase &rewriter, Operation *target,
   if (failed(outer))
     return failure();
   FailureOr<TensorizeMatch> match =
-      matchTensorIntrin(*outer, intrin.desc, why, culprit);
+      matchTensorIntrin(*outer, intrin.desc, mismatch);
   FailureOr<SmallVector<View>> views =
       succeeded(match) ? planViews(*outer, *match, intrin.impl, loop, error)
                        : FailureOr<SmallVector<View>>(failure());

@@ -134,16 +134,14 @@ IndexExpr asIndexExpr(Value v) {
 
 class Matcher {
 public:
-  Matcher(std::string &why, Operation *&culprit) : why(why), culprit(culprit) {}
+  explicit Matcher(Refusal &mismatch) : mismatch(mismatch) {}
 
   FailureOr<TensorizeMatch> run(BlockOp block, func::FuncOp desc);
 
 private:
   bool fail(Operation *lhsOp, const Twine &message) {
-    if (why.empty()) {
-      why = message.str();
-      culprit = lhsOp;
-    }
+    if (mismatch.message.empty())
+      (void)mismatch.set(lhsOp, message);
     return false;
   }
 
@@ -171,8 +169,8 @@ private:
   bool compareGeneric(Operation *lhs, Operation *rhs);
   bool compareBound(OpFoldResult lhs, OpFoldResult rhs, Operation *at);
 
-  std::string &why;
-  Operation *&culprit;
+  /// The first difference found.
+  Refusal &mismatch;
   DenseMap<Value, Value> paired;      // lhs value -> rhs value
   DenseMap<Value, Value> bufferOf;    // rhs buffer -> lhs buffer
   DenseMap<Value, Value> rhsBufferOf; // lhs buffer -> rhs buffer
@@ -420,7 +418,7 @@ bool Matcher::compareBlock(BlockOp lhs, BlockOp rhs) {
       rhs.getCondition())
     return fail(lhs, name + " or the description's block has a predicate "
                             "(tensorize matches blocks without one)");
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<BlockAccessRegions> lr = getAccessRegions(lhs, failure);
   FailureOr<BlockAccessRegions> rr = getAccessRegions(rhs, failure);
   if (failed(lr) || failed(rr))
@@ -558,16 +556,16 @@ FailureOr<TensorizeMatch> Matcher::run(BlockOp block, func::FuncOp desc) {
                     "' has a predicate, which no description has");
     return ::mlir::failure();
   }
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<BlockAccessRegions> lr = getAccessRegions(block, failure);
   if (::mlir::failed(lr)) {
-    fail(block, "the block's regions cannot be inferred: " + failure.reason);
+    fail(block, "the block's regions cannot be inferred: " + failure.message);
     return ::mlir::failure();
   }
   FailureOr<BlockAccessRegions> rr = getAccessRegions(root, failure);
   if (::mlir::failed(rr)) {
     fail(block,
-         "the description's regions cannot be inferred: " + failure.reason);
+         "the description's regions cannot be inferred: " + failure.message);
     return ::mlir::failure();
   }
   match.inputs = lr->inputs;
@@ -598,8 +596,7 @@ BlockOp mlir::tir::sched::getIntrinsicRoot(func::FuncOp func) {
 
 FailureOr<TensorizeMatch>
 mlir::tir::sched::matchTensorIntrin(BlockOp block, func::FuncOp desc,
-                                    std::string &why, Operation *&culprit) {
-  why.clear();
-  culprit = nullptr;
-  return Matcher(why, culprit).run(block, desc);
+                                    Refusal &mismatch) {
+  mismatch = Refusal();
+  return Matcher(mismatch).run(block, desc);
 }

@@ -25,6 +25,7 @@
 #ifndef TENSORIR_LIB_SCHEDULE_TENSORIZEMATCH_H
 #define TENSORIR_LIB_SCHEDULE_TENSORIZEMATCH_H
 
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,11 +49,10 @@ struct TensorizeMatch {
 BlockOp getIntrinsicRoot(func::FuncOp func);
 
 /// Matches `block` against the root block of `desc`; on a mismatch, fails
-/// with `why` saying where (and `culprit`, the op of the block's side that
-/// differs, when there is one).
+/// with `mismatch` saying where (its culprit: the op of the block's side
+/// that differs, when there is one).
 FailureOr<TensorizeMatch> matchTensorIntrin(BlockOp block, func::FuncOp desc,
-                                            std::string &why,
-                                            Operation *&culprit);
+                                            Refusal &mismatch);
 
 } // namespace mlir::tir::sched
 

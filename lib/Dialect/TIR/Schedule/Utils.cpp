@@ -25,9 +25,7 @@ using namespace mlir::tir::sched;
 
 LogicalResult sched::refuse(ScheduleError &error, Operation *culprit,
                             const Twine &message) {
-  error.message = message.str();
-  error.culprit = culprit;
-  return failure();
+  return error.set(culprit, message);
 }
 
 std::string sched::loopName(ForOp loop) { return getLoopDisplayName(loop); }
@@ -476,7 +474,7 @@ void sched::conjoinPredicate(BlockOp block, ArrayRef<Conjunction> condition,
 }
 
 void mlir::tir::sched::setInferredRegions(BlockOp block) {
-  AnalysisFailure ignored;
+  Refusal ignored;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, ignored);
   if (succeeded(regions))
     setRegions(block, *regions);

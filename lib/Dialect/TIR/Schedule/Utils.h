@@ -5,10 +5,10 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"

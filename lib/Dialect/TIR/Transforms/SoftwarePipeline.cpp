@@ -330,12 +330,12 @@ regionsOf(ForOp loop, Value buffer, const BufferUse &use, std::string &why) {
   for (bool writes : {false, true}) {
     if ((writes && !use.writes) || (!writes && !use.reads))
       continue;
-    AnalysisFailure failure;
+    Refusal failure;
     FailureOr<LoopRegion> region =
         relaxRegionUnder(loop, buffer, writes, use.blocks, failure);
     if (mlir::failed(region) || region->lowers.empty()) {
-      why = mlir::failed(region) && !failure.reason.empty()
-                ? failure.reason
+      why = mlir::failed(region) && !failure.message.empty()
+                ? failure.message
                 : std::string("its blocks' ") + (writes ? "write" : "read") +
                       " regions do not list it";
       return mlir::failure();

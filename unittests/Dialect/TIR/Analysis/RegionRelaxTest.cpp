@@ -111,10 +111,10 @@ TEST_F(RegionRelaxTest, RegionUnderLoop) {
   OwningOpRef<ModuleOp> module = parse(kTiled);
   ForOp i = loop(*module, "i");
   func::FuncOp f = function(*module);
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> region = relaxRegionUnderLoop(
       i, f.getArgument(0), /*writes=*/false, {block(*module, "C")}, failure);
-  ASSERT_TRUE(succeeded(region)) << failure.reason;
+  ASSERT_TRUE(succeeded(region)) << failure.message;
   ASSERT_EQ(region->inputs.size(), 1u);
   EXPECT_EQ(region->inputs[0], i.getInductionVar());
   EXPECT_EQ(region->lowers[0], d(0) * 4);
@@ -132,11 +132,11 @@ TEST_F(RegionRelaxTest, RegionUnderLoopRuntimeBound) {
   OwningOpRef<ModuleOp> module = parse(kTiled);
   ForOp i = loop(*module, "i");
   func::FuncOp f = function(*module);
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> region =
       relaxRegionUnderLoop(i, f.getArgument(0),
                            /*writes=*/false, {block(*module, "D")}, failure);
-  ASSERT_TRUE(succeeded(region)) << failure.reason;
+  ASSERT_TRUE(succeeded(region)) << failure.message;
   ASSERT_EQ(region->inputs.size(), 1u);
   EXPECT_EQ(region->inputs[0], f.getArgument(2));
   EXPECT_EQ(region->lowers[0], c(0));
@@ -160,14 +160,14 @@ TEST_F(RegionRelaxTest, RegionUnderLoopRefusals) {
     }
   )mlir");
   ForOp i = loop(*module, "i");
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<LoopRegion> region =
       relaxRegionUnderLoop(i, function(*module).getArgument(0),
                            /*writes=*/false, {block(*module, "D")}, failure);
   EXPECT_TRUE(failed(region));
   EXPECT_EQ(failure.culprit, loop(*module, "k").getOperation());
-  EXPECT_EQ(failure.reason, "cannot bound the region of a buffer under loop "
-                            "'i': loop 'k' inside it is empty");
+  EXPECT_EQ(failure.message, "cannot bound the region of a buffer under loop "
+                             "'i': loop 'k' inside it is empty");
 }
 
 TEST_F(RegionRelaxTest, InferRegions) {
@@ -234,9 +234,9 @@ TEST_F(RegionRelaxTest, InferRegionsOfNestedAndOpaqueBlocks) {
 TEST_F(RegionRelaxTest, AccessRegionsOnACopy) {
   OwningOpRef<ModuleOp> module = parse(kTiled);
   BlockOp consumer = block(*module, "C");
-  AnalysisFailure failure;
+  Refusal failure;
   FailureOr<BlockAccessRegions> regions = getAccessRegions(consumer, failure);
-  ASSERT_TRUE(succeeded(regions)) << failure.reason;
+  ASSERT_TRUE(succeeded(regions)) << failure.message;
   // Inferred on a copy: the block itself still leaves them out.
   EXPECT_FALSE(consumer.hasAccessRegions());
   ASSERT_EQ(regions->reads.size(), 1u);

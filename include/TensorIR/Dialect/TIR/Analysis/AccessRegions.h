@@ -11,7 +11,7 @@
 #ifndef TENSORIR_DIALECT_TIR_ANALYSIS_ACCESSREGIONS_H
 #define TENSORIR_DIALECT_TIR_ANALYSIS_ACCESSREGIONS_H
 
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -44,8 +44,7 @@ struct BlockAccessRegions {
 /// block is not changed), as TVMScript's parser does; with `fromBody`,
 /// those its body accesses, whatever it lists. Fails, saying why in
 /// `failure`, when they cannot be inferred.
-FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
-                                               AnalysisFailure &failure,
+FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block, Refusal &failure,
                                                bool fromBody = false);
 
 } // namespace mlir::tir

@@ -11,8 +11,8 @@
 #ifndef TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
 #define TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
 
-#include "TensorIR/Dialect/TIR/Analysis/AnalysisFailure.h"
 #include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -127,7 +127,7 @@ struct LoopRegion {
 FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
                                            bool writes,
                                            ArrayRef<BlockOp> blocks,
-                                           AnalysisFailure &failure);
+                                           Refusal &failure);
 
 /// The same under any op that holds the blocks: a loop, a scope's block or
 /// function; every loop between a block and `boundary` is relaxed, the
@@ -140,7 +140,7 @@ FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
 /// part one thread touches, where the thread's copies re-bind the loops.
 FailureOr<LoopRegion> relaxRegionUnder(Operation *boundary, Value buffer,
                                        bool writes, ArrayRef<BlockOp> blocks,
-                                       AnalysisFailure &failure,
+                                       Refusal &failure,
                                        bool sameThreadIsPoint = false);
 
 /// The union of `a` and `b` (each over its own inputs), over the inputs of

@@ -112,11 +112,6 @@ LogicalResult checkRegionCover(StringRef primitive,
 /// not affine, a runtime domain).
 bool isPredicateImpliedByDomains(BlockOp block);
 
-/// getAccessRegions (TensorIR/Dialect/TIR/Analysis/AccessRegions.h) as a
-/// refusal.
-FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block,
-                                               ScheduleError &error);
-
 /// relaxRegionUnderLoop (TensorIR/Dialect/TIR/Analysis/RegionRelax.h) as a
 /// refusal of `primitive`.
 FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,

@@ -1,25 +1,20 @@
 //===- ScheduleError.h - why a schedule primitive refused -------*- C++ -*-===//
+//
+// A primitive refuses with tir's one refusal type: the rule, the loop or
+// block at fault, and notes at the other ops the message refers to.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TENSORIR_DIALECT_TIR_SCHEDULE_SCHEDULEERROR_H
 #define TENSORIR_DIALECT_TIR_SCHEDULE_SCHEDULEERROR_H
 
-#include <string>
-#include <utility>
-#include <vector>
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 
-namespace mlir {
-class Operation;
-namespace tir {
+namespace mlir::tir {
 
-/// Why a primitive refused, the loop or block at fault, and more ops the
-/// message refers to (each with what to say there).
-struct ScheduleError {
-  std::string message;
-  Operation *culprit = nullptr;
-  std::vector<std::pair<Operation *, std::string>> notes = {};
-};
+/// The schedule library's name for a Refusal, as TVM's ScheduleError.
+using ScheduleError = Refusal;
 
-} // namespace tir
-} // namespace mlir
+} // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_SCHEDULE_SCHEDULEERROR_H
