@@ -124,3 +124,21 @@ module attributes {transform.with_named_sequence} {
     text = Trace.from_transform_script(script).as_python()
     assert ("h2, h3 = sch.split(factors=[v0, v1], preserve_unit_iters=True, "
             "disable_predication=False)") in text, text
+
+
+def test_operands_print_by_position_when_the_root_is_one():
+    """Keyword arguments follow the operands' positions: a cache_read of the
+    root handle (refused when applied) prints its consumer as a consumer,
+    not as the block."""
+    from tensorir.tir.schedule.trace import Trace
+    script = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "Y" in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.tir.cache_read %root consumers %b {read_buffer_index = 0, storage_scope = "shared"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}"""
+    text = Trace.from_transform_script(script).as_python()
+    assert ('h1 = sch.cache_read(read_buffer_index=0, storage_scope="shared", '
+            'consumer_blocks=[h0])') in text, text

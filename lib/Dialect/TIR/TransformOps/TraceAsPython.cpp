@@ -70,35 +70,32 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
       args.push_back(it->second);
       operandArgs.push_back(it->second);
     }
-    // Keyword arguments, unless the only operand is variadic (TVM's
-    // *loops). A variadic operand after others (cache_read's
-    // consumer_blocks) is a keyword list, last, shown when not empty.
+    // Keyword arguments, by the operands' positions (the root left out),
+    // unless the only operand is variadic (TVM's *loops: positional). A
+    // variadic operand after others (cache_read's consumer_blocks) is a
+    // keyword list, last, shown when not empty; one an attribute prints
+    // (split's parameter factors) is not shown on its own.
     ArrayRef<StringLiteral> operandNames = step.getPythonOperandNames();
-    std::string trailingList;
-    if (step.hasVariadicOperand() && step.pythonFoldsVariadicOperand()) {
-      // The variadic operand is printed by an attribute's argument; the
-      // fixed ones before it are keywords.
-      args.clear();
-      for (unsigned k = 0; k + 1 < operandNames.size(); ++k)
+    auto keywords = [&](unsigned count) {
+      SmallVector<std::string> out;
+      for (unsigned k = 0; k < count; ++k)
         if (!operandArgs[k].empty())
-          args.push_back((operandNames[k] + "=" + operandArgs[k]).str());
-    } else if (step.hasVariadicOperand() && operandNames.size() > 1) {
+          out.push_back((operandNames[k] + "=" + operandArgs[k]).str());
+      return out;
+    };
+    std::string trailingList;
+    if (!step.hasVariadicOperand()) {
+      args = keywords(operandArgs.size());
+    } else if (operandNames.size() > 1) {
       unsigned fixed = operandNames.size() - 1;
-      SmallVector<std::string> listed(args.begin() + fixed, args.end());
-      args.resize(fixed);
-      for (unsigned k = 0; k < fixed; ++k)
-        args[k] = (operandNames[k] + "=" + args[k]).str();
-      if (!listed.empty())
+      SmallVector<std::string> listed;
+      for (unsigned k = fixed; k < operandArgs.size(); ++k)
+        if (!operandArgs[k].empty())
+          listed.push_back(operandArgs[k]);
+      args = keywords(fixed);
+      if (!listed.empty() && !step.pythonFoldsVariadicOperand())
         trailingList =
             (operandNames.back() + "=[" + llvm::join(listed, ", ") + "]").str();
-    } else if (!step.hasVariadicOperand()) {
-      unsigned next = 0;
-      for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
-        if (operand == root)
-          continue;
-        args[next] = (operandNames[index] + "=" + args[next]).str();
-        ++next;
-      }
     }
     for (StringLiteral name : step.getPythonAttributeNames()) {
       Attribute value = op.getAttr(name);
