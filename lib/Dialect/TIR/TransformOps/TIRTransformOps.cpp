@@ -54,16 +54,25 @@ LogicalResult tir::GetBlockOp::applyToPayload(RewriterBase &,
 // them all; with several (or none), there must be exactly one result per op
 // found.
 
-LogicalResult tir::GetLoopsOp::applyToPayload(RewriterBase &,
-                                              SchedulePayload &payload,
-                                              ScheduleError &error) {
+/// The ops `query` finds from the one block of operand 0, spread over the
+/// results (setVariadicResults, whose error names the block).
+template <typename Query>
+static LogicalResult queryFromBlock(SchedulePayload &payload, StringRef what,
+                                    ScheduleError &error, Query query) {
   FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
   if (failed(block))
     return failure();
   SmallVector<Operation *> found;
-  for (ForOp loop : getLoops(*block))
-    found.push_back(loop);
-  return payload.setVariadicResults(found, "loop", *block, error);
+  for (Operation *op : query(*block))
+    found.push_back(op);
+  return payload.setVariadicResults(found, what, *block, error);
+}
+
+LogicalResult tir::GetLoopsOp::applyToPayload(RewriterBase &,
+                                              SchedulePayload &payload,
+                                              ScheduleError &error) {
+  return queryFromBlock(payload, "loop", error,
+                        [](BlockOp block) { return getLoops(block); });
 }
 
 LogicalResult tir::GetChildBlocksOp::applyToPayload(RewriterBase &,
@@ -79,25 +88,15 @@ LogicalResult tir::GetChildBlocksOp::applyToPayload(RewriterBase &,
 LogicalResult tir::GetProducersOp::applyToPayload(RewriterBase &,
                                                   SchedulePayload &payload,
                                                   ScheduleError &error) {
-  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
-  if (failed(block))
-    return failure();
-  SmallVector<Operation *> found;
-  for (BlockOp producer : getProducers(*block))
-    found.push_back(producer);
-  return payload.setVariadicResults(found, "block", *block, error);
+  return queryFromBlock(payload, "block", error,
+                        [](BlockOp block) { return getProducers(block); });
 }
 
 LogicalResult tir::GetConsumersOp::applyToPayload(RewriterBase &,
                                                   SchedulePayload &payload,
                                                   ScheduleError &error) {
-  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
-  if (failed(block))
-    return failure();
-  SmallVector<Operation *> found;
-  for (BlockOp consumer : getConsumers(*block))
-    found.push_back(consumer);
-  return payload.setVariadicResults(found, "block", *block, error);
+  return queryFromBlock(payload, "block", error,
+                        [](BlockOp block) { return getConsumers(block); });
 }
 
 LogicalResult tir::SamplePerfectTileOp::verify() {
