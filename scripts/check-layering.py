@@ -88,7 +88,6 @@ class Checker:
     def __init__(self, root):
         self.root = root
         self.layers = read_table(os.path.join(root, "docs", "layering.md"))
-        self.by_name = {l.name: l for l in self.layers}
         self.library_layer = {lib: l for l in self.layers for lib in l.libraries}
         self.problems = []
 
