@@ -17,7 +17,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{loop_partition needs a loop with constant bounds, but loop 'i' has a bound known only at run time}}
-    %p:2 = transform.tir.loop_partition %i [10, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %i [10, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -40,7 +40,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{loop_partition infers at most one factor, but factors 0 and 1 are both None}}
-    %p:2 = transform.tir.loop_partition %i [-1, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %i [?, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -62,8 +62,11 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    // A constant factor is positive by its type (#tir.split_factor); a
+    // parameter's integer is checked when the op applies.
+    %zero = transform.param.constant 0 : i64 -> !transform.param<i64>
     // expected-error @below {{loop_partition needs positive factors, but factor 0 is 0}}
-    %p:2 = transform.tir.loop_partition %i [0, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %i [%zero, ?] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -109,7 +112,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{loop_partition needs a loop without annotations or thread binding, but loop 'i' has annotations}}
-    %p:2 = transform.tir.loop_partition %i [10, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %i [10, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -132,7 +135,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{loop_partition needs a loop without annotations or thread binding, but loop 'i' has a thread binding}}
-    %p:2 = transform.tir.loop_partition %i [10, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %i [10, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -165,7 +168,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
     %r, %c = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // expected-error @below {{loop_partition cannot cut loop 'c': block 'S' reduces over loops above it, and the partitions would cut that reduction's nest}}
-    %p:2 = transform.tir.loop_partition %c [3, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %c [3, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -194,7 +197,7 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
     %f = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{loop_partition cannot cut loop 'f', which feeds reduce variable 'vk' of block 'S' (which has an init) through a compound binding}}
-    %p:2 = transform.tir.loop_partition %f [12, -1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p:2 = transform.tir.loop_partition %f [12, ?] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -38,7 +38,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %p:3 = transform.tir.loop_partition %i [2, -1, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %p:3 = transform.tir.loop_partition %i [2, ?, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }

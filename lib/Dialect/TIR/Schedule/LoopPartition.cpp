@@ -169,7 +169,8 @@ void adjustBlocks(RewriterBase &rewriter, Operation *root, Value iv,
 
 FailureOr<SmallVector<ForOp>>
 mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
-                         ArrayRef<int64_t> factors, ScheduleError &error) {
+                         ArrayRef<std::optional<int64_t>> factors,
+                         ScheduleError &error) {
   auto fail = [&](Operation *culprit, const Twine &why) {
     return refuse(error, culprit, kPrimitive + " " + why);
   };
@@ -184,7 +185,7 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
   int inferred = -1;
   int64_t given = 0;
   for (auto [k, f] : llvm::enumerate(factors)) {
-    if (f == -1) {
+    if (!f) {
       if (inferred >= 0)
         return fail(loop, "infers at most one factor, but factors " +
                               Twine(inferred) + " and " + Twine(k) +
@@ -192,10 +193,10 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
       inferred = k;
       continue;
     }
-    if (f <= 0)
+    if (*f <= 0)
       return fail(loop, "needs positive factors, but factor " + Twine(k) +
-                            " is " + Twine(f));
-    given += f;
+                            " is " + Twine(*f));
+    given += *f;
   }
   int64_t extent = *hi - *lo;
   if (given >= extent)
@@ -274,10 +275,10 @@ mlir::tir::loopPartition(RewriterBase &rewriter, ForOp loop,
                       "loops of one statement each (the partitions are named "
                       "after that block)");
 
-  SmallVector<int64_t> sizes(factors);
-  if (inferred >= 0)
-    sizes[inferred] = extent - given;
-  else
+  SmallVector<int64_t> sizes;
+  for (std::optional<int64_t> f : factors)
+    sizes.push_back(f.value_or(extent - given));
+  if (inferred < 0)
     sizes.push_back(extent - given);
   std::string varName = loop.getVarName().value_or("v").str();
   std::string base = (first.getBlockName() + "_" + varName).str();

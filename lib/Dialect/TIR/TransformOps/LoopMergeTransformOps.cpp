@@ -6,6 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FactorList.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
@@ -28,12 +31,20 @@ LogicalResult tir::MergeOp::applyToPayload(RewriterBase &rewriter,
 }
 
 LogicalResult tir::LoopPartitionOp::verify() {
-  ArrayRef<int64_t> factors = getFactors();
-  size_t parts = factors.size() + (llvm::is_contained(factors, -1) ? 0 : 1);
+  ArrayAttr factors = getFactors();
+  bool inferred = false;
+  for (auto factor : factors.getAsRange<SplitFactorAttr>()) {
+    if (factor.getKind() == SplitFactorKind::Scalable)
+      return emitOpError("takes constant, inferred or parameter factors (the "
+                         "loop's bounds are constants), got ")
+             << factor;
+    inferred |= factor.getKind() == SplitFactorKind::Inferred;
+  }
+  size_t parts = factors.size() + (inferred ? 0 : 1);
   if (getLoops().size() != parts)
     return emitOpError("expects one result per partition (")
            << parts << " for these factors), got " << getLoops().size();
-  return success();
+  return verifyFactorList(*this, factors, getFactorParams().size());
 }
 
 LogicalResult tir::LoopPartitionOp::applyToPayload(RewriterBase &rewriter,
@@ -42,8 +53,16 @@ LogicalResult tir::LoopPartitionOp::applyToPayload(RewriterBase &rewriter,
   FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
   if (failed(loop))
     return failure();
+  // Operand 0 is the loop, the parameters follow.
+  FailureOr<SmallVector<SplitFactor>> factors =
+      resolveFactorList(getFactors(), payload, 1, "loop_partition", error);
+  if (failed(factors))
+    return failure();
+  SmallVector<std::optional<int64_t>> sizes;
+  for (const SplitFactor &factor : *factors)
+    sizes.push_back(factor.constant); // the verifier refused scalable ones
   FailureOr<SmallVector<ForOp>> loops =
-      loopPartition(rewriter, *loop, getFactors(), error);
+      loopPartition(rewriter, *loop, sizes, error);
   if (failed(loops))
     return failure();
   if (loops->size() != payload.results.size()) {
@@ -59,19 +78,12 @@ LogicalResult tir::LoopPartitionOp::applyToPayload(RewriterBase &rewriter,
 }
 
 void tir::LoopPartitionOp::printPythonArgument(StringRef name, Attribute value,
-                                               ArrayRef<std::string>,
+                                               ArrayRef<std::string> operands,
                                                raw_ostream &os) {
   if (name != "factors") {
     os << name << "=";
     printPythonValue(value, os);
     return;
   }
-  os << "factors=[";
-  llvm::interleaveComma(getFactors(), os, [&](int64_t f) {
-    if (f == -1)
-      os << "None";
-    else
-      os << f;
-  });
-  os << "]";
+  printPythonFactorList(getFactors(), operands, 1, os);
 }

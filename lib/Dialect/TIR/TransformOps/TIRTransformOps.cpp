@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.h"
+#include "FactorList.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
@@ -23,13 +24,7 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-// split's factor list (custom<SplitFactors>), defined with SplitOp below.
-static ParseResult
-parseSplitFactors(OpAsmParser &parser, ArrayAttr &factors,
-                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &params);
-static void printSplitFactors(OpAsmPrinter &printer, Operation *op,
-                              ArrayAttr factors, OperandRange params);
-
+// custom<FactorList> (split, loop_partition) is in FactorList.h.
 #define GET_OP_CLASSES
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.cpp.inc"
 
@@ -130,50 +125,6 @@ LogicalResult tir::SamplePerfectTileOp::applyToPayload(RewriterBase &,
 // SplitOp
 //===----------------------------------------------------------------------===//
 
-/// `[?, 4, %p, affine_map<()[s0] -> (s0 * 4)>]`: the factors in order, a
-/// parameter factor as its operand.
-static ParseResult
-parseSplitFactors(OpAsmParser &parser, ArrayAttr &factors,
-                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &params) {
-  SmallVector<Attribute> parsed;
-  auto parseOne = [&]() -> ParseResult {
-    OpAsmParser::UnresolvedOperand param;
-    OptionalParseResult isParam = parser.parseOptionalOperand(param);
-    if (isParam.has_value()) {
-      if (failed(*isParam))
-        return failure();
-      parsed.push_back(
-          tir::SplitFactorAttr::getParam(parser.getContext(), params.size()));
-      params.push_back(param);
-      return success();
-    }
-    FailureOr<tir::SplitFactorAttr> factor =
-        tir::SplitFactorAttr::parseFactor(parser);
-    if (failed(factor))
-      return failure();
-    parsed.push_back(*factor);
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
-    return failure();
-  factors = parser.getBuilder().getArrayAttr(parsed);
-  return success();
-}
-
-static void printSplitFactors(OpAsmPrinter &printer, Operation *,
-                              ArrayAttr factors, OperandRange params) {
-  printer << "[";
-  llvm::interleaveComma(factors, printer, [&](Attribute attr) {
-    auto factor = cast<tir::SplitFactorAttr>(attr);
-    if (factor.getKind() == tir::SplitFactorKind::Param &&
-        factor.getValue() < static_cast<int64_t>(params.size()))
-      printer.printOperand(params[factor.getValue()]);
-    else
-      factor.printFactor(printer);
-  });
-  printer << "]";
-}
-
 LogicalResult tir::SplitOp::verify() {
   if (getFactors().size() < 2)
     return emitOpError("expects at least two factors");
@@ -181,62 +132,7 @@ LogicalResult tir::SplitOp::verify() {
     return emitOpError("expects one result per factor: ")
            << getFactors().size() << " factors, " << getLoops().size()
            << " results";
-  // Parameter factors name the parameter operands in order, each once.
-  int64_t params = 0;
-  for (auto factor : getFactors().getAsRange<SplitFactorAttr>()) {
-    if (factor.getKind() != SplitFactorKind::Param)
-      continue;
-    if (factor.getValue() != params)
-      return emitOpError("expects parameter factors to take the parameter "
-                         "operands in order: factor ")
-             << factor << " where param " << params << " comes next";
-    ++params;
-  }
-  if (params != static_cast<int64_t>(getFactorParams().size()))
-    return emitOpError("has ")
-           << getFactorParams().size() << " parameter operands but " << params
-           << " parameter factors";
-  return success();
-}
-
-/// The factors, in order; a parameter factor takes the one integer its
-/// operand holds.
-static FailureOr<SmallVector<SplitFactor>>
-splitFactors(tir::SplitOp op, const SchedulePayload &payload,
-             ScheduleError &error) {
-  SmallVector<SplitFactor> factors;
-  for (auto factor : op.getFactors().getAsRange<SplitFactorAttr>()) {
-    switch (factor.getKind()) {
-    case SplitFactorKind::Inferred:
-      factors.push_back(SplitFactor::inferred());
-      break;
-    case SplitFactorKind::Constant:
-      factors.push_back(SplitFactor::of(factor.getValue()));
-      break;
-    case SplitFactorKind::Scalable:
-      factors.push_back(SplitFactor::ofScalable(factor.getExpr().getResult(0)));
-      break;
-    case SplitFactorKind::Param: {
-      // Operand 0 is the loop.
-      ArrayRef<transform::MappedValue> values =
-          payload.operands[1 + factor.getValue()];
-      auto value = values.size() == 1
-                       ? dyn_cast_if_present<IntegerAttr>(
-                             dyn_cast_if_present<Attribute>(values.front()))
-                       : IntegerAttr();
-      if (!value) {
-        error = {"split: parameter factor " +
-                     std::to_string(factor.getValue()) +
-                     " does not hold one integer",
-                 nullptr};
-        return failure();
-      }
-      factors.push_back(SplitFactor::of(value.getInt()));
-      break;
-    }
-    }
-  }
-  return factors;
+  return verifyFactorList(*this, getFactors(), getFactorParams().size());
 }
 
 LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
@@ -245,8 +141,9 @@ LogicalResult tir::SplitOp::applyToPayload(RewriterBase &rewriter,
   FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
   if (failed(loop))
     return failure();
+  // Operand 0 is the loop, the parameters follow.
   FailureOr<SmallVector<SplitFactor>> factors =
-      splitFactors(*this, payload, error);
+      resolveFactorList(getFactors(), payload, 1, "split", error);
   if (failed(factors))
     return failure();
   SplitOptions options;
@@ -274,27 +171,7 @@ void tir::SplitOp::printPythonArgument(StringRef name, Attribute value,
     printPythonValue(value, os);
     return;
   }
-  // TVM's factors: None, ints, T.vscale() expressions, ExprRVs (the
-  // parameter operands, after the loop).
-  os << "factors=[";
-  llvm::interleaveComma(getFactors().getAsRange<SplitFactorAttr>(), os,
-                        [&](SplitFactorAttr factor) {
-                          switch (factor.getKind()) {
-                          case SplitFactorKind::Inferred:
-                            os << "None";
-                            return;
-                          case SplitFactorKind::Constant:
-                            os << factor.getValue();
-                            return;
-                          case SplitFactorKind::Scalable:
-                            printPythonExpr(factor.getExpr().getResult(0), os);
-                            return;
-                          case SplitFactorKind::Param:
-                            os << operands[1 + factor.getValue()];
-                            return;
-                          }
-                        });
-  os << "]";
+  printPythonFactorList(getFactors(), operands, 1, os);
 }
 
 //===----------------------------------------------------------------------===//

@@ -680,17 +680,16 @@ class Schedule:
         (transform.tir.loop_partition). Returns the partition loops."""
         native = []
         for k, f in enumerate(factors):
-            if f is None:
-                native.append(-1)
-                continue
-            f = int(getattr(f, "value", f))
-            if f <= 0:
-                raise ScheduleError(f"loop_partition needs positive factors, but factor {k} "
-                                    f"is {f}")
+            if f is not None:
+                f = int(getattr(f, "value", f))
+                if f <= 0:
+                    raise ScheduleError(f"loop_partition needs positive factors, but factor "
+                                        f"{k} is {f}")
             native.append(f)
-        parts = len(native) + (0 if -1 in native else 1)
+        parts = len(native) + (0 if None in native else 1)
         return self._apply("loop_partition", [loop],
-                           {"factors": _I64Array(native),
+                           {"factors": _MLIRText("[" + ", ".join(_split_factor_attr(f)
+                                                                 for f in native) + "]"),
                             "preserve_unit_iters": bool(preserve_unit_iters)}, parts)
 
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):

@@ -81,7 +81,7 @@ def TIR_SplitFactorAttr : AttrDef<TIR_Dialect, "SplitFactor"> {
 }
 
 def TIR_SplitFactorArrayAttr
-    : TypedArrayAttrBase<TIR_SplitFactorAttr, "factors of a split">;
+    : TypedArrayAttrBase<TIR_SplitFactorAttr, "factors of a split or a partition">;
 
 def TIR_IterTypeArrayAttr
     : TypedArrayAttrBase<TIR_IterTypeAttr, "array of iteration variable kinds">;

@@ -187,13 +187,13 @@ FailureOr<BlockOp> blockize(RewriterBase &rewriter, ArrayRef<BlockOp> blocks,
                             bool preserveUnitIters, ScheduleError &error);
 
 /// TVM's loop_partition: `loop` (constant bounds, no annotation or thread
-/// binding) is cut into consecutive partitions of sizes `factors` (-1: the
-/// one inferred; without one, the rest is one more partition), each a copy
-/// of the loop in an opaque block `<B>_<i><k>_partition`, all in an opaque
+/// binding) is cut into consecutive partitions of sizes `factors` (at most
+/// one empty: inferred; without one, the rest is one more partition), each a
+/// copy of the loop in an opaque block `<B>_<i><k>_partition`, all in an opaque
 /// block `<B>_<i>_common` (LoopPartition.cpp). Returns the partition loops.
-FailureOr<SmallVector<ForOp>> loopPartition(RewriterBase &rewriter, ForOp loop,
-                                            ArrayRef<int64_t> factors,
-                                            ScheduleError &error);
+FailureOr<SmallVector<ForOp>>
+loopPartition(RewriterBase &rewriter, ForOp loop,
+              ArrayRef<std::optional<int64_t>> factors, ScheduleError &error);
 
 /// TVM's tensorize: `target` (a block, or a loop blockized first) gets the
 /// body of `intrin`'s implementation, its parameters matched

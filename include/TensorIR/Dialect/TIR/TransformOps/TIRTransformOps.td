@@ -265,7 +265,7 @@ def TIR_SplitOp : TIR_ScheduleOp<"split"> {
                        OptionalAttr<DenseI64ArrayAttr>:$vscale_values);
   let results = (outs Variadic<TransformHandleTypeInterface>:$loops);
   let assemblyFormat = [{
-    $loop custom<SplitFactors>($factors, $factor_params) attr-dict `:`
+    $loop custom<FactorList>($factors, $factor_params) attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
