@@ -65,4 +65,6 @@ PYBIND11_MODULE(_tensorir, m) {
   bindSchedule(m);
   bindRuntime(m);
   bindStructuralEqual(m);
+  bindNodes(m);
+  bindFromNodes(m);
 }

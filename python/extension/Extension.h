@@ -3,10 +3,11 @@
 // The Python extension over tir's C++ libraries, split by area: Module.cpp
 // (tir modules: parse, print, passes), Schedule.cpp (the imperative
 // schedule, its handles and traces), Runtime.cpp (build, export, load,
-// call), StructuralEqual.cpp (tvm.ir.structural_equal / _hash), bound in
-// that order by Extension.cpp. They share the process's MLIR context, the
-// diagnostics collector that turns errors into Python exceptions, and the
-// module wrapper.
+// call), StructuralEqual.cpp (tvm.ir.structural_equal / _hash), Nodes.cpp
+// (functions as tvm.tir nodes) and FromNodes.cpp (nodes built into tir),
+// bound in that order by Extension.cpp. They
+// share the process's MLIR context, the diagnostics collector that turns errors
+// into Python exceptions, and the module wrapper.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +92,8 @@ void bindModule(pybind11::module_ &m);
 void bindSchedule(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
+void bindNodes(pybind11::module_ &m);
+void bindFromNodes(pybind11::module_ &m);
 
 } // namespace tirpy
 

@@ -26,6 +26,36 @@ namespace mlir::tir {
 std::string printTVMScript(ModuleOp module, std::string &error,
                            bool asModule = false, bool showMeta = false);
 
+/// How tir's values map onto TVM's expressions: what the printer writes
+/// and what the Python extension builds tvm.tir nodes from
+/// (python/extension/Nodes.cpp), decided once here.
+namespace tvmscript {
+
+/// TVM's dtype for a scalar type ("float32", "bool", "int8"; an index is
+/// "int32"); "" for a type with none.
+std::string dtypeName(Type type);
+
+/// Whether a value with one use is written into that use (inline in
+/// TVMScript, a subtree of a node) rather than bound to a name where it is
+/// defined (an alias in TVMScript, a LetStmt among nodes): constants and
+/// pure ops can move to their use unless that would carry a load past a
+/// write; a load moves only when nothing between may write.
+bool isWrittenInline(Value value);
+
+/// Python's operator for a binary arithmetic op ("+", "-", "*", "/",
+/// "//", "%"); "" for other ops.
+StringRef infixOperator(Operation *op);
+
+/// TVM's intrinsic an op computes, as T.<name> calls it ("max", "exp",
+/// "truncdiv", "shift_left", ...); "" for other ops.
+StringRef intrinsicName(Operation *op);
+
+/// TVM's comparison an arith.cmpi / cmpf computes ("<", "<=", ">", ">=",
+/// "==", "!="); "" for other ops and predicates TVM has no form for.
+StringRef comparisonOperator(Operation *op);
+
+} // namespace tvmscript
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_TARGET_TVMSCRIPT_H

@@ -47,7 +47,7 @@ bool Printer::fail(Operation *op, const std::string &why) {
   return false;
 }
 
-std::string Printer::dtype(Type t) {
+std::string tvmscript::dtypeName(Type t) {
   if (t.isF16())
     return "float16";
   if (t.isF32())
@@ -65,8 +65,31 @@ std::string Printer::dtype(Type t) {
   return "";
 }
 
+std::string Printer::dtype(Type t) { return dtypeName(t); }
+
+/// `hint` as a Python identifier the script can bind: other characters
+/// become `_`, and a name that starts with a digit, is a Python keyword or
+/// is one the script itself uses (T, I, R, range) gets a `v_` prefix.
+static std::string identifier(StringRef hint) {
+  std::string name;
+  for (char c : hint)
+    name += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (name.empty())
+    return "v";
+  static const char *reserved[] = {
+      "T",        "I",        "R",      "range", "False",  "None",   "True",
+      "and",      "as",       "assert", "async", "await",  "break",  "class",
+      "continue", "def",      "del",    "elif",  "else",   "except", "finally",
+      "for",      "from",     "global", "if",    "import", "in",     "is",
+      "lambda",   "nonlocal", "not",    "or",    "pass",   "raise",  "return",
+      "try",      "while",    "with",   "yield"};
+  if (llvm::isDigit(name[0]) || llvm::is_contained(reserved, StringRef(name)))
+    name = "v_" + name;
+  return name;
+}
+
 std::string Printer::fresh(StringRef hint) {
-  std::string base = hint.empty() ? "v" : hint.str();
+  std::string base = identifier(hint);
   std::string name = base;
   auto taken = [&](const std::string &n) {
     return llvm::any_of(
@@ -155,10 +178,11 @@ std::string Printer::name(Value v) {
   return "<unnamed>";
 }
 
-bool Printer::readsInlinedLoad(Operation *op) {
+/// Whether `op`, printed inline, reads a load written inline in it.
+static bool readsInlinedLoad(Operation *op) {
   for (Value operand : op->getOperands()) {
     Operation *def = operand.getDefiningOp();
-    if (!def || !inlineable(operand))
+    if (!def || !isWrittenInline(operand))
       continue;
     if (isa<LoadOp>(def) || readsInlinedLoad(def))
       return true;
@@ -166,7 +190,7 @@ bool Printer::readsInlinedLoad(Operation *op) {
   return false;
 }
 
-bool Printer::inlineable(Value v) {
+bool tvmscript::isWrittenInline(Value v) {
   Operation *def = v.getDefiningOp();
   if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
     return true;
@@ -197,7 +221,7 @@ bool Printer::inlineable(Value v) {
       return false;
     if (llvm::any_of(op->getResults(), [](Value r) { return !r.hasOneUse(); }))
       return false;
-    if (isa<LoadOp>(op) && !inlineable(op->getResult(0)))
+    if (isa<LoadOp>(op) && !isWrittenInline(op->getResult(0)))
       return false;
   }
   return true;
@@ -265,6 +289,70 @@ static bool constantExpr(arith::ConstantOp cst, const std::string &t,
     return true;
   }
   return false;
+}
+
+StringRef tvmscript::infixOperator(Operation *op) {
+  static const std::pair<StringRef, StringRef> infix[] = {
+      {"arith.addf", "+"}, {"arith.addi", "+"},        {"arith.subf", "-"},
+      {"arith.subi", "-"}, {"arith.mulf", "*"},        {"arith.muli", "*"},
+      {"arith.divf", "/"}, {"arith.floordivsi", "//"}, {"arith.divui", "//"},
+      {"arith.remui", "%"}};
+  for (auto [opName, symbol] : infix)
+    if (op->getName().getStringRef() == opName)
+      return symbol;
+  return "";
+}
+
+StringRef tvmscript::intrinsicName(Operation *op) {
+  static const std::pair<StringRef, StringRef> calls[] = {
+      {"arith.maximumf", "max"},
+      {"arith.maxsi", "max"},
+      {"arith.minimumf", "min"},
+      {"arith.minsi", "min"},
+      {"arith.maxui", "max"},
+      {"arith.minui", "min"},
+      {"arith.shli", "shift_left"},
+      {"arith.shrsi", "shift_right"},
+      {"arith.shrui", "shift_right"},
+      {"math.exp", "exp"},
+      {"math.sqrt", "sqrt"},
+      {"math.log", "log"},
+      {"math.tanh", "tanh"},
+      {"arith.divsi", "truncdiv"},
+      {"arith.remsi", "truncmod"},
+      {"math.floor", "floor"},
+      {"math.ceil", "ceil"},
+      {"math.roundeven", "round"},
+      {"math.absf", "abs"},
+      {"math.sin", "sin"},
+      {"math.cos", "cos"},
+      {"math.exp2", "exp2"},
+      {"math.log2", "log2"},
+      {"math.erf", "erf"},
+      {"math.rsqrt", "rsqrt"}};
+  for (auto [opName, fn] : calls)
+    if (op->getName().getStringRef() == opName)
+      return fn;
+  return "";
+}
+
+StringRef tvmscript::comparisonOperator(Operation *op) {
+  std::string pred;
+  if (auto f = dyn_cast<arith::CmpFOp>(op))
+    pred = arith::stringifyCmpFPredicate(f.getPredicate()).str();
+  else if (auto i = dyn_cast<arith::CmpIOp>(op))
+    pred = arith::stringifyCmpIPredicate(i.getPredicate()).str();
+  else
+    return "";
+  static const std::pair<StringRef, StringRef> preds[] = {
+      {"olt", "<"},  {"slt", "<"},  {"ole", "<="}, {"sle", "<="},
+      {"ogt", ">"},  {"sgt", ">"},  {"oge", ">="}, {"sge", ">="},
+      {"ult", "<"},  {"ule", "<="}, {"ugt", ">"},  {"uge", ">="},
+      {"oeq", "=="}, {"eq", "=="},  {"one", "!="}, {"ne", "!="}};
+  for (auto [p, symbol] : preds)
+    if (pred == p)
+      return symbol;
+  return "";
 }
 
 bool Printer::isUnsigned(Value v) {
@@ -353,55 +441,22 @@ bool Printer::expr(Value v, std::string &out) {
                                      [&](Value o) { return isUnsigned(o); }))
       return fail(def, "an unsigned operation on values of no uint buffer");
   }
-  static const std::pair<StringRef, StringRef> infix[] = {
-      {"arith.addf", "+"}, {"arith.addi", "+"},        {"arith.subf", "-"},
-      {"arith.subi", "-"}, {"arith.mulf", "*"},        {"arith.muli", "*"},
-      {"arith.divf", "/"}, {"arith.floordivsi", "//"}, {"arith.divui", "//"},
-      {"arith.remui", "%"}};
-  for (auto [opName, symbol] : infix)
-    if (def->getName().getStringRef() == opName) {
-      if (!operand(0, a) || !operand(1, b))
+  if (StringRef symbol = infixOperator(def); !symbol.empty()) {
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    out = "(" + a + " " + symbol.str() + " " + b + ")";
+    return true;
+  }
+  if (StringRef fn = intrinsicName(def); !fn.empty()) {
+    std::string args;
+    for (unsigned i = 0; i < def->getNumOperands(); ++i) {
+      if (!operand(i, a))
         return false;
-      out = "(" + a + " " + symbol.str() + " " + b + ")";
-      return true;
+      args += (i ? ", " : "") + a;
     }
-  static const std::pair<StringRef, StringRef> calls[] = {
-      {"arith.maximumf", "max"},
-      {"arith.maxsi", "max"},
-      {"arith.minimumf", "min"},
-      {"arith.minsi", "min"},
-      {"arith.maxui", "max"},
-      {"arith.minui", "min"},
-      {"arith.shli", "shift_left"},
-      {"arith.shrsi", "shift_right"},
-      {"arith.shrui", "shift_right"},
-      {"math.exp", "exp"},
-      {"math.sqrt", "sqrt"},
-      {"math.log", "log"},
-      {"math.tanh", "tanh"},
-      {"arith.divsi", "truncdiv"},
-      {"arith.remsi", "truncmod"},
-      {"math.floor", "floor"},
-      {"math.ceil", "ceil"},
-      {"math.roundeven", "round"},
-      {"math.absf", "abs"},
-      {"math.sin", "sin"},
-      {"math.cos", "cos"},
-      {"math.exp2", "exp2"},
-      {"math.log2", "log2"},
-      {"math.erf", "erf"},
-      {"math.rsqrt", "rsqrt"}};
-  for (auto [opName, fn] : calls)
-    if (def->getName().getStringRef() == opName) {
-      std::string args;
-      for (unsigned i = 0; i < def->getNumOperands(); ++i) {
-        if (!operand(i, a))
-          return false;
-        args += (i ? ", " : "") + a;
-      }
-      out = "T." + fn.str() + "(" + args + ")";
-      return true;
-    }
+    out = "T." + fn.str() + "(" + args + ")";
+    return true;
+  }
   if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
     // Boolean `and` / `or` / `not` (xor with true), bitwise otherwise.
     bool boolean = def->getResult(0).getType().isInteger(1);
@@ -481,26 +536,13 @@ bool Printer::expr(Value v, std::string &out) {
     return true;
   }
   if (isa<arith::CmpFOp, arith::CmpIOp>(def)) {
-    std::string pred;
-    if (auto f = dyn_cast<arith::CmpFOp>(def))
-      pred = arith::stringifyCmpFPredicate(f.getPredicate()).str();
-    else
-      pred =
-          arith::stringifyCmpIPredicate(cast<arith::CmpIOp>(def).getPredicate())
-              .str();
-    static const std::pair<StringRef, StringRef> preds[] = {
-        {"olt", "<"},  {"slt", "<"},  {"ole", "<="}, {"sle", "<="},
-        {"ogt", ">"},  {"sgt", ">"},  {"oge", ">="}, {"sge", ">="},
-        {"ult", "<"},  {"ule", "<="}, {"ugt", ">"},  {"uge", ">="},
-        {"oeq", "=="}, {"eq", "=="},  {"one", "!="}, {"ne", "!="}};
-    for (auto [p, symbol] : preds)
-      if (pred == p) {
-        if (!operand(0, a) || !operand(1, b))
-          return false;
-        out = "(" + a + " " + symbol.str() + " " + b + ")";
-        return true;
-      }
-    return fail(def, "comparison '" + pred + "'");
+    StringRef symbol = comparisonOperator(def);
+    if (symbol.empty())
+      return fail(def, "a comparison TVM has no form for");
+    if (!operand(0, a) || !operand(1, b))
+      return false;
+    out = "(" + a + " " + symbol.str() + " " + b + ")";
+    return true;
   }
   // Conversions; an unsigned source reads as unsigned through its buffer's
   // dtype (tir.dtype), a conversion to unsigned says so.

@@ -13,6 +13,7 @@
 #define TENSORIR_LIB_TARGET_TVMSCRIPT_PRINTER_H
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Target/TVMScript.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
@@ -87,14 +88,10 @@ private:
   /// region's `affine.apply` input, say).
   std::string name(Value v);
 
-  /// Whether `v` can be printed where it is used instead of getting a name.
-  bool inlineable(Value v);
   /// Whether `v` reads as unsigned when printed: a load of a uint buffer
   /// (tir.dtype), or arithmetic on one; an unsigned operation prints only
   /// when an operand does (its Python form is the signed one's).
   bool isUnsigned(Value v);
-  /// Whether the expression `op` prints with reads a load printed in it.
-  bool readsInlinedLoad(Operation *op);
 
   /// The expression of `v` (its name if it has one).
   bool expr(Value v, std::string &out);

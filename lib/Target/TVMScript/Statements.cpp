@@ -86,7 +86,7 @@ bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
   if (op.getNumResults() == 1 &&
       (op.getNumRegions() == 0 || isa<scf::IfOp>(op))) {
     Value v = op.getResult(0);
-    if (inlineable(v)) {
+    if (isWrittenInline(v)) {
       std::string text;
       if (!expr(v, text))
         return false;

@@ -7,6 +7,7 @@ without replacing the class, so every PrimFunc has them. Each is added only
 where the class does not define it itself.
 """
 import copy
+import types
 
 from .._ext import ext
 from ..ir.module import global_symbol
@@ -69,22 +70,41 @@ def _signature(self):
     return cached
 
 
+def _node_classes():
+    """The node classes the extension builds a function's nodes of, by
+    TVM's names (python/extension/Nodes.cpp)."""
+    from ..ir.node import Range
+    from . import expr as E
+    from . import stmt as S
+    from .buffer import BufferRegion, MatchBufferRegion
+    names = {}
+    for module in (E, S):
+        names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
+    names.update(Buffer=Buffer, BufferRegion=BufferRegion,
+                 MatchBufferRegion=MatchBufferRegion, Range=Range)
+    return types.SimpleNamespace(**names)
+
+
 def _nodes(self):
-    """(params, buffer_map, body) as IR nodes, read once: the function's
-    TVMScript (every block with its read and write regions) read back by
-    tir.script_reader. The same objects every time, so a visitor and a
-    transform of `f.body` see the same nodes."""
+    """(params, buffer_map, body) as IR nodes, built once by the extension
+    from the function's ops (regions inferred for every block). The same
+    objects every time, so a visitor and a transform of `f.body` see the
+    same nodes."""
     cached = self.__dict__.get("_node_cache")
     if cached is None:
-        from .script_reader import read_function
+        global _CLASSES
+        if _CLASSES is None:
+            _CLASSES = _node_classes()
         native = self.mod._native.run_passes("tir-infer-access-regions")
         try:
-            text = native.tvmscript()
+            params, buffer_map, body = ext.function_nodes(native, self.name, _CLASSES)
         except ValueError as e:
             raise ValueError(f"PrimFunc {self.name} has no form as IR nodes: {e}") from None
-        _, params, buffer_map, body, _ = read_function(text)
-        cached = self._node_cache = (params, buffer_map, body)
+        cached = self._node_cache = (params, dict(buffer_map), body)
     return cached
+
+
+_CLASSES = None
 
 
 def _params(self):
@@ -110,30 +130,29 @@ def _body(self):
 
 
 def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=None):
-    """A PrimFunc of IR nodes: printed as TVMScript and parsed, so the
-    verifier checks it; ValueError (tensorir.script.ScriptError) names what
-    is wrong."""
-    from ..script.parser import parse_function
-    from .printer import Printer
-    import ast
-    import types
-    shell = types.SimpleNamespace(name=name, params=list(params), body=body,
-                                  buffer_map=dict(buffer_map or {}), _private=private)
+    """A PrimFunc of IR nodes, built into tir by the extension
+    (python/extension/FromNodes.cpp) and checked by the verifier;
+    ValueError names what is wrong."""
+    from ..ir.module import IRModule
+    buffer_map = dict(buffer_map or {})
+    from .expr import Var
     for p in params:
-        if not hasattr(p, "dtype") or not hasattr(p, "name"):
-            raise TypeError(f"PrimFunc's params are tir.Vars, got {type(p).__name__}")
-    from ..script.values import ScriptError
-    text = Printer().function(shell)
-    tree = ast.parse(text)
+        if not isinstance(p, Var):
+            raise TypeError(f"PrimFunc {name}: params are tir.Vars (a buffer parameter is a "
+                            f"handle Var mapped to its Buffer in buffer_map), got a "
+                            f"{type(p).__name__}")
+    for key, buf in buffer_map.items():
+        if not any(key is p for p in params):
+            raise ValueError(f"PrimFunc {name}: buffer_map key {key!r} is not one of the "
+                             "params (Vars)")
+        if not isinstance(buf, Buffer):
+            raise TypeError(f"PrimFunc {name}: buffer_map maps params to tir.Buffers, got a "
+                            f"{type(buf).__name__}")
     try:
-        mlir = parse_function(tree.body[0], text, f"<PrimFunc {name}>", 0, {})
-        func = PrimFunc(name, mlir, f"<PrimFunc {name}>")
-        if private:
-            func = func.as_private()
-        func.mod  # parse and verify now
-    except (ScriptError, ValueError) as e:
-        # Located in the printed nodes, which the message shows.
-        raise ValueError(f"{e}\n(in the PrimFunc's nodes, printed as:\n{text})") from None
+        native = ext.function_from_nodes(name, list(params), buffer_map, body, bool(private))
+    except ValueError as e:
+        raise ValueError(f"PrimFunc {name}: {e}") from None
+    func = IRModule(native)[name]
     # Its nodes are read from tir when asked for, not kept from the caller:
     # regions inferred again show there, as they are in the IR.
     if attrs:

@@ -371,9 +371,9 @@ IndexExprParser::parseIndexList(SmallVectorImpl<AffineExpr> &exprs) {
                                         });
 }
 
-/// (a or b) and (c or d): the cross product of the disjuncts.
-static SmallVector<Conjunction> conjoin(ArrayRef<Conjunction> lhs,
-                                        ArrayRef<Conjunction> rhs) {
+SmallVector<Conjunction>
+mlir::tir::conjoinConditions(ArrayRef<Conjunction> lhs,
+                             ArrayRef<Conjunction> rhs) {
   SmallVector<Conjunction> out;
   for (const Conjunction &a : lhs)
     for (const Conjunction &b : rhs) {
@@ -385,9 +385,7 @@ static SmallVector<Conjunction> conjoin(ArrayRef<Conjunction> lhs,
   return out;
 }
 
-/// not (D1 or D2 ...) = not D1 and not D2; not (c1 and c2) = not c1 or not c2;
-/// not (e >= 0) = -e - 1 >= 0; not (e == 0) = e - 1 >= 0 or -e - 1 >= 0.
-static SmallVector<Conjunction> negate(ArrayRef<Conjunction> dnf) {
+SmallVector<Conjunction> mlir::tir::negateCondition(ArrayRef<Conjunction> dnf) {
   SmallVector<Conjunction> acc(1); // true
   for (const Conjunction &c : dnf) {
     SmallVector<Conjunction> negated;
@@ -406,9 +404,32 @@ static SmallVector<Conjunction> negate(ArrayRef<Conjunction> dnf) {
       }
     }
     // not (true) = false: an empty disjunction.
-    acc = conjoin(acc, negated);
+    acc = conjoinConditions(acc, negated);
   }
   return acc;
+}
+
+Conjunction mlir::tir::compareIndexExprs(IndexComparison cmp, AffineExpr lhs,
+                                         AffineExpr rhs) {
+  // a < b  <=>  b - a - 1 >= 0, and so on.
+  Conjunction c;
+  c.eqFlags.push_back(cmp == IndexComparison::EQ);
+  switch (cmp) {
+  case IndexComparison::LT:
+    c.constraints.push_back(rhs - lhs - 1);
+    break;
+  case IndexComparison::LE:
+    c.constraints.push_back(rhs - lhs);
+    break;
+  case IndexComparison::GT:
+    c.constraints.push_back(lhs - rhs - 1);
+    break;
+  case IndexComparison::GE:
+  case IndexComparison::EQ:
+    c.constraints.push_back(lhs - rhs);
+    break;
+  }
+  return c;
 }
 
 ParseResult IndexExprParser::parseAndTail(SmallVectorImpl<Conjunction> &acc) {
@@ -417,7 +438,7 @@ ParseResult IndexExprParser::parseAndTail(SmallVectorImpl<Conjunction> &acc) {
     SmallVector<Conjunction> rhs;
     if (parseUnary(rhs))
       return failure();
-    SmallVector<Conjunction> joined = conjoin(acc, rhs);
+    SmallVector<Conjunction> joined = conjoinConditions(acc, rhs);
     acc.assign(joined.begin(), joined.end());
   }
   return success();
@@ -439,7 +460,7 @@ ParseResult IndexExprParser::parseNegated(SmallVectorImpl<Conjunction> &out) {
   SmallVector<Conjunction> inner;
   if (parseUnary(inner))
     return failure();
-  SmallVector<Conjunction> n = negate(inner);
+  SmallVector<Conjunction> n = negateCondition(inner);
   out.append(n.begin(), n.end());
   return success();
 }
@@ -504,39 +525,24 @@ IndexExprParser::parseParenthesized(bool &isCondition, AffineExpr &expr,
 ParseResult
 IndexExprParser::parseComparisonRest(AffineExpr lhs,
                                      SmallVectorImpl<Conjunction> &out) {
-  enum { LT, LE, GT, GE, EQ } cmp;
+  IndexComparison cmp;
   SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalLess()))
-    cmp = succeeded(parser.parseOptionalEqual()) ? LE : LT;
+    cmp = succeeded(parser.parseOptionalEqual()) ? IndexComparison::LE
+                                                 : IndexComparison::LT;
   else if (succeeded(parser.parseOptionalGreater()))
-    cmp = succeeded(parser.parseOptionalEqual()) ? GE : GT;
+    cmp = succeeded(parser.parseOptionalEqual()) ? IndexComparison::GE
+                                                 : IndexComparison::GT;
   else if (succeeded(parser.parseOptionalEqual())) {
     if (parser.parseEqual())
       return failure();
-    cmp = EQ;
+    cmp = IndexComparison::EQ;
   } else
     return parser.emitError(loc, "expected a comparison (<, <=, >, >=, ==)");
   AffineExpr rhs;
   if (parseExpr(rhs))
     return failure();
-  // a < b  <=>  b - a - 1 >= 0, and so on.
-  Conjunction c;
-  c.eqFlags.push_back(cmp == EQ);
-  switch (cmp) {
-  case LT:
-    c.constraints.push_back(rhs - lhs - 1);
-    break;
-  case LE:
-    c.constraints.push_back(rhs - lhs);
-    break;
-  case GT:
-    c.constraints.push_back(lhs - rhs - 1);
-    break;
-  case GE:
-  case EQ:
-    c.constraints.push_back(lhs - rhs);
-    break;
-  }
+  Conjunction c = compareIndexExprs(cmp, lhs, rhs);
   out.push_back(std::move(c));
   return success();
 }

@@ -69,6 +69,18 @@ struct Conjunction {
   SmallVector<bool> eqFlags;
 };
 
+/// (a or b) and (c or d): the cross product of the disjuncts.
+SmallVector<Conjunction> conjoinConditions(ArrayRef<Conjunction> lhs,
+                                           ArrayRef<Conjunction> rhs);
+/// not (D1 or D2 ...) = not D1 and not D2; not (c1 and c2) = not c1 or not
+/// c2; not (e >= 0) = -e - 1 >= 0; not (e == 0) = e - 1 >= 0 or -e - 1 >= 0.
+SmallVector<Conjunction> negateCondition(ArrayRef<Conjunction> dnf);
+
+enum class IndexComparison { LT, LE, GT, GE, EQ };
+/// `lhs cmp rhs` as one constraint: `a < b` is `b - a - 1 >= 0`, ...
+Conjunction compareIndexExprs(IndexComparison cmp, AffineExpr lhs,
+                              AffineExpr rhs);
+
 //===----------------------------------------------------------------------===//
 // Regions
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,83 @@
+"""A function's nodes as the extension builds them from its ops
+(python/extension/Nodes.cpp): what each op becomes, and the refusal of an
+op with no node form."""
+import pytest
+
+from tensorir import tir
+from tensorir.ir.module import IRModule
+from tensorir.script import tir as T
+
+
+@T.prim_func
+def reduction(a: T.handle, B: T.Buffer((4,), "float32")):
+    n = T.int32()
+    A = T.match_buffer(a, (4, n), "float32")
+    for i, k in T.grid(4, n):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            T.where(i * n + k < 4 * n)
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + T.exp(A[vi, vk]) * 2.0
+
+
+def test_loops_blocks_and_expressions():
+    f = reduction
+    a, B = f.params
+    assert a.dtype == "handle" and a.name == "a" and B.name == "B"
+    A, B = f.buffer_map[a], f.buffer_map[B]
+    n = A.shape[1]
+    assert isinstance(n, tir.SizeVar) and n.name == "n"
+    root = f.body.block
+    loop_i = root.body
+    assert isinstance(loop_i, tir.For) and loop_i.extent.value == 4
+    loop_k = loop_i.body
+    assert loop_k.extent is n  # the shape variable itself
+    realize = loop_k.body
+    block = realize.block
+    assert block.name_hint == "B"
+    assert [iv.iter_type for iv in block.iter_vars] == [tir.IterVar.DataPar,
+                                                         tir.IterVar.CommReduce]
+    assert realize.iter_values[0] is loop_i.loop_var
+    assert isinstance(realize.predicate, tir.GE)
+    # Regions as tir stores them: a start and an extent.
+    read_a = next(r for r in block.reads if r.buffer is A)
+    (write_b,) = block.writes
+    assert write_b.buffer is B
+    assert [r.min for r in read_a.region] == [v.var for v in block.iter_vars]
+    assert [r.extent.value for r in read_a.region] == [1, 1]
+    assert isinstance(block.init, tir.BufferStore)
+    store = block.body
+    assert isinstance(store, tir.BufferStore) and store.buffer is B
+    total = store.value
+    assert isinstance(total, tir.Add)
+    scaled = total.b
+    assert isinstance(scaled, tir.Mul) and isinstance(scaled.a, tir.Call)
+    assert scaled.a.op.name == "tir.exp"
+
+
+@T.prim_func
+def aliased(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("B"):
+            vi = T.axis.spatial(8, i)
+            v = A[vi] * 2.0
+            B[vi] = v + v
+
+
+def test_a_value_used_twice_is_a_let():
+    block = aliased.body.block.body.body.block
+    let = block.body
+    assert isinstance(let, tir.LetStmt)
+    assert isinstance(let.value, tir.Mul)
+    assert isinstance(let.body, tir.BufferStore)
+    assert let.body.value.a is let.var and let.body.value.b is let.var
+
+
+def test_an_op_with_no_node_form_is_named():
+    mod = IRModule.from_mlir("""
+func.func @f(%A: memref<4xf32, strided<[2]>> {tir.name = "A"}) {
+  return
+}""")
+    with pytest.raises(ValueError, match="has no form as IR nodes.*identity layout"):
+        mod["f"].body
