@@ -6,20 +6,29 @@
     C = te.compute((128, 128), lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name="C")
     func = te.create_prim_func([A, B, C])
 
-create_prim_func writes the function in TVMScript, with the blocks TVM
-creates (one block per compute, spatial then reduce iteration variables
-bound with T.axis.remap, a T.init for reductions, intermediates as
-T.alloc_buffer), and parses it with the TVMScript parser.
+te's expressions are tir's (tvm.tir.PrimExpr nodes): an axis is a
+tir.Var, `A[i, k]` a BufferLoad of the tensor's buffer. create_prim_func
+builds the function's nodes with the blocks TVM creates (one block per
+compute, spatial then reduce iteration variables, an init for
+reductions, intermediates as alloc_buffers), and the extension builds tir
+from them (tir.function.from_nodes).
 """
-import ast
 import builtins
 import inspect
 
-from .script.parser import DTYPES, FunctionParser, ScriptError
-from .script.tir import PrimFunc
+from .script.values import DTYPES
+from .tir import expr as E
+from .tir import stmt as S
+from .tir.buffer import Buffer
+from .ir.node import Range
 
 __all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min", "comm_reducer",
-           "create_prim_func", "create_schedule", "Schedule", "var", "const", "min_value", "max_value", "AXIS_SEPARATOR"]
+           "create_prim_func", "create_schedule", "Schedule", "var", "const", "min_value",
+           "max_value", "AXIS_SEPARATOR"]
+
+# te's expressions are tir's.
+Expr = E.PrimExpr
+Var = E.Var
 
 
 def __getattr__(name):
@@ -31,103 +40,42 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class Expr:
-    def _bin(self, op, other, reverse=False):
-        other = _wrap(other)
-        return BinOp(op, other, self) if reverse else BinOp(op, self, other)
+class IterVar(E.Var):
+    """An axis of a compute (spatial) or a reduce_axis: a tir.Var with its
+    range [start, extent) and kind ("S" or "R")."""
 
-    def __add__(self, o): return self._bin("+", o)
-    def __radd__(self, o): return self._bin("+", o, True)
-    def __sub__(self, o): return self._bin("-", o)
-    def __rsub__(self, o): return self._bin("-", o, True)
-    def __mul__(self, o): return self._bin("*", o)
-    def __rmul__(self, o): return self._bin("*", o, True)
-    def __truediv__(self, o): return self._bin("/", o)
-    def __rtruediv__(self, o): return self._bin("/", o, True)
-    def __floordiv__(self, o): return self._bin("//", o)
-    def __mod__(self, o): return self._bin("%", o)
-    def __neg__(self): return BinOp("-", Const(0), self)
-    # Comparisons build expressions, as in TVM; hashing stays by identity.
-    def __lt__(self, o): return self._bin("<", o)
-    def __le__(self, o): return self._bin("<=", o)
-    def __gt__(self, o): return self._bin(">", o)
-    def __ge__(self, o): return self._bin(">=", o)
-    def __eq__(self, o): return self._bin("==", o)
-    def __ne__(self, o): return self._bin("!=", o)
-    __hash__ = object.__hash__
-
-    def astype(self, dtype):
-        """The value converted to `dtype` (TVM's PrimExpr.astype)."""
-        return Cast(str(dtype), self)
-
-    def __bool__(self):
-        # As TVM: a comparison of expressions builds an expression; using it
-        # as a Python condition is a mistake.
-        raise ValueError("a te expression has no truth value; compare it in "
-                         "te.if_then_else, te.all or te.any")
-
-
-class Const(Expr):
-    def __init__(self, value, dtype=None):
-        self.value, self.dtype = value, dtype
-
-    def text(self, names):
-        return repr(self.value)
-
-
-class Cast(Expr):
-    def __init__(self, dtype, value):
-        self.dtype, self.value = dtype, _wrap(value)
-
-    def text(self, names):
-        return f'T.Cast("{self.dtype}", {self.value.text(names)})'
-
-
-class BinOp(Expr):
-    def __init__(self, op, a, b):
-        self.op, self.a, self.b = op, a, b
-
-    def text(self, names):
-        return f"({self.a.text(names)} {self.op} {self.b.text(names)})"
-
-
-class Call(Expr):
-    def __init__(self, func, args):
-        self.func, self.args = func, args
-
-    def text(self, names):
-        return f"T.{self.func}({', '.join(a.text(names) for a in self.args)})"
-
-
-class IterVar(Expr):
     def __init__(self, extent, name, kind, start=0):
-        self.extent, self.name, self.kind, self.start = extent, name, kind, start
+        super().__init__(name, "int32")
+        self.extent, self.kind, self.start = extent, kind, start
 
-    def text(self, names):
-        return names[self]
+    @property
+    def var(self):
+        return self
 
-
-class Var(Expr):
-    """A scalar parameter (te.var), usable as an extent."""
-
-    def __init__(self, name, dtype="int32"):
-        self.name, self.dtype = name, dtype
-
-    def text(self, names):
-        return self.name
+    @property
+    def dom(self):
+        return Range(self.start, self.extent)
 
 
-class Load(Expr):
-    def __init__(self, tensor, indices):
-        self.tensor, self.indices = tensor, indices
-
-    def text(self, names):
-        return f"{self.tensor.name}[{', '.join(i.text(names) for i in self.indices)}]"
+def Const(value, dtype=None):  # noqa: N802 - the name te's users know
+    """A constant (an IntImm or FloatImm)."""
+    return E.const(value, dtype)
 
 
-class Reduce(Expr):
+class _NotAnExpression:
+    """A reduction: the whole body of a compute, not part of an expression."""
+
+    def _refuse(self, *_):
+        raise NotImplementedError("a reduction must be the whole compute body")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
+    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = _refuse
+
+
+class Reduce(_NotAnExpression):
     def __init__(self, combiner, source, axes):
-        self.combiner, self.source, self.axes = combiner, source, axes
+        self.combiner, self.source, self.axes = combiner, E.convert(source), axes
+        self.dtype = self.source.dtype
 
 
 class MultiReduce:
@@ -140,29 +88,28 @@ class MultiReduce:
         self.sources, self.axes = sources, axes
 
 
-class ReduceValue(Expr):
+class ReduceValue(_NotAnExpression):
     """Value `index` of a MultiReduce; a te.compute over them has one output
     per value."""
 
     def __init__(self, group, index):
         self.group, self.index = group, index
-
-
-def _wrap(value):
-    from .tir.expr import FloatImm, IntImm
-    if isinstance(value, Expr):
-        return value
-    if isinstance(value, (IntImm, FloatImm)):
-        return Const(value.value)
-    if isinstance(value, (int, float)):
-        return Const(value)
-    raise TypeError(f"cannot use {type(value).__name__} in a tensor expression")
+        self.dtype = group.identities[index].dtype
 
 
 class Tensor:
     def __init__(self, shape, dtype, name, axes=None, body=None):
         self.shape, self.dtype, self.name = tuple(shape), dtype, name
         self.axes, self.body = axes, body
+        self._buffer = None
+
+    @property
+    def buffer(self):
+        """The tir.Buffer the tensor is."""
+        if self._buffer is None:
+            self._buffer = Buffer(self.name, [E.convert(d) for d in self.shape], self.dtype)
+            self._buffer._te_tensor = self
+        return self._buffer
 
     @property
     def is_placeholder(self):
@@ -178,7 +125,7 @@ class Tensor:
         if len(indices) != len(self.shape):
             raise IndexError(f"{self.name} has {len(self.shape)} dimensions, "
                              f"indexed with {len(indices)}")
-        return Load(self, [_wrap(i) for i in indices])
+        return E.BufferLoad(self.buffer, [E.convert(i) for i in indices])
 
     def __repr__(self):
         return f"Tensor({self.name}, shape={self.shape}, dtype={self.dtype})"
@@ -246,18 +193,17 @@ def create_schedule(ops):
 def placeholder(shape, dtype="float32", name="placeholder"):
     if dtype not in DTYPES:
         raise ValueError(f"unsupported dtype {dtype!r}")
-    return Tensor(shape, dtype, name)
+    return Tensor(shape if isinstance(shape, (tuple, list)) else (shape,), dtype, name)
 
 
 def var(name="n", dtype="int32"):
-    return Var(name, dtype)
+    return E.Var(name, dtype)
 
 
 def const(value, dtype=None, span=None):
     """tvm.te.const (tvm.tir.const): an IntImm or FloatImm, usable as an
     extent in shapes and as a value in computes."""
-    from .tir.expr import const as make
-    return make(value, dtype, span)
+    return E.const(value, dtype, span)
 
 
 def reduce_axis(dom, name="rv"):
@@ -276,10 +222,9 @@ def _reducer(name, identity):
             raise NotImplementedError(f"te.{name}(where=...) is not supported")
         axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
         if not builtins.all(isinstance(a, IterVar) and a.kind == "R" for a in axes):
-            if name == "sum":
-                return _wrap(expr) + _wrap(axis)
-            return Call(name, [_wrap(expr), _wrap(axis)])
-        return Reduce(name, _wrap(expr), axes)
+            cls = {"sum": E.Add, "max": E.Max, "min": E.Min}[name]
+            return E._make_binary(cls, expr, axis)
+        return Reduce(name, expr, axes)
     reduce.__name__ = name
     reduce.identity = identity
     return reduce
@@ -295,23 +240,25 @@ def comm_reducer(fcombine, fidentity, name="comm_reducer"):
         if not isinstance(exprs, (tuple, list)):
             raise NotImplementedError(f"te.{name} of one value: use te.sum / te.min / te.max")
         axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
-        sources = [_wrap(e) for e in exprs]
-        identities = [_wrap(v) for v in fidentity(*[_value_dtype(e) for e in sources])]
+        sources = [E.convert(e) for e in exprs]
+        identities = [E.convert(v) for v in fidentity(*[e.dtype for e in sources])]
         group = MultiReduce(fcombine, identities, sources, axes)
         return tuple(ReduceValue(group, i) for i in range(len(sources)))
     reducer.__name__ = name
     return reducer
 
 
+_FLOAT_MAX = {"float16": 65504.0, "float32": 3.4028234663852886e38,
+              "float64": 1.7976931348623157e308}
+
+
 def _limit(dtype, highest):
     if dtype.startswith("float"):
-        big = {"float16": 65504.0, "float32": 3.4028234663852886e38,
-               "float64": 1.7976931348623157e308}[dtype]
-        return Const(big if highest else -big, dtype)
+        return E.const(_FLOAT_MAX[dtype] if highest else -_FLOAT_MAX[dtype], dtype)
     bits = int(dtype.lstrip("uint") or 32)
     if dtype.startswith("uint"):
-        return Const((1 << bits) - 1 if highest else 0, dtype)
-    return Const((1 << (bits - 1)) - 1 if highest else -(1 << (bits - 1)), dtype)
+        return E.const((1 << bits) - 1 if highest else 0, dtype)
+    return E.const((1 << (bits - 1)) - 1 if highest else -(1 << (bits - 1)), dtype)
 
 
 def min_value(dtype):
@@ -326,74 +273,28 @@ def max_value(dtype):
 
 def if_then_else(cond, t, f):
     """tir.Select as te writes it."""
-    return Call("Select", [_wrap(cond), _wrap(t), _wrap(f)])
+    return E.Select(cond, t, f)
 
 
 def all(*conds):  # noqa: A001 - TVM's name
     """The conjunction of conditions (te.all)."""
-    out = _wrap(conds[0])
+    out = E.convert(conds[0])
     for c in conds[1:]:
-        out = BinOp("and", out, _wrap(c))
+        out = E.And(out, c)
     return out
 
 
 def any(*conds):  # noqa: A001 - TVM's name
     """The disjunction of conditions (te.any)."""
-    out = _wrap(conds[0])
+    out = E.convert(conds[0])
     for c in conds[1:]:
-        out = BinOp("or", out, _wrap(c))
+        out = E.Or(out, c)
     return out
 
 
 sum = _reducer("sum", 0)  # noqa: A001 - TVM's name
 max = _reducer("max", None)  # noqa: A001
 min = _reducer("min", None)  # noqa: A001
-
-
-def _children(expr):
-    """The sub-expressions of `expr`."""
-    if isinstance(expr, BinOp):
-        return [expr.a, expr.b]
-    if isinstance(expr, Call):
-        return list(expr.args)
-    if isinstance(expr, Cast):
-        return [expr.value]
-    if isinstance(expr, Load):
-        return list(expr.indices)
-    if isinstance(expr, Reduce):
-        return [expr.source]
-    if isinstance(expr, ReduceValue):
-        return list(expr.group.sources)
-    return []
-
-
-def _value_dtype(expr):
-    """The dtype of a value: a load's, an index's (int32, also computed
-    from indices), a literal's."""
-    if isinstance(expr, (IterVar, Var)):
-        return getattr(expr, "dtype", "int32")
-    if isinstance(expr, Const):
-        return expr.dtype or ("float32" if isinstance(expr.value, float) else "int32")
-    found = _dtype_of(expr)
-    if found:
-        return found
-    if isinstance(expr, BinOp):
-        return _value_dtype(expr.a)
-    return "float32"
-
-
-def _dtype_of(expr):
-    if isinstance(expr, Cast):
-        return expr.dtype
-    if isinstance(expr, Load):
-        return expr.tensor.dtype
-    if isinstance(expr, ReduceValue):
-        return _value_dtype(expr.group.identities[expr.index])
-    for child in _children(expr):
-        d = _dtype_of(child)
-        if d:
-            return d
-    return None
 
 
 def compute(shape, fcompute, name="compute", tag="", attrs=None):
@@ -416,146 +317,158 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None):
                 for b in body) or len(body) != len(body[0].group.sources):
             raise NotImplementedError(
                 f"compute {name}: a tuple body must be the values of one te.comm_reducer")
-        outs = [Tensor(shape, _dtype_of(b), f"{name}_v{i}", axes, b)
-                for i, b in enumerate(body)]
+        outs = [Tensor(shape, b.dtype, f"{name}_v{i}", axes, b) for i, b in enumerate(body)]
         for t in outs:
             t.stage, t.outputs = name, outs
         return outs
-    body = _wrap(body)
-    dtype = _dtype_of(body) or "float32"
-    return Tensor(shape, dtype, name, axes, body)
+    if not isinstance(body, (Reduce, ReduceValue)):
+        body = E.convert(body)
+    return Tensor(shape, body.dtype, name, axes, body)
 
 
-def _reduce_axes(expr, found):
-    if isinstance(expr, Reduce):
-        found.extend(a for a in expr.axes if not _contains(found, a))
-    if isinstance(expr, ReduceValue):
-        found.extend(a for a in expr.group.axes if not _contains(found, a))
-    for child in _children(expr):
-        _reduce_axes(child, found)
+def _sources(body):
+    """The expressions a compute's body reads."""
+    if isinstance(body, Reduce):
+        return [body.source]
+    if isinstance(body, ReduceValue):
+        return list(body.group.sources)
+    return [body]
+
+
+def _walk(expr, fvisit):
+    """fvisit on every node of an expression."""
+    from .tir.stmt_functor import post_order_visit
+    post_order_visit(expr, fvisit)
+
+
+def substitute(expr, lookup):
+    from .tir.stmt_functor import substitute as replace
+    return replace(expr, lookup)
+
+
+def _tensors(body):
+    """The tensors a compute's body loads, in order."""
+    found = []
+
+    def visit(node):
+        if isinstance(node, E.BufferLoad):
+            tensor = getattr(node.buffer, "_te_tensor", None)
+            if tensor is not None and not builtins.any(tensor is t for t in found):
+                found.append(tensor)
+    for e in _sources(body):
+        _walk(e, visit)
     return found
+
+
+def _reduce_axes(body):
+    if isinstance(body, Reduce):
+        return list(body.axes)
+    if isinstance(body, ReduceValue):
+        return list(body.group.axes)
+    return []
 
 
 def _contains(items, x):
-    """`x in items` by identity (te expressions compare into expressions)."""
+    """`x in items` by identity (expressions compare into expressions)."""
     return builtins.any(x is i for i in items)
-
-
-def _tensors(expr, found):
-    if isinstance(expr, Load):
-        found.append(expr.tensor)
-    for child in _children(expr):
-        _tensors(child, found)
-    return found
-
-
-def _extent_text(e):
-    if isinstance(e, Var):
-        return e.name
-    from .tir.expr import IntImm
-    return str(int(e)) if isinstance(e, IntImm) else str(e)
 
 
 def _identity(combiner, dtype):
     if combiner == "sum":
-        return "0"
-    big = {"float16": "65504.0", "float32": "3.4028234663852886e38",
-           "float64": "1.7976931348623157e308", "int8": "127", "int16": "32767",
-           "int32": "2147483647", "int64": "9223372036854775807"}[dtype]
-    return f"-{big}" if combiner == "max" else big
+        return E.const(0, dtype)
+    big = {**_FLOAT_MAX, "int8": 127, "int16": 32767, "int32": 2147483647,
+           "int64": 9223372036854775807}[dtype]
+    return E.const(-big if combiner == "max" else big, dtype)
 
 
-def _multi_reduce_lines(outputs, var_names):
-    """The init and update of a block computing the values of one
+def _multi_reduce(outputs, index, bind):
+    """(init, update) of a block computing the values of one
     te.comm_reducer over tuples: the combined values bound by name first
     (TVM's LetStmts), then stored."""
     group = outputs[0].body.group
-    if builtins.any(a.start != 0 for a in group.axes):
+    current = [E.BufferLoad(t.buffer, index) for t in outputs]
+    init = S.stmt_seq(*[S.BufferStore(t.buffer, E.convert(identity, t.dtype), index)
+                        for t, identity in zip(outputs, group.identities)])
+    sources = tuple(bind(e) for e in group.sources)
+    combined = [E.convert(v) for v in group.fcombine(tuple(current), sources)]
+    names = [E.Var(f"v_{t.name}", t.dtype) for t in outputs]
+    update = S.stmt_seq(*[S.BufferStore(t.buffer, n, index) for t, n in zip(outputs, names)])
+    for n, value in reversed(list(zip(names, combined))):
+        update = S.LetStmt(n, value, update)
+    return init, update
+
+
+def _stage(t):
+    """The loop nest and block computing `t` (and the other outputs of its
+    reduction)."""
+    body = t.body
+    reduce_axes = _reduce_axes(body)
+    if builtins.any(a.start != 0 for a in reduce_axes):
         raise NotImplementedError("reduce axes must start at 0")
-    current = [Load(t, list(t.axes)) for t in outputs]
-    targets = [c.text(var_names) for c in current]
-    lines = ["            with T.init():"]
-    for target, identity in zip(targets, group.identities):
-        lines.append(f"                {target} = {identity.text(var_names)}")
-    combined = group.fcombine(tuple(current), tuple(group.sources))
-    for t, value in zip(outputs, combined):
-        lines.append(f"            v_{t.name}: T.{t.dtype} = {_wrap(value).text(var_names)}")
-    for t, target in zip(outputs, targets):
-        lines.append(f"            {target} = v_{t.name}")
-    return lines
+    axes = t.axes + reduce_axes
+    # The loops are named as the axes, the block's variables `v_<axis>`
+    # (TVM's names); the body reads the block's variables.
+    loops = [E.Var(a.name, "int32") for a in axes]
+    block_vars = [E.Var(f"v_{a.name}", "int32") for a in axes]
+    iter_vars = [S.IterVar(Range.from_min_extent(0, a.extent), v,
+                           S.IterVar.DataPar if a.kind == "S" else S.IterVar.CommReduce)
+                 for a, v in zip(axes, block_vars)]
+    index = list(block_vars[:len(t.axes)])
+    rename = {id(a): v for a, v in zip(axes, block_vars)}
+
+    def bind(expr):
+        return substitute(expr, lambda var: rename.get(id(var)))
+    init = None
+    if isinstance(body, ReduceValue):
+        init, update = _multi_reduce(t.outputs, index, bind)
+    elif isinstance(body, Reduce):
+        target = E.BufferLoad(t.buffer, index)
+        init = S.BufferStore(t.buffer, _identity(body.combiner, t.dtype), index)
+        source = bind(body.source)
+        if body.combiner == "sum":
+            value = E.Add(target, source)
+        else:
+            value = (E.Max if body.combiner == "max" else E.Min)(target, source)
+        update = S.BufferStore(t.buffer, value, index)
+    else:
+        update = S.BufferStore(t.buffer, bind(body), index)
+    block = S.Block(iter_vars, [], [], getattr(t, "stage", t.name), update, init)
+    nest = S.BlockRealize(loops, True, block)
+    for loop, a in reversed(list(zip(loops, axes))):
+        nest = S.For(loop, 0, a.extent, S.ForKind.SERIAL, nest)
+    return nest
 
 
 def create_prim_func(args, name="main"):
     """A PrimFunc computing the outputs in `args` from its inputs; computes
-    not in `args` become T.alloc_buffer intermediates."""
+    not in `args` become alloc_buffers."""
+    from .tir.function import from_nodes
     order = []
 
     def visit(t):
-        if t in order or t.is_placeholder:
+        if _contains(order, t) or t.is_placeholder:
             return
-        for dep in _tensors(t.body, []):
+        for dep in _tensors(t.body):
+            if dep.is_placeholder and not _contains(args, dep):
+                raise ValueError(f"te.create_prim_func: compute {t.name} reads placeholder "
+                                 f"{dep.name}, which is not among the arguments")
             visit(dep)
         # The outputs of one multi-value reduction come together.
         order.extend(getattr(t, "outputs", [t]))
 
     for t in args:
         visit(t)
-    scalars = []
+    params, buffer_map, scalars = [], {}, []
     for t in args:
+        handle = E.Var(t.name, "handle")
+        params.append(handle)
+        buffer_map[handle] = t.buffer
         for e in t.shape:
-            if isinstance(e, Var) and not _contains(scalars, e):
+            if isinstance(e, E.Var) and not _contains(scalars, e):
                 scalars.append(e)
-    lines = []
-    params = [f"{t.name}: T.Buffer(({', '.join(_extent_text(e) for e in t.shape)},), \"{t.dtype}\")"
-              for t in args]
-    params += [f"{v.name}: T.{v.dtype}" for v in scalars]
-    lines.append(f"def {name}({', '.join(params)}):")
-    for t in order:
-        if t not in args:
-            lines.append(f"    {t.name} = T.alloc_buffer(({', '.join(_extent_text(e) for e in t.shape)},), \"{t.dtype}\")")
-    for t in order:
-        outputs = getattr(t, "outputs", None)
-        if outputs is not None and t is not outputs[0]:
-            continue  # computed by the block of the first output
-        reduce_axes = _reduce_axes(t.body, [])
-        axes = t.axes + reduce_axes
-        loop_names = {a: f"{a.name}" for a in axes}
-        var_names = {a: f"v_{a.name}" for a in axes}
-        grid = ", ".join(_extent_text(a.extent) if a.start == 0
-                         else f"{a.extent} - {a.start}" for a in axes)
-        lines.append(f"    for {', '.join(loop_names[a] for a in axes)} in T.grid({grid}):")
-        lines.append(f'        with T.block("{getattr(t, "stage", t.name)}"):')
-        kinds = "".join(a.kind for a in axes)
-        lines.append(f"            {', '.join(var_names[a] for a in axes)}, = "
-                     f"T.axis.remap(\"{kinds}\", [{', '.join(loop_names[a] for a in axes)}])"
-                     if len(axes) == 1 else
-                     f"            {', '.join(var_names[a] for a in axes)} = "
-                     f"T.axis.remap(\"{kinds}\", [{', '.join(loop_names[a] for a in axes)}])")
-        target = f"{t.name}[{', '.join(var_names[a] for a in t.axes)}]"
-        body = t.body
-        if isinstance(body, ReduceValue):
-            lines.extend(_multi_reduce_lines(outputs, var_names))
-        elif isinstance(body, Reduce):
-            if builtins.any(a.start != 0 for a in body.axes):
-                raise NotImplementedError("reduce axes must start at 0")
-            lines.append("            with T.init():")
-            lines.append(f"                {target} = T.{t.dtype}({_identity(body.combiner, t.dtype)})")
-            source = body.source.text(var_names)
-            if body.combiner == "sum":
-                lines.append(f"            {target} = {target} + {source}")
-            else:
-                lines.append(f"            {target} = T.{body.combiner}({target}, {source})")
-        else:
-            if _reduce_axes(body, []):
-                raise NotImplementedError("a reduction must be the whole compute body")
-            lines.append(f"            {target} = {body.text(var_names)}")
-    source = "\n".join(lines) + "\n"
-    node = ast.parse(source).body[0]
-    try:
-        text = FunctionParser(source, "<te>", 0, node).parse()
-    except ScriptError as error:
-        raise ScriptError(f"{error}\nin the TVMScript te generated:\n{source}") from None
-    func = PrimFunc(name, text, "<te>")
-    func.tvmscript = source
-    func.mod  # parse and verify now
-    return func
+    params += scalars
+    allocs = [t.buffer for t in order if not _contains(args, t)]
+    stages = [_stage(t) for t in order
+              if getattr(t, "outputs", None) is None or t is t.outputs[0]]
+    root = S.Block([], [], [], "root", S.stmt_seq(*stages), alloc_buffers=allocs)
+    return from_nodes(params, S.BlockRealize([], True, root), buffer_map, name)

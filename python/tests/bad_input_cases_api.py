@@ -62,8 +62,8 @@ CASES = [
        "ValueError", r"output 0 is a tensor<8xf32>, but parameter 1 of '@relu' takes a memref<4xf32>", """
        from tensorir import relax, te, topi
        x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
-       f = te.create_prim_func([te.placeholder((4,), "float32", "A"),
-                                topi.nn.relu(te.placeholder((4,), "float32", "A"))], name="relu")
+       a = te.placeholder((4,), "float32", "A")
+       f = te.create_prim_func([a, topi.nn.relu(a)], name="relu")
        bb = relax.BlockBuilder()
        with bb.function("main", [x]):
            g = bb.add_func(f, "relu")

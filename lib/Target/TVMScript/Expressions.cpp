@@ -69,7 +69,7 @@ std::string Printer::dtype(Type t) { return dtypeName(t); }
 
 /// `hint` as a Python identifier the script can bind: other characters
 /// become `_`, and a name that starts with a digit, is a Python keyword or
-/// is one the script itself uses (T, I, R, range) gets a `v_` prefix.
+/// is one a function body itself uses (T, range) gets a `v_` prefix.
 static std::string identifier(StringRef hint) {
   std::string name;
   for (char c : hint)
@@ -77,12 +77,12 @@ static std::string identifier(StringRef hint) {
   if (name.empty())
     return "v";
   static const char *reserved[] = {
-      "T",        "I",        "R",      "range", "False",  "None",   "True",
-      "and",      "as",       "assert", "async", "await",  "break",  "class",
-      "continue", "def",      "del",    "elif",  "else",   "except", "finally",
-      "for",      "from",     "global", "if",    "import", "in",     "is",
-      "lambda",   "nonlocal", "not",    "or",    "pass",   "raise",  "return",
-      "try",      "while",    "with",   "yield"};
+      "T",      "range", "False",  "None",   "True",    "and",      "as",
+      "assert", "async", "await",  "break",  "class",   "continue", "def",
+      "del",    "elif",  "else",   "except", "finally", "for",      "from",
+      "global", "if",    "import", "in",     "is",      "lambda",   "nonlocal",
+      "not",    "or",    "pass",   "raise",  "return",  "try",      "while",
+      "with",   "yield"};
   if (llvm::isDigit(name[0]) || llvm::is_contained(reserved, StringRef(name)))
     name = "v_" + name;
   return name;

@@ -8,8 +8,7 @@ operators on them build nodes as TVM's do (`+ - * / // %`, comparisons;
 `!=` build EQ / NE, which are true in a Python condition only for the same
 object (TVM's rule), so `op in loops` finds a node by identity.
 
-te's expressions (te.var, and arithmetic on it) convert where a node takes
-an expression (`convert`).
+te's expressions are these nodes (a te axis is a Var).
 """
 from ..ir.node import Node, Op
 
@@ -35,10 +34,7 @@ class PrimExpr(Node):
     def _binary(self, cls, other, reverse=False):
         a, b = (other, self) if reverse else (self, other)
         if not isinstance(other, (PrimExpr, int, float)):
-            other_node = _from_te(other)
-            if other_node is None:
-                return NotImplemented
-            a, b = (other_node, self) if reverse else (self, other_node)
+            return NotImplemented
         return _make_binary(cls, a, b)
 
     def __add__(self, o): return self._binary(Add, o)
@@ -194,11 +190,8 @@ class Cast(PrimExpr):
 
     def __new__(cls, dtype, value=None, span=None):
         from ..script.helpers import HelperExpr, cast
-        from .. import te
         if isinstance(value, HelperExpr):  # TVMScript's helper functions
             return cast(dtype, value)
-        if isinstance(value, te.Expr):  # inside a te.compute
-            return value.astype(dtype)
         if isinstance(value, (bool, int, float, _Imm)):
             number = value.value if isinstance(value, _Imm) else value
             return const(float(number) if dtype in FLOAT_DTYPES else int(number), dtype)
@@ -385,33 +378,9 @@ class Broadcast(PrimExpr):
 
 # --------------------------------------------------------------- conversion
 
-def _from_te(value):
-    """The node for a te expression (te.var and arithmetic on it), None for
-    anything else. A te variable converts to the same Var every time."""
-    from .. import te
-    if isinstance(value, (te.Var, te.IterVar)):
-        # Kept on the te variable: te's == builds an expression, so te
-        # variables cannot be dictionary keys.
-        if "_tir_var" not in value.__dict__:
-            value._tir_var = Var(value.name, getattr(value, "dtype", None) or "int32")
-        return value._tir_var
-    if isinstance(value, te.Const):
-        return const(value.value, value.dtype)
-    if isinstance(value, te.Cast):
-        return Cast(value.dtype, convert(value.value))
-    if isinstance(value, te.BinOp):
-        cls = {"+": Add, "-": Sub, "*": Mul, "/": Div, "//": FloorDiv, "%": FloorMod,
-               "<": LT, "<=": LE, ">": GT, ">=": GE, "==": EQ, "!=": NE}[value.op]
-        return _make_binary(cls, convert(value.a), convert(value.b))
-    if isinstance(value, te.Expr):
-        raise TypeError(f"a te {type(value).__name__} has no tir form outside "
-                        "te.create_prim_func")
-    return None
-
-
 def convert(value, dtype=None):
     """`value` as a PrimExpr: nodes as they are; Python numbers as
-    constants (of `dtype` when given); te expressions as nodes."""
+    constants (of `dtype` when given)."""
     if isinstance(value, PrimExpr):
         # A symbolic size written outside a function (4 * T.vscale()).
         return value.to_node() if hasattr(value, "to_node") else value
@@ -422,9 +391,6 @@ def convert(value, dtype=None):
                      (dtype if dtype else "int32"))
     if isinstance(value, float):
         return FloatImm(dtype if dtype in FLOAT_DTYPES else "float32", value)
-    node = _from_te(value)
-    if node is not None:
-        return node
     raise TypeError(f"cannot use a {type(value).__name__} ({value!r}) as a tir expression")
 
 
