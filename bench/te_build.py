@@ -6,7 +6,7 @@ getting IR from Python into the compiler and out as code, per function.
 Each function is a different elementwise or reduction computation over
 small shapes (so nothing is cached between them); the script prints the
 median of --repeat runs of the whole loop, split into create_prim_func and
-build, in milliseconds per function.
+build, in milliseconds per function (--no-build: create_prim_func only).
 """
 import argparse
 import statistics
@@ -35,14 +35,15 @@ def make(k):
     return [A, B, C]
 
 
-def run(count):
+def run(count, build=True):
     t_create = t_build = 0.0
     for k in range(count):
         args = make(k)
         t0 = time.perf_counter()
         func = te.create_prim_func(args)
         t1 = time.perf_counter()
-        tvm.build(func, target="llvm")
+        if build:
+            tvm.build(func, target="llvm")
         t2 = time.perf_counter()
         t_create += t1 - t0
         t_build += t2 - t1
@@ -53,8 +54,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-build", action="store_true",
+                        help="time create_prim_func only")
     opts = parser.parse_args()
-    runs = [run(opts.count) for _ in range(opts.repeat)]
+    runs = [run(opts.count, not opts.no_build) for _ in range(opts.repeat)]
     create = statistics.median(r[0] for r in runs) * 1e3 / opts.count
     build = statistics.median(r[1] for r in runs) * 1e3 / opts.count
     print(f"te_build: {opts.count} functions, median of {opts.repeat}: "

@@ -51,16 +51,32 @@ struct BadNodes : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string typeName(py::handle node) {
-  return py::str(py::type::of(node).attr("__name__")).cast<std::string>();
+/// The name of a node's class, and whether it is a Var (SizeVar and te's
+/// axes are), found once per class: nodes are many, classes few.
+struct NodeClass {
+  std::string name;
+  bool isVar = false;
+};
+
+const NodeClass &nodeClass(py::handle node) {
+  static llvm::DenseMap<PyObject *, NodeClass> classes;
+  PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(node.ptr()));
+  auto it = classes.find(type);
+  if (it != classes.end())
+    return it->second;
+  NodeClass info;
+  py::handle cls(type);
+  info.name = py::str(cls.attr("__name__")).cast<std::string>();
+  for (py::handle base : cls.attr("__mro__"))
+    info.isVar |= py::str(base.attr("__name__")).cast<std::string>() == "Var";
+  return classes.try_emplace(type, std::move(info)).first->second;
 }
 
+const std::string &typeName(py::handle node) { return nodeClass(node).name; }
+
 bool isa_(py::handle node, const char *name) {
-  // SizeVar is a Var; every class is matched by its name or a base's.
-  for (py::handle base : py::type::of(node).attr("__mro__"))
-    if (py::str(base.attr("__name__")).cast<std::string>() == name)
-      return true;
-  return false;
+  assert(StringRef(name) == "Var" && "only Var has subclasses");
+  return nodeClass(node).isVar;
 }
 
 std::string dtypeOf(py::handle node) {

@@ -37,6 +37,27 @@ class PrimFunc:
         self.name, self.text, self.filename = name, text, filename
         self._mod = None
 
+    @classmethod
+    def _of_native(cls, name, native, filename="<module>"):
+        """Function `name` of a native module that holds only it; its MLIR
+        text is printed when asked for."""
+        func = cls.__new__(cls)
+        func.name, func.filename, func._text = name, filename, None
+        func._mod = IRModule(native)
+        return func
+
+    @property
+    def text(self):
+        """The function's MLIR text."""
+        if self._text is None:
+            from ..ir.module import split_functions
+            self._text = split_functions(self._mod.mlir())[self.name]
+        return self._text
+
+    @text.setter
+    def text(self, value):
+        self._text = value
+
     @property
     def mod(self):
         if self._mod is None:

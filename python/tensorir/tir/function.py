@@ -133,7 +133,6 @@ def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=
     """A PrimFunc of IR nodes, built into tir by the extension
     (python/extension/FromNodes.cpp) and checked by the verifier;
     ValueError names what is wrong."""
-    from ..ir.module import IRModule
     buffer_map = dict(buffer_map or {})
     from .expr import Var
     for p in params:
@@ -152,7 +151,7 @@ def from_nodes(params, body, buffer_map=None, name="main", private=False, attrs=
         native = ext.function_from_nodes(name, list(params), buffer_map, body, bool(private))
     except ValueError as e:
         raise ValueError(f"PrimFunc {name}: {e}") from None
-    func = IRModule(native)[name]
+    func = PrimFunc._of_native(name, native, f"<PrimFunc {name}>")
     # Its nodes are read from tir when asked for, not kept from the caller:
     # regions inferred again show there, as they are in the IR.
     if attrs:

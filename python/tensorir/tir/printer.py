@@ -1,10 +1,9 @@
-"""The IR's Python objects as TVMScript.
-
-`script(node)` prints a PrimFunc, a statement or an expression in the
-TVMScript that tensorir.script parses (and the C++ printer writes): a
-PrimFunc's text is how nodes go back to MLIR. Every Var and Buffer of one
-printout gets one name: its hint, or the hint with `_1`, `_2`, ... when
-another object already has it.
+"""IR nodes shown as TVMScript: `str(node)` and `node.script()` of a
+statement, expression, buffer or region on its own (TVM's script() of a
+node). Functions print with the C++ printer (PrimFunc.script), and nodes
+go back to tir through the extension (tir.function.from_nodes), not
+through this text. Every Var and Buffer of one printout gets one name: its
+hint, or the hint with `_1`, `_2`, ... when another object already has it.
 """
 import keyword
 import math
@@ -42,7 +41,6 @@ class Printer:
         self.taken = set()
         self.keep = []         # keeps named objects alive (ids stay unique)
         self.lines = []
-        self.in_function = False  # printing a PrimFunc that will be parsed
         self.live = set()  # ids of the variables and buffers in scope
 
     # ----------------------------------------------------------------- names
@@ -147,13 +145,6 @@ class Printer:
             if e.op.name in _DTYPE_FIRST:
                 args.insert(0, f'"{e.dtype}"')
             return f"T.{name}({', '.join(args)})", 12
-        if self.in_function and isinstance(e, (E.Ramp, E.Broadcast)):
-            raise ValueError(f"tir.{type(e).__name__} has no form in a tir function: tir makes "
-                             "vectors when it lowers a T.vectorized loop "
-                             "(--tir-vectorize-loops); vectorize the loop instead")
-        if self.in_function and isinstance(e, E.Let):
-            raise ValueError("tir.Let has no form in a tir function: bind the value with a "
-                             "tir.LetStmt around the statements that use it")
         if isinstance(e, E.Ramp):
             return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})", 12
         if isinstance(e, E.Broadcast):
@@ -263,12 +254,11 @@ class Printer:
         self.stmt(loop.body, indent + 1)
         self.undefine([loop.loop_var])
 
-    def block(self, realize, indent, root=False, realize_values=True):
+    def block(self, realize, indent, realize_values=True):
         b = realize.block
-        if not root:
-            self.emit(indent, f'with T.block("{b.name_hint}"'
-                              f'{"" if realize_values else ", no_realize=True"}):')
-            indent += 1
+        self.emit(indent, f'with T.block("{b.name_hint}"'
+                          f'{"" if realize_values else ", no_realize=True"}):')
+        indent += 1
         for iv, value in zip(b.iter_vars, realize.iter_values):
             dom = (self.expr(iv.dom.extent) if _is_zero(iv.dom.min) else
                    f"({self.expr(iv.dom.min)}, {self.expr(_end(iv.dom))})")
@@ -280,9 +270,8 @@ class Printer:
             self.emit(indent, f"{self.define(iv.var)} = {text}")
         if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
             self.emit(indent, f"T.where({self.expr(realize.predicate)})")
-        if not root and (not self.in_function or _regions_hold(b)):
-            self.emit(indent, f"T.reads({', '.join(self.region(r) for r in b.reads)})")
-            self.emit(indent, f"T.writes({', '.join(self.region(r) for r in b.writes)})")
+        self.emit(indent, f"T.reads({', '.join(self.region(r) for r in b.reads)})")
+        self.emit(indent, f"T.writes({', '.join(self.region(r) for r in b.writes)})")
         if b.annotations:
             self.emit(indent, f"T.block_attr({self.value(b.annotations)})")
         for buf in b.alloc_buffers:
@@ -310,79 +299,6 @@ class Printer:
         dims = [self.expr(d) for d in buf.shape]
         return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
-    # -------------------------------------------------------------- function
-    def function(self, f):
-        self.in_function = True
-        for p in f.params:
-            if not isinstance(p, E.Var):
-                raise TypeError(f"PrimFunc {f.name}: params are tir.Vars (a buffer parameter "
-                                f"is a handle Var mapped to its Buffer in buffer_map), got a "
-                                f"{type(p).__name__}")
-        for key, buf in f.buffer_map.items():
-            if not any(key is p for p in f.params):
-                raise ValueError(f"PrimFunc {f.name}: buffer_map key {key!r} is not one of "
-                                 "the params (Vars)")
-            if not isinstance(buf, Buffer):
-                raise TypeError(f"PrimFunc {f.name}: buffer_map maps params to tir.Buffers, "
-                                f"got a {type(buf).__name__}")
-        # Scalars first (buffer shapes may use them), then the buffers.
-        for p in f.params:
-            if p not in f.buffer_map:
-                self.define(p)
-        shape_vars, params, matches = [], [], []
-        for p in f.params:
-            for d in f.buffer_map[p].shape if p in f.buffer_map else []:
-                for v in undefined_vars(d):
-                    if id(v) not in self.live:
-                        shape_vars.append(self.define(v))
-        for p in f.params:
-            if p not in f.buffer_map:
-                params.append(f"{self.name(p)}: T.{p.dtype}")
-                continue
-            buf = f.buffer_map[p]
-            if all(isinstance(d, E.IntImm) for d in buf.shape):
-                params.append(f"{self.define(buf)}: T.Buffer({self.buffer_args(buf)})")
-            else:
-                params.append(f"{self.define(p)}: T.handle")
-                matches.append((buf, self.name(p)))
-        private = getattr(f, "_private", False)
-        self.emit(0, "@T.prim_func(private=True)" if private else "@T.prim_func")
-        self.emit(0, f"def {f.name}({', '.join(params)}):")
-        for v in shape_vars:
-            self.emit(1, f"{v} = T.int32()")
-        for buf, handle in matches:
-            self.emit(1, f"{self.define(buf)} = T.match_buffer({handle}, "
-                         f"{self.buffer_args(buf)})")
-        body = f.body
-        if (isinstance(body, S.BlockRealize) and not body.iter_values
-                and body.block.name_hint == "root" and not body.block.reads
-                and not body.block.writes and body.block.init is None
-                and not body.block.match_buffers):
-            self.block(body, 1, root=True)
-        else:
-            self.stmt(body, 1)
-        return "\n".join(self.lines) + "\n"
-
-
-def _regions_hold(block):
-    """Whether a block's read and write regions still describe it, so that
-    a function going back to tir keeps them; otherwise the parser infers
-    them from the body as it is now. They hold when the block's body and
-    init (and views, match_buffers) are those it was read with (tir's
-    regions, explicit ones included), or when they were set by hand: changed since reading, or
-    given non-empty to a new block. A body a pass has changed under the
-    regions it was read with does not keep them (they may be stale: an
-    index moved, a buffer added), and neither does a new block built with
-    empty regions."""
-    source = getattr(block, "_read_with", None)
-    if source is None:
-        return bool(block.reads or block.writes)
-    body, init, reads, writes, matches = source
-    same = (lambda a, b: len(a) == len(b) and all(x is y for x, y in zip(a, b)))
-    if not (same(block.reads, reads) and same(block.writes, writes)):
-        return True  # set by hand
-    return block.body is body and block.init is init and same(block.match_buffers, matches)
-
 
 def _plain(loop):
     return (isinstance(loop, S.For) and loop.kind == S.ForKind.SERIAL
@@ -408,12 +324,8 @@ def _end(rng):
 
 
 def script(node):
-    """`node` (a PrimFunc, statement, expression, buffer or region) as
-    TVMScript."""
-    from .function import PrimFunc
+    """`node` (a statement, expression, buffer or region) as TVMScript."""
     p = Printer()
-    if isinstance(node, PrimFunc):
-        return p.function(node)
     # Outside a function, free variables and buffers print by their names.
     _name_free(p, node)
     if isinstance(node, S.Stmt):

@@ -129,7 +129,7 @@ class Block(Stmt):
 
     def _rebuild(self, values):
         block = Block(*values)
-        # What the block was read with, to tell stale regions (printer).
+        # What the block was read with, to tell stale regions (FromNodes.cpp).
         if hasattr(self, "_read_with"):
             block._read_with = self._read_with
         return block
