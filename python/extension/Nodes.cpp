@@ -65,7 +65,18 @@ public:
   /// (params, [(param var, Buffer)], body) of `func`.
   py::tuple function(func::FuncOp func);
 
+  /// An integer expression simplified by tir's index arithmetic
+  /// (simplifyIndexExpr): the parts index expressions hold (+ - * // %
+  /// T.ceildiv over variables, T.vscale() and constants) as one, T.min /
+  /// T.max over simplified operands (folded when both are constants);
+  /// anything else as it is.
+  py::object simplify(py::handle e);
+
 private:
+  /// `e` as an index expression over `leaves` (each Var once, by identity;
+  /// T.vscale() once), or null when index expressions cannot hold it.
+  AffineExpr toIndexExpr(py::handle e, SmallVectorImpl<py::object> &leaves);
+
   py::object cls(const char *name) { return c.attr(name); }
   py::object i32(int64_t v) { return cls("IntImm")("int32", v); }
   py::object boolean(bool v) { return cls("IntImm")("bool", v ? 1 : 0); }
@@ -764,9 +775,98 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
                         cls("BlockRealize")(py::list(), boolean(true), root));
 }
 
+AffineExpr NodeBuilder::toIndexExpr(py::handle e,
+                                    SmallVectorImpl<py::object> &leaves) {
+  MLIRContext *ctx = &context();
+  std::string kind = py::str(py::type::of(e).attr("__name__"));
+  auto leaf = [&](py::handle x, bool isVscale) {
+    for (auto [k, l] : llvm::enumerate(leaves))
+      if (l.ptr() == x.ptr() ||
+          (isVscale &&
+           py::str(py::type::of(l).attr("__name__")).cast<std::string>() ==
+               "Call"))
+        return getAffineDimExpr(k, ctx);
+    leaves.push_back(py::reinterpret_borrow<py::object>(x));
+    return getAffineDimExpr(leaves.size() - 1, ctx);
+  };
+  if (kind == "IntImm") {
+    std::string dtype = py::str(e.attr("dtype"));
+    if (dtype == "bool")
+      return {};
+    return getAffineConstantExpr(e.attr("value").cast<int64_t>(), ctx);
+  }
+  if (py::isinstance(e, cls("Var")))
+    return leaf(e, false);
+  if (kind == "Call") {
+    std::string op = py::str(e.attr("op").attr("name"));
+    py::list args = e.attr("args");
+    if (op == "tir.vscale" && args.empty())
+      return leaf(e, true);
+    if (op != "tir.ceildiv" || args.size() != 2)
+      return {};
+    AffineExpr a = toIndexExpr(args[0], leaves);
+    AffineExpr b = a ? toIndexExpr(args[1], leaves) : AffineExpr();
+    return b ? a.ceilDiv(b) : AffineExpr();
+  }
+  static const char *binary[] = {"Add", "Sub", "Mul", "FloorDiv", "FloorMod"};
+  if (!llvm::is_contained(binary, StringRef(kind)))
+    return {};
+  AffineExpr a = toIndexExpr(e.attr("a"), leaves);
+  AffineExpr b = a ? toIndexExpr(e.attr("b"), leaves) : AffineExpr();
+  if (!b)
+    return {};
+  if (kind == "Add")
+    return a + b;
+  if (kind == "Sub")
+    return a - b;
+  if (kind == "Mul")
+    return a * b;
+  // Division by zero is left as written.
+  if (auto k = dyn_cast<AffineConstantExpr>(b); k && k.getValue() == 0)
+    return {};
+  return kind == "FloorDiv" ? a.floorDiv(b) : a % b;
+}
+
+py::object NodeBuilder::simplify(py::handle e) {
+  SmallVector<py::object> leaves;
+  if (AffineExpr expr = toIndexExpr(e, leaves)) {
+    AffineExpr simple = simplifyIndexExpr(expr, leaves.size(), 0);
+    return index(simple, leaves);
+  }
+  std::string kind = py::str(py::type::of(e).attr("__name__"));
+  if (kind == "Min" || kind == "Max") {
+    py::object a = simplify(e.attr("a")), b = simplify(e.attr("b"));
+    auto constant = [](py::handle x) {
+      return py::str(py::type::of(x).attr("__name__")).cast<std::string>() ==
+             "IntImm";
+    };
+    if (constant(a) && constant(b)) {
+      int64_t x = a.attr("value").cast<int64_t>();
+      int64_t y = b.attr("value").cast<int64_t>();
+      return i32(kind == "Min" ? std::min(x, y) : std::max(x, y));
+    }
+    // T.min(x, x) is x.
+    SmallVector<py::object> shared;
+    AffineExpr x = toIndexExpr(a, shared);
+    AffineExpr y = x ? toIndexExpr(b, shared) : AffineExpr();
+    if (a.ptr() == b.ptr() || (y && x == y))
+      return a;
+    return cls(kind.c_str())(a, b);
+  }
+  return py::reinterpret_borrow<py::object>(e);
+}
+
 } // namespace
 
 void tirpy::bindNodes(py::module_ &m) {
+  m.def(
+      "simplify_index",
+      [](py::object expr, py::object classes) {
+        return NodeBuilder(std::move(classes)).simplify(expr);
+      },
+      py::arg("expr"), py::arg("classes"),
+      "An integer expression of tvm.tir nodes simplified by tir's index "
+      "arithmetic (the classes `classes` holds build the result).");
   m.def(
       "function_nodes",
       [](py::object module, const std::string &name, py::object classes) {

@@ -1,6 +1,5 @@
-"""tvm.arith: the Analyzer's simplifier over symbolic integer expressions
-(tvm.tir.expr.PrimExpr: vscale, integers and + - * floordiv floormod
-ceildiv min max)."""
+"""tvm.arith: the Analyzer's simplifier over integer expressions (tir's
+index arithmetic, through the extension)."""
 from .analyzer import Analyzer
 
 __all__ = ["Analyzer"]

@@ -70,19 +70,25 @@ def _signature(self):
     return cached
 
 
-def _node_classes():
-    """The node classes the extension builds a function's nodes of, by
-    TVM's names (python/extension/Nodes.cpp)."""
-    from ..ir.node import Range
-    from . import expr as E
-    from . import stmt as S
-    from .buffer import BufferRegion, MatchBufferRegion
-    names = {}
-    for module in (E, S):
-        names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
-    names.update(Buffer=Buffer, BufferRegion=BufferRegion,
-                 MatchBufferRegion=MatchBufferRegion, Range=Range)
-    return types.SimpleNamespace(**names)
+def node_classes():
+    """The node classes the extension builds nodes of, by TVM's names
+    (python/extension/Nodes.cpp); made once."""
+    global _CLASSES
+    if _CLASSES is None:
+        from ..ir.node import Range
+        from . import expr as E
+        from . import stmt as S
+        from .buffer import BufferRegion, MatchBufferRegion
+        names = {}
+        for module in (E, S):
+            names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
+        names.update(Buffer=Buffer, BufferRegion=BufferRegion,
+                     MatchBufferRegion=MatchBufferRegion, Range=Range)
+        _CLASSES = types.SimpleNamespace(**names)
+    return _CLASSES
+
+
+_CLASSES = None
 
 
 def _nodes(self):
@@ -92,19 +98,13 @@ def _nodes(self):
     same nodes."""
     cached = self.__dict__.get("_node_cache")
     if cached is None:
-        global _CLASSES
-        if _CLASSES is None:
-            _CLASSES = _node_classes()
         native = self.mod._native.run_passes("tir-infer-access-regions")
         try:
-            params, buffer_map, body = ext.function_nodes(native, self.name, _CLASSES)
+            params, buffer_map, body = ext.function_nodes(native, self.name, node_classes())
         except ValueError as e:
             raise ValueError(f"PrimFunc {self.name} has no form as IR nodes: {e}") from None
         cached = self._node_cache = (params, dict(buffer_map), body)
     return cached
-
-
-_CLASSES = None
 
 
 def _params(self):

@@ -11,7 +11,7 @@ the rest, are tensorir.tir.expr.)
 from . import expr as E
 from .expr import IntImm
 
-__all__ = ["SymbolicExpr", "VScale", "BinaryExpr", "binary", "fold"]
+__all__ = ["SymbolicExpr", "VScale", "BinaryExpr", "binary", "fold", "from_node"]
 
 # ----------------------------------------------------------------- PrimExpr
 
@@ -177,3 +177,23 @@ def binary(op, a, b):
     if isinstance(a, int) and isinstance(b, int):
         return IntImm("int32", fold(op, a, b))
     return BinaryExpr(op, a, b)
+
+
+_FROM_NODE = {E.Add: "add", E.Sub: "sub", E.Mul: "mul", E.FloorDiv: "floordiv",
+              E.FloorMod: "floormod", E.Min: "min", E.Max: "max"}
+
+
+def from_node(node):
+    """The symbolic size of IR nodes over T.vscale() (the inverse of
+    to_node): ints for constants."""
+    if isinstance(node, E.IntImm):
+        return node.value
+    if isinstance(node, E.Call) and node.op.name == "tir.vscale":
+        return VScale()
+    if isinstance(node, E.Call) and node.op.name == "tir.ceildiv":
+        return BinaryExpr("ceildiv", from_node(node.args[0]), from_node(node.args[1]))
+    op = _FROM_NODE.get(type(node))
+    if op is None:
+        raise TypeError(f"a symbolic size is over T.vscale() and integers, got a "
+                        f"{type(node).__name__}")
+    return BinaryExpr(op, from_node(node.a), from_node(node.b))
