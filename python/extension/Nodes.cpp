@@ -65,6 +65,11 @@ public:
   /// (params, [(param var, Buffer)], body) of `func`.
   py::tuple function(func::FuncOp func);
 
+  /// [(Var, Buffer or None)] of `func`'s parameters, from their types
+  /// alone (any layout; a dynamic dimension is None): what a function
+  /// with no node form still says of its signature.
+  py::list signature(func::FuncOp func);
+
   /// An integer expression simplified by tir's index arithmetic
   /// (simplifyIndexExpr): the parts index expressions hold (+ - * // %
   /// T.ceildiv over variables, T.vscale() and constants) as one, T.min /
@@ -856,9 +861,50 @@ py::object NodeBuilder::simplify(py::handle e) {
   return py::reinterpret_borrow<py::object>(e);
 }
 
+py::list NodeBuilder::signature(func::FuncOp func) {
+  py::list out;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Value arg = func.getArgument(i);
+    auto nameAttr =
+        func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+    std::string name = nameAttr ? nameAttr.str() : "arg" + std::to_string(i);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type) {
+      std::string dtype = dtypeName(arg.getType());
+      out.append(py::make_tuple(
+          cls("Var")(name, dtype.empty() ? "handle" : dtype), py::none()));
+      continue;
+    }
+    py::list shape;
+    for (int64_t d : type.getShape())
+      shape.append(ShapedType::isDynamic(d) ? py::object(py::none())
+                                            : py::object(py::int_(d)));
+    StringAttr unsignedDtype = getUnsignedDtype(arg);
+    auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace());
+    out.append(py::make_tuple(
+        cls("Var")(name, "handle"),
+        cls("Buffer")(name, shape,
+                      unsignedDtype ? unsignedDtype.str()
+                                    : dtypeName(type.getElementType()),
+                      scope ? scope.str() : std::string("global"))));
+  }
+  return out;
+}
+
 } // namespace
 
 void tirpy::bindNodes(py::module_ &m) {
+  m.def(
+      "function_signature",
+      [](py::object module, const std::string &name, py::object classes) {
+        auto func = moduleOf(module).lookupSymbol<func::FuncOp>(name);
+        if (!func)
+          throw py::value_error("no function '" + name + "' in the module");
+        return NodeBuilder(std::move(classes)).signature(func);
+      },
+      py::arg("module"), py::arg("name"), py::arg("classes"),
+      "[(Var, Buffer or None)] of function `name`'s parameters, from their "
+      "types.");
   m.def(
       "simplify_index",
       [](py::object expr, py::object classes) {

@@ -81,3 +81,14 @@ func.func @f(%A: memref<4xf32, strided<[2]>> {tir.name = "A"}) {
 }""")
     with pytest.raises(ValueError, match="has no form as IR nodes.*identity layout"):
         mod["f"].body
+
+
+def test_a_function_with_no_node_form_still_gives_its_signature():
+    mod = IRModule.from_mlir("""
+func.func @f(%A: memref<4x?xf32, strided<[?, 1]>> {tir.name = "A"}, %n: index {tir.name = "n"}) {
+  return
+}""")
+    a, n = mod["f"].params
+    assert (a.name, a.dtype) == ("A", "handle") and (n.name, n.dtype) == ("n", "int32")
+    buf = mod["f"].buffer_map[a]
+    assert buf.dtype == "float32" and buf.shape[0].value == 4 and buf.shape[1] is None

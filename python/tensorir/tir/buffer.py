@@ -6,14 +6,10 @@ and, for a view (T.match_buffer), its strides and element offset. Buffers
 compare by identity: the body of a PrimFunc uses the very Buffer objects
 of its buffer_map and of the blocks' alloc_buffers.
 """
-import re
-
-from .._text import split_top_level
 from ..ir.node import Node, Range
 from .expr import BufferLoad, PrimExpr, Var, convert
 
-__all__ = ["Buffer", "BufferLoad", "BufferRegion", "MatchBufferRegion", "decl_buffer",
-           "function_signature"]
+__all__ = ["Buffer", "BufferLoad", "BufferRegion", "MatchBufferRegion", "decl_buffer"]
 
 _ELEMENT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16",
                    "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
@@ -118,31 +114,3 @@ def buffers_of(names, shapes, element_types):
     return [BufferRegion(Buffer(n, [None if d < 0 else d for d in s],
                                 _ELEMENT_DTYPES.get(t, t)))
             for n, s, t in zip(names or [], shapes or [], element_types or [])]
-
-
-def function_signature(text, name):
-    """[(Var, Buffer or None)] for the parameters of `func.func @name` in
-    the MLIR `text`."""
-    head = text.index(f"@{name}(") + len(name) + 2
-    depth, end = 1, head
-    while depth:
-        depth += {"(": 1, ")": -1}.get(text[end], 0)
-        end += 1
-    params = []
-    for arg in split_top_level(text[head:end - 1]):
-        ssa, _, rest = arg.strip().partition(":")
-        named = re.search(r'tir\.name = "([^"]*)"', rest)
-        pname = named.group(1) if named else ssa.strip().lstrip("%")
-        memref = re.match(r"\s*memref<(.*)>", rest.split("{")[0].strip())
-        if not memref:
-            dtype = _ELEMENT_DTYPES.get(rest.split("{")[0].strip(), "int32")
-            params.append((Var(pname, dtype), None))
-            continue
-        fields = split_top_level(memref.group(1))
-        dims = fields[0].strip().split("x")
-        scope = next((f.strip().strip('"') for f in fields[1:] if f.strip().startswith('"')),
-                     "global")
-        shape = [int(d) if d.isdigit() else None for d in dims[:-1]]
-        dtype = _ELEMENT_DTYPES.get(dims[-1], dims[-1])
-        params.append((Var(pname, "handle"), Buffer(pname, shape, dtype, scope)))
-    return params

@@ -11,7 +11,7 @@ import types
 
 from .._ext import ext
 from ..ir.module import global_symbol
-from .buffer import Buffer, function_signature
+from .buffer import Buffer
 from ..script.tir import PrimFunc
 
 __all__ = ["Buffer", "PrimFunc", "TensorIntrin"]
@@ -66,7 +66,8 @@ def _repr(self):
 def _signature(self):
     cached = getattr(self, "_signature_cache", None)
     if cached is None:
-        cached = self._signature_cache = function_signature(self.text, self.name)
+        cached = self._signature_cache = ext.function_signature(
+            self.mod._native, self.name, node_classes())
     return cached
 
 
