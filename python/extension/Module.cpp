@@ -12,11 +12,16 @@
 #include "TensorIR/InitAllPasses.h"
 #include "TensorIR/Target/TVMScript.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
+
+#include "llvm/ADT/StringSet.h"
 
 #include <pybind11/stl.h>
 
@@ -52,6 +57,30 @@ ModuleOp tirpy::moduleOf(py::handle object) {
   return object.cast<PyModule &>().get();
 }
 
+/// The function `name` of `module`; KeyError when there is none.
+static func::FuncOp functionNamed(ModuleOp module, const std::string &name) {
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func)
+    throw py::key_error("no function named '" + name + "' in the module");
+  return func;
+}
+
+/// A module of copies of the functions (module, name, new name) name.
+static PyModule compose(
+    const std::vector<std::tuple<PyModule, std::string, std::string>> &items) {
+  OwningOpRef<ModuleOp> out = ModuleOp::create(UnknownLoc::get(&context()));
+  OpBuilder builder = OpBuilder::atBlockEnd(out->getBody());
+  llvm::StringSet<> names;
+  for (const auto &[module, name, newName] : items) {
+    if (!names.insert(newName).second)
+      throw py::value_error("two functions named '" + newName + "'");
+    auto copy =
+        cast<func::FuncOp>(builder.clone(*functionNamed(module.get(), name)));
+    copy.setName(newName);
+  }
+  return PyModule::own(std::move(out));
+}
+
 /// `module` after `pm`, run on a copy; the pass's errors raise ValueError.
 static PyModule runOnCopy(const PyModule &module, PassManager &pm) {
   PyModule result = module.clone();
@@ -79,6 +108,39 @@ void tirpy::bindModule(py::module_ &m) {
           },
           py::arg("as_module") = false, py::arg("show_meta") = false)
       .def("functions", &PyModule::functions)
+      .def(
+          "extract",
+          [](const PyModule &self, const std::string &name) {
+            return compose({{self, name, name}});
+          },
+          py::arg("name"), "A module of function `name` alone (a copy).")
+      .def_static("compose", &compose, py::arg("items"),
+                  "A module of the functions (module, name, new name) name, "
+                  "copied in order, each renamed (its definition) to its new "
+                  "name.")
+      .def(
+          "with_visibility",
+          [](const PyModule &self, const std::string &name, bool isPrivate) {
+            PyModule copy = self.clone();
+            func::FuncOp func = functionNamed(copy.get(), name);
+            isPrivate ? func.setPrivate() : func.setPublic();
+            return copy;
+          },
+          py::arg("name"), py::arg("private"),
+          "A copy with function `name` private (or public).")
+      .def(
+          "is_private",
+          [](const PyModule &self, const std::string &name) {
+            return functionNamed(self.get(), name).isPrivate();
+          },
+          py::arg("name"))
+      .def(
+          "is_graph_function",
+          [](const PyModule &self, const std::string &name) {
+            return tir::isGraphFunction(functionNamed(self.get(), name));
+          },
+          py::arg("name"),
+          "Whether function `name` is a graph function (on tensors).")
       .def(
           "run_passes",
           [](const PyModule &self, const std::string &pipeline) {

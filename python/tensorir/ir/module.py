@@ -104,16 +104,16 @@ def _module_from_functions(functions):
     keeps its global symbol, as in TVM's IRModule({"main": f})."""
     from ..script.parser import parse_module_text
     from ..script.tir import PrimFunc
-    texts, filename, symbols = [], "<module>", {}
+    symbols = {}
     if len(functions) == 1:
         # One function already under its key: its own module is the module
-        # (no parse again, and the source locations stay).
+        # (no copy, and the source locations stay).
         (name, func), = functions.items()
         if isinstance(func, PrimFunc) and func.name == getattr(name, "name_hint", name):
             return func.mod._native, ({name: global_symbol(func)}
                                       if global_symbol(func) not in (name, None) else {})
     from ..relax.function import Function
-    resources = {}
+    items, texts, resources, filename = [], [], {}, "<module>"
     for name, func in functions.items():
         name = getattr(name, "name_hint", name)  # a GlobalVar-like key
         if not isinstance(name, str):
@@ -121,10 +121,18 @@ def _module_from_functions(functions):
         if not isinstance(func, (PrimFunc, Function)):
             raise TypeError(f"IRModule holds PrimFuncs and relax Functions; '{name}' is a "
                             f"{type(func).__name__}")
-        texts.append(func.with_name(name).text if func.name != name else func.text)
-        resources.update(getattr(func, "resources", None) or {})
+        items.append((name, func))
         if global_symbol(func) not in (name, None):
             symbols[name] = global_symbol(func)
+    if all(isinstance(func, PrimFunc) for _, func in items):
+        # PrimFuncs only: their functions copied into one module.
+        return ext.Module.compose([(func.mod._native, func.name, name)
+                                   for name, func in items]), symbols
+    # A graph function is MLIR text its writer made (relax.function), which
+    # verifies only with the prim_funcs it calls: one module of the texts.
+    for name, func in items:
+        texts.append(func.with_name(name).text if func.name != name else func.text)
+        resources.update(getattr(func, "resources", None) or {})
         if filename == "<module>":
             filename = func.filename
     return ext.Module.parse(parse_module_text(texts, resources), filename), symbols
@@ -206,7 +214,7 @@ class IRModule:
     def __getitem__(self, name):
         """The function `name`: a PrimFunc, or a relax Function for a graph
         function (KeyError if there is none)."""
-        from ..relax.function import Function, is_graph_text
+        from ..relax.function import Function
         from ..script.tir import PrimFunc
         name = getattr(name, "name_hint", name)
         if name in self._funcs:
@@ -215,15 +223,15 @@ class IRModule:
         if name not in names:
             raise KeyError(f"no function named '{name}' in the module; it has "
                            f"{', '.join(names) or 'none'}")
-        text = self.mlir()
-        texts = split_functions(text)
-        if is_graph_text(texts[name]):
+        if self._native.is_graph_function(name):
+            text = self.mlir()
+            texts = split_functions(text)
             return Function(name, texts[name], "<module>",
                             used_resources(texts[name], module_resources(text)))
-        func = PrimFunc(name, texts[name], "<module>")
-        # The one-function module is the function: keep it (and the source
-        # locations it carries) instead of parsing the text again.
-        func._mod = IRModule(self._native) if len(names) == 1 else None
+        # The one-function module is the function: kept (with the source
+        # locations it carries); otherwise a copy of the function alone.
+        func = PrimFunc._of_native(name, self._native if len(names) == 1
+                                   else self._native.extract(name), "<module>")
         if name in self._symbols:
             func._global_symbol = self._symbols[name]
         self._funcs[name] = func

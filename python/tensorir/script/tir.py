@@ -66,25 +66,24 @@ class PrimFunc:
         return self._mod
 
     def with_name(self, name):
-        for prefix in ("func.func @", "func.func private @"):
-            if f"{prefix}{self.name}(" in self.text:
-                text = self.text.replace(f"{prefix}{self.name}(", f"{prefix}{name}(", 1)
-                return PrimFunc(name, text, self.filename)
-        raise ValueError(f"no function header for '{self.name}' in its text")
+        """This function named `name` (a copy)."""
+        return PrimFunc._of_native(
+            name, type(self.mod._native).compose([(self.mod._native, self.name, name)]),
+            self.filename)
 
     @property
     def is_private(self):
         """@T.prim_func(private=True): a function of its module only (a graph
         function calls it); a built library does not export it."""
-        return f"func.func private @{self.name}(" in self.text
+        return self.mod._native.is_private(self.name)
 
     def as_private(self):
         """This function, private."""
         if self.is_private:
             return self
-        text = self.text.replace(f"func.func @{self.name}(",
-                                 f"func.func private @{self.name}(", 1)
-        return PrimFunc(self.name, text, self.filename)
+        return PrimFunc._of_native(self.name,
+                                   self.mod._native.with_visibility(self.name, True),
+                                   self.filename)
 
     def script(self, *args, **kwargs):
         """The function as TVMScript (one @T.prim_func; an IRModule prints
