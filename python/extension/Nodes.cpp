@@ -826,8 +826,9 @@ AffineExpr NodeBuilder::toIndexExpr(py::handle e,
     return a - b;
   if (kind == "Mul")
     return a * b;
-  // Division by zero is left as written.
-  if (auto k = dyn_cast<AffineConstantExpr>(b); k && k.getValue() == 0)
+  // Only a positive constant or a variable divides in an index
+  // expression (the verifier's rule); anything else is left as written.
+  if (auto k = dyn_cast<AffineConstantExpr>(b); k && k.getValue() <= 0)
     return {};
   return kind == "FloorDiv" ? a.floorDiv(b) : a % b;
 }

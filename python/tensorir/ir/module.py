@@ -79,16 +79,6 @@ def used_resources(text, blobs):
     return {name: blobs[name] for name in _RESOURCE_USE.findall(text) if name in blobs}
 
 
-def rename_function(text, old, new):
-    """A function's MLIR text with its symbol `old` renamed to `new`."""
-    pattern = re.compile(r'^(func\.func (?:(?:public|private|nested) )?)@"?' + re.escape(old)
-                         + r'"?\(', re.M)
-    renamed, count = pattern.subn(lambda m: f"{m.group(1)}@{new}(", text, count=1)
-    if count != 1:
-        raise ValueError(f"no function named '{old}' in the text")
-    return renamed
-
-
 def global_symbol(func):
     """A PrimFunc's global symbol: its name unless with_attr set another;
     None for a function built from IR nodes without one (a module names it
@@ -263,18 +253,14 @@ class IRModule:
         build() compiles; the same module when every key is its symbol)."""
         if not self._symbols:
             return self
-        text = self.mlir()
-        texts = split_functions(text)
-        renamed = {}
-        for name, text in texts.items():
+        items, seen = [], set()
+        for name in self._native.functions():
             symbol = self._symbols.get(name, name)
-            if symbol in renamed:
+            if symbol in seen:
                 raise ValueError(f"two functions have the global symbol '{symbol}'")
-            renamed[symbol] = rename_function(text, name, symbol) if symbol != name else text
-        from ..script.parser import parse_module_text
-        return IRModule(ext.Module.parse(parse_module_text(list(renamed.values()),
-                                                           module_resources(text)), "<module>"),
-                        self.attrs)
+            seen.add(symbol)
+            items.append((self._native, name, symbol))
+        return IRModule(ext.Module.compose(items), self.attrs)
 
     def same_as(self, other):
         return isinstance(other, IRModule) and self._native is other._native
