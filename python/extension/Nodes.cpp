@@ -692,15 +692,7 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
     if (name)
       dimVars[name.getValue()] = var;
   }
-  auto dimVarsOf = [&](unsigned i) {
-    SmallVector<StringRef> out;
-    if (auto vars =
-            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
-      for (Attribute var : vars)
-        out.push_back(isa<StringAttr>(var) ? cast<StringAttr>(var).getValue()
-                                           : StringRef());
-    return out;
-  };
+  auto dimVarsOf = [&](unsigned i) { return getDimVarNames(func, i); };
   auto shapeVar = [&](StringRef name) {
     auto it = dimVars.find(name);
     if (it != dimVars.end())
@@ -760,16 +752,9 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
     bufferMap.append(py::make_tuple(handle, buf));
   }
   // The body reads a shape variable as memref.dim of a dimension it names.
-  for (auto dim : entry.getOps<memref::DimOp>()) {
-    auto source = dyn_cast<BlockArgument>(dim.getSource());
-    std::optional<int64_t> index = dim.getConstantIndex();
-    if (!source || source.getOwner() != &entry || !index)
-      continue;
-    SmallVector<StringRef> vars = dimVarsOf(source.getArgNumber());
-    if (*index >= 0 && *index < static_cast<int64_t>(vars.size()) &&
-        !vars[*index].empty())
-      bound_[dim.getResult()] = shapeVar(vars[*index]);
-  }
+  for (auto dim : entry.getOps<memref::DimOp>())
+    if (StringRef var = getShapeVarRead(dim); !var.empty())
+      bound_[dim.getResult()] = shapeVar(var);
   py::list allocs, matches;
   py::object inner = body(entry, entry.begin(), &allocs, &matches);
   if (!matches.empty())

@@ -47,15 +47,7 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
         dimVars.try_emplace(a.getValue(), n);
     }
   }
-  auto dimVarsOf = [&](unsigned i) {
-    SmallVector<StringRef> out;
-    if (auto vars =
-            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
-      for (Attribute var : vars)
-        out.push_back(isa<StringAttr>(var) ? cast<StringAttr>(var).getValue()
-                                           : StringRef());
-    return out;
-  };
+  auto dimVarsOf = [&](unsigned i) { return getDimVarNames(func, i); };
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     for (StringRef var : dimVarsOf(i))
       if (!var.empty() && !dimVars.count(var)) {
@@ -66,15 +58,10 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   // The body reads a shape variable as memref.dim of a dimension it names.
   llvm::SmallPtrSet<Operation *, 4> shapeVarReads;
   for (auto dim : func.getBody().front().getOps<memref::DimOp>()) {
-    auto source = dyn_cast<BlockArgument>(dim.getSource());
-    std::optional<int64_t> index = dim.getConstantIndex();
-    if (!source || source.getOwner() != &func.getBody().front() || !index)
+    StringRef var = getShapeVarRead(dim);
+    if (var.empty())
       continue;
-    SmallVector<StringRef> vars = dimVarsOf(source.getArgNumber());
-    if (*index < 0 || *index >= static_cast<int64_t>(vars.size()) ||
-        vars[*index].empty())
-      continue;
-    names[dim.getResult()] = dimVars[vars[*index]];
+    names[dim.getResult()] = dimVars[var];
     shapeVarReads.insert(dim);
   }
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {

@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -121,6 +122,32 @@ std::string mlir::tir::describeOpHeader(Operation *op) {
   llvm::raw_string_ostream os(text);
   op->print(os, flags);
   return text.substr(0, text.find('\n'));
+}
+
+SmallVector<StringRef> mlir::tir::getDimVarNames(FunctionOpInterface func,
+                                                 unsigned arg) {
+  SmallVector<StringRef> out;
+  if (auto vars =
+          func.getArgAttrOfType<ArrayAttr>(arg, TIRDialect::kDimVarsAttrName))
+    for (Attribute var : vars)
+      out.push_back(isa<StringAttr>(var) ? cast<StringAttr>(var).getValue()
+                                         : StringRef());
+  return out;
+}
+
+StringRef mlir::tir::getShapeVarRead(Operation *op) {
+  auto dim = dyn_cast<memref::DimOp>(op);
+  auto source = dim ? dyn_cast<BlockArgument>(dim.getSource()) : nullptr;
+  auto func =
+      source ? dyn_cast<FunctionOpInterface>(source.getOwner()->getParentOp())
+             : nullptr;
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  if (!func || dim->getBlock() != source.getOwner() || !index)
+    return "";
+  SmallVector<StringRef> vars = getDimVarNames(func, source.getArgNumber());
+  if (*index < 0 || *index >= static_cast<int64_t>(vars.size()))
+    return "";
+  return vars[*index];
 }
 
 StringAttr mlir::tir::getUnsignedDtype(Value buffer) {

@@ -75,6 +75,16 @@ Value getBufferStorage(Value buffer);
 /// memref (signless) does not say: the `tir.dtype` of the parameter or
 /// allocation it is, or views (tir.match_buffer); null for any other.
 StringAttr getUnsignedDtype(Value buffer);
+
+/// The names `tir.dim_vars` gives the dimensions of parameter `arg` of
+/// `func` ("" for a dimension it names no variable for; empty without the
+/// attribute): TVMScript's shape variables.
+SmallVector<StringRef> getDimVarNames(FunctionOpInterface func, unsigned arg);
+
+/// The shape variable `op` reads, when it is a `memref.dim` of a parameter
+/// at the function's entry at a dimension tir.dim_vars names (how the body
+/// reads a shape variable); "" otherwise.
+StringRef getShapeVarRead(Operation *op);
 /// Checks the memory space of a buffer type; the empty string when valid.
 std::string checkBufferMemorySpace(MemRefType type);
 
