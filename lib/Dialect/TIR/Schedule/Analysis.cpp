@@ -231,7 +231,7 @@ static bool coversRegion(const LoopRegion &produced, const LoopRegion &consumed,
     dims.push_back(getAffineDimExpr(k, ctx));
   }
   auto constantOf = [&](AffineExpr e) -> std::optional<int64_t> {
-    e = simplifyAffineExpr(e, values.size(), 0);
+    e = simplifyIndexExpr(e, values.size(), 0);
     if (auto c = dyn_cast<AffineConstantExpr>(e))
       return c.getValue();
     return std::nullopt;

@@ -100,7 +100,7 @@ FailureOr<Division> divide(Ctx &c, unsigned i, AffineExpr binding) {
                          ? getAffineConstantExpr(*lower, ctx)
                          : getAffineDimExpr(pos, ctx));
     }
-    binding = simplifyAffineExpr(binding.replaceDims(dims), values.size(), 0);
+    binding = simplifyIndexExpr(binding.replaceDims(dims), values.size(), 0);
   }
   AffineTerms terms = AffineTerms::get(binding);
   AffineTerms outer, inner;
@@ -372,7 +372,7 @@ OuterVars outerVarsOf(BlockOp block, ArrayRef<Division> divisions,
   for (const Conjunction &j : predicate)
     compressInputs(j.constraints, values, compress, vars.values);
   for (const Division &d : divisions)
-    vars.bindings.push_back(simplifyAffineExpr(d.outer.replaceDims(compress),
+    vars.bindings.push_back(simplifyIndexExpr(d.outer.replaceDims(compress),
                                                vars.values.size(), 0));
   vars.predicate = compressPredicate(predicate, compress);
   return vars;

@@ -303,13 +303,13 @@ static FailureOr<PaddingPlan> analyze(BlockOp block, ForOp loop,
         continue;
       unsigned n = in.values.size();
       if (auto k = dyn_cast<AffineConstantExpr>(
-              simplifyAffineExpr(c - e, n, 0))) { // e >= -k
+              simplifyIndexExpr(c - e, n, 0))) { // e >= -k
         lo[i] = std::max(lo[i], -k.getValue());
         if (eq)
           hi[i] = std::min(hi[i], -k.getValue());
         bounded = true;
       } else if (auto k = dyn_cast<AffineConstantExpr>(
-                     simplifyAffineExpr(c + e, n, 0))) { // e <= k
+                     simplifyIndexExpr(c + e, n, 0))) { // e <= k
         hi[i] = std::min(hi[i], k.getValue());
         if (eq)
           lo[i] = std::max(lo[i], k.getValue());

@@ -64,7 +64,7 @@ static SmallVector<PaddedInput> getPaddedInputs(const IndexMapAnalysis &a,
         MLIRContext *ctx = p.inverse.getContext();
         AffineExpr split =
             getAffineDimExpr(outer, ctx) * c + getAffineDimExpr(inner, ctx);
-        AffineExpr diff = simplifyAffineExpr(p.inverse - split, numDims, 0);
+        AffineExpr diff = simplifyIndexExpr(p.inverse - split, numDims, 0);
         auto zero = dyn_cast<AffineConstantExpr>(diff);
         if (zero && zero.getValue() == 0) {
           p.split = {outer, inner};

@@ -181,7 +181,7 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
       for (auto [d, start] : llvm::enumerate(written->starts)) {
         AffineExpr room = type.getDimSize(d) - 1 - start.replaceDims(bindings);
         auto k =
-            dyn_cast<AffineConstantExpr>(simplifyAffineExpr(c - room, n, 0));
+            dyn_cast<AffineConstantExpr>(simplifyIndexExpr(c - room, n, 0));
         if (k && k.getValue() >= 0)
           return true;
       }

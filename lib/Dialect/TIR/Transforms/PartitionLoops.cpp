@@ -116,12 +116,12 @@ dependenceOn(AffineExpr expr, ValueRange values, Value iv,
     shifted.push_back(getAffineDimExpr(p, ctx));
   shifted.push_back(getAffineDimExpr(n, ctx) + 1);
   AffineExpr diff =
-      simplifyAffineExpr(merged.replaceDims(shifted) - merged, n + 1, 0);
+      simplifyIndexExpr(merged.replaceDims(shifted) - merged, n + 1, 0);
   auto coefficient = dyn_cast<AffineConstantExpr>(diff);
   if (!coefficient || coefficient.getValue() == 0)
     return std::nullopt;
   std::optional<Interval> rest = evaluateRange(
-      simplifyAffineExpr(expr.replaceDims(zeroed), n, 0), restRanges);
+      simplifyIndexExpr(expr.replaceDims(zeroed), n, 0), restRanges);
   if (!rest)
     return std::nullopt;
   return LinearDependence{coefficient.getValue(), *rest};
