@@ -105,21 +105,22 @@ static void shiftAccesses(Value buffer, Value compact,
 }
 
 /// Moves one buffer into its kernel; failure (with `why`) when it cannot.
-static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
+static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   Value buffer = alloc.getBuffer();
   MemRefType type = alloc.getBuffer().getType();
   SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
   if (blocks.empty()) {
-    why = "it is used by something other than loads and stores in blocks";
+    why.message =
+        "it is used by something other than loads and stores in blocks";
     return failure();
   }
   Operation *lca = lowestCommonAncestor(blocks);
   if (!lca) {
-    why = "its accesses have no loop or block in common";
+    why.message = "its accesses have no loop or block in common";
     return failure();
   }
   if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-    why = "its shape is not static, or it has a layout";
+    why.message = "its shape is not static, or it has a layout";
     return failure();
   }
   Refusal failure;
@@ -139,9 +140,10 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
                                      ? FailureOr<LoopRegion>(mlir::failure())
                                      : uniteLoopRegions(*reads, *writes);
   if (mlir::failed(region) || region->lowers.empty()) {
-    why = failure.message.empty()
-              ? "the part of it each execution touches cannot be bounded"
-              : failure.message;
+    why.message =
+        failure.message.empty()
+            ? "the part of it each execution touches cannot be bounded"
+            : failure.message;
     return mlir::failure();
   }
   MLIRContext *ctx = alloc.getContext();
@@ -150,9 +152,10 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
     auto extent = dyn_cast<AffineConstantExpr>(region->extents[d]);
     if (!extent || extent.getValue() <= 0) {
-      why = "the part of it each execution touches is not of a constant size "
-            "in dimension " +
-            std::to_string(d);
+      why.message =
+          "the part of it each execution touches is not of a constant size "
+          "in dimension " +
+          std::to_string(d);
       return mlir::failure();
     }
     if (extent.getValue() >= type.getDimSize(d)) {
@@ -171,10 +174,11 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
   if (isSharedScope(scope))
     for (Value input : region->inputs)
       if (dependsOnThreadIdx(input)) {
-        why = "the part of it each execution touches starts at a place that "
-              "depends on the thread index (threadIdx loops with runtime "
-              "extents are not relaxed), but a shared buffer is one per "
-              "block";
+        why.message =
+            "the part of it each execution touches starts at a place that "
+            "depends on the thread index (threadIdx loops with runtime "
+            "extents are not relaxed), but a shared buffer is one per "
+            "block";
         return mlir::failure();
       }
   // A local buffer is one per thread: no thread index may vary between
@@ -187,11 +191,12 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, std::string &why) {
         if (auto loop = dyn_cast<ForOp>(p);
             loop && loop.getKind() == ForKind::ThreadBinding &&
             !boundAround.contains(*loop.getThread())) {
-          why = "its accesses lie in several threads (loop '" +
-                loop.getVarName().value_or("").str() + "' bound to '" +
-                loop.getThread()->str() +
-                "'), but a local buffer is one thread's (use 'shared' for "
-                "a buffer the threads of a block share)";
+          why.message =
+              "its accesses lie in several threads (loop '" +
+              loop.getVarName().value_or("").str() + "' bound to '" +
+              loop.getThread()->str() +
+              "'), but a local buffer is one thread's (use 'shared' for "
+              "a buffer the threads of a block share)";
           return mlir::failure();
         }
   }
@@ -315,14 +320,14 @@ LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
           return kernelRootOf(block) == kernel;
         }))
       continue;
-    std::string why;
+    Refusal why;
     if (failed(placeBuffer(alloc, why)))
       return alloc.emitOpError("allocates '")
              << getStorageScope(alloc.getBuffer().getType()) << "' buffer '"
              << getBufferName(alloc.getBuffer())
              << "' for the GPU kernel that starts at loop '"
              << kernel.getVarName().value_or("")
-             << "', but it cannot be allocated in the kernel: " << why;
+             << "', but it cannot be allocated in the kernel: " << why.message;
   }
   return success();
 }

@@ -373,7 +373,7 @@ OuterVars outerVarsOf(BlockOp block, ArrayRef<Division> divisions,
     compressInputs(j.constraints, values, compress, vars.values);
   for (const Division &d : divisions)
     vars.bindings.push_back(simplifyIndexExpr(d.outer.replaceDims(compress),
-                                               vars.values.size(), 0));
+                                              vars.values.size(), 0));
   vars.predicate = compressPredicate(predicate, compress);
   return vars;
 }

@@ -163,12 +163,13 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
   SmallVector<std::optional<int64_t>> extents;
   llvm::SmallBitVector needed;
   getExtents(c.block, extents, needed);
-  std::string why;
+  Refusal why;
   FailureOr<IndexInverse> inv = failure();
   if (indices)
     inv = invertIndices(*indices, extents, needed, why);
   else
-    why = "an index uses a value other than the block's iteration variables";
+    why.message =
+        "an index uses a value other than the block's iteration variables";
   // Indices that re-split a sum (B[v floordiv 4, v mod 4]) need a load's
   // index within its part: the buffer's dimension must not be larger.
   if (succeeded(inv)) {
@@ -176,8 +177,9 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
     for (auto [k, bound] : inv->bounded)
       if (ShapedType::isDynamic(shape[k]) || shape[k] > bound) {
         inv = failure();
-        why = "index " + std::to_string(k) + " takes a part of a fused sum " +
-              "smaller than the buffer's dimension";
+        why.message = "index " + std::to_string(k) +
+                      " takes a part of a fused sum smaller than the buffer's "
+                      "dimension";
         break;
       }
   }
@@ -185,7 +187,7 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
     return c.fail(c.block, "needs the store of block " + c.name() +
                                " to be a bijective affine map of its "
                                "iteration variables, but " +
-                               why);
+                               why.message);
   inverse = *inv;
   if (failed(checkNoOpaqueUse(c.primitive, buffer, c.error)))
     return failure();
@@ -394,11 +396,11 @@ FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
   SmallVector<std::optional<int64_t>> extents;
   llvm::SmallBitVector needed;
   getExtents(c.block, extents, needed);
-  std::string why;
+  Refusal why;
   FailureOr<IndexInverse> inverse =
       invertIndices(*indices, extents, needed, why);
   if (failed(inverse))
-    return bodyError(why);
+    return bodyError(why.message);
 
   // The consumer's variables over the producer's store indices.
   MLIRContext *ctx = c.block.getContext();

@@ -13,7 +13,7 @@ using namespace mlir::tir::sched;
 
 FailureOr<SmallVector<int64_t>>
 mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
-                                 std::string &why) {
+                                 Refusal &why) {
   SmallVector<std::optional<Interval>> ranges;
   for (int64_t e : extents)
     ranges.push_back(Interval{0, e - 1});
@@ -21,13 +21,14 @@ mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
   for (auto [k, e] : llvm::enumerate(map.getResults())) {
     std::optional<Interval> range = evaluateRange(e, ranges);
     if (!range) {
-      why = "result " + std::to_string(k) + " of the index map is unbounded";
+      why.message =
+          "result " + std::to_string(k) + " of the index map is unbounded";
       return failure();
     }
     if (range->lo < 0) {
-      why = "result " + std::to_string(k) +
-            " of the index map can be negative (it reaches " +
-            std::to_string(range->lo) + ")";
+      why.message = "result " + std::to_string(k) +
+                    " of the index map can be negative (it reaches " +
+                    std::to_string(range->lo) + ")";
       return failure();
     }
     shape.push_back(range->hi + 1);
@@ -128,7 +129,7 @@ static bool parseSum(AffineExpr e, int64_t scale, unsigned result,
 
 FailureOr<IndexMapAnalysis>
 mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
-                                  std::string &why) {
+                                  Refusal &why) {
   MLIRContext *ctx = map.getContext();
   IndexMapAnalysis result;
   FailureOr<SmallVector<int64_t>> shape = getMappedShape(map, extents, why);
@@ -145,9 +146,10 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
       if (e.isFunctionOfDim(d))
         result.inputsOf[k].push_back(d);
     if (!parseSum(e, 1, k, extents, terms, constants[k])) {
-      why = "result " + std::to_string(k) +
-            " of the index map is not a sum of scaled pieces of the indices "
-            "(`d`, `d floordiv c`, `d mod c`)";
+      why.message =
+          "result " + std::to_string(k) +
+          " of the index map is not a sum of scaled pieces of the indices "
+          "(`d`, `d floordiv c`, `d mod c`)";
       return failure();
     }
   }
@@ -165,8 +167,8 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     int64_t span = 1;
     for (Term *t : list) {
       if (t->scale < span) {
-        why = "result " + std::to_string(k) +
-              " of the index map sends two indices to the same value";
+        why.message = "result " + std::to_string(k) +
+                      " of the index map sends two indices to the same value";
         return failure();
       }
       exact &= t->scale == span;
@@ -187,21 +189,22 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     int64_t offset = list.empty() ? 0 : list.front()->piece.offset;
     for (Term *t : list) {
       if (t->piece.offset != offset) {
-        why = "the index map splits index " + std::to_string(d) +
-              " shifted by different constants";
+        why.message = "the index map splits index " + std::to_string(d) +
+                      " shifted by different constants";
         return failure();
       }
       if (t->piece.lower != covered) {
-        why = "the index map " +
-              std::string(t->piece.lower > covered ? "loses part of"
-                                                   : "uses twice part of") +
-              " index " + std::to_string(d);
+        why.message =
+            "the index map " +
+            std::string(t->piece.lower > covered ? "loses part of"
+                                                 : "uses twice part of") +
+            " index " + std::to_string(d);
         return failure();
       }
       covered *= t->piece.extent;
     }
     if (covered < extents[d] + offset) {
-      why = "the index map loses part of index " + std::to_string(d);
+      why.message = "the index map loses part of index " + std::to_string(d);
       return failure();
     }
     // A shifted index leaves the values below its shift unused.

@@ -15,6 +15,8 @@
 #ifndef TENSORIR_LIB_SCHEDULE_INDEXMAP_H
 #define TENSORIR_LIB_SCHEDULE_INDEXMAP_H
 
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Support/LLVM.h"
 
@@ -26,7 +28,7 @@ namespace mlir::tir::sched {
 /// plus one. Fails, saying why, for a result that can be negative or is
 /// unbounded.
 FailureOr<SmallVector<int64_t>>
-getMappedShape(AffineMap map, ArrayRef<int64_t> extents, std::string &why);
+getMappedShape(AffineMap map, ArrayRef<int64_t> extents, Refusal &why);
 
 /// How `map` relates inputs in [0, extents[i]) to its results.
 struct IndexMapAnalysis {
@@ -58,7 +60,7 @@ struct IndexMapAnalysis {
 /// for a map that is not a mixed-radix sum of input pieces or that sends
 /// two inputs to the same point (not injective).
 FailureOr<IndexMapAnalysis>
-analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents, std::string &why);
+analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents, Refusal &why);
 
 } // namespace mlir::tir::sched
 

@@ -137,7 +137,7 @@ static std::optional<IndexPart> parsePart(unsigned index, AffineExpr e) {
 FailureOr<IndexInverse>
 sched::invertIndices(ArrayRef<AffineExpr> indices,
                      ArrayRef<std::optional<int64_t>> extents,
-                     const llvm::SmallBitVector &needed, std::string &why) {
+                     const llvm::SmallBitVector &needed, Refusal &why) {
   MLIRContext *ctx = indices.empty() ? nullptr : indices.front().getContext();
   IndexInverse inverse;
   inverse.vars.resize(extents.size());
@@ -150,9 +150,10 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
     }
     std::optional<IndexPart> part = parsePart(k, e);
     if (!part) {
-      why = "index " + std::to_string(k) +
-            " is not an affine sum of iteration variables with positive "
-            "coefficients, or one divided or taken modulo by a constant";
+      why.message =
+          "index " + std::to_string(k) +
+          " is not an affine sum of iteration variables with positive "
+          "coefficients, or one divided or taken modulo by a constant";
       return failure();
     }
     auto same = llvm::find_if(groups, [&](const SmallVector<IndexPart> &g) {
@@ -169,8 +170,9 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
     });
     // The parts re-split the sum: S = sum of p_k * div_k.
     if (group.back().div != 1) {
-      why = "index " + std::to_string(group.back().index) +
-            " leaves out the low part of its sum (no index of divisor 1)";
+      why.message =
+          "index " + std::to_string(group.back().index) +
+          " leaves out the low part of its sum (no index of divisor 1)";
       return failure();
     }
     AffineExpr value = getAffineConstantExpr(0, ctx);
@@ -179,17 +181,17 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
       if (i + 1 < group.size()) {
         const IndexPart &next = group[i + 1];
         if (!next.mod || part.div != next.div * *next.mod) {
-          why = "indices " + std::to_string(part.index) + " and " +
-                std::to_string(next.index) +
-                " do not split their sum into adjacent parts";
+          why.message = "indices " + std::to_string(part.index) + " and " +
+                        std::to_string(next.index) +
+                        " do not split their sum into adjacent parts";
           return failure();
         }
       }
       if (i > 0)
         inverse.bounded.push_back({part.index, *part.mod});
       else if (part.mod) {
-        why = "index " + std::to_string(part.index) +
-              " wraps its sum around (an outermost modulo)";
+        why.message = "index " + std::to_string(part.index) +
+                      " wraps its sum around (an outermost modulo)";
         return failure();
       }
       value = value + getAffineDimExpr(part.index, ctx) * part.div;
@@ -205,24 +207,25 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
     for (unsigned i = 0; i < terms.size(); ++i) {
       auto [var, coefficient] = terms[i];
       if (inverse.vars[var]) {
-        why = "iteration variable " + std::to_string(var) +
-              " appears in more than one index";
+        why.message = "iteration variable " + std::to_string(var) +
+                      " appears in more than one index";
         return failure();
       }
       int64_t expected = 1;
       if (i + 1 < terms.size()) {
         auto inner = extents[terms[i + 1].first];
         if (!inner) {
-          why = "iteration variable " + std::to_string(terms[i + 1].first) +
-                " has a runtime extent inside a fused index";
+          why.message = "iteration variable " +
+                        std::to_string(terms[i + 1].first) +
+                        " has a runtime extent inside a fused index";
           return failure();
         }
         expected = terms[i + 1].second * *inner;
       }
       if (coefficient != expected) {
-        why = "the coefficients of index " +
-              std::to_string(group.front().index) +
-              " are not a mixed-radix fuse of iteration variables";
+        why.message = "the coefficients of index " +
+                      std::to_string(group.front().index) +
+                      " are not a mixed-radix fuse of iteration variables";
         return failure();
       }
       AffineExpr v = value.floorDiv(coefficient);
@@ -233,8 +236,8 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
   }
   for (unsigned var = 0; var < extents.size(); ++var)
     if (needed.test(var) && !inverse.vars[var]) {
-      why = "iteration variable " + std::to_string(var) +
-            " does not appear in the indices";
+      why.message = "iteration variable " + std::to_string(var) +
+                    " does not appear in the indices";
       return failure();
     }
   return inverse;

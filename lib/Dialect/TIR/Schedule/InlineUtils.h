@@ -59,7 +59,7 @@ struct IndexInverse {
 FailureOr<IndexInverse> invertIndices(ArrayRef<AffineExpr> indices,
                                       ArrayRef<std::optional<int64_t>> extents,
                                       const llvm::SmallBitVector &needed,
-                                      std::string &why);
+                                      Refusal &why);
 
 /// The expressions of `access` (a tir.load or tir.store) over its indices,
 /// with operand positions that are iteration variables of `block` replaced

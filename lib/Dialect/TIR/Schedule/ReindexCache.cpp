@@ -125,7 +125,7 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
   for (unsigned i = 0; i < numVars; ++i)
     if (!llvm::is_contained(plan.used, i))
       (*extents)[i] = 1;
-  std::string why;
+  Refusal why;
   FailureOr<IndexMapAnalysis> analysis =
       analyzeIndexMap(indexMap, *extents, why);
   if (failed(analysis))
@@ -133,7 +133,8 @@ planReindexCache(BlockOp block, int64_t bufferIndex, StringRef storageScope,
                   primitive +
                       ": the index map is not an injective affine map "
                       "of block '" +
-                      block.getBlockName() + "''s variables (" + why + ")");
+                      block.getBlockName() + "''s variables (" + why.message +
+                      ")");
   plan.cacheShape = analysis->shape;
   FailureOr<CachePlace> where = place(plan);
   if (failed(where))

@@ -101,7 +101,7 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
   for (ForOp loop : *loops)
     if (failed(checkStartsAtZero(loop, kPrimitive, error)))
       return failure();
-  std::string why;
+  Refusal why;
   FailureOr<IndexMapAnalysis> analysis =
       analyzeIndexMap(indexMap, *extents, why);
   if (failed(analysis) || !analysis->bijective)
@@ -110,9 +110,9 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
                       ": the index map is not a bijective "
                       "affine map of block '" +
                       block.getBlockName() + "''s iteration space (" +
-                      (why.empty() ? "it pads: some points are no variable's "
-                                     "image"
-                                   : why) +
+                      (why.message.empty()
+                           ? "it pads: some points are no variable's image"
+                           : why.message) +
                       ")");
   // Each new variable's kind: that of the variables it is made of.
   SmallVector<IterType> types;

@@ -123,14 +123,14 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
     return refuse(error, block,
                   Twine(kPrimitive) + ": buffer '" + name +
                       "' has a runtime dimension (not supported yet)");
-  std::string why;
+  Refusal why;
   SmallVector<int64_t> shape;
   FailureOr<IndexMapAnalysis> padding = failure();
   if (assumeInjective) {
     FailureOr<SmallVector<int64_t>> s =
         getMappedShape(indexMap, type.getShape(), why);
     if (failed(s))
-      return refuse(error, block, Twine(kPrimitive) + ": " + why);
+      return refuse(error, block, Twine(kPrimitive) + ": " + why.message);
     shape = *s;
   } else {
     FailureOr<IndexMapAnalysis> analysis =
@@ -140,7 +140,7 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                     Twine(kPrimitive) +
                         ": the index map is not an injective "
                         "affine map of buffer '" +
-                        name + "' (" + why + ")");
+                        name + "' (" + why.message + ")");
     if (analysis->pads && !padValue)
       return refuse(error, block,
                     Twine(kPrimitive) + ": the index map would pad buffer '" +

@@ -321,9 +321,9 @@ static int64_t versionsFor(const SoftwarePipeline &p, const BufferUse &x,
 /// The regions of a buffer that `use` reads and writes in one iteration
 /// of the loop; failure, saying why in `why`, when they cannot be bounded.
 static FailureOr<SmallVector<LoopRegion>>
-regionsOf(ForOp loop, Value buffer, const BufferUse &use, std::string &why) {
+regionsOf(ForOp loop, Value buffer, const BufferUse &use, Refusal &why) {
   if (!use.unbounded.empty()) {
-    why = use.unbounded;
+    why.message = use.unbounded;
     return failure();
   }
   SmallVector<LoopRegion> regions;
@@ -334,10 +334,11 @@ regionsOf(ForOp loop, Value buffer, const BufferUse &use, std::string &why) {
     FailureOr<LoopRegion> region =
         relaxRegionUnder(loop, buffer, writes, use.blocks, failure);
     if (mlir::failed(region) || region->lowers.empty()) {
-      why = mlir::failed(region) && !failure.message.empty()
-                ? failure.message
-                : std::string("its blocks' ") + (writes ? "write" : "read") +
-                      " regions do not list it";
+      why.message = mlir::failed(region) && !failure.message.empty()
+                        ? failure.message
+                        : std::string("its blocks' ") +
+                              (writes ? "write" : "read") +
+                              " regions do not list it";
       return mlir::failure();
     }
     regions.push_back(*region);
@@ -447,7 +448,7 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline,
     // Across iterations: a pair whose steps swap two iterations' order
     // needs parts that never overlap between iterations.
     llvm::DenseMap<unsigned, FailureOr<SmallVector<LoopRegion>>> regions;
-    llvm::DenseMap<unsigned, std::string> whyNot;
+    llvm::DenseMap<unsigned, Refusal> whyNot;
     for (const BufferUse &x : list)
       for (const BufferUse &y : list) {
         if (versionsFor(p, x, y) == 1)
@@ -475,8 +476,8 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline,
                      << verb(y)
                      << " it in a later iteration, but the pipeline would "
                         "run it before: ";
-        std::string why = failed(rx)   ? whyNot[x.statement]
-                          : failed(ry) ? whyNot[y.statement]
+        std::string why = failed(rx)   ? whyNot[x.statement].message
+                          : failed(ry) ? whyNot[y.statement].message
                                        : "";
         if (!why.empty())
           diag << "the parts of the buffer they touch cannot be bounded ("

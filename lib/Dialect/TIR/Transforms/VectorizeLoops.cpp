@@ -45,7 +45,7 @@ public:
   LoopVectorizer(RewriterBase &rewriter, scf::ForOp loop)
       : rewriter(rewriter), loop(loop), iv(loop.getInductionVar()) {}
 
-  LogicalResult run(unsigned maxLanes, std::string &reason);
+  LogicalResult run(unsigned maxLanes, Refusal &reason);
 
 private:
   // Analysis of the original loop body.
@@ -81,8 +81,7 @@ private:
   std::pair<Value, Value> flatAccess(Value buffer, ValueRange indices,
                                      Location loc);
   LogicalResult fail(Operation *op, const Twine &why) {
-    reason = ("'" + op->getName().getStringRef() + "' " + why).str();
-    return failure();
+    return reason.set(op, "'" + op->getName().getStringRef() + "' " + why);
   }
 
   RewriterBase &rewriter;
@@ -95,7 +94,7 @@ private:
   IRMapping lane0Map;
   DenseMap<Value, Value> vectors;
   DenseMap<Value, bool> varying;
-  std::string reason;
+  Refusal reason;
 };
 } // namespace
 
@@ -479,11 +478,8 @@ LogicalResult LoopVectorizer::vectorizeBlock(Block &block, Value mask) {
   return success();
 }
 
-LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
-  auto failWith = [&](const Twine &message) {
-    why = message.str();
-    return failure();
-  };
+LogicalResult LoopVectorizer::run(unsigned maxLanes, Refusal &why) {
+  auto failWith = [&](const Twine &message) { return why.set(loop, message); };
   if (loop.getNumRegionIterArgs() != 0)
     return failWith("the loop carries values between iterations");
   APInt stepValue;
@@ -533,7 +529,9 @@ LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
   if (failed(vectorizeBlock(*loop.getBody(), mask))) {
     rewriter.eraseOp(vectorLoop);
     rewriter.eraseOp(vectorStep.getDefiningOp());
-    why = reason;
+    // The op named is the scalar loop's (its copy was erased).
+    why.message = reason.message;
+    why.culprit = nullptr;
     return failure();
   }
   rewriter.eraseOp(loop);
@@ -542,7 +540,7 @@ LogicalResult LoopVectorizer::run(unsigned maxLanes, std::string &why) {
 }
 
 LogicalResult mlir::tir::vectorizeLoop(RewriterBase &rewriter, scf::ForOp loop,
-                                       unsigned maxLanes, std::string &reason) {
+                                       unsigned maxLanes, Refusal &reason) {
   return LoopVectorizer(rewriter, loop).run(maxLanes, reason);
 }
 
@@ -566,11 +564,11 @@ struct TIRVectorizeLoopsPass
       });
       if (!loop)
         break;
-      std::string reason;
+      Refusal reason;
       Location loc = loop.getLoc();
       if (failed(vectorizeLoop(rewriter, loop, maxLanes, reason))) {
         loop->removeAttr(TIRDialect::kLoopKindAttrName);
-        emitWarning(loc, "vectorized loop left scalar: ") << reason;
+        emitWarning(loc, "vectorized loop left scalar: ") << reason.message;
       }
     }
   }

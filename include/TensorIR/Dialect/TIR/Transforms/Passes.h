@@ -5,6 +5,7 @@
 
 // inferAccessRegions, which --tir-infer-access-regions applies.
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -38,9 +39,9 @@ LogicalResult unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
 
 /// Rewrites `loop` (whose iterations are independent) into vector code of at
 /// most `maxLanes` lanes. On failure the loop is unchanged and `reason` says
-/// why.
+/// why (the message names the op that has no vector form).
 LogicalResult vectorizeLoop(RewriterBase &rewriter, scf::ForOp loop,
-                            unsigned maxLanes, std::string &reason);
+                            unsigned maxLanes, Refusal &reason);
 
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
