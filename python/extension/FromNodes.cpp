@@ -64,6 +64,9 @@ const NodeClass &nodeClass(py::handle node) {
   auto it = classes.find(type);
   if (it != classes.end())
     return it->second;
+  // The class stays alive while it is cached (one reference, never
+  // dropped), so that its address is not reused by another class.
+  Py_INCREF(type);
   NodeClass info;
   py::handle cls(type);
   info.name = py::str(cls.attr("__name__")).cast<std::string>();
