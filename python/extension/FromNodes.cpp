@@ -82,6 +82,18 @@ bool isa_(py::handle node, const char *name) {
   return nodeClass(node).isVar;
 }
 
+/// The integer of an IntImm (or a Python int) as 64 bits: a value past
+/// int64's range (uint64's largest) keeps its bits, which the constant of
+/// its width then holds.
+int64_t intOf(py::handle value) {
+  if (py::hasattr(value, "value") && !py::isinstance<py::int_>(value))
+    value = value.attr("value");
+  unsigned long long bits = PyLong_AsUnsignedLongLongMask(value.ptr());
+  if (bits == static_cast<unsigned long long>(-1) && PyErr_Occurred())
+    throw py::error_already_set();
+  return static_cast<int64_t>(bits);
+}
+
 std::string dtypeOf(py::handle node) {
   return py::str(node.attr("dtype")).cast<std::string>();
 }
@@ -236,21 +248,27 @@ Value FunctionBuilder::constant(const std::string &dtype, py::handle number) {
     return arith::ConstantOp::create(
         b, loc, type, b.getFloatAttr(type, number.cast<double>()));
   if (type.isInteger(1))
-    return arith::ConstantOp::create(
-        b, loc, type, b.getBoolAttr(number.cast<int64_t>() != 0));
-  return intConstant(type, number.cast<int64_t>());
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getBoolAttr(intOf(number) != 0));
+  return intConstant(type, intOf(number));
 }
 
 Value FunctionBuilder::literalOf(py::handle literal, Type type) {
   py::object number = literal.attr("value");
+  bool isFloat = typeName(literal) == "FloatImm";
   if (isa<FloatType>(type))
     return arith::ConstantOp::create(
         b, loc, type, b.getFloatAttr(type, number.cast<double>()));
   if (type.isInteger(1))
-    return arith::ConstantOp::create(b, loc, type,
-                                     b.getBoolAttr(number.cast<double>() != 0));
+    return arith::ConstantOp::create(
+        b, loc, type,
+        b.getBoolAttr(isFloat ? number.cast<double>() != 0
+                              : intOf(number) != 0));
   if (type.isIntOrIndex())
-    return intConstant(type, static_cast<int64_t>(number.cast<double>()));
+    // A float constant meeting an integer is truncated, as a cast would.
+    return intConstant(type, isFloat
+                                 ? static_cast<int64_t>(number.cast<double>())
+                                 : intOf(number));
   fail("a constant cannot be a value of this type");
 }
 
@@ -389,7 +407,7 @@ AffineExpr FunctionBuilder::indexExpr(py::handle e,
   if (isa_(e, "Var"))
     return input(varValue(e));
   if (kind == "IntImm")
-    return getAffineConstantExpr(e.attr("value").cast<int64_t>(), ctx());
+    return getAffineConstantExpr(intOf(e.attr("value")), ctx());
   if (kind == "Call") {
     py::list args = e.attr("args");
     if (args.empty())
@@ -441,6 +459,7 @@ Term FunctionBuilder::term(py::handle e) {
   std::string kind = typeName(e);
   if (isa_(e, "Var")) {
     t.value = varValue(e);
+    t.isUnsigned = isUnsignedDtype(dtypeOf(e));
     return t;
   }
   if (kind == "BufferLoad") {
@@ -530,7 +549,7 @@ Value FunctionBuilder::materializeIndex(py::handle e) {
   if (isa_(e, "Var"))
     return varValue(e);
   if (kind == "IntImm")
-    return intConstant(b.getIndexType(), e.attr("value").cast<int64_t>());
+    return intConstant(b.getIndexType(), intOf(e.attr("value")));
   if (kind == "Call") {
     py::list args = e.attr("args");
     if (args.empty())
@@ -546,9 +565,9 @@ Value FunctionBuilder::materializeIndex(py::handle e) {
   Value l = isConst(a) ? Value() : materializeIndex(a);
   Value r = isConst(bb) ? Value() : materializeIndex(bb);
   if (!l)
-    l = intConstant(b.getIndexType(), a.attr("value").cast<int64_t>());
+    l = intConstant(b.getIndexType(), intOf(a.attr("value")));
   if (!r)
-    r = intConstant(b.getIndexType(), bb.attr("value").cast<int64_t>());
+    r = intConstant(b.getIndexType(), intOf(bb.attr("value")));
   if (kind == "Add")
     return arith::AddIOp::create(b, loc, l, r);
   if (kind == "Sub")
@@ -559,10 +578,9 @@ Value FunctionBuilder::materializeIndex(py::handle e) {
   if (kind == "FloorDiv")
     return q;
   // Floor modulo: a - (a // b) * b (a constant b written again).
-  Value again =
-      typeName(bb) == "IntImm"
-          ? intConstant(b.getIndexType(), bb.attr("value").cast<int64_t>())
-          : r;
+  Value again = typeName(bb) == "IntImm"
+                    ? intConstant(b.getIndexType(), intOf(bb.attr("value")))
+                    : r;
   return arith::SubIOp::create(b, loc, l,
                                arith::MulIOp::create(b, loc, q, again));
 }
@@ -632,9 +650,11 @@ Value FunctionBuilder::binary(const std::string &op, py::handle a,
   if (op == "Mul")
     return arith::MulIOp::create(b, loc, x, y);
   if (op == "Div")
-    return arith::DivSIOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
+                      : Value(arith::DivSIOp::create(b, loc, x, y));
   if (op == "Mod")
-    return arith::RemSIOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::RemUIOp::create(b, loc, x, y))
+                      : Value(arith::RemSIOp::create(b, loc, x, y));
   if (isUnsigned) {
     if (op == "FloorDiv")
       return arith::DivUIOp::create(b, loc, x, y);
@@ -652,9 +672,8 @@ Value FunctionBuilder::binary(const std::string &op, py::handle a,
     return arith::MaxSIOp::create(b, loc, x, y);
   // Signed floor modulo: a - (a // b) * b.
   Value q = arith::FloorDivSIOp::create(b, loc, x, y);
-  Value again = typeName(bb) == "IntImm"
-                    ? intConstant(t, bb.attr("value").cast<int64_t>())
-                    : y;
+  Value again =
+      typeName(bb) == "IntImm" ? intConstant(t, intOf(bb.attr("value"))) : y;
   return arith::SubIOp::create(b, loc, x,
                                arith::MulIOp::create(b, loc, q, again));
 }
@@ -706,14 +725,22 @@ Value FunctionBuilder::call(py::handle e) {
       state.addTypes(v.getType());
       return b.create(state)->getResult(0);
     }
+  auto arity = [&](size_t n) {
+    if (args.size() != n)
+      fail("T." + name + " takes " + std::to_string(n) + " arguments, got " +
+           std::to_string(args.size()));
+  };
   if (name == "ceildiv") {
+    arity(2);
     bool isUnsigned = false;
     auto [x, y] = unify(args[0], args[1], isUnsigned);
-    return arith::CeilDivSIOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::CeilDivUIOp::create(b, loc, x, y))
+                      : Value(arith::CeilDivSIOp::create(b, loc, x, y));
   }
   if (name == "vscale")
     return vscale();
   if (name == "if_then_else") {
+    arity(3);
     // Only the side the condition picks is evaluated: an scf.if.
     Value c = value(args[0]);
     Type type = scalarType(dtype);
@@ -757,9 +784,9 @@ Value FunctionBuilder::call(py::handle e) {
       attrs.push_back(
           b.getStringAttr(py::str(arg.attr("value")).cast<std::string>()));
     } else if (kind == "IntImm" && dtypeOf(arg) == "bool") {
-      attrs.push_back(b.getBoolAttr(arg.attr("value").cast<int64_t>() != 0));
+      attrs.push_back(b.getBoolAttr(intOf(arg.attr("value")) != 0));
     } else if (kind == "IntImm" && dtypeOf(arg) == "int32") {
-      attrs.push_back(b.getI32IntegerAttr(arg.attr("value").cast<int64_t>()));
+      attrs.push_back(b.getI32IntegerAttr(intOf(arg.attr("value"))));
     } else if (kind == "FloatImm") {
       Type t = scalarType(dtypeOf(arg));
       attrs.push_back(b.getFloatAttr(t, arg.attr("value").cast<double>()));
@@ -801,7 +828,7 @@ bool FunctionBuilder::condition(py::handle e, SmallVectorImpl<Value> &inputs,
     // True: 0 == 0; False: 0 == 1.
     Conjunction c;
     c.constraints.push_back(
-        getAffineConstantExpr(e.attr("value").cast<int64_t>() ? 0 : -1, ctx()));
+        getAffineConstantExpr(intOf(e.attr("value")) ? 0 : -1, ctx()));
     c.eqFlags.push_back(true);
     out.push_back(c);
     return true;
@@ -897,7 +924,7 @@ MemRefType FunctionBuilder::memrefType(py::handle buffer,
   SmallVector<int64_t> shape;
   for (py::handle d : buffer.attr("shape")) {
     if (typeName(d) == "IntImm") {
-      shape.push_back(d.attr("value").cast<int64_t>());
+      shape.push_back(intOf(d.attr("value")));
       continue;
     }
     shape.push_back(ShapedType::kDynamic);
@@ -932,7 +959,7 @@ Attribute FunctionBuilder::annotation(py::handle v) {
   if (py::isinstance<py::bool_>(v))
     return b.getBoolAttr(v.cast<bool>());
   if (py::isinstance<py::int_>(v))
-    return b.getI64IntegerAttr(v.cast<int64_t>());
+    return b.getI64IntegerAttr(intOf(v));
   if (py::isinstance<py::float_>(v))
     return b.getF64FloatAttr(v.cast<double>());
   if (py::isinstance<py::str>(v))
@@ -947,9 +974,9 @@ Attribute FunctionBuilder::annotation(py::handle v) {
     return annotations(v);
   std::string kind = typeName(v);
   if (kind == "IntImm" && dtypeOf(v) == "bool")
-    return b.getBoolAttr(v.attr("value").cast<int64_t>() != 0);
+    return b.getBoolAttr(intOf(v.attr("value")) != 0);
   if (kind == "IntImm")
-    return b.getI64IntegerAttr(v.attr("value").cast<int64_t>());
+    return b.getI64IntegerAttr(intOf(v.attr("value")));
   if (kind == "FloatImm")
     return b.getF64FloatAttr(v.attr("value").cast<double>());
   if (kind == "StringImm")
@@ -1040,10 +1067,10 @@ std::pair<OpFoldResult, OpFoldResult>
 FunctionBuilder::bounds(py::handle min, py::handle extent) {
   OpFoldResult lo;
   if (typeName(min) == "IntImm")
-    lo = b.getIndexAttr(min.attr("value").cast<int64_t>());
+    lo = b.getIndexAttr(intOf(min.attr("value")));
   else
     lo = indexValue(min);
-  if (typeName(min) == "IntImm" && min.attr("value").cast<int64_t>() == 0 &&
+  if (typeName(min) == "IntImm" && intOf(min.attr("value")) == 0 &&
       !isIndexExpr(extent))
     return {lo, indexValue(extent)};
   if (!isIndexExpr(min) || !isIndexExpr(extent)) {
@@ -1057,7 +1084,7 @@ FunctionBuilder::bounds(py::handle min, py::handle extent) {
     return {lo, b.getIndexAttr(k.getValue())};
   if (auto d = dyn_cast<AffineDimExpr>(end))
     return {lo, inputs[d.getPosition()]};
-  if (typeName(min) == "IntImm" && min.attr("value").cast<int64_t>() == 0)
+  if (typeName(min) == "IntImm" && intOf(min.attr("value")) == 0)
     return {lo, indexValue(extent)};
   Value l = isa<Value>(lo) ? cast<Value>(lo) : indexValue(min);
   return {lo, Value(arith::AddIOp::create(b, loc, l, indexValue(extent)))};
@@ -1104,7 +1131,7 @@ Value FunctionBuilder::declareBuffer(py::handle buffer) {
   if (py::hasattr(buffer, "axis_separators")) {
     SmallVector<int64_t> seps;
     for (py::handle x : buffer.attr("axis_separators"))
-      seps.push_back(x.cast<int64_t>());
+      seps.push_back(intOf(x));
     if (!seps.empty())
       alloc.setAxisSeparatorsAttr(b.getDenseI64ArrayAttr(seps));
   }
@@ -1146,8 +1173,7 @@ void FunctionBuilder::blockRealize(py::handle s) {
   SmallVector<Conjunction> predicate;
   Value conditionValue;
   py::object pred = s.attr("predicate");
-  bool always =
-      typeName(pred) == "IntImm" && pred.attr("value").cast<int64_t>();
+  bool always = typeName(pred) == "IntImm" && intOf(pred.attr("value"));
   if (!always) {
     SmallVector<Value> trial(inputs);
     if (condition(pred, trial, predicate)) {
@@ -1207,7 +1233,7 @@ void FunctionBuilder::blockRealize(py::handle s) {
     for (py::handle d : view.attr("shape")) {
       if (typeName(d) != "IntImm")
         fail("the shape of a matched region is integer constants");
-      shape.push_back(d.attr("value").cast<int64_t>());
+      shape.push_back(intOf(d.attr("value")));
     }
     if (shape.size() > strides.size())
       fail("the matched shape has more dimensions than the buffer");
@@ -1295,10 +1321,16 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
            "to its Buffer in buffer_map), got a " +
            typeName(p));
     paramList.push_back(py::reinterpret_borrow<py::object>(p));
-    if (map.contains(p))
+    if (map.contains(p)) {
       argTypes.push_back(memrefType(map[p], nullptr));
-    else
-      argTypes.push_back(b.getIndexType());
+      continue;
+    }
+    std::string dtype = dtypeOf(p);
+    if (!StringRef(dtype).starts_with("int"))
+      fail("a parameter that is not a buffer is an integer (an index), but " +
+           py::str(p.attr("name")).cast<std::string>() + " is a " + dtype +
+           (dtype == "handle" ? " with no Buffer in buffer_map" : ""));
+    argTypes.push_back(b.getIndexType());
   }
   auto func =
       func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
@@ -1333,7 +1365,7 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
     if (py::hasattr(buf, "axis_separators")) {
       SmallVector<int64_t> seps;
       for (py::handle x : buf.attr("axis_separators"))
-        seps.push_back(x.cast<int64_t>());
+        seps.push_back(intOf(x));
       if (!seps.empty())
         func.setArgAttr(i, TIRDialect::kAxisSeparatorsAttrName,
                         b.getDenseI64ArrayAttr(seps));

@@ -374,11 +374,11 @@ def _contains(items, x):
 
 
 def _identity(combiner, dtype):
+    """The value a reduction starts from: 0, or the limit of `dtype` the
+    combiner never picks."""
     if combiner == "sum":
         return E.const(0, dtype)
-    big = {**_FLOAT_MAX, "int8": 127, "int16": 32767, "int32": 2147483647,
-           "int64": 9223372036854775807}[dtype]
-    return E.const(-big if combiner == "max" else big, dtype)
+    return min_value(dtype) if combiner == "max" else max_value(dtype)
 
 
 def _multi_reduce(outputs, index, bind):

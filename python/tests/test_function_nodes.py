@@ -92,3 +92,31 @@ func.func @f(%A: memref<4x?xf32, strided<[?, 1]>> {tir.name = "A"}, %n: index {t
     assert (a.name, a.dtype) == ("A", "handle") and (n.name, n.dtype) == ("n", "int32")
     buf = mod["f"].buffer_map[a]
     assert buf.dtype == "float32" and buf.shape[0].value == 4 and buf.shape[1] is None
+
+
+def test_building_keeps_64_bit_constants_and_unsigned_operations():
+    from tensorir import te
+    A = te.placeholder((4, 8), "int64", name="A")
+    k = te.reduce_axis((0, 8), name="k")
+    low = te.compute((4,), lambda i: te.min(A[i, k], axis=k), name="low")
+    text = te.create_prim_func([A, low]).mod.mlir()
+    assert "9223372036854775807" in text  # te.min starts from int64's largest
+
+    @T.prim_func
+    def halves(A: T.Buffer((8,), "uint8"), B: T.Buffer((8,), "uint8")):
+        for i in range(8):
+            with T.block("B"):
+                vi = T.axis.spatial(8, i)
+                v = A[vi]
+                B[vi] = v // T.uint8(2) + v % T.uint8(2)
+    rebuilt = halves.with_body(halves.body).mod.mlir()
+    assert "arith.divui" in rebuilt and "arith.remui" in rebuilt
+    assert "arith.floordivsi" not in rebuilt
+
+
+def test_a_scalar_parameter_that_is_not_an_integer_is_refused():
+    x = tir.Var("x", "float32")
+    A = tir.decl_buffer((4,), name="A")
+    a = tir.Var("a", "handle")
+    with pytest.raises(ValueError, match="not a buffer is an integer.*x is a float32"):
+        tir.PrimFunc([a, x], tir.BufferStore(A, x, [0]), buffer_map={a: A})

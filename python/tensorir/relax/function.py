@@ -38,13 +38,6 @@ class Function:
         return f"relax.Function({self.name})"
 
 
-def is_graph_text(text):
-    """Whether a function's MLIR text is a graph function's (tensors in its
-    signature or a tir.call_tir in its body)."""
-    header = text.split("{", 1)[0]
-    return "tensor<" in header or "tir.call_tir" in text
-
-
 def _dense(data):
     """A dense attribute for a constant: a splat for one repeated number,
     else the raw little-endian bytes in hex (exact, and compact)."""
@@ -178,4 +171,4 @@ class FunctionWriter:
         return "\n".join(text)
 
 
-__all__ = ["Function", "FunctionWriter", "is_graph_text"]
+__all__ = ["Function", "FunctionWriter"]
