@@ -98,8 +98,10 @@ private:
   py::object index(AffineExpr e, ArrayRef<py::object> inputs);
   py::object bound(OpFoldResult b);
   py::list indices(AffineMap map, ValueRange operands);
-  py::object annotation(Attribute a);
-  py::dict annotations(DictionaryAttr dict);
+  /// An annotation as a Python value (bool, int, float, str, lists and
+  /// dicts); another attribute is refused, naming `owner`.
+  py::object annotation(Attribute a, Operation *owner);
+  py::dict annotations(DictionaryAttr dict, Operation *owner);
 
   //===--- Buffers and regions --------------------------------------------===//
 
@@ -370,7 +372,7 @@ py::object NodeBuilder::opExpr(Operation *def, Value v) {
   throw NoNodeForm(def, "no TVM expression computes it");
 }
 
-py::object NodeBuilder::annotation(Attribute a) {
+py::object NodeBuilder::annotation(Attribute a, Operation *owner) {
   if (auto b = dyn_cast<BoolAttr>(a))
     return py::bool_(b.getValue());
   if (auto i = dyn_cast<IntegerAttr>(a))
@@ -382,7 +384,7 @@ py::object NodeBuilder::annotation(Attribute a) {
   if (auto array = dyn_cast<ArrayAttr>(a)) {
     py::list out;
     for (Attribute item : array)
-      out.append(annotation(item));
+      out.append(annotation(item, owner));
     return out;
   }
   if (auto array = dyn_cast<DenseI64ArrayAttr>(a)) {
@@ -392,15 +394,19 @@ py::object NodeBuilder::annotation(Attribute a) {
     return out;
   }
   if (auto dict = dyn_cast<DictionaryAttr>(a))
-    return annotations(dict);
-  return py::none();
+    return annotations(dict, owner);
+  std::string text;
+  llvm::raw_string_ostream(text) << a;
+  throw NoNodeForm(owner, "an annotation " + text +
+                              " that is no bool, int, float, str, list or "
+                              "dict");
 }
 
-py::dict NodeBuilder::annotations(DictionaryAttr dict) {
+py::dict NodeBuilder::annotations(DictionaryAttr dict, Operation *owner) {
   py::dict out;
   if (dict)
     for (NamedAttribute a : dict)
-      out[py::str(a.getName().str())] = annotation(a.getValue());
+      out[py::str(a.getName().str())] = annotation(a.getValue(), owner);
   return out;
 }
 
@@ -602,7 +608,7 @@ py::object NodeBuilder::forLoop(ForOp loop) {
                           ? py::object(py::str(loop.getThread()->str()))
                           : py::object(py::none());
   return cls("For")(var, lo, extent, kind, inner, thread,
-                    annotations(loop.getAnnotationsAttr()));
+                    annotations(loop.getAnnotationsAttr(), loop));
 }
 
 py::object NodeBuilder::tirBlock(BlockOp block) {
@@ -663,7 +669,7 @@ py::object NodeBuilder::tirBlock(BlockOp block) {
     init = body(*initOp.getBody(), initOp.getBody()->begin(), nullptr, nullptr);
   py::object node = cls("Block")(
       iterVars, reads, writes, block.getBlockName().str(), inner, init, allocs,
-      matches, annotations(block.getAnnotationsAttr()));
+      matches, annotations(block.getAnnotationsAttr(), block));
   // What the block was read with, for the package to tell stale regions.
   node.attr("_read_with") = py::make_tuple(
       node.attr("body"), node.attr("init"), py::list(node.attr("reads")),

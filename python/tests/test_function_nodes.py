@@ -120,3 +120,16 @@ def test_a_scalar_parameter_that_is_not_an_integer_is_refused():
     a = tir.Var("a", "handle")
     with pytest.raises(ValueError, match="not a buffer is an integer.*x is a float32"):
         tir.PrimFunc([a, x], tir.BufferStore(A, x, [0]), buffer_map={a: A})
+
+
+def test_an_annotation_with_no_python_value_is_refused_not_dropped():
+    mod = IRModule.from_mlir("""
+func.func @f(%A: memref<4xf32> {tir.name = "A"}) {
+  tir.for %i = 0 to 4 annotations {odd = affine_map<(d0) -> (d0)>} {
+    %c = arith.constant 1.0 : f32
+    tir.store %c, %A[%i] : memref<4xf32>
+  }
+  return
+}""")
+    with pytest.raises(ValueError, match="no form as IR nodes.*annotation affine_map"):
+        mod["f"].body
