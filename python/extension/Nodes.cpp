@@ -584,26 +584,17 @@ py::object NodeBuilder::forLoop(ForOp loop) {
       body(*loop.getBody(), loop.getBody()->begin(), nullptr, nullptr);
   std::optional<int64_t> start = loop.getConstantLowerBound();
   py::object extent = start && *start == 0 ? hi : cls("simplify_sub")(hi, lo);
-  static const char *kinds[] = {"SERIAL", "PARALLEL", "VECTORIZED", "UNROLLED",
-                                "THREAD_BINDING"};
+  // tvm.tir.ForKind's member for each loop kind.
+  static const std::pair<ForKind, const char *> kinds[] = {
+      {ForKind::Serial, "SERIAL"},
+      {ForKind::Parallel, "PARALLEL"},
+      {ForKind::Vectorized, "VECTORIZED"},
+      {ForKind::Unrolled, "UNROLLED"},
+      {ForKind::ThreadBinding, "THREAD_BINDING"}};
   py::object kind;
-  switch (loop.getKind()) {
-  case ForKind::Serial:
-    kind = cls("ForKind").attr(kinds[0]);
-    break;
-  case ForKind::Parallel:
-    kind = cls("ForKind").attr(kinds[1]);
-    break;
-  case ForKind::Vectorized:
-    kind = cls("ForKind").attr(kinds[2]);
-    break;
-  case ForKind::Unrolled:
-    kind = cls("ForKind").attr(kinds[3]);
-    break;
-  case ForKind::ThreadBinding:
-    kind = cls("ForKind").attr(kinds[4]);
-    break;
-  }
+  for (auto [k, member] : kinds)
+    if (loop.getKind() == k)
+      kind = cls("ForKind").attr(member);
   py::object thread = loop.getThread()
                           ? py::object(py::str(loop.getThread()->str()))
                           : py::object(py::none());
@@ -698,7 +689,6 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
     if (name)
       dimVars[name.getValue()] = var;
   }
-  auto dimVarsOf = [&](unsigned i) { return getDimVarNames(func, i); };
   auto shapeVar = [&](StringRef name) {
     auto it = dimVars.find(name);
     if (it != dimVars.end())
@@ -723,7 +713,7 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
                                  "or an index");
     SmallVector<py::object> shape;
     bool dynamic = false;
-    SmallVector<StringRef> vars = dimVarsOf(i);
+    SmallVector<StringRef> vars = getDimVarNames(func, i);
     for (auto [k, d] : llvm::enumerate(type.getShape())) {
       if (!ShapedType::isDynamic(d)) {
         shape.push_back(i32(d));

@@ -47,9 +47,8 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
         dimVars.try_emplace(a.getValue(), n);
     }
   }
-  auto dimVarsOf = [&](unsigned i) { return getDimVarNames(func, i); };
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    for (StringRef var : dimVarsOf(i))
+    for (StringRef var : getDimVarNames(func, i))
       if (!var.empty() && !dimVars.count(var)) {
         std::string n = fresh(var);
         dimVars[var] = n;
@@ -78,7 +77,7 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
                             "an index");
     SmallVector<std::string> dims;
     bool dynamic = false;
-    SmallVector<StringRef> vars = dimVarsOf(i);
+    SmallVector<StringRef> vars = getDimVarNames(func, i);
     for (auto [k, d] : llvm::enumerate(type.getShape())) {
       if (ShapedType::isDynamic(d) && k < vars.size() && !vars[k].empty()) {
         dims.push_back(dimVars[vars[k]]);
