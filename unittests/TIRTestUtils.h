@@ -3,6 +3,7 @@
 #ifndef TENSORIR_UNITTESTS_TIRTESTUTILS_H
 #define TENSORIR_UNITTESTS_TIRTESTUTILS_H
 
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -28,6 +29,12 @@ inline void PrintTo(AffineExpr e, std::ostream *os) {
   *os << s;
 }
 } // namespace mlir
+
+namespace mlir::tir {
+inline void PrintTo(const Interval &r, std::ostream *os) {
+  *os << "[" << r.lo << ", " << r.hi << "]";
+}
+} // namespace mlir::tir
 
 namespace mlir::tir::test {
 

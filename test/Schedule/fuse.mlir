@@ -1,11 +1,12 @@
 // RUN: tir-opt %s --transform-interpreter --split-input-file | FileCheck %s
 
-// Three loops fused: each variable is (fused mod (extent * inner)) floordiv
-// inner, as TVM writes it, simplified where the range allows (the outermost
-// needs no mod, the innermost no floordiv).
+// Three loops fused: each variable is TVM's (fused mod (extent * inner))
+// floordiv inner, written as one digit, (fused floordiv inner) mod extent
+// (TVM's simplifier writes it so too), simplified where the range allows
+// (the outermost needs no mod, the innermost no floordiv).
 // CHECK-LABEL: func.func @fuse3
 // CHECK:         tir.for %[[F:.+]] = 0 to 120 {
-// CHECK-NEXT:      tir.block "B"(%{{.+}} = spatial(2, %[[F]] floordiv 60), %{{.+}} = spatial(3, (%[[F]] mod 60) floordiv 20), %{{.+}} = spatial(20, %[[F]] mod 20)) {
+// CHECK-NEXT:      tir.block "B"(%{{.+}} = spatial(2, %[[F]] floordiv 60), %{{.+}} = spatial(3, (%[[F]] floordiv 20) mod 3), %{{.+}} = spatial(20, %[[F]] mod 20)) {
 // CHECK-NOT:     tir.for
 func.func @fuse3(%A: memref<2x3x20xf32>) {
   tir.for %i = 0 to 2 {

@@ -15,9 +15,10 @@
 
 #include "KernelMemory.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 

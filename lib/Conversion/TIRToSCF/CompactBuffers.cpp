@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "llvm/ADT/SetVector.h"

@@ -9,8 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/Builders.h"

@@ -353,9 +353,13 @@ static const Node *asDivAtom(const Node *a, StringRef name, int64_t &divisor) {
 //   floordiv(floordiv(x, c), d)       = floordiv(x, c * d)
 //   floordiv(mod(x, c * d), d)        = mod(floordiv(x, d), c)
 //   mod(mod(x, c * d), d)             = mod(x, d)
+//   mod(mod(x, c), d)                 = mod(x, c)          (c <= d)
 // so that, e.g., the `(f mod 16384) floordiv 128` of one fuse and the
 // `(f floordiv 128) mod 128` of another are one form. Other divisors
-// (non-constant, zero, negative) leave an atom.
+// (non-constant, zero, negative) leave an atom. The nesting rules are
+// getIndexDigit's (TensorIR/Dialect/TIR/Arith/Digits.h), which
+// simplifyIndexExpr applies too: both write nested divisions and
+// remainders as the one digit `mod(floordiv(x, a), b)`.
 
 const Node *NodeTable::floorDiv(const Node *a, const Node *b) {
   a = asSum(a);
@@ -406,8 +410,12 @@ const Node *NodeTable::mod(const Node *a, const Node *b) {
     return atom(apply("mod", {a, b}));
   int64_t d = *divisor;
   int64_t inner;
-  if (const Node *x = asDivAtom(a, "mod", inner); x && inner % d == 0)
-    return mod(x, b);
+  if (const Node *x = asDivAtom(a, "mod", inner)) {
+    if (inner % d == 0)
+      return mod(x, b);
+    if (inner <= d)
+      return a;
+  }
   SmallVector<std::pair<const Node *, int64_t>> remainder;
   for (auto [child, k] : llvm::zip(a->children, a->coeffs))
     if (int64_t r = llvm::mod(k, d); r != 0)

@@ -1,6 +1,7 @@
 //===- TIRIndexExpr.cpp - index expressions over SSA values ---------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -105,113 +106,6 @@ RegionExprs mlir::tir::splitRegionMap(AffineMap map) {
     region.extents.push_back(exprs[rank + i]);
   }
   return region;
-}
-
-/// The sum `e` as terms with constant coefficients (the constant under a
-/// null term).
-static void collectTerms(AffineExpr e, int64_t scale,
-                         SmallVectorImpl<std::pair<AffineExpr, int64_t>> &out) {
-  if (e.getKind() == AffineExprKind::Add) {
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    collectTerms(bin.getLHS(), scale, out);
-    collectTerms(bin.getRHS(), scale, out);
-    return;
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-    out.push_back({AffineExpr(), scale * c.getValue()});
-    return;
-  }
-  if (e.getKind() == AffineExprKind::Mul)
-    if (auto c = dyn_cast<AffineConstantExpr>(
-            cast<AffineBinaryOpExpr>(e).getRHS())) {
-      collectTerms(cast<AffineBinaryOpExpr>(e).getLHS(), scale * c.getValue(),
-                   out);
-      return;
-    }
-  out.push_back({e, scale});
-}
-
-/// MLIR's flattening writes `x mod c` scaled by k as
-/// `k * x - (k * c) * (x floordiv c)`; folds it back (TVM writes the mod,
-/// and structural equality with TVM's programs compares the forms).
-static AffineExpr refoldMods(AffineExpr e) {
-  SmallVector<std::pair<AffineExpr, int64_t>> terms;
-  collectTerms(e, 1, terms);
-  auto coefficientOf = [&](AffineExpr t) {
-    int64_t sum = 0;
-    for (auto &[term, k] : terms)
-      if (term == t)
-        sum += k;
-    return sum;
-  };
-  bool changed = false;
-  for (unsigned i = 0; i < terms.size(); ++i) {
-    auto [t, a] = terms[i];
-    if (!t || t.getKind() != AffineExprKind::FloorDiv || a == 0)
-      continue;
-    auto div = cast<AffineBinaryOpExpr>(t);
-    auto c = dyn_cast<AffineConstantExpr>(div.getRHS());
-    if (!c || c.getValue() <= 1 || a % c.getValue() != 0)
-      continue;
-    int64_t k = -a / c.getValue();
-    SmallVector<std::pair<AffineExpr, int64_t>> x;
-    collectTerms(div.getLHS(), 1, x);
-    bool present = llvm::all_of(x, [&](auto &term) {
-      return term.first && coefficientOf(term.first) == k * term.second;
-    });
-    if (!present)
-      continue;
-    for (auto &[term, coefficient] : x)
-      for (auto &[have, kh] : terms)
-        if (have == term) {
-          kh -= k * coefficient;
-          break;
-        }
-    for (auto &[term, coefficient] : x)
-      if (!term)
-        terms.push_back({AffineExpr(), -k * coefficient});
-    terms[i] = {div.getLHS() % c, k};
-    changed = true;
-  }
-  if (!changed)
-    return e;
-  AffineExpr sum = getAffineConstantExpr(0, e.getContext());
-  for (auto &[term, k] : terms)
-    if (k != 0)
-      sum = sum + (term ? term * k : getAffineConstantExpr(k, e.getContext()));
-  return sum;
-}
-
-AffineExpr mlir::tir::simplifyIndexExpr(AffineExpr e, unsigned numDims,
-                                        unsigned numSymbols) {
-  // MLIR's flattener writes one slot per dimension and symbol it is told
-  // of: an expression using more (a caller's miscount) would write past
-  // them, so the counts cover what the expression uses.
-  e.walk([&](AffineExpr sub) {
-    if (auto d = dyn_cast<AffineDimExpr>(sub))
-      numDims = std::max(numDims, d.getPosition() + 1);
-    else if (auto s = dyn_cast<AffineSymbolExpr>(sub))
-      numSymbols = std::max(numSymbols, s.getPosition() + 1);
-  });
-  if (e.isPureAffine())
-    return refoldMods(simplifyAffineExpr(e, numDims, numSymbols));
-  MLIRContext *ctx = e.getContext();
-  SmallVector<AffineExpr> dimsAsSymbols, symbolsShifted, back, backSymbols;
-  for (unsigned i = 0; i < numDims; ++i) {
-    dimsAsSymbols.push_back(getAffineSymbolExpr(i, ctx));
-    back.push_back(getAffineDimExpr(i, ctx));
-  }
-  for (unsigned j = 0; j < numSymbols; ++j) {
-    symbolsShifted.push_back(getAffineSymbolExpr(numDims + j, ctx));
-    backSymbols.push_back(getAffineSymbolExpr(j, ctx));
-  }
-  AffineExpr asSymbols = e.replaceDimsAndSymbols(dimsAsSymbols, symbolsShifted);
-  AffineExpr simplified =
-      simplifyAffineExpr(asSymbols, 0, numDims + numSymbols);
-  // Symbol k < numDims was dimension k; the others were symbols.
-  SmallVector<AffineExpr> symbolsBack(back);
-  llvm::append_range(symbolsBack, backSymbols);
-  return refoldMods(simplified).replaceSymbols(symbolsBack);
 }
 
 AffineMap mlir::tir::buildRegionMap(unsigned numInputs,

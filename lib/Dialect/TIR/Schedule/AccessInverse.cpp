@@ -2,8 +2,9 @@
 
 #include "AccessInverse.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Digits.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -40,40 +41,6 @@ FailureOr<Inverse> sched::invertIndex(AffineExpr start,
   if (scale > 1 && e == scale)
     return Inverse{var.getPosition(), scale, terms.constant, scale};
   return failure();
-}
-
-namespace {
-/// A digit of an index before its source is known: of `base`.
-struct RawDigit {
-  AffineExpr base;
-  int64_t stride;
-  std::optional<int64_t> extent;
-};
-} // namespace
-
-/// `e` as a digit: a floordiv of a digit (by a divisor of its extent), a
-/// mod of a digit (by a divisor of its extent), or, innermost, any other
-/// expression as the base (checked to be a source by the caller).
-static RawDigit parseDigit(AffineExpr e) {
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  auto c =
-      bin ? dyn_cast<AffineConstantExpr>(bin.getRHS()) : AffineConstantExpr();
-  bool divides = e.getKind() == AffineExprKind::FloorDiv ||
-                 e.getKind() == AffineExprKind::Mod;
-  if (!c || c.getValue() < 1 || !divides)
-    return RawDigit{e, 1, std::nullopt};
-  int64_t k = c.getValue();
-  RawDigit inner = parseDigit(bin.getLHS());
-  if (inner.extent && *inner.extent % k != 0)
-    return RawDigit{e, 1, std::nullopt}; // not a digit of a digit
-  if (e.getKind() == AffineExprKind::FloorDiv) {
-    inner.stride *= k;
-    if (inner.extent)
-      inner.extent = *inner.extent / k;
-  } else {
-    inner.extent = k;
-  }
-  return inner;
 }
 
 /// `base` as a source: iteration variables (below `sizes.size()`, each
@@ -128,18 +95,19 @@ sched::invertDigits(ArrayRef<AffineExpr> starts, ArrayRef<AffineExpr> extents,
       access.constants.back() = k.getValue();
       continue;
     }
-    RawDigit raw = parseDigit(e);
-    auto *at = llvm::find(bases, raw.base);
+    // A digit of its source: the source is checked below.
+    IndexDigit parsed = getIndexDigit(e);
+    auto *at = llvm::find(bases, parsed.base);
     if (at == bases.end()) {
-      std::optional<DigitSource> source = parseSource(raw.base, sizes);
+      std::optional<DigitSource> source = parseSource(parsed.base, sizes);
       if (!source)
         return failure();
-      bases.push_back(raw.base);
+      bases.push_back(parsed.base);
       access.sources.push_back(*source);
       at = std::prev(bases.end());
     }
     access.sources[at - bases.begin()].digits.push_back(
-        Digit{static_cast<unsigned>(d), raw.stride, raw.extent});
+        Digit{static_cast<unsigned>(d), parsed.divisor, parsed.extent});
   }
 
   // No variable in two sources; each source's digits chain from stride 1

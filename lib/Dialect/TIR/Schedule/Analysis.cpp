@@ -1,13 +1,15 @@
 //===- Analysis.cpp - analyses the schedule primitives share --------------===//
 
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"

@@ -23,8 +23,9 @@
 #include "InlineUtils.h"
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"

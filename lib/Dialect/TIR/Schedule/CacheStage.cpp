@@ -7,8 +7,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"

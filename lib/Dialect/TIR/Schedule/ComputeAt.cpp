@@ -16,13 +16,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "ComputeAt.h"
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/BuiltinTypes.h"

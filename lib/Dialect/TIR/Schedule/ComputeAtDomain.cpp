@@ -14,7 +14,9 @@
 #include "AccessInverse.h"
 #include "ComputeAt.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "mlir/IR/BuiltinTypes.h"

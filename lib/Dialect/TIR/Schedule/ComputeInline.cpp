@@ -17,6 +17,8 @@
 
 #include "InlineUtils.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"

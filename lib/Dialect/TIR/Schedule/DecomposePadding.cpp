@@ -15,8 +15,9 @@
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"

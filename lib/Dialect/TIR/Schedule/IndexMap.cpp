@@ -2,7 +2,10 @@
 
 #include "IndexMap.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Digits.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
@@ -37,13 +40,12 @@ mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
 }
 
 namespace {
-/// `((d + offset) floordiv lower) mod extent`; `top` when no mod cuts it
-/// below the input's range.
+/// `((d + offset) floordiv lower) mod extent`, the extent no more than
+/// the values the division takes.
 struct Piece {
   unsigned input;
   int64_t lower;
   int64_t extent;
-  bool top;
   int64_t offset = 0;
 };
 /// A piece times `scale` in a result.
@@ -56,74 +58,38 @@ struct Term {
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// `e` as a piece: a digit (getIndexDigit) of an input, or of an input
+/// shifted by a constant (`(i + 1) floordiv 8`: values over [c, c +
+/// extent)).
 static std::optional<Piece> parsePiece(AffineExpr e,
                                        ArrayRef<int64_t> extents) {
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return Piece{d.getPosition(), 1, extents[d.getPosition()], true};
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
+  IndexDigit digit = getIndexDigit(e);
+  AffineTerms base = AffineTerms::get(digit.base);
+  if (base.terms.size() != 1 || base.terms.front().second != 1 ||
+      base.constant < 0)
     return std::nullopt;
-  // `d + c` split further (`(i + 1) floordiv 8`): the input shifted by c,
-  // whose values run over [c, c + extent).
-  if (e.getKind() == AffineExprKind::Add) {
-    auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
-    auto shift = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    if (!d || !shift || shift.getValue() < 0)
-      return std::nullopt;
-    return Piece{d.getPosition(), 1,
-                 extents[d.getPosition()] + shift.getValue(), true,
-                 shift.getValue()};
-  }
-  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-  if (!c || c.getValue() <= 0)
+  auto d = dyn_cast<AffineDimExpr>(base.terms.front().first);
+  if (!d)
     return std::nullopt;
-  int64_t k = c.getValue();
-  std::optional<Piece> p = parsePiece(bin.getLHS(), extents);
-  if (!p)
-    return std::nullopt;
-  if (e.getKind() == AffineExprKind::FloorDiv) {
-    // ((x floordiv f) mod e) floordiv k is (x floordiv f*k) mod e/k when k
-    // divides e.
-    if (!p->top && p->extent % k != 0)
-      return std::nullopt;
-    return Piece{p->input, p->lower * k, ceilDiv(p->extent, k), p->top,
-                 p->offset};
-  }
-  if (e.getKind() == AffineExprKind::Mod) {
-    if (k >= p->extent)
-      return p;
-    if (!p->top && p->extent % k != 0)
-      return std::nullopt;
-    return Piece{p->input, p->lower, k, false, p->offset};
-  }
-  return std::nullopt;
+  unsigned input = d.getPosition();
+  int64_t values = ceilDiv(extents[input] + base.constant, digit.divisor);
+  int64_t extent = digit.extent ? std::min(*digit.extent, values) : values;
+  return Piece{input, digit.divisor, extent, base.constant};
 }
 
-static bool parseSum(AffineExpr e, int64_t scale, unsigned result,
-                     ArrayRef<int64_t> extents, SmallVectorImpl<Term> &terms,
-                     int64_t &constant) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-    constant += scale * c.getValue();
-    return true;
-  }
-  if (e.getKind() == AffineExprKind::Add) {
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    return parseSum(bin.getLHS(), scale, result, extents, terms, constant) &&
-           parseSum(bin.getRHS(), scale, result, extents, terms, constant);
-  }
-  if (e.getKind() == AffineExprKind::Mul) {
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    if (!c)
+/// Result `result`, `e`, as a sum of scaled pieces (each with a positive
+/// scale) plus a constant.
+static bool parseSum(AffineExpr e, unsigned result, ArrayRef<int64_t> extents,
+                     SmallVectorImpl<Term> &terms, int64_t &constant) {
+  AffineTerms sum = AffineTerms::get(e);
+  constant = sum.constant;
+  for (auto [term, scale] : sum.terms) {
+    std::optional<Piece> p = parsePiece(term, extents);
+    if (!p || scale <= 0)
       return false;
-    return parseSum(bin.getLHS(), scale * c.getValue(), result, extents, terms,
-                    constant);
+    if (p->extent > 1)
+      terms.push_back({*p, scale, result});
   }
-  std::optional<Piece> p = parsePiece(e, extents);
-  if (!p || scale <= 0)
-    return false;
-  if (p->extent > 1)
-    terms.push_back({*p, scale, result});
   return true;
 }
 
@@ -145,7 +111,7 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
     for (unsigned d = 0; d < numInputs; ++d)
       if (e.isFunctionOfDim(d))
         result.inputsOf[k].push_back(d);
-    if (!parseSum(e, 1, k, extents, terms, constants[k])) {
+    if (!parseSum(e, k, extents, terms, constants[k])) {
       why.message =
           "result " + std::to_string(k) +
           " of the index map is not a sum of scaled pieces of the indices "

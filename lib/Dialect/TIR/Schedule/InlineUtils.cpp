@@ -3,6 +3,9 @@
 #include "InlineUtils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Digits.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -107,27 +110,9 @@ struct IndexPart {
 } // namespace
 
 static std::optional<IndexPart> parsePart(unsigned index, AffineExpr e) {
-  IndexPart part;
-  part.index = index;
-  auto constantRhs = [](AffineExpr expr,
-                        AffineExprKind kind) -> std::optional<int64_t> {
-    auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-    if (!bin || expr.getKind() != kind)
-      return std::nullopt;
-    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    if (!c || c.getValue() <= 0)
-      return std::nullopt;
-    return c.getValue();
-  };
-  if (auto m = constantRhs(e, AffineExprKind::Mod)) {
-    part.mod = *m;
-    e = cast<AffineBinaryOpExpr>(e).getLHS();
-  }
-  if (auto d = constantRhs(e, AffineExprKind::FloorDiv)) {
-    part.div = *d;
-    e = cast<AffineBinaryOpExpr>(e).getLHS();
-  }
-  part.sum = AffineTerms::get(e);
+  IndexDigit digit = getIndexDigit(e);
+  IndexPart part{index, AffineTerms::get(digit.base), digit.divisor,
+                 digit.extent};
   for (auto [term, coefficient] : part.sum.terms)
     if (!isa<AffineDimExpr>(term) || coefficient <= 0)
       return std::nullopt;

@@ -9,6 +9,7 @@
 #include "InlineUtils.h"
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 

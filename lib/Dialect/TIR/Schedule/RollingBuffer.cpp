@@ -27,6 +27,7 @@
 #include "Relayout.h"
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"

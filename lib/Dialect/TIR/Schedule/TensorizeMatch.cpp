@@ -12,8 +12,9 @@
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 

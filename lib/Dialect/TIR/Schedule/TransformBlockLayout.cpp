@@ -17,7 +17,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"

@@ -2,10 +2,11 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"

@@ -4,11 +4,11 @@
 #define TENSORIR_LIB_SCHEDULE_UTILS_H
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"

@@ -22,7 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"

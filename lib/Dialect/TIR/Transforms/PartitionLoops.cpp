@@ -41,7 +41,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"

@@ -11,8 +11,8 @@
 #ifndef TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
 #define TENSORIR_DIALECT_TIR_ANALYSIS_REGIONRELAX_H
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
 #include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 

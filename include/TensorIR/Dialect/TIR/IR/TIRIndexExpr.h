@@ -45,15 +45,6 @@ SmallVector<AffineExpr> getConstraintsOverInputs(IntegerSet set);
 /// (every product has a constant side, every divisor is constant).
 bool isExpressibleOverDims(AffineExpr e);
 
-/// MLIR's simplifyAffineExpr, made safe for what tir stores: MLIR 22
-/// simplifies semi-affine expressions over dimensions wrongly (for
-/// `-(d2 floordiv d3) - (d2 mod d3) * 8` it returns
-/// `-((d2 floordiv d3) * 2)`), so an expression that divides by or
-/// multiplies inputs is simplified with every input as a symbol, which
-/// MLIR handles soundly. Every simplification in tir goes through here.
-AffineExpr simplifyIndexExpr(AffineExpr e, unsigned numDims,
-                             unsigned numSymbols);
-
 /// The storage form of expressions in input space over `numInputs`
 /// operands: dims when every expression is expressible over dims, symbols
 /// otherwise.

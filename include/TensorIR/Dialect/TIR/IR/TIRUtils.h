@@ -3,7 +3,7 @@
 // Pieces of syntax shared by the tir parsers (bounds, names, annotations),
 // the storage-scope rule, and how diagnostics name a location. Interval
 // reasoning lives in the analysis library
-// (TensorIR/Dialect/TIR/Analysis/Interval.h).
+// (TensorIR/Dialect/TIR/Arith/Interval.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -15,8 +15,8 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"

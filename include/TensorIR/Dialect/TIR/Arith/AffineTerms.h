@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORIR_DIALECT_TIR_ANALYSIS_AFFINETERMS_H
-#define TENSORIR_DIALECT_TIR_ANALYSIS_AFFINETERMS_H
+#ifndef TENSORIR_DIALECT_TIR_ARITH_AFFINETERMS_H
+#define TENSORIR_DIALECT_TIR_ARITH_AFFINETERMS_H
 
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -70,4 +70,4 @@ bool isQuasiAffineIn(AffineExpr e, const llvm::SmallBitVector &vars);
 
 } // namespace mlir::tir
 
-#endif // TENSORIR_DIALECT_TIR_ANALYSIS_AFFINETERMS_H
+#endif // TENSORIR_DIALECT_TIR_ARITH_AFFINETERMS_H

@@ -1,9 +1,8 @@
 //===- Interval.cpp - integer ranges of index expressions -----------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/Interval.h"
-#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 
-#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -93,32 +92,4 @@ std::optional<int64_t> mlir::tir::evaluateAt(AffineExpr expr,
   if (!r || !r->isPoint())
     return std::nullopt;
   return r->lo;
-}
-
-std::optional<Interval> mlir::tir::getValueRange(Value value) {
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return Interval::point(constant.getSExtValue());
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg)
-    return std::nullopt;
-  Operation *owner = arg.getOwner()->getParentOp();
-  std::optional<int64_t> lo, hi;
-  if (auto forOp = dyn_cast_or_null<ForOp>(owner)) {
-    lo = forOp.getConstantLowerBound();
-    hi = forOp.getConstantUpperBound();
-  } else if (auto blockOp = dyn_cast_or_null<BlockOp>(owner)) {
-    if (arg.getArgNumber() >= blockOp.getNumIterVars())
-      return std::nullopt;
-    lo = blockOp.getConstantDomainLower(arg.getArgNumber());
-    hi = blockOp.getConstantDomainUpper(arg.getArgNumber());
-  }
-  if (!lo || !hi || *hi <= *lo)
-    return std::nullopt;
-  return Interval{*lo, *hi - 1};
-}
-
-SmallVector<std::optional<Interval>>
-mlir::tir::getValueRanges(ValueRange values) {
-  return llvm::map_to_vector(values, getValueRange);
 }

@@ -1,8 +1,7 @@
 //===- RangeSimplify.cpp - simplification with known ranges ---------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/RangeSimplify.h"
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -129,17 +128,4 @@ AffineExpr mlir::tir::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
   AffineExpr simplified = simplifyIndexExpr(expr, numDims, numSymbols);
   return simplifyIndexExpr(simplify(simplified, dimRanges, splitBoundedTerms),
                            numDims, numSymbols);
-}
-
-AffineExpr mlir::tir::simplifyOverValues(AffineExpr e, ArrayRef<Value> inputs) {
-  MLIRContext *ctx = e.getContext();
-  SmallVector<std::optional<Interval>> ranges;
-  SmallVector<AffineExpr> points;
-  for (auto [i, v] : llvm::enumerate(inputs)) {
-    std::optional<Interval> r = getValueRange(v);
-    ranges.push_back(r);
-    points.push_back(r && r->isPoint() ? getAffineConstantExpr(r->lo, ctx)
-                                       : getAffineDimExpr(i, ctx));
-  }
-  return simplifyWithRanges(e.replaceDims(points), ranges, inputs.size(), 0);
 }

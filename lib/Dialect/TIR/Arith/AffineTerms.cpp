@@ -1,7 +1,7 @@
 //===- AffineTerms.cpp - index expressions as sums of terms ---------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
-#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 
@@ -83,8 +83,9 @@ std::optional<int64_t> AffineTerms::getDimCoefficient(unsigned pos) const {
 
 void AffineTerms::add(const AffineTerms &other, int64_t scale) {
   constant = wrapAdd(constant, wrapMul(other.constant, scale));
-  for (auto [t, k] : other.terms) {
-    auto *it = llvm::find_if(terms, [&](auto &x) { return x.first == t; });
+  for (const auto &[t, k] : other.terms) {
+    AffineExpr term = t;
+    auto *it = llvm::find_if(terms, [&](auto &x) { return x.first == term; });
     if (it == terms.end())
       terms.push_back({t, wrapMul(k, scale)});
     else

@@ -2,7 +2,7 @@
 
 #include "TIRTestUtils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 
 using namespace mlir;
 using namespace mlir::tir;

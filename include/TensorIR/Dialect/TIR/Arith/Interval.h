@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORIR_DIALECT_TIR_ANALYSIS_INTERVAL_H
-#define TENSORIR_DIALECT_TIR_ANALYSIS_INTERVAL_H
+#ifndef TENSORIR_DIALECT_TIR_ARITH_INTERVAL_H
+#define TENSORIR_DIALECT_TIR_ARITH_INTERVAL_H
 
 #include "mlir/IR/AffineExpr.h"
-#include "mlir/IR/Value.h"
-#include "mlir/IR/ValueRange.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
 
@@ -40,14 +40,6 @@ evaluateRange(AffineExpr expr, ArrayRef<std::optional<Interval>> dimRanges,
 /// cannot say (a symbol, a division by 0, an overflow).
 std::optional<int64_t> evaluateAt(AffineExpr expr, ArrayRef<int64_t> dims);
 
-/// The range of an `index` value: a constant, a tir.for induction variable
-/// with constant bounds, or a tir.block iteration variable with a constant
-/// domain. nullopt otherwise (and for an empty range).
-std::optional<Interval> getValueRange(Value value);
-
-/// getValueRange of each value.
-SmallVector<std::optional<Interval>> getValueRanges(ValueRange values);
-
 } // namespace mlir::tir
 
-#endif // TENSORIR_DIALECT_TIR_ANALYSIS_INTERVAL_H
+#endif // TENSORIR_DIALECT_TIR_ARITH_INTERVAL_H

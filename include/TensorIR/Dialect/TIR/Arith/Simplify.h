@@ -1,0 +1,50 @@
+//===- Simplify.h - simplification of index expressions ---------*- C++ -*-===//
+//
+// The one simplifier of tir's index expressions: the verifier, the
+// printers, structural equality, the schedule primitives, the lowering and
+// Python (through the extension) all simplify through here.
+//
+// - simplifyIndexExpr: the form tir stores and prints, from the expression
+//   alone (linear terms merged, `x mod c` written as a mod).
+// - simplifyWithRanges: also with what is known of the inputs' ranges, as
+//   TVM's arith::Analyzer does for the forms schedule primitives produce:
+//   `(d0 * 4 + d1) floordiv 4` is `d0` and `(d0 * 4 + d1) mod 4` is `d1`
+//   when d1 is in [0, 4).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_DIALECT_TIR_ARITH_SIMPLIFY_H
+#define TENSORIR_DIALECT_TIR_ARITH_SIMPLIFY_H
+
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+
+namespace mlir::tir {
+
+/// MLIR's simplifyAffineExpr, made safe for what tir stores: MLIR 22
+/// simplifies semi-affine expressions over dimensions wrongly (for
+/// `-(d2 floordiv d3) - (d2 mod d3) * 8` it returns
+/// `-((d2 floordiv d3) * 2)`), so an expression that divides by or
+/// multiplies inputs is simplified with every input as a symbol, which
+/// MLIR handles soundly. MLIR's flattening writes `k * (x mod c)` as
+/// `k * x - (k * c) * (x floordiv c)`; the mod is folded back, as TVM
+/// writes it.
+AffineExpr simplifyIndexExpr(AffineExpr e, unsigned numDims,
+                             unsigned numSymbols);
+
+/// `expr` simplified with what is known of its dimensions' ranges
+/// (nullopt: unknown): a floordiv or mod by a positive constant whose
+/// dividend splits into a multiple of the divisor plus a remainder that
+/// stays in [0, divisor) is rewritten without the division. Terms that
+/// cannot carry leave it: with the other terms multiples of some g that
+/// divides the divisor, terms within [0, g) (`(4x + v) floordiv 16` over v
+/// in [0, 4) is `(4x) floordiv 16`); `splitBoundedTerms` false keeps such
+/// terms in the division unless they are a constant (an access's digits
+/// of a fused source, `(8v1 + v4) mod 16`, stay recognizable as such).
+AffineExpr simplifyWithRanges(AffineExpr expr,
+                              ArrayRef<std::optional<Interval>> dimRanges,
+                              unsigned numDims, unsigned numSymbols,
+                              bool splitBoundedTerms = true);
+
+} // namespace mlir::tir
+
+#endif // TENSORIR_DIALECT_TIR_ARITH_SIMPLIFY_H
