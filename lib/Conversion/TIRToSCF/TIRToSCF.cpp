@@ -20,7 +20,7 @@
 #include "TensorIR/Conversion/TIRToSCF/TIRToSCF.h"
 #include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
 #include "TensorIR/Dialect/TIR/Analysis/BufferDimAlign.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"

@@ -2,7 +2,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"

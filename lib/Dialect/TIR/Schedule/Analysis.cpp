@@ -1,7 +1,7 @@
 //===- Analysis.cpp - analyses the schedule primitives share --------------===//
 
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "Utils.h"

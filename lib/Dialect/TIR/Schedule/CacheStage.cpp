@@ -7,7 +7,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"

@@ -14,7 +14,7 @@
 #include "AccessInverse.h"
 #include "ComputeAt.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"

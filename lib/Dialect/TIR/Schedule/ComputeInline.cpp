@@ -17,7 +17,7 @@
 
 #include "InlineUtils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
@@ -483,52 +483,6 @@ FailureOr<ReversePlan> checkReverseInline(Ctx &c, Operation *root,
                        "iteration variables");
   }
   return plan;
-}
-
-/// `k - (x floordiv d) >= 0` as `k * d + d - 1 - x >= 0`, then, with
-/// `m - (x mod d) >= 0` also there, the largest x both allow: `k * d + m -
-/// x >= 0` (TVM's simplifier: `i floordiv 128 < 127 and i mod 128 < 127`
-/// is `i < 16255 and i mod 128 < 127`).
-void tightenDivisionBounds(SmallVectorImpl<AffineExpr> &constraints) {
-  auto upperOf = [](AffineExpr c, AffineExprKind kind)
-      -> std::optional<std::tuple<AffineExpr, int64_t, int64_t>> {
-    AffineTerms terms = AffineTerms::get(c);
-    // `x mod d` may be spelled `x - (x floordiv d) * d`.
-    if (kind == AffineExprKind::Mod && terms.terms.size() == 2) {
-      for (unsigned i = 0; i < 2; ++i) {
-        auto [x, one] = terms.terms[i];
-        auto [q, d] = terms.terms[1 - i];
-        auto bin = dyn_cast<AffineBinaryOpExpr>(q);
-        if (one == -1 && bin && bin.getKind() == AffineExprKind::FloorDiv &&
-            bin.getLHS() == x &&
-            bin.getRHS() == getAffineConstantExpr(d, c.getContext()) && d > 0)
-          return std::make_tuple(x, d, terms.constant);
-      }
-      return std::nullopt;
-    }
-    if (terms.terms.size() != 1 || terms.terms[0].second != -1)
-      return std::nullopt;
-    auto bin = dyn_cast<AffineBinaryOpExpr>(terms.terms[0].first);
-    if (!bin || bin.getKind() != kind)
-      return std::nullopt;
-    auto d = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    if (!d || d.getValue() <= 0)
-      return std::nullopt;
-    return std::make_tuple(bin.getLHS(), d.getValue(), terms.constant);
-  };
-  for (AffineExpr &c : constraints) {
-    auto div = upperOf(c, AffineExprKind::FloorDiv);
-    if (!div)
-      continue;
-    auto [x, d, k] = *div;
-    int64_t bound = k * d + d - 1;
-    for (AffineExpr other : constraints)
-      if (auto mod = upperOf(other, AffineExprKind::Mod);
-          mod && std::get<0>(*mod) == x && std::get<1>(*mod) == d &&
-          std::get<2>(*mod) >= 0 && std::get<2>(*mod) < d - 1)
-        bound = k * d + std::get<2>(*mod);
-    c = getAffineConstantExpr(bound, c.getContext()) - x;
-  }
 }
 
 /// Adds the consumer's domain to the producer's predicate, over its

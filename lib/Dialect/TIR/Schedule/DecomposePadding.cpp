@@ -15,7 +15,7 @@
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Query.h"
 

@@ -16,7 +16,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"

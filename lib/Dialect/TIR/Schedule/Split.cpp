@@ -2,9 +2,9 @@
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -13,47 +13,28 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// An index value computed from constants and `vector.vscale` alone, at a
-/// given vscale; std::nullopt for anything else (a function argument, ...).
+/// An index value computed from constants and `vector.vscale` alone (and
+/// min / max of such), at a given vscale; std::nullopt for anything else
+/// (a function argument, ...).
 static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
-  if (auto c = getConstantIntValue(v))
-    return *c;
-  Operation *op = v.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  if (isa<vector::VectorScaleOp>(op))
-    return vscale;
-  SmallVector<int64_t> operands;
-  for (Value operand : op->getOperands()) {
-    auto x = evaluateAtVScale(operand, vscale);
-    if (!x)
+  ValueIndexExpr e = getIndexExprOf(v);
+  SmallVector<int64_t> inputs;
+  for (Value input : e.inputs) {
+    Operation *op = input.getDefiningOp();
+    if (isa_and_present<vector::VectorScaleOp>(op)) {
+      inputs.push_back(vscale);
+      continue;
+    }
+    if (!isa_and_present<arith::MinSIOp, arith::MaxSIOp>(op))
       return std::nullopt;
-    operands.push_back(*x);
+    auto a = evaluateAtVScale(op->getOperand(0), vscale);
+    auto b = evaluateAtVScale(op->getOperand(1), vscale);
+    if (!a || !b)
+      return std::nullopt;
+    inputs.push_back(isa<arith::MinSIOp>(op) ? std::min(*a, *b)
+                                             : std::max(*a, *b));
   }
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
-    return evaluateAt(getExprsOverInputs(apply.getAffineMap())[0], operands);
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-    return operands[0];
-  MLIRContext *ctx = op->getContext();
-  AffineExpr a = getAffineDimExpr(0, ctx), b = getAffineDimExpr(1, ctx);
-  AffineExpr e;
-  if (isa<arith::AddIOp>(op))
-    e = a + b;
-  else if (isa<arith::SubIOp>(op))
-    e = a - b;
-  else if (isa<arith::MulIOp>(op))
-    e = a * b;
-  else if (isa<arith::FloorDivSIOp>(op))
-    e = a.floorDiv(b);
-  else if (isa<arith::CeilDivSIOp>(op))
-    e = a.ceilDiv(b);
-  else if (isa<arith::MinSIOp>(op))
-    return std::min(operands[0], operands[1]);
-  else if (isa<arith::MaxSIOp>(op))
-    return std::max(operands[0], operands[1]);
-  else
-    return std::nullopt;
-  return evaluateAt(e, operands);
+  return evaluateAt(e.expr, inputs);
 }
 
 /// Whether the product of `factors` (none inferred) is at least the

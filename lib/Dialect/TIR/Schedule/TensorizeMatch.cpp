@@ -12,18 +12,14 @@
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/CastInterfaces.h"
-
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -32,10 +28,7 @@ using namespace mlir::tir::sched;
 namespace {
 
 /// An index expression over values (dimension k is inputs[k]).
-struct IndexExpr {
-  AffineExpr expr;
-  SmallVector<Value> inputs;
-};
+using IndexExpr = ValueIndexExpr;
 
 /// A buffer region as expressions over values.
 struct Region {
@@ -90,47 +83,6 @@ int typeClass(Type t) {
   if (isa<FloatType>(t))
     return 2;
   return 3;
-}
-
-/// `v` (an index value) as an expression of the index values it is
-/// computed from by integer arithmetic (what TVMScript's parser emits for
-/// index arithmetic used as a value: `vi % 8 * 4` shifted by).
-IndexExpr asIndexExpr(Value v) {
-  IndexExpr out{AffineExpr(), {}};
-  std::function<AffineExpr(Value)> build = [&](Value x) -> AffineExpr {
-    MLIRContext *ctx = x.getContext();
-    if (auto c = getConstantIntValue(x))
-      return getAffineConstantExpr(*c, ctx);
-    Operation *op = x.getDefiningOp();
-    auto operands = [&](unsigned i) { return build(op->getOperand(i)); };
-    if (isa_and_present<arith::AddIOp>(op))
-      return operands(0) + operands(1);
-    if (isa_and_present<arith::SubIOp>(op))
-      return operands(0) - operands(1);
-    if (isa_and_present<arith::MulIOp>(op))
-      return operands(0) * operands(1);
-    if (isa_and_present<arith::FloorDivSIOp>(op))
-      return operands(0).floorDiv(operands(1));
-    if (isa_and_present<arith::CeilDivSIOp>(op))
-      return operands(0).ceilDiv(operands(1));
-    if (auto apply = dyn_cast_if_present<affine::AffineApplyOp>(op)) {
-      AffineMap map = apply.getAffineMap();
-      SmallVector<AffineExpr> args;
-      for (Value operand : apply.getMapOperands())
-        args.push_back(build(operand));
-      return map.getResult(0).replaceDimsAndSymbols(
-          ArrayRef<AffineExpr>(args).take_front(map.getNumDims()),
-          ArrayRef<AffineExpr>(args).drop_front(map.getNumDims()));
-    }
-    auto it = llvm::find(out.inputs, x);
-    if (it == out.inputs.end()) {
-      out.inputs.push_back(x);
-      it = std::prev(out.inputs.end());
-    }
-    return getAffineDimExpr(it - out.inputs.begin(), ctx);
-  };
-  out.expr = build(v);
-  return out;
 }
 
 class Matcher {
@@ -507,7 +459,7 @@ bool Matcher::compareValue(Value lhs, Value rhs, Operation *at) {
   if (isa<MemRefType>(lhs.getType()) && isa<MemRefType>(rhs.getType()))
     return pairBuffer(lhs, rhs, at);
   if (lhs.getType().isIndex() && rhs.getType().isIndex()) {
-    IndexExpr l = asIndexExpr(lhs), r = asIndexExpr(rhs);
+    IndexExpr l = getIndexExprOf(lhs), r = getIndexExprOf(rhs);
     if (sameIndex(l, nullptr, r))
       return true;
     return fail(at, "index value " + show(l) + " is not the description's " +

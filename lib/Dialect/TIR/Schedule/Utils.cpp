@@ -2,7 +2,7 @@
 
 #include "Utils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"

@@ -41,7 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"

@@ -81,6 +81,24 @@ TEST_F(SimplifyTest, NestedDivisionsBecomeOneDigit) {
             0);
 }
 
+TEST_F(SimplifyTest, DivisionBoundsTighten) {
+  // i floordiv 128 <= 126 and i mod 128 <= 126: i <= 16254.
+  SmallVector<AffineExpr> constraints = {c(126) - d(0).floorDiv(128),
+                                         c(126) - d(0) % 128};
+  tightenDivisionBounds(constraints);
+  EXPECT_EQ(constraints[0], c(16254) - d(0));
+  EXPECT_EQ(constraints[1], c(126) - d(0) % 128);
+  // Alone, the division bound is the largest x of that quotient.
+  SmallVector<AffineExpr> alone = {c(3) - d(0).floorDiv(8)};
+  tightenDivisionBounds(alone);
+  EXPECT_EQ(alone[0], c(31) - d(0));
+  // Other constraints stay.
+  SmallVector<AffineExpr> other = {d(0) - 2, c(5) - d(0) * d(1)};
+  SmallVector<AffineExpr> before = other;
+  tightenDivisionBounds(other);
+  EXPECT_EQ(other, before);
+}
+
 /// Random index expressions over two dimensions: sums, products by
 /// constants, floordiv, mod and ceildiv by small positive constants, nested.
 static AffineExpr randomExpr(std::mt19937 &rng, MLIRContext *ctx, int depth) {

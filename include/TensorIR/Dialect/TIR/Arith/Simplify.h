@@ -18,6 +18,8 @@
 
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace mlir::tir {
 
 /// MLIR's simplifyAffineExpr, made safe for what tir stores: MLIR 22
@@ -44,6 +46,13 @@ AffineExpr simplifyWithRanges(AffineExpr expr,
                               ArrayRef<std::optional<Interval>> dimRanges,
                               unsigned numDims, unsigned numSymbols,
                               bool splitBoundedTerms = true);
+
+/// Upper bounds on a division tightened, in place, in a set of constraints
+/// (`c >= 0` each): `k - (x floordiv d) >= 0` becomes `k * d + d - 1 - x
+/// >= 0`, and, with `m - (x mod d) >= 0` also there, the largest x both
+/// allow, `k * d + m - x >= 0` (TVM's simplifier: `i floordiv 128 < 127
+/// and i mod 128 < 127` is `i < 16255 and i mod 128 < 127`).
+void tightenDivisionBounds(SmallVectorImpl<AffineExpr> &constraints);
 
 } // namespace mlir::tir
 

@@ -1,8 +1,9 @@
-//===- IndexValueRangesTest.cpp - ranges of index values in tir -----------===//
+//===- IndexValuesTest.cpp - index values in tir --------------------------===//
 
 #include "TIRTestUtils.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/IndexValueRanges.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -10,10 +11,44 @@ using namespace mlir::tir::test;
 
 namespace {
 
-using IndexValueRangesTest = TIRTest;
+using IndexValuesTest = TIRTest;
 using Ranges = SmallVector<std::optional<Interval>>;
 
-TEST_F(IndexValueRangesTest, ValueRanges) {
+TEST_F(IndexValuesTest, IndexExpressionOfAValue) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f(%n: index, %m: i32) -> index {
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %a = arith.muli %n, %c4 : index
+      %mi = arith.index_cast %m : i32 to index
+      %b = arith.addi %a, %mi : index
+      %c = arith.floordivsi %b, %c8 : index
+      %d = affine.apply affine_map<(d0)[s0] -> (d0 mod 3 + s0)>(%c)[%n]
+      %e = arith.subi %d, %n : index
+      %f = arith.maxsi %e, %n : index
+      return %f : index
+    }
+  )mlir");
+  func::FuncOp f = function(*module);
+  auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+  Value max = ret.getOperand(0);
+  Value e = max.getDefiningOp()->getOperand(0);
+  ValueIndexExpr sub = getIndexExprOf(e);
+  // n and m, in order of first use; the apply's symbol is n again.
+  ASSERT_EQ(sub.inputs.size(), 2u);
+  EXPECT_EQ(sub.inputs[0], f.getArgument(0));
+  EXPECT_EQ(sub.inputs[1], f.getArgument(1));
+  // As computed, not simplified: ... + n - n.
+  EXPECT_EQ(simplifyIndexExpr(sub.expr, 2, 0),
+            ((d(0) * 4 + d(1)).floorDiv(8)) % 3);
+  // A value the arithmetic does not read through is an input.
+  ValueIndexExpr whole = getIndexExprOf(max);
+  ASSERT_EQ(whole.inputs.size(), 1u);
+  EXPECT_EQ(whole.inputs[0], max);
+  EXPECT_EQ(whole.expr, d(0));
+}
+
+TEST_F(IndexValuesTest, ValueRanges) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @f(%A: memref<16xf32>, %n: index) {
       %c3 = arith.constant 3 : index
@@ -40,7 +75,7 @@ TEST_F(IndexValueRangesTest, ValueRanges) {
             (Ranges{Interval{3, 3}, Interval{2, 9}}));
 }
 
-TEST_F(IndexValueRangesTest, SimplifyOverValues) {
+TEST_F(IndexValuesTest, SimplifyOverValues) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @f() {
       tir.for %o = 0 to 8 {
