@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -38,14 +40,15 @@ inline void PrintTo(const Interval &r, std::ostream *os) {
 
 namespace mlir::tir::test {
 
-/// A context with the dialects tir snippets use, and lookups into parsed
-/// snippets.
+/// A context with the dialects tir snippets and the primitives use, and
+/// lookups into parsed snippets.
 class TIRTest : public ::testing::Test {
 protected:
   TIRTest() {
     DialectRegistry registry;
     registry.insert<TIRDialect, func::FuncDialect, arith::ArithDialect,
-                    affine::AffineDialect>();
+                    affine::AffineDialect, memref::MemRefDialect,
+                    scf::SCFDialect>();
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
   }

@@ -176,12 +176,9 @@ BlockOp mlir::tir::sched::createCacheStage(RewriterBase &rewriter,
   for (unsigned d = 0; d < rank; ++d)
     extents.push_back(
         materializeIndex(rewriter, loc, region.extents[d], region.inputs));
-  for (unsigned d = 0; d < rank; ++d) {
-    auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0),
-                              extents[d], ("ax" + Twine(d)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    values.push_back(loop.getInductionVar());
-  }
+  SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0));
+  llvm::append_range(values,
+                     buildLoopNest(rewriter, loc, zeros, extents, "ax"));
   // Full mode: v = lower + ax over the buffer's domain; compact: v = ax
   // over the region's extent.
   SmallVector<std::string> names;

@@ -464,18 +464,8 @@ static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block, ForOp loop,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
   IRMapping mapping;
-  auto mapBound = [&](OpFoldResult b) -> OpFoldResult {
-    if (auto v = dyn_cast<Value>(b))
-      return mapping.lookupOrDefault(v);
-    return b;
-  };
-  for (ForOp l : llvm::reverse(plan.loops)) {
-    auto copy = ForOp::create(
-        rewriter, l.getLoc(), mapBound(l.getMixedLowerBound()),
-        mapBound(l.getMixedUpperBound()), l.getVarName().value_or(""));
-    mapping.map(l.getInductionVar(), copy.getInductionVar());
-    rewriter.setInsertionPointToStart(copy.getBody());
-  }
+  SmallVector<ForOp> outerFirst(llvm::reverse(plan.loops));
+  copyLoops(rewriter, outerFirst, mapping, /*suffix=*/"", /*serial=*/true);
   SmallVector<Value> values, copies;
   for (Value v : block.getBindingValues())
     values.push_back(mapping.lookupOrDefault(v));

@@ -39,6 +39,23 @@ struct PaddedBuffer {
   SmallVector<std::optional<unsigned>> varOfDim;
   Value padded;
 };
+
+/// What pad_einsum does to a block, decided before anything changes.
+struct PadPlan {
+  /// The buffers indexed by a padded variable.
+  SmallVector<PaddedBuffer> buffers;
+  /// Per iteration variable: whether its extent is rounded up, and the
+  /// loop of the scope bound to it (none: no such loop).
+  SmallVector<bool> padded;
+  SmallVector<ForOp> loopOf;
+  /// The scope's body, the statement of it that holds the block, and where
+  /// the padded buffers are allocated.
+  Block *body = nullptr;
+  Operation *top = nullptr;
+  Block::iterator point;
+
+  bool padsAnything() const { return llvm::is_contained(padded, true); }
+};
 } // namespace
 
 /// Whether `v` is available at `point` (a position in `body`): defined in
@@ -112,13 +129,9 @@ buildCopyNest(RewriterBase &rewriter, Location loc, StringRef name,
               ArrayRef<OpFoldResult> extents,
               function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   OpBuilder::InsertionGuard guard(rewriter);
-  SmallVector<Value> loopVars;
-  for (auto [k, extent] : llvm::enumerate(extents)) {
-    auto loop = ForOp::create(rewriter, loc, rewriter.getIndexAttr(0), extent,
-                              ("i" + Twine(k)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
-  }
+  SmallVector<OpFoldResult> zeros(extents.size(), rewriter.getIndexAttr(0));
+  SmallVector<Value> loopVars =
+      buildLoopNest(rewriter, loc, zeros, extents, "i");
   SmallVector<std::string> names;
   for (unsigned k = 0; k < extents.size(); ++k)
     names.push_back("v" + std::to_string(k));
@@ -130,9 +143,9 @@ buildCopyNest(RewriterBase &rewriter, Location loc, StringRef name,
   setInferredRegions(copy);
 }
 
-LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
-                                   ArrayRef<int64_t> padding,
-                                   ScheduleError &error) {
+/// Every rule pad_einsum checks, and the plan when they hold.
+static FailureOr<PadPlan> analyze(BlockOp block, ArrayRef<int64_t> padding,
+                                  ScheduleError &error) {
   std::string blockName = ("block '" + block.getBlockName() + "'").str();
   Operation *root = getScopeRoot(block);
   BlockDependences deps(getScopeBlocks(root));
@@ -166,7 +179,8 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
   FailureOr<BlockAccessRegions> regions = getAccessRegions(block, error);
   if (failed(regions))
     return failure();
-  SmallVector<PaddedBuffer> buffers;
+  PadPlan plan;
+  SmallVector<PaddedBuffer> &buffers = plan.buffers;
   for (auto [list, isWrite] :
        {std::pair(&regions->reads, false), std::pair(&regions->writes, true)})
     for (const auto &[buffer, region] : *list) {
@@ -197,8 +211,10 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     }
 
   // The variables to pad, and the loops bound to them.
-  SmallVector<bool> padded(numVars, false);
-  SmallVector<ForOp> loopOf(numVars);
+  SmallVector<bool> &padded = plan.padded;
+  SmallVector<ForOp> &loopOf = plan.loopOf;
+  padded.assign(numVars, false);
+  loopOf.resize(numVars);
   SmallVector<AffineExpr> bindings = block.getBindingExprs();
   for (unsigned i = 0; i < numVars; ++i) {
     std::optional<int64_t> lower = block.getConstantDomainLower(i);
@@ -253,15 +269,16 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     return llvm::none_of(
         b.varOfDim, [&](std::optional<unsigned> v) { return v && padded[*v]; });
   });
-  if (llvm::none_of(padded, [](bool p) { return p; }))
-    return success(); // every extent is a multiple already
+  if (!plan.padsAnything())
+    return plan; // every extent is a multiple already
 
   // Where the copies go: the statement of the scope that holds the block;
   // the padded buffers after the scope's allocations before it, where the
   // runtime extents are known.
-  Block *body = &root->getRegion(0).front();
-  Operation *top = body->findAncestorOpInBlock(*block);
-  Block::iterator point = body->begin();
+  Block *body = plan.body = &root->getRegion(0).front();
+  Operation *top = plan.top = body->findAncestorOpInBlock(*block);
+  Block::iterator &point = plan.point;
+  point = body->begin();
   for (auto it = body->begin(); &*it != top; ++it)
     if (isa<AllocBufferOp>(*it))
       point = std::next(it);
@@ -302,16 +319,29 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
                         " by another block in the statement that holds " +
                         blockName + ", which its padded copy would hide");
   }
+  return plan;
+}
 
+bool mlir::tir::canPadEinsum(BlockOp block, ArrayRef<int64_t> padding) {
+  ScheduleError ignored;
+  return succeeded(analyze(block, padding, ignored));
+}
+
+/// The padded buffers, their copies, the padded domains and loops.
+static void apply(RewriterBase &rewriter, BlockOp block,
+                  ArrayRef<int64_t> padding, PadPlan &plan) {
+  unsigned numVars = block.getNumIterVars();
+  ArrayRef<bool> padded = plan.padded;
+  Operation *top = plan.top;
   Location loc = block.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(body, point);
+  rewriter.setInsertionPoint(plan.body, plan.point);
   SmallVector<OpFoldResult> paddedExtent(numVars);
   for (unsigned i = 0; i < numVars; ++i)
     if (padded[i])
       paddedExtent[i] =
           roundUp(rewriter, loc, block.getMixedDomainUpper(i), padding[i]);
-  for (PaddedBuffer &b : buffers) {
+  for (PaddedBuffer &b : plan.buffers) {
     auto type = cast<MemRefType>(b.buffer.getType());
     SmallVector<OpFoldResult> shape;
     for (auto [d, var] : llvm::enumerate(b.varOfDim))
@@ -332,7 +362,7 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
 
   // Read copies before the statement, zero past the buffer's end; copies
   // back after it over what the block covered.
-  for (PaddedBuffer &b : buffers) {
+  for (PaddedBuffer &b : plan.buffers) {
     auto type = cast<MemRefType>(b.buffer.getType());
     std::string name = getBufferName(b.buffer) + "_pad";
     Type element = type.getElementType();
@@ -382,7 +412,7 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
 
   // The statement reads and writes the padded buffers over the padded
   // extents.
-  for (PaddedBuffer &b : buffers)
+  for (PaddedBuffer &b : plan.buffers)
     rewriter.replaceUsesWithIf(b.buffer, b.padded, [&](OpOperand &use) {
       Operation *user = use.getOwner();
       if (!top->isAncestor(user))
@@ -397,10 +427,20 @@ LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
     rewriter.modifyOpInPlace(block, [&] {
       setIterVarDomain(block, i, rewriter.getIndexAttr(0), paddedExtent[i]);
     });
-    if (ForOp loop = loopOf[i])
+    if (ForOp loop = plan.loopOf[i])
       rewriter.modifyOpInPlace(loop, [&] {
         setLoopBounds(loop, rewriter.getIndexAttr(0), paddedExtent[i]);
       });
   }
+}
+
+LogicalResult mlir::tir::padEinsum(RewriterBase &rewriter, BlockOp block,
+                                   ArrayRef<int64_t> padding,
+                                   ScheduleError &error) {
+  FailureOr<PadPlan> plan = analyze(block, padding, error);
+  if (failed(plan))
+    return failure();
+  if (plan->padsAnything())
+    apply(rewriter, block, padding, *plan);
   return success();
 }

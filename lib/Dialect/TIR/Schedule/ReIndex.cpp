@@ -38,6 +38,21 @@ struct AccessIndices {
   SmallVector<Value> inputs;
   SmallVector<AffineExpr> exprs;
 };
+
+/// What reindex does, decided before anything changes.
+struct ReindexPlan {
+  Value buffer;
+  std::string name;
+  Operation *root = nullptr;
+  /// The statement of the scope that holds the block (the stage goes
+  /// before or after it).
+  Operation *nest = nullptr;
+  AccessIndices indices;
+  /// The iteration variables the indices use, in block order, and the
+  /// copy's shape (their domains).
+  SmallVector<unsigned> covered;
+  SmallVector<int64_t> shape;
+};
 } // namespace
 
 /// The indices of an access (`map` over `operands`) over `inputs`, which
@@ -150,10 +165,9 @@ static FailureOr<Operation *> getNestRoot(BlockOp block, Operation *scope,
   return op;
 }
 
-FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
-                                      int64_t bufferIndex, bool isWrite,
-                                      ScheduleError &error) {
-  MLIRContext *ctx = block.getContext();
+/// Every rule reindex checks, and the plan when they hold.
+static FailureOr<ReindexPlan> analyze(BlockOp block, int64_t bufferIndex,
+                                      bool isWrite, ScheduleError &error) {
   FailureOr<Value> found =
       getNthAccessBuffer(block, bufferIndex, isWrite, kReindex, error);
   if (failed(found))
@@ -251,6 +265,26 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
                         "shape is not supported yet");
     shape.push_back(*upper);
   }
+  return ReindexPlan{buffer, name, root, *nest, *indices, covered, shape};
+}
+
+bool mlir::tir::canReindex(BlockOp block, int64_t bufferIndex, bool isWrite) {
+  ScheduleError ignored;
+  return succeeded(analyze(block, bufferIndex, isWrite, ignored));
+}
+
+/// The copy, its stage, and the block's accesses redirected to it.
+static BlockOp apply(RewriterBase &rewriter, BlockOp block, bool isWrite,
+                     const ReindexPlan &plan) {
+  MLIRContext *ctx = block.getContext();
+  Value buffer = plan.buffer;
+  const std::string &name = plan.name;
+  Operation *root = plan.root;
+  const AccessIndices &indices = plan.indices;
+  Operation *nest = plan.nest;
+  ArrayRef<unsigned> covered = plan.covered;
+  ArrayRef<int64_t> shape = plan.shape;
+  unsigned numVars = block.getNumIterVars();
 
   // The new buffer, in the buffer's memory space.
   std::string newName = name + "_reindex";
@@ -262,18 +296,17 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   // spatial variables v0.. stand for them.
   OpBuilder::InsertionGuard guard(rewriter);
   if (isWrite)
-    rewriter.setInsertionPointAfter(*nest);
+    rewriter.setInsertionPointAfter(nest);
   else
-    rewriter.setInsertionPoint(*nest);
+    rewriter.setInsertionPoint(nest);
   Location loc = block.getLoc();
-  SmallVector<Value> loopVars;
-  for (auto [d, i] : llvm::enumerate(covered)) {
-    auto loop =
-        ForOp::create(rewriter, loc, block.getMixedDomainLower(i),
-                      block.getMixedDomainUpper(i), ("ax" + Twine(d)).str());
-    rewriter.setInsertionPointToStart(loop.getBody());
-    loopVars.push_back(loop.getInductionVar());
+  SmallVector<OpFoldResult> lowers, uppers;
+  for (unsigned i : covered) {
+    lowers.push_back(block.getMixedDomainLower(i));
+    uppers.push_back(block.getMixedDomainUpper(i));
   }
+  SmallVector<Value> loopVars =
+      buildLoopNest(rewriter, loc, lowers, uppers, "ax");
   SmallVector<IterVarSpec> vars;
   SmallVector<std::string> names;
   for (unsigned d = 0; d < covered.size(); ++d)
@@ -287,9 +320,9 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   unsigned numNew = covered.size();
   SmallVector<Value> outer;
   SmallVector<AffineExpr> replace;
-  for (auto [k, in] : llvm::enumerate(indices->inputs)) {
+  for (auto [k, in] : llvm::enumerate(indices.inputs)) {
     auto it = llvm::find(covered, k);
-    bool used = llvm::any_of(indices->exprs, [&, k = k](AffineExpr e) {
+    bool used = llvm::any_of(indices.exprs, [&, k = k](AffineExpr e) {
       return e.isFunctionOfDim(k);
     });
     if (it != covered.end()) {
@@ -303,7 +336,7 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
   }
   unsigned numOperands = numNew + outer.size();
   SmallVector<AffineExpr> original;
-  for (AffineExpr e : indices->exprs)
+  for (AffineExpr e : indices.exprs)
     original.push_back(
         simplifyIndexExpr(e.replaceDims(replace), numOperands, 0));
   SmallVector<Value> bindingValues(loopVars);
@@ -340,4 +373,13 @@ FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
     at.push_back(getAffineDimExpr(i, ctx));
   retargetToPoint(rewriter, block, buffer, copy, at);
   return stage;
+}
+
+FailureOr<BlockOp> mlir::tir::reindex(RewriterBase &rewriter, BlockOp block,
+                                      int64_t bufferIndex, bool isWrite,
+                                      ScheduleError &error) {
+  FailureOr<ReindexPlan> plan = analyze(block, bufferIndex, isWrite, error);
+  if (failed(plan))
+    return failure();
+  return apply(rewriter, block, isWrite, *plan);
 }

@@ -171,19 +171,14 @@ static BlockOp createStage(RewriterBase &rewriter, BlockOp block,
     if (auto loop = dyn_cast<ForOp>(op))
       between.push_back(loop);
   std::reverse(between.begin(), between.end());
+  SmallVector<ForOp> feeding;
+  for (ForOp loop : between)
+    if (llvm::any_of(llvm::seq<unsigned>(0, values.size()), [&](unsigned k) {
+          return usedValues.test(k) && values[k] == loop.getInductionVar();
+        }))
+      feeding.push_back(loop);
   IRMapping loopMap;
-  for (ForOp loop : between) {
-    bool feeds = false;
-    for (unsigned k = 0; k < values.size(); ++k)
-      feeds |= usedValues.test(k) && values[k] == loop.getInductionVar();
-    if (!feeds)
-      continue;
-    auto copy = ForOp::create(rewriter, loc, loop.getMixedLowerBound(),
-                              loop.getMixedUpperBound(),
-                              loop.getVarName().value_or("ax").str());
-    rewriter.setInsertionPointToStart(copy.getBody());
-    loopMap.map(loop.getInductionVar(), copy.getInductionVar());
-  }
+  copyLoops(rewriter, feeding, loopMap, /*suffix=*/"", /*serial=*/true);
   // The binding values the used variables read (the others, such as a
   // reduction's loop, are not visible at the copy).
   SmallVector<Value> newValues;

@@ -46,6 +46,18 @@ struct RollingDim {
   int64_t extent = 0;
   int64_t overlap = 0;
 };
+
+/// What rolling_buffer does, decided before anything changes.
+struct RollingPlan {
+  Value buffer;
+  /// Per buffer dimension, its window; the rolling axis.
+  SmallVector<RollingDim> dims;
+  unsigned axis = 0;
+  /// The predicate that skips what the previous window left in the ring
+  /// (pairs of disjuncts, the pairs conjoined), over `inputs`.
+  SmallVector<Conjunction> skips;
+  SmallVector<Value> inputs;
+};
 } // namespace
 
 /// The rolling pattern of one dimension's window start `lower` (over
@@ -100,9 +112,9 @@ static Operation *getCommonAncestor(ArrayRef<Operation *> ops) {
   return common;
 }
 
-LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
-                                       int64_t bufferIndex,
-                                       ScheduleError &error) {
+/// Every rule rolling_buffer checks, and the plan when they hold.
+static FailureOr<RollingPlan> analyze(BlockOp block, int64_t bufferIndex,
+                                      ScheduleError &error) {
   FailureOr<Value> found = getNthAccessBuffer(
       block, bufferIndex, /*isWrite=*/true, kPrimitive, error);
   if (failed(found))
@@ -268,11 +280,15 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
                         "computed");
   }
 
+  if (failed(checkRelayoutUses(buffer, kPrimitive, block, error)))
+    return failure();
+
   // The predicate that skips what the previous window left in the ring:
   // per overlapping dimension, `v < 1 or start[v := 0] >= overlap`, with
   // start the producer's written index over its binding values.
+  RollingPlan plan{buffer, dims, *axis, {}, {}};
   ExprInputs in{ctx, values};
-  SmallVector<Conjunction> skips;
+  SmallVector<Conjunction> &skips = plan.skips;
   for (auto [d, dim] : llvm::enumerate(dims)) {
     if (!dim.loopVar)
       continue;
@@ -287,14 +303,31 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
     skips.push_back(std::move(first));
     skips.push_back(std::move(fresh));
   }
+  plan.inputs = in.values;
+  return plan;
+}
+
+bool mlir::tir::canRollingBuffer(BlockOp block, int64_t bufferIndex) {
+  ScheduleError ignored;
+  return succeeded(analyze(block, bufferIndex, ignored));
+}
+
+/// The ring, the skips, and the opaque variables.
+static void apply(RewriterBase &rewriter, BlockOp block,
+                  const RollingPlan &plan) {
+  MLIRContext *ctx = block.getContext();
+  Value buffer = plan.buffer;
+  ArrayRef<RollingDim> dims = plan.dims;
+  unsigned axis = plan.axis;
+  auto type = cast<MemRefType>(buffer.getType());
 
   // The ring: every access on the rolling axis modulo the window's extent.
   SmallVector<AffineExpr> ringExprs;
   SmallVector<int64_t> shape(type.getShape());
   for (unsigned d = 0; d < shape.size(); ++d)
-    ringExprs.push_back(d == *axis ? getAffineDimExpr(d, ctx) % dims[d].extent
-                                   : getAffineDimExpr(d, ctx));
-  shape[*axis] = dims[*axis].extent;
+    ringExprs.push_back(d == axis ? getAffineDimExpr(d, ctx) % dims[d].extent
+                                  : getAffineDimExpr(d, ctx));
+  shape[axis] = dims[axis].extent;
   SmallVector<BlockOp> accessors;
   for (Operation *user : buffer.getUsers())
     if (isa<LoadOp, StoreOp>(user))
@@ -302,18 +335,21 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
           b && !llvm::is_contained(accessors, b))
         accessors.push_back(b);
   Operation *bufferScope = buffer.getDefiningOp()->getParentOp();
-  if (failed(relayoutBuffer(rewriter, bufferScope, buffer,
-                            AffineMap::get(shape.size(), 0, ringExprs, ctx),
-                            shape,
-                            /*simplify=*/false, kPrimitive, block, error)))
-    return failure();
+  // The analysis checked the buffer's uses (checkRelayoutUses).
+  ScheduleError unexpected;
+  LogicalResult relaidOut =
+      relayoutBuffer(rewriter, bufferScope, buffer,
+                     AffineMap::get(shape.size(), 0, ringExprs, ctx), shape,
+                     /*simplify=*/false, kPrimitive, block, unexpected);
+  assert(succeeded(relaidOut) && "rolling_buffer: uses checked in analyze");
+  (void)relaidOut;
 
   rewriter.modifyOpInPlace(block, [&] {
     // Each pair of skips is one `or`; the pairs are conjoined.
-    for (unsigned k = 0; k < skips.size(); k += 2)
-      conjoinPredicate(block, ArrayRef(skips).slice(k, 2), in.values);
+    for (unsigned k = 0; k < plan.skips.size(); k += 2)
+      conjoinPredicate(block, ArrayRef(plan.skips).slice(k, 2), plan.inputs);
   });
-  Value rollingVar = dims[*axis].loopVar;
+  Value rollingVar = dims[axis].loopVar;
   for (BlockOp b : accessors) {
     SmallVector<unsigned> fed = b.getIterVarsFedBy(rollingVar);
     if (fed.empty())
@@ -327,5 +363,14 @@ LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
     rewriter.modifyOpInPlace(
         b, [&] { b.setIterTypesAttr(ArrayAttr::get(ctx, types)); });
   }
+}
+
+LogicalResult mlir::tir::rollingBuffer(RewriterBase &rewriter, BlockOp block,
+                                       int64_t bufferIndex,
+                                       ScheduleError &error) {
+  FailureOr<RollingPlan> plan = analyze(block, bufferIndex, error);
+  if (failed(plan))
+    return failure();
+  apply(rewriter, block, *plan);
   return success();
 }

@@ -523,7 +523,7 @@ bool sched::bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings,
 }
 
 void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
-                      IRMapping &map, StringRef suffix) {
+                      IRMapping &map, StringRef suffix, bool serial) {
   for (ForOp l : loops) {
     auto mapped = [&](OpFoldResult r) -> OpFoldResult {
       if (auto v = dyn_cast<Value>(r))
@@ -534,14 +534,30 @@ void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
     auto copy =
         ForOp::create(rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
                       mapped(l.getMixedUpperBound()), name);
-    copy.setKind(l.getKind());
-    if (auto thread = l.getThreadAttr())
-      copy.setThreadAttr(thread);
-    if (auto annotations = l.getAnnotationsAttr())
-      copy.setAnnotationsAttr(annotations);
+    if (!serial) {
+      copy.setKind(l.getKind());
+      if (auto thread = l.getThreadAttr())
+        copy.setThreadAttr(thread);
+      if (auto annotations = l.getAnnotationsAttr())
+        copy.setAnnotationsAttr(annotations);
+    }
     map.map(l.getInductionVar(), copy.getInductionVar());
     rewriter.setInsertionPointToStart(copy.getBody());
   }
+}
+
+SmallVector<Value> sched::buildLoopNest(RewriterBase &rewriter, Location loc,
+                                        ArrayRef<OpFoldResult> lowers,
+                                        ArrayRef<OpFoldResult> uppers,
+                                        StringRef prefix) {
+  SmallVector<Value> vars;
+  for (auto [k, bounds] : llvm::enumerate(llvm::zip(lowers, uppers))) {
+    auto loop = ForOp::create(rewriter, loc, std::get<0>(bounds),
+                              std::get<1>(bounds), (prefix + Twine(k)).str());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    vars.push_back(loop.getInductionVar());
+  }
+  return vars;
 }
 
 void sched::compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,

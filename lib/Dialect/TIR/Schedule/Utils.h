@@ -78,12 +78,20 @@ std::string loopName(ForOp loop);
 bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
                  Value value);
 
-/// Copies of `loops` (bounds through `map`, kind, thread binding,
-/// annotations; variables named as theirs plus `suffix`), nested at the
-/// insertion point, which is left at the start of the innermost; maps
-/// their variables in `map`.
+/// Copies of `loops` (bounds through `map`; kind, thread binding and
+/// annotations unless `serial`; variables named as theirs plus `suffix`),
+/// nested at the insertion point, which is left at the start of the
+/// innermost; maps their variables in `map`. The one cloner of loop nests.
 void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map,
-               StringRef suffix = "");
+               StringRef suffix = "", bool serial = false);
+
+/// New loops over [lowers[k], uppers[k]) (constant or runtime bounds),
+/// named `<prefix><k>`, nested at the insertion point, which is left at
+/// the start of the innermost; returns their variables, outermost first.
+SmallVector<Value> buildLoopNest(RewriterBase &rewriter, Location loc,
+                                 ArrayRef<OpFoldResult> lowers,
+                                 ArrayRef<OpFoldResult> uppers,
+                                 StringRef prefix);
 
 /// Compresses `exprs` (over `values`, input space) to the values they use:
 /// each position first used gets the next dimension in `compress` (which

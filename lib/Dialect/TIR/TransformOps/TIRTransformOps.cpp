@@ -18,7 +18,12 @@
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 #include "TensorIR/Dialect/TIR/Schedule/Query.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
 
 using namespace mlir;
@@ -383,6 +388,13 @@ public:
 
   TIRTransformDialectExtension() {
     declareDependentDialect<TIRDialect>();
+    // What the primitives create besides tir: index arithmetic, runtime
+    // sizes, guarded copies (pad_einsum), vscale (scalable splits).
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<affine::AffineDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "TensorIR/Dialect/TIR/TransformOps/TIRTransformOps.cpp.inc"

@@ -314,6 +314,9 @@ FailureOr<BlockOp> reindex(RewriterBase &rewriter, BlockOp block,
                            int64_t bufferIndex, bool isWrite,
                            ScheduleError &error);
 
+/// Whether reindex would apply (its analysis alone; nothing changes).
+bool canReindex(BlockOp block, int64_t bufferIndex, bool isWrite);
+
 /// TVM's reindex_cache_read: cache_read (same checks and place, the block
 /// the only consumer) of a buffer the block reads at one element per
 /// iteration, the cache laid out by `indexMap` over the block's variables;
@@ -396,6 +399,9 @@ bool canDecomposePadding(BlockOp block, ForOp loop);
 LogicalResult padEinsum(RewriterBase &rewriter, BlockOp block,
                         ArrayRef<int64_t> padding, ScheduleError &error);
 
+/// Whether padEinsum would apply (its analysis alone; nothing changes).
+bool canPadEinsum(BlockOp block, ArrayRef<int64_t> padding);
+
 /// TVM's rolling_buffer: the `bufferIndex`-th buffer `block` writes, which
 /// its scope allocates and which it computes in overlapping windows under a
 /// loop it shares with its consumers (after compute_at), keeps one window:
@@ -408,6 +414,9 @@ LogicalResult padEinsum(RewriterBase &rewriter, BlockOp block,
 /// overlapping dimension.
 LogicalResult rollingBuffer(RewriterBase &rewriter, BlockOp block,
                             int64_t bufferIndex, ScheduleError &error);
+
+/// Whether rollingBuffer would apply (its analysis alone; nothing changes).
+bool canRollingBuffer(BlockOp block, int64_t bufferIndex);
 
 /// TVM's set_axis_separator: the block's `bufferIndex`-th write or read
 /// buffer (an allocation or a parameter) is flattened in groups split
