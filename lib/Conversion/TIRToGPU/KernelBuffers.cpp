@@ -15,7 +15,7 @@
 
 #include "KernelMemory.h"
 
-#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
+#include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
@@ -124,63 +124,32 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
     why.message = "its shape is not static, or it has a layout";
     return failure();
   }
-  Refusal failure;
   // Loops re-bound to a thread tag bound around the LCA run in one thread
   // (a register-staged copy: each thread loads its own elements, then
   // stores them): for a local buffer they are the thread's index, not
   // relaxed.
-  FailureOr<LoopRegion> reads =
-      relaxRegionUnder(lca, buffer, /*writes=*/false, blocks, failure,
-                       /*sameThreadIsPoint=*/true);
-  FailureOr<LoopRegion> writes =
-      mlir::succeeded(reads)
-          ? relaxRegionUnder(lca, buffer, /*writes=*/true, blocks, failure,
-                             /*sameThreadIsPoint=*/true)
-          : FailureOr<LoopRegion>(mlir::failure());
-  FailureOr<LoopRegion> region = mlir::failed(writes)
-                                     ? FailureOr<LoopRegion>(mlir::failure())
-                                     : uniteLoopRegions(*reads, *writes);
-  if (mlir::failed(region) || region->lowers.empty()) {
-    why.message =
-        failure.message.empty()
-            ? "the part of it each execution touches cannot be bounded"
-            : failure.message;
-    return mlir::failure();
-  }
+  FailureOr<CompactPart> part = getCompactPart(lca, buffer, blocks, why,
+                                               /*sameThreadIsPoint=*/true);
+  if (failed(part))
+    return failure();
   MLIRContext *ctx = alloc.getContext();
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> lowers;
-  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
-    auto extent = dyn_cast<AffineConstantExpr>(region->extents[d]);
-    if (!extent || extent.getValue() <= 0) {
-      why.message =
-          "the part of it each execution touches is not of a constant size "
-          "in dimension " +
-          std::to_string(d);
-      return mlir::failure();
-    }
-    if (extent.getValue() >= type.getDimSize(d)) {
-      shape.push_back(type.getDimSize(d));
-      lowers.push_back(getAffineConstantExpr(0, ctx));
-    } else {
-      shape.push_back(extent.getValue());
-      lowers.push_back(region->lowers[d]);
-    }
-  }
+  ArrayRef<int64_t> shape = part->shape;
+  ArrayRef<AffineExpr> lowers = part->lowers;
+  ArrayRef<Value> inputs = part->inputs;
 
   // A shared buffer is one per block: where its part starts may not
   // differ between the block's threads (a threadIdx loop with a runtime
   // extent is not relaxed, say).
   StringRef scope = getStorageScope(type);
   if (isSharedScope(scope))
-    for (Value input : region->inputs)
+    for (Value input : inputs)
       if (dependsOnThreadIdx(input)) {
         why.message =
             "the part of it each execution touches starts at a place that "
             "depends on the thread index (threadIdx loops with runtime "
             "extents are not relaxed), but a shared buffer is one per "
             "block";
-        return mlir::failure();
+        return failure();
       }
   // A local buffer is one per thread: no thread index may vary between
   // the LCA and its accesses (loops bound again to a tag bound around the
@@ -198,7 +167,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
               loop.getThread()->str() +
               "'), but a local buffer is one thread's (use 'shared' for "
               "a buffer the threads of a block share)";
-          return mlir::failure();
+          return failure();
         }
   }
 
@@ -227,8 +196,8 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   };
   SmallVector<Value> threadInputs;
   SmallVector<AffineExpr> renumbered;
-  llvm::SmallBitVector others(region->inputs.size());
-  for (auto [i, input] : llvm::enumerate(region->inputs)) {
+  llvm::SmallBitVector others(inputs.size());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
     renumbered.push_back(getAffineConstantExpr(0, ctx));
     if (isThreadIndex(input)) {
       renumbered.back() = getAffineDimExpr(threadInputs.size(), ctx);
@@ -263,13 +232,13 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   AffineExpr offsetExpr = getAffineConstantExpr(0, ctx);
   for (auto [lower, s] : llvm::zip(lowers, strides))
     offsetExpr = offsetExpr - lower * s;
-  offsetExpr = simplifyIndexExpr(offsetExpr, region->inputs.size(), 0);
+  offsetExpr = simplifyIndexExpr(offsetExpr, inputs.size(), 0);
   OpFoldResult offset;
   if (auto c = dyn_cast<AffineConstantExpr>(offsetExpr))
     offset = b.getIndexAttr(c.getValue());
   else
-    offset = affine::expandAffineExpr(b, alloc.getLoc(), offsetExpr,
-                                      region->inputs, ValueRange());
+    offset = affine::expandAffineExpr(b, alloc.getLoc(), offsetExpr, inputs,
+                                      ValueRange());
   auto viewType = MemRefType::get(
       type.getShape(), type.getElementType(),
       StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides), space);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/TIRToSCF/CompactBuffers.h"
-#include "TensorIR/Dialect/TIR/Analysis/Refusal.h"
+#include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
@@ -110,35 +110,15 @@ static std::optional<CompactedBuffer> planAtLoop(Value buffer, ForOp loop,
                                                  ArrayRef<BlockOp> blocks,
                                                  Operation *scope) {
   Refusal ignored;
-  FailureOr<LoopRegion> reads =
-      relaxRegionUnderLoop(loop, buffer, /*writes=*/false, blocks, ignored);
-  FailureOr<LoopRegion> writes =
-      relaxRegionUnderLoop(loop, buffer, /*writes=*/true, blocks, ignored);
-  if (failed(reads) || failed(writes))
+  FailureOr<CompactPart> part = getCompactPart(loop, buffer, blocks, ignored);
+  if (failed(part))
     return std::nullopt;
-  FailureOr<LoopRegion> region = uniteLoopRegions(*reads, *writes);
-  if (failed(region) || region->lowers.empty())
-    return std::nullopt;
-
   auto type = cast<MemRefType>(buffer.getType());
-  MLIRContext *ctx = loop.getContext();
   CompactedBuffer plan;
   plan.loop = loop;
-  plan.inputs = region->inputs;
-  SmallVector<int64_t> shape;
-  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
-    auto extent = dyn_cast<AffineConstantExpr>(region->extents[d]);
-    if (!extent || extent.getValue() <= 0)
-      return std::nullopt;
-    if (extent.getValue() >= type.getDimSize(d)) {
-      shape.push_back(type.getDimSize(d));
-      plan.lowers.push_back(getAffineConstantExpr(0, ctx));
-    } else {
-      shape.push_back(extent.getValue());
-      plan.lowers.push_back(region->lowers[d]);
-    }
-  }
-
+  plan.inputs = part->inputs;
+  plan.lowers = part->lowers;
+  ArrayRef<int64_t> shape = part->shape;
   if (llvm::equal(shape, type.getShape()) ||
       !disjointIterations(plan, shape, scope))
     return std::nullopt;

@@ -6,7 +6,8 @@
 // that loop's body with the shape of the part one iteration touches, its
 // indices shifted by the part's start. convert-tir-to-scf applies the plan
 // (compact-buffers); the plan itself is computed on tir, before lowering,
-// with the shared region analysis (relaxRegionUnderLoop).
+// with the part analysis the GPU lowering shares (getCompactPart,
+// Dialect/TIR/Analysis/BufferCompaction.h).
 //
 //===----------------------------------------------------------------------===//
 
