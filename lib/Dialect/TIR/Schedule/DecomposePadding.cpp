@@ -61,40 +61,21 @@ struct PaddingPlan {
 } // namespace
 
 /// `v` (an index value the block computes from its variables and values
-/// from outside) as an expression over `in`.
+/// from outside) as an expression over `in`: affine in them, nothing but
+/// index arithmetic computed inside the block.
 static FailureOr<AffineExpr> indexExprOf(Value v, BlockOp block,
                                          ExprInputs &in) {
-  Operation *def = v.getDefiningOp();
-  if (!def || !block->isProperAncestor(def))
-    return in.dimOf(v);
-  if (auto c = dyn_cast<arith::ConstantIndexOp>(def))
-    return getAffineConstantExpr(c.value(), in.ctx);
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-    SmallVector<AffineExpr> operands;
-    for (Value operand : apply.getMapOperands()) {
-      FailureOr<AffineExpr> e = indexExprOf(operand, block, in);
-      if (failed(e))
-        return failure();
-      operands.push_back(*e);
-    }
-    return getExprsOverInputs(apply.getAffineMap())
-        .front()
-        .replaceDims(operands);
-  }
-  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
-    FailureOr<AffineExpr> a = indexExprOf(def->getOperand(0), block, in);
-    FailureOr<AffineExpr> b = indexExprOf(def->getOperand(1), block, in);
-    if (failed(a) || failed(b))
+  ValueIndexExpr e = getIndexExprOf(v);
+  if (!e.expr.isPureAffine())
+    return failure();
+  SmallVector<AffineExpr> dims;
+  for (Value input : e.inputs) {
+    Operation *def = input.getDefiningOp();
+    if (def && block->isProperAncestor(def))
       return failure();
-    if (isa<arith::AddIOp>(def))
-      return *a + *b;
-    if (isa<arith::SubIOp>(def))
-      return *a - *b;
-    if (!isa<AffineConstantExpr>(*a) && !isa<AffineConstantExpr>(*b))
-      return failure();
-    return *a * *b;
+    dims.push_back(in.dimOf(input));
   }
-  return failure();
+  return e.expr.replaceDims(dims);
 }
 
 /// `cond` as a conjunction of constraints over `in` (`c >= 0`, or `c == 0`
