@@ -79,6 +79,9 @@ private:
   /// once, in order of first use); other integer expressions are computed
   /// and converted to index.
   AffineExpr indexExpr(py::handle e, SmallVectorImpl<Value> &inputs);
+  /// indexExpr of an `e` known to be an index expression (checked once at
+  /// its root, not again at each operand).
+  AffineExpr knownIndexExpr(py::handle e, SmallVectorImpl<Value> &inputs);
   Term term(py::handle e);
   /// The SSA value of a term: an index expression computed with arith
   /// ops.

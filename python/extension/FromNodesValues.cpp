@@ -198,31 +198,40 @@ bool FunctionBuilder::isIndexExpr(py::handle e) {
   return false;
 }
 
+/// The position of `v` in `inputs` as a dimension (appended once).
+static AffineExpr inputDim(Value v, SmallVectorImpl<Value> &inputs) {
+  auto it = llvm::find(inputs, v);
+  unsigned pos = it - inputs.begin();
+  if (it == inputs.end())
+    inputs.push_back(v);
+  return getAffineDimExpr(pos, v.getContext());
+}
+
 AffineExpr FunctionBuilder::indexExpr(py::handle e,
                                       SmallVectorImpl<Value> &inputs) {
-  auto input = [&](Value v) {
-    auto it = llvm::find(inputs, v);
-    unsigned pos = it - inputs.begin();
-    if (it == inputs.end())
-      inputs.push_back(v);
-    return getAffineDimExpr(pos, ctx());
-  };
   if (!isIndexExpr(e))
-    return input(indexValue(e));
+    return inputDim(indexValue(e), inputs);
+  return knownIndexExpr(e, inputs);
+}
+
+AffineExpr FunctionBuilder::knownIndexExpr(py::handle e,
+                                           SmallVectorImpl<Value> &inputs) {
+  auto input = [&](Value v) { return inputDim(v, inputs); };
   std::string kind = typeName(e);
   if (isa_(e, "Var"))
     return input(varValue(e));
   if (kind == "IntImm")
     return getAffineConstantExpr(intOf(e.attr("value")), ctx());
+  // The operands of an index expression are index expressions too.
   if (kind == "Call") {
     py::list args = e.attr("args");
     if (args.empty())
       return input(vscale());
-    AffineExpr l = indexExpr(args[0], inputs);
-    return l.ceilDiv(indexExpr(args[1], inputs));
+    AffineExpr l = knownIndexExpr(args[0], inputs);
+    return l.ceilDiv(knownIndexExpr(args[1], inputs));
   }
-  AffineExpr l = indexExpr(e.attr("a"), inputs);
-  AffineExpr r = indexExpr(e.attr("b"), inputs);
+  AffineExpr l = knownIndexExpr(e.attr("a"), inputs);
+  AffineExpr r = knownIndexExpr(e.attr("b"), inputs);
   if (kind == "Add")
     return l + r;
   if (kind == "Sub")
@@ -259,7 +268,7 @@ Term FunctionBuilder::term(py::handle e) {
     return t;
   }
   if (isIndexExpr(e)) {
-    t.index = indexExpr(e, t.inputs);
+    t.index = knownIndexExpr(e, t.inputs);
     return t;
   }
   std::string kind = typeName(e);
