@@ -290,3 +290,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A mod that cuts nothing of its index's range is read as the index
+// itself: (i mod 20) floordiv 8 over i in [0, 16) is i floordiv 8, a digit
+// of i (2 values) above i mod 8 (8 values).
+// CHECK-LABEL: func.func @idle_mod
+// CHECK:         %B = tir.alloc_buffer : memref<2x8xf32>
+// CHECK:         tir.store %{{.+}}, %B[%[[V:.+]] floordiv 8, %[[V]] mod 8]
+func.func @idle_mod(%A: memref<16xf32> {tir.name = "A"}) {
+  %B = tir.alloc_buffer : memref<16xf32>
+  tir.for %i = 0 to 16 {
+    tir.block "B"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %B[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0) -> ((d0 mod 20) floordiv 8, d0 mod 8)>} : !transform.any_op
+    transform.yield
+  }
+}

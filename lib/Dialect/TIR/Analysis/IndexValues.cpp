@@ -12,17 +12,17 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-ValueIndexExpr mlir::tir::getIndexExprOf(Value v) {
+ValueIndexExpr mlir::tir::getIndexExprOf(Value v,
+                                         function_ref<bool(Value)> isInput) {
   ValueIndexExpr out{AffineExpr(), {}};
   MLIRContext *ctx = v.getContext();
   std::function<AffineExpr(Value)> build = [&](Value x) -> AffineExpr {
     if (std::optional<int64_t> c = getConstantIntValue(x))
       return getAffineConstantExpr(*c, ctx);
-    Operation *op = x.getDefiningOp();
+    Operation *op = x.getType().isIndex() && !(isInput && isInput(x))
+                        ? x.getDefiningOp()
+                        : nullptr;
     auto operand = [&](unsigned i) { return build(op->getOperand(i)); };
-    if (isa_and_present<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
-            op))
-      return operand(0);
     if (isa_and_present<arith::AddIOp>(op))
       return operand(0) + operand(1);
     if (isa_and_present<arith::SubIOp>(op))

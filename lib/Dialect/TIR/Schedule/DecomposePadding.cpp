@@ -61,17 +61,21 @@ struct PaddingPlan {
 } // namespace
 
 /// `v` (an index value the block computes from its variables and values
-/// from outside) as an expression over `in`: affine in them, nothing but
-/// index arithmetic computed inside the block.
+/// from outside, which are inputs as they are) as an expression over
+/// `in`: affine in them, nothing but index arithmetic computed inside the
+/// block.
 static FailureOr<AffineExpr> indexExprOf(Value v, BlockOp block,
                                          ExprInputs &in) {
-  ValueIndexExpr e = getIndexExprOf(v);
+  auto outside = [&](Value x) {
+    Operation *def = x.getDefiningOp();
+    return !def || !block->isProperAncestor(def);
+  };
+  ValueIndexExpr e = getIndexExprOf(v, outside);
   if (!e.expr.isPureAffine())
     return failure();
   SmallVector<AffineExpr> dims;
   for (Value input : e.inputs) {
-    Operation *def = input.getDefiningOp();
-    if (def && block->isProperAncestor(def))
+    if (!outside(input))
       return failure();
     dims.push_back(in.dimOf(input));
   }
@@ -446,7 +450,8 @@ static BlockOp buildConstNest(RewriterBase &rewriter, BlockOp block, ForOp loop,
   rewriter.setInsertionPoint(loop);
   IRMapping mapping;
   SmallVector<ForOp> outerFirst(llvm::reverse(plan.loops));
-  copyLoops(rewriter, outerFirst, mapping, /*suffix=*/"", /*serial=*/true);
+  copyLoops(rewriter, outerFirst, mapping, /*suffix=*/"", /*serial=*/true,
+            /*unnamed=*/"");
   SmallVector<Value> values, copies;
   for (Value v : block.getBindingValues())
     values.push_back(mapping.lookupOrDefault(v));

@@ -61,9 +61,32 @@ static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// `e` as a piece: a digit (getIndexDigit) of an input, or of an input
 /// shifted by a constant (`(i + 1) floordiv 8`: values over [c, c +
 /// extent)).
+/// `e` without the mods that cut nothing of their operand's range (the
+/// inputs over [0, extent)): `(i mod 12) floordiv 8` is `i floordiv 8`
+/// for i in [0, 12).
+static AffineExpr dropIdleMods(AffineExpr e,
+                               ArrayRef<std::optional<Interval>> ranges) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return e;
+  AffineExpr lhs = dropIdleMods(bin.getLHS(), ranges);
+  AffineExpr rhs = dropIdleMods(bin.getRHS(), ranges);
+  if (e.getKind() == AffineExprKind::Mod)
+    if (auto m = dyn_cast<AffineConstantExpr>(rhs); m && m.getValue() > 0)
+      if (std::optional<Interval> r = evaluateRange(lhs, ranges);
+          r && r->lo >= 0 && r->hi < m.getValue())
+        return lhs;
+  if (lhs == bin.getLHS() && rhs == bin.getRHS())
+    return e;
+  return getAffineBinaryOpExpr(e.getKind(), lhs, rhs);
+}
+
 static std::optional<Piece> parsePiece(AffineExpr e,
                                        ArrayRef<int64_t> extents) {
-  IndexDigit digit = getIndexDigit(e);
+  SmallVector<std::optional<Interval>> ranges;
+  for (int64_t extent : extents)
+    ranges.push_back(Interval{0, extent - 1});
+  IndexDigit digit = getIndexDigit(dropIdleMods(e, ranges));
   AffineTerms base = AffineTerms::get(digit.base);
   if (base.terms.size() != 1 || base.terms.front().second != 1 ||
       base.constant < 0)

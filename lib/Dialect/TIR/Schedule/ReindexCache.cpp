@@ -178,7 +178,8 @@ static BlockOp createStage(RewriterBase &rewriter, BlockOp block,
         }))
       feeding.push_back(loop);
   IRMapping loopMap;
-  copyLoops(rewriter, feeding, loopMap, /*suffix=*/"", /*serial=*/true);
+  copyLoops(rewriter, feeding, loopMap, /*suffix=*/"", /*serial=*/true,
+            /*unnamed=*/"ax");
   // The binding values the used variables read (the others, such as a
   // reduction's loop, are not visible at the copy).
   SmallVector<Value> newValues;

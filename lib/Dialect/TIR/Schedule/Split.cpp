@@ -14,8 +14,8 @@ using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
 /// An index value computed from constants and `vector.vscale` alone (and
-/// min / max of such), at a given vscale; std::nullopt for anything else
-/// (a function argument, ...).
+/// min / max and casts of such), at a given vscale; std::nullopt for anything
+/// else (a function argument, ...).
 static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
   ValueIndexExpr e = getIndexExprOf(v);
   SmallVector<int64_t> inputs;
@@ -23,6 +23,14 @@ static std::optional<int64_t> evaluateAtVScale(Value v, int64_t vscale) {
     Operation *op = input.getDefiningOp();
     if (isa_and_present<vector::VectorScaleOp>(op)) {
       inputs.push_back(vscale);
+      continue;
+    }
+    if (isa_and_present<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+            op)) {
+      auto x = evaluateAtVScale(op->getOperand(0), vscale);
+      if (!x)
+        return std::nullopt;
+      inputs.push_back(*x);
       continue;
     }
     if (!isa_and_present<arith::MinSIOp, arith::MaxSIOp>(op))

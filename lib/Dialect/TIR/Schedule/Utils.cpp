@@ -523,14 +523,15 @@ bool sched::bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings,
 }
 
 void sched::copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops,
-                      IRMapping &map, StringRef suffix, bool serial) {
+                      IRMapping &map, StringRef suffix, bool serial,
+                      StringRef unnamed) {
   for (ForOp l : loops) {
     auto mapped = [&](OpFoldResult r) -> OpFoldResult {
       if (auto v = dyn_cast<Value>(r))
         return map.lookupOrDefault(v);
       return r;
     };
-    std::string name = (l.getVarName().value_or("i") + suffix).str();
+    std::string name = (l.getVarName().value_or(unnamed) + suffix).str();
     auto copy =
         ForOp::create(rewriter, l.getLoc(), mapped(l.getMixedLowerBound()),
                       mapped(l.getMixedUpperBound()), name);

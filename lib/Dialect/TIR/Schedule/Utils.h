@@ -79,11 +79,13 @@ bool bindingUses(BlockOp block, ArrayRef<AffineExpr> bindings, unsigned i,
                  Value value);
 
 /// Copies of `loops` (bounds through `map`; kind, thread binding and
-/// annotations unless `serial`; variables named as theirs plus `suffix`),
+/// annotations unless `serial`; variables named as theirs, or `unnamed`,
+/// plus `suffix`),
 /// nested at the insertion point, which is left at the start of the
 /// innermost; maps their variables in `map`. The one cloner of loop nests.
 void copyLoops(RewriterBase &rewriter, ArrayRef<ForOp> loops, IRMapping &map,
-               StringRef suffix = "", bool serial = false);
+               StringRef suffix = "", bool serial = false,
+               StringRef unnamed = "i");
 
 /// New loops over [lowers[k], uppers[k]) (constant or runtime bounds),
 /// named `<prefix><k>`, nested at the insertion point, which is left at

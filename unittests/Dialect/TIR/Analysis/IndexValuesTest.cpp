@@ -34,18 +34,24 @@ TEST_F(IndexValuesTest, IndexExpressionOfAValue) {
   Value max = ret.getOperand(0);
   Value e = max.getDefiningOp()->getOperand(0);
   ValueIndexExpr sub = getIndexExprOf(e);
-  // n and m, in order of first use; the apply's symbol is n again.
+  // n and the cast of m (an i32, which may wrap: not read through), in
+  // order of first use; the apply's symbol is n again.
   ASSERT_EQ(sub.inputs.size(), 2u);
   EXPECT_EQ(sub.inputs[0], f.getArgument(0));
-  EXPECT_EQ(sub.inputs[1], f.getArgument(1));
+  EXPECT_TRUE(sub.inputs[1].getDefiningOp<arith::IndexCastOp>());
   // As computed, not simplified: ... + n - n.
   EXPECT_EQ(simplifyIndexExpr(sub.expr, 2, 0),
             ((d(0) * 4 + d(1)).floorDiv(8)) % 3);
-  // A value the arithmetic does not read through is an input.
+  // A value the arithmetic does not read through is an input; so is one
+  // the caller names.
   ValueIndexExpr whole = getIndexExprOf(max);
   ASSERT_EQ(whole.inputs.size(), 1u);
   EXPECT_EQ(whole.inputs[0], max);
   EXPECT_EQ(whole.expr, d(0));
+  Value c = e.getDefiningOp()->getOperand(0).getDefiningOp()->getOperand(0);
+  ValueIndexExpr stopped = getIndexExprOf(e, [&](Value x) { return x == c; });
+  ASSERT_EQ(stopped.inputs.size(), 2u);
+  EXPECT_EQ(stopped.inputs[0], c);
 }
 
 TEST_F(IndexValuesTest, ValueRanges) {

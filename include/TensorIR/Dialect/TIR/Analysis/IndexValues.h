@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir::tir {
 
@@ -24,11 +25,13 @@ struct ValueIndexExpr {
   SmallVector<Value> inputs;
 };
 
-/// The index expression `v` computes: integer constants, arith's addi,
-/// subi, muli, floordivsi and ceildivsi, affine.apply, and index casts
-/// (index_cast, extsi, trunci) are read through; any other value is an
-/// input (each once, in order of first use).
-ValueIndexExpr getIndexExprOf(Value v);
+/// The index expression `v` computes: constants, and arith's addi, subi,
+/// muli, floordivsi and ceildivsi and affine.apply on `index` values, are
+/// read through (narrower integers may wrap, so a cast is an input); any
+/// other value, and one `isInput` accepts, is an input (each once, in
+/// order of first use).
+ValueIndexExpr getIndexExprOf(Value v,
+                              function_ref<bool(Value)> isInput = nullptr);
 
 /// The range of an `index` value: a constant, a tir.for induction variable
 /// with constant bounds, or a tir.block iteration variable with a constant
