@@ -23,9 +23,7 @@
 
 #include <pybind11/stl.h>
 
-namespace py = pybind11;
-using namespace mlir;
-using namespace mlir::tir;
+// Nodes.h brings pybind11 (py), mlir and mlir::tir into tirpy::nodes.
 using namespace tirpy;
 using namespace tirpy::nodes;
 using tvmscript::dtypeName;
