@@ -14,12 +14,19 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-FailureOr<SmallVector<int64_t>>
-mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
-                                 Refusal &why) {
+/// The ranges of the map's inputs: [0, extent) each.
+static SmallVector<std::optional<Interval>>
+inputRanges(ArrayRef<int64_t> extents) {
   SmallVector<std::optional<Interval>> ranges;
   for (int64_t e : extents)
     ranges.push_back(Interval{0, e - 1});
+  return ranges;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::tir::sched::getMappedShape(AffineMap map, ArrayRef<int64_t> extents,
+                                 Refusal &why) {
+  SmallVector<std::optional<Interval>> ranges = inputRanges(extents);
   SmallVector<int64_t> shape;
   for (auto [k, e] : llvm::enumerate(map.getResults())) {
     std::optional<Interval> range = evaluateRange(e, ranges);
@@ -58,9 +65,6 @@ struct Term {
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// `e` as a piece: a digit (getIndexDigit) of an input, or of an input
-/// shifted by a constant (`(i + 1) floordiv 8`: values over [c, c +
-/// extent)).
 /// `e` without the mods that cut nothing of their operand's range (the
 /// inputs over [0, extent)): `(i mod 12) floordiv 8` is `i floordiv 8`
 /// for i in [0, 12).
@@ -81,11 +85,12 @@ static AffineExpr dropIdleMods(AffineExpr e,
   return getAffineBinaryOpExpr(e.getKind(), lhs, rhs);
 }
 
-static std::optional<Piece> parsePiece(AffineExpr e,
-                                       ArrayRef<int64_t> extents) {
-  SmallVector<std::optional<Interval>> ranges;
-  for (int64_t extent : extents)
-    ranges.push_back(Interval{0, extent - 1});
+/// `e` as a piece: a digit (getIndexDigit) of an input, or of an input
+/// shifted by a constant (`(i + 1) floordiv 8`: values over [c, c +
+/// extent)), once mods that cut nothing of its range are dropped.
+static std::optional<Piece>
+parsePiece(AffineExpr e, ArrayRef<int64_t> extents,
+           ArrayRef<std::optional<Interval>> ranges) {
   IndexDigit digit = getIndexDigit(dropIdleMods(e, ranges));
   AffineTerms base = AffineTerms::get(digit.base);
   if (base.terms.size() != 1 || base.terms.front().second != 1 ||
@@ -103,11 +108,12 @@ static std::optional<Piece> parsePiece(AffineExpr e,
 /// Result `result`, `e`, as a sum of scaled pieces (each with a positive
 /// scale) plus a constant.
 static bool parseSum(AffineExpr e, unsigned result, ArrayRef<int64_t> extents,
+                     ArrayRef<std::optional<Interval>> ranges,
                      SmallVectorImpl<Term> &terms, int64_t &constant) {
   AffineTerms sum = AffineTerms::get(e);
   constant = sum.constant;
   for (auto [term, scale] : sum.terms) {
-    std::optional<Piece> p = parsePiece(term, extents);
+    std::optional<Piece> p = parsePiece(term, extents, ranges);
     if (!p || scale <= 0)
       return false;
     if (p->extent > 1)
@@ -129,12 +135,13 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
   unsigned numInputs = map.getNumDims();
   SmallVector<Term> terms;
   SmallVector<int64_t> constants(numResults, 0);
+  SmallVector<std::optional<Interval>> ranges = inputRanges(extents);
   result.inputsOf.resize(numResults);
   for (auto [k, e] : llvm::enumerate(map.getResults())) {
     for (unsigned d = 0; d < numInputs; ++d)
       if (e.isFunctionOfDim(d))
         result.inputsOf[k].push_back(d);
-    if (!parseSum(e, k, extents, terms, constants[k])) {
+    if (!parseSum(e, k, extents, ranges, terms, constants[k])) {
       why.message =
           "result " + std::to_string(k) +
           " of the index map is not a sum of scaled pieces of the indices "
