@@ -4,8 +4,9 @@
 // (tir modules: parse, print, passes), Schedule.cpp (the imperative
 // schedule, its handles and traces), Runtime.cpp (build, export, load,
 // call), StructuralEqual.cpp (tvm.ir.structural_equal / _hash), Nodes.cpp
-// (functions as tvm.tir nodes) and FromNodes.cpp (nodes built into tir),
-// bound in that order by Extension.cpp. They
+// (functions as tvm.tir nodes), FromNodes.cpp (nodes built into tir) and
+// Graph.cpp (graph functions built step by step), bound in that order by
+// Extension.cpp. They
 // share the process's MLIR context, the diagnostics collector that turns errors
 // into Python exceptions, and the module wrapper.
 //
@@ -83,6 +84,10 @@ struct PyModule {
 /// The module a Python object (a _tensorir.Module) holds.
 ModuleOp moduleOf(pybind11::handle object);
 
+/// The MLIR type of a TVM dtype ("float32", "int8", "uint8", "bool", ...);
+/// null for a dtype tir has no type for.
+Type dtypeType(MLIRContext &ctx, StringRef dtype);
+
 /// The text MLIR's printer gives.
 std::string print(Operation *op);
 std::string print(Attribute attr);
@@ -94,6 +99,7 @@ void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
 void bindNodes(pybind11::module_ &m);
 void bindFromNodes(pybind11::module_ &m);
+void bindGraph(pybind11::module_ &m);
 
 } // namespace tirpy
 

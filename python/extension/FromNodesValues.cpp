@@ -23,22 +23,8 @@ using namespace tirpy::fromnodes;
 //===----------------------------------------------------------------------===//
 
 Type FunctionBuilder::scalarType(const std::string &dtype) {
-  static const std::pair<StringRef, int> ints[] = {
-      {"int8", 8},  {"int16", 16},  {"int32", 32},  {"int64", 64},
-      {"uint8", 8}, {"uint16", 16}, {"uint32", 32}, {"uint64", 64}};
-  for (auto [name, width] : ints)
-    if (dtype == name)
-      return b.getIntegerType(width);
-  if (dtype == "bool")
-    return b.getI1Type();
-  if (dtype == "float16")
-    return b.getF16Type();
-  if (dtype == "bfloat16")
-    return b.getBF16Type();
-  if (dtype == "float32")
-    return b.getF32Type();
-  if (dtype == "float64")
-    return b.getF64Type();
+  if (Type type = dtypeType(*b.getContext(), dtype))
+    return type;
   fail("dtype '" + dtype + "' has no tir type");
 }
 

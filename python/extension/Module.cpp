@@ -15,6 +15,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -118,6 +119,15 @@ void tirpy::bindModule(py::module_ &m) {
                   "A module of the functions (module, name, new name) name, "
                   "copied in order, each renamed (its definition) to its new "
                   "name.")
+      .def(
+          "verify",
+          [](const PyModule &self) {
+            DiagnosticCollector diags;
+            if (failed(verify(self.get())))
+              throw py::value_error(diags.take());
+          },
+          "Runs the verifier (ValueError with its errors); a composed "
+          "module whose graph functions call its prim_funcs checks here.")
       .def(
           "with_visibility",
           [](const PyModule &self, const std::string &name, bool isPrivate) {

@@ -56,29 +56,6 @@ def split_functions(text):
     return {n: expand(body) for n, body in functions.items()}
 
 
-_RESOURCE_BLOB = re.compile(r'^\s+([A-Za-z_][\w.$-]*): "(0x[0-9A-Fa-f]*)",?$')
-_RESOURCE_USE = re.compile(r"dense_resource<([A-Za-z_][\w.$-]*)>")
-
-
-def module_resources(text):
-    """{name: "0x..."} of the builtin resource blobs (dense_resource
-    constants: large weights) after a module's text."""
-    start = text.rfind("{-#")
-    if start < 0:
-        return {}
-    blobs = {}
-    for line in text[start:].splitlines():
-        match = _RESOURCE_BLOB.match(line)
-        if match:
-            blobs[match.group(1)] = match.group(2)
-    return blobs
-
-
-def used_resources(text, blobs):
-    """The blobs of `blobs` a function's text uses."""
-    return {name: blobs[name] for name in _RESOURCE_USE.findall(text) if name in blobs}
-
-
 def global_symbol(func):
     """A PrimFunc's global symbol: its name unless with_attr set another;
     None for a function built from IR nodes without one (a module names it
@@ -90,9 +67,10 @@ def global_symbol(func):
 
 def _module_from_functions(functions):
     """(native module, {key: global symbol where it is not the key}) of
-    `functions` ({name: PrimFunc}): each function is named by its key and
-    keeps its global symbol, as in TVM's IRModule({"main": f})."""
-    from ..script.parser import parse_module_text
+    `functions` ({name: PrimFunc or relax Function}): each function is
+    named by its key and keeps its global symbol, as in TVM's
+    IRModule({"main": f})."""
+    from ..relax.function import Function
     from ..script.tir import PrimFunc
     symbols = {}
     if len(functions) == 1:
@@ -102,30 +80,26 @@ def _module_from_functions(functions):
         if isinstance(func, PrimFunc) and func.name == getattr(name, "name_hint", name):
             return func.mod._native, ({name: global_symbol(func)}
                                       if global_symbol(func) not in (name, None) else {})
-    from ..relax.function import Function
-    items, texts, resources, filename = [], [], {}, "<module>"
+    items, graphs = [], False
     for name, func in functions.items():
         name = getattr(name, "name_hint", name)  # a GlobalVar-like key
         if not isinstance(name, str):
             raise TypeError(f"IRModule keys are function names (str), got {type(name).__name__}")
-        if not isinstance(func, (PrimFunc, Function)):
+        if isinstance(func, PrimFunc):
+            items.append((func.mod._native, func.name, name))
+        elif isinstance(func, Function):
+            items.append((func._native, func.name, name))
+            graphs = True
+        else:
             raise TypeError(f"IRModule holds PrimFuncs and relax Functions; '{name}' is a "
                             f"{type(func).__name__}")
-        items.append((name, func))
         if global_symbol(func) not in (name, None):
             symbols[name] = global_symbol(func)
-    if all(isinstance(func, PrimFunc) for _, func in items):
-        # PrimFuncs only: their functions copied into one module.
-        return ext.Module.compose([(func.mod._native, func.name, name)
-                                   for name, func in items]), symbols
-    # A graph function is MLIR text its writer made (relax.function), which
-    # verifies only with the prim_funcs it calls: one module of the texts.
-    for name, func in items:
-        texts.append(func.with_name(name).text if func.name != name else func.text)
-        resources.update(getattr(func, "resources", None) or {})
-        if filename == "<module>":
-            filename = func.filename
-    return ext.Module.parse(parse_module_text(texts, resources), filename), symbols
+    native = ext.Module.compose(items)
+    if graphs:
+        # A graph function verifies only with the prim_funcs it calls.
+        native.verify()
+    return native, symbols
 
 
 class IRModule:
@@ -214,10 +188,9 @@ class IRModule:
             raise KeyError(f"no function named '{name}' in the module; it has "
                            f"{', '.join(names) or 'none'}")
         if self._native.is_graph_function(name):
-            text = self.mlir()
-            texts = split_functions(text)
-            return Function(name, texts[name], "<module>",
-                            used_resources(texts[name], module_resources(text)))
+            func = Function(name, self._native.extract(name), "<module>")
+            self._funcs[name] = func
+            return func
         # The one-function module is the function: kept (with the source
         # locations it carries); otherwise a copy of the function alone.
         func = PrimFunc._of_native(name, self._native if len(names) == 1
@@ -229,7 +202,7 @@ class IRModule:
 
     def __setitem__(self, name, func):
         """Adds or replaces the function `name` (the module's other
-        functions keep their text; source locations are dropped)."""
+        functions are copied as they are)."""
         functions = self.functions
         functions[getattr(name, "name_hint", name)] = func
         self._native, self._symbols = _module_from_functions(functions)

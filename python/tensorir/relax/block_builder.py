@@ -178,8 +178,7 @@ class BlockBuilder:
         writer = FunctionWriter(scope.name, scope.params, scope.private)
         for var, expr in scope.bindings:
             writer.bind(var, expr)
-        self._funcs[scope.name] = Function(scope.name, writer.finish(output),
-                                           resources=writer.resources)
+        self._funcs[scope.name] = Function(scope.name, writer.finish(output))
         scope.output_emitted = True
 
     # ------------------------------------------------------------- te

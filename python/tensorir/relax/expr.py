@@ -2,7 +2,7 @@
 of prim_funcs, tuples and their items."""
 import numpy as np
 
-from .struct_info import (MLIR_TYPES, StructInfo, TensorStructInfo, TupleStructInfo,
+from .struct_info import (TENSOR_DTYPES, StructInfo, TensorStructInfo, TupleStructInfo,
                           _TypeHint)
 
 
@@ -73,9 +73,9 @@ def const(value, dtype=None):
         data = data.astype("float32")  # Python floats: TVM's default float32
     if dtype is None and data.dtype == np.int64 and not isinstance(value, np.ndarray):
         data = data.astype("int32")
-    if str(data.dtype) not in MLIR_TYPES:
+    if str(data.dtype) not in TENSOR_DTYPES:
         raise ValueError(f"relax.const: unsupported dtype {data.dtype}; constants hold "
-                         f"{', '.join(MLIR_TYPES)}")
+                         f"{', '.join(TENSOR_DTYPES)}")
     if ndim is not None and ndim >= 0 and data.ndim != ndim:
         raise ValueError(f"relax.const: the data has {data.ndim} dimensions, the type "
                          f"{ndim}")

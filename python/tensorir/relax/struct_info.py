@@ -1,9 +1,9 @@
 """What a graph value is (TVM's relax StructInfo): a tensor of a static
 shape and dtype, or a tuple of them."""
 
-# TVM's dtypes of tensor elements and their MLIR element types.
-MLIR_TYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
-              "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "bool": "i1"}
+# The dtypes a graph function's tensors hold.
+TENSOR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
+                 "int64", "bool")
 
 
 def _static_shape(shape, what):
@@ -64,15 +64,11 @@ class TensorStructInfo(StructInfo):
             raise ValueError("TensorStructInfo: graph functions have tensors of known "
                              "shapes; give the shape")
         self.shape = ShapeExpr(_static_shape(shape, "TensorStructInfo"))
-        if dtype not in MLIR_TYPES:
+        if dtype not in TENSOR_DTYPES:
             raise ValueError(f"TensorStructInfo: unsupported dtype {dtype!r}; tensors hold "
-                             f"{', '.join(MLIR_TYPES)}")
+                             f"{', '.join(TENSOR_DTYPES)}")
         self.dtype = dtype
         self.ndim = len(self.shape)
-
-    def mlir(self):
-        dims = "".join(f"{d}x" for d in self.shape)
-        return f"tensor<{dims}{MLIR_TYPES[self.dtype]}>"
 
     def script(self):
         dims = ", ".join(str(d) for d in self.shape)

@@ -2,6 +2,7 @@
 `relax as R`)."""
 import ast as _ast
 
+from .._ext import ext
 from . import ir, relax, tir
 from .parser import ScriptError, parse_function, parse_module_text
 
@@ -44,18 +45,23 @@ def from_source(text, filename="<tvmscript>"):
                                   "dict (as script(show_meta=True) prints it)") from None
     if not functions:
         raise ScriptError(f"{filename}: no @T.prim_func or @R.function in the text")
-    texts, resources = [], {}
+    # The prim_funcs parse as one module; graph functions are built
+    # natively and join them, in the text's order.
+    texts, graphs = [], {}
     for f in functions:
         if decorated(f, "R.function"):
-            body, blobs = parse_graph_function(f, text, filename, 0, metadata=metadata)
-            texts.append(body)
-            resources.update(blobs)
+            graphs[f.name] = parse_graph_function(f, text, filename, 0, metadata=metadata)
         else:
             body = parse_function(f, text, filename, 0)
             if any(_ast.unparse(d).replace(" ", "").endswith("private=True)")
                    for d in f.decorator_list):
                 body = body.replace(f"func.func @{f.name}(", f"func.func private @{f.name}(", 1)
             texts.append(body)
-    mod = IRModule.from_mlir(parse_module_text(texts, resources), filename)
+    mod = IRModule.from_mlir(parse_module_text(texts), filename)
+    if graphs:
+        native = ext.Module.compose([(graphs[f.name]._native if f.name in graphs
+                                      else mod._native, f.name, f.name) for f in functions])
+        native.verify()
+        mod = IRModule(native)
     single = len(functions) == 1 and functions[0] in tree.body
     return mod[functions[0].name] if single else mod

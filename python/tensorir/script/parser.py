@@ -775,15 +775,9 @@ def python_env(fn):
     return env
 
 
-def parse_module_text(functions, resources=None):
-    """A module of the functions' texts; `resources` ({name: "0x..."}) are
-    the blobs of their dense_resource constants (large weights)."""
-    text = "module {\n" + "\n".join(functions) + "\n}\n"
-    if resources:
-        blobs = "\n".join(f'      {name}: "{blob}",' for name, blob in sorted(resources.items()))
-        text += ("{-#\n  dialect_resources: {\n    builtin: {\n" + blobs.rstrip(",")
-                 + "\n    }\n  }\n#-}\n")
-    return text
+def parse_module_text(functions):
+    """A module of the functions' texts."""
+    return "module {\n" + "\n".join(functions) + "\n}\n"
 
 
 def to_ir_module(text, filename):

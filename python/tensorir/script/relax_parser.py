@@ -1,12 +1,12 @@
-"""Parses @R.function TVMScript into a graph function's MLIR (through
-relax.function.FunctionWriter, which BlockBuilder writes with too)."""
+"""Parses @R.function TVMScript into a graph function (through
+relax.function.FunctionWriter, which BlockBuilder builds with too)."""
 import ast
 
 import numpy as np
 
 from ..relax.expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var, const
 from ..relax.function import Function, FunctionWriter
-from ..relax.struct_info import MLIR_TYPES, StructInfo, TensorStructInfo, TupleStructInfo
+from ..relax.struct_info import TENSOR_DTYPES, StructInfo, TensorStructInfo, TupleStructInfo
 from .parser import function_source, python_env
 from .values import ScriptError, dotted_name
 
@@ -30,7 +30,7 @@ def metadata_constants(metadata):
             dtype, shape, data = entry
         except (TypeError, ValueError):
             raise ScriptError(f"metadata constant {k}: expected (dtype, shape, data)") from None
-        if dtype not in MLIR_TYPES:
+        if dtype not in TENSOR_DTYPES:
             raise ScriptError(f"metadata constant {k}: unsupported dtype {dtype!r}")
         shape = tuple(int(d) for d in shape)
         if isinstance(data, str):
@@ -57,7 +57,6 @@ class GraphParser:
         self.scope = {}            # Python name -> relax Expr
         self.module_aliases = set()
         self.bindings = []
-        self.resources = {}
 
     def error(self, node, message):
         line = getattr(node, "lineno", 1) + self.line_offset
@@ -256,12 +255,11 @@ class GraphParser:
                 raise self.error(node.returns, f"'{node.name}' is declared to return "
                                  f"{declared!r} but returns {output.struct_info!r}")
         try:
-            writer = FunctionWriter(node.name, params, private)
+            writer = FunctionWriter(node.name, params, private, self.filename,
+                                    node.lineno + self.line_offset)
             for var, expr in self.bindings:
                 writer.bind(var, expr)
-            text = writer.finish(output)
-            self.resources = writer.resources
-            return text
+            return writer.finish(output)
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
 
@@ -275,13 +273,14 @@ def is_private(node):
     return False
 
 
-def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None):
-    """(MLIR text, resource blobs of its large constants) of the
-    @R.function `node`."""
+def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None,
+                         private=None):
+    """The @R.function `node` as a relax Function (private when its decorator
+    or `private` says so)."""
     constants = metadata_constants(metadata)
     parser = GraphParser(node, source, filename, line_offset, env, constants)
-    text = parser.parse(is_private(node))
-    return text, parser.resources
+    native = parser.parse(is_private(node) if private is None else private)
+    return Function(node.name, native, filename)
 
 
 def parse_decorated(fn, private=False):
@@ -290,8 +289,5 @@ def parse_decorated(fn, private=False):
     source, filename, offset = function_source(fn)
     node = ast.parse(source).body[0]
     env = python_env(fn)
-    text, resources = parse_graph_function(node, source, filename, offset, env,
-                                           env.get("metadata"))
-    if private and not text.startswith("func.func private"):
-        text = text.replace("func.func @", "func.func private @", 1)
-    return Function(node.name, text, filename, resources)
+    return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
+                                private or is_private(node))

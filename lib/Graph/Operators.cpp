@@ -1,0 +1,564 @@
+//===- Operators.cpp - high-level operators as linalg ops -----------------===//
+//
+// Each relax operator a graph function may hold, built as upstream ops on
+// tensors: named linalg ops where linalg has one (matmul, transpose,
+// softmax, convolution, pooling), linalg.generic with a tir.name for the
+// element-wise ones, tensor.pad and tensor reshapes. --tir-legalize-ops
+// turns them into prim_funcs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Graph/GraphBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+/// One operator being built: its operands, result type and attributes, and
+/// the errors it reports (located, naming the operator).
+struct OperatorCall {
+  OpBuilder &b;
+  Location loc;
+  StringRef name;
+  ValueRange args;
+  RankedTensorType type;
+  DictionaryAttr attrs;
+
+  InFlightDiagnostic refuse() const {
+    return emitError(loc) << "relax." << name << ": ";
+  }
+
+  Type elementType() const { return type.getElementType(); }
+  bool isFloat() const { return isa<FloatType>(elementType()); }
+
+  /// The operands' count and that each is a ranked tensor of the result's
+  /// element type.
+  LogicalResult checkOperands(unsigned count) const {
+    if (args.size() != count)
+      return refuse() << "takes " << count << " operand"
+                      << (count == 1 ? "" : "s") << ", got " << args.size();
+    for (auto [index, arg] : llvm::enumerate(args)) {
+      auto argType = dyn_cast<RankedTensorType>(arg.getType());
+      if (!argType || !argType.hasStaticShape())
+        return refuse() << "operand " << index
+                        << " is not a statically shaped tensor";
+      if (argType.getElementType() != elementType())
+        return refuse() << "operand " << index << " holds "
+                        << argType.getElementType() << ", the result "
+                        << elementType();
+    }
+    return success();
+  }
+
+  ArrayRef<int64_t> shapeOf(unsigned index) const {
+    return cast<RankedTensorType>(args[index].getType()).getShape();
+  }
+
+  Attribute attr(StringRef key) const {
+    return attrs ? attrs.get(key) : Attribute();
+  }
+
+  FailureOr<int64_t> intAttr(StringRef key) const {
+    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
+      return value.getInt();
+    return refuse() << "needs the integer attribute '" << key << "'";
+  }
+
+  FailureOr<double> floatAttr(StringRef key) const {
+    if (auto value = dyn_cast_if_present<FloatAttr>(attr(key)))
+      return value.getValueAsDouble();
+    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
+      return static_cast<double>(value.getInt());
+    return refuse() << "needs the number attribute '" << key << "'";
+  }
+
+  FailureOr<SmallVector<int64_t>> intsAttr(StringRef key, size_t size) const {
+    auto value = dyn_cast_if_present<DenseI64ArrayAttr>(attr(key));
+    if (!value)
+      return refuse() << "needs the attribute '" << key
+                      << "', a list of integers";
+    if (value.size() != static_cast<int64_t>(size))
+      return refuse() << "'" << key << "' has " << value.size()
+                      << " values, not " << size;
+    return SmallVector<int64_t>(value.asArrayRef());
+  }
+
+  /// A scalar of the result's element type.
+  Value scalar(double value) const {
+    Type elem = elementType();
+    if (auto floatType = dyn_cast<FloatType>(elem))
+      return arith::ConstantOp::create(b, loc,
+                                       b.getFloatAttr(floatType, value));
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(elem, static_cast<int64_t>(value)));
+  }
+
+  Value empty() const {
+    return tensor::EmptyOp::create(b, loc, type.getShape(), elementType());
+  }
+
+  Value filled(Value value) const {
+    return linalg::FillOp::create(b, loc, ValueRange{value},
+                                  ValueRange{empty()})
+        .getResult(0);
+  }
+
+  AffineMap identity(unsigned rank) const {
+    return AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  }
+
+  /// A linalg.generic named `tirName` over the result's shape (plus
+  /// `reductions` trailing reduction dimensions).
+  Value
+  generic(StringRef tirName, ValueRange inputs, Value init,
+          ArrayRef<AffineMap> maps, unsigned reductions,
+          function_ref<Value(OpBuilder &, Location, ValueRange)> body) const {
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    iterators.append(reductions, utils::IteratorType::reduction);
+    auto op = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange blockArgs) {
+          linalg::YieldOp::create(nested, nestedLoc,
+                                  body(nested, nestedLoc, blockArgs));
+        });
+    op->setAttr("tir.name", b.getStringAttr(tirName));
+    return op.getResult(0);
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Element-wise operators
+//===----------------------------------------------------------------------===//
+
+/// The map reading an operand of `inShape` at the result's indices (NumPy
+/// broadcasting): leading dimensions dropped, size-1 dimensions read at 0.
+static FailureOr<AffineMap> broadcastMap(const OperatorCall &call,
+                                         ArrayRef<int64_t> inShape) {
+  ArrayRef<int64_t> outShape = call.type.getShape();
+  if (inShape.size() > outShape.size())
+    return call.refuse() << "an operand of rank " << inShape.size()
+                         << " does not broadcast to rank " << outShape.size();
+  unsigned offset = outShape.size() - inShape.size();
+  SmallVector<AffineExpr> results;
+  for (auto [k, dim] : llvm::enumerate(inShape)) {
+    int64_t outDim = outShape[offset + k];
+    if (dim == 1 && outDim != 1) {
+      results.push_back(getAffineConstantExpr(0, call.b.getContext()));
+    } else if (dim == outDim) {
+      results.push_back(getAffineDimExpr(offset + k, call.b.getContext()));
+    } else {
+      return call.refuse() << "dimension " << k << " of size " << dim
+                           << " does not broadcast to " << outDim;
+    }
+  }
+  return AffineMap::get(outShape.size(), 0, results, call.b.getContext());
+}
+
+static Value binaryScalar(OpBuilder &b, Location loc, StringRef op,
+                          bool isFloat, Value lhs, Value rhs) {
+  if (isFloat) {
+    if (op == "add")
+      return arith::AddFOp::create(b, loc, lhs, rhs);
+    if (op == "subtract")
+      return arith::SubFOp::create(b, loc, lhs, rhs);
+    if (op == "multiply")
+      return arith::MulFOp::create(b, loc, lhs, rhs);
+    if (op == "divide")
+      return arith::DivFOp::create(b, loc, lhs, rhs);
+    if (op == "maximum")
+      return arith::MaximumFOp::create(b, loc, lhs, rhs);
+    return arith::MinimumFOp::create(b, loc, lhs, rhs);
+  }
+  if (op == "add")
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  if (op == "subtract")
+    return arith::SubIOp::create(b, loc, lhs, rhs);
+  if (op == "multiply")
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  if (op == "divide")
+    return arith::DivSIOp::create(b, loc, lhs, rhs);
+  if (op == "maximum")
+    return arith::MaxSIOp::create(b, loc, lhs, rhs);
+  return arith::MinSIOp::create(b, loc, lhs, rhs);
+}
+
+static FailureOr<Value> buildElementwise(const OperatorCall &call) {
+  bool relu = call.name == "nn.relu";
+  if (failed(call.checkOperands(relu ? 1 : 2)))
+    return failure();
+  SmallVector<AffineMap> maps;
+  for (unsigned k = 0; k < call.args.size(); ++k) {
+    FailureOr<AffineMap> map = broadcastMap(call, call.shapeOf(k));
+    if (failed(map))
+      return failure();
+    maps.push_back(*map);
+  }
+  maps.push_back(call.identity(call.type.getRank()));
+  bool isFloat = call.isFloat();
+  StringRef op = call.name;
+  return call.generic(
+      relu ? "relu" : op, call.args, call.empty(), maps, 0,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (!relu)
+          return binaryScalar(b, loc, op, isFloat, a[0], a[1]);
+        Type elem = a[0].getType();
+        Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
+        return binaryScalar(b, loc, "maximum", isFloat, a[0], zero);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, layouts, normalizations
+//===----------------------------------------------------------------------===//
+
+static FailureOr<Value> buildMatmul(const OperatorCall &call) {
+  if (failed(call.checkOperands(2)))
+    return failure();
+  int64_t rank = call.type.getRank();
+  if (rank != 2 && rank != 3)
+    return call.refuse() << "takes 2-D or batched 3-D operands, the result "
+                            "has rank "
+                         << rank;
+  for (unsigned k = 0; k < 2; ++k)
+    if (static_cast<int64_t>(call.shapeOf(k).size()) != rank)
+      return call.refuse() << "operand " << k << " has rank "
+                           << call.shapeOf(k).size() << ", the result " << rank;
+  Value init = call.filled(call.scalar(0));
+  if (rank == 2)
+    return linalg::MatmulOp::create(call.b, call.loc, TypeRange{call.type},
+                                    call.args, ValueRange{init})
+        .getResult(0);
+  return linalg::BatchMatmulOp::create(call.b, call.loc, TypeRange{call.type},
+                                       call.args, ValueRange{init})
+      .getResult(0);
+}
+
+static FailureOr<Value> buildPermuteDims(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> axes =
+      call.intsAttr("axes", call.type.getRank());
+  if (failed(axes))
+    return failure();
+  if (!isPermutationVector(*axes))
+    return call.refuse() << "'axes' is not a permutation of the dimensions";
+  return linalg::TransposeOp::create(call.b, call.loc, call.args[0],
+                                     call.empty(), *axes)
+      .getResult()[0];
+}
+
+static FailureOr<Value> buildSoftmax(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  FailureOr<int64_t> axis = call.intAttr("axis");
+  if (failed(axis))
+    return failure();
+  if (*axis < 0 || *axis >= call.type.getRank())
+    return call.refuse() << "'axis' " << *axis << " is not a dimension";
+  if (!call.isFloat())
+    return call.refuse() << "takes floating-point tensors";
+  return linalg::SoftmaxOp::create(call.b, call.loc, TypeRange{call.type},
+                                   call.args[0], call.empty(),
+                                   static_cast<uint64_t>(*axis))
+      .getResult()[0];
+}
+
+static FailureOr<Value> buildBatchNorm(const OperatorCall &call) {
+  if (failed(call.checkOperands(5)))
+    return failure();
+  if (!call.isFloat())
+    return call.refuse() << "takes floating-point tensors";
+  FailureOr<int64_t> axis = call.intAttr("axis");
+  FailureOr<double> epsilon = call.floatAttr("epsilon");
+  if (failed(axis) || failed(epsilon))
+    return failure();
+  int64_t rank = call.type.getRank();
+  if (*axis < 0 || *axis >= rank)
+    return call.refuse() << "'axis' " << *axis << " is not a dimension";
+  for (unsigned k = 1; k < 5; ++k)
+    if (call.shapeOf(k) != ArrayRef<int64_t>{call.type.getDimSize(*axis)})
+      return call.refuse() << "operand " << k
+                           << " is not a vector along the axis";
+  AffineMap identity = call.identity(rank);
+  AffineMap channel =
+      AffineMap::get(rank, 0, getAffineDimExpr(*axis, call.b.getContext()));
+  SmallVector<AffineMap> maps = {identity, channel, channel,
+                                 channel,  channel, identity};
+  double eps = *epsilon;
+  return call.generic(
+      "batch_norm", call.args, call.empty(), maps, 0,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value x = a[0], gamma = a[1], beta = a[2], mean = a[3], var = a[4];
+        Value epsValue =
+            arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), eps));
+        Value centered = arith::SubFOp::create(b, loc, x, mean);
+        Value sd = math::SqrtOp::create(
+            b, loc, arith::AddFOp::create(b, loc, var, epsValue));
+        Value normal = arith::DivFOp::create(b, loc, centered, sd);
+        Value scaled = arith::MulFOp::create(b, loc, normal, gamma);
+        return arith::AddFOp::create(b, loc, scaled, beta);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Padding, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+static FailureOr<Value> buildPad(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  int64_t rank = call.type.getRank();
+  FailureOr<SmallVector<int64_t>> widths = call.intsAttr("pad_width", 2 * rank);
+  FailureOr<double> value = call.floatAttr("pad_value");
+  if (failed(widths) || failed(value))
+    return failure();
+  SmallVector<OpFoldResult> low, high;
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t before = (*widths)[2 * k], after = (*widths)[2 * k + 1];
+    if (before < 0 || after < 0)
+      return call.refuse() << "dimension " << k << " has a negative pad width";
+    if (call.shapeOf(0)[k] + before + after != call.type.getDimSize(k))
+      return call.refuse() << "dimension " << k << " padded is "
+                           << call.shapeOf(0)[k] + before + after
+                           << ", the result " << call.type.getDimSize(k);
+    low.push_back(call.b.getIndexAttr(before));
+    high.push_back(call.b.getIndexAttr(after));
+  }
+  Value padValue = call.scalar(*value);
+  return tensor::PadOp::create(call.b, call.loc, call.type, call.args[0], low,
+                               high, padValue)
+      .getResult();
+}
+
+/// The strides and dilations of a 2-D window operator, as linalg's
+/// convolutions and poolings take them.
+static FailureOr<std::pair<Attribute, Attribute>>
+windowAttrs(const OperatorCall &call) {
+  FailureOr<SmallVector<int64_t>> strides = call.intsAttr("strides", 2);
+  FailureOr<SmallVector<int64_t>> dilation = call.intsAttr("dilation", 2);
+  if (failed(strides) || failed(dilation))
+    return failure();
+  return std::make_pair<Attribute, Attribute>(
+      call.b.getI64TensorAttr(*strides), call.b.getI64TensorAttr(*dilation));
+}
+
+static LogicalResult checkRank4(const OperatorCall &call, unsigned operands) {
+  if (call.type.getRank() != 4)
+    return call.refuse() << "takes NCHW tensors, the result has rank "
+                         << call.type.getRank();
+  for (unsigned k = 0; k < operands; ++k)
+    if (call.shapeOf(k).size() != 4)
+      return call.refuse() << "operand " << k << " has rank "
+                           << call.shapeOf(k).size() << ", not 4";
+  return success();
+}
+
+static FailureOr<Value> buildConv2d(const OperatorCall &call) {
+  if (failed(call.checkOperands(2)) || failed(checkRank4(call, 2)))
+    return failure();
+  auto window = windowAttrs(call);
+  if (failed(window))
+    return failure();
+  Value init = call.filled(call.scalar(0));
+  return linalg::Conv2DNchwFchwOp::create(
+             call.b, call.loc, TypeRange{call.type}, call.args,
+             ValueRange{init}, window->first, window->second)
+      .getResult(0);
+}
+
+static FailureOr<Value> buildMaxPool2d(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)) || failed(checkRank4(call, 1)))
+    return failure();
+  auto window = windowAttrs(call);
+  FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", 2);
+  if (failed(window) || failed(size))
+    return failure();
+  Type elem = call.elementType();
+  TypedAttr lowest;
+  if (auto floatType = dyn_cast<FloatType>(elem))
+    lowest = call.b.getFloatAttr(floatType,
+                                 APFloat::getInf(floatType.getFloatSemantics(),
+                                                 /*Negative=*/true));
+  else
+    lowest = call.b.getIntegerAttr(
+        elem, APInt::getSignedMinValue(elem.getIntOrFloatBitWidth()));
+  Value init = call.filled(arith::ConstantOp::create(call.b, call.loc, lowest));
+  // The window gives the reduction loops their ranges; its values are not
+  // read.
+  Value shape = tensor::EmptyOp::create(call.b, call.loc, *size, elem);
+  return linalg::PoolingNchwMaxOp::create(
+             call.b, call.loc, TypeRange{call.type},
+             ValueRange{call.args[0], shape}, ValueRange{init}, window->first,
+             window->second)
+      .getResult(0);
+}
+
+static FailureOr<Value> buildAdaptiveAvgPool2d(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)) || failed(checkRank4(call, 1)))
+    return failure();
+  if (!call.isFloat())
+    return call.refuse() << "takes floating-point tensors";
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  ArrayRef<int64_t> out = call.type.getShape();
+  if (in[0] != out[0] || in[1] != out[1])
+    return call.refuse() << "keeps the batch and channel dimensions";
+  if (out[2] == 0 || out[3] == 0 || in[2] % out[2] != 0 || in[3] % out[3] != 0)
+    return call.refuse() << "takes output sizes that divide the input's ("
+                         << in[2] << "x" << in[3] << " to " << out[2] << "x"
+                         << out[3] << ")";
+  int64_t kh = in[2] / out[2], kw = in[3] / out[3];
+  MLIRContext *ctx = call.b.getContext();
+  auto d = [&](unsigned k) { return getAffineDimExpr(k, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {d(0), d(1), d(2) * kh + d(4), d(3) * kw + d(5)},
+                     ctx),
+      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  Value window =
+      tensor::EmptyOp::create(call.b, call.loc, {kh, kw}, call.elementType());
+  Value init = call.filled(call.scalar(0));
+  double scale = 1.0 / static_cast<double>(kh * kw);
+  return call.generic(
+      "adaptive_avg_pool2d", ValueRange{call.args[0], window}, init, maps, 2,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value factor = arith::ConstantOp::create(
+            b, loc, b.getFloatAttr(a[0].getType(), scale));
+        Value scaled = arith::MulFOp::create(b, loc, a[0], factor);
+        return arith::AddFOp::create(b, loc, a[2], scaled);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+/// Groups of `big`'s dimensions whose products are `small`'s dimensions, or
+/// nothing: each group takes dimensions until its product reaches its size;
+/// trailing dimensions of 1 join the last group.
+static std::optional<SmallVector<ReassociationIndices>>
+groupDims(ArrayRef<int64_t> small, ArrayRef<int64_t> big) {
+  SmallVector<ReassociationIndices> groups;
+  size_t k = 0;
+  for (int64_t size : small) {
+    ReassociationIndices group;
+    int64_t product = 1;
+    while (k < big.size() && (group.empty() || product < size)) {
+      group.push_back(k);
+      product *= big[k++];
+    }
+    if (group.empty() || product != size)
+      return std::nullopt;
+    groups.push_back(group);
+  }
+  while (k < big.size() && big[k] == 1 && !groups.empty())
+    groups.back().push_back(k++);
+  if (k != big.size())
+    return std::nullopt;
+  return groups;
+}
+
+/// `value` reshaped to `to`: one tensor.collapse_shape or expand_shape
+/// (views once bufferized), else through 1-D.
+static Value reshape(OpBuilder &b, Location loc, Value value,
+                     RankedTensorType to) {
+  auto from = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> src = from.getShape(), dst = to.getShape();
+  if (src == dst)
+    return value;
+  // To or from a scalar: every other dimension is 1, and no groups.
+  if (dst.empty())
+    return tensor::CollapseShapeOp::create(b, loc, to, value,
+                                           ArrayRef<ReassociationIndices>{});
+  if (src.empty())
+    return tensor::ExpandShapeOp::create(b, loc, to, value,
+                                         ArrayRef<ReassociationIndices>{});
+  if (dst.size() < src.size())
+    if (auto groups = groupDims(dst, src))
+      return tensor::CollapseShapeOp::create(b, loc, to, value, *groups);
+  if (dst.size() > src.size())
+    if (auto groups = groupDims(src, dst))
+      return tensor::ExpandShapeOp::create(b, loc, to, value, *groups);
+  auto flat =
+      RankedTensorType::get({from.getNumElements()}, from.getElementType());
+  return reshape(b, loc, reshape(b, loc, value, flat), to);
+}
+
+static FailureOr<Value> buildReshape(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  auto from = cast<RankedTensorType>(call.args[0].getType());
+  if (from.getNumElements() != call.type.getNumElements())
+    return call.refuse() << "cannot reshape " << from.getNumElements()
+                         << " elements into " << call.type.getNumElements();
+  if (llvm::is_contained(from.getShape(), 0) ||
+      llvm::is_contained(call.type.getShape(), 0))
+    return call.refuse() << "takes tensors with elements";
+  return reshape(call.b, call.loc, call.args[0], call.type);
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
+
+static const std::pair<StringRef, OperatorBuilder> kOperators[] = {
+    {"add", buildElementwise},
+    {"subtract", buildElementwise},
+    {"multiply", buildElementwise},
+    {"divide", buildElementwise},
+    {"maximum", buildElementwise},
+    {"minimum", buildElementwise},
+    {"nn.relu", buildElementwise},
+    {"matmul", buildMatmul},
+    {"permute_dims", buildPermuteDims},
+    {"nn.softmax", buildSoftmax},
+    {"nn.batch_norm", buildBatchNorm},
+    {"nn.pad", buildPad},
+    {"nn.conv2d", buildConv2d},
+    {"nn.max_pool2d", buildMaxPool2d},
+    {"nn.adaptive_avg_pool2d", buildAdaptiveAvgPool2d},
+    {"reshape", buildReshape},
+};
+
+ArrayRef<StringRef> mlir::tir::getGraphOperatorNames() {
+  static const SmallVector<StringRef> names = [] {
+    SmallVector<StringRef> result;
+    for (const auto &entry : kOperators)
+      result.push_back(entry.first);
+    return result;
+  }();
+  return names;
+}
+
+bool mlir::tir::isGraphOperator(StringRef name) {
+  return llvm::is_contained(getGraphOperatorNames(), name);
+}
+
+FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
+                                               StringRef name, ValueRange args,
+                                               RankedTensorType resultType,
+                                               DictionaryAttr attrs) {
+  OperatorCall call{b, loc, name, args, resultType, attrs};
+  if (!resultType.hasStaticShape())
+    return call.refuse() << "gives a statically shaped tensor, not "
+                         << resultType;
+  for (const auto &[known, build] : kOperators)
+    if (known == name)
+      return build(call);
+  return call.refuse() << "has no graph form (operators with one: "
+                       << llvm::join(getGraphOperatorNames(), ", ") << ")";
+}

@@ -1,0 +1,221 @@
+//===- Graph.cpp - graph functions built from Python ----------------------===//
+//
+// _tensorir.GraphBuilder: relax's BlockBuilder and @R.function parser build
+// a graph function through TensorIR/Graph/GraphBuilder.h, one call per
+// step. Values are handed to Python as handles (their index in the
+// builder); tensor types come as (shape, dtype) and operator attributes as
+// a dict of numbers and lists of integers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extension.h"
+
+#include "TensorIR/Graph/GraphBuilder.h"
+
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <optional>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+
+namespace {
+
+/// A tensor type from (shape, dtype); ValueError naming `what` otherwise.
+RankedTensorType tensorType(const std::vector<int64_t> &shape,
+                            const std::string &dtype, const std::string &what) {
+  Type elem = dtypeType(context(), dtype);
+  if (!elem)
+    throw py::value_error(what + ": dtype '" + dtype + "' has no tensor type");
+  for (int64_t dim : shape)
+    if (dim < 0)
+      throw py::value_error(what + ": a tensor's dimensions are sizes >= 0");
+  return RankedTensorType::get(shape, elem);
+}
+
+/// An attribute of an operator from a Python value: bool, int, float, or a
+/// list / tuple of ints; nothing for other values (the operator refuses
+/// if it needs them).
+std::optional<Attribute> attrOf(py::handle value) {
+  Builder b(&context());
+  if (py::isinstance<py::bool_>(value))
+    return b.getBoolAttr(value.cast<bool>());
+  if (py::isinstance<py::int_>(value))
+    return b.getI64IntegerAttr(value.cast<int64_t>());
+  if (py::isinstance<py::float_>(value))
+    return b.getF64FloatAttr(value.cast<double>());
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    SmallVector<int64_t> values;
+    for (py::handle item : value) {
+      if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item))
+        return std::nullopt;
+      values.push_back(item.cast<int64_t>());
+    }
+    return b.getDenseI64ArrayAttr(values);
+  }
+  return std::nullopt;
+}
+
+class PyGraphBuilder {
+public:
+  PyGraphBuilder(const std::string &name,
+                 const std::vector<std::tuple<std::string, std::vector<int64_t>,
+                                              std::string>> &params,
+                 bool isPrivate, const std::string &filename, unsigned line)
+      : loc(FileLineColLoc::get(&context(), filename, line, 1)),
+        builder(&context(), name, paramTypes(name, params), isPrivate, loc) {
+    for (unsigned k = 0; k < params.size(); ++k)
+      values.push_back(builder.getParameter(k));
+  }
+
+  size_t constant(const py::bytes &data, const std::vector<int64_t> &shape,
+                  const std::string &dtype) {
+    RankedTensorType type = tensorType(shape, dtype, "a constant");
+    std::string_view raw = data;
+    size_t count = type.getNumElements();
+    Type elem = type.getElementType();
+    DenseElementsAttr value;
+    if (elem.isInteger(1)) {
+      // Booleans, one byte each (NumPy's layout).
+      if (raw.size() != count)
+        throw py::value_error("a constant: the data does not fill its shape");
+      SmallVector<bool> bits;
+      for (char byte : raw)
+        bits.push_back(byte != 0);
+      value = DenseElementsAttr::get(type, bits);
+    } else {
+      size_t width = elem.getIntOrFloatBitWidth() / 8;
+      if (raw.size() != count * width)
+        throw py::value_error("a constant: the data does not fill its shape");
+      // One repeated value is stored once (a splat).
+      bool splat = count > 1;
+      for (size_t k = 1; splat && k < count; ++k)
+        splat = std::memcmp(raw.data(), raw.data() + k * width, width) == 0;
+      value = DenseElementsAttr::getFromRawBuffer(
+          type, ArrayRef<char>(raw.data(), splat ? width : raw.size()));
+    }
+    return add(builder.constant(value, loc));
+  }
+
+  std::vector<size_t>
+  callTir(const std::string &callee, const std::vector<size_t> &inputs,
+          const std::vector<std::pair<std::vector<int64_t>, std::string>>
+              &results) {
+    SmallVector<Type> types;
+    for (const auto &[shape, dtype] : results)
+      types.push_back(tensorType(shape, dtype, "call_tir @" + callee));
+    std::vector<size_t> handles;
+    for (Value result : builder.callTir(callee, operands(inputs), types, loc))
+      handles.push_back(add(result));
+    return handles;
+  }
+
+  size_t callOperator(const std::string &name, const std::vector<size_t> &args,
+                      const std::vector<int64_t> &shape,
+                      const std::string &dtype, const py::dict &attrs) {
+    if (!tir::isGraphOperator(name)) {
+      PyErr_SetString(
+          PyExc_NotImplementedError,
+          ("operator relax." + name + " has no graph form").c_str());
+      throw py::error_already_set();
+    }
+    SmallVector<NamedAttribute> named;
+    Builder b(&context());
+    for (auto [key, value] : attrs)
+      if (std::optional<Attribute> attr = attrOf(value))
+        named.emplace_back(b.getStringAttr(key.cast<std::string>()), *attr);
+    DiagnosticCollector diags;
+    FailureOr<Value> result = builder.callOperator(
+        name, operands(args), tensorType(shape, dtype, "relax." + name),
+        b.getDictionaryAttr(named), loc);
+    if (failed(result))
+      throw py::value_error(diags.take());
+    return add(*result);
+  }
+
+  PyModule finish(const std::vector<size_t> &outputs) {
+    if (finished)
+      throw py::value_error("the graph function is already finished");
+    finished = true;
+    return PyModule::own(builder.finish(operands(outputs), loc));
+  }
+
+private:
+  static SmallVector<std::pair<std::string, RankedTensorType>> paramTypes(
+      const std::string &name,
+      const std::vector<
+          std::tuple<std::string, std::vector<int64_t>, std::string>> &params) {
+    SmallVector<std::pair<std::string, RankedTensorType>> result;
+    for (const auto &[paramName, shape, dtype] : params)
+      result.emplace_back(
+          paramName,
+          tensorType(shape, dtype,
+                     "function '" + name + "', parameter '" + paramName + "'"));
+    return result;
+  }
+
+  size_t add(Value value) {
+    if (finished)
+      throw py::value_error("the graph function is already finished");
+    values.push_back(value);
+    return values.size() - 1;
+  }
+
+  SmallVector<Value> operands(const std::vector<size_t> &handles) const {
+    SmallVector<Value> result;
+    for (size_t handle : handles) {
+      if (handle >= values.size())
+        throw py::index_error("no graph value has handle " +
+                              std::to_string(handle));
+      result.push_back(values[handle]);
+    }
+    return result;
+  }
+
+  Location loc;
+  tir::GraphBuilder builder;
+  std::vector<Value> values;
+  bool finished = false;
+};
+
+} // namespace
+
+void tirpy::bindGraph(py::module_ &m) {
+  py::class_<PyGraphBuilder>(
+      m, "GraphBuilder",
+      "Builds one graph function step by step (TensorIR/Graph/"
+      "GraphBuilder.h); values are integer handles, parameters first.")
+      .def(py::init<const std::string &,
+                    const std::vector<std::tuple<
+                        std::string, std::vector<int64_t>, std::string>> &,
+                    bool, const std::string &, unsigned>(),
+           py::arg("name"), py::arg("params"), py::arg("private") = false,
+           py::arg("filename") = "<relax>", py::arg("line") = 1,
+           "Starts function `name` taking params [(name, shape, dtype)].")
+      .def("constant", &PyGraphBuilder::constant, py::arg("data"),
+           py::arg("shape"), py::arg("dtype"),
+           "A constant tensor from its little-endian bytes.")
+      .def("call_tir", &PyGraphBuilder::callTir, py::arg("callee"),
+           py::arg("inputs"), py::arg("results"),
+           "A tir.call_tir of prim_func `callee`; results [(shape, dtype)].")
+      .def("call_operator", &PyGraphBuilder::callOperator, py::arg("name"),
+           py::arg("args"), py::arg("shape"), py::arg("dtype"),
+           py::arg("attrs"),
+           "High-level operator `name` (relax's, without 'relax.'), as "
+           "linalg ops; ValueError with the operator's rule when it does "
+           "not fit.")
+      .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
+           "Ends the function returning `outputs`: a Module holding it (not "
+           "verified: its call_tir callees are in another module).");
+  m.def(
+      "graph_operators",
+      [] {
+        std::vector<std::string> names;
+        for (StringRef name : tir::getGraphOperatorNames())
+          names.push_back(name.str());
+        return names;
+      },
+      "The high-level operators a graph function may hold.");
+}
