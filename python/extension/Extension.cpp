@@ -81,6 +81,7 @@ PYBIND11_MODULE(_tensorir, m) {
     }
   });
 
+  bindAttributes(m);
   bindModule(m);
   bindSchedule(m);
   bindRuntime(m);

@@ -1,7 +1,8 @@
 //===- Extension.h - what the _tensorir extension's parts share -*- C++ -*-===//
 //
-// The Python extension over tir's C++ libraries, split by area: Module.cpp
-// (tir modules: parse, print, passes), Schedule.cpp (the imperative
+// The Python extension over tir's C++ libraries, split by area:
+// Attributes.cpp (attributes from Python values), Module.cpp (tir modules:
+// parse, print, passes), Schedule.cpp (the imperative
 // schedule, its handles and traces), Runtime.cpp (build, export, load,
 // call), StructuralEqual.cpp (tvm.ir.structural_equal / _hash), Nodes.cpp
 // (functions as tvm.tir nodes), FromNodes.cpp (nodes built into tir) and
@@ -88,11 +89,18 @@ ModuleOp moduleOf(pybind11::handle object);
 /// null for a dtype tir has no type for.
 Type dtypeType(MLIRContext &ctx, StringRef dtype);
 
+/// A Python value as an attribute: a _tensorir.Attribute's, or bool (a
+/// BoolAttr), int (i64), float (f64), str, list / tuple (an ArrayAttr) and
+/// dict with str keys (a DictionaryAttr) of them. TypeError naming `what`
+/// for anything else.
+Attribute attributeOf(pybind11::handle value, const std::string &what);
+
 /// The text MLIR's printer gives.
 std::string print(Operation *op);
 std::string print(Attribute attr);
 
 /// Each area adds its classes and functions to the extension.
+void bindAttributes(pybind11::module_ &m);
 void bindModule(pybind11::module_ &m);
 void bindSchedule(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);

@@ -4,7 +4,7 @@
 // a graph function through TensorIR/Graph/GraphBuilder.h, one call per
 // step. Values are handed to Python as handles (their index in the
 // builder); tensor types come as (shape, dtype) and operator attributes as
-// a dict of numbers and lists of integers.
+// a dict of values (attributeOf; lists of integers as Attribute.i64_array).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,6 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <optional>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -33,29 +32,6 @@ RankedTensorType tensorType(const std::vector<int64_t> &shape,
     if (dim < 0)
       throw py::value_error(what + ": a tensor's dimensions are sizes >= 0");
   return RankedTensorType::get(shape, elem);
-}
-
-/// An attribute of an operator from a Python value: bool, int, float, or a
-/// list / tuple of ints; nothing for other values (the operator refuses
-/// if it needs them).
-std::optional<Attribute> attrOf(py::handle value) {
-  Builder b(&context());
-  if (py::isinstance<py::bool_>(value))
-    return b.getBoolAttr(value.cast<bool>());
-  if (py::isinstance<py::int_>(value))
-    return b.getI64IntegerAttr(value.cast<int64_t>());
-  if (py::isinstance<py::float_>(value))
-    return b.getF64FloatAttr(value.cast<double>());
-  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
-    SmallVector<int64_t> values;
-    for (py::handle item : value) {
-      if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item))
-        return std::nullopt;
-      values.push_back(item.cast<int64_t>());
-    }
-    return b.getDenseI64ArrayAttr(values);
-  }
-  return std::nullopt;
 }
 
 class PyGraphBuilder {
@@ -124,8 +100,9 @@ public:
     SmallVector<NamedAttribute> named;
     Builder b(&context());
     for (auto [key, value] : attrs)
-      if (std::optional<Attribute> attr = attrOf(value))
-        named.emplace_back(b.getStringAttr(key.cast<std::string>()), *attr);
+      named.emplace_back(b.getStringAttr(key.cast<std::string>()),
+                         attributeOf(value, "relax." + name + ": attribute '" +
+                                                key.cast<std::string>() + "'"));
     DiagnosticCollector diags;
     FailureOr<Value> result = builder.callOperator(
         name, operands(args), tensorType(shape, dtype, "relax." + name),

@@ -15,7 +15,6 @@
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 
@@ -109,19 +108,16 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
 
   std::vector<PyHandle> apply(const std::string &mnemonic,
                               const std::vector<PyHandle> &operands,
-                              const std::map<std::string, std::string> &attrs,
+                              const std::map<std::string, py::object> &attrs,
                               std::optional<unsigned> numResults) {
     SmallVector<Value> values;
     for (const PyHandle &h : operands)
       values.push_back(unwrap(h));
     SmallVector<NamedAttribute> attributes;
-    for (const auto &[name, text] : attrs) {
-      Attribute value = parseAttribute(text, &context());
-      if (!value)
-        throw py::value_error(mnemonic + ": attribute '" + name +
-                              "' is not MLIR attribute text: " + text);
-      attributes.emplace_back(StringAttr::get(&context(), name), value);
-    }
+    for (const auto &[name, value] : attrs)
+      attributes.emplace_back(
+          StringAttr::get(&context(), name),
+          attributeOf(value, mnemonic + ": attribute '" + name + "'"));
     std::string error;
     FailureOr<SmallVector<Value>> results =
         state->apply(mnemonic, values, attributes, numResults, error);

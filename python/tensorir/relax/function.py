@@ -48,8 +48,9 @@ def _tensor(info, what):
 
 
 def _attr(value):
-    """An operator attribute as the builder takes it: int, float, bool or a
-    list of ints (IntImm-like and NumPy scalars unwrapped)."""
+    """An operator attribute as the builder takes it: bool, int, float, str,
+    or a list of ints as an array of i64 (IntImm-like and NumPy scalars
+    unwrapped)."""
     value = getattr(value, "value", value)
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
@@ -58,7 +59,10 @@ def _attr(value):
     if isinstance(value, (float, np.floating)):
         return float(value)
     if isinstance(value, (list, tuple)):
-        return [_attr(v) for v in value]
+        items = [_attr(v) for v in value]
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+            return ext.Attribute.i64_array(items)
+        return items
     return value
 
 
@@ -156,7 +160,7 @@ class FunctionWriter:
         if call.op != "relax.call_tir":
             shape, dtype = _tensor(info, f"the result of {call.op}")
             args = [self.value(a) for a in call.args]
-            attrs = {k: _attr(v) for k, v in (call.attrs or {}).items()}
+            attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
             return self.builder.call_operator(call.op[len("relax."):], args, shape, dtype,
                                               attrs)
         callee, inputs = call.args[0], call.args[1:]

@@ -4,14 +4,15 @@ ones, written as a Python function of the indices.
 `IndexMap.from_func(lambda i, j: (i // 4, j, i % 4))` calls the function on
 index variables and keeps the expressions it returns (`+ - * // %` build
 TVM's floor division and modulo). The schedule hands the map to the C++
-primitives as an MLIR affine map over dimensions d0, d1, ... (the initial
-indices in order); `IndexMap.AXIS_SEPARATOR` in the returned list marks
+primitives as an affine map over dimensions d0, d1, ... (the initial
+indices in order), built by the extension from the expressions; `IndexMap.AXIS_SEPARATOR` in the returned list marks
 where a flattened buffer's physical axes split (set_axis_separator).
 """
 import inspect
 
+from .._ext import ext
 from .expr import IntImm
-from .size_expr import SymbolicExpr as PrimExpr, _int_text
+from .size_expr import SymbolicExpr as PrimExpr
 
 __all__ = ["IndexMap", "IndexVar"]
 
@@ -21,9 +22,6 @@ class IndexVar(PrimExpr):
 
     def __init__(self, name, position, dtype="int32"):
         self.name, self.position, self.dtype = name, position, dtype
-
-    def index_text(self, leaf):
-        return leaf(self)
 
     def to_node(self):
         from .expr import Var
@@ -44,13 +42,6 @@ class IndexVar(PrimExpr):
 class _AxisSeparator:
     def __repr__(self):
         return "IndexMap.AXIS_SEPARATOR"
-
-
-def _leaf_text(node):
-    if isinstance(node, IndexVar):
-        return f"d{node.position}"
-    raise ValueError(f"an index map's expressions use only its indices and integers, "
-                     f"got {node!r}")
 
 
 def _python_text(value):
@@ -146,12 +137,10 @@ class IndexMap:
     def ndim(self):
         return len(self.initial_indices)
 
-    def affine_map_text(self):
-        """The map as MLIR affine map text over d0, d1, ..."""
-        dims = ", ".join(f"d{k}" for k in range(len(self.initial_indices)))
-        results = ", ".join(f.index_text(_leaf_text) if isinstance(f, PrimExpr)
-                            else _int_text(f) for f in self.final_indices)
-        return f"affine_map<({dims}) -> ({results})>"
+    def _attribute(self):
+        """The map as the primitives take it: an affine map over d0, d1,
+        ... (ValueError when an expression is not affine)."""
+        return ext.Attribute.index_map(self.ndim, self.final_indices)
 
     def map_indices(self, indices):
         """The final indices for `indices` (ints give ints where every

@@ -5,7 +5,6 @@ import sys
 
 from ..._ext import ext
 from ...ir import IRModule
-from ...script.values import annotation_attr
 from ...target import Target
 from ..size_expr import BinaryExpr, VScale, SymbolicExpr as PrimExpr
 from .state import parse_debug_mask
@@ -13,15 +12,18 @@ from .trace import Trace
 
 ScheduleError = ext.ScheduleError
 
+# The dtype of a buffer's element type (what the handles report).
+_DTYPES = {"i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+           "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+
 # The values vscale takes on a scalable-vector target (SVE: 128 to 2048-bit
 # vectors), tried in turn to prove that scalable split factors cover a loop.
 _VSCALE_VALUES = [1, 2, 4, 8, 16]
 
 
 def _factor(value):
-    """A split factor for the extension: an int (ints and IntImms), None
-    (inferred), or, for an expression of T.vscale(), its affine map
-    `()[s0] -> (...)` with s0 standing for vscale."""
+    """A split factor for Attribute.split_factors: an int (ints and IntImms),
+    None (inferred), or an expression of T.vscale() (scalable)."""
     if value is None:
         return None
     if isinstance(value, PrimExpr):
@@ -30,10 +32,10 @@ def _factor(value):
             raise TypeError(f"split factors are integers or expressions of T.vscale(), "
                             f"got {value!r}")
         try:
-            text = value.index_text(lambda node: "s0")
+            ext.Attribute.split_factors([value])
         except ValueError as error:
             raise TypeError(f"split factor {value!r}: {error}") from None
-        return f"()[s0] -> ({text})"
+        return value
     if isinstance(value, (bool, float)):
         raise TypeError(f"split factors are integers, got {value!r}")
     try:
@@ -42,15 +44,6 @@ def _factor(value):
         raise TypeError(f"split factors are integers (int or IntImm), expressions of "
                         f"T.vscale() or None, got {type(value).__name__}") from None
     return None if value == -1 else value
-
-
-def _split_factor_attr(factor):
-    """A factor of _factor as split's #tir.split_factor attribute."""
-    if factor is None:
-        return "#tir.split_factor<?>"
-    if isinstance(factor, str):
-        return f"#tir.split_factor<affine_map<{factor}>>"
-    return f"#tir.split_factor<{factor}>"
 
 
 def _perfect_tilings(extent, n, max_innermost):
@@ -70,7 +63,7 @@ def _perfect_tilings(extent, n, max_innermost):
 def _vscale_values(factors):
     """What vscale may be, when a factor is scalable and the current target
     (tvm.target.Target context) has scalable vectors; TVM warns otherwise."""
-    if not any(isinstance(f, str) for f in factors):
+    if not any(isinstance(f, PrimExpr) for f in factors):
         return []
     target = Target.current()
     if target is not None and target.has_scalable_vectors():
@@ -198,24 +191,6 @@ def _wrap(handle):
     return LoopRV(handle) if handle.kind == "loop" else BlockRV(handle)
 
 
-class _I64Array(list):
-    """An attribute that is an array of i64."""
-
-
-class _MLIRText(str):
-    """An attribute given as MLIR text."""
-
-
-def _attr_text(value):
-    """A Python argument as MLIR attribute text for the primitive's op."""
-    if isinstance(value, _MLIRText):
-        return str(value)
-    if isinstance(value, _I64Array):
-        return "array<i64" + "".join(f"{', ' if i else ': '}{v}"
-                                     for i, v in enumerate(value)) + ">"
-    return annotation_attr(value)
-
-
 class Schedule:
     """TVM's tir.Schedule: the primitives change `sch.mod` step by step;
     a refused step raises ScheduleError with the rule and the location of
@@ -304,7 +279,7 @@ class Schedule:
         """Applies transform.tir.<kind> to the handles of `operands` (RVs,
         or block names) with `attrs` (Python values, None for absent);
         num_results: how many results, None for one per op found."""
-        native_attrs = {name: _attr_text(value) for name, value in (attrs or {}).items()
+        native_attrs = {name: value for name, value in (attrs or {}).items()
                         if value is not None}
         handles = self._native.apply(kind, [self._handle(o) for o in operands],
                                      native_attrs, num_results)
@@ -459,10 +434,10 @@ class Schedule:
             raise ScheduleError("transform_block_layout: an index map of a block's "
                                 "iteration space has no axis separators")
         self._apply("transform_block_layout", [block],
-                    {"index_map": _MLIRText(index_map.affine_map_text())}, 0)
+                    {"index_map": index_map._attribute()}, 0)
 
-    def _pad_value_text(self, pad_value, element_type, ndim):
-        """A pad value as an MLIR constant: a Python int takes an integer
+    def _pad_value_attr(self, pad_value, element_type, ndim):
+        """A pad value as an attribute: a Python int takes an integer
         buffer's type and a float a float buffer's (TVM's conversion);
         otherwise its own type (int: i32, float: f32, IntImm / FloatImm:
         their dtype), which the primitive refuses if it is not the
@@ -486,26 +461,22 @@ class Schedule:
             if isinstance(pad_map.final_indices[0], int):
                 pad_value = pad_map.final_indices[0]
             else:
-                return _MLIRText(pad_map.affine_map_text())
-        mlir_type = {"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
-                     "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
-                     "bool": "i1", "float16": "f16", "bfloat16": "bf16",
-                     "float32": "f32", "float64": "f64"}
+                return pad_map._attribute()
         is_float = element_type.startswith(("f", "bf"))
         if isinstance(pad_value, (IntImm, FloatImm)):
-            value, type_ = pad_value.value, mlir_type.get(pad_value.dtype, pad_value.dtype)
+            value, dtype = pad_value.value, pad_value.dtype
         elif isinstance(pad_value, bool):
             raise TypeError("transform_layout: pad_value is a number, got a bool")
         elif isinstance(pad_value, int):
-            value, type_ = pad_value, (element_type if not is_float else "i32")
+            value, dtype = pad_value, ("int32" if is_float else _DTYPES.get(element_type, element_type))
         elif isinstance(pad_value, float):
-            value, type_ = pad_value, (element_type if is_float else "f32")
+            value, dtype = pad_value, (_DTYPES.get(element_type, element_type) if is_float else "float32")
         else:
             raise TypeError(f"transform_layout: pad_value is a number or a function of "
                             f"the new indices, got {type(pad_value).__name__}")
-        if type_.startswith(("f", "bf")):
-            return _MLIRText(f"{float(value)!r} : {type_}")
-        return _MLIRText(f"{int(value)} : {type_}")
+        if dtype.startswith(("float", "bfloat")):
+            return ext.Attribute.number(float(value), dtype)
+        return ext.Attribute.number(int(value), dtype)
 
     def transform_layout(self, block, buffer, index_map, pad_value=None, *,
                          assume_injective_transform=False):
@@ -520,12 +491,12 @@ class Schedule:
         ranks = handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks
         index_map, separators = self._index_map(index_map, ranks[index], "transform_layout")
         attrs = {"buffer_index": index, "buffer_index_type": kind,
-                 "index_map": _MLIRText(index_map.affine_map_text()),
+                 "index_map": index_map._attribute(),
                  "assume_injective_transform": bool(assume_injective_transform)}
         if pad_value is not None:
             types = (handle.read_buffer_element_types if kind == "read"
                      else handle.write_buffer_element_types)
-            attrs["pad_value"] = self._pad_value_text(pad_value, types[index],
+            attrs["pad_value"] = self._pad_value_attr(pad_value, types[index],
                                                       len(index_map.final_indices))
         self._apply("transform_layout", [block], attrs, 0)
         if separators:
@@ -539,7 +510,7 @@ class Schedule:
         kind, index = self._buffer_arg(block, buffer, "set_axis_separator")
         self._apply("set_axis_separator", [block],
                     {"buffer_index": index, "buffer_index_type": kind,
-                     "axis_separators": _I64Array(int(s) for s in (axis_separators or []))}, 0)
+                     "axis_separators": ext.Attribute.i64_array([int(s) for s in (axis_separators or [])])}, 0)
 
     def set_scope(self, block, buffer_index, storage_scope):
         """TVM's set_scope: the block's write buffer `buffer_index` (its
@@ -599,7 +570,7 @@ class Schedule:
         (stage,) = self._apply(primitive, [block],
                                {f"{kind}_buffer_index": buffer_index,
                                 "storage_scope": storage_scope,
-                                "index_map": _MLIRText(index_map.affine_map_text())}, 1)
+                                "index_map": index_map._attribute()}, 1)
         return stage
 
     def reindex_cache_read(self, block, read_buffer_index, storage_scope, index_map):
@@ -619,7 +590,7 @@ class Schedule:
         to multiples of `padding` (one size per iteration variable), its
         buffers padded through copies."""
         self._apply("pad_einsum", [block],
-                    {"padding": _I64Array(int(getattr(p, "value", p)) for p in padding)}, 0)
+                    {"padding": ext.Attribute.i64_array([int(getattr(p, "value", p)) for p in padding])}, 0)
 
     def can_decompose_padding(self, block, loop):
         """TVM's can_decompose_padding: whether decompose_padding(block,
@@ -688,8 +659,7 @@ class Schedule:
             native.append(f)
         parts = len(native) + (0 if None in native else 1)
         return self._apply("loop_partition", [loop],
-                           {"factors": _MLIRText("[" + ", ".join(_split_factor_attr(f)
-                                                                 for f in native) + "]"),
+                           {"factors": ext.Attribute.split_factors(native),
                             "preserve_unit_iters": bool(preserve_unit_iters)}, parts)
 
     def split(self, loop, factors, preserve_unit_iters=True, disable_predication=False):
@@ -705,13 +675,13 @@ class Schedule:
             if isinstance(f, int) and f < 1:
                 raise ScheduleError(f"split factors must be positive, factor {i} is {f}")
         attrs = {
-            "factors": _MLIRText("[" + ", ".join(_split_factor_attr(f) for f in native) + "]"),
+            "factors": ext.Attribute.split_factors(native),
             "preserve_unit_iters": bool(preserve_unit_iters),
             "disable_predication": bool(disable_predication),
         }
         values = _vscale_values(native)
         if values:
-            attrs["vscale_values"] = _I64Array(values)
+            attrs["vscale_values"] = ext.Attribute.i64_array(values)
         return self._apply("split", [loop], attrs, len(native))
 
     def sample_perfect_tile(self, loop, n, max_innermost_factor=16, decision=None):
@@ -735,7 +705,7 @@ class Schedule:
                     f"sample_perfect_tile: no {n} factors of {extent} have the innermost "
                     f"at most {max_innermost_factor}")
             decision = tilings[self._rng.randrange(len(tilings))]
-        decision = _I64Array(operator.index(d) for d in decision)
+        decision = ext.Attribute.i64_array([operator.index(d) for d in decision])
         return self._apply("sample_perfect_tile", [loop],
                            {"n": n, "max_innermost_factor": max_innermost_factor,
                             "decision": decision}, n)

@@ -1,0 +1,199 @@
+//===- Attributes.cpp - attributes from Python values ---------------------===//
+//
+// What the schedule's steps and the graph builder's operators take as
+// attributes, made from Python values without MLIR text: plain values
+// (bool, int, float, str, lists and dicts of them) by attributeOf, and the
+// typed ones Python asks for by name through _tensorir.Attribute (arrays of
+// i64, index maps and split factors over expressions of the package's
+// symbolic integers, numbers of a dtype).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extension.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+
+namespace {
+
+/// An attribute Python holds (_tensorir.Attribute).
+struct PyAttribute {
+  Attribute value;
+};
+
+std::string pythonTypeName(py::handle value) {
+  return py::str(py::type::of(value).attr("__name__")).cast<std::string>();
+}
+
+/// An expression of the package's symbolic integers (tir.size_expr: ints,
+/// IndexVar leaves for the map's dimensions, VScale for symbol 0,
+/// BinaryExpr inside) as an affine expression; ValueError naming `what`
+/// when it is not affine.
+AffineExpr affineExprOf(py::handle e, unsigned numDims,
+                        const std::string &what) {
+  MLIRContext *ctx = &context();
+  if (py::isinstance<py::int_>(e) && !py::isinstance<py::bool_>(e))
+    return getAffineConstantExpr(e.cast<int64_t>(), ctx);
+  std::string kind = pythonTypeName(e);
+  if (kind == "IntImm")
+    return getAffineConstantExpr(e.attr("value").cast<int64_t>(), ctx);
+  if (kind == "IndexVar") {
+    auto position = e.attr("position").cast<unsigned>();
+    if (position >= numDims)
+      throw py::value_error(what + ": index " + std::to_string(position) +
+                            " of a map of " + std::to_string(numDims));
+    return getAffineDimExpr(position, ctx);
+  }
+  if (kind == "VScale")
+    return getAffineSymbolExpr(0, ctx);
+  if (kind != "BinaryExpr")
+    throw py::value_error(what +
+                          ": an index expression is over the indices, "
+                          "T.vscale() and integers, got a " +
+                          kind);
+  std::string op = e.attr("op").cast<std::string>();
+  AffineExpr a = affineExprOf(e.attr("a"), numDims, what);
+  AffineExpr b = affineExprOf(e.attr("b"), numDims, what);
+  if (op == "add")
+    return a + b;
+  if (op == "sub")
+    return a - b;
+  // As MLIR's (semi-)affine maps: a product has a factor without indices,
+  // a divisor has no indices and, when constant, is positive.
+  if (op == "mul") {
+    if (!a.isSymbolicOrConstant() && !b.isSymbolicOrConstant())
+      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
+                            " multiplies two expressions of the indices, "
+                            "which an affine map cannot hold");
+    return a * b;
+  }
+  if (op == "floordiv" || op == "floormod" || op == "ceildiv") {
+    auto constant = dyn_cast<AffineConstantExpr>(b);
+    if (!b.isSymbolicOrConstant() || (constant && constant.getValue() <= 0))
+      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
+                            " divides by an expression of the indices or a "
+                            "constant below 1, which an affine map cannot "
+                            "hold");
+    if (op == "floordiv")
+      return a.floorDiv(b);
+    if (op == "floormod")
+      return a % b;
+    return a.ceilDiv(b);
+  }
+  throw py::value_error(what + ": T." + op + " is not an index expression");
+}
+
+AffineMap affineMapOf(unsigned numDims, unsigned numSymbols,
+                      const std::vector<py::object> &results,
+                      const std::string &what) {
+  SmallVector<AffineExpr> exprs;
+  for (const py::object &result : results)
+    exprs.push_back(affineExprOf(result, numDims, what));
+  return AffineMap::get(numDims, numSymbols, exprs, &context());
+}
+
+} // namespace
+
+Attribute tirpy::attributeOf(py::handle value, const std::string &what) {
+  Builder b(&context());
+  if (py::isinstance<PyAttribute>(value))
+    return value.cast<PyAttribute &>().value;
+  if (py::isinstance<py::bool_>(value))
+    return b.getBoolAttr(value.cast<bool>());
+  if (py::isinstance<py::int_>(value))
+    return b.getI64IntegerAttr(value.cast<int64_t>());
+  if (py::isinstance<py::float_>(value))
+    return b.getF64FloatAttr(value.cast<double>());
+  if (py::isinstance<py::str>(value))
+    return b.getStringAttr(value.cast<std::string>());
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    SmallVector<Attribute> items;
+    for (py::handle item : value)
+      items.push_back(attributeOf(item, what));
+    return b.getArrayAttr(items);
+  }
+  if (py::isinstance<py::dict>(value)) {
+    SmallVector<NamedAttribute> entries;
+    for (auto [key, item] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        throw py::type_error(what + ": dictionary keys are strings, got " +
+                             pythonTypeName(key));
+      entries.emplace_back(b.getStringAttr(key.cast<std::string>()),
+                           attributeOf(item, what));
+    }
+    return b.getDictionaryAttr(entries);
+  }
+  throw py::type_error(what +
+                       ": values are bool, int, float, str, or lists and "
+                       "dicts of them, got " +
+                       pythonTypeName(value));
+}
+
+void tirpy::bindAttributes(py::module_ &m) {
+  py::class_<PyAttribute>(
+      m, "Attribute",
+      "An attribute for a schedule step or a graph operator, of a type a "
+      "plain Python value does not say.")
+      .def("__str__", [](const PyAttribute &self) { return print(self.value); })
+      .def_static(
+          "i64_array",
+          [](const std::vector<int64_t> &values) {
+            return PyAttribute{
+                Builder(&context()).getDenseI64ArrayAttr(values)};
+          },
+          py::arg("values"), "array<i64: ...>")
+      .def_static(
+          "index_map",
+          [](unsigned numDims, const std::vector<py::object> &results,
+             const std::string &what) {
+            return PyAttribute{
+                AffineMapAttr::get(affineMapOf(numDims, 0, results, what))};
+          },
+          py::arg("num_dims"), py::arg("results"),
+          py::arg("what") = "index map",
+          "The affine map from `num_dims` indices to `results` (expressions "
+          "of IndexVars by position, and ints); ValueError when one is not "
+          "affine.")
+      .def_static(
+          "split_factors",
+          [](const std::vector<py::object> &factors) {
+            MLIRContext *ctx = &context();
+            SmallVector<Attribute> items;
+            for (const py::object &factor : factors) {
+              if (factor.is_none())
+                items.push_back(tir::SplitFactorAttr::getInferred(ctx));
+              else if (py::isinstance<py::int_>(factor))
+                items.push_back(tir::SplitFactorAttr::getConstant(
+                    ctx, factor.cast<int64_t>()));
+              else
+                items.push_back(tir::SplitFactorAttr::getScalable(
+                    affineMapOf(0, 1, {factor}, "a scalable split factor")));
+            }
+            return PyAttribute{ArrayAttr::get(ctx, items)};
+          },
+          py::arg("factors"),
+          "The factors of a split or a partition: None (inferred), ints, "
+          "or expressions of T.vscale() (scalable).")
+      .def_static(
+          "number",
+          [](py::object value, const std::string &dtype) {
+            Type type = dtypeType(context(), dtype);
+            if (!type)
+              throw py::value_error("dtype '" + dtype + "' has no tir type");
+            Builder b(&context());
+            if (auto floatType = dyn_cast<FloatType>(type))
+              return PyAttribute{
+                  b.getFloatAttr(floatType, value.cast<double>())};
+            return PyAttribute{b.getIntegerAttr(type, value.cast<int64_t>())};
+          },
+          py::arg("value"), py::arg("dtype"),
+          "A number of a dtype (a pad value).");
+}
