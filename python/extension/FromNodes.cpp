@@ -181,7 +181,20 @@ bool FunctionBuilder::regionsHold(py::handle block) {
 // Statements
 //===----------------------------------------------------------------------===//
 
+FunctionBuilder::LocatedAt::LocatedAt(FunctionBuilder &builder, py::handle node)
+    : builder(builder), saved(builder.loc) {
+  py::object span = py::getattr(node, "span", py::none());
+  if (span.is_none())
+    return;
+  py::object source = span.attr("source_name");
+  std::string file = py::str(py::getattr(source, "name", source));
+  builder.loc = FileLineColLoc::get(builder.ctx(), file,
+                                    span.attr("line").cast<unsigned>(),
+                                    span.attr("column").cast<unsigned>());
+}
+
 void FunctionBuilder::stmt(py::handle s) {
+  LocatedAt here(*this, s);
   std::string kind = typeName(s);
   if (kind == "SeqStmt") {
     for (py::handle x : s.attr("seq"))
@@ -315,6 +328,7 @@ Value FunctionBuilder::declareBuffer(py::handle buffer) {
 
 void FunctionBuilder::blockRealize(py::handle s) {
   py::object block = s.attr("block");
+  LocatedAt here(*this, block);
   py::list iterVars = block.attr("iter_vars");
   py::list values = s.attr("iter_values");
   // Domains and bindings, then the predicate, over the binding inputs.

@@ -143,6 +143,18 @@ private:
   /// read from tir and unchanged, or regions set by hand).
   bool regionsHold(py::handle block);
 
+  /// While it lives, the ops built are located where `node` comes from
+  /// (its tvm.ir.Span), when it says; else where they were.
+  class LocatedAt {
+  public:
+    LocatedAt(FunctionBuilder &builder, py::handle node);
+    ~LocatedAt() { builder.loc = saved; }
+
+  private:
+    FunctionBuilder &builder;
+    Location saved;
+  };
+
   OpBuilder b;
   Location loc;
   DenseMap<PyObject *, Value> vars;

@@ -107,12 +107,16 @@ py::object NodeBuilder::body(Block &block, Block::iterator begin,
       py::object var = cls("Var")("v", value.attr("dtype"));
       bound_[v] = var;
       py::object rest = body(block, std::next(it), allocs, matches);
-      stmts.append(cls("LetStmt")(var, value, rest));
+      py::object let = cls("LetStmt")(var, value, rest);
+      let.attr("span") = span(op.getLoc());
+      stmts.append(let);
       break;
     }
     py::object s = statement(op, allocs, matches);
-    if (!s.is_none())
+    if (!s.is_none()) {
+      s.attr("span") = span(op.getLoc());
       stmts.append(s);
+    }
   }
   if (stmts.empty())
     return cls("Evaluate")(i32(0));
@@ -293,7 +297,20 @@ py::object NodeBuilder::tirBlock(BlockOp block) {
   node.attr("_read_with") = py::make_tuple(
       node.attr("body"), node.attr("init"), py::list(node.attr("reads")),
       py::list(node.attr("writes")), py::list(node.attr("match_buffers")));
+  node.attr("span") = span(block.getLoc());
   return cls("BlockRealize")(values, predicate, node);
+}
+
+py::object NodeBuilder::span(Location loc) {
+  FileLineColLoc place;
+  loc->walk([&](Location inner) {
+    place = dyn_cast<FileLineColLoc>(inner);
+    return place ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!place || place.getLine() == 0)
+    return py::none();
+  return cls("Span")(place.getFilename().str(), place.getLine(),
+                     place.getLine(), place.getColumn(), place.getColumn());
 }
 
 py::tuple NodeBuilder::function(func::FuncOp func) {

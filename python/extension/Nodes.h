@@ -102,6 +102,10 @@ private:
   py::object statement(Operation &op, py::list *allocs, py::list *matches);
   py::object forLoop(ForOp loop);
   py::object tirBlock(BlockOp block);
+  /// `loc` as a tvm.ir.Span (its first file, line and column), or None
+  /// when it names no place in a source (line 0: built from nodes that
+  /// had none).
+  py::object span(Location loc);
 
   py::object c;
   llvm::DenseMap<Value, py::object> bound_;

@@ -133,3 +133,53 @@ func.func @f(%A: memref<4xf32> {tir.name = "A"}) {
 }""")
     with pytest.raises(ValueError, match="no form as IR nodes.*annotation affine_map"):
         mod["f"].body
+
+
+@T.prim_func
+def add_one(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("add"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi] + 1.0
+
+
+def _line_of(text):
+    """The line of this file that holds `text`."""
+    with open(__file__) as f:
+        return next(k for k, line in enumerate(f, 1) if text in line)
+
+
+def test_nodes_carry_their_source_and_give_it_back_to_the_ops():
+    import tensorir as tvm
+    from tensorir.tir.stmt_functor import ir_transform
+    loop = add_one.body.block.body
+    block_line = _line_of('        with T.block("add"):')
+    assert loop.span.source_name.name == __file__
+    assert loop.span.line == _line_of("    for i in range(16):")
+    assert loop.body.block.span.line == block_line
+    # A rewrite keeps the spans of the nodes it rebuilds, and the function
+    # built from the nodes is located at the Python lines: a refusal on it
+    # points at the block's line, not at a made-up place.
+    renamed = ir_transform(add_one.body, None,
+                           lambda s: s.with_fields(name_hint="C")
+                           if isinstance(s, tir.Block) and s.name_hint == "add" else None,
+                           ["tir.Block"])
+    g = add_one.with_body(renamed)
+    sch = tvm.tir.Schedule(g)
+    with pytest.raises(tvm.tir.ScheduleError, match=rf"at {__file__}:{block_line}:9"):
+        sch.compute_inline(sch.get_block("C"))
+
+
+def test_a_span_given_to_a_node_locates_its_ops():
+    import tensorir as tvm
+    A = tir.decl_buffer((4,), "float32", "A")
+    i = tir.Var("i", "int32")
+    vi = tir.Var("vi", "int32")
+    block = tir.Block([tir.IterVar(tvm.ir.Range(0, 4), vi, tir.IterVar.DataPar)], [], [],
+                      "store", tir.BufferStore(A, tir.FloatImm("float32", 1.0), [vi]),
+                      span=tvm.ir.Span(tvm.ir.SourceName("model.py"), 12, 12, 5, 30))
+    loop = tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.BlockRealize([i], True, block))
+    f = tir.PrimFunc([A.data], loop, buffer_map={A.data: A})
+    sch = tvm.tir.Schedule(f)
+    with pytest.raises(tvm.tir.ScheduleError, match=r"at model\.py:12:5"):
+        sch.compute_inline(sch.get_block("store"))

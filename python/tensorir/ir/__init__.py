@@ -2,7 +2,7 @@
 from . import transform
 from .base import assert_structural_equal, structural_equal, structural_hash
 from .module import IRModule
-from .node import Node, Op, Range
+from .node import Node, Op, Range, SourceName, Span
 
-__all__ = ["IRModule", "Node", "Op", "Range", "assert_structural_equal", "structural_equal",
-           "structural_hash", "transform"]
+__all__ = ["IRModule", "Node", "Op", "Range", "SourceName", "Span", "assert_structural_equal",
+           "structural_equal", "structural_hash", "transform"]

@@ -8,7 +8,34 @@ Nodes compare and hash by identity, as TVM's objects do (`same_as`), except
 where TVM's expressions build comparisons (tir.PrimExpr).
 """
 
-__all__ = ["Node", "Op", "Range"]
+__all__ = ["Node", "Op", "Range", "SourceName", "Span"]
+
+
+class SourceName:
+    """The name of a source file (TVM's tvm.ir.SourceName)."""
+
+    def __init__(self, name):
+        self.name = str(name)
+
+    def __repr__(self):
+        return f"SourceName({self.name!r})"
+
+
+class Span:
+    """Where a node comes from (TVM's tvm.ir.Span): a source and its first
+    line and column (lines from 1). The ops built from a node carry it as
+    their location, and nodes read from ops get theirs, so errors point at
+    the user's source through node rewrites too."""
+
+    def __init__(self, source_name, line, end_line=None, column=1, end_column=None):
+        self.source_name = (source_name if isinstance(source_name, SourceName)
+                            else SourceName(source_name))
+        self.line, self.column = int(line), int(column)
+        self.end_line = self.line if end_line is None else int(end_line)
+        self.end_column = self.column if end_column is None else int(end_column)
+
+    def __repr__(self):
+        return f"Span({self.source_name.name!r}, {self.line}, {self.column})"
 
 
 class Node:
@@ -41,8 +68,11 @@ class Node:
 
     def _rebuild(self, values):
         """A node of this class from its fields' values, in `_fields`
-        order (the constructors take them so)."""
-        return type(self)(*values)
+        order (the constructors take them so), where this one comes from."""
+        node = type(self)(*values)
+        if self.span is not None:
+            node.span = self.span
+        return node
 
     def script(self, **_):
         """The node as TVMScript (TVM's script())."""

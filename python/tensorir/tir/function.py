@@ -76,7 +76,7 @@ def node_classes():
     (python/extension/Nodes.cpp); made once."""
     global _CLASSES
     if _CLASSES is None:
-        from ..ir.node import Range
+        from ..ir.node import Range, Span
         from . import expr as E
         from . import stmt as S
         from .buffer import BufferRegion, MatchBufferRegion
@@ -84,7 +84,7 @@ def node_classes():
         for module in (E, S):
             names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
         names.update(Buffer=Buffer, BufferRegion=BufferRegion,
-                     MatchBufferRegion=MatchBufferRegion, Range=Range)
+                     MatchBufferRegion=MatchBufferRegion, Range=Range, Span=Span)
         _CLASSES = types.SimpleNamespace(**names)
     return _CLASSES
 

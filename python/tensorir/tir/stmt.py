@@ -128,7 +128,7 @@ class Block(Stmt):
         self.span = span
 
     def _rebuild(self, values):
-        block = Block(*values)
+        block = Block(*values, span=self.span)
         # What the block was read with, to tell stale regions (FromNodes.cpp).
         if hasattr(self, "_read_with"):
             block._read_with = self._read_with
