@@ -91,6 +91,7 @@ std::string tirpy::fromnodes::dtypeOf(py::handle node) {
 
 MemRefType FunctionBuilder::memrefType(py::handle buffer,
                                        SmallVectorImpl<Value> *dynSizes) {
+  std::string name = py::str(buffer.attr("name")).cast<std::string>();
   SmallVector<int64_t> shape;
   for (py::handle d : buffer.attr("shape")) {
     if (typeName(d) == "IntImm") {
@@ -104,8 +105,56 @@ MemRefType FunctionBuilder::memrefType(py::handle buffer,
   std::string scope = py::str(buffer.attr("scope")()).cast<std::string>();
   Attribute space =
       scope.empty() || scope == "global" ? Attribute() : b.getStringAttr(scope);
-  return MemRefType::get(shape, scalarType(py::str(buffer.attr("dtype"))),
-                         MemRefLayoutAttrInterface(), space);
+  Type elem = scalarType(py::str(buffer.attr("dtype")));
+  // The layout: tir's parameters and allocations are row-major (given
+  // strides must be those), and a parameter with an offset_factor or an
+  // element offset has one, dynamic or constant, as T.match_buffer of a
+  // parameter gives. Anything else would be laid out other than the node
+  // says: refused, not dropped.
+  py::list strides = buffer.attr("strides");
+  if (!strides.empty()) {
+    int64_t compact = 1;
+    bool matches = strides.size() == shape.size();
+    for (int64_t k = static_cast<int64_t>(shape.size()) - 1; matches && k >= 0;
+         --k) {
+      py::handle stride = strides[k];
+      matches = typeName(stride) == "IntImm" &&
+                intOf(stride.attr("value")) == compact &&
+                (k == 0 || !ShapedType::isDynamic(shape[k]));
+      if (k > 0 && matches)
+        compact *= shape[k];
+    }
+    if (!matches)
+      fail("buffer " + name +
+           ": strides other than the row-major ones of its shape (tir's "
+           "parameters and allocations are row-major; strides are for "
+           "T.match_buffer of a region in a block)");
+  }
+  // (A parameter is built without dynSizes; an allocation starts at its
+  // beginning, which any offset_factor divides.)
+  bool isParam = dynSizes == nullptr;
+  py::object offset = buffer.attr("elem_offset");
+  int64_t factor = py::cast<int64_t>(buffer.attr("offset_factor"));
+  bool givenOffset = !offset.is_none() && !(typeName(offset) == "IntImm" &&
+                                            intOf(offset.attr("value")) == 0);
+  if (!givenOffset && !(isParam && factor > 0))
+    return MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space);
+  if (!isParam)
+    fail("buffer " + name +
+         ": an allocated buffer starts at its beginning (elem_offset is for "
+         "parameters and views)");
+  int64_t staticOffset = !offset.is_none() && typeName(offset) == "IntImm"
+                             ? intOf(offset.attr("value"))
+                             : ShapedType::kDynamic;
+  SmallVector<int64_t> rowMajor(shape.size(), 1);
+  for (int64_t k = static_cast<int64_t>(shape.size()) - 2; k >= 0; --k)
+    rowMajor[k] = ShapedType::isDynamic(shape[k + 1]) ||
+                          ShapedType::isDynamic(rowMajor[k + 1])
+                      ? ShapedType::kDynamic
+                      : rowMajor[k + 1] * shape[k + 1];
+  return MemRefType::get(shape, elem,
+                         StridedLayoutAttr::get(ctx(), staticOffset, rowMajor),
+                         space);
 }
 
 Value FunctionBuilder::bufferOf(py::handle buffer) {

@@ -28,6 +28,13 @@ CASES = [
        a, j = tvm.tir.Var("a", "handle"), tvm.tir.Var("j")
        tvm.tir.PrimFunc([a], tvm.tir.BufferStore(A, 0.0, [j]), buffer_map={a: A})
        """),
+    py("node_strided_param", "a PrimFunc parameter whose Buffer has strides other than row-major",
+       "ValueError", r"buffer A: strides other than the row-major ones of its shape", """
+       A = tvm.tir.decl_buffer((4, 4), name="A", strides=[8, 1])
+       i = tvm.tir.Var("i")
+       tvm.tir.PrimFunc([A.data], tvm.tir.For(i, 0, 4, tvm.tir.ForKind.SERIAL,
+                        tvm.tir.BufferStore(A, 0.0, [i, 0])), buffer_map={A.data: A})
+       """),
     py("add_lower_pass_phase", "tir.add_lower_pass at a phase that does not exist", "ValueError",
        r"tir.add_lower_pass: phase 5 is not 0, 1, 2 or 3", """
        p = tvm.transform.mlir_pass("canonicalize")

@@ -183,3 +183,27 @@ def test_a_span_given_to_a_node_locates_its_ops():
     sch = tvm.tir.Schedule(f)
     with pytest.raises(tvm.tir.ScheduleError, match=r"at model\.py:12:5"):
         sch.compute_inline(sch.get_block("store"))
+
+
+def test_a_parameter_with_an_offset_factor_has_an_offset_and_strides_must_be_row_major():
+    B = tir.decl_buffer((4, 4), "float32", "B")
+    i = tir.Var("i", "int32")
+
+    def copy_from(A):
+        store = tir.BufferStore(B, tir.BufferLoad(A, [i, 0]), [i, 0])
+        return tir.PrimFunc([A.data, B.data], tir.For(i, 0, 4, tir.ForKind.SERIAL, store),
+                            buffer_map={A.data: A, B.data: B})
+
+    # As T.match_buffer(a, ..., offset_factor=1) of a parameter.
+    f = copy_from(tir.decl_buffer((4, 4), "float32", "A", strides=[4, 1], offset_factor=1))
+    assert "memref<4x4xf32, strided<[4, 1], offset: ?>>" in f.mod.mlir()
+    assert "memref<4x4xf32, strided<[4, 1], offset: 8>>" in copy_from(
+        tir.decl_buffer((4, 4), "float32", "A", elem_offset=8)).mod.mlir()
+    # Other strides would be dropped by a row-major memref: refused.
+    with pytest.raises(ValueError, match=r"buffer A: strides other than the row-major"):
+        copy_from(tir.decl_buffer((4, 4), "float32", "A", strides=[8, 1]))
+    # An allocation starts at its beginning.
+    C = tir.decl_buffer((4,), "float32", "C", elem_offset=2)
+    block = tir.Block([], [], [], "root", tir.BufferStore(C, 1.0, [0]), alloc_buffers=[C])
+    with pytest.raises(ValueError, match=r"buffer C: an allocated buffer starts at its beginning"):
+        tir.PrimFunc([], tir.BlockRealize([], True, block))
