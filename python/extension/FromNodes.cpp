@@ -559,7 +559,10 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
       continue;
     }
     std::string dtype = dtypeOf(p);
-    if (!StringRef(dtype).starts_with("int"))
+    // Signed or unsigned, an integer parameter is an index, as the
+    // TVMScript parser reads `n: T.uint32`.
+    if (!StringRef(dtype).starts_with("int") &&
+        !StringRef(dtype).starts_with("uint"))
       fail("a parameter that is not a buffer is an integer (an index), but " +
            py::str(p.attr("name")).cast<std::string>() + " is a " + dtype +
            (dtype == "handle" ? " with no Buffer in buffer_map" : ""));

@@ -207,3 +207,19 @@ def test_a_parameter_with_an_offset_factor_has_an_offset_and_strides_must_be_row
     block = tir.Block([], [], [], "root", tir.BufferStore(C, 1.0, [0]), alloc_buffers=[C])
     with pytest.raises(ValueError, match=r"buffer C: an allocated buffer starts at its beginning"):
         tir.PrimFunc([], tir.BlockRealize([], True, block))
+
+
+def test_an_unsigned_scalar_parameter_is_an_index():
+    # As the parser reads `n: T.uint32`: a uint32 extent, cast where used.
+    import numpy as np
+    import tensorir as tvm
+    n = tir.Var("n", "uint32")
+    A = tir.decl_buffer((8,), "float32", "A")
+    i = tir.Var("i", "int32")
+    f = tir.PrimFunc([A.data, n], tir.For(i, 0, tir.Cast("int32", n), tir.ForKind.SERIAL,
+                                          tir.BufferStore(A, 1.0, [i])),
+                     buffer_map={A.data: A})
+    assert 'index {tir.name = "n"}' in f.mod.mlir()
+    a = tvm.nd.array(np.zeros(8, "float32"))
+    tvm.build(f, target="llvm")(a, 3)
+    np.testing.assert_array_equal(a.numpy(), [1, 1, 1, 0, 0, 0, 0, 0])
