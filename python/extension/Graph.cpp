@@ -15,6 +15,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -34,20 +35,24 @@ RankedTensorType tensorType(const std::vector<int64_t> &shape,
   return RankedTensorType::get(shape, elem);
 }
 
+/// (line, column) of a step in the function's source.
+using Place = std::pair<unsigned, unsigned>;
+
 class PyGraphBuilder {
 public:
   PyGraphBuilder(const std::string &name,
                  const std::vector<std::tuple<std::string, std::vector<int64_t>,
                                               std::string>> &params,
                  bool isPrivate, const std::string &filename, unsigned line)
-      : loc(FileLineColLoc::get(&context(), filename, line, 1)),
+      : filename(filename),
+        loc(FileLineColLoc::get(&context(), filename, line, 1)),
         builder(&context(), name, paramTypes(name, params), isPrivate, loc) {
     for (unsigned k = 0; k < params.size(); ++k)
       values.push_back(builder.getParameter(k));
   }
 
   size_t constant(const py::bytes &data, const std::vector<int64_t> &shape,
-                  const std::string &dtype) {
+                  const std::string &dtype, const std::optional<Place> &place) {
     RankedTensorType type = tensorType(shape, dtype, "a constant");
     std::string_view raw = data;
     size_t count = type.getNumElements();
@@ -72,25 +77,27 @@ public:
       value = DenseElementsAttr::getFromRawBuffer(
           type, ArrayRef<char>(raw.data(), splat ? width : raw.size()));
     }
-    return add(builder.constant(value, loc));
+    return add(builder.constant(value, at(place)));
   }
 
-  std::vector<size_t>
-  callTir(const std::string &callee, const std::vector<size_t> &inputs,
-          const std::vector<std::pair<std::vector<int64_t>, std::string>>
-              &results) {
+  std::vector<size_t> callTir(
+      const std::string &callee, const std::vector<size_t> &inputs,
+      const std::vector<std::pair<std::vector<int64_t>, std::string>> &results,
+      const std::optional<Place> &place) {
     SmallVector<Type> types;
     for (const auto &[shape, dtype] : results)
       types.push_back(tensorType(shape, dtype, "call_tir @" + callee));
     std::vector<size_t> handles;
-    for (Value result : builder.callTir(callee, operands(inputs), types, loc))
+    for (Value result :
+         builder.callTir(callee, operands(inputs), types, at(place)))
       handles.push_back(add(result));
     return handles;
   }
 
   size_t callOperator(const std::string &name, const std::vector<size_t> &args,
                       const std::vector<int64_t> &shape,
-                      const std::string &dtype, const py::dict &attrs) {
+                      const std::string &dtype, const py::dict &attrs,
+                      const std::optional<Place> &place) {
     if (!tir::isGraphOperator(name)) {
       PyErr_SetString(
           PyExc_NotImplementedError,
@@ -106,7 +113,7 @@ public:
     DiagnosticCollector diags;
     FailureOr<Value> result = builder.callOperator(
         name, operands(args), tensorType(shape, dtype, "relax." + name),
-        b.getDictionaryAttr(named), loc);
+        b.getDictionaryAttr(named), at(place));
     if (failed(result))
       throw py::value_error(diags.take());
     return add(*result);
@@ -120,6 +127,15 @@ public:
   }
 
 private:
+  /// Where a step is: (line, column) in the function's file, else the
+  /// function's location.
+  Location at(const std::optional<Place> &place) const {
+    if (!place)
+      return loc;
+    return FileLineColLoc::get(&context(), filename, place->first,
+                               place->second);
+  }
+
   static SmallVector<std::pair<std::string, RankedTensorType>> paramTypes(
       const std::string &name,
       const std::vector<
@@ -151,6 +167,7 @@ private:
     return result;
   }
 
+  std::string filename;
   Location loc;
   tir::GraphBuilder builder;
   std::vector<Value> values;
@@ -163,7 +180,9 @@ void tirpy::bindGraph(py::module_ &m) {
   py::class_<PyGraphBuilder>(
       m, "GraphBuilder",
       "Builds one graph function step by step (TensorIR/Graph/"
-      "GraphBuilder.h); values are integer handles, parameters first.")
+      "GraphBuilder.h); values are integer handles, parameters first; a "
+      "step's place, (line, column) in the function's file, locates its "
+      "ops.")
       .def(py::init<const std::string &,
                     const std::vector<std::tuple<
                         std::string, std::vector<int64_t>, std::string>> &,
@@ -172,14 +191,14 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("filename") = "<relax>", py::arg("line") = 1,
            "Starts function `name` taking params [(name, shape, dtype)].")
       .def("constant", &PyGraphBuilder::constant, py::arg("data"),
-           py::arg("shape"), py::arg("dtype"),
+           py::arg("shape"), py::arg("dtype"), py::arg("place") = py::none(),
            "A constant tensor from its little-endian bytes.")
       .def("call_tir", &PyGraphBuilder::callTir, py::arg("callee"),
-           py::arg("inputs"), py::arg("results"),
+           py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
            "A tir.call_tir of prim_func `callee`; results [(shape, dtype)].")
       .def("call_operator", &PyGraphBuilder::callOperator, py::arg("name"),
            py::arg("args"), py::arg("shape"), py::arg("dtype"),
-           py::arg("attrs"),
+           py::arg("attrs"), py::arg("place") = py::none(),
            "High-level operator `name` (relax's, without 'relax.'), as "
            "linalg ops; ValueError with the operator's rule when it does "
            "not fit.")

@@ -325,3 +325,32 @@ def test_a_value_returned_twice_and_a_parameter_returned():
     np.testing.assert_array_equal(a.numpy(), [0, 0, 0, 1])
     np.testing.assert_array_equal(b.numpy(), [0, 0, 0, 1])
     np.testing.assert_array_equal(c.numpy(), [-2, -1, 0, 1])
+
+
+def test_a_graph_step_is_located_at_its_binding():
+    # The verifier's error on a call_tir (here its input is not what the
+    # prim_func takes) names the Python line of the binding, not the
+    # function's.
+    import re
+    with pytest.raises(ValueError, match=r"'tir.call_tir' op input 0 is a tensor<8xf32>") as info:
+        @I.ir_module
+        class Module:
+            @T.prim_func(private=True)
+            def relu(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+                for i in range(4):
+                    with T.block("B"):
+                        vi = T.axis.spatial(4, i)
+                        B[vi] = T.max(A[vi], T.float32(0))
+
+            @R.function
+            def main(x: R.Tensor((8,), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
+                cls = Module
+                with R.dataflow():
+                    lv = R.call_tir(cls.relu, (x,), out_sinfo=R.Tensor((8,), dtype="float32"))
+                    R.output(lv)
+                return lv
+    where = re.match(rf"{re.escape(__file__)}:(\d+):(\d+): error", str(info.value))
+    assert where, str(info.value)
+    with open(__file__) as f:
+        line = f.readlines()[int(where.group(1)) - 1]
+    assert line.strip().startswith("lv = R.call_tir(cls.relu")

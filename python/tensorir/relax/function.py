@@ -95,6 +95,7 @@ class FunctionWriter:
             self.keep.append(p)
             signature.append((p.name_hint, *_tensor(p.struct_info, repr(p))))
         self.builder = ext.GraphBuilder(name, signature, bool(private), filename, int(line))
+        self.place = None           # (line, column) of the binding being built
 
     def _define(self, expr, value):
         self.values[id(expr)] = value
@@ -117,7 +118,7 @@ class FunctionWriter:
         if isinstance(expr, Constant):
             shape, dtype = _tensor(expr.struct_info, repr(expr))
             return self._define(expr, self.builder.constant(_constant_bytes(expr.data),
-                                                            shape, dtype))
+                                                            shape, dtype, self.place))
         if isinstance(expr, TupleGetItem):
             base = self._value(expr.tuple_value)
             if not isinstance(base, list):
@@ -133,7 +134,10 @@ class FunctionWriter:
         raise ValueError(f"function '{self.name}': {expr!r} must be bound (bb.emit) "
                          "before it is used")
 
-    def bind(self, var, expr):
+    def bind(self, var, expr, place=None):
+        """Binds `var` to `expr`; the ops it builds are located at `place`
+        ((line, column) in the function's file) when given."""
+        self.place = place
         if (isinstance(expr, Call) and expr.op == "relax.reshape"
                 and expr.struct_info == expr.args[0].struct_info):
             self._define(var, self.value(expr.args[0]))  # the same tensor
@@ -162,14 +166,14 @@ class FunctionWriter:
             args = [self.value(a) for a in call.args]
             attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
             return self.builder.call_operator(call.op[len("relax."):], args, shape, dtype,
-                                              attrs)
+                                              attrs, self.place)
         callee, inputs = call.args[0], call.args[1:]
         values = [self.value(a) for a in inputs]
         for a in inputs:
             _tensor(a.struct_info, f"an input of call_tir @{callee.name_hint}")
         fields = info.fields if isinstance(info, TupleStructInfo) else [info]
         results = [_tensor(r, f"a result of call_tir @{callee.name_hint}") for r in fields]
-        handles = self.builder.call_tir(callee.name_hint, values, results)
+        handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
     def finish(self, output):

@@ -207,7 +207,8 @@ class GraphParser:
                 raise self.error(annotation, f"'{target.id}' is annotated {declared!r} but "
                                  f"the value is {expr.struct_info!r}")
         var = Var(target.id, expr.struct_info)
-        self.bindings.append((var, expr))
+        self.bindings.append((var, expr, (target.lineno + self.line_offset,
+                                          target.col_offset + 1)))
         self.scope[target.id] = var
 
     def statement(self, stmt):
@@ -257,8 +258,8 @@ class GraphParser:
         try:
             writer = FunctionWriter(node.name, params, private, self.filename,
                                     node.lineno + self.line_offset)
-            for var, expr in self.bindings:
-                writer.bind(var, expr)
+            for var, expr, place in self.bindings:
+                writer.bind(var, expr, place)
             return writer.finish(output)
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
