@@ -10,6 +10,8 @@
 
 #include "TensorIR/Graph/GraphBuilder.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -19,8 +21,18 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tir;
+
+/// A shape as relax writes it: (2, 3).
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (auto [k, d] : llvm::enumerate(shape))
+    text += (k ? ", " : "") + std::to_string(d);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
 
 namespace {
 
@@ -93,14 +105,25 @@ struct OperatorCall {
     return SmallVector<int64_t>(value.asArrayRef());
   }
 
-  /// A scalar of the result's element type.
+  /// A scalar of the result's element type; for an integer type, an
+  /// infinity is its lowest or highest value (a padding that never wins a
+  /// max or min) and a fraction is truncated. Null after an error for NaN.
   Value scalar(double value) const {
     Type elem = elementType();
     if (auto floatType = dyn_cast<FloatType>(elem))
       return arith::ConstantOp::create(b, loc,
                                        b.getFloatAttr(floatType, value));
-    return arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(elem, static_cast<int64_t>(value)));
+    unsigned width = elem.getIntOrFloatBitWidth();
+    if (std::isnan(value)) {
+      refuse() << "NaN has no value of " << elem;
+      return {};
+    }
+    APInt number = std::isinf(value)
+                       ? (value < 0 ? APInt::getSignedMinValue(width)
+                                    : APInt::getSignedMaxValue(width))
+                       : APInt(width, static_cast<int64_t>(value),
+                               /*isSigned=*/true, /*implicitTrunc=*/true);
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, number));
   }
 
   Value empty() const {
@@ -132,7 +155,7 @@ struct OperatorCall {
           linalg::YieldOp::create(nested, nestedLoc,
                                   body(nested, nestedLoc, blockArgs));
         });
-    op->setAttr("tir.name", b.getStringAttr(tirName));
+    op->setAttr(TIRDialect::kNameAttrName, b.getStringAttr(tirName));
     return op.getResult(0);
   }
 };
@@ -236,6 +259,13 @@ static FailureOr<Value> buildMatmul(const OperatorCall &call) {
     if (static_cast<int64_t>(call.shapeOf(k).size()) != rank)
       return call.refuse() << "operand " << k << " has rank "
                            << call.shapeOf(k).size() << ", the result " << rank;
+  ArrayRef<int64_t> lhs = call.shapeOf(0), rhs = call.shapeOf(1);
+  ArrayRef<int64_t> out = call.type.getShape();
+  if (lhs[rank - 1] != rhs[rank - 2] || lhs[rank - 2] != out[rank - 2] ||
+      rhs[rank - 1] != out[rank - 1] ||
+      (rank == 3 && (lhs[0] != out[0] || rhs[0] != out[0])))
+    return call.refuse() << "operands of shapes " << shapeText(lhs) << " and "
+                         << shapeText(rhs) << " do not give " << shapeText(out);
   Value init = call.filled(call.scalar(0));
   if (rank == 2)
     return linalg::MatmulOp::create(call.b, call.loc, TypeRange{call.type},
@@ -255,6 +285,12 @@ static FailureOr<Value> buildPermuteDims(const OperatorCall &call) {
     return failure();
   if (!isPermutationVector(*axes))
     return call.refuse() << "'axes' is not a permutation of the dimensions";
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  for (auto [k, axis] : llvm::enumerate(*axes))
+    if (in.size() != axes->size() || in[axis] != call.type.getDimSize(k))
+      return call.refuse() << "the operand of shape " << shapeText(in)
+                           << " permuted is not "
+                           << shapeText(call.type.getShape());
   return linalg::TransposeOp::create(call.b, call.loc, call.args[0],
                                      call.empty(), *axes)
       .getResult()[0];
@@ -270,6 +306,8 @@ static FailureOr<Value> buildSoftmax(const OperatorCall &call) {
     return call.refuse() << "'axis' " << *axis << " is not a dimension";
   if (!call.isFloat())
     return call.refuse() << "takes floating-point tensors";
+  if (call.shapeOf(0) != call.type.getShape())
+    return call.refuse() << "keeps its operand's shape";
   return linalg::SoftmaxOp::create(call.b, call.loc, TypeRange{call.type},
                                    call.args[0], call.empty(),
                                    static_cast<uint64_t>(*axis))
@@ -321,6 +359,10 @@ static FailureOr<Value> buildPad(const OperatorCall &call) {
   if (failed(call.checkOperands(1)))
     return failure();
   int64_t rank = call.type.getRank();
+  if (static_cast<int64_t>(call.shapeOf(0).size()) != rank)
+    return call.refuse() << "keeps its operand's rank ("
+                         << call.shapeOf(0).size() << ", the result " << rank
+                         << ")";
   FailureOr<SmallVector<int64_t>> widths = call.intsAttr("pad_width", 2 * rank);
   FailureOr<double> value = call.floatAttr("pad_value");
   if (failed(widths) || failed(value))
@@ -338,6 +380,8 @@ static FailureOr<Value> buildPad(const OperatorCall &call) {
     high.push_back(call.b.getIndexAttr(after));
   }
   Value padValue = call.scalar(*value);
+  if (!padValue)
+    return failure();
   return tensor::PadOp::create(call.b, call.loc, call.type, call.args[0], low,
                                high, padValue)
       .getResult();
@@ -351,6 +395,9 @@ windowAttrs(const OperatorCall &call) {
   FailureOr<SmallVector<int64_t>> dilation = call.intsAttr("dilation", 2);
   if (failed(strides) || failed(dilation))
     return failure();
+  if (llvm::any_of(*strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(*dilation, [](int64_t v) { return v < 1; }))
+    return call.refuse() << "strides and dilations are at least 1";
   return std::make_pair<Attribute, Attribute>(
       call.b.getI64TensorAttr(*strides), call.b.getI64TensorAttr(*dilation));
 }
@@ -372,6 +419,13 @@ static FailureOr<Value> buildConv2d(const OperatorCall &call) {
   auto window = windowAttrs(call);
   if (failed(window))
     return failure();
+  ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
+  if (x[1] != w[1] || x[0] != call.type.getDimSize(0) ||
+      w[0] != call.type.getDimSize(1))
+    return call.refuse() << "data " << shapeText(x) << " and weight "
+                         << shapeText(w) << " do not give "
+                         << shapeText(call.type.getShape())
+                         << " (NCHW data, OIHW weight, one group)";
   Value init = call.filled(call.scalar(0));
   return linalg::Conv2DNchwFchwOp::create(
              call.b, call.loc, TypeRange{call.type}, call.args,
@@ -386,6 +440,8 @@ static FailureOr<Value> buildMaxPool2d(const OperatorCall &call) {
   FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", 2);
   if (failed(window) || failed(size))
     return failure();
+  if (llvm::any_of(*size, [](int64_t v) { return v < 1; }))
+    return call.refuse() << "'pool_size' is at least 1 by 1";
   Type elem = call.elementType();
   TypedAttr lowest;
   if (auto floatType = dyn_cast<FloatType>(elem))

@@ -34,10 +34,10 @@ std::string pythonTypeName(py::handle value) {
 }
 
 /// An expression of the package's symbolic integers (tir.size_expr: ints,
-/// IndexVar leaves for the map's dimensions, VScale for symbol 0,
-/// BinaryExpr inside) as an affine expression; ValueError naming `what`
-/// when it is not affine.
-AffineExpr affineExprOf(py::handle e, unsigned numDims,
+/// IndexVar leaves for the map's dimensions, VScale for symbol 0 where
+/// `vscale` allows it, BinaryExpr inside) as an affine expression;
+/// ValueError naming `what` when it is not affine.
+AffineExpr affineExprOf(py::handle e, unsigned numDims, bool vscale,
                         const std::string &what) {
   MLIRContext *ctx = &context();
   if (py::isinstance<py::int_>(e) && !py::isinstance<py::bool_>(e))
@@ -48,20 +48,27 @@ AffineExpr affineExprOf(py::handle e, unsigned numDims,
   if (kind == "IndexVar") {
     auto position = e.attr("position").cast<unsigned>();
     if (position >= numDims)
-      throw py::value_error(what + ": index " + std::to_string(position) +
-                            " of a map of " + std::to_string(numDims));
+      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
+                            (numDims ? " is not one of its " +
+                                           std::to_string(numDims) + " indices"
+                                     : " is an index, and it has none"));
     return getAffineDimExpr(position, ctx);
   }
-  if (kind == "VScale")
+  if (kind == "VScale") {
+    if (!vscale)
+      throw py::value_error(what + ": T.vscale() has no place in it (its "
+                                   "expressions are over the indices and "
+                                   "integers)");
     return getAffineSymbolExpr(0, ctx);
+  }
   if (kind != "BinaryExpr")
     throw py::value_error(what +
                           ": an index expression is over the indices, "
                           "T.vscale() and integers, got a " +
                           kind);
   std::string op = e.attr("op").cast<std::string>();
-  AffineExpr a = affineExprOf(e.attr("a"), numDims, what);
-  AffineExpr b = affineExprOf(e.attr("b"), numDims, what);
+  AffineExpr a = affineExprOf(e.attr("a"), numDims, vscale, what);
+  AffineExpr b = affineExprOf(e.attr("b"), numDims, vscale, what);
   if (op == "add")
     return a + b;
   if (op == "sub")
@@ -96,7 +103,7 @@ AffineMap affineMapOf(unsigned numDims, unsigned numSymbols,
                       const std::string &what) {
   SmallVector<AffineExpr> exprs;
   for (const py::object &result : results)
-    exprs.push_back(affineExprOf(result, numDims, what));
+    exprs.push_back(affineExprOf(result, numDims, numSymbols > 0, what));
   return AffineMap::get(numDims, numSymbols, exprs, &context());
 }
 
@@ -189,10 +196,24 @@ void tirpy::bindAttributes(py::module_ &m) {
             if (!type)
               throw py::value_error("dtype '" + dtype + "' has no tir type");
             Builder b(&context());
-            if (auto floatType = dyn_cast<FloatType>(type))
+            std::string text = py::repr(value).cast<std::string>();
+            if (auto floatType = dyn_cast<FloatType>(type)) {
+              if (!py::isinstance<py::float_>(value) &&
+                  !py::isinstance<py::int_>(value))
+                throw py::value_error(text + " is not a number");
               return PyAttribute{
                   b.getFloatAttr(floatType, value.cast<double>())};
-            return PyAttribute{b.getIntegerAttr(type, value.cast<int64_t>())};
+            }
+            // An integer of the dtype's width, signed or unsigned.
+            unsigned width = type.getIntOrFloatBitWidth();
+            py::int_ lowest = -(py::int_(1) << py::int_(width - 1));
+            py::int_ highest = (py::int_(1) << py::int_(width)) - py::int_(1);
+            if (!py::isinstance<py::int_>(value) || value < lowest ||
+                value > highest)
+              throw py::value_error(text + " is not a " + dtype);
+            return PyAttribute{b.getIntegerAttr(
+                type, APInt(width, value.cast<int64_t>(), /*isSigned=*/true,
+                            /*implicitTrunc=*/true))};
           },
           py::arg("value"), py::arg("dtype"),
           "A number of a dtype (a pad value).");

@@ -89,7 +89,7 @@ std::string tirpy::fromnodes::dtypeOf(py::handle node) {
 // Buffers
 //===----------------------------------------------------------------------===//
 
-MemRefType FunctionBuilder::memrefType(py::handle buffer,
+MemRefType FunctionBuilder::memrefType(py::handle buffer, bool isParam,
                                        SmallVectorImpl<Value> *dynSizes) {
   std::string name = py::str(buffer.attr("name")).cast<std::string>();
   SmallVector<int64_t> shape;
@@ -126,13 +126,12 @@ MemRefType FunctionBuilder::memrefType(py::handle buffer,
     }
     if (!matches)
       fail("buffer " + name +
-           ": strides other than the row-major ones of its shape (tir's "
-           "parameters and allocations are row-major; strides are for "
-           "T.match_buffer of a region in a block)");
+           ": strides other than the row-major ones of its shape, as "
+           "constants (tir's parameters and allocations are row-major; "
+           "strides are for T.match_buffer of a region in a block)");
   }
-  // (A parameter is built without dynSizes; an allocation starts at its
-  // beginning, which any offset_factor divides.)
-  bool isParam = dynSizes == nullptr;
+  // (An allocation starts at its beginning, which any offset_factor
+  // divides.)
   py::object offset = buffer.attr("elem_offset");
   int64_t factor = py::cast<int64_t>(buffer.attr("offset_factor"));
   bool givenOffset = !offset.is_none() && !(typeName(offset) == "IntImm" &&
@@ -356,7 +355,7 @@ void FunctionBuilder::forLoop(py::handle s) {
 
 Value FunctionBuilder::declareBuffer(py::handle buffer) {
   SmallVector<Value> dyn;
-  MemRefType type = memrefType(buffer, &dyn);
+  MemRefType type = memrefType(buffer, /*isParam=*/false, &dyn);
   std::string name = py::str(buffer.attr("name")).cast<std::string>();
   auto alloc = AllocBufferOp::create(b, loc, type, dyn, b.getStringAttr(name),
                                      DenseI64ArrayAttr());
@@ -555,7 +554,7 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
            typeName(p));
     paramList.push_back(py::reinterpret_borrow<py::object>(p));
     if (map.contains(p)) {
-      argTypes.push_back(memrefType(map[p], nullptr));
+      argTypes.push_back(memrefType(map[p], /*isParam=*/true, nullptr));
       continue;
     }
     std::string dtype = dtypeOf(p);

@@ -136,7 +136,10 @@ private:
   void store(py::handle s);
   Value bufferOf(py::handle buffer);
   Value declareBuffer(py::handle buffer);
-  MemRefType memrefType(py::handle buffer, SmallVectorImpl<Value> *dynSizes);
+  /// The memref of a parameter's or an allocation's Buffer; an
+  /// allocation's dynamic sizes go to `dynSizes`.
+  MemRefType memrefType(py::handle buffer, bool isParam,
+                        SmallVectorImpl<Value> *dynSizes);
   DictionaryAttr annotations(py::handle dict);
   Attribute annotation(py::handle value);
   /// Whether a block's read and write regions still describe it (nodes

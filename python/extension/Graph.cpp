@@ -53,6 +53,7 @@ public:
 
   size_t constant(const py::bytes &data, const std::vector<int64_t> &shape,
                   const std::string &dtype, const std::optional<Place> &place) {
+    checkOpen();
     RankedTensorType type = tensorType(shape, dtype, "a constant");
     std::string_view raw = data;
     size_t count = type.getNumElements();
@@ -61,7 +62,8 @@ public:
     if (elem.isInteger(1)) {
       // Booleans, one byte each (NumPy's layout).
       if (raw.size() != count)
-        throw py::value_error("a constant: the data does not fill its shape");
+        throw py::value_error(
+            "a constant: the data is not one element per entry of its shape");
       SmallVector<bool> bits;
       for (char byte : raw)
         bits.push_back(byte != 0);
@@ -69,7 +71,8 @@ public:
     } else {
       size_t width = elem.getIntOrFloatBitWidth() / 8;
       if (raw.size() != count * width)
-        throw py::value_error("a constant: the data does not fill its shape");
+        throw py::value_error(
+            "a constant: the data is not one element per entry of its shape");
       // One repeated value is stored once (a splat).
       bool splat = count > 1;
       for (size_t k = 1; splat && k < count; ++k)
@@ -84,6 +87,7 @@ public:
       const std::string &callee, const std::vector<size_t> &inputs,
       const std::vector<std::pair<std::vector<int64_t>, std::string>> &results,
       const std::optional<Place> &place) {
+    checkOpen();
     SmallVector<Type> types;
     for (const auto &[shape, dtype] : results)
       types.push_back(tensorType(shape, dtype, "call_tir @" + callee));
@@ -98,10 +102,15 @@ public:
                       const std::vector<int64_t> &shape,
                       const std::string &dtype, const py::dict &attrs,
                       const std::optional<Place> &place) {
+    checkOpen();
     if (!tir::isGraphOperator(name)) {
-      PyErr_SetString(
-          PyExc_NotImplementedError,
-          ("operator relax." + name + " has no graph form").c_str());
+      std::string known;
+      for (StringRef op : tir::getGraphOperatorNames())
+        known += (known.empty() ? "" : ", ") + op.str();
+      PyErr_SetString(PyExc_NotImplementedError,
+                      ("operator relax." + name +
+                       " has no graph form (operators with one: " + known + ")")
+                          .c_str());
       throw py::error_already_set();
     }
     SmallVector<NamedAttribute> named;
@@ -120,10 +129,10 @@ public:
   }
 
   PyModule finish(const std::vector<size_t> &outputs) {
-    if (finished)
-      throw py::value_error("the graph function is already finished");
+    checkOpen();
+    SmallVector<Value> results = operands(outputs);
     finished = true;
-    return PyModule::own(builder.finish(operands(outputs), loc));
+    return PyModule::own(builder.finish(results, loc));
   }
 
 private:
@@ -149,9 +158,13 @@ private:
     return result;
   }
 
-  size_t add(Value value) {
+  /// Steps build into the function until finish() hands it out.
+  void checkOpen() const {
     if (finished)
       throw py::value_error("the graph function is already finished");
+  }
+
+  size_t add(Value value) {
     values.push_back(value);
     return values.size() - 1;
   }
@@ -205,13 +218,4 @@ void tirpy::bindGraph(py::module_ &m) {
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module).");
-  m.def(
-      "graph_operators",
-      [] {
-        std::vector<std::string> names;
-        for (StringRef name : tir::getGraphOperatorNames())
-          names.push_back(name.str());
-        return names;
-      },
-      "The high-level operators a graph function may hold.");
 }

@@ -352,10 +352,14 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
       continue;
     }
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.getLayout().isIdentity())
+    // A row-major buffer, or one with an offset known at run time
+    // (T.match_buffer of a parameter with an offset_factor), as the
+    // printer takes them.
+    bool rowMajorWithOffset = type && tvmscript::hasDynamicOffsetLayout(type);
+    if (!type || !(type.getLayout().isIdentity() || rowMajorWithOffset))
       throw NoNodeForm(func, "parameter " + name +
-                                 " is not a buffer with the identity layout "
-                                 "or an index");
+                                 " is not a row-major buffer (with or "
+                                 "without an offset_factor) or an index");
     SmallVector<py::object> shape;
     bool dynamic = false;
     SmallVector<StringRef> vars = getDimVarNames(func, i);
@@ -378,6 +382,15 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
                                    "to name it");
     }
     py::object buf = buffer(arg, name, shape, getUnsignedDtype(arg));
+    if (rowMajorWithOffset) {
+      py::list strides;
+      for (int64_t stride :
+           cast<StridedLayoutAttr>(type.getLayout()).getStrides())
+        strides.append(i32(stride));
+      buf.attr("strides") = strides;
+      buf.attr("elem_offset") = cls("Var")(name + "_elem_offset", "int32");
+      buf.attr("offset_factor") = 1;
+    }
     if (auto seps = func.getArgAttrOfType<DenseI64ArrayAttr>(
             i, TIRDialect::kAxisSeparatorsAttrName)) {
       py::list list;

@@ -79,7 +79,7 @@ def test_an_op_with_no_node_form_is_named():
 func.func @f(%A: memref<4xf32, strided<[2]>> {tir.name = "A"}) {
   return
 }""")
-    with pytest.raises(ValueError, match="has no form as IR nodes.*identity layout"):
+    with pytest.raises(ValueError, match="has no form as IR nodes.*not a row-major buffer"):
         mod["f"].body
 
 
@@ -197,6 +197,12 @@ def test_a_parameter_with_an_offset_factor_has_an_offset_and_strides_must_be_row
     # As T.match_buffer(a, ..., offset_factor=1) of a parameter.
     f = copy_from(tir.decl_buffer((4, 4), "float32", "A", strides=[4, 1], offset_factor=1))
     assert "memref<4x4xf32, strided<[4, 1], offset: ?>>" in f.mod.mlir()
+    # Read back as nodes (an elem_offset variable, offset_factor 1), and
+    # built again the same.
+    A = f.buffer_map[f.params[0]]
+    assert A.offset_factor == 1 and A.elem_offset.name == "A_elem_offset"
+    assert [s.value for s in A.strides] == [4, 1]
+    assert f.with_body(f.body).mod.mlir() == f.mod.mlir()
     assert "memref<4x4xf32, strided<[4, 1], offset: 8>>" in copy_from(
         tir.decl_buffer((4, 4), "float32", "A", elem_offset=8)).mod.mlir()
     # Other strides would be dropped by a row-major memref: refused.

@@ -22,7 +22,8 @@ def test_maps_an_affine_map_cannot_hold_are_refused():
     for func, rule in [(lambda i, j: (i * j,), "multiplies two expressions of the indices"),
                        (lambda i, j: (i // j,), "divides by an expression of the indices"),
                        (lambda i, j: (i % 0,), "constant below 1"),
-                       (lambda i, j: (T.min(i, j),), "T.min is not an index")]:
+                       (lambda i, j: (T.min(i, j),), "T.min is not an index"),
+                       (lambda i, j: (i // (4 * T.vscale()),), r"T.vscale\(\) has no place")]:
         with pytest.raises(ValueError, match=rule):
             IndexMap.from_func(func)._attribute()
     sch_error = None

@@ -132,3 +132,17 @@ def test_seed_mlp_high_level():
     x = np.random.rand(1, 784).astype("float32")
     expected = mlp(torch.from_numpy(x)).detach().numpy()
     np.testing.assert_allclose(build_run(mod, x).numpy(), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_the_graph_builder_refuses_steps_after_finish_and_unknown_operators():
+    from tensorir._ext import ext
+    b = ext.GraphBuilder("main", [("x", [4], "float32")])
+    with pytest.raises(NotImplementedError, match=r"relax\.nn\.gelu has no graph form "
+                                                  r"\(operators with one: add, "):
+        b.call_operator("nn.gelu", [0], [4], "float32", {})
+    with pytest.raises(IndexError, match="no graph value has handle 3"):
+        b.finish([3])
+    module = b.finish([0])  # still open after the bad handle
+    assert "return %arg0" in str(module)
+    with pytest.raises(ValueError, match="already finished"):
+        b.call_operator("nn.relu", [0], [4], "float32", {})

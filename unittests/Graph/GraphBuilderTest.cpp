@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tir;
 
@@ -140,6 +142,27 @@ TEST_F(GraphBuilderTest, NamedLinalgOperators) {
       << errors;
 }
 
+TEST_F(GraphBuilderTest, IntegerPaddingWithInfinityIsTheLowestValue) {
+  // max_pool2d of integers pads with -inf: the lowest i32, which no element
+  // loses a max to.
+  Builder b(&ctx);
+  auto i32 = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, b.getI32Type());
+  };
+  std::string text =
+      buildUnary("nn.pad", i32({2}), i32({4}),
+                 {attr("pad_width", b.getDenseI64ArrayAttr({1, 1})),
+                  attr("pad_value", b.getF64FloatAttr(-INFINITY))});
+  EXPECT_NE(text.find("arith.constant -2147483648 : i32"), std::string::npos)
+      << text << errors;
+  EXPECT_EQ(buildUnary("nn.pad", i32({2}), i32({4}),
+                       {attr("pad_width", b.getDenseI64ArrayAttr({1, 1})),
+                        attr("pad_value", b.getF64FloatAttr(NAN))}),
+            "");
+  EXPECT_NE(errors.find("NaN has no value of 'i32'"), std::string::npos)
+      << errors;
+}
+
 TEST_F(GraphBuilderTest, ReshapesAreViews) {
   // Collapse, expand, through 1-D when neither alone does it, and to a
   // scalar.
@@ -186,6 +209,35 @@ TEST_F(GraphBuilderTest, RefusalsNameTheOperatorAndTheRule) {
             "");
   EXPECT_NE(errors.find("output sizes that divide"), std::string::npos)
       << errors;
+  errors.clear();
+  EXPECT_EQ(buildUnary("nn.max_pool2d", f32({1, 1, 4, 4}), f32({1, 1, 4, 4}),
+                       {attr("pool_size", b.getDenseI64ArrayAttr({0, 1})),
+                        attr("strides", b.getDenseI64ArrayAttr({1, 1})),
+                        attr("dilation", b.getDenseI64ArrayAttr({1, 1}))}),
+            "");
+  EXPECT_NE(errors.find("'pool_size' is at least 1 by 1"), std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_EQ(
+      buildUnary("nn.pad", f32({2, 3}), f32({2, 3, 1}),
+                 {attr("pad_width", b.getDenseI64ArrayAttr({0, 0, 0, 0, 0, 0})),
+                  attr("pad_value", b.getF64FloatAttr(0))}),
+      "");
+  EXPECT_NE(errors.find("keeps its operand's rank (2, the result 3)"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  {
+    GraphBuilder mm(&ctx, "main", {{"a", f32({2, 3})}, {"b", f32({4, 5})}},
+                    false, loc());
+    EXPECT_TRUE(failed(
+        mm.callOperator("matmul", {mm.getParameter(0), mm.getParameter(1)},
+                        f32({2, 5}), DictionaryAttr::get(&ctx, {}), loc())));
+    EXPECT_NE(errors.find("relax.matmul: operands of shapes (2, 3) and (4, 5) "
+                          "do not give (2, 5)"),
+              std::string::npos)
+        << errors;
+  }
   errors.clear();
   GraphBuilder builder(&ctx, "main", {{"a", f32({2, 3})}, {"b", f32({4})}},
                        false, loc());

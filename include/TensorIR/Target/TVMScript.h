@@ -10,6 +10,7 @@
 #define TENSORIR_TARGET_TVMSCRIPT_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <string>
 
@@ -34,6 +35,12 @@ namespace tvmscript {
 /// TVM's dtype for a scalar type ("float32", "bool", "int8"; an index is
 /// "int32"); "" for a type with none.
 std::string dtypeName(Type type);
+
+/// Whether a parameter's buffer is row-major with an offset known only at
+/// run time: what T.match_buffer of a parameter with an offset_factor
+/// gives (`strided<[row-major], offset: ?>`), printed with
+/// `offset_factor=1` and read as a Buffer with an elem_offset variable.
+bool hasDynamicOffsetLayout(MemRefType type);
 
 /// Whether a value with one use is written into that use (inline in
 /// TVMScript, a subtree of a node) rather than bound to a name where it is

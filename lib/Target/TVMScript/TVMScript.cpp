@@ -71,10 +71,11 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
       continue;
     }
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.getLayout().isIdentity())
+    bool offset = type && tvmscript::hasDynamicOffsetLayout(type);
+    if (!type || !(type.getLayout().isIdentity() || offset))
       return fail(func, "parameter " + n +
-                            " is not a buffer with the identity layout or "
-                            "an index");
+                            " is not a row-major buffer (with or without "
+                            "an offset_factor) or an index");
     SmallVector<std::string> dims;
     bool dynamic = false;
     SmallVector<StringRef> vars = getDimVarNames(func, i);
@@ -118,7 +119,9 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
         options += (k ? ", " : "") + std::to_string(x);
       options += "]";
     }
-    if (dynamic) {
+    if (offset)
+      options += ", offset_factor=1";
+    if (dynamic || offset) {
       std::string handle = fresh(StringRef(n).lower());
       params.push_back(handle + ": T.handle");
       matches.push_back(n + " = T.match_buffer(" + handle + ", " + shape +
@@ -154,6 +157,20 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   }
   if (empty)
     os << pad(1) << "T.evaluate(0)\n";
+  return true;
+}
+
+bool tvmscript::hasDynamicOffsetLayout(MemRefType type) {
+  auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout());
+  if (!strided || !type.hasStaticShape() ||
+      !ShapedType::isDynamic(strided.getOffset()))
+    return false;
+  int64_t stride = 1;
+  for (int64_t k = type.getRank() - 1; k >= 0; --k) {
+    if (strided.getStrides()[k] != stride)
+      return false;
+    stride *= type.getDimSize(k);
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 """Parses @R.function TVMScript into a graph function (through
 relax.function.FunctionWriter, which BlockBuilder builds with too)."""
 import ast
+import re
 
 import numpy as np
 
@@ -59,6 +60,11 @@ class GraphParser:
         self.bindings = []
 
     def error(self, node, message):
+        """An error at `node`'s line; a message that already names its
+        place (the graph builder's and the verifier's do) is kept as it
+        is."""
+        if re.match(r"^\S+:\d+(:\d+)?: error: ", message):
+            return ScriptError(message)
         line = getattr(node, "lineno", 1) + self.line_offset
         return ScriptError(f"{self.filename}:{line}: error: {message}")
 

@@ -5,8 +5,9 @@ ones, written as a Python function of the indices.
 index variables and keeps the expressions it returns (`+ - * // %` build
 TVM's floor division and modulo). The schedule hands the map to the C++
 primitives as an affine map over dimensions d0, d1, ... (the initial
-indices in order), built by the extension from the expressions; `IndexMap.AXIS_SEPARATOR` in the returned list marks
-where a flattened buffer's physical axes split (set_axis_separator).
+indices in order), built by the extension from the expressions;
+`IndexMap.AXIS_SEPARATOR` in the returned list marks where a flattened
+buffer's physical axes split (set_axis_separator).
 """
 import inspect
 

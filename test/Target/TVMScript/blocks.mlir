@@ -218,3 +218,21 @@ func.func @unnamed_dim(%A: memref<?x4xf32> {tir.dim_vars = ["n", ""], tir.name =
                        %n: index {tir.name = "n"}) {
   return
 }
+
+// -----
+
+// A parameter whose offset is known only at run time (T.match_buffer of a
+// parameter with an offset_factor): a handle matched with offset_factor=1.
+// CHECK-LABEL: def offset_param(
+// CHECK-SAME:  a: T.handle, B: T.Buffer((4,), "float32")):
+// CHECK-NEXT:  {{^}}    A = T.match_buffer(a, (2, 4), "float32", offset_factor=1)
+func.func @offset_param(%A: memref<2x4xf32, strided<[4, 1], offset: ?>> {tir.name = "A"},
+                        %B: memref<4xf32> {tir.name = "B"}) {
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      %x = tir.load %A[0, %vi] : memref<2x4xf32, strided<[4, 1], offset: ?>>
+      tir.store %x, %B[%vi] : memref<4xf32>
+    }
+  }
+  return
+}

@@ -11,8 +11,9 @@ module {
 
 // -----
 
-// Parameters are buffers with the identity layout or index scalars.
-// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter x is not a buffer with the identity layout or an index}}
+// Parameters are row-major buffers (a run-time offset allowed) or index
+// scalars.
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter x is not a row-major buffer (with or without an offset_factor) or an index}}
 module {
   func.func @scalar(%x: f32 {tir.name = "x"}) {
     return
@@ -21,7 +22,7 @@ module {
 
 // -----
 
-// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter A is not a buffer with the identity layout or an index}}
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter A is not a row-major buffer (with or without an offset_factor) or an index}}
 module {
   func.func @strided(%A: memref<8xf32, strided<[2]>> {tir.name = "A"}) {
     return

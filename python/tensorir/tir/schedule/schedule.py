@@ -463,20 +463,23 @@ class Schedule:
             else:
                 return pad_map._attribute()
         is_float = element_type.startswith(("f", "bf"))
+        buffer_dtype = _DTYPES.get(element_type, element_type)
         if isinstance(pad_value, (IntImm, FloatImm)):
             value, dtype = pad_value.value, pad_value.dtype
         elif isinstance(pad_value, bool):
             raise TypeError("transform_layout: pad_value is a number, got a bool")
         elif isinstance(pad_value, int):
-            value, dtype = pad_value, ("int32" if is_float else _DTYPES.get(element_type, element_type))
+            value, dtype = pad_value, ("int32" if is_float else buffer_dtype)
         elif isinstance(pad_value, float):
-            value, dtype = pad_value, (_DTYPES.get(element_type, element_type) if is_float else "float32")
+            value, dtype = pad_value, (buffer_dtype if is_float else "float32")
         else:
             raise TypeError(f"transform_layout: pad_value is a number or a function of "
                             f"the new indices, got {type(pad_value).__name__}")
-        if dtype.startswith(("float", "bfloat")):
-            return ext.Attribute.number(float(value), dtype)
-        return ext.Attribute.number(int(value), dtype)
+        number = float(value) if dtype.startswith(("float", "bfloat")) else int(value)
+        try:
+            return ext.Attribute.number(number, dtype)
+        except ValueError as e:
+            raise ValueError(f"transform_layout: pad_value {e}") from None
 
     def transform_layout(self, block, buffer, index_map, pad_value=None, *,
                          assume_injective_transform=False):
@@ -510,7 +513,8 @@ class Schedule:
         kind, index = self._buffer_arg(block, buffer, "set_axis_separator")
         self._apply("set_axis_separator", [block],
                     {"buffer_index": index, "buffer_index_type": kind,
-                     "axis_separators": ext.Attribute.i64_array([int(s) for s in (axis_separators or [])])}, 0)
+                     "axis_separators": ext.Attribute.i64_array(
+                         [int(s) for s in (axis_separators or [])])}, 0)
 
     def set_scope(self, block, buffer_index, storage_scope):
         """TVM's set_scope: the block's write buffer `buffer_index` (its
@@ -590,7 +594,8 @@ class Schedule:
         to multiples of `padding` (one size per iteration variable), its
         buffers padded through copies."""
         self._apply("pad_einsum", [block],
-                    {"padding": ext.Attribute.i64_array([int(getattr(p, "value", p)) for p in padding])}, 0)
+                    {"padding": ext.Attribute.i64_array(
+                        [int(getattr(p, "value", p)) for p in padding])}, 0)
 
     def can_decompose_padding(self, block, loop):
         """TVM's can_decompose_padding: whether decompose_padding(block,
