@@ -138,10 +138,22 @@ Attribute tirpy::attributeOf(py::handle value, const std::string &what) {
     }
     return b.getDictionaryAttr(entries);
   }
+  // The IR's constants stand for their values (T.int32(4) in an
+  // annotation).
+  std::string kind = pythonTypeName(value);
+  if (kind == "IntImm" &&
+      py::str(value.attr("dtype")).cast<std::string>() == "bool")
+    return b.getBoolAttr(value.attr("value").cast<int64_t>() != 0);
+  if (kind == "IntImm")
+    return b.getI64IntegerAttr(value.attr("value").cast<int64_t>());
+  if (kind == "FloatImm")
+    return b.getF64FloatAttr(value.attr("value").cast<double>());
+  if (kind == "StringImm")
+    return b.getStringAttr(value.attr("value").cast<std::string>());
   throw py::type_error(what +
                        ": values are bool, int, float, str, or lists and "
                        "dicts of them, got " +
-                       pythonTypeName(value));
+                       kind);
 }
 
 void tirpy::bindAttributes(py::module_ &m) {

@@ -91,8 +91,9 @@ Type dtypeType(MLIRContext &ctx, StringRef dtype);
 
 /// A Python value as an attribute: a _tensorir.Attribute's, or bool (a
 /// BoolAttr), int (i64), float (f64), str, list / tuple (an ArrayAttr) and
-/// dict with str keys (a DictionaryAttr) of them. TypeError naming `what`
-/// for anything else.
+/// dict with str keys (a DictionaryAttr) of them, the IR's IntImm /
+/// FloatImm / StringImm as their values. TypeError naming `what` for
+/// anything else.
 Attribute attributeOf(pybind11::handle value, const std::string &what);
 
 /// The text MLIR's printer gives.

@@ -174,33 +174,11 @@ DictionaryAttr FunctionBuilder::annotations(py::handle dict) {
 }
 
 Attribute FunctionBuilder::annotation(py::handle v) {
-  if (py::isinstance<py::bool_>(v))
-    return b.getBoolAttr(v.cast<bool>());
-  if (py::isinstance<py::int_>(v))
-    return b.getI64IntegerAttr(intOf(v));
-  if (py::isinstance<py::float_>(v))
-    return b.getF64FloatAttr(v.cast<double>());
-  if (py::isinstance<py::str>(v))
-    return b.getStringAttr(v.cast<std::string>());
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    SmallVector<Attribute> items;
-    for (py::handle x : v)
-      items.push_back(annotation(x));
-    return b.getArrayAttr(items);
+  try {
+    return attributeOf(v, "an annotation");
+  } catch (const py::type_error &e) {
+    fail(e.what());
   }
-  if (py::isinstance<py::dict>(v))
-    return annotations(v);
-  std::string kind = typeName(v);
-  if (kind == "IntImm" && dtypeOf(v) == "bool")
-    return b.getBoolAttr(intOf(v.attr("value")) != 0);
-  if (kind == "IntImm")
-    return b.getI64IntegerAttr(intOf(v.attr("value")));
-  if (kind == "FloatImm")
-    return b.getF64FloatAttr(v.attr("value").cast<double>());
-  if (kind == "StringImm")
-    return b.getStringAttr(py::str(v.attr("value")).cast<std::string>());
-  fail("an annotation value of type " + kind +
-       " (annotations are bool, int, float, str, lists and dicts)");
 }
 
 bool FunctionBuilder::regionsHold(py::handle block) {

@@ -229,3 +229,20 @@ def test_an_unsigned_scalar_parameter_is_an_index():
     a = tvm.nd.array(np.zeros(8, "float32"))
     tvm.build(f, target="llvm")(a, 3)
     np.testing.assert_array_equal(a.numpy(), [1, 1, 1, 0, 0, 0, 0, 0])
+
+
+def test_annotations_take_plain_values_and_the_irs_constants():
+    A = tir.decl_buffer((4,), "float32", "A")
+    i = tir.Var("i", "int32")
+
+    def loop(annotations):
+        return tir.PrimFunc([A.data], tir.For(i, 0, 4, tir.ForKind.SERIAL,
+                                              tir.BufferStore(A, 1.0, [i]),
+                                              annotations=annotations),
+                            buffer_map={A.data: A})
+
+    text = loop({"unroll": tir.IntImm("int32", 4), "tag": "x", "on": True}).mod.mlir()
+    assert 'unroll = 4 : i64' in text and 'tag = "x"' in text and "on = true" in text
+    with pytest.raises(ValueError, match=r"an annotation: values are bool, int, float, str, "
+                                         r"or lists and dicts of them, got object"):
+        loop({"bad": object()})
