@@ -22,10 +22,6 @@ class Function:
                         self.filename)
 
     @property
-    def is_private(self):
-        return self._native.is_private(self.name)
-
-    @property
     def mod(self):
         from ..ir import IRModule
         return IRModule({self.name: self})
@@ -138,10 +134,7 @@ class FunctionWriter:
         """Binds `var` to `expr`; the ops it builds are located at `place`
         ((line, column) in the function's file) when given."""
         self.place = place
-        if (isinstance(expr, Call) and expr.op == "relax.reshape"
-                and expr.struct_info == expr.args[0].struct_info):
-            self._define(var, self.value(expr.args[0]))  # the same tensor
-        elif isinstance(expr, Call):
+        if isinstance(expr, Call):
             self._define(var, self._call(expr))
         elif isinstance(expr, Var) and id(expr) in self.tuples:
             self.tuples[id(var)] = self.tuples[id(expr)]

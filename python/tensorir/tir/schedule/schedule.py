@@ -6,15 +6,12 @@ import sys
 from ..._ext import ext
 from ...ir import IRModule
 from ...target import Target
+from ..buffer import _ELEMENT_DTYPES
 from ..size_expr import BinaryExpr, VScale, SymbolicExpr as PrimExpr
 from .state import parse_debug_mask
 from .trace import Trace
 
 ScheduleError = ext.ScheduleError
-
-# The dtype of a buffer's element type (what the handles report).
-_DTYPES = {"i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-           "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
 
 # The values vscale takes on a scalable-vector target (SVE: 128 to 2048-bit
 # vectors), tried in turn to prove that scalable split factors cover a loop.
@@ -463,7 +460,7 @@ class Schedule:
             else:
                 return pad_map._attribute()
         is_float = element_type.startswith(("f", "bf"))
-        buffer_dtype = _DTYPES.get(element_type, element_type)
+        buffer_dtype = _ELEMENT_DTYPES.get(element_type, element_type)
         if isinstance(pad_value, (IntImm, FloatImm)):
             value, dtype = pad_value.value, pad_value.dtype
         elif isinstance(pad_value, bool):
