@@ -26,6 +26,7 @@
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -83,6 +84,13 @@ int64_t tirpy::fromnodes::intOf(py::handle value) {
 
 std::string tirpy::fromnodes::dtypeOf(py::handle node) {
   return py::str(node.attr("dtype")).cast<std::string>();
+}
+
+void FunctionBuilder::fail(const std::string &why) {
+  auto at = dyn_cast<FileLineColLoc>(loc);
+  if (!at || at.getLine() == 0)
+    throw BadNodes(why);
+  throw BadNodes(tir::describeLocation(loc) + ": error: " + why);
 }
 
 //===----------------------------------------------------------------------===//
@@ -249,9 +257,13 @@ void FunctionBuilder::stmt(py::handle s) {
       return; // T.evaluate(0)
     if (typeName(v) != "Call")
       fail("T.evaluate of a " + typeName(v) + " (only calls have effects)");
-    call(v);
+    call(v, /*asStatement=*/true);
     return;
   }
+  if (kind == "AllocateConst")
+    return allocateConst(s);
+  if (kind == "DeclBuffer")
+    return declBuffer(s);
   if (kind == "IfThenElse") {
     Value c = value(s.attr("condition"));
     if (!c.getType().isInteger(1))
@@ -399,6 +411,15 @@ void FunctionBuilder::blockRealize(py::handle s) {
   // Regions: over the iteration variables, then other values.
   BlockRegionsSpec regions;
   bool hold = regionsHold(block);
+  // A script's block says which regions it gives (the others are
+  // inferred).
+  bool givesReads = hold, givesWrites = hold;
+  if (py::hasattr(block, "_regions_given")) {
+    py::tuple given = block.attr("_regions_given");
+    givesReads = given[0].cast<bool>();
+    givesWrites = given[1].cast<bool>();
+    hold = givesReads || givesWrites;
+  }
   auto op = BlockOp::create(
       b, loc, py::str(block.attr("name_hint")).cast<std::string>(), specs,
       inputs, nullptr, predicate, nullptr);
@@ -489,13 +510,69 @@ void FunctionBuilder::blockRealize(py::handle s) {
     for (auto &[buf, r] : regions.writes)
       writeBuffers.push_back(buf);
     op.getRegionValuesMutable().assign(regions.regionValues);
-    op.getReadBuffersMutable().assign(readBuffers);
-    op.getWriteBuffersMutable().assign(writeBuffers);
-    op.setReadRegionsAttr(maps(regions.reads));
-    op.setWriteRegionsAttr(maps(regions.writes));
+    if (givesReads) {
+      op.getReadBuffersMutable().assign(readBuffers);
+      op.setReadRegionsAttr(maps(regions.reads));
+    }
+    if (givesWrites) {
+      op.getWriteBuffersMutable().assign(writeBuffers);
+      op.setWriteRegionsAttr(maps(regions.writes));
+    }
   }
   for (py::handle iv : iterVars)
     vars.erase(iv.attr("var").ptr());
+}
+
+void FunctionBuilder::allocateConst(py::handle s) {
+  std::string dtype = dtypeOf(s);
+  Type elem = scalarType(dtype);
+  SmallVector<int64_t> shape;
+  for (py::handle e : s.attr("extents")) {
+    if (typeName(e) != "IntImm")
+      fail("T.allocate_const takes constant extents");
+    shape.push_back(intOf(e.attr("value")));
+  }
+  auto type = RankedTensorType::get(shape, elem);
+  py::list data = s.attr("data");
+  if (static_cast<int64_t>(data.size()) != type.getNumElements())
+    fail("T.allocate_const: " + std::to_string(data.size()) + " values for " +
+         std::to_string(type.getNumElements()) + " elements");
+  SmallVector<Attribute> values;
+  for (py::handle v : data)
+    values.push_back(isa<FloatType>(elem)
+                         ? Attribute(b.getFloatAttr(elem, v.cast<double>()))
+                         : Attribute(b.getIntegerAttr(elem, intOf(v))));
+  auto op = AllocateConstOp::create(b, loc, MemRefType::get(shape, elem),
+                                    DenseElementsAttr::get(type, values),
+                                    StringAttr());
+  py::object var = s.attr("buffer_var");
+  constData[var.ptr()] = op.getBuffer();
+  stmt(s.attr("body"));
+  constData.erase(var.ptr());
+}
+
+void FunctionBuilder::declBuffer(py::handle s) {
+  py::object buf = s.attr("buffer");
+  auto it = constData.find(buf.attr("data").ptr());
+  if (it == constData.end())
+    fail("DeclBuffer of " + py::str(buf.attr("name")).cast<std::string>() +
+         ": tir declares buffers over T.allocate_const data only (its data "
+         "is no AllocateConst's buffer_var in scope)");
+  auto type = cast<MemRefType>(it->second.getType());
+  SmallVector<int64_t> shape;
+  for (py::handle d : buf.attr("shape"))
+    shape.push_back(typeName(d) == "IntImm" ? intOf(d.attr("value"))
+                                            : ShapedType::kDynamic);
+  if (ArrayRef<int64_t>(shape) != type.getShape() ||
+      scalarType(py::str(buf.attr("dtype"))) != type.getElementType())
+    fail("DeclBuffer of " + py::str(buf.attr("name")).cast<std::string>() +
+         ": a reinterpreting view of constant data (another shape or dtype) "
+         "is not supported");
+  buffers[buf.ptr()] = it->second;
+  bufferNodes[buf.ptr()] = buf;
+  stmt(s.attr("body"));
+  buffers.erase(buf.ptr());
+  bufferNodes.erase(buf.ptr());
 }
 
 void FunctionBuilder::store(py::handle s) {

@@ -61,7 +61,9 @@ public:
 
 private:
   MLIRContext *ctx() { return b.getContext(); }
-  [[noreturn]] void fail(const std::string &why) { throw BadNodes(why); }
+  /// Refuses the nodes, at the location of the statement being built when
+  /// its span gives one.
+  [[noreturn]] void fail(const std::string &why);
 
   //===--- Types ----------------------------------------------------------===//
 
@@ -75,6 +77,9 @@ private:
   /// Whether `e` is an index expression: integer variables bound to index
   /// values and integer constants, joined by + - * // % and T.ceildiv.
   bool isIndexExpr(py::handle e);
+  /// Whether `e` is a Cast of an index expression that keeps its value
+  /// (to int32 or a widening to int64).
+  bool isIndexCast(py::handle e);
   /// `e` as an index expression over `inputs` (appended to, each value
   /// once, in order of first use); other integer expressions are computed
   /// and converted to index.
@@ -104,7 +109,9 @@ private:
   Value binary(const std::string &op, py::handle a, py::handle b,
                bool &isUnsigned);
   Value compareValues(const std::string &op, py::handle a, py::handle b);
-  Value call(py::handle e);
+  /// A call's value; `asStatement`: evaluated for its effect, so a
+  /// "handle" result is dropped (TVM prints such a call without it).
+  Value call(py::handle e, bool asStatement = false);
   Value vscale();
   /// The buffer and field (-1: elem_offset, k: strides[k]) that `var` is,
   /// if it is one of a view's.
@@ -135,6 +142,11 @@ private:
   void blockRealize(py::handle s);
   void store(py::handle s);
   Value bufferOf(py::handle buffer);
+  /// T.allocate_const: the constant data behind a handle, in scope for the
+  /// statement's body.
+  void allocateConst(py::handle s);
+  /// DeclBuffer: a buffer over the data of an AllocateConst around it.
+  void declBuffer(py::handle s);
   Value declareBuffer(py::handle buffer);
   /// The memref of a parameter's or an allocation's Buffer; an
   /// allocation's dynamic sizes go to `dynSizes`.
@@ -164,6 +176,8 @@ private:
   DenseMap<PyObject *, Value> buffers;
   DenseMap<PyObject *, py::object> bufferNodes;
   DenseMap<PyObject *, std::string> dimVarNames;
+  /// The memrefs of T.allocate_const, by their handle Var.
+  DenseMap<PyObject *, Value> constData;
   llvm::StringSet<> usedDimVarNames;
   /// vector.vscale, created once at the function's entry.
   Value vscaleValue;

@@ -11,6 +11,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,6 +26,16 @@ using namespace tirpy::fromnodes;
 Type FunctionBuilder::scalarType(const std::string &dtype) {
   if (Type type = dtypeType(*b.getContext(), dtype))
     return type;
+  // A call's result may be a pointer ("handle") or a vector ("int8x4").
+  if (dtype == "handle")
+    return LLVM::LLVMPointerType::get(
+        ctx()->getOrLoadDialect<LLVM::LLVMDialect>()->getContext());
+  StringRef base, lanes;
+  std::tie(base, lanes) = StringRef(dtype).split('x');
+  unsigned n = 0;
+  if (!lanes.empty() && !lanes.getAsInteger(10, n) && n > 1)
+    if (Type elem = dtypeType(*b.getContext(), base))
+      return VectorType::get({n}, elem);
   fail("dtype '" + dtype + "' has no tir type");
 }
 
@@ -170,6 +181,8 @@ bool FunctionBuilder::isIndexExpr(py::handle e) {
   }
   if (kind == "IntImm")
     return dtypeOf(e) == "int32" || dtypeOf(e) == "int64";
+  if (kind == "Cast")
+    return isIndexCast(e);
   for (const char *op : kIndexOps)
     if (kind == op)
       return isIndexExpr(e.attr("a")) && isIndexExpr(e.attr("b"));
@@ -182,6 +195,18 @@ bool FunctionBuilder::isIndexExpr(py::handle e) {
       py::str(e.attr("op").attr("name")).cast<std::string>() == "tir.vscale")
     return true;
   return false;
+}
+
+bool FunctionBuilder::isIndexCast(py::handle e) {
+  // An index expression widened to int64 (or kept at int32), as TVM's
+  // operators widen an int32 operand meeting an int64 one, is the index
+  // expression: index values have no width.
+  std::string to = dtypeOf(e);
+  if (to != "int64" && to != "int32")
+    return false;
+  py::object source = e.attr("value");
+  std::string from = dtypeOf(source);
+  return (from == "int32" || from == to) && isIndexExpr(source);
 }
 
 /// The position of `v` in `inputs` as a dimension (appended once).
@@ -208,6 +233,8 @@ AffineExpr FunctionBuilder::knownIndexExpr(py::handle e,
     return input(varValue(e));
   if (kind == "IntImm")
     return getAffineConstantExpr(intOf(e.attr("value")), ctx());
+  if (kind == "Cast")
+    return knownIndexExpr(e.attr("value"), inputs);
   // The operands of an index expression are index expressions too.
   if (kind == "Call") {
     py::list args = e.attr("args");
@@ -351,6 +378,8 @@ Value FunctionBuilder::materializeIndex(py::handle e) {
     return varValue(e);
   if (kind == "IntImm")
     return intConstant(b.getIndexType(), intOf(e.attr("value")));
+  if (kind == "Cast") // an index cast (isIndexCast): the same value
+    return materializeIndex(e.attr("value"));
   if (kind == "Call") {
     py::list args = e.attr("args");
     if (args.empty())
@@ -502,7 +531,7 @@ Value FunctionBuilder::compareValues(const std::string &op, py::handle a,
   return arith::CmpIOp::create(b, loc, p, x, y);
 }
 
-Value FunctionBuilder::call(py::handle e) {
+Value FunctionBuilder::call(py::handle e, bool asStatement) {
   std::string name = py::str(e.attr("op").attr("name")).cast<std::string>();
   if (StringRef(name).starts_with("tir."))
     name = name.substr(4);
@@ -579,14 +608,24 @@ Value FunctionBuilder::call(py::handle e) {
   // their result's dtype first, which is the node's).
   SmallVector<Value> operands;
   SmallVector<Attribute> attrs;
-  for (py::handle arg : args) {
+  for (auto [pos, arg] : llvm::enumerate(args)) {
     std::string kind = typeName(arg);
-    if (kind == "StringImm") {
+    if (name == "tvm_access_ptr" && (pos == 2 || pos == 3)) {
+      // The offset and extent: index values.
+      operands.push_back(indexValue(arg));
+      attrs.push_back(b.getUnitAttr());
+    } else if (kind == "Call" &&
+               py::str(arg.attr("op").attr("name")).cast<std::string>() ==
+                   "tir.type_annotation") {
+      attrs.push_back(TypeAttr::get(scalarType(dtypeOf(arg))));
+    } else if (kind == "StringImm") {
       attrs.push_back(
           b.getStringAttr(py::str(arg.attr("value")).cast<std::string>()));
     } else if (kind == "IntImm" && dtypeOf(arg) == "bool") {
       attrs.push_back(b.getBoolAttr(intOf(arg.attr("value")) != 0));
     } else if (kind == "IntImm" && dtypeOf(arg) == "int32") {
+      // A number written in the call (an int64 one is a value: an index
+      // the call reads, such as a buffer's stride).
       attrs.push_back(b.getI32IntegerAttr(intOf(arg.attr("value"))));
     } else if (kind == "FloatImm") {
       Type t = scalarType(dtypeOf(arg));
@@ -607,7 +646,7 @@ Value FunctionBuilder::call(py::handle e) {
     }
   }
   SmallVector<Type> results;
-  if (dtype != "handle" && dtype != "void")
+  if (!dtype.empty() && dtype != "void" && !(asStatement && dtype == "handle"))
     results.push_back(scalarType(dtype));
   OperationState state(loc, CallOp::getOperationName());
   state.addOperands(operands);

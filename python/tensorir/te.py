@@ -223,7 +223,7 @@ def _reducer(name, identity):
         axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
         if not builtins.all(isinstance(a, IterVar) and a.kind == "R" for a in axes):
             cls = {"sum": E.Add, "max": E.Max, "min": E.Min}[name]
-            return E._make_binary(cls, expr, axis)
+            return E.make_binary(cls, expr, axis)
         return Reduce(name, expr, axes)
     reduce.__name__ = name
     reduce.identity = identity

@@ -25,7 +25,7 @@ from .module import IRModule
 
 def _operand(value):
     """(native module, function name or None, kind) of an IRModule or PrimFunc."""
-    from ..script.tir import PrimFunc
+    from ..tir.function import PrimFunc
     if isinstance(value, IRModule):
         return value._native, None, "IRModule"
     if isinstance(value, PrimFunc):
@@ -46,7 +46,7 @@ def _binding(name):
 def _is_node(value):
     """An IR node (statement, expression, buffer, ...) other than a
     function."""
-    from ..script.tir import PrimFunc
+    from ..tir.function import PrimFunc
     from .node import Node
     return isinstance(value, Node) and not isinstance(value, PrimFunc)
 

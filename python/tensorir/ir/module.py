@@ -71,7 +71,7 @@ def _module_from_functions(functions):
     named by its key and keeps its global symbol, as in TVM's
     IRModule({"main": f})."""
     from ..relax.function import Function
-    from ..script.tir import PrimFunc
+    from ..tir.function import PrimFunc
     symbols = {}
     if len(functions) == 1:
         # One function already under its key: its own module is the module
@@ -179,7 +179,7 @@ class IRModule:
         """The function `name`: a PrimFunc, or a relax Function for a graph
         function (KeyError if there is none)."""
         from ..relax.function import Function
-        from ..script.tir import PrimFunc
+        from ..tir.function import PrimFunc
         name = getattr(name, "name_hint", name)
         if name in self._funcs:
             return self._funcs[name]

@@ -4,7 +4,7 @@ import ast as _ast
 
 from .._ext import ext
 from . import ir, relax, tir
-from .parser import ScriptError, parse_function, parse_module_text
+from .parser import ScriptError, parse_function
 
 __all__ = ["ir", "relax", "tir", "ScriptError", "from_source", "ir_module"]
 
@@ -45,23 +45,19 @@ def from_source(text, filename="<tvmscript>"):
                                   "dict (as script(show_meta=True) prints it)") from None
     if not functions:
         raise ScriptError(f"{filename}: no @T.prim_func or @R.function in the text")
-    # The prim_funcs parse as one module; graph functions are built
-    # natively and join them, in the text's order.
-    texts, graphs = [], {}
+    # Each function is built natively; the module holds them in the text's
+    # order.
+    natives = {}
     for f in functions:
         if decorated(f, "R.function"):
-            graphs[f.name] = parse_graph_function(f, text, filename, 0, metadata=metadata)
+            natives[f.name] = parse_graph_function(f, text, filename, 0,
+                                                   metadata=metadata)._native
         else:
-            body = parse_function(f, text, filename, 0)
-            if any(_ast.unparse(d).replace(" ", "").endswith("private=True)")
-                   for d in f.decorator_list):
-                body = body.replace(f"func.func @{f.name}(", f"func.func private @{f.name}(", 1)
-            texts.append(body)
-    mod = IRModule.from_mlir(parse_module_text(texts), filename)
-    if graphs:
-        native = ext.Module.compose([(graphs[f.name]._native if f.name in graphs
-                                      else mod._native, f.name, f.name) for f in functions])
-        native.verify()
-        mod = IRModule(native)
+            private = any(_ast.unparse(d).replace(" ", "").endswith("private=True)")
+                          for d in f.decorator_list)
+            natives[f.name] = parse_function(f, text, filename, 0, private=private)
+    native = ext.Module.compose([(natives[f.name], f.name, f.name) for f in functions])
+    native.verify()
+    mod = IRModule(native)
     single = len(functions) == 1 and functions[0] in tree.body
     return mod[functions[0].name] if single else mod

@@ -1,32 +1,18 @@
-"""TVMScript buffer declarations: buffer parameters and T.match_buffer of
-handles, T.alloc_buffer options, T.match_buffer of a region inside a block,
-T.allocate_const with T.decl_buffer / T.Buffer(data=...) (also through a
-Python helper of the enclosing scope). A mixin of the function parser."""
+"""TVMScript buffer declarations as tir.Buffer nodes: buffer parameters and
+T.match_buffer of handles, T.alloc_buffer options, T.match_buffer of a
+region inside a block, T.allocate_const with T.decl_buffer /
+T.Buffer(data=...) (also through a Python helper of the enclosing scope).
+A mixin of the function parser."""
 import ast
 
-from .values import DTYPES, Buffer, ConstData, ScriptError, ShapeVar, Value
+from ..ir.node import Range
+from ..tir import expr as E
+from ..tir.buffer import Buffer, BufferRegion, MatchBufferRegion
+from ..tir.stmt import AllocateConst
+from .values import DTYPES, ConstData, PendingVar, ScriptError
 
 
 class BufferParser:
-    @staticmethod
-    def arg_attrs(buf, name):
-        """The attributes of a buffer parameter: its name, the variables
-        that size its dimensions (tir.dim_vars) and TVM's axis_separators
-        when it has some."""
-        attrs = f'tir.name = "{name}"'
-        dim_vars = getattr(buf, "dim_vars", ())
-        # Also when a dynamic dimension has no name (an expression such as
-        # n * 4): "" there tells the printer not to name it after a scalar.
-        dynamic = any(not isinstance(d, int) for d in getattr(buf, "shape", ()))
-        if any(dim_vars) or (dynamic and dim_vars):
-            attrs += ", tir.dim_vars = [" + ", ".join(f'"{v}"' for v in dim_vars) + "]"
-        if buf.axis_separators:
-            seps = ", ".join(str(x) for x in buf.axis_separators)
-            attrs += f", tir.axis_separators = array<i64: {seps}>"
-        if buf.dtype.startswith("uint"):
-            attrs += f', tir.dtype = "{buf.dtype}"'
-        return "{" + attrs + "}"
-
     def buffer_decl(self, ann, name):
         if isinstance(ann, ast.Call):
             return self.buffer_from_args(ann, ann.args, name, ann.keywords)
@@ -34,53 +20,35 @@ class BufferParser:
         items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
         return self.buffer_from_args(ann, items, name)
 
+    def dimension(self, d):
+        """A buffer dimension: a constant, a shape variable or scalar
+        parameter, or (an allocation in a body) an integer expression."""
+        constant = self.static_value(d)
+        if isinstance(constant, int) and not isinstance(constant, bool):
+            return E.IntImm("int64" if isinstance(d, ast.Call) and
+                            self.t_name(d.func) == "int64" else "int32", constant)
+        value = self.lookup(d, d.id) if isinstance(d, ast.Name) else None
+        if isinstance(value, E.Var):
+            return value
+        value = self.expr(d)
+        if value.dtype not in E.INT_DTYPES or value.dtype == "bool":
+            self.error(d, "buffer dimensions are integer expressions")
+        return value
+
     def buffer_from_args(self, node, args, name, keywords=()):
         if not args:
             self.error(node, "a buffer needs a shape")
         shape_node = args[0]
         dims = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [shape_node]
-        shape, defines = [], []
-        # The variable that sizes each dimension ("" for none): a shape
-        # variable or an integer scalar parameter, named in the signature
-        # so that the runtime checks that the sizes agree.
-        dim_vars = []
-        for pos, d in enumerate(dims):
-            dim_vars.append("")
-            constant = self.static_value(d)
-            if isinstance(constant, int) and not isinstance(constant, bool):
-                shape.append(constant)
-                continue
-            if isinstance(d, ast.Name):
-                value = self.lookup(d, d.id)
-                if isinstance(value, ShapeVar):
-                    if value.source is None:
-                        defines.append((value, pos))
-                    shape.append(value)
-                    dim_vars[-1] = value.name
-                    continue
-                if self.in_signature and d.id in self.scalar_params:
-                    dim_vars[-1] = d.id
-                shape.append(value)
-                continue
-            # Any other expression: in the signature, a dynamic dimension
-            # (memrefs do not record how it is computed); in the body, the
-            # value that sizes the allocation.
-            if self.in_signature:
-                shape.append(Value("?", "index"))
-            else:
-                value = self.as_index(self.expr(d), d)
-                if value is None:
-                    self.error(d, "buffer dimensions are integer expressions")
-                shape.append(self.materialize(value, d))
+        shape = [self.dimension(d) for d in dims]
         dtype = "float32"
         if len(args) > 1:
             dtype = self.static_value(args[1])
-        scope = None
+        scope = "global"
         separators = ()
-        # TVM's offset_factor without elem_offset=0 leaves the buffer's
+        # TVM's offset_factor without elem_offset=0 leaves a parameter's
         # offset free (a parameter of a tensor intrinsic, matched to a region
-        # of a larger buffer): a compact strided layout with a dynamic offset,
-        # so that `.elem_offset` reads it.
+        # of a larger buffer), so that `.elem_offset` reads it.
         free_offset = False
         for kw in keywords:
             if kw.arg == "offset_factor" and self.static_value(kw.value) not in (0, None):
@@ -112,32 +80,60 @@ class BufferParser:
                 self.error(kw.value, f"unsupported buffer option {kw.arg}=")
         if dtype not in DTYPES:
             self.error(node, f"unsupported dtype {dtype!r}")
-        buf = Buffer(self.ssa_name(name), shape, dtype,
-                     scope=scope if scope not in ("", "global") else None)
-        if free_offset:
-            buf.strides = buf.element_strides()
+        buf = Buffer(name, shape, dtype, scope or "global",
+                     elem_offset=E.Var(f"{name}_elem_offset") if free_offset else None,
+                     offset_factor=1 if free_offset else 0, span=self.span(node))
         # TVM's axis_separators group dimensions into a multi-dimensional
         # physical layout; tir keeps them on the parameter or allocation (a
         # flat memref lowering needs none) and compares them structurally.
-        buf.axis_separators = separators
-        buf.dim_vars = tuple(dim_vars) if self.in_signature else ()
-        for var, pos in defines:
-            if var.source is None:
-                var.source = (buf.ssa, buf.type, pos)
+        buf.axis_separators = list(separators)
         return buf
 
-    # ------------------------------------------------------------ statements
+    # ---------------------------------------------------------------- regions
+    def region(self, item, what):
+        """The BufferRegion `A[lo:hi, i]`. A missing bound is the
+        dimension's; an index that reads a buffer (TVM's nested access,
+        `A[B[vi], vj]`) covers its whole dimension, since a region is index
+        expressions over values in scope."""
+        if not isinstance(item, ast.Subscript) or not isinstance(item.value, ast.Name):
+            self.error(item, f"{what} takes buffer regions like A[vi, 0:4]")
+        buf = self.lookup(item.value, item.value.id)
+        if not isinstance(buf, Buffer):
+            self.error(item, f"'{item.value.id}' is not a buffer")
+        idx = item.slice.elts if isinstance(item.slice, ast.Tuple) else [item.slice]
+        if len(idx) != len(buf.shape):
+            self.error(item, f"{len(idx)} indices for the {len(buf.shape)}-dimensional "
+                             f"buffer '{item.value.id}'")
+        ranges = []
+        for i, dim in zip(idx, buf.shape):
+            if isinstance(i, ast.Slice):
+                if i.step is not None:
+                    self.error(i, "regions with a step are not supported")
+                lower = E.IntImm("int32", 0) if i.lower is None else self.index(i.lower)
+                upper = dim if i.upper is None else self.index(i.upper)
+                lower, upper = self.unify(lower, upper, i)
+                ranges.append(Range.from_min_extent(lower, E.make_binary(E.Sub, upper,
+                                                                          lower)))
+            elif any(isinstance(n, ast.Subscript) for n in ast.walk(i)):
+                ranges.append(Range.from_min_extent(E.IntImm(dim.dtype, 0), dim))
+            else:
+                start = self.index(i)
+                ranges.append(Range.from_min_extent(start, E.IntImm(start.dtype, 1)))
+        return BufferRegion(buf, ranges, span=self.span(item))
 
+    # ------------------------------------------------------------ statements
     def match_region(self, target, call):
         """`X = T.match_buffer(A[region], shape, dtype, strides=..., elem_offset=...)`
-        inside a block: tir.match_buffer, a view with A's strides (the
-        unit dimensions the shape leaves out are dropped from the left)."""
+        inside a block: a view with A's strides (the unit dimensions the
+        shape leaves out are dropped from the left)."""
         if not call.args or not isinstance(call.args[0], ast.Subscript):
             self.error(call, "T.match_buffer inside a block takes a buffer region "
                              "(A[vi * 16 : vi * 16 + 16, 0:16])")
-        if not isinstance(self.scopes[-1].get("__block__"), str):
+        frame = self.frames[-1]
+        if frame.scope_depth != len(self.scopes):
             self.error(call, "T.match_buffer of a region is written at the start of a block")
-        region, src = self.region_text(call.args[0], "T.match_buffer")
+        source = self.region(call.args[0], "T.match_buffer")
+        src = source.buffer
         shape_node = call.args[1] if len(call.args) > 1 else None
         for kw in call.keywords:
             if kw.arg == "shape":
@@ -166,52 +162,62 @@ class BufferParser:
                 pass  # alignment: no effect on the program
             else:
                 self.error(kw.value, f"unsupported T.match_buffer option {kw.arg}=")
-        if dtype != src.dtype and DTYPES.get(dtype) != src.element:
+        if dtype != src.dtype and DTYPES.get(dtype) != DTYPES[src.dtype]:
             self.error(call, f"T.match_buffer of a {src.dtype} buffer as {dtype}")
-        if scope not in (None, "", "global") and scope != src.scope:
+        if scope not in (None, "", "global") and scope != src.scope():
             self.error(call, f"T.match_buffer in scope {scope!r} of a buffer in scope "
-                             f"{src.scope or 'global'!r}")
+                             f"{src.scope()!r}")
         if len(shape) > len(src.shape):
             self.error(call, "the matched shape has more dimensions than the buffer")
-        strides = src.element_strides()[len(src.shape) - len(shape):]
-        buf = Buffer(self.ssa_name(target.id), shape, src.dtype, scope=src.scope,
-                     strides=strides)
-        self.emit(f"{buf.ssa} = tir.match_buffer {region} : {src.type} -> {buf.type}"
-                  + self.loc(call))
-        self.bind(target.id, buf)
-        # strides= / elem_offset=: constants must agree; names are defined.
-        if strides_node is not None or (offset_node is not None
-                                        and self.static_value(offset_node) is None):
-            offset, stride_values = self.strided_metadata(buf, call)
+        known = [self.stride_of(src, k) for k in range(len(src.shape))][len(src.shape)
+                                                                           - len(shape):]
+        # The view's layout is its source's: its strides and offset are
+        # variables (those strides= / elem_offset= name, else fresh ones)
+        # that read the layout where they are used.
+        strides = [E.Var(f"{target.id}_s{k}") for k in range(len(shape))]
         if strides_node is not None:
-            items = strides_node.elts if isinstance(strides_node, (ast.List, ast.Tuple)) else None
+            items = strides_node.elts if isinstance(strides_node, (ast.List, ast.Tuple)) \
+                else None
             if items is None or len(items) != len(shape):
                 self.error(strides_node, f"strides= lists {len(shape)} strides")
-            for item, known, value in zip(items, strides, stride_values):
-                self.define_layout_value(item, known, value, "stride")
+            strides = [self.layout_value(item, k, "stride") or fresh
+                       for item, k, fresh in zip(items, known, strides)]
+        offset = E.Var(f"{target.id}_elem_offset")
         if offset_node is not None:
             if self.static_value(offset_node) is not None:
                 self.error(offset_node, "the offset of a region inside a buffer is not a "
                                         "constant; name it (elem_offset=x with x = T.int32())")
-            self.define_layout_value(offset_node, None, offset, "elem_offset")
+            offset = self.layout_value(offset_node, None, "elem_offset")
+        view = Buffer(target.id, shape, src.dtype, src.scope(), strides=strides,
+                      elem_offset=offset, span=self.span(call))
+        frame.match_buffers.append(MatchBufferRegion(view, source, span=self.span(call)))
+        self.bind(target.id, view)
+        # The variables strides= / elem_offset= name are the view's fields.
+        for node in ([offset_node] if offset_node is not None else []) + \
+                (list(strides_node.elts) if strides_node is not None else []):
+            if isinstance(node, ast.Name) and isinstance(self.lookup(node, node.id),
+                                                         PendingVar):
+                self.bind(node.id, self.lookup(node, node.id).var)
 
-    def define_layout_value(self, node, known, ssa, what):
+    def layout_value(self, node, known, what):
+        """The variable a stride or offset of a matched view names (declared
+        with T.int32()), or None for a constant (which must be the
+        layout's)."""
         constant = self.static_value(node)
         if isinstance(constant, int):
-            if known is not None and constant != known:
-                self.error(node, f"{what} {constant} differs from the buffer's ({known})")
-            return
+            if isinstance(known, E.IntImm) and constant != known.value:
+                self.error(node, f"{what} {constant} differs from the buffer's ({known.value})")
+            return None  # the layout's
         if isinstance(node, ast.Name):
             var = self.lookup(node, node.id)
-            if isinstance(var, ShapeVar):
-                self.bind(node.id, Value(ssa, "index", affine=True))
-                return
+            if isinstance(var, PendingVar):
+                return var.var
         self.error(node, f"{what} is an integer or a variable declared with T.int32()")
 
-    def allocate_const(self, target, call):
-        """`B = T.allocate_const(data, dtype, extents)`: tir.allocate_const,
-        a buffer holding the data (T.decl_buffer(..., data=B) or
-        T.Buffer(..., data=B) then names it)."""
+    def allocate_const(self, target, call, rest):
+        """`B = T.allocate_const(data, dtype, extents)`: constant data in
+        scope for the statements after it, where a T.decl_buffer /
+        T.Buffer(..., data=B) names the buffer holding it."""
         args = {k: v for k, v in zip(("data", "dtype", "extents"), call.args)}
         for kw in call.keywords:
             if kw.arg not in ("data", "dtype", "extents"):
@@ -234,43 +240,37 @@ class BufferParser:
             count *= e
         if count != len(data):
             self.error(call, f"{len(data)} values for extents {list(extents)}")
-        buf = Buffer(self.ssa_name(target.id), list(extents), dtype)
-        is_float = buf.element.startswith("f") or buf.element == "bf16"
-        values = [repr(float(v)) if is_float else str(int(v)) for v in data]
-        values = [v.replace("e", ".0e") if "e" in v and "." not in v else v for v in values]
-        nested = values
-        for e in reversed(extents[1:]):
-            nested = ["[" + ", ".join(nested[i:i + e]) + "]" for i in range(0, len(nested), e)]
-        self.emit(f"{buf.ssa} = tir.allocate_const : {buf.type} = dense<[{', '.join(nested)}]>"
-                  + self.loc(call))
-        self.bind(target.id, ConstData(buf))
+        buf = Buffer(target.id, list(extents), dtype)
+        self.bind(target.id, ConstData(buf.data, buf))
+        body = self.statements(rest)
+        return AllocateConst(buf.data, dtype, list(extents), list(data), body,
+                             span=self.span(call))
 
     def is_python_call(self, call):
         return (isinstance(call.func, ast.Name) and not self.is_bound(call.func.id)
                 and callable(self.env.get(call.func.id)))
 
-    def declare_buffer(self, target, call):
-        """`X = T.decl_buffer(shape, dtype, data=B)` / `T.Buffer(..., data=B)`
-        over the data of T.allocate_const, also through a Python helper of
-        the enclosing scope that returns one of them (TVM's
-        meta-programming). The declared buffer is the constant buffer: same
+    def declared_buffer(self, call):
+        """The buffer `T.decl_buffer(shape, dtype, data=B)` /
+        `T.Buffer(..., data=B)` declares over the data of T.allocate_const,
+        also through a Python helper of the enclosing scope that returns one
+        of them (TVM's meta-programming). It is the constant buffer: same
         shape and dtype."""
         if self.is_python_call(call):
             fn = self.env[call.func.id]
-            try:
-                args = [self.python_arg(a) for a in call.args]
-                kwargs = {kw.arg: self.python_arg(kw.value) for kw in call.keywords}
-            except ScriptError:
-                raise
+            args = [self.python_arg(a) for a in call.args]
+            kwargs = {kw.arg: self.python_arg(kw.value) for kw in call.keywords}
             try:
                 decl = fn(*args, **kwargs)
+            except ScriptError:
+                raise
             except Exception as e:  # noqa: BLE001 - reported at the Python line
                 self.error(call, f"calling '{call.func.id}' failed: {e}")
             from .tir import _BufferType
             if not isinstance(decl, _BufferType):
                 self.error(call, f"'{call.func.id}(...)' returns a "
                                  f"{type(decl).__name__}, not a buffer declaration")
-            shape, dtype, extra = decl.shape, decl.dtype, decl.kwargs
+            shape, dtype, extra = decl.shape, decl.dtype, dict(decl.kwargs)
         else:
             args = [self.static_value(a) for a in call.args]
             kwargs = {kw.arg: (self.python_arg(kw.value) if kw.arg == "data"
@@ -288,11 +288,12 @@ class BufferParser:
         if isinstance(shape, int):
             shape = (shape,)
         const = data.buffer
-        if list(shape or ()) != list(const.shape) or (dtype or const.dtype) != const.dtype:
+        const_shape = [d.value for d in const.shape]
+        if list(shape or ()) != const_shape or (dtype or const.dtype) != const.dtype:
             self.error(call, f"a buffer of shape {list(shape or ())} and dtype {dtype} over "
-                             f"constant data of shape {const.shape} and dtype {const.dtype} "
+                             f"constant data of shape {const_shape} and dtype {const.dtype} "
                              "(a reinterpreting view is not supported)")
-        self.bind(target.id, const)
+        return const
 
     def python_arg(self, node):
         """An argument for a Python helper called in a body: a constant,

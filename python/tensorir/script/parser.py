@@ -1,19 +1,49 @@
 """TVMScript (TVM v0.23 syntax) to tir, through Python's ast.
 
-The parser walks the function's syntax tree and writes tir in its MLIR
-syntax, every op located at the Python line it comes from, so that both the
-parser's errors and MLIR's verifier errors point into the Python source.
+The parser walks the function's syntax tree and builds the function as
+tvm.tir nodes (loops, blocks, buffers, loads, stores, expressions), each
+statement located at the Python line it comes from; the extension builds
+the nodes into tir ops (python/extension/FromNodes.cpp) and verifies them,
+so that both the parser's errors and the verifier's point into the Python
+source.
 """
 import ast
 import inspect
 import textwrap
 
-from ..ir import IRModule
+from .._ext import ext
+from ..ir.node import Range
+from ..tir import expr as E
+from ..tir import stmt as S
+from ..tir.buffer import Buffer
 
 from .buffers import BufferParser
 from .expr import ExprParser
-from .values import (DTYPES, ITER_KINDS, LOOP_KINDS, Buffer, ConstData, dotted_name,  # noqa: F401
-                     ScopedBuffer, ScriptError, ShapeVar, Value, annotation_attr)
+from .values import (DTYPES, ITER_KINDS, PendingVar, ScriptError,  # noqa: F401
+                     dotted_name)
+
+_SCALAR_PARAMS = ("int32", "int64", "int16", "int8", "uint32", "uint64")
+_LOOP_KINDS = {"serial": S.ForKind.SERIAL, "range": S.ForKind.SERIAL,
+               "parallel": S.ForKind.PARALLEL, "vectorized": S.ForKind.VECTORIZED,
+               "unroll": S.ForKind.UNROLLED, "thread_binding": S.ForKind.THREAD_BINDING}
+
+
+class _Frame:
+    """A block being parsed (or the function's body, `is_block` false):
+    the buffers it allocates and matches, and the scope depth its own
+    statements are at."""
+
+    def __init__(self, scope_depth, is_block):
+        self.scope_depth, self.is_block = scope_depth, is_block
+        self.alloc_buffers, self.match_buffers = [], []
+
+
+class _Scoped:
+    """A statement that holds the statements after it (a LetStmt, an
+    AllocateConst, a DeclBuffer)."""
+
+    def __init__(self, stmt):
+        self.stmt = stmt
 
 
 class FunctionParser(BufferParser, ExprParser):
@@ -25,19 +55,10 @@ class FunctionParser(BufferParser, ExprParser):
         # from there.
         self.env = env or {}
         self.in_signature = True
-        # Shape variables (`n = T.int32()`) -> (buffer SSA, type, dim) once a
-        # buffer dimension defines them.
-        self.shape_vars = {}
-        # Integer scalar parameters: a buffer dimension they size names
-        # them in tir.dim_vars.
-        self.scalar_params = set()
-        self.lines = []
-        self.indent = 1
         self.scopes = [dict()]
-        self.names_in_use = [set()]
-        self.counter = 0
-        self.vscale = None  # the function's `vector.vscale`, once used
-        self.entry_index = None
+        self.frames = [_Frame(1, False)]
+        # Each loop variable's (min, extent), for T.axis.remap.
+        self.loops = {}
 
     # ----------------------------------------------------------------- utils
     def error(self, node, message):
@@ -45,60 +66,33 @@ class FunctionParser(BufferParser, ExprParser):
         col = getattr(node, "col_offset", 0) + 1
         raise ScriptError(f"{self.filename}:{line}:{col}: error: {message}")
 
-    def loc(self, node):
-        line = getattr(node, "lineno", 1) + self.line_offset
-        col = getattr(node, "col_offset", 0) + 1
-        return f' loc("{self.filename}":{line}:{col})'
-
-    def emit(self, text):
-        self.lines.append("  " * self.indent + text)
-
-    def fresh(self, hint="t"):
-        self.counter += 1
-        return f"%{hint}{self.counter}"
-
-    def ssa_name(self, name):
-        """A name not visible in any enclosing scope (sibling scopes may reuse
-        names, nested ones may not)."""
-        base = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "v"
-        if base[0].isdigit():
-            base = "v" + base
-        candidate, n = base, 0
-        while any(candidate in used for used in self.names_in_use):
-            n += 1
-            candidate = f"{base}_{n}"
-        self.names_in_use[-1].add(candidate)
-        return "%" + candidate
-
     def push(self):
         self.scopes.append(dict())
-        self.names_in_use.append(set())
 
     def pop(self):
         self.scopes.pop()
-        self.names_in_use.pop()
 
     def bind(self, name, value):
         self.scopes[-1][name] = value
+
+    def is_bound(self, name):
+        return any(name in scope for scope in self.scopes)
 
     def lookup(self, node, name):
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
         if name in self.env:
-            from ..tir.expr import IntImm  # tir imports this module
-            from ..tir.size_expr import SymbolicExpr as PrimExpr
             value = self.env[name]
-            if isinstance(value, IntImm):
-                value = value.value
-            if isinstance(value, PrimExpr):
-                return self.prim_expr(value, node)
             if isinstance(value, bool):
-                return Value(None, "i1", literal=int(value))
+                return E.IntImm("bool", value)
             if isinstance(value, int):
-                return Value(str(value), "index", affine=True, literal=value)
+                return E.IntImm("int32" if -2**31 <= value < 2**31 else "int64", value)
             if isinstance(value, float):
-                return Value(None, None, literal=value)
+                return E.FloatImm("float32", value)
+            if isinstance(value, E.PrimExpr):
+                # A symbolic size written outside a function (4 * T.vscale()).
+                return E.convert(value)
             self.error(node, f"'{name}' is a Python {type(value).__name__}, not a "
                              "value TVMScript can use here")
         self.error(node, f"undefined name '{name}'")
@@ -112,12 +106,6 @@ class FunctionParser(BufferParser, ExprParser):
     @staticmethod
     def t_name(node):
         return dotted_name(node, "T")
-
-    def const_int(self, node):
-        value = self.static_value(node)
-        if not isinstance(value, int):
-            self.error(node, "expected an integer constant")
-        return value
 
     def static_value(self, node):
         """A Python constant, tuple or list of them (dtype strings, shapes)."""
@@ -137,9 +125,8 @@ class FunctionParser(BufferParser, ExprParser):
                     ast.Mod: lambda: a % b if b else None}.get(type(node.op))
             return fold() if ints and fold else None
         if isinstance(node, ast.Name) and not self.is_bound(node.id) and node.id in self.env:
-            from ..tir.expr import IntImm  # tir imports this module
             v = self.env[node.id]
-            if isinstance(v, IntImm):
+            if isinstance(v, E.IntImm):
                 return v.value
             if isinstance(v, list):
                 return tuple(v)
@@ -150,50 +137,56 @@ class FunctionParser(BufferParser, ExprParser):
             return v if isinstance(v, (int, float)) else None
         return None
 
-    def is_bound(self, name):
-        return any(name in scope for scope in self.scopes)
+    def located(self, stmt, node):
+        """`stmt` located at `node`'s line (unless it is already)."""
+        if stmt is not None and getattr(stmt, "span", None) is None:
+            stmt.span = self.span(node)
+        return stmt
 
     # ------------------------------------------------------------- signature
     def parse(self):
+        """(params, buffer_map, body) of the function, as nodes."""
         fn = self.node
         params, body = [], list(fn.body)
-        handles = {}
         for arg in fn.args.args:
             if arg.annotation is None:
                 self.error(arg, f"parameter '{arg.arg}' needs a type annotation "
                                 "(T.Buffer(...), T.handle or T.int32)")
             params.append((arg, arg.annotation))
         # Scalars first: buffer shapes may use them.
-        signature = {}
+        param_vars, buffer_map, handles = {}, {}, {}
         for arg, ann in params:
             kind = self.t_name(ann.func if isinstance(ann, ast.Call) else
                                ann.value if isinstance(ann, ast.Subscript) else ann)
-            if kind in ("int32", "int64", "int16", "int8", "uint32", "uint64"):
-                ssa = self.ssa_name(arg.arg)
-                # In affine expressions a parameter is a symbol.
-                self.bind(arg.arg, Value(f"symbol({ssa})", "index", affine=True))
-                self.scalar_params.add(arg.arg)
-                signature[arg.arg] = f'{ssa}: index {{tir.name = "{arg.arg}"}}'
+            if kind in _SCALAR_PARAMS:
+                var = E.Var(arg.arg, kind, span=self.span(arg))
+                self.bind(arg.arg, var)
+                param_vars[arg.arg] = var
+        # Shape variables: `n = T.int32()` (also `n, m = T.int32(), T.int32()`
+        # and `n: T.int32`), defined by the first buffer dimension that is
+        # exactly `n`.
+        shape_vars = []
+        for stmt in body:
+            for name, dtype in self.shape_var_names(stmt):
+                var = E.Var(name, dtype, span=self.span(stmt))
+                self.bind(name, var)
+                shape_vars.append(var)
         for arg, ann in params:
-            if arg.arg in signature:
+            if arg.arg in param_vars:
                 continue
             if self.is_t(ann, "handle"):
                 handles[arg.arg] = arg
+                param_vars[arg.arg] = E.Var(arg.arg, "handle", span=self.span(arg))
                 continue
             if isinstance(ann, (ast.Call, ast.Subscript)):
                 head = ann.func if isinstance(ann, ast.Call) else ann.value
                 if self.t_name(head) == "Buffer":
                     buf = self.buffer_decl(ann, arg.arg)
                     self.bind(arg.arg, buf)
-                    signature[arg.arg] = f'{buf.ssa}: {buf.type} {self.arg_attrs(buf, arg.arg)}'
+                    param_vars[arg.arg] = E.Var(arg.arg, "handle", span=self.span(arg))
+                    buffer_map[param_vars[arg.arg]] = buf
                     continue
             self.error(ann, f"unsupported parameter type for '{arg.arg}'")
-        # Shape variables: `n = T.int32()` (also `n, m = T.int32(), T.int32()`
-        # and `n: T.int32`), defined by the first buffer dimension that is
-        # exactly `n`.
-        for stmt in body:
-            for name in self.shape_var_names(stmt):
-                self.bind(name, ShapeVar(name))
         # T.handle parameters take their buffer from T.match_buffer.
         rest = []
         for stmt in body:
@@ -208,23 +201,25 @@ class FunctionParser(BufferParser, ExprParser):
                 buf = self.buffer_from_args(stmt.value, stmt.value.args[1:], name,
                                             stmt.value.keywords)
                 self.bind(name, buf)
-                signature[handle] = f'{buf.ssa}: {buf.type} {self.arg_attrs(buf, name)}'
+                buffer_map[param_vars[handle]] = buf
                 del handles[handle]
             else:
                 rest.append(stmt)
         if handles:
             self.error(handles[next(iter(handles))],
                        f"T.handle parameter '{next(iter(handles))}' has no T.match_buffer")
-        order = [signature[arg.arg] for arg, _ in params]
-        header = f"func.func @{fn.name}({', '.join(order)})"
-        self.lines.append(header + " {")
-        self.define_shape_vars(fn)
-        self.entry_index = len(self.lines)
+        for var in shape_vars:
+            if not any(d is var for buf in buffer_map.values() for d in buf.shape):
+                self.error(fn, f"shape variable '{var.name}' is not the size of any buffer "
+                               "dimension; give it as a T.int32 parameter instead")
         self.in_signature = False
-        self.statements(self.implied_root_body(rest))
-        self.emit("return" + self.loc(fn))
-        self.lines.append("}" + self.loc(fn))
-        return "\n".join(self.lines)
+        stmts = self.statements(self.implied_root_body(rest))
+        root = self.frames[0]
+        if root.alloc_buffers:
+            stmts = S.BlockRealize([], E.IntImm("bool", True), S.Block(
+                [], [], [], "root", stmts, alloc_buffers=root.alloc_buffers,
+                span=self.span(fn)), span=self.span(fn))
+        return [param_vars[arg.arg] for arg, _ in params], buffer_map, stmts
 
     def implied_root_body(self, stmts):
         """The function's statements, where they are TVM's root block written
@@ -268,63 +263,62 @@ class FunctionParser(BufferParser, ExprParser):
         return body
 
     def shape_var_names(self, stmt):
-        """The names a statement declares as shape variables."""
-        def is_decl(call):
-            return (isinstance(call, ast.Call) and not call.args and not call.keywords
-                    and self.t_name(call.func) in ("int32", "int64"))
+        """The (name, dtype) of the shape variables a statement declares."""
+        def dtype_of(call):
+            if (isinstance(call, ast.Call) and not call.args and not call.keywords
+                    and self.t_name(call.func) in ("int32", "int64")):
+                return self.t_name(call.func)
+            return None
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(
                 stmt.target, ast.Name) and self.t_name(stmt.annotation) in ("int32", "int64"):
-            return [stmt.target.id]
+            return [(stmt.target.id, self.t_name(stmt.annotation))]
         if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
             return []
         target, value = stmt.targets[0], stmt.value
-        if isinstance(target, ast.Name) and is_decl(value):
-            return [target.id]
+        if isinstance(target, ast.Name) and dtype_of(value):
+            return [(target.id, dtype_of(value))]
         if (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
                 and len(target.elts) == len(value.elts)
                 and all(isinstance(t, ast.Name) for t in target.elts)
-                and all(is_decl(v) for v in value.elts)):
-            return [t.id for t in target.elts]
+                and all(dtype_of(v) for v in value.elts)):
+            return [(t.id, dtype_of(v)) for t, v in zip(target.elts, value.elts)]
         return []
 
-    def define_shape_vars(self, fn):
-        """`%n = memref.dim %A, %c` for each shape variable, at entry."""
-        for name, var in list(self.scopes[0].items()):
-            if not isinstance(var, ShapeVar):
-                continue
-            if var.source is None:
-                self.error(fn, f"shape variable '{name}' is not the size of any buffer "
-                               "dimension; give it as a T.int32 parameter instead")
-            ssa, type_text, dim = var.source
-            index = self.constant(dim, "index", fn)
-            result = self.ssa_name(name)
-            self.emit(f"{result} = memref.dim {ssa}, {index.text} : {type_text}" + self.loc(fn))
-            self.bind(name, Value(result, "index", affine=True))
-
+    # ------------------------------------------------------------ statements
     def statements(self, stmts):
-        for stmt in stmts:
-            self.statement(stmt)
+        """One statement for `stmts` (a SeqStmt of several)."""
+        out = []
+        for k, stmt in enumerate(stmts):
+            result = self.statement(stmt, stmts[k + 1:])
+            if isinstance(result, _Scoped):
+                out.append(self.located(result.stmt, stmt))
+                break
+            if result is not None:
+                out.append(self.located(result, stmt))
+        if not out:
+            return S.Evaluate(E.IntImm("int32", 0))
+        return out[0] if len(out) == 1 else S.SeqStmt(out)
 
-    def statement(self, stmt):
+    def statement(self, stmt, rest):
         try:
-            return self.statement_unchecked(stmt)
+            return self.statement_unchecked(stmt, rest)
         except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
             # A construct the checks above did not foresee: still an error
             # at the user's line, not a bare Python error from the parser.
             self.error(stmt, f"cannot parse this statement ({type(e).__name__}: {e}); "
                              "check the arguments of its T.* calls")
 
-    def statement_unchecked(self, stmt):
+    def statement_unchecked(self, stmt, rest):
         if isinstance(stmt, ast.For):
             return self.for_loop(stmt)
         if isinstance(stmt, ast.With):
             return self.with_stmt(stmt)
         if isinstance(stmt, ast.Assign):
-            return self.assign(stmt)
+            return self.assign(stmt, rest)
         if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             # A let binding: `x: T.int32 = e` names the value of e.
             return self.assign(ast.copy_location(
-                ast.Assign(targets=[stmt.target], value=stmt.value), stmt))
+                ast.Assign(targets=[stmt.target], value=stmt.value), stmt), rest)
         if isinstance(stmt, ast.AugAssign):
             target = stmt.target
             value = ast.BinOp(left=ast.Subscript(value=target.value, slice=target.slice,
@@ -332,45 +326,45 @@ class FunctionParser(BufferParser, ExprParser):
                               op=stmt.op, right=stmt.value)
             ast.copy_location(value, stmt)
             ast.copy_location(value.left, stmt)
-            return self.assign(ast.copy_location(ast.Assign(targets=[target], value=value), stmt))
+            return self.assign(ast.copy_location(ast.Assign(targets=[target], value=value),
+                                                 stmt), rest)
         if isinstance(stmt, ast.Expr):
             if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
-                return  # docstring
+                return None  # docstring
             if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "func_attr"):
-                return  # function attributes carry nothing tir needs yet
+                return None  # function attributes carry nothing tir needs yet
             call = stmt.value
             if isinstance(call, ast.Call) and self.is_t(call.func, "evaluate"):
                 if len(call.args) != 1 or call.keywords:
                     self.error(call, "T.evaluate takes one expression")
                 call = call.args[0]
                 if isinstance(call, ast.Constant) and isinstance(call.value, int):
-                    return  # T.evaluate(0): an empty body
+                    return None  # T.evaluate(0): an empty body
             if isinstance(call, ast.Call) and self.is_opaque_call(call):
-                self.opaque_call(call, statement=True)
-                return
+                return S.Evaluate(self.opaque_call(call))
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                     and call.func.attr == "access_ptr":
-                self.expr(call)  # B.access_ptr(...): an opaque access
-                return
+                return S.Evaluate(self.expr(call))  # B.access_ptr(...): an opaque access
             self.error(stmt, "expressions as statements are calls (T.call_extern(...), "
                              "TVM's builtins) or T.evaluate(0)")
         if isinstance(stmt, ast.If):
             return self.if_stmt(stmt)
         if isinstance(stmt, ast.Pass):
-            return
+            return None
         if isinstance(stmt, ast.Return) and stmt.value is None:
-            return
+            return None
         self.error(stmt, f"unsupported statement ({type(stmt).__name__})")
 
     def loop_ranges(self, node):
-        """(name-less) list of (lower, upper, kind, thread, annotations)."""
+        """[(lower, upper, kind, thread, annotations)] of a loop's iterator."""
         if not isinstance(node, ast.Call):
             self.error(node, "a loop iterates over range(...), T.grid(...), T.serial(...), ...")
-        name = self.t_name(node.func) if not (isinstance(node.func, ast.Name) and node.func.id == "range") else "range"
+        name = "range" if isinstance(node.func, ast.Name) and node.func.id == "range" \
+            else self.t_name(node.func)
         kws = {k.arg: k.value for k in node.keywords}
         if name == "grid":
             return [(None, a, "serial", None, None) for a in node.args]
-        if name in ("range", "serial", "parallel", "vectorized", "unroll", "thread_binding"):
+        if name in _LOOP_KINDS:
             args = list(node.args)
             if len(args) == 1:
                 lower, upper = None, args[0]
@@ -384,59 +378,48 @@ class FunctionParser(BufferParser, ExprParser):
                 thread = self.static_value(thread_node) if thread_node is not None else None
                 if not isinstance(thread, str):
                     self.error(node, "T.thread_binding needs thread=\"...\"")
-            kind = "serial" if name == "range" else name
-            return [(lower, upper, kind, thread, kws.get("annotations"))]
+            return [(lower, upper, name, thread, kws.get("annotations"))]
         self.error(node, f"unsupported loop iterator T.{name}")
 
-    def bound(self, node):
+    def bound(self, node, message="loop bounds and domains are integer expressions"):
         if node is None:
-            return "0"
-        constant = self.static_value(node)
-        if isinstance(constant, int) and not isinstance(constant, bool):
-            return str(constant)
-        value = self.as_index(self.expr(node), node)
-        if value is None:
-            self.error(node, "loop bounds and domains are integer expressions")
-        return self.materialize(value, node).text
+            return E.IntImm("int32", 0)
+        return self.index(node, message)
 
     def for_loop(self, stmt):
         ranges = self.loop_ranges(stmt.iter)
         targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else [stmt.target]
         if len(targets) != len(ranges):
             self.error(stmt, f"{len(targets)} loop variables for {len(ranges)} loops")
-        opened = 0
+        loops = []
         for target, (lower, upper, kind, thread, annotations) in zip(targets, ranges):
             if not isinstance(target, ast.Name):
                 self.error(target, "loop variables are names")
-            lo, hi = self.bound(lower), self.bound(upper)
+            lo, hi = self.unify(self.bound(lower), self.bound(upper), stmt.iter)
+            extent = E.make_binary(E.Sub, hi, lo)
             self.push()
-            ssa = self.ssa_name(target.id)
-            self.bind(target.id, Value(ssa, "index", affine=True))
-            suffix = LOOP_KINDS.get(kind, "")
-            if kind == "thread_binding":
-                suffix = f' thread_binding<"{thread}">'
-            if annotations is not None:
-                suffix += " annotations " + self.dict_attr(annotations)
-            self.emit(f"tir.for {ssa} = {lo} to {hi}{suffix} {{")
-            self.indent += 1
-            opened += 1
-        self.statements(stmt.body)
-        for _ in range(opened):
-            self.indent -= 1
-            self.emit("}" + self.loc(stmt))
+            var = E.Var(target.id, lo.dtype if lo.dtype in ("int32", "int64") else "int64",
+                        span=self.span(target))
+            self.bind(target.id, var)
+            self.loops[var] = (lo, extent)
+            loops.append((var, lo, extent, kind, thread,
+                          self.annotation_dict(annotations) if annotations is not None
+                          else None))
+        body = self.statements(stmt.body)
+        for var, lo, extent, kind, thread, annotations in reversed(loops):
+            body = S.For(var, lo, extent, _LOOP_KINDS[kind], body, thread_binding=thread,
+                         annotations=annotations, span=self.span(stmt))
             self.pop()
+        return body
 
-    def dict_attr(self, node):
+    def annotation_dict(self, node):
         if not isinstance(node, ast.Dict):
             self.error(node, "expected a dict of annotations")
-        return self.attr_text(node)
-
-    def attr_text(self, node):
-        """An annotation value as an MLIR attribute (values.annotation_attr),
-        read from the syntax tree so that errors point at the value."""
-        return annotation_attr(self.annotation_value(node))
+        return self.annotation_value(node)
 
     def annotation_value(self, node):
+        """An annotation value (bool, int, float, str, and lists and dicts of
+        them), read from the syntax tree so that errors point at the value."""
         if isinstance(node, ast.Dict):
             items = {}
             for k, v in zip(node.keys, node.values):
@@ -457,21 +440,17 @@ class FunctionParser(BufferParser, ExprParser):
         return val
 
     def if_stmt(self, stmt):
-        """`if cond: ... else: ...` (TVM's IfThenElse): an scf.if whose
-        regions hold the branches' statements."""
-        cond = self.materialize(self.expr(stmt.test), stmt.test)
-        if cond.type != "i1":
-            self.error(stmt.test, f"an if statement needs a boolean condition, got {cond.type}")
-        self.emit(f"scf.if {cond.text} {{")
-        for k, branch in enumerate([stmt.body] + ([stmt.orelse] if stmt.orelse else [])):
-            if k:
-                self.emit("} else {")
-            self.indent += 1
+        """`if cond: ... else: ...` (TVM's IfThenElse)."""
+        cond = self.expr(stmt.test)
+        if cond.dtype != "bool":
+            self.error(stmt.test, "an if statement needs a boolean condition, got "
+                                  f"{cond.dtype}")
+        branches = []
+        for branch in [stmt.body] + ([stmt.orelse] if stmt.orelse else []):
             self.push()
-            self.statements(branch)
+            branches.append(self.statements(branch))
             self.pop()
-            self.indent -= 1
-        self.emit("}" + self.loc(stmt))
+        return S.IfThenElse(cond, *branches)
 
     def with_stmt(self, stmt):
         if len(stmt.items) != 1:
@@ -480,33 +459,23 @@ class FunctionParser(BufferParser, ExprParser):
         if isinstance(ctx, ast.Call) and self.is_t(ctx.func, "block"):
             return self.block(stmt, ctx)
         if isinstance(ctx, ast.Call) and self.is_t(ctx.func, "init"):
-            self.emit("tir.init {")
-            self.indent += 1
-            self.push()
-            self.statements(stmt.body)
-            self.pop()
-            self.indent -= 1
-            self.emit("}" + self.loc(stmt))
-            return
+            self.error(stmt, "T.init() is written in a block's body, beside its statements")
         self.error(stmt, "unsupported with statement (T.block or T.init)")
 
     def block(self, stmt, ctx):
         name = self.static_value(ctx.args[0]) if ctx.args else "root"
         if not isinstance(name, str):
             self.error(ctx, "T.block takes a name")
-        body = list(stmt.body)
-        iter_vars = []  # (python name, kind, domain text, binding text)
-        where = None
-        reads = writes = None
-        annotations = None
+        axes = []  # (python name, iter_type, Range, binding)
+        where = reads = writes = annotations = None
         rest = []
-        for s in body:
+        for s in stmt.body:
             call = s.value if isinstance(s, (ast.Assign, ast.Expr)) else None
             fname = self.t_name(call.func) if isinstance(call, ast.Call) else None
             if fname in ("where", "block_attr") and len(call.args) != 1:
                 self.error(call, f"T.{fname} takes 1 argument, got {len(call.args)}")
             if isinstance(s, ast.Assign) and fname and fname.startswith("axis."):
-                iter_vars.extend(self.axis(s, fname[len("axis."):], call))
+                axes.extend(self.axis(s, fname[len("axis."):], call))
             elif isinstance(s, ast.Expr) and fname == "where":
                 where = call.args[0]
             elif isinstance(s, ast.Expr) and fname == "reads":
@@ -518,39 +487,47 @@ class FunctionParser(BufferParser, ExprParser):
             else:
                 rest.append(s)
         # The predicate ranges over the loop variables of the enclosing scope.
-        # One that reads buffers is a value (an i1 computed before the block).
-        where_text = condition_value = None
-        if where is not None and any(isinstance(n, ast.Subscript) for n in ast.walk(where)):
-            condition_value = self.materialize(self.expr(where), where)
-            if condition_value.type != "i1":
+        predicate = E.IntImm("bool", True)
+        if where is not None:
+            predicate = self.expr(where)
+            if predicate.dtype != "bool":
                 self.error(where, "T.where takes a boolean condition")
-        elif where is not None:
-            where_text = self.condition_text(where)
-        # Header: iteration variables bound to loop expressions.
         self.push()
-        self.bind("__block__", name)  # match_buffer checks it is in a block
-        header = []
-        for pyname, kind, domain, binding in iter_vars:
-            ssa = self.ssa_name(pyname)
-            header.append(f"{ssa} = {kind}({domain}, {binding})")
-            self.bind(pyname, Value(ssa, "index", affine=True))
-        text = f'tir.block "{name}"(' + ", ".join(header) + ")"
-        if where_text is not None:
-            text += f" where({where_text})"
-        if condition_value is not None:
-            text += f" condition({condition_value.text})"
-        if reads is not None:
-            text += self.region_list("reads", reads)
-        if writes is not None:
-            text += self.region_list("writes", writes)
-        if annotations is not None:
-            text += " annotations " + self.dict_attr(annotations)
-        self.emit(text + " {")
-        self.indent += 1
-        self.statements(rest)
-        self.indent -= 1
-        self.emit("}" + self.loc(stmt))
+        frame = _Frame(len(self.scopes), True)
+        self.frames.append(frame)
+        iter_vars, values = [], []
+        for pyname, kind, dom, binding in axes:
+            var = E.Var(pyname, binding.dtype if binding.dtype in ("int32", "int64")
+                        else "int32")
+            iter_vars.append(S.IterVar(dom, var, kind))
+            values.append(binding)
+            self.bind(pyname, var)
+        read_regions = self.region_list("reads", reads) if reads is not None else []
+        write_regions = self.region_list("writes", writes) if writes is not None else []
+        init = None
+        body_stmts = []
+        for s in rest:
+            if isinstance(s, ast.With) and len(s.items) == 1 and isinstance(
+                    s.items[0].context_expr, ast.Call) and self.is_t(s.items[0].context_expr.func,
+                                                                     "init"):
+                if init is not None:
+                    self.error(s, "a block has one T.init()")
+                self.push()
+                init = self.located(self.statements(s.body), s)
+                self.pop()
+            else:
+                body_stmts.append(s)
+        body = self.statements(body_stmts)
+        self.frames.pop()
         self.pop()
+        block = S.Block(iter_vars, read_regions, write_regions, name, body, init=init,
+                        alloc_buffers=frame.alloc_buffers, match_buffers=frame.match_buffers,
+                        annotations=self.annotation_dict(annotations)
+                        if annotations is not None else None, span=self.span(stmt))
+        # Regions the script gives are the block's; those it leaves out are
+        # inferred from the body.
+        block._regions_given = (reads is not None, writes is not None)
+        return S.BlockRealize(values, predicate, block, span=self.span(stmt))
 
     def axis(self, stmt, kind, call):
         targets = stmt.targets[0]
@@ -568,9 +545,13 @@ class FunctionParser(BufferParser, ExprParser):
             for k, src, tgt in zip(kinds, sources, names):
                 if k not in ITER_KINDS:
                     self.error(call, f"unknown iteration kind '{k}'")
-                loop_var = self.expr(src)
-                extent = self.loop_extent(src)
-                out.append((tgt.id, ITER_KINDS[k], extent, loop_var.text))
+                if not isinstance(src, ast.Name):
+                    self.error(src, "T.axis.remap takes loop variables")
+                var = self.lookup(src, src.id)
+                if not isinstance(var, E.Var) or var not in self.loops:
+                    self.error(src, f"'{src.id}' is not a loop variable")
+                lo, extent = self.loops[var]
+                out.append((tgt.id, ITER_KINDS[k], Range.from_min_extent(lo, extent), var))
             return out
         if kind not in ITER_KINDS:
             self.error(call, f"unknown axis kind T.axis.{kind}")
@@ -585,117 +566,21 @@ class FunctionParser(BufferParser, ExprParser):
             self.error(dom, f"the domain of T.axis.{kind} is an extent or a pair "
                             f"(begin, end), got {len(dom.elts)} values")
         if isinstance(dom, (ast.Tuple, ast.List)):
-            domain = f"{self.bound(dom.elts[0])} : {self.bound(dom.elts[1])}"
+            lo, hi = self.unify(self.bound(dom.elts[0]), self.bound(dom.elts[1]), dom)
+            domain = Range.from_min_extent(lo, E.make_binary(E.Sub, hi, lo))
         else:
-            domain = self.bound(dom)
-        text = self.index_text(call.args[1], "a binding is an integer expression")
-        return [(targets.id, ITER_KINDS[kind], domain, text)]
-
-    def loop_extent(self, node):
-        """The extent of the loop whose variable `node` names (for remap)."""
-        if not isinstance(node, ast.Name):
-            self.error(node, "T.axis.remap takes loop variables")
-        value = self.lookup(node, node.id)
-        target = value.text
-        for line in reversed(self.lines):
-            stripped = line.strip()
-            if stripped.startswith(f"tir.for {target} = "):
-                rest = stripped[len(f"tir.for {target} = "):]
-                lower, upper = rest.split(" to ")[0], rest.split(" to ")[1].split(" ")[0]
-                return upper if lower == "0" else f"{lower} : {upper}"
-        self.error(node, f"'{node.id}' is not a loop variable")
+            extent = self.bound(dom)
+            domain = Range.from_min_extent(E.IntImm(extent.dtype, 0), extent)
+        binding = self.index(call.args[1], "a binding is an integer expression")
+        return [(targets.id, ITER_KINDS[kind], domain, binding)]
 
     def region_list(self, keyword, args):
-        regions, types = [], []
         items = args
         if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
             items = args[0].elts
-        for item in items:
-            text, buf = self.region_text(item, f"T.{keyword}")
-            regions.append(text)
-            types.append(buf.type)
-        if not regions:
-            return f" {keyword}()"
-        return f" {keyword}({', '.join(regions)} : {', '.join(types)})"
+        return [self.region(item, f"T.{keyword}") for item in items]
 
-    def region_text(self, item, what):
-        """(`%A[lo : hi, i]`, buffer) for a buffer region `A[lo:hi, i]`. A
-        missing bound is the dimension's; an index that reads a buffer
-        (TVM's nested access, `A[B[vi], vj]`) covers its whole dimension,
-        since a region is index expressions over values in scope."""
-        if not isinstance(item, ast.Subscript) or not isinstance(item.value, ast.Name):
-            self.error(item, f"{what} takes buffer regions like A[vi, 0:4]")
-        buf = self.lookup(item.value, item.value.id)
-        if not isinstance(buf, Buffer):
-            self.error(item, f"'{item.value.id}' is not a buffer")
-        idx = item.slice.elts if isinstance(item.slice, ast.Tuple) else [item.slice]
-        if len(idx) != len(buf.shape):
-            self.error(item, f"{len(idx)} indices for the {len(buf.shape)}-dimensional "
-                             f"buffer '{item.value.id}'")
-        parts = []
-        for i, dim in zip(idx, buf.shape):
-            if isinstance(i, ast.Slice):
-                if i.step is not None:
-                    self.error(i, "regions with a step are not supported")
-                lower = "0" if i.lower is None else self.index_text(i.lower)
-                upper = self.dim_text(dim, item) if i.upper is None else self.index_text(i.upper)
-                parts.append(f"{lower} : {upper}")
-            elif any(isinstance(n, ast.Subscript) for n in ast.walk(i)):
-                parts.append(f"0 : {self.dim_text(dim, item)}")
-            else:
-                parts.append(self.index_text(i))
-        return f"{buf.ssa}[{', '.join(parts)}]", buf
-
-    def dim_text(self, dim, node):
-        """Index text for a buffer dimension (an int or an index value)."""
-        if isinstance(dim, int):
-            return str(dim)
-        if isinstance(dim, ShapeVar):
-            dim = self.lookup(node, dim.name)
-        if isinstance(dim, Value) and dim.text != "?":
-            return self.index_expr_text(dim) or self.materialize(dim, node).text
-        self.error(node, "a region over a dynamic dimension needs explicit bounds")
-
-    def index_text(self, node, message="indices are integer expressions"):
-        """tir index-expression text for an integer expression (an SSA name
-        when it is computed by ops); `message` when it is not an integer."""
-        value = self.as_index(self.expr(node), node)
-        if value is None:
-            self.error(node, message)
-        text = self.index_expr_text(value)
-        return text if text is not None else self.materialize(value, node).text
-
-    def condition_text(self, node):
-        """A T.where condition: comparisons of integer expressions joined by
-        and / or / not."""
-        if isinstance(node, ast.BoolOp):
-            word = " and " if isinstance(node.op, ast.And) else " or "
-            return word.join(f"({self.condition_text(v)})" for v in node.values)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return f"not ({self.condition_text(node.operand)})"
-        if isinstance(node, ast.Compare):
-            ops = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
-            terms = [node.left] + list(node.comparators)
-            parts = []
-            for left, op_node, right in zip(terms, node.ops, terms[1:]):
-                lhs, rhs = self.condition_operand(left), self.condition_operand(right)
-                if isinstance(op_node, ast.NotEq):
-                    parts.append(f"not ({lhs} == {rhs})")
-                    continue
-                op = ops.get(type(op_node))
-                if op is None:
-                    self.error(node, "T.where compares with <, <=, >, >=, == or !=")
-                parts.append(f"{lhs} {op} {rhs}")
-            return " and ".join(f"({p})" for p in parts) if len(parts) > 1 else parts[0]
-        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-            return "0 == 0" if node.value else "0 == 1"
-        self.error(node, "T.where takes comparisons of integer expressions joined by "
-                         "'and', 'or' and 'not'")
-
-    def condition_operand(self, node):
-        return self.index_text(node, "T.where compares integer expressions")
-
-    def assign(self, stmt):
+    def assign(self, stmt, rest):
         if len(stmt.targets) != 1:
             self.error(stmt, "one target per assignment")
         target = stmt.targets[0]
@@ -705,46 +590,61 @@ class FunctionParser(BufferParser, ExprParser):
             buf = self.lookup(target.value, target.value.id)
             if not isinstance(buf, Buffer):
                 self.error(target, f"'{target.value.id}' is not a buffer")
-            value = self.coerce(self.expr(stmt.value), buf.element, stmt.value, buf.unsigned)
-            idx = target.slice.elts if isinstance(target.slice, ast.Tuple) else [target.slice]
-            indices = ", ".join(self.index_text(i) for i in idx)
-            self.emit(f"tir.store {value.text}, {buf.ssa}[{indices}] : {buf.type}" + self.loc(stmt))
-            return
-        if isinstance(target, ast.Name):
-            call = stmt.value
-            if isinstance(call, ast.Call) and self.is_t(call.func, "alloc_buffer"):
-                buf = self.buffer_from_args(call, call.args, target.id, call.keywords)
-                dyn = [self.materialize(d, call).text for d in buf.shape
-                       if not isinstance(d, int)]
-                args = f"({', '.join(dyn)})" if dyn else ""
-                extra = []
-                if buf.axis_separators:
-                    seps = ", ".join(str(x) for x in buf.axis_separators)
-                    extra.append(f"axis_separators = array<i64: {seps}>")
-                if buf.dtype.startswith("uint"):  # memrefs are signless
-                    extra.append(f'tir.dtype = "{buf.dtype}"')
-                if extra:
-                    args += f" {{{', '.join(extra)}}}"
-                self.emit(f"{buf.ssa} = tir.alloc_buffer{args} : {buf.type}" + self.loc(stmt))
-                self.bind(target.id, buf)
-                return
-            if isinstance(call, ast.Call) and self.is_t(call.func, "match_buffer"):
-                return self.match_region(target, call)
-            if isinstance(call, ast.Call) and self.is_t(call.func, "allocate_const"):
-                return self.allocate_const(target, call)
-            if isinstance(call, ast.Call) and (self.is_t(call.func, "decl_buffer", "Buffer")
-                                               or self.is_python_call(call)):
-                return self.declare_buffer(target, call)
-            if (isinstance(call, ast.Call) and not call.args and not call.keywords
-                    and self.t_name(call.func) in ("int32", "int64")):
-                # `x = T.int32()` in a body: a variable that a following
-                # T.match_buffer defines (elem_offset=x, strides=[x, ...]).
-                self.bind(target.id, ShapeVar(target.id))
-                return
             value = self.expr(stmt.value)
+            if isinstance(value, (E.IntImm, E.FloatImm)):
+                value = self.constant(value.value, buf.dtype, stmt.value)
+            return S.BufferStore(buf, self.cast(value, buf.dtype), self.indices(target, buf))
+        if not isinstance(target, ast.Name):
+            self.error(stmt, "unsupported assignment target")
+        call = stmt.value
+        if isinstance(call, ast.Call) and self.is_t(call.func, "alloc_buffer"):
+            buf = self.buffer_from_args(call, call.args, target.id, call.keywords)
+            self.frames[-1].alloc_buffers.append(buf)
+            self.bind(target.id, buf)
+            return None
+        if isinstance(call, ast.Call) and self.is_t(call.func, "match_buffer"):
+            if not self.frames[-1].is_block:
+                self.error(call, "T.match_buffer of a region is written at the start of a "
+                                 "block")
+            return self.match_region(target, call)
+        if isinstance(call, ast.Call) and self.is_t(call.func, "allocate_const"):
+            return _Scoped(self.allocate_const(target, call, rest))
+        if isinstance(call, ast.Call) and (self.is_t(call.func, "decl_buffer", "Buffer")
+                                           or self.is_python_call(call)):
+            buf = self.declared_buffer(call)
+            self.bind(target.id, buf)
+            return _Scoped(S.DeclBuffer(buf, self.statements(rest), span=self.span(stmt)))
+        if (isinstance(call, ast.Call) and not call.args and not call.keywords
+                and self.t_name(call.func) in ("int32", "int64")):
+            # `x = T.int32()` in a body: a variable that a following
+            # T.match_buffer defines (elem_offset=x, strides=[x, ...]).
+            self.bind(target.id, PendingVar(E.Var(target.id, self.t_name(call.func))))
+            return None
+        value = self.expr(stmt.value)
+        if _is_pure(value) and not isinstance(value, (E.IntImm, E.FloatImm)):
+            # An alias of a value of variables: the expression itself.
             self.bind(target.id, value)
-            return
-        self.error(stmt, "unsupported assignment target")
+            return None
+        # A value read here (a load, a call) or a constant: named, for the
+        # statements after.
+        var = E.Var(target.id, value.dtype, span=self.span(target))
+        self.bind(target.id, var)
+        return _Scoped(S.LetStmt(var, value, self.statements(rest), span=self.span(stmt)))
+
+
+def _is_pure(e):
+    """Whether `e` is computed from variables and constants alone (no
+    loads, no calls but T.ceildiv / T.vscale): such a value is the same
+    wherever it is computed."""
+    if isinstance(e, (E.Var, E.IntImm, E.FloatImm, E.StringImm)):
+        return True
+    if isinstance(e, E.Call):
+        return e.op.name in ("tir.ceildiv", "tir.vscale") and all(_is_pure(a) for a in e.args)
+    if isinstance(e, E.BufferLoad):
+        return False
+    return all(_is_pure(getattr(e, f)) for f in e._fields
+               if isinstance(getattr(e, f), E.PrimExpr))
+
 
 def function_source(fn):
     """(source, filename, first line) of a Python function or class."""
@@ -754,14 +654,16 @@ def function_source(fn):
     return source, filename, line - 1
 
 
-def parse_function(node, source, filename, line_offset, env=None):
+def parse_function(node, source, filename, line_offset, env=None, private=False):
+    """A native module holding the function `node` (a FunctionDef)."""
     parser = FunctionParser(source, filename, line_offset, node, env)
     try:
-        return parser.parse()
+        params, buffer_map, body = parser.parse()
     except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
         # In the signature (statements have their own net, with their line).
         parser.error(node, f"cannot parse the function's signature ({type(e).__name__}: "
                            f"{e}); check its parameters and T.match_buffer calls")
+    return ext.function_from_nodes(node.name, params, buffer_map, body, private)
 
 
 def python_env(fn):
@@ -773,12 +675,3 @@ def python_env(fn):
     except (TypeError, ValueError):
         pass
     return env
-
-
-def parse_module_text(functions):
-    """A module of the functions' texts."""
-    return "module {\n" + "\n".join(functions) + "\n}\n"
-
-
-def to_ir_module(text, filename):
-    return IRModule.from_mlir(text, filename)

@@ -7,94 +7,9 @@ Python defines the function.
 import ast
 import builtins
 
-from ..ir import IRModule
+from ..tir.function import PrimFunc
 from .values import DeferredScriptError
-from .parser import (ScriptError, function_source, parse_function,
-                     parse_module_text, python_env)
-
-
-class PrimFunc:
-    """A tir function written in TVMScript."""
-
-    def __init__(self, name, text=None, filename=None, buffer_map=None, attrs=None,
-                 ret_type=None, span=None):
-        """PrimFunc(name, mlir_text, filename) inside the package;
-        PrimFunc(params, body, ret_type, buffer_map, attrs) as TVM builds
-        one from IR nodes (named by attrs["global_symbol"], else "main")."""
-        if isinstance(name, (list, tuple)):
-            from ..tir.function import from_nodes
-            attrs = dict(attrs or {})
-            symbol = attrs.get("global_symbol")
-            if buffer_map is None and isinstance(filename, dict):
-                buffer_map = filename  # PrimFunc(params, body, buffer_map)
-            self.__dict__.update(from_nodes(list(name), text, buffer_map,
-                                            str(getattr(symbol, "value", symbol or "main")),
-                                            attrs=attrs).__dict__)
-            # Without a global symbol, the module holding it names it by
-            # its key (TVM's GlobalVar); "main" on its own.
-            self._symbol_from_key = symbol is None
-            return
-        self.name, self.text, self.filename = name, text, filename
-        self._mod = None
-
-    @classmethod
-    def _of_native(cls, name, native, filename="<module>"):
-        """Function `name` of a native module that holds only it; its MLIR
-        text is printed when asked for."""
-        func = cls.__new__(cls)
-        func.name, func.filename, func._text = name, filename, None
-        func._mod = IRModule(native)
-        return func
-
-    @property
-    def text(self):
-        """The function's MLIR text."""
-        if self._text is None:
-            from ..ir.module import split_functions
-            self._text = split_functions(self._mod.mlir())[self.name]
-        return self._text
-
-    @text.setter
-    def text(self, value):
-        self._text = value
-
-    @property
-    def mod(self):
-        if self._mod is None:
-            self._mod = IRModule.from_mlir(parse_module_text([self.text]),
-                                           self.filename)
-        return self._mod
-
-    def with_name(self, name):
-        """This function named `name` (a copy)."""
-        return PrimFunc._of_native(
-            name, type(self.mod._native).compose([(self.mod._native, self.name, name)]),
-            self.filename)
-
-    @property
-    def is_private(self):
-        """@T.prim_func(private=True): a function of its module only (a graph
-        function calls it); a built library does not export it."""
-        return self.mod._native.is_private(self.name)
-
-    def as_private(self):
-        """This function, private."""
-        if self.is_private:
-            return self
-        return PrimFunc._of_native(self.name,
-                                   self.mod._native.with_visibility(self.name, True),
-                                   self.filename)
-
-    def script(self, *args, **kwargs):
-        """The function as TVMScript (one @T.prim_func; an IRModule prints
-        an @I.ir_module class). TVM's printing options are ignored."""
-        return self.mod._native.tvmscript()
-
-    def show(self, *args, **kwargs):
-        print(self.script())
-
-    def __str__(self):
-        return self.script()
+from .parser import ScriptError, function_source, parse_function, python_env
 
 
 def _parse(fn, private=False):
@@ -114,12 +29,8 @@ def _parse(fn, private=False):
     if not isinstance(node, ast.FunctionDef):
         raise ScriptError(f"{filename}:{offset + 1}: error: @T.prim_func "
                           "decorates a function")
-    text = parse_function(node, source, filename, offset, python_env(fn))
-    func = PrimFunc(node.name, text, filename)
-    if private:
-        func = func.as_private()
-    func.mod  # parse and verify now, so errors come at definition
-    return func
+    native = parse_function(node, source, filename, offset, python_env(fn), private)
+    return PrimFunc._of_native(node.name, native, filename)
 
 
 def prim_func(fn=None, *, private=False, check_well_formed=True):

@@ -3,8 +3,8 @@ from . import expr, schedule, stmt
 from .expr import (Add, And, Broadcast, BufferLoad, Call, Cast, Div, EQ, FloatImm, FloorDiv,
                    FloorMod, GE, GT, IntImm, LE, LT, Let, Max, Min, Mod, Mul, NE, Not, Or,
                    PrimExpr, Ramp, Select, SizeVar, StringImm, Sub, Var, const)
-from .stmt import (Block, BlockRealize, BufferStore, Evaluate, For, ForKind, IfThenElse,
-                   IterVar, LetStmt, SeqStmt, Stmt, stmt_seq)
+from .stmt import (AllocateConst, Block, BlockRealize, BufferStore, Evaluate, For, ForKind, IfThenElse,
+                   DeclBuffer, IterVar, LetStmt, SeqStmt, Stmt, stmt_seq)
 from .buffer import Buffer, BufferRegion, MatchBufferRegion, decl_buffer
 from .function import PrimFunc, TensorIntrin
 from .index_map import IndexMap
@@ -12,8 +12,8 @@ from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
 from . import analysis, functor, stmt_functor, transform  # noqa: E402 - they use the above
 from .functor import PyStmtExprMutator, PyStmtExprVisitor
 
-__all__ = ["Add", "And", "Block", "BlockRV", "BlockRealize", "Broadcast", "Buffer", "BufferLoad",
-           "BufferRegion", "BufferStore", "Call", "Cast", "Div", "EQ", "Evaluate", "FloatImm",
+__all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "Broadcast", "Buffer", "BufferLoad",
+           "BufferRegion", "BufferStore", "Call", "Cast", "DeclBuffer", "Div", "EQ", "Evaluate", "FloatImm",
            "FloorDiv", "FloorMod", "For", "ForKind", "GE", "GT", "IfThenElse", "IndexMap",
            "IntImm", "IterVar", "LE", "LT", "Let", "LetStmt", "LoopRV", "MatchBufferRegion",
            "Max", "Min", "Mod", "Mul", "NE", "Not", "Or", "PrimExpr", "PrimFunc",

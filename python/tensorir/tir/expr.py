@@ -35,7 +35,7 @@ class PrimExpr(Node):
         a, b = (other, self) if reverse else (self, other)
         if not isinstance(other, (PrimExpr, int, float)):
             return NotImplemented
-        return _make_binary(cls, a, b)
+        return make_binary(cls, a, b)
 
     def __add__(self, o): return self._binary(Add, o)
     def __radd__(self, o): return self._binary(Add, o, True)
@@ -49,6 +49,16 @@ class PrimExpr(Node):
     def __rfloordiv__(self, o): return self._binary(FloorDiv, o, True)
     def __mod__(self, o): return self._binary(FloorMod, o)
     def __rmod__(self, o): return self._binary(FloorMod, o, True)
+    def __rshift__(self, o): return _bitwise("shift_right", self, o)
+    def __rrshift__(self, o): return _bitwise("shift_right", o, self)
+    def __lshift__(self, o): return _bitwise("shift_left", self, o)
+    def __rlshift__(self, o): return _bitwise("shift_left", o, self)
+    def __and__(self, o): return _bitwise("bitwise_and", self, o)
+    def __rand__(self, o): return _bitwise("bitwise_and", o, self)
+    def __or__(self, o): return _bitwise("bitwise_or", self, o)
+    def __ror__(self, o): return _bitwise("bitwise_or", o, self)
+    def __xor__(self, o): return _bitwise("bitwise_xor", self, o)
+    def __rxor__(self, o): return _bitwise("bitwise_xor", o, self)
     def __lt__(self, o): return self._binary(LT, o)
     def __le__(self, o): return self._binary(LE, o)
     def __gt__(self, o): return self._binary(GT, o)
@@ -67,7 +77,7 @@ class PrimExpr(Node):
     def __neg__(self):
         if isinstance(self, (IntImm, FloatImm)):
             return type(self)(self.dtype, -self.value)
-        return _make_binary(Sub, const(0, self.dtype), self)
+        return make_binary(Sub, const(0, self.dtype), self)
 
     __hash__ = Node.__hash__
 
@@ -76,7 +86,8 @@ class PrimExpr(Node):
                          "use tvm.tir.all / any or compare with same_as")
 
     def astype(self, dtype):
-        return Cast(dtype, self)
+        """The value as `dtype` (itself when it has that dtype, as TVM)."""
+        return self if dtype == self.dtype else Cast(dtype, self)
 
 
 class Var(PrimExpr):
@@ -189,9 +200,6 @@ class Cast(PrimExpr):
     _fields = ("dtype", "value")
 
     def __new__(cls, dtype, value=None, span=None):
-        from ..script.helpers import HelperExpr, cast
-        if isinstance(value, HelperExpr):  # TVMScript's helper functions
-            return cast(dtype, value)
         if isinstance(value, (bool, int, float, _Imm)):
             number = value.value if isinstance(value, _Imm) else value
             return const(float(number) if dtype in FLOAT_DTYPES else int(number), dtype)
@@ -404,6 +412,12 @@ def _unify(a, b, what):
         return const(a.value, b.dtype), b
     if isinstance(a, _Imm) and isinstance(b, _Imm) and "bool" in (a.dtype, b.dtype):
         return a, b
+    ints = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+    if a.dtype in ints and b.dtype in ints:
+        # Integers of two widths meet in the wider, as TVM's operators.
+        if ints[a.dtype] < ints[b.dtype]:
+            return Cast(b.dtype, a), b
+        return a, Cast(a.dtype, b)
     raise TypeError(f"tir.{what}: operands of different dtypes, {a.dtype} and {b.dtype} "
                     "(convert one with tvm.tir.Cast)")
 
@@ -412,7 +426,7 @@ _FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a *
          Min: min, Max: max}
 
 
-def _make_binary(cls, a, b):
+def make_binary(cls, a, b):
     """`cls(a, b)`, with constants folded as TVM's operators fold them."""
     a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))
     if isinstance(a, _Imm) and isinstance(b, _Imm) and a.dtype == b.dtype:
@@ -431,6 +445,15 @@ def _make_binary(cls, a, b):
     return cls(a, b)
 
 
+def _bitwise(name, a, b):
+    """T.<name>(a, b) of integers (`>>`, `<<`, `&`, `|`, `^`)."""
+    a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))
+    a, b = _unify(a, b, name)
+    if a.dtype.split("x")[0] not in INT_DTYPES:
+        raise TypeError(f"tir.{name} takes integers, got {a.dtype}")
+    return Call(a.dtype, "tir." + name, [a, b])
+
+
 def simplify_sub(a, b):
     """a - b, folded (Range's extent)."""
-    return _make_binary(Sub, a, b)
+    return make_binary(Sub, a, b)

@@ -1,10 +1,11 @@
 """tvm.tir.stmt: the IR's statements as Python objects.
 
 For (with ForKind), Block and BlockRealize (with IterVar), BufferStore,
-SeqStmt, IfThenElse, LetStmt, Evaluate. tir allocates buffers in blocks
-(Block.alloc_buffers, T.alloc_buffer), so TVM's Allocate and DeclBuffer
-have no node here; nor has AttrStmt: tir keeps loop and block attributes
-as annotations (For.annotations, Block.annotations).
+SeqStmt, IfThenElse, LetStmt, AllocateConst, DeclBuffer, Evaluate. tir
+allocates buffers in blocks (Block.alloc_buffers, T.alloc_buffer), so
+TVM's Allocate has no node here, and DeclBuffer declares buffers over
+AllocateConst's data only; nor has AttrStmt: tir keeps loop and block
+attributes as annotations (For.annotations, Block.annotations).
 """
 import enum
 
@@ -12,7 +13,8 @@ from ..ir.node import Node, Range
 from .expr import PrimExpr, Var, convert
 
 __all__ = ["Stmt", "ForKind", "For", "IterVar", "Block", "BlockRealize", "BufferStore",
-           "SeqStmt", "IfThenElse", "LetStmt", "Evaluate", "stmt_seq"]
+           "SeqStmt", "IfThenElse", "LetStmt", "AllocateConst", "DeclBuffer", "Evaluate",
+           "stmt_seq"]
 
 
 class Stmt(Node):
@@ -222,6 +224,37 @@ class LetStmt(Stmt):
                             f"{self.value.dtype} value")
         self.body = _stmt(body, "LetStmt's body")
         self.span = span
+
+
+class AllocateConst(Stmt):
+    """Constant data (`data`, numbers in row-major order, of `dtype` and
+    `extents`) behind the handle `buffer_var`, for `body` (TVM's
+    AllocateConst; a DeclBuffer in the body names the buffer over it)."""
+
+    _fields = ("buffer_var", "dtype", "extents", "data", "body")
+
+    def __init__(self, buffer_var, dtype, extents, data, body, annotations=None, span=None):
+        self.buffer_var = _var(buffer_var, "AllocateConst's buffer_var")
+        self.dtype = str(dtype)
+        self.extents = [convert(e) for e in extents]
+        self.data = [float(v) if self.dtype.startswith(("float", "bfloat")) else int(v)
+                     for v in getattr(data, "flat", data)]
+        self.body = _stmt(body, "AllocateConst's body")
+        self.annotations = dict(annotations or {})
+        self.span = span
+
+
+class DeclBuffer(Stmt):
+    """`buffer` declared over data in scope (its `data` handle), for
+    `body`."""
+
+    _fields = ("buffer", "body")
+
+    def __init__(self, buffer, body, span=None):
+        from .buffer import Buffer
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"DeclBuffer takes a tir.Buffer, got {type(buffer).__name__}")
+        self.buffer, self.body, self.span = buffer, _stmt(body, "DeclBuffer's body"), span
 
 
 class Evaluate(Stmt):

@@ -25,7 +25,7 @@ class PrimFuncPass(Pass):
 
     def transform(self, mod, ctx):
         from ..ir.module import IRModule
-        from ..script.tir import PrimFunc
+        from ..tir.function import PrimFunc
         out = IRModule(mod)
         changed = False
         for name in mod.get_global_vars():
