@@ -9,6 +9,7 @@
 #include "FromNodes.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Target/TVMScript.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -96,6 +97,23 @@ Value FunctionBuilder::convert(Value v, Type type, bool fromUnsigned,
   Type src = v.getType();
   if (src == type)
     return v;
+  if (isa<VectorType>(src) || isa<VectorType>(type)) {
+    auto dtype = [](Type t) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      if (auto vec = dyn_cast<VectorType>(t))
+        os << tvmscript::dtypeName(vec.getElementType()) << "x"
+           << vec.getNumElements();
+      else
+        os << tvmscript::dtypeName(t);
+      return s;
+    };
+    auto withArticle = [](const std::string &d) {
+      return (StringRef("aeiou").contains(d[0]) ? "an " : "a ") + d;
+    };
+    fail(withArticle(dtype(src)) + " value where " + withArticle(dtype(type)) +
+         " is needed (a vector converts to nothing else)");
+  }
   fromUnsigned |= src.isInteger(1);
   auto width = [](Type t) {
     return t.isIndex() ? 64u : t.getIntOrFloatBitWidth();

@@ -246,3 +246,54 @@ def test_annotations_take_plain_values_and_the_irs_constants():
     with pytest.raises(ValueError, match=r"an annotation: values are bool, int, float, str, "
                                          r"or lists and dicts of them, got object"):
         loop({"bad": object()})
+
+
+def test_constant_data_is_declared_as_a_buffer_over_it():
+    # AllocateConst holds the data behind a handle; DeclBuffer names the
+    # buffer over it, as T.allocate_const + T.decl_buffer(data=...) parse.
+    import tensorir as tvm
+    B = tir.decl_buffer((4,), "float32", "B")
+    i = tir.Var("i", "int32")
+    table = tir.Buffer("table", [4], "float32")
+    body = tir.AllocateConst(table.data, "float32", [4], [1.0, 2.0, 3.0, 4.0], tir.DeclBuffer(
+        table, tir.For(i, 0, 4, tir.ForKind.SERIAL,
+                       tir.BufferStore(B, tir.BufferLoad(table, [i]) * 2.0, [i]))))
+    f = tir.PrimFunc([B.data], body, buffer_map={B.data: B})
+    text = f.mod.mlir()
+    assert "tir.allocate_const : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00" in text
+    out = tvm.nd.array(__import__("numpy").zeros(4, "float32"))
+    tvm.build(f, target="llvm")(out)
+    assert list(out.numpy()) == [2.0, 4.0, 6.0, 8.0]
+
+
+def test_a_buffer_declared_over_no_constant_data_is_refused_where_it_is():
+    import tensorir as tvm
+    B = tir.decl_buffer((4,), "float32", "B")
+    other = tir.Buffer("other", [4], "float32")
+    body = tir.DeclBuffer(other, tir.BufferStore(B, tir.FloatImm("float32", 1.0), [0]),
+                          span=tvm.ir.Span(tvm.ir.SourceName("model.py"), 7, 7, 3, 9))
+    with pytest.raises(ValueError, match=r"model\.py:7:3: error: DeclBuffer of other: tir "
+                                         r"declares buffers over T\.allocate_const data only"):
+        tir.PrimFunc([B.data], body, buffer_map={B.data: B})
+    table = tir.Buffer("table", [4], "float32")
+    wide = tir.Buffer("wide", [8], "float32")
+    wide.data = table.data
+    with pytest.raises(ValueError, match="a reinterpreting view of constant data"):
+        tir.PrimFunc([B.data], tir.AllocateConst(table.data, "float32", [4], [1, 2, 3, 4],
+                                                 tir.DeclBuffer(wide, tir.Evaluate(0))),
+                     buffer_map={B.data: B})
+
+
+def test_mixed_integer_widths_meet_in_the_wider_and_stay_index_expressions():
+    # An int32 loop variable meeting an int64 size is widened (TVM's rule);
+    # the widened index is still an index expression of the access.
+    n = tir.Var("n", "int64")
+    A = tir.decl_buffer((n,), "float32", "A")
+    i = tir.Var("i", "int32")
+    index = i + n - n
+    assert isinstance(index.a.a, tir.Cast) and index.dtype == "int64"
+    f = tir.PrimFunc([A.data], tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.BufferStore(
+        A, tir.FloatImm("float32", 0.0), [i * tir.IntImm("int64", 2)])),
+        buffer_map={A.data: A})
+    text = f.mod.mlir()
+    assert "tir.store %cst, %arg0[%i * 2]" in text and "index_cast" not in text

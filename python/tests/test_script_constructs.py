@@ -269,3 +269,37 @@ def test_integer_arithmetic_of_python_values_folds():
     assert "Tmp = T.alloc_buffer((7,)" in text
     assert "T.axis.spatial(7, i)" in text and "for i in range(7):" in text
     assert "for i in range(5):" in text and "vi < 6" in text
+
+
+def test_a_script_is_built_as_nodes_located_at_its_lines():
+    # A value an op cannot take is refused by the builder at the line of
+    # the statement that holds it.
+    import inspect
+    with pytest.raises(ValueError) as info:
+        @T.prim_func
+        def bad(A: T.Buffer((4,), "float32")):
+            for i in range(4):
+                A[i] = T.call_extern("int8x3", "f")  # a vector into a float buffer
+    line = inspect.currentframe().f_lineno - 1
+    assert f"test_script_constructs.py:{line}:" in str(info.value)
+    assert "an int8x3 value where a float32 is needed" in str(info.value)
+
+
+def test_aliases_of_variables_are_substituted_and_loaded_values_are_named():
+    @T.prim_func
+    def f(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        for i in range(16):
+            with T.block("B"):
+                vi = T.axis.spatial(16, i)
+                half = vi // 2
+                x = A[vi]
+                A[vi] = 0.0
+                B[half] = x
+    # (The nodes read back from the ops name the value as the printer does.)
+    body = f.body.block.body.body.block.body
+    assert isinstance(body, tvm.tir.LetStmt) and isinstance(body.value, tvm.tir.BufferLoad)
+    store = body.body[1]
+    assert isinstance(store.indices[0], tvm.tir.FloorDiv)
+    text = f.mod.mlir()
+    assert "%arg1[%vi floordiv 2]" in text and text.index("tir.load") < text.index(
+        "tir.store %cst")

@@ -20,6 +20,10 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
       carries storage_align's `buffer_dim_align` annotation is allocated
       flat with the padded size and seen through a
       `memref.reinterpret_cast` with the aligned strides;
+    - `tir.allocate_const` becomes a constant `memref.global` of the module
+      (`@__tir_const_<name>`), read with `memref.get_global` where the
+      buffer was (so the pass runs on the module when a function holds
+      constant data);
     - `tir.for` becomes `scf.parallel` for `parallel` loops and `scf.for`
       otherwise; a `vectorized` or `unrolled` loop keeps its kind in a
       `tir.loop_kind` attribute on the `scf.for` for the passes that act on

@@ -603,6 +603,37 @@ static void dropStorageScopes(Operation *root) {
   });
 }
 
+/// tir.allocate_const -> a constant memref.global of the module (named
+/// after the buffer) read with memref.get_global: the data is the
+/// program's, not allocated at run time.
+static LogicalResult lowerConstantBuffers(Operation *root) {
+  SmallVector<AllocateConstOp> consts;
+  root->walk([&](AllocateConstOp op) { consts.push_back(op); });
+  for (AllocateConstOp op : consts) {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module || !(module == root || root->isProperAncestor(module)))
+      return op.emitOpError(
+          "holds constant data, which becomes a global of the module; run "
+          "convert-tir-to-scf on the module, not on one function");
+    SymbolTable symbols(module);
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToStart(module.getBody());
+    auto type = cast<MemRefType>(op.getBuffer().getType());
+    auto global = memref::GlobalOp::create(
+        b, op.getLoc(),
+        ("__tir_const_" + op.getBufferName().value_or("data")).str(),
+        b.getStringAttr("private"), type, op.getValue(),
+        /*constant=*/true, /*alignment=*/nullptr);
+    symbols.insert(global); // renamed if the name is taken
+    OpBuilder at(op);
+    Value data =
+        memref::GetGlobalOp::create(at, op.getLoc(), type, global.getSymName());
+    op.getBuffer().replaceAllUsesWith(data);
+    op.erase();
+  }
+  return success();
+}
+
 LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
                                          bool compactBuffers) {
   // Refuse before rewriting anything, so a failure leaves the IR as it was
@@ -630,6 +661,8 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
     return WalkResult::advance();
   });
   if (unsupported.wasInterrupted())
+    return failure();
+  if (failed(lowerConstantBuffers(root)))
     return failure();
 
   if (dropScopes)
