@@ -33,11 +33,11 @@ std::string pythonTypeName(py::handle value) {
   return py::str(py::type::of(value).attr("__name__")).cast<std::string>();
 }
 
-/// An expression of the package's symbolic integers (tir.size_expr: ints,
-/// IndexVar leaves for the map's dimensions, VScale for symbol 0 where
-/// `vscale` allows it, BinaryExpr inside) as an affine expression;
+/// An integer expression of tvm.tir nodes (IntImm and Python ints, the
+/// map's index Vars as its dimensions, T.vscale() as symbol 0 where
+/// `vscale` allows it, + - * // % and T.ceildiv) as an affine expression;
 /// ValueError naming `what` when it is not affine.
-AffineExpr affineExprOf(py::handle e, unsigned numDims, bool vscale,
+AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
                         const std::string &what) {
   MLIRContext *ctx = &context();
   if (py::isinstance<py::int_>(e) && !py::isinstance<py::bool_>(e))
@@ -45,66 +45,86 @@ AffineExpr affineExprOf(py::handle e, unsigned numDims, bool vscale,
   std::string kind = pythonTypeName(e);
   if (kind == "IntImm")
     return getAffineConstantExpr(e.attr("value").cast<int64_t>(), ctx);
-  if (kind == "IndexVar") {
-    auto position = e.attr("position").cast<unsigned>();
-    if (position >= numDims)
-      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
-                            (numDims ? " is not one of its " +
-                                           std::to_string(numDims) + " indices"
-                                     : " is an index, and it has none"));
-    return getAffineDimExpr(position, ctx);
+  auto text = [&] { return py::str(e).cast<std::string>(); };
+  if (py::hasattr(e, "name") && py::hasattr(e, "dtype") &&
+      py::hasattr(e, "name_hint")) { // a Var
+    py::list dims = py::reinterpret_borrow<py::list>(indices);
+    for (size_t k = 0; k < dims.size(); ++k)
+      if (dims[k].ptr() == e.ptr())
+        return getAffineDimExpr(k, ctx);
+    throw py::value_error(
+        what + ": " + text() +
+        (dims.size()
+             ? " is not one of its " + std::to_string(dims.size()) + " indices"
+             : " is an index, and it has none"));
   }
-  if (kind == "VScale") {
-    if (!vscale)
-      throw py::value_error(what + ": T.vscale() has no place in it (its "
-                                   "expressions are over the indices and "
-                                   "integers)");
-    return getAffineSymbolExpr(0, ctx);
-  }
-  if (kind != "BinaryExpr")
+  if (kind == "Cast")
+    return affineExprOf(e.attr("value"), indices, vscale, what);
+  std::string op = kind;
+  py::object a, b;
+  if (kind == "Call") {
+    op = py::str(e.attr("op").attr("name")).cast<std::string>();
+    py::list args = e.attr("args");
+    if (op == "tir.vscale") {
+      if (!vscale)
+        throw py::value_error(what + ": T.vscale() has no place in it (its "
+                                     "expressions are over the indices and "
+                                     "integers)");
+      return getAffineSymbolExpr(0, ctx);
+    }
+    if (op != "tir.ceildiv" || args.size() != 2)
+      throw py::value_error(what + ": T." + op.substr(4) +
+                            " is not an index expression");
+    a = args[0];
+    b = args[1];
+  } else if (kind == "Add" || kind == "Sub" || kind == "Mul" ||
+             kind == "FloorDiv" || kind == "FloorMod") {
+    a = e.attr("a");
+    b = e.attr("b");
+  } else if (kind == "Min" || kind == "Max") {
+    throw py::value_error(what + ": T." + StringRef(kind).lower() +
+                          " is not an index expression");
+  } else {
     throw py::value_error(what +
                           ": an index expression is over the indices, "
                           "T.vscale() and integers, got a " +
                           kind);
-  std::string op = e.attr("op").cast<std::string>();
-  AffineExpr a = affineExprOf(e.attr("a"), numDims, vscale, what);
-  AffineExpr b = affineExprOf(e.attr("b"), numDims, vscale, what);
-  if (op == "add")
-    return a + b;
-  if (op == "sub")
-    return a - b;
+  }
+  AffineExpr x = affineExprOf(a, indices, vscale, what);
+  AffineExpr y = affineExprOf(b, indices, vscale, what);
+  if (op == "Add")
+    return x + y;
+  if (op == "Sub")
+    return x - y;
   // As MLIR's (semi-)affine maps: a product has a factor without indices,
   // a divisor has no indices and, when constant, is positive.
-  if (op == "mul") {
-    if (!a.isSymbolicOrConstant() && !b.isSymbolicOrConstant())
-      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
+  if (op == "Mul") {
+    if (!x.isSymbolicOrConstant() && !y.isSymbolicOrConstant())
+      throw py::value_error(what + ": " + text() +
                             " multiplies two expressions of the indices, "
                             "which an affine map cannot hold");
-    return a * b;
+    return x * y;
   }
-  if (op == "floordiv" || op == "floormod" || op == "ceildiv") {
-    auto constant = dyn_cast<AffineConstantExpr>(b);
-    if (!b.isSymbolicOrConstant() || (constant && constant.getValue() <= 0))
-      throw py::value_error(what + ": " + py::repr(e).cast<std::string>() +
-                            " divides by an expression of the indices or a "
-                            "constant below 1, which an affine map cannot "
-                            "hold");
-    if (op == "floordiv")
-      return a.floorDiv(b);
-    if (op == "floormod")
-      return a % b;
-    return a.ceilDiv(b);
-  }
-  throw py::value_error(what + ": T." + op + " is not an index expression");
+  auto constant = dyn_cast<AffineConstantExpr>(y);
+  if (!y.isSymbolicOrConstant() || (constant && constant.getValue() <= 0))
+    throw py::value_error(what + ": " + text() +
+                          " divides by an expression of the indices or a "
+                          "constant below 1, which an affine map cannot "
+                          "hold");
+  if (op == "FloorDiv")
+    return x.floorDiv(y);
+  if (op == "FloorMod")
+    return x % y;
+  return x.ceilDiv(y);
 }
 
-AffineMap affineMapOf(unsigned numDims, unsigned numSymbols,
+AffineMap affineMapOf(py::handle indices, unsigned numSymbols,
                       const std::vector<py::object> &results,
                       const std::string &what) {
   SmallVector<AffineExpr> exprs;
   for (const py::object &result : results)
-    exprs.push_back(affineExprOf(result, numDims, numSymbols > 0, what));
-  return AffineMap::get(numDims, numSymbols, exprs, &context());
+    exprs.push_back(affineExprOf(result, indices, numSymbols > 0, what));
+  return AffineMap::get(py::len(indices), numSymbols, exprs, &context());
 }
 
 } // namespace
@@ -171,16 +191,15 @@ void tirpy::bindAttributes(py::module_ &m) {
           py::arg("values"), "array<i64: ...>")
       .def_static(
           "index_map",
-          [](unsigned numDims, const std::vector<py::object> &results,
+          [](py::list indices, const std::vector<py::object> &results,
              const std::string &what) {
             return PyAttribute{
-                AffineMapAttr::get(affineMapOf(numDims, 0, results, what))};
+                AffineMapAttr::get(affineMapOf(indices, 0, results, what))};
           },
-          py::arg("num_dims"), py::arg("results"),
-          py::arg("what") = "index map",
-          "The affine map from `num_dims` indices to `results` (expressions "
-          "of IndexVars by position, and ints); ValueError when one is not "
-          "affine.")
+          py::arg("indices"), py::arg("results"), py::arg("what") = "index map",
+          "The affine map from `indices` (tir.Vars, its dimensions in order) "
+          "to `results` (integer expressions of them, and ints); ValueError "
+          "when one is not affine.")
       .def_static(
           "split_factors",
           [](const std::vector<py::object> &factors) {
@@ -189,12 +208,13 @@ void tirpy::bindAttributes(py::module_ &m) {
             for (const py::object &factor : factors) {
               if (factor.is_none())
                 items.push_back(tir::SplitFactorAttr::getInferred(ctx));
-              else if (py::isinstance<py::int_>(factor))
+              else if (py::isinstance<py::int_>(factor) ||
+                       pythonTypeName(factor) == "IntImm")
                 items.push_back(tir::SplitFactorAttr::getConstant(
-                    ctx, factor.cast<int64_t>()));
+                    ctx, py::int_(factor).cast<int64_t>()));
               else
-                items.push_back(tir::SplitFactorAttr::getScalable(
-                    affineMapOf(0, 1, {factor}, "a scalable split factor")));
+                items.push_back(tir::SplitFactorAttr::getScalable(affineMapOf(
+                    py::list(), 1, {factor}, "a scalable split factor")));
             }
             return PyAttribute{ArrayAttr::get(ctx, items)};
           },

@@ -7,6 +7,7 @@ Python defines the function.
 import ast
 import builtins
 
+from ..tir import expr as _E
 from ..tir.function import PrimFunc
 from .values import DeferredScriptError
 from .parser import ScriptError, function_source, parse_function, python_env
@@ -126,17 +127,22 @@ for _name in ("grid", "serial", "parallel", "vectorized", "unroll",
 
 
 # Outside a function, integer arithmetic on symbolic values builds
-# expressions (tvm.tir.expr.PrimExpr) that a function can then use.
+# expressions (tvm.tir nodes) that a function can then use.
 def vscale():
-    """T.vscale(): the scalable-vector multiple (tvm.tir.expr.VScale)."""
-    from ..tir.size_expr import VScale  # tir imports this module
-    return VScale()
+    """T.vscale(): the scalable-vector multiple (a call of tir.vscale)."""
+    return _E.Call("int32", "tir.vscale", [])
 
 
 def _symbolic(op):
     def make(a, b):
-        from ..tir.size_expr import binary  # tir imports this module
-        return binary(op, a, b)
+        if op == "ceildiv":
+            a, b = _E.convert(a), _E.convert(b)
+            if isinstance(a, _E.IntImm) and isinstance(b, _E.IntImm) and b.value:
+                return _E.IntImm(a.dtype, -(-a.value // b.value))
+            return _E.Call(a.dtype, "tir.ceildiv", [a, b])
+        cls = {"floordiv": _E.FloorDiv, "floormod": _E.FloorMod, "min": _E.Min,
+               "max": _E.Max}[op]
+        return _E.make_binary(cls, a, b)
     make.__name__ = op
     make.__doc__ = f"T.{op}(a, b) outside a function: an IntImm or a PrimExpr"
     return make

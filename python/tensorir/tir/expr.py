@@ -390,8 +390,7 @@ def convert(value, dtype=None):
     """`value` as a PrimExpr: nodes as they are; Python numbers as
     constants (of `dtype` when given)."""
     if isinstance(value, PrimExpr):
-        # A symbolic size written outside a function (4 * T.vscale()).
-        return value.to_node() if hasattr(value, "to_node") else value
+        return value
     if isinstance(value, bool):
         return IntImm("bool", value)
     if isinstance(value, int):

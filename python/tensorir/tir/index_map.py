@@ -2,42 +2,19 @@
 ones, written as a Python function of the indices.
 
 `IndexMap.from_func(lambda i, j: (i // 4, j, i % 4))` calls the function on
-index variables and keeps the expressions it returns (`+ - * // %` build
-TVM's floor division and modulo). The schedule hands the map to the C++
-primitives as an affine map over dimensions d0, d1, ... (the initial
-indices in order), built by the extension from the expressions;
+index variables (tir.Vars) and keeps the expressions it returns (`+ - * //
+%` build TVM's floor division and modulo nodes). The schedule hands the map
+to the C++ primitives as an affine map over dimensions d0, d1, ... (the
+initial indices in order), built by the extension from the expressions;
 `IndexMap.AXIS_SEPARATOR` in the returned list marks where a flattened
 buffer's physical axes split (set_axis_separator).
 """
 import inspect
 
 from .._ext import ext
-from .expr import IntImm
-from .size_expr import SymbolicExpr as PrimExpr
+from .expr import IntImm, PrimExpr, Var
 
-__all__ = ["IndexMap", "IndexVar"]
-
-
-class IndexVar(PrimExpr):
-    """An initial index of an IndexMap: dimension `position` of the map."""
-
-    def __init__(self, name, position, dtype="int32"):
-        self.name, self.position, self.dtype = name, position, dtype
-
-    def to_node(self):
-        from .expr import Var
-        if "_var" not in self.__dict__:
-            self._var = Var(self.name, self.dtype)
-        return self._var
-
-    def __repr__(self):
-        return self.name
-
-    def __eq__(self, other):
-        return self is other
-
-    def __hash__(self):
-        return id(self)
+__all__ = ["IndexMap"]
 
 
 class _AxisSeparator:
@@ -45,21 +22,8 @@ class _AxisSeparator:
         return "IndexMap.AXIS_SEPARATOR"
 
 
-def _python_text(value):
-    """An expression as Python source over the index names."""
-    if isinstance(value, IndexVar):
-        return value.name
-    if isinstance(value, int):
-        return str(value)
-    spelling = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "floormod": "%"}
-    op = spelling.get(value.op)
-    if op is None:
-        return f"T.{value.op}({_python_text(value.a)}, {_python_text(value.b)})"
-    return f"({_python_text(value.a)} {op} {_python_text(value.b)})"
-
-
 class IndexMap:
-    """TVM's IndexMap: `initial_indices` (IndexVar) mapped to
+    """TVM's IndexMap: `initial_indices` (tir.Vars) mapped to
     `final_indices` (expressions of them, or ints)."""
 
     AXIS_SEPARATOR = _AxisSeparator()
@@ -118,7 +82,7 @@ class IndexMap:
                 raise ValueError(f"the index map function names {named} indices, but "
                                  f"the buffer has {ndim} dimensions")
         names = positional + [f"{var_args}_{k}" for k in range(extra)] + keyword
-        variables = [IndexVar(n, k, index_dtype) for k, n in enumerate(names)]
+        variables = [Var(n, index_dtype) for n in names]
         args = variables[:len(positional) + extra]
         kwargs = {n: v for n, v in zip(keyword, variables[len(args):])}
         result = mapping_function(*args, **kwargs)
@@ -141,25 +105,22 @@ class IndexMap:
     def _attribute(self):
         """The map as the primitives take it: an affine map over d0, d1,
         ... (ValueError when an expression is not affine)."""
-        return ext.Attribute.index_map(self.ndim, self.final_indices)
+        return ext.Attribute.index_map(self.initial_indices, self.final_indices)
 
     def map_indices(self, indices):
-        """The final indices for `indices` (ints give ints where every
-        operation does)."""
-        from .size_expr import fold
-
-        def value(e):
-            if isinstance(e, IndexVar):
-                return indices[e.position]
-            if isinstance(e, int):
-                return e
-            a, b = value(e.a), value(e.b)
-            if isinstance(a, int) and isinstance(b, int):
-                return fold(e.op, a, b)
-            return type(e)(e.op, a, b)
-        return [value(f) for f in self.final_indices]
+        """The final indices for `indices`, simplified by tir's index
+        arithmetic (ints give ints)."""
+        from ..arith import Analyzer
+        from .stmt_functor import substitute
+        vmap = {var: index for var, index in zip(self.initial_indices, indices)}
+        out = []
+        for f in self.final_indices:
+            value = Analyzer().simplify(substitute(f, vmap)) if isinstance(f, PrimExpr) else f
+            out.append(value.value if isinstance(value, IntImm) else value)
+        return out
 
     def __repr__(self):
         names = ", ".join(v.name for v in self.initial_indices)
-        finals = ", ".join(_python_text(f) for f in self.final_indices)
+        finals = ", ".join(f.script() if isinstance(f, PrimExpr) else str(f)
+                           for f in self.final_indices)
         return f"IndexMap(lambda {names}: ({finals}{',' if len(self.final_indices) == 1 else ''}))"

@@ -7,7 +7,7 @@ from ..._ext import ext
 from ...ir import IRModule
 from ...target import Target
 from ..buffer import _ELEMENT_DTYPES
-from ..size_expr import BinaryExpr, VScale, SymbolicExpr as PrimExpr
+from ..expr import IntImm, PrimExpr
 from .state import parse_debug_mask
 from .trace import Trace
 
@@ -23,15 +23,12 @@ def _factor(value):
     None (inferred), or an expression of T.vscale() (scalable)."""
     if value is None:
         return None
-    if isinstance(value, PrimExpr):
-        leaves = [n for n in value.walk() if not isinstance(n, (BinaryExpr, VScale))]
-        if leaves:
-            raise TypeError(f"split factors are integers or expressions of T.vscale(), "
-                            f"got {value!r}")
+    if isinstance(value, PrimExpr) and not isinstance(value, IntImm):
         try:
             ext.Attribute.split_factors([value])
         except ValueError as error:
-            raise TypeError(f"split factor {value!r}: {error}") from None
+            raise TypeError(f"split factors are integers or expressions of T.vscale(); "
+                            f"{value.script()}: {error}") from None
         return value
     if isinstance(value, (bool, float)):
         raise TypeError(f"split factors are integers, got {value!r}")
@@ -60,7 +57,7 @@ def _perfect_tilings(extent, n, max_innermost):
 def _vscale_values(factors):
     """What vscale may be, when a factor is scalable and the current target
     (tvm.target.Target context) has scalable vectors; TVM warns otherwise."""
-    if not any(isinstance(f, PrimExpr) for f in factors):
+    if not any(isinstance(f, PrimExpr) and not isinstance(f, IntImm) for f in factors):
         return []
     target = Target.current()
     if target is not None and target.has_scalable_vectors():
@@ -458,7 +455,12 @@ class Schedule:
             if isinstance(pad_map.final_indices[0], int):
                 pad_value = pad_map.final_indices[0]
             else:
-                return pad_map._attribute()
+                try:
+                    return pad_map._attribute()
+                except ValueError as e:
+                    raise ScheduleError(
+                        f"transform_layout: the pad value is an expression of the new "
+                        f"indices (it may not read a buffer): {e}") from None
         is_float = element_type.startswith(("f", "bf"))
         buffer_dtype = _ELEMENT_DTYPES.get(element_type, element_type)
         if isinstance(pad_value, (IntImm, FloatImm)):
