@@ -28,6 +28,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -132,6 +133,13 @@ MemRefType FunctionBuilder::memrefType(py::handle buffer, bool isParam,
       if (k > 0 && matches)
         compact *= shape[k];
     }
+    if (!matches && anyLayout)
+      return MemRefType::get(
+          shape, elem,
+          StridedLayoutAttr::get(
+              ctx(), ShapedType::kDynamic,
+              SmallVector<int64_t>(shape.size(), ShapedType::kDynamic)),
+          space);
     if (!matches)
       fail("buffer " + name +
            ": strides other than the row-major ones of its shape, as "
@@ -711,6 +719,63 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
   return module;
 }
 
+OwningOpRef<ModuleOp> FunctionBuilder::buildFragment(py::handle node,
+                                                     py::handle freeVars,
+                                                     py::handle freeBuffers) {
+  anyLayout = true;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  SmallVector<py::handle> scalars, bufs;
+  for (py::handle v : freeVars) {
+    std::string dtype = dtypeOf(v);
+    if (dtype == "handle")
+      continue; // a free buffer's data: the buffer is an argument
+    bool isInt = StringRef(dtype).starts_with("int") ||
+                 StringRef(dtype).starts_with("uint");
+    argTypes.push_back(isInt ? b.getIndexType() : scalarType(dtype));
+    argNames.push_back(py::str(v.attr("name")).cast<std::string>());
+    scalars.push_back(v);
+  }
+  for (py::handle buf : freeBuffers) {
+    argTypes.push_back(memrefType(buf, /*isParam=*/true, nullptr));
+    argNames.push_back(py::str(buf.attr("name")).cast<std::string>());
+    bufs.push_back(buf);
+  }
+  auto func =
+      func::FuncOp::create(b, loc, "fragment", b.getFunctionType(argTypes, {}));
+  entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  for (auto [i, name] : llvm::enumerate(argNames))
+    func.setArgAttr(i, TIRDialect::kNameAttrName, b.getStringAttr(name));
+  for (auto [i, v] : llvm::enumerate(scalars))
+    vars[v.ptr()] = func.getArgument(i);
+  for (auto [i, buf] : llvm::enumerate(bufs)) {
+    buffers[buf.ptr()] = func.getArgument(scalars.size() + i);
+    bufferNodes[buf.ptr()] = py::reinterpret_borrow<py::object>(buf);
+  }
+  if (py::hasattr(node, "dtype")) { // an expression
+    // An index expression as one affine.apply (printed as TVMScript writes
+    // an index: `i // 16`, `i % 16`, bare integers); other values as built.
+    Value v;
+    if (isIndexExpr(node)) {
+      SmallVector<Value> inputs;
+      AffineExpr e = knownIndexExpr(node, inputs);
+      v = affine::AffineApplyOp::create(
+          b, loc, makeInputMap(inputs.size(), {e}, ctx()), inputs);
+    } else {
+      v = value(node);
+    }
+    func::ReturnOp::create(b, loc, v);
+    func.setType(b.getFunctionType(argTypes, {v.getType()}));
+    return module;
+  }
+  stmt(node);
+  func::ReturnOp::create(b, loc);
+  return module;
+}
+
 void tirpy::bindFromNodes(py::module_ &m) {
   m.def(
       "function_from_nodes",
@@ -734,4 +799,19 @@ void tirpy::bindFromNodes(py::module_ &m) {
       py::arg("body"), py::arg("private") = false,
       "A module of one tir function built from tvm.tir nodes (its params, "
       "{param: Buffer} and body), checked by the verifier.");
+  m.def(
+      "fragment_from_nodes",
+      [](py::object node, py::object freeVars, py::object freeBuffers) {
+        Location loc = FileLineColLoc::get(&context(), "<fragment>", 0, 0);
+        try {
+          return PyModule::own(
+              FunctionBuilder(loc).buildFragment(node, freeVars, freeBuffers));
+        } catch (const BadNodes &e) {
+          throw py::value_error(e.what());
+        }
+      },
+      py::arg("node"), py::arg("free_vars"), py::arg("free_buffers"),
+      "A statement or expression on its own as function @fragment of a "
+      "module: its free variables and buffers are the arguments, an "
+      "expression's value the result (for printing and comparing nodes).");
 }

@@ -58,6 +58,13 @@ public:
   OwningOpRef<ModuleOp> build(const std::string &name, py::handle params,
                               py::handle bufferMap, py::handle body,
                               bool isPrivate);
+  /// A statement or expression on its own, as function @fragment whose
+  /// arguments are its free variables and buffers (in order) and whose
+  /// result, for an expression, is its value: what printing a node and
+  /// comparing two nodes work on. Not verified (a tir function returns
+  /// nothing).
+  OwningOpRef<ModuleOp> buildFragment(py::handle node, py::handle freeVars,
+                                      py::handle freeBuffers);
 
 private:
   MLIRContext *ctx() { return b.getContext(); }
@@ -178,6 +185,8 @@ private:
   DenseMap<PyObject *, std::string> dimVarNames;
   /// The memrefs of T.allocate_const, by their handle Var.
   DenseMap<PyObject *, Value> constData;
+  /// Building a fragment: a buffer's layout may be any strided one.
+  bool anyLayout = false;
   llvm::StringSet<> usedDimVarNames;
   /// vector.vscale, created once at the function's entry.
   Value vscaleValue;

@@ -108,6 +108,21 @@ void tirpy::bindModule(py::module_ &m) {
             return text;
           },
           py::arg("as_module") = false, py::arg("show_meta") = false)
+      .def(
+          "tvmscript_fragment",
+          [](const PyModule &self, const std::string &name) {
+            auto func = self.get().lookupSymbol<func::FuncOp>(name);
+            if (!func)
+              throw py::value_error("no function @" + name);
+            std::string error;
+            std::string text = tir::printTVMScriptFragment(func, error);
+            if (!error.empty())
+              throw py::value_error(error);
+            return text;
+          },
+          py::arg("name") = "fragment",
+          "The body of function `name` alone as TVMScript (a node printed "
+          "on its own; see fragment_from_nodes).")
       .def("functions", &PyModule::functions)
       .def(
           "extract",

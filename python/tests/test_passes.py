@@ -305,7 +305,7 @@ def test_a_pass_that_moves_an_index_gets_fresh_regions():
 
     mod = flip_reads(tvm.IRModule({"main": reverse_then_add}))
     [region] = block_reads(mod["main"], "B")
-    assert region.startswith("Y[vi") and region.endswith(" * -1 + 7]")
+    assert region.startswith("Y[vi") and region.endswith(" * (-1) + 7]")
     sch = tvm.tir.Schedule(mod)
     sch.compute_at(sch.get_block("Y"), sch.get_loops(sch.get_block("B"))[0])
     x = np.arange(8, dtype="float32")

@@ -226,7 +226,8 @@ def test_printing_of_nodes_on_their_own():
     assert (x + y * 2).script() == "x + x_1 * 2"
     assert ((x + y) * 2).script() == "(x + x_1) * 2"
     assert (x - (y - 1)).script() == "x - (x_1 - 1)"
-    assert tir.And(x < 1, tir.Or(y > 2, x == y)).script() == "x < 1 and (x_1 > 2 or x == x_1)"
+    assert tir.And(x < 1, tir.Or(y > 2, x == y)).script() == \
+        "(x < 1) and ((x_1 > 2) or (x == x_1))"
     A = tir.decl_buffer((4, 4), name="A")
     assert tir.BufferStore(A, A[x, 0] + 1.0, [x, 0]).script() == "A[x, 0] = A[x, 0] + T.float32(1.0)"
     assert repr(tir.Max(x, 3)) == "T.max(x, 3)"

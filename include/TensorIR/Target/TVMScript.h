@@ -9,6 +9,7 @@
 #ifndef TENSORIR_TARGET_TVMSCRIPT_H
 #define TENSORIR_TARGET_TVMSCRIPT_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -26,6 +27,13 @@ namespace mlir::tir {
 /// that TVMScript cannot express.
 std::string printTVMScript(ModuleOp module, std::string &error,
                            bool asModule = false, bool showMeta = false);
+
+/// The body of `func` alone, as TVMScript statements at no indentation, its
+/// arguments named by `tir.name` (free variables and buffers): how a
+/// tvm.tir node prints on its own (TVM's script() of a statement). A
+/// function that returns a value prints the value's expression last.
+/// Returns "" with `error` set for IR that TVMScript cannot express.
+std::string printTVMScriptFragment(func::FuncOp func, std::string &error);
 
 /// How tir's values map onto TVM's expressions: what the printer writes
 /// and what the Python extension builds tvm.tir nodes from

@@ -66,6 +66,8 @@ public:
   /// Prints `func` as a @T.prim_func; false (with the error set) when some
   /// op has no TVMScript form.
   bool function(func::FuncOp func, llvm::raw_ostream &os);
+  /// printTVMScriptFragment.
+  bool fragment(func::FuncOp func, llvm::raw_ostream &os);
 
 private:
   //===--- Expressions.cpp ------------------------------------------------===//

@@ -28,6 +28,25 @@ static std::string unwrap(std::string text) {
   return text;
 }
 
+bool Printer::fragment(func::FuncOp func, llvm::raw_ostream &os) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto a = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+    names[func.getArgument(i)] = fresh(a ? a.getValue() : "v");
+  }
+  Block &body = func.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (!statement(op, 0, os))
+      return false;
+  Operation *ret = body.getTerminator();
+  if (ret->getNumOperands() == 0)
+    return true;
+  std::string value;
+  if (!expr(ret->getOperand(0), value))
+    return false;
+  os << unwrap(value);
+  return true;
+}
+
 bool Printer::statement(Operation &op, int indent, llvm::raw_ostream &os) {
   if (auto loop = dyn_cast<ForOp>(op))
     return forLoop(loop, indent, os);

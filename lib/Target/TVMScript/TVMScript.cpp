@@ -160,6 +160,16 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
   return true;
 }
 
+std::string mlir::tir::printTVMScriptFragment(func::FuncOp func,
+                                              std::string &error) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  Printer printer(error);
+  if (!printer.fragment(func, os))
+    return "";
+  return result;
+}
+
 bool tvmscript::hasDynamicOffsetLayout(MemRefType type) {
   auto strided = dyn_cast<StridedLayoutAttr>(type.getLayout());
   if (!strided || !type.hasStaticShape() ||

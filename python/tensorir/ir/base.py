@@ -16,8 +16,12 @@ The comparison itself is the extension's (`_tensorir.structural_equal` /
   schedule (sch.mod["main"]) is named by its key. Compare whole IRModules
   where the names matter;
 - an IRModule with a PrimFunc: not equal;
-- IR nodes (statements, expressions, buffers): compared in Python by
-  tensorir.tir.structural, with the same rules.
+- IR nodes (statements, expressions): each built into tir as a fragment
+  (its free variables and buffers as arguments, tensorir.tir.printer) and
+  compared by the same C++ comparison. A free variable must be the same
+  object in both unless map_free_vars (then free variables correspond in
+  order of first use); free buffers correspond by their fields (shape,
+  dtype, scope, layout), as TVM matches buffers.
 """
 from .._ext import ext
 from .module import IRModule
@@ -56,16 +60,39 @@ def _compare(lhs, rhs, map_free_vars):
     lhs = lhs._as_node() if hasattr(type(lhs), "_as_node") else lhs
     rhs = rhs._as_node() if hasattr(type(rhs), "_as_node") else rhs
     if _is_node(lhs) or _is_node(rhs):
-        from ..tir.structural import node_structural_equal
         if not (_is_node(lhs) and _is_node(rhs)):
             return False, (f"cannot compare a {type(lhs).__name__} with a "
                            f"{type(rhs).__name__}")
-        return node_structural_equal(lhs, rhs, map_free_vars)
+        return _compare_nodes(lhs, rhs, map_free_vars)
     a, func_a, kind_a = _operand(lhs)
     b, func_b, kind_b = _operand(rhs)
     if kind_a != kind_b:
         return False, f"cannot compare a {kind_a} with a {kind_b}"
     equal, message = _binding("structural_equal")(a, b, func_a, func_b, bool(map_free_vars))
+    return bool(equal), message
+
+
+def _compare_nodes(lhs, rhs, map_free_vars):
+    from ..tir.printer import fragment
+    if lhs is rhs:
+        return True, ""
+    try:
+        a, vars_a, bufs_a = fragment(lhs)
+        b, vars_b, bufs_b = fragment(rhs)
+    except ValueError as e:
+        return False, f"a node with no tir form is equal only to itself ({e})"
+    if len(vars_a) != len(vars_b) or len(bufs_a) != len(bufs_b):
+        return False, (f"{len(vars_a)} free variables and {len(bufs_a)} free buffers vs "
+                       f"{len(vars_b)} and {len(bufs_b)}")
+    if not map_free_vars:
+        for x, y in zip(vars_a, vars_b):
+            if x is not y:
+                return False, (f"free variable {x.name} vs {y.name}: not the same object "
+                               "(map_free_vars maps them)")
+    for x, y in zip(vars_a, vars_b):
+        if x.dtype != y.dtype:
+            return False, f"free variable {x.name}: dtype {x.dtype} vs {y.dtype}"
+    equal, message = _binding("structural_equal")(a, b, "fragment", "fragment", True)
     return bool(equal), message
 
 
@@ -90,7 +117,11 @@ def structural_hash(node, map_free_vars=False):
     defined, never by identity, so TVM's map_free_vars has nothing to change
     here; it is accepted for TVM's signature."""
     if _is_node(node):
-        from ..tir.structural import node_structural_hash
-        return node_structural_hash(node)
+        from ..tir.printer import fragment
+        try:
+            native, _, _ = fragment(node)
+        except ValueError:
+            return hash(type(node).__name__)  # no tir form: equal only to itself
+        return int(_binding("structural_hash")(native, "fragment"))
     native, func, _ = _operand(node)
     return int(_binding("structural_hash")(native, func))
