@@ -95,6 +95,12 @@ void tirpy::bindModule(py::module_ &m) {
   py::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, py::arg("text"),
                   py::arg("name") = "<string>")
+      .def_static(
+          "empty",
+          [] {
+            return PyModule::own(ModuleOp::create(UnknownLoc::get(&context())));
+          },
+          "A module holding nothing.")
       .def("__str__", [](const PyModule &self) { return print(self.get()); })
       .def("clone", &PyModule::clone)
       .def(

@@ -484,15 +484,24 @@ void tirpy::bindSchedule(py::module_ &m) {
   m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
   m.def(
       "register_tensor_intrin",
-      [](const std::string &name, const std::string &desc,
-         const std::string &impl, bool override) {
+      [](const std::string &name, const PyModule &descModule,
+         const std::string &descName, const PyModule &implModule,
+         const std::string &implName, bool override) {
+        auto desc = descModule.get().lookupSymbol<func::FuncOp>(descName);
+        auto impl = implModule.get().lookupSymbol<func::FuncOp>(implName);
+        if (!desc || !impl)
+          throw py::value_error("tensor intrinsic '" + name +
+                                "': no function @" +
+                                (desc ? implName : descName));
         std::string error;
         if (failed(
                 tir::registerTensorIntrin(name, desc, impl, override, error)))
           throw py::value_error(error);
       },
-      py::arg("name"), py::arg("desc"), py::arg("impl"),
-      py::arg("override") = false);
+      py::arg("name"), py::arg("desc_module"), py::arg("desc"),
+      py::arg("impl_module"), py::arg("impl"), py::arg("override") = false,
+      "Registers tensor intrinsic `name`: function `desc` of desc_module "
+      "and `impl` of impl_module.");
   m.def("tensor_intrin_registered", [](const std::string &name) {
     return tir::isTensorIntrinRegistered(name);
   });

@@ -113,7 +113,7 @@ class IRModule:
         native = functions
         symbols = {}
         if native is None:
-            native = ext.Module.parse("module {\n}\n", "<module>")
+            native = ext.Module.empty()
         elif isinstance(native, str):
             native = ext.Module.parse(native, "<string>")
         elif isinstance(native, dict):

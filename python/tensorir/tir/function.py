@@ -265,7 +265,8 @@ class TensorIntrin:
         # tensorize runs in C++ and finds the functions there by name; an
         # intrinsic whose script failed to parse raises when it is used.
         if isinstance(desc, PrimFunc) and isinstance(impl, PrimFunc):
-            ext.register_tensor_intrin(name, desc.text, impl.text, True)
+            ext.register_tensor_intrin(name, desc.mod._native, desc.name,
+                                       impl.mod._native, impl.name, True)
 
     @staticmethod
     def get(name, allow_missing=False):

@@ -102,6 +102,20 @@ LogicalResult mlir::tir::registerTensorIntrin(StringRef name,
   return success();
 }
 
+static std::string functionText(func::FuncOp func) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  func->print(os);
+  return s;
+}
+
+LogicalResult mlir::tir::registerTensorIntrin(StringRef name, func::FuncOp desc,
+                                              func::FuncOp impl, bool override,
+                                              std::string &error) {
+  return registerTensorIntrin(name, functionText(desc), functionText(impl),
+                              override, error);
+}
+
 void mlir::tir::forgetAddedTensorIntrin(TensorIntrin &intrin) {
   if (!intrin.added)
     return;
@@ -111,12 +125,6 @@ void mlir::tir::forgetAddedTensorIntrin(TensorIntrin &intrin) {
 }
 
 void mlir::tir::registerCarriedTensorIntrins(ModuleOp module) {
-  auto text = [](func::FuncOp func) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    func->print(os);
-    return s;
-  };
   for (auto func : module.getOps<func::FuncOp>()) {
     auto name = func->getAttrOfType<StringAttr>(kTensorIntrinDescAttr);
     if (!name || isTensorIntrinRegistered(name.getValue()))
@@ -125,8 +133,8 @@ void mlir::tir::registerCarriedTensorIntrins(ModuleOp module) {
     if (!found.impl)
       continue;
     std::string ignored;
-    (void)registerTensorIntrin(name.getValue(), text(found.desc),
-                               text(found.impl), /*override=*/false, ignored);
+    (void)registerTensorIntrin(name.getValue(), found.desc, found.impl,
+                               /*override=*/false, ignored);
   }
 }
 

@@ -48,6 +48,12 @@ LogicalResult registerTensorIntrin(StringRef name, StringRef descText,
                                    StringRef implText, bool override,
                                    std::string &error);
 
+/// Registers intrinsic `name` as the functions `desc` and `impl` (the
+/// registry keeps a copy that does not depend on their context).
+LogicalResult registerTensorIntrin(StringRef name, func::FuncOp desc,
+                                   func::FuncOp impl, bool override,
+                                   std::string &error);
+
 /// Registers the intrinsics `module` carries (marked function pairs, as a
 /// trace's transform script holds them) whose names the registry does not
 /// hold yet, so that steps replayed elsewhere find them.
