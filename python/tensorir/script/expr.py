@@ -34,6 +34,16 @@ def is_vector_dtype(dtype):
     return base in DTYPES and lanes.isdigit()
 
 
+def literal(value):
+    """A Python number as TVMScript reads it: a bool, an int32 (int64 past
+    its range), a float32."""
+    if isinstance(value, bool):
+        return E.IntImm("bool", value)
+    if isinstance(value, int):
+        return E.IntImm("int32" if -2**31 <= value < 2**31 else "int64", value)
+    return E.FloatImm("float32", value)
+
+
 def _is_int(dtype):
     return dtype in E.INT_DTYPES and dtype != "bool"
 
@@ -118,9 +128,7 @@ class ExprParser:
         """The PrimExpr that `node` computes."""
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (bool, int, float)):
-                return E.convert(node.value) if not isinstance(node.value, int) or \
-                    isinstance(node.value, bool) or -2**31 <= node.value < 2**31 \
-                    else E.IntImm("int64", node.value)
+                return literal(node.value)
             self.error(node, f"unsupported constant {node.value!r}")
         if isinstance(node, ast.Name):
             value = self.lookup(node, node.id)
@@ -309,12 +317,8 @@ class ExprParser:
             v = node.value
             if isinstance(v, str):
                 return E.StringImm(v)
-            if isinstance(v, bool):
-                return E.IntImm("bool", v)
-            if isinstance(v, int):
-                return E.IntImm("int32" if -2**31 <= v < 2**31 else "int64", v)
-            if isinstance(v, float):
-                return E.FloatImm("float32", v)
+            if isinstance(v, (bool, int, float)):
+                return literal(v)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
                 and isinstance(node.operand, ast.Constant) \
                 and isinstance(node.operand.value, (int, float)) \

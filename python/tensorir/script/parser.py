@@ -18,7 +18,7 @@ from ..tir import stmt as S
 from ..tir.buffer import Buffer
 
 from .buffers import BufferParser
-from .expr import ExprParser
+from .expr import ExprParser, literal
 from .values import (DTYPES, ITER_KINDS, PendingVar, ScriptError,  # noqa: F401
                      dotted_name)
 
@@ -84,12 +84,8 @@ class FunctionParser(BufferParser, ExprParser):
                 return scope[name]
         if name in self.env:
             value = self.env[name]
-            if isinstance(value, bool):
-                return E.IntImm("bool", value)
-            if isinstance(value, int):
-                return E.IntImm("int32" if -2**31 <= value < 2**31 else "int64", value)
-            if isinstance(value, float):
-                return E.FloatImm("float32", value)
+            if isinstance(value, (bool, int, float)):
+                return literal(value)
             if isinstance(value, E.PrimExpr):
                 # A symbolic size written outside a function (4 * T.vscale()).
                 return E.convert(value)
