@@ -11,6 +11,7 @@ anything else comes back as it is.
 """
 from .._ext import ext
 from ..tir import expr as E
+from ..tir.function import node_classes
 
 
 class Analyzer:
@@ -19,7 +20,6 @@ class Analyzer:
     def simplify(self, expr, steps=2):
         if isinstance(expr, (int, E.IntImm)):
             return expr
-        from ..tir.function import node_classes  # tir imports this package
         node = expr
         if not isinstance(node, E.PrimExpr) or node.dtype not in ("int32", "int64"):
             raise TypeError(f"Analyzer.simplify takes an integer expression, got "

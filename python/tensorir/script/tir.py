@@ -100,9 +100,8 @@ boolean = _scalar("bool")
 
 def _bool(value=None):
     """T.bool(x) outside a function: a bool IntImm (an annotation's value)."""
-    from ..tir.expr import IntImm  # tir imports this module
     if isinstance(value, (builtins.bool, int)):
-        return IntImm("bool", builtins.bool(value))
+        return _E.IntImm("bool", builtins.bool(value))
     raise ScriptError("T.bool(...) takes True or False outside a @T.prim_func")
 
 
