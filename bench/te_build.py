@@ -1,7 +1,7 @@
 """te.create_prim_func + tvm.build for many small functions: the cost of
 getting IR from Python into the compiler and out as code, per function.
 
-    PYTHONPATH=build/python_packages:python /usr/bin/python3 bench/te_build.py [--count 200]
+    PYTHONPATH=python:build/python /usr/bin/python3 bench/te_build.py [--count 200]
 
 Each function is a different elementwise or reduction computation over
 small shapes (so nothing is cached between them); the script prints the
