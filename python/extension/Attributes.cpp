@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Extension.h"
+#include "FromNodes.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 
@@ -42,12 +43,11 @@ AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
   MLIRContext *ctx = &context();
   if (py::isinstance<py::int_>(e) && !py::isinstance<py::bool_>(e))
     return getAffineConstantExpr(e.cast<int64_t>(), ctx);
-  std::string kind = pythonTypeName(e);
+  std::string kind = fromnodes::typeName(e);
   if (kind == "IntImm")
-    return getAffineConstantExpr(e.attr("value").cast<int64_t>(), ctx);
+    return getAffineConstantExpr(fromnodes::intOf(e), ctx);
   auto text = [&] { return py::str(e).cast<std::string>(); };
-  if (py::hasattr(e, "name") && py::hasattr(e, "dtype") &&
-      py::hasattr(e, "name_hint")) { // a Var
+  if (fromnodes::isa_(e, "Var")) {
     py::list dims = py::reinterpret_borrow<py::list>(indices);
     for (size_t k = 0; k < dims.size(); ++k)
       if (dims[k].ptr() == e.ptr())

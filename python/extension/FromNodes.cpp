@@ -3,10 +3,9 @@
 //
 // function_from_nodes(name, params, buffer_map, body, private): a module
 // holding one tir function built with MLIR's builders from TVM's IR nodes
-// (what PrimFunc(params, body, ...) and with_body take), checked by the
-// verifier. It is the inverse of Nodes.cpp and follows the TVMScript
-// parser's rules (python/tensorir/script), so nodes and the script they
-// print build the same IR:
+// (what the TVMScript parser, te.create_prim_func, PrimFunc(params, body,
+// ...) and with_body give), checked by the verifier. It is the inverse of
+// Nodes.cpp, and the one place that decides how nodes become ops:
 //
 // - an integer expression over loop, block and scalar variables (and
 //   constants) is an index expression, written into the op that uses it
@@ -16,6 +15,9 @@
 //   the variable into the buffer's integer type; a float met with an
 //   integer turns the integer into the float;
 // - a store converts its value to the buffer's element type.
+//
+// fragment_from_nodes builds a statement or expression on its own, for
+// printing and comparing nodes.
 //
 // Variables and buffers are matched by identity, as nodes share them.
 //
@@ -550,9 +552,11 @@ void FunctionBuilder::allocateConst(py::handle s) {
     values.push_back(isa<FloatType>(elem)
                          ? Attribute(b.getFloatAttr(elem, v.cast<double>()))
                          : Attribute(b.getIntegerAttr(elem, intOf(v))));
-  auto op = AllocateConstOp::create(b, loc, MemRefType::get(shape, elem),
-                                    DenseElementsAttr::get(type, values),
-                                    StringAttr());
+  auto op = AllocateConstOp::create(
+      b, loc, MemRefType::get(shape, elem),
+      DenseElementsAttr::get(type, values),
+      b.getStringAttr(
+          py::str(s.attr("buffer_var").attr("name")).cast<std::string>()));
   py::object var = s.attr("buffer_var");
   constData[var.ptr()] = op.getBuffer();
   stmt(s.attr("body"));
@@ -720,6 +724,7 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
 }
 
 OwningOpRef<ModuleOp> FunctionBuilder::buildFragment(py::handle node,
+                                                     bool isExpr,
                                                      py::handle freeVars,
                                                      py::handle freeBuffers) {
   anyLayout = true;
@@ -755,7 +760,7 @@ OwningOpRef<ModuleOp> FunctionBuilder::buildFragment(py::handle node,
     buffers[buf.ptr()] = func.getArgument(scalars.size() + i);
     bufferNodes[buf.ptr()] = py::reinterpret_borrow<py::object>(buf);
   }
-  if (py::hasattr(node, "dtype")) { // an expression
+  if (isExpr) {
     // An index expression as one affine.apply (printed as TVMScript writes
     // an index: `i // 16`, `i % 16`, bare integers); other values as built.
     Value v;
@@ -767,6 +772,8 @@ OwningOpRef<ModuleOp> FunctionBuilder::buildFragment(py::handle node,
     } else {
       v = value(node);
     }
+    if (!v)
+      fail("the expression has no value (a call with no dtype)");
     func::ReturnOp::create(b, loc, v);
     func.setType(b.getFunctionType(argTypes, {v.getType()}));
     return module;
@@ -801,16 +808,18 @@ void tirpy::bindFromNodes(py::module_ &m) {
       "{param: Buffer} and body), checked by the verifier.");
   m.def(
       "fragment_from_nodes",
-      [](py::object node, py::object freeVars, py::object freeBuffers) {
+      [](py::object node, bool isExpr, py::object freeVars,
+         py::object freeBuffers) {
         Location loc = FileLineColLoc::get(&context(), "<fragment>", 0, 0);
         try {
-          return PyModule::own(
-              FunctionBuilder(loc).buildFragment(node, freeVars, freeBuffers));
+          return PyModule::own(FunctionBuilder(loc).buildFragment(
+              node, isExpr, freeVars, freeBuffers));
         } catch (const BadNodes &e) {
           throw py::value_error(e.what());
         }
       },
-      py::arg("node"), py::arg("free_vars"), py::arg("free_buffers"),
+      py::arg("node"), py::arg("is_expr"), py::arg("free_vars"),
+      py::arg("free_buffers"),
       "A statement or expression on its own as function @fragment of a "
       "module: its free variables and buffers are the arguments, an "
       "expression's value the result (for printing and comparing nodes).");

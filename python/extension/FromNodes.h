@@ -63,7 +63,8 @@ public:
   /// result, for an expression, is its value: what printing a node and
   /// comparing two nodes work on. Not verified (a tir function returns
   /// nothing).
-  OwningOpRef<ModuleOp> buildFragment(py::handle node, py::handle freeVars,
+  OwningOpRef<ModuleOp> buildFragment(py::handle node, bool isExpr,
+                                      py::handle freeVars,
                                       py::handle freeBuffers);
 
 private:
@@ -109,9 +110,9 @@ private:
   Value valueOf(py::handle e, Type type, bool toUnsigned);
   Value intConstant(Type type, int64_t v);
   /// `v` converted to `type` (signedness from `fromUnsigned` /
-  /// `toUnsigned`), as the parser's cast.
+  /// `toUnsigned`), as a Cast node converts.
   Value convert(Value v, Type type, bool fromUnsigned, bool toUnsigned);
-  /// Two operands of one type, by the parser's rules.
+  /// Two operands of one type (the rules above).
   std::pair<Value, Value> unify(py::handle a, py::handle b, bool &isUnsigned);
   Value binary(const std::string &op, py::handle a, py::handle b,
                bool &isUnsigned);
@@ -124,7 +125,7 @@ private:
   /// if it is one of a view's.
   std::optional<std::pair<Value, int>> bufferField(py::handle var);
   /// The value of `var`: what binds it, or its buffer field, read here
-  /// (memref.extract_strided_metadata, as the parser reads `A.elem_offset`).
+  /// (memref.extract_strided_metadata, as `A.elem_offset` reads it).
   Value varValue(py::handle var);
 
   //===--- Conditions, regions --------------------------------------------===//

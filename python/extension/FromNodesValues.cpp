@@ -28,9 +28,10 @@ Type FunctionBuilder::scalarType(const std::string &dtype) {
   if (Type type = dtypeType(*b.getContext(), dtype))
     return type;
   // A call's result may be a pointer ("handle") or a vector ("int8x4").
-  if (dtype == "handle")
-    return LLVM::LLVMPointerType::get(
-        ctx()->getOrLoadDialect<LLVM::LLVMDialect>()->getContext());
+  if (dtype == "handle") {
+    ctx()->getOrLoadDialect<LLVM::LLVMDialect>();
+    return LLVM::LLVMPointerType::get(ctx());
+  }
   StringRef base, lanes;
   std::tie(base, lanes) = StringRef(dtype).split('x');
   unsigned n = 0;
@@ -167,7 +168,7 @@ Value FunctionBuilder::varValue(py::handle var) {
   if (auto it = vars.find(var.ptr()); it != vars.end())
     return it->second;
   if (auto field = bufferField(var)) {
-    // A constant of the layout is the constant, as the parser reads it.
+    // A constant of the layout is the constant.
     auto [strides, offset] =
         cast<MemRefType>(field->first.getType()).getStridesAndOffset();
     int64_t known = field->second < 0 ? offset : strides[field->second];
@@ -366,6 +367,10 @@ Term FunctionBuilder::term(py::handle e) {
   }
   if (kind == "Call") {
     t.value = call(e);
+    if (!t.value)
+      fail("T." +
+           py::str(e.attr("op").attr("name")).cast<std::string>().substr(4) +
+           " returns nothing here (give it a dtype)");
     t.isUnsigned = isUnsignedDtype(dtypeOf(e));
     return t;
   }
@@ -389,8 +394,8 @@ Value FunctionBuilder::materialize(py::handle e, const Term &t) {
 }
 
 Value FunctionBuilder::materializeIndex(py::handle e) {
-  // Computed in index with arith ops, from the expression's tree, as the
-  // parser computes an index expression it needs as a value.
+  // Computed in index with arith ops, from the expression's tree (an
+  // index expression needed as a value).
   std::string kind = typeName(e);
   if (isa_(e, "Var"))
     return varValue(e);
@@ -406,8 +411,7 @@ Value FunctionBuilder::materializeIndex(py::handle e) {
     Value r = materializeIndex(args[1]);
     return arith::CeilDivSIOp::create(b, loc, l, r);
   }
-  // Operands computed first, constants at the op that uses them (the
-  // parser's order).
+  // Operands computed first, constants at the op that uses them.
   py::object a = e.attr("a"), bb = e.attr("b");
   auto isConst = [](py::handle x) { return typeName(x) == "IntImm"; };
   Value l = isConst(a) ? Value() : materializeIndex(a);

@@ -297,3 +297,25 @@ def test_mixed_integer_widths_meet_in_the_wider_and_stay_index_expressions():
         buffer_map={A.data: A})
     text = f.mod.mlir()
     assert "tir.store %cst, %arg0[%i * 2]" in text and "index_cast" not in text
+
+
+def test_statements_with_constants_and_handles_print_and_compare():
+    import tensorir as tvm
+    table = tir.Buffer("table", [2], "int32")
+    B = tir.decl_buffer((2,), "int32", "B")
+    i = tir.Var("i", "int32")
+
+    def stmt():
+        return tir.AllocateConst(table.data, "int32", [2], [7, 8], tir.DeclBuffer(
+            table, tir.For(i, 0, 2, tir.ForKind.SERIAL,
+                           tir.BufferStore(B, tir.BufferLoad(table, [i]), [i]))))
+    text = str(stmt())
+    assert "T.allocate_const" in text or "table" in text
+    assert tvm.ir.structural_equal(stmt(), stmt())
+    # A buffer used only through its handle is a free buffer of the fragment.
+    call = tir.Evaluate(tir.Call("int32", "tir.call_extern", [tir.StringImm("f"), B.data]))
+    assert 'T.call_extern("int32", "f", B.data)' in str(call)
+    assert tvm.ir.structural_equal(call, tir.Evaluate(
+        tir.Call("int32", "tir.call_extern", [tir.StringImm("f"), B.data])))
+    # A call with no result has no value to print as an expression.
+    assert "call_extern" in str(tir.Call("void", "tir.call_extern", [tir.StringImm("g")]))

@@ -304,3 +304,26 @@ def test_aliases_of_variables_are_substituted_and_loaded_values_are_named():
     text = f.mod.mlir()
     assert "%arg1[%vi floordiv 2]" in text and text.index("tir.load") < text.index(
         "tir.store %cst")
+
+
+def test_named_strides_of_a_matched_region_read_its_layout():
+    @T.prim_func
+    def f(A: T.Buffer((8, 8), "float32")):
+        for i in range(2):
+            with T.block("outer"):
+                vi = T.axis.spatial(2, i)
+                s0 = T.int32()
+                off = T.int32()
+                V = T.match_buffer(A[vi * 4:vi * 4 + 4, 0:8], (4, 8), strides=[s0, 1],
+                                   elem_offset=off)
+                T.evaluate(T.call_extern("handle", "use", V.data, off, s0))
+    text = f.mod.mlir()
+    assert "memref.extract_strided_metadata" in text and "tir.match_buffer" in text
+
+
+def test_a_call_with_no_result_named_is_refused_at_its_line():
+    with pytest.raises(tvm.script.ScriptError, match="this call returns nothing"):
+        @T.prim_func
+        def f(A: T.Buffer((4,), "float32")):
+            x = T.call_packed("f")
+            A[0] = x

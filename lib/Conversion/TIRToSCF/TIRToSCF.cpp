@@ -609,13 +609,16 @@ static void dropStorageScopes(Operation *root) {
 static LogicalResult lowerConstantBuffers(Operation *root) {
   SmallVector<AllocateConstOp> consts;
   root->walk([&](AllocateConstOp op) { consts.push_back(op); });
+  ModuleOp current;
+  std::optional<SymbolTable> symbols;
   for (AllocateConstOp op : consts) {
     auto module = op->getParentOfType<ModuleOp>();
     if (!module || !(module == root || root->isProperAncestor(module)))
       return op.emitOpError(
           "holds constant data, which becomes a global of the module; run "
           "convert-tir-to-scf on the module, not on one function");
-    SymbolTable symbols(module);
+    if (module != current)
+      symbols.emplace(current = module);
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToStart(module.getBody());
     auto type = cast<MemRefType>(op.getBuffer().getType());
@@ -624,7 +627,7 @@ static LogicalResult lowerConstantBuffers(Operation *root) {
         ("__tir_const_" + op.getBufferName().value_or("data")).str(),
         b.getStringAttr("private"), type, op.getValue(),
         /*constant=*/true, /*alignment=*/nullptr);
-    symbols.insert(global); // renamed if the name is taken
+    symbols->insert(global); // renamed if the name is taken
     OpBuilder at(op);
     Value data =
         memref::GetGlobalOp::create(at, op.getLoc(), type, global.getSymName());

@@ -180,8 +180,8 @@ class BufferParser:
                 else None
             if items is None or len(items) != len(shape):
                 self.error(strides_node, f"strides= lists {len(shape)} strides")
-            strides = [self.layout_value(item, k, "stride") or fresh
-                       for item, k, fresh in zip(items, known, strides)]
+            named = [self.layout_value(item, k, "stride") for item, k in zip(items, known)]
+            strides = [fresh if v is None else v for v, fresh in zip(named, strides)]
         offset = E.Var(f"{target.id}_elem_offset")
         if offset_node is not None:
             if self.static_value(offset_node) is not None:

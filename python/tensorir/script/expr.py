@@ -62,29 +62,18 @@ class ExprParser:
 
     # ----------------------------------------------------------------- typing
     def unify(self, a, b, node):
-        """Operands of one dtype, as TVM's operators make them: a constant
-        takes the other side's dtype; integers of two widths meet in the
-        wider, of one width and two signednesses in the unsigned one; an
-        integer meeting a float becomes the float."""
+        """Operands of one dtype (tir.expr.unify_dtypes, TVM's rules); a
+        literal takes the other side's dtype, wrapped to its bits."""
         if a.dtype == b.dtype:
             return a, b
         if isinstance(b, (E.IntImm, E.FloatImm)) and not isinstance(a, (E.IntImm, E.FloatImm)):
             return a, self.constant(b.value, a.dtype, node)
         if isinstance(a, (E.IntImm, E.FloatImm)) and not isinstance(b, (E.IntImm, E.FloatImm)):
             return self.constant(a.value, b.dtype, node), b
-        if _is_int(a.dtype) and _is_int(b.dtype):
-            width = lambda d: int(d.lstrip("uint"))
-            wa, wb = width(a.dtype), width(b.dtype)
-            if wa == wb:
-                target = a.dtype if a.dtype.startswith("u") else b.dtype
-            else:
-                target = a.dtype if wa > wb else b.dtype
-            return self.cast(a, target), self.cast(b, target)
-        if _is_float(a.dtype) and _is_int(b.dtype):
-            return a, self.cast(b, a.dtype)
-        if _is_float(b.dtype) and _is_int(a.dtype):
-            return self.cast(a, b.dtype), b
-        self.error(node, f"operands of different types: {a.dtype} and {b.dtype}")
+        try:
+            return E.unify_dtypes(a, b)
+        except TypeError:
+            self.error(node, f"operands of different types: {a.dtype} and {b.dtype}")
 
     def constant(self, value, dtype, node):
         """The number `value` as a constant of `dtype`."""
@@ -426,10 +415,8 @@ class ExprParser:
                 self.error(node, f"T.{name} takes integers, got {a.dtype}")
             return E.make_binary(cls, a, b)
         if name == "ceildiv":
-            a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
-            if isinstance(a, E.IntImm) and isinstance(b, E.IntImm) and b.value:
-                return E.IntImm(a.dtype, -(-a.value // b.value))
-            return E.Call(a.dtype, "tir.ceildiv", [a, b])
+            return E.ceildiv(*self.unify(self.expr(node.args[0]), self.expr(node.args[1]),
+                                         node))
         if self.is_opaque_call(node):
             return self.opaque_call(node)
         if name == "sigmoid":

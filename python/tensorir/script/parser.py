@@ -617,6 +617,8 @@ class FunctionParser(BufferParser, ExprParser):
             self.bind(target.id, PendingVar(E.Var(target.id, self.t_name(call.func))))
             return None
         value = self.expr(stmt.value)
+        if value.dtype == "void":
+            self.error(stmt.value, "this call returns nothing (give it a dtype)")
         if _is_pure(value) and not isinstance(value, (E.IntImm, E.FloatImm)):
             # An alias of a value of variables: the expression itself.
             self.bind(target.id, value)

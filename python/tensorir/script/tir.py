@@ -135,10 +135,7 @@ def vscale():
 def _symbolic(op):
     def make(a, b):
         if op == "ceildiv":
-            a, b = _E.convert(a), _E.convert(b)
-            if isinstance(a, _E.IntImm) and isinstance(b, _E.IntImm) and b.value:
-                return _E.IntImm(a.dtype, -(-a.value // b.value))
-            return _E.Call(a.dtype, "tir.ceildiv", [a, b])
+            return _E.ceildiv(a, b)
         cls = {"floordiv": _E.FloorDiv, "floormod": _E.FloorMod, "min": _E.Min,
                "max": _E.Max}[op]
         return _E.make_binary(cls, a, b)

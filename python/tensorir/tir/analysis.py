@@ -3,7 +3,7 @@
 expr_deep_equal compares two expressions field by field (the same Var
 objects, equal constants); undefined_vars lists the Vars a statement or
 expression uses without defining them; verify_well_formed checks a
-PrimFunc the way building it from nodes does (printed, parsed, verified).
+PrimFunc by building it from its nodes (the verifier's verdict).
 """
 from ..ir.node import Node
 from . import expr as E
@@ -36,7 +36,8 @@ def expr_deep_equal(lhs, rhs):
 
 def undefined_vars(node, defs=None):
     """The Vars `node` uses that neither it (loops, blocks' iteration
-    variables, LetStmt / Let) nor `defs` defines, in order of first use."""
+    variables, LetStmt / Let, AllocateConst's data) nor `defs` defines, in
+    order of first use."""
     defined = {id(v) for v in (defs or [])}
     found, seen = [], set()
 
@@ -48,6 +49,8 @@ def undefined_vars(node, defs=None):
             return
         if isinstance(n, S.For):
             defined.add(id(n.loop_var))
+        elif isinstance(n, S.AllocateConst):
+            defined.add(id(n.buffer_var))
         elif isinstance(n, S.Block):
             defined.update(id(iv.var) for iv in n.iter_vars)
         elif isinstance(n, (S.LetStmt, E.Let)):
@@ -63,8 +66,8 @@ def undefined_vars(node, defs=None):
 
 
 def verify_well_formed(func, assert_mode=True):
-    """Whether the PrimFunc `func` is well formed: its nodes print, parse
-    and pass tir's verifier. assert_mode: raise (ValueError with the
+    """Whether the PrimFunc `func` is well formed: its nodes build into tir
+    that passes tir's verifier. assert_mode: raise (ValueError with the
     reason) instead of returning False."""
     from .function import from_nodes
     try:

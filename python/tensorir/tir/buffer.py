@@ -36,6 +36,7 @@ class Buffer(Node):
         self.elem_offset = None if elem_offset is None else convert(elem_offset)
         self.offset_factor, self.data_alignment, self.span = offset_factor, data_alignment, span
         self.data = Var(self.name, "handle")
+        self.data.buffer = self  # what a call taking the handle passes
 
     def scope(self):
         return self.scope_name

@@ -402,7 +402,9 @@ def convert(value, dtype=None):
 
 
 def _unify(a, b, what):
-    """Two operands of one dtype: a constant takes the other side's."""
+    """Two operands of one dtype for a node's constructor: a constant takes
+    the other side's dtype; other operands must agree (TVM's constructors
+    check, its operators convert: unify_dtypes)."""
     if a.dtype == b.dtype:
         return a, b
     if isinstance(b, _Imm) and not isinstance(a, _Imm):
@@ -411,14 +413,41 @@ def _unify(a, b, what):
         return const(a.value, b.dtype), b
     if isinstance(a, _Imm) and isinstance(b, _Imm) and "bool" in (a.dtype, b.dtype):
         return a, b
-    ints = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
-    if a.dtype in ints and b.dtype in ints:
-        # Integers of two widths meet in the wider, as TVM's operators.
-        if ints[a.dtype] < ints[b.dtype]:
-            return Cast(b.dtype, a), b
-        return a, Cast(a.dtype, b)
     raise TypeError(f"tir.{what}: operands of different dtypes, {a.dtype} and {b.dtype} "
                     "(convert one with tvm.tir.Cast)")
+
+
+def unify_dtypes(a, b, what="operation"):
+    """`a` and `b` (PrimExprs) converted to one dtype as TVM's operators
+    convert them: a constant takes the other side's dtype; integers of two
+    widths meet in the wider, of one width and two signednesses in the
+    unsigned one; an integer meeting a float becomes the float. TypeError
+    when they have none."""
+    ints = {f"{u}int{w}": w for u in ("", "u") for w in (8, 16, 32, 64)}
+    # (A constant beside a non-constant takes its dtype: _unify.)
+    if a.dtype != b.dtype and isinstance(a, _Imm) == isinstance(b, _Imm):
+        if a.dtype in ints and b.dtype in ints:
+            wa, wb = ints[a.dtype], ints[b.dtype]
+            target = (a.dtype if a.dtype.startswith("u") else b.dtype) if wa == wb else \
+                (a.dtype if wa > wb else b.dtype)
+            return _cast(target, a), _cast(target, b)
+        if a.dtype in FLOAT_DTYPES and b.dtype in ints:
+            return a, Cast(a.dtype, b)
+        if b.dtype in FLOAT_DTYPES and a.dtype in ints:
+            return Cast(b.dtype, a), b
+    return _unify(a, b, what)
+
+
+def _cast(dtype, value):
+    return value if value.dtype == dtype else Cast(dtype, value)
+
+
+def ceildiv(a, b):
+    """T.ceildiv(a, b): an IntImm for two constants, else a call."""
+    a, b = unify_dtypes(convert(a), convert(b), "ceildiv")
+    if isinstance(a, IntImm) and isinstance(b, IntImm) and b.value:
+        return IntImm(a.dtype, -(-a.value // b.value))
+    return Call(a.dtype, "tir.ceildiv", [a, b])
 
 
 _FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a * b,
@@ -428,6 +457,7 @@ _FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a *
 def make_binary(cls, a, b):
     """`cls(a, b)`, with constants folded as TVM's operators fold them."""
     a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))
+    a, b = unify_dtypes(a, b, cls.__name__)
     if isinstance(a, _Imm) and isinstance(b, _Imm) and a.dtype == b.dtype:
         if cls in _FOLD:
             return const(_FOLD[cls](a.value, b.value), a.dtype)
@@ -447,7 +477,7 @@ def make_binary(cls, a, b):
 def _bitwise(name, a, b):
     """T.<name>(a, b) of integers (`>>`, `<<`, `&`, `|`, `^`)."""
     a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))
-    a, b = _unify(a, b, name)
+    a, b = unify_dtypes(a, b, name)
     if a.dtype.split("x")[0] not in INT_DTYPES:
         raise TypeError(f"tir.{name} takes integers, got {a.dtype}")
     return Call(a.dtype, "tir." + name, [a, b])

@@ -15,75 +15,6 @@ from .buffer import Buffer
 __all__ = ["Buffer", "PrimFunc", "TensorIntrin"]
 
 
-class PrimFunc:
-    """A tir function: function `name` of a native module (`mod`)."""
-
-    def __init__(self, params, body, ret_type=None, buffer_map=None, attrs=None, span=None):
-        """PrimFunc(params, body, ret_type, buffer_map, attrs) as TVM builds
-        one from IR nodes (named by attrs["global_symbol"], else "main")."""
-        attrs = dict(attrs or {})
-        symbol = attrs.get("global_symbol")
-        if buffer_map is None and isinstance(ret_type, dict):
-            buffer_map, ret_type = ret_type, None  # PrimFunc(params, body, buffer_map)
-        self.__dict__.update(from_nodes(list(params), body, buffer_map,
-                                        str(getattr(symbol, "value", symbol or "main")),
-                                        attrs=attrs).__dict__)
-        # Without a global symbol, the module holding it names it by its
-        # key (TVM's GlobalVar); "main" on its own.
-        self._symbol_from_key = symbol is None
-
-    @classmethod
-    def _of_native(cls, name, native, filename="<module>"):
-        """Function `name` of a native module that holds only it."""
-        func = cls.__new__(cls)
-        func.name, func.filename, func._text = name, filename, None
-        func._mod = IRModule(native)
-        return func
-
-    @property
-    def text(self):
-        """The function's MLIR text."""
-        if self._text is None:
-            self._text = split_functions(self._mod.mlir())[self.name]
-        return self._text
-
-    @property
-    def mod(self):
-        return self._mod
-
-    def with_name(self, name):
-        """This function named `name` (a copy)."""
-        return PrimFunc._of_native(
-            name, type(self.mod._native).compose([(self.mod._native, self.name, name)]),
-            self.filename)
-
-    @property
-    def is_private(self):
-        """@T.prim_func(private=True): a function of its module only (a graph
-        function calls it); a built library does not export it."""
-        return self.mod._native.is_private(self.name)
-
-    def as_private(self):
-        """This function, private."""
-        if self.is_private:
-            return self
-        return PrimFunc._of_native(self.name,
-                                   self.mod._native.with_visibility(self.name, True),
-                                   self.filename)
-
-    def script(self, *args, **kwargs):
-        """The function as TVMScript (one @T.prim_func; an IRModule prints
-        an @I.ir_module class). TVM's printing options are ignored."""
-        return self.mod._native.tvmscript()
-
-    def show(self, *args, **kwargs):
-        print(self.script())
-
-    def __str__(self):
-        return self.script()
-
-
-
 def _attrs(self):
     """The function's attributes: "global_symbol" (the name it is built
     under: its name unless with_attr set another) and those set with
@@ -238,13 +169,83 @@ def _with_body(self, new_body, span=None):
     return func
 
 
-for _name, _method in (("attrs", property(_attrs)), ("with_attr", _with_attr),
-                       ("without_attr", _without_attr), ("same_as", _same_as),
-                       ("__repr__", _repr), ("params", property(_params)),
-                       ("buffer_map", property(_buffer_map)), ("body", property(_body)),
-                       ("with_body", _with_body)):
-    if _name not in PrimFunc.__dict__:
-        setattr(PrimFunc, _name, _method)
+class PrimFunc:
+    """A tir function: function `name` of a native module (`mod`)."""
+
+    def __init__(self, params, body, ret_type=None, buffer_map=None, attrs=None, span=None):
+        """PrimFunc(params, body, ret_type, buffer_map, attrs) as TVM builds
+        one from IR nodes (named by attrs["global_symbol"], else "main")."""
+        attrs = dict(attrs or {})
+        symbol = attrs.get("global_symbol")
+        if buffer_map is None and isinstance(ret_type, dict):
+            buffer_map, ret_type = ret_type, None  # PrimFunc(params, body, buffer_map)
+        self.__dict__.update(from_nodes(list(params), body, buffer_map,
+                                        str(getattr(symbol, "value", symbol or "main")),
+                                        attrs=attrs).__dict__)
+        # Without a global symbol, the module holding it names it by its
+        # key (TVM's GlobalVar); "main" on its own.
+        self._symbol_from_key = symbol is None
+
+    @classmethod
+    def _of_native(cls, name, native, filename="<module>"):
+        """Function `name` of a native module that holds only it."""
+        func = cls.__new__(cls)
+        func.name, func.filename, func._text = name, filename, None
+        func._mod = IRModule(native)
+        return func
+
+    @property
+    def text(self):
+        """The function's MLIR text."""
+        if self._text is None:
+            self._text = split_functions(self._mod.mlir())[self.name]
+        return self._text
+
+    @property
+    def mod(self):
+        return self._mod
+
+    def with_name(self, name):
+        """This function named `name` (a copy)."""
+        return PrimFunc._of_native(
+            name, type(self.mod._native).compose([(self.mod._native, self.name, name)]),
+            self.filename)
+
+    @property
+    def is_private(self):
+        """@T.prim_func(private=True): a function of its module only (a graph
+        function calls it); a built library does not export it."""
+        return self.mod._native.is_private(self.name)
+
+    def as_private(self):
+        """This function, private."""
+        if self.is_private:
+            return self
+        return PrimFunc._of_native(self.name,
+                                   self.mod._native.with_visibility(self.name, True),
+                                   self.filename)
+
+    def script(self, *args, **kwargs):
+        """The function as TVMScript (one @T.prim_func; an IRModule prints
+        an @I.ir_module class). TVM's printing options are ignored."""
+        return self.mod._native.tvmscript()
+
+    def show(self, *args, **kwargs):
+        print(self.script())
+
+    def __str__(self):
+        return self.script()
+
+    # TVM's PrimFunc surface over the native function.
+    attrs = property(_attrs)
+    with_attr = _with_attr
+    without_attr = _without_attr
+    same_as = _same_as
+    __repr__ = _repr
+    params = property(_params)
+    buffer_map = property(_buffer_map)
+    body = property(_body)
+    with_body = _with_body
 
 
 class TensorIntrin:

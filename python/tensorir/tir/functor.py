@@ -36,6 +36,8 @@ CHILDREN = {
     S.SeqStmt: ("seq",),
     S.IfThenElse: ("condition", "then_case", "else_case"),
     S.LetStmt: ("value", "body"),
+    S.AllocateConst: ("extents", "body"),
+    S.DeclBuffer: ("body",),
     S.Evaluate: ("value",),
     S.IterVar: ("dom",),
     Range: ("min", "extent"),

@@ -33,11 +33,14 @@ def free_buffers(node):
             declared.update(id(m.buffer) for m in n.match_buffers)
         elif isinstance(n, S.DeclBuffer):
             declared.add(id(n.buffer))
+        b = None
         if isinstance(n, (E.BufferLoad, S.BufferStore, BufferRegion)):
             b = n.buffer
-            if id(b) not in declared and id(b) not in seen:
-                seen.add(id(b))
-                found.append(b)
+        elif isinstance(n, E.Var) and n.dtype == "handle":
+            b = getattr(n, "buffer", None)  # a buffer's data a call takes
+        if b is not None and id(b) not in declared and id(b) not in seen:
+            seen.add(id(b))
+            found.append(b)
         if isinstance(n, Buffer):
             return
         if isinstance(n, Node):
@@ -59,17 +62,29 @@ def fragment(node):
     if not isinstance(node, (S.Stmt, E.PrimExpr)):
         raise ValueError(f"a {type(node).__name__} is not a statement or expression")
     free_vars, bufs = undefined_vars(node), free_buffers(node)
-    return ext.fragment_from_nodes(node, free_vars, bufs), free_vars, bufs
+    try:
+        native = ext.fragment_from_nodes(node, isinstance(node, E.PrimExpr), free_vars, bufs)
+    except (TypeError, RuntimeError) as e:  # a field the builder cannot read
+        raise ValueError(f"{type(node).__name__}: {e}") from None
+    return native, free_vars, bufs
+
+
+_PRINTING = set()  # ids of the nodes being printed (an error message may print them)
 
 
 def script(node):
     """`node` (a statement, expression, buffer, region, ...) as TVMScript."""
     if isinstance(node, (S.Stmt, E.PrimExpr)):
+        if id(node) in _PRINTING:
+            return _fields(node)
+        _PRINTING.add(id(node))
         try:
             native = fragment(node)[0]
             return native.tvmscript_fragment().rstrip("\n")
         except ValueError:
             return _fields(node)
+        finally:
+            _PRINTING.discard(id(node))
     if isinstance(node, BufferRegion):
         return f"{node.buffer.name}[{', '.join(_range(r) for r in node.region)}]"
     if isinstance(node, MatchBufferRegion):

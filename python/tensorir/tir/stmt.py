@@ -134,6 +134,9 @@ class Block(Stmt):
         # What the block was read with, to tell stale regions (FromNodes.cpp).
         if hasattr(self, "_read_with"):
             block._read_with = self._read_with
+        # Which regions a script gave (the others are inferred).
+        if hasattr(self, "_regions_given"):
+            block._regions_given = self._regions_given
         return block
 
 
