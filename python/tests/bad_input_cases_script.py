@@ -277,4 +277,40 @@ CASES = [
        import _tensorir
        tvm.load_module(_tensorir.__file__)
        """),
+    # ------------------------------------------------ TVMScript: division by zero
+    py("where_floordiv_by_zero", "T.where(i // 0 < 4): a division by the constant 0",
+       "ScriptError", r"// by zero \(the divisor is the constant 0\)", """
+       @T.prim_func
+       def f(A: T.Buffer((8,), "float32")):
+           for i in range(8):
+               with T.block("B"):
+                   vi = T.axis.spatial(8, i)
+                   T.where(i // 0 < 4)  # <-
+                   A[vi] = T.float32(0)
+       """),
+    py("index_floormod_by_zero", "A[vi % 0]: an index modulo the constant 0", "ScriptError",
+       r"% by zero \(the divisor is the constant 0\)", """
+       @T.prim_func
+       def f(A: T.Buffer((8,), "float32")):
+           for i in range(8):
+               with T.block("B"):
+                   vi = T.axis.spatial(8, i)
+                   A[vi % 0] = T.float32(0)  # <-
+       """),
+    py("value_floordiv_by_zero", "T.floordiv(A[vi], 0) in a stored value", "ScriptError",
+       r"T\.floordiv by zero", """
+       @T.prim_func
+       def f(A: T.Buffer((8,), "int32")):
+           for i in range(8):
+               with T.block("B"):
+                   vi = T.axis.spatial(8, i)
+                   A[vi] = T.floordiv(A[vi], 0)  # <-
+       """),
+    py("extent_ceildiv_by_zero", "T.ceildiv(8, 0) as a loop extent", "ScriptError",
+       r"T\.ceildiv by zero", """
+       @T.prim_func
+       def f(A: T.Buffer((8,), "float32")):
+           for i in range(T.ceildiv(8, 0)):  # <-
+               A[i] = T.float32(0)
+       """),
 ]

@@ -102,7 +102,18 @@ class ExprParser:
         a, b = self.unify(a, b, node)
         if cls is E.Div and _is_int(a.dtype):
             self.error(node, "'/' of integers: use // (floor division) or T.floordiv")
+        self.check_divisor(cls.__name__, b, node)
         return E.make_binary(cls, a, b)
+
+    def check_divisor(self, what, divisor, node):
+        """A division or modulo by the constant 0 is refused where it is
+        written (in an index, a T.where, a value alike)."""
+        if what in ("Div", "Mod", "FloorDiv", "FloorMod", "truncdiv", "truncmod",
+                    "floordiv", "floormod", "ceildiv") \
+                and isinstance(divisor, (E.IntImm, E.FloatImm)) and divisor.value == 0:
+            spelled = {"Div": "/", "Mod": "T.truncmod", "FloorDiv": "//", "FloorMod": "%"}
+            self.error(node, f"{spelled.get(what, 'T.' + what)} by zero (the divisor is the "
+                             "constant 0)")
 
     def as_index(self, value, node, message="indices are integer expressions"):
         if not _is_int(value.dtype):
@@ -413,10 +424,12 @@ class ExprParser:
             a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
             if name.startswith("trunc") and not _is_int(a.dtype):
                 self.error(node, f"T.{name} takes integers, got {a.dtype}")
+            self.check_divisor(name, b, node)
             return E.make_binary(cls, a, b)
         if name == "ceildiv":
-            return E.ceildiv(*self.unify(self.expr(node.args[0]), self.expr(node.args[1]),
-                                         node))
+            a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
+            self.check_divisor(name, b, node)
+            return E.ceildiv(a, b)
         if self.is_opaque_call(node):
             return self.opaque_call(node)
         if name == "sigmoid":
