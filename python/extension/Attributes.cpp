@@ -190,6 +190,13 @@ void tirpy::bindAttributes(py::module_ &m) {
           },
           py::arg("values"), "array<i64: ...>")
       .def_static(
+          "f64_array",
+          [](const std::vector<double> &values) {
+            return PyAttribute{
+                Builder(&context()).getDenseF64ArrayAttr(values)};
+          },
+          py::arg("values"), "array<f64: ...>")
+      .def_static(
           "index_map",
           [](py::list indices, const std::vector<py::object> &results,
              const std::string &what) {
@@ -208,6 +215,11 @@ void tirpy::bindAttributes(py::module_ &m) {
             for (const py::object &factor : factors) {
               if (factor.is_none())
                 items.push_back(tir::SplitFactorAttr::getInferred(ctx));
+              else if (py::isinstance<py::tuple>(factor))
+                // ("param", k): the k-th parameter operand (a factor a
+                // sampling step drew).
+                items.push_back(tir::SplitFactorAttr::getParam(
+                    ctx, py::tuple(factor)[1].cast<int64_t>()));
               else if (py::isinstance<py::int_>(factor) ||
                        pythonTypeName(factor) == "IntImm")
                 items.push_back(tir::SplitFactorAttr::getConstant(
@@ -220,7 +232,8 @@ void tirpy::bindAttributes(py::module_ &m) {
           },
           py::arg("factors"),
           "The factors of a split or a partition: None (inferred), ints, "
-          "or expressions of T.vscale() (scalable).")
+          "(\"param\", k) for the k-th parameter operand, or expressions "
+          "of T.vscale() (scalable).")
       .def_static(
           "number",
           [](py::object value, const std::string &dtype) {

@@ -43,6 +43,82 @@ struct PyHandle {
   Value value;
 };
 
+/// A random variable (TVM's BlockRV, LoopRV, ExprRV), compared by identity;
+/// each schedule that knows it has a handle for it.
+struct PyRV {
+  tir::RV rv;
+};
+
+/// An instruction of a trace (TVM's Instruction), compared by identity.
+struct PyInstruction {
+  tir::InstructionRef inst;
+};
+
+/// A decision as Python: an int (an index, a location) or a list of ints
+/// (factors); None for none.
+py::object decisionToPython(Attribute decision) {
+  if (!decision)
+    return py::none();
+  if (auto i = dyn_cast<IntegerAttr>(decision))
+    return py::int_(i.getInt());
+  if (auto a = dyn_cast<DenseI64ArrayAttr>(decision)) {
+    py::list out;
+    for (int64_t v : a.asArrayRef())
+      out.append(v);
+    return std::move(out);
+  }
+  return py::str(print(decision));
+}
+
+/// A decision from Python: None, an int or a list of ints.
+Attribute decisionFromPython(py::handle value) {
+  Builder b(&context());
+  if (value.is_none())
+    return {};
+  if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
+    return b.getI64IntegerAttr(value.cast<int64_t>());
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    SmallVector<int64_t> ints;
+    for (py::handle v : value) {
+      if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
+        throw py::type_error("a decision is an int or a list of ints");
+      ints.push_back(v.cast<int64_t>());
+    }
+    return b.getDenseI64ArrayAttr(ints);
+  }
+  throw py::type_error("a decision is an int or a list of ints, got " +
+                       py::str(value.get_type()).cast<std::string>());
+}
+
+/// A snapshot of a schedule's trace in TVM's model (tir::Trace).
+struct PyTraceModel {
+  tir::Trace trace;
+  /// The tensor intrinsics the schedule's trace carries (functions marked
+  /// tir.tensor_intrin_desc / _impl), for the transform script.
+  std::shared_ptr<OwningOpRef<ModuleOp>> carried;
+
+  std::vector<std::string> asPython(bool removePostproc) const {
+    std::string error;
+    auto lines = trace.asPython(&context(), removePostproc, error);
+    if (failed(lines))
+      throw py::value_error(error);
+    return *lines;
+  }
+  std::string asTransformScript(bool removePostproc) const {
+    std::string error;
+    auto script = trace.render(&context(), removePostproc, error);
+    if (failed(script))
+      throw py::value_error(error);
+    if (carried) {
+      OpBuilder builder(&context());
+      builder.setInsertionPointToStart(script->get().getBody());
+      for (auto func : carried->get().getOps<func::FuncOp>())
+        builder.clone(*func);
+    }
+    return print(script->get().getOperation());
+  }
+};
+
 /// A snapshot of a trace (a module holding a transform.named_sequence).
 struct PyTrace {
   std::shared_ptr<OwningOpRef<ModuleOp>> module;
@@ -85,11 +161,54 @@ struct PyTrace {
 struct PySchedule : std::enable_shared_from_this<PySchedule> {
   std::unique_ptr<tir::ScheduleState> state;
 
-  PySchedule(const PyModule &m, bool verifyEachStep) {
+  PySchedule(const PyModule &m, bool verifyEachStep, int64_t seed) {
     tir::ScheduleOptions options;
     options.verifyEachStep = verifyEachStep;
     state = std::make_unique<tir::ScheduleState>(
         OwningOpRef<ModuleOp>(m.get().clone()), options);
+    reseed(seed);
+  }
+  explicit PySchedule(std::unique_ptr<tir::ScheduleState> state)
+      : state(std::move(state)) {}
+
+  void reseed(int64_t seed) {
+    std::string error;
+    if (failed(state->seed(seed, error)))
+      throw py::value_error(error);
+  }
+
+  /// The handle of `rv` in this schedule.
+  PyHandle handleOf(const PyRV &rv) {
+    Value value = state->getHandle(rv.rv);
+    if (!value)
+      throw ScheduleError("the handle belongs to another schedule (its random "
+                          "variable is not one of this schedule's, nor of a "
+                          "schedule it was copied from)");
+    return PyHandle{shared_from_this(), value};
+  }
+
+  /// Applies `trace` (TVM's Trace.apply_to_schedule); `provider`, when not
+  /// None, is called as provider(instruction, operands, decision) ->
+  /// decision, the operands this schedule's random variables.
+  void applyTrace(const PyTraceModel &trace, bool removePostproc,
+                  py::object provider) {
+    tir::ScheduleState::DecisionProvider callback;
+    if (!provider.is_none())
+      callback = [&](const tir::InstructionRef &inst,
+                     const tir::Instruction &here, Attribute decision,
+                     std::string &) -> FailureOr<Attribute> {
+        // The operands as translated to this schedule's random variables.
+        py::list operands;
+        for (const auto &operand : here.operands)
+          for (const tir::RV &rv : operand)
+            operands.append(PyRV{rv});
+        py::object result =
+            provider(PyInstruction{inst}, operands, decisionToPython(decision));
+        return decisionFromPython(result);
+      };
+    std::string error;
+    if (failed(state->applyTrace(trace.trace, removePostproc, callback, error)))
+      throw ScheduleError(error);
   }
 
   Value unwrap(const PyHandle &h) {
@@ -245,8 +364,153 @@ accessedBufferNames(const PyHandle &h, bool reads) {
 }
 
 void tirpy::bindSchedule(py::module_ &m) {
+  py::class_<PyRV>(m, "RandomVariable")
+      .def_property_readonly("kind",
+                             [](const PyRV &r) {
+                               switch (r.rv->kind) {
+                               case tir::RandomVariable::Kind::Block:
+                                 return "block";
+                               case tir::RandomVariable::Kind::Loop:
+                                 return "loop";
+                               case tir::RandomVariable::Kind::Expr:
+                                 return "expr";
+                               }
+                               llvm_unreachable("unknown kind");
+                             })
+      .def(py::init([](const std::string &kind) {
+             tir::RandomVariable::Kind k =
+                 kind == "block"  ? tir::RandomVariable::Kind::Block
+                 : kind == "loop" ? tir::RandomVariable::Kind::Loop
+                 : kind == "expr"
+                     ? tir::RandomVariable::Kind::Expr
+                     : throw py::value_error("a random variable is a "
+                                             "block, loop or expr");
+             return PyRV{std::make_shared<tir::RandomVariable>(k)};
+           }),
+           py::arg("kind"))
+      .def("__eq__", [](const PyRV &a, const PyRV &b) { return a.rv == b.rv; })
+      .def("__hash__",
+           [](const PyRV &r) { return std::hash<void *>()(r.rv.get()); });
+
+  py::class_<PyInstruction>(m, "Instruction")
+      .def_property_readonly(
+          "kind_name",
+          [](const PyInstruction &i) { return i.inst->kind->getName().str(); })
+      .def_property_readonly(
+          "is_pure",
+          [](const PyInstruction &i) { return i.inst->kind->isPure(); })
+      .def_property_readonly("outputs",
+                             [](const PyInstruction &i) {
+                               py::list out;
+                               for (const tir::RV &rv : i.inst->outputs)
+                                 if (rv)
+                                   out.append(PyRV{rv});
+                                 else
+                                   out.append(py::none());
+                               return out;
+                             })
+      .def_property_readonly("operands",
+                             [](const PyInstruction &i) {
+                               py::list out;
+                               for (const auto &operand : i.inst->operands) {
+                                 py::list group;
+                                 for (const tir::RV &rv : operand)
+                                   group.append(PyRV{rv});
+                                 out.append(group);
+                               }
+                               return out;
+                             })
+      .def_property_readonly(
+          "attributes",
+          [](const PyInstruction &i) { return print(i.inst->attributes); })
+      .def("__str__",
+           [](const PyInstruction &i) {
+             tir::Trace single;
+             single.append(i.inst);
+             std::string error;
+             auto lines = single.asPython(&context(), false, error);
+             if (failed(lines))
+               throw py::value_error(error);
+             return lines->empty() ? std::string() : lines->front();
+           })
+      .def("__eq__", [](const PyInstruction &a,
+                        const PyInstruction &b) { return a.inst == b.inst; })
+      .def("__hash__", [](const PyInstruction &i) {
+        return std::hash<const void *>()(i.inst.get());
+      });
+
+  py::class_<PyTraceModel>(m, "TraceModel")
+      .def_property_readonly("instructions",
+                             [](const PyTraceModel &t) {
+                               std::vector<PyInstruction> out;
+                               for (const auto &inst :
+                                    t.trace.getInstructions())
+                                 out.push_back(PyInstruction{inst});
+                               return out;
+                             })
+      .def_property_readonly(
+          "decisions",
+          [](const PyTraceModel &t) {
+            py::list out;
+            for (const auto &[inst, d] : t.trace.getDecisions())
+              out.append(
+                  py::make_tuple(PyInstruction{inst}, decisionToPython(d)));
+            return out;
+          })
+      .def("get_decision",
+           [](const PyTraceModel &t, const PyInstruction &i) {
+             return decisionToPython(t.trace.getDecision(i.inst.get()));
+           })
+      .def(
+          "append",
+          [](PyTraceModel &t, const PyInstruction &i, py::object decision) {
+            t.trace.append(i.inst, decisionFromPython(decision));
+          },
+          py::arg("inst"), py::arg("decision") = py::none())
+      .def("pop",
+           [](PyTraceModel &t) -> std::optional<PyInstruction> {
+             tir::InstructionRef last = t.trace.pop();
+             if (!last)
+               return std::nullopt;
+             return PyInstruction{last};
+           })
+      .def("simplified",
+           [](const PyTraceModel &t, bool removePostproc) {
+             return PyTraceModel{t.trace.simplified(removePostproc), t.carried};
+           })
+      .def("with_decision",
+           [](const PyTraceModel &t, const PyInstruction &i, py::object d,
+              bool removePostproc) {
+             return PyTraceModel{t.trace.withDecision(i.inst,
+                                                      decisionFromPython(d),
+                                                      removePostproc),
+                                 t.carried};
+           })
+      .def("as_python", &PyTraceModel::asPython, py::arg("remove_postproc"))
+      .def("as_transform_script", &PyTraceModel::asTransformScript,
+           py::arg("remove_postproc"))
+      .def_static("from_transform_script", [](const PyTrace &script) {
+        std::string error;
+        auto trace = tir::Trace::fromScript(script.module->get(), error);
+        if (failed(trace))
+          throw py::value_error(error);
+        return PyTraceModel{std::move(*trace), script.module};
+      });
+
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)
+      .def("schedule_is",
+           [](const PyHandle &h, const std::shared_ptr<PySchedule> &s) {
+             return h.schedule == s;
+           })
+      .def_property_readonly(
+          "rv",
+          [](const PyHandle &h) -> std::optional<PyRV> {
+            tir::RV rv = h.schedule->state->getRandomVariable(h.value);
+            if (!rv)
+              return std::nullopt;
+            return PyRV{rv};
+          })
       // The name of the one block the handle holds (TVM's Block.name_hint
       // through sch.get); None for anything else.
       // Where the one block or loop the handle holds is: (its function's
@@ -424,10 +688,35 @@ void tirpy::bindSchedule(py::module_ &m) {
 
   using S = PySchedule;
   py::class_<S, std::shared_ptr<S>>(m, "Schedule")
-      .def(py::init([](const PyModule &mod, bool verifyEachStep) {
-             return std::make_shared<S>(mod, verifyEachStep);
+      .def(py::init([](const PyModule &mod, bool verifyEachStep, int64_t seed) {
+             return std::make_shared<S>(mod, verifyEachStep, seed);
            }),
-           py::arg("module"), py::arg("verify_each_step") = true)
+           py::arg("module"), py::arg("verify_each_step") = true,
+           py::arg("seed") = -1)
+      .def("handle", &S::handleOf, py::arg("rv"))
+      .def("copy", [](S &s) { return std::make_shared<S>(s.state->copy()); })
+      .def("seed", &S::reseed, py::arg("seed"))
+      .def("fork_seed", [](S &s) { return s.state->forkSeed(); })
+      .def_property_readonly("random_state",
+                             [](S &s) { return s.state->getRandomState(); })
+      .def("trace_model",
+           [](S &s) {
+             PyTraceModel model{s.state->getInstructions(), nullptr};
+             ModuleOp trace = s.state->getTrace();
+             if (!trace.getOps<func::FuncOp>().empty()) {
+               OwningOpRef<ModuleOp> funcs =
+                   ModuleOp::create(UnknownLoc::get(&context()));
+               OpBuilder builder(&context());
+               builder.setInsertionPointToEnd(funcs->getBody());
+               for (auto func : trace.getOps<func::FuncOp>())
+                 builder.clone(*func);
+               model.carried =
+                   std::make_shared<OwningOpRef<ModuleOp>>(std::move(funcs));
+             }
+             return model;
+           })
+      .def("apply_trace", &S::applyTrace, py::arg("trace"),
+           py::arg("remove_postproc"), py::arg("decision_provider"))
       .def_property_readonly(
           "mod",
           [](S &s) { return PyModule::own(s.state->getPayload().clone()); })
@@ -482,6 +771,17 @@ void tirpy::bindSchedule(py::module_ &m) {
              return loop.getConstantUpperBound();
            });
   m.def("primitive_signature", &primitiveSignature, py::arg("mnemonic"));
+  m.def(
+      "instruction_kind",
+      [](const std::string &name) -> std::optional<py::tuple> {
+        const tir::InstructionKind *kind = tir::InstructionKind::lookup(name);
+        if (!kind)
+          return std::nullopt;
+        return py::make_tuple(kind->getName().str(), kind->isPure(),
+                              kind->getMnemonic().str());
+      },
+      py::arg("name"),
+      "TVM's instruction kind `name`: (name, is_pure, mnemonic), or None.");
   m.def(
       "register_tensor_intrin",
       [](const std::string &name, const PyModule &descModule,

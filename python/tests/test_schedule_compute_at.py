@@ -96,7 +96,7 @@ def test_trace_records_compute_at():
     sch = tvm.tir.Schedule(two_stage)
     i, _ = sch.get_loops(sch.get_block("C"))
     sch.compute_at(sch.get_block("B"), i)
-    text = str(sch.trace.as_python())
+    text = str("\n".join(sch.trace.as_python()))
     assert "compute_at(block=" in text and "preserve_unit_loops=False, index=-1" in text
     assert "transform.tir.compute_at" in sch.trace.as_transform_script() if hasattr(
         sch.trace, "as_transform_script") else True

@@ -137,7 +137,7 @@ def test_block_name_and_trace():
     sch = tvm.tir.Schedule(mm)
     _, j, _ = sch.get_loops("C")
     init = sch.decompose_reduction("C", j)
-    python = sch.trace.as_python()
+    python = "\n".join(sch.trace.as_python())
     assert "sch.decompose_reduction(" in python
     assert "transform.tir.decompose_reduction" in sch.trace.as_transform_script()
     assert sch.get(init).same_as(sch.get(sch.get_block("C_init")))

@@ -27,7 +27,7 @@ def schedule(example):
 
 
 def test_trace_as_python(example):
-    text = schedule(example).trace.as_python()
+    text = "\n".join(schedule(example).trace.as_python())
     assert 'b0 = sch.get_block(name="Y")' in text.replace("'", '"')
     assert "l1, l2, l3 = sch.get_loops(block=b0)" in text
     assert ("l4, l5 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True, "
@@ -57,7 +57,7 @@ def test_trace_as_json_replays_to_the_same_ir(example):
     sch = schedule(example)
     data = sch.trace.as_json()
     insts, decisions = data
-    assert decisions == [] and len(insts) == len(sch.trace.as_python().splitlines())
+    assert decisions == [] and len(insts) == len("\n".join(sch.trace.as_python()).splitlines())
     kind, inputs, attrs, outputs, (operand_types, result_types) = insts[2]
     assert kind == "transform.tir.split" and inputs == ["v3"] and outputs == ["v5", "v6"]
     assert attrs["factors"] == "[#tir.split_factor<?>, #tir.split_factor<16>]"
@@ -102,9 +102,9 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }"""
-    text = Trace.from_transform_script(script).as_python()
-    assert "v4, v5 = sch.sample_perfect_tile(loop=h2, n=2" in text, text
-    assert ("h6, h7 = sch.split(loop=h2, factors=[v4, v5], preserve_unit_iters=True, "
+    text = "\n".join(Trace.from_transform_script(script).as_python())
+    assert "v4, v5 = sch.sample_perfect_tile(loop=l2, n=2" in text, text
+    assert ("l6, l7 = sch.split(loop=l2, factors=[v4, v5], preserve_unit_iters=True, "
             "disable_predication=False)") in text, text
 
 
@@ -121,8 +121,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }"""
-    text = Trace.from_transform_script(script).as_python()
-    assert ("h2, h3 = sch.split(factors=[v0, v1], preserve_unit_iters=True, "
+    text = "\n".join(Trace.from_transform_script(script).as_python())
+    assert ("l2, l3 = sch.split(factors=[v0, v1], preserve_unit_iters=True, "
             "disable_predication=False)") in text, text
 
 
@@ -139,6 +139,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }"""
-    text = Trace.from_transform_script(script).as_python()
-    assert ('h1 = sch.cache_read(read_buffer_index=0, storage_scope="shared", '
-            'consumer_blocks=[h0])') in text, text
+    text = "\n".join(Trace.from_transform_script(script).as_python())
+    assert ('b1 = sch.cache_read(read_buffer_index=0, storage_scope="shared", '
+            'consumer_blocks=[b0])') in text, text

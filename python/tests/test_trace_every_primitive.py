@@ -70,7 +70,7 @@ def test_trace_and_transform_script_agree(name, payload, script):
     mod = tvm.IRModule.from_mlir(payload)
     sch = tvm.tir.Schedule(mod, debug_mask="all")
     Trace.from_transform_script(script).apply_to_schedule(sch)
-    python = sch.trace.as_python()
+    python = "\n".join(sch.trace.as_python())
     for kind in _kinds(script):
         assert f"sch.{kind}(" in python
     formats = [] if GROUPED.search(script) else ["python"]

@@ -27,8 +27,12 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-func.func @wrong_product(%A: memref<32xf32>) {
-  // expected-note @below {{loop}}
+// A decision that no longer divides the loop is repaired as TVM repairs it:
+// the inner 4 divides 32, and the outer factor takes the 8 left.
+// CHECK-LABEL: func.func @repaired
+// CHECK:         tir.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:      tir.for %{{.*}} = 0 to 4 {
+func.func @repaired(%A: memref<32xf32>) {
   tir.for %i = 0 to 32 {
     tir.block "B"(%vi = spatial(32, %i)) {
       %a = tir.load %A[%vi] : memref<32xf32>
@@ -42,16 +46,15 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{sample_perfect_tile: decision [4, 4] is not 2 factors of the extent 32 with the innermost at most 16}}
     %f:2 = transform.tir.sample_perfect_tile %i {n = 2, decision = array<i64: 4, 4>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    %i0, %i1 = transform.tir.split %i [%f#0, %f#1] : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
 
 // -----
 
-func.func @innermost_too_big(%A: memref<32xf32>) {
-  // expected-note @below {{loop}}
+func.func @no_decision(%A: memref<32xf32>) {
   tir.for %i = 0 to 32 {
     tir.block "B"(%vi = spatial(32, %i)) {
       %a = tir.load %A[%vi] : memref<32xf32>
@@ -65,8 +68,46 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{is not 2 factors of the extent 32 with the innermost at most 8}}
-    %f:2 = transform.tir.sample_perfect_tile %i {n = 2, max_innermost_factor = 8, decision = array<i64: 2, 16>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    // expected-error @below {{sample_perfect_tile needs a decision here: the transform interpreter has no random state to draw one from}}
+    %f:2 = transform.tir.sample_perfect_tile %i {n = 2} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
+    transform.yield
+  }
+}
+
+// -----
+
+// sample_categorical gives the candidate at its decision, which split takes;
+// enter_postproc changes nothing.
+// CHECK-LABEL: func.func @categorical
+// CHECK:         tir.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:      tir.for %{{.*}} = 0 to 4 {
+func.func @categorical(%A: memref<32xf32>) {
+  tir.for %i = 0 to 32 {
+    tir.block "B"(%vi = spatial(32, %i)) {
+      %a = tir.load %A[%vi] : memref<32xf32>
+      tir.store %a, %A[%vi] : memref<32xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
+    %v = transform.tir.sample_categorical {candidates = array<i64: 2, 4, 8>, probs = array<f64: 0.25, 0.25, 0.5>, decision = 1} : () -> !transform.param<i64>
+    %i0, %i1 = transform.tir.split %i [?, %v] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.tir.enter_postproc : () -> ()
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{expects a decision in [0, 2), got 2}}
+    %v = transform.tir.sample_categorical {candidates = array<i64: 2, 4>, probs = array<f64: 0.5, 0.5>, decision = 2} : () -> !transform.param<i64>
     transform.yield
   }
 }

@@ -160,13 +160,15 @@ def run_case(kernel, reference, steps, generate, send, schedule_seed=0):
     steps, else `steps` (Step list) are replayed."""
     serialized, sch = False, None
     try:
-        sch = tvm.tir.Schedule(kernel.func, seed=schedule_seed, debug_mask="all")
+        # TVM takes seeds in [1, 2^31 - 1].
+        sch = tvm.tir.Schedule(kernel.func, seed=schedule_seed % 2147483646 + 1,
+                               debug_mask="all")
         if generate is not None:
             rng, num_steps, primitives = generate
             statuses = generate_and_apply(sch, kernel, rng, num_steps, primitives, send)
         else:
             statuses = [apply_step(sch, step, send) for step in steps]
-        trace = sch.trace.as_python()
+        trace = "\n".join(sch.trace.as_python())
         try:  # the trace, applied again and printed as Python and run, gives this module
             verify_trace_roundtrip(sch, kernel.func, text_format="python")
         except ValueError as error:
@@ -186,7 +188,7 @@ def run_case(kernel, reference, steps, generate, send, schedule_seed=0):
             _compare(kernel, [a for a in args if isinstance(a, np.ndarray)],
                      reference[index], index)
     except CaseEnd as end:
-        trace = sch.trace.as_python() if sch is not None else ""
+        trace = "\n".join(sch.trace.as_python()) if sch is not None else ""
         send(("result", end.outcome, end.reason, end.detail,
               {"serialized": serialized, "trace": trace}))
         return

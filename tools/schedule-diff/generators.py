@@ -133,6 +133,18 @@ def gen_sample_perfect_tile(ctx):
     return Step("sample_perfect_tile", [loop], kw)
 
 
+def gen_sample_categorical(ctx):
+    # A draw that changes nothing on its own; its decision is recorded.
+    k = ctx.rng.choice([1, 2, 3])
+    return Step("sample_categorical", [],
+                {"candidates": [ctx.rng.randint(1, 8) for _ in range(k)],
+                 "probs": [ctx.rng.choice([0.0, 0.5, 1.0, 2.0]) or 0.25 for _ in range(k)]})
+
+
+def gen_enter_postproc(ctx):
+    return Step("enter_postproc", [], {})
+
+
 def _loop_run(ctx, block, length):
     extents = ctx.loops(block)
     start = ctx.rng.randrange(len(extents) - length + 1)
@@ -677,6 +689,8 @@ GENERATORS = {
     "get_producers": gen_get_producers,
     "get_consumers": gen_get_consumers,
     "sample_perfect_tile": gen_sample_perfect_tile,
+    "sample_categorical": gen_sample_categorical,
+    "enter_postproc": gen_enter_postproc,
     "split": gen_split,
     "fuse": gen_fuse,
     "reorder": gen_reorder,

@@ -128,7 +128,7 @@ def run(mod):
 
 sch = tvm.tir.Schedule({kernel.name}, debug_mask="all")
 {steps_code}
-print(sch.trace.as_python())
+print("\\n".join(sch.trace.as_python()))
 expected, got = run({kernel.name}), run(sch.mod)
 for call, (gs, es) in enumerate(zip(got, expected)):
     for position, (g, e) in enumerate(zip(gs, es)):

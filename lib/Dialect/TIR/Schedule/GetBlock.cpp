@@ -49,38 +49,3 @@ FailureOr<BlockOp> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
   }
   return block;
 }
-
-LogicalResult mlir::tir::checkPerfectTile(ForOp loop,
-                                          ArrayRef<int64_t> decision,
-                                          int64_t maxInnermostFactor,
-                                          ScheduleError &error) {
-  std::optional<int64_t> lower = loop.getConstantLowerBound();
-  std::optional<int64_t> upper = loop.getConstantUpperBound();
-  if (lower != 0 || !upper) {
-    error = {"sample_perfect_tile needs a loop that starts at 0 and has a "
-             "constant extent",
-             loop};
-    return failure();
-  }
-  int64_t product = 1;
-  for (int64_t factor : decision) {
-    if (factor < 1) {
-      product = -1;
-      break;
-    }
-    product *= factor;
-  }
-  bool innermostOk = decision.empty() || maxInnermostFactor <= 0 ||
-                     decision.back() <= maxInnermostFactor;
-  if (product != *upper || !innermostOk) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "sample_perfect_tile: decision [";
-    llvm::interleaveComma(decision, os);
-    os << "] is not " << decision.size() << " factors of the extent " << *upper
-       << " with the innermost at most " << maxInnermostFactor;
-    error = {text, loop};
-    return failure();
-  }
-  return success();
-}

@@ -153,6 +153,13 @@ void mlir::tir::printPythonValue(Attribute value, llvm::raw_ostream &os) {
     os << "[";
     llvm::interleaveComma(array.asArrayRef(), os);
     os << "]";
+  } else if (auto array = dyn_cast<DenseF64ArrayAttr>(value)) {
+    os << "[";
+    llvm::interleaveComma(array.asArrayRef(), os, [&](double d) {
+      printPythonValue(FloatAttr::get(Float64Type::get(value.getContext()), d),
+                       os);
+    });
+    os << "]";
   } else if (auto map = dyn_cast<AffineMapAttr>(value)) {
     printPythonIndexMap(map.getValue(), os);
   } else if (auto array = dyn_cast<ArrayAttr>(value)) {

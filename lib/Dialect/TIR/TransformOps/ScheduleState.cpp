@@ -39,30 +39,17 @@ ScheduleState::ScheduleState(OwningOpRef<ModuleOp> payloadModule,
                              ScheduleOptions options)
     : payload(std::move(payloadModule)), options(options),
       listener(std::make_unique<Listener>(*this)) {
-  MLIRContext *ctx = getContext();
-  Location loc = UnknownLoc::get(ctx);
-  trace = ModuleOp::create(loc);
-  trace->getOperation()->setAttr(
-      transform::TransformDialect::kWithNamedSequenceAttrName,
-      UnitAttr::get(ctx));
-  OpBuilder builder(ctx);
-  builder.setInsertionPointToEnd(trace->getBody());
-  Type anyOp = transform::AnyOpType::get(ctx);
-  auto readOnly = DictionaryAttr::get(
-      ctx, {NamedAttribute(
-               StringAttr::get(
-                   ctx, transform::TransformDialect::kArgReadOnlyAttrName),
-               UnitAttr::get(ctx))});
-  auto sequence = transform::NamedSequenceOp::create(
-      builder, loc, "__transform_main", anyOp, TypeRange(),
-      [](OpBuilder &b, Location bodyLoc, BlockArgument) {
-        transform::YieldOp::create(b, bodyLoc);
-      },
-      /*attrs=*/{}, /*argAttrs=*/{readOnly});
-  sequence.setArgAttr(0, transform::TransformDialect::kArgReadOnlyAttrName,
-                      UnitAttr::get(ctx));
-  body = &sequence.getBody().front();
+  body = createTraceModule(getContext(), trace);
   map(getRoot(), {payload.get().getOperation()});
+}
+
+ScheduleState::ScheduleState(OwningOpRef<ModuleOp> payloadModule,
+                             OwningOpRef<ModuleOp> traceModule,
+                             ScheduleOptions options)
+    : payload(std::move(payloadModule)), trace(std::move(traceModule)),
+      options(options), listener(std::make_unique<Listener>(*this)) {
+  std::string error;
+  body = &getTraceSequence(*trace, error)->getBody().front();
 }
 
 ScheduleState::~ScheduleState() = default;
@@ -138,6 +125,7 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
     return failure();
   }
   SchedulePayload stepPayload;
+  stepPayload.randomState = &randomState;
   for (Value operand : op->getOperands()) {
     FailureOr<ArrayRef<transform::MappedValue>> values =
         getPayload(operand, error);
@@ -179,6 +167,8 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
     result.setType(refinedType(result.getType(), values));
     map(result, values);
   }
+  if (stepPayload.decision)
+    op->setAttr("decision", stepPayload.decision);
   return success();
 }
 
@@ -251,7 +241,142 @@ ScheduleState::apply(StringRef mnemonic, ArrayRef<Value> operands,
       op = exact;
     }
   }
+  recordStep(op);
   return SmallVector<Value>(op->getResults());
+}
+
+std::vector<RV> ScheduleState::recordStep(Operation *op) {
+  Attribute decision;
+  std::string error;
+  FailureOr<Instruction> inst = instructionOf(
+      op, getRoot(), [&](Value v) { return rvOf.lookup(v); }, &decision, error);
+  assert(succeeded(inst) && "a step of this state is an instruction");
+  for (Value result : op->getResults()) {
+    RV rv = std::make_shared<RandomVariable>(
+        getRandomVariableKind(result.getType()));
+    rvOf[result] = rv;
+    valueOf[rv.get()] = result;
+    inst->outputs.push_back(rv);
+  }
+  std::vector<RV> outputs = inst->outputs;
+  record.append(std::make_shared<const Instruction>(std::move(*inst)),
+                decision);
+  return outputs;
+}
+
+FailureOr<std::vector<RV>>
+ScheduleState::applyInstruction(const Instruction &inst, Attribute decision,
+                                std::string &error) {
+  for (const std::vector<RV> &operand : inst.operands)
+    for (const RV &rv : operand)
+      if (!valueOf.count(rv.get())) {
+        error = inst.kind->getName().str() +
+                ": a random variable it takes does not belong to this "
+                "schedule";
+        return failure();
+      }
+  OpBuilder builder(getContext());
+  builder.setInsertionPoint(body->getTerminator());
+  FailureOr<Operation *> op = buildInstructionOp(
+      builder, inst, decision, getRoot(),
+      [&](const RV &rv) { return valueOf.lookup(rv.get()); }, error);
+  if (failed(op))
+    return failure();
+  if (failed(applyOp(*op, error))) {
+    (*op)->erase();
+    return failure();
+  }
+  return recordStep(*op);
+}
+
+LogicalResult ScheduleState::applyTrace(const Trace &other, bool removePostproc,
+                                        const DecisionProvider &provider,
+                                        std::string &error) {
+  DenseMap<const RandomVariable *, RV> translated;
+  ArrayRef<InstructionRef> insts = other.getInstructions();
+  size_t n = other.countUpToPostproc(removePostproc);
+  for (size_t i = 0; i < n; ++i) {
+    const InstructionRef &inst = insts[i];
+    Instruction here = *inst;
+    for (std::vector<RV> &operand : here.operands)
+      for (RV &rv : operand) {
+        RV mine = translated.lookup(rv.get());
+        if (!mine) {
+          error = inst->kind->getName().str() +
+                  ": a random variable it takes is defined by no earlier "
+                  "instruction of the trace";
+          return failure();
+        }
+        rv = mine;
+      }
+    Attribute decision = other.getDecision(inst.get());
+    if (provider) {
+      FailureOr<Attribute> provided = provider(inst, here, decision, error);
+      if (failed(provided))
+        return failure();
+      decision = *provided;
+    }
+    FailureOr<std::vector<RV>> outputs =
+        applyInstruction(here, decision, error);
+    if (failed(outputs))
+      return failure();
+    for (auto [old, fresh] : llvm::zip(inst->outputs, *outputs))
+      if (old)
+        translated[old.get()] = fresh;
+  }
+  return success();
+}
+
+LogicalResult ScheduleState::seed(int64_t value, std::string &error) {
+  std::optional<RandomEngine::State> normalized =
+      RandomEngine::normalizeSeed(value);
+  if (!normalized) {
+    error = "a seed is -1 (a random one) or at least 0, got " +
+            std::to_string(value);
+    return failure();
+  }
+  randomState = *normalized;
+  return success();
+}
+
+int64_t ScheduleState::forkSeed() {
+  return RandomEngine(randomState).forkSeed();
+}
+
+std::unique_ptr<ScheduleState> ScheduleState::copy() {
+  // The payload and the trace are cloned; the handles, their payloads and
+  // the random variables are carried over through the clones' mappings.
+  IRMapping traceMapping;
+  OwningOpRef<ModuleOp> traceCopy(
+      cast<ModuleOp>(trace->getOperation()->clone(traceMapping)));
+  DenseMap<Operation *, Operation *> payloadMapping;
+  OwningOpRef<ModuleOp> payloadCopy = payload->clone();
+  SmallVector<Operation *> before, after;
+  payload->getOperation()->walk([&](Operation *op) { before.push_back(op); });
+  payloadCopy->getOperation()->walk(
+      [&](Operation *op) { after.push_back(op); });
+  for (auto [from, to] : llvm::zip(before, after))
+    payloadMapping[from] = to;
+  std::unique_ptr<ScheduleState> copied(
+      new ScheduleState(std::move(payloadCopy), std::move(traceCopy), options));
+  for (const auto &[handle, values] : handles) {
+    SmallVector<transform::MappedValue> mapped;
+    for (transform::MappedValue value : values) {
+      if (auto *op = dyn_cast_if_present<Operation *>(value))
+        mapped.push_back(payloadMapping.lookup(op));
+      else
+        mapped.push_back(value);
+    }
+    copied->map(traceMapping.lookup(handle), mapped);
+  }
+  for (const auto &[handle, rv] : rvOf) {
+    Value mapped = traceMapping.lookup(handle);
+    copied->rvOf[mapped] = rv;
+    copied->valueOf[rv.get()] = mapped;
+  }
+  copied->record = record;
+  copied->randomState = *RandomEngine::normalizeSeed(forkSeed());
+  return copied;
 }
 
 LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
@@ -271,18 +396,10 @@ LogicalResult ScheduleState::replay(ModuleOp other, std::string &error) {
       SymbolTable(*trace).insert(func.clone());
     }
   }
-  IRMapping mapping;
-  mapping.map(sequence->getBody().front().getArgument(0), getRoot());
-  OpBuilder builder(getContext());
-  for (Operation &step : sequence->getBody().front().without_terminator()) {
-    builder.setInsertionPoint(body->getTerminator());
-    Operation *op = builder.clone(step, mapping);
-    if (failed(applyOp(op, error))) {
-      op->erase();
-      return failure();
-    }
-  }
-  return success();
+  FailureOr<Trace> steps = Trace::fromScript(other, error);
+  if (failed(steps))
+    return failure();
+  return applyTrace(*steps, /*removePostproc=*/false, nullptr, error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,8 +414,8 @@ mlir::tir::getTraceSequence(ModuleOp trace, std::string &error) {
       sequence = op;
   });
   if (!sequence || sequence.getBody().empty() ||
-      sequence.getBody().front().getNumArguments() != 1) {
-    error = "the trace has no transform.named_sequence with one argument";
+      sequence.getBody().front().getNumArguments() < 1) {
+    error = "the trace has no transform.named_sequence taking the root";
     return failure();
   }
   return sequence;

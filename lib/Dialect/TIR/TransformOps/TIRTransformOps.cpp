@@ -102,9 +102,9 @@ LogicalResult tir::GetConsumersOp::applyToPayload(RewriterBase &,
 LogicalResult tir::SamplePerfectTileOp::verify() {
   if (getN() < 1)
     return emitOpError("expects n to be at least 1");
-  if (getDecision().size() != getN())
+  if (getDecision() && getDecision()->size() != static_cast<size_t>(getN()))
     return emitOpError("expects a decision of n = ") << getN() << " factors";
-  if (getFactors().size() != getN())
+  if (getFactors().size() != static_cast<size_t>(getN()))
     return emitOpError("expects one result per factor");
   return success();
 }
@@ -113,16 +113,112 @@ Type tir::SamplePerfectTileOp::getScheduleResultType(MLIRContext *context) {
   return transform::ParamType::get(context, IntegerType::get(context, 64));
 }
 
+/// The random state a sampling step without a decision draws from.
+static FailureOr<RandomEngine::State *> randomStateFor(SchedulePayload &payload,
+                                                       StringRef primitive,
+                                                       ScheduleError &error) {
+  if (payload.randomState)
+    return payload.randomState;
+  error = {(primitive +
+            " needs a decision here: the transform interpreter has no random "
+            "state to draw one from")
+               .str(),
+           nullptr};
+  return failure();
+}
+
 LogicalResult tir::SamplePerfectTileOp::applyToPayload(RewriterBase &,
                                                        SchedulePayload &payload,
                                                        ScheduleError &error) {
   FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
-  if (failed(loop) || failed(checkPerfectTile(*loop, getDecision(),
-                                              getMaxInnermostFactor(), error)))
+  if (failed(loop))
     return failure();
+  if (loop->getConstantLowerBound() != 0) {
+    error = {"sample_perfect_tile needs a loop that starts at 0", *loop};
+    return failure();
+  }
+  int64_t n = getN();
+  SmallVector<int64_t> factors;
+  std::optional<int64_t> extent = loop->getConstantUpperBound();
+  if (!extent) {
+    // TVM's tiling of a runtime extent: inferred, then 1s.
+    factors.assign(n, 1);
+    factors[0] = -1;
+  } else if (*extent < 1) {
+    error = {"sample_perfect_tile needs a loop of positive extent", *loop};
+    return failure();
+  } else if (std::optional<ArrayRef<int64_t>> decision = getDecision()) {
+    factors = repairPerfectTile(*decision, *extent);
+  } else {
+    if (!hasPerfectTile(*extent, n, getMaxInnermostFactor())) {
+      error = {"sample_perfect_tile: one factor of " + std::to_string(*extent) +
+                   " cannot be at most max_innermost_factor = " +
+                   std::to_string(getMaxInnermostFactor()),
+               *loop};
+      return failure();
+    }
+    FailureOr<RandomEngine::State *> state =
+        randomStateFor(payload, "sample_perfect_tile", error);
+    if (failed(state))
+      return failure();
+    factors = samplePerfectTile(**state, *extent, n, getMaxInnermostFactor());
+  }
   Builder builder(getContext());
-  for (auto [index, factor] : llvm::enumerate(getDecision()))
+  for (auto [index, factor] : llvm::enumerate(factors))
     payload.results[index].push_back(builder.getI64IntegerAttr(factor));
+  payload.decision = builder.getDenseI64ArrayAttr(factors);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SampleCategoricalOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult tir::SampleCategoricalOp::verify() {
+  if (getCandidates().empty())
+    return emitOpError("expects at least one candidate");
+  if (getProbs().size() != getCandidates().size())
+    return emitOpError("expects one probability per candidate: ")
+           << getCandidates().size() << " candidates, " << getProbs().size()
+           << " probabilities";
+  if (llvm::any_of(getProbs(), [](double p) { return !(p >= 0.0); }) ||
+      llvm::all_of(getProbs(), [](double p) { return p == 0.0; }))
+    return emitOpError(
+        "expects probabilities that are at least 0 and not all 0");
+  if (std::optional<int64_t> d = getDecision();
+      d && (*d < 0 || *d >= static_cast<int64_t>(getCandidates().size())))
+    return emitOpError("expects a decision in [0, ")
+           << getCandidates().size() << "), got " << *d;
+  return success();
+}
+
+Type tir::SampleCategoricalOp::getScheduleResultType(MLIRContext *context) {
+  return transform::ParamType::get(context, IntegerType::get(context, 64));
+}
+
+LogicalResult tir::SampleCategoricalOp::applyToPayload(RewriterBase &,
+                                                       SchedulePayload &payload,
+                                                       ScheduleError &error) {
+  int64_t index;
+  if (std::optional<int64_t> decision = getDecision()) {
+    index = *decision;
+  } else {
+    FailureOr<RandomEngine::State *> state =
+        randomStateFor(payload, "sample_categorical", error);
+    if (failed(state))
+      return failure();
+    index = sampleDiscrete(**state, getProbs());
+  }
+  Builder builder(getContext());
+  payload.results[0].push_back(
+      builder.getI64IntegerAttr(getCandidates()[index]));
+  payload.decision = builder.getI64IntegerAttr(index);
+  return success();
+}
+
+LogicalResult tir::EnterPostprocOp::applyToPayload(RewriterBase &,
+                                                   SchedulePayload &,
+                                                   ScheduleError &) {
   return success();
 }
 

@@ -42,6 +42,11 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
     return failure();
   Value root = sequence->getBody().front().getArgument(0);
   DenseMap<Value, std::string> names;
+  // Arguments after the root stand for random variables no step of the
+  // trace defines (an instruction printed on its own): TVM prints `_`.
+  for (BlockArgument arg :
+       sequence->getBody().front().getArguments().drop_front())
+    names[arg] = "_";
   unsigned counter = 0;
   std::string text;
   llvm::raw_string_ostream os(text);

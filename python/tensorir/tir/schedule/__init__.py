@@ -1,7 +1,7 @@
 """tvm.tir.schedule: the schedule, its trace and the testing helpers."""
-from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
+from .schedule import BlockRV, ExprRV, LoopRV, Schedule, ScheduleError
 from .state import ScheduleDebugMask
-from .trace import Trace
+from .trace import Instruction, InstructionKind, Trace
 
-__all__ = ["BlockRV", "LoopRV", "Schedule", "ScheduleError", "ScheduleDebugMask",
-           "Trace"]
+__all__ = ["BlockRV", "ExprRV", "Instruction", "InstructionKind", "LoopRV", "Schedule",
+           "ScheduleError", "ScheduleDebugMask", "Trace"]

@@ -7,7 +7,7 @@ from ..._ext import ext
 from ...ir import IRModule
 from ...target import Target
 from ..buffer import _ELEMENT_DTYPES
-from ..expr import IntImm, PrimExpr
+from ..expr import IntImm, PrimExpr, Var
 from .state import parse_debug_mask
 from .trace import Trace
 
@@ -70,25 +70,74 @@ def _vscale_values(factors):
 
 
 class _RV:
-    def __init__(self, handle):
+    """A random variable (TVM's BlockRV / LoopRV / ExprRV): one object per
+    value of a trace, shared by the schedules copied from the one that made
+    it. `BlockRV()` makes one that no schedule knows yet (for building
+    traces by hand)."""
+
+    _KIND = "block"
+
+    def __init__(self, rv=None, handle=None):
+        self._rv = rv if rv is not None else ext.RandomVariable(self._KIND)
         self._handle = handle
 
+    @classmethod
+    def _of(cls, handle):
+        return cls(handle.rv, handle)
+
+    def same_as(self, other):
+        """TVM's Object.same_as: the same random variable."""
+        return isinstance(other, _RV) and self._rv == other._rv
+
     def __eq__(self, other):
-        return isinstance(other, _RV) and self._handle == other._handle
+        # The same random variable, or two that hold the same blocks or
+        # loops of one schedule (TVM compares what they refer to through
+        # sch.get).
+        if not isinstance(other, _RV):
+            return False
+        if self._rv == other._rv:
+            return True
+        return (self._handle is not None and other._handle is not None
+                and self._handle == other._handle)
 
     def __hash__(self):
-        return hash(self._handle)
+        return hash(self._handle) if self._handle is not None else hash(self._rv)
 
     def __repr__(self):
-        return f"{type(self).__name__}({self._handle})"
+        return f"{type(self).__name__}({self._handle if self._handle is not None else ''})"
 
 
 class BlockRV(_RV):
     """A block of the schedule; it stays valid across loop transformations."""
 
+    _KIND = "block"
+
 
 class LoopRV(_RV):
     """A loop of the schedule; split and fuse replace the loops they take."""
+
+    _KIND = "loop"
+
+
+class ExprRV(_RV, Var):
+    """An integer a sampling primitive drew (TVM's ExprRV, a tir.Var):
+    `sch.get(v)` gives its value; split takes it as a factor, so that a
+    replay with another decision splits by the new value. In an index map
+    it stands for its value."""
+
+    _KIND = "expr"
+
+    def __init__(self, rv=None, handle=None):
+        _RV.__init__(self, rv, handle)
+        Var.__init__(self, "v", "int32")
+
+    __eq__ = _RV.__eq__
+    __hash__ = _RV.__hash__
+
+
+def _rv_of(native):
+    """The Python random variable of a native one."""
+    return {"block": BlockRV, "loop": LoopRV, "expr": ExprRV}[native.kind](native)
 
 
 class _StmtView:
@@ -182,7 +231,7 @@ def _wrap(handle):
     if handle.kind == "param":
         params = handle.params
         return params[0] if len(params) == 1 else params
-    return LoopRV(handle) if handle.kind == "loop" else BlockRV(handle)
+    return LoopRV._of(handle) if handle.kind == "loop" else BlockRV._of(handle)
 
 
 class Schedule:
@@ -222,13 +271,34 @@ class Schedule:
             raise ValueError(f'error_render_level is "detail", "fast" or "none", got '
                              f"{error_render_level!r}")
         self.debug_mask = parse_debug_mask(debug_mask)
-        self.seed = seed
-        self._rng = random.Random(seed)
         self.error_render_level = error_render_level
         self.enable_check = bool(enable_check)
-        self._native = ext.Schedule(mod._native, verify_each_step=self.debug_mask != 0)
+        self._native = ext.Schedule(mod._native, verify_each_step=self.debug_mask != 0,
+                                    seed=_parse_seed(seed))
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
         self._work_on = None
+
+    def copy(self):
+        """TVM's Schedule.copy: an independent schedule of a copy of the
+        module, with the same trace; the random variables of this schedule
+        refer to the same blocks and loops in the copy. Its random state is
+        forked from this one's (which advances), as TVM's."""
+        new = Schedule.__new__(Schedule)
+        new.__dict__.update({k: v for k, v in self.__dict__.items()
+                             if k not in ("_native", "_node_module")})
+        new._symbols = dict(self._symbols)
+        new._native = self._native.copy()
+        return new
+
+    def seed(self, seed):
+        """TVM's Schedule.seed: reseeds the random state (-1: a random
+        seed)."""
+        self._native.seed(_parse_seed(seed))
+
+    def fork_seed(self):
+        """TVM's Schedule.fork_seed: a seed for another schedule, derived
+        from this one's random state (which advances)."""
+        return self._native.fork_seed()
 
     def work_on(self, func_name):
         """TVM's work_on: get_block looks in the prim_func `func_name` (a
@@ -252,8 +322,9 @@ class Schedule:
 
     @property
     def trace(self):
-        """The steps so far (a snapshot), as transform.tir ops."""
-        return Trace(self._native.trace())
+        """The steps so far (a snapshot): TVM's Trace, instructions and
+        decisions apart."""
+        return Trace(self._native.trace_model())
 
     def show(self):
         self.mod.show()
@@ -261,7 +332,10 @@ class Schedule:
     # The one entry point: every primitive is applied through it.
     def _handle(self, value):
         if isinstance(value, _RV):
-            return value._handle
+            handle = value._handle
+            if handle is not None and handle.schedule_is(self._native):
+                return handle
+            return self._native.handle(value._rv)
         if isinstance(value, str):
             return self.get_block(value)._handle
         if isinstance(value, ext.Handle):
@@ -317,13 +391,18 @@ class Schedule:
     def get(self, rv):
         """TVM's Schedule.get: what a BlockRV or LoopRV refers to now, as a
         read-only view (a block's `name_hint`); views of the same block or
-        loop compare equal."""
+        loop compare equal. An ExprRV gives its value (an int)."""
         if not isinstance(rv, _RV):
-            raise TypeError(f"get takes a BlockRV or a LoopRV, got {type(rv).__name__}")
-        if not rv._handle.exists():
+            raise TypeError(f"get takes a BlockRV, a LoopRV or an ExprRV, got "
+                            f"{type(rv).__name__}")
+        handle = self._handle(rv)
+        if isinstance(rv, ExprRV):
+            (value,) = handle.params
+            return value
+        if not handle.exists():
             raise ScheduleError(f"get: the {'block' if isinstance(rv, BlockRV) else 'loop'} "
                                 "no longer exists in the IRModule (a primitive removed it)")
-        return _StmtView(rv._handle, self)
+        return _StmtView(handle, self)
 
     def _nodes_of(self, func_name):
         """Function `func_name` of the module as scheduled now, read as IR
@@ -404,17 +483,35 @@ class Schedule:
                                {"buffer_index": index, "buffer_index_type": kind}, 1)
         return stage
 
-    @staticmethod
-    def _index_map(index_map, ndim, primitive):
+    def _index_map(self, index_map, ndim, primitive):
         """(IndexMap, axis separators) from a function of the indices or an
-        IndexMap."""
+        IndexMap. ExprRVs in it (sampled values, TVM's idiom) are replaced
+        by their values: the trace records the map with those values."""
         from ..index_map import IndexMap
         if isinstance(index_map, IndexMap):
-            return index_map, []
-        if not callable(index_map):
+            separators = []
+        elif callable(index_map):
+            index_map, separators = IndexMap.from_func_with_separators(index_map, ndim=ndim)
+        else:
             raise TypeError(f"{primitive}: index_map is a function of the indices or "
                             f"an IndexMap, got {type(index_map).__name__}")
-        return IndexMap.from_func_with_separators(index_map, ndim=ndim)
+        return self._with_sampled_values(index_map), separators
+
+    def _with_sampled_values(self, index_map):
+        from ..expr import PrimExpr
+        from ..index_map import IndexMap
+        from ..stmt_functor import post_order_visit, substitute
+        found = {}
+        for f in index_map.final_indices:
+            if isinstance(f, PrimExpr):
+                post_order_visit(f, lambda n: found.setdefault(id(n), n)
+                                 if isinstance(n, ExprRV) else None)
+        if not found:
+            return index_map
+        values = {rv: self.get(rv) for rv in found.values()}
+        finals = [substitute(f, values) if isinstance(f, PrimExpr) else f
+                  for f in index_map.final_indices]
+        return IndexMap(index_map.initial_indices, finals)
 
     def transform_block_layout(self, block, index_map):
         """TVM's transform_block_layout: the block's iteration space
@@ -672,7 +769,14 @@ class Schedule:
         factor inferred from the extent. `disable_predication` leaves out
         the `fused < extent` predicate (the factors must divide the
         extent)."""
-        native = [_factor(f) for f in factors]
+        params = [f for f in factors if isinstance(f, ExprRV)]
+        native, k = [], 0
+        for f in factors:
+            if isinstance(f, ExprRV):
+                native.append(("param", k))
+                k += 1
+            else:
+                native.append(_factor(f))
         if len(native) < 2:
             raise ScheduleError(f"split needs at least two factors, got {len(native)}")
         for i, f in enumerate(native):
@@ -683,34 +787,64 @@ class Schedule:
             "preserve_unit_iters": bool(preserve_unit_iters),
             "disable_predication": bool(disable_predication),
         }
-        values = _vscale_values(native)
+        values = _vscale_values([f for f in native if not isinstance(f, tuple)])
         if values:
             attrs["vscale_values"] = ext.Attribute.i64_array(values)
-        return self._apply("split", [loop], attrs, len(native))
+        return self._apply("split", [loop, *params], attrs, len(native))
+
+    def _sample(self, kind, operands, attrs, decision, count):
+        """A sampling step with `count` results, as ExprRVs (None where
+        TVM's is: a factor to infer)."""
+        if decision is not None:
+            attrs["decision"] = decision
+        handles = self._native.apply(kind, [self._handle(o) for o in operands],
+                                     {k: v for k, v in attrs.items() if v is not None}, count)
+        return [None if h.params == [-1] else ExprRV._of(h) for h in handles]
 
     def sample_perfect_tile(self, loop, n, max_innermost_factor=16, decision=None):
         """TVM's sample_perfect_tile: `n` factors whose product is the
         loop's constant extent, the innermost at most `max_innermost_factor`
-        (when positive). `decision` fixes them; otherwise they are drawn
-        uniformly among all such tilings with the schedule's seed. Returns
-        the factors as ints (TVM returns ExprRVs holding them), ready for
-        split."""
+        (when positive), drawn as TVM draws them from the schedule's random
+        state, or `decision` (repaired as TVM repairs a stale one). A loop
+        of runtime extent gives [None, 1, ..., 1]. Returns ExprRVs (None for
+        the inferred factor), ready for split."""
         n = operator.index(n)
         if n < 1:
             raise ValueError(f"sample_perfect_tile: n is at least 1, got {n}")
-        if decision is None:
-            extent = self._native.loop_extent(self._handle(loop))
-            if extent is None:
-                raise ScheduleError("sample_perfect_tile needs a loop that starts at 0 and "
-                                    "has a constant extent")
-            tilings = _perfect_tilings(extent, n, max_innermost_factor)
-            if not tilings:
-                raise ScheduleError(
-                    f"sample_perfect_tile: no {n} factors of {extent} have the innermost "
-                    f"at most {max_innermost_factor}")
-            decision = tilings[self._rng.randrange(len(tilings))]
-        decision = ext.Attribute.i64_array([operator.index(d) for d in decision])
-        return self._apply("sample_perfect_tile", [loop],
-                           {"n": n, "max_innermost_factor": max_innermost_factor,
-                            "decision": decision}, n)
+        attrs = {"n": n, "max_innermost_factor": operator.index(max_innermost_factor)}
+        if decision is not None:
+            decision = ext.Attribute.i64_array([operator.index(getattr(d, "value", d))
+                                                for d in decision])
+        return self._sample("sample_perfect_tile", [loop], attrs, decision, n)
 
+    def sample_categorical(self, candidates, probs, decision=None):
+        """TVM's sample_categorical: one of `candidates` (ints), drawn with
+        the weights `probs` from the schedule's random state, or the one at
+        index `decision`. Returns an ExprRV."""
+        ints = [operator.index(getattr(c, "value", c)) for c in candidates]
+        weights = [float(getattr(p, "value", p)) for p in probs]
+        if len(ints) != len(weights):
+            raise ValueError(f"sample_categorical: {len(ints)} candidates but "
+                             f"{len(weights)} probabilities")
+        attrs = {"candidates": ext.Attribute.i64_array(ints),
+                 "probs": ext.Attribute.f64_array(weights)}
+        if decision is not None:
+            decision = operator.index(getattr(decision, "value", decision))
+        (rv,) = self._sample("sample_categorical", [], attrs, decision, 1)
+        return rv
+
+    def enter_postproc(self):
+        """TVM's enter_postproc: the steps after it are postprocessing,
+        which a trace leaves out when asked to (remove_postproc)."""
+        self._apply("enter_postproc", [], {}, 0)
+
+
+def _parse_seed(seed):
+    """TVM's seed: None for a random one (-1), else an int in [1, 2^31 - 1]."""
+    if seed is None:
+        return -1
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed is an int or None, got {type(seed).__name__}")
+    if seed < 1 or seed > 2147483647:
+        raise ValueError(f"seed must be in the range [1, 2147483647], but gets: {seed}")
+    return seed

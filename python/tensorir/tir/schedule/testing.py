@@ -62,7 +62,7 @@ def _assert_same(replayed, expected, how):
 def _replay_python(sch, mod, debug_mask):
     from ... import tir
     from ...script import tir as T
-    text = sch.trace.as_python()
+    text = "\n".join(sch.trace.as_python())
     new_sch = Schedule(mod, debug_mask=debug_mask)
     namespace = dict(vars(tir))
     namespace.update({"T": T, "sch": new_sch})
@@ -71,9 +71,9 @@ def _replay_python(sch, mod, debug_mask):
     except ScheduleError as error:
         raise ValueError(f"replaying the trace printed as Python fails: {error}") from None
     _assert_same(new_sch.mod, sch.mod, "replaying the trace printed as Python")
-    if new_sch.trace.as_python() != text:
+    if "\n".join(new_sch.trace.as_python()) != text:
         raise ValueError("the replayed schedule's trace prints differently:\n"
-                         f"{text}\n---\n{new_sch.trace.as_python()}")
+                         f"{text}\n---\n" + "\n".join(new_sch.trace.as_python()))
     return new_sch
 
 

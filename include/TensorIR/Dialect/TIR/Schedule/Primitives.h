@@ -37,14 +37,6 @@ FailureOr<BlockOp> getBlockIn(ArrayRef<Operation *> scopes, StringRef name,
                               std::optional<StringRef> funcName,
                               ScheduleError &error);
 
-/// Checks TVM's sample_perfect_tile decision for `loop`: as many factors as
-/// it has, each at least 1, whose product is the loop's constant extent
-/// (the loop starts at 0), the last at most `maxInnermostFactor` when that
-/// is positive.
-LogicalResult checkPerfectTile(ForOp loop, ArrayRef<int64_t> decision,
-                               int64_t maxInnermostFactor,
-                               ScheduleError &error);
-
 /// The blocks directly under `parent` (a tir.block, a tir.for or a function):
 /// nested in loops, but not inside another block (TVM's get_child_blocks).
 SmallVector<BlockOp> getChildBlocks(Operation *parent);

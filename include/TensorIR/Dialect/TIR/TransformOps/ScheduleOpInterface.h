@@ -17,6 +17,7 @@
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULEOPINTERFACE_H
 #define TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULEOPINTERFACE_H
 
+#include "TensorIR/Dialect/TIR/Schedule/Sampling.h"
 #include "TensorIR/Dialect/TIR/Schedule/ScheduleError.h"
 
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
@@ -32,6 +33,12 @@ namespace mlir::tir {
 struct SchedulePayload {
   SmallVector<SmallVector<transform::MappedValue>> operands;
   SmallVector<SmallVector<transform::MappedValue>> results;
+  /// The schedule's random state, which sampling steps without a decision
+  /// draw from; null in the transform interpreter, which has none.
+  RandomEngine::State *randomState = nullptr;
+  /// The decision a sampling step took (its own, repaired, or drawn), for
+  /// the schedule to record.
+  Attribute decision;
 
   /// The payload ops of operand `index`.
   SmallVector<Operation *> ops(unsigned index) const;

@@ -11,14 +11,20 @@
 //
 // Handles are the trace's SSA values. The state maps each to the payload it
 // holds and notices erasures, so a handle to an erased loop is an error
-// rather than a dangling pointer.
+// rather than a dangling pointer. Each step is also recorded in TVM's trace
+// model (Trace.h): an instruction whose outputs are random variables, which
+// the state maps to the handles, and the decision of a sampling step apart.
+// Sampling steps without a decision draw from the state's random state
+// (TVM's LinearCongruentialEngine, seeded and forked as TVM's).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULESTATE_H
 #define TENSORIR_DIALECT_TIR_TRANSFORMOPS_SCHEDULESTATE_H
 
+#include "TensorIR/Dialect/TIR/Schedule/Sampling.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleOpInterface.h"
+#include "TensorIR/Dialect/TIR/TransformOps/Trace.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 
@@ -28,6 +34,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,14 +89,60 @@ public:
   /// getTrace() returns) in order; its root stands for this state's root.
   LogicalResult replay(ModuleOp trace, std::string &error);
 
+  /// The steps so far in TVM's trace model (instructions are shared with
+  /// the copies a caller makes).
+  const Trace &getInstructions() const { return record; }
+  /// The random variable of a handle of this state (null for the root and
+  /// values of other states), and the handle of a random variable (null
+  /// for one this state does not know).
+  RV getRandomVariable(Value handle) const { return rvOf.lookup(handle); }
+  Value getHandle(const RV &rv) const {
+    return rv ? valueOf.lookup(rv.get()) : Value();
+  }
+
+  /// Applies `inst`, whose random variables are this state's, with
+  /// `decision` for a sampling step; returns the new outputs.
+  FailureOr<std::vector<RV>> applyInstruction(const Instruction &inst,
+                                              Attribute decision,
+                                              std::string &error);
+
+  /// What replaying a trace asks for each instruction's decision:
+  /// (the instruction as recorded, as translated to this state, the
+  /// recorded decision) -> the decision to take (null: none, sample).
+  using DecisionProvider = std::function<FailureOr<Attribute>(
+      const InstructionRef &, const Instruction &, Attribute, std::string &)>;
+
+  /// TVM's Trace.apply_to_schedule: the instructions of `trace` (up to
+  /// postprocessing when `removePostproc`), their random variables
+  /// translated to new ones of this state, each with its decision or what
+  /// `provider` gives.
+  LogicalResult applyTrace(const Trace &trace, bool removePostproc,
+                           const DecisionProvider &provider,
+                           std::string &error);
+
+  /// Seeds the random state (TVM's Seed: -1 draws a seed from the
+  /// device); fails for other negative seeds.
+  LogicalResult seed(int64_t seed, std::string &error);
+  /// TVM's ForkSeed: a seed derived from the random state, which advances.
+  int64_t forkSeed();
+  RandomEngine::State getRandomState() const { return randomState; }
+
+  /// TVM's Schedule.copy: a state of a copy of the payload with the same
+  /// trace and random variables, its random state forked from this one's.
+  std::unique_ptr<ScheduleState> copy();
+
   /// A refusal as text: the rule, then the location and first line of the
   /// loop or block at fault.
   static std::string formatError(const ScheduleError &error);
 
 private:
   class Listener;
+  ScheduleState(OwningOpRef<ModuleOp> payload, OwningOpRef<ModuleOp> trace,
+                ScheduleOptions options);
   LogicalResult applyOp(Operation *op, std::string &error);
   void map(Value handle, ArrayRef<transform::MappedValue> values);
+  /// Records the applied `op` as an instruction with new outputs.
+  std::vector<RV> recordStep(Operation *op);
 
   OwningOpRef<ModuleOp> payload;
   OwningOpRef<ModuleOp> trace;
@@ -100,6 +153,10 @@ private:
   DenseMap<Value, SmallVector<transform::MappedValue>> handles;
   /// The handles each payload op is in.
   DenseMap<Operation *, SmallVector<Value>> holders;
+  Trace record;
+  DenseMap<Value, RV> rvOf;
+  DenseMap<const RandomVariable *, Value> valueOf;
+  RandomEngine::State randomState = 1;
 };
 
 /// The named sequence of a trace (its first `transform.named_sequence`,

@@ -195,19 +195,27 @@ def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
   let description = [{
     Returns `n` parameters whose product is the loop's constant extent, the
     innermost at most `max_innermost_factor` (when positive): the
-    `decision`, which the front end sampled (the Python Schedule draws it
-    with its seed) and which this op checks. One result per factor.
+    `decision` when the op has one, else factors drawn as TVM draws them
+    (each prime's exponent split uniformly among the factors) from the
+    schedule's random state. A decision that no longer divides the loop (a
+    trace replayed on a changed program) is repaired as TVM repairs it:
+    from the innermost factor out, a factor that does not divide what is
+    left becomes all of it, the outermost takes the rest. A loop with a
+    runtime extent gets TVM's trivial tiling: -1 (TVM's None, inferred by
+    split) then 1s. The Python schedule records the decision taken as the
+    op's attribute. One result per factor.
 
     ```mlir
     %f:2 = transform.tir.sample_perfect_tile %i {n = 2, max_innermost_factor = 16, decision = array<i64: 32, 4>} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
     ```
 
-    Fails (silenceably) for a loop that does not start at 0 or has a
-    runtime extent, and for a decision that is not such a tiling.
+    Fails (silenceably) for a loop that does not start at 0, a decision
+    that does not have `n` factors, and, in the transform interpreter
+    (which has no random state), an op without a decision.
   }];
   let arguments = (ins TransformHandleTypeInterface:$loop, I64Attr:$n,
                        DefaultValuedAttr<I64Attr, "16">:$max_innermost_factor,
-                       DenseI64ArrayAttr:$decision);
+                       OptionalAttr<DenseI64ArrayAttr>:$decision);
   let results = (outs Variadic<TransformParamTypeInterface>:$factors);
   let assemblyFormat = [{
     $loop attr-dict `:` functional-type(operands, results)
@@ -215,6 +223,54 @@ def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
     static ::mlir::Type getScheduleResultType(::mlir::MLIRContext *context);
+  }];
+}
+
+def TIR_SampleCategoricalOp : TIR_ScheduleOp<"sample_categorical", [],
+                                             /*query=*/1> {
+  let summary = "one of several integers (TVM's sample_categorical)";
+  let description = [{
+    Returns a parameter holding one of `candidates`, the one at index
+    `decision` when the op has one, else drawn from the schedule's random
+    state with probability proportional to its weight in `probs`, as TVM
+    draws it. The Python schedule records the index taken as the op's
+    `decision`.
+
+    ```mlir
+    %v = transform.tir.sample_categorical {candidates = array<i64: 1, 2, 4>, probs = array<f64: 0.5, 0.25, 0.25>, decision = 2} : () -> !transform.param<i64>
+    ```
+
+    Fails (silenceably) for no candidates, as many weights as candidates
+    missing, a negative weight or weights that are all 0, a decision out
+    of range, and, in the transform interpreter, an op without a decision.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$candidates,
+                       DenseF64ArrayAttr:$probs,
+                       OptionalAttr<I64Attr>:$decision);
+  let results = (outs TransformParamTypeInterface:$result);
+  let assemblyFormat = [{
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    static ::mlir::Type getScheduleResultType(::mlir::MLIRContext *context);
+  }];
+}
+
+def TIR_EnterPostprocOp : TIR_ScheduleOp<"enter_postproc", [], /*query=*/1> {
+  let summary = "mark where postprocessing starts (TVM's enter_postproc)";
+  let description = [{
+    Changes nothing: the steps after it are postprocessing, which a trace
+    drops when asked to (`remove_postproc`), as TVM's.
+
+    ```mlir
+    transform.tir.enter_postproc : () -> ()
+    ```
+  }];
+  let arguments = (ins);
+  let results = (outs);
+  let assemblyFormat = [{
+    attr-dict `:` functional-type(operands, results)
   }];
 }
 

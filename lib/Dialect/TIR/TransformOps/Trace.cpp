@@ -1,0 +1,446 @@
+//===- Trace.cpp - TVM's trace model: instructions and decisions ----------===//
+
+#include "TensorIR/Dialect/TIR/TransformOps/Trace.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+//===----------------------------------------------------------------------===//
+// Instruction kinds
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// TVM's name of each kind, its op, whether it is pure and whether it
+/// samples. Pure kinds are TVM's: the queries and the sampling.
+struct KindEntry {
+  const char *name, *mnemonic;
+  bool pure, sampling;
+};
+const KindEntry kKinds[] = {
+    {"AddUnitLoop", "add_unit_loop", false, false},
+    {"Annotate", "annotate", false, false},
+    {"Bind", "bind", false, false},
+    {"Blockize", "blockize", false, false},
+    {"CacheInplace", "cache_inplace", false, false},
+    {"CacheRead", "cache_read", false, false},
+    {"CacheWrite", "cache_write", false, false},
+    {"ComputeAt", "compute_at", false, false},
+    {"ComputeInline", "compute_inline", false, false},
+    {"DecomposePadding", "decompose_padding", false, false},
+    {"DecomposeReduction", "decompose_reduction", false, false},
+    {"EnterPostproc", "enter_postproc", false, false},
+    {"Fuse", "fuse", false, false},
+    {"GetBlock", "get_block", true, false},
+    {"GetChildBlocks", "get_child_blocks", true, false},
+    {"GetConsumers", "get_consumers", true, false},
+    {"GetLoops", "get_loops", true, false},
+    {"GetProducers", "get_producers", true, false},
+    {"LoopPartition", "loop_partition", false, false},
+    {"Merge", "merge", false, false},
+    {"PadEinsum", "pad_einsum", false, false},
+    {"Parallel", "parallel", false, false},
+    {"RFactor", "rfactor", false, false},
+    {"ReIndex", "reindex", false, false},
+    {"ReindexCacheRead", "reindex_cache_read", false, false},
+    {"ReindexCacheWrite", "reindex_cache_write", false, false},
+    {"Reorder", "reorder", false, false},
+    {"ReverseComputeAt", "reverse_compute_at", false, false},
+    {"ReverseComputeInline", "reverse_compute_inline", false, false},
+    {"RollingBuffer", "rolling_buffer", false, false},
+    {"SampleCategorical", "sample_categorical", true, true},
+    {"SamplePerfectTile", "sample_perfect_tile", true, true},
+    {"SetAxisSeparator", "set_axis_separator", false, false},
+    {"SetScope", "set_scope", false, false},
+    {"Split", "split", false, false},
+    {"StorageAlign", "storage_align", false, false},
+    {"Tensorize", "tensorize", false, false},
+    {"TransformBlockLayout", "transform_block_layout", false, false},
+    {"TransformLayout", "transform_layout", false, false},
+    {"Unannotate", "unannotate", false, false},
+    {"Unroll", "unroll", false, false},
+    {"Vectorize", "vectorize", false, false},
+};
+
+struct KindTable {
+  std::vector<std::unique_ptr<InstructionKind>> owned;
+  std::vector<const InstructionKind *> all;
+  llvm::StringMap<const InstructionKind *> byName, byMnemonic;
+  KindTable() {
+    for (const KindEntry &e : kKinds) {
+      owned.push_back(std::make_unique<InstructionKind>(e.name, e.mnemonic,
+                                                        e.pure, e.sampling));
+      all.push_back(owned.back().get());
+      byName[e.name] = owned.back().get();
+      byMnemonic[e.mnemonic] = owned.back().get();
+    }
+  }
+  static const KindTable &get() {
+    static const KindTable table;
+    return table;
+  }
+};
+} // namespace
+
+const InstructionKind *InstructionKind::lookup(StringRef name) {
+  return KindTable::get().byName.lookup(name);
+}
+const InstructionKind *InstructionKind::lookupByMnemonic(StringRef mnemonic) {
+  return KindTable::get().byMnemonic.lookup(mnemonic);
+}
+ArrayRef<const InstructionKind *> InstructionKind::all() {
+  return KindTable::get().all;
+}
+
+//===----------------------------------------------------------------------===//
+// Trace
+//===----------------------------------------------------------------------===//
+
+Attribute Trace::getDecision(const Instruction *inst) const {
+  auto it = decisions.find(inst);
+  return it == decisions.end() ? Attribute() : it->second.second;
+}
+
+std::vector<std::pair<InstructionRef, Attribute>> Trace::getDecisions() const {
+  std::vector<std::pair<InstructionRef, Attribute>> out;
+  for (const InstructionRef &inst : insts)
+    if (Attribute d = getDecision(inst.get()))
+      out.emplace_back(inst, d);
+  return out;
+}
+
+void Trace::append(InstructionRef inst, Attribute decision) {
+  if (decision)
+    decisions[inst.get()] = {inst, decision};
+  insts.push_back(std::move(inst));
+}
+
+InstructionRef Trace::pop() {
+  if (insts.empty())
+    return nullptr;
+  InstructionRef last = insts.back();
+  insts.pop_back();
+  decisions.erase(last.get());
+  return last;
+}
+
+void Trace::setDecision(const InstructionRef &inst, Attribute decision) {
+  if (decision)
+    decisions[inst.get()] = {inst, decision};
+  else
+    decisions.erase(inst.get());
+}
+
+size_t Trace::countUpToPostproc(bool removePostproc) const {
+  if (!removePostproc)
+    return insts.size();
+  size_t n = 0;
+  while (n < insts.size() && !insts[n]->kind->isPostproc())
+    ++n;
+  return n;
+}
+
+Trace Trace::simplified(bool removePostproc) const {
+  size_t n = countUpToPostproc(removePostproc);
+  DenseSet<const RandomVariable *> used;
+  std::vector<InstructionRef> kept;
+  for (size_t i = n; i-- > 0;) {
+    const InstructionRef &inst = insts[i];
+    bool dead =
+        inst->kind->isPure() && llvm::none_of(inst->outputs, [&](const RV &rv) {
+          return rv && used.contains(rv.get());
+        });
+    if (dead)
+      continue;
+    kept.push_back(inst);
+    for (const std::vector<RV> &operand : inst->operands)
+      for (const RV &rv : operand)
+        used.insert(rv.get());
+  }
+  Trace result;
+  for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+    result.append(*it, getDecision(it->get()));
+  return result;
+}
+
+Trace Trace::withDecision(const InstructionRef &inst, Attribute decision,
+                          bool removePostproc) const {
+  Trace result;
+  size_t n = countUpToPostproc(removePostproc);
+  for (size_t i = 0; i < n; ++i)
+    result.append(insts[i], getDecision(insts[i].get()));
+  result.setDecision(inst, decision);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Transform scripts
+//===----------------------------------------------------------------------===//
+
+Block *mlir::tir::createTraceModule(MLIRContext *ctx,
+                                    OwningOpRef<ModuleOp> &module) {
+  Location loc = UnknownLoc::get(ctx);
+  module = ModuleOp::create(loc);
+  module->getOperation()->setAttr(
+      transform::TransformDialect::kWithNamedSequenceAttrName,
+      UnitAttr::get(ctx));
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module->getBody());
+  Type anyOp = transform::AnyOpType::get(ctx);
+  auto readOnly = DictionaryAttr::get(
+      ctx, {NamedAttribute(
+               StringAttr::get(
+                   ctx, transform::TransformDialect::kArgReadOnlyAttrName),
+               UnitAttr::get(ctx))});
+  auto sequence = transform::NamedSequenceOp::create(
+      builder, loc, "__transform_main", anyOp, TypeRange(),
+      [](OpBuilder &b, Location bodyLoc, BlockArgument) {
+        transform::YieldOp::create(b, bodyLoc);
+      },
+      /*attrs=*/{}, /*argAttrs=*/{readOnly});
+  return &sequence.getBody().front();
+}
+
+Type mlir::tir::getHandleType(MLIRContext *ctx, RandomVariable::Kind kind) {
+  switch (kind) {
+  case RandomVariable::Kind::Loop:
+    return transform::OperationType::get(ctx, ForOp::getOperationName());
+  case RandomVariable::Kind::Block:
+    return transform::OperationType::get(ctx, BlockOp::getOperationName());
+  case RandomVariable::Kind::Expr:
+    return transform::ParamType::get(ctx, IntegerType::get(ctx, 64));
+  }
+  llvm_unreachable("unknown random variable kind");
+}
+
+RandomVariable::Kind mlir::tir::getRandomVariableKind(Type handleType) {
+  switch (getHandleKind(handleType)) {
+  case HandleKind::Loop:
+    return RandomVariable::Kind::Loop;
+  case HandleKind::Param:
+    return RandomVariable::Kind::Expr;
+  case HandleKind::Block:
+  case HandleKind::Other:
+    return RandomVariable::Kind::Block;
+  }
+  llvm_unreachable("unknown handle kind");
+}
+
+FailureOr<Operation *> mlir::tir::buildInstructionOp(
+    OpBuilder &builder, const Instruction &inst, Attribute decision, Value root,
+    function_ref<Value(const RV &)> valueOf, std::string &error) {
+  MLIRContext *ctx = builder.getContext();
+  std::string opName = ("transform.tir." + inst.kind->getMnemonic()).str();
+  std::optional<RegisteredOperationName> registered =
+      RegisteredOperationName::lookup(opName, ctx);
+  if (!registered) {
+    error =
+        "no op '" + opName + "' for instruction " + inst.kind->getName().str();
+    return failure();
+  }
+  OperationState state(UnknownLoc::get(ctx), *registered);
+  SmallVector<int32_t> segments;
+  auto *model = registered->getInterface<ScheduleOpInterface>();
+  std::optional<size_t> variadic;
+  if (model && model->hasVariadicOperand())
+    variadic = model->getPythonOperandNames().size() - 1;
+  for (auto [index, operand] : llvm::enumerate(inst.operands)) {
+    // A single operand given no random variable is the root (get_block's
+    // target); a variadic one may be empty.
+    if (operand.empty() && index != variadic) {
+      state.addOperands(root);
+      segments.push_back(1);
+      continue;
+    }
+    for (const RV &rv : operand)
+      state.addOperands(valueOf(rv));
+    segments.push_back(operand.size());
+  }
+  NamedAttrList attributes(inst.attributes);
+  if (decision)
+    attributes.set("decision", decision);
+  state.addAttributes(attributes);
+  if (registered->hasTrait<OpTrait::AttrSizedOperandSegments>())
+    state.addAttribute("operandSegmentSizes",
+                       builder.getDenseI32ArrayAttr(segments));
+  for (const RV &rv : inst.outputs)
+    state.addTypes(
+        getHandleType(ctx, rv ? rv->kind : RandomVariable::Kind::Expr));
+  Operation *op = builder.create(state);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << inst.kind->getMnemonic() << ": " << diag;
+    return success();
+  });
+  if (failed(mlir::verify(op))) {
+    op->erase();
+    error = diagnostics;
+    return failure();
+  }
+  return op;
+}
+
+FailureOr<Instruction> mlir::tir::instructionOf(Operation *op, Value root,
+                                                function_ref<RV(Value)> rvOf,
+                                                Attribute *decision,
+                                                std::string &error) {
+  StringRef name = op->getName().getStringRef();
+  const InstructionKind *kind = name.consume_front("transform.tir.")
+                                    ? InstructionKind::lookupByMnemonic(name)
+                                    : nullptr;
+  if (!kind) {
+    error = "'" + op->getName().getStringRef().str() +
+            "' is not an instruction of a trace (a transform.tir op)";
+    return failure();
+  }
+  Instruction inst;
+  inst.kind = kind;
+  // One list per operand group of the op.
+  unsigned groups = op->getNumOperands();
+  SmallVector<unsigned> sizes(groups, 1);
+  if (auto segments =
+          op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes")) {
+    sizes.assign(segments.asArrayRef().begin(), segments.asArrayRef().end());
+  } else if (auto schedule = dyn_cast<ScheduleOpInterface>(op);
+             schedule && schedule.hasVariadicOperand()) {
+    // One variadic group, after the fixed operands.
+    unsigned fixed = schedule.getPythonOperandNames().size() - 1;
+    sizes.assign(fixed, 1);
+    sizes.push_back(op->getNumOperands() - fixed);
+  }
+  unsigned next = 0;
+  for (unsigned size : sizes) {
+    std::vector<RV> group;
+    for (unsigned k = 0; k < size; ++k) {
+      Value operand = op->getOperand(next++);
+      if (operand == root)
+        continue;
+      RV rv = rvOf(operand);
+      if (!rv) {
+        error = "an operand of '" + op->getName().getStringRef().str() +
+                "' is defined nowhere in the trace";
+        return failure();
+      }
+      group.push_back(std::move(rv));
+    }
+    inst.operands.push_back(std::move(group));
+  }
+  NamedAttrList attributes(op->getAttrDictionary());
+  attributes.erase("operandSegmentSizes");
+  if (decision)
+    *decision = attributes.erase("decision");
+  inst.attributes = attributes.getDictionary(op->getContext());
+  return inst;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+Trace::render(MLIRContext *ctx, bool removePostproc, std::string &error) const {
+  OwningOpRef<ModuleOp> module;
+  Block *body = createTraceModule(ctx, module);
+  OpBuilder builder(ctx);
+  DenseMap<const RandomVariable *, Value> values;
+  auto valueOf = [&](const RV &rv) -> Value {
+    if (Value v = values.lookup(rv.get()))
+      return v;
+    // Used before any instruction defines it: an argument of the sequence.
+    auto sequence = cast<transform::NamedSequenceOp>(body->getParentOp());
+    Type type = getHandleType(ctx, rv->kind);
+    SmallVector<Type> inputs(sequence.getFunctionType().getInputs());
+    inputs.push_back(type);
+    sequence.setFunctionTypeAttr(
+        TypeAttr::get(FunctionType::get(ctx, inputs, {})));
+    Value arg = body->addArgument(type, UnknownLoc::get(ctx));
+    values[rv.get()] = arg;
+    return arg;
+  };
+  size_t n = countUpToPostproc(removePostproc);
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction &inst = *insts[i];
+    builder.setInsertionPoint(body->getTerminator());
+    FailureOr<Operation *> op =
+        buildInstructionOp(builder, inst, getDecision(&inst),
+                           body->getArgument(0), valueOf, error);
+    if (failed(op))
+      return failure();
+    for (auto [rv, result] : llvm::zip(inst.outputs, (*op)->getResults()))
+      if (rv)
+        values[rv.get()] = result;
+  }
+  return std::move(module);
+}
+
+/// The kind of random variable `result` of `op` is: as its type says, or,
+/// for a handle of any op, as the step's results are (loops from the steps
+/// that make or find loops, blocks from the others).
+static RandomVariable::Kind resultKind(Operation &op, Value result) {
+  if (getHandleKind(result.getType()) != HandleKind::Other)
+    return getRandomVariableKind(result.getType());
+  StringRef mnemonic = op.getName().getStringRef();
+  mnemonic.consume_front("transform.tir.");
+  bool loops = llvm::is_contained({"get_loops", "split", "fuse", "merge",
+                                   "loop_partition", "add_unit_loop"},
+                                  mnemonic);
+  return loops ? RandomVariable::Kind::Loop : RandomVariable::Kind::Block;
+}
+
+FailureOr<Trace> Trace::fromScript(ModuleOp script, std::string &error) {
+  FailureOr<transform::NamedSequenceOp> sequence =
+      getTraceSequence(script, error);
+  if (failed(sequence))
+    return failure();
+  Block &body = sequence->getBody().front();
+  DenseMap<Value, RV> rvs;
+  auto rvOf = [&](Value v) -> RV {
+    auto it = rvs.find(v);
+    if (it != rvs.end())
+      return it->second;
+    if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == &body)
+      return rvs[v] = std::make_shared<RandomVariable>(
+                 getRandomVariableKind(v.getType()));
+    return nullptr;
+  };
+  Trace trace;
+  for (Operation &op : body.without_terminator()) {
+    Attribute decision;
+    FailureOr<Instruction> inst =
+        instructionOf(&op, body.getArgument(0), rvOf, &decision, error);
+    if (failed(inst))
+      return failure();
+    for (Value result : op.getResults()) {
+      RV rv = std::make_shared<RandomVariable>(resultKind(op, result));
+      rvs[result] = rv;
+      inst->outputs.push_back(rv);
+    }
+    trace.append(std::make_shared<const Instruction>(std::move(*inst)),
+                 decision);
+  }
+  return trace;
+}
+
+FailureOr<std::vector<std::string>> Trace::asPython(MLIRContext *ctx,
+                                                    bool removePostproc,
+                                                    std::string &error) const {
+  FailureOr<OwningOpRef<ModuleOp>> script = render(ctx, removePostproc, error);
+  if (failed(script))
+    return failure();
+  FailureOr<std::string> text = printTraceAsPython(script->get(), error);
+  if (failed(text))
+    return failure();
+  std::vector<std::string> lines;
+  for (StringRef rest = *text; !rest.empty();) {
+    auto [line, tail] = rest.split('\n');
+    lines.push_back(line.str());
+    rest = tail;
+  }
+  return lines;
+}
