@@ -176,6 +176,10 @@ Attribute tirpy::attributeOf(py::handle value, const std::string &what) {
                        kind);
 }
 
+py::object tirpy::wrapAttribute(Attribute value) {
+  return py::cast(PyAttribute{value});
+}
+
 void tirpy::bindAttributes(py::module_ &m) {
   py::class_<PyAttribute>(
       m, "Attribute",

@@ -96,6 +96,9 @@ Type dtypeType(MLIRContext &ctx, StringRef dtype);
 /// anything else.
 Attribute attributeOf(pybind11::handle value, const std::string &what);
 
+/// An attribute as a _tensorir.Attribute.
+pybind11::object wrapAttribute(Attribute value);
+
 /// The text MLIR's printer gives.
 std::string print(Operation *op);
 std::string print(Attribute attr);

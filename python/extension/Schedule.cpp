@@ -87,7 +87,62 @@ Attribute decisionFromPython(py::handle value) {
     return b.getDenseI64ArrayAttr(ints);
   }
   throw py::type_error("a decision is an int or a list of ints, got " +
-                       py::str(value.get_type()).cast<std::string>());
+                       py::str(py::type::of(value)).cast<std::string>());
+}
+
+/// A value of TVM's layout as Python: None, a RandomVariable, a bool, int,
+/// float or str, a _tensorir.Attribute (an index map, ...), or a list.
+py::object tvmValueToPython(const tir::TVMValue &v) {
+  switch (v.tag) {
+  case tir::TVMValue::Tag::None:
+    return py::none();
+  case tir::TVMValue::Tag::Variable:
+    return py::cast(PyRV{v.variable});
+  case tir::TVMValue::Tag::Constant: {
+    Attribute a = v.constant;
+    if (auto b = dyn_cast<BoolAttr>(a))
+      return py::bool_(b.getValue());
+    if (auto i = dyn_cast<IntegerAttr>(a)) {
+      if (i.getType().isInteger(1))
+        return py::bool_(i.getValue().getBoolValue());
+      return py::int_(i.getValue().getSExtValue());
+    }
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return py::float_(f.getValueAsDouble());
+    if (auto s = dyn_cast<StringAttr>(a))
+      return py::str(s.getValue().str());
+    return wrapAttribute(a);
+  }
+  case tir::TVMValue::Tag::List: {
+    py::list out;
+    for (const tir::TVMValue &item : v.list)
+      out.append(tvmValueToPython(item));
+    return std::move(out);
+  }
+  }
+  llvm_unreachable("unknown value tag");
+}
+
+/// A Python value of TVM's layout: None, a random variable (anything with
+/// a RandomVariable as `_rv`), a list or tuple, an IndexMap (through its
+/// attribute), or a constant attributeOf takes.
+tir::TVMValue tvmValueFromPython(py::handle value, const std::string &what) {
+  if (value.is_none())
+    return tir::TVMValue::none();
+  if (py::isinstance<PyRV>(value))
+    return tir::TVMValue::of(value.cast<PyRV>().rv);
+  if (py::hasattr(value, "_rv") && py::isinstance<PyRV>(value.attr("_rv")))
+    return tir::TVMValue::of(value.attr("_rv").cast<PyRV>().rv);
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    std::vector<tir::TVMValue> list;
+    for (py::handle item : value)
+      list.push_back(tvmValueFromPython(item, what));
+    return tir::TVMValue::of(std::move(list));
+  }
+  if (py::hasattr(value, "_attribute") &&
+      py::type::of(value).attr("__name__").cast<std::string>() == "IndexMap")
+    return tir::TVMValue::of(attributeOf(value.attr("_attribute")(), what));
+  return tir::TVMValue::of(attributeOf(value, what));
 }
 
 /// A snapshot of a schedule's trace in TVM's model (tir::Trace).
@@ -103,6 +158,13 @@ struct PyTraceModel {
     if (failed(lines))
       throw py::value_error(error);
     return *lines;
+  }
+  std::string asJSON(bool removePostproc) const {
+    std::string error;
+    FailureOr<std::string> text = trace.asJSON(removePostproc, error);
+    if (failed(text))
+      throw py::value_error(error);
+    return *text;
   }
   std::string asTransformScript(bool removePostproc) const {
     std::string error;
@@ -134,27 +196,13 @@ struct PyTrace {
     tir::registerCarriedTensorIntrins(*parsed);
     return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed))};
   }
-  /// The trace printed by `print` (as Python, as JSON); its error raises.
-  std::string printed(FailureOr<std::string> (*print)(ModuleOp,
-                                                      std::string &)) const {
+  /// The script printed as TVM's Python.
+  std::string asPython() const {
     std::string error;
-    FailureOr<std::string> text = print(module->get(), error);
+    FailureOr<std::string> text = tir::printTraceAsPython(module->get(), error);
     if (failed(text))
       throw py::value_error(error);
     return *text;
-  }
-  std::string asPython() const { return printed(tir::printTraceAsPython); }
-  std::string asJSON() const { return printed(tir::printTraceAsJSON); }
-  static PyTrace fromJSON(const std::string &json) {
-    std::string error;
-    DiagnosticCollector diags;
-    FailureOr<OwningOpRef<ModuleOp>> parsed =
-        tir::parseTraceFromJSON(json, &context(), error);
-    if (failed(parsed)) {
-      std::string detail = diags.take();
-      throw py::value_error(detail.empty() ? error : error + ":\n" + detail);
-    }
-    return PyTrace{std::make_shared<OwningOpRef<ModuleOp>>(std::move(*parsed))};
   }
 };
 
@@ -393,6 +441,49 @@ void tirpy::bindSchedule(py::module_ &m) {
            [](const PyRV &r) { return std::hash<void *>()(r.rv.get()); });
 
   py::class_<PyInstruction>(m, "Instruction")
+      .def(py::init([](const std::string &kindName, py::list inputs,
+                       py::list attrs, py::list outputs) {
+             const tir::InstructionKind *kind =
+                 tir::InstructionKind::lookup(kindName);
+             if (!kind)
+               throw py::value_error("no instruction kind named '" + kindName +
+                                     "'");
+             std::vector<tir::TVMValue> in, at;
+             for (py::handle v : inputs)
+               in.push_back(tvmValueFromPython(v, kindName + ": an input"));
+             for (py::handle v : attrs)
+               at.push_back(tvmValueFromPython(v, kindName + ": an attr"));
+             std::vector<tir::RV> out;
+             for (py::handle v : outputs) {
+               tir::TVMValue rv = tvmValueFromPython(v, kindName);
+               if (rv.tag != tir::TVMValue::Tag::Variable &&
+                   rv.tag != tir::TVMValue::Tag::None)
+                 throw py::type_error(kindName +
+                                      ": outputs are random variables or None");
+               out.push_back(rv.variable);
+             }
+             std::string error;
+             FailureOr<tir::Instruction> inst =
+                 kind->fromTVMLayout(&context(), in, at, out, error);
+             if (failed(inst))
+               throw py::value_error(error);
+             return PyInstruction{
+                 std::make_shared<const tir::Instruction>(std::move(*inst))};
+           }),
+           py::arg("kind"), py::arg("inputs"), py::arg("attrs"),
+           py::arg("outputs"))
+      .def_property_readonly("inputs",
+                             [](const PyInstruction &i) {
+                               std::vector<tir::TVMValue> in, at;
+                               i.inst->kind->getTVMLayout(*i.inst, in, at);
+                               return tvmValueToPython(tir::TVMValue::of(in));
+                             })
+      .def_property_readonly("attrs",
+                             [](const PyInstruction &i) {
+                               std::vector<tir::TVMValue> in, at;
+                               i.inst->kind->getTVMLayout(*i.inst, in, at);
+                               return tvmValueToPython(tir::TVMValue::of(at));
+                             })
       .def_property_readonly(
           "kind_name",
           [](const PyInstruction &i) { return i.inst->kind->getName().str(); })
@@ -423,12 +514,14 @@ void tirpy::bindSchedule(py::module_ &m) {
       .def_property_readonly(
           "attributes",
           [](const PyInstruction &i) { return print(i.inst->attributes); })
-      .def("__str__",
+      .def("as_python_anonymous",
+           // The instruction as TVM's Python, every random variable `_`.
            [](const PyInstruction &i) {
              tir::Trace single;
              single.append(i.inst);
              std::string error;
-             auto lines = single.asPython(&context(), false, error);
+             auto lines = single.asPython(&context(), false, error,
+                                          /*anonymous=*/true);
              if (failed(lines))
                throw py::value_error(error);
              return lines->empty() ? std::string() : lines->front();
@@ -440,6 +533,29 @@ void tirpy::bindSchedule(py::module_ &m) {
       });
 
   py::class_<PyTraceModel>(m, "TraceModel")
+      .def(py::init(
+               [](const std::vector<PyInstruction> &insts, py::list decisions) {
+                 PyTraceModel model;
+                 for (const PyInstruction &i : insts)
+                   model.trace.append(i.inst);
+                 for (py::handle pair : decisions) {
+                   auto t = pair.cast<py::tuple>();
+                   model.trace.setDecision(t[0].cast<PyInstruction>().inst,
+                                           decisionFromPython(t[1]));
+                 }
+                 return model;
+               }),
+           py::arg("insts"), py::arg("decisions"))
+      .def("as_json", &PyTraceModel::asJSON, py::arg("remove_postproc"))
+      .def_static("from_json",
+                  [](const std::string &text) {
+                    std::string error;
+                    DiagnosticCollector diags;
+                    auto trace = tir::Trace::fromJSON(&context(), text, error);
+                    if (failed(trace))
+                      throw py::value_error(error);
+                    return PyTraceModel{std::move(*trace), nullptr};
+                  })
       .def_property_readonly("instructions",
                              [](const PyTraceModel &t) {
                                std::vector<PyInstruction> out;
@@ -682,8 +798,6 @@ void tirpy::bindSchedule(py::module_ &m) {
   py::class_<PyTrace>(m, "Trace")
       .def_static("parse", &PyTrace::parse, py::arg("text"))
       .def("as_python", &PyTrace::asPython)
-      .def("as_json", &PyTrace::asJSON)
-      .def_static("from_json", &PyTrace::fromJSON, py::arg("json"))
       .def("__str__", [](const PyTrace &t) { return print(t.module->get()); });
 
   using S = PySchedule;
@@ -782,6 +896,14 @@ void tirpy::bindSchedule(py::module_ &m) {
       },
       py::arg("name"),
       "TVM's instruction kind `name`: (name, is_pure, mnemonic), or None.");
+  m.def("instruction_kinds", [] {
+    // Every kind, as (name, is_pure, mnemonic).
+    std::vector<py::tuple> kinds;
+    for (const tir::InstructionKind *kind : tir::InstructionKind::all())
+      kinds.push_back(py::make_tuple(kind->getName().str(), kind->isPure(),
+                                     kind->getMnemonic().str()));
+    return kinds;
+  });
   m.def(
       "register_tensor_intrin",
       [](const std::string &name, const PyModule &descModule,

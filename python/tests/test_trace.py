@@ -28,7 +28,7 @@ def schedule(example):
 
 def test_trace_as_python(example):
     text = "\n".join(schedule(example).trace.as_python())
-    assert 'b0 = sch.get_block(name="Y")' in text.replace("'", '"')
+    assert 'b0 = sch.get_block(name="Y", func_name="matmul_relu")' in text
     assert "l1, l2, l3 = sch.get_loops(block=b0)" in text
     assert ("l4, l5 = sch.split(loop=l2, factors=[None, 16], preserve_unit_iters=True, "
             "disable_predication=False)") in text
@@ -52,16 +52,18 @@ def test_transform_script_replays_to_the_same_ir(example, tmp_path):
 
 
 def test_trace_as_json_replays_to_the_same_ir(example):
+    """TVM's layout: [kind, inputs, attrs, outputs], random variables by
+    name, a string input quoted inside its string."""
     import json
     from tensorir.tir.schedule.trace import Trace
     sch = schedule(example)
     data = sch.trace.as_json()
     insts, decisions = data
-    assert decisions == [] and len(insts) == len("\n".join(sch.trace.as_python()).splitlines())
-    kind, inputs, attrs, outputs, (operand_types, result_types) = insts[2]
-    assert kind == "transform.tir.split" and inputs == ["v3"] and outputs == ["v5", "v6"]
-    assert attrs["factors"] == "[#tir.split_factor<?>, #tir.split_factor<16>]"
-    assert result_types == ['!transform.op<"tir.for">'] * 2
+    assert decisions == [] and len(insts) == len(sch.trace.as_python())
+    assert insts[0] == ["GetBlock", [], ["Y", "matmul_relu"], ["b0"]]
+    assert insts[2] == ["Split", ["l2", "None", 16], [True, False], ["l4", "l5"]]
+    assert insts[4] == ["Reorder", ["l1", "l4", "l6", "l7", "l5"], [], []]
+    assert insts[8] == ["Annotate", ["b0", '"tiled"'], ["note"], []]
     again = tvm.tir.Schedule(example("matmul_relu"))
     Trace.apply_json_to_schedule(json.loads(json.dumps(data)), again)
     assert again.mod.mlir() == sch.mod.mlir()
@@ -75,13 +77,13 @@ def test_bad_json_traces_are_refused(example):
     cases = [
         ("{", "not JSON"),
         ([{"a": 1}], r"\[instructions, decisions\]"),
-        ([[["transform.yield", [], {}, [], [[], []]]], []], "not a schedule step"),
-        ([[["transform.tir.get_loops", ["v9"], {}, ["v1"], [["!transform.any_op"],
-                                                          ["!transform.any_op"]]]], []],
-         "uses 'v9', which no earlier one defines"),
-        ([[data[0][0][:2] + [{"name": "C"}] + data[0][0][3:]], []],
-         "attribute 'name' does not parse"),
-        ([[data[0][0][:4]], []], r"is not \[kind, inputs, attrs, outputs, types\]"),
+        ([[["Yield", [], [], []]], []], "no instruction kind 'Yield'"),
+        ([[["GetLoops", ["b9"], [], ["l1"]]], []],
+         "'b9' is used before an instruction defines it"),
+        ([[["GetBlock", [], [3, None], ["b0"]]], []], "GetBlock: attr name is a string"),
+        ([[["GetLoops", [], [], ["l1"]]], []], "GetLoops takes 1 inputs, got 0"),
+        ([[data[0][0][:3]], []], r"is not \[kind, inputs, attrs, outputs\]"),
+        ([data[0], [[0, "x"]]], r"a decision is \[instruction index"),
     ]
     for bad, message in cases:
         with pytest.raises(ValueError, match=message):

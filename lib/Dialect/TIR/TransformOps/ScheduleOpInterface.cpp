@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -155,10 +156,10 @@ void mlir::tir::printPythonValue(Attribute value, llvm::raw_ostream &os) {
     os << "]";
   } else if (auto array = dyn_cast<DenseF64ArrayAttr>(value)) {
     os << "[";
-    llvm::interleaveComma(array.asArrayRef(), os, [&](double d) {
-      printPythonValue(FloatAttr::get(Float64Type::get(value.getContext()), d),
-                       os);
-    });
+    // As TVM prints a FloatImm in a trace: 17 significant digits, the
+    // shortest form (1.0 prints 1).
+    llvm::interleaveComma(array.asArrayRef(), os,
+                          [&](double d) { os << llvm::format("%.17g", d); });
     os << "]";
   } else if (auto map = dyn_cast<AffineMapAttr>(value)) {
     printPythonIndexMap(map.getValue(), os);

@@ -167,8 +167,8 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
     result.setType(refinedType(result.getType(), values));
     map(result, values);
   }
-  if (stepPayload.decision)
-    op->setAttr("decision", stepPayload.decision);
+  for (NamedAttribute attr : stepPayload.resolved)
+    op->setAttr(attr.getName(), attr.getValue());
   return success();
 }
 

@@ -45,6 +45,10 @@ LogicalResult tir::GetBlockOp::applyToPayload(RewriterBase &,
   if (failed(block))
     return failure();
   payload.setResult(0, ArrayRef<Operation *>(*block));
+  // The trace records the function, as TVM's does.
+  if (auto func = (*block)->getParentOfType<FunctionOpInterface>())
+    payload.resolved.set("func_name",
+                         StringAttr::get(getContext(), func.getName()));
   return success();
 }
 
@@ -166,7 +170,7 @@ LogicalResult tir::SamplePerfectTileOp::applyToPayload(RewriterBase &,
   Builder builder(getContext());
   for (auto [index, factor] : llvm::enumerate(factors))
     payload.results[index].push_back(builder.getI64IntegerAttr(factor));
-  payload.decision = builder.getDenseI64ArrayAttr(factors);
+  payload.resolved.set("decision", builder.getDenseI64ArrayAttr(factors));
   return success();
 }
 
@@ -212,7 +216,7 @@ LogicalResult tir::SampleCategoricalOp::applyToPayload(RewriterBase &,
   Builder builder(getContext());
   payload.results[0].push_back(
       builder.getI64IntegerAttr(getCandidates()[index]));
-  payload.decision = builder.getI64IntegerAttr(index);
+  payload.resolved.set("decision", builder.getI64IntegerAttr(index));
   return success();
 }
 

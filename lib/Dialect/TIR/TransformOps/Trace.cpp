@@ -10,96 +10,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::tir;
-
-//===----------------------------------------------------------------------===//
-// Instruction kinds
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// TVM's name of each kind, its op, whether it is pure and whether it
-/// samples. Pure kinds are TVM's: the queries and the sampling.
-struct KindEntry {
-  const char *name, *mnemonic;
-  bool pure, sampling;
-};
-const KindEntry kKinds[] = {
-    {"AddUnitLoop", "add_unit_loop", false, false},
-    {"Annotate", "annotate", false, false},
-    {"Bind", "bind", false, false},
-    {"Blockize", "blockize", false, false},
-    {"CacheInplace", "cache_inplace", false, false},
-    {"CacheRead", "cache_read", false, false},
-    {"CacheWrite", "cache_write", false, false},
-    {"ComputeAt", "compute_at", false, false},
-    {"ComputeInline", "compute_inline", false, false},
-    {"DecomposePadding", "decompose_padding", false, false},
-    {"DecomposeReduction", "decompose_reduction", false, false},
-    {"EnterPostproc", "enter_postproc", false, false},
-    {"Fuse", "fuse", false, false},
-    {"GetBlock", "get_block", true, false},
-    {"GetChildBlocks", "get_child_blocks", true, false},
-    {"GetConsumers", "get_consumers", true, false},
-    {"GetLoops", "get_loops", true, false},
-    {"GetProducers", "get_producers", true, false},
-    {"LoopPartition", "loop_partition", false, false},
-    {"Merge", "merge", false, false},
-    {"PadEinsum", "pad_einsum", false, false},
-    {"Parallel", "parallel", false, false},
-    {"RFactor", "rfactor", false, false},
-    {"ReIndex", "reindex", false, false},
-    {"ReindexCacheRead", "reindex_cache_read", false, false},
-    {"ReindexCacheWrite", "reindex_cache_write", false, false},
-    {"Reorder", "reorder", false, false},
-    {"ReverseComputeAt", "reverse_compute_at", false, false},
-    {"ReverseComputeInline", "reverse_compute_inline", false, false},
-    {"RollingBuffer", "rolling_buffer", false, false},
-    {"SampleCategorical", "sample_categorical", true, true},
-    {"SamplePerfectTile", "sample_perfect_tile", true, true},
-    {"SetAxisSeparator", "set_axis_separator", false, false},
-    {"SetScope", "set_scope", false, false},
-    {"Split", "split", false, false},
-    {"StorageAlign", "storage_align", false, false},
-    {"Tensorize", "tensorize", false, false},
-    {"TransformBlockLayout", "transform_block_layout", false, false},
-    {"TransformLayout", "transform_layout", false, false},
-    {"Unannotate", "unannotate", false, false},
-    {"Unroll", "unroll", false, false},
-    {"Vectorize", "vectorize", false, false},
-};
-
-struct KindTable {
-  std::vector<std::unique_ptr<InstructionKind>> owned;
-  std::vector<const InstructionKind *> all;
-  llvm::StringMap<const InstructionKind *> byName, byMnemonic;
-  KindTable() {
-    for (const KindEntry &e : kKinds) {
-      owned.push_back(std::make_unique<InstructionKind>(e.name, e.mnemonic,
-                                                        e.pure, e.sampling));
-      all.push_back(owned.back().get());
-      byName[e.name] = owned.back().get();
-      byMnemonic[e.mnemonic] = owned.back().get();
-    }
-  }
-  static const KindTable &get() {
-    static const KindTable table;
-    return table;
-  }
-};
-} // namespace
-
-const InstructionKind *InstructionKind::lookup(StringRef name) {
-  return KindTable::get().byName.lookup(name);
-}
-const InstructionKind *InstructionKind::lookupByMnemonic(StringRef mnemonic) {
-  return KindTable::get().byMnemonic.lookup(mnemonic);
-}
-ArrayRef<const InstructionKind *> InstructionKind::all() {
-  return KindTable::get().all;
-}
 
 //===----------------------------------------------------------------------===//
 // Trace
@@ -429,11 +342,13 @@ FailureOr<Trace> Trace::fromScript(ModuleOp script, std::string &error) {
 
 FailureOr<std::vector<std::string>> Trace::asPython(MLIRContext *ctx,
                                                     bool removePostproc,
-                                                    std::string &error) const {
+                                                    std::string &error,
+                                                    bool anonymous) const {
   FailureOr<OwningOpRef<ModuleOp>> script = render(ctx, removePostproc, error);
   if (failed(script))
     return failure();
-  FailureOr<std::string> text = printTraceAsPython(script->get(), error);
+  FailureOr<std::string> text =
+      printTraceAsPython(script->get(), error, anonymous);
   if (failed(text))
     return failure();
   std::vector<std::string> lines;

@@ -35,7 +35,8 @@ static char prefixOf(Type type) {
 }
 
 FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
-                                                     std::string &error) {
+                                                     std::string &error,
+                                                     bool anonymous) {
   FailureOr<transform::NamedSequenceOp> sequence =
       getTraceSequence(trace, error);
   if (failed(sequence))
@@ -117,7 +118,8 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
 
     SmallVector<std::string> results;
     for (Value result : op.getResults()) {
-      names[result] = prefixOf(result.getType()) + std::to_string(counter++);
+      std::string name = prefixOf(result.getType()) + std::to_string(counter++);
+      names[result] = anonymous ? "_" : name;
       results.push_back(names[result]);
     }
     if (step.returnsList())

@@ -700,6 +700,10 @@ class Schedule:
                                                        self._handle(loop)))
 
     def get_block(self, name, func_name=None):
+        """TVM's get_block: the block `name` in function `func_name`, else
+        in the function work_on chose, else in any function (the name must
+        then be unique); the trace records the function it is in, as
+        TVM's does."""
         if func_name is None:
             func_name = self._work_on
         (rv,) = self._apply("get_block", [self._native.root],

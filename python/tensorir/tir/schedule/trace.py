@@ -63,12 +63,53 @@ class InstructionKind:
         return f"InstructionKind({self.name})"
 
 
-class Instruction:
-    """One instruction of a trace (TVM's Instruction): its kind and its
-    output random variables; compared by identity."""
+def _to_python(value):
+    """A value of TVM's layout from the extension: random variables as
+    BlockRV / LoopRV / ExprRV, lists item by item."""
+    from .schedule import _rv_of
+    if isinstance(value, ext.RandomVariable):
+        return _rv_of(value)
+    if isinstance(value, list):
+        return [_to_python(v) for v in value]
+    return value
 
-    def __init__(self, native):
-        self._native = native
+
+def _with_expr_rvs(values):
+    """`values` with each plain tir.Var (TVM's ExprRV is one) given a
+    random variable of its own, the same each time the Var is used."""
+    from ..expr import Var
+    from .schedule import _RV
+    for v in values:
+        if isinstance(v, list):
+            _with_expr_rvs(v)
+        elif isinstance(v, Var) and not isinstance(v, _RV) and \
+                not isinstance(getattr(v, "_rv", None), ext.RandomVariable):
+            v._rv = ext.RandomVariable("expr")
+    return values
+
+
+class Instruction:
+    """One instruction of a trace (TVM's Instruction): its kind, its inputs
+    and attrs in TVM's layout (e.g. Split: inputs [loop, *factors], attrs
+    [preserve_unit_iters, disable_predication]) and its output random
+    variables; compared by identity."""
+
+    def __init__(self, kind, inputs=None, attrs=None, outputs=None):
+        if isinstance(kind, ext.Instruction):
+            self._native = kind
+            return
+        name = kind.name if isinstance(kind, InstructionKind) else str(kind)
+        self._native = ext.Instruction(name, _with_expr_rvs(list(inputs or [])),
+                                       list(attrs or []),
+                                       _with_expr_rvs(list(outputs or [])))
+
+    @property
+    def inputs(self):
+        return _to_python(self._native.inputs)
+
+    @property
+    def attrs(self):
+        return _to_python(self._native.attrs)
 
     @property
     def kind(self):
@@ -89,17 +130,35 @@ class Instruction:
         return hash(self._native)
 
     def __str__(self):
-        return str(self._native)
+        # TVM's form: every random variable is `_`.
+        return self._native.as_python_anonymous()
 
     __repr__ = __str__
+
+
+class _Float32(float):
+    """A probability of a trace's JSON: a JSON number that prints as TVM's
+    FloatImm does."""
+
+    def __repr__(self):
+        return f"T.float32({float(self)!r})"
+
+    __str__ = __repr__
 
 
 class Trace:
     """The instructions applied so far, in order, and the decisions of the
     sampling ones (TVM's Trace)."""
 
-    def __init__(self, native):
-        self._native = native
+    def __init__(self, insts=None, decisions=None):
+        """TVM's Trace(insts, decisions): `insts` Instructions in order,
+        `decisions` {instruction: decision}."""
+        if isinstance(insts, ext.TraceModel):
+            self._native = insts
+            return
+        pairs = [(inst._native, _decision_from_python(d))
+                 for inst, d in (decisions or {}).items()]
+        self._native = ext.TraceModel([i._native for i in (insts or [])], pairs)
 
     @classmethod
     def from_transform_script(cls, text):
@@ -149,18 +208,21 @@ class Trace:
         return self._native.as_transform_script(bool(remove_postproc))
 
     def as_json(self, remove_postproc=False):
-        """The steps as JSON data: [instructions, decisions], each
-        instruction [kind, inputs, attrs, outputs, [operand types, result
-        types]] in MLIR's syntax; a decision is an attribute of its
-        sampling step there, so the list of decisions is empty."""
-        script = ext.Trace.parse(self.as_transform_script(remove_postproc))
-        return json.loads(script.as_json())
+        """TVM's as_json: [instructions, decisions], each instruction
+        [kind, inputs, attrs, outputs] in TVM's layout (random variables by
+        name, an input string quoted inside the string), each decision
+        [instruction index, decision]."""
+        data = json.loads(self._native.as_json(bool(remove_postproc)))
+        for kind, _, attrs, _ in data[0]:
+            if kind == "SampleCategorical":
+                attrs[1] = [_Float32(p) for p in attrs[1]]
+        return data
 
     @classmethod
     def from_json(cls, json_obj):
         """The trace `as_json` gave (the data or its JSON text)."""
         text = json_obj if isinstance(json_obj, str) else json.dumps(json_obj)
-        return cls(ext.TraceModel.from_transform_script(ext.Trace.from_json(text)))
+        return cls(ext.TraceModel.from_json(text))
 
     @staticmethod
     def apply_json_to_schedule(json_obj, sch):

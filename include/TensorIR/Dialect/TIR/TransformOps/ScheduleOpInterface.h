@@ -36,9 +36,11 @@ struct SchedulePayload {
   /// The schedule's random state, which sampling steps without a decision
   /// draw from; null in the transform interpreter, which has none.
   RandomEngine::State *randomState = nullptr;
-  /// The decision a sampling step took (its own, repaired, or drawn), for
-  /// the schedule to record.
-  Attribute decision;
+  /// What the step resolved, for the schedule to record as attributes of
+  /// its op (so that its trace replays the same way): a sampling step's
+  /// decision (its own, repaired, or drawn), the function get_block found
+  /// its block in.
+  NamedAttrList resolved;
 
   /// The payload ops of operand `index`.
   SmallVector<Operation *> ops(unsigned index) const;

@@ -175,20 +175,10 @@ HandleKind getHandleKind(Type handleType);
 /// schedule steps. A list query is printed with one name per result: a
 /// script whose list query has one result holding several ops (which the
 /// Python Schedule never builds) has no TVM Python form.
-FailureOr<std::string> printTraceAsPython(ModuleOp trace, std::string &error);
-
-/// The trace as JSON (TVM's Trace.as_json): [instructions, decisions], an
-/// instruction [kind, inputs, attrs, outputs, [operand types, result
-/// types]] with values named "root" and "v<k>", attributes and types in
-/// MLIR's syntax (lib/Dialect/TIR/TransformOps/TraceAsJSON.cpp).
-FailureOr<std::string> printTraceAsJSON(ModuleOp trace, std::string &error);
-
-/// The trace printTraceAsJSON wrote, as a transform script again; fails,
-/// saying why, for JSON of another shape, a step that is not a
-/// transform.tir op, an undefined input, or attributes or types that do not
-/// parse.
-FailureOr<OwningOpRef<ModuleOp>>
-parseTraceFromJSON(StringRef json, MLIRContext *ctx, std::string &error);
+/// With `anonymous`, every random variable prints as `_` (TVM's form of
+/// an instruction on its own).
+FailureOr<std::string> printTraceAsPython(ModuleOp trace, std::string &error,
+                                          bool anonymous = false);
 
 /// Verifies the subtrees of the ops a step took and returned that are not
 /// in `erased` (the outermost of them only).

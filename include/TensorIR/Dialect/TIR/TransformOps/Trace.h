@@ -39,6 +39,28 @@ struct RandomVariable {
 };
 using RV = std::shared_ptr<RandomVariable>;
 
+/// A value in TVM's layout of an instruction (InstructionKind): None, a
+/// random variable, a constant (an integer, float, bool or string
+/// attribute, or another attribute such as an index map) or a list.
+struct TVMValue {
+  enum class Tag { None, Variable, Constant, List };
+  Tag tag = Tag::None;
+  RV variable;
+  Attribute constant;
+  std::vector<TVMValue> list;
+
+  static TVMValue none() { return {}; }
+  static TVMValue of(RV rv) { return {Tag::Variable, std::move(rv), {}, {}}; }
+  static TVMValue of(Attribute a) {
+    if (!a)
+      return none();
+    return {Tag::Constant, nullptr, a, {}};
+  }
+  static TVMValue of(std::vector<TVMValue> l) {
+    return {Tag::List, nullptr, {}, std::move(l)};
+  }
+};
+
 class InstructionKind;
 
 /// One instruction: its kind, its operands (one list of random variables
@@ -72,12 +94,32 @@ public:
   /// Whether the op records a decision (a sampling instruction).
   bool hasDecision() const { return sampling; }
 
-  InstructionKind(StringRef name, StringRef mnemonic, bool pure, bool sampling)
-      : name(name), mnemonic(mnemonic), pure(pure), sampling(sampling) {}
+  /// TVM's inputs and attrs of `inst`, in TVM's order and types (its
+  /// Instruction's inputs and attrs): e.g. Split's inputs are the loop then
+  /// one per factor (None, an integer or a random variable), its attrs
+  /// [preserve_unit_iters, disable_predication].
+  void getTVMLayout(const Instruction &inst, std::vector<TVMValue> &inputs,
+                    std::vector<TVMValue> &attrs) const;
+  /// The instruction of this kind TVM's layout describes, with `outputs`;
+  /// fails with `error` for inputs or attrs of another count or type.
+  FailureOr<Instruction> fromTVMLayout(MLIRContext *ctx,
+                                       ArrayRef<TVMValue> inputs,
+                                       ArrayRef<TVMValue> attrs,
+                                       std::vector<RV> outputs,
+                                       std::string &error) const;
+
+  /// The type of each of TVM's attrs, a letter each (InstructionKinds.cpp):
+  /// 'p' and 'm' are attributes JSON writes as their MLIR text.
+  std::string getAttrTypes() const;
+
+  /// How TVM lays the kind's instructions out (InstructionKinds.cpp).
+  struct Spec;
+  explicit InstructionKind(const Spec &spec);
 
 private:
   std::string name, mnemonic;
   bool pure = false, sampling = false;
+  const Spec *spec;
 };
 
 /// TVM's Trace: instructions in order and the decisions of some of them.
@@ -123,8 +165,18 @@ public:
   /// TVM's AsPython: one line per instruction, random variables named b
   /// (blocks), l (loops) and v (expressions) with a running number, as TVM
   /// names them; one defined nowhere in the trace prints as `_`.
-  FailureOr<std::vector<std::string>>
-  asPython(MLIRContext *ctx, bool removePostproc, std::string &error) const;
+  /// With `anonymous`, every random variable prints as `_`.
+  FailureOr<std::vector<std::string>> asPython(MLIRContext *ctx,
+                                               bool removePostproc,
+                                               std::string &error,
+                                               bool anonymous = false) const;
+
+  /// TVM's AsJSON: [[[kind, inputs, attrs, outputs], ...], [[index,
+  /// decision], ...]] as JSON text, in TVM's layout (TraceAsJSON.cpp).
+  FailureOr<std::string> asJSON(bool removePostproc, std::string &error) const;
+  /// The trace TVM's JSON describes, with new random variables.
+  static FailureOr<Trace> fromJSON(MLIRContext *ctx, StringRef json,
+                                   std::string &error);
 
 private:
   std::vector<InstructionRef> insts;
