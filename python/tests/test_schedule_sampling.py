@@ -138,3 +138,55 @@ def test_copy_forks_the_random_state_and_keeps_random_variables():
     assert twin.get(i).extent == 96
     assert sch._native.random_state != twin._native.random_state
     assert len(twin.trace.insts) == 2 and len(sch.trace.insts) == 1
+
+
+@T.prim_func
+def two_stage(A: T.Buffer((16, 64), "float32"), C: T.Buffer((16, 64), "float32")):
+    B = T.alloc_buffer((16, 64), "float32")
+    for i, j in T.grid(16, 64):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 2.0
+    for i, j in T.grid(16, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + 1.0
+
+
+def test_compute_location_is_uniform_over_tvms_places():
+    # B can be inlined (-2), stay (-1), or go under C's i (0) or j (1).
+    from collections import Counter
+    sch = tvm.tir.Schedule(two_stage, seed=3)
+    for _ in range(2000):
+        sch.sample_compute_location("B")
+    counts = Counter(int(d) for d in sch.trace.decisions.values())
+    assert set(counts) == {-2, -1, 0, 1}
+    # Pearson's statistic against 500 each; 16.27 is the 0.1% critical
+    # value for 3 degrees of freedom.
+    assert sum((n - 500) ** 2 / 500 for n in counts.values()) < 16.27
+
+
+@pytest.mark.parametrize("decision, extents", [
+    (-2, [16, 64]),          # inlined: C's loops only
+    (-1, [16, 64, 16, 64]),  # left where it is
+    (0, [16, 64, 64]),       # under C's i
+    (1, [16, 64]),           # under C's j
+])
+def test_compute_at_a_sampled_place(decision, extents):
+    sch = tvm.tir.Schedule(two_stage)
+    place = sch.sample_compute_location("B", decision=decision)
+    sch.compute_at(sch.get_block("B"), place)
+    loops = [l for l in sch.mod["main"].script().splitlines() if " in T.grid" in l or
+             " in range" in l]
+    assert len(sch.trace.decisions) == 1
+    verify_trace_roundtrip(sch, mod=two_stage)
+    sizes = []
+    for line in loops:
+        sizes += [int(x) for x in line.split("(")[-1].rstrip("):").split(",")]
+    assert sizes == extents, sch.mod["main"].script()
+
+
+def test_stale_compute_location_takes_the_place_before():
+    sch = tvm.tir.Schedule(two_stage)
+    sch.sample_compute_location("B", decision=5)
+    assert [int(d) for d in sch.trace.decisions.values()] == [1]

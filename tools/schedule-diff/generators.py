@@ -141,6 +141,15 @@ def gen_sample_categorical(ctx):
                  "probs": [ctx.rng.choice([0.0, 0.5, 1.0, 2.0]) or 0.25 for _ in range(k)]})
 
 
+def gen_sample_compute_location(ctx):
+    # The places are found by compute_inline's and compute_at's own checks
+    # (nothing changes); sometimes a recorded decision, possibly stale.
+    kw = {}
+    if ctx.chance(0.3):
+        kw["decision"] = ctx.rng.randint(-2, 4)
+    return Step("sample_compute_location", [block_ref(ctx.block())], kw)
+
+
 def gen_enter_postproc(ctx):
     return Step("enter_postproc", [], {})
 
@@ -691,6 +700,7 @@ GENERATORS = {
     "sample_perfect_tile": gen_sample_perfect_tile,
     "sample_categorical": gen_sample_categorical,
     "enter_postproc": gen_enter_postproc,
+    "sample_compute_location": gen_sample_compute_location,
     "split": gen_split,
     "fuse": gen_fuse,
     "reorder": gen_reorder,

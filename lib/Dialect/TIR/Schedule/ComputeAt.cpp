@@ -444,14 +444,21 @@ void rewrite(RewriterBase &rewriter, Ctx &c, const Plan &plan,
   eraseEmptyLoops(rewriter, oldParent, root);
 }
 
-FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
-                                 ForOp loop, bool preserveUnitLoops,
-                                 int64_t index, bool computeAt,
-                                 ScheduleError &error) {
-  Ctx c{computeAt ? "compute_at" : "reverse_compute_at", block, loop, error};
+/// Where and how compute_at / reverse_compute_at would move the block: every
+/// rule checked, nothing changed.
+struct Placement {
+  Plan plan;
+  unsigned position;
+  Operation *root;
+};
+
+FailureOr<Placement> planPlacement(Ctx &c, bool preserveUnitLoops,
+                                   int64_t index, bool computeAt) {
+  BlockOp block = c.block;
+  ForOp loop = c.loop;
   Operation *root = getScopeRoot(block);
   BlockDependences scope(getScopeBlocks(root));
-  if (failed(checkStagePipeline(c.primitive, scope, error)) ||
+  if (failed(checkStagePipeline(c.primitive, scope, c.error)) ||
       failed(checkScope(c, root, scope)))
     return failure();
   if (computeAt) {
@@ -487,7 +494,20 @@ FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
   FailureOr<Plan> plan = solveDomain(c, required, computeAt, preserveUnitLoops);
   if (failed(plan) || failed(checkLoopsRunningAtOnce(c, *plan, root)))
     return failure();
-  rewrite(rewriter, c, *plan, *position, preserveUnitLoops, root);
+  return Placement{std::move(*plan), *position, root};
+}
+
+FailureOr<BlockOp> computeAtImpl(RewriterBase &rewriter, BlockOp block,
+                                 ForOp loop, bool preserveUnitLoops,
+                                 int64_t index, bool computeAt,
+                                 ScheduleError &error) {
+  Ctx c{computeAt ? "compute_at" : "reverse_compute_at", block, loop, error};
+  FailureOr<Placement> placement =
+      planPlacement(c, preserveUnitLoops, index, computeAt);
+  if (failed(placement))
+    return failure();
+  rewrite(rewriter, c, placement->plan, placement->position, preserveUnitLoops,
+          placement->root);
   return block;
 }
 
@@ -498,6 +518,22 @@ FailureOr<BlockOp> mlir::tir::computeAt(RewriterBase &rewriter, BlockOp block,
                                         int64_t index, ScheduleError &error) {
   return computeAtImpl(rewriter, block, loop, preserveUnitLoops, index,
                        /*computeAt=*/true, error);
+}
+
+bool mlir::tir::canComputeAt(BlockOp block, ForOp loop,
+                             bool preserveUnitLoops) {
+  ScheduleError ignored;
+  Ctx c{"compute_at", block, loop, ignored};
+  return succeeded(planPlacement(c, preserveUnitLoops, /*index=*/-1,
+                                 /*computeAt=*/true));
+}
+
+bool mlir::tir::canReverseComputeAt(BlockOp block, ForOp loop,
+                                    bool preserveUnitLoops) {
+  ScheduleError ignored;
+  Ctx c{"reverse_compute_at", block, loop, ignored};
+  return succeeded(planPlacement(c, preserveUnitLoops, /*index=*/-1,
+                                 /*computeAt=*/false));
 }
 
 FailureOr<BlockOp> mlir::tir::reverseComputeAt(RewriterBase &rewriter,

@@ -198,25 +198,57 @@ FailureOr<StoreOp> checkComputeInline(Ctx &c, Operation *root,
 
 } // namespace
 
+namespace {
+/// What compute_inline found: the block's store, its variables over the
+/// store's indices, and the loads that get the stored value.
+struct InlinePlan {
+  Operation *root;
+  StoreOp store;
+  IndexInverse inverse;
+  SmallVector<LoadOp> loads;
+};
+
+/// Every rule of compute_inline, nothing changed.
+FailureOr<InlinePlan> planInline(Ctx &c) {
+  BlockOp block = c.block;
+  InlinePlan plan;
+  plan.root = getScopeRoot(block);
+  BlockDependences scope(getScopeBlocks(plan.root));
+  FailureOr<StoreOp> store =
+      checkComputeInline(c, plan.root, scope, plan.inverse);
+  if (failed(store) || failed(checkNotOnlyLeaf(c, scope)))
+    return failure();
+  plan.store = *store;
+  Value buffer = store->getBuffer();
+  plan.root->walk([&](LoadOp load) {
+    if (load.getBuffer() == buffer && !block->isAncestor(load))
+      plan.loads.push_back(load);
+  });
+  DominanceInfo dominance(plan.root);
+  for (LoadOp load : plan.loads)
+    if (failed(checkValuesAvailable(c, block, load, dominance)))
+      return failure();
+  return plan;
+}
+} // namespace
+
+bool mlir::tir::canComputeInline(BlockOp block) {
+  ScheduleError ignored;
+  Ctx c{"compute_inline", block, ignored};
+  return succeeded(planInline(c));
+}
+
 LogicalResult mlir::tir::computeInline(RewriterBase &rewriter, BlockOp block,
                                        ScheduleError &error) {
   Ctx c{"compute_inline", block, error};
-  Operation *root = getScopeRoot(block);
-  BlockDependences scope(getScopeBlocks(root));
-  IndexInverse inverse;
-  FailureOr<StoreOp> store = checkComputeInline(c, root, scope, inverse);
-  if (failed(store) || failed(checkNotOnlyLeaf(c, scope)))
+  FailureOr<InlinePlan> plan = planInline(c);
+  if (failed(plan))
     return failure();
-  Value buffer = store->getBuffer();
-  SmallVector<LoadOp> loads;
-  root->walk([&](LoadOp load) {
-    if (load.getBuffer() == buffer && !block->isAncestor(load))
-      loads.push_back(load);
-  });
-  DominanceInfo dominance(root);
-  for (LoadOp load : loads)
-    if (failed(checkValuesAvailable(c, block, load, dominance)))
-      return failure();
+  Operation *root = plan->root;
+  FailureOr<StoreOp> store = plan->store;
+  IndexInverse &inverse = plan->inverse;
+  ArrayRef<LoadOp> loads = plan->loads;
+  Value buffer = plan->store.getBuffer();
 
   // Each load becomes the stored value, computed at the load with the
   // producer's iteration variables given by the load's indices.

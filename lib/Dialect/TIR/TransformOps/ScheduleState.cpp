@@ -252,8 +252,7 @@ std::vector<RV> ScheduleState::recordStep(Operation *op) {
       op, getRoot(), [&](Value v) { return rvOf.lookup(v); }, &decision, error);
   assert(succeeded(inst) && "a step of this state is an instruction");
   for (Value result : op->getResults()) {
-    RV rv = std::make_shared<RandomVariable>(
-        getRandomVariableKind(result.getType()));
+    RV rv = std::make_shared<RandomVariable>(getResultKind(*op, result));
     rvOf[result] = rv;
     valueOf[rv.get()] = result;
     inst->outputs.push_back(rv);

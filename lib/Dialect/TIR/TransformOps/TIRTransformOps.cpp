@@ -220,6 +220,47 @@ LogicalResult tir::SampleCategoricalOp::applyToPayload(RewriterBase &,
   return success();
 }
 
+LogicalResult tir::SampleComputeLocationOp::applyToPayload(
+    RewriterBase &, SchedulePayload &payload, ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  SmallVector<ComputeLocation> places = collectComputeLocations(*block);
+  size_t chosen;
+  if (std::optional<int64_t> decision = getDecision()) {
+    // TVM's repair: the place itself, else the nearest one before it, else
+    // the root.
+    auto it = llvm::lower_bound(places, *decision,
+                                [](const ComputeLocation &place, int64_t d) {
+                                  return place.index < d;
+                                });
+    if (it != places.end() && it->index == *decision)
+      chosen = it - places.begin();
+    else if (it != places.begin())
+      chosen = it - places.begin() - 1;
+    else
+      chosen = llvm::find_if(places,
+                             [](const ComputeLocation &place) {
+                               return place.index == -1;
+                             }) -
+               places.begin();
+  } else {
+    FailureOr<RandomEngine::State *> state =
+        randomStateFor(payload, "sample_compute_location", error);
+    if (failed(state))
+      return failure();
+    chosen = sampleInt(**state, 0, places.size());
+  }
+  // The root and the inline place are not loops: the handle is empty, and
+  // compute_at tells them apart by the decision of this op.
+  const ComputeLocation &place = places[chosen];
+  if (place.loop)
+    payload.setResult(0, ArrayRef<Operation *>(place.loop));
+  payload.resolved.set("decision",
+                       Builder(getContext()).getI64IntegerAttr(place.index));
+  return success();
+}
+
 LogicalResult tir::EnterPostprocOp::applyToPayload(RewriterBase &,
                                                    SchedulePayload &,
                                                    ScheduleError &) {
@@ -359,17 +400,38 @@ LogicalResult tir::ReverseComputeInlineOp::applyToPayload(
   return applyInline(rewriter, payload, error, reverseComputeInline);
 }
 
+/// The place sample_compute_location chose for `loopHandle` when it is not
+/// a loop (-1: the root, -2: inlined; the handle is then empty), else
+/// nullopt. The op that made the handle says which.
+static std::optional<int64_t> sampledPlace(Value loopHandle) {
+  auto sampled = loopHandle.getDefiningOp<SampleComputeLocationOp>();
+  std::optional<int64_t> decision =
+      sampled ? sampled.getDecision() : std::nullopt;
+  if (decision && *decision < 0)
+    return decision;
+  return std::nullopt;
+}
+
 /// compute_at and reverse_compute_at (TIR_ComputeAtOpBase): `primitive`
 /// applied to the block and the loop of the handles, with the op's
-/// preserve_unit_loops and index.
+/// preserve_unit_loops and index. sample_compute_location's places that
+/// are not loops act as TVM's: the root leaves the block where it is, the
+/// inline place inlines it.
 static LogicalResult applyComputeAt(
     RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error,
-    bool preserveUnitLoops, int64_t index,
+    Value loopHandle, bool preserveUnitLoops, int64_t index,
     FailureOr<BlockOp> (*primitive)(RewriterBase &, BlockOp, ForOp, bool,
                                     int64_t, ScheduleError &)) {
   FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
   if (failed(block))
     return failure();
+  if (std::optional<int64_t> place = sampledPlace(loopHandle)) {
+    if (*place == -1)
+      return success();
+    return primitive == computeAt
+               ? computeInline(rewriter, *block, error)
+               : reverseComputeInline(rewriter, *block, error);
+  }
   FailureOr<ForOp> loop = payload.single<ForOp>(1, "tir.for", error);
   if (failed(loop))
     return failure();
@@ -379,15 +441,15 @@ static LogicalResult applyComputeAt(
 LogicalResult tir::ComputeAtOp::applyToPayload(RewriterBase &rewriter,
                                                SchedulePayload &payload,
                                                ScheduleError &error) {
-  return applyComputeAt(rewriter, payload, error, getPreserveUnitLoops(),
-                        getIndex(), computeAt);
+  return applyComputeAt(rewriter, payload, error, getLoop(),
+                        getPreserveUnitLoops(), getIndex(), computeAt);
 }
 
 LogicalResult tir::ReverseComputeAtOp::applyToPayload(RewriterBase &rewriter,
                                                       SchedulePayload &payload,
                                                       ScheduleError &error) {
-  return applyComputeAt(rewriter, payload, error, getPreserveUnitLoops(),
-                        getIndex(), reverseComputeAt);
+  return applyComputeAt(rewriter, payload, error, getLoop(),
+                        getPreserveUnitLoops(), getIndex(), reverseComputeAt);
 }
 
 //===----------------------------------------------------------------------===//

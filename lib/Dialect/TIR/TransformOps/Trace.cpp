@@ -292,16 +292,14 @@ Trace::render(MLIRContext *ctx, bool removePostproc, std::string &error) const {
   return std::move(module);
 }
 
-/// The kind of random variable `result` of `op` is: as its type says, or,
-/// for a handle of any op, as the step's results are (loops from the steps
-/// that make or find loops, blocks from the others).
-static RandomVariable::Kind resultKind(Operation &op, Value result) {
+RandomVariable::Kind mlir::tir::getResultKind(Operation &op, Value result) {
   if (getHandleKind(result.getType()) != HandleKind::Other)
     return getRandomVariableKind(result.getType());
   StringRef mnemonic = op.getName().getStringRef();
   mnemonic.consume_front("transform.tir.");
   bool loops = llvm::is_contained({"get_loops", "split", "fuse", "merge",
-                                   "loop_partition", "add_unit_loop"},
+                                   "loop_partition", "add_unit_loop",
+                                   "sample_compute_location"},
                                   mnemonic);
   return loops ? RandomVariable::Kind::Loop : RandomVariable::Kind::Block;
 }
@@ -330,7 +328,7 @@ FailureOr<Trace> Trace::fromScript(ModuleOp script, std::string &error) {
     if (failed(inst))
       return failure();
     for (Value result : op.getResults()) {
-      RV rv = std::make_shared<RandomVariable>(resultKind(op, result));
+      RV rv = std::make_shared<RandomVariable>(getResultKind(op, result));
       rvs[result] = rv;
       inst->outputs.push_back(rv);
     }

@@ -231,7 +231,9 @@ def _wrap(handle):
     if handle.kind == "param":
         params = handle.params
         return params[0] if len(params) == 1 else params
-    return LoopRV._of(handle) if handle.kind == "loop" else BlockRV._of(handle)
+    rv = handle.rv
+    kind = rv.kind if rv is not None else handle.kind
+    return LoopRV._of(handle) if kind == "loop" else BlockRV._of(handle)
 
 
 class Schedule:
@@ -835,6 +837,20 @@ class Schedule:
         if decision is not None:
             decision = operator.index(getattr(decision, "value", decision))
         (rv,) = self._sample("sample_categorical", [], attrs, decision, 1)
+        return rv
+
+    def sample_compute_location(self, block, decision=None):
+        """TVM's sample_compute_location: a place to compute `block` (a
+        BlockRV or its name), drawn uniformly from the places TVM lists
+        (-2: inlined, when it can be; -1: at the root; k: the k-th loop above
+        its first consumer that compute_at accepts), or `decision`
+        (repaired as TVM repairs a stale one). Returns a LoopRV, which
+        compute_at takes: the root leaves the block where it is, the inline
+        place inlines it."""
+        attrs = {}
+        if decision is not None:
+            attrs["decision"] = operator.index(getattr(decision, "value", decision))
+        (rv,) = self._apply("sample_compute_location", [block], attrs, 1)
         return rv
 
     def enter_postproc(self):

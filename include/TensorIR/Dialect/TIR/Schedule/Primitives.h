@@ -49,6 +49,22 @@ SmallVector<BlockOp> getProducers(BlockOp block);
 /// writes (TVM's get_consumers).
 SmallVector<BlockOp> getConsumers(BlockOp block);
 
+/// A place TVM's sample_compute_location may pick for a block: `index` -2
+/// (inlined), -1 (at the root) or k, the k-th loop above the block's first
+/// consumer (`loop`).
+struct ComputeLocation {
+  int64_t index;
+  ForOp loop;
+};
+
+/// TVM's CollectComputeLocation: the places a block may be computed, in
+/// TVM's order (ComputeLocation.cpp): -2 when compute_inline would apply,
+/// -1, then the loops above its first consumer, down to the lowest loop
+/// holding every consumer, where compute_at would apply, without unit
+/// loops, spatial loops after one that is not, and trailing loops that are
+/// not spatial.
+SmallVector<ComputeLocation> collectComputeLocations(BlockOp block);
+
 //===----------------------------------------------------------------------===//
 // Loop transformations
 //===----------------------------------------------------------------------===//
@@ -137,12 +153,19 @@ FailureOr<BlockOp> computeAt(RewriterBase &rewriter, BlockOp block, ForOp loop,
                              bool preserveUnitLoops, int64_t index,
                              ScheduleError &error);
 
+/// TVM's CanComputeAt: whether computeAt(block, loop, preserveUnitLoops)
+/// would apply (every rule checked, nothing changed).
+bool canComputeAt(BlockOp block, ForOp loop, bool preserveUnitLoops);
+
 /// TVM's reverse_compute_at: the same for a consumer, moved under a loop
 /// that holds all its producers (and none of its consumers), computing the
 /// part that reads what the producers write in one iteration.
 FailureOr<BlockOp> reverseComputeAt(RewriterBase &rewriter, BlockOp block,
                                     ForOp loop, bool preserveUnitLoops,
                                     int64_t index, ScheduleError &error);
+
+/// Whether reverseComputeAt(block, loop, preserveUnitLoops) would apply.
+bool canReverseComputeAt(BlockOp block, ForOp loop, bool preserveUnitLoops);
 
 //===----------------------------------------------------------------------===//
 // Reduction
@@ -217,6 +240,9 @@ FailureOr<BlockOp> rfactor(RewriterBase &rewriter, ForOp loop,
 /// that list B in their regions list what they now read instead.
 LogicalResult computeInline(RewriterBase &rewriter, BlockOp block,
                             ScheduleError &error);
+
+/// TVM's CanComputeInline: whether computeInline(block) would apply.
+bool canComputeInline(BlockOp block);
 
 /// TVM's reverse_compute_inline: removes `block` (a complete consumer
 /// `C[h(u)] = k(B[f(u)], u)`, without predicate or tir.init, reading one

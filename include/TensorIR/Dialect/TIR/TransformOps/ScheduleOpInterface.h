@@ -36,6 +36,7 @@ struct SchedulePayload {
   /// The schedule's random state, which sampling steps without a decision
   /// draw from; null in the transform interpreter, which has none.
   RandomEngine::State *randomState = nullptr;
+
   /// What the step resolved, for the schedule to record as attributes of
   /// its op (so that its trace replays the same way): a sampling step's
   /// decision (its own, repaired, or drawn), the function get_block found

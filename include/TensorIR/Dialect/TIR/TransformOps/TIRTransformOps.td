@@ -257,6 +257,39 @@ def TIR_SampleCategoricalOp : TIR_ScheduleOp<"sample_categorical", [],
   }];
 }
 
+def TIR_SampleComputeLocationOp
+    : TIR_ScheduleOp<"sample_compute_location", [], /*query=*/1> {
+  let summary = "where to compute a block (TVM's sample_compute_location)";
+  let description = [{
+    Returns a handle to one of the places the block may be computed, as
+    TVM's CollectComputeLocation lists them: its `decision` when the op has
+    one, else one drawn uniformly from the schedule's random state. The
+    places are -2 (inlined; when compute_inline would apply), -1 (at the
+    root, where it is) and k, the k-th loop above its first consumer (no
+    deeper than the lowest loop holding every consumer, no unit loops, no
+    spatial loop after one that is not, no trailing loops that are not
+    spatial, and only where compute_at would apply). A decision that is no
+    longer a place is repaired as TVM repairs it: the nearest place before
+    it. For the root and the inline place the handle is empty:
+    compute_at / reverse_compute_at given it (straight from this op) leave
+    the block where it is or inline it, as TVM's. The Python schedule
+    records the place taken as the op's `decision`.
+
+    ```mlir
+    %l = transform.tir.sample_compute_location %b {decision = 2} : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Fails (silenceably) for a handle that is not one block and, in the
+    transform interpreter (which has no random state), without a decision.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       OptionalAttr<I64Attr>:$decision);
+  let results = (outs TransformHandleTypeInterface:$loop);
+  let assemblyFormat = [{
+    $block attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def TIR_EnterPostprocOp : TIR_ScheduleOp<"enter_postproc", [], /*query=*/1> {
   let summary = "mark where postprocessing starts (TVM's enter_postproc)";
   let description = [{
@@ -499,7 +532,10 @@ def TIR_ComputeAtOp : TIR_ComputeAtOpBase<"compute_at",
     block's bounds the block gets a predicate. `index` is TVM's: -1 puts
     the block before the first consumer under the loop, -2 after the last
     producer, n before the n-th statement of the loop body. Loops the block
-    leaves empty are erased.
+    leaves empty are erased. Given the root place of
+    `sample_compute_location` (its handle, straight from the op) the block
+    stays where it is; given its inline place it is inlined
+    (compute_inline).
 
     ```mlir
     transform.tir.compute_at %b at %ho : !transform.any_op, !transform.any_op

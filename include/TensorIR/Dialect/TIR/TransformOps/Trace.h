@@ -194,6 +194,11 @@ Type getHandleType(MLIRContext *ctx, RandomVariable::Kind kind);
 /// any op: a block).
 RandomVariable::Kind getRandomVariableKind(Type handleType);
 
+/// The kind of random variable `result` of `op` is: as its type says, or,
+/// for a handle of any op, as the step's results are (loops from the steps
+/// that make or find loops, blocks from the others).
+RandomVariable::Kind getResultKind(Operation &op, Value result);
+
 /// Builds (at `builder`'s point) and verifies the op of `inst`, with
 /// `decision` as its attribute when there is one; `root` stands for an
 /// operand given no random variable, `valueOf` gives the value of each
