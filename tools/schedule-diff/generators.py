@@ -634,6 +634,17 @@ def gen_transform_block_layout(ctx):
                 {"index_map": _random_index_map(r, n)})
 
 
+def gen_reorder_block_iter_var(ctx):
+    r = ctx.rng
+    block = ctx.block()
+    n = cached_block(ctx.sch, block)._handle.num_iter_vars or 0
+    order = list(range(n))
+    r.shuffle(order)
+    if n and r.random() < 0.1:  # not a permutation: refused
+        order[0] = order[-1] if n > 1 else n
+    return Step("reorder_block_iter_var", [block_ref(block)], {"new_order": order})
+
+
 def gen_set_axis_separator(ctx):
     r = ctx.rng
     found = _allocated_buffer(ctx)
@@ -700,6 +711,7 @@ GENERATORS = {
     "sample_perfect_tile": gen_sample_perfect_tile,
     "sample_categorical": gen_sample_categorical,
     "enter_postproc": gen_enter_postproc,
+    "reorder_block_iter_var": gen_reorder_block_iter_var,
     "sample_compute_location": gen_sample_compute_location,
     "split": gen_split,
     "fuse": gen_fuse,

@@ -95,8 +95,8 @@ class Step:
         the schedule's ScheduleError when it is refused."""
         if self.prim == "sample_perfect_tile":
             factors = sch.sample_perfect_tile(ops[0], **self.kw)
-            factors = [factors] if isinstance(factors, int) else list(factors)
-            self.kw["decision"] = factors  # replays draw the same tiling
+            # Replays draw the same tiling (the values the ExprRVs hold).
+            self.kw["decision"] = [-1 if f is None else sch.get(f) for f in factors]
             return sch.split(ops[0], factors)
         if self.prim == "get_block":
             return sch.get_block(**self.kw)
@@ -124,7 +124,7 @@ class Step:
         if self.prim == "sample_perfect_tile":
             return (f"loop = {ops[0]}\n"
                     f"factors = sch.sample_perfect_tile(loop, {', '.join(kw)})\n"
-                    f"sch.split(loop, [factors] if isinstance(factors, int) else factors)")
+                    f"sch.split(loop, factors)")
         if self.prim == "annotate" and "pipeline_order" in self.kw:
             order = _value_python(self.kw["pipeline_order"])
             kw = [k for k in kw if not k.startswith("pipeline_order=")]

@@ -506,10 +506,16 @@ mlir::tir::sched::getZeroBasedExtents(BlockOp block, StringRef primitive,
 
 void sched::adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block,
                               BlockOp rebuilt) {
+  // The bodies are swapped, so that the old one is erased with `rebuilt`
+  // through the rewriter: listeners (a schedule's handles to blocks and
+  // loops inside it) hear of each op erased.
   rewriter.modifyOpInPlace(block, [&] {
     block.getProperties() = rebuilt.getProperties();
     block->setOperands(rebuilt->getOperands());
-    block.getRegion().takeBody(rebuilt.getRegion());
+    Region::BlockListType &mine = block.getRegion().getBlocks();
+    Region::BlockListType &theirs = rebuilt.getRegion().getBlocks();
+    mine.splice(mine.begin(), theirs, theirs.begin());
+    theirs.splice(theirs.end(), mine, std::next(mine.begin()), mine.end());
   });
   rewriter.eraseOp(rebuilt);
 }

@@ -190,8 +190,9 @@ Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 
 /// `block` takes the iteration variables, bindings, predicate, operands and
-/// body of `rebuilt` (a block built beside it), which is erased: the block
-/// op itself stays, so handles to it remain valid.
+/// body of `rebuilt` (a block built beside it), which is erased with the
+/// old body: the block op itself stays, so handles to it remain valid;
+/// handles to ops of the old body are emptied.
 void adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block, BlockOp rebuilt);
 
 /// Whether `use` is one of a block's binding values.

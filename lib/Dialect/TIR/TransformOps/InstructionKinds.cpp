@@ -9,7 +9,8 @@
 //   inputs: an operand of the op as one random variable ("block"), a
 //           variadic operand spread over the inputs ("*loops") or as one
 //           list ("[consumer_blocks]"), an attribute given as an input
-//           ("@ann_val"), or the factors of a split ("factors": the loop,
+//           ("@ann_val", or with its type: "@new_order:a"), or the
+//           factors of a split ("factors": the loop,
 //           then one input per factor: None, an integer or a random
 //           variable);
 //   attrs:  attributes of the op, each with the type TVM gives it.
@@ -131,6 +132,12 @@ const Spec kSpecs[] = {
      {"block", "@index_map"},
      {"write_buffer_index:i", "storage_scope:s"}},
     {"Reorder", "reorder", false, false, {"*ordered_loops"}, {}},
+    {"ReorderBlockIterVar",
+     "reorder_block_iter_var",
+     false,
+     false,
+     {"block", "@new_order:a"},
+     {}},
     {"ReverseComputeAt",
      "reverse_compute_at",
      false,
@@ -370,7 +377,9 @@ void InstructionKind::getTVMLayout(const Instruction &inst,
       continue;
     }
     if (entry.consume_front("@")) {
-      inputs.push_back(constantOf(attributeOrDefault(ctx, inst, entry), 'x'));
+      auto [attrName, typeName] = entry.split(':');
+      inputs.push_back(constantOf(attributeOrDefault(ctx, inst, attrName),
+                                  typeName.empty() ? 'x' : typeName.front()));
       continue;
     }
     bool spread = entry.consume_front("*");
@@ -560,12 +569,16 @@ FailureOr<Instruction> InstructionKind::fromTVMLayout(
       return badCount("inputs", spec->inputs.size(), inputs.size());
     if (entry.consume_front("@")) {
       const TVMValue &v = inputs[next++];
+      auto [attrName, typeName] = entry.split(':');
+      entry = attrName;
       if (v.tag == TVMValue::Tag::Variable) {
         error = name + ": " + entry.str() +
                 " is a constant (a random variable is not supported here)";
         return failure();
       }
-      char type = entry == "index_map" ? 'm' : 'x';
+      char type = entry == "index_map" ? 'm'
+                  : typeName.empty()   ? 'x'
+                                       : typeName.front();
       Attribute a = attributeOf(ctx, v, type, name + ": " + entry.str(), error);
       if (!a && !error.empty())
         return failure();

@@ -400,6 +400,14 @@ LogicalResult tir::ReverseComputeInlineOp::applyToPayload(
   return applyInline(rewriter, payload, error, reverseComputeInline);
 }
 
+LogicalResult tir::ReorderBlockIterVarOp::applyToPayload(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  return reorderBlockIterVar(rewriter, *block, getNewOrder(), error);
+}
+
 /// The place sample_compute_location chose for `loopHandle` when it is not
 /// a loop (-1: the root, -2: inlined; the handle is then empty), else
 /// nullopt. The op that made the handle says which.

@@ -695,6 +695,13 @@ class Schedule:
                     {"padding": ext.Attribute.i64_array(
                         [int(getattr(p, "value", p)) for p in padding])}, 0)
 
+    def reorder_block_iter_var(self, block, new_order):
+        """TVM's reorder_block_iter_var: the block's iteration variables in
+        the order `new_order` gives (the k-th is old variable new_order[k])."""
+        order = [operator.index(getattr(k, "value", k)) for k in new_order]
+        self._apply("reorder_block_iter_var", [block],
+                    {"new_order": ext.Attribute.i64_array(order)}, 0)
+
     def can_decompose_padding(self, block, loop):
         """TVM's can_decompose_padding: whether decompose_padding(block,
         loop) would apply (the schedule is not changed, nor traced)."""

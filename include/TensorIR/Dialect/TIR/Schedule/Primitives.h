@@ -131,6 +131,14 @@ FailureOr<ForOp> merge(RewriterBase &rewriter, ArrayRef<ForOp> loops,
 FailureOr<SmallVector<ForOp>>
 reorder(RewriterBase &rewriter, ArrayRef<ForOp> loops, ScheduleError &error);
 
+/// TVM's reorder_block_iter_var: `block`'s iteration variables in the
+/// order `newOrder` gives (the k-th is old variable newOrder[k]; a
+/// permutation of all of them), with their domains, kinds and bindings;
+/// the computation is unchanged.
+LogicalResult reorderBlockIterVar(RewriterBase &rewriter, BlockOp block,
+                                  ArrayRef<int64_t> newOrder,
+                                  ScheduleError &error);
+
 /// Wraps `target` (a tir.block or tir.for) in a new loop of extent 1.
 FailureOr<ForOp> addUnitLoop(RewriterBase &rewriter, Operation *target,
                              ScheduleError &error);

@@ -417,6 +417,26 @@ def TIR_ReorderOp : TIR_ScheduleOp<"reorder"> {
   let hasVerifier = 1;
 }
 
+def TIR_ReorderBlockIterVarOp : TIR_ScheduleOp<"reorder_block_iter_var"> {
+  let summary = "reorder a block's iteration variables (TVM's reorder_block_iter_var)";
+  let description = [{
+    Lists the block's iteration variables in the order `new_order` gives:
+    the k-th variable is the old variable `new_order[k]`, with its domain,
+    kind and binding; the block's body and loops compute the same.
+
+    ```mlir
+    transform.tir.reorder_block_iter_var %b {new_order = array<i64: 2, 1, 0>} : !transform.any_op
+    ```
+
+    Refused: an order that is not a permutation of all the block's
+    variables (too few or too many, a position out of range or given
+    twice).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       DenseI64ArrayAttr:$new_order);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+}
+
 def TIR_AddUnitLoopOp : TIR_ScheduleOp<"add_unit_loop"> {
   let summary = "wrap a block or loop in a loop of extent 1 (TVM's add_unit_loop)";
   let description = [{
