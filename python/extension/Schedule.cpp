@@ -808,6 +808,15 @@ void tirpy::bindSchedule(py::module_ &m) {
            py::arg("module"), py::arg("verify_each_step") = true,
            py::arg("seed") = -1)
       .def("handle", &S::handleOf, py::arg("rv"))
+      .def(
+          "remove_rv",
+          [](S &s, const PyRV &rv) {
+            if (!s.state->forgetRandomVariable(rv.rv))
+              throw ScheduleError(
+                  "remove_rv: the random variable is not one of this "
+                  "schedule's");
+          },
+          py::arg("rv"))
       .def("copy", [](S &s) { return std::make_shared<S>(s.state->copy()); })
       .def("seed", &S::reseed, py::arg("seed"))
       .def("fork_seed", [](S &s) { return s.state->forkSeed(); })

@@ -51,7 +51,7 @@ CHUNKS = list(_chunks())
 # A list query with one result holds all its ops in one handle, which TVM's
 # Python cannot name (it returns one RV per op): such scripts replay as
 # transform scripts only.
-GROUPED = re.compile(r"%\w+ = transform\.tir\.(get_loops|get_child_blocks|get_producers|"
+GROUPED = re.compile(r"%\w+ = transform\.tir\.(get_loops|get_child_blocks|get_producers|get_output_blocks|"
                      r"get_consumers) [^\n]*-> !transform")
 
 

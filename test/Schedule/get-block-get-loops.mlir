@@ -178,3 +178,35 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// get_block "root" is TVM's root block: the function. get_output_blocks
+// under it: the blocks writing a buffer their scope does not allocate (C,
+// not the stage into Y).
+func.func @two_stages(%A: memref<16xf32>, %C: memref<16xf32>) {
+  %Y = tir.alloc_buffer : memref<16xf32>
+  tir.for %i = 0 to 16 {
+    tir.block "Y"(%vi = spatial(16, %i)) {
+      %a = tir.load %A[%vi] : memref<16xf32>
+      tir.store %a, %Y[%vi] : memref<16xf32>
+    }
+  }
+  tir.for %i = 0 to 16 {
+    // expected-remark @below {{output}}
+    tir.block "C"(%vi = spatial(16, %i)) {
+      %y = tir.load %Y[%vi] : memref<16xf32>
+      tir.store %y, %C[%vi] : memref<16xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.tir.get_block "root" in %root : (!transform.any_op) -> !transform.any_op
+    %out = transform.tir.get_output_blocks %r : (!transform.any_op) -> !transform.any_op
+    transform.debug.emit_remark_at %out, "output" : !transform.any_op
+    transform.yield
+  }
+}

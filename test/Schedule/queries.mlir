@@ -1,6 +1,7 @@
 // RUN: tir-opt %s --transform-interpreter --verify-diagnostics -o /dev/null
 
-// get_child_blocks, get_producers and get_consumers over the blocks of
+// get_child_blocks, get_producers, get_consumers and get_output_blocks over
+// the blocks of
 // matmul + ReLU with a bias block in between.
 func.func @chain(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %D: memref<8x8xf32>) {
   %Y = tir.alloc_buffer : memref<8x8xf32>
@@ -43,6 +44,7 @@ func.func @chain(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %D: memref<8x8xf32>) 
     tir.for %j = 0 to 8 {
       // expected-remark @below {{consumer of bias}}
       // expected-remark @below {{root child}}
+      // expected-remark @below {{output}}
       tir.block "relu"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
         %z = tir.load %Z[%vi, %vj] : memref<8x8xf32>
         %zero = arith.constant 0.0 : f32
@@ -73,6 +75,11 @@ module attributes {transform.with_named_sequence} {
     transform.debug.emit_remark_at %c1, "consumer of Y" : !transform.any_op
     %c2 = transform.tir.get_consumers %bias : (!transform.any_op) -> !transform.any_op
     transform.debug.emit_remark_at %c2, "consumer of bias" : !transform.any_op
+    // Only relu writes a buffer the function does not allocate; the root
+    // block is the function (get_block "root").
+    %root_block = transform.tir.get_block "root" in %root : (!transform.any_op) -> !transform.any_op
+    %out = transform.tir.get_output_blocks %root_block : (!transform.any_op) -> !transform.any_op
+    transform.debug.emit_remark_at %out, "output" : !transform.any_op
     // Nothing consumes relu's output in this function: an empty handle.
     %c3 = transform.tir.get_consumers %relu : (!transform.any_op) -> !transform.any_op
     %n = transform.num_associations %c3 : (!transform.any_op) -> !transform.param<i64>

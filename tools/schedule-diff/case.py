@@ -29,7 +29,8 @@ from steps import Step, StepSkipped
 
 ScheduleError = tvm.tir.ScheduleError
 INPUT_SEED = 20261123
-QUERIES = {"get_block", "get_loops", "get_child_blocks", "get_producers", "get_consumers"}
+QUERIES = {"get_block", "get_loops", "get_child_blocks", "get_producers", "get_consumers",
+           "get_output_blocks", "sample_categorical", "sample_compute_location"}
 _THREAD_BINDING = re.compile(r' thread_binding<"[^"]*">')
 
 

@@ -694,6 +694,10 @@ def gen_get_child_blocks(ctx):
     return Step("get_child_blocks", [ctx.any_ref()], {})
 
 
+def gen_get_output_blocks(ctx):
+    return Step("get_output_blocks", [block_ref(ctx.block())], {})
+
+
 def gen_get_producers(ctx):
     return Step("get_producers", [block_ref(ctx.block())], {})
 
@@ -707,6 +711,7 @@ GENERATORS = {
     "get_loops": gen_get_loops,
     "get_child_blocks": gen_get_child_blocks,
     "get_producers": gen_get_producers,
+    "get_output_blocks": gen_get_output_blocks,
     "get_consumers": gen_get_consumers,
     "sample_perfect_tile": gen_sample_perfect_tile,
     "sample_categorical": gen_sample_categorical,

@@ -166,6 +166,14 @@ class IRModule:
         """The functions' names (TVM returns GlobalVars)."""
         return list(self._native.functions())
 
+    def get_global_var(self, name):
+        """TVM's get_global_var: the GlobalVar of function `name`
+        (ValueError if the module has none)."""
+        from ..relax.expr import GlobalVar
+        if name not in self._native.functions():
+            raise ValueError(f"Cannot find global var \"{name}\" in the Module")
+        return GlobalVar(name)
+
     def __contains__(self, name):
         return getattr(name, "name_hint", name) in self._native.functions()
 

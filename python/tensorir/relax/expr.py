@@ -91,6 +91,14 @@ class GlobalVar(Expr):
     def __repr__(self):
         return f"I.GlobalVar({self.name_hint!r})"
 
+    # A module's function is named once: TVM's module holds one GlobalVar
+    # per name, so two for the same name are the same.
+    def __eq__(self, other):
+        return isinstance(other, GlobalVar) and self.name_hint == other.name_hint
+
+    def __hash__(self):
+        return hash(("GlobalVar", self.name_hint))
+
 
 class Call(Expr):
     """A call: `op` is "relax.call_tir" (args: the callee's GlobalVar, the

@@ -76,14 +76,6 @@ LogicalResult checkScope(Ctx &c, Operation *root,
   return success();
 }
 
-/// Whether `buffer` is defined inside `root` (allocated in the scope).
-bool definedInside(Value buffer, Operation *root) {
-  Operation *owner = isa<BlockArgument>(buffer)
-                         ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
-                         : buffer.getDefiningOp();
-  return owner && root->isProperAncestor(owner);
-}
-
 /// The position among the loop body's ops where the block goes, with TVM's
 /// `index` (-1: before the first consumer, -2: after the last producer).
 /// Every producer of the block must run before it and every consumer after

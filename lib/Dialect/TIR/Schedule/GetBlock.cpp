@@ -8,10 +8,10 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-FailureOr<BlockOp> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
-                                         StringRef name,
-                                         std::optional<StringRef> funcName,
-                                         ScheduleError &error) {
+FailureOr<Operation *> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
+                                             StringRef name,
+                                             std::optional<StringRef> funcName,
+                                             ScheduleError &error) {
   if (scopes.size() != 1) {
     error = {"get_block expects a handle to exactly one function or module, "
              "got " +
@@ -32,6 +32,26 @@ FailureOr<BlockOp> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
     }
     scope = func;
   }
+  // TVM's root block, which tir does not spell: the function.
+  if (name == "root" && findBlocksByName(scope, name).empty()) {
+    if (isa<FunctionOpInterface>(scope))
+      return scope;
+    SmallVector<Operation *> funcs;
+    // The functions with a body, not a transform script's sequences.
+    scope->walk([&](FunctionOpInterface func) {
+      if (!func.isExternal() &&
+          func->getName().getDialectNamespace() != "transform")
+        funcs.push_back(func);
+    });
+    if (funcs.size() == 1)
+      return funcs.front();
+    error = {"get_block(\"root\") does not know which function to be "
+             "working on: the module has " +
+                 std::to_string(funcs.size()) +
+                 " functions; give func_name or call work_on",
+             nullptr};
+    return failure();
+  }
   FailureOr<BlockOp> block = getBlock(scope, name, error);
   if (failed(block)) {
     // Point at each candidate of an ambiguous name.
@@ -47,5 +67,7 @@ FailureOr<BlockOp> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
       }
     }
   }
-  return block;
+  if (failed(block))
+    return failure();
+  return block->getOperation();
 }

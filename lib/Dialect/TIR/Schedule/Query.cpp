@@ -6,6 +6,9 @@
 
 #include "Utils.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,4 +80,22 @@ SmallVector<BlockOp> mlir::tir::getProducers(BlockOp block) {
 
 SmallVector<BlockOp> mlir::tir::getConsumers(BlockOp block) {
   return getConsumersIn(block, getScopeBlocks(getScopeRoot(block)));
+}
+
+bool mlir::tir::isOutputBlock(BlockOp block) {
+  Operation *scope = getScopeRoot(block);
+  SmallVector<Value> read, written;
+  getAccessedBuffers(block, read, written);
+  return llvm::any_of(written, [&](Value buffer) {
+    return !sched::definedInside(buffer, scope);
+  });
+}
+
+SmallVector<BlockOp> mlir::tir::getOutputBlocks(Operation *scope) {
+  SmallVector<BlockOp> blocks;
+  scope->walk<WalkOrder::PreOrder>([&](BlockOp block) {
+    if (block != scope && isOutputBlock(block))
+      blocks.push_back(block);
+  });
+  return blocks;
 }

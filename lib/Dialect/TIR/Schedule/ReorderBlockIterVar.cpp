@@ -52,14 +52,13 @@ LogicalResult mlir::tir::reorderBlockIterVar(RewriterBase &rewriter,
   SmallVector<AffineExpr> newBindings;
   for (int64_t old : newOrder) {
     vars.push_back({block.getIterType(old), block.getMixedDomainLower(old),
-                    block.getMixedDomainUpper(old), bindings[old],
-                    names[old]});
+                    block.getMixedDomainUpper(old), bindings[old], names[old]});
     newBindings.push_back(bindings[old]);
   }
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(block);
-  auto rebuilt = BlockOp::create(rewriter, block.getLoc(),
-                                 block.getBlockName(), vars, values);
+  auto rebuilt = BlockOp::create(rewriter, block.getLoc(), block.getBlockName(),
+                                 vars, values);
   if (DictionaryAttr annotations = block.getAnnotationsAttr())
     rebuilt.setAnnotationsAttr(annotations);
   setBindingsAndPredicate(rebuilt, values, newBindings,

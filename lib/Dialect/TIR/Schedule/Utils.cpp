@@ -504,6 +504,13 @@ mlir::tir::sched::getZeroBasedExtents(BlockOp block, StringRef primitive,
   return extents;
 }
 
+bool sched::definedInside(Value buffer, Operation *root) {
+  Operation *owner = isa<BlockArgument>(buffer)
+                         ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
+                         : buffer.getDefiningOp();
+  return owner && root->isProperAncestor(owner);
+}
+
 void sched::adoptRebuiltBlock(RewriterBase &rewriter, BlockOp block,
                               BlockOp rebuilt) {
   // The bodies are swapped, so that the old one is erased with `rebuilt`

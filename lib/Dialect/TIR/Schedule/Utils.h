@@ -189,6 +189,10 @@ OpFoldResult materializeIndex(OpBuilder &builder, Location loc, AffineExpr expr,
 Value materializeIndexValue(OpBuilder &builder, Location loc, AffineExpr expr,
                             ValueRange inputs);
 
+/// Whether `buffer` is defined inside `root` (allocated in the scope; a
+/// function's parameters are not).
+bool definedInside(Value buffer, Operation *root);
+
 /// `block` takes the iteration variables, bindings, predicate, operands and
 /// body of `rebuilt` (a block built beside it), which is erased with the
 /// old body: the block op itself stays, so handles to it remain valid;

@@ -102,6 +102,7 @@ const Spec kSpecs[] = {
     {"GetChildBlocks", "get_child_blocks", true, false, {"block_or_loop"}, {}},
     {"GetConsumers", "get_consumers", true, false, {"block"}, {}},
     {"GetLoops", "get_loops", true, false, {"block"}, {}},
+    {"GetOutputBlocks", "get_output_blocks", true, false, {"scope_block"}, {}},
     {"GetProducers", "get_producers", true, false, {"block"}, {}},
     {"LoopPartition",
      "loop_partition",
@@ -300,6 +301,12 @@ static Attribute attributeOrDefault(MLIRContext *ctx, const Instruction &inst,
 static TVMValue constantOf(Attribute value, char type) {
   if (!value)
     return TVMValue::none();
+  if (auto array = dyn_cast<ArrayAttr>(value); array && type == 'x') {
+    std::vector<TVMValue> list;
+    for (Attribute item : array)
+      list.push_back(constantOf(item, 'x'));
+    return TVMValue::of(std::move(list));
+  }
   MLIRContext *ctx = value.getContext();
   Builder b(ctx);
   if (type == 'k')
@@ -424,8 +431,19 @@ static Attribute attributeOf(MLIRContext *ctx, const TVMValue &value, char type,
   };
   if (value.tag == TVMValue::Tag::Variable)
     return fail("a constant here, not a random variable");
+  if (value.tag == TVMValue::Tag::List && type == 'x') {
+    // Any list: an array of its items.
+    SmallVector<Attribute> items;
+    for (const TVMValue &item : value.list) {
+      Attribute a = attributeOf(ctx, item, 'x', what, error);
+      if (!a)
+        return fail("a list of constants");
+      items.push_back(a);
+    }
+    return b.getArrayAttr(items);
+  }
   if (value.tag == TVMValue::Tag::List) {
-    if (type != 'a' && type != 'f' && type != 'x')
+    if (type != 'a' && type != 'f')
       return fail("not a list");
     SmallVector<int64_t> ints;
     SmallVector<double> floats;

@@ -168,6 +168,14 @@ void mlir::tir::printPythonValue(Attribute value, llvm::raw_ostream &os) {
     llvm::interleaveComma(array, os,
                           [&](Attribute a) { printPythonValue(a, os); });
     os << "]";
+  } else if (auto dict = dyn_cast<DictionaryAttr>(value)) {
+    os << "{";
+    llvm::interleaveComma(dict, os, [&](NamedAttribute entry) {
+      printPythonString(entry.getName().getValue(), os);
+      os << ": ";
+      printPythonValue(entry.getValue(), os);
+    });
+    os << "}";
   } else {
     // No Python value: the MLIR form, as a string.
     std::string text;

@@ -40,13 +40,16 @@ using namespace mlir::tir;
 LogicalResult tir::GetBlockOp::applyToPayload(RewriterBase &,
                                               SchedulePayload &payload,
                                               ScheduleError &error) {
-  FailureOr<BlockOp> block =
+  FailureOr<Operation *> block =
       getBlockIn(payload.ops(0), getName(), getFuncName(), error);
   if (failed(block))
     return failure();
   payload.setResult(0, ArrayRef<Operation *>(*block));
   // The trace records the function, as TVM's does.
-  if (auto func = (*block)->getParentOfType<FunctionOpInterface>())
+  auto func = dyn_cast<FunctionOpInterface>(*block);
+  if (!func)
+    func = (*block)->getParentOfType<FunctionOpInterface>();
+  if (func)
     payload.resolved.set("func_name",
                          StringAttr::get(getContext(), func.getName()));
   return success();
@@ -94,6 +97,24 @@ LogicalResult tir::GetProducersOp::applyToPayload(RewriterBase &,
                                                   ScheduleError &error) {
   return queryFromBlock(payload, "block", error,
                         [](BlockOp block) { return getProducers(block); });
+}
+
+LogicalResult tir::GetOutputBlocksOp::applyToPayload(RewriterBase &,
+                                                     SchedulePayload &payload,
+                                                     ScheduleError &error) {
+  FailureOr<Operation *> scope = payload.singleOp(0, "tir.block", error);
+  if (failed(scope))
+    return failure();
+  if (!isa<BlockOp, FunctionOpInterface>(*scope)) {
+    error = {"get_output_blocks expects a block (or a function, TVM's root "
+             "block)",
+             *scope};
+    return failure();
+  }
+  SmallVector<Operation *> found;
+  for (BlockOp block : getOutputBlocks(*scope))
+    found.push_back(block);
+  return payload.setVariadicResults(found, "block", *scope, error);
 }
 
 LogicalResult tir::GetConsumersOp::applyToPayload(RewriterBase &,

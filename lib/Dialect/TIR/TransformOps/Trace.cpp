@@ -185,9 +185,16 @@ FailureOr<Operation *> mlir::tir::buildInstructionOp(
   if (registered->hasTrait<OpTrait::AttrSizedOperandSegments>())
     state.addAttribute("operandSegmentSizes",
                        builder.getDenseI32ArrayAttr(segments));
+  // TVM's root block is the function: its handle holds any op.
+  auto blockName = inst.attributes ? inst.attributes.getAs<StringAttr>("name")
+                                   : StringAttr();
+  bool rootBlock = inst.kind->getMnemonic() == "get_block" && blockName &&
+                   blockName.getValue() == "root";
   for (const RV &rv : inst.outputs)
     state.addTypes(
-        getHandleType(ctx, rv ? rv->kind : RandomVariable::Kind::Expr));
+        rootBlock
+            ? transform::AnyOpType::get(ctx)
+            : getHandleType(ctx, rv ? rv->kind : RandomVariable::Kind::Expr));
   Operation *op = builder.create(state);
   std::string diagnostics;
   ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {

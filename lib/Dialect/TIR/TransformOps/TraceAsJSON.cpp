@@ -47,6 +47,19 @@ static llvm::json::Value constantToJSON(Attribute a) {
     return f.getValueAsDouble();
   if (auto s = dyn_cast<StringAttr>(a))
     return s.getValue().str();
+  if (auto array = dyn_cast<ArrayAttr>(a)) {
+    llvm::json::Array items;
+    for (Attribute item : array)
+      items.push_back(constantToJSON(item));
+    return llvm::json::Value(std::move(items));
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(a)) {
+    // A map, as TVM writes one: its entries as they are.
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().getValue()] = constantToJSON(entry.getValue());
+    return llvm::json::Value(std::move(object));
+  }
   return printed(a);
 }
 
@@ -172,10 +185,31 @@ FailureOr<std::string> Trace::asJSON(bool removePostproc,
   return text;
 }
 
-/// A JSON value as a constant.
+/// A JSON value as a constant (an object as a dictionary, a list as an
+/// array).
 static Attribute constantFromJSON(MLIRContext *ctx,
                                   const llvm::json::Value &v) {
   Builder b(ctx);
+  if (const llvm::json::Object *object = v.getAsObject()) {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[key, item] : *object) {
+      Attribute a = constantFromJSON(ctx, item);
+      if (!a)
+        return {};
+      entries.emplace_back(b.getStringAttr(key.str()), a);
+    }
+    return b.getDictionaryAttr(entries);
+  }
+  if (const llvm::json::Array *items = v.getAsArray()) {
+    SmallVector<Attribute> array;
+    for (const llvm::json::Value &item : *items) {
+      Attribute a = constantFromJSON(ctx, item);
+      if (!a)
+        return {};
+      array.push_back(a);
+    }
+    return b.getArrayAttr(array);
+  }
   if (std::optional<bool> flag = v.getAsBoolean())
     return b.getBoolAttr(*flag);
   if (std::optional<int64_t> i = v.getAsInteger())

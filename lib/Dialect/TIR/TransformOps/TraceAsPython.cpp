@@ -19,19 +19,17 @@ using namespace mlir;
 using namespace mlir::tir;
 
 /// b for blocks, l for loops, v for parameters (TVM's ExprRV), as TVM
-/// names random variables.
-static char prefixOf(Type type) {
-  switch (getHandleKind(type)) {
-  case HandleKind::Loop:
+/// names random variables: by the kind the step's result is.
+static char prefixOf(Operation &op, Value result) {
+  switch (getResultKind(op, result)) {
+  case RandomVariable::Kind::Loop:
     return 'l';
-  case HandleKind::Block:
+  case RandomVariable::Kind::Block:
     return 'b';
-  case HandleKind::Param:
+  case RandomVariable::Kind::Expr:
     return 'v';
-  case HandleKind::Other:
-    return 'h';
   }
-  llvm_unreachable("unknown handle kind");
+  llvm_unreachable("unknown random variable kind");
 }
 
 FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
@@ -118,7 +116,7 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
 
     SmallVector<std::string> results;
     for (Value result : op.getResults()) {
-      std::string name = prefixOf(result.getType()) + std::to_string(counter++);
+      std::string name = prefixOf(op, result) + std::to_string(counter++);
       names[result] = anonymous ? "_" : name;
       results.push_back(names[result]);
     }

@@ -13,6 +13,11 @@ from .trace import Trace
 
 ScheduleError = ext.ScheduleError
 
+
+class UnknownRandomVariableError(ScheduleError, IndexError):
+    """A random variable the schedule does not know (made by another
+    schedule, or removed with remove_rv): TVM raises IndexError."""
+
 # The values vscale takes on a scalable-vector target (SVE: 128 to 2048-bit
 # vectors), tried in turn to prove that scalable split factors cover a loop.
 _VSCALE_VALUES = [1, 2, 4, 8, 16]
@@ -302,6 +307,37 @@ class Schedule:
         from this one's random state (which advances)."""
         return self._native.fork_seed()
 
+    @property
+    def func_working_on(self):
+        """TVM's func_working_on: the GlobalVar of the function get_block
+        looks in (work_on's, else the entry function), or None."""
+        name = self._work_on
+        if name is None:
+            try:
+                name = self._entry_function()
+            except ValueError:
+                return None
+        return self.mod.get_global_var(name)
+
+    def _entry_function(self):
+        """TVM's entry function: "main" if the module has that prim_func,
+        else its only prim_func; ValueError otherwise, as TVM's get_block."""
+        if getattr(self, "_entry", None) is None:
+            from ..function import PrimFunc
+            mod = self.mod
+            funcs = [str(g) for g in mod.get_global_vars()
+                     if isinstance(mod[str(g)], PrimFunc)]
+            if "main" in funcs:
+                self._entry = "main"
+            elif len(funcs) == 1:
+                self._entry = funcs[0]
+            else:
+                raise ValueError(
+                    "`get_block` does not know which function to be working on. Please "
+                    "specify the function name explicitly, or call `work_on` to specify "
+                    "the function before using `get_block`.")
+        return self._entry
+
     def work_on(self, func_name):
         """TVM's work_on: get_block looks in the prim_func `func_name` (a
         module with a graph function holds several functions)."""
@@ -335,9 +371,13 @@ class Schedule:
     def _handle(self, value):
         if isinstance(value, _RV):
             handle = value._handle
-            if handle is not None and handle.schedule_is(self._native):
+            if handle is not None and handle.schedule_is(self._native) and \
+                    handle.rv is not None and self._knows(value):
                 return handle
-            return self._native.handle(value._rv)
+            try:
+                return self._native.handle(value._rv)
+            except ScheduleError as error:
+                raise UnknownRandomVariableError(str(error)) from None
         if isinstance(value, str):
             return self.get_block(value)._handle
         if isinstance(value, ext.Handle):
@@ -695,6 +735,21 @@ class Schedule:
                     {"padding": ext.Attribute.i64_array(
                         [int(getattr(p, "value", p)) for p in padding])}, 0)
 
+    def _knows(self, rv):
+        try:
+            self._native.handle(rv._rv)
+            return True
+        except ScheduleError:
+            return False
+
+    def remove_rv(self, rv):
+        """TVM's remove_rv: the schedule forgets `rv` (using it again raises
+        IndexError); the trace keeps the step that made it."""
+        if not isinstance(rv, _RV):
+            raise TypeError(f"remove_rv takes a BlockRV, LoopRV or ExprRV, got "
+                            f"{type(rv).__name__}")
+        self._native.remove_rv(rv._rv)
+
     def reorder_block_iter_var(self, block, new_order):
         """TVM's reorder_block_iter_var: the block's iteration variables in
         the order `new_order` gives (the k-th is old variable new_order[k])."""
@@ -710,11 +765,11 @@ class Schedule:
 
     def get_block(self, name, func_name=None):
         """TVM's get_block: the block `name` in function `func_name`, else
-        in the function work_on chose, else in any function (the name must
-        then be unique); the trace records the function it is in, as
-        TVM's does."""
+        in the function work_on chose, else in the module's entry function
+        ("main", or its only prim_func; ValueError when it has neither); the
+        trace records the function, as TVM's does."""
         if func_name is None:
-            func_name = self._work_on
+            func_name = self._work_on or self._entry_function()
         (rv,) = self._apply("get_block", [self._native.root],
                             {"name": name, "func_name": func_name}, 1)
         return rv

@@ -32,10 +32,11 @@ namespace mlir::tir {
 /// TVM's get_block: the one block named `name` in `scopes` (one function
 /// or module; with `funcName`, the function of that name in it). Refuses
 /// when there is none, or when the name is ambiguous (naming each
-/// candidate's function and location).
-FailureOr<BlockOp> getBlockIn(ArrayRef<Operation *> scopes, StringRef name,
-                              std::optional<StringRef> funcName,
-                              ScheduleError &error);
+/// candidate's function and location). "root", when no block has that
+/// name, is TVM's root block: the function (which must then be known).
+FailureOr<Operation *> getBlockIn(ArrayRef<Operation *> scopes, StringRef name,
+                                  std::optional<StringRef> funcName,
+                                  ScheduleError &error);
 
 /// The blocks directly under `parent` (a tir.block, a tir.for or a function):
 /// nested in loops, but not inside another block (TVM's get_child_blocks).

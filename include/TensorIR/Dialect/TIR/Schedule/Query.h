@@ -23,6 +23,15 @@ SmallVector<BlockOp> findBlocksByName(Operation *scope, StringRef name);
 FailureOr<BlockOp> getBlock(Operation *scope, StringRef name,
                             ScheduleError &error);
 
+/// TVM's IsOutputBlock: whether `block` writes a buffer its scope (the
+/// enclosing block or function) does not allocate.
+bool isOutputBlock(BlockOp block);
+
+/// TVM's get_output_blocks: the blocks under `scope` (a block or a
+/// function, TVM's root block), nested ones too, in program order, that
+/// are output blocks of their own scope.
+SmallVector<BlockOp> getOutputBlocks(Operation *scope);
+
 /// The loops between `block` and its scope (the enclosing block or
 /// function), outermost first.
 SmallVector<ForOp> getLoops(BlockOp block);

@@ -100,6 +100,12 @@ public:
     return rv ? valueOf.lookup(rv.get()) : Value();
   }
 
+  /// TVM's remove_rv: this state forgets `rv` (its handle stays in the
+  /// trace); false when it did not know it.
+  bool forgetRandomVariable(const RV &rv) {
+    return rv && valueOf.erase(rv.get());
+  }
+
   /// Applies `inst`, whose random variables are this state's, with
   /// `decision` for a sampling step; returns the new outputs.
   FailureOr<std::vector<RV>> applyInstruction(const Instruction &inst,

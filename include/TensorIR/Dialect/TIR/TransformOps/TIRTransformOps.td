@@ -189,6 +189,13 @@ def TIR_GetConsumersOp : TIR_ListQueryOp<"get_consumers", "block", "block",
     one `tir.block`.
   }]>;
 
+def TIR_GetOutputBlocksOp : TIR_ListQueryOp<"get_output_blocks", "scope_block",
+    "block", "the output blocks under a block (TVM's get_output_blocks)", [{
+    Returns the blocks under the block (or function: TVM's root block,
+    `get_block "root"`), nested ones too, in program order, that write a
+    buffer their own scope does not allocate.
+  }]>;
+
 def TIR_SamplePerfectTileOp : TIR_ScheduleOp<"sample_perfect_tile", [],
                                              /*query=*/1> {
   let summary = "factors of a loop's extent (TVM's sample_perfect_tile)";
