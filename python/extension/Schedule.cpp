@@ -236,26 +236,42 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
   }
 
   /// Applies `trace` (TVM's Trace.apply_to_schedule); `provider`, when not
-  /// None, is called as provider(instruction, operands, decision) ->
-  /// decision, the operands this schedule's random variables.
+  /// None, is called as provider(instruction, inputs, attrs, decision) ->
+  /// decision, with TVM's inputs (this schedule's random variables) and
+  /// attrs.
   void applyTrace(const PyTraceModel &trace, bool removePostproc,
                   py::object provider) {
     tir::ScheduleState::DecisionProvider callback;
+    // A Python exception is kept and raised once the C++ replay (built
+    // without exceptions) has returned.
+    std::exception_ptr raised;
     if (!provider.is_none())
       callback = [&](const tir::InstructionRef &inst,
                      const tir::Instruction &here, Attribute decision,
-                     std::string &) -> FailureOr<Attribute> {
-        // The operands as translated to this schedule's random variables.
-        py::list operands;
-        for (const auto &operand : here.operands)
-          for (const tir::RV &rv : operand)
-            operands.append(PyRV{rv});
-        py::object result =
-            provider(PyInstruction{inst}, operands, decisionToPython(decision));
-        return decisionFromPython(result);
+                     std::string &error) -> FailureOr<Attribute> {
+        try {
+          // TVM's inputs (translated to this schedule's random variables)
+          // and attrs of the instruction.
+          std::vector<tir::TVMValue> inputs, attrs;
+          here.kind->getTVMLayout(here, inputs, attrs);
+          py::object result =
+              provider(PyInstruction{inst},
+                       tvmValueToPython(tir::TVMValue::of(std::move(inputs))),
+                       tvmValueToPython(tir::TVMValue::of(std::move(attrs))),
+                       decisionToPython(decision));
+          return decisionFromPython(result);
+        } catch (...) {
+          raised = std::current_exception();
+          error = "the decision provider raised";
+          return failure();
+        }
       };
     std::string error;
-    if (failed(state->applyTrace(trace.trace, removePostproc, callback, error)))
+    LogicalResult applied =
+        state->applyTrace(trace.trace, removePostproc, callback, error);
+    if (raised)
+      std::rethrow_exception(raised);
+    if (failed(applied))
       throw ScheduleError(error);
   }
 

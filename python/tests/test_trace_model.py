@@ -134,3 +134,50 @@ def test_replay_repairs_a_decision_that_no_longer_divides():
     trace.with_decision(trace.insts[2], [1, 3, 5], remove_postproc=True).apply_to_schedule(fresh)
     # 5 and then 3 do not divide 64: each becomes what is left.
     assert [fresh.get(l).extent for l in fresh.get_loops("B")] == [1, 1, 64, 32]
+
+
+def test_decision_provider_gets_tvms_inputs_and_attrs_and_its_errors_propagate():
+    sch, _, _ = sampled_schedule()
+    seen = {}
+
+    def provider(inst, inputs, attrs, decision):
+        seen[inst.kind.name] = (inputs, attrs, decision)
+        return decision
+
+    fresh = tvm.tir.Schedule(scale)
+    sch.trace.apply_to_schedule(fresh, remove_postproc=False, decision_provider=provider)
+    inputs, attrs, decision = seen["SamplePerfectTile"]
+    assert isinstance(inputs[0], LoopRV) and attrs == [3, 8] and len(decision) == 3
+    inputs, attrs, _ = seen["Split"]
+    assert len(inputs) == 4 and all(isinstance(v, ExprRV) for v in inputs[1:])
+    assert attrs == [True, False]
+
+    def broken(inst, inputs, attrs, decision):
+        raise KeyError("from the provider")
+
+    with pytest.raises(KeyError, match="from the provider"):
+        sch.trace.apply_to_schedule(tvm.tir.Schedule(scale), decision_provider=broken)
+
+    def wrong(inst, inputs, attrs, decision):
+        return 3 if inst.kind.name == "SamplePerfectTile" else decision
+
+    with pytest.raises(tvm.tir.ScheduleError, match="a decision is a list of integers"):
+        sch.trace.apply_to_schedule(tvm.tir.Schedule(scale), decision_provider=wrong)
+
+
+def test_removed_random_variables_stay_removed_in_a_copy():
+    sch = tvm.tir.Schedule(scale)
+    b = sch.get_block("B")
+    sch.remove_rv(b)
+    with pytest.raises(IndexError):
+        sch.get(b)
+    with pytest.raises(IndexError):
+        sch.copy().get(b)
+
+
+def test_seed_takes_tvms_values():
+    sch = tvm.tir.Schedule(scale)
+    sch.seed(-1)  # a random seed
+    sch.seed(0)   # as 1
+    with pytest.raises(ValueError, match="a seed is -1"):
+        sch.seed(-5)

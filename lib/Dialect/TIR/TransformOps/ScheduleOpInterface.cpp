@@ -246,6 +246,11 @@ DiagnosedSilenceableFailure mlir::tir::detail::applyScheduleOp(
   }
   for (auto [result, values] : llvm::zip(op->getResults(), payload.results))
     results.setMappedValues(cast<OpResult>(result), values);
+  // What the step resolved goes on the op, as a ScheduleState records it:
+  // later steps read it (compute_at reads the place sample_compute_location
+  // took, repaired or not).
+  for (NamedAttribute attr : payload.resolved)
+    op->setAttr(attr.getName(), attr.getValue());
   if (checked && failed(verifyChangedPayload(payload, listener.erased)))
     return DiagnosedSilenceableFailure::definiteFailure();
   return DiagnosedSilenceableFailure::success();

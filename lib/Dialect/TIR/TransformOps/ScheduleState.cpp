@@ -184,6 +184,12 @@ ScheduleState::apply(StringRef mnemonic, ArrayRef<Value> operands,
     error = "no schedule primitive named '" + mnemonic.str() + "'";
     return failure();
   }
+  if (!InstructionKind::lookupByMnemonic(mnemonic)) {
+    error = "internal error: primitive '" + mnemonic.str() +
+            "' has no instruction kind (InstructionKinds.cpp), so the trace "
+            "cannot record it";
+    return failure();
+  }
   for (Value operand : operands) {
     if (!handles.contains(operand)) {
       error = "the handle does not belong to this schedule";
@@ -371,7 +377,9 @@ std::unique_ptr<ScheduleState> ScheduleState::copy() {
   for (const auto &[handle, rv] : rvOf) {
     Value mapped = traceMapping.lookup(handle);
     copied->rvOf[mapped] = rv;
-    copied->valueOf[rv.get()] = mapped;
+    // A random variable removed (remove_rv) stays removed in the copy.
+    if (valueOf.count(rv.get()))
+      copied->valueOf[rv.get()] = mapped;
   }
   copied->record = record;
   copied->randomState = *RandomEngine::normalizeSeed(forkSeed());

@@ -179,8 +179,23 @@ FailureOr<Operation *> mlir::tir::buildInstructionOp(
     segments.push_back(operand.size());
   }
   NamedAttrList attributes(inst.attributes);
-  if (decision)
+  if (decision) {
+    // A decision of the type the sampling op takes (an index, a place: an
+    // integer; a tiling: a list of integers).
+    bool tiling = inst.kind->getMnemonic() == "sample_perfect_tile";
+    bool fits =
+        inst.kind->hasDecision() && (tiling ? isa<DenseI64ArrayAttr>(decision)
+                                            : isa<IntegerAttr>(decision));
+    if (!fits) {
+      error = inst.kind->getName().str() + ": " +
+              (inst.kind->hasDecision()
+                   ? std::string(tiling ? "a decision is a list of integers"
+                                        : "a decision is an integer")
+                   : std::string("takes no decision (it does not sample)"));
+      return failure();
+    }
     attributes.set("decision", decision);
+  }
   state.addAttributes(attributes);
   if (registered->hasTrait<OpTrait::AttrSizedOperandSegments>())
     state.addAttribute("operandSegmentSizes",

@@ -300,7 +300,9 @@ class Schedule:
     def seed(self, seed):
         """TVM's Schedule.seed: reseeds the random state (-1: a random
         seed)."""
-        self._native.seed(_parse_seed(seed))
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed is an int, got {type(seed).__name__}")
+        self._native.seed(seed)
 
     def fork_seed(self):
         """TVM's Schedule.fork_seed: a seed for another schedule, derived

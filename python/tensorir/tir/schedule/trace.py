@@ -248,13 +248,8 @@ class Trace:
         as TVM repairs it."""
         provider = None
         if decision_provider is not None:
-            from .schedule import _rv_of
-
-            def provider(native_inst, operands, decision):
-                # TVM's attrs (its layout of each kind's attributes) are
-                # not given yet: an empty list.
-                result = decision_provider(Instruction(native_inst),
-                                           [_rv_of(rv) for rv in operands], [],
-                                           _decision_to_python(decision))
+            def provider(native_inst, inputs, attrs, decision):
+                result = decision_provider(Instruction(native_inst), _to_python(inputs),
+                                           attrs, _decision_to_python(decision))
                 return _decision_from_python(result)
         sch._native.apply_trace(self._native, bool(remove_postproc), provider)
