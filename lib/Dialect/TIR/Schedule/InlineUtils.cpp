@@ -469,3 +469,29 @@ void sched::updateListedRegions(RewriterBase &rewriter, BlockOp block,
     block.setWriteRegionsAttr(ArrayAttr::get(ctx, writeMaps));
   });
 }
+
+void sched::rebuildIterVars(RewriterBase &rewriter, BlockOp block,
+                            ArrayRef<IterVarSpec> vars, ArrayRef<Value> values,
+                            ArrayRef<Conjunction> disjuncts,
+                            ArrayRef<AffineExpr> oldVars) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(block);
+  auto rebuilt = BlockOp::create(rewriter, block.getLoc(), block.getBlockName(),
+                                 vars, values);
+  if (DictionaryAttr annotations = block.getAnnotationsAttr())
+    rebuilt.setAnnotationsAttr(annotations);
+  SmallVector<AffineExpr> bindings;
+  for (const IterVarSpec &v : vars)
+    bindings.push_back(v.binding);
+  setBindingsAndPredicate(rebuilt, values, bindings, disjuncts);
+  SmallVector<Value> newVars;
+  for (unsigned i = 0; i < rebuilt.getNumIterVars(); ++i)
+    newVars.push_back(rebuilt.getIterVar(i));
+  rewriter.setInsertionPointToStart(rebuilt.getBody());
+  IRMapping mapping;
+  cloneWithIterVars(rewriter, block, /*skip=*/nullptr, oldVars, newVars,
+                    mapping);
+  if (block.hasAccessRegions())
+    setInferredRegions(rebuilt);
+  adoptRebuiltBlock(rewriter, block, rebuilt);
+}

@@ -82,6 +82,17 @@ void cloneWithIterVars(RewriterBase &rewriter, BlockOp source, Operation *skip,
                        function_ref<bool(Operation *)> drop = {},
                        SmallVectorImpl<Operation *> *clones = nullptr);
 
+/// Gives `block` the iteration variables `vars` (their bindings over
+/// `values`) and the predicate `disjuncts`; its body is rebuilt with old
+/// variable i read as `oldVars[i]` (an expression of the new variables),
+/// its regions inferred again when it lists them. The block op stays
+/// (adoptRebuiltBlock), so handles to it remain valid; ops inside it are
+/// new.
+void rebuildIterVars(RewriterBase &rewriter, BlockOp block,
+                     ArrayRef<IterVarSpec> vars, ArrayRef<Value> values,
+                     ArrayRef<Conjunction> disjuncts,
+                     ArrayRef<AffineExpr> oldVars);
+
 /// Folds the affine.apply ops in `applies` (materialized iteration or loop
 /// variables) into the indices of the loads and stores among `ops` and
 /// their nested ops; erases those left unused.

@@ -437,16 +437,6 @@ static void replaceIterVars(RewriterBase &rewriter, BlockOp block,
   for (unsigned i = first + count; i < numVars; ++i)
     keep(i);
 
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(block);
-  auto rebuilt = BlockOp::create(rewriter, block.getLoc(), block.getBlockName(),
-                                 vars, values);
-  if (DictionaryAttr annotations = block.getAnnotationsAttr())
-    rebuilt.setAnnotationsAttr(annotations);
-  SmallVector<AffineExpr> newBindings;
-  for (const IterVarSpec &v : vars)
-    newBindings.push_back(v.binding);
-  setBindingsAndPredicate(rebuilt, values, newBindings, {});
   // Old variable i as an expression of the new ones.
   SmallVector<AffineExpr> oldVars;
   SmallVector<AffineExpr> shifted;
@@ -460,16 +450,7 @@ static void replaceIterVars(RewriterBase &rewriter, BlockOp block,
     else
       oldVars.push_back(getAffineDimExpr(i - count + added, ctx));
   }
-  SmallVector<Value> newVars;
-  for (unsigned i = 0; i < rebuilt.getNumIterVars(); ++i)
-    newVars.push_back(rebuilt.getIterVar(i));
-  rewriter.setInsertionPointToStart(rebuilt.getBody());
-  IRMapping mapping;
-  cloneWithIterVars(rewriter, block, /*skip=*/nullptr, oldVars, newVars,
-                    mapping);
-  if (block.hasAccessRegions())
-    setInferredRegions(rebuilt);
-  adoptRebuiltBlock(rewriter, block, rebuilt);
+  rebuildIterVars(rewriter, block, vars, values, /*disjuncts=*/{}, oldVars);
 }
 
 /// The replacement of one writer's nest (see replacePaddedWriters).

@@ -12,8 +12,6 @@
 
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 
-#include "mlir/IR/IRMapping.h"
-
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
@@ -49,34 +47,14 @@ LogicalResult mlir::tir::reorderBlockIterVar(RewriterBase &rewriter,
   for (unsigned i = 0; i < n; ++i)
     names.push_back(iterVarName(block, i));
   SmallVector<IterVarSpec> vars;
-  SmallVector<AffineExpr> newBindings;
-  for (int64_t old : newOrder) {
+  for (int64_t old : newOrder)
     vars.push_back({block.getIterType(old), block.getMixedDomainLower(old),
                     block.getMixedDomainUpper(old), bindings[old], names[old]});
-    newBindings.push_back(bindings[old]);
-  }
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(block);
-  auto rebuilt = BlockOp::create(rewriter, block.getLoc(), block.getBlockName(),
-                                 vars, values);
-  if (DictionaryAttr annotations = block.getAnnotationsAttr())
-    rebuilt.setAnnotationsAttr(annotations);
-  setBindingsAndPredicate(rebuilt, values, newBindings,
-                          getPredicateDisjuncts(block));
   // Old variable i is the new variable at its position in the order.
-  MLIRContext *ctx = block.getContext();
   SmallVector<AffineExpr> oldVars(n);
   for (auto [position, old] : llvm::enumerate(newOrder))
-    oldVars[old] = getAffineDimExpr(position, ctx);
-  SmallVector<Value> newVars;
-  for (unsigned i = 0; i < n; ++i)
-    newVars.push_back(rebuilt.getIterVar(i));
-  rewriter.setInsertionPointToStart(rebuilt.getBody());
-  IRMapping mapping;
-  cloneWithIterVars(rewriter, block, /*skip=*/nullptr, oldVars, newVars,
-                    mapping);
-  if (block.hasAccessRegions())
-    setInferredRegions(rebuilt);
-  adoptRebuiltBlock(rewriter, block, rebuilt);
+    oldVars[old] = getAffineDimExpr(position, block.getContext());
+  rebuildIterVars(rewriter, block, vars, values, getPredicateDisjuncts(block),
+                  oldVars);
   return success();
 }
