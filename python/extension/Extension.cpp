@@ -83,6 +83,7 @@ PYBIND11_MODULE(_tensorir, m) {
 
   bindAttributes(m);
   bindModule(m);
+  bindTrace(m);
   bindSchedule(m);
   bindRuntime(m);
   bindStructuralEqual(m);

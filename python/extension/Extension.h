@@ -106,6 +106,7 @@ std::string print(Attribute attr);
 /// Each area adds its classes and functions to the extension.
 void bindAttributes(pybind11::module_ &m);
 void bindModule(pybind11::module_ &m);
+void bindTrace(pybind11::module_ &m);
 void bindSchedule(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
