@@ -268,10 +268,6 @@ accessedBufferNames(const PyHandle &h, bool reads) {
 void tirpy::bindSchedule(py::module_ &m) {
   py::class_<PyHandle>(m, "Handle")
       .def_property_readonly("kind", &kindOf)
-      .def("schedule_is",
-           [](const PyHandle &h, const std::shared_ptr<PySchedule> &s) {
-             return h.schedule == s;
-           })
       .def_property_readonly(
           "rv",
           [](const PyHandle &h) -> std::optional<PyRV> {

@@ -1,6 +1,5 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
 import operator
-import random
 import sys
 
 from ..._ext import ext
@@ -43,20 +42,6 @@ def _factor(value):
         raise TypeError(f"split factors are integers (int or IntImm), expressions of "
                         f"T.vscale() or None, got {type(value).__name__}") from None
     return None if value == -1 else value
-
-
-def _perfect_tilings(extent, n, max_innermost):
-    """Every list of n positive ints whose product is `extent`, the last at
-    most `max_innermost` (when positive)."""
-    def divisors(x):
-        return [d for d in range(1, x + 1) if x % d == 0]
-
-    def tilings(rest, k):
-        if k == 1:
-            return [[rest]]
-        return [[d] + t for d in divisors(rest) for t in tilings(rest // d, k - 1)]
-
-    return [t for t in tilings(extent, n) if max_innermost <= 0 or t[-1] <= max_innermost]
 
 
 def _vscale_values(factors):
@@ -372,10 +357,6 @@ class Schedule:
     # The one entry point: every primitive is applied through it.
     def _handle(self, value):
         if isinstance(value, _RV):
-            handle = value._handle
-            if handle is not None and handle.schedule_is(self._native) and \
-                    handle.rv is not None and self._knows(value):
-                return handle
             try:
                 return self._native.handle(value._rv)
             except ScheduleError as error:
@@ -736,13 +717,6 @@ class Schedule:
         self._apply("pad_einsum", [block],
                     {"padding": ext.Attribute.i64_array(
                         [int(getattr(p, "value", p)) for p in padding])}, 0)
-
-    def _knows(self, rv):
-        try:
-            self._native.handle(rv._rv)
-            return True
-        except ScheduleError:
-            return False
 
     def remove_rv(self, rv):
         """TVM's remove_rv: the schedule forgets `rv` (using it again raises
