@@ -8,6 +8,7 @@
 #include "Extension.h"
 
 #include "TensorIR/Compiler/Compiler.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/InitAllScheduleExtensions.h"
 
 namespace py = pybind11;
@@ -32,23 +33,7 @@ MLIRContext &tirpy::context() {
 }
 
 Type tirpy::dtypeType(MLIRContext &ctx, StringRef dtype) {
-  static const std::pair<StringRef, int> ints[] = {
-      {"int8", 8},  {"int16", 16},  {"int32", 32},  {"int64", 64},
-      {"uint8", 8}, {"uint16", 16}, {"uint32", 32}, {"uint64", 64}};
-  for (auto [name, width] : ints)
-    if (dtype == name)
-      return IntegerType::get(&ctx, width);
-  if (dtype == "bool")
-    return IntegerType::get(&ctx, 1);
-  if (dtype == "float16")
-    return Float16Type::get(&ctx);
-  if (dtype == "bfloat16")
-    return BFloat16Type::get(&ctx);
-  if (dtype == "float32")
-    return Float32Type::get(&ctx);
-  if (dtype == "float64")
-    return Float64Type::get(&ctx);
-  return {};
+  return mlir::tir::getDtypeType(&ctx, dtype);
 }
 
 std::string tirpy::print(Operation *op) {

@@ -8,6 +8,7 @@
 
 #include "FromNodes.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Target/TVMScript.h"
 
@@ -115,40 +116,7 @@ Value FunctionBuilder::convert(Value v, Type type, bool fromUnsigned,
     fail(withArticle(dtype(src)) + " value where " + withArticle(dtype(type)) +
          " is needed (a vector converts to nothing else)");
   }
-  fromUnsigned |= src.isInteger(1);
-  auto width = [](Type t) {
-    return t.isIndex() ? 64u : t.getIntOrFloatBitWidth();
-  };
-  bool srcFloat = isa<FloatType>(src), dstFloat = isa<FloatType>(type);
-  if (src.isIndex() && !dstFloat)
-    return arith::IndexCastOp::create(b, loc, type, v);
-  if (src.isIndex()) {
-    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    return arith::SIToFPOp::create(b, loc, type, i64);
-  }
-  if (type.isIndex()) {
-    if (srcFloat) {
-      Value i64 = arith::FPToSIOp::create(b, loc, b.getI64Type(), v);
-      return arith::IndexCastOp::create(b, loc, type, i64);
-    }
-    if (fromUnsigned)
-      return arith::IndexCastUIOp::create(b, loc, type, v);
-    return arith::IndexCastOp::create(b, loc, type, v);
-  }
-  if (srcFloat && dstFloat)
-    return width(type) > width(src)
-               ? Value(arith::ExtFOp::create(b, loc, type, v))
-               : Value(arith::TruncFOp::create(b, loc, type, v));
-  if (srcFloat)
-    return toUnsigned ? Value(arith::FPToUIOp::create(b, loc, type, v))
-                      : Value(arith::FPToSIOp::create(b, loc, type, v));
-  if (dstFloat)
-    return fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, type, v))
-                        : Value(arith::SIToFPOp::create(b, loc, type, v));
-  if (width(type) > width(src))
-    return fromUnsigned ? Value(arith::ExtUIOp::create(b, loc, type, v))
-                        : Value(arith::ExtSIOp::create(b, loc, type, v));
-  return arith::TruncIOp::create(b, loc, type, v);
+  return createConversion(b, loc, v, type, fromUnsigned, toUnsigned);
 }
 
 std::optional<std::pair<Value, int>>

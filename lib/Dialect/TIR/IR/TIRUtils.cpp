@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -179,6 +180,88 @@ std::string mlir::tir::getBufferName(Value buffer) {
               arg.getArgNumber(), TIRDialect::kNameAttrName))
         return name.str();
   return "";
+}
+
+Type mlir::tir::getDtypeType(MLIRContext *context, StringRef dtype) {
+  if (dtype == "float16")
+    return Float16Type::get(context);
+  if (dtype == "bfloat16")
+    return BFloat16Type::get(context);
+  if (dtype == "float32")
+    return Float32Type::get(context);
+  if (dtype == "float64")
+    return Float64Type::get(context);
+  unsigned width = llvm::StringSwitch<unsigned>(dtype)
+                       .Case("bool", 1)
+                       .Cases({"int8", "uint8"}, 8)
+                       .Cases({"int16", "uint16"}, 16)
+                       .Cases({"int32", "uint32"}, 32)
+                       .Cases({"int64", "uint64"}, 64)
+                       .Default(0);
+  return width ? IntegerType::get(context, width) : Type();
+}
+
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+Value mlir::tir::createConversion(OpBuilder &b, Location loc, Value v,
+                                  Type type, bool fromUnsigned,
+                                  bool toUnsigned) {
+  Type srcType = v.getType();
+  if (srcType == type)
+    return v;
+  auto srcVec = dyn_cast<VectorType>(srcType);
+  auto dstVec = dyn_cast<VectorType>(type);
+  if (static_cast<bool>(srcVec) != static_cast<bool>(dstVec) ||
+      (srcVec && srcVec.getShape() != dstVec.getShape()))
+    return {};
+  Type src = getElementTypeOrSelf(srcType), dst = getElementTypeOrSelf(type);
+  // i64 in the shape of `type` (index converts through it).
+  Type i64 = IntegerType::get(b.getContext(), 64);
+  if (dstVec)
+    i64 = VectorType::get(dstVec.getShape(), i64);
+  auto width = [](Type t) {
+    return t.isIndex() ? 64u : t.getIntOrFloatBitWidth();
+  };
+  fromUnsigned |= src.isInteger(1);
+  bool srcFloat = isa<FloatType>(src), dstFloat = isa<FloatType>(dst);
+  if (src.isIndex() && !dstFloat)
+    return arith::IndexCastOp::create(b, loc, type, v);
+  if (src.isIndex())
+    return arith::SIToFPOp::create(b, loc, type,
+                                   arith::IndexCastOp::create(b, loc, i64, v));
+  if (dst.isIndex()) {
+    if (srcFloat)
+      return arith::IndexCastOp::create(
+          b, loc, type, arith::FPToSIOp::create(b, loc, i64, v));
+    if (fromUnsigned)
+      return arith::IndexCastUIOp::create(b, loc, type, v);
+    return arith::IndexCastOp::create(b, loc, type, v);
+  }
+  if (srcFloat && dstFloat) {
+    if (width(dst) == width(src)) // f16 <-> bf16: through f32
+      return createConversion(
+          b, loc,
+          createConversion(
+              b, loc, v,
+              srcVec ? Type(VectorType::get(srcVec.getShape(), b.getF32Type()))
+                     : Type(b.getF32Type())),
+          type);
+    return width(dst) > width(src)
+               ? Value(arith::ExtFOp::create(b, loc, type, v))
+               : Value(arith::TruncFOp::create(b, loc, type, v));
+  }
+  if (srcFloat)
+    return toUnsigned ? Value(arith::FPToUIOp::create(b, loc, type, v))
+                      : Value(arith::FPToSIOp::create(b, loc, type, v));
+  if (dstFloat)
+    return fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, type, v))
+                        : Value(arith::SIToFPOp::create(b, loc, type, v));
+  if (width(dst) > width(src))
+    return fromUnsigned ? Value(arith::ExtUIOp::create(b, loc, type, v))
+                        : Value(arith::ExtSIOp::create(b, loc, type, v));
+  return arith::TruncIOp::create(b, loc, type, v);
 }
 
 SmallVector<Value> mlir::tir::createLoopNest(OpBuilder &builder, Location loc,

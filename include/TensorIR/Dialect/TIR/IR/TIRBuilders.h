@@ -30,6 +30,16 @@ createSpatialNest(OpBuilder &builder, Location loc, StringRef name,
                   function_ref<void(OpBuilder &, Location, ValueRange)> body,
                   ArrayRef<Conjunction> predicate = {});
 
+/// `value` converted to `type` as TVM's Cast converts (elementwise for
+/// vectors of the same length): float widths by extension or truncation,
+/// integers by sign or zero extension (`fromUnsigned`) or truncation,
+/// between integers and floats signed unless `fromUnsigned` / `toUnsigned`
+/// say otherwise, `index` through i64. `value` itself when the types are
+/// equal; null when no cast converts them (vectors of another length, a
+/// vector to a scalar).
+Value createConversion(OpBuilder &builder, Location loc, Value value, Type type,
+                       bool fromUnsigned = false, bool toUnsigned = false);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_IR_TIRBUILDERS_H

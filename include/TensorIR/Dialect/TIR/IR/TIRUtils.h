@@ -71,6 +71,12 @@ std::string getBufferName(Value buffer);
 /// any other side-effect-free op that makes a buffer of one buffer.
 Value getBufferStorage(Value buffer);
 
+/// The element type of TVM's dtype `dtype` ("float16", "int8", "uint8",
+/// "bool", ...; an unsigned dtype as the signless integer of its width,
+/// which a buffer's `tir.dtype` marks unsigned); null for a name that is
+/// not a scalar dtype.
+Type getDtypeType(MLIRContext *context, StringRef dtype);
+
 /// The unsigned dtype ("uint8", ...) TVMScript gave a buffer, which its
 /// memref (signless) does not say: the `tir.dtype` of the parameter or
 /// allocation it is, or views (tir.match_buffer); null for any other.
