@@ -387,6 +387,20 @@ def gen_reverse_compute_inline(ctx):
     return _inline_step(ctx, "reverse_compute_inline")
 
 
+def gen_fuse_reduction_epilogue(ctx):
+    """Mostly a reduction writing a buffer the function allocates and a
+    block after it (perhaps its bias epilogue); sometimes any two blocks."""
+    r = ctx.rng
+    reductions = [b for b in ctx.nest.writers_of_allocations() if b in ctx.nest.reductions]
+    if reductions and ctx.chance(0.85):
+        reduction = r.choice(reductions)
+        later = ctx.blocks[ctx.blocks.index(reduction) + 1:] if reduction in ctx.blocks else []
+        epilogue = r.choice(later) if later else ctx.block()
+    else:
+        reduction, epilogue = ctx.block(), ctx.block()
+    return Step("fuse_reduction_epilogue", [block_ref(reduction), block_ref(epilogue)], {})
+
+
 def _loop_kind(prim):
     def gen(ctx):
         loop, _ = ctx.loop()
@@ -525,6 +539,21 @@ def gen_set_scope(ctx):
     return Step("set_scope", [block_ref(block)], {
         "buffer_index": r.choice([0, 0, 0, 0, 0, 1, -1]),
         "storage_scope": scope,
+    })
+
+
+def gen_unsafe_set_dtype(ctx):
+    """Mostly a writer of a buffer the function allocates, made float64
+    (wider than the kernels' float32 and int32: the program computes
+    exactly what it did); sometimes a name that is no dtype, an index past
+    its writes."""
+    r = ctx.rng
+    writers = ctx.nest.writers_of_allocations()
+    block = r.choice(writers) if writers and ctx.chance(0.8) else ctx.block()
+    dtype = "float64" if ctx.chance(0.9) else "half"
+    return Step("unsafe_set_dtype", [block_ref(block)], {
+        "buffer_index": r.choice([0, 0, 0, 0, 0, 1, -1]),
+        "dtype": dtype,
     })
 
 
@@ -735,6 +764,8 @@ GENERATORS = {
     "unannotate": gen_unannotate,
     "storage_align": gen_storage_align,
     "set_scope": gen_set_scope,
+    "unsafe_set_dtype": gen_unsafe_set_dtype,
+    "fuse_reduction_epilogue": gen_fuse_reduction_epilogue,
     "rolling_buffer": gen_rolling_buffer,
     "decompose_padding": gen_decompose_padding,
     "pad_einsum": gen_pad_einsum,
@@ -767,7 +798,7 @@ WEIGHTS = {
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
     "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
-    "rfactor": 1.5, "blockize": 1,
+    "rfactor": 1.5, "blockize": 1, "unsafe_set_dtype": 0.5, "fuse_reduction_epilogue": 1,
 }
 
 

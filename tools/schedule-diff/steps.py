@@ -150,6 +150,7 @@ class Step:
                     "bind": ["thread_axis"], "get_block": ["name"],
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
                     "set_scope": ["buffer_index", "storage_scope"],
+                    "unsafe_set_dtype": ["buffer_index", "dtype"],
                     "rolling_buffer": ["write_buffer_index"],
                     "pad_einsum": ["padding"],
                     "cache_read": ["read_buffer_index", "storage_scope"],

@@ -68,6 +68,15 @@ LogicalResult tir::SetScopeOp::applyToPayload(RewriterBase &,
   return setScope(*block, getBufferIndex(), getStorageScope(), error);
 }
 
+LogicalResult tir::UnsafeSetDTypeOp::applyToPayload(RewriterBase &rewriter,
+                                                    SchedulePayload &payload,
+                                                    ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  return unsafeSetDType(rewriter, *block, getBufferIndex(), getDtype(), error);
+}
+
 //===----------------------------------------------------------------------===//
 // Cache stages
 //===----------------------------------------------------------------------===//

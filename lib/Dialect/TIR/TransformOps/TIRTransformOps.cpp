@@ -421,6 +421,17 @@ LogicalResult tir::ReverseComputeInlineOp::applyToPayload(
   return applyInline(rewriter, payload, error, reverseComputeInline);
 }
 
+LogicalResult tir::FuseReductionEpilogueOp::applyToPayload(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error) {
+  FailureOr<BlockOp> reduction = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(reduction))
+    return failure();
+  FailureOr<BlockOp> epilogue = payload.single<BlockOp>(1, "tir.block", error);
+  if (failed(epilogue))
+    return failure();
+  return fuseReductionEpilogue(rewriter, *reduction, *epilogue, error);
+}
+
 LogicalResult tir::ReorderBlockIterVarOp::applyToPayload(
     RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error) {
   FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);

@@ -262,6 +262,16 @@ bool canComputeInline(BlockOp block);
 LogicalResult reverseComputeInline(RewriterBase &rewriter, BlockOp block,
                                    ScheduleError &error);
 
+/// TVM's fuse_reduction_epilogue, for the form it keeps the program's
+/// meaning in: removes `epilogue` (`D[h(u)] = B[f(u)] + bias`, complete,
+/// reading B once) and makes `reduction` (the reduction writing B)
+/// accumulate into D from its init value plus the bias. Refuses TVM's
+/// cases, and clipping / rectifying epilogues (which do not commute with
+/// the reduction), another reader of B, a block between the two that
+/// accesses D or writes what the epilogue reads.
+LogicalResult fuseReductionEpilogue(RewriterBase &rewriter, BlockOp reduction,
+                                    BlockOp epilogue, ScheduleError &error);
+
 //===----------------------------------------------------------------------===//
 // Loop kinds and annotations
 //===----------------------------------------------------------------------===//
@@ -297,6 +307,16 @@ LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
 /// index, an unknown scope, and a buffer the function does not allocate.
 LogicalResult setScope(BlockOp block, int64_t bufferIndex, StringRef scope,
                        ScheduleError &error);
+
+/// TVM's unsafe_set_dtype: the block's `bufferIndex`-th write buffer
+/// (allocated in the function) and the buffers matched on it get element
+/// type `dtype`; stores convert their values to it, loads convert back to
+/// the old type. The dtype it has already is no change. Refuses an
+/// out-of-range index, a name that is no scalar dtype, a buffer the function
+/// does not allocate, and a buffer used other than by loads and stores.
+LogicalResult unsafeSetDType(RewriterBase &rewriter, BlockOp block,
+                             int64_t bufferIndex, StringRef dtype,
+                             ScheduleError &error);
 
 /// TVM's cache_read: a cache of the block's `bufferIndex`-th read buffer in
 /// storage scope `scope`, filled by a copy stage (returned) that TVM's

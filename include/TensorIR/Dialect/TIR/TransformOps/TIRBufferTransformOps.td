@@ -64,6 +64,33 @@ def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
   let assemblyFormat = "$block attr-dict `:` type($block)";
 }
 
+def TIR_UnsafeSetDTypeOp : TIR_ScheduleOp<"unsafe_set_dtype"> {
+  let summary = "change a buffer's element type (TVM's unsafe_set_dtype)";
+  let description = [{
+    The block's `buffer_index`-th write buffer, which the function
+    allocates, gets element type `dtype` (TVM's name: `float16`, `int8`,
+    `uint8`, ...), and the buffers matched on a region of it
+    (`tir.match_buffer`) follow. Every store converts its value to the new
+    type, every load converts what it reads back to the old one (TVM's
+    casts), so the program computes as before but for the precision the
+    buffer keeps: "unsafe" because a narrower type rounds or wraps. Setting
+    the dtype the buffer has is no change.
+
+    ```mlir
+    transform.tir.unsafe_set_dtype %b {buffer_index = 0, dtype = "float16"} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past the
+    block's writes, a name that is no scalar dtype, a buffer the function
+    does not allocate (a parameter or a matched buffer: its type is the
+    caller's or the matched buffer's), and a buffer some op uses other than
+    by element loads and stores (an intrinsic given the buffer itself).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$dtype);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+}
+
 // The cache primitives: a block, the consumer blocks (TVM's
 // consumer_blocks, possibly none), the buffer's position (attribute
 // `indexName`) and the scope.

@@ -533,6 +533,42 @@ def TIR_ReverseComputeInlineOp : TIR_InlineOpBase<"reverse_compute_inline",
     the block is emptied.
   }]>;
 
+def TIR_FuseReductionEpilogueOp : TIR_ScheduleOp<"fuse_reduction_epilogue"> {
+  let summary = "fold a bias epilogue into a reduction (TVM's fuse_reduction_epilogue)";
+  let description = [{
+    Removes `epilogue`, a complete block `D[h(u)] = B[f(u)] + bias` reading
+    the output B of `reduction` once, and makes the reduction accumulate
+    into D directly: its `tir.init` stores its value plus the bias (the
+    bias alone for a zero init, `D[vi, vj] = C[vi, vj]`), its update reads
+    and writes D where it read and wrote B. u is found from the reduction's
+    store indices as `reverse_compute_inline` finds it; where the reduction
+    iterates beyond the epilogue's domain it gets the domain as a
+    predicate. The epilogue and the loops it leaves empty are erased; B's
+    allocation stays (unused), as in TVM.
+
+    ```mlir
+    transform.tir.fuse_reduction_epilogue %reduction, %epilogue : !transform.any_op, !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged), with TVM: blocks in
+    different scopes, a scope that is not a stage pipeline, a reduction
+    writing more than one buffer or not a reduction block, an epilogue
+    that is not complete, an output reduction (B not allocated in the
+    scope), an epilogue with a predicate or of another form. Also refused,
+    as the result would be wrong (TVM accepts these): an epilogue that
+    clips or rectifies (`T.max(B + C, 0)`, `T.min(T.max(B, lo), hi)`; TVM
+    applies them to every partial sum, which computes another function),
+    another reader of B (TVM leaves it reading what nothing writes), a
+    block between the two that accesses D or writes what the epilogue
+    reads, and a D of another element type.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$reduction_block,
+                       TransformHandleTypeInterface:$epilogue_block);
+  let assemblyFormat = [{
+    $reduction_block `,` $epilogue_block attr-dict `:` type($reduction_block) `,` type($epilogue_block)
+  }];
+}
+
 class TIR_ComputeAtOpBase<string mnemonic, string summaryText,
                           string descriptionText>
     : TIR_ScheduleOp<mnemonic> {
