@@ -36,6 +36,14 @@ class BufferParser:
         return value
 
     def buffer_from_args(self, node, args, name, keywords=()):
+        # TVM's T.Buffer(shape, dtype, ...), either also by keyword.
+        args = list(args)
+        given = {kw.arg: kw.value for kw in keywords}
+        if not args and "shape" in given:
+            args.append(given["shape"])
+        if len(args) == 1 and "dtype" in given:
+            args.append(given["dtype"])
+        keywords = [kw for kw in keywords if kw.arg not in ("shape", "dtype")]
         if not args:
             self.error(node, "a buffer needs a shape")
         shape_node = args[0]
