@@ -12,7 +12,9 @@
 #include "Trace.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
+#include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
 
@@ -189,6 +191,70 @@ py::object primitiveSignature(const std::string &mnemonic) {
 } // namespace
 
 /// The one block `h` holds, if it holds one.
+//===----------------------------------------------------------------------===//
+// Statements by position (TVM's StmtSRef: a block or loop of a function)
+//===----------------------------------------------------------------------===//
+
+/// A statement's position: its kind ("block" or "loop") and index among
+/// the function's ops of that kind in pre-order (a block's index -1: the
+/// function itself, TVM's root block), as the Python nodes number them.
+using StmtPosition = std::pair<std::string, int>;
+
+static StringRef opNameOf(const std::string &kind) {
+  return kind == "block" ? tir::BlockOp::getOperationName()
+                         : tir::ForOp::getOperationName();
+}
+
+/// The function `name` of the schedule's module.
+static FunctionOpInterface functionNamed(ModuleOp module,
+                                         const std::string &name) {
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (func.getName() == name)
+      return func;
+  throw py::index_error("no function named '" + name + "' in the module");
+}
+
+/// The op at `position` in `func`.
+static Operation *opAt(FunctionOpInterface func, const StmtPosition &position) {
+  auto &[kind, index] = position;
+  if (kind == "block" && index == -1)
+    return func;
+  StringRef name = opNameOf(kind);
+  Operation *found = nullptr;
+  int seen = 0;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getName().getStringRef() != name)
+      return WalkResult::advance();
+    if (seen++ == index) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!found)
+    throw py::index_error("no " + kind + " at index " + std::to_string(index) +
+                          " of function '" + func.getName().str() + "'");
+  return found;
+}
+
+/// The position of `op` (a block, a loop or the function).
+static StmtPosition positionOf(Operation *op) {
+  if (isa<FunctionOpInterface>(op))
+    return {"block", -1};
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  int index = 0, found = -1;
+  func->walk<WalkOrder::PreOrder>([&](Operation *other) {
+    if (other == op) {
+      found = index;
+      return WalkResult::interrupt();
+    }
+    if (other->getName() == op->getName())
+      ++index;
+    return WalkResult::advance();
+  });
+  return {isa<tir::BlockOp>(op) ? "block" : "loop", found};
+}
+
 static tir::BlockOp singleBlock(const PyHandle &h) {
   std::string error;
   auto values = h.schedule->state->getPayload(h.value, error);
@@ -280,8 +346,8 @@ void tirpy::bindSchedule(py::module_ &m) {
       // through sch.get); None for anything else.
       // Where the one block or loop the handle holds is: (its function's
       // name, its index among the function's blocks -- or loops -- in
-      // pre-order), which is where the IR's Python nodes have it; None for
-      // anything else.
+      // pre-order; -1 for the function, get_block("root")), which is where
+      // the IR's Python nodes have it; None for anything else.
       .def_property_readonly(
           "position",
           [](const PyHandle &h) -> std::optional<std::pair<std::string, int>> {
@@ -290,6 +356,8 @@ void tirpy::bindSchedule(py::module_ &m) {
             if (failed(values) || values->size() != 1)
               return std::nullopt;
             auto *op = dyn_cast_if_present<Operation *>(values->front());
+            if (auto root = dyn_cast_if_present<FunctionOpInterface>(op))
+              return std::make_pair(root.getName().str(), -1);
             if (!op || !isa<tir::BlockOp, tir::ForOp>(op))
               return std::nullopt;
             auto func = op->getParentOfType<FunctionOpInterface>();
@@ -505,6 +573,55 @@ void tirpy::bindSchedule(py::module_ &m) {
              if (failed(s.state->replay(trace.module->get(), error)))
                throw ScheduleError(error);
            })
+      .def(
+          "block_flags",
+          // TVM's cached flags of the block at `index` of function
+          // `func_name` (-1: the root): (affine_binding, region_cover,
+          // stage_pipeline).
+          [](S &s, const std::string &funcName, int index) {
+            Operation *op = opAt(functionNamed(s.state->getPayload(), funcName),
+                                 {"block", index});
+            tir::BlockFlags flags = tir::getBlockFlags(op);
+            return std::make_tuple(flags.affineBinding, flags.regionCover,
+                                   flags.stagePipeline);
+          },
+          py::arg("func_name"), py::arg("index"))
+      .def(
+          "block_dependences",
+          // TVM's BlockScope of the block at `index` (-1: the root): the
+          // dependences among its child blocks, as (src, dst, kind) with
+          // blocks by index and kind 0 RAW, 1 WAW, 2 WAR, in program order of
+          // the later block, then of the earlier.
+          [](S &s, const std::string &funcName, int index) {
+            Operation *root =
+                opAt(functionNamed(s.state->getPayload(), funcName),
+                     {"block", index});
+            tir::BlockDependences scope(tir::getScopeBlocks(root));
+            std::vector<std::tuple<int, int, int>> deps;
+            for (tir::BlockOp dst : scope.getBlocks())
+              for (const tir::Dependence &d : scope.getDependences(dst))
+                deps.emplace_back(positionOf(d.src).second,
+                                  positionOf(d.dst).second,
+                                  static_cast<int>(d.kind));
+            return deps;
+          },
+          py::arg("func_name"), py::arg("index"))
+      .def(
+          "stmt_parent",
+          // The position of the block or loop enclosing the statement at
+          // `position` (TVM's StmtSRef.parent); None for the root.
+          [](S &s, const std::string &funcName,
+             const StmtPosition &position) -> std::optional<StmtPosition> {
+            Operation *op =
+                opAt(functionNamed(s.state->getPayload(), funcName), position);
+            if (isa<FunctionOpInterface>(op))
+              return std::nullopt;
+            for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+              if (isa<tir::BlockOp, tir::ForOp, FunctionOpInterface>(p))
+                return positionOf(p);
+            return std::nullopt;
+          },
+          py::arg("func_name"), py::arg("position"))
       .def("can_decompose_padding",
            // TVM's can_decompose_padding: whether decompose_padding would
            // apply to the block at the loop (nothing is changed or traced).

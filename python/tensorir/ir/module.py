@@ -126,6 +126,13 @@ class IRModule:
         # The functions handed out, so that mod["main"] is one object and
         # its IR nodes are read once (mod["main"].body is mod["main"].body).
         self._funcs = {}
+        if isinstance(functions, dict) and len(functions) == 1:
+            # As in TVM, the module's one function is the function given:
+            # IRModule({"main": f})["main"] is f (its nodes, its name).
+            from ..tir.function import PrimFunc
+            (key, func), = functions.items()
+            if isinstance(func, PrimFunc):
+                self._funcs[getattr(key, "name_hint", key)] = func
 
     @staticmethod
     def from_mlir(text, name="<string>"):

@@ -46,7 +46,12 @@ class Node:
     span = None
 
     def same_as(self, other):
-        return self is other
+        """TVM's same_as: the same object (a schedule's view of a block or
+        loop, sch.get's, is the node it shows)."""
+        if self is other:
+            return True
+        as_node = getattr(other, "_as_node", None)
+        return as_node is not None and as_node() is self
 
     def fields(self):
         """(name, value) of each field, in constructor order."""

@@ -8,7 +8,8 @@ from .stmt import (AllocateConst, Block, BlockRealize, BufferStore, Evaluate, Fo
 from .buffer import Buffer, BufferRegion, MatchBufferRegion, decl_buffer
 from .function import PrimFunc, TensorIntrin
 from .index_map import IndexMap
-from .schedule import BlockRV, LoopRV, Schedule, ScheduleError
+from .schedule import (BlockRV, BlockScope, DepKind, Dependency, LoopRV, Schedule, ScheduleError,
+                       ScheduleState, StmtSRef)
 from . import analysis, functor, stmt_functor, transform  # noqa: E402 - they use the above
 from .functor import PyStmtExprMutator, PyStmtExprVisitor
 
@@ -18,6 +19,7 @@ __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "B
            "IntImm", "IterVar", "LE", "LT", "Let", "LetStmt", "LoopRV", "MatchBufferRegion",
            "Max", "Min", "Mod", "Mul", "NE", "Not", "Or", "PrimExpr", "PrimFunc",
            "PyStmtExprMutator", "PyStmtExprVisitor", "Ramp", "Schedule", "ScheduleError",
+           "ScheduleState", "StmtSRef", "BlockScope", "DepKind", "Dependency",
            "Select", "SeqStmt", "SizeVar", "Stmt", "StringImm", "Sub", "TensorIntrin", "Var",
            "analysis", "const", "decl_buffer", "expr", "functor", "schedule", "stmt",
            "stmt_functor", "stmt_seq", "transform"]

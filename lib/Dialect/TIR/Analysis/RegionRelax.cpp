@@ -391,6 +391,34 @@ static ForOp sameThreadLoopAround(ForOp inner, Operation *boundary) {
   return ForOp();
 }
 
+/// Whether the box around `a` and `b` (inclusive bounds over `numDims`
+/// inputs) is their union: they are equal but in at most one dimension,
+/// where their intervals overlap or touch (TVM's union of producer regions,
+/// which merges `[0, 63]` and `[64, 127]`).
+static bool isExactUnion(const Box &a, const Box &b, unsigned numDims) {
+  auto constantDiff = [&](AffineExpr x,
+                          AffineExpr y) -> std::optional<int64_t> {
+    auto k = dyn_cast<AffineConstantExpr>(simplifyIndexExpr(x - y, numDims, 0));
+    return k ? std::optional<int64_t>(k.getValue()) : std::nullopt;
+  };
+  int differing = -1;
+  for (unsigned d = 0, e = a.getRank(); d < e; ++d) {
+    if (a.lows[d] == b.lows[d] && a.highs[d] == b.highs[d])
+      continue;
+    if (differing != -1)
+      return false;
+    differing = d;
+  }
+  if (differing == -1)
+    return true;
+  // b starts at most one past a's end, and a at most one past b's.
+  std::optional<int64_t> gapAB =
+      constantDiff(b.lows[differing], a.highs[differing]);
+  std::optional<int64_t> gapBA =
+      constantDiff(a.lows[differing], b.highs[differing]);
+  return gapAB && gapBA && *gapAB <= 1 && *gapBA <= 1;
+}
+
 FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
                                                   bool writes,
                                                   ArrayRef<BlockOp> blocks,
@@ -527,18 +555,16 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
       if (hull.lows.empty()) {
         hull.lows.resize(box->getRank());
         hull.highs.resize(box->getRank());
+      } else if (!isExactUnion(hull, *box, in.size())) {
+        exact = false;
       }
       for (unsigned d = 0, e = box->getRank(); d < e; ++d) {
-        bool differed = false;
-        if (!coverBound(hull.lows[d], box->lows[d], false, in.size(),
-                        &differed) ||
-            !coverBound(hull.highs[d], box->highs[d], true, in.size(),
-                        &differed))
+        if (!coverBound(hull.lows[d], box->lows[d], false, in.size()) ||
+            !coverBound(hull.highs[d], box->highs[d], true, in.size()))
           return fail(block, "the regions of its accesses in dimension " +
                                  Twine(d) +
                                  " differ by a runtime amount, so their "
                                  "union has no bound");
-        exact &= !differed;
       }
     }
   }

@@ -257,59 +257,104 @@ static bool coversRegion(const LoopRegion &produced, const LoopRegion &consumed,
   return true;
 }
 
+/// The first region `consumer` reads that its producers in `scope` (at
+/// one lowest common ancestor) may not cover: the buffer and its first
+/// writer, with why the regions could not be compared ("" when they
+/// could); nullopt when every read is covered.
+static std::optional<std::tuple<Value, BlockOp, std::string>>
+findUncoveredRead(BlockOp consumer, const BlockDependences &scope) {
+  // The producers of the consumer, by their lowest common ancestor with it
+  // (a loop, or the scope root).
+  llvm::MapVector<Operation *, SmallVector<BlockOp>> byAncestor;
+  for (Dependence d : scope.getDependences(consumer)) {
+    if (d.kind != DependenceKind::ReadAfterWrite)
+      continue;
+    Operation *lca = d.src->getParentOp();
+    while (!lca->isAncestor(consumer))
+      lca = lca->getParentOp();
+    byAncestor[lca].push_back(d.src);
+  }
+  for (auto &[lca, producers] : byAncestor) {
+    for (Value buffer : scope.getReads(consumer)) {
+      SmallVector<BlockOp> writers;
+      for (BlockOp p : producers)
+        if (llvm::is_contained(scope.getWrites(p), buffer))
+          writers.push_back(p);
+      if (writers.empty())
+        continue;
+      Refusal failure;
+      FailureOr<LoopRegion> produced =
+          relaxRegionUnder(lca, buffer, /*writes=*/true, writers, failure);
+      FailureOr<LoopRegion> consumed =
+          relaxRegionUnder(lca, buffer, /*writes=*/false, consumer, failure);
+      auto type = cast<MemRefType>(buffer.getType());
+      // A rank-0 buffer has one element, which the writers write.
+      if (type.getRank() == 0)
+        continue;
+      if (succeeded(produced) && succeeded(consumed) && produced->exact &&
+          !produced->lowers.empty() && !consumed->lowers.empty() &&
+          coversRegion(*produced, *consumed, type.getShape(),
+                       buffer.getContext()))
+        continue;
+      std::string why = failed(produced) || failed(consumed)
+                            ? " (" + failure.message + ")"
+                            : "";
+      return std::make_tuple(buffer, writers.front(), why);
+    }
+  }
+  return std::nullopt;
+}
+
 LogicalResult mlir::tir::checkRegionCover(StringRef primitive,
                                           const BlockDependences &scope,
                                           ScheduleError &error) {
   for (BlockOp consumer : scope.getBlocks()) {
-    // The producers of the consumer, by their lowest common ancestor with
-    // it (a loop, or the scope root).
-    llvm::MapVector<Operation *, SmallVector<BlockOp>> byAncestor;
-    for (Dependence d : scope.getDependences(consumer)) {
-      if (d.kind != DependenceKind::ReadAfterWrite)
-        continue;
-      Operation *lca = d.src->getParentOp();
-      while (!lca->isAncestor(consumer))
-        lca = lca->getParentOp();
-      byAncestor[lca].push_back(d.src);
-    }
-    for (auto &[lca, producers] : byAncestor) {
-      for (Value buffer : scope.getReads(consumer)) {
-        SmallVector<BlockOp> writers;
-        for (BlockOp p : producers)
-          if (llvm::is_contained(scope.getWrites(p), buffer))
-            writers.push_back(p);
-        if (writers.empty())
-          continue;
-        Refusal failure;
-        FailureOr<LoopRegion> produced =
-            relaxRegionUnder(lca, buffer, /*writes=*/true, writers, failure);
-        FailureOr<LoopRegion> consumed =
-            relaxRegionUnder(lca, buffer, /*writes=*/false, consumer, failure);
-        auto type = cast<MemRefType>(buffer.getType());
-        // A rank-0 buffer has one element, which the writers write.
-        if (type.getRank() == 0)
-          continue;
-        if (succeeded(produced) && succeeded(consumed) && produced->exact &&
-            !produced->lowers.empty() && !consumed->lowers.empty() &&
-            coversRegion(*produced, *consumed, type.getShape(),
-                         buffer.getContext()))
-          continue;
-        std::string why = failed(produced) || failed(consumed)
-                              ? " (" + failure.message + ")"
-                              : "";
-        return refuse(error, consumer,
-                      primitive +
-                          " needs a scope that is a stage pipeline (TVM: each "
-                          "block reads only what the blocks before it "
-                          "write), but block '" +
-                          consumer.getBlockName() + "' reads elements of '" +
-                          getBufferName(buffer) + "' that block '" +
-                          writers.front().getBlockName() +
-                          "' (or the other writers) may not write" + why);
-      }
-    }
+    auto uncovered = findUncoveredRead(consumer, scope);
+    if (!uncovered)
+      continue;
+    auto &[buffer, writer, why] = *uncovered;
+    return refuse(error, consumer,
+                  primitive +
+                      " needs a scope that is a stage pipeline (TVM: each "
+                      "block reads only what the blocks before it "
+                      "write), but block '" +
+                      consumer.getBlockName() + "' reads elements of '" +
+                      getBufferName(buffer) + "' that block '" +
+                      writer.getBlockName() +
+                      "' (or the other writers) may not write" + why);
   }
   return success();
+}
+
+bool mlir::tir::isRegionCovered(BlockOp consumer,
+                                const BlockDependences &scope) {
+  return !findUncoveredRead(consumer, scope);
+}
+
+BlockFlags mlir::tir::getBlockFlags(Operation *blockOrRoot) {
+  BlockFlags flags;
+  // Stage pipeline: of the scope the block is the root of.
+  BlockDependences children(getScopeBlocks(blockOrRoot));
+  ScheduleError ignored;
+  flags.stagePipeline = succeeded(checkStagePipeline("", children, ignored)) &&
+                        llvm::all_of(children.getBlocks(), [&](BlockOp child) {
+                          return isRegionCovered(child, children);
+                        });
+  auto block = dyn_cast<BlockOp>(blockOrRoot);
+  if (!block)
+    return flags; // the function, TVM's root block: no bindings, no reads
+  // Affine binding: in the loops between the block and its scope root.
+  SmallVector<Value> loopVars;
+  for (Operation *p = block->getParentOp();
+       auto loop = dyn_cast_or_null<ForOp>(p); p = p->getParentOp())
+    loopVars.push_back(loop.getInductionVar());
+  flags.affineBinding =
+      loopVars.empty() ||
+      succeeded(checkAffineBinding(block, loopVars, "", block, ignored));
+  // Region cover: among the blocks of its own scope.
+  BlockDependences siblings(getScopeBlocks(getScopeRoot(block)));
+  flags.regionCover = isRegionCovered(block, siblings);
+  return flags;
 }
 
 LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,

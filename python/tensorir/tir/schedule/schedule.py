@@ -7,7 +7,7 @@ from ...ir import IRModule
 from ...target import Target
 from ..buffer import _ELEMENT_DTYPES
 from ..expr import IntImm, PrimExpr, Var
-from .state import parse_debug_mask
+from .state import ScheduleState, _node_module, parse_debug_mask, remember_node_module
 from .trace import Trace
 
 ScheduleError = ext.ScheduleError
@@ -170,8 +170,11 @@ class _StmtView:
         return hash(self._handle)
 
     def same_as(self, other):
-        """TVM's Object.same_as: the same block or loop."""
-        return self == other
+        """TVM's Object.same_as: the same block or loop (a view of it, or
+        its node)."""
+        if isinstance(other, _StmtView):
+            return self == other
+        return other is not None and self._as_node() is other
 
     @property
     def annotations(self):
@@ -269,6 +272,9 @@ class Schedule:
                                     seed=_parse_seed(seed))
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
         self._work_on = None
+        # Until a primitive changes it, the module's nodes are those of the
+        # module (and functions) given, as in TVM.
+        remember_node_module(str(self._native.mod), mod)
 
     def copy(self):
         """TVM's Schedule.copy: an independent schedule of a copy of the
@@ -277,7 +283,7 @@ class Schedule:
         forked from this one's (which advances), as TVM's."""
         new = Schedule.__new__(Schedule)
         new.__dict__.update({k: v for k, v in self.__dict__.items()
-                             if k not in ("_native", "_node_module")})
+                             if k not in ("_native", "_state")})
         new._symbols = dict(self._symbols)
         new._native = self._native.copy()
         return new
@@ -340,10 +346,40 @@ class Schedule:
 
     @property
     def mod(self):
-        """The module as scheduled so far (a copy)."""
-        mod = IRModule(self._native.mod)
-        mod._symbols = dict(self._symbols)
-        return mod
+        """The module as scheduled so far. Modules of the same text are one
+        IRModule (its functions and nodes handed out once): the module
+        given, until a primitive changes it."""
+        native = self._native.mod
+
+        def make():
+            mod = IRModule(native)
+            mod._symbols = dict(self._symbols)
+            return mod
+        return _node_module(str(native), self._symbols, make)
+
+    @property
+    def state(self):
+        """TVM's ScheduleState of this schedule: srefs, cached flags, block
+        scopes."""
+        state = self.__dict__.get("_state")
+        if state is None:
+            state = self._state = ScheduleState(None, _schedule=self)
+        return state
+
+    def get_sref(self, rv_or_stmt):
+        """TVM's get_sref: the StmtSRef of what a BlockRV or LoopRV refers
+        to now (IndexError for a random variable of another schedule), or of
+        a tir.Block / tir.For of the module."""
+        if not isinstance(rv_or_stmt, (BlockRV, LoopRV)):
+            return self.state.get_sref(rv_or_stmt)
+        handle = self._handle(rv_or_stmt)
+        position = handle.position
+        if position is None:
+            raise ScheduleError("get_sref: the random variable holds no single block or loop "
+                                "(a primitive removed it)")
+        func_name, index = position
+        kind = "block" if isinstance(rv_or_stmt, BlockRV) else "loop"
+        return self.state._sref(self.mod, func_name, kind, index)
 
     @property
     def trace(self):
@@ -430,13 +466,9 @@ class Schedule:
         return _StmtView(handle, self)
 
     def _nodes_of(self, func_name):
-        """Function `func_name` of the module as scheduled now, read as IR
-        nodes once per state of the module."""
-        text = str(self._native.mod)
-        cached = getattr(self, "_node_module", None)
-        if cached is None or cached[0] != text:
-            cached = self._node_module = (text, IRModule(self._native.mod))
-        return cached[1][func_name]
+        """Function `func_name` of the module as scheduled now (its IR
+        nodes read once per state of the module)."""
+        return self.mod[func_name]
 
     # Primitives whose Python arguments need more than a conversion.
     def _buffer_position(self, block, buffer_index, kind, primitive):

@@ -105,6 +105,22 @@ LogicalResult checkRegionCover(StringRef primitive,
                                const BlockDependences &scope,
                                ScheduleError &error);
 
+/// Whether `consumer` reads, of what earlier blocks of `scope` write, only
+/// elements they write (checkRegionCover for one block).
+bool isRegionCovered(BlockOp consumer, const BlockDependences &scope);
+
+/// TVM's cached flags of a block (ScheduleState's BlockInfo, which its
+/// primitives consult): whether its bindings are affine in the loops
+/// between it and its scope root (true without such loops), whether it is
+/// region-covered among the blocks of its scope, and whether the scope it is
+/// the root of is a stage pipeline (no write-after-read among its child
+/// blocks, each of them region-covered; true without child blocks). The
+/// function, TVM's root block, has affine bindings and is covered.
+struct BlockFlags {
+  bool affineBinding = true, regionCover = true, stagePipeline = true;
+};
+BlockFlags getBlockFlags(Operation *blockOrFunction);
+
 /// Whether `block`'s predicate holds wherever its bindings lie in their
 /// iteration domains (split's `i0 * 16 + i1 < 100` for a variable of domain
 /// 100), so that it excludes no point of the iteration space: true without
