@@ -655,6 +655,34 @@ def gen_transform_layout(ctx):
     return Step("transform_layout", [block_ref(block)], kw)
 
 
+def gen_annotate_buffer_access(ctx):
+    """A buffer a block reads or writes, its region declared as the whole
+    buffer (a superset of any access: later primitives stay exact);
+    sometimes ranges for another rank, an empty range, an index past the
+    block's buffers."""
+    r = ctx.rng
+    block = ctx.block()
+    handle = cached_block(ctx.sch, block)._handle
+    kind = r.choice(["read", "write"])
+    shapes = (handle.read_buffer_shapes if kind == "read" else handle.write_buffer_shapes) or []
+    if not shapes or ctx.chance(0.05):
+        index, shape = len(shapes), [4]
+    else:
+        index = r.randrange(len(shapes))
+        shape = list(shapes[index])
+    if any(not isinstance(d, int) for d in shape):
+        return None
+    ranges = [f"(0, {d})" for d in shape]
+    if ranges and ctx.chance(0.1):
+        ranges.pop()                                   # wrong rank
+    elif ranges and ctx.chance(0.05):
+        ranges[0] = "(1, 1)"                           # empty
+    return Step("annotate_buffer_access", [block_ref(block)], {
+        "buffer_index": index, "buf_type": kind,
+        "gen_new_ranges": f"lambda *v: [{', '.join(ranges)}]",
+    })
+
+
 def gen_transform_block_layout(ctx):
     r = ctx.rng
     block = ctx.block()
@@ -765,6 +793,7 @@ GENERATORS = {
     "storage_align": gen_storage_align,
     "set_scope": gen_set_scope,
     "unsafe_set_dtype": gen_unsafe_set_dtype,
+    "annotate_buffer_access": gen_annotate_buffer_access,
     "fuse_reduction_epilogue": gen_fuse_reduction_epilogue,
     "rolling_buffer": gen_rolling_buffer,
     "decompose_padding": gen_decompose_padding,
@@ -799,6 +828,7 @@ WEIGHTS = {
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
     "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
     "rfactor": 1.5, "blockize": 1, "unsafe_set_dtype": 0.5, "fuse_reduction_epilogue": 1,
+    "annotate_buffer_access": 0.7,
 }
 
 

@@ -16,7 +16,8 @@ from tensorir.tir import ScheduleError
 def _is_lambda(key, value):
     """Whether a step's argument is a lambda's source (an index map, or a
     pad value computed from the indices)."""
-    return key == "index_map" or (key == "pad_value" and str(value).startswith("lambda"))
+    return key in ("index_map", "gen_new_ranges") or (
+        key == "pad_value" and str(value).startswith("lambda"))
 
 
 class StepSkipped(Exception):
@@ -109,6 +110,9 @@ class Step:
             return sch.annotate(ops[0], "software_pipeline_order", order)
         if self.prim in ("cache_read", "cache_write"):
             return getattr(sch, self.prim)(ops[0], consumer_blocks=ops[1:] or None, **self.kw)
+        if "gen_new_ranges" in self.kw:  # a lambda's source
+            kw = dict(self.kw, gen_new_ranges=eval(self.kw["gen_new_ranges"]))  # noqa: S307
+            return getattr(sch, self.prim)(*ops, **kw)
         if "index_map" in self.kw:      # a lambda's source (so may be the pad value)
             kw = dict(self.kw, index_map=eval(self.kw["index_map"]))  # noqa: S307
             if str(kw.get("pad_value", "")).startswith("lambda"):
@@ -151,6 +155,7 @@ class Step:
                     "storage_align": ["buffer_index", "axis", "factor", "offset"],
                     "set_scope": ["buffer_index", "storage_scope"],
                     "unsafe_set_dtype": ["buffer_index", "dtype"],
+                    "annotate_buffer_access": ["buffer_index", "buf_type", "gen_new_ranges"],
                     "rolling_buffer": ["write_buffer_index"],
                     "pad_einsum": ["padding"],
                     "cache_read": ["read_buffer_index", "storage_scope"],

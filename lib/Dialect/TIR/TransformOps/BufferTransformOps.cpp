@@ -68,6 +68,50 @@ LogicalResult tir::SetScopeOp::applyToPayload(RewriterBase &,
   return setScope(*block, getBufferIndex(), getStorageScope(), error);
 }
 
+LogicalResult tir::AnnotateBufferAccessOp::verify() {
+  if (getBufType() != "read" && getBufType() != "write")
+    return emitOpError("expects buf_type \"read\" or \"write\", got \"")
+           << getBufType() << "\"";
+  if (getGenNewRanges().getNumResults() % 2)
+    return emitOpError("expects gen_new_ranges to give (begin, end) pairs, "
+                       "got an odd number of results");
+  return success();
+}
+
+LogicalResult tir::AnnotateBufferAccessOp::applyToPayload(
+    RewriterBase &rewriter, SchedulePayload &payload, ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  return annotateBufferAccess(rewriter, *block, getBufferIndex(),
+                              getBufType() == "write", getGenNewRanges(),
+                              error);
+}
+
+/// TVM's form of the ranges: `lambda d0, d1: [(d0 - 1, d0 + 1), ...]`.
+void tir::AnnotateBufferAccessOp::printPythonArgument(
+    StringRef name, Attribute value, ArrayRef<std::string> operands,
+    raw_ostream &os) {
+  os << name << "=";
+  if (name != "gen_new_ranges") {
+    printPythonValue(value, os);
+    return;
+  }
+  AffineMap map = cast<AffineMapAttr>(value).getValue();
+  os << "lambda ";
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    os << (d ? ", " : "") << "d" << d;
+  os << ": [";
+  for (unsigned r = 0; r + 1 < map.getNumResults(); r += 2) {
+    os << (r ? ", " : "") << "(";
+    printPythonExpr(map.getResult(r), os);
+    os << ", ";
+    printPythonExpr(map.getResult(r + 1), os);
+    os << ")";
+  }
+  os << "]";
+}
+
 LogicalResult tir::UnsafeSetDTypeOp::applyToPayload(RewriterBase &rewriter,
                                                     SchedulePayload &payload,
                                                     ScheduleError &error) {

@@ -193,8 +193,14 @@ class _StmtView:
                 out[name] = IntImm(kind, value)
             elif kind == "float":
                 out[name] = FloatImm("float32", value)
-            else:
+            elif kind == "str":
                 out[name] = value
+            else:
+                # Lists and other attributes: as the node has them.
+                try:
+                    out[name] = self._as_node().annotations[name]
+                except (ValueError, KeyError):
+                    out[name] = value
         return out
 
     @property
@@ -657,6 +663,40 @@ class Schedule:
         self._apply("transform_layout", [block], attrs, 0)
         if separators:
             self.set_axis_separator(block, (kind, index), separators)
+
+    def annotate_buffer_access(self, block, buffer_index, buf_type, gen_new_ranges):
+        """TVM's annotate_buffer_access: the region the block reads
+        (buf_type "read") or writes of its buffer_index-th such buffer is
+        what gen_new_ranges gives, a function of the block's iteration
+        variables returning, per dimension of the buffer, a (begin, end)
+        pair or one index (a range of one)."""
+        if isinstance(block, str):
+            block = self.get_block(block)
+        if buf_type not in ("read", "write"):
+            raise ValueError(f"Invalid buf_type: {buf_type}. Expected 'read' or 'write'.")
+        if not callable(gen_new_ranges):
+            raise TypeError(f"annotate_buffer_access: gen_new_ranges is a function of the "
+                            f"block's iteration variables, got {type(gen_new_ranges).__name__}")
+        iter_vars = [iv.var for iv in self.get(block).iter_vars]
+        spec = gen_new_ranges(*iter_vars)
+        if not isinstance(spec, (list, tuple)):
+            spec = [spec]
+        bounds = []
+        for rng in spec:
+            if isinstance(rng, (tuple, list)):
+                if len(rng) != 2:
+                    raise ValueError("Tuple must have exactly 2 elements to represent "
+                                     "(begin, end).")
+                bounds.extend(rng)
+            elif isinstance(rng, PrimExpr):
+                bounds.extend([rng, rng + 1])
+            else:
+                raise TypeError(f"Expected PrimExpr or tuple of PrimExpr, got {type(rng)}")
+        from ..index_map import IndexMap
+        ranges = IndexMap(iter_vars, bounds)._attribute()
+        self._apply("annotate_buffer_access", [block],
+                    {"buffer_index": buffer_index, "buf_type": buf_type,
+                     "gen_new_ranges": ranges}, 0)
 
     def set_axis_separator(self, block, buffer, axis_separators):
         """TVM's set_axis_separator: the buffer (("read" | "write", i), or

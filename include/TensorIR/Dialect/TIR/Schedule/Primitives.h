@@ -308,6 +308,17 @@ LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
 LogicalResult setScope(BlockOp block, int64_t bufferIndex, StringRef scope,
                        ScheduleError &error);
 
+/// TVM's annotate_buffer_access: the region of the block's `bufferIndex`-th
+/// write (`isWrite`) or read buffer is the one `ranges` gives, a map of
+/// the block's iteration variables to (begin, end) per dimension; the block
+/// lists its regions from then on, and its `explicit_read_region` /
+/// `explicit_write_region` annotation holds the buffer's index. Refuses an
+/// out-of-range index, ranges of another shape or empty, a write region
+/// that does not hold the block's stores.
+LogicalResult annotateBufferAccess(RewriterBase &rewriter, BlockOp block,
+                                   int64_t bufferIndex, bool isWrite,
+                                   AffineMap ranges, ScheduleError &error);
+
 /// TVM's unsafe_set_dtype: the block's `bufferIndex`-th write buffer
 /// (allocated in the function) and the buffers matched on it get element
 /// type `dtype`; stores convert their values to it, loads convert back to

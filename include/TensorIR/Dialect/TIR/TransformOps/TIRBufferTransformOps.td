@@ -64,6 +64,41 @@ def TIR_SetScopeOp : TIR_ScheduleOp<"set_scope"> {
   let assemblyFormat = "$block attr-dict `:` type($block)";
 }
 
+def TIR_AnnotateBufferAccessOp : TIR_ScheduleOp<"annotate_buffer_access"> {
+  let summary = "declare the region a block accesses of a buffer (TVM's annotate_buffer_access)";
+  let description = [{
+    The region of the block's `buffer_index`-th `buf_type` ("read" or
+    "write") buffer becomes the one `gen_new_ranges` gives: a map of the
+    block's iteration variables to `(begin_0, end_0, begin_1, end_1, ...)`,
+    one half-open range per dimension of the buffer. The block lists its
+    regions from then on (inferred where it did not), and its annotation
+    `explicit_read_region` / `explicit_write_region` lists the indices of
+    the buffers whose regions were given (TVM's), once each. compute_at and
+    the other primitives that relax regions use the given region, where
+    inference would give another (a gather with computed indices, a window
+    the index arithmetic cannot bound).
+
+    ```mlir
+    transform.tir.annotate_buffer_access %b {buffer_index = 0, buf_type = "read", gen_new_ranges = affine_map<(d0, d1) -> (d0 - 1, d0 + 1, d1 - 1, d1 + 1)>} : !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a buffer index past
+    the block's reads or writes, ranges over another number of variables or
+    for another number of dimensions, an empty range, a write region that
+    does not hold what the block stores, and a block whose regions cannot be
+    listed.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+                       StrAttr:$buf_type, AffineMapAttr:$gen_new_ranges);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
+                             ::llvm::raw_ostream &os);
+  }];
+}
+
 def TIR_UnsafeSetDTypeOp : TIR_ScheduleOp<"unsafe_set_dtype"> {
   let summary = "change a buffer's element type (TVM's unsafe_set_dtype)";
   let description = [{
