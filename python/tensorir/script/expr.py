@@ -66,6 +66,14 @@ class ExprParser:
         literal takes the other side's dtype, wrapped to its bits."""
         if a.dtype == b.dtype:
             return a, b
+        # An integer expression with a float literal computes in float, as
+        # TVM's binary operators promote (`T.floor(v * 2 + 0.5)`).
+        if isinstance(b, E.FloatImm) and _is_int(a.dtype) and \
+                not isinstance(a, (E.IntImm, E.FloatImm)):
+            return self.cast(a, b.dtype), b
+        if isinstance(a, E.FloatImm) and _is_int(b.dtype) and \
+                not isinstance(b, (E.IntImm, E.FloatImm)):
+            return a, self.cast(b, a.dtype)
         if isinstance(b, (E.IntImm, E.FloatImm)) and not isinstance(a, (E.IntImm, E.FloatImm)):
             return a, self.constant(b.value, a.dtype, node)
         if isinstance(a, (E.IntImm, E.FloatImm)) and not isinstance(b, (E.IntImm, E.FloatImm)):
