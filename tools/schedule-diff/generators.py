@@ -683,6 +683,35 @@ def gen_annotate_buffer_access(ctx):
     })
 
 
+def _read_write_at_step(ctx, prim):
+    """read_at / write_at: mostly a loop of the block (outer loops more),
+    its first buffers, a scope (rarely not one); sometimes a loop of
+    another block."""
+    r = ctx.rng
+    block = ctx.block()
+    n = len(ctx.loops(block))
+    if n and ctx.chance(0.9):
+        loop = loop_ref(block, min(r.randrange(n), r.randrange(n)))
+    else:
+        loop, _ = ctx.loop()
+        if loop is None:
+            return None
+    kind = "read" if prim == "read_at" else "write"
+    return Step(prim, [loop, block_ref(block)], {
+        f"{kind}_buffer_index": r.choice([0, 0, 0, 1, 1, 2]),
+        "storage_scope": (r.choice(["global", "shared", "local"])
+                          if ctx.chance(0.95) else "no_such_scope"),
+    })
+
+
+def gen_read_at(ctx):
+    return _read_write_at_step(ctx, "read_at")
+
+
+def gen_write_at(ctx):
+    return _read_write_at_step(ctx, "write_at")
+
+
 def gen_transform_block_layout(ctx):
     r = ctx.rng
     block = ctx.block()
@@ -794,6 +823,8 @@ GENERATORS = {
     "set_scope": gen_set_scope,
     "unsafe_set_dtype": gen_unsafe_set_dtype,
     "annotate_buffer_access": gen_annotate_buffer_access,
+    "read_at": gen_read_at,
+    "write_at": gen_write_at,
     "fuse_reduction_epilogue": gen_fuse_reduction_epilogue,
     "rolling_buffer": gen_rolling_buffer,
     "decompose_padding": gen_decompose_padding,
@@ -828,7 +859,7 @@ WEIGHTS = {
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
     "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
     "rfactor": 1.5, "blockize": 1, "unsafe_set_dtype": 0.5, "fuse_reduction_epilogue": 1,
-    "annotate_buffer_access": 0.7,
+    "annotate_buffer_access": 0.7, "read_at": 1, "write_at": 1,
 }
 
 

@@ -156,6 +156,8 @@ class Step:
                     "set_scope": ["buffer_index", "storage_scope"],
                     "unsafe_set_dtype": ["buffer_index", "dtype"],
                     "annotate_buffer_access": ["buffer_index", "buf_type", "gen_new_ranges"],
+                    "read_at": ["read_buffer_index", "storage_scope"],
+                    "write_at": ["write_buffer_index", "storage_scope"],
                     "rolling_buffer": ["write_buffer_index"],
                     "pad_einsum": ["padding"],
                     "cache_read": ["read_buffer_index", "storage_scope"],

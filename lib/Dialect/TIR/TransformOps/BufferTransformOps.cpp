@@ -112,6 +112,39 @@ void tir::AnnotateBufferAccessOp::printPythonArgument(
   os << "]";
 }
 
+/// read_at and write_at: the copy block as the result.
+static LogicalResult applyReadWriteAt(RewriterBase &rewriter,
+                                      SchedulePayload &payload,
+                                      ScheduleError &error, int64_t index,
+                                      StringRef scope, bool isRead) {
+  FailureOr<ForOp> loop = payload.single<ForOp>(0, "tir.for", error);
+  if (failed(loop))
+    return failure();
+  FailureOr<BlockOp> block = payload.single<BlockOp>(1, "tir.block", error);
+  if (failed(block))
+    return failure();
+  FailureOr<BlockOp> copy =
+      readWriteAt(rewriter, *loop, *block, index, scope, isRead, error);
+  if (failed(copy))
+    return failure();
+  payload.setResult(0, ArrayRef<Operation *>(copy->getOperation()));
+  return success();
+}
+
+LogicalResult tir::ReadAtOp::applyToPayload(RewriterBase &rewriter,
+                                            SchedulePayload &payload,
+                                            ScheduleError &error) {
+  return applyReadWriteAt(rewriter, payload, error, getReadBufferIndex(),
+                          getStorageScope(), /*isRead=*/true);
+}
+
+LogicalResult tir::WriteAtOp::applyToPayload(RewriterBase &rewriter,
+                                             SchedulePayload &payload,
+                                             ScheduleError &error) {
+  return applyReadWriteAt(rewriter, payload, error, getWriteBufferIndex(),
+                          getStorageScope(), /*isRead=*/false);
+}
+
 LogicalResult tir::UnsafeSetDTypeOp::applyToPayload(RewriterBase &rewriter,
                                                     SchedulePayload &payload,
                                                     ScheduleError &error) {

@@ -126,6 +126,12 @@ const Spec kSpecs[] = {
     {"PadEinsum", "pad_einsum", false, false, {"block"}, {"padding:a"}},
     {"Parallel", "parallel", false, false, {"loop"}, {}},
     {"RFactor", "rfactor", false, false, {"loop"}, {"factor_axis:i"}},
+    {"ReadAt",
+     "read_at",
+     false,
+     false,
+     {"loop", "block"},
+     {"read_buffer_index:i", "storage_scope:s"}},
     {"ReIndex",
      "reindex",
      false,
@@ -244,6 +250,12 @@ const Spec kSpecs[] = {
      {"buffer_index:i", "dtype:s"}},
     {"Unroll", "unroll", false, false, {"loop"}, {}},
     {"Vectorize", "vectorize", false, false, {"loop"}, {}},
+    {"WriteAt",
+     "write_at",
+     false,
+     false,
+     {"loop", "block"},
+     {"write_buffer_index:i", "storage_scope:s"}},
 };
 
 struct KindTable {

@@ -308,6 +308,23 @@ LogicalResult storageAlign(BlockOp block, int64_t bufferIndex, int64_t axis,
 LogicalResult setScope(BlockOp block, int64_t bufferIndex, StringRef scope,
                        ScheduleError &error);
 
+/// TVM's read_at (`isRead`) and write_at: the statements of `loop`'s body
+/// from the first that reads the block's `bufferIndex`-th read buffer
+/// (read_at), or up to the last that writes its write buffer (write_at),
+/// access a copy of it in storage scope `scope` (allocated in the scope
+/// with the buffer's shape, named "<buffer>_<scope>"); a copy block
+/// annotated `auto_copy` fills it before them or writes it back after
+/// them, over the region they access relaxed below the loop (and over the
+/// threads that share `scope` memory). Returns the copy block. Refuses an
+/// out-of-range index, an unknown scope, a block not under the loop, a
+/// scope that is not a stage pipeline, statements in an order the copy
+/// cannot serve, and a region that depends on values other than loops
+/// from `loop` out to the scope.
+FailureOr<BlockOp> readWriteAt(RewriterBase &rewriter, ForOp loop,
+                               BlockOp block, int64_t bufferIndex,
+                               StringRef scope, bool isRead,
+                               ScheduleError &error);
+
 /// TVM's annotate_buffer_access: the region of the block's `bufferIndex`-th
 /// write (`isWrite`) or read buffer is the one `ranges` gives, a map of
 /// the block's iteration variables to (begin, end) per dimension; the block

@@ -99,6 +99,61 @@ def TIR_AnnotateBufferAccessOp : TIR_ScheduleOp<"annotate_buffer_access"> {
   }];
 }
 
+class TIR_ReadWriteAtOpBase<string mnemonic, string summaryText,
+                            string descriptionText, string indexName>
+    : TIR_ScheduleOp<mnemonic> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = !con((ins TransformHandleTypeInterface:$loop,
+                            TransformHandleTypeInterface:$block),
+                       !dag(ins, [I64Attr], [indexName]),
+                       (ins StrAttr:$storage_scope));
+  let results = (outs TransformHandleTypeInterface:$copy);
+  let assemblyFormat = [{
+    $block `at` $loop attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TIR_ReadAtOp : TIR_ReadWriteAtOpBase<"read_at",
+    "read a buffer through a copy made in a loop (TVM's read_at)", [{
+    The statements of `loop`'s body from the first that reads the block's
+    `read_buffer_index`-th read buffer on read a copy of it in storage scope
+    `storage_scope`: a buffer of its shape named `<buffer>_<scope>`,
+    allocated in the scope, filled just before them by a block of that name
+    (annotated `auto_copy`) over the region they read, relaxed over the
+    loops below `loop` and over the thread-bound loops from `loop` out whose
+    threads share the scope's memory. The copy block's iteration variables
+    are the loops the region depends on (`loop` and those around it); loops
+    `ax0`, ... over the region's extents are inside it. Returns the copy
+    block.
+
+    ```mlir
+    %s = transform.tir.read_at %b at %k0 {read_buffer_index = 1, storage_scope = "shared"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): an index past the
+    block's reads, a string that is not a storage scope, a block not under
+    the loop, a scope that is not a stage pipeline, a statement of the loop
+    that writes the buffer where or after it is read, and a region that
+    depends on values other than loops from `loop` out to the scope.
+  }], "read_buffer_index">;
+
+def TIR_WriteAtOp : TIR_ReadWriteAtOpBase<"write_at",
+    "write a buffer through a copy written back in a loop (TVM's write_at)", [{
+    The statements of `loop`'s body up to the last that writes the block's
+    `write_buffer_index`-th write buffer write a copy of it in storage scope
+    `storage_scope` (named `<buffer>_<scope>`, the buffer's shape), and a
+    block of that name (annotated `auto_copy`) after them writes the region
+    they write back, relaxed as read_at relaxes. Returns the copy block.
+
+    ```mlir
+    %s = transform.tir.write_at %b at %tx {write_buffer_index = 0, storage_scope = "shared"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Refused as read_at is, and where a statement reads the buffer after the
+    last that writes it.
+  }], "write_buffer_index">;
+
 def TIR_UnsafeSetDTypeOp : TIR_ScheduleOp<"unsafe_set_dtype"> {
   let summary = "change a buffer's element type (TVM's unsafe_set_dtype)";
   let description = [{
