@@ -327,3 +327,32 @@ def test_a_call_with_no_result_named_is_refused_at_its_line():
         def f(A: T.Buffer((4,), "float32")):
             x = T.call_packed("f")
             A[0] = x
+
+
+def test_buffer_shape_and_dtype_by_keyword():
+    @T.prim_func
+    def f(A: T.Buffer(shape=(4, 8), dtype="float16"), B: T.Buffer((4, 8), dtype="float16")):
+        for i, j in T.grid(4, 8):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj]
+
+    a = f.buffer_map[f.params[0]]
+    assert [int(d) for d in a.shape] == [4, 8] and a.dtype == "float16"
+
+
+def test_an_integer_expression_with_a_float_literal_computes_in_float():
+    @T.prim_func
+    def f(A: T.Buffer((8,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[T.Cast("int32", T.floor(vi * 2 + 0.5))]
+
+    text = f.script()
+    assert "T.float32(0.5)" in text and 'T.Cast("float32"' in text
+    import numpy as np
+    a = np.arange(8, dtype="float32")
+    b = np.zeros(4, "float32")
+    tvm.build(tvm.IRModule({"main": f}))(a, b)
+    np.testing.assert_array_equal(b, a[np.floor(np.arange(4) * 2 + 0.5).astype(int)])
