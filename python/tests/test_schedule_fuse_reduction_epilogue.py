@@ -80,6 +80,22 @@ def matmul_two_readers(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "floa
             E[vi, vj] = temp[vi, vj]
 
 
+@T.prim_func
+def row_max_bias(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8,), "float32"),
+                 D: T.Buffer((8,), "float32")):
+    temp = T.alloc_buffer((8,), "float32")
+    for i, k in T.grid(8, 8):
+        with T.block("max"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                temp[vi] = T.float32(-3.0e38)
+            temp[vi] = T.max(temp[vi], A[vi, vk])
+    for i in range(8):
+        with T.block("bias"):
+            vi = T.axis.remap("S", [i])
+            D[vi] = temp[vi] + C[vi]
+
+
 def run(func, *arrays):
     out = [np.array(a) for a in arrays]
     tvm.build(tvm.IRModule({"main": func}))(*out)
@@ -119,11 +135,13 @@ def test_nonzero_init_and_transposed_epilogue_compute_the_same():
 @pytest.mark.parametrize("func, epilogue, message", [
     (matmul_bias_relu, "bias_relu", "clips or rectifies the reduction's result"),
     (matmul_two_readers, "bias", "to be the only reader of what reduction 'matmul' writes"),
+    (row_max_bias, "bias", "to be a sum"),
 ])
 def test_fusions_that_change_the_result_are_refused(func, epilogue, message):
     sch = tvm.tir.Schedule(func)
     before = sch.mod.mlir()
+    reduction = "max" if func is row_max_bias else "matmul"
     with pytest.raises(tvm.tir.ScheduleError, match=message):
-        sch.fuse_reduction_epilogue("matmul", epilogue)
+        sch.fuse_reduction_epilogue(reduction, epilogue)
     assert sch.mod.mlir() == before
 

@@ -174,3 +174,13 @@ def test_replace_is_refused_and_a_foreign_sref_is_not_taken():
     with pytest.raises(TypeError, match="cached flags are a block's"):
         sch = tir.Schedule(chain)
         sch.state._get_cached_flags(sch.get_sref(sch.get_loops("B")[0]))
+
+
+def test_an_sref_taken_before_a_change_is_refused():
+    sch = tir.Schedule(chain)
+    sref = sch.get_sref(sch.get_block("C"))
+    sch.cache_read(sch.get_block("C"), 0, "local")
+    with pytest.raises(ValueError, match="before a primitive changed it"):
+        sch.state._get_cached_flags(sref)
+    fresh = sch.get_sref(sch.get_block("C"))
+    assert sch.state._get_cached_flags(fresh) == CachedFlags(True, True, True)

@@ -81,3 +81,35 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Copies are made of global buffers: a shared source would be relaxed over
+// its own threads too.
+func.func @f(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %S = tir.alloc_buffer : memref<8xf32, "shared">
+  tir.for %i = 0 to 8 {
+    tir.block "S"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %S[%vi] : memref<8xf32, "shared">
+    }
+  }
+  tir.for %i = 0 to 8 {
+    // expected-note @below {{block}}
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %s = tir.load %S[%vi] : memref<8xf32, "shared">
+      tir.store %s, %C[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %l:1 = transform.tir.get_loops %c : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{read_at: buffer 'S' is in storage scope 'shared'; copies are made of global buffers}}
+    %r = transform.tir.read_at %c at %l#0 {read_buffer_index = 0, storage_scope = "local"} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

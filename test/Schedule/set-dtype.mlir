@@ -77,3 +77,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// bfloat16 to float16 converts through float32 both ways (the load's
+// conversion keeps reading the load).
+// CHECK-LABEL: func.func @half_kinds
+// CHECK:         %[[H:.+]] = tir.alloc_buffer : memref<4xf16>
+// CHECK:         %[[W:.+]] = arith.extf %{{.+}} : bf16 to f32
+// CHECK-NEXT:    %[[N:.+]] = arith.truncf %[[W]] : f32 to f16
+// CHECK-NEXT:    tir.store %[[N]], %[[H]]
+// CHECK:         %[[L:.+]] = tir.load %[[H]][%{{.+}}] : memref<4xf16>
+// CHECK-NEXT:    %[[W2:.+]] = arith.extf %[[L]] : f16 to f32
+// CHECK-NEXT:    %[[B:.+]] = arith.truncf %[[W2]] : f32 to bf16
+// CHECK-NEXT:    tir.store %[[B]]
+func.func @half_kinds(%A: memref<4xbf16>, %C: memref<4xbf16>) {
+  %B = tir.alloc_buffer : memref<4xbf16>
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      %a = tir.load %A[%vi] : memref<4xbf16>
+      tir.store %a, %B[%vi] : memref<4xbf16>
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.block "C"(%vi = spatial(4, %i)) {
+      %b = tir.load %B[%vi] : memref<4xbf16>
+      tir.store %b, %C[%vi] : memref<4xbf16>
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.unsafe_set_dtype %b {buffer_index = 0, dtype = "float16"} : !transform.any_op
+    transform.yield
+  }
+}

@@ -226,6 +226,13 @@ Value mlir::tir::createConversion(OpBuilder &b, Location loc, Value v,
   };
   fromUnsigned |= src.isInteger(1);
   bool srcFloat = isa<FloatType>(src), dstFloat = isa<FloatType>(dst);
+  // To bool: whether the value is non-zero (TVM's Cast to bool).
+  if (dst.isInteger(1) && !src.isIndex()) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(srcType));
+    if (srcFloat)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
   if (src.isIndex() && !dstFloat)
     return arith::IndexCastOp::create(b, loc, type, v);
   if (src.isIndex())

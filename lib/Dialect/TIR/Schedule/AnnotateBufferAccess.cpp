@@ -129,8 +129,17 @@ LogicalResult mlir::tir::annotateBufferAccess(RewriterBase &rewriter,
   AffineMap region = AffineMap::get(numInputs, 0, results, ctx);
   ArrayAttr old =
       isWrite ? block.getWriteRegionsAttr() : block.getReadRegionsAttr();
+  // The buffer's place in the listing (found by value: the listing's order
+  // need not be the order the buffer index counts in).
+  OperandRange listed =
+      isWrite ? block.getWriteBuffers() : block.getReadBuffers();
+  auto place = llvm::find(listed, *buffer);
+  if (place == listed.end())
+    return refuse(error, block,
+                  "annotate_buffer_access: block '" + block.getBlockName() +
+                      "' does not list the buffer among its " + kind + "s");
   SmallVector<Attribute> maps(old.begin(), old.end());
-  maps[bufferIndex] = AffineMapAttr::get(region);
+  maps[place - listed.begin()] = AffineMapAttr::get(region);
   auto updated = ArrayAttr::get(ctx, maps);
 
   // TVM's annotation: the indices of the buffers whose regions were given.

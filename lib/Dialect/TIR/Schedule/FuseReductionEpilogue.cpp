@@ -185,6 +185,19 @@ LogicalResult mlir::tir::fuseReductionEpilogue(RewriterBase &rewriter,
   if (plan->consumerLoads.size() != 1)
     return c.fail(epilogue, "needs epilogue " + c.name() +
                                 " to read the reduction's output once");
+  // The bias folds into the init only of a sum: the update stores
+  // `B + x` (a max or product reduction would lose or scale it).
+  {
+    Operation *update = plan->producerStore.getValue().getDefiningOp();
+    bool sum = isa_and_nonnull<arith::AddFOp, arith::AddIOp>(update) &&
+               (isLoadOf(update->getOperand(0), buffer) ||
+                isLoadOf(update->getOperand(1), buffer));
+    if (!sum)
+      return c.fail(reduction,
+                    "needs reduction '" + reduction.getBlockName() +
+                        "' to be a sum (its update storing `B + x`): a bias "
+                        "folds into the init of a sum only");
+  }
   FailureOr<BiasForm> bias =
       matchBias(c, plan->consumerStore.getValue(), buffer);
   if (failed(bias))
@@ -249,7 +262,8 @@ LogicalResult mlir::tir::fuseReductionEpilogue(RewriterBase &rewriter,
         Value addend = mapping.lookupOrDefault(bias->addend);
         rewriter.modifyOpInPlace(
             copy, [&] { copy.getValueMutable().assign(addend); });
-        rewriter.eraseOp(add);
+        if (add->use_empty())
+          rewriter.eraseOp(add);
       }
       rewriter.eraseOp(store);
       if (Operation *def = stored.getDefiningOp();

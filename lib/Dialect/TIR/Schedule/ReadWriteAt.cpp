@@ -32,12 +32,15 @@ using namespace mlir::tir::sched;
 
 /// Relaxes `region` over the thread-bound loops from `loop` up whose
 /// threads share memory of `scope` (TVM relaxes them for the copy buffer's
-/// scope: a shared copy is what all the block's threads need). Fails where
-/// a bound is not linear in such a loop's variable.
+/// scope: a shared copy is what all the block's threads need). A dimension
+/// whose lower bound moves by more than its extent from one thread to the
+/// next (or not by a constant) leaves holes: the region is then not exact.
+/// Fails where an extent depends on such a loop.
 static LogicalResult relaxOverSharingThreads(ForOp loop, StringRef scope,
                                              LoopRegion &region) {
   if (scope == "global")
     return success();
+  MLIRContext *ctx = loop.getContext();
   unsigned n = region.inputs.size();
   for (Operation *p = loop; p; p = p->getParentOp()) {
     auto around = dyn_cast<ForOp>(p);
@@ -52,22 +55,34 @@ static LogicalResult relaxOverSharingThreads(ForOp loop, StringRef scope,
     if (!lo || !hi || *hi <= *lo)
       return failure();
     unsigned pos = it - region.inputs.begin();
-    MLIRContext *ctx = loop.getContext();
-    auto at = [&](AffineExpr e, int64_t value) {
-      return simplifyIndexExpr(e.replace(getAffineDimExpr(pos, ctx),
-                                         getAffineConstantExpr(value, ctx)),
-                               n, 0);
-    };
+    AffineExpr var = getAffineDimExpr(pos, ctx);
+    // The other inputs keep their ranges; this one spans the loop.
+    SmallVector<std::optional<Interval>> ranges = getValueRanges(region.inputs);
+    ranges[pos] = Interval{*lo, *hi - 1};
     for (unsigned d = 0; d < region.lowers.size(); ++d) {
-      AffineExpr first = at(region.lowers[d], *lo);
-      auto span = dyn_cast<AffineConstantExpr>(
-          simplifyIndexExpr(at(region.lowers[d], *hi - 1) - first, n, 0));
-      if (!span || span.getValue() < 0 ||
-          region.extents[d].isFunctionOfDim(pos))
+      AffineExpr lower = region.lowers[d];
+      if (!lower.isFunctionOfDim(pos))
+        continue;
+      if (region.extents[d].isFunctionOfDim(pos))
         return failure();
+      // The lower bound's span over the loop, as a constant offset from
+      // its value at the loop's start.
+      AffineExpr first = simplifyIndexExpr(
+          lower.replace(var, getAffineConstantExpr(*lo, ctx)), n, 0);
+      std::optional<Interval> span =
+          evaluateRange(simplifyIndexExpr(lower - first, n, 0), ranges);
+      if (!span || span->lo < 0)
+        return failure();
+      // Contiguous only if it moves by a constant no larger than the
+      // extent from one thread to the next.
+      auto step = dyn_cast<AffineConstantExpr>(
+          simplifyIndexExpr(lower.replace(var, var + 1) - lower, n, 0));
+      auto extent = dyn_cast<AffineConstantExpr>(region.extents[d]);
+      if (!step || step.getValue() < 0 || !extent ||
+          step.getValue() > extent.getValue())
+        region.exact = false;
       region.lowers[d] = first;
-      region.extents[d] =
-          simplifyIndexExpr(region.extents[d] + span.getValue(), n, 0);
+      region.extents[d] = simplifyIndexExpr(region.extents[d] + span->hi, n, 0);
     }
   }
   return success();
@@ -93,6 +108,15 @@ FailureOr<BlockOp> mlir::tir::readWriteAt(RewriterBase &rewriter, ForOp loop,
     return refuse(error, loop,
                   primitive + ": block '" + block.getBlockName() +
                       "' is not under loop " + loopName(loop));
+  // The region is relaxed over the threads that share the copy's scope
+  // (TVM); a source in a scope of its own would be relaxed over its own
+  // threads as well.
+  if (getStorageScope(cast<MemRefType>(src.getType())) != "global")
+    return refuse(error, block,
+                  primitive + ": buffer '" + getCachedBufferName(src) +
+                      "' is in storage scope '" +
+                      getStorageScope(cast<MemRefType>(src.getType())) +
+                      "'; copies are made of global buffers");
   Operation *root = getScopeRoot(loop);
   BlockDependences scopeBlocks(getScopeBlocks(root));
   if (failed(checkStagePipeline(primitive, scopeBlocks, error)))

@@ -102,18 +102,22 @@ LogicalResult mlir::tir::unsafeSetDType(RewriterBase &rewriter, BlockOp block,
             store, [&] { store.getValueMutable().assign(converted); });
       } else if (auto load = dyn_cast<LoadOp>(user)) {
         Type oldType = load.getResult().getType();
-        Type newType = isa<VectorType>(oldType)
-                           ? Type(VectorType::get(
-                                 cast<VectorType>(oldType).getShape(), target))
-                           : target;
         rewriter.modifyOpInPlace(load,
-                                 [&] { load.getResult().setType(newType); });
+                                 [&] { load.getResult().setType(target); });
         rewriter.setInsertionPointAfter(load);
         Value back =
             createConversion(rewriter, load.getLoc(), load.getResult(), oldType,
                              toUnsigned, static_cast<bool>(unsignedNow));
-        rewriter.replaceAllUsesExcept(load.getResult(), back,
-                                      back.getDefiningOp());
+        // The conversion's own ops (one, or two through f32) keep reading
+        // the load.
+        SmallPtrSet<Operation *, 2> conversion;
+        for (Operation *op = load->getNextNode();
+             op && op != back.getDefiningOp()->getNextNode();
+             op = op->getNextNode())
+          conversion.insert(op);
+        rewriter.replaceUsesWithIf(load.getResult(), back, [&](OpOperand &use) {
+          return !conversion.contains(use.getOwner());
+        });
       }
     }
   }

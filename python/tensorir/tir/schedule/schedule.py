@@ -1,4 +1,5 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
+import collections
 import operator
 import sys
 
@@ -280,7 +281,8 @@ class Schedule:
         self._work_on = None
         # Until a primitive changes it, the module's nodes are those of the
         # module (and functions) given, as in TVM.
-        remember_node_module(str(self._native.mod), mod)
+        self._node_modules = collections.OrderedDict()
+        remember_node_module(self._node_modules, str(self._native.mod), mod)
 
     def copy(self):
         """TVM's Schedule.copy: an independent schedule of a copy of the
@@ -353,15 +355,16 @@ class Schedule:
     @property
     def mod(self):
         """The module as scheduled so far. Modules of the same text are one
-        IRModule (its functions and nodes handed out once): the module
-        given, until a primitive changes it."""
+        IRModule (its functions and nodes handed out once, shared with the
+        schedule's copies): the module given, until a primitive changes
+        it."""
         native = self._native.mod
 
         def make():
             mod = IRModule(native)
             mod._symbols = dict(self._symbols)
             return mod
-        return _node_module(str(native), self._symbols, make)
+        return _node_module(self._node_modules, str(native), self._symbols, make)
 
     @property
     def state(self):
@@ -677,7 +680,11 @@ class Schedule:
         if not callable(gen_new_ranges):
             raise TypeError(f"annotate_buffer_access: gen_new_ranges is a function of the "
                             f"block's iteration variables, got {type(gen_new_ranges).__name__}")
-        iter_vars = [iv.var for iv in self.get(block).iter_vars]
+        # The ranges are a function of the block's iteration variables: the
+        # map takes them by position, so fresh variables serve (the
+        # function's nodes are not needed).
+        iter_vars = [Var(f"v{k}", "int32")
+                     for k in range(self._handle(block).num_iter_vars)]
         spec = gen_new_ranges(*iter_vars)
         if not isinstance(spec, (list, tuple)):
             spec = [spec]

@@ -64,33 +64,29 @@ class DepKind(enum.IntEnum):
     OPAQUE = 3
 
 
-# The IR modules whose nodes were handed out, by (module text, global
-# symbols): one module of a given text gives one set of nodes.
-_NODE_MODULES = collections.OrderedDict()
-_NODE_MODULES_MAX = 64
-
-
-def _node_module(text, symbols, make):
-    """The IRModule of `text` whose nodes are handed out (`make()` builds
-    it the first time)."""
+def _node_module(cache, text, symbols, make):
+    """The IRModule of `text` whose nodes a schedule hands out, from
+    `cache` (the schedule's, shared with its copies; `make()` builds it the
+    first time). The modules of one schedule's states are kept while it
+    lives; each schedule has its own, so schedules never share a module."""
     key = (text, tuple(sorted(symbols.items())))
-    entry = _NODE_MODULES.get(key)
+    entry = cache.get(key)
     if entry is not None and entry[0]._native is entry[1]:
-        _NODE_MODULES.move_to_end(key)
+        cache.move_to_end(key)
         return entry[0]
     mod = make()
-    remember_node_module(text, mod)
+    remember_node_module(cache, text, mod)
     return mod
 
 
-def remember_node_module(text, mod):
-    """Makes `mod` (an IRModule of `text`) the one whose nodes are handed
-    out for that text."""
+def remember_node_module(cache, text, mod):
+    """Makes `mod` (an IRModule of `text`) the one `cache` hands out for
+    that text (the last 16 states are kept)."""
     key = (text, tuple(sorted(mod._symbols.items())))
-    _NODE_MODULES[key] = (mod, mod._native)
-    _NODE_MODULES.move_to_end(key)
-    while len(_NODE_MODULES) > _NODE_MODULES_MAX:
-        _NODE_MODULES.popitem(last=False)
+    cache[key] = (mod, mod._native)
+    cache.move_to_end(key)
+    while len(cache) > 16:
+        cache.popitem(last=False)
 
 
 class StmtSRef:
@@ -124,6 +120,7 @@ class StmtSRef:
         state = self._state() if self._state is not None else None
         if state is None:
             return None
+        state._position(self)
         found = state._schedule._native.stmt_parent(self._func_name, (self._kind, self._index))
         return None if found is None else state._sref(self._mod, self._func_name, *found)
 
@@ -245,6 +242,9 @@ class ScheduleState:
             raise TypeError("expected the StmtSRef of a block or loop")
         if sref._state is None or sref._state() is not self:
             raise ValueError("the StmtSRef is not one of this schedule state's")
+        if sref._mod is not self.mod:
+            raise ValueError("the StmtSRef names a statement of the module before a primitive "
+                             "changed it; take it again (sch.get_sref)")
         return sref
 
     def _get_cached_flags(self, block_sref):
