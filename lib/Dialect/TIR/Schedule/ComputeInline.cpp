@@ -337,7 +337,6 @@ LogicalResult mlir::tir::reverseComputeInline(RewriterBase &rewriter,
   if (failed(plan) || failed(checkNotOnlyLeaf(c, scope)))
     return failure();
   BlockOp producer = plan->producer;
-  StoreOp out = plan->consumerStore;
   Value buffer = plan->buffer;
   auto isBufferLoad = [&](Operation *op) {
     auto load = dyn_cast<LoadOp>(op);
@@ -346,27 +345,7 @@ LogicalResult mlir::tir::reverseComputeInline(RewriterBase &rewriter,
 
   // The producer's own loads of the buffer (a reduction's update) read
   // what the consumer would have written.
-  SmallVector<LoadOp> ownLoads;
-  producer.getBody()->walk([&](LoadOp load) {
-    if (load.getBuffer() == buffer)
-      ownLoads.push_back(load);
-  });
-  for (LoadOp load : ownLoads) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(load);
-    // Only the store's indices are needed: clone it alone, then read
-    // where it writes.
-    IRMapping mapping;
-    SmallVector<Operation *> clones;
-    cloneWithIterVars(
-        rewriter, block, /*skip=*/nullptr, plan->vars, plan->inputs, mapping,
-        [&](Operation *op) { return op != out.getOperation(); }, &clones);
-    auto copy = cast<StoreOp>(clones.front());
-    auto newLoad = LoadOp::create(rewriter, load.getLoc(), copy.getBuffer(),
-                                  copy.getMap(), copy.getIndices());
-    rewriter.eraseOp(copy);
-    rewriter.replaceOp(load, newLoad.getResult());
-  }
+  redirectProducerLoads(rewriter, *plan, block);
   // Each store of the buffer (the body's, the init's) becomes the
   // consumer's store of what it stored.
   SmallVector<StoreOp> stores;

@@ -118,20 +118,6 @@ LogicalResult checkNothingBetween(InlineCtx &c, const BlockDependences &scope,
   return success();
 }
 
-/// The store `consumerStore` would make for the producer's iteration, at
-/// the builder's insertion point: its buffer, map and indices, with the
-/// consumer's variables replaced (the clone is erased).
-StoreOp cloneStoreAt(RewriterBase &rewriter, const ReversePlan &plan,
-                     BlockOp consumer) {
-  IRMapping mapping;
-  SmallVector<Operation *> clones;
-  Operation *store = StoreOp(plan.consumerStore).getOperation();
-  cloneWithIterVars(
-      rewriter, consumer, /*skip=*/nullptr, plan.vars, plan.inputs, mapping,
-      [&](Operation *op) { return op != store; }, &clones);
-  return cast<StoreOp>(clones.front());
-}
-
 } // namespace
 
 LogicalResult mlir::tir::fuseReductionEpilogue(RewriterBase &rewriter,
@@ -211,20 +197,7 @@ LogicalResult mlir::tir::fuseReductionEpilogue(RewriterBase &rewriter,
     return failure();
 
   // The reduction's reads of its output read the epilogue's buffer.
-  SmallVector<LoadOp> ownLoads;
-  reduction.getBody()->walk([&](LoadOp load) {
-    if (load.getBuffer() == buffer)
-      ownLoads.push_back(load);
-  });
-  for (LoadOp load : ownLoads) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(load);
-    StoreOp at = cloneStoreAt(rewriter, *plan, epilogue);
-    auto newLoad = LoadOp::create(rewriter, load.getLoc(), at.getBuffer(),
-                                  at.getMap(), at.getIndices());
-    rewriter.eraseOp(at);
-    rewriter.replaceOp(load, newLoad.getResult());
-  }
+  redirectProducerLoads(rewriter, *plan, epilogue);
   // Its stores store there: the update what it stored, the init its value
   // plus the bias.
   SmallVector<StoreOp> stores;
@@ -271,7 +244,7 @@ LogicalResult mlir::tir::fuseReductionEpilogue(RewriterBase &rewriter,
         rewriter.eraseOp(def);
       continue;
     }
-    StoreOp at = cloneStoreAt(rewriter, *plan, epilogue);
+    StoreOp at = cloneConsumerStore(rewriter, *plan, epilogue);
     StoreOp::create(rewriter, store.getLoc(), stored, at.getBuffer(),
                     at.getMap(), at.getIndices());
     rewriter.eraseOp(at);

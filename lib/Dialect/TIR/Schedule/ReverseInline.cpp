@@ -244,3 +244,36 @@ void mlir::tir::sched::addInBoundsPredicate(RewriterBase &rewriter,
   rewriter.modifyOpInPlace(
       producer, [&] { producer.setPredicateAttr(ArrayAttr::get(ctx, sets)); });
 }
+
+StoreOp mlir::tir::sched::cloneConsumerStore(RewriterBase &rewriter,
+                                             const ReversePlan &plan,
+                                             BlockOp consumer) {
+  IRMapping mapping;
+  SmallVector<Operation *> clones;
+  Operation *store = StoreOp(plan.consumerStore).getOperation();
+  cloneWithIterVars(
+      rewriter, consumer, /*skip=*/nullptr, plan.vars, plan.inputs, mapping,
+      [&](Operation *op) { return op != store; }, &clones);
+  return cast<StoreOp>(clones.front());
+}
+
+void mlir::tir::sched::redirectProducerLoads(RewriterBase &rewriter,
+                                             const ReversePlan &plan,
+                                             BlockOp consumer) {
+  SmallVector<LoadOp> ownLoads;
+  BlockOp(plan.producer).getBody()->walk([&](LoadOp load) {
+    if (load.getBuffer() == plan.buffer)
+      ownLoads.push_back(load);
+  });
+  for (LoadOp load : ownLoads) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(load);
+    // Only the store's indices are needed: clone it alone, then read
+    // where it writes.
+    StoreOp at = cloneConsumerStore(rewriter, plan, consumer);
+    auto newLoad = LoadOp::create(rewriter, load.getLoc(), at.getBuffer(),
+                                  at.getMap(), at.getIndices());
+    rewriter.eraseOp(at);
+    rewriter.replaceOp(load, newLoad.getResult());
+  }
+}

@@ -64,6 +64,17 @@ struct ReversePlan {
 FailureOr<ReversePlan> planReverseInline(InlineCtx &c, Operation *root,
                                          Value buffer, BlockOp producer);
 
+/// The producer's loads of the buffer (a reduction's update reading its
+/// output) read where the consumer `c.block` stores instead.
+void redirectProducerLoads(RewriterBase &rewriter, const ReversePlan &plan,
+                           BlockOp consumer);
+
+/// The consumer's store as the producer's iteration makes it, at the
+/// builder's insertion point (its buffer, map and indices, the consumer's
+/// variables replaced): for the caller to read or erase.
+StoreOp cloneConsumerStore(RewriterBase &rewriter, const ReversePlan &plan,
+                           BlockOp consumer);
+
 /// Adds the consumer's domain to the producer's predicate, over its
 /// bindings (constraints already there are not repeated).
 void addInBoundsPredicate(RewriterBase &rewriter, const ReversePlan &plan);
