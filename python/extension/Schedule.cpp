@@ -49,9 +49,21 @@ struct PyHandle {
 struct PySchedule : std::enable_shared_from_this<PySchedule> {
   std::unique_ptr<tir::ScheduleState> state;
 
-  PySchedule(const PyModule &m, bool verifyEachStep, int64_t seed) {
+  PySchedule(const PyModule &m, bool verifyEachStep, int64_t seed,
+             const std::string &errorRendering) {
     tir::ScheduleOptions options;
     options.verifyEachStep = verifyEachStep;
+    using Rendering = tir::ScheduleOptions::ErrorRendering;
+    if (errorRendering == "detail")
+      options.errorRendering = Rendering::Detail;
+    else if (errorRendering == "fast")
+      options.errorRendering = Rendering::Fast;
+    else if (errorRendering == "none")
+      options.errorRendering = Rendering::None;
+    else
+      throw py::value_error("error_render_level is \"detail\", \"fast\" or "
+                            "\"none\", got '" +
+                            errorRendering + "'");
     state = std::make_unique<tir::ScheduleState>(
         OwningOpRef<ModuleOp>(m.get().clone()), options);
     reseed(seed);
@@ -514,11 +526,13 @@ void tirpy::bindSchedule(py::module_ &m) {
 
   using S = PySchedule;
   py::class_<S, std::shared_ptr<S>>(m, "Schedule")
-      .def(py::init([](const PyModule &mod, bool verifyEachStep, int64_t seed) {
-             return std::make_shared<S>(mod, verifyEachStep, seed);
+      .def(py::init([](const PyModule &mod, bool verifyEachStep, int64_t seed,
+                       const std::string &errorRendering) {
+             return std::make_shared<S>(mod, verifyEachStep, seed,
+                                        errorRendering);
            }),
            py::arg("module"), py::arg("verify_each_step") = true,
-           py::arg("seed") = -1)
+           py::arg("seed") = -1, py::arg("error_render_level") = "detail")
       .def("handle", &S::handleOf, py::arg("rv"))
       .def(
           "remove_rv",

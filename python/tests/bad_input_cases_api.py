@@ -116,7 +116,7 @@ CASES = [
        tvm.tir.Schedule(mod).fuse(i, j)
        """),
     py("no_such_block", "get_block of a name that is not there", "ScheduleError",
-       r"no block named 'nope'", """
+       r"Cannot find a block with the name: nope", """
        tvm.tir.Schedule(example("matmul")).get_block("nope")
        """),
     py("split_factors_short", "split factors whose product is below the extent", "ScheduleError",

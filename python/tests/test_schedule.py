@@ -139,6 +139,30 @@ def test_refusal_names_rule_and_location(example):
     assert sch.mod.mlir() == before
 
 
+def test_error_render_levels(example):
+    # "detail": the rule with the loop or block at fault; "fast": the rule
+    # alone (a fixed text where the primitive has one); "none": nothing.
+    messages = {}
+    for level in ("detail", "fast", "none"):
+        sch = tvm.tir.Schedule(example("matmul"), error_render_level=level)
+        with pytest.raises(tvm.tir.ScheduleError) as info:
+            sch.get_block("nope")
+        (messages[level],) = info.value.args
+        k = sch.get_loops(sch.get_block("C"))[2]
+        with pytest.raises(tvm.tir.ScheduleError) as info:
+            sch.parallel(k)
+        messages[level, "parallel"] = str(info.value)
+    assert messages["detail"].startswith("Cannot find a block with the name: nope")
+    assert messages["fast"] == "ScheduleError: Cannot find a block with the specified name"
+    assert messages["none"] == "(not rendered)"
+    assert "matmul.mlir:8:7" in messages["detail", "parallel"]
+    assert "feeds reduce variable 'vk'" in messages["fast", "parallel"]
+    assert "matmul.mlir" not in messages["fast", "parallel"]
+    assert messages["none", "parallel"] == "(not rendered)"
+    with pytest.raises(ValueError, match="error_render_level"):
+        tvm.tir.Schedule(example("matmul"), error_render_level="loud")
+
+
 @pytest.mark.parametrize("step, message", [
     (lambda s, i: s.split(i, [8]), "split needs at least two factors, got 1"),
     (lambda s, i: s.split(i, [-2, 64]), "split factors must be positive, factor 0 is -2"),

@@ -356,3 +356,71 @@ def test_an_integer_expression_with_a_float_literal_computes_in_float():
     b = np.zeros(4, "float32")
     tvm.build(tvm.IRModule({"main": f}))(a, b)
     np.testing.assert_array_equal(b, a[np.floor(np.arange(4) * 2 + 0.5).astype(int)])
+
+
+def test_launch_thread_is_a_loop_bound_to_the_thread():
+    # The three spellings of TVM's launch_thread: an assignment (the
+    # statements after run on the threads), a with statement, and a
+    # variable of T.env_thread; each is a thread-bound loop.
+    @T.prim_func
+    def launched(A: T.Buffer((4, 64), "float32")):
+        bx = T.launch_thread("blockIdx.x", 4)
+        with T.launch_thread("threadIdx.x", 64) as tx:
+            A[bx, tx] = T.float32(1)
+
+    @T.prim_func
+    def env_threads(A: T.Buffer((4, 64), "float32")):
+        bx = T.env_thread("blockIdx.x")
+        tx = T.env_thread("threadIdx.x")
+        T.launch_thread(bx, 4)
+        T.launch_thread(tx, 64)
+        A[bx, tx] = T.float32(1)
+
+    @T.prim_func
+    def loops(A: T.Buffer((4, 64), "float32")):
+        for bx in T.thread_binding(4, thread="blockIdx.x"):
+            for tx in T.thread_binding(64, thread="threadIdx.x"):
+                A[bx, tx] = T.float32(1)
+
+    tvm.ir.assert_structural_equal(launched, loops)
+    tvm.ir.assert_structural_equal(env_threads, loops)
+    assert 'T.thread_binding(64, thread="threadIdx.x")' in launched.script()
+
+
+def test_launch_thread_in_a_block_branch_schedules():
+    # A kernel launched under a condition inside a block (TVM's printed form
+    # of a lowered scan) parses, and a schedule can be made of it.
+    @T.prim_func
+    def scan(a: T.handle, b: T.handle, n: T.int32):
+        A = T.match_buffer(a, (n,), "int32")
+        B = T.match_buffer(b, (n,), "int32")
+        with T.block("copy"):
+            T.reads()
+            T.writes()
+            if n == 0:
+                bx = T.launch_thread("blockIdx.x", 1)
+            else:
+                with T.launch_thread("threadIdx.x", 256) as tx:
+                    bx = T.launch_thread("blockIdx.x", T.ceildiv(n, 256))
+                    i: T.int32 = bx * 256 + tx
+                    if i < n:
+                        B[i] = A[i]
+
+    sch = tvm.tir.Schedule(scan)
+    assert sch.get(sch.get_block("copy")).name_hint == "copy"
+    text = scan.script()
+    assert 'T.thread_binding(T.ceildiv(n, 256), thread="blockIdx.x")' in text
+
+
+def test_launch_thread_refusals_name_the_line():
+    with pytest.raises(ScriptError, match="T.launch_thread takes a thread"):
+        @T.prim_func
+        def no_extent(A: T.Buffer((4,), "float32")):
+            tx = T.launch_thread("threadIdx.x")
+            A[tx] = T.float32(1)
+    with pytest.raises(ScriptError, match="is not a thread"):
+        @T.prim_func
+        def not_a_thread(A: T.Buffer((4,), "float32")):
+            k = 3
+            T.launch_thread(k, 4)
+            A[0] = T.float32(1)

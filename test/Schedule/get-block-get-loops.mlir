@@ -78,7 +78,7 @@ func.func @f(%A: memref<8xf32>) {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{no block named 'missing'}}
+    // expected-error @below {{Cannot find a block with the name: missing}}
     %b = transform.tir.get_block "missing" in %root : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

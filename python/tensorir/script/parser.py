@@ -330,6 +330,8 @@ class FunctionParser(BufferParser, ExprParser):
             if isinstance(stmt.value, ast.Call) and self.is_t(stmt.value.func, "func_attr"):
                 return None  # function attributes carry nothing tir needs yet
             call = stmt.value
+            if isinstance(call, ast.Call) and self.is_t(call.func, "launch_thread"):
+                return _Scoped(self.launch_thread(call, None, rest, stmt))
             if isinstance(call, ast.Call) and self.is_t(call.func, "evaluate"):
                 if len(call.args) != 1 or call.keywords:
                     self.error(call, "T.evaluate takes one expression")
@@ -456,7 +458,48 @@ class FunctionParser(BufferParser, ExprParser):
             return self.block(stmt, ctx)
         if isinstance(ctx, ast.Call) and self.is_t(ctx.func, "init"):
             self.error(stmt, "T.init() is written in a block's body, beside its statements")
-        self.error(stmt, "unsupported with statement (T.block or T.init)")
+        if isinstance(ctx, ast.Call) and self.is_t(ctx.func, "launch_thread"):
+            target = stmt.items[0].optional_vars
+            if target is not None and not isinstance(target, ast.Name):
+                self.error(stmt, "`with T.launch_thread(...) as x` binds one name")
+            return self.launch_thread(ctx, target.id if target is not None else None,
+                                      stmt.body, stmt)
+        self.error(stmt, "unsupported with statement (T.block, T.init or T.launch_thread)")
+
+    def launch_thread(self, call, name, body, stmt):
+        """TVM's T.launch_thread(thread, extent): the statements of `body`
+        run on `extent` threads of `thread` (a tag such as "threadIdx.x", or
+        a variable of T.env_thread), the thread's index named `name`: a
+        loop bound to the thread."""
+        if len(call.args) != 2 or call.keywords:
+            self.error(call, "T.launch_thread takes a thread (a tag such as \"threadIdx.x\" "
+                             "or a T.env_thread variable) and an extent")
+        thread, extent_node = call.args
+        var = None
+        if isinstance(thread, ast.Name) and self.is_bound(thread.id):
+            bound = self.lookup(thread, thread.id)
+            if not isinstance(bound, _EnvThread):
+                self.error(thread, f"'{thread.id}' is not a thread (T.env_thread)")
+            tag, var = bound.tag, bound.var
+        else:
+            tag = self.static_value(thread)
+            if not isinstance(tag, str):
+                self.error(thread, "T.launch_thread's thread is a tag such as \"threadIdx.x\" "
+                                   "or a T.env_thread variable")
+        extent = self.index(extent_node, "a thread extent is an integer expression")
+        self.push()
+        if var is None:
+            var = E.Var(name or tag.replace(".", "_"), extent.dtype, span=self.span(stmt))
+        if name is not None:
+            self.bind(name, var)
+        if isinstance(thread, ast.Name):
+            self.bind(thread.id, var)  # the thread's index, inside the launch
+        self.loops[var] = (E.IntImm(extent.dtype, 0), extent)
+        inner = self.statements(body)
+        self.pop()
+        return S.For(var, E.IntImm(extent.dtype, 0), extent,
+                     _LOOP_KINDS["thread_binding"], inner, thread_binding=tag,
+                     span=self.span(stmt))
 
     def block(self, stmt, ctx):
         name = self.static_value(ctx.args[0]) if ctx.args else "root"
@@ -605,6 +648,18 @@ class FunctionParser(BufferParser, ExprParser):
             return self.match_region(target, call)
         if isinstance(call, ast.Call) and self.is_t(call.func, "allocate_const"):
             return _Scoped(self.allocate_const(target, call, rest))
+        if isinstance(call, ast.Call) and self.is_t(call.func, "launch_thread"):
+            # `x = T.launch_thread(...)`: the statements after run on the
+            # threads.
+            return _Scoped(self.launch_thread(call, target.id, rest, stmt))
+        if isinstance(call, ast.Call) and self.is_t(call.func, "env_thread"):
+            if len(call.args) != 1 or call.keywords or not isinstance(
+                    self.static_value(call.args[0]), str):
+                self.error(call, "T.env_thread takes a thread tag such as \"threadIdx.x\"")
+            tag = self.static_value(call.args[0])
+            self.bind(target.id, _EnvThread(tag, E.Var(target.id, "int32",
+                                                       span=self.span(target))))
+            return None
         if isinstance(call, ast.Call) and (self.is_t(call.func, "decl_buffer", "Buffer")
                                            or self.is_python_call(call)):
             buf = self.declared_buffer(call)
@@ -628,6 +683,13 @@ class FunctionParser(BufferParser, ExprParser):
         var = E.Var(target.id, value.dtype, span=self.span(target))
         self.bind(target.id, var)
         return _Scoped(S.LetStmt(var, value, self.statements(rest), span=self.span(stmt)))
+
+
+class _EnvThread:
+    """A thread of T.env_thread(tag), launched by T.launch_thread(x, n)."""
+
+    def __init__(self, tag, var):
+        self.tag, self.var = tag, var
 
 
 def _is_pure(e):

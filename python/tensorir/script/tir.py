@@ -121,7 +121,7 @@ for _name in ("grid", "serial", "parallel", "vectorized", "unroll",
               "exp", "sqrt", "log", "tanh", "if_then_else", "rsqrt",
               "Cast", "evaluate", "min_value", "max_value", "allocate_const",
               "call_extern", "shift_left", "shift_right", "bitwise_and",
-              "bitwise_or", "q_multiply_shift"):
+              "bitwise_or", "q_multiply_shift", "launch_thread", "env_thread"):
     globals()[_name] = _only_in_script(_name)
 
 

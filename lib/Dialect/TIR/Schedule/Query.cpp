@@ -44,7 +44,8 @@ FailureOr<BlockOp> mlir::tir::getBlock(Operation *scope, StringRef name,
     return found.front();
   error.culprit = found.empty() ? scope : found.front().getOperation();
   if (found.empty()) {
-    error.message = ("no block named '" + name + "'").str();
+    error.message = ("Cannot find a block with the name: " + name).str();
+    error.summary = "Cannot find a block with the specified name";
     return failure();
   }
   std::string list;
@@ -54,6 +55,7 @@ FailureOr<BlockOp> mlir::tir::getBlock(Operation *scope, StringRef name,
       ("block name '" + name + "' is ambiguous: " + Twine(found.size()) +
        " blocks have it (" + list + ")")
           .str();
+  error.summary = "Found multiple blocks with the specified name";
   return failure();
 }
 

@@ -92,7 +92,15 @@ static std::string describeOp(Operation *op) {
   return "at " + describeLocation(op->getLoc()) + ": " + describeOpHeader(op);
 }
 
-std::string ScheduleState::formatError(const ScheduleError &error) {
+std::string
+ScheduleState::formatError(const ScheduleError &error,
+                           ScheduleOptions::ErrorRendering rendering) {
+  using Rendering = ScheduleOptions::ErrorRendering;
+  if (rendering == Rendering::None)
+    return "(not rendered)";
+  if (rendering == Rendering::Fast)
+    return "ScheduleError: " +
+           (error.summary.empty() ? error.message : error.summary);
   std::string message = error.message;
   if (error.culprit)
     message += "\n  " + describeOp(error.culprit);
@@ -143,7 +151,7 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
   if (options.verifyEachStep && !step.isQuery())
     before.emplace(stepPayload);
   if (failed(step.applyToPayload(rewriter, stepPayload, scheduleError))) {
-    error = formatError(scheduleError);
+    error = formatError(scheduleError, options.errorRendering);
     if (before && before->changed())
       error = "internal error: " + op->getName().getStringRef().str() +
               " refused but changed the IR: " + error;

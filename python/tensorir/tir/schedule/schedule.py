@@ -253,9 +253,10 @@ class Schedule:
         so its function is "main", as in TVM) or MLIR text. seed seeds the
         sampling primitives (sample_perfect_tile; None: a random seed, as in
         TVM). debug_mask (see tir.schedule.state): anything but "none" / 0
-        verifies what each step changed. error_render_level and enable_check
-        are TVM's; they are checked and recorded: refusals always raise
-        ScheduleError with the rule and the location at fault."""
+        verifies what each step changed. error_render_level is how a refusal
+        (ScheduleError) reads: "detail", the rule with the loop or block at
+        fault; "fast", the rule alone; "none", "(not rendered)".
+        enable_check is TVM's; it is checked and recorded."""
         from ..function import PrimFunc
         if isinstance(mod, str):
             mod = IRModule.from_mlir(mod)
@@ -276,7 +277,8 @@ class Schedule:
         self.error_render_level = error_render_level
         self.enable_check = bool(enable_check)
         self._native = ext.Schedule(mod._native, verify_each_step=self.debug_mask != 0,
-                                    seed=_parse_seed(seed))
+                                    seed=_parse_seed(seed),
+                                    error_render_level=error_render_level)
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
         self._work_on = None
         # Until a primitive changes it, the module's nodes are those of the

@@ -22,11 +22,15 @@
 namespace mlir::tir {
 
 /// Why a check said no: the message (the rule), the op at fault, and more
-/// ops the message refers to, each with what to say there.
+/// ops the message refers to, each with what to say there. `summary`, when
+/// set, is the rule in fixed words naming nothing of the program (TVM's
+/// "fast" rendering of a ScheduleError); otherwise the message stands for
+/// it.
 struct Refusal {
   std::string message;
   Operation *culprit = nullptr;
   std::vector<std::pair<Operation *, std::string>> notes = {};
+  std::string summary = {};
 
   /// Sets the message and the culprit; returns failure() for chaining.
   LogicalResult set(Operation *op, const Twine &why) {

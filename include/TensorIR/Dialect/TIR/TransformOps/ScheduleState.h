@@ -47,6 +47,12 @@ struct ScheduleOptions {
   /// where it happens. The transform interpreter does the same when its
   /// expensive checks are on (tir-opt's default).
   bool verifyEachStep = true;
+  /// How a refusal reads (TVM's ScheduleErrorRenderLevel): Detail, the
+  /// rule with the loop or block at fault and the ops it refers to; Fast,
+  /// the rule alone, without rendering the program; None, "(not
+  /// rendered)".
+  enum class ErrorRendering { Detail, Fast, None };
+  ErrorRendering errorRendering = ErrorRendering::Detail;
 };
 
 class ScheduleState {
@@ -138,8 +144,10 @@ public:
   std::unique_ptr<ScheduleState> copy();
 
   /// A refusal as text: the rule, then the location and first line of the
-  /// loop or block at fault.
-  static std::string formatError(const ScheduleError &error);
+  /// loop or block at fault (as `rendering` says).
+  static std::string formatError(const ScheduleError &error,
+                                 ScheduleOptions::ErrorRendering rendering =
+                                     ScheduleOptions::ErrorRendering::Detail);
 
 private:
   class Listener;
