@@ -487,6 +487,13 @@ void FunctionBuilder::blockRealize(py::handle s) {
     state.addOperands(matchInputs);
     state.addAttribute("source_region", AffineMapAttr::get(buildRegionMap(
                                             matchInputs.size(), r, ctx())));
+    if (py::hasattr(view, "axis_separators")) {
+      SmallVector<int64_t> seps;
+      for (py::handle x : view.attr("axis_separators"))
+        seps.push_back(intOf(x));
+      if (!seps.empty())
+        state.addAttribute("axis_separators", b.getDenseI64ArrayAttr(seps));
+    }
     state.addTypes(type);
     Value result = b.create(state)->getResult(0);
     buffers[view.ptr()] = result;

@@ -183,6 +183,12 @@ py::object NodeBuilder::statement(Operation &op, py::list *allocs,
     for (size_t k = 0; k < shape.size(); ++k)
       strides.append(cls("Var")(name + "_s" + std::to_string(k), "int32"));
     buf.attr("strides") = strides;
+    if (auto seps = match.getAxisSeparators()) {
+      py::list list;
+      for (int64_t x : *seps)
+        list.append(x);
+      buf.attr("axis_separators") = list;
+    }
     matches->append(cls("MatchBufferRegion")(buf, source));
     return py::none();
   }

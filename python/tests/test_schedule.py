@@ -401,3 +401,60 @@ def test_storage_align_pads_the_lowered_strides(example):
     _, _, expected = run_matmul(mod, seed=3)
     _, _, got = run_matmul(sch.mod, seed=3)
     assert np.array_equal(expected, got)
+
+
+def test_axis_separators_reach_views_and_identity_layouts():
+    @T.prim_func
+    def f(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.alloc_buffer((16, 16), "float32")
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                E = T.match_buffer(B[vi, vj], [], offset_factor=1)
+                E[()] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(16, 16):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+
+    @T.prim_func
+    def expected(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.alloc_buffer((16, 16), "float32", axis_separators=[1])
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                E = T.match_buffer(B[vi, vj], [], offset_factor=1, axis_separators=[0])
+                E[()] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(16, 16):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+
+    for step in (lambda s: s.set_axis_separator("B", ("write", 0), [1]),
+                 lambda s: s.transform_layout(
+                     "B", "B", lambda i, j: [i, tvm.tir.IndexMap.AXIS_SEPARATOR, j])):
+        sch = tvm.tir.Schedule(f)
+        step(sch)
+        tvm.ir.assert_structural_equal(sch.mod["main"], expected)
+        assert "axis_separators=[0]" in sch.mod["main"].script()
+        a = np.random.default_rng(0).uniform(-1, 1, (16, 16)).astype("float32")
+        c = np.zeros((16, 16), "float32")
+        tvm.build(sch.mod)(a, c)
+        np.testing.assert_allclose(c, a * 2 + 1, rtol=1e-6)
+    with pytest.raises(tvm.script.ScriptError, match="ascending positions between 0 and"):
+        @T.prim_func
+        def bad(A: T.Buffer((4, 4), "float32")):
+            for i in range(4):
+                with T.block("b"):
+                    vi = T.axis.remap("S", [i])
+                    R = T.match_buffer(A[vi, 0:4], [4], axis_separators=[2])
+                    R[0] = T.float32(0)
+
+
+def test_a_buffer_argument_naming_no_buffer_is_an_assertion_as_in_tvm(example):
+    sch = tvm.tir.Schedule(example("matmul"))
+    for buffer in (("write", 1), ("read", -1), "nope"):
+        with pytest.raises(AssertionError):
+            sch.set_axis_separator(sch.get_block("C"), buffer, [1])
+        with pytest.raises(tvm.tir.ScheduleError):
+            sch.transform_layout(sch.get_block("C"), buffer, lambda i, j: [j, i])

@@ -316,3 +316,51 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Axis separators on a buffer seen through views: a view of the buffer's
+// rank takes them, a view of another rank (here a single element) as many
+// at 0, as TVM places them. An identity layout with separators (TVM's
+// `lambda i, j: [i, AXIS_SEPARATOR, j]`) rewrites nothing, views included.
+// CHECK-LABEL: func.func @views
+// CHECK:         %B = tir.alloc_buffer {axis_separators = array<i64: 1>} : memref<16x16xf32>
+// CHECK:         tir.match_buffer %{{.*}} {axis_separators = array<i64: 0>} : memref<16x16xf32> -> memref<f32
+// CHECK:         tir.match_buffer %{{.*}} {axis_separators = array<i64: 1>} : memref<16x16xf32> -> memref<4x4xf32
+func.func @views(%A: memref<16x16xf32> {tir.name = "A"}, %C: memref<16x16xf32> {tir.name = "C"}) {
+  %B = tir.alloc_buffer {buffer_name = "B"} : memref<16x16xf32>
+  tir.for %i = 0 to 16 {
+    tir.for %j = 0 to 16 {
+      tir.block "B"(%vi = spatial(16, %i), %vj = spatial(16, %j))
+          reads(%A[%vi, %vj] : memref<16x16xf32>) writes(%B[%vi, %vj] : memref<16x16xf32>) {
+        %E = tir.match_buffer %B[%vi, %vj] : memref<16x16xf32> -> memref<f32, strided<[], offset: ?>>
+        %a = tir.load %A[%vi, %vj] : memref<16x16xf32>
+        tir.store %a, %E[] : memref<f32, strided<[], offset: ?>>
+      }
+    }
+  }
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 4 {
+      tir.block "C"(%vi = spatial(4, %i), %vj = spatial(4, %j))
+          reads(%B[%vi * 4 : %vi * 4 + 4, %vj * 4 : %vj * 4 + 4] : memref<16x16xf32>)
+          writes(%C[%vi * 4 : %vi * 4 + 4, %vj * 4 : %vj * 4 + 4] : memref<16x16xf32>) {
+        %T = tir.match_buffer %B[%vi * 4 : %vi * 4 + 4, %vj * 4 : %vj * 4 + 4] : memref<16x16xf32> -> memref<4x4xf32, strided<[16, 1], offset: ?>>
+        tir.for %ii = 0 to 4 {
+          tir.for %jj = 0 to 4 {
+            %b = tir.load %T[%ii, %jj] : memref<4x4xf32, strided<[16, 1], offset: ?>>
+            tir.store %b, %C[%vi * 4 + %ii, %vj * 4 + %jj] : memref<16x16xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1) -> (d0, d1)>} : !transform.any_op
+    transform.tir.set_axis_separator %b {buffer_index = 0, buffer_index_type = "write", axis_separators = array<i64: 1>} : !transform.any_op
+    transform.yield
+  }
+}

@@ -307,7 +307,13 @@ bool Printer::matchBuffer(MatchBufferOp match, int indent,
      << ", \"" << dtype(type.getElementType()) << "\"";
   if (auto scope = dyn_cast_or_null<StringAttr>(type.getMemorySpace()))
     os << ", scope=\"" << scope.str() << "\"";
-  os << ", offset_factor=1)\n";
+  os << ", offset_factor=1";
+  if (std::optional<ArrayRef<int64_t>> seps = match.getAxisSeparators()) {
+    os << ", axis_separators=[";
+    llvm::interleaveComma(*seps, os);
+    os << "]";
+  }
+  os << ")\n";
   return true;
 }
 

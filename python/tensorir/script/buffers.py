@@ -156,9 +156,17 @@ class BufferParser:
                 self.error(d, "the shape of a matched region is integer constants")
             shape.append(v)
         dtype = self.static_value(call.args[2]) if len(call.args) > 2 else src.dtype
-        scope, strides_node, offset_node = None, None, None
+        scope, strides_node, offset_node, separators = None, None, None, []
         for kw in call.keywords:
-            if kw.arg == "dtype":
+            if kw.arg == "axis_separators":
+                seps = self.static_value(kw.value)
+                if not isinstance(seps, (list, tuple)) or not all(
+                        isinstance(x, int) and 0 <= x <= len(shape) for x in seps) or \
+                        list(seps) != sorted(seps):
+                    self.error(kw.value, "axis_separators of a view are ascending positions "
+                                         f"between 0 and its rank ({len(shape)})")
+                separators = list(seps)
+            elif kw.arg == "dtype":
                 dtype = self.static_value(kw.value)
             elif kw.arg == "scope":
                 scope = self.static_value(kw.value)
@@ -198,6 +206,7 @@ class BufferParser:
             offset = self.layout_value(offset_node, None, "elem_offset")
         view = Buffer(target.id, shape, src.dtype, src.scope(), strides=strides,
                       elem_offset=offset, span=self.span(call))
+        view.axis_separators = separators
         frame.match_buffers.append(MatchBufferRegion(view, source, span=self.span(call)))
         self.bind(target.id, view)
         # The variables strides= / elem_offset= name are the view's fields.

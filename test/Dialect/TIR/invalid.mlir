@@ -257,6 +257,19 @@ func.func @match_shape(%A: memref<64x64xf32>) {
 
 // -----
 
+// Rule: a view's axis separators are ascending positions within its rank.
+func.func @match_separators(%A: memref<64x64xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.block "B"(%vi = spatial(4, %i)) {
+      // expected-error @+1 {{expects axis_separators in ascending order between 0 and the view's rank (2), got array<i64: 3>}}
+      %M = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16, 0 : 64] {axis_separators = array<i64: 3>} : memref<64x64xf32> -> memref<16x64xf32, strided<[64, 1], offset: ?>>
+    }
+  }
+  return
+}
+
+// -----
+
 // Rule: match_buffer keeps the element type.
 func.func @match_element_type(%A: memref<64x64xf32>) {
   tir.for %i = 0 to 4 {

@@ -733,6 +733,14 @@ LogicalResult MatchBufferOp::verify() {
            << resultType << " does not match the region's extents [" << list
            << "]";
   }
+  if (std::optional<ArrayRef<int64_t>> seps = getAxisSeparators()) {
+    for (auto [k, sep] : llvm::enumerate(*seps))
+      if (sep < 0 || sep > resultType.getRank() ||
+          (k > 0 && sep < (*seps)[k - 1]))
+        return emitOpError("expects axis_separators in ascending order "
+                           "between 0 and the view's rank (")
+               << resultType.getRank() << "), got " << getAxisSeparatorsAttr();
+  }
   return success();
 }
 

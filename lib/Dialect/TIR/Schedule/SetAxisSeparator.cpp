@@ -3,7 +3,8 @@
 // TVM's axis separators say where a buffer's flattened form starts a new
 // physical axis (`[2]` on a 2 x 128 x 32 buffer: a 256 x 32 memory). The
 // primitive sets them on an allocation (its `axis_separators`) or a
-// parameter (its `tir.axis_separators`); shape and accesses are unchanged.
+// parameter (its `tir.axis_separators`), and on the views matched on it;
+// shape and accesses are unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,28 @@ using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kPrimitive = "set_axis_separator";
+
+/// The views of `buffer` (and theirs) lie in its physical axes, as TVM
+/// places them: a view of the same rank takes the separators, a view of
+/// another rank as many at 0 (all its dimensions in the last axis).
+static void setViewSeparators(Value buffer, ArrayRef<int64_t> separators) {
+  int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
+  for (Operation *user : buffer.getUsers()) {
+    auto view = dyn_cast<MatchBufferOp>(user);
+    if (!view || view.getSource() != buffer)
+      continue;
+    int64_t viewRank = view.getResult().getType().getRank();
+    SmallVector<int64_t> seps(separators);
+    if (viewRank != rank)
+      seps.assign(separators.size(), 0);
+    if (seps.empty())
+      view.removeAxisSeparatorsAttr();
+    else
+      view.setAxisSeparatorsAttr(
+          DenseI64ArrayAttr::get(view.getContext(), seps));
+    setViewSeparators(view.getResult(), seps);
+  }
+}
 
 LogicalResult mlir::tir::setAxisSeparator(BlockOp block, int64_t bufferIndex,
                                           bool isWrite,
@@ -47,6 +70,7 @@ LogicalResult mlir::tir::setAxisSeparator(BlockOp block, int64_t bufferIndex,
   DenseI64ArrayAttr attr = separators.empty()
                                ? DenseI64ArrayAttr()
                                : DenseI64ArrayAttr::get(ctx, separators);
+  setViewSeparators(buffer, separators);
   if (auto alloc = buffer.getDefiningOp<AllocBufferOp>()) {
     if (attr)
       alloc.setAxisSeparatorsAttr(attr);

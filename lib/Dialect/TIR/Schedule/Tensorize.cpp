@@ -185,9 +185,9 @@ void replaceBody(RewriterBase &rewriter, BlockOp block,
   IRMapping map;
   for (auto [param, view] : llvm::zip(impl.getArguments(), views)) {
     AffineMap region = buildRegionMap(match.inputs.size(), view.region, ctx);
-    auto matched =
-        MatchBufferOp::create(rewriter, block.getLoc(), view.type, view.source,
-                              match.inputs, AffineMapAttr::get(region));
+    auto matched = MatchBufferOp::create(
+        rewriter, block.getLoc(), view.type, view.source, match.inputs,
+        AffineMapAttr::get(region), DenseI64ArrayAttr());
     map.map(param, matched.getResult());
   }
   BlockOp root = getIntrinsicRoot(impl);

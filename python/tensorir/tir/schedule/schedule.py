@@ -18,6 +18,12 @@ class UnknownRandomVariableError(ScheduleError, IndexError):
     """A random variable the schedule does not know (made by another
     schedule, or removed with remove_rv): TVM raises IndexError."""
 
+
+class BufferArgumentError(ScheduleError, AssertionError):
+    """A buffer argument that names no buffer of the block (a position out
+    of range, a name or buffer it does not access): TVM's Python asserts
+    on these."""
+
 # The values vscale takes on a scalable-vector target (SVE: 128 to 2048-bit
 # vectors), tried in turn to prove that scalable split factors cover a loop.
 _VSCALE_VALUES = [1, 2, 4, 8, 16]
@@ -518,7 +524,7 @@ class Schedule:
                                  f'("read", i) or ("write", i), got {buffer!r}')
             kind, index = buffer
             if not isinstance(index, int) or not 0 <= index < len(names[kind]):
-                raise ScheduleError(
+                raise BufferArgumentError(
                     f"{primitive}: block {handle.block_name!r} has {len(names[kind])} "
                     f"{kind} buffers; there is no {kind} buffer {index!r}")
         else:
@@ -531,7 +537,7 @@ class Schedule:
                 if name in names[kind]:
                     found = (kind, names[kind].index(name))
             if found is None:
-                raise ScheduleError(
+                raise BufferArgumentError(
                     f"{primitive}: block {handle.block_name!r} accesses no buffer named "
                     f"{name!r} (it reads {names['read']}, writes {names['write']})")
             kind, index = found

@@ -388,11 +388,19 @@ def TIR_MatchBufferOp : TIR_Op<"match_buffer", [Pure,
     %sub = tir.match_buffer %A[%vi * 16 : %vi * 16 + 16, 0 : 16]
         : memref<128x128xf32> -> memref<16x16xf32, strided<[128, 1], offset: ?>>
     ```
+
+    `axis_separators` (TVM's, on a view of a buffer that has them) places
+    the view's dimensions in the physical axes of its source: positions in
+    ascending order between 0 and the view's rank. set_axis_separator gives
+    a view of the source's rank the source's separators, and a view of
+    another rank as many, all 0 (its dimensions in the last physical axis),
+    as TVM does.
   }];
   let arguments = (ins
     AnyMemRef:$source,
     Variadic<Index>:$indices,
-    AffineMapAttr:$source_region
+    AffineMapAttr:$source_region,
+    OptionalAttr<DenseI64ArrayAttr>:$axis_separators
   );
   let results = (outs AnyMemRef:$result);
   let hasCustomAssemblyFormat = 1;
