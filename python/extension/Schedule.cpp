@@ -16,7 +16,9 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+#include "TensorIR/Dialect/TIR/TransformOps/ScheduleTransforms.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
@@ -636,6 +638,67 @@ void tirpy::bindSchedule(py::module_ &m) {
             return std::nullopt;
           },
           py::arg("func_name"), py::arg("position"))
+      .def(
+          "tensorize_loop_mapping",
+          // TVM's get_tensorize_loop_mapping of the block `block` holds
+          // against function `desc_name` of `desc`: None, or (pairs of the
+          // position of a loop of the block's function and the index of the
+          // description loop it stands for (outermost first), the paddings
+          // per iteration variable or None).
+          [](S &s, const PyHandle &block, const PyModule &desc,
+             const std::string &descName, bool allowPadding) -> py::object {
+            tir::BlockOp blockOp = singleBlock(block);
+            if (!blockOp)
+              throw ScheduleError("get_tensorize_loop_mapping takes one block");
+            auto descFunc = dyn_cast_if_present<func::FuncOp>(
+                SymbolTable::lookupSymbolIn(desc.get(), descName));
+            if (!descFunc)
+              throw py::value_error("no function named '" + descName +
+                                    "' in the description's module");
+            tir::Refusal why;
+            FailureOr<tir::TensorizeLoopMapping> mapping =
+                tir::getTensorizeLoopMapping(blockOp, descFunc, allowPadding,
+                                             why);
+            if (failed(mapping))
+              return py::none();
+            std::vector<std::pair<int, unsigned>> pairs;
+            for (auto [loop, index] : mapping->loopMap)
+              pairs.emplace_back(positionOf(loop).second, index);
+            py::object paddings = py::none();
+            if (mapping->blockIterPaddings)
+              paddings = py::cast(
+                  std::vector<int64_t>(mapping->blockIterPaddings->begin(),
+                                       mapping->blockIterPaddings->end()));
+            return py::make_tuple(pairs, paddings);
+          },
+          py::arg("block"), py::arg("desc"), py::arg("desc_name"),
+          py::arg("allow_padding"))
+      .def(
+          "is_output_block",
+          // TVM's is_output_block of the one block `block` holds.
+          [](S &s, const PyHandle &block) {
+            tir::BlockOp blockOp = singleBlock(block);
+            if (!blockOp)
+              throw ScheduleError("is_output_block takes one block");
+            return tir::isOutputBlock(blockOp);
+          },
+          py::arg("block"))
+      .def(
+          "tile_with_tensor_intrin",
+          // TVM's tile_with_tensor_intrin: the handle of the outermost
+          // loop tiled like the intrinsic's description, or None.
+          [](S &s, const PyHandle &block, const std::string &intrin,
+             bool allowPadding) -> py::object {
+            std::string error;
+            FailureOr<std::optional<Value>> loop = tir::tileWithTensorIntrin(
+                *s.state, s.unwrap(block), intrin, allowPadding, error);
+            if (failed(loop))
+              throw ScheduleError(error);
+            if (!*loop)
+              return py::none();
+            return py::cast(PyHandle{s.shared_from_this(), **loop});
+          },
+          py::arg("block"), py::arg("intrin"), py::arg("allow_padding"))
       .def("can_decompose_padding",
            // TVM's can_decompose_padding: whether decompose_padding would
            // apply to the block at the loop (nothing is changed or traced).

@@ -21,6 +21,8 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 namespace mlir::tir {
 
 /// Whether `value` is one of `vars` or computed from one of them (through
@@ -135,6 +137,40 @@ FailureOr<LoopRegion> relaxRegionUnderLoop(ForOp loop, Value buffer,
                                            ArrayRef<BlockOp> blocks,
                                            StringRef primitive,
                                            ScheduleError &error);
+
+/// TVM's TensorizeInfo: how the loops above a block line up with the
+/// loops of a tensor intrinsic's description.
+struct TensorizeLoopMapping {
+  /// Each workload loop taken and the description loop it stands for (its
+  /// position among the description's loops, outermost first), from the
+  /// description's last iteration variable to its first, as TVM orders
+  /// them.
+  SmallVector<std::pair<ForOp, unsigned>> loopMap;
+  /// The description's loops, outermost first.
+  SmallVector<ForOp> descLoops;
+  /// Per iteration variable of the block, the multiple its extent is
+  /// padded to (1: none), when some extent is not a multiple of its
+  /// description loop's and padding was allowed.
+  std::optional<SmallVector<int64_t>> blockIterPaddings;
+};
+
+/// TVM's get_tensorize_loop_mapping: the description's iteration variables,
+/// from the last, each take the block's nearest earlier iteration variable
+/// of the same kind (spatial, reduce), and that variable's loop is the
+/// loop its binding is (the loop's variable plus what no other loop
+/// feeds); each such loop's extent is a multiple of its description loop's
+/// (else, with `allowPadding` and bindings that are the loops themselves, a
+/// padding). Considers the loops nested directly above the block, one per
+/// iteration variable, starting at 0. Failure (TVM's None) where no
+/// mapping exists; `why` says what failed. Unlike TVM, a description
+/// variable whose variable or loop is not found fails (TVM leaves it out
+/// and tile_with_tensor_intrin then reads past its list), and so do
+/// nests with another number of loops than iteration variables (TVM
+/// aborts).
+FailureOr<TensorizeLoopMapping> getTensorizeLoopMapping(BlockOp block,
+                                                        func::FuncOp desc,
+                                                        bool allowPadding,
+                                                        Refusal &why);
 
 } // namespace mlir::tir
 
