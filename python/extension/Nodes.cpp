@@ -19,6 +19,8 @@
 
 #include "Nodes.h"
 
+#include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
+
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -475,6 +477,44 @@ void tirpy::bindNodes(py::module_ &m) {
       py::arg("expr"), py::arg("classes"),
       "An integer expression of tvm.tir nodes simplified by tir's index "
       "arithmetic (the classes `classes` holds build the result).");
+  m.def(
+      "suggest_index_map",
+      // TVM's suggest_index_map: None, or (forward final indices over
+      // `new_vars`, inverse final indices over `inverse_vars`) where
+      // `new_vars` has one variable per buffer dimension and `inverse_vars`
+      // enough for the layout (their count is the forward's length).
+      [](const std::vector<int64_t> &shape, const std::vector<int64_t> &strides,
+         const std::vector<py::object> &indices,
+         const std::vector<py::object> &loopVars,
+         const std::vector<int64_t> &loopExtents, py::object makeVars,
+         py::object classes) -> py::object {
+        NodeBuilder builder(std::move(classes));
+        SmallVector<py::object> leaves(loopVars.begin(), loopVars.end());
+        SmallVector<AffineExpr> exprs;
+        for (const py::object &index : indices) {
+          AffineExpr e = builder.indexExprOf(index, leaves);
+          if (!e || leaves.size() != loopVars.size())
+            return py::none(); // not an index expression of the loops
+          exprs.push_back(e);
+        }
+        FailureOr<tir::SuggestedLayout> layout =
+            tir::suggestIndexMap(shape, strides, exprs, loopExtents);
+        if (failed(layout))
+          return py::none();
+        auto nodesOf = [&](AffineMap map) {
+          std::vector<py::object> vars =
+              makeVars(map.getNumDims()).cast<std::vector<py::object>>();
+          py::list finals;
+          for (AffineExpr e : map.getResults())
+            finals.append(builder.indexExpr(e, vars));
+          return py::make_tuple(vars, finals);
+        };
+        return py::make_tuple(nodesOf(layout->forward),
+                              nodesOf(layout->inverse));
+      },
+      py::arg("shape"), py::arg("strides"), py::arg("indices"),
+      py::arg("loop_vars"), py::arg("loop_extents"), py::arg("make_vars"),
+      py::arg("classes"));
   m.def(
       "function_nodes",
       [](py::object module, const std::string &name, py::object classes) {

@@ -56,6 +56,19 @@ public:
   /// anything else as it is.
   py::object simplify(py::handle e);
 
+  /// `e` (nodes) as an index expression over `leaves` (dimension i:
+  /// leaves[i], matched by identity; variables not there are appended), or
+  /// null when index expressions cannot hold it.
+  AffineExpr indexExprOf(py::handle e, SmallVectorImpl<py::object> &leaves) {
+    return toIndexExpr(e, leaves);
+  }
+
+  /// The index expression `e` over `inputs` (dimension i: inputs[i]) as
+  /// nodes.
+  py::object indexExpr(AffineExpr e, ArrayRef<py::object> inputs) {
+    return index(e, inputs);
+  }
+
 private:
   /// `e` as an index expression over `leaves` (each Var once, by identity;
   /// T.vscale() once), or null when index expressions cannot hold it.

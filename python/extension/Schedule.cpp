@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Extension.h"
+#include "Nodes.h"
 #include "Trace.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
@@ -673,6 +674,46 @@ void tirpy::bindSchedule(py::module_ &m) {
           },
           py::arg("block"), py::arg("desc"), py::arg("desc_name"),
           py::arg("allow_padding"))
+      .def(
+          "auto_tensorize_mapping",
+          // TVM's get_auto_tensorize_mapping_info of the block `block`
+          // holds against function `desc_name` of `desc`: None, or (the
+          // mapping's final indices over `vars` (one node variable per
+          // iteration variable of the block), pairs of a buffer's name in
+          // the block and the position of the description parameter it
+          // stands for).
+          [](S &s, const PyHandle &block, const PyModule &desc,
+             const std::string &descName, const std::vector<py::object> &vars,
+             py::object classes) -> py::object {
+            tir::BlockOp blockOp = singleBlock(block);
+            if (!blockOp)
+              throw ScheduleError("get_auto_tensorize_mapping_info takes one "
+                                  "block");
+            auto descFunc = dyn_cast_if_present<func::FuncOp>(
+                SymbolTable::lookupSymbolIn(desc.get(), descName));
+            if (!descFunc)
+              throw py::value_error("no function named '" + descName +
+                                    "' in the description's module");
+            if (vars.size() != blockOp.getNumIterVars())
+              throw py::value_error("one variable per iteration variable");
+            tir::Refusal why;
+            FailureOr<tir::AutoTensorizeMapping> mapping =
+                tir::getAutoTensorizeMapping(blockOp, descFunc, why);
+            if (failed(mapping))
+              return py::none();
+            nodes::NodeBuilder builder(std::move(classes));
+            py::list finals;
+            for (AffineExpr e : mapping->mapping.getResults())
+              finals.append(builder.indexExpr(e, vars));
+            py::list buffers;
+            for (auto [lhs, rhs] : mapping->bufferMap)
+              buffers.append(
+                  py::make_tuple(tir::getBufferName(lhs),
+                                 cast<BlockArgument>(rhs).getArgNumber()));
+            return py::make_tuple(finals, buffers);
+          },
+          py::arg("block"), py::arg("desc"), py::arg("desc_name"),
+          py::arg("vars"), py::arg("classes"))
       .def(
           "is_output_block",
           // TVM's is_output_block of the one block `block` holds.

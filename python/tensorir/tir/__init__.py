@@ -2,7 +2,8 @@
 from . import expr, schedule, stmt
 from .expr import (Add, And, Broadcast, BufferLoad, Call, Cast, Div, EQ, FloatImm, FloorDiv,
                    FloorMod, GE, GT, IntImm, LE, LT, Let, Max, Min, Mod, Mul, NE, Not, Or,
-                   PrimExpr, Ramp, Select, SizeVar, StringImm, Sub, Var, const)
+                   PrimExpr, Ramp, Select, SizeVar, StringImm, Sub, Var, const, floordiv,
+                   floormod)
 from .stmt import (AllocateConst, Block, BlockRealize, BufferStore, Evaluate, For, ForKind, IfThenElse,
                    DeclBuffer, IterVar, LetStmt, SeqStmt, Stmt, stmt_seq)
 from .buffer import Buffer, BufferRegion, MatchBufferRegion, decl_buffer
@@ -21,5 +22,5 @@ __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "B
            "PyStmtExprMutator", "PyStmtExprVisitor", "Ramp", "Schedule", "ScheduleError",
            "ScheduleState", "StmtSRef", "BlockScope", "DepKind", "Dependency",
            "Select", "SeqStmt", "SizeVar", "Stmt", "StringImm", "Sub", "TensorIntrin", "Var",
-           "analysis", "const", "decl_buffer", "expr", "functor", "schedule", "stmt",
+           "analysis", "const", "decl_buffer", "expr", "floordiv", "floormod", "functor", "schedule", "stmt",
            "stmt_functor", "stmt_seq", "transform"]

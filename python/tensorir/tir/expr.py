@@ -454,6 +454,16 @@ _FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a *
          Min: min, Max: max}
 
 
+def floordiv(a, b, span=None):
+    """TVM's tir.floordiv: a // b rounding toward minus infinity."""
+    return make_binary(FloorDiv, a, b)
+
+
+def floormod(a, b, span=None):
+    """TVM's tir.floormod: the remainder of floordiv (the divisor's sign)."""
+    return make_binary(FloorMod, a, b)
+
+
 def make_binary(cls, a, b):
     """`cls(a, b)`, with constants folded as TVM's operators fold them."""
     a, b = convert(a, getattr(b, "dtype", None)), convert(b, getattr(a, "dtype", None))

@@ -119,6 +119,39 @@ class IndexMap:
             out.append(value.value if isinstance(value, IntImm) else value)
         return out
 
+    def inverse(self, shape):
+        """TVM's IndexMap.inverse over the range `shape`: the map's own
+        inverse where it was made with one (suggest_index_map's maps
+        are); computing one is not supported yet (ValueError)."""
+        if self.inverse_index_map is not None:
+            inverse = self.inverse_index_map
+            return inverse if isinstance(inverse, IndexMap) else IndexMap.from_func(inverse)
+        raise ValueError("IndexMap.inverse: this map was made without its inverse, and "
+                         "computing one is not supported yet")
+
+    def is_equivalent_to(self, other):
+        """TVM's IndexMap.is_equivalent_to: the same number of initial and
+        final indices, and final indices that tir's index arithmetic
+        proves equal once `other`'s initial indices are this map's (their
+        dtypes aside)."""
+        from ..arith import Analyzer
+        from .stmt_functor import substitute
+        if not isinstance(other, IndexMap):
+            return False
+        if (len(self.initial_indices) != len(other.initial_indices)
+                or len(self.final_indices) != len(other.final_indices)):
+            return False
+        vmap = dict(zip(other.initial_indices, self.initial_indices))
+        analyzer = Analyzer()
+        for mine, theirs in zip(self.final_indices, other.final_indices):
+            if isinstance(theirs, PrimExpr):
+                theirs = substitute(theirs, vmap)
+            mine = mine if isinstance(mine, PrimExpr) else IntImm("int32", mine)
+            difference = analyzer.simplify(mine - theirs)
+            if not (isinstance(difference, IntImm) and difference.value == 0):
+                return False
+        return True
+
     def __repr__(self):
         names = ", ".join(v.name for v in self.initial_indices)
         finals = ", ".join(f.script() if isinstance(f, PrimExpr) else str(f)

@@ -171,7 +171,19 @@ class _StmtView:
         return getattr(self._as_node(), name)
 
     def __eq__(self, other):
-        return isinstance(other, _StmtView) and self._handle == other._handle
+        # Views of the same block or loop; a view and the node it shows
+        # (what sch.get of a StmtSRef gives) compare equal too, as TVM's
+        # sch.get gives the node for both. (Hashing stays by handle: a view
+        # keeps its hash across steps, which change the nodes.)
+        if isinstance(other, _StmtView):
+            return self._handle == other._handle
+        from ..stmt import Block, For
+        if isinstance(other, (Block, For)):
+            try:
+                return self._as_node() is other
+            except ValueError:
+                return False
+        return NotImplemented
 
     def __hash__(self):
         return hash(self._handle)
@@ -469,9 +481,13 @@ class Schedule:
     def get(self, rv):
         """TVM's Schedule.get: what a BlockRV or LoopRV refers to now, as a
         read-only view (a block's `name_hint`); views of the same block or
-        loop compare equal. An ExprRV gives its value (an int)."""
+        loop compare equal, and equal its node. An ExprRV gives its value (an
+        int), a StmtSRef its statement (the node)."""
+        from .state import StmtSRef
+        if isinstance(rv, StmtSRef):
+            return rv.stmt  # TVM's get of an sref: its statement
         if not isinstance(rv, _RV):
-            raise TypeError(f"get takes a BlockRV, a LoopRV or an ExprRV, got "
+            raise TypeError(f"get takes a BlockRV, a LoopRV, an ExprRV or a StmtSRef, got "
                             f"{type(rv).__name__}")
         handle = self._handle(rv)
         if isinstance(rv, ExprRV):

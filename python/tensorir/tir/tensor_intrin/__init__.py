@@ -9,9 +9,9 @@ pipeline lowers the x86 ones (VNNI's vpdpbusd, its portable form, the f32
 FMA); a program tensorized with any other is refused when it is built,
 naming the call.
 
-Modules: x86 (VNNI, AVX-512), arm_cpu (NEON, SDOT, DP4A), rocm (sdot4),
-hexagon (vrmpy, vdmpy).
+Modules: x86 (VNNI, AVX-512), arm_cpu (NEON, SDOT, DP4A), cuda (WMMA's
+16x16x16 mma_sync), rocm (sdot4), hexagon (vrmpy, vdmpy).
 """
-from . import arm_cpu, hexagon, rocm, x86  # noqa: F401 - registers the intrinsics
+from . import arm_cpu, cuda, hexagon, rocm, x86  # noqa: F401 - registers the intrinsics
 
-__all__ = ["arm_cpu", "hexagon", "rocm", "x86"]
+__all__ = ["arm_cpu", "cuda", "hexagon", "rocm", "x86"]

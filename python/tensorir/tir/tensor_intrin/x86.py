@@ -21,6 +21,9 @@ VNNI_DOT_16x4_INTRIN = register_dot_product(
 AVX512_DOT_16x4_INTRIN = register_dot_product(
     "dot_16x4_avx512", "tir.avx512_dot_16x4", 16, 4, "uint8", "int8", "int32")
 
+# The description both 16x4 dot products share (TVM's name for it).
+dot_product_16x4_u8i8i32_desc = TensorIntrin.get(VNNI_DOT_16x4_INTRIN).desc
+
 
 def _fma_functions():
     @T.prim_func
@@ -61,4 +64,5 @@ def _register_fma(name):
 
 AVX512_FMA_F32_16_INTRIN = _register_fma("fma_f32_16_avx512")
 
-__all__ = ["VNNI_DOT_16x4_INTRIN", "AVX512_DOT_16x4_INTRIN", "AVX512_FMA_F32_16_INTRIN"]
+__all__ = ["VNNI_DOT_16x4_INTRIN", "AVX512_DOT_16x4_INTRIN", "AVX512_FMA_F32_16_INTRIN",
+           "dot_product_16x4_u8i8i32_desc"]

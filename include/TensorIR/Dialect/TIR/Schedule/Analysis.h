@@ -172,6 +172,52 @@ FailureOr<TensorizeLoopMapping> getTensorizeLoopMapping(BlockOp block,
                                                         bool allowPadding,
                                                         Refusal &why);
 
+/// TVM's AutoTensorizeMappingInfo: how a block's iteration space folds
+/// into a tensor intrinsic's, whatever the block's loops and shapes.
+struct AutoTensorizeMapping {
+  /// Over the block's iteration variables (dimension i: variable i): the
+  /// variables that index no buffer of the description's, then one fused
+  /// index per description variable, in its order.
+  AffineMap mapping;
+  /// Each buffer of the block that stands for one of the description's,
+  /// with that buffer (a parameter of the description's function).
+  SmallVector<std::pair<Value, Value>> bufferMap;
+  /// The description's compute block.
+  BlockOp descBlock;
+};
+
+/// TVM's get_auto_tensorize_mapping_info: the block's body must compute
+/// what the description's does (the same operations over buffers of the
+/// same element types, constants of the same values; conversions may
+/// differ in width; indices are not compared, but each buffer is indexed
+/// the same way wherever it is read or written), with spatial and reduce
+/// variables only. Each block variable then goes to the description
+/// variable indexing the same buffers (of the same kind); the variables
+/// going to one are fused, outer first. Failure (TVM's None), with `why`,
+/// where the bodies differ, a variable could go to two, or a description
+/// variable gets none. TVM aborts where a description index is not a
+/// variable; this fails.
+FailureOr<AutoTensorizeMapping>
+getAutoTensorizeMapping(BlockOp block, func::FuncOp desc, Refusal &why);
+
+/// TVM's SuggestIndexMap: a layout for a buffer of `shape` (with
+/// `strides`, row-major when empty) in which the access `indices` (over
+/// dimensions: the loops, loop k ranging over [0, loopExtents[k])) walks
+/// the buffer in loop order: the flattened access is decomposed into
+/// splits of the loops (`(i floordiv 16) mod 2`, digits of a mixed-radix
+/// number; adjacent digits of one loop merged), and the new dimensions are
+/// those splits ordered by loop, outer digits first. `forward` maps the
+/// buffer's indices to the new ones, `inverse` back. Failure where the
+/// access is not such a sum (a digit of no single loop, gaps between the
+/// digits, a constant access).
+struct SuggestedLayout {
+  AffineMap forward, inverse;
+};
+FailureOr<SuggestedLayout> suggestIndexMap(ArrayRef<int64_t> shape,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<AffineExpr> indices,
+                                           ArrayRef<int64_t> loopExtents);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_SCHEDULE_ANALYSIS_H
