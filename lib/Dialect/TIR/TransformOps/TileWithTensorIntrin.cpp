@@ -86,40 +86,37 @@ mlir::tir::tileWithTensorIntrin(ScheduleState &state, Value block,
                                            *mapping->blockIterPaddings))},
             0)))
       return failure();
-    SmallVector<Value> inlineProducers, inlineConsumers;
-    FailureOr<SmallVector<Value>> newProducers =
-        steps.apply("get_producers", {block});
-    if (failed(newProducers))
+    // The copies pad_einsum added on one side of the block (`query`'s
+    // blocks that were not there before) that stand between it and one
+    // original block; with `inlineOriginal`, that block, else the copy.
+    auto toInline = [&](StringRef query, ArrayRef<BlockOp> originals,
+                        bool inlineOriginal) -> FailureOr<SmallVector<Value>> {
+      SmallVector<Value> out;
+      FailureOr<SmallVector<Value>> side = steps.apply(query, {block});
+      if (failed(side))
+        return failure();
+      for (Value copy : *side) {
+        if (llvm::is_contained(originals, steps.op(copy)))
+          continue;
+        FailureOr<SmallVector<Value>> beyond = steps.apply(query, {copy});
+        if (failed(beyond))
+          return failure();
+        if (beyond->size() == 1 &&
+            llvm::is_contained(originals, steps.op(beyond->front())))
+          out.push_back(inlineOriginal ? beyond->front() : copy);
+      }
+      return out;
+    };
+    FailureOr<SmallVector<Value>> inlineProducers =
+        toInline("get_producers", producers, /*inlineOriginal=*/true);
+    if (failed(inlineProducers))
       return failure();
-    for (Value p : *newProducers) {
-      if (llvm::is_contained(producers, steps.op(p)))
-        continue;
-      FailureOr<SmallVector<Value>> behind = steps.apply("get_producers", {p});
-      if (failed(behind))
-        return failure();
-      if (behind->size() == 1 &&
-          llvm::is_contained(producers, steps.op(behind->front())))
-        inlineProducers.push_back(behind->front());
-    }
-    FailureOr<SmallVector<Value>> newConsumers =
-        steps.apply("get_consumers", {block});
-    if (failed(newConsumers))
+    FailureOr<SmallVector<Value>> inlineConsumers =
+        toInline("get_consumers", consumers, /*inlineOriginal=*/false);
+    if (failed(inlineConsumers))
       return failure();
-    for (Value c : *newConsumers) {
-      if (llvm::is_contained(consumers, steps.op(c)))
-        continue;
-      FailureOr<SmallVector<Value>> after = steps.apply("get_consumers", {c});
-      if (failed(after))
-        return failure();
-      if (after->size() == 1 &&
-          llvm::is_contained(consumers, steps.op(after->front())))
-        inlineConsumers.push_back(c);
-    }
-    for (Value p : inlineProducers)
-      if (failed(steps.apply("compute_inline", {p}, {}, 0)))
-        return failure();
-    for (Value c : inlineConsumers)
-      if (failed(steps.apply("compute_inline", {c}, {}, 0)))
+    for (Value b : llvm::concat<Value>(*inlineProducers, *inlineConsumers))
+      if (failed(steps.apply("compute_inline", {b}, {}, 0)))
         return failure();
     blockOp = cast<BlockOp>(steps.op(block));
     mapping = getTensorizeLoopMapping(blockOp, desc, false, why);

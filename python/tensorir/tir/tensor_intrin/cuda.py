@@ -9,44 +9,34 @@ matching (tensorize, get_tensorize_loop_mapping,
 get_auto_tensorize_mapping_info) so far: a program tensorized with them
 is refused when it is built, naming the call.
 """
+from ...script import from_source
 from ...script import tir as T
 from ...script.values import DeferredScriptError, ScriptError
 from ..function import TensorIntrin
 
 
+_WMMA_SYNC_DESC = """
+@T.prim_func
+def desc(a: T.handle, b: T.handle, c: T.handle):
+    A = T.match_buffer(a, ({m}, {k}), "{in_dtype}", offset_factor=16, scope="wmma.matrix_a")
+    B = T.match_buffer(b, ({b0}, {b1}), "{in_dtype}", offset_factor=16, scope="wmma.matrix_b")
+    C = T.match_buffer(c, ({m}, {n}), "{out_dtype}", offset_factor=16, scope="wmma.accumulator")
+    with T.block("root"):
+        T.reads(C[0:{m}, 0:{n}], A[0:{m}, 0:{k}], B[0:{b0}, 0:{b1}])
+        T.writes(C[0:{m}, 0:{n}])
+        for i, j, kk in T.grid({m}, {n}, {k}):
+            with T.block("update"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, kk])
+                C[vi, vj] = C[vi, vj] + T.Cast("{out_dtype}", A[vi, vk]) * T.Cast(
+                    "{out_dtype}", B[{b_index}])
+"""
+
+
 def _wmma_sync_functions(m, n, k, in_dtype, out_dtype, b_transposed):
     b0, b1 = (n, k) if b_transposed else (k, n)
-
-    if b_transposed:
-        @T.prim_func
-        def desc(a: T.handle, b: T.handle, c: T.handle):
-            A = T.match_buffer(a, (m, k), in_dtype, offset_factor=16, scope="wmma.matrix_a")
-            B = T.match_buffer(b, (b0, b1), in_dtype, offset_factor=16, scope="wmma.matrix_b")
-            C = T.match_buffer(c, (m, n), out_dtype, offset_factor=16,
-                               scope="wmma.accumulator")
-            with T.block("root"):
-                T.reads(C[0:m, 0:n], A[0:m, 0:k], B[0:b0, 0:b1])
-                T.writes(C[0:m, 0:n])
-                for i, j, kk in T.grid(m, n, k):
-                    with T.block("update"):
-                        vi, vj, vk = T.axis.remap("SSR", [i, j, kk])
-                        C[vi, vj] = C[vi, vj] + T.Cast(out_dtype, A[vi, vk]) * T.Cast(
-                            out_dtype, B[vj, vk])
-    else:
-        @T.prim_func
-        def desc(a: T.handle, b: T.handle, c: T.handle):
-            A = T.match_buffer(a, (m, k), in_dtype, offset_factor=16, scope="wmma.matrix_a")
-            B = T.match_buffer(b, (b0, b1), in_dtype, offset_factor=16, scope="wmma.matrix_b")
-            C = T.match_buffer(c, (m, n), out_dtype, offset_factor=16,
-                               scope="wmma.accumulator")
-            with T.block("root"):
-                T.reads(C[0:m, 0:n], A[0:m, 0:k], B[0:b0, 0:b1])
-                T.writes(C[0:m, 0:n])
-                for i, j, kk in T.grid(m, n, k):
-                    with T.block("update"):
-                        vi, vj, vk = T.axis.remap("SSR", [i, j, kk])
-                        C[vi, vj] = C[vi, vj] + T.Cast(out_dtype, A[vi, vk]) * T.Cast(
-                            out_dtype, B[vk, vj])
+    desc = from_source(_WMMA_SYNC_DESC.format(
+        m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
+        b_index="vj, vk" if b_transposed else "vk, vj"), "<wmma_sync desc>")
 
     @T.prim_func
     def impl(a: T.handle, b: T.handle, c: T.handle):
