@@ -706,10 +706,15 @@ void tirpy::bindSchedule(py::module_ &m) {
             for (AffineExpr e : mapping->mapping.getResults())
               finals.append(builder.indexExpr(e, vars));
             py::list buffers;
-            for (auto [lhs, rhs] : mapping->bufferMap)
-              buffers.append(
-                  py::make_tuple(tir::getBufferName(lhs),
-                                 cast<BlockArgument>(rhs).getArgNumber()));
+            for (auto [lhs, rhs] : mapping->bufferMap) {
+              // A description buffer that is not a parameter (allocated
+              // inside it) has no place in TVM's lhs_buffer_map.
+              auto param = dyn_cast<BlockArgument>(rhs);
+              if (param &&
+                  isa<FunctionOpInterface>(param.getOwner()->getParentOp()))
+                buffers.append(py::make_tuple(tir::getBufferName(lhs),
+                                              param.getArgNumber()));
+            }
             return py::make_tuple(finals, buffers);
           },
           py::arg("block"), py::arg("desc"), py::arg("desc_name"),

@@ -90,6 +90,7 @@ def test_suggested_layouts_walk_the_buffer_in_loop_order():
     assert suggest_index_map(tir.decl_buffer((64,)), [i * 2], loops[:1], True) is None
     assert suggest_index_map(tir.decl_buffer((64,)), [i + j], loops[:1], True) is None
     assert suggest_index_map(tir.decl_buffer((64,)), [tir.IntImm("int32", 3)], loops, True) is None
+    assert suggest_index_map(tir.decl_buffer((0,)), [i], loops[:1], True) is None
 
 
 def test_output_blocks_write_what_their_scope_does_not_allocate():

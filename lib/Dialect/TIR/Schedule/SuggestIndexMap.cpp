@@ -92,8 +92,10 @@ mlir::tir::suggestIndexMap(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
     for (int d = static_cast<int>(ndim) - 2; d >= 0; --d)
       stride[d] = stride[d + 1] * shape[d + 1];
   }
-  if (stride.size() != ndim)
-    return failure();
+  if (stride.size() != ndim ||
+      llvm::any_of(shape, [](int64_t s) { return s <= 0; }) ||
+      llvm::any_of(stride, [](int64_t s) { return s <= 0; }))
+    return failure(); // empty buffers, reversed or broadcast layouts
   SmallVector<Digit> digits;
   for (auto [d, e] : llvm::enumerate(indices))
     if (failed(collect(e, stride[d], loopExtents, digits)))
