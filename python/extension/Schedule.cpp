@@ -279,6 +279,25 @@ static tir::BlockOp singleBlock(const PyHandle &h) {
       dyn_cast_if_present<Operation *>(values->front()));
 }
 
+/// The one block `h` holds, for `primitive` (ScheduleError otherwise).
+static tir::BlockOp oneBlock(const PyHandle &h, const char *primitive) {
+  tir::BlockOp block = singleBlock(h);
+  if (!block)
+    throw ScheduleError(std::string(primitive) + " takes one block");
+  return block;
+}
+
+/// Function `name` of a tensor intrinsic's description module.
+static func::FuncOp descriptionFunction(const PyModule &desc,
+                                        const std::string &name) {
+  auto func = dyn_cast_if_present<func::FuncOp>(
+      SymbolTable::lookupSymbolIn(desc.get(), name));
+  if (!func)
+    throw py::value_error("no function named '" + name +
+                          "' in the description's module");
+  return func;
+}
+
 /// The ranks of the buffers the block reads or writes.
 static std::optional<std::vector<int64_t>>
 accessedBufferRanks(const PyHandle &h, bool reads) {
@@ -648,14 +667,9 @@ void tirpy::bindSchedule(py::module_ &m) {
           // per iteration variable or None).
           [](S &s, const PyHandle &block, const PyModule &desc,
              const std::string &descName, bool allowPadding) -> py::object {
-            tir::BlockOp blockOp = singleBlock(block);
-            if (!blockOp)
-              throw ScheduleError("get_tensorize_loop_mapping takes one block");
-            auto descFunc = dyn_cast_if_present<func::FuncOp>(
-                SymbolTable::lookupSymbolIn(desc.get(), descName));
-            if (!descFunc)
-              throw py::value_error("no function named '" + descName +
-                                    "' in the description's module");
+            tir::BlockOp blockOp =
+                oneBlock(block, "get_tensorize_loop_mapping");
+            func::FuncOp descFunc = descriptionFunction(desc, descName);
             tir::Refusal why;
             FailureOr<tir::TensorizeLoopMapping> mapping =
                 tir::getTensorizeLoopMapping(blockOp, descFunc, allowPadding,
@@ -685,15 +699,9 @@ void tirpy::bindSchedule(py::module_ &m) {
           [](S &s, const PyHandle &block, const PyModule &desc,
              const std::string &descName, const std::vector<py::object> &vars,
              py::object classes) -> py::object {
-            tir::BlockOp blockOp = singleBlock(block);
-            if (!blockOp)
-              throw ScheduleError("get_auto_tensorize_mapping_info takes one "
-                                  "block");
-            auto descFunc = dyn_cast_if_present<func::FuncOp>(
-                SymbolTable::lookupSymbolIn(desc.get(), descName));
-            if (!descFunc)
-              throw py::value_error("no function named '" + descName +
-                                    "' in the description's module");
+            tir::BlockOp blockOp =
+                oneBlock(block, "get_auto_tensorize_mapping_info");
+            func::FuncOp descFunc = descriptionFunction(desc, descName);
             if (vars.size() != blockOp.getNumIterVars())
               throw py::value_error("one variable per iteration variable");
             tir::Refusal why;
@@ -723,10 +731,7 @@ void tirpy::bindSchedule(py::module_ &m) {
           "is_output_block",
           // TVM's is_output_block of the one block `block` holds.
           [](S &s, const PyHandle &block) {
-            tir::BlockOp blockOp = singleBlock(block);
-            if (!blockOp)
-              throw ScheduleError("is_output_block takes one block");
-            return tir::isOutputBlock(blockOp);
+            return tir::isOutputBlock(oneBlock(block, "is_output_block"));
           },
           py::arg("block"))
       .def(

@@ -653,10 +653,10 @@ class FunctionParser(BufferParser, ExprParser):
             # threads.
             return _Scoped(self.launch_thread(call, target.id, rest, stmt))
         if isinstance(call, ast.Call) and self.is_t(call.func, "env_thread"):
-            if len(call.args) != 1 or call.keywords or not isinstance(
-                    self.static_value(call.args[0]), str):
+            tag = (self.static_value(call.args[0])
+                   if len(call.args) == 1 and not call.keywords else None)
+            if not isinstance(tag, str):
                 self.error(call, "T.env_thread takes a thread tag such as \"threadIdx.x\"")
-            tag = self.static_value(call.args[0])
             self.bind(target.id, _EnvThread(tag, E.Var(target.id, "int32",
                                                        span=self.span(target))))
             return None

@@ -135,17 +135,17 @@ class IndexMap:
         proves equal once `other`'s initial indices are this map's (their
         dtypes aside)."""
         from ..arith import Analyzer
-        from .stmt_functor import substitute
         if not isinstance(other, IndexMap):
             return False
         if (len(self.initial_indices) != len(other.initial_indices)
                 or len(self.final_indices) != len(other.final_indices)):
             return False
-        vmap = dict(zip(other.initial_indices, self.initial_indices))
         analyzer = Analyzer()
-        for mine, theirs in zip(self.final_indices, other.final_indices):
-            if isinstance(theirs, PrimExpr):
-                theirs = substitute(theirs, vmap)
+        for mine, theirs in zip(self.final_indices, other.map_indices(self.initial_indices)):
+            if not isinstance(mine, PrimExpr) and not isinstance(theirs, PrimExpr):
+                if mine != theirs:
+                    return False
+                continue
             mine = mine if isinstance(mine, PrimExpr) else IntImm("int32", mine)
             difference = analyzer.simplify(mine - theirs)
             if not (isinstance(difference, IntImm) and difference.value == 0):

@@ -13,7 +13,7 @@
 
 #include "TensorizeMatch.h"
 
-#include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,7 +27,6 @@ namespace {
 /// its iteration variables (dimension i: variable i).
 struct Side {
   BlockOp block;
-  SmallVector<std::optional<Interval>> ranges;
 
   /// The access `indices` / `map` over the block's variables, or failure
   /// when an index is computed from something else.
@@ -51,18 +50,14 @@ struct Side {
 /// TVM's AutoTensorizeComparator, over values.
 class Comparator {
 public:
-  Comparator(BlockOp lhs, BlockOp rhs) : lhs{lhs, {}}, rhs{rhs, {}} {
-    for (unsigned i = 0; i < lhs.getNumIterVars(); ++i) {
-      std::optional<int64_t> lo = lhs.getConstantDomainLower(i);
-      std::optional<int64_t> hi = lhs.getConstantDomainUpper(i);
-      this->lhs.ranges.push_back(
-          lo && hi && *hi > *lo
-              ? std::optional<Interval>(Interval{*lo, *hi - 1})
-              : std::nullopt);
-    }
-  }
+  Comparator(BlockOp lhs, BlockOp rhs)
+      : lhs{lhs}, rhs{rhs},
+        lhsRanges(getValueRanges(
+            lhs.getBody()->getArguments().take_front(lhs.getNumIterVars()))) {}
 
   Side lhs, rhs;
+  /// The ranges of the block's iteration variables.
+  SmallVector<std::optional<Interval>> lhsRanges;
   /// The buffer pairs, in the order first met, with their indices.
   SmallVector<std::pair<Value, Value>> pairs;
   DenseMap<Value, SmallVector<AffineExpr>> lhsIndices, rhsIndices;
@@ -78,7 +73,7 @@ public:
   /// unless that leaves a constant (a unit batch's `n` stays `n`).
   AffineExpr simplifyIndex(AffineExpr e) {
     unsigned n = lhs.block.getNumIterVars();
-    AffineExpr s = simplifyWithRanges(e, lhs.ranges, n, 0);
+    AffineExpr s = simplifyWithRanges(e, lhsRanges, n, 0);
     return isa<AffineConstantExpr>(s) ? e : s;
   }
 
@@ -202,13 +197,10 @@ public:
 FailureOr<AutoTensorizeMapping>
 mlir::tir::getAutoTensorizeMapping(BlockOp block, func::FuncOp desc,
                                    Refusal &why) {
-  BlockOp root = sched::getIntrinsicRoot(desc);
-  if (!root)
-    return why.set(block, "the description has no single root block");
-  BlockOp descBlock;
-  root.getBody()->walk([&](BlockOp b) { descBlock = b; });
+  BlockOp descBlock = sched::getIntrinsicComputeBlock(desc);
   if (!descBlock)
-    return why.set(block, "the description has no block under its root");
+    return why.set(block, "the description has no single root block holding "
+                          "a block");
   Comparator cmp(block, descBlock);
   if (!cmp.run())
     return why.set(block, "the block does not compute what the description "
@@ -222,13 +214,14 @@ mlir::tir::getAutoTensorizeMapping(BlockOp block, func::FuncOp desc,
   if (cmp.pairs.size() > 64)
     return why.set(block, "the description has more than 64 buffers");
   for (auto [k, pair] : llvm::enumerate(cmp.pairs)) {
+    uint64_t bit = uint64_t(1) << k;
     for (AffineExpr e : cmp.rhsIndices[pair.second])
       if (auto d = dyn_cast<AffineDimExpr>(e))
-        rhsMask[d.getPosition()] |= uint64_t(1) << k;
+        rhsMask[d.getPosition()] |= bit;
     for (AffineExpr e : cmp.lhsIndices[pair.first])
       e.walk([&](AffineExpr sub) {
         if (auto d = dyn_cast<AffineDimExpr>(sub))
-          lhsMask[d.getPosition()] |= uint64_t(1) << k;
+          lhsMask[d.getPosition()] |= bit;
       });
   }
   // Each block variable goes to the one description variable with its

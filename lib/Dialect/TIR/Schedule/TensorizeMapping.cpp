@@ -13,19 +13,10 @@
 
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
-#include "mlir/IR/AffineExprVisitor.h"
-
 using namespace mlir;
 using namespace mlir::tir;
 
 namespace {
-
-/// A block and the loops its iteration variables are bound to.
-struct Nest {
-  BlockOp block;
-  SmallVector<ForOp> loops;
-  SmallVector<AffineExpr> bindings;
-};
 
 /// Whether `expr` uses a dimension whose binding value is the variable of
 /// one of `loops`.
@@ -63,22 +54,15 @@ std::optional<AffineExpr> residualOver(AffineExpr binding, BlockOp block,
 FailureOr<TensorizeLoopMapping>
 mlir::tir::getTensorizeLoopMapping(BlockOp block, func::FuncOp desc,
                                    bool allowPadding, Refusal &why) {
-  // The description: its loops (outermost first) and its compute block,
-  // the last block its root holds in post-order.
-  BlockOp root = sched::getIntrinsicRoot(desc);
-  if (!root)
-    return why.set(block, "the description has no single root block");
-  TensorizeLoopMapping result;
-  BlockOp descBlock;
-  root.getBody()->walk([&](Operation *op) {
-    if (auto loop = dyn_cast<ForOp>(op))
-      result.descLoops.push_back(loop);
-    else if (auto b = dyn_cast<BlockOp>(op))
-      descBlock = b;
-  });
-  std::reverse(result.descLoops.begin(), result.descLoops.end());
+  // The description: its compute block and its loops, outermost first.
+  BlockOp descBlock = sched::getIntrinsicComputeBlock(desc);
   if (!descBlock)
-    return why.set(block, "the description has no block under its root");
+    return why.set(block, "the description has no single root block holding "
+                          "a block");
+  TensorizeLoopMapping result;
+  sched::getIntrinsicRoot(desc).getBody()->walk(
+      [&](ForOp loop) { result.descLoops.push_back(loop); });
+  std::reverse(result.descLoops.begin(), result.descLoops.end());
 
   // The workload: the loops nested directly above the block (a loop holding
   // more than the next one ends the nest), each starting at 0.

@@ -553,3 +553,12 @@ mlir::tir::sched::matchTensorIntrin(BlockOp block, func::FuncOp desc,
   mismatch = Refusal();
   return Matcher(mismatch).run(block, desc);
 }
+
+BlockOp mlir::tir::sched::getIntrinsicComputeBlock(func::FuncOp func) {
+  BlockOp root = getIntrinsicRoot(func);
+  if (!root)
+    return {};
+  BlockOp found;
+  root.getBody()->walk([&](BlockOp b) { found = b; });
+  return found;
+}

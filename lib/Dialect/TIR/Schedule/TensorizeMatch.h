@@ -48,6 +48,12 @@ struct TensorizeMatch {
 /// null when it has none or several.
 BlockOp getIntrinsicRoot(func::FuncOp func);
 
+/// The compute block of an intrinsic's description: the last block its
+/// root holds in post-order (the block under the loops, or the outer one
+/// of a blockized description), as TVM takes it; null when the function
+/// has no single root or the root holds no block.
+BlockOp getIntrinsicComputeBlock(func::FuncOp func);
+
 /// Matches `block` against the root block of `desc`; on a mismatch, fails
 /// with `mismatch` saying where (its culprit: the op of the block's side
 /// that differs, when there is one).

@@ -48,9 +48,6 @@ class Schedule(BufferPrimitives, LoopPrimitives):
                 raise TypeError(f"Schedule takes an IRModule or a PrimFunc, got "
                                 f"{type(mod).__name__}")
             mod = inner
-        if error_render_level not in ("detail", "fast", "none"):
-            raise ValueError(f'error_render_level is "detail", "fast" or "none", got '
-                             f"{error_render_level!r}")
         self.debug_mask = parse_debug_mask(debug_mask)
         self.error_render_level = error_render_level
         self.enable_check = bool(enable_check)
