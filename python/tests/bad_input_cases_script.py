@@ -193,14 +193,16 @@ CASES = [
            n = T.int32()
            T.evaluate(0)
        """),
-    py("static_empty_domain", "a buffer and loop of extent 0 written with constants", "ValueError",
-       r"'tir\.block' op iteration variable #0 has an empty domain \[0, 0\)", """
+    py("inverted_domain", "T.axis.spatial((5, 4), i): a domain whose end is below its begin",
+       "ValueError",
+       r"'tir\.block' op iteration variable #0 has an inverted domain \[5, 4\): its upper "
+       r"bound is below its lower bound", """
        @T.prim_func
-       def f(A: T.Buffer((0, 4), "float32")):
-           for i, j in T.grid(0, 4):
+       def f(A: T.Buffer((8,), "float32")):
+           for i in range(8):
                with T.block("B"):  # <-
-                   vi, vj = T.axis.remap("SS", [i, j])
-                   A[vi, vj] = T.float32(0)
+                   vi = T.axis.spatial((5, 4), i)
+                   A[vi] = T.float32(0)
        """),
     py("parallel_reduction", "T.parallel over a reduction loop (a data race), built",
        "ValueError",

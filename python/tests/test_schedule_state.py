@@ -89,6 +89,45 @@ def matmul(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"),
                 C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 
+@T.prim_func
+def digits_of_one_loop(A: T.Buffer((32,), "float32"), C: T.Buffer((4, 8), "float32")):
+    # B written through two digits of k, one per dimension: the whole box.
+    B = T.alloc_buffer((4, 8), "float32")
+    for k in range(32):
+        with T.block("B"):
+            vk = T.axis.remap("S", [k])
+            B[vk // 8, vk % 8] = A[vk]
+    for i, j in T.grid(4, 8):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj]
+
+
+@T.prim_func
+def overlapping_digits(A: T.Buffer((16,), "float32"), C: T.Buffer((4, 8), "float32")):
+    # k // 4 and k % 8 share k's third bit: half the box is never written.
+    B = T.alloc_buffer((4, 8), "float32")
+    for k in range(16):
+        with T.block("B"):
+            vk = T.axis.remap("S", [k])
+            B[vk // 4, vk % 8] = A[vk]
+    for i, j in T.grid(4, 8):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj]
+
+
+@T.prim_func
+def predicate_on_a_fused_sum(A: T.Buffer((7, 7), "float32")):
+    # The predicate bounds the sum both bindings divide: 49 points.
+    for f0, f1 in T.grid(2, 32):
+        with T.block("S"):
+            vi = T.axis.spatial(7, (f0 * 32 + f1) // 7)
+            vj = T.axis.spatial(7, (f0 * 32 + f1) % 7)
+            T.where(f0 * 32 + f1 < 49)
+            A[vi, vj] = T.float32(0)
+
+
 def block_named(state, name):
     found = []
     post_order_visit(state.mod["main"].body,
@@ -184,3 +223,20 @@ def test_an_sref_taken_before_a_change_is_refused():
         sch.state._get_cached_flags(sref)
     fresh = sch.get_sref(sch.get_block("C"))
     assert sch.state._get_cached_flags(fresh) == CachedFlags(True, True, True)
+
+
+def test_digits_of_one_loop_in_two_dimensions_cover_their_reader():
+    s = tir.ScheduleState(digits_of_one_loop)
+    assert flags(s, "C") == CachedFlags(True, True, True)
+    assert flags(s, "root").stage_pipeline is True
+
+
+def test_overlapping_digits_leave_their_reader_uncovered():
+    s = tir.ScheduleState(overlapping_digits)
+    assert flags(s, "C").region_cover is False
+    assert flags(s, "root").stage_pipeline is False
+
+
+def test_a_predicate_bounding_the_divided_sum_keeps_bindings_affine():
+    s = tir.ScheduleState(predicate_on_a_fused_sum)
+    assert flags(s, "S").affine_binding is True

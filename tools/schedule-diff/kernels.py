@@ -453,6 +453,33 @@ def argmax_rows(A: T.Buffer((6, 20), "int32"), I: T.Buffer((6,), "int32"),
             V[vi] = v_v
 
 
+@T.prim_func
+def empty_stages(A: T.Buffer((6, 0), "float32"), B: T.Buffer((6, 8), "float32"),
+                 S: T.Buffer((6,), "float32"), E: T.Buffer((0, 8), "float32")):
+    # Blocks whose domains are empty (a grid of extent 0 runs no
+    # instance): an empty reduction, an empty stage feeding another, and a
+    # stage over a non-empty grid beside them.
+    T0 = T.alloc_buffer((0, 8), "float32")
+    for i, k in T.grid(6, 0):
+        with T.block("empty_sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + A[vi, vk]
+    for i, j in T.grid(0, 8):
+        with T.block("T0"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T0[vi, vj] = B[vi, vj] * T.float32(2)
+    for i, j in T.grid(0, 8):
+        with T.block("E"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            E[vi, vj] = T0[vi, vj] + T.float32(1)
+    for i, j in T.grid(6, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = B[vi, vj] * T.float32(0.5)
+
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -534,6 +561,8 @@ KERNELS = {k.name: k for k in [
     Kernel(chunk_sums, "chunk_sums", [_arrays(((2, 1, 12), "float32"), ((2, 1), "float32"))]),
     Kernel(two_outputs, "two_outputs", [_arrays(((8, 12), "float32"), ((8, 12), "float32"),
                                                 ((8, 6), "float32"), ((8,), "float32"))]),
+    Kernel(empty_stages, "empty_stages", [_arrays(((6, 0), "float32"), ((6, 8), "float32"),
+                                                  ((6,), "float32"), ((0, 8), "float32"))]),
     Kernel(argmax_rows, "argmax_rows", [_arrays(((6, 20), "int32"), ((6,), "int32"),
                                                 ((6,), "int32"))]),
 ]}

@@ -159,6 +159,123 @@ bool RelaxedInputs::isDense(AffineExpr e, int64_t span) const {
   return true;
 }
 
+namespace {
+/// A digit of a relaxed dimension: `(x floordiv lower) mod extent`.
+struct Piece {
+  unsigned pos;
+  int64_t lower, extent, range;
+};
+} // namespace
+
+/// `term` as a piece of a relaxed dimension with a constant range [0, n):
+/// `x`, `x floordiv f`, `x mod m`, `(x floordiv f) mod m`,
+/// `(x mod m) floordiv f`; each factor dividing what it splits.
+static std::optional<Piece>
+asPiece(AffineExpr term,
+        function_ref<std::optional<int64_t>(unsigned)> rangeOf) {
+  auto constRhs = [](AffineExpr e) -> std::optional<int64_t> {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    auto c =
+        bin ? dyn_cast<AffineConstantExpr>(bin.getRHS()) : AffineConstantExpr();
+    if (!c || c.getValue() <= 0)
+      return std::nullopt;
+    return c.getValue();
+  };
+  auto lhs = [](AffineExpr e) { return cast<AffineBinaryOpExpr>(e).getLHS(); };
+  int64_t f = 1;
+  std::optional<int64_t> outerMod, innerMod;
+  AffineExpr e = term;
+  if (e.getKind() == AffineExprKind::Mod) {
+    if (!(outerMod = constRhs(e)))
+      return std::nullopt;
+    e = lhs(e);
+  }
+  if (e.getKind() == AffineExprKind::FloorDiv) {
+    std::optional<int64_t> k = constRhs(e);
+    if (!k)
+      return std::nullopt;
+    f = *k;
+    e = lhs(e);
+    if (!outerMod && e.getKind() == AffineExprKind::Mod) {
+      if (!(innerMod = constRhs(e)))
+        return std::nullopt;
+      e = lhs(e);
+    }
+  }
+  auto d = dyn_cast<AffineDimExpr>(e);
+  if (!d)
+    return std::nullopt;
+  std::optional<int64_t> n = rangeOf(d.getPosition());
+  if (!n || *n <= 0)
+    return std::nullopt;
+  int64_t span = innerMod ? *innerMod : *n; // what is divided by f
+  if (innerMod && *n % *innerMod != 0)
+    return std::nullopt;
+  if (span % f != 0)
+    return std::nullopt;
+  int64_t extent = span / f;
+  if (outerMod) {
+    if (*outerMod < extent) {
+      if (extent % *outerMod != 0)
+        return std::nullopt;
+      extent = *outerMod;
+    }
+  }
+  return Piece{d.getPosition(), f, extent, *n};
+}
+
+bool RelaxedInputs::isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
+                                        ArrayRef<int64_t> widths) const {
+  auto rangeOf = [&](unsigned pos) -> std::optional<int64_t> {
+    auto it = ranges.find(pos);
+    if (it == ranges.end())
+      return std::nullopt;
+    auto l = dyn_cast<AffineConstantExpr>(it->second.first);
+    auto h = dyn_cast<AffineConstantExpr>(it->second.second);
+    if (!l || !h || l.getValue() != 0)
+      return std::nullopt;
+    return h.getValue() + 1;
+  };
+  llvm::DenseMap<unsigned, SmallVector<std::pair<int64_t, int64_t>>> digits;
+  llvm::DenseMap<unsigned, int64_t> rangeOfVar;
+  for (auto [start, width] : llvm::zip(starts, widths)) {
+    if (width < 1)
+      return false;
+    SmallVector<std::pair<int64_t, int64_t>> steps; // coefficient, extent
+    for (auto &[term, coeff] : AffineTerms::get(start).terms) {
+      if (!involvesRelaxed(term))
+        continue;
+      std::optional<Piece> p = asPiece(term, rangeOf);
+      if (!p || coeff <= 0)
+        return false;
+      if (p->extent == 1)
+        continue;
+      digits[p->pos].push_back({p->lower, p->extent});
+      rangeOfVar[p->pos] = p->range;
+      steps.push_back({coeff, p->extent});
+    }
+    llvm::sort(steps);
+    int64_t reach = width - 1;
+    for (auto [step, extent] : steps) {
+      if (step > reach + 1)
+        return false;
+      reach += step * (extent - 1);
+    }
+  }
+  for (auto &[pos, list] : digits) {
+    llvm::sort(list);
+    int64_t next = 1;
+    for (auto [lower, extent] : list) {
+      if (lower % next != 0)
+        return false;
+      next = lower * extent;
+    }
+    if (rangeOfVar[pos] % next != 0)
+      return false;
+  }
+  return true;
+}
+
 FailureOr<std::pair<AffineExpr, AffineExpr>>
 RelaxedInputs::bounds(AffineExpr e) {
   AffineExpr lo = bound(e, false), hi = bound(e, true);
@@ -227,6 +344,10 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
 
   Box box;
   llvm::SmallDenseSet<unsigned> seen;
+  // Exactness by TVM's iterator maps, when the rules below are too coarse.
+  bool wasExact = inputs.isExact();
+  SmallVector<AffineExpr> starts;
+  SmallVector<int64_t> widths;
   for (unsigned d = 0, e = region.starts.size(); d < e; ++d) {
     AffineExpr start = region.starts[d].replaceDims(repl);
     AffineExpr last =
@@ -244,6 +365,8 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
     // Holes between the steps of a scaled variable (`i * 16` alone), unless
     // the region's extent or smaller terms fill them (`i * 16 + j`).
     auto width = dyn_cast<AffineConstantExpr>(region.extents[d]);
+    starts.push_back(outerStart);
+    widths.push_back(width ? width.getValue() : 0);
     if (!width || !inputs.isDense(outerStart, width.getValue() - 1))
       if (inputs.involvesRelaxed(outerStart))
         inputs.setInexact();
@@ -257,6 +380,9 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
     box.lows.push_back(simplifyIndexExpr(lo, inputs.size(), 0));
     box.highs.push_back(simplifyIndexExpr(hi, inputs.size(), 0));
   }
+  if (wasExact && !inputs.isExact() &&
+      inputs.isSurjectiveIterMap(starts, widths))
+    inputs.restoreExact();
   return box;
 }
 

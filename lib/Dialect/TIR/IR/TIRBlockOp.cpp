@@ -571,9 +571,12 @@ LogicalResult BlockOp::verifyAttributeShapes() {
   for (unsigned i = 0; i < n; ++i) {
     std::optional<int64_t> lo = getConstantDomainLower(i);
     std::optional<int64_t> hi = getConstantDomainUpper(i);
-    if (lo && hi && *hi <= *lo)
+    // An empty domain [lo, lo) is a block that never runs (TVM's grids of
+    // extent 0); an upper bound below the lower one is malformed.
+    if (lo && hi && *hi < *lo)
       return emitOpError("iteration variable #")
-             << i << " has an empty domain [" << *lo << ", " << *hi << ")";
+             << i << " has an inverted domain [" << *lo << ", " << *hi
+             << "): its upper bound is below its lower bound";
   }
   return success();
 }

@@ -376,6 +376,9 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
         .sorted();
   };
   SmallVector<AffineTerms> bindingTerms;
+  // The sums a binding divides or takes modulo (`(i0 * 16 + i1) floordiv 7`):
+  // TVM's fused iterators, which a predicate may bound as well.
+  SmallVector<AffineTerms> dividendTerms;
   for (auto [i, e] : llvm::enumerate(block.getBindingExprs())) {
     std::string var = iterVarLabel(block, i);
     if (!isQuasiAffineIn(e, vars))
@@ -387,8 +390,24 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
           return std::abs(t.second) == 1;
         }))
       return fail("binds " + var + " with a stride other than 1 over them");
+    for (auto &[term, coeff] : terms.terms) {
+      AffineExpr inner = term;
+      while (inner.getKind() == AffineExprKind::FloorDiv ||
+             inner.getKind() == AffineExprKind::CeilDiv ||
+             inner.getKind() == AffineExprKind::Mod)
+        inner = cast<AffineBinaryOpExpr>(inner).getLHS();
+      if (inner == term)
+        continue;
+      AffineTerms sum = loopTerms(inner);
+      if (!sum.isConstant())
+        dividendTerms.push_back(std::move(sum));
+    }
     bindingTerms.push_back(std::move(terms));
   }
+  auto isFused = [&](const AffineTerms &t) {
+    return llvm::is_contained(bindingTerms, t) ||
+           llvm::is_contained(dividendTerms, t);
+  };
   for (IntegerSet set : block.getPredicateSets())
     for (AffineExpr c : getConstraintsOverInputs(set)) {
       AffineTerms terms = loopTerms(c);
@@ -396,8 +415,7 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
         continue;
       AffineTerms minus;
       minus.add(terms, -1);
-      if (!llvm::is_contained(bindingTerms, terms) &&
-          !llvm::is_contained(bindingTerms, minus.sorted()))
+      if (!isFused(terms) && !isFused(minus.sorted()))
         return fail("has a predicate over them that bounds none of its "
                     "bindings");
     }

@@ -226,6 +226,9 @@ LogicalResult checkLegality(Ctx &c) {
   FailureOr<BlockOp> child = getSingleChildBlock(c.loop, kPrimitive, c.error);
   if (failed(child))
     return failure();
+  // The division of the bindings is by the extents of the nest.
+  if (failed(checkNoEmptyNest(c.loop, kPrimitive, c.error)))
+    return failure();
   c.block = *child;
   SmallVector<ForOp> loops = getLoops(c.block);
   c.inner.assign(llvm::find(loops, c.loop), loops.end());
@@ -548,6 +551,8 @@ FailureOr<BlockOp> mlir::tir::blockize(RewriterBase &rewriter,
       return fail(b, "does not support blocks with a tir.init in the form of "
                      "a list of blocks (TVM drops their init)");
     if (failed(checkPlainBody(b, error)))
+      return failure();
+    if (failed(checkNoEmptyNest(stmt, kPrimitive, error)))
       return failure();
     statements.push_back(stmt);
   }

@@ -722,6 +722,10 @@ FailureOr<BlockOp> mlir::tir::decomposeReduction(RewriterBase &rewriter,
   Ctx c{block, loop, error, {}, {}};
   if (failed(checkTVMRules(c)) || failed(checkSound(c)))
     return failure();
+  // Under an empty loop the block runs no instance, so its init never runs;
+  // the init block decomposed from it would.
+  if (failed(checkNoEmptyNest(c.loop, kPrimitive, error)))
+    return failure();
   FailureOr<Plan> plan = makePlan(c);
   if (failed(plan))
     return failure();

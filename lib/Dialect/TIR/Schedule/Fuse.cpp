@@ -47,6 +47,12 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
       return failure();
     if (failed(checkStartsAtZero(loop, "fuse", error)))
       return failure();
+    // The fused bindings divide by the inner extents.
+    if (loop.getConstantExtent() == 0)
+      return refuse(error, loop,
+                    "fuse needs loops of non-zero extent, but loop " +
+                        loopName(loop) +
+                        " has extent 0 (the nest runs nothing)");
     OpFoldResult extent = loop.getMixedUpperBound();
     if (auto v = dyn_cast<Value>(extent); v && dependsOnAny(v, outerVars))
       return refuse(error, loop,

@@ -128,6 +128,41 @@ LogicalResult sched::checkStartsAtZero(ForOp loop, StringRef primitive,
                     (lower ? std::to_string(*lower) : "a runtime value"));
 }
 
+LogicalResult sched::checkNoEmptyNest(Operation *root, StringRef primitive,
+                                      ScheduleError &error) {
+  Operation *empty = nullptr;
+  std::string what;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      if (loop.getConstantExtent() == 0) {
+        empty = op;
+        what = "loop " + loopName(loop) + " has extent 0";
+        return WalkResult::interrupt();
+      }
+    } else if (auto block = dyn_cast<BlockOp>(op)) {
+      for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+        std::optional<int64_t> lo = block.getConstantDomainLower(i);
+        std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+        if (lo && hi && *hi == *lo) {
+          empty = op;
+          what = "block '" + block.getBlockName().str() +
+                 "' has an empty domain [" + std::to_string(*lo) + ", " +
+                 std::to_string(*hi) + ")";
+          return WalkResult::interrupt();
+        }
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (!empty)
+    return success();
+  return refuse(error, empty,
+                primitive +
+                    " needs iteration spaces that are not empty, "
+                    "but " +
+                    what + " (it runs nothing)");
+}
+
 OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,
                                      AffineExpr expr, ValueRange inputs) {
   expr = simplifyIndexExpr(expr, inputs.size(), 0);

@@ -147,6 +147,13 @@ LogicalResult checkAffineBindings(BlockOp block, ValueRange loopVars,
 LogicalResult checkStartsAtZero(ForOp loop, StringRef primitive,
                                 ScheduleError &error);
 
+/// Checks that no loop at or under `root` has a constant extent of 0 and no
+/// block there a constant empty domain: `primitive` (which divides
+/// iteration spaces by their extents) refuses such nests, naming the
+/// empty loop or block. A nest of extent 0 runs nothing.
+LogicalResult checkNoEmptyNest(Operation *root, StringRef primitive,
+                               ScheduleError &error);
+
 /// Replaces, in the bindings and predicate of `block`, the binding value
 /// `old` by `expr`, an affine expression whose dimension k stands for
 /// `exprValues[k]`. `extraConstraints` (over the same dimensions, each

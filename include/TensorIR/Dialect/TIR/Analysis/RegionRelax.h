@@ -60,6 +60,17 @@ public:
   /// terms form a mixed radix (`i * 16 + j` for j in [0, 16)), each
   /// coefficient at most one more than what the smaller terms span.
   bool isDense(AffineExpr e, int64_t span = 0) const;
+  /// TVM's DetectIterMap (IterMapLevel::Surjective) as EstimateRegionLowerBound
+  /// uses it: whether the box `starts[d] + [0, widths[d])` is reached whole as
+  /// the relaxed dimensions (constant ranges from 0) run: each start's
+  /// relaxed terms are pieces `(x floordiv f) mod e` with positive
+  /// coefficients forming a mixed radix (isDense's rule over pieces; the
+  /// smallest coefficient at most the width), and the pieces of one
+  /// dimension x, over all starts, are disjoint digits of x (`x floordiv 8`
+  /// and `x mod 8`; skipped digits allowed) whose product divides x's range.
+  bool isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
+                           ArrayRef<int64_t> widths) const;
+  void restoreExact() { exact = true; }
 
 private:
   MLIRContext *ctx;
