@@ -70,6 +70,7 @@ PYBIND11_MODULE(_tensorir, m) {
   bindModule(m);
   bindTrace(m);
   bindSchedule(m);
+  bindScheduleAnalysis(m);
   bindRuntime(m);
   bindStructuralEqual(m);
   bindNodes(m);

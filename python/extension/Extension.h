@@ -108,6 +108,8 @@ void bindAttributes(pybind11::module_ &m);
 void bindModule(pybind11::module_ &m);
 void bindTrace(pybind11::module_ &m);
 void bindSchedule(pybind11::module_ &m);
+/// The schedule's queries, onto the classes bindSchedule made.
+void bindScheduleAnalysis(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
 void bindNodes(pybind11::module_ &m);
