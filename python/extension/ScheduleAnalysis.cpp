@@ -119,72 +119,48 @@ static func::FuncOp descriptionFunction(const PyModule &desc,
   return func;
 }
 
-/// The ranks of the buffers the block reads or writes.
-static std::optional<std::vector<int64_t>>
-accessedBufferRanks(const PyHandle &h, bool reads) {
+/// `describe(buffer)` of each buffer the one block `h` holds reads (or
+/// writes), in order; nullopt when it does not hold one block.
+template <typename Describe>
+static auto describeAccessedBuffers(const PyHandle &h, bool reads,
+                                    Describe describe)
+    -> std::optional<std::vector<decltype(describe(Value()))>> {
   tir::BlockOp block = singleBlock(h);
   if (!block)
     return std::nullopt;
   SmallVector<Value> read, written;
   tir::getAccessedBuffers(block, read, written);
-  std::vector<int64_t> ranks;
+  std::vector<decltype(describe(Value()))> out;
   for (Value buffer : reads ? read : written)
-    ranks.push_back(cast<MemRefType>(buffer.getType()).getRank());
-  return ranks;
+    out.push_back(describe(buffer));
+  return out;
 }
 
-/// The shapes of the buffers the block reads or writes (-1: a runtime
-/// dimension).
-static std::optional<std::vector<std::vector<int64_t>>>
-accessedBufferShapes(const PyHandle &h, bool reads) {
-  tir::BlockOp block = singleBlock(h);
-  if (!block)
-    return std::nullopt;
-  SmallVector<Value> read, written;
-  tir::getAccessedBuffers(block, read, written);
-  std::vector<std::vector<int64_t>> shapes;
-  for (Value buffer : reads ? read : written) {
-    std::vector<int64_t> shape;
-    for (int64_t d : cast<MemRefType>(buffer.getType()).getShape())
-      shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
-    shapes.push_back(shape);
-  }
-  return shapes;
+static MemRefType memrefOf(Value buffer) {
+  return cast<MemRefType>(buffer.getType());
 }
 
-/// The element types (MLIR's spelling: f32, i8, ...) of the buffers the
-/// block reads or writes.
-static std::optional<std::vector<std::string>>
-accessedBufferElementTypes(const PyHandle &h, bool reads) {
-  tir::BlockOp block = singleBlock(h);
-  if (!block)
-    return std::nullopt;
-  SmallVector<Value> read, written;
-  tir::getAccessedBuffers(block, read, written);
-  std::vector<std::string> types;
-  for (Value buffer : reads ? read : written) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    cast<MemRefType>(buffer.getType()).getElementType().print(os);
-    types.push_back(text);
-  }
-  return types;
+/// A buffer's rank.
+static int64_t rankOf(Value buffer) { return memrefOf(buffer).getRank(); }
+
+/// A buffer's shape (-1: a runtime dimension).
+static std::vector<int64_t> shapeOf(Value buffer) {
+  std::vector<int64_t> shape;
+  for (int64_t d : memrefOf(buffer).getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  return shape;
 }
 
-/// The names of the buffers the one block `h` holds reads (or writes), in
-/// order; nullopt when it does not hold one block.
-static std::optional<std::vector<std::string>>
-accessedBufferNames(const PyHandle &h, bool reads) {
-  tir::BlockOp block = singleBlock(h);
-  if (!block)
-    return std::nullopt;
-  SmallVector<Value> read, written;
-  tir::getAccessedBuffers(block, read, written);
-  std::vector<std::string> names;
-  for (Value buffer : reads ? read : written)
-    names.push_back(tir::getBufferName(buffer));
-  return names;
+/// A buffer's element type in MLIR's spelling (f32, i8, ...).
+static std::string elementTypeOf(Value buffer) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  memrefOf(buffer).getElementType().print(os);
+  return text;
 }
+
+/// A buffer's name: an allocation's, a parameter's tir.name.
+static std::string nameOf(Value buffer) { return tir::getBufferName(buffer); }
 
 void tirpy::bindScheduleAnalysis(py::module_ &m) {
   auto handle = py::reinterpret_borrow<py::class_<PyHandle>>(m.attr("Handle"));
@@ -213,27 +189,36 @@ void tirpy::bindScheduleAnalysis(py::module_ &m) {
       // The names of the buffers the one block the handle holds reads or
       // writes, in the order of its reads / writes (TVM's buffer_index): an
       // allocation's name, a parameter's tir.name.
-      .def_property_readonly(
-          "read_buffer_names",
-          [](const PyHandle &h) { return accessedBufferNames(h, true); })
-      .def_property_readonly(
-          "read_buffer_ranks",
-          [](const PyHandle &h) { return accessedBufferRanks(h, true); })
-      .def_property_readonly(
-          "write_buffer_ranks",
-          [](const PyHandle &h) { return accessedBufferRanks(h, false); })
-      .def_property_readonly(
-          "read_buffer_shapes",
-          [](const PyHandle &h) { return accessedBufferShapes(h, true); })
-      .def_property_readonly(
-          "write_buffer_shapes",
-          [](const PyHandle &h) { return accessedBufferShapes(h, false); })
-      .def_property_readonly(
-          "read_buffer_element_types",
-          [](const PyHandle &h) { return accessedBufferElementTypes(h, true); })
+      .def_property_readonly("read_buffer_names",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, true, nameOf);
+                             })
+      .def_property_readonly("read_buffer_ranks",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, true, rankOf);
+                             })
+      .def_property_readonly("write_buffer_ranks",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, false, rankOf);
+                             })
+      .def_property_readonly("read_buffer_shapes",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, true, shapeOf);
+                             })
+      .def_property_readonly("write_buffer_shapes",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, false,
+                                                              shapeOf);
+                             })
+      .def_property_readonly("read_buffer_element_types",
+                             [](const PyHandle &h) {
+                               return describeAccessedBuffers(h, true,
+                                                              elementTypeOf);
+                             })
       .def_property_readonly("write_buffer_element_types",
                              [](const PyHandle &h) {
-                               return accessedBufferElementTypes(h, false);
+                               return describeAccessedBuffers(h, false,
+                                                              elementTypeOf);
                              })
       // The number of iteration variables of the one block the handle
       // holds.
@@ -245,7 +230,7 @@ void tirpy::bindScheduleAnalysis(py::module_ &m) {
                                return block.getNumIterVars();
                              })
       .def_property_readonly("write_buffer_names", [](const PyHandle &h) {
-        return accessedBufferNames(h, false);
+        return describeAccessedBuffers(h, false, nameOf);
       });
 
   using S = PySchedule;
