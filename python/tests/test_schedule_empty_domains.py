@@ -2,7 +2,8 @@
 build and run no instance; primitives that only restructure loops accept
 them, and those that divide an iteration space by its extents (fuse,
 blockize, tensorize) or would run an init the block never runs
-(decompose_reduction) refuse them, naming the empty loop."""
+(decompose_reduction, rfactor) refuse them, naming the empty loop, as do
+the caches a write through an empty nest would copy back."""
 import numpy as np
 import pytest
 
@@ -66,12 +67,11 @@ def test_an_empty_grid_runs_no_instance():
     lambda s: s.split(loops(s, "B")[0], [4, None]),
     lambda s: s.reorder(*reversed(loops(s, "B"))),
     lambda s: s.compute_at(s.get_block("B"), loops(s, "C")[1]),
-    lambda s: s.reverse_compute_at(s.get_block("C"), loops(s, "B")[0]),
     lambda s: s.compute_inline(s.get_block("B")),
     lambda s: s.parallel(loops(s, "B")[0]),
     lambda s: s.vectorize(loops(s, "B")[1]),
-], ids=["split", "split_inner", "reorder", "compute_at", "reverse_compute_at",
-        "compute_inline", "parallel", "vectorize"])
+], ids=["split", "split_inner", "reorder", "compute_at", "compute_inline", "parallel",
+        "vectorize"])
 def test_loop_restructuring_accepts_empty_nests(steps):
     sch = tir.Schedule(empty_stage, debug_mask="all")
     steps(sch)
@@ -88,7 +88,18 @@ def test_loop_restructuring_accepts_empty_nests(steps):
     (empty_sum, lambda s: s.decompose_reduction(s.get_block("S"), loops(s, "S")[1]),
      r"decompose_reduction needs iteration spaces that are not empty, but loop 'k' has "
      r"extent 0"),
-], ids=["fuse", "blockize", "decompose_reduction"])
+    (empty_sum, lambda s: s.rfactor(loops(s, "S")[1], 0),
+     r"rfactor needs iteration spaces that are not empty, but loop 'k' has extent 0"),
+    (empty_sum, lambda s: s.reindex(s.get_block("S"), ("write", 0)),
+     r"reindex needs iteration spaces that are not empty, but loop 'k' has extent 0"),
+    (empty_sum, lambda s: s.reindex_cache_write(s.get_block("S"), 0, "global",
+                                                lambda i, k: (i,)),
+     r"reindex_cache_write needs iteration spaces that are not empty"),
+    # The copy back would overwrite S with a cache nothing wrote.
+    (empty_sum, lambda s: s.cache_write(s.get_block("S"), 0, "global"),
+     r"cache_write needs block 'S' to write a dense box"),
+], ids=["fuse", "blockize", "decompose_reduction", "rfactor", "reindex_write",
+        "reindex_cache_write", "cache_write"])
 def test_primitives_dividing_an_empty_space_refuse_it(func, steps, message):
     sch = tir.Schedule(func, debug_mask="all")
     before = sch.mod.script()

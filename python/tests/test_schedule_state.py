@@ -128,6 +128,34 @@ def predicate_on_a_fused_sum(A: T.Buffer((7, 7), "float32")):
             A[vi, vj] = T.float32(0)
 
 
+@T.prim_func
+def predicated_digits(A: T.Buffer((32,), "float32"), C: T.Buffer((4, 8), "float32")):
+    # The predicate cuts row 3 off, which is inside B: the reader of row 3
+    # is not covered.
+    B = T.alloc_buffer((4, 8), "float32")
+    for k in range(32):
+        with T.block("B"):
+            vi = T.axis.spatial(3, k // 8)
+            vj = T.axis.spatial(8, k % 8)
+            T.where(k // 8 < 3)
+            B[vi, vj] = A[vi * 8 + vj]
+    for i, j in T.grid(4, 8):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj]
+
+
+@T.prim_func
+def split_past_a_smaller_domain(A: T.Buffer((12,), "float32"), B: T.Buffer((12,), "float32")):
+    # The predicate keeps the domain [0, 10) of a buffer of 12: elements 10
+    # and 11 are not written.
+    for i0, i1 in T.grid(3, 4):
+        with T.block("B"):
+            vi = T.axis.spatial(10, i0 * 4 + i1)
+            T.where(i0 * 4 + i1 < 10)
+            B[vi] = A[vi]
+
+
 def block_named(state, name):
     found = []
     post_order_visit(state.mod["main"].body,
@@ -240,3 +268,14 @@ def test_overlapping_digits_leave_their_reader_uncovered():
 def test_a_predicate_bounding_the_divided_sum_keeps_bindings_affine():
     s = tir.ScheduleState(predicate_on_a_fused_sum)
     assert flags(s, "S").affine_binding is True
+
+
+def test_a_predicate_cutting_inside_the_buffer_leaves_the_reader_uncovered():
+    s = tir.ScheduleState(predicated_digits)
+    assert flags(s, "C").region_cover is False
+
+
+def test_cache_write_refuses_a_box_a_predicate_leaves_partly_unwritten():
+    sch = tir.Schedule(split_past_a_smaller_domain, debug_mask="all")
+    with pytest.raises(tir.ScheduleError, match=r"leave elements of the box unwritten"):
+        sch.cache_write(sch.get_block("B"), 0, "global")

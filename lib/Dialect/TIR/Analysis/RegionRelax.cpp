@@ -380,7 +380,9 @@ mlir::tir::relaxBlockRegion(BlockOp block, const RegionExprs &region,
     box.lows.push_back(simplifyIndexExpr(lo, inputs.size(), 0));
     box.highs.push_back(simplifyIndexExpr(hi, inputs.size(), 0));
   }
-  if (wasExact && !inputs.isExact() &&
+  // (Not under a predicate: the predicate's cut is judged on its own, by
+  // the rules for the box of the bindings.)
+  if (wasExact && !inputs.isExact() && !block.getPredicate() &&
       inputs.isSurjectiveIterMap(starts, widths))
     inputs.restoreExact();
   return box;
@@ -414,8 +416,37 @@ static bool isPositiveMultiple(AffineExpr e, AffineExpr d) {
 ///   - use only loops inside `loop` that feed no variable of the region
 ///     (a bound on the reduction of a split `k`), all such constraints
 ///     holding where those loops start.
+/// Whether every instance with iteration variable `i` cut off by a domain
+/// bound (above `hi - 1` when `upper`, below `lo` otherwise) accesses, in
+/// some dimension of `region`, only indices outside the buffer (`shape`):
+/// then the elements it would have touched are no elements, and the box
+/// (within the buffer) loses nothing by the cut.
+static bool cutOutsideBuffer(const RegionExprs &region, ArrayRef<int64_t> shape,
+                             unsigned i, int64_t lo, int64_t hi, bool upper) {
+  for (auto [d, start] : llvm::enumerate(region.starts)) {
+    if (!start.isFunctionOfDim(i) || d >= shape.size() ||
+        ShapedType::isDynamic(shape[d]))
+      continue;
+    AffineTerms terms = AffineTerms::get(start);
+    auto width = dyn_cast<AffineConstantExpr>(region.extents[d]);
+    if (!width || terms.terms.size() != 1)
+      continue;
+    std::optional<int64_t> k = terms.getDimCoefficient(i);
+    if (!k || std::abs(*k) != 1)
+      continue;
+    int64_t c = terms.constant, w = width.getValue();
+    // The indices of the cut instances in dimension d.
+    bool outside =
+        upper ? (*k == 1 ? hi + c >= shape[d] : -hi + c + w - 1 < 0)
+              : (*k == 1 ? lo - 1 + c + w - 1 < 0 : -(lo - 1) + c >= shape[d]);
+    if (outside)
+      return true;
+  }
+  return false;
+}
+
 static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
-                                 Operation *loop) {
+                                 ArrayRef<int64_t> shape, Operation *loop) {
   SmallVector<IntegerSet> sets = block.getPredicateSets();
   if (sets.size() != 1)
     return false;
@@ -486,8 +517,12 @@ static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
       std::optional<int64_t> hi = block.getConstantDomainUpper(i);
       if (!used.test(i) || !unit.test(i) || !lo || !hi)
         continue;
-      domainBound = isPositiveMultiple(c, bindings[i] - *lo) ||
-                    isPositiveMultiple(c, (*hi - 1) - bindings[i]);
+      // A bound at the domain's edge cuts off instances whose elements
+      // must lie outside the buffer (the box is within it).
+      domainBound = (isPositiveMultiple(c, bindings[i] - *lo) &&
+                     cutOutsideBuffer(region, shape, i, *lo, *hi, false)) ||
+                    (isPositiveMultiple(c, (*hi - 1) - bindings[i]) &&
+                     cutOutsideBuffer(region, shape, i, *lo, *hi, true));
     }
     if (!domainBound)
       return false;
@@ -662,10 +697,21 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
     for (Value v : regionValues)
       in.dimOf(v);
     auto mapper = mapperFor(block);
+    // Under an empty loop (or over an empty domain) the block runs no
+    // instance: the box is an over-approximation of nothing.
+    for (Operation *p = block; p && p != loop; p = p->getParentOp())
+      if (auto l = dyn_cast<ForOp>(p); l && l.getConstantExtent() == 0)
+        exact = false;
+    for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i)
+      if (block.getConstantDomainLower(i) &&
+          block.getConstantDomainLower(i) == block.getConstantDomainUpper(i))
+        exact = false;
     for (auto &[b, region] : list) {
       if (b != buffer)
         continue;
-      if (block.getPredicate() && !predicateKeepsRegion(block, region, loop))
+      if (block.getPredicate() &&
+          !predicateKeepsRegion(block, region,
+                                cast<MemRefType>(b.getType()).getShape(), loop))
         exact = false;
       unsigned unbounded = 0;
       FailureOr<Box> box =

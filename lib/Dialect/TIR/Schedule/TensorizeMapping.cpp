@@ -116,6 +116,9 @@ mlir::tir::getTensorizeLoopMapping(BlockOp block, func::FuncOp desc,
         result.descLoops[*descLoop].getConstantExtent();
     if (!descExtent)
       return why.set(block, "a description loop's extent is not a constant");
+    if (*descExtent <= 0)
+      return why.set(block, "a description loop has extent " +
+                                Twine(*descExtent) + " (it runs nothing)");
     // The block's nearest earlier variable of the same kind (TVM takes the
     // kind of the loop's position; the variable's own kind is meant).
     IterType kind = descBlock.getIterType(d);
