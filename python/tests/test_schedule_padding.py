@@ -370,3 +370,29 @@ def test_pad_value_reading_a_buffer_is_refused():
         with pytest.raises(tvm.tir.ScheduleError, match="may not read a buffer"):
             sch.transform_layout("B", "B", lambda i: [i // 4, i % 4], pad_value=pad)
     assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def accumulate_rows(A: T.Buffer((5, 6), "float32"), B: T.Buffer((6, 32), "float32"),
+                    C: T.Buffer((5, 32), "float32")):
+    # C += A @ B with no init: C read and written in place.
+    for i, j0, k, j1 in T.grid(5, 2, 6, 16):
+        with T.block("C"):
+            vi = T.axis.spatial(5, i)
+            vj = T.axis.spatial(32, j0 * 16 + j1)
+            vk = T.axis.reduce(6, k)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+def test_cache_inplace_refuses_a_block_whose_inner_block_accesses_the_buffer():
+    # blockize's outer block lists C, but its inner block writes C: moving
+    # only the outer block's accesses to the cache would let the copy back
+    # overwrite what the inner block wrote.
+    sch = tvm.tir.Schedule(accumulate_rows, debug_mask="all")
+    sch.blockize(sch.get_loops(sch.get_block("C"))[1])
+    before = sch.mod.mlir()
+    with pytest.raises(tvm.tir.ScheduleError,
+                       match=r"needs block 'C_o' to access buffer 'C' itself, but block 'C' "
+                             r"inside it does"):
+        sch.cache_inplace("C_o", 0, "global")
+    assert sch.mod.mlir() == before

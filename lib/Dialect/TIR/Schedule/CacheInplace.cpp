@@ -42,6 +42,26 @@ FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
                       getCachedBufferName(buffer) +
                       "' as well as read it (an in-place update)");
 
+  // Only the block's own accesses move to the cache; a block inside it
+  // that accesses the buffer would keep the original, which the copy back
+  // then overwrites.
+  BlockOp nested;
+  block.getBody()->walk([&](BlockOp inner) {
+    SmallVector<Value> innerReads, innerWrites;
+    getAccessedBuffers(inner, innerReads, innerWrites);
+    if (!nested && (llvm::is_contained(innerReads, buffer) ||
+                    llvm::is_contained(innerWrites, buffer)))
+      nested = inner;
+  });
+  if (nested)
+    return refuse(error, nested,
+                  Twine(kCacheInplace) + " needs block '" +
+                      block.getBlockName() + "' to access buffer '" +
+                      getCachedBufferName(buffer) + "' itself, but block '" +
+                      nested.getBlockName() +
+                      "' inside it does (blockize's outer block: apply "
+                      "cache_inplace to the inner block)");
+
   // The copies go right before and after the block, over what it accesses
   // of the buffer there (the cover of its reads and writes).
   Operation *root = getScopeRoot(block);
