@@ -170,10 +170,7 @@ LogicalResult checkLegality(Ctx &c) {
   c.block = *child;
   // Under an empty loop the block never runs its init; the write-back block
   // would run it over the rfactor loop.
-  SmallVector<ForOp> blockLoops = getLoops(c.block);
-  if (failed(checkNoEmptyNest(blockLoops.empty() ? c.block.getOperation()
-                                                 : blockLoops.front(),
-                              kPrimitive, c.error)))
+  if (failed(checkNoEmptyNestAround(c.block, kPrimitive, c.error)))
     return failure();
   Operation *root = getScopeRoot(c.block);
   BlockDependences deps(getScopeBlocks(root));

@@ -21,7 +21,6 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
-#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -175,13 +174,8 @@ static FailureOr<ReindexPlan> analyze(BlockOp block, int64_t bufferIndex,
     return failure();
   Value buffer = *found;
   // A write through an empty nest writes nothing the copy back could take.
-  if (isWrite) {
-    SmallVector<ForOp> loops = getLoops(block);
-    if (failed(checkNoEmptyNest(loops.empty() ? block.getOperation()
-                                              : loops.front(),
-                                kReindex, error)))
-      return failure();
-  }
+  if (isWrite && failed(checkNoEmptyNestAround(block, kReindex, error)))
+    return failure();
   std::string name = getCachedBufferName(buffer);
   Operation *root = getScopeRoot(block);
   BlockDependences deps(getScopeBlocks(root));

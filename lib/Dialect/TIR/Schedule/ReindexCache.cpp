@@ -22,7 +22,6 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
-#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -320,10 +319,7 @@ mlir::tir::reindexCacheWrite(RewriterBase &rewriter, BlockOp block,
                              AffineMap indexMap, ScheduleError &error) {
   static constexpr StringLiteral kPrimitive = "reindex_cache_write";
   // A write through an empty nest writes nothing the copy back could take.
-  SmallVector<ForOp> loops = getLoops(block);
-  if (failed(
-          checkNoEmptyNest(loops.empty() ? block.getOperation() : loops.front(),
-                           kPrimitive, error)))
+  if (failed(checkNoEmptyNestAround(block, kPrimitive, error)))
     return failure();
   FailureOr<ReindexCachePlan> plan = planReindexCache(
       block, bufferIndex, storageScope, indexMap, /*isRead=*/false, kPrimitive,

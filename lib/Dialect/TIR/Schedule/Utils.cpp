@@ -4,6 +4,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
@@ -161,6 +162,14 @@ LogicalResult sched::checkNoEmptyNest(Operation *root, StringRef primitive,
                     " needs iteration spaces that are not empty, "
                     "but " +
                     what + " (it runs nothing)");
+}
+
+LogicalResult sched::checkNoEmptyNestAround(BlockOp block, StringRef primitive,
+                                            ScheduleError &error) {
+  SmallVector<ForOp> loops = getLoops(block);
+  return checkNoEmptyNest(loops.empty() ? block.getOperation()
+                                        : loops.front().getOperation(),
+                          primitive, error);
 }
 
 OpFoldResult sched::materializeIndex(OpBuilder &builder, Location loc,

@@ -153,6 +153,10 @@ LogicalResult checkStartsAtZero(ForOp loop, StringRef primitive,
 /// empty loop or block. A nest of extent 0 runs nothing.
 LogicalResult checkNoEmptyNest(Operation *root, StringRef primitive,
                                ScheduleError &error);
+/// checkNoEmptyNest over `block`'s whole nest: from its outermost loop in
+/// its scope (the block itself when it has none).
+LogicalResult checkNoEmptyNestAround(BlockOp block, StringRef primitive,
+                                     ScheduleError &error);
 
 /// Replaces, in the bindings and predicate of `block`, the binding value
 /// `old` by `expr`, an affine expression whose dimension k stands for
