@@ -150,6 +150,20 @@ CASES = [
        i, j, k = sch.get_loops(sch.get_block("C"))
        sch.parallel(k)
        """),
+    py("cache_index_runtime_domain", "cache_index of a computation over a variable of runtime "
+       "domain", "ScheduleError",
+       r"cache_index: the domain of iteration variable 'vi' of block 'B' is not constant, so the "
+       r"buffer of the computations using it would have no static shape", """
+       @T.prim_func
+       def f(a: T.handle, b: T.handle, n: T.int32):
+           A = T.match_buffer(a, (n,), "float32")
+           B = T.match_buffer(b, (n * 2,), "float32")
+           for i in range(n * 2):
+               with T.block("B"):
+                   vi = T.axis.spatial(n * 2, i)
+                   B[vi] = A[vi // 2]
+       tvm.tir.Schedule(f).cache_index("B", "global")
+       """),
     # ------------------------------------------------ build and targets
     py("target_cuda_unbound", "build for cuda with loops bound to no thread", "ValueError",
        r"accesses buffer 'A' in block 'B' on the host, outside every GPU kernel, but the "

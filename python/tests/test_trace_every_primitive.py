@@ -48,10 +48,10 @@ def _chunks():
 CHUNKS = list(_chunks())
 
 
-# A list query with one result holds all its ops in one handle, which TVM's
-# Python cannot name (it returns one RV per op): such scripts replay as
-# transform scripts only.
-GROUPED = re.compile(r"%\w+ = transform\.tir\.(get_loops|get_child_blocks|get_producers|get_output_blocks|"
+# A list query (or cache_index) with one result holds all its ops in one
+# handle, which TVM's Python cannot name (it returns one RV per op): such
+# scripts replay as transform scripts only.
+GROUPED = re.compile(r"%\w+ = transform\.tir\.(get_loops|get_child_blocks|get_producers|get_output_blocks|cache_index|"
                      r"get_consumers) [^\n]*-> !transform")
 
 

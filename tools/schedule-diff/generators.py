@@ -592,6 +592,17 @@ def gen_cache_inplace(ctx):
                                    if ctx.chance(0.95) else "no_such_scope")})
 
 
+def gen_cache_index(ctx):
+    """cache_index: a block, a scope (rarely not one), a threshold (mostly
+    0, sometimes one that makes rarer computations give way, rarely a
+    negative one)."""
+    r = ctx.rng
+    return Step("cache_index", [block_ref(ctx.block())],
+                {"storage_scope": (r.choice(["global", "local"])
+                                   if ctx.chance(0.95) else "no_such_scope"),
+                 "cse_thresh": r.choice([0, 0, 1, 2, 3]) if ctx.chance(0.97) else -1})
+
+
 def gen_reindex(ctx):
     """reindex: a block, mostly its first read or write buffer (an index
     past them sometimes), rarely by a kind that is neither."""
@@ -832,6 +843,7 @@ GENERATORS = {
     "cache_read": gen_cache_read,
     "cache_write": gen_cache_write,
     "cache_inplace": gen_cache_inplace,
+    "cache_index": gen_cache_index,
     "reindex": gen_reindex,
     "transform_layout": gen_transform_layout,
     "merge": gen_merge,
@@ -857,7 +869,7 @@ WEIGHTS = {
     "transform_layout": 1, "transform_block_layout": 1, "set_axis_separator": 0.5,
     "reindex_cache_read": 1, "reindex_cache_write": 1,
     "add_unit_loop": 0.7, "bind": 0.7, "decompose_reduction": 1, "rolling_buffer": 1,
-    "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "merge": 1,
+    "decompose_padding": 1, "pad_einsum": 1, "cache_inplace": 1, "cache_index": 1, "merge": 1,
     "rfactor": 1.5, "blockize": 1, "unsafe_set_dtype": 0.5, "fuse_reduction_epilogue": 1,
     "annotate_buffer_access": 0.7, "read_at": 1, "write_at": 1,
 }

@@ -480,6 +480,30 @@ def empty_stages(A: T.Buffer((6, 0), "float32"), B: T.Buffer((6, 8), "float32"),
             B[vi, vj] = B[vi, vj] * T.float32(0.5)
 
 
+@T.prim_func
+def resize_bilinear(A: T.Buffer((2, 5, 6), "float32"), B: T.Buffer((2, 9, 11), "float32")):
+    # Bilinear upsampling behind a scaling stage: the source rows and
+    # columns (clamped) and the weights are computations of the output's
+    # variables (cache_index's case), each used several times.
+    S = T.alloc_buffer((2, 5, 6), "float32")
+    for c, i, j in T.grid(2, 5, 6):
+        with T.block("S"):
+            vc, vi, vj = T.axis.remap("SSS", [c, i, j])
+            S[vc, vi, vj] = A[vc, vi, vj] * 2.0
+    for c, i, j in T.grid(2, 9, 11):
+        with T.block("B"):
+            vc, vi, vj = T.axis.remap("SSS", [c, i, j])
+            B[vc, vi, vj] = (
+                S[vc, vi // 2, vj // 2] * (1.0 - T.Cast("float32", vi % 2) * 0.5)
+                * (1.0 - T.Cast("float32", vj % 2) * 0.5)
+                + S[vc, T.min(vi // 2 + 1, 4), vj // 2] * (T.Cast("float32", vi % 2) * 0.5)
+                * (1.0 - T.Cast("float32", vj % 2) * 0.5)
+                + S[vc, vi // 2, T.min(vj // 2 + 1, 5)] * (1.0 - T.Cast("float32", vi % 2) * 0.5)
+                * (T.Cast("float32", vj % 2) * 0.5)
+                + S[vc, T.min(vi // 2 + 1, 4), T.min(vj // 2 + 1, 5)]
+                * (T.Cast("float32", vi % 2) * 0.5) * (T.Cast("float32", vj % 2) * 0.5))
+
+
 class Kernel:
     """A kernel of the corpus: its PrimFunc, the arguments of a call
     (("array", shape, dtype) or ("scalar", value)), one list per set of
@@ -563,6 +587,8 @@ KERNELS = {k.name: k for k in [
                                                 ((8, 6), "float32"), ((8,), "float32"))]),
     Kernel(empty_stages, "empty_stages", [_arrays(((6, 0), "float32"), ((6, 8), "float32"),
                                                   ((6,), "float32"), ((0, 8), "float32"))]),
+    Kernel(resize_bilinear, "resize_bilinear", [_arrays(((2, 5, 6), "float32"),
+                                                        ((2, 9, 11), "float32"))]),
     Kernel(argmax_rows, "argmax_rows", [_arrays(((6, 20), "int32"), ((6,), "int32"),
                                                 ((6,), "int32"))]),
 ]}

@@ -163,6 +163,7 @@ class Step:
                     "cache_read": ["read_buffer_index", "storage_scope"],
                     "cache_write": ["write_buffer_index", "storage_scope"],
                     "cache_inplace": ["read_buffer_index", "storage_scope"],
+                    "cache_index": ["storage_scope"],
                     "reindex": ["buffer"],
                     "transform_layout": ["buffer", "index_map"],
                     "transform_block_layout": ["index_map"],

@@ -109,27 +109,34 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
   return createBufferLike(rewriter, scope, buffer, shape, space, name);
 }
 
-Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
-                                         Operation *scope, Value buffer,
-                                         ArrayRef<int64_t> shape,
-                                         Attribute memorySpace,
-                                         StringRef name) {
+Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
+                                     MemRefType type, Location loc,
+                                     StringRef name) {
   OpBuilder::InsertionGuard guard(rewriter);
   Block *body = getScopeBody(scope);
   Block::iterator it = body->begin();
   while (it != body->end() && isa<AllocBufferOp>(&*it))
     ++it;
   rewriter.setInsertionPoint(body, it);
+  return AllocBufferOp::create(rewriter, loc, type, ValueRange(),
+                               rewriter.getStringAttr(name),
+                               DenseI64ArrayAttr())
+      .getBuffer();
+}
+
+Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
+                                         Operation *scope, Value buffer,
+                                         ArrayRef<int64_t> shape,
+                                         Attribute memorySpace,
+                                         StringRef name) {
   auto type = cast<MemRefType>(buffer.getType());
   auto cacheType = MemRefType::get(shape, type.getElementType(),
                                    MemRefLayoutAttrInterface(), memorySpace);
-  auto alloc =
-      AllocBufferOp::create(rewriter, buffer.getLoc(), cacheType, ValueRange(),
-                            rewriter.getStringAttr(name), DenseI64ArrayAttr());
+  Value cache = createBuffer(rewriter, scope, cacheType, buffer.getLoc(), name);
   // A uint buffer's copy holds uint elements too (TVMScript's dtype).
   if (StringAttr dtype = getUnsignedDtype(buffer))
-    alloc->setAttr(TIRDialect::kDtypeAttrName, dtype);
-  return alloc.getBuffer();
+    cache.getDefiningOp()->setAttr(TIRDialect::kDtypeAttrName, dtype);
+  return cache;
 }
 
 SmallVector<Conjunction>

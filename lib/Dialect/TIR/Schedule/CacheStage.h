@@ -65,6 +65,11 @@ Value createCacheBuffer(RewriterBase &rewriter, Operation *scope, Value buffer,
                         ArrayRef<int64_t> shape, StringRef storageScope,
                         StringRef name);
 
+/// Allocates a buffer of `type` named `name` in `scope`, after its last
+/// allocation.
+Value createBuffer(RewriterBase &rewriter, Operation *scope, MemRefType type,
+                   Location loc, StringRef name);
+
 /// Allocates a buffer of `shape` with `buffer`'s element type in memory
 /// space `memorySpace` (null: global) in `scope`, after its last
 /// allocation, named `name`.

@@ -220,6 +220,24 @@ LogicalResult tir::CacheInplaceOp::applyToPayload(RewriterBase &rewriter,
   return success();
 }
 
+LogicalResult tir::CacheIndexOp::applyToPayload(RewriterBase &rewriter,
+                                                SchedulePayload &payload,
+                                                ScheduleError &error) {
+  FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
+  if (failed(block))
+    return failure();
+  // One result holds every stage; several name one stage each.
+  std::optional<unsigned> numStages;
+  if (getNumResults() != 1)
+    numStages = getNumResults();
+  auto stages = cacheIndex(rewriter, *block, getStorageScope(), getCseThresh(),
+                           numStages, error);
+  if (failed(stages))
+    return failure();
+  SmallVector<Operation *> ops(stages->begin(), stages->end());
+  return payload.setVariadicResults(ops, "stage", *block, error);
+}
+
 /// The signature of the reindex cache primitives, reindexCacheRead and
 /// reindexCacheWrite.
 using ReindexCachePrimitive = FailureOr<BlockOp> (*)(RewriterBase &, BlockOp,

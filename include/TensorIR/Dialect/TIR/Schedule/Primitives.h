@@ -366,6 +366,23 @@ FailureOr<SmallVector<BlockOp>> cacheInplace(RewriterBase &rewriter,
                                              StringRef scope,
                                              ScheduleError &error);
 
+/// TVM's cache_index: the pure computations of `block`'s iteration
+/// variables in what it stores (index arithmetic, interpolation weights)
+/// each get a buffer in storage scope `scope`, indexed by the variables
+/// they use and filled by a stage (returned, in buffer order) just before
+/// the block's loop nest; the block loads them instead. With `cseThresh`
+/// above 1, only computations occurring that many times are cached (those
+/// occurring fewer times give way to the computations inside them). A
+/// block with nothing to cache is left as it is. With `numStages`, refuses
+/// (changing nothing) when the number of computations differs. Refused: an
+/// unknown storage scope, a negative threshold, an empty nest, a variable
+/// of non-constant domain in a computation to cache.
+FailureOr<SmallVector<BlockOp>> cacheIndex(RewriterBase &rewriter,
+                                           BlockOp block, StringRef scope,
+                                           int64_t cseThresh,
+                                           std::optional<unsigned> numStages,
+                                           ScheduleError &error);
+
 /// TVM's cache_write: the block writes a cache of its `bufferIndex`-th
 /// write buffer in storage scope `scope`; a copy stage (returned) writes it
 /// back; `consumerBlocks` read the cache directly.

@@ -282,6 +282,43 @@ def TIR_CacheInplaceOp : TIR_ScheduleOp<"cache_inplace"> {
   let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
 }
 
+def TIR_CacheIndexOp : TIR_ScheduleOp<"cache_index"> {
+  let summary = "precompute a block's index arithmetic into buffers "
+                "(TVM's cache_index)";
+  let description = [{
+    The pure computations of the block's iteration variables in what it
+    stores (index arithmetic such as `vi floordiv 4 + vj floordiv 4`, the
+    coordinates and weights of an interpolation) each get a buffer
+    `index_var_k` in `storage_scope`, indexed by the variables they use
+    (over their domains) and filled by a stage `index_k` (loops `ax0..`,
+    spatial variables `v0..`) just before the block's loop nest; the block
+    loads them instead and lists them among its reads. A computation is
+    cached when it has at least two nodes, uses a variable of the block
+    and loads nothing. With `cse_thresh` 0 or 1, every largest such
+    computation is; with more, a computation occurring fewer times gives
+    its occurrences to the largest computations inside it (from the most
+    complex down), and those occurring `cse_thresh` times or more are.
+    Buffers are numbered most complex first, then by first occurrence. The
+    stages are returned in that order; a block with nothing to cache is
+    left as it is (none returned). Names taken in the function get a
+    suffix (`index_0_1`).
+
+    ```mlir
+    %i0, %i1 = transform.tir.cache_index %b {storage_scope = "global", cse_thresh = 0} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Refused (silenceably, leaving the IR unchanged): a string that is not a
+    storage scope, a negative `cse_thresh`, an empty loop nest, a variable
+    of non-constant domain in a computation to cache, and, with more than
+    one result, a number of results other than the number of computations.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       StrAttr:$storage_scope,
+                       DefaultValuedAttr<I64Attr, "0">:$cse_thresh);
+  let results = (outs Variadic<TransformHandleTypeInterface>:$stages);
+  let assemblyFormat = "$block attr-dict `:` functional-type(operands, results)";
+}
+
 def TIR_ReIndexOp : TIR_ScheduleOp<"reindex"> {
   let summary = "copy a buffer into one indexed by the block's variables (TVM's reindex)";
   let description = [{
