@@ -186,3 +186,57 @@ def test_refusals_leave_the_program():
     with pytest.raises(tvm.tir.ScheduleError, match="cse_thresh must be >= 0, got -2"):
         sch.cache_index("up", "global", cse_thresh=-2)
     tvm.ir.assert_structural_equal(sch.mod["main"], upsample)
+
+
+@T.prim_func
+def twice(A: T.Buffer((24, 8), "float32"), B: T.Buffer((8, 8), "float32")):
+    for i, j in T.grid(8, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            a = A[vi * 2 + vj // 2, vi]
+            B[vi, vj] = a + a
+
+
+def test_a_load_used_twice_is_rewritten_once():
+    sch = tir.Schedule(twice, debug_mask="all")
+    (stage,) = sch.cache_index("B", "global")
+    # The load's other index stays the variable it was.
+    assert "A[index_var_0[vi, vj], vi]" in sch.mod.script()
+    same_result(twice, sch.mod, [(24, 8), (8, 8)])
+    verify_trace_roundtrip(sch, mod=twice)
+
+
+@T.prim_func
+def guarded_division(A: T.Buffer((16,), "float32"), B: T.Buffer((8, 8), "float32")):
+    for i, j in T.grid(8, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            if vj > 0:
+                B[vi, vj] = A[vi // vj + 1]
+            else:
+                B[vi, vj] = T.float32(0)
+
+
+def test_a_division_by_a_variable_is_not_computed_ahead():
+    # The stage would run it where the guard keeps the block from it
+    # (vj = 0): it stays in the block.
+    sch = tir.Schedule(guarded_division, debug_mask="all")
+    assert sch.cache_index("B", "global") == []
+    tvm.ir.assert_structural_equal(sch.mod["main"], guarded_division)
+
+
+@T.prim_func
+def index_in_value(A: T.Buffer((8,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = A[vi // 2] * T.Cast("float32", vi // 2) + T.Cast("float32", vi // 2)
+
+
+def test_an_index_and_the_same_value_count_together():
+    # vi // 2 as an index and as a value (cast to float) is one
+    # computation occurring three times.
+    sch = tir.Schedule(index_in_value, debug_mask="all")
+    (stage,) = sch.cache_index("B", "global", cse_thresh=3)
+    assert 'index_var_0 = T.alloc_buffer((16,), "int32")' in sch.mod.script()
+    same_result(index_in_value, sch.mod, [(8,), (16,)])

@@ -88,6 +88,9 @@ struct Node {
   /// Equal keys: equal computations.
   std::string key;
   unsigned complexity = 1;
+  /// Every node, casts included: a computation containing another is
+  /// larger, even where their complexities tie.
+  unsigned size = 1;
   bool pure = true;
   bool usesVar = false;
 
@@ -206,7 +209,12 @@ Node *IndexForest::ssa(OpOperand &use) {
   } else if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
     n = make(Node::Kind::Const);
     llvm::raw_string_ostream os(n->key);
-    os << "k" << cst.getValue();
+    // An index constant is the same node as one in an index expression.
+    if (auto i = dyn_cast<IntegerAttr>(cst.getValue());
+        i && v.getType().isIndex())
+      os << "c" << i.getInt();
+    else
+      os << "k" << cst.getValue();
   } else if (Operation *def = v.getDefiningOp();
              def && def->getParentOfType<BlockOp>() == block) {
     if (auto load = dyn_cast<LoadOp>(def)) {
@@ -215,7 +223,7 @@ Node *IndexForest::ssa(OpOperand &use) {
       n->pure = false;
       n->key = "load";
     } else if (def->getNumResults() == 1 && def->getNumRegions() == 0 &&
-               isPure(def)) {
+               def->getNumOperands() > 0 && isPure(def)) {
       n = make(Node::Kind::Op);
       for (OpOperand &operand : def->getOpOperands())
         n->children.push_back(ssa(operand));
@@ -231,6 +239,8 @@ Node *IndexForest::ssa(OpOperand &use) {
       os << ")";
       // A cast to or from `index` is tir's spelling, not a computation.
       n->complexity = isIndexCast(def) ? 0 : 1;
+      for (Node *c : n->children)
+        n->size += c->size;
       for (Node *c : n->children)
         n->complexity += c->complexity;
     } else {
@@ -266,6 +276,12 @@ Node *IndexForest::affine(AffineExpr e, Operation *access,
   n->children = {affine(bin.getLHS(), access, indices),
                  affine(bin.getRHS(), access, indices)};
   combine(n);
+  // A division by a runtime value may divide by 0 where the block does
+  // not run (a guard, a predicate): not computed ahead.
+  if (e.getKind() != AffineExprKind::Add &&
+      e.getKind() != AffineExprKind::Mul &&
+      !isa<AffineConstantExpr>(bin.getRHS()))
+    n->pure = false;
   StringRef name;
   switch (e.getKind()) {
   case AffineExprKind::Add:
@@ -287,6 +303,7 @@ Node *IndexForest::affine(AffineExpr e, Operation *access,
   n->key = (name + "(" + n->children[0]->key + "," + n->children[1]->key + ",)")
                .str();
   n->complexity = 1 + n->children[0]->complexity + n->children[1]->complexity;
+  n->size = 1 + n->children[0]->size + n->children[1]->size;
   return n;
 }
 
@@ -326,13 +343,18 @@ SmallVector<Node *> IndexForest::select(int64_t threshold) {
     for (Node *root : roots)
       count(root);
   // Below the threshold, a candidate's occurrences go to the candidates
-  // inside it. From the most complex down: a computation is visited after
-  // every one containing it, so its count is final when it is visited.
+  // inside it. From the most complex down (the larger first where they
+  // tie): a computation is visited after every one containing it, so its
+  // count is final when it is visited.
+  auto before = [](const Node *a, const Node *b) {
+    return std::make_pair(a->complexity, a->size) >
+           std::make_pair(b->complexity, b->size);
+  };
   while (true) {
     std::optional<size_t> next;
     for (size_t i = 0; i < entries.size(); ++i)
-      if (!entries[i].visited && (!next || entries[i].rep->complexity >
-                                               entries[*next].rep->complexity))
+      if (!entries[i].visited &&
+          (!next || before(entries[i].rep, entries[*next].rep)))
         next = i;
     if (!next)
       break;
@@ -398,10 +420,42 @@ static void collectVars(const Node *n, SmallVectorImpl<unsigned> &vars) {
     collectVars(c, vars);
 }
 
-/// The element type of `n`'s buffer: its own type; for an index, the
-/// integer type the computation was cast from, or i32 where its range fits
-/// (i64 otherwise).
-static void chooseElementType(IndexStage &stage) {
+/// `n` as an index expression whose dimension k is the block's variable k,
+/// where it is one (index arithmetic by constants); null otherwise.
+static AffineExpr asIndexExpr(const Node *n, MLIRContext *ctx) {
+  if (n->kind == Node::Kind::Var)
+    return getAffineDimExpr(n->var, ctx);
+  if (n->kind == Node::Kind::Const) {
+    if (n->expr)
+      return n->expr;
+    auto i = dyn_cast<IntegerAttr>(
+        n->value.getDefiningOp<arith::ConstantOp>().getValue());
+    return i && n->value.getType().isIndex()
+               ? getAffineConstantExpr(i.getInt(), ctx)
+               : AffineExpr();
+  }
+  if (n->children.size() != 2)
+    return {};
+  AffineExpr l = asIndexExpr(n->children[0], ctx);
+  AffineExpr r = asIndexExpr(n->children[1], ctx);
+  if (!l || !r)
+    return {};
+  if (n->kind == Node::Kind::Affine)
+    return getAffineBinaryOpExpr(n->expr.getKind(), l, r);
+  if (n->kind != Node::Kind::Op)
+    return {};
+  return TypeSwitch<Operation *, AffineExpr>(n->value.getDefiningOp())
+      .Case([&](arith::AddIOp) { return l + r; })
+      .Case([&](arith::MulIOp) { return l * r; })
+      .Case([&](arith::FloorDivSIOp) { return l.floorDiv(r); })
+      .Case([&](arith::CeilDivSIOp) { return l.ceilDiv(r); })
+      .Default([](Operation *) { return AffineExpr(); });
+}
+
+/// The element type of `stage.rep`'s buffer: its own type; for an index,
+/// the integer type the computation was cast from, or i32 where its range
+/// over the block's domains fits (i64 otherwise).
+static void chooseElementType(IndexStage &stage, BlockOp block) {
   Node *n = stage.rep;
   MLIRContext *ctx = n->type().getContext();
   if (!n->type().isIndex()) {
@@ -410,20 +464,21 @@ static void chooseElementType(IndexStage &stage) {
   }
   if (n->kind == Node::Kind::Op) {
     Operation *def = n->value.getDefiningOp();
-    if (isIndexCast(def)) {
-      stage.elementType = def->getOperand(0).getType();
+    // Cached before the cast, in the type it is cast from (a boolean
+    // would need a byte: it is cast to an index first).
+    if (auto from = dyn_cast<IntegerType>(def->getOperand(0).getType());
+        isIndexCast(def) && from && from.getWidth() >= 8) {
+      stage.elementType = from;
       stage.viaCast = true;
       return;
     }
   }
   std::optional<Interval> range;
-  if (n->kind == Node::Kind::Affine) {
-    SmallVector<Value> inputs;
-    if (auto load = dyn_cast<LoadOp>(n->access))
-      inputs = load.getIndices();
-    else
-      inputs = cast<StoreOp>(n->access).getIndices();
-    range = evaluateRange(n->expr, getValueRanges(inputs));
+  if (AffineExpr e = asIndexExpr(n, ctx)) {
+    SmallVector<Value> vars;
+    for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i)
+      vars.push_back(block.getIterVar(i));
+    range = evaluateRange(e, getValueRanges(vars));
   }
   bool fits = range && range->lo >= std::numeric_limits<int32_t>::min() &&
               range->hi <= std::numeric_limits<int32_t>::max();
@@ -608,6 +663,10 @@ private:
   }
 
   void rewriteSSA(Node *n) {
+    // A use reached again (an op shared by several paths) was rewritten
+    // the first time.
+    if (!visitedUses.insert(n->use).second)
+      return;
     if (const IndexStage *stage = stageOf(n)) {
       Value loaded = load(*stage, n->use->getOwner(), n->type());
       collectOps(n);
@@ -648,6 +707,10 @@ private:
   }
 
   void rewriteAccess(Operation *access, ArrayRef<Node *> indexTrees) {
+    // A load reached again (its value used twice) was rewritten the first
+    // time; its operands, and so the uses the trees point at, changed.
+    if (!rewrittenAccesses.insert(access).second)
+      return;
     unsigned numIndices =
         indexTrees.empty()
             ? 0
@@ -689,6 +752,8 @@ private:
   BlockOp block;
   llvm::StringMap<const IndexStage *> byKey;
   llvm::SetVector<Operation *> replacedOps;
+  DenseSet<Operation *> rewrittenAccesses;
+  DenseSet<OpOperand *> visitedUses;
 };
 } // namespace
 
@@ -771,7 +836,7 @@ mlir::tir::cacheIndex(RewriterBase &rewriter, BlockOp block,
       stage.lowers.push_back(*lo);
       stage.uppers.push_back(*hi);
     }
-    chooseElementType(stage);
+    chooseElementType(stage, block);
     stage.blockName = freshName(blockNames, "index_" + std::to_string(k));
     blockNames.insert(stage.blockName);
     stage.bufferName = freshName(bufferNames, "index_var_" + std::to_string(k));
