@@ -36,10 +36,12 @@ std::string pythonTypeName(py::handle value) {
 
 /// An integer expression of tvm.tir nodes (IntImm and Python ints, the
 /// map's index Vars as its dimensions, T.vscale() as symbol 0 where
-/// `vscale` allows it, + - * // % and T.ceildiv) as an affine expression;
-/// ValueError naming `what` when it is not affine.
+/// `vscale` allows it, other Vars as symbols in order of first use where
+/// `freeVars` collects them, + - * // % and T.ceildiv) as an affine
+/// expression; ValueError naming `what` when it is not affine.
 AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
-                        const std::string &what) {
+                        const std::string &what,
+                        std::vector<py::object> *freeVars = nullptr) {
   MLIRContext *ctx = &context();
   if (py::isinstance<py::int_>(e) && !py::isinstance<py::bool_>(e))
     return getAffineConstantExpr(e.cast<int64_t>(), ctx);
@@ -52,6 +54,13 @@ AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
     for (size_t k = 0; k < dims.size(); ++k)
       if (dims[k].ptr() == e.ptr())
         return getAffineDimExpr(k, ctx);
+    if (freeVars) {
+      for (size_t k = 0; k < freeVars->size(); ++k)
+        if ((*freeVars)[k].ptr() == e.ptr())
+          return getAffineSymbolExpr(k, ctx);
+      freeVars->push_back(py::reinterpret_borrow<py::object>(e));
+      return getAffineSymbolExpr(freeVars->size() - 1, ctx);
+    }
     throw py::value_error(
         what + ": " + text() +
         (dims.size()
@@ -59,7 +68,7 @@ AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
              : " is an index, and it has none"));
   }
   if (kind == "Cast")
-    return affineExprOf(e.attr("value"), indices, vscale, what);
+    return affineExprOf(e.attr("value"), indices, vscale, what, freeVars);
   std::string op = kind;
   py::object a, b;
   if (kind == "Call") {
@@ -90,8 +99,8 @@ AffineExpr affineExprOf(py::handle e, py::handle indices, bool vscale,
                           "T.vscale() and integers, got a " +
                           kind);
   }
-  AffineExpr x = affineExprOf(a, indices, vscale, what);
-  AffineExpr y = affineExprOf(b, indices, vscale, what);
+  AffineExpr x = affineExprOf(a, indices, vscale, what, freeVars);
+  AffineExpr y = affineExprOf(b, indices, vscale, what, freeVars);
   if (op == "Add")
     return x + y;
   if (op == "Sub")
@@ -211,6 +220,26 @@ void tirpy::bindAttributes(py::module_ &m) {
           "The affine map from `indices` (tir.Vars, its dimensions in order) "
           "to `results` (integer expressions of them, and ints); ValueError "
           "when one is not affine.")
+      .def_static(
+          "symbolic_index_map",
+          [](py::list indices, const std::vector<py::object> &results,
+             const std::string &what) {
+            std::vector<py::object> freeVars;
+            SmallVector<AffineExpr> exprs;
+            for (const py::object &result : results)
+              exprs.push_back(
+                  affineExprOf(result, indices, false, what, &freeVars));
+            std::vector<std::string> names;
+            for (const py::object &v : freeVars)
+              names.push_back(py::str(v.attr("name")).cast<std::string>());
+            AffineMap map = AffineMap::get(py::len(indices), freeVars.size(),
+                                           exprs, &context());
+            return py::make_tuple(PyAttribute{AffineMapAttr::get(map)}, names);
+          },
+          py::arg("indices"), py::arg("results"), py::arg("what") = "index map",
+          "(map, names): as index_map, with the Vars that are not indices "
+          "(a function's shape variables and scalar parameters) as the map's "
+          "symbols, in order of first use; `names` are theirs.")
       .def_static(
           "split_factors",
           [](const std::vector<py::object> &factors) {

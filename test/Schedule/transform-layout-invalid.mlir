@@ -250,3 +250,40 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A symbol of the map that index_map_symbols does not name.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects one name in index_map_symbols per symbol of the index map, got 0}}
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>, assume_injective_transform = true} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A name the function does not define.
+func.func @f(%A: memref<4x8xf32>, %C: memref<4x8xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 8 {
+      // expected-note @below {{block}}
+      tir.block "C"(%vi = spatial(4, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<4x8xf32>
+        tir.store %a, %C[%vi, %vj] : memref<4x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform_layout: the index map uses 'm', which is neither a scalar parameter nor a shape variable of function 'f'}}
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>, index_map_symbols = ["m"], assume_injective_transform = true} : !transform.any_op
+    transform.yield
+  }
+}

@@ -364,3 +364,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A map over a shape variable (named by index_map_symbols): a parameter of
+// runtime shape flattened to `i * n + j`, with n read from the dimension
+// tir.dim_vars names; its runtime extent is `?` and the dimension names no
+// variable.
+// CHECK-LABEL: func.func @runtime_rows
+// CHECK-SAME:    %[[C:arg1]]: memref<?xf32> {tir.dim_vars = [""]}
+// CHECK:         %[[N:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x8xf32>
+// CHECK:         tir.block "C"(%[[VI:.+]] = spatial(4, %{{.+}}), %[[VJ:.+]] = spatial(%{{.+}}, %{{.+}}))
+// CHECK-SAME:      writes(%[[C]][%[[VI]] * %[[N]] + %[[VJ]]] : memref<?xf32>)
+// CHECK:           tir.store %{{.+}}, %[[C]][%[[VI]] * %[[N]] + %[[VJ]]] : memref<?xf32>
+func.func @runtime_rows(%A: memref<?x8xf32> {tir.dim_vars = ["n", ""]}, %C: memref<4x?xf32> {tir.dim_vars = ["", "n"]}) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %A, %c0 : memref<?x8xf32>
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to %n {
+      tir.block "C"(%vi = spatial(4, %i), %vj = spatial(%n, %j)) reads(%A[%vj, %vi * 2] : memref<?x8xf32>) writes(%C[%vi, %vj] : memref<4x?xf32>) {
+        %a = tir.load %A[%vj, %vi * 2] : memref<?x8xf32>
+        tir.store %a, %C[%vi, %vj] : memref<4x?xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>, index_map_symbols = ["n"], assume_injective_transform = true} : !transform.any_op
+    transform.yield
+  }
+}

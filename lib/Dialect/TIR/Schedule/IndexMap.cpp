@@ -240,3 +240,117 @@ mlir::tir::sched::analyzeIndexMap(AffineMap map, ArrayRef<int64_t> extents,
   }
   return result;
 }
+
+//===----------------------------------------------------------------------===//
+// Symbolic extents
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Bounds [lo, hi] of an expression, over symbols.
+struct SymbolicBound {
+  AffineExpr lo, hi;
+};
+} // namespace
+
+/// Whether `e` (over symbols, each non-negative) is non-negative.
+static bool isKnownNonNegative(AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() >= 0;
+  if (isa<AffineSymbolExpr>(e))
+    return true;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+  case AffineExprKind::Mul:
+    return isKnownNonNegative(bin.getLHS()) && isKnownNonNegative(bin.getRHS());
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    return isKnownNonNegative(bin.getLHS());
+  default:
+    return true;
+  }
+}
+
+/// Bounds of `e` with dimension i in `dims[i]`, symbols as themselves.
+static std::optional<SymbolicBound>
+boundOf(AffineExpr e, ArrayRef<SymbolicBound> dims, unsigned numSymbols) {
+  auto simplify = [&](AffineExpr x) {
+    return simplifyAffineExpr(x, 0, numSymbols);
+  };
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (isa<AffineSymbolExpr, AffineConstantExpr>(e))
+    return SymbolicBound{e, e};
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  std::optional<SymbolicBound> l = boundOf(bin.getLHS(), dims, numSymbols);
+  std::optional<SymbolicBound> r = boundOf(bin.getRHS(), dims, numSymbols);
+  if (!l || !r)
+    return std::nullopt;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return SymbolicBound{simplify(l->lo + r->lo), simplify(l->hi + r->hi)};
+  case AffineExprKind::Mul: {
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+      if (c.getValue() >= 0)
+        return SymbolicBound{simplify(l->lo * c), simplify(l->hi * c)};
+      return SymbolicBound{simplify(l->hi * c), simplify(l->lo * c)};
+    }
+    if (!isKnownNonNegative(l->lo) || !isKnownNonNegative(r->lo))
+      return std::nullopt;
+    return SymbolicBound{simplify(l->lo * r->lo), simplify(l->hi * r->hi)};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    // A positive divisor (a constant above 0, or runtime values).
+    auto c = dyn_cast<AffineConstantExpr>(r->lo);
+    if ((c && c.getValue() <= 0) || !isKnownNonNegative(l->lo))
+      return std::nullopt;
+    if (e.getKind() == AffineExprKind::FloorDiv)
+      return SymbolicBound{simplify(l->lo.floorDiv(r->hi)),
+                           simplify(l->hi.floorDiv(r->lo))};
+    return SymbolicBound{simplify(l->lo.ceilDiv(r->hi)),
+                         simplify(l->hi.ceilDiv(r->lo))};
+  }
+  default: {
+    // mod m: within [0, m - 1]; the value itself where it is below m.
+    auto c = dyn_cast<AffineConstantExpr>(r->lo);
+    if (c && c.getValue() <= 0)
+      return std::nullopt;
+    auto lo = dyn_cast<AffineConstantExpr>(l->lo);
+    auto hi = dyn_cast<AffineConstantExpr>(l->hi);
+    if (c && lo && hi && lo.getValue() >= 0 && hi.getValue() < c.getValue())
+      return *l;
+    return SymbolicBound{getAffineConstantExpr(0, e.getContext()),
+                         simplify(r->hi - 1)};
+  }
+  }
+}
+
+FailureOr<SmallVector<AffineExpr>>
+sched::getSymbolicMappedShape(AffineMap map, ArrayRef<AffineExpr> extents,
+                              Refusal &why) {
+  MLIRContext *ctx = map.getContext();
+  unsigned numSymbols = map.getNumSymbols();
+  SmallVector<SymbolicBound> dims;
+  for (AffineExpr extent : extents)
+    dims.push_back({getAffineConstantExpr(0, ctx),
+                    simplifyAffineExpr(extent - 1, 0, numSymbols)});
+  SmallVector<AffineExpr> shape;
+  for (auto [k, result] : llvm::enumerate(map.getResults())) {
+    std::optional<SymbolicBound> b = boundOf(result, dims, numSymbols);
+    if (!b) {
+      why.message =
+          "result " + std::to_string(k) + " of the index map cannot be bounded";
+      return failure();
+    }
+    if (!isKnownNonNegative(b->lo)) {
+      why.message =
+          "result " + std::to_string(k) + " of the index map can be negative";
+      return failure();
+    }
+    shape.push_back(simplifyAffineExpr(b->hi + 1, 0, numSymbols));
+  }
+  return shape;
+}

@@ -30,6 +30,15 @@ namespace mlir::tir::sched {
 FailureOr<SmallVector<int64_t>>
 getMappedShape(AffineMap map, ArrayRef<int64_t> extents, Refusal &why);
 
+/// getMappedShape where the map's results or the extents use symbols
+/// (runtime values: shape variables and sizes, taken as non-negative, a
+/// divisor as positive): each result's extent as an expression of the
+/// symbols (a constant where it is one). Fails, saying why, for a result
+/// that can be negative or that it cannot bound.
+FailureOr<SmallVector<AffineExpr>>
+getSymbolicMappedShape(AffineMap map, ArrayRef<AffineExpr> extents,
+                       Refusal &why);
+
 /// How `map` relates inputs in [0, extents[i]) to its results.
 struct IndexMapAnalysis {
   /// Each result's extent (getMappedShape).

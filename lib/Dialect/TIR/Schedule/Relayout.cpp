@@ -17,23 +17,43 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// `indexMap` applied to the indices `map` (over `operands`) computes,
-/// simplified with the operands' ranges when `simplify` is set; an index
-/// that simplifies to a constant keeps its unsimplified form (a unit
-/// variable stays).
+/// `indexMap` applied to the indices `map` (over `operands`; the map's
+/// symbols are `symbols`) computes, simplified with the operands' ranges
+/// when `simplify` is set (an index that simplifies to a constant keeps
+/// its unsimplified form: a unit variable stays); `used` are the operands
+/// it uses.
 static AffineMap mapIndices(AffineMap indexMap, AffineMap map,
-                            ValueRange operands, bool simplify) {
+                            ValueRange operands, ValueRange symbols,
+                            bool simplify, SmallVectorImpl<Value> &used) {
+  MLIRContext *ctx = map.getContext();
   SmallVector<Value> inputs(operands);
   SmallVector<AffineExpr> old = getExprsOverInputs(map);
+  SmallVector<AffineExpr> symbolInputs;
+  for (Value s : symbols) {
+    auto it = llvm::find(inputs, s);
+    symbolInputs.push_back(getAffineDimExpr(it - inputs.begin(), ctx));
+    if (it == inputs.end())
+      inputs.push_back(s);
+  }
   SmallVector<AffineExpr> exprs;
   for (AffineExpr e : indexMap.getResults()) {
-    AffineExpr composed = e.replaceDims(old);
+    AffineExpr composed = e.replaceDimsAndSymbols(old, symbolInputs);
     if (simplify)
       composed = simplifyNonTrivial(
           simplifyIndexExpr(composed, inputs.size(), 0), inputs);
     exprs.push_back(composed);
   }
-  return makeInputMap(inputs.size(), exprs, map.getContext());
+  if (symbols.empty()) {
+    used.assign(inputs.begin(), inputs.end());
+    return makeInputMap(inputs.size(), exprs, ctx);
+  }
+  // Only the inputs the new indices use stay operands.
+  SmallVector<AffineExpr> compress(inputs.size(),
+                                   getAffineConstantExpr(0, ctx));
+  compressInputs(exprs, inputs, compress, used);
+  for (AffineExpr &e : exprs)
+    e = e.replaceDims(compress);
+  return makeInputMap(used.size(), exprs, ctx);
 }
 
 /// The region of `buffer` in `body` (the regions `block`'s body accesses:
@@ -136,7 +156,7 @@ LogicalResult sched::relayoutBuffer(RewriterBase &rewriter, Operation *scope,
                                     Value buffer, AffineMap indexMap,
                                     ArrayRef<int64_t> shape, bool simplify,
                                     StringRef primitive, Operation *culprit,
-                                    ScheduleError &error) {
+                                    ScheduleError &error, ValueRange symbols) {
   if (failed(checkRelayoutUses(buffer, primitive, culprit, error)))
     return failure();
   auto type = cast<MemRefType>(buffer.getType());
@@ -165,12 +185,18 @@ LogicalResult sched::relayoutBuffer(RewriterBase &rewriter, Operation *scope,
   });
   for (Operation *op : accesses)
     rewriter.modifyOpInPlace(op, [&] {
-      if (auto load = dyn_cast<LoadOp>(op))
+      SmallVector<Value> used;
+      if (auto load = dyn_cast<LoadOp>(op)) {
         load.setMapAttr(AffineMapAttr::get(
-            mapIndices(indexMap, load.getMap(), load.getIndices(), simplify)));
-      else if (auto store = dyn_cast<StoreOp>(op))
-        store.setMapAttr(AffineMapAttr::get(mapIndices(
-            indexMap, store.getMap(), store.getIndices(), simplify)));
+            mapIndices(indexMap, load.getMap(), load.getIndices(), symbols,
+                       simplify, used)));
+        load.getIndicesMutable().assign(used);
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        store.setMapAttr(AffineMapAttr::get(
+            mapIndices(indexMap, store.getMap(), store.getIndices(), symbols,
+                       simplify, used)));
+        store.getIndicesMutable().assign(used);
+      }
     });
   sortInnermostFirst(listing);
   for (BlockOp b : listing)

@@ -20,15 +20,18 @@ namespace mlir::tir::sched {
 /// Gives `buffer` (allocated in, or a parameter of, `scope`) the type of
 /// `shape` and rewrites every load and store of it through `indexMap` (its
 /// dims the old indices), simplified with the iteration domains unless
-/// `simplify` is false; blocks that list a region of the buffer get the
-/// region their bodies now access. Refuses, naming `primitive` and
-/// `culprit`, and before changing anything, when the buffer has another
-/// use (a matched region, a call): those are not rewritten.
+/// `simplify` is false; the map's symbol k is `symbols[k]` (index values
+/// defined where every access sees them: a function's parameters and the
+/// shape variables read at its entry). Blocks that list a region of the
+/// buffer get the region their bodies now access. Refuses, naming
+/// `primitive` and `culprit`, and before changing anything, when the
+/// buffer has another use (a matched region, a call): those are not
+/// rewritten.
 LogicalResult relayoutBuffer(RewriterBase &rewriter, Operation *scope,
                              Value buffer, AffineMap indexMap,
                              ArrayRef<int64_t> shape, bool simplify,
                              StringRef primitive, Operation *culprit,
-                             ScheduleError &error);
+                             ScheduleError &error, ValueRange symbols = {});
 
 /// Refuses, naming `primitive` and `culprit`, a use of `buffer` that
 /// relayoutBuffer cannot rewrite (a matched region, a call).

@@ -66,11 +66,108 @@ static void recordDeclaredLayout(RewriterBase &rewriter, Operation *scope,
   });
 }
 
-LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
-                                         int64_t bufferIndex, bool isWrite,
-                                         AffineMap indexMap, Attribute padValue,
-                                         bool assumeInjective,
-                                         ScheduleError &error) {
+/// transform_layout where the map uses runtime values (`symbolNames`, the
+/// function's scalar parameters or shape variables) or the buffer has a
+/// runtime shape: with `assumeInjective` only (the map is not analysed),
+/// without padding, for a parameter (an allocation would need its runtime
+/// size). The new shape's runtime extents are `?`; the parameter keeps its
+/// new type in the signature, as in TVM.
+static LogicalResult
+transformRuntimeLayout(RewriterBase &rewriter, BlockOp block, Operation *scope,
+                       Value buffer, AffineMap indexMap,
+                       ArrayRef<StringRef> symbolNames, Attribute padValue,
+                       bool assumeInjective, ScheduleError &error) {
+  std::string name = getBufferName(buffer);
+  auto type = cast<MemRefType>(buffer.getType());
+  auto func = isa<FunctionOpInterface>(scope)
+                  ? cast<FunctionOpInterface>(scope)
+                  : scope->getParentOfType<FunctionOpInterface>();
+  SmallVector<FunctionVariable> symbols;
+  for (StringRef symbol : symbolNames) {
+    std::optional<FunctionVariable> v = findFunctionVariable(func, symbol);
+    if (!v)
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": the index map uses '" + symbol +
+                        "', which is neither a scalar parameter nor a shape "
+                        "variable of function '" +
+                        func.getName() + "'");
+    symbols.push_back(*v);
+  }
+  if (!assumeInjective)
+    return refuse(error, block,
+                  Twine(kPrimitive) +
+                      ": an index map over runtime values, or "
+                      "a buffer of runtime shape ('" +
+                      name +
+                      "'), needs assume_injective_transform=True (analysing "
+                      "such a map is not supported yet)");
+  if (padValue)
+    return refuse(error, block,
+                  Twine(kPrimitive) +
+                      ": padding with an index map over "
+                      "runtime values, or a buffer of runtime "
+                      "shape ('" +
+                      name + "'), is not supported yet");
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg || !isa<FunctionOpInterface>(scope))
+    return refuse(error, block,
+                  Twine(kPrimitive) + ": allocated buffer '" + name +
+                      "' would have a runtime shape (only a parameter's "
+                      "layout can have one yet)");
+  // The buffer's runtime extents as symbols: the map's own where
+  // tir.dim_vars names one, else new ones.
+  MLIRContext *ctx = block.getContext();
+  SmallVector<StringRef> dimVars = getDimVarNames(func, arg.getArgNumber());
+  unsigned numSymbols = symbolNames.size();
+  SmallVector<AffineExpr> extents;
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    if (!ShapedType::isDynamic(size)) {
+      extents.push_back(getAffineConstantExpr(size, ctx));
+      continue;
+    }
+    StringRef var = d < dimVars.size() ? dimVars[d] : StringRef();
+    const auto *named = llvm::find(symbolNames, var);
+    if (!var.empty() && named != symbolNames.end())
+      extents.push_back(getAffineSymbolExpr(named - symbolNames.begin(), ctx));
+    else
+      extents.push_back(getAffineSymbolExpr(numSymbols++, ctx));
+  }
+  AffineMap widened = AffineMap::get(indexMap.getNumDims(), numSymbols,
+                                     indexMap.getResults(), ctx);
+  Refusal why;
+  FailureOr<SmallVector<AffineExpr>> extentsOut =
+      getSymbolicMappedShape(widened, extents, why);
+  if (failed(extentsOut))
+    return refuse(error, block, Twine(kPrimitive) + ": " + why.message);
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : *extentsOut)
+    shape.push_back(isa<AffineConstantExpr>(e)
+                        ? cast<AffineConstantExpr>(e).getValue()
+                        : ShapedType::kDynamic);
+  if (failed(checkRelayoutUses(buffer, kPrimitive, block, error)))
+    return failure();
+  SmallVector<Value> values;
+  for (const FunctionVariable &v : symbols)
+    values.push_back(materializeFunctionVariable(rewriter, v));
+  if (failed(relayoutBuffer(rewriter, scope, buffer, indexMap, shape,
+                            /*simplify=*/true, kPrimitive, block, error,
+                            values)))
+    return failure();
+  // The new dimensions name no variable.
+  if (!dimVars.empty()) {
+    SmallVector<Attribute> unnamed(shape.size(), rewriter.getStringAttr(""));
+    rewriter.modifyOpInPlace(func, [&] {
+      func.setArgAttr(arg.getArgNumber(), TIRDialect::kDimVarsAttrName,
+                      rewriter.getArrayAttr(unnamed));
+    });
+  }
+  return success();
+}
+
+LogicalResult mlir::tir::transformLayout(
+    RewriterBase &rewriter, BlockOp block, int64_t bufferIndex, bool isWrite,
+    AffineMap indexMap, ArrayRef<StringRef> symbolNames, Attribute padValue,
+    bool assumeInjective, ScheduleError &error) {
   FailureOr<Value> found =
       getNthAccessBuffer(block, bufferIndex, isWrite, kPrimitive, error);
   if (failed(found))
@@ -82,7 +179,8 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
   if (failed(scope))
     return failure();
   auto type = cast<MemRefType>(buffer.getType());
-  if (indexMap.getNumDims() != type.getRank() || indexMap.getNumSymbols() != 0)
+  if (indexMap.getNumDims() != type.getRank() ||
+      indexMap.getNumSymbols() != symbolNames.size())
     return refuse(error, block,
                   Twine(kPrimitive) + ": the index map takes " +
                       Twine(indexMap.getNumDims()) + " indices, but buffer '" +
@@ -119,10 +217,10 @@ LogicalResult mlir::tir::transformLayout(RewriterBase &rewriter, BlockOp block,
                       " values, but the new layout of buffer '" + name +
                       "' has " + Twine(indexMap.getNumResults()) +
                       " dimensions (it gives one value from them)");
-  if (!type.hasStaticShape())
-    return refuse(error, block,
-                  Twine(kPrimitive) + ": buffer '" + name +
-                      "' has a runtime dimension (not supported yet)");
+  if (!symbolNames.empty() || !type.hasStaticShape())
+    return transformRuntimeLayout(rewriter, block, *scope, buffer, indexMap,
+                                  symbolNames, padValue, assumeInjective,
+                                  error);
   Refusal why;
   SmallVector<int64_t> shape;
   FailureOr<IndexMapAnalysis> padding = failure();

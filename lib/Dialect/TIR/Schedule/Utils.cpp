@@ -8,6 +8,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
@@ -627,4 +629,36 @@ void sched::compressInputs(ArrayRef<AffineExpr> exprs, ValueRange values,
         compress[pos] = getAffineDimExpr(used.size(), e.getContext());
         used.push_back(v);
       }
+}
+
+std::optional<FunctionVariable>
+sched::findFunctionVariable(FunctionOpInterface func, StringRef name) {
+  Block &entry = func.getFunctionBody().front();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto n =
+            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
+        n && n.getValue() == name && entry.getArgument(i).getType().isIndex())
+      return FunctionVariable{entry.getArgument(i)};
+  for (Operation &op : entry)
+    if (getShapeVarRead(&op) == name)
+      return FunctionVariable{op.getResult(0)};
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    SmallVector<StringRef> vars = getDimVarNames(func, i);
+    for (auto [d, var] : llvm::enumerate(vars))
+      if (var == name)
+        return FunctionVariable{Value(), entry.getArgument(i),
+                                static_cast<unsigned>(d)};
+  }
+  return std::nullopt;
+}
+
+Value sched::materializeFunctionVariable(RewriterBase &rewriter,
+                                         const FunctionVariable &variable) {
+  if (variable.value)
+    return variable.value;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(variable.buffer.getOwner());
+  Location loc = variable.buffer.getLoc();
+  Value index = arith::ConstantIndexOp::create(rewriter, loc, variable.dim);
+  return memref::DimOp::create(rewriter, loc, variable.buffer, index);
 }

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -226,6 +227,24 @@ struct ExprInputs {
   /// their runtime bounds (`n - 1 - i >= 0` for `i` in [0, n)).
   bool isKnownNonNegative(AffineExpr e);
 };
+
+/// A runtime value of a function that an index map can name: a scalar
+/// parameter (by its tir.name) or a shape variable (a dimension of a
+/// buffer parameter that tir.dim_vars names). `value` where the function
+/// already has it, else the parameter `buffer` and dimension `dim` to read
+/// it from (materializeFunctionVariable).
+struct FunctionVariable {
+  Value value;
+  BlockArgument buffer;
+  unsigned dim = 0;
+};
+/// The variable `name` of `func`; nullopt when it has none of that name.
+std::optional<FunctionVariable> findFunctionVariable(FunctionOpInterface func,
+                                                     StringRef name);
+/// Its index value, read (memref.dim) at the function's entry when nothing
+/// reads it yet.
+Value materializeFunctionVariable(RewriterBase &rewriter,
+                                  const FunctionVariable &variable);
 
 /// Sets the read and write regions of `block` (over its iteration
 /// variables, then region values).

@@ -338,9 +338,11 @@ LogicalResult tir::TransformLayoutOp::verify() {
                          "result, got ")
              << pad;
   }
-  if (getIndexMap().getNumSymbols() != 0)
-    return emitOpError("expects an index map over dimensions only, got ")
-           << getIndexMapAttr();
+  size_t numSymbols = getIndexMapSymbols() ? getIndexMapSymbols()->size() : 0;
+  if (getIndexMap().getNumSymbols() != numSymbols)
+    return emitOpError("expects one name in index_map_symbols per symbol of "
+                       "the index map, got ")
+           << numSymbols << " for " << getIndexMapAttr();
   return verifyBufferIndexType(*this, getBufferIndexType());
 }
 
@@ -348,6 +350,18 @@ void tir::TransformLayoutOp::printPythonArgument(StringRef name,
                                                  Attribute value,
                                                  ArrayRef<std::string>,
                                                  raw_ostream &os) {
+  // The symbols print by name in the map (TVM's free variables).
+  if (name == "index_map_symbols")
+    return;
+  if (ArrayAttr symbols = getIndexMapSymbolsAttr();
+      name == "index_map" && symbols) {
+    SmallVector<StringRef> names;
+    for (Attribute n : symbols)
+      names.push_back(cast<StringAttr>(n).getValue());
+    os << name << "=";
+    printPythonIndexMap(getIndexMap(), os, names);
+    return;
+  }
   printPythonBufferOpArgument(name, value, getBufferIndexType(),
                               getBufferIndex(), os);
 }
@@ -358,9 +372,14 @@ LogicalResult tir::TransformLayoutOp::applyToPayload(RewriterBase &rewriter,
   FailureOr<BlockOp> block = payload.single<BlockOp>(0, "tir.block", error);
   if (failed(block))
     return failure();
-  return transformLayout(
-      rewriter, *block, getBufferIndex(), getBufferIndexType() == "write",
-      getIndexMap(), getPadValueAttr(), getAssumeInjectiveTransform(), error);
+  SmallVector<StringRef> symbols;
+  if (ArrayAttr names = getIndexMapSymbolsAttr())
+    for (Attribute n : names)
+      symbols.push_back(cast<StringAttr>(n).getValue());
+  return transformLayout(rewriter, *block, getBufferIndex(),
+                         getBufferIndexType() == "write", getIndexMap(),
+                         symbols, getPadValueAttr(),
+                         getAssumeInjectiveTransform(), error);
 }
 
 LogicalResult tir::SetAxisSeparatorOp::verify() {

@@ -421,8 +421,17 @@ void InstructionKind::getTVMLayout(const Instruction &inst,
     }
     if (entry.consume_front("@")) {
       auto [attrName, typeName] = entry.split(':');
-      inputs.push_back(constantOf(attributeOrDefault(ctx, inst, attrName),
-                                  typeName.empty() ? 'x' : typeName.front()));
+      Attribute value = attributeOrDefault(ctx, inst, attrName);
+      // An index map over runtime values (TVM's free variables): the map
+      // and the names of its symbols, together.
+      if (attrName == "index_map" && inst.attributes)
+        if (Attribute names = inst.attributes.get("index_map_symbols"))
+          value = DictionaryAttr::get(
+              ctx, {NamedAttribute(StringAttr::get(ctx, "index_map"), value),
+                    NamedAttribute(StringAttr::get(ctx, "index_map_symbols"),
+                                   names)});
+      inputs.push_back(
+          constantOf(value, typeName.empty() ? 'x' : typeName.front()));
       continue;
     }
     bool spread = entry.consume_front("*");
@@ -535,16 +544,28 @@ static Attribute attributeOf(MLIRContext *ctx, const TVMValue &value, char type,
       return fail("an attribute in MLIR's syntax");
     }
     return a;
-  case 'm':
-    if (auto s = dyn_cast<StringAttr>(a)) {
-      // An index map as JSON writes it: its MLIR text.
-      Attribute parsed = parseAttribute(s.getValue(), ctx);
-      if (parsed && isa<AffineMapAttr>(parsed))
-        return parsed;
+  case 'm': {
+    // An index map, or as JSON writes it its MLIR text; with runtime
+    // values, a dictionary of the map and its symbols' names.
+    auto asMap = [&](Attribute x) -> Attribute {
+      if (auto s = dyn_cast_if_present<StringAttr>(x))
+        x = parseAttribute(s.getValue(), ctx);
+      return isa_and_present<AffineMapAttr>(x) ? x : Attribute();
+    };
+    if (Attribute map = asMap(a))
+      return map;
+    if (auto both = dyn_cast<DictionaryAttr>(a)) {
+      Attribute map = asMap(both.get("index_map"));
+      auto names =
+          dyn_cast_if_present<ArrayAttr>(both.get("index_map_symbols"));
+      if (map && names && llvm::all_of(names, llvm::IsaPred<StringAttr>))
+        return DictionaryAttr::get(
+            ctx,
+            {NamedAttribute(StringAttr::get(ctx, "index_map"), map),
+             NamedAttribute(StringAttr::get(ctx, "index_map_symbols"), names)});
     }
-    if (isa<AffineMapAttr>(a))
-      return a;
     return fail("an index map");
+  }
   case 'a':
     if (isa<DenseI64ArrayAttr>(a))
       return a;
@@ -636,6 +657,12 @@ FailureOr<Instruction> InstructionKind::fromTVMLayout(
       Attribute a = attributeOf(ctx, v, type, name + ": " + entry.str(), error);
       if (!a && !error.empty())
         return failure();
+      if (auto both = dyn_cast_if_present<DictionaryAttr>(a);
+          both && type == 'm') {
+        attributes.set(entry, both.get("index_map"));
+        attributes.set("index_map_symbols", both.get("index_map_symbols"));
+        continue;
+      }
       if (a)
         attributes.set(entry, a);
       continue;

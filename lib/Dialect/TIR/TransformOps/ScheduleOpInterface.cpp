@@ -92,9 +92,13 @@ static void printPythonString(StringRef text, llvm::raw_ostream &os) {
   os << '"';
 }
 
-void mlir::tir::printPythonExpr(AffineExpr expr, llvm::raw_ostream &os) {
-  if (isa<AffineSymbolExpr>(expr)) {
-    os << "T.vscale()";
+void mlir::tir::printPythonExpr(AffineExpr expr, llvm::raw_ostream &os,
+                                ArrayRef<StringRef> symbolNames) {
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    if (symbol.getPosition() < symbolNames.size())
+      os << symbolNames[symbol.getPosition()];
+    else
+      os << "T.vscale()";
   } else if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
     os << "d" << dim.getPosition();
   } else if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
@@ -102,9 +106,9 @@ void mlir::tir::printPythonExpr(AffineExpr expr, llvm::raw_ostream &os) {
   } else if (auto binary = dyn_cast<AffineBinaryOpExpr>(expr)) {
     if (binary.getKind() == AffineExprKind::CeilDiv) {
       os << "T.ceildiv(";
-      printPythonExpr(binary.getLHS(), os);
+      printPythonExpr(binary.getLHS(), os, symbolNames);
       os << ", ";
-      printPythonExpr(binary.getRHS(), os);
+      printPythonExpr(binary.getRHS(), os, symbolNames);
       os << ")";
       return;
     }
@@ -113,20 +117,21 @@ void mlir::tir::printPythonExpr(AffineExpr expr, llvm::raw_ostream &os) {
                    : binary.getKind() == AffineExprKind::Mod ? " % "
                                                              : " // ";
     os << "(";
-    printPythonExpr(binary.getLHS(), os);
+    printPythonExpr(binary.getLHS(), os, symbolNames);
     os << op;
-    printPythonExpr(binary.getRHS(), os);
+    printPythonExpr(binary.getRHS(), os, symbolNames);
     os << ")";
   }
 }
 
-void mlir::tir::printPythonIndexMap(AffineMap map, llvm::raw_ostream &os) {
+void mlir::tir::printPythonIndexMap(AffineMap map, llvm::raw_ostream &os,
+                                    ArrayRef<StringRef> symbolNames) {
   os << "lambda ";
   for (unsigned d = 0; d < map.getNumDims(); ++d)
     os << (d ? ", " : "") << "d" << d;
   os << ": (";
   for (AffineExpr e : map.getResults()) {
-    printPythonExpr(e, os);
+    printPythonExpr(e, os, symbolNames);
     os << ", ";
   }
   os << ")";

@@ -123,8 +123,12 @@ class BufferPrimitives:
         if separators:
             raise ScheduleError("transform_block_layout: an index map of a block's "
                                 "iteration space has no axis separators")
-        self._apply("transform_block_layout", [block],
-                    {"index_map": index_map._attribute()}, 0)
+        map_attr, symbols = index_map._symbolic_attribute()
+        if symbols:
+            raise ScheduleError(f"transform_block_layout: an index map over runtime values "
+                                f"({', '.join(symbols)}) is not supported yet (its inverse "
+                                f"over a runtime iteration space)")
+        self._apply("transform_block_layout", [block], {"index_map": map_attr}, 0)
 
     def _pad_value_attr(self, pad_value, element_type, ndim):
         """A pad value as an attribute: a Python int takes an integer
@@ -188,9 +192,14 @@ class BufferPrimitives:
         handle = block._handle
         ranks = handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks
         index_map, separators = self._index_map(index_map, ranks[index], "transform_layout")
+        # Vars other than the indices (a shape variable `n`) are found in
+        # the function by name.
+        map_attr, symbols = index_map._symbolic_attribute()
         attrs = {"buffer_index": index, "buffer_index_type": kind,
-                 "index_map": index_map._attribute(),
+                 "index_map": map_attr,
                  "assume_injective_transform": bool(assume_injective_transform)}
+        if symbols:
+            attrs["index_map_symbols"] = list(symbols)
         if pad_value is not None:
             types = (handle.read_buffer_element_types if kind == "read"
                      else handle.write_buffer_element_types)

@@ -59,15 +59,47 @@ def _assert_same(replayed, expected, how):
     raise ValueError(f"{how} does not give the schedule's module:\n{diff}")
 
 
+def _function_variables(mod):
+    """The scalar parameters and shape variables of the functions of `mod`
+    (an IRModule or a PrimFunc), by name: what the index maps of a trace
+    name (TVM's free variables, `lambda i: i * n`)."""
+    from ..expr import Var
+    from ..function import PrimFunc
+    funcs = [mod] if isinstance(mod, PrimFunc) else list(mod.functions.values())
+    found = {}
+    for func in funcs:
+        if not isinstance(func, PrimFunc):
+            continue
+        for param in func.params:
+            buffer = func.buffer_map.get(param)
+            for dim in ([param] if buffer is None else list(buffer.shape)):
+                if isinstance(dim, Var):
+                    found.setdefault(dim.name, dim)
+    return found
+
+
 def _replay_python(sch, mod, debug_mask):
     from ... import tir
     from ...script import tir as T
     text = "\n".join(sch.trace.as_python())
-    new_sch = Schedule(mod, debug_mask=debug_mask)
-    namespace = dict(vars(tir))
-    namespace.update({"T": T, "sch": new_sch})
+    code = compile(text, "<trace as Python>", "exec")
+
+    def replay(extra):
+        new_sch = Schedule(mod, debug_mask=debug_mask)
+        namespace = dict(vars(tir))
+        namespace.update(extra)
+        namespace.update({"T": T, "sch": new_sch})
+        exec(code, namespace)  # noqa: S102
+        return new_sch
+
     try:
-        exec(compile(text, "<trace as Python>", "exec"), namespace)  # noqa: S102
+        try:
+            new_sch = replay({})
+        except NameError:
+            # An index map names a variable of the function (`n`): defined
+            # for a second replay (looked up only then: it reads the
+            # function's nodes).
+            new_sch = replay(_function_variables(mod))
     except ScheduleError as error:
         raise ValueError(f"replaying the trace printed as Python fails: {error}") from None
     _assert_same(new_sch.mod, sch.mod, "replaying the trace printed as Python")
@@ -128,7 +160,9 @@ def verify_trace_roundtrip(sch, mod, *, debug_mask="all", text_format=None):
     sch: the Schedule; mod: the IRModule or PrimFunc it was made from.
     The trace is applied to a new Schedule of `mod` (trace.apply_to_schedule),
     then replayed in each text format: "python" (trace.as_python(), run with
-    exec on a new Schedule; the replay's trace must print the same),
+    exec on a new Schedule, the functions' scalar parameters and shape
+    variables defined by name for the index maps that use them; the
+    replay's trace must print the same),
     "transform" (trace.as_transform_script(), run by tir-opt on the module)
     and "json" (trace.as_json() through JSON text, applied with
     Trace.apply_json_to_schedule; the replay's JSON must be the same).

@@ -451,13 +451,19 @@ FailureOr<BlockOp> transformBlockLayout(RewriterBase &rewriter, BlockOp block,
 /// last writer. `assumeInjective` skips the map's analysis. Refuses a map
 /// of the wrong arity or that is not an injective affine map, a map that
 /// pads without a pad value, a pad value of another type, and a matched
-/// buffer; not yet supported: padding where a result's terms leave gaps,
-/// runtime shapes, a buffer used other than by loads, stores and block
+/// buffer. The map's symbols are runtime values of the function, named by
+/// `symbolNames` (scalar parameters, shape variables); such a map, and a
+/// buffer of runtime shape, need `assumeInjective` and a parameter (its
+/// runtime extents become `?`). Not yet supported: padding where a
+/// result's terms leave gaps or with runtime values, an allocation of
+/// runtime shape, a buffer used other than by loads, stores and block
 /// regions.
 LogicalResult transformLayout(RewriterBase &rewriter, BlockOp block,
                               int64_t bufferIndex, bool isWrite,
-                              AffineMap indexMap, Attribute padValue,
-                              bool assumeInjective, ScheduleError &error);
+                              AffineMap indexMap,
+                              ArrayRef<StringRef> symbolNames,
+                              Attribute padValue, bool assumeInjective,
+                              ScheduleError &error);
 
 /// TVM's decompose_padding: `block` (a complete block whose body stores
 /// `if_then_else(in bounds, value, constant)`, the condition comparisons of

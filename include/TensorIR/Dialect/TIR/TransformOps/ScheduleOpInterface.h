@@ -120,12 +120,15 @@ struct SchedulePayload {
 /// (printPythonIndexMap).
 void printPythonValue(Attribute value, llvm::raw_ostream &os);
 
-/// An index expression as Python: T.vscale() for symbol 0 (a scalable
-/// split factor), d<k> for dimension k (an index map's index).
-void printPythonExpr(AffineExpr expr, llvm::raw_ostream &os);
+/// An index expression as Python: d<k> for dimension k (an index map's
+/// index), symbol k as `symbolNames[k]` (a shape variable of an index map)
+/// or, past them, T.vscale() (a scalable split factor).
+void printPythonExpr(AffineExpr expr, llvm::raw_ostream &os,
+                     ArrayRef<StringRef> symbolNames = {});
 
 /// An index map as TVM's Python: `lambda d0, d1: (e0, e1, )`.
-void printPythonIndexMap(AffineMap map, llvm::raw_ostream &os);
+void printPythonIndexMap(AffineMap map, llvm::raw_ostream &os,
+                         ArrayRef<StringRef> symbolNames = {});
 
 /// The shared parts of the traits.
 namespace detail {

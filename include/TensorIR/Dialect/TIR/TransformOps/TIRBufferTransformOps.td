@@ -424,18 +424,30 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     `assume_injective_transform` takes the map as injective without
     analysing it.
 
+    A map may use runtime values of the function as symbols, named by
+    `index_map_symbols` (one name per symbol: a scalar parameter or a shape
+    variable of the function, TVMScript's `n`): `(d0, d1)[s0] -> (d0 * s0 +
+    d1)` with `index_map_symbols = ["n"]`. Such a map, and a buffer of
+    runtime shape, need `assume_injective_transform` (their analysis is
+    not supported yet); a parameter re-laid out this way keeps its new
+    type in the function's signature, as in TVM (the declared layout is
+    not restored for a build).
+
     Refused (silenceably, leaving the IR unchanged): an index past the
     block's buffers, a map of the wrong arity or that is not an injective
     mixed-radix map of the indices (TVM's iterator maps), a map that pads
     without a pad value, a pad value of another type, a matched buffer
-    (tir.match_buffer); not yet supported: padding where a result's terms
-    leave gaps, runtime shapes, a buffer used other than by loads, stores
-    and block regions.
+    (tir.match_buffer), a symbol name the function does not define; not
+    yet supported: padding where a result's terms leave gaps, runtime
+    shapes or symbols without `assume_injective_transform`, an allocated
+    buffer whose new shape is a runtime one, a buffer used other than by
+    loads, stores and block regions.
   }];
   let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
                        StrAttr:$buffer_index_type, AffineMapAttr:$index_map,
                        OptionalAttr<AnyAttr>:$pad_value,
-                       DefaultValuedAttr<BoolAttr, "false">:$assume_injective_transform);
+                       DefaultValuedAttr<BoolAttr, "false">:$assume_injective_transform,
+                       OptionalAttr<StrArrayAttr>:$index_map_symbols);
   let assemblyFormat = "$block attr-dict `:` type($block)";
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
