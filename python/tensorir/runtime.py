@@ -355,7 +355,11 @@ def _cuda_options(target):
     from .target import Target
     text = str(target)
     options = Target(text).attrs
-    unknown = set(options) - {"arch", "format", "max_num_threads", "thread_warp_size"}
+    # The GPU's description (what a tag gives) informs scheduling, not
+    # the build.
+    described = {"keys", "max_num_threads", "thread_warp_size", "max_threads_per_block",
+                 "max_shared_memory_per_block", "registers_per_block", "l2_cache_size_bytes"}
+    unknown = set(options) - {"arch", "format"} - described
     if unknown:
         raise ValueError(f"target '{text}': option -{sorted(unknown)[0]} is not supported "
                          "for cuda (supported: -arch=sm_XY, -format=isa|bin)")

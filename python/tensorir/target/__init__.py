@@ -1,5 +1,8 @@
-"""tvm.target: Target("llvm -mtriple=... -mattr=+sve"), as a context
-manager (Target.current() is the innermost one, None outside)."""
+"""tvm.target: Target("llvm -mtriple=... -mattr=+sve") or a tag
+(Target("nvidia/geforce-rtx-3080")), as a context manager
+(Target.current() is the innermost one, None outside)."""
+from . import tag
+from .tag import list_tags, register_tag
 from .target import Target, TargetKind
 
-__all__ = ["Target", "TargetKind"]
+__all__ = ["Target", "TargetKind", "list_tags", "register_tag", "tag"]
