@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FLOOR = os.path.join(ROOT, "test", "tvm-conformance-floor.txt")
 HEADER = """\
-# Floors of the conformance run: how many of TVM v0.23's schedule tests
+# Floors of the conformance run: how many of TVM v0.23's tests (schedule, meta_schedule)
 # (../shared/tvm-tests/run.sh, the plain run, not TOLERANT=1) each file must pass.
 # scripts/test.sh fails when a file passes fewer; scripts/check-conformance.py --update
 # raises the floors to the current counts (it never lowers one).

@@ -71,6 +71,7 @@ PYBIND11_MODULE(_tensorir, m) {
   bindTrace(m);
   bindSchedule(m);
   bindScheduleAnalysis(m);
+  bindMetaSchedule(m);
   bindRuntime(m);
   bindStructuralEqual(m);
   bindNodes(m);

@@ -110,6 +110,7 @@ void bindTrace(pybind11::module_ &m);
 void bindSchedule(pybind11::module_ &m);
 /// The schedule's queries, onto the classes bindSchedule made.
 void bindScheduleAnalysis(pybind11::module_ &m);
+void bindMetaSchedule(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
 void bindNodes(pybind11::module_ &m);

@@ -1,0 +1,82 @@
+//===- MetaSchedule.cpp - tvm.meta_schedule's native objects -------------===//
+//
+// The MetaSchedule library (lib/MetaSchedule) as Python sees it:
+// TensorInfo and the arguments of a function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extension.h"
+
+#include "TensorIR/MetaSchedule/ArgInfo.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+namespace ms = mlir::tir::ms;
+
+namespace {
+
+/// A JSON value as Python objects (lists, strings, numbers).
+py::object toPython(const llvm::json::Value &json) {
+  std::string text;
+  llvm::raw_string_ostream(text) << json;
+  return py::module_::import("json").attr("loads")(text);
+}
+
+/// Python objects as a JSON value; ValueError when they are not JSON.
+llvm::json::Value fromPython(py::handle object) {
+  std::string text =
+      py::module_::import("json").attr("dumps")(object).cast<std::string>();
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  if (!json)
+    throw py::value_error(llvm::toString(json.takeError()));
+  return std::move(*json);
+}
+
+} // namespace
+
+void tirpy::bindMetaSchedule(py::module_ &m) {
+  py::class_<ms::TensorInfo>(m, "TensorInfo",
+                             "TVM's TensorInfo: a buffer argument's dtype "
+                             "and static shape.")
+      .def(py::init([](std::string dtype, std::vector<int64_t> shape) {
+             return ms::TensorInfo{std::move(dtype), std::move(shape)};
+           }),
+           py::arg("dtype"), py::arg("shape"))
+      .def_readonly("dtype", &ms::TensorInfo::dtype)
+      .def_readonly("shape", &ms::TensorInfo::shape)
+      .def("__str__", &ms::TensorInfo::str)
+      .def("__eq__", &ms::TensorInfo::operator==)
+      .def("as_json",
+           [](const ms::TensorInfo &info) { return toPython(info.toJSON()); })
+      .def_static(
+          "from_json",
+          [](py::handle json) {
+            std::string error;
+            FailureOr<ms::TensorInfo> info =
+                ms::TensorInfo::fromJSON(fromPython(json), error);
+            if (failed(info))
+              throw py::value_error(error);
+            return *info;
+          },
+          py::arg("json"));
+  m.def(
+      "arg_info",
+      [](py::handle module, const std::string &name) {
+        auto func = moduleOf(module).lookupSymbol<func::FuncOp>(name);
+        if (!func)
+          throw py::key_error("no function '" + name + "' in the module");
+        std::string error;
+        auto infos = ms::getArgInfo(func, error);
+        if (failed(infos))
+          throw py::value_error(error);
+        return *infos;
+      },
+      py::arg("module"), py::arg("name"),
+      "TVM's ArgInfo.from_prim_func: a TensorInfo per argument of function "
+      "`name`; ValueError for one that is not a buffer of static shape.");
+}
