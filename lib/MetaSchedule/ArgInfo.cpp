@@ -47,10 +47,10 @@ FailureOr<TensorInfo> TensorInfo::fromJSON(const llvm::json::Value &json,
 }
 
 std::string TensorInfo::str() const {
-  return "TensorInfo(\"" + dtype + "\", [" + llvm::join(llvm::map_range(shape, [](int64_t d) {
-           return std::to_string(d);
-         }),
-                                                         ", ") +
+  return "TensorInfo(\"" + dtype + "\", [" +
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
          "])";
 }
 
