@@ -22,6 +22,7 @@ from tensorir._ext import ext  # noqa: E402
 
 import case  # noqa: E402
 import generators  # noqa: E402
+from context import Context  # noqa: E402
 import kernels  # noqa: E402
 import shrink  # noqa: E402
 from steps import Step, block_ref, loop_ref  # noqa: E402
@@ -29,8 +30,9 @@ from steps import Step, block_ref, loop_ref  # noqa: E402
 
 def test_every_primitive_has_a_generator():
     missing = sorted(set(ext.primitive_names()) - set(generators.GENERATORS))
-    assert not missing, (f"primitives without a generator in tools/schedule-diff/"
-                         f"generators.py: {missing}")
+    assert not missing, (f"primitives without a generator in tools/schedule-diff "
+                         f"(gen_loops.py, gen_blocks.py or gen_buffers.py, registered in "
+                         f"generators.py): {missing}")
     stale = sorted(set(generators.GENERATORS) - set(ext.primitive_names()))
     assert not stale, f"generators of primitives the extension does not have: {stale}"
 
@@ -47,7 +49,7 @@ def test_generator_draws_steps_applied_or_refused(prim):
             sch = tvm.tir.Schedule(kernel.func, seed=1)
             if prim == "unannotate":  # something to remove
                 sch.annotate(sch.get_block(kernel.blocks[0]), "schedule_diff_mark", 1)
-            step = generators.GENERATORS[prim](generators.Context(sch, rng, kernel.blocks))
+            step = generators.GENERATORS[prim](Context(sch, rng, kernel.blocks))
             if step is None:
                 continue
             assert step.prim == prim
@@ -69,7 +71,7 @@ def test_no_step_when_no_block_has_a_name_of_its_own():
     sch = tvm.tir.Schedule(kernel.func)
     sch.blockize(sch.get_loops(sch.get_block("C"))[3], preserve_unit_iters=True)
     sch.tensorize(sch.get_loops(sch.get_block("C"))[0], tensor_intrin="fma_f32_16_avx512")
-    ctx = generators.Context(sch, random.Random(0), kernel.blocks)
+    ctx = Context(sch, random.Random(0), kernel.blocks)
     assert ctx.blocks == []
     assert generators.draw_step(ctx, sorted(generators.GENERATORS)) is None
 

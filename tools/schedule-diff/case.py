@@ -23,7 +23,8 @@ import numpy as np
 
 import tensorir as tvm
 from tensorir.tir.schedule.testing import verify_trace_roundtrip
-from generators import Context, draw_step
+from context import Context
+from generators import draw_step
 from kernels import FLOAT_ATOL, FLOAT_RTOL, make_arguments
 from steps import Step, StepSkipped
 
