@@ -282,4 +282,3 @@ RelaxedInputs::bounds(AffineExpr e) {
   return std::make_pair(simplifyIndexExpr(lo, size(), 0),
                         simplifyIndexExpr(hi, size(), 0));
 }
-
