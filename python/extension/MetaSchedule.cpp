@@ -1,13 +1,14 @@
 //===- MetaSchedule.cpp - tvm.meta_schedule's native objects -------------===//
 //
 // The MetaSchedule library (lib/MetaSchedule) as Python sees it:
-// TensorInfo and the arguments of a function.
+// TensorInfo and the arguments of a function, the profiler.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Extension.h"
 
 #include "TensorIR/MetaSchedule/ArgInfo.h"
+#include "TensorIR/MetaSchedule/Profiler.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -40,6 +41,20 @@ llvm::json::Value fromPython(py::handle object) {
 } // namespace
 
 void tirpy::bindMetaSchedule(py::module_ &m) {
+  py::class_<ms::Profiler>(m, "Profiler",
+                           "TVM's meta_schedule.Profiler: seconds per named "
+                           "scope while it is the thread's current one.")
+      .def(py::init<>())
+      .def("enter", &ms::Profiler::enter)
+      .def("exit", &ms::Profiler::exit)
+      .def("get", &ms::Profiler::get)
+      .def("table", &ms::Profiler::table)
+      .def_static("current", &ms::Profiler::current,
+                  py::return_value_policy::reference);
+  py::class_<ms::Profiler::TimedScope>(m, "ProfilerTimedScope")
+      .def(py::init<std::string>(), py::arg("name"))
+      .def("stop", &ms::Profiler::TimedScope::stop);
+
   py::class_<ms::TensorInfo>(m, "TensorInfo",
                              "TVM's TensorInfo: a buffer argument's dtype "
                              "and static shape.")
