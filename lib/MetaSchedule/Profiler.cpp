@@ -50,9 +50,8 @@ std::map<std::string, double> Profiler::get() const {
 std::string Profiler::table() const {
   std::map<std::string, double> stats = get();
   std::vector<std::pair<std::string, double>> rows(stats.begin(), stats.end());
-  llvm::stable_sort(rows, [](const auto &a, const auto &b) {
-    return a.second > b.second;
-  });
+  llvm::stable_sort(
+      rows, [](const auto &a, const auto &b) { return a.second > b.second; });
   double total = stats.count("Total") ? stats["Total"] : 0;
   size_t width = 4;
   for (const auto &row : rows)

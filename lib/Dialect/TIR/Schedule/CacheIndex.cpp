@@ -8,13 +8,13 @@
 // `index_k` just before the block's loop nest; the block loads them instead
 // of computing them.
 //
-// Which computations, as TVM chooses them: the block's stores are seen as
-// expression trees (the stored value, then each index; a value used twice
-// occurs twice). A candidate is a computation of at least two nodes
-// (constants and variables count as nodes) that loads nothing and calls
-// nothing impure. With cse_thresh 0 or 1 every maximal candidate is cached.
-// With a larger threshold, candidates occurring fewer times than it give
-// their occurrences to the largest candidates inside them, from the most
+// Which computations, as TVM chooses them (IndexForest.cpp): the block's
+// stores are seen as expression trees (the stored value, then each index;
+// a value used twice occurs twice). A candidate is a computation of at least
+// two nodes (constants and variables count as nodes) that loads nothing and
+// calls nothing impure. With cse_thresh 0 or 1 every maximal candidate is
+// cached. With a larger threshold, candidates occurring fewer times than it
+// give their occurrences to the largest candidates inside them, from the most
 // complex down, and those reaching the threshold are cached. Equal
 // computations are counted together (index expressions compared after
 // simplification). The buffers are numbered by complexity, most complex
@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheStage.h"
+#include "IndexForest.h"
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/BlockScope.h"
@@ -63,330 +64,6 @@ using namespace mlir::tir::sched;
 
 static constexpr StringLiteral kCacheIndex = "cache_index";
 
-namespace {
-
-/// One occurrence of a computation in a store of the block.
-struct Node {
-  enum class Kind {
-    Var,    // an iteration variable of the block
-    Const,  // an arith.constant, or a constant inside an index expression
-    Op,     // a single-result op of the block body
-    Affine, // a binary node of an index expression of a load or store
-    Load,   // a tir.load (its children: its indices)
-    Opaque  // anything else: a value from outside, an impure op
-  };
-  Kind kind;
-  /// SSA nodes: the value and the use this occurrence is.
-  Value value;
-  OpOperand *use = nullptr;
-  /// Affine nodes: the expression (input space of `access`).
-  AffineExpr expr;
-  Operation *access = nullptr;
-  /// Var: the variable's position among the block's iteration variables.
-  unsigned var = 0;
-  SmallVector<Node *> children;
-  /// Equal keys: equal computations.
-  std::string key;
-  unsigned complexity = 1;
-  /// Every node, casts included: a computation containing another is
-  /// larger, even where their complexities tie.
-  unsigned size = 1;
-  bool pure = true;
-  bool usesVar = false;
-
-  bool isLeaf() const {
-    return kind == Kind::Var || kind == Kind::Const || kind == Kind::Opaque;
-  }
-  Type type() const {
-    return kind == Kind::Affine ? IndexType::get(expr.getContext())
-                                : value.getType();
-  }
-};
-
-/// A candidate computation and how many times it occurs.
-struct Entry {
-  Node *rep;
-  int64_t count = 0;
-  bool visited = false;
-  /// Fewer occurrences than the threshold: given to the candidates inside.
-  bool expanded = false;
-};
-
-/// The stores of a block as expression trees, the candidates among them
-/// and their counts.
-class IndexForest {
-public:
-  explicit IndexForest(BlockOp block) : block(block) {
-    block.getBody()->walk([&](StoreOp store) {
-      if (store->getParentOfType<BlockOp>() != block)
-        return;
-      SmallVector<Node *> roots{ssa(store.getValueMutable())};
-      llvm::append_range(
-          roots, accessTrees(store, store.getMap(), store.getIndicesMutable()));
-      stores.push_back(std::move(roots));
-    });
-  }
-
-  /// TVM's selection for `threshold`: the computations to cache, in the
-  /// order of their buffers.
-  SmallVector<Node *> select(int64_t threshold);
-
-  /// Whether `n` is a candidate: a computation of two nodes or more, of a
-  /// variable, with no load or impure op, of a type a buffer holds.
-  static bool isCandidate(const Node *n) {
-    if (n->kind != Node::Kind::Op && n->kind != Node::Kind::Affine)
-      return false;
-    if (!n->pure || !n->usesVar || n->complexity < 2)
-      return false;
-    Type t = n->type();
-    if (auto i = dyn_cast<IntegerType>(t))
-      return i.getWidth() >= 8;
-    return t.isIndex() || isa<FloatType>(t);
-  }
-
-  std::vector<SmallVector<Node *>> stores;
-
-private:
-  Node *make(Node::Kind kind) {
-    arena.emplace_back();
-    arena.back().kind = kind;
-    return &arena.back();
-  }
-  Node *ssa(OpOperand &use);
-  Node *affine(AffineExpr e, Operation *access, MutableOperandRange indices);
-  SmallVector<Node *> accessTrees(Operation *access, AffineMap map,
-                                  MutableOperandRange indices);
-  void combine(Node *n) {
-    for (Node *c : n->children) {
-      n->pure &= c->pure;
-      n->usesVar |= c->usesVar;
-    }
-  }
-  void count(Node *n);
-  void giveToChildren(Node *n, int64_t count);
-  Entry &entryOf(Node *n) {
-    auto [it, inserted] = entryIndex.try_emplace(n->key, entries.size());
-    if (inserted)
-      entries.push_back({n});
-    return entries[it->second];
-  }
-
-  BlockOp block;
-  std::deque<Node> arena;
-  std::vector<Entry> entries;
-  std::map<std::string, size_t> entryIndex;
-};
-
-} // namespace
-
-/// The name under which an index-typed arith op merges with the index
-/// expression it computes (`arith.floordivsi %v, %c4` is `v floordiv 4`).
-static StringRef indexOpName(Operation *op) {
-  if (!op->getResult(0).getType().isIndex())
-    return {};
-  return TypeSwitch<Operation *, StringRef>(op)
-      .Case([](arith::AddIOp) { return "add"; })
-      .Case([](arith::MulIOp) { return "mul"; })
-      .Case([](arith::FloorDivSIOp) { return "floordiv"; })
-      .Case([](arith::CeilDivSIOp) { return "ceildiv"; })
-      .Default([](Operation *) { return StringRef(); });
-}
-
-static bool isIndexCast(Operation *op) {
-  return isa<arith::IndexCastOp, arith::IndexCastUIOp>(op);
-}
-
-Node *IndexForest::ssa(OpOperand &use) {
-  Value v = use.get();
-  Node *n;
-  if (auto arg = dyn_cast<BlockArgument>(v);
-      arg && arg.getOwner() == block.getBody() &&
-      arg.getArgNumber() < block.getNumIterVars()) {
-    n = make(Node::Kind::Var);
-    n->var = arg.getArgNumber();
-    n->key = "v" + std::to_string(n->var);
-    n->usesVar = true;
-  } else if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
-    n = make(Node::Kind::Const);
-    llvm::raw_string_ostream os(n->key);
-    // An index constant is the same node as one in an index expression.
-    if (auto i = dyn_cast<IntegerAttr>(cst.getValue());
-        i && v.getType().isIndex())
-      os << "c" << i.getInt();
-    else
-      os << "k" << cst.getValue();
-  } else if (Operation *def = v.getDefiningOp();
-             def && def->getParentOfType<BlockOp>() == block) {
-    if (auto load = dyn_cast<LoadOp>(def)) {
-      n = make(Node::Kind::Load);
-      n->children = accessTrees(load, load.getMap(), load.getIndicesMutable());
-      n->pure = false;
-      n->key = "load";
-    } else if (def->getNumResults() == 1 && def->getNumRegions() == 0 &&
-               def->getNumOperands() > 0 && isPure(def)) {
-      n = make(Node::Kind::Op);
-      for (OpOperand &operand : def->getOpOperands())
-        n->children.push_back(ssa(operand));
-      combine(n);
-      llvm::raw_string_ostream os(n->key);
-      if (StringRef name = indexOpName(def); !name.empty())
-        os << name;
-      else
-        os << def->getName() << def->getAttrDictionary() << ":" << v.getType();
-      os << "(";
-      for (Node *c : n->children)
-        os << c->key << ",";
-      os << ")";
-      // A cast to or from `index` is tir's spelling, not a computation.
-      n->complexity = isIndexCast(def) ? 0 : 1;
-      for (Node *c : n->children)
-        n->size += c->size;
-      for (Node *c : n->children)
-        n->complexity += c->complexity;
-    } else {
-      n = make(Node::Kind::Opaque);
-      n->pure = false;
-      n->key = "?";
-    }
-  } else {
-    n = make(Node::Kind::Opaque);
-    n->pure = false;
-    n->key = "?";
-  }
-  n->value = v;
-  n->use = &use;
-  return n;
-}
-
-Node *IndexForest::affine(AffineExpr e, Operation *access,
-                          MutableOperandRange indices) {
-  if (auto dim = dyn_cast<AffineDimExpr>(e))
-    return ssa(indices[dim.getPosition()]);
-  if (auto cst = dyn_cast<AffineConstantExpr>(e)) {
-    Node *n = make(Node::Kind::Const);
-    n->expr = e;
-    n->access = access;
-    n->key = "c" + std::to_string(cst.getValue());
-    return n;
-  }
-  auto bin = cast<AffineBinaryOpExpr>(e);
-  Node *n = make(Node::Kind::Affine);
-  n->expr = e;
-  n->access = access;
-  n->children = {affine(bin.getLHS(), access, indices),
-                 affine(bin.getRHS(), access, indices)};
-  combine(n);
-  // A division by a runtime value may divide by 0 where the block does
-  // not run (a guard, a predicate): not computed ahead.
-  if (e.getKind() != AffineExprKind::Add &&
-      e.getKind() != AffineExprKind::Mul &&
-      !isa<AffineConstantExpr>(bin.getRHS()))
-    n->pure = false;
-  StringRef name;
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    name = "add";
-    break;
-  case AffineExprKind::Mul:
-    name = "mul";
-    break;
-  case AffineExprKind::FloorDiv:
-    name = "floordiv";
-    break;
-  case AffineExprKind::CeilDiv:
-    name = "ceildiv";
-    break;
-  default:
-    name = "mod";
-    break;
-  }
-  n->key = (name + "(" + n->children[0]->key + "," + n->children[1]->key + ",)")
-               .str();
-  n->complexity = 1 + n->children[0]->complexity + n->children[1]->complexity;
-  n->size = 1 + n->children[0]->size + n->children[1]->size;
-  return n;
-}
-
-SmallVector<Node *> IndexForest::accessTrees(Operation *access, AffineMap map,
-                                             MutableOperandRange indices) {
-  SmallVector<Node *> trees;
-  unsigned n = indices.size();
-  for (AffineExpr e : getExprsOverInputs(map))
-    trees.push_back(affine(simplifyAffineExpr(e, n, 0), access, indices));
-  return trees;
-}
-
-/// TVM's first count: each maximal candidate occurrence.
-void IndexForest::count(Node *n) {
-  if (n->isLeaf())
-    return;
-  if (isCandidate(n)) {
-    entryOf(n).count += 1;
-    return;
-  }
-  for (Node *c : n->children)
-    count(c);
-}
-
-/// Gives `count` occurrences to each largest candidate inside `n`.
-void IndexForest::giveToChildren(Node *n, int64_t count) {
-  for (Node *c : n->children) {
-    if (isCandidate(c))
-      entryOf(c).count += count;
-    else
-      giveToChildren(c, count);
-  }
-}
-
-SmallVector<Node *> IndexForest::select(int64_t threshold) {
-  for (auto &roots : stores)
-    for (Node *root : roots)
-      count(root);
-  // Below the threshold, a candidate's occurrences go to the candidates
-  // inside it. From the most complex down (the larger first where they
-  // tie): a computation is visited after every one containing it, so its
-  // count is final when it is visited.
-  auto before = [](const Node *a, const Node *b) {
-    return std::make_pair(a->complexity, a->size) >
-           std::make_pair(b->complexity, b->size);
-  };
-  while (true) {
-    std::optional<size_t> next;
-    for (size_t i = 0; i < entries.size(); ++i)
-      if (!entries[i].visited &&
-          (!next || before(entries[i].rep, entries[*next].rep)))
-        next = i;
-    if (!next)
-      break;
-    entries[*next].visited = true;
-    int64_t count = entries[*next].count;
-    if (count < threshold) {
-      entries[*next].expanded = true;
-      giveToChildren(entries[*next].rep, count);
-    }
-  }
-  // In the order of first occurrence (post-order: inner computations
-  // first), then the most complex first.
-  SmallVector<Node *> chosen;
-  llvm::StringSet<> seen;
-  std::function<void(Node *)> visit = [&](Node *n) {
-    for (Node *c : n->children)
-      visit(c);
-    if (!isCandidate(n))
-      return;
-    auto it = entryIndex.find(n->key);
-    if (it != entryIndex.end() && !entries[it->second].expanded &&
-        seen.insert(n->key).second)
-      chosen.push_back(entries[it->second].rep);
-  };
-  for (auto &roots : stores)
-    for (Node *root : roots)
-      visit(root);
-  llvm::stable_sort(
-      chosen, [](Node *a, Node *b) { return a->complexity > b->complexity; });
-  return chosen;
-}
-
 //===----------------------------------------------------------------------===//
 // The stages
 //===----------------------------------------------------------------------===//
@@ -394,7 +71,7 @@ SmallVector<Node *> IndexForest::select(int64_t threshold) {
 namespace {
 /// One computation to cache and its buffer.
 struct IndexStage {
-  Node *rep;
+  IndexNode *rep;
   /// The block's variables it uses, in block order (TVM's order of first
   /// occurrence depends on how the expression is spelled), with their
   /// domains [lower, upper).
@@ -410,22 +87,22 @@ struct IndexStage {
 } // namespace
 
 /// The block's variables `n` uses, in block order.
-static void collectVars(const Node *n, SmallVectorImpl<unsigned> &vars) {
-  if (n->kind == Node::Kind::Var) {
+static void collectVars(const IndexNode *n, SmallVectorImpl<unsigned> &vars) {
+  if (n->kind == IndexNode::Kind::Var) {
     if (!llvm::is_contained(vars, n->var))
       vars.insert(llvm::upper_bound(vars, n->var), n->var);
     return;
   }
-  for (const Node *c : n->children)
+  for (const IndexNode *c : n->children)
     collectVars(c, vars);
 }
 
 /// `n` as an index expression whose dimension k is the block's variable k,
 /// where it is one (index arithmetic by constants); null otherwise.
-static AffineExpr asIndexExpr(const Node *n, MLIRContext *ctx) {
-  if (n->kind == Node::Kind::Var)
+static AffineExpr asIndexExpr(const IndexNode *n, MLIRContext *ctx) {
+  if (n->kind == IndexNode::Kind::Var)
     return getAffineDimExpr(n->var, ctx);
-  if (n->kind == Node::Kind::Const) {
+  if (n->kind == IndexNode::Kind::Const) {
     if (n->expr)
       return n->expr;
     auto i = dyn_cast<IntegerAttr>(
@@ -440,9 +117,9 @@ static AffineExpr asIndexExpr(const Node *n, MLIRContext *ctx) {
   AffineExpr r = asIndexExpr(n->children[1], ctx);
   if (!l || !r)
     return {};
-  if (n->kind == Node::Kind::Affine)
+  if (n->kind == IndexNode::Kind::Affine)
     return getAffineBinaryOpExpr(n->expr.getKind(), l, r);
-  if (n->kind != Node::Kind::Op)
+  if (n->kind != IndexNode::Kind::Op)
     return {};
   return TypeSwitch<Operation *, AffineExpr>(n->value.getDefiningOp())
       .Case([&](arith::AddIOp) { return l + r; })
@@ -456,13 +133,13 @@ static AffineExpr asIndexExpr(const Node *n, MLIRContext *ctx) {
 /// the integer type the computation was cast from, or i32 where its range
 /// over the block's domains fits (i64 otherwise).
 static void chooseElementType(IndexStage &stage, BlockOp block) {
-  Node *n = stage.rep;
+  IndexNode *n = stage.rep;
   MLIRContext *ctx = n->type().getContext();
   if (!n->type().isIndex()) {
     stage.elementType = n->type();
     return;
   }
-  if (n->kind == Node::Kind::Op) {
+  if (n->kind == IndexNode::Kind::Op) {
     Operation *def = n->value.getDefiningOp();
     // Cached before the cast, in the type it is cast from (a boolean
     // would need a byte: it is cast to an index first).
@@ -487,16 +164,17 @@ static void chooseElementType(IndexStage &stage, BlockOp block) {
 
 /// `n` computed at the insertion point, with iteration variable k of the
 /// block given by `vars[k]` (the stage's own variables).
-static Value materialize(OpBuilder &b, Location loc, const Node *n,
+static Value materialize(OpBuilder &b, Location loc, const IndexNode *n,
                          const DenseMap<unsigned, Value> &vars);
 
 /// An index expression node over inputs computed at the insertion point.
-static AffineExpr materializeAffine(OpBuilder &b, Location loc, const Node *n,
+static AffineExpr materializeAffine(OpBuilder &b, Location loc,
+                                    const IndexNode *n,
                                     const DenseMap<unsigned, Value> &vars,
                                     SmallVectorImpl<Value> &inputs) {
-  if (n->kind == Node::Kind::Const && n->expr)
+  if (n->kind == IndexNode::Kind::Const && n->expr)
     return n->expr;
-  if (n->kind != Node::Kind::Affine) {
+  if (n->kind != IndexNode::Kind::Affine) {
     inputs.push_back(materialize(b, loc, n, vars));
     return getAffineDimExpr(inputs.size() - 1, b.getContext());
   }
@@ -505,26 +183,26 @@ static AffineExpr materializeAffine(OpBuilder &b, Location loc, const Node *n,
   return getAffineBinaryOpExpr(n->expr.getKind(), lhs, rhs);
 }
 
-static Value materialize(OpBuilder &b, Location loc, const Node *n,
+static Value materialize(OpBuilder &b, Location loc, const IndexNode *n,
                          const DenseMap<unsigned, Value> &vars) {
   switch (n->kind) {
-  case Node::Kind::Var:
+  case IndexNode::Kind::Var:
     return vars.lookup(n->var);
-  case Node::Kind::Affine: {
+  case IndexNode::Kind::Affine: {
     SmallVector<Value> inputs;
     AffineExpr e = materializeAffine(b, loc, n, vars, inputs);
     return materializeIndexValue(b, loc, e, inputs);
   }
-  case Node::Kind::Const:
-  case Node::Kind::Op: {
+  case IndexNode::Kind::Const:
+  case IndexNode::Kind::Op: {
     Operation *def = n->value.getDefiningOp();
     IRMapping map;
     for (auto [operand, child] : llvm::zip(def->getOperands(), n->children))
       map.map(operand, materialize(b, loc, child, vars));
     return b.clone(*def, map)->getResult(0);
   }
-  case Node::Kind::Load:
-  case Node::Kind::Opaque:
+  case IndexNode::Kind::Load:
+  case IndexNode::Kind::Opaque:
     break;
   }
   llvm_unreachable("a candidate computation loads nothing");
@@ -569,7 +247,7 @@ static BlockOp createIndexStage(RewriterBase &rewriter, Location loc,
           vars[stage.vars[d]] = ivs[d];
           at.push_back(getAffineDimExpr(d, ctx) - stage.lowers[d]);
         }
-        const Node *computed =
+        const IndexNode *computed =
             stage.viaCast ? stage.rep->children[0] : stage.rep;
         Value value = materialize(b, l, computed, vars);
         if (value.getType() != stage.elementType)
@@ -598,7 +276,7 @@ public:
       byKey[s.rep->key] = &s;
   }
 
-  void rewriteStore(StoreOp store, ArrayRef<Node *> roots) {
+  void rewriteStore(StoreOp store, ArrayRef<IndexNode *> roots) {
     rewriteSSA(roots[0]);
     rewriteAccess(store, roots.drop_front());
   }
@@ -623,7 +301,7 @@ public:
   }
 
 private:
-  const IndexStage *stageOf(const Node *n) const {
+  const IndexStage *stageOf(const IndexNode *n) const {
     if (!IndexForest::isCandidate(n))
       return nullptr;
     auto it = byKey.find(n->key);
@@ -653,16 +331,16 @@ private:
     return arith::IndexCastOp::create(rewriter, user->getLoc(), type, value);
   }
 
-  void collectOps(const Node *n) {
-    if (n->kind == Node::Kind::Op || n->kind == Node::Kind::Const)
+  void collectOps(const IndexNode *n) {
+    if (n->kind == IndexNode::Kind::Op || n->kind == IndexNode::Kind::Const)
       if (Operation *def = n->value ? n->value.getDefiningOp() : nullptr;
           def && def->getParentOfType<BlockOp>() == block)
         replacedOps.insert(def);
-    for (const Node *c : n->children)
+    for (const IndexNode *c : n->children)
       collectOps(c);
   }
 
-  void rewriteSSA(Node *n) {
+  void rewriteSSA(IndexNode *n) {
     // A use reached again (an op shared by several paths) was rewritten
     // the first time.
     if (!visitedUses.insert(n->use).second)
@@ -674,26 +352,26 @@ private:
                                [&] { n->use->set(loaded); });
       return;
     }
-    if (n->kind == Node::Kind::Op)
-      for (Node *c : n->children)
+    if (n->kind == IndexNode::Kind::Op)
+      for (IndexNode *c : n->children)
         rewriteSSA(c);
-    else if (n->kind == Node::Kind::Load)
+    else if (n->kind == IndexNode::Kind::Load)
       rewriteAccess(n->value.getDefiningOp(), n->children);
   }
 
   /// The index expression of `n` with the cached parts as new inputs
   /// (`extra`, after the access's `numIndices` own).
-  AffineExpr rebuild(Node *n, Operation *access, unsigned numIndices,
+  AffineExpr rebuild(IndexNode *n, Operation *access, unsigned numIndices,
                      SmallVectorImpl<Value> &extra) {
     MLIRContext *ctx = block.getContext();
-    if (n->kind == Node::Kind::Affine ||
-        (n->kind == Node::Kind::Const && n->expr)) {
+    if (n->kind == IndexNode::Kind::Affine ||
+        (n->kind == IndexNode::Kind::Const && n->expr)) {
       if (const IndexStage *stage = stageOf(n)) {
         extra.push_back(load(*stage, access, n->type()));
         collectOps(n);
         return getAffineDimExpr(numIndices + extra.size() - 1, ctx);
       }
-      if (n->kind == Node::Kind::Const)
+      if (n->kind == IndexNode::Kind::Const)
         return n->expr;
       AffineExpr lhs = rebuild(n->children[0], access, numIndices, extra);
       AffineExpr rhs = rebuild(n->children[1], access, numIndices, extra);
@@ -706,7 +384,7 @@ private:
         n->use->getOperandNumber() - (isa<LoadOp>(access) ? 1 : 2), ctx);
   }
 
-  void rewriteAccess(Operation *access, ArrayRef<Node *> indexTrees) {
+  void rewriteAccess(Operation *access, ArrayRef<IndexNode *> indexTrees) {
     // A load reached again (its value used twice) was rewritten the first
     // time; its operands, and so the uses the trees point at, changed.
     if (!rewrittenAccesses.insert(access).second)
@@ -717,7 +395,7 @@ private:
             : access->getNumOperands() - (isa<LoadOp>(access) ? 1 : 2);
     SmallVector<Value> extra;
     SmallVector<AffineExpr> exprs;
-    for (Node *n : indexTrees)
+    for (IndexNode *n : indexTrees)
       exprs.push_back(rebuild(n, access, numIndices, extra));
     if (extra.empty())
       return;
@@ -794,7 +472,7 @@ mlir::tir::cacheIndex(RewriterBase &rewriter, BlockOp block,
     return failure();
 
   IndexForest forest(block);
-  SmallVector<Node *> chosen = forest.select(cseThresh);
+  SmallVector<IndexNode *> chosen = forest.select(cseThresh);
   if (numStages && *numStages != chosen.size())
     return refuse(error, block,
                   Twine(kCacheIndex) + " finds " + Twine(chosen.size()) +
