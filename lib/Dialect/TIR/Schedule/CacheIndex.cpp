@@ -53,7 +53,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <deque>
 #include <map>
@@ -121,12 +120,8 @@ static AffineExpr asIndexExpr(const IndexNode *n, MLIRContext *ctx) {
     return getAffineBinaryOpExpr(n->expr.getKind(), l, r);
   if (n->kind != IndexNode::Kind::Op)
     return {};
-  return TypeSwitch<Operation *, AffineExpr>(n->value.getDefiningOp())
-      .Case([&](arith::AddIOp) { return l + r; })
-      .Case([&](arith::MulIOp) { return l * r; })
-      .Case([&](arith::FloorDivSIOp) { return l.floorDiv(r); })
-      .Case([&](arith::CeilDivSIOp) { return l.ceilDiv(r); })
-      .Default([](Operation *) { return AffineExpr(); });
+  std::optional<AffineExprKind> kind = getIndexOpKind(n->value.getDefiningOp());
+  return kind ? getAffineBinaryOpExpr(*kind, l, r) : AffineExpr();
 }
 
 /// The element type of `stage.rep`'s buffer: its own type; for an index,

@@ -21,17 +21,32 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::sched;
 
-/// The name under which an index-typed arith op merges with the index
-/// expression it computes (`arith.floordivsi %v, %c4` is `v floordiv 4`).
-static StringRef indexOpName(Operation *op) {
-  if (!op->getResult(0).getType().isIndex())
-    return {};
-  return TypeSwitch<Operation *, StringRef>(op)
-      .Case([](arith::AddIOp) { return "add"; })
-      .Case([](arith::MulIOp) { return "mul"; })
-      .Case([](arith::FloorDivSIOp) { return "floordiv"; })
-      .Case([](arith::CeilDivSIOp) { return "ceildiv"; })
-      .Default([](Operation *) { return StringRef(); });
+std::optional<AffineExprKind> sched::getIndexOpKind(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isIndex())
+    return std::nullopt;
+  return TypeSwitch<Operation *, std::optional<AffineExprKind>>(op)
+      .Case([](arith::AddIOp) { return AffineExprKind::Add; })
+      .Case([](arith::MulIOp) { return AffineExprKind::Mul; })
+      .Case([](arith::FloorDivSIOp) { return AffineExprKind::FloorDiv; })
+      .Case([](arith::CeilDivSIOp) { return AffineExprKind::CeilDiv; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The name of a binary index operation in a computation's key, the same
+/// for an index expression and the arith op computing it.
+static StringRef kindName(AffineExprKind kind) {
+  switch (kind) {
+  case AffineExprKind::Add:
+    return "add";
+  case AffineExprKind::Mul:
+    return "mul";
+  case AffineExprKind::FloorDiv:
+    return "floordiv";
+  case AffineExprKind::CeilDiv:
+    return "ceildiv";
+  default:
+    return "mod";
+  }
 }
 
 bool sched::isIndexCast(Operation *op) {
@@ -71,8 +86,8 @@ IndexNode *IndexForest::ssa(OpOperand &use) {
         n->children.push_back(ssa(operand));
       combine(n);
       llvm::raw_string_ostream os(n->key);
-      if (StringRef name = indexOpName(def); !name.empty())
-        os << name;
+      if (std::optional<AffineExprKind> kind = getIndexOpKind(def))
+        os << kindName(*kind);
       else
         os << def->getName() << def->getAttrDictionary() << ":" << v.getType();
       os << "(";
@@ -124,25 +139,8 @@ IndexNode *IndexForest::affine(AffineExpr e, Operation *access,
       e.getKind() != AffineExprKind::Mul &&
       !isa<AffineConstantExpr>(bin.getRHS()))
     n->pure = false;
-  StringRef name;
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    name = "add";
-    break;
-  case AffineExprKind::Mul:
-    name = "mul";
-    break;
-  case AffineExprKind::FloorDiv:
-    name = "floordiv";
-    break;
-  case AffineExprKind::CeilDiv:
-    name = "ceildiv";
-    break;
-  default:
-    name = "mod";
-    break;
-  }
-  n->key = (name + "(" + n->children[0]->key + "," + n->children[1]->key + ",)")
+  n->key = (kindName(e.getKind()) + "(" + n->children[0]->key + "," +
+            n->children[1]->key + ",)")
                .str();
   n->complexity = 1 + n->children[0]->complexity + n->children[1]->complexity;
   n->size = 1 + n->children[0]->size + n->children[1]->size;

@@ -18,6 +18,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -140,6 +141,11 @@ private:
 /// Whether `op` is a cast to or from `index` (tir's spelling, not a
 /// computation).
 bool isIndexCast(Operation *op);
+
+/// The index expression an index-typed arith op computes (`arith.addi`:
+/// Add, `arith.floordivsi`: FloorDiv, ...); nullopt for any other op. Such
+/// an op and the index expression count as one computation.
+std::optional<AffineExprKind> getIndexOpKind(Operation *op);
 
 } // namespace mlir::tir::sched
 
