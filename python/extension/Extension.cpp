@@ -63,6 +63,8 @@ PYBIND11_MODULE(_tensorir, m) {
         std::rethrow_exception(p);
     } catch (const ScheduleError &e) {
       PyErr_SetString(scheduleError.ptr(), e.what());
+    } catch (const TVMError &e) {
+      PyErr_SetString(tvmError.ptr(), e.what());
     }
   });
 

@@ -65,6 +65,12 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+/// An error of a C++ library; Python's tvm.TVMError.
+class TVMError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A refused schedule step; Python's tvm.tir.ScheduleError.
 class ScheduleError : public std::runtime_error {
 public:
@@ -111,6 +117,7 @@ void bindSchedule(pybind11::module_ &m);
 /// The schedule's queries, onto the classes bindSchedule made.
 void bindScheduleAnalysis(pybind11::module_ &m);
 void bindMetaSchedule(pybind11::module_ &m);
+void bindMetaScheduleSpace(pybind11::module_ &m);
 void bindRuntime(pybind11::module_ &m);
 void bindStructuralEqual(pybind11::module_ &m);
 void bindNodes(pybind11::module_ &m);

@@ -41,6 +41,7 @@ llvm::json::Value fromPython(py::handle object) {
 } // namespace
 
 void tirpy::bindMetaSchedule(py::module_ &m) {
+  bindMetaScheduleSpace(m);
   py::class_<ms::Profiler>(m, "Profiler",
                            "TVM's meta_schedule.Profiler: seconds per named "
                            "scope while it is the thread's current one.")

@@ -85,6 +85,9 @@ void tirpy::bindSchedule(py::module_ &m) {
             auto *op = dyn_cast_if_present<Operation *>(values->front());
             if (auto block = dyn_cast_if_present<tir::BlockOp>(op))
               return block.getBlockName().str();
+            // A function is TVM's root block.
+            if (isa_and_present<FunctionOpInterface>(op))
+              return std::string("root");
             return std::nullopt;
           })
       // The annotations of the one block or loop the handle holds, as
@@ -157,7 +160,7 @@ void tirpy::bindSchedule(py::module_ &m) {
       // compares what random variables refer to, through sch.get).
       .def("__eq__",
            [](const PyHandle &a, const PyHandle &b) {
-             if (a.schedule != b.schedule)
+             if (a.schedule->state != b.schedule->state)
                return false;
              if (a.value == b.value)
                return true;
@@ -193,7 +196,18 @@ void tirpy::bindSchedule(py::module_ &m) {
                   "schedule's");
           },
           py::arg("rv"))
-      .def("copy", [](S &s) { return std::make_shared<S>(s.state->copy()); })
+      .def("copy",
+           [](S &s) {
+             return std::make_shared<S>(
+                 std::shared_ptr<tir::ScheduleState>(s.state->copy()));
+           })
+      // What the Python Schedule keeps with the state and its copies (the
+      // module's global symbols), as text.
+      .def_property(
+          "client_data", [](S &s) { return s.state->getClientData(); },
+          [](S &s, std::string data) {
+            s.state->setClientData(std::move(data));
+          })
       .def("seed", &S::reseed, py::arg("seed"))
       .def("fork_seed", [](S &s) { return s.state->forkSeed(); })
       .def_property_readonly("random_state",

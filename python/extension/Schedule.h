@@ -34,7 +34,10 @@ struct PyHandle {
 };
 
 struct PySchedule : std::enable_shared_from_this<PySchedule> {
-  std::unique_ptr<tir::ScheduleState> state;
+  /// Shared with the MetaSchedule library, which hands the states it
+  /// schedules to Python rules (each crossing wraps the state anew: two
+  /// wrappers of one state are the same schedule).
+  std::shared_ptr<tir::ScheduleState> state;
 
   PySchedule(const PyModule &m, bool verifyEachStep, int64_t seed,
              const std::string &errorRendering) {
@@ -55,7 +58,7 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
         OwningOpRef<ModuleOp>(m.get().clone()), options);
     reseed(seed);
   }
-  explicit PySchedule(std::unique_ptr<tir::ScheduleState> state)
+  explicit PySchedule(std::shared_ptr<tir::ScheduleState> state)
       : state(std::move(state)) {}
 
   void reseed(int64_t seed) {
@@ -115,7 +118,7 @@ struct PySchedule : std::enable_shared_from_this<PySchedule> {
   }
 
   Value unwrap(const PyHandle &h) {
-    if (h.schedule.get() != this)
+    if (h.schedule->state != state)
       throw ScheduleError("the handle belongs to another schedule");
     return h.value;
   }

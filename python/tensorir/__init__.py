@@ -26,6 +26,8 @@ from . import te
 from . import tir
 from . import topi
 from . import instrument
+from . import base, error
+from .registry import get_global_func, register_global_func
 from .ir import IRModule, transform
 from .driver import lower
 from .runtime import Device, Module, build, compile, cpu, cuda, device, load_module
@@ -33,7 +35,9 @@ from .tir import ScheduleError
 from ._ext import ext as _native
 
 TVMError = _native.TVMError
+register_func = register_global_func
 
 __all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "cuda", "device", "Device",
-           "arith", "instrument", "ir", "load_module", "lower", "nd", "relax", "runtime", "script",
+           "arith", "base", "error", "get_global_func", "register_func", "register_global_func",
+           "instrument", "ir", "load_module", "lower", "nd", "relax", "runtime", "script",
            "target", "te", "tir", "topi", "transform"]

@@ -152,7 +152,9 @@ def test_error_render_levels(example):
         with pytest.raises(tvm.tir.ScheduleError) as info:
             sch.parallel(k)
         messages[level, "parallel"] = str(info.value)
-    assert messages["detail"].startswith("Cannot find a block with the name: nope")
+    assert messages["detail"].startswith(
+        "ScheduleError: An error occurred in the schedule primitive 'get-block'.\n"
+        "Cannot find a block with the name: nope")
     assert messages["fast"] == "ScheduleError: Cannot find a block with the specified name"
     assert messages["none"] == "(not rendered)"
     assert "matmul.mlir:8:7" in messages["detail", "parallel"]

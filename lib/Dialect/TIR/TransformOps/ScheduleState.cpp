@@ -152,6 +152,14 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
     before.emplace(stepPayload);
   if (failed(step.applyToPayload(rewriter, stepPayload, scheduleError))) {
     error = formatError(scheduleError, options.errorRendering);
+    // TVM's report names the primitive first ("get-block", "compute-at").
+    if (options.errorRendering == ScheduleOptions::ErrorRendering::Detail) {
+      std::string primitive =
+          op->getName().getStringRef().rsplit('.').second.str();
+      std::replace(primitive.begin(), primitive.end(), '_', '-');
+      error = "ScheduleError: An error occurred in the schedule primitive '" +
+              primitive + "'.\n" + error;
+    }
     if (before && before->changed())
       error = "internal error: " + op->getName().getStringRef().str() +
               " refused but changed the IR: " + error;
@@ -390,6 +398,7 @@ std::unique_ptr<ScheduleState> ScheduleState::copy() {
       copied->valueOf[rv.get()] = mapped;
   }
   copied->record = record;
+  copied->clientData = clientData;
   copied->randomState = *RandomEngine::normalizeSeed(forkSeed());
   return copied;
 }

@@ -1,5 +1,6 @@
 """tir.Schedule: TVM's imperative schedule over the C++ primitives."""
 import collections
+import json
 import operator
 
 from ..._ext import ext
@@ -55,11 +56,34 @@ class Schedule(BufferPrimitives, LoopPrimitives):
                                     seed=_parse_seed(seed),
                                     error_render_level=error_render_level)
         self._symbols = dict(mod._symbols)  # global symbols (see IRModule)
+        # Kept with the native state and its copies, so that a state the
+        # MetaSchedule library copied becomes a Schedule again
+        # (_from_native).
+        self._native.client_data = json.dumps({
+            "symbols": self._symbols, "debug_mask": self.debug_mask,
+            "error_render_level": error_render_level,
+            "enable_check": self.enable_check})
         self._work_on = None
         # Until a primitive changes it, the module's nodes are those of the
         # module (and functions) given, as in TVM.
         self._node_modules = collections.OrderedDict()
         remember_node_module(self._node_modules, str(self._native.mod), mod)
+
+    @classmethod
+    def _from_native(cls, native):
+        """The Schedule of a native state (ext.Schedule) that a C++ caller
+        made or copied (the MetaSchedule library's design spaces), with the
+        options and global symbols of the Schedule it came from."""
+        data = json.loads(native.client_data or "{}")
+        new = cls.__new__(cls)
+        new.debug_mask = data.get("debug_mask", 0)
+        new.error_render_level = data.get("error_render_level", "detail")
+        new.enable_check = data.get("enable_check", True)
+        new._native = native
+        new._symbols = dict(data.get("symbols", {}))
+        new._work_on = None
+        new._node_modules = collections.OrderedDict()
+        return new
 
     def copy(self):
         """TVM's Schedule.copy: an independent schedule of a copy of the

@@ -139,6 +139,12 @@ public:
   int64_t forkSeed();
   RandomEngine::State getRandomState() const { return randomState; }
 
+  /// Text a client keeps with the state; copies keep it too (the Python
+  /// Schedule keeps the module's global symbols there, so that a state
+  /// copied by a C++ caller still knows them).
+  const std::string &getClientData() const { return clientData; }
+  void setClientData(std::string data) { clientData = std::move(data); }
+
   /// TVM's Schedule.copy: a state of a copy of the payload with the same
   /// trace and random variables, its random state forked from this one's.
   std::unique_ptr<ScheduleState> copy();
@@ -171,6 +177,7 @@ private:
   DenseMap<Value, RV> rvOf;
   DenseMap<const RandomVariable *, Value> valueOf;
   RandomEngine::State randomState = 1;
+  std::string clientData;
 };
 
 /// The named sequence of a trace (its first `transform.named_sequence`,

@@ -1,0 +1,62 @@
+//===- ScheduleRule.cpp - how a block is scheduled ------------------------===//
+
+#include "TensorIR/MetaSchedule/ScheduleRule.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tir::ms;
+
+std::string mlir::tir::ms::notImplemented(StringRef name, StringRef method) {
+  return (name + "'s " + method + " method not implemented!").str();
+}
+
+std::string mlir::tir::ms::defaultRepr(StringRef name, const void *object) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "meta_schedule." << name << "(0x"
+     << llvm::format_hex_no_prefix(reinterpret_cast<uintptr_t>(object), 12)
+     << ")";
+  return text;
+}
+
+ScheduleRule::~ScheduleRule() = default;
+
+LogicalResult ScheduleRule::initializeWithTuneContext(const TuneContext &,
+                                                      std::string &) {
+  return success();
+}
+
+LogicalResult
+FunctionScheduleRule::initializeWithTuneContext(const TuneContext &context,
+                                                std::string &error) {
+  if (!initializeFn) {
+    error = notImplemented(name, "InitializeWithTuneContext");
+    return failure();
+  }
+  return initializeFn(context, error);
+}
+
+FailureOr<std::vector<Schedule>>
+FunctionScheduleRule::apply(const Schedule &sch, Value block,
+                            std::string &error) {
+  if (!applyFn) {
+    error = notImplemented(name, "Apply");
+    return failure();
+  }
+  return applyFn(sch, block, error);
+}
+
+FailureOr<std::shared_ptr<ScheduleRule>>
+FunctionScheduleRule::clone(std::string &error) const {
+  if (!cloneFn) {
+    error = notImplemented(name, "Clone");
+    return failure();
+  }
+  return cloneFn(error);
+}
+
+std::string FunctionScheduleRule::str() const {
+  return strFn ? strFn() : defaultRepr(name, this);
+}

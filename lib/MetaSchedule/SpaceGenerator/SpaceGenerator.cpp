@@ -1,0 +1,140 @@
+//===- SpaceGenerator.cpp - what every space generator shares -------------===//
+//
+// The defaults a TuneContext gives a space generator (by the target's rule
+// kind), the schedule a design space starts from, and the generator given
+// as functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/MetaSchedule/SpaceGenerator.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+SpaceGenerator::~SpaceGenerator() = default;
+
+FailureOr<DefaultComponents>
+mlir::tir::ms::getDefaultComponents(StringRef ruleKind, const TuneContext &,
+                                    std::string &error) {
+  // The rules of each kind are TVM's (ScheduleRule::DefaultLLVM, ...);
+  // until tir has them, a space generator that needs them says so rather
+  // than generate the unscheduled program.
+  error = ("the default schedule rules, postprocessors and mutators of rule "
+           "kind '" +
+           ruleKind +
+           "' are not available yet: give the space generator sch_rules, "
+           "postprocs and mutator_probs")
+              .str();
+  return failure();
+}
+
+LogicalResult
+SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
+                                          std::string &error) {
+  if (context.target && !(scheduleRules && postprocs && mutatorProbs)) {
+    FailureOr<std::string> kind = context.target->getRuleKind(error);
+    if (failed(kind))
+      return failure();
+    FailureOr<DefaultComponents> defaults =
+        getDefaultComponents(*kind, context, error);
+    if (failed(defaults))
+      return failure();
+    if (!scheduleRules)
+      scheduleRules = std::move(defaults->scheduleRules);
+    if (!postprocs)
+      postprocs = std::move(defaults->postprocs);
+    if (!mutatorProbs)
+      mutatorProbs = std::move(defaults->mutatorProbs);
+  }
+  if (scheduleRules)
+    for (const std::shared_ptr<ScheduleRule> &rule : *scheduleRules)
+      if (failed(rule->initializeWithTuneContext(context, error)))
+        return failure();
+  if (postprocs)
+    for (const std::shared_ptr<Postproc> &postproc : *postprocs)
+      if (failed(postproc->initializeWithTuneContext(context, error)))
+        return failure();
+  if (mutatorProbs)
+    for (const auto &[mutator, probability] : *mutatorProbs)
+      if (failed(mutator->initializeWithTuneContext(context, error)))
+        return failure();
+  return success();
+}
+
+LogicalResult SpaceGenerator::cloneComponentsInto(SpaceGenerator &other,
+                                                  std::string &error) const {
+  if (scheduleRules) {
+    other.scheduleRules.emplace();
+    for (const std::shared_ptr<ScheduleRule> &rule : *scheduleRules) {
+      FailureOr<std::shared_ptr<ScheduleRule>> copy = rule->clone(error);
+      if (failed(copy))
+        return failure();
+      other.scheduleRules->push_back(*copy);
+    }
+  }
+  if (postprocs) {
+    other.postprocs.emplace();
+    for (const std::shared_ptr<Postproc> &postproc : *postprocs) {
+      FailureOr<std::shared_ptr<Postproc>> copy = postproc->clone(error);
+      if (failed(copy))
+        return failure();
+      other.postprocs->push_back(*copy);
+    }
+  }
+  if (mutatorProbs) {
+    other.mutatorProbs.emplace();
+    for (const auto &[mutator, probability] : *mutatorProbs) {
+      FailureOr<std::shared_ptr<Mutator>> copy = mutator->clone(error);
+      if (failed(copy))
+        return failure();
+      other.mutatorProbs->emplace_back(*copy, probability);
+    }
+  }
+  return success();
+}
+
+FailureOr<Schedule>
+mlir::tir::ms::createTracedSchedule(ModuleOp mod, RandomEngine::State seed,
+                                    std::string &error) {
+  ScheduleOptions options;
+  options.verifyEachStep = false;
+  auto sch = std::make_shared<ScheduleState>(OwningOpRef<ModuleOp>(mod.clone()),
+                                             options);
+  if (failed(sch->seed(seed, error)))
+    return failure();
+  return sch;
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionSpaceGenerator
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+FunctionSpaceGenerator::initializeWithTuneContext(const TuneContext &context,
+                                                  std::string &error) {
+  if (!initializeFn) {
+    error = notImplemented(name, "InitializeWithTuneContext");
+    return failure();
+  }
+  return initializeFn(context, error);
+}
+
+FailureOr<std::vector<Schedule>>
+FunctionSpaceGenerator::generateDesignSpace(ModuleOp mod, std::string &error) {
+  if (!generateFn) {
+    error = notImplemented(name, "GenerateDesignSpace");
+    return failure();
+  }
+  return generateFn(mod, error);
+}
+
+FailureOr<std::shared_ptr<SpaceGenerator>>
+FunctionSpaceGenerator::clone(std::string &error) const {
+  if (!cloneFn) {
+    error = notImplemented(name, "Clone");
+    return failure();
+  }
+  return cloneFn(error);
+}
