@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Extension.h"
+#include "MetaSchedule.h"
 
 #include "TensorIR/MetaSchedule/ArgInfo.h"
 #include "TensorIR/MetaSchedule/Profiler.h"
@@ -17,19 +17,50 @@
 namespace py = pybind11;
 using namespace mlir;
 using namespace tirpy;
-namespace ms = mlir::tir::ms;
 
-namespace {
+thread_local std::exception_ptr tirpy::pendingError;
 
-/// A JSON value as Python objects (lists, strings, numbers).
-py::object toPython(const llvm::json::Value &json) {
-  std::string text;
-  llvm::raw_string_ostream(text) << json;
-  return py::module_::import("json").attr("loads")(text);
+LogicalResult tirpy::callPythonVoid(std::string &error,
+                                    const std::function<void()> &body) {
+  return success(succeeded(callPython<bool>(error, [&] {
+    body();
+    return true;
+  })));
 }
 
-/// Python objects as a JSON value; ValueError when they are not JSON.
-llvm::json::Value fromPython(py::handle object) {
+void tirpy::check(LogicalResult result, const std::string &error) {
+  FailureOr<bool> done = failure();
+  if (succeeded(result))
+    done = true;
+  check<bool>(done, error);
+}
+
+std::shared_ptr<PySchedule> tirpy::wrap(const ms::Schedule &sch) {
+  return std::make_shared<PySchedule>(sch);
+}
+
+std::vector<std::shared_ptr<PySchedule>>
+tirpy::wrapAll(const std::vector<ms::Schedule> &schs) {
+  std::vector<std::shared_ptr<PySchedule>> out;
+  for (const ms::Schedule &sch : schs)
+    out.push_back(wrap(sch));
+  return out;
+}
+
+std::vector<ms::Schedule> tirpy::unwrapAll(py::handle list) {
+  std::vector<ms::Schedule> out;
+  for (py::handle item : list)
+    out.push_back(item.cast<PySchedule &>().state);
+  return out;
+}
+
+OwningOpRef<ModuleOp> tirpy::moduleOrNull(py::handle module) {
+  if (module.is_none())
+    return {};
+  return OwningOpRef<ModuleOp>(moduleOf(module).clone());
+}
+
+llvm::json::Value tirpy::jsonFromPython(py::handle object) {
   std::string text =
       py::module_::import("json").attr("dumps")(object).cast<std::string>();
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
@@ -38,10 +69,15 @@ llvm::json::Value fromPython(py::handle object) {
   return std::move(*json);
 }
 
-} // namespace
+py::object tirpy::jsonToPython(const llvm::json::Value &json) {
+  std::string text;
+  llvm::raw_string_ostream(text) << json;
+  return py::module_::import("json").attr("loads")(text);
+}
 
 void tirpy::bindMetaSchedule(py::module_ &m) {
   bindMetaScheduleSpace(m);
+  bindMetaScheduleDatabase(m);
   py::class_<ms::Profiler>(m, "Profiler",
                            "TVM's meta_schedule.Profiler: seconds per named "
                            "scope while it is the thread's current one.")
@@ -68,13 +104,15 @@ void tirpy::bindMetaSchedule(py::module_ &m) {
       .def("__str__", &ms::TensorInfo::str)
       .def("__eq__", &ms::TensorInfo::operator==)
       .def("as_json",
-           [](const ms::TensorInfo &info) { return toPython(info.toJSON()); })
+           [](const ms::TensorInfo &info) {
+             return jsonToPython(info.toJSON());
+           })
       .def_static(
           "from_json",
           [](py::handle json) {
             std::string error;
             FailureOr<ms::TensorInfo> info =
-                ms::TensorInfo::fromJSON(fromPython(json), error);
+                ms::TensorInfo::fromJSON(jsonFromPython(json), error);
             if (failed(info))
               throw py::value_error(error);
             return *info;

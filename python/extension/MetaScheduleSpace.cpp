@@ -14,9 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Extension.h"
-#include "Schedule.h"
-#include "Trace.h"
+#include "MetaSchedule.h"
 
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
@@ -26,104 +24,13 @@
 namespace py = pybind11;
 using namespace mlir;
 using namespace tirpy;
-namespace ms = mlir::tir::ms;
 
 namespace {
-
-/// The Python exception a callback raised, until the binding that called
-/// into the library raises it again.
-thread_local std::exception_ptr pendingError;
-
-/// Runs `body` (which calls Python) inside a library callback: an
-/// exception is kept in pendingError and becomes a failure.
-template <typename T, typename Body>
-FailureOr<T> callPython(std::string &error, Body &&body) {
-  try {
-    return T(body());
-  } catch (py::error_already_set &e) {
-    error = e.what();
-    pendingError = std::current_exception();
-  } catch (std::exception &e) {
-    error = e.what();
-    pendingError = std::current_exception();
-  }
-  return failure();
-}
-
-LogicalResult callPythonVoid(std::string &error,
-                             const std::function<void()> &body) {
-  return success(succeeded(callPython<bool>(error, [&] {
-    body();
-    return true;
-  })));
-}
-
-/// A library call from Python: its result, or the exception a callback
-/// raised, or TVMError with the library's message.
-template <typename T> T check(FailureOr<T> result, const std::string &error) {
-  if (succeeded(result)) {
-    pendingError = nullptr;
-    return std::move(*result);
-  }
-  if (std::exception_ptr pending = std::exchange(pendingError, nullptr))
-    std::rethrow_exception(pending);
-  throw TVMError(error);
-}
-
-void check(LogicalResult result, const std::string &error) {
-  FailureOr<bool> done = failure();
-  if (succeeded(result))
-    done = true;
-  check<bool>(done, error);
-}
-
-std::shared_ptr<PySchedule> wrap(const ms::Schedule &sch) {
-  return std::make_shared<PySchedule>(sch);
-}
-
-std::vector<std::shared_ptr<PySchedule>>
-wrapAll(const std::vector<ms::Schedule> &schs) {
-  std::vector<std::shared_ptr<PySchedule>> out;
-  for (const ms::Schedule &sch : schs)
-    out.push_back(wrap(sch));
-  return out;
-}
-
-/// The schedules a Python function returned (a list of _tensorir.Schedule).
-std::vector<ms::Schedule> unwrapAll(py::handle list) {
-  std::vector<ms::Schedule> out;
-  for (py::handle item : list)
-    out.push_back(item.cast<PySchedule &>().state);
-  return out;
-}
 
 /// The Python object of a context the library passes back (the one
 /// Python made, found by pybind11's registry).
 py::object contextObject(const ms::TuneContext &context) {
   return py::cast(&context, py::return_value_policy::reference);
-}
-
-/// The module of a _tensorir.Module, or None.
-OwningOpRef<ModuleOp> moduleOrNull(py::handle module) {
-  if (module.is_none())
-    return {};
-  return OwningOpRef<ModuleOp>(moduleOf(module).clone());
-}
-
-/// A JSON value from Python objects (through Python's json).
-llvm::json::Value jsonFromPython(py::handle object) {
-  std::string text =
-      py::module_::import("json").attr("dumps")(object).cast<std::string>();
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
-  if (!json)
-    throw py::value_error(llvm::toString(json.takeError()));
-  return std::move(*json);
-}
-
-py::object jsonToPython(const llvm::json::Value &json) {
-  std::string text;
-  llvm::raw_string_ostream(text) << json;
-  return py::module_::import("json").attr("loads")(text);
 }
 
 /// A function TVM's Py* classes take: None, or a callable.

@@ -452,6 +452,8 @@ def ceildiv(a, b):
 
 _FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a * b,
          Min: min, Max: max}
+_COMPARE = {LT: lambda a, b: a < b, LE: lambda a, b: a <= b, GT: lambda a, b: a > b,
+            GE: lambda a, b: a >= b}
 
 
 def floordiv(a, b, span=None):
@@ -473,6 +475,13 @@ def make_binary(cls, a, b):
             return const(_FOLD[cls](a.value, b.value), a.dtype)
         if cls in (FloorDiv, FloorMod) and isinstance(a, IntImm) and b.value != 0:
             return const(a.value // b.value if cls is FloorDiv else a.value % b.value, a.dtype)
+        if cls is Div and b.value != 0:
+            if isinstance(a, FloatImm):
+                return const(a.value / b.value, a.dtype)
+            quotient = abs(a.value) // abs(b.value)  # C's division, toward zero
+            return const(quotient if (a.value < 0) == (b.value < 0) else -quotient, a.dtype)
+        if cls in _COMPARE:
+            return const(_COMPARE[cls](a.value, b.value), "bool")
     if cls in (Add, Sub) and isinstance(b, _Imm) and b.value == 0:
         return a
     if cls is Add and isinstance(a, _Imm) and a.value == 0:

@@ -83,7 +83,12 @@ DictionaryAttr Flattener::attributes(Operation *op,
   SmallVector<NamedAttribute> kept;
   for (NamedAttribute attr : op->getAttrDictionary()) {
     StringRef name = attr.getName().getValue();
-    if (!isNameAttr(name) && !llvm::is_contained(handled, name))
+    if (isNameAttr(name) || llvm::is_contained(handled, name))
+      continue;
+    if (auto elements = dyn_cast<ElementsAttr>(attr.getValue());
+        elements && options.ignoreTensorValues)
+      kept.emplace_back(attr.getName(), TypeAttr::get(elements.getType()));
+    else
       kept.push_back(attr);
   }
   return DictionaryAttr::get(op->getContext(), kept);

@@ -53,6 +53,10 @@ namespace mlir::tir {
 struct StructuralEqualOptions {
   /// Also compare the symbol names of functions (TVM's global_symbol).
   bool compareSymbolNames = false;
+  /// Compare constant tensors (elements attributes: weights folded into a
+  /// module) by their types alone (MetaSchedule's "ignore-tensor"
+  /// module equality).
+  bool ignoreTensorValues = false;
   /// TVM's map_free_vars. Values used inside the compared ops but defined
   /// outside them are mapped by order of first use when set, and must be
   /// the same value otherwise. Functions have no free values: their

@@ -1,0 +1,121 @@
+//===- ModuleEquality.cpp - when two tuned modules are one workload -------===//
+
+#include "TensorIR/MetaSchedule/ModuleEquality.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+FailureOr<ModuleEquality>
+mlir::tir::ms::parseModuleEquality(StringRef name, std::string &error) {
+  if (name == "structural")
+    return ModuleEquality::Structural;
+  if (name == "ignore-tensor" || name == "ignore-ndarray")
+    return ModuleEquality::IgnoreTensor;
+  if (name == "anchor-block")
+    return ModuleEquality::AnchorBlock;
+  error = ("unknown module equality '" + name +
+           "' (it is \"structural\", \"ignore-tensor\" or \"anchor-block\")")
+              .str();
+  return failure();
+}
+
+StringRef mlir::tir::ms::getModuleEqualityName(ModuleEquality equality) {
+  switch (equality) {
+  case ModuleEquality::Structural:
+    return "structural";
+  case ModuleEquality::IgnoreTensor:
+    return "ignore-tensor";
+  case ModuleEquality::AnchorBlock:
+    return "anchor-block";
+  }
+  llvm_unreachable("unknown module equality");
+}
+
+namespace {
+
+/// The entry function: "main", or the only function with a body.
+FunctionOpInterface getEntryFunction(ModuleOp mod) {
+  FunctionOpInterface only;
+  unsigned count = 0;
+  for (auto func : mod.getOps<FunctionOpInterface>()) {
+    if (func.isExternal() || isGraphFunction(func))
+      continue;
+    if (func.getName() == "main")
+      return func;
+    only = func;
+    ++count;
+  }
+  return count == 1 ? only : FunctionOpInterface();
+}
+
+/// The arithmetic a block's loop nest does: its ops on values (not index
+/// computations), times the static extents of the loops around it.
+double estimateWork(BlockOp block) {
+  double ops = 0;
+  block.getBody()->walk([&](Operation *op) {
+    if (op->getNumResults() == 1 && !op->getResult(0).getType().isIndex() &&
+        op->getNumOperands() >= 1 && !isa<LoadOp>(op) && op->getDialect() &&
+        (op->getDialect()->getNamespace() == "arith" ||
+         op->getDialect()->getNamespace() == "math"))
+      ++ops;
+  });
+  double iterations = 1;
+  for (Operation *parent = block->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<ForOp>(parent))
+      if (std::optional<int64_t> extent = loop.getConstantExtent())
+        iterations *= static_cast<double>(*extent);
+  return std::max(ops, 1.0) * iterations;
+}
+
+StructuralEqualOptions optionsFor(ModuleEquality equality) {
+  StructuralEqualOptions options;
+  options.ignoreTensorValues = equality == ModuleEquality::IgnoreTensor;
+  options.mapFreeVars = true;
+  return options;
+}
+
+} // namespace
+
+Operation *mlir::tir::ms::findAnchorBlock(ModuleOp mod) {
+  FunctionOpInterface func = getEntryFunction(mod);
+  if (!func)
+    return nullptr;
+  BlockOp best;
+  double bestWork = -1;
+  func->walk([&](BlockOp block) {
+    if (!block.getInitOp())
+      return;
+    double work = estimateWork(block);
+    if (work > bestWork) {
+      bestWork = work;
+      best = block;
+    }
+  });
+  return best;
+}
+
+uint64_t mlir::tir::ms::hashModule(ModuleOp mod, ModuleEquality equality) {
+  if (equality == ModuleEquality::AnchorBlock)
+    if (Operation *anchor = findAnchorBlock(mod))
+      return structuralHash(anchor, optionsFor(equality));
+  return structuralHash(mod, optionsFor(equality));
+}
+
+bool mlir::tir::ms::equalModules(ModuleOp lhs, ModuleOp rhs,
+                                 ModuleEquality equality) {
+  if (equality == ModuleEquality::AnchorBlock) {
+    Operation *lhsAnchor = findAnchorBlock(lhs);
+    Operation *rhsAnchor = findAnchorBlock(rhs);
+    if (lhsAnchor && rhsAnchor)
+      return structuralEqual(lhsAnchor, rhsAnchor, optionsFor(equality));
+  }
+  return structuralEqual(lhs, rhs, optionsFor(equality));
+}
