@@ -95,3 +95,28 @@ mlir::tir::ms::getArgInfo(FunctionOpInterface func, std::string &error) {
   }
   return infos;
 }
+
+FunctionOpInterface mlir::tir::ms::getEntryFunction(ModuleOp mod) {
+  FunctionOpInterface only;
+  unsigned count = 0;
+  for (auto func : mod.getOps<FunctionOpInterface>()) {
+    if (func.isExternal() || isGraphFunction(func))
+      continue;
+    if (func.getName() == "main")
+      return func;
+    only = func;
+    ++count;
+  }
+  return count == 1 ? only : FunctionOpInterface();
+}
+
+FailureOr<std::vector<TensorInfo>>
+mlir::tir::ms::getEntryArgInfo(ModuleOp mod, std::string &error) {
+  FunctionOpInterface func = getEntryFunction(mod);
+  if (!func) {
+    error = "the module has no entry function (one named \"main\", or its "
+            "only function)";
+    return failure();
+  }
+  return getArgInfo(func, error);
+}

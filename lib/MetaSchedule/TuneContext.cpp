@@ -21,6 +21,9 @@ LogicalResult TuneContext::initialize(std::string &error) {
   if (spaceGenerator &&
       failed(spaceGenerator->initializeWithTuneContext(*this, error)))
     return failure();
+  if (searchStrategy &&
+      failed(searchStrategy->initializeWithTuneContext(*this, error)))
+    return failure();
   return success();
 }
 
@@ -48,6 +51,13 @@ FailureOr<std::shared_ptr<TuneContext>> TuneContext::clone(std::string &error) {
     if (failed(generator))
       return failure();
     copy->spaceGenerator = *generator;
+  }
+  if (searchStrategy) {
+    FailureOr<std::shared_ptr<SearchStrategy>> strategy =
+        searchStrategy->clone(error);
+    if (failed(strategy))
+      return failure();
+    copy->searchStrategy = *strategy;
   }
   copy->taskName = taskName;
   copy->numThreads = numThreads;

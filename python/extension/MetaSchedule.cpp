@@ -78,6 +78,7 @@ py::object tirpy::jsonToPython(const llvm::json::Value &json) {
 void tirpy::bindMetaSchedule(py::module_ &m) {
   bindMetaScheduleSpace(m);
   bindMetaScheduleDatabase(m);
+  bindMetaScheduleSearch(m);
   py::class_<ms::Profiler>(m, "Profiler",
                            "TVM's meta_schedule.Profiler: seconds per named "
                            "scope while it is the thread's current one.")

@@ -74,6 +74,7 @@ llvm::json::Value jsonFromPython(pybind11::handle object);
 pybind11::object jsonToPython(const llvm::json::Value &json);
 
 void bindMetaScheduleDatabase(pybind11::module_ &m);
+void bindMetaScheduleSearch(pybind11::module_ &m);
 
 } // namespace tirpy
 

@@ -401,6 +401,7 @@ void bindTuneContext(py::module_ &m) {
           "The target as TVM's Target.export() (a dict with \"kind\"), or "
           "None.")
       .def_readwrite("space_generator", &TC::spaceGenerator)
+      .def_readwrite("search_strategy", &TC::searchStrategy)
       .def_readwrite("task_name", &TC::taskName)
       .def_readwrite("num_threads", &TC::numThreads)
       .def_property(

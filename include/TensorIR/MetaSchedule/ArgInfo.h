@@ -10,6 +10,7 @@
 #ifndef TENSORIR_METASCHEDULE_ARGINFO_H
 #define TENSORIR_METASCHEDULE_ARGINFO_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/JSON.h"
@@ -44,6 +45,14 @@ struct TensorInfo {
 /// no dtype for): MetaSchedule measures functions of static buffers.
 FailureOr<std::vector<TensorInfo>> getArgInfo(FunctionOpInterface func,
                                               std::string &error);
+
+/// TVM's entry function of a tuned module: "main", or its only function
+/// with a body that is not a graph function; null when there is none.
+FunctionOpInterface getEntryFunction(ModuleOp mod);
+
+/// TVM's ArgInfo::FromEntryFunc: getArgInfo of the entry function.
+FailureOr<std::vector<TensorInfo>> getEntryArgInfo(ModuleOp mod,
+                                                   std::string &error);
 
 } // namespace mlir::tir::ms
 

@@ -53,9 +53,12 @@ protected:
 };
 
 /// The schedule design spaces start from: `mod` cloned, the random state
-/// seeded with `seed`.
-FailureOr<Schedule> createTracedSchedule(ModuleOp mod, RandomEngine::State seed,
-                                         std::string &error);
+/// seeded with `seed` (-1: a random seed), refusals rendered as
+/// `rendering` says (the search, which only counts them, renders none).
+FailureOr<Schedule>
+createTracedSchedule(ModuleOp mod, int64_t seed, std::string &error,
+                     ScheduleOptions::ErrorRendering rendering =
+                         ScheduleOptions::ErrorRendering::Detail);
 
 /// TVM's PostOrderApply: for each rule in order, every schedule so far is
 /// given to the rule once per block, blocks visited in post-order (TVM's

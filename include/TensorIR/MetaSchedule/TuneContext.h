@@ -11,6 +11,7 @@
 #ifndef TENSORIR_METASCHEDULE_TUNECONTEXT_H
 #define TENSORIR_METASCHEDULE_TUNECONTEXT_H
 
+#include "TensorIR/MetaSchedule/SearchStrategy.h"
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
 #include "TensorIR/MetaSchedule/Target.h"
 
@@ -25,6 +26,7 @@ public:
   OwningOpRef<ModuleOp> mod;
   std::optional<Target> target;
   std::shared_ptr<SpaceGenerator> spaceGenerator;
+  std::shared_ptr<SearchStrategy> searchStrategy;
   std::string taskName = "main";
   int numThreads = 1;
   RandomEngine::State randState = 1;
@@ -34,8 +36,8 @@ public:
   /// Seeds the random state (TVM's rand_state: -1 draws a seed); fails
   /// for other negative seeds.
   LogicalResult seed(int64_t seed, std::string &error);
-  /// TVM's TuneContext.initialize: the space generator initialized with
-  /// this context.
+  /// TVM's TuneContext.initialize: the space generator, then the search
+  /// strategy, initialized with this context.
   LogicalResult initialize(std::string &error);
   /// The design space of the module (fails without a module or a space
   /// generator).

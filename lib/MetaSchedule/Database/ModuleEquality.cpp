@@ -1,6 +1,7 @@
 //===- ModuleEquality.cpp - when two tuned modules are one workload -------===//
 
 #include "TensorIR/MetaSchedule/ModuleEquality.h"
+#include "TensorIR/MetaSchedule/ArgInfo.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -39,21 +40,6 @@ StringRef mlir::tir::ms::getModuleEqualityName(ModuleEquality equality) {
 }
 
 namespace {
-
-/// The entry function: "main", or the only function with a body.
-FunctionOpInterface getEntryFunction(ModuleOp mod) {
-  FunctionOpInterface only;
-  unsigned count = 0;
-  for (auto func : mod.getOps<FunctionOpInterface>()) {
-    if (func.isExternal() || isGraphFunction(func))
-      continue;
-    if (func.getName() == "main")
-      return func;
-    only = func;
-    ++count;
-  }
-  return count == 1 ? only : FunctionOpInterface();
-}
 
 /// The arithmetic a block's loop nest does: its ops on values (not index
 /// computations), times the static extents of the loops around it.

@@ -96,10 +96,12 @@ LogicalResult SpaceGenerator::cloneComponentsInto(SpaceGenerator &other,
 }
 
 FailureOr<Schedule>
-mlir::tir::ms::createTracedSchedule(ModuleOp mod, RandomEngine::State seed,
-                                    std::string &error) {
+mlir::tir::ms::createTracedSchedule(ModuleOp mod, int64_t seed,
+                                    std::string &error,
+                                    ScheduleOptions::ErrorRendering rendering) {
   ScheduleOptions options;
   options.verifyEachStep = false;
+  options.errorRendering = rendering;
   auto sch = std::make_shared<ScheduleState>(OwningOpRef<ModuleOp>(mod.clone()),
                                              options);
   if (failed(sch->seed(seed, error)))

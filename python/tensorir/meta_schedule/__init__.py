@@ -4,17 +4,17 @@ schedule rules, schedule functions, unions), the interfaces of schedule
 rules, postprocessors and mutators with their Python forms
 (derived_object), the arguments of a tuned function (`arg_info`), the
 Profiler, and the testing workloads (`testing.te_workload`)."""
-from . import (arg_info, database, mutator, postproc, schedule_rule,  # noqa: F401
-               search_strategy, space_generator, testing, utils)
+from . import (arg_info, builder, cost_model, database, mutator, postproc,  # noqa: F401
+               runner, schedule_rule, search_strategy, space_generator, testing, utils)
 from .mutator import Mutator
 from .postproc import Postproc
 from .profiler import Profiler
-from .search_strategy import MeasureCandidate
+from .search_strategy import MeasureCandidate, SearchStrategy
 from .schedule_rule import ScheduleRule
 from .space_generator import SpaceGenerator
 from .tune_context import TuneContext
 from .utils import derived_object
 
-__all__ = ["MeasureCandidate", "Mutator", "Postproc", "Profiler", "ScheduleRule", "SpaceGenerator", "TuneContext",
-           "arg_info", "database", "derived_object", "mutator", "postproc", "schedule_rule",
+__all__ = ["MeasureCandidate", "Mutator", "Postproc", "Profiler", "ScheduleRule", "SearchStrategy", "SpaceGenerator", "TuneContext",
+           "arg_info", "builder", "cost_model", "database", "derived_object", "mutator", "postproc", "runner", "schedule_rule",
            "search_strategy", "space_generator", "testing", "utils"]

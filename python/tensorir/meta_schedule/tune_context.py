@@ -4,6 +4,7 @@ from .._ext import ext
 from ..ir import IRModule
 from ..target import Target
 from .logging import get_logger
+from .search_strategy import SearchStrategy
 from .space_generator import SpaceGenerator
 from .utils import _bind, _object_of, _wraps_native, cpu_count
 
@@ -34,10 +35,8 @@ class TuneContext:
             target = Target(target)
         if space_generator is not None and not isinstance(space_generator, SpaceGenerator):
             space_generator = SpaceGenerator.create(space_generator)
-        if search_strategy is not None:
-            raise NotImplementedError(
-                "TuneContext: search strategies are not available yet (search_strategy="
-                f"{search_strategy!r})")
+        if search_strategy is not None and not isinstance(search_strategy, SearchStrategy):
+            search_strategy = SearchStrategy.create(search_strategy)
         if isinstance(num_threads, str):
             if num_threads not in ("physical", "logical"):
                 raise ValueError(f"num_threads is an int, \"physical\" or \"logical\", got "
@@ -53,6 +52,7 @@ class TuneContext:
         native.mod = None if mod is None else mod._native
         native.target = None if target is None else target.export()
         native.space_generator = None if space_generator is None else space_generator._native
+        native.search_strategy = None if search_strategy is None else search_strategy._native
         native.task_name = task_name
         native.num_threads = num_threads
         native.rand_state = rand_state
@@ -61,6 +61,7 @@ class TuneContext:
         self._mod = mod
         self._target = target
         self._space_generator = space_generator
+        self._search_strategy = search_strategy
         self.logger = logger
         native.initialize()
 
@@ -82,7 +83,7 @@ class TuneContext:
 
     @property
     def search_strategy(self):
-        return None
+        return _object_of(self._native.search_strategy)
 
     @property
     def task_name(self):
@@ -100,6 +101,30 @@ class TuneContext:
         """The design space of the module (TVM's generate_design_space)."""
         from ..tir.schedule import Schedule
         return [Schedule._from_native(n) for n in self._native.generate_design_space()]
+
+    def pre_tuning(self, max_trials, num_trials_per_iter=64, design_spaces=None,
+                   database=None, cost_model=None):
+        """The search strategy's pre_tuning, over the context's design
+        space unless design_spaces are given."""
+        if design_spaces is None:
+            design_spaces = self.generate_design_space()
+        self._strategy().pre_tuning(max_trials, num_trials_per_iter, design_spaces,
+                                    database, cost_model)
+
+    def post_tuning(self):
+        self._strategy().post_tuning()
+
+    def generate_measure_candidates(self):
+        return self._strategy().generate_measure_candidates()
+
+    def notify_runner_results(self, measure_candidates, results):
+        self._strategy().notify_runner_results(measure_candidates, results)
+
+    def _strategy(self):
+        strategy = self.search_strategy
+        if strategy is None:
+            raise ValueError("the tune context has no search strategy")
+        return strategy
 
     def clone(self):
         """TVM's TuneContext.clone: a context with clones of the

@@ -1,4 +1,4 @@
 """tvm.meta_schedule.testing: workloads for tests and experiments."""
-from . import te_workload  # noqa: F401
+from . import dummy_object, te_workload  # noqa: F401
 
-__all__ = ["te_workload"]
+__all__ = ["dummy_object", "te_workload"]

@@ -1,0 +1,416 @@
+//===- EvolutionarySearch.cpp - TVM's genetic search ----------------------===//
+//
+// Each batch, as TVM's EvolutionarySearch:
+//  1. the initial population: the database's best records of the task
+//     (init_measured_ratio of the population) and fresh samples of the
+//     design spaces (at least init_min_unmeasured, else the search ends);
+//  2. genetic_num_iters rounds: the cost model scores the population, each
+//     schedule not measured or seen yet enters a heap of the best; the next
+//     population is drawn by score and mutated with genetic_mutate_prob (a
+//     mutator drawn by its probability; a mutation the postprocessors
+//     reject is retried, then the parent is kept);
+//  3. the batch: the heap's best, and an eps_greedy share of the fresh
+//     samples, none measured before; five batches with nothing new
+//     (in all, as TVM counts them) end the search.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/MetaSchedule/Profiler.h"
+#include "TensorIR/MetaSchedule/SearchStrategy.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
+
+#include <unordered_map>
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+namespace {
+
+/// Modules seen (TVM's IRModuleSet): by structural hash, then equality.
+class ModuleSet {
+public:
+  explicit ModuleSet(ModuleEquality equality) : equality(equality) {}
+  /// Adds the module of `sch`; false when an equal one is in.
+  bool insert(const Schedule &sch) {
+    ModuleOp mod = sch->getPayload();
+    uint64_t hash = hashModule(mod, equality);
+    auto [begin, end] = modules.equal_range(hash);
+    for (auto it = begin; it != end; ++it)
+      if (equalModules(it->second->getPayload(), mod, equality))
+        return false;
+    modules.emplace(hash, sch);
+    return true;
+  }
+
+private:
+  ModuleEquality equality;
+  // The schedules keep their modules alive.
+  std::unordered_multimap<uint64_t, Schedule> modules;
+};
+
+/// TVM's MakeMultinomialSampler: an index drawn with probability
+/// proportional to its weight.
+int64_t drawByWeight(RandomEngine::State &state, ArrayRef<double> weights) {
+  double total = 0;
+  for (double w : weights)
+    total += w;
+  if (total <= 0)
+    return sampleInt(state, 0, static_cast<int64_t>(weights.size()));
+  return sampleDiscrete(state, weights);
+}
+
+} // namespace
+
+struct EvolutionarySearch::State {
+  std::vector<Trace> designSpaces;
+  std::shared_ptr<Database> database;
+  std::shared_ptr<CostModel> costModel;
+  WorkloadRef workload;
+  ModuleSet measured;
+  int64_t numEmptyIters = 0;
+  State(ModuleEquality equality) : measured(equality) {}
+};
+
+LogicalResult EvolutionarySearch::verifyParameters(std::string &error) const {
+  auto fail = [&](const char *what) {
+    error = std::string("EvolutionarySearch: ") + what;
+    return failure();
+  };
+  if (populationSize < 1)
+    return fail("population_size is positive");
+  if (initMeasuredRatio < 0 || initMeasuredRatio > 1)
+    return fail("init_measured_ratio is in [0, 1]");
+  if (initMinUnmeasured < 0)
+    return fail("init_min_unmeasured is non-negative");
+  if (geneticNumIters < 0)
+    return fail("genetic_num_iters is non-negative");
+  if (geneticMutateProb < 0 || geneticMutateProb > 1)
+    return fail("genetic_mutate_prob is in [0, 1]");
+  if (geneticMaxFailCount < 0 || maxFailCount < 0)
+    return fail("max_fail_count and genetic_max_fail_count are non-negative");
+  if (epsGreedy < 0 || epsGreedy > 1)
+    return fail("eps_greedy is in [0, 1]");
+  return success();
+}
+
+LogicalResult
+EvolutionarySearch::initializeWithTuneContext(const TuneContext &ctx,
+                                              std::string &error) {
+  if (failed(verifyParameters(error)))
+    return failure();
+  if (ctx.numThreads < 1) {
+    error = "EvolutionarySearch: TuneContext.num_threads must be > 0";
+    return failure();
+  }
+  if (!ctx.spaceGenerator) {
+    error = "EvolutionarySearch: TuneContext.space_generator must be defined";
+    return failure();
+  }
+  if (!ctx.spaceGenerator->postprocs) {
+    error = "EvolutionarySearch: TuneContext.space_generator.postprocs must "
+            "be defined";
+    return failure();
+  }
+  if (!ctx.spaceGenerator->mutatorProbs) {
+    error = "EvolutionarySearch: TuneContext.space_generator.mutator_probs "
+            "must be defined";
+    return failure();
+  }
+  state.reset();
+  return ReplayStrategyBase::initializeWithTuneContext(ctx, error);
+}
+
+LogicalResult EvolutionarySearch::preTuning(
+    int64_t trials, int64_t trialsPerIter, const std::vector<Schedule> &spaces,
+    std::shared_ptr<Database> database, std::shared_ptr<CostModel> costModel,
+    std::string &error) {
+  if (spaces.empty()) {
+    error = "EvolutionarySearch needs at least one design space";
+    return failure();
+  }
+  if (!database) {
+    error = "EvolutionarySearch needs a database, to draw from what was "
+            "measured (a MemoryDatabase keeps nothing on disk)";
+    return failure();
+  }
+  if (!costModel) {
+    error = "EvolutionarySearch needs a cost model to rank candidates "
+            "(cost_model.RandomModel ranks at random)";
+    return failure();
+  }
+  if (failed(startTuning(trials, trialsPerIter, error)))
+    return failure();
+  auto fresh = std::make_shared<State>(database->getModuleEquality());
+  for (const Schedule &space : spaces)
+    fresh->designSpaces.push_back(space->getInstructions());
+  fresh->database = std::move(database);
+  fresh->costModel = std::move(costModel);
+  FailureOr<WorkloadRef> workload =
+      fresh->database->commitWorkload(context->mod.get(), error);
+  if (failed(workload))
+    return failure();
+  fresh->workload = *workload;
+  state = std::move(fresh);
+  return success();
+}
+
+LogicalResult EvolutionarySearch::postTuning(std::string &error) {
+  state.reset();
+  return ReplayStrategyBase::postTuning(error);
+}
+
+FailureOr<std::optional<std::vector<MeasureCandidate>>>
+EvolutionarySearch::generateMeasureCandidates(std::string &error) {
+  using Result = std::optional<std::vector<MeasureCandidate>>;
+  if (!tuning || !state) {
+    error = "generate_measure_candidates outside pre_tuning / post_tuning";
+    return failure();
+  }
+  if (st >= maxTrials)
+    return Result();
+  int64_t sampleNum = numTrialsPerIter;
+  if (ed > maxTrials) {
+    sampleNum = maxTrials - st;
+    ed = maxTrials;
+  }
+  ModuleOp mod = context->mod.get();
+  const std::vector<std::shared_ptr<Postproc>> &postprocs =
+      *context->spaceGenerator->postprocs;
+  const MutatorProbs &mutatorProbs = *context->spaceGenerator->mutatorProbs;
+  std::vector<int64_t> failures;
+  auto summary = [&](StringRef what) {
+    std::string text = what.str() + ":";
+    for (auto [index, postproc] : llvm::enumerate(postprocs))
+      if (failures[index])
+        text += " " + postproc->str() + " rejected " +
+                std::to_string(failures[index]) + ";";
+    if (!failures.empty() && failures.back())
+      text += " " + std::to_string(failures.back()) + " traces did not apply;";
+    failures.assign(postprocs.size() + 1, 0);
+    return text;
+  };
+  failures.assign(postprocs.size() + 1, 0);
+  context->log(LogLevel::Info, "Generating candidates......");
+
+  // 1. The initial population.
+  std::vector<Schedule> measuredSchs;
+  {
+    Profiler::TimedScope timer("EvoSearch/PickBestFromDatabase");
+    FailureOr<std::vector<TuningRecord>> best = state->database->getTopK(
+        state->workload,
+        static_cast<int64_t>(populationSize * initMeasuredRatio), error);
+    if (failed(best))
+      return failure();
+    for (const TuningRecord &record : *best) {
+      FailureOr<Schedule> sch = applyTraceAndPostprocs(
+          mod, record.trace, randState, postprocs, failures, error);
+      if (failed(sch))
+        return failure();
+      if (!*sch) {
+        error = "EvolutionarySearch: a measured trace of the database no "
+                "longer passes the postprocessors";
+        return failure();
+      }
+      measuredSchs.push_back(*sch);
+    }
+  }
+  context->log(LogLevel::Info, "Picked top " +
+                                   std::to_string(measuredSchs.size()) +
+                                   " candidate(s) from database");
+  std::vector<Schedule> unmeasured;
+  {
+    Profiler::TimedScope timer("EvoSearch/SampleInitPopulation");
+    int64_t num = populationSize - static_cast<int64_t>(measuredSchs.size());
+    for (int64_t failCount = 0;
+         static_cast<int64_t>(unmeasured.size()) < initMinUnmeasured &&
+         failCount < geneticMaxFailCount;) {
+      bool foundNew = false;
+      for (int64_t i = 0; i < num; ++i) {
+        int64_t index = sampleInt(
+            randState, 0, static_cast<int64_t>(state->designSpaces.size()));
+        Trace fresh;
+        for (const InstructionRef &inst :
+             state->designSpaces[index].getInstructions())
+          fresh.append(inst);
+        FailureOr<Schedule> sch = applyTraceAndPostprocs(
+            mod, fresh, randState, postprocs, failures, error);
+        if (failed(sch))
+          return failure();
+        if (*sch) {
+          unmeasured.push_back(*sch);
+          foundNew = true;
+        }
+      }
+      failCount += !foundNew;
+      context->log(LogLevel::Debug, summary("Sample-Init-Population"));
+    }
+  }
+  if (static_cast<int64_t>(unmeasured.size()) < initMinUnmeasured) {
+    context->log(LogLevel::Warning, "Cannot sample enough initial "
+                                    "population, evolutionary search failed.");
+    return Result();
+  }
+  context->log(LogLevel::Info, "Sampled " + std::to_string(unmeasured.size()) +
+                                   " candidate(s)");
+
+  // 2. Evolution, ranked by the cost model.
+  std::vector<Schedule> population = measuredSchs;
+  population.insert(population.end(), unmeasured.begin(), unmeasured.end());
+  std::vector<std::pair<double, Schedule>>
+      heap; // the best sampleNum, min first
+  auto heapLess = [](const std::pair<double, Schedule> &a,
+                     const std::pair<double, Schedule> &b) {
+    return a.first > b.first;
+  };
+  ModuleSet seen = state->measured;
+  for (int64_t iter = 0;; ++iter) {
+    std::vector<MeasureCandidate> candidates;
+    for (const Schedule &sch : population) {
+      FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(sch, error);
+      if (failed(candidate))
+        return failure();
+      candidates.push_back(std::move(*candidate));
+    }
+    FailureOr<std::vector<double>> scores;
+    {
+      Profiler::TimedScope timer("EvoSearch/Evolve/PredictNormalizedScore");
+      scores = state->costModel->predict(*context, candidates, error);
+    }
+    if (failed(scores))
+      return failure();
+    if (scores->size() != population.size()) {
+      error = "the cost model gave " + std::to_string(scores->size()) +
+              " scores for " + std::to_string(population.size()) +
+              " candidates";
+      return failure();
+    }
+    for (double &score : *scores)
+      score = std::max(0.0, score);
+    for (auto [sch, score] : llvm::zip(population, *scores)) {
+      if (!seen.insert(sch))
+        continue;
+      if (static_cast<int64_t>(heap.size()) < sampleNum) {
+        heap.emplace_back(score, sch);
+        std::push_heap(heap.begin(), heap.end(), heapLess);
+      } else if (score > heap.front().first) {
+        std::pop_heap(heap.begin(), heap.end(), heapLess);
+        heap.back() = {score, sch};
+        std::push_heap(heap.begin(), heap.end(), heapLess);
+      }
+    }
+    if (iter == geneticNumIters)
+      break;
+    Profiler::TimedScope timer("EvoSearch/Evolve/Mutation");
+    // The mutator draw: none with 1 - p, else by the mutators' masses.
+    std::vector<double> masses{1.0 - geneticMutateProb};
+    double totalMass = 0;
+    for (const auto &[mutator, probability] : mutatorProbs)
+      totalMass += probability;
+    for (const auto &[mutator, probability] : mutatorProbs)
+      masses.push_back(totalMass > 0 && geneticMutateProb > 0
+                           ? probability / totalMass * geneticMutateProb
+                           : 0.0);
+    if (totalMass == 0 || geneticMutateProb == 0)
+      masses[0] = 1.0;
+    std::vector<Schedule> next(populationSize);
+    std::vector<bool> kept(population.size(), false);
+    for (int64_t slot = 0; slot < populationSize; ++slot) {
+      int64_t parent = -1;
+      for (int64_t fail = 0; fail <= geneticMaxFailCount; ++fail) {
+        parent = drawByWeight(randState, *scores);
+        int64_t choice = sampleDiscrete(randState, masses);
+        if (choice == 0) {
+          // No mutation: the parent itself, once.
+          if (!kept[parent]) {
+            kept[parent] = true;
+            break;
+          }
+          continue;
+        }
+        const std::shared_ptr<Mutator> &mutator =
+            mutatorProbs[choice - 1].first;
+        FailureOr<std::optional<Trace>> mutated = mutator->apply(
+            population[parent]->getInstructions(), randState, error);
+        if (failed(mutated))
+          return failure();
+        if (!*mutated)
+          continue;
+        FailureOr<Schedule> sch = applyTraceAndPostprocs(
+            mod, **mutated, randState, postprocs, failures, error);
+        if (failed(sch))
+          return failure();
+        if (*sch) {
+          next[slot] = *sch;
+          break;
+        }
+      }
+      if (!next[slot])
+        next[slot] = population[parent];
+    }
+    population = std::move(next);
+    context->log(LogLevel::Debug,
+                 summary("Evolve iter #" + std::to_string(iter) + " done"));
+  }
+  std::sort(heap.begin(), heap.end(),
+            [](const auto &a, const auto &b) { return a.first > b.first; });
+  context->log(LogLevel::Info, "Got " + std::to_string(heap.size()) +
+                                   " candidate(s) with evolutionary search");
+
+  // 3. The batch: the best and an eps_greedy share of fresh samples, none
+  // measured before.
+  int64_t numRands = static_cast<int64_t>(sampleNum * epsGreedy);
+  int64_t numBests = sampleNum - numRands;
+  SmallVector<int64_t> rands = sampleWithoutReplacement(
+      randState, static_cast<int64_t>(unmeasured.size()),
+      static_cast<int64_t>(unmeasured.size()));
+  std::vector<MeasureCandidate> picks;
+  size_t iBest = 0, iRand = 0;
+  for (int64_t i = 0; i < sampleNum; ++i) {
+    bool hasBest = iBest < heap.size(), hasRand = iRand < rands.size();
+    Schedule sch;
+    if (i < numBests) {
+      if (hasBest)
+        sch = heap[iBest++].second;
+      else if (hasRand)
+        sch = unmeasured[rands[iRand++]];
+      else
+        break;
+    } else {
+      if (hasRand)
+        sch = unmeasured[rands[iRand++]];
+      else if (hasBest)
+        sch = heap[iBest++].second;
+      else
+        break;
+    }
+    if (!state->measured.insert(sch))
+      continue;
+    FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(sch, error);
+    if (failed(candidate))
+      return failure();
+    picks.push_back(std::move(*candidate));
+  }
+  context->log(LogLevel::Info, "Sending " + std::to_string(picks.size()) +
+                                   " candidate(s) for measurement");
+  if (picks.empty() && ++state->numEmptyIters >= numEmptyItersBeforeEarlyStop)
+    return Result();
+  return Result(std::move(picks));
+}
+
+FailureOr<std::shared_ptr<SearchStrategy>>
+EvolutionarySearch::clone(std::string &) const {
+  auto copy = std::make_shared<EvolutionarySearch>();
+  copy->populationSize = populationSize;
+  copy->initMeasuredRatio = initMeasuredRatio;
+  copy->initMinUnmeasured = initMinUnmeasured;
+  copy->maxFailCount = maxFailCount;
+  copy->geneticNumIters = geneticNumIters;
+  copy->geneticMutateProb = geneticMutateProb;
+  copy->geneticMaxFailCount = geneticMaxFailCount;
+  copy->epsGreedy = epsGreedy;
+  copy->numEmptyItersBeforeEarlyStop = numEmptyItersBeforeEarlyStop;
+  return std::shared_ptr<SearchStrategy>(copy);
+}

@@ -1,0 +1,81 @@
+//===- ReplayFunc.cpp - the space generator asked again -------------------===//
+
+#include "TensorIR/MetaSchedule/SearchStrategy.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+LogicalResult ReplayFunc::preTuning(int64_t trials, int64_t trialsPerIter,
+                                    const std::vector<Schedule> &,
+                                    std::shared_ptr<Database>,
+                                    std::shared_ptr<CostModel>,
+                                    std::string &error) {
+  if (!context || !context->spaceGenerator) {
+    error = "ReplayFunc needs the tune context's space generator";
+    return failure();
+  }
+  return startTuning(trials, trialsPerIter, error);
+}
+
+FailureOr<std::optional<std::vector<MeasureCandidate>>>
+ReplayFunc::generateMeasureCandidates(std::string &error) {
+  if (!tuning) {
+    error = "generate_measure_candidates outside pre_tuning / post_tuning";
+    return failure();
+  }
+  if (!nextBatch())
+    return std::optional<std::vector<MeasureCandidate>>();
+  SpaceGenerator &generator = *context->spaceGenerator;
+  const std::vector<std::shared_ptr<Postproc>> none;
+  const auto &postprocs = generator.postprocs ? *generator.postprocs : none;
+  std::vector<MeasureCandidate> batch;
+  for (int64_t i = st; i < ed; ++i) {
+    Schedule picked;
+    for (int64_t attempt = 0; !picked && attempt <= maxFailCount; ++attempt) {
+      FailureOr<std::vector<Schedule>> spaces =
+          generator.generateDesignSpace(context->mod.get(), error);
+      if (failed(spaces))
+        return failure();
+      if (spaces->empty()) {
+        error = "ReplayFunc: the space generator gave no design space";
+        return failure();
+      }
+      Schedule sch = (*spaces)[sampleInt(randState, 0,
+                                         static_cast<int64_t>(spaces->size()))];
+      std::string ignored;
+      if (failed(sch->apply("enter_postproc", {}, {}, 0, ignored)))
+        continue;
+      bool accepted = true;
+      for (const std::shared_ptr<Postproc> &postproc : postprocs) {
+        FailureOr<bool> ok = postproc->apply(sch, error);
+        if (failed(ok))
+          return failure();
+        if (!*ok) {
+          accepted = false;
+          break;
+        }
+      }
+      if (accepted)
+        picked = sch;
+    }
+    if (!picked) {
+      error = "ReplayFunc: no design space passed the postprocessors in " +
+              std::to_string(maxFailCount + 1) + " attempts";
+      return failure();
+    }
+    FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(picked, error);
+    if (failed(candidate))
+      return failure();
+    batch.push_back(std::move(*candidate));
+  }
+  return std::optional<std::vector<MeasureCandidate>>(std::move(batch));
+}
+
+FailureOr<std::shared_ptr<SearchStrategy>>
+ReplayFunc::clone(std::string &) const {
+  auto copy = std::make_shared<ReplayFunc>();
+  copy->maxFailCount = maxFailCount;
+  return std::shared_ptr<SearchStrategy>(copy);
+}

@@ -1,0 +1,179 @@
+//===- SearchStrategy.cpp - what every search strategy shares -------------===//
+//
+// The replay of a trace with the postprocessors (TVM's ThreadedTraceApply),
+// the batch bookkeeping of the library's strategies, and the strategy
+// given as functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/MetaSchedule/SearchStrategy.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+SearchStrategy::~SearchStrategy() = default;
+
+FailureOr<Schedule> mlir::tir::ms::applyTraceAndPostprocs(
+    ModuleOp mod, const Trace &trace, RandomEngine::State &randState,
+    ArrayRef<std::shared_ptr<Postproc>> postprocs,
+    std::vector<int64_t> &failures, std::string &error) {
+  failures.resize(postprocs.size() + 1, 0);
+  FailureOr<Schedule> sch =
+      createTracedSchedule(mod, RandomEngine(randState).forkSeed(), error,
+                           ScheduleOptions::ErrorRendering::None);
+  if (failed(sch))
+    return failure();
+  std::string ignored;
+  if (failed((*sch)->applyTrace(trace, /*removePostproc=*/true, nullptr,
+                                ignored))) {
+    ++failures.back();
+    return Schedule();
+  }
+  if (failed((*sch)->apply("enter_postproc", {}, {}, 0, ignored))) {
+    ++failures.back();
+    return Schedule();
+  }
+  for (auto [index, postproc] : llvm::enumerate(postprocs)) {
+    FailureOr<bool> accepted = postproc->apply(*sch, error);
+    if (failed(accepted))
+      return failure();
+    if (!*accepted) {
+      ++failures[index];
+      return Schedule();
+    }
+  }
+  return *sch;
+}
+
+//===----------------------------------------------------------------------===//
+// ReplayStrategyBase
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ReplayStrategyBase::initializeWithTuneContext(const TuneContext &ctx,
+                                              std::string &error) {
+  if (!ctx.mod) {
+    error = "the search strategy's tune context has no module";
+    return failure();
+  }
+  context = &ctx;
+  RandomEngine::State state = ctx.randState;
+  randState = *RandomEngine::normalizeSeed(RandomEngine(state).forkSeed());
+  tuning = false;
+  return success();
+}
+
+LogicalResult ReplayStrategyBase::startTuning(int64_t trials,
+                                              int64_t trialsPerIter,
+                                              std::string &error) {
+  if (!context) {
+    error = "the search strategy was not initialized with a tune context "
+            "(TuneContext(search_strategy=...) initializes it)";
+    return failure();
+  }
+  if (tuning) {
+    error = "pre_tuning was called again without post_tuning";
+    return failure();
+  }
+  if (trials < 1 || trialsPerIter < 1) {
+    error = "max_trials and num_trials_per_iter are positive, got " +
+            std::to_string(trials) + " and " + std::to_string(trialsPerIter);
+    return failure();
+  }
+  maxTrials = trials;
+  numTrialsPerIter = trialsPerIter;
+  st = 0;
+  ed = trialsPerIter;
+  tuning = true;
+  return success();
+}
+
+bool ReplayStrategyBase::nextBatch() {
+  if (st >= maxTrials)
+    return false;
+  ed = std::min(ed, maxTrials);
+  return st < ed;
+}
+
+LogicalResult ReplayStrategyBase::postTuning(std::string &) {
+  tuning = false;
+  return success();
+}
+
+LogicalResult ReplayStrategyBase::notifyRunnerResults(
+    const std::vector<MeasureCandidate> &,
+    const std::vector<RunnerResult> &results, std::string &error) {
+  if (!tuning) {
+    error = "notify_runner_results outside pre_tuning / post_tuning";
+    return failure();
+  }
+  st += static_cast<int64_t>(results.size());
+  ed += static_cast<int64_t>(results.size());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionSearchStrategy
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+FunctionSearchStrategy::initializeWithTuneContext(const TuneContext &context,
+                                                  std::string &error) {
+  if (!initializeFn) {
+    error = notImplemented(name, "InitializeWithTuneContext");
+    return failure();
+  }
+  return initializeFn(context, error);
+}
+
+LogicalResult
+FunctionSearchStrategy::preTuning(int64_t maxTrials, int64_t numTrialsPerIter,
+                                  const std::vector<Schedule> &designSpaces,
+                                  std::shared_ptr<Database> database,
+                                  std::shared_ptr<CostModel> costModel,
+                                  std::string &error) {
+  if (!preTuningFn) {
+    error = notImplemented(name, "PreTuning");
+    return failure();
+  }
+  return preTuningFn(maxTrials, numTrialsPerIter, designSpaces,
+                     std::move(database), std::move(costModel), error);
+}
+
+LogicalResult FunctionSearchStrategy::postTuning(std::string &error) {
+  if (!postTuningFn) {
+    error = notImplemented(name, "PostTuning");
+    return failure();
+  }
+  return postTuningFn(error);
+}
+
+FailureOr<std::optional<std::vector<MeasureCandidate>>>
+FunctionSearchStrategy::generateMeasureCandidates(std::string &error) {
+  if (!generateFn) {
+    error = notImplemented(name, "GenerateMeasureCandidates");
+    return failure();
+  }
+  return generateFn(error);
+}
+
+LogicalResult FunctionSearchStrategy::notifyRunnerResults(
+    const std::vector<MeasureCandidate> &candidates,
+    const std::vector<RunnerResult> &results, std::string &error) {
+  if (!notifyFn) {
+    error = notImplemented(name, "NotifyRunnerResults");
+    return failure();
+  }
+  return notifyFn(candidates, results, error);
+}
+
+FailureOr<std::shared_ptr<SearchStrategy>>
+FunctionSearchStrategy::clone(std::string &error) const {
+  if (!cloneFn) {
+    error = notImplemented(name, "Clone");
+    return failure();
+  }
+  return cloneFn(error);
+}

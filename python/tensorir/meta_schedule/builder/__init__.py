@@ -1,0 +1,4 @@
+"""tvm.meta_schedule.builder: building candidates."""
+from .builder import BuilderResult
+
+__all__ = ["BuilderResult"]

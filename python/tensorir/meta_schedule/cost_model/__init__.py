@@ -1,0 +1,5 @@
+"""tvm.meta_schedule.cost_model: how the search ranks candidates."""
+from .cost_model import CostModel, PyCostModel
+from .random_model import RandomModel
+
+__all__ = ["CostModel", "PyCostModel", "RandomModel"]

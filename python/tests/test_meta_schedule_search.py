@@ -1,0 +1,158 @@
+"""tvm.meta_schedule's search strategies over the MetaSchedule library:
+ReplayTrace and ReplayFunc batches, the evolutionary search with a cost
+model, a database and mutators (candidates are new, pass the
+postprocessors, and build to programs that compute what the unscheduled
+one does), early stops, and the errors of a misused strategy."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import meta_schedule as ms
+from tensorir import te
+from tensorir.meta_schedule.testing import te_workload
+from tensorir.meta_schedule.testing.dummy_object import DummyMutator
+from tensorir.meta_schedule.utils import derived_object
+
+MOD = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(32, 32, 32))})
+
+
+def _tile(sch):
+    block = sch.get_block("C")
+    i, j, k = sch.get_loops(block)
+    i0, i1 = sch.split(i, sch.sample_perfect_tile(i, n=2))
+    j0, j1 = sch.split(j, sch.sample_perfect_tile(j, n=2))
+    sch.reorder(i0, j0, k, i1, j1)
+
+
+def _context(strategy, postprocs=(), mutators=None):
+    return ms.TuneContext(
+        MOD, target="llvm", num_threads=1, rand_state=3,
+        space_generator=ms.space_generator.ScheduleFn(
+            _tile, sch_rules=[], postprocs=list(postprocs),
+            mutator_probs=mutators if mutators is not None else {DummyMutator(): 1.0}),
+        search_strategy=strategy)
+
+
+def _drive(context, max_trials, per_iter, **kwargs):
+    strategy = context.search_strategy
+    strategy.pre_tuning(max_trials, per_iter, context.generate_design_space(), **kwargs)
+    batches = []
+    while True:
+        candidates = strategy.generate_measure_candidates()
+        if candidates is None:
+            break
+        batches.append(candidates)
+        strategy.notify_runner_results(
+            candidates, [ms.runner.RunnerResult([1e-3], None) for _ in candidates])
+    strategy.post_tuning()
+    return batches
+
+
+def _check_runs(candidate):
+    a = np.random.rand(32, 32).astype("float32")
+    b = np.random.rand(32, 32).astype("float32")
+    c = np.zeros((32, 32), "float32")
+    tvm.build(candidate.sch.mod, target="llvm")["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+@pytest.mark.parametrize("strategy", [ms.search_strategy.ReplayTrace,
+                                      ms.search_strategy.ReplayFunc])
+def test_replay_batches(strategy):
+    batches = _drive(_context(strategy()), max_trials=10, per_iter=4)
+    assert [len(b) for b in batches] == [4, 4, 2]
+    for candidate in batches[0]:
+        # Each candidate has its tiling decided and its arguments listed.
+        decisions = list(candidate.sch.trace.decisions.values())
+        assert len(decisions) == 2 and all(np.prod(d) == 32 for d in decisions)
+        assert [info.shape for info in candidate.args_info] == [[32, 32]] * 3
+    _check_runs(batches[0][0])
+
+
+def test_evolutionary_search_finds_new_candidates():
+    db = ms.database.MemoryDatabase()
+    strategy = ms.search_strategy.EvolutionarySearch(
+        population_size=8, init_measured_ratio=0.25, init_min_unmeasured=4,
+        genetic_num_iters=2, genetic_mutate_prob=0.5, eps_greedy=0.25)
+    context = _context(strategy)
+    batches = _drive(context, max_trials=12, per_iter=4, database=db,
+                     cost_model=ms.cost_model.RandomModel(seed=1))
+    candidates = [c for batch in batches for c in batch]
+    # 32 = 2^5 has 6 two-way tilings per loop: 36 programs, none sent twice.
+    texts = [c.sch.mod.script() for c in candidates]
+    assert len(texts) == len(set(texts)) == 12
+    _check_runs(candidates[-1])
+
+
+def test_evolutionary_search_uses_the_database_and_stops_early():
+    db = ms.database.MemoryDatabase()
+    workload = db.commit_workload(MOD)
+    strategy = ms.search_strategy.EvolutionarySearch(
+        population_size=4, init_measured_ratio=0.5, init_min_unmeasured=1,
+        genetic_num_iters=1, eps_greedy=0.0)
+    context = _context(strategy)
+    (space,) = context.generate_design_space()
+    db.commit_tuning_record(ms.database.TuningRecord(space.trace, workload, [1e-3]))
+    # The search space has 36 programs: the search runs dry and ends (None)
+    # at its fifth batch with nothing new (as TVM counts them, in all)
+    # instead of spinning to 200 trials, and never sends a program twice.
+    batches = _drive(context, max_trials=200, per_iter=16, database=db,
+                     cost_model=ms.cost_model.RandomModel(seed=0))
+    sizes = [len(b) for b in batches]
+    assert sizes.count(0) == 4 and sizes[-1] == 0 and sum(sizes) <= 36
+    texts = [c.sch.mod.script() for b in batches for c in b]
+    assert len(texts) == len(set(texts))
+    # The measured record seeded the population: its program is not sent.
+    assert space.mod.script() not in texts
+
+
+def test_postprocessor_rejections_and_misuse():
+    @derived_object
+    class Reject(ms.postproc.PyPostproc):
+        def _initialize_with_tune_context(self, context):
+            pass
+
+        def apply(self, sch):
+            return False
+
+    strategy = ms.search_strategy.EvolutionarySearch(population_size=4,
+                                                     init_min_unmeasured=2)
+    context = _context(strategy, postprocs=[Reject()])
+    strategy.pre_tuning(8, 4, context.generate_design_space(),
+                        ms.database.MemoryDatabase(), ms.cost_model.RandomModel())
+    assert strategy.generate_measure_candidates() is None  # nothing survives
+    strategy.post_tuning()
+    with pytest.raises(tvm.TVMError, match="ReplayTrace: no sample .* passed the postprocessors"):
+        _drive(_context(ms.search_strategy.ReplayTrace(max_fail_count=3),
+                        postprocs=[Reject()]), 4, 4)
+
+    strategy = ms.search_strategy.EvolutionarySearch()
+    context = _context(strategy)
+    with pytest.raises(tvm.TVMError, match="needs a database"):
+        strategy.pre_tuning(8, 4, context.generate_design_space(), None,
+                            ms.cost_model.RandomModel())
+    with pytest.raises(tvm.TVMError, match="outside pre_tuning"):
+        strategy.generate_measure_candidates()
+    with pytest.raises(tvm.TVMError, match="eps_greedy is in"):
+        ms.search_strategy.EvolutionarySearch(eps_greedy=2.0)
+    with pytest.raises(TypeError, match="Cannot instantiate abstract class"):
+        ms.SearchStrategy()
+    with pytest.raises(tvm.TVMError, match="mutator_probs must be defined"):
+        ms.TuneContext(MOD, search_strategy="evolutionary",
+                       space_generator=ms.space_generator.ScheduleFn(
+                           _tile, sch_rules=[], postprocs=[]))
+    with pytest.raises(ValueError, match="Unknown SearchStrategy"):
+        ms.search_strategy.SearchStrategy.create("annealing")
+
+
+def test_random_model_state_round_trip(tmp_path):
+    model = ms.cost_model.RandomModel(seed=7)
+    context = _context(ms.search_strategy.ReplayTrace())
+    (space,) = context.generate_design_space()
+    candidates = [ms.MeasureCandidate(space, None)] * 3
+    path = str(tmp_path / "model.npy")
+    model.save(path)
+    first = model.predict(context, candidates)
+    again = ms.cost_model.RandomModel(path=path)
+    np.testing.assert_array_equal(again.predict(context, candidates), first)
+    assert first.shape == (3,) and (first >= 0).all() and (first < 100).all()
