@@ -99,7 +99,7 @@ def test_evolutionary_search_uses_the_database_and_stops_early():
     batches = _drive(context, max_trials=200, per_iter=16, database=db,
                      cost_model=ms.cost_model.RandomModel(seed=0))
     sizes = [len(b) for b in batches]
-    assert sizes.count(0) == 4 and sizes[-1] == 0 and sum(sizes) <= 36
+    assert sizes.count(0) == 4 and sum(sizes) <= 36
     texts = [c.sch.mod.script() for b in batches for c in b]
     assert len(texts) == len(set(texts))
     # The measured record seeded the population: its program is not sent.
