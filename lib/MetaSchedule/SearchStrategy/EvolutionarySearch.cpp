@@ -10,8 +10,9 @@
 //     mutator drawn by its probability; a mutation the postprocessors
 //     reject is retried, then the parent is kept);
 //  3. the batch: the heap's best, and an eps_greedy share of the fresh
-//     samples, none measured before; five batches with nothing new
-//     (in all, as TVM counts them) end the search.
+//     samples, none measured before (in this search, or recorded in the
+//     database when it began: TVM measures those again on resume); five batches
+//     with nothing new (in all, as TVM counts them) end the search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,8 @@
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
+
+#include "llvm/ADT/StringSet.h"
 
 #include <unordered_map>
 
@@ -69,9 +72,23 @@ struct EvolutionarySearch::State {
   std::shared_ptr<Database> database;
   std::shared_ptr<CostModel> costModel;
   WorkloadRef workload;
+  /// The programs sent for measurement in this search.
   ModuleSet measured;
+  /// The traces (TVM's JSON, up to postprocessing) of the workload's
+  /// records in the database when the search began: a resumed search does
+  /// not measure them again (TVM's does).
+  llvm::StringSet<> recorded;
   int64_t numEmptyIters = 0;
   State(ModuleEquality equality) : measured(equality) {}
+
+  /// Whether `sch` was recorded before the search began.
+  bool wasRecorded(const Schedule &sch) const {
+    if (recorded.empty())
+      return false;
+    std::string ignored;
+    FailureOr<std::string> key = sch->getInstructions().asJSON(true, ignored);
+    return succeeded(key) && recorded.contains(*key);
+  }
 };
 
 LogicalResult EvolutionarySearch::verifyParameters(std::string &error) const {
@@ -153,6 +170,21 @@ LogicalResult EvolutionarySearch::preTuning(
   if (failed(workload))
     return failure();
   fresh->workload = *workload;
+  FailureOr<std::vector<TuningRecord>> records =
+      fresh->database->getAllTuningRecords(error);
+  if (failed(records))
+    return failure();
+  for (const TuningRecord &record : *records) {
+    if (record.workload != fresh->workload &&
+        !(record.workload->shash == fresh->workload->shash &&
+          equalModules(*record.workload->mod, *fresh->workload->mod,
+                       fresh->database->getModuleEquality())))
+      continue;
+    FailureOr<std::string> key = record.trace.asJSON(true, error);
+    if (failed(key))
+      return failure();
+    fresh->recorded.insert(*key);
+  }
   state = std::move(fresh);
   return success();
 }
@@ -290,7 +322,7 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
     for (double &score : *scores)
       score = std::max(0.0, score);
     for (auto [sch, score] : llvm::zip(population, *scores)) {
-      if (!seen.insert(sch))
+      if (!seen.insert(sch) || state->wasRecorded(sch))
         continue;
       if (static_cast<int64_t>(heap.size()) < sampleNum) {
         heap.emplace_back(score, sch);
@@ -386,7 +418,7 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
       else
         break;
     }
-    if (!state->measured.insert(sch))
+    if (state->wasRecorded(sch) || !state->measured.insert(sch))
       continue;
     FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(sch, error);
     if (failed(candidate))
