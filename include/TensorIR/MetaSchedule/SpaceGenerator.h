@@ -32,7 +32,8 @@ public:
   virtual ~SpaceGenerator();
 
   /// Rules, postprocessors and mutators not given take the defaults of the
-  /// context's target (TVM's rule kinds); then each is initialized.
+  /// context's target (TVM's rule kinds; a warning is logged for defaults
+  /// the library does not have yet); then each is initialized.
   virtual LogicalResult initializeWithTuneContext(const TuneContext &context,
                                                   std::string &error);
   /// The design space of `mod` (which stays as it is).
@@ -46,6 +47,11 @@ public:
   std::optional<MutatorProbs> mutatorProbs;
 
 protected:
+  /// Why the rules stayed unset when a context initialized the generator
+  /// (the target's defaults are missing), for the error of a generator
+  /// that needs them.
+  std::string missingDefaults;
+
   /// Gives `other` clones of this generator's rules, postprocessors and
   /// mutators (TVM's CloneRules).
   LogicalResult cloneComponentsInto(SpaceGenerator &other,
@@ -137,16 +143,16 @@ public:
 };
 
 /// The default rules, postprocessors and mutators of a rule kind
-/// (Target::getRuleKind); fails with `error` for a kind whose defaults tir
-/// does not have.
+/// (Target::getRuleKind), each unset where the library does not have it
+/// yet; `missing` says what is missing (empty: nothing).
 struct DefaultComponents {
-  std::vector<std::shared_ptr<ScheduleRule>> scheduleRules;
-  std::vector<std::shared_ptr<Postproc>> postprocs;
-  MutatorProbs mutatorProbs;
+  std::optional<std::vector<std::shared_ptr<ScheduleRule>>> scheduleRules;
+  std::optional<std::vector<std::shared_ptr<Postproc>>> postprocs;
+  std::optional<MutatorProbs> mutatorProbs;
+  std::string missing;
 };
-FailureOr<DefaultComponents> getDefaultComponents(StringRef ruleKind,
-                                                  const TuneContext &context,
-                                                  std::string &error);
+DefaultComponents getDefaultComponents(StringRef ruleKind,
+                                       const TuneContext &context);
 
 } // namespace mlir::tir::ms
 

@@ -115,8 +115,11 @@ PostOrderApply::initializeWithTuneContext(const TuneContext &context,
 FailureOr<std::vector<Schedule>>
 PostOrderApply::generateDesignSpace(ModuleOp mod, std::string &error) {
   if (!scheduleRules) {
-    error = "PostOrderApply has no schedule rules: give it sch_rules, or "
-            "initialize it with a TuneContext whose target has default rules";
+    error = "PostOrderApply has no schedule rules: " +
+            (missingDefaults.empty()
+                 ? std::string("give it sch_rules, or initialize it with a "
+                               "TuneContext whose target has default rules")
+                 : missingDefaults + "; give it sch_rules");
     return failure();
   }
   FailureOr<Schedule> start =

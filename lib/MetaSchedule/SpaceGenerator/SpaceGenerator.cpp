@@ -15,19 +15,20 @@ using namespace mlir::tir::ms;
 
 SpaceGenerator::~SpaceGenerator() = default;
 
-FailureOr<DefaultComponents>
-mlir::tir::ms::getDefaultComponents(StringRef ruleKind, const TuneContext &,
-                                    std::string &error) {
-  // The rules of each kind are TVM's (ScheduleRule::DefaultLLVM, ...);
-  // until tir has them, a space generator that needs them says so rather
-  // than generate the unscheduled program.
-  error = ("the default schedule rules, postprocessors and mutators of rule "
-           "kind '" +
-           ruleKind +
-           "' are not available yet: give the space generator sch_rules, "
-           "postprocs and mutator_probs")
-              .str();
-  return failure();
+DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
+                                                      const TuneContext &) {
+  // TVM's ScheduleRule::DefaultLLVM, Postproc::DefaultLLVM, ... by rule
+  // kind. None of them is in the library yet: the rules stay unset (a
+  // generator that needs them says so), the postprocessors and mutators
+  // are none.
+  DefaultComponents defaults;
+  defaults.postprocs.emplace();
+  defaults.mutatorProbs.emplace();
+  defaults.missing = ("the default schedule rules, postprocessors and "
+                      "mutators of rule kind '" +
+                      ruleKind + "' are not available yet")
+                         .str();
+  return defaults;
 }
 
 LogicalResult
@@ -37,16 +38,17 @@ SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
     FailureOr<std::string> kind = context.target->getRuleKind(error);
     if (failed(kind))
       return failure();
-    FailureOr<DefaultComponents> defaults =
-        getDefaultComponents(*kind, context, error);
-    if (failed(defaults))
-      return failure();
+    DefaultComponents defaults = getDefaultComponents(*kind, context);
+    if (!defaults.missing.empty())
+      context.log(LogLevel::Warning, defaults.missing);
+    if (!scheduleRules && defaults.scheduleRules)
+      scheduleRules = std::move(defaults.scheduleRules);
     if (!scheduleRules)
-      scheduleRules = std::move(defaults->scheduleRules);
-    if (!postprocs)
-      postprocs = std::move(defaults->postprocs);
-    if (!mutatorProbs)
-      mutatorProbs = std::move(defaults->mutatorProbs);
+      missingDefaults = defaults.missing;
+    if (!postprocs && defaults.postprocs)
+      postprocs = std::move(defaults.postprocs);
+    if (!mutatorProbs && defaults.mutatorProbs)
+      mutatorProbs = std::move(defaults.mutatorProbs);
   }
   if (scheduleRules)
     for (const std::shared_ptr<ScheduleRule> &rule : *scheduleRules)
@@ -65,6 +67,7 @@ SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
 
 LogicalResult SpaceGenerator::cloneComponentsInto(SpaceGenerator &other,
                                                   std::string &error) const {
+  other.missingDefaults = missingDefaults;
   if (scheduleRules) {
     other.scheduleRules.emplace();
     for (const std::shared_ptr<ScheduleRule> &rule : *scheduleRules) {
