@@ -79,6 +79,7 @@ void tirpy::bindMetaSchedule(py::module_ &m) {
   bindMetaScheduleSpace(m);
   bindMetaScheduleDatabase(m);
   bindMetaScheduleSearch(m);
+  bindMetaScheduleTuning(m);
   py::class_<ms::Profiler>(m, "Profiler",
                            "TVM's meta_schedule.Profiler: seconds per named "
                            "scope while it is the thread's current one.")

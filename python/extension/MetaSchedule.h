@@ -75,6 +75,7 @@ pybind11::object jsonToPython(const llvm::json::Value &json);
 
 void bindMetaScheduleDatabase(pybind11::module_ &m);
 void bindMetaScheduleSearch(pybind11::module_ &m);
+void bindMetaScheduleTuning(pybind11::module_ &m);
 
 } // namespace tirpy
 

@@ -2,6 +2,7 @@
 
 #include "TensorIR/MetaSchedule/ModuleEquality.h"
 #include "TensorIR/MetaSchedule/ArgInfo.h"
+#include "TensorIR/MetaSchedule/Flops.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -41,24 +42,16 @@ StringRef mlir::tir::ms::getModuleEqualityName(ModuleEquality equality) {
 
 namespace {
 
-/// The arithmetic a block's loop nest does: its ops on values (not index
-/// computations), times the static extents of the loops around it.
+/// The arithmetic a block's loop nest does: its own, times the static
+/// extents of the loops around it.
 double estimateWork(BlockOp block) {
-  double ops = 0;
-  block.getBody()->walk([&](Operation *op) {
-    if (op->getNumResults() == 1 && !op->getResult(0).getType().isIndex() &&
-        op->getNumOperands() >= 1 && !isa<LoadOp>(op) && op->getDialect() &&
-        (op->getDialect()->getNamespace() == "arith" ||
-         op->getDialect()->getNamespace() == "math"))
-      ++ops;
-  });
   double iterations = 1;
   for (Operation *parent = block->getParentOp(); parent;
        parent = parent->getParentOp())
     if (auto loop = dyn_cast<ForOp>(parent))
       if (std::optional<int64_t> extent = loop.getConstantExtent())
         iterations *= static_cast<double>(*extent);
-  return std::max(ops, 1.0) * iterations;
+  return std::max(estimateFlops(block), 1.0) * iterations;
 }
 
 StructuralEqualOptions optionsFor(ModuleEquality equality) {

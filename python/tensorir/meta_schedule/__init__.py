@@ -4,8 +4,9 @@ schedule rules, schedule functions, unions), the interfaces of schedule
 rules, postprocessors and mutators with their Python forms
 (derived_object), the arguments of a tuned function (`arg_info`), the
 Profiler, and the testing workloads (`testing.te_workload`)."""
-from . import (arg_info, builder, cost_model, database, mutator, postproc,  # noqa: F401
-               runner, schedule_rule, search_strategy, space_generator, testing, utils)
+from . import (arg_info, builder, cost_model, database, measure_callback,  # noqa: F401
+               mutator, postproc, runner, schedule_rule, search_strategy,
+               space_generator, task_scheduler, testing, utils)
 from .mutator import Mutator
 from .postproc import Postproc
 from .profiler import Profiler
@@ -16,5 +17,5 @@ from .tune_context import TuneContext
 from .utils import derived_object
 
 __all__ = ["MeasureCandidate", "Mutator", "Postproc", "Profiler", "ScheduleRule", "SearchStrategy", "SpaceGenerator", "TuneContext",
-           "arg_info", "builder", "cost_model", "database", "derived_object", "mutator", "postproc", "runner", "schedule_rule",
-           "search_strategy", "space_generator", "testing", "utils"]
+           "arg_info", "builder", "cost_model", "database", "measure_callback", "derived_object", "mutator", "postproc", "runner", "schedule_rule",
+           "search_strategy", "space_generator", "task_scheduler", "testing", "utils"]

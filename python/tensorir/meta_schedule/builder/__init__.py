@@ -1,4 +1,4 @@
 """tvm.meta_schedule.builder: building candidates."""
-from .builder import BuilderResult
+from .builder import Builder, BuilderInput, BuilderResult, PyBuilder
 
-__all__ = ["BuilderResult"]
+__all__ = ["Builder", "BuilderInput", "BuilderResult", "PyBuilder"]

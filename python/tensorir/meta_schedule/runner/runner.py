@@ -1,8 +1,32 @@
-"""RunnerResult: what measuring a candidate gave."""
+"""Runner: built candidates measured (the MetaSchedule library's runners),
+and PyRunner / PyRunnerFuture, written in Python."""
 from ..._ext import ext
-from ..utils import _bind, _wraps_native
+from ..arg_info import TensorInfo
+from ..utils import _bind, _object_of, _wraps_native
 
-__all__ = ["RunnerResult"]
+__all__ = ["PyRunner", "PyRunnerFuture", "Runner", "RunnerFuture", "RunnerInput",
+           "RunnerResult"]
+
+
+@_wraps_native(ext.RunnerInput)
+class RunnerInput:
+    """TVM's RunnerInput(artifact_path, device_type, args_info)."""
+
+    def __init__(self, artifact_path, device_type, args_info):
+        _bind(self, ext.RunnerInput(str(artifact_path), str(device_type),
+                                    [info._native for info in args_info]))
+
+    @property
+    def artifact_path(self):
+        return self._native.artifact_path
+
+    @property
+    def device_type(self):
+        return self._native.device_type
+
+    @property
+    def args_info(self):
+        return [TensorInfo._wrap(i) for i in self._native.args_info]
 
 
 @_wraps_native(ext.RunnerResult)
@@ -23,3 +47,67 @@ class RunnerResult:
     @property
     def error_msg(self):
         return self._native.error_msg
+
+
+@_wraps_native(ext.RunnerFuture)
+class RunnerFuture:
+    """TVM's RunnerFuture: done() without waiting, result() waiting."""
+
+    def done(self):
+        return self._native.done()
+
+    def result(self):
+        return _object_of(self._native.result())
+
+
+@_wraps_native(ext.FunctionRunnerFuture)
+class _PyRunnerFuture(RunnerFuture):
+    def __init__(self, f_done=None, f_result=None):
+        _bind(self, ext.FunctionRunnerFuture(
+            f_done, None if f_result is None else (lambda: f_result()._native)))
+
+
+class PyRunnerFuture:
+    """TVM's PyRunnerFuture: subclass it and decorate with derived_object."""
+
+    _tvm_metadata = {"cls": _PyRunnerFuture, "methods": ["done", "result"]}
+
+    def done(self):
+        raise NotImplementedError
+
+    def result(self):
+        raise NotImplementedError
+
+
+@_wraps_native(ext.Runner)
+class Runner:
+    """TVM's Runner: run(inputs) gives one RunnerFuture per input."""
+
+    def run(self, runner_inputs):
+        return [_object_of(f) for f in self._native.run([i._native for i in runner_inputs])]
+
+    @staticmethod
+    def create(kind="local", *args, **kwargs):
+        """TVM's Runner.create: "local"."""
+        if kind == "local":
+            raise NotImplementedError("the local runner is not available yet")
+        raise ValueError(f"Unknown Runner: {kind}")
+
+
+@_wraps_native(ext.FunctionRunner)
+class _PyRunner(Runner):
+    def __init__(self, f_run=None):
+        def run(natives):
+            futures = f_run([_object_of(n) for n in natives])
+            return [f._native for f in futures]
+
+        _bind(self, ext.FunctionRunner(None if f_run is None else run))
+
+
+class PyRunner:
+    """TVM's PyRunner: subclass it and decorate with derived_object."""
+
+    _tvm_metadata = {"cls": _PyRunner, "methods": ["run"]}
+
+    def run(self, runner_inputs):
+        raise NotImplementedError

@@ -1,0 +1,23 @@
+//===- Flops.h - how much arithmetic a program does -------------*- C++ -*-===//
+//
+// TVM's EstimateTIRFlops, as the task scheduler reports GFLOP/s and the
+// anchor block is chosen: the arithmetic ops on values (arith and math
+// ops, not index computations) of each block, times the static extents of
+// the loops around it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_METASCHEDULE_FLOPS_H
+#define TENSORIR_METASCHEDULE_FLOPS_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::tir::ms {
+
+/// The floating-point and integer operations `root` does (a module, a
+/// function or a block).
+double estimateFlops(Operation *root);
+
+} // namespace mlir::tir::ms
+
+#endif // TENSORIR_METASCHEDULE_FLOPS_H
