@@ -92,6 +92,13 @@ static PyModule runOnCopy(const PyModule &module, PassManager &pm) {
 }
 
 void tirpy::bindModule(py::module_ &m) {
+  m.def(
+      "set_multithreading",
+      [](bool enabled) { context().disableMultithreading(!enabled); },
+      py::arg("enabled"),
+      "Whether the MLIR context compiles on several threads. Off before "
+      "forking workers (MetaSchedule's local builder): a forked child has "
+      "none of the parent's threads, so a thread pool would wait forever.");
   py::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, py::arg("text"),
                   py::arg("name") = "<string>")

@@ -1,4 +1,5 @@
 """tvm.meta_schedule.builder: building candidates."""
 from .builder import Builder, BuilderInput, BuilderResult, PyBuilder
+from .local_builder import LocalBuilder
 
-__all__ = ["Builder", "BuilderInput", "BuilderResult", "PyBuilder"]
+__all__ = ["Builder", "BuilderInput", "BuilderResult", "LocalBuilder", "PyBuilder"]

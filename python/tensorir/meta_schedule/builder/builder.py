@@ -60,7 +60,8 @@ class Builder:
     def create(kind="local", *args, **kwargs):
         """TVM's Builder.create: "local"."""
         if kind == "local":
-            raise NotImplementedError("the local builder is not available yet")
+            from .local_builder import LocalBuilder
+            return LocalBuilder(*args, **kwargs)
         raise ValueError(f"Unknown Builder: {kind}")
 
 

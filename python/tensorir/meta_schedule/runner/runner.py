@@ -90,7 +90,8 @@ class Runner:
     def create(kind="local", *args, **kwargs):
         """TVM's Runner.create: "local"."""
         if kind == "local":
-            raise NotImplementedError("the local runner is not available yet")
+            from .local_runner import LocalRunner
+            return LocalRunner(*args, **kwargs)
         raise ValueError(f"Unknown Runner: {kind}")
 
 

@@ -1,0 +1,146 @@
+"""LocalRunner: built candidates measured on this machine, one at a time,
+each in a child process of its own with a timeout."""
+from ...registry import get_global_func, register_global_func
+from .._isolation import run_isolated
+from ..utils import derived_object
+from .config import EvaluatorConfig
+from .runner import PyRunner, PyRunnerFuture, RunnerResult
+
+__all__ = ["LocalRunner", "LocalRunnerFuture", "default_alloc_argument",
+           "default_run_evaluator"]
+
+# The caches of today's CPUs are flushed by touching this many bytes.
+_FLUSH_BYTES = 256 << 20
+
+
+@register_global_func("meta_schedule.runner.default_alloc_argument", override=True)
+def default_alloc_argument(args_info, alloc_repeat):
+    """`alloc_repeat` sets of random arguments (numpy arrays) of the
+    candidate's argument types."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    sets = []
+    for _ in range(alloc_repeat):
+        args = []
+        for info in args_info:
+            dtype = np.dtype(info.dtype)
+            if dtype.kind == "f":
+                args.append(rng.uniform(-1, 1, info.shape).astype(dtype))
+            elif dtype.kind == "b":
+                args.append(rng.integers(0, 2, info.shape).astype(dtype))
+            else:
+                args.append(rng.integers(0, 8, info.shape).astype(dtype))
+        sets.append(args)
+    return sets
+
+
+@register_global_func("meta_schedule.runner.default_run_evaluator", override=True)
+def default_run_evaluator(module, args_sets, evaluator_config):
+    """The run times (seconds) of the module's entry function: `repeat`
+    per argument set, as its time_evaluator measures them."""
+    import numpy as np
+    names = module.functions
+    entry = "main" if "main" in names else names[0]
+    config = evaluator_config
+    run_secs = []
+    for args in args_sets:
+        if config.enable_cpu_cache_flush:
+            flush = np.zeros(_FLUSH_BYTES // 8)
+            for _ in range(config.repeat):
+                flush += 1  # evicts the arguments and the code's data
+                evaluator = module.time_evaluator(entry, number=config.number, repeat=1,
+                                                  min_repeat_ms=config.min_repeat_ms)
+                run_secs.extend(evaluator(*args).results)
+        else:
+            evaluator = module.time_evaluator(entry, number=config.number,
+                                              repeat=config.repeat,
+                                              min_repeat_ms=config.min_repeat_ms)
+            run_secs.extend(evaluator(*args).results)
+    return run_secs
+
+
+def _function(f, default):
+    if f is None:
+        f = default
+    if isinstance(f, str):
+        f = get_global_func(f)
+    return f
+
+
+@derived_object
+class LocalRunnerFuture(PyRunnerFuture):
+    """A measurement already made (the local runner measures as it is
+    asked)."""
+
+    def __init__(self, result):
+        super().__init__()
+        self.value = result
+
+    def done(self):
+        return True
+
+    def result(self):
+        return self.value
+
+
+@derived_object
+class LocalRunner(PyRunner):
+    """TVM's LocalRunner: each built candidate is loaded and timed in a
+    child process, one at a time (so that timings stay clean); one that
+    raises, crashes or runs past timeout_sec gives an error result, and
+    the others go on. f_alloc_argument(args_info, alloc_repeat) and
+    f_run_evaluator(module, argument sets, evaluator_config) are functions
+    or registered functions' names; initializer runs in each child
+    first."""
+
+    def __init__(self, timeout_sec=30.0, evaluator_config=None, cooldown_sec=0.0,
+                 alloc_repeat=1, f_alloc_argument=None, f_run_evaluator=None, f_cleanup=None,
+                 initializer=None):
+        super().__init__()
+        self.timeout_sec = timeout_sec
+        self.evaluator_config = EvaluatorConfig._normalized(evaluator_config)
+        self.cooldown_sec = cooldown_sec
+        self.alloc_repeat = alloc_repeat
+        self.f_alloc_argument = f_alloc_argument
+        self.f_run_evaluator = f_run_evaluator
+        self.f_cleanup = f_cleanup
+        self.initializer = initializer
+
+    def run(self, runner_inputs):
+        import time
+
+        from ... import runtime
+        f_alloc, f_run, f_cleanup = self.f_alloc_argument, self.f_run_evaluator, self.f_cleanup
+        config, alloc_repeat = self.evaluator_config, self.alloc_repeat
+
+        def measure(artifact_path, args_info):
+            try:
+                module = runtime.load_module(artifact_path)
+                args_sets = _function(f_alloc, default_alloc_argument)(args_info, alloc_repeat)
+                return [float(t) for t in
+                        _function(f_run, default_run_evaluator)(module, args_sets, config)]
+            finally:
+                if f_cleanup is not None:
+                    _function(f_cleanup, None)()
+
+        futures = []
+        for runner_input in runner_inputs:
+            (outcome,) = run_isolated(
+                [(measure, (runner_input.artifact_path, runner_input.args_info))],
+                max_workers=1, timeout=self.timeout_sec, initializer=self.initializer)
+            if outcome.kind == "ok":
+                result = RunnerResult(outcome.value, None)
+            elif outcome.kind == "timeout":
+                result = RunnerResult(
+                    None, f"LocalRunner: Timeout, killed after {self.timeout_sec} seconds\n")
+            elif outcome.kind == "crash":
+                result = RunnerResult(
+                    None, f"LocalRunner: the measuring process died (exit code "
+                          f"{outcome.value})")
+            else:
+                result = RunnerResult(None, "LocalRunner: An exception occurred\n" +
+                                      outcome.value)
+            futures.append(LocalRunnerFuture(result))
+            if self.cooldown_sec:
+                time.sleep(self.cooldown_sec)
+        return futures

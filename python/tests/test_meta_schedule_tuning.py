@@ -1,0 +1,131 @@
+"""Tuning end to end on this machine: the local builder and runner (each
+candidate in a child process; errors, crashes and hangs are results, not
+failures of the tuning), task schedulers over several tasks with the
+measure callbacks, and tune_tir / compile_tir with a schedule function as
+the design space, whose best schedule computes what the program does."""
+import os
+import time
+
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import meta_schedule as ms
+from tensorir import te
+from tensorir.meta_schedule.testing import te_workload
+from tensorir.meta_schedule.testing.dummy_object import DummyBuilder, DummyRunner
+from tensorir.registry import register_global_func
+
+MOD = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(64, 64, 64))})
+LLVM = tvm.target.Target("llvm")
+
+
+def _tile(sch):
+    block = sch.get_block("C")
+    i, j, k = sch.get_loops(block)
+    i0, i1 = sch.split(i, sch.sample_perfect_tile(i, n=2))
+    j0, j1 = sch.split(j, sch.sample_perfect_tile(j, n=2, max_innermost_factor=16))
+    sch.reorder(i0, j0, k, i1, j1)
+    sch.vectorize(j1)
+
+
+def _space():
+    return ms.space_generator.ScheduleFn(_tile, sch_rules=[], postprocs=[], mutator_probs={})
+
+
+def test_local_builder_and_runner():
+    builder = ms.builder.LocalBuilder(max_workers=2)
+    (built,) = builder.build([ms.builder.BuilderInput(MOD, LLVM)])
+    assert built.error_msg is None and os.path.exists(built.artifact_path)
+    runner = ms.runner.LocalRunner(
+        evaluator_config=ms.runner.EvaluatorConfig(number=2, repeat=3, min_repeat_ms=1))
+    args = ms.arg_info.ArgInfo.from_prim_func(MOD["main"])
+    (future,) = runner.run([ms.runner.RunnerInput(built.artifact_path, "llvm", args)])
+    assert future.done()
+    result = future.result()
+    assert result.error_msg is None and len(result.run_secs) == 3
+    assert all(0 < t.value < 1 for t in result.run_secs)
+    # A missing artifact is an error result of that candidate only.
+    (missing,) = runner.run([ms.runner.RunnerInput("/nonexistent/x.so", "llvm", args)])
+    assert missing.result().error_msg.startswith("LocalRunner: An exception occurred")
+    os.remove(built.artifact_path)
+    os.rmdir(os.path.dirname(built.artifact_path))
+
+
+def test_builder_survives_crashes_and_hangs():
+    def initializer():
+        @register_global_func("test_tuning.crash", override=True)
+        def crash(mod, target, params):
+            os._exit(9)  # as a segfault in the compiler would end it
+
+        @register_global_func("test_tuning.hang", override=True)
+        def hang(mod, target, params):
+            time.sleep(60)
+
+    crashing = ms.builder.LocalBuilder(f_build="test_tuning.crash", initializer=initializer)
+    (result,) = crashing.build([ms.builder.BuilderInput(MOD, LLVM)])
+    assert result.artifact_path is None and "died" in result.error_msg
+    hanging = ms.builder.LocalBuilder(f_build="test_tuning.hang", initializer=initializer,
+                                      timeout_sec=1)
+    start = time.monotonic()
+    results = hanging.build([ms.builder.BuilderInput(MOD, LLVM)] * 2)
+    assert time.monotonic() - start < 20
+    assert all(r.error_msg == "LocalBuilder: Timeout, killed after 1 seconds" for r in results)
+    with pytest.raises(ValueError, match="do not resolve"):
+        ms.builder.LocalBuilder(f_export="no.such.function")
+
+
+def test_task_schedulers_share_trials():
+    mods = [MOD, tvm.IRModule({"main": te.create_prim_func(
+        te_workload.matmul_relu(64, 64, 64))})]
+    for scheduler in (ms.task_scheduler.RoundRobin(), ms.task_scheduler.GradientBased(seed=1)):
+        tasks = [ms.TuneContext(m, target="llvm", space_generator=_space(),
+                                search_strategy=ms.search_strategy.ReplayTrace(),
+                                task_name=f"t{i}", rand_state=i + 1)
+                 for i, m in enumerate(mods)]
+        db = ms.database.MemoryDatabase()
+        scheduler.tune(tasks, [1.0, 2.0], max_trials_global=12, max_trials_per_task=8,
+                       num_trials_per_iter=2, builder=DummyBuilder(), runner=DummyRunner(),
+                       measure_callbacks=[ms.measure_callback.AddToDatabase()], database=db,
+                       cost_model=None)
+        assert len(db) == 12
+        records = scheduler.tasks_
+        assert all(r.is_terminated for r in records)
+        assert sum(len(r.latency_ms) for r in records) == 12
+        assert all(len(r.latency_ms) <= 8 for r in records)
+        table = scheduler.tuning_statistics()
+        assert "Speed (GFLOPS)" in table and "t1" in table and "Total trials: 12" in table
+        # 2 * 64^3 multiply-adds.
+        assert records[0].flop == 2 * 64 ** 3
+    with pytest.raises(tvm.TVMError, match="task_weights must have as many entries"):
+        ms.task_scheduler.RoundRobin().tune(
+            tasks, [1.0], 4, 4, 2, DummyBuilder(), DummyRunner(), [], None, None)
+
+
+def test_tune_tir_and_compile_tir(tmp_path):
+    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 6, num_trials_per_iter=3, space=_space(),
+                     cost_model="random",
+                     strategy=ms.search_strategy.EvolutionarySearch(population_size=6,
+                                                                    init_min_unmeasured=3))
+    assert len(db) == 6
+    assert os.path.exists(tmp_path / "database_tuning_record.json")
+    assert os.listdir(tmp_path / "logs")
+    best = db.get_top_k(db.commit_workload(MOD), 1)[0]
+    assert best.run_secs[0].value < 1e10
+    sch = ms.tir_integration.compile_tir(db, MOD, "llvm")
+    a = np.random.rand(64, 64).astype("float32")
+    b = np.random.rand(64, 64).astype("float32")
+    c = np.zeros((64, 64), "float32")
+    tvm.build(sch.mod)["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-4)
+    # The tuning resumes from the database and measures nothing twice.
+    again = ms.tune_tir(MOD, "llvm", str(tmp_path), 4, num_trials_per_iter=2, space=_space(),
+                        cost_model="random",
+                        strategy=ms.search_strategy.EvolutionarySearch(population_size=6,
+                                                                       init_min_unmeasured=3))
+    traces = [str(r.trace.simplified(True)) for r in again.get_all_tuning_records()]
+    assert len(again) == 10 and len(set(traces)) == len(traces)
+    with pytest.raises(ValueError, match="max_trials_global"):
+        ms.tune_tir(MOD, "llvm", str(tmp_path), 0)
+    with pytest.raises(NotImplementedError, match="'xgb' cost model"):
+        ms.tune_tir(MOD, "llvm", str(tmp_path), 2, space=_space())
