@@ -9,6 +9,7 @@
 
 #include "MetaSchedule.h"
 
+#include "TensorIR/MetaSchedule/FeatureExtractor.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include <pybind11/functional.h>
@@ -300,10 +301,65 @@ void bindSearchStrategies(py::module_ &m) {
            py::arg("f_notify_runner_results"), py::arg("f_clone"));
 }
 
+/// A feature matrix as (rows, cols, row-major data), and back.
+py::tuple matrixToPython(const ms::FeatureMatrix &matrix) {
+  return py::make_tuple(matrix.rows, matrix.cols, matrix.data);
+}
+
+ms::FeatureMatrix matrixFromPython(py::handle tuple) {
+  auto [rows, cols, data] =
+      tuple.cast<std::tuple<int64_t, int64_t, std::vector<double>>>();
+  return ms::FeatureMatrix{rows, cols, std::move(data)};
+}
+
+void bindFeatureExtractors(py::module_ &m) {
+  using FE = ms::FeatureExtractor;
+  py::class_<FE, std::shared_ptr<FE>>(m, "FeatureExtractor", py::dynamic_attr(),
+                                      "TVM's FeatureExtractor.")
+      .def("extract_from",
+           [](FE &extractor, const ms::TuneContext &context,
+              py::handle candidates) {
+             std::string error;
+             std::vector<py::tuple> out;
+             for (const ms::FeatureMatrix &matrix :
+                  check(extractor.extractFrom(context, candidatesOf(candidates),
+                                              error),
+                        error))
+               out.push_back(matrixToPython(matrix));
+             return out;
+           })
+      .def("__str__", &FE::str);
+  py::class_<ms::FunctionFeatureExtractor, FE,
+             std::shared_ptr<ms::FunctionFeatureExtractor>>(
+      m, "FunctionFeatureExtractor", py::dynamic_attr())
+      .def(py::init([](py::object extract, py::object str) {
+             auto extractor = std::make_shared<ms::FunctionFeatureExtractor>();
+             if (!extract.is_none())
+               extractor->extractFn = [extract](const ms::TuneContext &context,
+                                                const Candidates &candidates,
+                                                std::string &error) {
+                 return callPython<std::vector<ms::FeatureMatrix>>(error, [&] {
+                   std::vector<ms::FeatureMatrix> out;
+                   for (py::handle matrix :
+                        extract(contextObject(context), candidates))
+                     out.push_back(matrixFromPython(matrix));
+                   return out;
+                 });
+               };
+             if (!str.is_none())
+               extractor->strFn = [str]() {
+                 return py::str(str()).cast<std::string>();
+               };
+             return extractor;
+           }),
+           py::arg("f_extract_from"), py::arg("f_as_string"));
+}
+
 } // namespace
 
 void tirpy::bindMetaScheduleSearch(py::module_ &m) {
   bindMeasure(m);
+  bindFeatureExtractors(m);
   bindCostModels(m);
   bindSearchStrategies(m);
 }

@@ -156,3 +156,28 @@ def test_random_model_state_round_trip(tmp_path):
     again = ms.cost_model.RandomModel(path=path)
     np.testing.assert_array_equal(again.predict(context, candidates), first)
     assert first.shape == (3,) and (first >= 0).all() and (first < 100).all()
+
+
+def test_feature_extractors():
+    @derived_object
+    class Shapes(ms.feature_extractor.PyFeatureExtractor):
+        def extract_from(self, context, candidates):
+            return [np.full((2, 3), float(i)) for i, _ in enumerate(candidates)]
+
+    context = _context(ms.search_strategy.ReplayTrace())
+    (space,) = context.generate_design_space()
+    candidates = [ms.MeasureCandidate(space, None)] * 2
+    features = Shapes().extract_from(context, candidates)
+    assert [f.numpy().tolist() for f in features] == [[[0.0] * 3] * 2, [[1.0] * 3] * 2]
+    random = ms.feature_extractor.RandomFeatureExtractor(feature_size=4, max_block_num=3)
+    for matrix in random.extract_from(context, candidates):
+        assert matrix.shape[1] == 4 and 1 <= matrix.shape[0] <= 3
+    assert str(random).startswith("meta_schedule.RandomFeatureExtractor(0x")
+
+    @derived_object
+    class Flat(ms.feature_extractor.PyFeatureExtractor):
+        def extract_from(self, context, candidates):
+            return [np.zeros(3)]
+
+    with pytest.raises(ValueError, match="rank 2"):
+        Flat().extract_from(context, candidates[:1])

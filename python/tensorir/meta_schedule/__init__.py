@@ -1,12 +1,12 @@
-"""tvm.meta_schedule: TVM's auto-scheduler over the MetaSchedule library.
-So far: the tune context, design spaces (post-order application of
-schedule rules, schedule functions, unions), the interfaces of schedule
-rules, postprocessors and mutators with their Python forms
-(derived_object), the arguments of a tuned function (`arg_info`), the
-Profiler, and the testing workloads (`testing.te_workload`)."""
-from . import (arg_info, builder, cost_model, database, measure_callback,  # noqa: F401
-               mutator, postproc, runner, schedule_rule, search_strategy,
-               space_generator, task_scheduler, testing, tir_integration, utils)
+"""tvm.meta_schedule: TVM's auto-scheduler over the MetaSchedule library
+(lib/MetaSchedule): tune contexts, design spaces, search strategies, cost
+models and feature extractors, databases, builders and runners, measure
+callbacks, task schedulers, and tune_tir / tune_tasks. What is there and
+how it behaves: docs/meta_schedule.md."""
+from . import (arg_info, builder, cost_model, database, feature_extractor,  # noqa: F401
+               measure_callback, mutator, postproc, runner, schedule_rule,
+               search_strategy, space_generator, task_scheduler, testing,
+               tir_integration, utils)
 from .mutator import Mutator
 from .postproc import Postproc
 from .profiler import Profiler
@@ -19,6 +19,7 @@ from .tune_context import TuneContext
 from .utils import derived_object
 
 __all__ = ["MeasureCandidate", "Mutator", "Postproc", "Profiler", "ScheduleRule", "SearchStrategy", "SpaceGenerator", "TuneContext",
-           "arg_info", "builder", "cost_model", "database", "measure_callback", "derived_object", "mutator", "postproc", "runner", "schedule_rule",
+           "arg_info", "builder", "cost_model", "database", "feature_extractor",
+           "measure_callback", "derived_object", "mutator", "postproc", "runner", "schedule_rule",
            "search_strategy", "space_generator", "task_scheduler", "testing", "tir_integration",
            "tune_tasks", "tune_tir", "utils"]

@@ -1,0 +1,6 @@
+"""tvm.meta_schedule.feature_extractor: what a cost model sees of a
+candidate."""
+from .feature_extractor import FeatureExtractor, PyFeatureExtractor
+from .random_feature_extractor import RandomFeatureExtractor
+
+__all__ = ["FeatureExtractor", "PyFeatureExtractor", "RandomFeatureExtractor"]
