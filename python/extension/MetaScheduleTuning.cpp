@@ -51,12 +51,14 @@ void bindBuildersAndRunners(py::module_ &m) {
 
   py::class_<ms::RunnerInput>(m, "RunnerInput", py::dynamic_attr())
       .def(py::init([](std::string path, std::string device,
-                       std::vector<ms::TensorInfo> args) {
+                       std::vector<ms::TensorInfo> args,
+                       std::optional<std::string> reference) {
              return ms::RunnerInput{std::move(path), std::move(device),
-                                    std::move(args)};
+                                    std::move(args), std::move(reference)};
            }),
            py::arg("artifact_path"), py::arg("device_type"),
-           py::arg("args_info"))
+           py::arg("args_info"), py::arg("reference_path") = py::none())
+      .def_readonly("reference_path", &ms::RunnerInput::referencePath)
       .def_readonly("artifact_path", &ms::RunnerInput::artifactPath)
       .def_readonly("device_type", &ms::RunnerInput::deviceType)
       .def_readonly("args_info", &ms::RunnerInput::argsInfo);
@@ -200,12 +202,14 @@ void bindTaskSchedulers(py::module_ &m) {
       .def_readonly("measure_candidates", &ms::TaskRecord::candidates)
       .def_readonly("builder_results", &ms::TaskRecord::builderResults)
       .def_readonly("runner_futures", &ms::TaskRecord::runnerFutures)
-      .def_readonly("latency_ms", &ms::TaskRecord::latencyMs);
+      .def_readonly("latency_ms", &ms::TaskRecord::latencyMs)
+      .def_readonly("reference_artifact", &ms::TaskRecord::referenceArtifact);
 
   using TS = ms::TaskScheduler;
   py::class_<TS, std::shared_ptr<TS>>(m, "TaskScheduler", py::dynamic_attr())
       .def_readonly("tasks", &TS::tasks)
       .def_readonly("remaining_tasks", &TS::remainingTasks)
+      .def_readwrite("check_results", &TS::checkResults)
       .def_property(
           "logger", [](const TS &) { return py::none(); },
           [](TS &scheduler, py::object logger) {

@@ -129,3 +129,39 @@ def test_tune_tir_and_compile_tir(tmp_path):
         ms.tune_tir(MOD, "llvm", str(tmp_path), 0)
     with pytest.raises(NotImplementedError, match="'xgb' cost model"):
         ms.tune_tir(MOD, "llvm", str(tmp_path), 2, space=_space())
+
+
+def test_wrong_results_are_caught(tmp_path):
+    # A builder that miscompiles (it builds matmul + relu for matmul):
+    # every candidate is recorded as failed with the reason, and none is
+    # ever the best.
+    relu = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul_relu(64, 64, 64))})
+
+    def miscompile(mod, target, params):
+        from tensorir import runtime
+        # The unscheduled reference builds right; the candidates (tiled)
+        # are "miscompiled".
+        return runtime.compile(mod if tvm.ir.structural_equal(mod, MOD) else relu, target)
+
+    messages = []
+
+    @ms.derived_object
+    class Collect(ms.measure_callback.PyMeasureCallback):
+        def apply(self, scheduler, task_id, candidates, built, ran):
+            messages.extend(r.error_msg for r in ran)
+
+    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 2, num_trials_per_iter=2, space=_space(),
+                     cost_model="random", strategy="replay-trace",
+                     builder=ms.builder.LocalBuilder(f_build=miscompile, max_workers=1),
+                     measure_callbacks=[ms.measure_callback.AddToDatabase(), Collect()])
+    assert len(db) == 2
+    assert all(m and m.startswith("LocalRunner: wrong results: argument 2 differs")
+               for m in messages)
+    assert db.query_schedule(MOD, "llvm") is None  # failed records are never the best
+
+    # With the check off, the same run records the wrong program's times.
+    db = ms.tune_tir(MOD, "llvm", str(tmp_path / "unchecked"), 2, num_trials_per_iter=2,
+                     space=_space(), cost_model="random", strategy="replay-trace",
+                     builder=ms.builder.LocalBuilder(f_build=miscompile, max_workers=1),
+                     check_results=False)
+    assert db.query_schedule(MOD, "llvm") is not None

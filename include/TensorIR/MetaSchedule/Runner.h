@@ -18,6 +18,10 @@ struct RunnerInput {
   std::string artifactPath;
   std::string deviceType;
   std::vector<TensorInfo> argsInfo;
+  /// The unscheduled program, built: a runner that has it runs both on the
+  /// same random inputs and reports a candidate whose results differ as an
+  /// error (none: not checked).
+  std::optional<std::string> referencePath;
 };
 
 class RunnerFuture {

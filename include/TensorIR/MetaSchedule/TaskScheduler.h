@@ -5,7 +5,9 @@
 // is spent or every task is done, picks a task (nextTaskId), asks its
 // strategy for a batch, builds it and sends it to the runner; a task's
 // batch is joined (results to the strategy and the measure callbacks)
-// before the task is picked again. Each task records its latencies, and
+// before the task is picked again. Unless told otherwise, each task's
+// unscheduled module is built first and the runner checks every candidate's
+// results against it. Each task records its latencies, and
 // the statistics table (FLOP, GFLOP/s, latency, trials) is logged as
 // tasks finish.
 //
@@ -39,6 +41,8 @@ struct TaskRecord {
   std::optional<std::vector<std::shared_ptr<RunnerFuture>>> runnerFutures;
   /// The median latency of each trial in ms (1e9: it failed).
   std::vector<double> latencyMs;
+  /// The unscheduled module, built, that candidates are checked against.
+  std::optional<std::string> referenceArtifact;
 };
 
 class TaskScheduler {
@@ -51,6 +55,10 @@ public:
   std::shared_ptr<Database> database;
   std::shared_ptr<CostModel> costModel;
   int64_t remainingTasks = 0;
+  /// Whether each task's unscheduled module is built first and every
+  /// candidate's results are checked against it by the runner (beyond
+  /// TVM; a candidate that computes something else is recorded as failed).
+  bool checkResults = true;
 
   virtual LogicalResult
   tune(const std::vector<std::shared_ptr<TuneContext>> &contexts,
@@ -83,6 +91,8 @@ protected:
   LogicalResult checkTaskId(int64_t taskId, std::string &error) const;
 
 private:
+  LogicalResult buildReference(TaskRecord &task, Builder &builder,
+                               std::string &error);
   LogicalResult sendToBuilder(TaskRecord &task, Builder &builder,
                               std::string &error);
   LogicalResult sendToRunner(TaskRecord &task, Runner &runner,

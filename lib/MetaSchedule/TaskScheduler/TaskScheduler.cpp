@@ -4,7 +4,9 @@
 #include "TensorIR/MetaSchedule/Flops.h"
 #include "TensorIR/MetaSchedule/Profiler.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -86,6 +88,8 @@ TaskScheduler::tune(const std::vector<std::shared_ptr<TuneContext>> &contexts,
         ctx->log(LogLevel::Info, text);
       }
     }
+    if (checkResults && failed(buildReference(*task, *builder, error)))
+      return failure();
     if (failed(ctx->searchStrategy->preTuning(maxTrialsPerTask,
                                               numTrialsPerIter, *spaces,
                                               database, costModel, error)))
@@ -145,7 +149,34 @@ TaskScheduler::tune(const std::vector<std::shared_ptr<TuneContext>> &contexts,
     }
     if (failed(task->ctx->searchStrategy->postTuning(error)))
       return failure();
+    if (task->referenceArtifact) {
+      (void)llvm::sys::fs::remove(*task->referenceArtifact);
+      StringRef folder = llvm::sys::path::parent_path(*task->referenceArtifact);
+      if (!folder.empty())
+        (void)llvm::sys::fs::remove(folder); // fails unless empty
+    }
   }
+  return success();
+}
+
+LogicalResult TaskScheduler::buildReference(TaskRecord &task,
+                                            mlir::tir::ms::Builder &builder,
+                                            std::string &error) {
+  std::vector<BuilderInput> inputs{BuilderInput{
+      std::make_shared<OwningOpRef<ModuleOp>>(task.ctx->mod.get().clone()),
+      *task.ctx->target}};
+  FailureOr<std::vector<BuilderResult>> built = builder.build(inputs, error);
+  if (failed(built))
+    return failure();
+  const BuilderResult &result = built->front();
+  if (result.errorMsg || !result.artifactPath) {
+    task.ctx->log(LogLevel::Warning,
+                  "the unscheduled program did not build, so candidates are "
+                  "not checked against it: " +
+                      result.errorMsg.value_or("no artifact"));
+    return success();
+  }
+  task.referenceArtifact = result.artifactPath;
   return success();
 }
 
@@ -174,7 +205,7 @@ LogicalResult TaskScheduler::sendToRunner(TaskRecord &task, Runner &runner,
     if (!built.errorMsg)
       inputs.push_back(RunnerInput{built.artifactPath.value_or(""),
                                    task.ctx->target->getKind().str(),
-                                   candidate.argsInfo});
+                                   candidate.argsInfo, task.referenceArtifact});
   FailureOr<std::vector<std::shared_ptr<RunnerFuture>>> futures =
       runner.run(inputs, error);
   if (failed(futures))

@@ -31,11 +31,12 @@ def tune_tir(mod, target, work_dir, max_trials_global, *, max_trials_per_task=No
              cost_model="xgb", measure_callbacks="default", task_scheduler="round-robin",
              space="post-order-apply", strategy="evolutionary", num_tuning_cores="physical",
              seed=None, module_equality="structural", special_space=None,
-             post_optimization=False):
+             post_optimization=False, check_results=True):
     """TVM's tune_tir: each function of `mod` tuned as a task for `target`
     (space and strategy as TuneContext takes them; special_space maps a
     function's name to its own space), max_trials_global trials in all;
-    returns the database."""
+    every candidate's results are checked against the unscheduled program
+    unless check_results is False; returns the database."""
     mod = _normalize_mod(mod)
     if mod is None:
         raise ValueError("tune_tir takes an IRModule or a PrimFunc")
@@ -63,7 +64,8 @@ def tune_tir(mod, target, work_dir, max_trials_global, *, max_trials_per_task=No
                       num_trials_per_iter=num_trials_per_iter, builder=builder, runner=runner,
                       database=database, cost_model=cost_model,
                       measure_callbacks=measure_callbacks, task_scheduler=task_scheduler,
-                      module_equality=module_equality, post_optimization=post_optimization)
+                      module_equality=module_equality, post_optimization=post_optimization,
+                      check_results=check_results)
 
 
 def compile_tir(database, mod, target):

@@ -13,11 +13,14 @@ __all__ = ["tune_tasks"]
 def tune_tasks(*, tasks, task_weights, work_dir, max_trials_global, max_trials_per_task=None,
                num_trials_per_iter=64, builder="local", runner="local", database="json",
                cost_model="xgb", measure_callbacks="default", task_scheduler="gradient",
-               module_equality="structural", post_optimization=False):
+               module_equality="structural", post_optimization=False, check_results=True):
     """TVM's tune_tasks: the tasks (TuneContexts) share max_trials_global
     trials, each at most max_trials_per_task; every measured candidate goes
     to the database (by default TVM's JSON files in work_dir), which is
-    returned. Strings name the components as TVM's create() does."""
+    returned. Strings name the components as TVM's create() does. With
+    check_results (beyond TVM), each task's unscheduled module is built
+    first and a candidate whose results differ from its on random inputs
+    is recorded as failed."""
     if len(tasks) != len(task_weights):
         raise ValueError(f"the length of tasks ({len(tasks)}) and task_weights "
                          f"({len(task_weights)}) differ")
@@ -42,6 +45,7 @@ def tune_tasks(*, tasks, task_weights, work_dir, max_trials_global, max_trials_p
         measure_callbacks = MeasureCallback.create(measure_callbacks)
     if not isinstance(task_scheduler, TaskScheduler):
         task_scheduler = TaskScheduler.create(task_scheduler)
+    task_scheduler._native.check_results = bool(check_results)
     task_scheduler.tune(tasks=tasks, task_weights=task_weights,
                         max_trials_global=max_trials_global,
                         max_trials_per_task=max_trials_per_task,

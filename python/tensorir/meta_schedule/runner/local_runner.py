@@ -6,8 +6,8 @@ from ..utils import derived_object
 from .config import EvaluatorConfig
 from .runner import PyRunner, PyRunnerFuture, RunnerResult
 
-__all__ = ["LocalRunner", "LocalRunnerFuture", "default_alloc_argument",
-           "default_run_evaluator"]
+__all__ = ["LocalRunner", "LocalRunnerFuture", "ResultMismatch", "check_results",
+           "default_alloc_argument", "default_run_evaluator"]
 
 # The caches of today's CPUs are flushed by touching this many bytes.
 _FLUSH_BYTES = 256 << 20
@@ -59,6 +59,41 @@ def default_run_evaluator(module, args_sets, evaluator_config):
     return run_secs
 
 
+class ResultMismatch(Exception):
+    """A candidate computes something else than the unscheduled
+    program."""
+
+
+def check_results(module, reference, args):
+    """Runs the candidate and the unscheduled program on copies of the
+    same arguments and compares every argument afterwards (outputs are
+    arguments): floats within a tolerance for reassociated reductions,
+    anything else exactly; ResultMismatch names the first that differs."""
+    import numpy as np
+
+    def entry(mod):
+        names = mod.functions
+        return mod["main" if "main" in names else names[0]]
+
+    expected = [np.array(a, copy=True) for a in args]
+    actual = [np.array(a, copy=True) for a in args]
+    entry(reference)(*expected)
+    entry(module)(*actual)
+    for index, (want, got) in enumerate(zip(expected, actual)):
+        if want.dtype.kind == "f":
+            tolerance = {2: 1e-2, 4: 1e-3}.get(want.dtype.itemsize, 1e-6)
+            scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+            close = np.allclose(got, want, rtol=tolerance, atol=tolerance * scale,
+                                equal_nan=True)
+        else:
+            close = np.array_equal(got, want)
+        if not close:
+            diff = np.abs(got.astype("float64") - want.astype("float64"))
+            raise ResultMismatch(
+                f"argument {index} differs from the unscheduled program's on random "
+                f"inputs (max abs difference {float(np.nanmax(diff)):.6g})")
+
+
 def _function(f, default):
     if f is None:
         f = default
@@ -88,7 +123,10 @@ class LocalRunner(PyRunner):
     """TVM's LocalRunner: each built candidate is loaded and timed in a
     child process, one at a time (so that timings stay clean); one that
     raises, crashes or runs past timeout_sec gives an error result, and
-    the others go on. f_alloc_argument(args_info, alloc_repeat) and
+    the others go on. Beyond TVM: when the input names the unscheduled
+    program (reference_path, which the task scheduler gives unless told
+    otherwise), both run on the same random inputs first, and a candidate
+    whose results differ gives the error "LocalRunner: wrong results". f_alloc_argument(args_info, alloc_repeat) and
     f_run_evaluator(module, argument sets, evaluator_config) are functions
     or registered functions' names; initializer runs in each child
     first."""
@@ -113,10 +151,12 @@ class LocalRunner(PyRunner):
         f_alloc, f_run, f_cleanup = self.f_alloc_argument, self.f_run_evaluator, self.f_cleanup
         config, alloc_repeat = self.evaluator_config, self.alloc_repeat
 
-        def measure(artifact_path, args_info):
+        def measure(artifact_path, args_info, reference_path):
             try:
                 module = runtime.load_module(artifact_path)
                 args_sets = _function(f_alloc, default_alloc_argument)(args_info, alloc_repeat)
+                if reference_path is not None:
+                    check_results(module, runtime.load_module(reference_path), args_sets[0])
                 return [float(t) for t in
                         _function(f_run, default_run_evaluator)(module, args_sets, config)]
             finally:
@@ -126,13 +166,17 @@ class LocalRunner(PyRunner):
         futures = []
         for runner_input in runner_inputs:
             (outcome,) = run_isolated(
-                [(measure, (runner_input.artifact_path, runner_input.args_info))],
+                [(measure, (runner_input.artifact_path, runner_input.args_info,
+                            runner_input.reference_path))],
                 max_workers=1, timeout=self.timeout_sec, initializer=self.initializer)
             if outcome.kind == "ok":
                 result = RunnerResult(outcome.value, None)
             elif outcome.kind == "timeout":
                 result = RunnerResult(
                     None, f"LocalRunner: Timeout, killed after {self.timeout_sec} seconds\n")
+            elif outcome.kind == "error" and "ResultMismatch" in outcome.value:
+                message = outcome.value.strip().splitlines()[-1].split(": ", 1)[-1]
+                result = RunnerResult(None, "LocalRunner: wrong results: " + message)
             elif outcome.kind == "crash":
                 result = RunnerResult(
                     None, f"LocalRunner: the measuring process died (exit code "

@@ -10,11 +10,18 @@ __all__ = ["PyRunner", "PyRunnerFuture", "Runner", "RunnerFuture", "RunnerInput"
 
 @_wraps_native(ext.RunnerInput)
 class RunnerInput:
-    """TVM's RunnerInput(artifact_path, device_type, args_info)."""
+    """TVM's RunnerInput(artifact_path, device_type, args_info), and the
+    reference to check the results against."""
 
-    def __init__(self, artifact_path, device_type, args_info):
+    def __init__(self, artifact_path, device_type, args_info, reference_path=None):
         _bind(self, ext.RunnerInput(str(artifact_path), str(device_type),
-                                    [info._native for info in args_info]))
+                                    [info._native for info in args_info], reference_path))
+
+    @property
+    def reference_path(self):
+        """The unscheduled program, built, that the candidate's results are
+        checked against (None: not checked)."""
+        return self._native.reference_path
 
     @property
     def artifact_path(self):

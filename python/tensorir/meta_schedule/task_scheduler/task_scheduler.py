@@ -48,6 +48,16 @@ class TaskScheduler:
     measure_callbacks, database, cost_model)."""
 
     @property
+    def check_results(self):
+        """Whether candidates are checked against each task's unscheduled
+        program (beyond TVM; on by default)."""
+        return self._native.check_results
+
+    @check_results.setter
+    def check_results(self, value):
+        self._native.check_results = bool(value)
+
+    @property
     def tasks_(self):
         return [_object_of(t) for t in self._native.tasks]
 
