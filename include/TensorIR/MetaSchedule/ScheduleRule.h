@@ -76,6 +76,19 @@ public:
 /// "<name>'s <method> method not implemented!" (TVM's words).
 std::string notImplemented(StringRef name, StringRef method);
 
+/// `fn(args..., error)`, the function of a Function* class, or a failure
+/// saying `name`'s `method` is not implemented when it was not given.
+template <typename Fn, typename... Args>
+auto callGiven(const Fn &fn, StringRef name, StringRef method,
+               std::string &error, Args &&...args)
+    -> decltype(fn(std::forward<Args>(args)..., error)) {
+  if (!fn) {
+    error = notImplemented(name, method);
+    return failure();
+  }
+  return fn(std::forward<Args>(args)..., error);
+}
+
 /// TVM's repr of an object without one of its own:
 /// `meta_schedule.<name>(0x<address>)`.
 std::string defaultRepr(StringRef name, const void *object);

@@ -47,6 +47,9 @@ public:
   std::optional<MutatorProbs> mutatorProbs;
 
 protected:
+  /// The generator's random state, forked from the context's when it
+  /// initializes the generator; each design space forks its own from it.
+  RandomEngine::State randState = 1;
   /// Why the rules stayed unset when a context initialized the generator
   /// (the target's defaults are missing), for the error of a generator
   /// that needs them.
@@ -79,15 +82,10 @@ public:
       const Schedule &sch, Operation *block, std::string &error)>;
   BlockFilter blockFilter;
 
-  LogicalResult initializeWithTuneContext(const TuneContext &context,
-                                          std::string &error) override;
   FailureOr<std::vector<Schedule>>
   generateDesignSpace(ModuleOp mod, std::string &error) override;
   FailureOr<std::shared_ptr<SpaceGenerator>>
   clone(std::string &error) const override;
-
-private:
-  RandomEngine::State randState = 1;
 };
 
 /// TVM's ScheduleFn: the space is what `function` makes of a schedule of
@@ -98,8 +96,6 @@ public:
       const Schedule &, std::string &)>;
   explicit ScheduleFn(Function function) : function(std::move(function)) {}
 
-  LogicalResult initializeWithTuneContext(const TuneContext &context,
-                                          std::string &error) override;
   FailureOr<std::vector<Schedule>>
   generateDesignSpace(ModuleOp mod, std::string &error) override;
   FailureOr<std::shared_ptr<SpaceGenerator>>
@@ -107,7 +103,6 @@ public:
 
 private:
   Function function;
-  RandomEngine::State randState = 1;
 };
 
 /// TVM's SpaceGeneratorUnion: the spaces of `generators` in order.

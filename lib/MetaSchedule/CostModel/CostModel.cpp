@@ -8,40 +8,25 @@ using namespace mlir::tir::ms;
 CostModel::~CostModel() = default;
 
 LogicalResult FunctionCostModel::load(StringRef path, std::string &error) {
-  if (!loadFn) {
-    error = notImplemented(name, "Load");
-    return failure();
-  }
-  return loadFn(path, error);
+  return callGiven(loadFn, name, "Load", error, path);
 }
 
 LogicalResult FunctionCostModel::save(StringRef path, std::string &error) {
-  if (!saveFn) {
-    error = notImplemented(name, "Save");
-    return failure();
-  }
-  return saveFn(path, error);
+  return callGiven(saveFn, name, "Save", error, path);
 }
 
 LogicalResult FunctionCostModel::update(
     const TuneContext &context, const std::vector<MeasureCandidate> &candidates,
     const std::vector<RunnerResult> &results, std::string &error) {
-  if (!updateFn) {
-    error = notImplemented(name, "Update");
-    return failure();
-  }
-  return updateFn(context, candidates, results, error);
+  return callGiven(updateFn, name, "Update", error, context, candidates,
+                   results);
 }
 
 FailureOr<std::vector<double>>
 FunctionCostModel::predict(const TuneContext &context,
                            const std::vector<MeasureCandidate> &candidates,
                            std::string &error) {
-  if (!predictFn) {
-    error = notImplemented(name, "Predict");
-    return failure();
-  }
-  return predictFn(context, candidates, error);
+  return callGiven(predictFn, name, "Predict", error, context, candidates);
 }
 
 std::string FunctionCostModel::str() const {

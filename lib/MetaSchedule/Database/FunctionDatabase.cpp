@@ -8,56 +8,33 @@ using namespace mlir::tir::ms;
 
 FailureOr<bool> FunctionDatabase::hasWorkload(ModuleOp mod,
                                               std::string &error) {
-  if (!hasWorkloadFn) {
-    error = notImplemented(name, "HasWorkload");
-    return failure();
-  }
-  return hasWorkloadFn(mod, error);
+  return callGiven(hasWorkloadFn, name, "HasWorkload", error, mod);
 }
 
 FailureOr<WorkloadRef> FunctionDatabase::commitWorkload(ModuleOp mod,
                                                         std::string &error) {
-  if (!commitWorkloadFn) {
-    error = notImplemented(name, "CommitWorkload");
-    return failure();
-  }
-  return commitWorkloadFn(mod, error);
+  return callGiven(commitWorkloadFn, name, "CommitWorkload", error, mod);
 }
 
 LogicalResult FunctionDatabase::commitTuningRecord(const TuningRecord &record,
                                                    std::string &error) {
-  if (!commitTuningRecordFn) {
-    error = notImplemented(name, "CommitTuningRecord");
-    return failure();
-  }
-  return commitTuningRecordFn(record, error);
+  return callGiven(commitTuningRecordFn, name, "CommitTuningRecord", error,
+                   record);
 }
 
 FailureOr<std::vector<TuningRecord>>
 FunctionDatabase::getTopK(const WorkloadRef &workload, int64_t k,
                           std::string &error) {
-  if (!getTopKFn) {
-    error = notImplemented(name, "GetTopK");
-    return failure();
-  }
-  return getTopKFn(workload, k, error);
+  return callGiven(getTopKFn, name, "GetTopK", error, workload, k);
 }
 
 FailureOr<std::vector<TuningRecord>>
 FunctionDatabase::getAllTuningRecords(std::string &error) {
-  if (!getAllTuningRecordsFn) {
-    error = notImplemented(name, "GetAllTuningRecords");
-    return failure();
-  }
-  return getAllTuningRecordsFn(error);
+  return callGiven(getAllTuningRecordsFn, name, "GetAllTuningRecords", error);
 }
 
 FailureOr<int64_t> FunctionDatabase::size(std::string &error) {
-  if (!sizeFn) {
-    error = notImplemented(name, "Size");
-    return failure();
-  }
-  return sizeFn(error);
+  return callGiven(sizeFn, name, "Size", error);
 }
 
 FailureOr<std::optional<TuningRecord>> FunctionDatabase::queryTuningRecord(

@@ -112,12 +112,8 @@ FunctionMeasureCallback::apply(TaskScheduler &scheduler, int64_t taskId,
                                const std::vector<BuilderResult> &builderResults,
                                const std::vector<RunnerResult> &runnerResults,
                                std::string &error) {
-  if (!applyFn) {
-    error = notImplemented(name, "Apply");
-    return failure();
-  }
-  return applyFn(scheduler, taskId, candidates, builderResults, runnerResults,
-                 error);
+  return callGiven(applyFn, name, "Apply", error, scheduler, taskId, candidates,
+                   builderResults, runnerResults);
 }
 
 std::string FunctionMeasureCallback::str() const {

@@ -16,30 +16,19 @@ LogicalResult Mutator::initializeWithTuneContext(const TuneContext &,
 LogicalResult
 FunctionMutator::initializeWithTuneContext(const TuneContext &context,
                                            std::string &error) {
-  if (!initializeFn) {
-    error = notImplemented(name, "InitializeWithTuneContext");
-    return failure();
-  }
-  return initializeFn(context, error);
+  return callGiven(initializeFn, name, "InitializeWithTuneContext", error,
+                   context);
 }
 
 FailureOr<std::optional<Trace>>
 FunctionMutator::apply(const Trace &trace, RandomEngine::State &randState,
                        std::string &error) {
-  if (!applyFn) {
-    error = notImplemented(name, "Apply");
-    return failure();
-  }
-  return applyFn(trace, randState, error);
+  return callGiven(applyFn, name, "Apply", error, trace, randState);
 }
 
 FailureOr<std::shared_ptr<Mutator>>
 FunctionMutator::clone(std::string &error) const {
-  if (!cloneFn) {
-    error = notImplemented(name, "Clone");
-    return failure();
-  }
-  return cloneFn(error);
+  return callGiven(cloneFn, name, "Clone", error);
 }
 
 std::string FunctionMutator::str() const {

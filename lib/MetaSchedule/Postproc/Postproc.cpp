@@ -15,29 +15,18 @@ LogicalResult Postproc::initializeWithTuneContext(const TuneContext &,
 LogicalResult
 FunctionPostproc::initializeWithTuneContext(const TuneContext &context,
                                             std::string &error) {
-  if (!initializeFn) {
-    error = notImplemented(name, "InitializeWithTuneContext");
-    return failure();
-  }
-  return initializeFn(context, error);
+  return callGiven(initializeFn, name, "InitializeWithTuneContext", error,
+                   context);
 }
 
 FailureOr<bool> FunctionPostproc::apply(const Schedule &sch,
                                         std::string &error) {
-  if (!applyFn) {
-    error = notImplemented(name, "Apply");
-    return failure();
-  }
-  return applyFn(sch, error);
+  return callGiven(applyFn, name, "Apply", error, sch);
 }
 
 FailureOr<std::shared_ptr<Postproc>>
 FunctionPostproc::clone(std::string &error) const {
-  if (!cloneFn) {
-    error = notImplemented(name, "Clone");
-    return failure();
-  }
-  return cloneFn(error);
+  return callGiven(cloneFn, name, "Clone", error);
 }
 
 std::string FunctionPostproc::str() const {

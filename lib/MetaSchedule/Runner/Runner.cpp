@@ -9,19 +9,11 @@ RunnerFuture::~RunnerFuture() = default;
 Runner::~Runner() = default;
 
 FailureOr<bool> FunctionRunnerFuture::done(std::string &error) {
-  if (!doneFn) {
-    error = notImplemented(name, "Done");
-    return failure();
-  }
-  return doneFn(error);
+  return callGiven(doneFn, name, "Done", error);
 }
 
 FailureOr<RunnerResult> FunctionRunnerFuture::result(std::string &error) {
-  if (!resultFn) {
-    error = notImplemented(name, "Result");
-    return failure();
-  }
-  return resultFn(error);
+  return callGiven(resultFn, name, "Result", error);
 }
 
 namespace {

@@ -31,30 +31,19 @@ LogicalResult ScheduleRule::initializeWithTuneContext(const TuneContext &,
 LogicalResult
 FunctionScheduleRule::initializeWithTuneContext(const TuneContext &context,
                                                 std::string &error) {
-  if (!initializeFn) {
-    error = notImplemented(name, "InitializeWithTuneContext");
-    return failure();
-  }
-  return initializeFn(context, error);
+  return callGiven(initializeFn, name, "InitializeWithTuneContext", error,
+                   context);
 }
 
 FailureOr<std::vector<Schedule>>
 FunctionScheduleRule::apply(const Schedule &sch, Value block,
                             std::string &error) {
-  if (!applyFn) {
-    error = notImplemented(name, "Apply");
-    return failure();
-  }
-  return applyFn(sch, block, error);
+  return callGiven(applyFn, name, "Apply", error, sch, block);
 }
 
 FailureOr<std::shared_ptr<ScheduleRule>>
 FunctionScheduleRule::clone(std::string &error) const {
-  if (!cloneFn) {
-    error = notImplemented(name, "Clone");
-    return failure();
-  }
-  return cloneFn(error);
+  return callGiven(cloneFn, name, "Clone", error);
 }
 
 std::string FunctionScheduleRule::str() const {

@@ -121,11 +121,8 @@ LogicalResult ReplayStrategyBase::notifyRunnerResults(
 LogicalResult
 FunctionSearchStrategy::initializeWithTuneContext(const TuneContext &context,
                                                   std::string &error) {
-  if (!initializeFn) {
-    error = notImplemented(name, "InitializeWithTuneContext");
-    return failure();
-  }
-  return initializeFn(context, error);
+  return callGiven(initializeFn, name, "InitializeWithTuneContext", error,
+                   context);
 }
 
 LogicalResult
@@ -134,46 +131,28 @@ FunctionSearchStrategy::preTuning(int64_t maxTrials, int64_t numTrialsPerIter,
                                   std::shared_ptr<Database> database,
                                   std::shared_ptr<CostModel> costModel,
                                   std::string &error) {
-  if (!preTuningFn) {
-    error = notImplemented(name, "PreTuning");
-    return failure();
-  }
-  return preTuningFn(maxTrials, numTrialsPerIter, designSpaces,
-                     std::move(database), std::move(costModel), error);
+  return callGiven(preTuningFn, name, "PreTuning", error, maxTrials,
+                   numTrialsPerIter, designSpaces, std::move(database),
+                   std::move(costModel));
 }
 
 LogicalResult FunctionSearchStrategy::postTuning(std::string &error) {
-  if (!postTuningFn) {
-    error = notImplemented(name, "PostTuning");
-    return failure();
-  }
-  return postTuningFn(error);
+  return callGiven(postTuningFn, name, "PostTuning", error);
 }
 
 FailureOr<std::optional<std::vector<MeasureCandidate>>>
 FunctionSearchStrategy::generateMeasureCandidates(std::string &error) {
-  if (!generateFn) {
-    error = notImplemented(name, "GenerateMeasureCandidates");
-    return failure();
-  }
-  return generateFn(error);
+  return callGiven(generateFn, name, "GenerateMeasureCandidates", error);
 }
 
 LogicalResult FunctionSearchStrategy::notifyRunnerResults(
     const std::vector<MeasureCandidate> &candidates,
     const std::vector<RunnerResult> &results, std::string &error) {
-  if (!notifyFn) {
-    error = notImplemented(name, "NotifyRunnerResults");
-    return failure();
-  }
-  return notifyFn(candidates, results, error);
+  return callGiven(notifyFn, name, "NotifyRunnerResults", error, candidates,
+                   results);
 }
 
 FailureOr<std::shared_ptr<SearchStrategy>>
 FunctionSearchStrategy::clone(std::string &error) const {
-  if (!cloneFn) {
-    error = notImplemented(name, "Clone");
-    return failure();
-  }
-  return cloneFn(error);
+  return callGiven(cloneFn, name, "Clone", error);
 }

@@ -102,16 +102,6 @@ bool hasCustomRuleAnnotation(Operation *op) {
 
 } // namespace
 
-LogicalResult
-PostOrderApply::initializeWithTuneContext(const TuneContext &context,
-                                          std::string &error) {
-  if (failed(SpaceGenerator::initializeWithTuneContext(context, error)))
-    return failure();
-  RandomEngine::State state = context.randState;
-  randState = RandomEngine(state).forkSeed();
-  return success();
-}
-
 FailureOr<std::vector<Schedule>>
 PostOrderApply::generateDesignSpace(ModuleOp mod, std::string &error) {
   if (!scheduleRules) {
@@ -167,7 +157,6 @@ FailureOr<std::shared_ptr<SpaceGenerator>>
 PostOrderApply::clone(std::string &error) const {
   auto copy = std::make_shared<PostOrderApply>();
   copy->blockFilter = blockFilter;
-  copy->randState = randState;
   if (failed(cloneComponentsInto(*copy, error)))
     return failure();
   return std::shared_ptr<SpaceGenerator>(copy);

@@ -7,15 +7,6 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::ms;
 
-LogicalResult ScheduleFn::initializeWithTuneContext(const TuneContext &context,
-                                                    std::string &error) {
-  if (failed(SpaceGenerator::initializeWithTuneContext(context, error)))
-    return failure();
-  RandomEngine::State state = context.randState;
-  randState = RandomEngine(state).forkSeed();
-  return success();
-}
-
 FailureOr<std::vector<Schedule>>
 ScheduleFn::generateDesignSpace(ModuleOp mod, std::string &error) {
   FailureOr<Schedule> sch =
@@ -28,7 +19,6 @@ ScheduleFn::generateDesignSpace(ModuleOp mod, std::string &error) {
 FailureOr<std::shared_ptr<SpaceGenerator>>
 ScheduleFn::clone(std::string &error) const {
   auto copy = std::make_shared<ScheduleFn>(function);
-  copy->randState = randState;
   if (failed(cloneComponentsInto(*copy, error)))
     return failure();
   return std::shared_ptr<SpaceGenerator>(copy);

@@ -34,6 +34,8 @@ DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
 LogicalResult
 SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
                                           std::string &error) {
+  RandomEngine::State contextState = context.randState;
+  randState = RandomEngine(contextState).forkSeed();
   if (context.target && !(scheduleRules && postprocs && mutatorProbs)) {
     FailureOr<std::string> kind = context.target->getRuleKind(error);
     if (failed(kind))
@@ -68,6 +70,7 @@ SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
 LogicalResult SpaceGenerator::cloneComponentsInto(SpaceGenerator &other,
                                                   std::string &error) const {
   other.missingDefaults = missingDefaults;
+  other.randState = randState;
   if (scheduleRules) {
     other.scheduleRules.emplace();
     for (const std::shared_ptr<ScheduleRule> &rule : *scheduleRules) {
@@ -119,27 +122,16 @@ mlir::tir::ms::createTracedSchedule(ModuleOp mod, int64_t seed,
 LogicalResult
 FunctionSpaceGenerator::initializeWithTuneContext(const TuneContext &context,
                                                   std::string &error) {
-  if (!initializeFn) {
-    error = notImplemented(name, "InitializeWithTuneContext");
-    return failure();
-  }
-  return initializeFn(context, error);
+  return callGiven(initializeFn, name, "InitializeWithTuneContext", error,
+                   context);
 }
 
 FailureOr<std::vector<Schedule>>
 FunctionSpaceGenerator::generateDesignSpace(ModuleOp mod, std::string &error) {
-  if (!generateFn) {
-    error = notImplemented(name, "GenerateDesignSpace");
-    return failure();
-  }
-  return generateFn(mod, error);
+  return callGiven(generateFn, name, "GenerateDesignSpace", error, mod);
 }
 
 FailureOr<std::shared_ptr<SpaceGenerator>>
 FunctionSpaceGenerator::clone(std::string &error) const {
-  if (!cloneFn) {
-    error = notImplemented(name, "Clone");
-    return failure();
-  }
-  return cloneFn(error);
+  return callGiven(cloneFn, name, "Clone", error);
 }
