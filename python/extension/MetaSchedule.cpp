@@ -60,6 +60,13 @@ OwningOpRef<ModuleOp> tirpy::moduleOrNull(py::handle module) {
   return OwningOpRef<ModuleOp>(moduleOf(module).clone());
 }
 
+py::object tirpy::contextObject(const ms::TuneContext &context) {
+  if (std::shared_ptr<const ms::TuneContext> owned =
+          context.weak_from_this().lock())
+    return py::cast(std::const_pointer_cast<ms::TuneContext>(owned));
+  return py::cast(&context, py::return_value_policy::reference);
+}
+
 llvm::json::Value tirpy::jsonFromPython(py::handle object) {
   std::string text =
       py::module_::import("json").attr("dumps")(object).cast<std::string>();

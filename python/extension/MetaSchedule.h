@@ -14,7 +14,7 @@
 #include "Schedule.h"
 #include "Trace.h"
 
-#include "TensorIR/MetaSchedule/ScheduleRule.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -68,6 +68,11 @@ std::vector<ms::Schedule> unwrapAll(pybind11::handle list);
 
 /// The module of a _tensorir.Module (cloned), or null for None.
 mlir::OwningOpRef<mlir::ModuleOp> moduleOrNull(pybind11::handle module);
+
+/// The Python object of a context the library passes back: the one
+/// Python holds, or a new one that shares ownership (never a wrapper that
+/// does not own it, which could outlive it).
+pybind11::object contextObject(const ms::TuneContext &context);
 
 /// A JSON value from Python objects and back (through Python's json).
 llvm::json::Value jsonFromPython(pybind11::handle object);

@@ -23,10 +23,6 @@ namespace {
 
 using Candidates = std::vector<ms::MeasureCandidate>;
 
-py::object contextObject(const ms::TuneContext &context) {
-  return py::cast(&context, py::return_value_policy::reference);
-}
-
 std::vector<ms::MeasureCandidate> candidatesOf(py::handle list) {
   std::vector<ms::MeasureCandidate> out;
   for (py::handle item : list)

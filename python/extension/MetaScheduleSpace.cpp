@@ -27,12 +27,6 @@ using namespace tirpy;
 
 namespace {
 
-/// The Python object of a context the library passes back (the one
-/// Python made, found by pybind11's registry).
-py::object contextObject(const ms::TuneContext &context) {
-  return py::cast(&context, py::return_value_policy::reference);
-}
-
 /// A function TVM's Py* classes take: None, or a callable.
 py::object optionalFunction(py::object f, const char *what) {
   if (!f.is_none() && !PyCallable_Check(f.ptr()))

@@ -199,9 +199,16 @@ void bindTaskSchedulers(py::module_ &m) {
       .def_readonly("is_terminated", &ms::TaskRecord::isTerminated)
       .def_readonly("build_error_count", &ms::TaskRecord::buildErrorCount)
       .def_readonly("run_error_count", &ms::TaskRecord::runErrorCount)
-      .def_readonly("measure_candidates", &ms::TaskRecord::candidates)
-      .def_readonly("builder_results", &ms::TaskRecord::builderResults)
-      .def_readonly("runner_futures", &ms::TaskRecord::runnerFutures)
+      // Copies: the record's batch is reset when it is joined.
+      .def_property_readonly(
+          "measure_candidates",
+          [](const ms::TaskRecord &r) { return r.candidates; })
+      .def_property_readonly(
+          "builder_results",
+          [](const ms::TaskRecord &r) { return r.builderResults; })
+      .def_property_readonly(
+          "runner_futures",
+          [](const ms::TaskRecord &r) { return r.runnerFutures; })
       .def_readonly("latency_ms", &ms::TaskRecord::latencyMs)
       .def_readonly("reference_artifact", &ms::TaskRecord::referenceArtifact);
 

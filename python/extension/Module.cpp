@@ -99,6 +99,10 @@ void tirpy::bindModule(py::module_ &m) {
       "Whether the MLIR context compiles on several threads. Off before "
       "forking workers (MetaSchedule's local builder): a forked child has "
       "none of the parent's threads, so a thread pool would wait forever.");
+  m.def(
+      "multithreading_enabled",
+      []() { return context().isMultithreadingEnabled(); },
+      "Whether the MLIR context compiles on several threads.");
   py::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, py::arg("text"),
                   py::arg("name") = "<string>")

@@ -71,8 +71,14 @@ protected:
   bool nextBatch();
   LogicalResult startTuning(int64_t maxTrials, int64_t numTrialsPerIter,
                             std::string &error);
+  /// Fails unless the context the strategy was initialized with is alive.
+  LogicalResult checkContext(std::string &error);
 
+  /// The context the strategy was initialized with, alive while tuning
+  /// (checked through `contextRef` when the context is shared: a strategy
+  /// that outlives its context refuses to tune).
   const TuneContext *context = nullptr;
+  std::weak_ptr<const TuneContext> contextRef;
   RandomEngine::State randState = 1;
   bool tuning = false;
   int64_t maxTrials = 0, numTrialsPerIter = 0, st = 0, ed = 0;
@@ -80,7 +86,8 @@ protected:
 
 class ReplayTrace : public ReplayStrategyBase {
 public:
-  /// How many times a candidate is retried when postprocessors reject it.
+  /// How many samples a candidate gets before it is left out of the batch
+  /// (postprocessors rejected them all); a batch left empty ends the search.
   int64_t maxFailCount = 100;
 
   LogicalResult preTuning(int64_t maxTrials, int64_t numTrialsPerIter,

@@ -20,7 +20,7 @@ namespace mlir::tir::ms {
 /// Python's logging levels, which TVM's loggers take.
 enum class LogLevel : int { Debug = 10, Info = 20, Warning = 30, Error = 40 };
 
-class TuneContext {
+class TuneContext : public std::enable_shared_from_this<TuneContext> {
 public:
   /// The module tuned (null: none yet).
   OwningOpRef<ModuleOp> mod;
@@ -29,7 +29,9 @@ public:
   std::shared_ptr<SearchStrategy> searchStrategy;
   std::string taskName = "main";
   int numThreads = 1;
-  RandomEngine::State randState = 1;
+  /// The random state; each component initialized with the context forks
+  /// its own from it (forkSeed), which advances it.
+  mutable RandomEngine::State randState = 1;
   /// Where log() writes; null: nowhere.
   std::function<void(LogLevel, const std::string &)> logger;
 
@@ -46,6 +48,12 @@ public:
   /// clones of the components, its random state forked from this one's
   /// (which advances), initialized.
   FailureOr<std::shared_ptr<TuneContext>> clone(std::string &error);
+
+  /// TVM's ForkSeed(&rand_state): a seed for a component, derived from the
+  /// context's random state, which advances.
+  RandomEngine::State forkSeed() const {
+    return *RandomEngine::normalizeSeed(RandomEngine(randState).forkSeed());
+  }
 
   void log(LogLevel level, const std::string &message) const {
     if (logger)

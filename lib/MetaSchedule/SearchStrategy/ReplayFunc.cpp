@@ -25,6 +25,8 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
     error = "generate_measure_candidates outside pre_tuning / post_tuning";
     return failure();
   }
+  if (failed(checkContext(error)))
+    return failure();
   if (!nextBatch())
     return std::optional<std::vector<MeasureCandidate>>();
   SpaceGenerator &generator = *context->spaceGenerator;
@@ -33,7 +35,7 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
   std::vector<MeasureCandidate> batch;
   for (int64_t i = st; i < ed; ++i) {
     Schedule picked;
-    for (int64_t attempt = 0; !picked && attempt <= maxFailCount; ++attempt) {
+    for (int64_t attempt = 0; !picked && attempt < maxFailCount; ++attempt) {
       FailureOr<std::vector<Schedule>> spaces =
           generator.generateDesignSpace(context->mod.get(), error);
       if (failed(spaces))
@@ -60,15 +62,19 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
       if (accepted)
         picked = sch;
     }
-    if (!picked) {
-      error = "ReplayFunc: no design space passed the postprocessors in " +
-              std::to_string(maxFailCount + 1) + " attempts";
-      return failure();
-    }
+    if (!picked)
+      continue;
     FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(picked, error);
     if (failed(candidate))
       return failure();
     batch.push_back(std::move(*candidate));
+  }
+  if (batch.empty()) {
+    context->log(LogLevel::Warning,
+                 "ReplayFunc: no design space passed the postprocessors in " +
+                     std::to_string(maxFailCount) +
+                     " attempts per candidate; the search ends");
+    return std::optional<std::vector<MeasureCandidate>>();
   }
   return std::optional<std::vector<MeasureCandidate>>(std::move(batch));
 }

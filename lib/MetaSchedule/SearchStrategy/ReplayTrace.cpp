@@ -30,6 +30,8 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
     error = "generate_measure_candidates outside pre_tuning / post_tuning";
     return failure();
   }
+  if (failed(checkContext(error)))
+    return failure();
   if (!nextBatch())
     return std::optional<std::vector<MeasureCandidate>>();
   const std::vector<std::shared_ptr<Postproc>> none;
@@ -41,7 +43,7 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
   std::vector<int64_t> failures;
   for (int64_t i = st; i < ed; ++i) {
     Schedule sch;
-    for (int64_t attempt = 0; !sch && attempt <= maxFailCount; ++attempt) {
+    for (int64_t attempt = 0; !sch && attempt < maxFailCount; ++attempt) {
       int64_t index =
           sampleInt(randState, 0, static_cast<int64_t>(designSpaces.size()));
       // The instructions without their decisions: every sampling step
@@ -55,16 +57,24 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
         return failure();
       sch = *applied;
     }
-    if (!sch) {
-      error = "ReplayTrace: no sample of the design spaces passed the "
-              "postprocessors in " +
-              std::to_string(maxFailCount + 1) + " attempts";
-      return failure();
-    }
+    // As TVM's: a slot whose samples the postprocessors all rejected is
+    // left out of the batch.
+    if (!sch)
+      continue;
     FailureOr<MeasureCandidate> candidate = makeMeasureCandidate(sch, error);
     if (failed(candidate))
       return failure();
     batch.push_back(std::move(*candidate));
+  }
+  if (batch.empty()) {
+    // Nothing passes the postprocessors: the search ends rather than send
+    // empty batches forever.
+    context->log(LogLevel::Warning,
+                 "ReplayTrace: no sample of the design spaces passed the "
+                 "postprocessors in " +
+                     std::to_string(maxFailCount) +
+                     " attempts per candidate; the search ends");
+    return std::optional<std::vector<MeasureCandidate>>();
   }
   return std::optional<std::vector<MeasureCandidate>>(std::move(batch));
 }

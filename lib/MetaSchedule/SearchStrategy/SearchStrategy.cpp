@@ -59,8 +59,8 @@ ReplayStrategyBase::initializeWithTuneContext(const TuneContext &ctx,
     return failure();
   }
   context = &ctx;
-  RandomEngine::State state = ctx.randState;
-  randState = *RandomEngine::normalizeSeed(RandomEngine(state).forkSeed());
+  contextRef = ctx.weak_from_this();
+  randState = ctx.forkSeed();
   tuning = false;
   return success();
 }
@@ -68,11 +68,8 @@ ReplayStrategyBase::initializeWithTuneContext(const TuneContext &ctx,
 LogicalResult ReplayStrategyBase::startTuning(int64_t trials,
                                               int64_t trialsPerIter,
                                               std::string &error) {
-  if (!context) {
-    error = "the search strategy was not initialized with a tune context "
-            "(TuneContext(search_strategy=...) initializes it)";
+  if (failed(checkContext(error)))
     return failure();
-  }
   if (tuning) {
     error = "pre_tuning was called again without post_tuning";
     return failure();
@@ -87,6 +84,24 @@ LogicalResult ReplayStrategyBase::startTuning(int64_t trials,
   st = 0;
   ed = trialsPerIter;
   tuning = true;
+  return success();
+}
+
+LogicalResult ReplayStrategyBase::checkContext(std::string &error) {
+  if (!context) {
+    error = "the search strategy was not initialized with a tune context "
+            "(TuneContext(search_strategy=...) initializes it)";
+    return failure();
+  }
+  // A context owned by shared pointers (Python's, a task scheduler's) that
+  // is gone; one that never was is kept alive by its caller.
+  bool neverShared = !contextRef.owner_before(std::weak_ptr<TuneContext>()) &&
+                     !std::weak_ptr<TuneContext>().owner_before(contextRef);
+  if (!neverShared && contextRef.expired()) {
+    error = "the search strategy's tune context no longer exists";
+    context = nullptr;
+    return failure();
+  }
   return success();
 }
 

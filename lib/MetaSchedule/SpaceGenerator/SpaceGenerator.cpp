@@ -34,8 +34,7 @@ DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
 LogicalResult
 SpaceGenerator::initializeWithTuneContext(const TuneContext &context,
                                           std::string &error) {
-  RandomEngine::State contextState = context.randState;
-  randState = RandomEngine(contextState).forkSeed();
+  randState = context.forkSeed();
   if (context.target && !(scheduleRules && postprocs && mutatorProbs)) {
     FailureOr<std::string> kind = context.target->getRuleKind(error);
     if (failed(kind))

@@ -66,6 +66,9 @@ TaskScheduler::tune(const std::vector<std::shared_ptr<TuneContext>> &contexts,
     }
     log(LogLevel::Info,
         "Initializing Task #" + std::to_string(index) + ": " + ctx->taskName);
+    // As TVM's task records: the components start afresh with the context.
+    if (failed(ctx->initialize(error)))
+      return failure();
     auto task = std::make_shared<TaskRecord>();
     task->ctx = ctx;
     task->weight = weights[index];

@@ -7,7 +7,7 @@ from .config import EvaluatorConfig
 from .runner import PyRunner, PyRunnerFuture, RunnerResult
 
 __all__ = ["LocalRunner", "LocalRunnerFuture", "ResultMismatch", "check_results",
-           "default_alloc_argument", "default_run_evaluator"]
+           "compute_expected", "default_alloc_argument", "default_run_evaluator"]
 
 # The caches of today's CPUs are flushed by touching this many bytes.
 _FLUSH_BYTES = 256 << 20
@@ -64,22 +64,29 @@ class ResultMismatch(Exception):
     program."""
 
 
-def check_results(module, reference, args):
-    """Runs the candidate and the unscheduled program on copies of the
-    same arguments and compares every argument afterwards (outputs are
-    arguments): floats within a tolerance for reassociated reductions,
-    anything else exactly; ResultMismatch names the first that differs."""
+def compute_expected(reference, args, path):
+    """Runs the unscheduled program on `args` and saves the arguments
+    before and after (outputs are arguments) to `path` (.npz)."""
     import numpy as np
+    before = [np.array(a, copy=True) for a in args]
+    after = [np.array(a, copy=True) for a in args]
+    _entry(reference)(*after)
+    np.savez(path, **{f"in{i}": a for i, a in enumerate(before)},
+             **{f"out{i}": a for i, a in enumerate(after)})
 
-    def entry(mod):
-        names = mod.functions
-        return mod["main" if "main" in names else names[0]]
 
-    expected = [np.array(a, copy=True) for a in args]
-    actual = [np.array(a, copy=True) for a in args]
-    entry(reference)(*expected)
-    entry(module)(*actual)
-    for index, (want, got) in enumerate(zip(expected, actual)):
+def check_results(module, expected_path):
+    """Runs the candidate on the saved inputs and compares every argument
+    afterwards with the unscheduled program's: floats within a tolerance
+    for reassociated reductions, anything else exactly; ResultMismatch
+    names the first that differs."""
+    import numpy as np
+    saved = np.load(expected_path)
+    count = len([k for k in saved.files if k.startswith("in")])
+    actual = [np.array(saved[f"in{i}"], copy=True) for i in range(count)]
+    _entry(module)(*actual)
+    for index, got in enumerate(actual):
+        want = saved[f"out{index}"]
         if want.dtype.kind == "f":
             tolerance = {2: 1e-2, 4: 1e-3}.get(want.dtype.itemsize, 1e-6)
             scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
@@ -92,6 +99,11 @@ def check_results(module, reference, args):
             raise ResultMismatch(
                 f"argument {index} differs from the unscheduled program's on random "
                 f"inputs (max abs difference {float(np.nanmax(diff)):.6g})")
+
+
+def _entry(module):
+    names = module.functions
+    return module["main" if "main" in names else names[0]]
 
 
 def _function(f, default):
@@ -125,8 +137,10 @@ class LocalRunner(PyRunner):
     raises, crashes or runs past timeout_sec gives an error result, and
     the others go on. Beyond TVM: when the input names the unscheduled
     program (reference_path, which the task scheduler gives unless told
-    otherwise), both run on the same random inputs first, and a candidate
-    whose results differ gives the error "LocalRunner: wrong results". f_alloc_argument(args_info, alloc_repeat) and
+    otherwise), its results on random inputs are computed once (with a
+    budget of their own), each candidate runs on the same inputs before it
+    is timed, and one whose results differ gives the error "LocalRunner:
+    wrong results". f_alloc_argument(args_info, alloc_repeat) and
     f_run_evaluator(module, argument sets, evaluator_config) are functions
     or registered functions' names; initializer runs in each child
     first."""
@@ -144,6 +158,42 @@ class LocalRunner(PyRunner):
         self.f_cleanup = f_cleanup
         self.initializer = initializer
 
+    def _expected_outputs(self, runner_input):
+        """The .npz of the unscheduled program's arguments before and
+        after a run on random inputs, computed once per reference (in a
+        child, with a budget of its own: ten candidates' timeouts); None
+        when there is no reference or it did not run."""
+        import os
+        import tempfile
+        import weakref
+
+        from ... import runtime
+        reference = runner_input.reference_path
+        if reference is None:
+            return None
+        cache = self.__dict__.setdefault("_expected", {})
+        if reference not in cache:
+            if "_folder" not in self.__dict__:
+                self._folder = tempfile.TemporaryDirectory(prefix="tir-meta-schedule-expected-")
+                weakref.finalize(self, self._folder.cleanup)
+            path = os.path.join(self._folder.name, f"expected{len(cache)}.npz")
+            f_alloc, args_info = self.f_alloc_argument, runner_input.args_info
+
+            def compute():
+                args = _function(f_alloc, default_alloc_argument)(args_info, 1)[0]
+                compute_expected(runtime.load_module(reference), args, path)
+
+            (outcome,) = run_isolated([(compute, ())], max_workers=1,
+                                      timeout=self.timeout_sec * 10,
+                                      initializer=self.initializer)
+            if outcome.kind != "ok":
+                import logging
+                logging.getLogger(__name__).warning(
+                    "LocalRunner: the unscheduled program did not run (%s), so candidates "
+                    "are not checked against it", outcome.kind)
+            cache[reference] = path if outcome.kind == "ok" else None
+        return cache[reference]
+
     def run(self, runner_inputs):
         import time
 
@@ -151,12 +201,12 @@ class LocalRunner(PyRunner):
         f_alloc, f_run, f_cleanup = self.f_alloc_argument, self.f_run_evaluator, self.f_cleanup
         config, alloc_repeat = self.evaluator_config, self.alloc_repeat
 
-        def measure(artifact_path, args_info, reference_path):
+        def measure(artifact_path, args_info, expected_path):
             try:
                 module = runtime.load_module(artifact_path)
+                if expected_path is not None:
+                    check_results(module, expected_path)
                 args_sets = _function(f_alloc, default_alloc_argument)(args_info, alloc_repeat)
-                if reference_path is not None:
-                    check_results(module, runtime.load_module(reference_path), args_sets[0])
                 return [float(t) for t in
                         _function(f_run, default_run_evaluator)(module, args_sets, config)]
             finally:
@@ -165,9 +215,9 @@ class LocalRunner(PyRunner):
 
         futures = []
         for runner_input in runner_inputs:
+            expected = self._expected_outputs(runner_input)
             (outcome,) = run_isolated(
-                [(measure, (runner_input.artifact_path, runner_input.args_info,
-                            runner_input.reference_path))],
+                [(measure, (runner_input.artifact_path, runner_input.args_info, expected))],
                 max_workers=1, timeout=self.timeout_sec, initializer=self.initializer)
             if outcome.kind == "ok":
                 result = RunnerResult(outcome.value, None)
