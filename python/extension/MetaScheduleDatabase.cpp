@@ -217,6 +217,13 @@ void tirpy::bindMetaScheduleDatabase(py::module_ &m) {
                       error));
           },
           py::arg("json_obj"), py::arg("workload"))
+      .def("transform_script",
+           [](const ms::TuningRecord &r) {
+             std::string error;
+             OwningOpRef<ModuleOp> script =
+                 check(r.createTransformScript(error), error);
+             return print(script->getOperation());
+           })
       .def("create_schedule", [](const ms::TuningRecord &r) {
         std::string error;
         return wrap(check(r.createSchedule(error), error));
@@ -315,6 +322,13 @@ void tirpy::bindMetaScheduleDatabase(py::module_ &m) {
             check(db.dumpPruned(destination, error), error);
           },
           py::arg("destination"))
+      .def(
+          "export_transform_scripts",
+          [](DB &db, const std::string &directory) {
+            std::string error;
+            return check(db.exportTransformScripts(directory, error), error);
+          },
+          py::arg("directory"))
       .def_static("enter", &DB::enter, py::arg("database"))
       .def_static("exit", &DB::exit)
       .def_static("current", &DB::current);

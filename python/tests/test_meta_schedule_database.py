@@ -224,3 +224,31 @@ def test_ten_thousand_records_load_fast(tmp_path):
     # on this machine kind (measured 0.8 s), with room for slow CI hosts.
     assert seconds < 6, seconds
     assert str(loaded.get_top_k(loaded.commit_workload(mod), 1)[0].trace) == str(record.trace)
+
+
+def test_best_records_as_transform_scripts(tmp_path):
+    # The best record of each workload, as a transform script beside its
+    # module: tir-opt applies it with no Python and gives the tuned module.
+    import subprocess
+
+    from conftest import built_tool
+    tir_opt = built_tool("tir-opt")
+    if tir_opt is None:
+        pytest.skip("tir-opt is not built")
+    db = ms.database.MemoryDatabase()
+    _record(db, _matmul(), [2.0], factor=4)
+    _record(db, _matmul(), [1.0], factor=16)
+    _record(db, _matmul_relu(), [1.0], factor=8)
+    _record(db, _matmul(32), [1e10])  # never measured: no script
+    paths = db.export_transform_scripts(tmp_path / "scripts")
+    assert [os.path.basename(p) for p in paths] == ["0_main.mlir", "1_main.mlir"]
+    text = open(paths[0]).read()
+    assert "transform.named_sequence @__transform_main" in text
+    assert "mean run time 1 s" in text
+    out = subprocess.run([tir_opt, paths[0], "--transform-interpreter"], capture_output=True,
+                         text=True, check=True).stdout
+    tuned = tvm.IRModule.from_mlir(out)
+    assert tvm.ir.structural_equal(tuned["main"], _tiled(_matmul(), 16).mod["main"])
+    # One record alone, as text.
+    record = db.get_top_k(db.commit_workload(_matmul_relu()), 1)[0]
+    assert "transform.tir.split" in record.as_transform_script()

@@ -68,6 +68,11 @@ struct TuningRecord {
   /// A schedule of the workload with the trace applied (TVM's
   /// AsMeasureCandidate's schedule); fails where the trace does not apply.
   FailureOr<Schedule> createSchedule(std::string &error) const;
+  /// The workload's module with the trace as a transform script beside it
+  /// (decisions included): `tir-opt --transform-interpreter` on it gives
+  /// the scheduled module, with no Python.
+  FailureOr<OwningOpRef<ModuleOp>>
+  createTransformScript(std::string &error) const;
 };
 
 class Database {
@@ -106,6 +111,11 @@ public:
   /// TVM's DumpPruned: the best valid record of each workload, committed
   /// to `destination`.
   LogicalResult dumpPruned(Database &destination, std::string &error);
+  /// Beyond TVM: the best valid record of each workload written to
+  /// `directory` as `<n>_<function>.mlir`, the workload's module with the
+  /// record's transform script (createTransformScript); the paths written.
+  FailureOr<std::vector<std::string>>
+  exportTransformScripts(StringRef directory, std::string &error);
 
   ModuleEquality getModuleEquality() const { return equality; }
 

@@ -4,6 +4,9 @@
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
 
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -169,6 +172,23 @@ FailureOr<Schedule> TuningRecord::createSchedule(std::string &error) const {
   return sch;
 }
 
+FailureOr<OwningOpRef<ModuleOp>>
+TuningRecord::createTransformScript(std::string &error) const {
+  MLIRContext *ctx = workload->mod.get()->getContext();
+  FailureOr<OwningOpRef<ModuleOp>> script =
+      trace.render(ctx, /*removePostproc=*/false, error);
+  if (failed(script))
+    return failure();
+  // The trace must apply to the workload: a record that does not is
+  // refused here rather than written as a script tir-opt rejects.
+  FailureOr<Schedule> applied = createSchedule(error);
+  if (failed(applied))
+    return failure();
+  OwningOpRef<ModuleOp> out(workload->mod.get().clone());
+  out->getBody()->push_back(script->release());
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Database
 //===----------------------------------------------------------------------===//
@@ -218,15 +238,13 @@ Database::queryIRModule(ModuleOp mod, const std::optional<Target> &target,
   return OwningOpRef<ModuleOp>((*sch)->getPayload().clone());
 }
 
-LogicalResult Database::dumpPruned(Database &destination, std::string &error) {
-  FailureOr<std::vector<TuningRecord>> all = getAllTuningRecords(error);
-  if (failed(all))
-    return failure();
-  // The best valid record of each workload, workloads in the order their
-  // first record came.
+/// The best valid record of each workload of `records`, workloads in the
+/// order their first record came.
+static std::vector<const TuningRecord *>
+bestPerWorkload(const std::vector<TuningRecord> &records) {
   std::vector<const Workload *> order;
   std::map<const Workload *, const TuningRecord *> best;
-  for (const TuningRecord &record : *all) {
+  for (const TuningRecord &record : records) {
     if (!record.isValid())
       continue;
     auto [it, inserted] = best.emplace(record.workload.get(), &record);
@@ -235,10 +253,20 @@ LogicalResult Database::dumpPruned(Database &destination, std::string &error) {
     else if (record.getMeanRunSecs() < it->second->getMeanRunSecs())
       it->second = &record;
   }
-  for (const Workload *workload : order) {
-    const TuningRecord &record = *best[workload];
+  std::vector<const TuningRecord *> out;
+  for (const Workload *workload : order)
+    out.push_back(best[workload]);
+  return out;
+}
+
+LogicalResult Database::dumpPruned(Database &destination, std::string &error) {
+  FailureOr<std::vector<TuningRecord>> all = getAllTuningRecords(error);
+  if (failed(all))
+    return failure();
+  for (const TuningRecord *best : bestPerWorkload(*all)) {
+    const TuningRecord &record = *best;
     FailureOr<WorkloadRef> committed =
-        destination.commitWorkload(*workload->mod, error);
+        destination.commitWorkload(*record.workload->mod, error);
     if (failed(committed))
       return failure();
     TuningRecord copy = record;
@@ -247,6 +275,41 @@ LogicalResult Database::dumpPruned(Database &destination, std::string &error) {
       return failure();
   }
   return success();
+}
+
+FailureOr<std::vector<std::string>>
+Database::exportTransformScripts(StringRef directory, std::string &error) {
+  FailureOr<std::vector<TuningRecord>> all = getAllTuningRecords(error);
+  if (failed(all))
+    return failure();
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
+    error = ("cannot create '" + directory + "': " + ec.message()).str();
+    return failure();
+  }
+  std::vector<std::string> paths;
+  for (auto [index, record] : llvm::enumerate(bestPerWorkload(*all))) {
+    FailureOr<OwningOpRef<ModuleOp>> script =
+        record->createTransformScript(error);
+    if (failed(script))
+      return failure();
+    FunctionOpInterface entry = getEntryFunction(*record->workload->mod);
+    SmallString<128> path(directory);
+    llvm::sys::path::append(
+        path, std::to_string(index) + "_" +
+                  (entry ? entry.getName() : "module").str() + ".mlir");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      error = ("cannot write '" + path + "': " + ec.message()).str();
+      return failure();
+    }
+    os << "// The best schedule MetaSchedule recorded (mean run time "
+       << llvm::format("%.6g", record->getMeanRunSecs())
+       << " s): tir-opt --transform-interpreter applies it.\n";
+    script->get()->print(os);
+    paths.push_back(std::string(path));
+  }
+  return paths;
 }
 
 static std::vector<std::shared_ptr<Database>> &currentDatabases() {

@@ -109,6 +109,12 @@ class TuningRecord:
     def from_json(json_obj, workload):
         return _object_of(ext.TuningRecord.from_json(json_obj, workload._native))
 
+    def as_transform_script(self):
+        """Beyond TVM: the workload's module with the trace as a transform
+        script beside it (MLIR text; tir-opt --transform-interpreter
+        applies it)."""
+        return self._native.transform_script()
+
     def as_measure_candidate(self):
         """TVM's as_measure_candidate: the record's schedule (its trace
         applied to the workload) with its arguments."""
@@ -173,6 +179,15 @@ class Database:
             return self.query_ir_module(mod, target, workload_name)
         raise ValueError(f'Unknown kind: {kind}. Candidates are: "schedule", "record", '
                          '"ir_module"')
+
+    def export_transform_scripts(self, directory):
+        """Beyond TVM: the best valid record of each workload written to
+        `directory` as `<n>_<function>.mlir`, the workload's module with
+        the record's trace as a transform script (its decisions included),
+        which `tir-opt --transform-interpreter` turns into the tuned module
+        with no Python; the paths written."""
+        import os
+        return self._native.export_transform_scripts(os.fspath(directory))
 
     def dump_pruned(self, destination):
         """The best valid record of each workload, committed to
