@@ -73,6 +73,12 @@ protected:
                             std::string &error);
   /// Fails unless the context the strategy was initialized with is alive.
   LogicalResult checkContext(std::string &error);
+  /// The batch, or the end of the search when it is empty: the
+  /// postprocessors rejected every sample (`attempts` per candidate), and
+  /// empty batches would follow forever; logged as `strategy`'s.
+  std::optional<std::vector<MeasureCandidate>>
+  endIfEmpty(std::vector<MeasureCandidate> batch, StringRef strategy,
+             int64_t attempts) const;
 
   /// The context the strategy was initialized with, alive while tuning
   /// (checked through `contextRef` when the context is shared: a strategy

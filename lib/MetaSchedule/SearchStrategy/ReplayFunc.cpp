@@ -69,14 +69,7 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
       return failure();
     batch.push_back(std::move(*candidate));
   }
-  if (batch.empty()) {
-    context->log(LogLevel::Warning,
-                 "ReplayFunc: no design space passed the postprocessors in " +
-                     std::to_string(maxFailCount) +
-                     " attempts per candidate; the search ends");
-    return std::optional<std::vector<MeasureCandidate>>();
-  }
-  return std::optional<std::vector<MeasureCandidate>>(std::move(batch));
+  return endIfEmpty(std::move(batch), "ReplayFunc", maxFailCount);
 }
 
 FailureOr<std::shared_ptr<SearchStrategy>>

@@ -66,17 +66,7 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
       return failure();
     batch.push_back(std::move(*candidate));
   }
-  if (batch.empty()) {
-    // Nothing passes the postprocessors: the search ends rather than send
-    // empty batches forever.
-    context->log(LogLevel::Warning,
-                 "ReplayTrace: no sample of the design spaces passed the "
-                 "postprocessors in " +
-                     std::to_string(maxFailCount) +
-                     " attempts per candidate; the search ends");
-    return std::optional<std::vector<MeasureCandidate>>();
-  }
-  return std::optional<std::vector<MeasureCandidate>>(std::move(batch));
+  return endIfEmpty(std::move(batch), "ReplayTrace", maxFailCount);
 }
 
 FailureOr<std::shared_ptr<SearchStrategy>>

@@ -105,6 +105,20 @@ LogicalResult ReplayStrategyBase::checkContext(std::string &error) {
   return success();
 }
 
+std::optional<std::vector<MeasureCandidate>>
+ReplayStrategyBase::endIfEmpty(std::vector<MeasureCandidate> batch,
+                               StringRef strategy, int64_t attempts) const {
+  if (!batch.empty())
+    return batch;
+  context->log(LogLevel::Warning,
+               (strategy +
+                ": no sample of the design spaces passed the "
+                "postprocessors in " +
+                Twine(attempts) + " attempts per candidate; the search ends")
+                   .str());
+  return std::nullopt;
+}
+
 bool ReplayStrategyBase::nextBatch() {
   if (st >= maxTrials)
     return false;
