@@ -31,13 +31,17 @@ double mlir::tir::ms::estimateFlops(Operation *root) {
   root->walk([&](Operation *op) {
     if (!isCountedOp(op))
       return;
-    double times = 1;
-    for (Operation *parent = op->getParentOp(); parent && parent != root;
-         parent = parent->getParentOp())
-      if (auto loop = dyn_cast<ForOp>(parent))
-        if (std::optional<int64_t> extent = loop.getConstantExtent())
-          times *= static_cast<double>(*extent);
-    flops += times;
+    flops += getEnclosingIterations(op, root);
   });
   return flops;
+}
+
+double mlir::tir::ms::getEnclosingIterations(Operation *op, Operation *root) {
+  double times = 1;
+  for (Operation *parent = op->getParentOp(); parent && parent != root;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<ForOp>(parent))
+      if (std::optional<int64_t> extent = loop.getConstantExtent())
+        times *= static_cast<double>(*extent);
+  return times;
 }

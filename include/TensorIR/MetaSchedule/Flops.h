@@ -18,6 +18,10 @@ namespace mlir::tir::ms {
 /// function or a block).
 double estimateFlops(Operation *root);
 
+/// How many times `op` runs inside `root` (null: the whole program): the
+/// product of the static extents of the loops around it below `root`.
+double getEnclosingIterations(Operation *op, Operation *root = nullptr);
+
 } // namespace mlir::tir::ms
 
 #endif // TENSORIR_METASCHEDULE_FLOPS_H

@@ -73,6 +73,9 @@ protected:
                             std::string &error);
   /// Fails unless the context the strategy was initialized with is alive.
   LogicalResult checkContext(std::string &error);
+  /// The postprocessors of the context's space generator (none when it
+  /// has none).
+  ArrayRef<std::shared_ptr<Postproc>> getPostprocs() const;
   /// The batch, or the end of the search when it is empty: the
   /// postprocessors rejected every sample (`attempts` per candidate), and
   /// empty batches would follow forever; logged as `strategy`'s.
@@ -202,6 +205,19 @@ public:
 /// postprocessors; null when one rejects it or the trace does not apply,
 /// whose count goes to `failures` (one entry per postprocessor, one more:
 /// the trace did not apply). Fails only when a postprocessor fails.
+/// Marks where postprocessing starts in `sch` (enter_postproc) and applies
+/// `postprocs` to it in place; false when the mark does not apply or a
+/// postprocessor rejects it, counted in `failures` as
+/// applyTraceAndPostprocs counts. Fails only when a postprocessor fails.
+FailureOr<bool> applyPostprocs(const Schedule &sch,
+                               ArrayRef<std::shared_ptr<Postproc>> postprocs,
+                               std::vector<int64_t> &failures,
+                               std::string &error);
+
+/// The instructions of `trace` without their decisions: replayed, every
+/// sampling step draws anew.
+Trace withoutDecisions(const Trace &trace);
+
 FailureOr<Schedule>
 applyTraceAndPostprocs(ModuleOp mod, const Trace &trace,
                        RandomEngine::State &randState,

@@ -45,13 +45,7 @@ namespace {
 /// The arithmetic a block's loop nest does: its own, times the static
 /// extents of the loops around it.
 double estimateWork(BlockOp block) {
-  double iterations = 1;
-  for (Operation *parent = block->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<ForOp>(parent))
-      if (std::optional<int64_t> extent = loop.getConstantExtent())
-        iterations *= static_cast<double>(*extent);
-  return std::max(estimateFlops(block), 1.0) * iterations;
+  return std::max(estimateFlops(block), 1.0) * getEnclosingIterations(block);
 }
 
 StructuralEqualOptions optionsFor(ModuleEquality equality) {

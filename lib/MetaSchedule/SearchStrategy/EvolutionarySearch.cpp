@@ -217,8 +217,7 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
     ed = maxTrials;
   }
   ModuleOp mod = context->mod.get();
-  const std::vector<std::shared_ptr<Postproc>> &postprocs =
-      *context->spaceGenerator->postprocs;
+  ArrayRef<std::shared_ptr<Postproc>> postprocs = getPostprocs();
   const MutatorProbs &mutatorProbs = *context->spaceGenerator->mutatorProbs;
   std::vector<int64_t> failures;
   auto summary = [&](StringRef what) {
@@ -271,12 +270,9 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
       for (int64_t i = 0; i < num; ++i) {
         int64_t index = sampleInt(
             randState, 0, static_cast<int64_t>(state->designSpaces.size()));
-        Trace fresh;
-        for (const InstructionRef &inst :
-             state->designSpaces[index].getInstructions())
-          fresh.append(inst);
         FailureOr<Schedule> sch = applyTraceAndPostprocs(
-            mod, fresh, randState, postprocs, failures, error);
+            mod, withoutDecisions(state->designSpaces[index]), randState,
+            postprocs, failures, error);
         if (failed(sch))
           return failure();
         if (*sch) {

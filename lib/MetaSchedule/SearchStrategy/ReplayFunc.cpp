@@ -30,9 +30,9 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
   if (!nextBatch())
     return std::optional<std::vector<MeasureCandidate>>();
   SpaceGenerator &generator = *context->spaceGenerator;
-  const std::vector<std::shared_ptr<Postproc>> none;
-  const auto &postprocs = generator.postprocs ? *generator.postprocs : none;
+  ArrayRef<std::shared_ptr<Postproc>> postprocs = getPostprocs();
   std::vector<MeasureCandidate> batch;
+  std::vector<int64_t> failures;
   for (int64_t i = st; i < ed; ++i) {
     Schedule picked;
     for (int64_t attempt = 0; !picked && attempt < maxFailCount; ++attempt) {
@@ -46,20 +46,11 @@ ReplayFunc::generateMeasureCandidates(std::string &error) {
       }
       Schedule sch = (*spaces)[sampleInt(randState, 0,
                                          static_cast<int64_t>(spaces->size()))];
-      std::string ignored;
-      if (failed(sch->apply("enter_postproc", {}, {}, 0, ignored)))
-        continue;
-      bool accepted = true;
-      for (const std::shared_ptr<Postproc> &postproc : postprocs) {
-        FailureOr<bool> ok = postproc->apply(sch, error);
-        if (failed(ok))
-          return failure();
-        if (!*ok) {
-          accepted = false;
-          break;
-        }
-      }
-      if (accepted)
+      FailureOr<bool> accepted =
+          applyPostprocs(sch, postprocs, failures, error);
+      if (failed(accepted))
+        return failure();
+      if (*accepted)
         picked = sch;
     }
     if (!picked)

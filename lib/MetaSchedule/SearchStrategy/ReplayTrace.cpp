@@ -34,11 +34,7 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
     return failure();
   if (!nextBatch())
     return std::optional<std::vector<MeasureCandidate>>();
-  const std::vector<std::shared_ptr<Postproc>> none;
-  const auto &postprocs =
-      context->spaceGenerator && context->spaceGenerator->postprocs
-          ? *context->spaceGenerator->postprocs
-          : none;
+  ArrayRef<std::shared_ptr<Postproc>> postprocs = getPostprocs();
   std::vector<MeasureCandidate> batch;
   std::vector<int64_t> failures;
   for (int64_t i = st; i < ed; ++i) {
@@ -46,13 +42,9 @@ ReplayTrace::generateMeasureCandidates(std::string &error) {
     for (int64_t attempt = 0; !sch && attempt < maxFailCount; ++attempt) {
       int64_t index =
           sampleInt(randState, 0, static_cast<int64_t>(designSpaces.size()));
-      // The instructions without their decisions: every sampling step
-      // draws anew.
-      Trace fresh;
-      for (const InstructionRef &inst : designSpaces[index].getInstructions())
-        fresh.append(inst);
       FailureOr<Schedule> applied = applyTraceAndPostprocs(
-          context->mod.get(), fresh, randState, postprocs, failures, error);
+          context->mod.get(), withoutDecisions(designSpaces[index]), randState,
+          postprocs, failures, error);
       if (failed(applied))
         return failure();
       sch = *applied;

@@ -31,20 +31,44 @@ FailureOr<Schedule> mlir::tir::ms::applyTraceAndPostprocs(
     ++failures.back();
     return Schedule();
   }
-  if (failed((*sch)->apply("enter_postproc", {}, {}, 0, ignored))) {
+  FailureOr<bool> accepted = applyPostprocs(*sch, postprocs, failures, error);
+  if (failed(accepted))
+    return failure();
+  return *accepted ? *sch : Schedule();
+}
+
+FailureOr<bool> mlir::tir::ms::applyPostprocs(
+    const Schedule &sch, ArrayRef<std::shared_ptr<Postproc>> postprocs,
+    std::vector<int64_t> &failures, std::string &error) {
+  failures.resize(postprocs.size() + 1, 0);
+  std::string ignored;
+  if (failed(sch->apply("enter_postproc", {}, {}, 0, ignored))) {
     ++failures.back();
-    return Schedule();
+    return false;
   }
   for (auto [index, postproc] : llvm::enumerate(postprocs)) {
-    FailureOr<bool> accepted = postproc->apply(*sch, error);
+    FailureOr<bool> accepted = postproc->apply(sch, error);
     if (failed(accepted))
       return failure();
     if (!*accepted) {
       ++failures[index];
-      return Schedule();
+      return false;
     }
   }
-  return *sch;
+  return true;
+}
+
+Trace mlir::tir::ms::withoutDecisions(const Trace &trace) {
+  Trace fresh;
+  for (const InstructionRef &inst : trace.getInstructions())
+    fresh.append(inst);
+  return fresh;
+}
+
+ArrayRef<std::shared_ptr<Postproc>> ReplayStrategyBase::getPostprocs() const {
+  if (context && context->spaceGenerator && context->spaceGenerator->postprocs)
+    return *context->spaceGenerator->postprocs;
+  return {};
 }
 
 //===----------------------------------------------------------------------===//

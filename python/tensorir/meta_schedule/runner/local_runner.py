@@ -70,7 +70,7 @@ def compute_expected(reference, args, path):
     import numpy as np
     before = [np.array(a, copy=True) for a in args]
     after = [np.array(a, copy=True) for a in args]
-    _entry(reference)(*after)
+    reference(*after)
     np.savez(path, **{f"in{i}": a for i, a in enumerate(before)},
              **{f"out{i}": a for i, a in enumerate(after)})
 
@@ -84,7 +84,7 @@ def check_results(module, expected_path):
     saved = np.load(expected_path)
     count = len([k for k in saved.files if k.startswith("in")])
     actual = [np.array(saved[f"in{i}"], copy=True) for i in range(count)]
-    _entry(module)(*actual)
+    module(*actual)
     for index, got in enumerate(actual):
         want = saved[f"out{index}"]
         if want.dtype.kind == "f":
@@ -99,11 +99,6 @@ def check_results(module, expected_path):
             raise ResultMismatch(
                 f"argument {index} differs from the unscheduled program's on random "
                 f"inputs (max abs difference {float(np.nanmax(diff)):.6g})")
-
-
-def _entry(module):
-    names = module.functions
-    return module["main" if "main" in names else names[0]]
 
 
 def _function(f, default):
