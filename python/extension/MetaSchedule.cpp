@@ -84,6 +84,7 @@ py::object tirpy::jsonToPython(const llvm::json::Value &json) {
 
 void tirpy::bindMetaSchedule(py::module_ &m) {
   bindMetaScheduleSpace(m);
+  bindMetaScheduleComponents(m);
   bindMetaScheduleDatabase(m);
   bindMetaScheduleSearch(m);
   bindMetaScheduleTuning(m);

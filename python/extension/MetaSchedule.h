@@ -78,6 +78,7 @@ pybind11::object contextObject(const ms::TuneContext &context);
 llvm::json::Value jsonFromPython(pybind11::handle object);
 pybind11::object jsonToPython(const llvm::json::Value &json);
 
+void bindMetaScheduleComponents(pybind11::module_ &m);
 void bindMetaScheduleDatabase(pybind11::module_ &m);
 void bindMetaScheduleSearch(pybind11::module_ &m);
 void bindMetaScheduleTuning(pybind11::module_ &m);

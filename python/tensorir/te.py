@@ -18,13 +18,15 @@ import inspect
 
 from .script.values import DTYPES
 from .tir import expr as E
+from .tir import op as _op
 from .tir import stmt as S
 from .tir.buffer import Buffer
 from .ir.node import Range
 
 __all__ = ["placeholder", "compute", "reduce_axis", "sum", "max", "min", "comm_reducer",
            "create_prim_func", "create_schedule", "Schedule", "var", "const", "min_value",
-           "max_value", "AXIS_SEPARATOR"]
+           "max_value", "AXIS_SEPARATOR", "if_then_else", "all", "any", "indexdiv", "indexmod",
+           "exp", "sqrt", "log", "tanh", "rsqrt", "floor", "ceil", "abs", "erf"]
 
 # te's expressions are tir's.
 Expr = E.PrimExpr
@@ -129,6 +131,23 @@ class Tensor:
 
     def __repr__(self):
         return f"Tensor({self.name}, shape={self.shape}, dtype={self.dtype})"
+
+    # `A + B`, `A * 2`, ...: topi's element-wise operators with numpy
+    # broadcasting (blocks T_add, T_multiply, ...), as TVM's tensors.
+    def _elementwise(self, op, other, reverse=False):
+        from . import topi
+        if not isinstance(other, (Tensor, E.PrimExpr, int, float)):
+            return NotImplemented
+        return getattr(topi, op)(other, self) if reverse else getattr(topi, op)(self, other)
+
+    def __add__(self, o): return self._elementwise("add", o)
+    def __radd__(self, o): return self._elementwise("add", o, True)
+    def __sub__(self, o): return self._elementwise("subtract", o)
+    def __rsub__(self, o): return self._elementwise("subtract", o, True)
+    def __mul__(self, o): return self._elementwise("multiply", o)
+    def __rmul__(self, o): return self._elementwise("multiply", o, True)
+    def __truediv__(self, o): return self._elementwise("divide", o)
+    def __rtruediv__(self, o): return self._elementwise("divide", o, True)
 
     @property
     def op(self):
@@ -271,25 +290,13 @@ def max_value(dtype):
     return _limit(dtype, True)
 
 
-def if_then_else(cond, t, f):
-    """tir.Select as te writes it."""
-    return E.Select(cond, t, f)
-
-
-def all(*conds):  # noqa: A001 - TVM's name
-    """The conjunction of conditions (te.all)."""
-    out = E.convert(conds[0])
-    for c in conds[1:]:
-        out = E.And(out, c)
-    return out
-
-
-def any(*conds):  # noqa: A001 - TVM's name
-    """The disjunction of conditions (te.any)."""
-    out = E.convert(conds[0])
-    for c in conds[1:]:
-        out = E.Or(out, c)
-    return out
+# The expression helpers te's users write (TVM's te re-exports tir's).
+if_then_else = _op.if_then_else
+all = _op.all  # noqa: A001 - TVM's name
+any = _op.any  # noqa: A001 - TVM's name
+indexdiv, indexmod = _op.indexdiv, _op.indexmod
+exp, sqrt, log, tanh, rsqrt = _op.exp, _op.sqrt, _op.log, _op.tanh, _op.rsqrt
+floor, ceil, abs, erf = _op.floor, _op.ceil, _op.abs, _op.erf  # noqa: A001
 
 
 sum = _reducer("sum", 0)  # noqa: A001 - TVM's name
@@ -319,11 +326,14 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None):
                 f"compute {name}: a tuple body must be the values of one te.comm_reducer")
         outs = [Tensor(shape, b.dtype, f"{name}_v{i}", axes, b) for i, b in enumerate(body)]
         for t in outs:
-            t.stage, t.outputs = name, outs
+            t.stage, t.outputs, t.attrs = name, outs, dict(attrs or {})
         return outs
     if not isinstance(body, (Reduce, ReduceValue)):
         body = E.convert(body)
-    return Tensor(shape, body.dtype, name, axes, body)
+    out = Tensor(shape, body.dtype, name, axes, body)
+    # The block's annotations (topi's softmax marks its axis).
+    out.attrs = dict(attrs or {})
+    return out
 
 
 def _sources(body):
@@ -398,6 +408,21 @@ def _multi_reduce(outputs, index, bind):
     return init, update
 
 
+def _canonical(expr):
+    """`expr` with its comparisons written as TVM's create_prim_func leaves
+    them after its simplifier: `a >= b` as `b <= a`, `a > b` as `b < a`
+    (the padding condition `i >= 1` prints `1 <= i`)."""
+    from .tir.stmt_functor import ir_transform
+
+    def flip(node):
+        if isinstance(node, E.GE):
+            return E.LE(node.b, node.a)
+        if isinstance(node, E.GT):
+            return E.LT(node.b, node.a)
+        return None
+    return ir_transform(expr, None, flip)
+
+
 def _stage(t):
     """The loop nest and block computing `t` (and the other outputs of its
     reduction)."""
@@ -417,7 +442,7 @@ def _stage(t):
     rename = {id(a): v for a, v in zip(axes, block_vars)}
 
     def bind(expr):
-        return substitute(expr, lambda var: rename.get(id(var)))
+        return _canonical(substitute(expr, lambda var: rename.get(id(var))))
     init = None
     if isinstance(body, ReduceValue):
         init, update = _multi_reduce(t.outputs, index, bind)
@@ -432,7 +457,8 @@ def _stage(t):
         update = S.BufferStore(t.buffer, value, index)
     else:
         update = S.BufferStore(t.buffer, bind(body), index)
-    block = S.Block(iter_vars, [], [], getattr(t, "stage", t.name), update, init)
+    block = S.Block(iter_vars, [], [], getattr(t, "stage", t.name), update, init,
+                    annotations=getattr(t, "attrs", None))
     nest = S.BlockRealize(loops, True, block)
     for loop, a in reversed(list(zip(loops, axes))):
         nest = S.For(loop, 0, a.extent, S.ForKind.SERIAL, nest)

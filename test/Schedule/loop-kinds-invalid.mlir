@@ -158,7 +158,8 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // expected-note @below {{payload op}}
-func.func @annotate_func(%A: memref<8xf32>) {
+module {
+func.func @annotate_module(%A: memref<8xf32>) {
   tir.for %i = 0 to 8 {
     tir.block "B"(%vi = spatial(8, %i)) {
       %a = tir.load %A[%vi] : memref<8xf32>
@@ -170,12 +171,11 @@ func.func @annotate_func(%A: memref<8xf32>) {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %b = transform.tir.get_block "B" in %root : (!transform.any_op) -> !transform.any_op
-    %f = transform.get_parent_op %b {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expects handles to tir.for or tir.block ops}}
-    transform.tir.annotate "k" = 1 to %f : !transform.any_op
+    // expected-error @below {{expects handles to tir.for or tir.block ops or functions}}
+    transform.tir.annotate "k" = 1 to %root : !transform.any_op
     transform.yield
   }
+}
 }
 
 // -----

@@ -183,7 +183,8 @@ TEST_F(SpaceGeneratorTest, BlockFilterAndRefusals) {
   EXPECT_TRUE(failed(incomplete.apply(sch, sch->getRoot(), error)));
   EXPECT_EQ(error, "PyScheduleRule's Apply method not implemented!");
 
-  // Default rules the library does not have yet: the context initializes
+  // A target's defaults: TVM's rules, postprocessors and mutators for
+  // llvm; for a kind the library has none of yet, the context initializes
   // (with no postprocessors or mutators, and a warning), and generating a
   // space says which rules are missing.
   TuneContext context;
@@ -197,13 +198,26 @@ TEST_F(SpaceGeneratorTest, BlockFilterAndRefusals) {
   auto defaulted = std::make_shared<PostOrderApply>();
   context.spaceGenerator = defaulted;
   ASSERT_TRUE(succeeded(context.initialize(error))) << error;
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_TRUE(defaulted->scheduleRules && defaulted->postprocs &&
+              defaulted->mutatorProbs);
+  EXPECT_EQ(defaulted->scheduleRules->size(), 6u);
+  EXPECT_EQ(defaulted->postprocs->size(), 4u);
+  EXPECT_EQ(defaulted->mutatorProbs->size(), 4u);
+  EXPECT_TRUE(succeeded(context.generateDesignSpace(error))) << error;
+
+  auto cuda = std::make_shared<PostOrderApply>();
+  context.spaceGenerator = cuda;
+  context.target = Target("cuda");
+  ASSERT_TRUE(succeeded(context.initialize(error))) << error;
   EXPECT_EQ(warnings.size(), 1u);
-  EXPECT_TRUE(defaulted->postprocs && defaulted->postprocs->empty());
+  EXPECT_TRUE(cuda->postprocs && cuda->postprocs->empty());
   EXPECT_TRUE(failed(context.generateDesignSpace(error)));
-  EXPECT_NE(error.find("rule kind 'llvm' are not available yet"),
+  EXPECT_NE(error.find("rule kind 'cuda' are not available yet"),
             std::string::npos)
       << error;
 
+  context.spaceGenerator = std::make_shared<PostOrderApply>();
   context.target = Target("c++");
   EXPECT_TRUE(failed(context.initialize(error)));
   EXPECT_NE(error.find("does not tune for target kind 'c++'"),

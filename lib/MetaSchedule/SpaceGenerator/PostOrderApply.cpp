@@ -12,7 +12,10 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/MetaSchedule/Analysis.h"
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
+
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -23,16 +26,6 @@ using namespace mlir::tir;
 using namespace mlir::tir::ms;
 
 namespace {
-
-/// The functions of `mod` design spaces are built for: those with a body
-/// that are not graph functions (TVM's PrimFuncs).
-SmallVector<FunctionOpInterface> getScheduledFunctions(ModuleOp mod) {
-  SmallVector<FunctionOpInterface> funcs;
-  for (auto func : mod.getOps<FunctionOpInterface>())
-    if (!func.isExternal() && !isGraphFunction(func))
-      funcs.push_back(func);
-  return funcs;
-}
 
 /// TVM's BlockCollector: a block random variable per block the filter
 /// keeps, in post-order, function by function.
@@ -46,8 +39,11 @@ collectBlocks(const Schedule &schedule,
     std::string funcName = func.getName().str();
     llvm::StringSet<> names;
     SmallVector<std::pair<std::string, Operation *>> blocks;
+    // The function is the root block, written out or not.
+    BlockOp explicitRoot = getExplicitRootBlock(func);
     func->walk<WalkOrder::PostOrder>([&](BlockOp block) {
-      blocks.emplace_back(block.getBlockName().str(), block);
+      if (block != explicitRoot)
+        blocks.emplace_back(block.getBlockName().str(), block);
     });
     blocks.emplace_back("root", func);
     std::vector<std::string> collected;

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
+#include "TensorIR/MetaSchedule/Mutators.h"
+#include "TensorIR/MetaSchedule/Postprocs.h"
+#include "TensorIR/MetaSchedule/ScheduleRules.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 using namespace mlir;
@@ -17,17 +20,32 @@ SpaceGenerator::~SpaceGenerator() = default;
 
 DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
                                                       const TuneContext &) {
-  // TVM's ScheduleRule::DefaultLLVM, Postproc::DefaultLLVM, ... by rule
-  // kind. None of them is in the library yet: the rules stay unset (a
-  // generator that needs them says so), the postprocessors and mutators
-  // are none.
+  // TVM's ScheduleRule::DefaultLLVM, Postproc::DefaultLLVM and
+  // Mutator::DefaultLLVM. Other kinds are not in the library yet: their
+  // rules stay unset (a generator that needs them says so), their
+  // postprocessors and mutators are none.
   DefaultComponents defaults;
-  defaults.postprocs.emplace();
-  defaults.mutatorProbs.emplace();
-  defaults.missing = ("the default schedule rules, postprocessors and "
-                      "mutators of rule kind '" +
-                      ruleKind + "' are not available yet")
-                         .str();
+  std::string error;
+  FailureOr<std::vector<std::shared_ptr<ScheduleRule>>> rules =
+      getDefaultScheduleRules(ruleKind, error);
+  if (failed(rules)) {
+    defaults.postprocs.emplace();
+    defaults.mutatorProbs.emplace();
+    defaults.missing = ("the default schedule rules, postprocessors and "
+                        "mutators of rule kind '" +
+                        ruleKind + "' are not available yet")
+                           .str();
+    return defaults;
+  }
+  defaults.scheduleRules = std::move(*rules);
+  defaults.postprocs = {createDisallowDynamicLoop(),
+                        createRewriteParallelVectorizeUnroll(),
+                        createRewriteReductionBlock(), createRewriteLayout()};
+  defaults.mutatorProbs =
+      MutatorProbs{{createMutateTileSize(), 0.9},
+                   {createMutateComputeLocation(), 0.05},
+                   {createMutateUnroll(), 0.03},
+                   {createMutateParallel(/*maxJobsPerCore=*/16), 0.02}};
   return defaults;
 }
 

@@ -1,24 +1,32 @@
 """The default rules, postprocessors and mutators of each rule kind (TVM's
-ScheduleRule.create, Postproc.create, Mutator.create)."""
+ScheduleRule.create, Postproc.create, Mutator.create), from the library."""
+from .._ext import ext
+from .utils import _object_of
 
 _KINDS = ("llvm", "cuda", "cuda-tensorcore", "hexagon")
 
 
-def _unavailable(what, kind):
+def _components(what, kind):
     if kind not in _KINDS:
         raise ValueError(f"Unsupported kind {kind} for {what} creation.")
-    raise NotImplementedError(
-        f"the default {what}s of rule kind {kind!r} are not available yet; give the "
-        "space generator sch_rules, postprocs and mutator_probs")
+    found = ext.default_components(kind)
+    if found is None:
+        raise NotImplementedError(
+            f"the default {what}s of rule kind {kind!r} are not available yet; give the "
+            "space generator sch_rules, postprocs and mutator_probs")
+    return found
 
 
 def schedule_rules(kind):
-    return _unavailable("schedule rule", kind)
+    rules, _, _ = _components("schedule rule", kind)
+    return [_object_of(r) for r in rules]
 
 
 def postprocs(kind):
-    return _unavailable("postproc", kind)
+    _, procs, _ = _components("postproc", kind)
+    return [_object_of(p) for p in procs]
 
 
 def mutator_probs(kind):
-    return _unavailable("mutator", kind)
+    _, _, probs = _components("mutator", kind)
+    return {_object_of(m): p for m, p in probs}

@@ -10,6 +10,21 @@ __all__ = ["cpu_count", "derived_object"]
 
 # Native class -> the Python class that wraps it.
 _WRAPPERS = {}
+# TVM's name of a library object (its repr: "meta_schedule.<Name>(0x...)")
+# -> the Python class of that name, for objects of one native class
+# (ScheduleRule, Postproc, Mutator) that TVM gives classes of their own.
+_NAMED = {}
+
+
+def _named_native(name):
+    """Class decorator: library objects whose repr names `name` are
+    instances of the class."""
+
+    def register(cls):
+        _NAMED[name] = cls
+        return cls
+
+    return register
 
 
 def _wraps_native(native_class):
@@ -39,6 +54,11 @@ def _object_of(native):
     obj = ref() if ref is not None else None
     if obj is not None:
         return obj
+    text = str(native) if _NAMED else ""
+    if text.startswith("meta_schedule.") and "(" in text:
+        cls = _NAMED.get(text[len("meta_schedule."):text.index("(")])
+        if cls is not None:
+            return _bind(cls.__new__(cls), native)
     for klass in type(native).__mro__:
         cls = _WRAPPERS.get(klass)
         if cls is not None:

@@ -11,7 +11,9 @@ from .function import PrimFunc, TensorIntrin
 from .index_map import IndexMap
 from .schedule import (BlockRV, BlockScope, DepKind, Dependency, LoopRV, Schedule, ScheduleError,
                        ScheduleState, StmtSRef)
-from . import analysis, functor, stmt_functor, transform  # noqa: E402 - they use the above
+from . import analysis, functor, op, stmt_functor, transform  # noqa: E402 - they use the above
+from .op import (abs, all, any, ceil, cos, erf, exp, exp2, floor, if_then_else,  # noqa: A004
+                 indexdiv, indexmod, log, log2, round, rsqrt, sin, sqrt, tanh)
 from .functor import PyStmtExprMutator, PyStmtExprVisitor
 
 __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "Broadcast", "Buffer", "BufferLoad",
@@ -22,5 +24,7 @@ __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "B
            "PyStmtExprMutator", "PyStmtExprVisitor", "Ramp", "Schedule", "ScheduleError",
            "ScheduleState", "StmtSRef", "BlockScope", "DepKind", "Dependency",
            "Select", "SeqStmt", "SizeVar", "Stmt", "StringImm", "Sub", "TensorIntrin", "Var",
-           "analysis", "const", "decl_buffer", "expr", "floordiv", "floormod", "functor", "schedule", "stmt",
+           "abs", "all", "any", "analysis", "ceil", "const", "cos", "erf", "exp", "exp2",
+           "floor", "if_then_else", "indexdiv", "indexmod", "log", "log2", "op", "round",
+           "rsqrt", "sin", "sqrt", "tanh", "decl_buffer", "expr", "floordiv", "floormod", "functor", "schedule", "stmt",
            "stmt_functor", "stmt_seq", "transform"]

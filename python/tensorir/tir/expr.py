@@ -89,6 +89,10 @@ class PrimExpr(Node):
         """The value as `dtype` (itself when it has that dtype, as TVM)."""
         return self if dtype == self.dtype else Cast(dtype, self)
 
+    def equal(self, other):
+        """self == other as an expression (TVM's PrimExpr.equal)."""
+        return make_binary(EQ, self, other)
+
 
 class Var(PrimExpr):
     """A variable (TVM's tir.Var): a loop or block variable, a scalar
@@ -490,6 +494,10 @@ def make_binary(cls, a, b):
         return a
     if cls is Mul and isinstance(a, _Imm) and a.value == 1:
         return b
+    if cls in (Div, FloorDiv) and isinstance(b, _Imm) and b.value == 1:
+        return a
+    if cls in (Mod, FloorMod) and isinstance(b, IntImm) and b.value == 1:
+        return const(0, a.dtype)
     return cls(a, b)
 
 

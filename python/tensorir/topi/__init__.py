@@ -6,9 +6,10 @@
   then the index copied out by a block `<data>_red`;
 - element-wise add / subtract / multiply / divide / maximum / minimum with
   numpy broadcasting (`T_add`, ...), reshape;
-- topi.nn: dense, relu (see nn.py).
+- topi.nn: dense, relu, pad (with get_pad_tuple), softmax (see nn.py).
 """
 from .. import te
+from ..tir import expr as E
 from . import nn
 from .broadcast import add, divide, maximum, minimum, multiply, reshape, subtract
 
@@ -26,8 +27,8 @@ def _pair_reducer(better, identity, select_last_index, name):
         is_same = lhs_val == rhs_val
         proper = lhs_idx > rhs_idx if select_last_index else lhs_idx < rhs_idx
         pick_lhs = te.any(is_better, te.all(is_same, proper))
-        return (te.if_then_else(pick_lhs, lhs_idx, rhs_idx),
-                te.if_then_else(is_better, lhs_val, rhs_val))
+        # Selects, as TVM's reducer (both sides are plain values).
+        return (E.Select(pick_lhs, lhs_idx, rhs_idx), E.Select(is_better, lhs_val, rhs_val))
 
     def fidentity(idx_dtype, val_dtype):
         return te.Const(-1, idx_dtype), identity(val_dtype)

@@ -1,5 +1,7 @@
-"""topi.nn: dense and relu as TVM's topi writes them."""
+"""topi.nn: dense, relu, pad (and get_pad_tuple) and softmax as TVM's topi
+writes them."""
 from .. import te
+from ..tir import expr as E
 
 
 def dense(data, weight, bias=None, out_dtype=None):
@@ -25,3 +27,90 @@ def dense(data, weight, bias=None, out_dtype=None):
 def relu(x):
     """max(x, 0) element-wise (block `compute`)."""
     return te.compute(x.shape, lambda *i: te.max(x(*i), te.const(0, x.dtype)), name="compute")
+
+
+def _is_zero(value):
+    return isinstance(value, (int, E.IntImm)) and int(value) == 0
+
+
+def pad(data, pad_before, pad_after=None, pad_value=0.0, name="PadInput", attrs=None):
+    """`data` with `pad_before[d]` / `pad_after[d]` elements of `pad_value`
+    around each dimension d (block `name`): a dimension padded on neither
+    side reads its index as it is, the others read `i - before` under the
+    condition that it falls inside (a tir.if_then_else)."""
+    ndim = len(data.shape)
+    pad_after = pad_after if pad_after else pad_before
+    if len(pad_before) != ndim or len(pad_after) != ndim:
+        raise ValueError(f"topi.nn.pad: {ndim}-D data, padding of {len(pad_before)} and "
+                         f"{len(pad_after)} dimensions")
+    out_shape = tuple(data.shape[d] + pad_before[d] + pad_after[d] for d in range(ndim))
+    if not isinstance(pad_value, te.Expr):
+        pad_value = te.const(pad_value, data.dtype)
+
+    def element(*indices):
+        inside, source = [], []
+        for d in range(ndim):
+            if _is_zero(pad_before[d]) and _is_zero(pad_after[d]):
+                source.append(indices[d])
+                continue
+            source.append(indices[d] - pad_before[d])
+            inside.append(indices[d] >= pad_before[d])
+            inside.append(indices[d] < data.shape[d] + pad_before[d])
+        if not inside:
+            return data[tuple(source)]
+        return te.if_then_else(te.all(*inside), data[tuple(source)], pad_value)
+
+    return te.compute(out_shape, element, name=name, attrs=attrs)
+
+
+def get_pad_tuple(padding, kernel):
+    """(top, left, bottom, right) padding from an int (each side), a pair
+    (height, width: each on both sides), a 4-tuple as it is, or "SAME" /
+    "VALID" for a (kernel_h, kernel_w) kernel, as TVM's topi.nn.get_pad_tuple
+    (an odd total puts the extra element after)."""
+    if isinstance(padding, (tuple, list)):
+        if len(padding) == 2:
+            pad_h, pad_w = padding[0] * 2, padding[1] * 2
+        elif len(padding) == 4:
+            return padding[0], padding[1], padding[2], padding[3]
+        else:
+            raise ValueError("topi.nn.get_pad_tuple: the padding has 2 or 4 entries")
+    elif isinstance(padding, int):
+        pad_h = pad_w = padding * 2
+    elif padding == "VALID":
+        pad_h = pad_w = 0
+    elif padding == "SAME":
+        pad_h, pad_w = kernel[0] - 1, kernel[1] - 1
+    else:
+        raise ValueError(f"topi.nn.get_pad_tuple: unknown padding {padding!r}")
+    pad_top, pad_left = (pad_h + 1) // 2, (pad_w + 1) // 2
+    return pad_top, pad_left, pad_h - pad_top, pad_w - pad_left
+
+
+def softmax(x, axis=-1):
+    """exp(x - max) / sum(exp(x - max)) along `axis`, in TVM's four blocks:
+    `T_softmax_maxelem` and `T_softmax_expsum` reduce over an axis named
+    "k", `T_softmax_exp`, then `T_softmax_norm` (annotated with the axis)."""
+    shape = x.shape
+    axis = axis + len(shape) if axis < 0 else axis
+    if not 0 <= axis < len(shape):
+        raise ValueError(f"topi.nn.softmax: axis {axis} of a {len(shape)}-D tensor")
+    k_max = te.reduce_axis((0, shape[axis]), name="k")
+    k_sum = te.reduce_axis((0, shape[axis]), name="k")
+
+    def with_reduced(indices, k):
+        return indices[:axis] + (k,) + indices[axis:]
+
+    def without_axis(indices):
+        return tuple(v for d, v in enumerate(indices) if d != axis)
+
+    reduced_shape = tuple(e for d, e in enumerate(shape) if d != axis)
+    max_elem = te.compute(reduced_shape,
+                          lambda *i: te.max(x[with_reduced(i, k_max)], axis=k_max),
+                          name="T_softmax_maxelem")
+    exp = te.compute(shape, lambda *i: te.exp(x[i] - max_elem[without_axis(i)]),
+                     name="T_softmax_exp")
+    expsum = te.compute(reduced_shape, lambda *i: te.sum(exp[with_reduced(i, k_sum)], axis=k_sum),
+                        name="T_softmax_expsum")
+    return te.compute(shape, lambda *i: exp[i] / expsum[without_axis(i)],
+                      name="T_softmax_norm", attrs={"axis": axis})

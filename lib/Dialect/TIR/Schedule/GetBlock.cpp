@@ -32,8 +32,14 @@ FailureOr<Operation *> mlir::tir::getBlockIn(ArrayRef<Operation *> scopes,
     }
     scope = func;
   }
-  // TVM's root block, which tir does not spell: the function.
-  if (name == "root" && findBlocksByName(scope, name).empty()) {
+  // TVM's root block, which tir does not spell (or spells as the
+  // function's one block "root"): the function.
+  auto isExplicitRoot = [](BlockOp block) {
+    auto func = dyn_cast<FunctionOpInterface>(block->getParentOp());
+    return func && getExplicitRootBlock(func) == block;
+  };
+  if (name == "root" &&
+      llvm::all_of(findBlocksByName(scope, name), isExplicitRoot)) {
     if (isa<FunctionOpInterface>(scope))
       return scope;
     SmallVector<Operation *> funcs;

@@ -72,7 +72,24 @@ SmallVector<ForOp> mlir::tir::getLoops(BlockOp block) {
   return loops;
 }
 
+BlockOp mlir::tir::getExplicitRootBlock(FunctionOpInterface func) {
+  if (func.isExternal())
+    return {};
+  BlockOp root;
+  for (Operation &op : func.getFunctionBody().front().without_terminator()) {
+    auto block = dyn_cast<BlockOp>(op);
+    if (root || !block || block.getBlockName() != "root" ||
+        block.getNumIterVars() != 0)
+      return {};
+    root = block;
+  }
+  return root;
+}
+
 SmallVector<BlockOp> mlir::tir::getChildBlocks(Operation *parent) {
+  if (auto func = dyn_cast<FunctionOpInterface>(parent))
+    if (BlockOp root = getExplicitRootBlock(func))
+      return collectChildBlocks(root);
   return collectChildBlocks(parent);
 }
 

@@ -9,7 +9,9 @@
 //   inputs: an operand of the op as one random variable ("block"), a
 //           variadic operand spread over the inputs ("*loops") or as one
 //           list ("[consumer_blocks]"), an attribute given as an input
-//           ("@ann_val", or with its type: "@new_order:a"), or the
+//           ("@ann_val", or with its type: "@new_order:a"; with
+//           "|operand", a random variable of that variadic operand in
+//           its place: annotate's sampled value), or the
 //           factors of a split ("factors": the loop,
 //           then one input per factor: None, an integer or a random
 //           variable);
@@ -50,7 +52,7 @@ const Spec kSpecs[] = {
      "annotate",
      false,
      false,
-     {"block_or_loop", "@ann_val"},
+     {"block_or_loop", "@ann_val|ann_param"},
      {"ann_key:s"}},
     {"AnnotateBufferAccess",
      "annotate_buffer_access",
@@ -420,7 +422,14 @@ void InstructionKind::getTVMLayout(const Instruction &inst,
       continue;
     }
     if (entry.consume_front("@")) {
-      auto [attrName, typeName] = entry.split(':');
+      auto [attrEntry, alternative] = entry.split('|');
+      if (const std::vector<RV> *rvs =
+              alternative.empty() ? nullptr : group(alternative);
+          rvs && !rvs->empty()) {
+        inputs.push_back(TVMValue::of(rvs->front()));
+        continue;
+      }
+      auto [attrName, typeName] = attrEntry.split(':');
       Attribute value = attributeOrDefault(ctx, inst, attrName);
       // An index map over runtime values (TVM's free variables): the map
       // and the names of its symbols, together.
@@ -644,7 +653,12 @@ FailureOr<Instruction> InstructionKind::fromTVMLayout(
       return badCount("inputs", spec->inputs.size(), inputs.size());
     if (entry.consume_front("@")) {
       const TVMValue &v = inputs[next++];
-      auto [attrName, typeName] = entry.split(':');
+      auto [attrEntry, alternative] = entry.split('|');
+      if (v.tag == TVMValue::Tag::Variable && !alternative.empty()) {
+        group(alternative)->push_back(v.variable);
+        continue;
+      }
+      auto [attrName, typeName] = attrEntry.split(':');
       entry = attrName;
       if (v.tag == TVMValue::Tag::Variable) {
         error = name + ": " + entry.str() +

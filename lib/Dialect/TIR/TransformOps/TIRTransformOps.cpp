@@ -331,7 +331,7 @@ void tir::SplitOp::printPythonArgument(StringRef name, Attribute value,
                                        ArrayRef<std::string> operands,
                                        raw_ostream &os) {
   // vscale's values come from the target in Python.
-  if (name == "vscale_values")
+  if (!value || name == "vscale_values")
     return;
   if (name != "factors") {
     os << name << "=";
@@ -506,10 +506,12 @@ eachLoop(const SchedulePayload &payload, ScheduleError &error) {
   return payload.each<ForOp>(0, "tir.for ops", error);
 }
 
-/// The targets of a step on loops or blocks.
+/// Loops, blocks, or functions: TVM's root block, which annotations write
+/// out.
 static FailureOr<SmallVector<Operation *>>
-eachLoopOrBlock(const SchedulePayload &payload, ScheduleError &error) {
-  return payload.each<ForOp, BlockOp>(0, "tir.for or tir.block ops", error);
+eachLoopBlockOrFunction(const SchedulePayload &payload, ScheduleError &error) {
+  return payload.each<ForOp, BlockOp, FunctionOpInterface>(
+      0, "tir.for or tir.block ops or functions", error);
 }
 
 FailureOr<SmallVector<Operation *>>
@@ -555,21 +557,62 @@ LogicalResult tir::BindOp::applyToOne(RewriterBase &, Operation *target,
   return bind(cast<ForOp>(target), getThreadAxis(), error);
 }
 
-FailureOr<SmallVector<Operation *>>
-tir::AnnotateOp::getTargets(const SchedulePayload &payload,
-                            ScheduleError &error) {
-  return eachLoopOrBlock(payload, error);
+LogicalResult tir::AnnotateOp::verify() {
+  if (getAnnParam().size() > 1)
+    return emitOpError("expects at most one parameter as the value");
+  if (getAnnParam().empty() == !getAnnVal())
+    return emitOpError(
+        "expects either a value or a parameter as the annotation's value");
+  return success();
 }
 
-LogicalResult tir::AnnotateOp::applyToOne(RewriterBase &, Operation *target,
-                                          ScheduleError &error) {
-  return annotate(target, getAnnKey(), getAnnVal(), error);
+LogicalResult tir::AnnotateOp::applyToPayload(RewriterBase &,
+                                              SchedulePayload &payload,
+                                              ScheduleError &error) {
+  FailureOr<SmallVector<Operation *>> targets =
+      eachLoopBlockOrFunction(payload, error);
+  if (failed(targets))
+    return failure();
+  Attribute value = getAnnValAttr();
+  if (!value) {
+    // The integer the parameter holds (a sampled value).
+    ArrayRef<transform::MappedValue> held = payload.operands[1];
+    auto param = held.size() == 1 ? dyn_cast_if_present<IntegerAttr>(
+                                        dyn_cast<Attribute>(held.front()))
+                                  : IntegerAttr();
+    if (!param) {
+      error = {"expects the parameter of the annotation's value to hold one "
+               "integer",
+               nullptr};
+      return failure();
+    }
+    value = param;
+  }
+  for (Operation *target : *targets)
+    if (failed(annotate(target, getAnnKey(), value, error)))
+      return failure();
+  return success();
+}
+
+void tir::AnnotateOp::printPythonArgument(StringRef name, Attribute value,
+                                          ArrayRef<std::string> operands,
+                                          raw_ostream &os) {
+  if (name == "ann_val" && !value) {
+    // The parameter given as the value.
+    if (operands.size() > 1)
+      os << "ann_val=" << operands[1];
+    return;
+  }
+  if (!value)
+    return;
+  os << name << "=";
+  printPythonValue(value, os);
 }
 
 FailureOr<SmallVector<Operation *>>
 tir::UnannotateOp::getTargets(const SchedulePayload &payload,
                               ScheduleError &error) {
-  return eachLoopOrBlock(payload, error);
+  return eachLoopBlockOrFunction(payload, error);
 }
 
 LogicalResult tir::UnannotateOp::applyToOne(RewriterBase &, Operation *target,

@@ -102,8 +102,10 @@ FailureOr<std::string> mlir::tir::printTraceAsPython(ModuleOp trace,
             (operandNames.back() + "=[" + llvm::join(listed, ", ") + "]").str();
     }
     for (StringLiteral name : step.getPythonAttributeNames()) {
+      // An absent attribute may stand for a variadic operand (annotate's
+      // parameter value): ops that fold one print it in its place.
       Attribute value = op.getAttr(name);
-      if (!value)
+      if (!value && !step.pythonFoldsVariadicOperand())
         continue;
       std::string arg;
       llvm::raw_string_ostream argOs(arg);

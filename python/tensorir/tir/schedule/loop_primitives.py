@@ -56,6 +56,16 @@ class LoopPrimitives:
     """Schedule's split, loop_partition and sampling methods (a mixin: the
     schedule's _apply and _native do the work)."""
 
+    def annotate(self, block_or_loop, ann_key, ann_val):
+        """TVM's annotate: sets annotation `ann_key` of a loop or block to
+        `ann_val`, a constant or an ExprRV a sampling step drew (the
+        annotation then holds the integer drawn)."""
+        if isinstance(ann_val, ExprRV):
+            self._apply("annotate", [block_or_loop, ann_val], {"ann_key": ann_key})
+        else:
+            self._apply("annotate", [block_or_loop],
+                        {"ann_key": ann_key, "ann_val": ann_val})
+
     def loop_partition(self, loop, factors, preserve_unit_iters=True):
         """TVM's loop_partition: cuts `loop` into consecutive partitions of
         the sizes `factors` (ints or IntImms; one may be None, inferred as

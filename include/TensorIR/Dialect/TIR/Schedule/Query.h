@@ -10,6 +10,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir::tir {
@@ -31,6 +32,13 @@ bool isOutputBlock(BlockOp block);
 /// function, TVM's root block), nested ones too, in program order, that
 /// are output blocks of their own scope.
 SmallVector<BlockOp> getOutputBlocks(Operation *scope);
+
+/// The root block of `func` written out: its body is one block "root"
+/// without iteration variables (which annotating TVM's root block makes);
+/// null when the function is its own root block. The function stands for
+/// its root block either way: get_block("root") and get_child_blocks see
+/// through the written-out one.
+BlockOp getExplicitRootBlock(FunctionOpInterface func);
 
 /// The loops between `block` and its scope (the enclosing block or
 /// function), outermost first.

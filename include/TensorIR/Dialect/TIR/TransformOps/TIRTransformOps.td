@@ -696,27 +696,48 @@ def TIR_BindOp : TIR_EachOp<"bind"> {
   let assemblyFormat = "$loop $thread_axis attr-dict `:` type($loop)";
 }
 
-def TIR_AnnotateOp : TIR_EachOp<"annotate"> {
+def TIR_AnnotateOp : TIR_ScheduleOp<"annotate"> {
   let summary = "set an annotation of loops or blocks (TVM's annotate)";
   let description = [{
     Sets annotation `ann_key` to `ann_val` on every `tir.for` or
-    `tir.block` of the handle.
+    `tir.block` of the handle; or, given a parameter instead of `ann_val`
+    (a value a sampling step drew: TVM's ExprRV), to the integer it holds.
+    A function (TVM's root block) is annotated on its root block, which
+    the first annotation writes out: the body moves into
+    `tir.block "root"()`, as TVMScript spells a root block with
+    annotations.
 
     ```mlir
     transform.tir.annotate "pragma_unroll_explicit" = 16 : i64 to %b : !transform.any_op
+    transform.tir.annotate "meta_schedule.unroll_explicit" = %v to %b : !transform.any_op, !transform.param<i64>
     ```
+
+    Refused for a handle that holds something else than loops and blocks;
+    the op does not verify with both a value and a parameter, or neither.
   }];
   let arguments = (ins TransformHandleTypeInterface:$block_or_loop,
-                       StrAttr:$ann_key, AnyAttr:$ann_val);
-  let assemblyFormat =
-      "$ann_key `=` $ann_val `to` $block_or_loop attr-dict `:` type($block_or_loop)";
+                       Variadic<TransformParamTypeInterface>:$ann_param,
+                       StrAttr:$ann_key, OptionalAttr<AnyAttr>:$ann_val);
+  let assemblyFormat = [{
+    $ann_key `=` ($ann_val^)? ($ann_param^)? `to` $block_or_loop attr-dict `:`
+    type($block_or_loop) (`,` type($ann_param)^)?
+  }];
+  let hasVerifier = 1;
+  let extraScheduleDeclaration = [{
+    // TVM's Python takes the parameter as the value: `ann_val=v1`.
+    static bool pythonFoldsVariadicOperand() { return true; }
+    void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
+                             ::llvm::ArrayRef<std::string> operands,
+                             ::llvm::raw_ostream &os);
+  }];
 }
 
 def TIR_UnannotateOp : TIR_EachOp<"unannotate"> {
   let summary = "remove an annotation of loops or blocks (TVM's unannotate)";
   let description = [{
     Removes annotation `ann_key` from every `tir.for` or `tir.block` of the
-    handle; refused when one of them has no such annotation.
+    handle (a function's from its root block); refused when one of them
+    has no such annotation.
   }];
   let arguments = (ins TransformHandleTypeInterface:$block_or_loop,
                        StrAttr:$ann_key);

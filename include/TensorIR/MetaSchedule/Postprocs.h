@@ -1,0 +1,43 @@
+//===- Postprocs.h - TVM's postprocessors -----------------------*- C++ -*-===//
+//
+// The postprocessors TVM applies to every sampled schedule before it is
+// built (lib/MetaSchedule/Postproc/<Name>.cpp each). They change the
+// program through schedule steps, so that the trace records what they did;
+// a step that is refused rejects the schedule (false), as TVM's do.
+//
+//  - DisallowDynamicLoop: rejects a schedule with a loop whose extent is
+//    not a constant.
+//  - RewriteParallelVectorizeUnroll: turns the root block's
+//    "meta_schedule.parallel", "meta_schedule.vectorize" and
+//    "meta_schedule.unroll_explicit" / "meta_schedule.unroll_implicit"
+//    annotations into steps on the loops of each block under it: its outer
+//    spatial loops fused and parallel, its inner ones fused and vectorized,
+//    its outermost loop annotated "pragma_auto_unroll_max_step" and
+//    "pragma_unroll_explicit" (blocks with non-spatial variables only).
+//  - RewriteReductionBlock: decomposes every reduction block (one with a
+//    tir.init whose reduce variables no threadIdx / blockIdx loop feeds) at
+//    its outermost loop that is not spatial.
+//  - RewriteLayout: gives each layout-free buffer (the function's
+//    "layout_free_buffers" parameters) the layout in which its anchor
+//    block reads it in loop order, behind a cache_read block annotated
+//    "meta_schedule.layout_rewrite_preproc".
+//
+// Their str() is TVM's repr, `meta_schedule.<Name>(0x...)`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_METASCHEDULE_POSTPROCS_H
+#define TENSORIR_METASCHEDULE_POSTPROCS_H
+
+#include "TensorIR/MetaSchedule/Postproc.h"
+
+namespace mlir::tir::ms {
+
+std::shared_ptr<Postproc> createDisallowDynamicLoop();
+std::shared_ptr<Postproc> createRewriteParallelVectorizeUnroll();
+std::shared_ptr<Postproc> createRewriteReductionBlock();
+std::shared_ptr<Postproc> createRewriteLayout();
+
+} // namespace mlir::tir::ms
+
+#endif // TENSORIR_METASCHEDULE_POSTPROCS_H

@@ -1,0 +1,102 @@
+//===- ScheduleRules.h - TVM's schedule rules -------------------*- C++ -*-===//
+//
+// The schedule rules MetaSchedule builds design spaces from, each TVM's
+// (src/meta_schedule/schedule_rule), written for tir's schedule: one file
+// per rule in lib/MetaSchedule/ScheduleRule. getDefaultScheduleRules gives
+// TVM's list for a rule kind (Target::getRuleKind).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_METASCHEDULE_SCHEDULERULES_H
+#define TENSORIR_METASCHEDULE_SCHEDULERULES_H
+
+#include "TensorIR/MetaSchedule/ScheduleRule.h"
+
+#include <optional>
+
+namespace mlir::tir::ms {
+
+/// TVM's AutoInline: a block that writes one buffer is inlined into its
+/// consumers (or, `intoProducer`, its one producer into it) when it may
+/// be, unless one of the conditions refuses it (outside functions of
+/// spatial blocks only): it calls one of `disallowOps`, it branches, its
+/// reads do not map injectively / in order to its write.
+struct AutoInlineOptions {
+  bool intoProducer = false;
+  bool intoConsumer = true;
+  bool inlineConstTensor = true;
+  bool disallowIfThenElse = true;
+  bool requireInjective = true;
+  bool requireOrdered = true;
+  std::vector<std::string> disallowOps = {"tir.exp"};
+};
+std::shared_ptr<ScheduleRule> createAutoInline(AutoInlineOptions options);
+
+/// TVM's InlineConstantScalars: a block that computes a scalar from
+/// nothing (a constant) is inlined, unless it is an output.
+std::shared_ptr<ScheduleRule> createInlineConstantScalars();
+
+/// TVM's reuse configuration of MultiLevelTiling: "no", "may" or "must"
+/// reuse through a cache of `scope` at the tile `levels` (1-based).
+struct ReuseConfig {
+  enum class Kind { No, May, Must };
+  Kind req = Kind::No;
+  std::vector<int64_t> levels;
+  std::string scope;
+};
+
+/// TVM's MultiLevelTiling: a block that needs tiling (Analysis.h) is
+/// tiled as `structure` says ("SSRSRS": spatial and reduction tile
+/// levels), each loop split by a sampled perfect tiling, the tiles
+/// reordered level by level, the first levels fused and bound to
+/// `tileBinds`; with read and write reuse, caches computed at the given
+/// levels.
+struct MultiLevelTilingOptions {
+  std::string structure = "SSRSRS";
+  std::vector<std::string> tileBinds;
+  int64_t maxInnermostFactor = 64;
+  std::vector<int64_t> vectorLoadLens;
+  ReuseConfig reuseRead, reuseWrite;
+};
+/// Fails for a structure of other letters than S and R.
+FailureOr<std::shared_ptr<ScheduleRule>>
+createMultiLevelTiling(MultiLevelTilingOptions options, std::string &error);
+
+/// TVM's ParallelizeVectorizeUnroll: the root block is annotated with the
+/// parallel extent (cores x `maxJobsPerCore`), the vectorization limit and
+/// an unroll depth sampled from `unrollMaxSteps`, which the postprocessor
+/// RewriteParallelVectorizeUnroll turns into loop kinds. -1 / empty
+/// disable each.
+struct ParallelizeVectorizeUnrollOptions {
+  int64_t maxJobsPerCore = 16;
+  int64_t maxVectorizeExtent = 16;
+  std::vector<int64_t> unrollMaxSteps;
+  bool unrollExplicit = true;
+};
+std::shared_ptr<ScheduleRule>
+createParallelizeVectorizeUnroll(ParallelizeVectorizeUnrollOptions options);
+
+/// TVM's RandomComputeLocation: a block directly under the root, with
+/// loops, not tiled, with consumers, is computed at a sampled location.
+std::shared_ptr<ScheduleRule> createRandomComputeLocation();
+
+/// TVM's AddRFactor: a reduction that needs it (Analysis.h) gets, beside
+/// itself, an alternative per half of its split reduction loop factored
+/// out by rfactor (the parallelism cores x `maxJobsPerCore`).
+std::shared_ptr<ScheduleRule> createAddRFactor(int64_t maxJobsPerCore,
+                                               int64_t maxInnermostFactor);
+
+/// TVM's default rules for `ruleKind` ("llvm", ...); fails with `error`
+/// for kinds whose rules are not there yet.
+FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
+getDefaultScheduleRules(StringRef ruleKind, std::string &error);
+
+/// The number of cores parallel work is planned for: the target's
+/// "num-cores" (TVM's GetTargetNumCores), or for an llvm target without
+/// one this machine's physical cores; fails, saying so, otherwise.
+FailureOr<int64_t> getTargetNumCores(const TuneContext &context,
+                                     std::string &error);
+
+} // namespace mlir::tir::ms
+
+#endif // TENSORIR_METASCHEDULE_SCHEDULERULES_H

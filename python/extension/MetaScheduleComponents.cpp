@@ -1,0 +1,148 @@
+//===- MetaScheduleComponents.cpp - the library's rules, postprocs, mutators
+//===//
+//
+// Constructors of the schedule rules, postprocessors and mutators the
+// MetaSchedule library has (TVM's ScheduleRule.AutoInline(...), ...), and
+// the default lists of a rule kind. The Python layer gives each its TVM
+// class; the objects are the library's ScheduleRule / Postproc / Mutator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MetaSchedule.h"
+
+#include "TensorIR/MetaSchedule/Mutators.h"
+#include "TensorIR/MetaSchedule/Postprocs.h"
+#include "TensorIR/MetaSchedule/ScheduleRules.h"
+#include "TensorIR/MetaSchedule/SpaceGenerator.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace tirpy;
+
+namespace {
+
+/// TVM's reuse configuration: None, or {"req": "no"|"may"|"must",
+/// "levels": [int], "scope": str}.
+ms::ReuseConfig reuseConfigOf(py::handle config, const char *what) {
+  ms::ReuseConfig reuse;
+  if (config.is_none())
+    return reuse;
+  auto dict = py::reinterpret_borrow<py::dict>(config);
+  for (const char *key : {"req", "levels", "scope"})
+    if (!dict.contains(key))
+      throw py::value_error(std::string("MultiLevelTiling: ") + what +
+                            " needs keys req, levels and scope; '" + key +
+                            "' is missing");
+  std::string req = py::str(dict["req"]);
+  if (req == "no")
+    reuse.req = ms::ReuseConfig::Kind::No;
+  else if (req == "may")
+    reuse.req = ms::ReuseConfig::Kind::May;
+  else if (req == "must")
+    reuse.req = ms::ReuseConfig::Kind::Must;
+  else
+    throw py::value_error("ValueError: Unknown ReuseType: " + req);
+  for (py::handle level : dict["levels"])
+    reuse.levels.push_back(level.cast<int64_t>());
+  reuse.scope = py::str(dict["scope"]);
+  return reuse;
+}
+
+} // namespace
+
+void tirpy::bindMetaScheduleComponents(py::module_ &m) {
+  m.def(
+      "schedule_rule_auto_inline",
+      [](bool intoProducer, bool intoConsumer, bool inlineConstTensor,
+         bool disallowIfThenElse, bool requireInjective, bool requireOrdered,
+         std::optional<std::vector<std::string>> disallowOps) {
+        ms::AutoInlineOptions options;
+        options.intoProducer = intoProducer;
+        options.intoConsumer = intoConsumer;
+        options.inlineConstTensor = inlineConstTensor;
+        options.disallowIfThenElse = disallowIfThenElse;
+        options.requireInjective = requireInjective;
+        options.requireOrdered = requireOrdered;
+        options.disallowOps = disallowOps.value_or(std::vector<std::string>());
+        return ms::createAutoInline(std::move(options));
+      },
+      py::arg("into_producer"), py::arg("into_consumer"),
+      py::arg("inline_const_tensor"), py::arg("disallow_if_then_else"),
+      py::arg("require_injective"), py::arg("require_ordered"),
+      py::arg("disallow_op") = py::none());
+  m.def("schedule_rule_add_rfactor", &ms::createAddRFactor,
+        py::arg("max_jobs_per_core"), py::arg("max_innermost_factor"));
+  m.def("schedule_rule_inline_constant_scalars",
+        &ms::createInlineConstantScalars);
+  m.def(
+      "schedule_rule_multi_level_tiling",
+      [](std::string structure,
+         std::optional<std::vector<std::string>> tileBinds,
+         std::optional<int64_t> maxInnermostFactor,
+         std::optional<std::vector<int64_t>> vectorLoadLens,
+         py::object reuseRead, py::object reuseWrite) {
+        ms::MultiLevelTilingOptions options;
+        options.structure = std::move(structure);
+        options.tileBinds = tileBinds.value_or(std::vector<std::string>());
+        options.maxInnermostFactor = maxInnermostFactor.value_or(-1);
+        options.vectorLoadLens =
+            vectorLoadLens.value_or(std::vector<int64_t>());
+        options.reuseRead = reuseConfigOf(reuseRead, "reuse_read");
+        options.reuseWrite = reuseConfigOf(reuseWrite, "reuse_write");
+        std::string error;
+        return check(ms::createMultiLevelTiling(std::move(options), error),
+                     error);
+      },
+      py::arg("structure"), py::arg("tile_binds") = py::none(),
+      py::arg("max_innermost_factor") = py::none(),
+      py::arg("vector_load_lens") = py::none(),
+      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
+  m.def(
+      "schedule_rule_parallelize_vectorize_unroll",
+      [](int64_t maxJobsPerCore, int64_t maxVectorizeExtent,
+         std::vector<int64_t> unrollMaxSteps, bool unrollExplicit) {
+        ms::ParallelizeVectorizeUnrollOptions options;
+        options.maxJobsPerCore = maxJobsPerCore;
+        options.maxVectorizeExtent = maxVectorizeExtent;
+        options.unrollMaxSteps = std::move(unrollMaxSteps);
+        options.unrollExplicit = unrollExplicit;
+        return ms::createParallelizeVectorizeUnroll(std::move(options));
+      },
+      py::arg("max_jobs_per_core"), py::arg("max_vectorize_extent"),
+      py::arg("unroll_max_steps"), py::arg("unroll_explicit"));
+  m.def("schedule_rule_random_compute_location",
+        &ms::createRandomComputeLocation);
+
+  m.def("postproc_disallow_dynamic_loop", &ms::createDisallowDynamicLoop);
+  m.def("postproc_rewrite_parallel_vectorize_unroll",
+        &ms::createRewriteParallelVectorizeUnroll);
+  m.def("postproc_rewrite_reduction_block", &ms::createRewriteReductionBlock);
+  m.def("postproc_rewrite_layout", &ms::createRewriteLayout);
+
+  m.def("mutator_mutate_tile_size", &ms::createMutateTileSize);
+  m.def("mutator_mutate_unroll", &ms::createMutateUnroll);
+  m.def("mutator_mutate_parallel", &ms::createMutateParallel,
+        py::arg("max_jobs_per_core"));
+  m.def("mutator_mutate_compute_location", &ms::createMutateComputeLocation);
+  m.def("mutator_mutate_thread_binding", &ms::createMutateThreadBinding);
+
+  m.def(
+      "default_components",
+      [](const std::string &kind) -> py::object {
+        ms::DefaultComponents defaults =
+            ms::getDefaultComponents(kind, ms::TuneContext());
+        if (!defaults.scheduleRules)
+          return py::none();
+        py::list probs;
+        for (auto &[mutator, prob] : *defaults.mutatorProbs)
+          probs.append(py::make_tuple(mutator, prob));
+        return py::make_tuple(*defaults.scheduleRules, *defaults.postprocs,
+                              probs);
+      },
+      py::arg("kind"),
+      "The default (rules, postprocs, [(mutator, probability)]) of a rule "
+      "kind, or None where the library does not have them yet.");
+}

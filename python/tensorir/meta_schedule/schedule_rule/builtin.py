@@ -1,0 +1,105 @@
+"""The schedule rules of the MetaSchedule library, as TVM's classes
+(tvm.meta_schedule.schedule_rule.AutoInline, ...)."""
+from ..._ext import ext
+from ..utils import _bind, _named_native
+from .schedule_rule import ScheduleRule
+
+__all__ = ["AddRFactor", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
+           "ParallelizeVectorizeUnroll", "RandomComputeLocation", "ReuseType"]
+
+
+class ReuseType:
+    """TVM's ReuseType: reuse of a read or write in MultiLevelTiling, as
+    the dictionary the rule takes ({"req": ..., "levels": ..., "scope":
+    ...})."""
+
+    def __init__(self, req, levels, scope):
+        if req not in ("no", "may", "must"):
+            raise ValueError(f"ValueError: Unknown ReuseType: {req}")
+        self.req, self.levels, self.scope = req, list(levels), scope
+
+    def as_dict(self):
+        return {"req": self.req, "levels": self.levels, "scope": self.scope}
+
+
+def _reuse(config):
+    if config is None or isinstance(config, dict):
+        return config
+    return config.as_dict()
+
+
+def _ints(values):
+    return None if values is None else [int(getattr(v, "value", v)) for v in values]
+
+
+@_named_native("AddRFactor")
+class AddRFactor(ScheduleRule):
+    """TVM's AddRFactor: factors a reduction with little spatial
+    parallelism by rfactor (the parallelism cores x max_jobs_per_core)."""
+
+    def __init__(self, max_jobs_per_core=16, max_innermost_factor=None):
+        _bind(self, ext.schedule_rule_add_rfactor(
+            int(max_jobs_per_core),
+            -1 if max_innermost_factor is None
+            else int(getattr(max_innermost_factor, "value", max_innermost_factor))))
+
+
+@_named_native("AutoInline")
+class AutoInline(ScheduleRule):
+    """TVM's AutoInline: inlines a block into its consumers (or its one
+    producer into it) where the conditions allow."""
+
+    def __init__(self, into_producer, into_consumer, inline_const_tensor,
+                 disallow_if_then_else, require_injective, require_ordered,
+                 disallow_op=None):
+        _bind(self, ext.schedule_rule_auto_inline(
+            bool(into_producer), bool(into_consumer), bool(inline_const_tensor),
+            bool(disallow_if_then_else), bool(require_injective), bool(require_ordered),
+            None if disallow_op is None else [str(o) for o in disallow_op]))
+
+
+@_named_native("InlineConstantScalars")
+class InlineConstantScalars(ScheduleRule):
+    """TVM's InlineConstantScalars: inlines blocks that compute a constant
+    scalar."""
+
+    def __init__(self):
+        _bind(self, ext.schedule_rule_inline_constant_scalars())
+
+
+@_named_native("MultiLevelTiling")
+class MultiLevelTiling(ScheduleRule):
+    """TVM's MultiLevelTiling: tiles compute-heavy blocks as `structure`
+    says ("SSRSRS" on CPUs), with optional read and write caches."""
+
+    def __init__(self, structure, tile_binds=None, max_innermost_factor=None,
+                 vector_load_lens=None, reuse_read=None, reuse_write=None,
+                 filter_fn=None):
+        if filter_fn is not None:
+            raise NotImplementedError("MultiLevelTiling: filter_fn is not supported yet")
+        _bind(self, ext.schedule_rule_multi_level_tiling(
+            str(structure), None if tile_binds is None else [str(t) for t in tile_binds],
+            None if max_innermost_factor is None
+            else int(getattr(max_innermost_factor, "value", max_innermost_factor)),
+            _ints(vector_load_lens), _reuse(reuse_read), _reuse(reuse_write)))
+
+
+@_named_native("ParallelizeVectorizeUnroll")
+class ParallelizeVectorizeUnroll(ScheduleRule):
+    """TVM's ParallelizeVectorizeUnroll: annotates the root block with the
+    parallel extent, the vectorization limit and a sampled unroll depth."""
+
+    def __init__(self, max_jobs_per_core=16, max_vectorize_extent=16,
+                 unroll_max_steps=None, unroll_explicit=True):
+        _bind(self, ext.schedule_rule_parallelize_vectorize_unroll(
+            int(max_jobs_per_core), int(max_vectorize_extent),
+            _ints(unroll_max_steps) or [], bool(unroll_explicit)))
+
+
+@_named_native("RandomComputeLocation")
+class RandomComputeLocation(ScheduleRule):
+    """TVM's RandomComputeLocation: computes a block at a sampled
+    location."""
+
+    def __init__(self):
+        _bind(self, ext.schedule_rule_random_compute_location())
