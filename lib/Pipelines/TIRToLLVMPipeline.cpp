@@ -32,6 +32,8 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createTIRPartitionLoopsPass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());
   pm.addPass(createTIRInjectSoftwarePipelinePass());
+  // MetaSchedule's unroll pragmas, as loops to unroll.
+  pm.addPass(createTIRAutoUnrollPass());
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   toSCF.compactBuffers = true;

@@ -31,6 +31,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Software pipelines outside kernels (those inside are rewritten by
   // convert-tir-to-gpu).
   pm.addPass(createTIRInjectSoftwarePipelinePass());
+  // MetaSchedule's unroll pragmas, as loops to unroll.
+  pm.addPass(createTIRAutoUnrollPass());
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));

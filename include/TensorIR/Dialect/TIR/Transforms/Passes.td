@@ -316,6 +316,22 @@ def TIRMergeParallelPartsPass : Pass<"tir-merge-parallel-parts"> {
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def TIRAutoUnrollPass : Pass<"tir-auto-unroll"> {
+  let summary = "Mark for unrolling the loops under TVM's "
+                "pragma_auto_unroll_max_step";
+  let description = [{
+    TVM's UnrollLoop for the annotation MetaSchedule's
+    RewriteParallelVectorizeUnroll leaves on the outermost loop of a nest,
+    `pragma_auto_unroll_max_step` = N: inside that loop, from the innermost
+    out, a serial loop of constant extent is marked `unrolled` when its
+    extent times the statements (stores) its body repeats is at most N, it
+    holds no loop left a loop, and at most eight unrolled levels are under
+    it. `--tir-unroll-loops` then expands them. The pragma annotations
+    (with `pragma_unroll_explicit`) are removed; loops without them are
+    left alone.
+  }];
+}
+
 def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
   let summary = "Unroll the loops that tir marked `unrolled`";
   let description = [{

@@ -1,0 +1,117 @@
+//===- AutoUnroll.cpp - TVM's automatic unrolling under a pragma ----------===//
+//
+// MetaSchedule's RewriteParallelVectorizeUnroll leaves on the outermost
+// loop of a nest `pragma_auto_unroll_max_step` = N (and
+// `pragma_unroll_explicit`); TVM's UnrollLoop pass then unrolls, inside
+// that loop, the serial loops of constant extent whose unrolled body would
+// repeat at most N statements, from the innermost out, stopping at a loop
+// that holds a loop not unrolled or that would be the ninth unrolled level.
+// Statements are stores (and the init's). This pass marks those loops
+// `unrolled`, for --tir-unroll-loops to expand, and removes the pragmas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRAUTOUNROLLPASS
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+constexpr llvm::StringLiteral kMaxStepKey = "pragma_auto_unroll_max_step";
+constexpr llvm::StringLiteral kExplicitKey = "pragma_unroll_explicit";
+/// TVM's auto_max_depth: at most this many nested loops are unrolled.
+constexpr int64_t kMaxUnrollDepth = 8;
+
+/// What a subtree repeats: its statements, the depth of loops unrolled in
+/// it, and whether a loop in it stays a loop (TVM's step_count_,
+/// unroll_depth_ and normal_loop_depth_).
+struct Steps {
+  int64_t statements = 0;
+  int64_t unrolledDepth = 0;
+  int64_t loopDepth = 0;
+};
+
+class AutoUnroller {
+public:
+  /// The steps of `op`, marking the loops to unroll under a pragma.
+  Steps visit(Operation *op) {
+    if (auto loop = dyn_cast<ForOp>(op))
+      return visitLoop(loop);
+    Steps steps;
+    if (isa<StoreOp>(op))
+      steps.statements = 1;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &inner : block)
+          add(steps, visit(&inner));
+    return steps;
+  }
+
+private:
+  /// Statements in sequence: their steps add up, depths are the deepest.
+  static void add(Steps &into, const Steps &next) {
+    into.statements += next.statements;
+    into.unrolledDepth = std::max(into.unrolledDepth, next.unrolledDepth);
+    into.loopDepth = std::max(into.loopDepth, next.loopDepth);
+  }
+
+  Steps visitLoop(ForOp loop) {
+    std::optional<int64_t> savedMaxStep = maxStep;
+    if (DictionaryAttr annotations = loop.getAnnotationsAttr()) {
+      if (auto step =
+              dyn_cast_if_present<IntegerAttr>(annotations.get(kMaxStepKey)))
+        maxStep = step.getInt();
+      NamedAttrList rest(annotations);
+      rest.erase(kMaxStepKey);
+      rest.erase(kExplicitKey);
+      if (rest.empty())
+        loop.removeAnnotationsAttr();
+      else
+        loop.setAnnotationsAttr(rest.getDictionary(loop.getContext()));
+    }
+    Steps steps;
+    for (Operation &inner : *loop.getBody())
+      add(steps, visit(&inner));
+    std::optional<int64_t> extent = loop.getConstantExtent();
+    bool unroll = loop.getKind() == ForKind::Unrolled;
+    if (!unroll && maxStep && loop.getKind() == ForKind::Serial && extent &&
+        steps.loopDepth == 0 && steps.unrolledDepth < kMaxUnrollDepth &&
+        *extent * std::max<int64_t>(steps.statements, 1) <= *maxStep) {
+      loop.setKind(ForKind::Unrolled);
+      unroll = true;
+    }
+    if (unroll) {
+      steps.statements *= extent.value_or(1);
+      ++steps.unrolledDepth;
+    } else {
+      ++steps.loopDepth;
+    }
+    maxStep = savedMaxStep;
+    return steps;
+  }
+
+  /// The pragma's limit in the loop being visited; none outside.
+  std::optional<int64_t> maxStep;
+};
+
+struct TIRAutoUnrollPass
+    : public tir::impl::TIRAutoUnrollPassBase<TIRAutoUnrollPass> {
+  void runOnOperation() override {
+    AutoUnroller unroller;
+    getOperation()->walk<WalkOrder::PreOrder>([&](ForOp loop) {
+      // Each outermost loop once; the visit covers its nest.
+      unroller.visit(loop);
+      return WalkResult::skip();
+    });
+  }
+};
+
+} // namespace

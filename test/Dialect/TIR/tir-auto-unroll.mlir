@@ -1,0 +1,56 @@
+// RUN: tir-opt %s --tir-auto-unroll --split-input-file | FileCheck %s
+
+// Under pragma_auto_unroll_max_step = 64, the innermost loops whose
+// unrolled body repeats at most 64 stores are marked unrolled (k: 8 x 2
+// stores, the init's included; j: 4 x 16); i (16 x 64) and the parallel
+// loop stay loops. The pragmas are gone.
+// CHECK-LABEL: func.func @gemm
+// CHECK:         tir.for %p = 0 to 4 parallel {
+// CHECK-NEXT:      tir.for %i = 0 to 16 {
+// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled {
+// CHECK-NEXT:          tir.for %k = 0 to 8 unrolled {
+// CHECK-NOT:     pragma_
+func.func @gemm(%A: memref<64x8xf32>, %B: memref<8x4xf32>, %C: memref<64x4xf32>) {
+  tir.for %p = 0 to 4 parallel annotations {pragma_auto_unroll_max_step = 64 : i64, pragma_unroll_explicit = 1 : i64} {
+    tir.for %i = 0 to 16 {
+      tir.for %j = 0 to 4 {
+        tir.for %k = 0 to 8 {
+          tir.block "C"(%vi = spatial(64, %p * 16 + %i), %vj = spatial(4, %j), %vk = reduce(8, %k)) {
+            tir.init {
+              %z = arith.constant 0.0 : f32
+              tir.store %z, %C[%vi, %vj] : memref<64x4xf32>
+            }
+            %a = tir.load %A[%vi, %vk] : memref<64x8xf32>
+            %b = tir.load %B[%vk, %vj] : memref<8x4xf32>
+            %c = tir.load %C[%vi, %vj] : memref<64x4xf32>
+            %m = arith.mulf %a, %b : f32
+            %s = arith.addf %c, %m : f32
+            tir.store %s, %C[%vi, %vj] : memref<64x4xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Without the pragma, or with a limit of 0, nothing is unrolled.
+// CHECK-LABEL: func.func @none
+// CHECK-NOT:     unrolled
+func.func @none(%A: memref<8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.block "B"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  tir.for %i = 0 to 8 annotations {pragma_auto_unroll_max_step = 0 : i64} {
+    tir.block "C"(%vi = spatial(8, %i)) {
+      %a = tir.load %A[%vi] : memref<8xf32>
+      tir.store %a, %A[%vi] : memref<8xf32>
+    }
+  }
+  return
+}
