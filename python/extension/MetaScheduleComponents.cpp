@@ -73,6 +73,36 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("inline_const_tensor"), py::arg("disallow_if_then_else"),
       py::arg("require_injective"), py::arg("require_ordered"),
       py::arg("disallow_op") = py::none());
+  m.def("schedule_rule_apply_custom_rule", &ms::createApplyCustomRule);
+  m.def(
+      "set_custom_rule_lookup",
+      [](py::object lookup) {
+        // lookup(name): f(sch, block) -> [schedules], or None. None
+        // removes it (before the interpreter ends: the library must not
+        // hold Python objects past it).
+        if (lookup.is_none()) {
+          ms::setCustomRuleLookup(nullptr);
+          return;
+        }
+        ms::setCustomRuleLookup([lookup](StringRef name) -> ms::CustomRule {
+          py::gil_scoped_acquire gil;
+          py::object found = lookup(name.str());
+          if (found.is_none())
+            return nullptr;
+          return [found](const ms::Schedule &sch, Value block,
+                         std::string &error) {
+            py::gil_scoped_acquire gil;
+            return callPython<std::vector<ms::Schedule>>(error, [&] {
+              auto wrapped = wrap(sch);
+              return unwrapAll(found(wrapped, PyHandle{wrapped, block}));
+            });
+          };
+        });
+      },
+      py::arg("lookup"),
+      "Where ApplyCustomRule finds the rule registered under a name: "
+      "lookup(name) returns f(sch, block) -> [schedules], or None; None "
+      "removes the lookup.");
   m.def("schedule_rule_add_rfactor", &ms::createAddRFactor,
         py::arg("max_jobs_per_core"), py::arg("max_innermost_factor"));
   m.def("schedule_rule_inline_constant_scalars",

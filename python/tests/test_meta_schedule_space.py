@@ -222,14 +222,14 @@ def test_rule_errors_reach_the_caller():
 
 
 def test_default_components():
-    # llvm has TVM's defaults (but ApplyCustomRule, still to come); kinds
-    # the library has none of yet are refused clearly.
+    # llvm has TVM's defaults; kinds the library has none of yet are
+    # refused clearly.
     rules = ms.ScheduleRule.create("llvm")
     assert [type(r).__name__ for r in rules] == [
-        "InlineConstantScalars", "AutoInline", "AddRFactor", "MultiLevelTiling",
+        "ApplyCustomRule", "InlineConstantScalars", "AutoInline", "AddRFactor", "MultiLevelTiling",
         "ParallelizeVectorizeUnroll", "RandomComputeLocation"]
     assert all(isinstance(r, ms.ScheduleRule) for r in rules)
-    assert str(rules[3]).startswith("meta_schedule.MultiLevelTiling(0x")
+    assert str(rules[4]).startswith("meta_schedule.MultiLevelTiling(0x")
     assert [type(p).__name__ for p in ms.Postproc.create("llvm")] == [
         "DisallowDynamicLoop", "RewriteParallelVectorizeUnroll", "RewriteReductionBlock",
         "RewriteLayout"]

@@ -201,7 +201,7 @@ TEST_F(SpaceGeneratorTest, BlockFilterAndRefusals) {
   EXPECT_TRUE(warnings.empty());
   ASSERT_TRUE(defaulted->scheduleRules && defaulted->postprocs &&
               defaulted->mutatorProbs);
-  EXPECT_EQ(defaulted->scheduleRules->size(), 6u);
+  EXPECT_EQ(defaulted->scheduleRules->size(), 7u);
   EXPECT_EQ(defaulted->postprocs->size(), 4u);
   EXPECT_EQ(defaulted->mutatorProbs->size(), 4u);
   EXPECT_TRUE(succeeded(context.generateDesignSpace(error))) << error;

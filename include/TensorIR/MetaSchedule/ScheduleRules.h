@@ -16,6 +16,18 @@
 
 namespace mlir::tir::ms {
 
+/// A rule a program names for a block (its "schedule_rule" annotation):
+/// the schedules it makes of the block.
+using CustomRule = std::function<FailureOr<std::vector<Schedule>>(
+    const Schedule &, Value block, std::string &error)>;
+/// Where ApplyCustomRule finds the rule registered under a name (null:
+/// none); the Python package gives its global functions.
+void setCustomRuleLookup(std::function<CustomRule(StringRef name)> lookup);
+
+/// TVM's ApplyCustomRule: a block annotated "schedule_rule" = NAME is
+/// scheduled by the rule "meta_schedule.<target key>.<NAME>".
+std::shared_ptr<ScheduleRule> createApplyCustomRule();
+
 /// TVM's AutoInline: a block that writes one buffer is inlined into its
 /// consumers (or, `intoProducer`, its one producer into it) when it may
 /// be, unless one of the conditions refuses it (outside functions of

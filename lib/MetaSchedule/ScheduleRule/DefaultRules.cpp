@@ -49,6 +49,7 @@ mlir::tir::ms::getDefaultScheduleRules(StringRef ruleKind, std::string &error) {
   pvu.unrollMaxSteps = {0, 16, 64, 512};
   pvu.unrollExplicit = true;
   return std::vector<std::shared_ptr<ScheduleRule>>{
+      createApplyCustomRule(),
       createInlineConstantScalars(),
       createAutoInline(AutoInlineOptions()),
       createAddRFactor(/*maxJobsPerCore=*/16, /*maxInnermostFactor=*/64),

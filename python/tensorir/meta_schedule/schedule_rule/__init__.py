@@ -1,9 +1,9 @@
 """tvm.meta_schedule.schedule_rule: how each block of a design space is
 scheduled."""
-from .builtin import (AddRFactor, AutoInline, InlineConstantScalars, MultiLevelTiling,
+from .builtin import (AddRFactor, ApplyCustomRule, AutoInline, InlineConstantScalars, MultiLevelTiling,
                       ParallelizeVectorizeUnroll, RandomComputeLocation, ReuseType)
 from .schedule_rule import PyScheduleRule, ScheduleRule
 
-__all__ = ["AddRFactor", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
+__all__ = ["AddRFactor", "ApplyCustomRule", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
            "ParallelizeVectorizeUnroll", "PyScheduleRule", "RandomComputeLocation",
            "ReuseType", "ScheduleRule"]

@@ -1,10 +1,14 @@
 """The schedule rules of the MetaSchedule library, as TVM's classes
 (tvm.meta_schedule.schedule_rule.AutoInline, ...)."""
-from ..._ext import ext
-from ..utils import _bind, _named_native
-from .schedule_rule import ScheduleRule
+import atexit
 
-__all__ = ["AddRFactor", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
+from ..._ext import ext
+from ...registry import get_global_func
+from ...tir.schedule import BlockRV, Schedule
+from ..utils import _bind, _named_native
+from .schedule_rule import ScheduleRule, _natives
+
+__all__ = ["AddRFactor", "ApplyCustomRule", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
            "ParallelizeVectorizeUnroll", "RandomComputeLocation", "ReuseType"]
 
 
@@ -42,6 +46,33 @@ class AddRFactor(ScheduleRule):
             int(max_jobs_per_core),
             -1 if max_innermost_factor is None
             else int(getattr(max_innermost_factor, "value", max_innermost_factor))))
+
+
+def _custom_rule(name):
+    """The rule registered as global function `name` (TVM's
+    "meta_schedule.<target key>.<rule>"), as the library calls it."""
+    f = get_global_func(name, allow_missing=True)
+    if f is None:
+        return None
+
+    def apply(native, handle):
+        return _natives(f(Schedule._from_native(native), BlockRV._of(handle)),
+                        f"the schedule rule {name}")
+    return apply
+
+
+ext.set_custom_rule_lookup(_custom_rule)
+atexit.register(ext.set_custom_rule_lookup, None)
+
+
+@_named_native("ApplyCustomRule")
+class ApplyCustomRule(ScheduleRule):
+    """TVM's ApplyCustomRule: a block annotated "schedule_rule" = NAME is
+    scheduled by the global function "meta_schedule.<target key>.<NAME>"
+    (tvm.register_global_func)."""
+
+    def __init__(self):
+        _bind(self, ext.schedule_rule_apply_custom_rule())
 
 
 @_named_native("AutoInline")
