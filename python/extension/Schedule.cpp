@@ -13,6 +13,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleTransforms.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -105,6 +106,10 @@ void tirpy::bindSchedule(py::module_ &m) {
             auto *op = dyn_cast_if_present<Operation *>(values->front());
             if (!op)
               return std::nullopt;
+            // A function's are its root block's, when written out.
+            if (auto func = dyn_cast<FunctionOpInterface>(op))
+              if (tir::BlockOp root = tir::getExplicitRootBlock(func))
+                op = root;
             std::vector<std::tuple<std::string, std::string, py::object>> out;
             auto dict = op->getAttrOfType<DictionaryAttr>("annotations");
             for (NamedAttribute a :
