@@ -7,7 +7,7 @@ packages=(
   clang-22 lld-22 clang-format-22
   llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools
-  libomp-22-dev libopenblas-dev
+  libomp-22-dev libopenblas-dev libxgboost-dev
   python3-numpy python3-pytest python3-dev python3-pip python3-venv
   python3-torch
   googletest libgtest-dev

@@ -3,7 +3,8 @@
 // TVM's CostModel: a score per candidate (higher: expected faster), which
 // the evolutionary search ranks its population by, updated with measured
 // results. FunctionCostModel is one given as functions (TVM's
-// PyCostModel: RandomModel and XGBModel are written so).
+// PyCostModel: its RandomModel is written so); XGBModel is TVM's learned
+// model, in C++ over XGBoost's C API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +59,31 @@ public:
           std::string &error) override;
   std::string str() const override;
 };
+
+class FeatureExtractor;
+
+/// TVM's XGBModel settings (XGBConfig and the model's own).
+struct XGBOptions {
+  int64_t maxDepth = 10;
+  double gamma = 0.001;
+  double minChildWeight = 0;
+  double eta = 0.2;
+  int64_t seed = 43;
+  /// XGBoost's threads (0: one per physical core).
+  int64_t numThreads = 0;
+  /// Candidates measured before predictions stop being random.
+  int64_t numWarmupSamples = 100;
+  int64_t earlyStoppingRounds = 50;
+  int64_t maxRounds = 10000;
+  /// Retrain only once the data grew by a fifth.
+  bool adaptiveTraining = true;
+};
+
+/// TVM's XGBoost cost model (CostModel/XGBModel.cpp) over the features of
+/// `extractor`; fails when tir was built without XGBoost.
+FailureOr<std::shared_ptr<CostModel>>
+createXGBModel(std::shared_ptr<FeatureExtractor> extractor, XGBOptions options,
+               std::string &error);
 
 } // namespace mlir::tir::ms
 
