@@ -33,10 +33,9 @@ class CostModelTest : public test::TIRTest {};
 /// grows with k.
 std::shared_ptr<FeatureExtractor> extractorOf(std::vector<double> &keys) {
   auto extractor = std::make_shared<FunctionFeatureExtractor>();
-  extractor->extractFn = [&keys](const TuneContext &,
-                                 const std::vector<MeasureCandidate> &c,
-                                 std::string &)
-      -> FailureOr<std::vector<FeatureMatrix>> {
+  extractor->extractFn =
+      [&keys](const TuneContext &, const std::vector<MeasureCandidate> &c,
+              std::string &) -> FailureOr<std::vector<FeatureMatrix>> {
     std::vector<FeatureMatrix> out;
     for (size_t i = 0; i < c.size(); ++i)
       out.push_back({2, 2, {keys[i], 1.0, keys[i] / 2, 0.0}});

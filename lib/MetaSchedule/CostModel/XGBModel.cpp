@@ -130,8 +130,8 @@ public:
         extractor->extractFrom(context, candidates, error);
     if (failed(features))
       return failure();
-    std::string key = std::to_string(
-        hashModule(*context.mod, ModuleEquality::Structural));
+    std::string key =
+        std::to_string(hashModule(*context.mod, ModuleEquality::Structural));
     FeatureGroup &group = data[key];
     for (auto [matrix, result] : llvm::zip(*features, results)) {
       if (matrix.rows == 0)
@@ -188,14 +188,14 @@ public:
     for (auto &[key, group] : data) {
       llvm::json::Array features;
       for (const FeatureMatrix &matrix : group.features)
-        features.push_back(llvm::json::Object{
-            {"rows", matrix.rows},
-            {"cols", matrix.cols},
-            {"data", llvm::json::Array(matrix.data)}});
-      groups.push_back(llvm::json::Object{
-          {"workload", key},
-          {"costs", llvm::json::Array(group.costs)},
-          {"features", std::move(features)}});
+        features.push_back(
+            llvm::json::Object{{"rows", matrix.rows},
+                               {"cols", matrix.cols},
+                               {"data", llvm::json::Array(matrix.data)}});
+      groups.push_back(
+          llvm::json::Object{{"workload", key},
+                             {"costs", llvm::json::Array(group.costs)},
+                             {"features", std::move(features)}});
     }
     llvm::json::Object saved{{"data", std::move(groups)},
                              {"data_size", dataSize},
@@ -203,8 +203,8 @@ public:
     if (booster) {
       bst_ulong length = 0;
       const char *buffer = nullptr;
-      if (XGBoosterSaveModelToBuffer(booster, "{\"format\": \"json\"}",
-                                     &length, &buffer) != 0)
+      if (XGBoosterSaveModelToBuffer(booster, "{\"format\": \"json\"}", &length,
+                                     &buffer) != 0)
         return xgbFailure("save", error);
       saved["booster"] = std::string(buffer, length);
     }
@@ -266,8 +266,8 @@ public:
     if (std::optional<StringRef> model = saved->getString("booster")) {
       if (failed(createBooster(nullptr, error)))
         return failure();
-      if (XGBoosterLoadModelFromBuffer(booster, model->data(),
-                                       model->size()) != 0)
+      if (XGBoosterLoadModelFromBuffer(booster, model->data(), model->size()) !=
+          0)
         return xgbFailure("load", error);
     }
     return success();
@@ -302,8 +302,7 @@ private:
       XGBoosterFree(booster);
     booster = nullptr;
     DMatrixHandle dmats[] = {train};
-    if (XGBoosterCreate(train ? dmats : nullptr, train ? 1 : 0, &booster) !=
-        0)
+    if (XGBoosterCreate(train ? dmats : nullptr, train ? 1 : 0, &booster) != 0)
       return xgbFailure("create", error);
     int threads = options.numThreads > 0 ? options.numThreads
                                          : llvm::get_physical_cores();
