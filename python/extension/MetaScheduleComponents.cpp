@@ -10,6 +10,8 @@
 
 #include "MetaSchedule.h"
 
+#include "TensorIR/MetaSchedule/CostModel.h"
+#include "TensorIR/MetaSchedule/FeatureExtractor.h"
 #include "TensorIR/MetaSchedule/Mutators.h"
 #include "TensorIR/MetaSchedule/Postprocs.h"
 #include "TensorIR/MetaSchedule/ScheduleRules.h"
@@ -158,6 +160,31 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
         py::arg("max_jobs_per_core"));
   m.def("mutator_mutate_compute_location", &ms::createMutateComputeLocation);
   m.def("mutator_mutate_thread_binding", &ms::createMutateThreadBinding);
+
+  m.def(
+      "cost_model_xgb",
+      [](std::shared_ptr<ms::FeatureExtractor> extractor, int64_t maxDepth,
+         double gamma, double minChildWeight, double eta, int64_t seed,
+         int64_t numThreads, int64_t numWarmupSamples,
+         int64_t earlyStoppingRounds, bool adaptiveTraining) {
+        ms::XGBOptions options;
+        options.maxDepth = maxDepth;
+        options.gamma = gamma;
+        options.minChildWeight = minChildWeight;
+        options.eta = eta;
+        options.seed = seed;
+        options.numThreads = numThreads;
+        options.numWarmupSamples = numWarmupSamples;
+        options.earlyStoppingRounds = earlyStoppingRounds;
+        options.adaptiveTraining = adaptiveTraining;
+        std::string error;
+        return check(ms::createXGBModel(std::move(extractor), options, error),
+                     error);
+      },
+      py::arg("extractor"), py::arg("max_depth"), py::arg("gamma"),
+      py::arg("min_child_weight"), py::arg("eta"), py::arg("seed"),
+      py::arg("nthread"), py::arg("num_warmup_samples"),
+      py::arg("early_stopping_rounds"), py::arg("adaptive_training"));
 
   m.def(
       "default_components",

@@ -217,3 +217,37 @@ def test_feature_extractors():
 
     with pytest.raises(ValueError, match="rank 2"):
         Flat().extract_from(context, candidates[:1])
+
+
+def test_xgb_model_learns_a_ranking(tmp_path):
+    # Candidate i's features say how fast it is; after the warm-up, the
+    # model ranks unseen candidates by it, and a saved model predicts the
+    # same when loaded.
+    keys = []
+
+    @derived_object
+    class Keyed(ms.feature_extractor.PyFeatureExtractor):
+        def extract_from(self, context, candidates):
+            return [np.array([[k, 1.0], [k / 2, 0.0]]) for k in keys[:len(candidates)]]
+
+    context = _context(ms.search_strategy.ReplayTrace())
+    (space,) = context.generate_design_space()
+    model = ms.cost_model.XGBModel(extractor=Keyed(), num_warmup_samples=10)
+    assert isinstance(model, ms.cost_model.CostModel)
+    keys[:] = [1.0, 2.0]
+    warm = model.predict(context, [ms.MeasureCandidate(space, None)] * 2)
+    assert ((warm >= 0) & (warm < 1)).all()
+    keys[:] = [1.0 + i % 10 for i in range(20)]
+    model.update(context, [ms.MeasureCandidate(space, None)] * 20,
+                 [ms.runner.RunnerResult([1.0 / k], None) for k in keys])
+    keys[:] = [2.5, 8.5, 5.5]
+    scores = model.predict(context, [ms.MeasureCandidate(space, None)] * 3)
+    assert list(np.argsort(scores)) == [0, 2, 1]
+    path = str(tmp_path / "xgb.json")
+    model.save(path)
+    loaded = ms.cost_model.XGBModel(extractor=Keyed(), num_warmup_samples=10)
+    loaded.load(path)
+    np.testing.assert_allclose(loaded.predict(context, [ms.MeasureCandidate(space, None)] * 3),
+                               scores, rtol=1e-6)
+    assert isinstance(ms.cost_model.CostModel.create("xgb", extractor=Keyed()),
+                      ms.cost_model.XGBModel)

@@ -38,8 +38,11 @@ class CostModel:
             return RandomModel(*args, **kwargs)
         if kind == "none":
             return None
-        if kind in ("xgb", "mlp"):
-            raise NotImplementedError(f"the {kind!r} cost model is not available yet")
+        if kind == "xgb":
+            from .xgb_model import XGBModel
+            return XGBModel(*args, **kwargs)
+        if kind == "mlp":
+            raise NotImplementedError("the 'mlp' cost model is not available yet")
         raise ValueError(f"Unknown CostModel: {kind}")
 
 
