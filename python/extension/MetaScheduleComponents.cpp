@@ -13,6 +13,7 @@
 #include "TensorIR/MetaSchedule/CostModel.h"
 #include "TensorIR/MetaSchedule/FeatureExtractor.h"
 #include "TensorIR/MetaSchedule/Mutators.h"
+#include "TensorIR/MetaSchedule/PerStoreFeature.h"
 #include "TensorIR/MetaSchedule/Postprocs.h"
 #include "TensorIR/MetaSchedule/ScheduleRules.h"
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
@@ -161,6 +162,10 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
   m.def("mutator_mutate_compute_location", &ms::createMutateComputeLocation);
   m.def("mutator_mutate_thread_binding", &ms::createMutateThreadBinding);
 
+  m.def("feature_extractor_per_store_feature", &ms::createPerStoreFeature,
+        py::arg("buffers_per_store"),
+        py::arg("arith_intensity_curve_num_samples"),
+        py::arg("cache_line_bytes"), py::arg("extract_workload"));
   m.def(
       "cost_model_xgb",
       [](std::shared_ptr<ms::FeatureExtractor> extractor, int64_t maxDepth,

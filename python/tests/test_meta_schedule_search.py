@@ -251,3 +251,14 @@ def test_xgb_model_learns_a_ranking(tmp_path):
                                scores, rtol=1e-6)
     assert isinstance(ms.cost_model.CostModel.create("xgb", extractor=Keyed()),
                       ms.cost_model.XGBModel)
+
+
+def test_per_store_features():
+    # One row of 164 features per store of each candidate.
+    context = _context(ms.search_strategy.ReplayTrace())
+    (space,) = context.generate_design_space()
+    extractor = ms.feature_extractor.FeatureExtractor.create("per-store-feature")
+    assert str(extractor).startswith("meta_schedule.PerStoreFeature(0x")
+    (features,) = extractor.extract_from(context, [ms.MeasureCandidate(space, None)])
+    assert features.shape[1] == 164 and features.shape[0] >= 1
+    assert np.isfinite(features.numpy()).all()

@@ -127,8 +127,9 @@ def test_tune_tir_and_compile_tir(tmp_path):
     assert len(again) == 10 and len(set(traces)) == len(traces)
     with pytest.raises(ValueError, match="max_trials_global"):
         ms.tune_tir(MOD, "llvm", str(tmp_path), 0)
-    with pytest.raises(NotImplementedError, match="'xgb' cost model"):
-        ms.tune_tir(MOD, "llvm", str(tmp_path), 2, space=_space())
+    # TVM's default cost model: XGBoost over the per-store features.
+    assert len(ms.tune_tir(MOD, "llvm", str(tmp_path), 2, num_trials_per_iter=2,
+                           space=_space())) == 12
 
 
 def test_wrong_results_are_caught(tmp_path):

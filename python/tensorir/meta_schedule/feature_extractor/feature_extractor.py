@@ -46,8 +46,9 @@ class FeatureExtractor:
     def create(kind, *args, **kwargs):
         """TVM's FeatureExtractor.create: "per-store-feature"."""
         if kind == "per-store-feature":
-            raise NotImplementedError("the per-store-feature extractor is not available yet")
-        raise ValueError(f"Unknown CostModel: {kind}")
+            from .per_store_feature import PerStoreFeature
+            return PerStoreFeature(*args, **kwargs)
+        raise ValueError(f"Unknown FeatureExtractor: {kind}")
 
 
 @_wraps_native(ext.FunctionFeatureExtractor)
