@@ -1,0 +1,215 @@
+"""Auto-scheduling on the CPU, tir's MetaSchedule beside Apache TVM's, in one
+run: each workload tuned by `ms.tune_tir` with the same number of trials,
+the same target and TVM's default CPU space and cost model, by tir and by
+TVM (the apache-tvm wheel from PyPI with apache-tvm-ffi 0.1.14.post1, in a
+virtual environment under the build folder, never a dependency of the
+package); the best program of each timed, with PyTorch (Debian's
+python3-torch) on the same computation; at each thread count.
+
+    /usr/bin/python3 bench/tune_peers.py [--trials 512] [--threads 1,2]
+        [--workloads gemm,conv,bmm,softmax_ln] [--cost-model xgb] [--no-tvm]
+
+Reported per workload and thread count: GFLOP/s of the tuned program
+(best of at least 5 calls and 0.3 s), the tuning wall time, tir / TVM and
+tir / PyTorch. Every tuner runs in a process of its own (TVM's `tvm` is not
+tensorir's), one after the other. Ratios hold within this run only.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The workloads, written for both packages' te (`te` is the module).
+WORKLOADS = r'''
+def gemm(te):
+    a = te.placeholder((1024, 1024), name="A")
+    b = te.placeholder((1024, 1024), name="B")
+    k = te.reduce_axis((0, 1024), name="k")
+    c = te.compute((1024, 1024), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    return [a, b, c], 2.0 * 1024 ** 3
+
+def conv(te):
+    # ResNet-50's 3x3 convolution of 64 channels at 56x56, NHWC.
+    n, h, w, ci, co, kh = 1, 56, 56, 64, 64, 3
+    x = te.placeholder((n, h, w, ci), name="X")
+    wt = te.placeholder((kh, kh, ci, co), name="W")
+    pad = te.compute((n, h + 2, w + 2, ci), lambda b, y, z, c: te.if_then_else(
+        te.all(y >= 1, y < h + 1, z >= 1, z < w + 1), x[b, y - 1, z - 1, c], 0.0),
+        name="pad")
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kh), name="rx")
+    rc = te.reduce_axis((0, ci), name="rc")
+    out = te.compute((n, h, w, co), lambda b, y, z, f: te.sum(
+        pad[b, y + ry, z + rx, rc] * wt[ry, rx, rc, f], axis=[ry, rx, rc]), name="conv")
+    return [x, wt, out], 2.0 * n * h * w * co * ci * kh * kh
+
+def bmm(te):
+    b, m, n, k = 12, 128, 128, 64
+    x = te.placeholder((b, m, k), name="X")
+    y = te.placeholder((b, k, n), name="Y")
+    r = te.reduce_axis((0, k), name="k")
+    z = te.compute((b, m, n), lambda p, i, j: te.sum(x[p, i, r] * y[p, r, j], axis=r),
+                   name="Z")
+    return [x, y, z], 2.0 * b * m * n * k
+
+def softmax_ln(te):
+    # Softmax over the rows of a 128 x 768 matrix, then layer norm.
+    m, n = 128, 768
+    x = te.placeholder((m, n), name="X")
+    r1 = te.reduce_axis((0, n), name="r1")
+    mx = te.compute((m,), lambda i: te.max(x[i, r1], axis=r1), name="max")
+    e = te.compute((m, n), lambda i, j: te.exp(x[i, j] - mx[i]), name="exp")
+    r2 = te.reduce_axis((0, n), name="r2")
+    s = te.compute((m,), lambda i: te.sum(e[i, r2], axis=r2), name="sum")
+    p = te.compute((m, n), lambda i, j: e[i, j] / s[i], name="softmax")
+    r3 = te.reduce_axis((0, n), name="r3")
+    total = te.compute((m,), lambda i: te.sum(p[i, r3], axis=r3), name="total")
+    mean = te.compute((m,), lambda i: total[i] / n, name="mean")
+    r4 = te.reduce_axis((0, n), name="r4")
+    sq = te.compute((m,), lambda i: te.sum((p[i, r4] - mean[i]) * (p[i, r4] - mean[i]),
+                                           axis=r4), name="squares")
+    y = te.compute((m, n), lambda i, j: (p[i, j] - mean[i]) / te.sqrt(sq[i] / n + 1e-5),
+                   name="norm")
+    return [x, y], 8.0 * m * n
+'''
+
+# What each tuner's process runs: NAME, TRIALS, THREADS, COST_MODEL, WORK
+# are set before it; it prints one JSON object.
+TUNE = r'''
+import json, os, sys, time
+import numpy as np
+exec(WORKLOADS)
+tensors, flop = globals()[NAME](te)
+mod = tvm.IRModule({"main": te.create_prim_func(tensors)})
+target = TARGET
+start = time.perf_counter()
+db = ms.tune_tir(mod, target, WORK, TRIALS, num_trials_per_iter=64, cost_model=COST_MODEL)
+tuning = time.perf_counter() - start
+sch = ms.tir_integration.compile_tir(db, mod, target)
+lib = tvm.compile(sch.mod, target=target) if hasattr(tvm, "compile") else tvm.build(sch.mod, target=target)
+rng = np.random.default_rng(0)
+args = [rng.standard_normal([int(d) for d in t.shape]).astype("float32") for t in tensors]
+dev = tvm.cpu()
+arrays = [tvm.runtime.tensor(a, dev) if hasattr(tvm.runtime, "tensor") else tvm.nd.array(a)
+          for a in args]
+f = lib["main"]
+def call():
+    f(*arrays)
+call()
+times, total = [], 0.0
+while len(times) < 5 or total < 0.3:
+    t0 = time.perf_counter(); call(); times.append(time.perf_counter() - t0); total += times[-1]
+print(json.dumps(dict(gflops=flop / min(times) / 1e9, tuning_s=tuning,
+                      out=arrays[-1].numpy().ravel()[:8].tolist())), flush=True)
+'''
+
+TIR = r'''
+import tensorir as tvm
+from tensorir import meta_schedule as ms, te
+TARGET = f"llvm -num-cores {THREADS}"
+'''
+
+TVM = r'''
+import tvm
+from tvm import te
+from tvm.s_tir import meta_schedule as ms
+TARGET = tvm.target.Target({"kind": "llvm", "num-cores": THREADS, "mcpu": CPU})
+'''
+
+TORCH = r'''
+import json, time
+import numpy as np
+import torch
+torch.set_num_threads(THREADS)
+rng = np.random.default_rng(0)
+def timed(call, flop):
+    call()
+    times, total = [], 0.0
+    while len(times) < 5 or total < 0.3:
+        t0 = time.perf_counter(); call(); times.append(time.perf_counter() - t0); total += times[-1]
+    return flop / min(times) / 1e9
+t = lambda *s: torch.from_numpy(rng.standard_normal(s).astype("float32"))
+if NAME == "gemm":
+    a, b = t(1024, 1024), t(1024, 1024)
+    g = timed(lambda: a @ b, 2.0 * 1024 ** 3)
+elif NAME == "conv":
+    x, w = t(1, 64, 56, 56), t(64, 64, 3, 3)
+    g = timed(lambda: torch.nn.functional.conv2d(x, w, padding=1), 2.0 * 56 * 56 * 64 * 64 * 9)
+elif NAME == "bmm":
+    x, y = t(12, 128, 64), t(12, 64, 128)
+    g = timed(lambda: torch.bmm(x, y), 2.0 * 12 * 128 * 128 * 64)
+else:
+    x = t(128, 768)
+    g = timed(lambda: torch.nn.functional.layer_norm(torch.softmax(x, 1), (768,), eps=1e-5),
+              8.0 * 128 * 768)
+print(json.dumps(dict(gflops=g)), flush=True)
+'''
+
+
+def run(python, prelude, body, env, settings):
+    code = "".join(f"{k} = {v!r}\n" for k, v in settings.items()) + prelude + body
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, **env})
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        sys.stderr.write(out.stderr[-3000:])
+        return None
+    return json.loads(lines[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=512)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--workloads", default="gemm,conv,bmm,softmax_ln")
+    parser.add_argument("--cost-model", default="xgb")
+    parser.add_argument("--no-tvm", action="store_true")
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    args = parser.parse_args()
+    cpu = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
+                         text=True).stdout.split("Host CPU:")[-1].split()[0]
+    tir_env = {"PYTHONPATH": os.pathsep.join([os.path.join(ROOT, "python"),
+                                              os.path.join(args.build_dir, "python")])}
+    tvm_python = None
+    if not args.no_tvm:
+        venv = os.path.join(args.build_dir, "peers-venv")
+        tvm_python = os.path.join(venv, "bin", "python")
+        if not os.path.exists(tvm_python):
+            subprocess.run(["/usr/bin/python3", "-m", "venv", venv], check=True)
+        # MetaSchedule of the 0.27 wheel needs apache-tvm-ffi 0.1.14 (0.1.15's
+        # save_json crashes), and TVM's XGBModel the xgboost package.
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "apache-tvm",
+                        "apache-tvm-ffi==0.1.14.post1", "xgboost", "psutil", "cloudpickle"], check=True)
+    print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}")
+    print(f"{'workload':<11} {'threads':>7} {'tir GFLOP/s':>12} {'tuning s':>9} "
+          f"{'TVM GFLOP/s':>12} {'tuning s':>9} {'torch':>8} {'tir/TVM':>8} {'tir/torch':>9}")
+    for name in args.workloads.split(","):
+        for threads in [int(t) for t in args.threads.split(",")]:
+            settings = dict(NAME=name, TRIALS=args.trials, THREADS=threads,
+                            COST_MODEL=args.cost_model, CPU=cpu, WORKLOADS=WORKLOADS)
+            env = {"OMP_NUM_THREADS": str(threads), "TVM_NUM_THREADS": str(threads)}
+            with tempfile.TemporaryDirectory() as work:
+                tir = run("/usr/bin/python3", TIR, TUNE, {**env, **tir_env},
+                          {**settings, "WORK": os.path.join(work, "tir")})
+                tvm = (run(tvm_python, TVM, TUNE, env, {**settings,
+                                                        "WORK": os.path.join(work, "tvm")})
+                       if tvm_python else None)
+            torch = run("/usr/bin/python3", "", TORCH, env, settings)
+
+            def cell(result, key, fmt):
+                return format(result[key], fmt) if result else "-"
+
+            def ratio(a, b):
+                return f"{a['gflops'] / b['gflops']:.2f}" if a and b else "-"
+            print(f"{name:<11} {threads:>7} {cell(tir, 'gflops', '12.1f')} "
+                  f"{cell(tir, 'tuning_s', '9.0f')} {cell(tvm, 'gflops', '12.1f')} "
+                  f"{cell(tvm, 'tuning_s', '9.0f')} {cell(torch, 'gflops', '8.1f')} "
+                  f"{ratio(tir, tvm):>8} {ratio(tir, torch):>9}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
