@@ -172,31 +172,32 @@ LogicalResult ScheduleSteps::reverseComputeInline(Value block) {
   return none(apply("reverse_compute_inline", {block}, {}, 0));
 }
 
-FailureOr<Value> ScheduleSteps::cacheRead(Value block, int64_t readBufferIndex,
-                                          StringRef storageScope,
-                                          ArrayRef<Value> consumerBlocks) {
+FailureOr<Value> ScheduleSteps::cache(StringRef mnemonic, StringRef indexName,
+                                      Value block, int64_t bufferIndex,
+                                      StringRef storageScope,
+                                      ArrayRef<Value> consumerBlocks) {
   Builder b(sch.getContext());
   SmallVector<Value> operands = {block};
   llvm::append_range(operands, consumerBlocks);
-  return single(
-      apply("cache_read", operands,
-            {attr("read_buffer_index", b.getI64IntegerAttr(readBufferIndex)),
-             attr("storage_scope", b.getStringAttr(storageScope))},
-            1));
+  return single(apply(mnemonic, operands,
+                      {attr(indexName, b.getI64IntegerAttr(bufferIndex)),
+                       attr("storage_scope", b.getStringAttr(storageScope))},
+                      1));
+}
+
+FailureOr<Value> ScheduleSteps::cacheRead(Value block, int64_t readBufferIndex,
+                                          StringRef storageScope,
+                                          ArrayRef<Value> consumerBlocks) {
+  return cache("cache_read", "read_buffer_index", block, readBufferIndex,
+               storageScope, consumerBlocks);
 }
 
 FailureOr<Value> ScheduleSteps::cacheWrite(Value block,
                                            int64_t writeBufferIndex,
                                            StringRef storageScope,
                                            ArrayRef<Value> consumerBlocks) {
-  Builder b(sch.getContext());
-  SmallVector<Value> operands = {block};
-  llvm::append_range(operands, consumerBlocks);
-  return single(
-      apply("cache_write", operands,
-            {attr("write_buffer_index", b.getI64IntegerAttr(writeBufferIndex)),
-             attr("storage_scope", b.getStringAttr(storageScope))},
-            1));
+  return cache("cache_write", "write_buffer_index", block, writeBufferIndex,
+               storageScope, consumerBlocks);
 }
 
 FailureOr<Value> ScheduleSteps::rfactor(Value loop, int64_t factorAxis) {

@@ -96,6 +96,10 @@ private:
   FailureOr<Value> single(FailureOr<SmallVector<Value>> results);
   LogicalResult none(FailureOr<SmallVector<Value>> results);
   NamedAttribute attr(StringRef name, Attribute value) const;
+  /// cache_read or cache_write (`indexName`: the buffer's position).
+  FailureOr<Value> cache(StringRef mnemonic, StringRef indexName, Value block,
+                         int64_t bufferIndex, StringRef storageScope,
+                         ArrayRef<Value> consumerBlocks);
 
   ScheduleState &sch;
   std::string &error;

@@ -54,21 +54,10 @@ MutateUnroll::apply(const Trace &trace, RandomEngine::State &randState,
     InstructionRef sample = value ? samples.lookup(value.get()) : nullptr;
     if (!sample)
       continue;
-    std::optional<int64_t> decision = getIntegerDecision(trace, sample.get());
-    int64_t n = getCategoricalProbs(*sample).size();
-    if (decision && n >= 2 && *decision >= 0 && *decision < n)
+    if (hasOtherCategory(trace, *sample))
       candidates.push_back(sample);
   }
-  if (candidates.empty())
-    return std::optional<Trace>();
-  const InstructionRef &sample =
-      candidates[sampleInt(randState, 0, candidates.size())];
-  auto decision = cast<IntegerAttr>(trace.getDecision(sample.get()));
-  int64_t index = sampleOtherCategory(randState, getCategoricalProbs(*sample),
-                                      decision.getInt());
-  return std::optional<Trace>(
-      trace.withDecision(sample, IntegerAttr::get(decision.getType(), index),
-                         /*removePostproc=*/true));
+  return withOtherCategory(trace, candidates, randState);
 }
 
 std::shared_ptr<Mutator> mlir::tir::ms::createMutateUnroll() {

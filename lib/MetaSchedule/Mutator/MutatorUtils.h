@@ -121,6 +121,31 @@ inline Operation *getPayloadOp(const Schedule &sch, const RV &rv) {
   return dyn_cast_if_present<Operation *>(payload->front());
 }
 
+/// Whether the categorical sample `sample` has a decision another of at
+/// least two categories could replace.
+inline bool hasOtherCategory(const Trace &trace, const Instruction &sample) {
+  std::optional<int64_t> decision = getIntegerDecision(trace, &sample);
+  int64_t n = getCategoricalProbs(sample).size();
+  return decision && n >= 2 && *decision >= 0 && *decision < n;
+}
+
+/// The trace with one of `candidates` (categorical samples with another
+/// category, drawn uniformly) given another category, drawn by its
+/// probability; std::nullopt without candidates.
+inline std::optional<Trace>
+withOtherCategory(const Trace &trace, ArrayRef<InstructionRef> candidates,
+                  RandomEngine::State &randState) {
+  if (candidates.empty())
+    return std::nullopt;
+  const InstructionRef &sample =
+      candidates[sampleInt(randState, 0, candidates.size())];
+  auto decision = cast<IntegerAttr>(trace.getDecision(sample.get()));
+  int64_t index = sampleOtherCategory(randState, getCategoricalProbs(*sample),
+                                      decision.getInt());
+  return trace.withDecision(sample, IntegerAttr::get(decision.getType(), index),
+                            /*removePostproc=*/true);
+}
+
 } // namespace mlir::tir::ms::mutator
 
 #endif // TENSORIR_LIB_METASCHEDULE_MUTATOR_MUTATORUTILS_H
