@@ -116,7 +116,7 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
          std::optional<std::vector<std::string>> tileBinds,
          std::optional<int64_t> maxInnermostFactor,
          std::optional<std::vector<int64_t>> vectorLoadLens,
-         py::object reuseRead, py::object reuseWrite) {
+         py::object reuseRead, py::object reuseWrite, py::object filter) {
         ms::MultiLevelTilingOptions options;
         options.structure = std::move(structure);
         options.tileBinds = tileBinds.value_or(std::vector<std::string>());
@@ -125,6 +125,17 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
             vectorLoadLens.value_or(std::vector<int64_t>());
         options.reuseRead = reuseConfigOf(reuseRead, "reuse_read");
         options.reuseWrite = reuseConfigOf(reuseWrite, "reuse_write");
+        if (!filter.is_none())
+          // filter(sch, block) -> bool, Python's.
+          options.filter = [filter](const ms::Schedule &sch, Value block,
+                                    std::string &error) -> FailureOr<bool> {
+            py::gil_scoped_acquire gil;
+            return callPython<bool>(error, [&] {
+              auto wrapped = wrap(sch);
+              return py::bool_(filter(wrapped, PyHandle{wrapped, block}))
+                  .cast<bool>();
+            });
+          };
         std::string error;
         return check(ms::createMultiLevelTiling(std::move(options), error),
                      error);
@@ -132,7 +143,8 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("structure"), py::arg("tile_binds") = py::none(),
       py::arg("max_innermost_factor") = py::none(),
       py::arg("vector_load_lens") = py::none(),
-      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
+      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none(),
+      py::arg("filter") = py::none());
   m.def(
       "schedule_rule_parallelize_vectorize_unroll",
       [](int64_t maxJobsPerCore, int64_t maxVectorizeExtent,

@@ -69,6 +69,9 @@ struct MultiLevelTilingOptions {
   int64_t maxInnermostFactor = 64;
   std::vector<int64_t> vectorLoadLens;
   ReuseConfig reuseRead, reuseWrite;
+  /// Which blocks to tile instead of those that need it (TVM's filter_fn).
+  std::function<FailureOr<bool>(const Schedule &, Value block, std::string &)>
+      filter;
 };
 /// Fails for a structure of other letters than S and R.
 FailureOr<std::shared_ptr<ScheduleRule>>

@@ -98,8 +98,17 @@ public:
                                          std::string &error) override {
     ScheduleSteps steps(*sch, error);
     BlockOp op = steps.getBlockOp(block);
-    if (!op || !needsMultiLevelTiling(op))
+    if (!op)
       return std::vector<Schedule>{sch};
+    if (options.filter) {
+      FailureOr<bool> chosen = options.filter(sch, block, error);
+      if (failed(chosen))
+        return failure();
+      if (!*chosen && !needsMultiLevelTiling(op))
+        return std::vector<Schedule>{sch};
+    } else if (!needsMultiLevelTiling(op)) {
+      return std::vector<Schedule>{sch};
+    }
     if (failed(steps.annotate(
             block, "meta_schedule.tiling_structure",
             Builder(sch->getContext()).getStringAttr(options.structure))))

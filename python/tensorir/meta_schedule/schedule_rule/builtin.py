@@ -101,18 +101,21 @@ class InlineConstantScalars(ScheduleRule):
 @_named_native("MultiLevelTiling")
 class MultiLevelTiling(ScheduleRule):
     """TVM's MultiLevelTiling: tiles compute-heavy blocks as `structure`
-    says ("SSRSRS" on CPUs), with optional read and write caches."""
+    says ("SSRSRS" on CPUs), with optional read and write caches;
+    filter_fn(sch, block) -> bool chooses other blocks to tile too."""
 
     def __init__(self, structure, tile_binds=None, max_innermost_factor=None,
                  vector_load_lens=None, reuse_read=None, reuse_write=None,
                  filter_fn=None):
-        if filter_fn is not None:
-            raise NotImplementedError("MultiLevelTiling: filter_fn is not supported yet")
+        def choose(native, handle):
+            return bool(filter_fn(Schedule._from_native(native), BlockRV._of(handle)))
+
         _bind(self, ext.schedule_rule_multi_level_tiling(
             str(structure), None if tile_binds is None else [str(t) for t in tile_binds],
             None if max_innermost_factor is None
             else int(getattr(max_innermost_factor, "value", max_innermost_factor)),
-            _ints(vector_load_lens), _reuse(reuse_read), _reuse(reuse_write)))
+            _ints(vector_load_lens), _reuse(reuse_read), _reuse(reuse_write),
+            None if filter_fn is None else choose))
 
 
 @_named_native("ParallelizeVectorizeUnroll")
