@@ -12,6 +12,7 @@
 
 #include "TensorIR/MetaSchedule/CostModel.h"
 #include "TensorIR/MetaSchedule/FeatureExtractor.h"
+#include "TensorIR/MetaSchedule/Flops.h"
 #include "TensorIR/MetaSchedule/Mutators.h"
 #include "TensorIR/MetaSchedule/PerStoreFeature.h"
 #include "TensorIR/MetaSchedule/Postprocs.h"
@@ -174,6 +175,16 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
   m.def("mutator_mutate_compute_location", &ms::createMutateComputeLocation);
   m.def("mutator_mutate_thread_binding", &ms::createMutateThreadBinding);
 
+  m.def(
+      "estimate_flops",
+      [](py::handle module) {
+        mlir::OwningOpRef<mlir::ModuleOp> mod = moduleOrNull(module);
+        if (!mod)
+          throw py::type_error("estimate_flops takes a module");
+        return ms::estimateFlops(*mod);
+      },
+      py::arg("module"),
+      "The floating-point and integer operations a module does.");
   m.def("feature_extractor_per_store_feature", &ms::createPerStoreFeature,
         py::arg("buffers_per_store"),
         py::arg("arith_intensity_curve_num_samples"),
