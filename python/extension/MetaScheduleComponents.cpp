@@ -34,6 +34,9 @@ ms::ReuseConfig reuseConfigOf(py::handle config, const char *what) {
   ms::ReuseConfig reuse;
   if (config.is_none())
     return reuse;
+  if (!py::isinstance<py::dict>(config))
+    throw py::type_error(std::string("MultiLevelTiling: ") + what +
+                         " is a dict (req, levels, scope) or a ReuseType");
   auto dict = py::reinterpret_borrow<py::dict>(config);
   for (const char *key : {"req", "levels", "scope"})
     if (!dict.contains(key))
@@ -90,7 +93,18 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
         }
         ms::setCustomRuleLookup([lookup](StringRef name) -> ms::CustomRule {
           py::gil_scoped_acquire gil;
-          py::object found = lookup(name.str());
+          py::object found;
+          try {
+            found = lookup(name.str());
+          } catch (py::error_already_set &e) {
+            // The lookup's error becomes the rule's: it fails with it.
+            std::string message = e.what();
+            return [message](const ms::Schedule &, Value, std::string &error)
+                       -> FailureOr<std::vector<ms::Schedule>> {
+              error = message;
+              return failure();
+            };
+          }
           if (found.is_none())
             return nullptr;
           return [found](const ms::Schedule &sch, Value block,

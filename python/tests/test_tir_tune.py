@@ -63,6 +63,12 @@ def test_tir_tune(tmp_path, capsys):
     # The last batch may pass the total, as in TVM (no more than a batch).
     assert 6 <= sum(int(line[2]) for line in lines) <= 9
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Again with the same total: nothing more to run, the same summary.
+    assert tune_cli.main([str(source), "--trials", "6", "--cost-model", "random"]) == 0
+    again = capsys.readouterr().out
+    assert "0 more to run" in again
+    assert [line.split()[:3] for line in again.splitlines()
+            if line[:3].strip().isdigit()] == [line[:3] for line in lines]
     best = sorted(os.listdir(work / "best"))
     assert len(best) == 2
     tir_opt = os.path.join(os.path.dirname(os.path.dirname(tune_cli.__file__)), "..", "..",

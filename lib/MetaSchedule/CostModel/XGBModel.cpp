@@ -86,6 +86,33 @@ struct PackSum {
   }
 };
 
+/// Fails unless every matrix holds rows x cols values and all have the
+/// same number of columns (the features of one extractor).
+LogicalResult checkMatrices(ArrayRef<const FeatureMatrix *> features,
+                            std::string &error) {
+  std::optional<int64_t> cols;
+  for (const FeatureMatrix *matrix : features) {
+    if (matrix->rows < 0 || matrix->cols < 0 ||
+        static_cast<int64_t>(matrix->data.size()) !=
+            matrix->rows * matrix->cols) {
+      error = "XGBModel: a feature matrix of " + std::to_string(matrix->rows) +
+              " x " + std::to_string(matrix->cols) + " holds " +
+              std::to_string(matrix->data.size()) + " values";
+      return failure();
+    }
+    if (matrix->rows == 0)
+      continue;
+    if (cols && *cols != matrix->cols) {
+      error = "XGBModel: feature matrices of " + std::to_string(*cols) +
+              " and " + std::to_string(matrix->cols) +
+              " columns (features of different extractors?)";
+      return failure();
+    }
+    cols = matrix->cols;
+  }
+  return success();
+}
+
 /// An owned DMatrix.
 struct DMatrix {
   DMatrixHandle handle = nullptr;
@@ -130,6 +157,14 @@ public:
         extractor->extractFrom(context, candidates, error);
     if (failed(features))
       return failure();
+    std::vector<const FeatureMatrix *> all;
+    for (auto &[key, group] : data)
+      for (const FeatureMatrix &matrix : group.features)
+        all.push_back(&matrix);
+    for (const FeatureMatrix &matrix : *features)
+      all.push_back(&matrix);
+    if (failed(checkMatrices(all, error)))
+      return failure();
     std::string key =
         std::to_string(hashModule(*context.mod, ModuleEquality::Structural));
     FeatureGroup &group = data[key];
@@ -165,6 +200,8 @@ public:
     std::vector<const FeatureMatrix *> all;
     for (const FeatureMatrix &matrix : *features)
       all.push_back(&matrix);
+    if (failed(checkMatrices(all, error)))
+      return failure();
     PackSum packed(all);
     if (packed.numRows() == 0)
       return scores;
@@ -260,6 +297,23 @@ public:
             group.features.push_back(std::move(matrix));
           }
       }
+    }
+    std::vector<const FeatureMatrix *> loaded;
+    for (auto &[key, group] : data) {
+      if (group.features.size() != group.costs.size()) {
+        error = "XGBModel: " + path.str() +
+                " holds a workload of another number of costs than of "
+                "feature matrices";
+        data.clear();
+        return failure();
+      }
+      for (const FeatureMatrix &matrix : group.features)
+        loaded.push_back(&matrix);
+    }
+    if (failed(checkMatrices(loaded, error))) {
+      error += " in " + path.str();
+      data.clear();
+      return failure();
     }
     dataSize = saved->getInteger("data_size").value_or(0);
     lastTrainSize = saved->getInteger("last_train_size").value_or(0);

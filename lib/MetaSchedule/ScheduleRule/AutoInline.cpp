@@ -24,14 +24,17 @@ using namespace mlir::tir::ms;
 namespace {
 
 /// Applies `mnemonic` ("compute_inline", "reverse_compute_inline") to
-/// `block` where the primitive accepts it; a refusal is not an error.
-void tryInline(ScheduleState &sch, Value block, StringRef mnemonic) {
+/// `block` where the primitive accepts it (TVM's CanComputeInline); a
+/// refusal is not an error. Whether it applied.
+bool tryInline(ScheduleState &sch, Value block, StringRef mnemonic) {
   std::string refusal;
   ScheduleSteps steps(sch, refusal);
-  (void)steps.apply(mnemonic, {block}, {}, 0);
+  return succeeded(steps.apply(mnemonic, {block}, {}, 0));
 }
 
-enum class InlineKind { None, IntoConsumer, IntoProducer };
+/// The ways TVM's CheckInline may inline a block, in its order: into the
+/// consumers (when they may), else into the one producer.
+enum class InlineKind { None, IntoConsumer, IntoProducer, Either };
 
 class AutoInline : public ScheduleRule {
 public:
@@ -44,9 +47,11 @@ public:
     ScheduleSteps steps(*sch, ignored);
     if (BlockOp op = steps.getBlockOp(block)) {
       InlineKind kind = check(op);
-      if (kind == InlineKind::IntoConsumer)
-        tryInline(*sch, block, "compute_inline");
-      else if (kind == InlineKind::IntoProducer)
+      bool inlined =
+          (kind == InlineKind::IntoConsumer || kind == InlineKind::Either) &&
+          tryInline(*sch, block, "compute_inline");
+      if (!inlined &&
+          (kind == InlineKind::IntoProducer || kind == InlineKind::Either))
         tryInline(*sch, block, "reverse_compute_inline");
     }
     return std::vector<Schedule>{sch};
@@ -91,16 +96,20 @@ private:
             getAnnotation(block, "meta_schedule.inline_rule"));
         rule && rule.getValue() == "disable")
       return InlineKind::None;
-    if (options.intoConsumer && hasConsumers)
-      return InlineKind::IntoConsumer;
+    bool intoConsumer = options.intoConsumer && hasConsumers;
+    bool intoProducer = false;
     if (options.intoProducer) {
       SmallVector<BlockOp> producers = getProducersIn(block, scope);
-      if (producers.size() == 1 &&
+      intoProducer =
+          producers.size() == 1 &&
           getCompleteBlockViolation(producers.front(), scope) == 0 &&
-          !getAnnotation(producers.front(), "meta_schedule.auto_tensorize"))
-        return InlineKind::IntoProducer;
+          !getAnnotation(producers.front(), "meta_schedule.auto_tensorize");
     }
-    return InlineKind::None;
+    if (intoConsumer && intoProducer)
+      return InlineKind::Either;
+    if (intoConsumer)
+      return InlineKind::IntoConsumer;
+    return intoProducer ? InlineKind::IntoProducer : InlineKind::None;
   }
 
   AutoInlineOptions options;

@@ -12,6 +12,8 @@
 #include "TensorIR/MetaSchedule/ScheduleSteps.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
+#include "TensorIR/Dialect/TIR/Schedule/Query.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::ms;
@@ -40,8 +42,10 @@ public:
     // The root block only: the function, or its explicit root block.
     Operation *op = steps.getOp(block);
     auto root = dyn_cast_if_present<BlockOp>(op);
+    auto parent =
+        root ? dyn_cast<FunctionOpInterface>(root->getParentOp()) : nullptr;
     bool isRoot = isa_and_present<FunctionOpInterface>(op) ||
-                  (root && isa<FunctionOpInterface>(root->getParentOp()));
+                  (parent && getExplicitRootBlock(parent) == root);
     if (!isRoot)
       return std::vector<Schedule>{sch};
     if (options.maxJobsPerCore != -1) {

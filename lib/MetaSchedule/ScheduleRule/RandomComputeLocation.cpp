@@ -27,9 +27,10 @@ constexpr StringLiteral kRandomComputeProducer =
 /// Whether `scope` (a block's scope root) is the root block: the function,
 /// or a block directly in it.
 bool isRootScope(Operation *scope) {
-  return isa<FunctionOpInterface>(scope) ||
-         (isa<BlockOp>(scope) &&
-          isa<FunctionOpInterface>(scope->getParentOp()));
+  if (isa<FunctionOpInterface>(scope))
+    return true;
+  auto func = dyn_cast<FunctionOpInterface>(scope->getParentOp());
+  return func && getExplicitRootBlock(func).getOperation() == scope;
 }
 
 class RandomComputeLocation : public ScheduleRule {

@@ -16,10 +16,20 @@ __all__ = ["compile_tir", "tune_tir"]
 def _task_logger(work_dir, index, name):
     """A logger of the task writing to work_dir/logs (as TVM's)."""
     logger = get_logger(f"tvm.meta_schedule.task_{index}_{name}")
-    if work_dir is not None and not logger.handlers:
-        os.makedirs(os.path.join(work_dir, "logs"), exist_ok=True)
-        handler = logging.FileHandler(
-            os.path.join(work_dir, "logs", f"tvm.meta_schedule.logging.task_{index}_{name}.log"))
+    if work_dir is None:
+        return logger
+    path = os.path.abspath(os.path.join(work_dir, "logs",
+                                        f"tvm.meta_schedule.logging.task_{index}_{name}.log"))
+    # The file of an earlier tuning in this process (another work_dir) is
+    # closed; handlers the user gave are left alone.
+    for handler in list(logger.handlers):
+        if getattr(handler, "_tir_task_log", False) and handler.baseFilename != path:
+            logger.removeHandler(handler)
+            handler.close()
+    if not logger.handlers:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handler = logging.FileHandler(path)
+        handler._tir_task_log = True
         handler.setFormatter(logging.Formatter("%(asctime)s [%(levelname)s] %(message)s"))
         logger.addHandler(handler)
         logger.propagate = False

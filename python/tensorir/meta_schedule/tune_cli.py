@@ -34,7 +34,7 @@ def _records(work_dir):
                 continue
             index, record = json.loads(line)
             secs = [float(s) for s in (record[1] or [])]
-            ok = secs and max(secs) < 1e9
+            ok = secs and 0 < min(secs) and max(secs) < 1e9
             out.append((index, sum(secs) / len(secs) if ok else None))
     return out
 
@@ -94,7 +94,8 @@ def main(argv=None):
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("input", help="an .mlir file of tir functions")
     parser.add_argument("--trials", type=int, required=True,
-                        help="trials in all (shared among the functions)")
+                        help="trials in all (shared among the functions; those a "
+                             "previous run in the work directory made count)")
     parser.add_argument("--target", default=None,
                         help='the target (default: "llvm -num-cores <physical cores>")')
     parser.add_argument("--work-dir", default=None,
@@ -125,10 +126,20 @@ def main(argv=None):
     names = [str(g) for g in mod.get_global_vars()]
     print(f"tir-tune: {len(names)} function(s) of {args.input} for {target!r}, "
           f"{args.trials} trials; logs in {os.path.join(work_dir, 'logs')}", flush=True)
+    # A work directory tuned before: only the trials still to run.
+    done = len(_records(work_dir))
+    todo = args.trials - done
+    if done:
+        print(f"tir-tune: {work_dir} holds {done} trial(s); "
+              f"{max(todo, 0)} more to run", flush=True)
     try:
-        db = tune_tir(mod, target, work_dir, args.trials,
-                      num_trials_per_iter=args.trials_per_iter, cost_model=args.cost_model,
-                      seed=args.seed)
+        if todo <= 0:
+            from .database import JSONDatabase
+            db = JSONDatabase(work_dir=work_dir)
+        else:
+            db = tune_tir(mod, target, work_dir, todo,
+                          num_trials_per_iter=args.trials_per_iter,
+                          cost_model=args.cost_model, seed=args.seed)
     except KeyboardInterrupt:
         print(f"tir-tune: interrupted; the database in {work_dir} keeps what was "
               "measured, and tuning again resumes from it", file=sys.stderr)

@@ -39,6 +39,13 @@ static FailureOr<Operation *> annotatedOp(Operation *target, bool create,
     return target;
   if (auto func = dyn_cast<FunctionOpInterface>(target);
       func && !func.isExternal()) {
+    // A function that returns values (a graph function) has no root block.
+    Operation *terminator = func.getFunctionBody().front().getTerminator();
+    if (terminator && terminator->getNumOperands() != 0)
+      return refuse(error, target,
+                    primitive + ": function '" + func.getName() +
+                        "' returns values; only tir functions (TVM's "
+                        "PrimFuncs) have a root block to annotate");
     if (BlockOp root = getExplicitRootBlock(func))
       return root.getOperation();
     if (create)
@@ -78,7 +85,8 @@ static void setAnnotations(Operation *target, DictionaryAttr annotations) {
 }
 
 LogicalResult mlir::tir::annotate(Operation *target, StringRef key,
-                                  Attribute value, ScheduleError &error) {
+                                  Attribute value, ScheduleError &error,
+                                  RewriterBase *) {
   if (key.empty())
     return refuse(error, target, "annotate needs a non-empty key");
   FailureOr<Operation *> annotated =
@@ -92,7 +100,8 @@ LogicalResult mlir::tir::annotate(Operation *target, StringRef key,
 }
 
 LogicalResult mlir::tir::unannotate(Operation *target, StringRef key,
-                                    ScheduleError &error) {
+                                    ScheduleError &error,
+                                    RewriterBase *rewriter) {
   FailureOr<Operation *> annotated =
       annotatedOp(target, /*create=*/false, "unannotate", error);
   if (failed(annotated))
@@ -106,10 +115,15 @@ LogicalResult mlir::tir::unannotate(Operation *target, StringRef key,
   // A root block left with no annotation is the function's body again.
   auto root = dyn_cast<BlockOp>(*annotated);
   if (isa<FunctionOpInterface>(target) && !root.getAnnotationsAttr()) {
+    // Through the rewriter when there is one, so that handles to the
+    // block learn it is gone.
     Block *inner = root.getBody();
     while (!inner->empty())
       inner->front().moveBefore(root);
-    root->erase();
+    if (rewriter)
+      rewriter->eraseOp(root);
+    else
+      root->erase();
   }
   return success();
 }

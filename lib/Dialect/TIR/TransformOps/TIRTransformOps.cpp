@@ -566,7 +566,7 @@ LogicalResult tir::AnnotateOp::verify() {
   return success();
 }
 
-LogicalResult tir::AnnotateOp::applyToPayload(RewriterBase &,
+LogicalResult tir::AnnotateOp::applyToPayload(RewriterBase &rewriter,
                                               SchedulePayload &payload,
                                               ScheduleError &error) {
   FailureOr<SmallVector<Operation *>> targets =
@@ -589,7 +589,7 @@ LogicalResult tir::AnnotateOp::applyToPayload(RewriterBase &,
     value = param;
   }
   for (Operation *target : *targets)
-    if (failed(annotate(target, getAnnKey(), value, error)))
+    if (failed(annotate(target, getAnnKey(), value, error, &rewriter)))
       return failure();
   return success();
 }
@@ -615,9 +615,10 @@ tir::UnannotateOp::getTargets(const SchedulePayload &payload,
   return eachLoopBlockOrFunction(payload, error);
 }
 
-LogicalResult tir::UnannotateOp::applyToOne(RewriterBase &, Operation *target,
+LogicalResult tir::UnannotateOp::applyToOne(RewriterBase &rewriter,
+                                            Operation *target,
                                             ScheduleError &error) {
-  return unannotate(target, getAnnKey(), error);
+  return unannotate(target, getAnnKey(), error, &rewriter);
 }
 
 //===----------------------------------------------------------------------===//

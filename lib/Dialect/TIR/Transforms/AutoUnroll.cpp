@@ -5,9 +5,10 @@
 // `pragma_unroll_explicit`); TVM's UnrollLoop pass then unrolls, inside
 // that loop, the serial loops of constant extent whose unrolled body would
 // repeat at most N statements, from the innermost out, stopping at a loop
-// that holds a loop not unrolled or that would be the ninth unrolled level.
-// Statements are stores (and the init's). This pass marks those loops
-// `unrolled`, for --tir-unroll-loops to expand, and removes the pragmas.
+// that holds a loop not unrolled or holds more than eight unrolled levels.
+// Statements are stores (the init's too) and calls made for their effect. This
+// pass marks those loops `unrolled`, for --tir-unroll-loops to expand, and
+// removes the pragmas.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,7 @@ namespace {
 
 constexpr llvm::StringLiteral kMaxStepKey = "pragma_auto_unroll_max_step";
 constexpr llvm::StringLiteral kExplicitKey = "pragma_unroll_explicit";
-/// TVM's auto_max_depth: at most this many nested loops are unrolled.
+/// TVM's auto_max_depth: a loop holding more unrolled levels stays a loop.
 constexpr int64_t kMaxUnrollDepth = 8;
 
 /// What a subtree repeats: its statements, the depth of loops unrolled in
@@ -46,7 +47,9 @@ public:
     if (auto loop = dyn_cast<ForOp>(op))
       return visitLoop(loop);
     Steps steps;
-    if (isa<StoreOp>(op))
+    // Statements: stores and calls made for their effect (TVM's
+    // BufferStore and Evaluate).
+    if (isa<StoreOp>(op) || (isa<CallOp>(op) && op->getNumResults() == 0))
       steps.statements = 1;
     for (Region &region : op->getRegions())
       for (Block &block : region)
@@ -83,8 +86,8 @@ private:
     std::optional<int64_t> extent = loop.getConstantExtent();
     bool unroll = loop.getKind() == ForKind::Unrolled;
     if (!unroll && maxStep && loop.getKind() == ForKind::Serial && extent &&
-        steps.loopDepth == 0 && steps.unrolledDepth < kMaxUnrollDepth &&
-        *extent * std::max<int64_t>(steps.statements, 1) <= *maxStep) {
+        steps.loopDepth == 0 && steps.unrolledDepth <= kMaxUnrollDepth &&
+        *extent * steps.statements <= *maxStep) {
       loop.setKind(ForKind::Unrolled);
       unroll = true;
     }

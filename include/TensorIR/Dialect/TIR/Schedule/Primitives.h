@@ -287,9 +287,10 @@ LogicalResult unroll(ForOp loop, ScheduleError &error);
 /// under the same rule as parallel.
 LogicalResult bind(ForOp loop, StringRef thread, ScheduleError &error);
 
-/// Sets annotation `key` of a tir.for or tir.block.
+/// Sets annotation `key` of a tir.for or tir.block, or of a tir function's
+/// root block (written out as a block "root" around its body).
 LogicalResult annotate(Operation *target, StringRef key, Attribute value,
-                       ScheduleError &error);
+                       ScheduleError &error, RewriterBase *rewriter = nullptr);
 /// TVM's storage_align: records in `block`'s `buffer_dim_align`
 /// annotation that dimension `axis` (negative: from the end) of its
 /// `bufferIndex`-th write buffer is to be laid out with a stride s such that
@@ -523,9 +524,11 @@ LogicalResult setAxisSeparator(BlockOp block, int64_t bufferIndex, bool isWrite,
                                ArrayRef<int64_t> separators,
                                ScheduleError &error);
 
-/// Removes annotation `key`; refuses when there is none.
-LogicalResult unannotate(Operation *target, StringRef key,
-                         ScheduleError &error);
+/// Removes annotation `key`; refuses when there is none. A function's root
+/// block left with none is erased (through `rewriter` when given), its body
+/// the function's again.
+LogicalResult unannotate(Operation *target, StringRef key, ScheduleError &error,
+                         RewriterBase *rewriter = nullptr);
 
 } // namespace mlir::tir
 

@@ -712,7 +712,8 @@ def TIR_AnnotateOp : TIR_ScheduleOp<"annotate"> {
     transform.tir.annotate "meta_schedule.unroll_explicit" = %v to %b : !transform.any_op, !transform.param<i64>
     ```
 
-    Refused for a handle that holds something else than loops and blocks;
+    Refused for a handle that holds something else than loops, blocks and
+    tir functions (a function that returns values has no root block);
     the op does not verify with both a value and a parameter, or neither.
   }];
   let arguments = (ins TransformHandleTypeInterface:$block_or_loop,

@@ -324,9 +324,9 @@ def TIRAutoUnrollPass : Pass<"tir-auto-unroll"> {
     RewriteParallelVectorizeUnroll leaves on the outermost loop of a nest,
     `pragma_auto_unroll_max_step` = N: inside that loop, from the innermost
     out, a serial loop of constant extent is marked `unrolled` when its
-    extent times the statements (stores) its body repeats is at most N, it
-    holds no loop left a loop, and at most eight unrolled levels are under
-    it. `--tir-unroll-loops` then expands them. The pragma annotations
+    extent times the statements (stores and calls made for their effect)
+    its body repeats is at most N, it holds no loop left a loop, and at
+    most eight unrolled levels are under it. `--tir-unroll-loops` then expands them. The pragma annotations
     (with `pragma_unroll_explicit`) are removed; loops without them are
     left alone.
   }];
