@@ -40,6 +40,18 @@ inline void PrintTo(const Interval &r, std::ostream *os) {
 
 namespace mlir::tir::test {
 
+/// The head of a transform script (its sequence taking %root); the steps
+/// follow, then kScriptEnd.
+constexpr llvm::StringLiteral kScriptBegin = R"mlir(
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+)mlir";
+constexpr llvm::StringLiteral kScriptEnd = R"mlir(
+    transform.yield
+  }
+}
+)mlir";
+
 /// A context with the dialects tir snippets and the primitives use, and
 /// lookups into parsed snippets.
 class TIRTest : public ::testing::Test {

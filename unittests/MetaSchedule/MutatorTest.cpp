@@ -52,17 +52,6 @@ func.func @main(%A: memref<512x512xf32>, %B: memref<512x512xf32>,
 }
 )mlir";
 
-// The head of a transform script; the steps follow, then kScriptEnd.
-constexpr StringLiteral kScriptBegin = R"mlir(
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-)mlir";
-constexpr StringLiteral kScriptEnd = R"mlir(
-    transform.yield
-  }
-}
-)mlir";
-
 // TVM's tiling of the matmul: i by a sampled tiling (DECISION), j and k by
 // constants, the loops reordered, the cache of C written back under j1.
 constexpr StringLiteral kTiledMatmul = R"mlir(
@@ -163,8 +152,9 @@ protected:
   }
 
   std::string tiledMatmul(StringRef decision, StringRef more = "") {
-    return (kScriptBegin + replace(kTiledMatmul.str(), "DECISION", decision) +
-            more + kScriptEnd)
+    return (test::kScriptBegin +
+            replace(kTiledMatmul.str(), "DECISION", decision) + more +
+            test::kScriptEnd)
         .str();
   }
 
@@ -269,12 +259,12 @@ TEST_F(MutatorTest, TileSizeMovesADivisorAndKeepsTheProduct) {
 TEST_F(MutatorTest, TileSizeDrawsAnotherFetchVectorLength) {
   OwningOpRef<ModuleOp> mod = matmul();
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %v = transform.tir.sample_categorical {candidates = array<i64: 1, 2, 4>, probs = array<f64: 0.2, 0.3, 0.5>, decision = 0} : () -> !transform.param<i64>
     transform.tir.annotate "meta_schedule.cooperative_fetch" = %v to %c : !transform.any_op, !transform.param<i64>
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   ASSERT_EQ(trace.getInstructions().size(), 3u);
@@ -292,10 +282,10 @@ TEST_F(MutatorTest, TileSizeDrawsAnotherFetchVectorLength) {
 TEST_F(MutatorTest, TileSizeSkipsASingleCandidate) {
   OwningOpRef<ModuleOp> mod = matmul();
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        "    %v = transform.tir.sample_categorical {candidates = array<i64: 1>, "
        "probs = array<f64: 1.0>, decision = 0} : () -> !transform.param<i64>" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   ASSERT_EQ(trace.getInstructions().size(), 1u);
@@ -318,12 +308,12 @@ func.func @main(%A: memref<1xf32>) {
 }
 )mlir");
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %b = transform.tir.get_block "A" in %root : (!transform.any_op) -> !transform.any_op
     %i = transform.tir.get_loops %b : (!transform.any_op) -> !transform.any_op
     %f:2 = transform.tir.sample_perfect_tile %i {n = 2} : (!transform.any_op) -> (!transform.param<i64>, !transform.param<i64>)
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   RandomEngine::State state = 7;
@@ -337,12 +327,12 @@ func.func @main(%A: memref<1xf32>) {
 TEST_F(MutatorTest, UnrollDrawsAnotherDepth) {
   OwningOpRef<ModuleOp> mod = matmul();
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %r = transform.tir.get_block "root" in %root : (!transform.any_op) -> !transform.any_op
     %v = transform.tir.sample_categorical {candidates = array<i64: 0, 16, 64, 512>, probs = array<f64: 0.25, 0.25, 0.25, 0.25>, decision = 0} : () -> !transform.param<i64>
     transform.tir.annotate "meta_schedule.unroll_explicit" = %v to %r : !transform.any_op, !transform.param<i64>
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   ASSERT_EQ(trace.getInstructions().size(), 3u);
@@ -363,12 +353,12 @@ TEST_F(MutatorTest, UnrollOfAConstantIsNone) {
   // An unroll depth given as a constant was not sampled: nothing to vary.
   OwningOpRef<ModuleOp> mod = matmul();
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %c = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %v = transform.tir.sample_categorical {candidates = array<i64: 0, 16>, probs = array<f64: 0.5, 0.5>, decision = 0} : () -> !transform.param<i64>
     transform.tir.annotate "meta_schedule.unroll_explicit" = 16 : i64 to %c : !transform.any_op
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   ASSERT_EQ(trace.getInstructions().size(), 3u);
@@ -454,12 +444,12 @@ TEST_F(MutatorTest, ParallelWithoutAnnotationIsNone) {
 TEST_F(MutatorTest, ComputeLocationPicksAnotherPlace) {
   OwningOpRef<ModuleOp> mod = parse(kAdd);
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %b = transform.tir.get_block "move" in %root : (!transform.any_op) -> !transform.any_op
     %l = transform.tir.sample_compute_location %b {decision = 4} : (!transform.any_op) -> !transform.any_op
     transform.tir.compute_at %b at %l : !transform.any_op, !transform.any_op
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   TuneContext context = contextOf(*mod);
@@ -510,7 +500,7 @@ TEST_F(MutatorTest, ComputeLocationNeedsTheModule) {
 TEST_F(MutatorTest, ThreadBindingDrawsAnotherThreadCount) {
   OwningOpRef<ModuleOp> mod = parse(kElementWise);
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %f = transform.tir.fuse %i, %j : (!transform.any_op, !transform.any_op) -> !transform.any_op
@@ -519,7 +509,7 @@ TEST_F(MutatorTest, ThreadBindingDrawsAnotherThreadCount) {
     transform.tir.bind %o "blockIdx.x" : !transform.any_op
     transform.tir.bind %t "threadIdx.x" : !transform.any_op
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   std::shared_ptr<Mutator> mutator = createMutateThreadBinding();
@@ -537,14 +527,14 @@ TEST_F(MutatorTest, ThreadBindingOfAnotherAxisIsNone) {
   // The sampled loop bound to blockIdx.x, not threadIdx.x.
   OwningOpRef<ModuleOp> mod = parse(kElementWise);
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     %i, %j = transform.tir.get_loops %b : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %v = transform.tir.sample_categorical {candidates = array<i64: 32, 64>, probs = array<f64: 0.5, 0.5>, decision = 1} : () -> !transform.param<i64>
     %o, %t = transform.tir.split %i [?, %v] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.tir.bind %t "blockIdx.x" : !transform.any_op
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   RandomEngine::State state = 13;
@@ -580,12 +570,12 @@ TEST_F(MutatorTest, ReprAndClones) {
   // A clone of an initialized MutateComputeLocation has its own module: it
   // mutates after the original is gone.
   std::string steps =
-      (kScriptBegin +
+      (test::kScriptBegin +
        R"mlir(    %b = transform.tir.get_block "move" in %root : (!transform.any_op) -> !transform.any_op
     %l = transform.tir.sample_compute_location %b {decision = -1} : (!transform.any_op) -> !transform.any_op
     transform.tir.compute_at %b at %l : !transform.any_op, !transform.any_op
 )mlir" +
-       kScriptEnd)
+       test::kScriptEnd)
           .str();
   Trace trace = traceOf(*mod, steps);
   std::string error;

@@ -58,16 +58,6 @@ func.func @main(%A: memref<512x512xf32> {tir.name = "A"},
 }
 )mlir";
 
-constexpr StringLiteral kScriptBegin = R"mlir(
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-)mlir";
-constexpr StringLiteral kScriptEnd = R"mlir(
-    transform.yield
-  }
-}
-)mlir";
-
 // test_cpu_matmul: i split by 16, j by 8, reordered (i_o, j_o, k, j_i,
 // i_i), j_i vectorized, i_o and j_o parallel, k unrolled.
 constexpr StringLiteral kCPUSchedule = R"mlir(
@@ -262,7 +252,7 @@ protected:
       return nullptr;
     if (!steps.empty()) {
       OwningOpRef<ModuleOp> script =
-          parse((kScriptBegin + steps + kScriptEnd).str());
+          parse((test::kScriptBegin + steps + test::kScriptEnd).str());
       EXPECT_TRUE(succeeded((*sch)->replay(*script, error))) << error;
     }
     return *sch;
