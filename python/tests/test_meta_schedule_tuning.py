@@ -166,3 +166,24 @@ def test_wrong_results_are_caught(tmp_path):
                      builder=ms.builder.LocalBuilder(f_build=miscompile, max_workers=1),
                      check_results=False)
     assert db.query_schedule(MOD, "llvm") is not None
+
+
+def test_task_log_is_written_beside_the_users_handlers(tmp_path):
+    # A handler someone else put on the task's logger (pytest's caplog, a
+    # user's stream) does not stop the work_dir's log file.
+    from tensorir.meta_schedule.tir_integration import _task_logger
+    import logging
+    name = "tvm.meta_schedule.task_7_foreign"
+    foreign = logging.StreamHandler()
+    logging.getLogger(name).addHandler(foreign)
+    try:
+        logger = _task_logger(str(tmp_path), 7, "foreign")
+        logger.info("hello")
+        assert foreign in logger.handlers
+        log = tmp_path / "logs" / f"{name.replace('tvm.meta_schedule.', 'tvm.meta_schedule.logging.')}.log"
+        assert "hello" in log.read_text()
+    finally:
+        for handler in list(logging.getLogger(name).handlers):
+            logging.getLogger(name).removeHandler(handler)
+            if handler is not foreign:
+                handler.close()

@@ -21,18 +21,24 @@ def _task_logger(work_dir, index, name):
     path = os.path.abspath(os.path.join(work_dir, "logs",
                                         f"tvm.meta_schedule.logging.task_{index}_{name}.log"))
     # The file of an earlier tuning in this process (another work_dir) is
-    # closed; handlers the user gave are left alone.
-    for handler in list(logger.handlers):
-        if getattr(handler, "_tir_task_log", False) and handler.baseFilename != path:
+    # closed; handlers the user gave (or pytest's caplog) are left alone and
+    # the file is written beside them.
+    ours = [h for h in logger.handlers if getattr(h, "_tir_task_log", False)]
+    for handler in ours:
+        if handler.baseFilename != path:
             logger.removeHandler(handler)
             handler.close()
-    if not logger.handlers:
+    if not any(getattr(h, "_tir_task_log", False) for h in logger.handlers):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         handler = logging.FileHandler(path)
         handler._tir_task_log = True
         handler.setFormatter(logging.Formatter("%(asctime)s [%(levelname)s] %(message)s"))
         logger.addHandler(handler)
         logger.propagate = False
+    # The file takes the task's progress (INFO), as TVM configures its task
+    # loggers, whatever the root logger's level.
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.INFO)
     return logger
 
 
