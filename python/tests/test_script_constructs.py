@@ -424,3 +424,36 @@ def test_launch_thread_refusals_name_the_line():
             k = 3
             T.launch_thread(k, 4)
             A[0] = T.float32(1)
+
+
+def test_node_constructors_and_sigmoid():
+    # T.Add / T.Mul / ... are the binary nodes written by name (TVM prints
+    # them so where it keeps `x + 0`); T.sigmoid is 1 / (1 + exp(-x)).
+    import numpy as np
+
+    @T.prim_func
+    def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.block("B"):
+                vi = T.axis.spatial(8, T.Add(T.Mul(i, 1), 0))
+                T.where(T.Sub(i, 0) < 8)
+                B[vi] = T.sigmoid(T.Max(A[vi], T.Min(A[vi], T.float32(0))))
+
+    a = np.random.randn(8).astype("float32")
+    b = np.zeros(8, "float32")
+    tvm.build(f)["f"](a, b)
+    np.testing.assert_allclose(b, 1 / (1 + np.exp(-a)), rtol=1e-6)
+    with pytest.raises(ScriptError, match="T.sigmoid takes a floating-point value"):
+        @T.prim_func
+        def g(A: T.Buffer((8,), "int32")):
+            for i in range(8):
+                with T.block("A"):
+                    vi = T.axis.spatial(8, i)
+                    A[vi] = T.sigmoid(A[vi])
+    with pytest.raises(ScriptError, match=r"T.Add takes 2 arguments"):
+        @T.prim_func
+        def h(A: T.Buffer((8,), "int32")):
+            for i in range(8):
+                with T.block("A"):
+                    vi = T.axis.spatial(8, i)
+                    A[vi] = T.Add(vi)

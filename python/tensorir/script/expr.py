@@ -359,7 +359,8 @@ class ExprParser:
     ARITY = {
         **{n: (2, 2, f"T.{n}(a, b)") for n in (
             "max", "min", "floordiv", "floormod", "ceildiv", "shift_left",
-            "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor", "truncdiv", "truncmod")},
+            "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor", "truncdiv", "truncmod",
+            "Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")},
         **{n: (1, 1, f"T.{n}(x)") for n in _MATH + ("sigmoid", "likely")},
         "min_value": (1, 1, 'T.min_value("dtype")'),
         "max_value": (1, 1, 'T.max_value("dtype")'),
@@ -368,6 +369,10 @@ class ExprParser:
         "if_then_else": (3, 3, "T.if_then_else(cond, a, b)"),
         "Select": (3, 3, "T.Select(cond, a, b)"),
     }
+
+    # TVMScript's constructors of binary nodes (T.Add(a, b) is a + b).
+    NODE_BINARY = {"Add": E.Add, "Sub": E.Sub, "Mul": E.Mul, "FloorDiv": E.FloorDiv,
+                   "FloorMod": E.FloorMod, "Min": E.Min, "Max": E.Max}
 
     def check_arity(self, node, name):
         """A clear error, at the user's line, for a T.<name>(...) call with
@@ -423,6 +428,9 @@ class ExprParser:
                 if kw.arg == "dtype":
                     dtype = self.static_value(kw.value)
             return self.cast(self.expr(node.args[0]), self.dtype_arg(node, dtype))
+        if name in self.NODE_BINARY:  # T.Add(a, b): the node written by name
+            return self.binary(self.NODE_BINARY[name], self.expr(node.args[0]),
+                               self.expr(node.args[1]), node)
         if name in ("max", "min"):
             return self.binary(E.Max if name == "max" else E.Min, self.expr(node.args[0]),
                                self.expr(node.args[1]), node)
@@ -441,7 +449,15 @@ class ExprParser:
         if self.is_opaque_call(node):
             return self.opaque_call(node)
         if name == "sigmoid":
-            self.error(node, "T.sigmoid is not mapped to an op yet")
+            # TVM's intrinsic, written out as its lowering writes it:
+            # 1 / (1 + exp(-x)).
+            value = self.expr(node.args[0])
+            if not _is_float(value.dtype):
+                self.error(node, "T.sigmoid takes a floating-point value")
+            one = E.FloatImm(value.dtype, 1.0)
+            neg = E.make_binary(E.Sub, E.FloatImm(value.dtype, 0.0), value)
+            return E.make_binary(E.Div, one, E.make_binary(
+                E.Add, one, E.Call(value.dtype, "tir.exp", [neg])))
         if name in _MATH:
             value = self.expr(node.args[0])
             if isinstance(value, E.IntImm):

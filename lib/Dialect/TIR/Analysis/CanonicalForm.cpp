@@ -114,8 +114,12 @@ const Node *NodeTable::intern(Node &proto) {
       hashCombine(0x7469722d6e6f6465ULL, static_cast<uint64_t>(node->kind));
   switch (node->kind) {
   case NodeKind::Int:
+    h = hashCombine(h, node->value);
+    break;
   case NodeKind::Var:
     h = hashCombine(h, node->value);
+    for (int64_t bound : node->coeffs)
+      h = hashCombine(h, static_cast<uint64_t>(bound));
     break;
   case NodeKind::Str:
     h = hashCombine(h, hashString(node->str));
@@ -200,10 +204,18 @@ const Node *NodeTable::getType(Type type) {
   return intern(n);
 }
 
-const Node *NodeTable::getVar(int64_t id) {
+const Node *
+NodeTable::getVar(int64_t id,
+                  std::optional<std::pair<int64_t, int64_t>> range) {
   Node n;
   n.kind = NodeKind::Var;
   n.value = id;
+  int64_t bounds[2] = {0, 0};
+  if (range) {
+    bounds[0] = range->first;
+    bounds[1] = range->second;
+    n.coeffs = bounds;
+  }
   return intern(n);
 }
 
@@ -360,6 +372,101 @@ static const Node *asDivAtom(const Node *a, StringRef name, int64_t &divisor) {
 // getIndexDigit's (TensorIR/Dialect/TIR/Arith/Digits.h), which
 // simplifyIndexExpr applies too: both write nested divisions and
 // remainders as the one digit `mod(floordiv(x, a), b)`.
+//
+// Where variables have ranges (loop and block variables of constant
+// bounds), two more rules use them:
+//   floordiv(x, d) = q, mod(x, d) = x - q * d   (x within [q * d, q * d + d))
+//   floordiv(g * x + r, g * e) = floordiv(x, e),
+//   mod(g * x + r, g * e) = g * mod(x, e) + r   (r within [0, g))
+// so that a fused loop's `(f mod 48) floordiv 16` for f < 48 is
+// `f floordiv 16`, and a split fused loop's `(128 * o + i) floordiv 100352`
+// for i < 128 is `o floordiv 784`.
+
+std::optional<std::pair<int64_t, int64_t>> NodeTable::getBounds(const Node *a) {
+  using Bounds = std::pair<int64_t, int64_t>;
+  auto atomBounds = [&](const Node *atom) -> std::optional<Bounds> {
+    if (atom->kind == NodeKind::Var && atom->coeffs.size() == 2)
+      return Bounds{atom->coeffs[0], atom->coeffs[1]};
+    if (atom->kind != NodeKind::Apply || atom->children.size() != 2)
+      return std::nullopt;
+    std::optional<int64_t> c = atom->children[1]->getConstant();
+    if (!c || *c <= 0)
+      return std::nullopt;
+    if (atom->str == "mod")
+      return Bounds{0, *c - 1};
+    if (atom->str == "floordiv") {
+      std::optional<Bounds> x = getBounds(atom->children[0]);
+      if (!x)
+        return std::nullopt;
+      return Bounds{llvm::divideFloorSigned(x->first, *c),
+                    llvm::divideFloorSigned(x->second, *c)};
+    }
+    return std::nullopt;
+  };
+  a = asSum(a);
+  int64_t lo = a->value, hi = a->value;
+  for (auto [child, k] : llvm::zip(a->children, a->coeffs)) {
+    std::optional<Bounds> b = atomBounds(child);
+    if (!b)
+      return std::nullopt;
+    int64_t x, y;
+    if (llvm::MulOverflow(k, b->first, x) || llvm::MulOverflow(k, b->second, y))
+      return std::nullopt;
+    if (x > y)
+      std::swap(x, y);
+    if (llvm::AddOverflow(lo, x, lo) || llvm::AddOverflow(hi, y, hi))
+      return std::nullopt;
+  }
+  return Bounds{lo, hi};
+}
+
+/// The quotient of a by d when it is the same for all of a's values.
+static std::optional<int64_t>
+constantQuotient(std::optional<std::pair<int64_t, int64_t>> bounds, int64_t d) {
+  if (!bounds)
+    return std::nullopt;
+  int64_t q = llvm::divideFloorSigned(bounds->first, d);
+  if (q != llvm::divideFloorSigned(bounds->second, d))
+    return std::nullopt;
+  return q;
+}
+
+/// For a divisor d: a = g * x + r with g > 1 dividing d and r in [0, g)
+/// (its variables' ranges say so), g the largest such common factor of d
+/// and the coefficients of a's largest terms. Then floordiv(a, d) is
+/// floordiv(x, d / g) and mod(a, d) is g * mod(x, d / g) + r.
+std::optional<std::tuple<int64_t, const Node *, const Node *>>
+NodeTable::factorOut(const Node *a, int64_t d) {
+  SmallVector<std::pair<const Node *, int64_t>> terms;
+  for (auto [child, k] : llvm::zip(a->children, a->coeffs))
+    terms.push_back({child, k});
+  if (terms.size() < 2)
+    return std::nullopt;
+  // Largest coefficients first; the rest is the remainder.
+  llvm::sort(terms, [](const auto &x, const auto &y) {
+    if (std::abs(x.second) != std::abs(y.second))
+      return std::abs(x.second) > std::abs(y.second);
+    return x.first->hash < y.first->hash;
+  });
+  std::optional<std::tuple<int64_t, const Node *, const Node *>> best;
+  int64_t g = d;
+  for (size_t k = 1; k < terms.size(); ++k) {
+    g = std::gcd(g, std::abs(terms[k - 1].second));
+    if (g <= 1)
+      break;
+    if (best && std::get<0>(*best) >= g)
+      continue;
+    const Node *r = getSum(a->value, ArrayRef(terms).drop_front(k));
+    std::optional<std::pair<int64_t, int64_t>> bounds = getBounds(r);
+    if (!bounds || bounds->first < 0 || bounds->second >= g)
+      continue;
+    SmallVector<std::pair<const Node *, int64_t>> scaled;
+    for (auto [child, coeff] : ArrayRef(terms).take_front(k))
+      scaled.push_back({child, coeff / g});
+    best = std::make_tuple(g, getSum(0, scaled), r);
+  }
+  return best;
+}
 
 const Node *NodeTable::floorDiv(const Node *a, const Node *b) {
   a = asSum(a);
@@ -368,6 +475,12 @@ const Node *NodeTable::floorDiv(const Node *a, const Node *b) {
   if (!divisor || *divisor <= 0)
     return atom(apply("floordiv", {a, b}));
   int64_t d = *divisor;
+  // Within one multiple of d (its variables' ranges say so): a constant.
+  if (std::optional<int64_t> q = constantQuotient(getBounds(a), d))
+    return constant(*q);
+  if (auto factored = factorOut(a, d))
+    return floorDiv(std::get<1>(*factored),
+                    constant(d / std::get<0>(*factored)));
   int64_t inner;
   if (const Node *x = asDivAtom(a, "floordiv", inner)) {
     int64_t product;
@@ -390,6 +503,8 @@ const Node *NodeTable::floorDiv(const Node *a, const Node *b) {
   if (remainder.empty())
     return q;
   const Node *r = getSum(a->value - q0 * d, remainder);
+  if (std::optional<int64_t> rq = constantQuotient(getBounds(r), d))
+    return add(q, constant(*rq));
   return add(q, atom(apply("floordiv", {r, b})));
 }
 
@@ -409,6 +524,13 @@ const Node *NodeTable::mod(const Node *a, const Node *b) {
   if (!divisor || *divisor <= 0)
     return atom(apply("mod", {a, b}));
   int64_t d = *divisor;
+  // Within one multiple of d: a minus that multiple.
+  if (std::optional<int64_t> q = constantQuotient(getBounds(a), d))
+    return add(a, constant(-*q * d));
+  if (auto factored = factorOut(a, d)) {
+    auto [g, x, r] = *factored;
+    return add(scale(mod(x, constant(d / g)), g), r);
+  }
   int64_t inner;
   if (const Node *x = asDivAtom(a, "mod", inner)) {
     if (inner % d == 0)
@@ -423,7 +545,10 @@ const Node *NodeTable::mod(const Node *a, const Node *b) {
   int64_t r0 = a->value - llvm::divideFloorSigned(a->value, d) * d;
   if (remainder.empty())
     return constant(r0);
-  return atom(apply("mod", {getSum(r0, remainder), b}));
+  const Node *r = getSum(r0, remainder);
+  if (std::optional<int64_t> q = constantQuotient(getBounds(r), d))
+    return add(r, constant(-*q * d));
+  return atom(apply("mod", {r, b}));
 }
 
 const Node *NodeTable::applyUnordered(StringRef name,

@@ -30,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <tuple>
 
 namespace mlir::tir::detail {
 
@@ -42,7 +43,8 @@ enum class NodeKind : uint8_t {
   Attr,
   /// A type.
   Type,
-  /// A variable, by its alpha-equivalence number (`value`).
+  /// A variable, by its alpha-equivalence number (`value`); `coeffs` holds
+  /// the inclusive range {lo, hi} its definition gives it, if constant.
   Var,
   /// A free variable compared by identity (`ptr` is the mlir::Value).
   FreeVar,
@@ -101,7 +103,12 @@ public:
   /// A null attribute is the string "<none>".
   const Node *getAttr(Attribute attr);
   const Node *getType(Type type);
-  const Node *getVar(int64_t id);
+  /// Variable `id`, with the constant range [lo, hi] its definition gives
+  /// it (a loop's bounds, a block variable's domain), which division and
+  /// modulo use: `mod(f floordiv 16, 3)` is `f floordiv 16` for f in
+  /// [0, 47].
+  const Node *getVar(int64_t id,
+                     std::optional<std::pair<int64_t, int64_t>> range = {});
   const Node *getFreeVar(const void *value);
   const Node *getList(ArrayRef<const Node *> elements);
   /// Sorts and removes duplicates.
@@ -134,6 +141,10 @@ public:
   /// An ordered atom over the operands.
   const Node *apply(StringRef name, ArrayRef<const Node *> operands);
 
+  /// The inclusive bounds of index expression `a` when its variables have
+  /// ranges (and its divisions and remainders constant divisors).
+  std::optional<std::pair<int64_t, int64_t>> getBounds(const Node *a);
+
   /// `expr` with input i (dims first, then symbols) replaced by inputs[i].
   const Node *fromAffine(AffineExpr expr, unsigned numDims,
                          ArrayRef<const Node *> inputs);
@@ -162,6 +173,8 @@ public:
 
 private:
   const Node *intern(Node &proto);
+  std::optional<std::tuple<int64_t, const Node *, const Node *>>
+  factorOut(const Node *a, int64_t d);
   uint64_t hashAttr(Attribute attr);
   uint64_t hashType(Type type);
   void printImpl(raw_ostream &os, const Node *n, VarPrinter printVar,

@@ -38,11 +38,21 @@ bool mlir::tir::detail::isStatement(Operation *op) {
 // Variables and expressions
 //===----------------------------------------------------------------------===//
 
-const Node *Flattener::define(Value v) {
-  const Node *var = table.getVar(vars.size());
+const Node *
+Flattener::define(Value v, std::optional<std::pair<int64_t, int64_t>> range) {
+  const Node *var = table.getVar(vars.size(), range);
   vars.push_back(v);
   values[v] = var;
   return var;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+Flattener::rangeOf(OpFoldResult lower, OpFoldResult upper) {
+  std::optional<int64_t> lo = getConstantIntValue(lower);
+  std::optional<int64_t> hi = getConstantIntValue(upper);
+  if (!lo || !hi || *hi <= *lo)
+    return std::nullopt;
+  return std::make_pair(*lo, *hi - 1);
 }
 
 const Node *Flattener::expr(Value v) {

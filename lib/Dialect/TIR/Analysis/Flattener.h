@@ -69,7 +69,13 @@ private:
   }
 
   // Variables and expressions.
-  const Node *define(Value v);
+  /// A new variable; `range` is the inclusive constant range its
+  /// definition gives it.
+  const Node *define(Value v,
+                     std::optional<std::pair<int64_t, int64_t>> range = {});
+  /// The inclusive range [lower, upper - 1] of constant bounds.
+  static std::optional<std::pair<int64_t, int64_t>> rangeOf(OpFoldResult lower,
+                                                            OpFoldResult upper);
   const Node *expr(Value v);
   const Node *indexExpr(OpFoldResult ofr);
   const Node *exprOp(Operation *op, unsigned result);

@@ -134,7 +134,8 @@ void Flattener::walkFor(ForOp op) {
   emit(op, op, "attributes", -1,
        table.getAttr(attributes(op, {"kind", "thread", "annotations",
                                      "static_bounds", "operandSegmentSizes"})));
-  define(op.getInductionVar());
+  define(op.getInductionVar(),
+         rangeOf(op.getMixedLowerBound(), op.getMixedUpperBound()));
   walkRegion(op, op.getRegion());
 }
 
@@ -170,7 +171,8 @@ void Flattener::walkBlock(BlockOp op) {
        op.getCondition() ? expr(op.getCondition()) : table.getStr("true"));
 
   for (unsigned i = 0; i < numIterVars; ++i)
-    define(op.getIterVar(i));
+    define(op.getIterVar(i),
+           rangeOf(op.getMixedDomainLower(i), op.getMixedDomainUpper(i)));
   walkAccessRegions(op);
   emit(op, op, "annotations", -1, annotations(op.getAnnotationsAttr()));
   emit(op, op, "attributes", -1,
