@@ -73,8 +73,8 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
     outerVars.push_back(loop.getInductionVar());
     extents.push_back(extent);
   }
-  if (loops.size() == 1)
-    return loops.front();
+  // One loop is fused too, as TVM's: a new loop `<name>_fused` replaces
+  // it (a unit loop's variable becomes 0 in the bindings).
 
   MLIRContext *ctx = loops.front().getContext();
   Location loc = loops.front().getLoc();
