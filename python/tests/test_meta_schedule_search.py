@@ -262,3 +262,25 @@ def test_per_store_features():
     (features,) = extractor.extract_from(context, [ms.MeasureCandidate(space, None)])
     assert features.shape[1] == 164 and features.shape[0] >= 1
     assert np.isfinite(features.numpy()).all()
+
+
+def test_pack_sum_scores_candidates_by_the_sum_of_their_rows():
+    from tensorir.meta_schedule.cost_model.xgb_model import PackSum
+    pack = PackSum([np.ones((2, 3)), np.ones((3, 3))], [1.0, 0.5])
+    assert list(pack.ids) == [0, 0, 1, 1, 1]
+    assert list(pack.predict_with_score(np.array([1, 2, 3, 4, 5.0]))) == [3.0, 12.0]
+    # Scores equal to the labels: no gradient, no error.
+    exact = np.array([0.5, 0.5, 0.1, 0.1, 0.3])
+    grad, hess = pack.obj_square_error(exact)
+    assert np.allclose(grad, 0) and list(hess) == [1.0, 1.0, 0.5, 0.5, 0.5]
+    assert pack.rmse(exact) == ("p-rmse", 0.0)
+    # Candidate 1 predicted best but labelled 0.5 of the best: the curve
+    # over the two best predictions is (0.5, 1).
+    name, score = pack.average_peak_score(np.array([0.0, 0.0, 1.0, 1.0, 1.0]), 2)
+    assert name == "a-peak@2" and score == pytest.approx(0.75)
+    # Scores 1 too high on both candidates: the gradient is the error
+    # weighted by the label.
+    grad, _ = pack.obj_square_error(exact + np.array([0.5, 0.5, 1 / 3, 1 / 3, 1 / 3]))
+    assert np.allclose(grad, [1.0, 1.0, 0.5, 0.5, 0.5])
+    with pytest.raises(ValueError, match="no labels"):
+        PackSum([np.ones((1, 3))], None).rmse(np.zeros(1))

@@ -149,10 +149,6 @@ public:
     }
     if (candidates.empty())
       return success();
-    if (!context.mod) {
-      error = "XGBModel: the TuneContext has no module";
-      return failure();
-    }
     FailureOr<std::vector<FeatureMatrix>> features =
         extractor->extractFrom(context, candidates, error);
     if (failed(features))
@@ -165,8 +161,13 @@ public:
       all.push_back(&matrix);
     if (failed(checkMatrices(all, error)))
       return failure();
+    // Candidates are grouped by workload (their labels are relative to the
+    // group's best); a context without a module is one group of its own,
+    // as TVM hashes a missing module.
     std::string key =
-        std::to_string(hashModule(*context.mod, ModuleEquality::Structural));
+        context.mod ? std::to_string(
+                          hashModule(*context.mod, ModuleEquality::Structural))
+                    : std::string("0");
     FeatureGroup &group = data[key];
     for (auto [matrix, result] : llvm::zip(*features, results)) {
       if (matrix.rows == 0)
