@@ -175,12 +175,22 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("unroll_max_steps"), py::arg("unroll_explicit"));
   m.def("schedule_rule_random_compute_location",
         &ms::createRandomComputeLocation);
+  m.def("schedule_rule_cross_thread_reduction", &ms::createCrossThreadReduction,
+        py::arg("thread_extents"));
+  m.def("schedule_rule_auto_bind", &ms::createAutoBind,
+        py::arg("max_threadblocks"), py::arg("thread_extents"),
+        py::arg("max_threads_per_block"));
 
   m.def("postproc_disallow_dynamic_loop", &ms::createDisallowDynamicLoop);
   m.def("postproc_rewrite_parallel_vectorize_unroll",
         &ms::createRewriteParallelVectorizeUnroll);
   m.def("postproc_rewrite_reduction_block", &ms::createRewriteReductionBlock);
   m.def("postproc_rewrite_layout", &ms::createRewriteLayout);
+  m.def("postproc_rewrite_cooperative_fetch",
+        &ms::createRewriteCooperativeFetch);
+  m.def("postproc_rewrite_unbound_block", &ms::createRewriteUnboundBlock,
+        py::arg("max_threadblocks"));
+  m.def("postproc_verify_gpu_code", &ms::createVerifyGPUCode);
 
   m.def("mutator_mutate_tile_size", &ms::createMutateTileSize);
   m.def("mutator_mutate_unroll", &ms::createMutateUnroll);

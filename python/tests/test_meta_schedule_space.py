@@ -222,8 +222,8 @@ def test_rule_errors_reach_the_caller():
 
 
 def test_default_components():
-    # llvm has TVM's defaults; kinds the library has none of yet are
-    # refused clearly.
+    # llvm and cuda have TVM's defaults; kinds the library has none of yet
+    # are refused clearly.
     rules = ms.ScheduleRule.create("llvm")
     assert [type(r).__name__ for r in rules] == [
         "ApplyCustomRule", "InlineConstantScalars", "AutoInline", "AddRFactor", "MultiLevelTiling",
@@ -239,12 +239,20 @@ def test_default_components():
     context = ms.TuneContext(two_stages, target="llvm", space_generator="post-order-apply")
     assert len(context.space_generator.postprocs) == 4
     assert len(context.generate_design_space()) == 1
-    context = ms.TuneContext(two_stages, target="cuda", space_generator="post-order-apply")
+    assert [type(r).__name__ for r in ms.ScheduleRule.create("cuda")] == [
+        "ApplyCustomRule", "MultiLevelTiling", "InlineConstantScalars", "AutoInline",
+        "CrossThreadReduction", "ParallelizeVectorizeUnroll", "AutoBind"]
+    assert [type(p).__name__ for p in ms.Postproc.create("cuda")] == [
+        "DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteUnboundBlock",
+        "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "VerifyGPUCode"]
+    probs = {type(m).__name__: p for m, p in ms.Mutator.create("cuda").items()}
+    assert probs == {"MutateTileSize": 0.9, "MutateUnroll": 0.08, "MutateThreadBinding": 0.02}
+    context = ms.TuneContext(two_stages, target="hexagon", space_generator="post-order-apply")
     assert context.space_generator.postprocs == []
-    with pytest.raises(tvm.TVMError, match="rule kind 'cuda' are not available yet"):
+    with pytest.raises(tvm.TVMError, match="rule kind 'hexagon' are not available yet"):
         context.generate_design_space()
-    with pytest.raises(NotImplementedError, match="cuda"):
-        ms.ScheduleRule.create("cuda")
+    with pytest.raises(NotImplementedError, match="hexagon"):
+        ms.ScheduleRule.create("hexagon")
     with pytest.raises(ValueError, match="Unsupported kind"):
         ms.ScheduleRule.create("vax")
     # Without a target nothing is defaulted, and generating says why.

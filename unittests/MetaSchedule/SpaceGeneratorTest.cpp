@@ -184,9 +184,9 @@ TEST_F(SpaceGeneratorTest, BlockFilterAndRefusals) {
   EXPECT_EQ(error, "PyScheduleRule's Apply method not implemented!");
 
   // A target's defaults: TVM's rules, postprocessors and mutators for
-  // llvm; for a kind the library has none of yet, the context initializes
-  // (with no postprocessors or mutators, and a warning), and generating a
-  // space says which rules are missing.
+  // llvm and cuda; for a kind the library has none of yet, the context
+  // initializes (with no postprocessors or mutators, and a warning), and
+  // generating a space says which rules are missing.
   TuneContext context;
   context.mod = mod->clone();
   context.target = Target("llvm");
@@ -208,12 +208,29 @@ TEST_F(SpaceGeneratorTest, BlockFilterAndRefusals) {
 
   auto cuda = std::make_shared<PostOrderApply>();
   context.spaceGenerator = cuda;
-  context.target = Target("cuda");
+  // A GPU's limits, as TVM's cuda targets give them.
+  llvm::json::Value cudaJSON =
+      llvm::json::Object{{"kind", "cuda"},
+                         {"max_threads_per_block", 1024},
+                         {"thread_warp_size", 32},
+                         {"max_shared_memory_per_block", 49152}};
+  context.target = *Target::fromJSON(cudaJSON, error);
+  ASSERT_TRUE(succeeded(context.initialize(error))) << error;
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_TRUE(cuda->scheduleRules && cuda->postprocs && cuda->mutatorProbs);
+  EXPECT_EQ(cuda->scheduleRules->size(), 7u);
+  EXPECT_EQ(cuda->postprocs->size(), 6u);
+  EXPECT_EQ(cuda->mutatorProbs->size(), 3u);
+  EXPECT_TRUE(succeeded(context.generateDesignSpace(error))) << error;
+
+  auto hexagon = std::make_shared<PostOrderApply>();
+  context.spaceGenerator = hexagon;
+  context.target = Target("hexagon");
   ASSERT_TRUE(succeeded(context.initialize(error))) << error;
   EXPECT_EQ(warnings.size(), 1u);
-  EXPECT_TRUE(cuda->postprocs && cuda->postprocs->empty());
+  EXPECT_TRUE(hexagon->postprocs && hexagon->postprocs->empty());
   EXPECT_TRUE(failed(context.generateDesignSpace(error)));
-  EXPECT_NE(error.find("rule kind 'cuda' are not available yet"),
+  EXPECT_NE(error.find("rule kind 'hexagon' are not available yet"),
             std::string::npos)
       << error;
 

@@ -21,6 +21,15 @@
 //    "layout_free_buffers" parameters) the layout in which its anchor
 //    block reads it in loop order, behind a cache_read block annotated
 //    "meta_schedule.layout_rewrite_preproc".
+//  - RewriteCooperativeFetch (GPU): a block annotated
+//    "meta_schedule.cooperative_fetch" = vector length gets its innermost
+//    fused loop split and bound to the threadIdx extents of the tile it
+//    is computed in (and vectorized by the length).
+//  - RewriteUnboundBlock (GPU): a block with no loop bound to threads
+//    gets its loops bound to blockIdx.x / threadIdx.x (ThreadBind.h).
+//  - VerifyGPUCode (GPU): rejects a schedule whose kernels exceed the
+//    target's limits (threads per block, shared and local memory, vthreads,
+//    vector width).
 //
 // Their str() is TVM's repr, `meta_schedule.<Name>(0x...)`.
 //
@@ -37,6 +46,11 @@ std::shared_ptr<Postproc> createDisallowDynamicLoop();
 std::shared_ptr<Postproc> createRewriteParallelVectorizeUnroll();
 std::shared_ptr<Postproc> createRewriteReductionBlock();
 std::shared_ptr<Postproc> createRewriteLayout();
+std::shared_ptr<Postproc> createRewriteCooperativeFetch();
+/// `maxThreadblocks`: at most this many thread blocks per kernel (TVM's
+/// max_threadblocks, 256 in its defaults).
+std::shared_ptr<Postproc> createRewriteUnboundBlock(int64_t maxThreadblocks);
+std::shared_ptr<Postproc> createVerifyGPUCode();
 
 } // namespace mlir::tir::ms
 

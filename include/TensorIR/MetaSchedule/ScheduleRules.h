@@ -101,6 +101,24 @@ std::shared_ptr<ScheduleRule> createRandomComputeLocation();
 std::shared_ptr<ScheduleRule> createAddRFactor(int64_t maxJobsPerCore,
                                                int64_t maxInnermostFactor);
 
+/// TVM's CrossThreadReduction (GPU targets): a reduction that needs it
+/// (Analysis.h) gets, beside itself, an alternative in which its fused
+/// reduction loop is split and the inner part bound to threadIdx.x, with
+/// an extent sampled from `threadExtents`; the block is computed at its
+/// consumer's loops when it has one that allows it (a target's
+/// "max_threads_per_block" and "thread_warp_size" bound the extents).
+std::shared_ptr<ScheduleRule>
+createCrossThreadReduction(std::vector<int64_t> threadExtents);
+
+/// TVM's AutoBind (GPU targets): a block whose loops are not bound to
+/// threads gets its outer spatial loops fused, split and bound to
+/// blockIdx.x / threadIdx.x (BindBlockThreadIdx, ThreadBind.h), the thread
+/// count sampled from `threadExtents`, at most `maxThreadblocks` blocks.
+/// `maxThreadsPerBlock` -1: the target's "max_threads_per_block".
+std::shared_ptr<ScheduleRule> createAutoBind(int64_t maxThreadblocks,
+                                             std::vector<int64_t> threadExtents,
+                                             int64_t maxThreadsPerBlock = -1);
+
 /// TVM's default rules for `ruleKind` ("llvm", ...); fails with `error`
 /// for kinds whose rules are not there yet.
 FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>

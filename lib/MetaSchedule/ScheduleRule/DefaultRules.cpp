@@ -28,13 +28,9 @@ FailureOr<int64_t> mlir::tir::ms::getTargetNumCores(const TuneContext &context,
   return *cores;
 }
 
-FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
-mlir::tir::ms::getDefaultScheduleRules(StringRef ruleKind, std::string &error) {
-  if (ruleKind != "llvm") {
-    error = "the default schedule rules of '" + ruleKind.str() +
-            "' are not there yet";
-    return failure();
-  }
+/// TVM's ScheduleRule::DefaultLLVM.
+static FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
+getLLVMRules(std::string &error) {
   MultiLevelTilingOptions tiling;
   tiling.structure = "SSRSRS";
   tiling.maxInnermostFactor = 64;
@@ -57,4 +53,56 @@ mlir::tir::ms::getDefaultScheduleRules(StringRef ruleKind, std::string &error) {
       createParallelizeVectorizeUnroll(pvu),
       createRandomComputeLocation(),
   };
+}
+
+/// TVM's ScheduleRule::DefaultCUDA: tiles bound to blockIdx / vthread /
+/// threadIdx with shared-memory read and local write caches, inlining in
+/// both directions, cross-thread reductions, unrolling, and the remaining
+/// blocks bound to threads.
+static FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
+getCUDARules(std::string &error) {
+  MultiLevelTilingOptions tiling;
+  tiling.structure = "SSSRRSRS";
+  tiling.tileBinds = {"blockIdx.x", "vthread.x", "threadIdx.x"};
+  tiling.maxInnermostFactor = 64;
+  tiling.vectorLoadLens = {1, 2, 3, 4, 8, 16};
+  tiling.reuseRead = {ReuseConfig::Kind::Must, {4}, "shared"};
+  tiling.reuseWrite = {ReuseConfig::Kind::Must, {3}, "local"};
+  FailureOr<std::shared_ptr<ScheduleRule>> multiLevelTiling =
+      createMultiLevelTiling(tiling, error);
+  if (failed(multiLevelTiling))
+    return failure();
+  AutoInlineOptions inlining;
+  inlining.intoProducer = true;
+  inlining.intoConsumer = true;
+  inlining.inlineConstTensor = true;
+  inlining.disallowIfThenElse = false;
+  inlining.requireInjective = false;
+  inlining.requireOrdered = false;
+  inlining.disallowOps = {};
+  ParallelizeVectorizeUnrollOptions pvu;
+  pvu.maxJobsPerCore = -1;
+  pvu.maxVectorizeExtent = -1;
+  pvu.unrollMaxSteps = {0, 16, 64, 512, 1024};
+  pvu.unrollExplicit = true;
+  return std::vector<std::shared_ptr<ScheduleRule>>{
+      createApplyCustomRule(),
+      *multiLevelTiling,
+      createInlineConstantScalars(),
+      createAutoInline(inlining),
+      createCrossThreadReduction({4, 8, 16, 32, 64, 128, 256, 512}),
+      createParallelizeVectorizeUnroll(pvu),
+      createAutoBind(/*maxThreadblocks=*/256, {32, 64, 128, 256, 512, 1024}),
+  };
+}
+
+FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
+mlir::tir::ms::getDefaultScheduleRules(StringRef ruleKind, std::string &error) {
+  if (ruleKind == "llvm")
+    return getLLVMRules(error);
+  if (ruleKind == "cuda")
+    return getCUDARules(error);
+  error = "the default schedule rules of '" + ruleKind.str() +
+          "' are not there yet";
+  return failure();
 }

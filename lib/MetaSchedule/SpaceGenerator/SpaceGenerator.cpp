@@ -20,10 +20,10 @@ SpaceGenerator::~SpaceGenerator() = default;
 
 DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
                                                       const TuneContext &) {
-  // TVM's ScheduleRule::DefaultLLVM, Postproc::DefaultLLVM and
-  // Mutator::DefaultLLVM. Other kinds are not in the library yet: their
-  // rules stay unset (a generator that needs them says so), their
-  // postprocessors and mutators are none.
+  // TVM's ScheduleRule / Postproc / Mutator ::DefaultLLVM and DefaultCUDA.
+  // Other kinds are not in the library yet: their rules stay unset (a
+  // generator that needs them says so), their postprocessors and mutators
+  // are none.
   DefaultComponents defaults;
   std::string error;
   FailureOr<std::vector<std::shared_ptr<ScheduleRule>>> rules =
@@ -38,6 +38,18 @@ DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
     return defaults;
   }
   defaults.scheduleRules = std::move(*rules);
+  if (ruleKind == "cuda") {
+    defaults.postprocs = {createDisallowDynamicLoop(),
+                          createRewriteCooperativeFetch(),
+                          createRewriteUnboundBlock(/*maxThreadblocks=*/256),
+                          createRewriteParallelVectorizeUnroll(),
+                          createRewriteReductionBlock(),
+                          createVerifyGPUCode()};
+    defaults.mutatorProbs = MutatorProbs{{createMutateTileSize(), 0.9},
+                                         {createMutateUnroll(), 0.08},
+                                         {createMutateThreadBinding(), 0.02}};
+    return defaults;
+  }
   defaults.postprocs = {createDisallowDynamicLoop(),
                         createRewriteParallelVectorizeUnroll(),
                         createRewriteReductionBlock(), createRewriteLayout()};

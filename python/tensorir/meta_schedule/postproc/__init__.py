@@ -1,7 +1,9 @@
 """tvm.meta_schedule.postproc: what completes a sampled schedule."""
-from .builtin import (DisallowDynamicLoop, RewriteLayout, RewriteParallelVectorizeUnroll,
-                      RewriteReductionBlock)
+from .builtin import (DisallowDynamicLoop, RewriteCooperativeFetch, RewriteLayout,
+                      RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteUnboundBlock,
+                      VerifyGPUCode)
 from .postproc import Postproc, PyPostproc
 
-__all__ = ["DisallowDynamicLoop", "Postproc", "PyPostproc", "RewriteLayout",
-           "RewriteParallelVectorizeUnroll", "RewriteReductionBlock"]
+__all__ = ["DisallowDynamicLoop", "Postproc", "PyPostproc", "RewriteCooperativeFetch",
+           "RewriteLayout", "RewriteParallelVectorizeUnroll", "RewriteReductionBlock",
+           "RewriteUnboundBlock", "VerifyGPUCode"]

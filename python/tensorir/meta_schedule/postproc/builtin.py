@@ -3,8 +3,9 @@ from ..._ext import ext
 from ..utils import _bind, _named_native
 from .postproc import Postproc
 
-__all__ = ["DisallowDynamicLoop", "RewriteLayout", "RewriteParallelVectorizeUnroll",
-           "RewriteReductionBlock"]
+__all__ = ["DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteLayout",
+           "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "RewriteUnboundBlock",
+           "VerifyGPUCode"]
 
 
 @_named_native("DisallowDynamicLoop")
@@ -41,3 +42,33 @@ class RewriteLayout(Postproc):
 
     def __init__(self):
         _bind(self, ext.postproc_rewrite_layout())
+
+
+@_named_native("RewriteCooperativeFetch")
+class RewriteCooperativeFetch(Postproc):
+    """TVM's RewriteCooperativeFetch: the loops of a block annotated
+    "meta_schedule.cooperative_fetch" split and bound to the threads of its
+    tile, and vectorized by the annotated length."""
+
+    def __init__(self):
+        _bind(self, ext.postproc_rewrite_cooperative_fetch())
+
+
+@_named_native("RewriteUnboundBlock")
+class RewriteUnboundBlock(Postproc):
+    """TVM's RewriteUnboundBlock: blocks with no loop bound to threads get
+    their loops bound to blockIdx.x / threadIdx.x."""
+
+    def __init__(self, max_threadblocks=256):
+        _bind(self, ext.postproc_rewrite_unbound_block(
+            int(getattr(max_threadblocks, "value", max_threadblocks))))
+
+
+@_named_native("VerifyGPUCode")
+class VerifyGPUCode(Postproc):
+    """TVM's VerifyGPUCode: rejects schedules whose kernels exceed the
+    target's limits (threads, shared and local memory, vthreads, vector
+    width)."""
+
+    def __init__(self):
+        _bind(self, ext.postproc_verify_gpu_code())

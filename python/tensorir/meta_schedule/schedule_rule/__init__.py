@@ -1,9 +1,10 @@
 """tvm.meta_schedule.schedule_rule: how each block of a design space is
 scheduled."""
-from .builtin import (AddRFactor, ApplyCustomRule, AutoInline, InlineConstantScalars, MultiLevelTiling,
-                      ParallelizeVectorizeUnroll, RandomComputeLocation, ReuseType)
+from .builtin import (AddRFactor, ApplyCustomRule, AutoBind, AutoInline, CrossThreadReduction,
+                      InlineConstantScalars, MultiLevelTiling, ParallelizeVectorizeUnroll,
+                      RandomComputeLocation, ReuseType)
 from .schedule_rule import PyScheduleRule, ScheduleRule
 
-__all__ = ["AddRFactor", "ApplyCustomRule", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
-           "ParallelizeVectorizeUnroll", "PyScheduleRule", "RandomComputeLocation",
-           "ReuseType", "ScheduleRule"]
+__all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
+           "InlineConstantScalars", "MultiLevelTiling", "ParallelizeVectorizeUnroll",
+           "PyScheduleRule", "RandomComputeLocation", "ReuseType", "ScheduleRule"]

@@ -8,8 +8,9 @@ from ...tir.schedule import BlockRV, Schedule
 from ..utils import _bind, _named_native
 from .schedule_rule import ScheduleRule, _natives
 
-__all__ = ["AddRFactor", "ApplyCustomRule", "AutoInline", "InlineConstantScalars", "MultiLevelTiling",
-           "ParallelizeVectorizeUnroll", "RandomComputeLocation", "ReuseType"]
+__all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
+           "InlineConstantScalars", "MultiLevelTiling", "ParallelizeVectorizeUnroll",
+           "RandomComputeLocation", "ReuseType"]
 
 
 class ReuseType:
@@ -73,6 +74,30 @@ class ApplyCustomRule(ScheduleRule):
 
     def __init__(self):
         _bind(self, ext.schedule_rule_apply_custom_rule())
+
+
+@_named_native("AutoBind")
+class AutoBind(ScheduleRule):
+    """TVM's AutoBind: binds the loops of blocks no thread binds to
+    blockIdx.x / threadIdx.x (GPU targets); max_threads_per_block -1 reads
+    the target's."""
+
+    def __init__(self, max_threadblocks=256, thread_extents=None, max_threads_per_block=-1):
+        _bind(self, ext.schedule_rule_auto_bind(
+            int(getattr(max_threadblocks, "value", max_threadblocks)),
+            _ints(thread_extents) if thread_extents is not None
+            else [32, 64, 128, 256, 512, 1024],
+            int(getattr(max_threads_per_block, "value", max_threads_per_block))))
+
+
+@_named_native("CrossThreadReduction")
+class CrossThreadReduction(ScheduleRule):
+    """TVM's CrossThreadReduction: reductions with little spatial
+    parallelism get an alternative reduced across the threads of a block
+    (GPU targets), the thread count sampled from thread_extents."""
+
+    def __init__(self, thread_extents):
+        _bind(self, ext.schedule_rule_cross_thread_reduction(_ints(thread_extents)))
 
 
 @_named_native("AutoInline")
