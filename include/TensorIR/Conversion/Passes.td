@@ -83,9 +83,11 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     induction variable, `lower bound + the thread's index`, and its body
     runs under `if index < extent` when the dimension is larger than the
     loop. Several loops may share a tag (one after another); a tag bound
-    again inside its own loop, virtual threads (`vthread`) and dynamic
-    extents that differ are errors naming the loop. The kernels' other tir
-    ops stay for `--convert-tir-to-scf`, which runs after this.
+    again inside its own loop and dynamic extents that differ are errors
+    naming the loop. Loops bound to virtual threads (`vthread`,
+    `vthread.{x,y,z}`) run serially in each thread, once the kernel's
+    buffers are placed (with them counted as threads). The kernels' other
+    tir ops stay for `--convert-tir-to-scf`, which runs after this.
 
     A kernel may use the function's parameters (and views of them) and
     scalars defined before it. Refused with the loop's, block's or buffer's

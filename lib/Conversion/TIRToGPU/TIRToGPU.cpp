@@ -240,8 +240,8 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     if (!dim)
       return loop.emitOpError("is bound to '")
              << tag
-             << "'; GPU kernels lower blockIdx.{x,y,z} and threadIdx.{x,y,z} "
-                "(virtual threads are not lowered yet)";
+             << "'; GPU kernels lower blockIdx.{x,y,z}, threadIdx.{x,y,z} "
+                "and vthread";
     // A loop bound again to the tag of a loop around it takes the same
     // thread index (a cooperative copy inside the threads' loops, as TVM
     // schedules them): both must have the same iterations.
@@ -495,6 +495,20 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
     return failure();
   if (failed(injectSoftwarePipelines(root, inKernel)))
     return failure();
+  // Virtual threads (MultiLevelTiling's vthread tile) interleave in one
+  // thread: their iterations are independent and synchronize with nothing,
+  // so each thread runs them serially. Buffers were placed with them
+  // relaxed as threads (a shared tile covers every virtual thread's part,
+  // a local one is each iteration's). TVM's InjectVirtualThread also
+  // shares loads between the iterations; here each loads its own.
+  root->walk([](ForOp loop) {
+    std::optional<StringRef> tag = loop.getThread();
+    if (loop.getKind() == ForKind::ThreadBinding && tag &&
+        tag->starts_with("vthread")) {
+      loop.setKind(ForKind::Serial);
+      loop.removeThreadAttr();
+    }
+  });
   SmallVector<Kernel> kernels;
   root->walk<WalkOrder::PreOrder>([&](ForOp loop) {
     if (loop.getKind() != ForKind::ThreadBinding)
