@@ -1,6 +1,7 @@
 //===- ScheduleSteps.cpp - the schedule's steps as C++ calls --------------===//
 
 #include "TensorIR/MetaSchedule/ScheduleSteps.h"
+#include "TensorIR/MetaSchedule/Analysis.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 
@@ -85,8 +86,12 @@ FailureOr<SmallVector<Value>> ScheduleSteps::split(Value loop,
   MLIRContext *ctx = sch.getContext();
   SmallVector<Attribute> list;
   SmallVector<Value> operands = {loop};
-  for (auto [index, factor] : llvm::enumerate(factors)) {
-    list.push_back(SplitFactorAttr::getParam(ctx, index));
+  for (Value factor : factors) {
+    if (!factor) {
+      list.push_back(SplitFactorAttr::getInferred(ctx));
+      continue;
+    }
+    list.push_back(SplitFactorAttr::getParam(ctx, operands.size() - 1));
     operands.push_back(factor);
   }
   Builder b(ctx);
@@ -207,6 +212,19 @@ FailureOr<Value> ScheduleSteps::rfactor(Value loop, int64_t factorAxis) {
                       1));
 }
 
+FailureOr<Value> ScheduleSteps::addUnitLoop(Value blockOrLoop) {
+  return single(apply("add_unit_loop", {blockOrLoop}, {}, 1));
+}
+
+LogicalResult ScheduleSteps::setScope(Value block, int64_t bufferIndex,
+                                      StringRef storageScope) {
+  Builder b(sch.getContext());
+  return none(apply("set_scope", {block},
+                    {attr("buffer_index", b.getI64IntegerAttr(bufferIndex)),
+                     attr("storage_scope", b.getStringAttr(storageScope))},
+                    0));
+}
+
 FailureOr<Value> ScheduleSteps::decomposeReduction(Value block, Value loop) {
   return single(apply("decompose_reduction", {block, loop}, {}, 1));
 }
@@ -259,4 +277,35 @@ Value mlir::tir::ms::translateHandle(const ScheduleState &original,
   if (handle == original.getRoot())
     return copy.getRoot();
   return copy.getHandle(original.getRandomVariable(handle));
+}
+
+FailureOr<std::pair<Value, int64_t>>
+mlir::tir::ms::reorderAndFuseReductionLoops(ScheduleSteps &steps, Value block,
+                                            std::string &error) {
+  FailureOr<SmallVector<Value>> loops = steps.getLoops(block);
+  if (failed(loops))
+    return failure();
+  SmallVector<Value> order, reductions;
+  for (Value loop : *loops)
+    if (getLoopIterType(steps.getForOp(loop)) == IterType::Spatial)
+      order.push_back(loop);
+  int64_t numSpatial = static_cast<int64_t>(order.size());
+  for (Value loop : *loops)
+    if (getLoopIterType(steps.getForOp(loop)) == IterType::Reduce) {
+      order.push_back(loop);
+      reductions.push_back(loop);
+    }
+  if (reductions.empty()) {
+    // TVM's words.
+    error = "ValueError: There should be at least one reduction loop";
+    return failure();
+  }
+  if (order != *loops && failed(steps.reorder(order)))
+    return failure();
+  if (reductions.size() == 1)
+    return std::make_pair(reductions.front(), numSpatial);
+  FailureOr<Value> fused = steps.fuse(reductions);
+  if (failed(fused))
+    return failure();
+  return std::make_pair(*fused, numSpatial);
 }

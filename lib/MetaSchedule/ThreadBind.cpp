@@ -67,26 +67,14 @@ mlir::tir::ms::makeFactorSampler(ScheduleState &sch,
   };
 }
 
-/// The split of `loop` as [None, factor].
-static FailureOr<SmallVector<Value>>
-splitByThreadExtent(ScheduleSteps &steps, Value loop, ThreadExtent factor) {
+FailureOr<SmallVector<Value>>
+mlir::tir::ms::splitByThreadExtent(ScheduleSteps &steps, Value loop,
+                                   const ThreadExtent &factor) {
   if (!factor.param)
     return steps.split(
         loop, ArrayRef<std::optional<int64_t>>{std::nullopt, factor.constant});
-  // The inferred factor and the sampled parameter (operand 0 of the
-  // parameters), as TVM's trace records `factors=[None, v]`.
-  MLIRContext *ctx = steps.getState().getContext();
-  Builder b(ctx);
-  auto named = [&](StringRef name, Attribute value) {
-    return NamedAttribute(b.getStringAttr(name), value);
-  };
-  return steps.apply(
-      "split", {loop, factor.param},
-      {named("factors", b.getArrayAttr({SplitFactorAttr::getInferred(ctx),
-                                        SplitFactorAttr::getParam(ctx, 0)})),
-       named("preserve_unit_iters", b.getBoolAttr(true)),
-       named("disable_predication", b.getBoolAttr(false))},
-      2);
+  // TVM's trace records `factors=[None, v]`.
+  return steps.split(loop, ArrayRef<Value>{Value(), factor.param});
 }
 
 FailureOr<SmallVector<Value>> mlir::tir::ms::bindSpatialLoop(
@@ -190,11 +178,11 @@ LogicalResult mlir::tir::ms::bindBlockThreadIdx(
     return failure();
   if (lastSpatial == -1) {
     // No spatial loop to fuse: a unit loop outside the others is one.
-    FailureOr<SmallVector<Value>> unit = steps.apply(
-        "add_unit_loop", {handles->empty() ? block : handles->front()}, {}, 1);
+    FailureOr<Value> unit =
+        steps.addUnitLoop(handles->empty() ? block : handles->front());
     if (failed(unit))
       return failure();
-    handles->insert(handles->begin(), unit->front());
+    handles->insert(handles->begin(), *unit);
     lastSpatial = 0;
     if (threadIdx != -1)
       ++threadIdx;

@@ -712,6 +712,21 @@ bool FunctionBuilder::condition(py::handle e, SmallVectorImpl<Value> &inputs,
   return false;
 }
 
+/// Whether expression `e` loads from a buffer (a data-dependent index).
+static bool loadsValues(py::handle e) {
+  if (typeName(e) == "BufferLoad")
+    return true;
+  for (const char *field :
+       {"a", "b", "value", "condition", "true_value", "false_value"})
+    if (py::hasattr(e, field) && loadsValues(e.attr(field)))
+      return true;
+  if (py::hasattr(e, "args"))
+    for (py::handle arg : e.attr("args"))
+      if (loadsValues(arg))
+        return true;
+  return false;
+}
+
 RegionExprs
 FunctionBuilder::region(py::handle bufferRegion, unsigned numIterVars,
                         SmallVectorImpl<Value> &regionValues,
@@ -720,7 +735,16 @@ FunctionBuilder::region(py::handle bufferRegion, unsigned numIterVars,
   SmallVector<Value> inputs;
   RegionExprs out;
   SmallVector<std::pair<AffineExpr, AffineExpr>> dims;
-  for (py::handle range : bufferRegion.attr("region")) {
+  py::list shape = bufferRegion.attr("buffer").attr("shape");
+  for (auto [d, range] : llvm::enumerate(bufferRegion.attr("region"))) {
+    // A range that depends on loaded values (a gather's `A[idx[i]]`) is
+    // the whole dimension: the values it loads are the block's own, which
+    // the regions, written before its body, cannot use.
+    if (loadsValues(range.attr("min")) || loadsValues(range.attr("extent"))) {
+      dims.push_back(
+          {getAffineConstantExpr(0, ctx()), indexExpr(shape[d], inputs)});
+      continue;
+    }
     AffineExpr start = indexExpr(range.attr("min"), inputs);
     AffineExpr extent = indexExpr(range.attr("extent"), inputs);
     dims.push_back({start, extent});

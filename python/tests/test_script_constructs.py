@@ -436,7 +436,7 @@ def test_node_constructors_and_sigmoid():
         for i in range(8):
             with T.block("B"):
                 vi = T.axis.spatial(8, T.Add(T.Mul(i, 1), 0))
-                T.where(T.Sub(i, 0) < 8)
+                T.where(T.And(T.LT(T.Sub(i, 0), 8), T.GE(i, 0)))
                 B[vi] = T.sigmoid(T.Max(A[vi], T.Min(A[vi], T.float32(0))))
 
     a = np.random.randn(8).astype("float32")

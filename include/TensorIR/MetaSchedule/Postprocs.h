@@ -28,8 +28,10 @@
 //  - RewriteUnboundBlock (GPU): a block with no loop bound to threads
 //    gets its loops bound to blockIdx.x / threadIdx.x (ThreadBind.h).
 //  - VerifyGPUCode (GPU): rejects a schedule whose kernels exceed the
-//    target's limits (threads per block, shared and local memory, vthreads,
-//    vector width).
+//    target's limits: threads per block (and the thread-extent bounds
+//    MultiLevelTiling annotates), shared memory per block (the compacted
+//    size of each shared buffer), 16-byte vector accesses; local memory
+//    and vthreads are not limited, as in TVM's postprocessor.
 //
 // Their str() is TVM's repr, `meta_schedule.<Name>(0x...)`.
 //

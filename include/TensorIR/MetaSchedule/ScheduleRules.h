@@ -112,9 +112,10 @@ createCrossThreadReduction(std::vector<int64_t> threadExtents);
 
 /// TVM's AutoBind (GPU targets): a block whose loops are not bound to
 /// threads gets its outer spatial loops fused, split and bound to
-/// blockIdx.x / threadIdx.x (BindBlockThreadIdx, ThreadBind.h), the thread
+/// blockIdx.x / threadIdx.x (bindBlockThreadIdx, ThreadBind.h), the thread
 /// count sampled from `threadExtents`, at most `maxThreadblocks` blocks.
-/// `maxThreadsPerBlock` -1: the target's "max_threads_per_block".
+/// As TVM's, initializing it with a task reads the target's
+/// "max_threads_per_block" (required), which replaces `maxThreadsPerBlock`.
 std::shared_ptr<ScheduleRule> createAutoBind(int64_t maxThreadblocks,
                                              std::vector<int64_t> threadExtents,
                                              int64_t maxThreadsPerBlock = -1);

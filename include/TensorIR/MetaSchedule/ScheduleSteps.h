@@ -41,7 +41,8 @@ public:
   FailureOr<Value> sampleComputeLocation(Value block);
 
   // Loops.
-  /// Split by parameters (a sampled tiling).
+  /// Split by parameters (a sampled tiling); a null Value is the factor
+  /// inferred (TVM's None).
   FailureOr<SmallVector<Value>> split(Value loop, ArrayRef<Value> factors,
                                       bool preserveUnitIters = true);
   /// Split by constants; std::nullopt is the factor inferred.
@@ -69,6 +70,10 @@ public:
                               StringRef storageScope,
                               ArrayRef<Value> consumerBlocks = {});
   FailureOr<Value> rfactor(Value loop, int64_t factorAxis);
+  /// A unit loop added above `blockOrLoop`.
+  FailureOr<Value> addUnitLoop(Value blockOrLoop);
+  LogicalResult setScope(Value block, int64_t bufferIndex,
+                         StringRef storageScope);
   FailureOr<Value> decomposeReduction(Value block, Value loop);
 
   // Annotations.
@@ -104,6 +109,15 @@ private:
   ScheduleState &sch;
   std::string &error;
 };
+
+/// TVM's ReorderAndFuseReductionLoops: the loops of `block` reordered
+/// spatial first, then reduction (only when they are not already so), the
+/// reduction loops fused into one when there are several. Returns it and
+/// the number of spatial loops; fails, saying so, when there is no
+/// reduction loop.
+FailureOr<std::pair<Value, int64_t>>
+reorderAndFuseReductionLoops(ScheduleSteps &steps, Value block,
+                             std::string &error);
 
 /// The handle of `copy` that stands for `handle` of `original` (the same
 /// random variable): a rule that copies a schedule carries its handles over

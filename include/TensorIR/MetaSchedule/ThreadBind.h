@@ -13,6 +13,7 @@
 #define TENSORIR_METASCHEDULE_THREADBIND_H
 
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
+#include "TensorIR/MetaSchedule/ScheduleSteps.h"
 
 #include <functional>
 #include <string>
@@ -31,6 +32,12 @@ struct ThreadExtent {
   static ThreadExtent sampled(Value param) { return {param, 0}; }
   static ThreadExtent of(int64_t constant) { return {Value(), constant}; }
 };
+
+/// `loop` split as [None, factor] (the factor a parameter operand of the
+/// split when it was sampled, as TVM's trace has it).
+FailureOr<SmallVector<Value>> splitByThreadExtent(ScheduleSteps &steps,
+                                                  Value loop,
+                                                  const ThreadExtent &factor);
 
 /// TVM's get_factor: the thread count of a loop given the most threads it
 /// may have (`maxExtent`). A sampler may record steps (a

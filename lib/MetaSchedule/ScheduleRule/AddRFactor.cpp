@@ -53,7 +53,7 @@ public:
       return failure();
 
     FailureOr<std::pair<Value, int64_t>> fused =
-        reorderAndFuseReductionLoops(steps, block);
+        reorderAndFuseReductionLoops(steps, block, error);
     if (failed(fused))
       return failure();
     auto [reduceLoop, numSpatialLoops] = *fused;
@@ -95,35 +95,6 @@ public:
   std::string str() const override { return defaultRepr("AddRFactor", this); }
 
 private:
-  /// TVM's ReorderAndFuseReductionLoops: the spatial loops first, then the
-  /// reduction loops (reordered only when they are not already so), the
-  /// reduction loops fused into one. Returns it and the number of spatial
-  /// loops.
-  static FailureOr<std::pair<Value, int64_t>>
-  reorderAndFuseReductionLoops(ScheduleSteps &steps, Value block) {
-    FailureOr<SmallVector<Value>> loops = steps.getLoops(block);
-    if (failed(loops))
-      return failure();
-    SmallVector<Value> order, reductions;
-    for (Value loop : *loops)
-      if (getLoopIterType(steps.getForOp(loop)) == IterType::Spatial)
-        order.push_back(loop);
-    int64_t numSpatial = static_cast<int64_t>(order.size());
-    for (Value loop : *loops)
-      if (getLoopIterType(steps.getForOp(loop)) == IterType::Reduce) {
-        order.push_back(loop);
-        reductions.push_back(loop);
-      }
-    if (order != *loops && failed(steps.reorder(order)))
-      return failure();
-    if (reductions.size() == 1)
-      return std::make_pair(reductions.front(), numSpatial);
-    FailureOr<Value> fused = steps.fuse(reductions);
-    if (failed(fused))
-      return failure();
-    return std::make_pair(*fused, numSpatial);
-  }
-
   int64_t maxJobsPerCore, maxInnermostFactor;
   int64_t maxParallelExtent = -1;
 };

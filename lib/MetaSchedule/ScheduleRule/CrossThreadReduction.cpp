@@ -17,6 +17,7 @@
 #include "TensorIR/MetaSchedule/Analysis.h"
 #include "TensorIR/MetaSchedule/ScheduleRules.h"
 #include "TensorIR/MetaSchedule/ScheduleSteps.h"
+#include "TensorIR/MetaSchedule/ThreadBind.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
@@ -30,13 +31,6 @@ using namespace mlir::tir::ms;
 
 namespace {
 
-/// A thread count as the steps take it: the sampled parameter, or (for a
-/// consumer whose threads were split off by a constant) that constant.
-struct ThreadExtent {
-  Value param;
-  int64_t constant = 0;
-};
-
 /// Where the block is computed when it is fused into its consumer: the
 /// loop of the consumer it goes under, the consumer, and the consumer's
 /// innermost loop.
@@ -45,55 +39,6 @@ struct ComputeTarget {
   Value consumer;
   Value consumerInnermostLoop;
 };
-
-/// `loop` split as [None, extent].
-static FailureOr<SmallVector<Value>>
-splitByThreadExtent(ScheduleSteps &steps, Value loop,
-                    const ThreadExtent &extent) {
-  if (!extent.param)
-    return steps.split(
-        loop, ArrayRef<std::optional<int64_t>>{std::nullopt, extent.constant});
-  MLIRContext *ctx = steps.getState().getContext();
-  Builder b(ctx);
-  Attribute factors =
-      b.getArrayAttr({SplitFactorAttr::getInferred(ctx),
-                      SplitFactorAttr::getParam(ctx, /*index=*/0)});
-  return steps.apply(
-      "split", {loop, extent.param},
-      {b.getNamedAttr("factors", factors),
-       b.getNamedAttr("preserve_unit_iters", b.getBoolAttr(true)),
-       b.getNamedAttr("disable_predication", b.getBoolAttr(false))},
-      2);
-}
-
-/// TVM's ReorderAndFuseReductionLoops: the spatial loops first, then the
-/// reduction loops (reordered only when they are not already so), the
-/// reduction loops fused into one when there are several. Returns it.
-static FailureOr<Value> reorderAndFuseReductionLoops(ScheduleSteps &steps,
-                                                     Value block,
-                                                     std::string &error) {
-  FailureOr<SmallVector<Value>> loops = steps.getLoops(block);
-  if (failed(loops))
-    return failure();
-  SmallVector<Value> order, reductions;
-  for (Value loop : *loops)
-    if (getLoopIterType(steps.getForOp(loop)) == IterType::Spatial)
-      order.push_back(loop);
-  for (Value loop : *loops)
-    if (getLoopIterType(steps.getForOp(loop)) == IterType::Reduce) {
-      order.push_back(loop);
-      reductions.push_back(loop);
-    }
-  if (reductions.empty()) {
-    error = "ValueError: There should be at least one reduction loop";
-    return failure();
-  }
-  if (order != *loops && failed(steps.reorder(order)))
-    return failure();
-  if (reductions.size() == 1)
-    return reductions.front();
-  return steps.fuse(reductions);
-}
 
 class CrossThreadReduction : public ScheduleRule {
 public:
@@ -156,7 +101,7 @@ public:
         threadExtents, std::vector<double>(threadExtents.size(), prob));
     if (failed(sampled))
       return failure();
-    ThreadExtent extent{*sampled};
+    ThreadExtent extent = ThreadExtent::sampled(*sampled);
 
     if (*target) {
       ComputeTarget &fused = **target;
@@ -181,21 +126,16 @@ public:
       if (failed(steps.computeAt(block, fused.loop,
                                  /*preserveUnitLoops=*/true)))
         return failure();
-      Builder b(scheduled->getContext());
-      if (failed(steps.apply(
-              "set_scope", {block},
-              {b.getNamedAttr("buffer_index", b.getI64IntegerAttr(0)),
-               b.getNamedAttr("storage_scope", b.getStringAttr("shared"))},
-              0)))
+      if (failed(steps.setScope(block, 0, "shared")))
         return failure();
     }
 
-    FailureOr<Value> reduceLoop =
+    FailureOr<std::pair<Value, int64_t>> reduceLoop =
         reorderAndFuseReductionLoops(steps, block, error);
     if (failed(reduceLoop))
       return failure();
     FailureOr<SmallVector<Value>> halves =
-        splitByThreadExtent(steps, *reduceLoop, extent);
+        splitByThreadExtent(steps, reduceLoop->first, extent);
     if (failed(halves) || failed(steps.bind((*halves)[1], "threadIdx.x")))
       return failure();
     return std::vector<Schedule>{std::move(scheduled), sch};
@@ -266,10 +206,10 @@ private:
         const TVMValue &factor = inputs[index];
         if (factor.tag == TVMValue::Tag::Variable) {
           if (Value param = sch.getHandle(factor.variable))
-            return ThreadExtent{param};
+            return ThreadExtent::sampled(param);
         } else if (auto constant =
                        dyn_cast_if_present<IntegerAttr>(factor.constant)) {
-          return ThreadExtent{Value(), constant.getInt()};
+          return ThreadExtent::of(constant.getInt());
         }
         break;
       }

@@ -360,7 +360,8 @@ class ExprParser:
         **{n: (2, 2, f"T.{n}(a, b)") for n in (
             "max", "min", "floordiv", "floormod", "ceildiv", "shift_left",
             "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor", "truncdiv", "truncmod",
-            "Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")},
+            "Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max",
+            "LT", "LE", "GT", "GE", "EQ", "NE", "And", "Or")},
         **{n: (1, 1, f"T.{n}(x)") for n in _MATH + ("sigmoid", "likely")},
         "min_value": (1, 1, 'T.min_value("dtype")'),
         "max_value": (1, 1, 'T.max_value("dtype")'),
@@ -373,6 +374,7 @@ class ExprParser:
     # TVMScript's constructors of binary nodes (T.Add(a, b) is a + b).
     NODE_BINARY = {"Add": E.Add, "Sub": E.Sub, "Mul": E.Mul, "FloorDiv": E.FloorDiv,
                    "FloorMod": E.FloorMod, "Min": E.Min, "Max": E.Max}
+    NODE_COMPARE = {"LT": E.LT, "LE": E.LE, "GT": E.GT, "GE": E.GE, "EQ": E.EQ, "NE": E.NE}
 
     def check_arity(self, node, name):
         """A clear error, at the user's line, for a T.<name>(...) call with
@@ -431,6 +433,14 @@ class ExprParser:
         if name in self.NODE_BINARY:  # T.Add(a, b): the node written by name
             return self.binary(self.NODE_BINARY[name], self.expr(node.args[0]),
                                self.expr(node.args[1]), node)
+        if name in self.NODE_COMPARE:  # T.LT(a, b) is a < b
+            a, b = self.unify(self.expr(node.args[0]), self.expr(node.args[1]), node)
+            return self.NODE_COMPARE[name](a, b)
+        if name in ("And", "Or"):
+            a, b = self.expr(node.args[0]), self.expr(node.args[1])
+            if a.dtype != "bool" or b.dtype != "bool":
+                self.error(node, f"T.{name} takes conditions")
+            return (E.And if name == "And" else E.Or)(a, b)
         if name in ("max", "min"):
             return self.binary(E.Max if name == "max" else E.Min, self.expr(node.args[0]),
                                self.expr(node.args[1]), node)

@@ -247,15 +247,17 @@ namespace {
 /// The one buffer `block` reads that some block of the scope writes.
 FailureOr<Value> getSingleRead(InlineCtx &c, const BlockDependences &scope) {
   SmallVector<Value> written;
-  for (Value b : scope.getReads(c.block))
+  auto reads = scope.getReads(c.block);
+  for (Value b : reads)
     if (!scope.getWriters(b).empty() && !llvm::is_contained(written, b))
       written.push_back(b);
   if (written.size() != 1)
     return c.fail(c.block, "needs a block that reads a single buffer written "
                            "in its scope, but block " +
                                c.name() + " reads " + Twine(written.size()) +
-                               " (TVM: the block is only allowed to read a "
-                               "single buffer region)");
+                               " (TVM: The block is only allowed to read a "
+                               "single buffer region, but it reads " +
+                               Twine(llvm::size(reads)) + " region(s))");
   return written.front();
 }
 

@@ -67,7 +67,7 @@ class RewriteUnboundBlock(Postproc):
 @_named_native("VerifyGPUCode")
 class VerifyGPUCode(Postproc):
     """TVM's VerifyGPUCode: rejects schedules whose kernels exceed the
-    target's limits (threads, shared and local memory, vthreads, vector
+    target's limits (threads per block, shared memory per block, vector
     width)."""
 
     def __init__(self):
