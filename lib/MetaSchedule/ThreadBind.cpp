@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/MetaSchedule/ThreadBind.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/Schedule/Query.h"
@@ -65,6 +66,23 @@ mlir::tir::ms::makeFactorSampler(ScheduleState &sch,
       return failure();
     return ThreadExtent::sampled(*sampled);
   };
+}
+
+FailureOr<int64_t>
+mlir::tir::ms::getMaxThreadsPerBlock(const TuneContext &context,
+                                     std::string &error) {
+  if (!context.target) {
+    error = "ValueError: target is not defined";
+    return failure();
+  }
+  std::optional<int64_t> threads =
+      context.target->getInt("max_threads_per_block");
+  if (!threads) {
+    error = "ValueError: missing attribute `max_threads_per_block` in the "
+            "target";
+    return failure();
+  }
+  return *threads;
 }
 
 FailureOr<SmallVector<Value>>

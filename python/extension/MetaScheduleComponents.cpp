@@ -175,8 +175,15 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("unroll_max_steps"), py::arg("unroll_explicit"));
   m.def("schedule_rule_random_compute_location",
         &ms::createRandomComputeLocation);
-  m.def("schedule_rule_cross_thread_reduction", &ms::createCrossThreadReduction,
-        py::arg("thread_extents"));
+  m.def(
+      "schedule_rule_cross_thread_reduction",
+      [](std::vector<int64_t> threadExtents) {
+        std::string error;
+        return check(
+            ms::createCrossThreadReduction(std::move(threadExtents), error),
+            error);
+      },
+      py::arg("thread_extents"));
   m.def("schedule_rule_auto_bind", &ms::createAutoBind,
         py::arg("max_threadblocks"), py::arg("thread_extents"),
         py::arg("max_threads_per_block"));
@@ -249,9 +256,10 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
         for (auto &[mutator, prob] : *defaults.mutatorProbs)
           probs.append(py::make_tuple(mutator, prob));
         return py::make_tuple(*defaults.scheduleRules, *defaults.postprocs,
-                              probs);
+                              probs, defaults.missing);
       },
       py::arg("kind"),
-      "The default (rules, postprocs, [(mutator, probability)]) of a rule "
-      "kind, or None where the library does not have them yet.");
+      "The default (rules, postprocs, [(mutator, probability)], what is "
+      "missing from TVM's) of a rule kind, or None where the library does "
+      "not have them yet.");
 }

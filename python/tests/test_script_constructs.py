@@ -457,3 +457,28 @@ def test_node_constructors_and_sigmoid():
                 with T.block("A"):
                     vi = T.axis.spatial(8, i)
                     A[vi] = T.Add(vi)
+
+
+def test_a_region_that_depends_on_loaded_values_covers_its_dimension():
+    # An embedding lookup (a gather): the row read depends on the index
+    # loaded in the block, which the regions, given before the body, cannot
+    # use; that dimension of the region is the buffer's whole extent.
+    import numpy as np
+
+    @T.prim_func
+    def gather(idx: T.Buffer((4,), "int32"), table: T.Buffer((16, 8), "float32"),
+               out: T.Buffer((4, 8), "float32")):
+        for i, j in T.grid(4, 8):
+            with T.block("out"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(idx[vi], table[idx[vi], vj])
+                T.writes(out[vi, vj])
+                out[vi, vj] = table[idx[vi], vj]
+
+    text = gather.mod.mlir()
+    assert "reads(%arg0[%vi], %arg1[0 : 16, %vj]" in text, text
+    idx = np.array([3, 0, 15, 7], "int32")
+    table = np.random.rand(16, 8).astype("float32")
+    out = np.zeros((4, 8), "float32")
+    tvm.build(gather)["gather"](idx, table, out)
+    np.testing.assert_allclose(out, table[idx])

@@ -107,8 +107,10 @@ std::shared_ptr<ScheduleRule> createAddRFactor(int64_t maxJobsPerCore,
 /// an extent sampled from `threadExtents`; the block is computed at its
 /// consumer's loops when it has one that allows it (a target's
 /// "max_threads_per_block" and "thread_warp_size" bound the extents).
-std::shared_ptr<ScheduleRule>
-createCrossThreadReduction(std::vector<int64_t> threadExtents);
+/// Fails for a thread count below 1.
+FailureOr<std::shared_ptr<ScheduleRule>>
+createCrossThreadReduction(std::vector<int64_t> threadExtents,
+                           std::string &error);
 
 /// TVM's AutoBind (GPU targets): a block whose loops are not bound to
 /// threads gets its outer spatial loops fused, split and bound to

@@ -21,6 +21,8 @@
 
 namespace mlir::tir::ms {
 
+class TuneContext;
+
 /// A thread count as TVM's ExprRV holds it: either a parameter that
 /// sample_categorical drew (the split then takes it as an operand, which
 /// MutateThreadBinding can change), or a constant.
@@ -32,6 +34,12 @@ struct ThreadExtent {
   static ThreadExtent sampled(Value param) { return {param, 0}; }
   static ThreadExtent of(int64_t constant) { return {Value(), constant}; }
 };
+
+/// The target's "max_threads_per_block" (TVM's AutoBind and
+/// RewriteUnboundBlock read it when a task initializes them); fails, in
+/// TVM's words, without a target or without the attribute.
+FailureOr<int64_t> getMaxThreadsPerBlock(const TuneContext &context,
+                                         std::string &error);
 
 /// `loop` split as [None, factor] (the factor a parameter operand of the
 /// split when it was sampled, as TVM's trace has it).

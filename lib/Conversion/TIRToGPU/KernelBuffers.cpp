@@ -41,18 +41,6 @@ static ForOp kernelRootOf(Operation *op) {
   return root;
 }
 
-/// The lowest loop or block that strictly contains every block of `blocks`
-/// (a buffer is allocated at the start of its body).
-static Operation *lowestCommonAncestor(ArrayRef<BlockOp> blocks) {
-  Operation *lca = blocks.front()->getParentOp();
-  for (BlockOp block : blocks.drop_front())
-    while (lca && !lca->isProperAncestor(block))
-      lca = lca->getParentOp();
-  while (lca && !isa<ForOp, BlockOp>(lca))
-    lca = lca->getParentOp();
-  return lca;
-}
-
 /// Whether `v` may differ between the threads of a block: it is (or is
 /// computed or bound from) a threadIdx loop's variable.
 static bool dependsOnThreadIdx(Value v) {
@@ -115,7 +103,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
         "it is used by something other than loads and stores in blocks";
     return failure();
   }
-  Operation *lca = lowestCommonAncestor(blocks);
+  Operation *lca = getCompactionAnchor(blocks);
   if (!lca) {
     why.message = "its accesses have no loop or block in common";
     return failure();
@@ -269,7 +257,7 @@ Operation *mlir::tir::kernelBufferPlace(Value buffer) {
         return kernelRootOf(block) == kernel;
       }))
     return nullptr;
-  return lowestCommonAncestor(blocks);
+  return getCompactionAnchor(blocks);
 }
 
 LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {

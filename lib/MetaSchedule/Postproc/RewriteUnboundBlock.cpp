@@ -87,17 +87,9 @@ public:
 
   LogicalResult initializeWithTuneContext(const TuneContext &context,
                                           std::string &error) override {
-    if (!context.target) {
-      error = "ValueError: target is not defined";
+    FailureOr<int64_t> threads = getMaxThreadsPerBlock(context, error);
+    if (failed(threads))
       return failure();
-    }
-    std::optional<int64_t> threads =
-        context.target->getInt("max_threads_per_block");
-    if (!threads) {
-      error = "ValueError: missing attribute `max_threads_per_block` in the "
-              "target";
-      return failure();
-    }
     maxThreadsPerBlock = *threads;
     return success();
   }

@@ -221,18 +221,6 @@ bool collectAccessingBlocks(Value buffer, Operation *scope,
   return true;
 }
 
-/// The lowest loop or block that strictly contains each of `blocks`, or
-/// null.
-Operation *getLowestCommonAncestor(ArrayRef<BlockOp> blocks) {
-  Operation *lca = blocks.front()->getParentOp();
-  for (BlockOp block : blocks.drop_front())
-    while (lca && !lca->isProperAncestor(block))
-      lca = lca->getParentOp();
-  while (lca && !isa<ForOp, BlockOp>(lca))
-    lca = lca->getParentOp();
-  return lca;
-}
-
 /// The kernel a shared buffer is allocated in once placed (null: above
 /// the kernels) and the bytes it takes there.
 std::pair<ForOp, int64_t>
@@ -248,7 +236,7 @@ getPlacedSharedBuffer(AllocBufferOp alloc,
   SmallVector<BlockOp> blocks;
   if (collectAccessingBlocks(buffer, alloc->getParentOp(), blocks) &&
       !blocks.empty()) {
-    if (Operation *lca = getLowestCommonAncestor(blocks)) {
+    if (Operation *lca = getCompactionAnchor(blocks)) {
       kernel = getKernelRoot(lca);
       // The region analysis takes the blocks directly under the loops
       // inside the LCA: a nested block stands for its outermost block

@@ -47,8 +47,6 @@ public:
 
   LogicalResult initializeWithTuneContext(const TuneContext &context,
                                           std::string &error) override {
-    if (failed(checkExtents(error)))
-      return failure();
     if (!context.target) {
       error = "CrossThreadReduction needs the task's target (its "
               "\"max_threads_per_block\" and \"thread_warp_size\")";
@@ -74,8 +72,6 @@ public:
 
   FailureOr<std::vector<Schedule>> apply(const Schedule &sch, Value block,
                                          std::string &error) override {
-    if (failed(checkExtents(error)))
-      return failure();
     if (maxThreadsPerBlock == -1 || warpSize == -1)
       return std::vector<Schedule>{sch};
     ScheduleSteps original(*sch, error);
@@ -150,15 +146,6 @@ public:
   }
 
 private:
-  /// TVM refuses a rule with a thread count below 1 when it is made.
-  LogicalResult checkExtents(std::string &error) const {
-    if (llvm::any_of(threadExtents, [](int64_t e) { return e <= 0; })) {
-      error = "ValueError: The candidates of thread extent must be positive";
-      return failure();
-    }
-    return success();
-  }
-
   /// TVM's InThreadScope: whether a loop above `block` is bound to
   /// threadIdx.{x,y,z}.
   static FailureOr<bool> isInThreadScope(ScheduleSteps &steps, Value block) {
@@ -295,7 +282,14 @@ private:
 
 } // namespace
 
-std::shared_ptr<ScheduleRule>
-mlir::tir::ms::createCrossThreadReduction(std::vector<int64_t> threadExtents) {
-  return std::make_shared<CrossThreadReduction>(std::move(threadExtents));
+FailureOr<std::shared_ptr<ScheduleRule>>
+mlir::tir::ms::createCrossThreadReduction(std::vector<int64_t> threadExtents,
+                                          std::string &error) {
+  if (llvm::any_of(threadExtents, [](int64_t e) { return e <= 0; })) {
+    // TVM's words.
+    error = "ValueError: The candidates of thread extent must be positive";
+    return failure();
+  }
+  return std::shared_ptr<ScheduleRule>(
+      std::make_shared<CrossThreadReduction>(std::move(threadExtents)));
 }

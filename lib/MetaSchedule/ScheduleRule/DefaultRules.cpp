@@ -80,6 +80,10 @@ getCUDARules(std::string &error) {
   inlining.requireInjective = false;
   inlining.requireOrdered = false;
   inlining.disallowOps = {};
+  FailureOr<std::shared_ptr<ScheduleRule>> crossThreadReduction =
+      createCrossThreadReduction({4, 8, 16, 32, 64, 128, 256, 512}, error);
+  if (failed(crossThreadReduction))
+    return failure();
   ParallelizeVectorizeUnrollOptions pvu;
   pvu.maxJobsPerCore = -1;
   pvu.maxVectorizeExtent = -1;
@@ -90,7 +94,7 @@ getCUDARules(std::string &error) {
       *multiLevelTiling,
       createInlineConstantScalars(),
       createAutoInline(inlining),
-      createCrossThreadReduction({4, 8, 16, 32, 64, 128, 256, 512}),
+      *crossThreadReduction,
       createParallelizeVectorizeUnroll(pvu),
       createAutoBind(/*maxThreadblocks=*/256, {32, 64, 128, 256, 512, 1024}),
   };

@@ -20,12 +20,19 @@ SpaceGenerator::~SpaceGenerator() = default;
 
 DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
                                                       const TuneContext &) {
-  // TVM's ScheduleRule / Postproc / Mutator ::DefaultLLVM and DefaultCUDA.
+  // TVM's ScheduleRule / Postproc / Mutator ::DefaultLLVM and DefaultCUDA
+  // (and DefaultCUDATensorCore without its tensor-core rules).
   // Other kinds are not in the library yet: their rules stay unset (a
   // generator that needs them says so), their postprocessors and mutators
   // are none.
   DefaultComponents defaults;
   std::string error;
+  // TVM's cuda-tensorcore list is its tensor-core tiling rules followed by
+  // the cuda list: without the former, it is the cuda list, and a warning
+  // says what is missing.
+  bool tensorCore = ruleKind == "cuda-tensorcore";
+  if (tensorCore)
+    ruleKind = "cuda";
   FailureOr<std::vector<std::shared_ptr<ScheduleRule>>> rules =
       getDefaultScheduleRules(ruleKind, error);
   if (failed(rules)) {
@@ -39,6 +46,12 @@ DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
   }
   defaults.scheduleRules = std::move(*rules);
   if (ruleKind == "cuda") {
+    if (tensorCore)
+      defaults.missing =
+          "the tensor-core rules of rule kind 'cuda-tensorcore' "
+          "(MultiLevelTilingTensorCore over TVM's wmma and mma intrinsic "
+          "groups, RewriteTensorize) are not available yet: its blocks are "
+          "tiled for CUDA cores, with the rules of 'cuda'";
     defaults.postprocs = {createDisallowDynamicLoop(),
                           createRewriteCooperativeFetch(),
                           createRewriteUnboundBlock(/*maxThreadblocks=*/256),

@@ -1,5 +1,7 @@
 """The default rules, postprocessors and mutators of each rule kind (TVM's
 ScheduleRule.create, Postproc.create, Mutator.create), from the library."""
+import warnings
+
 from .._ext import ext
 from .utils import _object_of
 
@@ -14,7 +16,10 @@ def _components(what, kind):
         raise NotImplementedError(
             f"the default {what}s of rule kind {kind!r} are not available yet; give the "
             "space generator sch_rules, postprocs and mutator_probs")
-    return found
+    components, missing = found[:3], found[3]
+    if missing:
+        warnings.warn(missing, stacklevel=3)
+    return components
 
 
 def schedule_rules(kind):

@@ -52,3 +52,15 @@ FailureOr<CompactPart> mlir::tir::getCompactPart(Operation *anchor,
   }
   return part;
 }
+
+Operation *mlir::tir::getCompactionAnchor(ArrayRef<BlockOp> blocks) {
+  if (blocks.empty())
+    return nullptr;
+  Operation *lca = blocks.front()->getParentOp();
+  for (BlockOp block : blocks.drop_front())
+    while (lca && !lca->isProperAncestor(block))
+      lca = lca->getParentOp();
+  while (lca && !isa<ForOp, BlockOp>(lca))
+    lca = lca->getParentOp();
+  return lca;
+}

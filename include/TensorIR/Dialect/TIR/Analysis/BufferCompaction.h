@@ -38,6 +38,10 @@ FailureOr<CompactPart> getCompactPart(Operation *anchor, Value buffer,
                                       ArrayRef<BlockOp> blocks, Refusal &why,
                                       bool sameThreadIsPoint = false);
 
+/// Where compaction allocates a buffer that `blocks` access: the lowest
+/// loop or block that strictly contains each of them (null: none).
+Operation *getCompactionAnchor(ArrayRef<BlockOp> blocks);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ANALYSIS_BUFFERCOMPACTION_H
