@@ -82,10 +82,12 @@ def check(counts, floors):
 
 
 def update(counts, floors):
-    """Floors raised to the current counts (never lowered); new files added."""
+    """Floors raised to the current counts (never lowered); new files added
+    once they pass a test (a floor of 0 guards nothing)."""
     raised = dict(floors)
     for stem, c in counts.items():
-        raised[stem] = max(raised.get(stem, 0), c["passed"])
+        if stem in raised or c["passed"] > 0:
+            raised[stem] = max(raised.get(stem, 0), c["passed"])
     return raised
 
 

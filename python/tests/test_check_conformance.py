@@ -63,7 +63,8 @@ def test_update_raises_and_never_lowers(report, tmp_path):
     floor.write_text("test_split 1\ntest_reorder 5\n")
     assert checker.main(["--junit", report, "--floor", str(floor), "--update"]) == 0
     floors = checker.read_floors(str(floor))
-    assert floors == {"test_split": 2, "test_reorder": 5, "test_merge": 0}
+    # test_merge passes nothing yet: no floor until it does.
+    assert floors == {"test_split": 2, "test_reorder": 5}
     # The updated file still passes the check it records... except where the
     # run is below a floor --update refused to lower.
     assert checker.check(checker.read_counts(report), floors) == [("test_reorder", 1, 5)]

@@ -269,11 +269,6 @@ def test_cross_thread_reduction_refuses_nonpositive_extents_when_made():
         CrossThreadReduction([0, 64])
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "sch.get(block).writes / .reads (_StmtView in tir/schedule/random_variables.py) build "
-    "their Buffers from name, shape and dtype only: every buffer reports scope 'global', "
-    "here the shared M that CrossThreadReduction's set_scope made (the module's nodes "
-    "say 'shared')."))
 def test_a_block_view_reports_the_scope_cross_thread_reduction_set():
     made = spaces(shifted_exp(), CrossThreadReduction(EXTENTS))
     (reduced,) = [s for s in made if "Bind" in kinds(s)]
@@ -282,11 +277,6 @@ def test_a_block_view_reports_the_scope_cross_thread_reduction_set():
     assert write.buffer.scope() == "shared"
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
-    "sch.get(sch.get_block('root')) of a function whose root block is implicit (its handle's "
-    "kind is 'other', position (func, -1)) resolves, in _StmtView._as_node, to the last "
-    "tir.For of the function: .alloc_buffers raises AttributeError ('For' object has no "
-    "attribute 'alloc_buffers'); TVM gives the root Block, which allocates M here."))
 def test_the_root_block_view_holds_the_buffer_cross_thread_reduction_shared():
     made = spaces(shifted_exp(), CrossThreadReduction(EXTENTS))
     (reduced,) = [s for s in made if "Bind" in kinds(s)]

@@ -94,7 +94,9 @@ class _StmtView:
         func_name, index = position
         body = self._schedule._nodes_of(func_name).body
         from ..stmt import Block, For
-        kind = Block if self._handle.kind == "block" else For
+        # Position -1 is the function's root block (TVM's "root"), however
+        # the handle holds it.
+        kind = Block if self._handle.kind == "block" or index == -1 else For
         found = []
         from ..stmt_functor import pre_order_visit
         pre_order_visit(body, lambda n: found.append(n) if isinstance(n, kind) else None)
@@ -160,22 +162,29 @@ class _StmtView:
                     out[name] = value
         return out
 
-    @property
-    def reads(self):
-        """A block's read buffers, in order (TVM's Block.reads, as
-        BufferRegions of their buffers)."""
+    def _regions(self, which):
+        """The block node's regions (their buffers with their scopes), or,
+        for a view with no schedule to read nodes from, BufferRegions of
+        the buffers the handle names."""
+        if self._schedule is not None and self._handle.position is not None:
+            return getattr(self._as_node(), which)
         from ..buffer import buffers_of
         h = self._handle
-        return buffers_of(h.read_buffer_names, h.read_buffer_shapes,
-                          h.read_buffer_element_types)
+        if which == "reads":
+            return buffers_of(h.read_buffer_names, h.read_buffer_shapes,
+                              h.read_buffer_element_types)
+        return buffers_of(h.write_buffer_names, h.write_buffer_shapes,
+                          h.write_buffer_element_types)
+
+    @property
+    def reads(self):
+        """A block's read regions, in order (TVM's Block.reads)."""
+        return self._regions("reads")
 
     @property
     def writes(self):
-        """A block's write buffers, in order (TVM's Block.writes)."""
-        from ..buffer import buffers_of
-        h = self._handle
-        return buffers_of(h.write_buffer_names, h.write_buffer_shapes,
-                          h.write_buffer_element_types)
+        """A block's write regions, in order (TVM's Block.writes)."""
+        return self._regions("writes")
 
     def __repr__(self):
         return str(self._handle)
