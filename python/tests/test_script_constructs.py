@@ -482,3 +482,21 @@ def test_a_region_that_depends_on_loaded_values_covers_its_dimension():
     out = np.zeros((4, 8), "float32")
     tvm.build(gather)["gather"](idx, table, out)
     np.testing.assert_allclose(out, table[idx])
+
+
+def test_a_range_that_goes_backwards_is_empty():
+    # range(0, -1) runs no iteration, as Python's; tir's loops have no
+    # negative extent, so the loop is written with extent 0.
+    import numpy as np
+
+    @T.prim_func
+    def f(A: T.Buffer((1,), "float32")):
+        for j in range(0, -1):
+            with T.block("A"):
+                vj = T.axis.spatial(1, j)
+                A[vj] = A[vj] + T.float32(1)
+
+    assert "tir.for %j = 0 to 0" in f.mod.mlir()
+    a = np.zeros(1, "float32")
+    tvm.build(f)["f"](a)
+    assert a[0] == 0

@@ -395,6 +395,10 @@ class FunctionParser(BufferParser, ExprParser):
                 self.error(target, "loop variables are names")
             lo, hi = self.unify(self.bound(lower), self.bound(upper), stmt.iter)
             extent = E.make_binary(E.Sub, hi, lo)
+            if isinstance(extent, E.IntImm) and extent.value < 0:
+                # range(0, -1) is empty, as Python's (TVM keeps the negative
+                # extent; tir's loops have none).
+                extent = E.IntImm(extent.dtype, 0)
             self.push()
             var = E.Var(target.id, lo.dtype if lo.dtype in ("int32", "int64") else "int64",
                         span=self.span(target))

@@ -215,9 +215,11 @@ func.func @load_type_mismatch(%A: memref<8xf32>) {
 
 // -----
 
-// Rule: a buffer's memory space is a known storage scope.
+// Rule: a buffer's memory space is a storage scope (a rank, optionally
+// tagged: "global.vtcm" and "shared.dyn" are; "texture" is not).
 func.func @unknown_scope() {
-  // expected-error @+1 {{the memory space of a tir buffer is its storage scope, one of "global", "shared"}}
+  %T = tir.alloc_buffer : memref<8xf32, "global.vtcm">
+  // expected-error @+1 {{the memory space of a tir buffer is its storage scope: "global", "shared", "local" or "warp", optionally followed by a tag}}
   %S = tir.alloc_buffer : memref<8xf32, "texture">
   return
 }

@@ -59,8 +59,12 @@ ParseResult mlir::tir::parseAnnotationsAndAttrDict(OpAsmParser &parser,
 //===----------------------------------------------------------------------===//
 
 bool mlir::tir::isValidStorageScope(StringRef scope) {
+  // TVM's StorageScope: a rank, optionally followed by a tag
+  // ("global.vtcm", "global2", "shared.dyn"), or a tensor-core fragment.
+  for (StringRef rank : {"global", "shared", "local", "warp"})
+    if (scope.starts_with(rank))
+      return true;
   return llvm::StringSwitch<bool>(scope)
-      .Cases({"global", "shared", "shared.dyn", "local", "warp"}, true)
       .Cases({"wmma.matrix_a", "wmma.matrix_b", "wmma.accumulator"}, true)
       .Default(false);
 }
@@ -90,9 +94,10 @@ std::string mlir::tir::checkBufferMemorySpace(MemRefType type) {
     return "";
   std::string msg;
   llvm::raw_string_ostream os(msg);
-  os << "the memory space of a tir buffer is its storage scope, one of "
-        "\"global\", \"shared\", \"shared.dyn\", \"local\", \"warp\", "
-        "\"wmma.matrix_a\", \"wmma.matrix_b\", \"wmma.accumulator\"; got "
+  os << "the memory space of a tir buffer is its storage scope: \"global\", "
+        "\"shared\", \"local\" or \"warp\", optionally followed by a tag "
+        "(\"shared.dyn\", \"global.vtcm\"), or \"wmma.matrix_a\", "
+        "\"wmma.matrix_b\", \"wmma.accumulator\"; got "
      << space;
   return msg;
 }

@@ -23,7 +23,11 @@ def TIR_Dialect : Dialect {
     buffer regions it reads and writes, and may carry a reduction `tir.init`.
 
     Buffers are memrefs. The memref memory space, when present, is a string
-    that carries TVM's storage scope (`"global"`, `"shared"`, `"local"`, ...).
+    that carries TVM's storage scope: a rank (`"global"`, `"shared"`,
+    `"local"`, `"warp"`), optionally followed by a tag (`"shared.dyn"`,
+    `"global.vtcm"`), or a tensor-core fragment (`"wmma.matrix_a"`, ...).
+    The CPU lowering treats every scope as plain memory; the GPU lowering
+    places `"shared"`, `"shared.dyn"` and `"local"` and refuses other tags.
 
     Values used to index buffers are written as affine expressions of SSA
     values (`tir.load %A[%vi + 10]`), as TVMScript writes them.
