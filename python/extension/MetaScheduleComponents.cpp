@@ -58,6 +58,23 @@ ms::ReuseConfig reuseConfigOf(py::handle config, const char *what) {
   return reuse;
 }
 
+/// MultiLevelTiling's settings as TVM's Python API gives them.
+ms::MultiLevelTilingOptions
+tilingOptionsOf(std::string structure,
+                std::optional<std::vector<std::string>> tileBinds,
+                std::optional<int64_t> maxInnermostFactor,
+                std::optional<std::vector<int64_t>> vectorLoadLens,
+                py::handle reuseRead, py::handle reuseWrite) {
+  ms::MultiLevelTilingOptions options;
+  options.structure = std::move(structure);
+  options.tileBinds = tileBinds.value_or(std::vector<std::string>());
+  options.maxInnermostFactor = maxInnermostFactor.value_or(-1);
+  options.vectorLoadLens = vectorLoadLens.value_or(std::vector<int64_t>());
+  options.reuseRead = reuseConfigOf(reuseRead, "reuse_read");
+  options.reuseWrite = reuseConfigOf(reuseWrite, "reuse_write");
+  return options;
+}
+
 } // namespace
 
 void tirpy::bindMetaScheduleComponents(py::module_ &m) {
@@ -132,14 +149,9 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
          std::optional<int64_t> maxInnermostFactor,
          std::optional<std::vector<int64_t>> vectorLoadLens,
          py::object reuseRead, py::object reuseWrite, py::object filter) {
-        ms::MultiLevelTilingOptions options;
-        options.structure = std::move(structure);
-        options.tileBinds = tileBinds.value_or(std::vector<std::string>());
-        options.maxInnermostFactor = maxInnermostFactor.value_or(-1);
-        options.vectorLoadLens =
-            vectorLoadLens.value_or(std::vector<int64_t>());
-        options.reuseRead = reuseConfigOf(reuseRead, "reuse_read");
-        options.reuseWrite = reuseConfigOf(reuseWrite, "reuse_write");
+        ms::MultiLevelTilingOptions options = tilingOptionsOf(
+            std::move(structure), std::move(tileBinds), maxInnermostFactor,
+            std::move(vectorLoadLens), reuseRead, reuseWrite);
         if (!filter.is_none())
           // filter(sch, block) -> bool, Python's.
           options.filter = [filter](const ms::Schedule &sch, Value block,
@@ -160,6 +172,28 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("vector_load_lens") = py::none(),
       py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none(),
       py::arg("filter") = py::none());
+  m.def(
+      "schedule_rule_multi_level_tiling_with_intrin",
+      [](std::string intrinName, std::string structure,
+         std::optional<std::vector<std::string>> tileBinds,
+         std::optional<int64_t> maxInnermostFactor,
+         std::optional<std::vector<int64_t>> vectorLoadLens,
+         py::object reuseRead, py::object reuseWrite) {
+        std::string error;
+        return check(
+            ms::createMultiLevelTilingWithIntrin(
+                std::move(intrinName),
+                tilingOptionsOf(std::move(structure), std::move(tileBinds),
+                                maxInnermostFactor, std::move(vectorLoadLens),
+                                reuseRead, reuseWrite),
+                error),
+            error);
+      },
+      py::arg("intrin_name"), py::arg("structure"),
+      py::arg("tile_binds") = py::none(),
+      py::arg("max_innermost_factor") = py::none(),
+      py::arg("vector_load_lens") = py::none(),
+      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
   m.def(
       "schedule_rule_parallelize_vectorize_unroll",
       [](int64_t maxJobsPerCore, int64_t maxVectorizeExtent,

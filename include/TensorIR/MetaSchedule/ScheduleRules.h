@@ -77,6 +77,16 @@ struct MultiLevelTilingOptions {
 FailureOr<std::shared_ptr<ScheduleRule>>
 createMultiLevelTiling(MultiLevelTilingOptions options, std::string &error);
 
+/// TVM's MultiLevelTilingWithIntrin: MultiLevelTiling of a block the
+/// tensor intrinsic `intrinName` matches (get_auto_tensorize_mapping_info),
+/// its inner loops first tiled to the intrinsic's shape and blockized, the
+/// outer block annotated "meta_schedule.auto_tensorize" for
+/// RewriteTensorize. Fails for an intrinsic not registered.
+FailureOr<std::shared_ptr<ScheduleRule>>
+createMultiLevelTilingWithIntrin(std::string intrinName,
+                                 MultiLevelTilingOptions options,
+                                 std::string &error);
+
 /// TVM's ParallelizeVectorizeUnroll: the root block is annotated with the
 /// parallel extent (cores x `maxJobsPerCore`), the vectorization limit and
 /// an unroll depth sampled from `unrollMaxSteps`, which the postprocessor

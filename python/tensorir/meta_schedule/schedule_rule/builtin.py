@@ -9,7 +9,8 @@ from ..utils import _bind, _named_native
 from .schedule_rule import ScheduleRule, _natives
 
 __all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
-           "InlineConstantScalars", "MultiLevelTiling", "ParallelizeVectorizeUnroll",
+           "InlineConstantScalars", "MultiLevelTiling", "MultiLevelTilingWithIntrin",
+           "ParallelizeVectorizeUnroll",
            "RandomComputeLocation", "ReuseType"]
 
 
@@ -141,6 +142,25 @@ class MultiLevelTiling(ScheduleRule):
             else int(getattr(max_innermost_factor, "value", max_innermost_factor)),
             _ints(vector_load_lens), _reuse(reuse_read), _reuse(reuse_write),
             None if filter_fn is None else choose))
+
+
+def _factor(value):
+    return None if value is None else int(getattr(value, "value", value))
+
+
+@_named_native("MultiLevelTilingWithIntrin")
+class MultiLevelTilingWithIntrin(ScheduleRule):
+    """TVM's MultiLevelTilingWithIntrin: MultiLevelTiling of the blocks the
+    tensor intrinsic `intrin_name` matches, their inner loops tiled to its
+    shape and blockized, annotated for RewriteTensorize."""
+
+    def __init__(self, intrin_name, structure, tile_binds=None, max_innermost_factor=None,
+                 vector_load_lens=None, reuse_read=None, reuse_write=None):
+        _bind(self, ext.schedule_rule_multi_level_tiling_with_intrin(
+            str(intrin_name), str(structure),
+            None if tile_binds is None else [str(t) for t in tile_binds],
+            _factor(max_innermost_factor), _ints(vector_load_lens), _reuse(reuse_read),
+            _reuse(reuse_write)))
 
 
 @_named_native("ParallelizeVectorizeUnroll")
