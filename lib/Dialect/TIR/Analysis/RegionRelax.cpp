@@ -4,6 +4,7 @@
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -418,6 +419,20 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
 
   Box hull;
   bool exact = true;
+  // coverBound, and where the bounds differ by a runtime amount, the outer
+  // values' ranges ordering them (`i1` and 0 with i1 in [0, 256): 0 is the
+  // lower bound), as TVM's union of integer sets does.
+  auto cover = [&](AffineExpr &acc, AffineExpr e, bool upper) {
+    if (coverBound(acc, e, upper, in.size()))
+      return true;
+    std::optional<Interval> diff =
+        evaluateRange(e - acc, getValueRanges(in.getValues()));
+    if (!diff || (diff->lo < 0 && diff->hi > 0))
+      return false;
+    if (upper ? diff->lo >= 0 : diff->hi <= 0)
+      acc = e;
+    return true;
+  };
   for (BlockOp block : blocks) {
     FailureOr<BlockAccessRegions> regions = getAccessRegions(block, failure);
     if (mlir::failed(regions))
@@ -467,8 +482,8 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
         exact = false;
       }
       for (unsigned d = 0, e = box->getRank(); d < e; ++d) {
-        if (!coverBound(hull.lows[d], box->lows[d], false, in.size()) ||
-            !coverBound(hull.highs[d], box->highs[d], true, in.size()))
+        if (!cover(hull.lows[d], box->lows[d], false) ||
+            !cover(hull.highs[d], box->highs[d], true))
           return fail(block, "the regions of its accesses in dimension " +
                                  Twine(d) +
                                  " differ by a runtime amount, so their "

@@ -121,6 +121,45 @@ LogicalResult checkLoopProperties(Ctx &c) {
 /// could not carry over, those computed between the loops (a binding, a
 /// loop bound, a value the body uses) and, in the binding of such a reduce
 /// variable, inputs other than the block's loops.
+/// The reduce variables the rfactor block expresses over new variables
+/// (one per loop) instead of keeping: those whose binding uses the rfactor
+/// loop, as TVM's, and those sharing a loop with one of them. TVM decides
+/// on its bindings as written (`(i0 * 16 + i1) floordiv 256` uses i1); ours
+/// are simplified with the loops' ranges (`i0 floordiv 16`), so a variable
+/// split together with the rfactor loop is found through the loops it
+/// shares; keeping it would also feed one loop into two variables.
+SmallVector<bool>
+getReplacedReduceVars(BlockOp block, ArrayRef<AffineExpr> bindings, ForOp rf) {
+  unsigned n = block.getNumIterVars();
+  ValueRange values = block.getBindingValues();
+  SmallVector<bool> replaced(n, false);
+  DenseSet<unsigned> loopsOfReplaced;
+  auto replace = [&](unsigned i) {
+    replaced[i] = true;
+    for (unsigned pos = 0; pos < values.size(); ++pos)
+      if (bindings[i].isFunctionOfDim(pos))
+        loopsOfReplaced.insert(pos);
+  };
+  for (unsigned i = 0; i < n; ++i)
+    if (block.getIterType(i) == IterType::Reduce &&
+        bindingUses(block, bindings, i, rf.getInductionVar()))
+      replace(i);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned i = 0; i < n; ++i) {
+      if (replaced[i] || block.getIterType(i) != IterType::Reduce)
+        continue;
+      for (unsigned pos = 0; pos < values.size(); ++pos)
+        if (bindings[i].isFunctionOfDim(pos) && loopsOfReplaced.count(pos)) {
+          replace(i);
+          changed = true;
+          break;
+        }
+    }
+  }
+  return replaced;
+}
+
 LogicalResult checkNestValues(Ctx &c, ArrayRef<AffineExpr> bindings) {
   Operation *outermost = c.loops.front();
   auto inNest = [&](Value v) {
@@ -144,9 +183,9 @@ LogicalResult checkNestValues(Ctx &c, ArrayRef<AffineExpr> bindings) {
   if (walk.wasInterrupted())
     return refuseValue(c.block, "values used by the body");
   ValueRange values = c.block.getBindingValues();
+  SmallVector<bool> replaced = getReplacedReduceVars(c.block, bindings, c.rf);
   for (unsigned i = 0, e = c.block.getNumIterVars(); i < e; ++i) {
-    if (c.block.getIterType(i) != IterType::Reduce ||
-        !bindingUses(c.block, bindings, i, c.rf.getInductionVar()))
+    if (!replaced[i])
       continue;
     for (auto [pos, v] : llvm::enumerate(values)) {
       if (!bindings[i].isFunctionOfDim(pos))
@@ -368,18 +407,18 @@ BlockOp buildRFactorBlock(RewriterBase &rewriter, Ctx &c,
   specs.push_back({IterType::Spatial, rfLo, rfHi, getAffineDimExpr(rfPos, ctx),
                    names.back()});
 
-  // Each old variable: kept, or (a reduce variable fed by the rfactor
-  // loop) an expression over new reduce variables, one per loop, and the
+  // Each old variable: kept, or (a reduce variable getReplacedReduceVars
+  // gives) an expression over new reduce variables, one per loop, and the
   // rfactor variable (checkNestValues refused bindings of such variables
   // that use other inputs). `varExprs` are over the new variables.
   SmallVector<AffineExpr> bindings = block.getBindingExprs();
   ValueRange oldValues = block.getBindingValues();
   SmallVector<AffineExpr> varExprs(block.getNumIterVars());
   DenseMap<unsigned, unsigned> newVarOfPos{{rfPos, 0}};
+  SmallVector<bool> replaced = getReplacedReduceVars(block, bindings, c.rf);
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
     IterType type = block.getIterType(i);
-    if (type == IterType::Spatial ||
-        !bindingUses(block, bindings, i, c.rf.getInductionVar())) {
+    if (!replaced[i]) {
       names.push_back(block.getVarNames() ? iterVarName(block, i) : "");
       varExprs[i] = getAffineDimExpr(specs.size(), ctx);
       specs.push_back({type, block.getMixedDomainLower(i),
