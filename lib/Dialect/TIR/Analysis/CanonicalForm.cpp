@@ -288,6 +288,8 @@ NodeTable::getSum(int64_t constant,
   }
   atoms.resize(kept);
   coeffs.resize(kept);
+  if (const Node *folded = foldRemainder(constant, atoms, coeffs))
+    return folded;
   Node n;
   n.kind = NodeKind::Sum;
   n.value = constant;
@@ -309,6 +311,40 @@ static int64_t wrapAdd(int64_t a, int64_t b) {
 static int64_t wrapMul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) *
                               static_cast<uint64_t>(b));
+}
+
+const Node *NodeTable::foldRemainder(int64_t base, ArrayRef<const Node *> atoms,
+                                     ArrayRef<int64_t> coeffs) {
+  if (foldingRemainder)
+    return nullptr;
+  for (unsigned i = 0, e = atoms.size(); i < e; ++i) {
+    const Node *div = atoms[i];
+    if (div->kind != NodeKind::Apply || div->str != "floordiv" ||
+        div->children.size() != 2)
+      continue;
+    const Node *x = div->children[0];
+    std::optional<int64_t> d = div->children[1]->getConstant();
+    if (!d || *d <= 0 || x->value != 0 || x->children.size() != 1 ||
+        x->coeffs[0] != 1)
+      continue;
+    const Node *var = x->children[0];
+    for (unsigned j = 0; j < e; ++j) {
+      int64_t k = coeffs[j];
+      if (atoms[j] != var || wrapMul(k, -*d) != coeffs[i])
+        continue;
+      foldingRemainder = true;
+      const Node *rem = scale(mod(x, this->constant(*d)), k);
+      foldingRemainder = false;
+      SmallVector<std::pair<const Node *, int64_t>> terms;
+      for (unsigned t = 0; t < e; ++t)
+        if (t != i && t != j)
+          terms.push_back({atoms[t], coeffs[t]});
+      for (auto [child, c] : llvm::zip(rem->children, rem->coeffs))
+        terms.push_back({child, c});
+      return getSum(wrapAdd(base, rem->value), terms);
+    }
+  }
+  return nullptr;
 }
 
 const Node *NodeTable::add(const Node *a, const Node *b) {

@@ -175,6 +175,11 @@ private:
   const Node *intern(Node &proto);
   std::optional<std::tuple<int64_t, const Node *, const Node *>>
   factorOut(const Node *a, int64_t d);
+  /// `k * x - k * d * floordiv(x, d)` in the terms of a sum, for an atom
+  /// x, as `k * mod(x, d)` (TVM writes a remainder either way); nullptr
+  /// when the terms have no such pair.
+  const Node *foldRemainder(int64_t base, ArrayRef<const Node *> atoms,
+                            ArrayRef<int64_t> coeffs);
   uint64_t hashAttr(Attribute attr);
   uint64_t hashType(Type type);
   void printImpl(raw_ostream &os, const Node *n, VarPrinter printVar,
@@ -187,6 +192,8 @@ private:
   std::string *printed = nullptr;
   size_t printLimit = 0;
   bool printTypes = false;
+  /// Set while foldRemainder builds a remainder (no nested folding).
+  bool foldingRemainder = false;
 };
 
 } // namespace mlir::tir::detail

@@ -1,6 +1,7 @@
 //===- Interval.cpp - integer ranges of index expressions -----------------===//
 
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -17,6 +18,50 @@ static std::optional<Interval> multiply(Interval a, Interval b) {
     return std::nullopt;
   return Interval{*std::min_element(corners, corners + 4),
                   *std::max_element(corners, corners + 4)};
+}
+
+/// The range of a sum holding both x and x floordiv c, with x split into
+/// c * (x floordiv c) + x mod c so that the two are not bounded apart
+/// (`x - x floordiv 2` over x in [0, 3] is (x floordiv 2) + x mod 2, at
+/// most 2, not 3); nullopt where the sum has no such pair or a term has no
+/// range.
+static std::optional<Interval>
+evaluateSplitSum(AffineExpr expr, ArrayRef<std::optional<Interval>> dimRanges,
+                 ArrayRef<std::optional<Interval>> symRanges) {
+  AffineTerms parts = AffineTerms::get(expr);
+  bool paired = false;
+  for (auto &[x, k] : parts.terms) {
+    if (k == 0)
+      continue;
+    for (auto &[t, m] : parts.terms) {
+      auto div = dyn_cast<AffineBinaryOpExpr>(t);
+      auto c = div ? dyn_cast<AffineConstantExpr>(div.getRHS())
+                   : AffineConstantExpr();
+      if (!div || div.getKind() != AffineExprKind::FloorDiv || !c ||
+          c.getValue() <= 0 || div.getLHS() != x)
+        continue;
+      int64_t scaled;
+      if (llvm::MulOverflow(k, c.getValue(), scaled) ||
+          llvm::AddOverflow(m, scaled, m))
+        return std::nullopt;
+      x = x % c.getValue();
+      paired = true;
+      break;
+    }
+  }
+  if (!paired)
+    return std::nullopt;
+  Interval sum = Interval::point(parts.constant);
+  for (auto &[term, k] : parts.terms) {
+    std::optional<Interval> r = evaluateRange(term, dimRanges, symRanges);
+    if (!r)
+      return std::nullopt;
+    std::optional<Interval> scaled = multiply(*r, Interval::point(k));
+    if (!scaled || llvm::AddOverflow(sum.lo, scaled->lo, sum.lo) ||
+        llvm::AddOverflow(sum.hi, scaled->hi, sum.hi))
+      return std::nullopt;
+  }
+  return sum;
 }
 
 std::optional<Interval>
@@ -44,12 +89,16 @@ mlir::tir::evaluateRange(AffineExpr expr,
       evaluateRange(bin.getLHS(), dimRanges, symRanges);
   switch (expr.getKind()) {
   case AffineExprKind::Add: {
+    std::optional<Interval> split =
+        evaluateSplitSum(expr, dimRanges, symRanges);
     if (!lhs || !rhs)
-      return std::nullopt;
+      return split;
     int64_t lo, hi;
     if (llvm::AddOverflow(lhs->lo, rhs->lo, lo) ||
         llvm::AddOverflow(lhs->hi, rhs->hi, hi))
-      return std::nullopt;
+      return split;
+    if (split)
+      return Interval{std::max(lo, split->lo), std::min(hi, split->hi)};
     return Interval{lo, hi};
   }
   case AffineExprKind::Mul:

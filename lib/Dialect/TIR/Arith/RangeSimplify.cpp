@@ -105,6 +105,44 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges, bool splitBounded) {
                          small.toExpr(ctx)
                    : simplify(base.floorDiv(divisor), ranges, splitBounded);
     }
+    // Multiples of the divisor leave any division: (2a + x + 1) floordiv 2
+    // is a + (x + 1) floordiv 2, (2a + x + 1) mod 2 is (x + 1) mod 2.
+    AffineTerms multiples, others;
+    for (auto [term, k] : parts.terms)
+      (k % divisor == 0 ? multiples : others).terms.push_back({term, k});
+    others.constant = parts.constant;
+    if (!multiples.terms.empty() && !others.terms.empty()) {
+      for (auto &[term, k] : multiples.terms)
+        k /= divisor;
+      AffineExpr rest = others.toExpr(ctx);
+      return isMod ? simplify(rest % divisor, ranges, splitBounded)
+                   : multiples.toExpr(ctx) +
+                         simplify(rest.floorDiv(divisor), ranges, splitBounded);
+    }
+  }
+  if (kind == AffineExprKind::Add) {
+    // (y + 1) floordiv 2 - y floordiv 2 is y mod 2 (a region's extent
+    // over a stride-2 access).
+    AffineTerms sum = AffineTerms::get(lhs + rhs);
+    for (auto &[up, k] : sum.terms) {
+      auto div = dyn_cast<AffineBinaryOpExpr>(up);
+      if (k == 0 || !div || div.getKind() != AffineExprKind::FloorDiv ||
+          div.getRHS() != getAffineConstantExpr(2, ctx))
+        continue;
+      AffineExpr y = div.getLHS() - 1;
+      for (auto &[down, j] : sum.terms) {
+        if (j != -k || down != y.floorDiv(2))
+          continue;
+        int64_t scale = k;
+        k = 0;
+        j = 0;
+        AffineTerms rest = sum;
+        rest.terms.erase(
+            llvm::remove_if(rest.terms, [](auto &t) { return t.second == 0; }),
+            rest.terms.end());
+        return rest.toExpr(ctx) + (y % 2) * scale;
+      }
+    }
   }
   switch (kind) {
   case AffineExprKind::Add:
