@@ -264,6 +264,66 @@ Operation *ScheduleSteps::getOp(Value handle) const {
   return dyn_cast_if_present<Operation *>(payload->front());
 }
 
+std::optional<int64_t> ScheduleSteps::getParamValue(Value param) const {
+  std::string ignored;
+  auto payload = sch.getPayload(param, ignored);
+  if (failed(payload) || payload->size() != 1)
+    return std::nullopt;
+  auto value = dyn_cast_if_present<IntegerAttr>(
+      dyn_cast_if_present<Attribute>(payload->front()));
+  if (!value)
+    return std::nullopt;
+  return value.getInt();
+}
+
+FailureOr<Value> ScheduleSteps::reindex(Value block, int64_t bufferIndex,
+                                        bool write) {
+  Builder b(sch.getContext());
+  return single(apply(
+      "reindex", {block},
+      {attr("buffer_index", b.getI64IntegerAttr(bufferIndex)),
+       attr("buffer_index_type", b.getStringAttr(write ? "write" : "read"))},
+      1));
+}
+
+LogicalResult ScheduleSteps::transformLayout(Value block, int64_t bufferIndex,
+                                             bool write, AffineMap indexMap,
+                                             bool assumeInjective) {
+  Builder b(sch.getContext());
+  SmallVector<NamedAttribute> attrs = {
+      attr("buffer_index", b.getI64IntegerAttr(bufferIndex)),
+      attr("buffer_index_type", b.getStringAttr(write ? "write" : "read")),
+      attr("index_map", AffineMapAttr::get(indexMap))};
+  if (assumeInjective)
+    attrs.push_back(attr("assume_injective_transform", b.getBoolAttr(true)));
+  return none(apply("transform_layout", {block}, attrs, 0));
+}
+
+LogicalResult ScheduleSteps::transformBlockLayout(Value block,
+                                                  AffineMap indexMap) {
+  return none(apply("transform_block_layout", {block},
+                    {attr("index_map", AffineMapAttr::get(indexMap))}, 0));
+}
+
+FailureOr<Value> ScheduleSteps::blockize(Value loop, bool preserveUnitIters) {
+  Builder b(sch.getContext());
+  return single(apply(
+      "blockize", {loop},
+      {attr("preserve_unit_iters", b.getBoolAttr(preserveUnitIters))}, 1));
+}
+
+LogicalResult ScheduleSteps::storageAlign(Value block, int64_t bufferIndex,
+                                          int64_t axis, int64_t factor,
+                                          int64_t offset) {
+  Builder b(sch.getContext());
+  return none(apply("storage_align", {block},
+                    {attr("buffer_index", b.getI64IntegerAttr(bufferIndex)),
+                     attr("axis", b.getI64IntegerAttr(axis)),
+                     attr("factor", b.getI64IntegerAttr(factor)),
+                     attr("offset", b.getI64IntegerAttr(offset))},
+                    0));
+}
+
 BlockOp ScheduleSteps::getBlockOp(Value block) const {
   return dyn_cast_if_present<BlockOp>(getOp(block));
 }

@@ -22,6 +22,8 @@
 
 #include <pybind11/stl.h>
 
+#include <map>
+
 namespace py = pybind11;
 using namespace mlir;
 using namespace tirpy;
@@ -194,6 +196,47 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("max_innermost_factor") = py::none(),
       py::arg("vector_load_lens") = py::none(),
       py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
+  m.def(
+      "schedule_rule_multi_level_tiling_tensor_core",
+      [](std::vector<std::map<std::string, std::string>> intrinGroups,
+         std::string structure,
+         std::optional<std::vector<std::string>> tileBinds,
+         std::optional<int64_t> maxInnermostFactor,
+         std::optional<std::vector<int64_t>> vectorLoadLens,
+         py::object reuseRead, py::object reuseWrite,
+         bool useSoftwarePipeline) {
+        std::vector<ms::TensorCoreIntrinGroup> groups;
+        for (const auto &config : intrinGroups) {
+          ms::TensorCoreIntrinGroup group;
+          for (auto [key, field] : {std::make_pair("init", &group.init),
+                                    std::make_pair("load_a", &group.loadA),
+                                    std::make_pair("load_b", &group.loadB),
+                                    std::make_pair("compute", &group.compute),
+                                    std::make_pair("store", &group.store)}) {
+            auto it = config.find(key);
+            if (it == config.end())
+              throw py::value_error(std::string("ValueError: ") + key +
+                                    " is not set.");
+            *field = it->second;
+          }
+          groups.push_back(std::move(group));
+        }
+        std::string error;
+        return check(
+            ms::createMultiLevelTilingTensorCore(
+                std::move(groups),
+                tilingOptionsOf(std::move(structure), std::move(tileBinds),
+                                maxInnermostFactor, std::move(vectorLoadLens),
+                                reuseRead, reuseWrite),
+                useSoftwarePipeline, error),
+            error);
+      },
+      py::arg("intrin_groups"), py::arg("structure"),
+      py::arg("tile_binds") = py::none(),
+      py::arg("max_innermost_factor") = py::none(),
+      py::arg("vector_load_lens") = py::none(),
+      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none(),
+      py::arg("use_software_pipeline") = false);
   m.def(
       "schedule_rule_parallelize_vectorize_unroll",
       [](int64_t maxJobsPerCore, int64_t maxVectorizeExtent,

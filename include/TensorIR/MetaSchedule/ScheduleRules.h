@@ -87,6 +87,25 @@ createMultiLevelTilingWithIntrin(std::string intrinName,
                                  MultiLevelTilingOptions options,
                                  std::string &error);
 
+/// The intrinsics of one tensor-core configuration (TVM's
+/// TensorCoreIntrinGroup, get_wmma_intrin_group's names).
+struct TensorCoreIntrinGroup {
+  std::string init, loadA, loadB, compute, store;
+};
+
+/// TVM's MultiLevelTilingTensorCore: MultiLevelTiling of a block one of
+/// `groups` matches onto tensor cores (WMMA): reindexed into the
+/// intrinsic's layout, tiled to fragments, with shared-memory and fragment
+/// caches whose moves are annotated for RewriteTensorize; with
+/// `useSoftwarePipeline`, the reduction loops annotated for pipelining.
+/// Fails for an intrinsic not registered, an mma.sync group (not supported
+/// yet), a binding to threadIdx.x, or a write reuse that is not "must" in
+/// shared memory.
+FailureOr<std::shared_ptr<ScheduleRule>>
+createMultiLevelTilingTensorCore(std::vector<TensorCoreIntrinGroup> groups,
+                                 MultiLevelTilingOptions options,
+                                 bool useSoftwarePipeline, std::string &error);
+
 /// TVM's ParallelizeVectorizeUnroll: the root block is annotated with the
 /// parallel extent (cores x `maxJobsPerCore`), the vectorization limit and
 /// an unroll depth sampled from `unrollMaxSteps`, which the postprocessor

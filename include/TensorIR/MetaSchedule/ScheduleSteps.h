@@ -74,6 +74,16 @@ public:
   FailureOr<Value> addUnitLoop(Value blockOrLoop);
   LogicalResult setScope(Value block, int64_t bufferIndex,
                          StringRef storageScope);
+  /// TVM's reindex of read (`write` false) or write buffer `bufferIndex`.
+  FailureOr<Value> reindex(Value block, int64_t bufferIndex, bool write);
+  /// TVM's transform_layout by `indexMap` over the buffer's indices.
+  LogicalResult transformLayout(Value block, int64_t bufferIndex, bool write,
+                                AffineMap indexMap,
+                                bool assumeInjective = false);
+  LogicalResult transformBlockLayout(Value block, AffineMap indexMap);
+  FailureOr<Value> blockize(Value loop, bool preserveUnitIters = true);
+  LogicalResult storageAlign(Value block, int64_t bufferIndex, int64_t axis,
+                             int64_t factor, int64_t offset);
   FailureOr<Value> decomposeReduction(Value block, Value loop);
 
   // Annotations.
@@ -90,6 +100,9 @@ public:
   /// The one op `handle` holds (a block, a loop, or the function: TVM's
   /// root block).
   Operation *getOp(Value handle) const;
+  /// The integer a parameter holds (a sampled value); nullopt for another
+  /// handle.
+  std::optional<int64_t> getParamValue(Value param) const;
 
   /// The one step every call above is: `transform.tir.<mnemonic>`.
   FailureOr<SmallVector<Value>> apply(StringRef mnemonic,

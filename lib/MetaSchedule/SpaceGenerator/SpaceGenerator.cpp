@@ -148,7 +148,7 @@ mlir::tir::ms::createTracedSchedule(ModuleOp mod, int64_t seed,
                                     std::string &error,
                                     ScheduleOptions::ErrorRendering rendering) {
   ScheduleOptions options;
-  options.verifyEachStep = false;
+  options.verifyEachStep = getenv("TIR_VERIFY_STEPS") != nullptr;
   options.errorRendering = rendering;
   auto sch = std::make_shared<ScheduleState>(OwningOpRef<ModuleOp>(mod.clone()),
                                              options);

@@ -131,6 +131,20 @@ class FunctionParser(BufferParser, ExprParser):
                 and len(node.args) == 1 and not node.keywords):
             v = self.static_value(node.args[0])  # T.int64(128)
             return v if isinstance(v, (int, float)) else None
+        if isinstance(node, ast.JoinedStr):
+            # f"wmma_load_{suffix}" over closure values.
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.FormattedValue):
+                    if part.format_spec is not None or part.conversion not in (-1, None):
+                        return None
+                    v = self.static_value(part.value)
+                    if not isinstance(v, (int, float, str)):
+                        return None
+                    parts.append(str(v))
+                else:
+                    parts.append(str(part.value))
+            return "".join(parts)
         return None
 
     def located(self, stmt, node):

@@ -224,7 +224,13 @@ asPiece(AffineExpr term,
 
 bool RelaxedInputs::isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
                                         ArrayRef<int64_t> widths) const {
+  // Sums of relaxed variables that are themselves a mixed-radix number
+  // (`2 * a + b` over b in [0, 2)) divided or reduced as one (TVM's fused
+  // iterators) become one variable each, numbered from size().
+  llvm::DenseMap<unsigned, int64_t> fusedRanges;
   auto rangeOf = [&](unsigned pos) -> std::optional<int64_t> {
+    if (auto f = fusedRanges.find(pos); f != fusedRanges.end())
+      return f->second;
     auto it = ranges.find(pos);
     if (it == ranges.end())
       return std::nullopt;
@@ -234,14 +240,111 @@ bool RelaxedInputs::isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
       return std::nullopt;
     return h.getValue() + 1;
   };
+  llvm::DenseMap<AffineExpr, unsigned> fusedOf;
+  llvm::DenseSet<unsigned> inFused;
+  // The dense sum's range, or nullopt.
+  auto denseSumRange = [&](AffineExpr sum) -> std::optional<int64_t> {
+    AffineTerms t = AffineTerms::get(sum);
+    if (t.constant != 0 || t.terms.size() < 2)
+      return std::nullopt;
+    SmallVector<std::pair<int64_t, int64_t>> steps; // coefficient, extent
+    for (auto &[term, coeff] : t.terms) {
+      auto d = dyn_cast<AffineDimExpr>(term);
+      std::optional<int64_t> n = d && isRelaxed(d.getPosition())
+                                     ? rangeOf(d.getPosition())
+                                     : std::nullopt;
+      if (!n || coeff <= 0)
+        return std::nullopt;
+      steps.push_back({coeff, *n});
+    }
+    llvm::sort(steps);
+    int64_t next = 1;
+    for (auto [coeff, n] : steps) {
+      if (coeff != next)
+        return std::nullopt;
+      next *= n;
+    }
+    return next;
+  };
+  auto fuseSums = [&](AffineExpr e, auto &self) -> AffineExpr {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return e;
+    if (e.getKind() == AffineExprKind::FloorDiv ||
+        e.getKind() == AffineExprKind::Mod) {
+      AffineExpr inner = bin.getLHS();
+      if (std::optional<int64_t> n = denseSumRange(inner)) {
+        auto [it, added] = fusedOf.try_emplace(
+            inner, static_cast<unsigned>(size() + fusedOf.size()));
+        if (added) {
+          fusedRanges[it->second] = *n;
+          inner.walk([&](AffineExpr sub) {
+            if (auto d = dyn_cast<AffineDimExpr>(sub))
+              inFused.insert(d.getPosition());
+          });
+        }
+        AffineExpr v = getAffineDimExpr(it->second, ctx);
+        return e.getKind() == AffineExprKind::FloorDiv
+                   ? v.floorDiv(bin.getRHS())
+                   : v % bin.getRHS();
+      }
+    }
+    AffineExpr l = self(bin.getLHS(), self), r = self(bin.getRHS(), self);
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return l + r;
+    case AffineExprKind::Mul:
+      return l * r;
+    case AffineExprKind::FloorDiv:
+      return l.floorDiv(r);
+    case AffineExprKind::CeilDiv:
+      return l.ceilDiv(r);
+    case AffineExprKind::Mod:
+      return l % r;
+    default:
+      return e;
+    }
+  };
   llvm::DenseMap<unsigned, SmallVector<std::pair<int64_t, int64_t>>> digits;
   llvm::DenseMap<unsigned, int64_t> rangeOfVar;
-  for (auto [start, width] : llvm::zip(starts, widths)) {
+  // Variables of one value (unit loops) are that value: `(a + u) floordiv
+  // 2` over a unit u is `a floordiv 2`.
+  SmallVector<AffineExpr> points;
+  for (unsigned pos = 0, n = size(); pos < n; ++pos) {
+    auto it = ranges.find(pos);
+    auto l = it == ranges.end()
+                 ? AffineConstantExpr()
+                 : dyn_cast<AffineConstantExpr>(it->second.first);
+    points.push_back(l && it->second.first == it->second.second
+                         ? AffineExpr(l)
+                         : getAffineDimExpr(pos, ctx));
+  }
+  SmallVector<AffineExpr> fusedStarts;
+  for (AffineExpr rawStart : starts)
+    fusedStarts.push_back(fuseSums(
+        simplifyIndexExpr(rawStart.replaceDims(points), size(), 0), fuseSums));
+  // A variable fused into a sum is not used on its own as well.
+  for (AffineExpr start : fusedStarts)
+    for (auto &[term, coeff] : AffineTerms::get(start).terms) {
+      bool alone = false;
+      term.walk([&](AffineExpr sub) {
+        if (auto d = dyn_cast<AffineDimExpr>(sub))
+          alone |= inFused.contains(d.getPosition());
+      });
+      if (alone)
+        return false;
+    }
+  for (auto [start, width] : llvm::zip(fusedStarts, widths)) {
     if (width < 1)
       return false;
     SmallVector<std::pair<int64_t, int64_t>> steps; // coefficient, extent
     for (auto &[term, coeff] : AffineTerms::get(start).terms) {
-      if (!involvesRelaxed(term))
+      bool fused = false;
+      term.walk([&](AffineExpr sub) {
+        if (auto d = dyn_cast<AffineDimExpr>(sub))
+          fused |= fusedRanges.count(d.getPosition()) != 0;
+      });
+      if (!fused && !involvesRelaxed(term))
         continue;
       std::optional<Piece> p = asPiece(term, rangeOf);
       if (!p || coeff <= 0)

@@ -98,9 +98,15 @@ int mlir::tir::getReductionBlockViolation(BlockOp block,
   WalkResult indexed = block.getBody()->walk([&](StoreOp store) {
     if (!llvm::is_contained(writes, store.getBuffer()))
       return WalkResult::advance();
-    for (Value index : store.getIndices())
-      if (dependsOnAny(index, reduceVars))
+    // Only the operands the index map uses index the buffer.
+    AffineMap map = store.getMap();
+    for (auto [pos, index] : llvm::enumerate(store.getIndices())) {
+      bool used = pos < map.getNumDims()
+                      ? map.isFunctionOfDim(pos)
+                      : map.isFunctionOfSymbol(pos - map.getNumDims());
+      if (used && dependsOnAny(index, reduceVars))
         return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return indexed.wasInterrupted() ? 5 : 0;

@@ -166,20 +166,37 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
   // Indices simplified with the new domains (`v1 floordiv 64 * 3` is 0 for
   // v1 in [0, 64)), as TVM simplifies the accesses.
   newBlock.getBody()->walk([&](Operation *op) {
-    auto simplify = [&](AffineMap map, ValueRange operands,
+    // The operands no index uses any more are dropped: they may be values
+    // of the old body, which goes.
+    auto simplify = [&](AffineMap map, MutableOperandRange operands,
                         function_ref<void(AffineMapAttr)> set) {
-      SmallVector<Value> inputs(operands);
+      SmallVector<Value> inputs;
+      for (OpOperand &operand : operands)
+        inputs.push_back(operand.get());
       SmallVector<AffineExpr> exprs;
       // An index that becomes a constant is kept (a unit variable stays).
       for (AffineExpr e : getExprsOverInputs(map))
         exprs.push_back(simplifyNonTrivial(e, inputs));
-      set(AffineMapAttr::get(makeInputMap(inputs.size(), exprs, ctx)));
+      SmallVector<Value> used;
+      SmallVector<AffineExpr> renumber;
+      for (auto [k, v] : llvm::enumerate(inputs)) {
+        bool isUsed = llvm::any_of(
+            exprs, [&](AffineExpr e) { return e.isFunctionOfDim(k); });
+        renumber.push_back(isUsed ? getAffineDimExpr(used.size(), ctx)
+                                  : getAffineConstantExpr(0, ctx));
+        if (isUsed)
+          used.push_back(v);
+      }
+      for (AffineExpr &e : exprs)
+        e = e.replaceDims(renumber);
+      operands.assign(used);
+      set(AffineMapAttr::get(makeInputMap(used.size(), exprs, ctx)));
     };
     if (auto load = dyn_cast<LoadOp>(op))
-      simplify(load.getMap(), load.getIndices(),
+      simplify(load.getMap(), load.getIndicesMutable(),
                [&](AffineMapAttr m) { load.setMapAttr(m); });
     else if (auto store = dyn_cast<StoreOp>(op))
-      simplify(store.getMap(), store.getIndices(),
+      simplify(store.getMap(), store.getIndicesMutable(),
                [&](AffineMapAttr m) { store.setMapAttr(m); });
   });
   if (block.hasAccessRegions())

@@ -9,8 +9,8 @@ from ..utils import _bind, _named_native
 from .schedule_rule import ScheduleRule, _natives
 
 __all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
-           "InlineConstantScalars", "MultiLevelTiling", "MultiLevelTilingWithIntrin",
-           "ParallelizeVectorizeUnroll",
+           "InlineConstantScalars", "MultiLevelTiling", "MultiLevelTilingTensorCore",
+           "MultiLevelTilingWithIntrin", "ParallelizeVectorizeUnroll",
            "RandomComputeLocation", "ReuseType"]
 
 
@@ -161,6 +161,22 @@ class MultiLevelTilingWithIntrin(ScheduleRule):
             None if tile_binds is None else [str(t) for t in tile_binds],
             _factor(max_innermost_factor), _ints(vector_load_lens), _reuse(reuse_read),
             _reuse(reuse_write)))
+
+
+@_named_native("MultiLevelTilingTensorCore")
+class MultiLevelTilingTensorCore(ScheduleRule):
+    """TVM's MultiLevelTilingTensorCore: MultiLevelTiling onto tensor cores
+    for the blocks one of `intrin_groups` (get_wmma_intrin_group's
+    dictionaries) matches."""
+
+    def __init__(self, intrin_groups, structure, tile_binds=None, max_innermost_factor=None,
+                 vector_load_lens=None, reuse_read=None, reuse_write=None,
+                 use_software_pipeline=False):
+        _bind(self, ext.schedule_rule_multi_level_tiling_tensor_core(
+            [{str(k): str(v) for k, v in dict(group).items()} for group in intrin_groups],
+            str(structure), None if tile_binds is None else [str(t) for t in tile_binds],
+            _factor(max_innermost_factor), _ints(vector_load_lens), _reuse(reuse_read),
+            _reuse(reuse_write), bool(use_software_pipeline)))
 
 
 @_named_native("ParallelizeVectorizeUnroll")

@@ -1,5 +1,6 @@
 """CUDA tensor-core intrinsics: WMMA's matrix multiply-accumulate of
-16 x 16 x 16 fragments (`wmma.mma_sync`), as TVM names them.
+16 x 16 x 16 fragments (`wmma.mma_sync`), the fragment loads, fills and
+stores around it, and get_wmma_intrin_group, as TVM names them.
 
 Each description computes C[i, j] += A[i, k] * B[k, j] (B[j, k] for the
 `_trans` forms) over fragments in the wmma scopes ("wmma.matrix_a",
@@ -71,6 +72,161 @@ WMMA_SYNC_16x16x16_f16f16f16_TRANS_INTRIN = _register_wmma_sync("float16", "floa
 WMMA_SYNC_16x16x16_s8s8s32_INTRIN = _register_wmma_sync("int8", "int32", False)
 WMMA_SYNC_16x16x16_s8s8s32_TRANS_INTRIN = _register_wmma_sync("int8", "int32", True)
 
+
+
+# The fragment moves: a 16 x 16 tile copied from memory into an operand
+# fragment (load), zeros into an accumulator (fill), an accumulator out to
+# memory (store). Each description is an element-wise copy (or fill) over
+# the tile; the implementations are the wmma calls on the whole tile.
+
+_WMMA_COPY_DESC = """
+@T.prim_func
+def desc(a: T.handle, c: T.handle):
+    A = T.match_buffer(a, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{src}")
+    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{dst}")
+    with T.block("root"):
+        T.reads(A[0:{m}, 0:{n}])
+        T.writes(C[0:{m}, 0:{n}])
+        for i, j in T.grid({m}, {n}):
+            with T.block("{name}"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = A[vi, vj]
+"""
+
+_WMMA_COPY_IMPL = """
+@T.prim_func
+def impl(a: T.handle, c: T.handle):
+    A = T.match_buffer(a, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{src}")
+    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{dst}")
+    with T.block("root"):
+        T.reads(A[0:{m}, 0:{n}])
+        T.writes(C[0:{m}, 0:{n}])
+        T.evaluate(T.call_extern("", "{call}", C.data, C.elem_offset, A.data, A.elem_offset))
+"""
+
+_WMMA_FILL_DESC = """
+@T.prim_func
+def desc(c: T.handle):
+    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="wmma.accumulator")
+    with T.block("root"):
+        T.reads()
+        T.writes(C[0:{m}, 0:{n}])
+        for i, j in T.grid({m}, {n}):
+            with T.block("init"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.{dtype}(0)
+"""
+
+_WMMA_FILL_IMPL = """
+@T.prim_func
+def impl(c: T.handle):
+    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="wmma.accumulator")
+    with T.block("root"):
+        T.reads()
+        T.writes(C[0:{m}, 0:{n}])
+        T.evaluate(T.call_extern("", "tvm_fill_fragment", C.data, C.elem_offset))
+"""
+
+_SHORT = {"float16": "f16", "float32": "f32", "int8": "s8", "int32": "s32"}
+
+
+def _register_from_text(intrin, desc_text, impl_text, **fields):
+    try:
+        desc = from_source(desc_text.format(**fields), f"<{intrin} desc>")
+        impl = from_source(impl_text.format(**fields), f"<{intrin} impl>")
+    except ScriptError as e:
+        desc = impl = DeferredScriptError(f"tensor intrinsic '{intrin}'", e)
+    TensorIntrin.register(intrin, desc, impl, override=True)
+    return intrin
+
+
+def _register_wmma_load(dtype, scope, operand, transposed):
+    name = (f"wmma_load_16x16x16_{_SHORT[dtype]}_{operand}" + ("_trans" if transposed else "")
+            + "_" + scope.replace(".", "_"))
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, m=16, n=16,
+                               dtype=dtype, src=scope, dst=f"wmma.matrix_{operand}",
+                               name="load", call="tvm_load_matrix_sync")
+
+
+def _register_wmma_fill(dtype):
+    name = f"wmma_fill_16x16x16_{_SHORT[dtype]}"
+    return _register_from_text(name, _WMMA_FILL_DESC, _WMMA_FILL_IMPL, m=16, n=16, dtype=dtype)
+
+
+def _register_wmma_store(dtype, scope):
+    name = f"wmma_store_16x16x16_{_SHORT[dtype]}_{scope.replace('.', '_')}"
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, m=16, n=16,
+                               dtype=dtype, src="wmma.accumulator", dst=scope, name="store",
+                               call="tvm_store_matrix_sync")
+
+
+for _dtype in ("float16", "int8"):
+    for _scope in ("shared", "shared.dyn"):
+        _register_wmma_load(_dtype, _scope, "a", False)
+        _register_wmma_load(_dtype, _scope, "b", False)
+        _register_wmma_load(_dtype, _scope, "b", True)
+for _dtype in ("float16", "float32", "int32"):
+    _register_wmma_fill(_dtype)
+    for _scope in ("global", "shared", "shared.dyn"):
+        _register_wmma_store(_dtype, _scope)
+
+WMMA_LOAD_16x16x16_F16_A_INTRIN = "wmma_load_16x16x16_f16_a_shared"
+WMMA_LOAD_16x16x16_F16_B_INTRIN = "wmma_load_16x16x16_f16_b_shared"
+WMMA_LOAD_16x16x16_F16_B_TRANS_INTRIN = "wmma_load_16x16x16_f16_b_trans_shared"
+WMMA_LOAD_16x16x16_F16_A_DYN_INTRIN = "wmma_load_16x16x16_f16_a_shared_dyn"
+WMMA_LOAD_16x16x16_F16_B_DYN_INTRIN = "wmma_load_16x16x16_f16_b_shared_dyn"
+WMMA_LOAD_16x16x16_F16_B_TRANS_DYN_INTRIN = "wmma_load_16x16x16_f16_b_trans_shared_dyn"
+WMMA_LOAD_16x16x16_S8_A_INTRIN = "wmma_load_16x16x16_s8_a_shared"
+WMMA_LOAD_16x16x16_S8_B_INTRIN = "wmma_load_16x16x16_s8_b_shared"
+WMMA_LOAD_16x16x16_S8_B_TRANS_INTRIN = "wmma_load_16x16x16_s8_b_trans_shared"
+WMMA_FILL_16x16x16_F32_INTRIN = "wmma_fill_16x16x16_f32"
+WMMA_FILL_16x16x16_F16_INTRIN = "wmma_fill_16x16x16_f16"
+WMMA_FILL_16x16x16_S32_INTRIN = "wmma_fill_16x16x16_s32"
+WMMA_STORE_16x16x16_F32_SHARED_INTRIN = "wmma_store_16x16x16_f32_shared"
+WMMA_STORE_16x16x16_F32_SHARED_DYN_INTRIN = "wmma_store_16x16x16_f32_shared_dyn"
+WMMA_STORE_16x16x16_F32_GLOBAL_INTRIN = "wmma_store_16x16x16_f32_global"
+WMMA_STORE_16x16x16_F16_SHARED_INTRIN = "wmma_store_16x16x16_f16_shared"
+WMMA_STORE_16x16x16_F16_GLOBAL_INTRIN = "wmma_store_16x16x16_f16_global"
+WMMA_STORE_16x16x16_S32_SHARED_INTRIN = "wmma_store_16x16x16_s32_shared"
+WMMA_STORE_16x16x16_S32_GLOBAL_INTRIN = "wmma_store_16x16x16_s32_global"
+
+
+def get_wmma_intrin_group(load_scope, store_scope, in_dtype, out_dtype, trans_b):
+    """TVM's get_wmma_intrin_group: the names of the five intrinsics of one
+    WMMA configuration ({"init", "load_a", "load_b", "compute", "store"}),
+    which MultiLevelTilingTensorCore takes."""
+    if load_scope not in ("shared", "shared.dyn"):
+        raise ValueError(f"get_wmma_intrin_group: load_scope is shared or shared.dyn, "
+                         f"got {load_scope!r}")
+    if store_scope not in ("global", "shared", "shared.dyn"):
+        raise ValueError(f"get_wmma_intrin_group: store_scope is global, shared or "
+                         f"shared.dyn, got {store_scope!r}")
+    if in_dtype not in ("float16", "int8"):
+        raise ValueError(f"get_wmma_intrin_group: in_dtype is float16 or int8, got {in_dtype!r}")
+    if out_dtype not in ("float16", "float32", "int32"):
+        raise ValueError(f"get_wmma_intrin_group: out_dtype is float16, float32 or int32, "
+                         f"got {out_dtype!r}")
+    i, o = _SHORT[in_dtype], _SHORT[out_dtype]
+    load = load_scope.replace(".", "_")
+    trans = "_trans" if trans_b else ""
+    return {
+        "init": f"wmma_fill_16x16x16_{o}",
+        "load_a": f"wmma_load_16x16x16_{i}_a_{load}",
+        "load_b": f"wmma_load_16x16x16_{i}_b{trans}_{load}",
+        "compute": f"wmma_sync_16x16x16_{i}{i}{o}{trans}",
+        "store": f"wmma_store_16x16x16_{o}_{store_scope.replace('.', '_')}",
+    }
+
 __all__ = ["WMMA_SYNC_16x16x16_f16f16f16_INTRIN", "WMMA_SYNC_16x16x16_f16f16f16_TRANS_INTRIN",
            "WMMA_SYNC_16x16x16_f16f16f32_INTRIN", "WMMA_SYNC_16x16x16_f16f16f32_TRANS_INTRIN",
-           "WMMA_SYNC_16x16x16_s8s8s32_INTRIN", "WMMA_SYNC_16x16x16_s8s8s32_TRANS_INTRIN"]
+           "WMMA_SYNC_16x16x16_s8s8s32_INTRIN", "WMMA_SYNC_16x16x16_s8s8s32_TRANS_INTRIN",
+           "WMMA_LOAD_16x16x16_F16_A_INTRIN", "WMMA_LOAD_16x16x16_F16_B_INTRIN",
+           "WMMA_LOAD_16x16x16_F16_B_TRANS_INTRIN", "WMMA_LOAD_16x16x16_F16_A_DYN_INTRIN",
+           "WMMA_LOAD_16x16x16_F16_B_DYN_INTRIN", "WMMA_LOAD_16x16x16_F16_B_TRANS_DYN_INTRIN",
+           "WMMA_LOAD_16x16x16_S8_A_INTRIN", "WMMA_LOAD_16x16x16_S8_B_INTRIN",
+           "WMMA_LOAD_16x16x16_S8_B_TRANS_INTRIN", "WMMA_FILL_16x16x16_F32_INTRIN",
+           "WMMA_FILL_16x16x16_F16_INTRIN", "WMMA_FILL_16x16x16_S32_INTRIN",
+           "WMMA_STORE_16x16x16_F32_SHARED_INTRIN", "WMMA_STORE_16x16x16_F32_SHARED_DYN_INTRIN",
+           "WMMA_STORE_16x16x16_F32_GLOBAL_INTRIN", "WMMA_STORE_16x16x16_F16_SHARED_INTRIN",
+           "WMMA_STORE_16x16x16_F16_GLOBAL_INTRIN", "WMMA_STORE_16x16x16_S32_SHARED_INTRIN",
+           "WMMA_STORE_16x16x16_S32_GLOBAL_INTRIN", "get_wmma_intrin_group"]
