@@ -212,3 +212,101 @@ def test_tune_matmul_with_the_defaults(tmp_path):
     c = tvm.nd.array(np.zeros((64, 64), "float32"))
     lib(tvm.nd.array(a), tvm.nd.array(b), c)
     np.testing.assert_allclose(c.numpy(), a @ b, rtol=1e-4)
+
+
+def _int8_dense(n, in_dtype="int8", out_dtype="int32"):
+    x = te.placeholder((n, n), name="X", dtype=in_dtype)
+    w = te.placeholder((n, n), name="W", dtype=in_dtype)
+    k = te.reduce_axis((0, n), name="k")
+    y = te.compute((n, n), lambda i, j: te.sum(x[i, k].astype(out_dtype)
+                                               * w[j, k].astype(out_dtype), axis=k), name="Y")
+    return prim_func(x, w, y)
+
+
+def test_multi_level_tiling_with_intrin():
+    # A dense int8 product matching VNNI's 16 x 4 dot product: its inner
+    # loops tiled to 16 lanes x 4 and blockized (the outer block annotated
+    # for RewriteTensorize), then the outer block tiled as MultiLevelTiling.
+    from tensorir.meta_schedule.schedule_rule import MultiLevelTilingWithIntrin
+    from tensorir.tir.tensor_intrin.x86 import VNNI_DOT_16x4_INTRIN
+    rule = MultiLevelTilingWithIntrin(VNNI_DOT_16x4_INTRIN, "SSRSRS", max_innermost_factor=64)
+    a = te.placeholder((64, 64), name="A", dtype="uint8")
+    b = te.placeholder((64, 64), name="B", dtype="int8")
+    k = te.reduce_axis((0, 64), name="k")
+    c = te.compute((64, 64), lambda i, j: te.sum(a[i, k].astype("int32")
+                                                 * b[j, k].astype("int32"), axis=k), name="C")
+    (sch,) = spaces(prim_func(a, b, c), rule)
+    outer = sch.get(sch.get_block("C_o"))
+    assert outer.annotations["meta_schedule.auto_tensorize"] == VNNI_DOT_16x4_INTRIN
+    assert kinds(sch).count("Blockize") == 1
+    assert kinds(sch).count("SamplePerfectTile") == 3
+    # float32 does not match the intrinsic: the block is left as it was.
+    (sch,) = spaces(matmul(), rule)
+    assert "Blockize" not in kinds(sch)
+    with pytest.raises(tvm.TVMError, match="not registered"):
+        MultiLevelTilingWithIntrin("no_such_intrin", "SSRSRS")
+
+
+def test_multi_level_tiling_async_pipeline():
+    # On sm_80 and later the outer reduction tile is pipelined: beside the
+    # plain sketch, one per pipeline depth (4 and 5 stages).
+    rule = MultiLevelTiling("SSSRRSRS", tile_binds=["blockIdx.x", "vthread.x", "threadIdx.x"],
+                            max_innermost_factor=64, vector_load_lens=[1, 2, 3, 4],
+                            reuse_read={"req": "must", "levels": [4], "scope": "shared"},
+                            reuse_write={"req": "must", "levels": [3], "scope": "local"})
+    mod = matmul(128)
+    for arch, count in (("sm_70", 1), ("sm_80", 3)):
+        context = ms.TuneContext(mod=mod, target=f"cuda -arch={arch}", task_name="t",
+                                 space_generator=PostOrderApply(sch_rules=[rule], postprocs=[],
+                                                                mutator_probs={}))
+        made = context.generate_design_space()
+        assert len(made) == count, arch
+        stages = sorted(str(sch.mod.script()).count("software_pipeline_async_stages")
+                        for sch in made)
+        assert stages == [0] + [1] * (count - 1)
+
+
+def test_multi_level_tiling_tensor_core_refusals():
+    # The rule's settings are checked as TVM checks them, with its words.
+    from tensorir.meta_schedule.schedule_rule import MultiLevelTilingTensorCore
+    from tensorir.tir.tensor_intrin.cuda import get_wmma_intrin_group
+    group = get_wmma_intrin_group("shared", "shared", "float16", "float32", False)
+    assert group == {"init": "wmma_fill_16x16x16_f32",
+                     "load_a": "wmma_load_16x16x16_f16_a_shared",
+                     "load_b": "wmma_load_16x16x16_f16_b_shared",
+                     "compute": "wmma_sync_16x16x16_f16f16f32",
+                     "store": "wmma_store_16x16x16_f32_shared"}
+    shared = {"req": "must", "levels": [2], "scope": "shared"}
+    with pytest.raises(tvm.TVMError, match="threadIdx.x"):
+        MultiLevelTilingTensorCore([group], "SSSRRSRS", tile_binds=["threadIdx.x"],
+                                   reuse_write=shared)
+    with pytest.raises(tvm.TVMError, match="Shared memory write reuse"):
+        MultiLevelTilingTensorCore([group], "SSSRRSRS", tile_binds=["blockIdx.x"])
+    with pytest.raises(ValueError, match="load_scope"):
+        get_wmma_intrin_group("local", "shared", "float16", "float32", False)
+    # A float32 product matches no WMMA group: the block is left as it was.
+    rule = MultiLevelTilingTensorCore([group], "SSSRRSRS",
+                                      tile_binds=["blockIdx.y", "blockIdx.x", "threadIdx.y"],
+                                      reuse_write=shared)
+    context = ms.TuneContext(mod=matmul(128), target="cuda -arch=sm_70", task_name="t",
+                             space_generator=PostOrderApply(sch_rules=[rule], postprocs=[],
+                                                            mutator_probs={}))
+    (sch,) = context.generate_design_space()
+    assert "Blockize" not in kinds(sch)
+
+
+def test_rfactor_of_a_split_fused_reduction():
+    # A reduction over two fused and split loops, factored on the inner
+    # part: the rfactor block has one reduce variable per remaining loop
+    # (none left over for the variable the split shares with it).
+    a = te.placeholder((4, 16, 16), name="A")
+    i = te.reduce_axis((0, 16), name="i")
+    j = te.reduce_axis((0, 16), name="j")
+    s = te.compute((4,), lambda b: te.sum(a[b, i, j], axis=[i, j]), name="S")
+    sch = tvm.tir.Schedule(prim_func(a, s))
+    _, li, lj = sch.get_loops(sch.get_block("S"))
+    outer, inner = sch.split(sch.fuse(li, lj), factors=[None, 8])
+    rf = sch.rfactor(inner, factor_axis=1)
+    block = sch.get(rf)
+    assert [v.iter_type for v in block.iter_vars].count(2) == 1  # one reduce variable
+    assert len(block.iter_vars) == 3
