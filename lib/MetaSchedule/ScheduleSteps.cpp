@@ -288,7 +288,8 @@ FailureOr<Value> ScheduleSteps::reindex(Value block, int64_t bufferIndex,
 
 LogicalResult ScheduleSteps::transformLayout(Value block, int64_t bufferIndex,
                                              bool write, AffineMap indexMap,
-                                             bool assumeInjective) {
+                                             bool assumeInjective,
+                                             ArrayRef<Value> params) {
   Builder b(sch.getContext());
   SmallVector<NamedAttribute> attrs = {
       attr("buffer_index", b.getI64IntegerAttr(bufferIndex)),
@@ -296,7 +297,9 @@ LogicalResult ScheduleSteps::transformLayout(Value block, int64_t bufferIndex,
       attr("index_map", AffineMapAttr::get(indexMap))};
   if (assumeInjective)
     attrs.push_back(attr("assume_injective_transform", b.getBoolAttr(true)));
-  return none(apply("transform_layout", {block}, attrs, 0));
+  SmallVector<Value> operands = {block};
+  llvm::append_range(operands, params);
+  return none(apply("transform_layout", operands, attrs, 0));
 }
 
 LogicalResult ScheduleSteps::transformBlockLayout(Value block,

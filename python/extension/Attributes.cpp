@@ -223,8 +223,9 @@ void tirpy::bindAttributes(py::module_ &m) {
       .def_static(
           "symbolic_index_map",
           [](py::list indices, const std::vector<py::object> &results,
-             const std::string &what) {
-            std::vector<py::object> freeVars;
+             const std::string &what, const std::vector<py::object> &leading) {
+            // The leading Vars are the first symbols, used or not.
+            std::vector<py::object> freeVars(leading);
             SmallVector<AffineExpr> exprs;
             for (const py::object &result : results)
               exprs.push_back(
@@ -237,9 +238,11 @@ void tirpy::bindAttributes(py::module_ &m) {
             return py::make_tuple(PyAttribute{AffineMapAttr::get(map)}, names);
           },
           py::arg("indices"), py::arg("results"), py::arg("what") = "index map",
+          py::arg("leading") = std::vector<py::object>(),
           "(map, names): as index_map, with the Vars that are not indices "
           "(a function's shape variables and scalar parameters) as the map's "
-          "symbols, in order of first use; `names` are theirs.")
+          "symbols, `leading` first, the others in order of first use; "
+          "`names` are theirs.")
       .def_static(
           "split_factors",
           [](const std::vector<py::object> &factors) {

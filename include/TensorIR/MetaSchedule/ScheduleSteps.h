@@ -76,10 +76,12 @@ public:
                          StringRef storageScope);
   /// TVM's reindex of read (`write` false) or write buffer `bufferIndex`.
   FailureOr<Value> reindex(Value block, int64_t bufferIndex, bool write);
-  /// TVM's transform_layout by `indexMap` over the buffer's indices.
+  /// TVM's transform_layout by `indexMap` over the buffer's indices; its
+  /// symbols are `params` (sampled values).
   LogicalResult transformLayout(Value block, int64_t bufferIndex, bool write,
                                 AffineMap indexMap,
-                                bool assumeInjective = false);
+                                bool assumeInjective = false,
+                                ArrayRef<Value> params = {});
   LogicalResult transformBlockLayout(Value block, AffineMap indexMap);
   FailureOr<Value> blockize(Value loop, bool preserveUnitIters = true);
   LogicalResult storageAlign(Value block, int64_t bufferIndex, int64_t axis,

@@ -340,23 +340,25 @@ private:
       return failure();
     }
     size_t warp = warpLevel - options.tileBinds.begin();
-    auto innerProduct = [&](int back) -> std::optional<int64_t> {
-      int64_t product = 1;
-      bool any = false;
+    // The fragments of one warp: the product of the sampled factors of the
+    // spatial levels inside the warp level, of the row (`back` 2) and of
+    // the column (`back` 1) loop. They stay parameters of the step (the
+    // map's symbols), so a replay with other tile sizes follows them.
+    MLIRContext *ctx = state.sch->getContext();
+    SmallVector<Value> params;
+    auto innerProduct = [&](int back) -> AffineExpr {
+      AffineExpr product;
       for (size_t i = warp + 1; i < spatialLevels.size(); ++i) {
         const SmallVector<Value> &factors = state.tileFactors[spatialLevels[i]];
         if (static_cast<int>(factors.size()) < back)
-          return std::nullopt;
-        std::optional<int64_t> v =
-            steps.getParamValue(factors[factors.size() - back]);
-        if (!v)
-          return std::nullopt;
-        product *= *v;
-        any = true;
+          return AffineExpr();
+        AffineExpr symbol = getAffineSymbolExpr(params.size(), ctx);
+        params.push_back(factors[factors.size() - back]);
+        product = product ? product * symbol : symbol;
       }
-      return any ? std::optional<int64_t>(product) : std::nullopt;
+      return product;
     };
-    std::optional<int64_t> warpM = innerProduct(2), warpN = innerProduct(1);
+    AffineExpr warpM = innerProduct(2), warpN = innerProduct(1);
     if (!warpM || !warpN) {
       error = "MultiLevelTilingTensorCore: the tiles inside the warp level "
               "are not known";
@@ -377,7 +379,6 @@ private:
               "dimensions";
       return failure();
     }
-    MLIRContext *ctx = state.sch->getContext();
     SmallVector<AffineExpr> results;
     for (int64_t i = 0; i < rank - 2; ++i)
       results.push_back(getAffineDimExpr(i, ctx));
@@ -385,15 +386,16 @@ private:
     AffineExpr col = getAffineDimExpr(rank - 1, ctx);
     AffineExpr outerRow = row.floorDiv(frag->first);
     AffineExpr outerCol = col.floorDiv(frag->second);
-    results.push_back(outerRow.floorDiv(*warpM));
-    results.push_back(outerCol.floorDiv(*warpN));
-    results.push_back(outerRow % *warpM);
-    results.push_back(outerCol % *warpN);
+    results.push_back(outerRow.floorDiv(warpM));
+    results.push_back(outerCol.floorDiv(warpN));
+    results.push_back(outerRow % warpM);
+    results.push_back(outerCol % warpN);
     results.push_back(row % frag->first);
     results.push_back(col % frag->second);
-    if (failed(steps.transformLayout(state.block, 0, /*write=*/true,
-                                     AffineMap::get(rank, 0, results, ctx),
-                                     /*assumeInjective=*/true)))
+    if (failed(steps.transformLayout(
+            state.block, 0, /*write=*/true,
+            AffineMap::get(rank, params.size(), results, ctx),
+            /*assumeInjective=*/true, params)))
       return failure();
     return one(std::move(state));
   }

@@ -107,11 +107,13 @@ class IndexMap:
         ... (ValueError when an expression is not affine)."""
         return ext.Attribute.index_map(self.initial_indices, self.final_indices)
 
-    def _symbolic_attribute(self):
+    def _symbolic_attribute(self, leading=()):
         """(map, names): the map with the Vars that are not its indices (a
         function's shape variables, scalar parameters) as symbols, and
-        their names, by which the primitive finds their values."""
-        return ext.Attribute.symbolic_index_map(self.initial_indices, self.final_indices)
+        their names, by which the primitive finds their values; the Vars
+        `leading` are the first symbols."""
+        return ext.Attribute.symbolic_index_map(self.initial_indices, self.final_indices,
+                                                leading=list(leading))
 
     def map_indices(self, indices):
         """The final indices for `indices`, simplified by tir's index

@@ -319,10 +319,23 @@ bool RelaxedInputs::isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
                          ? AffineExpr(l)
                          : getAffineDimExpr(pos, ctx));
   }
+  // The starts simplified with the relaxed variables' constant ranges
+  // (`(a + 4 * b) floordiv 4` is b for a in [0, 4)).
+  SmallVector<std::optional<Interval>> known(size());
+  for (unsigned pos = 0, n = size(); pos < n; ++pos) {
+    auto it = ranges.find(pos);
+    if (it == ranges.end())
+      continue;
+    auto l = dyn_cast<AffineConstantExpr>(it->second.first);
+    auto h = dyn_cast<AffineConstantExpr>(it->second.second);
+    if (l && h && l.getValue() <= h.getValue())
+      known[pos] = Interval{l.getValue(), h.getValue()};
+  }
   SmallVector<AffineExpr> fusedStarts;
   for (AffineExpr rawStart : starts)
     fusedStarts.push_back(fuseSums(
-        simplifyIndexExpr(rawStart.replaceDims(points), size(), 0), fuseSums));
+        simplifyWithRanges(rawStart.replaceDims(points), known, size(), 0),
+        fuseSums));
   // A variable fused into a sum is not used on its own as well.
   for (AffineExpr start : fusedStarts)
     for (auto &[term, coeff] : AffineTerms::get(start).terms) {

@@ -126,9 +126,17 @@ sched::invertIndices(ArrayRef<AffineExpr> indices,
   MLIRContext *ctx = indices.empty() ? nullptr : indices.front().getContext();
   IndexInverse inverse;
   inverse.vars.resize(extents.size());
+  // The indices simplified with the variables' extents (`v floordiv 128`
+  // is 0 for v in [0, 128)), as TVM's analyzer knows them.
+  SmallVector<std::optional<Interval>> ranges;
+  for (std::optional<int64_t> extent : extents)
+    ranges.push_back(extent && *extent > 0
+                         ? std::optional<Interval>(Interval{0, *extent - 1})
+                         : std::nullopt);
   // Group the parts by their sum.
   SmallVector<SmallVector<IndexPart>> groups;
-  for (auto [k, e] : llvm::enumerate(indices)) {
+  for (auto [k, raw] : llvm::enumerate(indices)) {
+    AffineExpr e = simplifyWithRanges(raw, ranges, extents.size(), 0);
     if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       inverse.constants.push_back({k, c.getValue()});
       continue;

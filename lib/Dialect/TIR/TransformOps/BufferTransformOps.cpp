@@ -339,25 +339,33 @@ LogicalResult tir::TransformLayoutOp::verify() {
              << pad;
   }
   size_t numSymbols = getIndexMapSymbols() ? getIndexMapSymbols()->size() : 0;
-  if (getIndexMap().getNumSymbols() != numSymbols)
-    return emitOpError("expects one name in index_map_symbols per symbol of "
-                       "the index map, got ")
-           << numSymbols << " for " << getIndexMapAttr();
+  size_t numParams = getIndexMapParams().size();
+  if (getIndexMap().getNumSymbols() != numParams + numSymbols)
+    return emitOpError("expects one symbol of the index map per parameter, "
+                       "then one per name in index_map_symbols, got ")
+           << numParams << " parameters and " << numSymbols << " names for "
+           << getIndexMapAttr();
   return verifyBufferIndexType(*this, getBufferIndexType());
 }
 
 void tir::TransformLayoutOp::printPythonArgument(StringRef name,
                                                  Attribute value,
-                                                 ArrayRef<std::string>,
+                                                 ArrayRef<std::string> operands,
                                                  raw_ostream &os) {
   // The symbols print by name in the map (TVM's free variables).
-  if (name == "index_map_symbols")
+  if (name == "index_map_symbols" || !value)
     return;
-  if (ArrayAttr symbols = getIndexMapSymbolsAttr();
-      name == "index_map" && symbols) {
+  ArrayAttr symbols = getIndexMapSymbolsAttr();
+  if (name == "index_map" && (symbols || !getIndexMapParams().empty())) {
+    // Parameters print as their variables (operands[1...]), then the
+    // named symbols.
     SmallVector<StringRef> names;
-    for (Attribute n : symbols)
-      names.push_back(cast<StringAttr>(n).getValue());
+    for (size_t k = 0, n = getIndexMapParams().size(); k < n; ++k)
+      names.push_back(k + 1 < operands.size() ? StringRef(operands[k + 1])
+                                              : StringRef("?"));
+    if (symbols)
+      for (Attribute n : symbols)
+        names.push_back(cast<StringAttr>(n).getValue());
     os << name << "=";
     printPythonIndexMap(getIndexMap(), os, names);
     return;
@@ -376,10 +384,45 @@ LogicalResult tir::TransformLayoutOp::applyToPayload(RewriterBase &rewriter,
   if (ArrayAttr names = getIndexMapSymbolsAttr())
     for (Attribute n : names)
       symbols.push_back(cast<StringAttr>(n).getValue());
-  return transformLayout(rewriter, *block, getBufferIndex(),
-                         getBufferIndexType() == "write", getIndexMap(),
-                         symbols, getPadValueAttr(),
-                         getAssumeInjectiveTransform(), error);
+  // The parameters' values in place of their symbols.
+  AffineMap map = getIndexMap();
+  size_t numParams = getIndexMapParams().size();
+  if (numParams) {
+    MLIRContext *ctx = getContext();
+    SmallVector<AffineExpr> dims, syms;
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      dims.push_back(getAffineDimExpr(d, ctx));
+    for (size_t k = 0; k < numParams; ++k) {
+      ArrayRef<transform::MappedValue> values = payload.operands[1 + k];
+      auto value = values.size() == 1
+                       ? dyn_cast_if_present<IntegerAttr>(
+                             dyn_cast_if_present<Attribute>(values.front()))
+                       : IntegerAttr();
+      if (!value) {
+        error = {("transform_layout: index map parameter " + Twine(k) +
+                  " does not hold one integer")
+                     .str(),
+                 nullptr};
+        return failure();
+      }
+      if (value.getInt() < 1) {
+        error = {("transform_layout: index map parameter " + Twine(k) +
+                  " holds " + Twine(value.getInt()) +
+                  ", and the map divides by the parameters")
+                     .str(),
+                 nullptr};
+        return failure();
+      }
+      syms.push_back(getAffineConstantExpr(value.getInt(), ctx));
+    }
+    for (size_t k = 0; k < symbols.size(); ++k)
+      syms.push_back(getAffineSymbolExpr(k, ctx));
+    map = simplifyAffineMap(map.replaceDimsAndSymbols(
+        dims, syms, map.getNumDims(), symbols.size()));
+  }
+  return transformLayout(
+      rewriter, *block, getBufferIndex(), getBufferIndexType() == "write", map,
+      symbols, getPadValueAttr(), getAssumeInjectiveTransform(), error);
 }
 
 LogicalResult tir::SetAxisSeparatorOp::verify() {

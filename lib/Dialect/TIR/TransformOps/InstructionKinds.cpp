@@ -241,7 +241,8 @@ const Spec kSpecs[] = {
      "transform_layout",
      false,
      false,
-     {"block", "@index_map"},
+     // The sampled values the map uses follow TVM's two inputs.
+     {"block", "@index_map", "*index_map_params"},
      {"buffer_index:i", "buffer_index_type:k", "pad_value:p",
       "assume_injective_transform:b"}},
     {"Unannotate",
@@ -649,7 +650,8 @@ FailureOr<Instruction> InstructionKind::fromTVMLayout(
       attributes.set("factors", ArrayAttr::get(ctx, factors));
       continue;
     }
-    if (next >= inputs.size())
+    // (A spread may be empty.)
+    if (next >= inputs.size() && !entry.starts_with("*"))
       return badCount("inputs", spec->inputs.size(), inputs.size());
     if (entry.consume_front("@")) {
       const TVMValue &v = inputs[next++];

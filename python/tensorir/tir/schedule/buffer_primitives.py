@@ -82,10 +82,11 @@ class BufferPrimitives:
                                {"buffer_index": index, "buffer_index_type": kind}, 1)
         return stage
 
-    def _index_map(self, index_map, ndim, primitive):
+    def _index_map(self, index_map, ndim, primitive, keep_sampled=False):
         """(IndexMap, axis separators) from a function of the indices or an
         IndexMap. ExprRVs in it (sampled values, TVM's idiom) are replaced
-        by their values: the trace records the map with those values."""
+        by their values (the trace records the map with those values),
+        unless `keep_sampled`."""
         from ..index_map import IndexMap
         if isinstance(index_map, IndexMap):
             separators = []
@@ -94,7 +95,21 @@ class BufferPrimitives:
         else:
             raise TypeError(f"{primitive}: index_map is a function of the indices or "
                             f"an IndexMap, got {type(index_map).__name__}")
+        if keep_sampled:
+            return index_map, separators
         return self._with_sampled_values(index_map), separators
+
+    @staticmethod
+    def _sampled_values_in(index_map):
+        """The ExprRVs an index map uses, in order of first use."""
+        from ..expr import PrimExpr
+        from ..stmt_functor import post_order_visit
+        found = {}
+        for f in index_map.final_indices:
+            if isinstance(f, PrimExpr):
+                post_order_visit(f, lambda n: found.setdefault(id(n), n)
+                                 if isinstance(n, ExprRV) else None)
+        return list(found.values())
 
     def _with_sampled_values(self, index_map):
         from ..expr import PrimExpr
@@ -191,10 +206,15 @@ class BufferPrimitives:
         kind, index = self._buffer_arg(block, buffer, "transform_layout")
         handle = block._handle
         ranks = handle.read_buffer_ranks if kind == "read" else handle.write_buffer_ranks
-        index_map, separators = self._index_map(index_map, ranks[index], "transform_layout")
-        # Vars other than the indices (a shape variable `n`) are found in
-        # the function by name.
-        map_attr, symbols = index_map._symbolic_attribute()
+        index_map, separators = self._index_map(index_map, ranks[index], "transform_layout",
+                                                keep_sampled=True)
+        # Sampled values (ExprRVs) are the step's parameters, the map's first
+        # symbols: a replay with other decisions takes the new values. Other
+        # Vars than the indices (a shape variable `n`) are found in the
+        # function by name.
+        params = self._sampled_values_in(index_map)
+        map_attr, symbols = index_map._symbolic_attribute(leading=params)
+        symbols = list(symbols)[len(params):]
         attrs = {"buffer_index": index, "buffer_index_type": kind,
                  "index_map": map_attr,
                  "assume_injective_transform": bool(assume_injective_transform)}
@@ -205,7 +225,7 @@ class BufferPrimitives:
                      else handle.write_buffer_element_types)
             attrs["pad_value"] = self._pad_value_attr(pad_value, types[index],
                                                       len(index_map.final_indices))
-        self._apply("transform_layout", [block], attrs, 0)
+        self._apply("transform_layout", [block, *params], attrs, 0)
         if separators:
             self.set_axis_separator(block, (kind, index), separators)
 

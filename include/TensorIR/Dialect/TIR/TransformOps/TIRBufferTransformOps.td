@@ -424,6 +424,12 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     `assume_injective_transform` takes the map as injective without
     analysing it.
 
+    A map may use sampled values (parameters, TVM's ExprRVs in an index
+    map): the first symbols of the map are the `index_map_params` operands,
+    each the integer its parameter holds when the step applies (`(d0)[s0]
+    -> (d0 floordiv 16 floordiv s0, ...)`), so a replay with other
+    decisions lays the buffer out by the new values.
+
     A map may use runtime values of the function as symbols, named by
     `index_map_symbols` (one name per symbol: a scalar parameter or a shape
     variable of the function, TVMScript's `n`): `(d0, d1)[s0] -> (d0 * s0 +
@@ -443,14 +449,21 @@ def TIR_TransformLayoutOp : TIR_ScheduleOp<"transform_layout"> {
     buffer whose new shape is a runtime one, a buffer used other than by
     loads, stores and block regions.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$block, I64Attr:$buffer_index,
+  let arguments = (ins TransformHandleTypeInterface:$block,
+                       Variadic<TransformParamTypeInterface>:$index_map_params,
+                       I64Attr:$buffer_index,
                        StrAttr:$buffer_index_type, AffineMapAttr:$index_map,
                        OptionalAttr<AnyAttr>:$pad_value,
                        DefaultValuedAttr<BoolAttr, "false">:$assume_injective_transform,
                        OptionalAttr<StrArrayAttr>:$index_map_symbols);
-  let assemblyFormat = "$block attr-dict `:` type($block)";
+  let assemblyFormat = [{
+    $block (`params` `(` $index_map_params^ `:` type($index_map_params) `)`)?
+    attr-dict `:` type($block)
+  }];
   let hasVerifier = 1;
   let extraScheduleDeclaration = [{
+    // The lambda names the parameters: they are not listed on their own.
+    static bool pythonFoldsVariadicOperand() { return true; }
     void printPythonArgument(::llvm::StringRef name, ::mlir::Attribute value,
                              ::llvm::ArrayRef<std::string> operands,
                              ::llvm::raw_ostream &os);
