@@ -183,6 +183,7 @@ private:
   /// indexed by), the variables no description variable takes, then the
   /// fused index of each description variable indexing `descBuffer`.
   static FailureOr<AffineMap> subIndexMap(const AutoTensorizeMapping &m,
+                                          BlockOp block,
                                           ArrayRef<unsigned> vars,
                                           Value descBuffer, bool write,
                                           std::string &error) {
@@ -197,9 +198,15 @@ private:
               "indexes a buffer other than by its variables";
       return failure();
     }
-    // Block variable -> buffer dimension.
-    SmallVector<AffineExpr> toDims(m.mapping.getNumDims(),
-                                   getAffineConstantExpr(0, ctx));
+    // Block variable -> buffer dimension; a variable of one value the
+    // buffer is not indexed by (reindex left it out) is that value.
+    SmallVector<AffineExpr> toDims(m.mapping.getNumDims(), AffineExpr());
+    for (unsigned v = 0; v < m.mapping.getNumDims(); ++v) {
+      std::optional<int64_t> lo = block.getConstantDomainLower(v);
+      std::optional<int64_t> hi = block.getConstantDomainUpper(v);
+      if (lo && hi && *hi - *lo == 1)
+        toDims[v] = getAffineConstantExpr(*lo, ctx);
+    }
     for (auto [k, v] : llvm::enumerate(vars))
       toDims[v] = getAffineDimExpr(k, ctx);
     SmallVector<AffineExpr> results;
@@ -210,7 +217,7 @@ private:
     for (unsigned p : *descVars) {
       AffineExpr fused = m.mapping.getResult(numUnmapped + p);
       for (unsigned pos = 0; pos < m.mapping.getNumDims(); ++pos)
-        if (fused.isFunctionOfDim(pos) && !llvm::is_contained(vars, pos)) {
+        if (fused.isFunctionOfDim(pos) && !toDims[pos]) {
           error = "MultiLevelTilingTensorCore: a fused index uses a variable "
                   "the buffer is not indexed by";
           return failure();
@@ -286,7 +293,7 @@ private:
                 op.getBlockName().str() + "' are not the mapping's";
         return failure();
       }
-      FailureOr<AffineMap> map = subIndexMap(m, *vars, desc, write, error);
+      FailureOr<AffineMap> map = subIndexMap(m, op, *vars, desc, write, error);
       if (failed(map) ||
           failed(steps.transformLayout(state.block, indexOf[k], write, *map,
                                        /*assumeInjective=*/true)))
@@ -571,9 +578,8 @@ private:
     for (int64_t index : {0, 1}) {
       Value cache = state.readCache(index);
       if (!cache ||
-          failed(steps.annotate(
-              cache, "meta_schedule.manifest_shared_memory_local_stage",
-              int64_t(1))) ||
+          failed(steps.annotate(cache, "tir.manifest_shared_memory_local_stage",
+                                int64_t(1))) ||
           failed(steps.annotate(cache, "double_buffer_scope", int64_t(0))))
         return failure();
     }

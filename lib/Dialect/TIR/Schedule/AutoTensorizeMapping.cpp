@@ -14,6 +14,7 @@
 #include "TensorizeMatch.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -213,16 +214,36 @@ mlir::tir::getAutoTensorizeMapping(BlockOp block, func::FuncOp desc,
   SmallVector<uint64_t> lhsMask(numIters, 0), rhsMask(numDesc, 0);
   if (cmp.pairs.size() > 64)
     return why.set(block, "the description has more than 64 buffers");
+  SmallVector<std::optional<Interval>> domains;
+  SmallVector<AffineExpr> points;
+  for (unsigned i = 0; i < numIters; ++i) {
+    std::optional<int64_t> lo = block.getConstantDomainLower(i);
+    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
+    domains.push_back(lo && hi && *lo < *hi
+                          ? std::optional<Interval>(Interval{*lo, *hi - 1})
+                          : std::nullopt);
+    points.push_back(lo && hi && *hi - *lo == 1
+                         ? getAffineConstantExpr(*lo, block.getContext())
+                         : getAffineDimExpr(i, block.getContext()));
+  }
   for (auto [k, pair] : llvm::enumerate(cmp.pairs)) {
     uint64_t bit = uint64_t(1) << k;
     for (AffineExpr e : cmp.rhsIndices[pair.second])
       if (auto d = dyn_cast<AffineDimExpr>(e))
         rhsMask[d.getPosition()] |= bit;
-    for (AffineExpr e : cmp.lhsIndices[pair.first])
+    // A variable of one value indexes nothing (`h + rh` over rh in [0, 1)
+    // is h), as TVM's indices simplified with the iteration domains.
+    for (AffineExpr raw : cmp.lhsIndices[pair.first]) {
+      // (An index that is the variable alone stays: it indexes the buffer.)
+      AffineExpr e =
+          simplifyWithRanges(raw.replaceDims(points), domains, numIters, 0);
+      if (isa<AffineConstantExpr>(e))
+        e = raw;
       e.walk([&](AffineExpr sub) {
         if (auto d = dyn_cast<AffineDimExpr>(sub))
           lhsMask[d.getPosition()] |= bit;
       });
+    }
   }
   // Each block variable goes to the one description variable with its
   // mask and kind; the ones going to a description variable are fused in
