@@ -119,24 +119,45 @@ static std::optional<IndexPart> parsePart(unsigned index, AffineExpr e) {
   return part;
 }
 
+static FailureOr<IndexInverse>
+invertIndicesAsWritten(ArrayRef<AffineExpr> indices,
+                       ArrayRef<std::optional<int64_t>> extents,
+                       const llvm::SmallBitVector &needed, Refusal &why);
+
 FailureOr<IndexInverse>
 sched::invertIndices(ArrayRef<AffineExpr> indices,
                      ArrayRef<std::optional<int64_t>> extents,
                      const llvm::SmallBitVector &needed, Refusal &why) {
-  MLIRContext *ctx = indices.empty() ? nullptr : indices.front().getContext();
-  IndexInverse inverse;
-  inverse.vars.resize(extents.size());
-  // The indices simplified with the variables' extents (`v floordiv 128`
-  // is 0 for v in [0, 128)), as TVM's analyzer knows them.
+  FailureOr<IndexInverse> inverse =
+      invertIndicesAsWritten(indices, extents, needed, why);
+  if (succeeded(inverse))
+    return inverse;
+  // Failing that, the indices simplified with the variables' extents
+  // (`v floordiv 128` is 0 for v in [0, 128)), as TVM's analyzer knows
+  // them; the first refusal is the one reported.
   SmallVector<std::optional<Interval>> ranges;
   for (std::optional<int64_t> extent : extents)
     ranges.push_back(extent && *extent > 0
                          ? std::optional<Interval>(Interval{0, *extent - 1})
                          : std::nullopt);
+  SmallVector<AffineExpr> simplified;
+  for (AffineExpr e : indices)
+    simplified.push_back(simplifyWithRanges(e, ranges, extents.size(), 0));
+  Refusal ignored;
+  inverse = invertIndicesAsWritten(simplified, extents, needed, ignored);
+  return inverse;
+}
+
+static FailureOr<IndexInverse>
+invertIndicesAsWritten(ArrayRef<AffineExpr> indices,
+                       ArrayRef<std::optional<int64_t>> extents,
+                       const llvm::SmallBitVector &needed, Refusal &why) {
+  MLIRContext *ctx = indices.empty() ? nullptr : indices.front().getContext();
+  IndexInverse inverse;
+  inverse.vars.resize(extents.size());
   // Group the parts by their sum.
   SmallVector<SmallVector<IndexPart>> groups;
-  for (auto [k, raw] : llvm::enumerate(indices)) {
-    AffineExpr e = simplifyWithRanges(raw, ranges, extents.size(), 0);
+  for (auto [k, e] : llvm::enumerate(indices)) {
     if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       inverse.constants.push_back({k, c.getValue()});
       continue;
