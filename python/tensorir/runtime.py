@@ -186,6 +186,30 @@ class TimingResult:
                 f"min={self.min:.6g} s, runs={len(self.results)})")
 
 
+def _cache_flusher():
+    """A function that evicts the CPU caches: it sweeps a buffer twice the
+    size of the last-level cache (64 MiB where sysfs does not say)."""
+    size = 32 << 20
+    try:
+        import glob
+        sizes = []
+        for path in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*/size"):
+            with open(path) as f:
+                text = f.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
+            sizes.append(int(text.rstrip("KM")) * scale)
+        if sizes:
+            size = max(sizes)
+    except (OSError, ValueError):
+        pass
+    sweep = np.zeros(2 * size // 8)
+
+    def flush():
+        np.add(sweep, 1.0, out=sweep)
+
+    return flush
+
+
 class Module:
     """Built code (TVM's runtime.Module): functions by name."""
 
@@ -239,10 +263,30 @@ class Module:
             raise AttributeError(name)
         return self[name]
 
-    def time_evaluator(self, name, dev=None, number=10, repeat=1,
-                       min_repeat_ms=0):
+    @property
+    def entry_name(self):
+        """The entry function's name (TVM's Module.entry_name): "main", or
+        the only function."""
+        names = self.functions
+        if "main" in names or len(names) != 1:
+            return "main"
+        return names[0]
+
+    def time_evaluator(self, name=None, dev=None, number=10, repeat=1,
+                       min_repeat_ms=0, f_preproc="", *, func_name=None):
         """As TVM's: a callable that runs `number` calls `repeat` times and
-        returns the seconds per call of each repeat."""
+        returns the seconds per call of each repeat. f_preproc
+        "cache_flush_cpu_non_first_arg" evicts the caches before each
+        repeat (by sweeping a buffer twice the last-level cache: TVM
+        flushes the arguments' lines, which Python cannot)."""
+        if name is None:
+            name = func_name
+        if name is None:
+            raise TypeError("time_evaluator: give the function's name")
+        if f_preproc not in ("", None, "cache_flush_cpu_non_first_arg"):
+            raise ValueError(f"time_evaluator: f_preproc is '' or "
+                             f"'cache_flush_cpu_non_first_arg', got {f_preproc!r}")
+        flush = _cache_flusher() if f_preproc else None
         func = self[name]
         for what, value in (("number", number), ("repeat", repeat)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -257,6 +301,8 @@ class Module:
             func(*args)  # warm-up
             results = []
             for _ in range(repeat):
+                if flush is not None:
+                    flush()
                 start = time.perf_counter()
                 calls = 0
                 while True:

@@ -52,6 +52,63 @@ def test_local_builder_and_runner():
     os.rmdir(os.path.dirname(built.artifact_path))
 
 
+def _check_c(before, after):
+    a, b, _ = before
+    np.testing.assert_allclose(after[2], a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_runner_functions_take_tvms_arguments():
+    # f_alloc_argument(device, args_info JSON, alloc_repeat) and
+    # f_run_evaluator(rt_mod, device, evaluator_config, repeated_args), as
+    # TVM calls them; the default allocation gives tensors on the device,
+    # and the module's time_evaluator takes TVM's keywords.
+    builder = ms.builder.LocalBuilder(max_workers=1)
+    (built,) = builder.build([ms.builder.BuilderInput(MOD, LLVM)])
+    infos = ms.arg_info.ArgInfo.from_prim_func(MOD["main"])
+
+    def alloc(device, args_info, alloc_repeat):
+        assert args_info == [["TENSOR", "float32", [64, 64]]] * 3
+        sets = ms.runner.local_runner.default_alloc_argument(device, args_info, alloc_repeat)
+        np.save(os.path.join(os.path.dirname(built.artifact_path), "before.npy"),
+                np.stack([arg.numpy() for arg in sets[0]]))
+        return sets
+
+    def run(rt_mod, device, config, repeated_args):
+        evaluator = rt_mod.time_evaluator(func_name=rt_mod.entry_name, dev=device,
+                                          number=config.number, repeat=config.repeat,
+                                          min_repeat_ms=config.min_repeat_ms,
+                                          f_preproc="cache_flush_cpu_non_first_arg")
+        costs = [t for args in repeated_args for t in evaluator(*args).results]
+        before = np.load(os.path.join(os.path.dirname(built.artifact_path), "before.npy"))
+        _check_c(list(before), [arg.numpy() for arg in repeated_args[0]])
+        return costs
+
+    runner = ms.runner.LocalRunner(
+        evaluator_config=ms.runner.EvaluatorConfig(number=1, repeat=2, min_repeat_ms=0),
+        f_alloc_argument=alloc, f_run_evaluator=run)
+    (future,) = runner.run([ms.runner.RunnerInput(built.artifact_path, "llvm", infos)])
+    result = future.result()
+    assert result.error_msg is None, result.error_msg
+    assert len(result.run_secs) == 2
+    with pytest.raises(ValueError, match="f_preproc"):
+        tvm.compile(MOD).time_evaluator("main", f_preproc="flush_everything")
+    # The folder LocalBuilder made goes with TVM's remove_build_dir.
+    tvm.get_global_func("meta_schedule.remove_build_dir")(built.artifact_path)
+    assert not os.path.exists(os.path.dirname(built.artifact_path))
+
+
+def test_rpc_is_refused_clearly():
+    # TVM's RPC names import; using them says what to use instead.
+    config = ms.runner.RPCConfig(tracker_host="127.0.0.1", tracker_port=9190,
+                                 tracker_key="key")
+    assert config.session_priority == 1
+    with pytest.raises(NotImplementedError, match="RPC tracker protocol is not supported"):
+        ms.runner.RPCRunner(config)
+    from tensorir import rpc
+    with pytest.raises(NotImplementedError, match="LocalRunner"):
+        rpc.connect("127.0.0.1", 9090)
+
+
 def test_builder_survives_crashes_and_hangs():
     def initializer():
         @register_global_func("test_tuning.crash", override=True)

@@ -6,7 +6,7 @@ import functools
 import os
 import weakref
 
-__all__ = ["cpu_count", "derived_object"]
+__all__ = ["cpu_count", "derived_object", "get_global_func_with_default_on_worker"]
 
 # Native class -> the Python class that wraps it.
 _WRAPPERS = {}
@@ -168,3 +168,20 @@ def cpu_count(logical=True):
     except (AttributeError, OSError):
         return max(1, logical_cpus)
     return max(1, len(cores) or logical_cpus)
+
+
+def get_global_func_with_default_on_worker(name, default):
+    """TVM's helper for runner and builder functions: `name` a function
+    (returned), a registered function's name (looked up) or None (the
+    `default`)."""
+    from ..registry import get_global_func
+    if name is None:
+        return default
+    if callable(name):
+        return name
+    try:
+        return get_global_func(name)
+    except ValueError as error:
+        raise ValueError(f"Function '{name}' is not registered on the worker process. The "
+                         f"build function and export function should be registered in "
+                         f"worker process.") from error

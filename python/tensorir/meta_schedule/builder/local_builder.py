@@ -8,7 +8,7 @@ from .._isolation import run_isolated
 from ..utils import cpu_count, derived_object
 from .builder import BuilderResult, PyBuilder
 
-__all__ = ["LocalBuilder", "default_build", "default_export"]
+__all__ = ["LocalBuilder", "default_build", "default_export", "remove_build_dir"]
 
 
 @register_global_func("meta_schedule.builder.default_build", override=True)
@@ -26,6 +26,18 @@ def default_export(mod):
     path = os.path.join(folder, "tir_tmp_mod.so")
     mod.export_library(path)
     return path
+
+
+@register_global_func("meta_schedule.remove_build_dir", override=True)
+def remove_build_dir(artifact_path):
+    """Removes the folder default_export wrote `artifact_path` in (TVM's
+    meta_schedule.remove_build_dir): only a folder of tir's own making."""
+    import shutil
+    folder = os.path.dirname(os.path.abspath(artifact_path))
+    if not os.path.basename(folder).startswith("tir-meta-schedule-"):
+        raise ValueError(f"remove_build_dir: {artifact_path!r} is not in a folder "
+                         f"LocalBuilder made")
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _function(f, default):

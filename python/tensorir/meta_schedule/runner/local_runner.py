@@ -6,56 +6,76 @@ from ..utils import derived_object
 from .config import EvaluatorConfig
 from .runner import PyRunner, PyRunnerFuture, RunnerResult
 
-__all__ = ["LocalRunner", "LocalRunnerFuture", "ResultMismatch", "check_results",
-           "compute_expected", "default_alloc_argument", "default_run_evaluator"]
+__all__ = ["LocalRunner", "LocalRunnerFuture", "ResultMismatch", "T_ARG_INFO_JSON_OBJ",
+           "T_ARG_INFO_JSON_OBJ_LIST", "T_ARGUMENT", "T_ARGUMENT_LIST", "check_results",
+           "compute_expected", "default_alloc_argument", "default_run_evaluator",
+           "random_arrays"]
 
-# The caches of today's CPUs are flushed by touching this many bytes.
-_FLUSH_BYTES = 256 << 20
+# TVM's type names of what the runner's functions take and give.
+T_ARG_INFO_JSON_OBJ = list
+T_ARG_INFO_JSON_OBJ_LIST = list
+T_ARGUMENT = object
+T_ARGUMENT_LIST = list
+
+def _tensor_infos(args_info):
+    """(dtype, shape) of each argument: ArgInfos, or their JSON (TVM's
+    ["TENSOR", dtype, shape])."""
+    infos = []
+    for info in args_info:
+        if isinstance(info, (list, tuple)):
+            if len(info) != 3 or info[0] != "TENSOR":
+                raise ValueError(f"an argument's info is ['TENSOR', dtype, shape], got {info!r}")
+            infos.append((str(info[1]), tuple(int(d) for d in info[2])))
+        else:
+            infos.append((str(info.dtype), tuple(int(d) for d in info.shape)))
+    return infos
 
 
-@register_global_func("meta_schedule.runner.default_alloc_argument", override=True)
-def default_alloc_argument(args_info, alloc_repeat):
-    """`alloc_repeat` sets of random arguments (numpy arrays) of the
-    candidate's argument types."""
+def random_arrays(args_info, alloc_repeat):
+    """`alloc_repeat` sets of random numpy arrays of the arguments' types
+    (what the candidates and the unscheduled program are checked on)."""
     import numpy as np
     rng = np.random.default_rng(0)
     sets = []
     for _ in range(alloc_repeat):
         args = []
-        for info in args_info:
-            dtype = np.dtype(info.dtype)
+        for dtype_name, shape in _tensor_infos(args_info):
+            dtype = np.dtype(dtype_name)
             if dtype.kind == "f":
-                args.append(rng.uniform(-1, 1, info.shape).astype(dtype))
+                args.append(rng.uniform(-1, 1, shape).astype(dtype))
             elif dtype.kind == "b":
-                args.append(rng.integers(0, 2, info.shape).astype(dtype))
+                args.append(rng.integers(0, 2, shape).astype(dtype))
             else:
-                args.append(rng.integers(0, 8, info.shape).astype(dtype))
+                args.append(rng.integers(0, 8, shape).astype(dtype))
         sets.append(args)
     return sets
 
 
+@register_global_func("meta_schedule.runner.default_alloc_argument", override=True)
+def default_alloc_argument(device, args_info, alloc_repeat):
+    """TVM's default_alloc_argument: `alloc_repeat` sets of random tensors
+    on `device` of the arguments' types (args_info: ArgInfos or their
+    JSON)."""
+    from ... import runtime
+    return [[runtime.tensor(a, device) for a in args]
+            for args in random_arrays(args_info, alloc_repeat)]
+
+
 @register_global_func("meta_schedule.runner.default_run_evaluator", override=True)
-def default_run_evaluator(module, args_sets, evaluator_config):
-    """The run times (seconds) of the module's entry function: `repeat`
-    per argument set, as its time_evaluator measures them."""
-    import numpy as np
-    names = module.functions
-    entry = "main" if "main" in names else names[0]
+def default_run_evaluator(rt_mod, device, evaluator_config, repeated_args):
+    """TVM's default_run_evaluator: the run times (seconds) of the
+    module's entry function, `repeat` per argument set, as its
+    time_evaluator measures them (caches flushed before each repeat with
+    enable_cpu_cache_flush)."""
     config = evaluator_config
+    evaluator = rt_mod.time_evaluator(
+        func_name=rt_mod.entry_name, dev=device, number=config.number,
+        repeat=config.repeat, min_repeat_ms=config.min_repeat_ms,
+        f_preproc="cache_flush_cpu_non_first_arg" if config.enable_cpu_cache_flush else "")
     run_secs = []
-    for args in args_sets:
-        if config.enable_cpu_cache_flush:
-            flush = np.zeros(_FLUSH_BYTES // 8)
-            for _ in range(config.repeat):
-                flush += 1  # evicts the arguments and the code's data
-                evaluator = module.time_evaluator(entry, number=config.number, repeat=1,
-                                                  min_repeat_ms=config.min_repeat_ms)
-                run_secs.extend(evaluator(*args).results)
-        else:
-            evaluator = module.time_evaluator(entry, number=config.number,
-                                              repeat=config.repeat,
-                                              min_repeat_ms=config.min_repeat_ms)
-            run_secs.extend(evaluator(*args).results)
+    for args in repeated_args:
+        device.sync()
+        run_secs.extend(evaluator(*args).results)
     return run_secs
 
 
@@ -135,10 +155,10 @@ class LocalRunner(PyRunner):
     otherwise), its results on random inputs are computed once (with a
     budget of their own), each candidate runs on the same inputs before it
     is timed, and one whose results differ gives the error "LocalRunner:
-    wrong results". f_alloc_argument(args_info, alloc_repeat) and
-    f_run_evaluator(module, argument sets, evaluator_config) are functions
-    or registered functions' names; initializer runs in each child
-    first."""
+    wrong results". f_alloc_argument(device, args_info JSON,
+    alloc_repeat) and f_run_evaluator(rt_mod, device, evaluator_config,
+    repeated_args) are TVM's, functions or registered functions' names;
+    initializer runs in each child first."""
 
     def __init__(self, timeout_sec=30.0, evaluator_config=None, cooldown_sec=0.0,
                  alloc_repeat=1, f_alloc_argument=None, f_run_evaluator=None, f_cleanup=None,
@@ -172,10 +192,12 @@ class LocalRunner(PyRunner):
                 self._folder = tempfile.TemporaryDirectory(prefix="tir-meta-schedule-expected-")
                 weakref.finalize(self, self._folder.cleanup)
             path = os.path.join(self._folder.name, f"expected{len(cache)}.npz")
-            f_alloc, args_info = self.f_alloc_argument, runner_input.args_info
+            args_info = runner_input.args_info
 
             def compute():
-                args = _function(f_alloc, default_alloc_argument)(args_info, 1)[0]
+                # The reference runs on numpy arrays of the same random
+                # values the default allocation gives.
+                args = random_arrays(args_info, 1)[0]
                 compute_expected(runtime.load_module(reference), args, path)
 
             (outcome,) = run_isolated([(compute, ())], max_workers=1,
@@ -201,9 +223,15 @@ class LocalRunner(PyRunner):
                 module = runtime.load_module(artifact_path)
                 if expected_path is not None:
                     check_results(module, expected_path)
-                args_sets = _function(f_alloc, default_alloc_argument)(args_info, alloc_repeat)
-                return [float(t) for t in
-                        _function(f_run, default_run_evaluator)(module, args_sets, config)]
+                device = runtime.cpu(0)
+                # As TVM's: the functions take the arguments' JSON.
+                infos = [info.as_json() if hasattr(info, "as_json") else info
+                         for info in args_info]
+                repeated_args = _function(f_alloc, default_alloc_argument)(
+                    device, infos, alloc_repeat)
+                return [float(getattr(t, "value", t)) for t in
+                        _function(f_run, default_run_evaluator)(module, device, config,
+                                                                repeated_args)]
             finally:
                 if f_cleanup is not None:
                     _function(f_cleanup, None)()
