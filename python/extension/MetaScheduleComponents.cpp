@@ -266,6 +266,8 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
         py::arg("max_threads_per_block"));
 
   m.def("postproc_disallow_dynamic_loop", &ms::createDisallowDynamicLoop);
+  m.def("postproc_disallow_async_strided_mem_copy",
+        &ms::createDisallowAsyncStridedMemCopy);
   m.def("postproc_rewrite_parallel_vectorize_unroll",
         &ms::createRewriteParallelVectorizeUnroll);
   m.def("postproc_rewrite_reduction_block", &ms::createRewriteReductionBlock);

@@ -310,3 +310,27 @@ def test_rfactor_of_a_split_fused_reduction():
     block = sch.get(rf)
     assert [v.iter_type for v in block.iter_vars].count(2) == 1  # one reduce variable
     assert len(block.iter_vars) == 3
+
+
+def test_disallow_async_strided_mem_copy():
+    # A row of A copied in an asynchronous pipeline stage walks both buffers
+    # one element at a time: allowed. A column of B does not: rejected.
+    from tensorir.meta_schedule.postproc import DisallowAsyncStridedMemCopy
+    a = te.placeholder((64, 64), name="A")
+    b = te.placeholder((64, 64), name="B")
+    k = te.reduce_axis((0, 64), name="k")
+    c = te.compute((64, 64), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    mod = prim_func(a, b, c)
+    for index, allowed in ((0, True), (1, False)):
+        sch = tvm.tir.Schedule(mod)
+        block = sch.get_block("C")
+        loops = sch.get_loops(block)
+        cache = sch.cache_read(block, index, "shared")
+        sch.compute_at(cache, loops[1])
+        sch.annotate(loops[1], "software_pipeline_stage", [0, 1])
+        sch.annotate(loops[1], "software_pipeline_order", [0, 1])
+        sch.annotate(loops[1], "software_pipeline_async_stages", [0])
+        assert DisallowAsyncStridedMemCopy().apply(sch) is allowed, index
+        # Without the asynchronous stage the copy is not looked at.
+        sch.unannotate(loops[1], "software_pipeline_async_stages")
+        assert DisallowAsyncStridedMemCopy().apply(sch)

@@ -7,6 +7,9 @@
 //
 //  - DisallowDynamicLoop: rejects a schedule with a loop whose extent is
 //    not a constant.
+//  - DisallowAsyncStridedMemCopy: rejects a schedule whose asynchronous
+//    pipeline stages hold a strided copy (its innermost loop does not walk
+//    both buffers one element at a time).
 //  - RewriteParallelVectorizeUnroll: turns the root block's
 //    "meta_schedule.parallel", "meta_schedule.vectorize" and
 //    "meta_schedule.unroll_explicit" / "meta_schedule.unroll_implicit"
@@ -45,6 +48,7 @@
 namespace mlir::tir::ms {
 
 std::shared_ptr<Postproc> createDisallowDynamicLoop();
+std::shared_ptr<Postproc> createDisallowAsyncStridedMemCopy();
 std::shared_ptr<Postproc> createRewriteParallelVectorizeUnroll();
 std::shared_ptr<Postproc> createRewriteReductionBlock();
 std::shared_ptr<Postproc> createRewriteLayout();

@@ -1,9 +1,9 @@
 """tvm.meta_schedule.postproc: what completes a sampled schedule."""
-from .builtin import (DisallowDynamicLoop, RewriteCooperativeFetch, RewriteLayout,
+from .builtin import (DisallowAsyncStridedMemCopy, DisallowDynamicLoop, RewriteCooperativeFetch, RewriteLayout,
                       RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteUnboundBlock,
                       VerifyGPUCode)
 from .postproc import Postproc, PyPostproc
 
-__all__ = ["DisallowDynamicLoop", "Postproc", "PyPostproc", "RewriteCooperativeFetch",
+__all__ = ["DisallowAsyncStridedMemCopy", "DisallowDynamicLoop", "Postproc", "PyPostproc", "RewriteCooperativeFetch",
            "RewriteLayout", "RewriteParallelVectorizeUnroll", "RewriteReductionBlock",
            "RewriteUnboundBlock", "VerifyGPUCode"]

@@ -3,7 +3,7 @@ from ..._ext import ext
 from ..utils import _bind, _named_native
 from .postproc import Postproc
 
-__all__ = ["DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteLayout",
+__all__ = ["DisallowAsyncStridedMemCopy", "DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteLayout",
            "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "RewriteUnboundBlock",
            "VerifyGPUCode"]
 
@@ -15,6 +15,15 @@ class DisallowDynamicLoop(Postproc):
 
     def __init__(self):
         _bind(self, ext.postproc_disallow_dynamic_loop())
+
+
+@_named_native("DisallowAsyncStridedMemCopy")
+class DisallowAsyncStridedMemCopy(Postproc):
+    """TVM's DisallowAsyncStridedMemCopy: rejects a schedule whose
+    asynchronous pipeline stages hold a strided copy."""
+
+    def __init__(self):
+        _bind(self, ext.postproc_disallow_async_strided_mem_copy())
 
 
 @_named_native("RewriteParallelVectorizeUnroll")
