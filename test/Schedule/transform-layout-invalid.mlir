@@ -257,7 +257,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expects one name in index_map_symbols per symbol of the index map, got 0}}
+    // expected-error @below {{expects one symbol of the index map per parameter, then one per name in index_map_symbols, got 0 parameters and 0 names}}
     transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>, assume_injective_transform = true} : !transform.any_op
     transform.yield
   }
@@ -284,6 +284,31 @@ module attributes {transform.with_named_sequence} {
     %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{transform_layout: the index map uses 'm', which is neither a scalar parameter nor a shape variable of function 'f'}}
     transform.tir.transform_layout %b {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>, index_map_symbols = ["m"], assume_injective_transform = true} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @bad_param(%A: memref<8x8xf32>, %C: memref<8x8xf32>) {
+  tir.for %i = 0 to 8 {
+    tir.for %j = 0 to 8 {
+      tir.block "C"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %C[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+// A parameter that holds 0 cannot divide the indices.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %v = transform.tir.sample_categorical {candidates = array<i64: 0, 4>, probs = array<f64: 0.5, 0.5>, decision = 0} : () -> !transform.param<i64>
+    // expected-error @below {{transform_layout: index map parameter 0 holds 0, and the map divides by the parameters}}
+    transform.tir.transform_layout %b params(%v : !transform.param<i64>) {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 floordiv s0, d1, d0 mod s0)>} : !transform.any_op
     transform.yield
   }
 }

@@ -398,3 +398,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A map over a sampled value (a parameter, TVM's ExprRV in an index map):
+// the map's first symbol is the parameter, its value when the step applies
+// (here 4: C[i, j] becomes C[i floordiv 4, j, i mod 4]).
+// CHECK-LABEL: func.func @sampled_factor
+// CHECK:         tir.alloc_buffer : memref<2x8x4xf32>
+// CHECK:         tir.store %{{.+}}, %{{.+}}[%{{.+}} floordiv 4, %{{.+}}, %{{.+}} mod 4] : memref<2x8x4xf32>
+func.func @sampled_factor(%A: memref<8x8xf32>, %D: memref<8x8xf32>) {
+  %C = tir.alloc_buffer : memref<8x8xf32>
+  tir.for %i = 0 to 8 {
+    tir.for %j = 0 to 8 {
+      tir.block "C"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<8x8xf32>
+        tir.store %a, %C[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  tir.for %i = 0 to 8 {
+    tir.for %j = 0 to 8 {
+      tir.block "D"(%vi = spatial(8, %i), %vj = spatial(8, %j)) {
+        %c = tir.load %C[%vi, %vj] : memref<8x8xf32>
+        tir.store %c, %D[%vi, %vj] : memref<8x8xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    %v = transform.tir.sample_categorical {candidates = array<i64: 2, 4>, probs = array<f64: 0.5, 0.5>, decision = 1} : () -> !transform.param<i64>
+    transform.tir.transform_layout %b params(%v : !transform.param<i64>) {buffer_index = 0, buffer_index_type = "write", index_map = affine_map<(d0, d1)[s0] -> (d0 floordiv s0, d1, d0 mod s0)>} : !transform.any_op
+    transform.yield
+  }
+}

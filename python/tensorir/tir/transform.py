@@ -12,7 +12,7 @@ each phase has run when a pass added at that phase runs (docs/passes.md).
 from ..ir.transform import PassInfo, Pass, make_pass_decorator, mlir_pass
 
 __all__ = ["PrimFuncPass", "prim_func_pass", "InferAccessRegions", "LowerInitBlock",
-           "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops",
+           "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops", "Simplify",
            "LoopPartition", "CheckBounds", "Canonicalize", "DisableVectorize", "LOWER_PHASES"]
 
 
@@ -65,6 +65,9 @@ InferAccessRegions = _cxx("tir-infer-access-regions", "InferAccessRegions",
 LowerInitBlock = _cxx("tir-lower-init", "LowerInitBlock",
                       "Turns T.init into code guarded by the start of the reduction")
 RemoveAssume = _cxx("tir-remove-assume", "RemoveAssume", "Drops T.assume")
+Simplify = _cxx("tir-simplify", "Simplify",
+                "Simplifies bindings and indices with the variables' ranges (a "
+                "variable of one value is that value)")
 RestoreDeclaredLayouts = _cxx("tir-restore-declared-layouts", "RestoreDeclaredLayouts",
                               "Gives re-laid-out parameters their declared signature back")
 NarrowPredicatedLoops = _cxx("tir-narrow-predicated-loops", "NarrowPredicatedLoops",

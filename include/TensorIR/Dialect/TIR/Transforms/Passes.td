@@ -113,6 +113,26 @@ def TIRRestoreDeclaredLayoutsPass : Pass<"tir-restore-declared-layouts"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TIRSimplifyPass : Pass<"tir-simplify"> {
+  let summary = "Simplify index expressions with what the variables' ranges say";
+  let description = [{
+    TVM's Simplify, for the index expressions of TensorIR: each block's
+    bindings are simplified with the ranges of the loop variables they use
+    (a loop of one iteration is its lower bound: `spatial(1, %ax0)` becomes
+    `spatial(1, 0)`); an iteration variable of a single value is that value
+    wherever the block uses it (its loads, stores, nested blocks' bindings)
+    and in its read and write regions. Loops, blocks and their annotations
+    stay; predicates are left as they are.
+
+    ```mlir
+    tir.block "B"(%v0 = spatial(1, %ax0), %v1 = spatial(8, %ax1)) {
+      %x = tir.load %A[%v0, %v1] : memref<1x8xf32>
+    ```
+    becomes `spatial(1, 0)` and `tir.load %A[0, %v1]`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TIRRemoveAssumePass : Pass<"tir-remove-assume"> {
   let summary = "Drop the assumptions (tir.call \"assume\") before code generation";
   let description = [{
