@@ -264,8 +264,15 @@ void FunctionBuilder::stmt(py::handle s) {
     py::object v = s.attr("value");
     if (typeName(v) == "IntImm")
       return; // T.evaluate(0)
+    if (typeName(v) == "BufferLoad") {
+      // T.evaluate(A[i]): a read whose value goes nowhere (the block still
+      // reads the element).
+      (void)value(v);
+      return;
+    }
     if (typeName(v) != "Call")
-      fail("T.evaluate of a " + typeName(v) + " (only calls have effects)");
+      fail("T.evaluate of a " + typeName(v) +
+           " (only calls and buffer loads are statements)");
     call(v, /*asStatement=*/true);
     return;
   }

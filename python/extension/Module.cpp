@@ -142,6 +142,19 @@ void tirpy::bindModule(py::module_ &m) {
           "on its own; see fragment_from_nodes).")
       .def("functions", &PyModule::functions)
       .def(
+          "set_function_attr",
+          [](PyModule &self, const std::string &name, const std::string &key,
+             const std::vector<int64_t> &values) {
+            auto func = self.get().lookupSymbol<func::FuncOp>(name);
+            if (!func)
+              throw py::value_error("no function @" + name);
+            Builder b(&context());
+            func->setAttr(key, b.getI64ArrayAttr(values));
+          },
+          py::arg("name"), py::arg("key"), py::arg("values"),
+          "Sets function `name`'s attribute `key` to a list of integers (a "
+          "TVMScript T.func_attr the compiler reads: layout_free_buffers).")
+      .def(
           "extract",
           [](const PyModule &self, const std::string &name) {
             return compose({{self, name, name}});

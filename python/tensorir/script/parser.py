@@ -352,6 +352,8 @@ class FunctionParser(BufferParser, ExprParser):
                 call = call.args[0]
                 if isinstance(call, ast.Constant) and isinstance(call.value, int):
                     return None  # T.evaluate(0): an empty body
+                if isinstance(call, ast.Subscript):
+                    return S.Evaluate(self.expr(call))  # T.evaluate(A[i]): a read
             if isinstance(call, ast.Call) and self.is_opaque_call(call):
                 return S.Evaluate(self.opaque_call(call))
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
@@ -741,7 +743,35 @@ def parse_function(node, source, filename, line_offset, env=None, private=False)
         # In the signature (statements have their own net, with their line).
         parser.error(node, f"cannot parse the function's signature ({type(e).__name__}: "
                            f"{e}); check its parameters and T.match_buffer calls")
-    return ext.function_from_nodes(node.name, params, buffer_map, body, private)
+    native = ext.function_from_nodes(node.name, params, buffer_map, body, private)
+    # The function attributes the compiler reads (T.func_attr); the others
+    # carry nothing tir needs.
+    for key, values in _compiler_func_attrs(parser, node).items():
+        native.set_function_attr(node.name, key, values)
+    return native
+
+
+# T.func_attr keys the compiler reads, as lists of integers.
+_COMPILER_FUNC_ATTRS = ("layout_free_buffers",)
+
+
+def _compiler_func_attrs(parser, node):
+    found = {}
+    for stmt in node.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and parser.is_t(call.func, "func_attr")
+                and call.args and isinstance(call.args[0], ast.Dict)):
+            continue
+        for k, v in zip(call.args[0].keys, call.args[0].values):
+            key = parser.static_value(k) if k is not None else None
+            if key not in _COMPILER_FUNC_ATTRS:
+                continue
+            values = parser.static_value(v)
+            if not isinstance(values, tuple) or not all(
+                    isinstance(x, int) and not isinstance(x, bool) for x in values):
+                parser.error(v, f"T.func_attr: {key} is a list of parameter positions")
+            found[key] = list(values)
+    return found
 
 
 def python_env(fn):
