@@ -102,10 +102,34 @@ ScheduleState::formatError(const ScheduleError &error,
     return "ScheduleError: " +
            (error.summary.empty() ? error.message : error.summary);
   std::string message = error.message;
+  // TVM's own words, quoted as "(TVM: ...)", close the rendering (after the
+  // op), where TVM's errors end with their message.
+  std::string tvmWords;
+  if (size_t start = message.find(" (TVM: "); start != std::string::npos) {
+    // The matching parenthesis (the words may hold some).
+    size_t end = std::string::npos;
+    for (size_t i = start + 1, depth = 0; i < message.size(); ++i) {
+      if (message[i] == '(')
+        ++depth;
+      else if (message[i] == ')' && --depth == 0) {
+        end = i;
+        break;
+      }
+    }
+    size_t lineEnd = message.find('\n', start);
+    if (end != std::string::npos &&
+        (lineEnd == std::string::npos || end < lineEnd) &&
+        (end + 1 == message.size() || message[end + 1] == '\n')) {
+      tvmWords = message.substr(start + 7, end - start - 7);
+      message.erase(start, end + 1 - start);
+    }
+  }
   if (error.culprit)
     message += "\n  " + describeOp(error.culprit);
   for (const auto &[op, note] : error.notes)
     message += "\n  " + note + ", " + describeOp(op);
+  if (!tvmWords.empty())
+    message += "\nTVM: " + tvmWords;
   return message;
 }
 
