@@ -810,9 +810,13 @@ void Collector::computeRegions(ArrayRef<NestLoop> nest,
     access.touchedPerLoop.assign(n, 0);
   for (int64_t i = n - 1; i >= 0; --i) {
     // Loops from i inwards run over their range (one with a runtime extent
-    // over what the buffer holds), the others stay at their start.
+    // over what the buffer holds), the others stay at their start. One of
+    // no iteration touches nothing.
+    bool empty = false;
     for (int64_t j = 0; j < n; ++j) {
       const NestLoop &loop = nest[j];
+      if (j >= i && loop.extent && *loop.extent <= 0)
+        empty = true;
       if (j < i)
         ranges[loop.dim] = Interval::point(loop.lower);
       else if (loop.extent)
@@ -845,7 +849,7 @@ void Collector::computeRegions(ArrayRef<NestLoop> nest,
         access.accessShape[d] = highs[d] - lows[d] + 1;
         numel *= access.accessShape[d];
       }
-      numel = std::max<int64_t>(0, numel);
+      numel = empty ? 0 : std::max<int64_t>(0, numel);
       access.touchedPerLoop[i] = numel;
       touchedBytes[i] += numel * access.elementBytes;
       touchedUnderLoop[nest[i].op][access.buffer].push_back(numel);
@@ -1199,10 +1203,9 @@ void Collector::collect(FunctionOpInterface func) {
     }
   func->walk([&](AllocBufferOp alloc) { placeAllocation(alloc, func); });
 
+  // (A store under a loop of no iteration gets its row too, of zero
+  // counts, as TVM's.)
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (auto loop = dyn_cast<ForOp>(op))
-      if (loop.getConstantExtent() == 0)
-        return WalkResult::skip();
     if (auto block = dyn_cast<BlockOp>(op))
       if (getAnnotation(block, kLayoutRewritePreproc))
         return WalkResult::skip();
