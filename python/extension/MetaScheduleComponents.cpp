@@ -325,6 +325,23 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("early_stopping_rounds"), py::arg("adaptive_training"));
 
   m.def(
+      "xgb_model_data",
+      [](const std::shared_ptr<ms::CostModel> &model) {
+        std::string error;
+        auto data = check(ms::getXGBModelData(*model, error), error);
+        py::list groups;
+        for (const ms::XGBModelGroup &group : data.first) {
+          py::list features;
+          for (const ms::FeatureMatrix &m : group.features)
+            features.append(py::make_tuple(m.rows, m.cols, m.data));
+          groups.append(py::make_tuple(group.groupHash, features, group.costs));
+        }
+        return py::make_tuple(groups, data.second);
+      },
+      py::arg("model"),
+      "([(workload hash, [(rows, cols, values)], costs)], candidates) an "
+      "XGBModel trained on.");
+  m.def(
       "default_components",
       [](const std::string &kind) -> py::object {
         ms::DefaultComponents defaults =

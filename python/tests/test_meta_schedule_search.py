@@ -251,6 +251,13 @@ def test_xgb_model_learns_a_ranking(tmp_path):
                                scores, rtol=1e-6)
     assert isinstance(ms.cost_model.CostModel.create("xgb", extractor=Keyed()),
                       ms.cost_model.XGBModel)
+    # What it trained on, per workload: the candidates' features and costs,
+    # the same once loaded.
+    (group,) = model.data.values()
+    assert model.data_size == 20 and len(group.features) == 20
+    assert group.features[0].shape == (2, 2) and group.costs.shape == (20,)
+    (again,) = loaded.data.values()
+    assert again.group_hash == group.group_hash and (again.costs == group.costs).all()
 
 
 def test_per_store_features():

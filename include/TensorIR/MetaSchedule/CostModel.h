@@ -11,6 +11,7 @@
 #ifndef TENSORIR_METASCHEDULE_COSTMODEL_H
 #define TENSORIR_METASCHEDULE_COSTMODEL_H
 
+#include "TensorIR/MetaSchedule/FeatureExtractor.h"
 #include "TensorIR/MetaSchedule/Measure.h"
 
 namespace mlir::tir::ms {
@@ -60,8 +61,6 @@ public:
   std::string str() const override;
 };
 
-class FeatureExtractor;
-
 /// TVM's XGBModel settings (XGBConfig and the model's own).
 struct XGBOptions {
   int64_t maxDepth = 10;
@@ -84,6 +83,19 @@ struct XGBOptions {
 FailureOr<std::shared_ptr<CostModel>>
 createXGBModel(std::shared_ptr<FeatureExtractor> extractor, XGBOptions options,
                std::string &error);
+
+/// What an XGBModel has trained on (TVM's XGBModel.data): per workload
+/// (its structural hash), the features and costs (mean run seconds) of
+/// each measured candidate.
+struct XGBModelGroup {
+  std::string groupHash;
+  std::vector<FeatureMatrix> features;
+  std::vector<double> costs;
+};
+/// The data of `model`, an XGBModel, in the order of the workloads'
+/// hashes, and how many candidates it holds; fails for another model.
+FailureOr<std::pair<std::vector<XGBModelGroup>, int64_t>>
+getXGBModelData(const CostModel &model, std::string &error);
 
 } // namespace mlir::tir::ms
 

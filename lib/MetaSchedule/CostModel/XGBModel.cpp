@@ -431,6 +431,7 @@ private:
     return success();
   }
 
+public:
   std::shared_ptr<FeatureExtractor> extractor;
   XGBOptions options;
   RandomEngine::State randState;
@@ -452,7 +453,26 @@ mlir::tir::ms::createXGBModel(std::shared_ptr<FeatureExtractor> extractor,
       std::make_shared<XGBModel>(std::move(extractor), options));
 }
 
+FailureOr<std::pair<std::vector<XGBModelGroup>, int64_t>>
+mlir::tir::ms::getXGBModelData(const CostModel &model, std::string &error) {
+  auto *xgb = dynamic_cast<const XGBModel *>(&model);
+  if (!xgb) {
+    error = "the cost model is not an XGBModel";
+    return failure();
+  }
+  std::vector<XGBModelGroup> groups;
+  for (const auto &[hash, group] : xgb->data)
+    groups.push_back({hash, group.features, group.costs});
+  return std::make_pair(std::move(groups), xgb->dataSize);
+}
+
 #else
+
+FailureOr<std::pair<std::vector<XGBModelGroup>, int64_t>>
+mlir::tir::ms::getXGBModelData(const CostModel &, std::string &error) {
+  error = "XGBModel: tir was built without XGBoost";
+  return failure();
+}
 
 FailureOr<std::shared_ptr<CostModel>>
 mlir::tir::ms::createXGBModel(std::shared_ptr<FeatureExtractor>, XGBOptions,

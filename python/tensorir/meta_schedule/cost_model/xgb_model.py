@@ -8,7 +8,7 @@ from ..._ext import ext
 from ..utils import _bind, _named_native
 from .cost_model import CostModel
 
-__all__ = ["PackSum", "XGBConfig", "XGBModel"]
+__all__ = ["FeatureGroup", "PackSum", "XGBConfig", "XGBModel"]
 
 
 class PackSum:
@@ -135,6 +135,18 @@ class XGBConfig(NamedTuple):
                 "disable_default_eval_metric": 1}
 
 
+class FeatureGroup:
+    """TVM's FeatureGroup: what the model holds of one workload: its
+    structural hash, the features of each measured candidate (one row per
+    store) and their costs (mean run seconds)."""
+
+    def __init__(self, group_hash, features, costs):
+        import numpy as np
+        self.group_hash = group_hash
+        self.features = features
+        self.costs = np.array(costs, dtype="float64")
+
+
 @_named_native("XGBModel")
 class XGBModel(CostModel):
     """TVM's XGBModel: candidates' features (one row per store) scored by
@@ -166,3 +178,20 @@ class XGBModel(CostModel):
             float(config.min_child_weight), float(config.eta), int(config.seed),
             int(nthread or 0), int(num_warmup_samples), int(early_stopping_rounds),
             bool(adaptive_training)))
+
+    @property
+    def data(self):
+        """{workload hash: FeatureGroup} the model trained on (TVM's
+        XGBModel.data), in the hashes' order."""
+        import numpy as np
+        groups, _ = ext.xgb_model_data(self._native)
+        return {group_hash: FeatureGroup(
+            group_hash,
+            [np.array(values, dtype="float32").reshape(rows, cols)
+             for rows, cols, values in features],
+            costs) for group_hash, features, costs in groups}
+
+    @property
+    def data_size(self):
+        """How many measured candidates the model holds."""
+        return ext.xgb_model_data(self._native)[1]
