@@ -268,6 +268,7 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
   m.def("postproc_disallow_dynamic_loop", &ms::createDisallowDynamicLoop);
   m.def("postproc_disallow_async_strided_mem_copy",
         &ms::createDisallowAsyncStridedMemCopy);
+  m.def("postproc_verify_vtcm_limit", &ms::createVerifyVTCMLimit);
   m.def("postproc_rewrite_parallel_vectorize_unroll",
         &ms::createRewriteParallelVectorizeUnroll);
   m.def("postproc_rewrite_reduction_block", &ms::createRewriteReductionBlock);

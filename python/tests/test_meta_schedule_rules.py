@@ -334,3 +334,33 @@ def test_disallow_async_strided_mem_copy():
         # Without the asynchronous stage the copy is not looked at.
         sch.unannotate(loops[1], "software_pipeline_async_stages")
         assert DisallowAsyncStridedMemCopy().apply(sch)
+
+
+def test_verify_vtcm_limit():
+    # A row of A cached in VTCM per iteration of i takes 64 floats; a
+    # two-stage pipeline over i keeps two copies of it.
+    from tensorir.meta_schedule.postproc import VerifyVTCMLimit
+    a = te.placeholder((64, 64), name="A")
+    b = te.placeholder((64, 64), name="B")
+    k = te.reduce_axis((0, 64), name="k")
+    c = te.compute((64, 64), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    mod = prim_func(a, b, c)
+
+    def verdict(capacity, pipelined):
+        sch = tvm.tir.Schedule(mod)
+        block = sch.get_block("C")
+        loops = sch.get_loops(block)
+        cache = sch.cache_read(block, 0, "global.vtcm")
+        sch.compute_at(cache, loops[0])
+        if pipelined:
+            sch.annotate(loops[0], "software_pipeline_stage", [0, 1])
+            sch.annotate(loops[0], "software_pipeline_order", [0, 1])
+        target = tvm.target.hexagon("v68", vtcm_capacity=capacity)
+        context = ms.TuneContext(mod=mod, target=target, task_name="t",
+                                 space_generator=PostOrderApply(
+                                     sch_rules=[], postprocs=[VerifyVTCMLimit()],
+                                     mutator_probs={}))
+        return context.space_generator.postprocs[0].apply(sch)
+
+    assert verdict(256, pipelined=False) and not verdict(255, pipelined=False)
+    assert verdict(512, pipelined=True) and not verdict(511, pipelined=True)

@@ -35,6 +35,9 @@
 //    MultiLevelTiling annotates), shared memory per block (the compacted
 //    size of each shared buffer), 16-byte vector accesses; local memory
 //    and vthreads are not limited, as in TVM's postprocessor.
+//  - VerifyVTCMLimit (Hexagon): rejects a schedule whose "global.vtcm"
+//    buffers, compacted and versioned by their software pipelines, take
+//    more than the target's "vtcm-capacity" bytes.
 //
 // Their str() is TVM's repr, `meta_schedule.<Name>(0x...)`.
 //
@@ -49,6 +52,7 @@ namespace mlir::tir::ms {
 
 std::shared_ptr<Postproc> createDisallowDynamicLoop();
 std::shared_ptr<Postproc> createDisallowAsyncStridedMemCopy();
+std::shared_ptr<Postproc> createVerifyVTCMLimit();
 std::shared_ptr<Postproc> createRewriteParallelVectorizeUnroll();
 std::shared_ptr<Postproc> createRewriteReductionBlock();
 std::shared_ptr<Postproc> createRewriteLayout();

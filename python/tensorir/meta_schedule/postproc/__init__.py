@@ -1,9 +1,10 @@
 """tvm.meta_schedule.postproc: what completes a sampled schedule."""
 from .builtin import (DisallowAsyncStridedMemCopy, DisallowDynamicLoop, RewriteCooperativeFetch, RewriteLayout,
                       RewriteParallelVectorizeUnroll, RewriteReductionBlock, RewriteUnboundBlock,
-                      VerifyGPUCode)
+                      VerifyGPUCode, VerifyVTCMLimit)
 from .postproc import Postproc, PyPostproc
 
 __all__ = ["DisallowAsyncStridedMemCopy", "DisallowDynamicLoop", "Postproc", "PyPostproc", "RewriteCooperativeFetch",
            "RewriteLayout", "RewriteParallelVectorizeUnroll", "RewriteReductionBlock",
-           "RewriteUnboundBlock", "VerifyGPUCode"]
+           "RewriteUnboundBlock", "VerifyGPUCode",
+           "VerifyVTCMLimit"]

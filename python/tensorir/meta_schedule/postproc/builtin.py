@@ -5,7 +5,7 @@ from .postproc import Postproc
 
 __all__ = ["DisallowAsyncStridedMemCopy", "DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteLayout",
            "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "RewriteUnboundBlock",
-           "VerifyGPUCode"]
+           "VerifyGPUCode", "VerifyVTCMLimit"]
 
 
 @_named_native("DisallowDynamicLoop")
@@ -81,3 +81,13 @@ class VerifyGPUCode(Postproc):
 
     def __init__(self):
         _bind(self, ext.postproc_verify_gpu_code())
+
+
+@_named_native("VerifyVTCMLimit")
+class VerifyVTCMLimit(Postproc):
+    """TVM's VerifyVTCMLimit: rejects a schedule whose VTCM buffers
+    ("global.vtcm", compacted, versioned by software pipelines) exceed the
+    target's vtcm-capacity."""
+
+    def __init__(self):
+        _bind(self, ext.postproc_verify_vtcm_limit())

@@ -1,0 +1,164 @@
+//===- VerifyVTCMLimit.cpp - VTCM buffers within the target's capacity ----===//
+//
+// TVM's VerifyVTCMLimit (Hexagon): a schedule is rejected when the buffers
+// it places in VTCM (storage scope "global.vtcm") take more than the
+// target's "vtcm-capacity" bytes. Each buffer counts as it is allocated
+// once compacted (the part of it one execution of its compaction anchor
+// touches, as the lowering allocates it), times the copies a software
+// pipeline keeps when the anchor is a pipelined loop (one more per stage
+// between the buffer's first writer and its last reader, as
+// InjectSoftwarePipeline versions it). TVM lowers the function and sums
+// the allocations; a target without a capacity limits nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/MetaSchedule/Analysis.h"
+#include "TensorIR/MetaSchedule/Postprocs.h"
+#include "TensorIR/MetaSchedule/Target.h"
+#include "TensorIR/MetaSchedule/TuneContext.h"
+
+#include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::ms;
+
+namespace {
+
+std::optional<SmallVector<int64_t>> integersOf(Attribute attr) {
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast_if_present<DenseI64ArrayAttr>(attr)) {
+    llvm::append_range(values, dense.asArrayRef());
+    return values;
+  }
+  auto array = dyn_cast_if_present<ArrayAttr>(attr);
+  if (!array)
+    return std::nullopt;
+  for (Attribute a : array) {
+    auto i = dyn_cast<IntegerAttr>(a);
+    if (!i)
+      return std::nullopt;
+    values.push_back(i.getInt());
+  }
+  return values;
+}
+
+/// How many copies of a buffer the pipeline of `loop` keeps: one, or one
+/// more per stage between the statements that access it.
+int64_t pipelineVersions(Operation *anchor, ArrayRef<BlockOp> blocks) {
+  auto loop = dyn_cast_if_present<ForOp>(anchor);
+  DictionaryAttr annotations = loop ? loop.getAnnotationsAttr() : nullptr;
+  std::optional<SmallVector<int64_t>> stages =
+      annotations ? integersOf(annotations.get("software_pipeline_stage"))
+                  : std::nullopt;
+  if (!stages)
+    return 1;
+  SmallVector<Operation *> statements;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      statements.push_back(&op);
+  if (statements.size() != stages->size())
+    return 1;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (BlockOp block : blocks)
+    for (auto [statement, stage] : llvm::zip(statements, *stages))
+      if (statement == block || statement->isProperAncestor(block)) {
+        lo = std::min(lo, stage);
+        hi = std::max(hi, stage);
+      }
+  return lo <= hi ? hi - lo + 1 : 1;
+}
+
+/// The bytes `alloc` (a static shape) takes once compacted and versioned.
+int64_t getAllocatedBytes(AllocBufferOp alloc) {
+  Value buffer = alloc.getBuffer();
+  auto type = cast<MemRefType>(buffer.getType());
+  // TVM counts a runtime size as nothing.
+  if (!type.hasStaticShape())
+    return 0;
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<BlockOp> blocks;
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : buffer.getUsers())
+    for (Operation *p = user; p; p = p->getParentOp())
+      if (auto block = dyn_cast<BlockOp>(p)) {
+        users.insert(block);
+        break;
+      }
+  for (Operation *user : users)
+    blocks.push_back(cast<BlockOp>(user));
+  int64_t versions = 1;
+  if (Operation *anchor =
+          blocks.empty() ? nullptr : getCompactionAnchor(blocks)) {
+    SmallVector<BlockOp> outermost;
+    for (BlockOp block : blocks) {
+      for (Operation *p = block->getParentOp(); p && p != anchor;
+           p = p->getParentOp())
+        if (auto outer = dyn_cast<BlockOp>(p))
+          block = outer;
+      if (!llvm::is_contained(outermost, block))
+        outermost.push_back(block);
+    }
+    Refusal why;
+    FailureOr<CompactPart> part =
+        getCompactPart(anchor, buffer, outermost, why);
+    if (succeeded(part))
+      shape = part->shape;
+    versions = pipelineVersions(anchor, outermost);
+  }
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  int64_t bits = type.getElementType().isIntOrFloat()
+                     ? type.getElementType().getIntOrFloatBitWidth()
+                     : 8;
+  return elements * ((bits + 7) / 8) * versions;
+}
+
+class VerifyVTCMLimit : public Postproc {
+public:
+  LogicalResult initializeWithTuneContext(const TuneContext &context,
+                                          std::string &) override {
+    capacity =
+        context.target ? context.target->getInt("vtcm-capacity") : std::nullopt;
+    return success();
+  }
+
+  FailureOr<bool> apply(const Schedule &sch, std::string &) override {
+    if (!capacity || *capacity <= 0)
+      return true;
+    for (FunctionOpInterface func : getScheduledFunctions(sch->getPayload())) {
+      int64_t bytes = 0;
+      func->walk([&](AllocBufferOp alloc) {
+        if (getStorageScope(cast<MemRefType>(alloc.getBuffer().getType())) ==
+            "global.vtcm")
+          bytes += getAllocatedBytes(alloc);
+      });
+      if (bytes > *capacity)
+        return false;
+    }
+    return true;
+  }
+
+  FailureOr<std::shared_ptr<Postproc>> clone(std::string &) const override {
+    return std::shared_ptr<Postproc>(std::make_shared<VerifyVTCMLimit>(*this));
+  }
+
+  std::string str() const override {
+    return defaultRepr("VerifyVTCMLimit", this);
+  }
+
+private:
+  std::optional<int64_t> capacity;
+};
+
+} // namespace
+
+std::shared_ptr<Postproc> mlir::tir::ms::createVerifyVTCMLimit() {
+  return std::make_shared<VerifyVTCMLimit>();
+}
