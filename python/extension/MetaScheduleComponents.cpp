@@ -197,6 +197,23 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
       py::arg("vector_load_lens") = py::none(),
       py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
   m.def(
+      "schedule_rule_multi_level_tiling_wide_vector",
+      [](std::string structure, int64_t vectorLengthInBits,
+         std::optional<int64_t> maxInnermostFactor, py::object reuseRead,
+         py::object reuseWrite) {
+        std::string error;
+        return check(ms::createMultiLevelTilingWideVector(
+                         vectorLengthInBits,
+                         tilingOptionsOf(std::move(structure), std::nullopt,
+                                         maxInnermostFactor, std::nullopt,
+                                         reuseRead, reuseWrite),
+                         error),
+                     error);
+      },
+      py::arg("structure"), py::arg("vector_length_in_bits"),
+      py::arg("max_innermost_factor") = py::none(),
+      py::arg("reuse_read") = py::none(), py::arg("reuse_write") = py::none());
+  m.def(
       "schedule_rule_multi_level_tiling_tensor_core",
       [](std::vector<std::map<std::string, std::string>> intrinGroups,
          std::string structure,

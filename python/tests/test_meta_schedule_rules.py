@@ -364,3 +364,24 @@ def test_verify_vtcm_limit():
 
     assert verdict(256, pipelined=False) and not verdict(255, pipelined=False)
     assert verdict(512, pipelined=True) and not verdict(511, pipelined=True)
+
+
+def test_multi_level_tiling_wide_vector():
+    # The loop over the output's innermost dimension ends in one whole
+    # vector (1024 bits of float16: 64 lanes); the other loops are sampled.
+    from tensorir.meta_schedule.schedule_rule import MultiLevelTilingWideVector
+    a = te.placeholder((32, 256), name="A", dtype="float16")
+    b = te.placeholder((256, 256), name="B", dtype="float16")
+    k = te.reduce_axis((0, 256), name="k")
+    c = te.compute((32, 256), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    rule = MultiLevelTilingWideVector("SRS", vector_length_in_bits=1024,
+                                      max_innermost_factor=64)
+    (sch,) = spaces(prim_func(a, b, c), rule)
+    loops = [sch.get(l) for l in sch.get_loops(sch.get_block("C"))]
+    j_loops = [l for l in loops if l.loop_var.name.startswith("j")]
+    assert int(j_loops[-1].extent) == 64
+    # i sampled; j split by the vector alone (two spatial levels), k not
+    # split (one reduction level).
+    assert kinds(sch).count("SamplePerfectTile") == 1
+    with pytest.raises(tvm.TVMError, match="vector_length_in_bits"):
+        MultiLevelTilingWideVector("SRS", vector_length_in_bits=0)

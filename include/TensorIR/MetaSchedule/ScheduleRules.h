@@ -87,6 +87,15 @@ createMultiLevelTilingWithIntrin(std::string intrinName,
                                  MultiLevelTilingOptions options,
                                  std::string &error);
 
+/// TVM's MultiLevelTilingWideVector: MultiLevelTiling whose loop over the
+/// innermost dimension of the block's output always ends in a tile of one
+/// whole vector of `vectorLengthInBits` (Hexagon's HVX). Fails for a
+/// length below 1.
+FailureOr<std::shared_ptr<ScheduleRule>>
+createMultiLevelTilingWideVector(int64_t vectorLengthInBits,
+                                 MultiLevelTilingOptions options,
+                                 std::string &error);
+
 /// The intrinsics of one tensor-core configuration (TVM's
 /// TensorCoreIntrinGroup, get_wmma_intrin_group's names).
 struct TensorCoreIntrinGroup {

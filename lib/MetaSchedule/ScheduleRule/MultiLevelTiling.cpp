@@ -233,14 +233,12 @@ MultiLevelTiling::tileLoopNest(TilingState state, std::string &error,
       tiles[levels->front()].push_back(loop);
       continue;
     }
-    FailureOr<SmallVector<Value>> factors = steps.samplePerfectTile(
-        loop, static_cast<int64_t>(levels->size()), options.maxInnermostFactor);
-    if (failed(factors))
+    auto made = splitLoop(steps, state.block, loop,
+                          static_cast<int64_t>(levels->size()));
+    if (failed(made))
       return failure();
-    FailureOr<SmallVector<Value>> split = steps.split(loop, *factors);
-    if (failed(split))
-      return failure();
-    for (auto [level, part, factor] : llvm::zip(*levels, *split, *factors)) {
+    auto &[factors, split] = *made;
+    for (auto [level, part, factor] : llvm::zip(*levels, split, factors)) {
       tiles[level].push_back(part);
       factorsOf[level].push_back(factor);
     }
@@ -273,6 +271,19 @@ MultiLevelTiling::tileLoopNest(TilingState state, std::string &error,
   TilingStates result;
   result.push_back(std::move(state));
   return result;
+}
+
+FailureOr<std::pair<SmallVector<Value>, SmallVector<Value>>>
+MultiLevelTiling::splitLoop(ScheduleSteps &steps, Value, Value loop,
+                            int64_t n) const {
+  FailureOr<SmallVector<Value>> factors =
+      steps.samplePerfectTile(loop, n, options.maxInnermostFactor);
+  if (failed(factors))
+    return failure();
+  FailureOr<SmallVector<Value>> split = steps.split(loop, *factors);
+  if (failed(split))
+    return failure();
+  return std::make_pair(std::move(*factors), std::move(*split));
 }
 
 FailureOr<TilingStates>

@@ -92,6 +92,11 @@ protected:
   /// first bound level.
   FailureOr<TilingStates> tileLoopNest(TilingState state, std::string &error,
                                        int64_t innerSpatialLoops = -1) const;
+  /// TVM's SplitLoop: `loop` of `block` split into `n` tiles by a sampled
+  /// perfect tiling; the factors (null where a variant splits by a
+  /// constant) and the loops, outermost first.
+  virtual FailureOr<std::pair<SmallVector<Value>, SmallVector<Value>>>
+  splitLoop(ScheduleSteps &steps, Value block, Value loop, int64_t n) const;
   /// TVM's AddWriteReuse.
   FailureOr<TilingStates> addWriteReuse(TilingState state,
                                         std::string &error) const;

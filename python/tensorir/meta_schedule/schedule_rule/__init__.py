@@ -2,13 +2,13 @@
 scheduled."""
 from .builtin import (AddRFactor, ApplyCustomRule, AutoBind, AutoInline, CrossThreadReduction,
                       InlineConstantScalars, MultiLevelTiling, MultiLevelTilingTensorCore,
-                      MultiLevelTilingWithIntrin,
+                      MultiLevelTilingWideVector, MultiLevelTilingWithIntrin,
                       ParallelizeVectorizeUnroll,
                       RandomComputeLocation, ReuseType)
 from .schedule_rule import PyScheduleRule, ScheduleRule
 
 __all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
            "InlineConstantScalars", "MultiLevelTiling", "MultiLevelTilingTensorCore",
-           "MultiLevelTilingWithIntrin",
+           "MultiLevelTilingWideVector", "MultiLevelTilingWithIntrin",
            "ParallelizeVectorizeUnroll",
            "PyScheduleRule", "RandomComputeLocation", "ReuseType", "ScheduleRule"]

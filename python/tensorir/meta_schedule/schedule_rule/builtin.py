@@ -10,7 +10,7 @@ from .schedule_rule import ScheduleRule, _natives
 
 __all__ = ["AddRFactor", "ApplyCustomRule", "AutoBind", "AutoInline", "CrossThreadReduction",
            "InlineConstantScalars", "MultiLevelTiling", "MultiLevelTilingTensorCore",
-           "MultiLevelTilingWithIntrin", "ParallelizeVectorizeUnroll",
+           "MultiLevelTilingWideVector", "MultiLevelTilingWithIntrin", "ParallelizeVectorizeUnroll",
            "RandomComputeLocation", "ReuseType"]
 
 
@@ -177,6 +177,19 @@ class MultiLevelTilingTensorCore(ScheduleRule):
             str(structure), None if tile_binds is None else [str(t) for t in tile_binds],
             _factor(max_innermost_factor), _ints(vector_load_lens), _reuse(reuse_read),
             _reuse(reuse_write), bool(use_software_pipeline)))
+
+
+@_named_native("MultiLevelTilingWideVector")
+class MultiLevelTilingWideVector(ScheduleRule):
+    """TVM's MultiLevelTilingWideVector: MultiLevelTiling whose loop over the
+    output's innermost dimension always ends in one whole vector of
+    vector_length_in_bits."""
+
+    def __init__(self, structure, vector_length_in_bits, max_innermost_factor=None,
+                 reuse_read=None, reuse_write=None):
+        _bind(self, ext.schedule_rule_multi_level_tiling_wide_vector(
+            str(structure), int(getattr(vector_length_in_bits, "value", vector_length_in_bits)),
+            _factor(max_innermost_factor), _reuse(reuse_read), _reuse(reuse_write)))
 
 
 @_named_native("ParallelizeVectorizeUnroll")
