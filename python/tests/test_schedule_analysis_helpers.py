@@ -122,9 +122,24 @@ def test_get_of_an_sref_is_its_statement_and_equals_the_view():
 
 def test_wmma_intrinsics_are_registered_with_tvm_names():
     assert cuda.WMMA_SYNC_16x16x16_f16f16f32_INTRIN == "wmma_sync_16x16x16_f16f16f32"
+    def scopes(intrin):
+        desc = tir.TensorIntrin.get(intrin).desc
+        return [desc.buffer_map[p].scope() for p in desc.params]
+
     for name in cuda.__all__:
-        desc = tir.TensorIntrin.get(getattr(cuda, name)).desc
-        assert [desc.buffer_map[p].scope() for p in desc.params] == [
-            "wmma.matrix_a", "wmma.matrix_b", "wmma.accumulator"]
+        if name.startswith("WMMA_SYNC"):
+            assert scopes(getattr(cuda, name)) == [
+                "wmma.matrix_a", "wmma.matrix_b", "wmma.accumulator"]
+    # The fragment moves around it, and a group of them by configuration.
+    assert scopes(cuda.WMMA_LOAD_16x16x16_F16_A_INTRIN) == ["shared", "wmma.matrix_a"]
+    assert scopes(cuda.WMMA_LOAD_16x16x16_F16_B_TRANS_DYN_INTRIN) == ["shared.dyn",
+                                                                       "wmma.matrix_b"]
+    assert scopes(cuda.WMMA_FILL_16x16x16_F32_INTRIN) == ["wmma.accumulator"]
+    assert scopes(cuda.WMMA_STORE_16x16x16_F32_GLOBAL_INTRIN) == ["wmma.accumulator",
+                                                                   "global"]
+    group = cuda.get_wmma_intrin_group("shared.dyn", "global", "int8", "int32", True)
+    assert group["load_b"] == "wmma_load_16x16x16_s8_b_trans_shared_dyn"
+    assert group["compute"] == "wmma_sync_16x16x16_s8s8s32_trans"
+    assert all(tir.TensorIntrin.get(name) for name in group.values())
     with pytest.raises(ValueError, match="not registered"):
         tir.TensorIntrin.get("wmma_sync_8x8x8")
