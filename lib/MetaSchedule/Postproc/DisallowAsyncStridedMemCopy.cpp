@@ -26,24 +26,6 @@ using namespace mlir::tir::ms;
 
 namespace {
 
-std::optional<SmallVector<int64_t>> integersOf(Attribute attr) {
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast_if_present<DenseI64ArrayAttr>(attr)) {
-    llvm::append_range(values, dense.asArrayRef());
-    return values;
-  }
-  auto array = dyn_cast_if_present<ArrayAttr>(attr);
-  if (!array)
-    return std::nullopt;
-  for (Attribute a : array) {
-    auto i = dyn_cast<IntegerAttr>(a);
-    if (!i)
-      return std::nullopt;
-    values.push_back(i.getInt());
-  }
-  return values;
-}
-
 /// The row-major flattened index of an access (`map` over `operands`, the
 /// block's variables and other values) as an expression of `loops`' variables
 /// (dimension k: loop k); other inputs are symbols. Null where a buffer's
@@ -161,15 +143,12 @@ public:
         if (!annotations)
           return WalkResult::advance();
         std::optional<SmallVector<int64_t>> async =
-            integersOf(annotations.get("software_pipeline_async_stages"));
+            getIntegerList(annotations.get("software_pipeline_async_stages"));
         std::optional<SmallVector<int64_t>> stages =
-            integersOf(annotations.get("software_pipeline_stage"));
+            getIntegerList(annotations.get("software_pipeline_stage"));
         if (!async || !stages)
           return WalkResult::advance();
-        SmallVector<Operation *> statements;
-        for (Operation &op : loop.getBody()->without_terminator())
-          if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
-            statements.push_back(&op);
+        SmallVector<Operation *> statements = getLoopStatements(loop);
         // A malformed pipeline does not lower (TVM: rejected).
         if (statements.size() != stages->size())
           return WalkResult::interrupt();

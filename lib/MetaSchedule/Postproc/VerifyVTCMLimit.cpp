@@ -30,38 +30,17 @@ using namespace mlir::tir::ms;
 
 namespace {
 
-std::optional<SmallVector<int64_t>> integersOf(Attribute attr) {
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast_if_present<DenseI64ArrayAttr>(attr)) {
-    llvm::append_range(values, dense.asArrayRef());
-    return values;
-  }
-  auto array = dyn_cast_if_present<ArrayAttr>(attr);
-  if (!array)
-    return std::nullopt;
-  for (Attribute a : array) {
-    auto i = dyn_cast<IntegerAttr>(a);
-    if (!i)
-      return std::nullopt;
-    values.push_back(i.getInt());
-  }
-  return values;
-}
-
 /// How many copies of a buffer the pipeline of `loop` keeps: one, or one
 /// more per stage between the statements that access it.
 int64_t pipelineVersions(Operation *anchor, ArrayRef<BlockOp> blocks) {
   auto loop = dyn_cast_if_present<ForOp>(anchor);
   DictionaryAttr annotations = loop ? loop.getAnnotationsAttr() : nullptr;
   std::optional<SmallVector<int64_t>> stages =
-      annotations ? integersOf(annotations.get("software_pipeline_stage"))
+      annotations ? getIntegerList(annotations.get("software_pipeline_stage"))
                   : std::nullopt;
   if (!stages)
     return 1;
-  SmallVector<Operation *> statements;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
-      statements.push_back(&op);
+  SmallVector<Operation *> statements = getLoopStatements(loop);
   if (statements.size() != stages->size())
     return 1;
   int64_t lo = INT64_MAX, hi = INT64_MIN;

@@ -173,6 +173,12 @@ FailureOr<TilingStates> MultiLevelTiling::applySubRules(TilingStates states,
                                 [this](TilingState s, std::string &e) {
                                   return addAsyncPipeline(std::move(s), e);
                                 }};
+  return runSubRules(std::move(states), rules, error);
+}
+
+FailureOr<TilingStates> MultiLevelTiling::runSubRules(TilingStates states,
+                                                      ArrayRef<SubRule> rules,
+                                                      std::string &error) {
   for (const SubRule &rule : rules) {
     FailureOr<TilingStates> made = forEach(std::move(states), rule, error);
     if (failed(made))
@@ -416,17 +422,10 @@ MultiLevelTiling::addAsyncPipeline(TilingState state,
   // read caches and the rest of the nest: three loops.
   ScheduleSteps steps(*state.sch, error);
   ForOp loop = steps.getForOp(state.tiles[reductionLevels.front()].back());
-  unsigned statements = 0;
-  bool allLoops = true;
-  if (loop)
-    for (Operation &child : loop.getBody()->without_terminator()) {
-      // Index arithmetic beside the statements is no statement.
-      if (child.getNumRegions() == 0 && isMemoryEffectFree(&child))
-        continue;
-      ++statements;
-      allLoops &= isa<ForOp>(child);
-    }
-  if (!loop || statements != 3 || !allLoops) {
+  SmallVector<Operation *> statements =
+      loop ? getLoopStatements(loop) : SmallVector<Operation *>();
+  if (statements.size() != 3 ||
+      !llvm::all_of(statements, [](Operation *op) { return isa<ForOp>(op); })) {
     results.push_back(std::move(state));
     return results;
   }

@@ -81,6 +81,11 @@ protected:
   static FailureOr<TilingStates>
   forEach(TilingStates states, const SubRule &rule, std::string &error);
 
+  /// Applies `rules` in order, each to every alternative the previous ones
+  /// made.
+  static FailureOr<TilingStates>
+  runSubRules(TilingStates states, ArrayRef<SubRule> rules, std::string &error);
+
   /// The sub-rules in TVM's order; a variant adds its own around them.
   virtual FailureOr<TilingStates> applySubRules(TilingStates states,
                                                 std::string &error);

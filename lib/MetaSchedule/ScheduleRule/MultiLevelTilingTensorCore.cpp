@@ -158,13 +158,7 @@ protected:
         [this](TilingState s, std::string &e) {
           return addSoftwarePipeline(std::move(s), e);
         }};
-    for (const SubRule &rule : rules) {
-      FailureOr<TilingStates> made = forEach(std::move(states), rule, error);
-      if (failed(made))
-        return failure();
-      states = std::move(*made);
-    }
-    return states;
+    return runSubRules(std::move(states), rules, error);
   }
 
 private:
