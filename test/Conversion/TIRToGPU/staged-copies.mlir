@@ -15,11 +15,11 @@
 // CHECK-LABEL: func.func @gemm
 // CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<8x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>)
 // CHECK:           %[[B:.*]] = memref.alloca() : memref<1x8x4xf32>
-// CHECK-NEXT:      %[[A:.*]] = memref.alloca() : memref<1x9x8xf32>
+// CHECK-NEXT:      %[[A:.*]] = memref.alloca() : memref<1x9x4xf32>
 // CHECK-NOT:       memref.reinterpret_cast %[[A]]
 // CHECK-NOT:       memref.reinterpret_cast %[[B]]
 // CHECK:           tir.block "A_local"
-// CHECK:             tir.store %{{.*}}, %[[A]][0, %{{.*}}] : memref<1x9x8xf32>
+// CHECK:             tir.store %{{.*}}, %[[A]][0, %{{.*}}] : memref<1x9x4xf32>
 // CHECK:           tir.block "B_local"
 // CHECK:             tir.store %{{.*}}, %[[B]][0, %{{.*}}] : memref<1x8x4xf32>
 // CHECK:           gpu.barrier

@@ -16,6 +16,8 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tir;
 
@@ -116,6 +118,34 @@ AffineExpr RelaxedInputs::bound(AffineExpr e, bool upper, unsigned depth) {
             llvm::divideFloorSigned(hi.getValue(), m))
       return getAffineConstantExpr(
           llvm::mod(upper ? hi.getValue() : lo.getValue(), m), ctx);
+    // A fixed part that is a multiple of g (g dividing m) and a relaxed part
+    // within [0, g) do not carry into each other: (P + R) mod m is
+    // P mod m + R (`(2 * o + i) mod 4` over i in [0, 2)).
+    AffineTerms parts = AffineTerms::get(bin.getLHS());
+    AffineTerms fixed, relaxed;
+    int64_t g = m;
+    for (auto [term, k] : parts.terms) {
+      if (involvesRelaxed(term)) {
+        relaxed.terms.push_back({term, k});
+        continue;
+      }
+      fixed.terms.push_back({term, k});
+      g = std::gcd(g, k * static_cast<int64_t>(term.getLargestKnownDivisor()));
+    }
+    fixed.constant = parts.constant;
+    g = std::gcd(g, parts.constant);
+    if (g >= 1 && !relaxed.terms.empty()) {
+      AffineExpr r = relaxed.toExpr(ctx);
+      AffineExpr rlo = bound(r, false, depth), rhi = bound(r, true, depth);
+      auto clo =
+          rlo ? dyn_cast<AffineConstantExpr>(simplifyIndexExpr(rlo, size(), 0))
+              : AffineConstantExpr();
+      auto chi =
+          rhi ? dyn_cast<AffineConstantExpr>(simplifyIndexExpr(rhi, size(), 0))
+              : AffineConstantExpr();
+      if (clo && chi && clo.getValue() >= 0 && chi.getValue() < g)
+        return fixed.toExpr(ctx) % m + (upper ? chi : clo);
+    }
     return getAffineConstantExpr(upper ? m - 1 : 0, ctx);
   }
   default:
