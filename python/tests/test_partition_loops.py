@@ -102,3 +102,28 @@ def test_divisible_gemm_is_cut_only_where_its_init_runs():
     assert re.search(r"tir\.for %r_1 = 0 to 1 \{", text)
     assert re.search(r"tir\.for %r_1 = 1 to 32 \{", text)
     assert re.search(r"tir\.for %r_0 = 1 to 2 \{", text)
+
+
+def test_dead_block_in_an_init_that_is_dropped():
+    # A reduction blockized over its spatial loop, its init's loop split past
+    # the extent (6 by 2 x 4): the init's tail block never runs and the
+    # outer block's init never runs after the first iteration; both go,
+    # in an order that leaves nothing half erased.
+    from tensorir.script import tir as T
+
+    @T.prim_func
+    def max_middle(A: T.Buffer((5, 9, 6), "int32"), B: T.Buffer((5, 6), "int32")):
+        for i, k, j in T.grid(5, 9, 6):
+            with T.block("max"):
+                vi, vk, vj = T.axis.remap("SRS", [i, k, j])
+                with T.init():
+                    B[vi, vj] = T.min_value("int32")
+                B[vi, vj] = T.max(B[vi, vj], A[vi, vk, vj])
+
+    sch = tvm.tir.Schedule(max_middle)
+    sch.blockize(sch.get_loops(sch.get_block("max"))[2])
+    sch.split(sch.get_loops(sch.get_block("max_init"))[0], factors=[2, 4])
+    a = np.random.default_rng(0).integers(-50, 50, (5, 9, 6)).astype("int32")
+    b = np.zeros((5, 6), "int32")
+    tvm.build(sch.mod)(a, b)
+    np.testing.assert_array_equal(b, a.max(axis=1))

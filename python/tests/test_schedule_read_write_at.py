@@ -63,3 +63,24 @@ def test_refusals_leave_the_program(args, message):
     with pytest.raises(tvm.tir.ScheduleError, match=message):
         sch.read_at(*args(sch, c, sch.get_loops(c)))
     assert sch.mod.mlir() == before
+
+
+@T.prim_func
+def row_scale(A: T.Buffer((6, 10), "float32"), B: T.Buffer((6, 10), "float32")):
+    for i, j in T.grid(6, 10):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 2.0
+
+
+def test_write_at_refuses_a_block_listing_more_than_it_writes():
+    # loop_partition's parts list whole dimensions (B[0:6, 7:10]) while
+    # each writes one row: copying the listed region back per row would
+    # write rows the block never wrote (garbage from the copy buffer).
+    sch = tvm.tir.Schedule(row_scale)
+    sch.loop_partition(sch.get_loops(sch.get_block("B"))[1], factors=[None, 3])
+    part = sch.get_block("B_j1")
+    before = sch.mod.script()
+    with pytest.raises(tvm.tir.ScheduleError, match="lists a region of 'B' other than"):
+        sch.write_at(sch.get_loops(part)[0], part, 0, "shared")
+    assert sch.mod.script() == before

@@ -337,15 +337,29 @@ struct TIRPartitionLoopsPass
     getOperation()->walk([&](BlockOp block) {
       if (!simplifyPredicate(block))
         dead.push_back(block);
-      else
-        dropUnreachableInit(block);
     });
+    // Outer dead blocks first (an inner one goes with them); then the
+    // inits that can never run, once no erased block is referred to.
     IRRewriter rewriter(&getContext());
+    DenseSet<Operation *> deadSet;
+    for (BlockOp block : dead)
+      deadSet.insert(block);
+    // (Decided before anything is erased: an erased op is not looked at.)
+    SmallVector<BlockOp> outermost;
     for (BlockOp block : dead) {
+      bool nested = false;
+      for (Operation *p = block->getParentOp(); p && !nested;
+           p = p->getParentOp())
+        nested = deadSet.contains(p);
+      if (!nested)
+        outermost.push_back(block);
+    }
+    for (BlockOp block : outermost) {
       Operation *parent = block->getParentOp();
       rewriter.eraseOp(block);
       eraseEmptyLoops(rewriter, parent);
     }
+    getOperation()->walk([&](BlockOp block) { dropUnreachableInit(block); });
   }
 };
 } // namespace
