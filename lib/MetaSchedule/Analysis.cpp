@@ -328,25 +328,6 @@ bool mlir::tir::ms::needsRFactorOrCrossThreadReduction(
   return reduceLength > 1;
 }
 
-std::optional<SmallVector<int64_t>>
-mlir::tir::ms::getIntegerList(Attribute attr) {
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast_if_present<DenseI64ArrayAttr>(attr)) {
-    llvm::append_range(values, dense.asArrayRef());
-    return values;
-  }
-  auto array = dyn_cast_if_present<ArrayAttr>(attr);
-  if (!array)
-    return std::nullopt;
-  for (Attribute a : array) {
-    auto i = dyn_cast<IntegerAttr>(a);
-    if (!i)
-      return std::nullopt;
-    values.push_back(i.getInt());
-  }
-  return values;
-}
-
 SmallVector<Operation *> mlir::tir::ms::getLoopStatements(ForOp loop) {
   SmallVector<Operation *> statements;
   for (Operation &op : loop.getBody()->without_terminator())

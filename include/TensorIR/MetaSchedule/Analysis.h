@@ -27,10 +27,6 @@ namespace mlir::tir::ms {
 // Functions and the root block
 //===----------------------------------------------------------------------===//
 
-/// A list of integers an annotation holds (TVM's Array<Integer>): an array
-/// of integer attributes or a dense i64 array; nullopt otherwise.
-std::optional<SmallVector<int64_t>> getIntegerList(Attribute attr);
-
 /// The statements of `loop`'s body as a software pipeline's annotations
 /// count them: the ops with regions or effects (index arithmetic beside
 /// them is no statement).

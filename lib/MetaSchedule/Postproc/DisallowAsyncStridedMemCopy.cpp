@@ -14,6 +14,8 @@
 #include "TensorIR/MetaSchedule/Analysis.h"
 #include "TensorIR/MetaSchedule/Postprocs.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
@@ -143,9 +145,9 @@ public:
         if (!annotations)
           return WalkResult::advance();
         std::optional<SmallVector<int64_t>> async =
-            getIntegerList(annotations.get("software_pipeline_async_stages"));
+            readIntegerList(annotations.get("software_pipeline_async_stages"));
         std::optional<SmallVector<int64_t>> stages =
-            getIntegerList(annotations.get("software_pipeline_stage"));
+            readIntegerList(annotations.get("software_pipeline_stage"));
         if (!async || !stages)
           return WalkResult::advance();
         SmallVector<Operation *> statements = getLoopStatements(loop);

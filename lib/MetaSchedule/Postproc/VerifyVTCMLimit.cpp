@@ -36,7 +36,7 @@ int64_t pipelineVersions(Operation *anchor, ArrayRef<BlockOp> blocks) {
   auto loop = dyn_cast_if_present<ForOp>(anchor);
   DictionaryAttr annotations = loop ? loop.getAnnotationsAttr() : nullptr;
   std::optional<SmallVector<int64_t>> stages =
-      annotations ? getIntegerList(annotations.get("software_pipeline_stage"))
+      annotations ? readIntegerList(annotations.get("software_pipeline_stage"))
                   : std::nullopt;
   if (!stages)
     return 1;

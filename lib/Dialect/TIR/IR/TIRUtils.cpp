@@ -422,3 +422,21 @@ void mlir::tir::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
     parent = next;
   }
 }
+
+std::optional<SmallVector<int64_t>> mlir::tir::readIntegerList(Attribute attr) {
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast_if_present<DenseI64ArrayAttr>(attr)) {
+    llvm::append_range(values, dense.asArrayRef());
+    return values;
+  }
+  auto array = dyn_cast_if_present<ArrayAttr>(attr);
+  if (!array)
+    return std::nullopt;
+  for (Attribute element : array) {
+    auto integer = dyn_cast<IntegerAttr>(element);
+    if (!integer || !integer.getType().isSignlessInteger())
+      return std::nullopt;
+    values.push_back(integer.getInt());
+  }
+  return values;
+}

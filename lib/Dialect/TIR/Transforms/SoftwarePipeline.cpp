@@ -59,26 +59,6 @@ bool mlir::tir::hasSoftwarePipelineAnnotation(ForOp loop) {
                          annotations.get(kPipelineOrderKey));
 }
 
-/// A list of integers (TVM's Array<Integer>): an array of integer
-/// attributes, or a dense i64 array.
-static std::optional<SmallVector<int64_t>> readIntegers(Attribute attr) {
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
-    llvm::append_range(values, dense.asArrayRef());
-    return values;
-  }
-  auto array = dyn_cast<ArrayAttr>(attr);
-  if (!array)
-    return std::nullopt;
-  for (Attribute element : array) {
-    auto integer = dyn_cast<IntegerAttr>(element);
-    if (!integer || !integer.getType().isSignlessInteger())
-      return std::nullopt;
-    values.push_back(integer.getInt());
-  }
-  return values;
-}
-
 FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
   SoftwarePipeline p;
   p.loop = loop;
@@ -122,7 +102,7 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
   for (auto [key, attr, out] :
        {std::tuple{kPipelineStageKey, stageAttr, &p.stages},
         std::tuple{kPipelineOrderKey, orderAttr, &p.orders}}) {
-    std::optional<SmallVector<int64_t>> values = readIntegers(attr);
+    std::optional<SmallVector<int64_t>> values = readIntegerList(attr);
     if (!values)
       return refuse() << "'" << key << "' is " << attr
                       << ", not a list of integers";
@@ -166,7 +146,7 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
   }
   if (Attribute async =
           annotations ? annotations.get(kPipelineAsyncStagesKey) : Attribute())
-    if (!readIntegers(async))
+    if (!readIntegerList(async))
       return refuse() << "'" << kPipelineAsyncStagesKey << "' is " << async
                       << ", not a list of integers";
   return p;

@@ -106,6 +106,10 @@ bool isBufferWritten(Value buffer, bool strict = false);
 /// signature, or ops on tensors or tir.call_tir ops in its body.
 bool isGraphFunction(FunctionOpInterface func);
 
+/// A list of integers an annotation holds (TVM's Array<Integer>): an array
+/// of signless integer attributes or a dense i64 array; nullopt otherwise.
+std::optional<SmallVector<int64_t>> readIntegerList(Attribute attr);
+
 /// Erases `parent` and the loops around it, up to `root` (exclusive; null:
 /// as far as loops go), while they are empty once the pure index
 /// computations left without uses are gone (what a primitive that moves or
