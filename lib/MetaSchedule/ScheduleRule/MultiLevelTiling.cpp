@@ -430,12 +430,6 @@ MultiLevelTiling::addAsyncPipeline(TilingState state,
     return results;
   }
   Builder b(state.sch->getContext());
-  auto ints = [&](ArrayRef<int64_t> values) {
-    SmallVector<Attribute> attrs;
-    for (int64_t v : values)
-      attrs.push_back(b.getI64IntegerAttr(v));
-    return b.getArrayAttr(attrs);
-  };
   for (int64_t stage : stages) {
     TilingState copy = state.copy();
     ScheduleSteps copySteps(*copy.sch, error);
@@ -443,11 +437,11 @@ MultiLevelTiling::addAsyncPipeline(TilingState state,
         copySteps.fuse(copy.tiles[reductionLevels.front()]);
     if (failed(fused) ||
         failed(copySteps.annotate(*fused, "software_pipeline_stage",
-                                  ints({0, 0, stage - 2}))) ||
+                                  b.getI64ArrayAttr({0, 0, stage - 2}))) ||
         failed(copySteps.annotate(*fused, "software_pipeline_order",
-                                  ints({0, 1, 2}))) ||
+                                  b.getI64ArrayAttr({0, 1, 2}))) ||
         failed(copySteps.annotate(*fused, "software_pipeline_async_stages",
-                                  ints({0}))))
+                                  b.getI64ArrayAttr({0}))))
       return failure();
     results.push_back(std::move(copy));
   }

@@ -578,22 +578,16 @@ private:
         return failure();
     }
     Builder b(state.sch->getContext());
-    auto ints = [&](ArrayRef<int64_t> values) {
-      SmallVector<Attribute> attrs;
-      for (int64_t v : values)
-        attrs.push_back(b.getI64IntegerAttr(v));
-      return b.getArrayAttr(attrs);
-    };
     Value inner = state.tiles[reductionLevels[1]].back();
     Value outer = state.tiles[reductionLevels[0]].back();
     if (failed(steps.annotate(inner, "software_pipeline_stage",
-                              ints({0, 0, 1}))) ||
+                              b.getI64ArrayAttr({0, 0, 1}))) ||
         failed(steps.annotate(inner, "software_pipeline_order",
-                              ints({0, 1, 2}))) ||
+                              b.getI64ArrayAttr({0, 1, 2}))) ||
         failed(steps.annotate(outer, "software_pipeline_stage",
-                              ints({0, 0, 0, 0, 0, 1, 1}))) ||
+                              b.getI64ArrayAttr({0, 0, 0, 0, 0, 1, 1}))) ||
         failed(steps.annotate(outer, "software_pipeline_order",
-                              ints({0, 3, 1, 4, 5, 2, 6}))))
+                              b.getI64ArrayAttr({0, 3, 1, 4, 5, 2, 6}))))
       return failure();
     return one(std::move(state));
   }
