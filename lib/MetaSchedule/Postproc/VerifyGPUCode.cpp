@@ -238,20 +238,9 @@ getPlacedSharedBuffer(AllocBufferOp alloc,
       !blocks.empty()) {
     if (Operation *lca = getCompactionAnchor(blocks)) {
       kernel = getKernelRoot(lca);
-      // The region analysis takes the blocks directly under the loops
-      // inside the LCA: a nested block stands for its outermost block
-      // there, whose regions cover its accesses.
-      llvm::SetVector<BlockOp> outermost;
-      for (BlockOp block : blocks) {
-        for (Operation *p = block->getParentOp(); p != lca;
-             p = p->getParentOp())
-          if (auto outer = dyn_cast<BlockOp>(p))
-            block = outer;
-        outermost.insert(block);
-      }
       Refusal why;
       FailureOr<CompactPart> part =
-          getCompactPart(lca, buffer, outermost.getArrayRef(), why,
+          getCompactPart(lca, buffer, getOutermostBlocksUnder(lca, blocks), why,
                          /*sameThreadIsPoint=*/true);
       if (succeeded(part))
         shape = part->shape;

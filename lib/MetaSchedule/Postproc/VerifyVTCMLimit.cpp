@@ -18,11 +18,10 @@
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
+#include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -61,28 +60,12 @@ int64_t getAllocatedBytes(AllocBufferOp alloc) {
   if (!type.hasStaticShape())
     return 0;
   SmallVector<int64_t> shape(type.getShape());
-  SmallVector<BlockOp> blocks;
-  llvm::SetVector<Operation *> users;
-  for (Operation *user : buffer.getUsers())
-    for (Operation *p = user; p; p = p->getParentOp())
-      if (auto block = dyn_cast<BlockOp>(p)) {
-        users.insert(block);
-        break;
-      }
-  for (Operation *user : users)
-    blocks.push_back(cast<BlockOp>(user));
   int64_t versions = 1;
-  if (Operation *anchor =
-          blocks.empty() ? nullptr : getCompactionAnchor(blocks)) {
-    SmallVector<BlockOp> outermost;
-    for (BlockOp block : blocks) {
-      for (Operation *p = block->getParentOp(); p && p != anchor;
-           p = p->getParentOp())
-        if (auto outer = dyn_cast<BlockOp>(p))
-          block = outer;
-      if (!llvm::is_contained(outermost, block))
-        outermost.push_back(block);
-    }
+  // A buffer used otherwise than by loads, stores and block regions stays
+  // whole, as the lowering's compaction leaves it.
+  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+  if (Operation *anchor = getCompactionAnchor(blocks)) {
+    SmallVector<BlockOp> outermost = getOutermostBlocksUnder(anchor, blocks);
     Refusal why;
     FailureOr<CompactPart> part =
         getCompactPart(anchor, buffer, outermost, why);

@@ -3,6 +3,8 @@
 #include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 
@@ -63,4 +65,17 @@ Operation *mlir::tir::getCompactionAnchor(ArrayRef<BlockOp> blocks) {
   while (lca && !isa<ForOp, BlockOp>(lca))
     lca = lca->getParentOp();
   return lca;
+}
+
+SmallVector<BlockOp>
+mlir::tir::getOutermostBlocksUnder(Operation *anchor,
+                                   ArrayRef<BlockOp> blocks) {
+  llvm::SetVector<BlockOp> outermost;
+  for (BlockOp block : blocks) {
+    for (Operation *p = block->getParentOp(); p != anchor; p = p->getParentOp())
+      if (auto outer = dyn_cast<BlockOp>(p))
+        block = outer;
+    outermost.insert(block);
+  }
+  return outermost.takeVector();
 }

@@ -42,6 +42,13 @@ FailureOr<CompactPart> getCompactPart(Operation *anchor, Value buffer,
 /// loop or block that strictly contains each of them (null: none).
 Operation *getCompactionAnchor(ArrayRef<BlockOp> blocks);
 
+/// `blocks` as the region analysis under `anchor` (a proper ancestor of
+/// each) takes them: each replaced by the outermost block around it inside
+/// `anchor`, whose regions cover its accesses; first-seen order, no
+/// repeats.
+SmallVector<BlockOp> getOutermostBlocksUnder(Operation *anchor,
+                                             ArrayRef<BlockOp> blocks);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ANALYSIS_BUFFERCOMPACTION_H
