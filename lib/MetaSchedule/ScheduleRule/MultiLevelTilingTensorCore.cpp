@@ -270,12 +270,12 @@ private:
           return rhs;
       return Value();
     };
-    // Each distinct buffer's layout, and the map it took.
-    SmallVector<std::pair<Value, AffineMap>> maps;
+    // The map each distinct buffer's layout took.
+    llvm::SmallDenseMap<Value, AffineMap, 4> maps;
     for (auto [k, entry] : llvm::enumerate(original)) {
       Value buffer = entry.first;
       bool write = entry.second;
-      if (llvm::any_of(maps, [&](auto &p) { return p.first == buffer; }))
+      if (maps.contains(buffer))
         continue;
       Value desc = descOf(buffer);
       op = steps.getBlockOp(state.block);
@@ -292,17 +292,14 @@ private:
           failed(steps.transformLayout(state.block, indexOf[k], write, *map,
                                        /*assumeInjective=*/true)))
         return failure();
-      maps.push_back({buffer, *map});
+      maps[buffer] = *map;
     }
-    auto mapOf = [&](Value buffer) {
-      for (auto &[b, map] : maps)
-        if (b == buffer)
-          return map;
-      return AffineMap();
-    };
-    if (failed(steps.transformBlockLayout(*store, mapOf(original[2].first))) ||
-        failed(steps.transformBlockLayout(*a, mapOf(original[0].first))) ||
-        failed(steps.transformBlockLayout(*b, mapOf(original[1].first))) ||
+    if (failed(steps.transformBlockLayout(*store,
+                                          maps.lookup(original[2].first))) ||
+        failed(
+            steps.transformBlockLayout(*a, maps.lookup(original[0].first))) ||
+        failed(
+            steps.transformBlockLayout(*b, maps.lookup(original[1].first))) ||
         failed(steps.transformBlockLayout(state.block, m.mapping)))
       return failure();
     FailureOr<std::optional<Value>> loop = tileWithTensorIntrin(

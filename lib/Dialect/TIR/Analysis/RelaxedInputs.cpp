@@ -319,21 +319,8 @@ bool RelaxedInputs::isSurjectiveIterMap(ArrayRef<AffineExpr> starts,
                    : v % bin.getRHS();
       }
     }
-    AffineExpr l = self(bin.getLHS(), self), r = self(bin.getRHS(), self);
-    switch (e.getKind()) {
-    case AffineExprKind::Add:
-      return l + r;
-    case AffineExprKind::Mul:
-      return l * r;
-    case AffineExprKind::FloorDiv:
-      return l.floorDiv(r);
-    case AffineExprKind::CeilDiv:
-      return l.ceilDiv(r);
-    case AffineExprKind::Mod:
-      return l % r;
-    default:
-      return e;
-    }
+    return getAffineBinaryOpExpr(e.getKind(), self(bin.getLHS(), self),
+                                 self(bin.getRHS(), self));
   };
   llvm::DenseMap<unsigned, SmallVector<std::pair<int64_t, int64_t>>> digits;
   llvm::DenseMap<unsigned, int64_t> rangeOfVar;

@@ -144,20 +144,7 @@ static AffineExpr simplify(AffineExpr e, Ranges ranges, bool splitBounded) {
       }
     }
   }
-  switch (kind) {
-  case AffineExprKind::Add:
-    return lhs + rhs;
-  case AffineExprKind::Mul:
-    return lhs * rhs;
-  case AffineExprKind::FloorDiv:
-    return lhs.floorDiv(rhs);
-  case AffineExprKind::CeilDiv:
-    return lhs.ceilDiv(rhs);
-  case AffineExprKind::Mod:
-    return lhs % rhs;
-  default:
-    return e;
-  }
+  return getAffineBinaryOpExpr(kind, lhs, rhs);
 }
 
 AffineExpr mlir::tir::simplifyWithRanges(AffineExpr expr, Ranges dimRanges,
