@@ -177,18 +177,12 @@ FailureOr<BlockOp> mlir::tir::transformBlockLayout(RewriterBase &rewriter,
       // An index that becomes a constant is kept (a unit variable stays).
       for (AffineExpr e : getExprsOverInputs(map))
         exprs.push_back(simplifyNonTrivial(e, inputs));
+      SmallVector<AffineExpr> compress(inputs.size(),
+                                       getAffineConstantExpr(0, ctx));
       SmallVector<Value> used;
-      SmallVector<AffineExpr> renumber;
-      for (auto [k, v] : llvm::enumerate(inputs)) {
-        bool isUsed = llvm::any_of(
-            exprs, [&](AffineExpr e) { return e.isFunctionOfDim(k); });
-        renumber.push_back(isUsed ? getAffineDimExpr(used.size(), ctx)
-                                  : getAffineConstantExpr(0, ctx));
-        if (isUsed)
-          used.push_back(v);
-      }
+      compressInputs(exprs, inputs, compress, used);
       for (AffineExpr &e : exprs)
-        e = e.replaceDims(renumber);
+        e = e.replaceDims(compress);
       operands.assign(used);
       set(AffineMapAttr::get(makeInputMap(used.size(), exprs, ctx)));
     };
