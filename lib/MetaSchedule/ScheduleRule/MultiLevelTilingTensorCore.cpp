@@ -195,12 +195,9 @@ private:
     // Block variable -> buffer dimension; a variable of one value the
     // buffer is not indexed by (reindex left it out) is that value.
     SmallVector<AffineExpr> toDims(m.mapping.getNumDims(), AffineExpr());
-    for (unsigned v = 0; v < m.mapping.getNumDims(); ++v) {
-      std::optional<int64_t> lo = block.getConstantDomainLower(v);
-      std::optional<int64_t> hi = block.getConstantDomainUpper(v);
-      if (lo && hi && *hi - *lo == 1)
-        toDims[v] = getAffineConstantExpr(*lo, ctx);
-    }
+    for (unsigned v = 0; v < m.mapping.getNumDims(); ++v)
+      if (std::optional<int64_t> point = block.getSingleDomainValue(v))
+        toDims[v] = getAffineConstantExpr(*point, ctx);
     for (auto [k, v] : llvm::enumerate(vars))
       toDims[v] = getAffineDimExpr(k, ctx);
     SmallVector<AffineExpr> results;

@@ -47,6 +47,14 @@ std::optional<int64_t> BlockOp::getConstantDomainUpper(unsigned i) {
   return ShapedType::isDynamic(v) ? std::nullopt : std::optional(v);
 }
 
+std::optional<int64_t> BlockOp::getSingleDomainValue(unsigned i) {
+  std::optional<int64_t> lo = getConstantDomainLower(i);
+  std::optional<int64_t> hi = getConstantDomainUpper(i);
+  if (!lo || !hi || *hi - *lo != 1)
+    return std::nullopt;
+  return lo;
+}
+
 SmallVector<AffineExpr> BlockOp::getBindingExprs() {
   return getExprsOverInputs(getBindings());
 }

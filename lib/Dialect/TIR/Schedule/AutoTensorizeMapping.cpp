@@ -222,9 +222,9 @@ mlir::tir::getAutoTensorizeMapping(BlockOp block, func::FuncOp desc,
     domains.push_back(lo && hi && *lo < *hi
                           ? std::optional<Interval>(Interval{*lo, *hi - 1})
                           : std::nullopt);
-    points.push_back(lo && hi && *hi - *lo == 1
-                         ? getAffineConstantExpr(*lo, block.getContext())
-                         : getAffineDimExpr(i, block.getContext()));
+    std::optional<int64_t> point = block.getSingleDomainValue(i);
+    points.push_back(point ? getAffineConstantExpr(*point, block.getContext())
+                           : getAffineDimExpr(i, block.getContext()));
   }
   for (auto [k, pair] : llvm::enumerate(cmp.pairs)) {
     uint64_t bit = uint64_t(1) << k;

@@ -277,10 +277,9 @@ sched::indicesOverIterVars(Operation *access, BlockOp block,
     if (!arg || arg.getOwner() != block.getBody())
       return std::nullopt;
     unsigned i = arg.getArgNumber();
-    auto lo = block.getConstantDomainLower(i);
-    auto hi = block.getConstantDomainUpper(i);
-    if (!keepUnitVars && lo && hi && *hi - *lo == 1)
-      replacements.push_back(getAffineConstantExpr(*lo, ctx));
+    std::optional<int64_t> point = block.getSingleDomainValue(i);
+    if (!keepUnitVars && point)
+      replacements.push_back(getAffineConstantExpr(*point, ctx));
     else
       replacements.push_back(getAffineDimExpr(i, ctx));
   }

@@ -82,26 +82,25 @@ void substitutePointVars(BlockOp block) {
   OpBuilder b(ctx);
   b.setInsertionPointToStart(block.getBody());
   for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
-    std::optional<int64_t> lo = block.getConstantDomainLower(i);
-    std::optional<int64_t> hi = block.getConstantDomainUpper(i);
-    if (!lo || !hi || *hi - *lo != 1)
+    std::optional<int64_t> point = block.getSingleDomainValue(i);
+    if (!point)
       continue;
     any = true;
-    replacements[i] = getAffineConstantExpr(*lo, ctx);
+    replacements[i] = getAffineConstantExpr(*point, ctx);
     Value var = block.getIterVar(i);
     SmallVector<Operation *> users(var.getUsers().begin(),
                                    var.getUsers().end());
     for (Operation *user : users) {
       if (auto load = dyn_cast<LoadOp>(user))
-        foldIntoIndices(load, var, *lo);
+        foldIntoIndices(load, var, *point);
       else if (auto store = dyn_cast<StoreOp>(user);
                store && store.getValue() != var && store.getBuffer() != var)
-        foldIntoIndices(store, var, *lo);
+        foldIntoIndices(store, var, *point);
     }
     // Other uses (nested bindings, arithmetic) take a constant.
     if (!var.use_empty()) {
-      Value point = arith::ConstantIndexOp::create(b, block.getLoc(), *lo);
-      var.replaceAllUsesWith(point);
+      var.replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, block.getLoc(), *point));
     }
   }
   if (!any)

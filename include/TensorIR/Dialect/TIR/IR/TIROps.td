@@ -215,6 +215,9 @@ def TIR_BlockOp : TIR_Op<"block", [SingleBlock, NoTerminator,
     OpFoldResult getMixedDomainUpper(unsigned i);
     std::optional<int64_t> getConstantDomainLower(unsigned i);
     std::optional<int64_t> getConstantDomainUpper(unsigned i);
+    /// The one value iteration variable `i` takes when its domain is a
+    /// constant [v, v + 1); nullopt otherwise.
+    std::optional<int64_t> getSingleDomainValue(unsigned i);
     /// The bindings in input space: dimension k is binding_values[k].
     SmallVector<AffineExpr> getBindingExprs();
     /// The iteration variables (ascending) whose bindings depend on
