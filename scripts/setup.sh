@@ -8,7 +8,7 @@ packages=(
   llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools
   libomp-22-dev libopenblas-dev libxgboost-dev
-  python3-numpy python3-pytest python3-dev python3-pip python3-venv
+  python3-numpy python3-pytest python3-dev python3-pip python3-venv python3-xgboost
   python3-torch
   googletest libgtest-dev
   libclang-rt-22-dev

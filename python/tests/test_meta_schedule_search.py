@@ -258,6 +258,48 @@ def test_xgb_model_learns_a_ranking(tmp_path):
     assert group.features[0].shape == (2, 2) and group.costs.shape == (20,)
     (again,) = loaded.data.values()
     assert again.group_hash == group.group_hash and (again.costs == group.costs).all()
+    assert group.min_cost == pytest.approx(1.0 / 10)
+
+
+def test_xgb_model_booster_is_xgboosts_and_retrains_alike():
+    # The trained model as the xgboost package's Booster scores candidates
+    # as the model does (a candidate's score: the sum of its rows'), and
+    # xgboost.train with the pack-sum objective and TVM's early stopping
+    # on the model's data and settings trains the same model.
+    xgboost = pytest.importorskip("xgboost")
+    from tensorir.meta_schedule.cost_model.xgb_model import PackSum, _get_custom_call_back
+    rng = np.random.default_rng(3)
+    given = []  # the features of the next candidates, random past them
+
+    @derived_object
+    class Random(ms.feature_extractor.PyFeatureExtractor):
+        def extract_from(self, context, candidates):
+            return [given.pop(0) if given else rng.uniform(size=(3, 4)) for _ in candidates]
+
+    context = _context(ms.search_strategy.ReplayTrace())
+    (space,) = context.generate_design_space()
+    model = ms.cost_model.XGBModel(extractor=Random(), num_warmup_samples=5)
+    assert model.booster is None
+    model.update(context, [ms.MeasureCandidate(space, None)] * 30,
+                 [ms.runner.RunnerResult([float(t)], None) for t in rng.uniform(1, 5, 30)])
+    booster = model.booster
+    assert isinstance(booster, xgboost.Booster)
+    unseen = [rng.uniform(size=(3, 4)) for _ in range(6)]
+    given[:] = unseen
+    scores = model.predict(context, [ms.MeasureCandidate(space, None)] * 6)
+    test = PackSum(xs=unseen, ys=None)
+    np.testing.assert_allclose(test.predict_with_score(booster.predict(test.dmatrix)),
+                               scores, rtol=1e-5, atol=1e-6)
+    (group,) = model.data.values()
+    train = PackSum(xs=group.features, ys=group.min_cost / group.costs)
+    again = xgboost.train(
+        model.config.to_dict(), train.dmatrix, num_boost_round=10000,
+        obj=lambda pred, _: train.obj_square_error(pred),
+        callbacks=[_get_custom_call_back(
+            early_stopping_rounds=model.early_stopping_rounds, verbose_eval=0,
+            fevals=[lambda pred, _: train.rmse(pred)], evals=[(train.dmatrix, "tr")])])
+    np.testing.assert_allclose(test.predict_with_score(again.predict(test.dmatrix)),
+                               scores, rtol=1e-3, atol=1e-3)
 
 
 def test_per_store_features():

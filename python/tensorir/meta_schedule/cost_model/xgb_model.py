@@ -145,6 +145,8 @@ class FeatureGroup:
         self.group_hash = group_hash
         self.features = features
         self.costs = np.array(costs, dtype="float64")
+        # The workload's best cost, which its labels are relative to.
+        self.min_cost = float(np.min(self.costs)) if self.costs.size else float("inf")
 
 
 @_named_native("XGBModel")
@@ -190,6 +192,28 @@ class XGBModel(CostModel):
             [np.array(values, dtype="float32").reshape(rows, cols)
              for rows, cols, values in features],
             costs) for group_hash, features, costs in groups}
+
+    @property
+    def booster(self):
+        """The trained model as an xgboost.Booster (TVM's
+        XGBModel.booster; a copy: training it further leaves this model
+        alone), None before the first training. Needs the xgboost
+        package."""
+        import json
+        import os
+        import tempfile
+
+        import xgboost  # pylint: disable=import-outside-toplevel
+        with tempfile.TemporaryDirectory(prefix="tir-xgb-") as folder:
+            path = os.path.join(folder, "model.json")
+            self.save(path)
+            with open(path, encoding="utf-8") as f:
+                saved = json.load(f).get("booster")
+        if saved is None:
+            return None
+        booster = xgboost.Booster()
+        booster.load_model(bytearray(saved.encode("utf-8")))
+        return booster
 
     @property
     def data_size(self):
