@@ -35,3 +35,41 @@ func.func @bindings(%A: memref<64xf32>) {
   }
   return
 }
+
+// A split loop's guard in its fewest terms: the inner loops' share of
+// `i * 16 + j * 4 + k < 1024` cannot move the bound on i; a bound on a
+// quotient becomes one on its dividend, tightened by the bound on the
+// remainder beside it (TVM's `f < 4048`); a sum whose terms all count
+// stays; a constraint that always holds goes.
+// CHECK-LABEL: func.func @predicate
+func.func @predicate(%A: memref<1024x1024xf32>) {
+  tir.for %f = 0 to 8192 {
+    tir.for %j = 0 to 4 {
+      tir.for %k = 0 to 4 {
+        tir.for %l = 0 to 32 {
+          // CHECK: tir.block "P"{{.*}} where(%f < 4048 and %f mod 64 < 16 and %j + %f floordiv 64 * 4 < 250 and %k + %l < 30)
+          tir.block "P"(%vi = spatial(1024, (%f floordiv 64) * 16 + %j * 4 + %k), %vj = spatial(1024, (%f mod 64) * 32 + %l)) where ((%f floordiv 64) * 16 + %j * 4 + %k < 1024 and (%f mod 64) * 32 + %l < 512 and %l < 32 and (%f floordiv 64) * 16 + %j * 4 + %k < 1000 and %k + %l < 30) {
+            %x = tir.load %A[%vi, %vj] : memref<1024x1024xf32>
+            tir.store %x, %A[%vi, %vj] : memref<1024x1024xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// A predicate that always holds goes.
+// CHECK-LABEL: func.func @always
+func.func @always(%A: memref<64xf32>) {
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 16 {
+      // CHECK: tir.block "Q"(%v = spatial(64, %i * 16 + %j)) {
+      tir.block "Q"(%v = spatial(64, %i * 16 + %j)) where (%i * 16 + %j < 64) {
+        %x = tir.load %A[%v] : memref<64xf32>
+        tir.store %x, %A[%v] : memref<64xf32>
+      }
+    }
+  }
+  return
+}

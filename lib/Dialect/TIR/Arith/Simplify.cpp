@@ -5,6 +5,9 @@
 #include "TensorIR/Dialect/TIR/Arith/Digits.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 #include <tuple>
 
@@ -213,4 +216,60 @@ void mlir::tir::tightenDivisionBounds(
         bound = k * d + std::get<2>(*mod);
     c = getAffineConstantExpr(bound, c.getContext()) - x;
   }
+}
+
+AffineExpr
+mlir::tir::simplifyInequality(AffineExpr c,
+                              ArrayRef<std::optional<Interval>> dimRanges) {
+  AffineTerms sum = AffineTerms::get(c);
+  if (sum.terms.empty())
+    return c;
+  // Leading terms first: the largest coefficients.
+  SmallVector<std::pair<AffineExpr, int64_t>> terms(sum.terms);
+  llvm::stable_sort(terms, [](auto &a, auto &b) {
+    return std::abs(a.second) > std::abs(b.second);
+  });
+  MLIRContext *ctx = c.getContext();
+  // The fewest leading terms that carry the bound: `lead` of them, their
+  // coefficients' divisor g, the rest within [lo, hi]. c >= 0 is
+  // Y >= ceil(-(K + r) / g) (Y the leading sum over g, r the rest's value),
+  // one bound for every r in the range when its two ends give the same.
+  for (unsigned lead = 1; lead <= terms.size(); ++lead) {
+    int64_t g = 0;
+    for (unsigned i = 0; i < lead; ++i)
+      g = std::gcd(g, std::abs(terms[i].second));
+    if (g <= 1 && lead < terms.size())
+      continue;
+    int64_t lo = 0, hi = 0;
+    bool bounded = true;
+    for (unsigned i = lead; i < terms.size() && bounded; ++i) {
+      std::optional<Interval> r = evaluateRange(terms[i].first, dimRanges);
+      if (!r) {
+        bounded = false;
+        break;
+      }
+      int64_t k = terms[i].second;
+      lo += k > 0 ? k * r->lo : k * r->hi;
+      hi += k > 0 ? k * r->hi : k * r->lo;
+    }
+    if (!bounded)
+      continue;
+    int64_t lowest = llvm::divideCeilSigned(-(sum.constant + hi), g);
+    if (lowest != llvm::divideCeilSigned(-(sum.constant + lo), g))
+      continue;
+    if (lead == terms.size() && g == 1)
+      return c;
+    AffineTerms kept;
+    for (unsigned i = 0; i < lead; ++i)
+      kept.terms.push_back({terms[i].first, terms[i].second / g});
+    kept.constant = -lowest;
+    // The terms in the order they had.
+    AffineTerms ordered;
+    for (auto [t, k] : sum.terms)
+      if (int64_t coefficient = kept.getCoefficient(t))
+        ordered.terms.push_back({t, coefficient});
+    ordered.constant = kept.constant;
+    return ordered.toExpr(ctx);
+  }
+  return c;
 }

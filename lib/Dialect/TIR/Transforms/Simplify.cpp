@@ -1,5 +1,6 @@
 //===- Simplify.cpp - index expressions simplified (TVM's Simplify) -------===//
 
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -26,6 +27,47 @@ void simplifyBindings(BlockOp block) {
     exprs.push_back(simplifyOverValues(e, values));
   block.setBindingsAttr(AffineMapAttr::get(
       makeInputMap(values.size(), exprs, block.getContext())));
+}
+
+/// The block's predicate simplified with the ranges of the values it
+/// uses: each inequality in its fewest terms (simplifyInequality), bounds
+/// on a division tightened by the bounds on its remainder, constraints
+/// that always hold dropped, and the predicate with them when one of its
+/// disjuncts always holds.
+void simplifyPredicate(BlockOp block) {
+  if (!block.getPredicate())
+    return;
+  MLIRContext *ctx = block.getContext();
+  SmallVector<Value> values(block.getBindingValues());
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(values);
+  SmallVector<Attribute> sets;
+  for (IntegerSet set : block.getPredicateSets()) {
+    SmallVector<AffineExpr> inequalities, equalities;
+    for (auto [i, e] : llvm::enumerate(getConstraintsOverInputs(set))) {
+      AffineExpr simplified = simplifyOverValues(e, values);
+      if (set.isEq(i)) {
+        equalities.push_back(simplified);
+        continue;
+      }
+      simplified = simplifyInequality(simplified, ranges);
+      std::optional<Interval> range = evaluateRange(simplified, ranges);
+      if (!range || range->lo < 0)
+        inequalities.push_back(simplified);
+    }
+    tightenDivisionBounds(inequalities);
+    if (inequalities.empty() && equalities.empty()) {
+      // This disjunct always holds, and so does the predicate.
+      block.removePredicateAttr();
+      return;
+    }
+    SmallVector<AffineExpr> constraints(equalities);
+    llvm::append_range(constraints, inequalities);
+    SmallVector<bool> eqFlags(equalities.size(), true);
+    eqFlags.resize(constraints.size(), false);
+    sets.push_back(IntegerSetAttr::get(
+        makeInputSet(values.size(), constraints, eqFlags, ctx)));
+  }
+  block.setPredicateAttr(ArrayAttr::get(ctx, sets));
 }
 
 /// A region list with the iteration variables of one value replaced by it.
@@ -117,6 +159,7 @@ struct TIRSimplifyPass : tir::impl::TIRSimplifyPassBase<TIRSimplifyPass> {
     // the outer ones became.
     getOperation()->walk<WalkOrder::PreOrder>([](BlockOp block) {
       simplifyBindings(block);
+      simplifyPredicate(block);
       substitutePointVars(block);
     });
   }

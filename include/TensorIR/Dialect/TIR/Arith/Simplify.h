@@ -54,6 +54,16 @@ AffineExpr simplifyWithRanges(AffineExpr expr,
 /// and i mod 128 < 127` is `i < 16255 and i mod 128 < 127`).
 void tightenDivisionBounds(SmallVectorImpl<AffineExpr> &constraints);
 
+/// An inequality `c >= 0` in the fewest terms, with what is known of its
+/// dimensions' ranges: the terms are split into leading ones, whose
+/// coefficients share a divisor g, and the rest, whose sum stays in a range
+/// that cannot change the bound the leading ones get; the rest are dropped
+/// and the leading terms divided by g (`1023 - 16x - 4i - j >= 0` over i, j
+/// in [0, 4) is `63 - x >= 0`, as TVM's simplifier writes a split loop's
+/// guard). Returns `c` when no split holds.
+AffineExpr simplifyInequality(AffineExpr c,
+                              ArrayRef<std::optional<Interval>> dimRanges);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ARITH_SIMPLIFY_H
