@@ -99,6 +99,69 @@ TEST_F(SimplifyTest, DivisionBoundsTighten) {
   EXPECT_EQ(other, before);
 }
 
+TEST_F(SimplifyTest, InequalityInFewestTerms) {
+  std::optional<Interval> f = Interval{0, 8191}, four = Interval{0, 3},
+                          thirtyTwo = Interval{0, 31};
+  // A split loop's guard: 1023 - 16 (f floordiv 64) - 4 j - k >= 0 over j,
+  // k in [0, 4): the inner loops cannot move the bound.
+  AffineExpr guard = c(1023) - d(0).floorDiv(64) * 16 - d(1) * 4 - d(2);
+  EXPECT_EQ(simplifyInequality(guard, {f, four, four}),
+            c(63) - d(0).floorDiv(64));
+  // With 999 they can: j stays, k goes (j's coefficient divides 16).
+  EXPECT_EQ(
+      simplifyInequality(c(999) - d(0).floorDiv(64) * 16 - d(1) * 4 - d(2),
+                         {f, four, four}),
+      c(249) - d(0).floorDiv(64) * 4 - d(1));
+  // A common divisor alone: 1023 - 32 k >= 0 is 31 - k >= 0.
+  EXPECT_EQ(simplifyInequality(c(1023) - d(2) * 32, {f, four, thirtyTwo}),
+            c(31) - d(2));
+  // Lower bounds too: 32 k + l - 40 >= 0 over l in [0, 32) is k - 2 >= 0
+  // only where every l agrees, which it does not; 32 k + l - 64 does.
+  EXPECT_EQ(simplifyInequality(d(0) * 32 + d(1) - 64, {f, thirtyTwo}),
+            d(0) - 2);
+  AffineExpr mixed = d(0) * 32 + d(1) - 40;
+  EXPECT_EQ(simplifyInequality(mixed, {f, thirtyTwo}), mixed);
+  // A term of unknown range is kept: only k goes.
+  EXPECT_EQ(simplifyInequality(guard, {f, std::nullopt, four}),
+            c(255) - d(0).floorDiv(64) * 4 - d(1));
+  EXPECT_EQ(simplifyInequality(guard, {f, four, std::nullopt}), guard);
+}
+
+// Over random sums and ranges, the simplified inequality holds exactly
+// where the original does.
+TEST_F(SimplifyTest, RandomInequalitiesKeepTheirSolutions) {
+  std::mt19937 rng(7);
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  static const int64_t scales[] = {1, 2, 3, 4, 8, 16, -1, -2, -4, -8, -16};
+  int simplified = 0;
+  for (int n = 0; n < 2000; ++n) {
+    SmallVector<std::optional<Interval>> ranges;
+    for (int i = 0; i < 3; ++i) {
+      int lo = pick(-3, 2);
+      ranges.push_back(Interval{lo, lo + pick(0, 9)});
+    }
+    AffineExpr e = c(pick(-60, 60));
+    for (int i = 0; i < 3; ++i)
+      e = e + d(i) * scales[pick(0, 10)];
+    if (pick(0, 3) == 0)
+      e = e + d(0).floorDiv(pick(2, 4)) * scales[pick(0, 10)];
+    AffineExpr s = simplifyInequality(e, ranges);
+    simplified += s != e;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << e << " -> " << s;
+    for (int64_t x = ranges[0]->lo; x <= ranges[0]->hi; ++x)
+      for (int64_t y = ranges[1]->lo; y <= ranges[1]->hi; ++y)
+        for (int64_t z = ranges[2]->lo; z <= ranges[2]->hi; ++z)
+          ASSERT_EQ(*evaluateAt(s, {x, y, z}) >= 0,
+                    *evaluateAt(e, {x, y, z}) >= 0)
+              << text << " at (" << x << ", " << y << ", " << z << ")";
+  }
+  EXPECT_GT(simplified, 200);
+}
+
 /// Random index expressions over two dimensions: sums, products by
 /// constants, floordiv, mod and ceildiv by small positive constants, nested.
 static AffineExpr randomExpr(std::mt19937 &rng, MLIRContext *ctx, int depth) {
