@@ -50,6 +50,12 @@ bool Target::listHas(StringRef name, StringRef item) const {
   });
 }
 
+bool Target::isGPU() const {
+  return kind == "cuda" || kind == "rocm" || kind == "vulkan" ||
+         kind == "metal" || kind == "opencl" || kind == "webgpu" ||
+         listHas("keys", "gpu");
+}
+
 FailureOr<std::string> Target::getRuleKind(std::string &error) const {
   if (kind == "llvm") {
     // The CPU's features (as LLVM knows the -mcpu) and those -mattr adds.

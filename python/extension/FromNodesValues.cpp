@@ -727,6 +727,23 @@ static bool loadsValues(py::handle e) {
   return false;
 }
 
+/// Whether `e` names one of `iterVars` (a block's iteration variables,
+/// which the values computed before the block cannot use).
+static bool usesValues(py::handle e, const DenseMap<PyObject *, Value> &vars,
+                       const DenseMap<Value, unsigned> &iterVars) {
+  if (auto it = vars.find(e.ptr()); it != vars.end())
+    return iterVars.count(it->second);
+  for (const char *field :
+       {"a", "b", "value", "condition", "true_value", "false_value"})
+    if (py::hasattr(e, field) && usesValues(e.attr(field), vars, iterVars))
+      return true;
+  if (py::hasattr(e, "args"))
+    for (py::handle arg : e.attr("args"))
+      if (usesValues(arg, vars, iterVars))
+        return true;
+  return false;
+}
+
 RegionExprs
 FunctionBuilder::region(py::handle bufferRegion, unsigned numIterVars,
                         SmallVectorImpl<Value> &regionValues,
@@ -740,7 +757,14 @@ FunctionBuilder::region(py::handle bufferRegion, unsigned numIterVars,
     // A range that depends on loaded values (a gather's `A[idx[i]]`) is
     // the whole dimension: the values it loads are the block's own, which
     // the regions, written before its body, cannot use.
-    if (loadsValues(range.attr("min")) || loadsValues(range.attr("extent"))) {
+    // So is one that is no index expression of the iteration variables
+    // (`A[T.min(i, j) : T.max(i, j) + 1]`): it would be computed before
+    // the block, where they are not defined.
+    auto opaque = [&](py::handle e) {
+      return !isIndexExpr(e) && usesValues(e, vars, iterVarPositions);
+    };
+    if (loadsValues(range.attr("min")) || loadsValues(range.attr("extent")) ||
+        opaque(range.attr("min")) || opaque(range.attr("extent"))) {
       dims.push_back(
           {getAffineConstantExpr(0, ctx()), indexExpr(shape[d], inputs)});
       continue;

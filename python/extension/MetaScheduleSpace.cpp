@@ -16,6 +16,7 @@
 
 #include "MetaSchedule.h"
 
+#include "TensorIR/MetaSchedule/TraceApply.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include <pybind11/functional.h>
@@ -455,4 +456,15 @@ void tirpy::bindMetaScheduleSpace(py::module_ &m) {
   bindComponents(m);
   bindSpaceGenerators(m);
   bindTuneContext(m);
+  m.def(
+      "schedule_using_anchor_trace",
+      [](PySchedule &sch, const PyTraceModel &anchor, py::handle target) {
+        std::string error;
+        ms::Target parsed =
+            check(ms::Target::fromJSON(jsonFromPython(target), error), error);
+        if (failed(ms::scheduleUsingAnchorTrace(*sch.state, anchor.trace,
+                                                parsed, error)))
+          throw ScheduleError(error);
+      },
+      py::arg("sch"), py::arg("anchor_trace"), py::arg("target"));
 }

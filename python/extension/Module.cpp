@@ -23,6 +23,8 @@
 #include "mlir/Tools/Plugins/PassPlugin.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Intrinsics.h"
 
 #include <pybind11/stl.h>
 
@@ -92,6 +94,15 @@ static PyModule runOnCopy(const PyModule &module, PassManager &pm) {
 }
 
 void tirpy::bindModule(py::module_ &m) {
+  m.def(
+      "llvm_lookup_intrinsic_id",
+      [](const std::string &name) {
+        return static_cast<unsigned>(llvm::Intrinsic::lookupIntrinsicID(name));
+      },
+      py::arg("name"),
+      "LLVM's id of the intrinsic `name` (llvm.x86.avx512.vpdpbusd.512), 0 "
+      "for a name LLVM does not know.");
+  m.def("llvm_version_major", [] { return LLVM_VERSION_MAJOR; });
   m.def(
       "set_multithreading",
       [](bool enabled) { context().disableMultithreading(!enabled); },

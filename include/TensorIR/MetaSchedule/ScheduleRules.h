@@ -43,6 +43,10 @@ struct AutoInlineOptions {
   std::vector<std::string> disallowOps = {"tir.exp"};
 };
 std::shared_ptr<ScheduleRule> createAutoInline(AutoInlineOptions options);
+/// The AutoInline settings of TVM's default rules: the CPU's (into
+/// consumers; injective, ordered, branch-free blocks not calling exp), or a
+/// GPU's (both directions, all of them).
+AutoInlineOptions getDefaultAutoInlineOptions(bool gpu);
 
 /// TVM's InlineConstantScalars: a block that computes a scalar from
 /// nothing (a constant) is inlined, unless it is an output.

@@ -38,6 +38,9 @@ public:
   /// Whether list option `name` ("mattr", "keys") holds `item`.
   bool listHas(StringRef name, StringRef item) const;
 
+  /// TVM's IsGPUTarget: a GPU kind (cuda, rocm, vulkan, metal, opencl,
+  /// webgpu) or a target whose "keys" list "gpu".
+  bool isGPU() const;
   /// TVM's GetRuleKindFromTarget: which default rule set tunes for this
   /// target ("llvm", "avx512", "vnni", "asimd", "dotprod", "rvv",
   /// "cuda", "cuda-tensorcore", "hexagon", "c"); fails with `error` for a

@@ -1254,13 +1254,6 @@ FeatureMatrix Collector::finish() {
 // The extractor
 //===----------------------------------------------------------------------===//
 
-bool isGPUTarget(const Target &target) {
-  StringRef kind = target.getKind();
-  return kind == "cuda" || kind == "rocm" || kind == "vulkan" ||
-         kind == "metal" || kind == "opencl" || kind == "webgpu" ||
-         target.listHas("keys", "gpu");
-}
-
 class PerStoreFeature : public FeatureExtractor {
 public:
   PerStoreFeature(PerStoreFeatureOptions options, bool extractWorkload)
@@ -1275,7 +1268,7 @@ public:
       return failure();
     }
     PerStoreFeatureOptions perTarget = options;
-    perTarget.isGPU = isGPUTarget(*context.target);
+    perTarget.isGPU = context.target->isGPU();
     std::vector<double> embedding;
     if (extractWorkload) {
       if (!context.mod) {

@@ -47,7 +47,7 @@ getLLVMRules(std::string &error) {
   return std::vector<std::shared_ptr<ScheduleRule>>{
       createApplyCustomRule(),
       createInlineConstantScalars(),
-      createAutoInline(AutoInlineOptions()),
+      createAutoInline(getDefaultAutoInlineOptions(/*gpu=*/false)),
       createAddRFactor(/*maxJobsPerCore=*/16, /*maxInnermostFactor=*/64),
       *multiLevelTiling,
       createParallelizeVectorizeUnroll(pvu),
@@ -72,14 +72,6 @@ getCUDARules(std::string &error) {
       createMultiLevelTiling(tiling, error);
   if (failed(multiLevelTiling))
     return failure();
-  AutoInlineOptions inlining;
-  inlining.intoProducer = true;
-  inlining.intoConsumer = true;
-  inlining.inlineConstTensor = true;
-  inlining.disallowIfThenElse = false;
-  inlining.requireInjective = false;
-  inlining.requireOrdered = false;
-  inlining.disallowOps = {};
   FailureOr<std::shared_ptr<ScheduleRule>> crossThreadReduction =
       createCrossThreadReduction({4, 8, 16, 32, 64, 128, 256, 512}, error);
   if (failed(crossThreadReduction))
@@ -93,11 +85,25 @@ getCUDARules(std::string &error) {
       createApplyCustomRule(),
       *multiLevelTiling,
       createInlineConstantScalars(),
-      createAutoInline(inlining),
+      createAutoInline(getDefaultAutoInlineOptions(/*gpu=*/true)),
       *crossThreadReduction,
       createParallelizeVectorizeUnroll(pvu),
       createAutoBind(/*maxThreadblocks=*/256, {32, 64, 128, 256, 512, 1024}),
   };
+}
+
+AutoInlineOptions mlir::tir::ms::getDefaultAutoInlineOptions(bool gpu) {
+  AutoInlineOptions inlining;
+  if (!gpu)
+    return inlining;
+  inlining.intoProducer = true;
+  inlining.intoConsumer = true;
+  inlining.inlineConstTensor = true;
+  inlining.disallowIfThenElse = false;
+  inlining.requireInjective = false;
+  inlining.requireOrdered = false;
+  inlining.disallowOps = {};
+  return inlining;
 }
 
 FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>

@@ -6,7 +6,7 @@ how it behaves: docs/meta_schedule.md."""
 from . import (arg_info, builder, cost_model, database, feature_extractor,  # noqa: F401
                measure_callback, mutator, postproc, runner, schedule_rule,
                search_strategy, space_generator, task_scheduler, testing,
-               tir_integration, utils)
+               tir_integration, trace_apply, utils)
 from .mutator import Mutator
 from .postproc import Postproc
 from .profiler import Profiler

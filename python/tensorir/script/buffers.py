@@ -218,9 +218,12 @@ class BufferParser:
 
     def layout_value(self, node, known, what):
         """The variable a stride or offset of a matched view names (declared
-        with T.int32()), or None for a constant (which must be the
+        with T.int32(), or a string: a new variable of that name, as TVM's
+        printer writes them), or None for a constant (which must be the
         layout's)."""
         constant = self.static_value(node)
+        if isinstance(constant, str) and constant.isidentifier():
+            return E.Var(constant)
         if isinstance(constant, int):
             if isinstance(known, E.IntImm) and constant != known.value:
                 self.error(node, f"{what} {constant} differs from the buffer's ({known.value})")
@@ -229,7 +232,8 @@ class BufferParser:
             var = self.lookup(node, node.id)
             if isinstance(var, PendingVar):
                 return var.var
-        self.error(node, f"{what} is an integer or a variable declared with T.int32()")
+        self.error(node, f"{what} is an integer, a variable declared with T.int32() or "
+                         "a new variable's name")
 
     def allocate_const(self, target, call, rest):
         """`B = T.allocate_const(data, dtype, extents)`: constant data in

@@ -17,6 +17,10 @@ from .values import DTYPES, ConstData, PendingVar
 _DTYPE_FIRST = ("call_extern", "call_pure_extern", "call_llvm_intrin", "call_llvm_pure_intrin")
 # Fixed-point multiplies (int32 results unless dtype= says otherwise).
 _INT32_RESULT = ("q_multiply_shift", "q_multiply_shift_per_axis")
+# TVM's builtins whose result is a handle unless dtype= says otherwise (a
+# pointer, or the fragment a tensor-core builtin writes).
+_HANDLE_RESULT = ("tvm_access_ptr", "address_of", "tvm_fill_fragment", "tvm_load_matrix_sync",
+                  "tvm_store_matrix_sync", "tvm_mma_sync", "tvm_bmma_sync")
 _OPAQUE = _DTYPE_FIRST + _INT32_RESULT + ("call_packed", "call_intrin", "address_of",
                                           "assume")
 _MATH = ("exp", "sqrt", "log", "tanh", "sin", "cos", "abs", "rsqrt", "floor", "ceil",
@@ -298,6 +302,8 @@ class ExprParser:
             dtype = self.static_value(kw.value)
         if dtype is None and name in _INT32_RESULT:
             dtype = "int32"
+        if dtype is None and name in _HANDLE_RESULT:
+            dtype = "handle"
         if dtype is None and name in _DTYPE_FIRST:
             if not args or not isinstance(self.static_value(args[0]), str):
                 self.error(call, f"T.{name} takes the result dtype first")
