@@ -484,6 +484,64 @@ def test_a_region_that_depends_on_loaded_values_covers_its_dimension():
     np.testing.assert_allclose(out, table[idx])
 
 
+def test_a_region_of_min_and_max_of_iteration_variables_covers_its_dimension():
+    # Winograd's inverse transform reads A[min(r, v) : max(r, v) + 1, ...]:
+    # no affine bound of the block's variables, so the dimension is whole.
+    import numpy as np
+
+    @T.prim_func
+    def band(A: T.Buffer((6, 4), "float32"), out: T.Buffer((4, 4), "float32")):
+        for i, j in T.grid(4, 4):
+            with T.block("out"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[T.min(vi, vj):T.max(vi, vj) + 1, vj])
+                T.writes(out[vi, vj])
+                out[vi, vj] = A[T.min(vi, vj), vj] + A[T.max(vi, vj), vj]
+
+    text = band.mod.mlir()
+    assert "reads(%arg0[0 : 6, %vj]" in text, text
+    a = np.random.rand(6, 4).astype("float32")
+    out = np.zeros((4, 4), "float32")
+    tvm.build(band)["band"](a, out)
+    i, j = np.meshgrid(range(4), range(4), indexing="ij")
+    np.testing.assert_allclose(out, a[np.minimum(i, j), j] + a[np.maximum(i, j), j])
+
+
+def test_strides_named_by_strings_and_tensor_core_builtins_give_handles():
+    # As TVM prints a tensorized block: strides=("C_s0", "C_s1") names new
+    # variables, read as C.strides[k]; tvm_access_ptr and the fragment
+    # builtins give a handle without dtype=.
+    @T.prim_func
+    def f(A: T.Buffer((32, 32), "float16"), C: T.Buffer((32, 32), "float16")):
+        for i in range(2):
+            with T.block("tile"):
+                vi = T.axis.spatial(2, i)
+                T.reads(A[vi * 16:vi * 16 + 16, 0:16])
+                T.writes(C[vi * 16:vi * 16 + 16, 0:16])
+                A0 = T.match_buffer(A[vi * 16:vi * 16 + 16, 0:16], (16, 16), "float16",
+                                    strides=("A_s0", "A_s1"), offset_factor=16)
+                C0 = T.match_buffer(C[vi * 16:vi * 16 + 16, 0:16], (16, 16), "float16",
+                                    strides=("C_s0", "C_s1"), offset_factor=16)
+                T.tvm_load_matrix_sync(
+                    C0.data, 16, 16, 16, C0.elem_offset // C0.strides[0] // 16,
+                    T.tvm_access_ptr(T.type_annotation("float16"), A0.data, A0.elem_offset,
+                                     A0.strides[0] * 16, 1), A0.strides[0], "row_major")
+
+    text = f.mod.mlir()
+    assert 'tir.call "tvm_access_ptr"' in text and '"tvm_load_matrix_sync"' in text
+    # The strides are the layout's (A's rows: 32 elements).
+    assert "-> memref<16x16xf16, strided<[32, 1], offset: ?>>" in text
+    with pytest.raises(tvm.script.ScriptError, match="a new variable's name"):
+        @T.prim_func
+        def g(A: T.Buffer((32, 32), "float16")):
+            for i in range(2):
+                with T.block("tile"):
+                    vi = T.axis.spatial(2, i)
+                    A0 = T.match_buffer(A[vi * 16:vi * 16 + 16, 0:16], (16, 16), "float16",
+                                        strides=("not a name", 1))
+                    T.evaluate(A0.data)
+
+
 def test_a_range_that_goes_backwards_is_empty():
     # range(0, -1) runs no iteration, as Python's; tir's loops have no
     # negative extent, so the loop is written with extent 0.
