@@ -68,15 +68,45 @@ VARIANTS = {
 }
 
 
+def meta_schedule_candidates(count, arch, seed=7):
+    """{name: scheduled function}: `count` schedules each of MetaSchedule's
+    CUDA design space (TVM's default cuda rules and postprocessors, sampled
+    by ReplayTrace: no measurement here) for a 1024^3 GEMM and a 4096 x 4096
+    softmax, named as run.py checks and times them (gemm_ms<i>_1024,
+    softmax_ms<i>_4096)."""
+    from tensorir import meta_schedule as ms
+    from tensorir.target import Target
+    target = Target({"kind": "cuda", "arch": arch, "max_threads_per_block": 1024,
+                     "max_shared_memory_per_block": 49152, "thread_warp_size": 32,
+                     "registers_per_block": 65536})
+    out = {}
+    for kind, func, size in (("gemm", p.matmul(1024, 1024, 1024), 1024),
+                             ("softmax", p.softmax(4096, 4096), 4096)):
+        context = ms.TuneContext(func, target=target, space_generator="post-order-apply",
+                                 search_strategy="replay-trace", rand_state=seed,
+                                 task_name=kind)
+        context.pre_tuning(count, count)
+        for i, candidate in enumerate(context.generate_measure_candidates() or []):
+            out[f"{kind}_ms{i}_{size}"] = candidate.sch.mod["main"]
+        context.post_tuning()
+    return out
+
+
 def main():
     import tensorir as tvm
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--ms-candidates", type=int, default=12,
+                        help="schedules of MetaSchedule's CUDA space per workload")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    for name, make in VARIANTS.items():
+    variants = dict(VARIANTS)
+    if args.ms_candidates:
+        sampled = meta_schedule_candidates(args.ms_candidates, args.arch)
+        variants.update({name: (lambda f=f: f) for name, f in sampled.items()})
+    for name, make in variants.items():
         if args.only and name not in args.only:
             continue
         # One library with a cubin (ptxas here) rather than PTX.

@@ -52,6 +52,34 @@ def test_local_builder_and_runner():
     os.rmdir(os.path.dirname(built.artifact_path))
 
 
+def test_runner_times_once_a_candidate_far_slower_than_the_best():
+    # With the unscheduled program as reference, each candidate's checking
+    # run is timed; one slower than reject_slower_than times the best mean
+    # so far keeps that one run as its measurement.
+    builder = ms.builder.LocalBuilder(max_workers=1)
+    built = builder.build([ms.builder.BuilderInput(MOD, LLVM), ms.builder.BuilderInput(MOD, LLVM)])
+    reference, candidate = (b.artifact_path for b in built)
+    args = ms.arg_info.ArgInfo.from_prim_func(MOD["main"])
+    config = ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=0)
+    inputs = [ms.runner.RunnerInput(candidate, "llvm", args, reference_path=reference)]
+    runner = ms.runner.LocalRunner(evaluator_config=config)
+    (first,) = runner.run(inputs)
+    assert len(first.result().run_secs) == 3  # nothing to compare with yet
+    best = runner._best_seconds[reference]
+    assert best == pytest.approx(np.mean([t.value for t in first.result().run_secs]))
+    runner._best_seconds[reference] = 1e-12  # as if a far faster one was seen
+    (second,) = runner.run(inputs)
+    assert len(second.result().run_secs) == 1 and second.result().error_msg is None
+    # None times every candidate, as TVM's runner does.
+    untimed = ms.runner.LocalRunner(evaluator_config=config, reject_slower_than=None)
+    untimed.run(inputs)
+    untimed._best_seconds[reference] = 1e-12
+    (third,) = untimed.run(inputs)
+    assert len(third.result().run_secs) == 3
+    with pytest.raises(ValueError, match="reject_slower_than"):
+        ms.runner.LocalRunner(reject_slower_than=0.5)
+
+
 def _check_c(before, after):
     a, b, _ = before
     np.testing.assert_allclose(after[2], a @ b, rtol=1e-4, atol=1e-4)

@@ -99,12 +99,16 @@ def check_results(module, expected_path):
     """Runs the candidate on the saved inputs and compares every argument
     afterwards with the unscheduled program's: floats within a tolerance
     for reassociated reductions, anything else exactly; ResultMismatch
-    names the first that differs."""
+    names the first that differs. Returns the seconds the run took."""
+    import time
+
     import numpy as np
     saved = np.load(expected_path)
     count = len([k for k in saved.files if k.startswith("in")])
     actual = [np.array(saved[f"in{i}"], copy=True) for i in range(count)]
+    start = time.perf_counter()
     module(*actual)
+    seconds = time.perf_counter() - start
     for index, got in enumerate(actual):
         want = saved[f"out{index}"]
         if want.dtype.kind == "f":
@@ -119,6 +123,7 @@ def check_results(module, expected_path):
             raise ResultMismatch(
                 f"argument {index} differs from the unscheduled program's on random "
                 f"inputs (max abs difference {float(np.nanmax(diff)):.6g})")
+    return seconds
 
 
 def _function(f, default):
@@ -158,11 +163,16 @@ class LocalRunner(PyRunner):
     wrong results". f_alloc_argument(device, args_info JSON,
     alloc_repeat) and f_run_evaluator(rt_mod, device, evaluator_config,
     repeated_args) are TVM's, functions or registered functions' names;
-    initializer runs in each child first."""
+    initializer runs in each child first. Beyond TVM too: a candidate
+    whose checking run already took `reject_slower_than` times the best
+    mean run time measured so far for its program is not timed further:
+    its one run is its measurement (a candidate that slow cannot be the
+    best, and the evaluator's calls would take most of the tuning's time;
+    None times every candidate as TVM does)."""
 
     def __init__(self, timeout_sec=30.0, evaluator_config=None, cooldown_sec=0.0,
                  alloc_repeat=1, f_alloc_argument=None, f_run_evaluator=None, f_cleanup=None,
-                 initializer=None):
+                 initializer=None, reject_slower_than=10.0):
         super().__init__()
         self.timeout_sec = timeout_sec
         self.evaluator_config = EvaluatorConfig._normalized(evaluator_config)
@@ -172,6 +182,10 @@ class LocalRunner(PyRunner):
         self.f_run_evaluator = f_run_evaluator
         self.f_cleanup = f_cleanup
         self.initializer = initializer
+        if reject_slower_than is not None and not reject_slower_than > 1:
+            raise ValueError(f"LocalRunner: reject_slower_than is a ratio above 1 or None, got "
+                             f"{reject_slower_than!r}")
+        self.reject_slower_than = reject_slower_than
 
     def _expected_outputs(self, runner_input):
         """The .npz of the unscheduled program's arguments before and
@@ -218,11 +232,13 @@ class LocalRunner(PyRunner):
         f_alloc, f_run, f_cleanup = self.f_alloc_argument, self.f_run_evaluator, self.f_cleanup
         config, alloc_repeat = self.evaluator_config, self.alloc_repeat
 
-        def measure(artifact_path, args_info, expected_path):
+        def measure(artifact_path, args_info, expected_path, reject_above):
             try:
                 module = runtime.load_module(artifact_path)
                 if expected_path is not None:
-                    check_results(module, expected_path)
+                    seconds = check_results(module, expected_path)
+                    if reject_above is not None and seconds > reject_above:
+                        return [seconds]
                 device = runtime.cpu(0)
                 # As TVM's: the functions take the arguments' JSON.
                 infos = [info.as_json() if hasattr(info, "as_json") else info
@@ -237,13 +253,22 @@ class LocalRunner(PyRunner):
                     _function(f_cleanup, None)()
 
         futures = []
+        # The best mean run time so far of each program (its reference).
+        best = self.__dict__.setdefault("_best_seconds", {})
         for runner_input in runner_inputs:
             expected = self._expected_outputs(runner_input)
+            known = best.get(runner_input.reference_path)
+            reject_above = (None if self.reject_slower_than is None or known is None
+                            else known * self.reject_slower_than)
             (outcome,) = run_isolated(
-                [(measure, (runner_input.artifact_path, runner_input.args_info, expected))],
+                [(measure, (runner_input.artifact_path, runner_input.args_info, expected,
+                            reject_above))],
                 max_workers=1, timeout=self.timeout_sec, initializer=self.initializer)
             if outcome.kind == "ok":
                 result = RunnerResult(outcome.value, None)
+                if expected is not None and outcome.value:
+                    mean = sum(outcome.value) / len(outcome.value)
+                    best[runner_input.reference_path] = min(known or mean, mean)
             elif outcome.kind == "timeout":
                 result = RunnerResult(
                     None, f"LocalRunner: Timeout, killed after {self.timeout_sec} seconds\n")
