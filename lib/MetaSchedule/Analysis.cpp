@@ -335,3 +335,25 @@ SmallVector<Operation *> mlir::tir::ms::getLoopStatements(ForOp loop) {
       statements.push_back(&op);
   return statements;
 }
+
+int64_t mlir::tir::ms::getPipelineVersions(Operation *anchor,
+                                           ArrayRef<BlockOp> blocks) {
+  auto loop = dyn_cast_if_present<ForOp>(anchor);
+  DictionaryAttr annotations = loop ? loop.getAnnotationsAttr() : nullptr;
+  std::optional<SmallVector<int64_t>> stages =
+      annotations ? readIntegerList(annotations.get("software_pipeline_stage"))
+                  : std::nullopt;
+  if (!stages)
+    return 1;
+  SmallVector<Operation *> statements = getLoopStatements(loop);
+  if (statements.size() != stages->size())
+    return 1;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (BlockOp block : blocks)
+    for (auto [statement, stage] : llvm::zip(statements, *stages))
+      if (statement == block || statement->isProperAncestor(block)) {
+        lo = std::min(lo, stage);
+        hi = std::max(hi, stage);
+      }
+  return lo <= hi ? hi - lo + 1 : 1;
+}

@@ -538,6 +538,29 @@ def staged_copy(rows_per_block, second_threads=64):
     return sch
 
 
+def pipelined_copy(rows_per_step, pipelined=True):
+    """staged_copy with each block's 4 steps of `rows_per_step` rows in a
+    loop that copies a step's rows into S and reads them: S is that step's
+    part (rows x 256 bytes), twice when the loop is a software pipeline of
+    two stages (the next step's copy beside this step's reads)."""
+    a = te.placeholder((256, 64), name="A")
+    s = te.compute((256, 64), lambda i, j: a[i, j], name="S")
+    sch = tvm.tir.Schedule(prim_func(a, te.compute((256, 64), lambda i, j: s[i, j] + 1.0,
+                                                   name="B")))
+    sch.set_scope(sch.get_block("S"), 0, "shared")
+    rows, cols = sch.get_loops(sch.get_block("B"))
+    bx, step, _ = sch.split(rows, factors=[None, 4, rows_per_step])
+    sch.bind(bx, "blockIdx.x")
+    sch.bind(cols, "threadIdx.x")
+    sch.compute_at(sch.get_block("S"), step)
+    _, _, _, copy_cols = sch.get_loops(sch.get_block("S"))
+    sch.bind(copy_cols, "threadIdx.x")
+    if pipelined:
+        sch.annotate(step, "software_pipeline_stage", [0, 1])
+        sch.annotate(step, "software_pipeline_order", [0, 1])
+    return sch
+
+
 def annotated_threads(threads):
     """bound_copy over 1024 elements, the block annotated as
     MultiLevelTiling annotates it: 32 to 256 threads."""
@@ -567,6 +590,10 @@ def annotated_threads(threads):
     (lambda: staged_copy(64), GPU, True),
     (lambda: staged_copy(32), SMALL_SHARED, True),
     (lambda: staged_copy(64), SMALL_SHARED, False),
+    # A software pipeline of two stages keeps two copies of the step's rows.
+    (lambda: pipelined_copy(16), SMALL_SHARED, True),
+    (lambda: pipelined_copy(32, pipelined=False), SMALL_SHARED, True),
+    (lambda: pipelined_copy(32), SMALL_SHARED, False),
     # Loops of one kernel bound to threadIdx.x differ in extent.
     (lambda: staged_copy(16, second_threads=32), GPU, False),
     # The bounds MultiLevelTiling annotates.

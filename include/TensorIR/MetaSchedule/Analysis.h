@@ -32,6 +32,13 @@ namespace mlir::tir::ms {
 /// them is no statement).
 SmallVector<Operation *> getLoopStatements(ForOp loop);
 
+/// How many copies of a buffer accessed by `blocks` the software pipeline
+/// of `anchor` keeps (its compaction anchor: a loop annotated
+/// "software_pipeline_stage"): one more per stage between the statements
+/// that access it, as InjectSoftwarePipeline versions it; 1 for any other
+/// anchor.
+int64_t getPipelineVersions(Operation *anchor, ArrayRef<BlockOp> blocks);
+
 /// The functions of `mod` that are scheduled (TVM's PrimFuncs): those with
 /// a body that are not graph functions, in module order.
 SmallVector<FunctionOpInterface> getScheduledFunctions(ModuleOp mod);

@@ -25,8 +25,11 @@
 //    part one execution of that op touches, threadIdx and vthread loops
 //    around it relaxed (CompactBufferAllocation: the analysis the GPU
 //    lowering compacts with, getCompactPart), rows padded as
-//    "buffer_dim_align" asks. A buffer whose part cannot be bounded counts
-//    whole; one allocated above its kernels counts nowhere (as in TVM).
+//    "buffer_dim_align" asks, times the copies a software pipeline keeps
+//    when that op is a pipelined loop (one per stage between the buffer's
+//    writer and reader, as InjectSoftwarePipeline versions it). A buffer
+//    whose part cannot be bounded counts whole; one allocated above its
+//    kernels counts nowhere (as in TVM).
 //    The sum per kernel is at most max_shared_memory_per_block.
 //  - Vectors: a load, store or cast of more than 16 bytes at once (the
 //    lanes of a vector type, times the extent of each vectorized loop
@@ -234,16 +237,19 @@ getPlacedSharedBuffer(AllocBufferOp alloc,
     return {kernel, 0};
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<BlockOp> blocks;
+  int64_t versions = 1;
   if (collectAccessingBlocks(buffer, alloc->getParentOp(), blocks) &&
       !blocks.empty()) {
     if (Operation *lca = getCompactionAnchor(blocks)) {
       kernel = getKernelRoot(lca);
+      SmallVector<BlockOp> outermost = getOutermostBlocksUnder(lca, blocks);
       Refusal why;
-      FailureOr<CompactPart> part =
-          getCompactPart(lca, buffer, getOutermostBlocksUnder(lca, blocks), why,
-                         /*sameThreadIsPoint=*/true);
+      FailureOr<CompactPart> part = getCompactPart(lca, buffer, outermost, why,
+                                                   /*sameThreadIsPoint=*/true);
       if (succeeded(part))
         shape = part->shape;
+      // A software pipeline keeps a copy per stage it spans.
+      versions = getPipelineVersions(lca, outermost);
     }
   }
   if (!kernel)
@@ -257,7 +263,7 @@ getPlacedSharedBuffer(AllocBufferOp alloc,
     for (int64_t extent : shape)
       elements *= extent;
   }
-  return {kernel, elements * getTypeBytes(type.getElementType())};
+  return {kernel, elements * getTypeBytes(type.getElementType()) * versions};
 }
 
 /// Whether each kernel of `func` holds at most `maxBytes` of shared

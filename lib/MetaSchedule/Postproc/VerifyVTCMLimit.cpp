@@ -29,29 +29,6 @@ using namespace mlir::tir::ms;
 
 namespace {
 
-/// How many copies of a buffer the pipeline of `loop` keeps: one, or one
-/// more per stage between the statements that access it.
-int64_t pipelineVersions(Operation *anchor, ArrayRef<BlockOp> blocks) {
-  auto loop = dyn_cast_if_present<ForOp>(anchor);
-  DictionaryAttr annotations = loop ? loop.getAnnotationsAttr() : nullptr;
-  std::optional<SmallVector<int64_t>> stages =
-      annotations ? readIntegerList(annotations.get("software_pipeline_stage"))
-                  : std::nullopt;
-  if (!stages)
-    return 1;
-  SmallVector<Operation *> statements = getLoopStatements(loop);
-  if (statements.size() != stages->size())
-    return 1;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (BlockOp block : blocks)
-    for (auto [statement, stage] : llvm::zip(statements, *stages))
-      if (statement == block || statement->isProperAncestor(block)) {
-        lo = std::min(lo, stage);
-        hi = std::max(hi, stage);
-      }
-  return lo <= hi ? hi - lo + 1 : 1;
-}
-
 /// The bytes `alloc` (a static shape) takes once compacted and versioned.
 int64_t getAllocatedBytes(AllocBufferOp alloc) {
   Value buffer = alloc.getBuffer();
@@ -71,7 +48,7 @@ int64_t getAllocatedBytes(AllocBufferOp alloc) {
         getCompactPart(anchor, buffer, outermost, why);
     if (succeeded(part))
       shape = part->shape;
-    versions = pipelineVersions(anchor, outermost);
+    versions = getPipelineVersions(anchor, outermost);
   }
   int64_t elements = 1;
   for (int64_t extent : shape)
