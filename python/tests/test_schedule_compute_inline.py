@@ -163,3 +163,28 @@ def test_compute_inline_into_a_guarded_read_same_numbers():
     sch.compute_inline("B")
     assert "A[vi - 8, vj] * T.float32(2.0)" in sch.mod["main"].script()
     same_numbers(guarded, sch.mod["main"], "guarded", (8, 4), out_shape=(16, 4))
+
+
+def test_inlined_constant_producer_leaves_nothing_behind():
+    # A producer of one element (TVM's compile_engine_const: one unit
+    # iteration variable) inlined: its variable's value, 0, is no dead
+    # constant in the consumer, which prints as the one store.
+    @T.prim_func
+    def add_const(A: T.Buffer((4, 4), "float32"), D: T.Buffer((4, 4), "float32")):
+        c = T.alloc_buffer((), "float32")
+        with T.block("const"):
+            vi = T.axis.spatial(1, 0)
+            c[()] = T.float32(1)
+        for i, j in T.grid(4, 4):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = A[vi, vj] + c[()]
+
+    sch = tvm.tir.Schedule(add_const)
+    sch.compute_inline(sch.get_block("const"))
+    assert "arith.constant 0 : index" not in sch.mod.mlir()
+    assert "D[vi, vj] = A[vi, vj] + T.float32(1.0)" in sch.mod.script()
+    a = np.random.rand(4, 4).astype("float32")
+    d = np.zeros((4, 4), "float32")
+    tvm.build(sch.mod)["add_const"](a, d)
+    np.testing.assert_allclose(d, a + 1)

@@ -8,6 +8,7 @@
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <map>
@@ -365,8 +366,12 @@ void sched::cloneWithIterVars(RewriterBase &rewriter, BlockOp source,
                               SmallVectorImpl<Operation *> *clones) {
   Location loc = source.getLoc();
   DenseSet<Operation *> applies;
+  SmallVector<Operation *> constants;
   for (auto [i, e] : llvm::enumerate(vars)) {
-    Value v = materializeIndexValue(rewriter, loc, e, inputs);
+    OpFoldResult folded = materializeIndex(rewriter, loc, e, inputs);
+    Value v = getValueOrCreateConstantIndexOp(rewriter, loc, folded);
+    if (isa<Attribute>(folded))
+      constants.push_back(v.getDefiningOp());
     if (auto apply = v.getDefiningOp<affine::AffineApplyOp>())
       applies.insert(apply);
     mapping.map(source.getIterVar(i), v);
@@ -378,6 +383,11 @@ void sched::cloneWithIterVars(RewriterBase &rewriter, BlockOp source,
     created.push_back(rewriter.clone(op, mapping));
   }
   foldAppliesIntoAccesses(rewriter, created, applies);
+  // The value of a unit variable nothing cloned uses (its accesses took
+  // the constant into their maps).
+  for (Operation *constant : constants)
+    if (constant->use_empty())
+      rewriter.eraseOp(constant);
   if (clones)
     clones->append(created);
 }
