@@ -517,15 +517,21 @@ def bound_copy(n=4096, threads=256, vector=1, dtype="float32", threads_y=None):
     return sch
 
 
-def staged_copy(rows_per_block, second_threads=64):
-    """B = A + 1 over 256 x 64 through a shared copy S of A (allocated
-    whole, 64 KB): each block copies `rows_per_block` rows into S with 64
-    threads, then reads them with `second_threads` threads."""
+def _through_shared():
+    """B = A + 1 over 256 x 64 through a copy S of A in shared memory."""
     a = te.placeholder((256, 64), name="A")
     s = te.compute((256, 64), lambda i, j: a[i, j], name="S")
     sch = tvm.tir.Schedule(prim_func(a, te.compute((256, 64), lambda i, j: s[i, j] + 1.0,
                                                    name="B")))
     sch.set_scope(sch.get_block("S"), 0, "shared")
+    return sch
+
+
+def staged_copy(rows_per_block, second_threads=64):
+    """B = A + 1 over 256 x 64 through a shared copy S of A (allocated
+    whole, 64 KB): each block copies `rows_per_block` rows into S with 64
+    threads, then reads them with `second_threads` threads."""
+    sch = _through_shared()
     rows, cols = sch.get_loops(sch.get_block("B"))
     bx, _ = sch.split(rows, factors=[None, rows_per_block])
     _, tx = sch.split(cols, factors=[None, second_threads])
@@ -543,11 +549,7 @@ def pipelined_copy(rows_per_step, pipelined=True):
     loop that copies a step's rows into S and reads them: S is that step's
     part (rows x 256 bytes), twice when the loop is a software pipeline of
     two stages (the next step's copy beside this step's reads)."""
-    a = te.placeholder((256, 64), name="A")
-    s = te.compute((256, 64), lambda i, j: a[i, j], name="S")
-    sch = tvm.tir.Schedule(prim_func(a, te.compute((256, 64), lambda i, j: s[i, j] + 1.0,
-                                                   name="B")))
-    sch.set_scope(sch.get_block("S"), 0, "shared")
+    sch = _through_shared()
     rows, cols = sch.get_loops(sch.get_block("B"))
     bx, step, _ = sch.split(rows, factors=[None, 4, rows_per_step])
     sch.bind(bx, "blockIdx.x")

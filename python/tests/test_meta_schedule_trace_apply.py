@@ -8,57 +8,31 @@ import pytest
 
 import tensorir as tvm
 from tensorir import meta_schedule as ms
+from tensorir import te
 from tensorir.script import tir as T
 from tensorir.tir import ForKind
 from tensorir.tir.schedule import Schedule
 
 
-@T.prim_func
-def matmul(a: T.handle, b: T.handle, c: T.handle):
-    # The tuned workload: the matmul and the scaling feeding it.
-    A = T.match_buffer(a, (64, 32), "float32")
-    B = T.match_buffer(b, (32, 48), "float32")
-    C = T.match_buffer(c, (64, 48), "float32")
-    S = T.alloc_buffer((64, 32), "float32")
-    for i, k in T.grid(64, 32):
-        with T.block("scale"):
-            vi, vk = T.axis.remap("SS", [i, k])
-            S[vi, vk] = A[vi, vk] * T.float32(0.5)
-    for i, j, k in T.grid(64, 48, 32):
-        with T.block("mm"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + S[vi, vk] * B[vk, vj]
+def _workload(epilogue):
+    """A scaling of A (64 x 32) feeding a matmul with B (32 x 48), as te
+    writes them (the blocks: scale, mm); with `epilogue`, a bias and a relu
+    after it (bias, relu)."""
+    a = te.placeholder((64, 32), name="A")
+    b = te.placeholder((32, 48), name="B")
+    s = te.compute((64, 32), lambda i, k: a[i, k] * 0.5, name="scale")
+    k = te.reduce_axis((0, 32), name="k")
+    c = te.compute((64, 48), lambda i, j: te.sum(s[i, k] * b[k, j], axis=k), name="mm")
+    if not epilogue:
+        return te.create_prim_func([a, b, c])
+    e = te.compute((64, 48), lambda i, j: c[i, j] + 1.0, name="bias")
+    d = te.compute((64, 48), lambda i, j: te.max(e[i, j], 0.0), name="relu")
+    return te.create_prim_func([a, b, d])
 
 
-@T.prim_func
-def scaled_matmul_relu(a: T.handle, b: T.handle, d: T.handle):
-    # The same with a bias + relu epilogue.
-    A = T.match_buffer(a, (64, 32), "float32")
-    B = T.match_buffer(b, (32, 48), "float32")
-    D = T.match_buffer(d, (64, 48), "float32")
-    S = T.alloc_buffer((64, 32), "float32")
-    C = T.alloc_buffer((64, 48), "float32")
-    E = T.alloc_buffer((64, 48), "float32")
-    for i, k in T.grid(64, 32):
-        with T.block("scale"):
-            vi, vk = T.axis.remap("SS", [i, k])
-            S[vi, vk] = A[vi, vk] * T.float32(0.5)
-    for i, j, k in T.grid(64, 48, 32):
-        with T.block("mm"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + S[vi, vk] * B[vk, vj]
-    for i, j in T.grid(64, 48):
-        with T.block("bias"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            E[vi, vj] = C[vi, vj] + T.float32(1)
-    for i, j in T.grid(64, 48):
-        with T.block("relu"):
-            vi, vj = T.axis.remap("SS", [i, j])
-            D[vi, vj] = T.max(E[vi, vj], T.float32(0))
+# The tuned workload, and the same with an epilogue.
+matmul = _workload(epilogue=False)
+scaled_matmul_relu = _workload(epilogue=True)
 
 
 def _anchor():
@@ -98,13 +72,13 @@ def test_cpu_trace_schedules_the_fused_module():
     ms.trace_apply.schedule_using_anchor_trace(sch, _cpu_anchor_trace(), "llvm")
     # The trace inlined the producer, the bias went into the relu, and the
     # relu, left unscheduled, into the write cache the trace made.
-    assert _names(sch) == ["mm", "C_global"]
+    assert _names(sch) == ["mm", "mm_global"]
     loops = sch.get_loops(sch.get_block("mm"))
     kinds = [sch.get(loop).kind for loop in loops]
     assert kinds[0] == ForKind.PARALLEL and kinds[-1] == ForKind.VECTORIZED
     assert [int(sch.get(loop).extent) for loop in loops] == [24, 32, 8, 16]
     script = sch.mod.script()
-    assert "C_global" in script and "T.max" in script
+    assert "mm_global" in script and "T.max" in script
     shapes = [(64, 32), (32, 48), (64, 48)]
     np.testing.assert_allclose(_run(sch.mod["main"], *shapes),
                                _run(scaled_matmul_relu, *shapes), rtol=1e-5)
