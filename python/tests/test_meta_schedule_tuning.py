@@ -80,6 +80,27 @@ def test_runner_times_once_a_candidate_far_slower_than_the_best():
         ms.runner.LocalRunner(reject_slower_than=0.5)
 
 
+def test_runner_stops_a_checking_run_past_the_rejection_point():
+    # A naive 384^3 matmul checked against itself: once a far faster
+    # candidate was seen, its checking run is stopped at the rejection
+    # point (10x that best) and the seconds it ran are its measurement.
+    big = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(384, 384, 384))})
+    builder = ms.builder.LocalBuilder(max_workers=1)
+    built = builder.build([ms.builder.BuilderInput(big, LLVM)] * 2)
+    reference, candidate = (b.artifact_path for b in built)
+    args = ms.arg_info.ArgInfo.from_prim_func(big["main"])
+    inputs = [ms.runner.RunnerInput(candidate, "llvm", args, reference_path=reference)]
+    config = ms.runner.EvaluatorConfig(number=1, repeat=1, min_repeat_ms=0)
+    runner = ms.runner.LocalRunner(evaluator_config=config)
+    (full,) = runner.run(inputs)
+    one_run = full.result().run_secs[0].value
+    runner._best_seconds[reference] = one_run / 1000
+    (stopped,) = runner.run(inputs)
+    result = stopped.result()
+    assert result.error_msg is None and len(result.run_secs) == 1
+    assert result.run_secs[0].value < one_run / 4  # stopped well before the end
+
+
 def _check_c(before, after):
     a, b, _ = before
     np.testing.assert_allclose(after[2], a @ b, rtol=1e-4, atol=1e-4)

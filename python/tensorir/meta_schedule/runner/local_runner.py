@@ -1,7 +1,7 @@
 """LocalRunner: built candidates measured on this machine, one at a time,
 each in a child process of its own with a timeout."""
 from ...registry import get_global_func, register_global_func
-from .._isolation import run_isolated
+from .._isolation import deadline_begins, deadline_ends, run_isolated
 from ..utils import derived_object
 from .config import EvaluatorConfig
 from .runner import PyRunner, PyRunnerFuture, RunnerResult
@@ -106,9 +106,12 @@ def check_results(module, expected_path):
     saved = np.load(expected_path)
     count = len([k for k in saved.files if k.startswith("in")])
     actual = [np.array(saved[f"in{i}"], copy=True) for i in range(count)]
+    # The run is what a deadline of the runner's (run_isolated) bounds.
+    deadline_begins()
     start = time.perf_counter()
     module(*actual)
     seconds = time.perf_counter() - start
+    deadline_ends()
     for index, got in enumerate(actual):
         want = saved[f"out{index}"]
         if want.dtype.kind == "f":
@@ -164,11 +167,12 @@ class LocalRunner(PyRunner):
     alloc_repeat) and f_run_evaluator(rt_mod, device, evaluator_config,
     repeated_args) are TVM's, functions or registered functions' names;
     initializer runs in each child first. Beyond TVM too: a candidate
-    whose checking run already took `reject_slower_than` times the best
-    mean run time measured so far for its program is not timed further:
-    its one run is its measurement (a candidate that slow cannot be the
-    best, and the evaluator's calls would take most of the tuning's time;
-    None times every candidate as TVM does)."""
+    whose checking run takes `reject_slower_than` times the best mean run
+    time measured so far for its program is not timed further: the
+    seconds its run took, or had taken when it was stopped there, are its
+    measurement (a lower bound then; a candidate that slow cannot be the
+    best, and the evaluator's calls on such candidates would take most of
+    the tuning's time; None times every candidate as TVM does)."""
 
     def __init__(self, timeout_sec=30.0, evaluator_config=None, cooldown_sec=0.0,
                  alloc_repeat=1, f_alloc_argument=None, f_run_evaluator=None, f_cleanup=None,
@@ -263,8 +267,11 @@ class LocalRunner(PyRunner):
             (outcome,) = run_isolated(
                 [(measure, (runner_input.artifact_path, runner_input.args_info, expected,
                             reject_above))],
-                max_workers=1, timeout=self.timeout_sec, initializer=self.initializer)
-            if outcome.kind == "ok":
+                max_workers=1, timeout=self.timeout_sec, initializer=self.initializer,
+                deadline=reject_above if expected is not None else None)
+            if outcome.kind == "late":
+                result = RunnerResult([outcome.value], None)
+            elif outcome.kind == "ok":
                 result = RunnerResult(outcome.value, None)
                 if expected is not None and outcome.value:
                     mean = sum(outcome.value) / len(outcome.value)
