@@ -259,17 +259,14 @@ mlir::tir::simplifyInequality(AffineExpr c,
       continue;
     if (lead == terms.size() && g == 1)
       return c;
+    // The leading terms divided by g, in the order they had.
     AffineTerms kept;
-    for (unsigned i = 0; i < lead; ++i)
-      kept.terms.push_back({terms[i].first, terms[i].second / g});
-    kept.constant = -lowest;
-    // The terms in the order they had.
-    AffineTerms ordered;
     for (auto [t, k] : sum.terms)
-      if (int64_t coefficient = kept.getCoefficient(t))
-        ordered.terms.push_back({t, coefficient});
-    ordered.constant = kept.constant;
-    return ordered.toExpr(ctx);
+      if (llvm::is_contained(ArrayRef(terms).take_front(lead),
+                             std::make_pair(t, k)))
+        kept.terms.push_back({t, k / g});
+    kept.constant = -lowest;
+    return kept.toExpr(ctx);
   }
   return c;
 }
