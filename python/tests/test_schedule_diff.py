@@ -273,3 +273,20 @@ def test_f7_split_copy_with_one_element_tail():
     sch.reindex_cache_write("U", 0, "shared", lambda v: (v // 8, v % 8))
     sch.split(sch.get_loops(sch.get_block("U_shared"))[0], factors=[None, 59])
     assert np.array_equal(run(func), run(sch.mod))
+
+
+def test_guards_catch_a_write_outside_an_array():
+    import numpy as np
+    call = [["array", (3, 5), "float32"], ["scalar", 7], ["array", (4,), "int32"]]
+    args = kernels.make_arguments(call, 11)
+    # The values are the seeded draws, in C-contiguous arrays.
+    rng = np.random.default_rng(11)
+    np.testing.assert_array_equal(args[0], rng.uniform(-1, 1, (3, 5)).astype("float32"))
+    np.testing.assert_array_equal(args[2], rng.integers(-20, 21, (4,)).astype("int32"))
+    assert all(a.flags.c_contiguous for a in (args[0], args[2]))
+    assert kernels.guard_violations(args) == []
+    # One element past the int array's end, written through its arena.
+    arena = kernels._arena(args[2])
+    arena[kernels.GUARD_BYTES + args[2].nbytes] = 0
+    (message,) = kernels.guard_violations(args)
+    assert message.startswith("array argument 2: 1 of the 256 bytes after it")

@@ -81,6 +81,6 @@ def test_write_at_refuses_a_block_listing_more_than_it_writes():
     sch.loop_partition(sch.get_loops(sch.get_block("B"))[1], factors=[None, 3])
     part = sch.get_block("B_j1")
     before = sch.mod.script()
-    with pytest.raises(tvm.tir.ScheduleError, match="lists a region of 'B' other than"):
+    with pytest.raises(tvm.tir.ScheduleError, match="lists a wider region of 'B' than its body"):
         sch.write_at(sch.get_loops(part)[0], part, 0, "shared")
     assert sch.mod.script() == before

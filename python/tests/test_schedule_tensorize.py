@@ -278,3 +278,24 @@ def test_every_dot_intrinsic_matches_its_shape(name, lanes, reduce, dtypes, scop
     # the instruction.
     with pytest.raises(ValueError, match="which tir cannot call on the CPU"):
         tvm.compile(sch.mod, target="llvm")
+
+
+def test_a_cache_of_an_intrinsic_operand_keeps_the_scope_it_declares():
+    # The FMA intrinsic views its operands in global memory: a cache of one
+    # in shared memory would change the scope under the view.
+    sch, ji = _fma_schedule()
+    sch.tensorize(ji, x86.AVX512_FMA_F32_16_INTRIN)
+    block = sch.get_block("C_update_o")
+    before = sch.mod.mlir()
+    with pytest.raises(tir.ScheduleError, match="views the buffer through a match_buffer in "
+                                                "scope 'global'"):
+        sch.cache_read(block, 1, "shared")
+    assert sch.mod.mlir() == before
+    # In its own scope the cache is fine, and computes what the block did.
+    sch.cache_read(block, 1, "global")
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (24, 12)).astype("float32")
+    b = rng.uniform(-1, 1, (12, 48)).astype("float32")
+    c = np.zeros((24, 48), "float32")
+    tvm.build(sch.mod)(a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)

@@ -100,3 +100,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A block that lists more than it writes (a whole row where it writes one
+// element, as loop_partition leaves its blocks): the copy back of the
+// listed region would write the elements the block never wrote.
+func.func @f(%A: memref<4x6xf32> {tir.name = "A"}, %C: memref<4x6xf32> {tir.name = "C"}) {
+  tir.for %i = 0 to 4 {
+    tir.for %j = 0 to 6 {
+      // expected-note @below {{block}}
+      tir.block "C"(%vi = spatial(4, %i), %vj = spatial(6, %j)) reads(%A[%vi, %vj] : memref<4x6xf32>) writes(%C[%vi, 0 : 6] : memref<4x6xf32>) {
+        %a = tir.load %A[%vi, %vj] : memref<4x6xf32>
+        tir.store %a, %C[%vi, %vj] : memref<4x6xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "C" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cache_write needs block 'C' to list the region of buffer 'C' its body writes, but it lists a wider one (as loop_partition leaves them): the copy back of the listed region would overwrite elements the block never wrote}}
+    %s = transform.tir.cache_write %b {write_buffer_index = 0, storage_scope = "local"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -251,3 +251,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A producer that writes three rows per instance (loops inside it): the
+// windows overlap by two rows, and skipping the recomputed rows would drop
+// whole instances, the fresh row with them.
+func.func @f(%A: memref<11x4xf32>, %B: memref<9x4xf32>) {
+  %S = tir.alloc_buffer : memref<11x4xf32>
+  tir.for %i = 0 to 9 {
+    // expected-note @below {{block}}
+    tir.block "S"(%v0 = spatial(9, %i)) reads(%A[%v0 : %v0 + 3, 0 : 4] : memref<11x4xf32>) writes(%S[%v0 : %v0 + 3, 0 : 4] : memref<11x4xf32>) {
+      tir.for %ax0 = 0 to 3 {
+        tir.for %ax1 = 0 to 4 {
+          %a = tir.load %A[%v0 + %ax0, %ax1] : memref<11x4xf32>
+          tir.store %a, %S[%v0 + %ax0, %ax1] : memref<11x4xf32>
+        }
+      }
+    }
+    tir.for %j = 0 to 4 {
+      tir.block "B"(%vi = spatial(9, %i), %vj = spatial(4, %j)) {
+        %0 = tir.load %S[%vi, %vj] : memref<11x4xf32>
+        %1 = tir.load %S[%vi + 2, %vj] : memref<11x4xf32>
+        %2 = arith.addf %0, %1 : f32
+        tir.store %2, %B[%vi, %vj] : memref<9x4xf32>
+      }
+    }
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %b = transform.tir.get_block "S" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{rolling_buffer: block 'S' writes more than one index of buffer 'S' on dimension 0 per instance (loops inside it), but the windows overlap there and the recomputed part is skipped by whole instances}}
+    transform.tir.rolling_buffer %b {write_buffer_index = 0} : !transform.any_op
+    transform.yield
+  }
+}

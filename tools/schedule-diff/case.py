@@ -25,7 +25,7 @@ import tensorir as tvm
 from tensorir.tir.schedule.testing import verify_trace_roundtrip
 from context import Context
 from generators import draw_step
-from kernels import FLOAT_ATOL, FLOAT_RTOL, make_arguments
+from kernels import FLOAT_ATOL, FLOAT_RTOL, guard_violations, make_arguments
 from steps import Step, StepSkipped
 
 ScheduleError = tvm.tir.ScheduleError
@@ -187,6 +187,10 @@ def run_case(kernel, reference, steps, generate, send, schedule_seed=0):
         for index, call in enumerate(kernel.calls):
             args = make_arguments(call, INPUT_SEED + index)
             lib(*args)
+            outside = guard_violations(args)
+            if outside:
+                raise CaseEnd("miscompile", "out-of-bounds write",
+                              f"call {index}: " + "; ".join(outside))
             _compare(kernel, [a for a in args if isinstance(a, np.ndarray)],
                      reference[index], index)
     except CaseEnd as end:

@@ -594,10 +594,36 @@ KERNELS = {k.name: k for k in [
 ]}
 
 
+# Every array lies inside a larger one, its guards before and after it
+# filled with GUARD_BYTE: a scheduled program that writes outside an array
+# changes them (a write past a small array would otherwise land in the
+# allocator's bookkeeping and end the process later, if at all). 256 bytes
+# keep the array's alignment.
+GUARD_BYTES = 256
+GUARD_BYTE = 0xA5
+
+
+def _guarded(values):
+    import numpy as np
+    arena = np.empty(values.nbytes + 2 * GUARD_BYTES, np.uint8)
+    arena[:] = GUARD_BYTE
+    inner = arena[GUARD_BYTES:GUARD_BYTES + values.nbytes].view(values.dtype)
+    inner = inner.reshape(values.shape)
+    inner[...] = values
+    return inner
+
+
+def _arena(array):
+    while array.base is not None:
+        array = array.base
+    return array
+
+
 def make_arguments(call, seed):
     """The arguments of one call, from `seed`: every array is filled (the
     outputs too, so that an element a schedule forgets to write shows),
-    floats uniform in [-1, 1], integers in [-20, 20]."""
+    floats uniform in [-1, 1], integers in [-20, 20], each between guards
+    (guard_violations)."""
     import numpy as np
     rng = np.random.default_rng(seed)
     args = []
@@ -605,10 +631,26 @@ def make_arguments(call, seed):
         if arg[0] == "scalar":
             args.append(arg[1])
         elif arg[2].startswith("int"):
-            args.append(rng.integers(-20, 21, arg[1]).astype(arg[2]))
+            args.append(_guarded(rng.integers(-20, 21, arg[1]).astype(arg[2])))
         else:
-            args.append(rng.uniform(-1, 1, arg[1]).astype(arg[2]))
+            args.append(_guarded(rng.uniform(-1, 1, arg[1]).astype(arg[2])))
     return args
+
+
+def guard_violations(args):
+    """Messages for the arrays of make_arguments whose guards were written."""
+    import numpy as np
+    found = []
+    for position, arg in enumerate(args):
+        if not isinstance(arg, np.ndarray):
+            continue
+        arena = _arena(arg)
+        for side, guard in (("before", arena[:GUARD_BYTES]), ("after", arena[-GUARD_BYTES:])):
+            changed = np.flatnonzero(guard != GUARD_BYTE)
+            if changed.size:
+                found.append(f"array argument {position}: {changed.size} of the {GUARD_BYTES} "
+                             f"bytes {side} it were written")
+    return found
 
 
 def _source_of(name):

@@ -10,7 +10,7 @@ for crashes the same reason).
 import textwrap
 import time
 
-from kernels import FLOAT_ATOL, FLOAT_RTOL
+from kernels import FLOAT_ATOL, FLOAT_RTOL, GUARD_BYTE, GUARD_BYTES
 from steps import Step
 
 
@@ -108,20 +108,38 @@ def check(condition, message):
         FAILED.append(message)
 
 
+def guarded(values):
+    # The array inside a larger one, {GUARD_BYTES} bytes of {GUARD_BYTE:#x} before
+    # and after it: a write outside the array changes them.
+    arena = np.full(values.nbytes + {2 * GUARD_BYTES}, {GUARD_BYTE:#x}, np.uint8)
+    inner = arena[{GUARD_BYTES}:{GUARD_BYTES} + values.nbytes].view(values.dtype)
+    inner = inner.reshape(values.shape)
+    inner[...] = values
+    return arena, inner
+
+
 def run(mod):
 {serial}    lib = tvm.build(mod)
     results = []
     for index, call in enumerate({calls!r}):
         rng = np.random.default_rng({20261123} + index)
-        args = []
+        args, arenas = [], []
         for arg in call:
             if arg[0] == "scalar":
                 args.append(arg[1])
-            elif arg[2].startswith("int"):
-                args.append(rng.integers(-20, 21, arg[1]).astype(arg[2]))
+                continue
+            if arg[2].startswith("int"):
+                values = rng.integers(-20, 21, arg[1]).astype(arg[2])
             else:
-                args.append(rng.uniform(-1, 1, arg[1]).astype(arg[2]))
+                values = rng.uniform(-1, 1, arg[1]).astype(arg[2])
+            arena, inner = guarded(values)
+            args.append(inner)
+            arenas.append(arena)
         lib(*args)
+        for position, arena in enumerate(arenas):
+            guards = np.concatenate([arena[:{GUARD_BYTES}], arena[-{GUARD_BYTES}:]])
+            check((guards == {GUARD_BYTE:#x}).all(),
+                  f"call {{index}}: array {{position}}: a write outside it")
         results.append([a for a in args if isinstance(a, np.ndarray)])
     return results
 

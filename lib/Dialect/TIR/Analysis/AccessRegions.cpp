@@ -439,3 +439,39 @@ mlir::tir::getAccessRegions(BlockOp block, Refusal &failure, bool fromBody) {
         {buffer, splitRegionMap(cast<AffineMapAttr>(map).getValue())});
   return result;
 }
+
+bool mlir::tir::listsMoreThanItWrites(BlockOp block, Value buffer) {
+  Refusal listedWhy, bodyWhy;
+  FailureOr<BlockAccessRegions> listed = getAccessRegions(block, listedWhy);
+  FailureOr<BlockAccessRegions> body =
+      getAccessRegions(block, bodyWhy, /*fromBody=*/true);
+  if (failed(listed) || failed(body) || listed->inputs != body->inputs)
+    return false;
+  auto regionOf = [&](const BlockAccessRegions &r) -> const RegionExprs * {
+    for (auto &[b, exprs] : r.writes)
+      if (b == buffer)
+        return &exprs;
+    return nullptr;
+  };
+  const RegionExprs *mine = regionOf(*listed), *stored = regionOf(*body);
+  if (!mine || !stored || mine->starts.size() != stored->starts.size())
+    return false;
+  // Per instance: the differences over the values' ranges (a block's
+  // variables over their domains).
+  SmallVector<std::optional<Interval>> ranges = getValueRanges(listed->inputs);
+  bool wider = false;
+  for (unsigned d = 0, e = mine->starts.size(); d < e; ++d) {
+    // How far the listed box reaches below and above the stored one.
+    auto range = [&](AffineExpr e) {
+      return evaluateRange(simplifyIndexExpr(e, ranges.size(), 0), ranges);
+    };
+    std::optional<Interval> below = range(stored->starts[d] - mine->starts[d]);
+    std::optional<Interval> above =
+        range(mine->starts[d] + mine->extents[d] - stored->starts[d] -
+              stored->extents[d]);
+    if (!below || !above || below->lo < 0 || above->lo < 0)
+      return false;
+    wider |= below->hi > 0 || above->hi > 0;
+  }
+  return wider;
+}

@@ -85,18 +85,21 @@ FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
                       "' to read and write the same "
                       "region of buffer '" +
                       getCachedBufferName(buffer) + "'");
-  if (!written->exact)
-    return refuse(error, block,
-                  Twine(kCacheInplace) + " needs block '" +
-                      block.getBlockName() +
-                      "' to write a dense box of "
-                      "buffer '" +
-                      getCachedBufferName(buffer) +
-                      "', which the copy back writes whole");
+  if (!written->exact || listsMoreThanItWrites(block, buffer))
+    return refuse(
+        error, block,
+        Twine(kCacheInplace) + " needs block '" + block.getBlockName() +
+            "' to write a dense box of buffer '" + getCachedBufferName(buffer) +
+            "' (every element of the region it lists), which "
+            "the copy back writes whole");
   LoopRegion region = *written;
   FailureOr<SmallVector<int64_t>> shape =
       getCacheShape(before, region, buffer, block, kCacheInplace, error);
   if (failed(shape))
+    return mlir::failure();
+
+  if (failed(
+          checkViewScopes({block}, buffer, storageScope, kCacheInplace, error)))
     return mlir::failure();
 
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();

@@ -165,6 +165,9 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     return WalkResult::advance();
   });
 
+  if (failed(checkViewScopes(readers, buffer, storageScope, kCacheRead, error)))
+    return mlir::failure();
+
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
   Value cache =
       createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);

@@ -288,6 +288,33 @@ static void renameListedRegions(
   rewriter.modifyOpInPlace(block, [&] { setRegions(block, updated); });
 }
 
+LogicalResult mlir::tir::sched::checkViewScopes(ArrayRef<BlockOp> blocks,
+                                                Value buffer,
+                                                StringRef storageScope,
+                                                StringRef primitive,
+                                                ScheduleError &error) {
+  for (BlockOp block : blocks)
+    for (Operation *user : buffer.getUsers()) {
+      auto match = dyn_cast<MatchBufferOp>(user);
+      if (!match || match->getParentOfType<BlockOp>() != block)
+        continue;
+      StringRef viewScope =
+          getStorageScope(cast<MemRefType>(match.getResult().getType()));
+      if (viewScope != storageScope)
+        return refuse(error, block,
+                      primitive + " would point block '" +
+                          block.getBlockName() + "' at a cache of buffer '" +
+                          getCachedBufferName(buffer) + "' in scope '" +
+                          storageScope +
+                          "', but the block views the buffer "
+                          "through a match_buffer in scope '" +
+                          viewScope +
+                          "' (a tensor intrinsic's operand keeps the scope "
+                          "it declares)");
+    }
+  return success();
+}
+
 void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
                                         Value buffer, Value cache,
                                         const LoopRegion &region, bool shift) {

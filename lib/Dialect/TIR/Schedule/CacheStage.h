@@ -92,6 +92,13 @@ BlockOp createCacheStage(RewriterBase &rewriter, const CachePlace &place,
                          StringRef name, Value from, Value to, Value original,
                          const LoopRegion &region);
 
+/// Refuses, for `primitive`, where one of `blocks` views `buffer` through
+/// a match_buffer in a storage scope other than `storageScope`, the scope
+/// of the cache retargetAccesses would point it at.
+LogicalResult checkViewScopes(ArrayRef<BlockOp> blocks, Value buffer,
+                              StringRef storageScope, StringRef primitive,
+                              ScheduleError &error);
+
 /// Points `block`'s own accesses of `buffer` (loads, stores, matched
 /// buffers and its read / write regions; not those of blocks inside it) at
 /// `cache`; with `shift` (compact mode) their indices lose the region's

@@ -125,6 +125,15 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
   // The copy writes back every element of the region: one the block does
   // not write (a predicate or a stride leaves holes) would be overwritten
   // with what the cache holds there. TVM copies the box anyway.
+  if (listsMoreThanItWrites(block, buffer))
+    return refuse(error, block,
+                  Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
+                      "' to list the region of buffer '" +
+                      getCachedBufferName(buffer) +
+                      "' its body writes, but it lists a wider one (as "
+                      "loop_partition leaves them): the copy back of the "
+                      "listed region would overwrite elements the block "
+                      "never wrote");
   if (!region->exact)
     return refuse(error, block,
                   Twine(kCacheWrite) + " needs block '" + block.getBlockName() +
@@ -147,6 +156,10 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     if (consumers.contains(b) && !block->isAncestor(b))
       retarget.push_back(b);
   });
+
+  if (failed(
+          checkViewScopes(retarget, buffer, storageScope, kCacheWrite, error)))
+    return mlir::failure();
 
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
   Value cache =

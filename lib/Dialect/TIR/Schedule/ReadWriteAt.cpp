@@ -259,38 +259,14 @@ FailureOr<BlockOp> mlir::tir::readWriteAt(RewriterBase &rewriter, ForOp loop,
   // A block that lists more than its body writes (a whole dimension where
   // it writes one row) would leave such holes too, unseen by the region.
   if (!isRead)
-    for (BlockOp block : accessing) {
-      Refusal listedWhy, bodyWhy;
-      FailureOr<BlockAccessRegions> listed = getAccessRegions(block, listedWhy);
-      FailureOr<BlockAccessRegions> body =
-          getAccessRegions(block, bodyWhy, /*fromBody=*/true);
-      auto regionOf = [&](const BlockAccessRegions &r)
-          -> std::optional<
-              std::pair<SmallVector<AffineExpr>, SmallVector<AffineExpr>>> {
-        for (auto &[b, exprs] : r.writes)
-          if (b == src) {
-            unsigned n = r.inputs.size();
-            auto norm = [&](ArrayRef<AffineExpr> es) {
-              return llvm::map_to_vector(es, [&](AffineExpr e) {
-                return simplifyOverValues(e, r.inputs);
-              });
-            };
-            (void)n;
-            return std::make_pair(norm(exprs.starts), norm(exprs.extents));
-          }
-        return std::nullopt;
-      };
-      bool same = succeeded(listed) && succeeded(body) &&
-                  listed->inputs == body->inputs &&
-                  regionOf(*listed) == regionOf(*body);
-      if (!same)
+    for (BlockOp block : accessing)
+      if (listsMoreThanItWrites(block, src))
         return refuse(error, block,
                       "write_at: block '" + block.getBlockName() +
-                          "' lists a region of '" + name +
-                          "' other than the one its body writes: the copy "
+                          "' lists a wider region of '" + name +
+                          "' than its body writes: the copy "
                           "back of the listed region would write elements "
                           "the block never wrote");
-    }
   if (!isRead && !region->exact)
     return refuse(error, loop,
                   "write_at: the statements of loop " + loopName(loop) +

@@ -292,6 +292,18 @@ static FailureOr<RollingPlan> analyze(BlockOp block, int64_t bufferIndex,
   for (auto [d, dim] : llvm::enumerate(dims)) {
     if (!dim.loopVar)
       continue;
+    // The skip keeps or drops whole instances: each must write one index
+    // on the dimension, else an instance that starts in the overlap but
+    // reaches past it would be dropped with its fresh rows.
+    auto width = dyn_cast<AffineConstantExpr>(written->extents[d]);
+    if (!width || width.getValue() != 1)
+      return refuse(error, block,
+                    Twine(kPrimitive) + ": " + blockName +
+                        " writes more than one index of buffer '" + name +
+                        "' on dimension " + Twine(d) +
+                        " per instance (loops inside it), but the windows "
+                        "overlap there and the recomputed part is skipped "
+                        "by whole instances");
     AffineExpr v = in.dimOf(dim.loopVar);
     AffineExpr start = written->starts[d].replaceDims(bindings);
     AffineExpr offset = start.replace(v, getAffineConstantExpr(0, ctx));

@@ -47,6 +47,17 @@ struct BlockAccessRegions {
 FailureOr<BlockAccessRegions> getAccessRegions(BlockOp block, Refusal &failure,
                                                bool fromBody = false);
 
+/// Whether the region of `buffer` that `block` lists among its writes
+/// strictly contains the one its body writes (inferred from its stores):
+/// a whole dimension where the block writes one row, as loop_partition
+/// leaves regions (it widens them to the variables' domains, as TVM does).
+/// Sound for dependences, but a copy back of the listed region
+/// (cache_write, write_at, cache_inplace) would fill the elements never
+/// written with whatever the copy buffer holds there. False where the two
+/// are equal, cannot be compared, or the body's is the wider (an opaque
+/// use of the buffer, whose listed region is taken as given).
+bool listsMoreThanItWrites(BlockOp block, Value buffer);
+
 } // namespace mlir::tir
 
 #endif // TENSORIR_DIALECT_TIR_ANALYSIS_ACCESSREGIONS_H
