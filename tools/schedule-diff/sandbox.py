@@ -9,11 +9,13 @@ to a file the parent reads when something went wrong. SIGALRM (its default
 action ends the process, even inside compiled code) stops a child that the
 parent failed to stop; the parent kills a child at its deadline.
 """
+import faulthandler
 import os
 import pickle
 import select
 import signal
 import struct
+import sys
 import tempfile
 import time
 import traceback
@@ -40,6 +42,9 @@ class Child:
                 out = os.open(self.log_path, os.O_WRONLY | os.O_TRUNC)
                 os.dup2(out, 1)
                 os.dup2(out, 2)
+                # A fatal signal (an abort in compiled code) prints the
+                # Python stack to the log, beside what the library printed.
+                faulthandler.enable(file=sys.stderr, all_threads=False)
 
                 def send(message):
                     data = pickle.dumps(message)

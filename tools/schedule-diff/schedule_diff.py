@@ -213,6 +213,10 @@ def replay_case(kernel_name, steps, refs, time_limit):
 
 def main(argv=None):
     args = parse_args(argv)
+    # Cases check values, not speed: two OpenMP threads per case at most. A
+    # thread per core on a many-core host, times --jobs, can exhaust a
+    # container's thread limit, and libomp aborts when it cannot start one.
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
     primitives = primitive_list(args.primitives)
     kernel_names = args.kernels or sorted(KERNELS)
     if args.out:
