@@ -209,6 +209,7 @@ static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
   pipeline.targetFeatures = options.targetFeatures;
   pipeline.openmp = options.openmp;
   pipeline.maxVectorLanes = options.maxVectorLanes;
+  pipeline.approximateMath = options.approximateMath;
   buildLowerToLLVMPipeline(pm, pipeline);
   return runVerified(pm, module, options);
 }

@@ -53,6 +53,9 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // Math functions as polynomials (vectors of them stay vectors).
+  if (options.approximateMath)
+    pm.addPass(createTIRApproximateMathPass());
 
   // Parallel loops onto OpenMP threads. Their bodies sit in
   // memref.alloca_scope ops, which hold a single block: lower memref (views

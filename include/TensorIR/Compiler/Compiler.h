@@ -44,6 +44,10 @@ struct CompileOptions {
   /// Let code generation fuse a float multiply and an add into one
   /// multiply-add, rounded once (TVM's LLVM backend does).
   bool fuseMultiplyAdd = true;
+  /// exp, log, tanh, erf and their kin as inline polynomials within a few
+  /// ulp of libm, which vectorize (--tir-approximate-math); otherwise one
+  /// libm call per element.
+  bool approximateMath = true;
   /// Where the functions run: the CPU, or a CUDA GPU (thread-bound loops
   /// become kernels, launched by host code through the runtime; buffers
   /// are in GPU memory).

@@ -37,6 +37,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "max-vector-lanes",
       llvm::cl::desc("Most lanes one step of a vectorized loop handles"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Compute exp, log, tanh, erf and their kin as inline "
+                     "polynomials within a few ulp of libm "
+                     "(--tir-approximate-math), which vectorize; otherwise "
+                     "one libm call per element"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C wrapper taking memref "

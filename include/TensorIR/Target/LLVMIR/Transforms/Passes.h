@@ -36,6 +36,9 @@ std::string getHostCPUFeatures();
 /// `features` is not checked.
 LogicalResult verifyTargetCPU(Location loc, StringRef cpu, StringRef features);
 
+/// The math functions --tir-approximate-math rewrites when given none.
+ArrayRef<StringRef> getDefaultApproximatedMathFunctions();
+
 #define GEN_PASS_REGISTRATION
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h.inc"
 
