@@ -210,6 +210,7 @@ static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
   pipeline.openmp = options.openmp;
   pipeline.maxVectorLanes = options.maxVectorLanes;
   pipeline.approximateMath = options.approximateMath;
+  pipeline.reassociateReductions = options.reassociateReductions;
   buildLowerToLLVMPipeline(pm, pipeline);
   return runVerified(pm, module, options);
 }

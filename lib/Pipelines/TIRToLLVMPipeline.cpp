@@ -29,6 +29,8 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createTIRBufferizeGraphPass());
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
+  if (options.reassociateReductions)
+    pm.addPass(createTIRReassociateReductionsPass());
   pm.addPass(createTIRPartitionLoopsPass());
   pm.addPass(createTIRNarrowPredicatedLoopsPass());
   pm.addPass(createTIRInjectSoftwarePipelinePass());

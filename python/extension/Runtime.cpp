@@ -174,10 +174,12 @@ struct PyRuntimeModule {
 tir::CompileOptions compileOptions(const std::string &targetCPU, bool openmp,
                                    const std::string &device,
                                    const std::string &chip,
-                                   const std::string &format) {
+                                   const std::string &format,
+                                   bool reassociateReductions) {
   tir::CompileOptions options;
   options.targetCPU = targetCPU;
   options.openmp = openmp;
+  options.reassociateReductions = reassociateReductions;
   if (device == "cuda") {
     options.device = rt::Device::CUDA;
     options.cudaChip = chip;
@@ -216,9 +218,9 @@ void tirpy::bindRuntime(py::module_ &m) {
       "build",
       [](py::handle module, const std::string &targetCPU, bool openmp,
          const std::string &device, const std::string &chip,
-         const std::string &format) {
-        tir::CompileOptions options =
-            compileOptions(targetCPU, openmp, device, chip, format);
+         const std::string &format, bool reassociateReductions) {
+        tir::CompileOptions options = compileOptions(
+            targetCPU, openmp, device, chip, format, reassociateReductions);
         tir::CompileTimes times;
         auto compiled = compileCopy(moduleOf(module), [&](ModuleOp copy) {
           return tir::compileModule(copy, options, &times);
@@ -232,28 +234,31 @@ void tirpy::bindRuntime(py::module_ &m) {
       },
       py::arg("module"), py::arg("target_cpu") = "native",
       py::arg("openmp") = true, py::arg("device") = "cpu",
-      py::arg("chip") = "sm_80", py::arg("format") = "isa");
+      py::arg("chip") = "sm_80", py::arg("format") = "isa",
+      py::arg("reassociate_reductions") = false);
   m.def(
       "export_library",
       [](py::handle module, const std::string &path,
          const std::string &targetCPU, const std::string &device,
-         const std::string &chip, const std::string &format) {
-        tir::CompileOptions options =
-            compileOptions(targetCPU, true, device, chip, format);
+         const std::string &chip, const std::string &format,
+         bool reassociateReductions) {
+        tir::CompileOptions options = compileOptions(
+            targetCPU, true, device, chip, format, reassociateReductions);
         (void)compileCopy(moduleOf(module), [&](ModuleOp copy) {
           return tir::exportLibrary(copy, options, path);
         });
       },
       py::arg("module"), py::arg("path"), py::arg("target_cpu") = "native",
       py::arg("device") = "cpu", py::arg("chip") = "sm_80",
-      py::arg("format") = "isa");
+      py::arg("format") = "isa", py::arg("reassociate_reductions") = false);
   m.def(
       "get_source",
       [](py::handle module, const std::string &kind,
          const std::string &targetCPU, const std::string &device,
-         const std::string &chip, const std::string &format) {
-        tir::CompileOptions options =
-            compileOptions(targetCPU, true, device, chip, format);
+         const std::string &chip, const std::string &format,
+         bool reassociateReductions) {
+        tir::CompileOptions options = compileOptions(
+            targetCPU, true, device, chip, format, reassociateReductions);
         tir::SourceKind what =
             kind == "asm" ? tir::SourceKind::Assembly : tir::SourceKind::LLVMIR;
         return *compileCopy(moduleOf(module), [&](ModuleOp copy) {
@@ -262,7 +267,7 @@ void tirpy::bindRuntime(py::module_ &m) {
       },
       py::arg("module"), py::arg("kind"), py::arg("target_cpu") = "native",
       py::arg("device") = "cpu", py::arg("chip") = "sm_80",
-      py::arg("format") = "isa");
+      py::arg("format") = "isa", py::arg("reassociate_reductions") = false);
   m.def(
       "load_library",
       [](const std::string &path) {

@@ -393,6 +393,19 @@ def _target_cpu(target):
     return cpu or "native"
 
 
+def _cpu_options(target):
+    """The CPU build's options beyond the CPU: TVM's -fast-math and
+    -fast-math-reassoc let LLVM reorder the terms of float reductions
+    (--tir-reassociate-reductions), which it then vectorizes."""
+    if target in (None, "llvm", "c"):
+        return {}
+    from .target import Target
+    options = Target(str(target)).attrs
+    if any(options.get(key) in (True, "true", "1", 1) for key in ("fast-math", "fast-math-reassoc")):
+        return {"reassociate_reductions": True}
+    return {}
+
+
 def _cuda_options(target):
     """The options of a CUDA build from "cuda", "cuda -arch=sm_90" or a
     Target: the chip (the GPU's own when there is one, else sm_80, whose
@@ -431,8 +444,10 @@ def build(mod, target="llvm", name=None, args=None):
     """Compiles `mod` (an IRModule or a PrimFunc, or a te schedule with its
     arguments: build(sch, [a, b, c])) for the CPU and loads it in this
     process (TVM's tvm.build). target: "llvm" or "llvm -mcpu=<cpu>" for the
-    CPU; "cuda" (or "cuda -arch=sm_90") for NVIDIA GPUs, where loops bound
-    to blockIdx / threadIdx become kernels and the functions take arrays
+    CPU (-fast-math or -fast-math-reassoc: float reductions may be
+    reordered, and vectorized); "cuda" (or "cuda -arch=sm_90") for NVIDIA
+    GPUs, where loops bound to blockIdx / threadIdx become kernels and the
+    functions take arrays
     in the GPU's memory (tvm.nd.array(x, tvm.cuda(0))). When
     the current PassContext adds lowering passes (tir.add_lower_pass) or
     sets tir.disable_vectorize, the program goes through tvm.lower first."""
@@ -457,7 +472,7 @@ def build(mod, target="llvm", name=None, args=None):
     if _is_cuda(target):
         cpu_name, device_options = "native", _cuda_options(target)
     else:
-        cpu_name, device_options = _target_cpu(target), {}
+        cpu_name, device_options = _target_cpu(target), _cpu_options(target)
     built = Module(ext.build(mod._native, cpu_name, **device_options))
     built._source, built._target_cpu = mod, cpu_name
     built._device_options = device_options

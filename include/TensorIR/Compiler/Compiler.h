@@ -48,6 +48,9 @@ struct CompileOptions {
   /// ulp of libm, which vectorize (--tir-approximate-math); otherwise one
   /// libm call per element.
   bool approximateMath = true;
+  /// Let LLVM reorder the terms of float reductions, so that it keeps
+  /// partial sums in vector lanes (TVM's -fast-math-reassoc).
+  bool reassociateReductions = false;
   /// Where the functions run: the CPU, or a CUDA GPU (thread-bound loops
   /// become kernels, launched by host code through the runtime; buffers
   /// are in GPU memory).

@@ -44,6 +44,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(--tir-approximate-math), which vectorize; otherwise "
                      "one libm call per element"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> reassociateReductions{
+      *this, "reassociate-reductions",
+      llvm::cl::desc(
+          "Let LLVM reorder the terms of float reductions "
+          "(--tir-reassociate-reductions; TVM's -fast-math-reassoc)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give every public function a C wrapper taking memref "

@@ -146,6 +146,26 @@ def TIRRemoveAssumePass : Pass<"tir-remove-assume"> {
   let dependentDialects = [];
 }
 
+def TIRReassociateReductionsPass : Pass<"tir-reassociate-reductions"> {
+  let summary = "Let LLVM reorder the terms of float reductions (TVM's -fast-math-reassoc)";
+  let description = [{
+    Marks the combiner of every reduction update, `C[i] = C[i] + x` in a
+    block with a reduce iteration variable (a float add, multiply, max or
+    min of the value the block loads from the element it stores to),
+    `fastmath<reassoc>`. LLVM may then keep partial sums in vector lanes
+    where the reduction is an inner loop: a row sum of 768 floats runs ten
+    times as fast on AVX-512. The result is rounded differently from the
+    program's order (as a schedule that splits the reduction rounds it).
+
+    The lowering runs it when the target asks for reassociation (`llvm
+    -fast-math` or `-fast-math-reassoc`, TVM's attributes;
+    `reassociate-reductions` of --tir-lower-to-llvm). TVM marks every float
+    op of such a target; this marks only reductions' combiners: other
+    arithmetic keeps its order.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TIRLowerInstructionsPass : Pass<"tir-lower-instructions"> {
   let summary = "Lower the instructions tensor intrinsics call to vector code";
   let description = [{
