@@ -8,6 +8,7 @@ python3-torch) on the same computation; at each thread count.
 
     /usr/bin/python3 bench/tune_peers.py [--trials 512] [--threads 1,2]
         [--workloads gemm,conv,bmm,softmax_ln] [--cost-model xgb] [--no-tvm]
+        [--fast-math]
 
 Reported per workload and thread count: GFLOP/s of the tuned program
 (best of at least 5 calls and 0.3 s), the tuning wall time, tir's
@@ -111,14 +112,15 @@ print(json.dumps(dict(gflops=flop / min(times) / 1e9, tuning_s=tuning,
 TIR = r'''
 import tensorir as tvm
 from tensorir import meta_schedule as ms, te
-TARGET = f"llvm -num-cores {THREADS}"
+TARGET = f"llvm -num-cores {THREADS}" + (" -fast-math-reassoc" if FAST_MATH else "")
 '''
 
 TVM = r'''
 import tvm
 from tvm import te
 from tvm.s_tir import meta_schedule as ms
-TARGET = tvm.target.Target({"kind": "llvm", "num-cores": THREADS, "mcpu": CPU})
+TARGET = tvm.target.Target({"kind": "llvm", "num-cores": THREADS, "mcpu": CPU,
+                            **({"fast-math-reassoc": True} if FAST_MATH else {})})
 '''
 
 # tir's hand-written schedules of the same computations (bench/'s
@@ -206,6 +208,9 @@ def main():
     parser.add_argument("--workloads", default="gemm,conv,bmm,softmax_ln")
     parser.add_argument("--cost-model", default="xgb")
     parser.add_argument("--no-tvm", action="store_true")
+    parser.add_argument("--fast-math", action="store_true",
+                        help="both tuners' targets with TVM's -fast-math-reassoc (float "
+                             "reductions may be reordered)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     args = parser.parse_args()
     cpu = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
@@ -222,14 +227,16 @@ def main():
         # save_json crashes), and TVM's XGBModel the xgboost package.
         subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "apache-tvm",
                         "apache-tvm-ffi==0.1.14.post1", "xgboost", "psutil", "cloudpickle"], check=True)
-    print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}")
+    print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}"
+          + ("; targets with -fast-math-reassoc" if args.fast_math else ""))
     print(f"{'workload':<11} {'threads':>7} {'tir GFLOP/s':>12} {'tuning s':>9} "
           f"{'TVM GFLOP/s':>12} {'tuning s':>9} {'hand':>8} {'torch':>8} {'tir/TVM':>8} "
           f"{'tir/best':>9}")
     for name in args.workloads.split(","):
         for threads in [int(t) for t in args.threads.split(",")]:
             settings = dict(NAME=name, TRIALS=args.trials, THREADS=threads,
-                            COST_MODEL=args.cost_model, CPU=cpu, WORKLOADS=WORKLOADS)
+                            COST_MODEL=args.cost_model, CPU=cpu, WORKLOADS=WORKLOADS,
+                            FAST_MATH=args.fast_math)
             env = {"OMP_NUM_THREADS": str(threads), "TVM_NUM_THREADS": str(threads)}
             with tempfile.TemporaryDirectory() as work:
                 tir = run("/usr/bin/python3", TIR, TUNE, {**env, **tir_env},
