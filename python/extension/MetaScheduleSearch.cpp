@@ -206,7 +206,8 @@ void bindSearchStrategies(py::module_ &m) {
       .def(py::init([](int64_t populationSize, double initMeasuredRatio,
                        int64_t initMinUnmeasured, int64_t maxFailCount,
                        int64_t geneticNumIters, double geneticMutateProb,
-                       int64_t geneticMaxFailCount, double epsGreedy) {
+                       int64_t geneticMaxFailCount, double epsGreedy,
+                       bool measureUnscheduled) {
              auto strategy = std::make_shared<ms::EvolutionarySearch>();
              strategy->populationSize = populationSize;
              strategy->initMeasuredRatio = initMeasuredRatio;
@@ -216,6 +217,7 @@ void bindSearchStrategies(py::module_ &m) {
              strategy->geneticMutateProb = geneticMutateProb;
              strategy->geneticMaxFailCount = geneticMaxFailCount;
              strategy->epsGreedy = epsGreedy;
+             strategy->measureUnscheduled = measureUnscheduled;
              std::string error;
              check(strategy->verifyParameters(error), error);
              return strategy;
@@ -223,7 +225,8 @@ void bindSearchStrategies(py::module_ &m) {
            py::arg("population_size"), py::arg("init_measured_ratio"),
            py::arg("init_min_unmeasured"), py::arg("max_fail_count"),
            py::arg("genetic_num_iters"), py::arg("genetic_mutate_prob"),
-           py::arg("genetic_max_fail_count"), py::arg("eps_greedy"))
+           py::arg("genetic_max_fail_count"), py::arg("eps_greedy"),
+           py::arg("measure_unscheduled") = true)
       .def_readonly("population_size", &ms::EvolutionarySearch::populationSize)
       .def_readonly("init_measured_ratio",
                     &ms::EvolutionarySearch::initMeasuredRatio)
@@ -236,7 +239,9 @@ void bindSearchStrategies(py::module_ &m) {
                     &ms::EvolutionarySearch::geneticMutateProb)
       .def_readonly("genetic_max_fail_count",
                     &ms::EvolutionarySearch::geneticMaxFailCount)
-      .def_readonly("eps_greedy", &ms::EvolutionarySearch::epsGreedy);
+      .def_readonly("eps_greedy", &ms::EvolutionarySearch::epsGreedy)
+      .def_readonly("measure_unscheduled",
+                    &ms::EvolutionarySearch::measureUnscheduled);
 
   py::class_<ms::FunctionSearchStrategy, SS,
              std::shared_ptr<ms::FunctionSearchStrategy>>(

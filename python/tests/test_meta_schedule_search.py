@@ -106,6 +106,34 @@ def test_evolutionary_search_uses_the_database_and_stops_early():
     assert space.mod.script() not in texts
 
 
+def test_the_first_batch_measures_the_program_as_it_is():
+    # Beyond TVM: one candidate of the first batch is the unscheduled
+    # program (a get_block, so that its record counts), so that the tuning
+    # never returns a program slower than no tuning.
+    unscheduled = tvm.tir.Schedule(MOD).mod.script()
+
+    def search(**kwargs):
+        strategy = ms.search_strategy.EvolutionarySearch(
+            population_size=8, init_measured_ratio=0.25, init_min_unmeasured=4,
+            genetic_num_iters=1, eps_greedy=0.25, **kwargs)
+        batches = _drive(_context(strategy), max_trials=8, per_iter=4,
+                         database=ms.database.MemoryDatabase(),
+                         cost_model=ms.cost_model.RandomModel(seed=2))
+        return strategy, batches
+
+    strategy, batches = search()
+    assert strategy.measure_unscheduled
+    assert [len(b) for b in batches] == [4, 4]
+    first = batches[0][0]
+    assert first.sch.mod.script() == unscheduled
+    assert [i.kind.name for i in first.sch.trace.insts][:1] == ["GetBlock"]
+    assert unscheduled not in [c.sch.mod.script() for c in batches[1]]
+    _check_runs(first)
+    # Off, every candidate is a sample of the space, as in TVM.
+    _, batches = search(measure_unscheduled=False)
+    assert unscheduled not in [c.sch.mod.script() for b in batches for c in b]
+
+
 def test_postprocessor_rejections_and_misuse():
     @derived_object
     class Reject(ms.postproc.PyPostproc):

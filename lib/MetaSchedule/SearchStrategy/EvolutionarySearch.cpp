@@ -12,15 +12,23 @@
 //  3. the batch: the heap's best, and an eps_greedy share of the fresh
 //     samples, none measured before (in this search, or recorded in the
 //     database when it began: TVM measures those again on resume); five batches
-//     with nothing new (in all, as TVM counts them) end the search.
+//     with nothing new (in all, as TVM counts them) end the search. Beyond
+//     TVM, the first batch also measures the program as it is
+//     (measureUnscheduled): a space whose every sample is slower than no
+//     schedule at all (a softmax whose exponentials it inlines into three
+//     reductions) then still returns the faster program.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/MetaSchedule/Profiler.h"
+#include "TensorIR/MetaSchedule/ScheduleSteps.h"
 #include "TensorIR/MetaSchedule/SearchStrategy.h"
+#include "TensorIR/MetaSchedule/SpaceGenerator.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -198,6 +206,39 @@ LogicalResult EvolutionarySearch::preTuning(
 LogicalResult EvolutionarySearch::postTuning(std::string &error) {
   state.reset();
   return ReplayStrategyBase::postTuning(error);
+}
+
+/// The program as it is, as a candidate: a get_block of its first named
+/// block (a record counts only with an instruction before postprocessing,
+/// as TVM's), then the postprocessors. Null when it has no named block or
+/// a postprocessor rejects it.
+static FailureOr<Schedule>
+unscheduledCandidate(ModuleOp mod, RandomEngine::State &randState,
+                     ArrayRef<std::shared_ptr<Postproc>> postprocs,
+                     std::vector<int64_t> &failures, std::string &error) {
+  std::string name, funcName;
+  mod.walk([&](BlockOp block) {
+    if (!name.empty() || block.getBlockName().empty() ||
+        block.getBlockName() == "root")
+      return;
+    name = block.getBlockName().str();
+    if (auto owner = block->getParentOfType<func::FuncOp>())
+      funcName = owner.getSymName().str();
+  });
+  if (name.empty())
+    return Schedule();
+  FailureOr<Schedule> sch =
+      createTracedSchedule(mod, RandomEngine(randState).forkSeed(), error,
+                           ScheduleOptions::ErrorRendering::None);
+  if (failed(sch))
+    return failure();
+  std::string ignored;
+  if (failed(ScheduleSteps(**sch, ignored).getBlock(name, funcName)))
+    return Schedule();
+  FailureOr<bool> accepted = applyPostprocs(*sch, postprocs, failures, error);
+  if (failed(accepted))
+    return failure();
+  return *accepted ? *sch : Schedule();
 }
 
 FailureOr<std::optional<std::vector<MeasureCandidate>>>
@@ -396,15 +437,31 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
                                    " candidate(s) with evolutionary search");
 
   // 3. The batch: the best and an eps_greedy share of fresh samples, none
-  // measured before.
-  int64_t numRands = static_cast<int64_t>(sampleNum * epsGreedy);
-  int64_t numBests = sampleNum - numRands;
+  // measured before; the first batch starts with the program as it is.
+  std::vector<MeasureCandidate> picks;
+  int64_t slots = sampleNum;
+  if (measureUnscheduled && st == 0) {
+    FailureOr<Schedule> plain =
+        unscheduledCandidate(mod, randState, postprocs, failures, error);
+    if (failed(plain))
+      return failure();
+    if (*plain && !state->wasRecorded(*plain) &&
+        state->measured.insert(*plain)) {
+      FailureOr<MeasureCandidate> candidate =
+          makeMeasureCandidate(*plain, error);
+      if (failed(candidate))
+        return failure();
+      picks.push_back(std::move(*candidate));
+      --slots;
+    }
+  }
+  int64_t numRands = static_cast<int64_t>(slots * epsGreedy);
+  int64_t numBests = slots - numRands;
   SmallVector<int64_t> rands = sampleWithoutReplacement(
       randState, static_cast<int64_t>(unmeasured.size()),
       static_cast<int64_t>(unmeasured.size()));
-  std::vector<MeasureCandidate> picks;
   size_t iBest = 0, iRand = 0;
-  for (int64_t i = 0; i < sampleNum; ++i) {
+  for (int64_t i = 0; i < slots; ++i) {
     bool hasBest = iBest < heap.size(), hasRand = iRand < rands.size();
     Schedule sch;
     if (i < numBests) {
@@ -448,5 +505,6 @@ EvolutionarySearch::clone(std::string &) const {
   copy->geneticMaxFailCount = geneticMaxFailCount;
   copy->epsGreedy = epsGreedy;
   copy->numEmptyItersBeforeEarlyStop = numEmptyItersBeforeEarlyStop;
+  copy->measureUnscheduled = measureUnscheduled;
   return std::shared_ptr<SearchStrategy>(copy);
 }
