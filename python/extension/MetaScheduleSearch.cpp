@@ -226,7 +226,7 @@ void bindSearchStrategies(py::module_ &m) {
            py::arg("init_min_unmeasured"), py::arg("max_fail_count"),
            py::arg("genetic_num_iters"), py::arg("genetic_mutate_prob"),
            py::arg("genetic_max_fail_count"), py::arg("eps_greedy"),
-           py::arg("measure_unscheduled") = true)
+           py::arg("measure_unscheduled") = false)
       .def_readonly("population_size", &ms::EvolutionarySearch::populationSize)
       .def_readonly("init_measured_ratio",
                     &ms::EvolutionarySearch::initMeasuredRatio)

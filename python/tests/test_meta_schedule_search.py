@@ -121,7 +121,7 @@ def test_the_first_batch_measures_the_program_as_it_is():
                          cost_model=ms.cost_model.RandomModel(seed=2))
         return strategy, batches
 
-    strategy, batches = search()
+    strategy, batches = search(measure_unscheduled=True)
     assert strategy.measure_unscheduled
     assert [len(b) for b in batches] == [4, 4]
     first = batches[0][0]
@@ -129,8 +129,9 @@ def test_the_first_batch_measures_the_program_as_it_is():
     assert [i.kind.name for i in first.sch.trace.insts][:1] == ["GetBlock"]
     assert unscheduled not in [c.sch.mod.script() for c in batches[1]]
     _check_runs(first)
-    # Off, every candidate is a sample of the space, as in TVM.
-    _, batches = search(measure_unscheduled=False)
+    # Off (the default), every candidate is a sample of the space, as in TVM.
+    strategy, batches = search()
+    assert not strategy.measure_unscheduled
     assert unscheduled not in [c.sch.mod.script() for b in batches for c in b]
 
 

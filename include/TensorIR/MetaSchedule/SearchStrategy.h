@@ -141,10 +141,10 @@ public:
   double epsGreedy = 0.05;
   /// Batches with nothing new (in all) before the search stops.
   int64_t numEmptyItersBeforeEarlyStop = 5;
-  /// Beyond TVM: the first batch also measures the program as it is
-  /// (through the postprocessors), so that the tuning never returns a
-  /// program slower than no tuning at all.
-  bool measureUnscheduled = true;
+  /// Beyond TVM (off by default, as TVM): the first batch also measures
+  /// the program as it is (through the postprocessors), so that the tuning
+  /// never returns a program slower than no tuning at all.
+  bool measureUnscheduled = false;
 
   /// Fails naming the parameter out of range.
   LogicalResult verifyParameters(std::string &error) const;

@@ -13,7 +13,7 @@
 //     samples, none measured before (in this search, or recorded in the
 //     database when it began: TVM measures those again on resume); five batches
 //     with nothing new (in all, as TVM counts them) end the search. Beyond
-//     TVM, the first batch also measures the program as it is
+//     TVM, when asked, the first batch also measures the program as it is
 //     (measureUnscheduled): a space whose every sample is slower than no
 //     schedule at all (a softmax whose exponentials it inlines into three
 //     reductions) then still returns the faster program.

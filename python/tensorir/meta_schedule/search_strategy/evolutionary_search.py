@@ -11,14 +11,14 @@ class EvolutionarySearch(SearchStrategy):
     """TVM's EvolutionarySearch, with TVM's defaults: a population of 512,
     a fifth of it from the database's best records, 4 rounds of mutation
     with probability 0.85, 5% of each batch fresh samples. Beyond TVM,
-    measure_unscheduled (default True) has the first batch measure the
-    program as it is too, so that tuning never returns a program slower
-    than no tuning."""
+    measure_unscheduled=True has the first batch measure the program as it
+    is too, so that tuning never returns a program slower than no tuning
+    (off by default: TVM's batches)."""
 
     def __init__(self, *, population_size=512, init_measured_ratio=0.2,
                  init_min_unmeasured=50, max_fail_count=5, genetic_num_iters=4,
                  genetic_mutate_prob=0.85, genetic_max_fail_count=10, eps_greedy=0.05,
-                 measure_unscheduled=True):
+                 measure_unscheduled=False):
         _bind(self, ext.EvolutionarySearch(
             int(population_size), float(init_measured_ratio), int(init_min_unmeasured),
             int(max_fail_count), int(genetic_num_iters), float(genetic_mutate_prob),
