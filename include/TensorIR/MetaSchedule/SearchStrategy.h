@@ -222,6 +222,16 @@ FailureOr<bool> applyPostprocs(const Schedule &sch,
 /// sampling step draws anew.
 Trace withoutDecisions(const Trace &trace);
 
+/// A fresh traced schedule of `mod` (seeded from `randState`), `steps`
+/// applied to it, then the postprocessors: null when `steps` returns false
+/// or a postprocessor rejects it (counted in `failures`). Fails only when
+/// a postprocessor fails.
+FailureOr<Schedule>
+buildCandidate(ModuleOp mod, RandomEngine::State &randState,
+               ArrayRef<std::shared_ptr<Postproc>> postprocs,
+               std::vector<int64_t> &failures, std::string &error,
+               llvm::function_ref<bool(ScheduleState &)> steps);
+
 FailureOr<Schedule>
 applyTraceAndPostprocs(ModuleOp mod, const Trace &trace,
                        RandomEngine::State &randState,

@@ -23,7 +23,6 @@
 #include "TensorIR/MetaSchedule/Profiler.h"
 #include "TensorIR/MetaSchedule/ScheduleSteps.h"
 #include "TensorIR/MetaSchedule/SearchStrategy.h"
-#include "TensorIR/MetaSchedule/SpaceGenerator.h"
 #include "TensorIR/MetaSchedule/TuneContext.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
@@ -227,18 +226,12 @@ unscheduledCandidate(ModuleOp mod, RandomEngine::State &randState,
   });
   if (name.empty())
     return Schedule();
-  FailureOr<Schedule> sch =
-      createTracedSchedule(mod, RandomEngine(randState).forkSeed(), error,
-                           ScheduleOptions::ErrorRendering::None);
-  if (failed(sch))
-    return failure();
-  std::string ignored;
-  if (failed(ScheduleSteps(**sch, ignored).getBlock(name, funcName)))
-    return Schedule();
-  FailureOr<bool> accepted = applyPostprocs(*sch, postprocs, failures, error);
-  if (failed(accepted))
-    return failure();
-  return *accepted ? *sch : Schedule();
+  return buildCandidate(
+      mod, randState, postprocs, failures, error, [&](ScheduleState &state) {
+        std::string ignored;
+        return succeeded(
+            ScheduleSteps(state, ignored).getBlock(name, funcName));
+      });
 }
 
 FailureOr<std::optional<std::vector<MeasureCandidate>>>

@@ -20,17 +20,30 @@ FailureOr<Schedule> mlir::tir::ms::applyTraceAndPostprocs(
     ArrayRef<std::shared_ptr<Postproc>> postprocs,
     std::vector<int64_t> &failures, std::string &error) {
   failures.resize(postprocs.size() + 1, 0);
+  return buildCandidate(
+      mod, randState, postprocs, failures, error, [&](ScheduleState &state) {
+        std::string ignored;
+        if (succeeded(state.applyTrace(trace, /*removePostproc=*/true, nullptr,
+                                       ignored)))
+          return true;
+        ++failures.back();
+        return false;
+      });
+}
+
+FailureOr<Schedule>
+mlir::tir::ms::buildCandidate(ModuleOp mod, RandomEngine::State &randState,
+                              ArrayRef<std::shared_ptr<Postproc>> postprocs,
+                              std::vector<int64_t> &failures,
+                              std::string &error,
+                              llvm::function_ref<bool(ScheduleState &)> steps) {
   FailureOr<Schedule> sch =
       createTracedSchedule(mod, RandomEngine(randState).forkSeed(), error,
                            ScheduleOptions::ErrorRendering::None);
   if (failed(sch))
     return failure();
-  std::string ignored;
-  if (failed((*sch)->applyTrace(trace, /*removePostproc=*/true, nullptr,
-                                ignored))) {
-    ++failures.back();
+  if (!steps(**sch))
     return Schedule();
-  }
   FailureOr<bool> accepted = applyPostprocs(*sch, postprocs, failures, error);
   if (failed(accepted))
     return failure();
