@@ -293,25 +293,25 @@ LogicalResult mlir::tir::sched::checkViewScopes(ArrayRef<BlockOp> blocks,
                                                 StringRef storageScope,
                                                 StringRef primitive,
                                                 ScheduleError &error) {
-  for (BlockOp block : blocks)
-    for (Operation *user : buffer.getUsers()) {
-      auto match = dyn_cast<MatchBufferOp>(user);
-      if (!match || match->getParentOfType<BlockOp>() != block)
-        continue;
-      StringRef viewScope =
-          getStorageScope(cast<MemRefType>(match.getResult().getType()));
-      if (viewScope != storageScope)
-        return refuse(error, block,
-                      primitive + " would point block '" +
-                          block.getBlockName() + "' at a cache of buffer '" +
-                          getCachedBufferName(buffer) + "' in scope '" +
-                          storageScope +
-                          "', but the block views the buffer "
-                          "through a match_buffer in scope '" +
-                          viewScope +
-                          "' (a tensor intrinsic's operand keeps the scope "
-                          "it declares)");
-    }
+  for (Operation *user : buffer.getUsers()) {
+    auto match = dyn_cast<MatchBufferOp>(user);
+    BlockOp block = match ? match->getParentOfType<BlockOp>() : BlockOp();
+    if (!block || !llvm::is_contained(blocks, block))
+      continue;
+    StringRef viewScope =
+        getStorageScope(cast<MemRefType>(match.getResult().getType()));
+    if (viewScope != storageScope)
+      return refuse(error, block,
+                    primitive + " would point block '" + block.getBlockName() +
+                        "' at a cache of buffer '" +
+                        getCachedBufferName(buffer) + "' in scope '" +
+                        storageScope +
+                        "', but the block views the buffer "
+                        "through a match_buffer in scope '" +
+                        viewScope +
+                        "' (a tensor intrinsic's operand keeps the scope "
+                        "it declares)");
+  }
   return success();
 }
 
