@@ -548,6 +548,7 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
   dylib.addGenerator(std::move(*process));
   StringRef omp = TIR_OMP_LIBRARY;
   if (!omp.empty() && llvm::sys::fs::exists(omp)) {
+    rt::removeStaleOpenMPRegistration();
     auto library = llvm::orc::DynamicLibrarySearchGenerator::Load(
         omp.str().c_str(), prefix);
     if (!library)

@@ -32,6 +32,7 @@ std::unique_ptr<Module> Module::load(const std::string &path,
                                      std::string &error) {
   // A bare file name is a file here, not one for the loader to search.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  removeStaleOpenMPRegistration();
   void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     error = "cannot load '" + path + "': " + dlerror();
@@ -572,20 +573,4 @@ double Module::timeOnGPU(const std::string &name, const std::vector<Arg> &args,
   if (seconds < 0 && !context.error.empty())
     error = context.error;
   return seconds;
-}
-
-bool mlir::tir::runtime::setNumThreads(int threads) {
-  for (const char *lib : {"libomp.so.5", "libomp.so"}) {
-    void *handle = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
-    if (!handle)
-      continue;
-    auto *set =
-        reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
-    dlclose(handle);
-    if (set) {
-      set(threads);
-      return true;
-    }
-  }
-  return false;
 }

@@ -238,6 +238,14 @@ constexpr const char *kTargetSymbol = "__tir_target";
 /// runtime is loaded in this process. Returns false when it is not.
 bool setNumThreads(int threads);
 
+/// Removes what a process killed while LLVM's OpenMP runtime registered it
+/// left under this process's id (an empty or zeroed registration file in
+/// /dev/shm or /tmp): the runtime would map it at its start and die, with
+/// SIGBUS past the end of an empty file or aborting on an "unknown library
+/// already initialized". Called, once per process, before a library that
+/// uses OpenMP is loaded; a live registration is left alone.
+void removeStaleOpenMPRegistration();
+
 } // namespace mlir::tir::runtime
 
 #endif // TENSORIR_RUNTIME_RUNTIME_H
