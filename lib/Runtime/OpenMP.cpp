@@ -86,19 +86,42 @@ void mlir::tir::runtime::removeStaleOpenMPRegistration() {
   });
 }
 
-bool mlir::tir::runtime::setNumThreads(int threads) {
+namespace {
+/// `symbol` of the OpenMP runtime when this process has loaded it (a library
+/// with parallel loops needs it), else null.
+void *loadedOpenMPSymbol(const char *symbol) {
   for (const char *lib : {"libomp.so.5", "libomp.so"}) {
     void *handle = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
     if (!handle)
       continue;
-    auto *set =
-        reinterpret_cast<void (*)(int)>(dlsym(handle, "omp_set_num_threads"));
+    void *address = dlsym(handle, symbol);
     dlclose(handle);
-    if (set) {
-      removeStaleOpenMPRegistration();
-      set(threads);
-      return true;
-    }
+    if (address)
+      return address;
   }
-  return false;
+  return nullptr;
+}
+} // namespace
+
+bool mlir::tir::runtime::setNumThreads(int threads) {
+  auto *set = reinterpret_cast<void (*)(int)>(
+      loadedOpenMPSymbol("omp_set_num_threads"));
+  if (!set)
+    return false;
+  removeStaleOpenMPRegistration();
+  set(threads);
+  return true;
+}
+
+bool mlir::tir::runtime::startThreads() {
+  // libomp's GNU-compatible entry (libgomp's ABI, which it keeps): a
+  // parallel region of the default team running an empty body.
+  using Body = void (*)(void *);
+  auto *parallel = reinterpret_cast<void (*)(Body, void *, unsigned, unsigned)>(
+      loadedOpenMPSymbol("GOMP_parallel"));
+  if (!parallel)
+    return false;
+  removeStaleOpenMPRegistration();
+  parallel([](void *) {}, nullptr, /*num_threads=*/0, /*flags=*/0);
+  return true;
 }

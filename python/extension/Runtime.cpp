@@ -280,6 +280,7 @@ void tirpy::bindRuntime(py::module_ &m) {
       },
       py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);
+  m.def("start_threads", &rt::startThreads);
   m.def("cuda_device_info", [](int id) {
     rt::cuda::DeviceInfo info;
     std::string error;

@@ -238,6 +238,13 @@ constexpr const char *kTargetSymbol = "__tir_target";
 /// runtime is loaded in this process. Returns false when it is not.
 bool setNumThreads(int threads);
 
+/// Starts the OpenMP runtime and its thread team, when a loaded library
+/// uses it: the first parallel loop otherwise pays for both (about a
+/// millisecond: the runtime reads the machine's topology and creates its
+/// threads). A measurement that times a library's first call starts them
+/// first. Returns false when no library using OpenMP is loaded.
+bool startThreads();
+
 /// Removes what a process killed while LLVM's OpenMP runtime registered it
 /// left under this process's id (an empty or zeroed registration file in
 /// /dev/shm or /tmp): the runtime would map it at its start and die, with
