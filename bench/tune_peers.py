@@ -8,12 +8,13 @@ python3-torch) on the same computation; at each thread count.
 
     /usr/bin/python3 bench/tune_peers.py [--trials 512] [--threads 1,2]
         [--workloads gemm,conv,bmm,softmax_ln] [--cost-model xgb] [--no-tvm]
-        [--fast-math]
+        [--fast-math] [--keep DIR]
 
 Reported per workload and thread count: GFLOP/s of the tuned program
 (best of at least 5 calls and 0.3 s), the tuning wall time, tir's
 hand-written schedule of the computation where bench/ has one, PyTorch,
-tir / TVM and tir / the better of the hand-written schedule and PyTorch. Every tuner runs in a process of its own (TVM's `tvm` is not
+tir / TVM and tir / the better of the hand-written schedule and PyTorch.
+Every tuner runs in a process of its own (TVM's `tvm` is not
 tensorir's), one after the other. Ratios hold within this run only.
 """
 import argparse
@@ -212,6 +213,9 @@ def main():
                         help="both tuners' targets with TVM's -fast-math-reassoc (float "
                              "reductions may be reordered)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--keep", metavar="DIR",
+                        help="keep each tuner's database under DIR/<workload>-<threads>T/"
+                             "{tir,tvm} (default: a temporary folder, removed)")
     args = parser.parse_args()
     cpu = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
                          text=True).stdout.split("Host CPU:")[-1].split()[0]
@@ -238,7 +242,9 @@ def main():
                             COST_MODEL=args.cost_model, CPU=cpu, WORKLOADS=WORKLOADS,
                             FAST_MATH=args.fast_math)
             env = {"OMP_NUM_THREADS": str(threads), "TVM_NUM_THREADS": str(threads)}
-            with tempfile.TemporaryDirectory() as work:
+            with tempfile.TemporaryDirectory() as scratch:
+                work = (os.path.join(args.keep, f"{name}-{threads}T") if args.keep
+                        else scratch)
                 tir = run("/usr/bin/python3", TIR, TUNE, {**env, **tir_env},
                           {**settings, "WORK": os.path.join(work, "tir")})
                 tvm = (run(tvm_python, TVM, TUNE, env, {**settings,
@@ -256,6 +262,12 @@ def main():
             # tir / the better of the hand-written schedule and PyTorch.
             best = max((r for r in (hand, torch) if r), key=lambda r: r["gflops"],
                        default=None)
+            # Both tuned programs ran on the same random inputs: their first
+            # outputs agree, or the row says they do not.
+            if tir and tvm and not all(
+                    abs(a - b) <= 1e-3 * max(1.0, abs(b)) for a, b in zip(tir["out"], tvm["out"])):
+                print(f"{name} {threads}T: tir's and TVM's outputs differ: {tir['out']} "
+                      f"{tvm['out']}", flush=True)
             print(f"{name:<11} {threads:>7} {cell(tir, 'gflops', '12.1f')} "
                   f"{cell(tir, 'tuning_s', '9.0f')} {cell(tvm, 'gflops', '12.1f')} "
                   f"{cell(tvm, 'tuning_s', '9.0f')} {cell(hand, 'gflops', '8.1f')} "
