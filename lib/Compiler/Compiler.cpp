@@ -19,7 +19,9 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/IRCompileLayer.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/IRBuilder.h"
@@ -506,9 +508,40 @@ static FailureOr<Prepared> prepare(ModuleOp module,
 #define TIR_LLD_PATH ""
 #endif
 
+/// Whether `m`'s code calls the OpenMP runtime.
+static bool callsOpenMP(const llvm::Module &m) {
+  return m.getFunction("__kmpc_fork_call") != nullptr;
+}
+
+namespace {
+/// The JIT's compiler (LLJIT's own, a target machine's), keeping a copy of
+/// the object file it makes of one module: the one export would link.
+class KeepingCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  KeepingCompiler(std::unique_ptr<llvm::TargetMachine> machine,
+                  const llvm::Module *kept, std::shared_ptr<std::string> sink)
+      : IRCompiler(
+            llvm::orc::irManglingOptionsFromTargetOptions(machine->Options)),
+        compile(std::move(machine)), kept(kept), sink(std::move(sink)) {}
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+  operator()(llvm::Module &m) override {
+    auto object = compile(m);
+    if (object && &m == kept)
+      *sink = (*object)->getBuffer().str();
+    return object;
+  }
+
+private:
+  llvm::orc::TMOwningSimpleCompiler compile;
+  const llvm::Module *kept;
+  std::shared_ptr<std::string> sink;
+};
+} // namespace
+
 FailureOr<std::unique_ptr<rt::Module>>
 mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
-                         CompileTimes *times) {
+                         CompileTimes *times, ObjectCode *object) {
   CompileTimes local;
   CompileTimes &spent = times ? *times : local;
   auto ctx = std::make_unique<llvm::LLVMContext>();
@@ -528,9 +561,28 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
       .setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   builder.getFeatures().addFeaturesVector(
       llvm::SubtargetFeatures(choice.features).getFeatures());
-  auto jit = llvm::orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(std::move(builder))
-                 .create();
+  // The object file is kept for export when the JIT runs nothing beside
+  // the module's functions: no static constructors or destructors.
+  const llvm::Module *kept = nullptr;
+  auto objectBytes = std::make_shared<std::string>();
+  if (object && !m->getNamedGlobal("llvm.global_ctors") &&
+      !m->getNamedGlobal("llvm.global_dtors"))
+    kept = m.get();
+  bool usesOpenMP = callsOpenMP(*m);
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(builder))
+          .setCompileFunctionCreator(
+              [kept, objectBytes](llvm::orc::JITTargetMachineBuilder machine)
+                  -> llvm::Expected<
+                      std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                auto tm = machine.createTargetMachine();
+                if (!tm)
+                  return tm.takeError();
+                return std::make_unique<KeepingCompiler>(std::move(*tm), kept,
+                                                         objectBytes);
+              })
+          .create();
   auto fail = [&](llvm::Error error) {
     module.emitError("JIT compilation failed: ")
         << llvm::toString(std::move(error));
@@ -590,6 +642,10 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
       return fail(address.takeError());
   }
   spent.codegen = secondsSince(codegenStart);
+  if (object) {
+    object->bytes = std::move(*objectBytes);
+    object->usesOpenMP = usesOpenMP;
+  }
   // At the end, static destructors run first (a GPU module's kernels leave
   // their devices).
   std::shared_ptr<llvm::orc::LLJIT> owner(
@@ -662,6 +718,66 @@ FailureOr<std::string> mlir::tir::emitSource(ModuleOp module,
   return text;
 }
 
+/// Links the object file at `object` into a shared library at `path` with
+/// lld: against the OpenMP runtime when the code calls it, and against the
+/// runtime library for a GPU build (its kernels launch through it).
+static LogicalResult linkObject(StringRef object, bool usesOpenMP,
+                                rt::Device::Type device, StringRef path,
+                                std::string &error) {
+  std::string linker = findLinker();
+  if (linker.empty()) {
+    error = "exporting a shared library needs ld.lld (Debian package "
+            "lld-22), or TIR_LLD set to a linker";
+    return failure();
+  }
+  SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
+                                   object.str()};
+  StringRef omp = TIR_OMP_LIBRARY;
+  if (usesOpenMP) {
+    if (omp.empty() || !llvm::sys::fs::exists(omp)) {
+      error = "the module has parallel loops but the OpenMP runtime "
+              "(libomp-22-dev) was not found";
+      return failure();
+    }
+    args.push_back(omp.str());
+    args.push_back("-rpath");
+    args.push_back(llvm::sys::path::parent_path(omp).str());
+  }
+  if (device == rt::Device::CUDA) {
+    // Launches go through the runtime library, found by its name
+    // (libTIRRuntime.so) where the library is loaded: in the loading
+    // process already, or next to the library.
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&mgpuLaunchKernel), &info) ||
+        !info.dli_fname) {
+      error = "cannot find the runtime library to link the kernels' "
+              "launches against";
+      return failure();
+    }
+    args.push_back(info.dli_fname);
+    args.push_back("-rpath");
+    args.push_back("$ORIGIN");
+  }
+  SmallString<128> log;
+  if (llvm::sys::fs::createTemporaryFile("tir-lld", "log", log)) {
+    error = "cannot create a temporary file";
+    return failure();
+  }
+  llvm::FileRemover removeLog(log);
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
+                                     0, 0, &message);
+  if (rc != 0) {
+    auto output = llvm::MemoryBuffer::getFile(log);
+    error = ("linking '" + path + "' failed: ").str() + message +
+            (output ? (*output)->getBuffer().str() : std::string());
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                                        const CompileOptions &options,
                                        StringRef path) {
@@ -682,50 +798,35 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                             llvm::CodeGenFileType::ObjectFile)))
       return failure();
   }
-  std::string linker = findLinker();
-  if (linker.empty())
-    return module.emitError("exporting a shared library needs ld.lld (Debian "
-                            "package lld-22), or TIR_LLD set to a linker");
-  SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
-                                   object.str().str()};
-  bool usesOpenMP =
-      prepared->llvmModule->getFunction("__kmpc_fork_call") != nullptr;
-  StringRef omp = TIR_OMP_LIBRARY;
-  if (usesOpenMP) {
-    if (omp.empty() || !llvm::sys::fs::exists(omp))
-      return module.emitError("the module has parallel loops but the OpenMP "
-                              "runtime (libomp-22-dev) was not found");
-    args.push_back(omp.str());
-    args.push_back("-rpath");
-    args.push_back(llvm::sys::path::parent_path(omp).str());
-  }
-  if (options.device == rt::Device::CUDA) {
-    // Launches go through the runtime library, found by its name
-    // (libTIRRuntime.so) where the library is loaded: in the loading
-    // process already, or next to the library.
-    Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&mgpuLaunchKernel), &info) ||
-        !info.dli_fname)
-      return module.emitError("cannot find the runtime library to link the "
-                              "kernels' launches against");
-    args.push_back(info.dli_fname);
-    args.push_back("-rpath");
-    args.push_back("$ORIGIN");
-  }
-  SmallString<128> log;
-  if (llvm::sys::fs::createTemporaryFile("tir-lld", "log", log))
-    return module.emitError("cannot create a temporary file");
-  llvm::FileRemover removeLog(log);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
-                                     0, 0, &message);
-  if (rc != 0) {
-    auto output = llvm::MemoryBuffer::getFile(log);
-    return module.emitError("linking '")
-           << path << "' failed: " << message
-           << (output ? (*output)->getBuffer().str() : std::string());
-  }
+  std::string error;
+  if (failed(linkObject(object, callsOpenMP(*prepared->llvmModule),
+                        options.device, path, error)))
+    return module.emitError(error);
   return success();
+}
+
+LogicalResult mlir::tir::linkLibrary(const ObjectCode &code, StringRef path,
+                                     std::string &error) {
+  if (code.bytes.empty()) {
+    error = "no object code to link (a module with static constructors is "
+            "exported from its source)";
+    return failure();
+  }
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object)) {
+    error = "cannot create a temporary object file";
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << code.bytes;
+    if (os.has_error()) {
+      error = "cannot write the object file '" + object.str().str() + "'";
+      os.clear_error();
+      return failure();
+    }
+  }
+  return linkObject(object, code.usesOpenMP, rt::Device::CPU, path, error);
 }

@@ -48,6 +48,26 @@ struct PyRuntimeModule {
   /// What building it took, phase by phase (seconds); empty for a loaded
   /// library.
   std::map<std::string, double> compileTimes;
+  /// The machine code the JIT loaded, when it can be linked as it is into
+  /// the library export_library writes (built for the CPU here).
+  std::shared_ptr<tir::ObjectCode> object;
+
+  bool hasObject() const { return object && !object->bytes.empty(); }
+
+  /// Links the kept machine code into a shared library at `path`.
+  void exportObject(const std::string &path) const {
+    if (!hasObject())
+      throw py::value_error("export: this module keeps no machine code to "
+                            "link (export it from its source)");
+    std::string error;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = succeeded(tir::linkLibrary(*object, path, error));
+    }
+    if (!ok)
+      throw py::value_error(error);
+  }
 
   std::vector<std::string> functions() const {
     std::vector<std::string> names;
@@ -211,7 +231,9 @@ void tirpy::bindRuntime(py::module_ &m) {
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
       .def_property_readonly("target", &PyRuntimeModule::target)
-      .def_readonly("compile_times", &PyRuntimeModule::compileTimes);
+      .def_readonly("compile_times", &PyRuntimeModule::compileTimes)
+      .def_property_readonly("has_object", &PyRuntimeModule::hasObject)
+      .def("export_object", &PyRuntimeModule::exportObject, py::arg("path"));
 
   // Each compiles a copy: the module stays as it was.
   m.def(
@@ -222,15 +244,17 @@ void tirpy::bindRuntime(py::module_ &m) {
         tir::CompileOptions options = compileOptions(
             targetCPU, openmp, device, chip, format, reassociateReductions);
         tir::CompileTimes times;
+        auto object = std::make_shared<tir::ObjectCode>();
         auto compiled = compileCopy(moduleOf(module), [&](ModuleOp copy) {
-          return tir::compileModule(copy, options, &times);
+          return tir::compileModule(copy, options, &times, object.get());
         });
         return PyRuntimeModule{
             std::shared_ptr<rt::Module>(std::move(*compiled)),
             {{"lower", times.lower},
              {"translate", times.translate},
              {"optimize", times.optimize},
-             {"codegen", times.codegen}}};
+             {"codegen", times.codegen}},
+            std::move(object)};
       },
       py::arg("module"), py::arg("target_cpu") = "native",
       py::arg("openmp") = true, py::arg("device") = "cpu",
@@ -275,8 +299,8 @@ void tirpy::bindRuntime(py::module_ &m) {
         std::unique_ptr<rt::Module> module = rt::Module::load(path, error);
         if (!module)
           throw py::value_error(error);
-        return PyRuntimeModule{std::shared_ptr<rt::Module>(std::move(module)),
-                               {}};
+        return PyRuntimeModule{
+            std::shared_ptr<rt::Module>(std::move(module)), {}, nullptr};
       },
       py::arg("path"));
   m.def("set_num_threads", &rt::setNumThreads);

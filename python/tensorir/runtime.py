@@ -338,9 +338,13 @@ class Module:
     def export_library(self, path):
         """Writes the shared library this module was built from (for a GPU
         build: the host code, with the kernels embedded, linked against the
-        runtime library libTIRRuntime.so)."""
+        runtime library libTIRRuntime.so). A CPU build links the machine
+        code build() made; a GPU build is compiled again from its source."""
         if self._source is None:
             raise ValueError("a loaded library cannot be exported again")
+        if self._native.has_object:
+            self._native.export_object(path)
+            return
         ext.export_library(self._source._native, path, self._target_cpu,
                            **self._device_options)
 

@@ -2,6 +2,7 @@
 import os
 import platform
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -366,3 +367,41 @@ def f(k: T.int32, a: T.handle, b: T.handle):
     with pytest.raises(ValueError, match=r"argument 1 \('A'\) of 'f': dimension 1 has 3 elements, "
                                          r"but it is 'k', which is 2 \(k = 2 \(argument 0\)\)"):
         fn(2, np.ones((4, 3), "float32"), b)
+
+
+def _text_section(path, tmp_path):
+    """The bytes of the .text section of the shared library at `path`."""
+    out = tmp_path / (os.path.basename(path) + ".text")
+    subprocess.run(["/usr/lib/llvm-22/bin/llvm-objcopy", f"--dump-section=.text={out}",
+                    path, str(tmp_path / "discard.so")], check=True)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_export_links_the_machine_code_build_made(parallel, tmp_path):
+    """A CPU build keeps the object file its JIT loaded; export_library
+    links it (no second compilation), and the library has the machine code
+    compiling the source again for export gives, byte for byte, the OpenMP
+    runtime linked in when the code has parallel loops."""
+    from tensorir import te
+    from tensorir._ext import ext
+    a = te.placeholder((64, 256), name="A")
+    b = te.compute((64, 256), lambda i, j: a[i, j] * 2.0 + 1.0, name="B")
+    sch = tvm.tir.Schedule(te.create_prim_func([a, b]))
+    i, j = sch.get_loops(sch.get_block("B"))
+    if parallel:
+        sch.parallel(i)
+    sch.vectorize(j)
+    lib = tvm.build(sch.mod)
+    assert lib._native.has_object
+    kept, fresh = str(tmp_path / "kept.so"), str(tmp_path / "fresh.so")
+    lib.export_library(kept)
+    ext.export_library(lib._source._native, fresh, lib._target_cpu)
+    assert _text_section(kept, tmp_path) == _text_section(fresh, tmp_path)
+    needed = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d", kept],
+                            capture_output=True, text=True, check=True).stdout
+    assert ("libomp" in needed) == parallel, needed
+    x = np.random.default_rng(0).standard_normal((64, 256)).astype("float32")
+    y = np.zeros_like(x)
+    tvm.load_module(kept)["main"](x, y)
+    np.testing.assert_allclose(y, x * 2 + 1, rtol=1e-6)

@@ -90,11 +90,28 @@ struct CompileTimes {
   double codegen = 0;
 };
 
+/// A compiled module's machine code as a relocatable object file, and what
+/// linking it into a shared library needs.
+struct ObjectCode {
+  std::string bytes;
+  /// The code calls the OpenMP runtime (parallel loops).
+  bool usesOpenMP = false;
+};
+
 /// JIT-compiles `module` (lowered in place) into this process; `times`,
-/// when given, receives what each phase took.
+/// when given, receives what each phase took. `object`, when given,
+/// receives the object file the JIT loaded, which linkLibrary makes the
+/// library exportLibrary would write without compiling again; it stays
+/// empty for a module with static constructors (a GPU module's kernel
+/// registration, which the JIT runs itself), which is exported from source.
 FailureOr<std::unique_ptr<runtime::Module>>
 compileModule(ModuleOp module, const CompileOptions &options,
-              CompileTimes *times = nullptr);
+              CompileTimes *times = nullptr, ObjectCode *object = nullptr);
+
+/// Links `object` (from compileModule, for the CPU) into a shared library
+/// at `path`. Needs ld.lld (Debian's lld-22); on failure, `error` says why.
+LogicalResult linkLibrary(const ObjectCode &object, StringRef path,
+                          std::string &error);
 
 /// What emitSource gives.
 enum class SourceKind {
