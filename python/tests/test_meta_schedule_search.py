@@ -84,6 +84,30 @@ def test_evolutionary_search_finds_new_candidates():
     _check_runs(candidates[-1])
 
 
+def test_evolutionary_search_replays_on_threads_with_the_same_result():
+    """With the library's own mutators and postprocessors, the initial
+    samples and the mutations are replayed on the context's threads; every
+    random draw is made before, so the candidates are those of one thread."""
+    from tensorir._ext import ext
+    assert ext.multithreading_enabled()
+    mod = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(128, 128, 128))})
+
+    def candidates(threads):
+        context = ms.TuneContext(
+            mod, target="llvm -num-cores 2", num_threads=threads, rand_state=7,
+            space_generator="post-order-apply",
+            search_strategy=ms.search_strategy.EvolutionarySearch(
+                population_size=96, init_min_unmeasured=16, genetic_num_iters=2))
+        batches = _drive(context, max_trials=32, per_iter=16,
+                         database=ms.database.MemoryDatabase(),
+                         cost_model=ms.cost_model.RandomModel(seed=2))
+        return [str(c.sch.trace) for batch in batches for c in batch]
+
+    one = candidates(1)
+    assert len(one) == 32 and len(set(one)) == 32
+    assert candidates(2) == one
+
+
 def test_evolutionary_search_uses_the_database_and_stops_early():
     db = ms.database.MemoryDatabase()
     workload = db.commit_workload(MOD)
@@ -123,11 +147,12 @@ def test_the_first_batch_measures_the_program_as_it_is():
 
     strategy, batches = search(measure_unscheduled=True)
     assert strategy.measure_unscheduled
-    assert [len(b) for b in batches] == [4, 4]
+    # A batch may come short of new programs in a space this small.
+    assert len(batches[0]) == 4 and sum(len(b) for b in batches) == 8
     first = batches[0][0]
     assert first.sch.mod.script() == unscheduled
     assert [i.kind.name for i in first.sch.trace.insts][:1] == ["GetBlock"]
-    assert unscheduled not in [c.sch.mod.script() for c in batches[1]]
+    assert unscheduled not in [c.sch.mod.script() for b in batches[1:] for c in b]
     _check_runs(first)
     # Off (the default), every candidate is a sample of the space, as in TVM.
     strategy, batches = search()

@@ -29,6 +29,10 @@ public:
   virtual FailureOr<std::shared_ptr<Mutator>>
   clone(std::string &error) const = 0;
   virtual std::string str() const = 0;
+  /// Whether apply may run on several threads at once, as the
+  /// evolutionary search runs it: the library's own do; one given as
+  /// functions (Python's, which need the interpreter) does not.
+  virtual bool isThreadSafe() const { return true; }
 };
 
 /// A mutator given as functions (TVM's PyMutator).
@@ -49,6 +53,7 @@ public:
                                         std::string &error) override;
   FailureOr<std::shared_ptr<Mutator>> clone(std::string &error) const override;
   std::string str() const override;
+  bool isThreadSafe() const override { return false; }
 };
 
 } // namespace mlir::tir::ms

@@ -1,6 +1,7 @@
 //===- Database.cpp - workloads, tuning records, queries ------------------===//
 
 #include "TensorIR/MetaSchedule/Database.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 #include "TensorIR/MetaSchedule/SpaceGenerator.h"
 
 #include "mlir/Parser/Parser.h"
@@ -46,7 +47,7 @@ FailureOr<WorkloadRef> Workload::fromJSON(MLIRContext *ctx,
   }
   std::string diagnostics;
   {
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    ThreadDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       diagnostics += diag.str() + "\n";
       return success();
     });

@@ -17,6 +17,11 @@
 //     (measureUnscheduled): a space whose every sample is slower than no
 //     schedule at all (a softmax whose exponentials it inlines into three
 //     reductions) then still returns the faster program.
+// The samples of step 1 and the mutations of step 2 are replayed on up to
+// TuneContext.num_threads threads of the MLIR context's pool (TVM's on its
+// own pool), unless a mutator or postprocessor is given as Python
+// functions. Every random draw is made beforehand, in order, so that the
+// candidates do not depend on the number of threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,9 +33,11 @@
 #include "TensorIR/Dialect/TIR/Analysis/StructuralEqual.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Threading.h"
 
 #include "llvm/ADT/StringSet.h"
 
+#include <atomic>
 #include <unordered_map>
 
 using namespace mlir;
@@ -72,6 +79,52 @@ int64_t drawByWeight(RandomEngine::State &state, ArrayRef<double> weights) {
   if (total <= 0)
     return sampleInt(state, 0, static_cast<int64_t>(weights.size()));
   return sampleDiscrete(state, weights);
+}
+
+/// One trace replayed on a worker thread: its schedule (null when the
+/// postprocessors rejected it or the trace did not apply), the rejections
+/// counted, and the error that ends the search.
+struct Replay {
+  Schedule sch;
+  std::vector<int64_t> failures;
+  std::string error;
+  bool failed = false;
+};
+
+/// Runs `task(i)` for each i in [0, n) on up to `threads` threads of `ctx`'s
+/// pool, each taking the next index when done with one; in order on this
+/// thread when `parallel` is false, the context runs single-threaded or
+/// `threads` is 1. Every draw of randomness is made before, so the results
+/// do not depend on the threads.
+void forEachIndex(MLIRContext *ctx, int64_t n, int threads, bool parallel,
+                  llvm::function_ref<void(int64_t)> task) {
+  int64_t workers = std::min<int64_t>(threads, n);
+  if (!parallel || workers <= 1 || !ctx->isMultithreadingEnabled()) {
+    for (int64_t i = 0; i < n; ++i)
+      task(i);
+    return;
+  }
+  std::atomic<int64_t> next{0};
+  parallelFor(ctx, 0, workers, [&](size_t) {
+    for (int64_t i = next++; i < n; i = next++)
+      task(i);
+  });
+}
+
+/// Adds the rejections of `replays` to `failures`; the first error (in
+/// index order) into `error`, failing.
+LogicalResult merge(ArrayRef<Replay> replays, std::vector<int64_t> &failures,
+                    std::string &error) {
+  for (const Replay &replay : replays)
+    for (auto [total, count] : llvm::zip(failures, replay.failures))
+      total += count;
+  for (const Replay &replay : replays) {
+    if (replay.failed) {
+      error = replay.error;
+      return failure();
+    }
+  }
+  return success();
 }
 
 } // namespace
@@ -266,6 +319,15 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
     return text;
   };
   failures.assign(postprocs.size() + 1, 0);
+  // Traces are replayed on the context's threads unless a mutator or
+  // postprocessor needs this one (one given as Python functions).
+  bool threadSafe = llvm::all_of(postprocs,
+                                 [](const auto &postproc) {
+                                   return postproc->isThreadSafe();
+                                 }) &&
+                    llvm::all_of(mutatorProbs, [](const auto &entry) {
+                      return entry.first->isThreadSafe();
+                    });
   context->log(LogLevel::Info, "Generating candidates......");
 
   // 1. The initial population.
@@ -300,17 +362,32 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
     for (int64_t failCount = 0;
          static_cast<int64_t>(unmeasured.size()) < initMinUnmeasured &&
          failCount < maxFailCount;) {
-      bool foundNew = false;
-      for (int64_t i = 0; i < num; ++i) {
+      // The design space and the random state of each sample are drawn in
+      // order; the samples are replayed in parallel.
+      std::vector<std::pair<int64_t, RandomEngine::State>> draws;
+      for (int64_t i = 0; i < std::max<int64_t>(num, 0); ++i) {
         int64_t index = sampleInt(
             randState, 0, static_cast<int64_t>(state->designSpaces.size()));
-        FailureOr<Schedule> sch = applyTraceAndPostprocs(
-            mod, withoutDecisions(state->designSpaces[index]), randState,
-            postprocs, failures, error);
-        if (failed(sch))
-          return failure();
-        if (*sch) {
-          unmeasured.push_back(*sch);
+        draws.emplace_back(index, RandomEngine(randState).forkSeed());
+      }
+      std::vector<Replay> replays(draws.size());
+      forEachIndex(mod->getContext(), static_cast<int64_t>(draws.size()),
+                   context->numThreads, threadSafe, [&](int64_t i) {
+                     Replay &r = replays[i];
+                     auto [index, rng] = draws[i];
+                     FailureOr<Schedule> sch = applyTraceAndPostprocs(
+                         mod, withoutDecisions(state->designSpaces[index]), rng,
+                         postprocs, r.failures, r.error);
+                     r.failed = failed(sch);
+                     if (succeeded(sch))
+                       r.sch = *sch;
+                   });
+      if (failed(merge(replays, failures, error)))
+        return failure();
+      bool foundNew = false;
+      for (Replay &r : replays) {
+        if (r.sch) {
+          unmeasured.push_back(std::move(r.sch));
           foundNew = true;
         }
       }
@@ -385,41 +462,71 @@ EvolutionarySearch::generateMeasureCandidates(std::string &error) {
                            : 0.0);
     if (totalMass == 0 || geneticMutateProb == 0)
       masses[0] = 1.0;
-    std::vector<Schedule> next(populationSize);
+    // Each slot's parent, first mutator draw and random state are drawn in
+    // order (a parent is kept unmutated at most once: a second draw of
+    // "no mutation" for it draws again); the mutations are replayed in
+    // parallel, where a rejected one draws again from the slot's own state
+    // (and "no mutation" then keeps the parent).
+    struct Slot {
+      int64_t parent = 0, choice = 0;
+      RandomEngine::State rng = 0;
+    };
+    std::vector<Slot> slots(populationSize);
     std::vector<bool> kept(population.size(), false);
-    for (int64_t slot = 0; slot < populationSize; ++slot) {
-      int64_t parent = -1;
+    for (Slot &slot : slots) {
       for (int64_t fail = 0; fail <= geneticMaxFailCount; ++fail) {
-        parent = drawByWeight(randState, *scores);
-        int64_t choice = sampleDiscrete(randState, masses);
-        if (choice == 0) {
-          // No mutation: the parent itself, once.
-          if (!kept[parent]) {
-            kept[parent] = true;
-            break;
-          }
-          continue;
-        }
-        const std::shared_ptr<Mutator> &mutator =
-            mutatorProbs[choice - 1].first;
-        FailureOr<std::optional<Trace>> mutated = mutator->apply(
-            population[parent]->getInstructions(), randState, error);
-        if (failed(mutated))
-          return failure();
-        if (!*mutated)
-          continue;
-        FailureOr<Schedule> sch = applyTraceAndPostprocs(
-            mod, **mutated, randState, postprocs, failures, error);
-        if (failed(sch))
-          return failure();
-        if (*sch) {
-          next[slot] = *sch;
+        slot.parent = drawByWeight(randState, *scores);
+        slot.choice = sampleDiscrete(randState, masses);
+        if (slot.choice != 0 || !kept[slot.parent])
           break;
-        }
       }
-      if (!next[slot])
-        next[slot] = population[parent];
+      if (slot.choice == 0)
+        kept[slot.parent] = true;
+      slot.rng = RandomEngine(randState).forkSeed();
     }
+    std::vector<Replay> replays(populationSize);
+    forEachIndex(
+        mod->getContext(), populationSize, context->numThreads, threadSafe,
+        [&](int64_t i) {
+          Slot slot = slots[i];
+          Replay &r = replays[i];
+          for (int64_t fail = 0;
+               slot.choice != 0 && fail <= geneticMaxFailCount; ++fail) {
+            if (fail > 0) {
+              slot.parent = drawByWeight(slot.rng, *scores);
+              slot.choice = sampleDiscrete(slot.rng, masses);
+              if (slot.choice == 0)
+                break;
+            }
+            const std::shared_ptr<Mutator> &mutator =
+                mutatorProbs[slot.choice - 1].first;
+            FailureOr<std::optional<Trace>> mutated = mutator->apply(
+                population[slot.parent]->getInstructions(), slot.rng, r.error);
+            if (failed(mutated)) {
+              r.failed = true;
+              return;
+            }
+            if (!*mutated)
+              continue;
+            FailureOr<Schedule> sch = applyTraceAndPostprocs(
+                mod, **mutated, slot.rng, postprocs, r.failures, r.error);
+            if (failed(sch)) {
+              r.failed = true;
+              return;
+            }
+            if (*sch) {
+              r.sch = *sch;
+              return;
+            }
+          }
+          r.sch = population[slot.parent];
+        });
+    if (failed(merge(replays, failures, error)))
+      return failure();
+    std::vector<Schedule> next;
+    next.reserve(populationSize);
+    for (Replay &r : replays)
+      next.push_back(std::move(r.sch));
     population = std::move(next);
     context->log(LogLevel::Debug,
                  summary("Evolve iter #" + std::to_string(iter) + " done"));

@@ -14,6 +14,7 @@
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -416,7 +417,7 @@ mlir::tir::getAccessRegions(BlockOp block, Refusal &failure, bool fromBody) {
   if (fromBody || !block.hasAccessRegions()) {
     copy = cast<BlockOp>(block->clone());
     copy->dropAccessRegions();
-    ScopedDiagnosticHandler silence(block.getContext(),
+    ThreadDiagnosticHandler silence(block.getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(inferAccessRegions(*copy)))
       return failure.set(block, "cannot infer the regions that block '" +

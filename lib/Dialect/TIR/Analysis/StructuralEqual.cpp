@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Flattener.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -236,7 +237,7 @@ void Flattener::walkAccessRegions(BlockOp op) {
   OwningOpRef<BlockOp> inferred;
   if (!op.hasAccessRegions()) {
     inferred = cast<BlockOp>(op->clone());
-    ScopedDiagnosticHandler silence(op.getContext(),
+    ThreadDiagnosticHandler silence(op.getContext(),
                                     [](Diagnostic &) { return success(); });
     if (succeeded(inferAccessRegions(*inferred)))
       source = *inferred;

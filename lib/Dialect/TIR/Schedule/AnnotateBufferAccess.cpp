@@ -12,6 +12,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 #include "TensorIR/Dialect/TIR/Schedule/Primitives.h"
 
 #include "Utils.h"
@@ -73,7 +74,7 @@ LogicalResult mlir::tir::annotateBufferAccess(RewriterBase &rewriter,
     copy->dropAccessRegions();
     bool inferred;
     {
-      ScopedDiagnosticHandler silence(block.getContext(),
+      ThreadDiagnosticHandler silence(block.getContext(),
                                       [](Diagnostic &) { return success(); });
       inferred = succeeded(inferAccessRegions(*copy));
     }
@@ -115,7 +116,7 @@ LogicalResult mlir::tir::annotateBufferAccess(RewriterBase &rewriter,
 
   // The block lists its regions from here on.
   if (!block.hasAccessRegions()) {
-    ScopedDiagnosticHandler silence(block.getContext(),
+    ThreadDiagnosticHandler silence(block.getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(inferAccessRegions(block)))
       return refuse(error, block,

@@ -1,6 +1,7 @@
 //===- InlineUtils.cpp - what compute_inline and its reverse share --------===//
 
 #include "InlineUtils.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
@@ -416,7 +417,7 @@ void sched::updateListedRegions(RewriterBase &rewriter, BlockOp block,
   copy->removeReadRegionsAttr();
   copy->removeWriteRegionsAttr();
   {
-    ScopedDiagnosticHandler silence(ctx,
+    ThreadDiagnosticHandler silence(ctx,
                                     [](Diagnostic &) { return success(); });
     if (failed(inferAccessRegions(*copy)))
       return;

@@ -1,6 +1,7 @@
 //===- TensorIntrin.cpp - tensor intrinsics by name -----------------------===//
 
 #include "TensorIR/Dialect/TIR/Schedule/TensorIntrin.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -48,7 +49,7 @@ FailureOr<func::FuncOp> addParsed(ModuleOp module, StringRef text,
   Block scratch;
   std::string diagnostics;
   {
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    ThreadDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
       os << diag << "\n";
       return success();

@@ -3,6 +3,7 @@
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 #include "TensorIR/Dialect/TIR/Schedule/TensorIntrin.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -191,7 +192,7 @@ LogicalResult ScheduleState::applyOp(Operation *op, std::string &error) {
   }
   if (options.verifyEachStep && !step.isQuery()) {
     std::string diagnostics;
-    ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &diag) {
+    ThreadDiagnosticHandler handler(getContext(), [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
       os << describeLocation(diag.getLocation()) << ": " << diag << "\n";
       return success();
@@ -254,7 +255,7 @@ ScheduleState::apply(StringRef mnemonic, ArrayRef<Value> operands,
   Operation *op = withResults(numResults.value_or(1));
   {
     std::string diagnostics;
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    ThreadDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
       os << mnemonic << ": " << diag;
       return success();

@@ -2,6 +2,7 @@
 
 #include "TensorIR/Dialect/TIR/TransformOps/Trace.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/ThreadDiagnostics.h"
 #include "TensorIR/Dialect/TIR/TransformOps/ScheduleState.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -212,7 +213,7 @@ FailureOr<Operation *> mlir::tir::buildInstructionOp(
             : getHandleType(ctx, rv ? rv->kind : RandomVariable::Kind::Expr));
   Operation *op = builder.create(state);
   std::string diagnostics;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+  ThreadDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
     llvm::raw_string_ostream os(diagnostics);
     os << inst.kind->getMnemonic() << ": " << diag;
     return success();
