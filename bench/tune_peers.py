@@ -13,7 +13,10 @@ python3-torch) on the same computation; at each thread count.
 Reported per workload and thread count: GFLOP/s of the tuned program
 (best of at least 5 calls and 0.3 s), the tuning wall time, tir's
 hand-written schedule of the computation where bench/ has one, PyTorch,
-tir / TVM and tir / the better of the hand-written schedule and PyTorch.
+tir / TVM and tir / the better of the hand-written schedule and PyTorch,
+tir's tuning time / TVM's, and each tuned program's share of the host's
+fp32 FMA peak (bench/fma_peak.cpp, measured first; not for softmax +
+layer norm, which memory bounds).
 Every tuner runs in a process of its own (TVM's `tvm` is not
 tensorir's), one after the other. Ratios hold within this run only.
 """
@@ -233,9 +236,20 @@ def main():
                         "apache-tvm-ffi==0.1.14.post1", "xgboost", "psutil", "cloudpickle"], check=True)
     print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}"
           + ("; targets with -fast-math-reassoc" if args.fast_math else ""))
+    # The FMA peak bounds what the GEMM, the batch matmul and the
+    # convolution can reach (softmax + layer norm is bound by memory).
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from cpu_peers import fma_peak
+    try:
+        peak, _ = fma_peak(args.build_dir, rounds=3)
+        print(f"fp32 FMA peak (bench/fma_peak.cpp): {peak[1]:.1f} GFLOP/s on 1 thread, "
+              f"{peak[2]:.1f} on 2")
+    except (OSError, subprocess.CalledProcessError) as e:
+        peak = None
+        print(f"fp32 FMA peak not measured ({e})")
     print(f"{'workload':<11} {'threads':>7} {'tir GFLOP/s':>12} {'tuning s':>9} "
           f"{'TVM GFLOP/s':>12} {'tuning s':>9} {'hand':>8} {'torch':>8} {'tir/TVM':>8} "
-          f"{'tir/best':>9}")
+          f"{'tir/best':>9} {'time':>6} {'tir/pk':>7} {'TVM/pk':>7}")
     for name in args.workloads.split(","):
         for threads in [int(t) for t in args.threads.split(",")]:
             settings = dict(NAME=name, TRIALS=args.trials, THREADS=threads,
@@ -257,6 +271,15 @@ def main():
             def cell(result, key, fmt):
                 return format(result[key], fmt) if result else "-"
 
+            def seconds(a, b):
+                # tir's tuning wall time / TVM's.
+                return f"{a['tuning_s'] / b['tuning_s']:.2f}" if a and b else "-"
+
+            def of_peak(result):
+                if not result or not peak or name == "softmax_ln" or threads not in peak:
+                    return "-"
+                return f"{result['gflops'] / peak[threads]:.0%}"
+
             def ratio(a, b):
                 return f"{a['gflops'] / b['gflops']:.2f}" if a and b else "-"
             # tir / the better of the hand-written schedule and PyTorch.
@@ -272,7 +295,8 @@ def main():
                   f"{cell(tir, 'tuning_s', '9.0f')} {cell(tvm, 'gflops', '12.1f')} "
                   f"{cell(tvm, 'tuning_s', '9.0f')} {cell(hand, 'gflops', '8.1f')} "
                   f"{cell(torch, 'gflops', '8.1f')} {ratio(tir, tvm):>8} "
-                  f"{ratio(tir, best):>9}", flush=True)
+                  f"{ratio(tir, best):>9} {seconds(tir, tvm):>6} {of_peak(tir):>7} "
+                  f"{of_peak(tvm):>7}", flush=True)
 
 
 if __name__ == "__main__":

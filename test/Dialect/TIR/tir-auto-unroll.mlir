@@ -54,3 +54,61 @@ func.func @none(%A: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A vectorized loop counts as its statements, once (TVM vectorizes before
+// it unrolls): under a limit of 64, j (4 x 2 vector stores) and k (8 x 8)
+// are unrolled around it, i (16 x 64) is not; the vectorized loop stays
+// vectorized.
+// CHECK-LABEL: func.func @vectorized_inside
+// CHECK:         tir.for %i = 0 to 16 {
+// CHECK-NEXT:      tir.for %k = 0 to 8 unrolled {
+// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled {
+// CHECK-NEXT:          tir.for %v = 0 to 16 vectorized {
+func.func @vectorized_inside(%A: memref<16x8xf32>, %B: memref<8x64xf32>, %C: memref<16x64xf32>) {
+  tir.for %i = 0 to 16 annotations {pragma_auto_unroll_max_step = 64 : i64, pragma_unroll_explicit = 1 : i64} {
+    tir.for %k = 0 to 8 {
+      tir.for %j = 0 to 4 {
+        tir.for %v = 0 to 16 vectorized {
+          tir.block "C"(%vi = spatial(16, %i), %vj = spatial(64, %j * 16 + %v), %vk = reduce(8, %k)) {
+            tir.init {
+              %z = arith.constant 0.0 : f32
+              tir.store %z, %C[%vi, %vj] : memref<16x64xf32>
+            }
+            %a = tir.load %A[%vi, %vk] : memref<16x8xf32>
+            %b = tir.load %B[%vk, %vj] : memref<8x64xf32>
+            %c = tir.load %C[%vi, %vj] : memref<16x64xf32>
+            %m = arith.mulf %a, %b : f32
+            %s = arith.addf %c, %m : f32
+            tir.store %s, %C[%vi, %vj] : memref<16x64xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A vectorized loop around a loop is its body to the loops around it (TVM
+// vectorizes the body of the inner loop): r (2 statements) and i (4 x 2)
+// are unrolled.
+// CHECK-LABEL: func.func @vectorized_around_a_loop
+// CHECK:         tir.for %i = 0 to 4 unrolled {
+// CHECK-NEXT:      tir.for %v = 0 to 16 vectorized {
+// CHECK-NEXT:        tir.for %r = 0 to 2 unrolled
+func.func @vectorized_around_a_loop(%A: memref<4x16x2xf32>) {
+  tir.for %i = 0 to 4 annotations {pragma_auto_unroll_max_step = 64 : i64} {
+    tir.for %v = 0 to 16 vectorized {
+      tir.for %r = 0 to 2 annotations {keep = 1 : i64} {
+        tir.block "B"(%vi = spatial(4, %i), %vv = spatial(16, %v), %vr = spatial(2, %r)) {
+          %a = tir.load %A[%vi, %vv, %vr] : memref<4x16x2xf32>
+          tir.store %a, %A[%vi, %vv, %vr] : memref<4x16x2xf32>
+        }
+      }
+    }
+  }
+  return
+}

@@ -6,7 +6,9 @@
 // that loop, the serial loops of constant extent whose unrolled body would
 // repeat at most N statements, from the innermost out, stopping at a loop
 // that holds a loop not unrolled or holds more than eight unrolled levels.
-// Statements are stores (the init's too) and calls made for their effect. This
+// Statements are stores (the init's too) and calls made for their effect;
+// a vectorized loop counts as its body, once (TVM has made it vector
+// statements by then). This
 // pass marks those loops `unrolled`, for --tir-unroll-loops to expand, and
 // removes the pragmas.
 //
@@ -84,6 +86,13 @@ private:
     for (Operation &inner : *loop.getBody())
       add(steps, visit(&inner));
     std::optional<int64_t> extent = loop.getConstantExtent();
+    // TVM vectorizes before it unrolls: a vectorized loop is by then its
+    // body on vectors (statements, and the loops in it with vector
+    // statements), which the loops around it repeat like any other.
+    if (loop.getKind() == ForKind::Vectorized) {
+      maxStep = savedMaxStep;
+      return steps;
+    }
     bool unroll = loop.getKind() == ForKind::Unrolled;
     if (!unroll && maxStep && loop.getKind() == ForKind::Serial && extent &&
         steps.loopDepth == 0 && steps.unrolledDepth <= kMaxUnrollDepth &&
