@@ -1,6 +1,7 @@
 //===- Compiler.cpp - build tir modules into callable code ----------------===//
 
 #include "TensorIR/Compiler/Compiler.h"
+#include "Link.h"
 #include "SizeBounds.h"
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
@@ -37,7 +38,6 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ScalarEvolutionAliasAnalysis.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -47,7 +47,6 @@
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
-#include <dlfcn.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -504,9 +503,6 @@ static FailureOr<Prepared> prepare(ModuleOp module,
 #ifndef TIR_OMP_LIBRARY
 #define TIR_OMP_LIBRARY ""
 #endif
-#ifndef TIR_LLD_PATH
-#define TIR_LLD_PATH ""
-#endif
 
 /// Whether `m`'s code calls the OpenMP runtime.
 static bool callsOpenMP(const llvm::Module &m) {
@@ -667,18 +663,6 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
                                       options.device);
 }
 
-static std::string findLinker() {
-  if (const char *env = std::getenv("TIR_LLD"))
-    return env;
-  StringRef configured = TIR_LLD_PATH;
-  if (!configured.empty() && llvm::sys::fs::can_execute(configured))
-    return configured.str();
-  for (StringRef name : {"ld.lld", "ld.lld-22"})
-    if (auto found = llvm::sys::findProgramByName(name))
-      return *found;
-  return "";
-}
-
 /// Machine code (an object file) or assembly for `prepared`'s module,
 /// written to `os`.
 static LogicalResult generateCode(ModuleOp anchor, Prepared &prepared,
@@ -718,66 +702,6 @@ FailureOr<std::string> mlir::tir::emitSource(ModuleOp module,
   return text;
 }
 
-/// Links the object file at `object` into a shared library at `path` with
-/// lld: against the OpenMP runtime when the code calls it, and against the
-/// runtime library for a GPU build (its kernels launch through it).
-static LogicalResult linkObject(StringRef object, bool usesOpenMP,
-                                rt::Device::Type device, StringRef path,
-                                std::string &error) {
-  std::string linker = findLinker();
-  if (linker.empty()) {
-    error = "exporting a shared library needs ld.lld (Debian package "
-            "lld-22), or TIR_LLD set to a linker";
-    return failure();
-  }
-  SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
-                                   object.str()};
-  StringRef omp = TIR_OMP_LIBRARY;
-  if (usesOpenMP) {
-    if (omp.empty() || !llvm::sys::fs::exists(omp)) {
-      error = "the module has parallel loops but the OpenMP runtime "
-              "(libomp-22-dev) was not found";
-      return failure();
-    }
-    args.push_back(omp.str());
-    args.push_back("-rpath");
-    args.push_back(llvm::sys::path::parent_path(omp).str());
-  }
-  if (device == rt::Device::CUDA) {
-    // Launches go through the runtime library, found by its name
-    // (libTIRRuntime.so) where the library is loaded: in the loading
-    // process already, or next to the library.
-    Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&mgpuLaunchKernel), &info) ||
-        !info.dli_fname) {
-      error = "cannot find the runtime library to link the kernels' "
-              "launches against";
-      return failure();
-    }
-    args.push_back(info.dli_fname);
-    args.push_back("-rpath");
-    args.push_back("$ORIGIN");
-  }
-  SmallString<128> log;
-  if (llvm::sys::fs::createTemporaryFile("tir-lld", "log", log)) {
-    error = "cannot create a temporary file";
-    return failure();
-  }
-  llvm::FileRemover removeLog(log);
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
-                                     0, 0, &message);
-  if (rc != 0) {
-    auto output = llvm::MemoryBuffer::getFile(log);
-    error = ("linking '" + path + "' failed: ").str() + message +
-            (output ? (*output)->getBuffer().str() : std::string());
-    return failure();
-  }
-  return success();
-}
-
 LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                                        const CompileOptions &options,
                                        StringRef path) {
@@ -803,30 +727,4 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
                         options.device, path, error)))
     return module.emitError(error);
   return success();
-}
-
-LogicalResult mlir::tir::linkLibrary(const ObjectCode &code, StringRef path,
-                                     std::string &error) {
-  if (code.bytes.empty()) {
-    error = "no object code to link (a module with static constructors is "
-            "exported from its source)";
-    return failure();
-  }
-  SmallString<128> object;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object)) {
-    error = "cannot create a temporary object file";
-    return failure();
-  }
-  llvm::FileRemover removeObject(object);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << code.bytes;
-    if (os.has_error()) {
-      error = "cannot write the object file '" + object.str().str() + "'";
-      os.clear_error();
-      return failure();
-    }
-  }
-  return linkObject(object, code.usesOpenMP, rt::Device::CPU, path, error);
 }
