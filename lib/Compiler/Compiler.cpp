@@ -32,7 +32,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -500,9 +499,6 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   llvm_unreachable("the loop returns");
 }
 
-#ifndef TIR_OMP_LIBRARY
-#define TIR_OMP_LIBRARY ""
-#endif
 
 /// Whether `m`'s code calls the OpenMP runtime.
 static bool callsOpenMP(const llvm::Module &m) {
@@ -710,18 +706,12 @@ LogicalResult mlir::tir::exportLibrary(ModuleOp module,
   FailureOr<Prepared> prepared = prepare(module, options, ctx, times);
   if (failed(prepared))
     return failure();
-  // Object file, then lld makes it a shared library.
-  SmallString<128> object;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object))
-    return module.emitError("cannot create a temporary object file");
-  llvm::FileRemover removeObject(object);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    if (failed(generateCode(module, *prepared, os,
-                            llvm::CodeGenFileType::ObjectFile)))
-      return failure();
-  }
+  // Object code, then lld makes it a shared library.
+  SmallString<0> object;
+  llvm::raw_svector_ostream os(object);
+  if (failed(generateCode(module, *prepared, os,
+                          llvm::CodeGenFileType::ObjectFile)))
+    return failure();
   std::string error;
   if (failed(linkObject(object, callsOpenMP(*prepared->llvmModule),
                         options.device, path, error)))

@@ -27,9 +27,6 @@
 using namespace mlir;
 namespace rt = mlir::tir::runtime;
 
-#ifndef TIR_OMP_LIBRARY
-#define TIR_OMP_LIBRARY ""
-#endif
 #ifndef TIR_LLD_PATH
 #define TIR_LLD_PATH ""
 #endif
@@ -46,7 +43,7 @@ static std::string findLinker() {
   return "";
 }
 
-LogicalResult mlir::tir::linkObject(StringRef object, bool usesOpenMP,
+LogicalResult mlir::tir::linkObject(StringRef bytes, bool usesOpenMP,
                                     rt::Device::Type device, StringRef path,
                                     std::string &error) {
   std::string linker = findLinker();
@@ -55,8 +52,24 @@ LogicalResult mlir::tir::linkObject(StringRef object, bool usesOpenMP,
             "lld-22), or TIR_LLD set to a linker";
     return failure();
   }
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object)) {
+    error = "cannot create a temporary object file";
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << bytes;
+    if (os.has_error()) {
+      error = "cannot write the object file '" + object.str().str() + "'";
+      os.clear_error();
+      return failure();
+    }
+  }
   SmallVector<std::string> args = {linker, "-shared", "-o", path.str(),
-                                   object.str()};
+                                   object.str().str()};
   StringRef omp = TIR_OMP_LIBRARY;
   if (usesOpenMP) {
     if (omp.empty() || !llvm::sys::fs::exists(omp)) {
@@ -110,21 +123,6 @@ LogicalResult mlir::tir::linkLibrary(const ObjectCode &code, StringRef path,
             "exported from its source)";
     return failure();
   }
-  SmallString<128> object;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("tir", "o", fd, object)) {
-    error = "cannot create a temporary object file";
-    return failure();
-  }
-  llvm::FileRemover removeObject(object);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << code.bytes;
-    if (os.has_error()) {
-      error = "cannot write the object file '" + object.str().str() + "'";
-      os.clear_error();
-      return failure();
-    }
-  }
-  return linkObject(object, code.usesOpenMP, rt::Device::CPU, path, error);
+  return linkObject(code.bytes, code.usesOpenMP, rt::Device::CPU, path,
+                    error);
 }

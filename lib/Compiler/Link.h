@@ -13,13 +13,19 @@
 
 #include <string>
 
+// The OpenMP runtime parallel loops call into (set by CMake; empty where
+// libomp was not found).
+#ifndef TIR_OMP_LIBRARY
+#define TIR_OMP_LIBRARY ""
+#endif
+
 namespace mlir::tir {
 
-/// Links the object file at `object` into a shared library at `path` with
+/// Links `bytes`, an object file, into a shared library at `path` with
 /// lld: against the OpenMP runtime when the code calls it, and against the
 /// runtime library for a GPU build (its kernels launch through it). On
 /// failure, `error` says why.
-LogicalResult linkObject(StringRef object, bool usesOpenMP,
+LogicalResult linkObject(StringRef bytes, bool usesOpenMP,
                          runtime::Device::Type device, StringRef path,
                          std::string &error);
 

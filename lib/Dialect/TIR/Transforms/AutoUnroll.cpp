@@ -86,13 +86,6 @@ private:
     for (Operation &inner : *loop.getBody())
       add(steps, visit(&inner));
     std::optional<int64_t> extent = loop.getConstantExtent();
-    // TVM vectorizes before it unrolls: a vectorized loop is by then its
-    // body on vectors (statements, and the loops in it with vector
-    // statements), which the loops around it repeat like any other.
-    if (loop.getKind() == ForKind::Vectorized) {
-      maxStep = savedMaxStep;
-      return steps;
-    }
     bool unroll = loop.getKind() == ForKind::Unrolled;
     if (!unroll && maxStep && loop.getKind() == ForKind::Serial && extent &&
         steps.loopDepth == 0 && steps.unrolledDepth <= kMaxUnrollDepth &&
@@ -103,7 +96,10 @@ private:
     if (unroll) {
       steps.statements *= extent.value_or(1);
       ++steps.unrolledDepth;
-    } else {
+    } else if (loop.getKind() != ForKind::Vectorized) {
+      // TVM vectorizes before it unrolls: a vectorized loop is by then its
+      // body on vectors (statements, and the loops in it with vector
+      // statements), which the loops around it repeat like any other.
       ++steps.loopDepth;
     }
     maxStep = savedMaxStep;
