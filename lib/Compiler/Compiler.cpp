@@ -499,7 +499,6 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   llvm_unreachable("the loop returns");
 }
 
-
 /// Whether `m`'s code calls the OpenMP runtime.
 static bool callsOpenMP(const llvm::Module &m) {
   return m.getFunction("__kmpc_fork_call") != nullptr;

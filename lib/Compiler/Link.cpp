@@ -123,6 +123,5 @@ LogicalResult mlir::tir::linkLibrary(const ObjectCode &code, StringRef path,
             "exported from its source)";
     return failure();
   }
-  return linkObject(code.bytes, code.usesOpenMP, rt::Device::CPU, path,
-                    error);
+  return linkObject(code.bytes, code.usesOpenMP, rt::Device::CPU, path, error);
 }
