@@ -3,12 +3,13 @@
 // Under pragma_auto_unroll_max_step = 64, the innermost loops whose
 // unrolled body repeats at most 64 stores are marked unrolled (k: 8 x 2
 // stores, the init's included; j: 4 x 16); i (16 x 64) and the parallel
-// loop stay loops. The pragmas are gone.
+// loop stay loops. The pragmas are gone; each unrolled loop carries
+// "unroll_limit" = 0, the pragma's budget being its limit.
 // CHECK-LABEL: func.func @gemm
 // CHECK:         tir.for %p = 0 to 4 parallel {
 // CHECK-NEXT:      tir.for %i = 0 to 16 {
-// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled {
-// CHECK-NEXT:          tir.for %k = 0 to 8 unrolled {
+// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled annotations {unroll_limit = 0 : i64} {
+// CHECK-NEXT:          tir.for %k = 0 to 8 unrolled annotations {unroll_limit = 0 : i64} {
 // CHECK-NOT:     pragma_
 func.func @gemm(%A: memref<64x8xf32>, %B: memref<8x4xf32>, %C: memref<64x4xf32>) {
   tir.for %p = 0 to 4 parallel annotations {pragma_auto_unroll_max_step = 64 : i64, pragma_unroll_explicit = 1 : i64} {
@@ -63,8 +64,8 @@ func.func @none(%A: memref<8xf32>) {
 // vectorized.
 // CHECK-LABEL: func.func @vectorized_inside
 // CHECK:         tir.for %i = 0 to 16 {
-// CHECK-NEXT:      tir.for %k = 0 to 8 unrolled {
-// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled {
+// CHECK-NEXT:      tir.for %k = 0 to 8 unrolled annotations {unroll_limit = 0 : i64} {
+// CHECK-NEXT:        tir.for %j = 0 to 4 unrolled annotations {unroll_limit = 0 : i64} {
 // CHECK-NEXT:          tir.for %v = 0 to 16 vectorized {
 func.func @vectorized_inside(%A: memref<16x8xf32>, %B: memref<8x64xf32>, %C: memref<16x64xf32>) {
   tir.for %i = 0 to 16 annotations {pragma_auto_unroll_max_step = 64 : i64, pragma_unroll_explicit = 1 : i64} {
@@ -96,9 +97,9 @@ func.func @vectorized_inside(%A: memref<16x8xf32>, %B: memref<8x64xf32>, %C: mem
 // vectorizes the body of the inner loop): r (2 statements) and i (4 x 2)
 // are unrolled.
 // CHECK-LABEL: func.func @vectorized_around_a_loop
-// CHECK:         tir.for %i = 0 to 4 unrolled {
+// CHECK:         tir.for %i = 0 to 4 unrolled annotations {unroll_limit = 0 : i64} {
 // CHECK-NEXT:      tir.for %v = 0 to 16 vectorized {
-// CHECK-NEXT:        tir.for %r = 0 to 2 unrolled
+// CHECK-NEXT:        tir.for %r = 0 to 2 unrolled annotations {keep = 1 : i64, unroll_limit = 0 : i64}
 func.func @vectorized_around_a_loop(%A: memref<4x16x2xf32>) {
   tir.for %i = 0 to 4 annotations {pragma_auto_unroll_max_step = 64 : i64} {
     tir.for %v = 0 to 16 vectorized {

@@ -1,4 +1,4 @@
-// RUN: tir-opt %s --convert-tir-to-scf --tir-unroll-loops -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: tir-opt %s --tir-auto-unroll --convert-tir-to-scf --tir-unroll-loops -split-input-file -verify-diagnostics | FileCheck %s
 
 // Full unrolling is limited to 16384 operations (trip count x body): beyond
 // it the loop is refused, naming the count and the limit, instead of
@@ -74,6 +74,29 @@ func.func @allowed(%A: memref<4xf32>) {
       %a = tir.load %A[%vi] : memref<4xf32>
       %b = arith.addf %a, %a : f32
       tir.store %b, %A[%vi] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Loops MetaSchedule's pragma unrolls are bounded by its budget of
+// statements (here 64 x 64 stores within 8192), not by the operation limit
+// of loops written `unrolled`: the 4096 copies (over 16384 operations) are
+// made.
+// CHECK-LABEL: func.func @auto_unrolled
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-4096: memref.store
+// CHECK-NOT:     memref.store
+func.func @auto_unrolled(%A: memref<64x64xf32>) {
+  tir.for %i = 0 to 64 annotations {pragma_auto_unroll_max_step = 8192 : i64} {
+    tir.for %j = 0 to 64 {
+      tir.block "U"(%vi = spatial(64, %i), %vj = spatial(64, %j)) {
+        %a = tir.load %A[%vi, %vj] : memref<64x64xf32>
+        %b = arith.addf %a, %a : f32
+        tir.store %b, %A[%vi, %vj] : memref<64x64xf32>
+      }
     }
   }
   return

@@ -10,7 +10,11 @@
 // a vectorized loop counts as its body, once (TVM has made it vector
 // statements by then). This
 // pass marks those loops `unrolled`, for --tir-unroll-loops to expand, and
-// removes the pragmas.
+// removes the pragmas. The pragma's budget of statements is the limit those
+// loops are unrolled under: each also gets "unroll_limit" = 0, so the
+// operation limit --tir-unroll-loops puts on loops written `unrolled` (a
+// guard against unrolling the wrong loop by hand) does not refuse them; a
+// statement of a padded convolution is a hundred operations before folding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +34,8 @@ namespace {
 
 constexpr llvm::StringLiteral kMaxStepKey = "pragma_auto_unroll_max_step";
 constexpr llvm::StringLiteral kExplicitKey = "pragma_unroll_explicit";
+/// --tir-unroll-loops' per-loop operation limit (0: none).
+constexpr llvm::StringLiteral kUnrollLimitKey = "unroll_limit";
 /// TVM's auto_max_depth: a loop holding more unrolled levels stays a loop.
 constexpr int64_t kMaxUnrollDepth = 8;
 
@@ -91,6 +97,11 @@ private:
         steps.loopDepth == 0 && steps.unrolledDepth <= kMaxUnrollDepth &&
         *extent * steps.statements <= *maxStep) {
       loop.setKind(ForKind::Unrolled);
+      NamedAttrList annotations(loop.getAnnotationsAttr());
+      annotations.set(
+          kUnrollLimitKey,
+          IntegerAttr::get(IntegerType::get(loop.getContext(), 64), 0));
+      loop.setAnnotationsAttr(annotations.getDictionary(loop.getContext()));
       unroll = true;
     }
     if (unroll) {
