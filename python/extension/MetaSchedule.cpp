@@ -28,6 +28,20 @@ LogicalResult tirpy::callPythonVoid(std::string &error,
   })));
 }
 
+std::function<void(ms::LogLevel, const std::string &)>
+tirpy::pythonLogger(py::object logger, const char *what) {
+  return [logger, what](ms::LogLevel level, const std::string &message) {
+    try {
+      logger(static_cast<int>(level), message);
+    } catch (py::error_already_set &e) {
+      if (e.matches(PyExc_KeyboardInterrupt))
+        PyErr_SetInterrupt();
+      else
+        e.discard_as_unraisable(what);
+    }
+  };
+}
+
 void tirpy::check(LogicalResult result, const std::string &error) {
   FailureOr<bool> done = failure();
   if (succeeded(result))

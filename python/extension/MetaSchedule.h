@@ -59,6 +59,14 @@ T check(mlir::FailureOr<T> result, const std::string &error) {
 }
 void check(mlir::LogicalResult result, const std::string &error);
 
+/// The library's logger as a Python function logger(level, message). An
+/// exception in it is not the tuning's: it is printed (as `what`'s) and
+/// tuning goes on, except a KeyboardInterrupt, which is raised again at
+/// the next Python code the tuning runs (a builder, a runner), so that
+/// Ctrl-C stops the tuning wherever it lands.
+std::function<void(ms::LogLevel, const std::string &)>
+pythonLogger(pybind11::object logger, const char *what);
+
 /// A schedule of the library as a _tensorir.Schedule, and back.
 std::shared_ptr<PySchedule> wrap(const ms::Schedule &sch);
 std::vector<std::shared_ptr<PySchedule>>

@@ -412,16 +412,7 @@ void bindTuneContext(py::module_ &m) {
               context.logger = nullptr;
               return;
             }
-            // logger(level, message); an exception in it is not the
-            // tuning's: it is printed and tuning goes on.
-            context.logger = [logger](ms::LogLevel level,
-                                      const std::string &message) {
-              try {
-                logger(static_cast<int>(level), message);
-              } catch (py::error_already_set &e) {
-                e.discard_as_unraisable("the tune context's logger");
-              }
-            };
+            context.logger = pythonLogger(logger, "the tune context's logger");
           })
       .def("initialize",
            [](TC &context) {

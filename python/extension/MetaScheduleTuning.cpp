@@ -224,14 +224,8 @@ void bindTaskSchedulers(py::module_ &m) {
               scheduler.logger = nullptr;
               return;
             }
-            scheduler.logger = [logger](ms::LogLevel level,
-                                        const std::string &message) {
-              try {
-                logger(static_cast<int>(level), message);
-              } catch (py::error_already_set &e) {
-                e.discard_as_unraisable("the task scheduler's logger");
-              }
-            };
+            scheduler.logger =
+                pythonLogger(logger, "the task scheduler's logger");
           })
       .def("tune",
            [](TS &scheduler,

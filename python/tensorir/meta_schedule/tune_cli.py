@@ -104,6 +104,11 @@ def main(argv=None):
     parser.add_argument("--cost-model", default="xgb", choices=["xgb", "random"])
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--plot", default=None, help="write the tuning curve to this PNG")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="build and measure on a Ray cluster (RayBuilder, RayRunner): "
+                             "its address, or none for a local cluster on this machine")
+    parser.add_argument("--ray-measurers", type=int, default=1, metavar="N",
+                        help="Ray actors measuring at once (one per measuring node)")
     args = parser.parse_args(argv)
 
     from .. import IRModule
@@ -112,6 +117,8 @@ def main(argv=None):
     from .._ext import ext
     if args.trials < 1:
         parser.error("--trials is a positive number of trials")
+    if args.ray_measurers < 1:
+        parser.error("--ray-measurers is a positive number of actors")
     if not os.path.exists(args.input):
         parser.error(f"no such file: {args.input}")
     try:
@@ -132,6 +139,22 @@ def main(argv=None):
     if done:
         print(f"tir-tune: {work_dir} holds {done} trial(s); "
               f"{max(todo, 0)} more to run", flush=True)
+    builder, runner = "local", "local"
+    if args.ray is not None:
+        from .builder import RayBuilder
+        from .runner import RayRunner
+        from ._ray import connect
+        address = None if args.ray == "local" else args.ray
+        try:
+            ray = connect(address)
+        except Exception as error:  # Ray's own message: no cluster there, say
+            print(f"tir-tune: cannot join the Ray cluster {args.ray!r}: {error}",
+                  file=sys.stderr)
+            return 1
+        cpus = ray.cluster_resources().get("CPU", 0)
+        print(f"tir-tune: Ray cluster {args.ray!r}: {len(ray.nodes())} node(s), "
+              f"{cpus:g} CPU(s); {args.ray_measurers} measuring actor(s)", flush=True)
+        builder, runner = RayBuilder(), RayRunner(num_actors=args.ray_measurers)
     try:
         if todo <= 0:
             from .database import JSONDatabase
@@ -139,7 +162,8 @@ def main(argv=None):
         else:
             db = tune_tir(mod, target, work_dir, todo,
                           num_trials_per_iter=args.trials_per_iter,
-                          cost_model=args.cost_model, seed=args.seed)
+                          cost_model=args.cost_model, seed=args.seed, builder=builder,
+                          runner=runner)
     except KeyboardInterrupt:
         print(f"tir-tune: interrupted; the database in {work_dir} keeps what was "
               "measured, and tuning again resumes from it", file=sys.stderr)

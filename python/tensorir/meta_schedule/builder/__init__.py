@@ -1,5 +1,6 @@
 """tvm.meta_schedule.builder: building candidates."""
 from .builder import Builder, BuilderInput, BuilderResult, PyBuilder
 from .local_builder import LocalBuilder
+from .ray_builder import RayBuilder
 
-__all__ = ["Builder", "BuilderInput", "BuilderResult", "LocalBuilder", "PyBuilder"]
+__all__ = ["Builder", "BuilderInput", "BuilderResult", "LocalBuilder", "PyBuilder", "RayBuilder"]

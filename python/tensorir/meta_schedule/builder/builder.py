@@ -58,10 +58,13 @@ class Builder:
 
     @staticmethod
     def create(kind="local", *args, **kwargs):
-        """TVM's Builder.create: "local"."""
+        """TVM's Builder.create: "local", or "ray" (RayBuilder)."""
         if kind == "local":
             from .local_builder import LocalBuilder
             return LocalBuilder(*args, **kwargs)
+        if kind == "ray":
+            from .ray_builder import RayBuilder
+            return RayBuilder(*args, **kwargs)
         raise ValueError(f"Unknown Builder: {kind}")
 
 

@@ -95,10 +95,13 @@ class Runner:
 
     @staticmethod
     def create(kind="local", *args, **kwargs):
-        """TVM's Runner.create: "local"."""
+        """TVM's Runner.create: "local", or "ray" (RayRunner)."""
         if kind == "local":
             from .local_runner import LocalRunner
             return LocalRunner(*args, **kwargs)
+        if kind == "ray":
+            from .ray_runner import RayRunner
+            return RayRunner(*args, **kwargs)
         raise ValueError(f"Unknown Runner: {kind}")
 
 
