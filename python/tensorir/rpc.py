@@ -6,8 +6,8 @@ and connecting refuses, saying so."""
 __all__ = ["RPCSession", "connect", "connect_tracker"]
 
 _UNSUPPORTED = ("tvm.rpc: TVM's RPC protocol is not supported by tir; measure on this "
-                "machine (meta_schedule's LocalRunner) or on other machines through a Ray "
-                "cluster")
+                "machine (meta_schedule's LocalRunner) or on other machines with "
+                "meta_schedule's RayBuilder and RayRunner on a Ray cluster (docs/scale.md)")
 
 
 class RPCSession:

@@ -13,8 +13,8 @@ __all__ = ["RPCConfig", "RPCRunner", "T_ARG_INFO_JSON_OBJ", "T_ARG_INFO_JSON_OBJ
            "T_ARGUMENT", "T_ARGUMENT_LIST", "default_alloc_argument"]
 
 _UNSUPPORTED = ("RPCRunner: TVM's RPC tracker protocol is not supported by tir; measure "
-                "on this machine with LocalRunner, or on other machines through a Ray "
-                "cluster")
+                "on this machine with LocalRunner, or on other machines with RayRunner "
+                "(ms.runner.RayRunner on a Ray cluster, docs/scale.md)")
 
 
 class RPCConfig(namedtuple("RPCConfig", ["tracker_host", "tracker_port", "tracker_key",
