@@ -84,8 +84,14 @@ def per_candidate(fn, count):
 
 
 def build_overhead(builder, count=16):
-    inputs = [ms.builder.BuilderInput(tiny(), TARGET)] * 1
-    return per_candidate(lambda n: builder.build(inputs * n), count)
+    from tensorir.meta_schedule.builder.local_builder import remove_build_dir
+    inputs = [ms.builder.BuilderInput(tiny(), TARGET)]
+
+    def build(n):
+        for result in builder.build(inputs * n):
+            remove_build_dir(result.artifact_path)
+
+    return per_candidate(build, count)
 
 
 def run_overhead(runner, count=16):
@@ -98,7 +104,11 @@ def run_overhead(runner, count=16):
         for future in runner.run(inputs * n):
             assert future.result().error_msg is None
 
-    return per_candidate(run, count)
+    try:
+        return per_candidate(run, count)
+    finally:
+        from tensorir.meta_schedule.builder.local_builder import remove_build_dir
+        remove_build_dir(built.artifact_path)
 
 
 def main():

@@ -1,10 +1,12 @@
-"""Tuning on a Ray cluster (a local one, on loopback): RayBuilder builds
-candidates as Ray tasks, RayRunner measures them on actors. The records
-match a local tuning's; a build worker or a measuring actor killed during
-tuning loses no record; a candidate computing wrong numbers never enters
-the database as measured; tir-tune --ray, interrupted, resumes from the
-database. Needs the ray package (the project's virtual environment has
-it)."""
+"""Tuning on a Ray cluster (a local one, on loopback, started afresh for
+each test): RayBuilder builds candidates as Ray tasks, RayRunner measures
+them on actors. The records match a local tuning's; a build worker or a
+measuring actor killed during tuning loses no record; a candidate computing
+wrong numbers never enters the database as measured; tir-tune --ray,
+interrupted, resumes from the database; candidates run on the threads
+asked for; a cluster that cannot place the actors or has no CPU left for
+builds, and functions that cannot reach the workers, are said so. Needs the
+ray package (the project's virtual environment has it)."""
 import json
 import os
 import signal
@@ -26,7 +28,7 @@ MOD = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(64, 64, 64))}
 TARGET = "llvm -num-cores 1"
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(autouse=True)
 def cluster():
     _ray.connect(num_cpus=2)
     yield
@@ -62,7 +64,7 @@ def _measured(db):
 
 def test_ray_tuning_measures_what_local_tuning_measures(tmp_path):
     local = _measured(_tune(tmp_path / "local", 6, "local", "local"))
-    remote = _measured(_tune(tmp_path / "ray", 6, "ray", ms.runner.RayRunner(num_actors=2)))
+    remote = _measured(_tune(tmp_path / "ray", 6, "ray", "ray"))
     # The same seed: the same candidates, all built and measured.
     assert set(local) == set(remote) and len(local) >= 4
     assert all(v is not None for v in local.values())
@@ -137,6 +139,51 @@ def test_wrong_results_from_a_worker_never_count(tmp_path):
     assert db.query_schedule(MOD, TARGET) is None
 
 
+def _built_tiny():
+    tiny = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(8, 8, 8))})
+    (built,) = ms.builder.LocalBuilder(max_workers=1).build(
+        [ms.builder.BuilderInput(tiny, TARGET)])
+    args = ms.arg_info.ArgInfo.from_prim_func(tiny["main"])
+    return ms.runner.RunnerInput(built.artifact_path, "llvm", args)
+
+
+def test_candidates_run_on_the_threads_asked_for():
+    def threads(rt_mod, device, config, repeated_args):
+        return [float(os.environ["OMP_NUM_THREADS"])]  # "seconds": the threads
+
+    for asked, want in ((None, 1.0), (2, 2.0)):
+        runner = ms.runner.RayRunner(num_threads=asked, f_run_evaluator=threads)
+        (future,) = runner.run([_built_tiny()])
+        result = future.result()
+        assert result.error_msg is None and [t.value for t in result.run_secs] == [want]
+
+
+def test_what_the_cluster_cannot_do_is_said(monkeypatch):
+    from tensorir.meta_schedule.runner import ray_runner
+    monkeypatch.setattr(ray_runner, "_ACTOR_START_SEC", 3.0)
+    runner = ms.runner.RayRunner(resources={"no_such_resource": 1})
+    with pytest.raises(RuntimeError, match="placed 0 of 1 measuring actor"):
+        runner.run([_built_tiny()])
+    # Two actors hold the cluster's two CPUs: no build can run.
+    holders = ms.runner.RayRunner(num_actors=2)
+    holders.run([_built_tiny()])[0].result()
+    with pytest.raises(RuntimeError, match="has 2 CPU.*2 held by measuring actors"):
+        ms.builder.RayBuilder().build([ms.builder.BuilderInput(MOD, TARGET)])
+    with pytest.raises(RuntimeError, match="has 2 CPU.*asks for 4"):
+        ms.builder.RayBuilder(num_cpus_per_build=4).build(
+            [ms.builder.BuilderInput(MOD, TARGET)])
+
+
+def test_functions_that_cannot_reach_the_workers_are_refused():
+    def closes_over_a_module(mod, target, params):
+        return MOD
+
+    with pytest.raises(TypeError, match="RayBuilder: f_build is sent to Ray's workers"):
+        ms.builder.RayBuilder(f_build=closes_over_a_module)
+    with pytest.raises(TypeError, match="RayRunner: f_run_evaluator is sent"):
+        ms.runner.RayRunner(f_run_evaluator=lambda *args: MOD)
+
+
 KERNEL = """
 func.func @mm(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memref<32x32xf32>) {
   tir.for %i = 0 to 32 {
@@ -178,6 +225,10 @@ def test_tir_tune_on_ray_resumes_after_an_interrupt(tmp_path):
     deadline = time.monotonic() + 240
     while len(lines()) < 4 and driver.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
+    if len(lines()) < 4:
+        driver.kill()
+        pytest.fail("the first tir-tune recorded no batch in 240 s: "
+                    + driver.communicate()[0])
     driver.send_signal(signal.SIGINT)  # Ctrl-C, after the first batch was recorded
     out, _ = driver.communicate(timeout=120)
     assert "Ray cluster 'local'" in out, out

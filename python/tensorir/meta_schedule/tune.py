@@ -31,7 +31,12 @@ def tune_tasks(*, tasks, task_weights, work_dir, max_trials_global, max_trials_p
     if not isinstance(builder, Builder):
         builder = Builder.create(builder)
     if not isinstance(runner, Runner):
-        runner = Runner.create(runner)
+        options = {}
+        if runner == "ray":
+            # The candidates run on the threads their target was tuned for.
+            options["num_threads"] = max(
+                [int(t.target.attrs.get("num-cores", 1) or 1) for t in tasks if t.target] or [1])
+        runner = Runner.create(runner, **options)
     if database == "json":
         database = Database.create(database, work_dir=work_dir,
                                    module_equality=module_equality)

@@ -108,7 +108,10 @@ def main(argv=None):
                         help="build and measure on a Ray cluster (RayBuilder, RayRunner): "
                              "its address, or none for a local cluster on this machine")
     parser.add_argument("--ray-measurers", type=int, default=1, metavar="N",
-                        help="Ray actors measuring at once (one per measuring node)")
+                        help="Ray actors measuring at once (Ray spreads them over the nodes)")
+    parser.add_argument("--ray-measure-resource", default=None, metavar="NAME",
+                        help="a custom resource only the measuring nodes have (ray start "
+                             "--resources='{\"NAME\": 1}'); each measuring actor holds one")
     args = parser.parse_args(argv)
 
     from .. import IRModule
@@ -154,7 +157,12 @@ def main(argv=None):
         cpus = ray.cluster_resources().get("CPU", 0)
         print(f"tir-tune: Ray cluster {args.ray!r}: {len(ray.nodes())} node(s), "
               f"{cpus:g} CPU(s); {args.ray_measurers} measuring actor(s)", flush=True)
-        builder, runner = RayBuilder(), RayRunner(num_actors=args.ray_measurers)
+        from ..target import Target
+        threads = int(Target(target).attrs.get("num-cores", 1) or 1)
+        builder = RayBuilder()
+        resources = {args.ray_measure_resource: 1} if args.ray_measure_resource else None
+        runner = RayRunner(num_actors=args.ray_measurers, num_threads=threads,
+                           resources=resources)
     try:
         if todo <= 0:
             from .database import JSONDatabase
@@ -168,7 +176,7 @@ def main(argv=None):
         print(f"tir-tune: interrupted; the database in {work_dir} keeps what was "
               "measured, and tuning again resumes from it", file=sys.stderr)
         return 130
-    except (ValueError, TypeError, NotImplementedError) as error:
+    except (ValueError, TypeError, NotImplementedError, RuntimeError) as error:
         print(f"tir-tune: {error}", file=sys.stderr)
         return 1
     best_dir = os.path.join(work_dir, "best")

@@ -4,7 +4,7 @@ import os
 import tempfile
 
 from .._isolation import run_isolated
-from .._ray import connect
+from .._ray import check_picklable, connect, held_cpus
 from ..utils import derived_object
 from .builder import BuilderResult, PyBuilder
 from .local_builder import _build_one, _function, default_build, default_export
@@ -64,27 +64,49 @@ class RayBuilder(PyBuilder):
         self.max_retries = max_retries
         self.f_build, self.f_export = f_build, f_export
         self.initializer = initializer
+        check_picklable("RayBuilder", f_build=f_build, f_export=f_export,
+                        initializer=initializer)
+
+    def _slots(self, ray):
+        """How many builds the cluster runs at once: its CPUs less those
+        this process's measuring actors hold, over a build's. RuntimeError
+        when that leaves none for a build."""
+        total = ray.cluster_resources().get("CPU", 0)
+        free = total - held_cpus()
+        if free < self.num_cpus_per_build:
+            held = f", {held_cpus():g} held by measuring actors" if held_cpus() else ""
+            raise RuntimeError(
+                f"RayBuilder: the cluster has {total:g} CPU(s){held}; a build asks for "
+                f"{self.num_cpus_per_build:g}: add nodes, or measure with fewer actors")
+        return max(1, int(free // self.num_cpus_per_build))
 
     def build(self, build_inputs):
         ray = connect(self.address)
         task = ray.remote(_build_task).options(num_cpus=self.num_cpus_per_build,
                                                max_retries=self.max_retries)
+        slots = self._slots(ray)
         refs = [task.remote(i.mod.mlir(), i.target.export(), self.f_build, self.f_export,
                             self.initializer, self.timeout_sec) for i in build_inputs]
         # Each build is bounded by its child's timeout; this bounds the
-        # wait for a cluster that can no longer run the tasks at all.
-        patience = self.timeout_sec * (self.max_retries + 1) + 60.0
-        results = []
-        for ref in refs:
-            try:
-                kind, value = ray.get(ref, timeout=patience)
-            except ray.exceptions.GetTimeoutError:
-                ray.cancel(ref, force=True)
-                kind, value = "lost", f"no result after {patience:.0f} seconds"
-            except ray.exceptions.RayError as error:
-                kind, value = "lost", str(error).strip().splitlines()[0]
-            results.append(self._result(kind, value))
-        return results
+        # batch's wait on a cluster that stops running the tasks at all
+        # (every build timing out, retried, on the slots there were).
+        rounds = -(-len(refs) // slots)
+        patience = self.timeout_sec * (self.max_retries + 1) * rounds + 60.0
+        ray.wait(refs, num_returns=len(refs), timeout=patience)
+        return [self._outcome(ray, ref, patience) for ref in refs]
+
+    def _outcome(self, ray, ref, patience):
+        try:
+            kind, value = ray.get(ref, timeout=0)
+        except ray.exceptions.GetTimeoutError:
+            ray.cancel(ref, force=True)
+            return BuilderResult(None, f"RayBuilder: no result after {patience:.0f} seconds "
+                                       f"(the cluster ran none of the batch's builds)")
+        except ray.exceptions.RayTaskError as error:  # the task's own, never retried
+            kind, value = "error", str(error)
+        except ray.exceptions.RayError as error:  # a worker or node that died
+            kind, value = "lost", str(error).strip().splitlines()[0]
+        return self._result(kind, value)
 
     def _result(self, kind, value):
         if kind == "ok":
