@@ -12,6 +12,7 @@
 #include "TensorIR/InitAllPasses.h"
 #include "TensorIR/Target/TVMScript.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -207,6 +208,18 @@ void tirpy::bindModule(py::module_ &m) {
           },
           py::arg("name"),
           "Whether function `name` is a graph function (on tensors).")
+      .def(
+          "call_tir_callees",
+          [](const PyModule &self, const std::string &name) {
+            std::vector<std::string> callees;
+            functionNamed(self.get(), name)->walk([&](tir::CallTirOp call) {
+              callees.push_back(call.getCallee().str());
+            });
+            return callees;
+          },
+          py::arg("name"),
+          "The prim_funcs graph function `name` calls (tir.call_tir), one "
+          "entry per call, in order.")
       .def(
           "run_passes",
           [](const PyModule &self, const std::string &pipeline) {

@@ -20,6 +20,7 @@ from .block_builder import BlockBuilder, call_tir
 from .expr import (Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var,
                    const)
 from .function import Function
+from .pipeline import get_pipeline, register_pipeline
 from .struct_info import (DynTensorType, ShapeExpr, StructInfo, TensorStructInfo,
                           TupleStructInfo)
 from .vm import Executable, VirtualMachine, build
@@ -27,4 +28,5 @@ from .vm import Executable, VirtualMachine, build
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
            "Expr", "Function", "GlobalVar", "ShapeExpr", "StructInfo", "TensorStructInfo",
            "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VirtualMachine", "build",
-           "call_tir", "const", "frontend", "op", "transform"]
+           "call_tir", "const", "frontend", "get_pipeline", "op", "register_pipeline",
+           "transform"]

@@ -25,3 +25,105 @@ class FuseOps:
         if not isinstance(mod, IRModule):
             raise TypeError(f"FuseOps takes an IRModule, got {type(mod).__name__}")
         return IRModule(mod._native.legalize_ops(fuse=True))
+
+
+def _called_prim_funcs(mod):
+    """{prim_func name: how many times the graph functions call it}, in the
+    order they are first called."""
+    counts = {}
+    for gv in mod.get_global_vars():
+        name = str(gv)
+        if mod._native.is_graph_function(name):
+            for callee in mod._native.call_tir_callees(name):
+                counts[callee] = counts.get(callee, 0) + 1
+    return counts
+
+
+def _task_module(mod, name):
+    """Prim_func `name` of `mod` alone, as the public "main" of a module: a
+    MetaSchedule task (tuned, built and checked as a program of its own)."""
+    task = IRModule({"main": mod[name]})
+    return IRModule(task._native.with_visibility("main", False))
+
+
+def _target(target, what):
+    from ..target import Target
+    target = target if target is not None else Target.current(allow_none=True)
+    if target is None:
+        raise ValueError(f"{what}: no target (give target=, or run it under `with target:`)")
+    return target if isinstance(target, Target) else Target(target)
+
+
+class MetaScheduleTuneIRMod:
+    """TVM's MetaScheduleTuneIRMod: every prim_func the graph functions
+    call is a MetaSchedule task (TVM's default space for the target),
+    weighted by its number of calls; max_trials_global trials in all (at
+    most max_trials_per_task each), recorded in work_dir's database. The
+    module is returned as it is (MetaScheduleApplyDatabase applies the
+    records). op_names, when given, limits the tasks to prim_funcs whose
+    names contain one of them."""
+
+    def __init__(self, params=None, work_dir="tuning_logs", max_trials_global=None,
+                 max_trials_per_task=None, op_names=None, target=None):
+        if params:
+            raise NotImplementedError("MetaScheduleTuneIRMod: params (weights bound before "
+                                      "tuning) are not supported; weights are inputs or "
+                                      "constants of the graph functions")
+        if not isinstance(max_trials_global, int) or max_trials_global < 1:
+            raise ValueError(f"MetaScheduleTuneIRMod: max_trials_global is a positive number "
+                             f"of trials, got {max_trials_global!r}")
+        self.work_dir, self.max_trials_global = work_dir, max_trials_global
+        self.max_trials_per_task, self.op_names = max_trials_per_task, op_names
+        self.target = target
+
+    def __call__(self, mod):
+        from .. import meta_schedule as ms
+        from ..meta_schedule.tir_integration import _task_logger
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"MetaScheduleTuneIRMod takes an IRModule, got "
+                            f"{type(mod).__name__}")
+        target = _target(self.target, "MetaScheduleTuneIRMod")
+        calls = _called_prim_funcs(mod)
+        if self.op_names:
+            calls = {n: c for n, c in calls.items() if any(op in n for op in self.op_names)}
+        if not calls:
+            return mod
+        tasks = [ms.TuneContext(_task_module(mod, name), target=target,
+                                space_generator="post-order-apply",
+                                search_strategy="evolutionary", task_name=name,
+                                logger=_task_logger(self.work_dir, index, name)).clone()
+                 for index, name in enumerate(calls)]
+        ms.tune_tasks(tasks=tasks, task_weights=[float(c) for c in calls.values()],
+                      work_dir=self.work_dir, max_trials_global=self.max_trials_global,
+                      max_trials_per_task=self.max_trials_per_task)
+        return mod
+
+
+class MetaScheduleApplyDatabase:
+    """TVM's MetaScheduleApplyDatabase: each prim_func the graph functions
+    call that has a record in work_dir's database (or `database`) is
+    replaced by its best schedule; the others stay as they are."""
+
+    def __init__(self, work_dir=None, enable_warning=False, database=None, target=None):
+        if work_dir is None and database is None:
+            raise ValueError("MetaScheduleApplyDatabase: give work_dir or database")
+        self.work_dir, self.database, self.target = work_dir, database, target
+        self.enable_warning = enable_warning
+
+    def __call__(self, mod):
+        import logging
+
+        from .. import meta_schedule as ms
+        target = _target(self.target, "MetaScheduleApplyDatabase")
+        db = self.database or ms.database.JSONDatabase(work_dir=self.work_dir)
+        for name in _called_prim_funcs(mod):
+            sch = db.query_schedule(_task_module(mod, name), target, workload_name="main")
+            if sch is None:
+                if self.enable_warning:
+                    logging.getLogger(__name__).warning(
+                        "MetaScheduleApplyDatabase: no record of %s; left as it is", name)
+                continue
+            private = mod._native.is_private(name)
+            mod[name] = sch.mod["main"]
+            mod = IRModule(mod._native.with_visibility(name, private))
+        return mod

@@ -1,0 +1,24 @@
+"""tvm.relax.frontend.nn: models written as PyTorch-like modules and
+exported to graph functions (Module.export_tvm), then compiled and run as
+any IRModule:
+
+    class MLP(nn.Module):
+        def __init__(self):
+            self.fc1, self.relu, self.fc2 = nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10)
+
+        def forward(self, x):
+            return self.fc2(self.relu(self.fc1(x)))
+
+    mod, params = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 784), "float32")}})
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    vm["forward"](x, *weights)          # the parameters after the arguments
+"""
+from . import op, spec
+from .core import (Module, ModuleList, Parameter, Tensor, get_default_dtype,
+                   set_default_dtype)
+from .modules import GELU, Conv2D, Embedding, LayerNorm, Linear, ReLU, SiLU
+from .op import *  # noqa: F401,F403 - TVM's nn exports its operators too
+
+__all__ = ["Conv2D", "Embedding", "GELU", "LayerNorm", "Linear", "Module", "ModuleList",
+           "Parameter", "ReLU", "SiLU", "Tensor", "get_default_dtype", "op",
+           "set_default_dtype", "spec"] + list(op.__all__)

@@ -1,0 +1,271 @@
+"""relax.frontend.nn's core: Tensor (a graph value while a module is
+exported), Parameter (a weight, an input of the exported functions),
+Module (submodules and parameters found by attribute, as in PyTorch) and
+ModuleList."""
+import numpy as np
+
+from ...struct_info import TensorStructInfo
+
+__all__ = ["Module", "ModuleList", "Parameter", "Tensor", "get_default_dtype",
+           "set_default_dtype"]
+
+_default_dtype = "float32"
+
+
+def get_default_dtype():
+    """The dtype of parameters made without one ("float32")."""
+    return _default_dtype
+
+
+def set_default_dtype(dtype):
+    global _default_dtype
+    _default_dtype = str(dtype)
+
+
+class Tensor:
+    """A tensor of the function being exported: its graph value (`_expr`),
+    shape and dtype. Arithmetic operators are nn.op's (add, subtract,
+    multiply, divide, matmul), with numpy broadcasting."""
+
+    def __init__(self, *, _expr):
+        if not isinstance(getattr(_expr, "struct_info", None), TensorStructInfo):
+            raise TypeError(f"nn.Tensor holds a tensor value, got {_expr!r}")
+        self._expr = _expr
+
+    @property
+    def shape(self):
+        return [int(d) for d in self._expr.struct_info.shape]
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def dtype(self):
+        return self._expr.struct_info.dtype
+
+    def __repr__(self):
+        return f'Tensor({self.shape}, "{self.dtype}")'
+
+    def _binary(self, other, name, reverse=False):
+        from . import op
+        if isinstance(other, (int, float)):
+            other = op.full((), other, self.dtype)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        return getattr(op, name)(lhs, rhs)
+
+    def __add__(self, other):
+        return self._binary(other, "add")
+
+    def __radd__(self, other):
+        return self._binary(other, "add", reverse=True)
+
+    def __sub__(self, other):
+        return self._binary(other, "subtract")
+
+    def __rsub__(self, other):
+        return self._binary(other, "subtract", reverse=True)
+
+    def __mul__(self, other):
+        return self._binary(other, "multiply")
+
+    def __rmul__(self, other):
+        return self._binary(other, "multiply", reverse=True)
+
+    def __truediv__(self, other):
+        return self._binary(other, "divide")
+
+    def __matmul__(self, other):
+        return self._binary(other, "matmul")
+
+    def reshape(self, *shape):
+        from . import op
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        return op.reshape(self, shape)
+
+    def permute_dims(self, *axes):
+        from . import op
+        if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
+            axes = axes[0]
+        return op.permute_dims(self, list(axes) if axes else None)
+
+
+class Parameter:
+    """A weight of a module: its shape and dtype (default: the default
+    dtype) and, once given, its data (a numpy array or anything
+    np.asarray takes, of that shape). Exported functions take every
+    parameter as an input after the specified ones, in the order
+    Module.named_parameters gives."""
+
+    def __init__(self, shape, dtype=None):
+        self.shape = [int(d) for d in shape]
+        if any(d < 0 for d in self.shape):
+            raise ValueError(f"nn.Parameter: the shape {self.shape} has a negative dimension")
+        self.dtype = str(dtype or get_default_dtype())
+        self._data = None
+        self._tensor = None  # the graph value while a function is exported
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def data(self):
+        return self._data
+
+    @data.setter
+    def data(self, value):
+        if value is None:
+            self._data = None
+            return
+        array = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+        if list(array.shape) != self.shape or str(array.dtype) != self.dtype:
+            raise ValueError(f"nn.Parameter of shape {self.shape} and dtype {self.dtype} "
+                             f"given data of shape {list(array.shape)} and dtype "
+                             f"{array.dtype}")
+        self._data = array
+
+    def to(self, dtype=None):
+        """Changes the dtype (data given is converted)."""
+        if dtype is not None:
+            self.dtype = str(dtype)
+            if self._data is not None:
+                self._data = self._data.astype(self.dtype)
+
+    def __repr__(self):
+        return f'Parameter({self.shape}, "{self.dtype}")'
+
+    def _value(self):
+        """The parameter as a Tensor of the function being exported."""
+        if self._tensor is None:
+            raise RuntimeError("a Parameter is used as a tensor only while its module is "
+                               "exported (Module.export_tvm)")
+        return self._tensor
+
+    # Inside forward, a parameter is used like the tensor it stands for.
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._value(), name)
+
+    def __add__(self, other):
+        return self._value() + other
+
+    def __radd__(self, other):
+        return other + self._value()
+
+    def __sub__(self, other):
+        return self._value() - other
+
+    def __mul__(self, other):
+        return self._value() * other
+
+    def __rmul__(self, other):
+        return other * self._value()
+
+    def __truediv__(self, other):
+        return self._value() / other
+
+    def __matmul__(self, other):
+        return self._value() @ other
+
+
+class Module:
+    """A model or a part of one, as PyTorch's: the Parameters and Modules
+    assigned to its attributes are its own; forward (or any method named
+    in export_tvm's spec) computes with nn.op on Tensors."""
+
+    def named_parameters(self, prefix=""):
+        """(dotted name, Parameter) of every parameter, submodules' too, in
+        the order they were assigned; each once."""
+        seen = set()
+
+        def walk(module, path):
+            if isinstance(module, ModuleList):
+                for index, item in enumerate(module.modules):
+                    yield from walk(item, f"{path}{index}.")
+                return
+            for name, value in vars(module).items():
+                if name.startswith("_"):
+                    continue
+                if isinstance(value, Parameter):
+                    if id(value) not in seen:
+                        seen.add(id(value))
+                        yield path + name, value
+                elif isinstance(value, Module):
+                    yield from walk(value, f"{path}{name}.")
+
+        yield from walk(self, prefix + "." if prefix else "")
+
+    def parameters(self):
+        for _, param in self.named_parameters():
+            yield param
+
+    def state_dict(self):
+        """{dotted name: Parameter}."""
+        return dict(self.named_parameters())
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Gives the parameters their data from {dotted name: array};
+        strict: every parameter named, and nothing else."""
+        own = dict(self.named_parameters())
+        missing = [name for name in own if name not in state_dict]
+        unexpected = [name for name in state_dict if name not in own]
+        if strict and (missing or unexpected):
+            raise KeyError(f"load_state_dict: missing {missing}, unexpected {unexpected}")
+        for name, value in state_dict.items():
+            if name in own:
+                own[name].data = value
+        return missing, unexpected
+
+    def to(self, dtype=None):
+        for param in self.parameters():
+            param.to(dtype)
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} has no forward")
+
+    def export_tvm(self, spec, debug=False, allow_extern=False):
+        """The module's methods named in `spec` as graph functions of an
+        IRModule, and its parameters: returns (IRModule, [(name,
+        Parameter), ...]). spec: {method: {argument: nn.spec.Tensor(shape,
+        dtype), ...}, ...}; each function takes those arguments, then every
+        parameter (TVM's param_mode "plain")."""
+        from .exporter import export
+        if debug:
+            raise NotImplementedError("export_tvm(debug=True): effects (printing from the "
+                                      "graph) are not supported")
+        mod, params = export(self, spec)
+        return (mod, params, []) if allow_extern else (mod, params)
+
+
+class ModuleList(Module):
+    """A list of modules, indexed and iterated; their parameters are named
+    "<list>.<index>.<name>"."""
+
+    def __init__(self, modules):
+        self.modules = list(modules)
+
+    def __iter__(self):
+        return iter(self.modules)
+
+    def __getitem__(self, index):
+        return self.modules[index]
+
+    def __setitem__(self, index, module):
+        self.modules[index] = module
+
+    def __len__(self):
+        return len(self.modules)
+
+    def append(self, module):
+        self.modules.append(module)
+
+    def forward(self, x):
+        for module in self.modules:
+            x = module(x)
+        return x

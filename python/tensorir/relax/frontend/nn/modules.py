@@ -1,0 +1,81 @@
+"""relax.frontend.nn's layers, as TVM names them (weights in PyTorch's
+layouts, so that a PyTorch model's state_dict loads as it is)."""
+from . import op
+from .core import Module, Parameter
+
+__all__ = ["Conv2D", "Embedding", "GELU", "LayerNorm", "Linear", "ReLU", "SiLU"]
+
+
+class Linear(Module):
+    """y = x @ weight^T + bias; weight (out_features, in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, dtype=None, out_dtype=None):
+        if out_dtype not in (None, dtype):
+            raise NotImplementedError("nn.Linear: out_dtype other than the weight's dtype")
+        self.in_features, self.out_features = int(in_features), int(out_features)
+        self.weight = Parameter((out_features, in_features), dtype)
+        self.bias = Parameter((out_features,), dtype) if bias else None
+
+    def forward(self, x):
+        y = op.matmul(x, op.permute_dims(self.weight))
+        return y if self.bias is None else op.add(y, self.bias)
+
+
+class ReLU(Module):
+    def forward(self, x):
+        return op.relu(x)
+
+
+class SiLU(Module):
+    def forward(self, x):
+        return op.silu(x)
+
+
+class GELU(Module):
+    def forward(self, x):
+        return op.gelu(x)
+
+
+class Conv2D(Module):
+    """2-D convolution of NCHW data; weight (out_channels, in_channels /
+    groups, kernel, kernel), bias (out_channels,)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, dtype=None, data_layout="NCHW"):
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"nn.Conv2D: {groups} groups do not divide {in_channels} input "
+                             f"and {out_channels} output channels")
+        kernel = (kernel_size, kernel_size) if isinstance(kernel_size, int) else \
+            tuple(kernel_size)
+        self.stride, self.padding, self.dilation = stride, padding, dilation
+        self.groups, self.data_layout = groups, data_layout
+        self.weight = Parameter((out_channels, in_channels // groups) + kernel, dtype)
+        self.bias = Parameter((out_channels,), dtype) if bias else None
+
+    def forward(self, x):
+        return op.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                         self.groups, self.data_layout)
+
+
+class LayerNorm(Module):
+    """Layer normalization over the last dimension of size
+    normalized_shape, with a weight and a bias when elementwise_affine."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, dtype=None):
+        self.normalized_shape, self.eps = int(normalized_shape), eps
+        self.weight = Parameter((normalized_shape,), dtype) if elementwise_affine else None
+        self.bias = Parameter((normalized_shape,), dtype) if elementwise_affine else None
+
+    def forward(self, x):
+        return op.layer_norm(x, [self.normalized_shape], self.weight, self.bias, self.eps)
+
+
+class Embedding(Module):
+    """Rows of weight (num, dim) at integer indices."""
+
+    def __init__(self, num, dim, dtype=None):
+        self.num, self.dim = int(num), int(dim)
+        self.weight = Parameter((num, dim), dtype)
+
+    def forward(self, x):
+        return op.take(self.weight, x, axis=0)

@@ -1,0 +1,199 @@
+"""relax.frontend.nn.op: the operators a module's forward computes with.
+Each binds one graph value in the function being exported: high-level
+operators as relax.op makes them (legalized into prim_funcs when built),
+the others as prim_funcs written in te (emit_te). Shapes and dtypes are
+checked where the operator is made, the error naming it."""
+import math
+
+import numpy as np
+
+from .... import te
+from ... import op as _rop
+from ...expr import const
+from .core import Parameter, Tensor
+from .exporter import current_builder
+
+__all__ = ["add", "conv2d", "divide", "exp", "full", "gelu", "layer_norm", "matmul",
+           "maximum", "minimum", "multiply", "permute_dims", "relu", "reshape", "sigmoid",
+           "silu", "softmax", "sqrt", "subtract", "take", "tanh"]
+
+
+def _expr(x, op, what="x"):
+    if isinstance(x, Parameter):
+        x = x._value()
+    if not isinstance(x, Tensor):
+        raise TypeError(f"nn.op.{op}: {what} is an nn.Tensor, got {type(x).__name__}")
+    return x._expr
+
+
+def _bind(expr, name=""):
+    return Tensor(_expr=current_builder("nn.op").emit(expr, name))
+
+
+def _te(func, name, *tensors):
+    """A prim_func written in te, on the tensors' graph values."""
+    return Tensor(_expr=current_builder(f"nn.op.{name}").emit_te(
+        func, *tensors, primfunc_name_hint=name))
+
+
+def _binary(name):
+    def op(x1, x2, name_hint=""):
+        return _bind(getattr(_rop, name)(_expr(x1, name, "x1"), _expr(x2, name, "x2")),
+                     name_hint)
+    op.__name__ = name
+    op.__doc__ = f"nn.op.{name}: element-wise, with numpy broadcasting."
+    return op
+
+
+add = _binary("add")
+subtract = _binary("subtract")
+multiply = _binary("multiply")
+divide = _binary("divide")
+maximum = _binary("maximum")
+minimum = _binary("minimum")
+
+
+def matmul(a, b, out_dtype=None, name=""):
+    """The matrix product of 2-D tensors, or of 3-D ones batch by batch."""
+    return _bind(_rop.matmul(_expr(a, "matmul", "a"), _expr(b, "matmul", "b"), out_dtype),
+                 name)
+
+
+def permute_dims(x, axes=None, name=""):
+    """x's dimensions in the order `axes` (None: reversed)."""
+    return _bind(_rop.permute_dims(_expr(x, "permute_dims"), axes), name)
+
+
+def reshape(x, shape, name=""):
+    """x with the shape `shape` (one dimension may be -1)."""
+    return _bind(_rop.reshape(_expr(x, "reshape"), shape), name)
+
+
+def relu(x, name=""):
+    return _bind(_rop.nn.relu(_expr(x, "relu")), name)
+
+
+def softmax(x, axis=-1, name=""):
+    return _bind(_rop.nn.softmax(_expr(x, "softmax"), axis), name)
+
+
+def full(shape, fill_value, dtype="float32", name=""):
+    """A constant tensor of `shape` filled with `fill_value`."""
+    return _bind(const(np.full(tuple(shape), fill_value, dtype=dtype)), name)
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_layout="NCHW", name=""):
+    """2-D convolution of NCHW data with OIHW weights, plus the bias (one per
+    output channel) when given."""
+    if data_layout != "NCHW":
+        raise NotImplementedError(f"nn.op.conv2d: data_layout {data_layout!r} (NCHW is "
+                                  "supported)")
+    out = _bind(_rop.nn.conv2d(_expr(x, "conv2d"), _expr(weight, "conv2d", "weight"),
+                               strides=stride, padding=padding, dilation=dilation,
+                               groups=groups), name)
+    if bias is not None:
+        channels = _expr(bias, "conv2d", "bias").struct_info.shape
+        out = add(out, reshape(bias, [1, int(channels[0]), 1, 1]))
+    return out
+
+
+def _unary(name, body):
+    def op(x, name_hint=""):
+        x_expr = _expr(x, name)
+        if not x_expr.struct_info.dtype.startswith("float"):
+            raise TypeError(f"nn.op.{name}: x is {x_expr.struct_info.dtype}; {name} takes "
+                            f"floating-point tensors")
+
+        def compute(a):
+            return te.compute(a.shape, lambda *i: body(a(*i)), name=name)
+
+        return _te(compute, name_hint or name, x_expr)
+    op.__name__ = name
+    op.__doc__ = f"nn.op.{name}: element-wise."
+    return op
+
+
+def _sigmoid(v):
+    return 1.0 / (1.0 + te.exp(-v))
+
+
+exp = _unary("exp", te.exp)
+sqrt = _unary("sqrt", te.sqrt)
+tanh = _unary("tanh", te.tanh)
+sigmoid = _unary("sigmoid", _sigmoid)
+silu = _unary("silu", lambda v: v * _sigmoid(v))
+gelu = _unary("gelu", lambda v: 0.5 * v * (1.0 + te.erf(v * (1.0 / math.sqrt(2.0)))))
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="layer_norm"):
+    """Normalizes x over its last len(normalized_shape) dimensions (mean 0,
+    variance 1, eps added to the variance), then scales by weight and adds
+    bias (of normalized_shape) when given."""
+    x_expr = _expr(x, "layer_norm")
+    shape = [int(d) for d in x_expr.struct_info.shape]
+    normalized = [int(normalized_shape)] if isinstance(normalized_shape, int) else \
+        [int(d) for d in normalized_shape]
+    k = len(normalized)
+    if k == 0 or shape[-k:] != normalized:
+        raise ValueError(f"nn.op.layer_norm: normalized_shape {normalized} is not the last "
+                         f"dimensions of x's shape {shape}")
+    inputs = [x_expr] + [_expr(p, "layer_norm", what) for p, what in
+                         ((weight, "weight"), (bias, "bias")) if p is not None]
+    for extra in inputs[1:]:
+        if [int(d) for d in extra.struct_info.shape] != normalized:
+            raise ValueError(f"nn.op.layer_norm: weight and bias have normalized_shape "
+                             f"{normalized}, got {list(extra.struct_info.shape)}")
+    count = float(np.prod(normalized))
+    lead = len(shape) - k
+
+    def compute(a, *affine):
+        def over(rs):
+            return [te.reduce_axis((0, n), name=f"r{i}") for i, n in enumerate(rs)]
+
+        # Sums first (a reduction is a compute's whole body), then the
+        # mean and variance where they are used.
+        r1 = over(normalized)
+        total = te.compute(shape[:lead], lambda *i: te.sum(a(*i, *r1), axis=r1), name="sum")
+        r2 = over(normalized)
+
+        def centered(i, r):
+            return a(*i, *r) - total(*i) / count
+
+        squares = te.compute(shape[:lead], lambda *i: te.sum(
+            centered(i, r2) * centered(i, r2), axis=r2), name="squares")
+
+        def element(*i):
+            v = (a(*i) - total(*i[:lead]) / count) * te.rsqrt(squares(*i[:lead]) / count + eps)
+            if weight is not None:
+                v = v * affine[0](*i[lead:])
+            if bias is not None:
+                v = v + affine[-1](*i[lead:])
+            return v
+
+        return te.compute(shape, element, name="layer_norm")
+
+    return _te(compute, name, *inputs)
+
+
+def take(x, indices, axis=0, name="take"):
+    """The slices of x along `axis` at `indices` (integer tensor): the
+    result's shape is x's with that dimension replaced by indices' shape
+    (an embedding lookup with axis 0)."""
+    x_expr, idx_expr = _expr(x, "take"), _expr(indices, "take", "indices")
+    if not idx_expr.struct_info.dtype.startswith(("int", "uint")):
+        raise TypeError(f"nn.op.take: indices are integers, got {idx_expr.struct_info.dtype}")
+    rank = len(x_expr.struct_info.shape)
+    axis = int(axis) % rank
+    idx_rank = len(idx_expr.struct_info.shape)
+    shape = ([int(d) for d in x_expr.struct_info.shape[:axis]]
+             + [int(d) for d in idx_expr.struct_info.shape]
+             + [int(d) for d in x_expr.struct_info.shape[axis + 1:]])
+
+    def compute(a, idx):
+        def element(*i):
+            where = idx(*i[axis:axis + idx_rank])
+            return a(*i[:axis], where, *i[axis + idx_rank:])
+        return te.compute(shape, element, name="take")
+
+    return _te(compute, name, x_expr, idx_expr)

@@ -1,0 +1,63 @@
+"""relax.frontend.nn.spec: what an exported function takes. A spec maps
+each method to export to its arguments' specs, in order:
+
+    {"forward": {"x": nn.spec.Tensor((1, 784), "float32")}}
+
+An argument's spec is a Tensor (static shape, dtype); the "$" entry, when
+given, holds options ({"param_mode": "plain"}: the parameters follow the
+arguments, the one mode supported)."""
+from ...struct_info import TENSOR_DTYPES
+
+__all__ = ["MethodSpec", "Tensor"]
+
+
+class Tensor:
+    """A tensor argument: its shape (integers; a named dimension, which
+    TVM makes symbolic, is refused: graph functions have static shapes) and
+    dtype."""
+
+    def __init__(self, shape, dtype):
+        dims = list(shape)
+        for dim in dims:
+            if isinstance(dim, str) or not isinstance(dim, int) or dim < 0:
+                raise ValueError(
+                    f"nn.spec.Tensor: dimension {dim!r} of {tuple(dims)} is not a static size; "
+                    "graph functions have static shapes (symbolic dimensions are not "
+                    "supported yet)")
+        if dtype not in TENSOR_DTYPES:
+            raise ValueError(f"nn.spec.Tensor: unsupported dtype {dtype!r}; tensors hold "
+                             f"{', '.join(TENSOR_DTYPES)}")
+        self.shape, self.dtype = dims, dtype
+
+    def __repr__(self):
+        return f'spec.Tensor({self.shape}, "{self.dtype}")'
+
+
+class MethodSpec:
+    """One method's arguments (name -> spec) and options, from the raw
+    dict export_tvm is given; ValueError naming the method otherwise."""
+
+    def __init__(self, module, name, raw):
+        method = getattr(module, name, None)
+        if not callable(method):
+            raise ValueError(f"export_tvm: {type(module).__name__} has no method {name!r}")
+        if not isinstance(raw, dict):
+            raise TypeError(f"export_tvm: the spec of {name!r} is a dict of argument specs, "
+                            f"got {type(raw).__name__}")
+        options = dict(raw.get("$", {}))
+        mode = options.pop("param_mode", "plain")
+        if mode != "plain":
+            raise NotImplementedError(f"export_tvm: param_mode {mode!r} of {name!r} ('plain' "
+                                      "is supported)")
+        options.pop("effect_mode", None)
+        if options:
+            raise ValueError(f"export_tvm: unknown options {sorted(options)} for {name!r}")
+        self.name, self.method = name, method
+        self.args = {}
+        for arg, spec in raw.items():
+            if arg == "$":
+                continue
+            if not isinstance(spec, Tensor):
+                raise TypeError(f"export_tvm: argument {arg!r} of {name!r} is specified by "
+                                f"nn.spec.Tensor, got {spec!r}")
+            self.args[arg] = spec

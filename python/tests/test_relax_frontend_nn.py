@@ -1,0 +1,154 @@
+"""relax.frontend.nn: PyTorch-like modules exported to graph functions
+(the parameters inputs after the arguments, named by their dotted paths),
+compiled with tvm.compile and run by the VirtualMachine, against numpy;
+relax.get_pipeline ("zero", "static_shape_tuning" with a few trials); and
+the errors of a spec, a parameter's data or an operator used outside an
+export."""
+import math
+import tempfile
+
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import relax
+from tensorir.relax.frontend import nn
+
+RNG = np.random.default_rng(5)
+
+
+def _run(mod, method, *args):
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    out = vm[method](*[tvm.runtime.tensor(a) for a in args])
+    return out.numpy()
+
+
+def _weights(params):
+    return [RNG.standard_normal(p.shape).astype(p.dtype) * 0.1 for _, p in params]
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        self.fc1 = nn.Linear(64, 32)
+        self.act = nn.ReLU()
+        self.fc2 = nn.Linear(32, 8, bias=False)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def test_an_mlp_exports_compiles_and_runs():
+    mod, params = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((4, 64), "float32")}})
+    assert [name for name, _ in params] == ["fc1.weight", "fc1.bias", "fc2.weight"]
+    assert [p.shape for _, p in params] == [[32, 64], [32], [8, 32]]
+    text = mod.script()
+    assert "def forward(x: R.Tensor((4, 64)" in text and "R.matmul" in text
+    x = RNG.standard_normal((4, 64)).astype("float32")
+    w1, b1, w2 = _weights(params)
+    want = np.maximum(x @ w1.T + b1, 0) @ w2.T
+    np.testing.assert_allclose(_run(mod, "forward", x, w1, b1, w2), want, rtol=1e-4,
+                               atol=1e-5)
+
+
+class Block(nn.Module):
+    """Conv2D, then per-pixel layer norm over channels, GELU and SiLU."""
+
+    def __init__(self):
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.norm = nn.LayerNorm(8)
+        self.gelu, self.silu = nn.GELU(), nn.SiLU()
+
+    def forward(self, x):
+        y = self.conv(x)                                  # 1, 8, 6, 6
+        y = nn.op.permute_dims(y, [0, 2, 3, 1])           # 1, 6, 6, 8
+        return self.silu(self.gelu(self.norm(y))) * 2.0
+
+
+def test_conv_layer_norm_and_activations_compute_what_numpy_does():
+    mod, params = Block().export_tvm({"forward": {"x": nn.spec.Tensor((1, 3, 6, 6),
+                                                                      "float32")}})
+    assert [n for n, _ in params] == ["conv.weight", "conv.bias", "norm.weight", "norm.bias"]
+    x = RNG.standard_normal((1, 3, 6, 6)).astype("float32")
+    w, b, gamma, beta = _weights(params)
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((1, 8, 6, 6), "float32")
+    for i in range(6):
+        for j in range(6):
+            conv[0, :, i, j] = np.tensordot(w, padded[0, :, i:i + 3, j:j + 3], 3)
+    y = (conv + b[None, :, None, None]).transpose(0, 2, 3, 1)
+    mean, var = y.mean(-1, keepdims=True), y.var(-1, keepdims=True)
+    y = (y - mean) / np.sqrt(var + 1e-5) * gamma + beta
+    erf = np.vectorize(math.erf)
+    y = 0.5 * y * (1 + erf(y / math.sqrt(2)))
+    want = y / (1 + np.exp(-y)) * 2.0
+    got = _run(mod, "forward", x, w, b, gamma, beta)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+class Embed(nn.Module):
+    def __init__(self):
+        self.layers = nn.ModuleList([nn.Embedding(10, 4)])
+
+    def forward(self, ids):
+        return self.layers[0](ids)
+
+
+def test_embedding_and_module_lists():
+    mod, params = Embed().export_tvm({"forward": {"ids": nn.spec.Tensor((2, 3), "int32")}})
+    assert [n for n, _ in params] == ["layers.0.weight"]
+    table = RNG.standard_normal((10, 4)).astype("float32")
+    ids = np.array([[0, 9, 3], [3, 1, 2]], "int32")
+    np.testing.assert_array_equal(_run(mod, "forward", ids, table), table[ids])
+
+
+def test_parameters_take_data_of_their_shape():
+    model = MLP()
+    model.fc1.bias.data = np.zeros(32, "float32")
+    assert model.fc1.bias.data.shape == (32,)
+    with pytest.raises(ValueError, match=r"shape \[32\] and dtype float32 given data of "
+                                         r"shape \[31\]"):
+        model.fc1.bias.data = np.zeros(31, "float32")
+    missing, _ = model.load_state_dict({"fc1.bias": np.ones(32, "float32")}, strict=False)
+    assert missing == ["fc1.weight", "fc2.weight"]
+    with pytest.raises(KeyError, match="missing"):
+        model.load_state_dict({"fc1.bias": np.ones(32, "float32")})
+
+
+def test_bad_specs_and_operators_outside_an_export_are_refused():
+    with pytest.raises(ValueError, match="dimension 'n' of .* is not a static size"):
+        nn.spec.Tensor(("n", 64), "float32")
+    with pytest.raises(ValueError, match="MLP has no method 'backward'"):
+        MLP().export_tvm({"backward": {"x": nn.spec.Tensor((1, 64), "float32")}})
+    with pytest.raises(NotImplementedError, match="param_mode 'packed'"):
+        MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 64), "float32"),
+                                      "$": {"param_mode": "packed"}}})
+    with pytest.raises(ValueError, match="relax.op.matmul"):
+        MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 63), "float32")}})
+    with pytest.raises(RuntimeError, match="only while its module is exported"):
+        nn.op.relu(MLP().fc1.weight)
+    with pytest.raises(TypeError, match="nn.op.take: indices are integers"):
+        Embed().export_tvm({"forward": {"ids": nn.spec.Tensor((2,), "float32")}})
+
+
+def test_pipelines():
+    mod, params = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((4, 64), "float32")}})
+    fused = relax.get_pipeline("zero")(mod)
+    names = [str(g) for g in fused.get_global_vars()]
+    assert "fused_matmul_add_relu" in names and "forward" in names
+    with pytest.raises(ValueError, match="no pipeline named 'fast'; there are default, "
+                                         "static_shape_tuning, zero"):
+        relax.get_pipeline("fast")
+    with pytest.raises(ValueError, match="a pipeline named 'zero' exists"):
+        relax.register_pipeline("zero")(lambda: None)
+    x = RNG.standard_normal((4, 64)).astype("float32")
+    weights = _weights(params)
+    want = _run(mod, "forward", x, *weights)
+    with tempfile.TemporaryDirectory() as work:
+        with pytest.raises(ValueError, match="no target"):
+            relax.get_pipeline("static_shape_tuning", total_trials=4, work_dir=work)(mod)
+        tuned = relax.get_pipeline("static_shape_tuning", target="llvm -num-cores 1",
+                                   total_trials=12, work_dir=work)(mod)
+    # The tuned schedules replaced the prim_funcs they were found for.
+    assert "T.vectorized" in tuned.script() or "T.parallel" in tuned.script()
+    np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,
+                               atol=1e-5)
