@@ -152,3 +152,16 @@ def test_pipelines():
     assert "T.vectorized" in tuned.script() or "T.parallel" in tuned.script()
     np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,
                                atol=1e-5)
+
+
+def test_tir_build_builds_tensor_ir_and_refuses_graph_functions():
+    from tensorir import te
+    a = te.placeholder((8,), name="A")
+    b = te.compute((8,), lambda i: a[i] + 1.0, name="B")
+    lib = tvm.tir.build(tvm.IRModule({"main": te.create_prim_func([a, b])}), target="llvm")
+    x, y = np.arange(8, dtype="float32"), np.zeros(8, "float32")
+    lib["main"](x, y)
+    np.testing.assert_array_equal(y, x + 1)
+    mod, _ = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 64), "float32")}})
+    with pytest.raises(TypeError, match="forward are graph functions"):
+        tvm.tir.build(mod)

@@ -16,6 +16,25 @@ from .op import (abs, all, any, ceil, cos, erf, exp, exp2, floor, if_then_else, 
                  indexdiv, indexmod, log, log2, round, rsqrt, sin, sqrt, tanh)
 from .functor import PyStmtExprMutator, PyStmtExprVisitor
 
+
+def build(mod, target="llvm", pipeline="default"):
+    """tvm.tir.build: a TensorIR module (or a PrimFunc) compiled for the
+    target and loaded, as tvm.build does; a module with graph functions is
+    relax's to build (tvm.compile). `pipeline` is TVM's name for its tir
+    lowering; tir's is its own ("default" only)."""
+    from .. import runtime
+    from ..ir import IRModule
+    if pipeline not in ("default", None):
+        raise NotImplementedError(f"tvm.tir.build: pipeline {pipeline!r} (tir lowers with "
+                                  "its own; 'default')")
+    if isinstance(mod, IRModule):
+        graphs = [str(g) for g in mod.get_global_vars()
+                  if mod._native.is_graph_function(str(g))]
+        if graphs:
+            raise TypeError(f"tvm.tir.build builds TensorIR; {', '.join(graphs)} are graph "
+                            "functions (build the module with tvm.compile)")
+    return runtime.build(mod, target)
+
 __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "Broadcast", "Buffer", "BufferLoad",
            "BufferRegion", "BufferStore", "Call", "Cast", "DeclBuffer", "Div", "EQ", "Evaluate", "FloatImm",
            "FloorDiv", "FloorMod", "For", "ForKind", "GE", "GT", "IfThenElse", "IndexMap",
@@ -24,7 +43,7 @@ __all__ = ["Add", "AllocateConst", "And", "Block", "BlockRV", "BlockRealize", "B
            "PyStmtExprMutator", "PyStmtExprVisitor", "Ramp", "Schedule", "ScheduleError",
            "ScheduleState", "StmtSRef", "BlockScope", "DepKind", "Dependency",
            "Select", "SeqStmt", "SizeVar", "Stmt", "StringImm", "Sub", "TensorIntrin", "Var",
-           "abs", "all", "any", "analysis", "ceil", "const", "cos", "erf", "exp", "exp2",
+           "abs", "all", "any", "analysis", "build", "ceil", "const", "cos", "erf", "exp", "exp2",
            "floor", "if_then_else", "indexdiv", "indexmod", "log", "log2", "op", "round",
            "rsqrt", "sin", "sqrt", "tanh", "decl_buffer", "expr", "floordiv", "floormod", "functor", "schedule", "stmt",
            "stmt_functor", "stmt_seq", "transform"]
