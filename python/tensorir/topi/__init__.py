@@ -6,15 +6,21 @@
   then the index copied out by a block `<data>_red`;
 - element-wise add / subtract / multiply / divide / maximum / minimum with
   numpy broadcasting (`T_add`, ...), reshape;
-- topi.nn: dense, relu, pad (with get_pad_tuple), softmax (see nn.py).
+- element-wise math (math.py): exp, erf, sqrt, tanh, sigmoid, silu, gelu,
+  fast_gelu; take (transform.py);
+- topi.nn: dense, relu, pad (with get_pad_tuple), softmax, layer_norm (see
+  nn.py).
 """
 from .. import te
 from ..tir import expr as E
 from . import nn
 from .broadcast import add, divide, maximum, minimum, multiply, reshape, subtract
+from .math import erf, exp, fast_gelu, gelu, sigmoid, silu, sqrt, tanh
+from .transform import take
 
-__all__ = ["add", "argmax", "argmin", "divide", "maximum", "minimum", "multiply", "nn",
-           "reshape", "subtract"]
+__all__ = ["add", "argmax", "argmin", "divide", "erf", "exp", "fast_gelu", "gelu",
+           "maximum", "minimum", "multiply", "nn", "reshape", "sigmoid", "silu", "sqrt",
+           "subtract", "take", "tanh"]
 
 
 def _pair_reducer(better, identity, select_last_index, name):

@@ -1,5 +1,7 @@
 """topi.nn: dense, relu, pad (and get_pad_tuple) and softmax as TVM's topi
 writes them."""
+import math
+
 from .. import te
 from ..tir import expr as E
 
@@ -114,3 +116,50 @@ def softmax(x, axis=-1):
                         name="T_softmax_expsum")
     return te.compute(shape, lambda *i: exp[i] / expsum[without_axis(i)],
                       name="T_softmax_norm", attrs={"axis": axis})
+
+
+def layer_norm(data, gamma, beta, axis, epsilon=1e-5):
+    """(data - mean) / sqrt(var + epsilon) * gamma + beta, mean and variance
+    over the axes `axis` (the last ones); gamma and beta have those axes'
+    shape, or are None."""
+    shape = [int(d) for d in data.shape]
+    rank = len(shape)
+    axes = sorted(int(a) % rank for a in ([axis] if isinstance(axis, int) else axis))
+    lead = rank - len(axes)
+    if not axes or axes != list(range(lead, rank)):
+        raise ValueError(f"topi.nn.layer_norm: axes {axes} are not the last of a {rank}-D "
+                         "tensor")
+    normalized = shape[lead:]
+    for what, p in (("gamma", gamma), ("beta", beta)):
+        if p is not None and [int(d) for d in p.shape] != normalized:
+            raise ValueError(f"topi.nn.layer_norm: {what} has shape {list(p.shape)}; the "
+                             f"normalized axes have {normalized}")
+    count = float(math.prod(normalized))
+
+    def over():
+        return [te.reduce_axis((0, n), name=f"k{i}") for i, n in enumerate(normalized)]
+
+    # The sums first (a reduction is a compute's whole body); mean and
+    # variance where they are used.
+    r1 = over()
+    total = te.compute(shape[:lead], lambda *i: te.sum(data(*i, *r1), axis=r1),
+                       name="T_layer_norm_sum")
+    r2 = over()
+
+    def centered(i, r):
+        return data(*i, *r) - total(*i) / count
+
+    squares = te.compute(shape[:lead], lambda *i: te.sum(centered(i, r2) * centered(i, r2),
+                                                        axis=r2),
+                         name="T_layer_norm_squares")
+
+    def element(*i):
+        v = (data(*i) - total(*i[:lead]) / count) * te.rsqrt(squares(*i[:lead]) / count
+                                                              + epsilon)
+        if gamma is not None:
+            v = v * gamma(*i[lead:])
+        if beta is not None:
+            v = v + beta(*i[lead:])
+        return v
+
+    return te.compute(shape, element, name="T_layer_norm")

@@ -3,11 +3,9 @@ Each binds one graph value in the function being exported: high-level
 operators as relax.op makes them (legalized into prim_funcs when built),
 the others as prim_funcs written in te (emit_te). Shapes and dtypes are
 checked where the operator is made, the error naming it."""
-import math
-
 import numpy as np
 
-from .... import te
+from .... import topi
 from ... import op as _rop
 from ...expr import const
 from .core import Parameter, Tensor
@@ -98,102 +96,54 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     return out
 
 
-def _unary(name, body):
+def _unary(name):
+    topi_op = getattr(topi, name)
+
     def op(x, name_hint=""):
-        x_expr = _expr(x, name)
-        if not x_expr.struct_info.dtype.startswith("float"):
-            raise TypeError(f"nn.op.{name}: x is {x_expr.struct_info.dtype}; {name} takes "
-                            f"floating-point tensors")
-
-        def compute(a):
-            return te.compute(a.shape, lambda *i: body(a(*i)), name=name)
-
-        return _te(compute, name_hint or name, x_expr)
+        return _te(topi_op, name_hint or name, _expr(x, name))
     op.__name__ = name
-    op.__doc__ = f"nn.op.{name}: element-wise."
+    op.__doc__ = f"nn.op.{name}: element-wise (topi.{name})."
     return op
 
 
-def _sigmoid(v):
-    return 1.0 / (1.0 + te.exp(-v))
-
-
-exp = _unary("exp", te.exp)
-sqrt = _unary("sqrt", te.sqrt)
-tanh = _unary("tanh", te.tanh)
-sigmoid = _unary("sigmoid", _sigmoid)
-silu = _unary("silu", lambda v: v * _sigmoid(v))
-gelu = _unary("gelu", lambda v: 0.5 * v * (1.0 + te.erf(v * (1.0 / math.sqrt(2.0)))))
+exp = _unary("exp")
+sqrt = _unary("sqrt")
+tanh = _unary("tanh")
+sigmoid = _unary("sigmoid")
+silu = _unary("silu")
+gelu = _unary("gelu")
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="layer_norm"):
     """Normalizes x over its last len(normalized_shape) dimensions (mean 0,
     variance 1, eps added to the variance), then scales by weight and adds
-    bias (of normalized_shape) when given."""
+    bias (of normalized_shape) when given (topi.nn.layer_norm)."""
     x_expr = _expr(x, "layer_norm")
+    rank = len(x_expr.struct_info.shape)
+    normalized = [normalized_shape] if isinstance(normalized_shape, int) else \
+        list(normalized_shape)
     shape = [int(d) for d in x_expr.struct_info.shape]
-    normalized = [int(normalized_shape)] if isinstance(normalized_shape, int) else \
-        [int(d) for d in normalized_shape]
-    k = len(normalized)
-    if k == 0 or shape[-k:] != normalized:
+    if not normalized or shape[rank - len(normalized):] != [int(d) for d in normalized]:
         raise ValueError(f"nn.op.layer_norm: normalized_shape {normalized} is not the last "
                          f"dimensions of x's shape {shape}")
-    inputs = [x_expr] + [_expr(p, "layer_norm", what) for p, what in
-                         ((weight, "weight"), (bias, "bias")) if p is not None]
-    for extra in inputs[1:]:
-        if [int(d) for d in extra.struct_info.shape] != normalized:
-            raise ValueError(f"nn.op.layer_norm: weight and bias have normalized_shape "
-                             f"{normalized}, got {list(extra.struct_info.shape)}")
-    count = float(np.prod(normalized))
-    lead = len(shape) - k
+    axes = list(range(rank - len(normalized), rank))
+    affine = [_expr(p, "layer_norm", what) if p is not None else None
+              for p, what in ((weight, "weight"), (bias, "bias"))]
 
-    def compute(a, *affine):
-        def over(rs):
-            return [te.reduce_axis((0, n), name=f"r{i}") for i, n in enumerate(rs)]
+    def compute(data, *given):
+        it = iter(given)
+        gamma = next(it) if weight is not None else None
+        beta = next(it) if bias is not None else None
+        return topi.nn.layer_norm(data, gamma, beta, axes, eps)
 
-        # Sums first (a reduction is a compute's whole body), then the
-        # mean and variance where they are used.
-        r1 = over(normalized)
-        total = te.compute(shape[:lead], lambda *i: te.sum(a(*i, *r1), axis=r1), name="sum")
-        r2 = over(normalized)
-
-        def centered(i, r):
-            return a(*i, *r) - total(*i) / count
-
-        squares = te.compute(shape[:lead], lambda *i: te.sum(
-            centered(i, r2) * centered(i, r2), axis=r2), name="squares")
-
-        def element(*i):
-            v = (a(*i) - total(*i[:lead]) / count) * te.rsqrt(squares(*i[:lead]) / count + eps)
-            if weight is not None:
-                v = v * affine[0](*i[lead:])
-            if bias is not None:
-                v = v + affine[-1](*i[lead:])
-            return v
-
-        return te.compute(shape, element, name="layer_norm")
-
-    return _te(compute, name, *inputs)
+    return _te(compute, name, x_expr, *[a for a in affine if a is not None])
 
 
 def take(x, indices, axis=0, name="take"):
     """The slices of x along `axis` at `indices` (integer tensor): the
     result's shape is x's with that dimension replaced by indices' shape
-    (an embedding lookup with axis 0)."""
+    (an embedding lookup with axis 0; topi.take)."""
     x_expr, idx_expr = _expr(x, "take"), _expr(indices, "take", "indices")
     if not idx_expr.struct_info.dtype.startswith(("int", "uint")):
         raise TypeError(f"nn.op.take: indices are integers, got {idx_expr.struct_info.dtype}")
-    rank = len(x_expr.struct_info.shape)
-    axis = int(axis) % rank
-    idx_rank = len(idx_expr.struct_info.shape)
-    shape = ([int(d) for d in x_expr.struct_info.shape[:axis]]
-             + [int(d) for d in idx_expr.struct_info.shape]
-             + [int(d) for d in x_expr.struct_info.shape[axis + 1:]])
-
-    def compute(a, idx):
-        def element(*i):
-            where = idx(*i[axis:axis + idx_rank])
-            return a(*i[:axis], where, *i[axis + idx_rank:])
-        return te.compute(shape, element, name="take")
-
-    return _te(compute, name, x_expr, idx_expr)
+    return _te(lambda a, i: topi.take(a, i, axis), name, x_expr, idx_expr)
