@@ -24,7 +24,9 @@ class NDArray:
     function reads and writes in place)."""
 
     def __init__(self, data):
-        self._data = np.ascontiguousarray(data)
+        data = np.asarray(data)
+        # (np.ascontiguousarray makes a 0-d array 1-d.)
+        self._data = data if data.flags.c_contiguous else np.ascontiguousarray(data)
         if not self._data.flags.writeable:
             self._data = self._data.copy()
 

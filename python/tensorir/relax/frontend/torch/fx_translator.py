@@ -5,25 +5,20 @@ import numpy as np
 
 from ... import op as R
 from ...block_builder import BlockBuilder
-from ...expr import Expr, Tuple, Var, const
+from ...expr import Tuple, Var, const
 from ...struct_info import TensorStructInfo
+from .base_translator import BaseImporter
 
 
-def _torch():
-    try:
-        import torch
-        return torch
-    except ImportError:
-        raise ImportError("relax.frontend.torch needs PyTorch (Debian: python3-torch)") from None
-
-
-class TorchFXImporter:
+class TorchFXImporter(BaseImporter):
     """Walks a torch.fx graph in order, emitting one binding per node."""
 
+    name = "from_fx"
+
     def __init__(self):
-        torch = _torch()
+        super().__init__()
+        torch = self.torch
         nn, F = torch.nn, torch.nn.functional
-        self.torch = torch
         self.modules = {
             nn.Linear: self._linear, nn.ReLU: self._relu_module, nn.Conv2d: self._conv2d,
             nn.MaxPool2d: self._max_pool2d, nn.AdaptiveAvgPool2d: self._adaptive_avg_pool2d,
@@ -43,41 +38,6 @@ class TorchFXImporter:
             "relu": self._relu, "softmax": self._softmax, "add": self._add, "size": self._size,
             "contiguous": lambda node: self.arg(node, 0),
         }
-
-    # ------------------------------------------------------------ helpers
-    def value(self, a):
-        """A node argument: its value (graph values, ints, tuples)."""
-        fx = self.torch.fx
-        if isinstance(a, fx.Node):
-            return self.env[a]
-        if isinstance(a, (list, tuple)):
-            return type(a)(self.value(x) for x in a)
-        return a
-
-    def arg(self, node, k, default=None, name=None):
-        if k < len(node.args):
-            return self.value(node.args[k])
-        if name is not None and name in node.kwargs:
-            return self.value(node.kwargs[name])
-        return default
-
-    def emit(self, expr):
-        return self.bb.emit(expr)
-
-    def param(self, tensor):
-        return const(tensor.detach().cpu().numpy())
-
-    def tensor(self, x, node):
-        if not isinstance(x, Expr):
-            raise NotImplementedError(f"from_fx: node '{node.name}' takes {x!r} where a tensor "
-                                      "is expected (operations on Python scalars are not "
-                                      "imported)")
-        return x
-
-    def scalar_or_tensor(self, x, like):
-        if isinstance(x, Expr):
-            return x
-        return const(np.array(x, dtype=like.struct_info.dtype))
 
     # ------------------------------------------------------------ modules
     def _linear(self, node, m):
@@ -136,75 +96,6 @@ class TorchFXImporter:
 
     def _softmax_module(self, node, m):
         return self.emit(R.nn.softmax(self.tensor(self.arg(node, 0), node), axis=m.dim))
-
-    # ---------------------------------------------------------- functions
-    def _binary(self, node, relax_op, python_op):
-        """relax_op on tensors (a number as a constant of the tensor's
-        dtype); python_op on two plain numbers (sizes, say)."""
-        a, b = self.arg(node, 0), self.arg(node, 1, name="other")
-        if not isinstance(a, Expr) and not isinstance(b, Expr):
-            return python_op(a, b)
-        like = a if isinstance(a, Expr) else b
-        return self.emit(relax_op(self.scalar_or_tensor(a, like),
-                                  self.scalar_or_tensor(b, like)))
-
-    def _add(self, node):
-        if node.kwargs.get("alpha", 1) != 1:
-            raise NotImplementedError(f"from_fx: '{node.name}' adds with alpha")
-        return self._binary(node, R.add, operator.add)
-
-    def _sub(self, node):
-        return self._binary(node, R.subtract, operator.sub)
-
-    def _mul(self, node):
-        return self._binary(node, R.multiply, operator.mul)
-
-    def _matmul(self, node):
-        return self.emit(R.matmul(self.tensor(self.arg(node, 0), node),
-                                  self.tensor(self.arg(node, 1, name="other"), node)))
-
-    def _relu(self, node):
-        return self.emit(R.nn.relu(self.tensor(self.arg(node, 0), node)))
-
-    def _softmax(self, node):
-        dim = self.arg(node, 1, name="dim")
-        if dim is None:
-            raise NotImplementedError(f"from_fx: '{node.name}' is a softmax without dim")
-        return self.emit(R.nn.softmax(self.tensor(self.arg(node, 0), node), axis=dim))
-
-    def _flatten(self, node):
-        return self._flatten_dims(node, self.arg(node, 0), self.arg(node, 1, 0, "start_dim"),
-                                  self.arg(node, 2, -1, "end_dim"))
-
-    def _flatten_dims(self, node, x, start, end):
-        x = self.tensor(x, node)
-        shape = list(x.shape)
-        start, end = start % len(shape), end % len(shape)
-        merged = 1
-        for d in shape[start:end + 1]:
-            merged *= d
-        return self.emit(R.reshape(x, shape[:start] + [merged] + shape[end + 1:]))
-
-    def _reshape(self, node):
-        x = self.tensor(self.arg(node, 0), node)
-        shape = [self.value(a) for a in node.args[1:]]
-        if "shape" in node.kwargs:
-            shape = [self.value(node.kwargs["shape"])]
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = list(shape[0])
-        return self.emit(R.reshape(x, shape))
-
-    def _size(self, node):
-        x = self.tensor(self.arg(node, 0), node)
-        dim = self.arg(node, 1, name="dim")
-        return tuple(x.shape) if dim is None else x.shape[dim]
-
-    def _getitem(self, node):
-        base, index = self.arg(node, 0), self.arg(node, 1)
-        if isinstance(base, (tuple, list)):
-            return base[index]
-        raise NotImplementedError(f"from_fx: '{node.name}' indexes a tensor; slicing is not "
-                                  "imported")
 
     # ------------------------------------------------------------- driver
     def from_fx(self, model, input_info):

@@ -1,0 +1,389 @@
+"""The torch.export importer: an ExportedProgram's graph of ATen operators
+as a graph function "main" (its user inputs first, then, with
+keep_params_as_input, its parameters and buffers)."""
+import math
+
+import numpy as np
+
+from .... import te, topi
+from ... import op as R
+from ...block_builder import BlockBuilder
+from ...expr import Expr, Tuple, Var, const
+from ...struct_info import TensorStructInfo
+from .base_translator import BaseImporter
+
+_DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
+           "int64": "int64", "int32": "int32", "int8": "int8", "uint8": "uint8",
+           "bool": "bool"}
+
+
+class ExportedProgramImporter(BaseImporter):
+    """Walks an ExportedProgram's graph in order, one binding per ATen
+    operator (the table in __init__; anything else is refused, naming the
+    operator and the node)."""
+
+    name = "from_exported_program"
+
+    def __init__(self):
+        super().__init__()
+        same = self._identity
+        self.aten = {
+            "add.Tensor": self._add, "add_.Tensor": self._add, "sub.Tensor": self._sub,
+            "mul.Tensor": self._mul, "div.Tensor": self._div, "matmul.default": self._matmul,
+            "mm.default": self._matmul, "bmm.default": self._matmul,
+            "linear.default": self._linear,
+            "relu.default": self._relu, "relu_.default": self._relu,
+            "softmax.int": self._softmax, "_softmax.default": self._softmax,
+            "flatten.using_ints": self._flatten, "view.default": self._reshape,
+            "reshape.default": self._reshape, "_unsafe_view.default": self._reshape,
+            "permute.default": self._permute, "transpose.int": self._transpose,
+            "t.default": self._t,
+            "conv2d.default": self._conv2d, "convolution.default": self._convolution,
+            "batch_norm.default": self._batch_norm,
+            "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
+            "max_pool2d.default": self._max_pool2d,
+            "adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
+            "layer_norm.default": self._layer_norm, "gelu.default": self._gelu,
+            "silu.default": self._te_unary(topi.silu), "sigmoid.default":
+                self._te_unary(topi.sigmoid), "tanh.default": self._te_unary(topi.tanh),
+            "exp.default": self._te_unary(topi.exp), "sqrt.default": self._te_unary(topi.sqrt),
+            "embedding.default": self._embedding, "dropout.default": self._dropout,
+            "clone.default": same, "contiguous.default": same, "alias.default": same,
+            "detach.default": same, "getitem": self._getitem,
+            "scaled_dot_product_attention.default": self._attention,
+            "squeeze.dim": self._squeeze, "squeeze.dims": self._squeeze,
+            "unsqueeze.default": self._unsqueeze, "unflatten.int": self._unflatten,
+            "select.int": self._select,
+        }
+
+    # ------------------------------------------------------------ helpers
+    def _identity(self, node):
+        return self.arg(node, 0)
+
+    def _te_unary(self, func):
+        def convert(node):
+            return self.bb.emit_te(func, self.tensor(self.arg(node, 0), node),
+                                   primfunc_name_hint=func.__name__)
+        return convert
+
+    @staticmethod
+    def _key(target):
+        """"relu.default" for torch.ops.aten.relu.default; "getitem" for
+        operator.getitem."""
+        text = str(target)
+        return text[len("aten."):] if text.startswith("aten.") else \
+            getattr(target, "__name__", text)
+
+    # ---------------------------------------------------------- operators
+    def _div(self, node):
+        if node.kwargs.get("rounding_mode") is not None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' divides with rounding mode "
+                                      f"{node.kwargs['rounding_mode']!r}")
+        import operator
+        return self._binary(node, R.divide, operator.truediv)
+
+    def _permute(self, node):
+        return self.emit(R.permute_dims(self.tensor(self.arg(node, 0), node),
+                                        list(self.arg(node, 1))))
+
+    def _transpose(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        rank = len(x.shape)
+        a, b = self.arg(node, 1) % rank, self.arg(node, 2) % rank
+        axes = list(range(rank))
+        axes[a], axes[b] = axes[b], axes[a]
+        return self.emit(R.permute_dims(x, axes))
+
+    def _t(self, node):
+        return self.emit(R.permute_dims(self.tensor(self.arg(node, 0), node)))
+
+    def _as_rows(self, x):
+        """x (N-D, N > 2) as a matrix of its last dimension's rows, and the
+        leading dimensions to put back."""
+        dims = [int(d) for d in x.shape]
+        return self.emit(R.reshape(x, [int(np.prod(dims[:-1])), dims[-1]])), dims[:-1]
+
+    def _linear(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        weight = self.tensor(self.arg(node, 1), node)
+        bias = self.arg(node, 2, name="bias")
+        if len(x.shape) <= 2:
+            return self.emit(R.linear(x, weight, bias))
+        rows, lead = self._as_rows(x)
+        y = self.emit(R.linear(rows, weight, bias))
+        return self.emit(R.reshape(y, lead + [int(weight.shape[0])]))
+
+    def _matmul(self, node):
+        a = self.tensor(self.arg(node, 0), node)
+        b = self.tensor(self.arg(node, 1, name="other"), node)
+        ra, rb = len(a.shape), len(b.shape)
+        if (ra, rb) in ((2, 2), (3, 3)):
+            return self.emit(R.matmul(a, b))
+        if ra > 2 and rb == 2:  # rows of a times b
+            rows, lead = self._as_rows(a)
+            y = self.emit(R.matmul(rows, b))
+            return self.emit(R.reshape(y, lead + [int(b.shape[1])]))
+        sa, sb = [int(d) for d in a.shape], [int(d) for d in b.shape]
+        if ra == rb > 3 and sa[:-2] == sb[:-2]:  # the leading dimensions as one batch
+            batch = int(np.prod(sa[:-2]))
+            y = self.emit(R.matmul(self.emit(R.reshape(a, [batch] + sa[-2:])),
+                                   self.emit(R.reshape(b, [batch] + sb[-2:]))))
+            return self.emit(R.reshape(y, sa[:-1] + [sb[-1]]))
+        raise NotImplementedError(f"{self.name}: '{node.name}' multiplies shapes {sa} and "
+                                  f"{sb} (broadcast batches are not supported)")
+
+    def _squeeze(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dims = [int(d) for d in x.shape]
+        axes = self.arg(node, 1)
+        axes = {a % len(dims) for a in (axes if isinstance(axes, (list, tuple)) else [axes])}
+        return self.emit(R.reshape(x, [d for i, d in enumerate(dims)
+                                       if not (i in axes and d == 1)]))
+
+    def _unsqueeze(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dims = [int(d) for d in x.shape]
+        axis = self.arg(node, 1) % (len(dims) + 1)
+        return self.emit(R.reshape(x, dims[:axis] + [1] + dims[axis:]))
+
+    def _unflatten(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dims = [int(d) for d in x.shape]
+        axis = self.arg(node, 1) % len(dims)
+        sizes = list(self.arg(node, 2))
+        if -1 in sizes:
+            known = int(np.prod([d for d in sizes if d != -1]))
+            sizes[sizes.index(-1)] = dims[axis] // known
+        return self.emit(R.reshape(x, dims[:axis] + sizes + dims[axis + 1:]))
+
+    def _select(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dims = [int(d) for d in x.shape]
+        axis = self.arg(node, 1) % len(dims)
+        index = self.arg(node, 2) % dims[axis]
+
+        def select(a):
+            return te.compute(dims[:axis] + dims[axis + 1:],
+                              lambda *i: a(*i[:axis], index, *i[axis:]), name="T_select")
+
+        return self.bb.emit_te(select, x, primfunc_name_hint="select")
+
+    def _conv(self, node, x, weight, bias, stride, padding, dilation, groups):
+        if len(weight.shape) != 4:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a {len(weight.shape) - 2}-D "
+                                      "convolution (2-D is supported)")
+        if isinstance(padding, str):
+            raise NotImplementedError(f"{self.name}: '{node.name}' pads {padding!r}; explicit "
+                                      "sizes are supported")
+        y = self.emit(R.nn.conv2d(x, weight, strides=stride, padding=padding,
+                                  dilation=dilation, groups=groups))
+        if bias is None:
+            return y
+        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1, 1]))))
+
+    def _conv2d(self, node):
+        return self._conv(node, self.tensor(self.arg(node, 0), node),
+                          self.tensor(self.arg(node, 1), node), self.arg(node, 2),
+                          self.arg(node, 3, [1, 1]), self.arg(node, 4, [0, 0]),
+                          self.arg(node, 5, [1, 1]), self.arg(node, 6, 1))
+
+    def _convolution(self, node):
+        if self.arg(node, 6):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a transposed "
+                                      "convolution")
+        return self._conv(node, self.tensor(self.arg(node, 0), node),
+                          self.tensor(self.arg(node, 1), node), self.arg(node, 2),
+                          self.arg(node, 3), self.arg(node, 4), self.arg(node, 5),
+                          self.arg(node, 8, 1))
+
+    def _batch_norm_of(self, node, x, weight, bias, mean, var, eps):
+        channels = int(x.shape[1])
+        if weight is None:
+            weight = const(np.ones(channels, x.struct_info.dtype))
+        if bias is None:
+            bias = const(np.zeros(channels, x.struct_info.dtype))
+        if mean is None or var is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a batch norm without "
+                                      "running statistics")
+        return self.emit(R.nn.batch_norm(x, weight, bias, mean, var, axis=1, epsilon=eps))
+
+    def _batch_norm(self, node):
+        if self.arg(node, 5, name="training"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a batch norm in training "
+                                      "mode; export the model after model.eval()")
+        return self._batch_norm_of(node, self.tensor(self.arg(node, 0), node), self.arg(node, 1),
+                                   self.arg(node, 2), self.arg(node, 3), self.arg(node, 4),
+                                   self.arg(node, 7, 1e-5, "eps"))
+
+    def _batch_norm_no_training(self, node):
+        # (output, saved mean, saved inverse deviation): the last two are
+        # empty in inference, and only the first is used.
+        out = self._batch_norm_of(node, self.tensor(self.arg(node, 0), node),
+                                  self.arg(node, 1), self.arg(node, 2), self.arg(node, 3),
+                                  self.arg(node, 4), self.arg(node, 6, 1e-5, "eps"))
+        return (out, None, None)
+
+    def _max_pool2d(self, node):
+        kernel = self.arg(node, 1)
+        stride = self.arg(node, 2, None) or kernel
+        if self.arg(node, 5, False, "ceil_mode"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' pools with ceil_mode")
+        return self.emit(R.nn.max_pool2d(self.tensor(self.arg(node, 0), node), pool_size=kernel,
+                                         strides=stride, padding=self.arg(node, 3, 0),
+                                         dilation=self.arg(node, 4, 1)))
+
+    def _adaptive_avg_pool2d(self, node):
+        return self.emit(R.nn.adaptive_avg_pool2d(self.tensor(self.arg(node, 0), node),
+                                                  output_size=tuple(self.arg(node, 1))))
+
+    def _layer_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        normalized = list(self.arg(node, 1))
+        weight, bias = self.arg(node, 2), self.arg(node, 3)
+        eps = self.arg(node, 4, 1e-5, "eps")
+        rank = len(x.shape)
+        axes = list(range(rank - len(normalized), rank))
+        given = [v for v in (weight, bias) if v is not None]
+
+        def layer_norm(data, *affine):
+            it = iter(affine)
+            gamma = next(it) if weight is not None else None
+            beta = next(it) if bias is not None else None
+            return topi.nn.layer_norm(data, gamma, beta, axes, eps)
+
+        return self.bb.emit_te(layer_norm, x, *given)
+
+    def _gelu(self, node):
+        approximate = node.kwargs.get("approximate", self.arg(node, 1, "none"))
+        func = {"none": topi.gelu, "tanh": topi.fast_gelu}.get(approximate)
+        if func is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a GELU with "
+                                      f"approximate={approximate!r}")
+        return self.bb.emit_te(func, self.tensor(self.arg(node, 0), node),
+                               primfunc_name_hint="gelu")
+
+    def _embedding(self, node):
+        weight, indices = self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1),
+                                                                            node)
+        return self.bb.emit_te(lambda w, i: topi.take(w, i, 0), weight, indices,
+                               primfunc_name_hint="take")
+
+    def _dropout(self, node):
+        if self.arg(node, 2, False, "train"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a dropout in training "
+                                      "mode; export the model after model.eval()")
+        return self.arg(node, 0)
+
+    def _attention(self, node):
+        """softmax(q k^T / sqrt(d)) v over the last two dimensions, the
+        leading ones (batch, heads) as one batch."""
+        q, k, v = (self.tensor(self.arg(node, i), node) for i in range(3))
+        if self.arg(node, 3, None, "attn_mask") is not None or \
+                self.arg(node, 4, 0.0, "dropout_p") or self.arg(node, 5, False, "is_causal"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention with a mask, "
+                                      "dropout or causal masking (none of them is supported)")
+        scale = self.arg(node, 6, None, "scale")
+        shape = [int(d) for d in q.shape]
+        lead = shape[:-2]
+        batch = int(np.prod(lead)) if lead else 1
+
+        def as3d(t):
+            dims = [int(d) for d in t.shape]
+            return self.emit(R.reshape(t, [batch] + dims[-2:]))
+
+        q3, k3, v3 = as3d(q), as3d(k), as3d(v)
+        scores = self.emit(R.matmul(q3, self.emit(R.permute_dims(k3, [0, 2, 1]))))
+        factor = scale if scale is not None else 1.0 / math.sqrt(shape[-1])
+        scores = self.emit(R.multiply(scores, const(np.array(factor, q.struct_info.dtype))))
+        out = self.emit(R.matmul(self.emit(R.nn.softmax(scores, axis=-1)), v3))
+        return self.emit(R.reshape(out, lead + [int(out.shape[-2]), int(out.shape[-1])]))
+
+    # ------------------------------------------------------------- driver
+    def _input_var(self, node, name):
+        val = node.meta.get("val")
+        if val is None or not hasattr(val, "shape"):
+            raise NotImplementedError(f"{self.name}: input '{node.name}' is not a tensor")
+        shape = []
+        for d in val.shape:
+            if not isinstance(d, int):
+                raise NotImplementedError(
+                    f"{self.name}: input '{node.name}' has the dynamic dimension {d}; graph "
+                    "functions have static shapes (export without dynamic_shapes)")
+            shape.append(d)
+        dtype = _DTYPES.get(str(val.dtype).replace("torch.", ""))
+        if dtype is None:
+            raise NotImplementedError(f"{self.name}: input '{node.name}' is {val.dtype}")
+        return Var(name, TensorStructInfo(tuple(shape), dtype))
+
+    def translate(self, program, keep_params_as_input, unwrap_unit_return_tuple):
+        torch = self.torch
+        if not isinstance(program, torch.export.ExportedProgram):
+            raise TypeError(f"from_exported_program takes a torch.export.ExportedProgram "
+                            f"(torch.export.export(model, args)), got {type(program).__name__}")
+        kinds = torch.export.graph_signature.InputKind
+        specs = {s.arg.name: s for s in program.graph_signature.input_specs}
+        self.bb = BlockBuilder()
+        inputs, weights, weight_data = [], [], []
+        for node in program.graph.nodes:
+            if node.op != "placeholder":
+                continue
+            spec = specs[node.name]
+            if spec.kind == kinds.USER_INPUT:
+                self.env[node] = self._input_var(node, node.name)
+                inputs.append(self.env[node])
+                continue
+            source = program.constants if spec.kind in (kinds.CONSTANT_TENSOR,) or \
+                spec.target in program.constants else program.state_dict
+            data = source[spec.target].detach().cpu().numpy()
+            if keep_params_as_input:
+                var = self._input_var(node, node.name)
+                weights.append(var)
+                weight_data.append(data)
+                self.env[node] = var
+            else:
+                self.env[node] = const(data)
+        with self.bb.function("main", inputs + weights):
+            with self.bb.dataflow():
+                for node in program.graph.nodes:
+                    if node.op == "call_function":
+                        key = self._key(node.target)
+                        convert = self.aten.get(key)
+                        if convert is None:
+                            raise NotImplementedError(
+                                f"{self.name}: operator {key} (node '{node.name}') is not "
+                                "supported")
+                        self.env[node] = convert(node)
+                    elif node.op == "output":
+                        results = self.value(node.args[0])
+                        results = list(results) if isinstance(results, (list, tuple)) \
+                            else [results]
+                        for r in results:
+                            if not isinstance(r, Expr):
+                                raise NotImplementedError(f"{self.name}: the program returns "
+                                                          f"{r!r}, not a tensor")
+                        if unwrap_unit_return_tuple and len(results) == 1:
+                            output = self.bb.emit_output(results[0])
+                        else:
+                            output = self.bb.emit_output(Tuple(results))
+                    elif node.op != "placeholder":
+                        raise NotImplementedError(f"{self.name}: node '{node.name}' is a "
+                                                  f"{node.op}, which is not supported")
+            self.bb.emit_func_output(output)
+        mod = self.bb.get()
+        if keep_params_as_input:
+            mod = mod.with_attr("params", {"main": weight_data})
+        return mod
+
+
+def from_exported_program(exported_program, *, keep_params_as_input=False,
+                          unwrap_unit_return_tuple=False, no_bind_return_tuple=False,
+                          run_ep_decomposition=False):
+    """An IRModule whose "main" computes `exported_program` (torch.export):
+    the user inputs first; the parameters and buffers constants, or, with
+    keep_params_as_input, inputs after them (their data in the module's
+    "params" attribute, which relax.frontend.detach_params takes off). The
+    result is a tuple, or its one tensor with unwrap_unit_return_tuple."""
+    if run_ep_decomposition:
+        exported_program = exported_program.run_decompositions()
+    return ExportedProgramImporter().translate(exported_program, keep_params_as_input,
+                                               unwrap_unit_return_tuple)

@@ -1,0 +1,122 @@
+"""relax.frontend.torch.from_exported_program: models exported with
+torch.export (a ResNet-style block: convolutions, batch norm, pooling, a
+residual add, linear, layer norm, GELU, softmax; a transformer encoder
+layer over an embedding) imported, compiled and run, against PyTorch;
+weights as constants or as inputs (detach_params); what is refused: an
+operator without a conversion, a dynamic dimension, a batch norm in
+training mode, a wrong input shape at run time. Needs torch >= 2 (the
+project's virtual environment has it)."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+if not hasattr(torch, "export"):
+    pytest.skip(f"torch.export needs torch >= 2 (this is {torch.__version__})",
+                allow_module_level=True)
+
+import tensorir as tvm  # noqa: E402
+from tensorir import relax  # noqa: E402
+from tensorir.relax.frontend import detach_params  # noqa: E402
+from tensorir.relax.frontend.torch import from_exported_program  # noqa: E402
+
+
+class ResBlock(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.pool = torch.nn.MaxPool2d(3, 2, 1)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+        self.fc = torch.nn.Linear(8, 10)
+        self.ln = torch.nn.LayerNorm(10)
+
+    def forward(self, x):
+        y = self.pool(torch.relu(self.bn(self.conv(x))))
+        y = torch.nn.functional.relu(self.conv2(y) + y)
+        y = torch.flatten(torch.nn.functional.adaptive_avg_pool2d(y, (1, 1)), 1)
+        return torch.nn.functional.gelu(self.ln(self.fc(y))).softmax(-1)
+
+
+def _resblock():
+    torch.manual_seed(0)
+    model = ResBlock().eval()
+    with torch.no_grad():
+        model.bn.running_mean.uniform_(-0.5, 0.5)
+        model.bn.running_var.uniform_(0.5, 1.5)
+    return model
+
+
+def _run(mod, *args):
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    out = vm["main"](*[tvm.runtime.tensor(a) for a in args])
+    return out[0] if isinstance(out, tuple) else out
+
+
+def test_a_resnet_block_computes_what_pytorch_does():
+    model = _resblock()
+    x = torch.randn(2, 3, 16, 16)
+    program = torch.export.export(model, (x,))
+    want = model(x).detach().numpy()
+    mod = from_exported_program(program, unwrap_unit_return_tuple=True)
+    text = mod.script()
+    assert "R.nn.conv2d" in text and "R.nn.batch_norm" in text and "R.nn.max_pool2d" in text
+    np.testing.assert_allclose(_run(mod, x.numpy()).numpy(), want, rtol=1e-4, atol=1e-5)
+    # The weights as inputs after the user's, detached with their data.
+    mod, params = detach_params(from_exported_program(program, keep_params_as_input=True))
+    # 9 parameters and 3 buffers (running mean, variance, num_batches_tracked).
+    assert "params" not in mod.attrs and len(params["main"]) == 12
+    got = _run(mod, x.numpy(), *params["main"])
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-5)
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(100, 64)
+        self.layer = torch.nn.TransformerEncoderLayer(64, 4, 128, batch_first=True)
+
+    def forward(self, ids):
+        return self.layer(self.emb(ids))
+
+
+def test_a_transformer_encoder_layer_computes_what_pytorch_does():
+    torch.manual_seed(1)
+    model = Encoder().eval()
+    ids = torch.randint(0, 100, (2, 16))
+    mod = from_exported_program(torch.export.export(model, (ids,)),
+                                unwrap_unit_return_tuple=True)
+    np.testing.assert_allclose(_run(mod, ids.numpy()).numpy(), model(ids).detach().numpy(),
+                               rtol=1e-4, atol=1e-5)
+
+
+def test_what_cannot_be_imported_is_named():
+    class Cumsum(torch.nn.Module):
+        def forward(self, x):
+            return torch.cumsum(x, 0)
+
+    x = torch.randn(4, 4)
+    with pytest.raises(NotImplementedError, match=r"operator cumsum.default \(node 'cumsum'\) "
+                                                  "is not supported"):
+        from_exported_program(torch.export.export(Cumsum(), (x,)))
+
+    class Double(torch.nn.Module):
+        def forward(self, x):
+            return x * 2.0
+
+    batch = torch.export.Dim("batch", min=2, max=64)
+    dynamic = torch.export.export(Double(), (x,), dynamic_shapes={"x": {0: batch}})
+    with pytest.raises(NotImplementedError, match="input 'x' has the dynamic dimension"):
+        from_exported_program(dynamic)
+    training = torch.export.export(_resblock().train(), (torch.randn(2, 3, 16, 16),))
+    with pytest.raises(NotImplementedError, match="batch norm in training mode"):
+        from_exported_program(training)
+    with pytest.raises(TypeError, match="takes a torch.export.ExportedProgram"):
+        from_exported_program(Double())
+
+
+def test_a_wrong_input_shape_at_run_time_names_the_argument():
+    model = _resblock()
+    mod = from_exported_program(torch.export.export(model, (torch.randn(2, 3, 16, 16),)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    with pytest.raises(ValueError, match=r"argument 0 \('x'\) of 'main'"):
+        vm["main"](tvm.runtime.tensor(np.zeros((1, 3, 16, 16), "float32")))
