@@ -106,6 +106,10 @@ const char *tirModuleFunctionName(const tirModule *module, int32_t index);
 /* The number of parameters of function `index`; -1 (and a message) as for
  * tirModuleFunctionSignature. */
 int32_t tirModuleFunctionNumParams(const tirModule *module, int32_t index);
+/* 1 when function `index` gives its results back as a tuple (a graph
+ * function returning R.Tuple, even of one tensor), 0 when not; -1 (and a
+ * message) as for tirModuleFunctionSignature. */
+int32_t tirModuleFunctionReturnsTuple(const tirModule *module, int32_t index);
 /* Parameter `param` of function `index` into `*out`; 0 on success,
  * non-zero (and a message) when `module` or `out` is NULL or either index
  * is out of range. */

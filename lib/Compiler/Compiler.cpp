@@ -105,6 +105,7 @@ mlir::tir::collectSignatures(ModuleOp module) {
              failure();
     rt::FunctionInfo info;
     info.name = func.getSymName().str();
+    info.tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
     llvm::StringSet<> names;
     for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
       BlockArgument arg = func.getArgument(index);

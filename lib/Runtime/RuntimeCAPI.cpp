@@ -157,6 +157,12 @@ int32_t tirModuleFunctionNumParams(const tirModule *module, int32_t index) {
   return function ? static_cast<int32_t>(function->args.size()) : -1;
 }
 
+int32_t tirModuleFunctionReturnsTuple(const tirModule *module, int32_t index) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionReturnsTuple");
+  return function ? (function->tupleResult ? 1 : 0) : -1;
+}
+
 int tirModuleFunctionParam(const tirModule *module, int32_t index,
                            int32_t param, tirParam *out) {
   const rt::FunctionInfo *function =

@@ -124,8 +124,8 @@ static std::string decodeToken(const std::string &token) {
 
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 4
-  // func <name> <nargs>
+  // tir-signatures 5
+  // func <name> <nargs> <tuple result: 0 or 1 (version 5)>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
   //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
   //        <dim>)... <where>)...
@@ -134,9 +134,10 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
   // version 3), and <written> is 0, 1, or 2 for a result the caller
   // allocates (version 4).
   std::ostringstream os;
-  os << "tir-signatures 4\n";
+  os << "tir-signatures 5\n";
   for (const FunctionInfo &f : fns) {
-    os << "func " << f.name << " " << f.args.size() << "\n";
+    os << "func " << f.name << " " << f.args.size() << " "
+       << (f.tupleResult ? 1 : 0) << "\n";
     for (const ArgInfo &a : f.args) {
       auto writeBounds = [&] {
         os << " " << a.bounds.size();
@@ -177,8 +178,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::string word;
   int version = 0;
   if (!(is >> word >> version) || word != "tir-signatures" || version < 1 ||
-      version > 4) {
-    error = "not a tir module signature table (version 1 to 4)";
+      version > 5) {
+    error = "not a tir module signature table (version 1 to 5)";
     return false;
   }
   auto bad = [&](const std::string &what) {
@@ -219,8 +220,11 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
       return bad("expected 'func', got '" + word + "'");
     FunctionInfo f;
     size_t nargs;
-    if (!(is >> f.name >> nargs) || nargs > kMaxCount)
+    int tuple = 0;
+    if (!(is >> f.name >> nargs) || nargs > kMaxCount ||
+        (version >= 5 && (!(is >> tuple) || tuple < 0 || tuple > 1)))
       return bad("function header");
+    f.tupleResult = tuple == 1;
     for (size_t i = 0; i < nargs; ++i) {
       ArgInfo a;
       std::string kind, dtype;

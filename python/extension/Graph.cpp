@@ -10,7 +10,11 @@
 
 #include "Extension.h"
 
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Graph/GraphBuilder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <pybind11/stl.h>
 
@@ -128,11 +132,17 @@ public:
     return add(*result);
   }
 
-  PyModule finish(const std::vector<size_t> &outputs) {
+  PyModule finish(const std::vector<size_t> &outputs, bool tuple) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     finished = true;
-    return PyModule::own(builder.finish(results, loc));
+    OwningOpRef<ModuleOp> module = builder.finish(results, loc);
+    if (tuple)
+      for (auto func : module->getOps<func::FuncOp>())
+        if (tir::isGraphFunction(func))
+          func->setAttr(tir::TIRDialect::kTupleResultAttrName,
+                        UnitAttr::get(&context()));
+    return PyModule::own(std::move(module));
   }
 
 private:
@@ -216,6 +226,7 @@ void tirpy::bindGraph(py::module_ &m) {
            "linalg ops; ValueError with the operator's rule when it does "
            "not fit.")
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
+           py::arg("tuple") = false,
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module).");
 }

@@ -84,6 +84,10 @@ struct PyRuntimeModule {
   std::string signature(const std::string &name) const {
     return function(name).str();
   }
+  /// Whether the function's results form a tuple (R.Tuple), even of one.
+  bool returnsTuple(const std::string &name) const {
+    return function(name).tupleResult;
+  }
   /// The parameters as data: (name, dtype, shape or None for a scalar (-1
   /// where a size is given at run time), written, result).
   std::vector<py::tuple> params(const std::string &name) const {
@@ -228,6 +232,7 @@ void tirpy::bindRuntime(py::module_ &m) {
       .def("functions", &PyRuntimeModule::functions)
       .def("signature", &PyRuntimeModule::signature)
       .def("params", &PyRuntimeModule::params)
+      .def("returns_tuple", &PyRuntimeModule::returnsTuple)
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
       .def_property_readonly("target", &PyRuntimeModule::target)

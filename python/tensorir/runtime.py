@@ -82,7 +82,7 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        self._params, self._results = module._parameters(name)
+        self._params, self._results, self._tuple = module._parameters(name)
         self._native_call = module._native.call
 
     def _where(self, i):
@@ -135,7 +135,8 @@ class Function:
     def __call__(self, *args):
         """Calls the function. A graph function's results (its parameters
         marked "(result)") may be left out: they are allocated and returned
-        (one array, or a tuple of them)."""
+        (one array, or a tuple of them; a tuple of one when the function
+        returns an R.Tuple of one tensor)."""
         results = self._results
         outputs = []
         if results and len(args) == len(self._params) - len(results):
@@ -164,7 +165,7 @@ class Function:
             converted.append(a)
         self._native_call(self.name, *converted)
         if outputs:
-            return outputs[0] if len(outputs) == 1 else tuple(outputs)
+            return outputs[0] if len(outputs) == 1 and not self._tuple else tuple(outputs)
         return None
 
     @property
@@ -232,8 +233,9 @@ class Module:
         return Function(self, name)
 
     def _parameters(self, name):
-        """`name`'s parameters (tir_runtime.Param) and the indices of its
-        results, asked of the runtime once per name: looking a function up
+        """`name`'s parameters (tir_runtime.Param), the indices of its
+        results and whether they form a tuple, asked of the runtime once
+        per name: looking a function up
         again (mod["f"](...) in a loop) does not ask again. (The module
         keeps no Function: a Function keeps its module alive, and a cycle
         would keep a built module's code until the garbage collector
@@ -244,7 +246,8 @@ class Module:
                 raise KeyError(f"no function named '{name}'; the module has "
                                f"{', '.join(self.functions)}")
             params = [_rt.make_param(*p) for p in self._native.params(name)]
-            parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result])
+            parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result],
+                                          self._native.returns_tuple(name))
         return parsed
 
     def __call__(self, *args):

@@ -125,6 +125,14 @@ CASES = [
        if C.tirModuleFunctionNumParams(m, 3) == -1:
            raise CAPIError(C.tirGetLastError().decode())
        """),
+    capi("c_returns_tuple_range", "tirModuleFunctionReturnsTuple of a function that is not there",
+         r"tirModuleFunctionReturnsTuple: no function 3", """
+       m = compile_file("vector_add")
+       if C.tirModuleFunctionReturnsTuple(m, 0) != 0:
+           raise AssertionError("vector_add's main returns no tuple")
+       if C.tirModuleFunctionReturnsTuple(m, 3) == -1:
+           raise CAPIError(C.tirGetLastError().decode())
+       """),
     capi("c_param_null_out", "tirModuleFunctionParam with no place to write the parameter",
          r"tirModuleFunctionParam: out is NULL", """
        m = compile_file("vector_add")

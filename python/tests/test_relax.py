@@ -354,3 +354,34 @@ def test_a_graph_step_is_located_at_its_binding():
     with open(__file__) as f:
         line = f.readlines()[int(where.group(1)) - 1]
     assert line.strip().startswith("lv = R.call_tir(cls.relu")
+
+
+def test_a_tuple_of_one_stays_a_tuple(tmp_path):
+    # Relax's R.Tuple of one tensor: printed as one, parsed back the same,
+    # and the call's results given back as a tuple, after export and load
+    # too; a function returning the tensor itself gives the tensor.
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
+    with bb.function("pair", [x]):
+        with bb.dataflow():
+            out = bb.emit_output((bb.emit(relax.op.nn.relu(x)),))
+        bb.emit_func_output(out)
+    y = relax.Var("y", relax.TensorStructInfo((2, 3), "float32"))
+    with bb.function("single", [y]):
+        with bb.dataflow():
+            out = bb.emit_output(bb.emit(relax.op.nn.relu(y)))
+        bb.emit_func_output(out)
+    mod = bb.get()
+    text = mod.script()
+    assert '-> R.Tuple(R.Tensor((2, 3), dtype="float32")):' in text
+    assert "= (lv,)" in text
+    assert tvm.ir.structural_equal(from_source(text), mod)
+    data = np.array([[-1, 2, -3], [4, -5, 6]], "float32")
+    built = tvm.compile(mod, "llvm")
+    path = str(tmp_path / "pair.so")
+    built.export_library(path)
+    for lib in (built, tvm.runtime.load_module(path)):
+        vm = relax.VirtualMachine(lib, tvm.cpu())
+        (pair,) = vm["pair"](data)
+        np.testing.assert_array_equal(pair.numpy(), np.maximum(data, 0))
+        np.testing.assert_array_equal(vm["single"](data).numpy(), np.maximum(data, 0))

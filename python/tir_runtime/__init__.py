@@ -121,6 +121,7 @@ def _library():
         "tirModuleFunctionSignature": (ctypes.c_char_p, [p, i32]),
         "tirModuleFunctionName": (ctypes.c_char_p, [p, i32]),
         "tirModuleFunctionNumParams": (i32, [p, i32]),
+        "tirModuleFunctionReturnsTuple": (i32, [p, i32]),
         "tirModuleFunctionParam": (ctypes.c_int, [p, i32, i32, ctypes.POINTER(_Param)]),
         "tirModuleTarget": (i32, [p]),
         "tirModuleCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32]),
@@ -393,6 +394,14 @@ class Module:
     def signature(self, name):
         """"f(A: float32[8], B: float32[8] (written))", for people."""
         return _library().tirModuleFunctionSignature(self._handle, self._index(name)).decode()
+
+    def returns_tuple(self, name):
+        """Whether function `name`'s results form a tuple (a graph function
+        returning R.Tuple), even of one."""
+        answer = _library().tirModuleFunctionReturnsTuple(self._handle, self._index(name))
+        if answer < 0:
+            raise _error()
+        return bool(answer)
 
     def params(self, name):
         """The parameters of function `name`, as Params."""

@@ -108,6 +108,9 @@ struct ArgInfo {
 struct FunctionInfo {
   std::string name;
   std::vector<ArgInfo> args;
+  /// The results form a tuple (a graph function returning R.Tuple), even
+  /// of one: callers give them back as one.
+  bool tupleResult = false;
 
   /// "main(A: float32[8], B: float32[8] (written))".
   std::string str() const;
@@ -116,8 +119,8 @@ struct FunctionInfo {
 /// Signatures as text, the form a module carries them in (the
 /// `__tir_metadata` symbol of an exported library). Version 2 adds the size
 /// bounds, version 3 the Equal bounds, version 4 the results of graph
-/// functions; tables of earlier versions (libraries exported before) are
-/// still read.
+/// functions, version 5 whether they form a tuple; tables of earlier
+/// versions (libraries exported before) are still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);

@@ -170,7 +170,10 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     if (results.back().empty())
       return fail(func, "a result is not a tensor of a static shape");
   }
-  std::string ret = results.size() == 1
+  // A function marked as returning a tuple returns one even of one
+  // tensor (Relax's R.Tuple); otherwise one result is the tensor itself.
+  bool tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
+  std::string ret = results.size() == 1 && !tupleResult
                         ? results[0]
                         : "R.Tuple(" + llvm::join(results, ", ") + ")";
   os << "@R.function";
@@ -226,7 +229,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
       return false;
   }
   std::string gv = fresh("gv");
-  std::string bound = outputs.size() == 1 ? outputs[0] : tuple(outputs);
+  std::string bound =
+      outputs.size() == 1 && !tupleResult ? outputs[0] : tuple(outputs);
   os << pad(2) << gv << ": " << ret << " = " << bound << "\n";
   os << pad(2) << "R.output(" << gv << ")\n";
   os << pad(1) << "return " << gv << "\n";

@@ -173,12 +173,15 @@ class FunctionWriter:
         """The native module holding the function, returning `output`."""
         if isinstance(output, Var) and id(output) in self.tuples:
             output = self.tuples[id(output)]
-        outputs = output.fields if isinstance(output, Tuple) else [output]
+        is_tuple = isinstance(output, Tuple)
+        outputs = output.fields if is_tuple else [output]
         handles = []
         for o in outputs:
             value = self._value(o)
             handles.extend(value if isinstance(value, list) else [value])
-        return self.builder.finish(handles)
+        # A tuple stays one, even of one tensor (R.Tuple): printed so, and
+        # given back so by the runtime.
+        return self.builder.finish(handles, tuple=is_tuple)
 
 
 __all__ = ["Function", "FunctionWriter"]

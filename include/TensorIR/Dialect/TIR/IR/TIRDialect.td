@@ -95,6 +95,11 @@ def TIR_Dialect : Dialect {
     /// made its results out-parameters. The runtime allocates these and
     /// gives them back as the call's results.
     static constexpr ::llvm::StringLiteral kResultAttrName = "tir.result";
+    /// The (unit) attribute of a graph function whose results form a tuple
+    /// (Relax's R.Tuple), even of one tensor: printed as one, and the
+    /// runtime gives a call's results back as a tuple.
+    static constexpr ::llvm::StringLiteral kTupleResultAttrName =
+        "tir.tuple_result";
   }];
   let useDefaultAttributePrinterParser = 1;
 }
