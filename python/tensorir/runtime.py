@@ -1,4 +1,5 @@
 """build, runtime modules and timing."""
+import os
 import statistics
 import sys
 import time
@@ -165,7 +166,10 @@ class Function:
             converted.append(a)
         self._native_call(self.name, *converted)
         if outputs:
-            return outputs[0] if len(outputs) == 1 and not self._tuple else tuple(outputs)
+            if len(outputs) == 1 and not self._tuple:
+                return outputs[0]
+            from .ir.container import Array
+            return Array(outputs)
         return None
 
     @property
@@ -338,11 +342,21 @@ class Module:
         """Where the functions run: "cpu" or "cuda"."""
         return self._native.target
 
-    def export_library(self, path):
+    def export_library(self, path, *, fcompile=None, workspace_dir=None, **options):
         """Writes the shared library this module was built from (for a GPU
         build: the host code, with the kernels embedded, linked against the
         runtime library libTIRRuntime.so). A CPU build links the machine
-        code build() made; a GPU build is compiled again from its source."""
+        code build() made; a GPU build is compiled again from its source.
+        TVM's workspace_dir (where its intermediate files go) is taken:
+        tir writes none there, the object file being linked from memory;
+        fcompile and other options (another compiler) are refused."""
+        if fcompile is not None or options:
+            raise NotImplementedError(
+                "export_library: fcompile and compiler options are not supported (tir links "
+                "its object file itself)" + (f"; got {sorted(options)}" if options else ""))
+        if workspace_dir is not None and not os.path.isdir(workspace_dir):
+            raise ValueError(f"export_library: workspace_dir {workspace_dir!r} is not a "
+                             "folder")
         if self._source is None:
             raise ValueError("a loaded library cannot be exported again")
         if self._native.has_object:
