@@ -29,6 +29,8 @@
 
 #include <pybind11/stl.h>
 
+#include <dlfcn.h>
+
 namespace py = pybind11;
 using namespace mlir;
 using namespace tirpy;
@@ -258,11 +260,30 @@ void tirpy::bindModule(py::module_ &m) {
   m.def(
       "load_pass_plugin",
       [](const std::string &path) {
-        auto plugin = PassPlugin::load(path);
-        if (!plugin)
+        // Opened RTLD_LOCAL, not as MLIR's PassPlugin::load opens it
+        // (RTLD_GLOBAL): that put the plugin's libMLIR and libLLVM in the
+        // process's global scope, where another library with LLVM inside
+        // (PyTorch's triton) bound its own static initializers to them and
+        // crashed. The plugin's interface is the same.
+        void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!library)
           throw py::value_error("cannot load the pass plugin '" + path +
-                                "': " + llvm::toString(plugin.takeError()));
-        plugin->registerPassRegistryCallbacks();
+                                "': " + dlerror());
+        using InfoFn = PassPluginLibraryInfo (*)();
+        auto info = reinterpret_cast<InfoFn>(
+            dlsym(library, "mlirGetPassPluginInfo"));
+        if (!info)
+          throw py::value_error("cannot load the pass plugin '" + path +
+                                "': it has no mlirGetPassPluginInfo");
+        PassPluginLibraryInfo plugin = info();
+        if (plugin.apiVersion != MLIR_PLUGIN_API_VERSION)
+          throw py::value_error(
+              "cannot load the pass plugin '" + path + "': its API version " +
+              std::to_string(plugin.apiVersion) + " is not MLIR's " +
+              std::to_string(MLIR_PLUGIN_API_VERSION));
+        // Kept loaded, as MLIR's loader keeps it: its passes stay
+        // registered.
+        plugin.registerPassRegistryCallbacks();
       },
       py::arg("path"),
       "Loads an MLIR pass plugin (tir-opt's --load-pass-plugin): its "

@@ -258,6 +258,29 @@ def test_plugin_pass_equals_the_python_pass():
         tvm.transform.load_pass_plugin(os.path.join(ROOT, "README.md"))
 
 
+@pytest.mark.skipif(not os.path.exists(PLUGIN), reason="the example plugin is not built")
+def test_a_plugin_keeps_llvm_out_of_the_global_scope():
+    # Loading a plugin must not make libLLVM's symbols the process's: a
+    # library with its own LLVM inside (PyTorch's triton, which torch.export
+    # imports) then bound its static initializers to them and crashed.
+    import subprocess
+    import sys
+    probe = f"""
+import ctypes
+import tensorir as tvm
+tvm.transform.load_pass_plugin({PLUGIN!r})
+try:
+    getattr(ctypes.CDLL(None), "_ZN4llvm2cl6Option11addArgumentEv")
+    print("global")
+except AttributeError:
+    print("local")
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "local"
+
+
 def test_python_passes_from_the_command_line(tmp_path):
     import subprocess
     import sys
