@@ -23,6 +23,7 @@ from tensorir import meta_schedule as ms  # noqa: E402
 from tensorir import te  # noqa: E402
 from tensorir.meta_schedule import _ray  # noqa: E402
 from tensorir.meta_schedule.testing import te_workload  # noqa: E402
+from tuning_helpers import KERNELS, matmul_space  # noqa: E402
 
 MOD = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(64, 64, 64))})
 TARGET = "llvm -num-cores 1"
@@ -35,19 +36,9 @@ def cluster():
     ray.shutdown()
 
 
-def _tile(sch):
-    block = sch.get_block("C")
-    i, j, k = sch.get_loops(block)
-    i0, i1 = sch.split(i, sch.sample_perfect_tile(i, n=2))
-    j0, j1 = sch.split(j, sch.sample_perfect_tile(j, n=2, max_innermost_factor=16))
-    sch.reorder(i0, j0, k, i1, j1)
-    sch.vectorize(j1)
-
-
 def _tune(work_dir, trials, builder, runner, **kwargs):
-    space = ms.space_generator.ScheduleFn(_tile, sch_rules=[], postprocs=[], mutator_probs={})
     return ms.tune_tir(MOD, TARGET, str(work_dir), trials, num_trials_per_iter=trials,
-                       space=space, strategy="replay-trace", cost_model="random", seed=7,
+                       space=matmul_space(), strategy="replay-trace", cost_model="random", seed=7,
                        builder=builder, runner=runner, **kwargs)
 
 
@@ -184,35 +175,10 @@ def test_functions_that_cannot_reach_the_workers_are_refused():
         ms.runner.RayRunner(f_run_evaluator=lambda *args: MOD)
 
 
-KERNEL = """
-func.func @mm(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memref<32x32xf32>) {
-  tir.for %i = 0 to 32 {
-    tir.for %j = 0 to 32 {
-      tir.for %k = 0 to 32 {
-        tir.block "C"(%vi = spatial(32, %i), %vj = spatial(32, %j), %vk = reduce(32, %k)) {
-          tir.init {
-            %z = arith.constant 0.0 : f32
-            tir.store %z, %C[%vi, %vj] : memref<32x32xf32>
-          }
-          %a = tir.load %A[%vi, %vk] : memref<32x32xf32>
-          %b = tir.load %B[%vk, %vj] : memref<32x32xf32>
-          %c = tir.load %C[%vi, %vj] : memref<32x32xf32>
-          %m = arith.mulf %a, %b : f32
-          %s = arith.addf %c, %m : f32
-          tir.store %s, %C[%vi, %vj] : memref<32x32xf32>
-        }
-      }
-    }
-  }
-  return
-}
-"""
-
-
 def test_tir_tune_on_ray_resumes_after_an_interrupt(tmp_path):
-    source = tmp_path / "mm.mlir"
-    source.write_text(KERNEL)
-    records = tmp_path / "mm.tune" / "database_tuning_record.json"
+    source = tmp_path / "kernels.mlir"
+    source.write_text(KERNELS)
+    records = tmp_path / "kernels.tune" / "database_tuning_record.json"
     command = [sys.executable, "-m", "tensorir.meta_schedule.tune_cli", str(source),
                "--trials", "12", "--trials-per-iter", "4", "--cost-model", "random",
                "--target", TARGET, "--ray"]

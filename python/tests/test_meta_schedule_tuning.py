@@ -15,22 +15,10 @@ from tensorir import te
 from tensorir.meta_schedule.testing import te_workload
 from tensorir.meta_schedule.testing.dummy_object import DummyBuilder, DummyRunner
 from tensorir.registry import register_global_func
+from tuning_helpers import matmul_space
 
 MOD = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(64, 64, 64))})
 LLVM = tvm.target.Target("llvm")
-
-
-def _tile(sch):
-    block = sch.get_block("C")
-    i, j, k = sch.get_loops(block)
-    i0, i1 = sch.split(i, sch.sample_perfect_tile(i, n=2))
-    j0, j1 = sch.split(j, sch.sample_perfect_tile(j, n=2, max_innermost_factor=16))
-    sch.reorder(i0, j0, k, i1, j1)
-    sch.vectorize(j1)
-
-
-def _space():
-    return ms.space_generator.ScheduleFn(_tile, sch_rules=[], postprocs=[], mutator_probs={})
 
 
 def test_local_builder_and_runner():
@@ -210,7 +198,7 @@ def test_task_schedulers_share_trials():
     mods = [MOD, tvm.IRModule({"main": te.create_prim_func(
         te_workload.matmul_relu(64, 64, 64))})]
     for scheduler in (ms.task_scheduler.RoundRobin(), ms.task_scheduler.GradientBased(seed=1)):
-        tasks = [ms.TuneContext(m, target="llvm", space_generator=_space(),
+        tasks = [ms.TuneContext(m, target="llvm", space_generator=matmul_space(),
                                 search_strategy=ms.search_strategy.ReplayTrace(),
                                 task_name=f"t{i}", rand_state=i + 1)
                  for i, m in enumerate(mods)]
@@ -234,7 +222,7 @@ def test_task_schedulers_share_trials():
 
 
 def test_tune_tir_and_compile_tir(tmp_path):
-    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 6, num_trials_per_iter=3, space=_space(),
+    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 6, num_trials_per_iter=3, space=matmul_space(),
                      cost_model="random",
                      strategy=ms.search_strategy.EvolutionarySearch(population_size=6,
                                                                     init_min_unmeasured=3))
@@ -250,7 +238,7 @@ def test_tune_tir_and_compile_tir(tmp_path):
     tvm.build(sch.mod)["main"](a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4)
     # The tuning resumes from the database and measures nothing twice.
-    again = ms.tune_tir(MOD, "llvm", str(tmp_path), 4, num_trials_per_iter=2, space=_space(),
+    again = ms.tune_tir(MOD, "llvm", str(tmp_path), 4, num_trials_per_iter=2, space=matmul_space(),
                         cost_model="random",
                         strategy=ms.search_strategy.EvolutionarySearch(population_size=6,
                                                                        init_min_unmeasured=3))
@@ -260,7 +248,7 @@ def test_tune_tir_and_compile_tir(tmp_path):
         ms.tune_tir(MOD, "llvm", str(tmp_path), 0)
     # TVM's default cost model: XGBoost over the per-store features.
     assert len(ms.tune_tir(MOD, "llvm", str(tmp_path), 2, num_trials_per_iter=2,
-                           space=_space())) == 12
+                           space=matmul_space())) == 12
 
 
 def test_wrong_results_are_caught(tmp_path):
@@ -282,7 +270,7 @@ def test_wrong_results_are_caught(tmp_path):
         def apply(self, scheduler, task_id, candidates, built, ran):
             messages.extend(r.error_msg for r in ran)
 
-    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 2, num_trials_per_iter=2, space=_space(),
+    db = ms.tune_tir(MOD, "llvm", str(tmp_path), 2, num_trials_per_iter=2, space=matmul_space(),
                      cost_model="random", strategy="replay-trace",
                      builder=ms.builder.LocalBuilder(f_build=miscompile, max_workers=1),
                      measure_callbacks=[ms.measure_callback.AddToDatabase(), Collect()])
@@ -293,7 +281,7 @@ def test_wrong_results_are_caught(tmp_path):
 
     # With the check off, the same run records the wrong program's times.
     db = ms.tune_tir(MOD, "llvm", str(tmp_path / "unchecked"), 2, num_trials_per_iter=2,
-                     space=_space(), cost_model="random", strategy="replay-trace",
+                     space=matmul_space(), cost_model="random", strategy="replay-trace",
                      builder=ms.builder.LocalBuilder(f_build=miscompile, max_workers=1),
                      check_results=False)
     assert db.query_schedule(MOD, "llvm") is not None

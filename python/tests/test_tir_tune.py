@@ -9,41 +9,7 @@ import sys
 import pytest
 
 from tensorir.meta_schedule import tune_cli
-
-KERNELS = """
-func.func @scale(%A: memref<64xf32>, %B: memref<64xf32>) {
-  tir.for %i = 0 to 64 {
-    tir.block "B"(%vi = spatial(64, %i)) {
-      %a = tir.load %A[%vi] : memref<64xf32>
-      %two = arith.constant 2.0 : f32
-      %b = arith.mulf %a, %two : f32
-      tir.store %b, %B[%vi] : memref<64xf32>
-    }
-  }
-  return
-}
-func.func @mm(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memref<32x32xf32>) {
-  tir.for %i = 0 to 32 {
-    tir.for %j = 0 to 32 {
-      tir.for %k = 0 to 32 {
-        tir.block "C"(%vi = spatial(32, %i), %vj = spatial(32, %j), %vk = reduce(32, %k)) {
-          tir.init {
-            %z = arith.constant 0.0 : f32
-            tir.store %z, %C[%vi, %vj] : memref<32x32xf32>
-          }
-          %a = tir.load %A[%vi, %vk] : memref<32x32xf32>
-          %b = tir.load %B[%vk, %vj] : memref<32x32xf32>
-          %c = tir.load %C[%vi, %vj] : memref<32x32xf32>
-          %m = arith.mulf %a, %b : f32
-          %s = arith.addf %c, %m : f32
-          tir.store %s, %C[%vi, %vj] : memref<32x32xf32>
-        }
-      }
-    }
-  }
-  return
-}
-"""
+from tuning_helpers import KERNELS
 
 
 def test_tir_tune(tmp_path, capsys):

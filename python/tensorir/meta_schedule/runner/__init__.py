@@ -7,4 +7,5 @@ from .runner import (PyRunner, PyRunnerFuture, Runner, RunnerFuture, RunnerInput
                      RunnerResult)
 
 __all__ = ["EvaluatorConfig", "LocalRunner", "LocalRunnerFuture", "PyRunner", "PyRunnerFuture",
-           "RPCConfig", "RPCRunner", "RayRunner", "RayRunnerFuture", "Runner", "RunnerFuture", "RunnerInput", "RunnerResult"]
+           "RPCConfig", "RPCRunner", "RayRunner", "RayRunnerFuture", "Runner", "RunnerFuture",
+           "RunnerInput", "RunnerResult"]
