@@ -270,8 +270,8 @@ void tirpy::bindModule(py::module_ &m) {
           throw py::value_error("cannot load the pass plugin '" + path +
                                 "': " + dlerror());
         using InfoFn = PassPluginLibraryInfo (*)();
-        auto info = reinterpret_cast<InfoFn>(
-            dlsym(library, "mlirGetPassPluginInfo"));
+        auto info =
+            reinterpret_cast<InfoFn>(dlsym(library, "mlirGetPassPluginInfo"));
         if (!info)
           throw py::value_error("cannot load the pass plugin '" + path +
                                 "': it has no mlirGetPassPluginInfo");
