@@ -148,6 +148,12 @@ def test_pipelines():
             relax.get_pipeline("static_shape_tuning", total_trials=4, work_dir=work)(mod)
         tuned = relax.get_pipeline("static_shape_tuning", target="llvm -num-cores 1",
                                    total_trials=12, work_dir=work)(mod)
+        # Applying the records again gives a new module; the one given is
+        # as it was.
+        before = fused.script()
+        applied = relax.transform.MetaScheduleApplyDatabase(work_dir=work,
+                                                            target="llvm -num-cores 1")(fused)
+        assert fused.script() == before and applied.script() == tuned.script()
     # The tuned schedules replaced the prim_funcs they were found for.
     assert "T.vectorized" in tuned.script() or "T.parallel" in tuned.script()
     np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,

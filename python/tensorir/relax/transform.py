@@ -116,6 +116,7 @@ class MetaScheduleApplyDatabase:
         from .. import meta_schedule as ms
         target = _target(self.target, "MetaScheduleApplyDatabase")
         db = self.database or ms.database.JSONDatabase(work_dir=self.work_dir)
+        mod = IRModule(mod, mod.attrs)  # the caller's module stays as it was
         for name in _called_prim_funcs(mod):
             sch = db.query_schedule(_task_module(mod, name), target, workload_name="main")
             if sch is None:
