@@ -81,6 +81,8 @@ class RayBuilder(PyBuilder):
         return max(1, int(free // self.num_cpus_per_build))
 
     def build(self, build_inputs):
+        if not build_inputs:
+            return []
         ray = connect(self.address)
         task = ray.remote(_build_task).options(num_cpus=self.num_cpus_per_build,
                                                max_retries=self.max_retries)
@@ -101,7 +103,7 @@ class RayBuilder(PyBuilder):
         except ray.exceptions.GetTimeoutError:
             ray.cancel(ref, force=True)
             return BuilderResult(None, f"RayBuilder: no result after {patience:.0f} seconds "
-                                       f"(the cluster ran none of the batch's builds)")
+                                       f"(the batch's deadline; the cluster did not run it)")
         except ray.exceptions.RayTaskError as error:  # the task's own, never retried
             kind, value = "error", str(error)
         except ray.exceptions.RayError as error:  # a worker or node that died
