@@ -28,10 +28,11 @@ def _bind(expr, name=""):
     return Tensor(_expr=current_builder("nn.op").emit(expr, name))
 
 
-def _te(func, name, *tensors):
-    """A prim_func written in te, on the tensors' graph values."""
+def _te(func, name, *args):
+    """A prim_func written in te, on the graph values among `args` (the
+    others, None and numbers, passed to `func` as they are)."""
     return Tensor(_expr=current_builder(f"nn.op.{name}").emit_te(
-        func, *tensors, primfunc_name_hint=name))
+        func, *args, primfunc_name_hint=name))
 
 
 def _binary(name):
@@ -127,16 +128,9 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="laye
         raise ValueError(f"nn.op.layer_norm: normalized_shape {normalized} is not the last "
                          f"dimensions of x's shape {shape}")
     axes = list(range(rank - len(normalized), rank))
-    affine = [_expr(p, "layer_norm", what) if p is not None else None
-              for p, what in ((weight, "weight"), (bias, "bias"))]
-
-    def compute(data, *given):
-        it = iter(given)
-        gamma = next(it) if weight is not None else None
-        beta = next(it) if bias is not None else None
-        return topi.nn.layer_norm(data, gamma, beta, axes, eps)
-
-    return _te(compute, name, x_expr, *[a for a in affine if a is not None])
+    gamma, beta = (_expr(p, "layer_norm", what) if p is not None else None
+                   for p, what in ((weight, "weight"), (bias, "bias")))
+    return _te(topi.nn.layer_norm, name, x_expr, gamma, beta, axes, eps)
 
 
 def take(x, indices, axis=0, name="take"):
@@ -146,4 +140,4 @@ def take(x, indices, axis=0, name="take"):
     x_expr, idx_expr = _expr(x, "take"), _expr(indices, "take", "indices")
     if not idx_expr.struct_info.dtype.startswith(("int", "uint")):
         raise TypeError(f"nn.op.take: indices are integers, got {idx_expr.struct_info.dtype}")
-    return _te(lambda a, i: topi.take(a, i, axis), name, x_expr, idx_expr)
+    return _te(topi.take, name, x_expr, idx_expr, axis)

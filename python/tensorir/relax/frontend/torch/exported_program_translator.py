@@ -2,6 +2,7 @@
 as a graph function "main" (its user inputs first, then, with
 keep_params_as_input, its parameters and buffers)."""
 import math
+import operator
 
 import numpy as np
 
@@ -79,7 +80,6 @@ class ExportedProgramImporter(BaseImporter):
         if node.kwargs.get("rounding_mode") is not None:
             raise NotImplementedError(f"{self.name}: '{node.name}' divides with rounding mode "
                                       f"{node.kwargs['rounding_mode']!r}")
-        import operator
         return self._binary(node, R.divide, operator.truediv)
 
     def _permute(self, node):
@@ -243,15 +243,8 @@ class ExportedProgramImporter(BaseImporter):
         eps = self.arg(node, 4, 1e-5, "eps")
         rank = len(x.shape)
         axes = list(range(rank - len(normalized), rank))
-        given = [v for v in (weight, bias) if v is not None]
-
-        def layer_norm(data, *affine):
-            it = iter(affine)
-            gamma = next(it) if weight is not None else None
-            beta = next(it) if bias is not None else None
-            return topi.nn.layer_norm(data, gamma, beta, axes, eps)
-
-        return self.bb.emit_te(layer_norm, x, *given)
+        return self.bb.emit_te(topi.nn.layer_norm, x, weight, bias, axes, eps,
+                               primfunc_name_hint="layer_norm")
 
     def _gelu(self, node):
         approximate = node.kwargs.get("approximate", self.arg(node, 1, "none"))
@@ -265,8 +258,7 @@ class ExportedProgramImporter(BaseImporter):
     def _embedding(self, node):
         weight, indices = self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1),
                                                                             node)
-        return self.bb.emit_te(lambda w, i: topi.take(w, i, 0), weight, indices,
-                               primfunc_name_hint="take")
+        return self.bb.emit_te(topi.take, weight, indices, 0, primfunc_name_hint="take")
 
     def _dropout(self, node):
         if self.arg(node, 2, False, "train"):
