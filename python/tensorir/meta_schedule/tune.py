@@ -34,8 +34,8 @@ def tune_tasks(*, tasks, task_weights, work_dir, max_trials_global, max_trials_p
         options = {}
         if runner == "ray":
             # The candidates run on the threads their target was tuned for.
-            options["num_threads"] = max(
-                [int(t.target.attrs.get("num-cores", 1) or 1) for t in tasks if t.target] or [1])
+            from .runner.ray_runner import target_threads
+            options["num_threads"] = target_threads(*(t.target for t in tasks))
         runner = Runner.create(runner, **options)
     if database == "json":
         database = Database.create(database, work_dir=work_dir,

@@ -157,11 +157,10 @@ def main(argv=None):
         cpus = ray.cluster_resources().get("CPU", 0)
         print(f"tir-tune: Ray cluster {args.ray!r}: {len(ray.nodes())} node(s), "
               f"{cpus:g} CPU(s); {args.ray_measurers} measuring actor(s)", flush=True)
-        from ..target import Target
-        threads = int(Target(target).attrs.get("num-cores", 1) or 1)
+        from .runner.ray_runner import target_threads
         builder = RayBuilder()
         resources = {args.ray_measure_resource: 1} if args.ray_measure_resource else None
-        runner = RayRunner(num_actors=args.ray_measurers, num_threads=threads,
+        runner = RayRunner(num_actors=args.ray_measurers, num_threads=target_threads(target),
                            resources=resources)
     try:
         if todo <= 0:

@@ -15,6 +15,14 @@ __all__ = ["RayRunner", "RayRunnerFuture"]
 _ACTOR_START_SEC = 120.0
 
 
+def target_threads(*targets):
+    """The threads candidates tuned for `targets` run on: the most
+    -num-cores among them (1 where none says)."""
+    from ...target import Target
+    return max([int((t if isinstance(t, Target) else Target(t)).attrs.get("num-cores", 1) or 1)
+                for t in targets if t] or [1])
+
+
 class _Measurer:
     """A Ray actor's state: a LocalRunner on its node (each candidate timed
     in a child process with a timeout, checked against the unscheduled
