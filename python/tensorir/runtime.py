@@ -10,6 +10,7 @@ import tir_runtime as _rt
 
 from ._ext import ext
 from .ir import IRModule
+from .ir.container import Array
 from .nd import NDArray
 
 
@@ -168,7 +169,6 @@ class Function:
         if outputs:
             if len(outputs) == 1 and not self._tuple:
                 return outputs[0]
-            from .ir.container import Array
             return Array(outputs)
         return None
 
