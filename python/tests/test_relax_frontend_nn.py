@@ -151,9 +151,10 @@ def test_pipelines():
         # Applying the records again gives a new module; the one given is
         # as it was.
         before = fused.script()
-        applied = relax.transform.MetaScheduleApplyDatabase(work_dir=work,
-                                                            target="llvm -num-cores 1")(fused)
+        applied = relax.transform.MetaScheduleApplyDatabase(
+            work_dir=work, target="llvm -num-cores 1")(fused.with_attr("kept", 1))
         assert fused.script() == before and applied.script() == tuned.script()
+        assert applied.attrs == {"kept": 1}  # the module's attributes stay
     # The tuned schedules replaced the prim_funcs they were found for.
     assert "T.vectorized" in tuned.script() or "T.parallel" in tuned.script()
     np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,

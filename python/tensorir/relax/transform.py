@@ -116,7 +116,7 @@ class MetaScheduleApplyDatabase:
         from .. import meta_schedule as ms
         target = _target(self.target, "MetaScheduleApplyDatabase")
         db = self.database or ms.database.JSONDatabase(work_dir=self.work_dir)
-        mod = IRModule(mod, mod.attrs)  # the caller's module stays as it was
+        functions, replaced = mod.functions, False
         for name in _called_prim_funcs(mod):
             sch = db.query_schedule(_task_module(mod, name), target, workload_name="main")
             if sch is None:
@@ -124,7 +124,8 @@ class MetaScheduleApplyDatabase:
                     logging.getLogger(__name__).warning(
                         "MetaScheduleApplyDatabase: no record of %s; left as it is", name)
                 continue
-            private = mod._native.is_private(name)
-            mod[name] = sch.mod["main"]
-            mod = IRModule(mod._native.with_visibility(name, private))
-        return mod
+            best = sch.mod["main"].with_name(name)
+            functions[name] = best.as_private() if mod._native.is_private(name) else best
+            replaced = True
+        # A new module (the one given stays as it was), built once.
+        return IRModule(functions, mod.attrs) if replaced else mod
