@@ -10,6 +10,8 @@
 
 #include "TensorIR/Graph/GraphBuilder.h"
 
+#include "OperatorCall.h"
+
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,223 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::tir;
-
-/// A shape as relax writes it: (2, 3).
-static std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string text = "(";
-  for (auto [k, d] : llvm::enumerate(shape))
-    text += (k ? ", " : "") + std::to_string(d);
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-namespace {
-
-/// One operator being built: its operands, result type and attributes, and
-/// the errors it reports (located, naming the operator).
-struct OperatorCall {
-  OpBuilder &b;
-  Location loc;
-  StringRef name;
-  ValueRange args;
-  RankedTensorType type;
-  DictionaryAttr attrs;
-
-  InFlightDiagnostic refuse() const {
-    return emitError(loc) << "relax." << name << ": ";
-  }
-
-  Type elementType() const { return type.getElementType(); }
-  bool isFloat() const { return isa<FloatType>(elementType()); }
-
-  /// The operands' count and that each is a ranked tensor of the result's
-  /// element type.
-  LogicalResult checkOperands(unsigned count) const {
-    if (args.size() != count)
-      return refuse() << "takes " << count << " operand"
-                      << (count == 1 ? "" : "s") << ", got " << args.size();
-    for (auto [index, arg] : llvm::enumerate(args)) {
-      auto argType = dyn_cast<RankedTensorType>(arg.getType());
-      if (!argType || !argType.hasStaticShape())
-        return refuse() << "operand " << index
-                        << " is not a statically shaped tensor";
-      if (argType.getElementType() != elementType())
-        return refuse() << "operand " << index << " holds "
-                        << argType.getElementType() << ", the result "
-                        << elementType();
-    }
-    return success();
-  }
-
-  ArrayRef<int64_t> shapeOf(unsigned index) const {
-    return cast<RankedTensorType>(args[index].getType()).getShape();
-  }
-
-  Attribute attr(StringRef key) const {
-    return attrs ? attrs.get(key) : Attribute();
-  }
-
-  FailureOr<int64_t> intAttr(StringRef key) const {
-    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
-      return value.getInt();
-    return refuse() << "needs the integer attribute '" << key << "'";
-  }
-
-  FailureOr<double> floatAttr(StringRef key) const {
-    if (auto value = dyn_cast_if_present<FloatAttr>(attr(key)))
-      return value.getValueAsDouble();
-    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
-      return static_cast<double>(value.getInt());
-    return refuse() << "needs the number attribute '" << key << "'";
-  }
-
-  FailureOr<SmallVector<int64_t>> intsAttr(StringRef key, size_t size) const {
-    auto value = dyn_cast_if_present<DenseI64ArrayAttr>(attr(key));
-    if (!value)
-      return refuse() << "needs the attribute '" << key
-                      << "', a list of integers";
-    if (value.size() != static_cast<int64_t>(size))
-      return refuse() << "'" << key << "' has " << value.size()
-                      << " values, not " << size;
-    return SmallVector<int64_t>(value.asArrayRef());
-  }
-
-  /// A scalar of the result's element type; for an integer type, an
-  /// infinity is its lowest or highest value (a padding that never wins a
-  /// max or min) and a fraction is truncated. Null after an error for NaN.
-  Value scalar(double value) const {
-    Type elem = elementType();
-    if (auto floatType = dyn_cast<FloatType>(elem))
-      return arith::ConstantOp::create(b, loc,
-                                       b.getFloatAttr(floatType, value));
-    unsigned width = elem.getIntOrFloatBitWidth();
-    if (std::isnan(value)) {
-      refuse() << "NaN has no value of " << elem;
-      return {};
-    }
-    APInt number = std::isinf(value)
-                       ? (value < 0 ? APInt::getSignedMinValue(width)
-                                    : APInt::getSignedMaxValue(width))
-                       : APInt(width, static_cast<int64_t>(value),
-                               /*isSigned=*/true, /*implicitTrunc=*/true);
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, number));
-  }
-
-  Value empty() const {
-    return tensor::EmptyOp::create(b, loc, type.getShape(), elementType());
-  }
-
-  Value filled(Value value) const {
-    return linalg::FillOp::create(b, loc, ValueRange{value},
-                                  ValueRange{empty()})
-        .getResult(0);
-  }
-
-  AffineMap identity(unsigned rank) const {
-    return AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-  }
-
-  /// A linalg.generic named `tirName` over the result's shape (plus
-  /// `reductions` trailing reduction dimensions).
-  Value
-  generic(StringRef tirName, ValueRange inputs, Value init,
-          ArrayRef<AffineMap> maps, unsigned reductions,
-          function_ref<Value(OpBuilder &, Location, ValueRange)> body) const {
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
-    iterators.append(reductions, utils::IteratorType::reduction);
-    auto op = linalg::GenericOp::create(
-        b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
-        [&](OpBuilder &nested, Location nestedLoc, ValueRange blockArgs) {
-          linalg::YieldOp::create(nested, nestedLoc,
-                                  body(nested, nestedLoc, blockArgs));
-        });
-    op->setAttr(TIRDialect::kNameAttrName, b.getStringAttr(tirName));
-    return op.getResult(0);
-  }
-};
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Element-wise operators
-//===----------------------------------------------------------------------===//
-
-/// The map reading an operand of `inShape` at the result's indices (NumPy
-/// broadcasting): leading dimensions dropped, size-1 dimensions read at 0.
-static FailureOr<AffineMap> broadcastMap(const OperatorCall &call,
-                                         ArrayRef<int64_t> inShape) {
-  ArrayRef<int64_t> outShape = call.type.getShape();
-  if (inShape.size() > outShape.size())
-    return call.refuse() << "an operand of rank " << inShape.size()
-                         << " does not broadcast to rank " << outShape.size();
-  unsigned offset = outShape.size() - inShape.size();
-  SmallVector<AffineExpr> results;
-  for (auto [k, dim] : llvm::enumerate(inShape)) {
-    int64_t outDim = outShape[offset + k];
-    if (dim == 1 && outDim != 1) {
-      results.push_back(getAffineConstantExpr(0, call.b.getContext()));
-    } else if (dim == outDim) {
-      results.push_back(getAffineDimExpr(offset + k, call.b.getContext()));
-    } else {
-      return call.refuse() << "dimension " << k << " of size " << dim
-                           << " does not broadcast to " << outDim;
-    }
-  }
-  return AffineMap::get(outShape.size(), 0, results, call.b.getContext());
-}
-
-static Value binaryScalar(OpBuilder &b, Location loc, StringRef op,
-                          bool isFloat, Value lhs, Value rhs) {
-  if (isFloat) {
-    if (op == "add")
-      return arith::AddFOp::create(b, loc, lhs, rhs);
-    if (op == "subtract")
-      return arith::SubFOp::create(b, loc, lhs, rhs);
-    if (op == "multiply")
-      return arith::MulFOp::create(b, loc, lhs, rhs);
-    if (op == "divide")
-      return arith::DivFOp::create(b, loc, lhs, rhs);
-    if (op == "maximum")
-      return arith::MaximumFOp::create(b, loc, lhs, rhs);
-    return arith::MinimumFOp::create(b, loc, lhs, rhs);
-  }
-  if (op == "add")
-    return arith::AddIOp::create(b, loc, lhs, rhs);
-  if (op == "subtract")
-    return arith::SubIOp::create(b, loc, lhs, rhs);
-  if (op == "multiply")
-    return arith::MulIOp::create(b, loc, lhs, rhs);
-  if (op == "divide")
-    return arith::DivSIOp::create(b, loc, lhs, rhs);
-  if (op == "maximum")
-    return arith::MaxSIOp::create(b, loc, lhs, rhs);
-  return arith::MinSIOp::create(b, loc, lhs, rhs);
-}
-
-static FailureOr<Value> buildElementwise(const OperatorCall &call) {
-  bool relu = call.name == "nn.relu";
-  if (failed(call.checkOperands(relu ? 1 : 2)))
-    return failure();
-  SmallVector<AffineMap> maps;
-  for (unsigned k = 0; k < call.args.size(); ++k) {
-    FailureOr<AffineMap> map = broadcastMap(call, call.shapeOf(k));
-    if (failed(map))
-      return failure();
-    maps.push_back(*map);
-  }
-  maps.push_back(call.identity(call.type.getRank()));
-  bool isFloat = call.isFloat();
-  StringRef op = call.name;
-  return call.generic(
-      relu ? "relu" : op, call.args, call.empty(), maps, 0,
-      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-        if (!relu)
-          return binaryScalar(b, loc, op, isFloat, a[0], a[1]);
-        Type elem = a[0].getType();
-        Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
-        return binaryScalar(b, loc, "maximum", isFloat, a[0], zero);
-      });
-}
+using namespace mlir::tir::graph;
 
 //===----------------------------------------------------------------------===//
 // Contractions, layouts, normalizations
@@ -569,31 +355,32 @@ static FailureOr<Value> buildReshape(const OperatorCall &call) {
 // The table
 //===----------------------------------------------------------------------===//
 
-using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
-
-static const std::pair<StringRef, OperatorBuilder> kOperators[] = {
-    {"add", buildElementwise},
-    {"subtract", buildElementwise},
-    {"multiply", buildElementwise},
-    {"divide", buildElementwise},
-    {"maximum", buildElementwise},
-    {"minimum", buildElementwise},
-    {"nn.relu", buildElementwise},
-    {"matmul", buildMatmul},
-    {"permute_dims", buildPermuteDims},
-    {"nn.softmax", buildSoftmax},
-    {"nn.batch_norm", buildBatchNorm},
-    {"nn.pad", buildPad},
-    {"nn.conv2d", buildConv2d},
-    {"nn.max_pool2d", buildMaxPool2d},
-    {"nn.adaptive_avg_pool2d", buildAdaptiveAvgPool2d},
-    {"reshape", buildReshape},
-};
+/// Every operator: the element-wise ones and those above.
+static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
+  static const SmallVector<std::pair<StringRef, OperatorBuilder>> operators =
+      [] {
+        SmallVector<std::pair<StringRef, OperatorBuilder>> all(
+            getElementwiseOperators());
+        all.append({
+            {"matmul", buildMatmul},
+            {"permute_dims", buildPermuteDims},
+            {"nn.softmax", buildSoftmax},
+            {"nn.batch_norm", buildBatchNorm},
+            {"nn.pad", buildPad},
+            {"nn.conv2d", buildConv2d},
+            {"nn.max_pool2d", buildMaxPool2d},
+            {"nn.adaptive_avg_pool2d", buildAdaptiveAvgPool2d},
+            {"reshape", buildReshape},
+        });
+        return all;
+      }();
+  return operators;
+}
 
 ArrayRef<StringRef> mlir::tir::getGraphOperatorNames() {
   static const SmallVector<StringRef> names = [] {
     SmallVector<StringRef> result;
-    for (const auto &entry : kOperators)
+    for (const auto &entry : getOperators())
       result.push_back(entry.first);
     return result;
   }();
@@ -612,7 +399,7 @@ FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
   if (!resultType.hasStaticShape())
     return call.refuse() << "gives a statically shaped tensor, not "
                          << resultType;
-  for (const auto &[known, build] : kOperators)
+  for (const auto &[known, build] : getOperators())
     if (known == name)
       return build(call);
   return call.refuse() << "has no graph form (operators with one: "

@@ -6,6 +6,7 @@
 #include "TensorIR/Target/LLVMIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -55,6 +56,13 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // The inverse hyperbolic functions, which LLVM has no intrinsic for, in
+  // terms of log and sqrt.
+  math::MathExpandOpsPassOptions expand;
+  expand.opMnemonics = {"acosh", "asinh", "atanh"};
+  pm.addPass(math::createMathExpandOpsPass(expand));
+  // Integer powers (relax's power on integers) as functions of loops.
+  pm.addPass(createConvertMathToFuncs());
   // Math functions as polynomials (vectors of them stay vectors).
   if (options.approximateMath)
     pm.addPass(createTIRApproximateMathPass());

@@ -14,11 +14,15 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Graph/GraphBuilder.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "llvm/ADT/BitVector.h"
 
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <map>
 #include <optional>
 
 namespace py = pybind11;
@@ -37,6 +41,91 @@ RankedTensorType tensorType(const std::vector<int64_t> &shape,
     if (dim < 0)
       throw py::value_error(what + ": a tensor's dimensions are sizes >= 0");
   return RankedTensorType::get(shape, elem);
+}
+
+/// A dense attribute of `type` from the elements' little-endian bytes
+/// (booleans one byte each, as NumPy lays them out); one repeated value is
+/// stored once (a splat). ValueError naming `what` when the sizes differ.
+DenseElementsAttr denseFromBytes(RankedTensorType type, const py::bytes &data,
+                                 const std::string &what) {
+  std::string_view raw = data;
+  size_t count = type.getNumElements();
+  Type elem = type.getElementType();
+  if (elem.isInteger(1)) {
+    if (raw.size() != count)
+      throw py::value_error(
+          what + ": the data is not one element per entry of its shape");
+    SmallVector<bool> bits;
+    for (char byte : raw)
+      bits.push_back(byte != 0);
+    return DenseElementsAttr::get(type, bits);
+  }
+  size_t width = elem.getIntOrFloatBitWidth() / 8;
+  if (raw.size() != count * width)
+    throw py::value_error(
+        what + ": the data is not one element per entry of its shape");
+  bool splat = count > 1;
+  for (size_t k = 1; splat && k < count; ++k)
+    splat = std::memcmp(raw.data(), raw.data() + k * width, width) == 0;
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(raw.data(), splat ? width : raw.size()));
+}
+
+std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// Relax's BindParams on graph function `name` of `module`: each
+/// parameter of `values` ({parameter name: little-endian bytes}) becomes a
+/// constant of its type and leaves the signature. A copy of the module;
+/// KeyError for a function or parameter the module lacks.
+PyModule bindParams(
+    const PyModule &module, const std::string &name,
+    const std::map<std::string,
+                   std::tuple<py::bytes, std::vector<int64_t>, std::string>>
+        &values) {
+  PyModule result = module.clone();
+  auto func = result.get().lookupSymbol<func::FuncOp>(name);
+  if (!func || func.isExternal())
+    throw py::key_error("BindParams: the module has no graph function '" +
+                        name + "'");
+  std::map<std::string, unsigned> indices;
+  for (unsigned k = 0, e = func.getNumArguments(); k < e; ++k)
+    if (auto hint = func.getArgAttrOfType<StringAttr>(
+            k, tir::TIRDialect::kNameAttrName))
+      indices[hint.str()] = k;
+  llvm::BitVector erase(func.getNumArguments());
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  for (const auto &[param, value] : values) {
+    const auto &[data, shape, dtype] = value;
+    auto it = indices.find(param);
+    if (it == indices.end())
+      throw py::key_error("BindParams: '" + name + "' has no parameter '" +
+                          param + "'");
+    BlockArgument arg = func.getArgument(it->second);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      throw py::value_error("BindParams: parameter '" + param +
+                            "' is not a tensor");
+    if (tensorType(shape, dtype, "BindParams: parameter '" + param + "'") !=
+        type)
+      throw py::value_error("BindParams: parameter '" + param + "' of '" +
+                            name + "' is a " + typeText(type) +
+                            ", the value given a " +
+                            typeText(tensorType(shape, dtype, param)));
+    Value constant = arith::ConstantOp::create(
+        b, arg.getLoc(),
+        denseFromBytes(type, data, "BindParams: parameter '" + param + "'"));
+    arg.replaceAllUsesWith(constant);
+    erase.set(it->second);
+  }
+  if (failed(func.eraseArguments(erase)))
+    throw py::value_error("BindParams: the parameters of '" + name +
+                          "' could not be removed");
+  return result;
 }
 
 /// (line, column) of a step in the function's source.
@@ -59,31 +148,7 @@ public:
                   const std::string &dtype, const std::optional<Place> &place) {
     checkOpen();
     RankedTensorType type = tensorType(shape, dtype, "a constant");
-    std::string_view raw = data;
-    size_t count = type.getNumElements();
-    Type elem = type.getElementType();
-    DenseElementsAttr value;
-    if (elem.isInteger(1)) {
-      // Booleans, one byte each (NumPy's layout).
-      if (raw.size() != count)
-        throw py::value_error(
-            "a constant: the data is not one element per entry of its shape");
-      SmallVector<bool> bits;
-      for (char byte : raw)
-        bits.push_back(byte != 0);
-      value = DenseElementsAttr::get(type, bits);
-    } else {
-      size_t width = elem.getIntOrFloatBitWidth() / 8;
-      if (raw.size() != count * width)
-        throw py::value_error(
-            "a constant: the data is not one element per entry of its shape");
-      // One repeated value is stored once (a splat).
-      bool splat = count > 1;
-      for (size_t k = 1; splat && k < count; ++k)
-        splat = std::memcmp(raw.data(), raw.data() + k * width, width) == 0;
-      value = DenseElementsAttr::getFromRawBuffer(
-          type, ArrayRef<char>(raw.data(), splat ? width : raw.size()));
-    }
+    DenseElementsAttr value = denseFromBytes(type, data, "a constant");
     return add(builder.constant(value, at(place)));
   }
 
@@ -225,6 +290,12 @@ void tirpy::bindGraph(py::module_ &m) {
            "High-level operator `name` (relax's, without 'relax.'), as "
            "linalg ops; ValueError with the operator's rule when it does "
            "not fit.")
+      .def_static(
+          "bind_params", &bindParams, py::arg("module"), py::arg("name"),
+          py::arg("values"),
+          "Relax's BindParams: parameters of graph function `name` "
+          "({name: (little-endian bytes, shape, dtype)}) as constants; a "
+          "new Module.")
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
            py::arg("tuple") = false,
            "Ends the function returning `outputs`: a Module holding it (not "

@@ -137,9 +137,9 @@ def test_seed_mlp_high_level():
 def test_the_graph_builder_refuses_steps_after_finish_and_unknown_operators():
     from tensorir._ext import ext
     b = ext.GraphBuilder("main", [("x", [4], "float32")])
-    with pytest.raises(NotImplementedError, match=r"relax\.nn\.gelu has no graph form "
+    with pytest.raises(NotImplementedError, match=r"relax\.nn\.frobnicate has no graph form "
                                                   r"\(operators with one: add, "):
-        b.call_operator("nn.gelu", [0], [4], "float32", {})
+        b.call_operator("nn.frobnicate", [0], [4], "float32", {})
     with pytest.raises(IndexError, match="no graph value has handle 3"):
         b.finish([3])
     module = b.finish([0])  # still open after the bad handle

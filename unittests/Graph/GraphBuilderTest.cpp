@@ -185,8 +185,28 @@ TEST_F(GraphBuilderTest, ReshapesAreViews) {
 
 TEST_F(GraphBuilderTest, RefusalsNameTheOperatorAndTheRule) {
   Builder b(&ctx);
-  EXPECT_EQ(buildUnary("nn.gelu", f32({4}), f32({4})), "");
-  EXPECT_NE(errors.find("relax.nn.gelu: has no graph form"), std::string::npos)
+  EXPECT_EQ(buildUnary("nn.frobnicate", f32({4}), f32({4})), "");
+  EXPECT_NE(errors.find("relax.nn.frobnicate: has no graph form"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  // Element-wise operators check the element types they take.
+  auto i32 = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, b.getI32Type());
+  };
+  EXPECT_EQ(buildUnary("exp", i32({4}), i32({4})), "");
+  EXPECT_NE(errors.find("relax.exp: takes floating-point tensors, not 'i32'"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_EQ(buildUnary("isnan", f32({4}), f32({4})), "");
+  EXPECT_NE(errors.find("relax.isnan: gives 'i1', not 'f32'"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_EQ(buildUnary("bitwise_not", f32({4}), f32({4})), "");
+  EXPECT_NE(errors.find("relax.bitwise_not: takes integer or bool tensors"),
+            std::string::npos)
       << errors;
   errors.clear();
   EXPECT_EQ(buildUnary("nn.softmax", f32({4}), f32({4})), "");

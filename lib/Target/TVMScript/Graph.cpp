@@ -12,6 +12,7 @@
 #include "Printer.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Graph/GraphBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -268,6 +269,76 @@ static Operation *singleBinaryOp(linalg::GenericOp op) {
   return &inner;
 }
 
+/// Whether `a` and `b` compute the same: the same ops with the same
+/// attributes and types, bodies alike, and operands the same values or
+/// made alike (the inits a builder makes); `map` pairs the bodies' values.
+static bool sameComputation(Operation *a, Operation *b,
+                            DenseMap<Value, Value> &map) {
+  auto check = [&](Value l, Value r) -> LogicalResult {
+    if (l == r)
+      return success();
+    if (auto it = map.find(l); it != map.end())
+      return success(it->second == r);
+    auto lr = dyn_cast<OpResult>(l), rr = dyn_cast<OpResult>(r);
+    if (!lr || !rr || lr.getResultNumber() != rr.getResultNumber())
+      return failure();
+    return success(sameComputation(lr.getOwner(), rr.getOwner(), map));
+  };
+  auto mark = [&](Value l, Value r) { map[l] = r; };
+  return OperationEquivalence::isEquivalentTo(
+      a, b, check, mark, OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether the graph operator `name` with `attrs`, built on `op`'s inputs,
+/// is `op` (built beside it, compared, and erased).
+static bool rebuildsAs(linalg::GenericOp op, StringRef name,
+                       DictionaryAttr attrs) {
+  MLIRContext *context = op->getContext();
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
+  // Built in a module of its own (the builders look at the region they
+  // build in), which goes with them.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(op->getLoc());
+  OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
+  FailureOr<Value> built = buildGraphOperator(
+      b, op->getLoc(), name, op.getDpsInputs(),
+      cast<RankedTensorType>(op->getResult(0).getType()), attrs);
+  DenseMap<Value, Value> map;
+  bool same = succeeded(built) && built->getDefiningOp() &&
+              sameComputation(op, built->getDefiningOp(), map);
+  return same;
+}
+
+/// An operator attribute as a Python literal ("" for one TVMScript has no
+/// form for).
+static std::string attrText(Attribute attr) {
+  if (auto b = dyn_cast<BoolAttr>(attr))
+    return b.getValue() ? "True" : "False";
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getType().isInteger(1) ? (i.getValue().isZero() ? "False" : "True")
+                                    : std::to_string(i.getInt());
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return formatDouble(f.getValueAsDouble());
+  if (auto s = dyn_cast<StringAttr>(attr))
+    return "\"" + s.str() + "\"";
+  if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    SmallVector<std::string> items;
+    for (int64_t v : ints.asArrayRef())
+      items.push_back(std::to_string(v));
+    return "[" + llvm::join(items, ", ") + "]";
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    SmallVector<std::string> items;
+    for (Attribute item : array) {
+      items.push_back(attrText(item));
+      if (items.back().empty())
+        return "";
+    }
+    return "[" + llvm::join(items, ", ") + "]";
+  }
+  return "";
+}
+
 bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   auto operands = [&](ValueRange values, std::string &text) {
     SmallVector<std::string> items;
@@ -372,6 +443,25 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   auto name = op.getAttrOfType<StringAttr>(TIRDialect::kNameAttrName);
   if (!generic || !name || generic.getNumDpsInits() != 1)
     return false;
+  // An operator the graph builder made: printed from its name and
+  // attributes when building them again gives this very op.
+  auto attrs = op.getAttrOfType<DictionaryAttr>("tir.attrs");
+  for (std::string relaxName : {name.str(), "nn." + name.str()}) {
+    if (!isGraphOperator(relaxName) || !rebuildsAs(generic, relaxName, attrs) ||
+        !operands(generic.getDpsInputs(), args))
+      continue;
+    SmallVector<std::string> items{args};
+    if (attrs) {
+      for (NamedAttribute attr : attrs) {
+        std::string text = attrText(attr.getValue());
+        if (text.empty())
+          return false;
+        items.push_back(attr.getName().str() + "=" + text);
+      }
+    }
+    out = "R." + relaxName + "(" + llvm::join(items, ", ") + ")";
+    return true;
+  }
   // The element-wise ops a frontend writes as generics, checked against
   // their bodies.
   static const std::pair<const char *, std::pair<const char *, const char *>>

@@ -79,7 +79,8 @@ def const(value, dtype=None):
     if ndim is not None and ndim >= 0 and data.ndim != ndim:
         raise ValueError(f"relax.const: the data has {data.ndim} dimensions, the type "
                          f"{ndim}")
-    return Constant(np.ascontiguousarray(data))
+    # (np.ascontiguousarray would make a 0-d array 1-d.)
+    return Constant(data if data.flags.c_contiguous else np.ascontiguousarray(data))
 
 
 class GlobalVar(Expr):

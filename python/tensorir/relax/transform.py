@@ -129,3 +129,30 @@ class MetaScheduleApplyDatabase:
             replaced = True
         # A new module (the one given stays as it was), built once.
         return IRModule(functions, mod.attrs) if replaced else mod
+
+
+class BindParams:
+    """Relax's BindParams: the parameters of graph function `func_name`
+    named in `params` ({name: array}, arrays as numpy or tvm.runtime
+    tensors) become constants and leave its signature."""
+
+    def __init__(self, func_name, params):
+        if not isinstance(func_name, str):
+            raise TypeError(f"BindParams: func_name is a str, got {type(func_name).__name__}")
+        self.func_name, self.params = func_name, dict(params)
+
+    def __call__(self, mod):
+        import numpy as np
+
+        from .._ext import ext
+        from .function import _constant_bytes
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"BindParams takes an IRModule, got {type(mod).__name__}")
+        if not self.params:
+            return mod
+        values = {}
+        for name, value in self.params.items():
+            key = getattr(name, "name_hint", name)
+            data = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+            values[key] = (_constant_bytes(data), list(data.shape), str(data.dtype))
+        return IRModule(ext.GraphBuilder.bind_params(mod._native, self.func_name, values))

@@ -49,3 +49,12 @@ call_tir = _only_in_function("call_tir")
 output = _only_in_function("output")
 dataflow = _only_in_function("dataflow")
 const = _only_in_function("const")
+
+
+def __getattr__(name):
+    """R.<operator> and R.nn.<operator>: relax.op's functions, which an
+    @R.function calls by these names (or through a variable holding one)."""
+    from ..relax import op as relax_op
+    if not name.startswith("_") and name in relax_op.__all__ and name != "call_tir":
+        return getattr(relax_op, name)
+    raise AttributeError(f"module 'tvm.script.relax' has no attribute {name!r}")

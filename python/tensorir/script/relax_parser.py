@@ -124,6 +124,8 @@ class GraphParser:
             return self.call_tir(node)
         if isinstance(node, ast.Call) and self.operator_name(node.func):
             return self.operator(node)
+        if isinstance(node, ast.Call) and self.operator_variable(node.func) is not None:
+            return self.operator(node, self.operator_variable(node.func))
         raise self.error(node, f"{ast.unparse(node)}: an expression an @R.function does "
                          "not take (R.call_tir, R.const, metadata constants, names, "
                          "tuples)")
@@ -133,17 +135,31 @@ class GraphParser:
         """"permute_dims" / "nn.relu" for R.permute_dims / R.nn.relu."""
         return dotted_name(func, "R") or None
 
-    def operator(self, node):
-        """A high-level operator R.<op>(...) (relax.op's functions)."""
+    def operator_variable(self, func):
+        """The relax.op function a Python variable of the function's
+        environment holds (`relax_op = R.abs` outside, `relax_op(x)`
+        inside), or None."""
+        if not isinstance(func, ast.Name) or func.id in self.scope:
+            return None
+        value = self.env.get(func.id) if self.env else None
+        module = getattr(value, "__module__", "") or ""
+        if callable(value) and module.startswith(__package__.rsplit(".", 1)[0] + ".relax.op"):
+            return value
+        return None
+
+    def operator(self, node, target=None):
+        """A high-level operator R.<op>(...) (relax.op's functions), or
+        `target` called through a variable."""
         from ..relax import op as relax_op
-        name = self.operator_name(node.func)
-        target = relax_op
-        for part in name.split("."):
-            target = getattr(target, part, None)
-            if target is None or part.startswith("_"):
-                raise self.error(node, f"R.{name} is not an operator tensorir has")
-        if not callable(target) or name in ("call_tir",):
-            raise self.error(node, f"R.{name} is not an operator")
+        if target is None:
+            name = self.operator_name(node.func)
+            target = relax_op
+            for part in name.split("."):
+                target = getattr(target, part, None)
+                if target is None or part.startswith("_"):
+                    raise self.error(node, f"R.{name} is not an operator tensorir has")
+            if not callable(target) or name in ("call_tir",):
+                raise self.error(node, f"R.{name} is not an operator")
 
         def argument(a):
             if isinstance(a, ast.Call) and self.is_r(a.func, "shape"):

@@ -8,32 +8,15 @@ from ..._shapes import reshape_target
 from ..block_builder import call_tir
 from ..expr import Call
 from ..struct_info import TensorStructInfo
-from . import nn
-from ._common import binary_shape, tensor_of
+from . import binary, datatype, nn, search, unary
+from ._common import tensor_of
+from .binary import *  # noqa: F401,F403 - relax.op.add, ...
+from .datatype import astype
+from .search import where
+from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
-__all__ = ["add", "call_tir", "divide", "flatten", "linear", "matmul", "maximum", "minimum",
-           "multiply", "nn", "permute_dims", "reshape", "subtract"]
-
-
-def _binary(name):
-    def op(x1, x2):
-        a, b = tensor_of(x1, name, "x1"), tensor_of(x2, name, "x2")
-        if a.dtype != b.dtype:
-            raise ValueError(f"relax.op.{name}: the operands' dtypes differ "
-                             f"({a.dtype} and {b.dtype})")
-        shape = binary_shape(tuple(a.shape), tuple(b.shape), name)
-        return Call(f"relax.{name}", [x1, x2], TensorStructInfo(shape, a.dtype))
-    op.__name__ = name
-    op.__doc__ = f"relax.op.{name}: element-wise, with numpy broadcasting."
-    return op
-
-
-add = _binary("add")
-subtract = _binary("subtract")
-multiply = _binary("multiply")
-divide = _binary("divide")
-maximum = _binary("maximum")
-minimum = _binary("minimum")
+__all__ = (["astype", "call_tir", "flatten", "linear", "matmul", "nn", "permute_dims",
+            "reshape", "where"] + binary.__all__ + unary.__all__)
 
 
 def permute_dims(x, axes=None):

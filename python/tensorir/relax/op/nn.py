@@ -1,4 +1,4 @@
-"""relax.op.nn: relu, softmax, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
+"""relax.op.nn: relu, gelu, gelu_tanh, silu, softmax, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
 batch_norm (inference)."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
@@ -9,6 +9,22 @@ def relu(data):
     """max(data, 0) element-wise."""
     info = tensor_of(data, "nn.relu", "data")
     return Call("relax.nn.relu", [data], info)
+
+
+def _float_unary(name, doc):
+    def op(data):
+        info = tensor_of(data, f"nn.{name}", "data")
+        if not info.dtype.startswith(("float", "bfloat")):
+            raise TypeError(f"relax.op.nn.{name}: takes floating-point tensors, not "
+                            f"{info.dtype} (R.astype first)")
+        return Call(f"relax.nn.{name}", [data], info)
+    op.__name__, op.__doc__ = name, doc
+    return op
+
+
+gelu = _float_unary("gelu", "x / 2 * (1 + erf(x / sqrt(2))) element-wise.")
+gelu_tanh = _float_unary("gelu_tanh", "GELU's tanh approximation element-wise.")
+silu = _float_unary("silu", "x * sigmoid(x) element-wise.")
 
 
 def softmax(data, axis=-1):

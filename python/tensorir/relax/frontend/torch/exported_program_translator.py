@@ -18,6 +18,35 @@ _DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
            "bool": "bool"}
 
 
+# ATen's element-wise operators and the relax operator each becomes.
+_UNARY = {
+    "abs": R.abs, "acos": R.acos, "acosh": R.acosh, "asin": R.asin, "asinh": R.asinh,
+    "atan": R.atan, "atanh": R.atanh, "bitwise_not": R.bitwise_not, "ceil": R.ceil,
+    "cos": R.cos, "cosh": R.cosh, "erf": R.erf, "exp": R.exp, "floor": R.floor,
+    "isinf": R.isinf, "isnan": R.isnan, "log": R.log, "logical_not": R.logical_not,
+    "neg": R.negative, "round": R.round, "rsqrt": R.rsqrt, "sigmoid": R.sigmoid,
+    "sign": R.sign, "sin": R.sin, "sinh": R.sinh, "sqrt": R.sqrt, "square": R.square,
+    "tan": R.tan, "tanh": R.tanh, "trunc": R.trunc, "silu": R.nn.silu,
+}
+_FLOAT_UNARY = {R.acos, R.acosh, R.asin, R.asinh, R.atan, R.atanh, R.cos, R.cosh, R.erf,
+                R.exp, R.log, R.rsqrt, R.sigmoid, R.sin, R.sinh, R.sqrt, R.tan, R.tanh,
+                R.nn.silu}
+_BINARY = {
+    "add": (R.add, operator.add), "sub": (R.subtract, operator.sub),
+    "mul": (R.multiply, operator.mul), "div": (R.divide, operator.truediv),
+    "floor_divide": (R.floor_divide, operator.floordiv), "pow": (R.power, operator.pow),
+    "remainder": (R.floor_mod, operator.mod), "fmod": (R.mod, math.fmod),
+    "maximum": (R.maximum, max), "minimum": (R.minimum, min),
+    "bitwise_and": (R.bitwise_and, operator.and_), "bitwise_or": (R.bitwise_or, operator.or_),
+    "bitwise_xor": (R.bitwise_xor, operator.xor),
+    "logical_and": (R.logical_and, lambda a, b: a and b),
+    "logical_or": (R.logical_or, lambda a, b: a or b),
+    "eq": (R.equal, operator.eq), "ne": (R.not_equal, operator.ne), "lt": (R.less, operator.lt),
+    "le": (R.less_equal, operator.le), "gt": (R.greater, operator.gt),
+    "ge": (R.greater_equal, operator.ge),
+}
+
+
 class ExportedProgramImporter(BaseImporter):
     """Walks an ExportedProgram's graph in order, one binding per ATen
     operator (the table in __init__; anything else is refused, naming the
@@ -45,9 +74,6 @@ class ExportedProgramImporter(BaseImporter):
             "max_pool2d.default": self._max_pool2d,
             "adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "layer_norm.default": self._layer_norm, "gelu.default": self._gelu,
-            "silu.default": self._te_unary(topi.silu), "sigmoid.default":
-                self._te_unary(topi.sigmoid), "tanh.default": self._te_unary(topi.tanh),
-            "exp.default": self._te_unary(topi.exp), "sqrt.default": self._te_unary(topi.sqrt),
             "embedding.default": self._embedding, "dropout.default": self._dropout,
             "clone.default": same, "contiguous.default": same, "alias.default": same,
             "detach.default": same, "getitem": self._getitem,
@@ -56,16 +82,31 @@ class ExportedProgramImporter(BaseImporter):
             "unsqueeze.default": self._unsqueeze, "unflatten.int": self._unflatten,
             "select.int": self._select,
         }
+        # Element-wise operators: one relax operator each.
+        for name, relax_op in _UNARY.items():
+            for overload in ("default", "Tensor"):
+                self.aten.setdefault(f"{name}.{overload}", self._unary(relax_op))
+                self.aten.setdefault(f"{name}_.{overload}", self._unary(relax_op))
+        for name, (relax_op, python_op) in _BINARY.items():
+            for overload in ("Tensor", "Scalar", "default", "Tensor_Scalar", "Scalar_Tensor"):
+                convert = self._binary_op(relax_op, python_op)
+                self.aten.setdefault(f"{name}.{overload}", convert)
+                self.aten.setdefault(f"{name}_.{overload}", convert)
+        self.aten.update({
+            "where.self": self._where, "clamp.default": self._clamp,
+            "clip.default": self._clamp, "hardtanh.default": self._hardtanh,
+            "div.Tensor_mode": self._div, "_to_copy.default": self._to_copy,
+            "to.dtype": self._to_copy,
+        })
 
     # ------------------------------------------------------------ helpers
+    @property
+    def block_builder(self):
+        """The BlockBuilder the function is built with (TVM's name)."""
+        return self.bb
+
     def _identity(self, node):
         return self.arg(node, 0)
-
-    def _te_unary(self, func):
-        def convert(node):
-            return self.bb.emit_te(func, self.tensor(self.arg(node, 0), node),
-                                   primfunc_name_hint=func.__name__)
-        return convert
 
     @staticmethod
     def _key(target):
@@ -75,11 +116,64 @@ class ExportedProgramImporter(BaseImporter):
         return text[len("aten."):] if text.startswith("aten.") else \
             getattr(target, "__name__", text)
 
+    def _unary(self, relax_op):
+        """relax_op on the tensor; an integer tensor is made float32 first
+        for the operators of floating-point tensors (as PyTorch computes
+        them)."""
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            if relax_op in _FLOAT_UNARY and not x.struct_info.dtype.startswith(("float",
+                                                                                "bfloat")):
+                x = self.emit(R.astype(x, "float32"))
+            return self.emit(relax_op(x))
+        return convert
+
+    def _binary_op(self, relax_op, python_op):
+        def convert(node):
+            return self._binary(node, relax_op, python_op)
+        return convert
+
     # ---------------------------------------------------------- operators
+    def _where(self, node):
+        cond = self.tensor(self.arg(node, 0), node)
+        a, b = self.arg(node, 1), self.arg(node, 2)
+        like = a if isinstance(a, Expr) else b
+        if not isinstance(like, Expr):
+            raise NotImplementedError(f"{self.name}: '{node.name}' selects between two numbers")
+        return self.emit(R.where(cond, self.scalar_or_tensor(a, like),
+                                 self.scalar_or_tensor(b, like)))
+
+    def _clamp(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        low, high = self.arg(node, 1, None, "min"), self.arg(node, 2, None, "max")
+        if isinstance(low, Expr) or isinstance(high, Expr):
+            raise NotImplementedError(f"{self.name}: '{node.name}' clamps to tensor bounds")
+        return self.emit(R.clip(x, -math.inf if low is None else low,
+                                math.inf if high is None else high))
+
+    def _hardtanh(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.clip(x, self.arg(node, 1, -1.0, "min_val"),
+                                self.arg(node, 2, 1.0, "max_val")))
+
+    def _to_copy(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dtype = node.kwargs.get("dtype", self.arg(node, 1) if node.target.__name__.startswith(
+            "to.") else None)
+        if dtype is None:
+            return x
+        name = _DTYPES.get(str(dtype).replace("torch.", ""))
+        if name is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' converts to {dtype}")
+        return x if name == x.struct_info.dtype else self.emit(R.astype(x, name))
+
     def _div(self, node):
-        if node.kwargs.get("rounding_mode") is not None:
+        mode = node.kwargs.get("rounding_mode")
+        if mode == "floor":
+            return self._binary(node, R.floor_divide, operator.floordiv)
+        if mode is not None:
             raise NotImplementedError(f"{self.name}: '{node.name}' divides with rounding mode "
-                                      f"{node.kwargs['rounding_mode']!r}")
+                                      f"{mode!r}")
         return self._binary(node, R.divide, operator.truediv)
 
     def _permute(self, node):
@@ -248,12 +342,11 @@ class ExportedProgramImporter(BaseImporter):
 
     def _gelu(self, node):
         approximate = node.kwargs.get("approximate", self.arg(node, 1, "none"))
-        func = {"none": topi.gelu, "tanh": topi.fast_gelu}.get(approximate)
-        if func is None:
+        relax_op = {"none": R.nn.gelu, "tanh": R.nn.gelu_tanh}.get(approximate)
+        if relax_op is None:
             raise NotImplementedError(f"{self.name}: '{node.name}' is a GELU with "
                                       f"approximate={approximate!r}")
-        return self.bb.emit_te(func, self.tensor(self.arg(node, 0), node),
-                               primfunc_name_hint="gelu")
+        return self.emit(relax_op(self.tensor(self.arg(node, 0), node)))
 
     def _embedding(self, node):
         weight, indices = self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1),
@@ -369,13 +462,23 @@ class ExportedProgramImporter(BaseImporter):
 
 def from_exported_program(exported_program, *, keep_params_as_input=False,
                           unwrap_unit_return_tuple=False, no_bind_return_tuple=False,
-                          run_ep_decomposition=False):
+                          run_ep_decomposition=False, custom_convert_map=None):
     """An IRModule whose "main" computes `exported_program` (torch.export):
     the user inputs first; the parameters and buffers constants, or, with
     keep_params_as_input, inputs after them (their data in the module's
     "params" attribute, which relax.frontend.detach_params takes off). The
-    result is a tuple, or its one tensor with unwrap_unit_return_tuple."""
+    result is a tuple, or its one tensor with unwrap_unit_return_tuple.
+
+    `custom_convert_map` maps ATen operators ("add.Tensor") to functions
+    `convert(node, importer)` returning the node's value, which they emit
+    through `importer.block_builder` (its `env` maps the nodes before)."""
     if run_ep_decomposition:
         exported_program = exported_program.run_decompositions()
-    return ExportedProgramImporter().translate(exported_program, keep_params_as_input,
-                                               unwrap_unit_return_tuple)
+    importer = ExportedProgramImporter()
+    for key, convert in (custom_convert_map or {}).items():
+        if not callable(convert):
+            raise TypeError(f"from_exported_program: custom_convert_map[{key!r}] is not a "
+                            "function (node, importer) -> value")
+        importer.aten[key] = lambda node, convert=convert: convert(node, importer)
+    return importer.translate(exported_program, keep_params_as_input,
+                              unwrap_unit_return_tuple)

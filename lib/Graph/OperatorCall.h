@@ -1,0 +1,198 @@
+//===- OperatorCall.h - one graph operator being built ----------*- C++ -*-===//
+//
+// What the files building graph operators share (private to TIRGraph): the
+// operator call with its operands, result type and attributes, its located
+// errors naming the operator, and the helpers that build linalg ops of the
+// result's shape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORIR_LIB_GRAPH_OPERATORCALL_H
+#define TENSORIR_LIB_GRAPH_OPERATORCALL_H
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace mlir::tir::graph {
+
+/// A shape as relax writes it: (2, 3).
+inline std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (auto [k, d] : llvm::enumerate(shape))
+    text += (k ? ", " : "") + std::to_string(d);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// One operator being built: its operands, result type and attributes, and
+/// the errors it reports (located, naming the operator).
+struct OperatorCall {
+  /// The attribute holding a linalg.generic operator's attributes.
+  static constexpr StringLiteral kOperatorAttrsName = "tir.attrs";
+
+  OpBuilder &b;
+  Location loc;
+  StringRef name;
+  ValueRange args;
+  RankedTensorType type;
+  DictionaryAttr attrs;
+
+  InFlightDiagnostic refuse() const {
+    return emitError(loc) << "relax." << name << ": ";
+  }
+
+  Type elementType() const { return type.getElementType(); }
+  bool isFloat() const { return isa<FloatType>(elementType()); }
+
+  /// The operands' count and that each is a ranked tensor of the result's
+  /// element type.
+  LogicalResult checkOperands(unsigned count) const {
+    if (args.size() != count)
+      return refuse() << "takes " << count << " operand"
+                      << (count == 1 ? "" : "s") << ", got " << args.size();
+    for (auto [index, arg] : llvm::enumerate(args)) {
+      auto argType = dyn_cast<RankedTensorType>(arg.getType());
+      if (!argType || !argType.hasStaticShape())
+        return refuse() << "operand " << index
+                        << " is not a statically shaped tensor";
+      if (argType.getElementType() != elementType())
+        return refuse() << "operand " << index << " holds "
+                        << argType.getElementType() << ", the result "
+                        << elementType();
+    }
+    return success();
+  }
+
+  /// The operands' count and that each is a statically shaped tensor (of
+  /// any element type: the operator checks those).
+  LogicalResult checkShapedOperands(unsigned count) const {
+    if (args.size() != count)
+      return refuse() << "takes " << count << " operand"
+                      << (count == 1 ? "" : "s") << ", got " << args.size();
+    for (auto [index, arg] : llvm::enumerate(args)) {
+      auto argType = dyn_cast<RankedTensorType>(arg.getType());
+      if (!argType || !argType.hasStaticShape())
+        return refuse() << "operand " << index
+                        << " is not a statically shaped tensor";
+    }
+    return success();
+  }
+
+  Type elementTypeOf(unsigned index) const {
+    return cast<RankedTensorType>(args[index].getType()).getElementType();
+  }
+
+  ArrayRef<int64_t> shapeOf(unsigned index) const {
+    return cast<RankedTensorType>(args[index].getType()).getShape();
+  }
+
+  Attribute attr(StringRef key) const {
+    return attrs ? attrs.get(key) : Attribute();
+  }
+
+  FailureOr<int64_t> intAttr(StringRef key) const {
+    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
+      return value.getInt();
+    return refuse() << "needs the integer attribute '" << key << "'";
+  }
+
+  FailureOr<double> floatAttr(StringRef key) const {
+    if (auto value = dyn_cast_if_present<FloatAttr>(attr(key)))
+      return value.getValueAsDouble();
+    if (auto value = dyn_cast_if_present<IntegerAttr>(attr(key)))
+      return static_cast<double>(value.getInt());
+    return refuse() << "needs the number attribute '" << key << "'";
+  }
+
+  FailureOr<SmallVector<int64_t>> intsAttr(StringRef key, size_t size) const {
+    auto value = dyn_cast_if_present<DenseI64ArrayAttr>(attr(key));
+    if (!value)
+      return refuse() << "needs the attribute '" << key
+                      << "', a list of integers";
+    if (value.size() != static_cast<int64_t>(size))
+      return refuse() << "'" << key << "' has " << value.size()
+                      << " values, not " << size;
+    return SmallVector<int64_t>(value.asArrayRef());
+  }
+
+  /// A scalar of the result's element type; for an integer type, an
+  /// infinity is its lowest or highest value (a padding that never wins a
+  /// max or min) and a fraction is truncated. Null after an error for NaN.
+  Value scalar(double value) const {
+    Type elem = elementType();
+    if (auto floatType = dyn_cast<FloatType>(elem))
+      return arith::ConstantOp::create(b, loc,
+                                       b.getFloatAttr(floatType, value));
+    unsigned width = elem.getIntOrFloatBitWidth();
+    if (std::isnan(value)) {
+      refuse() << "NaN has no value of " << elem;
+      return {};
+    }
+    APInt number = std::isinf(value)
+                       ? (value < 0 ? APInt::getSignedMinValue(width)
+                                    : APInt::getSignedMaxValue(width))
+                       : APInt(width, static_cast<int64_t>(value),
+                               /*isSigned=*/true, /*implicitTrunc=*/true);
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, number));
+  }
+
+  Value empty() const {
+    return tensor::EmptyOp::create(b, loc, type.getShape(), elementType());
+  }
+
+  Value filled(Value value) const {
+    return linalg::FillOp::create(b, loc, ValueRange{value},
+                                  ValueRange{empty()})
+        .getResult(0);
+  }
+
+  AffineMap identity(unsigned rank) const {
+    return AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  }
+
+  /// A linalg.generic named `tirName` over the result's shape (plus
+  /// `reductions` trailing reduction dimensions).
+  Value
+  generic(StringRef tirName, ValueRange inputs, Value init,
+          ArrayRef<AffineMap> maps, unsigned reductions,
+          function_ref<Value(OpBuilder &, Location, ValueRange)> body) const {
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    iterators.append(reductions, utils::IteratorType::reduction);
+    auto op = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange blockArgs) {
+          linalg::YieldOp::create(nested, nestedLoc,
+                                  body(nested, nestedLoc, blockArgs));
+        });
+    op->setAttr(TIRDialect::kNameAttrName, b.getStringAttr(tirName));
+    // The operator's attributes, which the TVMScript printer rebuilds it
+    // from (an operator is printed when rebuilding gives the same op).
+    if (attrs && !attrs.empty())
+      op->setAttr(kOperatorAttrsName, attrs);
+    return op.getResult(0);
+  }
+};
+
+/// Builds one operator; fails after reporting through call.refuse().
+using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
+
+/// The element-wise operators (ElementwiseOperators.cpp): arithmetic,
+/// comparisons, bitwise and logical operators with NumPy broadcasting, math
+/// functions, predicates, where, clip and astype.
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getElementwiseOperators();
+
+} // namespace mlir::tir::graph
+
+#endif // TENSORIR_LIB_GRAPH_OPERATORCALL_H
