@@ -150,7 +150,8 @@ static Value unaryScalar(OpBuilder &b, Location loc, StringRef name, Value x) {
   if (name == "sign") {
     // -1, 0 or 1 (NaN stays NaN for floats).
     if (isFloat) {
-      Value zero = floatConstant(b, loc, t, 0), one = floatConstant(b, loc, t, 1);
+      Value zero = floatConstant(b, loc, t, 0),
+            one = floatConstant(b, loc, t, 1);
       Value positive =
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
       Value negative =
@@ -168,8 +169,8 @@ static Value unaryScalar(OpBuilder &b, Location loc, StringRef name, Value x) {
                                         intConstant(b, loc, t, -1), zero);
     return arith::SelectOp::create(b, loc, positive, one, low);
   }
-  if (!isFloat && (name == "ceil" || name == "floor" || name == "round" ||
-                   name == "trunc"))
+  if (!isFloat &&
+      (name == "ceil" || name == "floor" || name == "round" || name == "trunc"))
     return x; // integers are whole already
   if (name == "ceil")
     return math::CeilOp::create(b, loc, x);
@@ -228,16 +229,16 @@ static Value unaryScalar(OpBuilder &b, Location loc, StringRef name, Value x) {
   }
   if (name == "gelu") {
     // x / 2 * (1 + erf(x / sqrt(2))).
-    Value scaled = arith::MulFOp::create(
-        b, loc, x, floatConstant(b, loc, t, M_SQRT1_2));
-    Value e = arith::AddFOp::create(b, loc, one,
-                                    math::ErfOp::create(b, loc, scaled));
-    return arith::MulFOp::create(b, loc,
-                                 arith::MulFOp::create(b, loc, x, half), e);
+    Value scaled =
+        arith::MulFOp::create(b, loc, x, floatConstant(b, loc, t, M_SQRT1_2));
+    Value e =
+        arith::AddFOp::create(b, loc, one, math::ErfOp::create(b, loc, scaled));
+    return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, half),
+                                 e);
   }
   // gelu_tanh: x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))).
-  Value cube = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
-                                     x);
+  Value cube =
+      arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x), x);
   Value inner = arith::AddFOp::create(
       b, loc, x,
       arith::MulFOp::create(b, loc, cube, floatConstant(b, loc, t, 0.044715)));
@@ -331,8 +332,8 @@ static Value arithmeticScalar(OpBuilder &b, Location loc, StringRef op,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
     Value differ = arith::XOrIOp::create(b, loc, remNegative, rhsNegative);
     Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
-    return arith::SelectOp::create(b, loc, fix,
-                                   arith::AddFOp::create(b, loc, rem, rhs), rem);
+    return arith::SelectOp::create(
+        b, loc, fix, arith::AddFOp::create(b, loc, rem, rhs), rem);
   }
   if (op == "add")
     return arith::AddIOp::create(b, loc, lhs, rhs);
@@ -458,11 +459,10 @@ static FailureOr<Value> buildWhere(const OperatorCall &call) {
                          << " and " << call.elementTypeOf(2)
                          << " and the result " << call.elementType()
                          << "; they must hold one type";
-  return broadcastGeneric(call, "where",
-                          [&](OpBuilder &b, Location loc, ValueRange a) {
-                            return arith::SelectOp::create(b, loc, a[0], a[1],
-                                                           a[2]);
-                          });
+  return broadcastGeneric(
+      call, "where", [&](OpBuilder &b, Location loc, ValueRange a) {
+        return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);
+      });
 }
 
 /// clip(x, min, max): x within [min, max] (attributes "min" and "max").
@@ -535,7 +535,8 @@ static FailureOr<Value> buildAstype(const OperatorCall &call) {
   if (failed(call.checkShapedOperands(1)))
     return failure();
   if (call.shapeOf(0) != call.type.getShape())
-    return call.refuse() << "the operand of shape " << shapeText(call.shapeOf(0))
+    return call.refuse() << "the operand of shape "
+                         << shapeText(call.shapeOf(0))
                          << " is not of the result's shape "
                          << shapeText(call.type.getShape());
   Type to = call.elementType();

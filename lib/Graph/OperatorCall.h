@@ -193,6 +193,12 @@ using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
 /// functions, predicates, where, clip and astype.
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getElementwiseOperators();
 
+/// sum, mean, max, min, prod over some axes (ReductionOperators.cpp).
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
+
+/// broadcast_to and strided_slice (LayoutOperators.cpp).
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getLayoutOperators();
+
 } // namespace mlir::tir::graph
 
 #endif // TENSORIR_LIB_GRAPH_OPERATORCALL_H

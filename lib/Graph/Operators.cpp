@@ -355,12 +355,16 @@ static FailureOr<Value> buildReshape(const OperatorCall &call) {
 // The table
 //===----------------------------------------------------------------------===//
 
-/// Every operator: the element-wise ones and those above.
+/// Every operator: the element-wise, reduction and layout ones and those
+/// above.
 static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
   static const SmallVector<std::pair<StringRef, OperatorBuilder>> operators =
       [] {
         SmallVector<std::pair<StringRef, OperatorBuilder>> all(
             getElementwiseOperators());
+        all.append(getReductionOperators().begin(),
+                   getReductionOperators().end());
+        all.append(getLayoutOperators().begin(), getLayoutOperators().end());
         all.append({
             {"matmul", buildMatmul},
             {"permute_dims", buildPermuteDims},

@@ -317,8 +317,14 @@ static std::string attrText(Attribute attr) {
   if (auto i = dyn_cast<IntegerAttr>(attr))
     return i.getType().isInteger(1) ? (i.getValue().isZero() ? "False" : "True")
                                     : std::to_string(i.getInt());
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return formatDouble(f.getValueAsDouble());
+  if (auto f = dyn_cast<FloatAttr>(attr)) {
+    double value = f.getValueAsDouble();
+    if (std::isinf(value))
+      return value < 0 ? "float(\"-inf\")" : "float(\"inf\")";
+    if (std::isnan(value))
+      return "float(\"nan\")";
+    return formatDouble(value);
+  }
   if (auto s = dyn_cast<StringAttr>(attr))
     return "\"" + s.str() + "\"";
   if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr)) {

@@ -136,12 +136,18 @@ class GraphParser:
         return dotted_name(func, "R") or None
 
     def operator_variable(self, func):
-        """The relax.op function a Python variable of the function's
-        environment holds (`relax_op = R.abs` outside, `relax_op(x)`
-        inside), or None."""
-        if not isinstance(func, ast.Name) or func.id in self.scope:
+        """The relax.op function a Python name or attribute of the
+        function's environment holds (`relax_op = R.abs` outside and
+        `relax_op(x)` inside, or `relax.op.add(x, y)`), or None."""
+        if isinstance(func, ast.Name) and func.id in self.scope:
             return None
-        value = self.env.get(func.id) if self.env else None
+        if not isinstance(func, (ast.Name, ast.Attribute)) or not self.env:
+            return None
+        try:
+            value = eval(compile(ast.Expression(func), self.filename, "eval"),  # noqa: S307
+                         dict(self.env))
+        except Exception:  # not a Python value there: not an operator
+            return None
         module = getattr(value, "__module__", "") or ""
         if callable(value) and module.startswith(__package__.rsplit(".", 1)[0] + ".relax.op"):
             return value
@@ -161,19 +167,64 @@ class GraphParser:
             if not callable(target) or name in ("call_tir",):
                 raise self.error(node, f"R.{name} is not an operator")
 
-        def argument(a):
-            if isinstance(a, ast.Call) and self.is_r(a.func, "shape"):
-                return [int(d) for d in self.literal(a.args[0])]
-            if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
-                return self.expr(a)
-            return self.literal(a)
-
+        argument = self.argument
         args = [argument(a) for a in node.args]
         kwargs = {k.arg: argument(k.value) for k in node.keywords}
         try:
             return target(*args, **kwargs)
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
+
+    def argument(self, a):
+        """An operator's argument: a graph value, a shape (R.shape), a
+        number (R.prim_value, literals), a tuple or list of them, or a
+        Python value of the function's environment."""
+        if isinstance(a, ast.Call) and self.is_r(a.func, "shape"):
+            if len(a.args) != 1 or not isinstance(a.args[0], (ast.List, ast.Tuple)):
+                raise self.error(a, "R.shape([d, ...]) takes a list of dimensions")
+            return [self.argument(d) for d in a.args[0].elts]
+        if isinstance(a, ast.Call) and self.is_r(a.func, "prim_value"):
+            return self.prim_value(a)
+        if isinstance(a, (ast.Tuple, ast.List)):
+            return [self.argument(e) for e in a.elts]
+        if isinstance(a, ast.Name) and a.id not in self.scope and a.id in self.env:
+            return self.python_value(a)
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "float":
+            return self.python_value(a)  # float("inf")
+        if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
+            return self.expr(a)
+        if isinstance(a, ast.UnaryOp) or isinstance(a, ast.Constant):
+            return self.literal(a)
+        return self.python_value(a)
+
+    def python_value(self, node):
+        """`node` evaluated in the function's environment (with T and R)."""
+        from . import relax as R
+        from . import tir as T
+        env = {"T": T, **dict(self.env or {}), "R": R}
+        try:
+            return eval(compile(ast.Expression(node), self.filename, "eval"), env)  # noqa: S307
+        except Exception as e:  # noqa: BLE001 - the expression's own error, located
+            raise self.error(node, f"{ast.unparse(node)}: {e}") from None
+
+    def prim_value(self, node):
+        """R.prim_value(v): the number v is (a literal, T.int64(3),
+        T.float64("inf"), ...)."""
+        if len(node.args) != 1:
+            raise self.error(node, "R.prim_value takes one value")
+        arg = node.args[0]
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) \
+                and isinstance(arg.func.value, ast.Name) and arg.func.value.id == "T" \
+                and len(arg.args) == 1:
+            arg = arg.args[0]  # T.int64(3), T.float64("inf"): a typed number
+        value = self.python_value(arg)
+        value = getattr(value, "value", value)
+        if isinstance(value, str):
+            value = float(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.error(node, f"{ast.unparse(node)} is not a number (symbolic values "
+                             "are not supported)")
+        return value
 
     def literal(self, node):
         try:

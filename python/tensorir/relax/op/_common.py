@@ -1,4 +1,6 @@
 """Checks the operators share."""
+import operator
+
 from ..._shapes import broadcast_shape
 from ..expr import Expr
 from ..struct_info import TensorStructInfo
@@ -13,3 +15,44 @@ def tensor_of(x, op, what):
 
 def binary_shape(a, b, op):
     return broadcast_shape(a, b, f"relax.op.{op}")
+
+
+def number(value, op, what):
+    """A Python number from an int / float, an IntImm / FloatImm or an
+    R.prim_value (relax.PrimValue)."""
+    value = getattr(value, "value", value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if hasattr(value, "__index__"):
+            return operator.index(value)
+        raise TypeError(f"relax.op.{op}: {what} is a number, got {type(value).__name__}")
+    return value
+
+
+def integers(values, op, what):
+    """A list of ints from an int, a list / tuple / shape of ints or
+    R.prim_values."""
+    if isinstance(values, (list, tuple)) or hasattr(values, "values"):
+        values = list(getattr(values, "values", values))
+    else:
+        values = [values]
+    out = []
+    for v in values:
+        v = number(v, op, what)
+        if not isinstance(v, int):
+            raise TypeError(f"relax.op.{op}: {what} holds integers, got {v!r}")
+        out.append(v)
+    return out
+
+
+def axes_of(axis, rank, op):
+    """Sorted axes in [0, rank) from None (all), an int or a list."""
+    if axis is None:
+        return list(range(rank))
+    axes = integers(axis, op, "axis")
+    for a in axes:
+        if not -rank <= a < rank:
+            raise ValueError(f"relax.op.{op}: axis {a} is outside {rank} dimensions")
+    normalized = sorted({a % rank for a in axes})
+    if len(normalized) != len(axes):
+        raise ValueError(f"relax.op.{op}: axes {axes} repeat an axis")
+    return normalized

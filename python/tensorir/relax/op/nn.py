@@ -1,4 +1,4 @@
-"""relax.op.nn: relu, gelu, gelu_tanh, silu, softmax, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
+"""relax.op.nn: relu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
 batch_norm (inference)."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
@@ -173,3 +173,46 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
         raise NotImplementedError("relax.op.nn.batch_norm: inference only")
     return Call("relax.nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], x,
                 {"axis": axis, "epsilon": float(epsilon)})
+
+
+def log_softmax(data, axis=-1):
+    """x - log(sum(exp(x))) along `axis`, computed from x - max(x)."""
+    from .statistical import max as reduce_max
+    from .statistical import sum as reduce_sum
+    from .binary import subtract
+    from .unary import exp, log
+    info = tensor_of(data, "nn.log_softmax", "data")
+    if not info.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"relax.op.nn.log_softmax: takes floating-point tensors, not "
+                        f"{info.dtype}")
+    shifted = subtract(data, reduce_max(data, axis, keepdims=True))
+    return subtract(shifted, log(reduce_sum(exp(shifted), axis, keepdims=True)))
+
+
+def layer_norm(data, gamma, beta, axes, epsilon=1e-5, center=True, scale=True):
+    """(x - mean) / sqrt(variance + epsilon) * gamma + beta over the trailing
+    `axes`, gamma and beta of their shape."""
+    from ..expr import const
+    from .binary import add, divide, multiply, subtract
+    from .statistical import mean
+    from .unary import sqrt
+    from ._common import axes_of
+    import numpy as np
+    info = tensor_of(data, "nn.layer_norm", "data")
+    rank = len(info.shape)
+    axes = axes_of(axes, rank, "nn.layer_norm")
+    if axes != list(range(rank - len(axes), rank)):
+        raise NotImplementedError(f"relax.op.nn.layer_norm: normalizes the trailing axes, "
+                                  f"not {axes}")
+    for what, t in (("gamma", gamma), ("beta", beta)):
+        ti = tensor_of(t, "nn.layer_norm", what)
+        if tuple(ti.shape) != tuple(info.shape[a] for a in axes):
+            raise ValueError(f"relax.op.nn.layer_norm: {what} has shape {tuple(ti.shape)}, "
+                             f"the normalized axes {tuple(info.shape[a] for a in axes)}")
+    centered = subtract(data, mean(data, axes, keepdims=True))
+    variance = mean(multiply(centered, centered), axes, keepdims=True)
+    eps = const(np.array(epsilon, info.dtype))
+    out = divide(centered, sqrt(add(variance, eps)))
+    if scale:
+        out = multiply(out, gamma)
+    return add(out, beta) if center else out

@@ -92,7 +92,27 @@ class ExportedProgramImporter(BaseImporter):
                 convert = self._binary_op(relax_op, python_op)
                 self.aten.setdefault(f"{name}.{overload}", convert)
                 self.aten.setdefault(f"{name}_.{overload}", convert)
+        for name, relax_op in (("sum", R.sum), ("mean", R.mean), ("amax", R.max),
+                               ("amin", R.min), ("prod", R.prod)):
+            for overload in ("default", "dim_IntList", "dim_int", "int"):
+                self.aten.setdefault(f"{name}.{overload}", self._reduction(relax_op))
         self.aten.update({
+            "addmm.default": self._addmm, "unsqueeze.default": self._unsqueeze,
+            "squeeze.dim": self._squeeze, "squeeze.dims": self._squeeze,
+            "squeeze.default": self._squeeze, "slice.Tensor": self._slice,
+            "expand.default": self._expand, "zeros.default": self._full_of(0),
+            "ones.default": self._full_of(1), "full.default": self._full,
+            "zeros_like.default": self._full_like_of(0), "ones_like.default":
+                self._full_like_of(1), "full_like.default": self._full_like,
+            "new_zeros.default": self._new_full_of(0), "new_ones.default": self._new_full_of(1),
+            "new_full.default": self._new_full, "arange.default": self._arange,
+            "arange.start": self._arange, "arange.start_step": self._arange,
+            "scalar_tensor.default": self._scalar_tensor,
+            "_log_softmax.default": self._log_softmax, "log_softmax.int": self._log_softmax,
+            "var.correction": self._var, "var.dim": self._var,
+            "_assert_tensor_metadata.default": self._nothing,
+            "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
+            "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
             "where.self": self._where, "clamp.default": self._clamp,
             "clip.default": self._clamp, "hardtanh.default": self._hardtanh,
             "div.Tensor_mode": self._div, "_to_copy.default": self._to_copy,
@@ -134,6 +154,139 @@ class ExportedProgramImporter(BaseImporter):
         return convert
 
     # ---------------------------------------------------------- operators
+    def _nothing(self, node):
+        return None
+
+    def _reduction(self, relax_op):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            axis = self.arg(node, 1, None, "dim")
+            keepdim = self.arg(node, 2, False, "keepdim")
+            if node.kwargs.get("dtype") is not None:
+                raise NotImplementedError(f"{self.name}: '{node.name}' reduces into another "
+                                          "dtype")
+            if isinstance(axis, (list, tuple)) and len(axis) == 0:
+                axis = None
+            return self.emit(relax_op(x, axis, keepdims=bool(keepdim)))
+        return convert
+
+    def _var(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, None, "dim")
+        correction = node.kwargs.get("correction", 1 if "unbiased" not in node.kwargs
+                                     else int(bool(node.kwargs["unbiased"])))
+        keepdim = node.kwargs.get("keepdim", False)
+        var = self.emit(R.variance(x, axis, keepdims=keepdim))
+        if correction:
+            rank = len(x.shape)
+            axes = range(rank) if axis is None else [a % rank for a in axis]
+            n = int(np.prod([int(x.shape[a]) for a in axes]))
+            var = self.emit(R.multiply(var, const(np.array(n / (n - correction),
+                                                            x.struct_info.dtype))))
+        return var
+
+    def _addmm(self, node):
+        bias, a, b = (self.tensor(self.arg(node, i), node) for i in range(3))
+        beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
+        dtype = a.struct_info.dtype
+        product = self.emit(R.matmul(a, b))
+        if alpha != 1:
+            product = self.emit(R.multiply(product, const(np.array(alpha, dtype))))
+        if beta == 0:
+            return product
+        if beta != 1:
+            bias = self.emit(R.multiply(bias, const(np.array(beta, dtype))))
+        return self.emit(R.add(bias, product))
+
+    def _slice(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, 0, "dim")
+        start, end = self.arg(node, 2, None, "start"), self.arg(node, 3, None, "end")
+        step = self.arg(node, 4, 1, "step")
+        size = int(x.shape[axis])
+        start = 0 if start is None else start
+        end = size if end is None else min(end, size)
+        if start == 0 and end >= size and step == 1:
+            return x
+        return self.emit(R.strided_slice(x, [axis], [start], [end], [step]))
+
+    def _expand(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        sizes = list(self.arg(node, 1))
+        offset = len(sizes) - len(x.shape)
+        shape = [int(x.shape[k - offset]) if d == -1 else int(d) for k, d in enumerate(sizes)]
+        if shape == [int(d) for d in x.shape]:
+            return x
+        return self.emit(R.broadcast_to(x, shape))
+
+    def _dtype_of(self, node, default):
+        dtype = node.kwargs.get("dtype")
+        if dtype is None:
+            return default
+        name = _DTYPES.get(str(dtype).replace("torch.", ""))
+        if name is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' makes a {dtype} tensor")
+        return name
+
+    def _full_of(self, value):
+        def convert(node):
+            shape = list(self.arg(node, 0))
+            return self.emit(R.full(shape, value, self._dtype_of(node, "float32")))
+        return convert
+
+    def _full(self, node):
+        value = self.arg(node, 1)
+        default = "float32" if isinstance(value, float) else \
+            "bool" if isinstance(value, bool) else "int64"
+        return self.emit(R.full(list(self.arg(node, 0)), value, self._dtype_of(node, default)))
+
+    def _full_like_of(self, value):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(R.full_like(x, value, self._dtype_of(node, None)))
+        return convert
+
+    def _full_like(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.full_like(x, self.arg(node, 1), self._dtype_of(node, None)))
+
+    def _new_full_of(self, value):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(R.full(list(self.arg(node, 1)), value,
+                                    self._dtype_of(node, x.struct_info.dtype)))
+        return convert
+
+    def _new_full(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.full(list(self.arg(node, 1)), self.arg(node, 2),
+                                self._dtype_of(node, x.struct_info.dtype)))
+
+    def _arange(self, node):
+        args = [self.arg(node, i) for i in range(len(node.args))]
+        start, end, step = (0, args[0], 1) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) > 2 else 1)
+        floats = any(isinstance(v, float) for v in (start, end, step))
+        dtype = self._dtype_of(node, "float32" if floats else "int64")
+        return self.emit(R.arange(start, end, step, dtype))
+
+    def _scalar_tensor(self, node):
+        value = self.arg(node, 0)
+        default = "float32" if isinstance(value, float) else "int64"
+        return const(np.array(value, self._dtype_of(node, default)))
+
+    def _log_softmax(self, node):
+        return self.emit(R.nn.log_softmax(self.tensor(self.arg(node, 0), node),
+                                          self.arg(node, 1, -1, "dim")))
+
+    def _leaky_relu(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        slope = self.arg(node, 1, 0.01, "negative_slope")
+        dtype = x.struct_info.dtype
+        positive = self.emit(R.greater(x, const(np.array(0, dtype))))
+        scaled = self.emit(R.multiply(x, const(np.array(slope, dtype))))
+        return self.emit(R.where(positive, x, scaled))
+
     def _where(self, node):
         cond = self.tensor(self.arg(node, 0), node)
         a, b = self.arg(node, 1), self.arg(node, 2)
@@ -228,17 +381,18 @@ class ExportedProgramImporter(BaseImporter):
 
     def _squeeze(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        dims = [int(d) for d in x.shape]
-        axes = self.arg(node, 1)
-        axes = {a % len(dims) for a in (axes if isinstance(axes, (list, tuple)) else [axes])}
-        return self.emit(R.reshape(x, [d for i, d in enumerate(dims)
-                                       if not (i in axes and d == 1)]))
+        axes = self.arg(node, 1, None, "dim")
+        if axes is not None:
+            rank = len(x.shape)
+            axes = [a % rank for a in (axes if isinstance(axes, (list, tuple)) else [axes])
+                    if int(x.shape[a % rank]) == 1]  # PyTorch keeps the other axes
+            if not axes:
+                return x
+        return self.emit(R.squeeze(x, axes))
 
     def _unsqueeze(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        dims = [int(d) for d in x.shape]
-        axis = self.arg(node, 1) % (len(dims) + 1)
-        return self.emit(R.reshape(x, dims[:axis] + [1] + dims[axis:]))
+        return self.emit(R.expand_dims(x, self.arg(node, 1)))
 
     def _unflatten(self, node):
         x = self.tensor(self.arg(node, 0), node)
@@ -337,8 +491,12 @@ class ExportedProgramImporter(BaseImporter):
         eps = self.arg(node, 4, 1e-5, "eps")
         rank = len(x.shape)
         axes = list(range(rank - len(normalized), rank))
-        return self.bb.emit_te(topi.nn.layer_norm, x, weight, bias, axes, eps,
-                               primfunc_name_hint="layer_norm")
+        dtype = x.struct_info.dtype
+        if weight is None:
+            weight = const(np.ones(normalized, dtype))
+        if bias is None:
+            bias = const(np.zeros(normalized, dtype))
+        return self.emit(R.nn.layer_norm(x, weight, bias, axes, eps))
 
     def _gelu(self, node):
         approximate = node.kwargs.get("approximate", self.arg(node, 1, "none"))

@@ -1,0 +1,107 @@
+//===- LayoutOperators.cpp - broadcast_to and strided_slice ---------------===//
+//
+// Relax operators that move elements without computing: broadcast_to (the
+// operand read at the result's indices with NumPy broadcasting) and
+// strided_slice (every stride-th element of some axes from a start), each
+// one linalg.generic copying through an affine map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OperatorCall.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::graph;
+
+/// A linalg.generic named after the operator copying `input` read through
+/// `inputMap` into the result.
+static Value copyThrough(const OperatorCall &call, StringRef name,
+                         AffineMap inputMap) {
+  return call.generic(name, call.args, call.empty(),
+                      {inputMap, call.identity(call.type.getRank())}, 0,
+                      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
+static FailureOr<Value> buildBroadcastTo(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  ArrayRef<int64_t> in = call.shapeOf(0), out = call.type.getShape();
+  if (in.size() > out.size())
+    return call.refuse() << "a tensor of rank " << in.size()
+                         << " does not broadcast to rank " << out.size();
+  MLIRContext *ctx = call.b.getContext();
+  unsigned offset = out.size() - in.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [k, dim] : llvm::enumerate(in)) {
+    if (dim == out[offset + k])
+      exprs.push_back(getAffineDimExpr(offset + k, ctx));
+    else if (dim == 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      return call.refuse() << "shape " << shapeText(in)
+                           << " does not broadcast to " << shapeText(out);
+  }
+  return copyThrough(call, "broadcast_to",
+                     AffineMap::get(out.size(), 0, exprs, ctx));
+}
+
+/// strided_slice: attributes "axes", "begin" (the first index taken),
+/// "end" and "strides" (non-zero), one value per sliced axis, as Python's
+/// range(begin, end, stride) over that axis.
+static FailureOr<Value> buildStridedSlice(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  ArrayRef<int64_t> in = call.shapeOf(0), out = call.type.getShape();
+  auto axesAttr = dyn_cast_if_present<DenseI64ArrayAttr>(call.attr("axes"));
+  if (!axesAttr)
+    return call.refuse() << "needs the attribute 'axes', a list of integers";
+  size_t count = axesAttr.size();
+  FailureOr<SmallVector<int64_t>> begin = call.intsAttr("begin", count);
+  FailureOr<SmallVector<int64_t>> end = call.intsAttr("end", count);
+  FailureOr<SmallVector<int64_t>> strides = call.intsAttr("strides", count);
+  if (failed(begin) || failed(end) || failed(strides))
+    return failure();
+  if (in.size() != out.size())
+    return call.refuse() << "the result has rank " << out.size()
+                         << ", the operand " << in.size();
+  MLIRContext *ctx = call.b.getContext();
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> expected(in);
+  for (unsigned d = 0; d < in.size(); ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  for (auto [k, axis] : llvm::enumerate(axesAttr.asArrayRef())) {
+    int64_t start = (*begin)[k], stop = (*end)[k], step = (*strides)[k];
+    if (axis < 0 || axis >= static_cast<int64_t>(in.size()))
+      return call.refuse() << "axis " << axis << " is outside rank "
+                           << in.size();
+    if (step == 0)
+      return call.refuse() << "a stride is 0";
+    int64_t taken =
+        step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
+                 : std::max<int64_t>(0, (start - stop - step - 1) / -step);
+    if (taken > 0 && (start < 0 || start >= in[axis] ||
+                      start + (taken - 1) * step < 0 ||
+                      start + (taken - 1) * step >= in[axis]))
+      return call.refuse() << "the slice of axis " << axis << " from " << start
+                           << " by " << step << " leaves the axis of size "
+                           << in[axis];
+    expected[axis] = taken;
+    exprs[axis] = getAffineDimExpr(axis, ctx) * step + start;
+  }
+  if (ArrayRef<int64_t>(expected) != out)
+    return call.refuse() << "the slice gives " << shapeText(expected)
+                         << ", not " << shapeText(out);
+  if (llvm::is_contained(out, 0))
+    return call.refuse() << "the slice is empty";
+  return copyThrough(call, "strided_slice",
+                     AffineMap::get(out.size(), 0, exprs, ctx));
+}
+
+ArrayRef<std::pair<StringRef, OperatorBuilder>>
+mlir::tir::graph::getLayoutOperators() {
+  static const std::pair<StringRef, OperatorBuilder> operators[] = {
+      {"broadcast_to", buildBroadcastTo},
+      {"strided_slice", buildStridedSlice},
+  };
+  return operators;
+}

@@ -1,0 +1,123 @@
+//===- ReductionOperators.cpp - sum, mean, max, min, prod -----------------===//
+//
+// Relax's reductions over some axes of a tensor, each one linalg.generic
+// named after the operator: the operand read at every index, the result
+// at the kept ones (at 0 on the reduced axes with keepdims), starting from
+// the reduction's identity. mean accumulates each element divided by the
+// count, so that it stays one op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OperatorCall.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tir;
+using namespace mlir::tir::graph;
+
+static FailureOr<Value> buildReduction(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  StringRef name = call.name;
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  int64_t rank = in.size();
+  auto axesAttr = dyn_cast_if_present<DenseI64ArrayAttr>(call.attr("axis"));
+  if (!axesAttr)
+    return call.refuse() << "needs the attribute 'axis', the reduced axes "
+                            "in increasing order";
+  ArrayRef<int64_t> axes = axesAttr.asArrayRef();
+  for (auto [k, axis] : llvm::enumerate(axes))
+    if (axis < 0 || axis >= rank || (k > 0 && axes[k - 1] >= axis))
+      return call.refuse() << "axes " << shapeText(axes)
+                           << " are not increasing axes of a rank-" << rank
+                           << " tensor";
+  auto keepAttr = dyn_cast_if_present<BoolAttr>(call.attr("keepdims"));
+  bool keepdims = keepAttr && keepAttr.getValue();
+  bool isFloat = call.isFloat();
+  if (name == "mean" && !isFloat)
+    return call.refuse() << "takes floating-point tensors, not "
+                         << call.elementType() << " (astype first)";
+  if (call.elementType().isInteger(1))
+    return call.refuse() << "takes numbers, not bool tensors (astype first)";
+
+  // The result's shape and the map writing it.
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  MLIRContext *ctx = call.b.getContext();
+  int64_t count = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+    if (reduced)
+      count *= in[d];
+    if (!reduced) {
+      shape.push_back(in[d]);
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    } else if (keepdims) {
+      shape.push_back(1);
+      outExprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  if (ArrayRef<int64_t>(shape) != call.type.getShape())
+    return call.refuse() << "reducing axes " << shapeText(axes) << " of "
+                         << shapeText(in) << " gives " << shapeText(shape)
+                         << ", not " << shapeText(call.type.getShape());
+
+  // The identity the result starts from.
+  double identity = 0;
+  if (name == "prod")
+    identity = 1;
+  else if (name == "max")
+    identity = -std::numeric_limits<double>::infinity();
+  else if (name == "min")
+    identity = std::numeric_limits<double>::infinity();
+  Value init = call.filled(call.scalar(identity));
+  if (!init)
+    return failure();
+  SmallVector<AffineMap> maps{
+      AffineMap::getMultiDimIdentityMap(rank, ctx),
+      AffineMap::get(rank, 0, outExprs, ctx)};
+  Type elem = call.elementType();
+  auto op = linalg::GenericOp::create(
+      call.b, call.loc, TypeRange{call.type}, call.args, ValueRange{init},
+      maps, iterators,
+      [&](OpBuilder &b, Location loc, ValueRange a) {
+        Value x = a[0], acc = a[1], r;
+        if (name == "mean") {
+          Value scale = arith::ConstantOp::create(
+              b, loc, b.getFloatAttr(elem, 1.0 / static_cast<double>(count)));
+          r = arith::AddFOp::create(b, loc, acc,
+                                    arith::MulFOp::create(b, loc, x, scale));
+        } else if (name == "sum") {
+          r = isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                      : Value(arith::AddIOp::create(b, loc, acc, x));
+        } else if (name == "prod") {
+          r = isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
+                      : Value(arith::MulIOp::create(b, loc, acc, x));
+        } else if (name == "max") {
+          r = isFloat ? Value(arith::MaximumFOp::create(b, loc, acc, x))
+                      : Value(arith::MaxSIOp::create(b, loc, acc, x));
+        } else {
+          r = isFloat ? Value(arith::MinimumFOp::create(b, loc, acc, x))
+                      : Value(arith::MinSIOp::create(b, loc, acc, x));
+        }
+        linalg::YieldOp::create(b, loc, r);
+      });
+  op->setAttr(TIRDialect::kNameAttrName, call.b.getStringAttr(name));
+  if (call.attrs && !call.attrs.empty())
+    op->setAttr(OperatorCall::kOperatorAttrsName, call.attrs);
+  return op.getResult(0);
+}
+
+ArrayRef<std::pair<StringRef, OperatorBuilder>>
+mlir::tir::graph::getReductionOperators() {
+  static const std::pair<StringRef, OperatorBuilder> operators[] = {
+      {"sum", buildReduction}, {"mean", buildReduction},
+      {"max", buildReduction}, {"min", buildReduction},
+      {"prod", buildReduction},
+  };
+  return operators;
+}

@@ -1,0 +1,74 @@
+"""relax.op's tensor makers: full / zeros / ones (and their _like forms) as
+a value broadcast to a shape; arange as the constant it is (its bounds are
+numbers)."""
+import numpy as np
+
+from ..expr import Expr, const
+from ..struct_info import TENSOR_DTYPES
+from ._common import integers, number, tensor_of
+
+__all__ = ["arange", "full", "full_like", "ones", "ones_like", "zeros", "zeros_like"]
+
+
+def _dtype(dtype, default, op):
+    if dtype in (None, "", "void"):
+        return default
+    dtype = str(dtype)
+    if dtype not in TENSOR_DTYPES:
+        raise ValueError(f"relax.op.{op}: unsupported dtype {dtype!r}")
+    return dtype
+
+
+def full(shape, fill_value, dtype=None):
+    """A tensor of `shape` holding `fill_value` (a number or a 0-d tensor)."""
+    from .datatype import astype
+    from .manipulate import broadcast_to
+    shape = integers(shape, "full", "shape")
+    if isinstance(fill_value, Expr):
+        info = tensor_of(fill_value, "full", "fill_value")
+        if len(info.shape) != 0:
+            raise ValueError(f"relax.op.full: fill_value is a 0-d tensor, got shape "
+                             f"{tuple(info.shape)}")
+        dtype = _dtype(dtype, info.dtype, "full")
+        value = fill_value if info.dtype == dtype else astype(fill_value, dtype)
+    else:
+        dtype = _dtype(dtype, "float32", "full")
+        value = const(np.array(number(fill_value, "full", "fill_value"), dtype))
+    return broadcast_to(value, shape)
+
+
+def full_like(x, fill_value, dtype=None):
+    info = tensor_of(x, "full_like", "x")
+    return full(list(info.shape), fill_value, _dtype(dtype, info.dtype, "full_like"))
+
+
+def zeros(shape, dtype="float32"):
+    return full(shape, 0, _dtype(dtype, "float32", "zeros"))
+
+
+def ones(shape, dtype="float32"):
+    return full(shape, 1, _dtype(dtype, "float32", "ones"))
+
+
+def zeros_like(x, dtype=None):
+    info = tensor_of(x, "zeros_like", "x")
+    return full(list(info.shape), 0, _dtype(dtype, info.dtype, "zeros_like"))
+
+
+def ones_like(x, dtype=None):
+    info = tensor_of(x, "ones_like", "x")
+    return full(list(info.shape), 1, _dtype(dtype, info.dtype, "ones_like"))
+
+
+def arange(start, end=None, step=1, dtype="int64"):
+    """numpy.arange(start, end, step) of `dtype`, a constant."""
+    start = number(start, "arange", "start")
+    if end is None:
+        start, end = 0, start
+    end, step = number(end, "arange", "end"), number(step, "arange", "step")
+    if step == 0:
+        raise ValueError("relax.op.arange: step is 0")
+    values = np.arange(start, end, step).astype(_dtype(dtype, "int64", "arange"))
+    if values.size == 0:
+        raise ValueError(f"relax.op.arange: arange({start}, {end}, {step}) is empty")
+    return const(values)

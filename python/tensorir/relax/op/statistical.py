@@ -1,0 +1,49 @@
+"""relax.op's reductions: sum, mean, max, min, prod over some axes (all
+when axis is None), keeping them as size 1 with keepdims; variance and std
+in terms of mean."""
+from ..expr import Call
+from ..struct_info import TensorStructInfo
+from ._common import axes_of, tensor_of
+
+__all__ = ["max", "mean", "min", "prod", "std", "sum", "variance"]
+
+
+def _reduce(name):
+    def op(x, axis=None, keepdims=False):
+        info = tensor_of(x, name, "x")
+        if info.dtype == "bool":
+            raise TypeError(f"relax.op.{name}: takes numbers, not bool tensors "
+                            "(R.astype first)")
+        if name == "mean" and not info.dtype.startswith(("float", "bfloat")):
+            raise TypeError(f"relax.op.mean: takes floating-point tensors, not {info.dtype} "
+                            "(R.astype first)")
+        axes = axes_of(axis, len(info.shape), name)
+        shape = [1 if i in axes else d for i, d in enumerate(info.shape)
+                 if keepdims or i not in axes]
+        return Call(f"relax.{name}", [x], TensorStructInfo(tuple(shape), info.dtype),
+                    {"axis": axes, "keepdims": bool(keepdims)})
+    op.__name__ = name
+    op.__doc__ = f"relax.op.{name} over `axis` (all axes when None)."
+    return op
+
+
+sum = _reduce("sum")  # noqa: A001 - relax's names
+mean = _reduce("mean")
+max = _reduce("max")  # noqa: A001
+min = _reduce("min")  # noqa: A001
+prod = _reduce("prod")
+
+
+def variance(x, axis=None, keepdims=False):
+    """mean((x - mean(x))^2) over `axis` (the population variance)."""
+    from .binary import multiply, subtract
+    centered = subtract(x, mean(x, axis, keepdims=True))
+    return mean(multiply(centered, centered), axis, keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    """sqrt(variance(x))."""
+    from .unary import sqrt
+    return sqrt(variance(x, axis, keepdims))
+
+
