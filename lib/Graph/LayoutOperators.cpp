@@ -79,14 +79,19 @@ static FailureOr<Value> buildStridedSlice(const OperatorCall &call) {
     int64_t taken =
         step > 0 ? std::max<int64_t>(0, (stop - start + step - 1) / step)
                  : std::max<int64_t>(0, (start - stop - step - 1) / -step);
-    if (taken > 0 && (start < 0 || start >= in[axis] ||
-                      start + (taken - 1) * step < 0 ||
-                      start + (taken - 1) * step >= in[axis]))
+    if (taken > 0 &&
+        (start < 0 || start >= in[axis] || start + (taken - 1) * step < 0 ||
+         start + (taken - 1) * step >= in[axis]))
       return call.refuse() << "the slice of axis " << axis << " from " << start
                            << " by " << step << " leaves the axis of size "
                            << in[axis];
     expected[axis] = taken;
     exprs[axis] = getAffineDimExpr(axis, ctx) * step + start;
+    // A prefix (from 0 by 1) reads at i, which linalg would take for the
+    // loop's range (the operand's whole axis): it reads at i mod size, the
+    // same index, as the loop stays below the size.
+    if (start == 0 && step == 1 && taken < in[axis])
+      exprs[axis] = getAffineDimExpr(axis, ctx) % in[axis];
   }
   if (ArrayRef<int64_t>(expected) != out)
     return call.refuse() << "the slice gives " << shapeText(expected)

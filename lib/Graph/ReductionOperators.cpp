@@ -77,14 +77,12 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   Value init = call.filled(call.scalar(identity));
   if (!init)
     return failure();
-  SmallVector<AffineMap> maps{
-      AffineMap::getMultiDimIdentityMap(rank, ctx),
-      AffineMap::get(rank, 0, outExprs, ctx)};
+  SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                              AffineMap::get(rank, 0, outExprs, ctx)};
   Type elem = call.elementType();
   auto op = linalg::GenericOp::create(
-      call.b, call.loc, TypeRange{call.type}, call.args, ValueRange{init},
-      maps, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange a) {
+      call.b, call.loc, TypeRange{call.type}, call.args, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location loc, ValueRange a) {
         Value x = a[0], acc = a[1], r;
         if (name == "mean") {
           Value scale = arith::ConstantOp::create(
@@ -115,8 +113,8 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
 ArrayRef<std::pair<StringRef, OperatorBuilder>>
 mlir::tir::graph::getReductionOperators() {
   static const std::pair<StringRef, OperatorBuilder> operators[] = {
-      {"sum", buildReduction}, {"mean", buildReduction},
-      {"max", buildReduction}, {"min", buildReduction},
+      {"sum", buildReduction},  {"mean", buildReduction},
+      {"max", buildReduction},  {"min", buildReduction},
       {"prod", buildReduction},
   };
   return operators;

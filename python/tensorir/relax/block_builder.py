@@ -14,6 +14,7 @@ class _FunctionScope:
     def __init__(self, name, params, private):
         self.name, self.params, self.private = name, params, private
         self.bindings = []          # (var, expr)
+        self.bound_calls = {}       # id(nested call) -> (call, its var)
         self.output_emitted = False
 
 
@@ -131,11 +132,21 @@ class BlockBuilder:
         if isinstance(expr, Call):
             # Nested calls are bound first, each to a variable of its own
             # (Relax's normalization: linear gives permute_dims, matmul, add).
-            args = [self.emit(a) if isinstance(a, Call) else a for a in expr.args]
+            # A call nested in several places (an operator made of others)
+            # is bound once.
+            args = [self._emit_nested(a) if isinstance(a, Call) else a for a in expr.args]
             if any(a is not b for a, b in zip(args, expr.args)):
                 expr = Call(expr.op, args, expr.struct_info, expr.attrs)
         var = self._new_var(name_hint, expr.struct_info, self._in_dataflow)
         self._func_scope.bindings.append((var, expr))
+        return var
+
+    def _emit_nested(self, call):
+        bound = self._func_scope.bound_calls.get(id(call))
+        if bound is not None:
+            return bound[1]
+        var = self.emit(call)
+        self._func_scope.bound_calls[id(call)] = (call, var)
         return var
 
     def emit_output(self, output, name_hint=""):

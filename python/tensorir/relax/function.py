@@ -116,6 +116,8 @@ class FunctionWriter:
             return self._define(expr, self.builder.constant(_constant_bytes(expr.data),
                                                             shape, dtype, self.place))
         if isinstance(expr, TupleGetItem):
+            if id(expr.tuple_value) in self.tuples:  # a field of a bound tuple
+                return self._value(self.tuples[id(expr.tuple_value)].fields[expr.index])
             base = self._value(expr.tuple_value)
             if not isinstance(base, list):
                 raise TypeError(f"function '{self.name}': item {expr.index} of a value "

@@ -3,7 +3,7 @@ a value broadcast to a shape; arange as the constant it is (its bounds are
 numbers)."""
 import numpy as np
 
-from ..expr import Expr, const
+from ..expr import Constant, Expr, const
 from ..struct_info import TENSOR_DTYPES
 from ._common import integers, number, tensor_of
 
@@ -30,7 +30,10 @@ def full(shape, fill_value, dtype=None):
             raise ValueError(f"relax.op.full: fill_value is a 0-d tensor, got shape "
                              f"{tuple(info.shape)}")
         dtype = _dtype(dtype, info.dtype, "full")
-        value = fill_value if info.dtype == dtype else astype(fill_value, dtype)
+        if isinstance(fill_value, Constant):  # converted now: a constant still
+            value = const(fill_value.data.astype(dtype))
+        else:
+            value = fill_value if info.dtype == dtype else astype(fill_value, dtype)
     else:
         dtype = _dtype(dtype, "float32", "full")
         value = const(np.array(number(fill_value, "full", "fill_value"), dtype))

@@ -65,13 +65,9 @@ def expand_dims(x, axis):
 
 
 def squeeze(x, axis=None):
-    """x without its axes of size 1 (those of `axis`, or all)."""
+    """x without its axes of size 1 (those of `axis`, or all; an axis of
+    another size stays, as in PyTorch)."""
     from . import reshape
     info = tensor_of(x, "squeeze", "x")
     axes = axes_of(axis, len(info.shape), "squeeze")
-    if axis is not None:
-        for a in axes:
-            if info.shape[a] != 1:
-                raise ValueError(f"relax.op.squeeze: axis {a} has size {info.shape[a]}, "
-                                 "not 1")
     return reshape(x, [d for i, d in enumerate(info.shape) if not (i in axes and d == 1)])

@@ -71,9 +71,26 @@ class BaseImporter:
         a, b = self.arg(node, 0), self.arg(node, 1, name="other")
         if not isinstance(a, Expr) and not isinstance(b, Expr):
             return python_op(a, b)
+        if isinstance(a, Expr) and isinstance(b, Expr):
+            a, b = self._promoted(a, b)
         like = a if isinstance(a, Expr) else b
         return self.emit(relax_op(self.scalar_or_tensor(a, like),
                                   self.scalar_or_tensor(b, like)))
+
+    def _promoted(self, a, b):
+        """a and b converted to the dtype PyTorch computes them in (an
+        integer tensor with a float one: the float's)."""
+        ta, tb = a.struct_info.dtype, b.struct_info.dtype
+        if ta == tb:
+            return a, b
+        torch = self.torch
+        common = str(torch.promote_types(getattr(torch, ta), getattr(torch, tb)))
+        common = common.replace("torch.", "")
+        if ta != common:
+            a = self.emit(R.astype(a, common))
+        if tb != common:
+            b = self.emit(R.astype(b, common))
+        return a, b
 
     def _add(self, node):
         if node.kwargs.get("alpha", 1) != 1:

@@ -72,6 +72,7 @@ class ExportedProgramImporter(BaseImporter):
             "batch_norm.default": self._batch_norm,
             "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
             "max_pool2d.default": self._max_pool2d,
+            "max_pool2d_with_indices.default": self._max_pool2d_with_indices,
             "adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "layer_norm.default": self._layer_norm, "gelu.default": self._gelu,
             "embedding.default": self._embedding, "dropout.default": self._dropout,
@@ -88,13 +89,14 @@ class ExportedProgramImporter(BaseImporter):
                 self.aten.setdefault(f"{name}.{overload}", self._unary(relax_op))
                 self.aten.setdefault(f"{name}_.{overload}", self._unary(relax_op))
         for name, (relax_op, python_op) in _BINARY.items():
-            for overload in ("Tensor", "Scalar", "default", "Tensor_Scalar", "Scalar_Tensor"):
+            for overload in ("Tensor", "Scalar", "default", "Tensor_Scalar", "Scalar_Tensor",
+                             "Tensor_Tensor"):
                 convert = self._binary_op(relax_op, python_op)
                 self.aten.setdefault(f"{name}.{overload}", convert)
                 self.aten.setdefault(f"{name}_.{overload}", convert)
         for name, relax_op in (("sum", R.sum), ("mean", R.mean), ("amax", R.max),
                                ("amin", R.min), ("prod", R.prod)):
-            for overload in ("default", "dim_IntList", "dim_int", "int"):
+            for overload in ("default", "dim", "dim_IntList", "dim_int", "int"):
                 self.aten.setdefault(f"{name}.{overload}", self._reduction(relax_op))
         self.aten.update({
             "addmm.default": self._addmm, "unsqueeze.default": self._unsqueeze,
@@ -318,7 +320,7 @@ class ExportedProgramImporter(BaseImporter):
         name = _DTYPES.get(str(dtype).replace("torch.", ""))
         if name is None:
             raise NotImplementedError(f"{self.name}: '{node.name}' converts to {dtype}")
-        return x if name == x.struct_info.dtype else self.emit(R.astype(x, name))
+        return self.emit(R.astype(x, name))  # a copy, as PyTorch's
 
     def _div(self, node):
         mode = node.kwargs.get("rounding_mode")
@@ -479,6 +481,12 @@ class ExportedProgramImporter(BaseImporter):
         return self.emit(R.nn.max_pool2d(self.tensor(self.arg(node, 0), node), pool_size=kernel,
                                          strides=stride, padding=self.arg(node, 3, 0),
                                          dilation=self.arg(node, 4, 1)))
+
+    def _max_pool2d_with_indices(self, node):
+        # (values, indices): the indices are not computed (zeros), as
+        # inference never reads them.
+        values = self._max_pool2d(node)
+        return (values, self.emit(R.zeros_like(values)))
 
     def _adaptive_avg_pool2d(self, node):
         return self.emit(R.nn.adaptive_avg_pool2d(self.tensor(self.arg(node, 0), node),
