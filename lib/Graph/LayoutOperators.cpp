@@ -1,9 +1,12 @@
-//===- LayoutOperators.cpp - broadcast_to and strided_slice ---------------===//
+//===- LayoutOperators.cpp - broadcast_to, strided_slice, concat, tile ----===//
 //
-// Relax operators that move elements without computing: broadcast_to (the
-// operand read at the result's indices with NumPy broadcasting) and
-// strided_slice (every stride-th element of some axes from a start), each
-// one linalg.generic copying through an affine map.
+// Relax operators that move elements without computing, each one
+// linalg.generic copying through affine maps: broadcast_to (the operand
+// read at the result's indices with NumPy broadcasting), strided_slice
+// (every stride-th element of some axes from a start), tile (the operand
+// read at each index modulo its size) and concat (each operand read at the
+// index shifted by its offset, the one whose range holds the index
+// chosen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +74,8 @@ static FailureOr<Value> buildStridedSlice(const OperatorCall &call) {
     exprs.push_back(getAffineDimExpr(d, ctx));
   for (auto [k, axis] : llvm::enumerate(axesAttr.asArrayRef())) {
     int64_t start = (*begin)[k], stop = (*end)[k], step = (*strides)[k];
+    if (stop < -1) // before the front, reversed: one before index 0
+      stop = -1;
     if (axis < 0 || axis >= static_cast<int64_t>(in.size()))
       return call.refuse() << "axis " << axis << " is outside rank "
                            << in.size();
@@ -102,11 +107,96 @@ static FailureOr<Value> buildStridedSlice(const OperatorCall &call) {
                      AffineMap::get(out.size(), 0, exprs, ctx));
 }
 
+/// tile: the result's shape a multiple of the operand's (leading axes
+/// added); each element is the operand's at the index modulo its size.
+static FailureOr<Value> buildTile(const OperatorCall &call) {
+  if (failed(call.checkOperands(1)))
+    return failure();
+  ArrayRef<int64_t> in = call.shapeOf(0), out = call.type.getShape();
+  if (in.size() > out.size())
+    return call.refuse() << "the result of rank " << out.size()
+                         << " has fewer axes than the operand";
+  MLIRContext *ctx = call.b.getContext();
+  unsigned offset = out.size() - in.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [k, dim] : llvm::enumerate(in)) {
+    int64_t total = out[offset + k];
+    if (dim == 0 || total % dim != 0)
+      return call.refuse() << "the result's axis " << offset + k << " of size "
+                           << total << " is not a multiple of " << dim;
+    AffineExpr d = getAffineDimExpr(offset + k, ctx);
+    exprs.push_back(total == dim ? d : d % dim);
+  }
+  return copyThrough(call, "tile", AffineMap::get(out.size(), 0, exprs, ctx));
+}
+
+/// concat (attribute "axis"): the operands one after another along the
+/// axis. Each is read at the index less its offset, modulo its size (in
+/// bounds wherever the index is), and the body picks the one whose range
+/// holds the index.
+static FailureOr<Value> buildConcat(const OperatorCall &call) {
+  if (call.args.empty())
+    return call.refuse() << "takes at least one operand";
+  if (failed(call.checkOperands(call.args.size())))
+    return failure();
+  FailureOr<int64_t> axisOr = call.intAttr("axis");
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
+  ArrayRef<int64_t> out = call.type.getShape();
+  int64_t rank = out.size();
+  if (axis < 0 || axis >= rank)
+    return call.refuse() << "axis " << axis << " is outside rank " << rank;
+  MLIRContext *ctx = call.b.getContext();
+  SmallVector<AffineMap> maps;
+  SmallVector<int64_t> starts;
+  int64_t offset = 0;
+  for (unsigned k = 0; k < call.args.size(); ++k) {
+    ArrayRef<int64_t> in = call.shapeOf(k);
+    if (static_cast<int64_t>(in.size()) != rank)
+      return call.refuse() << "operand " << k << " has rank " << in.size()
+                           << ", the result " << rank;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != axis && in[d] != out[d])
+        return call.refuse() << "operand " << k << " of shape "
+                             << shapeText(in) << " differs from the result "
+                             << shapeText(out) << " off axis " << axis;
+      AffineExpr e = getAffineDimExpr(d, ctx);
+      exprs.push_back(d == axis && in[d] != out[d] ? (e - offset) % in[d] : e);
+    }
+    starts.push_back(offset);
+    offset += in[axis];
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  if (offset != out[axis])
+    return call.refuse() << "the operands' axis " << axis << " sum to " << offset
+                         << ", the result has " << out[axis];
+  if (call.args.size() == 1)
+    return copyThrough(call, "concat", maps[0]);
+  maps.push_back(call.identity(rank));
+  return call.generic(
+      "concat", call.args, call.empty(), maps, 0,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value index = linalg::IndexOp::create(b, loc, axis);
+        Value picked = a[call.args.size() - 1];
+        for (int k = static_cast<int>(call.args.size()) - 2; k >= 0; --k) {
+          Value end = arith::ConstantIndexOp::create(b, loc, starts[k + 1]);
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, index, end);
+          picked = arith::SelectOp::create(b, loc, inside, a[k], picked);
+        }
+        return picked;
+      });
+}
+
 ArrayRef<std::pair<StringRef, OperatorBuilder>>
 mlir::tir::graph::getLayoutOperators() {
   static const std::pair<StringRef, OperatorBuilder> operators[] = {
       {"broadcast_to", buildBroadcastTo},
       {"strided_slice", buildStridedSlice},
+      {"tile", buildTile},
+      {"concat", buildConcat},
   };
   return operators;
 }

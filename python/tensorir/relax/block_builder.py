@@ -127,8 +127,9 @@ class BlockBuilder:
             raise TypeError(f"BlockBuilder.emit takes a graph expression, got "
                             f"{type(expr).__name__}")
         if isinstance(expr, Tuple):
-            raise TypeError("BlockBuilder.emit: a tuple is a function's output "
-                            "(emit_func_output), not a binding")
+            # A tuple of values (split's parts): its calls bound first.
+            expr = Tuple([self._emit_nested(f) if isinstance(f, Call) else f
+                          for f in expr.fields])
         if isinstance(expr, Call):
             # Nested calls are bound first, each to a variable of its own
             # (Relax's normalization: linear gives permute_dims, matmul, add).

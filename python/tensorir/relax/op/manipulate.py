@@ -1,11 +1,12 @@
-"""relax.op's layout operators: broadcast_to and strided_slice (copies
-through an affine map), expand_dims and squeeze (reshapes: views once
-built)."""
+"""relax.op's layout operators: broadcast_to, strided_slice, tile and
+concat (copies through affine maps), expand_dims and squeeze (reshapes:
+views once built), and flip, split and stack made of those."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
 from ._common import axes_of, integers, tensor_of
 
-__all__ = ["broadcast_to", "expand_dims", "squeeze", "strided_slice"]
+__all__ = ["broadcast_to", "concat", "expand_dims", "flip", "split", "squeeze", "stack",
+           "strided_slice", "tile"]
 
 
 def broadcast_to(x, shape):
@@ -46,7 +47,9 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound=False):
         if len(picked) == 0:
             raise ValueError(f"relax.op.strided_slice: the slice of axis {axes[k]} is empty")
         starts.append(picked.start)
-        stops.append(picked.stop)
+        # Past the front (reversed to index 0) is -(size + 1), so that the
+        # bound reads the same again (-1 would be the last index).
+        stops.append(picked.stop if picked.stop >= 0 else -shape[axes[k]] - 1)
         shape[axes[k]] = len(picked)
     return Call("relax.strided_slice", [x], TensorStructInfo(tuple(shape), info.dtype),
                 {"axes": axes, "begin": starts, "end": stops, "strides": strides})
@@ -71,3 +74,89 @@ def squeeze(x, axis=None):
     info = tensor_of(x, "squeeze", "x")
     axes = axes_of(axis, len(info.shape), "squeeze")
     return reshape(x, [d for i, d in enumerate(info.shape) if not (i in axes and d == 1)])
+
+
+def concat(tensors, *more, axis=0):
+    """The tensors one after another along `axis` (R.concat((x, y),
+    axis=0); the printed form R.concat(x, y, axis=0) too)."""
+    tensors = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+    tensors += list(more)
+    if not tensors:
+        raise ValueError("relax.op.concat: takes at least one tensor")
+    infos = [tensor_of(t, "concat", f"tensor {k}") for k, t in enumerate(tensors)]
+    rank = len(infos[0].shape)
+    axis = axes_of(axis, rank, "concat")[0]
+    shape = list(infos[0].shape)
+    for k, info in enumerate(infos[1:], 1):
+        if info.dtype != infos[0].dtype:
+            raise ValueError(f"relax.op.concat: tensor {k} holds {info.dtype}, tensor 0 "
+                             f"{infos[0].dtype}")
+        if len(info.shape) != rank or any(a != b for i, (a, b) in
+                                          enumerate(zip(info.shape, infos[0].shape))
+                                          if i != axis):
+            raise ValueError(f"relax.op.concat: tensor {k} of shape {tuple(info.shape)} "
+                             f"does not fit {tuple(infos[0].shape)} off axis {axis}")
+        shape[axis] += info.shape[axis]
+    return Call("relax.concat", tensors, TensorStructInfo(tuple(shape), infos[0].dtype),
+                {"axis": axis})
+
+
+def tile(x, repeats):
+    """x repeated `repeats` times along each axis (leading axes added when
+    repeats is longer), as numpy.tile."""
+    info = tensor_of(x, "tile", "x")
+    repeats = integers(repeats, "tile", "repeats")
+    if any(r < 1 for r in repeats):
+        raise ValueError(f"relax.op.tile: repeats {repeats} are not all >= 1")
+    shape = list(info.shape)
+    rank = max(len(shape), len(repeats))
+    shape = [1] * (rank - len(shape)) + shape
+    repeats = [1] * (rank - len(repeats)) + repeats
+    if rank != len(info.shape):
+        from . import reshape
+        x = reshape(x, shape)
+    out = tuple(d * r for d, r in zip(shape, repeats))
+    return Call("relax.tile", [x], TensorStructInfo(out, info.dtype), {"repeats": repeats})
+
+
+def flip(data, axis):
+    """data reversed along `axis`."""
+    info = tensor_of(data, "flip", "data")
+    axis = axes_of(axis, len(info.shape), "flip")[0]
+    return strided_slice(data, [axis], [info.shape[axis] - 1], [-info.shape[axis] - 1], [-1])
+
+
+def split(x, indices_or_sections, axis=0):
+    """A tuple of parts of x along `axis`: `indices_or_sections` equal parts,
+    or the parts between the given indices."""
+    from ..expr import Tuple
+    info = tensor_of(x, "split", "x")
+    axis = axes_of(axis, len(info.shape), "split")[0]
+    size = info.shape[axis]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections < 1 or size % sections:
+            raise ValueError(f"relax.op.split: axis {axis} of size {size} does not split "
+                             f"into {sections} equal parts")
+        bounds = [size // sections * k for k in range(1, sections)]
+    else:
+        bounds = integers(indices_or_sections, "split", "indices_or_sections")
+    edges = [0] + [min(max(b, 0), size) for b in bounds] + [size]
+    parts = []
+    for begin, end in zip(edges, edges[1:]):
+        if end <= begin:
+            raise ValueError(f"relax.op.split: the part [{begin}, {end}) of axis {axis} is "
+                             "empty")
+        parts.append(strided_slice(x, [axis], [begin], [end]) if (begin, end) != (0, size)
+                     else x)
+    return Tuple(parts)
+
+
+def stack(tensors, axis=0):
+    """The tensors along a new axis `axis`."""
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("relax.op.stack: takes at least one tensor")
+    rank = len(tensor_of(tensors[0], "stack", "tensor 0").shape)
+    axis = axes_of(axis, rank + 1, "stack")[0]
+    return concat([expand_dims(t, axis) for t in tensors], axis=axis)

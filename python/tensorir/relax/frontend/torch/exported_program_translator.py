@@ -115,6 +115,10 @@ class ExportedProgramImporter(BaseImporter):
             "_assert_tensor_metadata.default": self._nothing,
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
+            "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
+            "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
+            "split.Tensor": self._split, "split_with_sizes.default": self._split,
+            "chunk.default": self._chunk, "unbind.int": self._unbind,
             "where.self": self._where, "clamp.default": self._clamp,
             "clip.default": self._clamp, "hardtanh.default": self._hardtanh,
             "div.Tensor_mode": self._div, "_to_copy.default": self._to_copy,
@@ -288,6 +292,56 @@ class ExportedProgramImporter(BaseImporter):
         positive = self.emit(R.greater(x, const(np.array(0, dtype))))
         scaled = self.emit(R.multiply(x, const(np.array(slope, dtype))))
         return self.emit(R.where(positive, x, scaled))
+
+    def _cat(self, node):
+        tensors = [self.tensor(t, node) for t in self.arg(node, 0)]
+        return self.emit(R.concat(tensors, axis=self.arg(node, 1, 0, "dim")))
+
+    def _stack(self, node):
+        tensors = [self.tensor(t, node) for t in self.arg(node, 0)]
+        return self.emit(R.stack(tensors, axis=self.arg(node, 1, 0, "dim")))
+
+    def _tile(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.tile(x, list(self.arg(node, 1))))
+
+    def _flip(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        for axis in self.arg(node, 1):
+            x = self.emit(R.flip(x, axis))
+        return x
+
+    def _parts(self, node, x, sizes, axis):
+        """The parts of x of `sizes` along `axis`, each bound."""
+        bounds, total = [], 0
+        for s in sizes[:-1]:
+            total += s
+            bounds.append(total)
+        parts = R.split(x, bounds, axis)
+        return tuple(self.emit(p) if not isinstance(p, Var) else p for p in parts.fields)
+
+    def _split(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        size = int(x.shape[axis])
+        sizes = self.arg(node, 1)
+        if isinstance(sizes, int):
+            sizes = [sizes] * (size // sizes) + ([size % sizes] if size % sizes else [])
+        return self._parts(node, x, list(sizes), axis)
+
+    def _chunk(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        size, chunks = int(x.shape[axis]), self.arg(node, 1)
+        step = -(-size // chunks)
+        sizes = [min(step, size - k) for k in range(0, size, step)]
+        return self._parts(node, x, sizes, axis)
+
+    def _unbind(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, 0, "dim") % len(x.shape)
+        parts = self._parts(node, x, [1] * int(x.shape[axis]), axis)
+        return tuple(self.emit(R.squeeze(p, [axis])) for p in parts)
 
     def _where(self, node):
         cond = self.tensor(self.arg(node, 0), node)
