@@ -159,9 +159,9 @@ static FailureOr<Value> buildConcat(const OperatorCall &call) {
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < rank; ++d) {
       if (d != axis && in[d] != out[d])
-        return call.refuse() << "operand " << k << " of shape "
-                             << shapeText(in) << " differs from the result "
-                             << shapeText(out) << " off axis " << axis;
+        return call.refuse() << "operand " << k << " of shape " << shapeText(in)
+                             << " differs from the result " << shapeText(out)
+                             << " off axis " << axis;
       AffineExpr e = getAffineDimExpr(d, ctx);
       exprs.push_back(d == axis && in[d] != out[d] ? (e - offset) % in[d] : e);
     }
@@ -170,8 +170,8 @@ static FailureOr<Value> buildConcat(const OperatorCall &call) {
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   if (offset != out[axis])
-    return call.refuse() << "the operands' axis " << axis << " sum to " << offset
-                         << ", the result has " << out[axis];
+    return call.refuse() << "the operands' axis " << axis << " sum to "
+                         << offset << ", the result has " << out[axis];
   if (call.args.size() == 1)
     return copyThrough(call, "concat", maps[0]);
   maps.push_back(call.identity(rank));

@@ -196,7 +196,10 @@ ArrayRef<std::pair<StringRef, OperatorBuilder>> getElementwiseOperators();
 /// sum, mean, max, min, prod over some axes (ReductionOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
 
-/// broadcast_to and strided_slice (LayoutOperators.cpp).
+/// take (IndexingOperators.cpp).
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getIndexingOperators();
+
+/// broadcast_to, strided_slice, tile and concat (LayoutOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getLayoutOperators();
 
 } // namespace mlir::tir::graph

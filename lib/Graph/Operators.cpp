@@ -355,8 +355,8 @@ static FailureOr<Value> buildReshape(const OperatorCall &call) {
 // The table
 //===----------------------------------------------------------------------===//
 
-/// Every operator: the element-wise, reduction and layout ones and those
-/// above.
+/// Every operator: the element-wise, reduction, layout and indexing ones
+/// and those above.
 static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
   static const SmallVector<std::pair<StringRef, OperatorBuilder>> operators =
       [] {
@@ -365,6 +365,8 @@ static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
         all.append(getReductionOperators().begin(),
                    getReductionOperators().end());
         all.append(getLayoutOperators().begin(), getLayoutOperators().end());
+        all.append(getIndexingOperators().begin(),
+                   getIndexingOperators().end());
         all.append({
             {"matmul", buildMatmul},
             {"permute_dims", buildPermuteDims},

@@ -115,8 +115,8 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = op.getMatchingBlockArgument(input);
       Value v = input->get();
-      if (!arg || arg.use_empty() || internal.contains(v) ||
-          inputParam.count(v))
+      bool used = arg && (!arg.use_empty() || isGatheredInput(op, input));
+      if (!used || internal.contains(v) || inputParam.count(v))
         continue;
       inputParam[v] = params.size();
       params.push_back(bufferType(v.getType()));

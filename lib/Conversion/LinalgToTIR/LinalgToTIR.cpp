@@ -27,6 +27,25 @@ namespace mlir::tir {
 using namespace mlir;
 using namespace mlir::tir;
 
+/// The input operand of `op` whose value `extract` reads, or null.
+static OpOperand *gatheredOperand(linalg::LinalgOp op,
+                                  tensor::ExtractOp extract) {
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == extract.getTensor())
+      return input;
+  return nullptr;
+}
+
+bool mlir::tir::isGatheredInput(linalg::LinalgOp op, OpOperand *input) {
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return false;
+  for (Operation &inner : op->getRegion(0).front())
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner))
+      if (extract.getTensor() == input->get())
+        return true;
+  return false;
+}
+
 std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
   for (int64_t range : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range))
@@ -40,6 +59,12 @@ std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
   for (Operation &inner : region.front()) {
     if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
       continue;
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+      if (!gatheredOperand(op, extract))
+        return "its body reads a tensor with tensor.extract that is not one "
+               "of its inputs";
+      continue;
+    }
     if (inner.getNumRegions() != 0 ||
         !isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()))
       return "its body holds '" + inner.getName().getStringRef().str() +
@@ -48,11 +73,15 @@ std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
   // Values from outside the body: constants only (canonicalization hoists a
   // body's constants out of it), which the block clones.
   for (Operation &inner : region.front())
-    for (Value operand : inner.getOperands())
-      if (!region.isAncestor(operand.getParentRegion()) &&
+    for (OpOperand &use : inner.getOpOperands()) {
+      Value operand = use.get();
+      bool gathered =
+          isa<tensor::ExtractOp>(inner) && use.getOperandNumber() == 0;
+      if (!gathered && !region.isAncestor(operand.getParentRegion()) &&
           !matchPattern(operand, m_Constant()))
         return "its body uses a value defined outside it that is not a "
                "constant";
+    }
   // A scalar operand (linalg.fill's value) must be a constant, which the
   // block makes.
   for (OpOperand &operand : op->getOpOperands())
@@ -141,13 +170,24 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
       auto [m, indices] = usedIndices(op.getMatchingIndexingMap(&operand), v);
       map.map(arg, LoadOp::create(b, l, buffer, m, indices).getResult());
     }
-    // Constants the body takes from outside it are made in the block.
+    // Constants the body takes from outside it are made in the block (a
+    // gathered input is loaded from instead).
     for (Operation &inner : body)
       for (Value operand : inner.getOperands())
         if (!op->getRegion(0).isAncestor(operand.getParentRegion()) &&
-            !map.contains(operand))
+            !map.contains(operand) && !isa<tensor::ExtractOp>(inner))
           map.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
     for (Operation &inner : body) {
+      if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+        OpOperand *input = gatheredOperand(op, extract);
+        SmallVector<Value> at;
+        for (Value index : extract.getIndices())
+          at.push_back(map.lookupOrDefault(index));
+        map.map(extract.getResult(),
+                LoadOp::create(b, l, inputs[input->getOperandNumber()], at)
+                    .getResult());
+        continue;
+      }
       if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
         map.map(idx.getResult(), v[idx.getDim()]);
         continue;

@@ -30,14 +30,20 @@ namespace mlir::tir {
 /// cannot be cloned into a block, ...); "" when it has one.
 std::string checkLinalgForTIR(linalg::LinalgOp op);
 
+/// Whether the body of `op` reads `input` (one of its inputs) with
+/// tensor.extract at indices it computes (a gather, as relax's take): the
+/// input's value is used though its block argument is not.
+bool isGatheredInput(linalg::LinalgOp op, OpOperand *input);
+
 /// Builds at `builder`'s insertion point the loop nest (loops `i0`, ...,
 /// or named `axes[d]` with the block's variables `v_<axes[d]>`, as TVMScript
 /// prints TVM's) and the block `name` that computes the linalg op `op`
 /// (generic or named) reading `inputs` and writing `outputs` (buffers, one
 /// per DPS operand; an input whose value the body does not use may be
-/// null). `inits`, when not empty, holds per output the value a T.init
-/// writes (null: none); the body then starts from it instead of the
-/// output's contents. checkLinalgForTIR(op) must be "".
+/// null; a gathered input is loaded from at the indices its
+/// tensor.extract computes). `inits`, when not empty, holds per output the
+/// value a T.init writes (null: none); the body then starts from it instead of
+/// the output's contents. checkLinalgForTIR(op) must be "".
 BlockOp buildLinalgBlock(OpBuilder &builder, Location loc, linalg::LinalgOp op,
                          StringRef name, ValueRange inputs, ValueRange outputs,
                          ArrayRef<TypedAttr> inits = {},

@@ -6,7 +6,6 @@ import operator
 
 import numpy as np
 
-from .... import te, topi
 from ... import op as R
 from ...block_builder import BlockBuilder
 from ...expr import Expr, Tuple, Var, const
@@ -115,6 +114,7 @@ class ExportedProgramImporter(BaseImporter):
             "_assert_tensor_metadata.default": self._nothing,
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
+            "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
             "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
             "split.Tensor": self._split, "split_with_sizes.default": self._split,
@@ -462,15 +462,19 @@ class ExportedProgramImporter(BaseImporter):
 
     def _select(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        dims = [int(d) for d in x.shape]
-        axis = self.arg(node, 1) % len(dims)
-        index = self.arg(node, 2) % dims[axis]
+        axis = self.arg(node, 1) % len(x.shape)
+        return self.emit(R.take(x, const(np.array(self.arg(node, 2), "int64")), axis))
 
-        def select(a):
-            return te.compute(dims[:axis] + dims[axis + 1:],
-                              lambda *i: a(*i[:axis], index, *i[axis:]), name="T_select")
+    def _index_select(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        index = self.tensor(self.arg(node, 2), node)
+        return self.emit(R.take(x, index, self.arg(node, 1), mode="fast"))
 
-        return self.bb.emit_te(select, x, primfunc_name_hint="select")
+    def _take(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        size = int(np.prod([int(d) for d in x.shape]))
+        flat = self.emit(R.reshape(x, [size]))
+        return self.emit(R.take(flat, self.tensor(self.arg(node, 1), node), 0, mode="fast"))
 
     def _conv(self, node, x, weight, bias, stride, padding, dilation, groups):
         if len(weight.shape) != 4:
@@ -571,7 +575,9 @@ class ExportedProgramImporter(BaseImporter):
     def _embedding(self, node):
         weight, indices = self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1),
                                                                             node)
-        return self.bb.emit_te(topi.take, weight, indices, 0, primfunc_name_hint="take")
+        if indices.struct_info.dtype != "int32":
+            indices = self.emit(R.astype(indices, "int32"))
+        return self.emit(R.take(weight, indices, axis=0))
 
     def _dropout(self, node):
         if self.arg(node, 2, False, "train"):
