@@ -86,8 +86,8 @@ static FailureOr<Value> buildTake(const OperatorCall &call) {
         SmallVector<Value> at;
         for (int64_t d = 0; d < rank; ++d) {
           if (d == axis)
-            at.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                    index));
+            at.push_back(
+                arith::IndexCastOp::create(b, loc, b.getIndexType(), index));
           else
             at.push_back(linalg::IndexOp::create(
                 b, loc, d < axis ? d : d - 1 + indexRank));

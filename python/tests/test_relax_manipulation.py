@@ -1,0 +1,136 @@
+"""Graph level: relax's reductions (sum, mean, max, min, prod, variance,
+std), layout operators (broadcast_to, strided_slice, concat, tile, flip,
+split, stack, expand_dims, squeeze), take, the tensor makers (full, zeros,
+ones, arange) and the operators made of others (nn.log_softmax,
+nn.layer_norm): built, printed and parsed back to the same module, run
+against numpy; refusals name the operator and the rule."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import relax
+from tensorir.relax import op as R
+from tensorir.script import from_source
+
+
+def graph(infos, body):
+    params = [relax.Var(f"x{k}", relax.TensorStructInfo(shape, dtype))
+              for k, (shape, dtype) in enumerate(infos)]
+    bb = relax.BlockBuilder()
+    with bb.function("main", params):
+        with bb.dataflow():
+            out = body(*params)
+            if isinstance(out, (list, tuple)):
+                out = bb.emit_output(tuple(bb.emit(o) for o in out))
+            else:
+                out = bb.emit_output(bb.emit(out))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def check(mod, args, expected):
+    again = from_source(mod.script(show_meta=True))
+    tvm.ir.assert_structural_equal(mod, again)
+    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
+    out = vm["main"](*args)
+    outs = [o.numpy() for o in out] if isinstance(expected, list) else [out.numpy()]
+    for o, e in zip(outs, expected if isinstance(expected, list) else [expected]):
+        assert o.shape == np.shape(e)
+        np.testing.assert_allclose(o, e, rtol=1e-5, atol=1e-6)
+
+
+X = np.random.default_rng(0).standard_normal((2, 3, 4)).astype("float32")
+
+
+@pytest.mark.parametrize("name,reference", [("sum", np.sum), ("mean", np.mean),
+                                            ("max", np.max), ("min", np.min),
+                                            ("prod", np.prod), ("variance", np.var),
+                                            ("std", np.std)])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), ([1], True), ([0, 2], False),
+                                           (-1, False)])
+def test_reductions(name, reference, axis, keepdims):
+    mod = graph([((2, 3, 4), "float32")],
+                lambda x: getattr(R, name)(x, axis=axis, keepdims=keepdims))
+    np_axis = tuple(axis) if isinstance(axis, list) else axis
+    check(mod, [X], reference(X, axis=np_axis, keepdims=keepdims))
+
+
+def test_integer_reductions_and_refusals():
+    xi = np.arange(-6, 6, dtype="int32").reshape(3, 4)
+    mod = graph([((3, 4), "int32")], lambda x: [R.sum(x, [1]), R.max(x, [0]), R.min(x)])
+    check(mod, [xi], [xi.sum(1), xi.max(0), xi.min()])
+    x = relax.Var("x", relax.TensorStructInfo((3, 4), "int32"))
+    with pytest.raises(TypeError, match=r"relax\.op\.mean: takes floating-point tensors, "
+                                        r"not int32"):
+        R.mean(x)
+    with pytest.raises(ValueError, match=r"relax\.op\.sum: axis 2 is outside 2 dimensions"):
+        R.sum(x, [2])
+    with pytest.raises(ValueError, match=r"relax\.op\.sum: axes \[1, -1\] repeat an axis"):
+        R.sum(x, [1, -1])
+
+
+def test_layouts():
+    mod = graph([((2, 3, 4), "float32")], lambda x: [
+        R.broadcast_to(R.sum(x, [1], keepdims=True), (5, 2, 3, 4)),
+        R.strided_slice(x, [1, 2], [0, -1], [2, -5], [1, -2]),
+        R.strided_slice(x, [2], [1], [100]),
+        R.tile(x, [2, 1, 3]),
+        R.tile(x, [2, 1, 1, 1]),
+        R.flip(x, 1),
+        R.expand_dims(x, [0, -1]),
+        R.squeeze(R.expand_dims(x, 1)),
+    ])
+    check(mod, [X], [np.broadcast_to(X.sum(1, keepdims=True), (5, 2, 3, 4)),
+                     X[:, 0:2, -1:-5:-2], X[:, :, 1:], np.tile(X, [2, 1, 3]),
+                     np.tile(X, [2, 1, 1, 1]), X[:, ::-1], X[None, ..., None], X])
+
+
+def test_concat_split_and_stack():
+    y = np.random.default_rng(1).standard_normal((2, 1, 4)).astype("float32")
+    mod = graph([((2, 3, 4), "float32"), ((2, 1, 4), "float32")], lambda x, z: [
+        R.concat([x, z, x], axis=1), R.concat((z,), axis=-1),
+        R.stack([x, x], axis=3)] + list(R.split(x, [1, 2], axis=1).fields)
+        + list(R.split(x, 2, axis=2).fields))
+    check(mod, [X, y], [np.concatenate([X, y, X], 1), y, np.stack([X, X], 3)]
+          + np.split(X, [1, 2], axis=1) + np.split(X, 2, axis=2))
+    a = relax.Var("a", relax.TensorStructInfo((2, 3), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((3, 3), "float32"))
+    with pytest.raises(ValueError, match=r"relax\.op\.concat: tensor 1 of shape \(3, 3\) "
+                                         r"does not fit \(2, 3\) off axis 1"):
+        R.concat([a, b], axis=1)
+    with pytest.raises(ValueError, match=r"relax\.op\.split: axis 0 of size 2 does not "
+                                         r"split into 3 equal parts"):
+        R.split(a, 3)
+
+
+@pytest.mark.parametrize("mode", ["fast", "clip", "wrap"])
+def test_take_gathers_with_indices_kept_inside(mode):
+    indices = np.array([[0, 4], [-1, 2]], "int64")
+    table = np.arange(15, dtype="float32").reshape(5, 3)
+    mod = graph([((5, 3), "float32"), ((2, 2), "int64")], lambda x, i: [
+        R.take(x, i, axis=0, mode=mode), R.take(x, i, axis=1, mode=mode),
+        R.take(x, relax.const(2, "int64"), axis=0), R.take(x, i, mode=mode)])
+    fix = (lambda i, n: np.mod(i, n)) if mode == "wrap" else \
+        (lambda i, n: np.clip(i, 0, n - 1))
+    check(mod, [table, indices], [table[fix(indices, 5)], table[:, fix(indices, 3)],
+                                  table[2], table.reshape(-1)[fix(indices, 15)]])
+    x = relax.Var("x", relax.TensorStructInfo((5, 3), "float32"))
+    with pytest.raises(TypeError, match=r"relax\.op\.take: the indices hold float32"):
+        R.take(x, x, axis=0)
+
+
+def test_makers_and_composite_operators():
+    mod = graph([((2, 3, 4), "float32")], lambda x: [
+        R.full((2, 2), 1.5), R.zeros((3,), "int32"), R.ones_like(x),
+        R.full_like(x, relax.const(7, "int32")), R.arange(1, 10, 3, "float32"),
+        R.nn.log_softmax(x, axis=1),
+        R.nn.layer_norm(x, relax.const(np.full(4, 2.0, "float32")),
+                        relax.const(np.full(4, 0.5, "float32")), [-1], 1e-5)])
+    shifted = X - X.max(1, keepdims=True)
+    normalized = (X - X.mean(-1, keepdims=True)) / np.sqrt(X.var(-1, keepdims=True) + 1e-5)
+    check(mod, [X], [np.full((2, 2), 1.5), np.zeros(3, "int32"), np.ones_like(X),
+                     np.full_like(X, 7), np.arange(1, 10, 3, dtype="float32"),
+                     shifted - np.log(np.exp(shifted).sum(1, keepdims=True)),
+                     normalized * 2 + 0.5])
+    with pytest.raises(ValueError, match=r"relax\.op\.arange: arange\(3, 1, 1\) is empty"):
+        R.arange(3, 1)
