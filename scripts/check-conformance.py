@@ -7,6 +7,8 @@ count and never lowers one.
     ../shared/tvm-tests/run.sh                  # leaves junit.xml in ${TMPDIR:-/tmp}/tvm-tests
     scripts/check-conformance.py                # exit 1 if a file passes fewer than its floor
     scripts/check-conformance.py --update       # raise the floors to the current counts
+    scripts/check-conformance.py --junit A.xml --junit B.xml   # several runs (the relax
+                                                # files run under the venv's python)
 
 The floor file has one line per test file, "<file stem> <floor>"; '#' starts a comment.
 Counts come from the junit report run.sh leaves ($TVM_TESTS_OUT, else
@@ -21,8 +23,9 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FLOOR = os.path.join(ROOT, "test", "tvm-conformance-floor.txt")
 HEADER = """\
-# Floors of the conformance run: how many of TVM v0.23's tests (schedule, meta_schedule)
-# (../shared/tvm-tests/run.sh, the plain run, not TOLERANT=1) each file must pass.
+# Floors of the conformance run: how many of TVM v0.23's tests (schedule, meta_schedule,
+# relax) (../shared/tvm-tests/run.sh, the plain run, not TOLERANT=1; the relax files under
+# the venv's python, as scripts/test.sh runs them) each file must pass.
 # scripts/test.sh fails when a file passes fewer; scripts/check-conformance.py --update
 # raises the floors to the current counts (it never lowers one).
 """
@@ -93,16 +96,21 @@ def update(counts, floors):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--junit", default=default_junit(), help="the run's junit report")
+    parser.add_argument("--junit", action="append",
+                        help="a run's junit report (repeatable: a file's counts come from "
+                             "the last report that ran it); default: the plain run's")
     parser.add_argument("--floor", default=DEFAULT_FLOOR, help="the floor file")
     parser.add_argument("--update", action="store_true",
                         help="raise the floors to the current counts (never lower them)")
     args = parser.parse_args(argv)
-    try:
-        counts = read_counts(args.junit)
-    except (OSError, ET.ParseError) as error:
-        print(f"conformance: no report to check ({error}); run ../shared/tvm-tests/run.sh first")
-        return 1
+    counts = {}
+    for junit in args.junit or [default_junit()]:
+        try:
+            counts.update(read_counts(junit))
+        except (OSError, ET.ParseError) as error:
+            print(f"conformance: no report to check ({error}); run "
+                  "../shared/tvm-tests/run.sh first")
+            return 1
     floors = read_floors(args.floor)
     if args.update:
         raised = update(counts, floors)

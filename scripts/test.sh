@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the conformance run of TVM's own
-# schedule tests (when ../shared/tvm-tests is there), lit (C++ tools, IR,
+# tests (when ../shared/tvm-tests is there: schedule, meta_schedule, and
+# the relax files again under the venv's python, which has torch 2), lit (C++ tools, IR,
 # executed code), then pytest (the Python package). Each prints its own
 # summary, pytest's last; the script fails if lit or pytest fails, or if a
 # conformance file passes fewer tests than its floor in
@@ -32,9 +33,19 @@ echo "== a virtual environment with pip's numpy 2 and torch 2 (scripts/python-ve
 venv_python=$(BUILD_DIR=$BUILD_DIR ./scripts/python-venv.sh) || status=1
 ./scripts/check-format.sh || status=1
 if [[ -f ../shared/tvm-tests/run.sh ]]; then
-  echo "== TVM v0.23 schedule tests (../shared/tvm-tests/run.sh)"
-  bash ../shared/tvm-tests/run.sh || true  # its failures are counted, not fatal: the floors decide
-  /usr/bin/python3 scripts/check-conformance.py || status=1
+  # Its failures are counted, not fatal: the floors decide.
+  reports=${TMPDIR:-/tmp}/tir-conformance
+  echo "== TVM v0.23 tests (../shared/tvm-tests/run.sh)"
+  TVM_TESTS_OUT=$reports/all bash ../shared/tvm-tests/run.sh || true
+  junits=(--junit "$reports/all/junit.xml")
+  if [ -n "${venv_python:-}" ]; then
+    # The relax files need torch >= 2: the venv's python runs them again.
+    echo "== TVM v0.23 relax tests under the venv's python (run.sh --suite relax)"
+    PYTHON=$venv_python TVM_TESTS_OUT=$reports/relax bash ../shared/tvm-tests/run.sh --suite relax \
+      || true
+    junits+=(--junit "$reports/relax/junit.xml")
+  fi
+  /usr/bin/python3 scripts/check-conformance.py "${junits[@]}" || status=1
 fi
 echo "== fuzz smoke run (scripts/fuzz.sh --smoke)"
 BUILD_DIR=$BUILD_DIR ./scripts/fuzz.sh --smoke --no-build || status=1
