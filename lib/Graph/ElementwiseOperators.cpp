@@ -389,6 +389,25 @@ static FailureOr<Value> buildRelu(const OperatorCall &call) {
       });
 }
 
+/// nn.leakyrelu: x where x > 0, else alpha * x (attribute "alpha").
+static FailureOr<Value> buildLeakyRelu(const OperatorCall &call) {
+  if (failed(checkTypes(call, 1, Kinds::Float)))
+    return failure();
+  FailureOr<double> alpha = call.floatAttr("alpha");
+  if (failed(alpha))
+    return failure();
+  return broadcastGeneric(
+      call, "leakyrelu", [&](OpBuilder &b, Location loc, ValueRange a) {
+        Value x = a[0];
+        Type t = x.getType();
+        Value positive = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OGT, x, floatConstant(b, loc, t, 0));
+        Value scaled =
+            arith::MulFOp::create(b, loc, x, floatConstant(b, loc, t, *alpha));
+        return arith::SelectOp::create(b, loc, positive, x, scaled);
+      });
+}
+
 /// bitwise_* on integers and bools, logical_* on bools; shifts on integers.
 static FailureOr<Value> buildBitwise(const OperatorCall &call) {
   StringRef name = call.name;
@@ -574,6 +593,7 @@ mlir::tir::graph::getElementwiseOperators() {
       {"greater", buildComparison},
       {"greater_equal", buildComparison},
       {"nn.relu", buildRelu},
+      {"nn.leakyrelu", buildLeakyRelu},
       {"abs", buildUnary},
       {"negative", buildUnary},
       {"square", buildUnary},

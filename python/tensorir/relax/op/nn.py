@@ -1,4 +1,4 @@
-"""relax.op.nn: relu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
+"""relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
 batch_norm (inference)."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
@@ -25,6 +25,15 @@ def _float_unary(name, doc):
 gelu = _float_unary("gelu", "x / 2 * (1 + erf(x / sqrt(2))) element-wise.")
 gelu_tanh = _float_unary("gelu_tanh", "GELU's tanh approximation element-wise.")
 silu = _float_unary("silu", "x * sigmoid(x) element-wise.")
+
+
+def leakyrelu(data, alpha=0.01):
+    """data where data > 0, else alpha * data."""
+    info = tensor_of(data, "nn.leakyrelu", "data")
+    if not info.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"relax.op.nn.leakyrelu: takes floating-point tensors, not "
+                        f"{info.dtype}")
+    return Call("relax.nn.leakyrelu", [data], info, {"alpha": float(alpha)})
 
 
 def softmax(data, axis=-1):
@@ -216,3 +225,44 @@ def layer_norm(data, gamma, beta, axes, epsilon=1e-5, center=True, scale=True):
     if scale:
         out = multiply(out, gamma)
     return add(out, beta) if center else out
+
+
+def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon=1e-5,
+               center=True, scale=True):
+    """Normalization over each group of num_groups channels (channel_axis)
+    and the axes `axes`, then gamma and beta per channel."""
+    from ..expr import const
+    from . import reshape
+    from .binary import add, divide, multiply, subtract
+    from .statistical import mean
+    from .unary import sqrt
+    from ._common import axes_of
+    import numpy as np
+    info = tensor_of(data, "nn.group_norm", "data")
+    shape, rank = list(info.shape), len(info.shape)
+    channel_axis = axes_of(channel_axis, rank, "nn.group_norm")[0]
+    axes = axes_of(axes if axes is not None else
+                   [a for a in range(rank) if a not in (0, channel_axis)], rank,
+                   "nn.group_norm")
+    channels = shape[channel_axis]
+    if num_groups < 1 or channels % num_groups:
+        raise ValueError(f"relax.op.nn.group_norm: {channels} channels do not form "
+                         f"{num_groups} groups")
+    for what, t in (("gamma", gamma), ("beta", beta)):
+        if tuple(tensor_of(t, "nn.group_norm", what).shape) != (channels,):
+            raise ValueError(f"relax.op.nn.group_norm: {what} has one value per channel "
+                             f"({channels})")
+    # The channels split into (groups, channels per group): statistics over
+    # the group's channels and the axes.
+    grouped_shape = shape[:channel_axis] + [num_groups, channels // num_groups] + \
+        shape[channel_axis + 1:]
+    grouped = reshape(data, grouped_shape)
+    over = [channel_axis + 1] + [a + 1 if a > channel_axis else a for a in axes]
+    centered = subtract(grouped, mean(grouped, over, keepdims=True))
+    variance = mean(multiply(centered, centered), over, keepdims=True)
+    eps = const(np.array(epsilon, info.dtype))
+    out = reshape(divide(centered, sqrt(add(variance, eps))), shape)
+    per_channel = [channels if a == channel_axis else 1 for a in range(rank)]
+    if scale:
+        out = multiply(out, reshape(gamma, per_channel))
+    return add(out, reshape(beta, per_channel)) if center else out

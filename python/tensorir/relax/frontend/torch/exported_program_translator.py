@@ -113,6 +113,9 @@ class ExportedProgramImporter(BaseImporter):
             "var.correction": self._var, "var.dim": self._var,
             "_assert_tensor_metadata.default": self._nothing,
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
+            "softplus.default": self._softplus, "group_norm.default": self._group_norm,
+            "native_group_norm.default": self._native_group_norm,
+            "native_layer_norm.default": self._native_layer_norm,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
             "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
@@ -287,11 +290,45 @@ class ExportedProgramImporter(BaseImporter):
 
     def _leaky_relu(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        slope = self.arg(node, 1, 0.01, "negative_slope")
+        return self.emit(R.nn.leakyrelu(x, self.arg(node, 1, 0.01, "negative_slope")))
+
+    def _softplus(self, node):
+        """log(1 + exp(beta x)) / beta, x itself where beta x > threshold."""
+        x = self.tensor(self.arg(node, 0), node)
+        beta = self.arg(node, 1, 1.0, "beta")
+        threshold = self.arg(node, 2, 20.0, "threshold")
         dtype = x.struct_info.dtype
-        positive = self.emit(R.greater(x, const(np.array(0, dtype))))
-        scaled = self.emit(R.multiply(x, const(np.array(slope, dtype))))
-        return self.emit(R.where(positive, x, scaled))
+        scaled = self.emit(R.multiply(x, const(np.array(beta, dtype))))
+        soft = self.emit(R.divide(self.emit(R.log(self.emit(R.add(
+            self.emit(R.exp(scaled)), const(np.array(1.0, dtype)))))),
+            const(np.array(beta, dtype))))
+        large = self.emit(R.greater(scaled, const(np.array(threshold, dtype))))
+        return self.emit(R.where(large, x, soft))
+
+    def _group_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        groups = self.arg(node, 1, 1, "num_groups")
+        weight, bias = self.arg(node, 2, None, "weight"), self.arg(node, 3, None, "bias")
+        eps = self.arg(node, 4, 1e-5, "eps")
+        channels, dtype = int(x.shape[1]), x.struct_info.dtype
+        weight = weight if weight is not None else const(np.ones(channels, dtype))
+        bias = bias if bias is not None else const(np.zeros(channels, dtype))
+        return self.emit(R.nn.group_norm(x, weight, bias, groups, 1,
+                                         list(range(2, len(x.shape))), eps))
+
+    def _native_group_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        weight, bias = self.arg(node, 1), self.arg(node, 2)
+        groups, eps = self.arg(node, 6), self.arg(node, 7)
+        channels, dtype = int(x.shape[1]), x.struct_info.dtype
+        weight = weight if weight is not None else const(np.ones(channels, dtype))
+        bias = bias if bias is not None else const(np.zeros(channels, dtype))
+        out = self.emit(R.nn.group_norm(x, weight, bias, groups, 1,
+                                        list(range(2, len(x.shape))), eps))
+        return (out, None, None)
+
+    def _native_layer_norm(self, node):
+        return (self._layer_norm(node), None, None)
 
     def _cat(self, node):
         tensors = [self.tensor(t, node) for t in self.arg(node, 0)]
