@@ -199,12 +199,72 @@ static LogicalResult checkRank4(const OperatorCall &call, unsigned operands) {
   return success();
 }
 
+/// A grouped convolution (attribute "groups" > 1; depthwise when each
+/// group has one input channel): one generic whose output channel o reads
+/// input channel (o floordiv (O / groups)) * (C / groups) + c, c over the
+/// group's channels, which reduce with the window.
+static FailureOr<Value> buildGroupedConv2d(const OperatorCall &call,
+                                           int64_t groups,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilation) {
+  ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
+  ArrayRef<int64_t> out = call.type.getShape();
+  if (x[1] % groups != 0 || w[0] % groups != 0 || x[1] / groups != w[1] ||
+      x[0] != out[0] || w[0] != out[1])
+    return call.refuse() << "data " << shapeText(x) << " and weight "
+                         << shapeText(w) << " do not give " << shapeText(out)
+                         << " in " << groups
+                         << " groups (NCHW data, OIHW weight of C / groups "
+                            "input channels)";
+  for (int k = 0; k < 2; ++k)
+    if ((out[2 + k] - 1) * strides[k] + (w[2 + k] - 1) * dilation[k] >=
+        x[2 + k])
+      return call.refuse() << "the window leaves the data's axis " << 2 + k;
+  MLIRContext *ctx = call.b.getContext();
+  // Loops: n, o, oh, ow (parallel), c, kh, kw (reduction).
+  AffineExpr n = getAffineDimExpr(0, ctx), o = getAffineDimExpr(1, ctx),
+             oh = getAffineDimExpr(2, ctx), ow = getAffineDimExpr(3, ctx),
+             c = getAffineDimExpr(4, ctx), kh = getAffineDimExpr(5, ctx),
+             kw = getAffineDimExpr(6, ctx);
+  int64_t perGroupOut = w[0] / groups, perGroupIn = w[1];
+  AffineMap input = AffineMap::get(7, 0,
+                                   {n, o.floorDiv(perGroupOut) * perGroupIn + c,
+                                    oh * strides[0] + kh * dilation[0],
+                                    ow * strides[1] + kw * dilation[1]},
+                                   ctx);
+  AffineMap weight = AffineMap::get(7, 0, {o, c, kh, kw}, ctx);
+  AffineMap output = AffineMap::get(7, 0, {n, o, oh, ow}, ctx);
+  bool isFloat = call.isFloat();
+  Value init = call.filled(call.scalar(0));
+  return call.generic(
+      "conv2d", call.args, init, {input, weight, output}, 3,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(
+              b, loc, a[2], arith::MulFOp::create(b, loc, a[0], a[1]));
+        return arith::AddIOp::create(b, loc, a[2],
+                                     arith::MulIOp::create(b, loc, a[0], a[1]));
+      });
+}
+
 static FailureOr<Value> buildConv2d(const OperatorCall &call) {
   if (failed(call.checkOperands(2)) || failed(checkRank4(call, 2)))
     return failure();
   auto window = windowAttrs(call);
   if (failed(window))
     return failure();
+  int64_t groups = 1;
+  if (call.attr("groups")) {
+    FailureOr<int64_t> value = call.intAttr("groups");
+    if (failed(value))
+      return failure();
+    if (*value < 1)
+      return call.refuse() << "groups is at least 1, not " << *value;
+    groups = *value;
+  }
+  if (groups > 1)
+    return buildGroupedConv2d(call, groups, *call.intsAttr("strides", 2),
+                              *call.intsAttr("dilation", 2));
   ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
   if (x[1] != w[1] || x[0] != call.type.getDimSize(0) ||
       w[0] != call.type.getDimSize(1))

@@ -120,3 +120,47 @@ def test_a_wrong_input_shape_at_run_time_names_the_argument():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     with pytest.raises(ValueError, match=r"argument 0 \('x'\) of 'main'"):
         vm["main"](tvm.runtime.tensor(np.zeros((1, 3, 16, 16), "float32")))
+
+
+class ManyOperators(torch.nn.Module):
+    """The element-wise, reduction, layout, gather and network operators
+    the importer maps, in one program."""
+
+    def __init__(self):
+        super().__init__()
+        self.dw = torch.nn.Conv2d(4, 4, 3, padding=1, groups=4)
+        self.grouped = torch.nn.Conv2d(4, 6, 3, stride=2, groups=2)
+        self.conv1d = torch.nn.Conv1d(6, 4, 3, padding=2, dilation=2)
+        self.gn = torch.nn.GroupNorm(2, 4)
+        self.emb = torch.nn.Embedding(10, 5)
+
+    def forward(self, x, ids):
+        y = torch.nn.functional.leaky_relu(self.gn(self.dw(x)), 0.1)
+        y = self.conv1d(self.grouped(y).flatten(2))                     # (1, 4, 8)
+        z = torch.cat([y.sigmoid(), torch.sin(y)], dim=1)                # (1, 8, 8)
+        parts = torch.split(z, [3, 5], dim=1)
+        w = parts[1][:, :3, 1:7:2] * torch.arange(3) + parts[0].mean(-1, keepdim=True)
+        w = torch.where(w > 0, w, torch.zeros_like(w)).clamp(max=0.8)
+        s = torch.nn.functional.softplus(z, 2.0).sum(dim=(0, 2)) + z.amax(dim=(0, 2))
+        e = self.emb(ids).flip(1).tile((1, 2))                          # (3, 10)
+        return (w.squeeze(0).unsqueeze(-1), s.var(0, keepdim=True),
+                torch.nn.functional.log_softmax(e, -1), e.index_select(0, ids[:2] % 3),
+                torch.stack([s, s.floor_divide(0.3), torch.remainder(s, 0.7)], 1))
+
+
+def test_many_operators_compute_what_pytorch_does():
+    torch.manual_seed(2)
+    model = ManyOperators().eval()
+    args = (torch.randn(1, 4, 9, 9), torch.tensor([3, 0, 9]))
+    program = torch.export.export(model, args)
+    mod = from_exported_program(program)
+    text = mod.script()
+    for op in ["R.nn.conv2d", "groups=4", "R.nn.leakyrelu", "R.concat", "R.strided_slice",
+               "R.take", "R.tile", "R.sum", "R.max", "R.floor_divide", "R.floor_mod"]:
+        assert op in text, op
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = vm["main"](*[a.numpy() for a in args])
+    want = model(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.numpy(), w.detach().numpy(), rtol=1e-4, atol=1e-5)

@@ -103,29 +103,64 @@ def _padded(data, padding, value, op):
 
 def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
            data_layout="NCHW", kernel_layout="OIHW", out_layout=None, out_dtype=None):
-    """2-D convolution, NCHW data and OIHW weight (groups of 1)."""
+    """2-D convolution, NCHW data and OIHW weight (C / groups input
+    channels per output channel; depthwise when groups == C)."""
     x = tensor_of(data, "nn.conv2d", "data")
     w = tensor_of(weight, "nn.conv2d", "weight")
     if data_layout != "NCHW" or kernel_layout != "OIHW" or out_layout not in (None, "NCHW"):
         raise NotImplementedError("relax.op.nn.conv2d: NCHW data and OIHW weights only")
-    if groups != 1:
-        raise NotImplementedError("relax.op.nn.conv2d: groups other than 1")
+    groups = int(groups)
+    if groups < 1:
+        raise ValueError(f"relax.op.nn.conv2d: groups is at least 1, not {groups}")
     if out_dtype not in (None, "", "void", x.dtype):
         raise NotImplementedError("relax.op.nn.conv2d: out_dtype other than the data's")
     if len(x.shape) != 4 or len(w.shape) != 4:
         raise ValueError("relax.op.nn.conv2d: data and weight are 4-D (NCHW, OIHW)")
     n, c, h, wd = x.shape
     o, i, kh, kw = w.shape
-    if c != i:
-        raise ValueError(f"relax.op.nn.conv2d: data has {c} channels, weight takes {i}")
+    if c != i * groups or o % groups:
+        raise ValueError(f"relax.op.nn.conv2d: data of {c} channels and weight {tuple(w.shape)} "
+                         f"do not form {groups} group(s) (weight: O, C / groups, KH, KW)")
     strides, dilation = _pair(strides, "strides", "conv2d"), _pair(dilation, "dilation",
                                                                    "conv2d")
     padding = _padding(padding, "conv2d")
     oh = _window_output(h, padding[0], padding[2], kh, strides[0], dilation[0], "conv2d")
     ow = _window_output(wd, padding[1], padding[3], kw, strides[1], dilation[1], "conv2d")
     source = _padded(data, padding, 0.0, "conv2d")
+    attrs = {"strides": list(strides), "dilation": list(dilation)}
+    if groups > 1:
+        attrs["groups"] = groups
     return Call("relax.nn.conv2d", [source, weight], TensorStructInfo((n, o, oh, ow), x.dtype),
-                {"strides": list(strides), "dilation": list(dilation)})
+                attrs)
+
+
+def conv1d(data, weight, strides=1, padding=0, dilation=1, groups=1, data_layout="NCW",
+           kernel_layout="OIW", out_layout=None, out_dtype=None):
+    """1-D convolution, NCW data and OIW weight: a 2-D convolution of
+    height 1 between reshapes."""
+    from . import reshape
+    x = tensor_of(data, "nn.conv1d", "data")
+    w = tensor_of(weight, "nn.conv1d", "weight")
+    if data_layout != "NCW" or kernel_layout != "OIW" or out_layout not in (None, "NCW"):
+        raise NotImplementedError("relax.op.nn.conv1d: NCW data and OIW weights only")
+    if len(x.shape) != 3 or len(w.shape) != 3:
+        raise ValueError("relax.op.nn.conv1d: data and weight are 3-D (NCW, OIW)")
+
+    def one(value, what):
+        value = [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
+        if len(value) != 1:
+            raise ValueError(f"relax.op.nn.conv1d: {what} is one value, got {value}")
+        return value[0]
+
+    pads = [int(p) for p in padding] if isinstance(padding, (list, tuple)) else [int(padding)]
+    if len(pads) == 1:
+        pads = pads * 2
+    n, c, width = x.shape
+    o, i, k = w.shape
+    y = conv2d(reshape(data, [n, c, 1, width]), reshape(weight, [o, i, 1, k]),
+               strides=(1, one(strides, "strides")), padding=(0, pads[0], 0, pads[1]),
+               dilation=(1, one(dilation, "dilation")), groups=groups, out_dtype=out_dtype)
+    return reshape(y, [n, o, y.struct_info.shape[3]])
 
 
 def max_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1),

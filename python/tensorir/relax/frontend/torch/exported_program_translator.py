@@ -67,7 +67,7 @@ class ExportedProgramImporter(BaseImporter):
             "reshape.default": self._reshape, "_unsafe_view.default": self._reshape,
             "permute.default": self._permute, "transpose.int": self._transpose,
             "t.default": self._t,
-            "conv2d.default": self._conv2d, "convolution.default": self._convolution,
+            "conv2d.default": self._conv2d, "conv1d.default": self._conv2d, "convolution.default": self._convolution,
             "batch_norm.default": self._batch_norm,
             "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
             "max_pool2d.default": self._max_pool2d,
@@ -514,6 +514,12 @@ class ExportedProgramImporter(BaseImporter):
         return self.emit(R.take(flat, self.tensor(self.arg(node, 1), node), 0, mode="fast"))
 
     def _conv(self, node, x, weight, bias, stride, padding, dilation, groups):
+        if len(weight.shape) == 3 and not isinstance(padding, str):
+            y = self.emit(R.nn.conv1d(x, weight, strides=stride, padding=padding,
+                                      dilation=dilation, groups=groups))
+            if bias is None:
+                return y
+            return self.emit(R.add(y, self.emit(R.reshape(bias, [int(bias.shape[0]), 1]))))
         if len(weight.shape) != 4:
             raise NotImplementedError(f"{self.name}: '{node.name}' is a {len(weight.shape) - 2}-D "
                                       "convolution (2-D is supported)")
@@ -527,10 +533,12 @@ class ExportedProgramImporter(BaseImporter):
         return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1, 1]))))
 
     def _conv2d(self, node):
-        return self._conv(node, self.tensor(self.arg(node, 0), node),
-                          self.tensor(self.arg(node, 1), node), self.arg(node, 2),
-                          self.arg(node, 3, [1, 1]), self.arg(node, 4, [0, 0]),
-                          self.arg(node, 5, [1, 1]), self.arg(node, 6, 1))
+        weight = self.tensor(self.arg(node, 1), node)
+        dims = len(weight.shape) - 2
+        return self._conv(node, self.tensor(self.arg(node, 0), node), weight,
+                          self.arg(node, 2), self.arg(node, 3, [1] * dims),
+                          self.arg(node, 4, [0] * dims), self.arg(node, 5, [1] * dims),
+                          self.arg(node, 6, 1))
 
     def _convolution(self, node):
         if self.arg(node, 6):
