@@ -164,3 +164,19 @@ def test_many_operators_compute_what_pytorch_does():
     want = model(*args)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.numpy(), w.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_attention_with_a_mask_a_scale_and_causal_masking():
+    class Attention(torch.nn.Module):
+        def forward(self, q, k, v, mask):
+            sdpa = torch.nn.functional.scaled_dot_product_attention
+            return sdpa(q, k, v), sdpa(q, k, v, mask, scale=0.3), sdpa(q, k, v, is_causal=True)
+
+    torch.manual_seed(3)
+    args = (torch.randn(2, 3, 5, 4), torch.randn(2, 3, 5, 4), torch.randn(2, 3, 5, 6),
+            torch.randn(2, 3, 5, 5))
+    mod = from_exported_program(torch.export.export(Attention(), args))
+    assert "R.nn.attention" not in mod.script()  # made of matmul, softmax, ...
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    for got, want in zip(vm["main"](*[a.numpy() for a in args]), Attention()(*args)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)

@@ -301,3 +301,56 @@ def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon
     if scale:
         out = multiply(out, reshape(gamma, per_channel))
     return add(out, reshape(beta, per_channel)) if center else out
+
+
+def attention(query, key, value, bias=None, scale=None, causal_mask=None, window_size=None):
+    """softmax(q k^T * scale + bias) v per batch and head: query (B, S, H, D),
+    key (B, T, H, D), value (B, T, H, Dv) give (B, S, H, Dv); scale
+    1 / sqrt(D) when None; causal_mask "TopLeft" (query i sees keys <= i)
+    or "BottomRight" (keys <= i + T - S)."""
+    from ..expr import const
+    from . import matmul, permute_dims, reshape
+    from .binary import add, multiply
+    from .search import where
+    import numpy as np
+    q = tensor_of(query, "nn.attention", "query")
+    k = tensor_of(key, "nn.attention", "key")
+    v = tensor_of(value, "nn.attention", "value")
+    if window_size is not None:
+        raise NotImplementedError("relax.op.nn.attention: window_size")
+    if not (len(q.shape) == len(k.shape) == len(v.shape) == 4):
+        raise ValueError("relax.op.nn.attention: query, key and value are 4-D (batch, "
+                         "sequence, heads, features)")
+    b, s, h, d = q.shape
+    t, dv = k.shape[1], v.shape[3]
+    if tuple(k.shape) != (b, t, h, d) or tuple(v.shape[:3]) != (b, t, h):
+        raise ValueError(f"relax.op.nn.attention: query {tuple(q.shape)}, key "
+                         f"{tuple(k.shape)} and value {tuple(v.shape)} do not fit")
+    if q.dtype != k.dtype or q.dtype != v.dtype:
+        raise ValueError("relax.op.nn.attention: query, key and value hold different dtypes")
+
+    def heads_first(x, length, features):
+        return reshape(permute_dims(x, [0, 2, 1, 3]), [b * h, length, features])
+
+    scores = matmul(heads_first(query, s, d), permute_dims(heads_first(key, t, d), [0, 2, 1]))
+    factor = float(scale) if scale is not None else 1.0 / float(np.sqrt(d))
+    scores = multiply(scores, const(np.array(factor, q.dtype)))
+    if bias is not None:
+        bias_info = tensor_of(bias, "nn.attention", "bias")
+        scores = add(scores, reshape(bias, [b * h, s, t]) if tuple(bias_info.shape) ==
+                     (b, h, s, t) else bias)
+    if causal_mask is not None:
+        if causal_mask not in ("TopLeft", "BottomRight"):
+            raise ValueError(f"relax.op.nn.attention: causal_mask {causal_mask!r} is not "
+                             "'TopLeft' or 'BottomRight'")
+        offset = 0 if causal_mask == "TopLeft" else t - s
+        visible = np.arange(t)[None, :] <= np.arange(s)[:, None] + offset
+        scores = where(const(visible), scores, const(np.array(-np.inf, q.dtype)))
+    out = matmul(softmax(scores, axis=-1), heads_first(value, t, dv))
+    return permute_dims(reshape(out, [b, h, s, dv]), [0, 2, 1, 3])
+
+
+def attention_bias(query, key, value, bias, scale=None, causal_mask=None, window_size=None):
+    """nn.attention with `bias` added to the scores ((B, H, S, T) or
+    broadcasting to (B * H, S, T))."""
+    return attention(query, key, value, bias, scale, causal_mask, window_size)

@@ -519,7 +519,7 @@ class ExportedProgramImporter(BaseImporter):
                                       dilation=dilation, groups=groups))
             if bias is None:
                 return y
-            return self.emit(R.add(y, self.emit(R.reshape(bias, [int(bias.shape[0]), 1]))))
+            return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1]))))
         if len(weight.shape) != 4:
             raise NotImplementedError(f"{self.name}: '{node.name}' is a {len(weight.shape) - 2}-D "
                                       "convolution (2-D is supported)")
@@ -631,28 +631,28 @@ class ExportedProgramImporter(BaseImporter):
         return self.arg(node, 0)
 
     def _attention(self, node):
-        """softmax(q k^T / sqrt(d)) v over the last two dimensions, the
-        leading ones (batch, heads) as one batch."""
+        """torch's (batch, heads, sequence, features) attention as
+        nn.attention's (batch, sequence, heads, features)."""
         q, k, v = (self.tensor(self.arg(node, i), node) for i in range(3))
-        if self.arg(node, 3, None, "attn_mask") is not None or \
-                self.arg(node, 4, 0.0, "dropout_p") or self.arg(node, 5, False, "is_causal"):
-            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention with a mask, "
-                                      "dropout or causal masking (none of them is supported)")
+        mask = self.arg(node, 3, None, "attn_mask")
+        if self.arg(node, 4, 0.0, "dropout_p"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention with "
+                                      "dropout")
+        causal = "TopLeft" if self.arg(node, 5, False, "is_causal") else None
         scale = self.arg(node, 6, None, "scale")
-        shape = [int(d) for d in q.shape]
-        lead = shape[:-2]
-        batch = int(np.prod(lead)) if lead else 1
-
-        def as3d(t):
-            dims = [int(d) for d in t.shape]
-            return self.emit(R.reshape(t, [batch] + dims[-2:]))
-
-        q3, k3, v3 = as3d(q), as3d(k), as3d(v)
-        scores = self.emit(R.matmul(q3, self.emit(R.permute_dims(k3, [0, 2, 1]))))
-        factor = scale if scale is not None else 1.0 / math.sqrt(shape[-1])
-        scores = self.emit(R.multiply(scores, const(np.array(factor, q.struct_info.dtype))))
-        out = self.emit(R.matmul(self.emit(R.nn.softmax(scores, axis=-1)), v3))
-        return self.emit(R.reshape(out, lead + [int(out.shape[-2]), int(out.shape[-1])]))
+        if len(q.shape) != 4:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention of rank "
+                                      f"{len(q.shape)} (4-D is supported)")
+        q, k, v = (self.emit(R.permute_dims(t, [0, 2, 1, 3])) for t in (q, k, v))
+        if mask is not None:
+            mask = self.tensor(mask, node)
+            if mask.struct_info.dtype == "bool":
+                raise NotImplementedError(f"{self.name}: '{node.name}' masks with a bool "
+                                          "tensor (an additive float mask is supported)")
+            out = self.emit(R.nn.attention_bias(q, k, v, mask, scale, causal))
+        else:
+            out = self.emit(R.nn.attention(q, k, v, None, scale, causal))
+        return self.emit(R.permute_dims(out, [0, 2, 1, 3]))
 
     # ------------------------------------------------------------- driver
     def _input_var(self, node, name):
