@@ -180,3 +180,21 @@ def test_attention_with_a_mask_a_scale_and_causal_masking():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     for got, want in zip(vm["main"](*[a.numpy() for a in args]), Attention()(*args)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_average_pooling_counts_as_pytorch_does():
+    pool = torch.nn.functional.avg_pool2d
+
+    class Pools(torch.nn.Module):
+        def forward(self, x):
+            return (pool(x, 3), pool(x, [4, 4], 2, 2, ceil_mode=True),
+                    pool(x, [4, 3], [2, 3], [2, 1], ceil_mode=True, count_include_pad=False),
+                    pool(x, 2, 1, 1, count_include_pad=False))
+
+    x = torch.randn(2, 3, 11, 10)
+    mod = from_exported_program(torch.export.export(Pools(), (x,)))
+    assert mod.script().count("R.nn.avg_pool2d") == 4
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    for got, want in zip(vm["main"](x.numpy()), Pools()(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)

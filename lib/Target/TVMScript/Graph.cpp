@@ -289,9 +289,10 @@ static bool sameComputation(Operation *a, Operation *b,
       a, b, check, mark, OperationEquivalence::IgnoreLocations);
 }
 
-/// Whether the graph operator `name` with `attrs`, built on `op`'s inputs,
-/// is `op` (built beside it, compared, and erased).
-static bool rebuildsAs(linalg::GenericOp op, StringRef name,
+/// Whether the graph operator `name` with `attrs`, built on `inputs` (the
+/// operator's operands among `op`'s inputs), is `op` (built beside it,
+/// compared, and erased).
+static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
                        DictionaryAttr attrs) {
   MLIRContext *context = op->getContext();
   ScopedDiagnosticHandler quiet(context,
@@ -301,11 +302,12 @@ static bool rebuildsAs(linalg::GenericOp op, StringRef name,
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(op->getLoc());
   OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
   FailureOr<Value> built = buildGraphOperator(
-      b, op->getLoc(), name, op.getDpsInputs(),
+      b, op->getLoc(), name, inputs,
       cast<RankedTensorType>(op->getResult(0).getType()), attrs);
   DenseMap<Value, Value> map;
   bool same = succeeded(built) && built->getDefiningOp() &&
               sameComputation(op, built->getDefiningOp(), map);
+
   return same;
 }
 
@@ -452,9 +454,16 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   // An operator the graph builder made: printed from its name and
   // attributes when building them again gives this very op.
   auto attrs = op.getAttrOfType<DictionaryAttr>("tir.attrs");
+  // The operator's operands: the inputs but the empty tensors a builder
+  // adds for their shapes (a pooling window).
+  SmallVector<Value> inputs;
+  for (Value input : generic.getDpsInputs())
+    if (!input.getDefiningOp<tensor::EmptyOp>())
+      inputs.push_back(input);
   for (std::string relaxName : {name.str(), "nn." + name.str()}) {
-    if (!isGraphOperator(relaxName) || !rebuildsAs(generic, relaxName, attrs) ||
-        !operands(generic.getDpsInputs(), args))
+    if (!isGraphOperator(relaxName) ||
+        !rebuildsAs(generic, inputs, relaxName, attrs) ||
+        !operands(inputs, args))
       continue;
     SmallVector<std::string> items{args};
     if (attrs) {

@@ -1,4 +1,4 @@
-"""relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
+"""relax.op.nn: avg_pool2d, relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
 batch_norm (inference)."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
@@ -181,6 +181,48 @@ def max_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=
     source = _padded(data, padding, float("-inf"), "max_pool2d")
     return Call("relax.nn.max_pool2d", [source], TensorStructInfo((n, c, oh, ow), x.dtype),
                 {"pool_size": [kh, kw], "strides": list(strides), "dilation": list(dilation)})
+
+
+def _pooled_size(size, pad_lo, pad_hi, window, stride, dilation, ceil_mode, op):
+    """The number of windows along an axis (PyTorch's rule: with ceil_mode
+    a last partial window counts when it starts inside the data or its
+    leading padding)."""
+    span = dilation * (window - 1) + 1
+    extent = size + pad_lo + pad_hi - span
+    if extent < 0:
+        raise ValueError(f"relax.op.nn.{op}: the window ({window}, dilation {dilation}) "
+                         f"does not fit the padded input ({size + pad_lo + pad_hi})")
+    count = (-(-extent // stride) if ceil_mode else extent // stride) + 1
+    if ceil_mode and (count - 1) * stride >= size + pad_lo:
+        count -= 1
+    return count
+
+
+def avg_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+               ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout=None):
+    """The mean over each window, NCHW; the padding counts in the divisor
+    with count_include_pad (PyTorch's rules, ceil_mode's clipped windows
+    too)."""
+    x = tensor_of(data, "nn.avg_pool2d", "data")
+    if layout != "NCHW" or out_layout not in (None, "NCHW"):
+        raise NotImplementedError("relax.op.nn.avg_pool2d: NCHW only")
+    if len(x.shape) != 4:
+        raise ValueError("relax.op.nn.avg_pool2d: data is 4-D (NCHW)")
+    if not x.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"relax.op.nn.avg_pool2d: takes floating-point tensors, not {x.dtype}")
+    n, c, h, w = x.shape
+    kh, kw = _pair(pool_size, "pool_size", "avg_pool2d")
+    strides = _pair(strides, "strides", "avg_pool2d")
+    dilation = _pair(dilation, "dilation", "avg_pool2d")
+    padding = _padding(padding, "avg_pool2d")
+    oh = _pooled_size(h, padding[0], padding[2], kh, strides[0], dilation[0], ceil_mode,
+                      "avg_pool2d")
+    ow = _pooled_size(w, padding[1], padding[3], kw, strides[1], dilation[1], ceil_mode,
+                      "avg_pool2d")
+    return Call("relax.nn.avg_pool2d", [data], TensorStructInfo((n, c, oh, ow), x.dtype),
+                {"pool_size": [kh, kw], "strides": list(strides), "dilation": list(dilation),
+                 "padding": list(padding), "ceil_mode": bool(ceil_mode),
+                 "count_include_pad": bool(count_include_pad)})
 
 
 def adaptive_avg_pool2d(data, output_size=None, layout="NCHW", out_layout=None):

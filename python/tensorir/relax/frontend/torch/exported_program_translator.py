@@ -70,7 +70,7 @@ class ExportedProgramImporter(BaseImporter):
             "conv2d.default": self._conv2d, "conv1d.default": self._conv2d, "convolution.default": self._convolution,
             "batch_norm.default": self._batch_norm,
             "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
-            "max_pool2d.default": self._max_pool2d,
+            "max_pool2d.default": self._max_pool2d, "avg_pool2d.default": self._avg_pool2d,
             "max_pool2d_with_indices.default": self._max_pool2d_with_indices,
             "adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "layer_norm.default": self._layer_norm, "gelu.default": self._gelu,
@@ -584,6 +584,18 @@ class ExportedProgramImporter(BaseImporter):
         return self.emit(R.nn.max_pool2d(self.tensor(self.arg(node, 0), node), pool_size=kernel,
                                          strides=stride, padding=self.arg(node, 3, 0),
                                          dilation=self.arg(node, 4, 1)))
+
+    def _avg_pool2d(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        kernel = self.arg(node, 1)
+        stride = self.arg(node, 2, None, "stride") or kernel
+        if self.arg(node, 6, None, "divisor_override") is not None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' pools with a "
+                                      "divisor_override")
+        return self.emit(R.nn.avg_pool2d(
+            x, pool_size=kernel, strides=stride, padding=self.arg(node, 3, 0, "padding"),
+            ceil_mode=self.arg(node, 4, False, "ceil_mode"),
+            count_include_pad=self.arg(node, 5, True, "count_include_pad")))
 
     def _max_pool2d_with_indices(self, node):
         # (values, indices): the indices are not computed (zeros), as
