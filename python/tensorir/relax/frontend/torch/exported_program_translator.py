@@ -112,11 +112,15 @@ class ExportedProgramImporter(BaseImporter):
             "_log_softmax.default": self._log_softmax, "log_softmax.int": self._log_softmax,
             "var.correction": self._var, "var.dim": self._var,
             "_assert_tensor_metadata.default": self._nothing,
+            "_assert_async.msg": self._nothing, "_assert_scalar.default": self._nothing,
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "softplus.default": self._softplus, "group_norm.default": self._group_norm,
             "native_group_norm.default": self._native_group_norm,
             "native_layer_norm.default": self._native_layer_norm,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
+            "empty.memory_format": self._empty, "empty_like.default": self._empty_like,
+            "empty_permuted.default": self._empty, "any.dim": self._any,
+            "any.dims": self._any, "copy.default": self._copy, "index.Tensor": self._index,
             "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
             "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
@@ -379,6 +383,46 @@ class ExportedProgramImporter(BaseImporter):
         axis = self.arg(node, 1, 0, "dim") % len(x.shape)
         parts = self._parts(node, x, [1] * int(x.shape[axis]), axis)
         return tuple(self.emit(R.squeeze(p, [axis])) for p in parts)
+
+    def _empty(self, node):
+        # Uninitialized in PyTorch: zeros here, so that results never depend
+        # on memory left over.
+        shape = list(self.arg(node, 0))
+        return self.emit(R.zeros(shape, self._dtype_of(node, "float32")))
+
+    def _empty_like(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.zeros(list(x.shape), self._dtype_of(node, x.struct_info.dtype)))
+
+    def _any(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, None, "dim")
+        keepdim = self.arg(node, 2, False, "keepdim")
+        as_int = self.emit(R.astype(x, "int8"))
+        return self.emit(R.astype(self.emit(R.max(as_int, axis, keepdims=keepdim)), "bool"))
+
+    def _copy(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        src = self.tensor(self.arg(node, 1), node)
+        if src.struct_info.dtype != x.struct_info.dtype:
+            src = self.emit(R.astype(src, x.struct_info.dtype))
+        if tuple(src.shape) == tuple(x.shape):
+            return src
+        return self.emit(R.broadcast_to(src, list(x.shape)))
+
+    def _index(self, node):
+        """x[..., index, ...] with one index tensor (the other axes whole)."""
+        x = self.tensor(self.arg(node, 0), node)
+        indices = list(self.arg(node, 1))
+        given = [k for k, i in enumerate(indices) if i is not None]
+        if len(given) != 1:
+            raise NotImplementedError(f"{self.name}: '{node.name}' indexes with "
+                                      f"{len(given)} index tensors (one is supported)")
+        index = self.tensor(indices[given[0]], node)
+        if index.struct_info.dtype == "bool":
+            raise NotImplementedError(f"{self.name}: '{node.name}' indexes with a bool mask "
+                                      "(its result's shape depends on the data)")
+        return self.emit(R.take(x, index, given[0], mode="fast"))
 
     def _where(self, node):
         cond = self.tensor(self.arg(node, 0), node)
