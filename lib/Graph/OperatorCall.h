@@ -199,7 +199,7 @@ ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
 /// nn.avg_pool2d (PoolingOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getPoolingOperators();
 
-/// take (IndexingOperators.cpp).
+/// take, gather_elements, slice_scatter (IndexingOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getIndexingOperators();
 
 /// broadcast_to, strided_slice, tile and concat (LayoutOperators.cpp).

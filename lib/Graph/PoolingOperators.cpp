@@ -38,10 +38,11 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
                          << shapeText(out) << " differ in batch or channels";
   for (int k = 0; k < 2; ++k) {
     if ((*size)[k] < 1 || (*strides)[k] < 1 || (*dilation)[k] < 1)
-      return call.refuse() << "pool sizes, strides and dilations are at least 1";
+      return call.refuse()
+             << "pool sizes, strides and dilations are at least 1";
     // Every window starts inside the padded data.
-    if ((out[2 + k] - 1) * (*strides)[k] >= in[2 + k] + (*padding)[k] +
-                                                (*padding)[k + 2] ||
+    if ((out[2 + k] - 1) * (*strides)[k] >=
+            in[2 + k] + (*padding)[k] + (*padding)[k + 2] ||
         (*padding)[k] < 0 || (*padding)[k + 2] < 0)
       return call.refuse() << "the result's axis " << 2 + k << " of size "
                            << out[2 + k] << " has windows past the padded data";
@@ -54,7 +55,8 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
   // The window's loops appear in the maps through an empty tensor of its
   // shape (as linalg's pooling ops take one), which the body does not read.
   Value window = tensor::EmptyOp::create(
-      call.b, call.loc, ArrayRef<int64_t>{(*size)[0], (*size)[1]}, call.elementType());
+      call.b, call.loc, ArrayRef<int64_t>{(*size)[0], (*size)[1]},
+      call.elementType());
   SmallVector<AffineMap> maps{
       AffineMap::get(6, 0, zeros, ctx),
       AffineMap::get(6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)},
@@ -97,14 +99,15 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
                                     index(0)),
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, pos,
                                     index(extent)));
-          inside = inside ? Value(arith::AndIOp::create(b, loc, inside, ok))
-                          : ok;
+          inside =
+              inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
           at.push_back(minIndex(maxIndex(pos, index(0)), index(extent - 1)));
           // The window [start, start + span) clipped to the padded data
           // (count_include_pad) or to the data.
           int64_t span = ((*size)[k] - 1) * dil + 1;
-          Value end = minIndex(arith::AddIOp::create(b, loc, start, index(span)),
-                               index(extent + high));
+          Value end =
+              minIndex(arith::AddIOp::create(b, loc, start, index(span)),
+                       index(extent + high));
           if (!countPad) {
             start = maxIndex(start, index(0));
             end = minIndex(end, index(extent));

@@ -198,3 +198,21 @@ def test_average_pooling_counts_as_pytorch_does():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     for got, want in zip(vm["main"](x.numpy()), Pools()(x)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_gather_and_slice_scatter():
+    class Indexing(torch.nn.Module):
+        def forward(self, x, i, s):
+            return (torch.gather(x, 1, i), torch.gather(x, 0, i[:2] % 3),
+                    torch.slice_scatter(x, s, dim=1, start=1, end=7, step=2),
+                    x[i[0] % 3], torch.any(x > 1.0, dim=1))
+
+    torch.manual_seed(4)
+    args = (torch.randn(3, 8), torch.randint(0, 8, (3, 5)), torch.randn(3, 3))
+    mod = from_exported_program(torch.export.export(Indexing(), args))
+    text = mod.script()
+    assert "R.gather_elements" in text and "R.slice_scatter" in text
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    for got, want in zip(vm["main"](*[a.numpy() for a in args]), Indexing()(*args)):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -13,14 +13,14 @@ from ._common import tensor_of
 from .binary import *  # noqa: F401,F403 - relax.op.add, ...
 from .create import *  # noqa: F401,F403 - relax.op.full, ...
 from .datatype import astype
-from .index import take
+from .index import gather_elements, slice_scatter, take
 from .manipulate import *  # noqa: F401,F403 - relax.op.strided_slice, ...
 from .search import where
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
 __all__ = (["astype", "call_tir", "flatten", "linear", "matmul", "nn", "permute_dims",
-            "reshape", "take", "where"] + binary.__all__ + create.__all__ + manipulate.__all__
+            "reshape", "take", "where", "gather_elements", "slice_scatter"] + binary.__all__ + create.__all__ + manipulate.__all__
            + statistical.__all__ + unary.__all__)
 
 

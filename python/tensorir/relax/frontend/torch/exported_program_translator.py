@@ -121,6 +121,7 @@ class ExportedProgramImporter(BaseImporter):
             "empty.memory_format": self._empty, "empty_like.default": self._empty_like,
             "empty_permuted.default": self._empty, "any.dim": self._any,
             "any.dims": self._any, "copy.default": self._copy, "index.Tensor": self._index,
+            "gather.default": self._gather, "slice_scatter.default": self._slice_scatter,
             "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
             "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
@@ -423,6 +424,22 @@ class ExportedProgramImporter(BaseImporter):
             raise NotImplementedError(f"{self.name}: '{node.name}' indexes with a bool mask "
                                       "(its result's shape depends on the data)")
         return self.emit(R.take(x, index, given[0], mode="fast"))
+
+    def _gather(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        index = self.tensor(self.arg(node, 2, None, "index"), node)
+        return self.emit(R.gather_elements(x, index, self.arg(node, 1)))
+
+    def _slice_scatter(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        src = self.tensor(self.arg(node, 1), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        start = self.arg(node, 3, None, "start")
+        end = self.arg(node, 4, None, "end")
+        step = self.arg(node, 5, 1, "step")
+        size = int(x.shape[axis])
+        return self.emit(R.slice_scatter(x, src, 0 if start is None else start,
+                                         size if end is None else min(end, size), step, axis))
 
     def _where(self, node):
         cond = self.tensor(self.arg(node, 0), node)
