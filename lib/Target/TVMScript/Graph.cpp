@@ -475,6 +475,9 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
       }
     }
     out = "R." + relaxName + "(" + llvm::join(items, ", ") + ")";
+    // Relax's batch norm gives (output, mean, variance): its output.
+    if (relaxName == "nn.batch_norm")
+      out += "[0]";
     return true;
   }
   // The element-wise ops a frontend writes as generics, checked against
@@ -525,7 +528,7 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
     out = "R.nn.batch_norm(" + args + ", axis=" +
           std::to_string(
               cast<AffineDimExpr>(gammaMap.getResult(0)).getPosition()) +
-          ", epsilon=" + epsilon + ")";
+          ", epsilon=" + epsilon + ")[0]";
     return true;
   }
   if (name.getValue() == "relu" && generic.getNumDpsInputs() == 1) {

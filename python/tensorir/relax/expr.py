@@ -24,6 +24,8 @@ class Expr:
     def __getitem__(self, index):
         if not isinstance(self.struct_info, TupleStructInfo):
             raise TypeError(f"{self!r} is a tensor; only tuples are indexed")
+        if isinstance(self, Tuple):  # a field of a tuple written out is the field
+            return self.fields[TupleGetItem(self, index).index]
         return TupleGetItem(self, index)
 
 

@@ -108,6 +108,8 @@ class GraphParser:
             base = self.expr(inner)
             index = self.literal(node.slice)
             try:
+                if isinstance(base, Tuple):  # R.nn.batch_norm(...)[0]
+                    return base[index]
                 return TupleGetItem(base, index)
             except (TypeError, IndexError) as e:
                 raise self.error(node, str(e)) from None

@@ -244,8 +244,8 @@ def adaptive_avg_pool2d(data, output_size=None, layout="NCHW", out_layout=None):
 def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
                center=True, scale=True, momentum=0.1, training=False):
     """Batch normalization in inference: (x - mean) / sqrt(var + eps) *
-    gamma + beta along `axis`. Unlike Relax's, it gives the normalized
-    tensor alone (the statistics do not change in inference)."""
+    gamma + beta along `axis`. As Relax's, a tuple (normalized tensor,
+    moving_mean, moving_var): the statistics do not change in inference."""
     x = tensor_of(data, "nn.batch_norm", "data")
     rank = len(x.shape)
     axis = int(axis) % rank
@@ -257,8 +257,10 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
                              f"it is ({x.shape[axis]},), the size of axis {axis}")
     if training:
         raise NotImplementedError("relax.op.nn.batch_norm: inference only")
-    return Call("relax.nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], x,
-                {"axis": axis, "epsilon": float(epsilon)})
+    from ..expr import Tuple
+    out = Call("relax.nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], x,
+               {"axis": axis, "epsilon": float(epsilon)})
+    return Tuple([out, moving_mean, moving_var])
 
 
 def log_softmax(data, axis=-1):

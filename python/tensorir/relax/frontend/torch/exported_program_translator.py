@@ -220,8 +220,7 @@ class ExportedProgramImporter(BaseImporter):
         size = int(x.shape[axis])
         start = 0 if start is None else start
         end = size if end is None else min(end, size)
-        if start == 0 and end >= size and step == 1:
-            return x
+        # A slice of the whole axis too (a copy), as TVM's importer writes it.
         return self.emit(R.strided_slice(x, [axis], [start], [end], [step]))
 
     def _expand(self, node):
@@ -359,8 +358,9 @@ class ExportedProgramImporter(BaseImporter):
         for s in sizes[:-1]:
             total += s
             bounds.append(total)
-        parts = R.split(x, bounds, axis)
-        return tuple(self.emit(p) if not isinstance(p, Var) else p for p in parts.fields)
+        edges = [0] + bounds + [int(x.shape[axis])]
+        return tuple(self.emit(R.strided_slice(x, [axis], [b], [e]))
+                     for b, e in zip(edges, edges[1:]))
 
     def _split(self, node):
         x = self.tensor(self.arg(node, 0), node)
@@ -619,7 +619,10 @@ class ExportedProgramImporter(BaseImporter):
         if mean is None or var is None:
             raise NotImplementedError(f"{self.name}: '{node.name}' is a batch norm without "
                                       "running statistics")
-        return self.emit(R.nn.batch_norm(x, weight, bias, mean, var, axis=1, epsilon=eps))
+        # (output, mean, variance) bound as a tuple, its output taken, as
+        # Relax writes it.
+        normalized = self.emit(R.nn.batch_norm(x, weight, bias, mean, var, axis=1, epsilon=eps))
+        return self.emit(normalized[0])
 
     def _batch_norm(self, node):
         if self.arg(node, 5, name="training"):

@@ -90,9 +90,10 @@ class TorchFXImporter(BaseImporter):
         c = m.num_features
         gamma = self.param(m.weight) if m.affine else const(np.ones(c, "float32"))
         beta = self.param(m.bias) if m.affine else const(np.zeros(c, "float32"))
-        return self.emit(R.nn.batch_norm(self.tensor(self.arg(node, 0), node), gamma, beta,
-                                         self.param(m.running_mean),
-                                         self.param(m.running_var), axis=1, epsilon=m.eps))
+        normalized = R.nn.batch_norm(self.tensor(self.arg(node, 0), node), gamma, beta,
+                                     self.param(m.running_mean), self.param(m.running_var),
+                                     axis=1, epsilon=m.eps)
+        return self.emit(normalized[0])
 
     def _softmax_module(self, node, m):
         return self.emit(R.nn.softmax(self.tensor(self.arg(node, 0), node), axis=m.dim))
