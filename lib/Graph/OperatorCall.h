@@ -196,6 +196,9 @@ ArrayRef<std::pair<StringRef, OperatorBuilder>> getElementwiseOperators();
 /// sum, mean, max, min, prod over some axes (ReductionOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
 
+/// image.resize2d (ImageOperators.cpp).
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getImageOperators();
+
 /// nn.avg_pool2d (PoolingOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getPoolingOperators();
 

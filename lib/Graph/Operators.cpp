@@ -415,8 +415,8 @@ static FailureOr<Value> buildReshape(const OperatorCall &call) {
 // The table
 //===----------------------------------------------------------------------===//
 
-/// Every operator: the element-wise, reduction, layout, indexing and
-/// pooling ones and those above.
+/// Every operator: the element-wise, reduction, layout, indexing, pooling
+/// and image ones and those above.
 static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
   static const SmallVector<std::pair<StringRef, OperatorBuilder>> operators =
       [] {
@@ -428,6 +428,7 @@ static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
         all.append(getIndexingOperators().begin(),
                    getIndexingOperators().end());
         all.append(getPoolingOperators().begin(), getPoolingOperators().end());
+        all.append(getImageOperators().begin(), getImageOperators().end());
         all.append({
             {"matmul", buildMatmul},
             {"permute_dims", buildPermuteDims},

@@ -216,3 +216,23 @@ def test_gather_and_slice_scatter():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     for got, want in zip(vm["main"](*[a.numpy() for a in args]), Indexing()(*args)):
         np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_resizing_reads_as_pytorch_does():
+    interpolate = torch.nn.functional.interpolate
+
+    class Resize(torch.nn.Module):
+        def forward(self, x):
+            return (interpolate(x, size=(13, 7), mode="bilinear"),
+                    interpolate(x, scale_factor=2, mode="bilinear", align_corners=True),
+                    interpolate(x, size=(13, 5), mode="nearest"),
+                    interpolate(x, scale_factor=3, mode="nearest"),
+                    interpolate(x, size=(4, 3), mode="bilinear"))
+
+    x = torch.randn(1, 2, 6, 8)
+    mod = from_exported_program(torch.export.export(Resize(), (x,)))
+    assert mod.script().count("R.image.resize2d") == 5
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    for got, want in zip(vm["main"](x.numpy()), Resize()(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)

@@ -460,7 +460,8 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   for (Value input : generic.getDpsInputs())
     if (!input.getDefiningOp<tensor::EmptyOp>())
       inputs.push_back(input);
-  for (std::string relaxName : {name.str(), "nn." + name.str()}) {
+  for (std::string relaxName :
+       {name.str(), "nn." + name.str(), "image." + name.str()}) {
     if (!isGraphOperator(relaxName) ||
         !rebuildsAs(generic, inputs, relaxName, attrs) ||
         !operands(inputs, args))

@@ -193,6 +193,9 @@ class GraphParser:
             return self.python_value(a)
         if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "float":
             return self.python_value(a)  # float("inf")
+        if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) \
+                and isinstance(a.func.value, ast.Name) and a.func.value.id == "T":
+            return self.prim_value(ast.Call(func=a.func, args=[a], keywords=[]))  # T.float32(0)
         if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
             return self.expr(a)
         if isinstance(a, ast.UnaryOp) or isinstance(a, ast.Constant):

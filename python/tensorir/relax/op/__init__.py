@@ -8,7 +8,8 @@ from ..._shapes import reshape_target
 from ..block_builder import call_tir
 from ..expr import Call
 from ..struct_info import TensorStructInfo
-from . import binary, create, datatype, index, manipulate, nn, search, statistical, unary
+from . import (binary, create, datatype, image, index, manipulate, nn, search, statistical,
+               unary)
 from ._common import tensor_of
 from .binary import *  # noqa: F401,F403 - relax.op.add, ...
 from .create import *  # noqa: F401,F403 - relax.op.full, ...
@@ -19,7 +20,7 @@ from .search import where
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
-__all__ = (["astype", "call_tir", "flatten", "linear", "matmul", "nn", "permute_dims",
+__all__ = (["astype", "call_tir", "flatten", "image", "linear", "matmul", "nn", "permute_dims",
             "reshape", "take", "where", "gather_elements", "slice_scatter"] + binary.__all__ + create.__all__ + manipulate.__all__
            + statistical.__all__ + unary.__all__)
 

@@ -122,6 +122,12 @@ class ExportedProgramImporter(BaseImporter):
             "empty_permuted.default": self._empty, "any.dim": self._any,
             "any.dims": self._any, "copy.default": self._copy, "index.Tensor": self._index,
             "gather.default": self._gather, "slice_scatter.default": self._slice_scatter,
+            "upsample_nearest2d.vec": self._upsample("nearest_neighbor"),
+            "upsample_nearest2d.default": self._upsample("nearest_neighbor"),
+            "upsample_bilinear2d.vec": self._upsample("linear", False),
+            "upsample_bilinear2d.default": self._upsample("linear", False),
+            "_upsample_bilinear2d_aa.default": self._upsample("linear", False),
+            "_upsample_bilinear2d_aa.vec": self._upsample("linear", False),
             "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
             "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
@@ -440,6 +446,36 @@ class ExportedProgramImporter(BaseImporter):
         size = int(x.shape[axis])
         return self.emit(R.slice_scatter(x, src, 0 if start is None else start,
                                          size if end is None else min(end, size), step, axis))
+
+    def _upsample(self, method, align_default=None):
+        """upsample_nearest2d / upsample_bilinear2d (output size or scale
+        factors) as image.resize2d with PyTorch's coordinates: nearest
+        reads floor(o * in / out); bilinear half-pixel, or corners aligned."""
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            size = self.arg(node, 1, None, "output_size")
+            if method == "linear":
+                align = self.arg(node, 2, align_default, "align_corners")
+                scales = self.arg(node, 3, None, "scale_factors")
+            else:
+                align, scales = None, self.arg(node, 2, None, "scale_factors")
+            if node.target.__name__.startswith("_upsample_bilinear2d_aa") and size is not None \
+                    and (size[0] < int(x.shape[2]) or size[1] < int(x.shape[3])):
+                raise NotImplementedError(f"{self.name}: '{node.name}' downsamples with "
+                                          "antialiasing")
+            if size is None:
+                if scales is None:
+                    raise NotImplementedError(f"{self.name}: '{node.name}' has neither an "
+                                              "output size nor scale factors")
+                size = [int(int(d) * s) for d, s in zip(x.shape[2:], scales)]
+            if method == "nearest_neighbor":
+                return self.emit(R.image.resize2d(x, list(size), method="nearest_neighbor",
+                                                  coordinate_transformation_mode="asymmetric",
+                                                  rounding_method="floor"))
+            mode = "align_corners" if align else "half_pixel"
+            return self.emit(R.image.resize2d(x, list(size), method="linear",
+                                              coordinate_transformation_mode=mode))
+        return convert
 
     def _where(self, node):
         cond = self.tensor(self.arg(node, 0), node)
