@@ -40,17 +40,17 @@ static FailureOr<Value> buildResize2d(const OperatorCall &call) {
   if (method != "linear" && method != "nearest_neighbor")
     return call.refuse() << "method '" << method
                          << "' (linear and nearest_neighbor are supported)";
-  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric"},
-                          mode))
+  if (!llvm::is_contained(
+          {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric"},
+          mode))
     return call.refuse() << "coordinate_transformation_mode '" << mode
                          << "' (half_pixel, pytorch_half_pixel, "
                             "align_corners and asymmetric are supported)";
   if (rounding.empty())
     rounding = "round";
-  if (!llvm::is_contained({"round", "floor", "ceil", "round_prefer_floor",
-                           "round_prefer_ceil"},
-                          rounding))
+  if (!llvm::is_contained(
+          {"round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil"},
+          rounding))
     return call.refuse() << "rounding_method '" << rounding << "'";
   MLIRContext *ctx = call.b.getContext();
   SmallVector<AffineExpr> zeros(4, getAffineConstantExpr(0, ctx));
@@ -71,8 +71,9 @@ static FailureOr<Value> buildResize2d(const OperatorCall &call) {
           int64_t size = in[axis], target = out[axis];
           Value o = arith::UIToFPOp::create(
               b, loc, b.getF32Type(),
-              arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                         linalg::IndexOp::create(b, loc, axis)));
+              arith::IndexCastOp::create(
+                  b, loc, b.getI64Type(),
+                  linalg::IndexOp::create(b, loc, axis)));
           double scale = static_cast<double>(size) / target;
           if (mode == "align_corners")
             return target > 1 ? Value(arith::MulFOp::create(

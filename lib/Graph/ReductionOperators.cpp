@@ -1,10 +1,11 @@
-//===- ReductionOperators.cpp - sum, mean, max, min, prod -----------------===//
+//===- ReductionOperators.cpp - sum, mean, max, min, prod, argmax ---------===//
 //
 // Relax's reductions over some axes of a tensor, each one linalg.generic
 // named after the operator: the operand read at every index, the result
 // at the kept ones (at 0 on the reduced axes with keepdims), starting from
 // the reduction's identity. mean accumulates each element divided by the
-// count, so that it stays one op.
+// count, so that it stays one op. argmax / argmin keep the extreme value
+// and its index, two results of which the index is the operator's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,12 +111,116 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   return op.getResult(0);
 }
 
+/// argmax / argmin along one axis (attributes "axis", "keepdims"): the
+/// index (i64) of the first extreme element (NaN counts as the extreme, as
+/// in PyTorch), from a generic that also keeps the extreme value.
+static FailureOr<Value> buildArgExtreme(const OperatorCall &call) {
+  if (failed(call.checkShapedOperands(1)))
+    return failure();
+  bool isMax = call.name == "argmax";
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  Type elem = call.elementTypeOf(0);
+  if (elem.isInteger(1))
+    return call.refuse() << "takes numbers, not bool tensors (astype first)";
+  if (!call.elementType().isInteger(64))
+    return call.refuse() << "gives int64 indices, not " << call.elementType();
+  FailureOr<int64_t> axisOr = call.intAttr("axis");
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr, rank = in.size();
+  if (axis < 0 || axis >= rank)
+    return call.refuse() << "axis " << axis << " is outside rank " << rank;
+  auto keepAttr = dyn_cast_if_present<BoolAttr>(call.attr("keepdims"));
+  bool keepdims = keepAttr && keepAttr.getValue();
+  MLIRContext *ctx = call.b.getContext();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(d == axis ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+    if (d != axis) {
+      shape.push_back(in[d]);
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    } else if (keepdims) {
+      shape.push_back(1);
+      outExprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  if (ArrayRef<int64_t>(shape) != call.type.getShape())
+    return call.refuse() << "reducing axis " << axis << " of " << shapeText(in)
+                         << " gives " << shapeText(shape) << ", not "
+                         << shapeText(call.type.getShape());
+  OpBuilder &b = call.b;
+  Location loc = call.loc;
+  bool isFloat = isa<FloatType>(elem);
+  // The value starts at the other extreme, the index at 0.
+  TypedAttr start;
+  if (isFloat)
+    start =
+        b.getFloatAttr(elem, isMax ? -std::numeric_limits<double>::infinity()
+                                   : std::numeric_limits<double>::infinity());
+  else
+    start = b.getIntegerAttr(
+        elem, isMax ? APInt::getSignedMinValue(elem.getIntOrFloatBitWidth())
+                    : APInt::getSignedMaxValue(elem.getIntOrFloatBitWidth()));
+  auto valueType = RankedTensorType::get(shape, elem);
+  Value values =
+      linalg::FillOp::create(
+          b, loc, ValueRange{arith::ConstantOp::create(b, loc, start)},
+          ValueRange{tensor::EmptyOp::create(b, loc, shape, elem)})
+          .getResult(0);
+  Value indices = call.filled(call.scalar(0));
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  auto op = linalg::GenericOp::create(
+      b, loc, TypeRange{valueType, call.type}, call.args,
+      ValueRange{values, indices},
+      {AffineMap::getMultiDimIdentityMap(rank, ctx), outMap, outMap}, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value x = a[0], best = a[1], at = a[2];
+        Value better;
+        if (isFloat) {
+          // Strictly beyond (the first extreme stays), or a NaN first met.
+          Value beyond = arith::CmpFOp::create(
+              nb, nl,
+              isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
+              best);
+          Value xNan =
+              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, x, x);
+          Value bestNan = arith::CmpFOp::create(
+              nb, nl, arith::CmpFPredicate::UNO, best, best);
+          Value firstNan = arith::AndIOp::create(
+              nb, nl, xNan,
+              arith::XOrIOp::create(
+                  nb, nl, bestNan,
+                  arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true))));
+          better = arith::OrIOp::create(nb, nl, beyond, firstNan);
+        } else {
+          better = arith::CmpIOp::create(nb, nl,
+                                         isMax ? arith::CmpIPredicate::sgt
+                                               : arith::CmpIPredicate::slt,
+                                         x, best);
+        }
+        Value k = arith::IndexCastOp::create(
+            nb, nl, nb.getI64Type(), linalg::IndexOp::create(nb, nl, axis));
+        linalg::YieldOp::create(
+            nb, nl,
+            ValueRange{arith::SelectOp::create(nb, nl, better, x, best),
+                       arith::SelectOp::create(nb, nl, better, k, at)});
+      });
+  op->setAttr(TIRDialect::kNameAttrName, b.getStringAttr(call.name));
+  if (call.attrs && !call.attrs.empty())
+    op->setAttr(OperatorCall::kOperatorAttrsName, call.attrs);
+  return op.getResult(1);
+}
+
 ArrayRef<std::pair<StringRef, OperatorBuilder>>
 mlir::tir::graph::getReductionOperators() {
   static const std::pair<StringRef, OperatorBuilder> operators[] = {
-      {"sum", buildReduction},  {"mean", buildReduction},
-      {"max", buildReduction},  {"min", buildReduction},
-      {"prod", buildReduction},
+      {"sum", buildReduction},     {"mean", buildReduction},
+      {"max", buildReduction},     {"min", buildReduction},
+      {"prod", buildReduction},    {"argmax", buildArgExtreme},
+      {"argmin", buildArgExtreme},
   };
   return operators;
 }

@@ -236,3 +236,21 @@ def test_resizing_reads_as_pytorch_does():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     for got, want in zip(vm["main"](x.numpy()), Resize()(x)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_argmax_and_argmin_pick_the_first_extreme_and_nans():
+    class Extremes(torch.nn.Module):
+        def forward(self, x, i):
+            return (torch.argmax(x, -1), torch.argmin(x, 0, keepdim=True), torch.argmax(x),
+                    torch.argmax(i, 1), torch.argmin(x.relu(), 1))
+
+    torch.manual_seed(5)
+    x = torch.randn(4, 6)
+    x[1, 2] = float("nan")
+    x[2, 3] = x[2, 1] = 5.0
+    i = torch.randint(-3, 3, (4, 6))
+    mod = from_exported_program(torch.export.export(Extremes(), (x, i)))
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    for got, want in zip(vm["main"](x.numpy(), i.numpy()), Extremes()(x, i)):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())

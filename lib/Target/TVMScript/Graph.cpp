@@ -60,6 +60,9 @@ private:
   /// The R.* expression of a high-level op (linalg on tensors, a tensor
   /// reshape); false, with the error set, for an op it has none for.
   bool operatorCall(Operation &op, std::string &out);
+  /// The value an operator op gives (null when it has none TVMScript can
+  /// name).
+  Value operatorResult(Operation &op);
   /// Whether `op` only feeds the ops operatorCall prints (an empty tensor,
   /// a fill, a scalar constant).
   static bool isOperand(Operation &op);
@@ -192,12 +195,15 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     auto call = dyn_cast<CallTirOp>(op);
     if (!call) {
       std::string expr;
-      if (op.getNumResults() != 1 || !operatorCall(op, expr))
+      // An operator's value: the op's one result, or the one result of
+      // several that is used (argmax keeps the maximum beside the index).
+      Value result = operatorResult(op);
+      if (!result || !operatorCall(op, expr))
         return fail(&op, "an op TVMScript's @R.function has no form for");
       std::string name = nextBinding();
-      names[op.getResult(0)] = name;
-      os << pad(2) << name << ": " << structInfo(op.getResult(0).getType())
-         << " = " << expr << "\n";
+      names[result] = name;
+      os << pad(2) << name << ": " << structInfo(result.getType()) << " = "
+         << expr << "\n";
       continue;
     }
     SmallVector<std::string> args;
@@ -290,10 +296,10 @@ static bool sameComputation(Operation *a, Operation *b,
 }
 
 /// Whether the graph operator `name` with `attrs`, built on `inputs` (the
-/// operator's operands among `op`'s inputs), is `op` (built beside it,
-/// compared, and erased).
+/// operator's operands among `op`'s inputs), is `op` giving its result
+/// `resultNumber` (built beside it, compared, and erased).
 static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
-                       DictionaryAttr attrs) {
+                       DictionaryAttr attrs, unsigned resultNumber) {
   MLIRContext *context = op->getContext();
   ScopedDiagnosticHandler quiet(context,
                                 [](Diagnostic &) { return success(); });
@@ -303,9 +309,10 @@ static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
   OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
   FailureOr<Value> built = buildGraphOperator(
       b, op->getLoc(), name, inputs,
-      cast<RankedTensorType>(op->getResult(0).getType()), attrs);
+      cast<RankedTensorType>(op->getResult(resultNumber).getType()), attrs);
   DenseMap<Value, Value> map;
   bool same = succeeded(built) && built->getDefiningOp() &&
+              cast<OpResult>(*built).getResultNumber() == resultNumber &&
               sameComputation(op, built->getDefiningOp(), map);
 
   return same;
@@ -345,6 +352,22 @@ static std::string attrText(Attribute attr) {
     return "[" + llvm::join(items, ", ") + "]";
   }
   return "";
+}
+
+Value GraphPrinter::operatorResult(Operation &op) {
+  if (op.getNumResults() == 1)
+    return op.getResult(0);
+  if (!isa<linalg::GenericOp>(op))
+    return {};
+  Value used;
+  for (Value result : op.getResults()) {
+    if (result.use_empty())
+      continue;
+    if (used)
+      return {};
+    used = result;
+  }
+  return used;
 }
 
 bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
@@ -449,8 +472,9 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   }
   auto generic = dyn_cast<linalg::GenericOp>(op);
   auto name = op.getAttrOfType<StringAttr>(TIRDialect::kNameAttrName);
-  if (!generic || !name || generic.getNumDpsInits() != 1)
+  if (!generic || !name || !operatorResult(op))
     return false;
+  unsigned resultNumber = cast<OpResult>(operatorResult(op)).getResultNumber();
   // An operator the graph builder made: printed from its name and
   // attributes when building them again gives this very op.
   auto attrs = op.getAttrOfType<DictionaryAttr>("tir.attrs");
@@ -463,7 +487,7 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   for (std::string relaxName :
        {name.str(), "nn." + name.str(), "image." + name.str()}) {
     if (!isGraphOperator(relaxName) ||
-        !rebuildsAs(generic, inputs, relaxName, attrs) ||
+        !rebuildsAs(generic, inputs, relaxName, attrs, resultNumber) ||
         !operands(inputs, args))
       continue;
     SmallVector<std::string> items{args};

@@ -1,11 +1,12 @@
 """relax.op's reductions: sum, mean, max, min, prod over some axes (all
 when axis is None), keeping them as size 1 with keepdims; variance and std
-in terms of mean."""
+in terms of mean; argmax and argmin (the first extreme's int64 index along
+one axis, of the flattened tensor when axis is None)."""
 from ..expr import Call
 from ..struct_info import TensorStructInfo
 from ._common import axes_of, tensor_of
 
-__all__ = ["max", "mean", "min", "prod", "std", "sum", "variance"]
+__all__ = ["argmax", "argmin", "max", "mean", "min", "prod", "std", "sum", "variance"]
 
 
 def _reduce(name):
@@ -47,3 +48,34 @@ def std(x, axis=None, keepdims=False):
     return sqrt(variance(x, axis, keepdims))
 
 
+
+
+def _arg_extreme(name):
+    def op(x, axis=None, keepdims=False):
+        from . import reshape
+        info = tensor_of(x, name, "x")
+        if info.dtype == "bool":
+            raise TypeError(f"relax.op.{name}: takes numbers, not bool tensors "
+                            "(R.astype first)")
+        if axis is None:
+            size = 1
+            for d in info.shape:
+                size *= d
+            flat = reshape(x, [size])
+            out = op(flat, 0, False)
+            return reshape(out, [1] * len(info.shape)) if keepdims else out
+        axis = axes_of(axis, len(info.shape), name)
+        if len(axis) != 1:
+            raise ValueError(f"relax.op.{name}: reduces one axis, got {axis}")
+        axis = axis[0]
+        shape = [1 if i == axis else d for i, d in enumerate(info.shape)
+                 if keepdims or i != axis]
+        return Call(f"relax.{name}", [x], TensorStructInfo(tuple(shape), "int64"),
+                    {"axis": axis, "keepdims": bool(keepdims)})
+    op.__name__ = name
+    op.__doc__ = f"relax.op.{name}: the index of the first extreme element along `axis`."
+    return op
+
+
+argmax = _arg_extreme("argmax")
+argmin = _arg_extreme("argmin")

@@ -128,6 +128,8 @@ class ExportedProgramImporter(BaseImporter):
             "upsample_bilinear2d.default": self._upsample("linear", False),
             "_upsample_bilinear2d_aa.default": self._upsample("linear", False),
             "_upsample_bilinear2d_aa.vec": self._upsample("linear", False),
+            "argmax.default": self._arg_extreme(R.argmax),
+            "argmin.default": self._arg_extreme(R.argmin),
             "index_select.default": self._index_select, "take.default": self._take,
             "cat.default": self._cat, "concat.default": self._cat, "stack.default": self._stack,
             "tile.default": self._tile, "repeat.default": self._tile, "flip.default": self._flip,
@@ -475,6 +477,13 @@ class ExportedProgramImporter(BaseImporter):
             mode = "align_corners" if align else "half_pixel"
             return self.emit(R.image.resize2d(x, list(size), method="linear",
                                               coordinate_transformation_mode=mode))
+        return convert
+
+    def _arg_extreme(self, relax_op):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(relax_op(x, self.arg(node, 1, None, "dim"),
+                                      bool(self.arg(node, 2, False, "keepdim"))))
         return convert
 
     def _where(self, node):
