@@ -254,3 +254,17 @@ def test_argmax_and_argmin_pick_the_first_extreme_and_nans():
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     for got, want in zip(vm["main"](x.numpy(), i.numpy()), Extremes()(x, i)):
         np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2"])
+def test_torchvision_models_compute_what_pytorch_does(name):
+    torchvision = pytest.importorskip("torchvision")
+    torch.manual_seed(6)
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    x = torch.randn(1, 3, 224, 224)
+    mod = from_exported_program(torch.export.export(model, (x,)))
+    want = model(x).detach().numpy()
+    got = _run(mod, x.numpy()).numpy()
+    # Relative to the largest output (MobileNetV2's are small with random
+    # weights).
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max())

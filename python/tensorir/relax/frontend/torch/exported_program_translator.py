@@ -825,6 +825,10 @@ class ExportedProgramImporter(BaseImporter):
                     if node.op == "call_function":
                         key = self._key(node.target)
                         convert = self.aten.get(key)
+                        if convert is None and "_." in key:
+                            # An in-place operator (relu_, hardtanh_) whose
+                            # result is used as its functional form's.
+                            convert = self.aten.get(key.replace("_.", ".", 1))
                         if convert is None:
                             raise NotImplementedError(
                                 f"{self.name}: operator {key} (node '{node.name}') is not "
