@@ -297,6 +297,29 @@ static FailureOr<Value> buildPredicate(const OperatorCall &call) {
 // Binary operators
 //===----------------------------------------------------------------------===//
 
+/// Python's remainder from C's (`rem` of dividing by `rhs`): the divisor's
+/// sign, `rem + rhs` where a non-zero `rem` and `rhs` differ in sign.
+static Value floorModOf(OpBuilder &b, Location loc, Value rem, Value rhs) {
+  Type t = rem.getType();
+  bool isFloat = isa<FloatType>(t);
+  Value zero =
+      isFloat ? floatConstant(b, loc, t, 0) : intConstant(b, loc, t, 0);
+  auto compare = [&](arith::CmpFPredicate f, arith::CmpIPredicate i, Value x) {
+    return isFloat ? Value(arith::CmpFOp::create(b, loc, f, x, zero))
+                   : Value(arith::CmpIOp::create(b, loc, i, x, zero));
+  };
+  Value nonzero =
+      compare(arith::CmpFPredicate::ONE, arith::CmpIPredicate::ne, rem);
+  Value differ = arith::XOrIOp::create(
+      b, loc,
+      compare(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt, rem),
+      compare(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt, rhs));
+  Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
+  Value sum = isFloat ? Value(arith::AddFOp::create(b, loc, rem, rhs))
+                      : Value(arith::AddIOp::create(b, loc, rem, rhs));
+  return arith::SelectOp::create(b, loc, fix, sum, rem);
+}
+
 /// The scalar body of arithmetic operator `op` (same-typed operands).
 static Value arithmeticScalar(OpBuilder &b, Location loc, StringRef op,
                               Value lhs, Value rhs) {
@@ -320,20 +343,7 @@ static Value arithmeticScalar(OpBuilder &b, Location loc, StringRef op,
       return math::FloorOp::create(b, loc,
                                    arith::DivFOp::create(b, loc, lhs, rhs));
     Value rem = arith::RemFOp::create(b, loc, lhs, rhs); // C's fmod
-    if (op == "mod")
-      return rem;
-    // floor_mod: the remainder takes the divisor's sign (Python's %).
-    Value zero = floatConstant(b, loc, t, 0);
-    Value nonzero =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, rem, zero);
-    Value remNegative =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rem, zero);
-    Value rhsNegative =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero);
-    Value differ = arith::XOrIOp::create(b, loc, remNegative, rhsNegative);
-    Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
-    return arith::SelectOp::create(
-        b, loc, fix, arith::AddFOp::create(b, loc, rem, rhs), rem);
+    return op == "mod" ? rem : floorModOf(b, loc, rem, rhs);
   }
   if (op == "add")
     return arith::AddIOp::create(b, loc, lhs, rhs);
@@ -352,19 +362,7 @@ static Value arithmeticScalar(OpBuilder &b, Location loc, StringRef op,
   if (op == "floor_divide")
     return arith::FloorDivSIOp::create(b, loc, lhs, rhs);
   Value rem = arith::RemSIOp::create(b, loc, lhs, rhs);
-  if (op == "mod")
-    return rem;
-  Value zero = intConstant(b, loc, t, 0);
-  Value nonzero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
-  Value remNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
-  Value rhsNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rhs, zero);
-  Value differ = arith::XOrIOp::create(b, loc, remNegative, rhsNegative);
-  Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
-  return arith::SelectOp::create(b, loc, fix,
-                                 arith::AddIOp::create(b, loc, rem, rhs), rem);
+  return op == "mod" ? rem : floorModOf(b, loc, rem, rhs);
 }
 
 static FailureOr<Value> buildArithmetic(const OperatorCall &call) {

@@ -22,10 +22,8 @@ static FailureOr<Value> buildTake(const OperatorCall &call) {
   if (failed(call.checkShapedOperands(2)))
     return failure();
   ArrayRef<int64_t> data = call.shapeOf(0), indices = call.shapeOf(1);
-  Type indexType = call.elementTypeOf(1);
-  if (!indexType.isSignlessInteger() || indexType.isInteger(1))
-    return call.refuse() << "the indices hold " << indexType
-                         << ", not integers";
+  if (failed(call.checkIndexOperand(1)))
+    return failure();
   if (call.elementTypeOf(0) != call.elementType())
     return call.refuse() << "the data holds " << call.elementTypeOf(0)
                          << ", the result " << call.elementType();
@@ -118,10 +116,8 @@ static FailureOr<Value> buildGatherElements(const OperatorCall &call) {
   if (failed(call.checkShapedOperands(2)))
     return failure();
   ArrayRef<int64_t> data = call.shapeOf(0), indices = call.shapeOf(1);
-  Type indexType = call.elementTypeOf(1);
-  if (!indexType.isSignlessInteger() || indexType.isInteger(1))
-    return call.refuse() << "the indices hold " << indexType
-                         << ", not integers";
+  if (failed(call.checkIndexOperand(1)))
+    return failure();
   FailureOr<int64_t> axisOr = call.intAttr("axis");
   if (failed(axisOr))
     return failure();

@@ -55,25 +55,6 @@ struct OperatorCall {
   Type elementType() const { return type.getElementType(); }
   bool isFloat() const { return isa<FloatType>(elementType()); }
 
-  /// The operands' count and that each is a ranked tensor of the result's
-  /// element type.
-  LogicalResult checkOperands(unsigned count) const {
-    if (args.size() != count)
-      return refuse() << "takes " << count << " operand"
-                      << (count == 1 ? "" : "s") << ", got " << args.size();
-    for (auto [index, arg] : llvm::enumerate(args)) {
-      auto argType = dyn_cast<RankedTensorType>(arg.getType());
-      if (!argType || !argType.hasStaticShape())
-        return refuse() << "operand " << index
-                        << " is not a statically shaped tensor";
-      if (argType.getElementType() != elementType())
-        return refuse() << "operand " << index << " holds "
-                        << argType.getElementType() << ", the result "
-                        << elementType();
-    }
-    return success();
-  }
-
   /// The operands' count and that each is a statically shaped tensor (of
   /// any element type: the operator checks those).
   LogicalResult checkShapedOperands(unsigned count) const {
@@ -86,6 +67,28 @@ struct OperatorCall {
         return refuse() << "operand " << index
                         << " is not a statically shaped tensor";
     }
+    return success();
+  }
+
+  /// The operands' count and that each is a statically shaped tensor of
+  /// the result's element type.
+  LogicalResult checkOperands(unsigned count) const {
+    if (failed(checkShapedOperands(count)))
+      return failure();
+    for (auto [index, arg] : llvm::enumerate(args)) {
+      Type elem = cast<RankedTensorType>(arg.getType()).getElementType();
+      if (elem != elementType())
+        return refuse() << "operand " << index << " holds " << elem
+                        << ", the result " << elementType();
+    }
+    return success();
+  }
+
+  /// That operand `index` holds integers (the indices of a gather).
+  LogicalResult checkIndexOperand(unsigned index) const {
+    Type elem = elementTypeOf(index);
+    if (!elem.isSignlessInteger() || elem.isInteger(1))
+      return refuse() << "the indices hold " << elem << ", not integers";
     return success();
   }
 

@@ -17,6 +17,43 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::graph;
 
+namespace {
+/// A reduction's loops (the operand's axes, `axes` reducing) and the map
+/// writing its result.
+struct Reduced {
+  SmallVector<utils::IteratorType> iterators;
+  AffineMap output;
+};
+} // namespace
+
+/// The loops and result map reducing `axes` of a tensor of shape `in`
+/// (kept as size 1 with `keepdims`); refuses a result of another shape.
+static FailureOr<Reduced> reduce(const OperatorCall &call, ArrayRef<int64_t> in,
+                                 ArrayRef<int64_t> axes, bool keepdims) {
+  MLIRContext *ctx = call.b.getContext();
+  Reduced result;
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0, rank = in.size(); d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    result.iterators.push_back(reduced ? utils::IteratorType::reduction
+                                       : utils::IteratorType::parallel);
+    if (!reduced) {
+      shape.push_back(in[d]);
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    } else if (keepdims) {
+      shape.push_back(1);
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  if (ArrayRef<int64_t>(shape) != call.type.getShape())
+    return call.refuse() << "reducing axes " << shapeText(axes) << " of "
+                         << shapeText(in) << " gives " << shapeText(shape)
+                         << ", not " << shapeText(call.type.getShape());
+  result.output = AffineMap::get(in.size(), 0, exprs, ctx);
+  return result;
+}
+
 static FailureOr<Value> buildReduction(const OperatorCall &call) {
   if (failed(call.checkOperands(1)))
     return failure();
@@ -42,30 +79,13 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   if (call.elementType().isInteger(1))
     return call.refuse() << "takes numbers, not bool tensors (astype first)";
 
-  // The result's shape and the map writing it.
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> outExprs;
-  SmallVector<utils::IteratorType> iterators;
-  MLIRContext *ctx = call.b.getContext();
+  FailureOr<Reduced> reduced = reduce(call, in, axes, keepdims);
+  if (failed(reduced))
+    return failure();
   int64_t count = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    bool reduced = llvm::is_contained(axes, d);
-    iterators.push_back(reduced ? utils::IteratorType::reduction
-                                : utils::IteratorType::parallel);
-    if (reduced)
-      count *= in[d];
-    if (!reduced) {
-      shape.push_back(in[d]);
-      outExprs.push_back(getAffineDimExpr(d, ctx));
-    } else if (keepdims) {
-      shape.push_back(1);
-      outExprs.push_back(getAffineConstantExpr(0, ctx));
-    }
-  }
-  if (ArrayRef<int64_t>(shape) != call.type.getShape())
-    return call.refuse() << "reducing axes " << shapeText(axes) << " of "
-                         << shapeText(in) << " gives " << shapeText(shape)
-                         << ", not " << shapeText(call.type.getShape());
+  for (int64_t axis : axes)
+    count *= in[axis];
+  MLIRContext *ctx = call.b.getContext();
 
   // The identity the result starts from.
   double identity = 0;
@@ -79,11 +99,11 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   if (!init)
     return failure();
   SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
-                              AffineMap::get(rank, 0, outExprs, ctx)};
+                              reduced->output};
   Type elem = call.elementType();
   auto op = linalg::GenericOp::create(
       call.b, call.loc, TypeRange{call.type}, call.args, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &b, Location loc, ValueRange a) {
+      reduced->iterators, [&](OpBuilder &b, Location loc, ValueRange a) {
         Value x = a[0], acc = a[1], r;
         if (name == "mean") {
           Value scale = arith::ConstantOp::create(
@@ -133,24 +153,10 @@ static FailureOr<Value> buildArgExtreme(const OperatorCall &call) {
   auto keepAttr = dyn_cast_if_present<BoolAttr>(call.attr("keepdims"));
   bool keepdims = keepAttr && keepAttr.getValue();
   MLIRContext *ctx = call.b.getContext();
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> outExprs;
-  SmallVector<utils::IteratorType> iterators;
-  for (int64_t d = 0; d < rank; ++d) {
-    iterators.push_back(d == axis ? utils::IteratorType::reduction
-                                  : utils::IteratorType::parallel);
-    if (d != axis) {
-      shape.push_back(in[d]);
-      outExprs.push_back(getAffineDimExpr(d, ctx));
-    } else if (keepdims) {
-      shape.push_back(1);
-      outExprs.push_back(getAffineConstantExpr(0, ctx));
-    }
-  }
-  if (ArrayRef<int64_t>(shape) != call.type.getShape())
-    return call.refuse() << "reducing axis " << axis << " of " << shapeText(in)
-                         << " gives " << shapeText(shape) << ", not "
-                         << shapeText(call.type.getShape());
+  FailureOr<Reduced> reduced = reduce(call, in, {axis}, keepdims);
+  if (failed(reduced))
+    return failure();
+  ArrayRef<int64_t> shape = call.type.getShape();
   OpBuilder &b = call.b;
   Location loc = call.loc;
   bool isFloat = isa<FloatType>(elem);
@@ -171,12 +177,12 @@ static FailureOr<Value> buildArgExtreme(const OperatorCall &call) {
           ValueRange{tensor::EmptyOp::create(b, loc, shape, elem)})
           .getResult(0);
   Value indices = call.filled(call.scalar(0));
-  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  AffineMap outMap = reduced->output;
   auto op = linalg::GenericOp::create(
       b, loc, TypeRange{valueType, call.type}, call.args,
       ValueRange{values, indices},
-      {AffineMap::getMultiDimIdentityMap(rank, ctx), outMap, outMap}, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange a) {
+      {AffineMap::getMultiDimIdentityMap(rank, ctx), outMap, outMap},
+      reduced->iterators, [&](OpBuilder &nb, Location nl, ValueRange a) {
         Value x = a[0], best = a[1], at = a[2];
         Value better;
         if (isFloat) {

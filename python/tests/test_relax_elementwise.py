@@ -13,22 +13,12 @@ from tensorir import relax
 from tensorir.relax import op as R
 from tensorir.script import from_source
 
-
-def graph(infos, body):
-    """main(x0, x1, ...) returning body(x0, x1, ...); infos: (shape, dtype)."""
-    params = [relax.Var(f"x{k}", relax.TensorStructInfo(shape, dtype))
-              for k, (shape, dtype) in enumerate(infos)]
-    bb = relax.BlockBuilder()
-    with bb.function("main", params):
-        with bb.dataflow():
-            out = bb.emit_output(bb.emit(body(*params)))
-        bb.emit_func_output(out)
-    return bb.get()
+from relax_helpers import graph
+from relax_helpers import run as run_main
 
 
 def run(mod, *args):
-    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
-    return vm["main"](*args).numpy()
+    return run_main(mod, *args).numpy()
 
 
 def roundtrip(mod):

@@ -12,27 +12,13 @@ from tensorir import relax
 from tensorir.relax import op as R
 from tensorir.script import from_source
 
-
-def graph(infos, body):
-    params = [relax.Var(f"x{k}", relax.TensorStructInfo(shape, dtype))
-              for k, (shape, dtype) in enumerate(infos)]
-    bb = relax.BlockBuilder()
-    with bb.function("main", params):
-        with bb.dataflow():
-            out = body(*params)
-            if isinstance(out, (list, tuple)):
-                out = bb.emit_output(tuple(bb.emit(o) for o in out))
-            else:
-                out = bb.emit_output(bb.emit(out))
-        bb.emit_func_output(out)
-    return bb.get()
+from relax_helpers import graph, run
 
 
 def check(mod, args, expected):
     again = from_source(mod.script(show_meta=True))
     tvm.ir.assert_structural_equal(mod, again)
-    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
-    out = vm["main"](*args)
+    out = run(mod, *args)
     outs = [o.numpy() for o in out] if isinstance(expected, list) else [out.numpy()]
     for o, e in zip(outs, expected if isinstance(expected, list) else [expected]):
         assert o.shape == np.shape(e)

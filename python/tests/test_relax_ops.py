@@ -4,24 +4,18 @@ built, and run against numpy and PyTorch (the seed's high-level MLP)."""
 import numpy as np
 import pytest
 
-import tensorir as tvm
 from tensorir import relax
 from tensorir.script import from_source
 
+from relax_helpers import graph as graph_of
+from relax_helpers import run
 
-def build_run(mod, *args):
-    return relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())["main"](*args)
+
+build_run = run
 
 
 def graph(shapes, body):
-    params = [relax.Var(f"x{k}", relax.TensorStructInfo(s, "float32"))
-              for k, s in enumerate(shapes)]
-    bb = relax.BlockBuilder()
-    with bb.function("main", params):
-        with bb.dataflow():
-            out = bb.emit_output(bb.emit(body(*params)))
-        bb.emit_func_output(out)
-    return bb.get()
+    return graph_of([(s, "float32") for s in shapes], body)
 
 
 BINARY = [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
