@@ -397,3 +397,20 @@ def test_timing_lists_passes_in_order_after_an_error():
     assert [line.split(":")[0] for line in lines[1:]] == ["  Outer", "    ParallelOuter"]
     with pytest.raises(TypeError, match="config 'tir.disable_vectorize' is True or False"):
         tvm.transform.PassContext(config={"tir.disable_vectorize": "false"})
+
+
+def test_default_gpu_schedule_binds_unbound_blocks_under_a_gpu_target():
+    mod = tvm.IRModule({"f": reverse_then_add})
+    with tvm.target.Target("nvidia/nvidia-h100"):
+        bound = tvm.tir.transform.DefaultGPUSchedule()(mod)
+    text = bound.script()
+    assert 'thread="blockIdx.x"' in text and 'thread="threadIdx.x"' in text
+    # Bound functions stay as they are; CPU targets leave every function.
+    with tvm.target.Target("nvidia/nvidia-h100"):
+        again = tvm.tir.transform.DefaultGPUSchedule()(bound)
+    tvm.ir.assert_structural_equal(again, bound)
+    with tvm.target.Target("llvm"):
+        assert tvm.tir.transform.DefaultGPUSchedule()(mod) is mod
+    with tvm.target.Target("cuda"):
+        with pytest.raises(ValueError, match="names no max_threads_per_block"):
+            tvm.tir.transform.DefaultGPUSchedule()(mod)

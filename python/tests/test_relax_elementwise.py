@@ -233,3 +233,10 @@ def test_bind_params_makes_parameters_constants():
         relax.transform.BindParams("main", {"v": weights})(mod)
     with pytest.raises(KeyError, match="no graph function 'other'"):
         relax.transform.BindParams("other", {"w": weights})(mod)
+
+
+def test_a_graph_function_prints_alone_naming_its_callees():
+    mod = relax.transform.LegalizeOps()(graph([((4,), "float32")], R.exp))
+    text = mod["main"].script()
+    assert "@R.function" in text and "R.call_tir(exp, (x0,)" in text
+    assert "@T.prim_func" not in text

@@ -26,8 +26,11 @@ class Function:
         from ..ir import IRModule
         return IRModule({self.name: self})
 
-    def script(self, *args, **kwargs):
-        return self.mod.script(*args, **kwargs)
+    def script(self, *args, show_meta=False, **kwargs):
+        """The function alone as TVMScript (one @R.function; the functions
+        it calls are named, not printed). TVM's other printing options are
+        ignored."""
+        return self._native.tvmscript(as_module=False, show_meta=bool(show_meta))
 
     def show(self, *args, **kwargs):
         print(self.script(*args, **kwargs))

@@ -13,7 +13,8 @@ from ..ir.transform import PassInfo, Pass, make_pass_decorator, mlir_pass
 
 __all__ = ["PrimFuncPass", "prim_func_pass", "InferAccessRegions", "LowerInitBlock",
            "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops", "Simplify",
-           "LoopPartition", "CheckBounds", "Canonicalize", "DisableVectorize", "LOWER_PHASES"]
+           "LoopPartition", "CheckBounds", "Canonicalize", "DisableVectorize",
+           "DefaultGPUSchedule", "LOWER_PHASES"]
 
 
 class PrimFuncPass(Pass):
@@ -95,6 +96,35 @@ def DisableVectorize():  # noqa: N802 - TVM's naming of pass constructors
         body = ir_transform(func.body, None, serial, ["tir.For"])
         return func if body is func.body else func.with_body(body)
     return PrimFuncPass(run, PassInfo(0, "DisableVectorize"))
+
+
+def DefaultGPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
+    """TVM's DefaultGPUSchedule: under a GPU target (`with target:`), each
+    PrimFunc's blocks that no loop binds to threads get their loops fused
+    and bound to blockIdx.x / threadIdx.x (MetaSchedule's
+    RewriteUnboundBlock); scheduled functions keep their bindings. Under a
+    CPU target, or none, functions are left as they are."""
+    def run(func, mod, ctx):
+        from ..meta_schedule import TuneContext
+        from ..meta_schedule.postproc import RewriteUnboundBlock
+        from ..target import Target
+        from .schedule import Schedule
+        target = Target.current(allow_none=True)
+        if target is None or target.kind.name not in ("cuda", "rocm", "metal", "vulkan",
+                                                      "opencl"):
+            return func
+        if "max_threads_per_block" not in target.attrs:
+            raise ValueError(f"DefaultGPUSchedule: the target {target} names no "
+                             "max_threads_per_block (give -max_threads_per_block=1024, or a "
+                             "named GPU such as nvidia/nvidia-h100)")
+        sch = Schedule(func)
+        rewrite = RewriteUnboundBlock()
+        rewrite._initialize_with_tune_context(TuneContext(mod=sch.mod, target=target))
+        if not rewrite.apply(sch):
+            raise ValueError("DefaultGPUSchedule: a function's blocks could not be bound to "
+                             f"GPU threads under {target}")
+        return sch.mod["main"]
+    return PrimFuncPass(run, PassInfo(0, "DefaultGPUSchedule"))
 
 
 # TVM's four phases of lowering, on tir's pipeline: the passes that run
