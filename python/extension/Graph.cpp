@@ -197,16 +197,24 @@ public:
     return add(*result);
   }
 
-  PyModule finish(const std::vector<size_t> &outputs, bool tuple) {
+  PyModule finish(const std::vector<size_t> &outputs, bool tuple,
+                  const py::dict &attrs) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
+    Attribute funcAttrs;
+    if (!attrs.empty())
+      funcAttrs = attributeOf(attrs, "R.func_attr");
     finished = true;
     OwningOpRef<ModuleOp> module = builder.finish(results, loc);
-    if (tuple)
-      for (auto func : module->getOps<func::FuncOp>())
-        if (tir::isGraphFunction(func))
-          func->setAttr(tir::TIRDialect::kTupleResultAttrName,
-                        UnitAttr::get(&context()));
+    for (auto func : module->getOps<func::FuncOp>()) {
+      if (!tir::isGraphFunction(func))
+        continue;
+      if (tuple)
+        func->setAttr(tir::TIRDialect::kTupleResultAttrName,
+                      UnitAttr::get(&context()));
+      if (funcAttrs)
+        func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
+    }
     return PyModule::own(std::move(module));
   }
 
@@ -297,7 +305,7 @@ void tirpy::bindGraph(py::module_ &m) {
           "({name: (little-endian bytes, shape, dtype)}) as constants; a "
           "new Module.")
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
-           py::arg("tuple") = false,
+           py::arg("tuple") = false, py::arg("attrs") = py::dict(),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module).");
 }

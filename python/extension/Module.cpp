@@ -96,6 +96,40 @@ static PyModule runOnCopy(const PyModule &module, PassManager &pm) {
   return result;
 }
 
+/// An MLIR type as it prints ("f32").
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+/// A function attribute as a Python value: bools, ints, floats, strings,
+/// and lists and dicts of them (R.func_attr's).
+static py::object pythonValue(Attribute attr) {
+  if (auto b = dyn_cast<BoolAttr>(attr))
+    return py::bool_(b.getValue());
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return py::int_(i.getValue().getSExtValue());
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return py::float_(f.getValueAsDouble());
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return py::str(str.str());
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    py::list items;
+    for (Attribute item : array)
+      items.append(pythonValue(item));
+    return items;
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    py::dict items;
+    for (NamedAttribute item : dict)
+      items[py::str(item.getName().str())] = pythonValue(item.getValue());
+    return items;
+  }
+  return wrapAttribute(attr);
+}
+
 void tirpy::bindModule(py::module_ &m) {
   m.def(
       "llvm_lookup_intrinsic_id",
@@ -210,6 +244,43 @@ void tirpy::bindModule(py::module_ &m) {
           },
           py::arg("name"),
           "Whether function `name` is a graph function (on tensors).")
+      .def(
+          "graph_parameters",
+          [](const PyModule &self, const std::string &name) {
+            func::FuncOp func = functionNamed(self.get(), name);
+            std::vector<
+                std::tuple<std::string, std::vector<int64_t>, std::string>>
+                params;
+            for (unsigned k = 0, e = func.getNumArguments(); k < e; ++k) {
+              auto type =
+                  dyn_cast<RankedTensorType>(func.getArgument(k).getType());
+              if (!type)
+                throw py::value_error("@" + name + ": parameter " +
+                                      std::to_string(k) + " is not a tensor");
+              auto hint = func.getArgAttrOfType<StringAttr>(
+                  k, tir::TIRDialect::kNameAttrName);
+              params.emplace_back(hint ? hint.str() : "arg" + std::to_string(k),
+                                  std::vector<int64_t>(type.getShape().begin(),
+                                                       type.getShape().end()),
+                                  typeText(type.getElementType()));
+            }
+            return params;
+          },
+          py::arg("name"),
+          "Graph function `name`'s parameters: (name, shape, element type "
+          "as MLIR prints it) each.")
+      .def(
+          "graph_function_attrs",
+          [](const PyModule &self, const std::string &name) -> py::object {
+            auto attrs = functionNamed(self.get(), name)
+                             ->getAttrOfType<DictionaryAttr>(
+                                 tir::TIRDialect::kFuncAttrsAttrName);
+            if (!attrs)
+              return py::dict();
+            return pythonValue(attrs);
+          },
+          py::arg("name"),
+          "Graph function `name`'s attributes (R.func_attr), as values.")
       .def(
           "call_tir_callees",
           [](const PyModule &self, const std::string &name) {

@@ -386,3 +386,25 @@ def test_a_tuple_of_one_stays_a_tuple(tmp_path):
         assert isinstance(results, tvm.ir.Array) and len(results) == 1  # TVM's type
         np.testing.assert_array_equal(results[0].numpy(), np.maximum(data, 0))
         np.testing.assert_array_equal(vm["single"](data).numpy(), np.maximum(data, 0))
+
+
+def test_function_attributes_and_parameters():
+    @I.ir_module
+    class Module:
+        @R.function
+        def main(x: R.Tensor((1, 4), dtype="float32"),
+                 w: R.Tensor((3, 4), dtype="float32")) -> R.Tensor((1, 3), dtype="float32"):
+            R.func_attr({"num_input": 1, "note": "weights last", "bounds": {"n": 2.5}})
+            with R.dataflow():
+                gv = R.matmul(x, R.permute_dims(w, axes=None), out_dtype="void")
+                R.output(gv)
+            return gv
+
+    text = Module.script()
+    assert 'R.func_attr({"bounds": {"n": 2.5}, "note": "weights last", "num_input": 1})' in text
+    tvm.ir.assert_structural_equal(Module, tvm.script.from_source(text))
+    main = Module["main"]
+    assert main.attrs == {"bounds": {"n": 2.5}, "note": "weights last", "num_input": 1}
+    assert [p.name_hint for p in main.params] == ["x", "w"]
+    assert [d.value for d in main.params[1].struct_info.shape.values] == [3, 4]
+    assert main.params[1].struct_info.dtype == "float32"

@@ -28,6 +28,10 @@ using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::tvmscript;
 
+/// An operator or function attribute as a Python literal ("" for one
+/// TVMScript has no form for).
+static std::string attrText(Attribute attr);
+
 namespace {
 /// Prints one graph function; names its values as Relax's BlockBuilder
 /// does (lv, lv1, ... and gv for the output).
@@ -187,6 +191,13 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
      << ret << ":\n";
   if (inModule)
     os << pad(1) << "cls = Module\n";
+  if (auto attrs =
+          func->getAttrOfType<DictionaryAttr>(TIRDialect::kFuncAttrsAttrName)) {
+    std::string text = attrText(attrs);
+    if (text.empty())
+      return fail(func, "a function attribute TVMScript has no form for");
+    os << pad(1) << "R.func_attr(" << text << ")\n";
+  }
   os << pad(1) << "with R.dataflow():\n";
   for (Operation &op : func.getBody().front()) {
     if (isa<arith::ConstantOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
@@ -318,8 +329,6 @@ static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
   return same;
 }
 
-/// An operator attribute as a Python literal ("" for one TVMScript has no
-/// form for).
 static std::string attrText(Attribute attr) {
   if (auto b = dyn_cast<BoolAttr>(attr))
     return b.getValue() ? "True" : "False";
@@ -350,6 +359,16 @@ static std::string attrText(Attribute attr) {
         return "";
     }
     return "[" + llvm::join(items, ", ") + "]";
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    SmallVector<std::string> items;
+    for (NamedAttribute item : dict) {
+      std::string value = attrText(item.getValue());
+      if (value.empty())
+        return "";
+      items.push_back("\"" + item.getName().str() + "\": " + value);
+    }
+    return "{" + llvm::join(items, ", ") + "}";
   }
   return "";
 }

@@ -11,8 +11,9 @@ from .struct_info import TensorStructInfo, TupleStructInfo
 
 
 class _FunctionScope:
-    def __init__(self, name, params, private):
+    def __init__(self, name, params, private, attrs=None):
         self.name, self.params, self.private = name, params, private
+        self.attrs = dict(attrs or {})  # the function's attributes
         self.bindings = []          # (var, expr)
         self.bound_calls = {}       # id(nested call) -> (call, its var)
         self.output_emitted = False
@@ -51,7 +52,8 @@ class BlockBuilder:
     # ------------------------------------------------------------- scopes
     def function(self, name, params=None, attrs=None, pure=True, private=False):
         """`with bb.function("main", params=[x, ...]):` opens a graph
-        function; params may instead be given to emit_func_output."""
+        function; params may instead be given to emit_func_output; `attrs`
+        are its attributes (R.func_attr: {"num_input": 1}, ...)."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"BlockBuilder.function: the name {name!r} is not an identifier")
         if params is not None:
@@ -65,7 +67,7 @@ class BlockBuilder:
             if name in self._funcs:
                 raise ValueError(f"BlockBuilder.function: the module already has a "
                                  f"function named '{name}'")
-            self._func_scope = _FunctionScope(name, params, private)
+            self._func_scope = _FunctionScope(name, params, private, attrs)
 
         def exit_(raised):
             scope, self._func_scope = self._func_scope, None
@@ -190,7 +192,7 @@ class BlockBuilder:
         writer = FunctionWriter(scope.name, scope.params, scope.private)
         for var, expr in scope.bindings:
             writer.bind(var, expr)
-        self._funcs[scope.name] = Function(scope.name, writer.finish(output))
+        self._funcs[scope.name] = Function(scope.name, writer.finish(output, scope.attrs))
         scope.output_emitted = True
 
     # ------------------------------------------------------------- te

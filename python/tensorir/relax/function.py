@@ -17,6 +17,20 @@ class Function:
     def __init__(self, name, native, filename="<relax>"):
         self.name, self._native, self.filename = name, native, filename
 
+    @property
+    def params(self):
+        """The parameters, as relax.Vars of their struct info."""
+        from .struct_info import TensorStructInfo
+        names = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+                 "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64"}
+        return [Var(n, TensorStructInfo(shape, names.get(t, t)))
+                for n, shape, t in self._native.graph_parameters(self.name)]
+
+    @property
+    def attrs(self):
+        """The function's attributes (R.func_attr: {"num_input": 1})."""
+        return self._native.graph_function_attrs(self.name)
+
     def with_name(self, name):
         return Function(name, ext.Module.compose([(self._native, self.name, name)]),
                         self.filename)
@@ -174,8 +188,9 @@ class FunctionWriter:
         handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
-    def finish(self, output):
-        """The native module holding the function, returning `output`."""
+    def finish(self, output, attrs=None):
+        """The native module holding the function, returning `output`, its
+        attributes `attrs` (R.func_attr's dictionary)."""
         if isinstance(output, Var) and id(output) in self.tuples:
             output = self.tuples[id(output)]
         is_tuple = isinstance(output, Tuple)
@@ -186,7 +201,7 @@ class FunctionWriter:
             handles.extend(value if isinstance(value, list) else [value])
         # A tuple stays one, even of one tensor (R.Tuple): printed so, and
         # given back so by the runtime.
-        return self.builder.finish(handles, tuple=is_tuple)
+        return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}))
 
 
 __all__ = ["Function", "FunctionWriter"]

@@ -6,6 +6,19 @@ TENSOR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "
                  "int64", "bool")
 
 
+class Dim(int):
+    """A static dimension: an int that also answers `.value`, as TVM's
+    IntImm dimensions do (`[d.value for d in sinfo.shape.values]`)."""
+
+    @property
+    def value(self):
+        return int(self)
+
+    @property
+    def dtype(self):
+        return "int64"
+
+
 def _static_shape(shape, what):
     """A shape as a tuple of ints (TVM's ShapeExpr of IntImms; T.int64 and
     tir IntImms are taken)."""
@@ -22,7 +35,7 @@ def _static_shape(shape, what):
                              "have static shapes (symbolic shapes are not supported)") from None
         if isinstance(d, bool) or value < 0:
             raise ValueError(f"{what}: dimension {d!r} is not a size")
-        dims.append(value)
+        dims.append(Dim(value))
     return tuple(dims)
 
 

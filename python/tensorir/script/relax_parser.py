@@ -58,6 +58,7 @@ class GraphParser:
         self.scope = {}            # Python name -> relax Expr
         self.module_aliases = set()
         self.bindings = []
+        self.func_attrs = {}   # R.func_attr's
 
     def error(self, node, message):
         """An error at `node`'s line; a message that already names its
@@ -304,6 +305,14 @@ class GraphParser:
                     stmt.items[0].context_expr.func, "dataflow"):
             return self.statements(stmt.body)
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and self.is_r(
+                stmt.value.func, "func_attr"):
+            call = stmt.value
+            attrs = self.python_value(call.args[0]) if len(call.args) == 1 else None
+            if not isinstance(attrs, dict) or call.keywords:
+                raise self.error(stmt, "R.func_attr takes one dictionary of attributes")
+            self.func_attrs.update(attrs)
+            return None
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and self.is_r(
                 stmt.value.func, "output"):
             for a in stmt.value.args:
                 self.expr(a)  # defined
@@ -338,7 +347,7 @@ class GraphParser:
                                     node.lineno + self.line_offset)
             for var, expr, place in self.bindings:
                 writer.bind(var, expr, place)
-            return writer.finish(output)
+            return writer.finish(output, self.func_attrs)
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
 

@@ -819,7 +819,10 @@ class ExportedProgramImporter(BaseImporter):
                 self.env[node] = var
             else:
                 self.env[node] = const(data)
-        with self.bb.function("main", inputs + weights):
+        # With the weights as inputs, the function says how many inputs are
+        # the user's (Relax's num_input).
+        attrs = {"num_input": len(inputs)} if keep_params_as_input else None
+        with self.bb.function("main", inputs + weights, attrs=attrs):
             with self.bb.dataflow():
                 for node in program.graph.nodes:
                     if node.op == "call_function":
