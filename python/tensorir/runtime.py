@@ -234,7 +234,17 @@ class Module:
         return dict(self._native.compile_times)
 
     def __getitem__(self, name):
+        if name == "stats" and "stats" not in self.functions:
+            return self.stats
         return Function(self, name)
+
+    def stats(self):
+        """What the library holds (TVM's executable "stats", also as
+        mod["stats"]()): its functions, each with its signature."""
+        lines = [f"tir library: {len(self.functions)} function(s)"]
+        for name in self.functions:
+            lines.append(f"  {self._native.signature(name)}")
+        return "\n".join(lines)
 
     def _parameters(self, name):
         """`name`'s parameters (tir_runtime.Param), the indices of its

@@ -386,6 +386,8 @@ def test_a_tuple_of_one_stays_a_tuple(tmp_path):
         assert isinstance(results, tvm.ir.Array) and len(results) == 1  # TVM's type
         np.testing.assert_array_equal(results[0].numpy(), np.maximum(data, 0))
         np.testing.assert_array_equal(vm["single"](data).numpy(), np.maximum(data, 0))
+        stats = lib["stats"]()  # TVM's executable statistics: the functions
+        assert stats.startswith("tir library: 2 function(s)") and "pair(" in stats
 
 
 def test_function_attributes_and_parameters():
