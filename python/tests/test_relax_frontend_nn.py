@@ -159,6 +159,15 @@ def test_pipelines():
     assert "T.vectorized" in tuned.script() or "T.parallel" in tuned.script()
     np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,
                                atol=1e-5)
+    # MetaScheduleTuneTIR: every prim_func a task of its own, then applied.
+    with tempfile.TemporaryDirectory() as work, tvm.target.Target("llvm -num-cores 1"):
+        tuned = tvm.transform.Sequential([
+            relax.get_pipeline("zero"),
+            relax.transform.MetaScheduleTuneTIR(work_dir=work, max_trials_global=8),
+            relax.transform.MetaScheduleApplyDatabase(work_dir=work)])(mod)
+    assert tuned.script() != fused.script()
+    np.testing.assert_allclose(_run(tuned, "forward", x, *weights), want, rtol=1e-4,
+                               atol=1e-5)
 
 
 def test_tir_build_builds_tensor_ir_and_refuses_graph_functions():

@@ -1,27 +1,33 @@
-"""relax.transform: module passes over graph modules."""
+"""relax.transform: module passes over graph modules (tvm.transform Passes:
+called on a module, or run in a Sequential under a PassContext)."""
 from ..ir import IRModule
+from ..ir.transform import Pass, PassInfo
 
 
-class LegalizeOps:
+class LegalizeOps(Pass):
     """Relax's LegalizeOps: each high-level operator of the graph functions
     becomes a private prim_func (one TensorIR block, named after the
     operator) and a call_tir of it (--tir-legalize-ops). The prim_funcs can
     then be scheduled like any other; build() legalizes what is left."""
 
-    def __call__(self, mod):
+    info = PassInfo(0, "LegalizeOps")
+
+    def transform(self, mod, ctx=None):
         if not isinstance(mod, IRModule):
             raise TypeError(f"LegalizeOps takes an IRModule, got {type(mod).__name__}")
         return IRModule(mod._native.legalize_ops())
 
 
-class FuseOps:
+class FuseOps(Pass):
     """Relax's FuseOps + FuseTIR in one step: legalizes the high-level
     operators as LegalizeOps does, an operator and the element-wise ones
     that consume its result in turn (each the only user of the value before
     it) becoming one prim_func `fused_<names>` of one block per operator
     (--tir-legalize-ops=fuse). matmul, bias add and ReLU are one call."""
 
-    def __call__(self, mod):
+    info = PassInfo(0, "FuseOps")
+
+    def transform(self, mod, ctx=None):
         if not isinstance(mod, IRModule):
             raise TypeError(f"FuseOps takes an IRModule, got {type(mod).__name__}")
         return IRModule(mod._native.legalize_ops(fuse=True))
@@ -54,7 +60,7 @@ def _target(target, what):
     return target if isinstance(target, Target) else Target(target)
 
 
-class MetaScheduleTuneIRMod:
+class MetaScheduleTuneIRMod(Pass):
     """TVM's MetaScheduleTuneIRMod: every prim_func the graph functions
     call is a MetaSchedule task (TVM's default space for the target),
     weighted by its number of calls; max_trials_global trials in all (at
@@ -62,6 +68,8 @@ class MetaScheduleTuneIRMod:
     module is returned as it is (MetaScheduleApplyDatabase applies the
     records). op_names, when given, limits the tasks to prim_funcs whose
     names contain one of them."""
+
+    info = PassInfo(0, "MetaScheduleTuneIRMod")
 
     def __init__(self, params=None, work_dir="tuning_logs", max_trials_global=None,
                  max_trials_per_task=None, op_names=None, target=None):
@@ -76,14 +84,14 @@ class MetaScheduleTuneIRMod:
         self.max_trials_per_task, self.op_names = max_trials_per_task, op_names
         self.target = target
 
-    def __call__(self, mod):
+    def transform(self, mod, ctx=None):
         from .. import meta_schedule as ms
         from ..meta_schedule.tir_integration import _task_logger
         if not isinstance(mod, IRModule):
             raise TypeError(f"MetaScheduleTuneIRMod takes an IRModule, got "
                             f"{type(mod).__name__}")
-        target = _target(self.target, "MetaScheduleTuneIRMod")
-        calls = _called_prim_funcs(mod)
+        target = _target(self.target, type(self).__name__)
+        calls = self._tasks(mod)
         if self.op_names:
             calls = {n: c for n, c in calls.items() if any(op in n for op in self.op_names)}
         if not calls:
@@ -98,11 +106,36 @@ class MetaScheduleTuneIRMod:
                       max_trials_per_task=self.max_trials_per_task)
         return mod
 
+    @staticmethod
+    def _tasks(mod):
+        """{prim_func name: task weight}: the prim_funcs the graph functions
+        call, weighted by their number of calls."""
+        return _called_prim_funcs(mod)
 
-class MetaScheduleApplyDatabase:
-    """TVM's MetaScheduleApplyDatabase: each prim_func the graph functions
-    call that has a record in work_dir's database (or `database`) is
-    replaced by its best schedule; the others stay as they are."""
+
+class MetaScheduleTuneTIR(MetaScheduleTuneIRMod):
+    """TVM's MetaScheduleTuneTIR: every prim_func of the module (called or
+    not) a MetaSchedule task of weight 1; max_trials_global trials in all,
+    recorded in work_dir's database. The module is returned as it is."""
+
+    info = PassInfo(0, "MetaScheduleTuneTIR")
+
+    def __init__(self, work_dir="tuning_logs", max_trials_global=None,
+                 max_trials_per_task=None, target=None):
+        super().__init__(None, work_dir, max_trials_global, max_trials_per_task, None, target)
+
+    @staticmethod
+    def _tasks(mod):
+        return {str(gv): 1 for gv in mod.get_global_vars()
+                if not mod._native.is_graph_function(str(gv))}
+
+
+class MetaScheduleApplyDatabase(Pass):
+    """TVM's MetaScheduleApplyDatabase: each prim_func of the module that
+    has a record in work_dir's database (or `database`) is replaced by its
+    best schedule; the others stay as they are."""
+
+    info = PassInfo(0, "MetaScheduleApplyDatabase")
 
     def __init__(self, work_dir=None, enable_warning=False, database=None, target=None):
         if work_dir is None and database is None:
@@ -110,14 +143,15 @@ class MetaScheduleApplyDatabase:
         self.work_dir, self.database, self.target = work_dir, database, target
         self.enable_warning = enable_warning
 
-    def __call__(self, mod):
+    def transform(self, mod, ctx=None):
         import logging
 
         from .. import meta_schedule as ms
         target = _target(self.target, "MetaScheduleApplyDatabase")
         db = self.database or ms.database.JSONDatabase(work_dir=self.work_dir)
         functions, replaced = mod.functions, False
-        for name in _called_prim_funcs(mod):
+        for name in [str(gv) for gv in mod.get_global_vars()
+                     if not mod._native.is_graph_function(str(gv))]:
             sch = db.query_schedule(_task_module(mod, name), target, workload_name="main")
             if sch is None:
                 if self.enable_warning:
@@ -131,17 +165,19 @@ class MetaScheduleApplyDatabase:
         return IRModule(functions, mod.attrs) if replaced else mod
 
 
-class BindParams:
+class BindParams(Pass):
     """Relax's BindParams: the parameters of graph function `func_name`
     named in `params` ({name: array}, arrays as numpy or tvm.runtime
     tensors) become constants and leave its signature."""
+
+    info = PassInfo(0, "BindParams")
 
     def __init__(self, func_name, params):
         if not isinstance(func_name, str):
             raise TypeError(f"BindParams: func_name is a str, got {type(func_name).__name__}")
         self.func_name, self.params = func_name, dict(params)
 
-    def __call__(self, mod):
+    def transform(self, mod, ctx=None):
         import numpy as np
 
         from .._ext import ext
