@@ -497,6 +497,8 @@ def build(mod, target="llvm", name=None, args=None):
         mod = IRModule.from_expr(mod)
     if not isinstance(mod, IRModule):
         raise TypeError(f"build takes an IRModule or a PrimFunc, got {type(mod).__name__}")
+    if not _is_cuda(target) and config.get("relax.default_cpu_schedule", True):
+        mod = _with_default_schedules(mod)
     # Functions are built under their global symbols (Schedule(prim_func)
     # schedules it as "main"; the library still has it under its name).
     mod = mod.with_global_symbols()
@@ -508,6 +510,34 @@ def build(mod, target="llvm", name=None, args=None):
     built._source, built._target_cpu = mod, cpu_name
     built._device_options = device_options
     return built
+
+
+def _with_default_schedules(mod):
+    """A module with graph functions, its operators legalized and each
+    prim_func they call that no schedule has touched given the default CPU
+    schedule (tir.transform.default_cpu_schedule: parallel, vectorized), as
+    an untuned model should not run as naive loops. The PassContext config
+    relax.default_cpu_schedule=False leaves them as they are."""
+    from .relax.transform import LegalizeOps, _called_prim_funcs
+    from .tir.schedule import ScheduleError
+    from .tir.transform import default_cpu_schedule, is_unscheduled
+    if not any(mod._native.is_graph_function(name) for name in mod._native.functions()):
+        return mod
+    mod = LegalizeOps()(mod)
+    functions, changed = mod.functions, False
+    for name in _called_prim_funcs(mod):
+        func = functions[name]
+        try:
+            if not is_unscheduled(func):
+                continue
+            scheduled = default_cpu_schedule(func).with_name(name)
+        except (ScheduleError, ValueError, TypeError):
+            # A block the heuristic does not fit, or a body with no IR-node
+            # form (math functions TVM lacks): left as it is.
+            continue
+        functions[name] = scheduled.as_private() if mod._native.is_private(name) else scheduled
+        changed = True
+    return IRModule(functions, mod.attrs) if changed else mod
 
 
 def compile(mod, target="llvm"):  # noqa: A001 - TVM's name

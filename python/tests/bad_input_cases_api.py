@@ -14,7 +14,7 @@ CASES = [
        """),
     py("pass_context_unknown_config", "PassContext with a config key nothing reads", "ValueError",
        r"PassContext: unknown config option 'tir.UnrollLoop'; the options are "
-       r"tir.add_lower_pass, tir.disable_vectorize", """
+       r"relax.default_cpu_schedule, tir.add_lower_pass, tir.disable_vectorize", """
        tvm.transform.PassContext(config={"tir.UnrollLoop": {"auto_max_step": 16}})
        """),
     py("node_store_rank", "a BufferStore with fewer indices than the buffer has dimensions",

@@ -414,3 +414,31 @@ def test_default_gpu_schedule_binds_unbound_blocks_under_a_gpu_target():
     with tvm.target.Target("cuda"):
         with pytest.raises(ValueError, match="names no max_threads_per_block"):
             tvm.tir.transform.DefaultGPUSchedule()(mod)
+
+
+def test_default_cpu_schedule_parallelizes_and_vectorizes_without_changing_results():
+    @T.prim_func
+    def matmul(A: T.Buffer((64, 32), "float32"), B: T.Buffer((32, 48), "float32"),
+               C: T.Buffer((64, 48), "float32")):
+        for i, j, k in T.grid(64, 48, 32):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    mod = tvm.IRModule({"matmul": matmul})
+    scheduled = tvm.tir.transform.DefaultCPUSchedule()(mod)
+    text = scheduled.script()
+    assert "T.parallel" in text and "T.vectorized" in text
+    # The reduction runs in its order for each output: the same numbers.
+    a = np.random.default_rng(0).standard_normal((64, 32)).astype("float32")
+    b = np.random.default_rng(1).standard_normal((32, 48)).astype("float32")
+    want, got = np.zeros((64, 48), "float32"), np.zeros((64, 48), "float32")
+    tvm.build(mod)["matmul"](a, b, want)
+    tvm.build(scheduled)["matmul"](a, b, got)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    # Scheduled functions are left alone, and so is everything for a GPU.
+    assert tvm.tir.transform.DefaultCPUSchedule()(scheduled) is scheduled
+    with tvm.target.Target("nvidia/nvidia-h100"):
+        assert tvm.tir.transform.DefaultCPUSchedule()(mod) is mod

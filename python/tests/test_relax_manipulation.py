@@ -120,3 +120,19 @@ def test_makers_and_composite_operators():
                      normalized * 2 + 0.5])
     with pytest.raises(ValueError, match=r"relax\.op\.arange: arange\(3, 1, 1\) is empty"):
         R.arange(3, 1)
+
+
+def test_an_untuned_model_gets_the_default_cpu_schedule():
+    x = np.random.default_rng(2).standard_normal((1, 3, 16, 16)).astype("float32")
+    w = relax.const(np.random.default_rng(3).standard_normal((8, 3, 3, 3)).astype("float32"))
+    mod = graph([((1, 3, 16, 16), "float32")],
+                lambda d: R.nn.relu(R.nn.conv2d(d, w, padding=1)))
+    built = tvm.compile(mod, "llvm")
+    text = built._source.script()  # what was built
+    assert "T.parallel" in text and "T.vectorized" in text
+    with tvm.transform.PassContext(config={"relax.default_cpu_schedule": False}):
+        naive = tvm.compile(mod, "llvm")
+    assert "T.parallel" not in naive._source.script()
+    got = relax.VirtualMachine(built, tvm.cpu())["main"](x).numpy()
+    want = relax.VirtualMachine(naive, tvm.cpu())["main"](x).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

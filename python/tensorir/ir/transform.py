@@ -24,6 +24,9 @@ CONFIG_OPTIONS = {
                                  "after phase 0, 1, 2 or 3 of tir's lowering "
                                  "(docs/passes.md)"),
     "tir.disable_vectorize": (bool, "vectorized loops run as serial ones"),
+    "relax.default_cpu_schedule": (bool, "build() gives the unscheduled prim_funcs a model's "
+                                         "graph functions call the default CPU schedule "
+                                         "(True unless set False)"),
 }
 
 

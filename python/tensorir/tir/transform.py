@@ -14,7 +14,7 @@ from ..ir.transform import PassInfo, Pass, make_pass_decorator, mlir_pass
 __all__ = ["PrimFuncPass", "prim_func_pass", "InferAccessRegions", "LowerInitBlock",
            "RemoveAssume", "RestoreDeclaredLayouts", "NarrowPredicatedLoops", "Simplify",
            "LoopPartition", "CheckBounds", "Canonicalize", "DisableVectorize",
-           "DefaultGPUSchedule", "LOWER_PHASES"]
+           "DefaultGPUSchedule", "DefaultCPUSchedule", "LOWER_PHASES"]
 
 
 class PrimFuncPass(Pass):
@@ -125,6 +125,98 @@ def DefaultGPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
                              f"GPU threads under {target}")
         return sch.mod["main"]
     return PrimFuncPass(run, PassInfo(0, "DefaultGPUSchedule"))
+
+
+def _leaf_blocks(sch):
+    """The schedule's blocks that hold no other block, in order."""
+    found = []
+
+    def visit(block):
+        children = sch.get_child_blocks(block)
+        if not children:
+            found.append(block)
+        for child in children:
+            visit(child)
+    visit(sch.get_block("root"))
+    return found
+
+
+def is_unscheduled(func):
+    """Whether no loop of `func` is parallel, vectorized, unrolled or bound
+    to a thread, and no loop carries an annotation: a function as written
+    or legalized, which no schedule has touched."""
+    from . import stmt as S
+    from .stmt_functor import post_order_visit
+    touched = []
+
+    def visit(node):
+        if isinstance(node, S.For) and (node.kind != S.ForKind.SERIAL or node.annotations):
+            touched.append(node)
+    post_order_visit(func.body, visit)
+    return not touched
+
+
+def default_cpu_schedule(func, vector_bytes=64):
+    """The schedule a CPU kernel without one gets: per block, its
+    innermost spatial loop moved inside the reduction loops, split by a
+    vector of `vector_bytes` and vectorized; its two outermost other spatial
+    loops fused and parallel. The order in which each output's reduction
+    runs is kept, so results do not change. Blocks whose loops are not one
+    per block variable are left alone. Returns the scheduled function."""
+    from .schedule import Schedule
+    sch = Schedule(func)
+    for block in _leaf_blocks(sch):
+        loops = sch.get_loops(block)
+        node = sch.get(block)
+        kinds = [iv.iter_type for iv in node.iter_vars]
+        if not loops or len(loops) != len(kinds):
+            continue
+        spatial = [loop for loop, kind in zip(loops, kinds) if kind == 0]
+        reduce = [loop for loop, kind in zip(loops, kinds) if kind != 0]
+        if not spatial:
+            continue
+        inner = spatial[-1]
+        if reduce:
+            sch.reorder(*spatial[:-1], *reduce, inner)
+        extent = sch.get(inner).extent
+        extent = int(getattr(extent, "value", extent))
+        dtype = node.writes[0].buffer.dtype if node.writes else "float32"
+        lanes = max(1, vector_bytes // max(1, (int("".join(c for c in dtype if c.isdigit())
+                                                  or 32) // 8)))
+        # (Bool buffers stay scalar: a vector of i1 is not their bytes.)
+        bools = any(r.buffer.dtype == "bool" for r in list(node.reads) + list(node.writes))
+        if bools:
+            pass
+        elif extent >= lanes > 1:
+            _, vector = sch.split(inner, [None, lanes])
+            sch.vectorize(vector)
+        elif extent > 1 and not reduce:
+            sch.vectorize(inner)
+        outer = spatial[:-1]
+        if outer:
+            sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
+    return sch.mod["main"]
+
+
+def DefaultCPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
+    """Under a CPU target (or none), each PrimFunc no schedule has touched
+    (is_unscheduled) gets default_cpu_schedule: parallel outer loops and a
+    vectorized inner one. A function the heuristic cannot schedule stays as
+    it is. Scheduled and tuned functions are left alone; so is everything
+    under a GPU target (DefaultGPUSchedule is for those)."""
+    def run(func, mod, ctx):
+        from ..target import Target
+        from .schedule import ScheduleError
+        target = Target.current(allow_none=True)
+        if target is not None and target.kind.name != "llvm":
+            return func
+        try:
+            if not is_unscheduled(func):
+                return func
+            return default_cpu_schedule(func)
+        except (ScheduleError, ValueError, TypeError):
+            return func  # a block the heuristic does not fit: left naive
+    return PrimFuncPass(run, PassInfo(0, "DefaultCPUSchedule"))
 
 
 # TVM's four phases of lowering, on tir's pipeline: the passes that run

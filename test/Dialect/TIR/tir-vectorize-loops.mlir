@@ -90,6 +90,26 @@ func.func @predicated_rowsum(%A: memref<6xf32>, %B: memref<6xf32>) {
 
 // -----
 
+// A bool buffer holds a byte per element, not the packed bits of an i1
+// vector: its accesses are left scalar, with a warning.
+// CHECK-LABEL: func.func @bools
+// CHECK:         scf.for
+// CHECK-NOT:     vector.
+func.func @bools(%A: memref<32xf32>, %B: memref<32xi1>) {
+  // expected-warning @below {{vectorized loop left scalar: 'memref.store' writes a bool buffer (a byte per element, not the bits of an i1 vector)}}
+  tir.for %k = 0 to 32 vectorized {
+    tir.block "B"(%vk = spatial(32, %k)) {
+      %zero = arith.constant 0.0 : f32
+      %a = tir.load %A[%vk] : memref<32xf32>
+      %p = arith.cmpf ogt, %a, %zero : f32
+      tir.store %p, %B[%vk] : memref<32xi1>
+    }
+  }
+  return
+}
+
+// -----
+
 // Every iteration writes the same element: left scalar, with a warning.
 // (A vectorized loop feeding a reduce variable is refused by the verifier;
 // this block, spatial but not a complete block, is the lowering's own

@@ -299,6 +299,10 @@ LogicalResult LoopVectorizer::vectorizeLoad(memref::LoadOp load, Value mask) {
                  rewriter.clone(*load, lane0Map)->getResult(0));
     return success();
   }
+  // A bool buffer holds a byte per element, a vector of i1 packed bits.
+  if (element.isInteger(1))
+    return fail(load, "reads a bool buffer (a byte per element, not the bits "
+                      "of an i1 vector)");
   Value passThru = broadcast(
       arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element)),
       element);
@@ -348,6 +352,9 @@ LogicalResult LoopVectorizer::vectorizeStore(memref::StoreOp store,
   if (!movingIndex && isVarying(store.getValue()))
     return fail(store, "stores to the same element from every iteration (a "
                        "reduction over the vectorized loop)");
+  if (type.getElementType().isInteger(1))
+    return fail(store, "writes a bool buffer (a byte per element, not the "
+                       "bits of an i1 vector)");
   Value value = vector(store.getValue());
   if (isContiguous(type, store.getIndices())) {
     SmallVector<Value> base = llvm::map_to_vector(
