@@ -19,6 +19,12 @@ def _torch():
                           "torch.export needs torch >= 2)") from None
 
 
+# torch dtypes (without "torch.") and the relax dtype each becomes.
+DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
+          "int64": "int64", "int32": "int32", "int8": "int8", "uint8": "uint8",
+          "bool": "bool"}
+
+
 class BaseImporter:
     """Walks a torch graph in order, emitting one binding per node; `name`
     is the importer's, in its errors."""

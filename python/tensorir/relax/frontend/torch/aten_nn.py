@@ -1,0 +1,295 @@
+"""The torch.export importer's network operators: linear algebra
+(linear, addmm, matmul), convolutions, batch / layer / group norms,
+pooling, attention, resizing, embedding, dropout, and the activations made
+of several relax operators (leaky_relu, softplus, gelu, log_softmax).
+ExportedProgramImporter takes them from this mixin."""
+import numpy as np
+
+from ... import op as R
+from ...expr import const
+
+
+class NetworkOps:
+    """Converters of ATen's network operators (each `convert(node)` gives
+    the node's value, emitting through the importer's block builder)."""
+
+    def _addmm(self, node):
+        bias, a, b = (self.tensor(self.arg(node, i), node) for i in range(3))
+        beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
+        dtype = a.struct_info.dtype
+        product = self.emit(R.matmul(a, b))
+        if alpha != 1:
+            product = self.emit(R.multiply(product, const(np.array(alpha, dtype))))
+        if beta == 0:
+            return product
+        if beta != 1:
+            bias = self.emit(R.multiply(bias, const(np.array(beta, dtype))))
+        return self.emit(R.add(bias, product))
+
+    def _log_softmax(self, node):
+        return self.emit(R.nn.log_softmax(self.tensor(self.arg(node, 0), node),
+                                          self.arg(node, 1, -1, "dim")))
+
+    def _leaky_relu(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.nn.leakyrelu(x, self.arg(node, 1, 0.01, "negative_slope")))
+
+    def _softplus(self, node):
+        """log(1 + exp(beta x)) / beta, x itself where beta x > threshold."""
+        x = self.tensor(self.arg(node, 0), node)
+        beta = self.arg(node, 1, 1.0, "beta")
+        threshold = self.arg(node, 2, 20.0, "threshold")
+        dtype = x.struct_info.dtype
+        scaled = self.emit(R.multiply(x, const(np.array(beta, dtype))))
+        soft = self.emit(R.divide(self.emit(R.log(self.emit(R.add(
+            self.emit(R.exp(scaled)), const(np.array(1.0, dtype)))))),
+            const(np.array(beta, dtype))))
+        large = self.emit(R.greater(scaled, const(np.array(threshold, dtype))))
+        return self.emit(R.where(large, x, soft))
+
+    def _group_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        groups = self.arg(node, 1, 1, "num_groups")
+        weight, bias = self.arg(node, 2, None, "weight"), self.arg(node, 3, None, "bias")
+        eps = self.arg(node, 4, 1e-5, "eps")
+        channels, dtype = int(x.shape[1]), x.struct_info.dtype
+        weight = weight if weight is not None else const(np.ones(channels, dtype))
+        bias = bias if bias is not None else const(np.zeros(channels, dtype))
+        return self.emit(R.nn.group_norm(x, weight, bias, groups, 1,
+                                         list(range(2, len(x.shape))), eps))
+
+    def _native_group_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        weight, bias = self.arg(node, 1), self.arg(node, 2)
+        groups, eps = self.arg(node, 6), self.arg(node, 7)
+        channels, dtype = int(x.shape[1]), x.struct_info.dtype
+        weight = weight if weight is not None else const(np.ones(channels, dtype))
+        bias = bias if bias is not None else const(np.zeros(channels, dtype))
+        out = self.emit(R.nn.group_norm(x, weight, bias, groups, 1,
+                                        list(range(2, len(x.shape))), eps))
+        return (out, None, None)
+
+    def _native_layer_norm(self, node):
+        return (self._layer_norm(node), None, None)
+
+    def _upsample(self, method, align_default=None):
+        """upsample_nearest2d / upsample_bilinear2d (output size or scale
+        factors) as image.resize2d with PyTorch's coordinates: nearest
+        reads floor(o * in / out); bilinear half-pixel, or corners aligned."""
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            size = self.arg(node, 1, None, "output_size")
+            if method == "linear":
+                align = self.arg(node, 2, align_default, "align_corners")
+                scales = self.arg(node, 3, None, "scale_factors")
+            else:
+                align, scales = None, self.arg(node, 2, None, "scale_factors")
+            if node.target.__name__.startswith("_upsample_bilinear2d_aa") and size is not None \
+                    and (size[0] < int(x.shape[2]) or size[1] < int(x.shape[3])):
+                raise NotImplementedError(f"{self.name}: '{node.name}' downsamples with "
+                                          "antialiasing")
+            if size is None:
+                if scales is None:
+                    raise NotImplementedError(f"{self.name}: '{node.name}' has neither an "
+                                              "output size nor scale factors")
+                size = [int(int(d) * s) for d, s in zip(x.shape[2:], scales)]
+            if method == "nearest_neighbor":
+                return self.emit(R.image.resize2d(x, list(size), method="nearest_neighbor",
+                                                  coordinate_transformation_mode="asymmetric",
+                                                  rounding_method="floor"))
+            mode = "align_corners" if align else "half_pixel"
+            return self.emit(R.image.resize2d(x, list(size), method="linear",
+                                              coordinate_transformation_mode=mode))
+        return convert
+
+    def _as_rows(self, x):
+        """x (N-D, N > 2) as a matrix of its last dimension's rows, and the
+        leading dimensions to put back."""
+        dims = [int(d) for d in x.shape]
+        return self.emit(R.reshape(x, [int(np.prod(dims[:-1])), dims[-1]])), dims[:-1]
+
+    def _linear(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        weight = self.tensor(self.arg(node, 1), node)
+        bias = self.arg(node, 2, name="bias")
+        if len(x.shape) <= 2:
+            return self.emit(R.linear(x, weight, bias))
+        rows, lead = self._as_rows(x)
+        y = self.emit(R.linear(rows, weight, bias))
+        return self.emit(R.reshape(y, lead + [int(weight.shape[0])]))
+
+    def _matmul(self, node):
+        a = self.tensor(self.arg(node, 0), node)
+        b = self.tensor(self.arg(node, 1, name="other"), node)
+        ra, rb = len(a.shape), len(b.shape)
+        if (ra, rb) in ((2, 2), (3, 3)):
+            return self.emit(R.matmul(a, b))
+        if ra > 2 and rb == 2:  # rows of a times b
+            rows, lead = self._as_rows(a)
+            y = self.emit(R.matmul(rows, b))
+            return self.emit(R.reshape(y, lead + [int(b.shape[1])]))
+        sa, sb = [int(d) for d in a.shape], [int(d) for d in b.shape]
+        if ra == rb > 3 and sa[:-2] == sb[:-2]:  # the leading dimensions as one batch
+            batch = int(np.prod(sa[:-2]))
+            y = self.emit(R.matmul(self.emit(R.reshape(a, [batch] + sa[-2:])),
+                                   self.emit(R.reshape(b, [batch] + sb[-2:]))))
+            return self.emit(R.reshape(y, sa[:-1] + [sb[-1]]))
+        raise NotImplementedError(f"{self.name}: '{node.name}' multiplies shapes {sa} and "
+                                  f"{sb} (broadcast batches are not supported)")
+
+    def _conv(self, node, x, weight, bias, stride, padding, dilation, groups):
+        if len(weight.shape) == 3 and not isinstance(padding, str):
+            y = self.emit(R.nn.conv1d(x, weight, strides=stride, padding=padding,
+                                      dilation=dilation, groups=groups))
+            if bias is None:
+                return y
+            return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1]))))
+        if len(weight.shape) != 4:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a {len(weight.shape) - 2}-D "
+                                      "convolution (2-D is supported)")
+        if isinstance(padding, str):
+            raise NotImplementedError(f"{self.name}: '{node.name}' pads {padding!r}; explicit "
+                                      "sizes are supported")
+        y = self.emit(R.nn.conv2d(x, weight, strides=stride, padding=padding,
+                                  dilation=dilation, groups=groups))
+        if bias is None:
+            return y
+        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1, 1]))))
+
+    def _conv2d(self, node):
+        weight = self.tensor(self.arg(node, 1), node)
+        dims = len(weight.shape) - 2
+        return self._conv(node, self.tensor(self.arg(node, 0), node), weight,
+                          self.arg(node, 2), self.arg(node, 3, [1] * dims),
+                          self.arg(node, 4, [0] * dims), self.arg(node, 5, [1] * dims),
+                          self.arg(node, 6, 1))
+
+    def _convolution(self, node):
+        if self.arg(node, 6):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a transposed "
+                                      "convolution")
+        return self._conv(node, self.tensor(self.arg(node, 0), node),
+                          self.tensor(self.arg(node, 1), node), self.arg(node, 2),
+                          self.arg(node, 3), self.arg(node, 4), self.arg(node, 5),
+                          self.arg(node, 8, 1))
+
+    def _batch_norm_of(self, node, x, weight, bias, mean, var, eps):
+        channels = int(x.shape[1])
+        if weight is None:
+            weight = const(np.ones(channels, x.struct_info.dtype))
+        if bias is None:
+            bias = const(np.zeros(channels, x.struct_info.dtype))
+        if mean is None or var is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a batch norm without "
+                                      "running statistics")
+        # (output, mean, variance) bound as a tuple, its output taken, as
+        # Relax writes it.
+        normalized = self.emit(R.nn.batch_norm(x, weight, bias, mean, var, axis=1, epsilon=eps))
+        return self.emit(normalized[0])
+
+    def _batch_norm(self, node):
+        if self.arg(node, 5, name="training"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a batch norm in training "
+                                      "mode; export the model after model.eval()")
+        return self._batch_norm_of(node, self.tensor(self.arg(node, 0), node), self.arg(node, 1),
+                                   self.arg(node, 2), self.arg(node, 3), self.arg(node, 4),
+                                   self.arg(node, 7, 1e-5, "eps"))
+
+    def _batch_norm_no_training(self, node):
+        # (output, saved mean, saved inverse deviation): the last two are
+        # empty in inference, and only the first is used.
+        out = self._batch_norm_of(node, self.tensor(self.arg(node, 0), node),
+                                  self.arg(node, 1), self.arg(node, 2), self.arg(node, 3),
+                                  self.arg(node, 4), self.arg(node, 6, 1e-5, "eps"))
+        return (out, None, None)
+
+    def _max_pool2d(self, node):
+        kernel = self.arg(node, 1)
+        stride = self.arg(node, 2, None) or kernel
+        if self.arg(node, 5, False, "ceil_mode"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' pools with ceil_mode")
+        return self.emit(R.nn.max_pool2d(self.tensor(self.arg(node, 0), node), pool_size=kernel,
+                                         strides=stride, padding=self.arg(node, 3, 0),
+                                         dilation=self.arg(node, 4, 1)))
+
+    def _avg_pool2d(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        kernel = self.arg(node, 1)
+        stride = self.arg(node, 2, None, "stride") or kernel
+        if self.arg(node, 6, None, "divisor_override") is not None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' pools with a "
+                                      "divisor_override")
+        return self.emit(R.nn.avg_pool2d(
+            x, pool_size=kernel, strides=stride, padding=self.arg(node, 3, 0, "padding"),
+            ceil_mode=self.arg(node, 4, False, "ceil_mode"),
+            count_include_pad=self.arg(node, 5, True, "count_include_pad")))
+
+    def _max_pool2d_with_indices(self, node):
+        # (values, indices): the indices are not computed (zeros), as
+        # inference never reads them.
+        values = self._max_pool2d(node)
+        return (values, self.emit(R.zeros_like(values)))
+
+    def _adaptive_avg_pool2d(self, node):
+        return self.emit(R.nn.adaptive_avg_pool2d(self.tensor(self.arg(node, 0), node),
+                                                  output_size=tuple(self.arg(node, 1))))
+
+    def _layer_norm(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        normalized = list(self.arg(node, 1))
+        weight, bias = self.arg(node, 2), self.arg(node, 3)
+        eps = self.arg(node, 4, 1e-5, "eps")
+        rank = len(x.shape)
+        axes = list(range(rank - len(normalized), rank))
+        dtype = x.struct_info.dtype
+        if weight is None:
+            weight = const(np.ones(normalized, dtype))
+        if bias is None:
+            bias = const(np.zeros(normalized, dtype))
+        return self.emit(R.nn.layer_norm(x, weight, bias, axes, eps))
+
+    def _gelu(self, node):
+        approximate = node.kwargs.get("approximate", self.arg(node, 1, "none"))
+        relax_op = {"none": R.nn.gelu, "tanh": R.nn.gelu_tanh}.get(approximate)
+        if relax_op is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a GELU with "
+                                      f"approximate={approximate!r}")
+        return self.emit(relax_op(self.tensor(self.arg(node, 0), node)))
+
+    def _embedding(self, node):
+        weight, indices = self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1),
+                                                                            node)
+        if indices.struct_info.dtype != "int32":
+            indices = self.emit(R.astype(indices, "int32"))
+        return self.emit(R.take(weight, indices, axis=0))
+
+    def _dropout(self, node):
+        if self.arg(node, 2, False, "train"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a dropout in training "
+                                      "mode; export the model after model.eval()")
+        return self.arg(node, 0)
+
+    def _attention(self, node):
+        """torch's (batch, heads, sequence, features) attention as
+        nn.attention's (batch, sequence, heads, features)."""
+        q, k, v = (self.tensor(self.arg(node, i), node) for i in range(3))
+        mask = self.arg(node, 3, None, "attn_mask")
+        if self.arg(node, 4, 0.0, "dropout_p"):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention with "
+                                      "dropout")
+        causal = "TopLeft" if self.arg(node, 5, False, "is_causal") else None
+        scale = self.arg(node, 6, None, "scale")
+        if len(q.shape) != 4:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention of rank "
+                                      f"{len(q.shape)} (4-D is supported)")
+        q, k, v = (self.emit(R.permute_dims(t, [0, 2, 1, 3])) for t in (q, k, v))
+        if mask is not None:
+            mask = self.tensor(mask, node)
+            if mask.struct_info.dtype == "bool":
+                raise NotImplementedError(f"{self.name}: '{node.name}' masks with a bool "
+                                          "tensor (an additive float mask is supported)")
+            out = self.emit(R.nn.attention_bias(q, k, v, mask, scale, causal))
+        else:
+            out = self.emit(R.nn.attention(q, k, v, None, scale, causal))
+        return self.emit(R.permute_dims(out, [0, 2, 1, 3]))
+

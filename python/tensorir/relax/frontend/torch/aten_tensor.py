@@ -1,0 +1,334 @@
+"""The torch.export importer's tensor operators: tensors made from
+sizes (zeros, full, arange, ...), layouts (slices, cat, split, permute,
+squeeze, ...), indexing (select, take, gather, slice_scatter), reductions,
+where / clamp / conversions. ExportedProgramImporter takes them from this
+mixin."""
+import math
+import operator
+
+import numpy as np
+
+from ... import op as R
+from ...expr import Expr, const
+from .base_translator import DTYPES
+
+
+class TensorOps:
+    """Converters of ATen's tensor operators (each `convert(node)` gives
+    the node's value, emitting through the importer's block builder)."""
+
+    def _reduction(self, relax_op):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            axis = self.arg(node, 1, None, "dim")
+            keepdim = self.arg(node, 2, False, "keepdim")
+            if node.kwargs.get("dtype") is not None:
+                raise NotImplementedError(f"{self.name}: '{node.name}' reduces into another "
+                                          "dtype")
+            if isinstance(axis, (list, tuple)) and len(axis) == 0:
+                axis = None
+            return self.emit(relax_op(x, axis, keepdims=bool(keepdim)))
+        return convert
+
+    def _var(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, None, "dim")
+        correction = node.kwargs.get("correction", 1 if "unbiased" not in node.kwargs
+                                     else int(bool(node.kwargs["unbiased"])))
+        keepdim = node.kwargs.get("keepdim", False)
+        var = self.emit(R.variance(x, axis, keepdims=keepdim))
+        if correction:
+            rank = len(x.shape)
+            axes = range(rank) if axis is None else [a % rank for a in axis]
+            n = int(np.prod([int(x.shape[a]) for a in axes]))
+            var = self.emit(R.multiply(var, const(np.array(n / (n - correction),
+                                                            x.struct_info.dtype))))
+        return var
+
+    def _slice(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, 0, "dim")
+        start, end = self.arg(node, 2, None, "start"), self.arg(node, 3, None, "end")
+        step = self.arg(node, 4, 1, "step")
+        size = int(x.shape[axis])
+        start = 0 if start is None else start
+        end = size if end is None else min(end, size)
+        # A slice of the whole axis too (a copy), as TVM's importer writes it.
+        return self.emit(R.strided_slice(x, [axis], [start], [end], [step]))
+
+    def _expand(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        sizes = list(self.arg(node, 1))
+        offset = len(sizes) - len(x.shape)
+        shape = [int(x.shape[k - offset]) if d == -1 else int(d) for k, d in enumerate(sizes)]
+        if shape == [int(d) for d in x.shape]:
+            return x
+        return self.emit(R.broadcast_to(x, shape))
+
+    def _dtype_of(self, node, default):
+        dtype = node.kwargs.get("dtype")
+        if dtype is None:
+            return default
+        name = DTYPES.get(str(dtype).replace("torch.", ""))
+        if name is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' makes a {dtype} tensor")
+        return name
+
+    def _full_of(self, value):
+        def convert(node):
+            shape = list(self.arg(node, 0))
+            return self.emit(R.full(shape, value, self._dtype_of(node, "float32")))
+        return convert
+
+    def _full(self, node):
+        value = self.arg(node, 1)
+        default = "float32" if isinstance(value, float) else \
+            "bool" if isinstance(value, bool) else "int64"
+        return self.emit(R.full(list(self.arg(node, 0)), value, self._dtype_of(node, default)))
+
+    def _full_like_of(self, value):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(R.full_like(x, value, self._dtype_of(node, None)))
+        return convert
+
+    def _full_like(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.full_like(x, self.arg(node, 1), self._dtype_of(node, None)))
+
+    def _new_full_of(self, value):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(R.full(list(self.arg(node, 1)), value,
+                                    self._dtype_of(node, x.struct_info.dtype)))
+        return convert
+
+    def _new_full(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.full(list(self.arg(node, 1)), self.arg(node, 2),
+                                self._dtype_of(node, x.struct_info.dtype)))
+
+    def _arange(self, node):
+        args = [self.arg(node, i) for i in range(len(node.args))]
+        start, end, step = (0, args[0], 1) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) > 2 else 1)
+        floats = any(isinstance(v, float) for v in (start, end, step))
+        dtype = self._dtype_of(node, "float32" if floats else "int64")
+        return self.emit(R.arange(start, end, step, dtype))
+
+    def _scalar_tensor(self, node):
+        value = self.arg(node, 0)
+        default = "float32" if isinstance(value, float) else "int64"
+        return const(np.array(value, self._dtype_of(node, default)))
+
+    def _cat(self, node):
+        tensors = [self.tensor(t, node) for t in self.arg(node, 0)]
+        return self.emit(R.concat(tensors, axis=self.arg(node, 1, 0, "dim")))
+
+    def _stack(self, node):
+        tensors = [self.tensor(t, node) for t in self.arg(node, 0)]
+        return self.emit(R.stack(tensors, axis=self.arg(node, 1, 0, "dim")))
+
+    def _tile(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.tile(x, list(self.arg(node, 1))))
+
+    def _flip(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        for axis in self.arg(node, 1):
+            x = self.emit(R.flip(x, axis))
+        return x
+
+    def _parts(self, node, x, sizes, axis):
+        """The parts of x of `sizes` along `axis`, each bound."""
+        bounds, total = [], 0
+        for s in sizes[:-1]:
+            total += s
+            bounds.append(total)
+        edges = [0] + bounds + [int(x.shape[axis])]
+        return tuple(self.emit(R.strided_slice(x, [axis], [b], [e]))
+                     for b, e in zip(edges, edges[1:]))
+
+    def _split(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        size = int(x.shape[axis])
+        sizes = self.arg(node, 1)
+        if isinstance(sizes, int):
+            sizes = [sizes] * (size // sizes) + ([size % sizes] if size % sizes else [])
+        return self._parts(node, x, list(sizes), axis)
+
+    def _chunk(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        size, chunks = int(x.shape[axis]), self.arg(node, 1)
+        step = -(-size // chunks)
+        sizes = [min(step, size - k) for k in range(0, size, step)]
+        return self._parts(node, x, sizes, axis)
+
+    def _unbind(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, 0, "dim") % len(x.shape)
+        parts = self._parts(node, x, [1] * int(x.shape[axis]), axis)
+        return tuple(self.emit(R.squeeze(p, [axis])) for p in parts)
+
+    def _empty(self, node):
+        # Uninitialized in PyTorch: zeros here, so that results never depend
+        # on memory left over.
+        shape = list(self.arg(node, 0))
+        return self.emit(R.zeros(shape, self._dtype_of(node, "float32")))
+
+    def _empty_like(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.zeros(list(x.shape), self._dtype_of(node, x.struct_info.dtype)))
+
+    def _any(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1, None, "dim")
+        keepdim = self.arg(node, 2, False, "keepdim")
+        as_int = self.emit(R.astype(x, "int8"))
+        return self.emit(R.astype(self.emit(R.max(as_int, axis, keepdims=keepdim)), "bool"))
+
+    def _copy(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        src = self.tensor(self.arg(node, 1), node)
+        if src.struct_info.dtype != x.struct_info.dtype:
+            src = self.emit(R.astype(src, x.struct_info.dtype))
+        if tuple(src.shape) == tuple(x.shape):
+            return src
+        return self.emit(R.broadcast_to(src, list(x.shape)))
+
+    def _index(self, node):
+        """x[..., index, ...] with one index tensor (the other axes whole)."""
+        x = self.tensor(self.arg(node, 0), node)
+        indices = list(self.arg(node, 1))
+        given = [k for k, i in enumerate(indices) if i is not None]
+        if len(given) != 1:
+            raise NotImplementedError(f"{self.name}: '{node.name}' indexes with "
+                                      f"{len(given)} index tensors (one is supported)")
+        index = self.tensor(indices[given[0]], node)
+        if index.struct_info.dtype == "bool":
+            raise NotImplementedError(f"{self.name}: '{node.name}' indexes with a bool mask "
+                                      "(its result's shape depends on the data)")
+        return self.emit(R.take(x, index, given[0], mode="fast"))
+
+    def _gather(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        index = self.tensor(self.arg(node, 2, None, "index"), node)
+        return self.emit(R.gather_elements(x, index, self.arg(node, 1)))
+
+    def _slice_scatter(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        src = self.tensor(self.arg(node, 1), node)
+        axis = self.arg(node, 2, 0, "dim") % len(x.shape)
+        start = self.arg(node, 3, None, "start")
+        end = self.arg(node, 4, None, "end")
+        step = self.arg(node, 5, 1, "step")
+        size = int(x.shape[axis])
+        return self.emit(R.slice_scatter(x, src, 0 if start is None else start,
+                                         size if end is None else min(end, size), step, axis))
+
+    def _arg_extreme(self, relax_op):
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            return self.emit(relax_op(x, self.arg(node, 1, None, "dim"),
+                                      bool(self.arg(node, 2, False, "keepdim"))))
+        return convert
+
+    def _where(self, node):
+        cond = self.tensor(self.arg(node, 0), node)
+        a, b = self.arg(node, 1), self.arg(node, 2)
+        like = a if isinstance(a, Expr) else b
+        if not isinstance(like, Expr):
+            raise NotImplementedError(f"{self.name}: '{node.name}' selects between two numbers")
+        return self.emit(R.where(cond, self.scalar_or_tensor(a, like),
+                                 self.scalar_or_tensor(b, like)))
+
+    def _clamp(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        low, high = self.arg(node, 1, None, "min"), self.arg(node, 2, None, "max")
+        if isinstance(low, Expr) or isinstance(high, Expr):
+            raise NotImplementedError(f"{self.name}: '{node.name}' clamps to tensor bounds")
+        return self.emit(R.clip(x, -math.inf if low is None else low,
+                                math.inf if high is None else high))
+
+    def _hardtanh(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.clip(x, self.arg(node, 1, -1.0, "min_val"),
+                                self.arg(node, 2, 1.0, "max_val")))
+
+    def _to_copy(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dtype = node.kwargs.get("dtype", self.arg(node, 1) if node.target.__name__.startswith(
+            "to.") else None)
+        if dtype is None:
+            return x
+        name = DTYPES.get(str(dtype).replace("torch.", ""))
+        if name is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' converts to {dtype}")
+        return self.emit(R.astype(x, name))  # a copy, as PyTorch's
+
+    def _div(self, node):
+        mode = node.kwargs.get("rounding_mode")
+        if mode == "floor":
+            return self._binary(node, R.floor_divide, operator.floordiv)
+        if mode is not None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' divides with rounding mode "
+                                      f"{mode!r}")
+        return self._binary(node, R.divide, operator.truediv)
+
+    def _permute(self, node):
+        return self.emit(R.permute_dims(self.tensor(self.arg(node, 0), node),
+                                        list(self.arg(node, 1))))
+
+    def _transpose(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        rank = len(x.shape)
+        a, b = self.arg(node, 1) % rank, self.arg(node, 2) % rank
+        axes = list(range(rank))
+        axes[a], axes[b] = axes[b], axes[a]
+        return self.emit(R.permute_dims(x, axes))
+
+    def _t(self, node):
+        return self.emit(R.permute_dims(self.tensor(self.arg(node, 0), node)))
+
+    def _squeeze(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axes = self.arg(node, 1, None, "dim")
+        if axes is not None:
+            rank = len(x.shape)
+            axes = [a % rank for a in (axes if isinstance(axes, (list, tuple)) else [axes])
+                    if int(x.shape[a % rank]) == 1]  # PyTorch keeps the other axes
+            if not axes:
+                return x
+        return self.emit(R.squeeze(x, axes))
+
+    def _unsqueeze(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.expand_dims(x, self.arg(node, 1)))
+
+    def _unflatten(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        dims = [int(d) for d in x.shape]
+        axis = self.arg(node, 1) % len(dims)
+        sizes = list(self.arg(node, 2))
+        if -1 in sizes:
+            known = int(np.prod([d for d in sizes if d != -1]))
+            sizes[sizes.index(-1)] = dims[axis] // known
+        return self.emit(R.reshape(x, dims[:axis] + sizes + dims[axis + 1:]))
+
+    def _select(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        axis = self.arg(node, 1) % len(x.shape)
+        return self.emit(R.take(x, const(np.array(self.arg(node, 2), "int64")), axis))
+
+    def _index_select(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        index = self.tensor(self.arg(node, 2), node)
+        return self.emit(R.take(x, index, self.arg(node, 1), mode="fast"))
+
+    def _take(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        size = int(np.prod([int(d) for d in x.shape]))
+        flat = self.emit(R.reshape(x, [size]))
+        return self.emit(R.take(flat, self.tensor(self.arg(node, 1), node), 0, mode="fast"))
