@@ -43,11 +43,14 @@ def test_local_builder_and_runner():
 def test_runner_times_once_a_candidate_far_slower_than_the_best():
     # With the unscheduled program as reference, each candidate's checking
     # run is timed; one slower than reject_slower_than times the best mean
-    # so far keeps that one run as its measurement.
+    # so far (and over a millisecond: a naive 256^3 matmul is) keeps that
+    # one run as its measurement.
+    program = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(256, 256, 256))})
     builder = ms.builder.LocalBuilder(max_workers=1)
-    built = builder.build([ms.builder.BuilderInput(MOD, LLVM), ms.builder.BuilderInput(MOD, LLVM)])
+    built = builder.build([ms.builder.BuilderInput(program, LLVM),
+                           ms.builder.BuilderInput(program, LLVM)])
     reference, candidate = (b.artifact_path for b in built)
-    args = ms.arg_info.ArgInfo.from_prim_func(MOD["main"])
+    args = ms.arg_info.ArgInfo.from_prim_func(program["main"])
     config = ms.runner.EvaluatorConfig(number=1, repeat=3, min_repeat_ms=0)
     inputs = [ms.runner.RunnerInput(candidate, "llvm", args, reference_path=reference)]
     runner = ms.runner.LocalRunner(evaluator_config=config)

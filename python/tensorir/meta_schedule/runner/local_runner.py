@@ -147,6 +147,11 @@ def check_results(module, expected_path, rerun_above=None):
 # cold may take ten times its warm time.
 _MIN_DEADLINE = 0.01
 
+# The least run time that can reject a candidate: a run of a millisecond or
+# less costs the evaluator little, and at that scale a descheduled thread
+# or a cold cache makes a good kernel of microseconds look ten times slower.
+_MIN_REJECTION = 0.001
+
 
 def _function(f, default):
     if f is None:
@@ -187,7 +192,8 @@ class LocalRunner(PyRunner):
     repeated_args) are TVM's, functions or registered functions' names;
     initializer runs in each child first. Beyond TVM too: a candidate
     whose checking run takes `reject_slower_than` times the best mean run
-    time measured so far for its program is not timed further: the
+    time measured so far for its program (and over a millisecond) is not
+    timed further: the
     seconds its run took, or had taken when it was stopped there, are its
     measurement (a lower bound then; a candidate that slow cannot be the
     best, and the evaluator's calls on such candidates would take most of
@@ -282,7 +288,7 @@ class LocalRunner(PyRunner):
             expected = self._expected_outputs(runner_input)
             known = best.get(runner_input.reference_path)
             reject_above = (None if self.reject_slower_than is None or known is None
-                            else known * self.reject_slower_than)
+                            else max(known * self.reject_slower_than, _MIN_REJECTION))
             (outcome,) = run_isolated(
                 [(measure, (runner_input.artifact_path, runner_input.args_info, expected,
                             reject_above))],
