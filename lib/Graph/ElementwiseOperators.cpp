@@ -299,7 +299,8 @@ static FailureOr<Value> buildPredicate(const OperatorCall &call) {
 
 /// Python's remainder from C's (`rem` of dividing by `rhs`): the divisor's
 /// sign, `rem + rhs` where a non-zero `rem` and `rhs` differ in sign.
-static Value floorModOf(OpBuilder &b, Location loc, Value rem, Value rhs) {
+Value mlir::tir::graph::floorModOf(OpBuilder &b, Location loc, Value rem,
+                                   Value rhs) {
   Type t = rem.getType();
   bool isFloat = isa<FloatType>(t);
   Value zero =

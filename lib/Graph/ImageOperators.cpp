@@ -63,9 +63,6 @@ static FailureOr<Value> buildResize2d(const OperatorCall &call) {
         auto real = [&](double v) -> Value {
           return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
         };
-        auto index = [&](int64_t v) -> Value {
-          return arith::ConstantIndexOp::create(b, loc, v);
-        };
         // Coordinates in f32 whatever the data holds.
         auto coordinate = [&](unsigned axis) -> Value {
           int64_t size = in[axis], target = out[axis];
@@ -94,12 +91,9 @@ static FailureOr<Value> buildResize2d(const OperatorCall &call) {
         };
         // A coordinate (f32, whole) as an index clamped into the axis.
         auto clamped = [&](Value whole, int64_t size) -> Value {
-          Value i = arith::IndexCastOp::create(
-              b, loc, b.getIndexType(),
-              arith::FPToSIOp::create(b, loc, b.getI64Type(), whole));
-          return arith::MinSIOp::create(
-              b, loc, arith::MaxSIOp::create(b, loc, i, index(0)),
-              index(size - 1));
+          return clampIndex(
+              b, loc, arith::FPToSIOp::create(b, loc, b.getI64Type(), whole),
+              size);
         };
         Value n = linalg::IndexOp::create(b, loc, 0);
         Value c = linalg::IndexOp::create(b, loc, 1);

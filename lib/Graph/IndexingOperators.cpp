@@ -66,47 +66,23 @@ static FailureOr<Value> buildTake(const OperatorCall &call) {
       "take", call.args, call.empty(), maps, 0,
       [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
         Value index = a[1];
-        Type t = index.getType();
-        auto constant = [&](int64_t v) -> Value {
-          return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-        };
         if (mode == "wrap") {
           // Python's modulo: -1 is the last element.
-          Value n = constant(size);
-          Value rem = arith::RemSIOp::create(b, loc, index, n);
-          Value negative = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, rem, constant(0));
-          index = arith::SelectOp::create(
-              b, loc, negative, arith::AddIOp::create(b, loc, rem, n), rem);
-        } else {
-          index = arith::MinSIOp::create(
-              b, loc, arith::MaxSIOp::create(b, loc, index, constant(0)),
-              constant(size - 1));
+          Value n = arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(index.getType(), size));
+          index =
+              floorModOf(b, loc, arith::RemSIOp::create(b, loc, index, n), n);
         }
         SmallVector<Value> at;
         for (int64_t d = 0; d < rank; ++d) {
           if (d == axis)
-            at.push_back(
-                arith::IndexCastOp::create(b, loc, b.getIndexType(), index));
+            at.push_back(clampIndex(b, loc, index, size));
           else
             at.push_back(linalg::IndexOp::create(
                 b, loc, d < axis ? d : d - 1 + indexRank));
         }
         return tensor::ExtractOp::create(b, loc, source, at);
       });
-}
-
-/// An index value (i64 or narrower) clamped into [0, size) as an index.
-static Value clampedIndex(OpBuilder &b, Location loc, Value index,
-                          int64_t size) {
-  Type t = index.getType();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-  };
-  Value clamped = arith::MinSIOp::create(
-      b, loc, arith::MaxSIOp::create(b, loc, index, constant(0)),
-      constant(size - 1));
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
 }
 
 /// gather_elements(data, indices, axis): out[i] = data[i with axis at
@@ -144,7 +120,7 @@ static FailureOr<Value> buildGatherElements(const OperatorCall &call) {
       0, [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
         SmallVector<Value> at;
         for (int64_t d = 0; d < rank; ++d)
-          at.push_back(d == axis ? clampedIndex(b, loc, a[1], size)
+          at.push_back(d == axis ? clampIndex(b, loc, a[1], size)
                                  : Value(linalg::IndexOp::create(b, loc, d)));
         return tensor::ExtractOp::create(b, loc, source, at);
       });
@@ -199,12 +175,9 @@ static FailureOr<Value> buildSliceScatter(const OperatorCall &call) {
             b, loc, arith::CmpIPredicate::eq,
             arith::RemSIOp::create(b, loc, offset, index(*step)), index(0));
         Value taken = arith::AndIOp::create(b, loc, inRange, onStep);
-        Value j = arith::MinSIOp::create(
-            b, loc,
-            arith::MaxSIOp::create(
-                b, loc, arith::DivSIOp::create(b, loc, offset, index(*step)),
-                index(0)),
-            index(count - 1));
+        Value j = clampIndex(
+            b, loc, arith::DivSIOp::create(b, loc, offset, index(*step)),
+            count);
         SmallVector<Value> at;
         for (int64_t d = 0; d < rank; ++d)
           at.push_back(d == axis ? j

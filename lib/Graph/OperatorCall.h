@@ -38,9 +38,6 @@ inline std::string shapeText(ArrayRef<int64_t> shape) {
 /// One operator being built: its operands, result type and attributes, and
 /// the errors it reports (located, naming the operator).
 struct OperatorCall {
-  /// The attribute holding a linalg.generic operator's attributes.
-  static constexpr StringLiteral kOperatorAttrsName = "tir.attrs";
-
   OpBuilder &b;
   Location loc;
   StringRef name;
@@ -183,10 +180,25 @@ struct OperatorCall {
     // The operator's attributes, which the TVMScript printer rebuilds it
     // from (an operator is printed when rebuilding gives the same op).
     if (attrs && !attrs.empty())
-      op->setAttr(kOperatorAttrsName, attrs);
+      op->setAttr(TIRDialect::kOperatorAttrsAttrName, attrs);
     return op.getResult(0);
   }
 };
+
+/// `index` (of index type or an integer type) clamped into [0, size), as
+/// an index: where a body reads a tensor at an index it computed.
+inline Value clampIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
+  if (!index.getType().isIndex())
+    index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value last = arith::ConstantIndexOp::create(b, loc, size - 1);
+  return arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, index, zero), last);
+}
+
+/// Python's remainder from C's (`rem` of dividing by `rhs`, floats or
+/// integers): the divisor's sign (ElementwiseOperators.cpp).
+Value floorModOf(OpBuilder &b, Location loc, Value rem, Value rhs);
 
 /// Builds one operator; fails after reporting through call.refuse().
 using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);

@@ -101,7 +101,7 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
                                     index(extent)));
           inside =
               inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
-          at.push_back(minIndex(maxIndex(pos, index(0)), index(extent - 1)));
+          at.push_back(clampIndex(b, loc, pos, extent));
           // The window [start, start + span) clipped to the padded data
           // (count_include_pad) or to the data.
           int64_t span = ((*size)[k] - 1) * dil + 1;

@@ -127,7 +127,7 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
       });
   op->setAttr(TIRDialect::kNameAttrName, call.b.getStringAttr(name));
   if (call.attrs && !call.attrs.empty())
-    op->setAttr(OperatorCall::kOperatorAttrsName, call.attrs);
+    op->setAttr(TIRDialect::kOperatorAttrsAttrName, call.attrs);
   return op.getResult(0);
 }
 
@@ -216,7 +216,7 @@ static FailureOr<Value> buildArgExtreme(const OperatorCall &call) {
       });
   op->setAttr(TIRDialect::kNameAttrName, b.getStringAttr(call.name));
   if (call.attrs && !call.attrs.empty())
-    op->setAttr(OperatorCall::kOperatorAttrsName, call.attrs);
+    op->setAttr(TIRDialect::kOperatorAttrsAttrName, call.attrs);
   return op.getResult(1);
 }
 

@@ -322,11 +322,9 @@ static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
       b, op->getLoc(), name, inputs,
       cast<RankedTensorType>(op->getResult(resultNumber).getType()), attrs);
   DenseMap<Value, Value> map;
-  bool same = succeeded(built) && built->getDefiningOp() &&
-              cast<OpResult>(*built).getResultNumber() == resultNumber &&
-              sameComputation(op, built->getDefiningOp(), map);
-
-  return same;
+  return succeeded(built) && built->getDefiningOp() &&
+         cast<OpResult>(*built).getResultNumber() == resultNumber &&
+         sameComputation(op, built->getDefiningOp(), map);
 }
 
 static std::string attrText(Attribute attr) {
@@ -491,12 +489,14 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   }
   auto generic = dyn_cast<linalg::GenericOp>(op);
   auto name = op.getAttrOfType<StringAttr>(TIRDialect::kNameAttrName);
-  if (!generic || !name || !operatorResult(op))
+  Value result = operatorResult(op);
+  if (!generic || !name || !result)
     return false;
-  unsigned resultNumber = cast<OpResult>(operatorResult(op)).getResultNumber();
+  unsigned resultNumber = cast<OpResult>(result).getResultNumber();
   // An operator the graph builder made: printed from its name and
   // attributes when building them again gives this very op.
-  auto attrs = op.getAttrOfType<DictionaryAttr>("tir.attrs");
+  auto attrs =
+      op.getAttrOfType<DictionaryAttr>(TIRDialect::kOperatorAttrsAttrName);
   // The operator's operands: the inputs but the empty tensors a builder
   // adds for their shapes (a pooling window).
   SmallVector<Value> inputs;

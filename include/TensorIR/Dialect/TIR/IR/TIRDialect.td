@@ -100,6 +100,10 @@ def TIR_Dialect : Dialect {
     /// runtime gives a call's results back as a tuple.
     static constexpr ::llvm::StringLiteral kTupleResultAttrName =
         "tir.tuple_result";
+    /// The attributes a graph operator built as a linalg.generic was
+    /// built with, which the TVMScript printer rebuilds it from.
+    static constexpr ::llvm::StringLiteral kOperatorAttrsAttrName =
+        "tir.attrs";
     /// A graph function's attributes (Relax's R.func_attr, as
     /// {"num_input": 1}): a dictionary the printer prints back.
     static constexpr ::llvm::StringLiteral kFuncAttrsAttrName =
