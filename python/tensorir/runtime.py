@@ -519,22 +519,17 @@ def _with_default_schedules(mod):
     an untuned model should not run as naive loops. The PassContext config
     relax.default_cpu_schedule=False leaves them as they are."""
     from .relax.transform import LegalizeOps, _called_prim_funcs
-    from .tir.schedule import ScheduleError
-    from .tir.transform import default_cpu_schedule, is_unscheduled
+    from .tir.transform import schedule_by_default
     if not any(mod._native.is_graph_function(name) for name in mod._native.functions()):
         return mod
     mod = LegalizeOps()(mod)
     functions, changed = mod.functions, False
     for name in _called_prim_funcs(mod):
         func = functions[name]
-        try:
-            if not is_unscheduled(func):
-                continue
-            scheduled = default_cpu_schedule(func).with_name(name)
-        except (ScheduleError, ValueError, TypeError):
-            # A block the heuristic does not fit, or a body with no IR-node
-            # form (math functions TVM lacks): left as it is.
+        scheduled = schedule_by_default(func)
+        if scheduled is func:
             continue
+        scheduled = scheduled.with_name(name)
         functions[name] = scheduled.as_private() if mod._native.is_private(name) else scheduled
         changed = True
     return IRModule(functions, mod.attrs) if changed else mod

@@ -20,10 +20,9 @@ class Function:
     @property
     def params(self):
         """The parameters, as relax.Vars of their struct info."""
+        from ..tir.buffer import _ELEMENT_DTYPES
         from .struct_info import TensorStructInfo
-        names = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
-                 "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64"}
-        return [Var(n, TensorStructInfo(shape, names.get(t, t)))
+        return [Var(n, TensorStructInfo(shape, _ELEMENT_DTYPES.get(t, t)))
                 for n, shape, t in self._native.graph_parameters(self.name)]
 
     @property

@@ -185,17 +185,27 @@ def default_cpu_schedule(func, vector_bytes=64):
                                                   or 32) // 8)))
         # (Bool buffers stay scalar: a vector of i1 is not their bytes.)
         bools = any(r.buffer.dtype == "bool" for r in list(node.reads) + list(node.writes))
-        if bools:
-            pass
-        elif extent >= lanes > 1:
+        if not bools and extent >= lanes > 1:
             _, vector = sch.split(inner, [None, lanes])
             sch.vectorize(vector)
-        elif extent > 1 and not reduce:
+        elif not bools and extent > 1 and not reduce:
             sch.vectorize(inner)
         outer = spatial[:-1]
         if outer:
             sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
     return sch.mod["main"]
+
+
+def schedule_by_default(func):
+    """`func` with default_cpu_schedule when no schedule has touched it
+    (is_unscheduled); `func` itself when one has, or when the heuristic
+    does not fit it (a block it cannot schedule, a body with no IR-node
+    form: math functions TVM lacks)."""
+    from .schedule import ScheduleError
+    try:
+        return default_cpu_schedule(func) if is_unscheduled(func) else func
+    except (ScheduleError, ValueError, TypeError):
+        return func
 
 
 def DefaultCPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
@@ -206,16 +216,10 @@ def DefaultCPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
     under a GPU target (DefaultGPUSchedule is for those)."""
     def run(func, mod, ctx):
         from ..target import Target
-        from .schedule import ScheduleError
         target = Target.current(allow_none=True)
         if target is not None and target.kind.name != "llvm":
             return func
-        try:
-            if not is_unscheduled(func):
-                return func
-            return default_cpu_schedule(func)
-        except (ScheduleError, ValueError, TypeError):
-            return func  # a block the heuristic does not fit: left naive
+        return schedule_by_default(func)
     return PrimFuncPass(run, PassInfo(0, "DefaultCPUSchedule"))
 
 

@@ -1,8 +1,16 @@
 """relax.op.nn: avg_pool2d, relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
 batch_norm (inference)."""
-from ..expr import Call
+import numpy as np
+
+from ..expr import Call, Tuple, const
 from ..struct_info import TensorStructInfo
-from ._common import tensor_of
+from ._common import axes_of, tensor_of
+from .binary import add, divide, multiply, subtract
+from .search import where
+from .statistical import max as reduce_max
+from .statistical import mean
+from .statistical import sum as reduce_sum
+from .unary import exp, log, sqrt
 
 
 def relu(data):
@@ -257,7 +265,6 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
                              f"it is ({x.shape[axis]},), the size of axis {axis}")
     if training:
         raise NotImplementedError("relax.op.nn.batch_norm: inference only")
-    from ..expr import Tuple
     out = Call("relax.nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], x,
                {"axis": axis, "epsilon": float(epsilon)})
     return Tuple([out, moving_mean, moving_var])
@@ -265,10 +272,6 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,
 
 def log_softmax(data, axis=-1):
     """x - log(sum(exp(x))) along `axis`, computed from x - max(x)."""
-    from .statistical import max as reduce_max
-    from .statistical import sum as reduce_sum
-    from .binary import subtract
-    from .unary import exp, log
     info = tensor_of(data, "nn.log_softmax", "data")
     if not info.dtype.startswith(("float", "bfloat")):
         raise TypeError(f"relax.op.nn.log_softmax: takes floating-point tensors, not "
@@ -277,15 +280,17 @@ def log_softmax(data, axis=-1):
     return subtract(shifted, log(reduce_sum(exp(shifted), axis, keepdims=True)))
 
 
+def _standardized(data, axes, epsilon, dtype):
+    """(data - mean) / sqrt(variance + epsilon) over `axes` (the
+    normalization layer_norm and group_norm share)."""
+    centered = subtract(data, mean(data, axes, keepdims=True))
+    variance = mean(multiply(centered, centered), axes, keepdims=True)
+    return divide(centered, sqrt(add(variance, const(np.array(epsilon, dtype)))))
+
+
 def layer_norm(data, gamma, beta, axes, epsilon=1e-5, center=True, scale=True):
     """(x - mean) / sqrt(variance + epsilon) * gamma + beta over the trailing
     `axes`, gamma and beta of their shape."""
-    from ..expr import const
-    from .binary import add, divide, multiply, subtract
-    from .statistical import mean
-    from .unary import sqrt
-    from ._common import axes_of
-    import numpy as np
     info = tensor_of(data, "nn.layer_norm", "data")
     rank = len(info.shape)
     axes = axes_of(axes, rank, "nn.layer_norm")
@@ -297,10 +302,7 @@ def layer_norm(data, gamma, beta, axes, epsilon=1e-5, center=True, scale=True):
         if tuple(ti.shape) != tuple(info.shape[a] for a in axes):
             raise ValueError(f"relax.op.nn.layer_norm: {what} has shape {tuple(ti.shape)}, "
                              f"the normalized axes {tuple(info.shape[a] for a in axes)}")
-    centered = subtract(data, mean(data, axes, keepdims=True))
-    variance = mean(multiply(centered, centered), axes, keepdims=True)
-    eps = const(np.array(epsilon, info.dtype))
-    out = divide(centered, sqrt(add(variance, eps)))
+    out = _standardized(data, axes, epsilon, info.dtype)
     if scale:
         out = multiply(out, gamma)
     return add(out, beta) if center else out
@@ -310,13 +312,7 @@ def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon
                center=True, scale=True):
     """Normalization over each group of num_groups channels (channel_axis)
     and the axes `axes`, then gamma and beta per channel."""
-    from ..expr import const
     from . import reshape
-    from .binary import add, divide, multiply, subtract
-    from .statistical import mean
-    from .unary import sqrt
-    from ._common import axes_of
-    import numpy as np
     info = tensor_of(data, "nn.group_norm", "data")
     shape, rank = list(info.shape), len(info.shape)
     channel_axis = axes_of(channel_axis, rank, "nn.group_norm")[0]
@@ -337,10 +333,7 @@ def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon
         shape[channel_axis + 1:]
     grouped = reshape(data, grouped_shape)
     over = [channel_axis + 1] + [a + 1 if a > channel_axis else a for a in axes]
-    centered = subtract(grouped, mean(grouped, over, keepdims=True))
-    variance = mean(multiply(centered, centered), over, keepdims=True)
-    eps = const(np.array(epsilon, info.dtype))
-    out = reshape(divide(centered, sqrt(add(variance, eps))), shape)
+    out = reshape(_standardized(grouped, over, epsilon, info.dtype), shape)
     per_channel = [channels if a == channel_axis else 1 for a in range(rank)]
     if scale:
         out = multiply(out, reshape(gamma, per_channel))
@@ -352,11 +345,7 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
     key (B, T, H, D), value (B, T, H, Dv) give (B, S, H, Dv); scale
     1 / sqrt(D) when None; causal_mask "TopLeft" (query i sees keys <= i)
     or "BottomRight" (keys <= i + T - S)."""
-    from ..expr import const
     from . import matmul, permute_dims, reshape
-    from .binary import add, multiply
-    from .search import where
-    import numpy as np
     q = tensor_of(query, "nn.attention", "query")
     k = tensor_of(key, "nn.attention", "key")
     v = tensor_of(value, "nn.attention", "value")
