@@ -18,10 +18,9 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-GraphBuilder::GraphBuilder(
-    MLIRContext *context, StringRef name,
-    ArrayRef<std::pair<std::string, RankedTensorType>> params, bool isPrivate,
-    Location loc)
+GraphBuilder::GraphBuilder(MLIRContext *context, StringRef name,
+                           ArrayRef<GraphParameter> params, bool isPrivate,
+                           Location loc)
     : builder(context) {
   // What the steps build.
   context->loadDialect<func::FuncDialect, arith::ArithDialect,
@@ -30,20 +29,39 @@ GraphBuilder::GraphBuilder(
   module = ModuleOp::create(loc);
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> types;
-  for (const auto &param : params)
-    types.push_back(param.second);
+  for (const GraphParameter &param : params)
+    types.push_back(param.type);
   func = func::FuncOp::create(builder, loc, name,
                               builder.getFunctionType(types, {}));
   if (isPrivate)
     func.setPrivate();
-  for (auto [index, param] : llvm::enumerate(params))
-    func.setArgAttr(index, "tir.name", builder.getStringAttr(param.first));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
+  for (auto [index, param] : llvm::enumerate(params)) {
+    func.setArgAttr(index, TIRDialect::kNameAttrName,
+                    builder.getStringAttr(param.name));
+    if (llvm::all_of(param.dimVars,
+                     [](const std::string &var) { return var.empty(); }))
+      continue;
+    SmallVector<StringRef> names(param.dimVars.begin(), param.dimVars.end());
+    func.setArgAttr(index, TIRDialect::kDimVarsAttrName,
+                    builder.getStrArrayAttr(names));
+    for (auto [d, var] : llvm::enumerate(param.dimVars))
+      if (!var.empty() && !shapeVars.count(var))
+        shapeVars[var] =
+            tensor::DimOp::create(builder, loc, func.getArgument(index), d);
+  }
 }
 
 Value GraphBuilder::getParameter(unsigned index) {
   return func.getArgument(index);
+}
+
+FailureOr<Value> GraphBuilder::getShapeVar(StringRef name) const {
+  auto it = shapeVars.find(name);
+  if (it == shapeVars.end())
+    return failure();
+  return it->second;
 }
 
 Value GraphBuilder::constant(DenseElementsAttr value, Location loc) {
@@ -51,18 +69,40 @@ Value GraphBuilder::constant(DenseElementsAttr value, Location loc) {
 }
 
 ValueRange GraphBuilder::callTir(StringRef callee, ValueRange inputs,
-                                 TypeRange resultTypes, Location loc) {
+                                 TypeRange resultTypes, ValueRange dims,
+                                 Location loc) {
   return CallTirOp::create(builder, loc, resultTypes,
                            FlatSymbolRefAttr::get(builder.getContext(), callee),
-                           inputs)
+                           inputs, dims)
       .getOutputs();
+}
+
+ValueRange GraphBuilder::callExternal(StringRef callee, ValueRange inputs,
+                                      TypeRange resultTypes, ValueRange dims,
+                                      Location loc) {
+  if (!module->lookupSymbol(callee)) {
+    // Buffers of the tensors' shapes, in default memory.
+    SmallVector<Type> params;
+    for (Type type : llvm::concat<const Type>(TypeRange(inputs), resultTypes)) {
+      auto tensor = cast<RankedTensorType>(type);
+      params.push_back(
+          MemRefType::get(tensor.getShape(), tensor.getElementType()));
+    }
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(func);
+    auto decl = func::FuncOp::create(builder, loc, callee,
+                                     builder.getFunctionType(params, {}));
+    decl.setPrivate();
+  }
+  return callTir(callee, inputs, resultTypes, dims, loc);
 }
 
 FailureOr<Value> GraphBuilder::callOperator(StringRef name, ValueRange args,
                                             RankedTensorType resultType,
+                                            ValueRange dims,
                                             DictionaryAttr attrs,
                                             Location loc) {
-  return buildGraphOperator(builder, loc, name, args, resultType, attrs);
+  return buildGraphOperator(builder, loc, name, args, resultType, dims, attrs);
 }
 
 OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange outputs, Location loc) {

@@ -43,6 +43,8 @@ struct OperatorCall {
   StringRef name;
   ValueRange args;
   RankedTensorType type;
+  /// The sizes of the result's dynamic dimensions, one per '?' in order.
+  ValueRange dims;
   DictionaryAttr attrs;
 
   InFlightDiagnostic refuse() const {
@@ -52,23 +54,21 @@ struct OperatorCall {
   Type elementType() const { return type.getElementType(); }
   bool isFloat() const { return isa<FloatType>(elementType()); }
 
-  /// The operands' count and that each is a statically shaped tensor (of
-  /// any element type: the operator checks those).
+  /// The operands' count and that each is a ranked tensor (of any element
+  /// type: the operator checks those; buildGraphOperator checked that
+  /// their shapes are static unless the operator takes dynamic ones).
   LogicalResult checkShapedOperands(unsigned count) const {
     if (args.size() != count)
       return refuse() << "takes " << count << " operand"
                       << (count == 1 ? "" : "s") << ", got " << args.size();
-    for (auto [index, arg] : llvm::enumerate(args)) {
-      auto argType = dyn_cast<RankedTensorType>(arg.getType());
-      if (!argType || !argType.hasStaticShape())
-        return refuse() << "operand " << index
-                        << " is not a statically shaped tensor";
-    }
+    for (auto [index, arg] : llvm::enumerate(args))
+      if (!isa<RankedTensorType>(arg.getType()))
+        return refuse() << "operand " << index << " is not a ranked tensor";
     return success();
   }
 
-  /// The operands' count and that each is a statically shaped tensor of
-  /// the result's element type.
+  /// The operands' count and that each is a ranked tensor of the result's
+  /// element type.
   LogicalResult checkOperands(unsigned count) const {
     if (failed(checkShapedOperands(count)))
       return failure();
@@ -148,7 +148,8 @@ struct OperatorCall {
   }
 
   Value empty() const {
-    return tensor::EmptyOp::create(b, loc, type.getShape(), elementType());
+    return tensor::EmptyOp::create(b, loc, type.getShape(), elementType(),
+                                   dims);
   }
 
   Value filled(Value value) const {

@@ -459,14 +459,42 @@ bool mlir::tir::isGraphOperator(StringRef name) {
   return llvm::is_contained(getGraphOperatorNames(), name);
 }
 
+// The element-wise operators, matmul, permute_dims and softmax: their
+// linalg forms size their loops by their operands.
+bool mlir::tir::graphOperatorTakesDynamicShapes(StringRef name) {
+  if (llvm::is_contained({StringRef("matmul"), StringRef("permute_dims"),
+                          StringRef("nn.softmax")},
+                         name))
+    return true;
+  return llvm::any_of(graph::getElementwiseOperators(),
+                      [&](const auto &entry) { return entry.first == name; });
+}
+
 FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
                                                StringRef name, ValueRange args,
                                                RankedTensorType resultType,
+                                               ValueRange dims,
                                                DictionaryAttr attrs) {
-  OperatorCall call{b, loc, name, args, resultType, attrs};
-  if (!resultType.hasStaticShape())
-    return call.refuse() << "gives a statically shaped tensor, not "
-                         << resultType;
+  OperatorCall call{b, loc, name, args, resultType, dims, attrs};
+  if (static_cast<int64_t>(dims.size()) != resultType.getNumDynamicDims())
+    return call.refuse() << "the result " << resultType << " has "
+                         << resultType.getNumDynamicDims()
+                         << " dynamic dimension(s), given " << dims.size()
+                         << " size(s)";
+  if (!graphOperatorTakesDynamicShapes(name)) {
+    if (!resultType.hasStaticShape())
+      return call.refuse() << "gives a statically shaped tensor, not "
+                           << resultType
+                           << " (dynamic dimensions are taken by the "
+                              "element-wise operators, matmul, permute_dims "
+                              "and nn.softmax)";
+    for (auto [index, arg] : llvm::enumerate(args))
+      if (auto type = dyn_cast<RankedTensorType>(arg.getType());
+          type && !type.hasStaticShape())
+        return call.refuse() << "operand " << index << " is a " << type
+                             << "; this operator takes statically shaped "
+                                "tensors";
+  }
   for (const auto &[known, build] : getOperators())
     if (known == name)
       return build(call);

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <variant>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -31,16 +32,40 @@ using namespace tirpy;
 
 namespace {
 
-/// A tensor type from (shape, dtype); ValueError naming `what` otherwise.
-RankedTensorType tensorType(const std::vector<int64_t> &shape,
+/// A dimension as Python gives it: a size, or the name of the shape
+/// variable that sizes it.
+using PyDim = std::variant<int64_t, std::string>;
+
+/// A tensor type from (shape, dtype), a named dimension dynamic; ValueError
+/// naming `what` otherwise.
+RankedTensorType tensorType(const std::vector<PyDim> &shape,
                             const std::string &dtype, const std::string &what) {
   Type elem = dtypeType(context(), dtype);
   if (!elem)
     throw py::value_error(what + ": dtype '" + dtype + "' has no tensor type");
-  for (int64_t dim : shape)
-    if (dim < 0)
+  SmallVector<int64_t> dims;
+  for (const PyDim &dim : shape) {
+    if (const auto *name = std::get_if<std::string>(&dim)) {
+      if (name->empty())
+        throw py::value_error(what + ": a shape variable needs a name");
+      dims.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (std::get<int64_t>(dim) < 0)
       throw py::value_error(what + ": a tensor's dimensions are sizes >= 0");
-  return RankedTensorType::get(shape, elem);
+    dims.push_back(std::get<int64_t>(dim));
+  }
+  return RankedTensorType::get(dims, elem);
+}
+
+/// The shape variables of a shape, one per dimension ("" where static).
+SmallVector<std::string> dimVarsOf(const std::vector<PyDim> &shape) {
+  SmallVector<std::string> vars;
+  for (const PyDim &dim : shape) {
+    const auto *name = std::get_if<std::string>(&dim);
+    vars.push_back(name ? *name : "");
+  }
+  return vars;
 }
 
 /// A dense attribute of `type` from the elements' little-endian bytes
@@ -110,12 +135,13 @@ PyModule bindParams(
     if (!type)
       throw py::value_error("BindParams: parameter '" + param +
                             "' is not a tensor");
-    if (tensorType(shape, dtype, "BindParams: parameter '" + param + "'") !=
-        type)
+    std::vector<PyDim> dims(shape.begin(), shape.end());
+    RankedTensorType given =
+        tensorType(dims, dtype, "BindParams: parameter '" + param + "'");
+    if (given != type)
       throw py::value_error("BindParams: parameter '" + param + "' of '" +
                             name + "' is a " + typeText(type) +
-                            ", the value given a " +
-                            typeText(tensorType(shape, dtype, param)));
+                            ", the value given a " + typeText(given));
     Value constant = arith::ConstantOp::create(
         b, arg.getLoc(),
         denseFromBytes(type, data, "BindParams: parameter '" + param + "'"));
@@ -134,12 +160,13 @@ using Place = std::pair<unsigned, unsigned>;
 class PyGraphBuilder {
 public:
   PyGraphBuilder(const std::string &name,
-                 const std::vector<std::tuple<std::string, std::vector<int64_t>,
+                 const std::vector<std::tuple<std::string, std::vector<PyDim>,
                                               std::string>> &params,
                  bool isPrivate, const std::string &filename, unsigned line)
       : filename(filename),
         loc(FileLineColLoc::get(&context(), filename, line, 1)),
-        builder(&context(), name, paramTypes(name, params), isPrivate, loc) {
+        builder(&context(), name, graphParameters(name, params), isPrivate,
+                loc) {
     for (unsigned k = 0; k < params.size(); ++k)
       values.push_back(builder.getParameter(k));
   }
@@ -147,29 +174,55 @@ public:
   size_t constant(const py::bytes &data, const std::vector<int64_t> &shape,
                   const std::string &dtype, const std::optional<Place> &place) {
     checkOpen();
-    RankedTensorType type = tensorType(shape, dtype, "a constant");
+    RankedTensorType type = tensorType(
+        std::vector<PyDim>(shape.begin(), shape.end()), dtype, "a constant");
+    if (!type.hasStaticShape())
+      throw py::value_error("a constant has a static shape");
     DenseElementsAttr value = denseFromBytes(type, data, "a constant");
     return add(builder.constant(value, at(place)));
   }
 
   std::vector<size_t> callTir(
       const std::string &callee, const std::vector<size_t> &inputs,
-      const std::vector<std::pair<std::vector<int64_t>, std::string>> &results,
+      const std::vector<std::pair<std::vector<PyDim>, std::string>> &results,
       const std::optional<Place> &place) {
     checkOpen();
     SmallVector<Type> types;
-    for (const auto &[shape, dtype] : results)
-      types.push_back(tensorType(shape, dtype, "call_tir @" + callee));
+    SmallVector<Value> dims;
+    for (const auto &[shape, dtype] : results) {
+      std::string what = "call_tir @" + callee;
+      types.push_back(tensorType(shape, dtype, what));
+      appendSizes(shape, what, dims);
+    }
     std::vector<size_t> handles;
     for (Value result :
-         builder.callTir(callee, operands(inputs), types, at(place)))
+         builder.callTir(callee, operands(inputs), types, dims, at(place)))
+      handles.push_back(add(result));
+    return handles;
+  }
+
+  std::vector<size_t> callExternal(
+      const std::string &callee, const std::vector<size_t> &inputs,
+      const std::vector<std::pair<std::vector<PyDim>, std::string>> &results,
+      const std::optional<Place> &place) {
+    checkOpen();
+    SmallVector<Type> types;
+    SmallVector<Value> dims;
+    for (const auto &[shape, dtype] : results) {
+      std::string what = "call_dps_packed \"" + callee + "\"";
+      types.push_back(tensorType(shape, dtype, what));
+      appendSizes(shape, what, dims);
+    }
+    std::vector<size_t> handles;
+    for (Value result :
+         builder.callExternal(callee, operands(inputs), types, dims, at(place)))
       handles.push_back(add(result));
     return handles;
   }
 
   size_t callOperator(const std::string &name, const std::vector<size_t> &args,
-                      const std::vector<int64_t> &shape,
-                      const std::string &dtype, const py::dict &attrs,
+                      const std::vector<PyDim> &shape, const std::string &dtype,
+                      const py::dict &attrs,
                       const std::optional<Place> &place) {
     checkOpen();
     if (!tir::isGraphOperator(name)) {
@@ -188,9 +241,11 @@ public:
       named.emplace_back(b.getStringAttr(key.cast<std::string>()),
                          attributeOf(value, "relax." + name + ": attribute '" +
                                                 key.cast<std::string>() + "'"));
+    SmallVector<Value> dims;
+    appendSizes(shape, "relax." + name, dims);
     DiagnosticCollector diags;
     FailureOr<Value> result = builder.callOperator(
-        name, operands(args), tensorType(shape, dtype, "relax." + name),
+        name, operands(args), tensorType(shape, dtype, "relax." + name), dims,
         b.getDictionaryAttr(named), at(place));
     if (failed(result))
       throw py::value_error(diags.take());
@@ -228,17 +283,36 @@ private:
                                place->second);
   }
 
-  static SmallVector<std::pair<std::string, RankedTensorType>> paramTypes(
+  static SmallVector<tir::GraphParameter> graphParameters(
       const std::string &name,
       const std::vector<
-          std::tuple<std::string, std::vector<int64_t>, std::string>> &params) {
-    SmallVector<std::pair<std::string, RankedTensorType>> result;
+          std::tuple<std::string, std::vector<PyDim>, std::string>> &params) {
+    SmallVector<tir::GraphParameter> result;
     for (const auto &[paramName, shape, dtype] : params)
-      result.emplace_back(
+      result.push_back(tir::GraphParameter{
           paramName,
           tensorType(shape, dtype,
-                     "function '" + name + "', parameter '" + paramName + "'"));
+                     "function '" + name + "', parameter '" + paramName + "'"),
+          dimVarsOf(shape)});
     return result;
+  }
+
+  /// Appends the sizes of the named dimensions of `shape` (the shape
+  /// variables' values); ValueError naming `what` for a variable no
+  /// parameter has.
+  void appendSizes(const std::vector<PyDim> &shape, const std::string &what,
+                   SmallVectorImpl<Value> &sizes) const {
+    for (const std::string &var : dimVarsOf(shape)) {
+      if (var.empty())
+        continue;
+      FailureOr<Value> size = builder.getShapeVar(var);
+      if (failed(size))
+        throw py::value_error(what + ": the shape variable '" + var +
+                              "' sizes no parameter's dimension; a graph "
+                              "function's shape variables come from its "
+                              "parameters");
+      sizes.push_back(*size);
+    }
   }
 
   /// Steps build into the function until finish() hands it out.
@@ -273,25 +347,39 @@ private:
 } // namespace
 
 void tirpy::bindGraph(py::module_ &m) {
+  m.def(
+      "graph_operator_takes_dynamic_shapes",
+      [](const std::string &name) {
+        return tir::graphOperatorTakesDynamicShapes(name);
+      },
+      py::arg("name"),
+      "Whether graph operator `name` takes tensors with dynamic "
+      "dimensions.");
   py::class_<PyGraphBuilder>(
       m, "GraphBuilder",
       "Builds one graph function step by step (TensorIR/Graph/"
       "GraphBuilder.h); values are integer handles, parameters first; a "
       "step's place, (line, column) in the function's file, locates its "
       "ops.")
-      .def(py::init<const std::string &,
-                    const std::vector<std::tuple<
-                        std::string, std::vector<int64_t>, std::string>> &,
-                    bool, const std::string &, unsigned>(),
-           py::arg("name"), py::arg("params"), py::arg("private") = false,
-           py::arg("filename") = "<relax>", py::arg("line") = 1,
-           "Starts function `name` taking params [(name, shape, dtype)].")
+      .def(
+          py::init<const std::string &,
+                   const std::vector<std::tuple<std::string, std::vector<PyDim>,
+                                                std::string>> &,
+                   bool, const std::string &, unsigned>(),
+          py::arg("name"), py::arg("params"), py::arg("private") = false,
+          py::arg("filename") = "<relax>", py::arg("line") = 1,
+          "Starts function `name` taking params [(name, shape, dtype)]; a "
+          "dimension is a size or the name of a shape variable.")
       .def("constant", &PyGraphBuilder::constant, py::arg("data"),
            py::arg("shape"), py::arg("dtype"), py::arg("place") = py::none(),
            "A constant tensor from its little-endian bytes.")
       .def("call_tir", &PyGraphBuilder::callTir, py::arg("callee"),
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
            "A tir.call_tir of prim_func `callee`; results [(shape, dtype)].")
+      .def("call_external", &PyGraphBuilder::callExternal, py::arg("callee"),
+           py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
+           "A call of the external (packed) function `callee` in "
+           "destination-passing style: R.call_dps_packed.")
       .def("call_operator", &PyGraphBuilder::callOperator, py::arg("name"),
            py::arg("args"), py::arg("shape"), py::arg("dtype"),
            py::arg("attrs"), py::arg("place") = py::none(),

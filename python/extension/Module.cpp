@@ -9,6 +9,7 @@
 #include "Extension.h"
 
 #include "TensorIR/Conversion/Passes.h"
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/InitAllPasses.h"
 #include "TensorIR/Target/TVMScript.h"
 
@@ -83,6 +84,18 @@ static PyModule compose(
     auto copy =
         cast<func::FuncOp>(builder.clone(*functionNamed(module.get(), name)));
     copy.setName(newName);
+    // The external functions a graph function calls (R.call_dps_packed)
+    // come with it: the module only declares them.
+    copy.walk([&](tir::CallTirOp call) {
+      auto callee =
+          module.get().lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+      if (callee && callee.isExternal() &&
+          names.insert(call.getCallee()).second) {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(copy);
+        builder.clone(*callee);
+      }
+    });
   }
   return PyModule::own(std::move(out));
 }
@@ -248,9 +261,7 @@ void tirpy::bindModule(py::module_ &m) {
           "graph_parameters",
           [](const PyModule &self, const std::string &name) {
             func::FuncOp func = functionNamed(self.get(), name);
-            std::vector<
-                std::tuple<std::string, std::vector<int64_t>, std::string>>
-                params;
+            std::vector<std::tuple<std::string, py::list, std::string>> params;
             for (unsigned k = 0, e = func.getNumArguments(); k < e; ++k) {
               auto type =
                   dyn_cast<RankedTensorType>(func.getArgument(k).getType());
@@ -259,16 +270,27 @@ void tirpy::bindModule(py::module_ &m) {
                                       std::to_string(k) + " is not a tensor");
               auto hint = func.getArgAttrOfType<StringAttr>(
                   k, tir::TIRDialect::kNameAttrName);
+              // A dynamic dimension by its shape variable's name (None
+              // where it has none).
+              py::list shape;
+              for (auto [d, size] : llvm::enumerate(type.getShape())) {
+                std::string var = tir::getShapeVarName(func.getArgument(k), d);
+                if (!ShapedType::isDynamic(size))
+                  shape.append(size);
+                else if (!var.empty())
+                  shape.append(var);
+                else
+                  shape.append(py::none());
+              }
               params.emplace_back(hint ? hint.str() : "arg" + std::to_string(k),
-                                  std::vector<int64_t>(type.getShape().begin(),
-                                                       type.getShape().end()),
-                                  typeText(type.getElementType()));
+                                  shape, typeText(type.getElementType()));
             }
             return params;
           },
           py::arg("name"),
           "Graph function `name`'s parameters: (name, shape, element type "
-          "as MLIR prints it) each.")
+          "as MLIR prints it) each; a dynamic dimension is its shape "
+          "variable's name.")
       .def(
           "graph_function_attrs",
           [](const PyModule &self, const std::string &name) -> py::object {

@@ -96,8 +96,23 @@ struct PyRuntimeModule {
       py::object shape = py::none();
       if (arg.isBuffer)
         shape = py::tuple(py::cast(arg.shape));
+      // A result's dynamic dimensions: the sizes the arguments give them
+      // ({dim: (constant, [(coeff, argument, its dim or -1)])}), from the
+      // bounds that make them equal to a shape variable.
+      py::dict sizes;
+      if (arg.result)
+        for (const rt::SizeBound &bound : arg.bounds) {
+          if (bound.kind != rt::SizeBound::Equal || arg.shape[bound.dim] >= 0 ||
+              sizes.contains(py::int_(bound.dim)))
+            continue;
+          py::list terms;
+          for (const rt::SizeTerm &term : bound.terms)
+            terms.append(py::make_tuple(term.coeff, term.arg, term.dim));
+          sizes[py::int_(bound.dim)] = py::make_tuple(bound.constant, terms);
+        }
       out.push_back(py::make_tuple(arg.name, arg.dtype.str(), shape,
-                                   arg.written || arg.result, arg.result));
+                                   arg.written || arg.result, arg.result,
+                                   sizes));
     }
     return out;
   }

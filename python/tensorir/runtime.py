@@ -149,8 +149,9 @@ class Function:
             if self._module.target == "cuda":
                 gpu = next((a.device for a in args if isinstance(a, _rt.DeviceArray)),
                            _rt.cuda(0))
+            inputs = list(args)
             for i in results:
-                dtype, shape = self._params[i].dtype, self._params[i].shape
+                dtype, shape = self._params[i].dtype, self._result_shape(i, inputs)
                 outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
                                else NDArray(np.empty(shape, dtype=dtype)))
                 args.insert(i, outputs[-1])
@@ -171,6 +172,38 @@ class Function:
                 return outputs[0]
             return Array(outputs)
         return None
+
+    def _result_shape(self, i, inputs):
+        """The shape of result parameter `i` for a call on `inputs` (the
+        arguments without the results): a dynamic dimension from the sizes
+        of the arguments its shape variable sizes."""
+        param = self._params[i]
+        if None not in param.shape:
+            return param.shape
+        # Argument index (results counted) -> the value given.
+        given, k = {}, 0
+        for j, p in enumerate(self._params):
+            if not p.result:
+                given[j], k = (inputs[k] if k < len(inputs) else None), k + 1
+        shape = []
+        for d, size in enumerate(param.shape):
+            if size is None:
+                constant, terms = (param.sizes or {}).get(d, (None, ()))
+                if constant is None:
+                    raise ValueError(f"'{self.name}': result '{param.name}' has a dynamic "
+                                     f"dimension {d} no argument sizes; pass the result")
+                size = constant
+                for coeff, j, dim in terms:
+                    value = given.get(j)
+                    if dim >= 0:
+                        value = getattr(value, "shape", None)
+                        if value is None or dim >= len(value):
+                            raise ValueError(f"{self._where(j)} is not an array of the "
+                                             f"rank the function takes")
+                        value = value[dim]
+                    size += coeff * int(value)
+            shape.append(int(size))
+        return tuple(shape)
 
     @property
     def signature(self):

@@ -484,15 +484,13 @@ def create_prim_func(args, name="main"):
 
     for t in args:
         visit(t)
-    params, buffer_map, scalars = [], {}, []
+    # (A shape variable is a dimension of the buffers it sizes, as TVM's
+    # match_buffer declares it, not a parameter.)
+    params, buffer_map = [], {}
     for t in args:
         handle = E.Var(t.name, "handle")
         params.append(handle)
         buffer_map[handle] = t.buffer
-        for e in t.shape:
-            if isinstance(e, E.Var) and not _contains(scalars, e):
-                scalars.append(e)
-    params += scalars
     allocs = [t.buffer for t in order if not _contains(args, t)]
     stages = [_stage(t) for t in order
               if getattr(t, "outputs", None) is None or t is t.outputs[0]]

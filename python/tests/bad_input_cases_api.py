@@ -78,10 +78,27 @@ CASES = [
            bb.emit_func_output(y)
        bb.get()
        """),
-    py("relax_symbolic_shape", "a tensor of a symbolic shape", "ValueError",
-       r"dimension 'n' is not a constant; graph functions have static shapes", """
+    py("relax_symbolic_shape_static_operator",
+       "a tensor of a symbolic shape given to an operator that takes static shapes",
+       "ValueError", r"relax.op.nn.max_pool2d: data has the shape \(n, 3, 8, 8\) with shape "
+       r"variables; this operator takes static shapes", """
        from tensorir import relax
-       relax.TensorStructInfo(("n", 4), "float32")
+       x = relax.Var("x", relax.TensorStructInfo(("n", 3, 8, 8), "float32"))
+       relax.op.nn.max_pool2d(x, pool_size=(2, 2))
+       """),
+    py("relax_unknown_shape_variable", "a call_tir result sized by a shape variable no "
+       "parameter has", "ValueError", r"the shape variable 'm' sizes no parameter's "
+       "dimension", """
+       from tensorir import relax, topi
+       x = relax.Var("x", relax.TensorStructInfo(("n", 4), "float32"))
+       bb = relax.BlockBuilder()
+       gv = bb.add_func(tvm.te.create_prim_func(
+           [a := tvm.te.placeholder((4,), name="a"),
+            tvm.te.compute((4,), lambda i: a[i], name="b")]), "copy")
+       with bb.function("main", [x]):
+           y = bb.emit(relax.call_tir(gv, [x], relax.TensorStructInfo(("m", 4), "float32")))
+           bb.emit_func_output(y)
+       bb.get()
        """),
     py("relax_vm_wrong_shape", "a graph function called with an array of the wrong shape",
        "ValueError", r"argument 0 \('x'\) of 'main'.*shape", """

@@ -56,15 +56,18 @@ class _Param(ctypes.Structure):
 # ("float32", "bool"), a buffer's shape (None where a size is given at run
 # time; None for a scalar), whether the function writes it and whether it
 # is a graph function's result (an output the caller may leave out).
-Param = collections.namedtuple("Param", "name dtype shape written result")
+# `sizes`: a result's dynamic dimensions, {dim: (constant, [(coeff, argument,
+# its dimension or -1 for a scalar)])}: the size is constant plus the terms.
+Param = collections.namedtuple("Param", "name dtype shape written result sizes",
+                               defaults=(None,))
 _DTYPE_NAMES = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 6: "bool"}
 
 
-def make_param(name, dtype, shape, written, result):
+def make_param(name, dtype, shape, written, result, sizes=None):
     """A Param from the runtime's answer (sizes given at run time are -1)."""
     if shape is not None:
         shape = tuple(None if d < 0 else d for d in shape)
-    return Param(name, dtype, shape, bool(written), bool(result))
+    return Param(name, dtype, shape, bool(written), bool(result), sizes or None)
 
 
 class _Arg(ctypes.Structure):

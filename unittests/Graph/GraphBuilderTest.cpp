@@ -48,9 +48,9 @@ protected:
                          RankedTensorType resultType,
                          ArrayRef<NamedAttribute> attrs = {}) {
     GraphBuilder builder(&ctx, "main", {{"x", xType}}, false, loc());
-    FailureOr<Value> result =
-        builder.callOperator(op, builder.getParameter(0), resultType,
-                             DictionaryAttr::get(&ctx, attrs), loc());
+    FailureOr<Value> result = builder.callOperator(
+        op, builder.getParameter(0), resultType, ValueRange(),
+        DictionaryAttr::get(&ctx, attrs), loc());
     if (failed(result))
       return "";
     OwningOpRef<ModuleOp> module = builder.finish(*result, loc());
@@ -72,8 +72,9 @@ TEST_F(GraphBuilderTest, ParametersConstantsCallsAndReturn) {
                        loc());
   Value w = builder.constant(
       DenseElementsAttr::get(f32({4}), ArrayRef<float>{1, 2, 3, 4}), loc());
-  ValueRange results = builder.callTir("add_one", {builder.getParameter(0), w},
-                                       {f32({4}), f32({4})}, loc());
+  ValueRange results =
+      builder.callTir("add_one", {builder.getParameter(0), w},
+                      {f32({4}), f32({4})}, ValueRange(), loc());
   ASSERT_EQ(results.size(), 2u);
   SmallVector<Value> outputs(results);
   OwningOpRef<ModuleOp> module = builder.finish(outputs, loc());
@@ -94,10 +95,11 @@ TEST_F(GraphBuilderTest, ElementwiseOperatorsBroadcast) {
                        false, loc());
   FailureOr<Value> sum = builder.callOperator(
       "add", {builder.getParameter(0), builder.getParameter(1)}, f32({2, 3}),
-      DictionaryAttr::get(&ctx, {}), loc());
+      ValueRange(), DictionaryAttr::get(&ctx, {}), loc());
   ASSERT_TRUE(succeeded(sum)) << errors;
-  FailureOr<Value> relu = builder.callOperator(
-      "nn.relu", *sum, f32({2, 3}), DictionaryAttr::get(&ctx, {}), loc());
+  FailureOr<Value> relu =
+      builder.callOperator("nn.relu", *sum, f32({2, 3}), ValueRange(),
+                           DictionaryAttr::get(&ctx, {}), loc());
   ASSERT_TRUE(succeeded(relu)) << errors;
   OwningOpRef<ModuleOp> module = builder.finish(*relu, loc());
   ASSERT_TRUE(succeeded(verify(*module))) << errors;
@@ -250,9 +252,9 @@ TEST_F(GraphBuilderTest, RefusalsNameTheOperatorAndTheRule) {
   {
     GraphBuilder mm(&ctx, "main", {{"a", f32({2, 3})}, {"b", f32({4, 5})}},
                     false, loc());
-    EXPECT_TRUE(failed(
-        mm.callOperator("matmul", {mm.getParameter(0), mm.getParameter(1)},
-                        f32({2, 5}), DictionaryAttr::get(&ctx, {}), loc())));
+    EXPECT_TRUE(failed(mm.callOperator(
+        "matmul", {mm.getParameter(0), mm.getParameter(1)}, f32({2, 5}),
+        ValueRange(), DictionaryAttr::get(&ctx, {}), loc())));
     EXPECT_NE(errors.find("relax.matmul: operands of shapes (2, 3) and (4, 5) "
                           "do not give (2, 5)"),
               std::string::npos)
@@ -263,11 +265,59 @@ TEST_F(GraphBuilderTest, RefusalsNameTheOperatorAndTheRule) {
                        false, loc());
   EXPECT_TRUE(failed(builder.callOperator(
       "add", {builder.getParameter(0), builder.getParameter(1)}, f32({2, 3}),
-      DictionaryAttr::get(&ctx, {}), loc())));
+      ValueRange(), DictionaryAttr::get(&ctx, {}), loc())));
   EXPECT_NE(errors.find("relax.add: dimension 0 of size 4 does not broadcast "
                         "to 3"),
             std::string::npos)
       << errors;
+}
+
+TEST_F(GraphBuilderTest, ShapeVariablesSizeDynamicDimensions) {
+  int64_t n = ShapedType::kDynamic;
+  GraphBuilder builder(&ctx, "main",
+                       {GraphParameter{"x", f32({n, 4}), {"n", ""}},
+                        GraphParameter{"w", f32({4, 8}), {}}},
+                       false, loc());
+  FailureOr<Value> size = builder.getShapeVar("n");
+  ASSERT_TRUE(succeeded(size));
+  EXPECT_TRUE(failed(builder.getShapeVar("m")));
+  FailureOr<Value> product = builder.callOperator(
+      "matmul", {builder.getParameter(0), builder.getParameter(1)}, f32({n, 8}),
+      *size, DictionaryAttr::get(&ctx, {}), loc());
+  ASSERT_TRUE(succeeded(product)) << errors;
+  FailureOr<Value> relu =
+      builder.callOperator("nn.relu", *product, f32({n, 8}), *size,
+                           DictionaryAttr::get(&ctx, {}), loc());
+  ASSERT_TRUE(succeeded(relu)) << errors;
+  // One size per dynamic dimension.
+  EXPECT_TRUE(
+      failed(builder.callOperator("nn.relu", *relu, f32({n, 8}), ValueRange(),
+                                  DictionaryAttr::get(&ctx, {}), loc())));
+  EXPECT_NE(errors.find("has 1 dynamic dimension(s), given 0 size(s)"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  // An operator without a dynamic form refuses, naming the operand.
+  EXPECT_TRUE(failed(builder.callOperator(
+      "sum", *relu, f32({8}), ValueRange(),
+      DictionaryAttr::get(&ctx,
+                          {attr("axis", DenseI64ArrayAttr::get(&ctx, {0})),
+                           attr("keepdims", BoolAttr::get(&ctx, false))}),
+      loc())));
+  EXPECT_NE(errors.find("relax.sum: operand 0 is a 'tensor<?x8xf32>'; this "
+                        "operator takes statically shaped tensors"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  OwningOpRef<ModuleOp> module = builder.finish(*relu, loc());
+  ASSERT_TRUE(succeeded(verify(*module))) << errors;
+  std::string text = str(*module);
+  EXPECT_NE(text.find("tir.dim_vars = [\"n\", \"\"]"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tensor.dim %arg0, %c0"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor.empty(%dim) : tensor<?x8xf32>"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace

@@ -21,6 +21,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <string>
 #include <utility>
 
@@ -33,43 +35,72 @@ ArrayRef<StringRef> getGraphOperatorNames();
 /// Whether `name` is one of getGraphOperatorNames().
 bool isGraphOperator(StringRef name);
 
+/// Whether operator `name` takes tensors with dynamic dimensions (the
+/// element-wise operators, matmul, permute_dims and nn.softmax); the others
+/// take statically shaped tensors only.
+bool graphOperatorTakesDynamicShapes(StringRef name);
+
 /// Builds the operator `name` on `args` at `b`'s insertion point: its
-/// result of type `resultType`, as linalg / tensor / arith ops. `attrs`
-/// holds the operator's attributes under relax's names (integers as
-/// IntegerAttr, floats as FloatAttr, lists of integers as
+/// result of type `resultType`, as linalg / tensor / arith ops; `dims`
+/// sizes the result's dynamic dimensions, one index per '?' in order.
+/// `attrs` holds the operator's attributes under relax's names (integers
+/// as IntegerAttr, floats as FloatAttr, lists of integers as
 /// DenseI64ArrayAttr). Fails with an error at `loc` naming the operator
 /// and the rule when the operator is unknown, an attribute is missing or
-/// mistyped, or the operands do not fit it.
+/// mistyped, or the operands do not fit it (a dynamic dimension of an
+/// operand is taken to equal the result's dimension it stands for, which
+/// the front end's shape inference checked).
 FailureOr<Value> buildGraphOperator(OpBuilder &b, Location loc, StringRef name,
                                     ValueRange args,
                                     RankedTensorType resultType,
-                                    DictionaryAttr attrs);
+                                    ValueRange dims, DictionaryAttr attrs);
+
+/// A parameter of a graph function: its name, its tensor type and, for
+/// each dimension, the shape variable that sizes it ("" where the
+/// dimension is static; TVM's R.Tensor(("n", 784))).
+struct GraphParameter {
+  std::string name;
+  RankedTensorType type;
+  SmallVector<std::string> dimVars;
+};
 
 /// Builds one graph function, step by step. Each step returns the values
 /// it defines; finish() returns the module holding the function.
 class GraphBuilder {
 public:
-  /// Starts function `name`, taking `params` (name, statically shaped
-  /// tensor type); each parameter keeps its name in `tir.name`.
+  /// Starts function `name`, taking `params`; each parameter keeps its
+  /// name in `tir.name` and its dimensions' shape variables in
+  /// `tir.dim_vars`. A shape variable's size is read (tensor.dim) from the
+  /// first parameter it sizes, at the function's start.
   GraphBuilder(MLIRContext *context, StringRef name,
-               ArrayRef<std::pair<std::string, RankedTensorType>> params,
-               bool isPrivate, Location loc);
+               ArrayRef<GraphParameter> params, bool isPrivate, Location loc);
 
   /// The function's `index`-th parameter.
   Value getParameter(unsigned index);
+
+  /// The size (an index) of the shape variable `name`, or failure when no
+  /// parameter's dimension is that variable.
+  FailureOr<Value> getShapeVar(StringRef name) const;
 
   /// A constant tensor (arith.constant of `value`).
   Value constant(DenseElementsAttr value, Location loc);
 
   /// A tir.call_tir of the prim_func `callee` on `inputs`, giving
-  /// `resultTypes` (the callee is looked up when the function joins a
-  /// module with it).
+  /// `resultTypes` whose dynamic dimensions `dims` sizes (the callee is
+  /// looked up when the function joins a module with it).
   ValueRange callTir(StringRef callee, ValueRange inputs, TypeRange resultTypes,
-                     Location loc);
+                     ValueRange dims, Location loc);
+
+  /// A call of the external function `callee` in destination-passing
+  /// style (relax's R.call_dps_packed): a tir.call_tir of a private
+  /// declaration taking the inputs' and results' buffers, declared here
+  /// once. The module does not define it: building the module refuses it.
+  ValueRange callExternal(StringRef callee, ValueRange inputs,
+                          TypeRange resultTypes, ValueRange dims, Location loc);
 
   /// A high-level operator (buildGraphOperator).
   FailureOr<Value> callOperator(StringRef name, ValueRange args,
-                                RankedTensorType resultType,
+                                RankedTensorType resultType, ValueRange dims,
                                 DictionaryAttr attrs, Location loc);
 
   /// Ends the function with `return outputs`; the module holding it. The
@@ -81,6 +112,7 @@ private:
   OwningOpRef<ModuleOp> module;
   func::FuncOp func;
   OpBuilder builder;
+  llvm::StringMap<Value> shapeVars;
 };
 
 } // namespace mlir::tir

@@ -8,18 +8,23 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
+#include <optional>
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRLEGALIZEOPSPASS
@@ -58,6 +63,43 @@ static MemRefType bufferType(Type tensor) {
   return MemRefType::get(t.getShape(), t.getElementType());
 }
 
+/// The sizes of the dynamic dimensions of `tensor` in the graph function,
+/// for a call_tir giving a tensor of its type: the sizes its empty tensor
+/// or call was given (through destination-style ops to their inits), or
+/// read with tensor.dim at `b`'s insertion point.
+static SmallVector<Value> graphSizes(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value source = tensor;
+  while (auto dps = source.getDefiningOp<DestinationStyleOpInterface>()) {
+    if (auto empty = dyn_cast<tensor::EmptyOp>(dps.getOperation()))
+      break;
+    source = dps.getDpsInits()[cast<OpResult>(source).getResultNumber()];
+  }
+  SmallVector<Value> sizes;
+  if (auto empty = source.getDefiningOp<tensor::EmptyOp>()) {
+    llvm::append_range(sizes, empty.getDynamicSizes());
+    return sizes;
+  }
+  if (auto call = source.getDefiningOp<CallTirOp>()) {
+    llvm::append_range(
+        sizes, call.getResultDims(cast<OpResult>(source).getResultNumber()));
+    return sizes;
+  }
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, tensor, d));
+  return sizes;
+}
+
+/// The sizes of the dynamic dimensions of all `values`, in order.
+static SmallVector<Value> graphSizes(OpBuilder &b, Location loc,
+                                     ValueRange values) {
+  SmallVector<Value> sizes;
+  for (Value v : values)
+    llvm::append_range(sizes, graphSizes(b, loc, v));
+  return sizes;
+}
+
 namespace {
 struct TIRLegalizeOpsPass
     : public tir::impl::TIRLegalizeOpsPassBase<TIRLegalizeOpsPass> {
@@ -73,14 +115,12 @@ struct TIRLegalizeOpsPass
   SmallVector<linalg::LinalgOp> fusionGroup(linalg::LinalgOp op);
   /// The function of a tensor.pad with static padding and a constant value.
   func::FuncOp legalizePad(tensor::PadOp pad);
-  /// Adds `func` to the module under `name` (numbered when taken) before
-  /// the graph function of `anchor`, or returns the function already there
-  /// that computes the same.
-  func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor);
+  func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor) {
+    return functions->install(func, name, anchor);
+  }
 
-  SymbolTable *symbols = nullptr;
-  /// A created function's text with its name left out -> the function.
-  llvm::StringMap<func::FuncOp> created;
+  /// The functions created, and the module's symbols.
+  std::optional<CreatedFunctions> functions;
 };
 } // namespace
 
@@ -110,6 +150,8 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
   // the outputs' initial contents where they matter, then the outputs.
   SmallVector<Type> params;
   SmallVector<std::string> paramNames;
+  // The graph value each parameter takes (its dimensions' names).
+  SmallVector<Value> paramValues;
   llvm::DenseMap<Value, unsigned> inputParam;
   for (linalg::LinalgOp op : group)
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -120,6 +162,7 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
         continue;
       inputParam[v] = params.size();
       params.push_back(bufferType(v.getType()));
+      paramValues.push_back(v);
       unsigned n = paramNames.size();
       paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
                                   : "A" + std::to_string(n));
@@ -132,12 +175,14 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
       unsigned k = init.getOperandNumber() - last.getNumDpsInputs();
       copyParam[k] = params.size();
       params.push_back(bufferType(init.get().getType()));
+      paramValues.push_back(init.get());
       paramNames.push_back(name + "_init" + std::to_string(k));
       callInputs.push_back(init.get());
     }
   unsigned firstOutput = params.size();
   for (auto [k, result] : llvm::enumerate(last->getResults())) {
     params.push_back(bufferType(result.getType()));
+    paramValues.push_back(result);
     paramNames.push_back(last->getNumResults() == 1
                              ? "T_" + name
                              : "T_" + name + std::to_string(k));
@@ -151,15 +196,46 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
     func.setArgAttr(i, TIRDialect::kNameAttrName, builder.getStringAttr(n));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
+  // Dynamic dimensions keep the graph's shape variables (TVM's legalized
+  // functions take `n = T.int64()` sized buffers); the size of a variable
+  // is read from the first parameter it sizes.
+  llvm::StringMap<Value> shapeVars;
+  for (auto [i, v] : llvm::enumerate(paramValues)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.hasStaticShape())
+      continue;
+    SmallVector<StringRef> vars;
+    SmallVector<std::string> owned;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      std::string var = getShapeVarName(v, d);
+      if (type.isDynamicDim(d) && var.empty())
+        var = "d" + std::to_string(i) + "_" + std::to_string(d);
+      owned.push_back(var);
+    }
+    for (auto [d, var] : llvm::enumerate(owned)) {
+      vars.push_back(var);
+      if (!var.empty() && !shapeVars.count(var))
+        shapeVars[var] =
+            memref::DimOp::create(builder, loc, entry->getArgument(i), d);
+    }
+    func.setArgAttr(i, TIRDialect::kDimVarsAttrName,
+                    builder.getStrArrayAttr(vars));
+  }
   // Where each value the bodies read or write lives.
   llvm::DenseMap<Value, Value> buffers;
   for (auto [v, p] : inputParam)
     buffers[v] = entry->getArgument(p);
   for (linalg::LinalgOp op : group.drop_back()) {
+    // (fusionGroup took ops whose dynamic dimensions the parameters size.)
+    Value result = op->getResult(0);
+    SmallVector<Value> sizes;
+    auto type = cast<RankedTensorType>(result.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(shapeVars.lookup(getShapeVarName(result, d)));
     auto alloc = AllocBufferOp::create(
-        builder, op.getLoc(), bufferType(op->getResult(0).getType()),
-        ValueRange(), builder.getStringAttr(legalizedName(op)),
-        DenseI64ArrayAttr());
+        builder, op.getLoc(), bufferType(result.getType()), sizes,
+        builder.getStringAttr(legalizedName(op)), DenseI64ArrayAttr());
     buffers[op->getResult(0)] = alloc.getBuffer();
   }
   SmallVector<Value> lastOutputs;
@@ -196,34 +272,9 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
                      outputs, inits);
   }
   func::ReturnOp::create(builder, loc);
+  if (!shapeVars.empty())
+    unifySizeReads(func);
   return install(func, name, last);
-}
-
-func::FuncOp TIRLegalizeOpsPass::install(func::FuncOp func, StringRef name,
-                                         Operation *anchor) {
-  // The same computation on the same shapes is one function.
-  std::string key;
-  {
-    llvm::raw_string_ostream os(key);
-    func.getFunctionBody().front().print(os);
-    os << func.getFunctionType() << " " << func.getAllArgAttrs();
-  }
-  auto it = created.find(key);
-  if (it != created.end()) {
-    func->erase();
-    return it->second;
-  }
-  // Named after the op, numbered when taken (matmul, matmul1, ...), placed
-  // before the graph function in the order the ops come.
-  std::string unique = name.str();
-  for (unsigned k = 1; symbols->lookup(unique); ++k)
-    unique = name.str() + std::to_string(k);
-  func.setSymName(unique);
-  getOperation().getBody()->getOperations().insert(
-      Block::iterator(anchor->getParentOfType<func::FuncOp>()), func);
-  symbols->insert(func);
-  created[key] = func;
-  return func;
 }
 
 /// The static padding of `pad`, and its constant value; false when the
@@ -325,6 +376,27 @@ static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
   return DenseElementsAttr::getFromRawBuffer(resultType, out);
 }
 
+/// Whether each dynamic dimension of `value` (the result of `op`) is a
+/// shape variable that also sizes an input of `op`: inside a fused
+/// function, its buffer is then allocated at that input's size.
+static bool sizedByInputs(linalg::LinalgOp op, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    std::string var = getShapeVarName(value, d);
+    bool found = false;
+    for (Value input : op.getDpsInputs()) {
+      auto inputType = dyn_cast<RankedTensorType>(input.getType());
+      for (int64_t k = 0; inputType && k < inputType.getRank(); ++k)
+        found |= !var.empty() && getShapeVarName(input, k) == var;
+    }
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
 SmallVector<linalg::LinalgOp>
 TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
   SmallVector<linalg::LinalgOp> group{op};
@@ -337,7 +409,7 @@ TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
   // reads the producer's block's buffer inside one function.
   while (true) {
     Value value = group.back()->getResult(0);
-    if (!value.hasOneUse())
+    if (!value.hasOneUse() || !sizedByInputs(group.back(), value))
       break;
     auto user = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
     if (!user || user->getBlock() != op->getBlock() ||
@@ -372,8 +444,7 @@ void TIRLegalizeOpsPass::runOnOperation() {
       t.getResult()[0].replaceAllUsesWith(c);
       t->erase();
     }
-  SymbolTable table(module);
-  symbols = &table;
+  functions.emplace(module);
   // Aggregates (softmax) first become the ops they stand for.
   SmallVector<linalg::AggregatedOpInterface> aggregates;
   walkFunctions([&](linalg::AggregatedOpInterface op) {
@@ -423,8 +494,9 @@ void TIRLegalizeOpsPass::runOnOperation() {
     }
     func::FuncOp func = legalizePad(pad);
     OpBuilder builder(pad);
-    auto call = CallTirOp::create(builder, pad.getLoc(), pad.getType(),
-                                  func.getSymName(), pad.getSource());
+    auto call =
+        CallTirOp::create(builder, pad.getLoc(), pad.getType(),
+                          func.getSymName(), pad.getSource(), ValueRange());
     pad.replaceAllUsesWith(call.getResult(0));
     pad->erase();
   }
@@ -436,10 +508,6 @@ void TIRLegalizeOpsPass::runOnOperation() {
   });
   for (linalg::LinalgOp op : ops) {
     std::string why = checkLinalgForTIR(op);
-    if (why.empty() && llvm::any_of(op->getResultTypes(), [](Type t) {
-          return !cast<ShapedType>(t).hasStaticShape();
-        }))
-      why = "its results do not have static shapes";
     if (!why.empty()) {
       op->emitError("cannot be legalized to a prim_func: ") << why;
       return signalPassFailure();
@@ -454,9 +522,11 @@ void TIRLegalizeOpsPass::runOnOperation() {
     func::FuncOp func = legalize(group, callInputs);
     linalg::LinalgOp last = group.back();
     OpBuilder builder(last);
+    SmallVector<Value> dims =
+        graphSizes(builder, last.getLoc(), last->getResults());
     auto call =
         CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
-                          func.getSymName(), callInputs);
+                          func.getSymName(), callInputs, dims);
     last->replaceAllUsesWith(call->getResults());
     for (linalg::LinalgOp member : llvm::reverse(group)) {
       done.insert(member);

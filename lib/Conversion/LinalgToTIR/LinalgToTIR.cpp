@@ -46,10 +46,32 @@ bool mlir::tir::isGatheredInput(linalg::LinalgOp op, OpOperand *input) {
   return false;
 }
 
+/// Per loop of `op`, an operand and its dimension that the loop runs along
+/// (the operand's map reads that dimension at the loop's variable), or
+/// (null, 0) where none does: a dynamic loop range is that dimension's
+/// size. Gathered inputs, read at computed indices, size nothing.
+static SmallVector<std::pair<OpOperand *, unsigned>>
+sizingOperands(linalg::LinalgOp op) {
+  SmallVector<std::pair<OpOperand *, unsigned>> sizing(op.getNumLoops(),
+                                                       {nullptr, 0});
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<ShapedType>(operand.get().getType()) ||
+        (op.isDpsInput(&operand) && isGatheredInput(op, &operand)))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [k, e] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        if (!sizing[dim.getPosition()].first)
+          sizing[dim.getPosition()] = {&operand, static_cast<unsigned>(k)};
+  }
+  return sizing;
+}
+
 std::string mlir::tir::checkLinalgForTIR(linalg::LinalgOp op) {
-  for (int64_t range : op.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(range))
-      return "its loop ranges are not static";
+  SmallVector<std::pair<OpOperand *, unsigned>> sizing = sizingOperands(op);
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (ShapedType::isDynamic(range) && !sizing[loop].first)
+      return "a dynamic loop range is no operand's dimension";
     if (range == 0)
       return "a loop range is empty";
   }
@@ -112,19 +134,32 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
                                     ArrayRef<TypedAttr> inits,
                                     ArrayRef<std::string> axes) {
   MLIRContext *ctx = builder.getContext();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> kinds = op.getIteratorTypesArray();
   OpBuilder::InsertionGuard guard(builder);
-  SmallVector<Value> loops;
-  if (axes.empty()) {
-    loops = createLoopNest(builder, loc, ranges, "i");
-  } else {
-    for (auto [range, axis] : llvm::zip(ranges, axes)) {
-      auto loop = ForOp::create(builder, loc, builder.getIndexAttr(0),
-                                builder.getIndexAttr(range), axis);
-      builder.setInsertionPointToStart(loop.getBody());
-      loops.push_back(loop.getInductionVar());
+  // Static ranges are numbers; a dynamic one the size of a buffer dimension
+  // the loop runs along, read before the nest.
+  SmallVector<OpFoldResult> ranges;
+  SmallVector<std::pair<OpOperand *, unsigned>> sizing = sizingOperands(op);
+  for (auto [loop, range] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (!ShapedType::isDynamic(range)) {
+      ranges.push_back(builder.getIndexAttr(range));
+      continue;
     }
+    auto [operand, dim] = sizing[loop];
+    Value buffer =
+        op.isDpsInput(operand)
+            ? inputs[operand->getOperandNumber()]
+            : outputs[operand->getOperandNumber() - op.getNumDpsInputs()];
+    ranges.push_back(
+        memref::DimOp::create(builder, loc, buffer, dim).getResult());
+  }
+  SmallVector<Value> loops;
+  for (auto [d, range] : llvm::enumerate(ranges)) {
+    std::string axis = axes.empty() ? "i" + std::to_string(d) : axes[d];
+    auto loop =
+        ForOp::create(builder, loc, builder.getIndexAttr(0), range, axis);
+    builder.setInsertionPointToStart(loop.getBody());
+    loops.push_back(loop.getInductionVar());
   }
   SmallVector<std::string> varNames;
   for (const std::string &axis : axes)
@@ -134,8 +169,7 @@ BlockOp mlir::tir::buildLinalgBlock(OpBuilder &builder, Location loc,
     vars.push_back(
         {kinds[d] == utils::IteratorType::reduction ? IterType::Reduce
                                                     : IterType::Spatial,
-         builder.getIndexAttr(0), builder.getIndexAttr(range),
-         getAffineDimExpr(d, ctx),
+         builder.getIndexAttr(0), range, getAffineDimExpr(d, ctx),
          d < varNames.size() ? StringRef(varNames[d]) : StringRef()});
   Block &body = op->getRegion(0).front();
   auto build = [&](OpBuilder &b, Location l, ValueRange v) {

@@ -273,6 +273,8 @@ static bool constantExpr(arith::ConstantOp cst, const std::string &t,
     std::string text = formatDouble(f.getValueAsDouble());
     if (text.find_first_of(".eEni") == std::string::npos)
       text += ".0";
+    if (text == "-nan")
+      text = "nan"; // (the sign of a NaN is not kept)
     if (text == "inf" || text == "-inf" || text == "nan") {
       out = "T." + t + "(\"" + text + "\")";
       return true;
@@ -306,6 +308,8 @@ StringRef tvmscript::infixOperator(Operation *op) {
 StringRef tvmscript::intrinsicName(Operation *op) {
   static const std::pair<StringRef, StringRef> calls[] = {
       {"arith.maximumf", "max"},
+      {"arith.maxnumf", "max"},
+      {"arith.minnumf", "min"},
       {"arith.maxsi", "max"},
       {"arith.minimumf", "min"},
       {"arith.minsi", "min"},

@@ -11,6 +11,7 @@
 
 #include "Printer.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Graph/GraphBuilder.h"
 
@@ -51,8 +52,10 @@ private:
     }
     return false;
   }
-  /// R.Tensor((128, 128), dtype="float32"), "" if the type has no form.
-  std::string structInfo(Type type);
+  /// R.Tensor((n, 128), dtype="float32") for the tensor `v` (a dynamic
+  /// dimension by its shape variable, quoted as a signature writes it
+  /// when `quoted`), "" if it has no form.
+  std::string structInfo(Value v, bool quoted = false);
   std::string fresh(StringRef hint) {
     std::string name = hint.str();
     for (unsigned k = 1; !used.insert(name).second; ++k)
@@ -85,17 +88,25 @@ private:
 };
 } // namespace
 
-std::string GraphPrinter::structInfo(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+std::string GraphPrinter::structInfo(Value v, bool quoted) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor)
     return "";
   Printer scalar(error);
   std::string dtype = scalar.dtype(tensor.getElementType());
   if (dtype.empty())
     return "";
   SmallVector<std::string> dims;
-  for (int64_t d : tensor.getShape())
-    dims.push_back(std::to_string(d));
+  for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+    if (!ShapedType::isDynamic(size)) {
+      dims.push_back(std::to_string(size));
+      continue;
+    }
+    std::string var = getShapeVarName(v, d);
+    if (var.empty())
+      return "";
+    dims.push_back(quoted ? "\"" + var + "\"" : var);
+  }
   return "R.Tensor(" + tuple(dims) + ", dtype=\"" + dtype + "\")";
 }
 
@@ -164,26 +175,43 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     if (auto name =
             func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
       hint = name.str();
-    std::string info = structInfo(func.getArgument(i).getType());
+    std::string info = structInfo(func.getArgument(i), /*quoted=*/true);
     if (info.empty())
       return fail(func, "parameter " + Twine(i) +
-                            " is not a tensor of a static shape");
+                            " is not a tensor whose dimensions are sizes or "
+                            "shape variables");
     std::string name = fresh(hint);
     names[func.getArgument(i)] = name;
     params.push_back(name + ": " + info);
   }
   SmallVector<std::string> results;
-  for (Type type : func.getResultTypes()) {
-    results.push_back(structInfo(type));
+  auto returned = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value result : returned.getOperands()) {
+    results.push_back(structInfo(result, /*quoted=*/true));
     if (results.back().empty())
-      return fail(func, "a result is not a tensor of a static shape");
+      return fail(func, "a result is not a tensor whose dimensions are sizes "
+                        "or shape variables");
   }
+  // The shape variables, in the order the parameters name them.
+  SmallVector<std::string> shapeVars;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto vars =
+            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
+      for (auto var : vars.getAsValueRange<StringAttr>())
+        if (!var.empty() && !llvm::is_contained(shapeVars, var))
+          shapeVars.push_back(var.str());
   // A function marked as returning a tuple returns one even of one
   // tensor (Relax's R.Tuple); otherwise one result is the tensor itself.
   bool tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
-  std::string ret = results.size() == 1 && !tupleResult
-                        ? results[0]
-                        : "R.Tuple(" + llvm::join(results, ", ") + ")";
+  auto resultInfo = [&](bool quoted) {
+    SmallVector<std::string> infos;
+    for (Value result : returned.getOperands())
+      infos.push_back(structInfo(result, quoted));
+    return infos.size() == 1 && !tupleResult
+               ? infos[0]
+               : "R.Tuple(" + llvm::join(infos, ", ") + ")";
+  };
+  std::string ret = resultInfo(/*quoted=*/true);
   os << "@R.function";
   if (func.isPrivate())
     os << "(private=True)";
@@ -198,11 +226,18 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
       return fail(func, "a function attribute TVMScript has no form for");
     os << pad(1) << "R.func_attr(" << text << ")\n";
   }
+  for (const std::string &var : shapeVars) {
+    used.insert(var);
+    os << pad(1) << var << " = T.int64()\n";
+  }
   os << pad(1) << "with R.dataflow():\n";
   for (Operation &op : func.getBody().front()) {
     if (isa<arith::ConstantOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
         isOperand(op))
       continue; // Constants print where they are used.
+    // Sizes are the shape variables the struct infos name.
+    if (isa<tensor::DimOp>(op) && !getShapeVarName(op.getResult(0)).empty())
+      continue;
     auto call = dyn_cast<CallTirOp>(op);
     if (!call) {
       std::string expr;
@@ -213,8 +248,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
         return fail(&op, "an op TVMScript's @R.function has no form for");
       std::string name = nextBinding();
       names[result] = name;
-      os << pad(2) << name << ": " << structInfo(result.getType()) << " = "
-         << expr << "\n";
+      os << pad(2) << name << ": " << structInfo(result) << " = " << expr
+         << "\n";
       continue;
     }
     SmallVector<std::string> args;
@@ -224,8 +259,11 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
         return false;
     }
     SmallVector<std::string> infos;
-    for (Type type : call.getResultTypes())
-      infos.push_back(structInfo(type));
+    for (Value result : call.getResults()) {
+      infos.push_back(structInfo(result));
+      if (infos.back().empty())
+        return fail(call, "a result's dynamic dimension is no shape variable");
+    }
     std::string name = nextBinding();
     if (call.getNumResults() == 1) {
       names[call.getResult(0)] = name;
@@ -235,6 +273,14 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     }
     std::string sinfo =
         infos.size() == 1 ? infos[0] : "[" + llvm::join(infos, ", ") + "]";
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (callee && callee.isExternal()) {
+      // A function the module only declares: a packed function by name.
+      os << pad(2) << name << " = R.call_dps_packed(\"" << call.getCallee()
+         << "\", " << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
+      continue;
+    }
     os << pad(2) << name << " = R.call_tir(" << (inModule ? "cls." : "")
        << call.getCallee() << ", " << tuple(args) << ", out_sinfo=" << sinfo
        << ")\n";
@@ -249,7 +295,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   std::string gv = fresh("gv");
   std::string bound =
       outputs.size() == 1 && !tupleResult ? outputs[0] : tuple(outputs);
-  os << pad(2) << gv << ": " << ret << " = " << bound << "\n";
+  os << pad(2) << gv << ": " << resultInfo(/*quoted=*/false) << " = " << bound
+     << "\n";
   os << pad(2) << "R.output(" << gv << ")\n";
   os << pad(1) << "return " << gv << "\n";
   return true;
@@ -318,9 +365,17 @@ static bool rebuildsAs(linalg::GenericOp op, ValueRange inputs, StringRef name,
   // build in), which goes with them.
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(op->getLoc());
   OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
+  // The result's dynamic sizes: those of the empty tensor it starts from.
+  SmallVector<Value> dims;
+  Value init = op.getDpsInits()[resultNumber];
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    init = fill.getOutputs()[0];
+  if (auto empty = init.getDefiningOp<tensor::EmptyOp>())
+    llvm::append_range(dims, empty.getDynamicSizes());
   FailureOr<Value> built = buildGraphOperator(
       b, op->getLoc(), name, inputs,
-      cast<RankedTensorType>(op->getResult(resultNumber).getType()), attrs);
+      cast<RankedTensorType>(op->getResult(resultNumber).getType()), dims,
+      attrs);
   DenseMap<Value, Value> map;
   return succeeded(built) && built->getDefiningOp() &&
          cast<OpResult>(*built).getResultNumber() == resultNumber &&

@@ -191,6 +191,10 @@ std::string mlir::tir::printTVMScript(ModuleOp module, std::string &error,
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   bool graph =
       llvm::any_of(funcs, [](func::FuncOp f) { return isGraphFunction(f); });
+  // The external functions graph functions call (R.call_dps_packed) are
+  // named where they are called, not printed.
+  if (graph)
+    llvm::erase_if(funcs, [](func::FuncOp f) { return f.isExternal(); });
   bool many = asModule || funcs.size() > 1;
   os << "# from tensorir.script import tir as T\n";
   if (graph)

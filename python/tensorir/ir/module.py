@@ -169,6 +169,11 @@ class IRModule:
         """{name: PrimFunc} of the module's functions, in order."""
         return {name: self[name] for name in self._native.functions()}
 
+    def functions_items(self):
+        """[(GlobalVar, function)] in order, as TVM's IRModule gives them."""
+        from ..relax.expr import GlobalVar
+        return [(GlobalVar(name), self[name]) for name in self._native.functions()]
+
     def get_global_vars(self):
         """The functions' names (TVM returns GlobalVars)."""
         return list(self._native.functions())

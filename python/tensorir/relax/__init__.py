@@ -15,10 +15,10 @@ build compiles the whole module, VirtualMachine runs it:
     vm = relax.VirtualMachine(ex, tvm.cpu())
     vm["main"](np_array)
 """
-from . import frontend, op, transform
-from .block_builder import BlockBuilder, call_tir
-from .expr import (Call, Constant, DataflowVar, Expr, GlobalVar, Tuple, TupleGetItem, Var,
-                   const)
+from . import expr_functor, frontend, op, transform
+from .block_builder import BlockBuilder, call_dps_packed, call_tir
+from .expr import (Call, Constant, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple,
+                   TupleGetItem, Var, const)
 from .function import Function
 from .pipeline import get_pipeline, register_pipeline
 from .struct_info import (DynTensorType, ShapeExpr, StructInfo, TensorStructInfo,
@@ -26,7 +26,7 @@ from .struct_info import (DynTensorType, ShapeExpr, StructInfo, TensorStructInfo
 from .vm import Executable, VirtualMachine, build
 
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
-           "Expr", "Function", "GlobalVar", "ShapeExpr", "StructInfo", "TensorStructInfo",
+           "Expr", "ExternFunc", "Function", "GlobalVar", "ShapeExpr", "StructInfo", "TensorStructInfo",
            "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VirtualMachine", "build",
-           "call_tir", "const", "frontend", "get_pipeline", "op", "register_pipeline",
+           "call_dps_packed", "call_tir", "const", "frontend", "get_pipeline", "op", "register_pipeline",
            "transform"]

@@ -3,11 +3,11 @@ prim_funcs they call, as TVM's does (function / dataflow scopes, emit,
 emit_te, emit_output, emit_func_output, get)."""
 import string
 
-from .. import te
+from .. import te, tir
 from ..ir import IRModule
-from .expr import Call, DataflowVar, Expr, GlobalVar, Tuple, Var
+from .expr import Call, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple, Var
 from .function import Function, FunctionWriter
-from .struct_info import TensorStructInfo, TupleStructInfo
+from .struct_info import SymDim, TensorStructInfo, TupleStructInfo
 
 
 class _FunctionScope:
@@ -203,6 +203,11 @@ class BlockBuilder:
         call_tir of it on those values is emitted."""
         name_hint = kwargs.pop("primfunc_name_hint", None) or getattr(func, "__name__", "te_func")
         inputs, placeholders = [], []
+        shape_vars = {}  # a shape variable's name -> the te function's variable
+
+        def te_shape(shape):
+            return tuple(shape_vars.setdefault(d.name, tir.Var(d.name, "int64"))
+                         if isinstance(d, SymDim) else int(d) for d in shape)
 
         def convert(arg):
             if isinstance(arg, Expr):
@@ -216,7 +221,7 @@ class BlockBuilder:
                     name = arg.name_hint
                 else:
                     name = string.ascii_uppercase[n] if n < 26 else f"tensor_input_{n}"
-                ph = te.placeholder(tuple(arg.shape), arg.dtype, name)
+                ph = te.placeholder(te_shape(arg.shape), arg.dtype, name)
                 inputs.append(arg)
                 placeholders.append(ph)
                 return ph
@@ -234,7 +239,7 @@ class BlockBuilder:
                                 f"{type(out).__name__}, not te.compute tensors")
         prim = te.create_prim_func(placeholders + outputs, name=name_hint)
         gvar = self.add_func(prim, name_hint)
-        infos = [TensorStructInfo(tuple(int(d) for d in o.shape), o.dtype) for o in outputs]
+        infos = [TensorStructInfo(tuple(o.shape), o.dtype) for o in outputs]
         return self.emit(call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0]))
 
     # ------------------------------------------------------------ module
@@ -259,6 +264,14 @@ class BlockBuilder:
         self._funcs[name] = func
         return GlobalVar(name)
 
+    def update_func(self, gvar, func):
+        """Replaces the module's function `gvar` (a GlobalVar or name) by
+        `func`."""
+        name = getattr(gvar, "name_hint", gvar)
+        if name not in self._funcs:
+            raise KeyError(f"BlockBuilder.update_func: the module has no function '{name}'")
+        self._funcs[name] = func
+
     def get(self):
         """The module built so far (TVM's finalize + get)."""
         if self._func_scope is not None:
@@ -272,15 +285,9 @@ class BlockBuilder:
         return self._in_dataflow
 
 
-def call_tir(gvar, args, out_sinfo, tir_vars=None):
-    """relax.call_tir: a call of the prim_func `gvar` on `args` (a value or
-    a tuple of them) whose results are of `out_sinfo` (one
-    TensorStructInfo, or a list)."""
-    if tir_vars is not None:
-        raise NotImplementedError("call_tir: tir_vars (symbolic shape arguments) are not "
-                                  "supported; graph functions have static shapes")
-    if not isinstance(gvar, GlobalVar):
-        raise TypeError(f"call_tir calls a GlobalVar (bb.add_func's), got {type(gvar).__name__}")
+def _dps_call(what, args, out_sinfo):
+    """The inputs (a value or a tuple of them) and result struct info (one
+    TensorStructInfo, or a list: a tuple) of a destination-passing call."""
     if isinstance(args, Tuple):
         args = args.fields
     elif isinstance(args, Expr):
@@ -288,7 +295,7 @@ def call_tir(gvar, args, out_sinfo, tir_vars=None):
     args = list(args)
     for a in args:
         if not isinstance(a, Expr) or not isinstance(a.struct_info, TensorStructInfo):
-            raise TypeError(f"call_tir({gvar.name_hint}): argument {a!r} is not a tensor")
+            raise TypeError(f"{what}: argument {a!r} is not a tensor")
     if isinstance(out_sinfo, (list, tuple)):
         infos = list(out_sinfo)
         info = infos[0] if len(infos) == 1 else TupleStructInfo(infos)
@@ -296,6 +303,30 @@ def call_tir(gvar, args, out_sinfo, tir_vars=None):
         info = out_sinfo
     for i in (info.fields if isinstance(info, TupleStructInfo) else [info]):
         if not isinstance(i, TensorStructInfo):
-            raise TypeError(f"call_tir({gvar.name_hint}): out_sinfo holds "
-                            "TensorStructInfos")
+            raise TypeError(f"{what}: out_sinfo holds TensorStructInfos")
+    return args, info
+
+
+def call_tir(gvar, args, out_sinfo, tir_vars=None):
+    """relax.call_tir: a call of the prim_func `gvar` on `args` (a value or
+    a tuple of them) whose results are of `out_sinfo` (one
+    TensorStructInfo, or a list)."""
+    if tir_vars is not None:
+        raise NotImplementedError("call_tir: tir_vars (scalar arguments of the prim_func) "
+                                  "are not supported; its buffers' shape variables size it")
+    if not isinstance(gvar, GlobalVar):
+        raise TypeError(f"call_tir calls a GlobalVar (bb.add_func's), got {type(gvar).__name__}")
+    args, info = _dps_call(f"call_tir({gvar.name_hint})", args, out_sinfo)
     return Call("relax.call_tir", [gvar] + args, info)
+
+
+def call_dps_packed(func, args, out_sinfo):
+    """relax.call_dps_packed: a call of the packed function named `func`
+    (an ExternFunc or its name) in destination-passing style. The module
+    declares it; building it refuses the call (tir links no packed
+    functions)."""
+    name = getattr(func, "global_symbol", func)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"call_dps_packed calls a function by name, got {func!r}")
+    args, info = _dps_call(f'call_dps_packed("{name}")', args, out_sinfo)
+    return Call("relax.call_dps_packed", [ExternFunc(name)] + args, info)

@@ -21,6 +21,31 @@ class Expr:
     def dtype(self):
         return self.struct_info.dtype
 
+    # Python's operators, as relax's Expr has them (relax.op.add, ...).
+    def _binary(self, name, other, reverse=False):
+        from . import op
+        if not isinstance(other, Expr):
+            return NotImplemented
+        a, b = (other, self) if reverse else (self, other)
+        return getattr(op, name)(a, b)
+
+    def __add__(self, other): return self._binary("add", other)
+    def __radd__(self, other): return self._binary("add", other, True)
+    def __sub__(self, other): return self._binary("subtract", other)
+    def __rsub__(self, other): return self._binary("subtract", other, True)
+    def __mul__(self, other): return self._binary("multiply", other)
+    def __rmul__(self, other): return self._binary("multiply", other, True)
+    def __truediv__(self, other): return self._binary("divide", other)
+    def __rtruediv__(self, other): return self._binary("divide", other, True)
+    def __floordiv__(self, other): return self._binary("floor_divide", other)
+    def __rfloordiv__(self, other): return self._binary("floor_divide", other, True)
+    def __mod__(self, other): return self._binary("floor_mod", other)
+    def __rmod__(self, other): return self._binary("floor_mod", other, True)
+
+    # (Defining operators leaves == as identity, which dictionaries of
+    # expressions rely on.)
+    __hash__ = object.__hash__
+
     def __getitem__(self, index):
         if not isinstance(self.struct_info, TupleStructInfo):
             raise TypeError(f"{self!r} is a tensor; only tuples are indexed")
@@ -103,12 +128,33 @@ class GlobalVar(Expr):
         return hash(("GlobalVar", self.name_hint))
 
 
+class ExternFunc(Expr):
+    """A packed function by name (TVM's relax.ExternFunc), which
+    R.call_dps_packed calls."""
+
+    def __init__(self, global_symbol):
+        self.global_symbol = str(global_symbol)
+
+    def __repr__(self):
+        return f'R.ExternFunc("{self.global_symbol}")'
+
+
+class Op(str):
+    """An operator by its name ("relax.nn.relu"): TVM's tvm.ir.Op, whose
+    `.name` a pass compares; it is the name, as a string, too."""
+
+    @property
+    def name(self):
+        return str(self)
+
+
 class Call(Expr):
     """A call: `op` is "relax.call_tir" (args: the callee's GlobalVar, the
-    inputs) or another operator's name."""
+    inputs), "relax.call_dps_packed" (an ExternFunc, the inputs) or another
+    operator's name (an Op)."""
 
     def __init__(self, op, args, struct_info, attrs=None):
-        self.op, self.args, self.struct_info = op, list(args), struct_info
+        self.op, self.args, self.struct_info = Op(op), list(args), struct_info
         self.attrs = dict(attrs or {})
 
     def __repr__(self):

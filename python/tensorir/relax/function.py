@@ -5,7 +5,7 @@ import numpy as np
 
 from .._ext import ext
 from .expr import Call, Constant, Tuple, TupleGetItem, Var
-from .struct_info import TensorStructInfo, TupleStructInfo
+from .struct_info import SymDim, TensorStructInfo, TupleStructInfo
 
 
 class Function:
@@ -53,9 +53,10 @@ class Function:
 
 
 def _tensor(info, what):
-    """(shape, dtype) of a tensor's struct info."""
+    """(shape, dtype) of a tensor's struct info as the builder takes it: a
+    dimension is a size or its shape variable's name."""
     if isinstance(info, TensorStructInfo):
-        return [int(d) for d in info.shape], info.dtype
+        return [d.name if isinstance(d, SymDim) else int(d) for d in info.shape], info.dtype
     raise TypeError(f"{what} is not a tensor")
 
 
@@ -139,7 +140,8 @@ class FunctionWriter:
                 raise TypeError(f"function '{self.name}': item {expr.index} of a value "
                                 "with one result")
             return base[expr.index]
-        if isinstance(expr, Call) and expr.op != "relax.call_tir":
+        if isinstance(expr, Call) and expr.op not in ("relax.call_tir",
+                                                      "relax.call_dps_packed"):
             # A nested operator (the parser's): computed where it is used.
             return self._define(expr, self._call(expr))
         if isinstance(expr, Var):
@@ -172,7 +174,7 @@ class FunctionWriter:
         """The handle(s) of `call`: a tir.call_tir, or an operator's linalg
         ops (TensorIR/Graph/GraphBuilder.h)."""
         info = call.struct_info
-        if call.op != "relax.call_tir":
+        if call.op not in ("relax.call_tir", "relax.call_dps_packed"):
             shape, dtype = _tensor(info, f"the result of {call.op}")
             args = [self.value(a) for a in call.args]
             attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
@@ -180,11 +182,15 @@ class FunctionWriter:
                                               attrs, self.place)
         callee, inputs = call.args[0], call.args[1:]
         values = [self.value(a) for a in inputs]
-        for a in inputs:
-            _tensor(a.struct_info, f"an input of call_tir @{callee.name_hint}")
         fields = info.fields if isinstance(info, TupleStructInfo) else [info]
-        results = [_tensor(r, f"a result of call_tir @{callee.name_hint}") for r in fields]
-        handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
+        if call.op == "relax.call_dps_packed":
+            what = f'call_dps_packed("{callee.global_symbol}")'
+            results = [_tensor(r, f"a result of {what}") for r in fields]
+            handles = self.builder.call_external(callee.global_symbol, values, results,
+                                                 self.place)
+        else:
+            results = [_tensor(r, f"a result of call_tir @{callee.name_hint}") for r in fields]
+            handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
     def finish(self, output, attrs=None):

@@ -1,5 +1,8 @@
-"""What a graph value is (TVM's relax StructInfo): a tensor of a static
-shape and dtype, or a tuple of them."""
+"""What a graph value is (TVM's relax StructInfo): a tensor of a shape and
+dtype, or a tuple of them. A dimension is a size, or a shape variable
+(`R.Tensor(("n", 784))`: a batch size given at run time)."""
+from ..tir.expr import PrimExpr
+from ..tir.expr import Var as _TirVar
 
 # The dtypes a graph function's tensors hold.
 TENSOR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
@@ -19,28 +22,71 @@ class Dim(int):
         return "int64"
 
 
+class SymDim(_TirVar):
+    """A dimension sized by a shape variable (TVM's int64 tir.Var in a
+    shape). A graph function's shape variables are named: two dimensions
+    with one name are one size, and `==` says so (True or False, not an
+    expression), as shape inference needs."""
+
+    def __init__(self, name):
+        super().__init__(name, "int64")
+
+    def __eq__(self, other):
+        return isinstance(other, _TirVar) and other.name == self.name
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("SymDim", self.name))
+
+    def __repr__(self):
+        return self.name
+
+
+def is_symbolic(shape):
+    """Whether a shape has a shape variable among its dimensions."""
+    return any(isinstance(d, SymDim) for d in shape)
+
+
+def _dim(d, what):
+    """A dimension as a Dim or, for a name or an int64 tir.Var, a SymDim."""
+    if isinstance(d, SymDim):
+        return d
+    if isinstance(d, str):
+        if not d.isidentifier():
+            raise ValueError(f"{what}: the shape variable {d!r} is not an identifier")
+        return SymDim(d)
+    if isinstance(d, _TirVar):
+        if not d.dtype.startswith("int"):
+            raise ValueError(f"{what}: the shape variable {d.name} is a {d.dtype}, not an "
+                             "integer")
+        return SymDim(d.name)
+    try:
+        value = int(d)
+    except (TypeError, ValueError):
+        if isinstance(d, PrimExpr):
+            raise ValueError(f"{what}: dimension {d.script()} is an expression; a graph "
+                             "function's dimensions are sizes or shape variables") from None
+        raise ValueError(f"{what}: dimension {d!r} is neither a size nor a shape "
+                         "variable") from None
+    if isinstance(d, bool) or value < 0:
+        raise ValueError(f"{what}: dimension {d!r} is not a size")
+    return Dim(value)
+
+
 def _static_shape(shape, what):
-    """A shape as a tuple of ints (TVM's ShapeExpr of IntImms; T.int64 and
-    tir IntImms are taken)."""
+    """A shape as a tuple of Dims and SymDims (TVM's ShapeExpr; T.int64,
+    tir IntImms, names and int64 tir.Vars are taken)."""
     if isinstance(shape, ShapeExpr):
         return shape.values
     if not isinstance(shape, (tuple, list)):
         raise TypeError(f"{what}: a shape is a tuple of ints, got {type(shape).__name__}")
-    dims = []
-    for d in shape:
-        try:
-            value = int(d)
-        except (TypeError, ValueError):
-            raise ValueError(f"{what}: dimension {d!r} is not a constant; graph functions "
-                             "have static shapes (symbolic shapes are not supported)") from None
-        if isinstance(d, bool) or value < 0:
-            raise ValueError(f"{what}: dimension {d!r} is not a size")
-        dims.append(Dim(value))
-    return tuple(dims)
+    return tuple(_dim(d, what) for d in shape)
 
 
 class ShapeExpr:
-    """A static shape (TVM's relax.ShapeExpr)."""
+    """A shape (TVM's relax.ShapeExpr): sizes and shape variables."""
 
     def __init__(self, values):
         self.values = _static_shape(values, "ShapeExpr")
@@ -56,7 +102,8 @@ class ShapeExpr:
 
     def __eq__(self, other):
         other = other.values if isinstance(other, ShapeExpr) else other
-        return isinstance(other, (tuple, list)) and tuple(other) == self.values
+        return (isinstance(other, (tuple, list)) and len(other) == len(self.values)
+                and all(a == b for a, b in zip(self.values, other)))
 
     def __hash__(self):
         return hash(self.values)
@@ -70,7 +117,7 @@ class StructInfo:
 
 
 class TensorStructInfo(StructInfo):
-    """A tensor of a static shape and dtype (TVM's relax.TensorStructInfo)."""
+    """A tensor of a shape and dtype (TVM's relax.TensorStructInfo)."""
 
     def __init__(self, shape=None, dtype="float32", vdevice=None, ndim=-1):
         if shape is None:
@@ -83,8 +130,11 @@ class TensorStructInfo(StructInfo):
         self.dtype = dtype
         self.ndim = len(self.shape)
 
-    def script(self):
-        dims = ", ".join(str(d) for d in self.shape)
+    def script(self, quoted=False):
+        """R.Tensor((n, 784), dtype=...); shape variables quoted, as a
+        signature writes them, when `quoted`."""
+        dims = ", ".join(f'"{d.name}"' if quoted and isinstance(d, SymDim) else str(d)
+                         if not isinstance(d, SymDim) else d.name for d in self.shape)
         if len(self.shape) == 1:
             dims += ","
         return f'R.Tensor(({dims}), dtype="{self.dtype}")'

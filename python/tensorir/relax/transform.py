@@ -18,19 +18,55 @@ class LegalizeOps(Pass):
         return IRModule(mod._native.legalize_ops())
 
 
+class AnnotateTIROpPattern(Pass):
+    """Relax's AnnotateTIROpPattern: each prim_func gets its operator
+    pattern, TVM's OpPatternKind number (`tir.op_pattern`: 0 element-wise,
+    1 broadcast, 2 injective, 3 reduction, 4 matmul-like, 8 opaque), which
+    FuseOps fuses by (--tir-annotate-op-pattern)."""
+
+    info = PassInfo(0, "AnnotateTIROpPattern")
+
+    def transform(self, mod, ctx=None):
+        return _run_passes(mod, "tir-annotate-op-pattern", "AnnotateTIROpPattern")
+
+
 class FuseOps(Pass):
-    """Relax's FuseOps + FuseTIR in one step: legalizes the high-level
-    operators as LegalizeOps does, an operator and the element-wise ones
-    that consume its result in turn (each the only user of the value before
-    it) becoming one prim_func `fused_<names>` of one block per operator
-    (--tir-legalize-ops=fuse). matmul, bias add and ReLU are one call."""
+    """Relax's FuseOps and FuseTIR in one step. High-level operators are
+    legalized as LegalizeOps does, an operator and the element-wise ones
+    that consume its result in turn becoming one prim_func
+    (--tir-legalize-ops=fuse); then chains of calls of prim_funcs (a module
+    LegalizeOps or emit_te made) fuse by their operator patterns into one
+    prim_func `fused_<callees>` each (--tir-fuse-calls): matmul, bias add
+    and ReLU are one call."""
 
     info = PassInfo(0, "FuseOps")
 
     def transform(self, mod, ctx=None):
         if not isinstance(mod, IRModule):
             raise TypeError(f"FuseOps takes an IRModule, got {type(mod).__name__}")
-        return IRModule(mod._native.legalize_ops(fuse=True))
+        return _run_passes(IRModule(mod._native.legalize_ops(fuse=True)), "tir-fuse-calls",
+                           "FuseOps")
+
+
+class FuseTIR(Pass):
+    """Relax's FuseTIR: FuseOps here already gives each fused group its one
+    prim_func, so this pass leaves the module as it is (pipelines written
+    for TVM run it after FuseOps)."""
+
+    info = PassInfo(0, "FuseTIR")
+
+    def transform(self, mod, ctx=None):
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"FuseTIR takes an IRModule, got {type(mod).__name__}")
+        return mod
+
+
+def _run_passes(mod, pipeline, what):
+    if not isinstance(mod, IRModule):
+        raise TypeError(f"{what} takes an IRModule, got {type(mod).__name__}")
+    result = IRModule(mod._native.run_passes(pipeline), mod.attrs)
+    result._symbols = dict(mod._symbols)
+    return result
 
 
 def _called_prim_funcs(mod):

@@ -5,9 +5,11 @@ import re
 
 import numpy as np
 
-from ..relax.expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var, const
+from ..relax.expr import (Call, Constant, ExternFunc, GlobalVar, Tuple, TupleGetItem, Var,
+                          const)
 from ..relax.function import Function, FunctionWriter
-from ..relax.struct_info import TENSOR_DTYPES, StructInfo, TensorStructInfo, TupleStructInfo
+from ..relax.struct_info import (TENSOR_DTYPES, StructInfo, SymDim, TensorStructInfo,
+                                 TupleStructInfo)
 from .parser import function_source, python_env
 from .values import ScriptError, dotted_name
 
@@ -47,6 +49,20 @@ def metadata_constants(metadata):
             arrays.append(np.full(shape, data, dtype=dtype))
     return arrays
 
+
+
+# Python's binary operators on graph values, as relax's Expr has them.
+_BINARY_OPERATORS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply",
+                     ast.Div: "divide", ast.FloorDiv: "floor_divide", ast.Mod: "floor_mod"}
+
+
+def _is_shape_var_declaration(call):
+    """Whether `call` is T.int64() / T.int32() with no argument (TVM's
+    declaration of a shape variable in a function's body)."""
+    func = call.func
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == "T" and func.attr in ("int64", "int32")
+            and not call.args and not call.keywords)
 
 class GraphParser:
     """Reads one @R.function's AST."""
@@ -125,13 +141,23 @@ class GraphParser:
                 raise self.error(node, f"R.const: {e}") from None
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
             return self.call_tir(node)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "call_dps_packed"):
+            return self.call_tir(node, packed=True)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_OPERATORS:
+            # x + y, as relax's Expr operators: R.add(x, y).
+            from ..relax import op as relax_op
+            target = getattr(relax_op, _BINARY_OPERATORS[type(node.op)])
+            try:
+                return target(self.expr(node.left), self.expr(node.right))
+            except (TypeError, ValueError, NotImplementedError) as e:
+                raise self.error(node, str(e)) from None
         if isinstance(node, ast.Call) and self.operator_name(node.func):
             return self.operator(node)
         if isinstance(node, ast.Call) and self.operator_variable(node.func) is not None:
             return self.operator(node, self.operator_variable(node.func))
         raise self.error(node, f"{ast.unparse(node)}: an expression an @R.function does "
-                         "not take (R.call_tir, R.const, metadata constants, names, "
-                         "tuples)")
+                         "not take (R.call_tir, R.const, operators, metadata constants, "
+                         "names, tuples)")
 
     @staticmethod
     def operator_name(func):
@@ -167,7 +193,7 @@ class GraphParser:
                 target = getattr(target, part, None)
                 if target is None or part.startswith("_"):
                     raise self.error(node, f"R.{name} is not an operator tensorir has")
-            if not callable(target) or name in ("call_tir",):
+            if not callable(target) or name in ("call_tir", "call_dps_packed"):
                 raise self.error(node, f"R.{name} is not an operator")
 
         argument = self.argument
@@ -242,15 +268,23 @@ class GraphParser:
         return (isinstance(node, ast.Attribute) and node.attr == name
                 and isinstance(node.value, ast.Name) and node.value.id == "R")
 
-    def call_tir(self, node):
+    def call_tir(self, node, packed=False):
+        """R.call_tir(cls.f, (args...), out_sinfo=...), or with `packed`
+        R.call_dps_packed("name", (args...), out_sinfo=...)."""
+        what = "R.call_dps_packed" if packed else "R.call_tir"
         if len(node.args) < 2:
-            raise self.error(node, "R.call_tir(callee, (args...), out_sinfo=...)")
+            raise self.error(node, f"{what}(callee, (args...), out_sinfo=...)")
         callee = node.args[0]
-        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
+        if packed:
+            if not (isinstance(callee, ast.Constant) and isinstance(callee.value, str)):
+                raise self.error(callee, "R.call_dps_packed calls a function by name "
+                                 "(a string)")
+            target = ExternFunc(callee.value)
+        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
                 and callee.value.id in self.module_aliases:
-            gvar = GlobalVar(callee.attr)
+            target = GlobalVar(callee.attr)
         elif isinstance(callee, ast.Name):
-            gvar = GlobalVar(callee.id)
+            target = GlobalVar(callee.id)
         else:
             raise self.error(callee, "R.call_tir calls a function of the module (cls.name)")
         args = node.args[1]
@@ -259,9 +293,9 @@ class GraphParser:
         keywords = {k.arg: k.value for k in node.keywords}
         sinfo = keywords.pop("out_sinfo", node.args[2] if len(node.args) > 2 else None)
         if sinfo is None:
-            raise self.error(node, "R.call_tir needs out_sinfo")
+            raise self.error(node, f"{what} needs out_sinfo")
         if keywords:
-            raise self.error(node, f"R.call_tir: unsupported argument(s) "
+            raise self.error(node, f"{what}: unsupported argument(s) "
                              f"{', '.join(keywords)}")
         info = self.eval_info(sinfo)
         if isinstance(info, list):
@@ -269,7 +303,8 @@ class GraphParser:
         for a, e in zip(inputs, args.elts if isinstance(args, ast.Tuple) else [args]):
             if not isinstance(a.struct_info, TensorStructInfo):
                 raise self.error(e, f"{ast.unparse(e)} is not a tensor")
-        return Call("relax.call_tir", [gvar] + inputs, info)
+        op = "relax.call_dps_packed" if packed else "relax.call_tir"
+        return Call(op, [target] + inputs, info)
 
     # -------------------------------------------------------- statements
     def statements(self, body):
@@ -291,6 +326,16 @@ class GraphParser:
         self.scope[target.id] = var
 
     def statement(self, stmt):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.value, ast.Call) and _is_shape_var_declaration(stmt.value):
+            # n = T.int64(): a shape variable the annotations name.
+            targets = stmt.targets[0]
+            names = targets.elts if isinstance(targets, ast.Tuple) else [targets]
+            if not all(isinstance(t, ast.Name) for t in names):
+                raise self.error(stmt, "a shape variable is declared as `n = T.int64()`")
+            for t in names:
+                self.env[t.id] = SymDim(t.id)
+            return None
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(stmt.value, ast.Name) and stmt.value.id not in self.scope \
@@ -323,6 +368,22 @@ class GraphParser:
                          "@R.function does not take")
 
     def parse(self, private=False):
+        """The native module of the function."""
+        node = self.node
+        params, output = self.parse_body()
+        try:
+            writer = FunctionWriter(node.name, params, private, self.filename,
+                                    node.lineno + self.line_offset)
+            for var, expr, place in self.bindings:
+                writer.bind(var, expr, place)
+            return writer.finish(output, self.func_attrs)
+        except (TypeError, ValueError, NotImplementedError) as e:
+            raise self.error(node, str(e)) from None
+
+    def parse_body(self):
+        """The function's parameters and output, its bindings in
+        self.bindings and attributes in self.func_attrs: the relax
+        expressions, not yet built."""
         node = self.node
         params = []
         for arg in node.args.args:
@@ -342,14 +403,7 @@ class GraphParser:
             if declared != output.struct_info:
                 raise self.error(node.returns, f"'{node.name}' is declared to return "
                                  f"{declared!r} but returns {output.struct_info!r}")
-        try:
-            writer = FunctionWriter(node.name, params, private, self.filename,
-                                    node.lineno + self.line_offset)
-            for var, expr, place in self.bindings:
-                writer.bind(var, expr, place)
-            return writer.finish(output, self.func_attrs)
-        except (TypeError, ValueError, NotImplementedError) as e:
-            raise self.error(node, str(e)) from None
+        return params, output
 
 
 def is_private(node):
@@ -379,3 +433,21 @@ def parse_decorated(fn, private=False):
     env = python_env(fn)
     return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
                                 private or is_private(node))
+
+
+def function_body(func):
+    """(parameters, [(var, expr)], output, attributes) of the relax Function
+    `func`: its bindings as relax expressions (Calls of the operators, of
+    call_tir and call_dps_packed), read back from its TVMScript."""
+    text = func._native.tvmscript(as_module=False, show_meta=True)
+    tree = ast.parse(text)
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    metadata = None
+    for n in tree.body:
+        if (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "metadata"):
+            metadata = ast.literal_eval(n.value)
+    parser = GraphParser(node, text, f"<{func.name}>", 0, {}, metadata_constants(metadata))
+    params, output = parser.parse_body()
+    return params, [(var, expr) for var, expr, _ in parser.bindings], output, \
+        dict(parser.func_attrs)

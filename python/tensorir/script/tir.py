@@ -80,12 +80,31 @@ class handle:  # noqa: N801 - TVMScript's spelling
     """T.handle parameters (with T.match_buffer in the body)."""
 
 
+def _assigned_name(depth=2):
+    """The variable the calling line assigns to (`n = T.int64()`), or None."""
+    import inspect
+    frame = inspect.currentframe()
+    try:
+        for _ in range(depth):
+            frame = frame.f_back
+        info = inspect.getframeinfo(frame, context=1)
+        line = (info.code_context or [""])[0]
+        target = line.split("=", 1)[0].strip() if "=" in line else ""
+        return target if target.isidentifier() else None
+    finally:
+        del frame
+
+
 def _scalar(name):
     def make(value=None):
         # Outside a function body (in a parameter annotation such as
         # T.Buffer((T.int64(16),))), a typed constant is its number.
         if isinstance(value, (int, float)) and not isinstance(value, builtins.bool):
             return value
+        # `n = T.int64()` outside a function: a variable (a shape variable of
+        # relax's struct infos), named after what it is assigned to.
+        if value is None and name.startswith(("int", "uint")):
+            return _E.Var(_assigned_name() or "v", name)
         raise ScriptError(f"T.{name}(...) is only meaningful inside a @T.prim_func")
     make.__name__ = name
     return make

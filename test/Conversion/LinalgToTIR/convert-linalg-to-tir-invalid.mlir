@@ -9,11 +9,3 @@ func.func @fill(%o: memref<4xf32>, %v: f32) {
   return
 }
 
-// -----
-
-// Rule: loop ranges are static.
-func.func @dynamic(%a: memref<?xf32>, %o: memref<?xf32>) {
-  // expected-remark @+1 {{left as it is: no TensorIR block computes it (its loop ranges are not static)}}
-  linalg.copy ins(%a : memref<?xf32>) outs(%o : memref<?xf32>)
-  return
-}

@@ -32,3 +32,21 @@ func.func @unused(%x: tensor<8xf32>) -> tensor<8xf32> {
   %s = tir.call_tir @add(%x, %w) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %x : tensor<8xf32>
 }
+
+// A result's dynamic dimension takes its size from dims(...); the size a
+// tensor.dim of the result reads resolves to it (the op reifies its
+// result shapes).
+// RUN: tir-opt %s --resolve-ranked-shaped-type-result-dims | FileCheck %s --check-prefix=DIMS
+func.func private @scale(%a: memref<?xf32>, %b: memref<?xf32>) {
+  return
+}
+// DIMS-LABEL: func.func @dynamic
+// DIMS-SAME:    (%[[X:.*]]: tensor<?xf32>, %[[N:.*]]: index)
+// DIMS:         %[[Y:.*]] = tir.call_tir @scale(%[[X]]) dims(%[[N]]) : (tensor<?xf32>) -> tensor<?xf32>
+// DIMS:         return %[[Y]], %[[N]]
+func.func @dynamic(%x: tensor<?xf32>, %n: index) -> (tensor<?xf32>, index) {
+  %y = tir.call_tir @scale(%x) dims(%n) : (tensor<?xf32>) -> tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %y, %c0 : tensor<?xf32>
+  return %y, %d : tensor<?xf32>, index
+}

@@ -1,21 +1,6 @@
 // --tir-legalize-ops refuses ops it has no prim_func for, naming the reason.
 // RUN: tir-opt %s --tir-legalize-ops -split-input-file -verify-diagnostics
 
-// Rule: loop ranges are static.
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  %c0 = arith.constant 0 : index
-  %n = tensor.dim %x, %c0 : tensor<?xf32>
-  %e = tensor.empty(%n) : tensor<?xf32>
-  // expected-error @+1 {{cannot be legalized to a prim_func: its loop ranges are not static}}
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    linalg.yield %a : f32
-  } -> tensor<?xf32>
-  return %r : tensor<?xf32>
-}
-
-// -----
-
 // Rule: the body is scalar arith / math.
 func.func @region(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
@@ -44,17 +29,4 @@ func.func @outside(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
     linalg.yield %m : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
-}
-
-// -----
-
-// Rule: results have static shapes (call_tir allocates them).
-func.func @dynamic_result(%x: tensor<4xf32>, %n: index) -> tensor<?xf32> {
-  %e = tensor.empty(%n) : tensor<?xf32>
-  // expected-error @+1 {{cannot be legalized to a prim_func: its results do not have static shapes}}
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<?xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    linalg.yield %a : f32
-  } -> tensor<?xf32>
-  return %r : tensor<?xf32>
 }

@@ -79,8 +79,9 @@ module {
 
 // -----
 
-// A graph function's parameters are tensors of static shapes.
-// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter 0 is not a tensor of a static shape}}
+// A graph function's parameters are tensors whose dynamic dimensions are
+// shape variables (tir.dim_vars names them).
+// expected-error @+1 {{cannot print 'func.func' as TVMScript: parameter 0 is not a tensor whose dimensions are sizes or shape variables}}
 module {
   func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
     return %x : tensor<?xf32>

@@ -46,6 +46,42 @@ static bool acceptsTensor(MemRefType param, RankedTensorType tensor) {
          llvm::all_of(param.getStridesAndOffset().first, ShapedType::isDynamic);
 }
 
+LogicalResult CallTirOp::verify() {
+  int64_t dynamic = 0;
+  for (Type type : getResultTypes())
+    dynamic += cast<RankedTensorType>(type).getNumDynamicDims();
+  if (dynamic != static_cast<int64_t>(getDims().size()))
+    return emitOpError("results have ")
+           << dynamic << " dynamic dimension(s) but the call gives "
+           << getDims().size() << " size(s) in dims(...); one per '?'";
+  return success();
+}
+
+ValueRange CallTirOp::getResultDims(unsigned index) {
+  unsigned start = 0;
+  for (unsigned k = 0; k < index; ++k)
+    start += cast<RankedTensorType>(getResult(k).getType()).getNumDynamicDims();
+  unsigned count =
+      cast<RankedTensorType>(getResult(index).getType()).getNumDynamicDims();
+  return getDims().slice(start, count);
+}
+
+LogicalResult
+CallTirOp::reifyResultShapes(OpBuilder &builder,
+                             ReifiedRankedShapedTypeDims &reifiedReturnShapes) {
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    ValueRange dims = getResultDims(index);
+    SmallVector<OpFoldResult> shape;
+    unsigned next = 0;
+    for (int64_t d : type.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? OpFoldResult(dims[next++])
+                                               : builder.getIndexAttr(d));
+    reifiedReturnShapes.push_back(shape);
+  }
+  return success();
+}
+
 LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());

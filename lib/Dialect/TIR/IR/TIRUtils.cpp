@@ -8,11 +8,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -439,4 +441,50 @@ std::optional<SmallVector<int64_t>> mlir::tir::readIntegerList(Attribute attr) {
     values.push_back(integer.getInt());
   }
   return values;
+}
+
+func::FuncOp CreatedFunctions::install(func::FuncOp func, StringRef name,
+                                       Operation *anchor) {
+  // The same computation on the same shapes is one function.
+  std::string key;
+  {
+    llvm::raw_string_ostream os(key);
+    func.getFunctionBody().front().print(os);
+    os << func.getFunctionType() << " " << func.getAllArgAttrs();
+  }
+  auto it = created.find(key);
+  if (it != created.end()) {
+    func->erase();
+    return it->second;
+  }
+  // Named as asked, numbered when taken (matmul, matmul1, ...), placed
+  // before the graph function in the order the ops come.
+  std::string unique = name.str();
+  for (unsigned k = 1; symbols.lookup(unique); ++k)
+    unique = name.str() + std::to_string(k);
+  func.setSymName(unique);
+  module.getBody()->getOperations().insert(
+      Block::iterator(anchor->getParentOfType<func::FuncOp>()), func);
+  symbols.insert(func);
+  created[key] = func;
+  return func;
+}
+
+void mlir::tir::unifySizeReads(func::FuncOp func) {
+  func.walk([&](memref::DimOp dim) {
+    auto alloc = dim.getSource().getDefiningOp<AllocBufferOp>();
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!alloc || !index)
+      return;
+    auto type = cast<MemRefType>(alloc.getBuffer().getType());
+    if (!type.isDynamicDim(*index))
+      return;
+    unsigned position = 0;
+    for (int64_t d = 0; d < *index; ++d)
+      position += type.isDynamicDim(d);
+    dim.replaceAllUsesWith(alloc.getDynamicSizes()[position]);
+  });
+  IRRewriter rewriter(func.getContext());
+  DominanceInfo dominance(func);
+  eliminateCommonSubExpressions(rewriter, dominance, func);
 }

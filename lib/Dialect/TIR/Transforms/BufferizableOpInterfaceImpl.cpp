@@ -25,9 +25,10 @@ namespace {
 struct CallTirOpInterface
     : public BufferizableOpInterface::ExternalModel<CallTirOpInterface,
                                                     CallTirOp> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+  bool bufferizesToMemoryRead(Operation *, OpOperand &operand,
                               const AnalysisState &) const {
-    return true;
+    // (The result sizes are indices, not tensors.)
+    return isa<TensorType>(operand.get().getType());
   }
 
   bool bufferizesToMemoryWrite(Operation *, OpOperand &,
@@ -100,8 +101,8 @@ struct CallTirOpInterface
       auto param = cast<MemRefType>(type.getInput(numInputs + index));
       auto allocType =
           MemRefType::get(tensor.getShape(), tensor.getElementType());
-      FailureOr<Value> alloc =
-          options.createAlloc(rewriter, loc, allocType, /*dynShape=*/{});
+      FailureOr<Value> alloc = options.createAlloc(rewriter, loc, allocType,
+                                                   call.getResultDims(index));
       if (failed(alloc))
         return failure();
       results.push_back(*alloc);

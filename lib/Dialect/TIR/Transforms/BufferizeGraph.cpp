@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
@@ -51,6 +52,38 @@ struct TIRBufferizeGraphPass
         numResults[func] = llvm::count_if(
             func.getResultTypes(), [](Type t) { return isa<TensorType>(t); });
 
+    // The shape variables sizing the results' dynamic dimensions: the
+    // out-parameters name them (tir.dim_vars), so that a caller allocates
+    // them from the sizes of the arguments.
+    llvm::DenseMap<Operation *, SmallVector<Attribute>> resultDimVars;
+    for (auto [op, count] : numResults) {
+      auto func = cast<func::FuncOp>(op);
+      auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+      for (auto [k, result] : llvm::enumerate(ret.getOperands())) {
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type)
+          continue;
+        SmallVector<StringRef> vars;
+        SmallVector<std::string> names;
+        for (int64_t d = 0; d < type.getRank(); ++d) {
+          names.push_back(getShapeVarName(result, d));
+          if (type.isDynamicDim(d) && names.back().empty()) {
+            func.emitError("result ")
+                << k << " of @" << func.getName() << " has dynamic dimension "
+                << d
+                << " that no shape variable of the parameters sizes; a "
+                   "caller could not allocate it";
+            return signalPassFailure();
+          }
+        }
+        for (const std::string &name : names)
+          vars.push_back(name);
+        resultDimVars[func].push_back(
+            type.hasStaticShape() ? Attribute()
+                                  : Builder(func).getStrArrayAttr(vars));
+      }
+    }
+
     bufferization::OneShotBufferizationOptions options;
     options.bufferizeFunctionBoundaries = true;
     options.setFunctionBoundaryTypeConversion(
@@ -74,11 +107,15 @@ struct TIRBufferizeGraphPass
         for (OpOperand &operand : ret->getOpOperands()) {
           Value v = operand.get();
           auto type = dyn_cast<MemRefType>(v.getType());
-          if (!type || seen.insert(v).second || !type.hasStaticShape())
+          if (!type || seen.insert(v).second)
             continue;
+          SmallVector<Value> sizes;
+          for (int64_t d = 0; d < type.getRank(); ++d)
+            if (type.isDynamicDim(d))
+              sizes.push_back(memref::DimOp::create(b, ret.getLoc(), v, d));
           Value copy = memref::AllocOp::create(
               b, ret.getLoc(),
-              MemRefType::get(type.getShape(), type.getElementType()));
+              MemRefType::get(type.getShape(), type.getElementType()), sizes);
           memref::CopyOp::create(b, ret.getLoc(), v, copy);
           operand.set(copy);
         }
@@ -105,6 +142,8 @@ struct TIRBufferizeGraphPass
             first + i, TIRDialect::kNameAttrName,
             StringAttr::get(ctx, i == 0 ? std::string("output")
                                         : "output" + std::to_string(i)));
+        if (Attribute vars = resultDimVars[func][i])
+          func.setArgAttr(first + i, TIRDialect::kDimVarsAttrName, vars);
       }
     }
 

@@ -3,14 +3,23 @@ import operator
 
 from ..._shapes import broadcast_shape
 from ..expr import Expr
-from ..struct_info import TensorStructInfo
+from ..._ext import ext
+from ..struct_info import TensorStructInfo, is_symbolic
 
 
 def tensor_of(x, op, what):
+    """The struct info of the tensor operand `what` of operator `op`; a
+    shape with shape variables only where the operator takes them."""
     if not isinstance(x, Expr) or not isinstance(x.struct_info, TensorStructInfo):
         raise TypeError(f"relax.op.{op}: {what} is not a tensor (a relax Var, constant or "
                         f"call), got {type(x).__name__}")
-    return x.struct_info
+    info = x.struct_info
+    if is_symbolic(info.shape) and not ext.graph_operator_takes_dynamic_shapes(op):
+        raise ValueError(f"relax.op.{op}: {what} has the shape "
+                         f"({', '.join(map(str, info.shape))}) with shape variables; this "
+                         "operator takes static shapes (the element-wise operators, matmul, "
+                         "permute_dims and nn.softmax take symbolic ones)")
+    return info
 
 
 def binary_shape(a, b, op):

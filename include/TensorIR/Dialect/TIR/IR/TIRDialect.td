@@ -59,6 +59,11 @@ def TIR_Dialect : Dialect {
     /// Buffer.axis_separators), verified with the region arguments.
     static constexpr ::llvm::StringLiteral kAxisSeparatorsAttrName =
         "tir.axis_separators";
+    /// A prim_func's operator pattern (TVM's OpPatternKind number, relax's
+    /// AnnotateTIROpPattern): how fusible its computation is
+    /// (TensorIR/Dialect/TIR/Analysis/OpPattern.h).
+    static constexpr ::llvm::StringLiteral kOpPatternAttrName =
+        "tir.op_pattern";
     /// The argument attribute naming, per dimension of a buffer parameter,
     /// the variable that sizes it (a scalar parameter's tir.name or a shape
     /// variable; "" for none), verified with the region arguments.

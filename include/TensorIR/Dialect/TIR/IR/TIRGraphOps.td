@@ -9,13 +9,16 @@
 #define TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD
 
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 //===----------------------------------------------------------------------===//
 // tir.call_tir
 //===----------------------------------------------------------------------===//
 
-def TIR_CallTirOp : TIR_Op<"call_tir", [Pure,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+def TIR_CallTirOp : TIR_Op<"call_tir", [Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>]> {
   let summary = "calls a prim_func on tensors (Relax's R.call_tir)";
   let description = [{
     One step of a graph function: calls the prim_func `callee` in
@@ -30,16 +33,31 @@ def TIR_CallTirOp : TIR_Op<"call_tir", [Pure,
         : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
     ```
 
-    Results have static shapes: bufferization allocates one buffer per
-    result and calls the callee on them (`--tir-bufferize-graph`). An input
-    is passed as it is when the callee's parameter takes its buffer, or
-    through a cast to the parameter's layout.
+    A result's dynamic dimensions (a symbolic batch size, say) take their
+    sizes from `dims`, one index per `?` of the results in order:
+
+    ```mlir
+    %n = tensor.dim %x, %c0 : tensor<?x784xf32>
+    %y = tir.call_tir @relu(%x) dims(%n) : (tensor<?x784xf32>) -> tensor<?x784xf32>
+    ```
+
+    Bufferization allocates one buffer per result of those sizes and calls
+    the callee on them (`--tir-bufferize-graph`). An input is passed as it
+    is when the callee's parameter takes its buffer, or through a cast to
+    the parameter's layout.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
-                       Variadic<AnyRankedTensor>:$inputs);
-  let results = (outs Variadic<AnyStaticShapeTensor>:$outputs);
+                       Variadic<AnyRankedTensor>:$inputs,
+                       Variadic<Index>:$dims);
+  let results = (outs Variadic<AnyRankedTensor>:$outputs);
   let assemblyFormat = [{
-    $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+    $callee `(` $inputs `)` (`dims` `(` $dims^ `)`)? attr-dict `:`
+    functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The sizes of result `index`'s dynamic dimensions, in order.
+    ValueRange getResultDims(unsigned index);
   }];
 }
 

@@ -12,12 +12,16 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir {
 class RewriterBase;
@@ -105,6 +109,33 @@ bool isBufferWritten(Value buffer, bool strict = false);
 /// Whether `func` is a graph function (TVM's Relax function): tensors in its
 /// signature, or ops on tensors or tir.call_tir ops in its body.
 bool isGraphFunction(FunctionOpInterface func);
+
+/// The prim_funcs graph passes create (LegalizeOps' and FuseCalls'): one
+/// per computation, named as it asks, numbered when the name is taken.
+class CreatedFunctions {
+public:
+  explicit CreatedFunctions(ModuleOp module)
+      : module(module), symbols(module) {}
+
+  /// `func` (private, not yet in the module) added under `name` (numbered
+  /// when taken: name, name1, ...) before the function holding `anchor`,
+  /// or, when a function created before computes the same (the same body
+  /// and signature), that one (and `func` erased).
+  func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor);
+
+  SymbolTable &getSymbols() { return symbols; }
+
+private:
+  ModuleOp module;
+  SymbolTable symbols;
+  /// A created function's text with its name left out -> the function.
+  llvm::StringMap<func::FuncOp> created;
+};
+
+/// Makes the sizes `func` reads of dynamic dimensions one value each: a
+/// memref.dim of a tir.alloc_buffer becomes the size it was allocated
+/// with, and equal reads are one (common subexpressions eliminated).
+void unifySizeReads(func::FuncOp func);
 
 /// A list of integers an annotation holds (TVM's Array<Integer>): an array
 /// of signless integer attributes or a dense i64 array; nullopt otherwise.

@@ -443,6 +443,39 @@ def TIRVectorizeLoopsPass : Pass<"tir-vectorize-loops"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TIRAnnotateOpPatternPass
+    : Pass<"tir-annotate-op-pattern", "::mlir::ModuleOp"> {
+  let summary = "Annotate each prim_func with its operator pattern";
+  let description = [{
+    Relax's AnnotateTIROpPattern: every prim_func with a body gets
+    `tir.op_pattern`, TVM's OpPatternKind number of how its outputs depend
+    on its inputs (0 element-wise, 1 broadcast, 2 injective, 3 commutative
+    reduction, 4 output-element-wise-fusable such as a matmul, 8 opaque;
+    `TensorIR/Dialect/TIR/Analysis/OpPattern.h`). --tir-fuse-calls decides
+    by it (and analyzes a function without it).
+  }];
+}
+
+def TIRFuseCallsPass : Pass<"tir-fuse-calls", "::mlir::ModuleOp"> {
+  let summary = "Fuse chains of prim_func calls into one prim_func";
+  let description = [{
+    Relax's FuseOps and FuseTIR on call_tir: in each graph function, a call
+    and the calls consuming its result in turn (each value between them
+    used once) become one call of a new private prim_func
+    `fused_<callee>_<callee>...`, whose body is the callees' bodies in
+    order, the values between them its `tir.alloc_buffer`s (of the shape
+    variables' sizes where dynamic), block names made unique. Which calls
+    join follows the callees' operator patterns as TVM's fusion does along
+    a chain: element-wise and broadcast work follows a matmul-like function;
+    element-wise, broadcast and injective functions join one another;
+    element-wise and broadcast work before a reduction or a matmul-like
+    function joins it; nothing follows a reduction or joins an opaque
+    function. Callees no longer called are removed; equal fused functions
+    are one.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
   let summary = "Turn graph functions on tensors into allocations, calls and frees";
   let description = [{

@@ -4,7 +4,7 @@ Module (submodules and parameters found by attribute, as in PyTorch) and
 ModuleList."""
 import numpy as np
 
-from ...struct_info import TensorStructInfo
+from ...struct_info import SymDim, TensorStructInfo
 
 __all__ = ["Module", "ModuleList", "Parameter", "Tensor", "get_default_dtype",
            "set_default_dtype"]
@@ -34,7 +34,16 @@ class Tensor:
 
     @property
     def shape(self):
-        return [int(d) for d in self._expr.struct_info.shape]
+        """The dimensions: ints, and shape variables (tir Vars) where the
+        spec named them."""
+        return [d if isinstance(d, SymDim) else int(d) for d in self._expr.struct_info.shape]
+
+    @staticmethod
+    def placeholder(shape, dtype, name="tensor"):
+        """A tensor of `shape` and `dtype` that is no value of the function
+        yet: what nn.extern and nn.tensor_ir_op give back (their `out`)."""
+        from ...expr import Var
+        return Tensor(_expr=Var(name, TensorStructInfo(shape, dtype)))
 
     @property
     def ndim(self):

@@ -11,9 +11,10 @@ from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "conv2d", "divide", "exp", "full", "gelu", "layer_norm", "matmul",
-           "maximum", "minimum", "multiply", "permute_dims", "relu", "reshape", "sigmoid",
-           "silu", "softmax", "sqrt", "subtract", "take", "tanh"]
+__all__ = ["add", "conv2d", "divide", "exp", "extern", "full", "gelu", "layer_norm",
+           "matmul", "maximum", "minimum", "multiply", "permute_dims", "relu", "reshape",
+           "sigmoid", "silu", "softmax", "sqrt", "subtract", "take", "tanh", "tensor_expr_op",
+           "tensor_ir_op"]
 
 
 def _expr(x, op, what="x"):
@@ -141,3 +142,55 @@ def take(x, indices, axis=0, name="take"):
     if not idx_expr.struct_info.dtype.startswith(("int", "uint")):
         raise TypeError(f"nn.op.take: indices are integers, got {idx_expr.struct_info.dtype}")
     return _te(topi.take, name, x_expr, idx_expr, axis)
+
+
+def _out_infos(out, op):
+    """The struct infos of `out` (a Tensor.placeholder, or a list / tuple
+    of them) and whether it is one."""
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    for o in outs:
+        if not isinstance(o, Tensor):
+            raise TypeError(f"nn.{op}: out is an nn.Tensor.placeholder (or a list of them), "
+                            f"got {type(o).__name__}")
+    return [o._expr.struct_info for o in outs], not isinstance(out, (list, tuple))
+
+
+def _results(expr, one, count):
+    if one:
+        return _bind(expr)
+    bound = current_builder("nn.op").emit(expr)
+    return tuple(Tensor(_expr=bound[k]) for k in range(count))
+
+
+def extern(name, args, out):
+    """A call of the packed function `name` on the tensors `args` writing
+    results shaped as `out` (R.call_dps_packed). The module only names it:
+    building a module with such a call is refused."""
+    infos, one = _out_infos(out, "extern")
+    exprs = [_expr(a, "extern", "an argument") for a in args]
+    from ...block_builder import call_dps_packed
+    return _results(call_dps_packed(name, exprs, infos), one, len(infos))
+
+
+def tensor_expr_op(tensor_expr_func, name_hint, args, attrs=None):
+    """The te function `tensor_expr_func` (topi.nn.relu, ...) on `args` (its
+    tensors as te placeholders, the other values as they are): a prim_func
+    named `name_hint` and its call."""
+    if attrs:
+        raise NotImplementedError("nn.tensor_expr_op: attrs of the prim_func are not "
+                                  "supported")
+    values = [_expr(a, "tensor_expr_op", "an argument")
+              if isinstance(a, (Tensor, Parameter)) else a for a in args]
+    return _te(tensor_expr_func, name_hint, *values)
+
+
+def tensor_ir_op(func, name_hint, args, out):
+    """The prim_func `func` (a @T.prim_func) added to the module as
+    `name_hint` and called on the tensors `args`, writing results shaped
+    as `out` (R.call_tir)."""
+    from ...block_builder import call_tir
+    infos, one = _out_infos(out, "tensor_ir_op")
+    bb = current_builder("nn.tensor_ir_op")
+    gvar = bb.add_func(func, name_hint)
+    exprs = [_expr(a, "tensor_ir_op", "an argument") for a in args]
+    return _results(call_tir(gvar, exprs, infos), one, len(infos))

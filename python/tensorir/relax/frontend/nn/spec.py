@@ -3,27 +3,21 @@ each method to export to its arguments' specs, in order:
 
     {"forward": {"x": nn.spec.Tensor((1, 784), "float32")}}
 
-An argument's spec is a Tensor (static shape, dtype); the "$" entry, when
+An argument's spec is a Tensor (shape, dtype); the "$" entry, when
 given, holds options ({"param_mode": "plain"}: the parameters follow the
 arguments, the one mode supported)."""
-from ...struct_info import TENSOR_DTYPES
+from ...struct_info import TENSOR_DTYPES, _static_shape
 
 __all__ = ["MethodSpec", "Tensor"]
 
 
 class Tensor:
-    """A tensor argument: its shape (integers; a named dimension, which
-    TVM makes symbolic, is refused: graph functions have static shapes) and
-    dtype."""
+    """A tensor argument: its shape (sizes, and names of shape variables:
+    ("n", 784) takes any batch size n at run time) and dtype."""
 
     def __init__(self, shape, dtype):
         dims = list(shape)
-        for dim in dims:
-            if isinstance(dim, str) or not isinstance(dim, int) or dim < 0:
-                raise ValueError(
-                    f"nn.spec.Tensor: dimension {dim!r} of {tuple(dims)} is not a static size; "
-                    "graph functions have static shapes (symbolic dimensions are not "
-                    "supported yet)")
+        _static_shape(dims, "nn.spec.Tensor")  # sizes and shape variables
         if dtype not in TENSOR_DTYPES:
             raise ValueError(f"nn.spec.Tensor: unsupported dtype {dtype!r}; tensors hold "
                              f"{', '.join(TENSOR_DTYPES)}")

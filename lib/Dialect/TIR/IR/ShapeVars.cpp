@@ -1,0 +1,90 @@
+//===- ShapeVars.cpp - the shape variables that size dimensions -----------===//
+
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+/// The position of dimension `dim` among the dynamic dimensions of
+/// `type`.
+static unsigned dynamicIndex(ShapedType type, unsigned dim) {
+  unsigned index = 0;
+  for (unsigned d = 0; d < dim; ++d)
+    index += type.isDynamicDim(d);
+  return index;
+}
+
+std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
+  // Each step moves to a value with the same dimension, or to its size.
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    auto type = dyn_cast<ShapedType>(shaped.getType());
+    if (!type || !type.hasRank() || dim >= type.getRank() ||
+        !type.isDynamicDim(dim))
+      return "";
+    if (auto arg = dyn_cast<BlockArgument>(shaped)) {
+      auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+      if (!func || arg.getOwner() != &func.getFunctionBody().front())
+        return "";
+      auto vars = func.getArgAttrOfType<ArrayAttr>(
+          arg.getArgNumber(), TIRDialect::kDimVarsAttrName);
+      if (!vars || dim >= vars.size())
+        return "";
+      auto name = dyn_cast<StringAttr>(vars[dim]);
+      return name ? name.str() : "";
+    }
+    Operation *op = shaped.getDefiningOp();
+    unsigned resultNumber = cast<OpResult>(shaped).getResultNumber();
+    if (auto call = dyn_cast<CallTirOp>(op))
+      return getShapeVarName(
+          call.getResultDims(resultNumber)[dynamicIndex(type, dim)]);
+    if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      return getShapeVarName(empty.getDynamicSize(dim));
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      return getShapeVarName(
+          alloc.getDynamicSizes()[dynamicIndex(type, dim)]);
+    if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+      shaped = cast.getSource();
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps || resultNumber >= dps.getNumDpsInits())
+      return "";
+    shaped = dps.getDpsInits()[resultNumber];
+  }
+  return "";
+}
+
+std::string mlir::tir::getShapeVarName(Value size) {
+  if (!size)
+    return "";
+  if (auto arg = dyn_cast<BlockArgument>(size)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getFunctionBody().front())
+      return "";
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                  TIRDialect::kNameAttrName);
+    return name ? name.str() : "";
+  }
+  Value source;
+  std::optional<int64_t> index;
+  if (auto dim = size.getDefiningOp<tensor::DimOp>()) {
+    source = dim.getSource();
+    index = dim.getConstantIndex();
+  } else if (auto dim = size.getDefiningOp<memref::DimOp>()) {
+    source = dim.getSource();
+    index = dim.getConstantIndex();
+  }
+  if (!source || !index || *index < 0)
+    return "";
+  return getShapeVarName(source, static_cast<unsigned>(*index));
+}

@@ -1,0 +1,213 @@
+"""Graph functions with symbolic dimensions (relax's R.Tensor(("n", 784))):
+written in TVMScript, with BlockBuilder and exported from relax.frontend.nn;
+printed with their shape variables; legalized, fused, compiled once and run
+at several batch sizes against numpy; the runtime's checks of the sizes a
+shape variable names; and the operators that take static shapes only,
+R.call_dps_packed and nn.extern refused clearly."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import relax, topi
+from tensorir.relax.frontend import nn
+from tensorir.script import ir as I
+from tensorir.script import relax as R
+from tensorir.script import tir as T
+
+RNG = np.random.default_rng(11)
+
+
+@I.ir_module
+class MLP:
+    @R.function
+    def main(x: R.Tensor(("n", 16), dtype="float32"), w0: R.Tensor((8, 16), dtype="float32"),
+             b0: R.Tensor((8,), dtype="float32"),
+             w1: R.Tensor((4, 8), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        n = T.int64()
+        with R.dataflow():
+            lv0: R.Tensor((n, 8), dtype="float32") = R.matmul(x, R.permute_dims(w0)) + b0
+            lv1 = R.nn.relu(lv0)
+            lv2 = R.nn.softmax(R.matmul(lv1, R.permute_dims(w1)), axis=1)
+            R.output(lv2)
+        return lv2
+
+
+def _weights():
+    return [RNG.standard_normal(s).astype("float32") for s in ((8, 16), (8,), (4, 8))]
+
+
+def _mlp_reference(x, w0, b0, w1):
+    h = np.maximum(x @ w0.T + b0, 0) @ w1.T
+    e = np.exp(h - h.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _vm(mod):
+    return relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+
+
+def test_tvmscript_prints_the_shape_variable():
+    text = MLP.script()
+    assert 'def main(x: R.Tensor(("n", 16), dtype="float32")' in text
+    assert '-> R.Tensor(("n", 4), dtype="float32"):' in text
+    assert "n = T.int64()" in text
+    assert 'R.Tensor((n, 8), dtype="float32") = R.matmul(x, lv, out_dtype="void")' in text
+    assert MLP["main"].params[0].struct_info.shape[0].name == "n"
+
+
+@pytest.mark.parametrize("fuse", [False, True])
+def test_one_build_runs_every_batch_size(fuse):
+    mod = relax.transform.FuseOps()(MLP) if fuse else relax.transform.LegalizeOps()(MLP)
+    text = mod.script()
+    # The legalized functions keep the variable: buffers of n rows.
+    assert "n = T.int32()" in text and "(n, 16)" in text
+    assert 'out_sinfo=R.Tensor((n, 8), dtype="float32")' in text
+    if fuse:
+        assert "def fused_matmul_add_relu(" in text
+    vm = _vm(mod)
+    weights = _weights()
+    for n in (1, 3, 8):
+        x = RNG.standard_normal((n, 16)).astype("float32")
+        y = vm["main"](x, *weights).numpy()
+        assert y.shape == (n, 4)
+        np.testing.assert_allclose(y, _mlp_reference(x, *weights), rtol=1e-4, atol=1e-5)
+
+
+def test_the_runtime_checks_what_a_shape_variable_names():
+    @I.ir_module
+    class Add:
+        @R.function
+        def main(x: R.Tensor(("n", 4), "float32"),
+                 y: R.Tensor(("n", 4), "float32")) -> R.Tensor(("n", 4), "float32"):
+            with R.dataflow():
+                z = R.add(x, y)
+                R.output(z)
+            return z
+
+    vm = _vm(Add)
+    x, y = np.ones((3, 4), "float32"), np.full((3, 4), 2, "float32")
+    np.testing.assert_array_equal(vm["main"](x, y).numpy(), x + y)
+    with pytest.raises(ValueError, match="it is 'n', which is 3 .*every size named 'n' must "
+                                         "be the same"):
+        vm["main"](x, np.ones((2, 4), "float32"))
+    with pytest.raises(ValueError, match=r"argument 0 \('x'\) of 'main': expected shape "
+                                         r"\[\?, 4\], got \[3, 5\]"):
+        vm["main"](np.ones((3, 5), "float32"), y)
+
+
+def test_block_builder_with_a_shape_variable_and_emit_te():
+    n = T.int64()
+    x = relax.Var("x", R.Tensor((n, 6), "float32"))
+    b = relax.Var("b", R.Tensor((6,), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, b]):
+        with bb.dataflow():
+            lv0 = bb.emit_te(topi.nn.relu, x)
+            gv = bb.emit_output(bb.emit(lv0 * x + b))
+        bb.emit_func_output(gv)
+    mod = bb.get()
+    text = mod.script()
+    # te's function takes the variable as its buffers' size, not as a
+    # parameter of its own.
+    assert "def relu(x_1: T.handle, compute_1: T.handle):" in text
+    assert 'R.call_tir(cls.relu, (x,), out_sinfo=R.Tensor((n, 6), dtype="float32"))' in text
+    xs, bs = RNG.standard_normal((5, 6)).astype("float32"), np.arange(6, dtype="float32")
+    out = _vm(mod)["main"](xs, bs).numpy()
+    np.testing.assert_allclose(out, np.maximum(xs, 0) * xs + bs, rtol=1e-6)
+
+
+def test_operators_without_a_dynamic_form_refuse_symbolic_shapes():
+    x = relax.Var("x", R.Tensor(("n", 3, 8, 8), "float32"))
+    w = relax.Var("w", R.Tensor((4, 3, 3, 3), "float32"))
+    with pytest.raises(ValueError, match=r"relax.op.nn.conv2d: data has the shape "
+                                         r"\(n, 3, 8, 8\) with shape variables; this "
+                                         "operator takes static shapes"):
+        relax.op.nn.conv2d(x, w)
+    with pytest.raises(ValueError, match="relax.op.sum: .* takes static shapes"):
+        relax.op.sum(x, axis=1)
+    # A dimension that is an expression of shape variables is no size.
+    m = T.int64()
+    with pytest.raises(ValueError, match="dimension m \\* 2 is an expression"):
+        R.Tensor((m * 2, 4), "float32")
+
+
+class Linear2(nn.Module):
+    def __init__(self):
+        self.fc1 = nn.Linear(12, 6)
+        self.fc2 = nn.Linear(6, 3)
+
+    def forward(self, x):
+        return self.fc2(nn.relu(self.fc1(x)))
+
+
+def test_nn_spec_with_a_named_dimension_exports_a_symbolic_function():
+    mod, params = Linear2().export_tvm({"forward": {"x": nn.spec.Tensor(("n", 12),
+                                                                        "float32")}})
+    assert 'x: R.Tensor(("n", 12), dtype="float32")' in mod.script()
+    weights = [RNG.standard_normal(p.shape).astype("float32") for _, p in params]
+    vm = _vm(mod)
+    w1, b1, w2, b2 = weights
+    for n in (2, 7):
+        x = RNG.standard_normal((n, 12)).astype("float32")
+        y = vm["forward"](x, *weights).numpy()
+        np.testing.assert_allclose(y, np.maximum(x @ w1.T + b1, 0) @ w2.T + b2, rtol=1e-5,
+                                   atol=1e-5)
+
+
+@T.prim_func
+def _scaled(a: T.handle, b: T.handle):
+    m = T.int64()
+    A = T.match_buffer(a, (m, 3), "float32")
+    B = T.match_buffer(b, (m, 3), "float32")
+    for i, j in T.grid(m, 3):
+        with T.block("scale"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+
+
+class Mixed(nn.Module):
+    def __init__(self):
+        self.fc = nn.Linear(5, 3)
+
+    def forward(self, x):
+        n = x.shape[0]
+        h = nn.tensor_expr_op(topi.nn.relu, "relu", [self.fc(x)])
+        return nn.tensor_ir_op(_scaled, "scaled", [h],
+                               out=nn.Tensor.placeholder((n, 3), "float32"))
+
+
+def test_nn_tensor_expr_op_and_tensor_ir_op_run():
+    mod, params = Mixed().export_tvm({"forward": {"x": nn.spec.Tensor(("n", 5), "float32")}})
+    text = mod.script()
+    assert "R.call_tir(cls.scaled, (lv3,)" in text
+    w, b = [RNG.standard_normal(p.shape).astype("float32") for _, p in params]
+    x = RNG.standard_normal((4, 5)).astype("float32")
+    y = _vm(mod)["forward"](x, w, b).numpy()
+    np.testing.assert_allclose(y, np.maximum(x @ w.T + b, 0) * 2, rtol=1e-5, atol=1e-6)
+
+
+class External(nn.Module):
+    def forward(self, x):
+        return nn.extern("env.scale", [x], out=nn.Tensor.placeholder(x.shape, "float32"))
+
+
+def test_call_dps_packed_prints_and_building_it_is_refused():
+    mod, _ = External().export_tvm({"forward": {"x": nn.spec.Tensor(("n", 2), "float32")}})
+    text = mod.script()
+    assert ('lv = R.call_dps_packed("env.scale", (x,), out_sinfo=R.Tensor((n, 2), '
+            'dtype="float32"))') in text
+    assert "def env" not in text  # declared, not printed
+    with pytest.raises(ValueError, match="calls 'env.scale', which the module declares but "
+                                         "does not define"):
+        tvm.compile(mod, "llvm")
+
+    @I.ir_module
+    class Parsed:
+        @R.function
+        def main(x: R.Tensor((2, 2), "float32")) -> R.Tensor((2, 2), "float32"):
+            with R.dataflow():
+                y = R.call_dps_packed("env.scale", (x,), out_sinfo=R.Tensor((2, 2), "float32"))
+                R.output(y)
+            return y
+
+    assert 'R.call_dps_packed("env.scale", (x,)' in Parsed.script()

@@ -1,0 +1,142 @@
+"""Relax's passes in TVM's order: LegalizeOps, AnnotateTIROpPattern,
+FuseOps and FuseTIR on a legalized module (chains of prim_func calls fused
+by their operator patterns, run against numpy), and Python rewrites with
+PyExprVisitor / PyExprMutator inside a tvm.transform.module_pass."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir import relax, topi
+from tensorir.relax.expr_functor import PyExprMutator, PyExprVisitor, mutator, visitor
+from tensorir.script import ir as I
+from tensorir.script import relax as R
+from tensorir.script import tir as T
+
+RNG = np.random.default_rng(3)
+
+
+@I.ir_module
+class Net:
+    @R.function
+    def main(x: R.Tensor(("n", 6), dtype="float32"), w: R.Tensor((4, 6), dtype="float32"),
+             b: R.Tensor((4,), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        with R.dataflow():
+            lv0 = R.matmul(x, R.permute_dims(w)) + b
+            lv1 = R.nn.relu(lv0)
+            lv2 = R.exp(lv1)
+            lv3 = R.sum(R.exp(w), axis=1)
+            lv4 = R.multiply(lv2, R.exp(b))
+            R.output(lv4, lv3)
+        return lv4
+
+
+def _inputs(n=3):
+    return (RNG.standard_normal((n, 6)).astype("float32"),
+            RNG.standard_normal((4, 6)).astype("float32"),
+            RNG.standard_normal(4).astype("float32"))
+
+
+def _reference(x, w, b):
+    return np.exp(np.maximum(x @ w.T + b, 0)) * np.exp(b)
+
+
+def _run(mod, *args):
+    return relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())["main"](*args).numpy()
+
+
+def test_annotate_tir_op_pattern_marks_each_prim_func():
+    mod = relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(Net))
+    text = mod.mlir()
+    for name, pattern in [("transpose", 2), ("matmul", 4), ("add", 1), ("relu", 0)]:
+        line = next(ln for ln in text.splitlines() if f"func.func private @{name}(" in ln)
+        assert f"tir.op_pattern = {pattern} : i64" in line, line
+
+
+def test_fuse_ops_on_a_legalized_module_fuses_chains_of_calls():
+    legalized = relax.transform.LegalizeOps()(Net)
+    fused = tvm.ir.transform.Sequential([relax.transform.AnnotateTIROpPattern(),
+                                         relax.transform.FuseOps(),
+                                         relax.transform.FuseTIR()])(legalized)
+    names = fused.get_global_vars()
+    # matmul, the bias, ReLU, exp and the product by exp(b) are one call,
+    # exp(b) (element-wise work before it) too; the transposed weight
+    # (injective work before a matmul) stays apart, and exp(w) joins the
+    # reduction after it.
+    assert names == ["transpose", "fused_exp1_sum", "fused_exp2_matmul_add_relu_exp_multiply",
+                     "main"], names
+    text = fused.script()
+    assert "R.call_tir(cls.fused_exp2_matmul_add_relu_exp_multiply, (b, x, lv" in text
+    x, w, b = _inputs()
+    np.testing.assert_allclose(_run(fused, x, w, b), _reference(x, w, b), rtol=1e-5)
+    np.testing.assert_allclose(_run(legalized, x, w, b), _reference(x, w, b), rtol=1e-5)
+
+
+def test_fuse_ops_on_emit_te_calls():
+    x = relax.Var("x", relax.TensorStructInfo((4, 8), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            a = bb.emit_te(topi.exp, x)
+            b = bb.emit_te(topi.nn.relu, a)
+            c = bb.emit_te(topi.nn.relu, b)
+            d = bb.emit_te(topi.add, c, x)
+            out = bb.emit_output(d)
+        bb.emit_func_output(out)
+    fused = relax.transform.FuseOps()(bb.get())
+    assert fused.get_global_vars() == ["fused_exp_relu_relu_add", "main"]
+    # The callee's block, taken twice, has two names.
+    text = fused.script()
+    assert 'T.block("compute")' in text and 'T.block("compute_1")' in text
+    xs = RNG.standard_normal((4, 8)).astype("float32")
+    np.testing.assert_allclose(_run(fused, xs), np.maximum(np.exp(xs), 0) + xs, rtol=1e-6)
+
+
+@mutator
+class ReluToGelu(PyExprMutator):
+    def visit_call_(self, call):
+        if call.op.name == "relax.nn.relu":
+            return relax.op.nn.gelu(call.args[0])
+        return super().visit_call_(call)
+
+
+@tvm.transform.module_pass(opt_level=0, name="ReluToGelu")
+class ReluToGeluPass:
+    def transform_module(self, mod, _ctx):
+        rewriter = ReluToGelu(mod)
+        for gvar, func in mod.functions_items():
+            if isinstance(func, relax.Function):
+                rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+        return rewriter.builder_.get()
+
+
+def test_a_python_mutator_rewrites_operators():
+    mod = ReluToGeluPass()(Net)
+    text = mod.script()
+    assert "R.nn.gelu(" in text and "R.nn.relu(" not in text
+    x, w, b = _inputs(2)
+    h = x @ w.T + b
+    gelu = 0.5 * h * (1 + np.vectorize(__import__("math").erf)(h / np.sqrt(2)))
+    np.testing.assert_allclose(_run(mod, x, w, b), np.exp(gelu) * np.exp(b), rtol=1e-4)
+
+
+@visitor
+class CallCounter(PyExprVisitor):
+    def __init__(self):
+        self.ops = []
+
+    def visit_call_(self, call):
+        self.ops.append(call.op.name)
+        super().visit_call_(call)
+
+
+def test_a_python_visitor_sees_every_binding():
+    counter = CallCounter()
+    counter.visit_expr(Net["main"])
+    assert counter.ops == ["relax.permute_dims", "relax.matmul", "relax.add", "relax.nn.relu",
+                           "relax.exp", "relax.exp", "relax.sum", "relax.exp",
+                           "relax.multiply"]
+    counter = CallCounter()
+    counter.visit_expr(relax.transform.LegalizeOps()(Net)["main"])
+    assert set(counter.ops) == {"relax.call_tir"}
+    with pytest.raises(TypeError, match="visit_expr: int is not a relax expression"):
+        counter.visit_expr(3)
