@@ -518,9 +518,8 @@ static FailureOr<Value> buildClip(const OperatorCall &call) {
       });
 }
 
-/// The conversion of scalar `x` to `to` (C's: floats to integers truncate,
-/// anything to bool is "not zero").
-static Value convertScalar(OpBuilder &b, Location loc, Value x, Type to) {
+Value mlir::tir::graph::convertScalar(OpBuilder &b, Location loc, Value x,
+                                      Type to) {
   Type from = x.getType();
   if (from == to)
     return x;

@@ -201,6 +201,10 @@ inline Value clampIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
 /// integers): the divisor's sign (ElementwiseOperators.cpp).
 Value floorModOf(OpBuilder &b, Location loc, Value rem, Value rhs);
 
+/// The conversion of scalar `x` to `to` (C's: floats to integers truncate,
+/// anything to bool is "not zero"; ElementwiseOperators.cpp).
+Value convertScalar(OpBuilder &b, Location loc, Value x, Type to);
+
 /// Builds one operator; fails after reporting through call.refuse().
 using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
 
@@ -209,7 +213,8 @@ using OperatorBuilder = FailureOr<Value> (*)(const OperatorCall &);
 /// functions, predicates, where, clip and astype.
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getElementwiseOperators();
 
-/// sum, mean, max, min, prod over some axes (ReductionOperators.cpp).
+/// sum, mean, max, min, prod over some axes, argmax, argmin, cumsum and
+/// cumprod (ReductionOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
 
 /// image.resize2d (ImageOperators.cpp).

@@ -131,6 +131,62 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   return op.getResult(0);
 }
 
+/// cumsum / cumprod along "axis" (inclusive, or without the element itself
+/// with "exclusive"), each element converted to the result's element type
+/// first: out[.., i, ..] accumulates x[.., k, ..] for k <= i (k < i), a
+/// reduction over k whose body keeps the accumulator where k is past i.
+static FailureOr<Value> buildScan(const OperatorCall &call) {
+  if (failed(call.checkShapedOperands(1)))
+    return failure();
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  int64_t rank = in.size();
+  FailureOr<int64_t> axis = call.intAttr("axis");
+  if (failed(axis))
+    return failure();
+  if (*axis < 0 || *axis >= rank)
+    return call.refuse() << "'axis' " << *axis << " is not an axis of a rank-"
+                         << rank << " tensor";
+  if (in != call.type.getShape())
+    return call.refuse() << "keeps its operand's shape " << shapeText(in)
+                         << ", not " << shapeText(call.type.getShape());
+  Type elem = call.elementType();
+  if (elem.isInteger(1))
+    return call.refuse() << "gives numbers, not bool tensors";
+  auto exclusiveAttr = dyn_cast_if_present<BoolAttr>(call.attr("exclusive"));
+  bool exclusive = exclusiveAttr && exclusiveAttr.getValue();
+  bool product = call.name == "cumprod";
+  MLIRContext *ctx = call.b.getContext();
+  // Loops: the result's, then k along the axis.
+  SmallVector<AffineExpr> read;
+  for (int64_t d = 0; d < rank; ++d)
+    read.push_back(getAffineDimExpr(d == *axis ? rank : d, ctx));
+  SmallVector<AffineMap> maps{
+      AffineMap::get(rank + 1, 0, read, ctx),
+      AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+  Value init = call.filled(call.scalar(product ? 1 : 0));
+  if (!init)
+    return failure();
+  bool isFloat = call.isFloat();
+  int64_t at = *axis;
+  return call.generic(
+      call.name, call.args, init, maps, /*reductions=*/1,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value x = convertScalar(b, loc, a[0], elem), acc = a[1];
+        Value i = linalg::IndexOp::create(b, loc, at);
+        Value k = linalg::IndexOp::create(b, loc, rank);
+        Value inside = arith::CmpIOp::create(
+            b, loc,
+            exclusive ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sle,
+            k, i);
+        Value next =
+            product ? (isFloat ? Value(arith::MulFOp::create(b, loc, acc, x))
+                               : Value(arith::MulIOp::create(b, loc, acc, x)))
+                    : (isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                               : Value(arith::AddIOp::create(b, loc, acc, x)));
+        return arith::SelectOp::create(b, loc, inside, next, acc);
+      });
+}
+
 /// argmax / argmin along one axis (attributes "axis", "keepdims"): the
 /// index (i64) of the first extreme element (NaN counts as the extreme, as
 /// in PyTorch), from a generic that also keeps the extreme value.
@@ -226,6 +282,7 @@ mlir::tir::graph::getReductionOperators() {
       {"sum", buildReduction},     {"mean", buildReduction},
       {"max", buildReduction},     {"min", buildReduction},
       {"prod", buildReduction},    {"argmax", buildArgExtreme},
+      {"cumsum", buildScan},       {"cumprod", buildScan},
       {"argmin", buildArgExtreme},
   };
   return operators;

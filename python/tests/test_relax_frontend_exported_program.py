@@ -90,14 +90,14 @@ def test_a_transformer_encoder_layer_computes_what_pytorch_does():
 
 
 def test_what_cannot_be_imported_is_named():
-    class Cumsum(torch.nn.Module):
+    class LogCumSumExp(torch.nn.Module):
         def forward(self, x):
-            return torch.cumsum(x, 0)
+            return torch.logcumsumexp(x, 0)
 
     x = torch.randn(4, 4)
-    with pytest.raises(NotImplementedError, match=r"operator cumsum.default \(node 'cumsum'\) "
-                                                  "is not supported"):
-        from_exported_program(torch.export.export(Cumsum(), (x,)))
+    with pytest.raises(NotImplementedError, match=r"operator logcumsumexp.default \(node "
+                                                  r"'logcumsumexp'\) is not supported"):
+        from_exported_program(torch.export.export(LogCumSumExp(), (x,)))
 
     class Double(torch.nn.Module):
         def forward(self, x):
@@ -268,3 +268,30 @@ def test_torchvision_models_compute_what_pytorch_does(name):
     # Relative to the largest output (MobileNetV2's are small with random
     # weights).
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max())
+
+
+class ScansAndRoundings(torch.nn.Module):
+    """Running sums and products, exp(x) - 1 and log(1 + x), division that
+    truncates, clamping to tensor bounds, a copy to the same device."""
+
+    def forward(self, x, lo):
+        a = torch.cumsum(x, dim=1, dtype=torch.int32)
+        b = torch.cumprod(x, 0)
+        c = torch.expm1(x) + torch.log1p(x.abs())
+        d = torch.div(x * 7, lo + 3, rounding_mode="trunc")
+        e = torch.clamp(x, min=lo, max=lo + 0.5).to("cpu")
+        return a, b, c, d, e
+
+
+def test_scans_roundings_and_tensor_bounds_compute_what_pytorch_does():
+    model = ScansAndRoundings().eval()
+    args = (torch.randn(3, 4), torch.randn(3, 4) * 0.5)
+    mod = from_exported_program(torch.export.export(model, args))
+    text = mod.script()
+    for op in ['R.cumsum(x, axis=1, dtype="int32", exclusive=False)', "R.cumprod(",
+               "R.trunc(", "R.maximum(", "R.minimum("]:
+        assert op in text, op
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = vm["main"](*[a.numpy() for a in args])
+    for g, w in zip(got, model(*args)):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)

@@ -140,3 +140,28 @@ def test_the_graph_builder_refuses_steps_after_finish_and_unknown_operators():
     assert "return %arg0" in str(module)
     with pytest.raises(ValueError, match="already finished"):
         b.call_operator("nn.relu", [0], [4], "float32", {})
+
+
+@pytest.mark.parametrize("name,kwargs,reference", [
+    ("cumsum", {"axis": 1}, lambda a: np.cumsum(a, 1)),
+    ("cumsum", {"axis": 0, "exclusive": True}, lambda a: np.cumsum(a, 0) - a),
+    ("cumsum", {}, lambda a: np.cumsum(a)),
+    ("cumprod", {"axis": -1}, lambda a: np.cumprod(a, -1)),
+    ("cumprod", {"axis": 0, "exclusive": True}, lambda a: np.cumprod(a, 0) / a),
+])
+def test_running_sums_and_products(name, kwargs, reference):
+    mod = graph([(3, 4)], lambda a: getattr(relax.op, name)(a, **kwargs))
+    assert f"R.{name}(" in mod.script()
+    a = np.random.rand(3, 4).astype("float32") + 0.5
+    np.testing.assert_allclose(build_run(mod, a).numpy(), reference(a), rtol=1e-5)
+    assert from_source(mod.script(show_meta=True)).mlir() == mod.mlir()
+
+
+def test_a_running_sum_converts_to_its_dtype_first():
+    mod = graph([(2, 5)], lambda a: relax.op.cumsum(a, axis=1, dtype="int32"))
+    a = np.array([[0.5, 1.9, -1.7, 2.2, 3.0], [1.1, 1.1, 1.1, 1.1, 1.1]], "float32")
+    out = build_run(mod, a).numpy()
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out, np.cumsum(a.astype("int32"), 1))
+    with pytest.raises(ValueError, match="relax.op.cumsum: scans along one axis"):
+        relax.op.cumsum(relax.Var("x", relax.TensorStructInfo((2, 5), "float32")), axis=[0, 1])

@@ -124,9 +124,8 @@ static OpPattern blockPattern(BlockOp block) {
         return OpPattern::Opaque;
       for (AffineExpr index : *read)
         if (!isa<AffineDimExpr>(index) &&
-            llvm::any_of(reduceVars, [&](unsigned k) {
-              return index.isFunctionOfDim(k);
-            }))
+            llvm::any_of(reduceVars,
+                         [&](unsigned k) { return index.isFunctionOfDim(k); }))
           return OpPattern::OutEWiseFusable;
     }
     return OpPattern::CommReduce;
@@ -139,9 +138,9 @@ static OpPattern blockPattern(BlockOp block) {
     OpPattern kind;
     if (*read == *written)
       kind = OpPattern::ElemWise;
-    else if (isBroadcast(*written, *read,
-                         cast<MemRefType>(load.getBuffer().getType())
-                             .getShape()))
+    else if (isBroadcast(
+                 *written, *read,
+                 cast<MemRefType>(load.getBuffer().getType()).getShape()))
       kind = OpPattern::Broadcast;
     else if (isInjective(*written, *read))
       kind = OpPattern::Injective;

@@ -50,8 +50,7 @@ std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
       return getShapeVarName(empty.getDynamicSize(dim));
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      return getShapeVarName(
-          alloc.getDynamicSizes()[dynamicIndex(type, dim)]);
+      return getShapeVarName(alloc.getDynamicSizes()[dynamicIndex(type, dim)]);
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       shaped = cast.getSource();
       continue;

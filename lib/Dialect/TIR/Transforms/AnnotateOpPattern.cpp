@@ -26,9 +26,9 @@ struct TIRAnnotateOpPatternPass
     Builder b(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && !isGraphFunction(func))
-        func->setAttr(TIRDialect::kOpPatternAttrName,
-                      b.getI64IntegerAttr(
-                          static_cast<int64_t>(analyzeOpPattern(func))));
+        func->setAttr(
+            TIRDialect::kOpPatternAttrName,
+            b.getI64IntegerAttr(static_cast<int64_t>(analyzeOpPattern(func))));
   }
 };
 } // namespace

@@ -233,9 +233,9 @@ func::FuncOp TIRFuseCallsPass::fuse(ArrayRef<CallTirOp> chain,
       if (param != inputParam.end() &&
           params[param->second] == callee.getArgumentTypes()[k])
         buffer = entry->getArgument(param->second);
-      buffer = buffer ? asType(builder, loc, buffer,
-                               callee.getArgumentTypes()[k])
-                      : Value();
+      buffer = buffer
+                   ? asType(builder, loc, buffer, callee.getArgumentTypes()[k])
+                   : Value();
       if (!buffer)
         return fail();
       map.map(callee.getArgument(k), buffer);
@@ -257,9 +257,9 @@ func::FuncOp TIRFuseCallsPass::fuse(ArrayRef<CallTirOp> chain,
           return fail();
         sizes.push_back(size);
       }
-      output = AllocBufferOp::create(
-                   builder, call.getLoc(), type, sizes,
-                   builder.getStringAttr(call.getCallee()), DenseI64ArrayAttr())
+      output = AllocBufferOp::create(builder, call.getLoc(), type, sizes,
+                                     builder.getStringAttr(call.getCallee()),
+                                     DenseI64ArrayAttr())
                    .getBuffer();
       buffers[result] = output;
     }
@@ -309,9 +309,9 @@ void TIRFuseCallsPass::runOnOperation() {
         continue;
       CallTirOp last = chain.back();
       OpBuilder builder(last);
-      auto replacement = CallTirOp::create(
-          builder, last.getLoc(), last->getResultTypes(), fused.getSymName(),
-          inputs, last.getDims());
+      auto replacement =
+          CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
+                            fused.getSymName(), inputs, last.getDims());
       last->replaceAllUsesWith(replacement->getResults());
       for (CallTirOp member : llvm::reverse(chain)) {
         if (func::FuncOp callee = calleeOf(member))

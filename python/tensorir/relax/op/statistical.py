@@ -1,12 +1,14 @@
 """relax.op's reductions: sum, mean, max, min, prod over some axes (all
 when axis is None), keeping them as size 1 with keepdims; variance and std
 in terms of mean; argmax and argmin (the first extreme's int64 index along
-one axis, of the flattened tensor when axis is None)."""
+one axis, of the flattened tensor when axis is None); cumsum and cumprod
+along an axis (of the flattened tensor when None)."""
 from ..expr import Call
-from ..struct_info import TensorStructInfo
+from ..struct_info import TENSOR_DTYPES, TensorStructInfo
 from ._common import axes_of, tensor_of
 
-__all__ = ["argmax", "argmin", "max", "mean", "min", "prod", "std", "sum", "variance"]
+__all__ = ["argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "std", "sum",
+           "variance"]
 
 
 def _reduce(name):
@@ -79,3 +81,34 @@ def _arg_extreme(name):
 
 argmax = _arg_extreme("argmax")
 argmin = _arg_extreme("argmin")
+
+
+def _scan(name):
+    def op(data, axis=None, dtype=None, exclusive=False):
+        from . import reshape
+        info = tensor_of(data, name, "data")
+        if axis is None:  # over the flattened tensor
+            size = 1
+            for d in info.shape:
+                size *= int(d)
+            data, info = reshape(data, (size,)), TensorStructInfo((size,), info.dtype)
+            axis = 0
+        axis = axes_of(axis, len(info.shape), name)
+        if len(axis) != 1:
+            raise ValueError(f"relax.op.{name}: scans along one axis")
+        out = str(dtype) if dtype is not None else info.dtype
+        if out not in TENSOR_DTYPES or out == "bool":
+            raise ValueError(f"relax.op.{name}: unsupported result dtype {out!r}")
+        attrs = {"axis": axis[0], "exclusive": bool(exclusive)}
+        if dtype is not None:
+            attrs["dtype"] = out
+        return Call(f"relax.{name}", [data], TensorStructInfo(info.shape, out), attrs)
+    op.__name__ = name
+    op.__doc__ = (f"relax.op.{name}: the running {'sum' if name == 'cumsum' else 'product'} "
+                  "along `axis` (without the element itself when `exclusive`), each "
+                  "element converted to `dtype` first.")
+    return op
+
+
+cumsum = _scan("cumsum")
+cumprod = _scan("cumprod")

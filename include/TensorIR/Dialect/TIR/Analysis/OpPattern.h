@@ -1,4 +1,5 @@
-//===- OpPattern.h - how a prim_func's outputs depend on its inputs -*- C++ -*-===//
+//===- OpPattern.h - how a prim_func's outputs depend on its inputs -*- C++
+//-*-===//
 //
 // TVM's operator pattern of a prim_func (relax's AnnotateTIROpPattern): the
 // kind of dependence of what its blocks write on what they read, by which

@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import op as R
 from ...expr import const
+from .base_translator import DTYPES
 
 
 class NetworkOps:
@@ -33,6 +34,27 @@ class NetworkOps:
     def _leaky_relu(self, node):
         x = self.tensor(self.arg(node, 0), node)
         return self.emit(R.nn.leakyrelu(x, self.arg(node, 1, 0.01, "negative_slope")))
+
+    def _scan(self, relax_op):
+        """cumsum / cumprod along `dim`, converted to `dtype` first."""
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            dtype = node.kwargs.get("dtype")
+            if dtype is not None:
+                dtype = DTYPES.get(str(dtype).replace("torch.", ""))
+            return self.emit(relax_op(x, axis=self.arg(node, 1, name="dim"), dtype=dtype))
+        return convert
+
+    def _expm1(self, node):
+        """exp(x) - 1, as TVM's importer writes it."""
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.subtract(self.emit(R.exp(x)),
+                                    const(np.array(1.0, x.struct_info.dtype))))
+
+    def _log1p(self, node):
+        """log(x + 1), as TVM's importer writes it."""
+        x = self.tensor(self.arg(node, 0), node)
+        return self.emit(R.log(self.emit(R.add(x, const(np.array(1, x.struct_info.dtype))))))
 
     def _softplus(self, node):
         """log(1 + exp(beta x)) / beta, x itself where beta x > threshold."""

@@ -247,8 +247,15 @@ class TensorOps:
     def _clamp(self, node):
         x = self.tensor(self.arg(node, 0), node)
         low, high = self.arg(node, 1, None, "min"), self.arg(node, 2, None, "max")
-        if isinstance(low, Expr) or isinstance(high, Expr):
-            raise NotImplementedError(f"{self.name}: '{node.name}' clamps to tensor bounds")
+        # Tensor bounds (clamp.Tensor) broadcast to x: maximum and minimum;
+        # the numbers left, a clip (of the whole range without them).
+        shape = list(x.struct_info.shape)
+        if isinstance(low, Expr):
+            x = self.emit(R.maximum(x, self.emit(R.broadcast_to(low, shape))))
+            low = None
+        if isinstance(high, Expr):
+            x = self.emit(R.minimum(x, self.emit(R.broadcast_to(high, shape))))
+            high = None
         return self.emit(R.clip(x, -math.inf if low is None else low,
                                 math.inf if high is None else high))
 
@@ -259,10 +266,10 @@ class TensorOps:
 
     def _to_copy(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        dtype = node.kwargs.get("dtype", self.arg(node, 1) if node.target.__name__.startswith(
-            "to.") else None)
-        if dtype is None:
-            return x
+        dtype = node.kwargs.get("dtype", self.arg(node, 1) if node.target.__name__ == "to.dtype"
+                                else None)
+        if dtype is None:  # a copy to a device: the same dtype
+            return self.emit(R.astype(x, x.struct_info.dtype))
         name = DTYPES.get(str(dtype).replace("torch.", ""))
         if name is None:
             raise NotImplementedError(f"{self.name}: '{node.name}' converts to {dtype}")
@@ -272,6 +279,11 @@ class TensorOps:
         mode = node.kwargs.get("rounding_mode")
         if mode == "floor":
             return self._binary(node, R.floor_divide, operator.floordiv)
+        if mode == "trunc":
+            quotient = self._binary(node, R.divide, operator.truediv)
+            if not isinstance(quotient, Expr):
+                return math.trunc(quotient)
+            return self.emit(R.trunc(quotient))
         if mode is not None:
             raise NotImplementedError(f"{self.name}: '{node.name}' divides with rounding mode "
                                       f"{mode!r}")

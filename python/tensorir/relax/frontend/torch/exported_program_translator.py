@@ -110,7 +110,9 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "_assert_tensor_metadata.default": self._nothing,
             "_assert_async.msg": self._nothing, "_assert_scalar.default": self._nothing,
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
-            "softplus.default": self._softplus, "group_norm.default": self._group_norm,
+            "softplus.default": self._softplus, "expm1.default": self._expm1,
+            "log1p.default": self._log1p, "cumsum.default": self._scan(R.cumsum),
+            "cumprod.default": self._scan(R.cumprod), "group_norm.default": self._group_norm,
             "native_group_norm.default": self._native_group_norm,
             "native_layer_norm.default": self._native_layer_norm,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
@@ -132,9 +134,11 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "split.Tensor": self._split, "split_with_sizes.default": self._split,
             "chunk.default": self._chunk, "unbind.int": self._unbind,
             "where.self": self._where, "clamp.default": self._clamp,
+            "clamp.Tensor": self._clamp,
             "clip.default": self._clamp, "hardtanh.default": self._hardtanh,
             "div.Tensor_mode": self._div, "_to_copy.default": self._to_copy,
-            "to.dtype": self._to_copy,
+            "to.dtype": self._to_copy, "to.dtype_layout": self._to_copy,
+            "to.device": self._to_copy,
         })
 
     # ------------------------------------------------------------ helpers
