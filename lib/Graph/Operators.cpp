@@ -23,6 +23,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cctype>
 #include <cmath>
 
 using namespace mlir;
@@ -60,6 +61,99 @@ static FailureOr<Value> buildMatmul(const OperatorCall &call) {
   return linalg::BatchMatmulOp::create(call.b, call.loc, TypeRange{call.type},
                                        call.args, ValueRange{init})
       .getResult(0);
+}
+
+/// einsum (attribute "subscripts", numpy's notation without "..."): one
+/// loop per letter, the output's letters parallel in their order, the
+/// others reducing in order of first appearance; each operand read at its
+/// letters (a letter twice reads a diagonal), the product of the operands
+/// accumulated from 0. Without "->" the output is the letters that appear
+/// once, sorted.
+static FailureOr<Value> buildEinsum(const OperatorCall &call) {
+  if (call.args.empty())
+    return call.refuse() << "takes at least one operand";
+  if (failed(call.checkOperands(call.args.size())))
+    return failure();
+  auto subscripts = dyn_cast_if_present<StringAttr>(call.attr("subscripts"));
+  if (!subscripts)
+    return call.refuse() << "needs the string attribute 'subscripts'";
+  StringRef text = subscripts.getValue();
+  if (text.contains("..."))
+    return call.refuse() << "subscripts with '...' are not supported";
+  auto [lhs, rhs] = text.split("->");
+  bool explicitOutput = text.contains("->");
+  SmallVector<StringRef> inputs;
+  lhs.split(inputs, ',');
+  if (inputs.size() != call.args.size())
+    return call.refuse() << "subscripts '" << text << "' name " << inputs.size()
+                         << " operand(s), given " << call.args.size();
+  std::string output;
+  if (explicitOutput) {
+    output = rhs.str();
+  } else {
+    for (char c = 'A'; c <= 'z'; ++c)
+      if (llvm::count(lhs, c) == 1)
+        output += c;
+  }
+  // The loops: the output's letters, then the others.
+  std::string letters = output;
+  for (char c : lhs)
+    if (std::isalpha(c) && letters.find(c) == std::string::npos)
+      letters += c;
+  for (char c : output)
+    if (!std::isalpha(c) || lhs.find(c) == StringRef::npos ||
+        llvm::count(output, c) != 1)
+      return call.refuse() << "output letter '" << c
+                           << "' is not a letter of the operands, once";
+  if (static_cast<int64_t>(output.size()) != call.type.getRank())
+    return call.refuse() << "subscripts '" << text << "' give rank "
+                         << output.size() << ", the result has rank "
+                         << call.type.getRank();
+  MLIRContext *ctx = call.b.getContext();
+  unsigned numLoops = letters.size();
+  SmallVector<AffineMap> maps;
+  llvm::StringMap<int64_t> sizes;
+  for (auto [k, operand] : llvm::enumerate(inputs)) {
+    ArrayRef<int64_t> shape = call.shapeOf(k);
+    if (operand.size() != shape.size())
+      return call.refuse() << "operand " << k << " of rank " << shape.size()
+                           << " has subscripts '" << operand << "'";
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, c] : llvm::enumerate(operand)) {
+      if (!std::isalpha(c))
+        return call.refuse()
+               << "'" << c << "' in '" << operand << "' is not a letter";
+      auto [it, inserted] = sizes.try_emplace(StringRef(&c, 1), shape[d]);
+      if (!inserted && it->second != shape[d])
+        return call.refuse() << "letter '" << c << "' has sizes " << it->second
+                             << " and " << shape[d];
+      exprs.push_back(getAffineDimExpr(letters.find(c), ctx));
+    }
+    maps.push_back(AffineMap::get(numLoops, 0, exprs, ctx));
+  }
+  for (auto [d, c] : llvm::enumerate(output))
+    if (sizes.lookup(StringRef(&c, 1)) != call.type.getDimSize(d))
+      return call.refuse() << "output letter '" << c << "' has size "
+                           << sizes.lookup(StringRef(&c, 1))
+                           << ", the result's dimension " << d << " "
+                           << call.type.getDimSize(d);
+  SmallVector<AffineExpr> written;
+  for (unsigned d = 0; d < output.size(); ++d)
+    written.push_back(getAffineDimExpr(d, ctx));
+  maps.push_back(AffineMap::get(numLoops, 0, written, ctx));
+  Value init = call.filled(call.scalar(0));
+  bool isFloat = call.isFloat();
+  return call.generic(
+      "einsum", call.args, init, maps, numLoops - output.size(),
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value product = a[0];
+        for (Value v : a.drop_front().drop_back())
+          product = isFloat ? Value(arith::MulFOp::create(b, loc, product, v))
+                            : Value(arith::MulIOp::create(b, loc, product, v));
+        Value acc = a.back();
+        return isFloat ? Value(arith::AddFOp::create(b, loc, acc, product))
+                       : Value(arith::AddIOp::create(b, loc, acc, product));
+      });
 }
 
 static FailureOr<Value> buildPermuteDims(const OperatorCall &call) {
@@ -431,6 +525,7 @@ static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
         all.append(getImageOperators().begin(), getImageOperators().end());
         all.append({
             {"matmul", buildMatmul},
+            {"einsum", buildEinsum},
             {"permute_dims", buildPermuteDims},
             {"nn.softmax", buildSoftmax},
             {"nn.batch_norm", buildBatchNorm},

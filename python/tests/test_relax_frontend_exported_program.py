@@ -272,7 +272,8 @@ def test_torchvision_models_compute_what_pytorch_does(name):
 
 class ScansAndRoundings(torch.nn.Module):
     """Running sums and products, exp(x) - 1 and log(1 + x), division that
-    truncates, clamping to tensor bounds, a copy to the same device."""
+    truncates, clamping to tensor bounds, a copy to the same device,
+    einsum."""
 
     def forward(self, x, lo):
         a = torch.cumsum(x, dim=1, dtype=torch.int32)
@@ -280,7 +281,8 @@ class ScansAndRoundings(torch.nn.Module):
         c = torch.expm1(x) + torch.log1p(x.abs())
         d = torch.div(x * 7, lo + 3, rounding_mode="trunc")
         e = torch.clamp(x, min=lo, max=lo + 0.5).to("cpu")
-        return a, b, c, d, e
+        f = torch.einsum("ij,kj->ik", x, lo) + torch.einsum("ii", x[:, :3])
+        return a, b, c, d, e, f
 
 
 def test_scans_roundings_and_tensor_bounds_compute_what_pytorch_does():
@@ -289,7 +291,7 @@ def test_scans_roundings_and_tensor_bounds_compute_what_pytorch_does():
     mod = from_exported_program(torch.export.export(model, args))
     text = mod.script()
     for op in ['R.cumsum(x, axis=1, dtype="int32", exclusive=False)', "R.cumprod(",
-               "R.trunc(", "R.maximum(", "R.minimum("]:
+               "R.trunc(", "R.maximum(", "R.minimum(", 'subscripts="ij,kj->ik"']:
         assert op in text, op
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     got = vm["main"](*[a.numpy() for a in args])

@@ -165,3 +165,29 @@ def test_a_running_sum_converts_to_its_dtype_first():
     np.testing.assert_array_equal(out, np.cumsum(a.astype("int32"), 1))
     with pytest.raises(ValueError, match="relax.op.cumsum: scans along one axis"):
         relax.op.cumsum(relax.Var("x", relax.TensorStructInfo((2, 5), "float32")), axis=[0, 1])
+
+
+@pytest.mark.parametrize("subscripts,shapes", [
+    ("ii", [(4, 4)]), ("ii->i", [(4, 4)]), ("ij,jk->ik", [(4, 3), (3, 5)]),
+    ("i,j->ij", [(3,), (2,)]), ("ij,ij", [(2, 3), (2, 3)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)]),
+    ("ij->ji", [(2, 5)])])
+def test_einsum(subscripts, shapes):
+    mod = graph(shapes, lambda *xs: relax.op.einsum(xs, subscripts=subscripts))
+    assert f'R.einsum(({", ".join(f"x{k}" for k in range(len(shapes)))}' in mod.script()
+    data = [np.random.rand(*s).astype("float32") for s in shapes]
+    np.testing.assert_allclose(build_run(mod, *data).numpy(), np.einsum(subscripts, *data),
+                               rtol=1e-5)
+    assert from_source(mod.script(show_meta=True)).mlir() == mod.mlir()
+
+
+def test_einsum_refusals_name_the_rule():
+    x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
+    y = relax.Var("y", relax.TensorStructInfo((4, 5), "float32"))
+    with pytest.raises(ValueError, match="letter 'j' has sizes 3 and 4"):
+        relax.op.einsum((x, y), "ij,jk->ik")
+    with pytest.raises(ValueError, match="name 1 operand"):
+        relax.op.einsum((x, y), "ij->ji")
+    with pytest.raises(ValueError, match="output subscripts 'q' are not letters"):
+        relax.op.einsum((x,), "ij->q")
+    with pytest.raises(NotImplementedError, match="'...'"):
+        relax.op.einsum((x,), "...j->j")

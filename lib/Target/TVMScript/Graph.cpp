@@ -564,7 +564,10 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
         !rebuildsAs(generic, inputs, relaxName, attrs, resultNumber) ||
         !operands(inputs, args))
       continue;
-    SmallVector<std::string> items{args};
+    // einsum takes its operands as one tuple, as Relax prints it.
+    SmallVector<std::string> items{
+        relaxName == "einsum" ? "(" + args + (inputs.size() == 1 ? ",)" : ")")
+                              : args};
     if (attrs) {
       for (NamedAttribute attr : attrs) {
         std::string text = attrText(attr.getValue());

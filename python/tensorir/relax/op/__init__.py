@@ -20,7 +20,8 @@ from .search import where
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
-__all__ = (["astype", "call_tir", "flatten", "image", "linear", "matmul", "nn", "permute_dims",
+__all__ = (["astype", "call_tir", "einsum", "flatten", "image", "linear", "matmul", "nn",
+            "permute_dims",
             "reshape", "take", "where", "gather_elements", "slice_scatter"] + binary.__all__ + create.__all__ + manipulate.__all__
            + statistical.__all__ + unary.__all__)
 
@@ -55,6 +56,46 @@ def matmul(x1, x2, out_dtype=None):
         raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} do not multiply (2-D by "
                          "2-D, or 3-D by 3-D of the same batch)")
     return Call("relax.matmul", [x1, x2], TensorStructInfo(shape, a.dtype))
+
+
+def einsum(operands, *more, subscripts=None):
+    """numpy's einsum of the tensors `operands` (a tuple, as R.einsum((x,
+    y), "ij,jk->ik") writes them; R.einsum(x, y, subscripts=...) too) by
+    `subscripts` (letters, without "..."): the product of the operands
+    summed over the letters the output does not keep."""
+    operands = list(operands) if isinstance(operands, (list, tuple)) else [operands]
+    for item in more:
+        if isinstance(item, str) and subscripts is None:
+            subscripts = item
+        else:
+            operands.append(item)
+    if not isinstance(subscripts, str):
+        raise TypeError("relax.op.einsum: subscripts is a string such as 'ij,jk->ik'")
+    infos = [tensor_of(x, "einsum", f"operand {k}") for k, x in enumerate(operands)]
+    if "..." in subscripts:
+        raise NotImplementedError("relax.op.einsum: subscripts with '...' are not supported")
+    lhs, _, rhs = subscripts.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        raise ValueError(f"relax.op.einsum: subscripts '{subscripts}' name {len(terms)} "
+                         f"operand(s), given {len(operands)}")
+    sizes = {}
+    for k, (term, info) in enumerate(zip(terms, infos)):
+        if len(term) != len(info.shape) or not term.isalpha():
+            raise ValueError(f"relax.op.einsum: operand {k} of shape "
+                             f"{tuple(info.shape)} has subscripts '{term}'")
+        for c, d in zip(term, info.shape):
+            if sizes.setdefault(c, d) != d:
+                raise ValueError(f"relax.op.einsum: letter '{c}' has sizes {sizes[c]} and {d}")
+    if any(i.dtype != infos[0].dtype for i in infos):
+        raise ValueError("relax.op.einsum: the operands' dtypes differ")
+    out = rhs if "->" in subscripts else "".join(sorted(c for c in sizes if lhs.count(c) == 1))
+    if any(c not in sizes or out.count(c) != 1 for c in out):
+        raise ValueError(f"relax.op.einsum: output subscripts '{out}' are not letters of the "
+                         "operands, each once")
+    return Call("relax.einsum", operands,
+                TensorStructInfo(tuple(sizes[c] for c in out), infos[0].dtype),
+                {"subscripts": subscripts})
 
 
 def linear(data, weight, bias=None, out_dtype=None):

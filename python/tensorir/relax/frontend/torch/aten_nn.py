@@ -45,6 +45,11 @@ class NetworkOps:
             return self.emit(relax_op(x, axis=self.arg(node, 1, name="dim"), dtype=dtype))
         return convert
 
+    def _einsum(self, node):
+        """einsum(equation, tensors)."""
+        tensors = [self.tensor(t, node) for t in self.arg(node, 1)]
+        return self.emit(R.einsum(tensors, subscripts=self.arg(node, 0)))
+
     def _expm1(self, node):
         """exp(x) - 1, as TVM's importer writes it."""
         x = self.tensor(self.arg(node, 0), node)

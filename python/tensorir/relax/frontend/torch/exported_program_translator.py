@@ -112,7 +112,7 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
             "softplus.default": self._softplus, "expm1.default": self._expm1,
             "log1p.default": self._log1p, "cumsum.default": self._scan(R.cumsum),
-            "cumprod.default": self._scan(R.cumprod), "group_norm.default": self._group_norm,
+            "cumprod.default": self._scan(R.cumprod), "einsum.default": self._einsum, "group_norm.default": self._group_norm,
             "native_group_norm.default": self._native_group_norm,
             "native_layer_norm.default": self._native_layer_norm,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
