@@ -225,9 +225,15 @@ class GraphParser:
             return self.prim_value(ast.Call(func=a.func, args=[a], keywords=[]))  # T.float32(0)
         if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
             return self.expr(a)
+        if isinstance(a, ast.BinOp) and self._uses_graph_values(a):
+            return self.expr(a)  # x + y of graph values
         if isinstance(a, ast.UnaryOp) or isinstance(a, ast.Constant):
             return self.literal(a)
         return self.python_value(a)
+
+    def _uses_graph_values(self, node):
+        """Whether `node` names a value of the function."""
+        return any(isinstance(n, ast.Name) and n.id in self.scope for n in ast.walk(node))
 
     def python_value(self, node):
         """`node` evaluated in the function's environment (with T and R)."""

@@ -1,0 +1,293 @@
+"""dlight's GPU rules (tvm.dlight.gpu): Matmul (tiled through shared
+memory and registers, its element-wise epilogue inlined into the write
+back), Reduction / GEMV (one reduction: its spatial loops over blocks, its
+reduction loops across a block's threads), GeneralReduction (row by row,
+intermediates in shared memory), Fallback (every block's loops fused over
+blocks and threads). Every rule first inlines the element-wise blocks
+writing intermediates: a kernel keeps them in registers."""
+from ..target import Target
+from ..tir.schedule import Schedule
+from .base import ScheduleRule
+
+__all__ = ["Fallback", "GEMV", "GeneralReduction", "Matmul", "Reduction"]
+
+_SPATIAL, _REDUCE = 0, 2
+
+
+def _threads_target(target):
+    """`target` with max_threads_per_block (the kind's max_num_threads
+    where it names none, as TVM's "cuda" does)."""
+    if "max_threads_per_block" in target.attrs:
+        return target
+    copy = Target(target)
+    copy.attrs["max_threads_per_block"] = int(target.attrs.get("max_num_threads", 1024))
+    return copy
+
+
+def _leaf_blocks(sch):
+    found = []
+
+    def visit(block):
+        children = sch.get_child_blocks(block)
+        if not children:
+            found.append(block)
+        for child in children:
+            visit(child)
+    visit(sch.get_block("root"))
+    return found
+
+
+def _kinds(sch, block):
+    return [int(iv.iter_type) for iv in sch.get(block).iter_vars]
+
+
+def _static_extents(sch, loops):
+    extents = []
+    for loop in loops:
+        extent = sch.get(loop).extent
+        value = getattr(extent, "value", extent)
+        if not isinstance(value, int):
+            return None
+        extents.append(value)
+    return extents
+
+
+def _inline_spatial(sch, keep=()):
+    """Element-wise and injective blocks writing intermediates inlined into
+    their consumers (or, where that fails, into their producer): a GPU
+    kernel keeps its intermediates in registers, not in global memory.
+    `keep`: blocks a rule schedules itself."""
+    changed = True
+    while changed:
+        changed = False
+        for block in _leaf_blocks(sch):
+            if any(sch.get(block).same_as(sch.get(k)) for k in keep) or \
+                    _REDUCE in _kinds(sch, block):
+                continue
+            for inline in (sch.compute_inline, sch.reverse_compute_inline):
+                try:
+                    inline(block)
+                except Exception:  # noqa: BLE001 - the primitive refuses: not this way
+                    continue
+                changed = True
+                break
+            if changed:
+                break
+
+
+def _bind_the_rest(sch, target):
+    """Blocks no loop binds: fused and bound to blockIdx.x / threadIdx.x
+    (MetaSchedule's RewriteUnboundBlock); False when one cannot be."""
+    from ..meta_schedule import TuneContext
+    from ..meta_schedule.postproc import RewriteUnboundBlock
+    rewrite = RewriteUnboundBlock()
+    rewrite._initialize_with_tune_context(TuneContext(mod=sch.mod,
+                                                      target=_threads_target(target)))
+    return rewrite.apply(sch)
+
+
+def _threads(target):
+    return int(target.attrs.get("max_threads_per_block",
+                                target.attrs.get("max_num_threads", 1024)))
+
+
+class Fallback(ScheduleRule):
+    """Every block's loops fused, split by the target's threads per block
+    and bound to blockIdx.x / threadIdx.x (a reduction runs inside a
+    thread, the element-wise work on its result in the same thread and
+    kernel, its intermediate in registers)."""
+
+    def apply(self, func, target, tunable):
+        sch = Schedule(func)
+        _inline_spatial(sch)
+        for block in _leaf_blocks(sch):
+            consumers = sch.get_consumers(block)
+            if _REDUCE not in _kinds(sch, block) or not consumers:
+                continue
+            loops = sch.get_loops(block)
+            kinds = _kinds(sch, block)
+            if len(loops) != len(kinds):
+                continue
+            spatial = [lp for lp, k in zip(loops, kinds) if k == _SPATIAL]
+            reduce = [lp for lp, k in zip(loops, kinds) if k != _SPATIAL]
+            if not spatial:
+                continue
+            sch.reorder(*spatial, *reduce)
+            fused = sch.fuse(*spatial) if len(spatial) > 1 else spatial[0]
+            bx, tx = sch.split(fused, factors=[None, min(_threads(target), 256)])
+            sch.bind(bx, "blockIdx.x")
+            sch.bind(tx, "threadIdx.x")
+            try:
+                for consumer in consumers:
+                    sch.reverse_compute_at(consumer, tx)
+                sch.set_scope(block, 0, "local")
+            except Exception:  # noqa: BLE001 - its consumers get kernels of their own
+                pass
+        return sch if _bind_the_rest(sch, target) else None
+
+
+class Reduction(ScheduleRule):
+    """A function of one reduction (a sum over rows, a mean, a norm; the
+    element-wise work before it inlined): its spatial loops fused and bound
+    to blockIdx.x, its reduction loops fused and split so that a block's
+    `threads` threads reduce together (threadIdx.x on the inner part: a
+    cross-thread reduction). Takes reductions of at least `threads`
+    elements."""
+
+    def __init__(self, threads=256):
+        self.threads = int(threads)
+
+    def _reduce_across_threads(self, sch, block):
+        loops = sch.get_loops(block)
+        kinds = _kinds(sch, block)
+        extents = _static_extents(sch, loops)
+        if (len(loops) != len(kinds) or extents is None or _REDUCE not in kinds
+                or any(k not in (_SPATIAL, _REDUCE) for k in kinds)):
+            return False
+        spatial = [lp for lp, k in zip(loops, kinds) if k == _SPATIAL]
+        reduce = [lp for lp, k in zip(loops, kinds) if k == _REDUCE]
+        size = 1
+        for e, k in zip(extents, kinds):
+            size *= e if k == _REDUCE else 1
+        if not spatial or size < self.threads:
+            return False
+        sch.reorder(*spatial, *reduce)
+        sch.bind(sch.fuse(*spatial) if len(spatial) > 1 else spatial[0], "blockIdx.x")
+        fused = sch.fuse(*reduce) if len(reduce) > 1 else reduce[0]
+        _, inner = sch.split(fused, factors=[None, self.threads])
+        sch.bind(inner, "threadIdx.x")
+        return True
+
+    def apply(self, func, target, tunable):
+        sch = Schedule(func)
+        _inline_spatial(sch)
+        blocks = _leaf_blocks(sch)
+        # One reduction (with what inlined into it): several blocks are
+        # GeneralReduction's.
+        if len(blocks) != 1 or not self._reduce_across_threads(sch, blocks[0]):
+            return None
+        return sch
+
+
+class GEMV(Reduction):
+    """A matrix-vector product: each output element's dot product reduced
+    across a block's threads (the Reduction schedule)."""
+
+
+class GeneralReduction(ScheduleRule):
+    """Reductions and element-wise work row by row (softmax, layer norm):
+    one GPU block per row of the output (its first loop on blockIdx.x),
+    every other block computed inside that row loop with its intermediate
+    in shared memory, each block's innermost loop split across the block's
+    `threads` threads (a cross-thread reduction where it reduces). Takes
+    functions of several blocks, one of them a reduction, whose output's
+    first loop is spatial."""
+
+    def __init__(self, threads=256):
+        self.threads = int(threads)
+
+    def apply(self, func, target, tunable):
+        sch = Schedule(func)
+        _inline_spatial(sch)
+        blocks = _leaf_blocks(sch)
+        if len(blocks) < 2 or not any(_REDUCE in _kinds(sch, b) for b in blocks):
+            return None
+        out = blocks[-1]
+        loops = sch.get_loops(out)
+        kinds = _kinds(sch, out)
+        if len(loops) < 2 or len(loops) != len(kinds) or kinds[0] != _SPATIAL:
+            return None
+        row = loops[0]
+        sch.bind(row, "blockIdx.x")
+        rest = sch.fuse(*loops[1:]) if len(loops) > 2 else loops[1]
+        _, tx = sch.split(rest, factors=[None, self.threads])
+        sch.bind(tx, "threadIdx.x")
+        for block in reversed(blocks[:-1]):
+            try:
+                sch.compute_at(block, row)
+            except Exception:  # noqa: BLE001 - not a row-wise function
+                return None
+            inner = sch.get_loops(block)[-1]
+            _, tx = sch.split(inner, factors=[None, self.threads])
+            sch.bind(tx, "threadIdx.x")
+            sch.set_scope(block, 0, "shared")
+        return sch
+
+
+class Matmul(ScheduleRule):
+    """A matmul-like block (C[i, j] += A[i, k] * B[k, j], batched or not):
+    a block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C,
+    each thread a tm x tn tile kept in registers (cache_write "local"), the
+    tiles of A and B copied through shared memory bk at a time by all the
+    block's threads; the element-wise blocks after it inlined into the write
+    back where they can be, the rest bound as Fallback binds them. Takes
+    static shapes that the tiles divide."""
+
+    def __init__(self, tiles=((64, 64, 8, 4, 4), (32, 32, 8, 2, 2))):
+        self.tiles = [tuple(int(v) for v in t) for t in tiles]
+
+    @staticmethod
+    def _matmul_block(sch):
+        for block in _leaf_blocks(sch):
+            node = sch.get(block)
+            kinds = _kinds(sch, block)
+            if (kinds.count(_REDUCE) == 1 and kinds[-1] == _REDUCE and len(kinds) in (3, 4)
+                    and all(k == _SPATIAL for k in kinds[:-1]) and node.init is not None
+                    and len(node.reads) == 2 and len(node.writes) == 1):
+                return block
+        return None
+
+    def apply(self, func, target, tunable):
+        sch = Schedule(func)
+        block = self._matmul_block(sch)
+        if block is None:
+            return None
+        # Element-wise work before it inlined into its reads.
+        for producer in sch.get_producers(block):
+            try:
+                sch.compute_inline(producer)
+            except Exception:  # noqa: BLE001 - left to be bound below
+                pass
+        loops = sch.get_loops(block)
+        extents = _static_extents(sch, loops)
+        if extents is None or len(loops) != len(_kinds(sch, block)):
+            return None
+        *batch, m, n, k = extents
+        for bm, bn, bk, tm, tn in self.tiles:
+            if m % bm == 0 and n % bn == 0 and k % bk == 0:
+                break
+        else:
+            return None
+        reads = sch.get(block).reads
+        write_back = sch.cache_write(block, 0, "local")
+        *b_loops, i, j, kk = sch.get_loops(block)
+        ty, tx = bm // tm, bn // tn
+        i0, i1, i2 = sch.split(i, factors=[None, ty, tm])
+        j0, j1, j2 = sch.split(j, factors=[None, tx, tn])
+        k0, k1 = sch.split(kk, factors=[None, bk])
+        sch.reorder(*b_loops, i0, j0, i1, j1, k0, k1, i2, j2)
+        sch.bind(sch.fuse(*b_loops, i0, j0), "blockIdx.x")
+        threads = sch.fuse(i1, j1)
+        sch.bind(threads, "threadIdx.x")
+        sch.reverse_compute_at(write_back, threads)
+        for index in range(len(reads)):
+            cache = sch.cache_read(block, index, "shared")
+            sch.compute_at(cache, k0)
+            fused = sch.fuse(*sch.get_loops(cache)[-2:])
+            _, tid = sch.split(fused, factors=[None, ty * tx])
+            sch.bind(tid, "threadIdx.x")
+        init = sch.decompose_reduction(block, k0)
+        for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:
+            sch.unroll(loop)
+        # The element-wise work after it (bias, activation) done in the
+        # write back, while the blocks inline.
+        consumers = sch.get_consumers(write_back)
+        while len(consumers) == 1:
+            try:
+                sch.reverse_compute_inline(consumers[0])
+            except Exception:  # noqa: BLE001 - a block that does not inline is bound below
+                break
+            consumers = sch.get_consumers(write_back)
+        if not _bind_the_rest(sch, target):
+            return None
+        return sch

@@ -1,0 +1,87 @@
+"""tvm.dlight: default GPU schedules for the prim_funcs of a module (TVM's
+ApplyDefaultSchedule with gpu.Matmul, GEMV, Reduction, GeneralReduction,
+Fallback), checked by what each rule makes and by building the module for
+CUDA (PTX; assembled by ptxas where the toolkit has it). No GPU runs here:
+the kernels' numbers are checked where one is lent."""
+import os
+
+import pytest
+
+import tensorir as tvm
+from tensorir import dlight as dl
+from tensorir import relax
+from tensorir.script import ir as I
+from tensorir.script import relax as R
+
+RULES = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
+         dl.gpu.Fallback())
+
+
+@I.ir_module
+class Model:
+    @R.function
+    def main(x: R.Tensor((128, 256), "float32"), w: R.Tensor((512, 256), "float32"),
+             b: R.Tensor((512,), "float32"), v: R.Tensor((1, 256), "float32")):
+        with R.dataflow():
+            h = R.nn.relu(R.matmul(x, R.permute_dims(w)) + b)   # a tiled matmul
+            s = R.sum(R.exp(h), axis=1)                           # a reduction
+            p = R.nn.softmax(h, axis=1)                           # row by row
+            g = R.matmul(v, R.permute_dims(w)) + b                # too small to tile
+            R.output(s, p, g)
+        return (s, p, g)
+
+
+def _scheduled():
+    mod = relax.get_pipeline("zero")(Model)
+    with tvm.target.Target("cuda"):
+        return mod, dl.ApplyDefaultSchedule(*RULES)(mod)
+
+
+def test_each_rule_schedules_what_it_fits():
+    mod, gpu = _scheduled()
+    text = {name: gpu[name].script() for name in gpu.get_global_vars()
+            if name != "main"}
+    matmul = text["fused_matmul_add_relu"]
+    # Matmul: tiles of A and B in shared memory, C in registers, the bias
+    # and ReLU done in the write back.
+    assert 'scope="shared"' in matmul and 'scope="local"' in matmul
+    assert "= T.max((matmul_local[v0, v1] + C[v1]), T.float32(0.0))" in matmul
+    # Reduction: the sum across a block's threads, exp inlined into it.
+    reduction = text["fused_exp_sum"]
+    assert 'T.thread_binding(256, thread="threadIdx.x")' in reduction
+    assert "T.exp(" in reduction and "exp = T.alloc_buffer" not in reduction
+    # GeneralReduction: one block per row, intermediates in shared memory.
+    softmax = next(t for n, t in text.items() if "softmax" in n)
+    assert 'scope="shared"' in softmax and 'thread="blockIdx.x"' in softmax
+    # Fallback: the small matmul's bias added by the thread that computed
+    # its element, in registers.
+    small = text["fused_matmul_add"]
+    assert 'scope="local"' in small
+    # The graph function is left alone; every kernel builds.
+    assert gpu["main"].script() == mod["main"].script()
+    lib = tvm.compile(gpu, target="cuda")
+    assert lib.target == "cuda"
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/local/cuda/bin/ptxas"),
+                    reason="no CUDA toolkit (ptxas)")
+def test_the_kernels_assemble_with_ptxas():
+    _, gpu = _scheduled()
+    for arch in ("sm_80", "sm_90"):
+        tvm.compile(gpu, target=f"cuda -arch={arch} -format=bin")
+
+
+def test_scheduled_functions_and_other_targets_are_left_alone():
+    mod, gpu = _scheduled()
+    with tvm.target.Target("cuda"):
+        again = dl.ApplyDefaultSchedule(*RULES)(gpu)
+    assert again.script() == gpu.script()
+    with tvm.target.Target("llvm"):
+        assert dl.ApplyDefaultSchedule(*RULES)(mod).script() == mod.script()
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="inside `with tvm.target.Target"):
+        dl.ApplyDefaultSchedule(dl.gpu.Fallback())(relax.get_pipeline("zero")(Model))
+    with pytest.raises(TypeError, match="takes dlight rules"):
+        dl.ApplyDefaultSchedule("matmul")
