@@ -182,42 +182,47 @@ public:
     return add(builder.constant(value, at(place)));
   }
 
-  std::vector<size_t> callTir(
-      const std::string &callee, const std::vector<size_t> &inputs,
-      const std::vector<std::pair<std::vector<PyDim>, std::string>> &results,
-      const std::optional<Place> &place) {
+  using PyResults = std::vector<std::pair<std::vector<PyDim>, std::string>>;
+
+  /// A destination-passing call (tir.call_tir of a prim_func, or of an
+  /// external function's declaration with `external`) giving `results`.
+  std::vector<size_t> callDps(const std::string &callee,
+                              const std::vector<size_t> &inputs,
+                              const PyResults &results,
+                              const std::optional<Place> &place,
+                              bool external) {
     checkOpen();
+    std::string what =
+        external ? "call_dps_packed \"" + callee + "\"" : "call_tir @" + callee;
     SmallVector<Type> types;
     SmallVector<Value> dims;
     for (const auto &[shape, dtype] : results) {
-      std::string what = "call_tir @" + callee;
       types.push_back(tensorType(shape, dtype, what));
       appendSizes(shape, what, dims);
     }
+    ValueRange values =
+        external
+            ? builder.callExternal(callee, operands(inputs), types, dims,
+                                   at(place))
+            : builder.callTir(callee, operands(inputs), types, dims, at(place));
     std::vector<size_t> handles;
-    for (Value result :
-         builder.callTir(callee, operands(inputs), types, dims, at(place)))
+    for (Value result : values)
       handles.push_back(add(result));
     return handles;
   }
 
-  std::vector<size_t> callExternal(
-      const std::string &callee, const std::vector<size_t> &inputs,
-      const std::vector<std::pair<std::vector<PyDim>, std::string>> &results,
-      const std::optional<Place> &place) {
-    checkOpen();
-    SmallVector<Type> types;
-    SmallVector<Value> dims;
-    for (const auto &[shape, dtype] : results) {
-      std::string what = "call_dps_packed \"" + callee + "\"";
-      types.push_back(tensorType(shape, dtype, what));
-      appendSizes(shape, what, dims);
-    }
-    std::vector<size_t> handles;
-    for (Value result :
-         builder.callExternal(callee, operands(inputs), types, dims, at(place)))
-      handles.push_back(add(result));
-    return handles;
+  std::vector<size_t> callTir(const std::string &callee,
+                              const std::vector<size_t> &inputs,
+                              const PyResults &results,
+                              const std::optional<Place> &place) {
+    return callDps(callee, inputs, results, place, /*external=*/false);
+  }
+
+  std::vector<size_t> callExternal(const std::string &callee,
+                                   const std::vector<size_t> &inputs,
+                                   const PyResults &results,
+                                   const std::optional<Place> &place) {
+    return callDps(callee, inputs, results, place, /*external=*/true);
   }
 
   size_t callOperator(const std::string &name, const std::vector<size_t> &args,

@@ -7,6 +7,7 @@ blocks and threads). Every rule first inlines the element-wise blocks
 writing intermediates: a kernel keeps them in registers."""
 from ..target import Target
 from ..tir.schedule import Schedule
+from ..tir.transform import _leaf_blocks
 from .base import ScheduleRule
 
 __all__ = ["Fallback", "GEMV", "GeneralReduction", "Matmul", "Reduction"]
@@ -22,19 +23,6 @@ def _threads_target(target):
     copy = Target(target)
     copy.attrs["max_threads_per_block"] = int(target.attrs.get("max_num_threads", 1024))
     return copy
-
-
-def _leaf_blocks(sch):
-    found = []
-
-    def visit(block):
-        children = sch.get_child_blocks(block)
-        if not children:
-            found.append(block)
-        for child in children:
-            visit(child)
-    visit(sch.get_block("root"))
-    return found
 
 
 def _kinds(sch, block):

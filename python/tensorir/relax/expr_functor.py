@@ -38,6 +38,20 @@ def _body(func):
     return function_body(func)
 
 
+# The method each kind of expression goes to.
+_METHODS = [(Function, "_visit_function"), (Call, "visit_call_"), (Var, "visit_var_"),
+            (Constant, "visit_constant_"), (Tuple, "visit_tuple_"),
+            (TupleGetItem, "visit_tuple_getitem_"), (GlobalVar, "visit_global_var_"),
+            (ExternFunc, "visit_extern_func_")]
+
+
+def _dispatch(functor, expr):
+    for kind, method in _METHODS:
+        if isinstance(expr, kind):
+            return getattr(functor, method)(expr)
+    raise TypeError(f"visit_expr: {type(expr).__name__} is not a relax expression")
+
+
 class PyExprVisitor:
     """Walks relax expressions: visit_expr dispatches to visit_call_,
     visit_var_, visit_constant_, visit_tuple_, visit_tuple_getitem_,
@@ -46,28 +60,15 @@ class PyExprVisitor:
     (visit_binding(var, value)) and its output."""
 
     def visit_expr(self, expr):
-        if isinstance(expr, Function):
-            params, bindings, output, _ = _body(expr)
-            for p in params:
-                self.visit_var_def(p)
-            for var, value in bindings:
-                self.visit_binding(var, value)
-            return self.visit_expr(output)
-        if isinstance(expr, Call):
-            return self.visit_call_(expr)
-        if isinstance(expr, Var):
-            return self.visit_var_(expr)
-        if isinstance(expr, Constant):
-            return self.visit_constant_(expr)
-        if isinstance(expr, Tuple):
-            return self.visit_tuple_(expr)
-        if isinstance(expr, TupleGetItem):
-            return self.visit_tuple_getitem_(expr)
-        if isinstance(expr, GlobalVar):
-            return self.visit_global_var_(expr)
-        if isinstance(expr, ExternFunc):
-            return self.visit_extern_func_(expr)
-        raise TypeError(f"visit_expr: {type(expr).__name__} is not a relax expression")
+        return _dispatch(self, expr)
+
+    def _visit_function(self, func):
+        params, bindings, output, _ = _body(func)
+        for p in params:
+            self.visit_var_def(p)
+        for var, value in bindings:
+            self.visit_binding(var, value)
+        return self.visit_expr(output)
 
     def visit_binding(self, var, value):
         self.visit_expr(value)
@@ -114,21 +115,7 @@ class PyExprMutator:
         self.var_remap_ = {}  # id(old var) -> the Var that replaces it
 
     def visit_expr(self, expr):
-        if isinstance(expr, Function):
-            return self._visit_function(expr)
-        if isinstance(expr, Call):
-            return self.visit_call_(expr)
-        if isinstance(expr, Var):
-            return self.visit_var_(expr)
-        if isinstance(expr, Constant):
-            return self.visit_constant_(expr)
-        if isinstance(expr, Tuple):
-            return self.visit_tuple_(expr)
-        if isinstance(expr, TupleGetItem):
-            return self.visit_tuple_getitem_(expr)
-        if isinstance(expr, (GlobalVar, ExternFunc)):
-            return expr
-        raise TypeError(f"visit_expr: {type(expr).__name__} is not a relax expression")
+        return _dispatch(self, expr)
 
     def _visit_function(self, func):
         params, bindings, output, attrs = _body(func)
@@ -177,3 +164,9 @@ class PyExprMutator:
     def visit_tuple_getitem_(self, item):
         value = self.visit_expr(item.tuple_value)
         return item if value is item.tuple_value else TupleGetItem(value, item.index)
+
+    def visit_global_var_(self, gvar):
+        return gvar
+
+    def visit_extern_func_(self, func):
+        return func
