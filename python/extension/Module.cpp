@@ -335,18 +335,18 @@ void tirpy::bindModule(py::module_ &m) {
       .def(
           "legalize_ops",
           [](const PyModule &self, bool fuse) {
-            // --tir-legalize-ops: the module stays as it was when an op
-            // cannot be legalized.
+            // --tir-legalize-ops (and --tir-fuse-calls): the module stays
+            // as it was when an op cannot be legalized.
             PassManager pm(&context());
-            tir::TIRLegalizeOpsPassOptions options;
-            options.fuse = fuse;
-            pm.addPass(tir::createTIRLegalizeOpsPass(options));
+            pm.addPass(tir::createTIRLegalizeOpsPass());
+            if (fuse)
+              pm.addPass(tir::createTIRFuseCallsPass());
             return runOnCopy(self, pm);
           },
           py::arg("fuse") = false,
           "The module with its graph functions' high-level operators turned "
-          "into prim_funcs and calls (--tir-legalize-ops); with fuse, "
-          "element-wise consumers join their producer's prim_func.");
+          "into prim_funcs and calls (--tir-legalize-ops); with fuse, the "
+          "chains of calls fused (--tir-fuse-calls).");
 
   // Every pass tir-opt has, for run_passes.
   tir::registerAllPasses();

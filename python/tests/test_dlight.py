@@ -12,6 +12,7 @@ from tensorir import dlight as dl
 from tensorir import relax
 from tensorir.script import ir as I
 from tensorir.script import relax as R
+from tensorir.script import tir as T
 
 RULES = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
          dl.gpu.Fallback())
@@ -19,16 +20,32 @@ RULES = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduc
 
 @I.ir_module
 class Model:
+    @T.prim_func(private=True)
+    def normalize(x: T.Buffer((128, 512), "float32"), y: T.Buffer((128, 512), "float32")):
+        total = T.alloc_buffer((128,), "float32")
+        for i, j in T.grid(128, 512):
+            with T.block("total"):
+                vi, vj = T.axis.remap("SR", [i, j])
+                with T.init():
+                    total[vi] = T.float32(0)
+                total[vi] = total[vi] + x[vi, vj]
+        for i, j in T.grid(128, 512):
+            with T.block("divide"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                y[vi, vj] = x[vi, vj] / total[vi]
+
     @R.function
     def main(x: R.Tensor((128, 256), "float32"), w: R.Tensor((512, 256), "float32"),
              b: R.Tensor((512,), "float32"), v: R.Tensor((1, 256), "float32")):
+        cls = Model
         with R.dataflow():
             h = R.nn.relu(R.matmul(x, R.permute_dims(w)) + b)   # a tiled matmul
             s = R.sum(R.exp(h), axis=1)                           # a reduction
             p = R.nn.softmax(h, axis=1)                           # row by row
             g = R.matmul(v, R.permute_dims(w)) + b                # too small to tile
-            R.output(s, p, g)
-        return (s, p, g)
+            n = R.call_tir(cls.normalize, (h,), out_sinfo=R.Tensor((128, 512), "float32"))
+            R.output(s, p, g, n)
+        return (s, p, g, n)
 
 
 def _scheduled():
@@ -45,17 +62,20 @@ def test_each_rule_schedules_what_it_fits():
     # Matmul: tiles of A and B in shared memory, C in registers, the bias
     # and ReLU done in the write back.
     assert 'scope="shared"' in matmul and 'scope="local"' in matmul
-    assert "= T.max((matmul_local[v0, v1] + C[v1]), T.float32(0.0))" in matmul
+    assert "= T.max((matmul_local[v0, v1] + B_1[v1]), T.float32(0.0))" in matmul
     # Reduction: the sum across a block's threads, exp inlined into it.
     reduction = text["fused_exp_sum"]
     assert 'T.thread_binding(256, thread="threadIdx.x")' in reduction
     assert "T.exp(" in reduction and "exp = T.alloc_buffer" not in reduction
     # GeneralReduction: one block per row, intermediates in shared memory.
-    softmax = next(t for n, t in text.items() if "softmax" in n)
-    assert 'scope="shared"' in softmax and 'thread="blockIdx.x"' in softmax
+    rows = text["normalize"]
+    assert 'scope="shared"' in rows and 'thread="blockIdx.x"' in rows
+    # A softmax's parts: each a reduction across threads, or fused over
+    # blocks and threads.
+    assert 'T.thread_binding(256, thread="threadIdx.x")' in text["softmax_maxelem"]
     # Fallback: the small matmul's bias added by the thread that computed
     # its element, in registers.
-    small = text["fused_matmul_add"]
+    small = text["fused_matmul1_add1"]
     assert 'scope="local"' in small
     # The graph function is left alone; every kernel builds.
     assert gpu["main"].script() == mod["main"].script()

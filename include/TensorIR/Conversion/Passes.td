@@ -207,19 +207,14 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - a `linalg.transpose` of a constant (a weight Relax's `linear`
       transposes) is folded into a constant, as Relax's FoldConstant does
       before a model runs;
-    - with `fuse`, an op and the element-wise `linalg.generic` ops that
-      consume its result in turn (each the only user of the value before
-      it) become one function `fused_<names>`, one block per op, the
-      intermediate results `tir.alloc_buffer`s (Relax's FuseOps + FuseTIR
-      in spirit): matmul, bias add and ReLU are one call.
+    - dynamic dimensions keep the graph's shape variables (`tir.dim_vars`),
+      loops running to the sizes of the buffers' dimensions.
 
-    An op with dynamic shapes or a body that is not scalar arith / math is
-    an error naming the reason.
+    Fusion of the calls is `--tir-fuse-calls`'s.
+
+    An op whose dynamic loop ranges no operand gives, or whose body is not
+    scalar arith / math, is an error naming the reason.
   }];
-  let options = [
-    Option<"fuse", "fuse", "bool", /*default=*/"false",
-           "Fuse element-wise consumers into their producer's function">
-  ];
   let dependentDialects = ["::mlir::tir::TIRDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

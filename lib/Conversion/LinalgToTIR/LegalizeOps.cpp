@@ -106,13 +106,10 @@ struct TIRLegalizeOpsPass
   using TIRLegalizeOpsPassBase::TIRLegalizeOpsPassBase;
   void runOnOperation() override;
 
-  /// The legalized function of `group` (one op, or a producer and the
-  /// element-wise ops that consume it in turn), created or (same text)
-  /// reused; `callInputs` gets the values the call passes.
-  func::FuncOp legalize(ArrayRef<linalg::LinalgOp> group,
+  /// The legalized function of `op`, created or (same text) reused;
+  /// `callInputs` gets the values the call passes.
+  func::FuncOp legalize(linalg::LinalgOp op,
                         SmallVectorImpl<Value> &callInputs);
-  /// `op` and the element-wise ops fusion adds after it.
-  SmallVector<linalg::LinalgOp> fusionGroup(linalg::LinalgOp op);
   /// The function of a tensor.pad with static padding and a constant value.
   func::FuncOp legalizePad(tensor::PadOp pad);
   func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor) {
@@ -132,43 +129,32 @@ static bool needsCopyIn(linalg::LinalgOp op, OpOperand &init) {
          !init.get().getDefiningOp<tensor::EmptyOp>();
 }
 
-func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
+func::FuncOp TIRLegalizeOpsPass::legalize(linalg::LinalgOp last,
                                           SmallVectorImpl<Value> &callInputs) {
   MLIRContext *ctx = &getContext();
-  linalg::LinalgOp last = group.back();
   Location loc = last.getLoc();
-  std::string name = legalizedName(group.front());
-  for (linalg::LinalgOp op : group.drop_front())
-    name += "_" + legalizedName(op);
-  if (group.size() > 1)
-    name = "fused_" + name;
-  // Values computed inside the group (intermediate buffers).
-  llvm::DenseSet<Value> internal;
-  for (linalg::LinalgOp op : group.drop_back())
-    internal.insert(op->getResult(0));
-  // Parameters: the inputs whose values the bodies use (each once), then
+  std::string name = legalizedName(last);
+  // Parameters: the inputs whose values the body uses (each once), then
   // the outputs' initial contents where they matter, then the outputs.
   SmallVector<Type> params;
   SmallVector<std::string> paramNames;
   // The graph value each parameter takes (its dimensions' names).
   SmallVector<Value> paramValues;
   llvm::DenseMap<Value, unsigned> inputParam;
-  for (linalg::LinalgOp op : group)
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      BlockArgument arg = op.getMatchingBlockArgument(input);
-      Value v = input->get();
-      bool used = arg && (!arg.use_empty() || isGatheredInput(op, input));
-      if (!used || internal.contains(v) || inputParam.count(v))
-        continue;
-      inputParam[v] = params.size();
-      params.push_back(bufferType(v.getType()));
-      paramValues.push_back(v);
-      unsigned n = paramNames.size();
-      paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
-                                  : "A" + std::to_string(n));
-      callInputs.push_back(v);
-    }
-  // (Only a group of one op has outputs starting from given contents.)
+  for (OpOperand *input : last.getDpsInputOperands()) {
+    BlockArgument arg = last.getMatchingBlockArgument(input);
+    Value v = input->get();
+    bool used = arg && (!arg.use_empty() || isGatheredInput(last, input));
+    if (!used || inputParam.count(v))
+      continue;
+    inputParam[v] = params.size();
+    params.push_back(bufferType(v.getType()));
+    paramValues.push_back(v);
+    unsigned n = paramNames.size();
+    paramNames.push_back(n < 26 ? std::string(1, char('A' + n))
+                                : "A" + std::to_string(n));
+    callInputs.push_back(v);
+  }
   SmallVector<int> copyParam(last.getNumDpsInits(), -1);
   for (OpOperand &init : last.getDpsInitsMutable())
     if (needsCopyIn(last, init)) {
@@ -221,23 +207,10 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
     func.setArgAttr(i, TIRDialect::kDimVarsAttrName,
                     builder.getStrArrayAttr(vars));
   }
-  // Where each value the bodies read or write lives.
+  // Where each value the body reads lives.
   llvm::DenseMap<Value, Value> buffers;
   for (auto [v, p] : inputParam)
     buffers[v] = entry->getArgument(p);
-  for (linalg::LinalgOp op : group.drop_back()) {
-    // (fusionGroup took ops whose dynamic dimensions the parameters size.)
-    Value result = op->getResult(0);
-    SmallVector<Value> sizes;
-    auto type = cast<RankedTensorType>(result.getType());
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d))
-        sizes.push_back(shapeVars.lookup(getShapeVarName(result, d)));
-    auto alloc = AllocBufferOp::create(
-        builder, op.getLoc(), bufferType(result.getType()), sizes,
-        builder.getStringAttr(legalizedName(op)), DenseI64ArrayAttr());
-    buffers[op->getResult(0)] = alloc.getBuffer();
-  }
   SmallVector<Value> lastOutputs;
   for (unsigned k = 0; k < last.getNumDpsInits(); ++k)
     lastOutputs.push_back(entry->getArgument(firstOutput + k));
@@ -253,24 +226,17 @@ func::FuncOp TIRLegalizeOpsPass::legalize(ArrayRef<linalg::LinalgOp> group,
                         StoreOp::create(b, l, x, to, v);
                       });
   }
-  // One block per op, in order.
-  for (linalg::LinalgOp op : group) {
-    SmallVector<Value> inputs, outputs;
-    for (OpOperand *input : op.getDpsInputOperands())
-      inputs.push_back(buffers.lookup(input->get()));
-    if (op == last)
-      outputs = lastOutputs;
-    else
-      outputs.push_back(buffers.lookup(op->getResult(0)));
-    SmallVector<TypedAttr> inits;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      BlockArgument arg = op.getMatchingBlockArgument(&init);
-      inits.push_back(arg && !arg.use_empty() ? fillConstant(init.get())
-                                              : TypedAttr());
-    }
-    buildLinalgBlock(builder, op.getLoc(), op, legalizedName(op), inputs,
-                     outputs, inits);
+  // The op's block.
+  SmallVector<Value> inputs;
+  for (OpOperand *input : last.getDpsInputOperands())
+    inputs.push_back(buffers.lookup(input->get()));
+  SmallVector<TypedAttr> inits;
+  for (OpOperand &init : last.getDpsInitsMutable()) {
+    BlockArgument arg = last.getMatchingBlockArgument(&init);
+    inits.push_back(arg && !arg.use_empty() ? fillConstant(init.get())
+                                            : TypedAttr());
   }
+  buildLinalgBlock(builder, loc, last, name, inputs, lastOutputs, inits);
   func::ReturnOp::create(builder, loc);
   if (!shapeVars.empty())
     unifySizeReads(func);
@@ -376,54 +342,6 @@ static DenseElementsAttr foldTranspose(linalg::TransposeOp transpose) {
   return DenseElementsAttr::getFromRawBuffer(resultType, out);
 }
 
-/// Whether each dynamic dimension of `value` (the result of `op`) is a
-/// shape variable that also sizes an input of `op`: inside a fused
-/// function, its buffer is then allocated at that input's size.
-static bool sizedByInputs(linalg::LinalgOp op, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (!type.isDynamicDim(d))
-      continue;
-    std::string var = getShapeVarName(value, d);
-    bool found = false;
-    for (Value input : op.getDpsInputs()) {
-      auto inputType = dyn_cast<RankedTensorType>(input.getType());
-      for (int64_t k = 0; inputType && k < inputType.getRank(); ++k)
-        found |= !var.empty() && getShapeVarName(input, k) == var;
-    }
-    if (!found)
-      return false;
-  }
-  return true;
-}
-
-SmallVector<linalg::LinalgOp>
-TIRLegalizeOpsPass::fusionGroup(linalg::LinalgOp op) {
-  SmallVector<linalg::LinalgOp> group{op};
-  if (!fuse || op->getNumResults() != 1 ||
-      llvm::any_of(op.getDpsInitsMutable(),
-                   [&](OpOperand &init) { return needsCopyIn(op, init); }))
-    return group;
-  // An element-wise consumer joins while the value it reads has no other
-  // use (FuseOps' injective-after-anything, in spirit): its block then
-  // reads the producer's block's buffer inside one function.
-  while (true) {
-    Value value = group.back()->getResult(0);
-    if (!value.hasOneUse() || !sizedByInputs(group.back(), value))
-      break;
-    auto user = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
-    if (!user || user->getBlock() != op->getBlock() ||
-        user.getNumDpsInits() != 1 || user->getNumResults() != 1 ||
-        user.getNumReductionLoops() != 0 || !user.hasPureTensorSemantics() ||
-        needsCopyIn(user, user.getDpsInitsMutable()[0]) ||
-        llvm::is_contained(user.getDpsInits(), value) ||
-        !checkLinalgForTIR(user).empty())
-      break;
-    group.push_back(user);
-  }
-  return group;
-}
-
 void TIRLegalizeOpsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // The graph functions of this module (not of modules nested in it).
@@ -513,14 +431,9 @@ void TIRLegalizeOpsPass::runOnOperation() {
       return signalPassFailure();
     }
   }
-  llvm::DenseSet<Operation *> done;
-  for (linalg::LinalgOp op : ops) {
-    if (done.contains(op))
-      continue;
-    SmallVector<linalg::LinalgOp> group = fusionGroup(op);
+  for (linalg::LinalgOp last : ops) {
     SmallVector<Value> callInputs;
-    func::FuncOp func = legalize(group, callInputs);
-    linalg::LinalgOp last = group.back();
+    func::FuncOp func = legalize(last, callInputs);
     OpBuilder builder(last);
     SmallVector<Value> dims =
         graphSizes(builder, last.getLoc(), last->getResults());
@@ -528,10 +441,7 @@ void TIRLegalizeOpsPass::runOnOperation() {
         CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
                           func.getSymName(), callInputs, dims);
     last->replaceAllUsesWith(call->getResults());
-    for (linalg::LinalgOp member : llvm::reverse(group)) {
-      done.insert(member);
-      member->erase();
-    }
+    last->erase();
   }
   // The fills and empty tensors the ops started from are dead now.
   bool changed = true;

@@ -31,21 +31,17 @@ class AnnotateTIROpPattern(Pass):
 
 
 class FuseOps(Pass):
-    """Relax's FuseOps and FuseTIR in one step. High-level operators are
-    legalized as LegalizeOps does, an operator and the element-wise ones
-    that consume its result in turn becoming one prim_func
-    (--tir-legalize-ops=fuse); then chains of calls of prim_funcs (a module
-    LegalizeOps or emit_te made) fuse by their operator patterns into one
-    prim_func `fused_<callees>` each (--tir-fuse-calls): matmul, bias add
-    and ReLU are one call."""
+    """Relax's FuseOps and FuseTIR in one step: the high-level operators
+    legalized as LegalizeOps does, then chains of calls of prim_funcs fused
+    by their operator patterns into one prim_func `fused_<callees>` each
+    (--tir-fuse-calls): matmul, bias add and ReLU are one call."""
 
     info = PassInfo(0, "FuseOps")
 
     def transform(self, mod, ctx=None):
         if not isinstance(mod, IRModule):
             raise TypeError(f"FuseOps takes an IRModule, got {type(mod).__name__}")
-        return _run_passes(IRModule(mod._native.legalize_ops(fuse=True)), "tir-fuse-calls",
-                           "FuseOps")
+        return IRModule(mod._native.legalize_ops(fuse=True), mod.attrs)
 
 
 class FuseTIR(Pass):

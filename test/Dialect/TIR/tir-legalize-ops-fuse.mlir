@@ -1,12 +1,13 @@
-// --tir-legalize-ops=fuse: an op and the element-wise ops consuming its
-// result in turn are one prim_func, one block each, the intermediate
-// results allocated in it.
-// RUN: tir-opt %s --tir-legalize-ops=fuse -split-input-file | FileCheck %s
+// --tir-legalize-ops then --tir-fuse-calls (Relax's LegalizeOps, FuseOps and
+// FuseTIR): a matmul and the element-wise ops consuming its result in turn
+// are one prim_func, one block each, the intermediate results allocated
+// in it.
+// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-calls -split-input-file | FileCheck %s
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func private @fused_matmul_add_relu
-// CHECK-SAME:    (%[[X:.*]]: memref<2x8xf32> {tir.name = "A"}, %[[W:.*]]: memref<8x4xf32> {tir.name = "B"}, %[[B:.*]]: memref<4xf32> {tir.name = "C"}, %[[OUT:.*]]: memref<2x4xf32> {tir.name = "T_fused_matmul_add_relu"})
+// CHECK-SAME:    (%[[X:.*]]: memref<2x8xf32> {tir.name = "A"}, %[[W:.*]]: memref<8x4xf32> {tir.name = "B"}, %[[B:.*]]: memref<4xf32> {tir.name = "B_1"}, %[[OUT:.*]]: memref<2x4xf32> {tir.name = "T_relu"})
 // CHECK-NEXT:    %[[M:matmul]] = tir.alloc_buffer : memref<2x4xf32>
 // CHECK-NEXT:    %[[A:add]] = tir.alloc_buffer : memref<2x4xf32>
 // CHECK:         tir.block "matmul"({{.*}}) reads({{.*}}) writes(%[[M]]

@@ -24,6 +24,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringSet.h"
@@ -271,6 +272,38 @@ func::FuncOp TIRFuseCallsPass::fuse(ArrayRef<CallTirOp> chain,
       builder.clone(op, map);
   }
   func::ReturnOp::create(builder, loc);
+  // The intermediates allocated at the function's start (after the sizes
+  // they take), as TVM's root block allocates them.
+  Operation *firstBody = nullptr;
+  for (Operation &op : *entry)
+    if (!isa<memref::DimOp, arith::ConstantOp, AllocBufferOp>(op)) {
+      firstBody = &op;
+      break;
+    }
+  // (A size a callee read of its parameter moves with the allocation.)
+  auto hoist = [&](Operation *op) {
+    if (op && op->getBlock() == entry && firstBody->isBeforeInBlock(op))
+      op->moveBefore(firstBody);
+  };
+  for (Operation &op : llvm::make_early_inc_range(*entry)) {
+    if (!isa<AllocBufferOp>(op) || !firstBody ||
+        !firstBody->isBeforeInBlock(&op))
+      continue;
+    bool movable = true;
+    for (Value size : op.getOperands()) {
+      auto dim = size.getDefiningOp<memref::DimOp>();
+      movable &= dim && isa<BlockArgument>(dim.getSource()) &&
+                 dim.getIndex().getDefiningOp<arith::ConstantOp>();
+    }
+    if (!movable)
+      continue;
+    for (Value size : op.getOperands()) {
+      auto dim = size.getDefiningOp<memref::DimOp>();
+      hoist(dim.getIndex().getDefiningOp());
+      hoist(dim);
+    }
+    op.moveBefore(firstBody);
+  }
   if (!shapeVars.empty())
     unifySizeReads(func);
   // Block names unique in the function (two callees' "compute").
