@@ -64,30 +64,18 @@ static MemRefType bufferType(Type tensor) {
 }
 
 /// The sizes of the dynamic dimensions of `tensor` in the graph function,
-/// for a call_tir giving a tensor of its type: the sizes its empty tensor
-/// or call was given (through destination-style ops to their inits), or
-/// read with tensor.dim at `b`'s insertion point.
+/// for a call_tir giving a tensor of its type: the sizes the ops it comes
+/// from were given (getDynamicSize), or read with tensor.dim at `b`'s
+/// insertion point.
 static SmallVector<Value> graphSizes(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  Value source = tensor;
-  while (auto dps = source.getDefiningOp<DestinationStyleOpInterface>()) {
-    if (auto empty = dyn_cast<tensor::EmptyOp>(dps.getOperation()))
-      break;
-    source = dps.getDpsInits()[cast<OpResult>(source).getResultNumber()];
-  }
   SmallVector<Value> sizes;
-  if (auto empty = source.getDefiningOp<tensor::EmptyOp>()) {
-    llvm::append_range(sizes, empty.getDynamicSizes());
-    return sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    Value size = getDynamicSize(tensor, d);
+    sizes.push_back(size ? size : tensor::DimOp::create(b, loc, tensor, d));
   }
-  if (auto call = source.getDefiningOp<CallTirOp>()) {
-    llvm::append_range(
-        sizes, call.getResultDims(cast<OpResult>(source).getResultNumber()));
-    return sizes;
-  }
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      sizes.push_back(tensor::DimOp::create(b, loc, tensor, d));
   return sizes;
 }
 

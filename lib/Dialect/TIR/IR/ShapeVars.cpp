@@ -24,43 +24,62 @@ static unsigned dynamicIndex(ShapedType type, unsigned dim) {
   return index;
 }
 
-std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
+Value mlir::tir::getDynamicSize(Value shaped, unsigned dim) {
   // Each step moves to a value with the same dimension, or to its size.
   for (unsigned depth = 0; depth < 64; ++depth) {
     auto type = dyn_cast<ShapedType>(shaped.getType());
+    auto result = dyn_cast<OpResult>(shaped);
     if (!type || !type.hasRank() || dim >= type.getRank() ||
-        !type.isDynamicDim(dim))
-      return "";
-    if (auto arg = dyn_cast<BlockArgument>(shaped)) {
-      auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-      if (!func || arg.getOwner() != &func.getFunctionBody().front())
-        return "";
-      auto vars = func.getArgAttrOfType<ArrayAttr>(
-          arg.getArgNumber(), TIRDialect::kDimVarsAttrName);
-      if (!vars || dim >= vars.size())
-        return "";
-      auto name = dyn_cast<StringAttr>(vars[dim]);
-      return name ? name.str() : "";
-    }
-    Operation *op = shaped.getDefiningOp();
-    unsigned resultNumber = cast<OpResult>(shaped).getResultNumber();
+        !type.isDynamicDim(dim) || !result)
+      return {};
+    Operation *op = result.getOwner();
+    unsigned resultNumber = result.getResultNumber();
     if (auto call = dyn_cast<CallTirOp>(op))
-      return getShapeVarName(
-          call.getResultDims(resultNumber)[dynamicIndex(type, dim)]);
+      return call.getResultDims(resultNumber)[dynamicIndex(type, dim)];
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
-      return getShapeVarName(empty.getDynamicSize(dim));
+      return empty.getDynamicSize(dim);
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      return getShapeVarName(alloc.getDynamicSizes()[dynamicIndex(type, dim)]);
+      return alloc.getDynamicSizes()[dynamicIndex(type, dim)];
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       shaped = cast.getSource();
       continue;
     }
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
     if (!dps || resultNumber >= dps.getNumDpsInits())
-      return "";
+      return {};
     shaped = dps.getDpsInits()[resultNumber];
   }
-  return "";
+  return {};
+}
+
+std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
+  auto type = dyn_cast<ShapedType>(shaped.getType());
+  if (!type || !type.hasRank() || dim >= type.getRank() ||
+      !type.isDynamicDim(dim))
+    return "";
+  // Through the ops to the parameter whose tir.dim_vars names it, or to
+  // the size that is the variable.
+  Value source = shaped;
+  while (auto cast = source.getDefiningOp<tensor::CastOp>())
+    source = cast.getSource();
+  while (auto dps = source.getDefiningOp<DestinationStyleOpInterface>()) {
+    unsigned k = cast<OpResult>(source).getResultNumber();
+    if (k >= dps.getNumDpsInits())
+      break;
+    source = dps.getDpsInits()[k];
+  }
+  if (auto arg = dyn_cast<BlockArgument>(source)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getFunctionBody().front())
+      return "";
+    auto vars = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                 TIRDialect::kDimVarsAttrName);
+    if (!vars || dim >= vars.size())
+      return "";
+    auto name = dyn_cast<StringAttr>(vars[dim]);
+    return name ? name.str() : "";
+  }
+  return getShapeVarName(getDynamicSize(source, dim));
 }
 
 std::string mlir::tir::getShapeVarName(Value size) {

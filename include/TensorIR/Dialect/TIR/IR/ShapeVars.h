@@ -19,6 +19,12 @@
 
 namespace mlir::tir {
 
+/// The index value sizing the dynamic dimension `dim` of `shaped`, traced
+/// through the ops that carry sizes (destination-style ops to their inits,
+/// tensor.empty, memref.alloc and tir.call_tir to their size operands);
+/// null for a static dimension, a parameter's, or where no op gives it.
+Value getDynamicSize(Value shaped, unsigned dim);
+
 /// The name of the shape variable sizing dimension `dim` of `shaped` (a
 /// ranked tensor or memref): from a parameter's `tir.dim_vars`, or traced
 /// through the ops that carry sizes (destination-style ops to their
