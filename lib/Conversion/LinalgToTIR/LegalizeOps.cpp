@@ -173,28 +173,8 @@ func::FuncOp TIRLegalizeOpsPass::legalize(linalg::LinalgOp last,
   // Dynamic dimensions keep the graph's shape variables (TVM's legalized
   // functions take `n = T.int64()` sized buffers); the size of a variable
   // is read from the first parameter it sizes.
-  llvm::StringMap<Value> shapeVars;
-  for (auto [i, v] : llvm::enumerate(paramValues)) {
-    auto type = cast<RankedTensorType>(v.getType());
-    if (type.hasStaticShape())
-      continue;
-    SmallVector<StringRef> vars;
-    SmallVector<std::string> owned;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      std::string var = getShapeVarName(v, d);
-      if (type.isDynamicDim(d) && var.empty())
-        var = "d" + std::to_string(i) + "_" + std::to_string(d);
-      owned.push_back(var);
-    }
-    for (auto [d, var] : llvm::enumerate(owned)) {
-      vars.push_back(var);
-      if (!var.empty() && !shapeVars.count(var))
-        shapeVars[var] =
-            memref::DimOp::create(builder, loc, entry->getArgument(i), d);
-    }
-    func.setArgAttr(i, TIRDialect::kDimVarsAttrName,
-                    builder.getStrArrayAttr(vars));
-  }
+  llvm::StringMap<Value> shapeVars =
+      bindShapeVars(func, paramValues, builder, loc);
   // Where each value the body reads lives.
   llvm::DenseMap<Value, Value> buffers;
   for (auto [v, p] : inputParam)

@@ -15,15 +15,6 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-/// The position of dimension `dim` among the dynamic dimensions of
-/// `type`.
-static unsigned dynamicIndex(ShapedType type, unsigned dim) {
-  unsigned index = 0;
-  for (unsigned d = 0; d < dim; ++d)
-    index += type.isDynamicDim(d);
-  return index;
-}
-
 Value mlir::tir::getDynamicSize(Value shaped, unsigned dim) {
   // Each step moves to a value with the same dimension, or to its size.
   for (unsigned depth = 0; depth < 64; ++depth) {
@@ -35,11 +26,11 @@ Value mlir::tir::getDynamicSize(Value shaped, unsigned dim) {
     Operation *op = result.getOwner();
     unsigned resultNumber = result.getResultNumber();
     if (auto call = dyn_cast<CallTirOp>(op))
-      return call.getResultDims(resultNumber)[dynamicIndex(type, dim)];
+      return call.getResultDims(resultNumber)[type.getDynamicDimIndex(dim)];
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
       return empty.getDynamicSize(dim);
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
-      return alloc.getDynamicSizes()[dynamicIndex(type, dim)];
+      return alloc.getDynamicSizes()[type.getDynamicDimIndex(dim)];
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       shaped = cast.getSource();
       continue;
@@ -105,4 +96,33 @@ std::string mlir::tir::getShapeVarName(Value size) {
   if (!source || !index || *index < 0)
     return "";
   return getShapeVarName(source, static_cast<unsigned>(*index));
+}
+
+llvm::StringMap<Value> mlir::tir::bindShapeVars(FunctionOpInterface func,
+                                                ArrayRef<Value> graphValues,
+                                                OpBuilder &b, Location loc) {
+  llvm::StringMap<Value> sizes;
+  Block &entry = func.getFunctionBody().front();
+  for (auto [k, value] : llvm::enumerate(graphValues)) {
+    auto type = cast<ShapedType>(value.getType());
+    if (type.hasStaticShape())
+      continue;
+    auto had =
+        func.getArgAttrOfType<ArrayAttr>(k, TIRDialect::kDimVarsAttrName);
+    SmallVector<std::string> names;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      std::string var = getShapeVarName(value, d);
+      if (type.isDynamicDim(d) && var.empty() && had && d < had.size())
+        if (auto name = dyn_cast<StringAttr>(had[d]))
+          var = name.str();
+      if (type.isDynamicDim(d) && var.empty())
+        var = "d" + std::to_string(k) + "_" + std::to_string(d);
+      names.push_back(var);
+      if (!var.empty() && !sizes.count(var))
+        sizes[var] = memref::DimOp::create(b, loc, entry.getArgument(k), d);
+    }
+    SmallVector<StringRef> refs(names.begin(), names.end());
+    func.setArgAttr(k, TIRDialect::kDimVarsAttrName, b.getStrArrayAttr(refs));
+  }
+  return sizes;
 }

@@ -479,10 +479,8 @@ void mlir::tir::unifySizeReads(func::FuncOp func) {
     auto type = cast<MemRefType>(alloc.getBuffer().getType());
     if (!type.isDynamicDim(*index))
       return;
-    unsigned position = 0;
-    for (int64_t d = 0; d < *index; ++d)
-      position += type.isDynamicDim(d);
-    dim.replaceAllUsesWith(alloc.getDynamicSizes()[position]);
+    dim.replaceAllUsesWith(
+        alloc.getDynamicSizes()[type.getDynamicDimIndex(*index)]);
   });
   IRRewriter rewriter(func.getContext());
   DominanceInfo dominance(func);

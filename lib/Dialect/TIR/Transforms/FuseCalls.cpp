@@ -156,20 +156,6 @@ func::FuncOp TIRFuseCallsPass::fuse(ArrayRef<CallTirOp> chain,
     for (unsigned n = 1; !names.insert(unique).second; ++n)
       unique = base + "_" + std::to_string(n);
     attrs.set(TIRDialect::kNameAttrName, StringAttr::get(ctx, unique));
-    auto type = cast<ShapedType>(graphValue.getType());
-    if (!type.hasStaticShape()) {
-      SmallVector<std::string> owned;
-      bool named = true;
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        owned.push_back(getShapeVarName(graphValue, d));
-        named &= !type.isDynamicDim(d) || !owned.back().empty();
-      }
-      if (named) {
-        SmallVector<StringRef> vars(owned.begin(), owned.end());
-        attrs.set(TIRDialect::kDimVarsAttrName,
-                  Builder(ctx).getStrArrayAttr(vars));
-      }
-    }
     paramAttrs.push_back(attrs.getDictionary(ctx));
   };
   for (CallTirOp call : chain) {
@@ -206,17 +192,10 @@ func::FuncOp TIRFuseCallsPass::fuse(ArrayRef<CallTirOp> chain,
     return {};
   };
 
-  // The sizes of the shape variables, read from the parameters they size.
-  llvm::StringMap<Value> shapeVars;
-  for (auto [k, value] : llvm::enumerate(paramValues)) {
-    auto type = cast<ShapedType>(value.getType());
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      std::string var = getShapeVarName(value, d);
-      if (!var.empty() && !shapeVars.count(var))
-        shapeVars[var] =
-            memref::DimOp::create(builder, loc, entry->getArgument(k), d);
-    }
-  }
+  // The parameters' dimensions named as the graph's, and the sizes of the
+  // shape variables, read from the parameters they size.
+  llvm::StringMap<Value> shapeVars =
+      bindShapeVars(func, paramValues, builder, loc);
 
   // Where each graph value lives inside: a parameter, or an intermediate
   // buffer of the type its producer writes.

@@ -13,7 +13,10 @@
 #ifndef TENSORIR_DIALECT_TIR_IR_SHAPEVARS_H
 #define TENSORIR_DIALECT_TIR_IR_SHAPEVARS_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 
@@ -36,6 +39,16 @@ std::string getShapeVarName(Value shaped, unsigned dim);
 /// memref.dim of a named dimension, or a scalar parameter's `tir.name`;
 /// "" otherwise.
 std::string getShapeVarName(Value size);
+
+/// Names the dynamic dimensions of `func`'s buffer parameters after the
+/// shape variables of the graph values they take (`graphValues[k]` for
+/// parameter k) in `tir.dim_vars`; a dimension the graph names not keeps
+/// the name the parameter has, else gets "d<k>_<dim>". Returns each
+/// variable's size, read (memref.dim) at `b`'s insertion point from the
+/// first parameter it sizes.
+llvm::StringMap<Value> bindShapeVars(FunctionOpInterface func,
+                                     ArrayRef<Value> graphValues, OpBuilder &b,
+                                     Location loc);
 
 } // namespace mlir::tir
 
