@@ -7,7 +7,7 @@ blocks and threads). Every rule first inlines the element-wise blocks
 writing intermediates: a kernel keeps them in registers."""
 from ..target import Target
 from ..tir.schedule import Schedule
-from ..tir.transform import _leaf_blocks
+from ..tir.transform import _bind_unbound_blocks, _leaf_blocks
 from .base import ScheduleRule
 
 __all__ = ["Fallback", "GEMV", "GeneralReduction", "Matmul", "Reduction"]
@@ -21,7 +21,7 @@ def _threads_target(target):
     if "max_threads_per_block" in target.attrs:
         return target
     copy = Target(target)
-    copy.attrs["max_threads_per_block"] = int(target.attrs.get("max_num_threads", 1024))
+    copy.attrs["max_threads_per_block"] = _threads(target)
     return copy
 
 
@@ -64,14 +64,9 @@ def _inline_spatial(sch, keep=()):
 
 
 def _bind_the_rest(sch, target):
-    """Blocks no loop binds: fused and bound to blockIdx.x / threadIdx.x
-    (MetaSchedule's RewriteUnboundBlock); False when one cannot be."""
-    from ..meta_schedule import TuneContext
-    from ..meta_schedule.postproc import RewriteUnboundBlock
-    rewrite = RewriteUnboundBlock()
-    rewrite._initialize_with_tune_context(TuneContext(mod=sch.mod,
-                                                      target=_threads_target(target)))
-    return rewrite.apply(sch)
+    """Blocks no loop binds: fused and bound to blockIdx.x / threadIdx.x;
+    False when one cannot be."""
+    return _bind_unbound_blocks(sch, _threads_target(target))
 
 
 def _threads(target):

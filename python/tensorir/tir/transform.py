@@ -105,8 +105,6 @@ def DefaultGPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
     RewriteUnboundBlock); scheduled functions keep their bindings. Under a
     CPU target, or none, functions are left as they are."""
     def run(func, mod, ctx):
-        from ..meta_schedule import TuneContext
-        from ..meta_schedule.postproc import RewriteUnboundBlock
         from ..target import Target
         from .schedule import Schedule
         target = Target.current(allow_none=True)
@@ -118,13 +116,23 @@ def DefaultGPUSchedule():  # noqa: N802 - TVM's naming of pass constructors
                              "max_threads_per_block (give -max_threads_per_block=1024, or a "
                              "named GPU such as nvidia/nvidia-h100)")
         sch = Schedule(func)
-        rewrite = RewriteUnboundBlock()
-        rewrite._initialize_with_tune_context(TuneContext(mod=sch.mod, target=target))
-        if not rewrite.apply(sch):
+        if not _bind_unbound_blocks(sch, target):
             raise ValueError("DefaultGPUSchedule: a function's blocks could not be bound to "
                              f"GPU threads under {target}")
         return sch.mod["main"]
     return PrimFuncPass(run, PassInfo(0, "DefaultGPUSchedule"))
+
+
+def _bind_unbound_blocks(sch, target):
+    """The blocks of `sch` no loop binds: their loops fused and bound to
+    blockIdx.x / threadIdx.x under `target` (which names
+    max_threads_per_block; MetaSchedule's RewriteUnboundBlock); False when
+    one cannot be."""
+    from ..meta_schedule import TuneContext
+    from ..meta_schedule.postproc import RewriteUnboundBlock
+    rewrite = RewriteUnboundBlock()
+    rewrite._initialize_with_tune_context(TuneContext(mod=sch.mod, target=target))
+    return rewrite.apply(sch)
 
 
 def _leaf_blocks(sch):
