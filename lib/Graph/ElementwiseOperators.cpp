@@ -366,10 +366,32 @@ static Value arithmeticScalar(OpBuilder &b, Location loc, StringRef op,
   return op == "mod" ? rem : floorModOf(b, loc, rem, rhs);
 }
 
+/// The arithmetic operators defined on bools, as PyTorch defines them (a
+/// bool is 0 or 1 and the result saturates to a bool): add and maximum are
+/// `or`, multiply and minimum `and`.
+static bool takesBools(StringRef op) {
+  return llvm::is_contained({StringRef("add"), StringRef("multiply"),
+                             StringRef("maximum"), StringRef("minimum")},
+                            op);
+}
+
 static FailureOr<Value> buildArithmetic(const OperatorCall &call) {
-  if (failed(checkTypes(call, 2, Kinds::Number)))
+  if (failed(call.checkShapedOperands(2)))
     return failure();
   StringRef name = call.name;
+  if (takesBools(name) && call.elementTypeOf(0).isInteger(1)) {
+    if (failed(checkTypes(call, 2, Kinds::Bool)))
+      return failure();
+    bool isOr = name == "add" || name == "maximum";
+    return broadcastGeneric(
+        call, name, [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+          if (isOr)
+            return arith::OrIOp::create(b, loc, a[0], a[1]);
+          return arith::AndIOp::create(b, loc, a[0], a[1]);
+        });
+  }
+  if (failed(checkTypes(call, 2, Kinds::Number)))
+    return failure();
   return broadcastGeneric(call, name,
                           [&](OpBuilder &b, Location loc, ValueRange a) {
                             return arithmeticScalar(b, loc, name, a[0], a[1]);

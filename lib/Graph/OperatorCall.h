@@ -197,6 +197,47 @@ inline Value clampIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
       b, loc, arith::MaxSIOp::create(b, loc, index, zero), last);
 }
 
+/// The spatial axes of window operator `name`: 3 for the "...3d" ones
+/// (NCDHW), else 2 (NCHW).
+inline unsigned spatialRankOf(StringRef name) {
+  return name.ends_with("3d") ? 3 : 2;
+}
+
+/// That the result and the first `operands` operands of a window operator
+/// over `spatial` axes have rank 2 + spatial (batch, channels, then the
+/// spatial axes).
+inline LogicalResult checkWindowRanks(const OperatorCall &call,
+                                      unsigned operands, unsigned spatial) {
+  int64_t rank = 2 + spatial;
+  const char *layout = spatial == 3 ? "NCDHW" : "NCHW";
+  if (call.type.getRank() != rank)
+    return call.refuse() << "takes " << layout
+                         << " tensors, the result has rank "
+                         << call.type.getRank();
+  for (unsigned k = 0; k < operands; ++k)
+    if (static_cast<int64_t>(call.shapeOf(k).size()) != rank)
+      return call.refuse() << "operand " << k << " has rank "
+                           << call.shapeOf(k).size() << ", not " << rank;
+  return success();
+}
+
+/// A window operator's "strides" and "dilation" (one value per spatial
+/// axis, each at least 1).
+struct WindowSteps {
+  SmallVector<int64_t> strides, dilation;
+};
+inline FailureOr<WindowSteps> windowSteps(const OperatorCall &call,
+                                          unsigned spatial) {
+  FailureOr<SmallVector<int64_t>> strides = call.intsAttr("strides", spatial);
+  FailureOr<SmallVector<int64_t>> dilation = call.intsAttr("dilation", spatial);
+  if (failed(strides) || failed(dilation))
+    return failure();
+  if (llvm::any_of(*strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(*dilation, [](int64_t v) { return v < 1; }))
+    return call.refuse() << "strides and dilations are at least 1";
+  return WindowSteps{*strides, *dilation};
+}
+
 /// Python's remainder from C's (`rem` of dividing by `rhs`, floats or
 /// integers): the divisor's sign (ElementwiseOperators.cpp).
 Value floorModOf(OpBuilder &b, Location loc, Value rem, Value rhs);
@@ -220,8 +261,12 @@ ArrayRef<std::pair<StringRef, OperatorBuilder>> getReductionOperators();
 /// image.resize2d (ImageOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getImageOperators();
 
-/// nn.avg_pool2d (PoolingOperators.cpp).
+/// nn.max_pool2d / 3d, nn.avg_pool2d / 3d, nn.adaptive_avg_pool2d / 3d
+/// (PoolingOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getPoolingOperators();
+
+/// nn.conv2d and nn.conv3d (ConvolutionOperators.cpp).
+ArrayRef<std::pair<StringRef, OperatorBuilder>> getConvolutionOperators();
 
 /// take, gather_elements, slice_scatter (IndexingOperators.cpp).
 ArrayRef<std::pair<StringRef, OperatorBuilder>> getIndexingOperators();

@@ -232,7 +232,7 @@ static FailureOr<Value> buildBatchNorm(const OperatorCall &call) {
 }
 
 //===----------------------------------------------------------------------===//
-// Padding, convolution, pooling
+// Padding
 //===----------------------------------------------------------------------===//
 
 static FailureOr<Value> buildPad(const OperatorCall &call) {
@@ -265,176 +265,6 @@ static FailureOr<Value> buildPad(const OperatorCall &call) {
   return tensor::PadOp::create(call.b, call.loc, call.type, call.args[0], low,
                                high, padValue)
       .getResult();
-}
-
-/// The strides and dilations of a 2-D window operator, as linalg's
-/// convolutions and poolings take them.
-static FailureOr<std::pair<Attribute, Attribute>>
-windowAttrs(const OperatorCall &call) {
-  FailureOr<SmallVector<int64_t>> strides = call.intsAttr("strides", 2);
-  FailureOr<SmallVector<int64_t>> dilation = call.intsAttr("dilation", 2);
-  if (failed(strides) || failed(dilation))
-    return failure();
-  if (llvm::any_of(*strides, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(*dilation, [](int64_t v) { return v < 1; }))
-    return call.refuse() << "strides and dilations are at least 1";
-  return std::make_pair<Attribute, Attribute>(
-      call.b.getI64TensorAttr(*strides), call.b.getI64TensorAttr(*dilation));
-}
-
-static LogicalResult checkRank4(const OperatorCall &call, unsigned operands) {
-  if (call.type.getRank() != 4)
-    return call.refuse() << "takes NCHW tensors, the result has rank "
-                         << call.type.getRank();
-  for (unsigned k = 0; k < operands; ++k)
-    if (call.shapeOf(k).size() != 4)
-      return call.refuse() << "operand " << k << " has rank "
-                           << call.shapeOf(k).size() << ", not 4";
-  return success();
-}
-
-/// A grouped convolution (attribute "groups" > 1; depthwise when each
-/// group has one input channel): one generic whose output channel o reads
-/// input channel (o floordiv (O / groups)) * (C / groups) + c, c over the
-/// group's channels, which reduce with the window.
-static FailureOr<Value> buildGroupedConv2d(const OperatorCall &call,
-                                           int64_t groups,
-                                           ArrayRef<int64_t> strides,
-                                           ArrayRef<int64_t> dilation) {
-  ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
-  ArrayRef<int64_t> out = call.type.getShape();
-  if (x[1] % groups != 0 || w[0] % groups != 0 || x[1] / groups != w[1] ||
-      x[0] != out[0] || w[0] != out[1])
-    return call.refuse() << "data " << shapeText(x) << " and weight "
-                         << shapeText(w) << " do not give " << shapeText(out)
-                         << " in " << groups
-                         << " groups (NCHW data, OIHW weight of C / groups "
-                            "input channels)";
-  for (int k = 0; k < 2; ++k)
-    if ((out[2 + k] - 1) * strides[k] + (w[2 + k] - 1) * dilation[k] >=
-        x[2 + k])
-      return call.refuse() << "the window leaves the data's axis " << 2 + k;
-  MLIRContext *ctx = call.b.getContext();
-  // Loops: n, o, oh, ow (parallel), c, kh, kw (reduction).
-  AffineExpr n = getAffineDimExpr(0, ctx), o = getAffineDimExpr(1, ctx),
-             oh = getAffineDimExpr(2, ctx), ow = getAffineDimExpr(3, ctx),
-             c = getAffineDimExpr(4, ctx), kh = getAffineDimExpr(5, ctx),
-             kw = getAffineDimExpr(6, ctx);
-  int64_t perGroupOut = w[0] / groups, perGroupIn = w[1];
-  AffineMap input = AffineMap::get(7, 0,
-                                   {n, o.floorDiv(perGroupOut) * perGroupIn + c,
-                                    oh * strides[0] + kh * dilation[0],
-                                    ow * strides[1] + kw * dilation[1]},
-                                   ctx);
-  AffineMap weight = AffineMap::get(7, 0, {o, c, kh, kw}, ctx);
-  AffineMap output = AffineMap::get(7, 0, {n, o, oh, ow}, ctx);
-  bool isFloat = call.isFloat();
-  Value init = call.filled(call.scalar(0));
-  return call.generic(
-      "conv2d", call.args, init, {input, weight, output}, 3,
-      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(
-              b, loc, a[2], arith::MulFOp::create(b, loc, a[0], a[1]));
-        return arith::AddIOp::create(b, loc, a[2],
-                                     arith::MulIOp::create(b, loc, a[0], a[1]));
-      });
-}
-
-static FailureOr<Value> buildConv2d(const OperatorCall &call) {
-  if (failed(call.checkOperands(2)) || failed(checkRank4(call, 2)))
-    return failure();
-  auto window = windowAttrs(call);
-  if (failed(window))
-    return failure();
-  int64_t groups = 1;
-  if (call.attr("groups")) {
-    FailureOr<int64_t> value = call.intAttr("groups");
-    if (failed(value))
-      return failure();
-    if (*value < 1)
-      return call.refuse() << "groups is at least 1, not " << *value;
-    groups = *value;
-  }
-  if (groups > 1)
-    return buildGroupedConv2d(call, groups, *call.intsAttr("strides", 2),
-                              *call.intsAttr("dilation", 2));
-  ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
-  if (x[1] != w[1] || x[0] != call.type.getDimSize(0) ||
-      w[0] != call.type.getDimSize(1))
-    return call.refuse() << "data " << shapeText(x) << " and weight "
-                         << shapeText(w) << " do not give "
-                         << shapeText(call.type.getShape())
-                         << " (NCHW data, OIHW weight, one group)";
-  Value init = call.filled(call.scalar(0));
-  return linalg::Conv2DNchwFchwOp::create(
-             call.b, call.loc, TypeRange{call.type}, call.args,
-             ValueRange{init}, window->first, window->second)
-      .getResult(0);
-}
-
-static FailureOr<Value> buildMaxPool2d(const OperatorCall &call) {
-  if (failed(call.checkOperands(1)) || failed(checkRank4(call, 1)))
-    return failure();
-  auto window = windowAttrs(call);
-  FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", 2);
-  if (failed(window) || failed(size))
-    return failure();
-  if (llvm::any_of(*size, [](int64_t v) { return v < 1; }))
-    return call.refuse() << "'pool_size' is at least 1 by 1";
-  Type elem = call.elementType();
-  TypedAttr lowest;
-  if (auto floatType = dyn_cast<FloatType>(elem))
-    lowest = call.b.getFloatAttr(floatType,
-                                 APFloat::getInf(floatType.getFloatSemantics(),
-                                                 /*Negative=*/true));
-  else
-    lowest = call.b.getIntegerAttr(
-        elem, APInt::getSignedMinValue(elem.getIntOrFloatBitWidth()));
-  Value init = call.filled(arith::ConstantOp::create(call.b, call.loc, lowest));
-  // The window gives the reduction loops their ranges; its values are not
-  // read.
-  Value shape = tensor::EmptyOp::create(call.b, call.loc, *size, elem);
-  return linalg::PoolingNchwMaxOp::create(
-             call.b, call.loc, TypeRange{call.type},
-             ValueRange{call.args[0], shape}, ValueRange{init}, window->first,
-             window->second)
-      .getResult(0);
-}
-
-static FailureOr<Value> buildAdaptiveAvgPool2d(const OperatorCall &call) {
-  if (failed(call.checkOperands(1)) || failed(checkRank4(call, 1)))
-    return failure();
-  if (!call.isFloat())
-    return call.refuse() << "takes floating-point tensors";
-  ArrayRef<int64_t> in = call.shapeOf(0);
-  ArrayRef<int64_t> out = call.type.getShape();
-  if (in[0] != out[0] || in[1] != out[1])
-    return call.refuse() << "keeps the batch and channel dimensions";
-  if (out[2] == 0 || out[3] == 0 || in[2] % out[2] != 0 || in[3] % out[3] != 0)
-    return call.refuse() << "takes output sizes that divide the input's ("
-                         << in[2] << "x" << in[3] << " to " << out[2] << "x"
-                         << out[3] << ")";
-  int64_t kh = in[2] / out[2], kw = in[3] / out[3];
-  MLIRContext *ctx = call.b.getContext();
-  auto d = [&](unsigned k) { return getAffineDimExpr(k, ctx); };
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0, {d(0), d(1), d(2) * kh + d(4), d(3) * kw + d(5)},
-                     ctx),
-      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-  Value window =
-      tensor::EmptyOp::create(call.b, call.loc, {kh, kw}, call.elementType());
-  Value init = call.filled(call.scalar(0));
-  double scale = 1.0 / static_cast<double>(kh * kw);
-  return call.generic(
-      "adaptive_avg_pool2d", ValueRange{call.args[0], window}, init, maps, 2,
-      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-        Value factor = arith::ConstantOp::create(
-            b, loc, b.getFloatAttr(a[0].getType(), scale));
-        Value scaled = arith::MulFOp::create(b, loc, a[0], factor);
-        return arith::AddFOp::create(b, loc, a[2], scaled);
-      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,6 +352,8 @@ static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
         all.append(getIndexingOperators().begin(),
                    getIndexingOperators().end());
         all.append(getPoolingOperators().begin(), getPoolingOperators().end());
+        all.append(getConvolutionOperators().begin(),
+                   getConvolutionOperators().end());
         all.append(getImageOperators().begin(), getImageOperators().end());
         all.append({
             {"matmul", buildMatmul},
@@ -530,9 +362,6 @@ static ArrayRef<std::pair<StringRef, OperatorBuilder>> getOperators() {
             {"nn.softmax", buildSoftmax},
             {"nn.batch_norm", buildBatchNorm},
             {"nn.pad", buildPad},
-            {"nn.conv2d", buildConv2d},
-            {"nn.max_pool2d", buildMaxPool2d},
-            {"nn.adaptive_avg_pool2d", buildAdaptiveAvgPool2d},
             {"reshape", buildReshape},
         });
         return all;

@@ -1,33 +1,155 @@
-//===- PoolingOperators.cpp - average pooling with padding ----------------===//
+//===- PoolingOperators.cpp - max, average and adaptive average pooling ---===//
 //
-// Relax's nn.avg_pool2d (NCHW) as one linalg.generic: the output's pixels
-// parallel, the window reducing, the data read (as a gathered input) at the
-// window's position when it is inside the data and as 0 in the padding.
-// Each element is divided by its window's divisor as PyTorch counts it: the
-// window clipped to the padded data (count_include_pad) or to the data,
-// which ceil_mode's last windows need.
+// Relax's poolings over 2 (NCHW) or 3 (NCDHW) spatial axes:
+// - nn.max_pool2d / 3d (the data already padded with -inf): linalg's named
+//   NCHW max pooling, or one linalg.generic for NCDHW (linalg names only
+//   NDHWC);
+// - nn.avg_pool2d / 3d: one linalg.generic, the output's pixels parallel,
+//   the window reducing, the data read (as a gathered input) at the
+//   window's position when it is inside the data and as 0 in the padding.
+//   Each element is divided by its window's divisor as PyTorch counts it:
+//   the window clipped to the padded data (count_include_pad) or to the
+//   data, which ceil_mode's last windows need;
+// - nn.adaptive_avg_pool2d / 3d of output sizes dividing the input's: the
+//   mean of equal windows.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OperatorCall.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::graph;
 
-static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
-  if (failed(call.checkOperands(1)))
+/// An empty tensor of the window's shape: the window's loops appear in a
+/// pooling's maps through it (as linalg's pooling ops take one); the body
+/// does not read it.
+static Value windowShape(const OperatorCall &call, ArrayRef<int64_t> size) {
+  return tensor::EmptyOp::create(call.b, call.loc, size, call.elementType());
+}
+
+static FailureOr<Value> buildMaxPool(const OperatorCall &call) {
+  unsigned spatial = spatialRankOf(call.name);
+  if (failed(call.checkOperands(1)) ||
+      failed(checkWindowRanks(call, 1, spatial)))
     return failure();
-  if (call.type.getRank() != 4 || call.shapeOf(0).size() != 4)
-    return call.refuse() << "takes NCHW tensors";
+  FailureOr<WindowSteps> steps = windowSteps(call, spatial);
+  FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", spatial);
+  if (failed(steps) || failed(size))
+    return failure();
+  if (llvm::any_of(*size, [](int64_t v) { return v < 1; }))
+    return call.refuse() << "'pool_size' is at least 1 on each axis";
+  ArrayRef<int64_t> in = call.shapeOf(0), out = call.type.getShape();
+  if (in[0] != out[0] || in[1] != out[1])
+    return call.refuse() << "the data " << shapeText(in) << " and the result "
+                         << shapeText(out) << " differ in batch or channels";
+  for (unsigned k = 0; k < spatial; ++k)
+    if ((out[2 + k] - 1) * steps->strides[k] +
+            ((*size)[k] - 1) * steps->dilation[k] >=
+        in[2 + k])
+      return call.refuse() << "the window leaves the data's axis " << 2 + k;
+  Type elem = call.elementType();
+  TypedAttr lowest;
+  if (auto floatType = dyn_cast<FloatType>(elem))
+    lowest = call.b.getFloatAttr(floatType,
+                                 APFloat::getInf(floatType.getFloatSemantics(),
+                                                 /*Negative=*/true));
+  else
+    lowest = call.b.getIntegerAttr(
+        elem, APInt::getSignedMinValue(elem.getIntOrFloatBitWidth()));
+  Value init = call.filled(arith::ConstantOp::create(call.b, call.loc, lowest));
+  Value window = windowShape(call, *size);
+  if (spatial == 2)
+    return linalg::PoolingNchwMaxOp::create(
+               call.b, call.loc, TypeRange{call.type},
+               ValueRange{call.args[0], window}, ValueRange{init},
+               call.b.getI64TensorAttr(steps->strides),
+               call.b.getI64TensorAttr(steps->dilation))
+        .getResult(0);
+  // Loops n, c, the output's axes (parallel), the window's (reduction).
+  MLIRContext *ctx = call.b.getContext();
+  unsigned loops = 2 + 2 * spatial;
+  auto d = [&](unsigned k) { return getAffineDimExpr(k, ctx); };
+  SmallVector<AffineExpr> input{d(0), d(1)}, taps, output{d(0), d(1)};
+  for (unsigned k = 0; k < spatial; ++k) {
+    input.push_back(d(2 + k) * steps->strides[k] +
+                    d(2 + spatial + k) * steps->dilation[k]);
+    taps.push_back(d(2 + spatial + k));
+    output.push_back(d(2 + k));
+  }
+  SmallVector<AffineMap> maps{AffineMap::get(loops, 0, input, ctx),
+                              AffineMap::get(loops, 0, taps, ctx),
+                              AffineMap::get(loops, 0, output, ctx)};
+  bool isFloat = call.isFloat();
+  return call.generic(call.name.drop_front(3), ValueRange{call.args[0], window},
+                      init, maps, spatial,
+                      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+                        if (isFloat) // NaN wins, as in PyTorch
+                          return arith::MaximumFOp::create(b, loc, a[2], a[0]);
+                        return arith::MaxSIOp::create(b, loc, a[2], a[0]);
+                      });
+}
+
+static FailureOr<Value> buildAdaptiveAvgPool(const OperatorCall &call) {
+  unsigned spatial = spatialRankOf(call.name);
+  if (failed(call.checkOperands(1)) ||
+      failed(checkWindowRanks(call, 1, spatial)))
+    return failure();
+  if (!call.isFloat())
+    return call.refuse() << "takes floating-point tensors";
+  ArrayRef<int64_t> in = call.shapeOf(0);
+  ArrayRef<int64_t> out = call.type.getShape();
+  if (in[0] != out[0] || in[1] != out[1])
+    return call.refuse() << "keeps the batch and channel dimensions";
+  SmallVector<int64_t> size;
+  for (unsigned k = 2; k < 2 + spatial; ++k) {
+    if (out[k] == 0 || in[k] % out[k] != 0)
+      return call.refuse() << "takes output sizes that divide the input's ("
+                           << shapeText(in.drop_front(2)) << " to "
+                           << shapeText(out.drop_front(2)) << ")";
+    size.push_back(in[k] / out[k]);
+  }
+  MLIRContext *ctx = call.b.getContext();
+  unsigned loops = 2 + 2 * spatial;
+  auto d = [&](unsigned k) { return getAffineDimExpr(k, ctx); };
+  SmallVector<AffineExpr> input{d(0), d(1)}, taps, output{d(0), d(1)};
+  for (unsigned k = 0; k < spatial; ++k) {
+    input.push_back(d(2 + k) * size[k] + d(2 + spatial + k));
+    taps.push_back(d(2 + spatial + k));
+    output.push_back(d(2 + k));
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, input, ctx),
+                                 AffineMap::get(loops, 0, taps, ctx),
+                                 AffineMap::get(loops, 0, output, ctx)};
+  Value init = call.filled(call.scalar(0));
+  double scale = 1.0 / static_cast<double>(computeProduct(size));
+  return call.generic(
+      call.name.drop_front(3),
+      ValueRange{call.args[0], windowShape(call, size)}, init, maps, spatial,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        Value factor = arith::ConstantOp::create(
+            b, loc, b.getFloatAttr(a[0].getType(), scale));
+        Value scaled = arith::MulFOp::create(b, loc, a[0], factor);
+        return arith::AddFOp::create(b, loc, a[2], scaled);
+      });
+}
+
+static FailureOr<Value> buildAvgPool(const OperatorCall &call) {
+  unsigned spatial = spatialRankOf(call.name);
+  if (failed(call.checkOperands(1)) ||
+      failed(checkWindowRanks(call, 1, spatial)))
+    return failure();
   if (!call.isFloat())
     return call.refuse() << "takes floating-point tensors, not "
                          << call.elementType();
-  FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", 2);
-  FailureOr<SmallVector<int64_t>> strides = call.intsAttr("strides", 2);
-  FailureOr<SmallVector<int64_t>> dilation = call.intsAttr("dilation", 2);
-  FailureOr<SmallVector<int64_t>> padding = call.intsAttr("padding", 4);
-  if (failed(size) || failed(strides) || failed(dilation) || failed(padding))
+  FailureOr<SmallVector<int64_t>> size = call.intsAttr("pool_size", spatial);
+  FailureOr<WindowSteps> steps = windowSteps(call, spatial);
+  // The padding before each axis, then after each.
+  FailureOr<SmallVector<int64_t>> padding =
+      call.intsAttr("padding", 2 * spatial);
+  if (failed(size) || failed(steps) || failed(padding))
     return failure();
   auto includePad =
       dyn_cast_if_present<BoolAttr>(call.attr("count_include_pad"));
@@ -36,37 +158,33 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
   if (in[0] != out[0] || in[1] != out[1])
     return call.refuse() << "the data " << shapeText(in) << " and the result "
                          << shapeText(out) << " differ in batch or channels";
-  for (int k = 0; k < 2; ++k) {
-    if ((*size)[k] < 1 || (*strides)[k] < 1 || (*dilation)[k] < 1)
-      return call.refuse()
-             << "pool sizes, strides and dilations are at least 1";
+  for (unsigned k = 0; k < spatial; ++k) {
+    int64_t low = (*padding)[k], high = (*padding)[k + spatial];
+    if ((*size)[k] < 1)
+      return call.refuse() << "pool sizes are at least 1";
     // Every window starts inside the padded data.
-    if ((out[2 + k] - 1) * (*strides)[k] >=
-            in[2 + k] + (*padding)[k] + (*padding)[k + 2] ||
-        (*padding)[k] < 0 || (*padding)[k + 2] < 0)
+    if ((out[2 + k] - 1) * steps->strides[k] >= in[2 + k] + low + high ||
+        low < 0 || high < 0)
       return call.refuse() << "the result's axis " << 2 + k << " of size "
                            << out[2 + k] << " has windows past the padded data";
   }
   MLIRContext *ctx = call.b.getContext();
-  SmallVector<AffineExpr> zeros(4, getAffineConstantExpr(0, ctx));
-  SmallVector<AffineExpr> pixel;
-  for (unsigned d = 0; d < 4; ++d)
+  unsigned rank = 2 + spatial, loops = rank + spatial;
+  SmallVector<AffineExpr> zeros(rank, getAffineConstantExpr(0, ctx));
+  SmallVector<AffineExpr> pixel, taps;
+  for (unsigned d = 0; d < rank; ++d)
     pixel.push_back(getAffineDimExpr(d, ctx));
-  // The window's loops appear in the maps through an empty tensor of its
-  // shape (as linalg's pooling ops take one), which the body does not read.
-  Value window = tensor::EmptyOp::create(
-      call.b, call.loc, ArrayRef<int64_t>{(*size)[0], (*size)[1]},
-      call.elementType());
-  SmallVector<AffineMap> maps{
-      AffineMap::get(6, 0, zeros, ctx),
-      AffineMap::get(6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)},
-                     ctx),
-      AffineMap::get(6, 0, pixel, ctx)};
+  for (unsigned k = 0; k < spatial; ++k)
+    taps.push_back(getAffineDimExpr(rank + k, ctx));
+  SmallVector<AffineMap> maps{AffineMap::get(loops, 0, zeros, ctx),
+                              AffineMap::get(loops, 0, taps, ctx),
+                              AffineMap::get(loops, 0, pixel, ctx)};
   Value source = call.args[0];
   Type elem = call.elementType();
   Value init = call.filled(call.scalar(0));
   return call.generic(
-      "avg_pool2d", ValueRange{call.args[0], window}, init, maps, 2,
+      call.name.drop_front(3),
+      ValueRange{call.args[0], windowShape(call, *size)}, init, maps, spatial,
       [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
         auto index = [&](int64_t v) -> Value {
           return arith::ConstantIndexOp::create(b, loc, v);
@@ -81,12 +199,12 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
         SmallVector<Value> at{linalg::IndexOp::create(b, loc, 0),
                               linalg::IndexOp::create(b, loc, 1)};
         Value divisor = index(1);
-        for (int k = 0; k < 2; ++k) {
-          int64_t stride = (*strides)[k], dil = (*dilation)[k];
-          int64_t low = (*padding)[k], high = (*padding)[k + 2];
+        for (unsigned k = 0; k < spatial; ++k) {
+          int64_t stride = steps->strides[k], dil = steps->dilation[k];
+          int64_t low = (*padding)[k], high = (*padding)[k + spatial];
           int64_t extent = in[2 + k];
           Value o = linalg::IndexOp::create(b, loc, 2 + k);
-          Value w = linalg::IndexOp::create(b, loc, 4 + k);
+          Value w = linalg::IndexOp::create(b, loc, rank + k);
           // The position read: o * stride + w * dilation - low.
           Value start = arith::SubIOp::create(
               b, loc, arith::MulIOp::create(b, loc, o, index(stride)),
@@ -129,7 +247,12 @@ static FailureOr<Value> buildAvgPool2d(const OperatorCall &call) {
 ArrayRef<std::pair<StringRef, OperatorBuilder>>
 mlir::tir::graph::getPoolingOperators() {
   static const std::pair<StringRef, OperatorBuilder> operators[] = {
-      {"nn.avg_pool2d", buildAvgPool2d},
+      {"nn.max_pool2d", buildMaxPool},
+      {"nn.max_pool3d", buildMaxPool},
+      {"nn.avg_pool2d", buildAvgPool},
+      {"nn.avg_pool3d", buildAvgPool},
+      {"nn.adaptive_avg_pool2d", buildAdaptiveAvgPool},
+      {"nn.adaptive_avg_pool3d", buildAdaptiveAvgPool},
   };
   return operators;
 }

@@ -297,3 +297,129 @@ def test_scans_roundings_and_tensor_bounds_compute_what_pytorch_does():
     got = vm["main"](*[a.numpy() for a in args])
     for g, w in zip(got, model(*args)):
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)
+
+
+class Volumes(torch.nn.Module):
+    """3-D convolutions (one group and grouped) and poolings of NCDHW
+    volumes."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv3d(4, 6, (3, 2, 3), stride=(1, 2, 1), padding=(1, 0, 1))
+        self.grouped = torch.nn.Conv3d(6, 4, 3, groups=2, dilation=(1, 1, 2), bias=False)
+
+    def forward(self, x):
+        y = self.conv(x)
+        z = self.grouped(y)
+        return (y, z, torch.nn.functional.max_pool3d(x, 2, stride=(1, 2, 2), padding=1),
+                torch.nn.functional.avg_pool3d(x, (2, 3, 3), stride=2, padding=1,
+                                               count_include_pad=False, ceil_mode=True),
+                torch.nn.functional.adaptive_avg_pool3d(x, (3, 2, 4)))
+
+
+def test_volumes_compute_what_pytorch_does():
+    model = Volumes().eval()
+    x = torch.randn(2, 4, 6, 8, 8)
+    mod = from_exported_program(torch.export.export(model, (x,)))
+    text = mod.script()
+    for op in ["R.nn.conv3d(", "R.nn.max_pool3d(", "R.nn.avg_pool3d(",
+               "R.nn.adaptive_avg_pool3d("]:
+        assert op in text, op
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    with torch.no_grad():
+        want = model(x)
+    for got, w in zip(vm["main"](x.numpy()), want):
+        np.testing.assert_allclose(got.numpy(), w.numpy(), rtol=1e-4, atol=1e-5)
+
+
+class Miscellany(torch.nn.Module):
+    """Norms, eye, padding, item, bool arithmetic, average pooling with a
+    divisor, one_hot."""
+
+    def forward(self, x, flags, labels):
+        norms = (torch.norm(x, p=float("inf")), torch.norm(x, p=2, dim=1, keepdim=True),
+                 torch.linalg.vector_norm(x, ord=0.5, dim=(0, 1)))
+        padded = [torch.nn.functional.pad(x, (1, 2, 0, 1), value=0.25)] + [
+            torch.nn.functional.pad(x[None], (2, 1, 3, 0), mode=mode)
+            for mode in ("reflect", "replicate", "circular")]
+        pooled = torch.nn.functional.avg_pool2d(x[None, None], 2, divisor_override=3)
+        both = (flags + flags[0], flags * flags[1], torch.maximum(flags, flags[2]))
+        return (*norms, torch.eye(3, 5) + x[0, 0].reshape(1) * 0, *padded, pooled,
+                *both, x[0, 0].item() + x[1], torch.nn.functional.one_hot(labels, 5))
+
+
+def test_norms_eye_padding_and_bool_arithmetic_compute_what_pytorch_does():
+    model = Miscellany().eval()
+    args = (torch.randn(4, 6), torch.rand(3, 4) > 0.5, torch.tensor([0, 3, 4, 1]))
+    mod = from_exported_program(torch.export.export(model, args))
+    text = mod.script()
+    for op in ["R.nn.pad(", "R.take(", "R.where(", "R.power("]:
+        assert op in text, op
+    # The checks torch.export leaves (one_hot's bounds) are not computed.
+    assert "R.any(" not in text
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    with torch.no_grad():
+        want = model(*args)
+    for got, w in zip(vm["main"](*[a.numpy() for a in args]), want):
+        w = w.numpy()
+        np.testing.assert_allclose(got.numpy(), w, rtol=1e-5, atol=1e-6)
+
+
+class PlainAttention(torch.nn.Module):
+    def forward(self, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
+@pytest.mark.parametrize("shape", [(6, 8), (3, 6, 8)])
+def test_attention_of_sequences_without_heads_or_batches(shape):
+    """(sequence, features) and (batch, sequence, features) operands: one
+    head of a batch of one, each position attending to every other."""
+    args = [torch.randn(*shape) for _ in range(3)]
+    mod = from_exported_program(torch.export.export(PlainAttention(), tuple(args)))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = vm["main"](*[a.numpy() for a in args])[0]
+    np.testing.assert_allclose(got.numpy(), PlainAttention()(*args).numpy(), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_bool_arithmetic_is_or_and_and():
+    x = relax.Var("x", relax.TensorStructInfo((4,), "bool"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        out = bb.emit(relax.op.add(x, x))
+        both = bb.emit(relax.op.multiply(out, relax.const(np.array([1, 0, 1, 0], bool))))
+        bb.emit_func_output(relax.Tuple([out, both]))
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), "llvm"), tvm.cpu())
+    got = vm["main"](np.array([True, True, False, False]))
+    np.testing.assert_array_equal(got[0].numpy(), [True, True, False, False])
+    np.testing.assert_array_equal(got[1].numpy(), [True, False, False, False])
+    with pytest.raises(TypeError, match="relax.op.subtract: takes floating-point or integer"):
+        relax.op.subtract(x, x)
+
+
+class Transposed(torch.nn.Module):
+    """Transposed convolutions: strided, padded, dilated, grouped, with
+    output padding, 1-, 2- and 3-D."""
+
+    def __init__(self):
+        super().__init__()
+        self.one = torch.nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        self.two = torch.nn.ConvTranspose2d(4, 6, (3, 2), stride=(2, 3), padding=(2, 0),
+                                            dilation=(2, 1), groups=2, bias=False)
+        self.three = torch.nn.ConvTranspose3d(4, 2, 2, stride=2)
+
+    def forward(self, x, volume):
+        return self.one(x[:, :, 0]), self.two(x), self.three(volume)
+
+
+def test_transposed_convolutions_compute_what_pytorch_does():
+    model = Transposed().eval()
+    args = (torch.randn(2, 4, 5, 7), torch.randn(1, 4, 3, 2, 3))
+    mod = from_exported_program(torch.export.export(model, args))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    with torch.no_grad():
+        want = model(*args)
+    for got, w in zip(vm["main"](*[a.numpy() for a in args]), want):
+        assert got.shape == tuple(w.shape)
+        np.testing.assert_allclose(got.numpy(), w.numpy(), rtol=1e-4, atol=1e-5)

@@ -508,16 +508,27 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
           ", pad_value=" + padValue + ")";
     return true;
   }
-  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op)) {
+  // One-group convolutions over 2 and 3 spatial axes (their padding a
+  // separate nn.pad).
+  auto convolution = [&](auto conv, StringRef relaxName) {
     if (!isZeroFill(conv.getDpsInits()[0]) ||
         !operands(conv.getDpsInputs(), args))
       return false;
-    out = "R.nn.conv2d(" + args + ", strides=" +
-          ints(llvm::to_vector(conv.getStrides().getValues<int64_t>())) +
-          ", padding=[0, 0, 0, 0], dilation=" +
-          ints(llvm::to_vector(conv.getDilations().getValues<int64_t>())) + ")";
+    SmallVector<int64_t> strides =
+        llvm::to_vector(conv.getStrides().template getValues<int64_t>());
+    out = ("R.nn." + relaxName + "(").str() + args +
+          ", strides=" + ints(strides) +
+          ", padding=" + ints(SmallVector<int64_t>(2 * strides.size(), 0)) +
+          ", dilation=" +
+          ints(llvm::to_vector(
+              conv.getDilations().template getValues<int64_t>())) +
+          ")";
     return true;
-  }
+  };
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+    return convolution(conv, "conv2d");
+  if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
+    return convolution(conv, "conv3d");
   if (auto pool = dyn_cast<linalg::PoolingNchwMaxOp>(op)) {
     auto fill = pool.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
     std::string lowest;

@@ -265,6 +265,18 @@ class GraphParser:
         return value
 
     def literal(self, node):
+        """A Python literal; float("inf"), float("nan") and their negations
+        too (how a printed constant spells them)."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) \
+                and isinstance(node.operand, ast.Call):
+            value = self.literal(node.operand)
+            return -value if isinstance(node.op, ast.USub) else value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "float" and len(node.args) == 1 and not node.keywords:
+            try:
+                return float(ast.literal_eval(node.args[0]))
+            except ValueError:
+                pass
         try:
             return ast.literal_eval(node)
         except ValueError:

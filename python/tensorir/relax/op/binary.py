@@ -1,5 +1,6 @@
 """relax.op's binary element-wise operators, with NumPy broadcasting:
-arithmetic (numbers), comparisons (bool results), bitwise operators and
+arithmetic (numbers; add, multiply, maximum and minimum on bools too, as
+PyTorch's or / and), comparisons (bool results), bitwise operators and
 shifts (integers and bools), logical operators (bools). Both operands hold
 one dtype, as Relax requires (R.astype first)."""
 from ..expr import Call
@@ -8,6 +9,7 @@ from ._common import binary_shape, tensor_of
 
 _ARITHMETIC = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "mod",
                "floor_mod", "floor_divide")
+_BOOL_ARITHMETIC = ("add", "multiply", "maximum", "minimum")
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 _BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
@@ -35,6 +37,11 @@ def _numbers(dtype):
     return dtype != "bool"
 
 
+def _numbers_or_bools(dtype):
+    """floating-point, integer or bool"""
+    return True
+
+
 def _integers(dtype):
     """integer or bool"""
     return dtype.startswith("int") or dtype == "bool"
@@ -46,7 +53,8 @@ def _bools(dtype):
 
 
 for _name in _ARITHMETIC:
-    globals()[_name] = _binary(_name, _numbers)
+    globals()[_name] = _binary(_name, _numbers_or_bools if _name in _BOOL_ARITHMETIC
+                               else _numbers)
 for _name in _COMPARISONS:
     globals()[_name] = _binary(_name, _numbers, "bool")
 for _name in _BITWISE:

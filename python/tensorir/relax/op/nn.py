@@ -1,9 +1,12 @@
-"""relax.op.nn: avg_pool2d, relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm, pad, conv2d, max_pool2d, adaptive_avg_pool2d,
-batch_norm (inference)."""
+"""relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm,
+group_norm, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
+adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm (inference),
+attention."""
 import numpy as np
 
 from ..expr import Call, Tuple, const
 from ..struct_info import TensorStructInfo
+from . import _window
 from ._common import axes_of, tensor_of
 from .binary import add, divide, multiply, subtract
 from .search import where
@@ -53,37 +56,6 @@ def softmax(data, axis=-1):
     return Call("relax.nn.softmax", [data], info, {"axis": int(axis) % rank})
 
 
-def _pair(value, what, op):
-    if isinstance(value, int):
-        return (value, value)
-    value = tuple(int(v) for v in value)
-    if len(value) == 1:
-        return value * 2
-    if len(value) != 2:
-        raise ValueError(f"relax.op.nn.{op}: {what} is an int or a pair, got {value}")
-    return value
-
-
-def _padding(value, op):
-    """(top, left, bottom, right) from an int, a pair or four values."""
-    if isinstance(value, int):
-        return (value,) * 4
-    value = tuple(int(v) for v in value)
-    if len(value) == 2:
-        return value + value
-    if len(value) != 4:
-        raise ValueError(f"relax.op.nn.{op}: padding is an int, a pair or four values")
-    return value
-
-
-def _window_output(size, pad_lo, pad_hi, window, stride, dilation, op):
-    extent = size + pad_lo + pad_hi - dilation * (window - 1) - 1
-    if extent < 0:
-        raise ValueError(f"relax.op.nn.{op}: the window ({window}, dilation {dilation}) "
-                         f"does not fit the padded input ({size + pad_lo + pad_hi})")
-    return extent // stride + 1
-
-
 def pad(data, pad_width, pad_value=0.0, pad_mode="constant"):
     """data padded with pad_value: pad_width lists (before, after) per axis,
     flat ([b0, a0, b1, a1, ...]) or as pairs."""
@@ -102,108 +74,68 @@ def pad(data, pad_width, pad_value=0.0, pad_mode="constant"):
                 {"pad_width": flat, "pad_value": float(pad_value)})
 
 
-def _padded(data, padding, value, op):
-    top, left, bottom, right = padding
-    if not any(padding):
-        return data
-    return pad(data, [0, 0, 0, 0, top, bottom, left, right], value)
+def conv1d(data, weight, strides=1, padding=0, dilation=1, groups=1, data_layout="NCW",
+           kernel_layout="OIW", out_layout=None, out_dtype=None):
+    """1-D convolution, NCW data and OIW weight (C / groups input channels
+    per output channel)."""
+    return _window.convolution(1, data, weight, strides, padding, dilation, groups,
+                               data_layout, kernel_layout, out_layout, out_dtype)
 
 
 def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
            data_layout="NCHW", kernel_layout="OIHW", out_layout=None, out_dtype=None):
     """2-D convolution, NCHW data and OIHW weight (C / groups input
     channels per output channel; depthwise when groups == C)."""
-    x = tensor_of(data, "nn.conv2d", "data")
-    w = tensor_of(weight, "nn.conv2d", "weight")
-    if data_layout != "NCHW" or kernel_layout != "OIHW" or out_layout not in (None, "NCHW"):
-        raise NotImplementedError("relax.op.nn.conv2d: NCHW data and OIHW weights only")
-    groups = int(groups)
-    if groups < 1:
-        raise ValueError(f"relax.op.nn.conv2d: groups is at least 1, not {groups}")
-    if out_dtype not in (None, "", "void", x.dtype):
-        raise NotImplementedError("relax.op.nn.conv2d: out_dtype other than the data's")
-    if len(x.shape) != 4 or len(w.shape) != 4:
-        raise ValueError("relax.op.nn.conv2d: data and weight are 4-D (NCHW, OIHW)")
-    n, c, h, wd = x.shape
-    o, i, kh, kw = w.shape
-    if c != i * groups or o % groups:
-        raise ValueError(f"relax.op.nn.conv2d: data of {c} channels and weight {tuple(w.shape)} "
-                         f"do not form {groups} group(s) (weight: O, C / groups, KH, KW)")
-    strides, dilation = _pair(strides, "strides", "conv2d"), _pair(dilation, "dilation",
-                                                                   "conv2d")
-    padding = _padding(padding, "conv2d")
-    oh = _window_output(h, padding[0], padding[2], kh, strides[0], dilation[0], "conv2d")
-    ow = _window_output(wd, padding[1], padding[3], kw, strides[1], dilation[1], "conv2d")
-    source = _padded(data, padding, 0.0, "conv2d")
-    attrs = {"strides": list(strides), "dilation": list(dilation)}
-    if groups > 1:
-        attrs["groups"] = groups
-    return Call("relax.nn.conv2d", [source, weight], TensorStructInfo((n, o, oh, ow), x.dtype),
-                attrs)
+    return _window.convolution(2, data, weight, strides, padding, dilation, groups,
+                               data_layout, kernel_layout, out_layout, out_dtype)
 
 
-def conv1d(data, weight, strides=1, padding=0, dilation=1, groups=1, data_layout="NCW",
-           kernel_layout="OIW", out_layout=None, out_dtype=None):
-    """1-D convolution, NCW data and OIW weight: a 2-D convolution of
-    height 1 between reshapes."""
-    from . import reshape
-    x = tensor_of(data, "nn.conv1d", "data")
-    w = tensor_of(weight, "nn.conv1d", "weight")
-    if data_layout != "NCW" or kernel_layout != "OIW" or out_layout not in (None, "NCW"):
-        raise NotImplementedError("relax.op.nn.conv1d: NCW data and OIW weights only")
-    if len(x.shape) != 3 or len(w.shape) != 3:
-        raise ValueError("relax.op.nn.conv1d: data and weight are 3-D (NCW, OIW)")
+def conv3d(data, weight, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
+           data_layout="NCDHW", kernel_layout="OIDHW", out_layout=None, out_dtype=None):
+    """3-D convolution, NCDHW data and OIDHW weight."""
+    return _window.convolution(3, data, weight, strides, padding, dilation, groups,
+                               data_layout, kernel_layout, out_layout, out_dtype)
 
-    def one(value, what):
-        value = [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
-        if len(value) != 1:
-            raise ValueError(f"relax.op.nn.conv1d: {what} is one value, got {value}")
-        return value[0]
 
-    pads = [int(p) for p in padding] if isinstance(padding, (list, tuple)) else [int(padding)]
-    if len(pads) == 1:
-        pads = pads * 2
-    n, c, width = x.shape
-    o, i, k = w.shape
-    y = conv2d(reshape(data, [n, c, 1, width]), reshape(weight, [o, i, 1, k]),
-               strides=(1, one(strides, "strides")), padding=(0, pads[0], 0, pads[1]),
-               dilation=(1, one(dilation, "dilation")), groups=groups, out_dtype=out_dtype)
-    return reshape(y, [n, o, y.struct_info.shape[3]])
+def conv1d_transpose(data, weight, strides=1, padding=0, output_padding=0, dilation=1,
+                     groups=1, data_layout="NCW", kernel_layout="IOW", out_layout=None,
+                     out_dtype=None):
+    """1-D transposed convolution, NCW data and IOW weight."""
+    return _window.conv_transpose(1, data, weight, strides, padding, output_padding,
+                                  dilation, groups, data_layout, kernel_layout, out_layout,
+                                  out_dtype)
+
+
+def conv2d_transpose(data, weight, strides=(1, 1), padding=(0, 0), output_padding=(0, 0),
+                     dilation=(1, 1), groups=1, data_layout="NCHW", kernel_layout="IOHW",
+                     out_layout=None, out_dtype=None):
+    """2-D transposed convolution, NCHW data and IOHW weight."""
+    return _window.conv_transpose(2, data, weight, strides, padding, output_padding,
+                                  dilation, groups, data_layout, kernel_layout, out_layout,
+                                  out_dtype)
+
+
+def conv3d_transpose(data, weight, strides=(1, 1, 1), padding=(0, 0, 0),
+                     output_padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
+                     data_layout="NCDHW", kernel_layout="IODHW", out_layout=None,
+                     out_dtype=None):
+    """3-D transposed convolution, NCDHW data and IODHW weight."""
+    return _window.conv_transpose(3, data, weight, strides, padding, output_padding,
+                                  dilation, groups, data_layout, kernel_layout, out_layout,
+                                  out_dtype)
 
 
 def max_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1),
                ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout=None):
     """The maximum over each window, NCHW."""
-    x = tensor_of(data, "nn.max_pool2d", "data")
-    if layout != "NCHW" or ceil_mode:
-        raise NotImplementedError("relax.op.nn.max_pool2d: NCHW, floor mode only")
-    if len(x.shape) != 4:
-        raise ValueError("relax.op.nn.max_pool2d: data is 4-D (NCHW)")
-    n, c, h, w = x.shape
-    kh, kw = _pair(pool_size, "pool_size", "max_pool2d")
-    strides = _pair(strides, "strides", "max_pool2d")
-    dilation = _pair(dilation, "dilation", "max_pool2d")
-    padding = _padding(padding, "max_pool2d")
-    oh = _window_output(h, padding[0], padding[2], kh, strides[0], dilation[0], "max_pool2d")
-    ow = _window_output(w, padding[1], padding[3], kw, strides[1], dilation[1], "max_pool2d")
-    source = _padded(data, padding, float("-inf"), "max_pool2d")
-    return Call("relax.nn.max_pool2d", [source], TensorStructInfo((n, c, oh, ow), x.dtype),
-                {"pool_size": [kh, kw], "strides": list(strides), "dilation": list(dilation)})
+    return _window.max_pool(2, data, pool_size, strides, padding, dilation, ceil_mode, layout)
 
 
-def _pooled_size(size, pad_lo, pad_hi, window, stride, dilation, ceil_mode, op):
-    """The number of windows along an axis (PyTorch's rule: with ceil_mode
-    a last partial window counts when it starts inside the data or its
-    leading padding)."""
-    span = dilation * (window - 1) + 1
-    extent = size + pad_lo + pad_hi - span
-    if extent < 0:
-        raise ValueError(f"relax.op.nn.{op}: the window ({window}, dilation {dilation}) "
-                         f"does not fit the padded input ({size + pad_lo + pad_hi})")
-    count = (-(-extent // stride) if ceil_mode else extent // stride) + 1
-    if ceil_mode and (count - 1) * stride >= size + pad_lo:
-        count -= 1
-    return count
+def max_pool3d(data, pool_size=(1, 1, 1), strides=(1, 1, 1), padding=(0, 0, 0),
+               dilation=(1, 1, 1), ceil_mode=False, count_include_pad=False, layout="NCDHW",
+               out_layout=None):
+    """The maximum over each window, NCDHW."""
+    return _window.max_pool(3, data, pool_size, strides, padding, dilation, ceil_mode, layout)
 
 
 def avg_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1),
@@ -211,42 +143,27 @@ def avg_pool2d(data, pool_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=
     """The mean over each window, NCHW; the padding counts in the divisor
     with count_include_pad (PyTorch's rules, ceil_mode's clipped windows
     too)."""
-    x = tensor_of(data, "nn.avg_pool2d", "data")
-    if layout != "NCHW" or out_layout not in (None, "NCHW"):
-        raise NotImplementedError("relax.op.nn.avg_pool2d: NCHW only")
-    if len(x.shape) != 4:
-        raise ValueError("relax.op.nn.avg_pool2d: data is 4-D (NCHW)")
-    if not x.dtype.startswith(("float", "bfloat")):
-        raise TypeError(f"relax.op.nn.avg_pool2d: takes floating-point tensors, not {x.dtype}")
-    n, c, h, w = x.shape
-    kh, kw = _pair(pool_size, "pool_size", "avg_pool2d")
-    strides = _pair(strides, "strides", "avg_pool2d")
-    dilation = _pair(dilation, "dilation", "avg_pool2d")
-    padding = _padding(padding, "avg_pool2d")
-    oh = _pooled_size(h, padding[0], padding[2], kh, strides[0], dilation[0], ceil_mode,
-                      "avg_pool2d")
-    ow = _pooled_size(w, padding[1], padding[3], kw, strides[1], dilation[1], ceil_mode,
-                      "avg_pool2d")
-    return Call("relax.nn.avg_pool2d", [data], TensorStructInfo((n, c, oh, ow), x.dtype),
-                {"pool_size": [kh, kw], "strides": list(strides), "dilation": list(dilation),
-                 "padding": list(padding), "ceil_mode": bool(ceil_mode),
-                 "count_include_pad": bool(count_include_pad)})
+    return _window.avg_pool(2, data, pool_size, strides, padding, dilation, ceil_mode,
+                            count_include_pad, layout, out_layout)
+
+
+def avg_pool3d(data, pool_size=(1, 1, 1), strides=(1, 1, 1), padding=(0, 0, 0),
+               dilation=(1, 1, 1), ceil_mode=False, count_include_pad=False, layout="NCDHW",
+               out_layout=None):
+    """The mean over each window, NCDHW (avg_pool2d's rules)."""
+    return _window.avg_pool(3, data, pool_size, strides, padding, dilation, ceil_mode,
+                            count_include_pad, layout, out_layout)
 
 
 def adaptive_avg_pool2d(data, output_size=None, layout="NCHW", out_layout=None):
     """The mean over equal windows giving `output_size` (the input's sizes
     divisible by it), NCHW."""
-    x = tensor_of(data, "nn.adaptive_avg_pool2d", "data")
-    if layout != "NCHW":
-        raise NotImplementedError("relax.op.nn.adaptive_avg_pool2d: NCHW only")
-    n, c, h, w = x.shape
-    oh, ow = (h, w) if output_size is None else _pair(output_size, "output_size",
-                                                      "adaptive_avg_pool2d")
-    if h % oh or w % ow:
-        raise NotImplementedError(f"relax.op.nn.adaptive_avg_pool2d: an input of {h}x{w} "
-                                  f"into {oh}x{ow} (sizes must divide)")
-    return Call("relax.nn.adaptive_avg_pool2d", [data],
-                TensorStructInfo((n, c, oh, ow), x.dtype), {"output_size": [oh, ow]})
+    return _window.adaptive_avg_pool(2, data, output_size, layout)
+
+
+def adaptive_avg_pool3d(data, output_size=None, layout="NCDHW", out_layout=None):
+    """The mean over equal windows giving `output_size`, NCDHW."""
+    return _window.adaptive_avg_pool(3, data, output_size, layout)
 
 
 def batch_norm(data, gamma, beta, moving_mean, moving_var, axis=1, epsilon=1e-5,

@@ -165,23 +165,21 @@ class NetworkOps:
                                   f"{sb} (broadcast batches are not supported)")
 
     def _conv(self, node, x, weight, bias, stride, padding, dilation, groups):
-        if len(weight.shape) == 3 and not isinstance(padding, str):
-            y = self.emit(R.nn.conv1d(x, weight, strides=stride, padding=padding,
-                                      dilation=dilation, groups=groups))
-            if bias is None:
-                return y
-            return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1]))))
-        if len(weight.shape) != 4:
-            raise NotImplementedError(f"{self.name}: '{node.name}' is a {len(weight.shape) - 2}-D "
-                                      "convolution (2-D is supported)")
+        """A 1-, 2- or 3-D convolution (its bias added after)."""
+        dims = len(weight.shape) - 2
+        relax_op = {1: R.nn.conv1d, 2: R.nn.conv2d, 3: R.nn.conv3d}.get(dims)
+        if relax_op is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a {dims}-D convolution "
+                                      "(1-, 2- and 3-D are supported)")
         if isinstance(padding, str):
             raise NotImplementedError(f"{self.name}: '{node.name}' pads {padding!r}; explicit "
                                       "sizes are supported")
-        y = self.emit(R.nn.conv2d(x, weight, strides=stride, padding=padding,
-                                  dilation=dilation, groups=groups))
+        y = self.emit(relax_op(x, weight, strides=stride, padding=padding, dilation=dilation,
+                               groups=groups))
         if bias is None:
             return y
-        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0]), 1, 1]))))
+        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0])]
+                                                      + [1] * dims))))
 
     def _conv2d(self, node):
         weight = self.tensor(self.arg(node, 1), node)
@@ -191,10 +189,40 @@ class NetworkOps:
                           self.arg(node, 4, [0] * dims), self.arg(node, 5, [1] * dims),
                           self.arg(node, 6, 1))
 
+    def _conv_transpose(self, node, x, weight, bias, stride, padding, output_padding, groups,
+                        dilation):
+        """A 1-, 2- or 3-D transposed convolution (its bias added after)."""
+        dims = len(weight.shape) - 2
+        relax_op = {1: R.nn.conv1d_transpose, 2: R.nn.conv2d_transpose,
+                    3: R.nn.conv3d_transpose}.get(dims)
+        if relax_op is None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a {dims}-D transposed "
+                                      "convolution (1-, 2- and 3-D are supported)")
+        y = self.emit(relax_op(x, weight, strides=stride, padding=padding,
+                               output_padding=output_padding, dilation=dilation,
+                               groups=groups))
+        if bias is None:
+            return y
+        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(y.struct_info.shape[1])]
+                                                      + [1] * dims))))
+
+    def _conv_transpose_nd(self, node):
+        """conv_transpose1d / 2d / 3d(input, weight, bias, stride, padding,
+        output_padding, groups, dilation)."""
+        weight = self.tensor(self.arg(node, 1), node)
+        dims = len(weight.shape) - 2
+        return self._conv_transpose(
+            node, self.tensor(self.arg(node, 0), node), weight, self.arg(node, 2, None, "bias"),
+            self.arg(node, 3, 1, "stride"), self.arg(node, 4, 0, "padding"),
+            self.arg(node, 5, 0, "output_padding"), self.arg(node, 6, 1, "groups"),
+            self.arg(node, 7, [1] * dims, "dilation"))
+
     def _convolution(self, node):
         if self.arg(node, 6):
-            raise NotImplementedError(f"{self.name}: '{node.name}' is a transposed "
-                                      "convolution")
+            return self._conv_transpose(
+                node, self.tensor(self.arg(node, 0), node), self.tensor(self.arg(node, 1), node),
+                self.arg(node, 2), self.arg(node, 3), self.arg(node, 4), self.arg(node, 7),
+                self.arg(node, 8, 1), self.arg(node, 5))
         return self._conv(node, self.tensor(self.arg(node, 0), node),
                           self.tensor(self.arg(node, 1), node), self.arg(node, 2),
                           self.arg(node, 3), self.arg(node, 4), self.arg(node, 5),
@@ -230,36 +258,56 @@ class NetworkOps:
                                   self.arg(node, 4), self.arg(node, 6, 1e-5, "eps"))
         return (out, None, None)
 
-    def _max_pool2d(self, node):
+    def _max_pool(self, node):
+        """max_pool2d / 3d (the dimension from the kernel's)."""
         kernel = self.arg(node, 1)
         stride = self.arg(node, 2, None) or kernel
         if self.arg(node, 5, False, "ceil_mode"):
             raise NotImplementedError(f"{self.name}: '{node.name}' pools with ceil_mode")
-        return self.emit(R.nn.max_pool2d(self.tensor(self.arg(node, 0), node), pool_size=kernel,
-                                         strides=stride, padding=self.arg(node, 3, 0),
-                                         dilation=self.arg(node, 4, 1)))
+        x = self.tensor(self.arg(node, 0), node)
+        relax_op = R.nn.max_pool3d if len(x.shape) == 5 else R.nn.max_pool2d
+        return self.emit(relax_op(x, pool_size=kernel, strides=stride,
+                                  padding=self.arg(node, 3, 0), dilation=self.arg(node, 4, 1)))
 
-    def _avg_pool2d(self, node):
+    def _avg_pool(self, node):
+        """avg_pool2d / 3d (the dimension from the data's)."""
         x = self.tensor(self.arg(node, 0), node)
         kernel = self.arg(node, 1)
         stride = self.arg(node, 2, None, "stride") or kernel
-        if self.arg(node, 6, None, "divisor_override") is not None:
-            raise NotImplementedError(f"{self.name}: '{node.name}' pools with a "
-                                      "divisor_override")
-        return self.emit(R.nn.avg_pool2d(
-            x, pool_size=kernel, strides=stride, padding=self.arg(node, 3, 0, "padding"),
-            ceil_mode=self.arg(node, 4, False, "ceil_mode"),
+        padding = self.arg(node, 3, 0, "padding")
+        ceil_mode = self.arg(node, 4, False, "ceil_mode")
+        divisor = self.arg(node, 6, None, "divisor_override")
+        relax_op = R.nn.avg_pool3d if len(x.shape) == 5 else R.nn.avg_pool2d
+        pooled = self.emit(relax_op(
+            x, pool_size=kernel, strides=stride, padding=padding, ceil_mode=ceil_mode,
             count_include_pad=self.arg(node, 5, True, "count_include_pad")))
+        if divisor is None:
+            return pooled
+        # Every window whole (no padding, no ceil_mode's last windows): the
+        # mean times the window's size is the sum the divisor divides.
+        dims = len(x.shape) - 2
+        kernel = [kernel] if isinstance(kernel, int) else list(kernel)
+        padding = [padding] if isinstance(padding, int) else list(padding)
+        if any(padding) or ceil_mode:
+            raise NotImplementedError(f"{self.name}: '{node.name}' pools with a "
+                                      "divisor_override and padding or ceil_mode")
+        area = int(np.prod(kernel * dims if len(kernel) == 1 else kernel))
+        if area == divisor:
+            return pooled
+        return self.emit(R.multiply(pooled, const(np.array(area / divisor,
+                                                           x.struct_info.dtype))))
 
     def _max_pool2d_with_indices(self, node):
         # (values, indices): the indices are not computed (zeros), as
         # inference never reads them.
-        values = self._max_pool2d(node)
+        values = self._max_pool(node)
         return (values, self.emit(R.zeros_like(values)))
 
-    def _adaptive_avg_pool2d(self, node):
-        return self.emit(R.nn.adaptive_avg_pool2d(self.tensor(self.arg(node, 0), node),
-                                                  output_size=tuple(self.arg(node, 1))))
+    def _adaptive_avg_pool(self, node):
+        """adaptive_avg_pool2d / 3d (the dimension from the data's)."""
+        x = self.tensor(self.arg(node, 0), node)
+        relax_op = R.nn.adaptive_avg_pool3d if len(x.shape) == 5 else R.nn.adaptive_avg_pool2d
+        return self.emit(relax_op(x, output_size=tuple(self.arg(node, 1))))
 
     def _layer_norm(self, node):
         x = self.tensor(self.arg(node, 0), node)
@@ -306,9 +354,18 @@ class NetworkOps:
                                       "dropout")
         causal = "TopLeft" if self.arg(node, 5, False, "is_causal") else None
         scale = self.arg(node, 6, None, "scale")
-        if len(q.shape) != 4:
-            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention of rank "
-                                      f"{len(q.shape)} (4-D is supported)")
+        rank = len(q.shape)
+        if not 2 <= rank <= 4 or len(k.shape) != rank or len(v.shape) != rank:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is an attention of "
+                                      f"ranks {len(q.shape)}, {len(k.shape)}, {len(v.shape)} "
+                                      "(one rank of 2, 3 or 4 is supported)")
+        # (sequence, features) and (batch, sequence, features): one head,
+        # and a batch of one.
+        lead = list(range(4 - rank))
+        if lead:
+            q, k, v = (self.emit(R.expand_dims(t, lead)) for t in (q, k, v))
+            if mask is not None and len(self.tensor(mask, node).shape) == rank:
+                mask = self.emit(R.expand_dims(self.tensor(mask, node), lead))
         q, k, v = (self.emit(R.permute_dims(t, [0, 2, 1, 3])) for t in (q, k, v))
         if mask is not None:
             mask = self.tensor(mask, node)
@@ -318,5 +375,6 @@ class NetworkOps:
             out = self.emit(R.nn.attention_bias(q, k, v, mask, scale, causal))
         else:
             out = self.emit(R.nn.attention(q, k, v, None, scale, causal))
-        return self.emit(R.permute_dims(out, [0, 2, 1, 3]))
+        out = self.emit(R.permute_dims(out, [0, 2, 1, 3]))
+        return self.emit(R.squeeze(out, lead)) if lead else out
 

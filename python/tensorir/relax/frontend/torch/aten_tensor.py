@@ -344,3 +344,117 @@ class TensorOps:
         size = int(np.prod([int(d) for d in x.shape]))
         flat = self.emit(R.reshape(x, [size]))
         return self.emit(R.take(flat, self.tensor(self.arg(node, 1), node), 0, mode="fast"))
+
+    def _padding_of(self, node, x, pads):
+        """PyTorch's pad list (from the last axis backwards, (before,
+        after) each) as (axis, before, after) of the padded axes."""
+        pads = [int(p) for p in pads]
+        rank = len(x.shape)
+        if len(pads) % 2 or len(pads) > 2 * rank:
+            raise NotImplementedError(f"{self.name}: '{node.name}' pads {len(pads)} sizes of a "
+                                      f"{rank}-D tensor")
+        if any(p < 0 for p in pads):
+            raise NotImplementedError(f"{self.name}: '{node.name}' pads by a negative size "
+                                      "(a crop)")
+        return [(rank - 1 - k, pads[2 * k], pads[2 * k + 1]) for k in range(len(pads) // 2)]
+
+    def _constant_pad(self, node):
+        """constant_pad_nd(x, pad, value)."""
+        x = self.tensor(self.arg(node, 0), node)
+        width = [0] * (2 * len(x.shape))
+        for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
+            width[2 * axis], width[2 * axis + 1] = before, after
+        return self.emit(R.nn.pad(x, width, pad_value=self.arg(node, 2, 0.0, "value")))
+
+    def _pad(self, node):
+        """pad(x, pad, mode, value): constant padding, or each padded axis
+        gathered at the indices reflect / replicate / circular read."""
+        mode = self.arg(node, 2, "constant", "mode")
+        if mode == "constant":
+            x = self.tensor(self.arg(node, 0), node)
+            width = [0] * (2 * len(x.shape))
+            for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
+                width[2 * axis], width[2 * axis + 1] = before, after
+            value = self.arg(node, 3, None, "value")
+            return self.emit(R.nn.pad(x, width, pad_value=0.0 if value is None else value))
+        x = self.tensor(self.arg(node, 0), node)
+        for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
+            size = int(x.shape[axis])
+            at = np.arange(-before, size + after)
+            if mode == "reflect":
+                if before >= size or after >= size:
+                    raise NotImplementedError(f"{self.name}: '{node.name}' reflects by more "
+                                              f"than the axis of size {size} minus 1")
+                at = (size - 1) - np.abs((size - 1) - np.abs(at))
+            elif mode == "replicate":
+                at = np.clip(at, 0, size - 1)
+            elif mode == "circular":
+                if before > size or after > size:
+                    raise NotImplementedError(f"{self.name}: '{node.name}' wraps around by "
+                                              f"more than the axis of size {size}")
+                at = at % size
+            else:
+                raise NotImplementedError(f"{self.name}: '{node.name}' pads in mode {mode!r}")
+            x = self.emit(R.take(x, const(at.astype("int64")), axis=axis))
+        return x
+
+    def _vector_norm(self, node):
+        """linalg_vector_norm: max / min of |x| for ord +-inf, the number of
+        non-zeros for ord 0, else (sum |x|^ord)^(1/ord)."""
+        x = self.tensor(self.arg(node, 0), node)
+        order = self.arg(node, 1, 2.0, "ord")
+        axis = self.arg(node, 2, None, "dim")
+        keepdims = bool(self.arg(node, 3, False, "keepdim"))
+        if self.arg(node, 4, None, "dtype") is not None:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a norm computed in "
+                                      "another dtype")
+        dtype = x.struct_info.dtype
+        if not dtype.startswith(("float", "bfloat")):
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a norm of a {dtype} "
+                                      "tensor (floating-point tensors are supported)")
+        if isinstance(axis, (list, tuple)) and len(axis) == 0:
+            axis = None
+        if order in (math.inf, -math.inf):
+            reduce = R.max if order > 0 else R.min
+            return self.emit(reduce(self.emit(R.abs(x)), axis, keepdims=keepdims))
+        if order == 0:
+            nonzero = self.emit(R.not_equal(x, const(np.array(0, dtype))))
+            return self.emit(R.sum(self.emit(R.astype(nonzero, dtype)), axis,
+                                   keepdims=keepdims))
+        powered = self.emit(R.power(self.emit(R.abs(x)), const(np.array(order, dtype))))
+        total = self.emit(R.sum(powered, axis, keepdims=keepdims))
+        return self.emit(R.power(total, const(np.array(1.0 / order, dtype))))
+
+    def _eye(self, node):
+        """eye(n[, m]): where the row index equals the column index."""
+        n = int(self.arg(node, 0))
+        m = int(self.arg(node, 1)) if len(node.args) > 1 else n
+        dtype = self._dtype_of(node, "float32")
+        rows = self.emit(R.arange(0, n, 1, "int64"))
+        columns = self.emit(R.arange(0, m, 1, "int64"))
+        diagonal = self.emit(R.equal(self.emit(R.expand_dims(rows, [-1])), columns))
+        one = self.emit(R.full([1], const(np.array(1, dtype)), dtype))
+        return self.emit(R.where(diagonal, one, const(np.array(0, dtype))))
+
+    def _item(self, node):
+        """_local_scalar_dense (Tensor.item()): the one element, as a 0-D
+        tensor."""
+        x = self.tensor(self.arg(node, 0), node)
+        if int(np.prod([int(d) for d in x.shape])) != 1:
+            raise NotImplementedError(f"{self.name}: '{node.name}' takes the item of a "
+                                      f"tensor of shape {tuple(int(d) for d in x.shape)}, "
+                                      "not of one element")
+        if len(x.shape) != 1:
+            x = self.emit(R.reshape(x, [1]))
+        return self.emit(R.take(x, const(np.array(0, "int64")), axis=0))
+
+    def _one_hot(self, node):
+        """one_hot(indices, num_classes): 1 where the class equals the index."""
+        x = self.tensor(self.arg(node, 0), node)
+        classes = int(self.arg(node, 1, -1, "num_classes"))
+        if classes < 0:
+            raise NotImplementedError(f"{self.name}: '{node.name}' is a one_hot without "
+                                      "num_classes (a size read from the data)")
+        hit = self.emit(R.equal(self.emit(R.expand_dims(x, [-1])),
+                                self.emit(R.arange(0, classes, 1, x.struct_info.dtype))))
+        return self.emit(R.astype(hit, "int64"))

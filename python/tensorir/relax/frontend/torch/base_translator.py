@@ -20,7 +20,8 @@ def _torch():
 
 
 # torch dtypes (without "torch.") and the relax dtype each becomes.
-DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
+DTYPES = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16",
+          "float64": "float64",
           "int64": "int64", "int32": "int32", "int8": "int8", "uint8": "uint8",
           "bool": "bool"}
 

@@ -11,7 +11,7 @@ from ...struct_info import TensorStructInfo
 from .aten_nn import NetworkOps
 from .aten_tensor import TensorOps
 from .base_translator import DTYPES as _DTYPES
-from .base_translator import BaseImporter
+from .base_translator import BaseImporter, _torch
 
 # ATen's element-wise operators and the relax operator each becomes.
 _UNARY = {
@@ -41,6 +41,10 @@ _BINARY = {
     "ge": (R.greater_equal, operator.ge),
 }
 
+# Operators torch.export's decompositions would take apart that the importer
+# converts as they are.
+_KEPT_WHOLE = ("linalg_vector_norm.default", "eye.default", "eye.m")
+
 
 class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
     """Walks an ExportedProgram's graph in order, one binding per ATen
@@ -66,9 +70,16 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "conv2d.default": self._conv2d, "conv1d.default": self._conv2d, "convolution.default": self._convolution,
             "batch_norm.default": self._batch_norm,
             "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
-            "max_pool2d.default": self._max_pool2d, "avg_pool2d.default": self._avg_pool2d,
+            "max_pool2d.default": self._max_pool, "avg_pool2d.default": self._avg_pool,
+            "max_pool3d.default": self._max_pool, "avg_pool3d.default": self._avg_pool,
             "max_pool2d_with_indices.default": self._max_pool2d_with_indices,
-            "adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
+            "max_pool3d_with_indices.default": self._max_pool2d_with_indices,
+            "adaptive_avg_pool2d.default": self._adaptive_avg_pool,
+            "adaptive_avg_pool3d.default": self._adaptive_avg_pool,
+            "_adaptive_avg_pool3d.default": self._adaptive_avg_pool, "conv3d.default": self._conv2d,
+            "conv_transpose1d.default": self._conv_transpose_nd,
+            "conv_transpose2d.input": self._conv_transpose_nd,
+            "conv_transpose3d.input": self._conv_transpose_nd,
             "layer_norm.default": self._layer_norm, "gelu.default": self._gelu,
             "embedding.default": self._embedding, "dropout.default": self._dropout,
             "clone.default": same, "contiguous.default": same, "alias.default": same,
@@ -109,7 +120,7 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "var.correction": self._var, "var.dim": self._var,
             "_assert_tensor_metadata.default": self._nothing,
             "_assert_async.msg": self._nothing, "_assert_scalar.default": self._nothing,
-            "_adaptive_avg_pool2d.default": self._adaptive_avg_pool2d,
+            "_adaptive_avg_pool2d.default": self._adaptive_avg_pool,
             "softplus.default": self._softplus, "expm1.default": self._expm1,
             "log1p.default": self._log1p, "cumsum.default": self._scan(R.cumsum),
             "cumprod.default": self._scan(R.cumprod), "einsum.default": self._einsum, "group_norm.default": self._group_norm,
@@ -138,7 +149,11 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "clip.default": self._clamp, "hardtanh.default": self._hardtanh,
             "div.Tensor_mode": self._div, "_to_copy.default": self._to_copy,
             "to.dtype": self._to_copy, "to.dtype_layout": self._to_copy,
-            "to.device": self._to_copy,
+            "to.device": self._to_copy, "constant_pad_nd.default": self._constant_pad,
+            "pad.default": self._pad,
+            "linalg_vector_norm.default": self._vector_norm, "eye.default": self._eye,
+            "eye.m": self._eye, "_local_scalar_dense.default": self._item, "item.default": self._item,
+            "one_hot.default": self._one_hot,
         })
 
     # ------------------------------------------------------------ helpers
@@ -215,7 +230,12 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
                 continue
             source = program.constants if spec.kind in (kinds.CONSTANT_TENSOR,) or \
                 spec.target in program.constants else program.state_dict
-            data = source[spec.target].detach().cpu().numpy()
+            tensor = source[spec.target].detach().cpu()
+            if tensor.dtype == torch.bfloat16:
+                raise NotImplementedError(f"{self.name}: the weight '{spec.target}' is "
+                                          "bfloat16 (weights of bfloat16 are not supported; "
+                                          "bfloat16 inputs are)")
+            data = tensor.numpy()
             if keep_params_as_input:
                 var = self._input_var(node, node.name)
                 weights.append(var)
@@ -226,9 +246,20 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
         # With the weights as inputs, the function says how many inputs are
         # the user's (Relax's num_input).
         attrs = {"num_input": len(inputs)} if keep_params_as_input else None
+        # Only what the outputs read is computed: the checks torch.export
+        # leaves behind (_assert_async of a reduction over the inputs) and
+        # the values only they read have no effect on the results.
+        needed, stack = set(), [n for n in program.graph.nodes if n.op == "output"]
+        while stack:
+            node = stack.pop()
+            if node not in needed:
+                needed.add(node)
+                stack.extend(node.all_input_nodes)
         with self.bb.function("main", inputs + weights, attrs=attrs):
             with self.bb.dataflow():
                 for node in program.graph.nodes:
+                    if node.op == "call_function" and node not in needed:
+                        continue
                     if node.op == "call_function":
                         key = self._key(node.target)
                         convert = self.aten.get(key)
@@ -276,7 +307,14 @@ def from_exported_program(exported_program, *, keep_params_as_input=False,
     `convert(node, importer)` returning the node's value, which they emit
     through `importer.block_builder` (its `env` maps the nodes before)."""
     if run_ep_decomposition:
-        exported_program = exported_program.run_decompositions()
+        # Core ATen, except the operators converted whole (a norm as one
+        # reduction rather than its decomposition's steps).
+        torch = _torch()
+        table = torch.export.default_decompositions()
+        for kept in _KEPT_WHOLE:
+            packet, overload = kept.split(".")
+            table.pop(getattr(getattr(torch.ops.aten, packet), overload), None)
+        exported_program = exported_program.run_decompositions(table)
     importer = ExportedProgramImporter()
     for key, convert in (custom_convert_map or {}).items():
         if not callable(convert):
