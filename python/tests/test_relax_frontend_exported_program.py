@@ -423,3 +423,37 @@ def test_transposed_convolutions_compute_what_pytorch_does():
     for got, w in zip(vm["main"](*[a.numpy() for a in args]), want):
         assert got.shape == tuple(w.shape)
         np.testing.assert_allclose(got.numpy(), w.numpy(), rtol=1e-4, atol=1e-5)
+
+
+class Orders(torch.nn.Module):
+    """Sorting, top-k, medians, buckets, instance norms and a window."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = torch.nn.InstanceNorm2d(3, affine=True)
+        self.plain = torch.nn.InstanceNorm1d(3)
+
+    def forward(self, x, edges):
+        values, indices = torch.sort(x, dim=1, descending=True, stable=True)
+        top, where = torch.topk(x, 2, dim=0, largest=False)
+        middle, at = torch.median(x, 1, keepdim=True)
+        return (values, indices, torch.argsort(x, dim=0, stable=True), top, where, middle, at,
+                torch.median(x), torch.bucketize(x, edges, right=True),
+                self.norm(x.reshape(1, 3, 2, 2)), self.plain(x.reshape(2, 3, 2)),
+                torch.hamming_window(7, periodic=False) + x[0, 0])
+
+
+def test_orders_norms_and_windows_compute_what_pytorch_does():
+    model = Orders().eval()
+    with torch.no_grad():
+        model.norm.weight.uniform_(0.5, 1.5)
+        model.norm.bias.uniform_(-0.5, 0.5)
+    x = torch.randn(4, 3) * 2
+    x[1, 1] = x[1, 0]  # a tie
+    args = (x, torch.tensor([-1.0, 0.0, 1.0]))
+    mod = from_exported_program(torch.export.export(model, args))
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    with torch.no_grad():
+        want = model(*args)
+    for got, w in zip(vm["main"](*[a.numpy() for a in args]), want):
+        np.testing.assert_allclose(got.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)

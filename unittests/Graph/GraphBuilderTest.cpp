@@ -237,7 +237,8 @@ TEST_F(GraphBuilderTest, RefusalsNameTheOperatorAndTheRule) {
                         attr("strides", b.getDenseI64ArrayAttr({1, 1})),
                         attr("dilation", b.getDenseI64ArrayAttr({1, 1}))}),
             "");
-  EXPECT_NE(errors.find("'pool_size' is at least 1 on each axis"), std::string::npos)
+  EXPECT_NE(errors.find("'pool_size' is at least 1 on each axis"),
+            std::string::npos)
       << errors;
   errors.clear();
   EXPECT_EQ(

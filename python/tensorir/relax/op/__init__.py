@@ -8,8 +8,8 @@ from ..._shapes import reshape_target
 from ..block_builder import call_tir
 from ..expr import Call
 from ..struct_info import TensorStructInfo
-from . import (binary, create, datatype, image, index, manipulate, nn, search, statistical,
-               unary)
+from . import (binary, create, datatype, image, index, manipulate, nn, search, sorting,
+               statistical, unary)
 from ._common import tensor_of
 from .binary import *  # noqa: F401,F403 - relax.op.add, ...
 from .create import *  # noqa: F401,F403 - relax.op.full, ...
@@ -17,12 +17,14 @@ from .datatype import astype
 from .index import gather_elements, slice_scatter, take
 from .manipulate import *  # noqa: F401,F403 - relax.op.strided_slice, ...
 from .search import where
+from .sorting import *  # noqa: F401,F403 - relax.op.argsort, ...
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
 __all__ = (["astype", "call_tir", "einsum", "flatten", "image", "linear", "matmul", "nn",
             "permute_dims",
             "reshape", "take", "where", "gather_elements", "slice_scatter"] + binary.__all__ + create.__all__ + manipulate.__all__
+           + sorting.__all__
            + statistical.__all__ + unary.__all__)
 
 

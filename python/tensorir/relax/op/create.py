@@ -7,7 +7,8 @@ from ..expr import Constant, Expr, const
 from ..struct_info import TENSOR_DTYPES
 from ._common import integers, number, tensor_of
 
-__all__ = ["arange", "full", "full_like", "ones", "ones_like", "zeros", "zeros_like"]
+__all__ = ["arange", "full", "full_like", "hamming_window", "ones", "ones_like", "zeros",
+           "zeros_like"]
 
 
 def _dtype(dtype, default, op):
@@ -75,3 +76,24 @@ def arange(start, end=None, step=1, dtype="int64"):
     if values.size == 0:
         raise ValueError(f"relax.op.arange: arange({start}, {end}, {step}) is empty")
     return const(values)
+
+
+def hamming_window(window_size, periodic, alpha, beta, dtype):
+    """alpha - beta * cos(2 pi n / N) for n < window_size, N the size
+    (periodic) or the size - 1: the constant it is (its arguments are
+    numbers)."""
+    size = number(window_size, "hamming_window", "window_size")
+    periodic = bool(number(periodic, "hamming_window", "periodic"))
+    alpha = number(alpha, "hamming_window", "alpha")
+    beta = number(beta, "hamming_window", "beta")
+    if not isinstance(size, int) or size < 1:
+        raise ValueError(f"relax.op.hamming_window: window_size is a positive integer, not "
+                         f"{size!r}")
+    dtype = _dtype(dtype, "float32", "hamming_window")
+    if not dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"relax.op.hamming_window: makes floating-point tensors, not {dtype}")
+    if size == 1:
+        return const(np.ones(1, dtype))
+    period = size if periodic else size - 1
+    n = np.arange(size, dtype="float64")
+    return const((alpha - beta * np.cos(2 * np.pi * n / period)).astype(dtype))

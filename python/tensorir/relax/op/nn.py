@@ -1,5 +1,5 @@
 """relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm,
-group_norm, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
+group_norm, instance_norm, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
 adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm (inference),
 attention."""
 import numpy as np
@@ -251,6 +251,35 @@ def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon
     grouped = reshape(data, grouped_shape)
     over = [channel_axis + 1] + [a + 1 if a > channel_axis else a for a in axes]
     out = reshape(_standardized(grouped, over, epsilon, info.dtype), shape)
+    per_channel = [channels if a == channel_axis else 1 for a in range(rank)]
+    if scale:
+        out = multiply(out, reshape(gamma, per_channel))
+    return add(out, reshape(beta, per_channel)) if center else out
+
+
+def instance_norm(data, gamma, beta, channel_axis=1, axes=None, epsilon=1e-5, center=True,
+                  scale=True):
+    """Normalization over `axes` (by default every axis but the batch and
+    the channels) for each instance and channel, then gamma and beta per
+    channel. Axes of size 1 normalize nothing and are left out."""
+    from . import reshape
+    info = tensor_of(data, "nn.instance_norm", "data")
+    shape, rank = [int(d) for d in info.shape], len(info.shape)
+    channel_axis = axes_of(channel_axis, rank, "nn.instance_norm")[0]
+    axes = axes_of(axes if axes is not None else
+                   [a for a in range(rank) if a not in (0, channel_axis)], rank,
+                   "nn.instance_norm")
+    if channel_axis in axes:
+        raise ValueError(f"relax.op.nn.instance_norm: the channel axis {channel_axis} is "
+                         f"among the normalized axes {axes}")
+    channels = shape[channel_axis]
+    for what, t in (("gamma", gamma), ("beta", beta)):
+        if tuple(tensor_of(t, "nn.instance_norm", what).shape) != (channels,):
+            raise ValueError(f"relax.op.nn.instance_norm: {what} has one value per channel "
+                             f"({channels})")
+    axes = [a for a in axes if shape[a] != 1]
+    out = _standardized(data, axes, epsilon, info.dtype) if axes else \
+        subtract(data, data)  # each value its own mean
     per_channel = [channels if a == channel_axis else 1 for a in range(rank)]
     if scale:
         out = multiply(out, reshape(gamma, per_channel))

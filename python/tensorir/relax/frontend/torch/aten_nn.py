@@ -96,6 +96,22 @@ class NetworkOps:
                                         list(range(2, len(x.shape))), eps))
         return (out, None, None)
 
+    def _instance_norm(self, node):
+        """instance_norm(x, weight, bias, running_mean, running_var,
+        use_input_stats, momentum, eps, cudnn_enabled): each instance's
+        statistics (use_input_stats), or a batch norm of the running ones."""
+        x = self.tensor(self.arg(node, 0), node)
+        channels, dtype = int(x.shape[1]), x.struct_info.dtype
+        weight, bias = self.arg(node, 1), self.arg(node, 2)
+        eps = self.arg(node, 7, 1e-5, "eps")
+        if not self.arg(node, 5, True, "use_input_stats"):
+            return self._batch_norm_of(node, x, weight, bias, self.arg(node, 3),
+                                       self.arg(node, 4), eps)
+        weight = const(np.ones(channels, dtype)) if weight is None else weight
+        bias = const(np.zeros(channels, dtype)) if bias is None else bias
+        return self.emit(R.nn.instance_norm(x, weight, bias, 1, list(range(2, len(x.shape))),
+                                            eps))
+
     def _native_layer_norm(self, node):
         return (self._layer_norm(node), None, None)
 

@@ -458,3 +458,54 @@ class TensorOps:
         hit = self.emit(R.equal(self.emit(R.expand_dims(x, [-1])),
                                 self.emit(R.arange(0, classes, 1, x.struct_info.dtype))))
         return self.emit(R.astype(hit, "int64"))
+
+    def _sort(self, node):
+        """sort(x, dim, descending) and sort.stable(x, stable=, dim=,
+        descending=): (values, indices), a stable order."""
+        x = self.tensor(self.arg(node, 0), node)
+        stable = node.target.__name__.endswith("stable")
+        axis = node.kwargs.get("dim", -1) if stable else self.arg(node, 1, -1, "dim")
+        descending = node.kwargs.get("descending", False) if stable else \
+            self.arg(node, 2, False, "descending")
+        indices = self.emit(R.argsort(x, axis, bool(descending), "int64"))
+        return (self.emit(R.gather_elements(x, indices, axis % len(x.shape))), indices)
+
+    def _argsort(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        stable = node.target.__name__.endswith("stable")
+        axis = node.kwargs.get("dim", -1) if stable else self.arg(node, 1, -1, "dim")
+        descending = node.kwargs.get("descending", False) if stable else \
+            self.arg(node, 2, False, "descending")
+        return self.emit(R.argsort(x, axis, bool(descending), "int64"))
+
+    def _topk(self, node):
+        """topk(x, k, dim, largest, sorted): (values, indices), in order."""
+        x = self.tensor(self.arg(node, 0), node)
+        result = self.emit(R.topk(x, self.arg(node, 1), self.arg(node, 2, -1, "dim"), "both",
+                                  bool(self.arg(node, 3, True, "largest")), "int64"))
+        return (self.emit(result[0]), self.emit(result[1]))
+
+    def _median(self, node):
+        """median(x) (a value) and median.dim(x, dim, keepdim) (values,
+        indices): the lower median, NaN where there is one."""
+        x = self.tensor(self.arg(node, 0), node)
+        if len(node.args) < 2 and "dim" not in node.kwargs:
+            return self.emit(R.median(x))
+        result = self.emit(R.median(x, [self.arg(node, 1, None, "dim")],
+                                    bool(self.arg(node, 2, False, "keepdim"))))
+        return (self.emit(result[0]), self.emit(result[1]))
+
+    def _bucketize(self, node):
+        x = self.tensor(self.arg(node, 0), node)
+        boundaries = self.tensor(self.arg(node, 1), node)
+        return self.emit(R.bucketize(x, boundaries, bool(node.kwargs.get("out_int32", False)),
+                                     bool(node.kwargs.get("right", False))))
+
+    def _hamming_window(self, node):
+        """hamming_window(size[, periodic[, alpha[, beta]]])."""
+        size = self.arg(node, 0)
+        periodic = self.arg(node, 1, True, "periodic")
+        alpha = self.arg(node, 2, 0.54, "alpha")
+        beta = self.arg(node, 3, 0.46, "beta")
+        return self.emit(R.hamming_window(size, int(bool(periodic)), alpha, beta,
+                                          self._dtype_of(node, "float32")))

@@ -43,7 +43,7 @@ _BINARY = {
 
 # Operators torch.export's decompositions would take apart that the importer
 # converts as they are.
-_KEPT_WHOLE = ("linalg_vector_norm.default", "eye.default", "eye.m")
+_KEPT_WHOLE = ("linalg_vector_norm.default", "eye.default", "eye.m", "instance_norm.default")
 
 
 class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
@@ -153,7 +153,15 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "pad.default": self._pad,
             "linalg_vector_norm.default": self._vector_norm, "eye.default": self._eye,
             "eye.m": self._eye, "_local_scalar_dense.default": self._item, "item.default": self._item,
-            "one_hot.default": self._one_hot,
+            "one_hot.default": self._one_hot, "sort.default": self._sort,
+            "sort.stable": self._sort, "argsort.default": self._argsort,
+            "argsort.stable": self._argsort, "topk.default": self._topk,
+            "median.default": self._median, "median.dim": self._median,
+            "bucketize.Tensor": self._bucketize, "hamming_window.default": self._hamming_window,
+            "hamming_window.periodic": self._hamming_window,
+            "hamming_window.periodic_alpha": self._hamming_window,
+            "hamming_window.periodic_alpha_beta": self._hamming_window,
+            "instance_norm.default": self._instance_norm,
         })
 
     # ------------------------------------------------------------ helpers
