@@ -54,7 +54,10 @@ def export(module, spec):
         try:
             for (_, param), var in zip(params, weights):
                 param._tensor = Tensor(_expr=var)
-            with bb.function(method.name, inputs + weights):
+            # The function says how many inputs are the caller's (Relax's
+            # num_input): the parameters follow them.
+            with bb.function(method.name, inputs + weights,
+                             attrs={"num_input": len(inputs)}):
                 with bb.dataflow():
                     result = method.method(*[Tensor(_expr=v) for v in inputs])
                     outputs = _tensors(result, method.name)
