@@ -226,14 +226,9 @@ def main():
                                               os.path.join(args.build_dir, "python")])}
     tvm_python = None
     if not args.no_tvm:
-        venv = os.path.join(args.build_dir, "peers-venv")
-        tvm_python = os.path.join(venv, "bin", "python")
-        if not os.path.exists(tvm_python):
-            subprocess.run(["/usr/bin/python3", "-m", "venv", venv], check=True)
-        # MetaSchedule of the 0.27 wheel needs apache-tvm-ffi 0.1.14 (0.1.15's
-        # save_json crashes), and TVM's XGBModel the xgboost package.
-        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "apache-tvm",
-                        "apache-tvm-ffi==0.1.14.post1", "xgboost", "psutil", "cloudpickle"], check=True)
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        from peers_venv import tvm_python as make_tvm_python
+        tvm_python = make_tvm_python(args.build_dir)
     print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}"
           + ("; targets with -fast-math-reassoc" if args.fast_math else ""))
     # The FMA peak bounds what the GEMM, the batch matmul and the

@@ -6,6 +6,7 @@
 #include "TensorIR/Conversion/Passes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 #include "TensorIR/InitAllDialects.h"
@@ -204,6 +205,23 @@ static LogicalResult checkCalleesDefined(ModuleOp module) {
     return WalkResult::advance();
   });
   return failure(external.wasInterrupted());
+}
+
+/// Fails, naming the function, when a graph function takes or gives back
+/// an opaque object (R.Object, an nn module's effect handle): the runtime
+/// passes tensors.
+static LogicalResult checkNoObjects(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto isObject = [](Type type) { return isa<ObjectType>(type); };
+    if (llvm::any_of(func.getArgumentTypes(), isObject) ||
+        llvm::any_of(func.getResultTypes(), isObject))
+      return func.emitError("graph function '")
+             << func.getSymName()
+             << "' takes or returns an R.Object (an effect handle, as "
+                "export_tvm(debug=True) writes): tir builds functions of "
+                "tensors (export with debug=False)";
+  }
+  return success();
 }
 
 static LogicalResult lower(ModuleOp module, const CompileOptions &options) {
@@ -473,7 +491,7 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // re-laid out take their declared types back first.
   // Graph functions take buffers (their results as out-parameters) before
   // their signatures are read.
-  if (failed(checkCalleesDefined(module)))
+  if (failed(checkCalleesDefined(module)) || failed(checkNoObjects(module)))
     return failure();
   PassManager restorePM(context);
   restorePM.addPass(createTIRLegalizeOpsPass());

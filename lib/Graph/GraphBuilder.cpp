@@ -9,6 +9,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,7 +31,7 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef name,
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> types;
   for (const GraphParameter &param : params)
-    types.push_back(param.type);
+    types.push_back(param.type ? Type(param.type) : ObjectType::get(context));
   func = func::FuncOp::create(builder, loc, name,
                               builder.getFunctionType(types, {}));
   if (isPrivate)

@@ -258,7 +258,7 @@ public:
   }
 
   PyModule finish(const std::vector<size_t> &outputs, bool tuple,
-                  const py::dict &attrs) {
+                  const py::dict &attrs, const py::object &nesting) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     Attribute funcAttrs;
@@ -272,6 +272,9 @@ public:
       if (tuple)
         func->setAttr(tir::TIRDialect::kTupleResultAttrName,
                       UnitAttr::get(&context()));
+      if (!nesting.is_none())
+        func->setAttr(tir::TIRDialect::kResultNestingAttrName,
+                      attributeOf(nesting, "the result's nesting"));
       if (funcAttrs)
         func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
     }
@@ -293,12 +296,17 @@ private:
       const std::vector<
           std::tuple<std::string, std::vector<PyDim>, std::string>> &params) {
     SmallVector<tir::GraphParameter> result;
-    for (const auto &[paramName, shape, dtype] : params)
+    for (const auto &[paramName, shape, dtype] : params) {
+      if (dtype == "object") { // R.Object
+        result.push_back(tir::GraphParameter{paramName, {}, {}});
+        continue;
+      }
       result.push_back(tir::GraphParameter{
           paramName,
           tensorType(shape, dtype,
                      "function '" + name + "', parameter '" + paramName + "'"),
           dimVarsOf(shape)});
+    }
     return result;
   }
 
@@ -399,6 +407,9 @@ void tirpy::bindGraph(py::module_ &m) {
           "new Module.")
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
            py::arg("tuple") = false, py::arg("attrs") = py::dict(),
+           py::arg("nesting") = py::none(),
            "Ends the function returning `outputs`: a Module holding it (not "
-           "verified: its call_tir callees are in another module).");
+           "verified: its call_tir callees are in another module). "
+           "`nesting`: nested lists of the outputs' indices when the tuple "
+           "holds tuples.");
 }

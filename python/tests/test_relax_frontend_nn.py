@@ -183,3 +183,77 @@ def test_tir_build_builds_tensor_ir_and_refuses_graph_functions():
     mod, _ = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 64), "float32")}})
     with pytest.raises(TypeError, match="forward are graph functions"):
         tvm.tir.build(mod)
+
+
+class TwoResults(nn.Module):
+    def __init__(self):
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y, nn.op.add(y, y)
+
+
+def test_debug_export_threads_an_effect_handle_through_nested_results():
+    mod, _ = TwoResults().export_tvm({"forward": {"x": nn.spec.Tensor((2, 4), "float32")}},
+                                     debug=True)
+    text = mod.script()
+    assert "x: R.Tensor((2, 4), dtype=\"float32\"), _io: R.Object, fc_weight" in text
+    assert 'R.func_attr({"num_input": 2})' in text
+    assert ("-> R.Tuple(R.Tuple(R.Tensor((2, 3), dtype=\"float32\"), R.Tensor((2, 3), "
+            "dtype=\"float32\")), R.Tuple(R.Object))") in text
+    # The printed module reads back as itself.
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+    with pytest.raises(Exception, match="takes or returns an R.Object"):
+        tvm.compile(mod, "llvm")
+
+
+def test_r_object_parameters_and_tuples_of_tuples_parse():
+    source = '''
+@R.function
+def f(x: R.Tensor((3,), dtype="float32"), io: R.Object) -> R.Tuple(R.Tensor((3,), dtype="float32"), R.Tuple(R.Object, R.Tensor((3,), dtype="float32"))):
+    with R.dataflow():
+        y: R.Tensor((3,), dtype="float32") = R.add(x, x)
+        gv: R.Tuple(R.Tensor((3,), dtype="float32"), R.Tuple(R.Object, R.Tensor((3,), dtype="float32"))) = y, (io, x)
+        R.output(gv)
+    return gv
+'''
+    func = tvm.script.from_source(source)
+    text = func.script()
+    assert "io: R.Object" in text and ", (io, x))" in text
+    assert text == tvm.script.from_source(text).script()
+
+
+class Sequence(nn.Module):
+    """Conv1D, GroupNorm, a 2-D embedding lookup and Identity."""
+
+    def __init__(self):
+        self.conv = nn.Conv1D(4, 6, 3, padding=1)
+        self.norm = nn.GroupNorm(3, 6)
+        self.embed = nn.Embedding(10, 5)
+        self.same = nn.Identity()
+
+    def forward(self, x, ids):
+        y = self.norm(self.conv(x))
+        return self.same(y), self.embed(ids), nn.op.greater(y, nn.op.sum(y) / 100.0)
+
+
+def test_conv1d_group_norm_and_embedding_compute_what_numpy_does():
+    mod, params = Sequence().export_tvm({"forward": {
+        "x": nn.spec.Tensor((2, 4, 7), "float32"), "ids": nn.spec.Tensor((2, 3), "int32")}})
+    x = RNG.standard_normal((2, 4, 7)).astype("float32")
+    ids = RNG.integers(0, 10, (2, 3)).astype("int32")
+    weights = _weights(params)
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    y, rows, above = (o.numpy() for o in vm["forward"](x, ids, *weights))
+    w, b, gamma, beta, table = weights
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1)))
+    conv = np.stack([np.einsum("nck,ock->no", padded[:, :, t:t + 3], w) for t in range(7)],
+                    axis=-1) + b[None, :, None]
+    groups = conv.reshape(2, 3, 2, 7)
+    normed = (groups - groups.mean(axis=(2, 3), keepdims=True)) / np.sqrt(
+        groups.var(axis=(2, 3), keepdims=True) + 1e-5)
+    want = normed.reshape(2, 6, 7) * gamma[None, :, None] + beta[None, :, None]
+    np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(rows, table[ids])
+    np.testing.assert_array_equal(above, y > y.sum() / 100.0)

@@ -60,6 +60,7 @@ FailureOr<Value> buildGraphOperator(OpBuilder &b, Location loc, StringRef name,
 /// dimension is static; TVM's R.Tensor(("n", 784))).
 struct GraphParameter {
   std::string name;
+  /// A tensor's type; null for an opaque object (!tir.object, R.Object).
   RankedTensorType type;
   SmallVector<std::string> dimVars;
 };

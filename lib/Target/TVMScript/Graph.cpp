@@ -13,6 +13,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 #include "TensorIR/Graph/GraphBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,8 +21,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include <functional>
 
 #include <cmath>
 
@@ -89,6 +92,8 @@ private:
 } // namespace
 
 std::string GraphPrinter::structInfo(Value v, bool quoted) {
+  if (isa<ObjectType>(v.getType()))
+    return "R.Object";
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
   if (!tensor)
     return "";
@@ -203,13 +208,38 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   // A function marked as returning a tuple returns one even of one
   // tensor (Relax's R.Tuple); otherwise one result is the tensor itself.
   bool tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
+  // A tuple of tuples: the nesting of the results (their indices).
+  auto nesting =
+      func->getAttrOfType<ArrayAttr>(TIRDialect::kResultNestingAttrName);
+  // `items` (one per result) nested as `nesting` says, each tuple written
+  // by `wrap`.
+  std::function<std::string(ArrayAttr, ArrayRef<std::string>,
+                            function_ref<std::string(ArrayRef<std::string>)>)>
+      nest = [&](ArrayAttr level, ArrayRef<std::string> items,
+                 function_ref<std::string(ArrayRef<std::string>)> wrap) {
+        SmallVector<std::string> fields;
+        for (Attribute entry : level) {
+          if (auto inner = dyn_cast<ArrayAttr>(entry))
+            fields.push_back(nest(inner, items, wrap));
+          else if (auto index = dyn_cast<IntegerAttr>(entry);
+                   index && index.getInt() >= 0 &&
+                   index.getInt() < static_cast<int64_t>(items.size()))
+            fields.push_back(items[index.getInt()]);
+          else
+            return std::string();
+        }
+        return wrap(fields);
+      };
+  auto tupleInfo = [](ArrayRef<std::string> infos) {
+    return "R.Tuple(" + llvm::join(infos, ", ") + ")";
+  };
   auto resultInfo = [&](bool quoted) {
     SmallVector<std::string> infos;
     for (Value result : returned.getOperands())
       infos.push_back(structInfo(result, quoted));
-    return infos.size() == 1 && !tupleResult
-               ? infos[0]
-               : "R.Tuple(" + llvm::join(infos, ", ") + ")";
+    if (nesting)
+      return nest(nesting, infos, tupleInfo);
+    return infos.size() == 1 && !tupleResult ? infos[0] : tupleInfo(infos);
   };
   std::string ret = resultInfo(/*quoted=*/true);
   os << "@R.function";
@@ -294,7 +324,12 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   }
   std::string gv = fresh("gv");
   std::string bound =
-      outputs.size() == 1 && !tupleResult ? outputs[0] : tuple(outputs);
+      nesting ? nest(nesting, outputs,
+                     [](ArrayRef<std::string> items) { return tuple(items); })
+      : outputs.size() == 1 && !tupleResult ? outputs[0]
+                                            : tuple(outputs);
+  if (bound.empty() || (nesting && ret.empty()))
+    return fail(func, "the results' nesting does not index them");
   os << pad(2) << gv << ": " << resultInfo(/*quoted=*/false) << " = " << bound
      << "\n";
   os << pad(2) << "R.output(" << gv << ")\n";

@@ -10,7 +10,8 @@ The comparison itself is the extension's (`_tensorir.structural_equal` /
 
 - two IRModules: function by function, matched by name (as TVM matches
   GlobalVars);
-- two PrimFuncs: the two functions, whatever their names. A function's name
+- two PrimFuncs, or two relax Functions: the two functions, whatever their
+  names. A function's name
   is its global symbol here, and TVM compares the "global_symbol" attribute
   of two PrimFuncs; this package does not, as a PrimFunc taken out of a
   schedule (sch.mod["main"]) is named by its key. Compare whole IRModules
@@ -29,13 +30,16 @@ from .module import IRModule
 
 def _operand(value):
     """(native module, function name or None, kind) of an IRModule or PrimFunc."""
+    from ..relax.function import Function
     from ..tir.function import PrimFunc
     if isinstance(value, IRModule):
         return value._native, None, "IRModule"
     if isinstance(value, PrimFunc):
         return value.mod._native, value.name, "PrimFunc"
-    raise TypeError("structural equality compares IRModules and PrimFuncs, got "
-                    f"{type(value).__name__}")
+    if isinstance(value, Function):
+        return value._native, value.name, "Function"
+    raise TypeError("structural equality compares IRModules, PrimFuncs and relax "
+                    f"Functions, got {type(value).__name__}")
 
 
 def _binding(name):

@@ -7,7 +7,7 @@ from .. import te, tir
 from ..ir import IRModule
 from .expr import Call, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple, Var
 from .function import Function, FunctionWriter
-from .struct_info import SymDim, TensorStructInfo, TupleStructInfo
+from .struct_info import ObjectStructInfo, SymDim, TensorStructInfo, TupleStructInfo
 
 
 class _FunctionScope:
@@ -107,9 +107,9 @@ class BlockBuilder:
             if not isinstance(p, Var) or isinstance(p, DataflowVar):
                 raise TypeError(f"function '{name}': parameters are relax.Vars, got "
                                 f"{p!r} ({type(p).__name__})")
-            if not isinstance(p.struct_info, TensorStructInfo):
+            if not isinstance(p.struct_info, (TensorStructInfo, ObjectStructInfo)):
                 raise TypeError(f"function '{name}': parameter '{p.name_hint}' needs a "
-                                "relax.TensorStructInfo")
+                                "relax.TensorStructInfo (or an ObjectStructInfo)")
         return params
 
     # ------------------------------------------------------------ bindings

@@ -5,7 +5,7 @@ import numpy as np
 
 from .._ext import ext
 from .expr import Call, Constant, Tuple, TupleGetItem, Var
-from .struct_info import SymDim, TensorStructInfo, TupleStructInfo
+from .struct_info import ObjectStructInfo, SymDim, TensorStructInfo, TupleStructInfo
 
 
 class Function:
@@ -99,14 +99,19 @@ class FunctionWriter:
         self.keep = []              # the exprs whose ids are keys
         signature = []
         for p in self.params:
-            if not isinstance(p, Var) or not isinstance(p.struct_info, TensorStructInfo):
+            if not isinstance(p, Var) or not isinstance(p.struct_info, (TensorStructInfo,
+                                                                         ObjectStructInfo)):
                 raise TypeError(f"function '{name}': parameter {p!r} is not a tensor Var "
-                                "(relax.Var(name, relax.TensorStructInfo(shape, dtype)))")
+                                "(relax.Var(name, relax.TensorStructInfo(shape, dtype))) or "
+                                "an R.Object")
             if id(p) in self.values:
                 raise ValueError(f"function '{name}': parameter '{p.name_hint}' is given twice")
             self.values[id(p)] = len(signature)
             self.keep.append(p)
-            signature.append((p.name_hint, *_tensor(p.struct_info, repr(p))))
+            if isinstance(p.struct_info, ObjectStructInfo):
+                signature.append((p.name_hint, [], "object"))
+            else:
+                signature.append((p.name_hint, *_tensor(p.struct_info, repr(p))))
         self.builder = ext.GraphBuilder(name, signature, bool(private), filename, int(line))
         self.place = None           # (line, column) of the binding being built
 
@@ -162,8 +167,13 @@ class FunctionWriter:
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
             self._define(var, self._value(expr))
         elif isinstance(expr, Tuple):
-            for field in expr.fields:
-                self.value(field)  # bound before
+            def check(tup):
+                for field in tup.fields:
+                    if isinstance(field, Tuple):
+                        check(field)  # a tuple of tuples
+                    elif not (isinstance(field, Var) and id(field) in self.tuples):
+                        self.value(field)  # bound before
+            check(expr)
             self.tuples[id(var)] = expr
             self.keep.append(var)
         else:
@@ -196,17 +206,35 @@ class FunctionWriter:
     def finish(self, output, attrs=None):
         """The native module holding the function, returning `output`, its
         attributes `attrs` (R.func_attr's dictionary)."""
-        if isinstance(output, Var) and id(output) in self.tuples:
-            output = self.tuples[id(output)]
-        is_tuple = isinstance(output, Tuple)
-        outputs = output.fields if is_tuple else [output]
         handles = []
-        for o in outputs:
-            value = self._value(o)
-            handles.extend(value if isinstance(value, list) else [value])
+
+        def leaves(value):
+            """The results' indices of `value`: a nested list for a tuple
+            (a Tuple, or a Var naming one); a call of several results gives
+            a Python tuple of them, spliced into the tuple holding it."""
+            if isinstance(value, Var) and id(value) in self.tuples:
+                value = self.tuples[id(value)]
+            if isinstance(value, Tuple):
+                fields = []
+                for f in value.fields:
+                    r = leaves(f)
+                    fields.extend(r) if isinstance(r, tuple) else fields.append(r)
+                return fields
+            handle = self._value(value)
+            if isinstance(handle, list):  # a call of several results
+                handles.extend(handle)
+                return tuple(range(len(handles) - len(handle), len(handles)))
+            handles.append(handle)
+            return len(handles) - 1
+
+        structure = leaves(output)
+        structure = list(structure) if isinstance(structure, tuple) else structure
+        is_tuple = isinstance(structure, list)
+        nested = is_tuple and any(isinstance(f, list) for f in structure)
         # A tuple stays one, even of one tensor (R.Tuple): printed so, and
-        # given back so by the runtime.
-        return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}))
+        # given back so by the runtime; a tuple of tuples says how they nest.
+        return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}),
+                                   nesting=structure if nested else None)
 
 
 __all__ = ["Function", "FunctionWriter"]

@@ -150,15 +150,34 @@ class TensorStructInfo(StructInfo):
         return self.script()
 
 
+class ObjectStructInfo(StructInfo):
+    """An opaque value a graph function takes and gives back unchanged
+    (Relax's R.Object: the effect handle of an nn.Module exported with
+    debug=True)."""
+
+    def script(self):
+        return "R.Object"
+
+    def __eq__(self, other):
+        return isinstance(other, ObjectStructInfo)
+
+    def __hash__(self):
+        return hash("R.Object")
+
+    def __repr__(self):
+        return self.script()
+
+
 class TupleStructInfo(StructInfo):
-    """A tuple of tensors (several results of one call)."""
+    """A tuple of tensors (several results of one call), objects and
+    tuples of them (a function's nested results)."""
 
     def __init__(self, fields):
         self.fields = list(fields)
         for f in self.fields:
-            if not isinstance(f, TensorStructInfo):
-                raise TypeError("TupleStructInfo holds TensorStructInfos, got "
-                                f"{type(f).__name__}")
+            if not isinstance(f, (TensorStructInfo, ObjectStructInfo, TupleStructInfo)):
+                raise TypeError("TupleStructInfo holds TensorStructInfos, ObjectStructInfos "
+                                f"and TupleStructInfos, got {type(f).__name__}")
 
     def script(self):
         return f"R.Tuple({', '.join(f.script() for f in self.fields)})"

@@ -15,8 +15,11 @@ function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
 tensors). Tensor constants come from `metadata` (what mod.script(
 show_meta=True) prints after the module).
 """
-from ..relax.struct_info import TensorStructInfo, TupleStructInfo
+from ..relax.struct_info import ObjectStructInfo, TensorStructInfo, TupleStructInfo
 from .values import ScriptError
+
+# R.Object in annotations: an opaque value passed along (an effect handle).
+Object = ObjectStructInfo()
 
 
 def Tensor(shape=None, dtype="float32", **kwargs):  # noqa: N802 - TVMScript's name

@@ -54,6 +54,8 @@ def metadata_constants(metadata):
 # Python's binary operators on graph values, as relax's Expr has them.
 _BINARY_OPERATORS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply",
                      ast.Div: "divide", ast.FloorDiv: "floor_divide", ast.Mod: "floor_mod"}
+_COMPARISONS = {ast.Gt: "greater", ast.GtE: "greater_equal", ast.Lt: "less",
+                ast.LtE: "less_equal"}
 
 
 def _is_shape_var_declaration(call):
@@ -149,6 +151,15 @@ class GraphParser:
             target = getattr(relax_op, _BINARY_OPERATORS[type(node.op)])
             try:
                 return target(self.expr(node.left), self.expr(node.right))
+            except (TypeError, ValueError, NotImplementedError) as e:
+                raise self.error(node, str(e)) from None
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+                type(node.ops[0]) in _COMPARISONS:
+            # x > y, as relax's Expr operators: R.greater(x, y).
+            from ..relax import op as relax_op
+            target = getattr(relax_op, _COMPARISONS[type(node.ops[0])])
+            try:
+                return target(self.expr(node.left), self.expr(node.comparators[0]))
             except (TypeError, ValueError, NotImplementedError) as e:
                 raise self.error(node, str(e)) from None
         if isinstance(node, ast.Call) and self.operator_name(node.func):

@@ -93,7 +93,10 @@ DictionaryAttr Flattener::attributes(Operation *op,
   SmallVector<NamedAttribute> kept;
   for (NamedAttribute attr : op->getAttrDictionary()) {
     StringRef name = attr.getName().getValue();
-    if (isNameAttr(name) || llvm::is_contained(handled, name))
+    // linalg caches a named op's indexing maps on the op the first time
+    // they are asked for: a cache, not part of the computation.
+    if (isNameAttr(name) || llvm::is_contained(handled, name) ||
+        name == "linalg.memoized_indexing_maps")
       continue;
     if (auto elements = dyn_cast<ElementsAttr>(attr.getValue());
         elements && options.ignoreTensorValues)

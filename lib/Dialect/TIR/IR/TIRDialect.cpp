@@ -3,6 +3,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -21,6 +22,7 @@ void TIRDialect::initialize() {
 #include "TensorIR/Dialect/TIR/IR/TIROps.cpp.inc"
       >();
   registerAttributes();
+  registerTypes();
 }
 
 static bool isIdentifier(StringRef s) {

@@ -4,6 +4,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRBuilders.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -369,7 +370,7 @@ bool mlir::tir::isBufferWritten(Value buffer, bool strict) {
 }
 
 bool mlir::tir::isGraphFunction(FunctionOpInterface func) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  auto isTensor = [](Type type) { return isa<TensorType, ObjectType>(type); };
   if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
       llvm::any_of(func.getResultTypes(), isTensor))
     return true;

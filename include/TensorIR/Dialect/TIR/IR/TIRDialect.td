@@ -50,6 +50,7 @@ def TIR_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Registers the dialect's attributes (TIRAttrs.cpp).
     void registerAttributes();
+    void registerTypes();
 
     // The dialect's discardable attributes, named here once.
 
@@ -105,6 +106,11 @@ def TIR_Dialect : Dialect {
     /// runtime gives a call's results back as a tuple.
     static constexpr ::llvm::StringLiteral kTupleResultAttrName =
         "tir.tuple_result";
+    /// The nesting of a graph function's results when its tuple holds
+    /// tuples (Relax's R.Tuple(R.Tensor, R.Tuple(R.Object))): an array per
+    /// tuple, of the results' indices and inner arrays, in order.
+    static constexpr ::llvm::StringLiteral kResultNestingAttrName =
+        "tir.result_nesting";
     /// The attributes a graph operator built as a linalg.generic was
     /// built with, which the TVMScript printer rebuilds it from.
     static constexpr ::llvm::StringLiteral kOperatorAttrsAttrName =
@@ -115,6 +121,7 @@ def TIR_Dialect : Dialect {
         "tir.func_attrs";
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 // Every tir op: the divisors (floordiv, ceildiv, mod) in its affine maps and

@@ -5,6 +5,7 @@
 
 include "TensorIR/Dialect/TIR/IR/TIRDialect.td"
 include "TensorIR/Dialect/TIR/IR/TIRAttrs.td"
+include "TensorIR/Dialect/TIR/IR/TIRTypes.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

@@ -243,12 +243,12 @@ class Module:
         IRModule, and its parameters: returns (IRModule, [(name,
         Parameter), ...]). spec: {method: {argument: nn.spec.Tensor(shape,
         dtype), ...}, ...}; each function takes those arguments, then every
-        parameter (TVM's param_mode "plain")."""
+        parameter (TVM's param_mode "plain"). With debug=True each function
+        also takes the effect handle `_io` (an R.Object, after the
+        arguments) and returns (its results, (_io,)), as Relax's exporter
+        writes it; the compiler builds only functions without one."""
         from .exporter import export
-        if debug:
-            raise NotImplementedError("export_tvm(debug=True): effects (printing from the "
-                                      "graph) are not supported")
-        mod, params = export(self, spec)
+        mod, params = export(self, spec, debug)
         return (mod, params, []) if allow_extern else (mod, params)
 
 

@@ -2,8 +2,8 @@
 function of an IRModule (BlockBuilder), its arguments first, then the
 module's parameters."""
 from ...block_builder import BlockBuilder
-from ...expr import Var
-from ...struct_info import TensorStructInfo
+from ...expr import Tuple, Var
+from ...struct_info import ObjectStructInfo, TensorStructInfo
 from .spec import MethodSpec
 
 __all__ = ["current_builder", "export"]
@@ -34,7 +34,7 @@ def _tensors(value, method):
                     "nn.Tensors (one, or a tuple of them)")
 
 
-def export(module, spec):
+def export(module, spec, debug=False):
     global _builder
     from .core import Tensor
     if not isinstance(spec, dict) or not spec:
@@ -45,6 +45,9 @@ def export(module, spec):
     for method in methods:
         inputs = [Var(name, TensorStructInfo(s.shape, s.dtype))
                   for name, s in method.args.items()]
+        # debug: the effect handle after the arguments, given back beside
+        # the results.
+        effects = [Var("_io", ObjectStructInfo())] if debug else []
         weights = [Var(name.replace(".", "_"), TensorStructInfo(p.shape, p.dtype))
                    for name, p in params]
         if _builder is not None:
@@ -56,11 +59,14 @@ def export(module, spec):
                 param._tensor = Tensor(_expr=var)
             # The function says how many inputs are the caller's (Relax's
             # num_input): the parameters follow them.
-            with bb.function(method.name, inputs + weights,
-                             attrs={"num_input": len(inputs)}):
+            with bb.function(method.name, inputs + effects + weights,
+                             attrs={"num_input": len(inputs) + len(effects)}):
                 with bb.dataflow():
                     result = method.method(*[Tensor(_expr=v) for v in inputs])
                     outputs = _tensors(result, method.name)
+                    if effects:
+                        outputs = Tuple([Tuple(outputs) if isinstance(outputs, list)
+                                         else outputs, Tuple(effects)])
                     output = bb.emit_output(outputs)
                 bb.emit_func_output(output)
         finally:

@@ -3,7 +3,8 @@ layouts, so that a PyTorch model's state_dict loads as it is)."""
 from . import op
 from .core import Module, Parameter
 
-__all__ = ["Conv2D", "Embedding", "GELU", "LayerNorm", "Linear", "ReLU", "SiLU"]
+__all__ = ["Conv1D", "Conv2D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm",
+           "Linear", "ReLU", "SiLU"]
 
 
 class Linear(Module):
@@ -34,6 +35,44 @@ class SiLU(Module):
 class GELU(Module):
     def forward(self, x):
         return op.gelu(x)
+
+
+class Identity(Module):
+    def forward(self, x):
+        return x
+
+
+class Conv1D(Module):
+    """1-D convolution of NCW data; weight (out_channels, in_channels /
+    groups, kernel), bias (out_channels,)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, dtype=None):
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"nn.Conv1D: {groups} groups do not divide {in_channels} input "
+                             f"and {out_channels} output channels")
+        self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, \
+            groups
+        self.weight = Parameter((out_channels, in_channels // groups, kernel_size), dtype)
+        self.bias = Parameter((out_channels,), dtype) if bias else None
+
+    def forward(self, x):
+        return op.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                         self.groups)
+
+
+class GroupNorm(Module):
+    """Group normalization of num_channels channels in num_groups groups,
+    with a weight and a bias per channel when affine."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, dtype=None):
+        self.num_groups, self.num_channels, self.eps = num_groups, num_channels, eps
+        self.weight = Parameter((num_channels,), dtype) if affine else None
+        self.bias = Parameter((num_channels,), dtype) if affine else None
+
+    def forward(self, x, channel_axis=1, axes=None):
+        return op.group_norm(x, self.num_groups, self.weight, self.bias, self.eps,
+                             channel_axis, axes)
 
 
 class Conv2D(Module):
@@ -78,4 +117,10 @@ class Embedding(Module):
         self.weight = Parameter((num, dim), dtype)
 
     def forward(self, x):
-        return op.take(self.weight, x, axis=0)
+        # Indices of several dimensions are looked up flattened, and the
+        # rows take their shape.
+        shape = [int(d) for d in x._expr.struct_info.shape]
+        if len(shape) == 1:
+            return op.take(self.weight, x, axis=0)
+        rows = op.take(self.weight, op.reshape(x, [-1]), axis=0)
+        return op.reshape(rows, shape + [self.dim])

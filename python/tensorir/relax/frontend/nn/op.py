@@ -1,20 +1,20 @@
 """relax.frontend.nn.op: the operators a module's forward computes with.
-Each binds one graph value in the function being exported: high-level
-operators as relax.op makes them (legalized into prim_funcs when built),
-the others as prim_funcs written in te (emit_te). Shapes and dtypes are
-checked where the operator is made, the error naming it."""
+Each binds one graph value in the function being exported: the high-level
+operator relax.op makes (legalized into prim_funcs when built), or a
+prim_func of the caller's (tensor_expr_op, tensor_ir_op). Shapes and dtypes
+are checked where the operator is made, the error naming it."""
 import numpy as np
 
-from .... import topi
 from ... import op as _rop
 from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "conv2d", "divide", "exp", "extern", "full", "gelu", "layer_norm",
-           "matmul", "maximum", "minimum", "multiply", "permute_dims", "relu", "reshape",
-           "sigmoid", "silu", "softmax", "sqrt", "subtract", "take", "tanh", "tensor_expr_op",
-           "tensor_ir_op"]
+__all__ = ["add", "astype", "conv1d", "conv2d", "group_norm", "divide", "equal", "exp", "extern", "full", "gelu",
+           "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
+           "maximum", "min", "minimum", "multiply", "not_equal",
+           "permute_dims", "relu", "reshape", "sigmoid", "silu", "softmax", "sqrt", "square",
+           "subtract", "sum", "take", "tanh", "tensor_expr_op", "tensor_ir_op"]
 
 
 def _expr(x, op, what="x"):
@@ -51,6 +51,12 @@ multiply = _binary("multiply")
 divide = _binary("divide")
 maximum = _binary("maximum")
 minimum = _binary("minimum")
+greater = _binary("greater")
+greater_equal = _binary("greater_equal")
+less = _binary("less")
+less_equal = _binary("less_equal")
+equal = _binary("equal")
+not_equal = _binary("not_equal")
 
 
 def matmul(a, b, out_dtype=None, name=""):
@@ -98,28 +104,83 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     return out
 
 
-def _unary(name):
-    topi_op = getattr(topi, name)
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name=""):
+    """1-D convolution of NCW data with OIW weights, plus the bias (one per
+    output channel) when given."""
+    out = _bind(_rop.nn.conv1d(_expr(x, "conv1d"), _expr(weight, "conv1d", "weight"),
+                               strides=stride, padding=padding, dilation=dilation,
+                               groups=groups), name)
+    if bias is not None:
+        channels = _expr(bias, "conv1d", "bias").struct_info.shape
+        out = add(out, reshape(bias, [1, int(channels[0]), 1]))
+    return out
 
+
+def group_norm(x, num_groups, weight, bias, eps=1e-5, channel_axis=1, axes=None,
+               name="group_norm"):
+    """Normalization over each group of num_groups channels and the axes
+    `axes` (by default every axis after the channels), then weight and bias
+    per channel (ones and zeros when not given)."""
+    x_expr = _expr(x, "group_norm")
+    rank = len(x_expr.struct_info.shape)
+    channels = int(x_expr.struct_info.shape[channel_axis])
+    dtype = x_expr.struct_info.dtype
+    gamma = _expr(weight, "group_norm", "weight") if weight is not None else \
+        const(np.ones(channels, dtype))
+    beta = _expr(bias, "group_norm", "bias") if bias is not None else \
+        const(np.zeros(channels, dtype))
+    if axes is None:
+        axes = list(range(channel_axis % rank + 1, rank))
+    return _bind(_rop.nn.group_norm(x_expr, gamma, beta, num_groups, channel_axis, axes, eps),
+                 name)
+
+
+def _unary(name, relax_op):
     def op(x, name_hint=""):
-        return _te(topi_op, name_hint or name, _expr(x, name))
+        return _bind(relax_op(_expr(x, name)), name_hint or name)
     op.__name__ = name
-    op.__doc__ = f"nn.op.{name}: element-wise (topi.{name})."
+    op.__doc__ = f"nn.op.{name}: element-wise."
     return op
 
 
-exp = _unary("exp")
-sqrt = _unary("sqrt")
-tanh = _unary("tanh")
-sigmoid = _unary("sigmoid")
-silu = _unary("silu")
-gelu = _unary("gelu")
+exp = _unary("exp", _rop.exp)
+sqrt = _unary("sqrt", _rop.sqrt)
+square = _unary("square", _rop.square)
+tanh = _unary("tanh", _rop.tanh)
+sigmoid = _unary("sigmoid", _rop.sigmoid)
+silu = _unary("silu", _rop.nn.silu)
+
+
+def gelu(x, approximate=None, name="gelu"):
+    """GELU: x * Phi(x) (approximate="tanh": its tanh form)."""
+    if approximate not in (None, "none", "tanh"):
+        raise ValueError(f"nn.op.gelu: approximate is None or 'tanh', not {approximate!r}")
+    relax_op = _rop.nn.gelu_tanh if approximate == "tanh" else _rop.nn.gelu
+    return _bind(relax_op(_expr(x, "gelu")), name)
+
+
+def astype(x, dtype, name="astype"):
+    """x's elements converted to `dtype`."""
+    return _bind(_rop.astype(_expr(x, "astype"), dtype), name)
+
+
+def _reduction(name, relax_op):
+    def op(x, axis=None, keepdims=False, name_hint=""):
+        return _bind(relax_op(_expr(x, name), axis, keepdims=keepdims), name_hint or name)
+    op.__name__ = name
+    op.__doc__ = f"nn.op.{name}: a reduction over `axis` (None: every axis)."
+    return op
+
+
+sum = _reduction("sum", _rop.sum)  # noqa: A001 - TVM's name
+max = _reduction("max", _rop.max)  # noqa: A001 - TVM's name
+min = _reduction("min", _rop.min)  # noqa: A001 - TVM's name
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="layer_norm"):
     """Normalizes x over its last len(normalized_shape) dimensions (mean 0,
     variance 1, eps added to the variance), then scales by weight and adds
-    bias (of normalized_shape) when given (topi.nn.layer_norm)."""
+    bias (of normalized_shape; ones and zeros when not given)."""
     x_expr = _expr(x, "layer_norm")
     rank = len(x_expr.struct_info.shape)
     normalized = [normalized_shape] if isinstance(normalized_shape, int) else \
@@ -129,19 +190,23 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="laye
         raise ValueError(f"nn.op.layer_norm: normalized_shape {normalized} is not the last "
                          f"dimensions of x's shape {shape}")
     axes = list(range(rank - len(normalized), rank))
-    gamma, beta = (_expr(p, "layer_norm", what) if p is not None else None
-                   for p, what in ((weight, "weight"), (bias, "bias")))
-    return _te(topi.nn.layer_norm, name, x_expr, gamma, beta, axes, eps)
+    dtype = x_expr.struct_info.dtype
+    sizes = [int(d) for d in normalized]
+    gamma = _expr(weight, "layer_norm", "weight") if weight is not None else \
+        const(np.ones(sizes, dtype))
+    beta = _expr(bias, "layer_norm", "bias") if bias is not None else \
+        const(np.zeros(sizes, dtype))
+    return _bind(_rop.nn.layer_norm(x_expr, gamma, beta, axes, eps), name)
 
 
 def take(x, indices, axis=0, name="take"):
     """The slices of x along `axis` at `indices` (integer tensor): the
     result's shape is x's with that dimension replaced by indices' shape
-    (an embedding lookup with axis 0; topi.take)."""
+    (an embedding lookup with axis 0)."""
     x_expr, idx_expr = _expr(x, "take"), _expr(indices, "take", "indices")
     if not idx_expr.struct_info.dtype.startswith(("int", "uint")):
         raise TypeError(f"nn.op.take: indices are integers, got {idx_expr.struct_info.dtype}")
-    return _te(topi.take, name, x_expr, idx_expr, axis)
+    return _bind(_rop.take(x_expr, idx_expr, axis), name)
 
 
 def _out_infos(out, op):
