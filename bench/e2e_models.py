@@ -165,13 +165,11 @@ def main():
     if not os.path.exists(python):
         sys.exit("bench/e2e_models.py needs the build venv (scripts/python-venv.sh): "
                  "torch >= 2 for torch.export")
-    tir_env = {"PYTHONPATH": os.pathsep.join([os.path.join(ROOT, "python"),
-                                              os.path.join(args.build_dir, "python")])}
-    tvm_python = None
-    if not args.no_tvm:
-        sys.path.insert(0, os.path.join(ROOT, "bench"))
-        from peers_venv import tvm_python as make_tvm_python
-        tvm_python = make_tvm_python(args.build_dir)
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from peers_venv import engine_settings
+    tir_env, tvm_python = engine_settings(ROOT, args.build_dir, args.no_tvm)
+    tvm_env = {}
+    if tvm_python:
         # TVM's importer needs torch: the build venv's, after TVM's own
         # packages.
         site = subprocess.run([python, "-c", "import torch, os; print(os.path.dirname("

@@ -18,3 +18,11 @@ def tvm_python(build_dir):
     subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", *PACKAGES],
                    check=True)
     return python
+
+
+def engine_settings(root, build_dir, no_tvm):
+    """The environment tir's processes run in (its package on PYTHONPATH)
+    and the peers venv's python (None with no_tvm)."""
+    tir_env = {"PYTHONPATH": os.pathsep.join([os.path.join(root, "python"),
+                                              os.path.join(build_dir, "python")])}
+    return tir_env, None if no_tvm else tvm_python(build_dir)

@@ -222,18 +222,13 @@ def main():
     args = parser.parse_args()
     cpu = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
                          text=True).stdout.split("Host CPU:")[-1].split()[0]
-    tir_env = {"PYTHONPATH": os.pathsep.join([os.path.join(ROOT, "python"),
-                                              os.path.join(args.build_dir, "python")])}
-    tvm_python = None
-    if not args.no_tvm:
-        sys.path.insert(0, os.path.join(ROOT, "bench"))
-        from peers_venv import tvm_python as make_tvm_python
-        tvm_python = make_tvm_python(args.build_dir)
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from peers_venv import engine_settings
+    tir_env, tvm_python = engine_settings(ROOT, args.build_dir, args.no_tvm)
     print(f"host CPU: {cpu}; trials: {args.trials}; cost model: {args.cost_model}"
           + ("; targets with -fast-math-reassoc" if args.fast_math else ""))
     # The FMA peak bounds what the GEMM, the batch matmul and the
     # convolution can reach (softmax + layer norm is bound by memory).
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
     from cpu_peers import fma_peak
     try:
         peak, _ = fma_peak(args.build_dir, rounds=3)

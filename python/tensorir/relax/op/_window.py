@@ -127,16 +127,21 @@ def convolution(n, data, weight, strides, padding, dilation, groups, data_layout
                 TensorStructInfo((x.shape[0], out_channels, *sizes), x.dtype), attrs)
 
 
+def _pool_window(n, pool_size, strides, dilation, padding, op):
+    """A pooling's window: its size, strides and dilation (n values each)
+    and padding (before each axis, then after each)."""
+    return (_values(pool_size, n, "pool_size", op), _values(strides, n, "strides", op),
+            _values(dilation, n, "dilation", op), _paddings(padding, n, op))
+
+
 def max_pool(n, data, pool_size, strides, padding, dilation, ceil_mode, layout):
     """The maximum over each window (nn.max_pool2d / 3d), floor mode."""
     op = f"max_pool{n}d"
     x = _data(data, n, op, layout)
     if ceil_mode:
         raise NotImplementedError(f"relax.op.nn.{op}: floor mode only")
-    size = _values(pool_size, n, "pool_size", op)
-    strides = _values(strides, n, "strides", op)
-    dilation = _values(dilation, n, "dilation", op)
-    padding = _paddings(padding, n, op)
+    size, strides, dilation, padding = _pool_window(n, pool_size, strides, dilation, padding,
+                                                    op)
     sizes = [_window_output(x.shape[2 + k], padding[k], padding[n + k], size[k], strides[k],
                             dilation[k], op) for k in range(n)]
     return Call(f"relax.nn.{op}", [_padded(data, padding, float("-inf"))],
@@ -156,10 +161,8 @@ def avg_pool(n, data, pool_size, strides, padding, dilation, ceil_mode, count_in
         raise NotImplementedError(f"relax.op.nn.{op}: the output's layout is the data's")
     if not x.dtype.startswith(("float", "bfloat")):
         raise TypeError(f"relax.op.nn.{op}: takes floating-point tensors, not {x.dtype}")
-    size = _values(pool_size, n, "pool_size", op)
-    strides = _values(strides, n, "strides", op)
-    dilation = _values(dilation, n, "dilation", op)
-    padding = _paddings(padding, n, op)
+    size, strides, dilation, padding = _pool_window(n, pool_size, strides, dilation, padding,
+                                                    op)
     sizes = [_pooled_size(x.shape[2 + k], padding[k], padding[n + k], size[k], strides[k],
                           dilation[k], ceil_mode, op) for k in range(n)]
     return Call(f"relax.nn.{op}", [data],
