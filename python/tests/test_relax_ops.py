@@ -191,3 +191,24 @@ def test_einsum_refusals_name_the_rule():
         relax.op.einsum((x,), "ij->q")
     with pytest.raises(NotImplementedError, match="'...'"):
         relax.op.einsum((x,), "...j->j")
+
+
+def test_repeat_triangles_rms_norm_and_relu6_compute_what_numpy_does():
+    x = np.random.default_rng(3).standard_normal((2, 3, 4)).astype("float32")
+    w = np.random.default_rng(4).standard_normal((3, 4)).astype("float32")
+    mod = graph_of([((2, 3, 4), "float32"), ((3, 4), "float32")],
+                   lambda a, b: [relax.op.repeat(a, 2, 1), relax.op.repeat(a, 3),
+                                 relax.op.triu(a, 1), relax.op.tril(a, -1),
+                                 relax.op.nn.rms_norm(a, b, [-2, -1]),
+                                 relax.op.nn.relu6(relax.op.multiply(a, a))])
+    got = [g.numpy() for g in build_run(mod, x, w)]
+    want = [np.repeat(x, 2, 1), np.repeat(x, 3), np.triu(x, 1), np.tril(x, -1),
+            x / np.sqrt((x * x).mean(axis=(1, 2), keepdims=True) + 1e-5) * w,
+            np.clip(x * x, 0, 6)]
+    for g, w_ in zip(got, want):
+        np.testing.assert_allclose(g, w_, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="relax.op.triu: x has at least 2 dimensions"):
+        graph([(4,)], lambda a: relax.op.triu(a))
+    with pytest.raises(ValueError, match=r"relax.op.nn.rms_norm: weight has shape \(4,\)"):
+        graph_of([((2, 3, 4), "float32"), ((4,), "float32")],
+                 lambda a, b: relax.op.nn.rms_norm(a, b, [-2, -1]))

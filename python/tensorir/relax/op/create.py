@@ -7,8 +7,8 @@ from ..expr import Constant, Expr, const
 from ..struct_info import TENSOR_DTYPES
 from ._common import integers, number, tensor_of
 
-__all__ = ["arange", "full", "full_like", "hamming_window", "ones", "ones_like", "zeros",
-           "zeros_like"]
+__all__ = ["arange", "full", "full_like", "hamming_window", "ones", "ones_like", "tril", "triu",
+           "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default, op):
@@ -97,3 +97,32 @@ def hamming_window(window_size, periodic, alpha, beta, dtype):
     period = size if periodic else size - 1
     n = np.arange(size, dtype="float64")
     return const((alpha - beta * np.cos(2 * np.pi * n / period)).astype(dtype))
+
+
+def _triangle(x, k, upper, op):
+    """x where column - row >= k (upper) or <= k (lower) in its last two
+    axes, else 0: a comparison of two aranges broadcast together."""
+    from .binary import greater_equal, less_equal
+    from .search import where
+    info = tensor_of(x, op, "x")
+    if len(info.shape) < 2:
+        raise ValueError(f"relax.op.{op}: x has at least 2 dimensions, not "
+                         f"{len(info.shape)}")
+    k = int(getattr(k, "value", k))
+    rows, columns = int(info.shape[-2]), int(info.shape[-1])
+    offset = const((np.arange(columns, dtype="int64")[None, :]
+                    - np.arange(rows, dtype="int64")[:, None]))
+    keep = (greater_equal if upper else less_equal)(offset, const(np.array(k, "int64")))
+    return where(keep, x, const(np.array(0, info.dtype)))
+
+
+def triu(x, k=0):
+    """The upper triangle of x's last two axes (column - row >= k), the
+    rest 0."""
+    return _triangle(x, k, True, "triu")
+
+
+def tril(x, k=0):
+    """The lower triangle of x's last two axes (column - row <= k), the
+    rest 0."""
+    return _triangle(x, k, False, "tril")

@@ -1,12 +1,14 @@
 """relax.op's layout operators: broadcast_to, strided_slice, tile and
 concat (copies through affine maps), expand_dims and squeeze (reshapes:
-views once built), and flip, split and stack made of those."""
+views once built), and flip, split, stack and repeat made of those."""
+import numpy as np
+
 from ..expr import Call
 from ..struct_info import TensorStructInfo
 from ._common import axes_of, integers, tensor_of
 
-__all__ = ["broadcast_to", "concat", "expand_dims", "flip", "split", "squeeze", "stack",
-           "strided_slice", "tile"]
+__all__ = ["broadcast_to", "concat", "expand_dims", "flip", "repeat", "split", "squeeze",
+           "stack", "strided_slice", "tile"]
 
 
 def broadcast_to(x, shape):
@@ -160,3 +162,23 @@ def stack(tensors, axis=0):
     rank = len(tensor_of(tensors[0], "stack", "tensor 0").shape)
     axis = axes_of(axis, rank + 1, "stack")[0]
     return concat([expand_dims(t, axis) for t in tensors], axis=axis)
+
+
+def repeat(data, repeats, axis=None):
+    """numpy.repeat: each element `repeats` times along `axis` (of the
+    flattened tensor without one): a unit axis after it broadcast to
+    `repeats`, then folded in."""
+    from . import reshape
+    info = tensor_of(data, "repeat", "data")
+    repeats = int(getattr(repeats, "value", repeats))
+    if repeats < 1:
+        raise ValueError(f"relax.op.repeat: repeats is at least 1, not {repeats}")
+    shape = [int(d) for d in info.shape]
+    if axis is None:
+        data, shape, axis = reshape(data, [int(np.prod(shape))]), [int(np.prod(shape))], 0
+    axis = axes_of(axis, len(shape), "repeat")[0]
+    if repeats == 1:
+        return data
+    spread = shape[:axis + 1] + [repeats] + shape[axis + 1:]
+    copies = broadcast_to(expand_dims(data, [axis + 1]), spread)
+    return reshape(copies, shape[:axis] + [shape[axis] * repeats] + shape[axis + 1:])

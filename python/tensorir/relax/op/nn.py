@@ -1,5 +1,5 @@
 """relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm,
-group_norm, instance_norm, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
+group_norm, instance_norm, rms_norm, relu6, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
 adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm (inference),
 attention."""
 import numpy as np
@@ -255,6 +255,31 @@ def group_norm(data, gamma, beta, num_groups, channel_axis=1, axes=None, epsilon
     if scale:
         out = multiply(out, reshape(gamma, per_channel))
     return add(out, reshape(beta, per_channel)) if center else out
+
+
+def rms_norm(data, weight, axes=-1, epsilon=1e-5):
+    """data / sqrt(mean(data^2 over `axes`) + epsilon) * weight (weight of
+    the normalized axes' shape)."""
+    info = tensor_of(data, "nn.rms_norm", "data")
+    rank = len(info.shape)
+    axes = axes_of(axes, rank, "nn.rms_norm")
+    w = tensor_of(weight, "nn.rms_norm", "weight")
+    if tuple(w.shape) != tuple(info.shape[a] for a in axes):
+        raise ValueError(f"relax.op.nn.rms_norm: weight has shape {tuple(w.shape)}, the "
+                         f"normalized axes {tuple(info.shape[a] for a in axes)}")
+    if axes != list(range(rank - len(axes), rank)):
+        raise NotImplementedError(f"relax.op.nn.rms_norm: normalizes trailing axes, not "
+                                  f"{axes}")
+    square_mean = mean(multiply(data, data), axes, keepdims=True)
+    scale = sqrt(add(square_mean, const(np.array(epsilon, info.dtype))))
+    return multiply(divide(data, scale), weight)
+
+
+def relu6(data):
+    """min(max(data, 0), 6) element-wise."""
+    from .unary import clip
+    tensor_of(data, "nn.relu6", "data")
+    return clip(data, 0.0, 6.0)
 
 
 def instance_norm(data, gamma, beta, channel_axis=1, axes=None, epsilon=1e-5, center=True,

@@ -4,7 +4,7 @@ from . import op
 from .core import Module, Parameter
 
 __all__ = ["Conv1D", "Conv2D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm",
-           "Linear", "ReLU", "SiLU"]
+           "Linear", "RMSNorm", "ReLU", "SiLU"]
 
 
 class Linear(Module):
@@ -73,6 +73,21 @@ class GroupNorm(Module):
     def forward(self, x, channel_axis=1, axes=None):
         return op.group_norm(x, self.num_groups, self.weight, self.bias, self.eps,
                              channel_axis, axes)
+
+
+class RMSNorm(Module):
+    """RMS normalization over `axes` (the trailing ones, of hidden_size
+    elements), scaled by a weight, plus a bias when given one."""
+
+    def __init__(self, hidden_size, axes, epsilon=1e-5, bias=True, dtype=None):
+        self.epsilon = epsilon
+        self.axes = [axes] if isinstance(axes, int) else list(axes)
+        self.weight = Parameter((hidden_size,), dtype)
+        self.bias = Parameter((hidden_size,), dtype) if bias else None
+
+    def forward(self, x):
+        out = op.rms_norm(x, self.weight, self.axes, self.epsilon)
+        return out if self.bias is None else op.add(out, self.bias)
 
 
 class Conv2D(Module):

@@ -12,7 +12,8 @@ from .exporter import current_builder
 
 __all__ = ["add", "astype", "conv1d", "conv2d", "group_norm", "divide", "equal", "exp", "extern", "full", "gelu",
            "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
-           "maximum", "min", "minimum", "multiply", "not_equal",
+           "maximum", "min", "minimum", "multiply", "not_equal", "relu6", "repeat", "rms_norm",
+           "triu",
            "permute_dims", "relu", "reshape", "sigmoid", "silu", "softmax", "sqrt", "square",
            "subtract", "sum", "take", "tanh", "tensor_expr_op", "tensor_ir_op"]
 
@@ -197,6 +198,26 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="laye
     beta = _expr(bias, "layer_norm", "bias") if bias is not None else \
         const(np.zeros(sizes, dtype))
     return _bind(_rop.nn.layer_norm(x_expr, gamma, beta, axes, eps), name)
+
+
+def rms_norm(x, weight, axes, epsilon=1e-5, name="rms_norm"):
+    """x / sqrt(mean(x^2 over `axes`) + epsilon) * weight."""
+    return _bind(_rop.nn.rms_norm(_expr(x, "rms_norm"), _expr(weight, "rms_norm", "weight"),
+                                  axes, epsilon), name)
+
+
+def relu6(x, name="relu6"):
+    return _bind(_rop.nn.relu6(_expr(x, "relu6")), name)
+
+
+def repeat(x, repeats, axis=None, name="repeat"):
+    """Each element `repeats` times along `axis` (numpy.repeat)."""
+    return _bind(_rop.repeat(_expr(x, "repeat"), repeats, axis), name)
+
+
+def triu(x, diagonal=0, name="triu"):
+    """The upper triangle of x's last two axes (from `diagonal`), the rest 0."""
+    return _bind(_rop.triu(_expr(x, "triu"), diagonal), name)
 
 
 def take(x, indices, axis=0, name="take"):
