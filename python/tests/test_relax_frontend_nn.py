@@ -257,3 +257,27 @@ def test_conv1d_group_norm_and_embedding_compute_what_numpy_does():
     np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
     np.testing.assert_array_equal(rows, table[ids])
     np.testing.assert_array_equal(above, y > y.sum() / 100.0)
+
+
+class Layouts(nn.Module):
+    def __init__(self):
+        self.norm = nn.RMSNorm(4, [-1], bias=False)
+
+    def forward(self, x):
+        wide = nn.op.broadcast_to(x, [3, 2, 4])
+        return (nn.op.concat([wide, wide], dim=0), nn.op.squeeze(nn.op.unsqueeze(x, 0), 0),
+                x.repeat(2, axis=1), nn.op.triu(x, 1), self.norm(x), nn.op.relu6(x * 10.0))
+
+
+def test_layout_operators_and_rms_norm_compute_what_numpy_does():
+    mod, params = Layouts().export_tvm({"forward": {"x": nn.spec.Tensor((2, 4), "float32")}})
+    x = RNG.standard_normal((2, 4)).astype("float32")
+    (weight,) = _weights(params)
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = [o.numpy() for o in vm["forward"](x, weight)]
+    wide = np.broadcast_to(x, (3, 2, 4))
+    want = [np.concatenate([wide, wide]), x, np.repeat(x, 2, 1), np.triu(x, 1),
+            x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5) * weight,
+            np.clip(x * 10, 0, 6)]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)

@@ -99,6 +99,10 @@ class Tensor:
             axes = axes[0]
         return op.permute_dims(self, list(axes) if axes else None)
 
+    def repeat(self, repeats, axis=None):
+        from . import op
+        return op.repeat(self, repeats, axis)
+
 
 class Parameter:
     """A weight of a module: its shape and dtype (default: the default

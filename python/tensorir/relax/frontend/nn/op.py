@@ -10,7 +10,8 @@ from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "astype", "conv1d", "conv2d", "group_norm", "divide", "equal", "exp", "extern", "full", "gelu",
+__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv2d", "group_norm",
+           "squeeze", "unsqueeze", "divide", "equal", "exp", "extern", "full", "gelu",
            "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
            "maximum", "min", "minimum", "multiply", "not_equal", "relu6", "repeat", "rms_norm",
            "triu",
@@ -69,6 +70,26 @@ def matmul(a, b, out_dtype=None, name=""):
 def permute_dims(x, axes=None, name=""):
     """x's dimensions in the order `axes` (None: reversed)."""
     return _bind(_rop.permute_dims(_expr(x, "permute_dims"), axes), name)
+
+
+def broadcast_to(x, shape, name="broadcast_to"):
+    """x broadcast (numpy's rules) to `shape`."""
+    return _bind(_rop.broadcast_to(_expr(x, "broadcast_to"), shape), name)
+
+
+def squeeze(x, axis=-1, name="squeeze"):
+    """x without its axes of size 1 in `axis` (None: all of them)."""
+    return _bind(_rop.squeeze(_expr(x, "squeeze"), axis), name)
+
+
+def unsqueeze(x, dim, name="unsqueeze"):
+    """x with a new axis of size 1 at `dim`."""
+    return _bind(_rop.expand_dims(_expr(x, "unsqueeze"), dim), name)
+
+
+def concat(x, dim, name="concat"):
+    """The tensors of `x` joined along `dim`."""
+    return _bind(_rop.concat([_expr(t, "concat", "a tensor") for t in x], axis=dim), name)
 
 
 def reshape(x, shape, name=""):
