@@ -281,3 +281,23 @@ def test_layout_operators_and_rms_norm_compute_what_numpy_does():
             np.clip(x * 10, 0, 6)]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+class TensorMethods(nn.Module):
+    def forward(self, x):
+        two = nn.Tensor.from_scalar(2, "float32")
+        table = nn.Tensor.from_const(np.arange(4.0).reshape(1, 4))
+        return (x.maximum(0.5), x.minimum(table), (x * two).astype("int32"), 3.0 + x)
+
+
+def test_tensor_methods_and_constants():
+    assert nn.Tensor.from_const(np.zeros((2, 3))).dtype == "float32"  # float64 -> float32
+    assert repr(nn.Tensor.from_scalar(1.5, "float16")) == 'Tensor([], "float16")'
+    mod, _ = TensorMethods().export_tvm({"forward": {"x": nn.spec.Tensor((2, 4), "float32")}})
+    x = RNG.standard_normal((2, 4)).astype("float32") * 3
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = [o.numpy() for o in vm["forward"](x)]
+    want = [np.maximum(x, 0.5), np.minimum(x, np.arange(4.0)[None]), (x * 2).astype("int32"),
+            x + 3]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)

@@ -45,6 +45,21 @@ class Tensor:
         from ...expr import Var
         return Tensor(_expr=Var(name, TensorStructInfo(shape, dtype)))
 
+    @staticmethod
+    def from_const(data):
+        """A constant tensor of `data` (a numpy array or what np.asarray
+        takes); float64 data becomes float32, as Relax's constants do."""
+        from ...expr import const
+        data = np.asarray(data)
+        return Tensor(_expr=const(data.astype("float32") if data.dtype == np.float64
+                                  else data))
+
+    @staticmethod
+    def from_scalar(data, dtype):
+        """A 0-D constant tensor holding the number `data` as `dtype`."""
+        from ...expr import const
+        return Tensor(_expr=const(np.array(data, dtype=dtype)))
+
     @property
     def ndim(self):
         return len(self.shape)
@@ -67,7 +82,7 @@ class Tensor:
         return self._binary(other, "add")
 
     def __radd__(self, other):
-        return self._binary(other, "add", reverse=True)
+        return self._binary(other, "add")  # the tensor first, as Relax writes it
 
     def __sub__(self, other):
         return self._binary(other, "subtract")
@@ -79,7 +94,17 @@ class Tensor:
         return self._binary(other, "multiply")
 
     def __rmul__(self, other):
-        return self._binary(other, "multiply", reverse=True)
+        return self._binary(other, "multiply")
+
+    def maximum(self, other):
+        return self._binary(other, "maximum")
+
+    def minimum(self, other):
+        return self._binary(other, "minimum")
+
+    def astype(self, dtype):
+        from . import op
+        return op.astype(self, dtype)
 
     def __truediv__(self, other):
         return self._binary(other, "divide")
