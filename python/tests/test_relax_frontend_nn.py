@@ -301,3 +301,30 @@ def test_tensor_methods_and_constants():
             x + 3]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+class Volumes(nn.Module):
+    def __init__(self):
+        self.conv = nn.Conv3D(2, 3, 2, padding=1)
+        self.up = nn.ConvTranspose1D(2, 4, 3, stride=2, padding=1, output_padding=1)
+
+    def forward(self, v, s):
+        return self.conv(v), self.up(s)
+
+
+def test_conv3d_and_transposed_conv1d_compute_what_pytorch_does():
+    torch = pytest.importorskip("torch")
+    mod, params = Volumes().export_tvm({"forward": {
+        "v": nn.spec.Tensor((1, 2, 3, 4, 3), "float32"),
+        "s": nn.spec.Tensor((1, 2, 5), "float32")}})
+    v = RNG.standard_normal((1, 2, 3, 4, 3)).astype("float32")
+    s = RNG.standard_normal((1, 2, 5)).astype("float32")
+    w3, b3, wt, bt = _weights(params)
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = [o.numpy() for o in vm["forward"](v, s, w3, b3, wt, bt)]
+    t = torch.from_numpy
+    want = [torch.nn.functional.conv3d(t(v), t(w3), t(b3), padding=1).numpy(),
+            torch.nn.functional.conv_transpose1d(t(s), t(wt), t(bt), stride=2, padding=1,
+                                                 output_padding=1).numpy()]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)

@@ -3,7 +3,7 @@ layouts, so that a PyTorch model's state_dict loads as it is)."""
 from . import op
 from .core import Module, Parameter
 
-__all__ = ["Conv1D", "Conv2D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm",
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm",
            "Linear", "RMSNorm", "ReLU", "SiLU"]
 
 
@@ -58,6 +58,45 @@ class Conv1D(Module):
 
     def forward(self, x):
         return op.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                         self.groups)
+
+
+class ConvTranspose1D(Module):
+    """1-D transposed convolution of NCW data; weight (in_channels,
+    out_channels / groups, kernel), bias (out_channels,)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, bias=True, dtype=None):
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"nn.ConvTranspose1D: {groups} groups do not divide "
+                             f"{in_channels} input and {out_channels} output channels")
+        self.stride, self.padding, self.output_padding = stride, padding, output_padding
+        self.dilation, self.groups = dilation, groups
+        self.weight = Parameter((in_channels, out_channels // groups, kernel_size), dtype)
+        self.bias = Parameter((out_channels,), dtype) if bias else None
+
+    def forward(self, x):
+        return op.conv1d_transpose(x, self.weight, self.bias, self.stride, self.padding,
+                                   self.output_padding, self.dilation, self.groups)
+
+
+class Conv3D(Module):
+    """3-D convolution of NCDHW data; weight (out_channels, in_channels /
+    groups, kernel, kernel, kernel), bias (out_channels,)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, dtype=None):
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"nn.Conv3D: {groups} groups do not divide {in_channels} input "
+                             f"and {out_channels} output channels")
+        kernel = (kernel_size,) * 3 if isinstance(kernel_size, int) else tuple(kernel_size)
+        self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, \
+            groups
+        self.weight = Parameter((out_channels, in_channels // groups) + kernel, dtype)
+        self.bias = Parameter((out_channels,), dtype) if bias else None
+
+    def forward(self, x):
+        return op.conv3d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
                          self.groups)
 
 

@@ -10,7 +10,8 @@ from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv2d", "group_norm",
+__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv1d_transpose", "conv2d", "conv3d",
+           "group_norm",
            "squeeze", "unsqueeze", "divide", "equal", "exp", "extern", "full", "gelu",
            "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
            "maximum", "min", "minimum", "multiply", "not_equal", "relu6", "repeat", "rms_norm",
@@ -134,6 +135,33 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name
                                groups=groups), name)
     if bias is not None:
         channels = _expr(bias, "conv1d", "bias").struct_info.shape
+        out = add(out, reshape(bias, [1, int(channels[0]), 1]))
+    return out
+
+
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name=""):
+    """3-D convolution of NCDHW data with OIDHW weights, plus the bias (one
+    per output channel) when given."""
+    out = _bind(_rop.nn.conv3d(_expr(x, "conv3d"), _expr(weight, "conv3d", "weight"),
+                               strides=stride, padding=padding, dilation=dilation,
+                               groups=groups), name)
+    if bias is not None:
+        channels = _expr(bias, "conv3d", "bias").struct_info.shape
+        out = add(out, reshape(bias, [1, int(channels[0]), 1, 1, 1]))
+    return out
+
+
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     dilation=1, groups=1, name=""):
+    """1-D transposed convolution of NCW data with IOW weights, plus the
+    bias (one per output channel) when given."""
+    out = _bind(_rop.nn.conv1d_transpose(_expr(x, "conv1d_transpose"),
+                                         _expr(weight, "conv1d_transpose", "weight"),
+                                         strides=stride, padding=padding,
+                                         output_padding=output_padding, dilation=dilation,
+                                         groups=groups), name)
+    if bias is not None:
+        channels = _expr(bias, "conv1d_transpose", "bias").struct_info.shape
         out = add(out, reshape(bias, [1, int(channels[0]), 1]))
     return out
 
