@@ -212,3 +212,18 @@ def test_repeat_triangles_rms_norm_and_relu6_compute_what_numpy_does():
     with pytest.raises(ValueError, match=r"relax.op.nn.rms_norm: weight has shape \(4,\)"):
         graph_of([((2, 3, 4), "float32"), ((4,), "float32")],
                  lambda a, b: relax.op.nn.rms_norm(a, b, [-2, -1]))
+
+
+def test_softplus_and_prelu_compute_what_numpy_does():
+    x = (np.random.default_rng(5).standard_normal((2, 3, 4)) * 15).astype("float32")
+    alpha = np.array([0.1, 0.2, 0.3], "float32")
+    mod = graph_of([((2, 3, 4), "float32"), ((3,), "float32")],
+                   lambda a, b: [relax.op.nn.softplus(a, 2.0, 10.0),
+                                 relax.op.nn.prelu(a, b, 1)])
+    soft, leaky = (g.numpy() for g in build_run(mod, x, alpha))
+    want = np.where(2 * x > 10, x, np.log1p(np.exp(2 * x)) / 2)
+    np.testing.assert_allclose(soft, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(leaky, np.where(x >= 0, x, x * alpha[None, :, None]), rtol=1e-6)
+    with pytest.raises(ValueError, match=r"relax.op.nn.prelu: alpha has shape \(4,\)"):
+        graph_of([((2, 3, 4), "float32"), ((4,), "float32")],
+                 lambda a, b: relax.op.nn.prelu(a, b, 1))

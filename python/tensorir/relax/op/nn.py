@@ -1,5 +1,5 @@
 """relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm,
-group_norm, instance_norm, rms_norm, relu6, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
+group_norm, instance_norm, rms_norm, relu6, softplus, prelu, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
 adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm (inference),
 attention."""
 import numpy as np
@@ -273,6 +273,38 @@ def rms_norm(data, weight, axes=-1, epsilon=1e-5):
     square_mean = mean(multiply(data, data), axes, keepdims=True)
     scale = sqrt(add(square_mean, const(np.array(epsilon, info.dtype))))
     return multiply(divide(data, scale), weight)
+
+
+def softplus(data, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, or x where beta * x > threshold (as
+    PyTorch's, which keeps the large values exact)."""
+    from .binary import greater
+    from .search import where
+    info = tensor_of(data, "nn.softplus", "data")
+    if not info.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"relax.op.nn.softplus: takes floating-point tensors, not {info.dtype}")
+    scaled = multiply(data, const(np.array(beta, info.dtype)))
+    smooth = divide(log(add(exp(scaled), const(np.array(1, info.dtype)))),
+                    const(np.array(beta, info.dtype)))
+    return where(greater(scaled, const(np.array(threshold, info.dtype))), data, smooth)
+
+
+def prelu(data, alpha, axis=1):
+    """x where x >= 0, else alpha * x, alpha one value per element of
+    `axis` (the channels)."""
+    from . import reshape
+    from .binary import greater_equal
+    from .search import where
+    info = tensor_of(data, "nn.prelu", "data")
+    slope = tensor_of(alpha, "nn.prelu", "alpha")
+    rank = len(info.shape)
+    axis = axes_of(axis, rank, "nn.prelu")[0]
+    if tuple(slope.shape) != (info.shape[axis],):
+        raise ValueError(f"relax.op.nn.prelu: alpha has shape {tuple(slope.shape)}, one value "
+                         f"per element of axis {axis} ({info.shape[axis]})")
+    per_axis = reshape(alpha, [int(info.shape[axis]) if a == axis else 1 for a in range(rank)])
+    return where(greater_equal(data, const(np.array(0, info.dtype))), data,
+                 multiply(data, per_axis))
 
 
 def relu6(data):

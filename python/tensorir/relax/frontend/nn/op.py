@@ -12,7 +12,7 @@ from .exporter import current_builder
 
 __all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv1d_transpose", "conv2d", "conv3d",
            "group_norm",
-           "squeeze", "unsqueeze", "divide", "equal", "exp", "extern", "full", "gelu",
+           "squeeze", "unsqueeze", "log", "floor", "negative", "softplus", "prelu", "divide", "equal", "exp", "extern", "full", "gelu",
            "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
            "maximum", "min", "minimum", "multiply", "not_equal", "relu6", "repeat", "rms_norm",
            "triu",
@@ -199,6 +199,19 @@ square = _unary("square", _rop.square)
 tanh = _unary("tanh", _rop.tanh)
 sigmoid = _unary("sigmoid", _rop.sigmoid)
 silu = _unary("silu", _rop.nn.silu)
+log = _unary("log", _rop.log)
+floor = _unary("floor", _rop.floor)
+negative = _unary("negative", _rop.negative)
+
+
+def softplus(x, beta=1.0, threshold=20.0, name="softplus"):
+    """log(1 + exp(beta * x)) / beta (x itself where beta * x > threshold)."""
+    return _bind(_rop.nn.softplus(_expr(x, "softplus"), beta, threshold), name)
+
+
+def prelu(x, alpha, axis=1, name="prelu"):
+    """x where x >= 0, else alpha * x (alpha per element of `axis`)."""
+    return _bind(_rop.nn.prelu(_expr(x, "prelu"), _expr(alpha, "prelu", "alpha"), axis), name)
 
 
 def gelu(x, approximate=None, name="gelu"):
