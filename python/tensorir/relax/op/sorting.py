@@ -5,8 +5,9 @@ reduction operators, as a rank count: the rank of element i is the number of
 elements before it (smaller, or equal at a lower index: a stable order; NaN
 after every number, or before in descending order, as PyTorch sorts), and
 position k of the order holds the index whose rank is k. Each step compares
-every pair along the axis: n^2 comparisons (fused into the reductions, so
-no n-by-n tensor is stored), the cost of this form for long axes."""
+every pair along the axis: n^2 comparisons, the cost of this form for long
+axes (FuseOps puts them into the reductions; legalized alone, each step
+stores its n-by-n comparisons)."""
 import numpy as np
 
 from ..expr import Tuple, const
