@@ -187,12 +187,12 @@ def main():
         settings = dict(NAMES=names, THREADS=threads, REPEAT=args.repeat, NUMBER=args.number,
                         WORK=work, TRIALS=args.trials, TUNE=not args.no_tune)
         torch_out = run_engine(python, TORCH, settings, {}, "PyTorch") or {}
-        tir_out = run_engine(python, COMPILER, dict(settings, ENGINE="tir", PKG="tensorir"), tir_env,
-                             "tir") or {}
+        tir_out = run_engine(python, COMPILER, dict(settings, ENGINE="tir", PKG="tensorir"),
+                             tir_env, "tir") or {}
         tvm_out = {}
         if tvm_python:
-            tvm_out = run_engine(tvm_python, COMPILER, dict(settings, ENGINE="tvm", PKG="tvm"), tvm_env,
-                                 "TVM", prelude="import os, sys\n"
+            tvm_out = run_engine(tvm_python, COMPILER, dict(settings, ENGINE="tvm", PKG="tvm"),
+                                 tvm_env, "TVM", prelude="import os, sys\n"
                                  "sys.path.append(os.environ['TVM_PEER_SITE'])\n") or {}
         for name in names:
             rows.append((name, threads, torch_out.get(name, {}), tir_out.get(name, {}),

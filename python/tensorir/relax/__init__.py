@@ -26,7 +26,7 @@ from .struct_info import (DynTensorType, ObjectStructInfo, ShapeExpr, StructInfo
 from .vm import Executable, VirtualMachine, build
 
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
-           "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "ShapeExpr", "StructInfo", "TensorStructInfo",
-           "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VirtualMachine", "build",
-           "call_dps_packed", "call_tir", "const", "frontend", "get_pipeline", "op", "register_pipeline",
-           "transform"]
+           "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "ShapeExpr",
+           "StructInfo", "TensorStructInfo", "Tuple", "TupleGetItem", "TupleStructInfo", "Var",
+           "VirtualMachine", "build", "call_dps_packed", "call_tir", "const", "frontend",
+           "get_pipeline", "op", "register_pipeline", "transform"]

@@ -218,7 +218,10 @@ class FunctionWriter:
                 fields = []
                 for f in value.fields:
                     r = leaves(f)
-                    fields.extend(r) if isinstance(r, tuple) else fields.append(r)
+                    if isinstance(r, tuple):
+                        fields.extend(r)
+                    else:
+                        fields.append(r)
                 return fields
             handle = self._value(value)
             if isinstance(handle, list):  # a call of several results

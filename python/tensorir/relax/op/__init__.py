@@ -21,10 +21,9 @@ from .sorting import *  # noqa: F401,F403 - relax.op.argsort, ...
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
-__all__ = (["astype", "call_tir", "einsum", "flatten", "image", "linear", "matmul", "nn",
-            "permute_dims",
-            "reshape", "take", "where", "gather_elements", "slice_scatter"] + binary.__all__ + create.__all__ + manipulate.__all__
-           + sorting.__all__
+__all__ = (["astype", "call_tir", "einsum", "flatten", "gather_elements", "image", "linear",
+            "matmul", "nn", "permute_dims", "reshape", "slice_scatter", "take", "where"]
+           + binary.__all__ + create.__all__ + manipulate.__all__ + sorting.__all__
            + statistical.__all__ + unary.__all__)
 
 

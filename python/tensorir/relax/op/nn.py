@@ -1,7 +1,8 @@
-"""relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm,
-group_norm, instance_norm, rms_norm, relu6, softplus, prelu, pad, conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
-adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm (inference),
-attention."""
+"""relax.op.nn: relu, leakyrelu, gelu, gelu_tanh, silu, softmax, log_softmax,
+layer_norm, group_norm, instance_norm, rms_norm, relu6, softplus, prelu, pad,
+conv1d / 2d / 3d (and transposed), max_pool2d / 3d, avg_pool2d / 3d,
+adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm
+(inference), attention."""
 import numpy as np
 
 from ..expr import Call, Tuple, const

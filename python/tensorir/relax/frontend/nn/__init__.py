@@ -20,6 +20,7 @@ from .modules import (GELU, Conv1D, Conv2D, Conv3D, ConvTranspose1D, Embedding, 
                       Identity, LayerNorm, Linear, ReLU, RMSNorm, SiLU)
 from .op import *  # noqa: F401,F403 - TVM's nn exports its operators too
 
-__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm", "Linear", "Module", "ModuleList",
-           "Parameter", "ReLU", "RMSNorm", "SiLU", "Tensor", "get_default_dtype", "op",
-           "set_default_dtype", "spec"] + list(op.__all__)
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm",
+           "Identity", "LayerNorm", "Linear", "Module", "ModuleList", "Parameter", "ReLU",
+           "RMSNorm", "SiLU", "Tensor", "get_default_dtype", "op", "set_default_dtype",
+           "spec"] + list(op.__all__)

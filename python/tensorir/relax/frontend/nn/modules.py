@@ -3,8 +3,15 @@ layouts, so that a PyTorch model's state_dict loads as it is)."""
 from . import op
 from .core import Module, Parameter
 
-__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm", "Identity", "LayerNorm",
-           "Linear", "RMSNorm", "ReLU", "SiLU"]
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm",
+           "Identity", "LayerNorm", "Linear", "RMSNorm", "ReLU", "SiLU"]
+
+
+def _check_groups(layer, in_channels, out_channels, groups):
+    """That `groups` divides a convolution's input and output channels."""
+    if in_channels % groups or out_channels % groups:
+        raise ValueError(f"nn.{layer}: {groups} groups do not divide {in_channels} input and "
+                         f"{out_channels} output channels")
 
 
 class Linear(Module):
@@ -48,9 +55,7 @@ class Conv1D(Module):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, dtype=None):
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"nn.Conv1D: {groups} groups do not divide {in_channels} input "
-                             f"and {out_channels} output channels")
+        _check_groups("Conv1D", in_channels, out_channels, groups)
         self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, \
             groups
         self.weight = Parameter((out_channels, in_channels // groups, kernel_size), dtype)
@@ -67,9 +72,7 @@ class ConvTranspose1D(Module):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, dilation=1, groups=1, bias=True, dtype=None):
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"nn.ConvTranspose1D: {groups} groups do not divide "
-                             f"{in_channels} input and {out_channels} output channels")
+        _check_groups("ConvTranspose1D", in_channels, out_channels, groups)
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.dilation, self.groups = dilation, groups
         self.weight = Parameter((in_channels, out_channels // groups, kernel_size), dtype)
@@ -86,9 +89,7 @@ class Conv3D(Module):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, dtype=None):
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"nn.Conv3D: {groups} groups do not divide {in_channels} input "
-                             f"and {out_channels} output channels")
+        _check_groups("Conv3D", in_channels, out_channels, groups)
         kernel = (kernel_size,) * 3 if isinstance(kernel_size, int) else tuple(kernel_size)
         self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, \
             groups
@@ -135,9 +136,7 @@ class Conv2D(Module):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, dtype=None, data_layout="NCHW"):
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"nn.Conv2D: {groups} groups do not divide {in_channels} input "
-                             f"and {out_channels} output channels")
+        _check_groups("Conv2D", in_channels, out_channels, groups)
         kernel = (kernel_size, kernel_size) if isinstance(kernel_size, int) else \
             tuple(kernel_size)
         self.stride, self.padding, self.dilation = stride, padding, dilation

@@ -10,14 +10,13 @@ from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv1d_transpose", "conv2d", "conv3d",
-           "group_norm",
-           "squeeze", "unsqueeze", "log", "floor", "negative", "softplus", "prelu", "divide", "equal", "exp", "extern", "full", "gelu",
-           "greater", "greater_equal", "layer_norm", "less", "less_equal", "matmul", "max",
-           "maximum", "min", "minimum", "multiply", "not_equal", "relu6", "repeat", "rms_norm",
-           "triu",
-           "permute_dims", "relu", "reshape", "sigmoid", "silu", "softmax", "sqrt", "square",
-           "subtract", "sum", "take", "tanh", "tensor_expr_op", "tensor_ir_op"]
+__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv1d_transpose", "conv2d",
+           "conv3d", "divide", "equal", "exp", "extern", "floor", "full", "gelu", "greater",
+           "greater_equal", "group_norm", "layer_norm", "less", "less_equal", "log", "matmul",
+           "max", "maximum", "min", "minimum", "multiply", "negative", "not_equal",
+           "permute_dims", "prelu", "relu", "relu6", "repeat", "reshape", "rms_norm",
+           "sigmoid", "silu", "softmax", "softplus", "sqrt", "square", "squeeze", "subtract",
+           "sum", "take", "tanh", "tensor_expr_op", "tensor_ir_op", "triu", "unsqueeze"]
 
 
 def _expr(x, op, what="x"):
@@ -111,6 +110,24 @@ def full(shape, fill_value, dtype="float32", name=""):
     return _bind(const(np.full(tuple(shape), fill_value, dtype=dtype)), name)
 
 
+def _with_bias(out, bias, op):
+    """out plus `bias` (one value per channel, out's axis 1), or out itself
+    without a bias."""
+    if bias is None:
+        return out
+    channels = int(_expr(bias, op, "bias").struct_info.shape[0])
+    rank = len(out._expr.struct_info.shape)
+    return add(out, reshape(bias, [1, channels] + [1] * (rank - 2)))
+
+
+def _or_constant(param, op, what, shape, dtype, fill):
+    """The graph value of weight or bias `param`, or a constant `fill` of
+    `shape` when it is None."""
+    if param is not None:
+        return _expr(param, op, what)
+    return const(np.full(shape, fill, dtype))
+
+
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
            data_layout="NCHW", name=""):
     """2-D convolution of NCHW data with OIHW weights, plus the bias (one per
@@ -121,10 +138,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     out = _bind(_rop.nn.conv2d(_expr(x, "conv2d"), _expr(weight, "conv2d", "weight"),
                                strides=stride, padding=padding, dilation=dilation,
                                groups=groups), name)
-    if bias is not None:
-        channels = _expr(bias, "conv2d", "bias").struct_info.shape
-        out = add(out, reshape(bias, [1, int(channels[0]), 1, 1]))
-    return out
+    return _with_bias(out, bias, "conv2d")
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name=""):
@@ -133,10 +147,7 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name
     out = _bind(_rop.nn.conv1d(_expr(x, "conv1d"), _expr(weight, "conv1d", "weight"),
                                strides=stride, padding=padding, dilation=dilation,
                                groups=groups), name)
-    if bias is not None:
-        channels = _expr(bias, "conv1d", "bias").struct_info.shape
-        out = add(out, reshape(bias, [1, int(channels[0]), 1]))
-    return out
+    return _with_bias(out, bias, "conv1d")
 
 
 def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name=""):
@@ -145,10 +156,7 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, name
     out = _bind(_rop.nn.conv3d(_expr(x, "conv3d"), _expr(weight, "conv3d", "weight"),
                                strides=stride, padding=padding, dilation=dilation,
                                groups=groups), name)
-    if bias is not None:
-        channels = _expr(bias, "conv3d", "bias").struct_info.shape
-        out = add(out, reshape(bias, [1, int(channels[0]), 1, 1, 1]))
-    return out
+    return _with_bias(out, bias, "conv3d")
 
 
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0,
@@ -160,10 +168,7 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                                          strides=stride, padding=padding,
                                          output_padding=output_padding, dilation=dilation,
                                          groups=groups), name)
-    if bias is not None:
-        channels = _expr(bias, "conv1d_transpose", "bias").struct_info.shape
-        out = add(out, reshape(bias, [1, int(channels[0]), 1]))
-    return out
+    return _with_bias(out, bias, "conv1d_transpose")
 
 
 def group_norm(x, num_groups, weight, bias, eps=1e-5, channel_axis=1, axes=None,
@@ -175,10 +180,8 @@ def group_norm(x, num_groups, weight, bias, eps=1e-5, channel_axis=1, axes=None,
     rank = len(x_expr.struct_info.shape)
     channels = int(x_expr.struct_info.shape[channel_axis])
     dtype = x_expr.struct_info.dtype
-    gamma = _expr(weight, "group_norm", "weight") if weight is not None else \
-        const(np.ones(channels, dtype))
-    beta = _expr(bias, "group_norm", "bias") if bias is not None else \
-        const(np.zeros(channels, dtype))
+    gamma = _or_constant(weight, "group_norm", "weight", channels, dtype, 1)
+    beta = _or_constant(bias, "group_norm", "bias", channels, dtype, 0)
     if axes is None:
         axes = list(range(channel_axis % rank + 1, rank))
     return _bind(_rop.nn.group_norm(x_expr, gamma, beta, num_groups, channel_axis, axes, eps),
@@ -255,10 +258,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5, name="laye
     axes = list(range(rank - len(normalized), rank))
     dtype = x_expr.struct_info.dtype
     sizes = [int(d) for d in normalized]
-    gamma = _expr(weight, "layer_norm", "weight") if weight is not None else \
-        const(np.ones(sizes, dtype))
-    beta = _expr(bias, "layer_norm", "bias") if bias is not None else \
-        const(np.zeros(sizes, dtype))
+    gamma = _or_constant(weight, "layer_norm", "weight", sizes, dtype, 1)
+    beta = _or_constant(bias, "layer_norm", "bias", sizes, dtype, 0)
     return _bind(_rop.nn.layer_norm(x_expr, gamma, beta, axes, eps), name)
 
 

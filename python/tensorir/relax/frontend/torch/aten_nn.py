@@ -190,12 +190,16 @@ class NetworkOps:
         if isinstance(padding, str):
             raise NotImplementedError(f"{self.name}: '{node.name}' pads {padding!r}; explicit "
                                       "sizes are supported")
-        y = self.emit(relax_op(x, weight, strides=stride, padding=padding, dilation=dilation,
-                               groups=groups))
+        return self._with_bias(self.emit(relax_op(x, weight, strides=stride, padding=padding,
+                                                  dilation=dilation, groups=groups)), bias)
+
+    def _with_bias(self, y, bias, axis=1):
+        """y plus `bias`, one value per element of y's `axis` (a
+        convolution's channels), or y itself without a bias."""
         if bias is None:
             return y
-        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(bias.shape[0])]
-                                                      + [1] * dims))))
+        shape = [int(d) if k == axis else 1 for k, d in enumerate(y.struct_info.shape)]
+        return self.emit(R.add(y, self.emit(R.reshape(bias, shape))))
 
     def _conv2d(self, node):
         weight = self.tensor(self.arg(node, 1), node)
@@ -214,13 +218,9 @@ class NetworkOps:
         if relax_op is None:
             raise NotImplementedError(f"{self.name}: '{node.name}' is a {dims}-D transposed "
                                       "convolution (1-, 2- and 3-D are supported)")
-        y = self.emit(relax_op(x, weight, strides=stride, padding=padding,
-                               output_padding=output_padding, dilation=dilation,
-                               groups=groups))
-        if bias is None:
-            return y
-        return self.emit(R.add(y, self.emit(R.reshape(bias, [1, int(y.struct_info.shape[1])]
-                                                      + [1] * dims))))
+        return self._with_bias(self.emit(relax_op(x, weight, strides=stride, padding=padding,
+                                                  output_padding=output_padding,
+                                                  dilation=dilation, groups=groups)), bias)
 
     def _conv_transpose_nd(self, node):
         """conv_transpose1d / 2d / 3d(input, weight, bias, stride, padding,
@@ -313,7 +313,7 @@ class NetworkOps:
         return self.emit(R.multiply(pooled, const(np.array(area / divisor,
                                                            x.struct_info.dtype))))
 
-    def _max_pool2d_with_indices(self, node):
+    def _max_pool_with_indices(self, node):
         # (values, indices): the indices are not computed (zeros), as
         # inference never reads them.
         values = self._max_pool(node)

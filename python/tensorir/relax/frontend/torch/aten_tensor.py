@@ -358,26 +358,26 @@ class TensorOps:
                                       "(a crop)")
         return [(rank - 1 - k, pads[2 * k], pads[2 * k + 1]) for k in range(len(pads) // 2)]
 
+    def _padded_with(self, node, x, pads, value):
+        """x padded with `value` by PyTorch's pad list (R.nn.pad)."""
+        width = [0] * (2 * len(x.shape))
+        for axis, before, after in self._padding_of(node, x, pads):
+            width[2 * axis], width[2 * axis + 1] = before, after
+        return self.emit(R.nn.pad(x, width, pad_value=value))
+
     def _constant_pad(self, node):
         """constant_pad_nd(x, pad, value)."""
-        x = self.tensor(self.arg(node, 0), node)
-        width = [0] * (2 * len(x.shape))
-        for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
-            width[2 * axis], width[2 * axis + 1] = before, after
-        return self.emit(R.nn.pad(x, width, pad_value=self.arg(node, 2, 0.0, "value")))
+        return self._padded_with(node, self.tensor(self.arg(node, 0), node), self.arg(node, 1),
+                                 self.arg(node, 2, 0.0, "value"))
 
     def _pad(self, node):
         """pad(x, pad, mode, value): constant padding, or each padded axis
         gathered at the indices reflect / replicate / circular read."""
         mode = self.arg(node, 2, "constant", "mode")
-        if mode == "constant":
-            x = self.tensor(self.arg(node, 0), node)
-            width = [0] * (2 * len(x.shape))
-            for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
-                width[2 * axis], width[2 * axis + 1] = before, after
-            value = self.arg(node, 3, None, "value")
-            return self.emit(R.nn.pad(x, width, pad_value=0.0 if value is None else value))
         x = self.tensor(self.arg(node, 0), node)
+        if mode == "constant":
+            value = self.arg(node, 3, None, "value")
+            return self._padded_with(node, x, self.arg(node, 1), 0.0 if value is None else value)
         for axis, before, after in self._padding_of(node, x, self.arg(node, 1)):
             size = int(x.shape[axis])
             at = np.arange(-before, size + after)
@@ -459,24 +459,25 @@ class TensorOps:
                                 self.emit(R.arange(0, classes, 1, x.struct_info.dtype))))
         return self.emit(R.astype(hit, "int64"))
 
-    def _sort(self, node):
-        """sort(x, dim, descending) and sort.stable(x, stable=, dim=,
-        descending=): (values, indices), a stable order."""
+    def _sort_order(self, node):
+        """The tensor, axis and direction of sort / argsort (x, dim,
+        descending) or of their .stable forms (x, stable=, dim=,
+        descending=), and its stable order along the axis."""
         x = self.tensor(self.arg(node, 0), node)
-        stable = node.target.__name__.endswith("stable")
-        axis = node.kwargs.get("dim", -1) if stable else self.arg(node, 1, -1, "dim")
-        descending = node.kwargs.get("descending", False) if stable else \
-            self.arg(node, 2, False, "descending")
-        indices = self.emit(R.argsort(x, axis, bool(descending), "int64"))
-        return (self.emit(R.gather_elements(x, indices, axis % len(x.shape))), indices)
+        if node.target.__name__.endswith("stable"):
+            axis, descending = node.kwargs.get("dim", -1), node.kwargs.get("descending", False)
+        else:
+            axis, descending = self.arg(node, 1, -1, "dim"), self.arg(node, 2, False, "descending")
+        axis %= len(x.shape)
+        return x, axis, self.emit(R.argsort(x, axis, bool(descending), "int64"))
 
     def _argsort(self, node):
-        x = self.tensor(self.arg(node, 0), node)
-        stable = node.target.__name__.endswith("stable")
-        axis = node.kwargs.get("dim", -1) if stable else self.arg(node, 1, -1, "dim")
-        descending = node.kwargs.get("descending", False) if stable else \
-            self.arg(node, 2, False, "descending")
-        return self.emit(R.argsort(x, axis, bool(descending), "int64"))
+        return self._sort_order(node)[2]
+
+    def _sort(self, node):
+        """(values, indices)."""
+        x, axis, indices = self._sort_order(node)
+        return (self.emit(R.gather_elements(x, indices, axis)), indices)
 
     def _topk(self, node):
         """topk(x, k, dim, largest, sorted): (values, indices), in order."""

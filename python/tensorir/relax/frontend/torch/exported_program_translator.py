@@ -43,7 +43,8 @@ _BINARY = {
 
 # Operators torch.export's decompositions would take apart that the importer
 # converts as they are.
-_KEPT_WHOLE = ("linalg_vector_norm.default", "eye.default", "eye.m", "instance_norm.default")
+_KEPT_WHOLE = ("linalg_vector_norm.default", "eye.default", "eye.m",
+               "instance_norm.default")
 
 
 class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
@@ -67,16 +68,18 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "reshape.default": self._reshape, "_unsafe_view.default": self._reshape,
             "permute.default": self._permute, "transpose.int": self._transpose,
             "t.default": self._t,
-            "conv2d.default": self._conv2d, "conv1d.default": self._conv2d, "convolution.default": self._convolution,
+            "conv2d.default": self._conv2d, "conv1d.default": self._conv2d,
+            "convolution.default": self._convolution,
             "batch_norm.default": self._batch_norm,
             "_native_batch_norm_legit_no_training.default": self._batch_norm_no_training,
             "max_pool2d.default": self._max_pool, "avg_pool2d.default": self._avg_pool,
             "max_pool3d.default": self._max_pool, "avg_pool3d.default": self._avg_pool,
-            "max_pool2d_with_indices.default": self._max_pool2d_with_indices,
-            "max_pool3d_with_indices.default": self._max_pool2d_with_indices,
+            "max_pool2d_with_indices.default": self._max_pool_with_indices,
+            "max_pool3d_with_indices.default": self._max_pool_with_indices,
             "adaptive_avg_pool2d.default": self._adaptive_avg_pool,
             "adaptive_avg_pool3d.default": self._adaptive_avg_pool,
-            "_adaptive_avg_pool3d.default": self._adaptive_avg_pool, "conv3d.default": self._conv2d,
+            "_adaptive_avg_pool3d.default": self._adaptive_avg_pool,
+            "conv3d.default": self._conv2d,
             "conv_transpose1d.default": self._conv_transpose_nd,
             "conv_transpose2d.input": self._conv_transpose_nd,
             "conv_transpose3d.input": self._conv_transpose_nd,
@@ -123,7 +126,8 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "_adaptive_avg_pool2d.default": self._adaptive_avg_pool,
             "softplus.default": self._softplus, "expm1.default": self._expm1,
             "log1p.default": self._log1p, "cumsum.default": self._scan(R.cumsum),
-            "cumprod.default": self._scan(R.cumprod), "einsum.default": self._einsum, "group_norm.default": self._group_norm,
+            "cumprod.default": self._scan(R.cumprod), "einsum.default": self._einsum,
+            "group_norm.default": self._group_norm,
             "native_group_norm.default": self._native_group_norm,
             "native_layer_norm.default": self._native_layer_norm,
             "leaky_relu.default": self._leaky_relu, "leaky_relu_.default": self._leaky_relu,
@@ -152,7 +156,8 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "to.device": self._to_copy, "constant_pad_nd.default": self._constant_pad,
             "pad.default": self._pad,
             "linalg_vector_norm.default": self._vector_norm, "eye.default": self._eye,
-            "eye.m": self._eye, "_local_scalar_dense.default": self._item, "item.default": self._item,
+            "eye.m": self._eye, "_local_scalar_dense.default": self._item,
+            "item.default": self._item,
             "one_hot.default": self._one_hot, "sort.default": self._sort,
             "sort.stable": self._sort, "argsort.default": self._argsort,
             "argsort.stable": self._argsort, "topk.default": self._topk,
