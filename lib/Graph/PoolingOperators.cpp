@@ -19,6 +19,8 @@
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::graph;
@@ -50,16 +52,9 @@ static FailureOr<Value> buildMaxPool(const OperatorCall &call) {
             ((*size)[k] - 1) * steps->dilation[k] >=
         in[2 + k])
       return call.refuse() << "the window leaves the data's axis " << 2 + k;
-  Type elem = call.elementType();
-  TypedAttr lowest;
-  if (auto floatType = dyn_cast<FloatType>(elem))
-    lowest = call.b.getFloatAttr(floatType,
-                                 APFloat::getInf(floatType.getFloatSemantics(),
-                                                 /*Negative=*/true));
-  else
-    lowest = call.b.getIntegerAttr(
-        elem, APInt::getSignedMinValue(elem.getIntOrFloatBitWidth()));
-  Value init = call.filled(arith::ConstantOp::create(call.b, call.loc, lowest));
+  // -inf, or an integer type's lowest value.
+  Value init =
+      call.filled(call.scalar(-std::numeric_limits<double>::infinity()));
   Value window = windowShape(call, *size);
   if (spatial == 2)
     return linalg::PoolingNchwMaxOp::create(
