@@ -370,14 +370,17 @@ bool mlir::tir::isBufferWritten(Value buffer, bool strict) {
 }
 
 bool mlir::tir::isGraphFunction(FunctionOpInterface func) {
-  auto isTensor = [](Type type) { return isa<TensorType, ObjectType>(type); };
-  if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
-      llvm::any_of(func.getResultTypes(), isTensor))
+  // Tensors, and the opaque objects (R.Object) graph functions pass along.
+  auto isGraphValue = [](Type type) {
+    return isa<TensorType, ObjectType>(type);
+  };
+  if (llvm::any_of(func.getArgumentTypes(), isGraphValue) ||
+      llvm::any_of(func.getResultTypes(), isGraphValue))
     return true;
   return func
       .walk([&](Operation *op) {
         return isa<CallTirOp>(op) ||
-                       llvm::any_of(op->getResultTypes(), isTensor)
+                       llvm::any_of(op->getResultTypes(), isGraphValue)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
