@@ -98,6 +98,11 @@ ValueRange GraphBuilder::callExternal(StringRef callee, ValueRange inputs,
   return callTir(callee, inputs, resultTypes, dims, loc);
 }
 
+Value GraphBuilder::nullValue(Location loc) {
+  return NullValueOp::create(builder, loc,
+                             ObjectType::get(builder.getContext()));
+}
+
 FailureOr<Value> GraphBuilder::callOperator(StringRef name, ValueRange args,
                                             RankedTensorType resultType,
                                             ValueRange dims,

@@ -257,8 +257,14 @@ public:
     return add(*result);
   }
 
+  size_t nullValue(const std::optional<Place> &place) {
+    checkOpen();
+    return add(builder.nullValue(at(place)));
+  }
+
   PyModule finish(const std::vector<size_t> &outputs, bool tuple,
-                  const py::dict &attrs, const py::object &nesting) {
+                  const py::dict &attrs, const py::object &nesting,
+                  const py::object &paramNesting) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     Attribute funcAttrs;
@@ -275,6 +281,9 @@ public:
       if (!nesting.is_none())
         func->setAttr(tir::TIRDialect::kResultNestingAttrName,
                       attributeOf(nesting, "the result's nesting"));
+      if (!paramNesting.is_none())
+        func->setAttr(tir::TIRDialect::kParamNestingAttrName,
+                      attributeOf(paramNesting, "the parameters' nesting"));
       if (funcAttrs)
         func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
     }
@@ -393,6 +402,9 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
            "A call of the external (packed) function `callee` in "
            "destination-passing style: R.call_dps_packed.")
+      .def("null_value", &PyGraphBuilder::nullValue,
+           py::arg("place") = py::none(),
+           "An R.Object holding nothing (R.null_value()).")
       .def("call_operator", &PyGraphBuilder::callOperator, py::arg("name"),
            py::arg("args"), py::arg("shape"), py::arg("dtype"),
            py::arg("attrs"), py::arg("place") = py::none(),
@@ -408,8 +420,11 @@ void tirpy::bindGraph(py::module_ &m) {
       .def("finish", &PyGraphBuilder::finish, py::arg("outputs"),
            py::arg("tuple") = false, py::arg("attrs") = py::dict(),
            py::arg("nesting") = py::none(),
+           py::arg("param_nesting") = py::none(),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module). "
            "`nesting`: nested lists of the outputs' indices when the tuple "
-           "holds tuples.");
+           "holds tuples; `param_nesting`: per parameter as written, its "
+           "argument's index or {'name': ..., 'fields': nested indices} for "
+           "a tuple of tensors taken one by one.");
 }

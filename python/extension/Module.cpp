@@ -15,6 +15,8 @@
 
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/Transforms/OutlineComputations.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -346,7 +348,39 @@ void tirpy::bindModule(py::module_ &m) {
           py::arg("fuse") = false,
           "The module with its graph functions' high-level operators turned "
           "into prim_funcs and calls (--tir-legalize-ops); with fuse, the "
-          "chains of calls fused (--tir-fuse-calls).");
+          "chains of calls fused (--tir-fuse-calls).")
+      .def(
+          "lift_transform_params",
+          [](const PyModule &self) {
+            PassManager pm(&context());
+            pm.addPass(tir::createTIRLiftTransformParamsPass());
+            return runOnCopy(self, pm);
+          },
+          "The module with the computations on each graph function's "
+          "weights in `<name>_transform_params` "
+          "(--tir-lift-transform-params).")
+      .def(
+          "outline_constants",
+          [](const PyModule &self, const std::string &name) {
+            // The steps of `name` computed from constants alone, in a
+            // function of their own (FoldConstant runs it and binds what
+            // it gives back).
+            PyModule result = self.clone();
+            auto func = result.get().lookupSymbol<func::FuncOp>(name);
+            if (!func || func.isExternal())
+              throw py::key_error("the module has no graph function '" + name +
+                                  "'");
+            func::FuncOp outlined = tir::outlineComputations(
+                func, [](BlockArgument) { return false; }, name + "_constants");
+            return py::make_tuple(result, outlined ? outlined.getName().str()
+                                                   : std::string());
+          },
+          py::arg("name"),
+          "(the module, the new function's name): the steps of graph "
+          "function `name` computed from constants alone moved into a "
+          "private function it returns them from, `name` taking them as "
+          "parameters `lifted`, ... instead; the name is '' (and the "
+          "module a copy) when no step is.");
 
   // Every pass tir-opt has, for run_passes.
   tir::registerAllPasses();

@@ -139,6 +139,8 @@ class Function:
         marked "(result)") may be left out: they are allocated and returned
         (one array, or a tuple of them; a tuple of one when the function
         returns an R.Tuple of one tensor)."""
+        if any(type(a) in (tuple, list) for a in args):
+            args = _flattened(args)  # a tuple parameter's arrays, in order
         results = self._results
         outputs = []
         if results and len(args) == len(self._params) - len(results):
@@ -208,6 +210,25 @@ class Function:
     @property
     def signature(self):
         return self._module._native.signature(self.name)
+
+
+def _array_tuple(a):
+    """Whether `a` is a tuple or list of arrays (or of such tuples): what a
+    graph function's tuple parameter takes."""
+    return type(a) in (tuple, list) and len(a) > 0 and all(
+        isinstance(x, (np.ndarray, NDArray, _rt.DeviceArray)) or _array_tuple(x) for x in a)
+
+
+def _flattened(args):
+    """The arguments with tuples and lists of arrays spliced in,
+    recursively (a list of numbers stays, and is refused as one)."""
+    out = []
+    for a in args:
+        if _array_tuple(a):
+            out.extend(_flattened(a))
+        else:
+            out.append(a)
+    return out
 
 
 class TimingResult:

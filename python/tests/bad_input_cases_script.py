@@ -186,12 +186,12 @@ CASES = [
                    vi = T.axis.spatial(8, i)
                    A[vi] = T.float32(0)
        """),
-    py("unused_shape_variable", "n = T.int32() that no buffer dimension defines", "ScriptError",
-       r"shape variable 'n' is not the size of any buffer dimension", """
+    py("unsized_shape_variable", "n = T.int32() that no buffer dimension defines, used",
+       "ScriptError", r"shape variable 'n' is not the size of any buffer dimension", """
        @T.prim_func
        def f(A: T.Buffer((8,), "float32")):  # <-
            n = T.int32()
-           T.evaluate(0)
+           A[0] = T.Cast("float32", n)
        """),
     py("inverted_domain", "T.axis.spatial((5, 4), i): a domain whose end is below its begin",
        "ValueError",

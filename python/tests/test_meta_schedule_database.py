@@ -252,3 +252,9 @@ def test_best_records_as_transform_scripts(tmp_path):
     # One record alone, as text.
     record = db.get_top_k(db.commit_workload(_matmul_relu()), 1)[0]
     assert "transform.tir.split" in record.as_transform_script()
+
+
+def test_databases_made_by_kind():
+    assert isinstance(ms.database.create("memory"), ms.database.MemoryDatabase)
+    with pytest.raises(ValueError, match="Unknown Database: disk"):
+        ms.database.create("disk")

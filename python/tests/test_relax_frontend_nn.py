@@ -121,9 +121,11 @@ def test_bad_specs_and_operators_outside_an_export_are_refused():
         nn.spec.Tensor((-1, 64), "float32")
     with pytest.raises(ValueError, match="MLP has no method 'backward'"):
         MLP().export_tvm({"backward": {"x": nn.spec.Tensor((1, 64), "float32")}})
-    with pytest.raises(NotImplementedError, match="param_mode 'packed'"):
+    with pytest.raises(NotImplementedError, match="param_mode 'none'"):
         MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 64), "float32"),
-                                      "$": {"param_mode": "packed"}}})
+                                      "$": {"param_mode": "none"}}})
+    with pytest.raises(TypeError, match="nn.spec.Tensor \\(or a tuple / list of them\\)"):
+        MLP().export_tvm({"forward": {"x": (nn.spec.Tensor((1, 64), "float32"), 3)}})
     with pytest.raises(ValueError, match="relax.op.matmul"):
         MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 63), "float32")}})
     with pytest.raises(RuntimeError, match="only while its module is exported"):
@@ -328,3 +330,195 @@ def test_conv3d_and_transposed_conv1d_compute_what_pytorch_does():
                                                  output_padding=1).numpy()]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+class Residual(nn.Module):
+    def __init__(self, dtype):
+        self.weight = nn.Parameter((2, 2), dtype)
+
+
+def test_mutator_visits_by_dotted_name_and_replaces_nodes():
+    class Holder(nn.Effect):
+        pass
+
+    class Model(nn.Module):
+        def __init__(self):
+            self.blocks = nn.ModuleDict({"a": nn.ModuleList([Residual("float16")]),
+                                         "b": Residual("float32")})
+            self.state = Holder()
+            self.scale = nn.Parameter((2,), "float16")
+
+    seen = []
+
+    class ToFloat32(nn.Mutator):
+        def visit_param(self, name, node):
+            seen.append(name)
+            return nn.Parameter(node.shape, "float32") if node.dtype == "float16" else node
+
+        def visit_effect(self, name, node):
+            seen.append(name)
+            return "replaced"
+
+    model = ToFloat32().visit("model", Model())
+    assert seen == ["model.blocks.a.0.weight", "model.blocks.b.weight", "model.state",
+                    "model.scale"]
+    assert [(n, p.dtype) for n, p in model.named_parameters()] == [
+        ("blocks.a.0.weight", "float32"), ("blocks.b.weight", "float32"),
+        ("scale", "float32")]
+    assert model.state == "replaced" and list(model.blocks) == ["a", "b"]
+
+
+class Diffusion(nn.Module):
+    def __init__(self):
+        self.steps = nn.Timesteps(7, flip_sin_to_cos=True)
+        self.embed = nn.TimestepEmbedding(7, 6, cond_proj_dim=3)
+
+    def forward(self, t, cond):
+        return self.embed(self.steps(t), cond)
+
+
+def test_timestep_embeddings_compute_what_numpy_does():
+    mod, params = Diffusion().export_tvm({"forward": {
+        "t": nn.spec.Tensor((4,), "float32"), "cond": nn.spec.Tensor((4, 3), "float32")}})
+    assert [n for n, _ in params] == ["embed.linear_1.weight", "embed.linear_1.bias",
+                                      "embed.cond_proj.weight", "embed.linear_2.weight",
+                                      "embed.linear_2.bias"]
+    t = np.array([0, 1, 10, 500], "float32")
+    cond = RNG.standard_normal((4, 3)).astype("float32")
+    weights = _weights(params)
+    w1, b1, wc, w2, b2 = weights
+    half = 3
+    freqs = np.exp(-math.log(10000) * np.arange(half) / (half - 1))
+    angles = t[:, None] * freqs[None]
+    emb = np.concatenate([np.cos(angles), np.sin(angles), np.zeros((4, 1))], axis=-1)
+    h = (emb + cond @ wc.T) @ w1.T + b1
+    want = (h / (1 + np.exp(-h))) @ w2.T + b2
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    got = vm["forward"](t, cond, *weights).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+class Pieces(nn.Module):
+    def forward(self, x, q):
+        first, second = nn.op.chunk(x, 2, dim=1)
+        padded = nn.op.pad(first, [0, 0, 0, 0, 1, 0, 0, 2], value=1.5)
+        big = nn.op.interpolate(x, scale_factor=2)
+        attn = nn.op.scaled_dot_product_attention(q, q, q, is_causal=True)
+        return second, padded, big, attn, nn.op.zeros([2], "int32") + nn.op.arange(0, 2, 1,
+                                                                                "int32")
+
+
+def test_chunk_pad_interpolate_and_attention_compute_what_numpy_does():
+    mod, _ = Pieces().export_tvm({"forward": {"x": nn.spec.Tensor((1, 4, 3, 3), "float32"),
+                                              "q": nn.spec.Tensor((1, 3, 2, 4), "float32")}})
+    x = RNG.standard_normal((1, 4, 3, 3)).astype("float32")
+    q = RNG.standard_normal((1, 3, 2, 4)).astype("float32")
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    second, padded, big, attn, count = (o.numpy() for o in vm["forward"](x, q))
+    np.testing.assert_array_equal(second, x[:, 2:])
+    np.testing.assert_array_equal(padded, np.pad(x[:, :2], ((0, 0), (0, 0), (1, 0), (0, 2)),
+                                                 constant_values=1.5))
+    # Nearest neighbour as PyTorch picks it: the source pixel below.
+    np.testing.assert_array_equal(big, x.repeat(2, axis=2).repeat(2, axis=3))
+    heads = q.transpose(0, 2, 1, 3)                       # 1, 2, 3, 4
+    scores = heads @ heads.transpose(0, 1, 3, 2) / 2.0
+    scores = np.where(np.tril(np.ones((3, 3), bool)), scores, -np.inf)
+    probs = np.exp(scores - scores.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    np.testing.assert_allclose(attn, (probs @ heads).transpose(0, 2, 1, 3), rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_array_equal(count, [0, 1])
+
+
+class Pair(nn.Module):
+    def __init__(self):
+        self.fc = nn.Linear(3, 2, bias=False)
+
+    def forward(self, xs):
+        a, (b, c) = xs
+        return self.fc(a) + b, c
+
+
+def test_tuple_arguments_and_packed_parameters():
+    spec = {"forward": {"xs": (nn.spec.Tensor((2, 3), "float32"),
+                               [nn.spec.Tensor((2, 2), "float32"),
+                                nn.spec.Tensor((1,), "int32")]),
+                        "$": {"param_mode": "packed"}}}
+    mod, params = Pair().export_tvm(spec)
+    text = mod.script()
+    assert ('def forward(xs: R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tuple('
+            'R.Tensor((2, 2), dtype="float32"), R.Tensor((1,), dtype="int32"))), '
+            'packed_params: R.Tuple(R.Tensor((2, 3), dtype="float32")))') in text
+    assert "xs[1][0]" in text and "packed_params[0]" in text
+    # The printed module reads back as itself; its tuples' names are free.
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(text))
+    renamed = tvm.script.from_source(text.replace("xs", "inputs"))
+    tvm.ir.assert_structural_equal(mod, renamed)
+    a = RNG.standard_normal((2, 3)).astype("float32")
+    b = RNG.standard_normal((2, 2)).astype("float32")
+    c = np.array([7], "int32")
+    (w,) = _weights(params)
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    y, same = vm["forward"]((a, [b, c]), (w,))
+    np.testing.assert_allclose(y.numpy(), a @ w.T + b, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(same.numpy(), c)
+
+
+def test_jit_takes_and_gives_torch_tensors():
+    torch = pytest.importorskip("torch")
+    model = Pair()
+    weight = RNG.standard_normal((2, 3)).astype("float32")
+    model.fc.weight.data = weight
+    jitted = model.jit({"forward": {"xs": (nn.spec.Tensor((2, 3), "float32"),
+                                           (nn.spec.Tensor((2, 2), "float32"),
+                                            nn.spec.Tensor((1,), "int32")))}})
+    a, b = torch.randn(2, 3), torch.randn(2, 2)
+    y, c = jitted["forward"]((a, (b, torch.tensor([4], dtype=torch.int32))))
+    assert isinstance(y, torch.Tensor) and c.tolist() == [4]
+    np.testing.assert_allclose(y.numpy(), a.numpy() @ weight.T + b.numpy(), rtol=1e-5,
+                               atol=1e-6)
+    with pytest.raises(ValueError, match="parameters without data: fc.weight"):
+        Pair().jit({"forward": {"xs": (nn.spec.Tensor((2, 3), "float32"),
+                                       (nn.spec.Tensor((2, 2), "float32"),
+                                        nn.spec.Tensor((1,), "int32")))}})
+    with pytest.raises(TypeError, match="forward takes 1 arguments"):
+        jitted["forward"](a, b)
+
+
+def test_debug_exports_initialize_their_effects():
+    mod, _ = TwoResults().export_tvm({"forward": {"x": nn.spec.Tensor((2, 4), "float32")}},
+                                     debug=True)
+    text = mod["_initialize_effect"].script()
+    assert "def _initialize_effect() -> R.Tuple(R.Object):" in text
+    assert "R.Object = R.null_value()" in text
+    tvm.ir.assert_structural_equal(mod, tvm.script.from_source(mod.script(show_meta=True)))
+
+
+def test_parameters_sized_by_shape_variables():
+    mod, params = nn.Linear(4, "n").export_tvm({"forward": {"x": nn.spec.Tensor((1, 4),
+                                                                               "float32")}})
+    assert [str(d) for d in params[0][1].shape] == ["n", "4"]
+    text = mod.script()
+    assert 'weight: R.Tensor(("n", 4), dtype="float32")' in text
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    x = RNG.standard_normal((1, 4)).astype("float32")
+    w = RNG.standard_normal((5, 4)).astype("float32")
+    b = RNG.standard_normal((5,)).astype("float32")
+    np.testing.assert_allclose(vm["forward"](x, w, b).numpy(), x @ w.T + b, rtol=1e-5)
+
+
+def test_pipeline_stages_per_target():
+    from tensorir.relax import pipeline
+    mod, params = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((4, 64), "float32")}})
+    assert pipeline.library_dispatch_passes(tvm.target.Target("llvm")) == []
+    assert len(pipeline.legalize_passes(tvm.target.Target("cuda"))) == 5  # + dlight
+    lowered = pipeline.get_default_pipeline(tvm.target.Target("llvm"))(mod)
+    assert "fused_matmul_add_relu" in [str(g) for g in lowered.get_global_vars()]
+    x = RNG.standard_normal((4, 64)).astype("float32")
+    weights = _weights(params)
+    np.testing.assert_allclose(_run(lowered, "forward", x, *weights),
+                               _run(mod, "forward", x, *weights), rtol=1e-5, atol=1e-6)
+    for stage in (pipeline.library_dispatch_passes, pipeline.finalize_passes,
+                  pipeline.get_default_pipeline):
+        with pytest.raises(ValueError, match="Target hexagon is not yet supported"):
+            stage(tvm.target.Target("hexagon"))

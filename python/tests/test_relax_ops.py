@@ -227,3 +227,23 @@ def test_softplus_and_prelu_compute_what_numpy_does():
     with pytest.raises(ValueError, match=r"relax.op.nn.prelu: alpha has shape \(4,\)"):
         graph_of([((2, 3, 4), "float32"), ((4,), "float32")],
                  lambda a, b: relax.op.nn.prelu(a, b, 1))
+
+
+@pytest.mark.parametrize("shapes", [((2, 3, 4, 5), (5, 6)), ((4,), (4, 6)), ((3, 4), (4,)),
+                                    ((2, 1, 3, 4), (5, 4, 2)), ((4,), (4,))])
+def test_matmul_broadcasts_its_batches_as_numpy_does(shapes):
+    mod = graph(shapes, relax.op.matmul)
+    a = np.random.rand(*shapes[0]).astype("float32")
+    b = np.random.rand(*shapes[1]).astype("float32")
+    np.testing.assert_allclose(build_run(mod, a, b).numpy(), np.matmul(a, b), rtol=1e-5)
+
+
+def test_matmul_refusals_name_the_shapes():
+    x = relax.Var("x", relax.TensorStructInfo((2, 3, 4), "float32"))
+    y = relax.Var("y", relax.TensorStructInfo((5, 6), "float32"))
+    with pytest.raises(ValueError, match=r"shapes \(2, 3, 4\) and \(5, 6\) do not multiply "
+                                         r"\(x1's last dimension 4 is not x2's rows 5\)"):
+        relax.op.matmul(x, y)
+    n = relax.Var("n", relax.TensorStructInfo(("b", 3, 4), "float32"))
+    with pytest.raises(ValueError, match="with shape variables multiply only"):
+        relax.op.matmul(n, relax.Var("w", relax.TensorStructInfo((4, 2), "float32")))

@@ -140,3 +140,65 @@ def test_a_python_visitor_sees_every_binding():
     assert set(counter.ops) == {"relax.call_tir"}
     with pytest.raises(TypeError, match="visit_expr: int is not a relax expression"):
         counter.visit_expr(3)
+
+
+@I.ir_module
+class Weighted:
+    @R.function
+    def main(x: R.Tensor((3, 6), dtype="float32"), w: R.Tensor((4, 6), dtype="float32"),
+             b: R.Tensor((4,), dtype="float32")) -> R.Tensor((3, 4), dtype="float32"):
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            wt = R.permute_dims(w)
+            scaled = R.multiply(b, R.const(2.0, "float32"))
+            y = R.add(R.matmul(x, wt), scaled)
+            z = R.add(y, b)
+            R.output(z)
+        return z
+
+
+def test_lift_transform_params_moves_the_weights_computations_ahead():
+    lifted = relax.transform.LiftTransformParams()(Weighted)
+    assert sorted(str(g) for g in lifted.get_global_vars()) == ["main",
+                                                                "main_transform_params"]
+    text = lifted.script()
+    assert ('def main_transform_params(w: R.Tensor((4, 6), dtype="float32"), b: R.Tensor('
+            '(4,), dtype="float32")) -> R.Tuple(R.Tensor((6, 4), dtype="float32"), '
+            'R.Tensor((4,), dtype="float32")):') in text
+    # b is still read as it is (the last add), so main keeps it.
+    assert ('def main(x: R.Tensor((3, 6), dtype="float32"), b: R.Tensor((4,), dtype='
+            '"float32"), lifted: R.Tensor((6, 4), dtype="float32"), lifted1: R.Tensor((4,), '
+            'dtype="float32"))') in text
+    x, w, b = _inputs()
+    vm = relax.VirtualMachine(tvm.compile(lifted, "llvm"), tvm.cpu())
+    params = vm["main_transform_params"](w, b)
+    got = vm["main"](x, b, *params).numpy()
+    np.testing.assert_allclose(got, x @ w.T + 3 * b, rtol=1e-5, atol=1e-6)
+    # A module without num_input is left as it is.
+    assert relax.transform.LiftTransformParams()(Net).script() == Net.script()
+
+
+def test_fold_constant_computes_the_constants_steps_at_compile_time():
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
+    table = np.arange(6, dtype="float32").reshape(3, 2)
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            t = bb.emit(relax.op.permute_dims(relax.const(table)))      # constant: folded
+            e = bb.emit(relax.op.exp(relax.op.multiply(t, relax.const(0.1, "float32"))))
+            out = bb.emit_output(relax.op.add(x, e))                      # reads x: kept
+        bb.emit_func_output(out)
+    mod = bb.get()
+    folded = relax.transform.FoldConstant()(mod)
+    text = folded.script()
+    assert "R.permute_dims" not in text and "R.exp" not in text and "R.add(x" in text
+    assert [str(g) for g in folded.get_global_vars()] == ["main"]
+    data = RNG.standard_normal((2, 3)).astype("float32")
+    np.testing.assert_allclose(_run(folded, data), data + np.exp(table.T * 0.1), rtol=1e-6)
+    # Nothing to fold: the module itself.
+    assert relax.transform.FoldConstant()(Net) is Net
+
+
+def test_canonicalize_bindings_and_decompose_ops_keep_the_module():
+    assert relax.transform.CanonicalizeBindings()(Net) is Net
+    assert relax.transform.DecomposeOpsForInference()(Net) is Net

@@ -558,3 +558,50 @@ def test_a_range_that_goes_backwards_is_empty():
     a = np.zeros(1, "float32")
     tvm.build(f)["f"](a)
     assert a[0] == 0
+
+
+def test_unnamed_blocks_and_unused_shape_variables():
+    @T.prim_func
+    def f(x: T.handle, y: T.handle):
+        n = T.int32()  # declared, never used: left out, as TVM leaves it
+        A = T.match_buffer(x, (4,))
+        B = T.match_buffer(y, (4,))
+        for i in range(4):
+            with T.block():
+                vi = T.axis.spatial(4, i)
+                B[vi] = A[vi] * 2.0
+
+    text = roundtrip_or_text(f)
+    assert 'T.block("")' in text and "n = " not in text
+    sch = tvm.tir.Schedule(f)
+    (loop,) = sch.get_loops(sch.get_child_blocks(sch.get_block("root"))[0])
+    sch.vectorize(loop)
+    assert "T.vectorized" in sch.mod.script()
+
+
+def test_relax_annotations_without_shapes_and_the_module_by_its_class_name():
+    from tensorir.script import ir as I
+    from tensorir.script import relax as R
+
+    @I.ir_module
+    class Doubled:
+        @T.prim_func
+        def double(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+            for i in range(4):
+                with T.block("B"):
+                    vi = T.axis.spatial(4, i)
+                    B[vi] = A[vi] * 2.0
+
+        @R.function
+        def main(x: R.Tensor((4,), "float32")) -> R.Tensor:
+            with R.dataflow():
+                y: R.Tensor((4,)) = R.call_tir(Doubled.double, (x,),
+                                               out_sinfo=R.Tensor((4,), "float32"))
+                R.output(y)
+            return y
+
+    assert "R.call_tir(cls.double, (x,)" in Doubled.script()
+    with pytest.raises(ScriptError, match="parameters have known shapes"):
+        @R.function
+        def bad(x: R.Tensor(ndim=1, dtype="float32")):
+            return x

@@ -99,6 +99,9 @@ public:
   ValueRange callExternal(StringRef callee, ValueRange inputs,
                           TypeRange resultTypes, ValueRange dims, Location loc);
 
+  /// An object holding nothing (tir.null_value, Relax's R.null_value()).
+  Value nullValue(Location loc);
+
   /// A high-level operator (buildGraphOperator).
   FailureOr<Value> callOperator(StringRef name, ValueRange args,
                                 RankedTensorType resultType, ValueRange dims,

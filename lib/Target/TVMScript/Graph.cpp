@@ -73,6 +73,12 @@ private:
   /// The value an operator op gives (null when it has none TVMScript can
   /// name).
   Value operatorResult(Operation &op);
+  /// The parameters of a function with tuple parameters (`nesting`, the
+  /// tir.param_nesting attribute), each "name: struct info"; the tuples'
+  /// arguments are named by their place in them (x[0]).
+  bool printTupleParams(func::FuncOp func, ArrayAttr nesting,
+                        ArrayRef<std::string> argInfos,
+                        SmallVectorImpl<std::string> &params);
   /// Whether `op` only feeds the ops operatorCall prints (an empty tensor,
   /// a fill, a scalar constant).
   static bool isOperand(Operation &op);
@@ -174,20 +180,29 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   if (!func.getBody().hasOneBlock())
     return fail(func,
                 "a graph function of several blocks has no TVMScript form");
-  SmallVector<std::string> params;
+  SmallVector<std::string> argInfos;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    std::string hint = "arg" + std::to_string(i);
-    if (auto name =
-            func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
-      hint = name.str();
-    std::string info = structInfo(func.getArgument(i), /*quoted=*/true);
-    if (info.empty())
+    argInfos.push_back(structInfo(func.getArgument(i), /*quoted=*/true));
+    if (argInfos.back().empty())
       return fail(func, "parameter " + Twine(i) +
                             " is not a tensor whose dimensions are sizes or "
                             "shape variables");
-    std::string name = fresh(hint);
-    names[func.getArgument(i)] = name;
-    params.push_back(name + ": " + info);
+  }
+  SmallVector<std::string> params;
+  auto paramNesting =
+      func->getAttrOfType<ArrayAttr>(TIRDialect::kParamNestingAttrName);
+  if (!paramNesting) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      std::string hint = "arg" + std::to_string(i);
+      if (auto name =
+              func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+        hint = name.str();
+      std::string name = fresh(hint);
+      names[func.getArgument(i)] = name;
+      params.push_back(name + ": " + argInfos[i]);
+    }
+  } else if (!printTupleParams(func, paramNesting, argInfos, params)) {
+    return false;
   }
   SmallVector<std::string> results;
   auto returned = cast<func::ReturnOp>(func.getBody().front().getTerminator());
@@ -268,6 +283,12 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     // Sizes are the shape variables the struct infos name.
     if (isa<tensor::DimOp>(op) && !getShapeVarName(op.getResult(0)).empty())
       continue;
+    if (isa<NullValueOp>(op)) {
+      std::string name = nextBinding();
+      names[op.getResult(0)] = name;
+      os << pad(2) << name << ": R.Object = R.null_value()\n";
+      continue;
+    }
     auto call = dyn_cast<CallTirOp>(op);
     if (!call) {
       std::string expr;
@@ -334,6 +355,58 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
      << "\n";
   os << pad(2) << "R.output(" << gv << ")\n";
   os << pad(1) << "return " << gv << "\n";
+  return true;
+}
+
+bool GraphPrinter::printTupleParams(func::FuncOp func, ArrayAttr nesting,
+                                    ArrayRef<std::string> argInfos,
+                                    SmallVectorImpl<std::string> &params) {
+  unsigned numArgs = func.getNumArguments();
+  // A tuple's fields: each argument named by its path in the tuple
+  // (x[0], x[1][0]); the struct info R.Tuple(...) of the fields'.
+  std::function<std::string(ArrayAttr, const std::string &)> fields =
+      [&](ArrayAttr level, const std::string &path) -> std::string {
+    SmallVector<std::string> infos;
+    for (auto [k, entry] : llvm::enumerate(level)) {
+      std::string item = path + "[" + std::to_string(k) + "]";
+      if (auto inner = dyn_cast<ArrayAttr>(entry)) {
+        infos.push_back(fields(inner, item));
+      } else if (auto index = dyn_cast<IntegerAttr>(entry);
+                 index && index.getInt() >= 0 &&
+                 index.getInt() < static_cast<int64_t>(numArgs)) {
+        names[func.getArgument(index.getInt())] = item;
+        infos.push_back(argInfos[index.getInt()]);
+      } else {
+        return std::string();
+      }
+      if (infos.back().empty())
+        return std::string();
+    }
+    return "R.Tuple(" + llvm::join(infos, ", ") + ")";
+  };
+  for (Attribute entry : nesting) {
+    if (auto index = dyn_cast<IntegerAttr>(entry);
+        index && index.getInt() >= 0 &&
+        index.getInt() < static_cast<int64_t>(numArgs)) {
+      unsigned i = index.getInt();
+      std::string hint = "arg" + std::to_string(i);
+      if (auto name =
+              func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+        hint = name.str();
+      std::string name = fresh(hint);
+      names[func.getArgument(i)] = name;
+      params.push_back(name + ": " + argInfos[i]);
+      continue;
+    }
+    auto tuple = dyn_cast<DictionaryAttr>(entry);
+    auto hint = tuple ? tuple.getAs<StringAttr>("name") : StringAttr();
+    auto level = tuple ? tuple.getAs<ArrayAttr>("fields") : ArrayAttr();
+    std::string name = hint ? fresh(hint.str()) : "";
+    std::string info = level ? fields(level, name) : "";
+    if (info.empty())
+      return fail(func, "the parameters' nesting does not index them");
+    params.push_back(name + ": " + info);
+  }
   return true;
 }
 

@@ -107,9 +107,11 @@ class BlockBuilder:
             if not isinstance(p, Var) or isinstance(p, DataflowVar):
                 raise TypeError(f"function '{name}': parameters are relax.Vars, got "
                                 f"{p!r} ({type(p).__name__})")
-            if not isinstance(p.struct_info, (TensorStructInfo, ObjectStructInfo)):
+            if not isinstance(p.struct_info, (TensorStructInfo, ObjectStructInfo,
+                                              TupleStructInfo)):
                 raise TypeError(f"function '{name}': parameter '{p.name_hint}' needs a "
-                                "relax.TensorStructInfo (or an ObjectStructInfo)")
+                                "relax.TensorStructInfo (or an ObjectStructInfo, or a "
+                                "TupleStructInfo of them)")
         return params
 
     # ------------------------------------------------------------ bindings

@@ -98,20 +98,40 @@ class FunctionWriter:
         self.tuples = {}            # id(var) -> the Tuple it names
         self.keep = []              # the exprs whose ids are keys
         signature = []
-        for p in self.params:
-            if not isinstance(p, Var) or not isinstance(p.struct_info, (TensorStructInfo,
-                                                                         ObjectStructInfo)):
-                raise TypeError(f"function '{name}': parameter {p!r} is not a tensor Var "
-                                "(relax.Var(name, relax.TensorStructInfo(shape, dtype))) or "
-                                "an R.Object")
-            if id(p) in self.values:
-                raise ValueError(f"function '{name}': parameter '{p.name_hint}' is given twice")
-            self.values[id(p)] = len(signature)
-            self.keep.append(p)
-            if isinstance(p.struct_info, ObjectStructInfo):
-                signature.append((p.name_hint, [], "object"))
+        # Per parameter as written: its argument's index, or for a tuple
+        # ({"name", "fields"}) its tensors' indices, nested as it nests.
+        self.param_nesting = []
+
+        def flatten(var, info, name):
+            """The argument(s) of a parameter part `var` of `info`: a
+            tensor or an object is one, a tuple its fields' (a Tuple of
+            Vars standing for them)."""
+            if isinstance(info, TupleStructInfo):
+                parts = [Var(f"{name}_{k}", f) for k, f in enumerate(info.fields)]
+                indices = [flatten(part, part.struct_info, part.name_hint) for part in parts]
+                self.tuples[id(var)] = Tuple(parts)
+                self.keep.append(var)
+                return indices
+            if not isinstance(info, (TensorStructInfo, ObjectStructInfo)):
+                raise TypeError(f"function '{name}': parameter {var!r} is not a tensor Var "
+                                "(relax.Var(name, relax.TensorStructInfo(shape, dtype))), an "
+                                "R.Object or a tuple of them")
+            self.values[id(var)] = len(signature)
+            self.keep.append(var)
+            if isinstance(info, ObjectStructInfo):
+                signature.append((name, [], "object"))
             else:
-                signature.append((p.name_hint, *_tensor(p.struct_info, repr(p))))
+                signature.append((name, *_tensor(info, repr(var))))
+            return len(signature) - 1
+
+        for p in self.params:
+            if not isinstance(p, Var):
+                raise TypeError(f"function '{name}': parameter {p!r} is not a relax.Var")
+            if id(p) in self.values or id(p) in self.tuples:
+                raise ValueError(f"function '{name}': parameter '{p.name_hint}' is given twice")
+            index = flatten(p, p.struct_info, p.name_hint)
+            self.param_nesting.append(index if isinstance(index, int)
+                                      else {"name": p.name_hint, "fields": index})
         self.builder = ext.GraphBuilder(name, signature, bool(private), filename, int(line))
         self.place = None           # (line, column) of the binding being built
 
@@ -138,8 +158,9 @@ class FunctionWriter:
             return self._define(expr, self.builder.constant(_constant_bytes(expr.data),
                                                             shape, dtype, self.place))
         if isinstance(expr, TupleGetItem):
-            if id(expr.tuple_value) in self.tuples:  # a field of a bound tuple
-                return self._value(self.tuples[id(expr.tuple_value)].fields[expr.index])
+            tup = self._tuple_of(expr.tuple_value)
+            if tup is not None:  # a field of a bound tuple
+                return self._value(tup.fields[expr.index])
             base = self._value(expr.tuple_value)
             if not isinstance(base, list):
                 raise TypeError(f"function '{self.name}': item {expr.index} of a value "
@@ -155,6 +176,19 @@ class FunctionWriter:
         raise ValueError(f"function '{self.name}': {expr!r} must be bound (bb.emit) "
                          "before it is used")
 
+    def _tuple_of(self, expr):
+        """The Tuple `expr` stands for (a Var bound to one, a tuple
+        parameter, a field of one that is a tuple), or None."""
+        if isinstance(expr, Tuple):
+            return expr
+        if isinstance(expr, Var):
+            return self.tuples.get(id(expr))
+        if isinstance(expr, TupleGetItem):
+            outer = self._tuple_of(expr.tuple_value)
+            if outer is not None:
+                return self._tuple_of(outer.fields[expr.index])
+        return None
+
     def bind(self, var, expr, place=None):
         """Binds `var` to `expr`; the ops it builds are located at `place`
         ((line, column) in the function's file) when given."""
@@ -163,6 +197,10 @@ class FunctionWriter:
             self._define(var, self._call(expr))
         elif isinstance(expr, Var) and id(expr) in self.tuples:
             self.tuples[id(var)] = self.tuples[id(expr)]
+            self.keep.append(var)
+        elif isinstance(expr, TupleGetItem) and self._tuple_of(expr) is not None:
+            # A field of a tuple that is a tuple itself.
+            self.tuples[id(var)] = self._tuple_of(expr)
             self.keep.append(var)
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
             self._define(var, self._value(expr))
@@ -184,6 +222,8 @@ class FunctionWriter:
         """The handle(s) of `call`: a tir.call_tir, or an operator's linalg
         ops (TensorIR/Graph/GraphBuilder.h)."""
         info = call.struct_info
+        if call.op == "relax.null_value":
+            return self.builder.null_value(self.place)
         if call.op not in ("relax.call_tir", "relax.call_dps_packed"):
             shape, dtype = _tensor(info, f"the result of {call.op}")
             args = [self.value(a) for a in call.args]
@@ -236,8 +276,11 @@ class FunctionWriter:
         nested = is_tuple and any(isinstance(f, list) for f in structure)
         # A tuple stays one, even of one tensor (R.Tuple): printed so, and
         # given back so by the runtime; a tuple of tuples says how they nest.
+        extra = {}
+        if any(isinstance(p, dict) for p in self.param_nesting):
+            extra["param_nesting"] = self.param_nesting
         return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}),
-                                   nesting=structure if nested else None)
+                                   nesting=structure if nested else None, **extra)
 
 
 __all__ = ["Function", "FunctionWriter"]

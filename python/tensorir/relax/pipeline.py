@@ -12,11 +12,18 @@ passes, as TVM names them. A pipeline is a pass (IRModule -> IRModule):
 - "static_shape_tuning": "zero", then every prim_func tuned by
   MetaSchedule (MetaScheduleTuneIRMod, weights by calls; total_trials in
   all, recorded in work_dir) and replaced by its best schedule
-  (MetaScheduleApplyDatabase)."""
+  (MetaScheduleApplyDatabase).
+
+Per target, TVM's stages: library_dispatch_passes, legalize_passes,
+dataflow_lower_passes and finalize_passes (lists of passes), and
+get_default_pipeline(target), them in one pass. CPU targets (llvm) and
+GPU ones have them; tir builds for llvm and cuda, and a module of another
+GPU target's passes is refused when it is built."""
 from ..ir import transform as _transform
 from . import transform as _rtransform
 
-__all__ = ["get_pipeline", "register_pipeline"]
+__all__ = ["dataflow_lower_passes", "finalize_passes", "get_default_pipeline", "get_pipeline",
+           "legalize_passes", "library_dispatch_passes", "register_pipeline"]
 
 _PIPELINES = {}
 
@@ -69,3 +76,74 @@ def static_shape_tuning_pipeline(total_trials, target=None, work_dir="tuning_log
                                           max_trials_per_task=max_trials_per_task,
                                           target=target),
         _rtransform.MetaScheduleApplyDatabase(work_dir=work_dir, target=target)])
+
+
+_GPU_KINDS = ("cuda", "rocm", "metal", "vulkan", "webgpu", "opencl")
+
+
+def _stage_target(target, stage):
+    """The target's kind, "cpu" or "gpu"; ValueError for the others."""
+    from ..target import Target
+    target = target if isinstance(target, Target) else Target(target)
+    kind = target.kind.name
+    if kind == "llvm":
+        return "cpu"
+    if kind in _GPU_KINDS or "gpu" in target.keys:
+        return "gpu"
+    raise ValueError(f"Target {target} is not yet supported by {stage} passes (llvm and the "
+                     "GPU targets are)")
+
+
+def library_dispatch_passes(target):
+    """The passes that hand operators to vendor libraries: none (tir calls
+    no libraries; every operator is a prim_func)."""
+    _stage_target(target, "library dispatch")
+    return []
+
+
+def legalize_passes(target):
+    """The operators legalized into prim_funcs, annotated with their
+    patterns and fused (FuseOps legalizes and fuses; FuseTIR keeps its
+    groups); on a GPU target, the kernels given dlight's default schedules."""
+    kind = _stage_target(target, "legalize")
+    passes = [_rtransform.LegalizeOps(), _rtransform.AnnotateTIROpPattern(),
+              _rtransform.FuseOps(), _rtransform.FuseTIR()]
+    if kind == "gpu":
+        from .. import dlight as dl
+        passes.append(_default_gpu_schedule(target, dl))
+    return passes
+
+
+def _default_gpu_schedule(target, dl):
+    """dlight's rules for the kernels no schedule binds yet, under `target`."""
+    from ..target import Target
+    target = target if isinstance(target, Target) else Target(target)
+    rules = dl.ApplyDefaultSchedule(dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(),
+                                    dl.gpu.GeneralReduction(), dl.gpu.Fallback())
+
+    @_transform.module_pass(opt_level=0, name="relax.pipeline.default_gpu_schedule")
+    def schedule(mod, _ctx):
+        with target:
+            return rules(mod)
+    return schedule
+
+
+def dataflow_lower_passes(target):
+    """The graph lowered for the runtime: none here (the build plans the
+    graph functions' memory and calls itself)."""
+    _stage_target(target, "dataflow lowering")
+    return []
+
+
+def finalize_passes(target):
+    """The last passes before code generation: none here (the build's own)."""
+    _stage_target(target, "finalization")
+    return []
+
+
+def get_default_pipeline(target):
+    """The four stages for `target` as one pass."""
+    _stage_target(target, "the default pipeline's")
+    return _pass("relax.pipeline.default_pipeline",
+                 library_dispatch_passes(target) + legalize_passes(target)
+                 + dataflow_lower_passes(target) + finalize_passes(target))

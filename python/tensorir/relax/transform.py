@@ -164,14 +164,13 @@ class MetaScheduleTuneTIR(MetaScheduleTuneIRMod):
 
 class MetaScheduleApplyDatabase(Pass):
     """TVM's MetaScheduleApplyDatabase: each prim_func of the module that
-    has a record in work_dir's database (or `database`) is replaced by its
-    best schedule; the others stay as they are."""
+    has a record in work_dir's database (or `database`, or the database of
+    the enclosing `with db:`) is replaced by its best schedule; the others
+    stay as they are."""
 
     info = PassInfo(0, "MetaScheduleApplyDatabase")
 
     def __init__(self, work_dir=None, enable_warning=False, database=None, target=None):
-        if work_dir is None and database is None:
-            raise ValueError("MetaScheduleApplyDatabase: give work_dir or database")
         self.work_dir, self.database, self.target = work_dir, database, target
         self.enable_warning = enable_warning
 
@@ -180,7 +179,14 @@ class MetaScheduleApplyDatabase(Pass):
 
         from .. import meta_schedule as ms
         target = _target(self.target, "MetaScheduleApplyDatabase")
-        db = self.database or ms.database.JSONDatabase(work_dir=self.work_dir)
+        db = self.database
+        if db is None and self.work_dir is not None:
+            db = ms.database.JSONDatabase(work_dir=self.work_dir)
+        if db is None:
+            db = ms.database.Database.current()
+        if db is None:
+            raise ValueError("MetaScheduleApplyDatabase: give work_dir or database, or run "
+                             "it inside `with database:`")
         functions, replaced = mod.functions, False
         for name in [str(gv) for gv in mod.get_global_vars()
                      if not mod._native.is_graph_function(str(gv))]:
@@ -195,6 +201,100 @@ class MetaScheduleApplyDatabase(Pass):
             replaced = True
         # A new module (the one given stays as it was), built once.
         return IRModule(functions, mod.attrs) if replaced else mod
+
+
+class LiftTransformParams(Pass):
+    """Relax's LiftTransformParams: in each public graph function with
+    `num_input`, the steps computed from its weights (the parameters after
+    the first num_input) and constants alone move into
+    `<name>_transform_params`, which takes those weights and returns a
+    tuple; the function takes its results instead, as parameters `lifted`,
+    `lifted1`, ... after its own (--tir-lift-transform-params). Run the
+    transform once, then pass its results on every call."""
+
+    info = PassInfo(0, "LiftTransformParams")
+
+    def __init__(self, shared_transform=False):
+        if shared_transform:
+            raise NotImplementedError("LiftTransformParams: shared_transform (one transform "
+                                      "for several functions) is not supported")
+
+    def transform(self, mod, ctx=None):
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"LiftTransformParams takes an IRModule, got "
+                            f"{type(mod).__name__}")
+        return IRModule(mod._native.lift_transform_params(), mod.attrs)
+
+
+class FoldConstant(Pass):
+    """Relax's FoldConstant: the steps of each graph function computed
+    from constants alone (an operator or call_tir on constant tensors) are
+    computed now, on the CPU, and their values become constants of the
+    function. Steps reading a parameter, and the empty tensors and fills
+    reductions start from, are left as they are."""
+
+    info = PassInfo(0, "FoldConstant")
+
+    def transform(self, mod, ctx=None):
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"FoldConstant takes an IRModule, got {type(mod).__name__}")
+        from .. import runtime
+        result = mod
+        for gv in mod.get_global_vars():
+            name = str(gv)
+            if not result._native.is_graph_function(name):
+                continue
+            native, folder = result._native.outline_constants(name)
+            if not folder:
+                continue
+            staged = IRModule(native, mod.attrs)
+            # The steps alone, public, with the prim_funcs they call.
+            prims = {str(g): staged[str(g)] for g in staged.get_global_vars()
+                     if not staged._native.is_graph_function(str(g))}
+            runner = IRModule({folder: staged[folder], **prims})
+            runner = IRModule(runner._native.with_visibility(folder, False))
+            values = runtime.build(runner, "llvm")[folder]()
+            lifted = [p.name_hint for p in staged[name].params][-len(values):]
+            functions = staged.functions
+            del functions[folder]
+            result = BindParams(name, {n: v.numpy() for n, v in zip(lifted, values)})(
+                IRModule(functions, mod.attrs))
+        return result
+
+
+class CanonicalizeBindings(Pass):
+    """Relax's CanonicalizeBindings: a variable bound to another, or a
+    trivial match_cast, is replaced by what it names. A graph function
+    here is SSA values throughout (a binding of a variable to another names
+    the same value, and there is no match_cast), so the module is returned
+    as it is."""
+
+    info = PassInfo(0, "CanonicalizeBindings")
+
+    def transform(self, mod, ctx=None):
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"CanonicalizeBindings takes an IRModule, got "
+                            f"{type(mod).__name__}")
+        return mod
+
+
+class DecomposeOpsForInference(Pass):
+    """Relax's DecomposeOpsForInference: batch_norm, layer_norm and the
+    other composite operators written as element-wise ones for inference.
+    The graph builder builds them in that form already (batch_norm with its
+    given statistics, layer_norm from its mean and variance), so the module
+    is returned as it is."""
+
+    info = PassInfo(0, "DecomposeOpsForInference")
+
+    def __init__(self, func_name=None):
+        self.func_name = func_name
+
+    def transform(self, mod, ctx=None):
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"DecomposeOpsForInference takes an IRModule, got "
+                            f"{type(mod).__name__}")
+        return mod
 
 
 class BindParams(Pass):

@@ -218,12 +218,22 @@ class FunctionParser(BufferParser, ExprParser):
         if handles:
             self.error(handles[next(iter(handles))],
                        f"T.handle parameter '{next(iter(handles))}' has no T.match_buffer")
-        for var in shape_vars:
-            if not any(d is var for buf in buffer_map.values() for d in buf.shape):
-                self.error(fn, f"shape variable '{var.name}' is not the size of any buffer "
-                               "dimension; give it as a T.int32 parameter instead")
+        # A shape variable no buffer dimension sizes has no value: the body
+        # must not use it (one declared and not used is left out, as TVM
+        # leaves it).
+        unsized = [var for var in shape_vars
+                   if not any(d is var for buf in buffer_map.values() for d in buf.shape)]
         self.in_signature = False
         stmts = self.statements(self.implied_root_body(rest))
+        if unsized:
+            from ..tir.analysis import undefined_vars
+            used = {id(v) for s in (stmts if isinstance(stmts, list) else [stmts])
+                    for v in undefined_vars(s)}
+            for var in unsized:
+                if id(var) in used:
+                    self.error(fn, f"shape variable '{var.name}' is not the size of any "
+                                   "buffer dimension; give it as a T.int32 parameter "
+                                   "instead")
         root = self.frames[0]
         if root.alloc_buffers:
             stmts = S.BlockRealize([], E.IntImm("bool", True), S.Block(
@@ -522,7 +532,7 @@ class FunctionParser(BufferParser, ExprParser):
                      span=self.span(stmt))
 
     def block(self, stmt, ctx):
-        name = self.static_value(ctx.args[0]) if ctx.args else "root"
+        name = self.static_value(ctx.args[0]) if ctx.args else ""  # unnamed, as TVM's
         if not isinstance(name, str):
             self.error(ctx, "T.block takes a name")
         axes = []  # (python name, iter_type, Range, binding)

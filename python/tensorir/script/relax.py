@@ -15,16 +15,41 @@ function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
 tensors). Tensor constants come from `metadata` (what mod.script(
 show_meta=True) prints after the module).
 """
-from ..relax.struct_info import ObjectStructInfo, TensorStructInfo, TupleStructInfo
+from ..relax.struct_info import (ObjectStructInfo, StructInfo, TensorStructInfo,
+                                 TupleStructInfo)
 from .values import ScriptError
 
 # R.Object in annotations: an opaque value passed along (an effect handle).
 Object = ObjectStructInfo()
 
 
-def Tensor(shape=None, dtype="float32", **kwargs):  # noqa: N802 - TVMScript's name
-    """R.Tensor((m, n), dtype="float32") in annotations."""
-    return TensorStructInfo(shape, dtype)
+class TensorPattern(StructInfo):
+    """What an annotation without a shape says of a tensor (R.Tensor,
+    R.Tensor(ndim=2, dtype="float32")): a binding's or a result's
+    annotation it matches any tensor of that rank and dtype; a parameter
+    needs a shape."""
+
+    def __init__(self, ndim=-1, dtype=None):
+        self.ndim, self.dtype = ndim, dtype
+
+    def matches(self, info):
+        return isinstance(info, TensorStructInfo) and self.ndim in (-1, len(info.shape)) \
+            and self.dtype in (None, "", "void", info.dtype)
+
+    def __repr__(self):
+        return f"R.Tensor(ndim={self.ndim}, dtype={self.dtype!r})"
+
+
+def Tensor(shape=None, dtype=None, ndim=-1, **kwargs):  # noqa: N802 - TVMScript's name
+    """R.Tensor((m, n), dtype="float32") in annotations. Without a dtype
+    the tensor is float32 where it is declared (a parameter), and a
+    binding's annotation leaves the dtype unsaid (it matches any); without
+    a shape it is a TensorPattern."""
+    if shape is None:
+        return TensorPattern(ndim, dtype)
+    info = TensorStructInfo(shape, dtype or "float32")
+    info.dtype_unsaid = dtype is None
+    return info
 
 
 def Tuple(*fields):  # noqa: N802 - TVMScript's name

@@ -103,6 +103,8 @@ class GraphParser:
             if not all(isinstance(v, TensorStructInfo) for v in value):
                 raise self.error(node, "out_sinfo holds R.Tensor(...) values")
             return list(value)
+        if value is R.Tensor:  # a bare R.Tensor: any tensor
+            return R.TensorPattern()
         if not isinstance(value, StructInfo):
             raise self.error(node, f"{ast.unparse(node)} is not R.Tensor(...)")
         return value
@@ -310,7 +312,10 @@ class GraphParser:
                                  "(a string)")
             target = ExternFunc(callee.value)
         elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
-                and callee.value.id in self.module_aliases:
+                and (callee.value.id in self.module_aliases or (
+                    callee.value.id not in self.scope and callee.value.id not in self.env)):
+            # cls.f, or Module.f by the name of the class being defined
+            # (bound only once its functions are parsed).
             target = GlobalVar(callee.attr)
         elif isinstance(callee, ast.Name):
             target = GlobalVar(callee.id)
@@ -346,7 +351,7 @@ class GraphParser:
         expr = self.expr(value)
         if annotation is not None:
             declared = self.eval_info(annotation)
-            if declared != expr.struct_info:
+            if not _annotation_matches(declared, expr.struct_info):
                 raise self.error(annotation, f"'{target.id}' is annotated {declared!r} but "
                                  f"the value is {expr.struct_info!r}")
         var = Var(target.id, expr.struct_info)
@@ -419,6 +424,9 @@ class GraphParser:
             if arg.annotation is None:
                 raise self.error(arg, f"parameter '{arg.arg}' needs an R.Tensor annotation")
             info = self.eval_info(arg.annotation)
+            if _is_pattern(info):
+                raise self.error(arg.annotation, f"parameter '{arg.arg}': a graph function's "
+                                 "parameters have known shapes; give R.Tensor its shape")
             var = Var(arg.arg, info)
             params.append(var)
             self.scope[arg.arg] = var
@@ -429,7 +437,7 @@ class GraphParser:
         output = self.expr(body[-1].value)
         if node.returns is not None:
             declared = self.eval_info(node.returns)
-            if declared != output.struct_info:
+            if not _annotation_matches(declared, output.struct_info):
                 raise self.error(node.returns, f"'{node.name}' is declared to return "
                                  f"{declared!r} but returns {output.struct_info!r}")
         return params, output
@@ -480,3 +488,24 @@ def function_body(func):
     params, output = parser.parse_body()
     return params, [(var, expr) for var, expr, _ in parser.bindings], output, \
         dict(parser.func_attrs)
+
+
+def _annotation_matches(declared, actual):
+    """Whether a binding's annotation says what its value is: the same
+    struct info, a tensor annotated without a dtype matching a tensor of
+    that shape of any dtype."""
+    if hasattr(declared, "matches"):  # R.Tensor without a shape
+        return declared.matches(actual)
+    if getattr(declared, "dtype_unsaid", False):
+        return isinstance(actual, TensorStructInfo) and declared.shape == actual.shape
+    if isinstance(declared, TupleStructInfo) and isinstance(actual, TupleStructInfo):
+        return len(declared.fields) == len(actual.fields) and all(
+            _annotation_matches(d, a) for d, a in zip(declared.fields, actual.fields))
+    return declared == actual
+
+
+def _is_pattern(info):
+    """Whether an annotation, or a part of a tuple's, has no shape."""
+    if isinstance(info, TupleStructInfo):
+        return any(_is_pattern(f) for f in info.fields)
+    return hasattr(info, "matches")

@@ -77,8 +77,22 @@ void Flattener::walkFunction(FunctionOpInterface func) {
   if (options.compareSymbolNames)
     emit(op, op, "symbol name", -1, table.getStr(func.getName()));
   emit(op, op, "attributes", -1,
-       table.getAttr(attributes(
-           op, {"sym_name", "function_type", "arg_attrs", "res_attrs"})));
+       table.getAttr(
+           attributes(op, {"sym_name", "function_type", "arg_attrs",
+                           "res_attrs", TIRDialect::kParamNestingAttrName})));
+  // A graph function's tuple parameters: how they nest, their names free.
+  if (auto nesting =
+          op->getAttrOfType<ArrayAttr>(TIRDialect::kParamNestingAttrName)) {
+    SmallVector<Attribute> unnamed;
+    for (Attribute entry : nesting) {
+      auto tuple = dyn_cast<DictionaryAttr>(entry);
+      unnamed.push_back(tuple ? tuple.get("fields") : entry);
+      if (!unnamed.back())
+        unnamed.back() = entry;
+    }
+    emit(op, op, "parameter nesting", -1,
+         table.getAttr(ArrayAttr::get(op->getContext(), unnamed)));
+  }
   // tir.dim_vars names variables: compared up to renaming, a name being
   // the scalar parameter of that name or else the shape variable numbered
   // in order of first use.

@@ -572,9 +572,6 @@ LogicalResult BlockOp::verifyAttributeShapes() {
   if (auto names = getVarNames(); names && names->size() != n)
     return emitOpError("expects one name per iteration variable in "
                        "'var_names'");
-  if (getBlockName().empty())
-    return emitOpError("expects a non-empty block name");
-
   // Domains.
   for (unsigned i = 0; i < n; ++i) {
     std::optional<int64_t> lo = getConstantDomainLower(i);

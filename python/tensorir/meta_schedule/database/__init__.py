@@ -6,5 +6,7 @@ from .ordered_union_database import OrderedUnionDatabase
 from .schedule_fn_database import ScheduleFnDatabase
 from .union_database import UnionDatabase
 
+create = Database.create  # ms.database.create(kind="memory"), as TVM's
+
 __all__ = ["Database", "JSONDatabase", "MemoryDatabase", "OrderedUnionDatabase", "PyDatabase",
-           "ScheduleFnDatabase", "TuningRecord", "UnionDatabase", "Workload"]
+           "ScheduleFnDatabase", "TuningRecord", "UnionDatabase", "Workload", "create"]

@@ -4,10 +4,12 @@ tensor reshapes), turned into prim_funcs by --tir-legalize-ops when built.
 
 Shapes are checked here, where the operator is made, with errors naming
 the operator."""
+import numpy as np
+
 from ..._shapes import reshape_target
 from ..block_builder import call_tir
 from ..expr import Call
-from ..struct_info import TensorStructInfo
+from ..struct_info import ObjectStructInfo, TensorStructInfo
 from . import (binary, create, datatype, image, index, manipulate, nn, search, sorting,
                statistical, unary)
 from ._common import tensor_of
@@ -22,9 +24,16 @@ from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
 __all__ = (["astype", "call_tir", "einsum", "flatten", "gather_elements", "image", "linear",
-            "matmul", "nn", "permute_dims", "reshape", "slice_scatter", "take", "where"]
+            "matmul", "nn", "null_value", "permute_dims", "reshape", "slice_scatter", "take",
+            "where"]
            + binary.__all__ + create.__all__ + manipulate.__all__ + sorting.__all__
            + statistical.__all__ + unary.__all__)
+
+
+def null_value():
+    """An R.Object holding nothing (what a module's _initialize_effect gives
+    its effect handles)."""
+    return Call("relax.null_value", [], ObjectStructInfo())
 
 
 def permute_dims(x, axes=None):
@@ -41,7 +50,12 @@ def permute_dims(x, axes=None):
 
 
 def matmul(x1, x2, out_dtype=None):
-    """Matrix product of 2-D tensors, or of 3-D ones batch by batch."""
+    """numpy.matmul: the matrix product over the last two axes, the batch
+    axes before them broadcast; a 1-D operand is a row (x1) or a column
+    (x2) whose axis the result drops. 2-D by 2-D and 3-D by 3-D of one
+    batch are linalg's matmul and batch_matmul; the others are made of them
+    (a 2-D x2 multiplies x1's rows flattened, other batches are broadcast and
+    flattened)."""
     a, b = tensor_of(x1, "matmul", "x1"), tensor_of(x2, "matmul", "x2")
     if out_dtype not in (None, "void", "", a.dtype):
         raise NotImplementedError("relax.op.matmul: out_dtype other than the inputs'")
@@ -49,14 +63,43 @@ def matmul(x1, x2, out_dtype=None):
         raise ValueError(f"relax.op.matmul: the operands' dtypes differ ({a.dtype} and "
                          f"{b.dtype})")
     sa, sb = tuple(a.shape), tuple(b.shape)
+    if not sa or not sb:
+        raise ValueError("relax.op.matmul: the operands have at least one dimension")
     if len(sa) == len(sb) == 2 and sa[1] == sb[0]:
-        shape = (sa[0], sb[1])
-    elif len(sa) == len(sb) == 3 and sa[0] == sb[0] and sa[2] == sb[1]:
-        shape = (sa[0], sa[1], sb[2])
+        return Call("relax.matmul", [x1, x2], TensorStructInfo((sa[0], sb[1]), a.dtype))
+    if len(sa) == len(sb) == 3 and sa[0] == sb[0] and sa[2] == sb[1]:
+        return Call("relax.matmul", [x1, x2],
+                    TensorStructInfo((sa[0], sa[1], sb[2]), a.dtype))
+    return _matmul_composed(x1, x2, sa, sb)
+
+
+def _matmul_composed(x1, x2, sa, sb):
+    """matmul of the shapes linalg's ops do not take as they are."""
+    from ..._shapes import broadcast_shape
+    from ..struct_info import SymDim
+    if any(isinstance(d, SymDim) for d in sa + sb):
+        raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} with shape variables "
+                         "multiply only as 2-D by 2-D or 3-D by 3-D of one batch")
+    a_row, b_col = len(sa) == 1, len(sb) == 1
+    ma = (1,) + sa if a_row else sa
+    mb = sb + (1,) if b_col else sb
+    if ma[-1] != mb[-2]:
+        raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} do not multiply (x1's "
+                         f"last dimension {ma[-1]} is not x2's rows {mb[-2]})")
+    batch = broadcast_shape(ma[:-2], mb[:-2], "relax.op.matmul")
+    m, k, n = ma[-2], ma[-1], mb[-1]
+    count = int(np.prod(batch, dtype=np.int64))
+    if len(mb) == 2:  # x1's rows flattened times x2
+        out = matmul(reshape(x1, [count * m, k]), reshape(x2, [k, n]))
     else:
-        raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} do not multiply (2-D by "
-                         "2-D, or 3-D by 3-D of the same batch)")
-    return Call("relax.matmul", [x1, x2], TensorStructInfo(shape, a.dtype))
+        def batched(x, shape, rows, cols):
+            full = tuple(batch) + (rows, cols)
+            if tuple(shape) != full:
+                x = broadcast_to(reshape(x, list(shape)), list(full))
+            return reshape(x, [count, rows, cols])
+        out = matmul(batched(x1, ma, m, k), batched(x2, mb, k, n))
+    shape = list(batch) + ([] if a_row else [m]) + ([] if b_col else [n])
+    return reshape(out, shape)
 
 
 def einsum(operands, *more, subscripts=None):

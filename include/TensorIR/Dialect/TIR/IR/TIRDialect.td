@@ -111,6 +111,14 @@ def TIR_Dialect : Dialect {
     /// tuple, of the results' indices and inner arrays, in order.
     static constexpr ::llvm::StringLiteral kResultNestingAttrName =
         "tir.result_nesting";
+    /// The parameters of a graph function some of which are tuples
+    /// (Relax's x: R.Tuple(R.Tensor, R.Tensor)), whose tensors the function
+    /// takes one by one: an array with an entry per parameter as written,
+    /// the index of the argument it is, or for a tuple a dictionary
+    /// {name = "x", fields = [...]} of the arguments' indices and inner
+    /// arrays, in order.
+    static constexpr ::llvm::StringLiteral kParamNestingAttrName =
+        "tir.param_nesting";
     /// The attributes a graph operator built as a linalg.generic was
     /// built with, which the TVMScript printer rebuilds it from.
     static constexpr ::llvm::StringLiteral kOperatorAttrsAttrName =

@@ -61,4 +61,23 @@ def TIR_CallTirOp : TIR_Op<"call_tir", [Pure, AttrSizedOperandSegments,
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// tir.null_value
+//===----------------------------------------------------------------------===//
+
+def TIR_NullValueOp : TIR_Op<"null_value", [Pure]> {
+  let summary = "an object holding nothing (Relax's R.null_value())";
+  let description = [{
+    An opaque value (`!tir.object`) that holds nothing: what a
+    `relax.frontend.nn` module's `_initialize_effect` function gives as the
+    effect handle (`_io`) its other functions take and hand back.
+
+    ```mlir
+    %io = tir.null_value : !tir.object
+    ```
+  }];
+  let results = (outs TIR_ObjectType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 #endif // TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD

@@ -476,6 +476,24 @@ def TIRFuseCallsPass : Pass<"tir-fuse-calls", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TIRLiftTransformParamsPass
+    : Pass<"tir-lift-transform-params", "::mlir::ModuleOp"> {
+  let summary = "Move the computations on a graph function's weights into a function of their own";
+  let description = [{
+    Relax's LiftTransformParams: in each public graph function with a
+    `num_input` attribute (`tir.func_attrs`, as `relax.frontend.nn` and the
+    importers write it), the parameters after the first `num_input` are
+    weights. The steps computed from weights and constants alone (a
+    transpose of a weight, a reshape of a bias: call_tir ops and operators
+    on tensors of static shapes) move into a new public function
+    `<name>_transform_params`, which takes those weights and returns the
+    values the function reads (a tuple); the function takes them instead, as
+    parameters `lifted`, `lifted1`, ... after its own, and loses the
+    weights only those steps read. A caller runs the transform once and
+    passes its results on every call.
+  }];
+}
+
 def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
   let summary = "Turn graph functions on tensors into allocations, calls and frees";
   let description = [{

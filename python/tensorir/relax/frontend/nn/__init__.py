@@ -13,14 +13,17 @@ any IRModule:
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     vm["forward"](x, *weights)          # the parameters after the arguments
 """
-from . import op, spec
-from .core import (Module, ModuleList, Parameter, Tensor, get_default_dtype,
-                   set_default_dtype)
-from .modules import (GELU, Conv1D, Conv2D, Conv3D, ConvTranspose1D, Embedding, GroupNorm,
-                      Identity, LayerNorm, Linear, ReLU, RMSNorm, SiLU)
+from . import modules, op, spec
+from .core import (Effect, Module, ModuleDict, ModuleList, Parameter, Tensor,
+                   get_default_dtype, set_default_dtype)
+from .modules import (GELU, Attention, Conv1D, Conv2D, Conv3D, ConvTranspose1D, Embedding,
+                      GroupNorm, Identity, LayerNorm, Linear, ReLU, RMSNorm, SiLU,
+                      TimestepEmbedding, Timesteps)
 from .op import *  # noqa: F401,F403 - TVM's nn exports its operators too
+from .visitor import Mutator
 
-__all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm",
-           "Identity", "LayerNorm", "Linear", "Module", "ModuleList", "Parameter", "ReLU",
-           "RMSNorm", "SiLU", "Tensor", "get_default_dtype", "op", "set_default_dtype",
+__all__ = ["Attention", "Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Effect", "Embedding", "GELU",
+           "GroupNorm", "Identity", "LayerNorm", "Linear", "Module", "ModuleDict", "ModuleList",
+           "Mutator", "Parameter", "ReLU", "RMSNorm", "SiLU", "Tensor", "TimestepEmbedding",
+           "Timesteps", "get_default_dtype", "modules", "op", "set_default_dtype",
            "spec"] + list(op.__all__)

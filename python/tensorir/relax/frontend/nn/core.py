@@ -1,13 +1,14 @@
 """relax.frontend.nn's core: Tensor (a graph value while a module is
 exported), Parameter (a weight, an input of the exported functions),
 Module (submodules and parameters found by attribute, as in PyTorch) and
-ModuleList."""
+ModuleList,
+ModuleDict, and Effect (state a module keeps outside its parameters)."""
 import numpy as np
 
-from ...struct_info import SymDim, TensorStructInfo
+from ...struct_info import SymDim, TensorStructInfo, _static_shape
 
-__all__ = ["Module", "ModuleList", "Parameter", "Tensor", "get_default_dtype",
-           "set_default_dtype"]
+__all__ = ["Effect", "Module", "ModuleDict", "ModuleList", "Parameter", "Tensor",
+           "get_default_dtype", "set_default_dtype"]
 
 _default_dtype = "float32"
 
@@ -74,7 +75,7 @@ class Tensor:
     def _binary(self, other, name, reverse=False):
         from . import op
         if isinstance(other, (int, float)):
-            other = op.full((), other, self.dtype)
+            other = Tensor.from_scalar(other, self.dtype)
         lhs, rhs = (other, self) if reverse else (self, other)
         return getattr(op, name)(lhs, rhs)
 
@@ -137,8 +138,11 @@ class Parameter:
     Module.named_parameters gives."""
 
     def __init__(self, shape, dtype=None):
-        self.shape = [int(d) for d in shape]
-        if any(d < 0 for d in self.shape):
+        # A dimension is a size, or a shape variable (a name or a tir.Var)
+        # the exported functions take the parameter of any size of.
+        self.shape = [d if isinstance(d, SymDim) else int(d)
+                      for d in _static_shape(list(shape), "nn.Parameter")]
+        if any(not isinstance(d, SymDim) and d < 0 for d in self.shape):
             raise ValueError(f"nn.Parameter: the shape {self.shape} has a negative dimension")
         self.dtype = str(dtype or get_default_dtype())
         self._data = None
@@ -158,7 +162,9 @@ class Parameter:
             self._data = None
             return
         array = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
-        if list(array.shape) != self.shape or str(array.dtype) != self.dtype:
+        fits = len(array.shape) == len(self.shape) and all(
+            isinstance(d, SymDim) or d == n for d, n in zip(self.shape, array.shape))
+        if not fits or str(array.dtype) != self.dtype:
             raise ValueError(f"nn.Parameter of shape {self.shape} and dtype {self.dtype} "
                              f"given data of shape {list(array.shape)} and dtype "
                              f"{array.dtype}")
@@ -220,9 +226,9 @@ class Module:
         seen = set()
 
         def walk(module, path):
-            if isinstance(module, ModuleList):
-                for index, item in enumerate(module.modules):
-                    yield from walk(item, f"{path}{index}.")
+            if isinstance(module, (ModuleList, ModuleDict)):
+                for key, item in module._children():
+                    yield from walk(item, f"{path}{key}.")
                 return
             for name, value in vars(module).items():
                 if name.startswith("_"):
@@ -271,14 +277,34 @@ class Module:
         """The module's methods named in `spec` as graph functions of an
         IRModule, and its parameters: returns (IRModule, [(name,
         Parameter), ...]). spec: {method: {argument: nn.spec.Tensor(shape,
-        dtype), ...}, ...}; each function takes those arguments, then every
-        parameter (TVM's param_mode "plain"). With debug=True each function
-        also takes the effect handle `_io` (an R.Object, after the
-        arguments) and returns (its results, (_io,)), as Relax's exporter
-        writes it; the compiler builds only functions without one."""
+        dtype), ...}, ...} (a tuple or list of specs: a tuple argument);
+        each function takes those arguments, then every parameter (TVM's
+        param_mode "plain"; with {"$": {"param_mode": "packed"}} one tuple
+        `packed_params` of them). With debug=True each function also takes
+        the effect handle `_io` (an R.Object, after the arguments) and
+        returns (its results, (_io,)), as Relax's exporter writes it, and
+        the module has `_initialize_effect`, which makes the handle; the
+        compiler builds only functions without one."""
         from .exporter import export
         mod, params = export(self, spec, debug)
         return (mod, params, []) if allow_extern else (mod, params)
+
+    def jit(self, spec, device="cpu", pipeline="default_build", out_format="torch",
+            debug=False):
+        """The methods of `spec` exported, built for the CPU and wrapped to
+        take and return torch tensors: model["forward"](x). Parameters need
+        their data."""
+        from .torch import jit
+        return jit(self, spec, device, pipeline, out_format, debug)
+
+
+class Effect:
+    """State a module keeps besides its parameters (a KV cache, the IO
+    handle of a debug export): a Module's attribute of this type is found
+    by nn.Mutator's visit_effect. Subclasses say what they hold."""
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
 
 
 class ModuleList(Module):
@@ -303,7 +329,51 @@ class ModuleList(Module):
     def append(self, module):
         self.modules.append(module)
 
+    def _children(self):
+        return [(str(index), module) for index, module in enumerate(self.modules)]
+
     def forward(self, x):
         for module in self.modules:
             x = module(x)
         return x
+
+
+class ModuleDict(Module):
+    """Modules by name, as a dict (in the order given); their parameters are
+    named "<dict>.<key>.<name>"."""
+
+    def __init__(self, modules=None):
+        self.modules = dict(modules or {})
+        for key in self.modules:
+            if not isinstance(key, str):
+                raise TypeError(f"nn.ModuleDict: keys are strings, got {key!r}")
+
+    def __getitem__(self, key):
+        return self.modules[key]
+
+    def __setitem__(self, key, module):
+        self.modules[key] = module
+
+    def __contains__(self, key):
+        return key in self.modules
+
+    def __iter__(self):
+        return iter(self.modules)
+
+    def __len__(self):
+        return len(self.modules)
+
+    def keys(self):
+        return self.modules.keys()
+
+    def values(self):
+        return self.modules.values()
+
+    def items(self):
+        return self.modules.items()
+
+    def _children(self):
+        return list(self.modules.items())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("nn.ModuleDict has no forward: call its modules by key")

@@ -1,9 +1,10 @@
 """Module.export_tvm: each method named in the spec traced into a graph
 function of an IRModule (BlockBuilder), its arguments first, then the
-module's parameters."""
+module's parameters; with debug=True, the functions take the IO effect
+handle and the module has `_initialize_effect`, which makes it."""
 from ...block_builder import BlockBuilder
 from ...expr import Tuple, Var
-from ...struct_info import ObjectStructInfo, TensorStructInfo
+from ...struct_info import ObjectStructInfo, TensorStructInfo, TupleStructInfo
 from .spec import MethodSpec
 
 __all__ = ["current_builder", "export"]
@@ -34,6 +35,24 @@ def _tensors(value, method):
                     "nn.Tensors (one, or a tuple of them)")
 
 
+def _struct_info(spec):
+    """The struct info of an argument of spec `spec` (a tuple for a tuple
+    or list of specs)."""
+    if isinstance(spec, (tuple, list)):
+        return TupleStructInfo([_struct_info(s) for s in spec])
+    return TensorStructInfo(spec.shape, spec.dtype)
+
+
+def _argument(bb, value, spec):
+    """What the method gets for the graph value `value` of spec `spec`: a
+    Tensor, or a tuple / list (as the spec is) of its fields, each bound."""
+    from .core import Tensor
+    if isinstance(spec, (tuple, list)):
+        fields = [_argument(bb, bb.emit(value[k]), s) for k, s in enumerate(spec)]
+        return type(spec)(fields)
+    return Tensor(_expr=value)
+
+
 def export(module, spec, debug=False):
     global _builder
     from .core import Tensor
@@ -43,26 +62,34 @@ def export(module, spec, debug=False):
     params = list(module.named_parameters())
     bb = BlockBuilder()
     for method in methods:
-        inputs = [Var(name, TensorStructInfo(s.shape, s.dtype))
-                  for name, s in method.args.items()]
+        inputs = [Var(name, _struct_info(s)) for name, s in method.args.items()]
         # debug: the effect handle after the arguments, given back beside
         # the results.
         effects = [Var("_io", ObjectStructInfo())] if debug else []
-        weights = [Var(name.replace(".", "_"), TensorStructInfo(p.shape, p.dtype))
-                   for name, p in params]
+        infos = [TensorStructInfo(p.shape, p.dtype) for _, p in params]
+        # "plain": a parameter per weight; "packed": one tuple of them.
+        weights = [Var(name.replace(".", "_"), info) for (name, _), info in zip(params, infos)]
+        if method.param_mode == "packed":
+            weights = [Var("packed_params", TupleStructInfo(infos))]
         if _builder is not None:
             raise RuntimeError("export_tvm is running already (a forward exported "
                                "another module)")
         _builder = bb
         try:
-            for (_, param), var in zip(params, weights):
-                param._tensor = Tensor(_expr=var)
             # The function says how many inputs are the caller's (Relax's
             # num_input): the parameters follow them.
             with bb.function(method.name, inputs + effects + weights,
                              attrs={"num_input": len(inputs) + len(effects)}):
                 with bb.dataflow():
-                    result = method.method(*[Tensor(_expr=v) for v in inputs])
+                    if method.param_mode == "packed":
+                        values = [bb.emit(weights[0][k], name.replace(".", "_"))
+                                  for k, (name, _) in enumerate(params)]
+                    else:
+                        values = weights
+                    for (_, param), value in zip(params, values):
+                        param._tensor = Tensor(_expr=value)
+                    args = [_argument(bb, v, method.args[v.name_hint]) for v in inputs]
+                    result = method.method(*args)
                     outputs = _tensors(result, method.name)
                     if effects:
                         outputs = Tuple([Tuple(outputs) if isinstance(outputs, list)
@@ -73,4 +100,17 @@ def export(module, spec, debug=False):
             _builder = None
             for _, param in params:
                 param._tensor = None
+    if debug:
+        _initialize_effect(bb)
     return bb.get(), params
+
+
+def _initialize_effect(bb):
+    """`_initialize_effect`: the function giving the effect handles the
+    exported functions take ((_io,), the IO handle an R.null_value())."""
+    from ...op import null_value
+    with bb.function("_initialize_effect", []):
+        with bb.dataflow():
+            io = bb.emit(null_value(), "_io")
+            output = bb.emit_output(Tuple([io]))
+        bb.emit_func_output(output)

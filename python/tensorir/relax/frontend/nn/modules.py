@@ -1,10 +1,11 @@
 """relax.frontend.nn's layers, as TVM names them (weights in PyTorch's
 layouts, so that a PyTorch model's state_dict loads as it is)."""
 from . import op
-from .core import Module, Parameter
+from .core import Module, ModuleList, Parameter
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "ConvTranspose1D", "Embedding", "GELU", "GroupNorm",
-           "Identity", "LayerNorm", "Linear", "RMSNorm", "ReLU", "SiLU"]
+           "Identity", "LayerNorm", "Linear", "RMSNorm", "ReLU", "SiLU", "TimestepEmbedding",
+           "Timesteps", "Attention"]
 
 
 def _check_groups(layer, in_channels, out_channels, groups):
@@ -20,7 +21,7 @@ class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, dtype=None, out_dtype=None):
         if out_dtype not in (None, dtype):
             raise NotImplementedError("nn.Linear: out_dtype other than the weight's dtype")
-        self.in_features, self.out_features = int(in_features), int(out_features)
+        self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter((out_features, in_features), dtype)
         self.bias = Parameter((out_features,), dtype) if bias else None
 
@@ -177,3 +178,82 @@ class Embedding(Module):
             return op.take(self.weight, x, axis=0)
         rows = op.take(self.weight, op.reshape(x, [-1]), axis=0)
         return op.reshape(rows, shape + [self.dim])
+
+
+class Timesteps(Module):
+    """The sinusoidal embedding of diffusion timesteps in num_channels
+    channels (op.get_timestep_embedding)."""
+
+    def __init__(self, num_channels, flip_sin_to_cos=False, downscale_freq_shift=1):
+        self.num_channels = num_channels
+        self.flip_sin_to_cos = flip_sin_to_cos
+        self.downscale_freq_shift = downscale_freq_shift
+
+    def forward(self, x):
+        return op.get_timestep_embedding(x, self.num_channels,
+                                         flip_sin_to_cos=self.flip_sin_to_cos,
+                                         downscale_freq_shift=self.downscale_freq_shift)
+
+
+class TimestepEmbedding(Module):
+    """Diffusion models' timestep MLP: linear_1, SiLU, linear_2 (and SiLU
+    after when post_act_fn is "silu"); with cond_proj_dim, a condition is
+    projected (no bias) and added to the sample first."""
+
+    def __init__(self, in_channels, time_embed_dim, act_fn="silu", out_dim=None,
+                 post_act_fn=None, cond_proj_dim=None):
+        for what, fn in (("act_fn", act_fn), ("post_act_fn", post_act_fn)):
+            if fn not in (None, "silu") or (what == "act_fn" and fn is None):
+                raise NotImplementedError(f"nn.TimestepEmbedding: {what} {fn!r} ('silu' is "
+                                          "supported)")
+        self.linear_1 = Linear(in_channels, time_embed_dim)
+        self.cond_proj = Linear(cond_proj_dim, in_channels, bias=False) \
+            if cond_proj_dim is not None else None
+        self.act = SiLU()
+        self.linear_2 = Linear(time_embed_dim, out_dim if out_dim is not None
+                               else time_embed_dim)
+        self.post_act = SiLU() if post_act_fn is not None else None
+
+    def forward(self, sample, condition=None):
+        if condition is not None:
+            if self.cond_proj is None:
+                raise ValueError("nn.TimestepEmbedding: a condition is given but the layer "
+                                 "has no cond_proj_dim")
+            sample = sample + self.cond_proj(condition)
+        sample = self.act(self.linear_1(sample))
+        sample = self.linear_2(sample)
+        return self.post_act(sample) if self.post_act is not None else sample
+
+
+class Attention(Module):
+    """Multi-head (cross) attention of diffusion models: queries from the
+    hidden states (group-normalized first with norm_num_groups), keys and
+    values from encoder_hidden_states (the hidden states when None), heads
+    of dim_head channels, then the output projection to_out[0]. scale_qk:
+    scores scaled by 1 / sqrt(dim_head), else not scaled."""
+
+    def __init__(self, query_dim, cross_attention_dim=None, heads=8, dim_head=64, bias=False,
+                 norm_num_groups=None, out_bias=True, scale_qk=True):
+        self.query_dim = query_dim
+        self.cross_attention_dim = cross_attention_dim or query_dim
+        self.heads, self.dim_head = heads, dim_head
+        self.scale_qk = scale_qk
+        self.inner_dim = dim_head * heads
+        self.to_q = Linear(query_dim, self.inner_dim, bias=bias)
+        self.to_k = Linear(self.cross_attention_dim, self.inner_dim, bias=bias)
+        self.to_v = Linear(self.cross_attention_dim, self.inner_dim, bias=bias)
+        self.group_norm = GroupNorm(norm_num_groups, query_dim) \
+            if norm_num_groups is not None else None
+        self.to_out = ModuleList([Linear(self.inner_dim, query_dim, bias=out_bias)])
+
+    def forward(self, hidden_states, encoder_hidden_states=None, attention_mask=None):
+        if attention_mask is not None:
+            raise NotImplementedError("nn.Attention: attention_mask")
+        if self.group_norm is not None:
+            hidden_states = self.group_norm(hidden_states, channel_axis=2, axes=[1])
+        context = hidden_states if encoder_hidden_states is None else encoder_hidden_states
+        heads = [op.reshape(proj(source), [0, -1, self.heads, self.dim_head])
+                 for proj, source in ((self.to_q, hidden_states), (self.to_k, context),
+                                      (self.to_v, context))]
+        out = op.scaled_dot_product_attention(*heads, scale=None if self.scale_qk else 1.0)
+        return self.to_out[0](op.reshape(out, [0, -1, self.inner_dim]))

@@ -10,13 +10,15 @@ from ...expr import const
 from .core import Parameter, Tensor
 from .exporter import current_builder
 
-__all__ = ["add", "astype", "broadcast_to", "concat", "conv1d", "conv1d_transpose", "conv2d",
-           "conv3d", "divide", "equal", "exp", "extern", "floor", "full", "gelu", "greater",
-           "greater_equal", "group_norm", "layer_norm", "less", "less_equal", "log", "matmul",
-           "max", "maximum", "min", "minimum", "multiply", "negative", "not_equal",
-           "permute_dims", "prelu", "relu", "relu6", "repeat", "reshape", "rms_norm",
-           "sigmoid", "silu", "softmax", "softplus", "sqrt", "square", "squeeze", "subtract",
-           "sum", "take", "tanh", "tensor_expr_op", "tensor_ir_op", "triu", "unsqueeze"]
+__all__ = ["add", "arange", "astype", "broadcast_to", "chunk", "concat", "conv1d",
+           "conv1d_transpose", "conv2d", "conv3d", "cos", "divide", "equal", "exp", "extern",
+           "floor", "full", "gelu", "get_timestep_embedding", "greater", "greater_equal",
+           "group_norm", "interpolate", "layer_norm", "less", "less_equal", "log", "matmul",
+           "max", "maximum", "min", "minimum", "multiply", "negative", "not_equal", "ones",
+           "pad", "permute_dims", "prelu", "relu", "relu6", "repeat", "reshape", "rms_norm",
+           "scaled_dot_product_attention", "sigmoid", "silu", "sin", "softmax", "softplus",
+           "split", "sqrt", "square", "squeeze", "subtract", "sum", "take", "tanh",
+           "tensor_expr_op", "tensor_ir_op", "triu", "unsqueeze", "zeros"]
 
 
 def _expr(x, op, what="x"):
@@ -93,8 +95,13 @@ def concat(x, dim, name="concat"):
 
 
 def reshape(x, shape, name=""):
-    """x with the shape `shape` (one dimension may be -1)."""
-    return _bind(_rop.reshape(_expr(x, "reshape"), shape), name)
+    """x with the shape `shape`: one dimension may be -1 (the rest of the
+    elements), a 0 keeps x's dimension at that place."""
+    x_expr = _expr(x, "reshape")
+    dims = list(x_expr.struct_info.shape)
+    shape = [dims[k] if isinstance(d, int) and d == 0 and k < len(dims) else d
+             for k, d in enumerate(shape)]
+    return _bind(_rop.reshape(x_expr, shape), name)
 
 
 def relu(x, name=""):
@@ -105,9 +112,127 @@ def softmax(x, axis=-1, name=""):
     return _bind(_rop.nn.softmax(_expr(x, "softmax"), axis), name)
 
 
-def full(shape, fill_value, dtype="float32", name=""):
-    """A constant tensor of `shape` filled with `fill_value`."""
-    return _bind(const(np.full(tuple(shape), fill_value, dtype=dtype)), name)
+def full(shape, fill_value, dtype="float32", name="full"):
+    """A tensor of `shape` filled with `fill_value`: a number (an int, a
+    float, a tir FloatImm / IntImm) or a 0-d nn.Tensor."""
+    if isinstance(fill_value, (Tensor, Parameter)):
+        fill_value = _expr(fill_value, "full", "fill_value")
+    return _bind(_rop.full(shape, fill_value, dtype), name)
+
+
+def zeros(shape, dtype="float32", name="zeros"):
+    """A tensor of `shape` holding 0."""
+    return _bind(_rop.zeros(shape, dtype), name)
+
+
+def ones(shape, dtype="float32", name="ones"):
+    """A tensor of `shape` holding 1."""
+    return _bind(_rop.ones(shape, dtype), name)
+
+
+def arange(start, end=None, step=1, dtype="float32", name="arange"):
+    """numpy.arange(start, end, step) as a tensor of `dtype`."""
+    return _bind(_rop.arange(start, end, step, dtype), name)
+
+
+def _results_of(expr, name):
+    """The parts of the tuple `expr` bound, as a tuple of Tensors."""
+    bound = current_builder(f"nn.op.{name}").emit(expr, name)
+    count = len(bound.struct_info.fields)
+    return tuple(Tensor(_expr=current_builder("nn.op").emit(bound[k], f"{name}_{k}"))
+                 for k in range(count))
+
+
+def split(ary, indices_or_sections, axis=0, name="split"):
+    """The parts of `ary` along `axis`: `indices_or_sections` equal parts,
+    or the parts between the given indices; a tuple of Tensors."""
+    return _results_of(_rop.split(_expr(ary, "split", "ary"), indices_or_sections, axis), name)
+
+
+def chunk(x, chunks, dim=0, name="chunk"):
+    """x cut into `chunks` equal parts along `dim`; a tuple of Tensors."""
+    return _results_of(_rop.split(_expr(x, "chunk"), chunks, dim), name)
+
+
+def pad(x, pad, mode="constant", value=0.0, name="pad"):
+    """x padded with `value`: `pad` holds (before, after) per axis, from the
+    first axis ([b0, a0, b1, a1, ...], as relax.op.nn.pad takes them)."""
+    if mode != "constant":
+        raise NotImplementedError(f"nn.op.pad: mode {mode!r} (constant is supported)")
+    return _bind(_rop.nn.pad(_expr(x, "pad"), pad, value), name)
+
+
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=None, data_layout="NCHW",
+                name="interpolate"):
+    """x's spatial dimensions (NCHW) resized to `size`, or scaled by
+    `scale_factor`: mode "nearest" picks the source pixel below the
+    destination's position (PyTorch's nearest), "bilinear" / "linear"
+    interpolates (align_corners: the corner pixels' centers align)."""
+    if recompute_scale_factor is not None or antialias:
+        raise NotImplementedError("nn.op.interpolate: recompute_scale_factor and antialias")
+    x_expr = _expr(x, "interpolate")
+    if size is None:
+        if scale_factor is None:
+            raise ValueError("nn.op.interpolate: give size or scale_factor")
+        spatial = [d for d, c in zip(x_expr.struct_info.shape, data_layout) if c not in "NC"]
+        factors = scale_factor if isinstance(scale_factor, (list, tuple)) else \
+            [scale_factor] * len(spatial)
+        size = [int(int(d) * f) for d, f in zip(spatial, factors)]
+    if mode.startswith("nearest"):
+        method, transform, rounding = "nearest_neighbor", "asymmetric", "floor"
+    elif mode in ("linear", "bilinear"):
+        method, rounding = "linear", ""
+        transform = "align_corners" if align_corners else "half_pixel"
+    else:
+        raise NotImplementedError(f"nn.op.interpolate: mode {mode!r} (nearest, bilinear)")
+    return _bind(_rop.image.resize2d(x_expr, size, layout=data_layout, method=method,
+                                     coordinate_transformation_mode=transform,
+                                     rounding_method=rounding), name)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False,
+                                 scale=None, name="scaled_dot_product_attention"):
+    """softmax(query key^T * scale) value per batch and head, of (batch,
+    sequence, heads, features) tensors (relax.op.nn.attention); is_causal:
+    a query sees the keys up to its own position."""
+    if attn_mask is not None:
+        raise NotImplementedError("nn.op.scaled_dot_product_attention: attn_mask")
+    return _bind(_rop.nn.attention(_expr(query, "scaled_dot_product_attention", "query"),
+                                   _expr(key, "scaled_dot_product_attention", "key"),
+                                   _expr(value, "scaled_dot_product_attention", "value"),
+                                   scale=scale, causal_mask="TopLeft" if is_causal else None),
+                 name)
+
+
+def get_timestep_embedding(x, embedding_dim, flip_sin_to_cos=False, downscale_freq_shift=1,
+                           scale=1, max_period=10000, name="get_timestep_embedding"):
+    """The sinusoidal embedding of the timesteps x (N,) in embedding_dim
+    channels (N, embedding_dim), as denoising diffusion models take it:
+    sin and cos of x times max_period^(-k / (half - downscale_freq_shift)),
+    k < half = embedding_dim // 2, computed in float32; cos first when
+    flip_sin_to_cos, a zero channel last when embedding_dim is odd."""
+    import math
+    x_expr = _expr(x, "get_timestep_embedding")
+    if len(x_expr.struct_info.shape) != 1:
+        raise ValueError("nn.op.get_timestep_embedding: x holds one timestep per batch "
+                         f"element (1-D), got shape {x.shape}")
+    half = embedding_dim // 2
+    f32 = "float32"
+    exponent = _rop.multiply(const(np.array(-math.log(max_period), f32)),
+                             _rop.arange(0, half, 1, f32))
+    exponent = _rop.divide(exponent, const(np.array(half - downscale_freq_shift, f32)))
+    emb = _rop.multiply(_rop.expand_dims(_rop.astype(x_expr, f32), 1),
+                        _rop.expand_dims(_rop.exp(exponent), 0))
+    if scale != 1:
+        emb = _rop.multiply(const(np.array(scale, f32)), emb)
+    parts = [_rop.cos(emb), _rop.sin(emb)] if flip_sin_to_cos else \
+        [_rop.sin(emb), _rop.cos(emb)]
+    emb = _rop.concat(parts, axis=-1)
+    if embedding_dim % 2:
+        emb = _rop.nn.pad(emb, [0, 0, 0, 1])  # the zero channel, on the last axis
+    from .core import get_default_dtype
+    return _bind(_rop.astype(emb, get_default_dtype()), name)
 
 
 def _with_bias(out, bias, op):
@@ -204,6 +329,8 @@ sigmoid = _unary("sigmoid", _rop.sigmoid)
 silu = _unary("silu", _rop.nn.silu)
 log = _unary("log", _rop.log)
 floor = _unary("floor", _rop.floor)
+sin = _unary("sin", _rop.sin)
+cos = _unary("cos", _rop.cos)
 negative = _unary("negative", _rop.negative)
 
 
@@ -295,13 +422,15 @@ def take(x, indices, axis=0, name="take"):
 
 def _out_infos(out, op):
     """The struct infos of `out` (a Tensor.placeholder, or a list / tuple
-    of them) and whether it is one."""
+    of them) and whether the call gives one tensor."""
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     for o in outs:
         if not isinstance(o, Tensor):
             raise TypeError(f"nn.{op}: out is an nn.Tensor.placeholder (or a list of them), "
                             f"got {type(o).__name__}")
-    return [o._expr.struct_info for o in outs], not isinstance(out, (list, tuple))
+    # A list of one placeholder gives a tensor too, as Relax's call_tir
+    # with one result does.
+    return [o._expr.struct_info for o in outs], len(outs) == 1
 
 
 def _results(expr, one, count):

@@ -3,9 +3,10 @@ each method to export to its arguments' specs, in order:
 
     {"forward": {"x": nn.spec.Tensor((1, 784), "float32")}}
 
-An argument's spec is a Tensor (shape, dtype); the "$" entry, when
+An argument's spec is a Tensor (shape, dtype), or a tuple or list of
+specs (the method gets a tuple or list of Tensors); the "$" entry, when
 given, holds options ({"param_mode": "plain"}: the parameters follow the
-arguments, the one mode supported)."""
+arguments; "packed": they come as one tuple, `packed_params`)."""
 from ...struct_info import TENSOR_DTYPES, _static_shape
 
 __all__ = ["MethodSpec", "Tensor"]
@@ -39,10 +40,10 @@ class MethodSpec:
             raise TypeError(f"export_tvm: the spec of {name!r} is a dict of argument specs, "
                             f"got {type(raw).__name__}")
         options = dict(raw.get("$", {}))
-        mode = options.pop("param_mode", "plain")
-        if mode != "plain":
-            raise NotImplementedError(f"export_tvm: param_mode {mode!r} of {name!r} ('plain' "
-                                      "is supported)")
+        self.param_mode = options.pop("param_mode", "plain")
+        if self.param_mode not in ("plain", "packed"):
+            raise NotImplementedError(f"export_tvm: param_mode {self.param_mode!r} of "
+                                      f"{name!r} ('plain' and 'packed' are supported)")
         options.pop("effect_mode", None)
         if options:
             raise ValueError(f"export_tvm: unknown options {sorted(options)} for {name!r}")
@@ -51,7 +52,15 @@ class MethodSpec:
         for arg, spec in raw.items():
             if arg == "$":
                 continue
-            if not isinstance(spec, Tensor):
+            if not _is_spec(spec):
                 raise TypeError(f"export_tvm: argument {arg!r} of {name!r} is specified by "
-                                f"nn.spec.Tensor, got {spec!r}")
+                                "nn.spec.Tensor (or a tuple / list of them), got "
+                                f"{spec!r}")
             self.args[arg] = spec
+
+
+def _is_spec(spec):
+    """Whether `spec` is a Tensor spec, or a tuple / list of specs."""
+    if isinstance(spec, (tuple, list)):
+        return all(_is_spec(s) for s in spec)
+    return isinstance(spec, Tensor)
