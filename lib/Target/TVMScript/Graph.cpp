@@ -73,6 +73,8 @@ private:
   /// The value an operator op gives (null when it has none TVMScript can
   /// name).
   Value operatorResult(Operation &op);
+  /// "name: struct info" of parameter `index` (named by its tir.name).
+  std::string plainParam(func::FuncOp func, unsigned index, StringRef info);
   /// The parameters of a function with tuple parameters (`nesting`, the
   /// tir.param_nesting attribute), each "name: struct info"; the tuples'
   /// arguments are named by their place in them (x[0]).
@@ -192,15 +194,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   auto paramNesting =
       func->getAttrOfType<ArrayAttr>(TIRDialect::kParamNestingAttrName);
   if (!paramNesting) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-      std::string hint = "arg" + std::to_string(i);
-      if (auto name =
-              func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
-        hint = name.str();
-      std::string name = fresh(hint);
-      names[func.getArgument(i)] = name;
-      params.push_back(name + ": " + argInfos[i]);
-    }
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      params.push_back(plainParam(func, i, argInfos[i]));
   } else if (!printTupleParams(func, paramNesting, argInfos, params)) {
     return false;
   }
@@ -358,6 +353,17 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   return true;
 }
 
+std::string GraphPrinter::plainParam(func::FuncOp func, unsigned index,
+                                     StringRef info) {
+  std::string hint = "arg" + std::to_string(index);
+  if (auto name =
+          func.getArgAttrOfType<StringAttr>(index, TIRDialect::kNameAttrName))
+    hint = name.str();
+  std::string name = fresh(hint);
+  names[func.getArgument(index)] = name;
+  return name + ": " + info.str();
+}
+
 bool GraphPrinter::printTupleParams(func::FuncOp func, ArrayAttr nesting,
                                     ArrayRef<std::string> argInfos,
                                     SmallVectorImpl<std::string> &params) {
@@ -389,13 +395,7 @@ bool GraphPrinter::printTupleParams(func::FuncOp func, ArrayAttr nesting,
         index && index.getInt() >= 0 &&
         index.getInt() < static_cast<int64_t>(numArgs)) {
       unsigned i = index.getInt();
-      std::string hint = "arg" + std::to_string(i);
-      if (auto name =
-              func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
-        hint = name.str();
-      std::string name = fresh(hint);
-      names[func.getArgument(i)] = name;
-      params.push_back(name + ": " + argInfos[i]);
+      params.push_back(plainParam(func, i, argInfos[i]));
       continue;
     }
     auto tuple = dyn_cast<DictionaryAttr>(entry);

@@ -35,9 +35,8 @@ static bool isFree(Operation *op) {
   if (auto empty = dyn_cast<tensor::EmptyOp>(op))
     return empty.getDynamicSizes().empty();
   if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return llvm::all_of(fill->getOperands(), [](Value v) {
-      return isFree(v.getDefiningOp());
-    });
+    return llvm::all_of(fill->getOperands(),
+                        [](Value v) { return isFree(v.getDefiningOp()); });
   return false;
 }
 
@@ -46,9 +45,10 @@ static bool isStaticTensor(Type type) {
   return tensor && tensor.hasStaticShape();
 }
 
-func::FuncOp tir::outlineComputations(func::FuncOp func,
-                                      function_ref<bool(BlockArgument)> isSource,
-                                      StringRef name) {
+func::FuncOp
+tir::outlineComputations(func::FuncOp func,
+                         function_ref<bool(BlockArgument)> isSource,
+                         StringRef name) {
   // A tuple parameter's tensors are arguments one by one; their nesting
   // would not survive arguments leaving.
   if (func.isExternal() || !func.getBody().hasOneBlock() ||
@@ -129,8 +129,8 @@ func::FuncOp tir::outlineComputations(func::FuncOp func,
   IRMapping map;
   for (auto [k, arg] : llvm::enumerate(inputs)) {
     map.map(arg, entry->getArgument(k));
-    if (auto hint = func.getArgAttr(arg.getArgNumber(),
-                                    TIRDialect::kNameAttrName))
+    if (auto hint =
+            func.getArgAttr(arg.getArgNumber(), TIRDialect::kNameAttrName))
       outlined.setArgAttr(k, TIRDialect::kNameAttrName, hint);
   }
   OpBuilder inner = OpBuilder::atBlockEnd(entry);

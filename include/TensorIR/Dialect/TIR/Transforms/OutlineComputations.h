@@ -1,4 +1,5 @@
-//===- OutlineComputations.h - graph computations moved out ------*- C++ -*-===//
+//===- OutlineComputations.h - graph computations moved out ------*- C++
+//-*-===//
 //
 // The part of a graph function computed from some of its parameters (or
 // from constants alone) moved into a function of its own, which Relax's
