@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
@@ -205,6 +206,36 @@ static LogicalResult checkCalleesDefined(ModuleOp module) {
     return WalkResult::advance();
   });
   return failure(external.wasInterrupted());
+}
+
+/// Inlines the calls between graph functions (Relax's cls.f(x)): a graph
+/// function is built as one body of steps. Fails, naming the call, for a
+/// call left (a recursive one).
+static LogicalResult inlineGraphCalls(ModuleOp module,
+                                      const CompileOptions &options) {
+  auto callsGraphFunction = [&](func::CallOp call) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    return callee && !callee.isExternal() && isGraphFunction(callee);
+  };
+  bool any = false;
+  module.walk([&](func::CallOp call) { any |= callsGraphFunction(call); });
+  if (!any)
+    return success();
+  PassManager pm(module->getContext());
+  // No clean-up of the inlined bodies: the steps stay as they were built.
+  pm.addPass(createInlinerPass({}, [](OpPassManager &) {}));
+  if (failed(runVerified(pm, module, options)))
+    return failure();
+  WalkResult left = module.walk([&](func::CallOp call) {
+    if (!callsGraphFunction(call))
+      return WalkResult::advance();
+    call.emitError("calls graph function '")
+        << call.getCallee()
+        << "', which calls itself, directly or through others: tir builds "
+           "graph functions whose calls inline";
+    return WalkResult::interrupt();
+  });
+  return failure(left.wasInterrupted());
 }
 
 /// Fails, naming the function, when a graph function takes or gives back
@@ -491,7 +522,9 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // re-laid out take their declared types back first.
   // Graph functions take buffers (their results as out-parameters) before
   // their signatures are read.
-  if (failed(checkCalleesDefined(module)) || failed(checkNoObjects(module)))
+  if (failed(checkCalleesDefined(module)) ||
+      failed(inlineGraphCalls(module, options)) ||
+      failed(checkNoObjects(module)))
     return failure();
   PassManager restorePM(context);
   restorePM.addPass(createTIRLegalizeOpsPass());

@@ -98,6 +98,12 @@ ValueRange GraphBuilder::callExternal(StringRef callee, ValueRange inputs,
   return callTir(callee, inputs, resultTypes, dims, loc);
 }
 
+ValueRange GraphBuilder::callFunction(StringRef callee, ValueRange args,
+                                      TypeRange resultTypes, Location loc) {
+  return func::CallOp::create(builder, loc, callee, resultTypes, args)
+      .getResults();
+}
+
 Value GraphBuilder::nullValue(Location loc) {
   return NullValueOp::create(builder, loc,
                              ObjectType::get(builder.getContext()));

@@ -11,6 +11,7 @@
 #include "Extension.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 #include "TensorIR/Graph/GraphBuilder.h"
 
@@ -257,6 +258,33 @@ public:
     return add(*result);
   }
 
+  /// A call of graph function `callee` giving `results` ([(shape,
+  /// dtype)], dtype "object" for an R.Object).
+  std::vector<size_t> callFunction(const std::string &callee,
+                                   const std::vector<size_t> &args,
+                                   const PyResults &results,
+                                   const std::optional<Place> &place) {
+    checkOpen();
+    SmallVector<Type> types;
+    for (const auto &[shape, dtype] : results) {
+      if (dtype == "object") {
+        types.push_back(tir::ObjectType::get(&context()));
+        continue;
+      }
+      RankedTensorType type = tensorType(shape, dtype, "a call of @" + callee);
+      if (!type.hasStaticShape())
+        throw py::value_error("a call of @" + callee +
+                              ": a result of a shape variable's size (calls "
+                              "give tensors of static shapes)");
+      types.push_back(type);
+    }
+    std::vector<size_t> handles;
+    for (Value result :
+         builder.callFunction(callee, operands(args), types, at(place)))
+      handles.push_back(add(result));
+    return handles;
+  }
+
   size_t nullValue(const std::optional<Place> &place) {
     checkOpen();
     return add(builder.nullValue(at(place)));
@@ -402,6 +430,10 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
            "A call of the external (packed) function `callee` in "
            "destination-passing style: R.call_dps_packed.")
+      .def("call_function", &PyGraphBuilder::callFunction, py::arg("callee"),
+           py::arg("args"), py::arg("results"), py::arg("place") = py::none(),
+           "A call of graph function `callee` (Relax's cls.f(x)); results "
+           "[(shape, dtype)], dtype 'object' for an R.Object.")
       .def("null_value", &PyGraphBuilder::nullValue,
            py::arg("place") = py::none(),
            "An R.Object holding nothing (R.null_value()).")

@@ -99,6 +99,12 @@ public:
   ValueRange callExternal(StringRef callee, ValueRange inputs,
                           TypeRange resultTypes, ValueRange dims, Location loc);
 
+  /// A call of graph function `callee` (func.call; Relax's cls.f(x)),
+  /// giving `resultTypes` (the callee is looked up when the function joins
+  /// a module with it).
+  ValueRange callFunction(StringRef callee, ValueRange args,
+                          TypeRange resultTypes, Location loc);
+
   /// An object holding nothing (tir.null_value, Relax's R.null_value()).
   Value nullValue(Location loc);
 

@@ -73,6 +73,8 @@ private:
   /// The value an operator op gives (null when it has none TVMScript can
   /// name).
   Value operatorResult(Operation &op);
+  /// `name: info = cls.callee(args)`, a call of a graph function.
+  bool printFunctionCall(func::CallOp call, llvm::raw_ostream &os);
   /// "name: struct info" of parameter `index` (named by its tir.name).
   std::string plainParam(func::FuncOp func, unsigned index, StringRef info);
   /// The parameters of a function with tuple parameters (`nesting`, the
@@ -278,6 +280,11 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     // Sizes are the shape variables the struct infos name.
     if (isa<tensor::DimOp>(op) && !getShapeVarName(op.getResult(0)).empty())
       continue;
+    if (auto callOp = dyn_cast<func::CallOp>(op)) {
+      if (!printFunctionCall(callOp, os))
+        return false;
+      continue;
+    }
     if (isa<NullValueOp>(op)) {
       std::string name = nextBinding();
       names[op.getResult(0)] = name;
@@ -350,6 +357,40 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
      << "\n";
   os << pad(2) << "R.output(" << gv << ")\n";
   os << pad(1) << "return " << gv << "\n";
+  return true;
+}
+
+bool GraphPrinter::printFunctionCall(func::CallOp call, llvm::raw_ostream &os) {
+  SmallVector<std::string> args;
+  for (Value input : call.getOperands()) {
+    args.emplace_back();
+    if (!value(input, args.back()))
+      return false;
+  }
+  // A callee returning a tuple (even of one value) gives its items.
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (callee && callee->hasAttr(TIRDialect::kResultNestingAttrName))
+    return fail(call, "a call of a function returning a tuple of tuples");
+  bool tuple = call.getNumResults() != 1 ||
+               (callee && callee->hasAttr(TIRDialect::kTupleResultAttrName));
+  SmallVector<std::string> infos;
+  for (Value result : call.getResults()) {
+    infos.push_back(structInfo(result));
+    if (infos.back().empty())
+      return fail(call, "a result is not a tensor of static shape");
+  }
+  std::string name = nextBinding();
+  if (!tuple) {
+    names[call.getResult(0)] = name;
+  } else {
+    for (auto [index, result] : llvm::enumerate(call.getResults()))
+      names[result] = name + "[" + std::to_string(index) + "]";
+  }
+  std::string info =
+      tuple ? "R.Tuple(" + llvm::join(infos, ", ") + ")" : infos[0];
+  os << pad(2) << name << ": " << info << " = " << (inModule ? "cls." : "")
+     << call.getCallee() << "(" << llvm::join(args, ", ") << ")\n";
   return true;
 }
 

@@ -134,6 +134,8 @@ class BlockBuilder:
             # A tuple of values (split's parts): its calls bound first.
             expr = Tuple([self._emit_nested(f) if isinstance(f, Call) else f
                           for f in expr.fields])
+        if isinstance(expr, Call) and isinstance(expr.op, GlobalVar):
+            expr = self._resolve_call(expr)
         if isinstance(expr, Call):
             # Nested calls are bound first, each to a variable of its own
             # (Relax's normalization: linear gives permute_dims, matmul, add).
@@ -145,6 +147,25 @@ class BlockBuilder:
         var = self._new_var(name_hint, expr.struct_info, self._in_dataflow)
         self._func_scope.bindings.append((var, expr))
         return var
+
+    def _resolve_call(self, call):
+        """A call of a graph function of the module with the callee's
+        result as its struct info (given already, or the callee's)."""
+        from ..script.tir import PrimFunc
+        name = call.op.name_hint
+        callee = self._funcs.get(name)
+        if isinstance(callee, PrimFunc):
+            raise TypeError(f"BlockBuilder.emit: '{name}' is a prim_func; call it with "
+                            "relax.call_tir")
+        if call.struct_info is not None:
+            return call
+        info = getattr(callee, "ret_struct_info", None)
+        if info is None:
+            where = "is not a function of the module" if callee is None else \
+                "does not say what it returns"
+            raise ValueError(f"BlockBuilder.emit: the call of '{name}': '{name}' {where}; "
+                             "add it first, or give the call its struct info")
+        return Call(call.op, call.args, info, call.attrs)
 
     def _emit_nested(self, call):
         bound = self._func_scope.bound_calls.get(id(call))
@@ -163,6 +184,8 @@ class BlockBuilder:
                                "`with bb.dataflow()`")
         if isinstance(output, (list, tuple)):
             output = Tuple(output)
+        if isinstance(output, Call) and isinstance(output.op, GlobalVar):
+            output = self._resolve_call(output)
         var = self._new_var(name_hint, output.struct_info, dataflow=False)
         self._func_scope.bindings.append((var, output))
         return var
@@ -194,7 +217,8 @@ class BlockBuilder:
         writer = FunctionWriter(scope.name, scope.params, scope.private)
         for var, expr in scope.bindings:
             writer.bind(var, expr)
-        self._funcs[scope.name] = Function(scope.name, writer.finish(output, scope.attrs))
+        self._funcs[scope.name] = Function(scope.name, writer.finish(output, scope.attrs),
+                                           ret_struct_info=output.struct_info)
         scope.output_emitted = True
 
     # ------------------------------------------------------------- te

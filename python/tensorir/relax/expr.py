@@ -150,11 +150,14 @@ class Op(str):
 
 class Call(Expr):
     """A call: `op` is "relax.call_tir" (args: the callee's GlobalVar, the
-    inputs), "relax.call_dps_packed" (an ExternFunc, the inputs) or another
-    operator's name (an Op)."""
+    inputs), "relax.call_dps_packed" (an ExternFunc, the inputs), another
+    operator's name (an Op), or the GlobalVar of a graph function of the
+    module (Relax's cls.f(x); its struct info is the callee's result, which
+    BlockBuilder.emit fills in when not given)."""
 
-    def __init__(self, op, args, struct_info, attrs=None):
-        self.op, self.args, self.struct_info = Op(op), list(args), struct_info
+    def __init__(self, op, args, struct_info=None, attrs=None):
+        self.op = op if isinstance(op, GlobalVar) else Op(op)
+        self.args, self.struct_info = list(args), struct_info
         self.attrs = dict(attrs or {})
 
     def __repr__(self):

@@ -133,7 +133,8 @@ class PyExprMutator:
         writer = FunctionWriter(func.name, params, private, func.filename)
         for var, value in rebuilt:
             writer.bind(var, value)
-        return Function(func.name, writer.finish(new_output, attrs), func.filename)
+        return Function(func.name, writer.finish(new_output, attrs), func.filename,
+                        new_output.struct_info)
 
     def visit_call_(self, call):
         args = [self.visit_expr(a) for a in call.args]
@@ -141,7 +142,8 @@ class PyExprMutator:
             return call
         same_infos = all(a.struct_info == b.struct_info
                          for a, b in zip(args, call.args) if hasattr(b, "struct_info"))
-        if same_infos or call.op in ("relax.call_tir", "relax.call_dps_packed"):
+        if same_infos or isinstance(call.op, GlobalVar) or \
+                call.op in ("relax.call_tir", "relax.call_dps_packed"):
             return Call(call.op, args, call.struct_info, call.attrs)
         # An operator on operands of other struct infos: made again, its
         # result's inferred.

@@ -4,7 +4,7 @@ through the extension's GraphBuilder (TensorIR/Graph/GraphBuilder.h)."""
 import numpy as np
 
 from .._ext import ext
-from .expr import Call, Constant, Tuple, TupleGetItem, Var
+from .expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var
 from .struct_info import ObjectStructInfo, SymDim, TensorStructInfo, TupleStructInfo
 
 
@@ -14,8 +14,11 @@ class Function:
     BlockBuilder and @R.function make them; built with the module, it runs
     on the VirtualMachine."""
 
-    def __init__(self, name, native, filename="<relax>"):
+    def __init__(self, name, native, filename="<relax>", ret_struct_info=None):
         self.name, self._native, self.filename = name, native, filename
+        # What the function returns, where its maker knew it (a call of the
+        # function gives it).
+        self.ret_struct_info = ret_struct_info
 
     @property
     def params(self):
@@ -32,7 +35,7 @@ class Function:
 
     def with_name(self, name):
         return Function(name, ext.Module.compose([(self._native, self.name, name)]),
-                        self.filename)
+                        self.filename, self.ret_struct_info)
 
     @property
     def mod(self):
@@ -222,6 +225,8 @@ class FunctionWriter:
         """The handle(s) of `call`: a tir.call_tir, or an operator's linalg
         ops (TensorIR/Graph/GraphBuilder.h)."""
         info = call.struct_info
+        if isinstance(call.op, GlobalVar):
+            return self._call_function(call)
         if call.op == "relax.null_value":
             return self.builder.null_value(self.place)
         if call.op not in ("relax.call_tir", "relax.call_dps_packed"):
@@ -241,6 +246,28 @@ class FunctionWriter:
         else:
             results = [_tensor(r, f"a result of call_tir @{callee.name_hint}") for r in fields]
             handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
+        return handles if isinstance(info, TupleStructInfo) else handles[0]
+
+    def _call_function(self, call):
+        """The handle(s) of a call of graph function `call.op`: a func.call
+        (a tuple result gives its fields' handles)."""
+        name, info = call.op.name_hint, call.struct_info
+        if info is None:
+            raise ValueError(f"function '{self.name}': the call of '{name}' has no struct "
+                             "info (emit it with a BlockBuilder that has the function, or "
+                             "annotate the binding)")
+        fields = info.fields if isinstance(info, TupleStructInfo) else [info]
+        results = []
+        for field in fields:
+            if isinstance(field, ObjectStructInfo):
+                results.append(([], "object"))
+            elif isinstance(field, TensorStructInfo):
+                results.append(_tensor(field, f"a result of '{name}'"))
+            else:
+                raise NotImplementedError(f"function '{self.name}': '{name}' returns a tuple "
+                                          "of tuples; a call takes its tensors and objects")
+        values = [self.value(a) for a in call.args]
+        handles = self.builder.call_function(name, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
     def finish(self, output, attrs=None):

@@ -7,8 +7,26 @@ def ir_module(cls):
     """@I.ir_module: a class whose @T.prim_func and @R.function methods form
     one module."""
     from ..relax.function import Function
-    funcs = {name: v for name, v in vars(cls).items() if isinstance(v, (PrimFunc, Function))}
+    from .relax_parser import DeferredFunction, UnknownCallee
+    funcs = {name: v for name, v in vars(cls).items()
+             if isinstance(v, (PrimFunc, Function, DeferredFunction))}
     if not funcs:
         raise ValueError(f"@I.ir_module class {cls.__name__} has no @T.prim_func or "
                          "@R.function")
+    # Functions calling ones defined after them, parsed once those are
+    # known (in turn, as the calls chain).
+    deferred = [name for name, v in funcs.items() if isinstance(v, DeferredFunction)]
+    while deferred:
+        known = {name: v.ret_struct_info for name, v in funcs.items()
+                 if isinstance(v, Function) and v.ret_struct_info is not None}
+        left, error = [], None
+        for name in deferred:
+            try:
+                funcs[name] = funcs[name].resolve(known)
+            except UnknownCallee as e:
+                left.append(name)
+                error = error or e
+        if len(left) == len(deferred):
+            raise error  # the calls go round, or name no function of the module
+        deferred = left
     return IRModule(funcs)

@@ -69,10 +69,13 @@ def _is_shape_var_declaration(call):
 class GraphParser:
     """Reads one @R.function's AST."""
 
-    def __init__(self, node, source, filename, line_offset, env, constants):
+    def __init__(self, node, source, filename, line_offset, env, constants, callees=None):
         self.node, self.source, self.filename = node, source, filename
         self.line_offset, self.env = line_offset, dict(env or {})
         self.constants = constants
+        # What the module's graph functions return, by name (cls.f(x)).
+        self.callees = dict(callees or {})
+        self.output_info = None
         self.scope = {}            # Python name -> relax Expr
         self.module_aliases = set()
         self.bindings = []
@@ -164,6 +167,8 @@ class GraphParser:
                 return target(self.expr(node.left), self.expr(node.comparators[0]))
             except (TypeError, ValueError, NotImplementedError) as e:
                 raise self.error(node, str(e)) from None
+        if isinstance(node, ast.Call) and self.is_module_function(node.func):
+            return self.function_call(node)
         if isinstance(node, ast.Call) and self.operator_name(node.func):
             return self.operator(node)
         if isinstance(node, ast.Call) and self.operator_variable(node.func) is not None:
@@ -295,6 +300,35 @@ class GraphParser:
         except ValueError:
             raise self.error(node, f"{ast.unparse(node)} is not a literal") from None
 
+    def is_module_function(self, func):
+        """Whether `func` names a function of the module being defined:
+        cls.f, Module.f by the class's name (not bound yet), or f alone as
+        a function printed by itself writes it."""
+        import builtins
+        if isinstance(func, ast.Name):
+            return (func.id not in self.scope and func.id not in self.env
+                    and func.id not in ("R", "T") and not hasattr(builtins, func.id))
+        return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id not in ("R", "T") and func.value.id not in self.scope
+                and (func.value.id in self.module_aliases or func.value.id not in self.env))
+
+    def function_call(self, node, annotation=None):
+        """cls.f(args): a call of graph function f of the module, of what f
+        returns (or what the binding's annotation says)."""
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if node.keywords:
+            raise self.error(node, f"cls.{name}(...) takes its arguments by position")
+        args = [self.expr(a) for a in node.args]
+        info = self.callees.get(name)
+        if info is None and annotation is not None:
+            info = self.eval_info(annotation)
+        if info is None:
+            raise UnknownCallee(name, self.error(
+                node, f"cls.{name}: no graph function '{name}' is defined before this one "
+                "in the module (define it first, or annotate the binding with what it "
+                "returns)"))
+        return Call(GlobalVar(name), args, info)
+
     def is_r(self, node, name):
         return (isinstance(node, ast.Attribute) and node.attr == name
                 and isinstance(node.value, ast.Name) and node.value.id == "R")
@@ -348,7 +382,10 @@ class GraphParser:
     def bind(self, target, value, annotation=None):
         if not isinstance(target, ast.Name):
             raise self.error(target, "a binding names one variable")
-        expr = self.expr(value)
+        if isinstance(value, ast.Call) and self.is_module_function(value.func):
+            expr = self.function_call(value, annotation)
+        else:
+            expr = self.expr(value)
         if annotation is not None:
             declared = self.eval_info(annotation)
             if not _annotation_matches(declared, expr.struct_info):
@@ -435,6 +472,7 @@ class GraphParser:
             raise self.error(node, f"@R.function '{node.name}' ends with return <value>")
         self.statements(body[:-1])
         output = self.expr(body[-1].value)
+        self.output_info = output.struct_info
         if node.returns is not None:
             declared = self.eval_info(node.returns)
             if not _annotation_matches(declared, output.struct_info):
@@ -452,14 +490,54 @@ def is_private(node):
     return False
 
 
+class UnknownCallee(ScriptError):
+    """A call of a module function the parser does not know yet (defined
+    later in the module): @I.ir_module parses the function again once it
+    knows the others."""
+
+    def __init__(self, name, error):
+        super().__init__(str(error))
+        self.name = name
+
+
+class DeferredFunction:
+    """An @R.function of an @I.ir_module class that calls a function
+    defined after it: parsed when the module is (resolve)."""
+
+    def __init__(self, node, source, filename, offset, env, private):
+        self.node, self.source, self.filename = node, source, filename
+        self.offset, self.env, self.private = offset, env, private
+
+    def resolve(self, callees):
+        return parse_graph_function(self.node, self.source, self.filename, self.offset,
+                                    self.env, self.env.get("metadata"), self.private, callees)
+
+
 def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None,
-                         private=None):
+                         private=None, callees=None):
     """The @R.function `node` as a relax Function (private when its decorator
-    or `private` says so)."""
+    or `private` says so); `callees`: what the module's other graph
+    functions return, by name."""
     constants = metadata_constants(metadata)
-    parser = GraphParser(node, source, filename, line_offset, env, constants)
+    parser = GraphParser(node, source, filename, line_offset, env, constants, callees)
     native = parser.parse(is_private(node) if private is None else private)
-    return Function(node.name, native, filename)
+    return Function(node.name, native, filename, parser.output_info)
+
+
+def _class_body_functions():
+    """The graph functions defined so far in the class body being executed
+    (an @I.ir_module's), by name, from the caller's frames."""
+    import sys
+    frame = sys._getframe(2)
+    for _ in range(4):
+        if frame is None:
+            break
+        names = frame.f_locals
+        if "__qualname__" in names and "__module__" in names:
+            return {k: v.ret_struct_info for k, v in names.items()
+                    if isinstance(v, Function) and v.ret_struct_info is not None}
+        frame = frame.f_back
+    return None
 
 
 def parse_decorated(fn, private=False):
@@ -468,8 +546,15 @@ def parse_decorated(fn, private=False):
     source, filename, offset = function_source(fn)
     node = ast.parse(source).body[0]
     env = python_env(fn)
-    return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
-                                private or is_private(node))
+    known = _class_body_functions()
+    private = private or is_private(node)
+    try:
+        return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
+                                    private, known)
+    except UnknownCallee:
+        if known is None:  # not in a module's class: nothing defines it later
+            raise
+        return DeferredFunction(node, source, filename, offset, env, private)
 
 
 def function_body(func):

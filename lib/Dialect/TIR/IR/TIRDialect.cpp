@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,6 +17,28 @@ using namespace mlir::tir;
 #include "TensorIR/Dialect/TIR/IR/TIREnums.cpp.inc"
 #include "TensorIR/Dialect/TIR/IR/TIROpsDialect.cpp.inc"
 
+namespace {
+/// A graph function's steps inline where another graph function calls it
+/// (the compiler inlines graph function calls before bufferization): its
+/// call_tir ops and null values. Nothing of a prim_func's inlines.
+struct TIRInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *op, Region *dest, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return isa<CallTirOp, NullValueOp>(op);
+  }
+  bool isLegalToInline(Region *dest, Region *src, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return false;
+  }
+};
+} // namespace
+
 void TIRDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -23,6 +46,7 @@ void TIRDialect::initialize() {
       >();
   registerAttributes();
   registerTypes();
+  addInterfaces<TIRInlinerInterface>();
 }
 
 static bool isIdentifier(StringRef s) {
