@@ -442,3 +442,42 @@ def test_default_cpu_schedule_parallelizes_and_vectorizes_without_changing_resul
     assert tvm.tir.transform.DefaultCPUSchedule()(scheduled) is scheduled
     with tvm.target.Target("nvidia/nvidia-h100"):
         assert tvm.tir.transform.DefaultCPUSchedule()(mod) is mod
+
+
+def test_default_cpu_schedule_register_tiles_convolutions_and_matmuls():
+    @T.prim_func
+    def conv(A: T.Buffer((1, 16, 9, 9), "float32"), W: T.Buffer((32, 16, 3, 3), "float32"),
+             C: T.Buffer((1, 32, 7, 7), "float32")):
+        for n, f, y, x, c, r, s in T.grid(1, 32, 7, 7, 16, 3, 3):
+            with T.block("conv"):
+                vn, vf, vy, vx, vc, vr, vs = T.axis.remap("SSSSRRR", [n, f, y, x, c, r, s])
+                with T.init():
+                    C[vn, vf, vy, vx] = T.float32(0)
+                C[vn, vf, vy, vx] = C[vn, vf, vy, vx] + A[vn, vc, vy + vr, vx + vs] * \
+                    W[vf, vc, vr, vs]
+
+    scheduled = tvm.tir.transform.default_cpu_schedule(conv)
+    text = scheduled.script()
+    # Eight output channels of a row of 7 pixels accumulate in a local tile
+    # (the weights read once per channel, the pixels once for all eight).
+    assert 'C_local = T.alloc_buffer((1, 32, 7, 7), "float32", scope="local")' in text
+    assert "T.unroll(8)" in text and "T.vectorized(7)" in text and "T.parallel" in text
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((1, 16, 9, 9)).astype("float32")
+    w = rng.standard_normal((32, 16, 3, 3)).astype("float32")
+    want, got = np.zeros((1, 32, 7, 7), "float32"), np.zeros((1, 32, 7, 7), "float32")
+    tvm.build(tvm.IRModule({"conv": conv}))["conv"](a, w, want)
+    tvm.build(tvm.IRModule({"conv": scheduled}))["conv"](a, w, got)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    # A reduction with no tile that fits (no spatial extent of 8 rows) keeps
+    # the plain schedule.
+    @T.prim_func
+    def rowsum(A: T.Buffer((5, 33), "float32"), B: T.Buffer((5,), "float32")):
+        for i, k in T.grid(5, 33):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+
+    assert "local" not in tvm.tir.transform.default_cpu_schedule(rowsum).script()

@@ -164,44 +164,7 @@ def is_unscheduled(func):
     return not touched
 
 
-def default_cpu_schedule(func, vector_bytes=64):
-    """The schedule a CPU kernel without one gets: per block, its
-    innermost spatial loop moved inside the reduction loops, split by a
-    vector of `vector_bytes` and vectorized; its two outermost other spatial
-    loops fused and parallel. The order in which each output's reduction
-    runs is kept, so results do not change. Blocks whose loops are not one
-    per block variable are left alone. Returns the scheduled function."""
-    from .schedule import Schedule
-    sch = Schedule(func)
-    for block in _leaf_blocks(sch):
-        loops = sch.get_loops(block)
-        node = sch.get(block)
-        kinds = [iv.iter_type for iv in node.iter_vars]
-        if not loops or len(loops) != len(kinds):
-            continue
-        spatial = [loop for loop, kind in zip(loops, kinds) if kind == 0]
-        reduce = [loop for loop, kind in zip(loops, kinds) if kind != 0]
-        if not spatial:
-            continue
-        inner = spatial[-1]
-        if reduce:
-            sch.reorder(*spatial[:-1], *reduce, inner)
-        extent = sch.get(inner).extent
-        extent = int(getattr(extent, "value", extent))
-        dtype = node.writes[0].buffer.dtype if node.writes else "float32"
-        lanes = max(1, vector_bytes // max(1, (int("".join(c for c in dtype if c.isdigit())
-                                                  or 32) // 8)))
-        # (Bool buffers stay scalar: a vector of i1 is not their bytes.)
-        bools = any(r.buffer.dtype == "bool" for r in list(node.reads) + list(node.writes))
-        if not bools and extent >= lanes > 1:
-            _, vector = sch.split(inner, [None, lanes])
-            sch.vectorize(vector)
-        elif not bools and extent > 1 and not reduce:
-            sch.vectorize(inner)
-        outer = spatial[:-1]
-        if outer:
-            sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
-    return sch.mod["main"]
+from .cpu_schedule import default_cpu_schedule  # noqa: E402 - uses _leaf_blocks
 
 
 def schedule_by_default(func):
