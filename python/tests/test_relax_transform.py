@@ -202,3 +202,30 @@ def test_fold_constant_computes_the_constants_steps_at_compile_time():
 def test_canonicalize_bindings_and_decompose_ops_keep_the_module():
     assert relax.transform.CanonicalizeBindings()(Net) is Net
     assert relax.transform.DecomposeOpsForInference()(Net) is Net
+
+
+def test_tuning_measures_the_default_schedule_beside_the_searched_ones():
+    import json
+    import os
+    import tempfile
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((1, 16, 14, 14), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((32, 16, 3, 3), "float32"))
+    with bb.function("main", [x, w]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.op.nn.relu(relax.op.nn.conv2d(x, w, padding=1)))
+        bb.emit_func_output(out)
+    mod = bb.get()
+    with tempfile.TemporaryDirectory() as work:
+        tuned = relax.get_pipeline("static_shape_tuning", target="llvm -num-cores 1",
+                                   total_trials=4, work_dir=work)(mod)
+        with open(os.path.join(work, "database_tuning_record.json")) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    # The convolution's register-tiled default schedule (a local tile) is a
+    # record: the database applies whichever ran fastest.
+    assert any("CacheWrite" in json.dumps(r) for r in records)
+    a = RNG.standard_normal((1, 16, 14, 14)).astype("float32")
+    b = RNG.standard_normal((32, 16, 3, 3)).astype("float32")
+    got = relax.VirtualMachine(tvm.compile(tuned, "llvm"), tvm.cpu())["main"](a, b).numpy()
+    want = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())["main"](a, b).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -84,6 +84,45 @@ def _task_module(mod, name):
     return IRModule(task._native.with_visibility("main", False))
 
 
+def _record_default_schedules(database, task_mods, target):
+    """Measures the schedule tvm.compile gives each untuned kernel with
+    MetaSchedule's own builder and runner, and records it beside the tuned
+    ones: applying the database then picks it where the search found
+    nothing faster (few trials seldom do, on convolutions)."""
+    from .. import meta_schedule as ms
+    from ..tir.cpu_schedule import schedule_default
+    from ..tir.schedule import Schedule
+    schedules = [schedule_default(Schedule(m)) for m in task_mods]
+    built = ms.builder.LocalBuilder().build(
+        [ms.builder.BuilderInput(sch.mod, target) for sch in schedules])
+    runner = ms.runner.LocalRunner()
+    for task_mod, sch, result in zip(task_mods, schedules, built):
+        if result.error_msg:
+            continue
+        args_info = ms.arg_info.ArgInfo.from_entry_func(task_mod)
+        (future,) = runner.run([ms.runner.RunnerInput(result.artifact_path, "cpu",
+                                                      args_info)])
+        measured = future.result()
+        if measured.error_msg or not measured.run_secs:
+            continue
+        database.commit_tuning_record(ms.database.TuningRecord(
+            sch.trace, database.commit_workload(task_mod), measured.run_secs, target,
+            args_info))
+
+
+def _space(target):
+    """A task's design space: TVM's for the target; for a CPU also the
+    schedule tvm.compile gives untuned kernels, so that a model's tuned
+    kernels are measured against it and are never slower than untuned."""
+    from .. import meta_schedule as ms
+    if target.kind.name != "llvm":
+        return "post-order-apply"
+    from ..tir.cpu_schedule import schedule_default
+    return ms.space_generator.SpaceGeneratorUnion([
+        ms.space_generator.PostOrderApply(),
+        ms.space_generator.ScheduleFn(schedule_default)])
+
+
 def _target(target, what):
     from ..target import Target
     target = target if target is not None else Target.current(allow_none=True)
@@ -94,7 +133,10 @@ def _target(target, what):
 
 class MetaScheduleTuneIRMod(Pass):
     """TVM's MetaScheduleTuneIRMod: every prim_func the graph functions
-    call is a MetaSchedule task (TVM's default space for the target),
+    call is a MetaSchedule task (TVM's default space for the target, and
+    for a CPU the default schedule of untuned kernels as one more
+    candidate, measured and recorded after the search: the database then
+    applies it wherever the search found nothing faster),
     weighted by its number of calls; max_trials_global trials in all (at
     most max_trials_per_task each), recorded in work_dir's database. The
     module is returned as it is (MetaScheduleApplyDatabase applies the
@@ -129,13 +171,16 @@ class MetaScheduleTuneIRMod(Pass):
         if not calls:
             return mod
         tasks = [ms.TuneContext(_task_module(mod, name), target=target,
-                                space_generator="post-order-apply",
+                                space_generator=_space(target),
                                 search_strategy="evolutionary", task_name=name,
                                 logger=_task_logger(self.work_dir, index, name)).clone()
                  for index, name in enumerate(calls)]
-        ms.tune_tasks(tasks=tasks, task_weights=[float(c) for c in calls.values()],
-                      work_dir=self.work_dir, max_trials_global=self.max_trials_global,
-                      max_trials_per_task=self.max_trials_per_task)
+        database = ms.tune_tasks(tasks=tasks, task_weights=[float(c) for c in calls.values()],
+                                 work_dir=self.work_dir,
+                                 max_trials_global=self.max_trials_global,
+                                 max_trials_per_task=self.max_trials_per_task)
+        if target.kind.name == "llvm":
+            _record_default_schedules(database, [t.mod for t in tasks], target)
         return mod
 
     @staticmethod

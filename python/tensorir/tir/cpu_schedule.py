@@ -3,7 +3,7 @@
 prim_funcs): per leaf block, vector loops and parallel outer loops; a
 reduction (a convolution, a matmul) register-tiled besides."""
 
-__all__ = ["default_cpu_schedule"]
+__all__ = ["default_cpu_schedule", "schedule_default"]
 
 # The register tile of a reduction: this many rows of accumulators, each a
 # vector of at most `lanes` elements (8 of them fit the 16 registers of
@@ -111,10 +111,9 @@ def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
         sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
 
 
-def _schedule(func, vector_bytes, tile):
-    from .schedule import Schedule
+def _apply(sch, vector_bytes, tile):
+    """Schedules every leaf block of `sch` in place."""
     from .transform import _leaf_blocks
-    sch = Schedule(func)
     for block in _leaf_blocks(sch):
         loops = sch.get_loops(block)
         node = sch.get(block)
@@ -124,7 +123,19 @@ def _schedule(func, vector_bytes, tile):
         if tile and _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
             continue
         _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes)
-    return sch.mod["main"]
+    return sch
+
+
+def schedule_default(sch, vector_bytes=64):
+    """The default schedule applied to (a copy of) the schedule `sch`: the
+    scheduled copy, its trace what was done (a candidate MetaSchedule
+    measures beside its own, see relax.transform.MetaScheduleTuneIRMod);
+    without tiles where tiling a block fails."""
+    from .schedule import ScheduleError
+    try:
+        return _apply(sch.copy(), vector_bytes, tile=True)
+    except ScheduleError:
+        return _apply(sch.copy(), vector_bytes, tile=False)
 
 
 def default_cpu_schedule(func, vector_bytes=64):
@@ -136,8 +147,5 @@ def default_cpu_schedule(func, vector_bytes=64):
     `vector_bytes` and vectorized, its two outermost other spatial loops
     fused and parallel. Returns the scheduled function; where tiling a
     block fails, the function is scheduled without tiles."""
-    from .schedule import ScheduleError
-    try:
-        return _schedule(func, vector_bytes, tile=True)
-    except ScheduleError:
-        return _schedule(func, vector_bytes, tile=False)
+    from .schedule import Schedule
+    return schedule_default(Schedule(func), vector_bytes).mod["main"]
