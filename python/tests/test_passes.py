@@ -481,3 +481,23 @@ def test_default_cpu_schedule_register_tiles_convolutions_and_matmuls():
                 B[vi] = B[vi] + A[vi, vk]
 
     assert "local" not in tvm.tir.transform.default_cpu_schedule(rowsum).script()
+
+
+def test_default_cpu_schedule_of_a_dynamic_batch_keeps_vectors_and_threads():
+    @T.prim_func
+    def mm(a: T.handle, b: T.handle, c: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n, 32))
+        B = T.match_buffer(b, (32, 48))
+        C = T.match_buffer(c, (n, 48))
+        for i, j, k in T.grid(n, 48, 32):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    # No register tile (the rows are the batch, of no known size), but the
+    # columns are vectors and the batch is parallel.
+    text = tvm.tir.transform.schedule_by_default(mm).script()
+    assert "T.parallel" in text and "T.vectorized" in text and "local" not in text

@@ -17,8 +17,10 @@ def _lanes(dtype, vector_bytes):
 
 
 def _extent(sch, loop):
-    extent = sch.get(loop).extent
-    return int(getattr(extent, "value", extent))
+    """The loop's extent, or None where it is not a constant (a shape
+    variable's)."""
+    extent = getattr(sch.get(loop).extent, "value", sch.get(loop).extent)
+    return extent if isinstance(extent, int) else None
 
 
 def _vector_width(extent, lanes):
@@ -61,12 +63,13 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     if len(spatial) < 2 or not reduce:
         return False
     v = spatial[-1]
-    width = _vector_width(_extent(sch, loops[v]), _lanes(dtype, vector_bytes))
+    extent = _extent(sch, loops[v])
+    width = _vector_width(extent, _lanes(dtype, vector_bytes)) if extent else 0
     if not width:
         return False
     var_of = [id(iv.var) for iv in node.iter_vars]
     reads = _block_vars_read(node)
-    rows = [k for k in spatial[:-1] if _extent(sch, loops[k]) % _TILE_ROWS == 0 and any(
+    rows = [k for k in spatial[:-1] if (_extent(sch, loops[k]) or 1) % _TILE_ROWS == 0 and any(
         var_of[v] in used and var_of[k] not in used for used in reads)]
     if not rows:
         return False
@@ -97,6 +100,8 @@ def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
     if reduce:
         sch.reorder(*spatial[:-1], *reduce, inner)
     extent = _extent(sch, inner)
+    if extent is None:
+        raise TypeError("the innermost spatial loop's extent is not a constant")
     dtype = node.writes[0].buffer.dtype if node.writes else "float32"
     lanes = _lanes(dtype, vector_bytes)
     # (Bool buffers stay scalar: a vector of i1 is not their bytes.)
