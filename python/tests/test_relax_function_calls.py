@@ -134,3 +134,28 @@ def test_visitors_and_mutators_see_calls():
 
     rebuilt = Same().visit_expr(Layered["main"])
     assert "= layer(x, w)" in rebuilt.script()  # a function printed alone
+
+
+def test_a_tuple_argument_passes_its_tensors():
+    @I.ir_module
+    class Pairs:
+        @R.function
+        def total(t: R.Tuple(R.Tensor((3,), "float32"), R.Tensor((3,), "float32"))
+                  ) -> R.Tensor((3,), "float32"):
+            with R.dataflow():
+                y = R.add(t[0], t[1])
+                R.output(y)
+            return y
+
+        @R.function
+        def main(x: R.Tensor((3,), "float32")) -> R.Tensor((3,), "float32"):
+            cls = Pairs
+            with R.dataflow():
+                pair = (x, R.multiply(x, x))
+                y = cls.total(pair)
+                R.output(y)
+            return y
+
+    x = np.arange(3, dtype="float32")
+    vm = relax.VirtualMachine(tvm.compile(Pairs, "llvm"), tvm.cpu())
+    np.testing.assert_array_equal(vm["main"](x).numpy(), x + x * x)

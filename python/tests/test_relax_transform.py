@@ -229,3 +229,61 @@ def test_tuning_measures_the_default_schedule_beside_the_searched_ones():
     got = relax.VirtualMachine(tvm.compile(tuned, "llvm"), tvm.cpu())["main"](a, b).numpy()
     want = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())["main"](a, b).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_lifting_and_folding_leave_called_functions_and_dead_steps():
+    @I.ir_module
+    class Called:
+        @R.function
+        def f(x: R.Tensor((4,), "float32"), w: R.Tensor((4,), "float32")
+              ) -> R.Tensor((4,), "float32"):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                y = R.add(x, R.add(w, w))
+                R.output(y)
+            return y
+
+        @R.function
+        def main(x: R.Tensor((4,), "float32"), w: R.Tensor((4,), "float32")
+                 ) -> R.Tensor((4,), "float32"):
+            cls = Called
+            with R.dataflow():
+                y = cls.f(x, w)
+                R.output(y)
+            return y
+
+    # main's call passes w: f keeps the signature it has.
+    assert relax.transform.LiftTransformParams()(Called).script() == Called.script()
+
+    @I.ir_module
+    class Dead:
+        @R.function
+        def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+            with R.dataflow():
+                unused = R.add(R.const([1.0, 2.0, 3.0, 4.0], "float32"), R.const(1.0, "float32"))
+                y = R.add(x, x)
+                R.output(y)
+            return y
+
+    assert relax.transform.FoldConstant()(Dead).script() == Dead.script()
+
+    @I.ir_module
+    class Gathered:
+        @R.function
+        def main(x: R.Tensor((2, 4), "float32"), w: R.Tensor((3, 4), "float32")
+                 ) -> R.Tensor((2, 4), "float32"):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                rows = R.take(R.add(w, w), R.const([0, 2], "int64"), axis=0)
+                y = R.add(x, rows)
+                R.output(y)
+            return y
+
+    # The doubled weight is read only inside take's body: one value lifted.
+    lifted = relax.transform.LiftTransformParams()(Gathered)
+    assert "lifted: R.Tensor((2, 4)" in lifted.script() and "lifted1" not in lifted.script()
+    w = RNG.standard_normal((3, 4)).astype("float32")
+    x = RNG.standard_normal((2, 4)).astype("float32")
+    vm = relax.VirtualMachine(tvm.compile(lifted, "llvm"), tvm.cpu())
+    np.testing.assert_allclose(vm["main"](x, *vm["main_transform_params"](w)).numpy(),
+                               x + 2 * w[[0, 2]], rtol=1e-6)

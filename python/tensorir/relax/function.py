@@ -116,7 +116,7 @@ class FunctionWriter:
                 self.keep.append(var)
                 return indices
             if not isinstance(info, (TensorStructInfo, ObjectStructInfo)):
-                raise TypeError(f"function '{name}': parameter {var!r} is not a tensor Var "
+                raise TypeError(f"function '{self.name}': parameter {var!r} is not a tensor Var "
                                 "(relax.Var(name, relax.TensorStructInfo(shape, dtype))), an "
                                 "R.Object or a tuple of them")
             self.values[id(var)] = len(signature)
@@ -248,6 +248,17 @@ class FunctionWriter:
             handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
+    def _flat_values(self, expr):
+        """The handles of `expr`, a tuple's fields' in order (a tuple
+        parameter of the callee takes them one by one)."""
+        tup = self._tuple_of(expr)
+        if tup is None:
+            return [self.value(expr)]
+        out = []
+        for field in tup.fields:
+            out.extend(self._flat_values(field))
+        return out
+
     def _call_function(self, call):
         """The handle(s) of a call of graph function `call.op`: a func.call
         (a tuple result gives its fields' handles)."""
@@ -266,7 +277,9 @@ class FunctionWriter:
             else:
                 raise NotImplementedError(f"function '{self.name}': '{name}' returns a tuple "
                                           "of tuples; a call takes its tensors and objects")
-        values = [self.value(a) for a in call.args]
+        values = []
+        for arg in call.args:
+            values.extend(self._flat_values(arg))
         handles = self.builder.call_function(name, values, results, self.place)
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 

@@ -504,13 +504,21 @@ class DeferredFunction:
     """An @R.function of an @I.ir_module class that calls a function
     defined after it: parsed when the module is (resolve)."""
 
-    def __init__(self, node, source, filename, offset, env, private):
+    def __init__(self, node, source, filename, offset, env, private, error):
         self.node, self.source, self.filename = node, source, filename
         self.offset, self.env, self.private = offset, env, private
+        self.error = error
 
     def resolve(self, callees):
         return parse_graph_function(self.node, self.source, self.filename, self.offset,
                                     self.env, self.env.get("metadata"), self.private, callees)
+
+    # Used as a function outside an @I.ir_module class: the call's error.
+    def __getattr__(self, name):
+        raise self.error
+
+    def __call__(self, *args, **kwargs):
+        raise self.error
 
 
 def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None,
@@ -551,10 +559,10 @@ def parse_decorated(fn, private=False):
     try:
         return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
                                     private, known)
-    except UnknownCallee:
+    except UnknownCallee as error:
         if known is None:  # not in a module's class: nothing defines it later
             raise
-        return DeferredFunction(node, source, filename, offset, env, private)
+        return DeferredFunction(node, source, filename, offset, env, private, error)
 
 
 def function_body(func):

@@ -135,12 +135,19 @@ def schedule_default(sch, vector_bytes=64):
     """The default schedule applied to (a copy of) the schedule `sch`: the
     scheduled copy, its trace what was done (a candidate MetaSchedule
     measures beside its own, see relax.transform.MetaScheduleTuneIRMod);
-    without tiles where tiling a block fails."""
+    without tiles where tiling a block fails, unscheduled where the plain
+    schedule fails too."""
     from .schedule import ScheduleError
     try:
         return _apply(sch.copy(), vector_bytes, tile=True)
-    except ScheduleError:
+    except (ScheduleError, TypeError):
+        pass
+    try:
         return _apply(sch.copy(), vector_bytes, tile=False)
+    except (ScheduleError, TypeError):
+        # A block the heuristic misreads (loops not in its variables'
+        # order): the function as it was.
+        return sch.copy()
 
 
 def default_cpu_schedule(func, vector_bytes=64):

@@ -54,6 +54,13 @@ tir::outlineComputations(func::FuncOp func,
   if (func.isExternal() || !func.getBody().hasOneBlock() ||
       func->hasAttr(TIRDialect::kParamNestingAttrName))
     return {};
+  // A function other functions call keeps its signature: the calls pass
+  // what it takes now.
+  ModuleOp module = func->getParentOfType<ModuleOp>();
+  if (auto uses = SymbolTable::getSymbolUses(func, module))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (isa<func::CallOp>(use.getUser()))
+        return {};
   Block &body = func.getBody().front();
   // Values known ahead: the sources, the free ops' and the moved ops'.
   llvm::DenseSet<Value> ahead;
@@ -95,22 +102,28 @@ tir::outlineComputations(func::FuncOp func,
   if (moved.empty())
     return {};
 
+  // Whether a use is in a moved step (a region's op counts as its step).
+  auto inMoved = [&](Operation *user) {
+    Operation *step = body.findAncestorOpInBlock(*user);
+    return step && movedSet.count(step);
+  };
   // What the rest of the function reads of the moved steps.
   llvm::SetVector<Value> outputs;
   for (Operation *op : moved)
     for (Value result : op->getResults())
       for (OpOperand &use : result.getUses())
-        if (!movedSet.count(use.getOwner()))
+        if (!inMoved(use.getOwner()))
           outputs.insert(result);
+  // Steps whose values nothing else reads are left where they are.
+  if (outputs.empty())
+    return {};
   // The sources the moved steps read, in order.
   SmallVector<BlockArgument> inputs;
   for (BlockArgument arg : body.getArguments())
-    if (llvm::any_of(arg.getUsers(),
-                     [&](Operation *user) { return movedSet.count(user); }))
+    if (llvm::any_of(arg.getUsers(), inMoved))
       inputs.push_back(arg);
 
   MLIRContext *context = func.getContext();
-  ModuleOp module = func->getParentOfType<ModuleOp>();
   SymbolTable symbols(module);
   std::string unique = name.str();
   for (unsigned k = 1; symbols.lookup(unique); ++k)
@@ -179,7 +192,7 @@ tir::outlineComputations(func::FuncOp func,
             v.getLoc())))
       return {};
     v.replaceUsesWithIf(func.getArgument(index), [&](OpOperand &use) {
-      return !movedSet.count(use.getOwner());
+      return !inMoved(use.getOwner());
     });
   }
   for (Operation *op : llvm::reverse(moved))

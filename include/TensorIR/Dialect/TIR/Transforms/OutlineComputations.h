@@ -27,7 +27,8 @@ namespace mlir::tir {
 /// no parameter has) after its own, and
 /// loses the source parameters nothing reads any more. The constants and
 /// empty tensors the moved steps read are copied. Returns the new function,
-/// or a null one when no step is moved.
+/// or a null one when no step is moved (none fits, none's value is read,
+/// or other functions call `func`: their calls keep its signature).
 func::FuncOp outlineComputations(func::FuncOp func,
                                  function_ref<bool(BlockArgument)> isSource,
                                  StringRef name);
