@@ -198,11 +198,8 @@ class FunctionWriter:
         self.place = place
         if isinstance(expr, Call):
             self._define(var, self._call(expr))
-        elif isinstance(expr, Var) and id(expr) in self.tuples:
-            self.tuples[id(var)] = self.tuples[id(expr)]
-            self.keep.append(var)
-        elif isinstance(expr, TupleGetItem) and self._tuple_of(expr) is not None:
-            # A field of a tuple that is a tuple itself.
+        elif isinstance(expr, (Var, TupleGetItem)) and self._tuple_of(expr) is not None:
+            # Another name of a tuple (or of a field that is a tuple).
             self.tuples[id(var)] = self._tuple_of(expr)
             self.keep.append(var)
         elif isinstance(expr, (Var, Constant, TupleGetItem)):
