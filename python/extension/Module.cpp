@@ -337,18 +337,21 @@ void tirpy::bindModule(py::module_ &m) {
       .def(
           "legalize_ops",
           [](const PyModule &self, bool fuse) {
-            // --tir-legalize-ops (and --tir-fuse-calls): the module stays
-            // as it was when an op cannot be legalized.
+            // --tir-legalize-ops (and --tir-fuse-ops, --tir-fuse-tir): the
+            // module stays as it was when an op cannot be legalized.
             PassManager pm(&context());
             pm.addPass(tir::createTIRLegalizeOpsPass());
-            if (fuse)
-              pm.addPass(tir::createTIRFuseCallsPass());
+            if (fuse) {
+              pm.addPass(tir::createTIRFuseOpsPass());
+              pm.addPass(tir::createTIRFuseTIRPass());
+            }
             return runOnCopy(self, pm);
           },
           py::arg("fuse") = false,
           "The module with its graph functions' high-level operators turned "
           "into prim_funcs and calls (--tir-legalize-ops); with fuse, the "
-          "chains of calls fused (--tir-fuse-calls).")
+          "calls fused as Relax's FuseOps and FuseTIR fuse them "
+          "(--tir-fuse-ops, --tir-fuse-tir).")
       .def(
           "lift_transform_params",
           [](const PyModule &self) {

@@ -30,14 +30,15 @@ from . import base, error
 from .registry import get_global_func, register_global_func
 from .ir import IRModule, transform
 from .driver import lower
-from .runtime import Device, Module, build, compile, cpu, cuda, device, load_module
+from .runtime import (DataType, Device, Module, build, compile, cpu, cuda, device,
+                      load_module)
 from .tir import ScheduleError
 from ._ext import ext as _native
 
 TVMError = _native.TVMError
 register_func = register_global_func
 
-__all__ = ["IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "cuda", "device", "Device",
+__all__ = ["DataType", "IRModule", "Module", "ScheduleError", "TVMError", "build", "compile", "cpu", "cuda", "device", "Device",
            "arith", "base", "error", "get_global_func", "register_func", "register_global_func",
            "instrument", "ir", "load_module", "lower", "nd", "relax", "runtime", "script",
            "target", "te", "tir", "topi", "transform"]

@@ -14,6 +14,27 @@ from .ir.container import Array
 from .nd import NDArray
 
 
+class DataType(str):
+    """A data type by TVM's name ("float32", "int64x4"): a str with its
+    parts (TVM's runtime.DataType)."""
+
+    @property
+    def lanes(self):
+        return int(self.split("x")[1]) if "x" in self else 1
+
+    @property
+    def bits(self):
+        base = self.split("x")[0]
+        if base == "bool":
+            return 1
+        digits = "".join(c for c in base if c.isdigit())
+        return int(digits) if digits else 0
+
+    @property
+    def type_code(self):
+        return self.split("x")[0].rstrip("0123456789")
+
+
 class Device(_rt.Device):
     """cpu(0) or cuda(n), as TVM's Device; a GPU's attributes come from its
     driver."""

@@ -128,7 +128,7 @@ def test_input_count_mismatch():
 def test_fuse_ops_then_schedule_the_fused_function():
     model = eval_model(CNN())
     mod = from_fx(fx.symbolic_trace(model), [((1, 3, 16, 16), "float32")])
-    fused = relax.transform.FuseOps()(mod)
+    fused = relax.get_pipeline("zero")(mod)  # Legalized, grouped, each group one prim_func.
     name = "fused_conv_2d_nchw_fchw_add_batch_norm_relu"
     assert name in fused
     # (Named after the functions fused: the first "add" is the conv's.)

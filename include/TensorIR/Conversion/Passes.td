@@ -210,7 +210,7 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - dynamic dimensions keep the graph's shape variables (`tir.dim_vars`),
       loops running to the sizes of the buffers' dimensions.
 
-    Fusion of the calls is `--tir-fuse-calls`'s.
+    Fusion of the calls is `--tir-fuse-ops` and `--tir-fuse-tir`'s.
 
     An op whose dynamic loop ranges no operand gives, or whose body is not
     scalar arith / math, is an error naming the reason.

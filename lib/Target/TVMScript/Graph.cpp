@@ -95,8 +95,13 @@ private:
   unsigned counter = 0;
   /// The next binding's name, as BlockBuilder numbers them: lv, lv1, ...
   std::string nextBinding() {
-    unsigned k = counter++;
-    return fresh(k == 0 ? "lv" : "lv" + std::to_string(k));
+    // (Past the names parameters took: lv, then lv1, not lv11.)
+    while (true) {
+      unsigned k = counter++;
+      std::string name = k == 0 ? "lv" : "lv" + std::to_string(k);
+      if (!used.contains(name))
+        return fresh(name);
+    }
   }
 };
 } // namespace

@@ -238,6 +238,10 @@ class IRModule:
         attrs = dict(attr_key) if isinstance(attr_key, dict) else {attr_key: attr_value}
         return IRModule(self, {**self.attrs, **attrs})
 
+    def with_attrs(self, attrs):
+        """A copy with the module attributes `attrs` (a dict) set."""
+        return self.with_attr(dict(attrs))
+
     def without_attr(self, attr_key):
         return IRModule(self, {k: v for k, v in self.attrs.items() if k != attr_key})
 

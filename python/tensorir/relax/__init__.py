@@ -18,7 +18,7 @@ build compiles the whole module, VirtualMachine runs it:
 from . import expr_functor, frontend, op, transform
 from .block_builder import BlockBuilder, call_dps_packed, call_tir
 from .expr import (Call, Constant, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple,
-                   TupleGetItem, Var, const)
+                   TupleGetItem, Var, const, extern)
 from .function import Function
 from .pipeline import get_pipeline, register_pipeline
 from .struct_info import (DynTensorType, ObjectStructInfo, ShapeExpr, StructInfo,
@@ -28,5 +28,5 @@ from .vm import Executable, VirtualMachine, build
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
            "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "ShapeExpr",
            "StructInfo", "TensorStructInfo", "Tuple", "TupleGetItem", "TupleStructInfo", "Var",
-           "VirtualMachine", "build", "call_dps_packed", "call_tir", "const", "frontend",
+           "VirtualMachine", "build", "call_dps_packed", "call_tir", "const", "extern", "frontend",
            "get_pipeline", "op", "register_pipeline", "transform"]

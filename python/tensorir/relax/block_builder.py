@@ -226,8 +226,17 @@ class BlockBuilder:
         """Calls the te function `func` on placeholders for the graph
         values among `args` (TVM's emit_te): the te it returns becomes a
         prim_func (named after `func`, or primfunc_name_hint), and a
-        call_tir of it on those values is emitted."""
+        call_tir of it on those values is emitted (bound to a variable
+        named name_hint)."""
+        name_hint = kwargs.pop("name_hint", "")
+        return self.emit(self.call_te(func, *args, **kwargs), name_hint=name_hint)
+
+    def call_te(self, func, *args, **kwargs):
+        """emit_te's call_tir, not bound (TVM's call_te): the prim_func is
+        added to the module; the call is returned, to emit or to return."""
         name_hint = kwargs.pop("primfunc_name_hint", None) or getattr(func, "__name__", "te_func")
+        if kwargs.pop("primfunc_attrs", None):
+            raise NotImplementedError(f"call_te({name_hint}): primfunc_attrs are not supported")
         inputs, placeholders = [], []
         shape_vars = {}  # a shape variable's name -> the te function's variable
 
@@ -266,7 +275,7 @@ class BlockBuilder:
         prim = te.create_prim_func(placeholders + outputs, name=name_hint)
         gvar = self.add_func(prim, name_hint)
         infos = [TensorStructInfo(tuple(o.shape), o.dtype) for o in outputs]
-        return self.emit(call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0]))
+        return call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0])
 
     # ------------------------------------------------------------ module
     def add_func(self, func, func_name):

@@ -139,6 +139,11 @@ class ExternFunc(Expr):
         return f'R.ExternFunc("{self.global_symbol}")'
 
 
+def extern(name, struct_info=None, span=None):
+    """relax.extern: the packed function `name` (an ExternFunc)."""
+    return ExternFunc(name)
+
+
 class Op(str):
     """An operator by its name ("relax.nn.relu"): TVM's tvm.ir.Op, whose
     `.name` a pass compares; it is the name, as a string, too."""

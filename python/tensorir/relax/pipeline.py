@@ -6,9 +6,9 @@ passes, as TVM names them. A pipeline is a pass (IRModule -> IRModule):
                              total_trials=64 * 20)(mod)
 
 - "zero" (and "default", the same here): high-level operators legalized
-  into prim_funcs, each operator fused with the element-wise ones that
-  consume its result (FuseOps); what tvm.compile does with the module
-  anyway, made visible.
+  into prim_funcs (LegalizeOps), their patterns annotated
+  (AnnotateTIROpPattern), grouped as TVM's fusion rules group them
+  (FuseOps) and each group made one prim_func (FuseTIR).
 - "static_shape_tuning": "zero", then every prim_func tuned by
   MetaSchedule (MetaScheduleTuneIRMod, weights by calls; total_trials in
   all, recorded in work_dir) and replaced by its best schedule
@@ -55,14 +55,19 @@ def _pass(name, steps):
     return run
 
 
+def _fusion_passes():
+    return [_rtransform.LegalizeOps(), _rtransform.AnnotateTIROpPattern(),
+            _rtransform.FuseOps(), _rtransform.FuseTIR()]
+
+
 @register_pipeline("zero")
 def zero_pipeline():
-    return _pass("relax.pipeline.zero", [_rtransform.FuseOps()])
+    return _pass("relax.pipeline.zero", _fusion_passes())
 
 
 @register_pipeline("default")
 def default_pipeline():
-    return _pass("relax.pipeline.default", [_rtransform.FuseOps()])
+    return _pass("relax.pipeline.default", _fusion_passes())
 
 
 @register_pipeline("static_shape_tuning")
@@ -70,8 +75,7 @@ def static_shape_tuning_pipeline(total_trials, target=None, work_dir="tuning_log
                                  max_trials_per_task=None, cpu_weight_prepack=False):
     if cpu_weight_prepack:
         raise NotImplementedError("static_shape_tuning: cpu_weight_prepack is not supported")
-    return _pass("relax.pipeline.static_shape_tuning", [
-        _rtransform.FuseOps(),
+    return _pass("relax.pipeline.static_shape_tuning", _fusion_passes() + [
         _rtransform.MetaScheduleTuneIRMod(work_dir=work_dir, max_trials_global=total_trials,
                                           max_trials_per_task=max_trials_per_task,
                                           target=target),
@@ -103,11 +107,11 @@ def library_dispatch_passes(target):
 
 def legalize_passes(target):
     """The operators legalized into prim_funcs, annotated with their
-    patterns and fused (FuseOps legalizes and fuses; FuseTIR keeps its
-    groups); on a GPU target, the kernels given dlight's default schedules."""
+    patterns, grouped (FuseOps) and each group made one prim_func
+    (FuseTIR); on a GPU target, the kernels given dlight's default
+    schedules."""
     kind = _stage_target(target, "legalize")
-    passes = [_rtransform.LegalizeOps(), _rtransform.AnnotateTIROpPattern(),
-              _rtransform.FuseOps(), _rtransform.FuseTIR()]
+    passes = _fusion_passes()
     if kind == "gpu":
         from .. import dlight as dl
         passes.append(_default_gpu_schedule(target, dl))

@@ -31,30 +31,36 @@ class AnnotateTIROpPattern(Pass):
 
 
 class FuseOps(Pass):
-    """Relax's FuseOps and FuseTIR in one step: the high-level operators
-    legalized as LegalizeOps does, then chains of calls of prim_funcs fused
-    by their operator patterns into one prim_func `fused_<callees>` each
-    (--tir-fuse-calls): matmul, bias add and ReLU are one call."""
+    """Relax's FuseOps: in each graph function, the prim_func calls that
+    TVM's fusion rules group (by the callees' operator patterns along the
+    post-dominator tree: element-wise work into the reduction or matmul
+    after it, a matmul's element-wise epilogue, injective chains) move into
+    a private function `fused_<callees>` marked Primitive, called in their
+    place (--tir-fuse-ops). Operators not yet legalized are left alone (run
+    LegalizeOps first); FuseTIR makes each group one prim_func."""
 
     info = PassInfo(0, "FuseOps")
 
+    def __init__(self, fuse_opt_level=-1):
+        self.fuse_opt_level = fuse_opt_level
+
     def transform(self, mod, ctx=None):
-        if not isinstance(mod, IRModule):
-            raise TypeError(f"FuseOps takes an IRModule, got {type(mod).__name__}")
-        return IRModule(mod._native.legalize_ops(fuse=True), mod.attrs)
+        if self.fuse_opt_level == 0:
+            return mod
+        return _run_passes(mod, "tir-fuse-ops", "FuseOps")
 
 
 class FuseTIR(Pass):
-    """Relax's FuseTIR: FuseOps here already gives each fused group its one
-    prim_func, so this pass leaves the module as it is (pipelines written
-    for TVM run it after FuseOps)."""
+    """Relax's FuseTIR: each call of a Primitive function FuseOps made
+    becomes a call_tir of one prim_func of its name, the callees' bodies one
+    after the other with the values between them as intermediate buffers;
+    the group functions and the prim_funcs only they called go
+    (--tir-fuse-tir)."""
 
     info = PassInfo(0, "FuseTIR")
 
     def transform(self, mod, ctx=None):
-        if not isinstance(mod, IRModule):
-            raise TypeError(f"FuseTIR takes an IRModule, got {type(mod).__name__}")
-        return mod
+        return _run_passes(mod, "tir-fuse-tir", "FuseTIR")
 
 
 def _run_passes(mod, pipeline, what):

@@ -1,6 +1,21 @@
-"""The `I` namespace of TVMScript: @I.ir_module classes."""
+"""The `I` namespace of TVMScript: @I.ir_module classes, I.module_attrs."""
+import sys
+
 from ..ir import IRModule
 from .tir import PrimFunc
+
+_ATTRS_KEY = "__tir_module_attrs__"
+
+
+def module_attrs(attrs):
+    """I.module_attrs({...}) in an @I.ir_module class body: the module's
+    attributes (IRModule.attrs)."""
+    if not isinstance(attrs, dict):
+        raise TypeError(f"I.module_attrs takes a dict, got {type(attrs).__name__}")
+    namespace = sys._getframe(1).f_locals
+    if "__qualname__" not in namespace:
+        raise SyntaxError("I.module_attrs is written in an @I.ir_module class body")
+    namespace[_ATTRS_KEY] = dict(attrs)
 
 
 def ir_module(cls):
@@ -29,4 +44,4 @@ def ir_module(cls):
         if len(left) == len(deferred):
             raise error  # the calls go round, or name no function of the module
         deferred = left
-    return IRModule(funcs)
+    return IRModule(funcs, vars(cls).get(_ATTRS_KEY))

@@ -413,6 +413,13 @@ class FunctionParser(BufferParser, ExprParser):
     def for_loop(self, stmt):
         ranges = self.loop_ranges(stmt.iter)
         targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else [stmt.target]
+        # One name for several loops (for iters in T.grid(m, n)) names the
+        # tuple of their variables.
+        grouped = None
+        if len(targets) == 1 and len(ranges) > 1 and isinstance(targets[0], ast.Name):
+            grouped = targets[0]
+            targets = [ast.copy_location(ast.Name(f"{grouped.id}_{k}", ast.Store()), grouped)
+                       for k in range(len(ranges))]
         if len(targets) != len(ranges):
             self.error(stmt, f"{len(targets)} loop variables for {len(ranges)} loops")
         loops = []
@@ -433,6 +440,8 @@ class FunctionParser(BufferParser, ExprParser):
             loops.append((var, lo, extent, kind, thread,
                           self.annotation_dict(annotations) if annotations is not None
                           else None))
+        if grouped is not None:
+            self.bind(grouped.id, tuple(var for var, *_ in loops))
         body = self.statements(stmt.body)
         for var, lo, extent, kind, thread, annotations in reversed(loops):
             body = S.For(var, lo, extent, _LOOP_KINDS[kind], body, thread_binding=thread,
@@ -607,6 +616,12 @@ class FunctionParser(BufferParser, ExprParser):
                                  f"{len(call.args) + len(call.keywords)}")
             kinds = self.static_value(call.args[0])
             sources = call.args[1].elts if isinstance(call.args[1], (ast.List, ast.Tuple)) else None
+            if isinstance(call.args[1], ast.Name) and \
+                    isinstance(self.lookup(call.args[1], call.args[1].id), tuple):
+                # A name for a tuple of loop variables (for iters in T.grid(...)).
+                group = call.args[1]
+                sources = [ast.copy_location(ast.Name(v.name, ast.Load()), group)
+                           for v in self.lookup(group, group.id)]
             names = targets.elts if isinstance(targets, ast.Tuple) else [targets]
             if not isinstance(kinds, str) or sources is None or not (len(kinds) == len(sources) == len(names)):
                 self.error(call, 'T.axis.remap takes a kind string ("SSR") and as many loop variables')

@@ -53,7 +53,9 @@ def Tensor(shape=None, dtype=None, ndim=-1, **kwargs):  # noqa: N802 - TVMScript
 
 
 def Tuple(*fields):  # noqa: N802 - TVMScript's name
-    """R.Tuple(R.Tensor(...), ...) in annotations."""
+    """R.Tuple(R.Tensor(...), ...) in annotations (or R.Tuple([...]))."""
+    if len(fields) == 1 and isinstance(fields[0], (list, tuple)):
+        fields = fields[0]
     return TupleStructInfo(fields)
 
 

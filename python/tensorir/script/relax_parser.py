@@ -356,8 +356,8 @@ class GraphParser:
         else:
             raise self.error(callee, "R.call_tir calls a function of the module (cls.name)")
         args = node.args[1]
-        inputs = [self.expr(e) for e in args.elts] if isinstance(args, ast.Tuple) \
-            else [self.expr(args)]
+        elts = args.elts if isinstance(args, (ast.Tuple, ast.List)) else [args]
+        inputs = [self.expr(e) for e in elts]
         keywords = {k.arg: k.value for k in node.keywords}
         sinfo = keywords.pop("out_sinfo", node.args[2] if len(node.args) > 2 else None)
         if sinfo is None:
@@ -368,7 +368,7 @@ class GraphParser:
         info = self.eval_info(sinfo)
         if isinstance(info, list):
             info = info[0] if len(info) == 1 else TupleStructInfo(info)
-        for a, e in zip(inputs, args.elts if isinstance(args, ast.Tuple) else [args]):
+        for a, e in zip(inputs, elts):
             if not isinstance(a.struct_info, TensorStructInfo):
                 raise self.error(e, f"{ast.unparse(e)} is not a tensor")
         op = "relax.call_dps_packed" if packed else "relax.call_tir"

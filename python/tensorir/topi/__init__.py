@@ -4,23 +4,67 @@
   over (index, value) pairs into two temporaries `<data>_red_temp_v0` (the
   index) and `_v1` (the value), computed by one block `<data>_red_temp`,
   then the index copied out by a block `<data>_red`;
-- element-wise add / subtract / multiply / divide / maximum / minimum with
-  numpy broadcasting (`T_add`, ...), reshape;
+- element-wise add / subtract / multiply / divide / maximum / minimum /
+  left_shift / right_shift with numpy broadcasting (`T_add`, ...), reshape;
+- sum over axes (`<data>_red`), matmul (`T_matmul`);
 - element-wise math (math.py): exp, erf, sqrt, tanh, sigmoid, silu, gelu,
-  fast_gelu; take (transform.py);
-- topi.nn: dense, relu, pad (with get_pad_tuple), softmax, layer_norm (see
-  nn.py).
+  fast_gelu; take, squeeze, transpose, concatenate, split, broadcast_to,
+  full, cast, trilu (transform.py);
+- topi.nn: dense, relu, pad (with get_pad_tuple), softmax, layer_norm,
+  conv2d (NCHW), pool2d, upsampling (see nn.py).
 """
 from .. import te
 from ..tir import expr as E
 from . import nn
-from .broadcast import add, divide, maximum, minimum, multiply, reshape, subtract
+from .broadcast import (add, divide, left_shift, maximum, minimum, multiply, reshape,
+                        right_shift, subtract)
 from .math import erf, exp, fast_gelu, gelu, sigmoid, silu, sqrt, tanh
-from .transform import take
+from .transform import (broadcast_to, cast, concatenate, full, split, squeeze, take, transpose,
+                        trilu)
 
-__all__ = ["add", "argmax", "argmin", "divide", "erf", "exp", "fast_gelu", "gelu",
-           "maximum", "minimum", "multiply", "nn", "reshape", "sigmoid", "silu", "sqrt",
-           "subtract", "take", "tanh"]
+__all__ = ["add", "argmax", "argmin", "broadcast_to", "cast", "concatenate", "divide", "erf",
+           "exp", "fast_gelu", "full", "gelu", "left_shift", "matmul", "maximum", "minimum",
+           "multiply", "nn", "reshape", "right_shift", "sigmoid", "silu", "split", "sqrt",
+           "squeeze", "subtract", "sum", "take", "tanh", "transpose", "trilu"]
+
+
+def sum(data, axis=None, keepdims=False):  # noqa: A001 - TVM's name
+    """The sum of `data` over `axis` (an int, a list, or None: all):
+    block `<data>_red`."""
+    ndim = len(data.shape)
+    axes = list(range(ndim)) if axis is None else \
+        sorted(int(a) % ndim for a in ([axis] if isinstance(axis, int) else axis))
+    rv = [te.reduce_axis((0, data.shape[d]), name=f"k{d}") for d in axes]
+    shape = [1 if d in axes else e for d, e in enumerate(data.shape)] if keepdims else \
+        [e for d, e in enumerate(data.shape) if d not in axes]
+
+    def element(*i):
+        index, k, r = [], 0, 0
+        for d in range(ndim):
+            if d in axes:
+                index.append(rv[r])
+                r += 1
+                k += 1 if keepdims else 0
+            else:
+                index.append(i[k])
+                k += 1
+        return te.sum(data[tuple(index)], axis=rv)
+
+    return te.compute(tuple(shape), element, name=f"{data.name}_red")
+
+
+def matmul(a, b, transp_a=False, transp_b=False):
+    """a @ b of 2-D tensors (either transposed first): block `T_matmul`."""
+    if len(a.shape) != 2 or len(b.shape) != 2:
+        raise ValueError("topi.matmul takes 2-D tensors")
+    n, k = (a.shape[1], a.shape[0]) if transp_a else (a.shape[0], a.shape[1])
+    m = b.shape[0] if transp_b else b.shape[1]
+    r = te.reduce_axis((0, k), name="k")
+    return te.compute(
+        (n, m),
+        lambda i, j: te.sum((a[r, i] if transp_a else a[i, r])
+                            * (b[j, r] if transp_b else b[r, j]), axis=r),
+        name="T_matmul")
 
 
 def _pair_reducer(better, identity, select_last_index, name):

@@ -7,15 +7,17 @@ def _shape(x):
     return tuple(int(d) for d in x.shape) if isinstance(x, te.Tensor) else ()
 
 
-def _operand(x, indices, out_rank):
+def _operand(x, indices, out_shape):
     """x read at the output's `indices`: a tensor with its broadcast
     dimensions at 0, or a scalar as it is."""
     if not isinstance(x, te.Tensor):
         return x
     shape = _shape(x)
-    offset = out_rank - len(shape)
-    # A dimension of size 1 reads index 0 (broadcast or not, it is the only one).
-    index = [0 if d == 1 else indices[offset + k] for k, d in enumerate(shape)]
+    offset = len(out_shape) - len(shape)
+    # A dimension of size 1 the output has larger reads index 0; one of the
+    # output's size reads the output's index (as TVM's topi reads it).
+    index = [0 if d == 1 and out_shape[offset + k] != 1 else indices[offset + k]
+             for k, d in enumerate(shape)]
     return x[tuple(index)] if index else x[()]
 
 
@@ -24,8 +26,8 @@ def _binary(name, combine):
         if not isinstance(lhs, te.Tensor) and not isinstance(rhs, te.Tensor):
             return combine(lhs, rhs)
         shape = broadcast_shape(_shape(lhs), _shape(rhs), f"topi.{name}")
-        return te.compute(shape, lambda *i: combine(_operand(lhs, i, len(shape)),
-                                                    _operand(rhs, i, len(shape))),
+        return te.compute(shape, lambda *i: combine(_operand(lhs, i, shape),
+                                                    _operand(rhs, i, shape)),
                           name=f"T_{name}")
     op.__name__ = name
     op.__doc__ = f"topi.{name}: element-wise, with numpy broadcasting (block T_{name})."
@@ -38,6 +40,8 @@ multiply = _binary("multiply", lambda a, b: a * b)
 divide = _binary("divide", lambda a, b: a / b)
 maximum = _binary("maximum", lambda a, b: te.max(a, b))
 minimum = _binary("minimum", lambda a, b: te.min(a, b))
+left_shift = _binary("left_shift", lambda a, b: a << b)
+right_shift = _binary("right_shift", lambda a, b: a >> b)
 
 
 def reshape(a, newshape):

@@ -163,3 +163,112 @@ def layer_norm(data, gamma, beta, axis, epsilon=1e-5):
         return v
 
     return te.compute(shape, element, name="T_layer_norm")
+
+
+def _pair(value, what):
+    if isinstance(value, int):
+        return value, value
+    value = tuple(int(v) for v in value)
+    if len(value) != 2:
+        raise ValueError(f"topi.nn.{what}: expected an int or a pair, got {value}")
+    return value
+
+
+def conv2d(input, filter, strides, padding, dilation, data_layout="NCHW", kernel_layout="",
+           out_dtype=None):
+    """2-D convolution of NCHW data with an OIHW filter: the data padded
+    (block `pad_temp`), then `conv2d_nchw` reducing over the input channels
+    and the window (rc, ry, rx)."""
+    if data_layout != "NCHW" or kernel_layout not in ("", "OIHW"):
+        raise NotImplementedError(f"topi.nn.conv2d: {data_layout} data with a "
+                                  f"{kernel_layout or 'OIHW'} filter (NCHW / OIHW only)")
+    batch, in_channel, in_h, in_w = input.shape
+    num_filter, channel, kernel_h, kernel_w = filter.shape
+    if int(channel) != int(in_channel):
+        raise ValueError(f"topi.nn.conv2d: {in_channel} input channels, a filter of {channel}")
+    stride_h, stride_w = _pair(strides, "conv2d")
+    dilation_h, dilation_w = _pair(dilation, "conv2d")
+    dilated_h = (int(kernel_h) - 1) * dilation_h + 1
+    dilated_w = (int(kernel_w) - 1) * dilation_w + 1
+    top, left, bottom, right = get_pad_tuple(padding, (dilated_h, dilated_w))
+    out_h = (int(in_h) - dilated_h + top + bottom) // stride_h + 1
+    out_w = (int(in_w) - dilated_w + left + right) // stride_w + 1
+    out_dtype = out_dtype or input.dtype
+    data = pad(input, [0, 0, top, left], [0, 0, bottom, right], name="pad_temp")
+    rc = te.reduce_axis((0, int(in_channel)), name="rc")
+    ry = te.reduce_axis((0, int(kernel_h)), name="ry")
+    rx = te.reduce_axis((0, int(kernel_w)), name="rx")
+    return te.compute(
+        (batch, num_filter, out_h, out_w),
+        lambda nn, ff, yy, xx: te.sum(
+            data[nn, rc, yy * stride_h + ry * dilation_h,
+                 xx * stride_w + rx * dilation_w].astype(out_dtype)
+            * filter[ff, rc, ry, rx].astype(out_dtype),
+            axis=[rc, ry, rx]),
+        name="conv2d_nchw")
+
+
+def pool2d(data, kernel, stride, dilation, padding, pool_type, ceil_mode=False,
+           layout="NCHW", count_include_pad=True):
+    """Max or average pooling over the last two dimensions of NCHW data:
+    padded (block `pad_temp`, with the lowest value for max) when padding,
+    then `pool_max` / `pool_sum` (and `pool_avg`) over the window."""
+    if layout != "NCHW":
+        raise NotImplementedError(f"topi.nn.pool2d: {layout} data (NCHW only)")
+    if pool_type not in ("max", "avg"):
+        raise ValueError(f"topi.nn.pool2d: pool_type is 'max' or 'avg', got {pool_type!r}")
+    if ceil_mode:
+        raise NotImplementedError("topi.nn.pool2d: ceil_mode")
+    kh, kw = _pair(kernel, "pool2d")
+    sh, sw = _pair(stride, "pool2d")
+    dh, dw = _pair(dilation, "pool2d")
+    top, left, bottom, right = (tuple(int(p) for p in padding) if len(padding) == 4
+                                else get_pad_tuple(tuple(padding), (kh, kw)))
+    n, c, h, w = data.shape
+    out_h = (int(h) + top + bottom - ((kh - 1) * dh + 1)) // sh + 1
+    out_w = (int(w) + left + right - ((kw - 1) * dw + 1)) // sw + 1
+    padded = any((top, left, bottom, right))
+    if padded:
+        value = te.min_value(data.dtype) if pool_type == "max" else 0.0
+        source = pad(data, [0, 0, top, left], [0, 0, bottom, right], pad_value=value,
+                     name="pad_temp")
+    else:
+        source = data
+    ry = te.reduce_axis((0, kh), name="rv0")
+    rx = te.reduce_axis((0, kw), name="rv1")
+
+    def window(i, j, k, m):
+        return source[i, j, k * sh + ry * dh, m * sw + rx * dw]
+
+    if pool_type == "max":
+        return te.compute((n, c, out_h, out_w),
+                          lambda i, j, k, m: te.max(window(i, j, k, m), axis=[ry, rx]),
+                          name="pool_max")
+    total = te.compute((n, c, out_h, out_w),
+                       lambda i, j, k, m: te.sum(window(i, j, k, m), axis=[ry, rx]),
+                       name="pool_sum")
+    if count_include_pad or not padded:
+        return te.compute(total.shape, lambda *i: total[i] / float(kh * kw), name="pool_avg")
+    raise NotImplementedError("topi.nn.pool2d: average pooling without the padding counted")
+
+
+def upsampling(data, scale_h, scale_w, layout="NCHW", method="nearest_neighbor",
+               align_corners=False, output_shape=None):
+    """Nearest-neighbor upsampling of NCHW data by (scale_h, scale_w):
+    block `resize`, each output element reading floor(index / scale)."""
+    if layout != "NCHW" or method != "nearest_neighbor":
+        raise NotImplementedError(f"topi.nn.upsampling: {method} on {layout} data "
+                                  "(nearest_neighbor on NCHW only)")
+    n, c, h, w = data.shape
+    out_h, out_w = int(round(int(h) * scale_h)), int(round(int(w) * scale_w))
+
+    def source(index, extent, out_extent):
+        if out_extent % extent == 0:
+            return index // (out_extent // extent)  # An integer scale.
+        scaled = (index.astype("float32") * (float(extent) / out_extent)).astype("int32")
+        return te.min(scaled, extent - 1)
+
+    return te.compute((n, c, out_h, out_w),
+                      lambda i, j, k, m: data[i, j, source(k, int(h), out_h),
+                                              source(m, int(w), out_w)],
+                      name="resize")

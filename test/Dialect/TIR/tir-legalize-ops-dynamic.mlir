@@ -5,7 +5,7 @@
 // intermediates at that size; bufferization names the result's dimension
 // after the variable, which the runtime allocates it by.
 // RUN: tir-opt %s --tir-legalize-ops | FileCheck %s
-// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-calls | FileCheck %s --check-prefix=FUSE
+// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-ops --tir-fuse-tir | FileCheck %s --check-prefix=FUSE
 // RUN: tir-opt %s --tir-legalize-ops --tir-bufferize-graph | FileCheck %s --check-prefix=BUF
 // RUN: tir-opt %s --tir-legalize-ops | tir-translate --tir-to-tvmscript | FileCheck %s --check-prefix=SCRIPT
 

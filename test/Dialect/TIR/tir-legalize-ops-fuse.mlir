@@ -1,8 +1,8 @@
-// --tir-legalize-ops then --tir-fuse-calls (Relax's LegalizeOps, FuseOps and
+// --tir-legalize-ops then --tir-fuse-ops --tir-fuse-tir (Relax's LegalizeOps, FuseOps and
 // FuseTIR): a matmul and the element-wise ops consuming its result in turn
 // are one prim_func, one block each, the intermediate results allocated
 // in it.
-// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-calls -split-input-file | FileCheck %s
+// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-ops --tir-fuse-tir -split-input-file | FileCheck %s
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>

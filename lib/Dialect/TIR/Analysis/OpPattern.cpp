@@ -103,18 +103,25 @@ static OpPattern blockPattern(BlockOp block) {
       loads.push_back(load);
     return WalkResult::advance();
   });
-  if (stores.size() != 1)
+  if (stores.empty())
     return OpPattern::Opaque;
   StoreOp store = stores.front();
   auto written = accessIndices(block, store.getMap(), store.getIndices());
   if (!written)
     return OpPattern::Opaque;
+  // Several stores (a reduction of two values at once) at the same indices
+  // are as one.
+  for (StoreOp other : llvm::drop_begin(stores)) {
+    auto at = accessIndices(block, other.getMap(), other.getIndices());
+    if (!at || *at != *written)
+      return OpPattern::Opaque;
+  }
   SmallVector<unsigned> reduceVars;
   for (unsigned k = 0; k < block.getNumIterVars(); ++k)
     if (block.getIterType(k) == IterType::Reduce)
       reduceVars.push_back(k);
   if (!reduceVars.empty()) {
-    if (isMultiplyAccumulate(store))
+    if (stores.size() == 1 && isMultiplyAccumulate(store))
       return OpPattern::OutEWiseFusable;
     // A read at an expression of a reduction variable (a pooling window's
     // i * 2 + k) is not a plain reduction either.
@@ -131,23 +138,30 @@ static OpPattern blockPattern(BlockOp block) {
     return OpPattern::CommReduce;
   }
   OpPattern pattern = OpPattern::ElemWise;
+  bool anyElemWise = false;
   for (LoadOp load : loads) {
     auto read = accessIndices(block, load.getMap(), load.getIndices());
     if (!read)
       return OpPattern::Opaque;
     OpPattern kind;
-    if (*read == *written)
+    if (*read == *written) {
       kind = OpPattern::ElemWise;
-    else if (isBroadcast(
-                 *written, *read,
-                 cast<MemRefType>(load.getBuffer().getType()).getShape()))
+      anyElemWise = true;
+    } else if (isBroadcast(
+                   *written, *read,
+                   cast<MemRefType>(load.getBuffer().getType()).getShape())) {
       kind = OpPattern::Broadcast;
-    else if (isInjective(*written, *read))
+    } else if (isInjective(*written, *read)) {
       kind = OpPattern::Injective;
-    else
+    } else {
       return OpPattern::Opaque;
+    }
     pattern = std::max(pattern, kind);
   }
+  // A read at the written indices beside broadcast ones (a bias add:
+  // C[i, j] = A[i, j] + B[j]) keeps the block element-wise, as TVM has it.
+  if (pattern == OpPattern::Broadcast && anyElemWise)
+    return OpPattern::ElemWise;
   return pattern;
 }
 
@@ -163,7 +177,19 @@ OpPattern mlir::tir::analyzeOpPattern(func::FuncOp func) {
     if (outer)
       return;
     any = true;
-    pattern = std::max(pattern, blockPattern(block));
+    OpPattern kind = blockPattern(block);
+    // A reduction's results then a spatial block writing the function's
+    // output (softmax's normalization) is matmul-like, as TVM has it.
+    bool writesOutput = false;
+    block.getBody()->walk([&](StoreOp store) {
+      auto arg = dyn_cast<BlockArgument>(store.getBuffer());
+      writesOutput |= arg && arg.getOwner() == &func.getFunctionBody().front();
+    });
+    if (kind <= OpPattern::Injective && writesOutput &&
+        pattern == OpPattern::CommReduce)
+      pattern = OpPattern::OutEWiseFusable;
+    else
+      pattern = std::max(pattern, kind);
   });
   return any ? pattern : OpPattern::Opaque;
 }

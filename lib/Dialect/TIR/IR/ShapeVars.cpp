@@ -70,6 +70,31 @@ std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
     auto name = dyn_cast<StringAttr>(vars[dim]);
     return name ? name.str() : "";
   }
+  // A graph function's result: the variable the callee names it by, as the
+  // caller names the argument dimension the callee's parameters call so.
+  if (auto call = source.getDefiningOp<func::CallOp>()) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal())
+      return "";
+    Operation *ret = callee.getFunctionBody().front().getTerminator();
+    unsigned k = cast<OpResult>(source).getResultNumber();
+    if (k >= ret->getNumOperands())
+      return "";
+    std::string inner = getShapeVarName(ret->getOperand(k), dim);
+    if (inner.empty())
+      return "";
+    for (unsigned p = 0; p < callee.getNumArguments(); ++p) {
+      auto vars =
+          callee.getArgAttrOfType<ArrayAttr>(p, TIRDialect::kDimVarsAttrName);
+      for (unsigned d = 0; vars && d < vars.size(); ++d) {
+        auto name = dyn_cast<StringAttr>(vars[d]);
+        if (name && name.getValue() == inner && p < call.getNumOperands())
+          return getShapeVarName(call.getOperand(p), d);
+      }
+    }
+    return "";
+  }
   return getShapeVarName(getDynamicSize(source, dim));
 }
 

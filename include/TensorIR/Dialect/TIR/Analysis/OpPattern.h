@@ -31,12 +31,14 @@ enum class OpPattern : int64_t {
 /// The pattern of prim_func `func`: the least fusible of its blocks'. A
 /// block that writes one buffer once is element-wise when every read is at
 /// the written indices, broadcast when a read's indices are some of them in
-/// order, injective when a read's indices use only the written ones, else
-/// opaque; a block with reduction variables is output-element-wise-fusable
-/// when it accumulates products (C += A * B) or reads at an expression of a
-/// reduction variable (pooling windows), else a commutative reduction. A
-/// function without a body, or with a block that is none of these, is
-/// opaque.
+/// order (a block reading at the written indices too, a bias add, stays
+/// element-wise), injective when a read's indices use only the written
+/// ones, else opaque; a block with reduction variables is
+/// output-element-wise-fusable when it accumulates products (C += A * B) or
+/// reads at an expression of a reduction variable (pooling windows), else a
+/// commutative reduction; a reduction followed by a spatial block writing an
+/// output (softmax's normalization) is output-element-wise-fusable. A function
+/// without a body, or with a block that is none of these, is opaque.
 OpPattern analyzeOpPattern(func::FuncOp func);
 
 /// The pattern `func` is annotated with (`tir.op_pattern`), or else

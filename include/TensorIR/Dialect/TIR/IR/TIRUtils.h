@@ -110,7 +110,7 @@ bool isBufferWritten(Value buffer, bool strict = false);
 /// signature, or ops on tensors or tir.call_tir ops in its body.
 bool isGraphFunction(FunctionOpInterface func);
 
-/// The prim_funcs graph passes create (LegalizeOps' and FuseCalls'): one
+/// The prim_funcs graph passes create (LegalizeOps', FuseOps'): one
 /// per computation, named as it asks, numbered when the name is taken.
 class CreatedFunctions {
 public:

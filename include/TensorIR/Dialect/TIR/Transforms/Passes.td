@@ -451,27 +451,42 @@ def TIRAnnotateOpPatternPass
     `tir.op_pattern`, TVM's OpPatternKind number of how its outputs depend
     on its inputs (0 element-wise, 1 broadcast, 2 injective, 3 commutative
     reduction, 4 output-element-wise-fusable such as a matmul, 8 opaque;
-    `TensorIR/Dialect/TIR/Analysis/OpPattern.h`). --tir-fuse-calls decides
+    `TensorIR/Dialect/TIR/Analysis/OpPattern.h`). --tir-fuse-ops decides
     by it (and analyzes a function without it).
   }];
 }
 
-def TIRFuseCallsPass : Pass<"tir-fuse-calls", "::mlir::ModuleOp"> {
-  let summary = "Fuse chains of prim_func calls into one prim_func";
+def TIRFuseOpsPass : Pass<"tir-fuse-ops", "::mlir::ModuleOp"> {
+  let summary = "Group the steps of graph functions into fused functions";
   let description = [{
-    Relax's FuseOps and FuseTIR on call_tir: in each graph function, a call
-    and the calls consuming its result in turn (each value between them
-    used once) become one call of a new private prim_func
-    `fused_<callee>_<callee>...`, whose body is the callees' bodies in
-    order, the values between them its `tir.alloc_buffer`s (of the shape
-    variables' sizes where dynamic), block names made unique. Which calls
-    join follows the callees' operator patterns as TVM's fusion does along
-    a chain: element-wise and broadcast work follows a matmul-like function;
-    element-wise, broadcast and injective functions join one another;
-    element-wise and broadcast work before a reduction or a matmul-like
-    function joins it; nothing follows a reduction or joins an opaque
-    function. Callees no longer called are removed; equal fused functions
-    are one.
+    Relax's FuseOps: in each graph function, the steps that TVM's fusion
+    rules group move into a private graph function `fused_<callees>` with
+    `Primitive` in its `tir.func_attrs`, called where the group's last step
+    was. The groups come from the post-dominator tree of the function's
+    values and the operator patterns of the called prim_funcs
+    (`tir.op_pattern`, or analyzed; `TensorIR/Dialect/TIR/Analysis/
+    FusionGroups.h`): element-wise and broadcast steps join the injective,
+    reduction or matmul-like step that post-dominates them; a matmul-like
+    step takes the element-wise work after it; injective steps join one
+    another once matmul-like groups are complete; other operators, function
+    calls, parameters, constants and returned values are never an
+    intermediate. A group function takes what the group reads (constants
+    included) and returns what is read after it (a tuple for several); equal
+    group functions are one. `--tir-fuse-tir` then makes each a prim_func.
+  }];
+}
+
+def TIRFuseTIRPass : Pass<"tir-fuse-tir", "::mlir::ModuleOp"> {
+  let summary = "Make each fused group function one prim_func";
+  let description = [{
+    Relax's FuseTIR: each call of a `Primitive` graph function whose body is
+    prim_func calls (`--tir-fuse-ops`'s groups) becomes a tir.call_tir of a
+    new private prim_func of the same name, whose body is the callees'
+    bodies in order: the group function's parameters (those read) and
+    results are its buffers, the values between the calls its
+    `tir.alloc_buffer`s (of the shape variables' sizes where dynamic),
+    block names made unique ("T_add", "T_add_1"). The group functions and
+    the prim_funcs no longer called go.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

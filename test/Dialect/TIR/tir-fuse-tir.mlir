@@ -1,10 +1,11 @@
 // --tir-annotate-op-pattern gives each prim_func TVM's operator pattern;
-// --tir-fuse-calls fuses chains of calls by them: element-wise work after a
-// matmul, element-wise work before a reduction, nothing after a reduction,
-// no injective work before a matmul, a value with two uses ends a chain.
+// --tir-fuse-ops groups the calls by them and --tir-fuse-tir makes each
+// group one prim_func: element-wise work after a matmul, element-wise work
+// before a reduction, nothing after a reduction, no injective work before
+// a matmul.
 // RUN: tir-opt %s --tir-legalize-ops --tir-annotate-op-pattern | FileCheck %s --check-prefix=PATTERN
-// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-calls | FileCheck %s
-// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-calls | tir-translate --tir-to-tvmscript | FileCheck %s --check-prefix=SCRIPT
+// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-ops --tir-fuse-tir | FileCheck %s
+// RUN: tir-opt %s --tir-legalize-ops --tir-fuse-ops --tir-fuse-tir | tir-translate --tir-to-tvmscript | FileCheck %s --check-prefix=SCRIPT
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -12,7 +13,7 @@
 
 // PATTERN-DAG: func.func private @transpose({{.*}} attributes {tir.op_pattern = 2 : i64}
 // PATTERN-DAG: func.func private @matmul({{.*}} attributes {tir.op_pattern = 4 : i64}
-// PATTERN-DAG: func.func private @add({{.*}} attributes {tir.op_pattern = 1 : i64}
+// PATTERN-DAG: func.func private @add({{.*}} attributes {tir.op_pattern = 0 : i64}
 // PATTERN-DAG: func.func private @relu({{.*}} attributes {tir.op_pattern = 0 : i64}
 // PATTERN-DAG: func.func private @sum({{.*}} attributes {tir.op_pattern = 3 : i64}
 
