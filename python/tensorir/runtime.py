@@ -14,6 +14,13 @@ from .ir.container import Array
 from .nd import NDArray
 
 
+class ShapeTuple(tuple):
+    """A shape (TVM's runtime.ShapeTuple): a tuple of ints."""
+
+    def __new__(cls, shape):
+        return super().__new__(cls, (int(d) for d in shape))
+
+
 class DataType(str):
     """A data type by TVM's name ("float32", "int64x4"): a str with its
     parts (TVM's runtime.DataType)."""
@@ -379,7 +386,7 @@ class Module:
             raise ValueError(f"time_evaluator: f_preproc is '' or "
                              f"'cache_flush_cpu_non_first_arg', got {f_preproc!r}")
         flush = _cache_flusher() if f_preproc else None
-        func = self[name]
+        func = self._timed_function(name)
         for what, value in (("number", number), ("repeat", repeat)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"time_evaluator: {what} is a positive integer, got {value!r}")
@@ -408,6 +415,11 @@ class Module:
             return TimingResult(results)
 
         return evaluate
+
+    def _timed_function(self, name):
+        """What time_evaluator(name) calls (a VirtualMachine's closures
+        too)."""
+        return self[name]
 
     def _time_on_gpu(self, func, dev, number, repeat):
         """Device events around `number` calls, `repeat` times."""
@@ -621,6 +633,12 @@ def tensor(data, device=None):
     (tvm.nd.array)."""
     from .nd import array
     return array(data, device)
+
+
+def empty(shape, dtype="float32", device=None, mem_scope=None):
+    """tvm.runtime.empty: an uninitialized array (tvm.nd.empty)."""
+    from .nd import empty as _empty
+    return _empty(shape, dtype, device)
 
 
 def load_module(path):

@@ -240,9 +240,16 @@ class BlockBuilder:
         inputs, placeholders = [], []
         shape_vars = {}  # a shape variable's name -> the te function's variable
 
+        def te_var(d):
+            """The te variable of shape variable `d`: the tir.Var it was
+            given as (te functions close over it), or a new one."""
+            if d.name not in shape_vars:
+                origin = getattr(d, "origin", None)
+                shape_vars[d.name] = origin if origin is not None else tir.Var(d.name, "int64")
+            return shape_vars[d.name]
+
         def te_shape(shape):
-            return tuple(shape_vars.setdefault(d.name, tir.Var(d.name, "int64"))
-                         if isinstance(d, SymDim) else int(d) for d in shape)
+            return tuple(te_var(d) if isinstance(d, SymDim) else int(d) for d in shape)
 
         def convert(arg):
             if isinstance(arg, Expr):

@@ -28,8 +28,11 @@ class SymDim(_TirVar):
     with one name are one size, and `==` says so (True or False, not an
     expression), as shape inference needs."""
 
-    def __init__(self, name):
+    def __init__(self, name, origin=None):
         super().__init__(name, "int64")
+        # The tir.Var it was given as, if any: te functions (emit_te) that
+        # close over it read it.
+        self.origin = origin
 
     def __eq__(self, other):
         return isinstance(other, _TirVar) and other.name == self.name
@@ -61,7 +64,7 @@ def _dim(d, what):
         if not d.dtype.startswith("int"):
             raise ValueError(f"{what}: the shape variable {d.name} is a {d.dtype}, not an "
                              "integer")
-        return SymDim(d.name)
+        return SymDim(d.name, d)
     try:
         value = int(d)
     except (TypeError, ValueError):

@@ -28,7 +28,9 @@ def build(mod, target="llvm", params=None, exec_mode=None, **kwargs):
 class VirtualMachine:
     """Runs the graph functions of a built module (TVM's
     relax.VirtualMachine): vm["main"](x) takes numpy or tvm.nd arrays and
-    returns the results as tvm.nd arrays (a tuple for several)."""
+    returns the results as tvm.nd arrays (a tuple for several). The
+    stateful calls are TVM's too: set_input, invoke_stateful, get_outputs,
+    and save_function (a closure of a function and its arguments)."""
 
     def __init__(self, rt_mod, device=None, memory_cfg=None, profile=False):
         from ..nd import _on_gpu
@@ -41,12 +43,88 @@ class VirtualMachine:
                 raise ValueError(f"device {d!r}: the VirtualMachine runs graph functions "
                                  "on the CPU only (tvm.cpu(0))")
         self.module = rt_mod
+        self._saved = {}    # name -> (function name, arguments)
+        self._inputs = {}   # function name -> its arguments (set_input)
+        self._outputs = {}  # function name -> its results (invoke_stateful)
 
     def __getitem__(self, name):
-        return self.module[name]
+        if name in self._saved:
+            func, args = self._saved[name]
+            return lambda: self.module[func](*args)
+        if name == "invoke_stateful":
+            return self.invoke_stateful
+        func = self.module[name]
+        if name in self._inputs:
+            def refuse(*args):
+                raise RuntimeError(f"'{name}' has inputs set (set_input): call it with "
+                                   f"invoke_stateful({name!r}) and read get_outputs({name!r})")
+            return refuse
+        return func
 
     def invoke(self, name, *args):
-        return self.module[name](*args)
+        return self[name](*args)
 
-    def time_evaluator(self, name, dev=None, number=10, repeat=1, min_repeat_ms=0):
-        return self.module.time_evaluator(name, dev, number, repeat, min_repeat_ms)
+    def _params(self, name):
+        """The names of function `name`'s parameters."""
+        return [p.name for p in self.module[name]._params if not p.result]
+
+    def set_input(self, func_name, *args, **kwargs):
+        """The arguments of the next invoke_stateful(func_name): positional,
+        or by parameter name."""
+        self.module[func_name]  # noqa: B018 - KeyError for a function it has not
+        if kwargs:
+            names = self._params(func_name)
+            if not names:
+                raise ValueError(f"set_input({func_name!r}): the function's parameter names "
+                                 "are unknown; pass the arguments by position")
+            given = dict(zip(names, args))
+            for key, value in kwargs.items():
+                if key not in names:
+                    raise ValueError(f"set_input({func_name!r}): no parameter named {key!r} "
+                                     f"(it has {', '.join(names)})")
+                if key in given:
+                    raise ValueError(f"set_input({func_name!r}): {key!r} given twice")
+                given[key] = value
+            missing = [n for n in names if n not in given]
+            if missing:
+                raise ValueError(f"set_input({func_name!r}): missing {', '.join(missing)}")
+            args = tuple(given[n] for n in names)
+        self._inputs[func_name] = args
+
+    def invoke_stateful(self, func_name):
+        """Calls func_name on what set_input gave; get_outputs reads the
+        results."""
+        if func_name not in self._inputs:
+            raise ValueError(f"invoke_stateful({func_name!r}): set_input({func_name!r}, ...) "
+                             "first")
+        self._outputs[func_name] = self.module[func_name](*self._inputs[func_name])
+
+    def get_outputs(self, func_name):
+        """The results of the last invoke_stateful(func_name)."""
+        if func_name not in self._outputs:
+            raise ValueError(f"get_outputs({func_name!r}): invoke_stateful({func_name!r}) "
+                             "first")
+        return self._outputs[func_name]
+
+    def save_function(self, func_name, saved_name, *args, include_return=True, **kwargs):
+        """vm[saved_name]() calls func_name on `args` (and keyword arguments
+        by parameter name)."""
+        self.module[func_name]  # noqa: B018 - KeyError for a function it has not
+        if kwargs:
+            self.set_input(func_name, *args, **kwargs)
+            args = self._inputs.pop(func_name)
+        self._saved[saved_name] = (func_name, tuple(args))
+
+    def time_evaluator(self, func_name, dev=None, number=10, repeat=1, min_repeat_ms=0,
+                       f_preproc=""):
+        vm = self
+
+        class _Functions(runtime.Module):
+            def __init__(self):
+                self.__dict__.update(vm.module.__dict__)
+
+            def _timed_function(self, name):
+                return vm[name]
+
+        return _Functions().time_evaluator(func_name, dev, number, repeat, min_repeat_ms,
+                                           f_preproc)

@@ -397,11 +397,17 @@ class GraphParser:
         self.scope[target.id] = var
 
     def statement(self, stmt):
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.value, ast.Call) and _is_shape_var_declaration(stmt.value):
-            # n = T.int64(): a shape variable the annotations name.
+        declarations = stmt.value.elts if isinstance(stmt, ast.Assign) and isinstance(
+            stmt.value, ast.Tuple) else [getattr(stmt, "value", None)]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and all(
+                isinstance(v, ast.Call) and _is_shape_var_declaration(v) for v in declarations):
+            # n = T.int64() (or n, m = T.int64(), T.int64()): shape variables
+            # the annotations name.
             targets = stmt.targets[0]
             names = targets.elts if isinstance(targets, ast.Tuple) else [targets]
+            if len(declarations) > 1 and len(declarations) != len(names):
+                raise self.error(stmt, f"{len(names)} names for {len(declarations)} "
+                                 "shape variables")
             if not all(isinstance(t, ast.Name) for t in names):
                 raise self.error(stmt, "a shape variable is declared as `n = T.int64()`")
             for t in names:
