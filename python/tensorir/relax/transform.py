@@ -144,7 +144,8 @@ class MetaScheduleTuneIRMod(Pass):
     candidate, measured and recorded after the search: the database then
     applies it wherever the search found nothing faster),
     weighted by its number of calls; max_trials_global trials in all (at
-    most max_trials_per_task each), recorded in work_dir's database. The
+    most max_trials_per_task each; on a CPU the default schedule's is one of
+    each task's), recorded in work_dir's database. The
     module is returned as it is (MetaScheduleApplyDatabase applies the
     records). op_names, when given, limits the tasks to prim_funcs whose
     names contain one of them."""
@@ -157,9 +158,10 @@ class MetaScheduleTuneIRMod(Pass):
             raise NotImplementedError("MetaScheduleTuneIRMod: params (weights bound before "
                                       "tuning) are not supported; weights are inputs or "
                                       "constants of the graph functions")
-        if not isinstance(max_trials_global, int) or max_trials_global < 1:
-            raise ValueError(f"MetaScheduleTuneIRMod: max_trials_global is a positive number "
-                             f"of trials, got {max_trials_global!r}")
+        if not isinstance(max_trials_global, int) or isinstance(max_trials_global, bool) \
+                or max_trials_global < 0:
+            raise ValueError(f"MetaScheduleTuneIRMod: max_trials_global is a number of trials "
+                             f"(0 or more), got {max_trials_global!r}")
         self.work_dir, self.max_trials_global = work_dir, max_trials_global
         self.max_trials_per_task, self.op_names = max_trials_per_task, op_names
         self.target = target
@@ -181,11 +183,22 @@ class MetaScheduleTuneIRMod(Pass):
                                 search_strategy="evolutionary", task_name=name,
                                 logger=_task_logger(self.work_dir, index, name)).clone()
                  for index, name in enumerate(calls)]
-        database = ms.tune_tasks(tasks=tasks, task_weights=[float(c) for c in calls.values()],
-                                 work_dir=self.work_dir,
-                                 max_trials_global=self.max_trials_global,
-                                 max_trials_per_task=self.max_trials_per_task)
-        if target.kind.name == "llvm":
+        # On a CPU the default schedule's measurement is one of each task's
+        # trials (when the budget has one for every task).
+        per_task = self.max_trials_per_task if self.max_trials_per_task is not None \
+            else self.max_trials_global
+        default = target.kind.name == "llvm" and per_task >= 1 and \
+            self.max_trials_global >= len(tasks)
+        search_global = self.max_trials_global - (len(tasks) if default else 0)
+        search_per_task = per_task - (1 if default else 0)
+        if search_global > 0 and search_per_task > 0:
+            database = ms.tune_tasks(tasks=tasks,
+                                     task_weights=[float(c) for c in calls.values()],
+                                     work_dir=self.work_dir, max_trials_global=search_global,
+                                     max_trials_per_task=search_per_task)
+        else:
+            database = ms.database.Database.create("json", work_dir=self.work_dir)
+        if default:
             _record_default_schedules(database, [t.mod for t in tasks], target)
         return mod
 
