@@ -31,13 +31,18 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef name,
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> types;
   for (const GraphParameter &param : params)
-    types.push_back(param.type ? Type(param.type) : ObjectType::get(context));
+    types.push_back(param.scalar ? builder.getIndexType()
+                    : param.type ? Type(param.type)
+                                 : ObjectType::get(context));
   func = func::FuncOp::create(builder, loc, name,
                               builder.getFunctionType(types, {}));
   if (isPrivate)
     func.setPrivate();
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
+  for (auto [index, param] : llvm::enumerate(params))
+    if (param.scalar)
+      shapeVars[param.name] = func.getArgument(index);
   for (auto [index, param] : llvm::enumerate(params)) {
     func.setArgAttr(index, TIRDialect::kNameAttrName,
                     builder.getStringAttr(param.name));

@@ -338,6 +338,17 @@ private:
         result.push_back(tir::GraphParameter{paramName, {}, {}});
         continue;
       }
+      if (dtype == "<scalar>") {
+        // R.Prim(value="n"): an integer, the shape variable n (its one
+        // dimension names it), named so.
+        if (shape.size() != 1 || !std::holds_alternative<std::string>(shape[0]))
+          throw py::value_error("function '" + name + "', parameter '" +
+                                paramName + "': a scalar names its variable");
+        tir::GraphParameter scalar{std::get<std::string>(shape[0]), {}, {}};
+        scalar.scalar = true;
+        result.push_back(scalar);
+        continue;
+      }
       result.push_back(tir::GraphParameter{
           paramName,
           tensorType(shape, dtype,

@@ -18,6 +18,16 @@ def broadcast_shape(a, b, what):
 def reshape_target(shape, newshape, what):
     """`newshape` with its -1 (at most one) resolved against the size of
     `shape`; ValueError when the sizes differ."""
+    from .relax.struct_info import SymDim
+    symbolic = [d for d in newshape if isinstance(d, SymDim)]
+    if symbolic or any(isinstance(d, SymDim) for d in shape):
+        # A shape variable's size is known when the function runs: the
+        # element counts are checked then.
+        newshape = [d if isinstance(d, SymDim) else int(d) for d in newshape]
+        if -1 in newshape:
+            raise ValueError(f"{what}: -1 in a reshape of shape variables "
+                             f"({tuple(shape)} into {tuple(newshape)})")
+        return tuple(newshape)
     size = 1
     for d in shape:
         size *= d

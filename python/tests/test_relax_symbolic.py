@@ -211,3 +211,38 @@ def test_call_dps_packed_prints_and_building_it_is_refused():
             return y
 
     assert 'R.call_dps_packed("env.scale", (x,)' in Parsed.script()
+
+
+@I.ir_module
+class RowsGiven:
+    @R.function
+    def main(x: R.Tensor(("i", 5), "float32"), rows: R.Prim(value="i")):
+        i = T.int64()
+        with R.dataflow():
+            y = R.exp(x)
+            R.output(y)
+        return y
+
+
+def test_a_scalar_parameter_is_the_shape_variable_it_names():
+    text = RowsGiven.script()
+    assert 'i: R.Prim(value="i")' in text
+    assert tvm.ir.structural_equal(tvm.script.from_source(text), RowsGiven)
+    vm = _vm(RowsGiven)
+    x = RNG.standard_normal((3, 5)).astype("float32")
+    np.testing.assert_allclose(vm["main"](x, 3).numpy(), np.exp(x), rtol=1e-6)
+    # The tensor's rows and the scalar name one size: checked before it runs.
+    with pytest.raises(ValueError, match="it is 'i', which is 7"):
+        vm["main"](x, 7)
+
+
+def test_scalar_parameters_refused_by_name():
+    with pytest.raises(NotImplementedError, match="int64 scalars only"):
+        R.Prim("float32")
+    x = relax.Var("x", R.Tensor((10, 5), "float32"))
+    i = relax.Var("i", R.Prim(value="i"))
+    bb = relax.BlockBuilder()
+    with pytest.raises(ValueError, match="relax.reshape: gives a statically shaped tensor"):
+        with bb.function("main", [x, i]):
+            out = bb.emit(relax.op.reshape(x, (relax.struct_info.SymDim("i"), 5, 5)))
+            bb.emit_func_output(out)

@@ -60,9 +60,13 @@ FailureOr<Value> buildGraphOperator(OpBuilder &b, Location loc, StringRef name,
 /// dimension is static; TVM's R.Tensor(("n", 784))).
 struct GraphParameter {
   std::string name;
-  /// A tensor's type; null for an opaque object (!tir.object, R.Object).
+  /// A tensor's type; null for an opaque object (!tir.object, R.Object) or
+  /// a scalar.
   RankedTensorType type;
   SmallVector<std::string> dimVars;
+  /// An integer (index; Relax's R.Prim(value="n")): the shape variable of
+  /// its name.
+  bool scalar = false;
 };
 
 /// Builds one graph function, step by step. Each step returns the values
@@ -71,8 +75,9 @@ class GraphBuilder {
 public:
   /// Starts function `name`, taking `params`; each parameter keeps its
   /// name in `tir.name` and its dimensions' shape variables in
-  /// `tir.dim_vars`. A shape variable's size is read (tensor.dim) from the
-  /// first parameter it sizes, at the function's start.
+  /// `tir.dim_vars`. A shape variable's size is the scalar parameter of its
+  /// name, else read (tensor.dim) from the first parameter it sizes, at the
+  /// function's start.
   GraphBuilder(MLIRContext *context, StringRef name,
                ArrayRef<GraphParameter> params, bool isPrivate, Location loc);
 

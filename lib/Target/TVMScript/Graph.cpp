@@ -109,6 +109,11 @@ private:
 std::string GraphPrinter::structInfo(Value v, bool quoted) {
   if (isa<ObjectType>(v.getType()))
     return "R.Object";
+  // A scalar parameter: the shape variable of its name.
+  if (v.getType().isIndex()) {
+    std::string var = getShapeVarName(v);
+    return var.empty() ? "" : "R.Prim(value=\"" + var + "\")";
+  }
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
   if (!tensor)
     return "";

@@ -21,12 +21,13 @@ from .expr import (Call, Constant, DataflowVar, Expr, ExternFunc, GlobalVar, Tup
                    TupleGetItem, Var, const, extern)
 from .function import Function
 from .pipeline import get_pipeline, register_pipeline
-from .struct_info import (DynTensorType, ObjectStructInfo, ShapeExpr, StructInfo,
-                          TensorStructInfo, TupleStructInfo)
+from .struct_info import (DynTensorType, ObjectStructInfo, PrimStructInfo, ShapeExpr,
+                          StructInfo, TensorStructInfo, TupleStructInfo)
 from .vm import Executable, VirtualMachine, build
 
 __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "Executable",
-           "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "ShapeExpr",
+           "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "PrimStructInfo",
+           "ShapeExpr",
            "StructInfo", "TensorStructInfo", "Tuple", "TupleGetItem", "TupleStructInfo", "Var",
            "VirtualMachine", "build", "call_dps_packed", "call_tir", "const", "extern", "frontend",
            "get_pipeline", "op", "register_pipeline", "transform"]

@@ -7,7 +7,8 @@ from .. import te, tir
 from ..ir import IRModule
 from .expr import Call, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple, Var
 from .function import Function, FunctionWriter
-from .struct_info import ObjectStructInfo, SymDim, TensorStructInfo, TupleStructInfo
+from .struct_info import (ObjectStructInfo, PrimStructInfo, SymDim, TensorStructInfo,
+                          TupleStructInfo)
 
 
 class _FunctionScope:
@@ -108,10 +109,10 @@ class BlockBuilder:
                 raise TypeError(f"function '{name}': parameters are relax.Vars, got "
                                 f"{p!r} ({type(p).__name__})")
             if not isinstance(p.struct_info, (TensorStructInfo, ObjectStructInfo,
-                                              TupleStructInfo)):
+                                              TupleStructInfo, PrimStructInfo)):
                 raise TypeError(f"function '{name}': parameter '{p.name_hint}' needs a "
-                                "relax.TensorStructInfo (or an ObjectStructInfo, or a "
-                                "TupleStructInfo of them)")
+                                "relax.TensorStructInfo (or an ObjectStructInfo, a "
+                                "PrimStructInfo, or a TupleStructInfo of them)")
         return params
 
     # ------------------------------------------------------------ bindings

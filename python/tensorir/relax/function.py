@@ -5,7 +5,8 @@ import numpy as np
 
 from .._ext import ext
 from .expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var
-from .struct_info import ObjectStructInfo, SymDim, TensorStructInfo, TupleStructInfo
+from .struct_info import (ObjectStructInfo, PrimStructInfo, SymDim, TensorStructInfo,
+                          TupleStructInfo)
 
 
 class Function:
@@ -115,13 +116,18 @@ class FunctionWriter:
                 self.tuples[id(var)] = Tuple(parts)
                 self.keep.append(var)
                 return indices
-            if not isinstance(info, (TensorStructInfo, ObjectStructInfo)):
+            if not isinstance(info, (TensorStructInfo, ObjectStructInfo, PrimStructInfo)):
                 raise TypeError(f"function '{self.name}': parameter {var!r} is not a tensor Var "
                                 "(relax.Var(name, relax.TensorStructInfo(shape, dtype))), an "
-                                "R.Object or a tuple of them")
+                                "R.Object, an R.Prim(value=...) or a tuple of them")
             self.values[id(var)] = len(signature)
             self.keep.append(var)
-            if isinstance(info, ObjectStructInfo):
+            if isinstance(info, PrimStructInfo):
+                if info.value is None:
+                    raise ValueError(f"function '{self.name}': parameter {var!r}: a scalar "
+                                     "parameter names its shape variable (R.Prim(value=\"n\"))")
+                signature.append((name, [info.value.name], "<scalar>"))
+            elif isinstance(info, ObjectStructInfo):
                 signature.append((name, [], "object"))
             else:
                 signature.append((name, *_tensor(info, repr(var))))

@@ -171,6 +171,36 @@ class ObjectStructInfo(StructInfo):
         return self.script()
 
 
+class PrimStructInfo(StructInfo):
+    """A scalar (Relax's R.Prim): an int64 a graph function takes, whose
+    value is the shape variable `value` (R.Prim(value="n")) sizing the
+    dimensions named so."""
+
+    def __init__(self, dtype="int64", value=None):
+        if dtype != "int64":
+            raise NotImplementedError(f"R.Prim({dtype!r}): graph functions take int64 "
+                                      "scalars only")
+        self.dtype = dtype
+        self.value = None if value is None else _dim(value, "R.Prim")
+        if self.value is not None and not isinstance(self.value, SymDim):
+            raise NotImplementedError("R.Prim(value=...) names a shape variable")
+
+    def script(self):
+        if self.value is None:
+            return f'R.Prim("{self.dtype}")'
+        return f'R.Prim(value="{self.value.name}")'
+
+    def __eq__(self, other):
+        return isinstance(other, PrimStructInfo) and other.dtype == self.dtype and \
+            other.value == self.value
+
+    def __hash__(self):
+        return hash(("R.Prim", self.dtype, getattr(self.value, "name", None)))
+
+    def __repr__(self):
+        return self.script()
+
+
 class TupleStructInfo(StructInfo):
     """A tuple of tensors (several results of one call), objects and
     tuples of them (a function's nested results)."""

@@ -15,12 +15,18 @@ function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
 tensors). Tensor constants come from `metadata` (what mod.script(
 show_meta=True) prints after the module).
 """
-from ..relax.struct_info import (ObjectStructInfo, StructInfo, TensorStructInfo,
+from ..relax.struct_info import (ObjectStructInfo, PrimStructInfo, StructInfo, TensorStructInfo,
                                  TupleStructInfo)
 from .values import ScriptError
 
 # R.Object in annotations: an opaque value passed along (an effect handle).
 Object = ObjectStructInfo()
+
+
+def Prim(dtype="int64", value=None):  # noqa: N802 - TVMScript's name
+    """R.Prim(value="n") in a parameter's annotation: an int64 whose value
+    is the shape variable n."""
+    return PrimStructInfo(dtype, value)
 
 
 class TensorPattern(StructInfo):
