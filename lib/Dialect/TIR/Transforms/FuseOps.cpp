@@ -179,13 +179,10 @@ void TIRFuseOpsPass::outline(ArrayRef<Operation *> members) {
   // The function: parameters named after the values they take.
   auto graph = cast<func::FuncOp>(body->getParentOp());
   OpBuilder b(ctx);
-  SmallVector<Type> inputTypes, outputTypes;
-  for (Value v : inputs)
-    inputTypes.push_back(v.getType());
-  for (Value v : outputs)
-    outputTypes.push_back(v.getType());
-  auto fused = func::FuncOp::create(b, last->getLoc(), name,
-                                    b.getFunctionType(inputTypes, outputTypes));
+  auto fused = func::FuncOp::create(
+      b, last->getLoc(), name,
+      b.getFunctionType(ValueRange(inputs.getArrayRef()).getTypes(),
+                        ValueRange(outputs.getArrayRef()).getTypes()));
   fused.setPrivate();
   fused->setAttr(
       TIRDialect::kFuncAttrsAttrName,
