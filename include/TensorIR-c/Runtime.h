@@ -110,6 +110,12 @@ int32_t tirModuleFunctionNumParams(const tirModule *module, int32_t index);
  * function returning R.Tuple, even of one tensor), 0 when not; -1 (and a
  * message) as for tirModuleFunctionSignature. */
 int32_t tirModuleFunctionReturnsTuple(const tirModule *module, int32_t index);
+/* How the results of function `index` nest when its tuple holds tuples:
+ * "[0,[1,2]]" (the results' indices, an array per tuple), "" when they do
+ * not; NULL (and a message) as for tirModuleFunctionSignature. The string
+ * lives as long as `module`. */
+const char *tirModuleFunctionResultNesting(const tirModule *module,
+                                           int32_t index);
 /* Parameter `param` of function `index` into `*out`; 0 on success,
  * non-zero (and a message) when `module` or `out` is NULL or either index
  * is out of range. */

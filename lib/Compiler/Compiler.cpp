@@ -108,6 +108,32 @@ mlir::tir::collectSignatures(ModuleOp module) {
     rt::FunctionInfo info;
     info.name = func.getSymName().str();
     info.tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
+    if (auto nesting = func->getAttrOfType<ArrayAttr>(
+            TIRDialect::kResultNestingAttrName)) {
+      // "[0,[1,2]]": the results' indices, an array per tuple.
+      std::function<bool(ArrayAttr, std::string &)> write =
+          [&](ArrayAttr level, std::string &out) {
+            out += "[";
+            for (auto [k, entry] : llvm::enumerate(level)) {
+              if (k)
+                out += ",";
+              if (auto inner = dyn_cast<ArrayAttr>(entry)) {
+                if (!write(inner, out))
+                  return false;
+              } else if (auto index = dyn_cast<IntegerAttr>(entry)) {
+                out += std::to_string(index.getInt());
+              } else {
+                return false;
+              }
+            }
+            out += "]";
+            return true;
+          };
+      if (!write(nesting, info.resultNesting))
+        return func.emitError("malformed ")
+                   << TIRDialect::kResultNestingAttrName,
+               failure();
+    }
     llvm::StringSet<> names;
     for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
       BlockArgument arg = func.getArgument(index);

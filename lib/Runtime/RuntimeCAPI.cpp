@@ -163,6 +163,13 @@ int32_t tirModuleFunctionReturnsTuple(const tirModule *module, int32_t index) {
   return function ? (function->tupleResult ? 1 : 0) : -1;
 }
 
+const char *tirModuleFunctionResultNesting(const tirModule *module,
+                                           int32_t index) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionResultNesting");
+  return function ? function->resultNesting.c_str() : nullptr;
+}
+
 int tirModuleFunctionParam(const tirModule *module, int32_t index,
                            int32_t param, tirParam *out) {
   const rt::FunctionInfo *function =

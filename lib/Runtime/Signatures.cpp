@@ -124,8 +124,9 @@ static std::string decodeToken(const std::string &token) {
 
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 5
-  // func <name> <nargs> <tuple result: 0 or 1 (version 5)>
+  // tir-signatures 6
+  // func <name> <nargs> <tuple result: 0 or 1 (version 5)> <nesting: "-"
+  //      or the results' nesting, "[0,[1,2]]" (version 6)>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
   //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
   //        <dim>)... <where>)...
@@ -134,10 +135,13 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
   // version 3), and <written> is 0, 1, or 2 for a result the caller
   // allocates (version 4).
   std::ostringstream os;
-  os << "tir-signatures 5\n";
+  os << "tir-signatures 6\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << " "
-       << (f.tupleResult ? 1 : 0) << "\n";
+       << (f.tupleResult ? 1 : 0) << " "
+       << (f.resultNesting.empty() ? std::string("-")
+                                   : encodeToken(f.resultNesting))
+       << "\n";
     for (const ArgInfo &a : f.args) {
       auto writeBounds = [&] {
         os << " " << a.bounds.size();
@@ -178,8 +182,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::string word;
   int version = 0;
   if (!(is >> word >> version) || word != "tir-signatures" || version < 1 ||
-      version > 5) {
-    error = "not a tir module signature table (version 1 to 5)";
+      version > 6) {
+    error = "not a tir module signature table (version 1 to 6)";
     return false;
   }
   auto bad = [&](const std::string &what) {
@@ -221,10 +225,18 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
     FunctionInfo f;
     size_t nargs;
     int tuple = 0;
+    std::string nesting = "-";
     if (!(is >> f.name >> nargs) || nargs > kMaxCount ||
-        (version >= 5 && (!(is >> tuple) || tuple < 0 || tuple > 1)))
+        (version >= 5 && (!(is >> tuple) || tuple < 0 || tuple > 1)) ||
+        (version >= 6 && !(is >> nesting)))
       return bad("function header");
     f.tupleResult = tuple == 1;
+    if (nesting != "-") {
+      f.resultNesting = decodeToken(nesting);
+      if (f.resultNesting.find_first_not_of("[],0123456789") !=
+          std::string::npos)
+        return bad("result nesting of " + f.name);
+    }
     for (size_t i = 0; i < nargs; ++i) {
       ArgInfo a;
       std::string kind, dtype;

@@ -88,6 +88,10 @@ struct PyRuntimeModule {
   bool returnsTuple(const std::string &name) const {
     return function(name).tupleResult;
   }
+  /// How the results nest ("[0,[1,2]]"; "" when they do not).
+  std::string resultNesting(const std::string &name) const {
+    return function(name).resultNesting;
+  }
   /// The parameters as data: (name, dtype, shape or None for a scalar (-1
   /// where a size is given at run time), written, result).
   std::vector<py::tuple> params(const std::string &name) const {
@@ -248,6 +252,7 @@ void tirpy::bindRuntime(py::module_ &m) {
       .def("signature", &PyRuntimeModule::signature)
       .def("params", &PyRuntimeModule::params)
       .def("returns_tuple", &PyRuntimeModule::returnsTuple)
+      .def("result_nesting", &PyRuntimeModule::resultNesting)
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
       .def_property_readonly("target", &PyRuntimeModule::target)

@@ -1,4 +1,5 @@
 """build, runtime modules and timing."""
+import json
 import os
 import statistics
 import sys
@@ -198,6 +199,8 @@ class Function:
             converted.append(a)
         self._native_call(self.name, *converted)
         if outputs:
+            if isinstance(self._tuple, list):  # tuples of tuples: as they nest
+                return _nested(self._tuple, outputs)
             if len(outputs) == 1 and not self._tuple:
                 return outputs[0]
             return Array(outputs)
@@ -238,6 +241,13 @@ class Function:
     @property
     def signature(self):
         return self._module._native.signature(self.name)
+
+
+def _nested(nesting, outputs):
+    """The results `outputs` as `nesting` (a list of their indices and of
+    such lists, one per tuple) nests them."""
+    return Array([_nested(n, outputs) if isinstance(n, list) else outputs[n]
+                  for n in nesting])
 
 
 def _array_tuple(a):
@@ -342,8 +352,11 @@ class Module:
                 raise KeyError(f"no function named '{name}'; the module has "
                                f"{', '.join(self.functions)}")
             params = [_rt.make_param(*p) for p in self._native.params(name)]
+            nesting = self._native.result_nesting(name)
+            tuple_result = json.loads(nesting) if nesting else \
+                self._native.returns_tuple(name)
             parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result],
-                                          self._native.returns_tuple(name))
+                                          tuple_result)
         return parsed
 
     def __call__(self, *args):

@@ -111,3 +111,20 @@ def test_contrib_tempdir_and_cc(tmp_path):
     assert not os.path.exists(path)
     with pytest.raises(RuntimeError, match="failed"):
         cc.create_shared(str(tmp_path / "x.so"), [str(tmp_path / "missing.o")])
+
+
+@I.ir_module
+class Nested:
+    @R.function
+    def main(x: R.Tensor((), "int32")) -> R.Tuple(
+            R.Tuple(R.Tensor((), "int32"), R.Tuple(R.Tensor((), "int32"))), R.Tensor((), "int32")):
+        return ((x, (x,)), x)
+
+
+def test_tuples_of_tuples_come_back_nested_after_export(tmp_path):
+    path = os.path.join(tmp_path, "nested.so")
+    relax.build(Nested, "llvm").export_library(path)
+    vm = relax.VirtualMachine(tvm.runtime.load_module(path), tvm.cpu())
+    out = vm["main"](np.array(3, "int32"))
+    assert len(out) == 2 and len(out[0]) == 2 and len(out[0][1]) == 1
+    assert (int(out[0][0].numpy()), int(out[0][1][0].numpy()), int(out[1].numpy())) == (3, 3, 3)

@@ -125,6 +125,7 @@ def _library():
         "tirModuleFunctionName": (ctypes.c_char_p, [p, i32]),
         "tirModuleFunctionNumParams": (i32, [p, i32]),
         "tirModuleFunctionReturnsTuple": (i32, [p, i32]),
+        "tirModuleFunctionResultNesting": (ctypes.c_char_p, [p, i32]),
         "tirModuleFunctionParam": (ctypes.c_int, [p, i32, i32, ctypes.POINTER(_Param)]),
         "tirModuleTarget": (i32, [p]),
         "tirModuleCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32]),
@@ -405,6 +406,14 @@ class Module:
         if answer < 0:
             raise _error()
         return bool(answer)
+
+    def result_nesting(self, name):
+        """How function `name`'s results nest ("[0,[1,2]]"; "" when they do
+        not)."""
+        answer = _library().tirModuleFunctionResultNesting(self._handle, self._index(name))
+        if answer is None:
+            raise _error()
+        return answer.decode()
 
     def params(self, name):
         """The parameters of function `name`, as Params."""

@@ -111,6 +111,9 @@ struct FunctionInfo {
   /// The results form a tuple (a graph function returning R.Tuple), even
   /// of one: callers give them back as one.
   bool tupleResult = false;
+  /// How the results nest when the tuple holds tuples: "[0,[1,2]]" (the
+  /// results' indices, an array per tuple); empty when they do not.
+  std::string resultNesting;
 
   /// "main(A: float32[8], B: float32[8] (written))".
   std::string str() const;
@@ -119,7 +122,8 @@ struct FunctionInfo {
 /// Signatures as text, the form a module carries them in (the
 /// `__tir_metadata` symbol of an exported library). Version 2 adds the size
 /// bounds, version 3 the Equal bounds, version 4 the results of graph
-/// functions, version 5 whether they form a tuple; tables of earlier
+/// functions, version 5 whether they form a tuple, version 6 how tuples of
+/// tuples nest; tables of earlier
 /// versions (libraries exported before) are still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
