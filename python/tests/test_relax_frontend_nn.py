@@ -485,6 +485,26 @@ def test_jit_takes_and_gives_torch_tensors():
         jitted["forward"](a, b)
 
 
+class Doubler(nn.Module):
+    def forward(self, x, rows):
+        return nn.op.add(x, x)
+
+
+def test_int_arguments_are_shape_variables():
+    torch = pytest.importorskip("torch")
+    spec = {"forward": {"x": nn.spec.Tensor(("rows", 5), "float32"), "rows": int}}
+    mod, _ = Doubler().export_tvm(spec)
+    assert 'rows: R.Prim(value="rows")' in mod.script()
+    jitted = Doubler().jit(spec)
+    x = torch.randn(3, 5)
+    assert torch.allclose(jitted["forward"](x, 3), x + x)
+    with pytest.raises(ValueError, match="it is 'rows', which is 4"):
+        jitted["forward"](x, 4)
+    with pytest.raises(TypeError, match="specified by nn.spec.Tensor, int"):
+        Doubler().export_tvm({"forward": {"x": nn.spec.Tensor((3, 5), "float32"),
+                                          "rows": float}})
+
+
 def test_debug_exports_initialize_their_effects():
     mod, _ = TwoResults().export_tvm({"forward": {"x": nn.spec.Tensor((2, 4), "float32")}},
                                      debug=True)

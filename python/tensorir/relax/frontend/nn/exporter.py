@@ -4,7 +4,7 @@ module's parameters; with debug=True, the functions take the IO effect
 handle and the module has `_initialize_effect`, which makes it."""
 from ...block_builder import BlockBuilder
 from ...expr import Tuple, Var
-from ...struct_info import ObjectStructInfo, TensorStructInfo, TupleStructInfo
+from ...struct_info import ObjectStructInfo, PrimStructInfo, TensorStructInfo, TupleStructInfo
 from .spec import MethodSpec
 
 __all__ = ["current_builder", "export"]
@@ -35,11 +35,14 @@ def _tensors(value, method):
                     "nn.Tensors (one, or a tuple of them)")
 
 
-def _struct_info(spec):
-    """The struct info of an argument of spec `spec` (a tuple for a tuple
-    or list of specs)."""
+def _struct_info(spec, name):
+    """The struct info of argument `name` of spec `spec` (a tuple for a
+    tuple or list of specs; an int the shape variable of its name)."""
+    from .spec import Int
     if isinstance(spec, (tuple, list)):
-        return TupleStructInfo([_struct_info(s) for s in spec])
+        return TupleStructInfo([_struct_info(s, f"{name}_{k}") for k, s in enumerate(spec)])
+    if isinstance(spec, Int):
+        return PrimStructInfo("int64", name)
     return TensorStructInfo(spec.shape, spec.dtype)
 
 
@@ -47,9 +50,12 @@ def _argument(bb, value, spec):
     """What the method gets for the graph value `value` of spec `spec`: a
     Tensor, or a tuple / list (as the spec is) of its fields, each bound."""
     from .core import Tensor
+    from .spec import Int
     if isinstance(spec, (tuple, list)):
         fields = [_argument(bb, bb.emit(value[k]), s) for k, s in enumerate(spec)]
         return type(spec)(fields)
+    if isinstance(spec, Int):
+        return value.struct_info.value  # the shape variable (a tir.Var)
     return Tensor(_expr=value)
 
 
@@ -62,7 +68,7 @@ def export(module, spec, debug=False):
     params = list(module.named_parameters())
     bb = BlockBuilder()
     for method in methods:
-        inputs = [Var(name, _struct_info(s)) for name, s in method.args.items()]
+        inputs = [Var(name, _struct_info(s, name)) for name, s in method.args.items()]
         # debug: the effect handle after the arguments, given back beside
         # the results.
         effects = [Var("_io", ObjectStructInfo())] if debug else []

@@ -3,13 +3,16 @@ each method to export to its arguments' specs, in order:
 
     {"forward": {"x": nn.spec.Tensor((1, 784), "float32")}}
 
-An argument's spec is a Tensor (shape, dtype), or a tuple or list of
-specs (the method gets a tuple or list of Tensors); the "$" entry, when
+An argument's spec is a Tensor (shape, dtype), `int` (or "int",
+spec.Int(): an int64 given at run time, which the method gets as the
+shape variable of the argument's name, to size its results' dimensions
+with), or a tuple or list of specs (the method gets a tuple or list of
+Tensors); the "$" entry, when
 given, holds options ({"param_mode": "plain"}: the parameters follow the
 arguments; "packed": they come as one tuple, `packed_params`)."""
 from ...struct_info import TENSOR_DTYPES, _static_shape
 
-__all__ = ["MethodSpec", "Tensor"]
+__all__ = ["Int", "MethodSpec", "Tensor"]
 
 
 class Tensor:
@@ -26,6 +29,14 @@ class Tensor:
 
     def __repr__(self):
         return f'spec.Tensor({self.shape}, "{self.dtype}")'
+
+
+class Int:
+    """An int64 argument (a spec of `int`): the function takes it as
+    R.Prim(value=<name>), the method gets the shape variable <name>."""
+
+    def __repr__(self):
+        return "spec.Int()"
 
 
 class MethodSpec:
@@ -52,10 +63,15 @@ class MethodSpec:
         for arg, spec in raw.items():
             if arg == "$":
                 continue
+            if spec is int or spec == "int":
+                spec = Int()
             if not _is_spec(spec):
                 raise TypeError(f"export_tvm: argument {arg!r} of {name!r} is specified by "
-                                "nn.spec.Tensor (or a tuple / list of them), got "
+                                "nn.spec.Tensor, int (or a tuple / list of them), got "
                                 f"{spec!r}")
+            if isinstance(spec, Int) and not arg.isidentifier():
+                raise ValueError(f"export_tvm: the int argument {arg!r} of {name!r} names "
+                                 "a shape variable: an identifier")
             self.args[arg] = spec
 
 
@@ -63,4 +79,4 @@ def _is_spec(spec):
     """Whether `spec` is a Tensor spec, or a tuple / list of specs."""
     if isinstance(spec, (tuple, list)):
         return all(_is_spec(s) for s in spec)
-    return isinstance(spec, Tensor)
+    return isinstance(spec, (Tensor, Int))

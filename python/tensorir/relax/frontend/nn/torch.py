@@ -18,8 +18,10 @@ def _to_array(value, where):
         return [np.ascontiguousarray(value.detach().cpu().numpy())]
     if isinstance(value, np.ndarray):
         return [value]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)]  # an int argument (spec `int`)
     raise TypeError(f"{where} is a {type(value).__name__}; the jit module takes torch "
-                    "tensors (or tuples / lists of them)")
+                    "tensors, ints (or tuples / lists of them)")
 
 
 def _to_torch(value):
