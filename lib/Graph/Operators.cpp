@@ -322,10 +322,97 @@ static Value reshape(OpBuilder &b, Location loc, Value value,
   return reshape(b, loc, reshape(b, loc, value, flat), to);
 }
 
+/// The dimensions of `src` and `dst` paired in consecutive groups of equal
+/// sizes, each holding at most one dynamic dimension, on both sides or on
+/// neither (the same shape variable: the caller checked that the two
+/// shapes have the same ones); nullopt when they do not pair so.
+static std::optional<std::pair<SmallVector<ReassociationIndices>,
+                               SmallVector<ReassociationIndices>>>
+pairDynamicGroups(ArrayRef<int64_t> src, ArrayRef<int64_t> dst) {
+  SmallVector<ReassociationIndices> srcGroups, dstGroups;
+  size_t i = 0, j = 0;
+  while (i < src.size() || j < dst.size()) {
+    ReassociationIndices from, to;
+    int64_t fromSize = 1, toSize = 1;
+    int fromDynamic = 0, toDynamic = 0;
+    auto take = [&](ArrayRef<int64_t> dims, size_t &k,
+                    ReassociationIndices &group, int64_t &size, int &dynamic) {
+      if (ShapedType::isDynamic(dims[k]))
+        ++dynamic;
+      else
+        size *= dims[k];
+      group.push_back(k++);
+    };
+    if (i < src.size())
+      take(src, i, from, fromSize, fromDynamic);
+    if (j < dst.size())
+      take(dst, j, to, toSize, toDynamic);
+    while (fromSize != toSize || fromDynamic != toDynamic) {
+      bool srcNext = fromDynamic < toDynamic ||
+                     (fromDynamic == toDynamic && fromSize < toSize);
+      if (srcNext && i < src.size())
+        take(src, i, from, fromSize, fromDynamic);
+      else if (!srcNext && j < dst.size())
+        take(dst, j, to, toSize, toDynamic);
+      else
+        return std::nullopt;
+    }
+    // (A shape variable's group holds it and dimensions of 1, so that the
+    // value between is sized by the variable itself.)
+    if (fromDynamic > 1 || from.empty() || to.empty() ||
+        (fromDynamic == 1 && fromSize != 1))
+      return std::nullopt;
+    srcGroups.push_back(from);
+    dstGroups.push_back(to);
+  }
+  return std::make_pair(srcGroups, dstGroups);
+}
+
+/// A reshape where shape variables size dimensions: a collapse into the
+/// groups pairDynamicGroups finds (when the source has more than one
+/// dimension in some group), then an expand out of them, the result's
+/// dynamic sizes taken from `dims`.
+static FailureOr<Value> buildDynamicReshape(const OperatorCall &call) {
+  Value value = call.args[0];
+  auto from = cast<RankedTensorType>(value.getType());
+  auto groups = pairDynamicGroups(from.getShape(), call.type.getShape());
+  if (!groups)
+    return call.refuse() << "cannot reshape " << from << " into " << call.type
+                         << ": the dimensions do not pair into groups of equal "
+                            "sizes with one shape variable at most each";
+  auto &[srcGroups, dstGroups] = *groups;
+  SmallVector<int64_t> middle;
+  for (const ReassociationIndices &group : srcGroups) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size = ShapedType::isDynamic(from.getDimSize(d)) ? ShapedType::kDynamic
+             : ShapedType::isDynamic(size) ? size
+                                           : size * from.getDimSize(d);
+    middle.push_back(size);
+  }
+  auto middleType = RankedTensorType::get(middle, from.getElementType());
+  if (middleType != from)
+    value = tensor::CollapseShapeOp::create(call.b, call.loc, middleType, value,
+                                            srcGroups);
+  if (middleType == call.type)
+    return value;
+  SmallVector<OpFoldResult> outputShape;
+  unsigned next = 0;
+  for (int64_t size : call.type.getShape())
+    outputShape.push_back(ShapedType::isDynamic(size)
+                              ? OpFoldResult(call.dims[next++])
+                              : OpFoldResult(call.b.getIndexAttr(size)));
+  return tensor::ExpandShapeOp::create(call.b, call.loc, call.type, value,
+                                       dstGroups, outputShape)
+      .getResult();
+}
+
 static FailureOr<Value> buildReshape(const OperatorCall &call) {
   if (failed(call.checkOperands(1)))
     return failure();
   auto from = cast<RankedTensorType>(call.args[0].getType());
+  if (!from.hasStaticShape() || !call.type.hasStaticShape())
+    return buildDynamicReshape(call);
   if (from.getNumElements() != call.type.getNumElements())
     return call.refuse() << "cannot reshape " << from.getNumElements()
                          << " elements into " << call.type.getNumElements();
@@ -387,7 +474,7 @@ bool mlir::tir::isGraphOperator(StringRef name) {
 // linalg forms size their loops by their operands.
 bool mlir::tir::graphOperatorTakesDynamicShapes(StringRef name) {
   if (llvm::is_contained({StringRef("matmul"), StringRef("permute_dims"),
-                          StringRef("nn.softmax")},
+                          StringRef("nn.softmax"), StringRef("reshape")},
                          name))
     return true;
   return llvm::any_of(graph::getElementwiseOperators(),
@@ -410,8 +497,8 @@ FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
       return call.refuse() << "gives a statically shaped tensor, not "
                            << resultType
                            << " (dynamic dimensions are taken by the "
-                              "element-wise operators, matmul, permute_dims "
-                              "and nn.softmax)";
+                              "element-wise operators, matmul, permute_dims, "
+                              "nn.softmax and reshape)";
     for (auto [index, arg] : llvm::enumerate(args))
       if (auto type = dyn_cast<RankedTensorType>(arg.getType());
           type && !type.hasStaticShape())

@@ -15,19 +15,46 @@ def broadcast_shape(a, b, what):
     return tuple(reversed(out))
 
 
+def _symbolic_reshape(shape, newshape, what):
+    """reshape_target where shape variables size dimensions: the element
+    counts must be equal whatever the variables are (the same variables on
+    both sides, the same product of the sizes), a -1 resolved so."""
+    from .relax.struct_info import SymDim
+
+    def factors(dims):
+        names, size = [], 1
+        for d in dims:
+            if isinstance(d, SymDim):
+                names.append(d.name)
+            elif int(d) != -1:
+                size *= int(d)
+        return sorted(names), size
+
+    newshape = [d if isinstance(d, SymDim) else int(d) for d in newshape]
+    if sum(1 for d in newshape if not isinstance(d, SymDim) and d == -1) > 1:
+        raise ValueError(f"{what}: at most one dimension is -1")
+    (have, size), (want, known) = factors(shape), factors(newshape)
+    if have != want:
+        raise ValueError(
+            f"{what}: cannot reshape {tuple(shape)} into {tuple(newshape)}: the shape "
+            "variables differ, so the element counts are not known to be equal (a reshape "
+            "keeps the shape variables it has)")
+    if -1 in newshape:
+        if known == 0 or size % known:
+            raise ValueError(f"{what}: cannot reshape {tuple(shape)} into {tuple(newshape)}")
+        newshape[newshape.index(-1)] = size // known
+    elif size != known:
+        raise ValueError(f"{what}: cannot reshape {tuple(shape)} into {tuple(newshape)} "
+                         f"({size} and {known} elements per value of the shape variables)")
+    return tuple(newshape)
+
+
 def reshape_target(shape, newshape, what):
     """`newshape` with its -1 (at most one) resolved against the size of
     `shape`; ValueError when the sizes differ."""
     from .relax.struct_info import SymDim
-    symbolic = [d for d in newshape if isinstance(d, SymDim)]
-    if symbolic or any(isinstance(d, SymDim) for d in shape):
-        # A shape variable's size is known when the function runs: the
-        # element counts are checked then.
-        newshape = [d if isinstance(d, SymDim) else int(d) for d in newshape]
-        if -1 in newshape:
-            raise ValueError(f"{what}: -1 in a reshape of shape variables "
-                             f"({tuple(shape)} into {tuple(newshape)})")
-        return tuple(newshape)
+    if any(isinstance(d, SymDim) for d in list(shape) + list(newshape)):
+        return _symbolic_reshape(shape, newshape, what)
     size = 1
     for d in shape:
         size *= d

@@ -242,7 +242,43 @@ def test_scalar_parameters_refused_by_name():
     x = relax.Var("x", R.Tensor((10, 5), "float32"))
     i = relax.Var("i", R.Prim(value="i"))
     bb = relax.BlockBuilder()
-    with pytest.raises(ValueError, match="relax.reshape: gives a statically shaped tensor"):
+    # (10, 5) into (i, 5, 5): equal element counts only where i is 2.
+    with pytest.raises(ValueError, match="the shape variables differ"):
         with bb.function("main", [x, i]):
             out = bb.emit(relax.op.reshape(x, (relax.struct_info.SymDim("i"), 5, 5)))
             bb.emit_func_output(out)
+
+
+@I.ir_module
+class Heads:
+    @R.function
+    def main(x: R.Tensor((2, "n", 256), "float32")):
+        n = T.int64()
+        with R.dataflow():
+            y = R.reshape(x, (2, n, 4, 64))
+            z = R.permute_dims(y, (0, 2, 1, 3))
+            w = R.reshape(z, (8, n, -1))
+            R.output(w)
+        return w
+
+
+def test_reshapes_keep_their_shape_variables():
+    text = Heads.script()
+    assert "R.reshape(x, R.shape([2, n, 4, 64]))" in text
+    assert "R.reshape(lv1, R.shape([8, n, 64]))" in text
+    assert tvm.ir.structural_equal(tvm.script.from_source(text), Heads)
+    vm = _vm(relax.get_pipeline("zero")(Heads))
+    for n in (1, 5):
+        x = RNG.standard_normal((2, n, 256)).astype("float32")
+        want = x.reshape(2, n, 4, 64).transpose(0, 2, 1, 3).reshape(8, n, 64)
+        np.testing.assert_allclose(vm["main"](x).numpy(), want)
+
+
+def test_reshapes_the_element_count_of_which_is_unknown_are_refused():
+    x = relax.Var("x", R.Tensor(("n", 4), "float32"))
+    n, m = relax.struct_info.SymDim("n"), relax.struct_info.SymDim("m")
+    with pytest.raises(ValueError, match="the shape variables differ"):
+        relax.op.reshape(x, (m, 4))
+    with pytest.raises(ValueError, match=r"4 and 6 elements per value"):
+        relax.op.reshape(x, (n, 6))
+    assert relax.op.reshape(x, (2, n, -1)).struct_info.shape[2] == 2

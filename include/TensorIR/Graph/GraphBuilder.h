@@ -36,8 +36,8 @@ ArrayRef<StringRef> getGraphOperatorNames();
 bool isGraphOperator(StringRef name);
 
 /// Whether operator `name` takes tensors with dynamic dimensions (the
-/// element-wise operators, matmul, permute_dims and nn.softmax); the others
-/// take statically shaped tensors only.
+/// element-wise operators, matmul, permute_dims, nn.softmax and reshape);
+/// the others take statically shaped tensors only.
 bool graphOperatorTakesDynamicShapes(StringRef name);
 
 /// Builds the operator `name` on `args` at `b`'s insertion point: its

@@ -706,9 +706,18 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
     if (!operands(op.getOperand(0), args))
       return false;
     SmallVector<std::string> dims;
-    for (int64_t d :
-         cast<RankedTensorType>(op.getResult(0).getType()).getShape())
-      dims.push_back(std::to_string(d));
+    for (auto [k, d] : llvm::enumerate(
+             cast<RankedTensorType>(op.getResult(0).getType()).getShape())) {
+      // A dynamic dimension by its shape variable.
+      std::string var = ShapedType::isDynamic(d)
+                            ? getShapeVarName(op.getResult(0), k)
+                            : std::to_string(d);
+      if (var.empty()) {
+        error = "a reshape to a dimension that is no shape variable";
+        return false;
+      }
+      dims.push_back(var);
+    }
     out = "R.reshape(" + args + ", R.shape([" + llvm::join(dims, ", ") + "]))";
     return true;
   }

@@ -15,6 +15,25 @@
 using namespace mlir;
 using namespace mlir::tir;
 
+/// The dimension of a collapse_shape's source that its dimension `dim` is:
+/// the one dynamic dimension of its group, the others being 1; nullopt
+/// otherwise.
+static std::optional<unsigned> collapsedDim(tensor::CollapseShapeOp collapse,
+                                            unsigned dim) {
+  RankedTensorType srcType = collapse.getSrcType();
+  std::optional<unsigned> only;
+  for (int64_t d : collapse.getReassociationIndices()[dim]) {
+    if (srcType.isDynamicDim(d)) {
+      if (only)
+        return std::nullopt;
+      only = d;
+    } else if (srcType.getDimSize(d) != 1) {
+      return std::nullopt;
+    }
+  }
+  return only;
+}
+
 Value mlir::tir::getDynamicSize(Value shaped, unsigned dim) {
   // Each step moves to a value with the same dimension, or to its size.
   for (unsigned depth = 0; depth < 64; ++depth) {
@@ -35,6 +54,16 @@ Value mlir::tir::getDynamicSize(Value shaped, unsigned dim) {
       shaped = cast.getSource();
       continue;
     }
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      return dyn_cast_if_present<Value>(expand.getMixedOutputShape()[dim]);
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      std::optional<unsigned> only = collapsedDim(collapse, dim);
+      if (!only)
+        return {};
+      shaped = collapse.getSrc();
+      dim = *only;
+      continue;
+    }
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
     if (!dps || resultNumber >= dps.getNumDpsInits())
       return {};
@@ -53,11 +82,22 @@ std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
   Value source = shaped;
   while (auto cast = source.getDefiningOp<tensor::CastOp>())
     source = cast.getSource();
-  while (auto dps = source.getDefiningOp<DestinationStyleOpInterface>()) {
-    unsigned k = cast<OpResult>(source).getResultNumber();
-    if (k >= dps.getNumDpsInits())
+  while (true) {
+    if (auto dps = source.getDefiningOp<DestinationStyleOpInterface>()) {
+      unsigned k = cast<OpResult>(source).getResultNumber();
+      if (k >= dps.getNumDpsInits())
+        break;
+      source = dps.getDpsInits()[k];
+    } else if (auto collapse =
+                   source.getDefiningOp<tensor::CollapseShapeOp>()) {
+      std::optional<unsigned> only = collapsedDim(collapse, dim);
+      if (!only)
+        return "";
+      source = collapse.getSrc();
+      dim = *only;
+    } else {
       break;
-    source = dps.getDpsInits()[k];
+    }
   }
   if (auto arg = dyn_cast<BlockArgument>(source)) {
     auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
