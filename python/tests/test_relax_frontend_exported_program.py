@@ -1,9 +1,11 @@
 """relax.frontend.torch.from_exported_program: models exported with
 torch.export (a ResNet-style block: convolutions, batch norm, pooling, a
 residual add, linear, layer norm, GELU, softmax; a transformer encoder
-layer over an embedding) imported, compiled and run, against PyTorch;
+layer over an embedding) imported, compiled and run, against PyTorch; a
+dynamic batch (torch.export's dynamic_shapes) as a shape variable;
 weights as constants or as inputs (detach_params); what is refused: an
-operator without a conversion, a dynamic dimension, a batch norm in
+operator without a conversion, an input dimension that is an expression
+of torch's symbols, a batch norm in
 training mode, a wrong input shape at run time. Needs torch >= 2 (the
 project's virtual environment has it)."""
 import numpy as np
@@ -103,10 +105,11 @@ def test_what_cannot_be_imported_is_named():
         def forward(self, x):
             return x * 2.0
 
-    batch = torch.export.Dim("batch", min=2, max=64)
-    dynamic = torch.export.export(Double(), (x,), dynamic_shapes={"x": {0: batch}})
-    with pytest.raises(NotImplementedError, match="input 'x' has the dynamic dimension"):
-        from_exported_program(dynamic)
+    batch = torch.export.Dim("batch", min=2, max=32)
+    derived = torch.export.export(Double(), (x,), dynamic_shapes={"x": {0: 2 * batch}})
+    with pytest.raises(NotImplementedError, match="input 'x' has the dimension .*an "
+                                                  "expression of torch's symbols"):
+        from_exported_program(derived)
     training = torch.export.export(_resblock().train(), (torch.randn(2, 3, 16, 16),))
     with pytest.raises(NotImplementedError, match="batch norm in training mode"):
         from_exported_program(training)
@@ -457,3 +460,29 @@ def test_orders_norms_and_windows_compute_what_pytorch_does():
         want = model(*args)
     for got, w in zip(vm["main"](*[a.numpy() for a in args]), want):
         np.testing.assert_allclose(got.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = torch.nn.Linear(16, 32), torch.nn.Linear(32, 4)
+
+    def forward(self, x):
+        return torch.softmax(self.fc2(torch.relu(self.fc1(x))), dim=-1)
+
+
+def test_a_dynamic_batch_is_a_shape_variable():
+    torch.manual_seed(0)
+    model = MLP().eval()
+    batch = torch.export.Dim("batch", min=1, max=64)
+    program = torch.export.export(model, (torch.randn(3, 16),), dynamic_shapes={"x": {0: batch}})
+    mod = from_exported_program(program)
+    (name,) = {d.name for d in mod["main"].params[0].struct_info.shape
+               if not isinstance(d, int) and hasattr(d, "name")}
+    assert mod["main"].attrs["tir_var_lower_bound"] == {name: 1}
+    assert mod["main"].attrs["tir_var_upper_bound"] == {name: 64}
+    vm = relax.VirtualMachine(tvm.compile(relax.get_pipeline("zero")(mod), "llvm"), tvm.cpu())
+    for n in (1, 5, 17):
+        x = torch.randn(n, 16)
+        got = vm["main"](x.numpy())[0].numpy()
+        np.testing.assert_allclose(got, model(x).detach().numpy(), rtol=1e-5, atol=1e-6)

@@ -60,11 +60,14 @@ _COMPARISONS = {ast.Gt: "greater", ast.GtE: "greater_equal", ast.Lt: "less",
 
 def _is_shape_var_declaration(call):
     """Whether `call` is T.int64() / T.int32() with no argument (TVM's
-    declaration of a shape variable in a function's body)."""
+    declaration of a shape variable in a function's body; is_size_var=True,
+    a variable that is never negative, as every size is)."""
     func = call.func
     return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
             and func.value.id == "T" and func.attr in ("int64", "int32")
-            and not call.args and not call.keywords)
+            and not call.args
+            and all(k.arg == "is_size_var" and isinstance(k.value, ast.Constant)
+                    for k in call.keywords))
 
 class GraphParser:
     """Reads one @R.function's AST."""

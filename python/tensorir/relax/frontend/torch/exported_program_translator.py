@@ -7,7 +7,7 @@ import operator
 from ... import op as R
 from ...block_builder import BlockBuilder
 from ...expr import Expr, Tuple, Var, const
-from ...struct_info import TensorStructInfo
+from ...struct_info import SymDim, TensorStructInfo
 from .aten_nn import NetworkOps
 from .aten_tensor import TensorOps
 from .base_translator import DTYPES as _DTYPES
@@ -214,15 +214,47 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             raise NotImplementedError(f"{self.name}: input '{node.name}' is not a tensor")
         shape = []
         for d in val.shape:
-            if not isinstance(d, int):
+            if isinstance(d, int):
+                shape.append(d)
+                continue
+            # A dynamic dimension (torch.export's dynamic_shapes): the shape
+            # variable of torch's symbol.
+            symbol = str(getattr(getattr(d, "node", None), "expr", d))
+            if not symbol.isidentifier():
                 raise NotImplementedError(
-                    f"{self.name}: input '{node.name}' has the dynamic dimension {d}; graph "
-                    "functions have static shapes (export without dynamic_shapes)")
-            shape.append(d)
+                    f"{self.name}: input '{node.name}' has the dimension {symbol}, an "
+                    "expression of torch's symbols; an input's dynamic dimension is one "
+                    "symbol")
+            shape.append(SymDim(symbol))
         dtype = _DTYPES.get(str(val.dtype).replace("torch.", ""))
         if dtype is None:
             raise NotImplementedError(f"{self.name}: input '{node.name}' is {val.dtype}")
         return Var(name, TensorStructInfo(tuple(shape), dtype))
+
+    @staticmethod
+    def _ranges(program, inputs):
+        """{"tir_var_lower_bound": {name: lower}, "tir_var_upper_bound": {...}}
+        of the shape variables the inputs have, from the program's range
+        constraints (an unbounded upper end left out)."""
+        names = {d.name for v in inputs for d in v.struct_info.shape if isinstance(d, SymDim)}
+        lower, upper = {}, {}
+        for symbol, value_range in getattr(program, "range_constraints", {}).items():
+            name = str(symbol)
+            if name not in names:
+                continue
+            try:
+                lower[name] = int(value_range.lower)
+                high = float(value_range.upper)
+                if high != float("inf"):
+                    upper[name] = int(value_range.upper)
+            except (TypeError, ValueError, OverflowError, AttributeError):
+                continue
+        attrs = {}
+        if lower:
+            attrs["tir_var_lower_bound"] = lower
+        if upper:
+            attrs["tir_var_upper_bound"] = upper
+        return attrs
 
     def translate(self, program, keep_params_as_input, unwrap_unit_return_tuple):
         torch = self.torch
@@ -257,8 +289,10 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             else:
                 self.env[node] = const(data)
         # With the weights as inputs, the function says how many inputs are
-        # the user's (Relax's num_input).
-        attrs = {"num_input": len(inputs)} if keep_params_as_input else None
+        # the user's (Relax's num_input); the dynamic dimensions' ranges are
+        # tir_var_lower_bound / tir_var_upper_bound, as TVM records them.
+        attrs = {"num_input": len(inputs)} if keep_params_as_input else {}
+        attrs.update(self._ranges(program, inputs))
         # Only what the outputs read is computed: the checks torch.export
         # leaves behind (_assert_async of a reduction over the inputs) and
         # the values only they read have no effect on the results.
