@@ -50,6 +50,11 @@ static FailureOr<Value> buildTake(const OperatorCall &call) {
                          << shapeText(call.type.getShape());
   if (data[axis] == 0)
     return call.refuse() << "axis " << axis << " of the data is empty";
+  if (ShapedType::isDynamic(data[axis]) ||
+      llvm::any_of(indices, ShapedType::isDynamic))
+    return call.refuse() << "takes along a static axis with indices of a "
+                            "static shape (shape variables size the other "
+                            "dimensions)";
 
   MLIRContext *ctx = call.b.getContext();
   unsigned loops = shape.size();

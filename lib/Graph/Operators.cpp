@@ -474,7 +474,10 @@ bool mlir::tir::isGraphOperator(StringRef name) {
 // linalg forms size their loops by their operands.
 bool mlir::tir::graphOperatorTakesDynamicShapes(StringRef name) {
   if (llvm::is_contained({StringRef("matmul"), StringRef("permute_dims"),
-                          StringRef("nn.softmax"), StringRef("reshape")},
+                          StringRef("nn.softmax"), StringRef("reshape"),
+                          StringRef("take"), StringRef("sum"),
+                          StringRef("mean"), StringRef("max"), StringRef("min"),
+                          StringRef("prod")},
                          name))
     return true;
   return llvm::any_of(graph::getElementwiseOperators(),

@@ -79,6 +79,11 @@ static FailureOr<Value> buildReduction(const OperatorCall &call) {
   if (call.elementType().isInteger(1))
     return call.refuse() << "takes numbers, not bool tensors (astype first)";
 
+  for (int64_t axis : axes)
+    if (ShapedType::isDynamic(in[axis]))
+      return call.refuse() << "reduces axis " << axis
+                           << ", which a shape variable sizes (shape "
+                              "variables size the kept axes only)";
   FailureOr<Reduced> reduced = reduce(call, in, axes, keepdims);
   if (failed(reduced))
     return failure();

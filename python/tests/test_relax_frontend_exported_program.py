@@ -486,3 +486,22 @@ def test_a_dynamic_batch_is_a_shape_variable():
         x = torch.randn(n, 16)
         got = vm["main"](x.numpy())[0].numpy()
         np.testing.assert_allclose(got, model(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_a_transformer_layer_of_a_dynamic_sequence_length():
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                             dropout=0.0, batch_first=True).eval()
+    seq = torch.export.Dim("seq", min=2, max=128)
+    with torch.no_grad():
+        program = torch.export.export(layer, (torch.randn(1, 16, 64),),
+                                      dynamic_shapes={"src": {1: seq}})
+    mod = from_exported_program(program)
+    built = tvm.compile(relax.get_pipeline("zero")(mod), "llvm")
+    vm = relax.VirtualMachine(built, tvm.cpu())
+    for n in (3, 40):  # one build, any length
+        x = torch.randn(1, n, 64)
+        with torch.no_grad():
+            want = layer(x).numpy()
+        np.testing.assert_allclose(vm["main"](x.numpy())[0].numpy(), want, rtol=1e-4,
+                                   atol=1e-5)

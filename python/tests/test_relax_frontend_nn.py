@@ -124,7 +124,7 @@ def test_bad_specs_and_operators_outside_an_export_are_refused():
     with pytest.raises(NotImplementedError, match="param_mode 'none'"):
         MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 64), "float32"),
                                       "$": {"param_mode": "none"}}})
-    with pytest.raises(TypeError, match="nn.spec.Tensor \\(or a tuple / list of them\\)"):
+    with pytest.raises(TypeError, match="nn.spec.Tensor, int \\(or a tuple / list of them\\)"):
         MLP().export_tvm({"forward": {"x": (nn.spec.Tensor((1, 64), "float32"), 3)}})
     with pytest.raises(ValueError, match="relax.op.matmul"):
         MLP().export_tvm({"forward": {"x": nn.spec.Tensor((1, 63), "float32")}})

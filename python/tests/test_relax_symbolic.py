@@ -123,8 +123,12 @@ def test_operators_without_a_dynamic_form_refuse_symbolic_shapes():
                                          r"\(n, 3, 8, 8\) with shape variables; this "
                                          "operator takes static shapes"):
         relax.op.nn.conv2d(x, w)
-    with pytest.raises(ValueError, match="relax.op.sum: .* takes static shapes"):
-        relax.op.sum(x, axis=1)
+    # A reduction keeps shape variables on the axes it keeps, not on those
+    # it reduces.
+    assert [str(d) for d in relax.op.sum(x, axis=1).struct_info.shape] == ["n", "8", "8"]
+    with pytest.raises(ValueError, match=r"relax.op.sum: reduces axes \[0\] of \(n, 3, 8, "
+                                         r"8\); shape variables size the kept axes only"):
+        relax.op.sum(x, axis=0)
     # A dimension that is an expression of shape variables is no size.
     m = T.int64()
     with pytest.raises(ValueError, match="dimension m \\* 2 is an expression"):

@@ -36,7 +36,8 @@ ArrayRef<StringRef> getGraphOperatorNames();
 bool isGraphOperator(StringRef name);
 
 /// Whether operator `name` takes tensors with dynamic dimensions (the
-/// element-wise operators, matmul, permute_dims, nn.softmax and reshape);
+/// element-wise operators, matmul, permute_dims, nn.softmax, reshape, take
+/// and the reductions sum, mean, max, min and prod over static axes);
 /// the others take statically shaped tensors only.
 bool graphOperatorTakesDynamicShapes(StringRef name);
 

@@ -7,18 +7,20 @@ from ..._ext import ext
 from ..struct_info import TensorStructInfo, is_symbolic
 
 
-def tensor_of(x, op, what):
+def tensor_of(x, op, what, symbolic=False):
     """The struct info of the tensor operand `what` of operator `op`; a
-    shape with shape variables only where the operator takes them."""
+    shape with shape variables only where the operator takes them (or
+    `symbolic`: an operator made of ones that do)."""
     if not isinstance(x, Expr) or not isinstance(x.struct_info, TensorStructInfo):
         raise TypeError(f"relax.op.{op}: {what} is not a tensor (a relax Var, constant or "
                         f"call), got {type(x).__name__}")
     info = x.struct_info
-    if is_symbolic(info.shape) and not ext.graph_operator_takes_dynamic_shapes(op):
+    if is_symbolic(info.shape) and not symbolic and \
+            not ext.graph_operator_takes_dynamic_shapes(op):
         raise ValueError(f"relax.op.{op}: {what} has the shape "
                          f"({', '.join(map(str, info.shape))}) with shape variables; this "
                          "operator takes static shapes (the element-wise operators, matmul, "
-                         "permute_dims and nn.softmax take symbolic ones)")
+                         "permute_dims, nn.softmax and the reshapes take symbolic ones)")
     return info
 
 

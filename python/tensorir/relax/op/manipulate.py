@@ -60,7 +60,7 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound=False):
 def expand_dims(x, axis):
     """x with new axes of size 1 at `axis` (positions in the result)."""
     from . import reshape
-    info = tensor_of(x, "expand_dims", "x")
+    info = tensor_of(x, "expand_dims", "x", symbolic=True)  # a reshape
     axes = axes_of(axis, len(info.shape) + len(integers(axis, "expand_dims", "axis")),
                    "expand_dims")
     shape, rest = [], iter(info.shape)
@@ -73,7 +73,7 @@ def squeeze(x, axis=None):
     """x without its axes of size 1 (those of `axis`, or all; an axis of
     another size stays, as in PyTorch)."""
     from . import reshape
-    info = tensor_of(x, "squeeze", "x")
+    info = tensor_of(x, "squeeze", "x", symbolic=True)  # a reshape
     axes = axes_of(axis, len(info.shape), "squeeze")
     return reshape(x, [d for i, d in enumerate(info.shape) if not (i in axes and d == 1)])
 

@@ -6,7 +6,7 @@ adaptive_avg_pool2d / 3d (their shapes in _window.py), batch_norm
 import numpy as np
 
 from ..expr import Call, Tuple, const
-from ..struct_info import TensorStructInfo
+from ..struct_info import SymDim, TensorStructInfo
 from . import _window
 from ._common import axes_of, tensor_of
 from .binary import add, divide, multiply, subtract
@@ -209,7 +209,7 @@ def _standardized(data, axes, epsilon, dtype):
 def layer_norm(data, gamma, beta, axes, epsilon=1e-5, center=True, scale=True):
     """(x - mean) / sqrt(variance + epsilon) * gamma + beta over the trailing
     `axes`, gamma and beta of their shape."""
-    info = tensor_of(data, "nn.layer_norm", "data")
+    info = tensor_of(data, "nn.layer_norm", "data", symbolic=True)  # mean and element-wise
     rank = len(info.shape)
     axes = axes_of(axes, rank, "nn.layer_norm")
     if axes != list(range(rank - len(axes), rank)):
@@ -350,9 +350,11 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
     1 / sqrt(D) when None; causal_mask "TopLeft" (query i sees keys <= i)
     or "BottomRight" (keys <= i + T - S)."""
     from . import matmul, permute_dims, reshape
-    q = tensor_of(query, "nn.attention", "query")
-    k = tensor_of(key, "nn.attention", "key")
-    v = tensor_of(value, "nn.attention", "value")
+    # (Made of reshapes, matmuls and a softmax: sequence lengths may be
+    # shape variables.)
+    q = tensor_of(query, "nn.attention", "query", symbolic=True)
+    k = tensor_of(key, "nn.attention", "key", symbolic=True)
+    v = tensor_of(value, "nn.attention", "value", symbolic=True)
     if window_size is not None:
         raise NotImplementedError("relax.op.nn.attention: window_size")
     if not (len(q.shape) == len(k.shape) == len(v.shape) == 4):
@@ -365,6 +367,10 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
                          f"{tuple(k.shape)} and value {tuple(v.shape)} do not fit")
     if q.dtype != k.dtype or q.dtype != v.dtype:
         raise ValueError("relax.op.nn.attention: query, key and value hold different dtypes")
+    if any(isinstance(x, SymDim) for x in (b, h, d, dv)) or \
+            (causal_mask is not None and any(isinstance(x, SymDim) for x in (s, t))):
+        raise NotImplementedError("relax.op.nn.attention: shape variables size the "
+                                  "sequences only (and without a causal mask)")
 
     def heads_first(x, length, features):
         return reshape(permute_dims(x, [0, 2, 1, 3]), [b * h, length, features])
@@ -373,7 +379,7 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
     factor = float(scale) if scale is not None else 1.0 / float(np.sqrt(d))
     scores = multiply(scores, const(np.array(factor, q.dtype)))
     if bias is not None:
-        bias_info = tensor_of(bias, "nn.attention", "bias")
+        bias_info = tensor_of(bias, "nn.attention", "bias", symbolic=True)
         scores = add(scores, reshape(bias, [b * h, s, t]) if tuple(bias_info.shape) ==
                      (b, h, s, t) else bias)
     if causal_mask is not None:

@@ -4,7 +4,7 @@ in terms of mean; argmax and argmin (the first extreme's int64 index along
 one axis, of the flattened tensor when axis is None); cumsum and cumprod
 along an axis (of the flattened tensor when None)."""
 from ..expr import Call
-from ..struct_info import TENSOR_DTYPES, TensorStructInfo
+from ..struct_info import TENSOR_DTYPES, SymDim, TensorStructInfo
 from ._common import axes_of, tensor_of
 
 __all__ = ["argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "std", "sum",
@@ -21,6 +21,10 @@ def _reduce(name):
             raise TypeError(f"relax.op.mean: takes floating-point tensors, not {info.dtype} "
                             "(R.astype first)")
         axes = axes_of(axis, len(info.shape), name)
+        if any(isinstance(info.shape[a], SymDim) for a in axes):
+            raise ValueError(f"relax.op.{name}: reduces axes {axes} of "
+                             f"({', '.join(map(str, info.shape))}); shape variables size the "
+                             "kept axes only")
         shape = [1 if i in axes else d for i, d in enumerate(info.shape)
                  if keepdims or i not in axes]
         return Call(f"relax.{name}", [x], TensorStructInfo(tuple(shape), info.dtype),

@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import op as R
 from ...expr import const
+from ...struct_info import SymDim
 from .base_translator import DTYPES
 
 
@@ -145,11 +146,29 @@ class NetworkOps:
                                               coordinate_transformation_mode=mode))
         return convert
 
+    def _product(self, dims, what):
+        """The size of dimensions `dims` taken as one: a number, or the one
+        shape variable among dimensions of 1."""
+        size, variables = 1, []
+        for d in dims:
+            if isinstance(d, SymDim):
+                variables.append(d)
+            else:
+                size *= int(d)
+        if not variables:
+            return size
+        if len(variables) == 1 and size == 1:
+            return variables[0]
+        raise NotImplementedError(f"{self.name}: {what} takes dimensions {list(dims)} as "
+                                  "one, a product of shape variables and sizes (not yet "
+                                  "supported)")
+
     def _as_rows(self, x):
         """x (N-D, N > 2) as a matrix of its last dimension's rows, and the
         leading dimensions to put back."""
-        dims = [int(d) for d in x.shape]
-        return self.emit(R.reshape(x, [int(np.prod(dims[:-1])), dims[-1]])), dims[:-1]
+        dims = list(x.shape)
+        rows = self._product(dims[:-1], "a matrix product of an N-D tensor")
+        return self.emit(R.reshape(x, [rows, dims[-1]])), dims[:-1]
 
     def _linear(self, node):
         x = self.tensor(self.arg(node, 0), node)
@@ -159,7 +178,7 @@ class NetworkOps:
             return self.emit(R.linear(x, weight, bias))
         rows, lead = self._as_rows(x)
         y = self.emit(R.linear(rows, weight, bias))
-        return self.emit(R.reshape(y, lead + [int(weight.shape[0])]))
+        return self.emit(R.reshape(y, list(lead) + [int(weight.shape[0])]))
 
     def _matmul(self, node):
         a = self.tensor(self.arg(node, 0), node)
@@ -170,10 +189,10 @@ class NetworkOps:
         if ra > 2 and rb == 2:  # rows of a times b
             rows, lead = self._as_rows(a)
             y = self.emit(R.matmul(rows, b))
-            return self.emit(R.reshape(y, lead + [int(b.shape[1])]))
-        sa, sb = [int(d) for d in a.shape], [int(d) for d in b.shape]
+            return self.emit(R.reshape(y, list(lead) + [b.shape[1]]))
+        sa, sb = list(a.shape), list(b.shape)
         if ra == rb > 3 and sa[:-2] == sb[:-2]:  # the leading dimensions as one batch
-            batch = int(np.prod(sa[:-2]))
+            batch = self._product(sa[:-2], f"'{node.name}'")
             y = self.emit(R.matmul(self.emit(R.reshape(a, [batch] + sa[-2:])),
                                    self.emit(R.reshape(b, [batch] + sb[-2:]))))
             return self.emit(R.reshape(y, sa[:-1] + [sb[-1]]))

@@ -321,12 +321,10 @@ class TensorOps:
 
     def _unflatten(self, node):
         x = self.tensor(self.arg(node, 0), node)
-        dims = [int(d) for d in x.shape]
+        dims = list(x.shape)
         axis = self.arg(node, 1) % len(dims)
         sizes = list(self.arg(node, 2))
-        if -1 in sizes:
-            known = int(np.prod([d for d in sizes if d != -1]))
-            sizes[sizes.index(-1)] = dims[axis] // known
+        # (A -1 is the reshape's to resolve: of a shape variable too.)
         return self.emit(R.reshape(x, dims[:axis] + sizes + dims[axis + 1:]))
 
     def _select(self, node):

@@ -65,6 +65,7 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "relu.default": self._relu, "relu_.default": self._relu,
             "softmax.int": self._softmax, "_softmax.default": self._softmax,
             "flatten.using_ints": self._flatten, "view.default": self._reshape,
+            "sym_size.int": self._size,
             "reshape.default": self._reshape, "_unsafe_view.default": self._reshape,
             "permute.default": self._permute, "transpose.int": self._transpose,
             "t.default": self._t,
