@@ -298,15 +298,26 @@ TEST_F(GraphBuilderTest, ShapeVariablesSizeDynamicDimensions) {
             std::string::npos)
       << errors;
   errors.clear();
-  // An operator without a dynamic form refuses, naming the operand.
+  // A reduction over the axis a shape variable sizes refuses, naming it.
   EXPECT_TRUE(failed(builder.callOperator(
       "sum", *relu, f32({8}), ValueRange(),
       DictionaryAttr::get(&ctx,
                           {attr("axis", DenseI64ArrayAttr::get(&ctx, {0})),
                            attr("keepdims", BoolAttr::get(&ctx, false))}),
       loc())));
-  EXPECT_NE(errors.find("relax.sum: operand 0 is a 'tensor<?x8xf32>'; this "
-                        "operator takes statically shaped tensors"),
+  EXPECT_NE(errors.find("relax.sum: reduces axis 0, which a shape variable "
+                        "sizes"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  // An operator without a dynamic form refuses, naming the operand.
+  EXPECT_TRUE(failed(builder.callOperator(
+      "cumsum", *relu, f32({n, 8}), *size,
+      DictionaryAttr::get(
+          &ctx,
+          {attr("axis", IntegerAttr::get(IntegerType::get(&ctx, 64), 1))}),
+      loc())));
+  EXPECT_NE(errors.find("relax.cumsum: gives a statically shaped tensor"),
             std::string::npos)
       << errors;
   errors.clear();
