@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorIR/Compiler/Compiler.h"
 #include "SizeBounds.h"
+#include "TensorIR/Compiler/Compiler.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
