@@ -36,18 +36,20 @@ struct FusedGroup {
 };
 
 /// The value `size` (a size computed in `callee` from its parameters) at
-/// `b`'s insertion point, its parameters mapped by `map`; null when it
-/// is computed from anything else.
-static Value sizeAt(OpBuilder &b, Value size, IRMapping &map) {
+/// `b`'s insertion point, its parameters mapped by `map` (the ops cloned for
+/// it appended to `created`); null when it is computed from anything else.
+static Value sizeAt(OpBuilder &b, Value size, IRMapping &map,
+                    SmallVectorImpl<Operation *> &created) {
   if (Value mapped = map.lookupOrNull(size))
     return mapped;
   Operation *def = size.getDefiningOp();
   if (!def || !isSizeComputation(def))
     return {};
   for (Value operand : def->getOperands())
-    if (!sizeAt(b, operand, map))
+    if (!sizeAt(b, operand, map, created))
       return {};
-  return b.clone(*def, map)->getResult(cast<OpResult>(size).getResultNumber());
+  created.push_back(b.clone(*def, map));
+  return created.back()->getResult(cast<OpResult>(size).getResultNumber());
 }
 
 struct TIRFuseTIRPass : public tir::impl::TIRFuseTIRPassBase<TIRFuseTIRPass> {
@@ -122,7 +124,7 @@ void TIRFuseTIRPass::runOnOperation() {
           if (!type.isDynamicDim(d))
             continue;
           Value size = getDynamicSize(output, d);
-          Value at = size ? sizeAt(b, size, map) : Value();
+          Value at = size ? sizeAt(b, size, map, created) : Value();
           ok &= static_cast<bool>(at);
           dims.push_back(at);
         }
@@ -137,8 +139,11 @@ void TIRFuseTIRPass::runOnOperation() {
       replacements.push_back({call, tirCall});
     }
     if (!ok) {
+      // The calls stay as they are: what was built for them goes.
       for (auto [call, tirCall] : replacements)
         tirCall->erase();
+      for (Operation *size : llvm::reverse(created))
+        size->erase();
       entry.prim->erase();
       entry.prim = {};
       continue;
