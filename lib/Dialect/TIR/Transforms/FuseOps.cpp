@@ -104,9 +104,11 @@ void TIRFuseOpsPass::fuseIn(func::FuncOp graph) {
   for (auto &[root, members] : groups)
     if (members.size() > 1)
       outline(members);
-  if (!sortTopologically(&body, body.without_terminator()))
+  if (!sortTopologically(&body, body.without_terminator())) {
     graph.emitError("fuse-ops: the fused groups depend on one another in "
                     "a cycle");
+    signalPassFailure();
+  }
 }
 
 void TIRFuseOpsPass::outline(ArrayRef<Operation *> members) {
