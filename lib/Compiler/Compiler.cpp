@@ -80,25 +80,6 @@ static LogicalResult runVerified(PassManager &pm, ModuleOp module,
       "same pipeline verifies after each pass and names the one at fault)");
 }
 
-/// Fails, naming the call, when a graph function calls a function the
-/// module only declares (relax's R.call_dps_packed of a packed function):
-/// there is nothing to run.
-static LogicalResult checkCalleesDefined(ModuleOp module) {
-  WalkResult external = module.walk([&](CallTirOp call) {
-    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
-    if (callee && callee.isExternal()) {
-      call.emitError("calls '")
-          << call.getCallee()
-          << "', which the module declares but does not define (an external "
-             "packed function, R.call_dps_packed): tir builds only the "
-             "functions the module holds";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(external.wasInterrupted());
-}
-
 /// Inlines the calls between graph functions (Relax's cls.f(x)): a graph
 /// function is built as one body of steps. Fails, naming the call, for a
 /// call left (a recursive one).
@@ -413,13 +394,13 @@ static FailureOr<Prepared> prepare(ModuleOp module,
   // re-laid out take their declared types back first.
   // Graph functions take buffers (their results as out-parameters) before
   // their signatures are read.
-  if (failed(checkCalleesDefined(module)) ||
-      failed(inlineGraphCalls(module, options)) ||
+  if (failed(inlineGraphCalls(module, options)) ||
       failed(checkNoObjects(module)))
     return failure();
   PassManager restorePM(context);
   restorePM.addPass(createTIRLegalizeOpsPass());
   restorePM.addPass(createTIRBufferizeGraphPass());
+  restorePM.addPass(createTIRLowerPackedCallsPass());
   restorePM.addPass(createTIRRestoreDeclaredLayoutsPass());
   if (failed(runVerified(restorePM, module, options)))
     return failure();

@@ -85,7 +85,7 @@ ValueRange GraphBuilder::callTir(StringRef callee, ValueRange inputs,
 
 ValueRange GraphBuilder::callExternal(StringRef callee, ValueRange inputs,
                                       TypeRange resultTypes, ValueRange dims,
-                                      Location loc) {
+                                      bool returns, Location loc) {
   if (!module->lookupSymbol(callee)) {
     // Buffers of the tensors' shapes, in default memory.
     SmallVector<Type> params;
@@ -99,6 +99,10 @@ ValueRange GraphBuilder::callExternal(StringRef callee, ValueRange inputs,
     auto decl = func::FuncOp::create(builder, loc, callee,
                                      builder.getFunctionType(params, {}));
     decl.setPrivate();
+    decl->setAttr(TIRDialect::kPackedAttrName,
+                  builder.getI64IntegerAttr(inputs.size()));
+    if (returns)
+      decl->setAttr(TIRDialect::kPackedReturnsAttrName, builder.getUnitAttr());
   }
   return callTir(callee, inputs, resultTypes, dims, loc);
 }

@@ -28,6 +28,8 @@ void mlir::tir::buildLowerToLLVMPipeline(OpPassManager &pm,
   // calls and frees first; a module of prim_funcs only is left as it is.
   pm.addPass(createTIRLegalizeOpsPass());
   pm.addPass(createTIRBufferizeGraphPass());
+  // Packed functions (R.call_dps_packed) through the runtime's dispatcher.
+  pm.addPass(createTIRLowerPackedCallsPass());
   pm.addPass(createTIRRestoreDeclaredLayoutsPass());
   pm.addPass(createTIRRemoveAssumePass());
   if (options.reassociateReductions)

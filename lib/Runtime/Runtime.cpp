@@ -2,6 +2,7 @@
 
 #include "TensorIR/Runtime/Runtime.h"
 #include "Format.h"
+#include "Packed.h"
 
 #include <dlfcn.h>
 
@@ -26,6 +27,9 @@ Module::Module(std::vector<FunctionInfo> functions, Lookup lookup,
   // session's locks, a few microseconds that every call paid before.
   for (const FunctionInfo &f : signatures)
     entryPoints.push_back(lookupSymbol(packedSymbol(f.name)));
+  // Calls of packed functions go through the runtime's dispatcher.
+  if (auto *hook = static_cast<void **>(lookupSymbol(kPackedHookSymbol)))
+    *hook = reinterpret_cast<void *>(&detail::dispatchPacked);
 }
 
 std::unique_ptr<Module> Module::load(const std::string &path,
@@ -514,8 +518,9 @@ bool Module::call(const std::string &name, const std::vector<Arg> &args,
     slot += 3 + 2 * rank;
   }
   if (targetType != Device::CUDA) {
+    detail::beginPackedCalls();
     fn(pointers);
-    return true;
+    return !detail::takePackedError(error);
   }
   // Kernels launch on the GPU of the buffers (the first GPU when none is
   // passed); a failed launch is reported here, as the compiled host code

@@ -190,8 +190,8 @@ public:
   std::vector<size_t> callDps(const std::string &callee,
                               const std::vector<size_t> &inputs,
                               const PyResults &results,
-                              const std::optional<Place> &place,
-                              bool external) {
+                              const std::optional<Place> &place, bool external,
+                              bool returns = false) {
     checkOpen();
     std::string what =
         external ? "call_dps_packed \"" + callee + "\"" : "call_tir @" + callee;
@@ -204,7 +204,7 @@ public:
     ValueRange values =
         external
             ? builder.callExternal(callee, operands(inputs), types, dims,
-                                   at(place))
+                                   returns, at(place))
             : builder.callTir(callee, operands(inputs), types, dims, at(place));
     std::vector<size_t> handles;
     for (Value result : values)
@@ -222,8 +222,9 @@ public:
   std::vector<size_t> callExternal(const std::string &callee,
                                    const std::vector<size_t> &inputs,
                                    const PyResults &results,
-                                   const std::optional<Place> &place) {
-    return callDps(callee, inputs, results, place, /*external=*/true);
+                                   const std::optional<Place> &place,
+                                   bool returns) {
+    return callDps(callee, inputs, results, place, /*external=*/true, returns);
   }
 
   size_t callOperator(const std::string &name, const std::vector<size_t> &args,
@@ -271,12 +272,9 @@ public:
         types.push_back(tir::ObjectType::get(&context()));
         continue;
       }
-      RankedTensorType type = tensorType(shape, dtype, "a call of @" + callee);
-      if (!type.hasStaticShape())
-        throw py::value_error("a call of @" + callee +
-                              ": a result of a shape variable's size (calls "
-                              "give tensors of static shapes)");
-      types.push_back(type);
+      // A result sized by shape variables is sized as the callee sizes it
+      // from its arguments (getShapeVarName follows the call).
+      types.push_back(tensorType(shape, dtype, "a call of @" + callee));
     }
     std::vector<size_t> handles;
     for (Value result :
@@ -439,8 +437,10 @@ void tirpy::bindGraph(py::module_ &m) {
            "A tir.call_tir of prim_func `callee`; results [(shape, dtype)].")
       .def("call_external", &PyGraphBuilder::callExternal, py::arg("callee"),
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
-           "A call of the external (packed) function `callee` in "
-           "destination-passing style: R.call_dps_packed.")
+           py::arg("returns") = false,
+           "A call of the packed function `callee` in destination-passing "
+           "style (R.call_dps_packed), or with `returns` of one returning "
+           "its result (R.call_pure_packed).")
       .def("call_function", &PyGraphBuilder::callFunction, py::arg("callee"),
            py::arg("args"), py::arg("results"), py::arg("place") = py::none(),
            "A call of graph function `callee` (Relax's cls.f(x)); results "

@@ -244,9 +244,44 @@ template <typename Compile> auto compileCopy(ModuleOp module, Compile compile) {
   return result;
 }
 
+/// The Python function that runs packed functions (set_packed_dispatcher);
+/// never freed: compiled code may call it until the process ends.
+py::object *packedDispatcher = nullptr;
+
+int32_t callPackedDispatcher(const char *name, int32_t returns,
+                             int32_t numInputs, int32_t numOutputs,
+                             const int64_t *slots) {
+  py::gil_scoped_acquire gil;
+  try {
+    return (*packedDispatcher)(name, returns, numInputs, numOutputs,
+                               reinterpret_cast<intptr_t>(slots))
+        .cast<int32_t>();
+  } catch (py::error_already_set &e) {
+    rt::setPackedError(std::string("packed function '") + name +
+                       "': " + e.what());
+    return -1;
+  }
+}
+
 } // namespace
 
 void tirpy::bindRuntime(py::module_ &m) {
+  m.def(
+      "set_packed_dispatcher",
+      [](py::object dispatcher) {
+        if (dispatcher.is_none()) {
+          rt::setPackedDispatcher(nullptr);
+          return;
+        }
+        if (!packedDispatcher)
+          packedDispatcher = new py::object();
+        *packedDispatcher = std::move(dispatcher);
+        rt::setPackedDispatcher(&callPackedDispatcher);
+      },
+      py::arg("dispatcher"),
+      "Installs `dispatcher(name, returns, num_inputs, num_outputs, "
+      "slots_address)`, which runs the packed functions compiled code "
+      "calls (kPackedHookSymbol); None removes it.");
   py::class_<PyRuntimeModule>(m, "RuntimeModule")
       .def("functions", &PyRuntimeModule::functions)
       .def("signature", &PyRuntimeModule::signature)

@@ -3,12 +3,22 @@ reshape targets, with errors naming the operator (`what`)."""
 
 
 def broadcast_shape(a, b, what):
-    """numpy's broadcast of two static shapes."""
+    """numpy's broadcast of two shapes: sizes, or shape variables (te's
+    tir.Var), which broadcast against 1 and against themselves."""
+    def same(x, y):
+        if isinstance(x, int) and isinstance(y, int):
+            return x == y
+        return x is y or (not isinstance(x, int) and not isinstance(y, int)
+                          and str(x) == str(y))
+
     out = []
     for i in range(max(len(a), len(b))):
         da = a[len(a) - 1 - i] if i < len(a) else 1
         db = b[len(b) - 1 - i] if i < len(b) else 1
-        if da != db and 1 not in (da, db):
+        if isinstance(da, int) and da == 1:
+            out.append(db)
+            continue
+        if not same(da, db) and not (isinstance(db, int) and db == 1):
             raise ValueError(f"{what}: shapes {tuple(a)} and {tuple(b)} do not broadcast "
                              f"(dimension {da} against {db})")
         out.append(db if da == 1 else da)

@@ -54,6 +54,13 @@ class NDArray:
         np.copyto(self._data, np.asarray(source, dtype=self._data.dtype))
         return self
 
+    def __setitem__(self, index, value):
+        """arr[:] = value: copies value in (TVM's arrays take whole-array
+        assignment only)."""
+        if not (isinstance(index, slice) and index == slice(None)):
+            raise ValueError("an NDArray is assigned whole: arr[:] = value")
+        self.copyfrom(value)
+
     def __str__(self):
         return str(self._data)
 

@@ -9,10 +9,14 @@ import numpy as np
 
 import tir_runtime as _rt
 
+from . import _packed
 from ._ext import ext
 from .ir import IRModule
 from .ir.container import Array
 from .nd import NDArray
+
+# Compiled code calls packed functions through the extension.
+_packed.install()
 
 
 class ShapeTuple(tuple):
@@ -197,7 +201,14 @@ class Function:
                     and a.flags.writeable):
                 a = self._convert(i, a)
             converted.append(a)
-        self._native_call(self.name, *converted)
+        try:
+            self._native_call(self.name, *converted)
+        except ValueError as error:
+            # A packed function's own exception, where one failed.
+            failure = _packed.take_failure()
+            if failure is not None:
+                raise failure from error
+            raise
         if outputs:
             if isinstance(self._tuple, list):  # tuples of tuples: as they nest
                 return _nested(self._tuple, outputs)

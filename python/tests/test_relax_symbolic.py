@@ -9,6 +9,7 @@ import pytest
 
 import tensorir as tvm
 from tensorir import relax, topi
+from tensorir.registry import remove_global_func
 from tensorir.relax.frontend import nn
 from tensorir.script import ir as I
 from tensorir.script import relax as R
@@ -195,15 +196,34 @@ class External(nn.Module):
         return nn.extern("env.scale", [x], out=nn.Tensor.placeholder(x.shape, "float32"))
 
 
-def test_call_dps_packed_prints_and_building_it_is_refused():
+def test_call_dps_packed_prints_and_runs_the_registered_function():
     mod, _ = External().export_tvm({"forward": {"x": nn.spec.Tensor(("n", 2), "float32")}})
     text = mod.script()
     assert ('lv = R.call_dps_packed("env.scale", (x,), out_sinfo=R.Tensor((n, 2), '
             'dtype="float32"))') in text
     assert "def env" not in text  # declared, not printed
-    with pytest.raises(ValueError, match="calls 'env.scale', which the module declares but "
-                                         "does not define"):
-        tvm.compile(mod, "llvm")
+    vm = _vm(mod)
+    x = RNG.standard_normal((3, 2)).astype("float32")
+    # Not registered: the call fails, naming the function.
+    with pytest.raises(LookupError, match="no packed function named 'env.scale'"):
+        vm["forward"](x)
+
+    def scale(a, out):
+        out[:] = a.numpy() * 3
+
+    tvm.register_global_func("env.scale", scale, override=True)
+    try:
+        np.testing.assert_allclose(vm["forward"](x).numpy(), x * 3, rtol=1e-6)
+
+        def broken(a, out):
+            raise RuntimeError("scale broke")
+
+        tvm.register_global_func("env.scale", broken, override=True)
+        # The function's own exception comes back.
+        with pytest.raises(RuntimeError, match="scale broke"):
+            vm["forward"](x)
+    finally:
+        remove_global_func("env.scale")
 
     @I.ir_module
     class Parsed:
@@ -215,6 +235,50 @@ def test_call_dps_packed_prints_and_building_it_is_refused():
             return y
 
     assert 'R.call_dps_packed("env.scale", (x,)' in Parsed.script()
+
+
+@I.ir_module
+class PurePacked:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")):
+        # Runs for what it does: a result of unknown shape is no value.
+        _ = R.call_pure_packed("test.env.fill", y, sinfo_args=R.Object)
+        z = R.call_pure_packed("test.env.add", x, y,
+                               sinfo_args=R.Tensor((2, 3), "float32"))
+        return z
+
+
+def test_call_pure_packed_returns_its_result_and_keeps_calls_for_their_effects():
+    def fill(a):
+        a[:] = np.full(a.shape, 2.0, a.dtype)
+
+    tvm.register_global_func("test.env.fill", fill, override=True)
+    tvm.register_global_func("test.env.add", lambda a, b: tvm.nd.array(a.numpy() + b.numpy()),
+                             override=True)
+    text = PurePacked.script()
+    assert 'R.call_pure_packed("test.env.add", x, y, sinfo_args=R.Tensor((2, 3)' in text
+    assert 'R.call_pure_packed("test.env.fill", y, sinfo_args=R.Object)' in text
+    vm = _vm(PurePacked)
+    x = RNG.standard_normal((2, 3)).astype("float32")
+    y = np.zeros((2, 3), "float32")
+    np.testing.assert_allclose(vm["main"](x, y).numpy(), x + 2, rtol=1e-6)
+    np.testing.assert_allclose(y, 2)  # written in place by the packed function
+    # A result of another shape than the call declares is refused.
+    tvm.register_global_func("test.env.add", lambda a, b: tvm.nd.array(np.zeros(3, "float32")),
+                             override=True)
+    with pytest.raises(ValueError, match=r"returned a float32 tensor of shape \(3,\); its "
+                                         r"call \(R.call_pure_packed\) declares float32 of "
+                                         r"shape \(2, 3\)"):
+        vm["main"](x, y)
+
+
+def test_a_packed_result_of_unknown_shape_is_not_a_value():
+    with pytest.raises(Exception, match="a packed function's result is used when its shape "
+                                        "is known"):
+        @R.function
+        def f(x: R.Tensor((2, 3), "float32")):
+            y = R.call_pure_packed("test.env.any", x, sinfo_args=R.Tensor(ndim=2))
+            return y
 
 
 @I.ir_module
@@ -286,3 +350,34 @@ def test_reshapes_the_element_count_of_which_is_unknown_are_refused():
     with pytest.raises(ValueError, match=r"4 and 6 elements per value"):
         relax.op.reshape(x, (n, 6))
     assert relax.op.reshape(x, (2, n, -1)).struct_info.shape[2] == 2
+
+
+def _mean_rows(x, axis):
+    return topi.divide(topi.sum(x, axis, keepdims=True), 8)
+
+
+@I.ir_module
+class EmittedTe:
+    @R.function
+    def main(x: R.Tensor(("n", 8), "float32"), y: R.Tensor(("n", 8), "float32")):
+        with R.dataflow():
+            m = R.emit_te(_mean_rows, x, axis=1)
+            s = R.emit_te(topi.add, m, R.const(1, "float32"))
+            z = R.emit_te(topi.multiply, y, s)
+            R.output(z)
+        return z
+
+
+def test_r_emit_te_makes_prim_funcs_that_fuse_and_run():
+    names = set(EmittedTe.get_global_vars())
+    assert {"main", "_mean_rows", "add", "multiply"} <= names
+    fused = relax.transform.FuseTIR()(relax.transform.FuseOps()(
+        relax.transform.AnnotateTIROpPattern()(EmittedTe)))
+    # One prim_func; the rows n read from x, the first buffer they size.
+    prims = [name for name in fused.get_global_vars() if name != "main"]
+    assert prims == ["fused__mean_rows_add_multiply"], prims
+    x = RNG.standard_normal((5, 8)).astype("float32")
+    y = RNG.standard_normal((5, 8)).astype("float32")
+    want = y * (x.mean(axis=1, keepdims=True) + 1)
+    for mod in (EmittedTe, fused):
+        np.testing.assert_allclose(_vm(mod)["main"](x, y).numpy(), want, rtol=1e-5)

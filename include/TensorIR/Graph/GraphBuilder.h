@@ -98,12 +98,14 @@ public:
   ValueRange callTir(StringRef callee, ValueRange inputs, TypeRange resultTypes,
                      ValueRange dims, Location loc);
 
-  /// A call of the external function `callee` in destination-passing
-  /// style (relax's R.call_dps_packed): a tir.call_tir of a private
-  /// declaration taking the inputs' and results' buffers, declared here
-  /// once. The module does not define it: building the module refuses it.
+  /// A call of the packed function `callee` (relax's R.call_dps_packed,
+  /// or with `returns` R.call_pure_packed, whose function returns its
+  /// result): a tir.call_tir of a private declaration taking the inputs'
+  /// and results' buffers, declared here once (`tir.packed`). The runtime
+  /// runs it by name (`--tir-lower-packed-calls`).
   ValueRange callExternal(StringRef callee, ValueRange inputs,
-                          TypeRange resultTypes, ValueRange dims, Location loc);
+                          TypeRange resultTypes, ValueRange dims, bool returns,
+                          Location loc);
 
   /// A call of graph function `callee` (func.call; Relax's cls.f(x)),
   /// giving `resultTypes` (the callee is looked up when the function joins

@@ -241,6 +241,33 @@ constexpr const char *kMetadataSymbol = "__tir_metadata";
 /// library without it runs on the CPU).
 constexpr const char *kTargetSymbol = "__tir_target";
 
+/// The symbol of the pointer through which compiled code calls packed
+/// functions (relax's R.call_dps_packed / R.call_pure_packed): a module
+/// that makes such calls defines it, null, and a Module sets it to the
+/// runtime's dispatcher when it is loaded.
+constexpr const char *kPackedHookSymbol = "__tir_packed_call";
+
+/// How compiled code calls the packed function `name`: `slots` describes
+/// `numInputs` then `numOutputs` buffers, each as (DLPack type code, bits,
+/// rank, data address, sizes..., strides in elements...). With `returns`
+/// the function returns its result (R.call_pure_packed), which goes into
+/// the output buffer when there is one; otherwise it fills the outputs
+/// (destination-passing style). Returns 0, or nonzero after
+/// setPackedError.
+using PackedDispatcher = int32_t (*)(const char *name, int32_t returns,
+                                     int32_t numInputs, int32_t numOutputs,
+                                     const int64_t *slots);
+
+/// Installs the function that runs packed functions by name for this
+/// process (the Python package installs one that calls functions
+/// registered with tvm.register_global_func); null removes it.
+void setPackedDispatcher(PackedDispatcher dispatcher);
+
+/// Records why a packed call failed (the first reason since the call of a
+/// module's function began); Module::call reports it when the function
+/// returns.
+void setPackedError(const std::string &message);
+
 /// Sets the number of threads parallel loops use (OpenMP), when the OpenMP
 /// runtime is loaded in this process. Returns false when it is not.
 bool setNumThreads(int threads);

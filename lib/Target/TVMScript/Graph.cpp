@@ -338,6 +338,17 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
         infos.size() == 1 ? infos[0] : "[" + llvm::join(infos, ", ") + "]";
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
+    if (callee && callee.isExternal() &&
+        callee->hasAttr(TIRDialect::kPackedReturnsAttrName)) {
+      // A packed function returning its result; one of no known shape (no
+      // result here) is an object.
+      os << pad(2) << name << " = R.call_pure_packed(\"" << call.getCallee()
+         << "\"";
+      for (const std::string &arg : args)
+        os << ", " << arg;
+      os << ", sinfo_args=" << (infos.empty() ? "R.Object" : infos[0]) << ")\n";
+      continue;
+    }
     if (callee && callee.isExternal()) {
       // A function the module only declares: a packed function by name.
       os << pad(2) << name << " = R.call_dps_packed(\"" << call.getCallee()

@@ -73,6 +73,13 @@ def _module_from_functions(functions):
     from ..relax.function import Function
     from ..tir.function import PrimFunc
     symbols = {}
+    # The prim_funcs a parsed graph function's R.emit_te calls made, where
+    # the functions given leave them out.
+    for func in list(functions.values()):
+        for name, prim in getattr(func, "te_funcs", {}).items():
+            if name not in functions and not any(
+                    getattr(k, "name_hint", k) == name for k in functions):
+                functions = {**functions, name: prim}
     if len(functions) == 1:
         # One function already under its key: its own module is the module
         # (no copy, and the source locations stay).

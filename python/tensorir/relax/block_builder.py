@@ -235,55 +235,7 @@ class BlockBuilder:
     def call_te(self, func, *args, **kwargs):
         """emit_te's call_tir, not bound (TVM's call_te): the prim_func is
         added to the module; the call is returned, to emit or to return."""
-        name_hint = kwargs.pop("primfunc_name_hint", None) or getattr(func, "__name__", "te_func")
-        if kwargs.pop("primfunc_attrs", None):
-            raise NotImplementedError(f"call_te({name_hint}): primfunc_attrs are not supported")
-        inputs, placeholders = [], []
-        shape_vars = {}  # a shape variable's name -> the te function's variable
-
-        def te_var(d):
-            """The te variable of shape variable `d`: the tir.Var it was
-            given as (te functions close over it), or a new one."""
-            if d.name not in shape_vars:
-                origin = getattr(d, "origin", None)
-                shape_vars[d.name] = origin if origin is not None else tir.Var(d.name, "int64")
-            return shape_vars[d.name]
-
-        def te_shape(shape):
-            return tuple(te_var(d) if isinstance(d, SymDim) else int(d) for d in shape)
-
-        def convert(arg):
-            if isinstance(arg, Expr):
-                if not isinstance(arg.struct_info, TensorStructInfo):
-                    raise TypeError(f"emit_te({name_hint}): {arg!r} is not a tensor")
-                for seen, ph in zip(inputs, placeholders):
-                    if seen is arg:
-                        return ph
-                n = len(inputs)
-                if isinstance(arg, Var):
-                    name = arg.name_hint
-                else:
-                    name = string.ascii_uppercase[n] if n < 26 else f"tensor_input_{n}"
-                ph = te.placeholder(te_shape(arg.shape), arg.dtype, name)
-                inputs.append(arg)
-                placeholders.append(ph)
-                return ph
-            if isinstance(arg, (list, tuple)):
-                return type(arg)(convert(a) for a in arg)
-            return arg
-
-        te_args = [convert(a) for a in args]
-        te_kwargs = {k: convert(v) for k, v in kwargs.items()}
-        result = func(*te_args, **te_kwargs)
-        outputs = list(result) if isinstance(result, (list, tuple)) else [result]
-        for out in outputs:
-            if not isinstance(out, te.Tensor) or out.is_placeholder:
-                raise TypeError(f"emit_te({name_hint}): the function returns "
-                                f"{type(out).__name__}, not te.compute tensors")
-        prim = te.create_prim_func(placeholders + outputs, name=name_hint)
-        gvar = self.add_func(prim, name_hint)
-        infos = [TensorStructInfo(tuple(o.shape), o.dtype) for o in outputs]
-        return call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0])
+        return te_call(self.add_func, func, args, kwargs)
 
     # ------------------------------------------------------------ module
     def add_func(self, func, func_name):
@@ -326,6 +278,63 @@ class BlockBuilder:
 
     def current_block_is_dataflow(self):
         return self._in_dataflow
+
+
+def te_call(add_func, func, args, kwargs):
+    """The call_tir of the te function `func` on placeholders for the graph
+    values among `args` (TVM's call_te): the prim_func the te it returns
+    makes is given to `add_func(prim, name_hint)`, which returns its
+    GlobalVar."""
+    kwargs = dict(kwargs)
+    name_hint = kwargs.pop("primfunc_name_hint", None) or getattr(func, "__name__", "te_func")
+    if kwargs.pop("primfunc_attrs", None):
+        raise NotImplementedError(f"call_te({name_hint}): primfunc_attrs are not supported")
+    inputs, placeholders = [], []
+    shape_vars = {}  # a shape variable's name -> the te function's variable
+
+    def te_var(d):
+        """The te variable of shape variable `d`: the tir.Var it was
+        given as (te functions close over it), or a new one."""
+        if d.name not in shape_vars:
+            origin = getattr(d, "origin", None)
+            shape_vars[d.name] = origin if origin is not None else tir.Var(d.name, "int64")
+        return shape_vars[d.name]
+
+    def te_shape(shape):
+        return tuple(te_var(d) if isinstance(d, SymDim) else int(d) for d in shape)
+
+    def convert(arg):
+        if isinstance(arg, Expr):
+            if not isinstance(arg.struct_info, TensorStructInfo):
+                raise TypeError(f"emit_te({name_hint}): {arg!r} is not a tensor")
+            for seen, ph in zip(inputs, placeholders):
+                if seen is arg:
+                    return ph
+            n = len(inputs)
+            if isinstance(arg, Var):
+                name = arg.name_hint
+            else:
+                name = string.ascii_uppercase[n] if n < 26 else f"tensor_input_{n}"
+            ph = te.placeholder(te_shape(arg.shape), arg.dtype, name)
+            inputs.append(arg)
+            placeholders.append(ph)
+            return ph
+        if isinstance(arg, (list, tuple)):
+            return type(arg)(convert(a) for a in arg)
+        return arg
+
+    te_args = [convert(a) for a in args]
+    te_kwargs = {k: convert(v) for k, v in kwargs.items()}
+    result = func(*te_args, **te_kwargs)
+    outputs = list(result) if isinstance(result, (list, tuple)) else [result]
+    for out in outputs:
+        if not isinstance(out, te.Tensor) or out.is_placeholder:
+            raise TypeError(f"emit_te({name_hint}): the function returns "
+                            f"{type(out).__name__}, not te.compute tensors")
+    prim = te.create_prim_func(placeholders + outputs, name=name_hint)
+    gvar = add_func(prim, name_hint)
+    infos = [TensorStructInfo(tuple(o.shape), o.dtype) for o in outputs]
+    return call_tir(gvar, inputs, infos if len(infos) > 1 else infos[0])
 
 
 def _dps_call(what, args, out_sinfo):
@@ -373,3 +382,29 @@ def call_dps_packed(func, args, out_sinfo):
         raise TypeError(f"call_dps_packed calls a function by name, got {func!r}")
     args, info = _dps_call(f'call_dps_packed("{name}")', args, out_sinfo)
     return Call("relax.call_dps_packed", [ExternFunc(name)] + args, info)
+
+
+def call_pure_packed(func, *args, sinfo_args=None):
+    """relax.call_pure_packed: a call of the packed function named `func`
+    (a string or an ExternFunc) on `args`, which returns its result
+    (`sinfo_args`: a TensorStructInfo of known shape, whose buffer the
+    runtime copies the result into; or R.Object / a tensor of unknown
+    shape, when the call runs only for what it does and its result is not
+    used). The runtime runs the function registered under that name
+    (tvm.register_global_func)."""
+    name = func.global_symbol if isinstance(func, ExternFunc) else func
+    if not isinstance(name, str):
+        raise TypeError(f"call_pure_packed calls a function by name, got {func!r}")
+    if isinstance(sinfo_args, (list, tuple)):
+        if len(sinfo_args) != 1:
+            raise ValueError(f'call_pure_packed("{name}"): sinfo_args is one struct info, '
+                             f"got {len(sinfo_args)}")
+        sinfo_args = sinfo_args[0]
+    if sinfo_args is None:
+        raise ValueError(f'call_pure_packed("{name}") needs sinfo_args (its result\'s '
+                         "struct info)")
+    for a in args:
+        if not isinstance(a, Expr) or not isinstance(a.struct_info, TensorStructInfo):
+            raise TypeError(f'call_pure_packed("{name}"): argument {a!r} is not a tensor '
+                            "(packed functions take tensors here)")
+    return Call("relax.call_pure_packed", [ExternFunc(name)] + list(args), sinfo_args)

@@ -91,6 +91,15 @@ def _constant_bytes(data):
     return flat.astype(flat.dtype.newbyteorder("<")).tobytes()
 
 
+class _NoValue:
+    """What a binding names when its call gives nothing the function can
+    use (R.call_pure_packed with a result of unknown shape): using it is
+    the error `reason`."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
 class FunctionWriter:
     """Builds one graph function from its parameters, bindings ((var, expr)
     in order) and output, one GraphBuilder call per step. A value is a
@@ -154,6 +163,8 @@ class FunctionWriter:
         tuple item or a nested operator), building a constant or an
         operator where it is first used."""
         value = self._value(expr)
+        if isinstance(value, _NoValue):
+            raise ValueError(f"function '{self.name}': {value.reason}")
         if isinstance(value, list):
             raise TypeError(f"function '{self.name}': {expr!r} has several results; "
                             "use its items (relax.TupleGetItem)")
@@ -232,7 +243,8 @@ class FunctionWriter:
             return self._call_function(call)
         if call.op == "relax.null_value":
             return self.builder.null_value(self.place)
-        if call.op not in ("relax.call_tir", "relax.call_dps_packed"):
+        if call.op not in ("relax.call_tir", "relax.call_dps_packed",
+                           "relax.call_pure_packed"):
             shape, dtype = _tensor(info, f"the result of {call.op}")
             args = [self.value(a) for a in call.args]
             attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
@@ -241,6 +253,21 @@ class FunctionWriter:
         callee, inputs = call.args[0], call.args[1:]
         values = [self.value(a) for a in inputs]
         fields = info.fields if isinstance(info, TupleStructInfo) else [info]
+        if call.op == "relax.call_pure_packed":
+            # The function returns its result, which the runtime copies into
+            # the buffer of the result's shape; a result of no known shape is
+            # no value (the call runs for what it does).
+            if isinstance(info, TensorStructInfo):
+                results = [_tensor(info, f'a result of call_pure_packed("{callee.global_symbol}")')]
+            else:
+                results = []
+            handles = self.builder.call_external(callee.global_symbol, values, results,
+                                                 self.place, returns=True)
+            if not handles:
+                return _NoValue(f'the result of R.call_pure_packed("{callee.global_symbol}") '
+                                f"({info!r}): a packed function's result is used when its "
+                                "shape is known; give sinfo_args its shape and dtype")
+            return handles[0]
         if call.op == "relax.call_dps_packed":
             what = f'call_dps_packed("{callee.global_symbol}")'
             results = [_tensor(r, f"a result of {what}") for r in fields]
@@ -307,6 +334,8 @@ class FunctionWriter:
                         fields.append(r)
                 return fields
             handle = self._value(value)
+            if isinstance(handle, _NoValue):
+                raise ValueError(f"function '{self.name}' returns {handle.reason}")
             if isinstance(handle, list):  # a call of several results
                 handles.extend(handle)
                 return tuple(range(len(handles) - len(handle), len(handles)))

@@ -22,7 +22,7 @@ def ir_module(cls):
     """@I.ir_module: a class whose @T.prim_func and @R.function methods form
     one module."""
     from ..relax.function import Function
-    from .relax_parser import DeferredFunction, UnknownCallee
+    from .relax_parser import _TE_FUNCS_KEY, DeferredFunction, UnknownCallee
     funcs = {name: v for name, v in vars(cls).items()
              if isinstance(v, (PrimFunc, Function, DeferredFunction))}
     if not funcs:
@@ -44,4 +44,12 @@ def ir_module(cls):
         if len(left) == len(deferred):
             raise error  # the calls go round, or name no function of the module
         deferred = left
+    # The prim_funcs the graph functions' R.emit_te calls made.
+    te_funcs = vars(cls).get(_TE_FUNCS_KEY)
+    for name, prim in (te_funcs.funcs.items() if te_funcs is not None else ()):
+        if name in funcs:
+            raise ValueError(f"@I.ir_module class {cls.__name__}: R.emit_te made a prim_func "
+                             f"'{name}', which the class defines too; give the te "
+                             "function another name (primfunc_name_hint=...)")
+        funcs[name] = prim
     return IRModule(funcs, vars(cls).get(_ATTRS_KEY))

@@ -72,8 +72,11 @@ def _is_shape_var_declaration(call):
 class GraphParser:
     """Reads one @R.function's AST."""
 
-    def __init__(self, node, source, filename, line_offset, env, constants, callees=None):
+    def __init__(self, node, source, filename, line_offset, env, constants, callees=None,
+                 te_funcs=None):
         self.node, self.source, self.filename = node, source, filename
+        # The prim_funcs R.emit_te makes, shared by the module's functions.
+        self.te_funcs = te_funcs if te_funcs is not None else TeFunctions()
         self.line_offset, self.env = line_offset, dict(env or {})
         self.constants = constants
         # What the module's graph functions return, by name (cls.f(x)).
@@ -153,6 +156,10 @@ class GraphParser:
             return self.call_tir(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_dps_packed"):
             return self.call_tir(node, packed=True)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "emit_te"):
+            return self.emit_te(node)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "call_pure_packed"):
+            return self.call_pure_packed(node)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_OPERATORS:
             # x + y, as relax's Expr operators: R.add(x, y).
             from ..relax import op as relax_op
@@ -377,6 +384,47 @@ class GraphParser:
         op = "relax.call_dps_packed" if packed else "relax.call_tir"
         return Call(op, [target] + inputs, info)
 
+    def call_pure_packed(self, node):
+        """R.call_pure_packed("name", args..., sinfo_args=...)."""
+        from ..relax.block_builder import call_pure_packed
+        if not node.args or not (isinstance(node.args[0], ast.Constant)
+                                 and isinstance(node.args[0].value, str)):
+            raise self.error(node, "R.call_pure_packed calls a function by name (a string)")
+        keywords = {k.arg: k.value for k in node.keywords}
+        sinfo = keywords.pop("sinfo_args", None)
+        if sinfo is None:
+            raise self.error(node, "R.call_pure_packed needs sinfo_args")
+        if keywords:
+            raise self.error(node, "R.call_pure_packed: unsupported argument(s) "
+                             f"{', '.join(keywords)}")
+        if isinstance(sinfo, ast.Tuple) and len(sinfo.elts) == 1:
+            sinfo = sinfo.elts[0]
+        info = self.eval_info(sinfo)
+        try:
+            return call_pure_packed(node.args[0].value,
+                                    *[self.expr(a) for a in node.args[1:]],
+                                    sinfo_args=info)
+        except (TypeError, ValueError) as e:
+            raise self.error(node, str(e)) from None
+
+    def emit_te(self, node):
+        """R.emit_te(te_func, args..., kwargs...): the te function called on
+        placeholders for the graph values among the arguments (as
+        BlockBuilder.emit_te); its prim_func joins the module."""
+        from ..relax.block_builder import te_call
+        if not node.args:
+            raise self.error(node, "R.emit_te(te_func, args...) names a te function")
+        func = self.python_value(node.args[0])
+        if not callable(func):
+            raise self.error(node.args[0], f"R.emit_te: {ast.unparse(node.args[0])} is not "
+                             "a function")
+        args = [self.argument(a) for a in node.args[1:]]
+        kwargs = {k.arg: self.argument(k.value) for k in node.keywords}
+        try:
+            return te_call(self.te_funcs.add, func, args, kwargs)
+        except (TypeError, ValueError, NotImplementedError) as e:
+            raise self.error(node, f"R.emit_te({ast.unparse(node.args[0])}): {e}") from None
+
     # -------------------------------------------------------- statements
     def statements(self, body):
         for stmt in body:
@@ -499,6 +547,31 @@ def is_private(node):
     return False
 
 
+class TeFunctions:
+    """The prim_funcs R.emit_te makes in a module's graph functions, by
+    name: one made twice is kept once, and a new one takes the te
+    function's name, or name1, name2, ... when taken (BlockBuilder's
+    naming)."""
+
+    def __init__(self, taken=()):
+        self.funcs = {}
+        self.taken = set(taken)
+
+    def add(self, prim, name_hint):
+        from ..ir.base import structural_equal
+        from ..relax.expr import GlobalVar
+        prim = prim.as_private()
+        for name, existing in self.funcs.items():
+            if structural_equal(existing, prim):
+                return GlobalVar(name)
+        name, k = name_hint, 0
+        while name in self.funcs or name in self.taken:
+            k += 1
+            name = f"{name_hint}{k}"
+        self.funcs[name] = prim.with_name(name) if prim.name != name else prim
+        return GlobalVar(name)
+
+
 class UnknownCallee(ScriptError):
     """A call of a module function the parser does not know yet (defined
     later in the module): @I.ir_module parses the function again once it
@@ -513,14 +586,15 @@ class DeferredFunction:
     """An @R.function of an @I.ir_module class that calls a function
     defined after it: parsed when the module is (resolve)."""
 
-    def __init__(self, node, source, filename, offset, env, private, error):
+    def __init__(self, node, source, filename, offset, env, private, error, te_funcs=None):
         self.node, self.source, self.filename = node, source, filename
         self.offset, self.env, self.private = offset, env, private
-        self.error = error
+        self.error, self.te_funcs = error, te_funcs
 
     def resolve(self, callees):
         return parse_graph_function(self.node, self.source, self.filename, self.offset,
-                                    self.env, self.env.get("metadata"), self.private, callees)
+                                    self.env, self.env.get("metadata"), self.private, callees,
+                                    self.te_funcs)
 
     # Used as a function outside an @I.ir_module class: the call's error.
     def __getattr__(self, name):
@@ -531,19 +605,29 @@ class DeferredFunction:
 
 
 def parse_graph_function(node, source, filename, line_offset, env=None, metadata=None,
-                         private=None, callees=None):
+                         private=None, callees=None, te_funcs=None):
     """The @R.function `node` as a relax Function (private when its decorator
     or `private` says so); `callees`: what the module's other graph
-    functions return, by name."""
+    functions return, by name; `te_funcs`: the module's TeFunctions (a
+    function by itself has its own). The prim_funcs its R.emit_te calls
+    made are its `te_funcs`, which a module made of it takes."""
     constants = metadata_constants(metadata)
-    parser = GraphParser(node, source, filename, line_offset, env, constants, callees)
+    if te_funcs is None:
+        te_funcs = TeFunctions()
+    parser = GraphParser(node, source, filename, line_offset, env, constants, callees,
+                         te_funcs)
     native = parser.parse(is_private(node) if private is None else private)
-    return Function(node.name, native, filename, parser.output_info)
+    func = Function(node.name, native, filename, parser.output_info)
+    func.te_funcs = te_funcs.funcs
+    return func
 
 
-def _class_body_functions():
-    """The graph functions defined so far in the class body being executed
-    (an @I.ir_module's), by name, from the caller's frames."""
+_TE_FUNCS_KEY = "__tir_te_funcs__"
+
+
+def _class_body():
+    """The namespace of the class body being executed (an @I.ir_module's),
+    from the caller's frames, or None."""
     import sys
     frame = sys._getframe(2)
     for _ in range(4):
@@ -551,10 +635,24 @@ def _class_body_functions():
             break
         names = frame.f_locals
         if "__qualname__" in names and "__module__" in names:
-            return {k: v.ret_struct_info for k, v in names.items()
-                    if isinstance(v, Function) and v.ret_struct_info is not None}
+            return names
         frame = frame.f_back
     return None
+
+
+def _class_body_functions(names):
+    """The graph functions defined so far in class body `names`, by name."""
+    return {k: v.ret_struct_info for k, v in names.items()
+            if isinstance(v, Function) and v.ret_struct_info is not None}
+
+
+def module_te_funcs(names):
+    """The TeFunctions of class body `names` (made on first use)."""
+    if _TE_FUNCS_KEY not in names:
+        names[_TE_FUNCS_KEY] = TeFunctions()
+    registry = names[_TE_FUNCS_KEY]
+    registry.taken.update(k for k in names if not k.startswith("__"))
+    return registry
 
 
 def parse_decorated(fn, private=False):
@@ -563,15 +661,18 @@ def parse_decorated(fn, private=False):
     source, filename, offset = function_source(fn)
     node = ast.parse(source).body[0]
     env = python_env(fn)
-    known = _class_body_functions()
+    body = _class_body()
+    known = _class_body_functions(body) if body is not None else None
+    te_funcs = module_te_funcs(body) if body is not None else None
     private = private or is_private(node)
     try:
         return parse_graph_function(node, source, filename, offset, env, env.get("metadata"),
-                                    private, known)
+                                    private, known, te_funcs)
     except UnknownCallee as error:
         if known is None:  # not in a module's class: nothing defines it later
             raise
-        return DeferredFunction(node, source, filename, offset, env, private, error)
+        return DeferredFunction(node, source, filename, offset, env, private, error,
+                                te_funcs)
 
 
 def function_body(func):

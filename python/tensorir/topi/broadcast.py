@@ -3,8 +3,18 @@ from .. import te
 from .._shapes import broadcast_shape, reshape_target
 
 
+def _dim(d):
+    """A dimension as a Python int, or the shape variable (expression) it is."""
+    if isinstance(d, int):
+        return d
+    try:
+        return int(d)
+    except TypeError:
+        return d
+
+
 def _shape(x):
-    return tuple(int(d) for d in x.shape) if isinstance(x, te.Tensor) else ()
+    return tuple(_dim(d) for d in x.shape) if isinstance(x, te.Tensor) else ()
 
 
 def _operand(x, indices, out_shape):
@@ -16,7 +26,8 @@ def _operand(x, indices, out_shape):
     offset = len(out_shape) - len(shape)
     # A dimension of size 1 the output has larger reads index 0; one of the
     # output's size reads the output's index (as TVM's topi reads it).
-    index = [0 if d == 1 and out_shape[offset + k] != 1 else indices[offset + k]
+    index = [0 if isinstance(d, int) and d == 1 and out_shape[offset + k] is not d
+             and out_shape[offset + k] != 1 else indices[offset + k]
              for k, d in enumerate(shape)]
     return x[tuple(index)] if index else x[()]
 

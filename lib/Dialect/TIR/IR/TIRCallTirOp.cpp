@@ -133,3 +133,28 @@ LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       }
   return success();
 }
+
+/// The callee when it is a declaration of the enclosing module (a packed
+/// function), else null.
+static func::FuncOp packedCallee(CallTirOp op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto callee =
+      module ? module.lookupSymbol<func::FuncOp>(op.getCalleeAttr()) : nullptr;
+  return callee && callee.isExternal() ? callee : nullptr;
+}
+
+void CallTirOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A prim_func writes only its outputs (the verifier checks it); a packed
+  // function is code the module does not show.
+  if (!packedCallee(*this))
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
+Speculation::Speculatability CallTirOp::getSpeculatability() {
+  return packedCallee(*this) ? Speculation::NotSpeculatable
+                             : Speculation::Speculatable;
+}

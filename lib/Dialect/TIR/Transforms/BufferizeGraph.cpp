@@ -43,6 +43,17 @@ struct TIRBufferizeGraphPass
     if (graphs.empty())
       return;
 
+    // A declaration a graph function calls is a packed function, which
+    // the runtime runs by name (--tir-lower-packed-calls).
+    module.walk([&](CallTirOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+      if (callee && callee.isExternal() &&
+          !callee->hasAttr(TIRDialect::kPackedAttrName))
+        callee->setAttr(
+            TIRDialect::kPackedAttrName,
+            Builder(module).getI64IntegerAttr(call.getInputs().size()));
+    });
+
     // How many results each public graph function returns: they become its
     // trailing out-parameters.
     llvm::DenseMap<Operation *, unsigned> numResults;

@@ -214,8 +214,24 @@ func::FuncOp mlir::tir::mergeCallees(ArrayRef<CallTirOp> callList,
   }
   func::ReturnOp::create(builder, loc);
   hoistAllocations(entry);
-  if (!shapeVars.empty())
+  if (!shapeVars.empty()) {
+    // A shape variable is read from the first parameter it sizes, whichever
+    // parameter a callee read it from (TVM's one variable).
+    SmallVector<memref::DimOp> reads;
+    func.walk([&](memref::DimOp dim) { reads.push_back(dim); });
+    for (memref::DimOp dim : reads) {
+      auto arg = dyn_cast<BlockArgument>(dim.getSource());
+      std::optional<int64_t> index = dim.getConstantIndex();
+      if (!arg || arg.getOwner() != entry || !index)
+        continue;
+      Value canonical = shapeVars.lookup(getShapeVarName(arg, *index));
+      if (!canonical || canonical == dim.getResult())
+        continue;
+      dim.replaceAllUsesWith(canonical);
+      dim->erase();
+    }
     unifySizeReads(func);
+  }
   // Block names unique in the function (two callees' "compute").
   llvm::StringSet<> blockNames;
   func.walk([&](BlockOp block) {

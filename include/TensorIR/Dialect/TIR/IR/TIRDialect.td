@@ -123,6 +123,17 @@ def TIR_Dialect : Dialect {
     /// built with, which the TVMScript printer rebuilds it from.
     static constexpr ::llvm::StringLiteral kOperatorAttrsAttrName =
         "tir.attrs";
+    /// The attribute of a declaration that names a packed function (one
+    /// the module does not define, which tir.call_tir calls: Relax's
+    /// R.call_dps_packed, R.call_pure_packed): the number of its
+    /// parameters that are inputs (the others are its outputs). Compiled
+    /// code calls it through the runtime (`--tir-lower-packed-calls`).
+    static constexpr ::llvm::StringLiteral kPackedAttrName = "tir.packed";
+    /// The (unit) attribute of a packed function's declaration when the
+    /// function returns its result (R.call_pure_packed) instead of filling
+    /// an output buffer; the runtime copies the result into the output.
+    static constexpr ::llvm::StringLiteral kPackedReturnsAttrName =
+        "tir.packed_returns";
     /// A graph function's attributes (Relax's R.func_attr, as
     /// {"num_input": 1}): a dictionary the printer prints back.
     static constexpr ::llvm::StringLiteral kFuncAttrsAttrName =

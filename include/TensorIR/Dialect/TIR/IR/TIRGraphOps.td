@@ -15,7 +15,9 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // tir.call_tir
 //===----------------------------------------------------------------------===//
 
-def TIR_CallTirOp : TIR_Op<"call_tir", [Pure, AttrSizedOperandSegments,
+def TIR_CallTirOp : TIR_Op<"call_tir", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>]> {
@@ -26,7 +28,10 @@ def TIR_CallTirOp : TIR_Op<"call_tir", [Pure, AttrSizedOperandSegments,
     one buffer per result, which it fills; the op gives those buffers back
     as new tensors. The callee writes only its output buffers (the verifier
     checks the callee's body), so the call has no other effect: it is pure,
-    as Relax's `call_tir` is.
+    as Relax's `call_tir` is. A call of a declaration (a packed function
+    the runtime runs by name: Relax's `R.call_dps_packed`,
+    `R.call_pure_packed`) may do anything: it reads and writes memory, is
+    neither removed when unused nor moved.
 
     ```mlir
     %lv = tir.call_tir @te_matmul(%A, %B)

@@ -535,4 +535,30 @@ def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TIRLowerPackedCallsPass
+    : Pass<"tir-lower-packed-calls", "::mlir::ModuleOp"> {
+  let summary = "Call packed functions through the runtime's dispatcher";
+  let description = [{
+    After `--tir-bufferize-graph`, a call of a packed function (a
+    declaration marked `tir.packed`: Relax's `R.call_dps_packed`,
+    `R.call_pure_packed`) is a `func.call` of the declaration on buffers.
+    This pass replaces each by a call through the pointer
+    `__tir_packed_call`, which the module defines (null) and the runtime
+    points at its dispatcher when it loads the module. The call passes the
+    function's name, whether it returns its result (`tir.packed_returns`),
+    the numbers of inputs and outputs, and an array describing each buffer
+    as (DLPack type code, bits, rank, data address, sizes..., strides...).
+    The declarations go.
+
+    ```mlir
+    func.call @"test.vm.identity"(%x, %y) : (memref<3x4xf32>, memref<3x4xf32>) -> ()
+    ```
+    becomes a `llvm.call` of the loaded pointer on
+    (name, 0, 2, 0, slots).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TENSORIR_DIALECT_TIR_TRANSFORMS_PASSES_TD
