@@ -76,10 +76,12 @@ Value GraphBuilder::constant(DenseElementsAttr value, Location loc) {
 
 ValueRange GraphBuilder::callTir(StringRef callee, ValueRange inputs,
                                  TypeRange resultTypes, ValueRange dims,
-                                 Location loc) {
-  return CallTirOp::create(builder, loc, resultTypes,
-                           FlatSymbolRefAttr::get(builder.getContext(), callee),
-                           inputs, dims)
+                                 Location loc, ArrayRef<int64_t> inplace) {
+  return CallTirOp::create(
+             builder, loc, resultTypes,
+             FlatSymbolRefAttr::get(builder.getContext(), callee), inputs, dims,
+             inplace.empty() ? DenseI64ArrayAttr()
+                             : builder.getDenseI64ArrayAttr(inplace))
       .getOutputs();
 }
 

@@ -40,8 +40,7 @@ int32_t detail::dispatchPacked(const char *name, int32_t returns,
     return -1;
   PackedDispatcher dispatcher = installed.load();
   if (!dispatcher) {
-    setPackedError(std::string("the function calls packed function '") +
-                   name +
+    setPackedError(std::string("the function calls packed function '") + name +
                    "', but this process has no packed functions (the "
                    "Python package runs those registered with "
                    "tvm.register_global_func)");

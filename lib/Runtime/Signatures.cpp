@@ -233,7 +233,7 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
     f.tupleResult = tuple == 1;
     if (nesting != "-") {
       f.resultNesting = decodeToken(nesting);
-      if (f.resultNesting.find_first_not_of("[],0123456789") !=
+      if (f.resultNesting.find_first_not_of("[],-0123456789") !=
           std::string::npos)
         return bad("result nesting of " + f.name);
     }

@@ -191,7 +191,8 @@ public:
                               const std::vector<size_t> &inputs,
                               const PyResults &results,
                               const std::optional<Place> &place, bool external,
-                              bool returns = false) {
+                              bool returns = false,
+                              const std::vector<int64_t> &inplace = {}) {
     checkOpen();
     std::string what =
         external ? "call_dps_packed \"" + callee + "\"" : "call_tir @" + callee;
@@ -202,10 +203,10 @@ public:
       appendSizes(shape, what, dims);
     }
     ValueRange values =
-        external
-            ? builder.callExternal(callee, operands(inputs), types, dims,
-                                   returns, at(place))
-            : builder.callTir(callee, operands(inputs), types, dims, at(place));
+        external ? builder.callExternal(callee, operands(inputs), types, dims,
+                                        returns, at(place))
+                 : builder.callTir(callee, operands(inputs), types, dims,
+                                   at(place), inplace);
     std::vector<size_t> handles;
     for (Value result : values)
       handles.push_back(add(result));
@@ -215,8 +216,10 @@ public:
   std::vector<size_t> callTir(const std::string &callee,
                               const std::vector<size_t> &inputs,
                               const PyResults &results,
-                              const std::optional<Place> &place) {
-    return callDps(callee, inputs, results, place, /*external=*/false);
+                              const std::optional<Place> &place,
+                              const std::vector<int64_t> &inplace) {
+    return callDps(callee, inputs, results, place, /*external=*/false,
+                   /*returns=*/false, inplace);
   }
 
   std::vector<size_t> callExternal(const std::string &callee,
@@ -434,7 +437,10 @@ void tirpy::bindGraph(py::module_ &m) {
            "A constant tensor from its little-endian bytes.")
       .def("call_tir", &PyGraphBuilder::callTir, py::arg("callee"),
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
-           "A tir.call_tir of prim_func `callee`; results [(shape, dtype)].")
+           py::arg("inplace") = std::vector<int64_t>(),
+           "A tir.call_tir of prim_func `callee`; results [(shape, dtype)]; "
+           "`inplace`: per result the input it is written into, or -1 "
+           "(R.call_tir_inplace).")
       .def("call_external", &PyGraphBuilder::callExternal, py::arg("callee"),
            py::arg("inputs"), py::arg("results"), py::arg("place") = py::none(),
            py::arg("returns") = false,

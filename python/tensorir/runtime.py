@@ -117,7 +117,9 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        self._params, self._results, self._tuple = module._parameters(name)
+        self._params, self._results, self._tuple, self._one = module._parameters(name)
+        # Results that are arguments (given back as the very arrays).
+        self._aliases = isinstance(self._tuple, list) and _has_alias(self._tuple)
         self._native_call = module._native.call
 
     def _where(self, i):
@@ -209,9 +211,10 @@ class Function:
             if failure is not None:
                 raise failure from error
             raise
-        if outputs:
-            if isinstance(self._tuple, list):  # tuples of tuples: as they nest
-                return _nested(self._tuple, outputs)
+        if outputs or self._aliases:
+            if isinstance(self._tuple, list):  # as they nest, arguments too
+                value = _nested(self._tuple, outputs, args)
+                return value[0] if self._one else value
             if len(outputs) == 1 and not self._tuple:
                 return outputs[0]
             return Array(outputs)
@@ -254,11 +257,22 @@ class Function:
         return self._module._native.signature(self.name)
 
 
-def _nested(nesting, outputs):
+def _nested(nesting, outputs, args=()):
     """The results `outputs` as `nesting` (a list of their indices and of
-    such lists, one per tuple) nests them."""
-    return Array([_nested(n, outputs) if isinstance(n, list) else outputs[n]
-                  for n in nesting])
+    such lists, one per tuple) nests them; an index -1 - j is argument j
+    (a result that is the argument itself)."""
+    return Array([_nested(n, outputs, args) if isinstance(n, list)
+                  else outputs[n] if n >= 0 else _as_result(args[-1 - n]) for n in nesting])
+
+
+def _as_result(arg):
+    """An argument given back as a result: the array itself (a numpy array
+    as the tvm.nd array viewing it)."""
+    return NDArray(arg) if isinstance(arg, np.ndarray) else arg
+
+
+def _has_alias(nesting):
+    return any(_has_alias(n) if isinstance(n, list) else n < 0 for n in nesting)
 
 
 def _array_tuple(a):
@@ -364,10 +378,12 @@ class Module:
                                f"{', '.join(self.functions)}")
             params = [_rt.make_param(*p) for p in self._native.params(name)]
             nesting = self._native.result_nesting(name)
-            tuple_result = json.loads(nesting) if nesting else \
-                self._native.returns_tuple(name)
+            returns_tuple = self._native.returns_tuple(name)
+            tuple_result = json.loads(nesting) if nesting else returns_tuple
+            # One result, nested only to say that it is an argument.
+            one = bool(nesting) and not returns_tuple
             parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result],
-                                          tuple_result)
+                                          tuple_result, one)
         return parsed
 
     def __call__(self, *args):

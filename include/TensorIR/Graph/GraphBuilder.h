@@ -95,8 +95,11 @@ public:
   /// A tir.call_tir of the prim_func `callee` on `inputs`, giving
   /// `resultTypes` whose dynamic dimensions `dims` sizes (the callee is
   /// looked up when the function joins a module with it).
+  /// With `inplace` (Relax's R.call_tir_inplace), result k whose entry is
+  /// j >= 0 is input j written in place.
   ValueRange callTir(StringRef callee, ValueRange inputs, TypeRange resultTypes,
-                     ValueRange dims, Location loc);
+                     ValueRange dims, Location loc,
+                     ArrayRef<int64_t> inplace = {});
 
   /// A call of the packed function `callee` (relax's R.call_dps_packed,
   /// or with `returns` R.call_pure_packed, whose function returns its

@@ -355,6 +355,16 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
          << "\", " << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
       continue;
     }
+    if (std::optional<ArrayRef<int64_t>> inplace = call.getInplaceIndices()) {
+      SmallVector<std::string> indices;
+      for (int64_t j : *inplace)
+        indices.push_back(std::to_string(j));
+      os << pad(2) << name << " = R.call_tir_inplace("
+         << (inModule ? "cls." : "") << call.getCallee() << ", " << tuple(args)
+         << ", out_sinfo=" << sinfo << ", inplace_indices=["
+         << llvm::join(indices, ", ") << "])\n";
+      continue;
+    }
     os << pad(2) << name << " = R.call_tir(" << (inModule ? "cls." : "")
        << call.getCallee() << ", " << tuple(args) << ", out_sinfo=" << sinfo
        << ")\n";

@@ -16,7 +16,8 @@ build compiles the whole module, VirtualMachine runs it:
     vm["main"](np_array)
 """
 from . import expr_functor, frontend, op, transform
-from .block_builder import BlockBuilder, call_dps_packed, call_pure_packed, call_tir
+from .block_builder import (BlockBuilder, call_dps_packed, call_pure_packed, call_tir,
+                            call_tir_inplace)
 from .expr import (Call, Constant, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple,
                    TupleGetItem, Var, const, extern)
 from .function import Function
@@ -29,6 +30,6 @@ __all__ = ["BlockBuilder", "Call", "Constant", "DataflowVar", "DynTensorType", "
            "Expr", "ExternFunc", "Function", "GlobalVar", "ObjectStructInfo", "PrimStructInfo",
            "ShapeExpr",
            "StructInfo", "TensorStructInfo", "Tuple", "TupleGetItem", "TupleStructInfo", "Var",
-           "VirtualMachine", "build", "call_dps_packed", "call_pure_packed", "call_tir", "const", "extern",
+           "VirtualMachine", "build", "call_dps_packed", "call_pure_packed", "call_tir", "call_tir_inplace", "const", "extern",
            "frontend",
            "get_pipeline", "op", "register_pipeline", "transform"]

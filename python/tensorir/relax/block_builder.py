@@ -372,6 +372,39 @@ def call_tir(gvar, args, out_sinfo, tir_vars=None):
     return Call("relax.call_tir", [gvar] + args, info)
 
 
+def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
+    """relax.call_tir_inplace: call_tir where result k with
+    inplace_indices[k] = j >= 0 is input j, which the prim_func writes in
+    place (it takes no buffer of its own for that result: its parameters
+    are the inputs, then the results whose index is -1)."""
+    if tir_vars is not None:
+        raise NotImplementedError("call_tir_inplace: tir_vars (scalar arguments of the "
+                                  "prim_func) are not supported")
+    if not isinstance(gvar, GlobalVar):
+        raise TypeError("call_tir_inplace calls a GlobalVar (bb.add_func's), got "
+                        f"{type(gvar).__name__}")
+    what = f"call_tir_inplace({gvar.name_hint})"
+    args, info = _dps_call(what, args, out_sinfo)
+    fields = info.fields if isinstance(info, TupleStructInfo) else [info]
+    indices = [inplace_indices] if isinstance(inplace_indices, int) else list(inplace_indices)
+    if len(indices) != len(fields):
+        raise ValueError(f"{what}: {len(indices)} inplace_indices for {len(fields)} results; "
+                         "one per result (-1: a buffer of its own)")
+    for k, j in enumerate(indices):
+        if not isinstance(j, int) or j < -1 or j >= len(args):
+            raise ValueError(f"{what}: inplace index {j!r} of result {k} is not -1 or an "
+                             f"input's index (0..{len(args) - 1})")
+        if j >= 0 and (tuple(args[j].shape) != tuple(fields[k].shape)
+                       or args[j].dtype != fields[k].dtype):
+            raise ValueError(f"{what}: result {k} ({fields[k]!r}) is written into input {j} "
+                             f"of another shape or dtype ({args[j].struct_info!r})")
+    used = [j for j in indices if j >= 0]
+    if len(set(used)) != len(used):
+        raise ValueError(f"{what}: an input is written in place twice ({indices})")
+    return Call("relax.call_tir_inplace", [gvar] + args, info,
+                {"inplace_indices": indices})
+
+
 def call_dps_packed(func, args, out_sinfo):
     """relax.call_dps_packed: a call of the packed function named `func`
     (an ExternFunc or its name) in destination-passing style. The module

@@ -144,7 +144,7 @@ class PyExprMutator:
                          for a, b in zip(args, call.args) if hasattr(b, "struct_info"))
         if same_infos or isinstance(call.op, GlobalVar) or \
                 call.op in ("relax.call_tir", "relax.call_dps_packed",
-                            "relax.call_pure_packed"):
+                            "relax.call_pure_packed", "relax.call_tir_inplace"):
             return Call(call.op, args, call.struct_info, call.attrs)
         # An operator on operands of other struct infos: made again, its
         # result's inferred.

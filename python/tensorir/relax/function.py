@@ -187,7 +187,9 @@ class FunctionWriter:
                                 "with one result")
             return base[expr.index]
         if isinstance(expr, Call) and expr.op not in ("relax.call_tir",
-                                                      "relax.call_dps_packed"):
+                                                      "relax.call_dps_packed",
+                                                      "relax.call_pure_packed",
+                                                      "relax.call_tir_inplace"):
             # A nested operator (the parser's): computed where it is used.
             return self._define(expr, self._call(expr))
         if isinstance(expr, Var):
@@ -244,7 +246,7 @@ class FunctionWriter:
         if call.op == "relax.null_value":
             return self.builder.null_value(self.place)
         if call.op not in ("relax.call_tir", "relax.call_dps_packed",
-                           "relax.call_pure_packed"):
+                           "relax.call_pure_packed", "relax.call_tir_inplace"):
             shape, dtype = _tensor(info, f"the result of {call.op}")
             args = [self.value(a) for a in call.args]
             attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
@@ -275,7 +277,9 @@ class FunctionWriter:
                                                  self.place)
         else:
             results = [_tensor(r, f"a result of call_tir @{callee.name_hint}") for r in fields]
-            handles = self.builder.call_tir(callee.name_hint, values, results, self.place)
+            inplace = (call.attrs or {}).get("inplace_indices") or []
+            handles = self.builder.call_tir(callee.name_hint, values, results, self.place,
+                                            inplace=list(inplace))
         return handles if isinstance(info, TupleStructInfo) else handles[0]
 
     def _flat_values(self, expr):

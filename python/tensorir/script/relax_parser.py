@@ -156,6 +156,8 @@ class GraphParser:
             return self.call_tir(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_dps_packed"):
             return self.call_tir(node, packed=True)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir_inplace"):
+            return self.call_tir(node, inplace=True)
         if isinstance(node, ast.Call) and self.is_r(node.func, "emit_te"):
             return self.emit_te(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_pure_packed"):
@@ -221,7 +223,8 @@ class GraphParser:
                 target = getattr(target, part, None)
                 if target is None or part.startswith("_"):
                     raise self.error(node, f"R.{name} is not an operator tensorir has")
-            if not callable(target) or name in ("call_tir", "call_dps_packed"):
+            if not callable(target) or name in ("call_tir", "call_dps_packed",
+                                                "call_tir_inplace", "call_pure_packed"):
                 raise self.error(node, f"R.{name} is not an operator")
 
         argument = self.argument
@@ -343,10 +346,12 @@ class GraphParser:
         return (isinstance(node, ast.Attribute) and node.attr == name
                 and isinstance(node.value, ast.Name) and node.value.id == "R")
 
-    def call_tir(self, node, packed=False):
-        """R.call_tir(cls.f, (args...), out_sinfo=...), or with `packed`
-        R.call_dps_packed("name", (args...), out_sinfo=...)."""
-        what = "R.call_dps_packed" if packed else "R.call_tir"
+    def call_tir(self, node, packed=False, inplace=False):
+        """R.call_tir(cls.f, (args...), out_sinfo=...), with `packed`
+        R.call_dps_packed("name", (args...), out_sinfo=...), with `inplace`
+        R.call_tir_inplace(cls.f, (args...), inplace_indices, out_sinfo)."""
+        what = "R.call_dps_packed" if packed else \
+            "R.call_tir_inplace" if inplace else "R.call_tir"
         if len(node.args) < 2:
             raise self.error(node, f"{what}(callee, (args...), out_sinfo=...)")
         callee = node.args[0]
@@ -369,7 +374,14 @@ class GraphParser:
         elts = args.elts if isinstance(args, (ast.Tuple, ast.List)) else [args]
         inputs = [self.expr(e) for e in elts]
         keywords = {k.arg: k.value for k in node.keywords}
-        sinfo = keywords.pop("out_sinfo", node.args[2] if len(node.args) > 2 else None)
+        positional = list(node.args[2:])
+        indices = None
+        if inplace:
+            indices = keywords.pop("inplace_indices", positional.pop(0) if positional else None)
+            if indices is None:
+                raise self.error(node, f"{what} needs inplace_indices")
+            indices = self.literal(indices)
+        sinfo = keywords.pop("out_sinfo", positional[0] if positional else None)
         if sinfo is None:
             raise self.error(node, f"{what} needs out_sinfo")
         if keywords:
@@ -381,6 +393,14 @@ class GraphParser:
         for a, e in zip(inputs, elts):
             if not isinstance(a.struct_info, TensorStructInfo):
                 raise self.error(e, f"{ast.unparse(e)} is not a tensor")
+        if inplace:
+            from ..relax.block_builder import call_tir_inplace
+            try:
+                return call_tir_inplace(target, inputs, indices,
+                                        info.fields if isinstance(info, TupleStructInfo)
+                                        else info)
+            except (TypeError, ValueError) as e:
+                raise self.error(node, str(e)) from None
         op = "relax.call_dps_packed" if packed else "relax.call_tir"
         return Call(op, [target] + inputs, info)
 

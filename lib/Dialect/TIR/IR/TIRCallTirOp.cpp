@@ -54,7 +54,44 @@ LogicalResult CallTirOp::verify() {
     return emitOpError("results have ")
            << dynamic << " dynamic dimension(s) but the call gives "
            << getDims().size() << " size(s) in dims(...); one per '?'";
+  if (std::optional<ArrayRef<int64_t>> inplace = getInplaceIndices()) {
+    if (inplace->size() != getNumResults())
+      return emitOpError("has ")
+             << inplace->size() << " inplace_indices for " << getNumResults()
+             << " results; one per result (-1: a buffer of its own)";
+    llvm::SmallDenseSet<int64_t> seen;
+    for (auto [k, j] : llvm::enumerate(*inplace)) {
+      if (j == -1)
+        continue;
+      if (j < 0 || j >= static_cast<int64_t>(getInputs().size()))
+        return emitOpError("result ")
+               << k << " is written into input " << j << ", but the call has "
+               << getInputs().size() << " inputs";
+      if (!seen.insert(j).second)
+        return emitOpError("input ") << j << " is written in place twice";
+      if (getInputs()[j].getType() != getResult(k).getType())
+        return emitOpError("result ")
+               << k << " (" << typeText(getResult(k).getType())
+               << ") is written into input " << j << " of another type ("
+               << typeText(getInputs()[j].getType()) << ")";
+    }
+  }
   return success();
+}
+
+std::optional<unsigned> CallTirOp::getInplaceInput(unsigned index) {
+  std::optional<ArrayRef<int64_t>> inplace = getInplaceIndices();
+  if (!inplace || index >= inplace->size() || (*inplace)[index] < 0)
+    return std::nullopt;
+  return static_cast<unsigned>((*inplace)[index]);
+}
+
+SmallVector<unsigned> CallTirOp::getOwnOutputs() {
+  SmallVector<unsigned> own;
+  for (unsigned k = 0, e = getNumResults(); k < e; ++k)
+    if (!getInplaceInput(k))
+      own.push_back(k);
+  return own;
 }
 
 ValueRange CallTirOp::getResultDims(unsigned index) {
@@ -94,7 +131,8 @@ LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << getCallee()
            << "' returns values; call_tir calls a prim_func that writes its "
               "outputs into buffers it is given";
-  unsigned numInputs = getInputs().size(), numOutputs = getNumResults();
+  SmallVector<unsigned> own = getOwnOutputs();
+  unsigned numInputs = getInputs().size(), numOutputs = own.size();
   if (type.getNumInputs() != numInputs + numOutputs)
     return emitOpError("callee '@")
            << getCallee() << "' takes " << type.getNumInputs()
@@ -102,9 +140,9 @@ LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << numOutputs << " output(s)";
   for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
     bool isInput = i < numInputs;
-    auto tensor =
-        cast<RankedTensorType>(isInput ? getInputs()[i].getType()
-                                       : getResult(i - numInputs).getType());
+    auto tensor = cast<RankedTensorType>(
+        isInput ? getInputs()[i].getType()
+                : getResult(own[i - numInputs]).getType());
     auto param = dyn_cast<MemRefType>(type.getInput(i));
     if (!param)
       return emitOpError("parameter ")
@@ -120,10 +158,16 @@ LogicalResult CallTirOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                   << " of '@" << getCallee() << "' takes a " << typeText(param);
     }
   }
-  // The call is pure because the callee writes nothing but its outputs.
+  // The call is pure because the callee writes nothing but its outputs
+  // (and the inputs written in place, whose values are results).
+  llvm::SmallDenseSet<unsigned> inPlace;
+  for (unsigned k = 0, e = getNumResults(); k < e; ++k)
+    if (std::optional<unsigned> j = getInplaceInput(k))
+      inPlace.insert(*j);
   if (!callee.isExternal())
     for (unsigned i = 0; i < numInputs; ++i)
-      if (isBufferWritten(callee.getArgument(i), /*strict=*/true)) {
+      if (!inPlace.count(i) &&
+          isBufferWritten(callee.getArgument(i), /*strict=*/true)) {
         std::string name = getBufferName(callee.getArgument(i));
         InFlightDiagnostic diag = emitOpError("callee '@")
                                   << getCallee() << "' writes its input " << i;

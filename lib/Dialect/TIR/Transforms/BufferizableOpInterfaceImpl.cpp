@@ -3,6 +3,9 @@
 // tir.call_tir reads its inputs and writes nothing of them; each result is a
 // new buffer. Bufferized, the op becomes an allocation per result and a
 // func.call of the prim_func on the inputs' buffers and those allocations.
+// A result written in place (inplace_indices) is its input's buffer, which
+// the call writes (one-shot bufferization copies the input first when its
+// value is read after the call).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,17 +34,35 @@ struct CallTirOpInterface
     return isa<TensorType>(operand.get().getType());
   }
 
-  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
-                               const AnalysisState &) const {
-    return false;
+  /// The result written into input `operand`, if any.
+  static std::optional<unsigned> inplaceResult(CallTirOp call,
+                                               OpOperand &operand) {
+    if (operand.getOperandNumber() >= call.getInputs().size())
+      return std::nullopt;
+    for (unsigned k = 0, e = call.getNumResults(); k < e; ++k)
+      if (call.getInplaceInput(k) == operand.getOperandNumber())
+        return k;
+    return std::nullopt;
   }
 
-  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &) const {
+    return inplaceResult(cast<CallTirOp>(op), operand).has_value();
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
                                       const AnalysisState &) const {
+    auto call = cast<CallTirOp>(op);
+    if (std::optional<unsigned> k = inplaceResult(call, operand))
+      return {{call.getResult(*k), BufferRelation::Equivalent}};
     return {};
   }
 
-  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    auto result = dyn_cast<OpResult>(value);
+    return !result ||
+           !cast<CallTirOp>(op).getInplaceInput(result.getResultNumber());
+  }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
@@ -55,6 +76,9 @@ struct CallTirOpInterface
     FunctionType type = callee.getFunctionType();
     Location loc = op->getLoc();
     SmallVector<Value> operands;
+    // The buffers of the inputs, row-major (a result written in place is
+    // its input's).
+    SmallVector<Value> inputBuffers;
     // An input's buffer goes in as it is, or cast to the parameter's layout
     // (the verifier checked that shapes and element types agree).
     for (auto [index, input] : llvm::enumerate(call.getInputs())) {
@@ -81,6 +105,7 @@ struct CallTirOpInterface
           return failure();
         value = *copy;
       }
+      inputBuffers.push_back(value);
       if (value.getType() != param) {
         // Row-major to the parameter's layout (the verifier checked that
         // it takes row-major buffers).
@@ -96,9 +121,14 @@ struct CallTirOpInterface
     // One new buffer per result, in the layout the callee writes.
     SmallVector<Value> results;
     unsigned numInputs = call.getInputs().size();
+    unsigned next = numInputs;
     for (auto [index, result] : llvm::enumerate(call.getResults())) {
+      if (std::optional<unsigned> j = call.getInplaceInput(index)) {
+        results.push_back(inputBuffers[*j]);
+        continue;
+      }
       auto tensor = cast<RankedTensorType>(result.getType());
-      auto param = cast<MemRefType>(type.getInput(numInputs + index));
+      auto param = cast<MemRefType>(type.getInput(next++));
       auto allocType =
           MemRefType::get(tensor.getShape(), tensor.getElementType());
       FailureOr<Value> alloc = options.createAlloc(rewriter, loc, allocType,

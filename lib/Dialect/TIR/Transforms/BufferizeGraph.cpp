@@ -106,6 +106,61 @@ struct TIRBufferizeGraphPass
             bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
 
+    // A result that is a parameter's buffer (the function returns its
+    // argument, or an input a call wrote in place) is that argument: the
+    // caller gives it back (as TVM gives back the same array) and there is
+    // no out-parameter for it. The results' nesting names it -1 - the
+    // parameter's index, the others by their out-parameters' order.
+    for (auto &[op, count] : numResults) {
+      auto func = cast<func::FuncOp>(op);
+      Block &entry = func.getBody().front();
+      auto ret = cast<func::ReturnOp>(entry.getTerminator());
+      if (!SymbolTable::symbolKnownUseEmpty(func, module) ||
+          !llvm::any_of(ret.getOperands(), [&](Value v) {
+            auto arg = dyn_cast<BlockArgument>(v);
+            return arg && arg.getOwner() == &entry &&
+                   isa<MemRefType>(v.getType());
+          }))
+        continue;
+      SmallVector<int64_t> place;
+      SmallVector<Value> kept;
+      SmallVector<Attribute> keptVars;
+      for (auto [k, v] : llvm::enumerate(ret.getOperands())) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        if (arg && arg.getOwner() == &entry && isa<MemRefType>(v.getType())) {
+          place.push_back(-1 - static_cast<int64_t>(arg.getArgNumber()));
+          continue;
+        }
+        place.push_back(kept.size());
+        kept.push_back(v);
+        if (k < resultDimVars[func].size())
+          keptVars.push_back(resultDimVars[func][k]);
+      }
+      Builder b(func);
+      std::function<Attribute(Attribute)> remap = [&](Attribute a) {
+        if (auto inner = dyn_cast<ArrayAttr>(a)) {
+          SmallVector<Attribute> items;
+          for (Attribute item : inner)
+            items.push_back(remap(item));
+          return Attribute(b.getArrayAttr(items));
+        }
+        return Attribute(
+            b.getI64IntegerAttr(place[cast<IntegerAttr>(a).getInt()]));
+      };
+      ArrayAttr nesting =
+          func->getAttrOfType<ArrayAttr>(TIRDialect::kResultNestingAttrName);
+      SmallVector<Attribute> flat;
+      for (int64_t p : place)
+        flat.push_back(b.getI64IntegerAttr(p));
+      func->setAttr(TIRDialect::kResultNestingAttrName,
+                    nesting ? remap(nesting) : b.getArrayAttr(flat));
+      ret->setOperands(kept);
+      func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                     ValueRange(kept).getTypes()));
+      count = kept.size();
+      resultDimVars[func] = keptVars;
+    }
+
     // A buffer returned twice is copied for its later results: each
     // result becomes an out-parameter of its own (and upstream's promotion,
     // which moves an allocation into the out-parameter, handles each

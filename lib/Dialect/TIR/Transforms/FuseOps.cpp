@@ -54,7 +54,8 @@ struct TIRFuseOpsPass : public tir::impl::TIRFuseOpsPassBase<TIRFuseOpsPass> {
 
 OpPattern TIRFuseOpsPass::patternOf(Operation *op) {
   auto call = dyn_cast<CallTirOp>(op);
-  if (!call)
+  // A call writing inputs in place stays a step of its own.
+  if (!call || call.getInplaceIndices())
     return OpPattern::Opaque;
   auto callee = functions->getSymbols().lookup<func::FuncOp>(call.getCallee());
   if (!callee || callee.isExternal())

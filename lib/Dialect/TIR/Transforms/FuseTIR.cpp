@@ -65,9 +65,11 @@ static std::optional<FusedGroup> mergeGroup(func::FuncOp group,
   Block &body = group.getBody().front();
   SmallVector<CallTirOp> calls;
   for (Operation &op : body.without_terminator()) {
-    if (auto call = dyn_cast<CallTirOp>(op))
+    auto call = dyn_cast<CallTirOp>(op);
+    // (A call writing inputs in place is not merged.)
+    if (call && !call.getInplaceIndices())
       calls.push_back(call);
-    else if (!isSizeComputation(&op))
+    else if (call || !isSizeComputation(&op))
       return std::nullopt;
   }
   SmallVector<Value> inputs(body.getArguments().begin(),

@@ -68,10 +68,10 @@ struct TIRLowerPackedCallsPass
 
     // The hook, null until the runtime sets it.
     if (!module.lookupSymbol(kHookSymbol)) {
-      auto hook = LLVM::GlobalOp::create(top, moduleLoc, ptrType,
-                                         /*isConstant=*/false,
-                                         LLVM::Linkage::External, kHookSymbol,
-                                         Attribute());
+      auto hook =
+          LLVM::GlobalOp::create(top, moduleLoc, ptrType,
+                                 /*isConstant=*/false, LLVM::Linkage::External,
+                                 kHookSymbol, Attribute());
       OpBuilder init(ctx);
       init.setInsertionPointToStart(
           init.createBlock(&hook.getInitializerRegion()));
@@ -87,8 +87,8 @@ struct TIRLowerPackedCallsPass
         return global;
       std::string text = callee.str();
       text.push_back('\0');
-      auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                           text.size());
+      auto type =
+          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
       std::string symbol =
           "__tir_packed_name_" + std::to_string(names.size() - 1);
       global = LLVM::GlobalOp::create(top, moduleLoc, type, /*isConstant=*/true,
@@ -99,9 +99,9 @@ struct TIRLowerPackedCallsPass
 
     for (func::CallOp call : calls) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
-      auto numInputs = cast<IntegerAttr>(
-                           callee->getAttr(TIRDialect::kPackedAttrName))
-                           .getInt();
+      auto numInputs =
+          cast<IntegerAttr>(callee->getAttr(TIRDialect::kPackedAttrName))
+              .getInt();
       int64_t numOutputs = int64_t(call.getNumOperands()) - numInputs;
       if (numInputs < 0 || numOutputs < 0 || call.getNumResults()) {
         call.emitOpError("calls packed function '")
@@ -154,8 +154,8 @@ struct TIRLowerPackedCallsPass
       Value count = constant(std::max<int64_t>(slots.size(), 1));
       Value array = LLVM::AllocaOp::create(b, loc, ptrType, i64, count);
       for (auto [k, value] : llvm::enumerate(slots)) {
-        Value address = LLVM::GEPOp::create(
-            b, loc, ptrType, i64, array, ArrayRef<LLVM::GEPArg>{int32_t(k)});
+        Value address = LLVM::GEPOp::create(b, loc, ptrType, i64, array,
+                                            ArrayRef<LLVM::GEPArg>{int32_t(k)});
         LLVM::StoreOp::create(b, loc, value, address);
       }
       Value hookAddress =
@@ -166,8 +166,8 @@ struct TIRLowerPackedCallsPass
       auto i32Constant = [&](int64_t v) -> Value {
         return arith::ConstantIntOp::create(b, loc, i32, v);
       };
-      auto type = LLVM::LLVMFunctionType::get(
-          i32, {ptrType, i32, i32, i32, ptrType});
+      auto type =
+          LLVM::LLVMFunctionType::get(i32, {ptrType, i32, i32, i32, ptrType});
       LLVM::CallOp::create(b, loc, type,
                            ValueRange{hook, name, i32Constant(returns),
                                       i32Constant(numInputs),

@@ -72,7 +72,8 @@ func::FuncOp mlir::tir::mergeCallees(ArrayRef<CallTirOp> callList,
   SmallVector<func::FuncOp> callees;
   for (CallTirOp call : calls) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    if (!callee || callee.isExternal())
+    // (Calls writing inputs in place are not merged.)
+    if (!callee || callee.isExternal() || call.getInplaceIndices())
       return {};
     callees.push_back(callee);
   }

@@ -7,7 +7,7 @@ the operator."""
 import numpy as np
 
 from ..._shapes import reshape_target
-from ..block_builder import call_dps_packed, call_pure_packed, call_tir
+from ..block_builder import call_dps_packed, call_pure_packed, call_tir, call_tir_inplace
 from ..expr import Call
 from ..struct_info import ObjectStructInfo, TensorStructInfo
 from . import (binary, create, datatype, image, index, manipulate, nn, search, sorting,
@@ -23,7 +23,8 @@ from .sorting import *  # noqa: F401,F403 - relax.op.argsort, ...
 from .statistical import *  # noqa: F401,F403 - relax.op.sum, ...
 from .unary import *  # noqa: F401,F403 - relax.op.exp, ...
 
-__all__ = (["astype", "call_dps_packed", "call_pure_packed", "call_tir", "einsum", "flatten", "gather_elements", "image", "linear",
+__all__ = (["astype", "call_dps_packed", "call_pure_packed", "call_tir",
+            "call_tir_inplace", "einsum", "flatten", "gather_elements", "image", "linear",
             "matmul", "nn", "null_value", "permute_dims", "reshape", "slice_scatter", "take",
             "where"]
            + binary.__all__ + create.__all__ + manipulate.__all__ + sorting.__all__

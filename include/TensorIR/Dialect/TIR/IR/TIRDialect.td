@@ -108,7 +108,10 @@ def TIR_Dialect : Dialect {
         "tir.tuple_result";
     /// The nesting of a graph function's results when its tuple holds
     /// tuples (Relax's R.Tuple(R.Tensor, R.Tuple(R.Object))): an array per
-    /// tuple, of the results' indices and inner arrays, in order.
+    /// tuple, of the results' indices and inner arrays, in order. After
+    /// --tir-bufferize-graph an index -1 - j is parameter j (a result that
+    /// is the function's argument, which has no out-parameter); the
+    /// attribute is then set for a function of one result too.
     static constexpr ::llvm::StringLiteral kResultNestingAttrName =
         "tir.result_nesting";
     /// The parameters of a graph function some of which are tuples

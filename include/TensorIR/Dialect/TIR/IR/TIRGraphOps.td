@@ -46,15 +46,36 @@ def TIR_CallTirOp : TIR_Op<"call_tir", [AttrSizedOperandSegments,
     %y = tir.call_tir @relu(%x) dims(%n) : (tensor<?x784xf32>) -> tensor<?x784xf32>
     ```
 
+    With `inplace_indices` (Relax's `R.call_tir_inplace`), result k whose
+    index is j >= 0 is input j written in place: the callee takes no buffer
+    of its own for it (its parameters are the inputs, then the results
+    whose index is -1) and may write input j, which has the result's type.
+
+    ```mlir
+    %y = tir.call_tir @add_into(%x, %b) {inplace_indices = array<i64: 0>}
+        : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+
     Bufferization allocates one buffer per result of those sizes and calls
-    the callee on them (`--tir-bufferize-graph`). An input is passed as it
+    the callee on them (`--tir-bufferize-graph`); an in-place result is its
+    input's buffer (copied first when the input is read after the call). An input is passed as it
     is when the callee's parameter takes its buffer, or through a cast to
     the parameter's layout.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        Variadic<AnyRankedTensor>:$inputs,
-                       Variadic<Index>:$dims);
+                       Variadic<Index>:$dims,
+                       OptionalAttr<DenseI64ArrayAttr>:$inplace_indices);
   let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let builders = [
+    // A call giving each result a buffer of its own.
+    OpBuilder<(ins "TypeRange":$outputs, "StringRef":$callee,
+                   "ValueRange":$inputs, "ValueRange":$dims), [{
+      build($_builder, $_state, outputs,
+            FlatSymbolRefAttr::get($_builder.getContext(), callee), inputs,
+            dims, DenseI64ArrayAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $callee `(` $inputs `)` (`dims` `(` $dims^ `)`)? attr-dict `:`
     functional-type($inputs, results)
@@ -63,6 +84,11 @@ def TIR_CallTirOp : TIR_Op<"call_tir", [AttrSizedOperandSegments,
   let extraClassDeclaration = [{
     /// The sizes of result `index`'s dynamic dimensions, in order.
     ValueRange getResultDims(unsigned index);
+    /// The input result `index` is written into (inplace_indices), or
+    /// nullopt for a result of its own buffer.
+    std::optional<unsigned> getInplaceInput(unsigned index);
+    /// The results the callee takes a buffer of their own for, in order.
+    SmallVector<unsigned> getOwnOutputs();
   }];
 }
 
