@@ -96,5 +96,12 @@ def take_failure():
     return error
 
 
+def _print(tensor):
+    """"tensorir.nn.print" (relax.frontend.nn.op.print_): prints the tensor."""
+    print(tensor.numpy())
+
+
 def install():
+    from .registry import register_global_func
+    register_global_func("tensorir.nn.print", _print, override=True)
     ext.set_packed_dispatcher(dispatch)

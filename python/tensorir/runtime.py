@@ -15,6 +15,9 @@ from .ir import IRModule
 from .ir.container import Array
 from .nd import NDArray
 
+# TVM's name of the array class (tvm.runtime.Tensor).
+Tensor = NDArray
+
 # Compiled code calls packed functions through the extension.
 _packed.install()
 

@@ -542,3 +542,28 @@ def test_pipeline_stages_per_target():
                   pipeline.get_default_pipeline):
         with pytest.raises(ValueError, match="Target hexagon is not yet supported"):
             stage(tvm.target.Target("hexagon"))
+
+
+class Printing(nn.Module):
+    def forward(self, x):
+        nn.op.print_(x)
+        return x * 2
+
+
+def test_print_prints_the_tensor_when_the_function_runs(capfd):
+    mod, _ = Printing().export_tvm({"forward": {"x": nn.spec.Tensor((2,), "float32")}})
+    assert 'R.call_pure_packed("tensorir.nn.print", x, sinfo_args=R.Object)' in mod.script()
+    vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
+    out = vm["forward"](np.array([1.5, -2.0], "float32"))
+    np.testing.assert_allclose(out.numpy(), [3.0, -4.0])
+    assert "[ 1.5 -2. ]" in capfd.readouterr().out
+
+
+def test_a_function_body_lists_its_bindings():
+    mod, _ = Printing().export_tvm({"forward": {"x": nn.spec.Tensor((2,), "float32")}})
+    body = mod["forward"].body
+    bindings = [b for block in body.blocks for b in block.bindings]
+    assert [b.var.name_hint for b in bindings] == ["lv", "lv1", "gv"]
+    assert bindings[0].value.op == "relax.call_pure_packed"
+    assert bindings[1].value.op == "relax.multiply"
+    assert body.body is not None

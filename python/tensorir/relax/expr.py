@@ -197,3 +197,34 @@ class TupleGetItem(Expr):
 
     def __repr__(self):
         return f"{self.tuple_value!r}[{self.index}]"
+
+
+class VarBinding:
+    """`var = value`, one binding of a function's body (TVM's
+    relax.VarBinding)."""
+
+    def __init__(self, var, value):
+        self.var, self.value = var, value
+
+    def __repr__(self):
+        return f"VarBinding({self.var!r}, {self.value!r})"
+
+
+class BindingBlock:
+    """The bindings of a block, in order (TVM's relax.BindingBlock)."""
+
+    def __init__(self, bindings):
+        self.bindings = list(bindings)
+
+
+class DataflowBlock(BindingBlock):
+    """A dataflow block's bindings (TVM's relax.DataflowBlock)."""
+
+
+class SeqExpr:
+    """A function's body (TVM's relax.SeqExpr): its blocks, then the value
+    it returns."""
+
+    def __init__(self, blocks, body):
+        self.blocks, self.body = list(blocks), body
+

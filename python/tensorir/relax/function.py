@@ -30,6 +30,16 @@ class Function:
                 for n, shape, t in self._native.graph_parameters(self.name)]
 
     @property
+    def body(self):
+        """The bindings and the output (TVM's SeqExpr: one block of
+        VarBindings, then the value returned), read back from the
+        function's TVMScript: a new view at each use."""
+        from ..script.relax_parser import function_body
+        from .expr import DataflowBlock, SeqExpr, VarBinding
+        _, bindings, output, _ = function_body(self)
+        return SeqExpr([DataflowBlock(VarBinding(v, e) for v, e in bindings)], output)
+
+    @property
     def attrs(self):
         """The function's attributes (R.func_attr: {"num_input": 1})."""
         return self._native.graph_function_attrs(self.name)

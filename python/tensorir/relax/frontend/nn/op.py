@@ -15,7 +15,7 @@ __all__ = ["add", "arange", "astype", "broadcast_to", "chunk", "concat", "conv1d
            "floor", "full", "gelu", "get_timestep_embedding", "greater", "greater_equal",
            "group_norm", "interpolate", "layer_norm", "less", "less_equal", "log", "matmul",
            "max", "maximum", "min", "minimum", "multiply", "negative", "not_equal", "ones",
-           "pad", "permute_dims", "prelu", "relu", "relu6", "repeat", "reshape", "rms_norm",
+           "pad", "permute_dims", "prelu", "print_", "relu", "relu6", "repeat", "reshape", "rms_norm",
            "scaled_dot_product_attention", "sigmoid", "silu", "sin", "softmax", "softplus",
            "split", "sqrt", "square", "squeeze", "subtract", "sum", "take", "tanh",
            "tensor_expr_op", "tensor_ir_op", "triu", "unsqueeze", "zeros"]
@@ -442,12 +442,22 @@ def _results(expr, one, count):
 
 def extern(name, args, out):
     """A call of the packed function `name` on the tensors `args` writing
-    results shaped as `out` (R.call_dps_packed). The module only names it:
-    building a module with such a call is refused."""
+    results shaped as `out` (R.call_dps_packed): the built module runs the
+    function registered under that name (tvm.register_global_func)."""
     infos, one = _out_infos(out, "extern")
     exprs = [_expr(a, "extern", "an argument") for a in args]
     from ...block_builder import call_dps_packed
     return _results(call_dps_packed(name, exprs, infos), one, len(infos))
+
+
+def print_(tensor):
+    """Prints `tensor` when the function runs (a call of the packed
+    function "tensorir.nn.print", which the package registers)."""
+    from ...block_builder import call_pure_packed
+    from ...struct_info import ObjectStructInfo
+    current_builder("nn.print_").emit(call_pure_packed(
+        "tensorir.nn.print", _expr(tensor, "print_", "the tensor"),
+        sinfo_args=ObjectStructInfo()))
 
 
 def tensor_expr_op(tensor_expr_func, name_hint, args, attrs=None):
