@@ -11,6 +11,7 @@
 
 #include "SizeBounds.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
@@ -346,6 +347,9 @@ void Deriver::addDimVars() {
       auto name = dyn_cast<StringAttr>(attr);
       if (!name || name.getValue().empty())
         continue;
+      std::optional<AffineSize> form = parseAffineSize(name.getValue());
+      if (form && !form->isVariable())
+        continue; // After the variables: they may be named later.
       rt::SizeTerm self{1, i, static_cast<int>(d)};
       auto [it, first] = sizeOf.try_emplace(name.getValue(), self);
       if (first)
@@ -356,6 +360,39 @@ void Deriver::addDimVars() {
       bound.terms.push_back(it->second);
       bound.where = name.getValue().str();
       if (!llvm::is_contained(bounds[i], bound))
+        bounds[i].push_back(std::move(bound));
+    }
+  }
+  // A dimension named by an affine form of variables ("n + m", "h - 2")
+  // holds exactly that many elements.
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto vars =
+        func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName);
+    if (!vars)
+      continue;
+    for (auto [d, attr] : llvm::enumerate(vars)) {
+      auto name = dyn_cast<StringAttr>(attr);
+      std::optional<AffineSize> form =
+          name ? parseAffineSize(name.getValue()) : std::nullopt;
+      if (!form || form->isVariable() || form->terms.empty())
+        continue;
+      rt::SizeBound bound;
+      bound.kind = rt::SizeBound::Equal;
+      bound.dim = d;
+      bound.constant = form->constant;
+      bool known = true;
+      for (auto [var, coeff] : form->terms) {
+        auto it = sizeOf.find(var);
+        if (it == sizeOf.end()) {
+          known = false;
+          break;
+        }
+        rt::SizeTerm term = it->second;
+        term.coeff *= coeff;
+        bound.terms.push_back(term);
+      }
+      bound.where = name.getValue().str();
+      if (known && !llvm::is_contained(bounds[i], bound))
         bounds[i].push_back(std::move(bound));
     }
   }

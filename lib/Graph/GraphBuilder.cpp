@@ -7,6 +7,7 @@
 
 #include "TensorIR/Graph/GraphBuilder.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
@@ -52,10 +53,15 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef name,
     SmallVector<StringRef> names(param.dimVars.begin(), param.dimVars.end());
     func.setArgAttr(index, TIRDialect::kDimVarsAttrName,
                     builder.getStrArrayAttr(names));
-    for (auto [d, var] : llvm::enumerate(param.dimVars))
-      if (!var.empty() && !shapeVars.count(var))
+    // A dimension named by a variable defines it (its first); one named by
+    // an affine form of variables ("n + 1") defines none: the runtime
+    // checks it against the variables' sizes.
+    for (auto [d, var] : llvm::enumerate(param.dimVars)) {
+      std::optional<AffineSize> form = parseAffineSize(var);
+      if (!var.empty() && form && form->isVariable() && !shapeVars.count(var))
         shapeVars[var] =
             tensor::DimOp::create(builder, loc, func.getArgument(index), d);
+    }
   }
 }
 
@@ -63,11 +69,34 @@ Value GraphBuilder::getParameter(unsigned index) {
   return func.getArgument(index);
 }
 
-FailureOr<Value> GraphBuilder::getShapeVar(StringRef name) const {
+FailureOr<Value> GraphBuilder::getShapeVar(StringRef name) {
   auto it = shapeVars.find(name);
-  if (it == shapeVars.end())
+  if (it != shapeVars.end())
+    return it->second;
+  // An affine form of the variables ("n + m"): computed where it is asked
+  // for.
+  std::optional<AffineSize> form = parseAffineSize(name);
+  if (!form || form->isVariable() || form->terms.empty())
     return failure();
-  return it->second;
+  Location loc = func.getLoc();
+  Value total = arith::ConstantIndexOp::create(builder, loc, form->constant);
+  bool first = form->constant == 0;
+  for (auto [var, coeff] : form->terms) {
+    auto known = shapeVars.find(var);
+    if (known == shapeVars.end())
+      return failure();
+    Value term = known->second;
+    if (term.getType() != builder.getIndexType())
+      term = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                        term);
+    if (coeff != 1)
+      term = arith::MulIOp::create(
+          builder, loc, term,
+          arith::ConstantIndexOp::create(builder, loc, coeff));
+    total = first ? term : arith::AddIOp::create(builder, loc, total, term);
+    first = false;
+  }
+  return total;
 }
 
 Value GraphBuilder::constant(DenseElementsAttr value, Location loc) {

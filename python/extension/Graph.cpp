@@ -363,14 +363,15 @@ private:
   /// variables' values); ValueError naming `what` for a variable no
   /// parameter has.
   void appendSizes(const std::vector<PyDim> &shape, const std::string &what,
-                   SmallVectorImpl<Value> &sizes) const {
+                   SmallVectorImpl<Value> &sizes) {
     for (const std::string &var : dimVarsOf(shape)) {
       if (var.empty())
         continue;
       FailureOr<Value> size = builder.getShapeVar(var);
       if (failed(size))
         throw py::value_error(what + ": the shape variable '" + var +
-                              "' sizes no parameter's dimension; a graph "
+                              "' sizes no parameter's dimension (nor is it "
+                              "an affine form of ones that do); a graph "
                               "function's shape variables come from its "
                               "parameters");
       sizes.push_back(*size);

@@ -130,10 +130,13 @@ def test_operators_without_a_dynamic_form_refuse_symbolic_shapes():
     with pytest.raises(ValueError, match=r"relax.op.sum: reduces axes \[0\] of \(n, 3, 8, "
                                          r"8\); shape variables size the kept axes only"):
         relax.op.sum(x, axis=0)
-    # A dimension that is an expression of shape variables is no size.
+    # A dimension that is an affine form of shape variables is one (named
+    # by its text); another expression is no size.
     m = T.int64()
-    with pytest.raises(ValueError, match="dimension m \\* 2 is an expression"):
-        R.Tensor((m * 2, 4), "float32")
+    assert str(R.Tensor((m * 2, 4), "float32").shape[0]) == "2 * m"
+    with pytest.raises(ValueError, match="dimension m // 2 is an expression that is not "
+                                         "affine"):
+        R.Tensor((m // 2, 4), "float32")
 
 
 class Linear2(nn.Module):

@@ -85,9 +85,10 @@ public:
   /// The function's `index`-th parameter.
   Value getParameter(unsigned index);
 
-  /// The size (an index) of the shape variable `name`, or failure when no
-  /// parameter's dimension is that variable.
-  FailureOr<Value> getShapeVar(StringRef name) const;
+  /// The size (an index) of the shape variable `name`, or of an affine
+  /// form of them ("n + m", computed at the builder's insertion point), or
+  /// failure when no parameter's dimension is such a variable.
+  FailureOr<Value> getShapeVar(StringRef name);
 
   /// A constant tensor (arith.constant of `value`).
   Value constant(DenseElementsAttr value, Location loc);

@@ -224,9 +224,15 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     if (auto vars =
             func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
-      for (auto var : vars.getAsValueRange<StringAttr>())
-        if (!var.empty() && !llvm::is_contained(shapeVars, var))
-          shapeVars.push_back(var.str());
+      for (auto var : vars.getAsValueRange<StringAttr>()) {
+        // The variables of an affine form ("n + 1") are declared, not it.
+        std::optional<AffineSize> form = parseAffineSize(var);
+        if (!form)
+          continue;
+        for (const auto &term : form->terms)
+          if (!llvm::is_contained(shapeVars, term.first))
+            shapeVars.push_back(term.first);
+      }
   // A function marked as returning a tuple returns one even of one
   // tensor (Relax's R.Tuple); otherwise one result is the tensor itself.
   bool tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
@@ -289,6 +295,11 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
       continue; // Constants print where they are used.
     // Sizes are the shape variables the struct infos name.
     if (isa<tensor::DimOp>(op) && !getShapeVarName(op.getResult(0)).empty())
+      continue;
+    // (And the affine forms of them: "n + m".)
+    if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp>(
+            op) &&
+        op.getResult(0).getType().isIndex() && getAffineSize(op.getResult(0)))
       continue;
     if (auto callOp = dyn_cast<func::CallOp>(op)) {
       if (!printFunctionCall(callOp, os))

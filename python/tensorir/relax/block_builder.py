@@ -7,6 +7,7 @@ from .. import te, tir
 from ..ir import IRModule
 from .expr import Call, DataflowVar, Expr, ExternFunc, GlobalVar, Tuple, Var
 from .function import Function, FunctionWriter
+from .struct_info import affine_form
 from .struct_info import (ObjectStructInfo, PrimStructInfo, SymDim, TensorStructInfo,
                           TupleStructInfo)
 
@@ -300,8 +301,23 @@ def te_call(add_func, func, args, kwargs):
             shape_vars[d.name] = origin if origin is not None else tir.Var(d.name, "int64")
         return shape_vars[d.name]
 
+    def te_dim(d):
+        """A dimension as te sees it: a size, a variable, or the
+        expression of an affine form of variables ("n + m")."""
+        if not isinstance(d, SymDim):
+            return int(d)
+        form = affine_form(d)
+        if form is None or (form[0] == 0 and len(form[1]) == 1 and form[1][0][1] == 1):
+            return te_var(d)
+        size = None
+        for name, coeff in form[1]:
+            term = te_var(SymDim(name))
+            term = term if coeff == 1 else term * coeff
+            size = term if size is None else size + term
+        return size + form[0] if form[0] else size
+
     def te_shape(shape):
-        return tuple(te_var(d) if isinstance(d, SymDim) else int(d) for d in shape)
+        return tuple(te_dim(d) for d in shape)
 
     def convert(arg):
         if isinstance(arg, Expr):

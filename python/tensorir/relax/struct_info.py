@@ -1,6 +1,8 @@
 """What a graph value is (TVM's relax StructInfo): a tensor of a shape and
 dtype, or a tuple of them. A dimension is a size, or a shape variable
 (`R.Tensor(("n", 784))`: a batch size given at run time)."""
+import re
+
 from ..tir.expr import PrimExpr
 from ..tir.expr import Var as _TirVar
 
@@ -46,6 +48,131 @@ class SymDim(_TirVar):
     def __repr__(self):
         return self.name
 
+    # (A form's text as it is: "n + m".)
+    __str__ = __repr__
+
+
+def _affine_of_text(text):
+    """(constant, [(name, coeff)]) of an affine form written as text ("n +
+    m", "2 * n - 1"), or None (the reader of ShapeVars.h's
+    parseAffineSize)."""
+    tokens = re.findall(r"\s*([A-Za-z_][A-Za-z0-9_.]*|\d+|[-+*()])", text)
+    if "".join(tokens) != re.sub(r"\s+", "", text):
+        return None
+    pos = 0
+
+    def peek():
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take():
+        nonlocal pos
+        pos += 1
+        return tokens[pos - 1]
+
+    def atom():
+        t = peek()
+        if t is None:
+            return None
+        if t == "-":
+            take()
+            inner = atom()
+            return None if inner is None else _scaled(inner, -1)
+        if t == "(":
+            take()
+            inner = total()
+            return inner if inner is not None and peek() == ")" and take() else None
+        take()
+        if t.isdigit():
+            return (int(t), [])
+        if t[0].isalpha() or t[0] == "_":
+            return (0, [(t, 1)])
+        return None
+
+    def product():
+        result = atom()
+        while result is not None and peek() == "*":
+            take()
+            factor = atom()
+            if factor is None or (factor[1] and result[1]):
+                return None
+            result = _scaled(result, factor[0]) if not factor[1] else \
+                _scaled(factor, result[0])
+        return result
+
+    def total():
+        result = product()
+        while result is not None and peek() in ("+", "-"):
+            sign = 1 if take() == "+" else -1
+            term = product()
+            if term is None:
+                return None
+            result = _summed(result, _scaled(term, sign))
+        return result
+
+    result = total()
+    return result if result is not None and pos == len(tokens) else None
+
+
+def _scaled(form, k):
+    return (form[0] * k, [(n, c * k) for n, c in form[1] if c * k])
+
+
+def _summed(a, b):
+    terms = list(a[1])
+    for name, coeff in b[1]:
+        for i, (n, c) in enumerate(terms):
+            if n == name:
+                terms[i] = (n, c + coeff)
+                break
+        else:
+            terms.append((name, coeff))
+    return (a[0] + b[0], [(n, c) for n, c in terms if c])
+
+
+def _affine_of_expr(e):
+    """(constant, [(name, coeff)]) of a tir expression of Vars, integers,
+    +, - and products by an integer; None for anything else."""
+    from ..tir import expr as tir_expr
+    if isinstance(e, _TirVar):
+        return (0, [(e.name, 1)])
+    if isinstance(e, (int, tir_expr.IntImm)) and not isinstance(e, bool):
+        return (int(getattr(e, "value", e)), [])
+    if isinstance(e, (tir_expr.Add, tir_expr.Sub, tir_expr.Mul)):
+        a, b = _affine_of_expr(e.a), _affine_of_expr(e.b)
+        if a is None or b is None:
+            return None
+        if isinstance(e, tir_expr.Mul):
+            if a[1] and b[1]:
+                return None
+            return _scaled(b, a[0]) if not a[1] else _scaled(a, b[0])
+        return _summed(a, _scaled(b, -1 if isinstance(e, tir_expr.Sub) else 1))
+    return None
+
+
+def affine_text(form):
+    """The text of an affine form, as ShapeVars.h's AffineSize::str writes
+    it ("n + m - 1", "2 * n"); the number alone for a constant."""
+    constant, terms = form
+    text = ""
+    for name, coeff in terms:
+        magnitude = -coeff if coeff < 0 and text else coeff
+        if text:
+            text += " - " if coeff < 0 else " + "
+        if magnitude != 1:
+            text += f"{magnitude} * "
+        text += name
+    if not text:
+        return str(constant)
+    if constant:
+        text += f" - {-constant}" if constant < 0 else f" + {constant}"
+    return text
+
+
+def affine_form(d):
+    """(constant, [(name, coeff)]) of a dimension named by an affine form of
+    shape variables (a SymDim "n + m"), or of a plain variable."""
+    return _affine_of_text(d.name) if isinstance(d, SymDim) else None
+
 
 def is_symbolic(shape):
     """Whether a shape has a shape variable among its dimensions."""
@@ -57,9 +184,13 @@ def _dim(d, what):
     if isinstance(d, SymDim):
         return d
     if isinstance(d, str):
-        if not d.isidentifier():
-            raise ValueError(f"{what}: the shape variable {d!r} is not an identifier")
-        return SymDim(d)
+        if d.isidentifier():
+            return SymDim(d)
+        form = _affine_of_text(d)
+        if form is None:
+            raise ValueError(f"{what}: the shape variable {d!r} is neither an identifier "
+                             "nor an affine form of them (\"n + m\", \"h - 2\")")
+        return _affine_dim(form, d, what)
     if isinstance(d, _TirVar):
         if not d.dtype.startswith("int"):
             raise ValueError(f"{what}: the shape variable {d.name} is a {d.dtype}, not an "
@@ -69,13 +200,31 @@ def _dim(d, what):
         value = int(d)
     except (TypeError, ValueError):
         if isinstance(d, PrimExpr):
-            raise ValueError(f"{what}: dimension {d.script()} is an expression; a graph "
-                             "function's dimensions are sizes or shape variables") from None
+            form = _affine_of_expr(d)
+            if form is not None:
+                return _affine_dim(form, d.script(), what)
+            raise ValueError(f"{what}: dimension {d.script()} is an expression that is not "
+                             "affine; a graph function's dimensions are sizes, shape "
+                             "variables and their sums and multiples (n + m, 2 * n, "
+                             "h - 2)") from None
         raise ValueError(f"{what}: dimension {d!r} is neither a size nor a shape "
                          "variable") from None
     if isinstance(d, bool) or value < 0:
         raise ValueError(f"{what}: dimension {d!r} is not a size")
     return Dim(value)
+
+
+def _affine_dim(form, written, what):
+    """The dimension an affine form is: a size, a variable, or a SymDim
+    named by the form's text."""
+    constant, terms = form
+    if not terms:
+        if constant < 0:
+            raise ValueError(f"{what}: dimension {written} is negative")
+        return Dim(constant)
+    if constant == 0 and len(terms) == 1 and terms[0][1] == 1:
+        return SymDim(terms[0][0])
+    return SymDim(affine_text(form))
 
 
 def _static_shape(shape, what):

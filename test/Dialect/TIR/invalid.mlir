@@ -510,7 +510,7 @@ func.func @dim_vars_short(%A: memref<?x?xf32> {tir.dim_vars = ["n"]}) {
 // -----
 
 // Rule: each entry is "" or an identifier.
-// expected-error @below {{'tir.dim_vars' of argument 0 names dimension 0 '2n', which is not an identifier}}
+// expected-error @below {{'tir.dim_vars' of argument 0 names dimension 0 '2n', which is neither an identifier nor an affine form}}
 func.func @dim_vars_not_identifier(%A: memref<?xf32> {tir.dim_vars = ["2n"]}) {
   return
 }

@@ -5,6 +5,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -138,7 +139,194 @@ std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
   return getShapeVarName(getDynamicSize(source, dim));
 }
 
+//===----------------------------------------------------------------------===//
+// Affine forms of shape variables
+//===----------------------------------------------------------------------===//
+
+std::string AffineSize::str() const {
+  std::string text;
+  for (auto [name, coeff] : terms) {
+    int64_t magnitude = coeff < 0 && !text.empty() ? -coeff : coeff;
+    if (!text.empty())
+      text += coeff < 0 ? " - " : " + ";
+    if (magnitude != 1)
+      text += std::to_string(magnitude) + " * ";
+    text += name;
+  }
+  if (text.empty())
+    return std::to_string(constant);
+  if (constant)
+    text += (constant < 0 ? " - " : " + ") +
+            std::to_string(constant < 0 ? -constant : constant);
+  return text;
+}
+
+/// Adds `scale` times `other` into `into`, keeping the terms' order.
+static void accumulate(AffineSize &into, const AffineSize &other,
+                       int64_t scale) {
+  into.constant += scale * other.constant;
+  for (auto [name, coeff] : other.terms) {
+    auto it = llvm::find_if(into.terms,
+                            [&](const auto &t) { return t.first == name; });
+    if (it == into.terms.end())
+      into.terms.push_back({name, scale * coeff});
+    else
+      it->second += scale * coeff;
+  }
+  llvm::erase_if(into.terms, [](const auto &t) { return t.second == 0; });
+}
+
+namespace {
+/// A recursive-descent reader of affine forms: sum := product (('+'|'-')
+/// product)*; product := atom ('*' atom)*, at most one atom not a number;
+/// atom := name | integer | '(' sum ')' | '-' atom.
+struct AffineReader {
+  llvm::StringRef text;
+
+  void skip() { text = text.ltrim(); }
+  bool eat(char c) {
+    skip();
+    if (text.empty() || text.front() != c)
+      return false;
+    text = text.drop_front();
+    return true;
+  }
+
+  std::optional<AffineSize> atom() {
+    skip();
+    if (eat('-')) {
+      std::optional<AffineSize> inner = atom();
+      if (!inner)
+        return std::nullopt;
+      AffineSize negated;
+      accumulate(negated, *inner, -1);
+      return negated;
+    }
+    if (eat('(')) {
+      std::optional<AffineSize> inner = sum();
+      if (!inner || !eat(')'))
+        return std::nullopt;
+      return inner;
+    }
+    if (!text.empty() && llvm::isDigit(text.front())) {
+      size_t n = text.find_if_not([](char c) { return llvm::isDigit(c); });
+      int64_t value;
+      if (text.take_front(n).getAsInteger(10, value))
+        return std::nullopt;
+      text = text.drop_front(n);
+      AffineSize c;
+      c.constant = value;
+      return c;
+    }
+    size_t n = text.find_if_not(
+        [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.'; });
+    if (n == 0 || text.empty() || llvm::isDigit(text.front()))
+      return std::nullopt;
+    AffineSize v;
+    v.terms.push_back({text.take_front(n).str(), 1});
+    text = text.drop_front(n);
+    return v;
+  }
+
+  std::optional<AffineSize> product() {
+    std::optional<AffineSize> result = atom();
+    while (result && eat('*')) {
+      std::optional<AffineSize> factor = atom();
+      if (!factor)
+        return std::nullopt;
+      // One side must be a number.
+      if (!factor->terms.empty() && !result->terms.empty())
+        return std::nullopt;
+      const AffineSize &number = factor->terms.empty() ? *factor : *result;
+      AffineSize scaled;
+      accumulate(scaled, factor->terms.empty() ? *result : *factor,
+                 number.constant);
+      result = scaled;
+    }
+    return result;
+  }
+
+  std::optional<AffineSize> sum() {
+    std::optional<AffineSize> result = product();
+    while (result) {
+      int64_t sign;
+      if (eat('+'))
+        sign = 1;
+      else if (eat('-'))
+        sign = -1;
+      else
+        break;
+      std::optional<AffineSize> term = product();
+      if (!term)
+        return std::nullopt;
+      accumulate(*result, *term, sign);
+    }
+    return result;
+  }
+};
+} // namespace
+
+std::optional<AffineSize> mlir::tir::parseAffineSize(llvm::StringRef text) {
+  AffineReader reader{text};
+  std::optional<AffineSize> result = reader.sum();
+  reader.skip();
+  if (!result || !reader.text.empty())
+    return std::nullopt;
+  return result;
+}
+
+/// The name of the variable `size` is, without affine forms.
+static std::string variableName(Value size);
+
+std::optional<AffineSize> mlir::tir::getAffineSize(Value size) {
+  if (!size)
+    return std::nullopt;
+  APInt value;
+  if (matchPattern(size, m_ConstantInt(&value))) {
+    AffineSize c;
+    c.constant = value.getSExtValue();
+    return c;
+  }
+  std::string name = variableName(size);
+  if (!name.empty()) {
+    // A parameter dimension named by a form is that form.
+    if (std::optional<AffineSize> form = parseAffineSize(name))
+      return form;
+    return std::nullopt;
+  }
+  Operation *op = size.getDefiningOp();
+  if (!op || op->getNumOperands() != 2 ||
+      !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
+    return std::nullopt;
+  std::optional<AffineSize> lhs = getAffineSize(op->getOperand(0));
+  std::optional<AffineSize> rhs = getAffineSize(op->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  AffineSize result;
+  if (isa<arith::MulIOp>(op)) {
+    if (!lhs->terms.empty() && !rhs->terms.empty())
+      return std::nullopt;
+    bool lhsNumber = lhs->terms.empty();
+    accumulate(result, lhsNumber ? *rhs : *lhs,
+               lhsNumber ? lhs->constant : rhs->constant);
+    return result;
+  }
+  accumulate(result, *lhs, 1);
+  accumulate(result, *rhs, isa<arith::SubIOp>(op) ? -1 : 1);
+  return result;
+}
+
 std::string mlir::tir::getShapeVarName(Value size) {
+  std::string name = variableName(size);
+  if (!name.empty())
+    return name;
+  std::optional<AffineSize> form = getAffineSize(size);
+  if (!form || form->terms.empty())
+    return "";
+  return form->str();
+}
+
+static std::string variableName(Value size) {
   if (!size)
     return "";
   if (auto arg = dyn_cast<BlockArgument>(size)) {

@@ -1,6 +1,7 @@
 //===- TIRDialect.cpp - TensorIR dialect ----------------------------------===//
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
@@ -90,10 +91,13 @@ static LogicalResult verifyDimVars(Operation *op, unsigned argIndex,
     StringRef name = cast<StringAttr>(attr).getValue();
     if (name.empty())
       continue;
-    if (!isIdentifier(name))
-      return fail() << " names dimension " << d << " '" << name
-                    << "', which is not an identifier (letters, digits, "
-                       "'_', not starting with a digit)";
+    std::optional<AffineSize> form = parseAffineSize(name);
+    if (!isIdentifier(name) && (!form || form->terms.empty()))
+      return fail()
+             << " names dimension " << d << " '" << name
+             << "', which is neither an identifier nor an affine form "
+                "of identifiers ('n + m', '2 * h - 1') (letters, digits, "
+                "'_', not starting with a digit)";
     if (!type.isDynamicDim(d))
       return fail() << " names dimension " << d << " '" << name
                     << "', but that dimension is static (" << type.getDimSize(d)

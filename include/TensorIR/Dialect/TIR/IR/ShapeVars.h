@@ -37,8 +37,39 @@ std::string getShapeVarName(Value shaped, unsigned dim);
 
 /// The name of the shape variable the index `size` is: a tensor.dim or
 /// memref.dim of a named dimension, or a scalar parameter's `tir.name`;
-/// "" otherwise.
+/// the text of an affine form of such (getAffineSize: "n + m") that is no
+/// constant; "" otherwise.
 std::string getShapeVarName(Value size);
+
+/// A size that is an affine form of shape variables, `constant + sum(coeff *
+/// variable)` (relax's R.Tensor(("n + m",)), a concatenation's length; or
+/// "h - 2", a convolution's height): its text names a dimension as a
+/// variable's name does (tir.dim_vars), and passes and the runtime read it
+/// back.
+struct AffineSize {
+  int64_t constant = 0;
+  /// (variable, coefficient), in the order the text names them; no
+  /// coefficient is 0.
+  SmallVector<std::pair<std::string, int64_t>> terms;
+
+  /// The form's text: "n", "n + m - 1", "2 * n + 1", "-1 * n + 8"; a
+  /// number alone for a constant.
+  std::string str() const;
+  /// Whether the form is one variable (its name is its text).
+  bool isVariable() const {
+    return constant == 0 && terms.size() == 1 && terms[0].second == 1;
+  }
+};
+
+/// Reads `text` as an affine form: names, integers, `+`, `-` and
+/// multiplication by an integer (`2 * n`, `n * 2`); nullopt for anything
+/// else (a floor division, a product of variables).
+std::optional<AffineSize> parseAffineSize(llvm::StringRef text);
+
+/// The affine form of shape variables the index `size` is: a variable
+/// (getShapeVarName), a constant, or arith.addi / subi / muli (by a
+/// constant) of such forms; nullopt otherwise.
+std::optional<AffineSize> getAffineSize(Value size);
 
 /// Names the dynamic dimensions of `func`'s buffer parameters after the
 /// shape variables of the graph values they take (`graphValues[k]` for
