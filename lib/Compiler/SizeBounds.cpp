@@ -338,63 +338,58 @@ void Deriver::addDimVars() {
     if (name && isa<IndexType, IntegerType>(func.getArgument(i).getType()))
       sizeOf.try_emplace(name.getValue(), rt::SizeTerm{1, i, -1});
   }
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto vars =
-        func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName);
-    if (!vars)
-      continue;
-    for (auto [d, attr] : llvm::enumerate(vars)) {
-      auto name = dyn_cast<StringAttr>(attr);
-      if (!name || name.getValue().empty())
-        continue;
-      std::optional<AffineSize> form = parseAffineSize(name.getValue());
-      if (form && !form->isVariable())
-        continue; // After the variables: they may be named later.
-      rt::SizeTerm self{1, i, static_cast<int>(d)};
-      auto [it, first] = sizeOf.try_emplace(name.getValue(), self);
-      if (first)
-        continue;
-      rt::SizeBound bound;
-      bound.kind = rt::SizeBound::Equal;
-      bound.dim = d;
-      bound.terms.push_back(it->second);
-      bound.where = name.getValue().str();
-      if (!llvm::is_contained(bounds[i], bound))
-        bounds[i].push_back(std::move(bound));
-    }
-  }
-  // A dimension named by an affine form of variables ("n + m", "h - 2")
-  // holds exactly that many elements.
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto vars =
-        func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName);
-    if (!vars)
-      continue;
-    for (auto [d, attr] : llvm::enumerate(vars)) {
-      auto name = dyn_cast<StringAttr>(attr);
-      std::optional<AffineSize> form =
-          name ? parseAffineSize(name.getValue()) : std::nullopt;
-      if (!form || form->isVariable() || form->terms.empty())
-        continue;
-      rt::SizeBound bound;
-      bound.kind = rt::SizeBound::Equal;
-      bound.dim = d;
-      bound.constant = form->constant;
-      bool known = true;
-      for (auto [var, coeff] : form->terms) {
-        auto it = sizeOf.find(var);
-        if (it == sizeOf.end()) {
-          known = false;
-          break;
-        }
-        rt::SizeTerm term = it->second;
-        term.coeff *= coeff;
-        bound.terms.push_back(term);
+  // Each named dimension (argument, dimension, its name's affine form).
+  SmallVector<std::tuple<unsigned, unsigned, StringRef, AffineSize>> named;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto vars =
+            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
+      for (auto [d, attr] : llvm::enumerate(vars)) {
+        auto name = dyn_cast<StringAttr>(attr);
+        std::optional<AffineSize> form =
+            name ? parseAffineSize(name.getValue()) : std::nullopt;
+        if (form && !form->terms.empty())
+          named.emplace_back(i, d, name.getValue(), *form);
       }
-      bound.where = name.getValue().str();
-      if (known && !llvm::is_contained(bounds[i], bound))
-        bounds[i].push_back(std::move(bound));
+  auto addEqual = [&](unsigned i, rt::SizeBound bound) {
+    if (!llvm::is_contained(bounds[i], bound))
+      bounds[i].push_back(std::move(bound));
+  };
+  // A variable's later dimensions equal its first; then a dimension named
+  // by an affine form of variables ("n + m", "h - 2") holds exactly that
+  // many elements.
+  for (auto &[i, d, name, form] : named) {
+    if (!form.isVariable())
+      continue;
+    rt::SizeTerm self{1, i, static_cast<int>(d)};
+    auto [it, first] = sizeOf.try_emplace(name, self);
+    if (first)
+      continue;
+    rt::SizeBound bound;
+    bound.kind = rt::SizeBound::Equal;
+    bound.dim = d;
+    bound.terms.push_back(it->second);
+    bound.where = name.str();
+    addEqual(i, std::move(bound));
+  }
+  for (auto &[i, d, name, form] : named) {
+    if (form.isVariable())
+      continue;
+    rt::SizeBound bound;
+    bound.kind = rt::SizeBound::Equal;
+    bound.dim = d;
+    bound.constant = form.constant;
+    bool known = true;
+    for (auto [var, coeff] : form.terms) {
+      auto it = sizeOf.find(var);
+      if (!(known = it != sizeOf.end()))
+        break;
+      rt::SizeTerm term = it->second;
+      term.coeff *= coeff;
+      bound.terms.push_back(term);
     }
+    bound.where = name.str();
+    if (known)
+      addEqual(i, std::move(bound));
   }
 }
 

@@ -110,6 +110,26 @@ CASES = [
        vm = relax.VirtualMachine(relax.build(bb.get()), tvm.cpu())
        vm["main"](np.zeros((5,), "float32"))
        """),
+    py("relax_packed_unregistered", "a graph function calling a packed function no one "
+       "registered", "LookupError", r"no packed function named 'env\.nowhere' is registered", """
+       from tensorir import relax
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       bb = relax.BlockBuilder()
+       with bb.function("main", [x]):
+           y = bb.emit(relax.call_dps_packed("env.nowhere", [x],
+                                             relax.TensorStructInfo((4,), "float32")))
+           bb.emit_func_output(y)
+       vm = relax.VirtualMachine(relax.build(bb.get()), tvm.cpu())
+       vm["main"](np.zeros((4,), "float32"))
+       """),
+    py("relax_inplace_bad_index", "R.call_tir_inplace writing a result into an input of "
+       "another shape", "ValueError", r"result 0 .* is written into input 1 of another shape", """
+       from tensorir import relax
+       x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+       y = relax.Var("y", relax.TensorStructInfo((2,), "float32"))
+       relax.call_tir_inplace(relax.GlobalVar("f"), [x, y], [1],
+                              relax.TensorStructInfo((4,), "float32"))
+       """),
     # ------------------------------------------------ schedules
     py("stale_loop", "split a loop that an earlier split replaced", "ScheduleError",
        r"the loop no longer exists: split and fuse replace the loops they transform", """

@@ -424,8 +424,8 @@ def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
 def call_dps_packed(func, args, out_sinfo):
     """relax.call_dps_packed: a call of the packed function named `func`
     (an ExternFunc or its name) in destination-passing style. The module
-    declares it; building it refuses the call (tir links no packed
-    functions)."""
+    declares it; the built module runs the function registered under that
+    name (tvm.register_global_func) on the inputs' and outputs' arrays."""
     name = getattr(func, "global_symbol", func)
     if not isinstance(name, str) or not name:
         raise TypeError(f"call_dps_packed calls a function by name, got {func!r}")
