@@ -22,8 +22,8 @@ _failure = threading.local()
 
 
 def _view(words, k):
-    """The NDArray viewing the buffer described at words[k:], and the index
-    after its description."""
+    """The NDArray viewing the buffer described at words[k:] (a ctypes
+    pointer), and the index after its description."""
     code, bits, rank, address = (int(w) for w in words[k:k + 4])
     sizes = tuple(int(w) for w in words[k + 4:k + 4 + rank])
     strides = tuple(int(w) for w in words[k + 4 + rank:k + 4 + 2 * rank])
@@ -54,12 +54,10 @@ def dispatch(name, returns, num_inputs, num_outputs, slots):
         if func is None:
             raise LookupError(f"no packed function named '{name}' is registered "
                               "(tvm.register_global_func)")
-        # The descriptions' length is known once the ranks are read.
         words = ctypes.cast(slots, ctypes.POINTER(ctypes.c_int64))
         arrays, k = [], 0
         for _ in range(num_inputs + num_outputs):
-            rank = int(words[k + 2])
-            array, k = _view(words[k:k + 4 + 2 * rank], 0)[0], k + 4 + 2 * rank
+            array, k = _view(words, k)
             arrays.append(array)
         inputs, outputs = arrays[:num_inputs], arrays[num_inputs:]
         if not returns:
