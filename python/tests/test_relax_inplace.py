@@ -121,3 +121,19 @@ def test_a_parameter_returned_is_the_argument():
     same, total = _vm(Echo)["main"](x, np.ones(3, "float32"))
     assert same is x
     np.testing.assert_allclose(total.numpy(), 2)
+
+
+def test_r_tuple_is_a_tuple():
+    @I.ir_module
+    class Pair:
+        @R.function
+        def main(x: R.Tensor((3,), "float32")):
+            with R.dataflow():
+                y = R.exp(x)
+                R.output(y)
+            return R.tuple(x, y)
+
+    x = tvm.nd.array(np.zeros(3, "float32"))
+    same, e = _vm(Pair)["main"](x)
+    assert same is x
+    np.testing.assert_allclose(e.numpy(), 1)

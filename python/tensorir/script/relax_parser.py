@@ -145,6 +145,8 @@ class GraphParser:
                 raise self.error(node, str(e)) from None
         if isinstance(node, ast.Tuple):
             return Tuple([self.expr(e) for e in node.elts])
+        if isinstance(node, ast.Call) and self.is_r(node.func, "tuple") and not node.keywords:
+            return Tuple([self.expr(e) for e in node.args])  # R.tuple(a, b): (a, b)
         if isinstance(node, ast.Call) and self.is_r(node.func, "const"):
             args = [self.literal(a) for a in node.args]
             kwargs = {k.arg: self.literal(k.value) for k in node.keywords}
