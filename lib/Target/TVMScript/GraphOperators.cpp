@@ -20,8 +20,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
-#include <functional>
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -393,4 +393,3 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
   }
   return false;
 }
-
