@@ -11,7 +11,7 @@ import numpy as np
 
 from ._ext import ext
 from .nd import NDArray
-from .registry import get_global_func
+from .registry import get_global_func, register_global_func
 
 # DLPack's (type code, bits) -> numpy dtype.
 _DTYPES = {(0, 8): "int8", (0, 16): "int16", (0, 32): "int32", (0, 64): "int64",
@@ -100,6 +100,5 @@ def _print(tensor):
 
 
 def install():
-    from .registry import register_global_func
     register_global_func("tensorir.nn.print", _print, override=True)
     ext.set_packed_dispatcher(dispatch)

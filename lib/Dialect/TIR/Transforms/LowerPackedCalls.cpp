@@ -29,19 +29,23 @@ using namespace mlir::tir;
 static constexpr StringLiteral kHookSymbol = "__tir_packed_call";
 
 /// (DLPack type code, bits) of a buffer's element type, as the runtime's
-/// dispatcher reads it; nullopt for a type it cannot describe.
+/// dispatcher reads it; nullopt for a type the dispatcher has no array for
+/// (the Python package's numpy dtypes: bool, 8- to 64-bit integers, f16,
+/// f32, f64), so that such a call is refused when it is built.
 static std::optional<std::pair<int64_t, int64_t>> dlpackType(Type type) {
   if (type.isInteger(1))
     return std::make_pair(int64_t(6), int64_t(8)); // bool, one byte
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return std::make_pair(int64_t(integer.isUnsigned() ? 1 : 0),
-                          int64_t(integer.getWidth()));
   if (type.isIndex())
     return std::make_pair(int64_t(0), int64_t(64));
-  if (type.isBF16())
-    return std::make_pair(int64_t(4), int64_t(16));
-  if (auto floating = dyn_cast<FloatType>(type))
-    return std::make_pair(int64_t(2), int64_t(floating.getWidth()));
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned width = integer.getWidth();
+    if (width != 8 && width != 16 && width != 32 && width != 64)
+      return std::nullopt;
+    return std::make_pair(int64_t(integer.isUnsigned() ? 1 : 0),
+                          int64_t(width));
+  }
+  if (type.isF16() || type.isF32() || type.isF64())
+    return std::make_pair(int64_t(2), int64_t(type.getIntOrFloatBitWidth()));
   return std::nullopt;
 }
 
@@ -130,7 +134,8 @@ struct TIRLowerPackedCallsPass
           call.emitOpError("passes a ")
               << operand.getType() << " to packed function '"
               << call.getCallee()
-              << "'; packed functions take buffers of numbers";
+              << "'; packed functions take buffers of bool, 8- to 64-bit "
+                 "integers, f16, f32 and f64";
           return signalPassFailure();
         }
         auto metadata =
