@@ -116,6 +116,12 @@ int32_t tirModuleFunctionReturnsTuple(const tirModule *module, int32_t index);
  * lives as long as `module`. */
 const char *tirModuleFunctionResultNesting(const tirModule *module,
                                            int32_t index);
+/* How the arguments and results of function `index` are Relax values, as
+ * JSON, when one is no tensor ({"params": [...], "results": ["shape"]}: a
+ * shape taken as its dimensions' scalars, results that are shapes or
+ * integers); "" otherwise; NULL (and a message) as for
+ * tirModuleFunctionSignature. The string lives as long as `module`. */
+const char *tirModuleFunctionInterface(const tirModule *module, int32_t index);
 /* Parameter `param` of function `index` into `*out`; 0 on success,
  * non-zero (and a message) when `module` or `out` is NULL or either index
  * is out of range. */

@@ -52,6 +52,106 @@ static std::string argumentName(func::FuncOp func, unsigned index) {
   return "arg" + std::to_string(index);
 }
 
+/// `attr` as JSON (arrays, dictionaries, integers and strings); false for
+/// another attribute.
+static bool writeJson(Attribute attr, std::string &out) {
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    out += "[";
+    for (auto [k, entry] : llvm::enumerate(array)) {
+      if (k)
+        out += ",";
+      if (!writeJson(entry, out))
+        return false;
+    }
+    out += "]";
+    return true;
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    out += "{";
+    for (auto [k, entry] : llvm::enumerate(dict)) {
+      if (k)
+        out += ",";
+      out += "\"" + entry.getName().str() + "\":";
+      if (!writeJson(entry.getValue(), out))
+        return false;
+    }
+    out += "}";
+    return true;
+  }
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
+    out += std::to_string(integer.getInt());
+    return true;
+  }
+  if (auto str = dyn_cast<StringAttr>(attr)) {
+    // Names and kinds: identifiers, no character JSON escapes.
+    if (str.getValue().find_first_of("\"\\") != StringRef::npos)
+      return false;
+    out += "\"" + str.str() + "\"";
+    return true;
+  }
+  return false;
+}
+
+/// The function's interface (FunctionInfo::interface): its parameters'
+/// nesting when it takes a shape, and the kinds of its out-parameters when
+/// a result is a shape or an integer ("" when neither).
+static FailureOr<std::string> interfaceOf(func::FuncOp func) {
+  std::string params, results;
+  auto nesting =
+      func->getAttrOfType<ArrayAttr>(TIRDialect::kParamNestingAttrName);
+  if (nesting && llvm::any_of(nesting, [](Attribute entry) {
+        auto dict = dyn_cast<DictionaryAttr>(entry);
+        return dict && dict.get("shape");
+      })) {
+    if (!writeJson(nesting, params))
+      return failure();
+  }
+  if (auto kinds =
+          func->getAttrOfType<ArrayAttr>(TIRDialect::kResultKindsAttrName)) {
+    // Kinds are per result; the out-parameters are the results that are
+    // no argument, in order (tir.result_nesting: -1 - j is argument j).
+    SmallVector<int64_t> outputOf;
+    std::function<void(ArrayAttr)> flatten = [&](ArrayAttr level) {
+      for (Attribute entry : level) {
+        if (auto inner = dyn_cast<ArrayAttr>(entry))
+          flatten(inner);
+        else if (auto index = dyn_cast<IntegerAttr>(entry))
+          outputOf.push_back(index.getInt());
+      }
+    };
+    if (auto resultNesting =
+            func->getAttrOfType<ArrayAttr>(TIRDialect::kResultNestingAttrName))
+      flatten(resultNesting);
+    else
+      for (int64_t k = 0, e = kinds.size(); k < e; ++k)
+        outputOf.push_back(k);
+    if (outputOf.size() != kinds.size())
+      return failure();
+    int64_t outputs =
+        llvm::count_if(outputOf, [](int64_t i) { return i >= 0; });
+    SmallVector<std::string> perOutput(outputs, "tensor");
+    for (auto [k, kind] : llvm::enumerate(kinds)) {
+      auto text = dyn_cast<StringAttr>(kind);
+      if (!text)
+        return failure();
+      if (outputOf[k] >= 0 && outputOf[k] < outputs)
+        perOutput[outputOf[k]] = text.str();
+    }
+    results = "[";
+    for (auto [k, kind] : llvm::enumerate(perOutput))
+      results += (k ? ",\"" : "\"") + kind + "\"";
+    results += "]";
+  }
+  if (params.empty() && results.empty())
+    return std::string();
+  std::string out = "{";
+  if (!params.empty())
+    out += "\"params\":" + params;
+  if (!results.empty())
+    out += std::string(params.empty() ? "" : ",") + "\"results\":" + results;
+  return out + "}";
+}
+
 FailureOr<std::vector<rt::FunctionInfo>>
 mlir::tir::collectSignatures(ModuleOp module) {
   std::vector<rt::FunctionInfo> functions;
@@ -91,6 +191,13 @@ mlir::tir::collectSignatures(ModuleOp module) {
                    << TIRDialect::kResultNestingAttrName,
                failure();
     }
+    FailureOr<std::string> interface = interfaceOf(func);
+    if (failed(interface))
+      return func.emitError("malformed ")
+                 << TIRDialect::kParamNestingAttrName << " or "
+                 << TIRDialect::kResultKindsAttrName,
+             failure();
+    info.interface = *interface;
     llvm::StringSet<> names;
     for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
       BlockArgument arg = func.getArgument(index);

@@ -333,10 +333,21 @@ void Deriver::addDimVars() {
   // The size every dimension named `name` must have: the scalar parameter
   // of that name, else the first dimension named so.
   llvm::StringMap<rt::SizeTerm> sizeOf;
+  // Scalars named by what is no variable of theirs (a shape parameter's
+  // dimensions: "n * 2", "4", a variable a scalar before defines): each is
+  // checked against the value its name has.
+  SmallVector<std::pair<unsigned, AffineSize>> namedScalars;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     auto name = func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName);
-    if (name && isa<IndexType, IntegerType>(func.getArgument(i).getType()))
-      sizeOf.try_emplace(name.getValue(), rt::SizeTerm{1, i, -1});
+    if (!name || !isa<IndexType, IntegerType>(func.getArgument(i).getType()))
+      continue;
+    std::optional<AffineSize> form = parseAffineSize(name.getValue());
+    if (form && !form->isVariable())
+      namedScalars.emplace_back(i, *form);
+    else if (!sizeOf.try_emplace(name.getValue(), rt::SizeTerm{1, i, -1})
+                  .second &&
+             form)
+      namedScalars.emplace_back(i, *form);
   }
   // Each named dimension (argument, dimension, its name's affine form).
   SmallVector<std::tuple<unsigned, unsigned, StringRef, AffineSize>> named;
@@ -388,6 +399,23 @@ void Deriver::addDimVars() {
       bound.terms.push_back(term);
     }
     bound.where = name.str();
+    if (known)
+      addEqual(i, std::move(bound));
+  }
+  for (auto &[i, form] : namedScalars) {
+    rt::SizeBound bound;
+    bound.kind = rt::SizeBound::Equal;
+    bound.constant = form.constant;
+    bool known = true;
+    for (auto [var, coeff] : form.terms) {
+      auto it = sizeOf.find(var);
+      if (!(known = it != sizeOf.end()))
+        break;
+      rt::SizeTerm term = it->second;
+      term.coeff *= coeff;
+      bound.terms.push_back(term);
+    }
+    bound.where = form.str();
     if (known)
       addEqual(i, std::move(bound));
   }

@@ -41,9 +41,14 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef name,
     func.setPrivate();
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
-  for (auto [index, param] : llvm::enumerate(params))
-    if (param.scalar)
-      shapeVars[param.name] = func.getArgument(index);
+  // A scalar named by a variable defines it (its first); one named by a
+  // form of variables ("n * 2", a shape's dimension) defines none: the
+  // runtime checks it against the variables' values.
+  for (auto [index, param] : llvm::enumerate(params)) {
+    std::optional<AffineSize> form = parseAffineSize(param.name);
+    if (param.scalar && form && form->isVariable())
+      shapeVars.try_emplace(param.name, func.getArgument(index));
+  }
   for (auto [index, param] : llvm::enumerate(params)) {
     func.setArgAttr(index, TIRDialect::kNameAttrName,
                     builder.getStringAttr(param.name));
@@ -142,6 +147,34 @@ ValueRange GraphBuilder::callFunction(StringRef callee, ValueRange args,
                                       TypeRange resultTypes, Location loc) {
   return func::CallOp::create(builder, loc, callee, resultTypes, args)
       .getResults();
+}
+
+FailureOr<Value> GraphBuilder::shapeValue(ArrayRef<std::string> dims,
+                                          bool scalar, Location loc) {
+  if (scalar && dims.size() != 1)
+    return emitError(loc, "R.prim_value takes one integer"), failure();
+  SmallVector<Value> elements;
+  for (const std::string &dim : dims) {
+    FailureOr<Value> size =
+        buildSizeExpression(builder, loc, dim, [&](StringRef name) -> Value {
+          FailureOr<Value> var = getShapeVar(name);
+          return succeeded(var) ? *var : Value();
+        });
+    if (failed(size))
+      return emitError(loc)
+                 << (scalar ? "R.prim_value" : "R.shape") << ": '" << dim
+                 << "' is not an integer expression (+, -, *, //, %) of the "
+                    "function's shape variables",
+             failure();
+    elements.push_back(
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), *size));
+  }
+  auto type = RankedTensorType::get(
+      scalar ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{int64_t(dims.size())},
+      builder.getI64Type());
+  auto op = tensor::FromElementsOp::create(builder, loc, type, elements);
+  op->setAttr(TIRDialect::kShapeValueAttrName, builder.getUnitAttr());
+  return op.getResult();
 }
 
 Value GraphBuilder::nullValue(Location loc) {

@@ -358,10 +358,20 @@ bool Module::checkEqualSizes(const FunctionInfo &info,
       if (bound.kind != SizeBound::Equal)
         continue;
       std::optional<int64_t> value = evaluate(bound, args);
+      std::string terms = describeTerms(info, bound, args);
+      if (!info.args[i].isBuffer) {
+        // A dimension of a shape parameter: the size it is named by.
+        if (value && *value == args[i].intValue)
+          continue;
+        error = argWhere(info, i) + "is " + std::to_string(args[i].intValue) +
+                ", but it is '" + bound.where + "', which is " +
+                (value ? std::to_string(*value) : std::string("out of range")) +
+                (terms.empty() ? "" : " (" + terms + ")");
+        return false;
+      }
       int64_t size = args[i].shape[bound.dim];
       if (value && *value == size)
         continue;
-      std::string terms = describeTerms(info, bound, args);
       error = argWhere(info, i) + "dimension " + std::to_string(bound.dim) +
               " has " + std::to_string(size) + " elements, but it is '" +
               bound.where + "', which is " +

@@ -170,6 +170,12 @@ const char *tirModuleFunctionResultNesting(const tirModule *module,
   return function ? function->resultNesting.c_str() : nullptr;
 }
 
+const char *tirModuleFunctionInterface(const tirModule *module, int32_t index) {
+  const rt::FunctionInfo *function =
+      functionAt(module, index, "tirModuleFunctionInterface");
+  return function ? function->interface.c_str() : nullptr;
+}
+
 int tirModuleFunctionParam(const tirModule *module, int32_t index,
                            int32_t param, tirParam *out) {
   const rt::FunctionInfo *function =

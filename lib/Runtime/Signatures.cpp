@@ -124,24 +124,25 @@ static std::string decodeToken(const std::string &token) {
 
 std::string
 mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
-  // tir-signatures 6
+  // tir-signatures 7
   // func <name> <nargs> <tuple result: 0 or 1 (version 5)> <nesting: "-"
-  //      or the results' nesting, "[0,[1,2]]" (version 6)>
+  //      or the results' nesting, "[0,[1,2]]" (version 6)> <interface: "-"
+  //      or how the arguments and results are values (version 7)>
   // buffer <name> <dtype> <written> <rank> <dims...> <nstrides> <strides...>
   //        <nbounds> (<kind> <dim> <constant> <nterms> (<coeff> <arg>
   //        <dim>)... <where>)...
   // scalar <name> <dtype> <nbounds> (as for buffers)...
   // where a bound's <kind> is 0 (at least), 1 (non-negative) or 2 (equal;
-  // version 3), and <written> is 0, 1, or 2 for a result the caller
-  // allocates (version 4).
+  // version 3; on a scalar, version 7), and <written> is 0, 1, or 2 for a
+  // result the caller allocates (version 4).
   std::ostringstream os;
-  os << "tir-signatures 6\n";
+  os << "tir-signatures 7\n";
   for (const FunctionInfo &f : fns) {
     os << "func " << f.name << " " << f.args.size() << " "
        << (f.tupleResult ? 1 : 0) << " "
        << (f.resultNesting.empty() ? std::string("-")
                                    : encodeToken(f.resultNesting))
-       << "\n";
+       << " " << encodeToken(f.interface) << "\n";
     for (const ArgInfo &a : f.args) {
       auto writeBounds = [&] {
         os << " " << a.bounds.size();
@@ -155,11 +156,11 @@ mlir::tir::runtime::serializeSignatures(const std::vector<FunctionInfo> &fns) {
         os << "\n";
       };
       if (!a.isBuffer) {
-        os << "scalar " << a.name << " " << a.dtype.str();
+        os << "scalar " << encodeToken(a.name) << " " << a.dtype.str();
         writeBounds();
         continue;
       }
-      os << "buffer " << a.name << " " << a.dtype.str() << " "
+      os << "buffer " << encodeToken(a.name) << " " << a.dtype.str() << " "
          << (a.result    ? 2
              : a.written ? 1
                          : 0)
@@ -182,8 +183,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
   std::string word;
   int version = 0;
   if (!(is >> word >> version) || word != "tir-signatures" || version < 1 ||
-      version > 6) {
-    error = "not a tir module signature table (version 1 to 6)";
+      version > 7) {
+    error = "not a tir module signature table (version 1 to 7)";
     return false;
   }
   auto bad = [&](const std::string &what) {
@@ -204,7 +205,8 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
           (kind != SizeBound::AtLeast && kind != SizeBound::NonNegative &&
            (kind != SizeBound::Equal || version < 3)) ||
           (a.isBuffer ? bound.dim >= a.shape.size()
-                      : kind != SizeBound::NonNegative) ||
+                      : kind != SizeBound::NonNegative &&
+                            (kind != SizeBound::Equal || version < 7)) ||
           nterms > kMaxCount)
         return bad("size bound of " + a.name);
       bound.kind = static_cast<SizeBound::Kind>(kind);
@@ -225,11 +227,13 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
     FunctionInfo f;
     size_t nargs;
     int tuple = 0;
-    std::string nesting = "-";
+    std::string nesting = "-", interface = "-";
     if (!(is >> f.name >> nargs) || nargs > kMaxCount ||
         (version >= 5 && (!(is >> tuple) || tuple < 0 || tuple > 1)) ||
-        (version >= 6 && !(is >> nesting)))
+        (version >= 6 && !(is >> nesting)) ||
+        (version >= 7 && !(is >> interface)))
       return bad("function header");
+    f.interface = decodeToken(interface);
     f.tupleResult = tuple == 1;
     if (nesting != "-") {
       f.resultNesting = decodeToken(nesting);
@@ -242,6 +246,9 @@ bool mlir::tir::runtime::parseSignatures(const std::string &text,
       std::string kind, dtype;
       if (!(is >> kind >> a.name >> dtype))
         return bad("argument of " + f.name);
+      // (Names are tokens: a scalar named by a form, "n * 2", since
+      // version 7.)
+      a.name = decodeToken(a.name);
       auto parsed = DataType::parse(dtype);
       if (!parsed)
         return bad("element type '" + dtype + "'");

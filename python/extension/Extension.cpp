@@ -52,9 +52,10 @@ std::string tirpy::print(Attribute attr) {
 
 PYBIND11_MODULE(_tensorir, m) {
   m.doc() = "tir's C++ libraries: parse, schedule, build and call";
-  // TVM's error hierarchy: tvm.TVMError is the base of ScheduleError.
+  // TVM's error hierarchy: tvm.TVMError, a RuntimeError, is the base of
+  // ScheduleError.
   static py::object tvmError = py::reinterpret_borrow<py::object>(
-      py::exception<std::runtime_error>(m, "TVMError"));
+      py::exception<std::runtime_error>(m, "TVMError", PyExc_RuntimeError));
   static py::exception<ScheduleError> scheduleError(m, "ScheduleError",
                                                     tvmError.ptr());
   py::register_exception_translator([](std::exception_ptr p) {

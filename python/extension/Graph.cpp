@@ -286,6 +286,17 @@ public:
     return handles;
   }
 
+  size_t shapeValue(const std::vector<std::string> &dims, bool scalar,
+                    const std::optional<Place> &place) {
+    checkOpen();
+    DiagnosticCollector diags;
+    SmallVector<std::string> texts(dims.begin(), dims.end());
+    FailureOr<Value> value = builder.shapeValue(texts, scalar, at(place));
+    if (failed(value))
+      throw py::value_error(diags.take());
+    return add(*value);
+  }
+
   size_t nullValue(const std::optional<Place> &place) {
     checkOpen();
     return add(builder.nullValue(at(place)));
@@ -293,7 +304,8 @@ public:
 
   PyModule finish(const std::vector<size_t> &outputs, bool tuple,
                   const py::dict &attrs, const py::object &nesting,
-                  const py::object &paramNesting) {
+                  const py::object &paramNesting,
+                  const std::vector<std::string> &resultKinds) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     Attribute funcAttrs;
@@ -315,6 +327,12 @@ public:
                       attributeOf(paramNesting, "the parameters' nesting"));
       if (funcAttrs)
         func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
+      if (llvm::any_of(resultKinds,
+                       [](const std::string &k) { return k != "tensor"; })) {
+        SmallVector<StringRef> kinds(resultKinds.begin(), resultKinds.end());
+        func->setAttr(tir::TIRDialect::kResultKindsAttrName,
+                      Builder(&context()).getStrArrayAttr(kinds));
+      }
     }
     return PyModule::own(std::move(module));
   }
@@ -452,6 +470,11 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("args"), py::arg("results"), py::arg("place") = py::none(),
            "A call of graph function `callee` (Relax's cls.f(x)); results "
            "[(shape, dtype)], dtype 'object' for an R.Object.")
+      .def("shape_value", &PyGraphBuilder::shapeValue, py::arg("dims"),
+           py::arg("scalar") = false, py::arg("place") = py::none(),
+           "A shape (R.shape) or with `scalar` an integer (R.prim_value) "
+           "of the shape variables: `dims` are expressions of them as text "
+           "(\"n * 2\"); ValueError naming an expression it cannot build.")
       .def("null_value", &PyGraphBuilder::nullValue,
            py::arg("place") = py::none(),
            "An R.Object holding nothing (R.null_value()).")
@@ -471,10 +494,13 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("tuple") = false, py::arg("attrs") = py::dict(),
            py::arg("nesting") = py::none(),
            py::arg("param_nesting") = py::none(),
+           py::arg("result_kinds") = std::vector<std::string>(),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module). "
            "`nesting`: nested lists of the outputs' indices when the tuple "
            "holds tuples; `param_nesting`: per parameter as written, its "
            "argument's index or {'name': ..., 'fields': nested indices} for "
-           "a tuple of tensors taken one by one.");
+           "a tuple of tensors taken one by one, {'name': ..., 'shape': "
+           "[indices]} for a shape taken as scalars; `result_kinds`: per "
+           "output 'tensor', 'shape' or 'prim'.");
 }

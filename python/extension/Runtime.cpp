@@ -92,6 +92,9 @@ struct PyRuntimeModule {
   std::string resultNesting(const std::string &name) const {
     return function(name).resultNesting;
   }
+  std::string interface(const std::string &name) const {
+    return function(name).interface;
+  }
   /// The parameters as data: (name, dtype, shape or None for a scalar (-1
   /// where a size is given at run time), written, result).
   std::vector<py::tuple> params(const std::string &name) const {
@@ -288,6 +291,7 @@ void tirpy::bindRuntime(py::module_ &m) {
       .def("params", &PyRuntimeModule::params)
       .def("returns_tuple", &PyRuntimeModule::returnsTuple)
       .def("result_nesting", &PyRuntimeModule::resultNesting)
+      .def("interface", &PyRuntimeModule::interface)
       .def("call", &PyRuntimeModule::call)
       .def("time_call", &PyRuntimeModule::timeCall)
       .def_property_readonly("target", &PyRuntimeModule::target)

@@ -11,6 +11,7 @@ import tir_runtime as _rt
 
 from . import _packed
 from ._ext import ext
+from .error import TVMError
 from .ir import IRModule
 from .ir.container import Array
 from .nd import NDArray
@@ -20,6 +21,12 @@ Tensor = NDArray
 
 # Compiled code calls packed functions through the extension.
 _packed.install()
+
+
+class CallError(ValueError, TVMError):
+    """A call a compiled function refuses (a wrong count, shape, dtype or
+    size of its arguments): a ValueError, and a TVMError as TVM's virtual
+    machine raises it."""
 
 
 class ShapeTuple(tuple):
@@ -120,7 +127,12 @@ class Function:
 
     def __init__(self, module, name):
         self._module, self.name = module, name
-        self._params, self._results, self._tuple, self._one = module._parameters(name)
+        (self._params, self._results, self._tuple, self._one,
+         interface) = module._parameters(name)
+        # A graph function taking shapes (their dimensions as scalars) or
+        # returning shapes and integers: how its values convert.
+        self._param_nesting = interface.get("params")
+        self._result_kinds = interface.get("results")
         # Results that are arguments (given back as the very arrays).
         self._aliases = isinstance(self._tuple, list) and _has_alias(self._tuple)
         self._native_call = module._native.call
@@ -177,7 +189,9 @@ class Function:
         marked "(result)") may be left out: they are allocated and returned
         (one array, or a tuple of them; a tuple of one when the function
         returns an R.Tuple of one tensor)."""
-        if any(type(a) in (tuple, list) for a in args):
+        if self._param_nesting is not None:
+            args = self._relax_arguments(args)
+        elif any(type(a) in (tuple, list) for a in args):
             args = _flattened(args)  # a tuple parameter's arrays, in order
         results = self._results
         outputs = []
@@ -213,7 +227,9 @@ class Function:
             failure = _packed.take_failure()
             if failure is not None:
                 raise failure from error
-            raise
+            raise CallError(str(error)) from None
+        if self._result_kinds:
+            outputs = [_relax_result(kind, a) for kind, a in zip(self._result_kinds, outputs)]
         if outputs or self._aliases:
             if isinstance(self._tuple, list):  # as they nest, arguments too
                 value = _nested(self._tuple, outputs, args)
@@ -222,6 +238,39 @@ class Function:
                 return outputs[0]
             return Array(outputs)
         return None
+
+    def _relax_arguments(self, args):
+        """The arguments of a graph function taking shapes, one per
+        parameter as written, as the scalars and arrays it takes: a shape
+        (ShapeTuple, tuple or list of ints) gives its dimensions, a tuple of
+        arrays its arrays."""
+        nesting = self._param_nesting
+        if len(args) != len(nesting) and not (
+                self._results and len(args) == len(nesting) + len(self._results)):
+            raise CallError(f"'{self.name}' takes {len(nesting)} arguments, got {len(args)}")
+        out = []
+        for k, (entry, a) in enumerate(zip(nesting, args)):
+            if isinstance(entry, dict) and "shape" in entry:
+                if isinstance(a, (bool, int, float, np.generic)) or not isinstance(
+                        a, (tuple, list)) or not all(
+                            isinstance(d, (int, np.integer)) and not isinstance(d, bool)
+                            for d in a):
+                    raise TypeError(f"argument {k} ('{entry['name']}') of '{self.name}' is "
+                                    f"a shape (a ShapeTuple or a tuple of ints), got "
+                                    f"{type(a).__name__}")
+                if len(a) != len(entry["shape"]):
+                    raise CallError(f"argument {k} ('{entry['name']}') of '{self.name}' is "
+                                    f"a shape of {len(entry['shape'])} dimensions, got "
+                                    f"{len(a)}: {tuple(int(d) for d in a)}")
+                out.extend(int(d) for d in a)
+            elif isinstance(entry, dict):
+                out.extend(_flattened([a]) if _array_tuple(a) else [a])
+            else:
+                if isinstance(a, ShapeTuple):
+                    raise TypeError(f"argument {k} of '{self.name}' is no shape, got "
+                                    f"{a!r}")
+                out.append(a)
+        return out + list(args[len(nesting):])
 
     def _result_shape(self, i, inputs):
         """The shape of result parameter `i` for a call on `inputs` (the
@@ -266,6 +315,16 @@ def _nested(nesting, outputs, args=()):
     (a result that is the argument itself)."""
     return Array([_nested(n, outputs, args) if isinstance(n, list)
                   else outputs[n] if n >= 0 else _as_result(args[-1 - n]) for n in nesting])
+
+
+def _relax_result(kind, array):
+    """A graph function's result as the Relax value it is: a shape
+    (ShapeTuple) or an integer from the array holding it."""
+    if kind == "shape":
+        return ShapeTuple(np.asarray(array.numpy() if hasattr(array, "numpy") else array))
+    if kind == "prim":
+        return int(np.asarray(array.numpy() if hasattr(array, "numpy") else array))
+    return array
 
 
 def _as_result(arg):
@@ -385,8 +444,11 @@ class Module:
             tuple_result = json.loads(nesting) if nesting else returns_tuple
             # One result, nested only to say that it is an argument.
             one = bool(nesting) and not returns_tuple
+            interface = self._native.interface(name) if hasattr(self._native, "interface") \
+                else ""
             parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result],
-                                          tuple_result, one)
+                                          tuple_result, one,
+                                          json.loads(interface) if interface else {})
         return parsed
 
     def __call__(self, *args):

@@ -126,6 +126,7 @@ def _library():
         "tirModuleFunctionNumParams": (i32, [p, i32]),
         "tirModuleFunctionReturnsTuple": (i32, [p, i32]),
         "tirModuleFunctionResultNesting": (ctypes.c_char_p, [p, i32]),
+        "tirModuleFunctionInterface": (ctypes.c_char_p, [p, i32]),
         "tirModuleFunctionParam": (ctypes.c_int, [p, i32, i32, ctypes.POINTER(_Param)]),
         "tirModuleTarget": (i32, [p]),
         "tirModuleCall": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(_Arg), i32]),
@@ -411,6 +412,14 @@ class Module:
         """How function `name`'s results nest ("[0,[1,2]]"; "" when they do
         not)."""
         answer = _library().tirModuleFunctionResultNesting(self._handle, self._index(name))
+        if answer is None:
+            raise _error()
+        return answer.decode()
+
+    def interface(self, name):
+        """How function `name`'s arguments and results are Relax values
+        (JSON; "" when all are tensors)."""
+        answer = _library().tirModuleFunctionInterface(self._handle, self._index(name))
         if answer is None:
             raise _error()
         return answer.decode()

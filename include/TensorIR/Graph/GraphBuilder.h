@@ -117,6 +117,15 @@ public:
   ValueRange callFunction(StringRef callee, ValueRange args,
                           TypeRange resultTypes, Location loc);
 
+  /// A shape or an integer computed from the shape variables (Relax's
+  /// R.shape([n * 2, m]), R.prim_value(n * n)): `dims` are expressions as
+  /// buildSizeExpression reads them. A shape is a tensor<N x i64>, an
+  /// integer (`scalar`, one expression) a tensor<i64>, built by a
+  /// tensor.from_elements marked `tir.shape_value`. Fails, with an error
+  /// at `loc`, on an expression of unknown variables or of another form.
+  FailureOr<Value> shapeValue(ArrayRef<std::string> dims, bool scalar,
+                              Location loc);
+
   /// An object holding nothing (tir.null_value, Relax's R.null_value()).
   Value nullValue(Location loc);
 

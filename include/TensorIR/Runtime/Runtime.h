@@ -66,7 +66,10 @@ struct SizeTerm {
 ///   extent of a loop or iteration domain; `dim` is unused);
 /// - Equal (on a buffer): dimension `dim` holds exactly form elements (it
 ///   is sized by the variable named `where`, as another argument's
-///   dimension or a scalar parameter is: tir.dim_vars).
+///   dimension or a scalar parameter is: tir.dim_vars);
+/// - Equal (on a scalar; version 7): the scalar is form (a dimension of a
+///   shape parameter, R.Shape(["n * 2"]), named by a size, by a variable
+///   defined before, or by an expression of variables; `dim` is unused).
 /// Checked at every call, so that a scalar that sizes buffers cannot make
 /// the code write outside an array, nor run on arrays of different sizes
 /// that the function declares the same.
@@ -114,6 +117,13 @@ struct FunctionInfo {
   /// How the results nest when the tuple holds tuples: "[0,[1,2]]" (the
   /// results' indices, an array per tuple); empty when they do not.
   std::string resultNesting;
+  /// How a graph function's arguments and results are Relax values, as
+  /// JSON, where one is no tensor: {"params": [...], "results": [...]},
+  /// the tir.param_nesting of a function taking shapes (a shape's
+  /// dimensions are scalars: {"name": "s", "shape": [1, 2]}) and the
+  /// tir.result_kinds of one returning shapes or integers ("shape",
+  /// "prim"). Empty otherwise; callers that convert values read it.
+  std::string interface;
 
   /// "main(A: float32[8], B: float32[8] (written))".
   std::string str() const;
@@ -123,8 +133,8 @@ struct FunctionInfo {
 /// `__tir_metadata` symbol of an exported library). Version 2 adds the size
 /// bounds, version 3 the Equal bounds, version 4 the results of graph
 /// functions, version 5 whether they form a tuple, version 6 how tuples of
-/// tuples nest; tables of earlier
-/// versions (libraries exported before) are still read.
+/// tuples nest, version 7 the interface and Equal bounds on scalars; tables
+/// of earlier versions (libraries exported before) are still read.
 std::string serializeSignatures(const std::vector<FunctionInfo> &functions);
 bool parseSignatures(const std::string &text,
                      std::vector<FunctionInfo> &functions, std::string &error);

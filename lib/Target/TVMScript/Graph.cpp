@@ -41,6 +41,21 @@ std::string GraphPrinter::structInfo(Value v, bool quoted) {
     std::string var = getShapeVarName(v);
     return var.empty() ? "" : "R.Prim(value=\"" + var + "\")";
   }
+  // A shape or an integer of shape variables (R.shape, R.prim_value).
+  if (auto made = v.getDefiningOp<tensor::FromElementsOp>();
+      made && made->hasAttr(TIRDialect::kShapeValueAttrName)) {
+    SmallVector<std::string> dims;
+    for (Value element : made.getElements()) {
+      std::string text = getSizeExpressionText(element);
+      if (text.empty())
+        return "";
+      std::optional<AffineSize> form = parseAffineSize(text);
+      dims.push_back(form && form->terms.empty() ? text : "\"" + text + "\"");
+    }
+    if (made.getType().getRank() == 0)
+      return "R.Prim(value=" + dims[0] + ")";
+    return "R.Shape([" + llvm::join(dims, ", ") + "])";
+  }
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
   if (!tensor)
     return "";
@@ -148,10 +163,21 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   }
   // The shape variables, in the order the parameters name them.
   SmallVector<std::string> shapeVars;
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (auto vars =
-            func.getArgAttrOfType<ArrayAttr>(i, TIRDialect::kDimVarsAttrName))
-      for (auto var : vars.getAsValueRange<StringAttr>()) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    // A scalar's name (R.Prim(value="n"), a shape's "n * 2") and the
+    // dimensions' names of a tensor.
+    SmallVector<StringRef> named;
+    if (func.getArgument(i).getType().isIndex()) {
+      if (auto name =
+              func.getArgAttrOfType<StringAttr>(i, TIRDialect::kNameAttrName))
+        named.push_back(name.getValue());
+    } else if (auto vars = func.getArgAttrOfType<ArrayAttr>(
+                   i, TIRDialect::kDimVarsAttrName)) {
+      for (auto var : vars.getAsValueRange<StringAttr>())
+        named.push_back(var);
+    }
+    {
+      for (StringRef var : named) {
         // The variables of an affine form ("n + 1") are declared, not it.
         std::optional<AffineSize> form = parseAffineSize(var);
         if (!form)
@@ -160,6 +186,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
           if (!llvm::is_contained(shapeVars, term.first))
             shapeVars.push_back(term.first);
       }
+    }
+  }
   // A function marked as returning a tuple returns one even of one
   // tensor (Relax's R.Tuple); otherwise one result is the tensor itself.
   bool tupleResult = func->hasAttr(TIRDialect::kTupleResultAttrName);
@@ -231,6 +259,29 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     if (auto callOp = dyn_cast<func::CallOp>(op)) {
       if (!printFunctionCall(callOp, os))
         return false;
+      continue;
+    }
+    // (And expressions of them a shape value computes: "n * n".)
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex() &&
+        isa<arith::ArithDialect>(op.getDialect()) &&
+        !getSizeExpressionText(op.getResult(0)).empty())
+      continue;
+    if (auto made = dyn_cast<tensor::FromElementsOp>(op);
+        made && made->hasAttr(TIRDialect::kShapeValueAttrName)) {
+      std::string info = structInfo(made.getResult());
+      if (info.empty())
+        return fail(&op, "a shape value of an expression TVMScript has no "
+                         "form for");
+      SmallVector<std::string> dims;
+      for (Value element : made.getElements())
+        dims.push_back(getSizeExpressionText(element));
+      std::string name = nextBinding();
+      names[made.getResult()] = name;
+      os << pad(2) << name << ": " << info << " = "
+         << (made.getType().getRank() == 0
+                 ? "R.prim_value(" + dims[0] + ")"
+                 : "R.shape([" + llvm::join(dims, ", ") + "])")
+         << "\n";
       continue;
     }
     if (isa<NullValueOp>(op)) {
@@ -412,6 +463,27 @@ bool GraphPrinter::printTupleParams(func::FuncOp func, ArrayAttr nesting,
     auto hint = tuple ? tuple.getAs<StringAttr>("name") : StringAttr();
     auto level = tuple ? tuple.getAs<ArrayAttr>("fields") : ArrayAttr();
     std::string name = hint ? fresh(hint.str()) : "";
+    if (auto shape = tuple ? tuple.getAs<ArrayAttr>("shape") : ArrayAttr()) {
+      // A shape whose dimensions are scalars: R.Shape(["m", "n"]), the
+      // scalars named by what they are.
+      SmallVector<std::string> dims;
+      for (Attribute dim : shape) {
+        auto index = dyn_cast<IntegerAttr>(dim);
+        auto text = index && index.getInt() >= 0 &&
+                            index.getInt() < static_cast<int64_t>(numArgs)
+                        ? func.getArgAttrOfType<StringAttr>(
+                              index.getInt(), TIRDialect::kNameAttrName)
+                        : StringAttr();
+        if (!text || name.empty())
+          return fail(func, "the parameters' nesting does not index them");
+        names[func.getArgument(index.getInt())] = text.str();
+        std::optional<AffineSize> form = parseAffineSize(text.getValue());
+        dims.push_back(form && form->terms.empty() ? text.str()
+                                                   : "\"" + text.str() + "\"");
+      }
+      params.push_back(name + ": R.Shape([" + llvm::join(dims, ", ") + "])");
+      continue;
+    }
     std::string info = level ? fields(level, name) : "";
     if (info.empty())
       return fail(func, "the parameters' nesting does not index them");

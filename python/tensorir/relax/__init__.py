@@ -19,16 +19,17 @@ from . import expr_functor, frontend, op, transform
 from .block_builder import (BlockBuilder, call_dps_packed, call_pure_packed, call_tir,
                             call_tir_inplace)
 from .expr import (BindingBlock, Call, Constant, DataflowBlock, DataflowVar, Expr, ExternFunc,
-                   GlobalVar, SeqExpr, Tuple, TupleGetItem, Var, VarBinding, const, extern)
+                   GlobalVar, PrimValue, SeqExpr, Tuple, TupleGetItem, Var, VarBinding, const, extern)
 from .function import Function
 from .pipeline import get_pipeline, register_pipeline
 from .struct_info import (DynTensorType, ObjectStructInfo, PrimStructInfo, ShapeExpr,
-                          StructInfo, TensorStructInfo, TupleStructInfo)
+                          ShapeStructInfo, StructInfo, TensorStructInfo, TupleStructInfo)
 from .vm import Executable, VirtualMachine, build
 
 __all__ = ["BindingBlock", "BlockBuilder", "Call", "Constant", "DataflowBlock", "DataflowVar",
            "DynTensorType", "Executable", "Expr", "ExternFunc", "Function", "GlobalVar",
-           "ObjectStructInfo", "PrimStructInfo", "SeqExpr", "ShapeExpr", "StructInfo",
+           "ObjectStructInfo", "PrimStructInfo", "PrimValue", "SeqExpr", "ShapeExpr",
+           "ShapeStructInfo", "StructInfo",
            "TensorStructInfo", "Tuple", "TupleGetItem", "TupleStructInfo", "Var", "VarBinding",
            "VirtualMachine", "build", "call_dps_packed", "call_pure_packed", "call_tir",
            "call_tir_inplace", "const", "extern", "frontend", "get_pipeline", "op",

@@ -75,6 +75,25 @@ class DataflowVar(Var):
     """A variable bound inside a dataflow block (TVM's relax.DataflowVar)."""
 
 
+class PrimValue(Expr):
+    """An integer as a graph value (TVM's relax.PrimValue, R.prim_value):
+    a number, or an expression of shape variables (n * n) the function
+    computes."""
+
+    def __init__(self, value):
+        from ..tir.expr import IntImm
+        from .struct_info import PrimStructInfo
+        if isinstance(value, IntImm):
+            value = int(value.value)
+        if isinstance(value, bool):
+            raise TypeError("relax.PrimValue holds an integer, got a bool")
+        self.value = value
+        self.struct_info = PrimStructInfo("int64", value)
+
+    def __repr__(self):
+        return f"R.prim_value({self.value})"
+
+
 class Constant(Expr):
     """A tensor constant (TVM's relax.Constant): model weights."""
 

@@ -4,9 +4,9 @@ through the extension's GraphBuilder (TensorIR/Graph/GraphBuilder.h)."""
 import numpy as np
 
 from .._ext import ext
-from .expr import Call, Constant, GlobalVar, Tuple, TupleGetItem, Var
-from .struct_info import (ObjectStructInfo, PrimStructInfo, SymDim, TensorStructInfo,
-                          TupleStructInfo)
+from .expr import Call, Constant, GlobalVar, PrimValue, Tuple, TupleGetItem, Var
+from .struct_info import (Dim, ObjectStructInfo, PrimStructInfo, ShapeExpr, ShapeStructInfo,
+                          SymDim, TensorStructInfo, TupleStructInfo, size_expression_text)
 
 
 class Function:
@@ -74,6 +74,20 @@ def _tensor(info, what):
     raise TypeError(f"{what} is not a tensor")
 
 
+def _size_text(d, what):
+    """A dimension of a shape value as the builder reads it: a number, or
+    the text of a variable or an expression of them."""
+    if isinstance(d, SymDim):
+        return d.name
+    if isinstance(d, (int, Dim)) and not isinstance(d, bool):
+        return str(int(d))
+    text = size_expression_text(d)
+    if text is None:
+        raise ValueError(f"{what}: {d!r} is not an integer expression (+, -, *, //, %) of "
+                         "shape variables")
+    return text
+
+
 def _attr(value):
     """An operator attribute as the builder takes it: bool, int, float, str,
     or a list of ints as an array of i64 (IntImm-like and NumPy scalars
@@ -135,14 +149,17 @@ class FunctionWriter:
                 self.tuples[id(var)] = Tuple(parts)
                 self.keep.append(var)
                 return indices
+            if isinstance(info, ShapeStructInfo):
+                return shape_param(var, info, name)
             if not isinstance(info, (TensorStructInfo, ObjectStructInfo, PrimStructInfo)):
                 raise TypeError(f"function '{self.name}': parameter {var!r} is not a tensor Var "
                                 "(relax.Var(name, relax.TensorStructInfo(shape, dtype))), an "
-                                "R.Object, an R.Prim(value=...) or a tuple of them")
+                                "R.Object, an R.Prim(value=...), an R.Shape([...]) or a tuple "
+                                "of them")
             self.values[id(var)] = len(signature)
             self.keep.append(var)
             if isinstance(info, PrimStructInfo):
-                if info.value is None:
+                if not isinstance(info.value, SymDim) or not info.value.name.isidentifier():
                     raise ValueError(f"function '{self.name}': parameter {var!r}: a scalar "
                                      "parameter names its shape variable (R.Prim(value=\"n\"))")
                 signature.append((name, [info.value.name], "<scalar>"))
@@ -152,13 +169,31 @@ class FunctionWriter:
                 signature.append((name, *_tensor(info, repr(var))))
             return len(signature) - 1
 
+        def shape_param(var, info, name):
+            """The scalars a shape parameter's dimensions are, one by one:
+            each defines the variable it names, or is checked against the
+            size or expression it is."""
+            if info.values is None:
+                raise ValueError(f"function '{self.name}': parameter '{name}': a shape "
+                                 "parameter names its dimensions (R.Shape([\"m\", \"n\"]))")
+            indices = []
+            for d in info.values:
+                text = d.name if isinstance(d, SymDim) else str(int(d))
+                signature.append((text, [text], "<scalar>"))
+                indices.append(len(signature) - 1)
+            self.values[id(var)] = _NoValue(
+                f"parameter '{name}' ({info!r}): a shape parameter gives its shape "
+                "variables; use them (R.shape([...]))")
+            self.keep.append(var)
+            return {"name": name, "shape": indices}
+
         for p in self.params:
             if not isinstance(p, Var):
                 raise TypeError(f"function '{name}': parameter {p!r} is not a relax.Var")
             if id(p) in self.values or id(p) in self.tuples:
                 raise ValueError(f"function '{name}': parameter '{p.name_hint}' is given twice")
             index = flatten(p, p.struct_info, p.name_hint)
-            self.param_nesting.append(index if isinstance(index, int)
+            self.param_nesting.append(index if isinstance(index, (int, dict))
                                       else {"name": p.name_hint, "fields": index})
         self.builder = ext.GraphBuilder(name, signature, bool(private), filename, int(line))
         self.place = None           # (line, column) of the binding being built
@@ -183,6 +218,10 @@ class FunctionWriter:
     def _value(self, expr):
         if id(expr) in self.values:
             return self.values[id(expr)]
+        if isinstance(expr, (ShapeExpr, PrimValue)):
+            scalar = isinstance(expr, PrimValue)
+            dims = [_size_text(d, repr(expr)) for d in ([expr.value] if scalar else expr.values)]
+            return self._define(expr, self.builder.shape_value(dims, scalar, self.place))
         if isinstance(expr, Constant):
             shape, dtype = _tensor(expr.struct_info, repr(expr))
             return self._define(expr, self.builder.constant(_constant_bytes(expr.data),
@@ -231,7 +270,7 @@ class FunctionWriter:
             # Another name of a tuple (or of a field that is a tuple).
             self.tuples[id(var)] = self._tuple_of(expr)
             self.keep.append(var)
-        elif isinstance(expr, (Var, Constant, TupleGetItem)):
+        elif isinstance(expr, (Var, Constant, TupleGetItem, ShapeExpr, PrimValue)):
             self._define(var, self._value(expr))
         elif isinstance(expr, Tuple):
             def check(tup):
@@ -330,7 +369,12 @@ class FunctionWriter:
     def finish(self, output, attrs=None):
         """The native module holding the function, returning `output`, its
         attributes `attrs` (R.func_attr's dictionary)."""
-        handles = []
+        handles, kinds = [], []
+
+        def kind(value):
+            info = getattr(value, "struct_info", None)
+            return "shape" if isinstance(info, ShapeStructInfo) else \
+                "prim" if isinstance(info, PrimStructInfo) else "tensor"
 
         def leaves(value):
             """The results' indices of `value`: a nested list for a tuple
@@ -352,8 +396,10 @@ class FunctionWriter:
                 raise ValueError(f"function '{self.name}' returns {handle.reason}")
             if isinstance(handle, list):  # a call of several results
                 handles.extend(handle)
+                kinds.extend(["tensor"] * len(handle))
                 return tuple(range(len(handles) - len(handle), len(handles)))
             handles.append(handle)
+            kinds.append(kind(value))
             return len(handles) - 1
 
         structure = leaves(output)
@@ -366,7 +412,8 @@ class FunctionWriter:
         if any(isinstance(p, dict) for p in self.param_nesting):
             extra["param_nesting"] = self.param_nesting
         return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}),
-                                   nesting=structure if nested else None, **extra)
+                                   nesting=structure if nested else None,
+                                   result_kinds=kinds, **extra)
 
 
 __all__ = ["Function", "FunctionWriter"]

@@ -149,6 +149,52 @@ def _affine_of_expr(e):
     return None
 
 
+def size_expression_text(e, operand=False):
+    """The text of an integer expression of shape variables (Vars, integers,
+    +, -, *, //, %) as the graph builder reads it and the printer writes it
+    ("n * n", "(n + 1) // 2"); None for anything else. `operand`: the
+    expression is an operand of a product or division (a sum is then
+    parenthesized)."""
+    from ..tir import expr as tir_expr
+    form = _affine_of_expr(e)
+    if form is not None:
+        text = affine_text(form)
+        constant, terms = form
+        compound = len(terms) + (constant != 0) > 1 or (len(terms) == 1 and terms[0][1] != 1)
+        negative = not terms and constant < 0
+        return f"({text})" if operand and (compound or negative) else text
+    symbols = {tir_expr.Add: " + ", tir_expr.Sub: " - ", tir_expr.Mul: " * ",
+               tir_expr.FloorDiv: " // ", tir_expr.FloorMod: " % "}
+    symbol = symbols.get(type(e))
+    if symbol is None:
+        return None
+    is_sum = isinstance(e, (tir_expr.Add, tir_expr.Sub))
+    a = size_expression_text(e.a, not is_sum)
+    b = size_expression_text(e.b, not is_sum or isinstance(e, tir_expr.Sub))
+    if a is None or b is None:
+        return None
+    text = a + symbol + b
+    return f"({text})" if is_sum and operand else text
+
+
+_EXPRESSION_TOKENS = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*|\d+|//|[-+*%()])")
+
+
+def _size_expression_of_text(text):
+    """The tir expression of shape variables `text` writes ("n * n",
+    "(n + 1) // 2"), or None when it is of another form."""
+    from ..tir import expr as tir_expr
+    tokens = _EXPRESSION_TOKENS.findall(text)
+    if not tokens or "".join(tokens) != re.sub(r"\s+", "", text):
+        return None
+    names = {t: tir_expr.Var(t, "int64") for t in tokens if t[0].isalpha() or t[0] == "_"}
+    try:
+        value = eval(" ".join(tokens), {"__builtins__": {}}, names)  # noqa: S307 - tokens checked
+    except Exception:  # noqa: BLE001 - unbalanced parentheses and the like
+        return None
+    return value if isinstance(value, (int, PrimExpr)) else None
+
+
 def affine_text(form):
     """The text of an affine form, as ShapeVars.h's AffineSize::str writes
     it ("n + m - 1", "2 * n"); the number alone for a constant."""
@@ -241,7 +287,12 @@ class ShapeExpr:
     """A shape (TVM's relax.ShapeExpr): sizes and shape variables."""
 
     def __init__(self, values):
-        self.values = _static_shape(values, "ShapeExpr")
+        if isinstance(values, ShapeExpr):
+            values = values.values
+        if not isinstance(values, (tuple, list)):
+            raise TypeError(f"ShapeExpr: a shape is a tuple of dimensions, got "
+                            f"{type(values).__name__}")
+        self.values = tuple(_shape_value_dim(d, "R.shape") for d in values)
 
     def __iter__(self):
         return iter(self.values)
@@ -260,12 +311,71 @@ class ShapeExpr:
     def __hash__(self):
         return hash(self.values)
 
+    @property
+    def struct_info(self):
+        """What the shape is as a graph value (R.shape([n, 2]) returned or
+        bound): a ShapeStructInfo of its dimensions."""
+        return ShapeStructInfo(self.values)
+
     def __repr__(self):
         return f"R.shape({list(self.values)})"
 
 
 class StructInfo:
     pass
+
+
+def _shape_value_dim(d, what):
+    """A dimension of a shape value (R.shape([n * n, m + 1])): a size, a
+    variable, an affine form, or a SymDim named by the text of another
+    expression of shape variables."""
+    if isinstance(d, str) and _affine_of_text(d) is None and not d.isidentifier():
+        parsed = _size_expression_of_text(d)
+        if parsed is None:
+            raise ValueError(f"{what}: {d!r} is not an integer expression (+, -, *, //, %) "
+                             "of shape variables")
+        d = parsed
+    if isinstance(d, PrimExpr) and not isinstance(d, _TirVar) and \
+            _affine_of_expr(d) is None:
+        text = size_expression_text(d)
+        if text is None:
+            raise ValueError(f"{what}: {d.script()} is not an integer expression (+, -, *, "
+                             "//, %) of shape variables")
+        return SymDim(text)
+    return _dim(d, what)
+
+
+class ShapeStructInfo(StructInfo):
+    """A shape (Relax's R.Shape): its dimensions when known (sizes, shape
+    variables, expressions of them), else its rank `ndim` (-1: any)."""
+
+    def __init__(self, values=None, ndim=-1):
+        if values is not None:
+            if not isinstance(values, (tuple, list, ShapeExpr)):
+                raise TypeError(f"R.Shape: the dimensions are a list, got {values!r}")
+            values = tuple(_shape_value_dim(d, "R.Shape") for d in values)
+            ndim = len(values)
+        self.values, self.ndim = values, ndim
+
+    def script(self):
+        if self.values is None:
+            return "R.Shape" if self.ndim == -1 else f"R.Shape(ndim={self.ndim})"
+        return "R.Shape([" + ", ".join(f'"{d}"' if isinstance(d, SymDim) else str(d)
+                                        for d in self.values) + "])"
+
+    def matches(self, info):
+        """Whether `info` is a shape this one (without dimensions) takes."""
+        return isinstance(info, ShapeStructInfo) and self.ndim in (-1, info.ndim)
+
+    def __eq__(self, other):
+        return isinstance(other, ShapeStructInfo) and other.values == self.values and \
+            other.ndim == self.ndim
+
+    def __hash__(self):
+        return hash(("R.Shape", self.values, self.ndim))
+
+    def __repr__(self):
+        return self.script()
 
 
 class TensorStructInfo(StructInfo):
@@ -330,13 +440,13 @@ class PrimStructInfo(StructInfo):
             raise NotImplementedError(f"R.Prim({dtype!r}): graph functions take int64 "
                                       "scalars only")
         self.dtype = dtype
-        self.value = None if value is None else _dim(value, "R.Prim")
-        if self.value is not None and not isinstance(self.value, SymDim):
-            raise NotImplementedError("R.Prim(value=...) names a shape variable")
+        self.value = None if value is None else _shape_value_dim(value, "R.Prim")
 
     def script(self):
         if self.value is None:
             return f'R.Prim("{self.dtype}")'
+        if not isinstance(self.value, SymDim):
+            return f"R.Prim(value={int(self.value)})"
         return f'R.Prim(value="{self.value.name}")'
 
     def __eq__(self, other):

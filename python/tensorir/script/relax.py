@@ -15,8 +15,8 @@ function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
 tensors). Tensor constants come from `metadata` (what mod.script(
 show_meta=True) prints after the module).
 """
-from ..relax.struct_info import (ObjectStructInfo, PrimStructInfo, StructInfo, TensorStructInfo,
-                                 TupleStructInfo)
+from ..relax.struct_info import (ObjectStructInfo, PrimStructInfo, ShapeStructInfo, StructInfo,
+                                 TensorStructInfo, TupleStructInfo)
 from .values import ScriptError
 
 # R.Object in annotations: an opaque value passed along (an effect handle).
@@ -27,6 +27,13 @@ def Prim(dtype="int64", value=None):  # noqa: N802 - TVMScript's name
     """R.Prim(value="n") in a parameter's annotation: an int64 whose value
     is the shape variable n."""
     return PrimStructInfo(dtype, value)
+
+
+def Shape(values=None, ndim=-1):  # noqa: N802 - TVMScript's name
+    """R.Shape(["m", "n"]) in annotations: a shape, whose dimensions a
+    parameter takes as integers (defining the shape variables it names);
+    R.Shape alone or R.Shape(ndim=2) says a shape of any dimensions."""
+    return ShapeStructInfo(values, ndim)
 
 
 class TensorPattern(StructInfo):
@@ -79,6 +86,18 @@ def _only_in_function(name):
         raise ScriptError(f"R.{name}(...) is only meaningful inside an @R.function")
     call.__name__ = name
     return call
+
+
+def prim_value(value):
+    """R.prim_value(v): an integer as a graph value (relax.PrimValue)."""
+    from ..relax.expr import PrimValue
+    return PrimValue(value)
+
+
+def shape(values):
+    """R.shape([d, ...]): a shape as a graph value (relax.ShapeExpr)."""
+    from ..relax.struct_info import ShapeExpr
+    return ShapeExpr(values)
 
 
 call_tir = _only_in_function("call_tir")

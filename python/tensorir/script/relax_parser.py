@@ -5,11 +5,12 @@ import re
 
 import numpy as np
 
-from ..relax.expr import (Call, Constant, ExternFunc, GlobalVar, Tuple, TupleGetItem, Var,
-                          const)
+from ..relax.expr import (Call, Constant, ExternFunc, GlobalVar, PrimValue, Tuple, TupleGetItem,
+                          Var, const)
 from ..relax.function import Function, FunctionWriter
-from ..relax.struct_info import (TENSOR_DTYPES, StructInfo, SymDim, TensorStructInfo,
-                                 TupleStructInfo)
+from ..relax.struct_info import (TENSOR_DTYPES, ShapeExpr, ShapeStructInfo, StructInfo, SymDim,
+                                 TensorStructInfo, TupleStructInfo)
+from ..tir.expr import PrimExpr
 from .parser import function_source, python_env
 from .values import ScriptError, dotted_name
 
@@ -114,6 +115,8 @@ class GraphParser:
             return list(value)
         if value is R.Tensor:  # a bare R.Tensor: any tensor
             return R.TensorPattern()
+        if value is R.Shape:  # a bare R.Shape: any shape
+            return ShapeStructInfo()
         if not isinstance(value, StructInfo):
             raise self.error(node, f"{ast.unparse(node)} is not R.Tensor(...)")
         return value
@@ -154,6 +157,10 @@ class GraphParser:
                 return const(*args, **kwargs)
             except (TypeError, ValueError) as e:
                 raise self.error(node, f"R.const: {e}") from None
+        if isinstance(node, ast.Call) and self.is_r(node.func, "shape"):
+            return self.shape_value(node)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "prim_value"):
+            return PrimValue(self.prim_value(node, symbolic=True))
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
             return self.call_tir(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_dps_packed"):
@@ -278,9 +285,21 @@ class GraphParser:
         except Exception as e:  # noqa: BLE001 - the expression's own error, located
             raise self.error(node, f"{ast.unparse(node)}: {e}") from None
 
-    def prim_value(self, node):
+    def shape_value(self, node):
+        """R.shape([d, ...]) as a value: a ShapeExpr of sizes and
+        expressions of the shape variables."""
+        if len(node.args) != 1 or node.keywords or \
+                not isinstance(node.args[0], (ast.List, ast.Tuple)):
+            raise self.error(node, "R.shape([d, ...]) takes a list of dimensions")
+        try:
+            return ShapeExpr([self.python_value(d) for d in node.args[0].elts])
+        except (TypeError, ValueError) as e:
+            raise self.error(node, str(e)) from None
+
+    def prim_value(self, node, symbolic=False):
         """R.prim_value(v): the number v is (a literal, T.int64(3),
-        T.float64("inf"), ...)."""
+        T.float64("inf"), ...); with `symbolic`, an expression of the shape
+        variables too (n * n)."""
         if len(node.args) != 1:
             raise self.error(node, "R.prim_value takes one value")
         arg = node.args[0]
@@ -292,6 +311,8 @@ class GraphParser:
         value = getattr(value, "value", value)
         if isinstance(value, str):
             value = float(value)
+        if symbolic and isinstance(value, PrimExpr) and not isinstance(value, bool):
+            return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.error(node, f"{ast.unparse(node)} is not a number (symbolic values "
                              "are not supported)")
@@ -540,6 +561,9 @@ class GraphParser:
             if arg.annotation is None:
                 raise self.error(arg, f"parameter '{arg.arg}' needs an R.Tensor annotation")
             info = self.eval_info(arg.annotation)
+            if isinstance(info, ShapeStructInfo) and info.values is None:
+                raise self.error(arg.annotation, f"parameter '{arg.arg}': a shape parameter "
+                                 "names its dimensions (R.Shape([\"m\", \"n\"]))")
             if _is_pattern(info):
                 raise self.error(arg.annotation, f"parameter '{arg.arg}': a graph function's "
                                  "parameters have known shapes; give R.Tensor its shape")
@@ -719,6 +743,8 @@ def _annotation_matches(declared, actual):
     """Whether a binding's annotation says what its value is: the same
     struct info, a tensor annotated without a dtype matching a tensor of
     that shape of any dtype."""
+    if isinstance(declared, ShapeStructInfo) and declared.values is not None:
+        return declared == actual
     if hasattr(declared, "matches"):  # R.Tensor without a shape
         return declared.matches(actual)
     if getattr(declared, "dtype_unsaid", False):
@@ -733,4 +759,6 @@ def _is_pattern(info):
     """Whether an annotation, or a part of a tuple's, has no shape."""
     if isinstance(info, TupleStructInfo):
         return any(_is_pattern(f) for f in info.fields)
+    if isinstance(info, ShapeStructInfo):
+        return info.values is None
     return hasattr(info, "matches")

@@ -206,10 +206,19 @@ LogicalResult TIRDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitError("unknown tir argument attribute '")
            << attribute.getName().getValue() << "'";
   auto name = dyn_cast<StringAttr>(attribute.getValue());
+  // A graph function's scalar that is a dimension of a shape parameter
+  // (R.Shape(["n * 2", "4"])) is named by the size it is.
+  ArrayRef<Type> argTypes = getSignatureArgTypes(op);
+  bool scalar = argIndex < argTypes.size() && argTypes[argIndex].isIndex();
+  if (name && scalar && !isIdentifier(name.getValue()) &&
+      parseAffineSize(name.getValue()))
+    return success();
   if (!name || !isIdentifier(name.getValue()))
     return op->emitError("'")
            << kNameAttrName << "' of argument " << argIndex
            << " must be a string that is an identifier (letters, digits, "
-              "'_', not starting with a digit)";
+              "'_', not starting with a digit)"
+           << (scalar ? ", or for an index an affine form of them (\"n * 2\")"
+                      : "");
   return success();
 }

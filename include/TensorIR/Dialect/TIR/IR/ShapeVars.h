@@ -71,6 +71,23 @@ std::optional<AffineSize> parseAffineSize(llvm::StringRef text);
 /// constant) of such forms; nullopt otherwise.
 std::optional<AffineSize> getAffineSize(Value size);
 
+/// Builds the integer expression `text` of shape variables (Relax's
+/// R.shape([n * n, m + 1]), R.prim_value(n // 2)): names, integers, `+`,
+/// `-`, `*`, `//` (floor division), `%` (floor modulo) and parentheses, as
+/// index arith ops at `b`'s insertion point; a name's value is
+/// `lookup(name)` (null when it is no variable the function has). Fails
+/// for text of another form, an unknown name, or a division by a
+/// non-positive constant.
+FailureOr<Value>
+buildSizeExpression(OpBuilder &b, Location loc, llvm::StringRef text,
+                    function_ref<Value(llvm::StringRef)> lookup);
+
+/// The text of the index `size` as buildSizeExpression reads it: a
+/// constant, a shape variable (getShapeVarName), or arith.addi / subi /
+/// muli / floordivsi of such (a floor modulo as a - a // b * b prints so);
+/// "" otherwise.
+std::string getSizeExpressionText(Value size);
+
 /// Names the dynamic dimensions of `func`'s buffer parameters after the
 /// shape variables of the graph values they take (`graphValues[k]` for
 /// parameter k) in `tir.dim_vars`; a dimension the graph names not keeps

@@ -114,12 +114,24 @@ def TIR_Dialect : Dialect {
     /// attribute is then set for a function of one result too.
     static constexpr ::llvm::StringLiteral kResultNestingAttrName =
         "tir.result_nesting";
+    /// The kinds of a graph function's results, one per result, when one
+    /// is no tensor: "tensor", "shape" (Relax's R.Shape, a tensor<N x i64>
+    /// of its dimensions) or "prim" (R.Prim, a tensor<i64>). The runtime
+    /// gives those back as a shape and an integer.
+    static constexpr ::llvm::StringLiteral kResultKindsAttrName =
+        "tir.result_kinds";
+    /// The (unit) attribute of the tensor.from_elements that makes a shape
+    /// or an integer of shape variables (Relax's R.shape, R.prim_value).
+    static constexpr ::llvm::StringLiteral kShapeValueAttrName =
+        "tir.shape_value";
     /// The parameters of a graph function some of which are tuples
     /// (Relax's x: R.Tuple(R.Tensor, R.Tensor)), whose tensors the function
     /// takes one by one: an array with an entry per parameter as written,
     /// the index of the argument it is, or for a tuple a dictionary
     /// {name = "x", fields = [...]} of the arguments' indices and inner
-    /// arrays, in order.
+    /// arrays, in order; or for a shape (Relax's R.Shape(["m", "n"]),
+    /// whose dimensions the function takes as scalars, one by one)
+    /// {name = "s", shape = [...]} of the scalars' indices.
     static constexpr ::llvm::StringLiteral kParamNestingAttrName =
         "tir.param_nesting";
     /// The attributes a graph operator built as a linalg.generic was
