@@ -14,9 +14,11 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
 #include <functional>
 
 using namespace mlir;
@@ -83,18 +85,29 @@ static bool writeJson(Attribute attr, std::string &out) {
     return true;
   }
   if (auto str = dyn_cast<StringAttr>(attr)) {
-    // Names and kinds: identifiers, no character JSON escapes.
-    if (str.getValue().find_first_of("\"\\") != StringRef::npos)
-      return false;
-    out += "\"" + str.str() + "\"";
+    out += "\"";
+    for (char c : str.getValue()) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char escaped[8];
+        std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+        out += escaped;
+      } else {
+        out += c;
+      }
+    }
+    out += "\"";
     return true;
   }
   return false;
 }
 
 /// The function's interface (FunctionInfo::interface): its parameters'
-/// nesting when it takes a shape, and the kinds of its out-parameters when
-/// a result is a shape or an integer ("" when neither).
+/// nesting when it takes a shape, the kinds of its out-parameters when a
+/// result is a shape or an integer, and its arguments' notes ("" when
+/// none of these).
 static FailureOr<std::string> interfaceOf(func::FuncOp func) {
   std::string params, results;
   auto nesting =
@@ -142,14 +155,21 @@ static FailureOr<std::string> interfaceOf(func::FuncOp func) {
       results += (k ? ",\"" : "\"") + kind + "\"";
     results += "]";
   }
-  if (params.empty() && results.empty())
-    return std::string();
-  std::string out = "{";
+  std::string notes;
+  if (auto attr =
+          func->getAttrOfType<DictionaryAttr>(TIRDialect::kParamNotesAttrName))
+    if (!writeJson(attr, notes))
+      return failure();
+  SmallVector<std::string> fields;
   if (!params.empty())
-    out += "\"params\":" + params;
+    fields.push_back("\"params\":" + params);
   if (!results.empty())
-    out += std::string(params.empty() ? "" : ",") + "\"results\":" + results;
-  return out + "}";
+    fields.push_back("\"results\":" + results);
+  if (!notes.empty())
+    fields.push_back("\"notes\":" + notes);
+  if (fields.empty())
+    return std::string();
+  return "{" + llvm::join(fields, ",") + "}";
 }
 
 FailureOr<std::vector<rt::FunctionInfo>>
@@ -194,8 +214,9 @@ mlir::tir::collectSignatures(ModuleOp module) {
     FailureOr<std::string> interface = interfaceOf(func);
     if (failed(interface))
       return func.emitError("malformed ")
-                 << TIRDialect::kParamNestingAttrName << " or "
-                 << TIRDialect::kResultKindsAttrName,
+                 << TIRDialect::kParamNestingAttrName << ", "
+                 << TIRDialect::kResultKindsAttrName << " or "
+                 << TIRDialect::kParamNotesAttrName,
              failure();
     info.interface = *interface;
     llvm::StringSet<> names;

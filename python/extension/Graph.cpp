@@ -305,7 +305,8 @@ public:
   PyModule finish(const std::vector<size_t> &outputs, bool tuple,
                   const py::dict &attrs, const py::object &nesting,
                   const py::object &paramNesting,
-                  const std::vector<std::string> &resultKinds) {
+                  const std::vector<std::string> &resultKinds,
+                  const std::map<std::string, std::string> &paramNotes) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     Attribute funcAttrs;
@@ -327,6 +328,14 @@ public:
                       attributeOf(paramNesting, "the parameters' nesting"));
       if (funcAttrs)
         func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
+      if (!paramNotes.empty()) {
+        SmallVector<NamedAttribute> notes;
+        Builder b(&context());
+        for (const auto &[index, note] : paramNotes)
+          notes.emplace_back(b.getStringAttr(index), b.getStringAttr(note));
+        func->setAttr(tir::TIRDialect::kParamNotesAttrName,
+                      b.getDictionaryAttr(notes));
+      }
       if (llvm::any_of(resultKinds,
                        [](const std::string &k) { return k != "tensor"; })) {
         SmallVector<StringRef> kinds(resultKinds.begin(), resultKinds.end());
@@ -495,6 +504,7 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("nesting") = py::none(),
            py::arg("param_nesting") = py::none(),
            py::arg("result_kinds") = std::vector<std::string>(),
+           py::arg("param_notes") = std::map<std::string, std::string>(),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module). "
            "`nesting`: nested lists of the outputs' indices when the tuple "
@@ -502,5 +512,6 @@ void tirpy::bindGraph(py::module_ &m) {
            "argument's index or {'name': ..., 'fields': nested indices} for "
            "a tuple of tensors taken one by one, {'name': ..., 'shape': "
            "[indices]} for a shape taken as scalars; `result_kinds`: per "
-           "output 'tensor', 'shape' or 'prim'.");
+           "output 'tensor', 'shape' or 'prim'; `param_notes`: per argument "
+           "index (a string), what its checks come from (R.match_cast).");
 }

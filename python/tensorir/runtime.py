@@ -1,6 +1,7 @@
 """build, runtime modules and timing."""
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -133,6 +134,7 @@ class Function:
         # returning shapes and integers: how its values convert.
         self._param_nesting = interface.get("params")
         self._result_kinds = interface.get("results")
+        self._notes = interface.get("notes") or {}
         # Results that are arguments (given back as the very arrays).
         self._aliases = isinstance(self._tuple, list) and _has_alias(self._tuple)
         self._native_call = module._native.call
@@ -227,7 +229,14 @@ class Function:
             failure = _packed.take_failure()
             if failure is not None:
                 raise failure from error
-            raise CallError(str(error)) from None
+            message = str(error)
+            if self._notes:
+                # What an argument's checks come from (an R.match_cast).
+                index = re.match(r"argument (\d+) ", message)
+                note = self._notes.get(index.group(1)) if index else None
+                if note:
+                    message += f" ({note})"
+            raise CallError(message) from None
         if self._result_kinds:
             outputs = [_relax_result(kind, a) for kind, a in zip(self._result_kinds, outputs)]
         if outputs or self._aliases:

@@ -116,3 +116,37 @@ def test_bad_shape_expressions_are_refused_by_name():
         @R.function
         def unnamed(s: R.Shape(ndim=2)):
             return R.shape([1])
+
+
+@I.ir_module
+class Cast:
+    @R.function
+    def main(x: R.Tensor(dtype="float32")) -> R.Shape:
+        n, m = T.int64(), T.int64()
+        _ = R.match_cast(x, R.Tensor((n, m), "float32"))
+        return R.shape([n * 2, m * 3])
+
+
+def test_match_cast_gives_a_parameter_of_no_shape_its_shape():
+    vm = _vm(Cast)
+    assert vm["main"](np.zeros((32, 16), "float32")) == (64, 48)
+    with pytest.raises(ValueError, match=r"float32.*R\.match_cast asserts its dtype"):
+        vm["main"](np.zeros((1, 2), "int32"))
+    with pytest.raises(ValueError, match=r"rank.*R\.match_cast asserts its dtype, ndim"):
+        vm["main"](np.zeros((1,), "float32"))
+    assert 'x: R.Tensor(("n", "m"), dtype="float32")' in Cast.script()
+
+
+def test_match_cast_of_a_value_of_another_shape_is_refused():
+    with pytest.raises(Exception, match="a cast to .* is taken of a parameter of no shape"):
+        @R.function
+        def recast(x: R.Tensor((4, 4), "float32")):
+            y = R.match_cast(x, R.Tensor((2, 8), "float32"))
+            return y
+
+    with pytest.raises(Exception, match="is never"):
+        @R.function
+        def wrong_rank(x: R.Tensor(ndim=3, dtype="float32")):
+            n, m = T.int64(), T.int64()
+            y = R.match_cast(x, R.Tensor((n, m), "float32"))
+            return y

@@ -129,8 +129,10 @@ class FunctionWriter:
     in order) and output, one GraphBuilder call per step. A value is a
     builder handle; a call with several results is a list of them."""
 
-    def __init__(self, name, params, private=False, filename="<relax>", line=1):
+    def __init__(self, name, params, private=False, filename="<relax>", line=1, notes=None):
         self.name, self.params = name, list(params)
+        # Per parameter (as written), what its checks come from.
+        self.notes = dict(notes or {})
         self.values = {}            # id(expr) -> handle, or [handle] of a tuple call
         self.tuples = {}            # id(var) -> the Tuple it names
         self.keep = []              # the exprs whose ids are keys
@@ -411,6 +413,10 @@ class FunctionWriter:
         extra = {}
         if any(isinstance(p, dict) for p in self.param_nesting):
             extra["param_nesting"] = self.param_nesting
+        notes = {str(self.param_nesting[k]): note for k, note in self.notes.items()
+                 if isinstance(self.param_nesting[k], int)}
+        if notes:
+            extra["param_notes"] = notes
         return self.builder.finish(handles, tuple=is_tuple, attrs=dict(attrs or {}),
                                    nesting=structure if nested else None,
                                    result_kinds=kinds, **extra)

@@ -87,6 +87,8 @@ class GraphParser:
         self.module_aliases = set()
         self.bindings = []
         self.func_attrs = {}   # R.func_attr's
+        # Per parameter index, what its checks come from (an R.match_cast).
+        self.param_notes = {}
 
     def error(self, node, message):
         """An error at `node`'s line; a message that already names its
@@ -159,6 +161,8 @@ class GraphParser:
                 raise self.error(node, f"R.const: {e}") from None
         if isinstance(node, ast.Call) and self.is_r(node.func, "shape"):
             return self.shape_value(node)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "match_cast"):
+            return self.match_cast(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "prim_value"):
             return PrimValue(self.prim_value(node, symbolic=True))
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
@@ -469,6 +473,47 @@ class GraphParser:
             raise self.error(node, f"R.emit_te({ast.unparse(node.args[0])}): {e}") from None
 
     # -------------------------------------------------------- statements
+    def parameter_casts(self, node):
+        """{parameter: (node, struct info)} of the first R.match_cast of
+        each parameter in the function's body (its shape variables declared
+        first, wherever the body declares them)."""
+        params = {a.arg for a in node.args.args}
+        casts = {}
+
+        def walk(body):
+            for stmt in body:
+                if isinstance(stmt, ast.With):
+                    walk(stmt.body)
+                    continue
+                value = getattr(stmt, "value", None)
+                if isinstance(stmt, ast.Assign) and isinstance(value, ast.Call) and \
+                        _is_shape_var_declaration(value):
+                    self.statement(stmt)  # n = T.int64(): declared
+                elif isinstance(stmt, ast.Assign) and isinstance(value, ast.Tuple) and \
+                        all(isinstance(v, ast.Call) and _is_shape_var_declaration(v)
+                            for v in value.elts):
+                    self.statement(stmt)
+                if isinstance(value, ast.Call) and self.is_r(value.func, "match_cast") and \
+                        len(value.args) == 2 and isinstance(value.args[0], ast.Name) and \
+                        value.args[0].id in params and value.args[0].id not in casts:
+                    casts[value.args[0].id] = (value, self.eval_info(value.args[1]))
+        walk(node.body)
+        return casts
+
+    def match_cast(self, node):
+        """R.match_cast(value, struct info): the value, whose struct info is
+        the cast's (a parameter the cast gives its shape to has it; the
+        runtime checks it at the call)."""
+        if len(node.args) != 2 or node.keywords:
+            raise self.error(node, "R.match_cast(value, struct info)")
+        value = self.expr(node.args[0])
+        info = self.eval_info(node.args[1])
+        if not _annotation_matches(info, value.struct_info):
+            raise self.error(node, f"R.match_cast: {ast.unparse(node.args[0])} is "
+                             f"{value.struct_info!r}; a cast to {info!r} is taken of a "
+                             "parameter of no shape, whose shape the cast gives")
+        return value
+
     def statements(self, body):
         for stmt in body:
             self.statement(stmt)
@@ -544,7 +589,7 @@ class GraphParser:
         params, output = self.parse_body()
         try:
             writer = FunctionWriter(node.name, params, private, self.filename,
-                                    node.lineno + self.line_offset)
+                                    node.lineno + self.line_offset, self.param_notes)
             for var, expr, place in self.bindings:
                 writer.bind(var, expr, place)
             return writer.finish(output, self.func_attrs)
@@ -557,10 +602,23 @@ class GraphParser:
         expressions, not yet built."""
         node = self.node
         params = []
+        casts = self.parameter_casts(node)
         for arg in node.args.args:
             if arg.annotation is None:
                 raise self.error(arg, f"parameter '{arg.arg}' needs an R.Tensor annotation")
             info = self.eval_info(arg.annotation)
+            if _is_pattern(info) and arg.arg in casts:
+                # R.match_cast(x, R.Tensor((n, m), "float32")) of a parameter
+                # of no shape: the parameter is of the cast's struct info,
+                # which the runtime checks at the call.
+                cast_node, cast = casts[arg.arg]
+                if not info.matches(cast):
+                    raise self.error(cast_node, f"R.match_cast: parameter '{arg.arg}' is "
+                                     f"{info!r}, which is never {cast!r}")
+                info = cast
+                line = getattr(cast_node, "lineno", 1) + self.line_offset
+                self.param_notes[len(params)] = (f"{self.filename}:{line}: R.match_cast "
+                                                 f"asserts its dtype, ndim and shape {cast!r}")
             if isinstance(info, ShapeStructInfo) and info.values is None:
                 raise self.error(arg.annotation, f"parameter '{arg.arg}': a shape parameter "
                                  "names its dimensions (R.Shape([\"m\", \"n\"]))")

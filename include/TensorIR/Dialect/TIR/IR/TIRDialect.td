@@ -120,6 +120,12 @@ def TIR_Dialect : Dialect {
     /// gives those back as a shape and an integer.
     static constexpr ::llvm::StringLiteral kResultKindsAttrName =
         "tir.result_kinds";
+    /// What a graph function's arguments' checks come from, where the
+    /// source says more than the argument's name (Relax's R.match_cast of
+    /// a parameter of no shape): a dictionary from the argument's index to
+    /// the text the runtime's callers add to an error on that argument.
+    static constexpr ::llvm::StringLiteral kParamNotesAttrName =
+        "tir.param_notes";
     /// The (unit) attribute of the tensor.from_elements that makes a shape
     /// or an integer of shape variables (Relax's R.shape, R.prim_value).
     static constexpr ::llvm::StringLiteral kShapeValueAttrName =
