@@ -150,3 +150,22 @@ def test_match_cast_of_a_value_of_another_shape_is_refused():
             n, m = T.int64(), T.int64()
             y = R.match_cast(x, R.Tensor((n, m), "float32"))
             return y
+
+
+def test_an_argument_made_by_a_python_call_is_a_python_value():
+    from tensorir import te, tir
+
+    def scale(x, k):
+        return te.compute(x.shape, lambda i: x[i] * k, name="scaled")
+
+    @I.ir_module
+    class Scale:
+        @R.function
+        def main(x: R.Tensor((4,), "float32")):
+            with R.dataflow():
+                y = R.emit_te(scale, x, tir.const(2.0, "float32"))
+                R.output(y)
+            return y
+
+    out = _vm(Scale)["main"](np.arange(4, dtype="float32"))
+    np.testing.assert_allclose(out.numpy(), [0, 2, 4, 6])

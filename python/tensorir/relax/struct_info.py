@@ -420,6 +420,10 @@ class ObjectStructInfo(StructInfo):
     def script(self):
         return "R.Object"
 
+    def __call__(self):
+        """R.Object(): the same as R.Object, as TVMScript also writes it."""
+        return self
+
     def __eq__(self, other):
         return isinstance(other, ObjectStructInfo)
 

@@ -267,6 +267,8 @@ class GraphParser:
         if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) \
                 and isinstance(a.func.value, ast.Name) and a.func.value.id == "T":
             return self.prim_value(ast.Call(func=a.func, args=[a], keywords=[]))  # T.float32(0)
+        if isinstance(a, ast.Call) and self._is_python_call(a):
+            return self.python_value(a)  # tvm.tir.const(1, "int32")
         if isinstance(a, (ast.Name, ast.Subscript, ast.Call)):
             return self.expr(a)
         if isinstance(a, ast.BinOp) and self._uses_graph_values(a):
@@ -274,6 +276,18 @@ class GraphParser:
         if isinstance(a, ast.UnaryOp) or isinstance(a, ast.Constant):
             return self.literal(a)
         return self.python_value(a)
+
+    def _is_python_call(self, call):
+        """Whether `call` calls a Python function of the environment that
+        is no operator (tvm.tir.const(...)) on no graph value."""
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return (isinstance(root, ast.Name) and root.id in self.env
+                and root.id not in ("R", "T") and root.id not in self.scope
+                and root.id not in self.module_aliases
+                and self.operator_variable(call.func) is None
+                and not self._uses_graph_values(call))
 
     def _uses_graph_values(self, node):
         """Whether `node` names a value of the function."""
