@@ -67,17 +67,34 @@ static FailureOr<Value> buildConvolution(const OperatorCall &call) {
   }
   ArrayRef<int64_t> x = call.shapeOf(0), w = call.shapeOf(1);
   ArrayRef<int64_t> out = call.type.getShape();
-  if (x[1] % groups != 0 || w[0] % groups != 0 || x[1] / groups != w[1] ||
-      x[0] != out[0] || w[0] != out[1])
+  // Dynamic sizes (a batch, an image's height given at run time; one group
+  // only) are taken to fit as the front end's shape inference said; the
+  // kernel's window and channels are static.
+  auto dynamic = [](int64_t size) { return ShapedType::isDynamic(size); };
+  bool dynamicData = llvm::any_of(x, dynamic) || llvm::any_of(out, dynamic);
+  bool dynamicWindow = llvm::any_of(w.drop_front(2), dynamic);
+  if (dynamicWindow ||
+      ((dynamicData || llvm::any_of(w, dynamic)) && groups != 1))
+    return call.refuse() << "takes a window of static size, and dynamic "
+                            "sizes in one group only; got data "
+                         << shapeText(x) << ", weight " << shapeText(w) << ", "
+                         << groups << " group(s)";
+  auto differ = [&](int64_t a, int64_t b) {
+    return !dynamic(a) && !dynamic(b) && a != b;
+  };
+  if ((!dynamic(x[1]) && x[1] % groups != 0) || differ(x[1] / groups, w[1]) ||
+      (!dynamic(w[0]) && w[0] % groups != 0) || differ(x[0], out[0]) ||
+      differ(w[0], out[1]))
     return call.refuse() << "data " << shapeText(x) << " and weight "
                          << shapeText(w) << " do not give " << shapeText(out)
                          << " in " << groups
                          << " group(s) (weight: O, C / groups, then the "
                             "window)";
   for (unsigned k = 0; k < spatial; ++k)
-    if ((out[2 + k] - 1) * steps->strides[k] +
-            (w[2 + k] - 1) * steps->dilation[k] >=
-        x[2 + k])
+    if (!dynamic(out[2 + k]) && !dynamic(x[2 + k]) &&
+        (out[2 + k] - 1) * steps->strides[k] +
+                (w[2 + k] - 1) * steps->dilation[k] >=
+            x[2 + k])
       return call.refuse() << "the window leaves the data's axis " << 2 + k;
   if (groups > 1)
     return buildGenericConvolution(call, spatial, groups, *steps);

@@ -475,6 +475,7 @@ bool mlir::tir::isGraphOperator(StringRef name) {
 bool mlir::tir::graphOperatorTakesDynamicShapes(StringRef name) {
   if (llvm::is_contained({StringRef("matmul"), StringRef("permute_dims"),
                           StringRef("nn.softmax"), StringRef("reshape"),
+                          StringRef("nn.conv2d"), StringRef("nn.conv3d"),
                           StringRef("take"), StringRef("sum"),
                           StringRef("mean"), StringRef("max"), StringRef("min"),
                           StringRef("prod")},
@@ -501,7 +502,8 @@ FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
                            << resultType
                            << " (dynamic dimensions are taken by the "
                               "element-wise operators, matmul, permute_dims, "
-                              "nn.softmax and reshape)";
+                              "nn.softmax, reshape and the convolutions "
+                              "without padding)";
     for (auto [index, arg] : llvm::enumerate(args))
       if (auto type = dyn_cast<RankedTensorType>(arg.getType());
           type && !type.hasStaticShape())

@@ -120,10 +120,11 @@ def test_block_builder_with_a_shape_variable_and_emit_te():
 def test_operators_without_a_dynamic_form_refuse_symbolic_shapes():
     x = relax.Var("x", R.Tensor(("n", 3, 8, 8), "float32"))
     w = relax.Var("w", R.Tensor((4, 3, 3, 3), "float32"))
-    with pytest.raises(ValueError, match=r"relax.op.nn.conv2d: data has the shape "
+    with pytest.raises(ValueError, match=r"relax.op.nn.max_pool2d: data has the shape "
                                          r"\(n, 3, 8, 8\) with shape variables; this "
                                          "operator takes static shapes"):
-        relax.op.nn.conv2d(x, w)
+        relax.op.nn.max_pool2d(x, pool_size=(2, 2))
+    assert [str(d) for d in relax.op.nn.conv2d(x, w).struct_info.shape] == ["n", "4", "6", "6"]
     # A reduction keeps shape variables on the axes it keeps, not on those
     # it reduces.
     assert [str(d) for d in relax.op.sum(x, axis=1).struct_info.shape] == ["n", "8", "8"]
@@ -384,3 +385,50 @@ def test_r_emit_te_makes_prim_funcs_that_fuse_and_run():
     want = y * (x.mean(axis=1, keepdims=True) + 1)
     for mod in (EmittedTe, fused):
         np.testing.assert_allclose(_vm(mod)["main"](x, y).numpy(), want, rtol=1e-5)
+
+
+def _conv2d_reference(x, w):
+    """NCHW x OIHW, stride 1, no padding, by windows."""
+    kh, kw = w.shape[2:]
+    out_h, out_w = x.shape[2] - kh + 1, x.shape[3] - kw + 1
+    windows = np.lib.stride_tricks.sliding_window_view(x, (kh, kw), axis=(2, 3))
+    return np.einsum("nchwij,ocij->nohw", windows[:, :, :out_h, :out_w], w)
+
+
+def test_a_convolution_of_symbolic_batch_and_image_size_runs_for_each_size():
+    @I.ir_module
+    class Conv:
+        @R.function
+        def main(x: R.Tensor(("n", 3, "h", "w"), "float32"),
+                 wt: R.Tensor((8, 3, 3, 3), "float32")):
+            n, h, w = T.int64(), T.int64(), T.int64()
+            with R.dataflow():
+                y = R.nn.conv2d(x, wt)
+                z = R.nn.relu(y)
+                R.output(z)
+            return z
+
+    assert "R.Tensor((n, 8, h - 2, w - 2)" in Conv.script()
+    vm = relax.VirtualMachine(tvm.compile(relax.get_pipeline("default")(Conv), "llvm"),
+                              tvm.cpu())
+    rng = np.random.default_rng(0)
+    wt = rng.random((8, 3, 3, 3), dtype=np.float32)
+    for shape in ((1, 3, 8, 8), (2, 3, 10, 7)):
+        x = rng.random(shape, dtype=np.float32)
+        out = vm["main"](x, wt).numpy()
+        np.testing.assert_allclose(out, np.maximum(_conv2d_reference(x, wt), 0), rtol=1e-5,
+                                   atol=1e-5)
+
+
+def test_a_strided_or_padded_convolution_of_a_symbolic_image_size_is_refused():
+    with pytest.raises(Exception, match="symbolic spatial size .* takes stride 1"):
+        @R.function
+        def strided(x: R.Tensor((1, 3, "h", "h"), "float32"),
+                    wt: R.Tensor((8, 3, 3, 3), "float32")):
+            return R.nn.conv2d(x, wt, strides=[2, 2])
+
+    with pytest.raises(Exception, match="nn.pad: data has the shape"):
+        @R.function
+        def padded(x: R.Tensor(("n", 3, 8, 8), "float32"),
+                   wt: R.Tensor((8, 3, 3, 3), "float32")):
+            return R.nn.conv2d(x, wt, padding=[1, 1])

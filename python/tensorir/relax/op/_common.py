@@ -20,7 +20,8 @@ def tensor_of(x, op, what, symbolic=False):
         raise ValueError(f"relax.op.{op}: {what} has the shape "
                          f"({', '.join(map(str, info.shape))}) with shape variables; this "
                          "operator takes static shapes (the element-wise operators, matmul, "
-                         "permute_dims, nn.softmax and the reshapes take symbolic ones)")
+                         "permute_dims, nn.softmax, the reshapes and the convolutions take "
+                         "symbolic ones)")
     return info
 
 

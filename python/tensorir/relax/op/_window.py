@@ -4,7 +4,7 @@ Explicit padding is a separate nn.pad before a convolution or a max pooling
 (the graph operators take the data padded); average pooling takes its
 padding as an attribute (the divisor counts it or not)."""
 from ..expr import Call
-from ..struct_info import TensorStructInfo
+from ..struct_info import TensorStructInfo, is_symbolic
 from ._common import tensor_of
 
 _LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW"), 3: ("NCDHW", "OIDHW")}
@@ -41,6 +41,13 @@ def _paddings(value, n, op):
 
 def _window_output(size, pad_lo, pad_hi, window, stride, dilation, op):
     extent = size + pad_lo + pad_hi - dilation * (window - 1) - 1
+    if not isinstance(size, int):
+        # A size given at run time (h): h - 2 for a 3-wide window; with a
+        # stride the size is no affine form, which a graph dimension is.
+        if stride != 1:
+            raise NotImplementedError(f"relax.op.nn.{op}: a symbolic spatial size "
+                                      f"({size}) takes stride 1, got {stride}")
+        return extent + 1
     if extent < 0:
         raise ValueError(f"relax.op.nn.{op}: the window ({window}, dilation {dilation}) "
                          f"does not fit the padded input ({size + pad_lo + pad_hi})")
@@ -104,7 +111,13 @@ def convolution(n, data, weight, strides, padding, dilation, groups, data_layout
     if groups < 1:
         raise ValueError(f"relax.op.nn.{op}: groups is at least 1, not {groups}")
     channels, out_channels = x.shape[1], w.shape[0]
-    if channels != w.shape[1] * groups or out_channels % groups:
+    # Symbolic channels are taken to match, as Relax takes them (the
+    # runtime then checks each against its argument).
+    symbolic = is_symbolic((channels, w.shape[1], out_channels))
+    if symbolic and groups != 1:
+        raise NotImplementedError(f"relax.op.nn.{op}: symbolic channels in one group only, "
+                                  f"got {groups} groups")
+    if not symbolic and (channels != w.shape[1] * groups or out_channels % groups):
         raise ValueError(f"relax.op.nn.{op}: data of {channels} channels and weight "
                          f"{tuple(w.shape)} do not form {groups} group(s) (weight: O, "
                          "C / groups, then the window)")
