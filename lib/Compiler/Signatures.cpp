@@ -167,6 +167,14 @@ static FailureOr<std::string> interfaceOf(func::FuncOp func) {
     fields.push_back("\"results\":" + results);
   if (!notes.empty())
     fields.push_back("\"notes\":" + notes);
+  if (auto packed = func->getAttrOfType<DictionaryAttr>(
+          TIRDialect::kPackedResultAttrName)) {
+    std::string key;
+    auto keyAttr = packed.getAs<StringAttr>("key");
+    if (!keyAttr || !writeJson(keyAttr, key))
+      return failure();
+    fields.push_back("\"returned\":" + key);
+  }
   if (fields.empty())
     return std::string();
   return "{" + llvm::join(fields, ",") + "}";
@@ -215,8 +223,9 @@ mlir::tir::collectSignatures(ModuleOp module) {
     if (failed(interface))
       return func.emitError("malformed ")
                  << TIRDialect::kParamNestingAttrName << ", "
-                 << TIRDialect::kResultKindsAttrName << " or "
-                 << TIRDialect::kParamNotesAttrName,
+                 << TIRDialect::kResultKindsAttrName << ", "
+                 << TIRDialect::kParamNotesAttrName << " or "
+                 << TIRDialect::kPackedResultAttrName,
              failure();
     info.interface = *interface;
     llvm::StringSet<> names;

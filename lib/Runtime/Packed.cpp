@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Packed.h"
+
 #include "TensorIR/Runtime/Runtime.h"
+#include <cstring>
 
 #include <atomic>
 
@@ -39,8 +41,12 @@ int32_t detail::dispatchPacked(const char *name, int32_t returns,
   if (!pending.empty())
     return -1;
   PackedDispatcher dispatcher = installed.load();
+  // The function's name without a call site ("f@main.0": the site of f
+  // whose result the graph function returns).
+  std::string function = std::string(name).substr(0, std::strcspn(name, "@"));
   if (!dispatcher) {
-    setPackedError(std::string("the function calls packed function '") + name +
+    setPackedError(std::string("the function calls packed function '") +
+                   function +
                    "', but this process has no packed functions (the "
                    "Python package runs those registered with "
                    "tvm.register_global_func)");
@@ -48,7 +54,7 @@ int32_t detail::dispatchPacked(const char *name, int32_t returns,
   }
   int32_t status = dispatcher(name, returns, numInputs, numOutputs, slots);
   if (status != 0)
-    setPackedError(std::string("packed function '") + name + "' failed");
+    setPackedError("packed function '" + function + "' failed");
   return status;
 }
 

@@ -302,11 +302,12 @@ public:
     return add(builder.nullValue(at(place)));
   }
 
-  PyModule finish(const std::vector<size_t> &outputs, bool tuple,
-                  const py::dict &attrs, const py::object &nesting,
-                  const py::object &paramNesting,
-                  const std::vector<std::string> &resultKinds,
-                  const std::map<std::string, std::string> &paramNotes) {
+  PyModule finish(
+      const std::vector<size_t> &outputs, bool tuple, const py::dict &attrs,
+      const py::object &nesting, const py::object &paramNesting,
+      const std::vector<std::string> &resultKinds,
+      const std::map<std::string, std::string> &paramNotes,
+      const std::optional<std::pair<std::string, std::string>> &packedResult) {
     checkOpen();
     SmallVector<Value> results = operands(outputs);
     Attribute funcAttrs;
@@ -328,6 +329,15 @@ public:
                       attributeOf(paramNesting, "the parameters' nesting"));
       if (funcAttrs)
         func->setAttr(tir::TIRDialect::kFuncAttrsAttrName, funcAttrs);
+      if (packedResult) {
+        Builder b(&context());
+        func->setAttr(
+            tir::TIRDialect::kPackedResultAttrName,
+            b.getDictionaryAttr(
+                {b.getNamedAttr("key", b.getStringAttr(packedResult->first)),
+                 b.getNamedAttr("sinfo",
+                                b.getStringAttr(packedResult->second))}));
+      }
       if (!paramNotes.empty()) {
         SmallVector<NamedAttribute> notes;
         Builder b(&context());
@@ -505,6 +515,7 @@ void tirpy::bindGraph(py::module_ &m) {
            py::arg("param_nesting") = py::none(),
            py::arg("result_kinds") = std::vector<std::string>(),
            py::arg("param_notes") = std::map<std::string, std::string>(),
+           py::arg("packed_result") = py::none(),
            "Ends the function returning `outputs`: a Module holding it (not "
            "verified: its call_tir callees are in another module). "
            "`nesting`: nested lists of the outputs' indices when the tuple "
@@ -513,5 +524,7 @@ void tirpy::bindGraph(py::module_ &m) {
            "a tuple of tensors taken one by one, {'name': ..., 'shape': "
            "[indices]} for a shape taken as scalars; `result_kinds`: per "
            "output 'tensor', 'shape' or 'prim'; `param_notes`: per argument "
-           "index (a string), what its checks come from (R.match_cast).");
+           "index (a string), what its checks come from (R.match_cast); "
+           "`packed_result`: (call site, struct info) of the packed call of "
+           "no known result shape whose result the function returns.");
 }

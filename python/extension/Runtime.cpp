@@ -18,6 +18,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
+
 namespace py = pybind11;
 using namespace mlir;
 using namespace tirpy;
@@ -260,7 +262,9 @@ int32_t callPackedDispatcher(const char *name, int32_t returns,
                                reinterpret_cast<intptr_t>(slots))
         .cast<int32_t>();
   } catch (py::error_already_set &e) {
-    rt::setPackedError(std::string("packed function '") + name +
+    // (Without a call site's suffix: "f@main.0" is f.)
+    rt::setPackedError("packed function '" +
+                       std::string(name).substr(0, std::strcspn(name, "@")) +
                        "': " + e.what());
     return -1;
   }

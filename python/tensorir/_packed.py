@@ -19,6 +19,24 @@ _DTYPES = {(0, 8): "int8", (0, 16): "int16", (0, 32): "int32", (0, 64): "int64",
            (2, 16): "float16", (2, 32): "float32", (2, 64): "float64", (6, 8): "bool"}
 
 _failure = threading.local()
+# The results graph functions return from packed calls, by call site, for
+# the call of the graph function running on this thread.
+_kept = threading.local()
+
+
+class keep_results:
+    """Keeps what packed calls of no known result shape return, by call
+    site ("f@main.0"), while a graph function runs (`with keep_results() as
+    kept: ...; kept["f@main.0"]`); nested uses keep their own."""
+
+    def __enter__(self):
+        self.outer = getattr(_kept, "values", None)
+        _kept.values = {}
+        return _kept.values
+
+    def __exit__(self, *exc):
+        _kept.values = self.outer
+        return False
 
 
 def _view(words, k):
@@ -50,6 +68,10 @@ def dispatch(name, returns, num_inputs, num_outputs, slots):
     exception back)."""
     try:
         name = name.decode() if isinstance(name, bytes) else name
+        # "f@main.0": the call site of f whose result the graph function
+        # returns (kept for the caller).
+        key = name if "@" in name else None
+        name = name.split("@", 1)[0]
         func = get_global_func(name, allow_missing=True)
         if func is None:
             raise LookupError(f"no packed function named '{name}' is registered "
@@ -66,6 +88,8 @@ def dispatch(name, returns, num_inputs, num_outputs, slots):
         result = func(*inputs)
         if outputs:
             _store(name, result, outputs[0])
+        elif key is not None and getattr(_kept, "values", None) is not None:
+            _kept.values[key] = result
         return 0
     except BaseException as error:  # noqa: BLE001 - given back by take_failure
         if getattr(_failure, "error", None) is None:

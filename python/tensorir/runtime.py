@@ -135,6 +135,9 @@ class Function:
         self._param_nesting = interface.get("params")
         self._result_kinds = interface.get("results")
         self._notes = interface.get("notes") or {}
+        # The call site of a packed function whose result (of no shape
+        # known when compiled) the function returns.
+        self._returned = interface.get("returned")
         # Results that are arguments (given back as the very arrays).
         self._aliases = isinstance(self._tuple, list) and _has_alias(self._tuple)
         self._native_call = module._native.call
@@ -223,6 +226,10 @@ class Function:
                 a = self._convert(i, a)
             converted.append(a)
         try:
+            if self._returned:
+                with _packed.keep_results() as kept:
+                    self._native_call(self.name, *converted)
+                return _as_returned(kept.get(self._returned))
             self._native_call(self.name, *converted)
         except ValueError as error:
             # A packed function's own exception, where one failed.
@@ -324,6 +331,13 @@ def _nested(nesting, outputs, args=()):
     (a result that is the argument itself)."""
     return Array([_nested(n, outputs, args) if isinstance(n, list)
                   else outputs[n] if n >= 0 else _as_result(args[-1 - n]) for n in nesting])
+
+
+def _as_returned(value):
+    """What a packed function returned, as a graph function's result."""
+    if isinstance(value, np.ndarray):
+        return NDArray(value)
+    return value
 
 
 def _relax_result(kind, array):

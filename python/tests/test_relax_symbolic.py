@@ -276,13 +276,43 @@ def test_call_pure_packed_returns_its_result_and_keeps_calls_for_their_effects()
         vm["main"](x, y)
 
 
-def test_a_packed_result_of_unknown_shape_is_not_a_value():
-    with pytest.raises(Exception, match="a packed function's result is used when its shape "
-                                        "is known"):
+@I.ir_module
+class AnyShape:
+    @R.function
+    def main(x: R.Tensor(ndim=2, dtype="float32"), y: R.Tensor(ndim=2, dtype="float32")):
+        t = (x, y)
+        return R.call_pure_packed("test.env.tile", t[0], t[1],
+                                  sinfo_args=R.Tensor(ndim=2, dtype="float32"))
+
+
+def test_a_packed_result_of_unknown_shape_is_returned_as_the_function_returns_it():
+    tvm.register_global_func(
+        "test.env.tile", lambda a, b: tvm.nd.array(np.tile(a.numpy() + b.numpy(), (1, 2))),
+        override=True)
+    text = AnyShape.script()
+    # Parameters of a rank and no shape take any shape: a variable per dimension.
+    assert 'x: R.Tensor(("x_dim0", "x_dim1"), dtype="float32")' in text
+    assert ('R.call_pure_packed("test.env.tile", x, y, sinfo_args=R.Tensor(ndim=2, '
+            'dtype="float32"))') in text
+    tvm.ir.assert_structural_equal(tvm.script.from_source(text), AnyShape)
+    vm = _vm(AnyShape)
+    for shape in ((2, 3), (4, 1)):
+        x, y = RNG.random(shape, dtype=np.float32), RNG.random(shape, dtype=np.float32)
+        out = vm["main"](x, y)
+        np.testing.assert_allclose(out.numpy(), np.tile(x + y, (1, 2)), rtol=1e-6)
+    # Each dimension is a variable of its own: shapes that differ reach the
+    # packed function, whose error is the call's.
+    with pytest.raises(ValueError, match="could not be broadcast together"):
+        vm["main"](np.zeros((2, 2), "float32"), np.zeros((3, 2), "float32"))
+
+
+def test_a_packed_result_of_unknown_shape_is_no_value_to_compute_with():
+    with pytest.raises(Exception, match=r"is R.Tensor\(ndim=2\), a tensor of no known shape"):
         @R.function
         def f(x: R.Tensor((2, 3), "float32")):
             y = R.call_pure_packed("test.env.any", x, sinfo_args=R.Tensor(ndim=2))
-            return y
+            z = R.add(y, y)
+            return z
 
 
 @I.ir_module

@@ -216,7 +216,7 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
   auto tupleInfo = [](ArrayRef<std::string> infos) {
     return "R.Tuple(" + llvm::join(infos, ", ") + ")";
   };
-  auto resultInfo = [&](bool quoted) {
+  std::function<std::string(bool)> resultInfo = [&](bool quoted) {
     SmallVector<std::string> infos;
     for (Value result : returned.getOperands())
       infos.push_back(structInfo(result, quoted));
@@ -224,6 +224,16 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
       return nest(nesting, infos, tupleInfo);
     return infos.size() == 1 && !tupleResult ? infos[0] : tupleInfo(infos);
   };
+  // A function returning what a packed call returned (no result here).
+  auto packedResult =
+      func->getAttrOfType<DictionaryAttr>(TIRDialect::kPackedResultAttrName);
+  std::string returnedName;
+  if (packedResult) {
+    auto sinfo = packedResult.getAs<StringAttr>("sinfo");
+    if (!sinfo || returned.getNumOperands() != 0)
+      return fail(func, "a malformed tir.packed_result");
+    resultInfo = [sinfo](bool) { return sinfo.str(); };
+  }
   std::string ret = resultInfo(/*quoted=*/true);
   os << "@R.function";
   if (func.isPrivate())
@@ -327,21 +337,32 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
         infos.size() == 1 ? infos[0] : "[" + llvm::join(infos, ", ") + "]";
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
+    // A packed function by name ("f@main.0": the call site of f whose
+    // result the function returns).
+    StringRef packedName = call.getCallee().split('@').first;
     if (callee && callee.isExternal() &&
         callee->hasAttr(TIRDialect::kPackedReturnsAttrName)) {
       // A packed function returning its result; one of no known shape (no
-      // result here) is an object.
-      os << pad(2) << name << " = R.call_pure_packed(\"" << call.getCallee()
-         << "\"";
+      // result here) is an object, or what the function returns.
+      std::string resultInfo = infos.empty() ? "R.Object" : infos[0];
+      if (packedResult && infos.empty() &&
+          packedResult.getAs<StringAttr>("key") &&
+          packedResult.getAs<StringAttr>("key").getValue() ==
+              call.getCallee()) {
+        auto sinfo = packedResult.getAs<StringAttr>("sinfo");
+        resultInfo = sinfo ? sinfo.str() : "R.Object";
+        returnedName = name;
+      }
+      os << pad(2) << name << " = R.call_pure_packed(\"" << packedName << "\"";
       for (const std::string &arg : args)
         os << ", " << arg;
-      os << ", sinfo_args=" << (infos.empty() ? "R.Object" : infos[0]) << ")\n";
+      os << ", sinfo_args=" << resultInfo << ")\n";
       continue;
     }
     if (callee && callee.isExternal()) {
       // A function the module only declares: a packed function by name.
-      os << pad(2) << name << " = R.call_dps_packed(\"" << call.getCallee()
-         << "\", " << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
+      os << pad(2) << name << " = R.call_dps_packed(\"" << packedName << "\", "
+         << tuple(args) << ", out_sinfo=" << sinfo << ")\n";
       continue;
     }
     if (std::optional<ArrayRef<int64_t>> inplace = call.getInplaceIndices()) {
@@ -364,6 +385,14 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     outputs.emplace_back();
     if (!value(v, outputs.back()))
       return false;
+  }
+  if (packedResult) {
+    if (returnedName.empty())
+      return fail(func, "tir.packed_result names no packed call of the "
+                        "function");
+    os << pad(2) << "R.output(" << returnedName << ")\n";
+    os << pad(1) << "return " << returnedName << "\n";
+    return true;
   }
   std::string gv = fresh("gv");
   std::string bound =

@@ -124,6 +124,16 @@ class _NoValue:
         self.reason = reason
 
 
+class _PackedResult(_NoValue):
+    """What R.call_pure_packed of a result of no known shape gives: the
+    function may return it (the runtime keeps what the call returned under
+    `key`); any other use is the error of `refusal`."""
+
+    def __init__(self, key, info, refusal):
+        super().__init__(refusal.reason)
+        self.key, self.info = key, info
+
+
 class FunctionWriter:
     """Builds one graph function from its parameters, bindings ((var, expr)
     in order) and output, one GraphBuilder call per step. A value is a
@@ -133,6 +143,7 @@ class FunctionWriter:
         self.name, self.params = name, list(params)
         # Per parameter (as written), what its checks come from.
         self.notes = dict(notes or {})
+        self.packed_sites = 0  # R.call_pure_packed of results of no known shape
         self.values = {}            # id(expr) -> handle, or [handle] of a tuple call
         self.tuples = {}            # id(var) -> the Tuple it names
         self.keep = []              # the exprs whose ids are keys
@@ -237,11 +248,9 @@ class FunctionWriter:
                 raise TypeError(f"function '{self.name}': item {expr.index} of a value "
                                 "with one result")
             return base[expr.index]
-        if isinstance(expr, Call) and expr.op not in ("relax.call_tir",
-                                                      "relax.call_dps_packed",
-                                                      "relax.call_pure_packed",
-                                                      "relax.call_tir_inplace"):
-            # A nested operator (the parser's): computed where it is used.
+        if isinstance(expr, Call):
+            # A nested call (the parser's: an operator, or a call returned
+            # without a binding): computed where it is used.
             return self._define(expr, self._call(expr))
         if isinstance(expr, Var):
             raise ValueError(f"function '{self.name}': '{expr.name_hint}' is used but "
@@ -314,12 +323,19 @@ class FunctionWriter:
                 results = [_tensor(info, f'a result of call_pure_packed("{callee.global_symbol}")')]
             else:
                 results = []
-            handles = self.builder.call_external(callee.global_symbol, values, results,
-                                                 self.place, returns=True)
+            name = callee.global_symbol
+            if not results:
+                # The site's own declaration (name@function.k): the runtime
+                # keeps what it returns, which the function may return.
+                name = f"{name}@{self.name}.{self.packed_sites}"
+                self.packed_sites += 1
+            handles = self.builder.call_external(name, values, results, self.place,
+                                                 returns=True)
             if not handles:
-                return _NoValue(f'the result of R.call_pure_packed("{callee.global_symbol}") '
-                                f"({info!r}): a packed function's result is used when its "
-                                "shape is known; give sinfo_args its shape and dtype")
+                return _PackedResult(name, info, _NoValue(
+                    f'the result of R.call_pure_packed("{callee.global_symbol}") ({info!r}): '
+                    "a packed function's result of no known shape is returned by the "
+                    "function only; give sinfo_args its shape and dtype to use it"))
             return handles[0]
         if call.op == "relax.call_dps_packed":
             what = f'call_dps_packed("{callee.global_symbol}")'
@@ -359,9 +375,13 @@ class FunctionWriter:
                 results.append(([], "object"))
             elif isinstance(field, TensorStructInfo):
                 results.append(_tensor(field, f"a result of '{name}'"))
-            else:
+            elif isinstance(field, TupleStructInfo):
                 raise NotImplementedError(f"function '{self.name}': '{name}' returns a tuple "
                                           "of tuples; a call takes its tensors and objects")
+            else:
+                raise NotImplementedError(f"function '{self.name}': '{name}' returns "
+                                          f"{field!r}; a call takes results of known shapes, "
+                                          "objects and tuples of them")
         values = []
         for arg in call.args:
             values.extend(self._flat_values(arg))
@@ -372,6 +392,14 @@ class FunctionWriter:
         """The native module holding the function, returning `output`, its
         attributes `attrs` (R.func_attr's dictionary)."""
         handles, kinds = [], []
+        returned = self._value(self.tuples.get(id(output), output)) \
+            if not isinstance(self.tuples.get(id(output), output), Tuple) else None
+        if isinstance(returned, _PackedResult):
+            # The packed call's own result, which the runtime kept.
+            info = returned.info
+            sinfo = info.script() if hasattr(info, "script") else repr(info)
+            return self.builder.finish([], attrs=dict(attrs or {}),
+                                       packed_result=(returned.key, sinfo))
 
         def kind(value):
             info = getattr(value, "struct_info", None)

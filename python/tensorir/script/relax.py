@@ -46,11 +46,19 @@ class TensorPattern(StructInfo):
         self.ndim, self.dtype = ndim, dtype
 
     def matches(self, info):
+        if isinstance(info, TensorPattern):  # what no more is known of
+            return self.ndim in (-1, info.ndim) and self.dtype in (None, "", "void",
+                                                                   info.dtype)
         return isinstance(info, TensorStructInfo) and self.ndim in (-1, len(info.shape)) \
             and self.dtype in (None, "", "void", info.dtype)
 
+    def script(self):
+        parts = ([] if self.ndim == -1 else [f"ndim={self.ndim}"]) + \
+            ([] if self.dtype in (None, "", "void") else [f'dtype="{self.dtype}"'])
+        return f"R.Tensor({', '.join(parts)})"
+
     def __repr__(self):
-        return f"R.Tensor(ndim={self.ndim}, dtype={self.dtype!r})"
+        return self.script()
 
 
 def Tensor(shape=None, dtype=None, ndim=-1, **kwargs):  # noqa: N802 - TVMScript's name

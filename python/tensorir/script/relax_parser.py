@@ -8,9 +8,10 @@ import numpy as np
 from ..relax.expr import (Call, Constant, ExternFunc, GlobalVar, PrimValue, Tuple, TupleGetItem,
                           Var, const)
 from ..relax.function import Function, FunctionWriter
-from ..relax.struct_info import (TENSOR_DTYPES, ShapeExpr, ShapeStructInfo, StructInfo, SymDim,
+from ..relax.struct_info import (TENSOR_DTYPES, ObjectStructInfo, ShapeExpr, ShapeStructInfo, StructInfo, SymDim,
                                  TensorStructInfo, TupleStructInfo)
 from ..tir.expr import PrimExpr
+from .relax import TensorPattern as R_TensorPattern
 from .parser import function_source, python_env
 from .values import ScriptError, dotted_name
 
@@ -89,6 +90,7 @@ class GraphParser:
         self.func_attrs = {}   # R.func_attr's
         # Per parameter index, what its checks come from (an R.match_cast).
         self.param_notes = {}
+        self.declared = set()  # shape variables the parser named
 
     def error(self, node, message):
         """An error at `node`'s line; a message that already names its
@@ -487,6 +489,15 @@ class GraphParser:
             raise self.error(node, f"R.emit_te({ast.unparse(node.args[0])}): {e}") from None
 
     # -------------------------------------------------------- statements
+    def fresh_dim(self, param, k):
+        """A shape variable named after dimension k of parameter `param`
+        ("x_dim0"), unused by the function's names."""
+        name = f"{param}_dim{k}"
+        while name in self.env or name in self.scope or name in self.declared:
+            name += "_"
+        self.declared.add(name)
+        return name
+
     def parameter_casts(self, node):
         """{parameter: (node, struct info)} of the first R.match_cast of
         each parameter in the function's body (its shape variables declared
@@ -633,6 +644,12 @@ class GraphParser:
                 line = getattr(cast_node, "lineno", 1) + self.line_offset
                 self.param_notes[len(params)] = (f"{self.filename}:{line}: R.match_cast "
                                                  f"asserts its dtype, ndim and shape {cast!r}")
+            if isinstance(info, R_TensorPattern) and info.ndim >= 0 and \
+                    info.dtype not in (None, "", "void"):
+                # R.Tensor(ndim=2, dtype="float32"): a tensor of any shape of
+                # that rank, each dimension a shape variable of its own.
+                info = TensorStructInfo([SymDim(self.fresh_dim(arg.arg, k))
+                                         for k in range(info.ndim)], info.dtype)
             if isinstance(info, ShapeStructInfo) and info.values is None:
                 raise self.error(arg.annotation, f"parameter '{arg.arg}': a shape parameter "
                                  "names its dimensions (R.Shape([\"m\", \"n\"]))")
@@ -817,6 +834,8 @@ def _annotation_matches(declared, actual):
     that shape of any dtype."""
     if isinstance(declared, ShapeStructInfo) and declared.values is not None:
         return declared == actual
+    if isinstance(declared, ObjectStructInfo):  # every value is an object
+        return True
     if hasattr(declared, "matches"):  # R.Tensor without a shape
         return declared.matches(actual)
     if getattr(declared, "dtype_unsaid", False):

@@ -11,6 +11,9 @@ def tensor_of(x, op, what, symbolic=False):
     """The struct info of the tensor operand `what` of operator `op`; a
     shape with shape variables only where the operator takes them (or
     `symbolic`: an operator made of ones that do)."""
+    if isinstance(x, Expr) and hasattr(x.struct_info, "matches"):
+        raise TypeError(f"relax.op.{op}: {what} is {x.struct_info!r}, a tensor of no "
+                        "known shape; operators take tensors of known shapes")
     if not isinstance(x, Expr) or not isinstance(x.struct_info, TensorStructInfo):
         raise TypeError(f"relax.op.{op}: {what} is not a tensor (a relax Var, constant or "
                         f"call), got {type(x).__name__}")

@@ -126,6 +126,14 @@ def TIR_Dialect : Dialect {
     /// the text the runtime's callers add to an error on that argument.
     static constexpr ::llvm::StringLiteral kParamNotesAttrName =
         "tir.param_notes";
+    /// A graph function returning what a packed function returned, of no
+    /// shape known when compiled (Relax's R.call_pure_packed with
+    /// sinfo_args=R.Tensor(ndim=2)): {key = "f@main.0", sinfo = "..."},
+    /// the call site (the name of the call's own declaration, which the
+    /// runtime keeps the value under) and the struct info it prints with.
+    /// The function itself has no result for it.
+    static constexpr ::llvm::StringLiteral kPackedResultAttrName =
+        "tir.packed_result";
     /// The (unit) attribute of the tensor.from_elements that makes a shape
     /// or an integer of shape variables (Relax's R.shape, R.prim_value).
     static constexpr ::llvm::StringLiteral kShapeValueAttrName =
