@@ -306,6 +306,30 @@ def test_a_packed_result_of_unknown_shape_is_returned_as_the_function_returns_it
         vm["main"](np.zeros((2, 2), "float32"), np.zeros((3, 2), "float32"))
 
 
+@I.ir_module
+class Closures:
+    @R.function
+    def add_env(x: R.Tensor((2, 3), "float32"), env: R.Tensor((2, 3), "float32")):
+        return R.call_pure_packed("test.env.add_any", x, env, sinfo_args=R.Tensor())
+
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")) -> R.Object:
+        cls = Closures
+        clo = R.make_closure(cls.add_env, (x,))
+        res = R.invoke_pure_closure(clo, (y,), sinfo_args=R.Tensor())
+        return res
+
+
+def test_a_closure_calls_its_function_and_a_kept_result_passes_through_calls():
+    tvm.register_global_func("test.env.add_any",
+                             lambda a, b: tvm.nd.array(a.numpy() + b.numpy()), override=True)
+    vm = _vm(Closures)
+    x, y = RNG.random((2, 3), dtype=np.float32), RNG.random((2, 3), dtype=np.float32)
+    np.testing.assert_allclose(vm["main"](x, y).numpy(), x + y, rtol=1e-6)
+    # main returns what add_env's packed call returned, through the call.
+    assert "cls.add_env(x, y)" in Closures.script()
+
+
 def test_a_packed_result_of_unknown_shape_is_no_value_to_compute_with():
     with pytest.raises(Exception, match=r"is R.Tensor\(ndim=2\), a tensor of no known shape"):
         @R.function

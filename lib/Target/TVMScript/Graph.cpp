@@ -225,9 +225,8 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     return infos.size() == 1 && !tupleResult ? infos[0] : tupleInfo(infos);
   };
   // A function returning what a packed call returned (no result here).
-  auto packedResult =
+  packedResult =
       func->getAttrOfType<DictionaryAttr>(TIRDialect::kPackedResultAttrName);
-  std::string returnedName;
   if (packedResult) {
     auto sinfo = packedResult.getAs<StringAttr>("sinfo");
     if (!sinfo || returned.getNumOperands() != 0)
@@ -421,6 +420,21 @@ bool GraphPrinter::printFunctionCall(func::CallOp call, llvm::raw_ostream &os) {
       call, call.getCalleeAttr());
   if (callee && callee->hasAttr(TIRDialect::kResultNestingAttrName))
     return fail(call, "a call of a function returning a tuple of tuples");
+  // A callee returning what a packed call returned: the caller's result
+  // when the caller returns it too.
+  auto kept = callee ? callee->getAttrOfType<DictionaryAttr>(
+                           TIRDialect::kPackedResultAttrName)
+                     : DictionaryAttr();
+  if (kept && call.getNumResults() == 0) {
+    auto sinfo = kept.getAs<StringAttr>("sinfo");
+    std::string name = nextBinding();
+    if (packedResult && packedResult.get("key") == kept.get("key"))
+      returnedName = name;
+    os << pad(2) << name << ": " << (sinfo ? sinfo.str() : "R.Object") << " = "
+       << (inModule ? "cls." : "") << call.getCallee() << "("
+       << llvm::join(args, ", ") << ")\n";
+    return true;
+  }
   bool tuple = call.getNumResults() != 1 ||
                (callee && callee->hasAttr(TIRDialect::kTupleResultAttrName));
   SmallVector<std::string> infos;

@@ -79,6 +79,10 @@ private:
   std::string &error;
   llvm::DenseMap<Value, std::string> names;
   llvm::StringSet<> used;
+  /// The function's tir.packed_result (what a packed call returned, which
+  /// it returns), and the binding that names it once printed.
+  DictionaryAttr packedResult;
+  std::string returnedName;
   unsigned counter = 0;
   /// The next binding's name, as BlockBuilder numbers them: lv, lv1, ...
   std::string nextBinding() {

@@ -124,6 +124,16 @@ class _NoValue:
         self.reason = reason
 
 
+def kept_result_info(info, key):
+    """A copy of `info` (what a function returning a packed call's result
+    says it returns) that names the call site the runtime keeps the value
+    under (`packed_key`), which the function's callers read."""
+    import copy
+    kept = copy.copy(info)
+    kept.packed_key = key
+    return kept
+
+
 class _PackedResult(_NoValue):
     """What R.call_pure_packed of a result of no known shape gives: the
     function may return it (the runtime keeps what the call returned under
@@ -144,6 +154,9 @@ class FunctionWriter:
         # Per parameter (as written), what its checks come from.
         self.notes = dict(notes or {})
         self.packed_sites = 0  # R.call_pure_packed of results of no known shape
+        # What the function returns when it returns a packed call's result
+        # (kept_result_info), for its callers.
+        self.kept_result = None
         self.values = {}            # id(expr) -> handle, or [handle] of a tuple call
         self.tuples = {}            # id(var) -> the Tuple it names
         self.keep = []              # the exprs whose ids are keys
@@ -368,6 +381,17 @@ class FunctionWriter:
             raise ValueError(f"function '{self.name}': the call of '{name}' has no struct "
                              "info (emit it with a BlockBuilder that has the function, or "
                              "annotate the binding)")
+        if getattr(info, "packed_key", None) is not None:
+            # The callee returns what a packed call of it returned: kept by
+            # the runtime under that call's site, which this function may
+            # return in turn.
+            values = []
+            for arg in call.args:
+                values.extend(self._flat_values(arg))
+            self.builder.call_function(name, values, [], self.place)
+            return _PackedResult(info.packed_key, info, _NoValue(
+                f"the result of '{name}' ({info!r}), a packed function's result of no "
+                "known shape: returned by the function only"))
         fields = info.fields if isinstance(info, TupleStructInfo) else [info]
         results = []
         for field in fields:
@@ -398,6 +422,7 @@ class FunctionWriter:
             # The packed call's own result, which the runtime kept.
             info = returned.info
             sinfo = info.script() if hasattr(info, "script") else repr(info)
+            self.kept_result = kept_result_info(info, returned.key)
             return self.builder.finish([], attrs=dict(attrs or {}),
                                        packed_result=(returned.key, sinfo))
 

@@ -165,6 +165,8 @@ class GraphParser:
             return self.shape_value(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "match_cast"):
             return self.match_cast(node)
+        if isinstance(node, ast.Call) and self.is_r(node.func, "invoke_pure_closure"):
+            return self.invoke_closure(node)
         if isinstance(node, ast.Call) and self.is_r(node.func, "prim_value"):
             return PrimValue(self.prim_value(node, symbolic=True))
         if isinstance(node, ast.Call) and self.is_r(node.func, "call_tir"):
@@ -525,6 +527,26 @@ class GraphParser:
         walk(node.body)
         return casts
 
+    def invoke_closure(self, node):
+        """R.invoke_pure_closure(clo, (args,), sinfo_args=...): a call of the
+        closure's function on its captured values and `args`."""
+        closure = self.scope.get(node.args[0].id) if node.args and isinstance(
+            node.args[0], ast.Name) else None
+        if not isinstance(closure, _Closure) or len(node.args) != 2 or not isinstance(
+                node.args[1], (ast.Tuple, ast.List)):
+            raise self.error(node, "R.invoke_pure_closure(closure, (args, ...), sinfo_args=...) "
+                             "of a closure R.make_closure made")
+        args = closure.captured + [self.expr(e) for e in node.args[1].elts]
+        # What the function returns (its own struct info: a packed call's
+        # result it returns is known by the call's site), once the module
+        # has it.
+        info = self.callees.get(closure.name)
+        if info is None:
+            raise UnknownCallee(closure.name, self.error(
+                node, f"R.invoke_pure_closure: no graph function '{closure.name}' is "
+                "defined in the module"))
+        return Call(GlobalVar(closure.name), args, info)
+
     def match_cast(self, node):
         """R.match_cast(value, struct info): the value, whose struct info is
         the cast's (a parameter the cast gives its shape to has it; the
@@ -546,6 +568,17 @@ class GraphParser:
     def bind(self, target, value, annotation=None):
         if not isinstance(target, ast.Name):
             raise self.error(target, "a binding names one variable")
+        if isinstance(value, ast.Call) and self.is_r(value.func, "make_closure"):
+            # clo = R.make_closure(cls.f, (x,)): f with its first arguments
+            # given; invoking it calls f.
+            if len(value.args) != 2 or value.keywords or not isinstance(
+                    value.args[1], (ast.Tuple, ast.List)) or not self.is_module_function(
+                        value.args[0]):
+                raise self.error(value, "R.make_closure(cls.f, (captured, ...))")
+            func = value.args[0]
+            name = func.id if isinstance(func, ast.Name) else func.attr
+            self.scope[target.id] = _Closure(name, [self.expr(e) for e in value.args[1].elts])
+            return
         if isinstance(value, ast.Call) and self.is_module_function(value.func):
             expr = self.function_call(value, annotation)
         else:
@@ -617,7 +650,10 @@ class GraphParser:
                                     node.lineno + self.line_offset, self.param_notes)
             for var, expr, place in self.bindings:
                 writer.bind(var, expr, place)
-            return writer.finish(output, self.func_attrs)
+            native = writer.finish(output, self.func_attrs)
+            if writer.kept_result is not None:
+                self.output_info = writer.kept_result
+            return native
         except (TypeError, ValueError, NotImplementedError) as e:
             raise self.error(node, str(e)) from None
 
@@ -705,6 +741,14 @@ class TeFunctions:
             name = f"{name_hint}{k}"
         self.funcs[name] = prim.with_name(name) if prim.name != name else prim
         return GlobalVar(name)
+
+
+class _Closure:
+    """What R.make_closure gives: function `name` and the values it
+    captured (its first arguments)."""
+
+    def __init__(self, name, captured):
+        self.name, self.captured = name, captured
 
 
 class UnknownCallee(ScriptError):
