@@ -382,43 +382,32 @@ void Deriver::addDimVars() {
     bound.where = name.str();
     addEqual(i, std::move(bound));
   }
-  for (auto &[i, d, name, form] : named) {
-    if (form.isVariable())
-      continue;
+  // The Equal bound `form` gives (dimension `dim` of a buffer, unused for a
+  // scalar), when every variable it names has a size.
+  auto equalTo = [&](const AffineSize &form, uint32_t dim,
+                     StringRef where) -> std::optional<rt::SizeBound> {
     rt::SizeBound bound;
     bound.kind = rt::SizeBound::Equal;
-    bound.dim = d;
+    bound.dim = dim;
     bound.constant = form.constant;
-    bool known = true;
     for (auto [var, coeff] : form.terms) {
       auto it = sizeOf.find(var);
-      if (!(known = it != sizeOf.end()))
-        break;
+      if (it == sizeOf.end())
+        return std::nullopt;
       rt::SizeTerm term = it->second;
       term.coeff *= coeff;
       bound.terms.push_back(term);
     }
-    bound.where = name.str();
-    if (known)
-      addEqual(i, std::move(bound));
-  }
-  for (auto &[i, form] : namedScalars) {
-    rt::SizeBound bound;
-    bound.kind = rt::SizeBound::Equal;
-    bound.constant = form.constant;
-    bool known = true;
-    for (auto [var, coeff] : form.terms) {
-      auto it = sizeOf.find(var);
-      if (!(known = it != sizeOf.end()))
-        break;
-      rt::SizeTerm term = it->second;
-      term.coeff *= coeff;
-      bound.terms.push_back(term);
-    }
-    bound.where = form.str();
-    if (known)
-      addEqual(i, std::move(bound));
-  }
+    bound.where = where.str();
+    return bound;
+  };
+  for (auto &[i, d, name, form] : named)
+    if (!form.isVariable())
+      if (std::optional<rt::SizeBound> bound = equalTo(form, d, name))
+        addEqual(i, std::move(*bound));
+  for (auto &[i, form] : namedScalars)
+    if (std::optional<rt::SizeBound> bound = equalTo(form, 0, form.str()))
+      addEqual(i, std::move(*bound));
 }
 
 std::vector<std::vector<rt::SizeBound>>
