@@ -34,7 +34,7 @@ def mutator(cls):
 
 
 def _body(func):
-    from ..script.relax_parser import function_body
+    from ..script.relax_module import function_body
     return function_body(func)
 
 

@@ -34,7 +34,7 @@ class Function:
         """The bindings and the output (TVM's SeqExpr: one block of
         VarBindings, then the value returned), read back from the
         function's TVMScript: a new view at each use."""
-        from ..script.relax_parser import function_body
+        from ..script.relax_module import function_body
         from .expr import DataflowBlock, SeqExpr, VarBinding
         _, bindings, output, _ = function_body(self)
         return SeqExpr([DataflowBlock(VarBinding(v, e) for v, e in bindings)], output)

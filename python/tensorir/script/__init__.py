@@ -17,7 +17,7 @@ def from_source(text, filename="<tvmscript>"):
     PrimFunc; otherwise every function decorated with @T.prim_func, at the
     top level or in an @I.ir_module class, goes into one IRModule."""
     from ..ir import IRModule
-    from .relax_parser import parse_graph_function
+    from .relax_module import parse_graph_function
     tree = _ast.parse(text, filename)
     functions = []
 

@@ -22,7 +22,8 @@ def ir_module(cls):
     """@I.ir_module: a class whose @T.prim_func and @R.function methods form
     one module."""
     from ..relax.function import Function
-    from .relax_parser import _TE_FUNCS_KEY, DeferredFunction, UnknownCallee
+    from .relax_module import _TE_FUNCS_KEY, DeferredFunction
+    from .relax_parser import UnknownCallee
     funcs = {name: v for name, v in vars(cls).items()
              if isinstance(v, (PrimFunc, Function, DeferredFunction))}
     if not funcs:

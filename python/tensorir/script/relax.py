@@ -11,9 +11,9 @@
         return gv
 
 As for @T.prim_func, nothing in the body runs: the parser reads the
-function's source (relax_parser.py) and writes its MLIR (tir.call_tir on
-tensors). Tensor constants come from `metadata` (what mod.script(
-show_meta=True) prints after the module).
+function's source (relax_module.py, relax_parser.py) and writes its MLIR
+(tir.call_tir on tensors). Tensor constants come from `metadata` (what
+mod.script(show_meta=True) prints after the module).
 """
 from ..relax.struct_info import (ObjectStructInfo, PrimStructInfo, ShapeStructInfo, StructInfo,
                                  TensorStructInfo, TupleStructInfo)
@@ -83,7 +83,7 @@ def Tuple(*fields):  # noqa: N802 - TVMScript's name
 def function(fn=None, *, private=False, pure=True, check_well_formed=True):
     """@R.function: parses the decorated Python function as a graph
     function (a relax.Function)."""
-    from .relax_parser import parse_decorated
+    from .relax_module import parse_decorated
     def parse(f):
         return parse_decorated(f, private)
     return parse if fn is None else parse(fn)
