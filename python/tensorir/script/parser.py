@@ -8,8 +8,6 @@ so that both the parser's errors and the verifier's point into the Python
 source.
 """
 import ast
-import inspect
-import textwrap
 
 from .._ext import ext
 from ..ir.node import Range
@@ -751,14 +749,6 @@ def _is_pure(e):
                if isinstance(getattr(e, f), E.PrimExpr))
 
 
-def function_source(fn):
-    """(source, filename, first line) of a Python function or class."""
-    source = textwrap.dedent(inspect.getsource(fn))
-    filename = inspect.getsourcefile(fn) or "<tvmscript>"
-    _, line = inspect.getsourcelines(fn)
-    return source, filename, line - 1
-
-
 def parse_function(node, source, filename, line_offset, env=None, private=False):
     """A native module holding the function `node` (a FunctionDef)."""
     parser = FunctionParser(source, filename, line_offset, node, env)
@@ -797,14 +787,3 @@ def _compiler_func_attrs(parser, node):
                 parser.error(v, f"T.func_attr: {key} is a list of parameter positions")
             found[key] = list(values)
     return found
-
-
-def python_env(fn):
-    """The Python names a decorated function can see: its module's globals
-    and the variables it closes over."""
-    env = dict(getattr(fn, "__globals__", {}))
-    try:
-        env.update(inspect.getclosurevars(fn).nonlocals)
-    except (TypeError, ValueError):
-        pass
-    return env

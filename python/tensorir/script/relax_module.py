@@ -10,7 +10,7 @@ import numpy as np
 
 from ..relax.function import Function
 from ..relax.struct_info import TENSOR_DTYPES
-from .parser import function_source, python_env
+from .source import function_source, python_env
 from .relax_parser import GraphParser, UnknownCallee
 from .values import ScriptError
 

@@ -10,7 +10,8 @@ import builtins
 from ..tir import expr as _E
 from ..tir.function import PrimFunc
 from .values import DeferredScriptError
-from .parser import ScriptError, function_source, parse_function, python_env
+from .parser import ScriptError, parse_function
+from .source import function_source, python_env
 
 
 def _parse(fn, private=False):
