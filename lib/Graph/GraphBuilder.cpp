@@ -83,25 +83,9 @@ FailureOr<Value> GraphBuilder::getShapeVar(StringRef name) {
   std::optional<AffineSize> form = parseAffineSize(name);
   if (!form || form->isVariable() || form->terms.empty())
     return failure();
-  Location loc = func.getLoc();
-  Value total = arith::ConstantIndexOp::create(builder, loc, form->constant);
-  bool first = form->constant == 0;
-  for (auto [var, coeff] : form->terms) {
-    auto known = shapeVars.find(var);
-    if (known == shapeVars.end())
-      return failure();
-    Value term = known->second;
-    if (term.getType() != builder.getIndexType())
-      term = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
-                                        term);
-    if (coeff != 1)
-      term = arith::MulIOp::create(
-          builder, loc, term,
-          arith::ConstantIndexOp::create(builder, loc, coeff));
-    total = first ? term : arith::AddIOp::create(builder, loc, total, term);
-    first = false;
-  }
-  return total;
+  return buildSizeExpression(
+      builder, func.getLoc(), name,
+      [&](StringRef var) -> Value { return shapeVars.lookup(var); });
 }
 
 Value GraphBuilder::constant(DenseElementsAttr value, Location loc) {

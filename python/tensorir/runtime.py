@@ -229,7 +229,7 @@ class Function:
             if self._returned:
                 with _packed.keep_results() as kept:
                     self._native_call(self.name, *converted)
-                return _as_returned(kept.get(self._returned))
+                return _as_result(kept.get(self._returned))
             self._native_call(self.name, *converted)
         except ValueError as error:
             # A packed function's own exception, where one failed.
@@ -331,13 +331,6 @@ def _nested(nesting, outputs, args=()):
     (a result that is the argument itself)."""
     return Array([_nested(n, outputs, args) if isinstance(n, list)
                   else outputs[n] if n >= 0 else _as_result(args[-1 - n]) for n in nesting])
-
-
-def _as_returned(value):
-    """What a packed function returned, as a graph function's result."""
-    if isinstance(value, np.ndarray):
-        return NDArray(value)
-    return value
 
 
 def _relax_result(kind, array):
@@ -467,8 +460,7 @@ class Module:
             tuple_result = json.loads(nesting) if nesting else returns_tuple
             # One result, nested only to say that it is an argument.
             one = bool(nesting) and not returns_tuple
-            interface = self._native.interface(name) if hasattr(self._native, "interface") \
-                else ""
+            interface = self._native.interface(name)
             parsed = self._known[name] = (params, [i for i, p in enumerate(params) if p.result],
                                           tuple_result, one,
                                           json.loads(interface) if interface else {})

@@ -260,17 +260,13 @@ bool GraphPrinter::print(func::FuncOp func, llvm::raw_ostream &os) {
     // Sizes are the shape variables the struct infos name.
     if (isa<tensor::DimOp>(op) && !getShapeVarName(op.getResult(0)).empty())
       continue;
-    // (And the affine forms of them: "n + m".)
-    if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp>(
-            op) &&
-        op.getResult(0).getType().isIndex() && getAffineSize(op.getResult(0)))
-      continue;
     if (auto callOp = dyn_cast<func::CallOp>(op)) {
       if (!printFunctionCall(callOp, os))
         return false;
       continue;
     }
-    // (And expressions of them a shape value computes: "n * n".)
+    // (And expressions of them: the affine forms of dimensions, "n + m",
+    // and the sizes a shape value computes, "n * n".)
     if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex() &&
         isa<arith::ArithDialect>(op.getDialect()) &&
         !getSizeExpressionText(op.getResult(0)).empty())

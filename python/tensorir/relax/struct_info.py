@@ -54,63 +54,12 @@ class SymDim(_TirVar):
 
 def _affine_of_text(text):
     """(constant, [(name, coeff)]) of an affine form written as text ("n +
-    m", "2 * n - 1"), or None (the reader of ShapeVars.h's
-    parseAffineSize)."""
-    tokens = re.findall(r"\s*([A-Za-z_][A-Za-z0-9_.]*|\d+|[-+*()])", text)
-    if "".join(tokens) != re.sub(r"\s+", "", text):
+    m", "2 * n - 1"), or None (what ShapeVars.h's parseAffineSize reads:
+    no division, no product of variables)."""
+    if "/" in text or "%" in text:
         return None
-    pos = 0
-
-    def peek():
-        return tokens[pos] if pos < len(tokens) else None
-
-    def take():
-        nonlocal pos
-        pos += 1
-        return tokens[pos - 1]
-
-    def atom():
-        t = peek()
-        if t is None:
-            return None
-        if t == "-":
-            take()
-            inner = atom()
-            return None if inner is None else _scaled(inner, -1)
-        if t == "(":
-            take()
-            inner = total()
-            return inner if inner is not None and peek() == ")" and take() else None
-        take()
-        if t.isdigit():
-            return (int(t), [])
-        if t[0].isalpha() or t[0] == "_":
-            return (0, [(t, 1)])
-        return None
-
-    def product():
-        result = atom()
-        while result is not None and peek() == "*":
-            take()
-            factor = atom()
-            if factor is None or (factor[1] and result[1]):
-                return None
-            result = _scaled(result, factor[0]) if not factor[1] else \
-                _scaled(factor, result[0])
-        return result
-
-    def total():
-        result = product()
-        while result is not None and peek() in ("+", "-"):
-            sign = 1 if take() == "+" else -1
-            term = product()
-            if term is None:
-                return None
-            result = _summed(result, _scaled(term, sign))
-        return result
-
-    result = total()
-    return result if result is not None and pos == len(tokens) else None
+    expr = _size_expression_of_text(text)
+    return None if expr is None else _affine_of_expr(expr)
 
 
 def _scaled(form, k):
@@ -177,7 +126,8 @@ def size_expression_text(e, operand=False):
     return f"({text})" if is_sum and operand else text
 
 
-_EXPRESSION_TOKENS = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*|\d+|//|[-+*%()])")
+# Names (as ShapeVars.h's readers take them, dots too), integers, operators.
+_EXPRESSION_TOKENS = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*|\d+|//|[-+*%()])")
 
 
 def _size_expression_of_text(text):
@@ -187,9 +137,14 @@ def _size_expression_of_text(text):
     tokens = _EXPRESSION_TOKENS.findall(text)
     if not tokens or "".join(tokens) != re.sub(r"\s+", "", text):
         return None
-    names = {t: tir_expr.Var(t, "int64") for t in tokens if t[0].isalpha() or t[0] == "_"}
+    # Each name is evaluated as a placeholder for its variable (a name may
+    # hold dots, which Python would read as attributes).
+    placeholders = {}
+    program = [placeholders.setdefault(t, f"_v{len(placeholders)}")
+               if t[0].isalpha() or t[0] == "_" else t for t in tokens]
+    variables = {p: tir_expr.Var(name, "int64") for name, p in placeholders.items()}
     try:
-        value = eval(" ".join(tokens), {"__builtins__": {}}, names)  # noqa: S307 - tokens checked
+        value = eval(" ".join(program), {"__builtins__": {}}, variables)  # noqa: S307
     except Exception:  # noqa: BLE001 - unbalanced parentheses and the like
         return None
     return value if isinstance(value, (int, PrimExpr)) else None
