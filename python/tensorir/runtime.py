@@ -723,13 +723,14 @@ def _with_default_schedules(mod):
     """A module with graph functions, its operators legalized and each
     prim_func they call that no schedule has touched given the default CPU
     schedule (tir.transform.default_cpu_schedule: parallel, vectorized), as
-    an untuned model should not run as naive loops. The PassContext config
+    an untuned model should not run as naive loops; their constant weights
+    laid out for it first (relax.transform.RewriteWeightLayouts). The PassContext config
     relax.default_cpu_schedule=False leaves them as they are."""
-    from .relax.transform import LegalizeOps, _called_prim_funcs
+    from .relax.transform import LegalizeOps, RewriteWeightLayouts, _called_prim_funcs
     from .tir.transform import schedule_by_default
     if not any(mod._native.is_graph_function(name) for name in mod._native.functions()):
         return mod
-    mod = LegalizeOps()(mod)
+    mod = RewriteWeightLayouts()(LegalizeOps()(mod))
     functions, changed = mod.functions, False
     for name in _called_prim_funcs(mod):
         func = functions[name]

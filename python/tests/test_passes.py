@@ -3,6 +3,8 @@ PassContext (opt_level, disabled and required passes, config, instruments),
 tvm.lower's phases with tir.add_lower_pass, and a pass plugin."""
 import os
 
+import re
+
 import numpy as np
 import pytest
 
@@ -481,6 +483,74 @@ def test_default_cpu_schedule_register_tiles_convolutions_and_matmuls():
                 B[vi] = B[vi] + A[vi, vk]
 
     assert "local" not in tvm.tir.transform.default_cpu_schedule(rowsum).script()
+
+
+def test_default_cpu_schedule_vectorizes_along_tiled_weights():
+    # A convolution whose weight is in tiles of 32 output channels (as
+    # relax.transform.RewriteWeightLayouts lays constant weights out):
+    # rows of 7 pixels, each two vectors of 16 channels, accumulate in a
+    # local tile laid out channels last; pixels two apart (stride 2) are
+    # broadcast, not gathered.
+    @T.prim_func
+    def conv(A: T.Buffer((1, 16, 15, 15), "float32"), W: T.Buffer((2, 16, 3, 3, 32), "float32"),
+             C: T.Buffer((1, 64, 7, 7), "float32")):
+        for n, f, y, x, c, r, s in T.grid(1, 64, 7, 7, 16, 3, 3):
+            with T.block("conv"):
+                vn, vf, vy, vx, vc, vr, vs = T.axis.remap("SSSSRRR", [n, f, y, x, c, r, s])
+                with T.init():
+                    C[vn, vf, vy, vx] = T.float32(0)
+                C[vn, vf, vy, vx] = C[vn, vf, vy, vx] + A[vn, vc, vy * 2 + vr, vx * 2 + vs] * \
+                    W[vf // 32, vc, vr, vs, vf % 32]
+
+    scheduled = tvm.tir.transform.default_cpu_schedule(conv)
+    text = scheduled.script()
+    assert 'C_local = T.alloc_buffer((1, 7, 7, 64), "float32", scope="local")' in text, text
+    assert "T.unroll(7)" in text and "T.vectorized(32)" in text and "T.parallel" in text
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((1, 16, 15, 15)).astype("float32")
+    w = rng.standard_normal((2, 16, 3, 3, 32)).astype("float32")
+    want, got = np.zeros((1, 64, 7, 7), "float32"), np.zeros((1, 64, 7, 7), "float32")
+    tvm.build(tvm.IRModule({"conv": conv}))["conv"](a, w, want)
+    tvm.build(tvm.IRModule({"conv": scheduled}))["conv"](a, w, got)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_default_cpu_schedule_interleaves_row_reductions_and_inlines_elementwise_steps():
+    # A layer norm's shape: a mean along each row's contiguous axis, then
+    # element-wise steps. The rows' sums run side by side (8 unrolled
+    # inside the reduction loop), each in its order: the same numbers; the
+    # element-wise steps become one pass.
+    @T.prim_func
+    def norm(A: T.Buffer((32, 64), "float32"), B: T.Buffer((64,), "float32"),
+             D: T.Buffer((32, 64), "float32")):
+        mean = T.alloc_buffer((32,), "float32")
+        centered = T.alloc_buffer((32, 64), "float32")
+        for i, k in T.grid(32, 64):
+            with T.block("mean"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    mean[vi] = T.float32(0)
+                mean[vi] = mean[vi] + A[vi, vk] * T.float32(1.0 / 64)
+        for i, j in T.grid(32, 64):
+            with T.block("centered"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                centered[vi, vj] = A[vi, vj] - mean[vi]
+        for i, j in T.grid(32, 64):
+            with T.block("scaled"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = centered[vi, vj] * B[vj]
+
+    scheduled = tvm.tir.transform.default_cpu_schedule(norm)
+    text = scheduled.script()
+    assert re.search(r"for k in range\(64\):\s+for i_1 in T\.unroll\(8\):", text), text
+    assert 'T.block("centered")' not in text and 'T.block("scaled")' in text
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((32, 64)).astype("float32")
+    b = rng.standard_normal(64).astype("float32")
+    want, got = np.zeros((32, 64), "float32"), np.zeros((32, 64), "float32")
+    tvm.build(tvm.IRModule({"norm": norm}))["norm"](a, b, want)
+    tvm.build(tvm.IRModule({"norm": scheduled}))["norm"](a, b, got)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_default_cpu_schedule_of_a_dynamic_batch_keeps_vectors_and_threads():

@@ -4,6 +4,8 @@ split, stack, expand_dims, squeeze), take, the tensor makers (full, zeros,
 ones, arange) and the operators made of others (nn.log_softmax,
 nn.layer_norm): built, printed and parsed back to the same module, run
 against numpy; refusals name the operator and the rule."""
+import re
+
 import numpy as np
 import pytest
 
@@ -120,6 +122,67 @@ def test_makers_and_composite_operators():
                      normalized * 2 + 0.5])
     with pytest.raises(ValueError, match=r"relax\.op\.arange: arange\(3, 1, 1\) is empty"):
         R.arange(3, 1)
+
+
+def test_an_untuned_models_constant_weights_are_laid_out_for_its_kernels():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 3, 10, 10)).astype("float32")
+    w = rng.standard_normal((64, 3, 3, 3)).astype("float32")
+    d = rng.standard_normal((48, 64)).astype("float32")
+    mod = graph([((1, 3, 10, 10), "float32")],
+                lambda v: R.matmul(R.mean(R.nn.relu(R.nn.conv2d(v, relax.const(w), padding=1)),
+                                          axis=[2, 3]),
+                                   R.permute_dims(relax.const(d))))
+    built = tvm.compile(mod, "llvm")
+    text = built._source.script()
+    # The convolution reads its weight in tiles of 32 output channels, each
+    # contiguous, as relax.transform.RewriteWeightLayouts lays it out (the
+    # matmul's folded transpose, [64, 48], has its columns last already and
+    # no whole tiles of them), and vectorizes along them.
+    assert re.search(r'T\.Buffer\(\(2, 3, 3, 3, 32\), "float32"\)', text), text
+    assert "T.vectorized(32)" in text
+    with tvm.transform.PassContext(config={"relax.default_cpu_schedule": False}):
+        naive = tvm.compile(mod, "llvm")
+    assert "(2, 3, 3, 3, 32)" not in naive._source.script()
+    got = relax.VirtualMachine(built, tvm.cpu())["main"](x).numpy()
+    want = relax.VirtualMachine(naive, tvm.cpu())["main"](x).numpy()
+    conv = np.zeros((1, 64, 10, 10), "float32")
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    for r in range(3):
+        for s in range(3):
+            conv += np.einsum("nchw,fc->nfhw", padded[:, :, r:r + 10, s:s + 10], w[:, :, r, s])
+    np.testing.assert_allclose(want, np.maximum(conv, 0).mean((2, 3)) @ d.T, rtol=1e-4,
+                               atol=1e-4)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_rewrite_weight_layouts_moves_only_constant_weights():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 8)).astype("float32")
+    w = rng.standard_normal((64, 8)).astype("float32")
+
+    def shapes(mod):
+        return sorted(tuple(int(d) for d in b.shape) for _, f in mod.functions_items()
+                      if isinstance(f, tvm.tir.PrimFunc) for b in f.buffer_map.values())
+
+    def legalized(mod):
+        return relax.transform.FoldConstant()(relax.transform.LegalizeOps()(mod))
+
+    # A constant weight (the transpose folded: [8, 64]) in tiles of 32
+    # columns.
+    const = legalized(graph([((4, 8), "float32")],
+                            lambda v: R.matmul(v, R.permute_dims(relax.const(w)))))
+    moved = relax.transform.RewriteWeightLayouts()(const)
+    assert (2, 8, 32) in shapes(moved) and (8, 64) not in shapes(moved), shapes(moved)
+    with tvm.transform.PassContext(config={"relax.default_cpu_schedule": False}):
+        got = relax.VirtualMachine(tvm.compile(moved, "llvm"), tvm.cpu())["main"](x)
+    np.testing.assert_allclose(got.numpy(), x @ w.T, rtol=1e-4, atol=1e-5)
+    # A matmul that a call also passes a parameter's transpose keeps its
+    # layout: the weight's layout is the callee's, for every call.
+    shared = legalized(graph([((4, 8), "float32"), ((64, 8), "float32")],
+                             lambda v, p: R.add(R.matmul(v, R.permute_dims(relax.const(w))),
+                                                R.matmul(v, R.permute_dims(p)))))
+    assert shapes(relax.transform.RewriteWeightLayouts()(shared)) == shapes(shared)
 
 
 def test_an_untuned_model_gets_the_default_cpu_schedule():

@@ -9,7 +9,8 @@ passes, as TVM names them. A pipeline is a pass (IRModule -> IRModule):
   into prim_funcs (LegalizeOps), their patterns annotated
   (AnnotateTIROpPattern), grouped as TVM's fusion rules group them
   (FuseOps) and each group made one prim_func (FuseTIR).
-- "static_shape_tuning": "zero", then every prim_func tuned by
+- "static_shape_tuning": "zero", constant weights laid out for CPU
+  kernels (RewriteWeightLayouts, under a CPU target), then every prim_func tuned by
   MetaSchedule (MetaScheduleTuneIRMod, weights by calls; total_trials in
   all, recorded in work_dir) and replaced by its best schedule
   (MetaScheduleApplyDatabase).
@@ -76,10 +77,27 @@ def static_shape_tuning_pipeline(total_trials, target=None, work_dir="tuning_log
     if cpu_weight_prepack:
         raise NotImplementedError("static_shape_tuning: cpu_weight_prepack is not supported")
     return _pass("relax.pipeline.static_shape_tuning", _fusion_passes() + [
+        _cpu_weight_layouts(target),
         _rtransform.MetaScheduleTuneIRMod(work_dir=work_dir, max_trials_global=total_trials,
                                           max_trials_per_task=max_trials_per_task,
                                           target=target),
         _rtransform.MetaScheduleApplyDatabase(work_dir=work_dir, target=target)])
+
+
+def _cpu_weight_layouts(target):
+    """RewriteWeightLayouts where the kernels are for a CPU (`target`, or the
+    current one): the kernels are tuned with the layouts the build gives
+    untuned ones."""
+    @_transform.module_pass(opt_level=0, name="relax.pipeline.cpu_weight_layouts")
+    def run(mod, _ctx):
+        from ..target import Target
+        current = target if target is not None else Target.current(allow_none=True)
+        if current is not None and not isinstance(current, Target):
+            current = Target(current)
+        if current is None or current.kind.name != "llvm":
+            return mod
+        return _rtransform.RewriteWeightLayouts()(mod)
+    return run
 
 
 _GPU_KINDS = ("cuda", "rocm", "metal", "vulkan", "webgpu", "opencl")

@@ -63,6 +63,24 @@ class FuseTIR(Pass):
         return _run_passes(mod, "tir-fuse-tir", "FuseTIR")
 
 
+class RewriteWeightLayouts(Pass):
+    """tir's layout of constant weights for CPU kernels: a constant the
+    graph functions pass to a reduction, read along one output axis (a
+    convolution's weight W[f, c, ry, rx], a dense layer's W[n, k]), is laid
+    out with that axis last (W[c, ry, rx, f], W[k, n]), so that the
+    kernel's vectors along the outputs are single loads; the prim_func's
+    parameter takes the new layout and the constant is transposed now
+    (--tir-rewrite-weight-layouts). The functions' interface and results
+    are unchanged. Only unscheduled private prim_funcs that every call
+    passes a constant are rewritten; tvm.compile runs it for CPU targets,
+    and static_shape_tuning before tuning."""
+
+    info = PassInfo(0, "RewriteWeightLayouts")
+
+    def transform(self, mod, ctx=None):
+        return _run_passes(mod, "tir-rewrite-weight-layouts", "RewriteWeightLayouts")
+
+
 def _run_passes(mod, pipeline, what):
     if not isinstance(mod, IRModule):
         raise TypeError(f"{what} takes an IRModule, got {type(mod).__name__}")

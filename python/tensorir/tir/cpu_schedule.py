@@ -5,10 +5,12 @@ reduction (a convolution, a matmul) register-tiled besides."""
 
 __all__ = ["default_cpu_schedule", "schedule_default"]
 
-# The register tile of a reduction: this many rows of accumulators, each a
-# vector of at most `lanes` elements (8 of them fit the 16 registers of
-# AVX2 with the operands beside).
+# The register tile of a reduction: at most this many rows of
+# accumulators (each row one or two vectors), and at most this many
+# accumulator registers of the vector unit's (AVX-512 has 32, AVX2 16;
+# the rest hold the operands).
 _TILE_ROWS = 8
+_ACCUMULATORS = {64: 24, 32: 12}
 
 
 def _lanes(dtype, vector_bytes):
@@ -45,14 +47,76 @@ def _block_vars_read(node):
     return reads
 
 
+def _contiguous_runs(node):
+    """{id of a block variable: how many elements along it some buffer the
+    block reads holds one after another}: the variable is that buffer's
+    last index (no limit, None), or its last index is the variable modulo
+    a constant (the buffer tiled along it: relax.transform.
+    RewriteWeightLayouts lays constant weights out so)."""
+    from .expr import FloorMod, IntImm
+    runs = {}
+    for region in node.reads:
+        if not region.region:
+            continue
+        last = region.region[-1].min
+        if isinstance(last, FloorMod) and isinstance(last.b, IntImm):
+            runs.setdefault(id(last.a), last.b.value)
+        else:
+            runs[id(last)] = None
+    return runs
+
+
+def _contiguous_axis(sch, loops, spatial, node, lanes):
+    """(k, run): the spatial loop, innermost first, that some buffer the
+    block reads is contiguous along (a vector along it is one load: a
+    matmul's columns, a convolution's output channels once the weights
+    are laid out for it) and whose extent is a multiple of `lanes`, and the
+    length of those runs (None: the whole extent); None if there is none."""
+    runs = _contiguous_runs(node)
+    for k in reversed(spatial):
+        extent = _extent(sch, loops[k])
+        var = id(node.iter_vars[k].var)
+        if var in runs and extent and extent % lanes == 0 and (runs[var] or lanes) % lanes == 0:
+            return k, runs[var]
+    return None
+
+
+def _tile_shape(sch, loops, spatial, node, vector_bytes):
+    """(v, width, max_rows): the loop the tile's rows are vectors along, the
+    vector's width and how many rows fit the registers; None when no loop
+    fits. A loop read contiguously (_contiguous_axis) takes rows of one
+    or two vectors; otherwise the innermost spatial loop a row of up to
+    one vector (_vector_width)."""
+    dtype = node.writes[0].buffer.dtype
+    lanes = _lanes(dtype, vector_bytes)
+    budget = _ACCUMULATORS.get(vector_bytes, 12)
+    contiguous = _contiguous_axis(sch, loops, spatial, node, lanes)
+    if contiguous is not None:
+        v, run = contiguous
+        vectors = 2 if _extent(sch, loops[v]) % (2 * lanes) == 0 and (
+            run or 2 * lanes) % (2 * lanes) == 0 else 1
+        return v, vectors * lanes, min(_TILE_ROWS, budget // vectors)
+    v = spatial[-1]
+    extent = _extent(sch, loops[v])
+    width = _vector_width(extent, lanes) if extent else 0
+    return (v, width, _TILE_ROWS) if width else None
+
+
+def _row_count(extent, max_rows):
+    """The tile's rows along a loop of `extent`: its largest divisor up to
+    max_rows, 0 when that is under 4."""
+    rows = max(d for d in range(1, min(extent, max_rows) + 1) if extent % d == 0)
+    return rows if rows >= 4 else 0
+
+
 def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     """Register-tiles a reduction block whose loops are one per block
-    variable: the innermost spatial loop v vectorized (a row), another
-    spatial loop t split by _TILE_ROWS (the rows) where some operand read
+    variable: a spatial loop v vectorized (a row: _tile_shape), another
+    spatial loop t split into rows (_row_count) where some operand read
     along v does not depend on t (it is loaded once for all rows); the
-    tile accumulates in a local buffer across the reduction loops, the
-    loops outside it fused and parallel. Returns False, the schedule
-    untouched, when the block does not fit."""
+    tile accumulates in a local buffer (laid out with v last) across the
+    reduction loops, the loops outside it fused and parallel. Returns
+    False, the schedule untouched, when the block does not fit."""
     if not node.init or len(node.writes) != 1:
         return False
     dtype = node.writes[0].buffer.dtype
@@ -62,24 +126,31 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     reduce = [k for k, kind in enumerate(kinds) if kind != 0]
     if len(spatial) < 2 or not reduce:
         return False
-    v = spatial[-1]
-    extent = _extent(sch, loops[v])
-    width = _vector_width(extent, _lanes(dtype, vector_bytes)) if extent else 0
-    if not width:
+    shape = _tile_shape(sch, loops, spatial, node, vector_bytes)
+    if shape is None:
         return False
+    v, width, max_rows = shape
     var_of = [id(iv.var) for iv in node.iter_vars]
     reads = _block_vars_read(node)
-    rows = [k for k in spatial[:-1] if (_extent(sch, loops[k]) or 1) % _TILE_ROWS == 0 and any(
-        var_of[v] in used and var_of[k] not in used for used in reads)]
+    # (Read before the schedule changes: the nodes are then read anew.)
+    written = [id(r.min) for r in node.writes[0].region]
+    rows = [(k, _row_count(_extent(sch, loops[k]) or 1, max_rows)) for k in spatial
+            if k != v and any(var_of[v] in used and var_of[k] not in used for used in reads)]
+    rows = [(k, count) for k, count in rows if count]
     if not rows:
         return False
-    t = rows[-1]
-    t_outer, t_inner = sch.split(loops[t], [None, _TILE_ROWS])
+    t, count = rows[-1]
+    t_outer, t_inner = sch.split(loops[t], [None, count])
     v_outer, v_inner = sch.split(loops[v], [None, width])
-    outer = [t_outer if k == t else loops[k] for k in spatial[:-1]]
-    sch.reorder(*outer, v_outer, *[loops[k] for k in reduce], t_inner, v_inner)
+    outer = [t_outer if k == t else v_outer if k == v else loops[k] for k in spatial]
+    sch.reorder(*outer, *[loops[k] for k in reduce], t_inner, v_inner)
     tile = sch.cache_write(block, 0, "local")
-    sch.reverse_compute_at(tile, v_outer)
+    # The accumulators as rows of vectors: v's dimension of the tile last.
+    if var_of[v] in written and written.index(var_of[v]) != len(written) - 1:
+        dim = written.index(var_of[v])
+        order = [d for d in range(len(written)) if d != dim] + [dim]
+        sch.transform_layout(block, ("write", 0), lambda *i: [i[d] for d in order])
+    sch.reverse_compute_at(tile, outer[-1])
     sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
     sch.vectorize(v_inner)
     sch.unroll(t_inner)
@@ -88,15 +159,39 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     return True
 
 
+def _interleave_rows(sch, spatial, reduce):
+    """A reduction along its operands' contiguous axis (a row sum, a
+    softmax's maximum): rows of the innermost spatial loop (_row_count)
+    reduced side by side, unrolled inside the reduction loops, each
+    row's additions in their order; the spatial loops outside fused and
+    parallel. False when the loop has no such rows."""
+    extent = _extent(sch, spatial[-1])
+    rows = _row_count(extent, _TILE_ROWS) if extent else 0
+    if not rows:
+        return False
+    row_outer, row = sch.split(spatial[-1], [None, rows])
+    outer = [*spatial[:-1], row_outer]
+    sch.reorder(*outer, *reduce, row)
+    sch.unroll(row)
+    sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+    return True
+
+
 def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
     """The innermost spatial loop moved inside the reduction loops, split by
-    a vector and vectorized; the two outermost other spatial loops fused and
-    parallel. The order in which each output's reduction runs is kept."""
+    a vector and vectorized (or, where the operands are contiguous along
+    the reduction instead, _interleave_rows); the two outermost other
+    spatial loops fused and parallel. The order in which each output's
+    reduction runs is kept."""
     spatial = [loop for loop, kind in zip(loops, kinds) if kind == 0]
     reduce = [loop for loop, kind in zip(loops, kinds) if kind != 0]
     if not spatial:
         return
     inner = spatial[-1]
+    inner_var = id(node.iter_vars[max(k for k, kind in enumerate(kinds) if kind == 0)].var)
+    if reduce and inner_var not in _contiguous_runs(node) and _interleave_rows(
+            sch, spatial, reduce):
+        return
     if reduce:
         sch.reorder(*spatial[:-1], *reduce, inner)
     extent = _extent(sch, inner)
@@ -116,9 +211,36 @@ def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
         sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
 
 
+def _is_spatial(sch, block):
+    node = sch.get(block)
+    return not node.init and all(iv.iter_type == 0 for iv in node.iter_vars)
+
+
+def _inline_elementwise(sch):
+    """Inlines each block that computes an intermediate buffer from spatial
+    variables alone into its consumers when they are such blocks too (a
+    convolution's batch norm, residual add and ReLU become one pass over
+    its output; a layer norm's arithmetic one pass over its rows). A
+    block feeding a reduction stays: inlined, it would be recomputed at
+    every step of the reduction."""
+    from .schedule import ScheduleError
+    from .transform import _leaf_blocks
+    for block in _leaf_blocks(sch):
+        if not _is_spatial(sch, block):
+            continue
+        consumers = sch.get_consumers(block)
+        if not consumers or not all(_is_spatial(sch, c) for c in consumers):
+            continue
+        try:
+            sch.compute_inline(block)
+        except ScheduleError:
+            pass  # a function's output, or not inlinable as TVM rules
+
+
 def _apply(sch, vector_bytes, tile):
     """Schedules every leaf block of `sch` in place."""
     from .transform import _leaf_blocks
+    _inline_elementwise(sch)
     for block in _leaf_blocks(sch):
         loops = sch.get_loops(block)
         node = sch.get(block)

@@ -509,6 +509,33 @@ def TIRLiftTransformParamsPass
   }];
 }
 
+def TIRRewriteWeightLayoutsPass
+    : Pass<"tir-rewrite-weight-layouts", "::mlir::ModuleOp"> {
+  let summary = "Lay out constant weights in contiguous tiles of the output axis they are read along";
+  let description = [{
+    A constant that graph functions pass to a reduction, read along one
+    output axis (a convolution's `W[f, c, ry, rx]`, a dense layer's
+    `W[k, n]`), is laid out in tiles of that axis, each contiguous:
+    `W[f floordiv 32, c, ry, rx, f mod 32]`, `W[n floordiv 32, k, n mod 32]`
+    (`tile`; an axis whose extent is not a multiple of it, or is it, is only
+    moved last). A vector along the outputs is then one load, and the
+    weights a kernel's tile reads at every reduction step one run of memory.
+    The prim_func's parameter gets the new layout (transform_layout) and
+    every call passes the constant in it, computed by the pass; the graph's
+    interface and results do not change. A parameter qualifies when the
+    prim_func is private, called only by graph functions' `tir.call_tir`
+    (not in place), unscheduled (every loop serial, without annotations),
+    every call passes an `arith.constant` for it, and the function loads it
+    once, in a block with a `tir.init`, each index a different iteration
+    variable of the block and exactly one of them spatial. tvm.compile runs
+    it on a model's untuned kernels for CPU targets.
+  }];
+  let options = [
+    Option<"tileSize", "tile", "int64_t", /*default=*/"32",
+           "Elements of the output axis per contiguous tile (0: no tiles)">
+  ];
+}
+
 def TIRBufferizeGraphPass : Pass<"tir-bufferize-graph", "::mlir::ModuleOp"> {
   let summary = "Turn graph functions on tensors into allocations, calls and frees";
   let description = [{
