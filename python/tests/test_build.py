@@ -9,6 +9,7 @@ import pytest
 from conftest import ROOT
 
 import tensorir as tvm
+from tensorir.script import tir as T
 
 
 def test_vector_add_arange(example):
@@ -405,3 +406,25 @@ def test_export_links_the_machine_code_build_made(parallel, tmp_path):
     y = np.zeros_like(x)
     tvm.load_module(kept)["main"](x, y)
     np.testing.assert_allclose(y, x * 2 + 1, rtol=1e-6)
+
+
+def test_a_private_function_given_a_global_symbol_is_built_and_exported():
+    @T.prim_func(private=True)
+    def double(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[vi] * T.float32(2)
+
+    # Private, a function of its module: a library exports nothing.
+    assert double.is_private
+    with pytest.raises(KeyError, match="no function named 'double'"):
+        tvm.build(tvm.IRModule({"double": double}))["double"]  # noqa: B018
+    # As in TVM, a global symbol makes it visible (a model's kernel taken
+    # out of its module to be built and timed alone).
+    public = double.with_attr("global_symbol", "double")
+    assert not public.is_private and double.is_private
+    a = np.arange(4, dtype="float32")
+    b = np.zeros(4, "float32")
+    tvm.build(tvm.IRModule({"double": public}))["double"](a, b)
+    np.testing.assert_array_equal(b, a * 2)
