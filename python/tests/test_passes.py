@@ -490,22 +490,29 @@ def test_default_cpu_schedule_vectorizes_along_tiled_weights():
     # relax.transform.RewriteWeightLayouts lays constant weights out):
     # rows of 7 pixels, each two vectors of 16 channels, accumulate in a
     # local tile laid out channels last; pixels two apart (stride 2) are
-    # broadcast, not gathered.
+    # broadcast, not gathered. The ReLU after it is done as the tile is
+    # written back.
     @T.prim_func
     def conv(A: T.Buffer((1, 16, 15, 15), "float32"), W: T.Buffer((2, 16, 3, 3, 32), "float32"),
              C: T.Buffer((1, 64, 7, 7), "float32")):
+        acc = T.alloc_buffer((1, 64, 7, 7), "float32")
         for n, f, y, x, c, r, s in T.grid(1, 64, 7, 7, 16, 3, 3):
             with T.block("conv"):
                 vn, vf, vy, vx, vc, vr, vs = T.axis.remap("SSSSRRR", [n, f, y, x, c, r, s])
                 with T.init():
-                    C[vn, vf, vy, vx] = T.float32(0)
-                C[vn, vf, vy, vx] = C[vn, vf, vy, vx] + A[vn, vc, vy * 2 + vr, vx * 2 + vs] * \
-                    W[vf // 32, vc, vr, vs, vf % 32]
+                    acc[vn, vf, vy, vx] = T.float32(0)
+                acc[vn, vf, vy, vx] = acc[vn, vf, vy, vx] + \
+                    A[vn, vc, vy * 2 + vr, vx * 2 + vs] * W[vf // 32, vc, vr, vs, vf % 32]
+        for n, f, y, x in T.grid(1, 64, 7, 7):
+            with T.block("relu"):
+                vn, vf, vy, vx = T.axis.remap("SSSS", [n, f, y, x])
+                C[vn, vf, vy, vx] = T.max(acc[vn, vf, vy, vx], T.float32(0))
 
     scheduled = tvm.tir.transform.default_cpu_schedule(conv)
     text = scheduled.script()
-    assert 'C_local = T.alloc_buffer((1, 7, 7, 64), "float32", scope="local")' in text, text
+    assert 'acc_local = T.alloc_buffer((1, 7, 7, 64), "float32", scope="local")' in text, text
     assert "T.unroll(7)" in text and "T.vectorized(32)" in text and "T.parallel" in text
+    assert 'T.block("relu")' not in text and "T.max(acc_local[" in text, text
     rng = np.random.default_rng(6)
     a = rng.standard_normal((1, 16, 15, 15)).astype("float32")
     w = rng.standard_normal((2, 16, 3, 3, 32)).astype("float32")

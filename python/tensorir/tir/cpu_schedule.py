@@ -117,6 +117,7 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     tile accumulates in a local buffer (laid out with v last) across the
     reduction loops, the loops outside it fused and parallel. Returns
     False, the schedule untouched, when the block does not fit."""
+    from .schedule import ScheduleError
     if not node.init or len(node.writes) != 1:
         return False
     dtype = node.writes[0].buffer.dtype
@@ -150,6 +151,15 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
         dim = written.index(var_of[v])
         order = [d for d in range(len(written)) if d != dim] + [dim]
         sch.transform_layout(block, ("write", 0), lambda *i: [i[d] for d in order])
+    # The element-wise step after the reduction (a bias, a batch norm, a
+    # ReLU: one block once _inline_elementwise ran) done as the tile is
+    # written back, not as a pass of its own over the result.
+    consumers = sch.get_consumers(tile)
+    if len(consumers) == 1 and _is_spatial(sch, consumers[0]):
+        try:
+            sch.reverse_compute_inline(consumers[0])
+        except ScheduleError:
+            pass  # it reads the result other than element by element
     sch.reverse_compute_at(tile, outer[-1])
     sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
     sch.vectorize(v_inner)
@@ -216,6 +226,15 @@ def _is_spatial(sch, block):
     return not node.init and all(iv.iter_type == 0 for iv in node.iter_vars)
 
 
+def _exists(sch, block):
+    from .schedule import ScheduleError
+    try:
+        sch.get(block)
+    except (ScheduleError, ValueError, KeyError):
+        return False
+    return True
+
+
 def _inline_elementwise(sch):
     """Inlines each block that computes an intermediate buffer from spatial
     variables alone into its consumers when they are such blocks too (a
@@ -242,6 +261,9 @@ def _apply(sch, vector_bytes, tile):
     from .transform import _leaf_blocks
     _inline_elementwise(sch)
     for block in _leaf_blocks(sch):
+        # (A block a reduction's tile took in is done.)
+        if not _exists(sch, block):
+            continue
         loops = sch.get_loops(block)
         node = sch.get(block)
         kinds = [iv.iter_type for iv in node.iter_vars]
