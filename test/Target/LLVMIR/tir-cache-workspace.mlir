@@ -1,6 +1,6 @@
 // RUN: tir-opt %s -split-input-file --tir-cache-workspace | FileCheck %s
 
-// The lowering's generic allocation functions get private definitions: 8
+// The lowering's generic allocation functions get private definitions: 64
 // slots of freed blocks, taken by atomic exchange, aligned_alloc / free
 // behind them (free declared once). Every build runs them (python/tests
 // build and run programs with heap buffers through the whole pipeline).
@@ -10,7 +10,7 @@
 // CHECK-LABEL: module
 // CHECK-DAG:     llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
 // CHECK-DAG:     llvm.func @free(!llvm.ptr)
-// CHECK-DAG:     llvm.mlir.global internal @__tir_workspace_slots() {{.*}} : !llvm.array<8 x ptr>
+// CHECK-DAG:     llvm.mlir.global internal @__tir_workspace_slots() {{.*}} : !llvm.array<64 x ptr>
 // CHECK:         llvm.func internal @__tir_workspace_release(%{{.+}}: !llvm.ptr) {
 // CHECK:           llvm.call @free
 // CHECK:         llvm.func internal @_mlir_memref_to_llvm_aligned_alloc(%{{.+}}: i64, %{{.+}}: i64) -> (!llvm.ptr {llvm.noalias}) attributes {no_inline} {

@@ -1,7 +1,8 @@
 //===- CacheWorkspace.cpp - heap buffers reused from call to call ---------===//
 //
 // A scheduled program allocates its intermediate buffers (a GEMM's packed
-// panels: 16 MiB each at 2048^3) on every call. glibc serves blocks that
+// panels: 16 MiB each at 2048^3), and a model's graph function the values
+// between its kernels, on every call. glibc serves blocks that
 // large with mmap, or trims them off the heap when they are freed, so every
 // call faulted in and zeroed fresh pages: 6% of a 2048^3 GEMM on one
 // thread, and up to 15% on two, whose page faults contend in the kernel.
@@ -14,7 +15,10 @@
 // A block is at least 64-byte aligned (a cache line, as TVM allocates);
 // the bytes before it hold its capacity and the offset back to what
 // aligned_alloc returned. Freed blocks go to one of kSlots slots (atomic
-// exchange, so threads may allocate at once), and an allocation takes a
+// exchange, so threads may allocate at once; 64, as a model's graph
+// function holds some 30 values of different sizes alive at once, and 8
+// slots left ResNet-18 and a transformer layer faulting in fresh pages on
+// every call: a third of a small layer's time), and an allocation takes a
 // cached block that is aligned as it asks and holds it without wasting
 // more than half, else calls aligned_alloc. Blocks over kMaxCachedBytes
 // are freed at once; what the slots hold stays allocated for the life of
@@ -51,15 +55,15 @@ static constexpr llvm::StringLiteral kAlignedAlloc =
     "_mlir_memref_to_llvm_aligned_alloc";
 static constexpr llvm::StringLiteral kFree = "_mlir_memref_to_llvm_free";
 
-/// The allocator, in the llvm dialect: kSlots = 8 slots; a block's capacity
+/// The allocator, in the llvm dialect: kSlots = 64 slots; a block's capacity
 /// at -16 bytes, its offset from aligned_alloc's pointer at -8; blocks of at
 /// most kMaxCachedBytes = 1 GiB cached.
 static constexpr llvm::StringLiteral kAllocator = R"mlir(
 llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
 llvm.func @free(!llvm.ptr)
-llvm.mlir.global internal @__tir_workspace_slots() {alignment = 64 : i64} : !llvm.array<8 x ptr> {
-  %0 = llvm.mlir.zero : !llvm.array<8 x ptr>
-  llvm.return %0 : !llvm.array<8 x ptr>
+llvm.mlir.global internal @__tir_workspace_slots() {alignment = 64 : i64} : !llvm.array<64 x ptr> {
+  %0 = llvm.mlir.zero : !llvm.array<64 x ptr>
+  llvm.return %0 : !llvm.array<64 x ptr>
 }
 llvm.func internal @__tir_workspace_release(%q: !llvm.ptr) {
   %offset_at = llvm.getelementptr %q[-8] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -74,7 +78,7 @@ llvm.func internal @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %n: i64) -> 
     attributes {no_inline} {
   %c0 = llvm.mlir.constant(0 : i64) : i64
   %c1 = llvm.mlir.constant(1 : i64) : i64
-  %slots_n = llvm.mlir.constant(8 : i64) : i64
+  %slots_n = llvm.mlir.constant(64 : i64) : i64
   %line = llvm.mlir.constant(64 : i64) : i64
   %null = llvm.mlir.zero : !llvm.ptr
   %slots = llvm.mlir.addressof @__tir_workspace_slots : !llvm.ptr
@@ -86,7 +90,7 @@ llvm.func internal @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %n: i64) -> 
   %done = llvm.icmp "eq" %i, %slots_n : i64
   llvm.cond_br %done, ^fresh, ^look
 ^look:
-  %slot = llvm.getelementptr %slots[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x ptr>
+  %slot = llvm.getelementptr %slots[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x ptr>
   %q = llvm.atomicrmw xchg %slot, %null acq_rel : !llvm.ptr, !llvm.ptr
   %next = llvm.add %i, %c1 : i64
   %empty = llvm.icmp "eq" %q, %null : !llvm.ptr
@@ -142,7 +146,7 @@ llvm.func internal @_mlir_memref_to_llvm_alloc(%n: i64) -> (!llvm.ptr {llvm.noal
 llvm.func internal @_mlir_memref_to_llvm_free(%q: !llvm.ptr) {
   %c0 = llvm.mlir.constant(0 : i64) : i64
   %c1 = llvm.mlir.constant(1 : i64) : i64
-  %slots_n = llvm.mlir.constant(8 : i64) : i64
+  %slots_n = llvm.mlir.constant(64 : i64) : i64
   %limit = llvm.mlir.constant(1073741824 : i64) : i64
   %null = llvm.mlir.zero : !llvm.ptr
   %slots = llvm.mlir.addressof @__tir_workspace_slots : !llvm.ptr
@@ -157,7 +161,7 @@ llvm.func internal @_mlir_memref_to_llvm_free(%q: !llvm.ptr) {
   %done = llvm.icmp "eq" %i, %slots_n : i64
   llvm.cond_br %done, ^release, ^try
 ^try:
-  %slot = llvm.getelementptr %slots[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x ptr>
+  %slot = llvm.getelementptr %slots[0, %i] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x ptr>
   %put = llvm.cmpxchg %slot, %null, %q acq_rel monotonic : !llvm.ptr, !llvm.ptr
   %stored = llvm.extractvalue %put[1] : !llvm.struct<(ptr, i1)>
   %next = llvm.add %i, %c1 : i64
