@@ -115,7 +115,8 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     spatial loop t split into rows (_row_count) where some operand read
     along v does not depend on t (it is loaded once for all rows); the
     tile accumulates in a local buffer (laid out with v last) across the
-    reduction loops, the loops outside it fused and parallel. Returns
+    reduction loops, starting from its first step (no separate zeroing),
+    the loops outside it fused and parallel. Returns
     False, the schedule untouched, when the block does not fit."""
     from .schedule import ScheduleError
     if not node.init or len(node.writes) != 1:
@@ -165,7 +166,9 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     sch.vectorize(v_inner)
     sch.unroll(t_inner)
     sch.vectorize(sch.get_loops(tile)[-1])
-    sch.decompose_reduction(block, loops[reduce[0]])
+    # The init stays in the block: --tir-partition-loops peels the first
+    # step of the reduction, so the tile starts from zeroed registers
+    # instead of being zeroed in memory and read back.
     return True
 
 
