@@ -107,7 +107,10 @@ DenseElementsAttr getDenseConstant(Value value) {
   if (!constant)
     return {};
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-  if (!dense || dense.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+  // Whole bytes per element (bools are packed bits, index and complex
+  // elements have no fixed byte width here).
+  if (!dense || !dense.getElementType().isIntOrFloat() ||
+      dense.getElementType().getIntOrFloatBitWidth() % 8 != 0)
     return {};
   return dense;
 }
