@@ -25,12 +25,13 @@ def _extent(sch, loop):
     return extent if isinstance(extent, int) else None
 
 
-def _vector_width(extent, lanes):
-    """The vector of a register tile's rows: the largest divisor of the
-    loop's extent that fits a register (14 of 56 pixels for 16 lanes: a
-    vector LLVM pads beats a half-empty one of 8); 0 when that is under 4."""
-    width = max(d for d in range(1, min(extent, lanes) + 1) if extent % d == 0)
-    return width if width >= 4 else 0
+def _tile_divisor(extent, limit):
+    """A tile's extent along a loop of `extent`: its largest divisor up to
+    `limit`, 0 when that is under 4. For a vector of a tile's row, 14 of
+    56 pixels for 16 lanes (a vector LLVM pads beats a half-empty one of
+    8); for the rows, 7 of a 7 x 7 map's."""
+    size = max(d for d in range(1, min(extent, limit) + 1) if extent % d == 0)
+    return size if size >= 4 else 0
 
 
 def _block_vars_read(node):
@@ -86,7 +87,7 @@ def _tile_shape(sch, loops, spatial, node, vector_bytes):
     vector's width and how many rows fit the registers; None when no loop
     fits. A loop read contiguously (_contiguous_axis) takes rows of one
     or two vectors; otherwise the innermost spatial loop a row of up to
-    one vector (_vector_width)."""
+    one vector (_tile_divisor)."""
     dtype = node.writes[0].buffer.dtype
     lanes = _lanes(dtype, vector_bytes)
     budget = _ACCUMULATORS.get(vector_bytes, 12)
@@ -98,21 +99,14 @@ def _tile_shape(sch, loops, spatial, node, vector_bytes):
         return v, vectors * lanes, min(_TILE_ROWS, budget // vectors)
     v = spatial[-1]
     extent = _extent(sch, loops[v])
-    width = _vector_width(extent, lanes) if extent else 0
+    width = _tile_divisor(extent, lanes) if extent else 0
     return (v, width, _TILE_ROWS) if width else None
-
-
-def _row_count(extent, max_rows):
-    """The tile's rows along a loop of `extent`: its largest divisor up to
-    max_rows, 0 when that is under 4."""
-    rows = max(d for d in range(1, min(extent, max_rows) + 1) if extent % d == 0)
-    return rows if rows >= 4 else 0
 
 
 def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     """Register-tiles a reduction block whose loops are one per block
     variable: a spatial loop v vectorized (a row: _tile_shape), another
-    spatial loop t split into rows (_row_count) where some operand read
+    spatial loop t split into rows (_tile_divisor) where some operand read
     along v does not depend on t (it is loaded once for all rows); the
     tile accumulates in a local buffer (laid out with v last) across the
     reduction loops, starting from its first step (no separate zeroing),
@@ -136,7 +130,7 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
     reads = _block_vars_read(node)
     # (Read before the schedule changes: the nodes are then read anew.)
     written = [id(r.min) for r in node.writes[0].region]
-    rows = [(k, _row_count(_extent(sch, loops[k]) or 1, max_rows)) for k in spatial
+    rows = [(k, _tile_divisor(_extent(sch, loops[k]) or 1, max_rows)) for k in spatial
             if k != v and any(var_of[v] in used and var_of[k] not in used for used in reads)]
     rows = [(k, count) for k, count in rows if count]
     if not rows:
@@ -174,12 +168,12 @@ def _tile_reduction(sch, block, loops, kinds, node, vector_bytes):
 
 def _interleave_rows(sch, spatial, reduce):
     """A reduction along its operands' contiguous axis (a row sum, a
-    softmax's maximum): rows of the innermost spatial loop (_row_count)
+    softmax's maximum): rows of the innermost spatial loop (_tile_divisor)
     reduced side by side, unrolled inside the reduction loops, each
     row's additions in their order; the spatial loops outside fused and
     parallel. False when the loop has no such rows."""
     extent = _extent(sch, spatial[-1])
-    rows = _row_count(extent, _TILE_ROWS) if extent else 0
+    rows = _tile_divisor(extent, _TILE_ROWS) if extent else 0
     if not rows:
         return False
     row_outer, row = sch.split(spatial[-1], [None, rows])
