@@ -47,13 +47,12 @@ using namespace mlir::tir;
 
 namespace {
 
-/// A parameter to lay out anew: the block that reads it, the position of
+/// A parameter's new layout: the block that reads it, the position of
 /// the buffer among the block's reads, the dimension read along the
 /// outputs and the tile it is split by (0: not split). The new layout is
 /// [d floordiv tile, the other dimensions in order, d mod tile], or the
 /// others then d when not split.
 struct Relayout {
-  unsigned param;
   BlockOp block;
   int64_t readIndex;
   int64_t dim;
@@ -165,7 +164,7 @@ std::optional<Relayout> analyzeParam(func::FuncOp func, unsigned param,
     tile = 0;
   if (!tile && *spatial == type.getRank() - 1)
     return std::nullopt;
-  Relayout relayout{param, block, -1, *spatial, tile};
+  Relayout relayout{block, -1, *spatial, tile};
   SmallVector<Value> reads, writes;
   if (block.hasAccessRegions())
     llvm::append_range(reads, block.getReadBuffers());
