@@ -66,10 +66,12 @@ class FuseTIR(Pass):
 class RewriteWeightLayouts(Pass):
     """tir's layout of constant weights for CPU kernels: a constant the
     graph functions pass to a reduction, read along one output axis (a
-    convolution's weight W[f, c, ry, rx], a dense layer's W[n, k]), is laid
-    out with that axis last (W[c, ry, rx, f], W[k, n]), so that the
-    kernel's vectors along the outputs are single loads; the prim_func's
-    parameter takes the new layout and the constant is transposed now
+    convolution's weight W[f, c, ry, rx], a dense layer's W[k, n]), is laid
+    out in contiguous tiles of 32 of that axis, last (W[f // 32, c, ry, rx,
+    f % 32], W[n // 32, k, n % 32]; an axis of no whole tiles only moved
+    last), so that the kernel's vectors along the outputs are single loads
+    and a tile's weights one run of memory; the prim_func's parameter
+    takes the new layout and the constant is laid out now
     (--tir-rewrite-weight-layouts). The functions' interface and results
     are unchanged. Only unscheduled private prim_funcs that every call
     passes a constant are rewritten; tvm.compile runs it for CPU targets,
