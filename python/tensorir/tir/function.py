@@ -31,12 +31,13 @@ def _with_attr(self, attr_key_or_dict, attr_value=None):
     """A copy with attributes set (TVM's PrimFunc.with_attr)."""
     attrs = (dict(attr_key_or_dict) if isinstance(attr_key_or_dict, dict)
              else {attr_key_or_dict: attr_value})
-    func = copy.copy(self)
     if "global_symbol" in attrs and self.is_private:
         # As in TVM, a function given a global symbol is visible outside its
         # module: a private kernel of a model built on its own is exported.
         func = PrimFunc._of_native(self.name, self.mod._native.with_visibility(self.name, False),
                                    self.filename)
+    else:
+        func = copy.copy(self)
     extra = dict(getattr(self, "_extra_attrs", {}))
     for key, value in attrs.items():
         if key == "global_symbol":
