@@ -34,13 +34,49 @@ using namespace mlir::tir::graph;
 // Contractions, layouts, normalizations
 //===----------------------------------------------------------------------===//
 
+/// The rows of an N-D `lhs` (N > 2) times a matrix, as TVM's legalization
+/// writes it: one block "matmul" over the result's axes and the reduction,
+/// with no reshape around it (the steps around it fuse with it).
+static FailureOr<Value> buildRowsMatmul(const OperatorCall &call) {
+  ArrayRef<int64_t> lhs = call.shapeOf(0), rhs = call.shapeOf(1);
+  ArrayRef<int64_t> out = call.type.getShape();
+  int64_t rank = out.size();
+  if (static_cast<int64_t>(lhs.size()) != rank || lhs[rank - 1] != rhs[0] ||
+      rhs[1] != out[rank - 1] || lhs.drop_back() != out.drop_back())
+    return call.refuse() << "operands of shapes " << shapeText(lhs) << " and "
+                         << shapeText(rhs) << " do not give " << shapeText(out);
+  MLIRContext *ctx = call.b.getContext();
+  AffineExpr k = getAffineDimExpr(rank, ctx);
+  SmallVector<AffineExpr> rows, all;
+  for (int64_t d = 0; d < rank; ++d)
+    all.push_back(getAffineDimExpr(d, ctx));
+  rows.assign(all.begin(), all.end() - 1);
+  rows.push_back(k);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, rows, ctx),
+      AffineMap::get(rank + 1, 0, {k, all.back()}, ctx),
+      AffineMap::get(rank + 1, 0, all, ctx)};
+  bool isFloat = call.isFloat();
+  return call.generic(
+      "matmul", call.args, call.filled(call.scalar(0)), maps, 1,
+      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(
+              b, loc, a[2], arith::MulFOp::create(b, loc, a[0], a[1]));
+        return arith::AddIOp::create(b, loc, a[2],
+                                     arith::MulIOp::create(b, loc, a[0], a[1]));
+      });
+}
+
 static FailureOr<Value> buildMatmul(const OperatorCall &call) {
   if (failed(call.checkOperands(2)))
     return failure();
   int64_t rank = call.type.getRank();
+  if (rank >= 3 && call.shapeOf(1).size() == 2)
+    return buildRowsMatmul(call);
   if (rank != 2 && rank != 3)
-    return call.refuse() << "takes 2-D or batched 3-D operands, the result "
-                            "has rank "
+    return call.refuse() << "takes 2-D or batched 3-D operands, or N-D rows "
+                            "times a matrix; the result has rank "
                          << rank;
   for (unsigned k = 0; k < 2; ++k)
     if (static_cast<int64_t>(call.shapeOf(k).size()) != rank)

@@ -238,6 +238,21 @@ def test_matmul_broadcasts_its_batches_as_numpy_does(shapes):
     np.testing.assert_allclose(build_run(mod, a, b).numpy(), np.matmul(a, b), rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_matmul_of_rows_by_a_matrix_is_one_step_that_fuses_with_its_epilogue(dtype):
+    # N-D rows times a matrix is one call (no reshapes around it, as TVM
+    # legalizes it), so the ReLU after it fuses into the same kernel.
+    mod = graph_of([((2, 3, 4), dtype), ((4, 5), dtype)],
+                   lambda a, b: relax.op.nn.relu(relax.op.matmul(a, b)))
+    assert "R.reshape" not in mod.script() and "R.matmul(x0, x1)" in mod.script()
+    fused = relax.get_pipeline("zero")(mod)
+    assert len(set(fused.get_global_vars()) - {"main"}) == 1
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 5, (2, 3, 4)).astype(dtype)
+    b = rng.integers(-4, 5, (4, 5)).astype(dtype)
+    np.testing.assert_allclose(build_run(mod, a, b).numpy(), np.maximum(np.matmul(a, b), 0))
+
+
 def test_matmul_refusals_name_the_shapes():
     x = relax.Var("x", relax.TensorStructInfo((2, 3, 4), "float32"))
     y = relax.Var("y", relax.TensorStructInfo((5, 6), "float32"))

@@ -54,9 +54,9 @@ def matmul(x1, x2, out_dtype=None):
     """numpy.matmul: the matrix product over the last two axes, the batch
     axes before them broadcast; a 1-D operand is a row (x1) or a column
     (x2) whose axis the result drops. 2-D by 2-D and 3-D by 3-D of one
-    batch are linalg's matmul and batch_matmul; the others are made of them
-    (a 2-D x2 multiplies x1's rows flattened, other batches are broadcast and
-    flattened)."""
+    batch are linalg's matmul and batch_matmul, N-D rows by a matrix one
+    block over the result's axes; the others are made of them (batches
+    broadcast and flattened)."""
     a, b = tensor_of(x1, "matmul", "x1"), tensor_of(x2, "matmul", "x2")
     if out_dtype not in (None, "void", "", a.dtype):
         raise NotImplementedError("relax.op.matmul: out_dtype other than the inputs'")
@@ -71,14 +71,20 @@ def matmul(x1, x2, out_dtype=None):
     if len(sa) == len(sb) == 3 and sa[0] == sb[0] and sa[2] == sb[1]:
         return Call("relax.matmul", [x1, x2],
                     TensorStructInfo((sa[0], sa[1], sb[2]), a.dtype))
+    if len(sa) > 2 and len(sb) == 2 and sa[-1] == sb[0] and not _symbolic(sa + sb):
+        return Call("relax.matmul", [x1, x2], TensorStructInfo(sa[:-1] + (sb[1],), a.dtype))
     return _matmul_composed(x1, x2, sa, sb)
 
 
-def _matmul_composed(x1, x2, sa, sb):
-    """matmul of the shapes linalg's ops do not take as they are."""
-    from ..._shapes import broadcast_shape
+def _symbolic(shape):
     from ..struct_info import SymDim
-    if any(isinstance(d, SymDim) for d in sa + sb):
+    return any(isinstance(d, SymDim) for d in shape)
+
+
+def _matmul_composed(x1, x2, sa, sb):
+    """matmul of the shapes no one call takes."""
+    from ..._shapes import broadcast_shape
+    if _symbolic(sa + sb):
         raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} with shape variables "
                          "multiply only as 2-D by 2-D or 3-D by 3-D of one batch")
     a_row, b_col = len(sa) == 1, len(sb) == 1

@@ -11,6 +11,10 @@ from ...struct_info import SymDim
 from .base_translator import DTYPES
 
 
+def _symbolic(shape):
+    return any(isinstance(d, SymDim) for d in shape)
+
+
 class NetworkOps:
     """Converters of ATen's network operators (each `convert(node)` gives
     the node's value, emitting through the importer's block builder)."""
@@ -164,8 +168,9 @@ class NetworkOps:
                                   "supported)")
 
     def _as_rows(self, x):
-        """x (N-D, N > 2) as a matrix of its last dimension's rows, and the
-        leading dimensions to put back."""
+        """x (N-D, N > 2, of a symbolic shape: relax's matmul takes static N-D
+        rows by a matrix as they are) as a matrix of its last dimension's
+        rows, and the leading dimensions to put back."""
         dims = list(x.shape)
         rows = self._product(dims[:-1], "a matrix product of an N-D tensor")
         return self.emit(R.reshape(x, [rows, dims[-1]])), dims[:-1]
@@ -174,7 +179,7 @@ class NetworkOps:
         x = self.tensor(self.arg(node, 0), node)
         weight = self.tensor(self.arg(node, 1), node)
         bias = self.arg(node, 2, name="bias")
-        if len(x.shape) <= 2:
+        if len(x.shape) <= 2 or not _symbolic(x.shape):
             return self.emit(R.linear(x, weight, bias))
         rows, lead = self._as_rows(x)
         y = self.emit(R.linear(rows, weight, bias))
@@ -184,9 +189,9 @@ class NetworkOps:
         a = self.tensor(self.arg(node, 0), node)
         b = self.tensor(self.arg(node, 1, name="other"), node)
         ra, rb = len(a.shape), len(b.shape)
-        if (ra, rb) in ((2, 2), (3, 3)):
+        if (ra, rb) in ((2, 2), (3, 3)) or (ra > 2 and rb == 2 and not _symbolic(a.shape)):
             return self.emit(R.matmul(a, b))
-        if ra > 2 and rb == 2:  # rows of a times b
+        if ra > 2 and rb == 2 and _symbolic(a.shape):  # rows of a times b
             rows, lead = self._as_rows(a)
             y = self.emit(R.matmul(rows, b))
             return self.emit(R.reshape(y, list(lead) + [b.shape[1]]))
