@@ -429,7 +429,8 @@ def test_transposed_convolutions_compute_what_pytorch_does():
 
 
 class Orders(torch.nn.Module):
-    """Sorting, top-k, medians, buckets, instance norms and a window."""
+    """Sorting, top-k, max / min along an axis, medians, buckets, instance
+    norms and a window."""
 
     def __init__(self):
         super().__init__()
@@ -441,6 +442,7 @@ class Orders(torch.nn.Module):
         top, where = torch.topk(x, 2, dim=0, largest=False)
         middle, at = torch.median(x, 1, keepdim=True)
         return (values, indices, torch.argsort(x, dim=0, stable=True), top, where, middle, at,
+                *torch.max(x, 1), *torch.min(x, 0, keepdim=True),
                 torch.median(x), torch.bucketize(x, edges, right=True),
                 self.norm(x.reshape(1, 3, 2, 2)), self.plain(x.reshape(2, 3, 2)),
                 torch.hamming_window(7, periodic=False) + x[0, 0])
@@ -453,6 +455,7 @@ def test_orders_norms_and_windows_compute_what_pytorch_does():
         model.norm.bias.uniform_(-0.5, 0.5)
     x = torch.randn(4, 3) * 2
     x[1, 1] = x[1, 0]  # a tie
+    x[3, 1:] = x[3, 0]  # max and min along axis 1 tie (the first index)
     args = (x, torch.tensor([-1.0, 0.0, 1.0]))
     mod = from_exported_program(torch.export.export(model, args))
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())

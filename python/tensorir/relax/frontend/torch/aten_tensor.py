@@ -484,6 +484,19 @@ class TensorOps:
                                   bool(self.arg(node, 3, True, "largest")), "int64"))
         return (self.emit(result[0]), self.emit(result[1]))
 
+    def _extreme_dim(self, largest):
+        """max.dim / min.dim(x, dim, keepdim): (values, indices) of the
+        largest (smallest) element along `dim`, as a topk of 1 (the first
+        index where there are equal ones)."""
+        def convert(node):
+            x = self.tensor(self.arg(node, 0), node)
+            axis = self.arg(node, 1, name="dim")
+            result = self.emit(R.topk(x, 1, axis, "both", largest, "int64"))
+            if self.arg(node, 2, False, "keepdim"):
+                return (self.emit(result[0]), self.emit(result[1]))
+            return tuple(self.emit(R.squeeze(self.emit(result[k]), [axis])) for k in range(2))
+        return convert
+
     def _median(self, node):
         """median(x) (a value) and median.dim(x, dim, keepdim) (values,
         indices): the lower median, NaN where there is one."""

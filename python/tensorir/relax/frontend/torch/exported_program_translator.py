@@ -162,6 +162,7 @@ class ExportedProgramImporter(NetworkOps, TensorOps, BaseImporter):
             "one_hot.default": self._one_hot, "sort.default": self._sort,
             "sort.stable": self._sort, "argsort.default": self._argsort,
             "argsort.stable": self._argsort, "topk.default": self._topk,
+            "max.dim": self._extreme_dim(True), "min.dim": self._extreme_dim(False),
             "median.default": self._median, "median.dim": self._median,
             "bucketize.Tensor": self._bucketize, "hamming_window.default": self._hamming_window,
             "hamming_window.periodic": self._hamming_window,
