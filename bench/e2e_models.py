@@ -18,7 +18,13 @@ Reported: milliseconds per inference (the median of --repeat timings of
 (rtol 1e-4); a mismatch is printed and its time left out.
 
     build/venv/bin/python bench/e2e_models.py [--models resnet18,encoder]
-        [--threads 1,2] [--trials 64] [--no-tvm] [--no-tune] [--keep DIR]
+        [--threads 1,2] [--engines torch,tir,tvm] [--trials 64] [--no-tune]
+        [--keep DIR [--reuse]]
+
+With --keep, each engine's results, databases and tuned executables stay in
+DIR: engines can run apart (TVM's tuning takes hours at 64 trials) and
+--reuse times the kept tuned executables again on a quiet machine; the
+table then shows every engine's latest results there.
 """
 import argparse
 import json
@@ -121,14 +127,26 @@ for name in NAMES:
     with target:
         run(tvm.compile(relax.get_pipeline("zero")(mod), target), "untuned")
     if TUNE:
+        # The tuned executable and its tuning time are kept beside the
+        # database: with REUSE, a kept one is loaded and timed again.
         work = os.path.join(WORK, ENGINE + "-" + name + "-%dT" % THREADS)
-        start = time.perf_counter()
-        with target:
-            tuned = relax.get_pipeline("static_shape_tuning", target=target, work_dir=work,
-                                       total_trials=TRIALS * 64,
-                                       max_trials_per_task=TRIALS)(mod)
-        result["tuning_s"] = time.perf_counter() - start
-        run(tvm.compile(tuned, target), "tuned")
+        library = os.path.join(work, "tuned.so")
+        record = os.path.join(work, "tuning.json")
+        if not (REUSE and os.path.exists(library) and os.path.exists(record)):
+            start = time.perf_counter()
+            with target:
+                tuned = relax.get_pipeline("static_shape_tuning", target=target,
+                                           work_dir=work, total_trials=TRIALS * 64,
+                                           max_trials_per_task=TRIALS)(mod)
+            seconds = time.perf_counter() - start
+            tvm.compile(tuned, target).export_library(library)
+            with open(record, "w") as f:
+                json.dump({"tuning_s": seconds, "trials": TRIALS}, f)
+        with open(record) as f:
+            kept = json.load(f)
+        result["tuning_s"] = kept["tuning_s"]
+        result["trials"] = kept["trials"]
+        run(tvm.runtime.load_module(library), "tuned")
 print("RESULT " + json.dumps(out))
 '''
 
@@ -151,23 +169,34 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", default="resnet18,encoder")
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--engines", default="torch,tir,tvm",
+                        help="the engines run now (torch,tir,tvm); with --keep, the "
+                        "table shows the results the others left there too")
     parser.add_argument("--trials", type=int, default=64,
                         help="MetaSchedule trials per task (tir and TVM alike)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--number", type=int, default=10)
-    parser.add_argument("--no-tvm", action="store_true")
+    parser.add_argument("--no-tvm", action="store_true", help="the same as leaving tvm "
+                        "out of --engines")
     parser.add_argument("--no-tune", action="store_true")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--keep", help="keep the tuning databases under this folder")
+    parser.add_argument("--keep", help="keep the tuning databases, tuned executables and "
+                        "results under this folder")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --keep: time the tuned executables kept there instead "
+                        "of tuning again (their recorded tuning time is reported)")
     args = parser.parse_args()
     names = args.models.split(",")
+    engines = [e for e in args.engines.split(",") if not (args.no_tvm and e == "tvm")]
+    if args.reuse and not args.keep:
+        sys.exit("bench/e2e_models.py: --reuse needs --keep")
     python = os.path.join(args.build_dir, "venv", "bin", "python")
     if not os.path.exists(python):
         sys.exit("bench/e2e_models.py needs the build venv (scripts/python-venv.sh): "
                  "torch >= 2 for torch.export")
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     from peers_venv import engine_settings
-    tir_env, tvm_python = engine_settings(ROOT, args.build_dir, args.no_tvm)
+    tir_env, tvm_python = engine_settings(ROOT, args.build_dir, "tvm" not in engines)
     tvm_env = {}
     if tvm_python:
         # TVM's importer needs torch: the build venv's, after TVM's own
@@ -182,21 +211,44 @@ def main():
                          text=True).stdout.split("Host CPU:")[-1].split()[0]
     print(f"host CPU: {cpu}; trials per task: {args.trials}; batch 1; "
           f"median of {args.repeat} x {args.number} calls")
+    runs = {"torch": (python, TORCH, {}, {}, "PyTorch", ""),
+            "tir": (python, COMPILER, dict(ENGINE="tir", PKG="tensorir"), tir_env, "tir", ""),
+            "tvm": (tvm_python, COMPILER, dict(ENGINE="tvm", PKG="tvm"), tvm_env, "TVM",
+                    "import os, sys\nsys.path.append(os.environ['TVM_PEER_SITE'])\n")}
     rows = []
     for threads in [int(t) for t in args.threads.split(",")]:
         settings = dict(NAMES=names, THREADS=threads, REPEAT=args.repeat, NUMBER=args.number,
-                        WORK=work, TRIALS=args.trials, TUNE=not args.no_tune)
-        torch_out = run_engine(python, TORCH, settings, {}, "PyTorch") or {}
-        tir_out = run_engine(python, COMPILER, dict(settings, ENGINE="tir", PKG="tensorir"),
-                             tir_env, "tir") or {}
-        tvm_out = {}
-        if tvm_python:
-            tvm_out = run_engine(tvm_python, COMPILER, dict(settings, ENGINE="tvm", PKG="tvm"),
-                                 tvm_env, "TVM", prelude="import os, sys\n"
-                                 "sys.path.append(os.environ['TVM_PEER_SITE'])\n") or {}
+                        WORK=work, TRIALS=args.trials, TUNE=not args.no_tune,
+                        REUSE=args.reuse)
+        results = {}
+        for engine in ("torch", "tir", "tvm"):
+            # An engine's results are kept per thread count; one not run now
+            # shows what an earlier run left (with --keep).
+            saved = os.path.join(work, f"results-{engine}-{threads}T.json")
+            if engine in engines:
+                py, body, extra, env, label, prelude = runs[engine]
+                if engine != "torch" and not all(
+                        os.path.exists(os.path.join(work, n + ".npy")) for n in names):
+                    sys.exit("bench/e2e_models.py: PyTorch's outputs are missing: run "
+                             "the torch engine first (or in the same run)")
+                out = run_engine(py, body, dict(settings, **extra), env, label,
+                                 prelude=prelude) or {}
+                kept = {}
+                if os.path.exists(saved):
+                    with open(saved) as f:
+                        kept = json.load(f)
+                kept.update(out)
+                with open(saved, "w") as f:
+                    json.dump(kept, f)
+            elif os.path.exists(saved):
+                with open(saved) as f:
+                    out = json.load(f)
+            else:
+                out = {}
+            results[engine] = out
         for name in names:
-            rows.append((name, threads, torch_out.get(name, {}), tir_out.get(name, {}),
-                         tvm_out.get(name, {})))
+            rows.append((name, threads, results["torch"].get(name, {}),
+                         results["tir"].get(name, {}), results["tvm"].get(name, {})))
     print()
     print("| model | threads | PyTorch eager ms | torch.compile ms | tir untuned ms | "
           "tir tuned ms | tir tuning s | TVM untuned ms | TVM tuned ms | TVM tuning s | "
@@ -220,6 +272,8 @@ def main():
               f"{ratio(t.get('compile'), tir_best)} | {ratio(v.get('tuned'), tir_best)} |")
     for name, threads, t, r, v in rows:
         for engine, d in (("tir", r), ("TVM", v)):
+            if d.get("trials", args.trials) != args.trials:
+                print(f"{name} {threads}T: {engine} was tuned at {d['trials']} trials per task")
             for key in ("untuned", "tuned"):
                 if d.get(key + "_mismatch"):
                     print(f"{name} {threads}T: {engine} {key} differs from PyTorch "
