@@ -56,7 +56,7 @@ def _scheduled():
 
 def test_each_rule_schedules_what_it_fits():
     mod, gpu = _scheduled()
-    text = {name: gpu[name].script() for name in gpu.get_global_vars()
+    text = {name: gpu[name].script() for name in gpu.function_names()
             if name != "main"}
     matmul = text["fused_matmul_add_relu"]
     # Matmul: tiles of A and B in shared memory, C in registers, the bias

@@ -46,7 +46,7 @@ def mlir_functions():
             if "func.func" not in chunk or "transform.named_sequence" in chunk:
                 continue
             mod = tvm.IRModule.from_mlir(chunk, path)
-            for name in mod.get_global_vars():
+            for name in mod.function_names():
                 yield f"{os.path.relpath(path, ROOT)}#{k}:{name}", mod[name]
 
 
@@ -78,7 +78,7 @@ def conformance_functions(unimportable):
                 if isinstance(value, PrimFunc):
                     yield f"{os.path.basename(path)}:{key}", value
                 elif isinstance(value, tvm.IRModule):
-                    for name in value.get_global_vars():
+                    for name in value.function_names():
                         if isinstance(value[name], PrimFunc):
                             yield f"{os.path.basename(path)}:{key}.{name}", value[name]
     finally:

@@ -72,7 +72,7 @@ def test_module_pass_and_sequential():
 
     @tvm.transform.module_pass(opt_level=0, name="Record")
     def record(mod, ctx):
-        seen.append(list(mod.get_global_vars()))
+        seen.append(list(mod.function_names()))
         return mod
 
     seq = tvm.transform.Sequential([record, parallel_outer, record])
@@ -380,8 +380,8 @@ def test_a_new_prim_func_takes_its_key_as_name():
     tvm.build(mod)["f"](x, b)
     np.testing.assert_allclose(b, x * 2 + 1)
     # tvm.lower keeps a PrimFunc's name unless given one.
-    assert tvm.lower(reverse_then_add).get_global_vars() == ["reverse_then_add"]
-    assert tvm.lower(reverse_then_add, name="k").get_global_vars() == ["k"]
+    assert tvm.lower(reverse_then_add).function_names() == ["reverse_then_add"]
+    assert tvm.lower(reverse_then_add, name="k").function_names() == ["k"]
 
 
 def test_timing_lists_passes_in_order_after_an_error():

@@ -77,6 +77,10 @@ def test_block_builder_emits_calls_of_the_functions_it_has():
         bb.emit_func_output(out)
     mod = bb.get()
     assert "cls.double(lv)" in mod.script()
+    # TVM's module API: a GlobalVar per function, which indexes the module.
+    gvs = mod.get_global_vars()
+    assert gvs == [double, relax.GlobalVar("main")] and mod.function_names() == ["double", "main"]
+    assert [gv.name_hint for gv in gvs] == ["double", "main"] and mod[gvs[0]] is mod["double"]
     vm = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())
     np.testing.assert_array_equal(vm["main"](np.arange(4, dtype="float32")).numpy(),
                                   4 * np.arange(4))

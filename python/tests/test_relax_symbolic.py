@@ -427,12 +427,12 @@ class EmittedTe:
 
 
 def test_r_emit_te_makes_prim_funcs_that_fuse_and_run():
-    names = set(EmittedTe.get_global_vars())
+    names = set(EmittedTe.function_names())
     assert {"main", "_mean_rows", "add", "multiply"} <= names
     fused = relax.transform.FuseTIR()(relax.transform.FuseOps()(
         relax.transform.AnnotateTIROpPattern()(EmittedTe)))
     # One prim_func; the rows n read from x, the first buffer they size.
-    prims = [name for name in fused.get_global_vars() if name != "main"]
+    prims = [name for name in fused.function_names() if name != "main"]
     assert prims == ["fused__mean_rows_add_multiply"], prims
     x = RNG.standard_normal((5, 8)).astype("float32")
     y = RNG.standard_normal((5, 8)).astype("float32")

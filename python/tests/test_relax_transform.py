@@ -68,7 +68,7 @@ def test_fuse_ops_groups_calls_and_fuse_tir_makes_each_group_one_prim_func():
     assert 'R.func_attr({"Primitive": True})' in text
     assert f"lv3: R.Tensor((n, 4), dtype=\"float32\") = cls.{name}(x, lv, b)" in text
     fused = relax.transform.FuseTIR()(grouped)
-    assert fused.get_global_vars() == ["transpose", "exp1", "sum", name, "main"]
+    assert fused.function_names() == ["transpose", "exp1", "sum", name, "main"]
     assert f"R.call_tir(cls.{name}, (x, lv, b), out_sinfo=R.Tensor((n, 4)" in fused.script()
     x, w, b = _inputs()
     for mod in (fused, grouped, legalized):
@@ -87,7 +87,7 @@ def test_fuse_ops_on_emit_te_calls():
             out = bb.emit_output(d)
         bb.emit_func_output(out)
     fused = relax.get_pipeline("zero")(bb.get())
-    assert fused.get_global_vars() == ["fused_exp_relu_relu_add", "main"]
+    assert fused.function_names() == ["fused_exp_relu_relu_add", "main"]
     # The callee's block, taken twice, has two names.
     text = fused.script()
     assert 'T.block("compute")' in text and 'T.block("compute_1")' in text
@@ -163,7 +163,7 @@ class Weighted:
 
 def test_lift_transform_params_moves_the_weights_computations_ahead():
     lifted = relax.transform.LiftTransformParams()(Weighted)
-    assert sorted(str(g) for g in lifted.get_global_vars()) == ["main",
+    assert sorted(str(g) for g in lifted.function_names()) == ["main",
                                                                 "main_transform_params"]
     text = lifted.script()
     assert ('def main_transform_params(w: R.Tensor((4, 6), dtype="float32"), b: R.Tensor('
@@ -196,7 +196,7 @@ def test_fold_constant_computes_the_constants_steps_at_compile_time():
     folded = relax.transform.FoldConstant()(mod)
     text = folded.script()
     assert "R.permute_dims" not in text and "R.exp" not in text and "R.add(x" in text
-    assert [str(g) for g in folded.get_global_vars()] == ["main"]
+    assert [str(g) for g in folded.function_names()] == ["main"]
     data = RNG.standard_normal((2, 3)).astype("float32")
     np.testing.assert_allclose(_run(folded, data), data + np.exp(table.T * 0.1), rtol=1e-6)
     # Nothing to fold: the module itself.

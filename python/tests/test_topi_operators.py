@@ -120,14 +120,14 @@ def _conv_block():
 def test_fuse_ops_groups_a_convolution_with_the_diamond_after_it():
     mod = relax.transform.AnnotateTIROpPattern()(_conv_block())
     grouped = relax.transform.FuseOps()(mod)
-    names = grouped.get_global_vars()
+    names = grouped.function_names()
     # The add before the first convolution stays apart (element-wise work
     # does not join a matmul-like step after it).
     assert "fused_conv2d_add1_add2" in names and "fused_conv2d1_relu" in names, names
     text = grouped.script()
     assert text.count('R.func_attr({"Primitive": True})') == 2
     fused = relax.transform.FuseTIR()(grouped)
-    assert fused.get_global_vars() == ["add", "fused_conv2d_add1_add2",
+    assert fused.function_names() == ["add", "fused_conv2d_add1_add2",
                                        "fused_conv2d1_relu", "main"]
     x, w1, w2 = _data(1, 4, 8, 8), _data(4, 4, 3, 3), _data(4, 4, 1, 1)
     expected = _run(mod, x, w1, w2)
@@ -144,5 +144,5 @@ def test_fuse_ops_leaves_operators_not_legalized_and_fuse_tir_leaves_other_funct
             gv = bb.emit_output(relax.op.add(lv, x))
         bb.emit_func_output(gv)
     mod = bb.get()
-    assert relax.transform.FuseOps()(mod).get_global_vars() == ["main"]
-    assert relax.transform.FuseTIR()(mod).get_global_vars() == ["main"]
+    assert relax.transform.FuseOps()(mod).function_names() == ["main"]
+    assert relax.transform.FuseTIR()(mod).function_names() == ["main"]

@@ -41,7 +41,7 @@ class ApplyDefaultSchedule(Pass):
             raise ValueError("ApplyDefaultSchedule schedules for the current target: run it "
                              "inside `with tvm.target.Target(\"cuda\"):`")
         result = IRModule(mod)
-        for name in mod.get_global_vars():
+        for name in mod.function_names():
             func = mod[name]
             if not isinstance(func, PrimFunc) or not is_unscheduled(func):
                 continue

@@ -182,7 +182,13 @@ class IRModule:
         return [(GlobalVar(name), self[name]) for name in self._native.functions()]
 
     def get_global_vars(self):
-        """The functions' names (TVM returns GlobalVars)."""
+        """TVM's get_global_vars: a GlobalVar per function (`gv.name_hint`
+        its name; `mod[gv]` the function)."""
+        from ..relax.expr import GlobalVar
+        return [GlobalVar(name) for name in self._native.functions()]
+
+    def function_names(self):
+        """The functions' names, in the module's order."""
         return list(self._native.functions())
 
     def get_global_var(self, name):

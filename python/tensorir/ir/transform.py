@@ -262,7 +262,7 @@ def ApplyPassToFunction(transform, func_name_regex, error_if_no_function_matches
 
     def apply(mod, ctx):
         from .module import IRModule
-        names = [n for n in mod.get_global_vars() if re.fullmatch(func_name_regex, n)]
+        names = [n for n in mod.function_names() if re.fullmatch(func_name_regex, n)]
         if not names:
             if error_if_no_function_matches_regex:
                 raise ValueError(f"no function matches '{func_name_regex}'")

@@ -35,7 +35,7 @@ class ArgInfo:
             return ArgInfo.from_prim_func(mod)
         if not isinstance(mod, IRModule):
             raise TypeError(f"from_entry_func takes an IRModule, got {type(mod).__name__}")
-        names = mod.get_global_vars()
+        names = mod.function_names()
         name = names[0] if len(names) == 1 else "main"
         if name not in names:
             raise ValueError(f"the module has {len(names)} functions and none is 'main'")

@@ -63,7 +63,7 @@ def tune_tir(mod, target, work_dir, max_trials_global, *, max_trials_per_task=No
         raise ValueError(f"tune_tir: max_trials_global is a positive integer, got "
                          f"{max_trials_global!r}")
     from ..tir.function import PrimFunc
-    names = [str(g) for g in mod.get_global_vars() if isinstance(mod[str(g)], PrimFunc)]
+    names = [g for g in mod.function_names() if isinstance(mod[g], PrimFunc)]
     if not names:
         raise ValueError("tune_tir: the module has no function to tune")
     tasks = []

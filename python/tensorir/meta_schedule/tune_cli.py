@@ -133,7 +133,7 @@ def main(argv=None):
     target = args.target or f"llvm -num-cores {cpu_count(logical=False)}"
     work_dir = args.work_dir or os.path.splitext(args.input)[0] + ".tune"
     os.makedirs(work_dir, exist_ok=True)
-    names = [str(g) for g in mod.get_global_vars()]
+    names = mod.function_names()
     print(f"tir-tune: {len(names)} function(s) of {args.input} for {target!r}, "
           f"{args.trials} trials; logs in {os.path.join(work_dir, 'logs')}", flush=True)
     # A work directory tuned before: only the trials still to run.

@@ -95,8 +95,7 @@ def _called_prim_funcs(mod):
     """{prim_func name: how many times the graph functions call it}, in the
     order they are first called."""
     counts = {}
-    for gv in mod.get_global_vars():
-        name = str(gv)
+    for name in mod.function_names():
         if mod._native.is_graph_function(name):
             for callee in mod._native.call_tir_callees(name):
                 counts[callee] = counts.get(callee, 0) + 1
@@ -242,8 +241,8 @@ class MetaScheduleTuneTIR(MetaScheduleTuneIRMod):
 
     @staticmethod
     def _tasks(mod):
-        return {str(gv): 1 for gv in mod.get_global_vars()
-                if not mod._native.is_graph_function(str(gv))}
+        return {name: 1 for name in mod.function_names()
+                if not mod._native.is_graph_function(name)}
 
 
 class MetaScheduleApplyDatabase(Pass):
@@ -272,8 +271,7 @@ class MetaScheduleApplyDatabase(Pass):
             raise ValueError("MetaScheduleApplyDatabase: give work_dir or database, or run "
                              "it inside `with database:`")
         functions, replaced = mod.functions, False
-        for name in [str(gv) for gv in mod.get_global_vars()
-                     if not mod._native.is_graph_function(str(gv))]:
+        for name in [n for n in mod.function_names() if not mod._native.is_graph_function(n)]:
             sch = db.query_schedule(_task_module(mod, name), target, workload_name="main")
             if sch is None:
                 if self.enable_warning:
@@ -324,8 +322,7 @@ class FoldConstant(Pass):
             raise TypeError(f"FoldConstant takes an IRModule, got {type(mod).__name__}")
         from .. import runtime
         result = mod
-        for gv in mod.get_global_vars():
-            name = str(gv)
+        for name in mod.function_names():
             if not result._native.is_graph_function(name):
                 continue
             native, folder = result._native.outline_constants(name)
@@ -333,8 +330,8 @@ class FoldConstant(Pass):
                 continue
             staged = IRModule(native, mod.attrs)
             # The steps alone, public, with the prim_funcs they call.
-            prims = {str(g): staged[str(g)] for g in staged.get_global_vars()
-                     if not staged._native.is_graph_function(str(g))}
+            prims = {g: staged[g] for g in staged.function_names()
+                     if not staged._native.is_graph_function(g)}
             runner = IRModule({folder: staged[folder], **prims})
             runner = IRModule(runner._native.with_visibility(folder, False))
             values = runtime.build(runner, "llvm")[folder]()

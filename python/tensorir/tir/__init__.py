@@ -28,8 +28,7 @@ def build(mod, target="llvm", pipeline="default"):
         raise NotImplementedError(f"tvm.tir.build: pipeline {pipeline!r} (tir lowers with "
                                   "its own; 'default')")
     if isinstance(mod, IRModule):
-        graphs = [str(g) for g in mod.get_global_vars()
-                  if mod._native.is_graph_function(str(g))]
+        graphs = [g for g in mod.function_names() if mod._native.is_graph_function(g)]
         if graphs:
             raise TypeError(f"tvm.tir.build builds TensorIR; {', '.join(graphs)} are graph "
                             "functions (build the module with tvm.compile)")

@@ -29,7 +29,7 @@ class PrimFuncPass(Pass):
         from ..tir.function import PrimFunc
         out = IRModule(mod)
         changed = False
-        for name in mod.get_global_vars():
+        for name in mod.function_names():
             func = mod[name]
             if not isinstance(func, PrimFunc):
                 continue

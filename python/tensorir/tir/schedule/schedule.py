@@ -127,8 +127,7 @@ class Schedule(BufferPrimitives, LoopPrimitives):
         if getattr(self, "_entry", None) is None:
             from ..function import PrimFunc
             mod = self.mod
-            funcs = [str(g) for g in mod.get_global_vars()
-                     if isinstance(mod[str(g)], PrimFunc)]
+            funcs = [g for g in mod.function_names() if isinstance(mod[g], PrimFunc)]
             if "main" in funcs:
                 self._entry = "main"
             elif len(funcs) == 1:
@@ -147,7 +146,7 @@ class Schedule(BufferPrimitives, LoopPrimitives):
         mod = self.mod
         if func_name not in mod:
             raise ValueError(f"work_on: no function named '{func_name}'; the module has "
-                             f"{', '.join(mod.get_global_vars())}")
+                             f"{', '.join(mod.function_names())}")
         if isinstance(mod[func_name], Function):
             raise ValueError(f"work_on: '{func_name}' is a graph function; schedules work "
                              "on prim_funcs")

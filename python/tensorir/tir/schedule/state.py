@@ -225,7 +225,7 @@ class ScheduleState:
             raise TypeError(f"get_sref takes a tir.Block or tir.For, got {type(stmt).__name__}")
         mod = self.mod
         kind = "block" if isinstance(node, Block) else "loop"
-        for func_name in mod.get_global_vars():
+        for func_name in mod.function_names():
             func = mod[func_name]
             if not hasattr(func, "body"):
                 continue
