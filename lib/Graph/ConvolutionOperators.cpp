@@ -35,17 +35,7 @@ static Value buildGenericConvolution(const OperatorCall &call, unsigned spatial,
   SmallVector<AffineMap> maps{AffineMap::get(loops, 0, input, ctx),
                               AffineMap::get(loops, 0, weight, ctx),
                               AffineMap::get(loops, 0, output, ctx)};
-  bool isFloat = call.isFloat();
-  Value init = call.filled(call.scalar(0));
-  return call.generic(
-      spatial == 3 ? "conv3d" : "conv2d", call.args, init, maps, 1 + spatial,
-      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(
-              b, loc, a[2], arith::MulFOp::create(b, loc, a[0], a[1]));
-        return arith::AddIOp::create(b, loc, a[2],
-                                     arith::MulIOp::create(b, loc, a[0], a[1]));
-      });
+  return call.productSum(spatial == 3 ? "conv3d" : "conv2d", maps, 1 + spatial);
 }
 
 static FailureOr<Value> buildConvolution(const OperatorCall &call) {

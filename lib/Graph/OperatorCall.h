@@ -184,6 +184,24 @@ struct OperatorCall {
       op->setAttr(TIRDialect::kOperatorAttrsAttrName, attrs);
     return op.getResult(0);
   }
+
+  /// A generic `tirName` accumulating the product of the two operands
+  /// (read by maps[0] and maps[1]) from 0 into the result (maps[2]), over
+  /// `reductions` trailing reduction dimensions: a matmul, a convolution.
+  Value productSum(StringRef tirName, ArrayRef<AffineMap> maps,
+                   unsigned reductions) const {
+    bool isFloat = this->isFloat();
+    return generic(tirName, args, filled(scalar(0)), maps, reductions,
+                   [&](OpBuilder &nested, Location at, ValueRange a) -> Value {
+                     if (isFloat)
+                       return arith::AddFOp::create(
+                           nested, at, a[2],
+                           arith::MulFOp::create(nested, at, a[0], a[1]));
+                     return arith::AddIOp::create(
+                         nested, at, a[2],
+                         arith::MulIOp::create(nested, at, a[0], a[1]));
+                   });
+  }
 };
 
 /// `index` (of index type or an integer type) clamped into [0, size), as

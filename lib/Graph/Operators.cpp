@@ -56,16 +56,7 @@ static FailureOr<Value> buildRowsMatmul(const OperatorCall &call) {
       AffineMap::get(rank + 1, 0, rows, ctx),
       AffineMap::get(rank + 1, 0, {k, all.back()}, ctx),
       AffineMap::get(rank + 1, 0, all, ctx)};
-  bool isFloat = call.isFloat();
-  return call.generic(
-      "matmul", call.args, call.filled(call.scalar(0)), maps, 1,
-      [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-        if (isFloat)
-          return arith::AddFOp::create(
-              b, loc, a[2], arith::MulFOp::create(b, loc, a[0], a[1]));
-        return arith::AddIOp::create(b, loc, a[2],
-                                     arith::MulIOp::create(b, loc, a[0], a[1]));
-      });
+  return call.productSum("matmul", maps, 1);
 }
 
 static FailureOr<Value> buildMatmul(const OperatorCall &call) {
@@ -527,7 +518,7 @@ FailureOr<Value> mlir::tir::buildGraphOperator(OpBuilder &b, Location loc,
                                                ValueRange dims,
                                                DictionaryAttr attrs) {
   OperatorCall call{b, loc, name, args, resultType, dims, attrs};
-  if (static_cast<int64_t>(dims.size()) != resultType.getNumDynamicDims())
+  if (dims.size() != resultType.getNumDynamicDims())
     return call.refuse() << "the result " << resultType << " has "
                          << resultType.getNumDynamicDims()
                          << " dynamic dimension(s), given " << dims.size()
