@@ -136,7 +136,7 @@ class GlobalVar(Expr):
         self.name_hint = name_hint
 
     def __repr__(self):
-        return f"I.GlobalVar({self.name_hint!r})"
+        return f'I.GlobalVar("{self.name_hint}")'
 
     # A module's function is named once: TVM's module holds one GlobalVar
     # per name, so two for the same name are the same.
