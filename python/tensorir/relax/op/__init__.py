@@ -9,7 +9,7 @@ import numpy as np
 from ..._shapes import reshape_target
 from ..block_builder import call_dps_packed, call_pure_packed, call_tir, call_tir_inplace
 from ..expr import Call
-from ..struct_info import ObjectStructInfo, TensorStructInfo
+from ..struct_info import ObjectStructInfo, TensorStructInfo, is_symbolic
 from . import (binary, create, datatype, image, index, manipulate, nn, search, sorting,
                statistical, unary)
 from ._common import tensor_of
@@ -71,20 +71,15 @@ def matmul(x1, x2, out_dtype=None):
     if len(sa) == len(sb) == 3 and sa[0] == sb[0] and sa[2] == sb[1]:
         return Call("relax.matmul", [x1, x2],
                     TensorStructInfo((sa[0], sa[1], sb[2]), a.dtype))
-    if len(sa) > 2 and len(sb) == 2 and sa[-1] == sb[0] and not _symbolic(sa + sb):
+    if len(sa) > 2 and len(sb) == 2 and sa[-1] == sb[0] and not is_symbolic(sa + sb):
         return Call("relax.matmul", [x1, x2], TensorStructInfo(sa[:-1] + (sb[1],), a.dtype))
     return _matmul_composed(x1, x2, sa, sb)
-
-
-def _symbolic(shape):
-    from ..struct_info import SymDim
-    return any(isinstance(d, SymDim) for d in shape)
 
 
 def _matmul_composed(x1, x2, sa, sb):
     """matmul of the shapes no one call takes."""
     from ..._shapes import broadcast_shape
-    if _symbolic(sa + sb):
+    if is_symbolic(sa + sb):
         raise ValueError(f"relax.op.matmul: shapes {sa} and {sb} with shape variables "
                          "multiply only as 2-D by 2-D or 3-D by 3-D of one batch")
     a_row, b_col = len(sa) == 1, len(sb) == 1

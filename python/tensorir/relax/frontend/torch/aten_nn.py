@@ -7,12 +7,8 @@ import numpy as np
 
 from ... import op as R
 from ...expr import const
-from ...struct_info import SymDim
+from ...struct_info import SymDim, is_symbolic
 from .base_translator import DTYPES
-
-
-def _symbolic(shape):
-    return any(isinstance(d, SymDim) for d in shape)
 
 
 class NetworkOps:
@@ -179,7 +175,7 @@ class NetworkOps:
         x = self.tensor(self.arg(node, 0), node)
         weight = self.tensor(self.arg(node, 1), node)
         bias = self.arg(node, 2, name="bias")
-        if len(x.shape) <= 2 or not _symbolic(x.shape):
+        if len(x.shape) <= 2 or not is_symbolic(x.shape):
             return self.emit(R.linear(x, weight, bias))
         rows, lead = self._as_rows(x)
         y = self.emit(R.linear(rows, weight, bias))
@@ -189,9 +185,9 @@ class NetworkOps:
         a = self.tensor(self.arg(node, 0), node)
         b = self.tensor(self.arg(node, 1, name="other"), node)
         ra, rb = len(a.shape), len(b.shape)
-        if (ra, rb) in ((2, 2), (3, 3)) or (ra > 2 and rb == 2 and not _symbolic(a.shape)):
+        if (ra, rb) in ((2, 2), (3, 3)) or (ra > 2 and rb == 2 and not is_symbolic(a.shape)):
             return self.emit(R.matmul(a, b))
-        if ra > 2 and rb == 2 and _symbolic(a.shape):  # rows of a times b
+        if ra > 2 and rb == 2 and is_symbolic(a.shape):  # rows of a times b
             rows, lead = self._as_rows(a)
             y = self.emit(R.matmul(rows, b))
             return self.emit(R.reshape(y, list(lead) + [b.shape[1]]))
