@@ -442,7 +442,7 @@ class Orders(torch.nn.Module):
         top, where = torch.topk(x, 2, dim=0, largest=False)
         middle, at = torch.median(x, 1, keepdim=True)
         return (values, indices, torch.argsort(x, dim=0, stable=True), top, where, middle, at,
-                *torch.max(x, 1), *torch.min(x, 0, keepdim=True),
+                *torch.max(x, 1), *torch.min(x, 0, keepdim=True), *torch.max(x, -1),
                 torch.median(x), torch.bucketize(x, edges, right=True),
                 self.norm(x.reshape(1, 3, 2, 2)), self.plain(x.reshape(2, 3, 2)),
                 torch.hamming_window(7, periodic=False) + x[0, 0])
