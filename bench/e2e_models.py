@@ -225,27 +225,21 @@ def main():
             # An engine's results are kept per thread count; one not run now
             # shows what an earlier run left (with --keep).
             saved = os.path.join(work, f"results-{engine}-{threads}T.json")
+            kept = {}
+            if os.path.exists(saved):
+                with open(saved) as f:
+                    kept = json.load(f)
             if engine in engines:
                 py, body, extra, env, label, prelude = runs[engine]
                 if engine != "torch" and not all(
                         os.path.exists(os.path.join(work, n + ".npy")) for n in names):
                     sys.exit("bench/e2e_models.py: PyTorch's outputs are missing: run "
                              "the torch engine first (or in the same run)")
-                out = run_engine(py, body, dict(settings, **extra), env, label,
-                                 prelude=prelude) or {}
-                kept = {}
-                if os.path.exists(saved):
-                    with open(saved) as f:
-                        kept = json.load(f)
-                kept.update(out)
+                kept.update(run_engine(py, body, dict(settings, **extra), env, label,
+                                       prelude=prelude) or {})
                 with open(saved, "w") as f:
                     json.dump(kept, f)
-            elif os.path.exists(saved):
-                with open(saved) as f:
-                    out = json.load(f)
-            else:
-                out = {}
-            results[engine] = out
+            results[engine] = kept
         for name in names:
             rows.append((name, threads, results["torch"].get(name, {}),
                          results["tir"].get(name, {}), results["tvm"].get(name, {})))
