@@ -187,7 +187,7 @@ class NetworkOps:
         ra, rb = len(a.shape), len(b.shape)
         if (ra, rb) in ((2, 2), (3, 3)) or (ra > 2 and rb == 2 and not is_symbolic(a.shape)):
             return self.emit(R.matmul(a, b))
-        if ra > 2 and rb == 2 and is_symbolic(a.shape):  # rows of a times b
+        if ra > 2 and rb == 2:  # rows of a (of a symbolic shape) times b
             rows, lead = self._as_rows(a)
             y = self.emit(R.matmul(rows, b))
             return self.emit(R.reshape(y, list(lead) + [b.shape[1]]))
