@@ -560,6 +560,39 @@ def test_default_cpu_schedule_interleaves_row_reductions_and_inlines_elementwise
     np.testing.assert_array_equal(got, want)
 
 
+def test_default_cpu_schedule_reads_a_transpose_tile_by_tile():
+    # The output's vectors run along the input's rows (a transpose): the
+    # input's contiguous axis runs inside the vectors' outer loop, so the
+    # 16 rows a vector reads are read while they are in the cache, not one
+    # element of each per output row (rows 1 KiB apart share a few cache
+    # sets).
+    @T.prim_func
+    def transpose(A: T.Buffer((128, 4, 64), "float32"), B: T.Buffer((4, 64, 128), "float32")):
+        for i, j, k in T.grid(4, 64, 128):
+            with T.block("transpose"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                B[vi, vj, vk] = A[vk, vi, vj]
+
+    text = tvm.tir.transform.default_cpu_schedule(transpose).script()
+    assert re.search(r"for i_k_0_fused in T\.parallel\(32\):\s+for j in range\(64\):"
+                     r"\s+for k_1 in T\.vectorized\(16\):", text), text
+    a = np.random.default_rng(3).standard_normal((128, 4, 64)).astype("float32")
+    got = np.zeros((4, 64, 128), "float32")
+    scheduled = tvm.tir.transform.default_cpu_schedule(transpose)
+    tvm.build(tvm.IRModule({"transpose": scheduled}))["transpose"](a, got)
+    np.testing.assert_array_equal(got, a.transpose(1, 2, 0))
+    # Along the input's rows already (an element-wise step): no change.
+    @T.prim_func
+    def copy(A: T.Buffer((64, 32), "float32"), B: T.Buffer((64, 32), "float32")):
+        for i, j in T.grid(64, 32):
+            with T.block("copy"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj]
+
+    text = tvm.tir.transform.default_cpu_schedule(copy).script()
+    assert re.search(r"for i in T\.parallel\(64\):\s+for j_0 in range\(2\):", text), text
+
+
 def test_default_cpu_schedule_of_a_dynamic_batch_keeps_vectors_and_threads():
     @T.prim_func
     def mm(a: T.handle, b: T.handle, c: T.handle):

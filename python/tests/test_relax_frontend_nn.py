@@ -531,7 +531,7 @@ def test_pipeline_stages_per_target():
     from tensorir.relax import pipeline
     mod, params = MLP().export_tvm({"forward": {"x": nn.spec.Tensor((4, 64), "float32")}})
     assert pipeline.library_dispatch_passes(tvm.target.Target("llvm")) == []
-    assert len(pipeline.legalize_passes(tvm.target.Target("cuda"))) == 5  # + dlight
+    assert len(pipeline.legalize_passes(tvm.target.Target("cuda"))) == 6  # + dlight
     lowered = pipeline.get_default_pipeline(tvm.target.Target("llvm"))(mod)
     assert "fused_matmul_add_relu" in lowered.function_names()
     x = RNG.standard_normal((4, 64)).astype("float32")

@@ -222,4 +222,24 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TIRSimplifyLayoutsPass : Pass<"tir-simplify-layouts", "::mlir::ModuleOp"> {
+  let summary = "Shorten the chains of transposes and reshapes of graph functions";
+  let description = [{
+    Before LegalizeOps makes a kernel of every `linalg.transpose`, the
+    transposes and reshapes of each graph function are made as few as the
+    layouts allow: a transpose of a transpose is one transpose, and none
+    where it permutes nothing (upstream's `linalg.transpose`
+    canonicalizations); a transpose that moves only dimensions of extent 1
+    is a reshape (`tensor.collapse_shape` then `tensor.expand_shape`: views,
+    no kernel); a reshape of a reshape is one, or none where they cancel
+    (upstream's reshape canonicalizations). PyTorch's attention, as
+    torch.export gives it, splits heads with a view and two transposes that
+    cancel. The values computed and the function's interface do not change.
+    The Relax pipelines ("zero", "default", "static_shape_tuning") run it
+    before LegalizeOps.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TENSORIR_CONVERSION_PASSES_TD

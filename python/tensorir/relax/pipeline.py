@@ -5,8 +5,9 @@ passes, as TVM names them. A pipeline is a pass (IRModule -> IRModule):
     mod = relax.get_pipeline("static_shape_tuning", target="llvm -num-cores 2",
                              total_trials=64 * 20)(mod)
 
-- "zero" (and "default", the same here): high-level operators legalized
-  into prim_funcs (LegalizeOps), their patterns annotated
+- "zero" (and "default", the same here): chains of transposes and
+  reshapes shortened (SimplifyLayouts, tir's), high-level operators
+  legalized into prim_funcs (LegalizeOps), their patterns annotated
   (AnnotateTIROpPattern), grouped as TVM's fusion rules group them
   (FuseOps) and each group made one prim_func (FuseTIR).
 - "static_shape_tuning": "zero", constant weights laid out for CPU
@@ -57,7 +58,8 @@ def _pass(name, steps):
 
 
 def _fusion_passes():
-    return [_rtransform.LegalizeOps(), _rtransform.AnnotateTIROpPattern(),
+    return [_rtransform.SimplifyLayouts(), _rtransform.LegalizeOps(),
+            _rtransform.AnnotateTIROpPattern(),
             _rtransform.FuseOps(), _rtransform.FuseTIR()]
 
 

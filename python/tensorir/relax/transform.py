@@ -83,6 +83,20 @@ class RewriteWeightLayouts(Pass):
         return _run_passes(mod, "tir-rewrite-weight-layouts", "RewriteWeightLayouts")
 
 
+class SimplifyLayouts(Pass):
+    """tir's shortening of the layout chains of graph functions, before
+    LegalizeOps makes a kernel of each transpose: a transpose of a
+    transpose is one (none where they cancel), a transpose moving only
+    dimensions of extent 1 a reshape (a view), a reshape of a reshape one
+    reshape (--tir-simplify-layouts). The functions' interface and results
+    are unchanged; the Relax pipelines run it first."""
+
+    info = PassInfo(0, "SimplifyLayouts")
+
+    def transform(self, mod, ctx=None):
+        return _run_passes(mod, "tir-simplify-layouts", "SimplifyLayouts")
+
+
 def _run_passes(mod, pipeline, what):
     if not isinstance(mod, IRModule):
         raise TypeError(f"{what} takes an IRModule, got {type(mod).__name__}")

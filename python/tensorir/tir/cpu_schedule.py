@@ -184,6 +184,26 @@ def _interleave_rows(sch, spatial, reduce):
     return True
 
 
+def _read_across(node, kinds, inner_var):
+    """The block variable (its index) that some buffer the block reads is
+    contiguous along where that buffer is read across `inner_var` (an
+    index other than its last uses it: a transpose's input); None when
+    every read along `inner_var` is contiguous or the variable is not
+    spatial."""
+    from .analysis import undefined_vars
+    own = [id(iv.var) for iv in node.iter_vars]
+    for region in node.reads:
+        if len(region.region) < 2:
+            continue
+        used = [{id(v) for v in undefined_vars(r.min)} for r in region.region]
+        last = [own.index(v) for v in used[-1] if v in own]
+        if inner_var in used[-1] or not any(inner_var in u for u in used[:-1]):
+            continue
+        if len(last) == 1 and kinds[last[0]] == 0:
+            return last[0]
+    return None
+
+
 def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
     """The innermost spatial loop moved inside the reduction loops, split by
     a vector and vectorized (or, where the operands are contiguous along
@@ -208,12 +228,21 @@ def _vectorize_and_parallelize(sch, block, loops, kinds, node, vector_bytes):
     lanes = _lanes(dtype, vector_bytes)
     # (Bool buffers stay scalar: a vector of i1 is not their bytes.)
     bools = any(r.buffer.dtype == "bool" for r in list(node.reads) + list(node.writes))
+    outer = spatial[:-1]
+    # (Read before the schedule changes the block.)
+    across = None if reduce else _read_across(node, kinds, inner_var)
     if not bools and extent >= lanes > 1:
-        _, vector = sch.split(inner, [None, lanes])
+        vector_outer, vector = sch.split(inner, [None, lanes])
         sch.vectorize(vector)
+        if across is not None:
+            # A transpose: the loop its input is contiguous along runs
+            # inside the vectors' outer loop, so that a tile of `lanes`
+            # input rows is read while it is in the cache.
+            u = spatial[[k for k, kind in enumerate(kinds) if kind == 0].index(across)]
+            outer = [loop for loop in outer if loop != u] + [vector_outer]
+            sch.reorder(*outer, u, vector)
     elif not bools and extent > 1 and not reduce:
         sch.vectorize(inner)
-    outer = spatial[:-1]
     if outer:
         sch.parallel(sch.fuse(*outer[:2]) if len(outer) > 1 else outer[0])
 

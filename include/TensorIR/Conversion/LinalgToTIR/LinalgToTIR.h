@@ -24,6 +24,7 @@ namespace mlir::tir {
 
 #define GEN_PASS_DECL_CONVERTLINALGTOTIRPASS
 #define GEN_PASS_DECL_TIRLEGALIZEOPSPASS
+#define GEN_PASS_DECL_TIRSIMPLIFYLAYOUTSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// Why `op` has no TensorIR block (dynamic loop ranges, a body op that
