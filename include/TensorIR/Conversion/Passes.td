@@ -203,7 +203,9 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - functions are named after the op (its `tir.name`, else the op's name,
       "compute" for a generic), numbered when taken; the same computation
       on the same shapes is one function;
-    - `linalg.softmax` is first decomposed into the ops it stands for;
+    - `linalg.softmax` is first decomposed into the ops it stands for,
+      whose functions are then one (`softmax`: TVM's four blocks, the
+      values between them intermediate buffers);
     - a `linalg.transpose` of a constant (a weight Relax's `linear`
       transposes) is folded into a constant, as Relax's FoldConstant does
       before a model runs;

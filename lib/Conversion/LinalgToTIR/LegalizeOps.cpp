@@ -3,7 +3,8 @@
 // --tir-legalize-ops (Relax's LegalizeOps): every linalg op on tensors in a
 // graph function becomes a private prim_func computing it as one TensorIR
 // block (buildLinalgBlock) and a tir.call_tir of that function. Aggregate
-// ops (linalg.softmax) are first decomposed into the ops they stand for.
+// ops (linalg.softmax) are first decomposed into the ops they stand for; a
+// softmax's four are then one prim_func again (mergeCallees), as TVM's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+#include "TensorIR/Dialect/TIR/Transforms/MergeCallees.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
@@ -100,12 +103,17 @@ struct TIRLegalizeOpsPass
                         SmallVectorImpl<Value> &callInputs);
   /// The function of a tensor.pad with static padding and a constant value.
   func::FuncOp legalizePad(tensor::PadOp pad);
+  /// The calls of an aggregate's parts (`parts`, legalized) as one call of
+  /// one prim_func `name`.
+  LogicalResult mergeParts(StringRef name, ArrayRef<Operation *> parts);
   func::FuncOp install(func::FuncOp func, StringRef name, Operation *anchor) {
     return functions->install(func, name, anchor);
   }
 
   /// The functions created, and the module's symbols.
   std::optional<CreatedFunctions> functions;
+  /// The functions of the parts mergeParts merged.
+  llvm::SetVector<StringAttr> partFunctions;
 };
 } // namespace
 
@@ -209,6 +217,38 @@ func::FuncOp TIRLegalizeOpsPass::legalize(linalg::LinalgOp last,
   if (!shapeVars.empty())
     unifySizeReads(func);
   return install(func, name, last);
+}
+
+LogicalResult TIRLegalizeOpsPass::mergeParts(StringRef name,
+                                             ArrayRef<Operation *> parts) {
+  SmallVector<CallTirOp> calls;
+  for (Operation *part : parts)
+    calls.push_back(cast<CallTirOp>(part));
+  CallTirOp last = calls.back();
+  SymbolTable &symbols = functions->getSymbols();
+  SmallVector<Value> callInputs;
+  // What the parts read from outside them (the aggregate's input).
+  llvm::SetVector<Value> inputs;
+  for (CallTirOp c : calls)
+    for (Value v : c.getInputs())
+      if (!llvm::is_contained(calls, v.getDefiningOp()))
+        inputs.insert(v);
+  SmallVector<Value> outputs(last->getResults());
+  func::FuncOp merged = mergeCallees(calls, inputs.getArrayRef(), outputs, name,
+                                     symbols, callInputs);
+  if (!merged)
+    return last->emitError("the parts of ")
+           << name << " cannot be merged into one prim_func";
+  func::FuncOp func = install(merged, name, last);
+  OpBuilder builder(last);
+  auto call = CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
+                                func.getSymName(), callInputs, last.getDims());
+  last->replaceAllUsesWith(call->getResults());
+  for (CallTirOp c : llvm::reverse(calls)) {
+    partFunctions.insert(c.getCalleeAttr().getAttr());
+    c->erase();
+  }
+  return success();
 }
 
 /// The static padding of `pad`, and its constant value; false when the
@@ -331,7 +371,14 @@ void TIRLegalizeOpsPass::runOnOperation() {
       t->erase();
     }
   functions.emplace(module);
-  // Aggregates (softmax) first become the ops they stand for.
+  // Aggregates (softmax) first become the ops they stand for; those of a
+  // softmax are one prim_func again once legalized (TVM's softmax: four
+  // blocks in one function).
+  struct Aggregated {
+    std::string name;
+    SmallVector<Operation *> parts;
+  };
+  SmallVector<Aggregated> aggregated;
   SmallVector<linalg::AggregatedOpInterface> aggregates;
   walkFunctions([&](linalg::AggregatedOpInterface op) {
     if (op->getNumResults() == 1 &&
@@ -356,13 +403,14 @@ void TIRLegalizeOpsPass::runOnOperation() {
       if (isa<linalg::GenericOp>(p))
         generics.push_back(p);
     static const char *softmaxParts[] = {"maxelem", "exp", "expsum", "norm"};
+    bool softmax = isa<linalg::SoftmaxOp>(op) && generics.size() == 4;
     for (auto [k, g] : llvm::enumerate(generics)) {
-      std::string part = isa<linalg::SoftmaxOp>(op) && generics.size() == 4
-                             ? softmaxParts[k]
-                             : std::to_string(k);
+      std::string part = softmax ? softmaxParts[k] : std::to_string(k);
       g->setAttr(TIRDialect::kNameAttrName,
                  builder.getStringAttr(base + "_" + part));
     }
+    if (softmax)
+      aggregated.push_back({base, generics});
     op->replaceAllUsesWith(*parts);
     op->erase();
   }
@@ -399,6 +447,11 @@ void TIRLegalizeOpsPass::runOnOperation() {
       return signalPassFailure();
     }
   }
+  // Where each part's call will be.
+  llvm::DenseMap<Operation *, Operation **> partOf;
+  for (Aggregated &a : aggregated)
+    for (Operation *&part : a.parts)
+      partOf[part] = &part;
   for (linalg::LinalgOp last : ops) {
     SmallVector<Value> callInputs;
     func::FuncOp func = legalize(last, callInputs);
@@ -409,8 +462,18 @@ void TIRLegalizeOpsPass::runOnOperation() {
         CallTirOp::create(builder, last.getLoc(), last->getResultTypes(),
                           func.getSymName(), callInputs, dims);
     last->replaceAllUsesWith(call->getResults());
+    if (auto *replaced = partOf.lookup(last.getOperation()))
+      *replaced = call;
     last->erase();
   }
+  for (Aggregated &a : aggregated)
+    if (failed(mergeParts(a.name, a.parts)))
+      return signalPassFailure();
+  // The parts' own functions, where nothing else calls them.
+  for (StringAttr callee : partFunctions)
+    if (Operation *f = functions->getSymbols().lookup(callee))
+      if (SymbolTable::symbolKnownUseEmpty(f, module))
+        functions->getSymbols().erase(f);
   // The fills and empty tensors the ops started from are dead now.
   bool changed = true;
   while (changed) {

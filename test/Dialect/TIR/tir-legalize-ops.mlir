@@ -67,20 +67,30 @@ func.func @twice(%x: tensor<2x4xf32>, %b: tensor<4xf32>, %y: tensor<4x4xf32>) ->
 
 // -----
 
-// Softmax is decomposed first; its parts are named as TVM names them.
-// CHECK-LABEL: func.func private @softmax_maxelem
-// CHECK-LABEL: func.func private @softmax_exp
-// CHECK:         math.exp
-// CHECK-LABEL: func.func private @softmax_expsum
-// CHECK-LABEL: func.func private @softmax_norm
-// CHECK:         arith.divf
-// CHECK-LABEL: func.func @softmax
-// CHECK-COUNT-4: tir.call_tir
-// CHECK-NOT:     linalg
-func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+// Softmax is decomposed into its parts, then they are one prim_func, as
+// TVM's softmax: four blocks named as TVM names them, the values between
+// them intermediate buffers.
+// CHECK-LABEL: func.func private @softmax(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<2x4xf32> {tir.name = "A"}, %[[Y:[a-z0-9]+]]: memref<2x4xf32> {tir.name = "T_softmax_norm"})
+// CHECK-NEXT:    %[[M:softmax_maxelem]] = tir.alloc_buffer : memref<2xf32>
+// CHECK-NEXT:    %[[E:softmax_exp]] = tir.alloc_buffer : memref<2x4xf32>
+// CHECK-NEXT:    %[[S:softmax_expsum]] = tir.alloc_buffer : memref<2xf32>
+// CHECK:         tir.block "softmax_maxelem"({{.*}}) reads(%[[X]]{{.*}}) writes(%[[M]]
+// CHECK:         tir.block "softmax_exp"({{.*}}) reads(%[[X]]{{.*}}, %[[M]]{{.*}}) writes(%[[E]]
+// CHECK:           math.exp
+// CHECK:         tir.block "softmax_expsum"({{.*}}) reads(%[[E]]{{.*}}) writes(%[[S]]
+// CHECK:         tir.block "softmax_norm"({{.*}}) reads(%[[E]]{{.*}}, %[[S]]{{.*}}) writes(%[[Y]]
+// CHECK:           arith.divf
+// CHECK-NOT:     func.func private
+// CHECK-LABEL: func.func @attention
+// CHECK-NEXT:    %[[R:.*]] = tir.call_tir @softmax(%arg0)
+// CHECK-NEXT:    %[[R2:.*]] = tir.call_tir @softmax(%[[R]])
+// CHECK-NEXT:    return %[[R2]]
+func.func @attention(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %e = tensor.empty() : tensor<2x4xf32>
   %r = linalg.softmax dimension(1) ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %r : tensor<2x4xf32>
+  %r2 = linalg.softmax dimension(1) ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %r2 : tensor<2x4xf32>
 }
 
 // -----
