@@ -371,6 +371,7 @@ void TIRLegalizeOpsPass::runOnOperation() {
       t->erase();
     }
   functions.emplace(module);
+  partFunctions.clear();
   // Aggregates (softmax) first become the ops they stand for; those of a
   // softmax are one prim_func again once legalized (TVM's softmax: four
   // blocks in one function).
