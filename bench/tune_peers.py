@@ -7,7 +7,7 @@ package); the best program of each timed, with PyTorch (Debian's
 python3-torch) on the same computation; at each thread count.
 
     /usr/bin/python3 bench/tune_peers.py [--trials 512] [--threads 1,2]
-        [--workloads gemm,conv,bmm,softmax_ln] [--cost-model xgb] [--no-tvm]
+        [--workloads gemm,gemm_w,conv,bmm,softmax_ln] [--cost-model xgb] [--no-tvm]
         [--fast-math] [--keep DIR]
 
 Reported per workload and thread count: GFLOP/s of the tuned program
@@ -36,6 +36,17 @@ def gemm(te):
     b = te.placeholder((1024, 1024), name="B")
     k = te.reduce_axis((0, 1024), name="k")
     c = te.compute((1024, 1024), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    return [a, b, c], 2.0 * 1024 ** 3
+
+def gemm_w(te):
+    # The GEMM of a dense layer: B is its weight, layout-free (topi's dense
+    # marks it so): RewriteLayout may store it in the order the tuned
+    # loops read it, in a nest of its own that runs in every call.
+    a = te.placeholder((1024, 1024), name="A")
+    b = te.placeholder((1024, 1024), name="B")
+    k = te.reduce_axis((0, 1024), name="k")
+    c = te.compute((1024, 1024), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C",
+                   attrs={"layout_free_placeholders": [b]})
     return [a, b, c], 2.0 * 1024 ** 3
 
 def conv(te):
@@ -141,7 +152,7 @@ import gemm_schedule, conv_schedule, programs
 from tensorir.script import tir as T
 rng = np.random.default_rng(0)
 t = lambda *s: rng.standard_normal(s).astype("float32")
-if NAME == "gemm":
+if NAME in ("gemm", "gemm_w"):
     shape, args, flop = (1024, 1024, 1024), [t(1024, 1024), t(1024, 1024), t(1024, 1024)], 2.0 * 1024 ** 3
     mod = gemm_schedule.schedule_packed(tvm, programs.matmul(*shape), "get_block", shape, threads=THREADS)
 elif NAME == "bmm":
@@ -177,7 +188,7 @@ def timed(call, flop):
         t0 = time.perf_counter(); call(); times.append(time.perf_counter() - t0); total += times[-1]
     return flop / min(times) / 1e9
 t = lambda *s: torch.from_numpy(rng.standard_normal(s).astype("float32"))
-if NAME == "gemm":
+if NAME in ("gemm", "gemm_w"):
     a, b = t(1024, 1024), t(1024, 1024)
     g = timed(lambda: a @ b, 2.0 * 1024 ** 3)
 elif NAME == "conv":
@@ -209,7 +220,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=512)
     parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--workloads", default="gemm,conv,bmm,softmax_ln")
+    parser.add_argument("--workloads", default="gemm,gemm_w,conv,bmm,softmax_ln")
     parser.add_argument("--cost-model", default="xgb")
     parser.add_argument("--no-tvm", action="store_true")
     parser.add_argument("--fast-math", action="store_true",

@@ -457,8 +457,12 @@ def _stage(t):
         update = S.BufferStore(t.buffer, value, index)
     else:
         update = S.BufferStore(t.buffer, bind(body), index)
+    # (layout_free_placeholders names tensors: create_prim_func makes it
+    # the function's layout_free_buffers.)
+    annotations = {k: v for k, v in getattr(t, "attrs", {}).items()
+                   if k != "layout_free_placeholders"}
     block = S.Block(iter_vars, [], [], getattr(t, "stage", t.name), update, init,
-                    annotations=getattr(t, "attrs", None))
+                    annotations=annotations)
     nest = S.BlockRealize(loops, True, block)
     for loop, a in reversed(list(zip(loops, axes))):
         nest = S.For(loop, 0, a.extent, S.ForKind.SERIAL, nest)
@@ -467,7 +471,11 @@ def _stage(t):
 
 def create_prim_func(args, name="main"):
     """A PrimFunc computing the outputs in `args` from its inputs; computes
-    not in `args` become alloc_buffers."""
+    not in `args` become alloc_buffers. The placeholders a compute's
+    attrs list under "layout_free_placeholders" (weights, as topi's dense
+    marks them) become the function's "layout_free_buffers", their
+    positions in `args`: MetaSchedule's RewriteLayout may then store them
+    in the order the tuned loops read them."""
     from .tir.function import from_nodes
     order = []
 
@@ -495,4 +503,18 @@ def create_prim_func(args, name="main"):
     stages = [_stage(t) for t in order
               if getattr(t, "outputs", None) is None or t is t.outputs[0]]
     root = S.Block([], [], [], "root", S.stmt_seq(*stages), alloc_buffers=allocs)
-    return from_nodes(params, S.BlockRealize([], True, root), buffer_map, name)
+    func = from_nodes(params, S.BlockRealize([], True, root), buffer_map, name)
+    layout_free = []
+    for t in order:
+        for free in getattr(t, "attrs", {}).get("layout_free_placeholders", []):
+            position = next((i for i, a in enumerate(args) if a is free), None)
+            if position is None or not free.is_placeholder:
+                raise ValueError(
+                    f"te.create_prim_func: compute {t.name}'s layout_free_placeholders "
+                    f"lists {getattr(free, 'name', free)!r}, which is not a placeholder "
+                    "among the arguments")
+            if position not in layout_free:
+                layout_free.append(position)
+    if layout_free:
+        func = func.with_attr("layout_free_buffers", sorted(layout_free))
+    return func

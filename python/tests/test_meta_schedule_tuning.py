@@ -309,3 +309,30 @@ def test_task_log_is_written_beside_the_users_handlers(tmp_path):
             logging.getLogger(name).removeHandler(handler)
             if handler is not foreign:
                 handler.close()
+
+
+def test_layout_free_weight_is_packed_in_the_tuned_order(tmp_path):
+    # A dense layer's GEMM whose weight is layout-free: TVM's default CPU
+    # space with RewriteLayout stores W in the order the tiled loops read
+    # it, in a nest of its own (annotated as the layout-rewrite preprocess)
+    # that the tuned function runs first; W is still passed as it is.
+    a = te.placeholder((64, 64), name="A")
+    w = te.placeholder((64, 64), name="W")
+    k = te.reduce_axis((0, 64), name="k")
+    c = te.compute((64, 64), lambda i, j: te.sum(a[i, k] * w[k, j], axis=k), name="C",
+                   attrs={"layout_free_placeholders": [w]})
+    mod = tvm.IRModule({"main": te.create_prim_func([a, w, c])})
+    db = ms.tune_tir(mod, "llvm -num-cores 1", str(tmp_path), 4, num_trials_per_iter=4,
+                     cost_model="random", seed=7,
+                     strategy=ms.search_strategy.EvolutionarySearch(population_size=4,
+                                                                    init_min_unmeasured=4))
+    sch = ms.tir_integration.compile_tir(db, mod, "llvm -num-cores 1")
+    assert "meta_schedule.layout_rewrite_preproc" in str(sch.trace)
+    assert "transform_layout" in str(sch.trace)
+    text = sch.mod["main"].text
+    assert "meta_schedule.layout_rewrite_preproc" in text and "W_global" in text
+    rng = np.random.default_rng(0)
+    x, y = (rng.standard_normal((64, 64)).astype("float32") for _ in range(2))
+    z = np.zeros((64, 64), "float32")
+    tvm.build(sch.mod)["main"](x, y, z)
+    np.testing.assert_allclose(z, x @ y, rtol=1e-4, atol=1e-4)

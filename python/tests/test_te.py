@@ -1,6 +1,7 @@
 """te: placeholder / compute / reduce_axis / sum / max / min and
 create_prim_func, giving TVM's blocks."""
 import numpy as np
+import pytest
 
 import tensorir as tvm
 from tensorir import te
@@ -56,3 +57,35 @@ def test_lambda_star_and_max_reduction():
     s = np.zeros((4, 16), "float32")
     lib["main"](a, s)
     np.testing.assert_allclose(s, a - a.max(axis=1, keepdims=True), rtol=1e-6)
+
+
+def test_layout_free_placeholders_become_the_functions_layout_free_buffers():
+    # topi's dense marks its weight so: the function's attribute lists its
+    # position among the arguments, the block keeps no annotation of it.
+    A = te.placeholder((16, 8), "float32", name="A")
+    W = te.placeholder((8, 4), "float32", name="W")
+    k = te.reduce_axis((0, 8), name="k")
+    C = te.compute((16, 4), lambda i, j: te.sum(A[i, k] * W[k, j], axis=k), name="C",
+                   attrs={"layout_free_placeholders": [W]})
+    func = te.create_prim_func([A, W, C])
+    assert func.attrs["layout_free_buffers"] == [1]
+    assert "attributes {layout_free_buffers = [1]}" in func.text
+    assert "layout_free_placeholders" not in func.text
+    # Without it, the attribute is gone from the IR too.
+    assert "layout_free_buffers = []" in func.without_attr("layout_free_buffers").text
+    # with_attr writes it into the IR as T.func_attr does.
+    plain = te.create_prim_func([A, W, te.compute((16, 4), lambda i, j: A[i, j] + W[0, j],
+                                                  name="D")])
+    assert "layout_free_buffers" not in plain.text
+    assert "layout_free_buffers = [0, 1]" in plain.with_attr("layout_free_buffers", [0, 1]).text
+    with pytest.raises(ValueError, match=r"lists position\(s\) \[3\], but the function has 3"):
+        plain.with_attr("layout_free_buffers", [3])
+    with pytest.raises(TypeError, match="list of parameter positions"):
+        plain.with_attr("layout_free_buffers", ["W"])
+    # A placeholder that is not an argument cannot be layout-free.
+    V = te.placeholder((8, 4), "float32", name="V")
+    D = te.compute((16, 4), lambda i, j: te.sum(A[i, k] * W[k, j], axis=k), name="D",
+                   attrs={"layout_free_placeholders": [V]})
+    with pytest.raises(ValueError, match="layout_free_placeholders lists 'V', which is not a "
+                                         "placeholder among the arguments"):
+        te.create_prim_func([A, W, D])

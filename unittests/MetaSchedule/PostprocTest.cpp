@@ -351,6 +351,52 @@ TEST_F(PostprocTest, RewriteLayoutOfAnchorRead) {
                                       "TransformLayout"}));
 }
 
+// Loops fused for parallelism, as RewriteParallelVectorizeUnroll leaves
+// them: f runs over (i0, j0), and B[vk, vj] is read at vj = (f mod 2) * 4
+// + j1 under f, k, i1, j1. The split of f is a dimension of its own: B
+// takes the layout [vj // 4, vk, vj % 4].
+constexpr StringLiteral kFusedLoopMatmul = R"mlir(
+func.func @main(%A: memref<8x8xf32>, %B: memref<8x8xf32>, %C: memref<8x8xf32>) attributes {layout_free_buffers = [1]} {
+  tir.for %f = 0 to 4 parallel {
+    tir.for %k = 0 to 8 {
+      tir.for %i1 = 0 to 4 {
+        tir.for %j1 = 0 to 4 {
+          tir.block "matmul"(%vi = spatial(8, %f floordiv 2 * 4 + %i1), %vj = spatial(8, %f mod 2 * 4 + %j1), %vk = reduce(8, %k)) {
+            tir.init {
+              %zero = arith.constant 0.0 : f32
+              tir.store %zero, %C[%vi, %vj] : memref<8x8xf32>
+            }
+            %c = tir.load %C[%vi, %vj] : memref<8x8xf32>
+            %a = tir.load %A[%vi, %vk] : memref<8x8xf32>
+            %b = tir.load %B[%vk, %vj] : memref<8x8xf32>
+            %p = arith.mulf %a, %b : f32
+            %s = arith.addf %c, %p : f32
+            tir.store %s, %C[%vi, %vj] : memref<8x8xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+)mlir";
+
+TEST_F(PostprocTest, RewriteLayoutUnderAFusedLoop) {
+  Schedule sch = schedule(kFusedLoopMatmul);
+  ASSERT_TRUE(sch);
+  ASSERT_TRUE(apply(*createRewriteLayout(), sch));
+  ModuleOp payload = sch->getPayload();
+  EXPECT_EQ(layoutRewriteBlocks(payload).size(), 1u) << str(payload);
+  BlockOp matmul = block(payload, "matmul");
+  SmallVector<LoadOp> loads =
+      loadsOfType(matmul, MemRefType::get({2, 8, 4}, Float32Type::get(&ctx)));
+  ASSERT_EQ(loads.size(), 1u) << str(payload);
+  // B[vk = 3, vj = 5] is B'[1, 3, 1].
+  EXPECT_EQ(loadIndicesAt(loads.front(), {{matmul.getIterVar(1), 5},
+                                          {matmul.getIterVar(2), 3}}),
+            (std::vector<int64_t>{1, 3, 1}));
+}
+
 // TVM's TestExtentOne: a dimension the loops walk with extent 1 is left
 // out of the new layout. (The block reads B too: a block reading A alone
 // and writing one buffer would be a copy, the start of a chain.)

@@ -37,6 +37,7 @@
 #include "TensorIR/MetaSchedule/Postprocs.h"
 #include "TensorIR/MetaSchedule/ScheduleSteps.h"
 
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
 using namespace mlir;
@@ -158,8 +159,11 @@ getIndicesOverLoops(LoadOp load, BlockOp block, ArrayRef<ForOp> loops) {
   AffineMap map = load.getMap();
   ArrayRef<AffineExpr> all(operands);
   SmallVector<AffineExpr> indices;
+  // In tir's form, where a split of a fused loop stays `(v mod c) * k`
+  // (MLIR's flattening writes `v * k - (v floordiv c) * (c * k)`, which
+  // has no digits).
   for (AffineExpr result : map.getResults())
-    indices.push_back(simplifyAffineExpr(
+    indices.push_back(simplifyIndexExpr(
         result.replaceDimsAndSymbols(all.take_front(map.getNumDims()),
                                      all.drop_front(map.getNumDims())),
         loops.size(), 0));

@@ -40,6 +40,8 @@ def _with_attr(self, attr_key_or_dict, attr_value=None):
         func = copy.copy(self)
     extra = dict(getattr(self, "_extra_attrs", {}))
     for key, value in attrs.items():
+        if key in _COMPILER_FUNC_ATTRS:
+            func = _with_compiler_attr(func, key, value)
         if key == "global_symbol":
             func._global_symbol = str(getattr(value, "value", value))
         else:
@@ -48,10 +50,37 @@ def _with_attr(self, attr_key_or_dict, attr_value=None):
     return func
 
 
+# The attributes the compiler reads from the IR (the rest stay on the
+# Python object): lists of parameter positions.
+_COMPILER_FUNC_ATTRS = ("layout_free_buffers",)
+
+
+def _with_compiler_attr(func, key, value):
+    """A copy of `func` whose IR carries attribute `key` (a list of
+    parameter positions, as T.func_attr writes it)."""
+    positions = [getattr(v, "value", v) for v in value]
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in positions):
+        raise TypeError(f"PrimFunc {func.name}: {key} is a list of parameter positions, "
+                        f"got {value!r}")
+    count = len(func.params)
+    if any(x < 0 or x >= count for x in positions):
+        raise ValueError(f"PrimFunc {func.name}: {key} lists position(s) "
+                         f"{[x for x in positions if x < 0 or x >= count]}, but the "
+                         f"function has {count} parameters")
+    native = type(func.mod._native).compose([(func.mod._native, func.name, func.name)])
+    native.set_function_attr(func.name, key, positions)
+    copied = PrimFunc._of_native(func.name, native, func.filename)
+    copied.__dict__.update({k: v for k, v in func.__dict__.items()
+                            if k not in ("_mod", "_text")})
+    return copied
+
+
 def _without_attr(self, attr_key):
     """A copy without the attribute `attr_key` (without "global_symbol",
     the function's global symbol is its name again)."""
     func = copy.copy(self)
+    if attr_key in _COMPILER_FUNC_ATTRS:
+        func = _with_compiler_attr(func, attr_key, [])
     func._extra_attrs = {k: v for k, v in getattr(self, "_extra_attrs", {}).items()
                          if k != attr_key}
     if attr_key == "global_symbol":
