@@ -98,7 +98,7 @@ def test_runner_does_not_reject_a_fast_parallel_candidate_for_its_first_call():
 def test_runner_stops_a_checking_run_past_the_rejection_point():
     # A naive 512^3 matmul checked against itself: once a far faster
     # candidate was seen, its checking run is stopped at twice the
-    # rejection point (10x that best; 10 ms at least) and the seconds it ran
+    # rejection point (4x that best; 10 ms at least) and the seconds it ran
     # are its measurement.
     big = tvm.IRModule({"main": te.create_prim_func(te_workload.matmul(512, 512, 512))})
     builder = ms.builder.LocalBuilder(max_workers=1)

@@ -1,5 +1,7 @@
 """LocalRunner: built candidates measured on this machine, one at a time,
 each in a child process of its own with a timeout."""
+import os
+
 from ...registry import get_global_func, register_global_func
 from .._isolation import deadline_begins, deadline_ends, run_isolated
 from ..utils import derived_object
@@ -95,20 +97,29 @@ def compute_expected(reference, args, path):
              **{f"out{i}": a for i, a in enumerate(after)})
 
 
-def check_results(module, expected_path, rerun_above=None):
-    """Runs the candidate on the saved inputs and compares every argument
-    afterwards with the unscheduled program's: floats within a tolerance
-    for reassociated reductions, anything else exactly; ResultMismatch
-    names the first that differs. Returns the seconds the run took; when
-    that is above `rerun_above`, the least of it and a second run's (the
-    first call of a library runs on cold caches and pages: several times
-    a warm call's on a kernel of microseconds)."""
+def load_expected(expected_path):
+    """The arrays compute_expected saved to `expected_path`, by name."""
+    import numpy as np
+    with np.load(expected_path) as saved:
+        return {name: saved[name] for name in saved.files}
+
+
+def check_results(module, expected, rerun_above=None, arrays=None):
+    """Runs the candidate on the saved inputs (`expected`: the .npz
+    compute_expected saved, or load_expected's arrays of it) and compares
+    every argument afterwards with the unscheduled program's: floats
+    within a tolerance for reassociated reductions, anything else exactly;
+    ResultMismatch names the first that differs. Returns the seconds the
+    run took; when that is above `rerun_above`, the least of it and a
+    second run's (the first call of a library runs on cold caches and
+    pages: several times a warm call's on a kernel of microseconds). The
+    arguments the candidate ran on are appended to `arrays` when given."""
     import time
 
     import numpy as np
     from ..._ext import ext
-    saved = np.load(expected_path)
-    count = len([k for k in saved.files if k.startswith("in")])
+    saved = load_expected(expected) if isinstance(expected, (str, os.PathLike)) else expected
+    count = len([k for k in saved if k.startswith("in")])
     actual = [np.array(saved[f"in{i}"], copy=True) for i in range(count)]
     # The OpenMP runtime and its threads start before the timed run: their
     # start (a millisecond) made a 70 us candidate look 10-25x slower on
@@ -139,6 +150,8 @@ def check_results(module, expected_path, rerun_above=None):
             raise ResultMismatch(
                 f"argument {index} differs from the unscheduled program's on random "
                 f"inputs (max abs difference {float(np.nanmax(diff)):.6g})")
+    if arrays is not None:
+        arrays.extend(actual)
     return seconds
 
 
@@ -201,7 +214,7 @@ class LocalRunner(PyRunner):
 
     def __init__(self, timeout_sec=30.0, evaluator_config=None, cooldown_sec=0.0,
                  alloc_repeat=1, f_alloc_argument=None, f_run_evaluator=None, f_cleanup=None,
-                 initializer=None, reject_slower_than=10.0):
+                 initializer=None, reject_slower_than=4.0):
         super().__init__()
         self.timeout_sec = timeout_sec
         self.evaluator_config = EvaluatorConfig._normalized(evaluator_config)
@@ -261,19 +274,26 @@ class LocalRunner(PyRunner):
         f_alloc, f_run, f_cleanup = self.f_alloc_argument, self.f_run_evaluator, self.f_cleanup
         config, alloc_repeat = self.evaluator_config, self.alloc_repeat
 
-        def measure(artifact_path, args_info, expected_path, reject_above):
+        def measure(artifact_path, args_info, expected, reject_above):
             try:
                 module = runtime.load_module(artifact_path)
-                if expected_path is not None:
-                    seconds = check_results(module, expected_path, rerun_above=reject_above)
+                checked = []
+                if expected is not None:
+                    seconds = check_results(module, expected, rerun_above=reject_above,
+                                            arrays=checked)
                     if reject_above is not None and seconds > reject_above:
                         return [seconds]
                 device = runtime.cpu(0)
-                # As TVM's: the functions take the arguments' JSON.
-                infos = [info.as_json() if hasattr(info, "as_json") else info
-                         for info in args_info]
-                repeated_args = _function(f_alloc, default_alloc_argument)(
-                    device, infos, alloc_repeat)
+                if checked and f_alloc is None and alloc_repeat == 1:
+                    # The default allocation's random values are those the
+                    # check ran on (random_arrays): its arrays are timed.
+                    repeated_args = [[runtime.tensor(a, device) for a in checked]]
+                else:
+                    # As TVM's: the functions take the arguments' JSON.
+                    infos = [info.as_json() if hasattr(info, "as_json") else info
+                             for info in args_info]
+                    repeated_args = _function(f_alloc, default_alloc_argument)(
+                        device, infos, alloc_repeat)
                 return [float(getattr(t, "value", t)) for t in
                         _function(f_run, default_run_evaluator)(module, device, config,
                                                                 repeated_args)]
@@ -284,8 +304,15 @@ class LocalRunner(PyRunner):
         futures = []
         # The best mean run time so far of each program (its reference).
         best = self.__dict__.setdefault("_best_seconds", {})
+        # The expected arrays are read here once per program; the forked
+        # children share them.
+        loaded = self.__dict__.setdefault("_expected_arrays", {})
         for runner_input in runner_inputs:
             expected = self._expected_outputs(runner_input)
+            if expected is not None:
+                if expected not in loaded:
+                    loaded[expected] = load_expected(expected)
+                expected = loaded[expected]
             known = best.get(runner_input.reference_path)
             reject_above = (None if self.reject_slower_than is None or known is None
                             else max(known * self.reject_slower_than, _MIN_REJECTION))

@@ -120,7 +120,7 @@ class RayRunner(PyRunner):
                  num_gpus_per_actor=None, resources=None, max_retries=3, timeout_sec=30.0,
                  evaluator_config=None, alloc_repeat=1, f_alloc_argument=None,
                  f_run_evaluator=None, f_cleanup=None, initializer=None,
-                 reject_slower_than=10.0):
+                 reject_slower_than=4.0):
         super().__init__()
         if not (isinstance(num_actors, int) and num_actors > 0):
             raise ValueError(f"RayRunner: num_actors is a positive integer, got {num_actors!r}")
