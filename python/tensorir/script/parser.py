@@ -14,6 +14,7 @@ from ..ir.node import Range
 from ..tir import expr as E
 from ..tir import stmt as S
 from ..tir.buffer import Buffer
+from ..tir.function import COMPILER_FUNC_ATTRS
 
 from .buffers import BufferParser
 from .expr import ExprParser, literal
@@ -766,10 +767,6 @@ def parse_function(node, source, filename, line_offset, env=None, private=False)
     return native
 
 
-# T.func_attr keys the compiler reads, as lists of integers.
-_COMPILER_FUNC_ATTRS = ("layout_free_buffers",)
-
-
 def _compiler_func_attrs(parser, node):
     found = {}
     for stmt in node.body:
@@ -779,7 +776,7 @@ def _compiler_func_attrs(parser, node):
             continue
         for k, v in zip(call.args[0].keys, call.args[0].values):
             key = parser.static_value(k) if k is not None else None
-            if key not in _COMPILER_FUNC_ATTRS:
+            if key not in COMPILER_FUNC_ATTRS:
                 continue
             values = parser.static_value(v)
             if not isinstance(values, tuple) or not all(

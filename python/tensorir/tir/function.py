@@ -40,7 +40,7 @@ def _with_attr(self, attr_key_or_dict, attr_value=None):
         func = copy.copy(self)
     extra = dict(getattr(self, "_extra_attrs", {}))
     for key, value in attrs.items():
-        if key in _COMPILER_FUNC_ATTRS:
+        if key in COMPILER_FUNC_ATTRS:
             func = _with_compiler_attr(func, key, value)
         if key == "global_symbol":
             func._global_symbol = str(getattr(value, "value", value))
@@ -50,9 +50,10 @@ def _with_attr(self, attr_key_or_dict, attr_value=None):
     return func
 
 
-# The attributes the compiler reads from the IR (the rest stay on the
-# Python object): lists of parameter positions.
-_COMPILER_FUNC_ATTRS = ("layout_free_buffers",)
+# The function attributes the compiler reads from the IR (T.func_attr's
+# and with_attr's; the rest stay on the Python object): lists of parameter
+# positions.
+COMPILER_FUNC_ATTRS = ("layout_free_buffers",)
 
 
 def _with_compiler_attr(func, key, value):
@@ -79,7 +80,7 @@ def _without_attr(self, attr_key):
     """A copy without the attribute `attr_key` (without "global_symbol",
     the function's global symbol is its name again)."""
     func = copy.copy(self)
-    if attr_key in _COMPILER_FUNC_ATTRS:
+    if attr_key in COMPILER_FUNC_ATTRS:
         func = _with_compiler_attr(func, attr_key, [])
     func._extra_attrs = {k: v for k, v in getattr(self, "_extra_attrs", {}).items()
                          if k != attr_key}
