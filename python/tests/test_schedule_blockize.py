@@ -87,6 +87,26 @@ def test_blockize_matmul_tile_with_init(preserve_unit_iters):
     verify_trace_roundtrip(sch, matmul)
 
 
+def test_blockized_init_decomposes():
+    # The outer block's init indexes its tile by the spatial variables only
+    # (no leftover operand for the reduce one), so decompose_reduction can
+    # hoist it above the k loop.
+    rng = np.random.default_rng(2)
+    a, b = rng.random((16, 24)).astype("float32"), rng.random((24, 8)).astype("float32")
+    expected = run(matmul, "matmul", a, b, np.zeros((16, 8), "float32"))[2]
+    sch = tvm.tir.Schedule(matmul)
+    i, j, k = sch.get_loops("C")
+    io, ii = sch.split(i, [None, 4])
+    jo, ji = sch.split(j, [None, 4])
+    ko, ki = sch.split(k, [None, 8])
+    sch.reorder(io, jo, ko, ii, ji, ki)
+    outer = sch.blockize(ii)
+    sch.decompose_reduction(outer, ko)
+    got = run(sch.mod, "matmul", a, b, np.zeros((16, 8), "float32"))[2]
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    verify_trace_roundtrip(sch, matmul)
+
+
 def test_blockize_refuses_a_binding_that_does_not_divide():
     sch = tvm.tir.Schedule(fused_rows(6))
     f, = sch.get_loops("B")

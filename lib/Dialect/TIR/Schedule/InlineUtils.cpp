@@ -340,10 +340,27 @@ void sched::foldAppliesIntoAccesses(RewriterBase &rewriter,
     SmallVector<Value> operands(current);
     SmallVector<AffineExpr> exprs = substituteOperands(
         getExprsOverInputs(map), operands, substitute(in), in);
-    AffineMap newMap = makeInputMap(in.values.size(), exprs, ctx);
+    // Only the inputs the indices still use (an apply's map may take
+    // inputs its expression does not read).
+    llvm::SmallBitVector unused(in.values.size(), true);
+    for (AffineExpr e : exprs)
+      e.walk([&](AffineExpr sub) {
+        if (auto dim = dyn_cast<AffineDimExpr>(sub))
+          unused.reset(dim.getPosition());
+      });
+    SmallVector<Value> used;
+    SmallVector<AffineExpr> renumbered;
+    for (auto [i, v] : llvm::enumerate(in.values)) {
+      renumbered.push_back(getAffineDimExpr(used.size(), ctx));
+      if (!unused.test(i))
+        used.push_back(v);
+    }
+    for (AffineExpr &e : exprs)
+      e = e.replaceDims(renumbered);
+    AffineMap newMap = makeInputMap(used.size(), exprs, ctx);
     rewriter.modifyOpInPlace(op, [&] {
       setMap(AffineMapAttr::get(newMap));
-      indices.assign(in.values);
+      indices.assign(used);
     });
   };
   for (Operation *root : ops)
