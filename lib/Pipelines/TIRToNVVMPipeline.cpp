@@ -36,6 +36,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   ConvertTIRToSCFPassOptions toSCF;
   toSCF.dropStorageScopes = true;
   pm.addPass(createConvertTIRToSCFPass(toSCF));
+  // Tensor-core instructions (ldmatrix, mma.sync) on the lanes' fragments.
+  pm.addPass(createTIRLowerMMAInstructionsPass());
   pm.addPass(createTIRVectorizeLoopsPass());
   pm.addPass(createTIRUnrollLoopsPass());
   pm.addPass(createCanonicalizerPass());
@@ -61,6 +63,7 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   if (llvm::sys::fs::exists(libdevice))
     target.linkLibs.push_back(libdevice.str().str());
   pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -132,6 +132,37 @@ def TIRFinalizeGPUKernelsPass
   }];
 }
 
+def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
+  let summary = "Lower the tensor-core instructions of mma.sync's intrinsics "
+                "to nvgpu";
+  let description = [{
+    The implementations of `tvm.tir.tensor_intrin.cuda`'s mma.sync
+    intrinsics call two instructions on buffer views (memref subviews once
+    tir is lowered); each lane of a warp makes the call with its own
+    fragments (the lane's registers: a buffer of as many elements, in a
+    row):
+
+    - `tir.call "call_extern"("tir.ptx_ldmatrix", %frag, %shared, %row,
+      %col, %transposed)`: `ldmatrix.sync.aligned.m8n8.x4[.trans].b16`,
+      four 8 x 8 matrices of 16-bit elements (or 8 x 16 of 8-bit ones)
+      whose rows start at `%shared[%row, %col]` (one row address per lane)
+      into the lane's fragment, in order (`nvgpu.ldmatrix`);
+    - `tir.call "call_extern"("tir.ptx_mma", "m16n8k16" | "m16n8k32",
+      a, b, c, %A, a_at, %B, b_at, %C, c_at)` (a, b, c: "fp16", "int8",
+      "fp32", "int32"): `mma.sync.aligned.<shape>.row.col` on the lane's
+      operands read from its fragments from those positions: all of A's,
+      half of B's, half of C's, which the result replaces
+      (`nvgpu.mma.sync`).
+
+    Refused, naming the call: a fragment that is not the lane's (a warp
+    buffer not yet divided among the lanes, another element count), an
+    element type or shape the instruction does not take.
+  }];
+  let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
   let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
   let description = [{

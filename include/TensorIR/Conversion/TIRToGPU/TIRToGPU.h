@@ -4,13 +4,16 @@
 #define TENSORIR_CONVERSION_TIRTOGPU_TIRTOGPU_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tir {
 
 #define GEN_PASS_DECL_CONVERTTIRTOGPUPASS
 #define GEN_PASS_DECL_TIRFINALIZEGPUKERNELSPASS
+#define GEN_PASS_DECL_TIRLOWERMMAINSTRUCTIONSPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// The alignment (bytes) the runtime guarantees for the buffers it passes

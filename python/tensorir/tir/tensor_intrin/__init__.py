@@ -10,7 +10,8 @@ FMA); a program tensorized with any other is refused when it is built,
 naming the call.
 
 Modules: x86 (VNNI, AVX-512), arm_cpu (NEON, SDOT, DP4A), cuda (WMMA's
-16x16x16 mma_sync), rocm (sdot4), hexagon (vrmpy, vdmpy).
+16x16x16 mma_sync; mma.sync's ldmatrix, mma, fill and store from mma),
+rocm (sdot4), hexagon (vrmpy, vdmpy).
 """
 from . import arm_cpu, cuda, hexagon, rocm, x86  # noqa: F401 - registers the intrinsics
 

@@ -14,6 +14,8 @@ from ...script import from_source
 from ...script import tir as T
 from ...script.values import DeferredScriptError, ScriptError
 from ..function import TensorIntrin
+from . import mma as _mma
+from .mma import *  # noqa: F401,F403 - mma.sync's intrinsics (ldmatrix, mma, fill, store)
 
 
 _WMMA_SYNC_DESC = """
@@ -229,4 +231,4 @@ __all__ = ["WMMA_SYNC_16x16x16_f16f16f16_INTRIN", "WMMA_SYNC_16x16x16_f16f16f16_
            "WMMA_STORE_16x16x16_F32_SHARED_INTRIN", "WMMA_STORE_16x16x16_F32_SHARED_DYN_INTRIN",
            "WMMA_STORE_16x16x16_F32_GLOBAL_INTRIN", "WMMA_STORE_16x16x16_F16_SHARED_INTRIN",
            "WMMA_STORE_16x16x16_F16_GLOBAL_INTRIN", "WMMA_STORE_16x16x16_S32_SHARED_INTRIN",
-           "WMMA_STORE_16x16x16_S32_GLOBAL_INTRIN", "get_wmma_intrin_group"]
+           "WMMA_STORE_16x16x16_S32_GLOBAL_INTRIN", "get_wmma_intrin_group"] + _mma.__all__

@@ -1,0 +1,337 @@
+//===- LowerMMAInstructions.cpp - ldmatrix and mma.sync calls to nvgpu ----===//
+//
+// The instructions mma.sync's tensor intrinsics call (tir.call
+// "call_extern" named "tir.ptx_ldmatrix" or "tir.ptx_mma") become nvgpu's
+// ldmatrix and mma.sync on the lane's fragments: each lane calls them with
+// its own registers, a buffer of as many elements as the lane holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRLOWERMMAINSTRUCTIONSPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+/// A call's arguments in the order written: literals and operands.
+SmallVector<PointerUnion<Attribute, Value>> argumentsOf(CallOp call) {
+  SmallVector<PointerUnion<Attribute, Value>> out;
+  unsigned next = 0;
+  for (Attribute arg : call.getArgs()) {
+    if (isa<UnitAttr>(arg))
+      out.push_back(call->getOperand(next++));
+    else
+      out.push_back(arg);
+  }
+  return out;
+}
+
+class Lowering {
+public:
+  explicit Lowering(CallOp call, StringRef name)
+      : call(call), name(name), b(call), loc(call.getLoc()) {}
+
+  LogicalResult ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args);
+  LogicalResult mma(ArrayRef<PointerUnion<Attribute, Value>> args);
+
+private:
+  InFlightDiagnostic fail() {
+    return call.emitOpError("instruction '") << name << "' ";
+  }
+  /// The argument at `i` as a buffer, an index value, an integer or a
+  /// string literal; failure (with a diagnostic naming `what`) otherwise.
+  FailureOr<Value> buffer(ArrayRef<PointerUnion<Attribute, Value>> args,
+                          unsigned i, StringRef what);
+  FailureOr<Value> index(ArrayRef<PointerUnion<Attribute, Value>> args,
+                         unsigned i, StringRef what);
+  FailureOr<int64_t> integer(ArrayRef<PointerUnion<Attribute, Value>> args,
+                             unsigned i, StringRef what);
+  FailureOr<StringRef> string(ArrayRef<PointerUnion<Attribute, Value>> args,
+                              unsigned i, StringRef what);
+  /// The lane's fragment `frag` as a flat 1-D view of its `n` elements of
+  /// `element` type.
+  FailureOr<Value> fragment(Value frag, int64_t n, Type element,
+                            StringRef role);
+
+  CallOp call;
+  StringRef name;
+  OpBuilder b;
+  Location loc;
+};
+
+FailureOr<Value> Lowering::buffer(ArrayRef<PointerUnion<Attribute, Value>> args,
+                                  unsigned i, StringRef what) {
+  Value v = i < args.size() ? dyn_cast<Value>(args[i]) : Value();
+  if (!v || !isa<MemRefType>(v.getType())) {
+    fail() << "takes " << what << " (a buffer) as argument " << i + 1;
+    return failure();
+  }
+  return v;
+}
+
+FailureOr<Value> Lowering::index(ArrayRef<PointerUnion<Attribute, Value>> args,
+                                 unsigned i, StringRef what) {
+  if (i < args.size())
+    if (auto attr = dyn_cast<Attribute>(args[i]))
+      if (auto v = dyn_cast<IntegerAttr>(attr))
+        return arith::ConstantIndexOp::create(b, loc, v.getInt()).getResult();
+  Value v = i < args.size() ? dyn_cast<Value>(args[i]) : Value();
+  if (!v || !v.getType().isIntOrIndex()) {
+    fail() << "takes " << what << " (an integer) as argument " << i + 1;
+    return failure();
+  }
+  if (v.getType().isIndex())
+    return v;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+}
+
+FailureOr<int64_t>
+Lowering::integer(ArrayRef<PointerUnion<Attribute, Value>> args, unsigned i,
+                  StringRef what) {
+  Attribute attr = i < args.size() ? dyn_cast<Attribute>(args[i]) : nullptr;
+  if (auto v = dyn_cast_or_null<IntegerAttr>(attr))
+    return v.getInt();
+  if (auto v = dyn_cast_or_null<BoolAttr>(attr))
+    return v.getValue() ? 1 : 0;
+  fail() << "takes " << what << " (an integer literal) as argument " << i + 1;
+  return failure();
+}
+
+FailureOr<StringRef>
+Lowering::string(ArrayRef<PointerUnion<Attribute, Value>> args, unsigned i,
+                 StringRef what) {
+  Attribute attr = i < args.size() ? dyn_cast<Attribute>(args[i]) : nullptr;
+  if (auto v = dyn_cast_or_null<StringAttr>(attr))
+    return v.getValue();
+  fail() << "takes " << what << " (a string) as argument " << i + 1;
+  return failure();
+}
+
+FailureOr<Value> Lowering::fragment(Value frag, int64_t n, Type element,
+                                    StringRef role) {
+  auto type = cast<MemRefType>(frag.getType());
+  auto refuse = [&](const Twine &why) -> FailureOr<Value> {
+    fail() << "needs " << role << " as the lane's fragment, " << n << " "
+           << element << " elements in a row: " << why;
+    return failure();
+  };
+  if (type.getElementType() != element) {
+    std::string held;
+    llvm::raw_string_ostream os(held);
+    os << "the buffer holds " << type.getElementType();
+    return refuse(held);
+  }
+  if (!type.hasStaticShape() || type.getNumElements() != n)
+    return refuse(Twine("the buffer has ") +
+                  (type.hasStaticShape()
+                       ? Twine(type.getNumElements()) + " elements"
+                       : Twine("a dynamic shape")) +
+                  " (a warp buffer must be divided among the lanes first)");
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return refuse("its layout is not strided");
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (type.getDimSize(d) != 1 && strides[d] != expected)
+      return refuse("its elements are not contiguous");
+    expected *= type.getDimSize(d);
+  }
+  if (type.getRank() == 1)
+    return frag;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.front().push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, frag, all).getResult();
+}
+
+/// The rows of a 2-D vector of `type` loaded from `flat[at ...]`, one 1-D
+/// load each (2-D vectors become arrays of rows in LLVM: row inserts and
+/// extracts lower directly, shape casts do not).
+Value loadRows(OpBuilder &b, Location loc, Value flat, Value at,
+               VectorType type) {
+  int64_t width = type.getDimSize(1);
+  auto rowType = VectorType::get({width}, type.getElementType());
+  Value out = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+    Value offset = arith::AddIOp::create(
+        b, loc, at, arith::ConstantIndexOp::create(b, loc, r * width));
+    Value row =
+        vector::LoadOp::create(b, loc, rowType, flat, ValueRange{offset});
+    out = vector::InsertOp::create(b, loc, row, out, r);
+  }
+  return out;
+}
+
+/// Stores the rows of the 2-D vector `v` to `flat[at ...]`, one after the
+/// other.
+void storeRows(OpBuilder &b, Location loc, Value v, Value flat, Value at) {
+  auto type = cast<VectorType>(v.getType());
+  int64_t width = type.getDimSize(1);
+  for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+    Value offset = arith::AddIOp::create(
+        b, loc, at, arith::ConstantIndexOp::create(b, loc, r * width));
+    Value row = vector::ExtractOp::create(b, loc, v, r);
+    vector::StoreOp::create(b, loc, row, flat, ValueRange{offset});
+  }
+}
+
+/// Elements of `type` in one 32-bit register.
+int64_t perRegister(Type type) { return 32 / type.getIntOrFloatBitWidth(); }
+
+LogicalResult
+Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (frag, shared, row, col, transposed)
+  FailureOr<Value> frag = buffer(args, 0, "the fragment");
+  FailureOr<Value> shared = buffer(args, 1, "the shared-memory tile");
+  if (failed(frag) || failed(shared))
+    return failure();
+  FailureOr<Value> row = index(args, 2, "the row");
+  FailureOr<Value> col = index(args, 3, "the column");
+  FailureOr<int64_t> transposed = integer(args, 4, "whether to transpose");
+  if (failed(row) || failed(col) || failed(transposed))
+    return failure();
+  auto sharedType = cast<MemRefType>(shared->getType());
+  Type element = sharedType.getElementType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  if (bits != 16 && bits != 8)
+    return fail() << "loads 16-bit or 8-bit elements, not " << element;
+  if (bits == 8 && *transposed)
+    return fail() << "cannot transpose 8-bit elements (ldmatrix .trans "
+                     "moves 16-bit ones)";
+  if (sharedType.getRank() != 2)
+    return fail() << "needs a 2-D tile of shared memory";
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(sharedType.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return fail() << "reads shared memory (a buffer in the GPU's workgroup "
+                     "memory), not "
+                  << sharedType;
+  // Four registers per lane.
+  int64_t n = 4 * perRegister(element);
+  FailureOr<Value> flat = fragment(*frag, n, element, "its destination");
+  if (failed(flat))
+    return failure();
+  auto tiles = VectorType::get({4, perRegister(element)}, element);
+  Value loaded =
+      nvgpu::LdMatrixOp::create(b, loc, tiles, *shared, ValueRange{*row, *col},
+                                *transposed != 0, /*numTiles=*/4);
+  storeRows(b, loc, loaded, *flat, arith::ConstantIndexOp::create(b, loc, 0));
+  return success();
+}
+
+/// The element type an mma.sync operand names.
+Type operandType(MLIRContext *ctx, StringRef abbreviation) {
+  return llvm::StringSwitch<Type>(abbreviation)
+      .Case("fp16", Float16Type::get(ctx))
+      .Case("fp32", Float32Type::get(ctx))
+      .Case("int8", IntegerType::get(ctx, 8))
+      .Case("int32", IntegerType::get(ctx, 32))
+      .Default(Type());
+}
+
+LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (shape, a, b, c, A, a_at, B, b_at, C, c_at)
+  FailureOr<StringRef> shape = string(args, 0, "the shape");
+  FailureOr<StringRef> aName = string(args, 1, "A's element type");
+  FailureOr<StringRef> bName = string(args, 2, "B's element type");
+  FailureOr<StringRef> cName = string(args, 3, "C's element type");
+  if (failed(shape) || failed(aName) || failed(bName) || failed(cName))
+    return failure();
+  MLIRContext *ctx = call.getContext();
+  Type aType = operandType(ctx, *aName), cType = operandType(ctx, *cName);
+  int64_t k = llvm::StringSwitch<int64_t>(*shape)
+                  .Case("m16n8k16", 16)
+                  .Case("m16n8k32", 32)
+                  .Default(0);
+  bool f16 = k == 16 && *aName == "fp16" && *bName == "fp16" &&
+             (*cName == "fp32" || *cName == "fp16");
+  bool i8 =
+      k == 32 && *aName == "int8" && *bName == "int8" && *cName == "int32";
+  if (!f16 && !i8)
+    return fail() << "has no form " << *shape << " with " << *aName << " x "
+                  << *bName << " -> " << *cName
+                  << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k32 int8 "
+                     "x int8 -> int32)";
+  FailureOr<Value> aBuf = buffer(args, 4, "A's fragment");
+  FailureOr<Value> bBuf = buffer(args, 6, "B's fragment");
+  FailureOr<Value> cBuf = buffer(args, 8, "C's fragment");
+  if (failed(aBuf) || failed(bBuf) || failed(cBuf))
+    return failure();
+  FailureOr<Value> aAt = index(args, 5, "where A's operand starts");
+  FailureOr<Value> bAt = index(args, 7, "where B's operand starts");
+  FailureOr<Value> cAt = index(args, 9, "where C's operand starts");
+  if (failed(aAt) || failed(bAt) || failed(cAt))
+    return failure();
+  // A: four registers, B: two, C: two pairs, per lane (m16n8).
+  int64_t perA = perRegister(aType);
+  auto aVec = VectorType::get({4, perA}, aType);
+  auto bVec = VectorType::get({2, perA}, aType);
+  auto cVec = VectorType::get({2, 2}, cType);
+  // The fragments hold a 16 x 16 (x k) tile's operands: A's whole, B's
+  // and C's for both n halves.
+  FailureOr<Value> aFlat = fragment(*aBuf, 4 * perA, aType, "A");
+  FailureOr<Value> bFlat = fragment(*bBuf, 4 * perA, aType, "B");
+  FailureOr<Value> cFlat = fragment(*cBuf, 8, cType, "C");
+  if (failed(aFlat) || failed(bFlat) || failed(cFlat))
+    return failure();
+  Value a = loadRows(b, loc, *aFlat, *aAt, aVec);
+  Value bv = loadRows(b, loc, *bFlat, *bAt, bVec);
+  Value c = loadRows(b, loc, *cFlat, *cAt, cVec);
+  Value d =
+      nvgpu::MmaSyncOp::create(b, loc, a, bv, c, b.getI64ArrayAttr({16, 8, k}));
+  storeRows(b, loc, d, *cFlat, *cAt);
+  return success();
+}
+
+/// The name a call_extern calls, or empty.
+StringRef externName(CallOp call) {
+  if (call.getCallee() != "call_extern" &&
+      call.getCallee() != "call_pure_extern")
+    return {};
+  ArrayAttr args = call.getArgs();
+  auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
+  return name ? name.getValue() : StringRef();
+}
+
+struct TIRLowerMMAInstructionsPass
+    : tir::impl::TIRLowerMMAInstructionsPassBase<TIRLowerMMAInstructionsPass> {
+  void runOnOperation() override {
+    SmallVector<CallOp> calls;
+    getOperation()->walk([&](CallOp call) {
+      StringRef name = externName(call);
+      if (name == "tir.ptx_ldmatrix" || name == "tir.ptx_mma")
+        calls.push_back(call);
+    });
+    for (CallOp call : calls) {
+      StringRef name = externName(call);
+      if (!call->use_empty()) {
+        call.emitOpError("instruction '")
+            << name << "' returns nothing; its result is used";
+        return signalPassFailure();
+      }
+      SmallVector<PointerUnion<Attribute, Value>> args = argumentsOf(call);
+      ArrayRef<PointerUnion<Attribute, Value>> rest =
+          ArrayRef(args).drop_front();
+      Lowering lowering(call, name);
+      if (failed(name == "tir.ptx_ldmatrix" ? lowering.ldmatrix(rest)
+                                            : lowering.mma(rest)))
+        return signalPassFailure();
+      call->erase();
+    }
+  }
+};
+
+} // namespace
