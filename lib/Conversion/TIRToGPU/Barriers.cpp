@@ -148,6 +148,13 @@ private:
         if (shared.count(store.getBuffer()))
           acc.writes.push_back(accessOf(store.getBuffer(), store.getMap(),
                                         store.getIndices(), exact));
+      } else if (isa<CallOp>(inner)) {
+        // The instructions a kernel may call (ldmatrix) read the shared
+        // views they take, anywhere in them.
+        for (Value operand : inner->getOperands())
+          if (shared.count(operand))
+            acc.reads.push_back(
+                accessOf(operand, AffineMap(), ValueRange(), false));
       }
     });
     return acc;

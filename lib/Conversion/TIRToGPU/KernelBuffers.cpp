@@ -67,6 +67,23 @@ static AffineMap shiftedMap(AffineMap map, ArrayRef<AffineExpr> lowers,
   return AffineMap::get(total, 0, results, map.getContext());
 }
 
+/// A view's type after its source changed: the source's strides for the
+/// view's dimensions (its last ones), a dynamic offset, the source's memory
+/// space.
+static void retypeView(MatchBufferOp view) {
+  auto source = cast<MemRefType>(view.getSource().getType());
+  auto type = cast<MemRefType>(view.getResult().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(source.getStridesAndOffset(strides, offset)))
+    strides.assign(source.getRank(), ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(view.getContext(), ShapedType::kDynamic,
+                             ArrayRef(strides).take_back(type.getRank()));
+  view.getResult().setType(MemRefType::get(
+      type.getShape(), type.getElementType(), layout, source.getMemorySpace()));
+}
+
 /// Every access of `buffer` reads or writes `compact` instead, at its
 /// index minus the part's start; blocks that list `buffer` lose their
 /// regions (scheduling is over; the lowering does not read them).
@@ -87,6 +104,20 @@ static void shiftAccesses(Value buffer, Value compact,
           shiftedMap(store.getMap(), lowers, inputs.size())));
       store.getIndicesMutable().append(inputs);
       store.getBufferMutable().assign(compact);
+    } else if (auto view = dyn_cast<MatchBufferOp>(user)) {
+      // The view's region moves as the accesses do.
+      RegionExprs region = splitRegionMap(view.getSourceRegion());
+      unsigned n = view.getIndices().size();
+      AffineMap starts =
+          shiftedMap(AffineMap::get(n, 0, region.starts, view.getContext()),
+                     lowers, inputs.size());
+      region.starts.assign(starts.getResults().begin(),
+                           starts.getResults().end());
+      view.setSourceRegionAttr(AffineMapAttr::get(
+          buildRegionMap(n + inputs.size(), region, view.getContext())));
+      view.getIndicesMutable().append(inputs);
+      view.getSourceMutable().assign(compact);
+      retypeView(view);
     } else if (auto block = dyn_cast<BlockOp>(user)) {
       block.dropAccessRegions();
     }
@@ -97,10 +128,10 @@ static void shiftAccesses(Value buffer, Value compact,
 static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   Value buffer = alloc.getBuffer();
   MemRefType type = alloc.getBuffer().getType();
-  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer, true);
   if (blocks.empty()) {
-    why.message =
-        "it is used by something other than loads and stores in blocks";
+    why.message = "it is used by something other than loads, stores and "
+                  "views in blocks";
     return failure();
   }
   Operation *lca = getCompactionAnchor(blocks);
@@ -116,8 +147,11 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   // (a register-staged copy: each thread loads its own elements, then
   // stores them): for a local buffer they are the thread's index, not
   // relaxed.
-  FailureOr<CompactPart> part = getCompactPart(lca, buffer, blocks, why,
-                                               /*sameThreadIsPoint=*/true);
+  // (Blocks nested in others the outer ones' regions cover, as TVM's
+  // region analysis takes them.)
+  FailureOr<CompactPart> part =
+      getCompactPart(lca, buffer, getOutermostBlocksUnder(lca, blocks), why,
+                     /*sameThreadIsPoint=*/true);
   if (failed(part))
     return failure();
   MLIRContext *ctx = alloc.getContext();
@@ -238,6 +272,9 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   auto view = memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType,
                                                 placed, offset, sizes, steps);
   buffer.replaceAllUsesWith(view.getResult());
+  for (Operation *user : view.getResult().getUsers())
+    if (auto match = dyn_cast<MatchBufferOp>(user))
+      retypeView(match);
   alloc.erase();
   return success();
 }
@@ -249,7 +286,7 @@ Operation *mlir::tir::kernelBufferPlace(Value buffer) {
   StringRef scope = getStorageScope(alloc.getBuffer().getType());
   if (!isSharedScope(scope) && scope != "local")
     return nullptr;
-  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer);
+  SmallVector<BlockOp> blocks = getAccessingBlocks(buffer, true);
   if (blocks.empty())
     return nullptr;
   ForOp kernel = kernelRootOf(blocks.front());
@@ -270,7 +307,7 @@ LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
   for (AllocBufferOp alloc : candidates) {
     // Only buffers whose every access is in one kernel; the others are
     // refused by the kernels' checks (or are host buffers).
-    SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer());
+    SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer(), true);
     if (blocks.empty())
       continue;
     ForOp kernel = kernelRootOf(blocks.front());

@@ -47,6 +47,14 @@ bool dependsOn(Value v, function_ref<bool(Value)> isSource);
 /// any change to it.
 LogicalResult placeKernelBuffers(Operation *root);
 
+/// TVM's LowerWarpMemory for tensor-core fragments: each "warp" buffer
+/// under `root`, its second-to-last dimension the warp's 32 lanes, becomes
+/// a "local" buffer without it (each lane's registers); its accesses and
+/// views give up the lane index, which must be the lane's own (a loop bound
+/// to threadIdx.x of 32 iterations). Fails, naming the buffer and the
+/// access, on any other.
+LogicalResult lowerWarpBuffers(Operation *root);
+
 /// The loop or block at whose start placeKernelBuffers allocates `buffer`
 /// (the LCA of its accesses), or null when it leaves the buffer where it
 /// is (not a root shared / local buffer used in one kernel).

@@ -126,6 +126,16 @@ bool definedIn(Value v, Operation *kernel) {
   return kernel->isAncestor(def);
 }
 
+/// Whether `call` is an instruction the GPU lowering knows
+/// (--tir-lower-mma-instructions).
+bool isKernelInstruction(CallOp call) {
+  ArrayAttr args = call.getArgs();
+  auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
+  return call.getCallee() == "call_extern" && name &&
+         (name.getValue() == "tir.ptx_ldmatrix" ||
+          name.getValue() == "tir.ptx_mma");
+}
+
 /// The buffer a view (tir.match_buffer) of views is of.
 Value viewSource(Value buffer) {
   while (auto match = buffer.getDefiningOp<MatchBufferOp>())
@@ -164,7 +174,8 @@ LogicalResult analyzeKernel(Kernel &kernel) {
       // Shared memory is one per block of threads, wherever it is
       // allocated (workgroup memory of the launch). Any other allocation
       // in a kernel is per thread (private memory): right only where no
-      // thread-bound loop runs in its scope. Warp and fragment scopes are
+      // thread-bound loop runs in its scope. Warp buffers were divided
+      // among their lanes (lowerWarpBuffers); fragment scopes (wmma.*) are
       // not lowered yet.
       auto space = dyn_cast_if_present<StringAttr>(
           cast<MemRefType>(alloc.getType()).getMemorySpace());
@@ -177,8 +188,9 @@ LogicalResult analyzeKernel(Kernel &kernel) {
       }
       if (space && space.getValue() != "local" && space.getValue() != "global")
         refuse(alloc) << "allocates a '" << space.getValue()
-                      << "' buffer in a GPU kernel; only 'shared' and "
-                         "'local' (and 'global') buffers are lowered";
+                      << "' buffer in a GPU kernel; only 'shared', "
+                         "'local', 'warp' (divided among the lanes first) "
+                         "and 'global' buffers are lowered";
       // Loops inside bound again to a tag bound around the allocation run
       // in the same thread: they do not count.
       Operation *scope = alloc->getParentOp();
@@ -199,10 +211,11 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     if (isa<AllocateConstOp>(op))
       refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
                     "GPU kernels yet";
-    if (auto call = dyn_cast<CallOp>(op))
+    if (auto call = dyn_cast<CallOp>(op); call && !isKernelInstruction(call))
       refuse(op) << "calls '" << call.getCallee()
                  << "' in a GPU kernel; calls are not lowered to GPU kernels "
-                    "yet";
+                    "yet (but the tensor-core instructions tir.ptx_ldmatrix "
+                    "and tir.ptx_mma)";
     // Every buffer the kernel uses from outside must be one the launch can
     // pass: a parameter of the function (or a view of one), not memory the
     // host function allocates (the runtime does not manage device memory
@@ -413,13 +426,19 @@ LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
         MemRefType::get(type.getShape(), type.getElementType(),
                         type.getLayout(), workgroup),
         alloc->getLoc());
-    // Views of it (placeKernelBuffers') move to the same memory.
-    for (Operation *user : alloc->getResult(0).getUsers())
-      if (auto view = dyn_cast<memref::ReinterpretCastOp>(user)) {
-        MemRefType t = view.getType();
-        view.getResult().setType(MemRefType::get(
-            t.getShape(), t.getElementType(), t.getLayout(), workgroup));
-      }
+    // Views of it (placeKernelBuffers', tensorized blocks') move to the
+    // same memory.
+    SmallVector<Value> views{alloc->getResult(0)};
+    while (!views.empty()) {
+      Value v = views.pop_back_val();
+      for (Operation *user : v.getUsers())
+        if (isa<memref::ReinterpretCastOp, MatchBufferOp>(user)) {
+          auto t = cast<MemRefType>(user->getResult(0).getType());
+          user->getResult(0).setType(MemRefType::get(
+              t.getShape(), t.getElementType(), t.getLayout(), workgroup));
+          views.push_back(user->getResult(0));
+        }
+    }
     alloc->getResult(0).replaceAllUsesWith(memory);
     alloc->erase();
   }
@@ -489,6 +508,9 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
     return kernelBufferPlace(buffer) == loop.getOperation();
   };
   if (failed(checkSoftwarePipelines(root, inKernel, compactedInto)))
+    return failure();
+  // Fragments: each lane's part of a warp buffer is its own.
+  if (failed(lowerWarpBuffers(root)))
     return failure();
   // Caches allocated at the root move into their kernels first.
   if (failed(placeKernelBuffers(root)))

@@ -15,13 +15,27 @@ func.func @rebound(%A: memref<8x8xf32>) {
 
 // -----
 
-func.func @warp_memory(%A: memref<32xf32>) {
+func.func @warp_memory_without_lanes(%A: memref<32xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{allocates a 'warp' buffer in a GPU kernel; only 'shared' and 'local' (and 'global') buffers are lowered}}
+      // expected-error @+1 {{allocates 'warp' buffer 'S' of type 'memref<32xf32, "warp">'; a warp buffer's second-to-last dimension is the warp's 32 lanes}}
       %S = tir.alloc_buffer : memref<32xf32, "warp">
       %x = tir.load %A[%vi] : memref<32xf32>
       tir.store %x, %S[%vi] : memref<32xf32, "warp">
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_memory(%A: memref<32xf32>) {
+  tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(32, %t)) {
+      // expected-error @+1 {{allocates a 'wmma.accumulator' buffer in a GPU kernel; only 'shared', 'local', 'warp' (divided among the lanes first) and 'global' buffers are lowered}}
+      %S = tir.alloc_buffer : memref<32xf32, "wmma.accumulator">
+      %x = tir.load %A[%vi] : memref<32xf32>
+      tir.store %x, %S[%vi] : memref<32xf32, "wmma.accumulator">
     }
   }
   return

@@ -521,9 +521,11 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
 }
 
 /// The blocks that access `buffer`: the nearest block around each load or
-/// store, and blocks that list it in their regions. Empty when some use is
-/// anything else, or an access outside every block.
-SmallVector<BlockOp> mlir::tir::getAccessingBlocks(Value buffer) {
+/// store (or view, with `viewsAccess`), and blocks that list it in their
+/// regions. Empty when some use is anything else, or an access outside
+/// every block.
+SmallVector<BlockOp> mlir::tir::getAccessingBlocks(Value buffer,
+                                                   bool viewsAccess) {
   llvm::SetVector<BlockOp> blocks;
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
@@ -533,7 +535,9 @@ SmallVector<BlockOp> mlir::tir::getAccessingBlocks(Value buffer) {
     }
     bool isAccess =
         (isa<LoadOp>(user) && cast<LoadOp>(user).getBuffer() == buffer) ||
-        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer);
+        (isa<StoreOp>(user) && cast<StoreOp>(user).getBuffer() == buffer) ||
+        (viewsAccess && isa<MatchBufferOp>(user) &&
+         cast<MatchBufferOp>(user).getSource() == buffer);
     auto block = user->getParentOfType<BlockOp>();
     if (!isAccess || !block)
       return {};

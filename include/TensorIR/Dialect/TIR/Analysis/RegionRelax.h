@@ -161,9 +161,11 @@ FailureOr<LoopRegion> uniteLoopRegions(const LoopRegion &a,
                                        const LoopRegion &b);
 
 /// The blocks that access `buffer`: the nearest block around each load or
-/// store, and blocks that list it in their regions. Empty when some use is
-/// anything else, or an access outside every block.
-SmallVector<BlockOp> getAccessingBlocks(Value buffer);
+/// store, and blocks that list it in their regions; with `viewsAccess`, the
+/// block a view of it (tir.match_buffer, which the block's regions cover)
+/// is made in as well. Empty when some use is anything else, or an access
+/// outside every block.
+SmallVector<BlockOp> getAccessingBlocks(Value buffer, bool viewsAccess = false);
 
 } // namespace mlir::tir
 

@@ -1,0 +1,267 @@
+//===- WarpBuffers.cpp - warp buffers divided among their lanes -----------===//
+//
+// TVM's LowerWarpMemory for the fragments of tensor-core instructions: a
+// "warp" buffer's second-to-last dimension is the warp's 32 lanes (the
+// layouts of mma.sync's intrinsics put each lane's elements in one row), and
+// lane t reads and writes only row t. Each such buffer becomes a "local" one
+// without that dimension, the lane's own registers; every access gives up
+// its lane index, which must be the lane's (a loop bound to threadIdx.x of
+// 32 iterations: with the kernel's x dimension 32, a warp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelMemory.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+
+/// A loop bound to threadIdx.x running 0 to 32: its variable is the lane.
+ForOp laneLoop(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
+  if (!loop || loop.getKind() != ForKind::ThreadBinding ||
+      *loop.getThread() != "threadIdx.x" ||
+      getConstantIntValue(loop.getMixedLowerBound()) != 0 ||
+      getConstantIntValue(loop.getMixedUpperBound()) != kWarpSize)
+    return ForOp();
+  return loop;
+}
+
+/// Whether `v` is the lane index: a lane loop's variable, or an iteration
+/// variable of a block bound to exactly that.
+bool isLane(Value v) {
+  if (laneLoop(v))
+    return true;
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto block =
+      arg ? dyn_cast<BlockOp>(arg.getOwner()->getParentOp()) : BlockOp();
+  if (!block || arg.getArgNumber() >= block.getNumIterVars())
+    return false;
+  auto dim =
+      dyn_cast<AffineDimExpr>(block.getBindingExprs()[arg.getArgNumber()]);
+  return dim && laneLoop(block.getBindingValues()[dim.getPosition()]);
+}
+
+/// `map` without result `drop`.
+AffineMap withoutResult(AffineMap map, unsigned drop) {
+  SmallVector<AffineExpr> results(map.getResults());
+  results.erase(results.begin() + drop);
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                        map.getContext());
+}
+
+/// A region map (starts, then extents) without dimension `drop`.
+AffineMap regionWithout(AffineMap region, unsigned drop) {
+  unsigned rank = region.getNumResults() / 2;
+  return withoutResult(withoutResult(region, rank + drop), drop);
+}
+
+/// The strides of an identity-layout `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  return strides;
+}
+
+class WarpLowering {
+public:
+  WarpLowering(AllocBufferOp alloc) : alloc(alloc), ctx(alloc.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  InFlightDiagnostic fail(Operation *op) {
+    return op->emitOpError("accesses 'warp' buffer '")
+           << getBufferName(alloc.getBuffer()) << "' ";
+  }
+  /// An access (load or store) through `buffer` whose index `lane` is the
+  /// lane: the same access of `replacement` without it.
+  LogicalResult rewriteAccess(Operation *op, Value replacement, unsigned lane);
+  LogicalResult rewriteView(MatchBufferOp view, Value lanes);
+  void rewriteRegions(BlockOp block, Value lanes, unsigned lane);
+
+  AllocBufferOp alloc;
+  MLIRContext *ctx;
+};
+
+LogicalResult WarpLowering::rewriteAccess(Operation *op, Value replacement,
+                                          unsigned lane) {
+  auto load = dyn_cast<LoadOp>(op);
+  auto store = dyn_cast<StoreOp>(op);
+  AffineMap map = load ? load.getMap() : store.getMap();
+  SmallVector<Value> indices(load ? load.getIndices() : store.getIndices());
+  auto dim = dyn_cast<AffineDimExpr>(map.getResult(lane));
+  if (!dim || !isLane(indices[dim.getPosition()]))
+    return fail(op) << "at a lane index that is not the lane's own (a loop "
+                       "bound to threadIdx.x of "
+                    << kWarpSize
+                    << " iterations, or a block variable bound to one); "
+                       "accesses across lanes (shuffles) are "
+                       "not lowered";
+  OpBuilder b(op);
+  AffineMap shorter = withoutResult(map, lane);
+  if (load) {
+    auto replaced = LoadOp::create(b, op->getLoc(), load.getType(), replacement,
+                                   indices, AffineMapAttr::get(shorter));
+    load.replaceAllUsesWith(replaced.getResult());
+  } else {
+    StoreOp::create(b, op->getLoc(), store.getValue(), replacement, indices,
+                    AffineMapAttr::get(shorter));
+  }
+  op->erase();
+  return success();
+}
+
+void WarpLowering::rewriteRegions(BlockOp block, Value lanes, unsigned lane) {
+  auto rewrite = [&](MutableOperandRange buffers,
+                     std::optional<ArrayAttr> regions, bool writes) {
+    if (!regions)
+      return;
+    SmallVector<Attribute> maps(regions->begin(), regions->end());
+    for (unsigned i = 0; i < buffers.size(); ++i) {
+      if (buffers[i].get() != alloc.getBuffer())
+        continue;
+      buffers[i].set(lanes);
+      maps[i] = AffineMapAttr::get(
+          regionWithout(cast<AffineMapAttr>(maps[i]).getValue(), lane));
+    }
+    ArrayAttr updated = ArrayAttr::get(ctx, maps);
+    if (writes)
+      block.setWriteRegionsAttr(updated);
+    else
+      block.setReadRegionsAttr(updated);
+  };
+  rewrite(block.getReadBuffersMutable(), block.getReadRegions(), false);
+  rewrite(block.getWriteBuffersMutable(), block.getWriteRegions(), true);
+}
+
+LogicalResult WarpLowering::rewriteView(MatchBufferOp view, Value lanes) {
+  auto bufferType = cast<MemRefType>(alloc.getBuffer().getType());
+  unsigned rank = bufferType.getRank(), lane = rank - 2;
+  RegionExprs region = splitRegionMap(view.getSourceRegion());
+  auto start = dyn_cast<AffineConstantExpr>(region.starts[lane]);
+  auto extent = dyn_cast<AffineConstantExpr>(region.extents[lane]);
+  if (!start || start.getValue() != 0 || !extent ||
+      extent.getValue() != kWarpSize)
+    return fail(view) << "through a view of part of its lanes; a view of a "
+                         "warp buffer takes all "
+                      << kWarpSize;
+  auto viewType = cast<MemRefType>(view.getResult().getType());
+  // The view's dimensions are the region's last ones (leading unit
+  // dimensions may be left out).
+  int64_t viewLane = int64_t(viewType.getRank()) - int64_t(rank - lane);
+  if (viewLane < 0 || viewType.getDimSize(viewLane) != kWarpSize)
+    return fail(view) << "through a view that leaves out its lanes";
+  auto lanesType = cast<MemRefType>(lanes.getType());
+  SmallVector<int64_t> strides = rowMajorStrides(lanesType.getShape());
+  SmallVector<int64_t> shape(viewType.getShape());
+  shape.erase(shape.begin() + viewLane);
+  auto newType = MemRefType::get(
+      shape, viewType.getElementType(),
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                             ArrayRef(strides).take_back(shape.size())),
+      lanesType.getMemorySpace());
+  OpBuilder b(view);
+  auto replaced = MatchBufferOp::create(
+      b, view.getLoc(), newType, lanes, view.getIndices(),
+      AffineMapAttr::get(regionWithout(view.getSourceRegion(), lane)),
+      view.getAxisSeparatorsAttr());
+  // Its users: accesses lose the lane index, calls take the lane's part.
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : view.getResult().getUsers())
+    users.insert(user);
+  for (Operation *user : users) {
+    if (isa<LoadOp, StoreOp>(user)) {
+      if (isa<StoreOp>(user) &&
+          cast<StoreOp>(user).getValue() == view.getResult())
+        return fail(user) << "as a value";
+      if (failed(rewriteAccess(user, replaced.getResult(), viewLane)))
+        return failure();
+    } else if (isa<CallOp>(user)) {
+      user->replaceUsesOfWith(view.getResult(), replaced.getResult());
+    } else if (auto block = dyn_cast<BlockOp>(user)) {
+      // A nested block listing the view in its regions: scheduling is over.
+      block.dropAccessRegions();
+    } else {
+      return fail(user) << "through a view used by '" << user->getName()
+                        << "', which the lowering of warp buffers does not "
+                           "handle";
+    }
+  }
+  view.erase();
+  return success();
+}
+
+LogicalResult WarpLowering::run() {
+  auto type = cast<MemRefType>(alloc.getBuffer().getType());
+  if (!type.hasStaticShape() || type.getRank() < 2 ||
+      type.getDimSize(type.getRank() - 2) != kWarpSize ||
+      !type.getLayout().isIdentity())
+    return alloc.emitOpError("allocates 'warp' buffer '")
+           << getBufferName(alloc.getBuffer()) << "' of type " << type
+           << "; a warp buffer's second-to-last dimension is the warp's "
+           << kWarpSize
+           << " lanes (as transform_layout with the tensor intrinsics' "
+              "layouts leaves it), its shape static";
+  unsigned lane = type.getRank() - 2;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + lane);
+  OpBuilder b(alloc);
+  auto lanesType = MemRefType::get(shape, type.getElementType(), AffineMap(),
+                                   StringAttr::get(ctx, "local"));
+  auto lanes = AllocBufferOp::create(b, alloc.getLoc(), lanesType, ValueRange{},
+                                     alloc.getBufferNameAttr(),
+                                     alloc.getAxisSeparatorsAttr());
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : alloc.getBuffer().getUsers())
+    users.insert(user);
+  for (Operation *user : users) {
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      rewriteRegions(block, lanes.getBuffer(), lane);
+    } else if (auto view = dyn_cast<MatchBufferOp>(user);
+               view && view.getSource() == alloc.getBuffer()) {
+      if (failed(rewriteView(view, lanes.getBuffer())))
+        return failure();
+    } else if ((isa<LoadOp>(user) &&
+                cast<LoadOp>(user).getBuffer() == alloc.getBuffer()) ||
+               (isa<StoreOp>(user) &&
+                cast<StoreOp>(user).getBuffer() == alloc.getBuffer())) {
+      if (failed(rewriteAccess(user, lanes.getBuffer(), lane)))
+        return failure();
+    } else {
+      return fail(user) << "in '" << user->getName()
+                        << "', which the lowering of warp buffers does not "
+                           "handle";
+    }
+  }
+  alloc.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::tir::lowerWarpBuffers(Operation *root) {
+  SmallVector<AllocBufferOp> warps;
+  root->walk([&](AllocBufferOp alloc) {
+    if (getStorageScope(alloc.getBuffer().getType()) == "warp")
+      warps.push_back(alloc);
+  });
+  for (AllocBufferOp alloc : warps)
+    if (failed(WarpLowering(alloc).run()))
+      return failure();
+  return success();
+}

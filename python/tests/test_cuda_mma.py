@@ -1,0 +1,108 @@
+"""Tensor-core GEMMs (mma.sync) built for the GPU: the schedule of
+test_tensor_intrin_mma lowered to kernels whose fragments are each lane's
+registers (warp buffers divided among the lanes), ldmatrix and mma.sync in
+the PTX, assembled by ptxas for sm_80 and sm_90; run against numpy where
+there is a GPU; the refusals of what the lowering does not take."""
+import os
+
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir.script import tir as T
+
+from test_tensor_intrin_mma import CONFIGS, schedule_mma
+
+HAVE_GPU = tvm.cuda(0).exist
+HAVE_PTXAS = os.path.exists("/usr/local/cuda/bin/ptxas")
+
+# (ldmatrix with .trans, without) per 16 x k step, the mma instruction.
+EXPECTED = {
+    "f16f16f32": (2, 2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    "f16f16f32_trans_b": (0, 4, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    "f16f16f16": (2, 2, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"),
+    "i8i8i32": (0, 2, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"),
+    "i8i8i32_trans_b": (0, 4, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"),
+}
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_mma_gemm_ptx(config):
+    lib = tvm.build(schedule_mma(config).mod, target="cuda -arch=sm_80")
+    ptx = lib.get_source("ll")  # the host code, the kernel's PTX in it
+    transposed, plain, mma = EXPECTED[config]
+    # 2 x 2 tiles of 16 x 16 per warp and k step, each two m16n8 products
+    # (the k loop may be unrolled).
+    steps, rest = divmod(ptx.count(mma), 8)
+    assert steps >= 1 and rest == 0
+    assert ptx.count("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") == transposed * steps
+    assert ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == plain * steps
+    # Two barriers per k step: before the copies into shared memory
+    # overwrite what ldmatrix read, and after them.
+    assert ptx.count("bar.sync") == 2
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_mma_gemm_assembles(config, arch):
+    tvm.build(schedule_mma(config).mod, target=f"cuda -arch={arch} -format=bin")
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_mma_gemm_on_gpu(config):
+    in_dtype, out_dtype, b_trans = CONFIGS[config][:3]
+    n = 128
+    lib = tvm.build(schedule_mma(config, n).mod, target="cuda")
+    rng = np.random.default_rng(0)
+    if in_dtype == "int8":
+        a, b = (rng.integers(-128, 128, (n, n)).astype("int8") for _ in range(2))
+    else:
+        a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
+    expected = a.astype("float64") @ (b.T if b_trans else b).astype("float64")
+    dev = tvm.cuda(0)
+    c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
+    lib["main"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
+    tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
+    np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
+                               atol=tolerance)
+
+
+def test_warp_buffer_without_lanes_refused():
+    # A "warp" cache left in the matrix's own layout has no lane dimension.
+    @T.prim_func
+    def copy(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
+        W = T.alloc_buffer((64, 64), "float32", scope="warp")
+        for i in T.thread_binding(64, thread="blockIdx.x"):
+            for j in T.thread_binding(64, thread="threadIdx.x"):
+                with T.block("W"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    W[vi, vj] = A[vi, vj]
+                with T.block("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    B[vi, vj] = W[vi, vj]
+
+    with pytest.raises(Exception, match="second-to-last dimension is the warp's 32 lanes"):
+        tvm.build(copy, target="cuda")
+
+
+def test_cross_lane_access_refused():
+    # Lane t reading row t + 1 of a fragment needs a shuffle.
+    @T.prim_func
+    def shift(A: T.Buffer((32, 8), "float32"), B: T.Buffer((32, 8), "float32")):
+        W = T.alloc_buffer((32, 8), "float32", scope="warp")
+        for w in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(32, thread="threadIdx.x"):
+                for l in range(8):
+                    with T.block("W"):
+                        vt, vl = T.axis.remap("SS", [t, l])
+                        W[vt, vl] = A[vt, vl]
+            for t in T.thread_binding(32, thread="threadIdx.x"):
+                for l in range(8):
+                    with T.block("B"):
+                        vt, vl = T.axis.remap("SS", [t, l])
+                        B[vt, vl] = W[(vt + 1) % 32, vl]
+
+    with pytest.raises(Exception, match="not the lane's own"):
+        tvm.build(shift, target="cuda")
