@@ -63,6 +63,14 @@ VARIANTS = {
     **{f"gemm_{name}_{size}": gemm(size, **schedule)
        for name, schedule in GEMMS.items()
        for size in ((2048, 4096) if name in AT_2048 else (4096,))},
+    # Tensor cores (mma.sync), f16 x f16 -> f32: warps per block, 16 x 16
+    # tiles per warp.
+    **{f"tcgemm_w{w[0]}x{w[1]}t{t[0]}x{t[1]}_{size}": (
+        lambda size=size, w=w, t=t: p.schedule_matmul_mma(
+            p.matmul_mixed(size), warps=w, tiles=t).mod)
+       for w, t, sizes in (((2, 2), (2, 2), (1024, 4096)), ((2, 2), (4, 4), (4096, 8192)),
+                           ((2, 4), (4, 2), (4096,)))
+       for size in sizes},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }

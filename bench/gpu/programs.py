@@ -220,3 +220,113 @@ def schedule_softmax(func, threads=256):
         sch.bind(inner, "threadIdx.x")
         sch.set_scope(block, 0, "shared")
     return sch.mod
+
+
+def matmul_mixed(n, in_dtype="float16", out_dtype="float32", b_transposed=False):
+    """C = A B (B given transposed: A B^T) over n x n matrices of `in_dtype`,
+    products and sums in `out_dtype`."""
+    from tensorir import te
+    a = te.placeholder((n, n), in_dtype, name="A")
+    b = te.placeholder((n, n), in_dtype, name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute(
+        (n, n), lambda i, j: te.sum(
+            tvm.tir.Cast(out_dtype, a[i, k])
+            * tvm.tir.Cast(out_dtype, b[j, k] if b_transposed else b[k, j]), axis=[k]),
+        name="C")
+    return te.create_prim_func([a, b, c]).with_attr("global_symbol", "gemm")
+
+
+# mma.sync's intrinsics per configuration (tvm.tir.tensor_intrin.cuda):
+# (k per instruction, load A, load B, mma, fill, store).
+MMA_INTRINSICS = {
+    ("float16", "float32", False): (16, "mma_ldmatrix_f16_a", "mma_ldmatrix_f16_b",
+                                    "mma_f16f16f32", "mma_fill_16x16_f32",
+                                    "mma_store_16x16_f32_global_"),
+    ("float16", "float32", True): (16, "mma_ldmatrix_f16_a", "mma_ldmatrix_f16_b_trans",
+                                   "mma_f16f16f32_trans_b", "mma_fill_16x16_f32",
+                                   "mma_store_16x16_f32_global_"),
+    ("float16", "float16", False): (16, "mma_ldmatrix_f16_a", "mma_ldmatrix_f16_b",
+                                    "mma_f16f16f16", "mma_fill_16x16_f16",
+                                    "mma_store_16x16_f16_global_"),
+    ("int8", "int32", False): (32, "mma_ldmatrix_i8_a", "mma_ldmatrix_i8_b", "mma_i8i8i32",
+                               "mma_fill_16x16_i32", "mma_store_16x16_i32_global_"),
+    ("int8", "int32", True): (32, "mma_ldmatrix_i8_a", "mma_ldmatrix_i8_b_trans",
+                              "mma_i8i8i32_trans_b", "mma_fill_16x16_i32",
+                              "mma_store_16x16_i32_global_"),
+}
+
+
+def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transposed=False,
+                        warps=(2, 2), tiles=(2, 2), k_tiles=2):
+    """A GEMM on tensor cores (mma.sync): 16 x 16 output tiles, a grid of
+    `warps` per block each computing `tiles` of them, A's and B's tiles
+    staged in shared memory per k step of `k_tiles` instructions, the
+    fragments in warp buffers laid out for the instructions, then each
+    fragment move and product tensorized."""
+    from tensorir.tir.tensor_intrin import cuda as intrin
+    k_inner, load_a, load_b, mma, fill, store = MMA_INTRINSICS[
+        (in_dtype, out_dtype, b_transposed)]
+    sch = tvm.tir.Schedule(func)
+    c = sch.get_block("C")
+    i, j, k = sch.get_loops(c)
+    i, i_t = sch.split(i, [None, 16])
+    j, j_t = sch.split(j, [None, 16])
+    k, k_t = sch.split(k, [None, k_inner])
+    sch.reorder(i, j, k, i_t, j_t, k_t)
+    tile = sch.blockize(i_t)
+    i_b, i_w, i_f = sch.split(i, [None, warps[0], tiles[0]])
+    j_b, j_w, j_f = sch.split(j, [None, warps[1], tiles[1]])
+    k_o, k_i = sch.split(k, [None, k_tiles])
+    sch.reorder(i_b, j_b, i_w, j_w, k_o, k_i, i_f, j_f)
+    sch.bind(sch.fuse(i_b, j_b), "blockIdx.x")
+    sch.bind(sch.fuse(i_w, j_w), "threadIdx.y")
+    vector = 16 if in_dtype == "int8" else 8
+    for operand in (0, 1):
+        cached = sch.cache_read(tile, operand, "shared")
+        sch.compute_at(cached, k_o)
+        _, ty, tx, vec = sch.split(sch.fuse(*sch.get_loops(cached)[-2:]),
+                                   [None, warps[0] * warps[1], 32, vector])
+        sch.bind(ty, "threadIdx.y")
+        sch.bind(tx, "threadIdx.x")
+        sch.vectorize(vec)
+    a_frag = sch.cache_read(tile, 0, "warp")
+    b_frag = sch.cache_read(tile, 1, "warp")
+    sch.compute_at(a_frag, k_i)
+    sch.compute_at(b_frag, k_i)
+    c_frag = sch.cache_write(tile, 0, "warp")
+    sch.reverse_compute_at(c_frag, sch.get_loops(tile)[1])
+    r, s = sch.get_loops(c_frag)[-2:]
+    r_o, r_i = sch.split(r, [None, 16])
+    s_o, s_i = sch.split(s, [None, 16])
+    sch.reorder(r_o, s_o, r_i, s_i)
+    sch.decompose_reduction(tile, sch.get_loops(tile)[2])
+
+    def fragment_tiles(block, rows, cols):
+        r, s = sch.get_loops(block)[-2:]
+        r_o, r_i = sch.split(r, [None, rows])
+        s_o, s_i = sch.split(s, [None, cols])
+        sch.reorder(r_o, s_o, r_i, s_i)
+        return r_i
+
+    def fragment_map(layout, rows, cols):
+        return lambda i, j: (i // rows, j // cols, *layout(i % rows, j % cols))
+
+    lay16 = fragment_map(intrin.shared_16x16_to_ldmatrix_32x8_layout, 16, 16)
+    if k_inner == 16:
+        map_a = map_b = lay16
+    else:
+        map_a = fragment_map(intrin.shared_16x32_to_ldmatrix_32x16_layout, 16, 32)
+        map_b = map_a if b_transposed else fragment_map(
+            intrin.shared_32x16_to_ldmatrix_32x16_layout, 32, 16)
+    loop_a = fragment_tiles(a_frag, 16, k_inner)
+    loop_b = fragment_tiles(b_frag, *((16, k_inner) if b_transposed else (k_inner, 16)))
+    sch.transform_layout(a_frag, ("write", 0), map_a)
+    sch.transform_layout(b_frag, ("write", 0), map_b)
+    sch.transform_layout(c_frag, ("read", 0), lay16)
+    sch.tensorize(loop_a, load_a)
+    sch.tensorize(loop_b, load_b)
+    sch.tensorize(sch.get_loops(c)[-3], mma)
+    sch.tensorize(sch.get_loops(sch.get_block("C_init"))[-2], fill)
+    sch.tensorize(sch.get_loops(c_frag)[-2], store)
+    return sch

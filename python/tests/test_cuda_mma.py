@@ -63,7 +63,7 @@ def test_mma_gemm_on_gpu(config):
     expected = a.astype("float64") @ (b.T if b_trans else b).astype("float64")
     dev = tvm.cuda(0)
     c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
-    lib["main"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
+    lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
     tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
     np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
                                atol=tolerance)
