@@ -40,6 +40,10 @@ def test_mma_gemm_ptx(config):
     # Two barriers per k step: before the copies into shared memory
     # overwrite what ldmatrix read, and after them.
     assert ptx.count("bar.sync") == 2
+    # The fragments and accumulators stay in registers: the loops over a
+    # warp's tiles are unrolled, the fragments allocated once per thread,
+    # their indices constants.
+    assert "ld.local" not in ptx and "st.local" not in ptx
 
 
 @pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")

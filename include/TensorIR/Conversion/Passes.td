@@ -29,11 +29,16 @@ def ConvertTIRToSCFPass : Pass<"convert-tir-to-scf"> {
       `tir.loop_kind` attribute on the `scf.for` for the passes that act on
       it;
     - `tir.load` / `tir.store` become `memref.load` / `memref.store` with
-      their index expressions expanded to `arith`;
+      their index expressions expanded to `arith` (over the bindings of
+      their block where indices mix its variables with other values, so
+      that the two cancel);
+    - `tir.match_buffer` becomes a `memref.subview` of its region, whose
+      starts are simplified the same way (over the bindings of the blocks
+      around it);
     - `tir.name` parameter attributes are dropped.
 
-    Thread-bound loops and `tir.match_buffer` are left to the GPU and
-    tensorization lowerings: the pass fails on them with a diagnostic.
+    Thread-bound loops are left to the GPU lowering: the pass fails on
+    them with a diagnostic.
 
     With `compact-buffers` (on in `--tir-lower-to-llvm`), TVM's
     PlanAndUpdateBufferAllocationLocation + CompactBufferAllocation: a
@@ -89,6 +94,18 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     buffers are placed (with them counted as threads). The kernels' other
     tir ops stay for `--convert-tir-to-scf`, which runs after this.
 
+    Before the kernels are formed, each `"warp"` buffer (a tensor-core
+    fragment: its second-to-last dimension the warp's 32 lanes) becomes a
+    `"local"` buffer without that dimension, every access and view giving
+    up the lane index, which must be the variable of a loop bound to
+    threadIdx.x of 32 iterations (TVM's LowerWarpMemory); then the
+    `"shared"` / `"local"` buffers allocated at the root move into their
+    kernels, compacted (views of them count as their blocks' accesses).
+    In each kernel, the serial loops of few iterations whose variable
+    indexes a thread's private buffer, that write no shared memory and stay
+    small unrolled, are marked `unrolled` (annotation `register_tile`), so
+    that register tiles and fragments get constant indices.
+
     A kernel may use the function's parameters (and views of them) and
     scalars defined before it. Refused with the loop's, block's or buffer's
     name: launches over CUDA's limits; a thread-bound loop that reaches a
@@ -97,8 +114,10 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     (intermediates in global memory, constants); buffers in the kernel with
     a scope other than global / local, or with thread-bound loops inside
     their scope (threads would share them: shared memory, not lowered yet);
-    calls and constant buffers inside kernels. A buffer in a kernel is
-    private to its thread.
+    calls (but the tensor-core instructions `tir.ptx_ldmatrix` and
+    `tir.ptx_mma`) and constant buffers inside kernels; a warp buffer
+    without its lanes, or read at another lane's index. A buffer in a
+    kernel is private to its thread.
 
     With `require-kernels` (as `tir-lower-to-nvvm` runs it for code the
     runtime calls, whose buffers are in GPU memory), a load or store of a
@@ -128,7 +147,8 @@ def TIRFinalizeGPUKernelsPass
     `llvm.align = 16` (unless it has an alignment), so that its
     shared-memory global is 16-byte aligned and the NVPTX backend may load
     and store four floats of it at once (`ld.shared.v4`) without
-    misaligned accesses.
+    misaligned accesses. A thread's private allocations of static size
+    move to the kernel's entry block (LLVM keeps only those in registers).
   }];
 }
 

@@ -55,6 +55,13 @@ LogicalResult placeKernelBuffers(Operation *root);
 /// access, on any other.
 LogicalResult lowerWarpBuffers(Operation *root);
 
+/// Marks `unrolled` the serial loops of `kernel` of a few constant
+/// iterations whose variable indexes a thread's private buffer (register
+/// tiles, fragments), while the unrolled code stays small: the indices then
+/// become constants and the buffer stays in registers, as nvcc's unrolling
+/// of such loops gives TVM's CUDA code.
+void unrollRegisterTileLoops(Operation *kernel);
+
 /// The loop or block at whose start placeKernelBuffers allocates `buffer`
 /// (the LCA of its accesses), or null when it leaves the buffer where it
 /// is (not a root shared / local buffer used in one kernel).

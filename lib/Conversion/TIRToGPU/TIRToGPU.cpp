@@ -442,6 +442,7 @@ LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
     alloc->getResult(0).replaceAllUsesWith(memory);
     alloc->erase();
   }
+  unrollRegisterTileLoops(launch);
   if (failed(insertBarriers(launch)))
     return failure();
   // As nvcc by default (-fmad=true) and TVM's CUDA backend: a float multiply
@@ -569,6 +570,23 @@ struct TIRFinalizeGPUKernelsPass
           func.setWorkgroupAttributionAttr(
               i, align,
               IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
+      // A thread's private buffers of static size (register tiles,
+      // fragments placed inside loops) are allocated once, at the kernel's
+      // entry: LLVM keeps only entry-block allocations in registers (one
+      // in a loop is a new stack slot per iteration, in local memory). A
+      // buffer allocated in a loop holds nothing from one iteration to the
+      // next, so one allocation serves them all.
+      if (func.getBody().empty())
+        return;
+      Block &entry = func.getBody().front();
+      SmallVector<memref::AllocaOp> inner;
+      func.walk([&](memref::AllocaOp alloca) {
+        if (alloca->getBlock() != &entry && alloca.getType().hasStaticShape() &&
+            alloca->getNumOperands() == 0)
+          inner.push_back(alloca);
+      });
+      for (memref::AllocaOp alloca : inner)
+        alloca->moveBefore(&entry, entry.begin());
     });
   }
 };

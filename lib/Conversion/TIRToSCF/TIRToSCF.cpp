@@ -275,8 +275,11 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
   AffineMap bindings = block.getBindings();
   unsigned numIterVars = block.getNumIterVars();
   Block *body = block.getBody();
-  auto rewrite = [&](Operation *op, Value buffer, AffineMap map,
-                     OperandRange indices) {
+  // The access's map over the binding values (and the other operands),
+  // simplified; none where nothing is gained.
+  auto simplify = [&](Value buffer, AffineMap map, OperandRange indices)
+      -> std::optional<
+          std::tuple<AffineMap, SmallVector<Value>, const CompactedBuffer *>> {
     const CompactedBuffer *compacted = nullptr;
     if (plans) {
       auto it = plans->find(buffer);
@@ -294,7 +297,7 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
         llvm::any_of(indices, isIterVar) && !llvm::all_of(indices, isIterVar);
     if (!compacted && !mixed &&
         (countDivisions(map) == 0 || llvm::none_of(indices, isIterVar)))
-      return;
+      return std::nullopt;
     // New operands: the binding values, then the access's other operands;
     // all of them dimensions.
     SmallVector<Value> operands(bindingValues);
@@ -344,7 +347,15 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
     AffineMap simplified = AffineMap::get(operands.size(), 0, results, ctx);
     if (!compacted && !mixed &&
         countDivisions(simplified) >= countDivisions(map))
+      return std::nullopt;
+    return std::make_tuple(simplified, operands, compacted);
+  };
+  auto rewrite = [&](Operation *op, Value buffer, AffineMap map,
+                     OperandRange indices) {
+    auto result = simplify(buffer, map, indices);
+    if (!result)
       return;
+    auto &[simplified, operands, compacted] = *result;
     rewriter.modifyOpInPlace(op, [&] {
       if (auto load = dyn_cast<LoadOp>(op)) {
         load.setMap(simplified);
@@ -360,6 +371,31 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
       }
     });
   };
+  // A view's region starts, as an access's indices (a fragment of a GPU
+  // kernel's local buffer, shifted by thread indices, then starts at
+  // constants); its extents are constants.
+  auto rewriteView = [&](MatchBufferOp view) {
+    if (plans && plans->count(view.getSource()))
+      return;
+    RegionExprs region = splitRegionMap(view.getSourceRegion());
+    if (!llvm::all_of(region.extents, llvm::IsaPred<AffineConstantExpr>))
+      return;
+    unsigned n = view.getIndices().size();
+    auto result =
+        simplify(view.getSource(),
+                 AffineMap::get(n, 0, region.starts, view.getContext()),
+                 view.getIndices());
+    if (!result)
+      return;
+    auto &[starts, operands, compacted] = *result;
+    region.starts.assign(starts.getResults().begin(),
+                         starts.getResults().end());
+    AffineMap updated = buildRegionMap(operands.size(), region, ctx);
+    rewriter.modifyOpInPlace(view, [&] {
+      view.setSourceRegionAttr(AffineMapAttr::get(updated));
+      view.getIndicesMutable().assign(operands);
+    });
+  };
   block.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<BlockOp>(op))
       return WalkResult::skip();
@@ -369,6 +405,9 @@ static void simplifyAccessesOverBindings(ConversionPatternRewriter &rewriter,
       rewrite(op, store.getBuffer(), store.getMap(), store.getIndices());
     return WalkResult::advance();
   });
+  // Views also in nested blocks (a tensorized block inside the one whose
+  // variables place its region).
+  block.getBody()->walk([&](MatchBufferOp view) { rewriteView(view); });
 }
 
 namespace {

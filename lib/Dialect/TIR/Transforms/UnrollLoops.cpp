@@ -34,6 +34,7 @@ using namespace mlir::tir;
 
 /// The loop annotation that sets the limit for one loop (0: none).
 static constexpr llvm::StringLiteral kUnrollLimitKey = "unroll_limit";
+static constexpr llvm::StringLiteral kRegisterTileKey = "register_tile";
 
 LogicalResult mlir::tir::unrollLoop(RewriterBase &rewriter, scf::ForOp loop,
                                     unsigned dynamicFactor) {
@@ -65,8 +66,17 @@ static FailureOr<uint64_t> unrollLimit(scf::ForOp loop, uint64_t defaultLimit) {
   return integer.getValue().getZExtValue();
 }
 
-/// Refuses a full unroll of `loop` beyond its limit.
-static LogicalResult checkUnrollSize(scf::ForOp loop, uint64_t defaultLimit) {
+/// Whether `loop` carries the annotation `key`.
+static bool hasAnnotation(scf::ForOp loop, StringRef key) {
+  auto annotations =
+      loop->getAttrOfType<DictionaryAttr>(TIRDialect::kAnnotationsAttrName);
+  return annotations && annotations.get(key);
+}
+
+/// Refuses a full unroll of `loop` beyond its limit; with `quiet`, fails
+/// without a diagnostic.
+static LogicalResult checkUnrollSize(scf::ForOp loop, uint64_t defaultLimit,
+                                     bool quiet = false) {
   std::optional<APInt> tripCount = loop.getStaticTripCount();
   if (!tripCount)
     return success();
@@ -88,6 +98,8 @@ static LogicalResult checkUnrollSize(scf::ForOp loop, uint64_t defaultLimit) {
     total = UINT64_MAX;
   if (total <= *limit)
     return success();
+  if (quiet)
+    return failure();
   InFlightDiagnostic diag = loop.emitError("unrolling this loop fully (");
   if (iterations == UINT64_MAX)
     diag << "more than 2^63";
@@ -120,6 +132,13 @@ struct TIRUnrollLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
+      // A loop the GPU lowering chose to unroll (over a thread's register
+      // tiles) stays a loop where it would be too large.
+      if (hasAnnotation(loop, kRegisterTileKey) &&
+          failed(checkUnrollSize(loop, maxUnrolledOps, /*quiet=*/true))) {
+        loop->removeAttr(TIRDialect::kLoopKindAttrName);
+        continue;
+      }
       if (failed(checkUnrollSize(loop, maxUnrolledOps)))
         return signalPassFailure();
       if (failed(unrollLoop(rewriter, loop, dynamicFactor))) {

@@ -389,7 +389,9 @@ def TIRUnrollLoopsPass : Pass<"tir-unroll-loops"> {
     loops already expanded) is refused with an error naming the loop and
     both counts, instead of running for minutes or exhausting memory. A
     loop asks for more, or for no limit, with its annotation
-    `unroll_limit` = N (0: no limit).
+    `unroll_limit` = N (0: no limit). A loop annotated `register_tile`
+    (`convert-tir-to-gpu` marks so the loops over a thread's register tiles
+    it unrolls) is left a loop instead, without a diagnostic.
   }];
   let options = [
     Option<"dynamicFactor", "dynamic-factor", "unsigned", /*default=*/"4",
