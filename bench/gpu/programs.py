@@ -257,16 +257,33 @@ MMA_INTRINSICS = {
 }
 
 
+# WMMA's (16 x 16 x 16 fragments), f16 only.
+WMMA_INTRINSICS = {
+    (out_dtype, b_transposed): (
+        16, "wmma_load_16x16x16_f16_a_shared",
+        "wmma_load_16x16x16_f16_b" + ("_trans" if b_transposed else "") + "_shared",
+        f"wmma_sync_16x16x16_f16f16{short}" + ("_trans" if b_transposed else ""),
+        f"wmma_fill_16x16x16_{short}", f"wmma_store_16x16x16_{short}_global")
+    for out_dtype, short in (("float32", "f32"), ("float16", "f16"))
+    for b_transposed in (False, True)}
+
+
 def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transposed=False,
-                        warps=(2, 2), tiles=(2, 2), k_tiles=2):
+                        warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False):
     """A GEMM on tensor cores (mma.sync): 16 x 16 output tiles, a grid of
     `warps` per block each computing `tiles` of them, A's and B's tiles
     staged in shared memory per k step of `k_tiles` instructions, the
     fragments in warp buffers laid out for the instructions, then each
-    fragment move and product tensorized."""
+    fragment move and product tensorized. With `wmma`, the fragments are
+    WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics; f16)."""
     from tensorir.tir.tensor_intrin import cuda as intrin
-    k_inner, load_a, load_b, mma, fill, store = MMA_INTRINSICS[
-        (in_dtype, out_dtype, b_transposed)]
+    if wmma:
+        if in_dtype != "float16":
+            raise ValueError("schedule_matmul_mma: WMMA fragments are f16 here")
+        k_inner, load_a, load_b, mma, fill, store = WMMA_INTRINSICS[(out_dtype, b_transposed)]
+    else:
+        k_inner, load_a, load_b, mma, fill, store = MMA_INTRINSICS[
+            (in_dtype, out_dtype, b_transposed)]
     sch = tvm.tir.Schedule(func)
     c = sch.get_block("C")
     i, j, k = sch.get_loops(c)
@@ -290,11 +307,11 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
         sch.bind(ty, "threadIdx.y")
         sch.bind(tx, "threadIdx.x")
         sch.vectorize(vec)
-    a_frag = sch.cache_read(tile, 0, "warp")
-    b_frag = sch.cache_read(tile, 1, "warp")
+    a_frag = sch.cache_read(tile, 0, "wmma.matrix_a" if wmma else "warp")
+    b_frag = sch.cache_read(tile, 1, "wmma.matrix_b" if wmma else "warp")
     sch.compute_at(a_frag, k_i)
     sch.compute_at(b_frag, k_i)
-    c_frag = sch.cache_write(tile, 0, "warp")
+    c_frag = sch.cache_write(tile, 0, "wmma.accumulator" if wmma else "warp")
     sch.reverse_compute_at(c_frag, sch.get_loops(tile)[1])
     r, s = sch.get_loops(c_frag)[-2:]
     r_o, r_i = sch.split(r, [None, 16])
@@ -321,9 +338,11 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
             intrin.shared_32x16_to_ldmatrix_32x16_layout, 32, 16)
     loop_a = fragment_tiles(a_frag, 16, k_inner)
     loop_b = fragment_tiles(b_frag, *((16, k_inner) if b_transposed else (k_inner, 16)))
-    sch.transform_layout(a_frag, ("write", 0), map_a)
-    sch.transform_layout(b_frag, ("write", 0), map_b)
-    sch.transform_layout(c_frag, ("read", 0), lay16)
+    if not wmma:
+        # Each lane's elements in a row (WMMA's fragments are opaque).
+        sch.transform_layout(a_frag, ("write", 0), map_a)
+        sch.transform_layout(b_frag, ("write", 0), map_b)
+        sch.transform_layout(c_frag, ("read", 0), lay16)
     sch.tensorize(loop_a, load_a)
     sch.tensorize(loop_b, load_b)
     sch.tensorize(sch.get_loops(c)[-3], mma)

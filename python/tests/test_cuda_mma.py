@@ -11,7 +11,7 @@ import pytest
 import tensorir as tvm
 from tensorir.script import tir as T
 
-from test_tensor_intrin_mma import CONFIGS, schedule_mma
+from test_tensor_intrin_mma import CONFIGS, programs, schedule_mma
 
 HAVE_GPU = tvm.cuda(0).exist
 HAVE_PTXAS = os.path.exists("/usr/local/cuda/bin/ptxas")
@@ -69,6 +69,52 @@ def test_mma_gemm_on_gpu(config):
     c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
     lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
     tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
+    np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
+                               atol=tolerance)
+
+
+WMMA_CONFIGS = [("float32", False), ("float32", True), ("float16", False), ("float16", True)]
+
+
+def schedule_wmma(out_dtype, b_transposed, n=128):
+    func = programs.matmul_mixed(n, "float16", out_dtype, b_transposed)
+    return programs.schedule_matmul_mma(func, "float16", out_dtype, b_transposed, wmma=True)
+
+
+@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
+def test_wmma_gemm_ptx(out_dtype, b_transposed):
+    # WMMA's intrinsics: the same instructions on the lanes' registers
+    # (ldmatrix, two m16n8k16 per 16 x 16 x 16 product), no local memory.
+    ptx = tvm.build(schedule_wmma(out_dtype, b_transposed).mod,
+                    target="cuda -arch=sm_80").get_source("ll")
+    short = {"float32": "f32", "float16": "f16"}[out_dtype]
+    mma = f"mma.sync.aligned.m16n8k16.row.col.{short}.f16.f16.{short}"
+    steps, rest = divmod(ptx.count(mma), 8)
+    assert steps >= 1 and rest == 0
+    assert ptx.count("ldmatrix.sync.aligned") == 4 * steps
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
+def test_wmma_gemm_assembles(out_dtype, b_transposed):
+    for arch in ("sm_80", "sm_90"):
+        tvm.build(schedule_wmma(out_dtype, b_transposed).mod,
+                  target=f"cuda -arch={arch} -format=bin")
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
+def test_wmma_gemm_on_gpu(out_dtype, b_transposed):
+    n = 128
+    lib = tvm.build(schedule_wmma(out_dtype, b_transposed, n).mod, target="cuda")
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
+    expected = a.astype("float64") @ (b.T if b_transposed else b).astype("float64")
+    dev = tvm.cuda(0)
+    c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
+    lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
+    tolerance = 5e-2 if out_dtype == "float16" else 1e-3
     np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
                                atol=tolerance)
 

@@ -94,7 +94,10 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     buffers are placed (with them counted as threads). The kernels' other
     tir ops stay for `--convert-tir-to-scf`, which runs after this.
 
-    Before the kernels are formed, each `"warp"` buffer (a tensor-core
+    Before the kernels are formed, each WMMA fragment buffer
+    (`"wmma.matrix_a"`, `"wmma.matrix_b"`, `"wmma.accumulator"`: f16 16 x 16
+    tiles, 8 elements per lane as mma.sync's operands) becomes a `"local"`
+    buffer `(..., R/16, C/16, 8)`, and each `"warp"` buffer (a tensor-core
     fragment: its second-to-last dimension the warp's 32 lanes) becomes a
     `"local"` buffer without that dimension, every access and view giving
     up the lane index, which must be the variable of a loop bound to
@@ -102,7 +105,9 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     `"shared"` / `"local"` buffers allocated at the root move into their
     kernels, compacted (views of them count as their blocks' accesses).
     In each kernel, the serial loops of few iterations whose variable
-    indexes a thread's private buffer, that write no shared memory and stay
+    indexes a thread's private buffer, that are not a k step of
+    cooperative copies (a loop feeding a reduction that writes shared
+    memory) and stay
     small unrolled, are marked `unrolled` (annotation `register_tile`), so
     that register tiles and fragments get constant indices.
 
@@ -172,7 +177,12 @@ def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
       "fp32", "int32"): `mma.sync.aligned.<shape>.row.col` on the lane's
       operands read from its fragments from those positions: all of A's,
       half of B's, half of C's, which the result replaces
-      (`nvgpu.mma.sync`).
+      (`nvgpu.mma.sync`);
+    - `tir.call "call_extern"("tir.ptx_fragment_fill", %frag, value)`: the
+      lane's 8 elements of a 16 x 16 accumulator set to `value`;
+    - `tir.call "call_extern"("tir.ptx_fragment_store", %frag, %tile,
+      %lane)`: the lane's 8 elements of an accumulator (mma.sync's C
+      layout) stored into the 16 x 16 `%tile`, in pairs of neighbours.
 
     Refused, naming the call: a fragment that is not the lane's (a warp
     buffer not yet divided among the lanes, another element count), an

@@ -297,7 +297,100 @@ Operation *mlir::tir::kernelBufferPlace(Value buffer) {
   return getCompactionAnchor(blocks);
 }
 
+/// The lowest op that holds every op of `ops`.
+static Operation *commonAncestor(ArrayRef<Operation *> ops) {
+  Operation *common = ops.front()->getParentOp();
+  for (Operation *op : ops.drop_front())
+    while (common && !common->isAncestor(op))
+      common = common->getParentOp();
+  return common;
+}
+
+/// A tensor-core fragment (a local buffer lowerWarpBuffers made) whose
+/// accesses lie under several loops bound to one thread tag, one after
+/// another (accumulators computed under the warps' threadIdx.y loop, then
+/// written back under another, as MetaSchedule's tensor-core tiles are),
+/// is each thread's own only if those loops are one thread index, as they
+/// are on the GPU (TVM's loops bound to one tag share its variable). Where
+/// every loop of the kernel bound to that tag has the same constant
+/// bounds, the op holding those loops gets its body wrapped in one more
+/// loop bound to the tag: the loops inside then re-bind it (the same
+/// index), and the buffer is placed under it as one thread's. The program
+/// is the same: every thread runs the wrapped statements once, as it did.
+/// (Only fragments: each lane's tiles are moved whole by the intrinsics, at
+/// indices the schedule derives from the warp's index alike; a plain local
+/// buffer read by another thread than wrote it stays refused.)
+static void unifyThreadLoops(AllocBufferOp alloc, ForOp kernel) {
+  SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer(), true);
+  for (StringRef tag : {"threadIdx.x", "threadIdx.y", "threadIdx.z"}) {
+    llvm::SetVector<Operation *> around;
+    for (BlockOp block : blocks)
+      for (Operation *p = block->getParentOp(); p && p != kernel;
+           p = p->getParentOp())
+        if (auto loop = dyn_cast<ForOp>(p);
+            loop && loop.getKind() == ForKind::ThreadBinding &&
+            *loop.getThread() == tag)
+          around.insert(loop);
+    if (around.size() < 2)
+      continue;
+    // Loops one after another, not one in another.
+    Operation *common = commonAncestor(around.getArrayRef());
+    if (!common || llvm::is_contained(around, common) ||
+        llvm::any_of(around, [&](Operation *a) {
+          return llvm::any_of(around, [&](Operation *b) {
+            return a != b && a->isProperAncestor(b);
+          });
+        }))
+      continue;
+    // Every loop bound to the tag in the kernel: the same constant bounds.
+    std::optional<std::pair<int64_t, int64_t>> bounds;
+    bool same = true;
+    kernel->walk([&](ForOp loop) {
+      if (loop.getKind() != ForKind::ThreadBinding || *loop.getThread() != tag)
+        return;
+      auto lo = loop.getConstantLowerBound(), hi = loop.getConstantUpperBound();
+      if (!lo || !hi || (bounds && *bounds != std::make_pair(*lo, *hi)))
+        same = false;
+      else
+        bounds = std::make_pair(*lo, *hi);
+    });
+    if (!same || !bounds || !isa<ForOp, BlockOp>(common) ||
+        common->getNumRegions() != 1)
+      continue;
+    Block *body = &common->getRegion(0).front();
+    // Allocations stay where they are (the scope's buffers), before it.
+    SmallVector<Operation *> moved;
+    for (Operation &op : *body)
+      if (!isa<AllocBufferOp>(op))
+        moved.push_back(&op);
+    OpBuilder b(common->getContext());
+    b.setInsertionPointToEnd(body);
+    auto wrapper =
+        ForOp::create(b, common->getLoc(), b.getIndexAttr(bounds->first),
+                      b.getIndexAttr(bounds->second), ForKind::ThreadBinding,
+                      b.getStringAttr(tag));
+    wrapper.setVarName(("thread_" + tag.substr(tag.size() - 1)).str());
+    Block *inner = wrapper.getBody();
+    for (Operation *op : moved)
+      op->moveBefore(inner, inner->end());
+  }
+}
+
 LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
+  // Local buffers used under sibling loops of one thread tag: one thread
+  // index for them (unifyThreadLoops).
+  root->walk([&](AllocBufferOp alloc) {
+    if (!alloc->hasAttr(kLaneFragmentAttr) || kernelRootOf(alloc))
+      return;
+    SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer(), true);
+    if (blocks.empty())
+      return;
+    ForOp kernel = kernelRootOf(blocks.front());
+    if (kernel && llvm::all_of(blocks, [&](BlockOp block) {
+          return kernelRootOf(block) == kernel;
+        }))
+      unifyThreadLoops(alloc, kernel);
+  });
   SmallVector<AllocBufferOp> candidates;
   root->walk([&](AllocBufferOp alloc) {
     StringRef scope = getStorageScope(alloc.getBuffer().getType());

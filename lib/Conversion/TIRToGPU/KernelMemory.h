@@ -47,6 +47,11 @@ bool dependsOn(Value v, function_ref<bool(Value)> isSource);
 /// any change to it.
 LogicalResult placeKernelBuffers(Operation *root);
 
+/// The attribute lowerWarpBuffers puts on the local buffers it makes: a
+/// tensor-core fragment, each lane's part (moved only by the tensor
+/// intrinsics' instructions, a whole tile per lane at a time).
+constexpr llvm::StringLiteral kLaneFragmentAttr = "tir.lane_fragment";
+
 /// TVM's LowerWarpMemory for tensor-core fragments: each "warp" buffer
 /// under `root`, its second-to-last dimension the warp's 32 lanes, becomes
 /// a "local" buffer without it (each lane's registers); its accesses and

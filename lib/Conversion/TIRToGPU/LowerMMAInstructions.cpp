@@ -45,6 +45,8 @@ public:
 
   LogicalResult ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args);
   LogicalResult mma(ArrayRef<PointerUnion<Attribute, Value>> args);
+  LogicalResult fill(ArrayRef<PointerUnion<Attribute, Value>> args);
+  LogicalResult store(ArrayRef<PointerUnion<Attribute, Value>> args);
 
 private:
   InFlightDiagnostic fail() {
@@ -296,6 +298,79 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
   return success();
 }
 
+LogicalResult Lowering::fill(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (frag, value): the lane's 8 elements of a 16 x 16 accumulator.
+  FailureOr<Value> frag = buffer(args, 0, "the fragment");
+  if (failed(frag))
+    return failure();
+  Type element = cast<MemRefType>(frag->getType()).getElementType();
+  Value value;
+  if (args.size() > 1) {
+    if (auto v = dyn_cast<Value>(args[1]))
+      value = v;
+    else if (auto typed = dyn_cast<TypedAttr>(cast<Attribute>(args[1])))
+      value = arith::ConstantOp::create(
+          b, loc,
+          isa<FloatType>(element)
+              ? cast<TypedAttr>(b.getFloatAttr(
+                    element, isa<FloatAttr>(typed)
+                                 ? cast<FloatAttr>(typed).getValueAsDouble()
+                                 : double(cast<IntegerAttr>(typed).getInt())))
+              : cast<TypedAttr>(b.getIntegerAttr(
+                    element,
+                    isa<IntegerAttr>(typed)
+                        ? cast<IntegerAttr>(typed).getInt()
+                        : int64_t(cast<FloatAttr>(typed).getValueAsDouble()))));
+  }
+  if (!value || value.getType() != element)
+    return fail() << "takes the value to fill with (of the fragment's "
+                     "element type) as argument 2";
+  FailureOr<Value> flat = fragment(*frag, 8, element, "its destination");
+  if (failed(flat))
+    return failure();
+  auto row = VectorType::get({8}, element);
+  Value splat = vector::BroadcastOp::create(b, loc, row, value);
+  vector::StoreOp::create(
+      b, loc, splat, *flat,
+      ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
+  return success();
+}
+
+LogicalResult Lowering::store(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (frag, dst, lane): the lane's 8 elements of a 16 x 16 accumulator,
+  // laid out as mma.sync's C (pairs of neighbours in a row), into the
+  // 16 x 16 tile `dst`.
+  FailureOr<Value> frag = buffer(args, 0, "the fragment");
+  FailureOr<Value> dst = buffer(args, 1, "the destination tile");
+  if (failed(frag) || failed(dst))
+    return failure();
+  FailureOr<Value> lane = index(args, 2, "the lane");
+  if (failed(lane))
+    return failure();
+  auto dstType = cast<MemRefType>(dst->getType());
+  Type element = dstType.getElementType();
+  if (dstType.getRank() != 2 || !dstType.hasStaticShape() ||
+      dstType.getDimSize(0) != 16 || dstType.getDimSize(1) != 16)
+    return fail() << "stores into a 16 x 16 tile, not " << dstType;
+  FailureOr<Value> flat = fragment(*frag, 8, element, "its source");
+  if (failed(flat))
+    return failure();
+  // Element l of lane t: row 8 * (l mod 4 div 2) + t div 4, column
+  // 8 * (l div 4) + 2 * (t mod 4) + l mod 2.
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value groupRow = arith::DivUIOp::create(b, loc, *lane, c(4));
+  Value pairCol = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, *lane, c(4)), c(2));
+  auto pair = VectorType::get({2}, element);
+  for (int64_t l = 0; l < 8; l += 2) {
+    Value row = arith::AddIOp::create(b, loc, groupRow, c(8 * ((l % 4) / 2)));
+    Value col = arith::AddIOp::create(b, loc, pairCol, c(8 * (l / 4)));
+    Value v = vector::LoadOp::create(b, loc, pair, *flat, ValueRange{c(l)});
+    vector::StoreOp::create(b, loc, v, *dst, ValueRange{row, col});
+  }
+  return success();
+}
+
 /// The name a call_extern calls, or empty.
 StringRef externName(CallOp call) {
   if (call.getCallee() != "call_extern" &&
@@ -312,7 +387,8 @@ struct TIRLowerMMAInstructionsPass
     SmallVector<CallOp> calls;
     getOperation()->walk([&](CallOp call) {
       StringRef name = externName(call);
-      if (name == "tir.ptx_ldmatrix" || name == "tir.ptx_mma")
+      if (name == "tir.ptx_ldmatrix" || name == "tir.ptx_mma" ||
+          name == "tir.ptx_fragment_fill" || name == "tir.ptx_fragment_store")
         calls.push_back(call);
     });
     for (CallOp call : calls) {
@@ -326,8 +402,12 @@ struct TIRLowerMMAInstructionsPass
       ArrayRef<PointerUnion<Attribute, Value>> rest =
           ArrayRef(args).drop_front();
       Lowering lowering(call, name);
-      if (failed(name == "tir.ptx_ldmatrix" ? lowering.ldmatrix(rest)
-                                            : lowering.mma(rest)))
+      LogicalResult lowered =
+          name == "tir.ptx_ldmatrix"        ? lowering.ldmatrix(rest)
+          : name == "tir.ptx_mma"           ? lowering.mma(rest)
+          : name == "tir.ptx_fragment_fill" ? lowering.fill(rest)
+                                            : lowering.store(rest);
+      if (failed(lowered))
         return signalPassFailure();
       call->erase();
     }

@@ -41,8 +41,9 @@ bool isPrivate(Value buffer) {
   return false;
 }
 
-/// Whether `loop` writes memory the block's threads share: a loop of
-/// cooperative copies (a k step), not one over a thread's registers.
+/// Whether `loop` writes memory the block's threads share (with
+/// feedsReduction, a k step of cooperative copies, not a loop over a
+/// thread's registers).
 bool writesShared(ForOp loop) {
   return loop.getBody()
       ->walk([&](StoreOp store) {
@@ -80,6 +81,26 @@ bool changesWith(Value v, Value iv, unsigned depth = 0) {
   return def && llvm::any_of(def->getOperands(), [&](Value x) {
            return changesWith(x, iv, depth + 1);
          });
+}
+
+/// Whether `loop`'s variable feeds a reduce iteration variable of a block
+/// in it (a k loop).
+bool feedsReduction(ForOp loop) {
+  Value iv = loop.getInductionVar();
+  return loop.getBody()
+      ->walk([&](BlockOp block) {
+        SmallVector<AffineExpr> bindings = block.getBindingExprs();
+        ValueRange values = block.getBindingValues();
+        for (unsigned i = 0, e = block.getNumIterVars(); i < e; ++i) {
+          if (block.getIterType(i) != IterType::Reduce)
+            continue;
+          for (auto [p, v] : llvm::enumerate(values))
+            if (bindings[i].isFunctionOfDim(p) && changesWith(v, iv))
+              return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// Whether an index `map(indices)` changes with `iv`.
@@ -137,8 +158,8 @@ void mlir::tir::unrollRegisterTileLoops(Operation *kernel) {
       ++bodyOps;
       return WalkResult::advance();
     });
-    if (*trips * bodyOps > kMaxUnrolledOps || writesShared(loop) ||
-        !indexesRegisters(loop))
+    if (*trips * bodyOps > kMaxUnrolledOps ||
+        (writesShared(loop) && feedsReduction(loop)) || !indexesRegisters(loop))
       return;
     loop.setKind(ForKind::Unrolled);
     // Left a loop rather than refused where it turns out too large.

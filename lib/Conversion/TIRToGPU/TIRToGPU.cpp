@@ -132,8 +132,9 @@ bool isKernelInstruction(CallOp call) {
   ArrayAttr args = call.getArgs();
   auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
   return call.getCallee() == "call_extern" && name &&
-         (name.getValue() == "tir.ptx_ldmatrix" ||
-          name.getValue() == "tir.ptx_mma");
+         llvm::is_contained({"tir.ptx_ldmatrix", "tir.ptx_mma",
+                             "tir.ptx_fragment_fill", "tir.ptx_fragment_store"},
+                            name.getValue());
 }
 
 /// The buffer a view (tir.match_buffer) of views is of.
@@ -211,11 +212,19 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     if (isa<AllocateConstOp>(op))
       refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
                     "GPU kernels yet";
-    if (auto call = dyn_cast<CallOp>(op); call && !isKernelInstruction(call))
-      refuse(op) << "calls '" << call.getCallee()
-                 << "' in a GPU kernel; calls are not lowered to GPU kernels "
-                    "yet (but the tensor-core instructions tir.ptx_ldmatrix "
-                    "and tir.ptx_mma)";
+    if (auto call = dyn_cast<CallOp>(op); call && !isKernelInstruction(call)) {
+      ArrayAttr args = call.getArgs();
+      auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
+      InFlightDiagnostic diag = refuse(op) << "calls '" << call.getCallee();
+      if (name && call.getCallee().contains("extern"))
+        diag << "' ('" << name.getValue() << "')";
+      else
+        diag << "'";
+      diag << " in a GPU kernel; calls are not lowered to GPU kernels "
+              "(but the tensor-core instructions of tvm.tir.tensor_intrin."
+              "cuda's f16 intrinsics: tir.ptx_ldmatrix, tir.ptx_mma, "
+              "tir.ptx_fragment_fill, tir.ptx_fragment_store)";
+    }
     // Every buffer the kernel uses from outside must be one the launch can
     // pass: a parameter of the function (or a view of one), not memory the
     // host function allocates (the runtime does not manage device memory

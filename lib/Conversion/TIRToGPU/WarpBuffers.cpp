@@ -16,6 +16,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -226,6 +227,7 @@ LogicalResult WarpLowering::run() {
   auto lanes = AllocBufferOp::create(b, alloc.getLoc(), lanesType, ValueRange{},
                                      alloc.getBufferNameAttr(),
                                      alloc.getAxisSeparatorsAttr());
+  lanes->setAttr(kLaneFragmentAttr, UnitAttr::get(ctx));
   llvm::SetVector<Operation *> users;
   for (Operation *user : alloc.getBuffer().getUsers())
     users.insert(user);
@@ -252,6 +254,177 @@ LogicalResult WarpLowering::run() {
   return success();
 }
 
+/// A WMMA fragment buffer (scope "wmma.matrix_a", "wmma.matrix_b",
+/// "wmma.accumulator"): 16 x 16 tiles in its last two dimensions, each
+/// kept in the lanes' registers as mma.sync's operands are (8 elements per
+/// lane). It becomes a "local" buffer (..., R / 16, C / 16, 8); its views,
+/// one tile each (as the WMMA intrinsics take them), become views of a
+/// lane's 8 elements. Nothing else may touch it: CUDA leaves a fragment's
+/// layout opaque.
+class FragmentLowering {
+public:
+  FragmentLowering(AllocBufferOp alloc)
+      : alloc(alloc), ctx(alloc.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  InFlightDiagnostic fail(Operation *op) {
+    return op->emitOpError("accesses '")
+           << getStorageScope(alloc.getBuffer().getType())
+           << "' fragment buffer '" << getBufferName(alloc.getBuffer()) << "' ";
+  }
+  /// A region of the buffer (starts, extents over `n` inputs) in tiles:
+  /// the last two dimensions' starts and extents divided by 16, then the
+  /// lane's 8 elements. Failure where it does not cover whole tiles.
+  FailureOr<AffineMap> tileRegion(Operation *op, AffineMap region);
+  LogicalResult rewriteView(MatchBufferOp view, Value lanes);
+
+  AllocBufferOp alloc;
+  MLIRContext *ctx;
+};
+
+FailureOr<AffineMap> FragmentLowering::tileRegion(Operation *op,
+                                                  AffineMap region) {
+  RegionExprs r = splitRegionMap(region);
+  unsigned rank = r.starts.size(), n = region.getNumDims();
+  for (unsigned d = rank - 2; d < rank; ++d) {
+    AffineExpr rest = simplifyAffineExpr(r.starts[d] % 16, n, 0);
+    auto extent = dyn_cast<AffineConstantExpr>(r.extents[d]);
+    auto zero = dyn_cast<AffineConstantExpr>(rest);
+    if (!zero || zero.getValue() != 0 || !extent || extent.getValue() % 16) {
+      fail(op) << "at a region that is not whole 16 x 16 tiles (a fragment "
+                  "is moved a tile at a time)";
+      return failure();
+    }
+    r.starts[d] = simplifyAffineExpr(r.starts[d].floorDiv(16), n, 0);
+    r.extents[d] = getAffineConstantExpr(extent.getValue() / 16, ctx);
+  }
+  r.starts.push_back(getAffineConstantExpr(0, ctx));
+  r.extents.push_back(getAffineConstantExpr(8, ctx));
+  return buildRegionMap(n, r, ctx);
+}
+
+LogicalResult FragmentLowering::rewriteView(MatchBufferOp view, Value lanes) {
+  RegionExprs region = splitRegionMap(view.getSourceRegion());
+  unsigned rank = region.starts.size();
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    if (region.extents[d] != getAffineConstantExpr(1, ctx))
+      return fail(view) << "through a view of several tiles; the WMMA "
+                           "intrinsics take one";
+  for (unsigned d = rank - 2; d < rank; ++d)
+    if (region.extents[d] != getAffineConstantExpr(16, ctx))
+      return fail(view) << "through a view of several tiles; the WMMA "
+                           "intrinsics take one";
+  FailureOr<AffineMap> tiles = tileRegion(view, view.getSourceRegion());
+  if (failed(tiles))
+    return failure();
+  auto viewType = cast<MemRefType>(view.getResult().getType());
+  auto newType =
+      MemRefType::get({8}, viewType.getElementType(),
+                      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}),
+                      cast<MemRefType>(lanes.getType()).getMemorySpace());
+  OpBuilder b(view);
+  auto replaced =
+      MatchBufferOp::create(b, view.getLoc(), newType, lanes, view.getIndices(),
+                            AffineMapAttr::get(*tiles), DenseI64ArrayAttr());
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : view.getResult().getUsers())
+    users.insert(user);
+  for (Operation *user : users) {
+    if (isa<CallOp>(user)) {
+      user->replaceUsesOfWith(view.getResult(), replaced.getResult());
+    } else if (auto block = dyn_cast<BlockOp>(user)) {
+      block.dropAccessRegions();
+    } else {
+      return fail(user) << "element by element ('" << user->getName()
+                        << "'); a fragment's layout is opaque: only the "
+                           "tensor intrinsics' instructions move it";
+    }
+  }
+  view.erase();
+  return success();
+}
+
+LogicalResult FragmentLowering::run() {
+  auto type = cast<MemRefType>(alloc.getBuffer().getType());
+  StringRef scope = getStorageScope(type);
+  Type element = type.getElementType();
+  bool operand = scope == "wmma.matrix_a" || scope == "wmma.matrix_b";
+  bool supported =
+      operand ? element.isF16() : (element.isF16() || element.isF32());
+  int64_t rank = type.getRank();
+  if (!supported)
+    return alloc.emitOpError("allocates '")
+           << scope << "' fragment buffer '" << getBufferName(alloc.getBuffer())
+           << "' of " << element
+           << "; WMMA fragments are lowered for f16 operands and f16 / f32 "
+              "accumulators (int8 products: use mma.sync's intrinsics, "
+              "get_mma_intrin_group)";
+  if (!type.hasStaticShape() || rank < 2 || type.getDimSize(rank - 1) % 16 ||
+      type.getDimSize(rank - 2) % 16 || !type.getLayout().isIdentity())
+    return alloc.emitOpError("allocates '")
+           << scope << "' fragment buffer '" << getBufferName(alloc.getBuffer())
+           << "' of type " << type
+           << "; a fragment buffer holds 16 x 16 tiles in its last two "
+              "dimensions, its shape static";
+  SmallVector<int64_t> shape(type.getShape());
+  shape[rank - 2] /= 16;
+  shape[rank - 1] /= 16;
+  shape.push_back(8);
+  OpBuilder b(alloc);
+  auto lanesType = MemRefType::get(shape, element, AffineMap(),
+                                   StringAttr::get(ctx, "local"));
+  auto lanes =
+      AllocBufferOp::create(b, alloc.getLoc(), lanesType, ValueRange{},
+                            alloc.getBufferNameAttr(), DenseI64ArrayAttr());
+  lanes->setAttr(kLaneFragmentAttr, UnitAttr::get(ctx));
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : alloc.getBuffer().getUsers())
+    users.insert(user);
+  for (Operation *user : users) {
+    if (auto block = dyn_cast<BlockOp>(user)) {
+      auto rewrite = [&](MutableOperandRange buffers,
+                         std::optional<ArrayAttr> regions,
+                         bool writes) -> LogicalResult {
+        if (!regions)
+          return success();
+        SmallVector<Attribute> maps(regions->begin(), regions->end());
+        for (unsigned i = 0; i < buffers.size(); ++i) {
+          if (buffers[i].get() != alloc.getBuffer())
+            continue;
+          FailureOr<AffineMap> tiles =
+              tileRegion(block, cast<AffineMapAttr>(maps[i]).getValue());
+          if (failed(tiles))
+            return failure();
+          buffers[i].set(lanes.getBuffer());
+          maps[i] = AffineMapAttr::get(*tiles);
+        }
+        if (writes)
+          block.setWriteRegionsAttr(ArrayAttr::get(ctx, maps));
+        else
+          block.setReadRegionsAttr(ArrayAttr::get(ctx, maps));
+        return success();
+      };
+      if (failed(rewrite(block.getReadBuffersMutable(), block.getReadRegions(),
+                         false)) ||
+          failed(rewrite(block.getWriteBuffersMutable(),
+                         block.getWriteRegions(), true)))
+        return failure();
+    } else if (auto view = dyn_cast<MatchBufferOp>(user);
+               view && view.getSource() == alloc.getBuffer()) {
+      if (failed(rewriteView(view, lanes.getBuffer())))
+        return failure();
+    } else {
+      return fail(user) << "in '" << user->getName()
+                        << "'; a fragment's layout is opaque: only the "
+                           "tensor intrinsics' instructions move it";
+    }
+  }
+  alloc.erase();
+  return success();
+}
+
 } // namespace
 
 LogicalResult mlir::tir::lowerWarpBuffers(Operation *root) {
@@ -262,6 +435,14 @@ LogicalResult mlir::tir::lowerWarpBuffers(Operation *root) {
   });
   for (AllocBufferOp alloc : warps)
     if (failed(WarpLowering(alloc).run()))
+      return failure();
+  SmallVector<AllocBufferOp> fragments;
+  root->walk([&](AllocBufferOp alloc) {
+    if (getStorageScope(alloc.getBuffer().getType()).starts_with("wmma."))
+      fragments.push_back(alloc);
+  });
+  for (AllocBufferOp alloc : fragments)
+    if (failed(FragmentLowering(alloc).run()))
       return failure();
   return success();
 }

@@ -32,7 +32,7 @@ func.func @warp_memory_without_lanes(%A: memref<32xf32>) {
 func.func @fragment_memory(%A: memref<32xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{allocates a 'wmma.accumulator' buffer in a GPU kernel; only 'shared', 'local', 'warp' (divided among the lanes first) and 'global' buffers are lowered}}
+      // expected-error @+1 {{allocates 'wmma.accumulator' fragment buffer 'S' of type 'memref<32xf32, "wmma.accumulator">'; a fragment buffer holds 16 x 16 tiles in its last two dimensions}}
       %S = tir.alloc_buffer : memref<32xf32, "wmma.accumulator">
       %x = tir.load %A[%vi] : memref<32xf32>
       tir.store %x, %S[%vi] : memref<32xf32, "wmma.accumulator">
@@ -238,7 +238,7 @@ func.func @no_threads(%A: memref<8xf32>) {
 func.func @extern_call(%A: memref<8xf32>) {
   tir.for %t = 0 to 8 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(8, %t)) {
-      // expected-error @+1 {{calls 'call_extern' in a GPU kernel; calls are not lowered to GPU kernels yet}}
+      // expected-error @+1 {{calls 'call_extern' ('fence') in a GPU kernel; calls are not lowered to GPU kernels (but the tensor-core instructions}}
       tir.call "call_extern"("fence", %A) : (memref<8xf32>) -> ()
     }
   }
@@ -320,6 +320,35 @@ func.func @too_much_shared(%A: memref<128x128xf32>, %B: memref<128x128xf32>) {
           tir.store %s, %B[%vi, %vj] : memref<128x128xf32>
         }
       }
+    }
+  }
+  return
+}
+
+// -----
+
+// WMMA fragments of int8 (s8 x s8 -> s32) are not lowered: mma.sync's
+// intrinsics take int8 products.
+func.func @int8_fragment(%A: memref<16x16xi8>) {
+  tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(32, %t)) {
+      // expected-error @+1 {{allocates 'wmma.matrix_a' fragment buffer 'S' of 'i8'; WMMA fragments are lowered for f16 operands and f16 / f32 accumulators (int8 products: use mma.sync's intrinsics, get_mma_intrin_group)}}
+      %S = tir.alloc_buffer : memref<16x16xi8, "wmma.matrix_a">
+    }
+  }
+  return
+}
+
+// -----
+
+// A WMMA fragment's layout is opaque: only the tensor intrinsics move it.
+func.func @fragment_element(%A: memref<16x16xf32>) {
+  tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(16, %t floordiv 2)) {
+      %S = tir.alloc_buffer : memref<16x16xf32, "wmma.accumulator">
+      %x = tir.load %A[%vi, 0] : memref<16x16xf32>
+      // expected-error @+1 {{accesses 'wmma.accumulator' fragment buffer 'S' in 'tir.store'; a fragment's layout is opaque: only the tensor intrinsics' instructions move it}}
+      tir.store %x, %S[%vi, 0] : memref<16x16xf32, "wmma.accumulator">
     }
   }
   return

@@ -1,14 +1,22 @@
 """CUDA tensor-core intrinsics: WMMA's matrix multiply-accumulate of
 16 x 16 x 16 fragments (`wmma.mma_sync`), the fragment loads, fills and
-stores around it, and get_wmma_intrin_group, as TVM names them.
+stores around it, and get_wmma_intrin_group, as TVM names them; mma.sync's
+(ldmatrix, mma, fill, store, get_mma_intrin_group) come from `.mma`.
 
 Each description computes C[i, j] += A[i, k] * B[k, j] (B[j, k] for the
 `_trans` forms) over fragments in the wmma scopes ("wmma.matrix_a",
 "wmma.matrix_b", "wmma.accumulator"), products in the accumulator's type.
-The implementations call `tvm_mma_sync` on the fragments; they are for
-matching (tensorize, get_tensorize_loop_mapping,
-get_auto_tensorize_mapping_info) so far: a program tensorized with them
-is refused when it is built, naming the call.
+
+A WMMA fragment's layout is the implementation's to choose (CUDA leaves
+it opaque): tir keeps each 16 x 16 fragment in the lanes' registers as
+mma.sync's m16n8k16 operands are laid out (8 elements per lane), so the
+f16 implementations are the mma.sync instructions on those registers, in
+the 32 lanes of a warp: ldmatrix for the loads (from shared memory), two
+m16n8k16 products for the multiply-accumulate, each lane's stores for the
+store, and a fill (`tir.ptx_fragment_fill`, `tir.ptx_fragment_store`;
+docs/gpu.md). The int8 forms call TVM's `tvm_load_matrix_sync`,
+`tvm_mma_sync`, ... and are for matching only: a program tensorized with
+them is refused when it is built, naming the call.
 """
 from ...script import from_source
 from ...script import tir as T
@@ -35,11 +43,37 @@ def desc(a: T.handle, b: T.handle, c: T.handle):
 """
 
 
+_SHORT_MMA = {"float16": "fp16", "float32": "fp32"}
+
+_WMMA_SYNC_IMPL = """
+@T.prim_func
+def impl(a: T.handle, b: T.handle, c: T.handle):
+    A = T.match_buffer(a, ({m}, {k}), "{in_dtype}", offset_factor=16, scope="wmma.matrix_a")
+    B = T.match_buffer(b, ({b0}, {b1}), "{in_dtype}", offset_factor=16, scope="wmma.matrix_b")
+    C = T.match_buffer(c, ({m}, {n}), "{out_dtype}", offset_factor=16, scope="wmma.accumulator")
+    with T.block("root"):
+        T.reads(C[0:{m}, 0:{n}], A[0:{m}, 0:{k}], B[0:{b0}, 0:{b1}])
+        T.writes(C[0:{m}, 0:{n}])
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "fp16", "fp16", "{c}",
+                                     A.data, 0, B.data, 0, C.data, 0))
+            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "fp16", "fp16", "{c}",
+                                     A.data, 0, B.data, 4, C.data, 4))
+"""
+
+
 def _wmma_sync_functions(m, n, k, in_dtype, out_dtype, b_transposed):
     b0, b1 = (n, k) if b_transposed else (k, n)
     desc = from_source(_WMMA_SYNC_DESC.format(
         m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
         b_index="vj, vk" if b_transposed else "vk, vj"), "<wmma_sync desc>")
+
+    if in_dtype == "float16":
+        # Two m16n8k16 products: A's registers with B's and C's halves.
+        impl = from_source(_WMMA_SYNC_IMPL.format(
+            m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
+            c=_SHORT_MMA[out_dtype]), "<wmma_sync impl>")
+        return desc, impl
 
     @T.prim_func
     def impl(a: T.handle, b: T.handle, c: T.handle):
@@ -142,22 +176,73 @@ def _register_from_text(intrin, desc_text, impl_text, **fields):
     return intrin
 
 
+# The f16 implementations on the lanes' registers (mma.sync's layout).
+# ldmatrix: each lane gives the address of one row of an 8 x 8 block, the
+# blocks in the order of the fragment's registers; B untransposed is
+# loaded transposed (its registers hold columns).
+_WMMA_LDMATRIX_IMPL = """
+@T.prim_func
+def impl(a: T.handle, c: T.handle):
+    A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="{src}")
+    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="{dst}")
+    with T.block("root"):
+        T.reads(A[0:16, 0:16])
+        T.writes(C[0:16, 0:16])
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.evaluate(T.call_extern("", "tir.ptx_ldmatrix", C.data, A.data, {row}, {col},
+                                     {transposed}))
+"""
+
+_WMMA_FILL_LANES_IMPL = """
+@T.prim_func
+def impl(c: T.handle):
+    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="wmma.accumulator")
+    with T.block("root"):
+        T.reads()
+        T.writes(C[0:16, 0:16])
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.evaluate(T.call_extern("", "tir.ptx_fragment_fill", C.data, T.{dtype}(0)))
+"""
+
+_WMMA_STORE_LANES_IMPL = """
+@T.prim_func
+def impl(a: T.handle, c: T.handle):
+    A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="wmma.accumulator")
+    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="{dst}")
+    with T.block("root"):
+        T.reads(A[0:16, 0:16])
+        T.writes(C[0:16, 0:16])
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.evaluate(T.call_extern("", "tir.ptx_fragment_store", A.data, C.data, tx))
+"""
+
+
 def _register_wmma_load(dtype, scope, operand, transposed):
     name = (f"wmma_load_16x16x16_{_SHORT[dtype]}_{operand}" + ("_trans" if transposed else "")
             + "_" + scope.replace(".", "_"))
-    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, m=16, n=16,
-                               dtype=dtype, src=scope, dst=f"wmma.matrix_{operand}",
-                               name="load", call="tvm_load_matrix_sync")
+    fields = dict(m=16, n=16, dtype=dtype, src=scope, dst=f"wmma.matrix_{operand}",
+                  name="load", call="tvm_load_matrix_sync")
+    if dtype != "float16":
+        return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, **fields)
+    if operand == "b" and transposed:
+        row, col, ldmatrix_transposed = "8 * (tx // 16) + tx % 8", "8 * (tx % 16 // 8)", 0
+    else:
+        row, col = "tx % 16", "8 * (tx // 16)"
+        ldmatrix_transposed = 1 if operand == "b" else 0
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LDMATRIX_IMPL, row=row, col=col,
+                               transposed=ldmatrix_transposed, **fields)
 
 
 def _register_wmma_fill(dtype):
     name = f"wmma_fill_16x16x16_{_SHORT[dtype]}"
-    return _register_from_text(name, _WMMA_FILL_DESC, _WMMA_FILL_IMPL, m=16, n=16, dtype=dtype)
+    impl = _WMMA_FILL_IMPL if dtype == "int32" else _WMMA_FILL_LANES_IMPL
+    return _register_from_text(name, _WMMA_FILL_DESC, impl, m=16, n=16, dtype=dtype)
 
 
 def _register_wmma_store(dtype, scope):
     name = f"wmma_store_16x16x16_{_SHORT[dtype]}_{scope.replace('.', '_')}"
-    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, m=16, n=16,
+    impl = _WMMA_COPY_IMPL if dtype == "int32" else _WMMA_STORE_LANES_IMPL
+    return _register_from_text(name, _WMMA_COPY_DESC, impl, m=16, n=16,
                                dtype=dtype, src="wmma.accumulator", dst=scope, name="store",
                                call="tvm_store_matrix_sync")
 
