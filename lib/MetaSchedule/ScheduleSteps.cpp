@@ -315,6 +315,16 @@ FailureOr<Value> ScheduleSteps::blockize(Value loop, bool preserveUnitIters) {
       {attr("preserve_unit_iters", b.getBoolAttr(preserveUnitIters))}, 1));
 }
 
+LogicalResult ScheduleSteps::tensorize(Value blockOrLoop, StringRef intrin,
+                                       bool preserveUnitIters) {
+  Builder b(sch.getContext());
+  return failure(failed(
+      apply("tensorize", {blockOrLoop},
+            {attr("tensor_intrin", b.getStringAttr(intrin)),
+             attr("preserve_unit_iters", b.getBoolAttr(preserveUnitIters))},
+            1)));
+}
+
 LogicalResult ScheduleSteps::storageAlign(Value block, int64_t bufferIndex,
                                           int64_t axis, int64_t factor,
                                           int64_t offset) {

@@ -295,6 +295,8 @@ void tirpy::bindMetaScheduleComponents(py::module_ &m) {
   m.def("postproc_rewrite_unbound_block", &ms::createRewriteUnboundBlock,
         py::arg("max_threadblocks"));
   m.def("postproc_verify_gpu_code", &ms::createVerifyGPUCode);
+  m.def("postproc_rewrite_tensorize", &ms::createRewriteTensorize,
+        py::arg("vectorize_init_loop"));
 
   m.def("mutator_mutate_tile_size", &ms::createMutateTileSize);
   m.def("mutator_mutate_unroll", &ms::createMutateUnroll);

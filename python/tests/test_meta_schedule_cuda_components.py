@@ -591,16 +591,52 @@ def test_sampled_matmul_candidates_pass_the_default_postprocessors():
 
 def test_cuda_design_space_for_matmul_on_a_recent_gpu():
     # A GPU of compute capability 7.5 or later has the rule kind
-    # cuda-tensorcore: without its tensor-core rules it tiles as cuda does,
-    # and says so.
-    with pytest.warns(UserWarning, match="tensor-core rules of rule kind 'cuda-tensorcore'"):
-        names = [type(r).__name__ for r in ms.ScheduleRule.create("cuda-tensorcore")]
-    assert names == [type(r).__name__ for r in ms.ScheduleRule.create("cuda")]
+    # cuda-tensorcore: TVM's tensor-core tiling (WMMA's f16 groups) before
+    # the cuda rules, RewriteTensorize after the cuda postprocessors; an
+    # f32 product, which no group matches, is tiled as cuda tiles it.
+    names = [type(r).__name__ for r in ms.ScheduleRule.create("cuda-tensorcore")]
+    assert names == ["MultiLevelTilingTensorCore"] + [
+        type(r).__name__ for r in ms.ScheduleRule.create("cuda")]
+    assert [type(p).__name__ for p in ms.Postproc.create("cuda-tensorcore")] == [
+        type(p).__name__ for p in ms.Postproc.create("cuda")] + ["RewriteTensorize"]
     made = ms.TuneContext(mod=matmul(), target=GPU, space_generator="post-order-apply",
                           task_name="test", rand_state=1).generate_design_space()
     assert len(made) >= 1
     for sch in made:
         check_tiled_matmul(sch)
+
+
+def f16_matmul(n=256):
+    a = te.placeholder((n, n), "float16", name="A")
+    b = te.placeholder((n, n), "float16", name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute((n, n), lambda i, j: te.sum(
+        tvm.tir.Cast("float32", a[i, k]) * tvm.tir.Cast("float32", b[k, j]), axis=[k]), name="C")
+    return tvm.IRModule({"main": te.create_prim_func([a, b, c])})
+
+
+def test_tensor_core_candidates_build_to_ptx():
+    # The tensor-core design space of an f16 -> f32 product: sampled,
+    # postprocessed (the fragment moves and products tensorized with WMMA's
+    # intrinsics), built: ldmatrix and mma.sync on the lanes' registers.
+    mod = f16_matmul()
+    ctx = ms.TuneContext(mod=mod, target=GPU, space_generator="post-order-apply",
+                         task_name="test", rand_state=3)
+    spaces = ctx.space_generator.generate_design_space(mod)
+    tensor_core = [sp for sp in spaces if "wmma" in sp.mod.script()]
+    assert tensor_core
+    built = 0
+    for seed in range(1, 5):
+        sch = tvm.tir.Schedule(mod, seed=seed)
+        tensor_core[0].trace.apply_to_schedule(sch, remove_postproc=True)
+        if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
+            continue
+        assert "meta_schedule.auto_tensorize" not in sch.mod.script()
+        ptx = ptx_of(tvm.build(sch.mod, target="cuda -arch=sm_86"))
+        assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+        assert "ldmatrix.sync.aligned" in ptx
+        built += 1
+    assert built >= 1
 
 
 def ptx_of(lib):

@@ -35,6 +35,9 @@
 //    MultiLevelTiling annotates), shared memory per block (the compacted
 //    size of each shared buffer), 16-byte vector accesses; local memory
 //    and vthreads are not limited, as in TVM's postprocessor.
+//  - RewriteTensorize (GPU, CPU intrinsics): each block annotated
+//    "meta_schedule.auto_tensorize" with an intrinsic's name is tensorized
+//    with it (left as it is, with a warning, where it does not match).
 //  - VerifyVTCMLimit (Hexagon): rejects a schedule whose "global.vtcm"
 //    buffers, compacted and versioned by their software pipelines, take
 //    more than the target's "vtcm-capacity" bytes.
@@ -61,6 +64,12 @@ std::shared_ptr<Postproc> createRewriteCooperativeFetch();
 /// max_threadblocks, 256 in its defaults).
 std::shared_ptr<Postproc> createRewriteUnboundBlock(int64_t maxThreadblocks);
 std::shared_ptr<Postproc> createVerifyGPUCode();
+/// TVM's RewriteTensorize: each block annotated
+/// "meta_schedule.auto_tensorize" with an intrinsic's name is tensorized
+/// with it (a block that does not match is left as it is, with a warning
+/// in the log); an init block annotated "" has its one loop vectorized
+/// with `vectorizeInitLoop`.
+std::shared_ptr<Postproc> createRewriteTensorize(bool vectorizeInitLoop);
 
 } // namespace mlir::tir::ms
 

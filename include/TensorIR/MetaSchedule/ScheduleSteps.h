@@ -84,6 +84,9 @@ public:
                                 ArrayRef<Value> params = {});
   LogicalResult transformBlockLayout(Value block, AffineMap indexMap);
   FailureOr<Value> blockize(Value loop, bool preserveUnitIters = true);
+  /// The block (or the loop, blockized first) as tensor intrinsic `intrin`.
+  LogicalResult tensorize(Value blockOrLoop, StringRef intrin,
+                          bool preserveUnitIters = true);
   LogicalResult storageAlign(Value block, int64_t bufferIndex, int64_t axis,
                              int64_t factor, int64_t offset);
   FailureOr<Value> decomposeReduction(Value block, Value loop);

@@ -20,21 +20,31 @@ SpaceGenerator::~SpaceGenerator() = default;
 
 DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
                                                       const TuneContext &) {
-  // TVM's ScheduleRule / Postproc / Mutator ::DefaultLLVM and DefaultCUDA
-  // (and DefaultCUDATensorCore without its tensor-core rules).
+  // TVM's ScheduleRule / Postproc / Mutator ::DefaultLLVM, DefaultCUDA and
+  // DefaultCUDATensorCore (its WMMA f16 groups).
   // Other kinds are not in the library yet: their rules stay unset (a
   // generator that needs them says so), their postprocessors and mutators
   // are none.
   DefaultComponents defaults;
   std::string error;
   // TVM's cuda-tensorcore list is its tensor-core tiling rules followed by
-  // the cuda list: without the former, it is the cuda list, and a warning
-  // says what is missing.
+  // the cuda list; without the former (the intrinsics not registered), it
+  // is the cuda list, and a warning says what is missing.
   bool tensorCore = ruleKind == "cuda-tensorcore";
-  if (tensorCore)
-    ruleKind = "cuda";
   FailureOr<std::vector<std::shared_ptr<ScheduleRule>>> rules =
       getDefaultScheduleRules(ruleKind, error);
+  if (tensorCore && failed(rules)) {
+    defaults.missing =
+        "the tensor-core rules of rule kind 'cuda-tensorcore' "
+        "(MultiLevelTilingTensorCore over TVM's WMMA intrinsic groups) are "
+        "not available: " +
+        error +
+        " (import tvm.tir.tensor_intrin); its blocks are tiled for CUDA "
+        "cores, with the rules of 'cuda'";
+    tensorCore = false;
+    ruleKind = "cuda";
+    rules = getDefaultScheduleRules(ruleKind, error);
+  }
   if (failed(rules)) {
     defaults.postprocs.emplace();
     defaults.mutatorProbs.emplace();
@@ -45,19 +55,16 @@ DefaultComponents mlir::tir::ms::getDefaultComponents(StringRef ruleKind,
     return defaults;
   }
   defaults.scheduleRules = std::move(*rules);
-  if (ruleKind == "cuda") {
-    if (tensorCore)
-      defaults.missing =
-          "the tensor-core rules of rule kind 'cuda-tensorcore' "
-          "(MultiLevelTilingTensorCore over TVM's wmma and mma intrinsic "
-          "groups, RewriteTensorize) are not available yet: its blocks are "
-          "tiled for CUDA cores, with the rules of 'cuda'";
+  if (ruleKind == "cuda" || ruleKind == "cuda-tensorcore") {
     defaults.postprocs = {createDisallowDynamicLoop(),
                           createRewriteCooperativeFetch(),
                           createRewriteUnboundBlock(/*maxThreadblocks=*/256),
                           createRewriteParallelVectorizeUnroll(),
                           createRewriteReductionBlock(),
                           createVerifyGPUCode()};
+    if (tensorCore)
+      defaults.postprocs->push_back(
+          createRewriteTensorize(/*vectorizeInitLoop=*/false));
     defaults.mutatorProbs = MutatorProbs{{createMutateTileSize(), 0.9},
                                          {createMutateUnroll(), 0.08},
                                          {createMutateThreadBinding(), 0.02}};

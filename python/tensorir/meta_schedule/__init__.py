@@ -7,6 +7,9 @@ from . import (arg_info, builder, cost_model, database, feature_extractor,  # no
                measure_callback, mutator, postproc, runner, schedule_rule,
                search_strategy, space_generator, task_scheduler, testing,
                tir_integration, trace_apply, utils)
+# The tensor intrinsics the cuda-tensorcore rules tile for (as TVM's
+# MetaSchedule imports tvm.tir.tensor_intrin): registered before any rule.
+from ..tir import tensor_intrin as _tensor_intrin  # noqa: F401
 from .mutator import Mutator
 from .postproc import Postproc
 from .profiler import Profiler

@@ -4,8 +4,8 @@ from ..utils import _bind, _named_native
 from .postproc import Postproc
 
 __all__ = ["DisallowAsyncStridedMemCopy", "DisallowDynamicLoop", "RewriteCooperativeFetch", "RewriteLayout",
-           "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "RewriteUnboundBlock",
-           "VerifyGPUCode", "VerifyVTCMLimit"]
+           "RewriteParallelVectorizeUnroll", "RewriteReductionBlock", "RewriteTensorize",
+           "RewriteUnboundBlock", "VerifyGPUCode", "VerifyVTCMLimit"]
 
 
 @_named_native("DisallowDynamicLoop")
@@ -42,6 +42,17 @@ class RewriteReductionBlock(Postproc):
 
     def __init__(self):
         _bind(self, ext.postproc_rewrite_reduction_block())
+
+
+@_named_native("RewriteTensorize")
+class RewriteTensorize(Postproc):
+    """TVM's RewriteTensorize: blocks annotated
+    "meta_schedule.auto_tensorize" are tensorized with the intrinsic named
+    there; with `vectorize_init_loop`, an init block annotated "" has its
+    loop vectorized."""
+
+    def __init__(self, vectorize_init_loop=False):
+        _bind(self, ext.postproc_rewrite_tensorize(bool(vectorize_init_loop)))
 
 
 @_named_native("RewriteLayout")
