@@ -269,13 +269,16 @@ WMMA_INTRINSICS = {
 
 
 def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transposed=False,
-                        warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False):
+                        warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False, stage_c=False):
     """A GEMM on tensor cores (mma.sync): 16 x 16 output tiles, a grid of
     `warps` per block each computing `tiles` of them, A's and B's tiles
     staged in shared memory per k step of `k_tiles` instructions, the
     fragments in warp buffers laid out for the instructions, then each
     fragment move and product tensorized. With `wmma`, the fragments are
-    WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics; f16)."""
+    WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics; f16);
+    with `stage_c` too, the accumulators are stored into shared memory and
+    copied out by all the block's threads (as MetaSchedule's tensor-core
+    tiles are)."""
     from tensorir.tir.tensor_intrin import cuda as intrin
     if wmma:
         if in_dtype != "float16":
@@ -296,7 +299,8 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     j_b, j_w, j_f = sch.split(j, [None, warps[1], tiles[1]])
     k_o, k_i = sch.split(k, [None, k_tiles])
     sch.reorder(i_b, j_b, i_w, j_w, k_o, k_i, i_f, j_f)
-    sch.bind(sch.fuse(i_b, j_b), "blockIdx.x")
+    block_x = sch.fuse(i_b, j_b)
+    sch.bind(block_x, "blockIdx.x")
     sch.bind(sch.fuse(i_w, j_w), "threadIdx.y")
     vector = 16 if in_dtype == "int8" else 8
     for operand in (0, 1):
@@ -311,8 +315,19 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     b_frag = sch.cache_read(tile, 1, "wmma.matrix_b" if wmma else "warp")
     sch.compute_at(a_frag, k_i)
     sch.compute_at(b_frag, k_i)
+    if stage_c:
+        if not wmma:
+            raise ValueError("schedule_matmul_mma: stage_c stores WMMA fragments")
+        c_shared = sch.cache_write(tile, 0, "shared")
     c_frag = sch.cache_write(tile, 0, "wmma.accumulator" if wmma else "warp")
     sch.reverse_compute_at(c_frag, sch.get_loops(tile)[1])
+    if stage_c:
+        sch.reverse_compute_at(c_shared, block_x)
+        _, ty, tx = sch.split(sch.fuse(*sch.get_loops(c_shared)[-2:]),
+                              [None, warps[0] * warps[1], 32])
+        sch.bind(ty, "threadIdx.y")
+        sch.bind(tx, "threadIdx.x")
+        store = store.replace("_global", "_shared")
     r, s = sch.get_loops(c_frag)[-2:]
     r_o, r_i = sch.split(r, [None, 16])
     s_o, s_i = sch.split(s, [None, 16])

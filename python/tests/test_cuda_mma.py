@@ -95,6 +95,16 @@ def test_wmma_gemm_ptx(out_dtype, b_transposed):
     assert "ld.local" not in ptx and "st.local" not in ptx
 
 
+def test_wmma_store_into_shared_memory_is_fenced():
+    # Accumulators stored into shared memory by each lane, then copied out
+    # by all the block's threads: a barrier between (besides the k step's
+    # two).
+    func = programs.matmul_mixed(128, "float16", "float32", False)
+    sch = programs.schedule_matmul_mma(func, wmma=True, stage_c=True)
+    ptx = tvm.build(sch.mod, target="cuda -arch=sm_80").get_source("ll")
+    assert ptx.count("bar.sync") == 3
+
+
 @pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
 @pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
 def test_wmma_gemm_assembles(out_dtype, b_transposed):

@@ -148,13 +148,23 @@ private:
         if (shared.count(store.getBuffer()))
           acc.writes.push_back(accessOf(store.getBuffer(), store.getMap(),
                                         store.getIndices(), exact));
-      } else if (isa<CallOp>(inner)) {
-        // The instructions a kernel may call (ldmatrix) read the shared
-        // views they take, anywhere in them.
-        for (Value operand : inner->getOperands())
-          if (shared.count(operand))
-            acc.reads.push_back(
-                accessOf(operand, AffineMap(), ValueRange(), false));
+      } else if (auto call = dyn_cast<CallOp>(inner)) {
+        // The instructions a kernel may call: ldmatrix reads the shared
+        // tile it takes, a fragment store writes its destination (anywhere
+        // in them); any other call is taken to do both.
+        ArrayAttr args = call.getArgs();
+        auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
+        bool reads = !name || name.getValue() != "tir.ptx_fragment_store";
+        bool writes = !name || name.getValue() != "tir.ptx_ldmatrix";
+        for (Value operand : inner->getOperands()) {
+          if (!shared.count(operand))
+            continue;
+          Access a = accessOf(operand, AffineMap(), ValueRange(), false);
+          if (reads)
+            acc.reads.push_back(a);
+          if (writes)
+            acc.writes.push_back(a);
+        }
       }
     });
     return acc;

@@ -154,6 +154,7 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
                      /*sameThreadIsPoint=*/true);
   if (failed(part))
     return failure();
+
   MLIRContext *ctx = alloc.getContext();
   ArrayRef<int64_t> shape = part->shape;
   ArrayRef<AffineExpr> lowers = part->lowers;
@@ -176,8 +177,16 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   // A local buffer is one per thread: no thread index may vary between
   // the LCA and its accesses (loops bound again to a tag bound around the
   // LCA run in the same thread).
+  // (A loop unifyThreadLoops wrapped around sibling loops bound to a tag
+  // makes them one thread index for fragments only.)
+  bool fragment = alloc->hasAttr(kLaneFragmentAttr);
   if (!isSharedScope(scope)) {
-    llvm::StringSet<> boundAround = threadTagsAround(lca);
+    llvm::StringSet<> boundAround;
+    for (Operation *p = lca; p; p = p->getParentOp())
+      if (auto loop = dyn_cast<ForOp>(p);
+          loop && loop.getKind() == ForKind::ThreadBinding &&
+          (fragment || !loop->hasAttr(kUnifiedThreadsAttr)))
+        boundAround.insert(*loop.getThread());
     for (BlockOp block : blocks)
       for (Operation *p = block->getParentOp(); p != lca; p = p->getParentOp())
         if (auto loop = dyn_cast<ForOp>(p);
@@ -317,9 +326,11 @@ static Operation *commonAncestor(ArrayRef<Operation *> ops) {
 /// loop bound to the tag: the loops inside then re-bind it (the same
 /// index), and the buffer is placed under it as one thread's. The program
 /// is the same: every thread runs the wrapped statements once, as it did.
-/// (Only fragments: each lane's tiles are moved whole by the intrinsics, at
-/// indices the schedule derives from the warp's index alike; a plain local
-/// buffer read by another thread than wrote it stays refused.)
+/// (Only fragments, whose blocks the schedule derives from the warp's
+/// index alike: the tensorized loads, products and stores of one tile
+/// cache; not checked. For other local buffers the wrapper does not count
+/// as a loop around them, and a buffer read by another thread than wrote
+/// it stays refused.)
 static void unifyThreadLoops(AllocBufferOp alloc, ForOp kernel) {
   SmallVector<BlockOp> blocks = getAccessingBlocks(alloc.getBuffer(), true);
   for (StringRef tag : {"threadIdx.x", "threadIdx.y", "threadIdx.z"}) {
@@ -361,7 +372,7 @@ static void unifyThreadLoops(AllocBufferOp alloc, ForOp kernel) {
     // Allocations stay where they are (the scope's buffers), before it.
     SmallVector<Operation *> moved;
     for (Operation &op : *body)
-      if (!isa<AllocBufferOp>(op))
+      if (!isa<AllocBufferOp, MatchBufferOp, InitOp>(op))
         moved.push_back(&op);
     OpBuilder b(common->getContext());
     b.setInsertionPointToEnd(body);
@@ -370,6 +381,7 @@ static void unifyThreadLoops(AllocBufferOp alloc, ForOp kernel) {
                       b.getIndexAttr(bounds->second), ForKind::ThreadBinding,
                       b.getStringAttr(tag));
     wrapper.setVarName(("thread_" + tag.substr(tag.size() - 1)).str());
+    wrapper->setAttr(kUnifiedThreadsAttr, b.getUnitAttr());
     Block *inner = wrapper.getBody();
     for (Operation *op : moved)
       op->moveBefore(inner, inner->end());

@@ -51,6 +51,9 @@ LogicalResult placeKernelBuffers(Operation *root);
 /// tensor-core fragment, each lane's part (moved only by the tensor
 /// intrinsics' instructions, a whole tile per lane at a time).
 constexpr llvm::StringLiteral kLaneFragmentAttr = "tir.lane_fragment";
+/// The attribute of the loop placeKernelBuffers wraps around sibling loops
+/// bound to one thread tag, so that a fragment they move is one thread's.
+constexpr llvm::StringLiteral kUnifiedThreadsAttr = "tir.unified_threads";
 
 /// TVM's LowerWarpMemory for tensor-core fragments: each "warp" buffer
 /// under `root`, its second-to-last dimension the warp's 32 lanes, becomes

@@ -221,6 +221,18 @@ Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
     return fail() << "reads shared memory (a buffer in the GPU's workgroup "
                      "memory), not "
                   << sharedType;
+  // Each lane's row address must be 16-byte aligned (the ISA): rows a
+  // multiple of 16 bytes apart (storage_align's padding keeps that with an
+  // offset of 8 f16 / 16 int8 elements).
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(sharedType.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(strides[0]) || strides[1] != 1 ||
+      (strides[0] * bits / 8) % 16 != 0)
+    return fail() << "needs the tile's rows 16-byte aligned: a static row "
+                     "stride that is a multiple of 16 bytes and contiguous "
+                     "rows, not "
+                  << sharedType;
   // Four registers per lane.
   int64_t n = 4 * perRegister(element);
   FailureOr<Value> flat = fragment(*frag, n, element, "its destination");

@@ -146,6 +146,14 @@ void mlir::tir::unrollRegisterTileLoops(Operation *kernel) {
   kernel->walk<WalkOrder::PostOrder>([&](ForOp loop) {
     if (loop.getKind() != ForKind::Serial)
       return;
+    // Inside a loop the schedule unrolls, an unrolled inner loop would
+    // multiply that loop's unrolled size (and could take it over its
+    // limit): left to the schedule.
+    for (Operation *p = loop->getParentOp(); p && p != kernel;
+         p = p->getParentOp())
+      if (auto around = dyn_cast<ForOp>(p);
+          around && around.getKind() == ForKind::Unrolled)
+        return;
     std::optional<int64_t> trips = loop.getConstantExtent();
     if (!trips || *trips < 2 || *trips > kMaxTrips)
       return;

@@ -79,3 +79,13 @@ func.func @ldmatrix_transposed_bytes(%shared: memref<16x32xi8, #gpu.address_spac
   tir.call "call_extern"("tir.ptx_ldmatrix", %frag, %shared, %i, %i, 1 : i32) : (memref<16xi8>, memref<16x32xi8, #gpu.address_space<workgroup>>, index, index) -> ()
   return
 }
+
+// -----
+
+// Rows 40 bytes apart: ldmatrix's row addresses would not all be 16-byte
+// aligned.
+func.func @ldmatrix_misaligned_rows(%shared: memref<16x32xi8, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>, %frag: memref<16xi8>, %i: index) {
+  // expected-error @+1 {{instruction 'tir.ptx_ldmatrix' needs the tile's rows 16-byte aligned: a static row stride that is a multiple of 16 bytes and contiguous rows}}
+  tir.call "call_extern"("tir.ptx_ldmatrix", %frag, %shared, %i, %i, 0 : i32) : (memref<16xi8>, memref<16x32xi8, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>, index, index) -> ()
+  return
+}

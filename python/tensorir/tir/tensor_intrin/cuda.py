@@ -224,13 +224,9 @@ def _register_wmma_load(dtype, scope, operand, transposed):
                   name="load", call="tvm_load_matrix_sync")
     if dtype != "float16":
         return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, **fields)
-    if operand == "b" and transposed:
-        row, col, ldmatrix_transposed = "8 * (tx // 16) + tx % 8", "8 * (tx % 16 // 8)", 0
-    else:
-        row, col = "tx % 16", "8 * (tx // 16)"
-        ldmatrix_transposed = 1 if operand == "b" else 0
+    row, col, ldmatrix_transposed = _mma.ldmatrix_address(16, operand.upper(), transposed)
     return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LDMATRIX_IMPL, row=row, col=col,
-                               transposed=ldmatrix_transposed, **fields)
+                               transposed=int(ldmatrix_transposed), **fields)
 
 
 def _register_wmma_fill(dtype):

@@ -136,33 +136,54 @@ def impl(warp_handle: T.handle, shared_handle: T.handle):
 """
 
 
+def ldmatrix_address(k_dim, operand, transposed):
+    """Where lane `tx` points ldmatrix in the stored tile of `operand`
+    ("A": 16 x k_dim, "B": k_dim x 16; `transposed`: stored the other way
+    round): (row, column) as TVMScript text over `tx`, and whether the
+    instruction transposes (.trans); None for the 8-bit B stored
+    untransposed, which has no ldmatrix form. Lanes 8m to 8m + 7 give the
+    rows of the m-th 8 x 8 block (16 bytes a row), the blocks in the order
+    of the fragment's registers."""
+    in_ldmatrix_transposed = transposed if operand == "A" else not transposed
+    if k_dim == 16:
+        # Lanes 0-15 give the rows of the tile's left half, 16-31 of its
+        # right half; a transposed tile's blocks go row-block first.
+        if transposed:
+            return "8 * (tx // 16) + tx % 8", "8 * (tx % 16 // 8)", in_ldmatrix_transposed
+        return "tx % 16", "8 * (tx // 16)", in_ldmatrix_transposed
+    if operand == "B" and not transposed:
+        return None
+    if operand == "B":
+        return "8 * (tx // 16) + tx % 8", "16 * (tx % 16 // 8)", False
+    return "tx % 16", "16 * (tx // 16)", False
+
+
+def lane_element(layout, lane, position):
+    """(row, column) of the tile element that `lane` holds at `position`
+    in a fragment of `layout` ("16x16", "16x32", "32x16")."""
+    row, col = _INVERSE_TEXT[layout]
+    names = {"t": "lane", "l": "position"}
+    values = {"lane": lane, "position": position}
+    return (eval(row.format(**names), {}, values),  # noqa: S307 - the layouts' own formulas
+            eval(col.format(**names), {}, values))  # noqa: S307
+
+
 def _register_ldmatrix(name, k_dim, dtype, operand, transposed, scope="shared"):
     """A 16 x k_dim tile of A (or k_dim x 16 of B; the transposed forms
     the other way round) from `scope` memory into a fragment."""
     local = 16 * k_dim // WARP_SIZE
     if operand == "A":
         rows, cols = (16, k_dim) if not transposed else (k_dim, 16)
-        in_ldmatrix_transposed = transposed
     else:
         rows, cols = (k_dim, 16) if not transposed else (16, k_dim)
-        in_ldmatrix_transposed = not transposed
     if k_dim == 16:
         layout = "16x16"
-        # Lanes 0-15 give the rows of the tile's left half, 16-31 of its
-        # right half; a transposed tile's 8 x 8 blocks go row-block first.
-        if transposed:
-            row, col = "8 * (tx // 16) + tx % 8", "8 * (tx % 16 // 8)"
-        else:
-            row, col = "tx % 16", "8 * (tx // 16)"
     elif operand == "B" and not transposed:
         layout = "32x16"
-        row = col = None  # no ldmatrix for 8-bit elements transposed
-    elif operand == "B":
-        layout = "16x32"
-        row, col = "8 * (tx // 16) + tx % 8", "16 * (tx % 16 // 8)"
     else:
         layout = "16x32"
-        row, col = "tx % 16", "16 * (tx // 16)"
+    address = ldmatrix_address(k_dim, operand, transposed)
+    row, col, in_ldmatrix_transposed = address or (None, None, False)
     thread, position = _at(layout, "v0", "v1")
     fields = dict(rows=rows, cols=cols, dtype=dtype, local=local, scope=scope, thread=thread,
                   position=position, row=row, col=col,
@@ -450,4 +471,4 @@ def get_mma_intrin_group(load_scope, store_scope, in_dtype, out_dtype, trans_a, 
 __all__ = sorted(name for name in dir() if name.endswith(("_INTRIN", "_INTRIN_SIMPLE"))) + [
     "shared_16x16_to_ldmatrix_32x8_layout", "shared_16x32_to_ldmatrix_32x16_layout",
     "shared_32x16_to_ldmatrix_32x16_layout", "ldmatrix_32x8_to_shared_16x16_layout",
-    "get_mma_intrin_group"]
+    "get_mma_intrin_group", "ldmatrix_address", "lane_element"]
