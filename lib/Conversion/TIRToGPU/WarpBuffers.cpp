@@ -78,6 +78,50 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+/// The regions `block` lists of `buffer` become regions of `replacement`,
+/// each map rewritten by `transform` (failure: refused, the block as it
+/// was).
+LogicalResult
+rewriteListedRegions(BlockOp block, Value buffer, Value replacement,
+                     function_ref<FailureOr<AffineMap>(AffineMap)> transform) {
+  MLIRContext *ctx = block.getContext();
+  auto updated = [&](MutableOperandRange buffers,
+                     std::optional<ArrayAttr> regions,
+                     SmallVectorImpl<unsigned> &positions,
+                     SmallVectorImpl<Attribute> &maps) -> LogicalResult {
+    if (!regions)
+      return success();
+    maps.assign(regions->begin(), regions->end());
+    for (unsigned i = 0; i < buffers.size(); ++i) {
+      if (buffers[i].get() != buffer)
+        continue;
+      FailureOr<AffineMap> map =
+          transform(cast<AffineMapAttr>(maps[i]).getValue());
+      if (failed(map))
+        return failure();
+      maps[i] = AffineMapAttr::get(*map);
+      positions.push_back(i);
+    }
+    return success();
+  };
+  SmallVector<unsigned> readAt, writeAt;
+  SmallVector<Attribute> reads, writes;
+  if (failed(updated(block.getReadBuffersMutable(), block.getReadRegions(),
+                     readAt, reads)) ||
+      failed(updated(block.getWriteBuffersMutable(), block.getWriteRegions(),
+                     writeAt, writes)))
+    return failure();
+  for (unsigned i : readAt)
+    block.getReadBuffersMutable()[i].set(replacement);
+  for (unsigned i : writeAt)
+    block.getWriteBuffersMutable()[i].set(replacement);
+  if (block.getReadRegions())
+    block.setReadRegionsAttr(ArrayAttr::get(ctx, reads));
+  if (block.getWriteRegions())
+    block.setWriteRegionsAttr(ArrayAttr::get(ctx, writes));
+  return success();
+}
+
 class WarpLowering {
 public:
   WarpLowering(AllocBufferOp alloc) : alloc(alloc), ctx(alloc.getContext()) {}
@@ -93,7 +137,6 @@ private:
   /// lane: the same access of `replacement` without it.
   LogicalResult rewriteAccess(Operation *op, Value replacement, unsigned lane);
   LogicalResult rewriteView(MatchBufferOp view, Value lanes);
-  void rewriteRegions(BlockOp block, Value lanes, unsigned lane);
 
   AllocBufferOp alloc;
   MLIRContext *ctx;
@@ -125,29 +168,6 @@ LogicalResult WarpLowering::rewriteAccess(Operation *op, Value replacement,
   }
   op->erase();
   return success();
-}
-
-void WarpLowering::rewriteRegions(BlockOp block, Value lanes, unsigned lane) {
-  auto rewrite = [&](MutableOperandRange buffers,
-                     std::optional<ArrayAttr> regions, bool writes) {
-    if (!regions)
-      return;
-    SmallVector<Attribute> maps(regions->begin(), regions->end());
-    for (unsigned i = 0; i < buffers.size(); ++i) {
-      if (buffers[i].get() != alloc.getBuffer())
-        continue;
-      buffers[i].set(lanes);
-      maps[i] = AffineMapAttr::get(
-          regionWithout(cast<AffineMapAttr>(maps[i]).getValue(), lane));
-    }
-    ArrayAttr updated = ArrayAttr::get(ctx, maps);
-    if (writes)
-      block.setWriteRegionsAttr(updated);
-    else
-      block.setReadRegionsAttr(updated);
-  };
-  rewrite(block.getReadBuffersMutable(), block.getReadRegions(), false);
-  rewrite(block.getWriteBuffersMutable(), block.getWriteRegions(), true);
 }
 
 LogicalResult WarpLowering::rewriteView(MatchBufferOp view, Value lanes) {
@@ -233,7 +253,10 @@ LogicalResult WarpLowering::run() {
     users.insert(user);
   for (Operation *user : users) {
     if (auto block = dyn_cast<BlockOp>(user)) {
-      rewriteRegions(block, lanes.getBuffer(), lane);
+      (void)rewriteListedRegions(block, alloc.getBuffer(), lanes.getBuffer(),
+                                 [&](AffineMap region) -> FailureOr<AffineMap> {
+                                   return regionWithout(region, lane);
+                                 });
     } else if (auto view = dyn_cast<MatchBufferOp>(user);
                view && view.getSource() == alloc.getBuffer()) {
       if (failed(rewriteView(view, lanes.getBuffer())))
@@ -384,32 +407,9 @@ LogicalResult FragmentLowering::run() {
     users.insert(user);
   for (Operation *user : users) {
     if (auto block = dyn_cast<BlockOp>(user)) {
-      auto rewrite = [&](MutableOperandRange buffers,
-                         std::optional<ArrayAttr> regions,
-                         bool writes) -> LogicalResult {
-        if (!regions)
-          return success();
-        SmallVector<Attribute> maps(regions->begin(), regions->end());
-        for (unsigned i = 0; i < buffers.size(); ++i) {
-          if (buffers[i].get() != alloc.getBuffer())
-            continue;
-          FailureOr<AffineMap> tiles =
-              tileRegion(block, cast<AffineMapAttr>(maps[i]).getValue());
-          if (failed(tiles))
-            return failure();
-          buffers[i].set(lanes.getBuffer());
-          maps[i] = AffineMapAttr::get(*tiles);
-        }
-        if (writes)
-          block.setWriteRegionsAttr(ArrayAttr::get(ctx, maps));
-        else
-          block.setReadRegionsAttr(ArrayAttr::get(ctx, maps));
-        return success();
-      };
-      if (failed(rewrite(block.getReadBuffersMutable(), block.getReadRegions(),
-                         false)) ||
-          failed(rewrite(block.getWriteBuffersMutable(),
-                         block.getWriteRegions(), true)))
+      if (failed(rewriteListedRegions(
+              block, alloc.getBuffer(), lanes.getBuffer(),
+              [&](AffineMap region) { return tileRegion(block, region); })))
         return failure();
     } else if (auto view = dyn_cast<MatchBufferOp>(user);
                view && view.getSource() == alloc.getBuffer()) {
