@@ -257,14 +257,16 @@ MMA_INTRINSICS = {
 }
 
 
-# WMMA's (16 x 16 x 16 fragments), f16 only.
+# WMMA's (16 x 16 x 16 fragments): f16 -> f32 or f16, s8 -> s32.
 WMMA_INTRINSICS = {
-    (out_dtype, b_transposed): (
-        16, "wmma_load_16x16x16_f16_a_shared",
-        "wmma_load_16x16x16_f16_b" + ("_trans" if b_transposed else "") + "_shared",
-        f"wmma_sync_16x16x16_f16f16{short}" + ("_trans" if b_transposed else ""),
-        f"wmma_fill_16x16x16_{short}", f"wmma_store_16x16x16_{short}_global")
-    for out_dtype, short in (("float32", "f32"), ("float16", "f16"))
+    (in_dtype, out_dtype, b_transposed): (
+        16, f"wmma_load_16x16x16_{i}_a_shared",
+        f"wmma_load_16x16x16_{i}_b" + ("_trans" if b_transposed else "") + "_shared",
+        f"wmma_sync_16x16x16_{i}{i}{o}" + ("_trans" if b_transposed else ""),
+        f"wmma_fill_16x16x16_{o}", f"wmma_store_16x16x16_{o}_global")
+    for in_dtype, out_dtype, i, o in (("float16", "float32", "f16", "f32"),
+                                      ("float16", "float16", "f16", "f16"),
+                                      ("int8", "int32", "s8", "s32"))
     for b_transposed in (False, True)}
 
 
@@ -275,15 +277,14 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     staged in shared memory per k step of `k_tiles` instructions, the
     fragments in warp buffers laid out for the instructions, then each
     fragment move and product tensorized. With `wmma`, the fragments are
-    WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics; f16);
+    WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics);
     with `stage_c` too, the accumulators are stored into shared memory and
     copied out by all the block's threads (as MetaSchedule's tensor-core
     tiles are)."""
     from tensorir.tir.tensor_intrin import cuda as intrin
     if wmma:
-        if in_dtype != "float16":
-            raise ValueError("schedule_matmul_mma: WMMA fragments are f16 here")
-        k_inner, load_a, load_b, mma, fill, store = WMMA_INTRINSICS[(out_dtype, b_transposed)]
+        k_inner, load_a, load_b, mma, fill, store = WMMA_INTRINSICS[
+            (in_dtype, out_dtype, b_transposed)]
     else:
         k_inner, load_a, load_b, mma, fill, store = MMA_INTRINSICS[
             (in_dtype, out_dtype, b_transposed)]

@@ -73,26 +73,60 @@ def test_mma_gemm_on_gpu(config):
                                atol=tolerance)
 
 
-WMMA_CONFIGS = [("float32", False), ("float32", True), ("float16", False), ("float16", True)]
+# in, out, B transposed: the product's instruction, ldmatrix per k step.
+WMMA_CONFIGS = {
+    ("float16", "float32", False): ("m16n8k16.row.col.f32.f16.f16.f32", 4),
+    ("float16", "float32", True): ("m16n8k16.row.col.f32.f16.f16.f32", 4),
+    ("float16", "float16", False): ("m16n8k16.row.col.f16.f16.f16.f16", 4),
+    ("float16", "float16", True): ("m16n8k16.row.col.f16.f16.f16.f16", 4),
+    # 8-bit B stored k x n: each lane reads it (no ldmatrix transposes bytes).
+    ("int8", "int32", False): ("m16n8k16.row.col.satfinite.s32.s8.s8.s32", 2),
+    ("int8", "int32", True): ("m16n8k16.row.col.satfinite.s32.s8.s8.s32", 4),
+}
 
 
-def schedule_wmma(out_dtype, b_transposed, n=128):
-    func = programs.matmul_mixed(n, "float16", out_dtype, b_transposed)
-    return programs.schedule_matmul_mma(func, "float16", out_dtype, b_transposed, wmma=True)
+def schedule_wmma(in_dtype, out_dtype, b_transposed, n=128):
+    func = programs.matmul_mixed(n, in_dtype, out_dtype, b_transposed)
+    return programs.schedule_matmul_mma(func, in_dtype, out_dtype, b_transposed, wmma=True)
 
 
-@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
-def test_wmma_gemm_ptx(out_dtype, b_transposed):
+@pytest.mark.parametrize("config", sorted(WMMA_CONFIGS))
+def test_wmma_gemm_ptx(config):
     # WMMA's intrinsics: the same instructions on the lanes' registers
     # (ldmatrix, two m16n8k16 per 16 x 16 x 16 product), no local memory.
-    ptx = tvm.build(schedule_wmma(out_dtype, b_transposed).mod,
-                    target="cuda -arch=sm_80").get_source("ll")
-    short = {"float32": "f32", "float16": "f16"}[out_dtype]
-    mma = f"mma.sync.aligned.m16n8k16.row.col.{short}.f16.f16.{short}"
-    steps, rest = divmod(ptx.count(mma), 8)
+    ptx = tvm.build(schedule_wmma(*config).mod, target="cuda -arch=sm_80").get_source("ll")
+    instruction, loads = WMMA_CONFIGS[config]
+    steps, rest = divmod(ptx.count("mma.sync.aligned." + instruction), 8)
     assert steps >= 1 and rest == 0
-    assert ptx.count("ldmatrix.sync.aligned") == 4 * steps
+    assert ptx.count("ldmatrix.sync.aligned") == loads * steps
     assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("config", sorted(WMMA_CONFIGS))
+def test_wmma_gemm_assembles(config):
+    for arch in ("sm_80", "sm_90"):
+        tvm.build(schedule_wmma(*config).mod, target=f"cuda -arch={arch} -format=bin")
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+@pytest.mark.parametrize("config", sorted(WMMA_CONFIGS))
+def test_wmma_gemm_on_gpu(config):
+    in_dtype, out_dtype, b_transposed = config
+    n = 128
+    lib = tvm.build(schedule_wmma(*config, n).mod, target="cuda")
+    rng = np.random.default_rng(1)
+    if in_dtype == "int8":
+        a, b = (rng.integers(-128, 128, (n, n)).astype("int8") for _ in range(2))
+    else:
+        a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
+    expected = a.astype("float64") @ (b.T if b_transposed else b).astype("float64")
+    dev = tvm.cuda(0)
+    c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
+    lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
+    tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
+    np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
+                               atol=tolerance)
 
 
 def test_wmma_store_into_shared_memory_is_fenced():
@@ -103,30 +137,6 @@ def test_wmma_store_into_shared_memory_is_fenced():
     sch = programs.schedule_matmul_mma(func, wmma=True, stage_c=True)
     ptx = tvm.build(sch.mod, target="cuda -arch=sm_80").get_source("ll")
     assert ptx.count("bar.sync") == 3
-
-
-@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
-@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
-def test_wmma_gemm_assembles(out_dtype, b_transposed):
-    for arch in ("sm_80", "sm_90"):
-        tvm.build(schedule_wmma(out_dtype, b_transposed).mod,
-                  target=f"cuda -arch={arch} -format=bin")
-
-
-@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-@pytest.mark.parametrize("out_dtype,b_transposed", WMMA_CONFIGS)
-def test_wmma_gemm_on_gpu(out_dtype, b_transposed):
-    n = 128
-    lib = tvm.build(schedule_wmma(out_dtype, b_transposed, n).mod, target="cuda")
-    rng = np.random.default_rng(1)
-    a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
-    expected = a.astype("float64") @ (b.T if b_transposed else b).astype("float64")
-    dev = tvm.cuda(0)
-    c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
-    lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
-    tolerance = 5e-2 if out_dtype == "float16" else 1e-3
-    np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
-                               atol=tolerance)
 
 
 def test_warp_buffer_without_lanes_refused():

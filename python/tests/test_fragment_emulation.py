@@ -135,3 +135,52 @@ def test_i8_b_read_by_each_lane_matches_the_isa():
               mma_s8(a_regs, b_regs, 8, np.zeros((16, 8), np.int64))]
     got = store(lanes_of_c(halves))
     np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64))
+
+
+def mma_s8_k16(a_regs, b_regs, b_at, c):
+    """m16n8k16 (s8 x s8 -> s32), as the ISA lays out its fragments: A's
+    8 bytes, B's 4 from element b_at."""
+    A = np.zeros((16, 16), np.int64)
+    B = np.zeros((16, 8), np.int64)
+    for t in range(32):
+        g, q = t // 4, t % 4
+        for i in range(8):
+            A[g + 8 * (i // 4), q * 4 + (i & 3)] = a_regs[t, i]
+        for i in range(4):
+            B[q * 4 + i, g] = b_regs[t, b_at + i]
+    return c + A @ B
+
+
+def ldmatrix_x2_bytes(tile):
+    """WMMA's 8-bit loads: ldmatrix .x2, lane t (of 0-15) giving row t % 16
+    of the 16 x 16-byte tile: lane t receives the t % 4-th word of row
+    t // 4 of each 8-row block."""
+    regs = np.zeros((32, 2, 4), np.int8)
+    for m in range(2):
+        mat = np.stack([tile[(8 * m + r) % 16, 0:16] for r in range(8)])
+        for t in range(32):
+            regs[t, m] = mat[t // 4, (t % 4) * 4:(t % 4) * 4 + 4]
+    return regs.reshape(32, 8)
+
+
+@pytest.mark.parametrize("b_transposed", [False, True])
+def test_wmma_i8_fragments_compute_the_product(b_transposed):
+    # WMMA's int8 16 x 16 x 16: A by ldmatrix .x2, B stored n x k by
+    # ldmatrix .x2, or stored k x n read by each lane
+    # (tir.ptx_fragment_load_b8: element l is B[4 (t mod 4) + l mod 4,
+    # t div 4 + 8 (l div 4)]); two m16n8k16 products.
+    rng = np.random.default_rng(3)
+    a = rng.integers(-128, 128, (16, 16)).astype(np.int8)
+    b = rng.integers(-128, 128, (16, 16)).astype(np.int8)
+    a_regs = ldmatrix_x2_bytes(a)
+    if b_transposed:
+        b_regs = ldmatrix_x2_bytes(b.T.copy())
+    else:
+        b_regs = np.zeros((32, 8), np.int8)
+        for t in range(32):
+            for l in range(8):
+                b_regs[t, l] = b[4 * (t % 4) + l % 4, t // 4 + 8 * (l // 4)]
+    halves = [mma_s8_k16(a_regs, b_regs, 0, np.zeros((16, 8), np.int64)),
+              mma_s8_k16(a_regs, b_regs, 4, np.zeros((16, 8), np.int64))]
+    got = store(lanes_of_c(halves))
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64))

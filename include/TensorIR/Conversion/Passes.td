@@ -182,7 +182,15 @@ def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
       lane's 8 elements of a 16 x 16 accumulator set to `value`;
     - `tir.call "call_extern"("tir.ptx_fragment_store", %frag, %tile,
       %lane)`: the lane's 8 elements of an accumulator (mma.sync's C
-      layout) stored into the 16 x 16 `%tile`, in pairs of neighbours.
+      layout) stored into the 16 x 16 `%tile`, in pairs of neighbours;
+    - `tir.call "call_extern"("tir.ptx_fragment_load_b8", %frag, %tile,
+      %lane)`: the lane's 8 bytes of the B operand of two m16n8k16 int8
+      products from a 16 x 16 tile stored k x n (element l is
+      `tile[4 (lane mod 4) + l mod 4, lane div 4 + 8 (l div 4)]`).
+
+    ldmatrix loads four 8 x 8 blocks of 16-bit elements, or two where the
+    fragment holds a 16 x 16 tile of bytes (m16n8k16 int8); the products
+    are m16n8k16 (fp16, int8) and m16n8k32 (int8).
 
     Refused, naming the call: a fragment that is not the lane's (a warp
     buffer not yet divided among the lanes, another element count), an

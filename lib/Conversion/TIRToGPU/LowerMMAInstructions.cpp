@@ -47,6 +47,7 @@ public:
   LogicalResult mma(ArrayRef<PointerUnion<Attribute, Value>> args);
   LogicalResult fill(ArrayRef<PointerUnion<Attribute, Value>> args);
   LogicalResult store(ArrayRef<PointerUnion<Attribute, Value>> args);
+  LogicalResult loadB8(ArrayRef<PointerUnion<Attribute, Value>> args);
 
 private:
   InFlightDiagnostic fail() {
@@ -233,15 +234,23 @@ Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
                      "stride that is a multiple of 16 bytes and contiguous "
                      "rows, not "
                   << sharedType;
-  // Four registers per lane.
-  int64_t n = 4 * perRegister(element);
+  // One register per 8 x 8 block: four for 16-bit elements and for
+  // m16n8k32's 8-bit operands, two for m16n8k16's 8-bit ones (a 16 x 16
+  // tile of bytes), as the lane's fragment holds.
+  auto fragType = cast<MemRefType>(frag->getType());
+  int64_t registers = fragType.hasStaticShape()
+                          ? fragType.getNumElements() / perRegister(element)
+                          : 0;
+  if (registers != 4 && !(registers == 2 && bits == 8))
+    registers = 4; // refused by fragment() below, naming the size
+  int64_t n = registers * perRegister(element);
   FailureOr<Value> flat = fragment(*frag, n, element, "its destination");
   if (failed(flat))
     return failure();
-  auto tiles = VectorType::get({4, perRegister(element)}, element);
-  Value loaded =
-      nvgpu::LdMatrixOp::create(b, loc, tiles, *shared, ValueRange{*row, *col},
-                                *transposed != 0, /*numTiles=*/4);
+  auto tiles = VectorType::get({registers, perRegister(element)}, element);
+  Value loaded = nvgpu::LdMatrixOp::create(
+      b, loc, tiles, *shared, ValueRange{*row, *col}, *transposed != 0,
+      /*numTiles=*/registers);
   storeRows(b, loc, loaded, *flat, arith::ConstantIndexOp::create(b, loc, 0));
   return success();
 }
@@ -272,13 +281,12 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
                   .Default(0);
   bool f16 = k == 16 && *aName == "fp16" && *bName == "fp16" &&
              (*cName == "fp32" || *cName == "fp16");
-  bool i8 =
-      k == 32 && *aName == "int8" && *bName == "int8" && *cName == "int32";
+  bool i8 = k != 0 && *aName == "int8" && *bName == "int8" && *cName == "int32";
   if (!f16 && !i8)
     return fail() << "has no form " << *shape << " with " << *aName << " x "
                   << *bName << " -> " << *cName
-                  << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k32 int8 "
-                     "x int8 -> int32)";
+                  << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k16 and "
+                     "m16n8k32 int8 x int8 -> int32)";
   FailureOr<Value> aBuf = buffer(args, 4, "A's fragment");
   FailureOr<Value> bBuf = buffer(args, 6, "B's fragment");
   FailureOr<Value> cBuf = buffer(args, 8, "C's fragment");
@@ -289,15 +297,17 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
   FailureOr<Value> cAt = index(args, 9, "where C's operand starts");
   if (failed(aAt) || failed(bAt) || failed(cAt))
     return failure();
-  // A: four registers, B: two, C: two pairs, per lane (m16n8).
+  // Per lane (m16n8): A's 16 x k in k * bits / 64 registers, B's k x 8 in
+  // half as many, C's two pairs.
   int64_t perA = perRegister(aType);
-  auto aVec = VectorType::get({4, perA}, aType);
-  auto bVec = VectorType::get({2, perA}, aType);
+  int64_t aRegisters = k * aType.getIntOrFloatBitWidth() / 64;
+  auto aVec = VectorType::get({aRegisters, perA}, aType);
+  auto bVec = VectorType::get({aRegisters / 2, perA}, aType);
   auto cVec = VectorType::get({2, 2}, cType);
   // The fragments hold a 16 x 16 (x k) tile's operands: A's whole, B's
   // and C's for both n halves.
-  FailureOr<Value> aFlat = fragment(*aBuf, 4 * perA, aType, "A");
-  FailureOr<Value> bFlat = fragment(*bBuf, 4 * perA, aType, "B");
+  FailureOr<Value> aFlat = fragment(*aBuf, aRegisters * perA, aType, "A");
+  FailureOr<Value> bFlat = fragment(*bBuf, aRegisters * perA, aType, "B");
   FailureOr<Value> cFlat = fragment(*cBuf, 8, cType, "C");
   if (failed(aFlat) || failed(bFlat) || failed(cFlat))
     return failure();
@@ -383,6 +393,40 @@ LogicalResult Lowering::store(ArrayRef<PointerUnion<Attribute, Value>> args) {
   return success();
 }
 
+LogicalResult Lowering::loadB8(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (frag, tile, lane): the lane's 8 bytes of the B operand of two
+  // m16n8k16 int8 products, from a 16 x 16 tile stored k x n (ldmatrix
+  // cannot transpose bytes): element l is B[4 * (lane mod 4) + l mod 4,
+  // lane div 4 + 8 * (l div 4)].
+  FailureOr<Value> frag = buffer(args, 0, "the fragment");
+  FailureOr<Value> tile = buffer(args, 1, "the tile");
+  if (failed(frag) || failed(tile))
+    return failure();
+  FailureOr<Value> lane = index(args, 2, "the lane");
+  if (failed(lane))
+    return failure();
+  auto tileType = cast<MemRefType>(tile->getType());
+  Type element = tileType.getElementType();
+  if (!element.isInteger(8) || tileType.getRank() != 2 ||
+      !tileType.hasStaticShape() || tileType.getDimSize(0) != 16 ||
+      tileType.getDimSize(1) != 16)
+    return fail() << "loads a 16 x 16 tile of 8-bit integers, not " << tileType;
+  FailureOr<Value> flat = fragment(*frag, 8, element, "its destination");
+  if (failed(flat))
+    return failure();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value kBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, *lane, c(4)), c(4));
+  Value nBase = arith::DivUIOp::create(b, loc, *lane, c(4));
+  for (int64_t l = 0; l < 8; ++l) {
+    Value kIndex = arith::AddIOp::create(b, loc, kBase, c(l % 4));
+    Value nIndex = arith::AddIOp::create(b, loc, nBase, c(8 * (l / 4)));
+    Value v = memref::LoadOp::create(b, loc, *tile, ValueRange{kIndex, nIndex});
+    memref::StoreOp::create(b, loc, v, *flat, ValueRange{c(l)});
+  }
+  return success();
+}
+
 /// The name a call_extern calls, or empty.
 StringRef externName(CallOp call) {
   if (call.getCallee() != "call_extern" &&
@@ -400,7 +444,8 @@ struct TIRLowerMMAInstructionsPass
     getOperation()->walk([&](CallOp call) {
       StringRef name = externName(call);
       if (name == "tir.ptx_ldmatrix" || name == "tir.ptx_mma" ||
-          name == "tir.ptx_fragment_fill" || name == "tir.ptx_fragment_store")
+          name == "tir.ptx_fragment_fill" || name == "tir.ptx_fragment_store" ||
+          name == "tir.ptx_fragment_load_b8")
         calls.push_back(call);
     });
     for (CallOp call : calls) {
@@ -415,10 +460,11 @@ struct TIRLowerMMAInstructionsPass
           ArrayRef(args).drop_front();
       Lowering lowering(call, name);
       LogicalResult lowered =
-          name == "tir.ptx_ldmatrix"        ? lowering.ldmatrix(rest)
-          : name == "tir.ptx_mma"           ? lowering.mma(rest)
-          : name == "tir.ptx_fragment_fill" ? lowering.fill(rest)
-                                            : lowering.store(rest);
+          name == "tir.ptx_ldmatrix"           ? lowering.ldmatrix(rest)
+          : name == "tir.ptx_mma"              ? lowering.mma(rest)
+          : name == "tir.ptx_fragment_fill"    ? lowering.fill(rest)
+          : name == "tir.ptx_fragment_load_b8" ? lowering.loadB8(rest)
+                                               : lowering.store(rest);
       if (failed(lowered))
         return signalPassFailure();
       call->erase();

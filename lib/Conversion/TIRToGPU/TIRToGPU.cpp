@@ -21,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -133,7 +134,8 @@ bool isKernelInstruction(CallOp call) {
   auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
   return call.getCallee() == "call_extern" && name &&
          llvm::is_contained({"tir.ptx_ldmatrix", "tir.ptx_mma",
-                             "tir.ptx_fragment_fill", "tir.ptx_fragment_store"},
+                             "tir.ptx_fragment_fill", "tir.ptx_fragment_store",
+                             "tir.ptx_fragment_load_b8"},
                             name.getValue());
 }
 
@@ -222,8 +224,9 @@ LogicalResult analyzeKernel(Kernel &kernel) {
         diag << "'";
       diag << " in a GPU kernel; calls are not lowered to GPU kernels "
               "(but the tensor-core instructions of tvm.tir.tensor_intrin."
-              "cuda's f16 intrinsics: tir.ptx_ldmatrix, tir.ptx_mma, "
-              "tir.ptx_fragment_fill, tir.ptx_fragment_store)";
+              "cuda's intrinsics: tir.ptx_ldmatrix, tir.ptx_mma, "
+              "tir.ptx_fragment_fill, tir.ptx_fragment_store, "
+              "tir.ptx_fragment_load_b8)";
     }
     // Every buffer the kernel uses from outside must be one the launch can
     // pass: a parameter of the function (or a view of one), not memory the
@@ -570,6 +573,9 @@ struct TIRFinalizeGPUKernelsPass
     // within warps, then one value per warp through shared memory).
     RewritePatternSet patterns(&getContext());
     populateGpuAllReducePatterns(patterns);
+    // An n-D broadcast (the canonical form of a one-row operand of the
+    // tensor-core instructions) as row inserts, which NVVM takes.
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     StringRef align = LLVM::LLVMDialect::getAlignAttrName();

@@ -375,15 +375,15 @@ LogicalResult FragmentLowering::run() {
   Type element = type.getElementType();
   bool operand = scope == "wmma.matrix_a" || scope == "wmma.matrix_b";
   bool supported =
-      operand ? element.isF16() : (element.isF16() || element.isF32());
+      operand ? (element.isF16() || element.isInteger(8))
+              : (element.isF16() || element.isF32() || element.isInteger(32));
   int64_t rank = type.getRank();
   if (!supported)
     return alloc.emitOpError("allocates '")
            << scope << "' fragment buffer '" << getBufferName(alloc.getBuffer())
            << "' of " << element
-           << "; WMMA fragments are lowered for f16 operands and f16 / f32 "
-              "accumulators (int8 products: use mma.sync's intrinsics, "
-              "get_mma_intrin_group)";
+           << "; WMMA fragments are lowered for f16 and int8 operands and "
+              "f16 / f32 / int32 accumulators";
   if (!type.hasStaticShape() || rank < 2 || type.getDimSize(rank - 1) % 16 ||
       type.getDimSize(rank - 2) % 16 || !type.getLayout().isIdentity())
     return alloc.emitOpError("allocates '")

@@ -93,21 +93,24 @@ getCUDARules(std::string &error) {
 }
 
 /// TVM's DefaultCUDATensorCore: MultiLevelTilingTensorCore over the WMMA
-/// intrinsic groups, then the cuda rules. TVM's list also has the int8
-/// groups (s8 x s8 -> s32), whose fragments the GPU lowering does not
-/// take yet: left out, int8 products are tiled for CUDA cores. Fails when
-/// the intrinsics are not registered (tvm.tir.tensor_intrin.cuda).
+/// intrinsic groups (f16 x f16 -> f32 or f16; B transposed or not), then
+/// the cuda rules. TVM's list also has the int8 groups (s8 x s8 -> s32):
+/// left out, as every int8 candidate sampled so far was refused by
+/// VerifyGPUCode (int8 products are tiled for CUDA cores instead). Fails
+/// when the intrinsics are not registered (tvm.tir.tensor_intrin.cuda).
 static FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
 getCUDATensorCoreRules(std::string &error) {
   std::vector<TensorCoreIntrinGroup> groups;
-  for (StringRef out : {"f32", "f16"})
+  for (auto [in, out] :
+       {std::pair<StringRef, StringRef>{"f16", "f32"}, {"f16", "f16"}})
     for (bool trans : {false, true}) {
       std::string suffix = trans ? "_trans" : "";
-      groups.push_back({("wmma_fill_16x16x16_" + out).str(),
-                        "wmma_load_16x16x16_f16_a_shared_dyn",
-                        "wmma_load_16x16x16_f16_b" + suffix + "_shared_dyn",
-                        ("wmma_sync_16x16x16_f16f16" + out).str() + suffix,
-                        ("wmma_store_16x16x16_" + out + "_shared_dyn").str()});
+      groups.push_back(
+          {("wmma_fill_16x16x16_" + out).str(),
+           ("wmma_load_16x16x16_" + in + "_a_shared_dyn").str(),
+           ("wmma_load_16x16x16_" + in + "_b").str() + suffix + "_shared_dyn",
+           ("wmma_sync_16x16x16_" + in + in + out).str() + suffix,
+           ("wmma_store_16x16x16_" + out + "_shared_dyn").str()});
     }
   MultiLevelTilingOptions tiling;
   tiling.structure = "SSSRRSRS";

@@ -327,13 +327,12 @@ func.func @too_much_shared(%A: memref<128x128xf32>, %B: memref<128x128xf32>) {
 
 // -----
 
-// WMMA fragments of int8 (s8 x s8 -> s32) are not lowered: mma.sync's
-// intrinsics take int8 products.
-func.func @int8_fragment(%A: memref<16x16xi8>) {
+// WMMA fragments of f32 operands (tf32 products) are not lowered.
+func.func @f32_operand_fragment(%A: memref<16x16xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {
-      // expected-error @+1 {{allocates 'wmma.matrix_a' fragment buffer 'S' of 'i8'; WMMA fragments are lowered for f16 operands and f16 / f32 accumulators (int8 products: use mma.sync's intrinsics, get_mma_intrin_group)}}
-      %S = tir.alloc_buffer : memref<16x16xi8, "wmma.matrix_a">
+      // expected-error @+1 {{allocates 'wmma.matrix_a' fragment buffer 'S' of 'f32'; WMMA fragments are lowered for f16 and int8 operands and f16 / f32 / int32 accumulators}}
+      %S = tir.alloc_buffer : memref<16x16xf32, "wmma.matrix_a">
     }
   }
   return

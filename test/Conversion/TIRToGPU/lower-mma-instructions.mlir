@@ -49,6 +49,22 @@ func.func @mma_i8i8i32(%a: memref<16xi8>, %b: memref<16xi8>, %c: memref<8xi32>) 
 
 // -----
 
+// WMMA's int8 16 x 16 x 16: m16n8k16 with A's 8 bytes, B's 4; B stored
+// k x n read by each lane (element l: B[4 (lane mod 4) + l mod 4,
+// lane div 4 + 8 (l div 4)]).
+// CHECK-LABEL: func.func @wmma_i8
+// CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xi8, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<2x4xi8>, vector<1x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>
+// NVVM-LABEL: func.func @wmma_i8
+// NVVM: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>
+func.func @wmma_i8(%b: memref<16x16xi8, #gpu.address_space<workgroup>>, %lane: index, %af: memref<8xi8>, %bf: memref<8xi8>, %c: memref<8xi32>) {
+  tir.call "call_extern"("tir.ptx_fragment_load_b8", %bf, %b, %lane) : (memref<8xi8>, memref<16x16xi8, #gpu.address_space<workgroup>>, index) -> ()
+  tir.call "call_extern"("tir.ptx_mma", "m16n8k16", "int8", "int8", "int32", %af, 0 : i32, %bf, 4 : i32, %c, 4 : i32) : (memref<8xi8>, memref<8xi8>, memref<8xi32>) -> ()
+  return
+}
+
+// -----
+
 // A warp buffer not yet divided among the lanes.
 func.func @whole_warp_fragment(%a: memref<32x8xf16>, %b: memref<8xf16>, %c: memref<8xf32>) {
   // expected-error @+1 {{instruction 'tir.ptx_mma' needs A as the lane's fragment, 8 'f16' elements in a row: the buffer has 256 elements (a warp buffer must be divided among the lanes first)}}

@@ -10,13 +10,12 @@ Each description computes C[i, j] += A[i, k] * B[k, j] (B[j, k] for the
 A WMMA fragment's layout is the implementation's to choose (CUDA leaves
 it opaque): tir keeps each 16 x 16 fragment in the lanes' registers as
 mma.sync's m16n8k16 operands are laid out (8 elements per lane), so the
-f16 implementations are the mma.sync instructions on those registers, in
-the 32 lanes of a warp: ldmatrix for the loads (from shared memory), two
+implementations are the mma.sync instructions on those registers, in the
+32 lanes of a warp: ldmatrix for the loads from shared memory (8-bit B
+stored k x n: each lane's own loads, `tir.ptx_fragment_load_b8`), two
 m16n8k16 products for the multiply-accumulate, each lane's stores for the
 store, and a fill (`tir.ptx_fragment_fill`, `tir.ptx_fragment_store`;
-docs/gpu.md). The int8 forms call TVM's `tvm_load_matrix_sync`,
-`tvm_mma_sync`, ... and are for matching only: a program tensorized with
-them is refused when it is built, naming the call.
+docs/gpu.md).
 """
 from ...script import from_source
 from ...script import tir as T
@@ -43,7 +42,7 @@ def desc(a: T.handle, b: T.handle, c: T.handle):
 """
 
 
-_SHORT_MMA = {"float16": "fp16", "float32": "fp32"}
+_SHORT_MMA = {"float16": "fp16", "float32": "fp32", "int8": "int8", "int32": "int32"}
 
 _WMMA_SYNC_IMPL = """
 @T.prim_func
@@ -55,9 +54,9 @@ def impl(a: T.handle, b: T.handle, c: T.handle):
         T.reads(C[0:{m}, 0:{n}], A[0:{m}, 0:{k}], B[0:{b0}, 0:{b1}])
         T.writes(C[0:{m}, 0:{n}])
         for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "fp16", "fp16", "{c}",
+            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "{a}", "{a}", "{c}",
                                      A.data, 0, B.data, 0, C.data, 0))
-            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "fp16", "fp16", "{c}",
+            T.evaluate(T.call_extern("", "tir.ptx_mma", "m16n8k16", "{a}", "{a}", "{c}",
                                      A.data, 0, B.data, 4, C.data, 4))
 """
 
@@ -68,24 +67,10 @@ def _wmma_sync_functions(m, n, k, in_dtype, out_dtype, b_transposed):
         m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
         b_index="vj, vk" if b_transposed else "vk, vj"), "<wmma_sync desc>")
 
-    if in_dtype == "float16":
-        # Two m16n8k16 products: A's registers with B's and C's halves.
-        impl = from_source(_WMMA_SYNC_IMPL.format(
-            m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
-            c=_SHORT_MMA[out_dtype]), "<wmma_sync impl>")
-        return desc, impl
-
-    @T.prim_func
-    def impl(a: T.handle, b: T.handle, c: T.handle):
-        A = T.match_buffer(a, (m, k), in_dtype, offset_factor=16, scope="wmma.matrix_a")
-        B = T.match_buffer(b, (b0, b1), in_dtype, offset_factor=16, scope="wmma.matrix_b")
-        C = T.match_buffer(c, (m, n), out_dtype, offset_factor=16, scope="wmma.accumulator")
-        with T.block("root"):
-            T.reads(C[0:m, 0:n], A[0:m, 0:k], B[0:b0, 0:b1])
-            T.writes(C[0:m, 0:n])
-            T.evaluate(T.call_extern("", "tvm_mma_sync", C.data, C.elem_offset, A.data,
-                                     A.elem_offset, B.data, B.elem_offset))
-
+    # Two m16n8k16 products: A's registers with B's and C's halves.
+    impl = from_source(_WMMA_SYNC_IMPL.format(
+        m=m, n=n, k=k, b0=b0, b1=b1, in_dtype=in_dtype, out_dtype=out_dtype,
+        a=_SHORT_MMA[in_dtype], c=_SHORT_MMA[out_dtype]), "<wmma_sync impl>")
     return desc, impl
 
 
@@ -129,17 +114,6 @@ def desc(a: T.handle, c: T.handle):
                 C[vi, vj] = A[vi, vj]
 """
 
-_WMMA_COPY_IMPL = """
-@T.prim_func
-def impl(a: T.handle, c: T.handle):
-    A = T.match_buffer(a, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{src}")
-    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="{dst}")
-    with T.block("root"):
-        T.reads(A[0:{m}, 0:{n}])
-        T.writes(C[0:{m}, 0:{n}])
-        T.evaluate(T.call_extern("", "{call}", C.data, C.elem_offset, A.data, A.elem_offset))
-"""
-
 _WMMA_FILL_DESC = """
 @T.prim_func
 def desc(c: T.handle):
@@ -151,16 +125,6 @@ def desc(c: T.handle):
             with T.block("init"):
                 vi, vj = T.axis.remap("SS", [i, j])
                 C[vi, vj] = T.{dtype}(0)
-"""
-
-_WMMA_FILL_IMPL = """
-@T.prim_func
-def impl(c: T.handle):
-    C = T.match_buffer(c, ({m}, {n}), "{dtype}", offset_factor={n}, scope="wmma.accumulator")
-    with T.block("root"):
-        T.reads()
-        T.writes(C[0:{m}, 0:{n}])
-        T.evaluate(T.call_extern("", "tvm_fill_fragment", C.data, C.elem_offset))
 """
 
 _SHORT = {"float16": "f16", "float32": "f32", "int8": "s8", "int32": "s32"}
@@ -193,6 +157,18 @@ def impl(a: T.handle, c: T.handle):
                                      {transposed}))
 """
 
+_WMMA_LOAD_B8_IMPL = """
+@T.prim_func
+def impl(a: T.handle, c: T.handle):
+    A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="{src}")
+    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="{dst}")
+    with T.block("root"):
+        T.reads(A[0:16, 0:16])
+        T.writes(C[0:16, 0:16])
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            T.evaluate(T.call_extern("", "tir.ptx_fragment_load_b8", C.data, A.data, tx))
+"""
+
 _WMMA_FILL_LANES_IMPL = """
 @T.prim_func
 def impl(c: T.handle):
@@ -221,26 +197,32 @@ def _register_wmma_load(dtype, scope, operand, transposed):
     name = (f"wmma_load_16x16x16_{_SHORT[dtype]}_{operand}" + ("_trans" if transposed else "")
             + "_" + scope.replace(".", "_"))
     fields = dict(m=16, n=16, dtype=dtype, src=scope, dst=f"wmma.matrix_{operand}",
-                  name="load", call="tvm_load_matrix_sync")
-    if dtype != "float16":
-        return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_COPY_IMPL, **fields)
-    row, col, ldmatrix_transposed = _mma.ldmatrix_address(16, operand.upper(), transposed)
+                  name="load")
+    if dtype == "int8" and operand == "b" and not transposed:
+        # Bytes stored k x n: each lane reads its own (ldmatrix cannot
+        # transpose bytes).
+        return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LOAD_B8_IMPL, **fields)
+    if dtype == "int8":
+        # A, and B stored n x k: each lane gives the row of one of the two
+        # 8 x 16-byte blocks (lanes 0-15; 16-31 repeat them).
+        row, col, ldmatrix_transposed = "tx % 16", "0", False
+    else:
+        row, col, ldmatrix_transposed = _mma.ldmatrix_address(16, operand.upper(),
+                                                              transposed)
     return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LDMATRIX_IMPL, row=row, col=col,
                                transposed=int(ldmatrix_transposed), **fields)
 
 
 def _register_wmma_fill(dtype):
     name = f"wmma_fill_16x16x16_{_SHORT[dtype]}"
-    impl = _WMMA_FILL_IMPL if dtype == "int32" else _WMMA_FILL_LANES_IMPL
-    return _register_from_text(name, _WMMA_FILL_DESC, impl, m=16, n=16, dtype=dtype)
+    return _register_from_text(name, _WMMA_FILL_DESC, _WMMA_FILL_LANES_IMPL, m=16, n=16,
+                               dtype=dtype)
 
 
 def _register_wmma_store(dtype, scope):
     name = f"wmma_store_16x16x16_{_SHORT[dtype]}_{scope.replace('.', '_')}"
-    impl = _WMMA_COPY_IMPL if dtype == "int32" else _WMMA_STORE_LANES_IMPL
-    return _register_from_text(name, _WMMA_COPY_DESC, impl, m=16, n=16,
-                               dtype=dtype, src="wmma.accumulator", dst=scope, name="store",
-                               call="tvm_store_matrix_sync")
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_STORE_LANES_IMPL, m=16, n=16,
+                               dtype=dtype, src="wmma.accumulator", dst=scope, name="store")
 
 
 for _dtype in ("float16", "int8"):
