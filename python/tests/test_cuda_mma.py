@@ -53,24 +53,28 @@ def test_mma_gemm_assembles(config, arch):
     tvm.build(schedule_mma(config).mod, target=f"cuda -arch={arch} -format=bin")
 
 
-@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-@pytest.mark.parametrize("config", sorted(CONFIGS))
-def test_mma_gemm_on_gpu(config):
-    in_dtype, out_dtype, b_trans = CONFIGS[config][:3]
-    n = 128
-    lib = tvm.build(schedule_mma(config, n).mod, target="cuda")
-    rng = np.random.default_rng(0)
+def check_on_gpu(sch, in_dtype, out_dtype, b_transposed, n, seed):
+    """The scheduled GEMM on the GPU against numpy in float64."""
+    lib = tvm.build(sch.mod, target="cuda")
+    rng = np.random.default_rng(seed)
     if in_dtype == "int8":
         a, b = (rng.integers(-128, 128, (n, n)).astype("int8") for _ in range(2))
     else:
         a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
-    expected = a.astype("float64") @ (b.T if b_trans else b).astype("float64")
+    expected = a.astype("float64") @ (b.T if b_transposed else b).astype("float64")
     dev = tvm.cuda(0)
     c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
     lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
     tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
     np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
                                atol=tolerance)
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_mma_gemm_on_gpu(config):
+    in_dtype, out_dtype, b_trans = CONFIGS[config][:3]
+    check_on_gpu(schedule_mma(config, 128), in_dtype, out_dtype, b_trans, 128, seed=0)
 
 
 # in, out, B transposed: the product's instruction, ldmatrix per k step.
@@ -112,21 +116,7 @@ def test_wmma_gemm_assembles(config):
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
 @pytest.mark.parametrize("config", sorted(WMMA_CONFIGS))
 def test_wmma_gemm_on_gpu(config):
-    in_dtype, out_dtype, b_transposed = config
-    n = 128
-    lib = tvm.build(schedule_wmma(*config, n).mod, target="cuda")
-    rng = np.random.default_rng(1)
-    if in_dtype == "int8":
-        a, b = (rng.integers(-128, 128, (n, n)).astype("int8") for _ in range(2))
-    else:
-        a, b = (rng.standard_normal((n, n)).astype("float16") for _ in range(2))
-    expected = a.astype("float64") @ (b.T if b_transposed else b).astype("float64")
-    dev = tvm.cuda(0)
-    c = tvm.nd.array(np.zeros((n, n), out_dtype), dev)
-    lib["gemm"](tvm.nd.array(a, dev), tvm.nd.array(b, dev), c)
-    tolerance = {"float16": 5e-2, "float32": 1e-3, "int32": 0}[out_dtype]
-    np.testing.assert_allclose(c.numpy().astype("float64"), expected, rtol=tolerance,
-                               atol=tolerance)
+    check_on_gpu(schedule_wmma(*config, 128), *config, 128, seed=1)
 
 
 def test_wmma_store_into_shared_memory_is_fenced():
