@@ -140,11 +140,13 @@ def _register_from_text(intrin, desc_text, impl_text, **fields):
     return intrin
 
 
-# The f16 implementations on the lanes' registers (mma.sync's layout).
-# ldmatrix: each lane gives the address of one row of an 8 x 8 block, the
-# blocks in the order of the fragment's registers; B untransposed is
-# loaded transposed (its registers hold columns).
-_WMMA_LDMATRIX_IMPL = """
+# The implementations on the lanes' registers (mma.sync's layout): each
+# lane of the warp calls one instruction on its part of the tile
+# (`{call}`: the instruction and its arguments). ldmatrix: each lane gives
+# the address of one row of an 8 x 8 block, the blocks in the order of the
+# fragment's registers; B untransposed is loaded transposed (its registers
+# hold columns).
+_WMMA_LANES_COPY_IMPL = """
 @T.prim_func
 def impl(a: T.handle, c: T.handle):
     A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="{src}")
@@ -153,20 +155,7 @@ def impl(a: T.handle, c: T.handle):
         T.reads(A[0:16, 0:16])
         T.writes(C[0:16, 0:16])
         for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.evaluate(T.call_extern("", "tir.ptx_ldmatrix", C.data, A.data, {row}, {col},
-                                     {transposed}))
-"""
-
-_WMMA_LOAD_B8_IMPL = """
-@T.prim_func
-def impl(a: T.handle, c: T.handle):
-    A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="{src}")
-    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="{dst}")
-    with T.block("root"):
-        T.reads(A[0:16, 0:16])
-        T.writes(C[0:16, 0:16])
-        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.evaluate(T.call_extern("", "tir.ptx_fragment_load_b8", C.data, A.data, tx))
+            T.evaluate(T.call_extern("", {call}))
 """
 
 _WMMA_FILL_LANES_IMPL = """
@@ -180,17 +169,6 @@ def impl(c: T.handle):
             T.evaluate(T.call_extern("", "tir.ptx_fragment_fill", C.data, T.{dtype}(0)))
 """
 
-_WMMA_STORE_LANES_IMPL = """
-@T.prim_func
-def impl(a: T.handle, c: T.handle):
-    A = T.match_buffer(a, (16, 16), "{dtype}", offset_factor=16, scope="wmma.accumulator")
-    C = T.match_buffer(c, (16, 16), "{dtype}", offset_factor=16, scope="{dst}")
-    with T.block("root"):
-        T.reads(A[0:16, 0:16])
-        T.writes(C[0:16, 0:16])
-        for tx in T.thread_binding(32, thread="threadIdx.x"):
-            T.evaluate(T.call_extern("", "tir.ptx_fragment_store", A.data, C.data, tx))
-"""
 
 
 def _register_wmma_load(dtype, scope, operand, transposed):
@@ -201,7 +179,9 @@ def _register_wmma_load(dtype, scope, operand, transposed):
     if dtype == "int8" and operand == "b" and not transposed:
         # Bytes stored k x n: each lane reads its own (ldmatrix cannot
         # transpose bytes).
-        return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LOAD_B8_IMPL, **fields)
+        return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LANES_COPY_IMPL,
+                                   call='"tir.ptx_fragment_load_b8", C.data, A.data, tx',
+                                   **fields)
     if dtype == "int8":
         # A, and B stored n x k: each lane gives the row of one of the two
         # 8 x 16-byte blocks (lanes 0-15; 16-31 repeat them).
@@ -209,8 +189,10 @@ def _register_wmma_load(dtype, scope, operand, transposed):
     else:
         row, col, ldmatrix_transposed = _mma.ldmatrix_address(16, operand.upper(),
                                                               transposed)
-    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LDMATRIX_IMPL, row=row, col=col,
-                               transposed=int(ldmatrix_transposed), **fields)
+    call = (f'"tir.ptx_ldmatrix", C.data, A.data, {row}, {col}, '
+            f'{int(ldmatrix_transposed)}')
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LANES_COPY_IMPL, call=call,
+                               **fields)
 
 
 def _register_wmma_fill(dtype):
@@ -221,8 +203,9 @@ def _register_wmma_fill(dtype):
 
 def _register_wmma_store(dtype, scope):
     name = f"wmma_store_16x16x16_{_SHORT[dtype]}_{scope.replace('.', '_')}"
-    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_STORE_LANES_IMPL, m=16, n=16,
-                               dtype=dtype, src="wmma.accumulator", dst=scope, name="store")
+    return _register_from_text(name, _WMMA_COPY_DESC, _WMMA_LANES_COPY_IMPL, m=16, n=16,
+                               dtype=dtype, src="wmma.accumulator", dst=scope, name="store",
+                               call='"tir.ptx_fragment_store", A.data, C.data, tx')
 
 
 for _dtype in ("float16", "int8"):

@@ -103,6 +103,9 @@ def desc(warp_handle: T.handle, shared_handle: T.handle):
                 warp[{thread}, {position}] = shared[v0, v1]
 """
 
+# Each lane calls ldmatrix with its row's address (`body`); without a
+# matching ldmatrix (8-bit elements transposed), it reads its elements
+# itself.
 _LDMATRIX_IMPL = """
 @T.prim_func
 def impl(warp_handle: T.handle, shared_handle: T.handle):
@@ -114,26 +117,14 @@ def impl(warp_handle: T.handle, shared_handle: T.handle):
         T.reads(shared[0:{rows}, 0:{cols}])
         T.writes(warp[0:32, 0:{local}])
         for tx in T.thread_binding(32, thread="threadIdx.x"):
+{body}
+"""
+_LDMATRIX_CALL = """\
             T.evaluate(T.call_extern("", "tir.ptx_ldmatrix", warp.data, shared.data,
-                                     {row}, {col}, {transposed}))
-"""
-
-# Without a matching ldmatrix (8-bit elements transposed), each lane reads
-# its elements itself.
-_LDMATRIX_LOOP_IMPL = """
-@T.prim_func
-def impl(warp_handle: T.handle, shared_handle: T.handle):
-    shared = T.match_buffer(shared_handle, ({rows}, {cols}), "{dtype}", align=64,
-                            offset_factor={cols}, scope="{scope}")
-    warp = T.match_buffer(warp_handle, (32, {local}), "{dtype}", align=64,
-                          offset_factor={cols}, scope="warp")
-    with T.block("root"):
-        T.reads(shared[0:{rows}, 0:{cols}])
-        T.writes(warp[0:32, 0:{local}])
-        for tx in T.thread_binding(32, thread="threadIdx.x"):
+                                     {row}, {col}, {transposed}))"""
+_LDMATRIX_LOOP = """\
             for l in T.serial({local}):
-                warp[tx, l] = shared[{inv_row}, {inv_col}]
-"""
+                warp[tx, l] = shared[{inv_row}, {inv_col}]"""
 
 
 def ldmatrix_address(k_dim, operand, transposed):
@@ -190,10 +181,11 @@ def _register_ldmatrix(name, k_dim, dtype, operand, transposed, scope="shared"):
                   transposed=1 if in_ldmatrix_transposed else 0)
     if row is None:
         inv_row, inv_col = _INVERSE_TEXT[layout]
-        impl = _LDMATRIX_LOOP_IMPL.format(inv_row=inv_row.format(t="tx", l="l"),
-                                          inv_col=inv_col.format(t="tx", l="l"), **fields)
+        body = _LDMATRIX_LOOP.format(inv_row=inv_row.format(t="tx", l="l"),
+                                     inv_col=inv_col.format(t="tx", l="l"), **fields)
     else:
-        impl = _LDMATRIX_IMPL.format(**fields)
+        body = _LDMATRIX_CALL.format(**fields)
+    impl = _LDMATRIX_IMPL.format(body=body, **fields)
     return _register(name, _LDMATRIX_DESC.format(**fields), impl)
 
 
