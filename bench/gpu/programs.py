@@ -271,7 +271,8 @@ WMMA_INTRINSICS = {
 
 
 def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transposed=False,
-                        warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False, stage_c=False):
+                        warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False, stage_c=False,
+                        pipeline=None):
     """A GEMM on tensor cores (mma.sync): 16 x 16 output tiles, a grid of
     `warps` per block each computing `tiles` of them, A's and B's tiles
     staged in shared memory per k step of `k_tiles` instructions, the
@@ -280,7 +281,12 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     WMMA's (16 x 16 tiles in the wmma scopes, WMMA's intrinsics);
     with `stage_c` too, the accumulators are stored into shared memory and
     copied out by all the block's threads (as MetaSchedule's tensor-core
-    tiles are)."""
+    tiles are). With `pipeline` ("sync" or "async"), the k loop is
+    software-pipelined: A's and B's tiles of step k + 1 are copied while
+    step k multiplies (two copies of each tile), with "async" by cp.async."""
+    if pipeline not in (None, "sync", "async"):
+        raise ValueError(f"schedule_matmul_mma: pipeline is None, 'sync' or 'async', "
+                         f"not {pipeline!r}")
     from tensorir.tir.tensor_intrin import cuda as intrin
     if wmma:
         k_inner, load_a, load_b, mma, fill, store = WMMA_INTRINSICS[
@@ -364,4 +370,10 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     sch.tensorize(sch.get_loops(c)[-3], mma)
     sch.tensorize(sch.get_loops(sch.get_block("C_init"))[-2], fill)
     sch.tensorize(sch.get_loops(c_frag)[-2], store)
+    if pipeline:
+        # k_o's statements: A's copy, B's copy, the k_i loop of products.
+        sch.annotate(k_o, "software_pipeline_stage", [0, 0, 1])
+        sch.annotate(k_o, "software_pipeline_order", [0, 1, 2])
+        if pipeline == "async":
+            sch.annotate(k_o, "software_pipeline_async_stages", [0])
     return sch

@@ -27,6 +27,7 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // must not touch them.
   ConvertTIRToGPUPassOptions toGPU;
   toGPU.requireKernels = options.hostToLLVM;
+  toGPU.chip = options.chip;
   pm.addPass(createConvertTIRToGPUPass(toGPU));
   // Software pipelines outside kernels (those inside are rewritten by
   // convert-tir-to-gpu).
@@ -39,6 +40,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Tensor-core instructions (ldmatrix, mma.sync) on the lanes' fragments.
   pm.addPass(createTIRLowerMMAInstructionsPass());
   pm.addPass(createTIRVectorizeLoopsPass());
+  // Asynchronous pipelines' copies (whole vectors once vectorized).
+  pm.addPass(createTIRLowerAsyncCopiesPass());
   pm.addPass(createTIRUnrollLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

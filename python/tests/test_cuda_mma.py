@@ -119,6 +119,79 @@ def test_wmma_gemm_on_gpu(config):
     check_on_gpu(schedule_wmma(*config, 128), *config, 128, seed=1)
 
 
+# Software-pipelined tensor-core GEMMs: the k step's tiles of A and B
+# copied one step ahead (two copies of each), by cp.async.
+PIPELINED = {
+    # name: schedule options, 16-byte cp.async per block and step, whether
+    # the tiles are dynamic shared memory (over 48 KiB).
+    "mma_async": (dict(pipeline="async"), 4, False),
+    "wmma_async": (dict(pipeline="async", wmma=True), 4, False),
+    "mma_async_64k": (dict(pipeline="async", tiles=(4, 4), k_tiles=4), 16, True),
+}
+
+
+def schedule_pipelined(name, n=256):
+    options = PIPELINED[name][0]
+    return programs.schedule_matmul_mma(programs.matmul_mixed(n), **options)
+
+
+@pytest.mark.parametrize("name", sorted(PIPELINED))
+def test_pipelined_gemm_ptx(name):
+    ptx = tvm.build(schedule_pipelined(name).mod, target="cuda -arch=sm_80").get_source("ll")
+    _, per_step, dynamic = PIPELINED[name]
+    # The steps in the code: the prologue's, the steady loop's two (unrolled
+    # by two, to name the tiles' copies), the last one. Each copies A's and
+    # B's next tiles by 16-byte cp.async (.cg), none through registers, and
+    # commits them as one group; the steady steps wait for all but the
+    # newest group, the epilogue for all.
+    assert ptx.count("cp.async.cg.shared.global") == per_step * 4
+    assert "ld.global" not in ptx
+    assert ptx.count("cp.async.commit_group") == 4
+    assert ptx.count("cp.async.wait_group \\091;") == 3
+    assert ptx.count("cp.async.wait_group \\090;") == 1
+    assert ("__tir_dynamic_shared[]" in ptx) == dynamic
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("name", sorted(PIPELINED))
+def test_pipelined_gemm_assembles(name):
+    for arch in ("sm_80", "sm_90"):
+        tvm.build(schedule_pipelined(name).mod, target=f"cuda -arch={arch} -format=bin")
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+@pytest.mark.parametrize("name", sorted(PIPELINED))
+def test_pipelined_gemm_on_gpu(name):
+    check_on_gpu(schedule_pipelined(name), "float16", "float32", False, 256, seed=2)
+
+
+def test_async_pipeline_before_sm80_refused():
+    with pytest.raises(Exception, match="loop 'k_0_0' has asynchronous stages .* need "
+                                        "cp.async: sm_80 or newer, not sm_75"):
+        tvm.build(schedule_pipelined("mma_async").mod, target="cuda -arch=sm_75")
+
+
+def test_shared_memory_over_the_chip_refused():
+    # 128 KiB of tiles (two copies of A's and B's 128 x 128 f16 tiles): over
+    # what a block holds on sm_86 (99 KiB), within sm_80's 163 KiB (dynamic
+    # shared memory).
+    sch = programs.schedule_matmul_mma(programs.matmul_mixed(256), tiles=(4, 4), k_tiles=8,
+                                       pipeline="async")
+    with pytest.raises(Exception, match="holding 131072 bytes of shared memory, over the "
+                                        "101376 bytes one block may hold on sm_86"):
+        tvm.build(sch.mod, target="cuda -arch=sm_86")
+    ptx = tvm.build(sch.mod, target="cuda -arch=sm_80").get_source("ll")
+    assert "__tir_dynamic_shared[]" in ptx
+
+
+def test_tensor_cores_before_sm80_refused():
+    # mma.sync m16n8k16 is sm_80's: refused, not a crash in the backend.
+    with pytest.raises(Exception, match="calls 'tir.ptx_ldmatrix', a tensor-core instruction"
+                                        ".* needs sm_80 or newer, not sm_75"):
+        tvm.build(schedule_wmma("float16", "float32", False).mod, target="cuda -arch=sm_75")
+
+
 def test_wmma_store_into_shared_memory_is_fenced():
     # Accumulators stored into shared memory by each lane, then copied out
     # by all the block's threads: a barrier between (besides the k step's

@@ -111,18 +111,32 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     small unrolled, are marked `unrolled` (annotation `register_tile`), so
     that register tiles and fragments get constant indices.
 
+    Shared buffers become the launch's workgroup memory: static (workgroup
+    attributions) up to 48 KiB; `"shared.dyn"` buffers, and all of a
+    kernel's shared buffers when the static ones would hold more, are views
+    of the launch's dynamic shared memory (`gpu.dynamic_shared_memory`,
+    each buffer at a 16-byte boundary, the launch asking for the total),
+    up to what one block of `chip` may hold (`max-shared-memory` to say
+    otherwise). A software-pipelined loop's asynchronous stages
+    (`software_pipeline_async_stages`, sm_80 and newer) have their copies
+    of global into shared memory marked for `tir-lower-async-copies`
+    (cp.async), committed as a group per stage and iteration, and waited
+    for before the statements that touch what they write; barriers treat
+    each wait as the point where the copies land.
+
     A kernel may use the function's parameters (and views of them) and
     scalars defined before it. Refused with the loop's, block's or buffer's
     name: launches over CUDA's limits; a thread-bound loop that reaches a
     reduce iteration variable (a cross-thread reduction for threadIdx, not
     lowered yet; a race for blockIdx); buffers made outside the kernel
     (intermediates in global memory, constants); buffers in the kernel with
-    a scope other than global / local, or with thread-bound loops inside
-    their scope (threads would share them: shared memory, not lowered yet);
-    calls (but the tensor-core instructions `tir.ptx_ldmatrix` and
-    `tir.ptx_mma`) and constant buffers inside kernels; a warp buffer
-    without its lanes, or read at another lane's index. A buffer in a
-    kernel is private to its thread.
+    a scope other than global / shared / local, or (but shared ones) with
+    thread-bound loops inside their scope; more shared memory than a block
+    of `chip` holds; asynchronous stages before sm_80; calls (but the
+    tensor-core instructions and an asynchronous pipeline's commit and
+    wait) and constant buffers inside kernels; a warp buffer without its
+    lanes, or read at another lane's index. Any other buffer in a kernel is
+    private to its thread.
 
     With `require-kernels` (as `tir-lower-to-nvvm` runs it for code the
     runtime calls, whose buffers are in GPU memory), a load or store of a
@@ -132,6 +146,12 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     Option<"requireKernels", "require-kernels", "bool", /*default=*/"false",
            "Refuse loads and stores of the function's buffers outside GPU "
            "kernels (the buffers are in GPU memory; TVM's VerifyMemory)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The GPU the kernels are for (sm_XY): its shared memory per "
+           "block, and whether it has cp.async (sm_80+)">,
+    Option<"maxSharedBytes", "max-shared-memory", "int64_t", /*default=*/"0",
+           "The shared memory one block may hold, in bytes (0: the chip's "
+           "limit)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -199,6 +219,34 @@ def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def TIRLowerAsyncCopiesPass : Pass<"tir-lower-async-copies"> {
+  let summary = "Lower an asynchronous software pipeline's copies to "
+                "cp.async";
+  let description = [{
+    `convert-tir-to-gpu` pipelines a loop's asynchronous stages
+    (`software_pipeline_async_stages`) by marking their copies of global
+    memory into shared memory (`tir.async_copy` on the store, a memref or
+    vector store of a load's value once lowered and vectorized) and calling
+    `tir.call "call_extern"("tir.ptx_commit_group")` and
+    `("tir.ptx_wait_group", N)`. This pass makes each marked copy
+    `nvgpu.device_async_copy` (cp.async; `.cg`, bypassing L1, for 16-byte
+    pieces) and the calls `nvvm.cp.async.commit.group` and
+    `nvvm.cp.async.wait.group N`, as TVM's InjectPTXAsyncCopy does.
+
+    cp.async moves 4, 8 or 16 bytes whose global and shared addresses are
+    aligned to the size: a copy is split into the largest such pieces its
+    addresses are known to be aligned to (the buffers' alignment: the
+    runtime's parameters are 16-byte aligned, `memref.assume_alignment`,
+    shared memory at 16 bytes; and the known power-of-two factors of the
+    index arithmetic). A copy of fewer aligned bytes stays a load and a
+    store, which the wait and the barrier after it order as well. A wait
+    whose count is not a non-negative integer literal is refused.
+  }];
+  let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {

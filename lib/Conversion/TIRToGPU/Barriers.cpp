@@ -11,9 +11,17 @@
 // iteration left (a copy at the top of `k` overwrites what the computation
 // at the bottom of the previous iteration read).
 //
+// An asynchronous copy (a store an async pipeline stage marked: cp.async)
+// writes its element at some time between its issue and the pipeline's
+// next wait: it counts as a write where it is issued (earlier reads must be
+// done) and again at every wait (later reads must see it), the wait adding
+// its writes without a barrier of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelMemory.h"
+
+#include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -90,8 +98,14 @@ struct Accesses {
 class BarrierPlacer {
 public:
   explicit BarrierPlacer(gpu::LaunchOp launch) : launch(launch) {
-    // Each workgroup buffer, and the views of it, stand for the buffer.
-    for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+    // Each workgroup buffer (an attribution, or a view of the dynamic
+    // shared memory), and the views of it, stand for the buffer.
+    SmallVector<Value> roots(launch.getWorkgroupAttributions());
+    launch.walk([&](memref::ViewOp view) {
+      if (view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+        roots.push_back(view.getResult());
+    });
+    for (Value arg : roots) {
       SmallVector<Value> work{arg};
       while (!work.empty()) {
         Value v = work.pop_back_val();
@@ -102,6 +116,12 @@ public:
             work.push_back(user->getResult(0));
       }
     }
+    launch.walk([&](StoreOp store) {
+      if (store->hasAttr(kAsyncCopyAttr))
+        if (Value buffer = shared.lookup(store.getBuffer());
+            buffer && !llvm::is_contained(asyncTargets, buffer))
+          asyncTargets.push_back(buffer);
+    });
   }
 
   LogicalResult run() {
@@ -115,7 +135,22 @@ public:
 private:
   gpu::LaunchOp launch;
   llvm::SmallDenseMap<Value, Value, 4> shared;
+  /// The workgroup buffers asynchronous copies write.
+  SmallVector<Value> asyncTargets;
   bool failed = false;
+
+  /// The name of an asynchronous pipeline's commit or wait call ("" for
+  /// any other op).
+  static StringRef asyncCallName(Operation &op) {
+    auto call = dyn_cast<CallOp>(op);
+    ArrayAttr args = call ? call.getArgs() : ArrayAttr();
+    auto name =
+        args && !args.empty() ? dyn_cast<StringAttr>(args[0]) : StringAttr();
+    if (name && (name.getValue() == kWaitGroupName ||
+                 name.getValue() == kCommitGroupName))
+      return name.getValue();
+    return "";
+  }
 
   /// The access of `view` at `map(indices)`, its index kept only when the
   /// access is a single op's (`exact`) and the index depends on the thread.
@@ -155,6 +190,9 @@ private:
         // taken to do both.
         ArrayAttr args = call.getArgs();
         auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
+        if (name && (name.getValue() == kWaitGroupName ||
+                     name.getValue() == kCommitGroupName))
+          return;
         bool reads = !name || name.getValue() != "tir.ptx_fragment_store";
         bool writes = !name || (name.getValue() != "tir.ptx_ldmatrix" &&
                                 name.getValue() != "tir.ptx_fragment_load_b8");
@@ -206,6 +244,21 @@ private:
         pending.clear();
         statement.clear();
         statementStart = nullptr;
+        continue;
+      }
+      if (StringRef async = asyncCallName(op); !async.empty()) {
+        if (!statement.empty()) {
+          if (pending.conflictsWith(statement))
+            placeBefore(statementStart);
+          pending.add(statement);
+          statement.clear();
+        }
+        statementStart = nullptr;
+        // At a wait the copies land: later reads need a barrier after it.
+        if (async == kWaitGroupName)
+          for (Value target : asyncTargets)
+            pending.writes.push_back(
+                accessOf(target, AffineMap(), ValueRange(), false));
         continue;
       }
       if (op.getNumRegions() == 0) {

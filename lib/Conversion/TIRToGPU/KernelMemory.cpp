@@ -2,6 +2,7 @@
 
 #include "KernelMemory.h"
 
+#include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -44,4 +45,53 @@ bool mlir::tir::dependsOn(Value v, function_ref<bool(Value)> isSource) {
       llvm::append_range(work, def->getOperands());
   }
   return false;
+}
+
+std::optional<int64_t> mlir::tir::parseComputeCapability(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  // Architecture-specific variants (sm_90a, sm_100f) have the base's
+  // capability.
+  chip = chip.take_while([](char c) { return llvm::isDigit(c); });
+  int64_t cc;
+  if (chip.empty() || chip.getAsInteger(10, cc))
+    return std::nullopt;
+  return cc;
+}
+
+int64_t mlir::tir::maxSharedMemoryPerBlock(int64_t cc) {
+  // The CUDA C++ Programming Guide's table of compute capabilities:
+  // maximum shared memory per thread block.
+  constexpr int64_t kiB = 1024;
+  if (cc < 70)
+    return 48 * kiB;
+  if (cc < 75)
+    return 96 * kiB;
+  if (cc == 75)
+    return 64 * kiB;
+  if (cc == 80 || cc == 87)
+    return 163 * kiB;
+  if (cc < 90)
+    return 99 * kiB;
+  if (cc < 120)
+    return 227 * kiB;
+  return 99 * kiB;
+}
+
+int64_t mlir::tir::sharedBufferBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return 0;
+  int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getNumElements() == 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return type.getNumElements() * elementBytes;
+  // A padded layout (storage_align) spans more than its elements.
+  int64_t last = offset;
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+    last += (size - 1) * stride;
+  return (last + 1) * elementBytes;
 }

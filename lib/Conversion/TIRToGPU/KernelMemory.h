@@ -22,6 +22,10 @@ namespace mlir::tir {
 /// Whether a storage scope is memory the threads of a GPU block share.
 bool isSharedScope(StringRef scope);
 
+/// The bytes a buffer of static shape spans in shared memory (its layout's
+/// padding included); 0 for a dynamic shape.
+int64_t sharedBufferBytes(MemRefType type);
+
 /// Whether `loop` is bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(ForOp loop);
 

@@ -135,7 +135,8 @@ bool isKernelInstruction(CallOp call) {
   return call.getCallee() == "call_extern" && name &&
          llvm::is_contained({"tir.ptx_ldmatrix", "tir.ptx_mma",
                              "tir.ptx_fragment_fill", "tir.ptx_fragment_store",
-                             "tir.ptx_fragment_load_b8"},
+                             "tir.ptx_fragment_load_b8", "tir.ptx_commit_group",
+                             "tir.ptx_wait_group"},
                             name.getValue());
 }
 
@@ -151,10 +152,10 @@ Value viewSource(Value buffer) {
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
 /// The checks of one kernel, and the sizes of its dimensions.
-LogicalResult analyzeKernel(Kernel &kernel) {
+LogicalResult analyzeKernel(Kernel &kernel, StringRef chip,
+                            int64_t maxSharedBytes) {
   bool ok = true;
   Operation *root = kernel.root;
   auto refuse = [&](Operation *op) {
@@ -169,9 +170,8 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     // Shared memory the kernel holds (placed caches, allocations in it).
     if (isa<memref::AllocaOp>(op)) {
       auto type = cast<MemRefType>(op->getResult(0).getType());
-      if (isSharedScope(getStorageScope(type)) && type.hasStaticShape())
-        sharedBytes += type.getNumElements() *
-                       llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      if (isSharedScope(getStorageScope(type)))
+        sharedBytes += llvm::alignTo(sharedBufferBytes(type), 16);
     }
     if (auto alloc = dyn_cast<AllocBufferOp>(op)) {
       // Shared memory is one per block of threads, wherever it is
@@ -183,10 +183,8 @@ LogicalResult analyzeKernel(Kernel &kernel) {
       auto space = dyn_cast_if_present<StringAttr>(
           cast<MemRefType>(alloc.getType()).getMemorySpace());
       if (space && isSharedScope(space.getValue())) {
-        MemRefType type = alloc.getBuffer().getType();
-        if (type.hasStaticShape())
-          sharedBytes += type.getNumElements() *
-                         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+        sharedBytes +=
+            llvm::alignTo(sharedBufferBytes(alloc.getBuffer().getType()), 16);
         return;
       }
       if (space && space.getValue() != "local" && space.getValue() != "global")
@@ -214,6 +212,20 @@ LogicalResult analyzeKernel(Kernel &kernel) {
     if (isa<AllocateConstOp>(op))
       refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
                     "GPU kernels yet";
+    // The tensor-core instructions are lowered to sm_80's mma.sync shapes
+    // (m16n8k16, m16n8k32).
+    if (auto call = dyn_cast<CallOp>(op);
+        call && isKernelInstruction(call) &&
+        parseComputeCapability(chip).value_or(0) < 80) {
+      StringRef name = cast<StringAttr>(call.getArgs()[0]).getValue();
+      if (name != "tir.ptx_commit_group" && name != "tir.ptx_wait_group")
+        refuse(op) << "calls '" << name
+                   << "', a tensor-core instruction of tvm.tir.tensor_intrin."
+                      "cuda's intrinsics (lowered to mma.sync m16n8k16 / "
+                      "m16n8k32 and ldmatrix), which needs sm_80 or newer, "
+                      "not "
+                   << chip;
+    }
     if (auto call = dyn_cast<CallOp>(op); call && !isKernelInstruction(call)) {
       ArrayAttr args = call.getArgs();
       auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
@@ -226,7 +238,8 @@ LogicalResult analyzeKernel(Kernel &kernel) {
               "(but the tensor-core instructions of tvm.tir.tensor_intrin."
               "cuda's intrinsics: tir.ptx_ldmatrix, tir.ptx_mma, "
               "tir.ptx_fragment_fill, tir.ptx_fragment_store, "
-              "tir.ptx_fragment_load_b8)";
+              "tir.ptx_fragment_load_b8; and an asynchronous pipeline's "
+              "tir.ptx_commit_group, tir.ptx_wait_group)";
     }
     // Every buffer the kernel uses from outside must be one the launch can
     // pass: a parameter of the function (or a view of one), not memory the
@@ -250,14 +263,14 @@ LogicalResult analyzeKernel(Kernel &kernel) {
   });
   if (!ok)
     return failure();
-  // Static shared memory is limited to 48 KiB per block (more needs
-  // dynamic shared memory, not used yet).
-  if (sharedBytes > kMaxStaticSharedBytes)
+  // Each buffer starts at a 16-byte boundary; beyond 48 KiB the buffers
+  // are dynamic shared memory, up to what a block may hold on the chip.
+  if (sharedBytes > maxSharedBytes)
     return kernel.root.emitOpError("starts a GPU kernel holding ")
            << sharedBytes << " bytes of shared memory, over the "
-           << kMaxStaticSharedBytes
-           << " a kernel's static shared memory may hold (use smaller "
-              "tiles)";
+           << maxSharedBytes << " bytes one block may hold on " << chip
+           << " (use smaller tiles, fewer pipeline stages, or a GPU with "
+              "more shared memory)";
   bool seen[2][3] = {};
   for (ForOp loop : kernel.loops) {
     StringRef tag = *loop.getThread();
@@ -344,6 +357,26 @@ LogicalResult analyzeKernel(Kernel &kernel) {
   return success();
 }
 
+/// A buffer of type `type` (in workgroup memory) at `offset` bytes of the
+/// launch's dynamic shared memory `base`: a memref.view of its span,
+/// reinterpreted with its layout where that is not the identity.
+Value viewOfDynamicShared(OpBuilder &b, Location loc, Value base,
+                          int64_t offset, MemRefType type) {
+  Value at = arith::ConstantIndexOp::create(b, loc, offset);
+  if (type.getLayout().isIdentity())
+    return memref::ViewOp::create(b, loc, type, base, at, ValueRange{});
+  int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  auto flatType = MemRefType::get(
+      {sharedBufferBytes(type) / elementBytes}, type.getElementType(),
+      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  Value flat = memref::ViewOp::create(b, loc, flatType, base, at, ValueRange{});
+  SmallVector<int64_t> strides;
+  int64_t layoutOffset;
+  (void)type.getStridesAndOffset(strides, layoutOffset);
+  return memref::ReinterpretCastOp::create(b, loc, type, flat, layoutOffset,
+                                           type.getShape(), strides);
+}
+
 LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
   ForOp root = kernel.root;
   Location loc = root.getLoc();
@@ -422,22 +455,47 @@ LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
   }
   // Shared buffers: the launch's workgroup memory, one per block.
   // (tir.alloc_buffer in a block of the kernel, or placed there from the
-  // root by placeKernelBuffers.)
+  // root by placeKernelBuffers.) Static shared memory (workgroup
+  // attributions) holds up to 48 KiB: "shared.dyn" buffers, and all of
+  // them when the static ones would hold more, are views of the launch's
+  // dynamic shared memory instead, each at a 16-byte boundary.
   SmallVector<Operation *> sharedAllocs;
+  int64_t staticBytes = 0;
   launch.walk([&](Operation *op) {
-    if (isa<AllocBufferOp, memref::AllocaOp>(op) &&
-        isSharedScope(
-            getStorageScope(cast<MemRefType>(op->getResult(0).getType()))))
-      sharedAllocs.push_back(op);
+    if (!isa<AllocBufferOp, memref::AllocaOp>(op))
+      return;
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    StringRef scope = getStorageScope(type);
+    if (!isSharedScope(scope))
+      return;
+    sharedAllocs.push_back(op);
+    if (scope == "shared")
+      staticBytes += llvm::alignTo(sharedBufferBytes(type), 16);
   });
   auto workgroup = gpu::AddressSpaceAttr::get(launch.getContext(),
                                               gpu::AddressSpace::Workgroup);
+  bool allDynamic = staticBytes > kMaxStaticSharedBytes;
+  Value dynamicBase;
+  int64_t dynamicBytes = 0;
   for (Operation *alloc : sharedAllocs) {
     auto type = cast<MemRefType>(alloc->getResult(0).getType());
-    BlockArgument memory = launch.addWorkgroupAttribution(
-        MemRefType::get(type.getShape(), type.getElementType(),
-                        type.getLayout(), workgroup),
-        alloc->getLoc());
+    auto inWorkgroup = MemRefType::get(type.getShape(), type.getElementType(),
+                                       type.getLayout(), workgroup);
+    Value memory;
+    if (allDynamic || getStorageScope(type) == "shared.dyn") {
+      OpBuilder db = OpBuilder::atBlockBegin(&body);
+      if (!dynamicBase)
+        dynamicBase = gpu::DynamicSharedMemoryOp::create(
+            db, loc,
+            MemRefType::get({ShapedType::kDynamic}, db.getI8Type(),
+                            MemRefLayoutAttrInterface(), workgroup));
+      db.setInsertionPointAfterValue(dynamicBase);
+      memory = viewOfDynamicShared(db, alloc->getLoc(), dynamicBase,
+                                   dynamicBytes, inWorkgroup);
+      dynamicBytes += llvm::alignTo(sharedBufferBytes(type), 16);
+    } else {
+      memory = launch.addWorkgroupAttribution(inWorkgroup, alloc->getLoc());
+    }
     // Views of it (placeKernelBuffers', tensorized blocks') move to the
     // same memory.
     SmallVector<Value> views{alloc->getResult(0)};
@@ -453,6 +511,11 @@ LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
     }
     alloc->getResult(0).replaceAllUsesWith(memory);
     alloc->erase();
+  }
+  if (dynamicBase) {
+    OpBuilder lb(launch);
+    launch.getDynamicSharedMemorySizeMutable().assign(
+        arith::ConstantIntOp::create(lb, loc, dynamicBytes, 32));
   }
   unrollRegisterTileLoops(launch);
   if (failed(insertBarriers(launch)))
@@ -503,7 +566,15 @@ static LogicalResult checkNoHostAccess(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
-LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
+LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels,
+                                         StringRef chip,
+                                         int64_t maxSharedBytes) {
+  std::optional<int64_t> cc = parseComputeCapability(chip);
+  if (!cc)
+    return root->emitError("convert-tir-to-gpu: '")
+           << chip << "' is not a GPU (sm_XY, e.g. sm_80)";
+  if (maxSharedBytes <= 0)
+    maxSharedBytes = maxSharedMemoryPerBlock(*cc);
   // Software pipelines in kernels are checked on buffers of the whole
   // shape, and rewritten once the caches they fill are compacted into
   // their loops (each iteration's tile then gets its copies); the loops
@@ -522,13 +593,32 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
   };
   if (failed(checkSoftwarePipelines(root, inKernel, compactedInto)))
     return failure();
+  // Asynchronous stages copy with cp.async (sm_80 and newer).
+  if (*cc < 80) {
+    WalkResult async = root->walk([&](ForOp loop) {
+      DictionaryAttr annotations = loop.getAnnotationsAttr();
+      Attribute stages =
+          annotations ? annotations.get(kPipelineAsyncStagesKey) : nullptr;
+      auto list = dyn_cast_or_null<ArrayAttr>(stages);
+      if (!list || list.empty() || !inKernel(loop))
+        return WalkResult::advance();
+      loop.emitOpError("loop '")
+          << loop.getVarName().value_or("") << "' has asynchronous stages ('"
+          << kPipelineAsyncStagesKey << "' = " << stages
+          << "), whose copies need cp.async: sm_80 or newer, not " << chip
+          << " (drop the annotation to pipeline synchronously)";
+      return WalkResult::interrupt();
+    });
+    if (async.wasInterrupted())
+      return failure();
+  }
   // Fragments: each lane's part of a warp buffer is its own.
   if (failed(lowerWarpBuffers(root)))
     return failure();
   // Caches allocated at the root move into their kernels first.
   if (failed(placeKernelBuffers(root)))
     return failure();
-  if (failed(injectSoftwarePipelines(root, inKernel)))
+  if (failed(injectSoftwarePipelines(root, inKernel, /*asyncCopies=*/true)))
     return failure();
   // Virtual threads (MultiLevelTiling's vthread tile) interleave in one
   // thread: their iterations are independent and synchronize with nothing,
@@ -556,7 +646,7 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
   for (Kernel &kernel : kernels)
     lowerCrossThreadReductions(kernel.root);
   for (Kernel &kernel : kernels)
-    if (failed(analyzeKernel(kernel)))
+    if (failed(analyzeKernel(kernel, chip, maxSharedBytes)))
       return failure();
   for (Kernel &kernel : kernels)
     if (failed(rewriteKernel(kernel, requireKernels)))
@@ -565,6 +655,9 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels) {
 }
 
 namespace {
+/// The symbol of a kernel module's dynamic shared memory.
+constexpr StringLiteral kDynamicSharedSymbol = "__tir_dynamic_shared";
+
 struct TIRFinalizeGPUKernelsPass
     : public tir::impl::TIRFinalizeGPUKernelsPassBase<
           TIRFinalizeGPUKernelsPass> {
@@ -578,6 +671,26 @@ struct TIRFinalizeGPUKernelsPass
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    // The dynamic shared memory, declared external as CUDA's `extern
+    // __shared__` arrays are: the GPU-to-NVVM lowering takes this global
+    // (its own would be internal, which the NVPTX backend emits as a
+    // static shared variable of one byte, the dynamic memory then starting
+    // after it).
+    gpu::GPUModuleOp module = getOperation();
+    bool dynamicShared = module
+                             .walk([](gpu::DynamicSharedMemoryOp) {
+                               return WalkResult::interrupt();
+                             })
+                             .wasInterrupted();
+    if (dynamicShared && !module.lookupSymbol(kDynamicSharedSymbol)) {
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      LLVM::GlobalOp::create(
+          mb, module.getLoc(), LLVM::LLVMArrayType::get(mb.getI8Type(), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedSymbol,
+          Attribute(),
+          /*alignment=*/16,
+          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    }
     StringRef align = LLVM::LLVMDialect::getAlignAttrName();
     getOperation().walk([&](gpu::GPUFuncOp func) {
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
@@ -610,7 +723,8 @@ struct ConvertTIRToGPUPass
     : public tir::impl::ConvertTIRToGPUPassBase<ConvertTIRToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convertTIRToGPU(getOperation(), requireKernels)))
+    if (failed(convertTIRToGPU(getOperation(), requireKernels, chip,
+                               maxSharedBytes)))
       signalPassFailure();
   }
 };

@@ -26,6 +26,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -563,8 +564,12 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Value> indices = expandMap(
         rewriter, store.getLoc(), store.getMap(), adaptor.getIndices());
-    rewriter.replaceOpWithNewOp<memref::StoreOp>(store, adaptor.getValue(),
-                                                 adaptor.getBuffer(), indices);
+    auto lowered = rewriter.replaceOpWithNewOp<memref::StoreOp>(
+        store, adaptor.getValue(), adaptor.getBuffer(), indices);
+    // An asynchronous pipeline's copy stays marked for
+    // tir-lower-async-copies.
+    if (store->hasAttr(kAsyncCopyAttr))
+      lowered->setAttr(kAsyncCopyAttr, rewriter.getUnitAttr());
     return success();
   }
 };

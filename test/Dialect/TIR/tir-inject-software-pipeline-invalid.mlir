@@ -47,6 +47,22 @@ func.func @wrong_length(%A: memref<16xf32>, %B: memref<16xf32>) {
 
 // -----
 
+// An asynchronous stage no statement has.
+func.func @async_stage_missing(%A: memref<16xf32>, %B: memref<16xf32>) {
+  // expected-error @+1 {{'software_pipeline_async_stages' names stage 1, which no statement has (stages: [0])}}
+  tir.for %k = 0 to 4 annotations {software_pipeline_async_stages = [1], software_pipeline_order = [0], software_pipeline_stage = [0]} {
+    tir.for %x = 0 to 4 {
+      tir.block "load"(%v = spatial(16, %k * 4 + %x)) {
+        %0 = tir.load %A[%v] : memref<16xf32>
+        tir.store %0, %B[%v] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @not_integers(%A: memref<16xf32>, %B: memref<16xf32>) {
   // expected-error @+1 {{'software_pipeline_stage' is "0", not a list of integers}}
   tir.for %k = 0 to 4 annotations {software_pipeline_order = [0], software_pipeline_stage = "0"} {

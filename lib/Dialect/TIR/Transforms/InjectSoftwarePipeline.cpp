@@ -17,6 +17,13 @@
 // register tile dynamically indexed and hide from barrier placement that
 // two copies are distinct.
 //
+// Asynchronous stages (in GPU kernels): each step is planned as a list of
+// actions (run a statement instance, commit a group of copies, wait for
+// groups) and the whole loop simulated once with its iterations as
+// constants, so that every wait names exactly how many groups may still be
+// in flight: the hardware's groups form one queue per thread, and a wait
+// for N leaves the N most recent ones pending.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
@@ -25,8 +32,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
-#include "llvm/ADT/SetVector.h"
+#include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <map>
 #include <numeric>
 
 namespace mlir::tir {
@@ -38,9 +49,61 @@ using namespace mlir;
 using namespace mlir::tir;
 
 namespace {
+/// One thing a step of the pipeline does.
+struct Action {
+  enum Kind { Run, Commit, Wait } kind;
+  /// Run: the statement. Commit: the stage whose group it commits. Wait:
+  /// the statement about to run, whose groups it waits for.
+  unsigned what;
+  /// Wait: how many groups may stay pending (the simulation's count).
+  int64_t pending = 0;
+};
+
+/// The buffers (their storage) that the ops in `stmt` read or write:
+/// tir.load / tir.store, blocks' regions and buffers given to calls.
+llvm::SmallPtrSet<Value, 8> touchedBuffers(Operation *stmt, bool writesOnly) {
+  llvm::SmallPtrSet<Value, 8> out;
+  stmt->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (!writesOnly)
+        out.insert(getBufferStorage(load.getBuffer()));
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      out.insert(getBufferStorage(store.getBuffer()));
+    } else if (auto block = dyn_cast<BlockOp>(op)) {
+      for (Value buffer : block.getWriteBuffers())
+        out.insert(getBufferStorage(buffer));
+      if (!writesOnly)
+        for (Value buffer : block.getReadBuffers())
+          out.insert(getBufferStorage(buffer));
+    } else if (isa<CallOp>(op)) {
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          out.insert(getBufferStorage(operand));
+    }
+  });
+  return out;
+}
+
+/// Marks the stores of `stmt` that copy global memory into shared memory
+/// (a tir.load's value, stored unchanged) as asynchronous copies.
+void markAsyncCopies(Operation *stmt) {
+  stmt->walk([](StoreOp store) {
+    auto load = store.getValue().getDefiningOp<LoadOp>();
+    if (!load)
+      return;
+    auto scope = [](Value buffer) {
+      return getStorageScope(
+          cast<MemRefType>(getBufferStorage(buffer).getType()));
+    };
+    StringRef to = scope(store.getBuffer()), from = scope(load.getBuffer());
+    if ((to == "shared" || to == "shared.dyn") && from.starts_with("global"))
+      store->setAttr(kAsyncCopyAttr, UnitAttr::get(store.getContext()));
+  });
+}
+
 class PipelineEmitter {
 public:
-  explicit PipelineEmitter(const SoftwarePipeline &pipeline)
+  PipelineEmitter(const SoftwarePipeline &pipeline, bool asyncCopies)
       : p(pipeline), loc(p.loop.getLoc()),
         lower(*p.loop.getConstantLowerBound()),
         extent(*p.loop.getConstantUpperBound() - lower),
@@ -53,6 +116,9 @@ public:
       return p.orders[a] < p.orders[b];
     });
     collectRecomputed();
+    if (asyncCopies)
+      collectAsync();
+    plan();
   }
 
   int64_t getUnroll() const { return unroll; }
@@ -61,6 +127,9 @@ public:
   void run() {
     ForOp loop = p.loop;
     OpBuilder b(loop);
+    for (auto [s, stmt] : llvm::enumerate(p.statements))
+      if (isAsync[s])
+        markAsyncCopies(stmt);
     // The copies of the iteration's buffers.
     for (auto [alloc, count] : llvm::zip(p.allocations, versions)) {
       copies.emplace_back();
@@ -75,13 +144,14 @@ public:
     int64_t steady = extent - stages;
     if (steady > 0 && unroll == 1) {
       auto body = [&](OpBuilder &lb, Location, Value t) {
-        for (unsigned s : byOrder) {
-          Value j = p.stages[s] == 0
-                        ? t
-                        : arith::AddIOp::create(lb, loc, t,
-                                                constant(lb, -p.stages[s]));
-          emitInstance(lb, s, j, /*phase=*/0);
-        }
+        for (const Action &a : steadyActions(stages, 1, steady))
+          emitAction(lb, a, [&](unsigned s) -> std::pair<Value, int64_t> {
+            Value j = p.stages[s] == 0
+                          ? t
+                          : arith::AddIOp::create(lb, loc, t,
+                                                  constant(lb, -p.stages[s]));
+            return {j, 0};
+          });
       };
       makeLoop(b, lower + stages, lower + extent, body);
     } else if (steady > 0) {
@@ -89,14 +159,15 @@ public:
       auto body = [&](OpBuilder &lb, Location, Value q) {
         Value base = arith::MulIOp::create(lb, loc, q, constant(lb, unroll));
         for (int64_t u = 0; u < unroll; ++u)
-          for (unsigned s : byOrder) {
-            int64_t rel = stages + u - p.stages[s];
-            Value j = lower + rel == 0
-                          ? base
-                          : arith::AddIOp::create(lb, loc, base,
-                                                  constant(lb, lower + rel));
-            emitInstance(lb, s, j, rel % unroll);
-          }
+          for (const Action &a : steadyActions(stages + u, unroll, rounds))
+            emitAction(lb, a, [&](unsigned s) -> std::pair<Value, int64_t> {
+              int64_t rel = stages + u - p.stages[s];
+              Value j = lower + rel == 0
+                            ? base
+                            : arith::AddIOp::create(lb, loc, base,
+                                                    constant(lb, lower + rel));
+              return {j, rel % unroll};
+            });
       };
       if (rounds > 0)
         makeLoop(b, 0, rounds, body, "_0");
@@ -106,6 +177,9 @@ public:
     // Epilogue: the steps after the last iteration started.
     for (int64_t t = std::max(stages, extent); t < extent + stages; ++t)
       emitConstantStep(b, t);
+    // Copies nothing in the loop waited for land before what follows.
+    if (waitAtEnd)
+      emitWait(b, 0);
     loop.erase();
   }
 
@@ -121,9 +195,160 @@ private:
   SmallVector<SmallVector<Operation *>> recomputed;
   /// Per allocation, its copies.
   SmallVector<SmallVector<Value>> copies;
+  /// Per statement: whether its stage is asynchronous; the asynchronous
+  /// statements whose buffers it touches later in the same iteration.
+  SmallVector<bool> isAsync;
+  SmallVector<SmallVector<unsigned>> waitsFor;
+  /// Per step, its actions (waits with their exact counts).
+  std::vector<SmallVector<Action>> steps;
+  /// Whether groups are left pending after the last step.
+  bool waitAtEnd = false;
 
   Value constant(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  /// Whether statement `x` runs before `y` within an iteration.
+  bool runsBefore(unsigned x, unsigned y) const {
+    return p.stages[x] < p.stages[y] ||
+           (p.stages[x] == p.stages[y] && p.orders[x] < p.orders[y]);
+  }
+
+  void collectAsync() {
+    unsigned n = p.statements.size();
+    isAsync.assign(n, false);
+    waitsFor.assign(n, {});
+    for (unsigned s = 0; s < n; ++s)
+      isAsync[s] = llvm::is_contained(p.asyncStages, p.stages[s]);
+    for (unsigned x = 0; x < n; ++x) {
+      if (!isAsync[x])
+        continue;
+      llvm::SmallPtrSet<Value, 8> written =
+          touchedBuffers(p.statements[x], /*writesOnly=*/true);
+      for (unsigned y = 0; y < n; ++y) {
+        if (y == x || !runsBefore(x, y))
+          continue;
+        if (llvm::any_of(touchedBuffers(p.statements[y], false),
+                         [&](Value v) { return written.contains(v); }))
+          waitsFor[y].push_back(x);
+      }
+    }
+  }
+
+  /// The actions of step `t` (waits without counts): each statement whose
+  /// iteration exists, in order; before one that touches what an async
+  /// group of its iteration writes, that group committed (if this step
+  /// issued it) and waited for (once per step); after the last statement
+  /// of an async stage, its group committed.
+  SmallVector<Action> stepActions(int64_t t) const {
+    SmallVector<Action> out;
+    auto present = [&](unsigned s) {
+      int64_t j = t - p.stages[s];
+      return j >= 0 && j < extent;
+    };
+    llvm::SmallDenseSet<int64_t, 4> open;
+    llvm::SmallDenseSet<std::pair<int64_t, int64_t>, 4> waited;
+    for (auto [pos, s] : llvm::enumerate(byOrder)) {
+      if (!present(s))
+        continue;
+      if (!isAsync.empty()) {
+        bool wait = false;
+        for (unsigned x : waitsFor[s]) {
+          int64_t stage = p.stages[x];
+          if (stage == p.stages[s] && open.erase(stage))
+            out.push_back({Action::Commit, static_cast<unsigned>(stage)});
+          wait |= waited.insert({stage, p.stages[s]}).second;
+        }
+        if (wait)
+          out.push_back({Action::Wait, s});
+      }
+      out.push_back({Action::Run, s});
+      if (isAsync.empty() || !isAsync[s])
+        continue;
+      int64_t stage = p.stages[s];
+      open.insert(stage);
+      bool last = llvm::none_of(
+          ArrayRef<unsigned>(byOrder).drop_front(pos + 1), [&](unsigned r) {
+            return isAsync[r] && p.stages[r] == stage && present(r);
+          });
+      if (last && open.erase(stage))
+        out.push_back({Action::Commit, static_cast<unsigned>(stage)});
+    }
+    return out;
+  }
+
+  /// Every step's actions, the loop run once in order: a commit numbers
+  /// its group (stage, iteration); a wait before statement s of iteration
+  /// j leaves pending the groups committed after the last one s needs.
+  void plan() {
+    int64_t total = extent + p.maxStage;
+    steps.reserve(total);
+    if (isAsync.empty() || llvm::none_of(isAsync, [](bool a) { return a; })) {
+      for (int64_t t = 0; t < total; ++t)
+        steps.push_back(stepActions(t));
+      return;
+    }
+    std::map<std::pair<int64_t, int64_t>, int64_t> lastCommit;
+    int64_t commits = 0, landed = 0;
+    for (int64_t t = 0; t < total; ++t) {
+      SmallVector<Action> actions = stepActions(t);
+      for (Action &a : actions) {
+        if (a.kind == Action::Commit) {
+          lastCommit[{a.what, t - a.what}] = commits++;
+        } else if (a.kind == Action::Wait) {
+          int64_t j = t - p.stages[a.what], needed = -1;
+          for (unsigned x : waitsFor[a.what]) {
+            auto it = lastCommit.find({p.stages[x], j});
+            assert(it != lastCommit.end() && "a group waited before commit");
+            needed = std::max(needed, it->second);
+          }
+          a.pending = commits - 1 - needed;
+          landed = std::max(landed, needed + 1);
+        }
+      }
+      steps.push_back(std::move(actions));
+    }
+    waitAtEnd = landed < commits;
+  }
+
+  /// The actions of the steady loop's body for step `first` (all
+  /// statements present), each wait leaving pending the fewest groups any
+  /// of the steps `first + k * stride`, k < count, allows.
+  SmallVector<Action> steadyActions(int64_t first, int64_t stride,
+                                    int64_t count) const {
+    SmallVector<Action> out = steps[first];
+    for (int64_t k = 1; k < count; ++k)
+      for (auto [a, other] : llvm::zip(out, steps[first + k * stride]))
+        a.pending = std::min(a.pending, other.pending);
+    return out;
+  }
+
+  void emitCall(OpBuilder &b, StringRef name, ArrayRef<Attribute> literals) {
+    SmallVector<Attribute> args{b.getStringAttr(name)};
+    llvm::append_range(args, literals);
+    CallOp::create(b, loc, TypeRange{}, b.getStringAttr("call_extern"),
+                   ValueRange{}, b.getArrayAttr(args));
+  }
+  void emitWait(OpBuilder &b, int64_t pending) {
+    emitCall(b, kWaitGroupName, {b.getI32IntegerAttr(pending)});
+  }
+
+  /// Emits `a`; `iteration` gives a statement's iteration and phase.
+  void emitAction(OpBuilder &b, const Action &a,
+                  function_ref<std::pair<Value, int64_t>(unsigned)> iteration) {
+    switch (a.kind) {
+    case Action::Commit:
+      emitCall(b, kCommitGroupName, {});
+      return;
+    case Action::Wait:
+      emitWait(b, a.pending);
+      return;
+    case Action::Run: {
+      auto [j, phase] = iteration(a.what);
+      emitInstance(b, a.what, j, phase);
+      return;
+    }
+    }
   }
 
   void collectRecomputed() {
@@ -164,11 +389,11 @@ private:
   /// Step `t` with constant iterations: each statement whose iteration
   /// exists.
   void emitConstantStep(OpBuilder &b, int64_t t) {
-    for (unsigned s : byOrder) {
-      int64_t j = t - p.stages[s];
-      if (j >= 0 && j < extent)
-        emitInstance(b, s, constant(b, lower + j), j % unroll);
-    }
+    for (const Action &a : steps[t])
+      emitAction(b, a, [&](unsigned s) -> std::pair<Value, int64_t> {
+        int64_t j = t - p.stages[s];
+        return {constant(b, lower + j), j % unroll};
+      });
   }
 
   /// A loop like the pipelined one (kind, name, other annotations) over
@@ -197,8 +422,9 @@ private:
 } // namespace
 
 LogicalResult
-mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
-  PipelineEmitter emitter(pipeline);
+mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline,
+                                  bool asyncCopies) {
+  PipelineEmitter emitter(pipeline, asyncCopies);
   if (emitter.getUnroll() > kMaxPipelineUnroll) {
     ForOp loop = pipeline.loop;
     InFlightDiagnostic diag =
@@ -216,9 +442,8 @@ mlir::tir::injectSoftwarePipeline(const SoftwarePipeline &pipeline) {
   return success();
 }
 
-LogicalResult
-mlir::tir::injectSoftwarePipelines(Operation *root,
-                                   function_ref<bool(ForOp)> filter) {
+LogicalResult mlir::tir::injectSoftwarePipelines(
+    Operation *root, function_ref<bool(ForOp)> filter, bool asyncCopies) {
   SmallVector<ForOp> loops;
   root->walk([&](ForOp loop) {
     if (hasSoftwarePipelineAnnotation(loop) && (!filter || filter(loop)))
@@ -240,7 +465,7 @@ mlir::tir::injectSoftwarePipelines(Operation *root,
     FailureOr<SoftwarePipeline> p = readSoftwarePipeline(loop);
     if (failed(p))
       return failure();
-    if (failed(injectSoftwarePipeline(*p)))
+    if (failed(injectSoftwarePipeline(*p, asyncCopies)))
       return failure();
   }
   return success();

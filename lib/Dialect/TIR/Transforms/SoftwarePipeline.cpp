@@ -144,11 +144,23 @@ FailureOr<SoftwarePipeline> mlir::tir::readSoftwarePipeline(ForOp loop) {
                       << " has order " << order << ")";
     seen[order] = true;
   }
-  if (Attribute async =
-          annotations ? annotations.get(kPipelineAsyncStagesKey) : Attribute())
-    if (!readIntegerList(async))
+  if (Attribute async = annotations ? annotations.get(kPipelineAsyncStagesKey)
+                                    : Attribute()) {
+    std::optional<SmallVector<int64_t>> stages = readIntegerList(async);
+    if (!stages)
       return refuse() << "'" << kPipelineAsyncStagesKey << "' is " << async
                       << ", not a list of integers";
+    for (int64_t stage : *stages) {
+      if (!llvm::is_contained(p.stages, stage))
+        return refuse() << "'" << kPipelineAsyncStagesKey << "' names stage "
+                        << stage
+                        << ", which no statement has (stages: " << stageAttr
+                        << ")";
+      if (!llvm::is_contained(p.asyncStages, stage))
+        p.asyncStages.push_back(stage);
+    }
+    llvm::sort(p.asyncStages);
+  }
   return p;
 }
 

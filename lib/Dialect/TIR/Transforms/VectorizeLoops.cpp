@@ -22,6 +22,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRAttrs.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
+#include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -362,8 +363,11 @@ LogicalResult LoopVectorizer::vectorizeStore(memref::StoreOp store,
     if (mask)
       vector::MaskedStoreOp::create(rewriter, loc, store.getMemRef(), base,
                                     mask, value);
-    else
-      vector::StoreOp::create(rewriter, loc, value, store.getMemRef(), base);
+    else if (auto vectorStore = vector::StoreOp::create(
+                 rewriter, loc, value, store.getMemRef(), base);
+             store->hasAttr(kAsyncCopyAttr))
+      // An asynchronous pipeline's copy, whole vectors at a time.
+      vectorStore->setAttr(kAsyncCopyAttr, rewriter.getUnitAttr());
     return success();
   }
   if (!mask && isRegisterTile(store.getMemRef())) {

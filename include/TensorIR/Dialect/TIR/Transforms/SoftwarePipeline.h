@@ -28,6 +28,17 @@ constexpr StringLiteral kPipelineAsyncStagesKey =
 /// two copies even where one would do.
 constexpr StringLiteral kDoubleBufferScopeKey = "double_buffer_scope";
 
+/// On a tir.store of an asynchronous stage that copies an element of global
+/// memory into shared memory (its value a tir.load): the copy may land any
+/// time before the pipeline's next wait (tir-lower-async-copies makes it a
+/// cp.async where the GPU has one).
+constexpr StringLiteral kAsyncCopyAttr = "tir.async_copy";
+/// The instructions an asynchronous pipeline calls (tir.call
+/// "call_extern"): commit the copies issued since the last commit as one
+/// group; wait until at most N (an integer literal) groups are pending.
+constexpr StringLiteral kCommitGroupName = "tir.ptx_commit_group";
+constexpr StringLiteral kWaitGroupName = "tir.ptx_wait_group";
+
 /// The largest stage a pipeline may give (its prologue and epilogue are
 /// written out, one step per stage).
 constexpr int64_t kMaxPipelineStage = 64;
@@ -47,6 +58,9 @@ struct SoftwarePipeline {
   /// (convert-tir-to-gpu's compaction puts them there).
   SmallVector<Operation *> allocations;
   int64_t maxStage = 0;
+  /// `software_pipeline_async_stages`: the stages whose copies into shared
+  /// memory run asynchronously (sorted, each once).
+  SmallVector<int64_t> asyncStages;
 
   /// The name a diagnostic gives statement `i`: its blocks' names.
   std::string describe(unsigned i) const;
@@ -93,7 +107,18 @@ SmallVector<int64_t> countPipelineVersions(const SoftwarePipeline &pipeline);
 /// buffers).
 /// Fails, with an error and no change, when that factor would be over
 /// kMaxPipelineUnroll.
-LogicalResult injectSoftwarePipeline(const SoftwarePipeline &pipeline);
+///
+/// With `asyncCopies` (a GPU kernel's pipeline), the statements of the
+/// async stages have their copies from global into shared memory marked
+/// kAsyncCopyAttr; the copies of one stage and iteration are committed as
+/// one group after its last statement of that stage, and a statement that
+/// touches a buffer such a group writes first waits until the group has
+/// landed (kWaitGroupName with the number of groups committed after it,
+/// exact in the prologue and epilogue, the least of its steps in the
+/// steady loop); after the epilogue every group has landed. Without it,
+/// async stages run as the others.
+LogicalResult injectSoftwarePipeline(const SoftwarePipeline &pipeline,
+                                     bool asyncCopies = false);
 
 /// readSoftwarePipeline + checkSoftwarePipeline on every annotated loop
 /// under `root` that `filter` accepts (all without one).
@@ -105,7 +130,8 @@ checkSoftwarePipelines(Operation *root, function_ref<bool(ForOp)> filter = {},
 /// loops first. Reads each again (a malformed annotation fails); the caller
 /// has checked them (on buffers of the whole shape).
 LogicalResult injectSoftwarePipelines(Operation *root,
-                                      function_ref<bool(ForOp)> filter = {});
+                                      function_ref<bool(ForOp)> filter = {},
+                                      bool asyncCopies = false);
 
 } // namespace mlir::tir
 
