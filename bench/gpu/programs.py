@@ -255,6 +255,12 @@ MMA_INTRINSICS = {
                               "mma_i8i8i32_trans_b", "mma_fill_16x16_i32",
                               "mma_store_16x16_i32_global_"),
 }
+# bfloat16 -> float32 (tir's intrinsics; TVM has none).
+for _trans in (False, True):
+    MMA_INTRINSICS[("bfloat16", "float32", _trans)] = (
+        16, "mma_ldmatrix_bf16_a", "mma_ldmatrix_bf16_b" + ("_trans" if _trans else ""),
+        "mma_bf16bf16f32" + ("_trans_b" if _trans else ""), "mma_fill_16x16_f32",
+        "mma_store_16x16_f32_global_")
 
 
 # WMMA's (16 x 16 x 16 fragments): f16 -> f32 or f16, s8 -> s32.

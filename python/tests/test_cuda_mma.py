@@ -21,6 +21,8 @@ EXPECTED = {
     "f16f16f32": (2, 2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
     "f16f16f32_trans_b": (0, 4, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
     "f16f16f16": (2, 2, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"),
+    "bf16bf16f32": (2, 2, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+    "bf16bf16f32_trans_b": (0, 4, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
     "i8i8i32": (0, 2, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"),
     "i8i8i32_trans_b": (0, 4, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"),
 }
@@ -74,6 +76,9 @@ def check_on_gpu(sch, in_dtype, out_dtype, b_transposed, n, seed):
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_mma_gemm_on_gpu(config):
     in_dtype, out_dtype, b_trans = CONFIGS[config][:3]
+    if in_dtype == "bfloat16":
+        pytest.skip("the runtime takes no bfloat16 arrays (numpy has none); the bf16 GEMM "
+                    "is checked as PTX and by ptxas")
     check_on_gpu(schedule_mma(config, 128), in_dtype, out_dtype, b_trans, 128, seed=0)
 
 

@@ -47,6 +47,9 @@ CONFIGS = {
     "f16f16f32": ("float16", "float32", False),
     "f16f16f32_trans_b": ("float16", "float32", True),
     "f16f16f16": ("float16", "float16", False),
+    # tir's own (TVM registers no bfloat16 mma.sync intrinsics).
+    "bf16bf16f32": ("bfloat16", "float32", False),
+    "bf16bf16f32_trans_b": ("bfloat16", "float32", True),
     "i8i8i32": ("int8", "int32", False),
     "i8i8i32_trans_b": ("int8", "int32", True),
 }

@@ -217,6 +217,8 @@ def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
     element type or shape the instruction does not take.
   }];
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect"];
 }

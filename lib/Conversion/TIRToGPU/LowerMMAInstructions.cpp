@@ -11,6 +11,8 @@
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -194,6 +196,42 @@ void storeRows(OpBuilder &b, Location loc, Value v, Value flat, Value at) {
 /// Elements of `type` in one 32-bit register.
 int64_t perRegister(Type type) { return 32 / type.getIntOrFloatBitWidth(); }
 
+/// m16n8k16 bf16 x bf16 -> f32 as NVVM's mma.sync (nvgpu's lowering takes
+/// no bf16): each row of the operands (two bf16) is one 32-bit register;
+/// the result's four floats go back to C's 2 x 2 shape.
+Value mmaBF16(OpBuilder &b, Location loc, Value a, Value bv, Value c) {
+  auto registers = [&](Value v) {
+    auto type = cast<VectorType>(v.getType());
+    SmallVector<Value> out;
+    for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+      Value row = vector::ExtractOp::create(b, loc, v, r);
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), row);
+      out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+    return out;
+  };
+  SmallVector<Value> accumulators;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      accumulators.push_back(
+          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  Value d = NVVM::MmaOp::create(
+      b, loc, resultType, registers(a), registers(bv), accumulators,
+      {16, 8, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < 4; ++i)
+    elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+  return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                        elements);
+}
+
 LogicalResult
 Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
   // (frag, shared, row, col, transposed)
@@ -259,6 +297,7 @@ Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
 Type operandType(MLIRContext *ctx, StringRef abbreviation) {
   return llvm::StringSwitch<Type>(abbreviation)
       .Case("fp16", Float16Type::get(ctx))
+      .Case("bf16", BFloat16Type::get(ctx))
       .Case("fp32", Float32Type::get(ctx))
       .Case("int8", IntegerType::get(ctx, 8))
       .Case("int32", IntegerType::get(ctx, 32))
@@ -281,12 +320,15 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
                   .Default(0);
   bool f16 = k == 16 && *aName == "fp16" && *bName == "fp16" &&
              (*cName == "fp32" || *cName == "fp16");
+  bool bf16 =
+      k == 16 && *aName == "bf16" && *bName == "bf16" && *cName == "fp32";
   bool i8 = k != 0 && *aName == "int8" && *bName == "int8" && *cName == "int32";
-  if (!f16 && !i8)
+  if (!f16 && !bf16 && !i8)
     return fail() << "has no form " << *shape << " with " << *aName << " x "
                   << *bName << " -> " << *cName
-                  << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k16 and "
-                     "m16n8k32 int8 x int8 -> int32)";
+                  << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k16 bf16 x "
+                     "bf16 -> fp32, m16n8k16 and m16n8k32 int8 x int8 -> "
+                     "int32)";
   FailureOr<Value> aBuf = buffer(args, 4, "A's fragment");
   FailureOr<Value> bBuf = buffer(args, 6, "B's fragment");
   FailureOr<Value> cBuf = buffer(args, 8, "C's fragment");
@@ -314,8 +356,10 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
   Value a = loadRows(b, loc, *aFlat, *aAt, aVec);
   Value bv = loadRows(b, loc, *bFlat, *bAt, bVec);
   Value c = loadRows(b, loc, *cFlat, *cAt, cVec);
-  Value d =
-      nvgpu::MmaSyncOp::create(b, loc, a, bv, c, b.getI64ArrayAttr({16, 8, k}));
+  Value d = bf16 ? mmaBF16(b, loc, a, bv, c)
+                 : nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                            b.getI64ArrayAttr({16, 8, k}))
+                       .getResult();
   storeRows(b, loc, d, *cFlat, *cAt);
   return success();
 }

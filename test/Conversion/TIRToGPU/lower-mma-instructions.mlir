@@ -105,3 +105,17 @@ func.func @ldmatrix_misaligned_rows(%shared: memref<16x32xi8, strided<[40, 1], o
   tir.call "call_extern"("tir.ptx_ldmatrix", %frag, %shared, %i, %i, 0 : i32) : (memref<16xi8>, memref<16x32xi8, strided<[40, 1], offset: ?>, #gpu.address_space<workgroup>>, index, index) -> ()
   return
 }
+
+// -----
+
+// bf16 x bf16 -> f32 (nvgpu's mma.sync takes no bf16): NVVM's mma.sync on
+// the rows as 32-bit registers, the four floats back into C's fragment.
+// CHECK-LABEL: func.func @mma_bf16bf16f32
+// CHECK-COUNT-4: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: vector.from_elements {{.*}} : vector<2x2xf32>
+// CHECK-NOT: tir.call
+func.func @mma_bf16bf16f32(%a: memref<8xbf16>, %b: memref<8xbf16>, %c: memref<8xf32>) {
+  tir.call "call_extern"("tir.ptx_mma", "m16n8k16", "bf16", "bf16", "fp32", %a, 0 : i32, %b, 0 : i32, %c, 0 : i32) : (memref<8xbf16>, memref<8xbf16>, memref<8xf32>) -> ()
+  return
+}

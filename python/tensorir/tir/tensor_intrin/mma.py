@@ -203,6 +203,21 @@ LDMATRIX_f16_A_TRANS_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_f16_a_trans_d
                                                      "float16", "A", True, "shared.dyn")
 LDMATRIX_f16_B_TRANS_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_f16_b_trans_dyn", 16,
                                                      "float16", "B", True, "shared.dyn")
+# bfloat16 (tir's; TVM registers none): as float16, 16-bit elements.
+LDMATRIX_bf16_A_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_a", 16, "bfloat16", "A", False)
+LDMATRIX_bf16_B_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_b", 16, "bfloat16", "B", False)
+LDMATRIX_bf16_A_TRANS_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_a_trans", 16, "bfloat16",
+                                                  "A", True)
+LDMATRIX_bf16_B_TRANS_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_b_trans", 16, "bfloat16",
+                                                  "B", True)
+LDMATRIX_bf16_A_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_a_dyn", 16, "bfloat16", "A",
+                                                False, "shared.dyn")
+LDMATRIX_bf16_B_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_b_dyn", 16, "bfloat16", "B",
+                                                False, "shared.dyn")
+LDMATRIX_bf16_A_TRANS_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_a_trans_dyn", 16,
+                                                      "bfloat16", "A", True, "shared.dyn")
+LDMATRIX_bf16_B_TRANS_DYN_INTRIN = _register_ldmatrix("mma_ldmatrix_bf16_b_trans_dyn", 16,
+                                                      "bfloat16", "B", True, "shared.dyn")
 LDMATRIX_i8_A_INTRIN = _register_ldmatrix("mma_ldmatrix_i8_a", 32, "int8", "A", False)
 LDMATRIX_i8_B_INTRIN = _register_ldmatrix("mma_ldmatrix_i8_b", 32, "int8", "B", False)
 LDMATRIX_i8_B_TRANS_INTRIN = _register_ldmatrix("mma_ldmatrix_i8_b_trans", 32, "int8", "B", True)
@@ -259,8 +274,8 @@ def impl(a: T.handle, b: T.handle, c: T.handle):
                                      "{out_abbrv}", A.data, 0, B.data, {half}, C.data, 4))
 """
 
-_ABBREVIATIONS = {"float16": "fp16", "float32": "fp32", "int8": "int8", "int32": "int32",
-                  "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+_ABBREVIATIONS = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "int8": "int8",
+                  "int32": "int32", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
 
 
 def _register_mma(name, k_dim, in_dtype, out_dtype, a_transposed, b_transposed):
@@ -307,6 +322,14 @@ MMA_f16f16f16_TRANS_A_INTRIN = _register_mma("mma_f16f16f16_trans_a", 16, "float
                                              True, False)
 MMA_f16f16f16_TRANS_A_TRANS_B_INTRIN = _register_mma(
     "mma_f16f16f16_trans_a_trans_b", 16, "float16", "float16", True, True)
+MMA_bf16bf16f32_INTRIN = _register_mma("mma_bf16bf16f32", 16, "bfloat16", "float32", False,
+                                       False)
+MMA_bf16bf16f32_TRANS_B_INTRIN = _register_mma("mma_bf16bf16f32_trans_b", 16, "bfloat16",
+                                               "float32", False, True)
+MMA_bf16bf16f32_TRANS_A_INTRIN = _register_mma("mma_bf16bf16f32_trans_a", 16, "bfloat16",
+                                               "float32", True, False)
+MMA_bf16bf16f32_TRANS_A_TRANS_B_INTRIN = _register_mma(
+    "mma_bf16bf16f32_trans_a_trans_b", 16, "bfloat16", "float32", True, True)
 MMA_i8i8i32_INTRIN = _register_mma("mma_i8i8i32", 32, "int8", "int32", False, False)
 MMA_i8i8i32_TRANS_B_INTRIN = _register_mma("mma_i8i8i32_trans_b", 32, "int8", "int32", False,
                                            True)
@@ -431,11 +454,11 @@ def get_mma_intrin_group(load_scope, store_scope, in_dtype, out_dtype, trans_a, 
     if store_scope not in ("global", "shared", "shared.dyn"):
         raise ValueError(f"get_mma_intrin_group: store_scope is global, shared or shared.dyn, "
                          f"got {store_scope!r}")
-    shorts = {"float16": "f16", "float32": "f32", "int8": "i8", "int32": "i32",
-              "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
-    if in_dtype not in ("float16", "int8", "float8_e4m3fn", "float8_e5m2"):
-        raise ValueError(f"get_mma_intrin_group: in_dtype is float16, int8 or a float8, "
-                         f"got {in_dtype!r}")
+    shorts = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "int8": "i8",
+              "int32": "i32", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+    if in_dtype not in ("float16", "bfloat16", "int8", "float8_e4m3fn", "float8_e5m2"):
+        raise ValueError(f"get_mma_intrin_group: in_dtype is float16, bfloat16, int8 or a "
+                         f"float8, got {in_dtype!r}")
     if out_dtype not in ("float16", "float32", "int32"):
         raise ValueError(f"get_mma_intrin_group: out_dtype is float16, float32 or int32, "
                          f"got {out_dtype!r}")
