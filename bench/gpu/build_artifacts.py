@@ -71,6 +71,14 @@ VARIANTS = {
        for w, t, sizes in (((2, 2), (2, 2), (1024, 4096)), ((2, 2), (4, 4), (4096, 8192)),
                            ((2, 4), (4, 2), (4096,)))
        for size in sizes},
+    # The same, k steps software-pipelined with cp.async (two copies of
+    # each tile; 4 x 4 tiles per warp with k steps of 64 take 64 KiB, dynamic
+    # shared memory).
+    **{f"tcgemm_async_w{w[0]}x{w[1]}t{t[0]}x{t[1]}k{k}_{size}": (
+        lambda size=size, w=w, t=t, k=k: p.schedule_matmul_mma(
+            p.matmul_mixed(size), warps=w, tiles=t, k_tiles=k, pipeline="async").mod)
+       for w, t, k in (((2, 2), (4, 4), 2), ((2, 2), (4, 4), 4), ((2, 4), (4, 2), 2))
+       for size in (4096, 8192)},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
