@@ -53,6 +53,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Views (subviews, collapsed shapes) to plain descriptors, as on the CPU.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Compacted register tiles and fragments at constant offsets.
+  pm.addPass(createTIRFoldPrivateOffsetsPass());
   pm.addPass(createSCFToControlFlowPass());
   // All-reduces (which split their blocks into branches: after scf) and
   // shared-memory alignment.

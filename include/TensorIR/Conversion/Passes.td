@@ -251,6 +251,29 @@ def TIRLowerAsyncCopiesPass : Pass<"tir-lower-async-copies"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TIRFoldPrivateOffsetsPass : Pass<"tir-fold-private-offsets"> {
+  let summary = "Fold the offsets of a thread's compacted buffers into "
+                "their accesses";
+  let description = [{
+    A thread's private buffer (a `memref.alloca` of static shape: a
+    register tile, a tensor-core fragment) compacted in a loop is seen
+    through a `memref.reinterpret_cast` whose offset moves with the loop,
+    while its accesses index it with the loop's variable again: the two
+    cancel, but LLVM folds them only after its last scalar replacement of
+    aggregates, and the buffer stays in local memory. Run after
+    `expand-strided-metadata` and `lower-affine` (views are plain offsets
+    then), this pass takes each `memref.load` / `memref.store` (and 1-D
+    `vector.load` / `vector.store` of stride 1) through such a view, writes
+    its element offset as a linear form over the values it is computed
+    from (sums, differences, products and left shifts by constants
+    folded), drops the terms that cancel and accesses a flat view of the
+    buffer at what is left: a constant where the access is one of an
+    unrolled loop.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ConvertLinalgToTIRPass : Pass<"convert-linalg-to-tir"> {
   let summary = "Rewrite linalg ops on buffers as TensorIR blocks";
   let description = [{
