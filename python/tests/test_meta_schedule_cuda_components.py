@@ -642,6 +642,43 @@ def test_tensor_core_candidates_build_to_ptx():
     assert built >= 1
 
 
+def int_or_half_matmul(dtype, n=256):
+    acc = "int32" if dtype == "int8" else "float32"
+    a = te.placeholder((n, n), dtype, name="A")
+    b = te.placeholder((n, n), dtype, name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute((n, n), lambda i, j: te.sum(
+        tvm.tir.Cast(acc, a[i, k]) * tvm.tir.Cast(acc, b[k, j]), axis=[k]), name="C")
+    return tvm.IRModule({"main": te.create_prim_func([a, b, c])})
+
+
+@pytest.mark.parametrize("dtype, mma", [
+    ("float16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ("int8", "mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.s8.s32")])
+def test_sampled_tensor_core_candidates_build(dtype, mma):
+    # The tensor-core sketch (the defaults have WMMA's f16 and int8 groups)
+    # replayed with fresh random decisions, as the search samples it: some
+    # candidates pass the postprocessors, and every one that does builds,
+    # its fragments tensorized. (A candidate's shared and fragment caches
+    # are placed one after another in its kernel: placing one keeps the
+    # regions the next is compacted from.)
+    mod = int_or_half_matmul(dtype)
+    ctx = ms.TuneContext(mod=mod, target=GPU, space_generator="post-order-apply",
+                         task_name="test", rand_state=3)
+    sketch = next(sp for sp in ctx.space_generator.generate_design_space(mod)
+                  if "wmma" in sp.mod.script())
+    undecided = tvm.tir.schedule.Trace(sketch.trace.insts, {})
+    built = 0
+    for seed in range(1, 13):
+        sch = tvm.tir.Schedule(mod, seed=seed)
+        undecided.apply_to_schedule(sch, remove_postproc=True)
+        if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
+            continue
+        assert mma in ptx_of(tvm.build(sch.mod, target="cuda -arch=sm_86"))
+        built += 1
+    assert built >= 2
+
+
 def ptx_of(lib):
     """The PTX a CUDA build embeds in its host code (an LLVM string)."""
     source = lib.get_source()

@@ -84,12 +84,48 @@ static void retypeView(MatchBufferOp view) {
       type.getShape(), type.getElementType(), layout, source.getMemorySpace()));
 }
 
+/// The regions `block` lists of `buffer` become regions of `compact`,
+/// their starts moved by the part's start (`lowers` over `inputs`, which
+/// join the block's region values); the other buffers' regions are kept
+/// (buffers placed later are compacted from them).
+static void shiftListedRegions(BlockOp block, Value buffer, Value compact,
+                               ArrayRef<AffineExpr> lowers,
+                               ArrayRef<Value> inputs) {
+  MLIRContext *ctx = block.getContext();
+  unsigned base = block.getNumIterVars() + block.getRegionValues().size();
+  unsigned total = base + inputs.size();
+  auto rewrite = [&](std::optional<ArrayAttr> regions,
+                     MutableOperandRange buffers) -> ArrayAttr {
+    SmallVector<Attribute> out;
+    for (auto [i, attr] : llvm::enumerate(*regions)) {
+      AffineMap map = cast<AffineMapAttr>(attr).getValue();
+      SmallVector<AffineExpr> results(map.getResults());
+      if (buffers[i].get() == buffer) {
+        for (unsigned d = 0, rank = results.size() / 2; d < rank; ++d)
+          results[d] =
+              lowers[d]
+                  ? simplifyIndexExpr(
+                        results[d] - lowers[d].shiftDims(inputs.size(), base),
+                        total, 0)
+                  : getAffineConstantExpr(0, ctx);
+        buffers[i].set(compact);
+      }
+      out.push_back(AffineMapAttr::get(AffineMap::get(total, 0, results, ctx)));
+    }
+    return ArrayAttr::get(ctx, out);
+  };
+  if (std::optional<ArrayAttr> reads = block.getReadRegions())
+    block.setReadRegionsAttr(rewrite(reads, block.getReadBuffersMutable()));
+  if (std::optional<ArrayAttr> writes = block.getWriteRegions())
+    block.setWriteRegionsAttr(rewrite(writes, block.getWriteBuffersMutable()));
+  block.getRegionValuesMutable().append(inputs);
+}
+
 /// Every access of `buffer` reads or writes `compact` instead, at its
-/// index minus the part's start; blocks that list `buffer` lose their
-/// regions (scheduling is over; the lowering does not read them).
+/// index minus the part's start, as do the regions blocks list of it.
 static void shiftAccesses(Value buffer, Value compact,
                           ArrayRef<AffineExpr> lowers, ArrayRef<Value> inputs) {
-  // Users first: clearing a block's regions drops several uses at once.
+  // Users first: a block may list the buffer in several regions.
   llvm::SetVector<Operation *> users;
   for (Operation *user : buffer.getUsers())
     users.insert(user);
@@ -119,7 +155,7 @@ static void shiftAccesses(Value buffer, Value compact,
       view.getSourceMutable().assign(compact);
       retypeView(view);
     } else if (auto block = dyn_cast<BlockOp>(user)) {
-      block.dropAccessRegions();
+      shiftListedRegions(block, buffer, compact, lowers, inputs);
     }
   }
 }

@@ -93,16 +93,15 @@ getCUDARules(std::string &error) {
 }
 
 /// TVM's DefaultCUDATensorCore: MultiLevelTilingTensorCore over the WMMA
-/// intrinsic groups (f16 x f16 -> f32 or f16; B transposed or not), then
-/// the cuda rules. TVM's list also has the int8 groups (s8 x s8 -> s32):
-/// left out, as every int8 candidate sampled so far was refused by
-/// VerifyGPUCode (int8 products are tiled for CUDA cores instead). Fails
-/// when the intrinsics are not registered (tvm.tir.tensor_intrin.cuda).
+/// intrinsic groups (f16 x f16 -> f32 or f16, s8 x s8 -> s32; B transposed
+/// or not), then the cuda rules. Fails when the intrinsics are not
+/// registered (tvm.tir.tensor_intrin.cuda).
 static FailureOr<std::vector<std::shared_ptr<ScheduleRule>>>
 getCUDATensorCoreRules(std::string &error) {
   std::vector<TensorCoreIntrinGroup> groups;
-  for (auto [in, out] :
-       {std::pair<StringRef, StringRef>{"f16", "f32"}, {"f16", "f16"}})
+  for (auto [in, out] : {std::pair<StringRef, StringRef>{"f16", "f32"},
+                         {"f16", "f16"},
+                         {"s8", "s32"}})
     for (bool trans : {false, true}) {
       std::string suffix = trans ? "_trans" : "";
       groups.push_back(
