@@ -255,6 +255,14 @@ MMA_INTRINSICS = {
                               "mma_i8i8i32_trans_b", "mma_fill_16x16_i32",
                               "mma_store_16x16_i32_global_"),
 }
+# float8 (sm_89 and newer): as int8 (k 32 per instruction), accumulating in f32.
+for _f8, _short in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
+    for _trans in (False, True):
+        MMA_INTRINSICS[(_f8, "float32", _trans)] = (
+            32, f"mma_ldmatrix_{_short}_a",
+            f"mma_ldmatrix_{_short}_b" + ("_trans" if _trans else ""),
+            f"mma_{_short}{_short}f32" + ("_trans_b" if _trans else ""),
+            "mma_fill_16x16_f32", "mma_store_16x16_f32_global_")
 # bfloat16 -> float32 (tir's intrinsics; TVM has none).
 for _trans in (False, True):
     MMA_INTRINSICS[("bfloat16", "float32", _trans)] = (
@@ -315,7 +323,7 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     block_x = sch.fuse(i_b, j_b)
     sch.bind(block_x, "blockIdx.x")
     sch.bind(sch.fuse(i_w, j_w), "threadIdx.y")
-    vector = 16 if in_dtype == "int8" else 8
+    vector = 16 if in_dtype in ("int8", "float8_e4m3fn", "float8_e5m2") else 8
     for operand in (0, 1):
         cached = sch.cache_read(tile, operand, "shared")
         sch.compute_at(cached, k_o)

@@ -39,6 +39,10 @@ static std::optional<rt::DataType> dataTypeOf(Type type) {
   }
   if (type.isBF16())
     return rt::DataType{rt::DataType::BFloat, 16};
+  if (isa<Float8E4M3FNType>(type))
+    return rt::DataType{rt::DataType::Float8E4M3FN, 8};
+  if (isa<Float8E5M2Type>(type))
+    return rt::DataType{rt::DataType::Float8E5M2, 8};
   if (type.isF16() || type.isF32() || type.isF64())
     return rt::DataType{rt::DataType::Float,
                         static_cast<uint8_t>(type.getIntOrFloatBitWidth())};
@@ -271,7 +275,8 @@ mlir::tir::collectSignatures(ModuleOp module) {
           a.written = a.result = true;
       } else {
         auto dtype = dataTypeOf(type);
-        if (!dtype || type.isF16() || type.isBF16())
+        if (!dtype || type.isF16() || type.isBF16() ||
+            isa<Float8E4M3FNType, Float8E5M2Type>(type))
           return fail("is a scalar of type " +
                       llvm::formatv("{0}", type).str() +
                       "; scalars are integers, index, f32 or f64");

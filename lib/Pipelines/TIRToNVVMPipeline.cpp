@@ -68,6 +68,7 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   if (llvm::sys::fs::exists(libdevice))
     target.linkLibs.push_back(libdevice.str().str());
   pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createTIRRequirePTXVersionPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;

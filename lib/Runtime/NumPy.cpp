@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace mlir::tir::runtime;
@@ -73,6 +74,60 @@ template <typename T> static void store(uint8_t *p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
+/// An 8-bit float (`e4m3`: 4 exponent bits, bias 7, no infinities, NaN
+/// all ones; `e5m2`: IEEE-like, bias 15) as a double.
+static double float8ToDouble(uint8_t v, bool e4m3) {
+  int mantissaBits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  int exponentMask = e4m3 ? 0xF : 0x1F;
+  bool negative = v & 0x80;
+  int exponent = (v >> mantissaBits) & exponentMask;
+  int mantissa = v & ((1 << mantissaBits) - 1);
+  double magnitude;
+  if (e4m3 && exponent == 0xF && mantissa == 0x7)
+    magnitude = std::numeric_limits<double>::quiet_NaN();
+  else if (!e4m3 && exponent == 0x1F)
+    magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN()
+                         : std::numeric_limits<double>::infinity();
+  else if (exponent == 0)
+    magnitude = std::ldexp(mantissa, 1 - bias - mantissaBits);
+  else
+    magnitude = std::ldexp(mantissa + (1 << mantissaBits),
+                           exponent - bias - mantissaBits);
+  return negative ? -magnitude : magnitude;
+}
+
+/// The nearest 8-bit float to `x` (ties to the even mantissa). Half an ulp
+/// or more beyond the largest finite value, e4m3 (no infinities) gives NaN
+/// and e5m2 infinity, as ml_dtypes' conversions do.
+static uint8_t doubleToFloat8(double x, bool e4m3) {
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  if (std::isnan(x))
+    return e4m3 ? 0x7F : 0x7E;
+  // Every value of the format, in order: the nearest one by search.
+  uint8_t best = 0;
+  double bestDiff = std::numeric_limits<double>::infinity();
+  double magnitude = std::fabs(x);
+  for (int v = 0; v < 0x80; ++v) {
+    double candidate = float8ToDouble(static_cast<uint8_t>(v), e4m3);
+    if (std::isnan(candidate))
+      continue;
+    double diff = std::fabs(candidate - magnitude);
+    if (diff < bestDiff ||
+        (diff == bestDiff && (v & 1) == 0 && (best & 1) == 1)) {
+      best = static_cast<uint8_t>(v);
+      bestDiff = diff;
+    }
+  }
+  double largest = e4m3 ? 448.0 : 57344.0;
+  if (magnitude > largest) {
+    // Past half an ulp beyond the largest finite value: out of range.
+    double halfUlp = e4m3 ? 16.0 : 4096.0;
+    if (magnitude >= largest + halfUlp || std::isinf(magnitude))
+      return sign | (e4m3 ? 0x7F : 0x7C);
+  }
+  return sign | best;
+}
+
 double NDArray::at(int64_t i) const {
   const uint8_t *p = bytes.data() + i * dtype.bytes();
   switch (dtype.code) {
@@ -86,6 +141,9 @@ double NDArray::at(int64_t i) const {
     std::memcpy(&f, &bits, 4);
     return f;
   }
+  case DataType::Float8E4M3FN:
+  case DataType::Float8E5M2:
+    return float8ToDouble(*p, dtype.code == DataType::Float8E4M3FN);
   case DataType::Bool:
     return *p ? 1 : 0;
   case DataType::UInt:
@@ -120,6 +178,10 @@ void NDArray::set(int64_t i, double v) {
     store<uint16_t>(p, static_cast<uint16_t>(bits >> 16));
     return;
   }
+  case DataType::Float8E4M3FN:
+  case DataType::Float8E5M2:
+    *p = doubleToFloat8(v, dtype.code == DataType::Float8E4M3FN);
+    return;
   case DataType::Bool:
     *p = v != 0;
     return;
@@ -141,8 +203,7 @@ void NDArray::set(int64_t i, double v) {
 
 std::string NDArray::str() const {
   std::ostringstream os;
-  bool isFloat =
-      dtype.code == DataType::Float || dtype.code == DataType::BFloat;
+  bool isFloat = dtype.isFloat();
   std::vector<int64_t> strides = contiguousStrides(shape);
   int64_t n = numElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -185,6 +246,8 @@ static std::string descr(DataType t) {
   case DataType::UInt:
     return t.bits == 8 ? "|u1" : "<u" + std::to_string(t.bits / 8);
   case DataType::BFloat:
+  case DataType::Float8E4M3FN:
+  case DataType::Float8E5M2:
     return "";
   }
   return "";

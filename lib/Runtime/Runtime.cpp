@@ -100,8 +100,7 @@ bool Module::check(const FunctionInfo &info, const std::vector<Arg> &args,
                 ", got a buffer";
         return false;
       }
-      bool floatParam = expected.dtype.code == DataType::Float ||
-                        expected.dtype.code == DataType::BFloat;
+      bool floatParam = expected.dtype.isFloat();
       if (given.kind == Arg::Float && !floatParam) {
         error = where() + "expected an integer (" + expected.dtype.str() +
                 "), got a float";
@@ -230,7 +229,7 @@ bool Module::checkScalars(const FunctionInfo &info,
     if (expected.isBuffer || args[i].kind != Arg::Int)
       continue;
     DataType t = expected.dtype;
-    if (t.code == DataType::Float || t.code == DataType::BFloat)
+    if (t.isFloat())
       continue;
     int64_t v = args[i].intValue;
     int64_t lo, hi;
@@ -444,6 +443,10 @@ static void storeScalar(const ArgInfo &info, const Arg &arg, void *slot) {
     return;
   case DataType::BFloat:
     *static_cast<uint16_t *>(slot) = 0; // Rejected by the compiler.
+    return;
+  case DataType::Float8E4M3FN:
+  case DataType::Float8E5M2:
+    *static_cast<uint8_t *>(slot) = 0; // Rejected by the compiler.
     return;
   default:
     switch (info.dtype.bits) {

@@ -192,11 +192,9 @@ int tirModuleFunctionParam(const tirModule *module, int32_t index,
   }
   const rt::ArgInfo &arg = function->args[param];
   out->name = arg.name.c_str();
-  out->kind = arg.isBuffer ? TIR_ARG_BUFFER
-              : arg.dtype.code == rt::DataType::Float ||
-                      arg.dtype.code == rt::DataType::BFloat
-                  ? TIR_ARG_FLOAT
-                  : TIR_ARG_INT;
+  out->kind = arg.isBuffer          ? TIR_ARG_BUFFER
+              : arg.dtype.isFloat() ? TIR_ARG_FLOAT
+                                    : TIR_ARG_INT;
   out->code = static_cast<uint8_t>(arg.dtype.code);
   out->bits = arg.dtype.bits;
   out->ndim = arg.isBuffer ? static_cast<int32_t>(arg.shape.size()) : 0;

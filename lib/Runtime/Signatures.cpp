@@ -32,6 +32,10 @@ std::string DataType::str() const {
     return "float" + std::to_string(bits);
   case BFloat:
     return "bfloat" + std::to_string(bits);
+  case Float8E4M3FN:
+    return "float8_e4m3fn";
+  case Float8E5M2:
+    return "float8_e5m2";
   case Bool:
     return "bool";
   }
@@ -41,6 +45,10 @@ std::string DataType::str() const {
 std::optional<DataType> DataType::parse(const std::string &name) {
   if (name == "bool")
     return DataType{Bool, 1};
+  if (name == "float8_e4m3fn")
+    return DataType{Float8E4M3FN, 8};
+  if (name == "float8_e5m2")
+    return DataType{Float8E5M2, 8};
   struct Prefix {
     const char *text;
     Code code;

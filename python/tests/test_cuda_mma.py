@@ -124,6 +124,48 @@ def test_wmma_gemm_on_gpu(config):
     check_on_gpu(schedule_wmma(*config, 128), *config, 128, seed=1)
 
 
+# 8-bit floats (sm_89 and newer): m16n8k32 into f32, as int8 (ldmatrix for
+# A and for B stored n x k, each lane's loads for B stored k x n).
+FLOAT8 = {
+    ("float8_e4m3fn", False): ("e4m3", 2), ("float8_e4m3fn", True): ("e4m3", 4),
+    ("float8_e5m2", False): ("e5m2", 2), ("float8_e5m2", True): ("e5m2", 4),
+}
+
+
+def schedule_float8(dtype, b_transposed, n=128):
+    return programs.schedule_matmul_mma(programs.matmul_mixed(n, dtype, "float32", b_transposed),
+                                        dtype, "float32", b_transposed)
+
+
+@pytest.mark.parametrize("dtype, b_transposed", sorted(FLOAT8))
+def test_float8_gemm_ptx(dtype, b_transposed):
+    lib = tvm.build(schedule_float8(dtype, b_transposed).mod, target="cuda -arch=sm_90")
+    ptx = lib.get_source("ll")
+    name, loads = FLOAT8[(dtype, b_transposed)]
+    instruction = f"mma.sync.aligned.m16n8k32.row.col.f32.{name}.{name}.f32"
+    steps, rest = divmod(ptx.count(instruction), 8)
+    assert steps >= 1 and rest == 0
+    assert ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == loads * steps
+    # The instruction is PTX 8.4's: the module says so.
+    assert ".version 8.4" in ptx
+    assert "ld.local" not in ptx and "st.local" not in ptx
+    # The signature names the element type as TVM does.
+    assert f"buffer A {dtype}" in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("dtype, b_transposed", sorted(FLOAT8))
+def test_float8_gemm_assembles(dtype, b_transposed):
+    for arch in ("sm_89", "sm_90"):
+        tvm.build(schedule_float8(dtype, b_transposed).mod, target=f"cuda -arch={arch} -format=bin")
+
+
+def test_float8_before_sm89_refused():
+    with pytest.raises(Exception, match="calls 'tir.ptx_mma' on e4m3 operands \\(8-bit floats\\), "
+                                        "which needs sm_89 or newer, not sm_86"):
+        tvm.build(schedule_float8("float8_e4m3fn", False).mod, target="cuda -arch=sm_86")
+
+
 # Software-pipelined tensor-core GEMMs: the k step's tiles of A and B
 # copied one step ahead (two copies of each), by cp.async.
 PIPELINED = {

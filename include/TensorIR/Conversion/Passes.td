@@ -177,6 +177,21 @@ def TIRFinalizeGPUKernelsPass
   }];
 }
 
+def TIRRequirePTXVersionPass
+    : Pass<"tir-require-ptx-version", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Raise a kernel module's PTX ISA version to what its "
+                "instructions need";
+  let description = [{
+    Runs after the NVVM target is attached (`tir-lower-to-nvvm` runs it
+    then). A kernel module holding an instruction newer than the chip's
+    default PTX version (mma.sync on 8-bit floats, `.e4m3` / `.e5m2`: PTX
+    8.4) gets `+ptx84` in its `#nvvm.target` features, unless the features
+    name a PTX version already (the user's choice stays; ptxas says if it is
+    too old). Other modules keep the chip's default, which older drivers
+    can load.
+  }];
+}
+
 def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
   let summary = "Lower the tensor-core instructions of mma.sync's intrinsics "
                 "to nvgpu";

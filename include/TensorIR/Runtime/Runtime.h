@@ -26,10 +26,18 @@
 namespace mlir::tir::runtime {
 
 /// An element type, named as numpy and TVM name it ("float32", "int8",
-/// "bool", ...). `code` follows DLPack: 0 int, 1 uint, 2 float, 4 bfloat,
-/// 6 bool.
+/// "bool", "float8_e4m3fn", ...). `code` follows DLPack: 0 int, 1 uint,
+/// 2 float, 4 bfloat, 6 bool, 10 float8_e4m3fn, 12 float8_e5m2.
 struct DataType {
-  enum Code : uint8_t { Int = 0, UInt = 1, Float = 2, BFloat = 4, Bool = 6 };
+  enum Code : uint8_t {
+    Int = 0,
+    UInt = 1,
+    Float = 2,
+    BFloat = 4,
+    Bool = 6,
+    Float8E4M3FN = 10,
+    Float8E5M2 = 12
+  };
   Code code = Float;
   uint8_t bits = 32;
 
@@ -37,6 +45,11 @@ struct DataType {
   static std::optional<DataType> parse(const std::string &name);
   /// Bytes one element takes in memory.
   size_t bytes() const { return bits == 1 ? 1 : bits / 8; }
+  /// Whether its values are floating-point numbers.
+  bool isFloat() const {
+    return code == Float || code == BFloat || code == Float8E4M3FN ||
+           code == Float8E5M2;
+  }
   bool operator==(const DataType &o) const {
     return code == o.code && bits == o.bits;
   }

@@ -196,10 +196,54 @@ void storeRows(OpBuilder &b, Location loc, Value v, Value flat, Value at) {
 /// Elements of `type` in one 32-bit register.
 int64_t perRegister(Type type) { return 32 / type.getIntOrFloatBitWidth(); }
 
-/// m16n8k16 bf16 x bf16 -> f32 as NVVM's mma.sync (nvgpu's lowering takes
-/// no bf16): each row of the operands (two bf16) is one 32-bit register;
-/// the result's four floats go back to C's 2 x 2 shape.
-Value mmaBF16(OpBuilder &b, Location loc, Value a, Value bv, Value c) {
+/// ldmatrix (untransposed) of 8-bit floats, which nvgpu's lowering does not
+/// take: NVVM's ldmatrix at the row's address in shared memory, each
+/// 32-bit register then seen as its four elements (`tiles`' rows).
+Value ldmatrixBytes(OpBuilder &b, Location loc, Value shared, Value row,
+                    Value col, int64_t registers, VectorType tiles) {
+  MLIRContext *ctx = b.getContext();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, shared);
+  Value at = arith::AddIOp::create(
+      b, loc, meta.getOffset(),
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, meta.getStrides()[0]),
+          arith::MulIOp::create(b, loc, col, meta.getStrides()[1])));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, at));
+  auto space = static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, space), address);
+  SmallVector<Type> words(registers, b.getI32Type());
+  Type resultType = b.getI32Type();
+  if (registers != 1)
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, words);
+  Value loaded = NVVM::LdMatrixOp::create(
+      b, loc, resultType, pointer, b.getI32IntegerAttr(registers),
+      NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+      NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+  Value out = arith::ConstantOp::create(b, loc, tiles, b.getZeroAttr(tiles));
+  auto rowType = VectorType::get({tiles.getDimSize(1)}, tiles.getElementType());
+  for (int64_t r = 0; r < registers; ++r) {
+    Value word =
+        registers == 1
+            ? loaded
+            : LLVM::ExtractValueOp::create(b, loc, loaded, r).getResult();
+    Value asVector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), ValueRange{word});
+    Value elements = vector::BitCastOp::create(b, loc, rowType, asVector);
+    out = vector::InsertOp::create(b, loc, elements, out, r);
+  }
+  return out;
+}
+
+/// An m16n8k`k` product of `type` operands into f32 as NVVM's mma.sync
+/// (nvgpu's lowering takes no bf16 or 8-bit floats): each row of the
+/// operands (two bf16, four 8-bit floats) is one 32-bit register; the
+/// result's four floats go back to C's 2 x 2 shape.
+Value mmaOnRegisters(OpBuilder &b, Location loc, Value a, Value bv, Value c,
+                     int64_t k, NVVM::MMATypes type) {
   auto registers = [&](Value v) {
     auto type = cast<VectorType>(v.getType());
     SmallVector<Value> out;
@@ -219,12 +263,35 @@ Value mmaBF16(OpBuilder &b, Location loc, Value a, Value bv, Value c) {
   Type f32 = b.getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  Value d = NVVM::MmaOp::create(
-      b, loc, resultType, registers(a), registers(bv), accumulators,
-      {16, 8, 16}, std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
+  Value d;
+  if (type == NVVM::MMATypes::e4m3 || type == NVVM::MMATypes::e5m2) {
+    // NVVM's mma.sync takes no 8-bit floats yet: the PTX instruction
+    // (sm_89), its registers as the constraints say.
+    StringRef name = type == NVVM::MMATypes::e4m3 ? "e4m3" : "e5m2";
+    std::string text =
+        ("mma.sync.aligned.m16n8k32.row.col.f32." + name + "." + name +
+         ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+         "{$10, $11, $12, $13};")
+            .str();
+    SmallVector<Value> operands(registers(a));
+    llvm::append_range(operands, registers(bv));
+    llvm::append_range(operands, accumulators);
+    d = LLVM::InlineAsmOp::create(
+            b, loc, resultType, operands, b.getStringAttr(text),
+            b.getStringAttr("=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"),
+            /*has_side_effects=*/UnitAttr(), /*is_align_stack=*/UnitAttr(),
+            LLVM::TailCallKindAttr::get(b.getContext(),
+                                        LLVM::TailCallKind::None),
+            LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr())
+            .getResult(0);
+  } else {
+    d = NVVM::MmaOp::create(b, loc, resultType, registers(a), registers(bv),
+                            accumulators, {16, 8, k}, std::nullopt,
+                            std::nullopt,
+                            std::array<NVVM::MMATypes, 2>{type, type},
+                            std::array<NVVM::MMALayout, 2>{
+                                NVVM::MMALayout::row, NVVM::MMALayout::col});
+  }
   SmallVector<Value> elements;
   for (int64_t i = 0; i < 4; ++i)
     elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
@@ -286,9 +353,13 @@ Lowering::ldmatrix(ArrayRef<PointerUnion<Attribute, Value>> args) {
   if (failed(flat))
     return failure();
   auto tiles = VectorType::get({registers, perRegister(element)}, element);
-  Value loaded = nvgpu::LdMatrixOp::create(
-      b, loc, tiles, *shared, ValueRange{*row, *col}, *transposed != 0,
-      /*numTiles=*/registers);
+  Value loaded =
+      isa<FloatType>(element) && bits == 8
+          ? ldmatrixBytes(b, loc, *shared, *row, *col, registers, tiles)
+          : nvgpu::LdMatrixOp::create(b, loc, tiles, *shared,
+                                      ValueRange{*row, *col}, *transposed != 0,
+                                      /*numTiles=*/registers)
+                .getResult();
   storeRows(b, loc, loaded, *flat, arith::ConstantIndexOp::create(b, loc, 0));
   return success();
 }
@@ -298,6 +369,8 @@ Type operandType(MLIRContext *ctx, StringRef abbreviation) {
   return llvm::StringSwitch<Type>(abbreviation)
       .Case("fp16", Float16Type::get(ctx))
       .Case("bf16", BFloat16Type::get(ctx))
+      .Case("e4m3", Float8E4M3FNType::get(ctx))
+      .Case("e5m2", Float8E5M2Type::get(ctx))
       .Case("fp32", Float32Type::get(ctx))
       .Case("int8", IntegerType::get(ctx, 8))
       .Case("int32", IntegerType::get(ctx, 32))
@@ -322,13 +395,15 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
              (*cName == "fp32" || *cName == "fp16");
   bool bf16 =
       k == 16 && *aName == "bf16" && *bName == "bf16" && *cName == "fp32";
+  bool f8 = k == 32 && *aName == *bName &&
+            (*aName == "e4m3" || *aName == "e5m2") && *cName == "fp32";
   bool i8 = k != 0 && *aName == "int8" && *bName == "int8" && *cName == "int32";
-  if (!f16 && !bf16 && !i8)
+  if (!f16 && !bf16 && !f8 && !i8)
     return fail() << "has no form " << *shape << " with " << *aName << " x "
                   << *bName << " -> " << *cName
                   << " (m16n8k16 fp16 x fp16 -> fp32 or fp16, m16n8k16 bf16 x "
-                     "bf16 -> fp32, m16n8k16 and m16n8k32 int8 x int8 -> "
-                     "int32)";
+                     "bf16 -> fp32, m16n8k32 e4m3 x e4m3 or e5m2 x e5m2 -> "
+                     "fp32, m16n8k16 and m16n8k32 int8 x int8 -> int32)";
   FailureOr<Value> aBuf = buffer(args, 4, "A's fragment");
   FailureOr<Value> bBuf = buffer(args, 6, "B's fragment");
   FailureOr<Value> cBuf = buffer(args, 8, "C's fragment");
@@ -356,10 +431,16 @@ LogicalResult Lowering::mma(ArrayRef<PointerUnion<Attribute, Value>> args) {
   Value a = loadRows(b, loc, *aFlat, *aAt, aVec);
   Value bv = loadRows(b, loc, *bFlat, *bAt, bVec);
   Value c = loadRows(b, loc, *cFlat, *cAt, cVec);
-  Value d = bf16 ? mmaBF16(b, loc, a, bv, c)
-                 : nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
-                                            b.getI64ArrayAttr({16, 8, k}))
-                       .getResult();
+  // nvgpu's mma.sync takes no bf16 or 8-bit floats: NVVM's directly.
+  Value d;
+  if (bf16 || f8)
+    d = mmaOnRegisters(b, loc, a, bv, c, k,
+                       bf16               ? NVVM::MMATypes::bf16
+                       : *aName == "e4m3" ? NVVM::MMATypes::e4m3
+                                          : NVVM::MMATypes::e5m2);
+  else
+    d = nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                 b.getI64ArrayAttr({16, 8, k}));
   storeRows(b, loc, d, *cFlat, *cAt);
   return success();
 }

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -32,6 +33,7 @@
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
 #define GEN_PASS_DEF_TIRFINALIZEGPUKERNELSPASS
+#define GEN_PASS_DEF_TIRREQUIREPTXVERSIONPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 } // namespace mlir::tir
 
@@ -223,6 +225,21 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip,
                    << "', a tensor-core instruction of tvm.tir.tensor_intrin."
                       "cuda's intrinsics (lowered to mma.sync m16n8k16 / "
                       "m16n8k32 and ldmatrix), which needs sm_80 or newer, "
+                      "not "
+                   << chip;
+    }
+    // 8-bit float products are sm_89's (mma.sync .e4m3 / .e5m2).
+    if (auto call = dyn_cast<CallOp>(op);
+        call && isKernelInstruction(call) &&
+        parseComputeCapability(chip).value_or(0) >= 80 &&
+        parseComputeCapability(chip).value_or(0) < 89) {
+      ArrayAttr args = call.getArgs();
+      auto operand =
+          args.size() > 2 ? dyn_cast<StringAttr>(args[2]) : StringAttr();
+      if (cast<StringAttr>(args[0]).getValue() == "tir.ptx_mma" && operand &&
+          (operand.getValue() == "e4m3" || operand.getValue() == "e5m2"))
+        refuse(op) << "calls 'tir.ptx_mma' on " << operand.getValue()
+                   << " operands (8-bit floats), which needs sm_89 or newer, "
                       "not "
                    << chip;
     }
@@ -716,6 +733,47 @@ struct TIRFinalizeGPUKernelsPass
       for (memref::AllocaOp alloca : inner)
         alloca->moveBefore(&entry, entry.begin());
     });
+  }
+};
+
+/// The PTX ISA version a kernel module's instructions need beyond the
+/// chip's default (0: none): mma.sync on 8-bit floats is PTX 8.4's.
+int64_t requiredPTXVersion(gpu::GPUModuleOp module) {
+  int64_t version = 0;
+  module.walk([&](LLVM::InlineAsmOp asmOp) {
+    StringRef text = asmOp.getAsmString();
+    if (text.starts_with("mma.sync") &&
+        (text.contains(".e4m3") || text.contains(".e5m2")))
+      version = std::max<int64_t>(version, 84);
+  });
+  return version;
+}
+
+struct TIRRequirePTXVersionPass
+    : public tir::impl::TIRRequirePTXVersionPassBase<TIRRequirePTXVersionPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    int64_t needed = requiredPTXVersion(module);
+    std::optional<ArrayAttr> targets = module.getTargets();
+    if (!needed || !targets)
+      return;
+    SmallVector<Attribute> updated;
+    for (Attribute attr : *targets) {
+      auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr);
+      // A version the user gave stays (ptxas says if it is too old).
+      if (!target || target.getFeatures().contains("+ptx")) {
+        updated.push_back(attr);
+        continue;
+      }
+      std::string features = target.getFeatures().str();
+      features +=
+          (features.empty() ? "" : ",") + ("+ptx" + Twine(needed)).str();
+      updated.push_back(NVVM::NVVMTargetAttr::get(
+          &getContext(), target.getO(), target.getTriple(), target.getChip(),
+          features, target.getFlags(), target.getLink(),
+          target.getVerifyTarget()));
+    }
+    module.setTargetsAttr(ArrayAttr::get(&getContext(), updated));
   }
 };
 

@@ -56,6 +56,10 @@ std::string tvmscript::dtypeName(Type t) {
     return "float64";
   if (t.isBF16())
     return "bfloat16";
+  if (isa<Float8E4M3FNType>(t))
+    return "float8_e4m3fn";
+  if (isa<Float8E5M2Type>(t))
+    return "float8_e5m2";
   if (t.isInteger(1))
     return "bool";
   if (auto i = dyn_cast<IntegerType>(t))

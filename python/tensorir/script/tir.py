@@ -115,6 +115,8 @@ int8, int16, int32, int64 = (_scalar(n) for n in ("int8", "int16", "int32", "int
 uint8, uint16, uint32, uint64 = (_scalar(n) for n in ("uint8", "uint16", "uint32", "uint64"))
 float16, float32, float64 = (_scalar(n) for n in ("float16", "float32", "float64"))
 bfloat16 = _scalar("bfloat16")
+float8_e4m3fn = _scalar("float8_e4m3fn")
+float8_e5m2 = _scalar("float8_e5m2")
 boolean = _scalar("bool")
 
 

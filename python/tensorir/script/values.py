@@ -20,6 +20,8 @@ def dotted_name(node, root):
 # TVM's scalar dtypes and their MLIR element types.
 DTYPES = {
     "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",
+    # 8-bit floats (tensor-core operands; no arithmetic on the CPU).
+    "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
     "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
     "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
     "bool": "i1",

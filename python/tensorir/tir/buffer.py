@@ -12,6 +12,7 @@ from .expr import BufferLoad, PrimExpr, Var, convert
 __all__ = ["Buffer", "BufferLoad", "BufferRegion", "MatchBufferRegion", "decl_buffer"]
 
 _ELEMENT_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16",
+                   "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
                    "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
                    "index": "int64"}
 

@@ -19,7 +19,7 @@ __all__ = ["PrimExpr", "Var", "SizeVar", "IntImm", "FloatImm", "StringImm", "Cas
 
 INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
               "uint64"}
-FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
+FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2"}
 
 
 def _is_float(dtype):

@@ -119,3 +119,23 @@ func.func @mma_bf16bf16f32(%a: memref<8xbf16>, %b: memref<8xbf16>, %c: memref<8x
   tir.call "call_extern"("tir.ptx_mma", "m16n8k16", "bf16", "bf16", "fp32", %a, 0 : i32, %b, 0 : i32, %c, 0 : i32) : (memref<8xbf16>, memref<8xbf16>, memref<8xf32>) -> ()
   return
 }
+
+// -----
+
+// 8-bit floats (nvgpu takes none): ldmatrix by NVVM at the row's address in
+// shared memory, each register seen as four elements; m16n8k32 e4m3 x
+// e4m3 -> f32 as the PTX instruction (NVVM's mma.sync takes no 8-bit
+// floats), on the rows as 32-bit registers.
+// CHECK-LABEL: func.func @float8
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4: vector.bitcast %{{.*}} : vector<1xi32> to vector<4xf8E4M3FN>
+// CHECK: llvm.inline_asm "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"
+// CHECK-NOT: tir.call
+func.func @float8(%shared: memref<16x32xf8E4M3FN, strided<[48, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                  %row: i32, %col: i32, %b: memref<16xf8E4M3FN>, %c: memref<8xf32>) {
+  %a = memref.alloca() : memref<16xf8E4M3FN>
+  tir.call "call_extern"("tir.ptx_ldmatrix", %a, %shared, %row, %col, 0 : i32) : (memref<16xf8E4M3FN>, memref<16x32xf8E4M3FN, strided<[48, 1], offset: ?>, #gpu.address_space<workgroup>>, i32, i32) -> ()
+  tir.call "call_extern"("tir.ptx_mma", "m16n8k32", "e4m3", "e4m3", "fp32", %a, 0 : i32, %b, 0 : i32, %c, 0 : i32) : (memref<16xf8E4M3FN>, memref<16xf8E4M3FN>, memref<8xf32>) -> ()
+  return
+}

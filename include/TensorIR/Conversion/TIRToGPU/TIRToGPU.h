@@ -17,6 +17,7 @@ namespace mlir::tir {
 #define GEN_PASS_DECL_TIRLOWERMMAINSTRUCTIONSPASS
 #define GEN_PASS_DECL_TIRLOWERASYNCCOPIESPASS
 #define GEN_PASS_DECL_TIRFOLDPRIVATEOFFSETSPASS
+#define GEN_PASS_DECL_TIRREQUIREPTXVERSIONPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 
 /// The alignment (bytes) the runtime guarantees for the buffers it passes

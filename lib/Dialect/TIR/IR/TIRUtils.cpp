@@ -195,6 +195,10 @@ Type mlir::tir::getDtypeType(MLIRContext *context, StringRef dtype) {
     return Float16Type::get(context);
   if (dtype == "bfloat16")
     return BFloat16Type::get(context);
+  if (dtype == "float8_e4m3fn")
+    return Float8E4M3FNType::get(context);
+  if (dtype == "float8_e5m2")
+    return Float8E5M2Type::get(context);
   if (dtype == "float32")
     return Float32Type::get(context);
   if (dtype == "float64")
