@@ -698,6 +698,20 @@ LogicalResult mlir::tir::convertTIRToSCF(Operation *root, bool dropScopes,
     auto loop = dyn_cast<ForOp>(op);
     if (loop && failed(loop.checkIndependentIterations()))
       return WalkResult::interrupt();
+    // 8-bit floats are moved (loads, stores, the tensor-core instructions),
+    // not computed with: LLVM has no such type to compute in.
+    if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+      for (Type t :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+        if (isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(t))) {
+          op->emitOpError("computes with ")
+              << t
+              << " values; 8-bit floats (float8_e4m3fn, float8_e5m2) are "
+                 "tensor-core operands: copied, and multiplied by the "
+                 "mma.sync intrinsics of tvm.tir.tensor_intrin.cuda, not "
+                 "computed with or converted elsewhere";
+          return WalkResult::interrupt();
+        }
     if (loop && loop.getKind() == ForKind::ThreadBinding) {
       loop.emitOpError("is bound to '")
           << *loop.getThread()
