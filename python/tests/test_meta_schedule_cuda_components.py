@@ -679,6 +679,40 @@ def test_sampled_tensor_core_candidates_build(dtype, mma):
     assert built >= 2
 
 
+def test_async_pipeline_candidates_build_with_cp_async():
+    # On sm_80 the cuda rules pipeline the k loop's shared copies with an
+    # asynchronous stage: the candidates the postprocessors keep (a few in
+    # a hundred random ones: most tile for more shared memory than a block
+    # holds) build, their copies cp.async with commit and wait groups.
+    n = 512
+    a = te.placeholder((n, n), "float32", name="A")
+    b = te.placeholder((n, n), "float32", name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=[k]), name="C")
+    mod = tvm.IRModule({"main": te.create_prim_func([a, b, c])})
+    target = Target({"kind": "cuda", "arch": "sm_80", "max_threads_per_block": 1024,
+                     "max_shared_memory_per_block": 49152, "thread_warp_size": 32,
+                     "registers_per_block": 65536})
+    ctx = ms.TuneContext(mod=mod, target=target, space_generator="post-order-apply",
+                         task_name="test", rand_state=5)
+    sketch = next(sp for sp in ctx.space_generator.generate_design_space(mod)
+                  if "software_pipeline_async_stages" in sp.mod.script())
+    undecided = tvm.tir.schedule.Trace(sketch.trace.insts, {})
+    built = 0
+    for seed in range(1, 100):
+        sch = tvm.tir.Schedule(mod, seed=seed)
+        undecided.apply_to_schedule(sch, remove_postproc=True)
+        if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
+            continue
+        ptx = ptx_of(tvm.build(sch.mod, target="cuda -arch=sm_80"))
+        assert "cp.async.c" in ptx and "cp.async.commit_group" in ptx
+        assert "cp.async.wait_group" in ptx
+        built += 1
+        if built == 2:
+            break
+    assert built == 2
+
+
 def ptx_of(lib):
     """The PTX a CUDA build embeds in its host code (an LLVM string)."""
     source = lib.get_source()
