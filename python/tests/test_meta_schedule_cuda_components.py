@@ -642,6 +642,22 @@ def test_tensor_core_candidates_build_to_ptx():
     assert built >= 1
 
 
+def sampled_candidates(mod, target, marker, seeds, rand_state):
+    """The first design space of `mod` whose script holds `marker`, replayed
+    with fresh random decisions (as the search samples it) for each seed:
+    the schedules every postprocessor keeps."""
+    ctx = ms.TuneContext(mod=mod, target=target, space_generator="post-order-apply",
+                         task_name="test", rand_state=rand_state)
+    sketch = next(sp for sp in ctx.space_generator.generate_design_space(mod)
+                  if marker in sp.mod.script())
+    undecided = tvm.tir.schedule.Trace(sketch.trace.insts, {})
+    for seed in seeds:
+        sch = tvm.tir.Schedule(mod, seed=seed)
+        undecided.apply_to_schedule(sch, remove_postproc=True)
+        if all(p.apply(sch) for p in ctx.space_generator.postprocs):
+            yield sch
+
+
 def int_or_half_matmul(dtype, n=256):
     acc = "int32" if dtype == "int8" else "float32"
     a = te.placeholder((n, n), dtype, name="A")
@@ -662,18 +678,8 @@ def test_sampled_tensor_core_candidates_build(dtype, mma):
     # its fragments tensorized. (A candidate's shared and fragment caches
     # are placed one after another in its kernel: placing one keeps the
     # regions the next is compacted from.)
-    mod = int_or_half_matmul(dtype)
-    ctx = ms.TuneContext(mod=mod, target=GPU, space_generator="post-order-apply",
-                         task_name="test", rand_state=3)
-    sketch = next(sp for sp in ctx.space_generator.generate_design_space(mod)
-                  if "wmma" in sp.mod.script())
-    undecided = tvm.tir.schedule.Trace(sketch.trace.insts, {})
     built = 0
-    for seed in range(1, 13):
-        sch = tvm.tir.Schedule(mod, seed=seed)
-        undecided.apply_to_schedule(sch, remove_postproc=True)
-        if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
-            continue
+    for sch in sampled_candidates(int_or_half_matmul(dtype), GPU, "wmma", range(1, 13), 3):
         assert mma in ptx_of(tvm.build(sch.mod, target="cuda -arch=sm_86"))
         built += 1
     assert built >= 2
@@ -693,17 +699,9 @@ def test_async_pipeline_candidates_build_with_cp_async():
     target = Target({"kind": "cuda", "arch": "sm_80", "max_threads_per_block": 1024,
                      "max_shared_memory_per_block": 49152, "thread_warp_size": 32,
                      "registers_per_block": 65536})
-    ctx = ms.TuneContext(mod=mod, target=target, space_generator="post-order-apply",
-                         task_name="test", rand_state=5)
-    sketch = next(sp for sp in ctx.space_generator.generate_design_space(mod)
-                  if "software_pipeline_async_stages" in sp.mod.script())
-    undecided = tvm.tir.schedule.Trace(sketch.trace.insts, {})
     built = 0
-    for seed in range(1, 100):
-        sch = tvm.tir.Schedule(mod, seed=seed)
-        undecided.apply_to_schedule(sch, remove_postproc=True)
-        if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
-            continue
+    for sch in sampled_candidates(mod, target, "software_pipeline_async_stages",
+                                  range(1, 100), 5):
         ptx = ptx_of(tvm.build(sch.mod, target="cuda -arch=sm_80"))
         assert "cp.async.c" in ptx and "cp.async.commit_group" in ptx
         assert "cp.async.wait_group" in ptx
