@@ -8,20 +8,22 @@
 // replacement of aggregates, so the buffer stays in local memory. Here,
 // once views are plain offsets (after expand-strided-metadata and
 // lower-affine), each load and store of such a buffer gets its element
-// offset as a linear form over the values it is computed from (additions,
-// subtractions, multiplications and shifts by constants folded), the
-// terms that cancel dropped, and reads the buffer through a flat view of
-// it at that offset: a constant where nothing is left but constants.
+// offset as the index expression its arithmetic computes (getIndexExprOf),
+// simplified so that the terms cancel, and reads the buffer through a flat
+// view of it at that offset: a constant where nothing is left but
+// constants.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 
+#include "TensorIR/Dialect/TIR/Analysis/IndexValues.h"
+#include "TensorIR/Dialect/TIR/Arith/Simplify.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRFOLDPRIVATEOFFSETSPASS
@@ -33,89 +35,13 @@ using namespace mlir::tir;
 
 namespace {
 
-/// sum(coefficient * value) + constant; `valid` false when some term is not
-/// an index or integer value.
-struct Linear {
-  llvm::MapVector<Value, int64_t> terms;
-  int64_t constant = 0;
-
-  void add(const Linear &o, int64_t scale) {
-    constant += o.constant * scale;
-    for (auto [v, c] : o.terms) {
-      int64_t &mine = terms[v];
-      mine += c * scale;
-    }
-  }
-  void dropZeros() {
-    llvm::MapVector<Value, int64_t> kept;
-    for (auto [v, c] : terms)
-      if (c != 0)
-        kept[v] = c;
-    terms = std::move(kept);
-  }
-};
-
-class Linearizer {
-public:
-  /// `v` as a linear form over the values it is computed from.
-  Linear of(Value v) {
-    auto it = memo.find(v);
-    if (it != memo.end())
-      return it->second;
-    Linear out = compute(v);
-    out.dropZeros();
-    memo[v] = out;
-    return out;
-  }
-
-private:
-  llvm::DenseMap<Value, Linear> memo;
-
-  static Linear atom(Value v) {
-    Linear l;
-    l.terms[v] = 1;
-    return l;
-  }
-
-  Linear compute(Value v) {
-    Operation *def = v.getDefiningOp();
-    if (!def || !v.getType().isIndex())
-      return atom(v);
-    if (auto c = dyn_cast<arith::ConstantIndexOp>(def)) {
-      Linear l;
-      l.constant = c.value();
-      return l;
-    }
-    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
-      Linear l = of(def->getOperand(0));
-      l.add(of(def->getOperand(1)), isa<arith::AddIOp>(def) ? 1 : -1);
-      return l;
-    }
-    if (isa<arith::MulIOp, arith::ShLIOp>(def)) {
-      Linear lhs = of(def->getOperand(0)), rhs = of(def->getOperand(1));
-      bool shift = isa<arith::ShLIOp>(def);
-      // One side a constant: scale the other.
-      if (rhs.terms.empty() &&
-          (!shift || (rhs.constant >= 0 && rhs.constant < 32))) {
-        Linear l;
-        l.add(lhs, shift ? int64_t(1) << rhs.constant : rhs.constant);
-        return l;
-      }
-      if (!shift && lhs.terms.empty()) {
-        Linear l;
-        l.add(rhs, lhs.constant);
-        return l;
-      }
-    }
-    return atom(v);
-  }
-};
-
 /// The element offset of an access of `memref` at `indices` into the
-/// thread's private buffer it views, with that buffer; failure when it
-/// views none (or not through one strided view).
-FailureOr<std::pair<memref::AllocaOp, Linear>>
-offsetIntoPrivate(Value memref, ValueRange indices, Linearizer &lin) {
+/// thread's private buffer it views (a simplified index expression over
+/// `inputs`), with that buffer; failure when it views none through one
+/// strided view, or the offset is not affine in what it is computed from.
+FailureOr<memref::AllocaOp> offsetIntoPrivate(Value memref, ValueRange indices,
+                                              AffineExpr &offset,
+                                              SmallVectorImpl<Value> &inputs) {
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t staticOffset;
@@ -127,47 +53,44 @@ offsetIntoPrivate(Value memref, ValueRange indices, Linearizer &lin) {
   if (!cast)
     return failure();
   auto alloca = cast.getSource().getDefiningOp<memref::AllocaOp>();
-  Linear offset;
-  if (ShapedType::isDynamic(staticOffset)) {
-    if (cast.getOffsets().size() != 1)
-      return failure();
-    offset = lin.of(cast.getOffsets().front());
-  } else {
-    offset.constant = staticOffset;
-  }
   if (!alloca || !alloca.getType().hasStaticShape() ||
       !alloca.getType().getLayout().isIdentity() ||
       alloca.getType().getMemorySpace())
     return failure();
-  for (auto [index, stride] : llvm::zip(indices, strides))
-    offset.add(lin.of(index), stride);
-  offset.dropZeros();
-  return std::make_pair(alloca, offset);
-}
-
-/// `l` as index arithmetic at `b`.
-Value materialize(OpBuilder &b, Location loc, const Linear &l) {
-  Value sum;
-  for (auto [v, c] : l.terms) {
-    Value term = c == 1
-                     ? v
-                     : arith::MulIOp::create(
-                           b, loc, v, arith::ConstantIndexOp::create(b, loc, c))
-                           .getResult();
-    sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+  MLIRContext *ctx = memref.getContext();
+  // Each value's index expression, its inputs joined into `inputs`.
+  auto exprOf = [&](Value v) {
+    ValueIndexExpr e = getIndexExprOf(v);
+    SmallVector<AffineExpr> dims;
+    for (Value input : e.inputs) {
+      auto *it = llvm::find(inputs, input);
+      if (it == inputs.end()) {
+        inputs.push_back(input);
+        it = std::prev(inputs.end());
+      }
+      dims.push_back(getAffineDimExpr(it - inputs.begin(), ctx));
+    }
+    return e.expr.replaceDims(dims);
+  };
+  if (ShapedType::isDynamic(staticOffset)) {
+    if (cast.getOffsets().size() != 1)
+      return failure();
+    offset = exprOf(cast.getOffsets().front());
+  } else {
+    offset = getAffineConstantExpr(staticOffset, ctx);
   }
-  Value constant = arith::ConstantIndexOp::create(b, loc, l.constant);
-  if (!sum)
-    return constant;
-  return l.constant ? arith::AddIOp::create(b, loc, sum, constant).getResult()
-                    : sum;
+  for (auto [index, stride] : llvm::zip(indices, strides))
+    offset = offset + exprOf(index) * stride;
+  offset = simplifyIndexExpr(offset, inputs.size(), 0);
+  if (!offset.isPureAffine())
+    return failure();
+  return alloca;
 }
 
 struct TIRFoldPrivateOffsetsPass
     : public tir::impl::TIRFoldPrivateOffsetsPassBase<
           TIRFoldPrivateOffsetsPass> {
   void runOnOperation() override {
-    Linearizer lin;
     // A flat view of each buffer, made once after its allocation.
     llvm::DenseMap<Operation *, Value> flats;
     auto flatOf = [&](memref::AllocaOp alloca) {
@@ -207,9 +130,11 @@ struct TIRFoldPrivateOffsetsPass
       auto type = cast<MemRefType>(memref.getType());
       if (isa<vector::LoadOp, vector::StoreOp>(op) && type.getRank() != 1)
         return;
-      FailureOr<std::pair<memref::AllocaOp, Linear>> found =
-          offsetIntoPrivate(memref, indices, lin);
-      if (failed(found))
+      AffineExpr offset;
+      SmallVector<Value> inputs;
+      FailureOr<memref::AllocaOp> alloca =
+          offsetIntoPrivate(memref, indices, offset, inputs);
+      if (failed(alloca))
         return;
       if (isa<vector::LoadOp, vector::StoreOp>(op)) {
         SmallVector<int64_t> strides;
@@ -218,9 +143,9 @@ struct TIRFoldPrivateOffsetsPass
             strides.front() != 1)
           return;
       }
-      Value flat = flatOf(found->first);
+      Value flat = flatOf(*alloca);
       OpBuilder b(op);
-      Value at = materialize(b, op->getLoc(), found->second);
+      Value at = affine::expandAffineExpr(b, op->getLoc(), offset, inputs, {});
       unsigned memrefIndex = isa<memref::StoreOp, vector::StoreOp>(op) ? 1 : 0;
       op->setOperand(memrefIndex, flat);
       // The indices follow the memref: replace them by the one offset.

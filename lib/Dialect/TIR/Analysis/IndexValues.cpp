@@ -29,6 +29,10 @@ ValueIndexExpr mlir::tir::getIndexExprOf(Value v,
       return operand(0) - operand(1);
     if (isa_and_present<arith::MulIOp>(op))
       return operand(0) * operand(1);
+    if (isa_and_present<arith::ShLIOp>(op))
+      if (std::optional<int64_t> shift = getConstantIntValue(op->getOperand(1));
+          shift && *shift >= 0 && *shift < 62)
+        return operand(0) * (int64_t(1) << *shift);
     if (isa_and_present<arith::FloorDivSIOp>(op))
       return operand(0).floorDiv(operand(1));
     if (isa_and_present<arith::CeilDivSIOp>(op))

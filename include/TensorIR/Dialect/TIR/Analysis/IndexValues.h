@@ -26,7 +26,8 @@ struct ValueIndexExpr {
 };
 
 /// The index expression `v` computes: constants, and arith's addi, subi,
-/// muli, floordivsi and ceildivsi and affine.apply on `index` values, are
+/// muli, shli by a constant, floordivsi and ceildivsi and affine.apply on
+/// `index` values, are
 /// read through (narrower integers may wrap, so a cast is an input); any
 /// other value, and one `isInput` accepts, is an input (each once, in
 /// order of first use).
