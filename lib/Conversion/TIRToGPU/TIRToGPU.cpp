@@ -155,8 +155,9 @@ constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 
-/// The checks of one kernel, and the sizes of its dimensions.
-LogicalResult analyzeKernel(Kernel &kernel, StringRef chip,
+/// The checks of one kernel for `chip` (compute capability `cc`), and the
+/// sizes of its dimensions.
+LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
                             int64_t maxSharedBytes) {
   bool ok = true;
   Operation *root = kernel.root;
@@ -215,29 +216,24 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip,
       refuse(op) << "is in a GPU kernel; constant buffers are not lowered to "
                     "GPU kernels yet";
     // The tensor-core instructions are lowered to sm_80's mma.sync shapes
-    // (m16n8k16, m16n8k32).
-    if (auto call = dyn_cast<CallOp>(op);
-        call && isKernelInstruction(call) &&
-        parseComputeCapability(chip).value_or(0) < 80) {
-      StringRef name = cast<StringAttr>(call.getArgs()[0]).getValue();
-      if (name != "tir.ptx_commit_group" && name != "tir.ptx_wait_group")
+    // (m16n8k16, m16n8k32); 8-bit float products are sm_89's (.e4m3 /
+    // .e5m2).
+    if (auto call = dyn_cast<CallOp>(op); call && isKernelInstruction(call)) {
+      ArrayAttr args = call.getArgs();
+      StringRef name = cast<StringAttr>(args[0]).getValue();
+      auto operand =
+          args.size() > 2 ? dyn_cast<StringAttr>(args[2]) : StringAttr();
+      bool async =
+          name == "tir.ptx_commit_group" || name == "tir.ptx_wait_group";
+      if (cc < 80 && !async)
         refuse(op) << "calls '" << name
                    << "', a tensor-core instruction of tvm.tir.tensor_intrin."
                       "cuda's intrinsics (lowered to mma.sync m16n8k16 / "
                       "m16n8k32 and ldmatrix), which needs sm_80 or newer, "
                       "not "
                    << chip;
-    }
-    // 8-bit float products are sm_89's (mma.sync .e4m3 / .e5m2).
-    if (auto call = dyn_cast<CallOp>(op);
-        call && isKernelInstruction(call) &&
-        parseComputeCapability(chip).value_or(0) >= 80 &&
-        parseComputeCapability(chip).value_or(0) < 89) {
-      ArrayAttr args = call.getArgs();
-      auto operand =
-          args.size() > 2 ? dyn_cast<StringAttr>(args[2]) : StringAttr();
-      if (cast<StringAttr>(args[0]).getValue() == "tir.ptx_mma" && operand &&
-          (operand.getValue() == "e4m3" || operand.getValue() == "e5m2"))
+      else if (cc < 89 && name == "tir.ptx_mma" && operand &&
+               (operand.getValue() == "e4m3" || operand.getValue() == "e5m2"))
         refuse(op) << "calls 'tir.ptx_mma' on " << operand.getValue()
                    << " operands (8-bit floats), which needs sm_89 or newer, "
                       "not "
@@ -663,7 +659,7 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels,
   for (Kernel &kernel : kernels)
     lowerCrossThreadReductions(kernel.root);
   for (Kernel &kernel : kernels)
-    if (failed(analyzeKernel(kernel, chip, maxSharedBytes)))
+    if (failed(analyzeKernel(kernel, chip, *cc, maxSharedBytes)))
       return failure();
   for (Kernel &kernel : kernels)
     if (failed(rewriteKernel(kernel, requireKernels)))
