@@ -199,7 +199,8 @@ private:
   /// statements whose buffers it touches later in the same iteration.
   SmallVector<bool> isAsync;
   SmallVector<SmallVector<unsigned>> waitsFor;
-  /// Per step, its actions (waits with their exact counts).
+  /// With async stages, per step, its actions (waits with their exact
+  /// counts); empty otherwise (stepActions gives them).
   std::vector<SmallVector<Action>> steps;
   /// Whether groups are left pending after the last step.
   bool waitAtEnd = false;
@@ -277,17 +278,15 @@ private:
     return out;
   }
 
-  /// Every step's actions, the loop run once in order: a commit numbers
-  /// its group (stage, iteration); a wait before statement s of iteration
-  /// j leaves pending the groups committed after the last one s needs.
+  /// With async stages, every step's actions, the loop run once in order: a
+  /// commit numbers its group (stage, iteration); a wait before statement s of
+  /// iteration j leaves pending the groups committed after the last one s
+  /// needs.
   void plan() {
+    if (isAsync.empty() || llvm::none_of(isAsync, [](bool a) { return a; }))
+      return;
     int64_t total = extent + p.maxStage;
     steps.reserve(total);
-    if (isAsync.empty() || llvm::none_of(isAsync, [](bool a) { return a; })) {
-      for (int64_t t = 0; t < total; ++t)
-        steps.push_back(stepActions(t));
-      return;
-    }
     std::map<std::pair<int64_t, int64_t>, int64_t> lastCommit;
     int64_t commits = 0, landed = 0;
     for (int64_t t = 0; t < total; ++t) {
@@ -316,6 +315,8 @@ private:
   /// of the steps `first + k * stride`, k < count, allows.
   SmallVector<Action> steadyActions(int64_t first, int64_t stride,
                                     int64_t count) const {
+    if (steps.empty())
+      return stepActions(first);
     SmallVector<Action> out = steps[first];
     for (int64_t k = 1; k < count; ++k)
       for (auto [a, other] : llvm::zip(out, steps[first + k * stride]))
@@ -389,7 +390,7 @@ private:
   /// Step `t` with constant iterations: each statement whose iteration
   /// exists.
   void emitConstantStep(OpBuilder &b, int64_t t) {
-    for (const Action &a : steps[t])
+    for (const Action &a : steps.empty() ? stepActions(t) : steps[t])
       emitAction(b, a, [&](unsigned s) -> std::pair<Value, int64_t> {
         int64_t j = t - p.stages[s];
         return {constant(b, lower + j), j % unroll};
