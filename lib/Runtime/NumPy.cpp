@@ -2,6 +2,7 @@
 
 #include "TensorIR/Runtime/NumPy.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 using namespace mlir::tir::runtime;
 
@@ -96,6 +98,18 @@ static double float8ToDouble(uint8_t v, bool e4m3) {
   return negative ? -magnitude : magnitude;
 }
 
+/// The non-negative finite values of an 8-bit float format, by code.
+static std::vector<double> finiteFloat8Values(bool e4m3) {
+  std::vector<double> values;
+  for (int v = 0; v < 0x80; ++v) {
+    double x = float8ToDouble(static_cast<uint8_t>(v), e4m3);
+    if (!std::isfinite(x))
+      break;
+    values.push_back(x);
+  }
+  return values;
+}
+
 /// The nearest 8-bit float to `x` (ties to the even mantissa). Half an ulp
 /// or more beyond the largest finite value, e4m3 (no infinities) gives NaN
 /// and e5m2 infinity, as ml_dtypes' conversions do.
@@ -103,28 +117,32 @@ static uint8_t doubleToFloat8(double x, bool e4m3) {
   uint8_t sign = std::signbit(x) ? 0x80 : 0;
   if (std::isnan(x))
     return e4m3 ? 0x7F : 0x7E;
-  // Every value of the format, in order: the nearest one by search.
-  uint8_t best = 0;
-  double bestDiff = std::numeric_limits<double>::infinity();
+  // The format's non-negative finite values increase with their codes
+  // (0 up to the largest finite one): the nearest by binary search.
+  static const std::vector<double> e4m3Values = finiteFloat8Values(true),
+                                   e5m2Values = finiteFloat8Values(false);
+  const std::vector<double> &values = e4m3 ? e4m3Values : e5m2Values;
   double magnitude = std::fabs(x);
-  for (int v = 0; v < 0x80; ++v) {
-    double candidate = float8ToDouble(static_cast<uint8_t>(v), e4m3);
-    if (std::isnan(candidate))
-      continue;
-    double diff = std::fabs(candidate - magnitude);
-    if (diff < bestDiff ||
-        (diff == bestDiff && (v & 1) == 0 && (best & 1) == 1)) {
-      best = static_cast<uint8_t>(v);
-      bestDiff = diff;
-    }
+  size_t above = std::lower_bound(values.begin(), values.end(), magnitude) -
+                 values.begin();
+  uint8_t best;
+  if (above == values.size()) {
+    best = static_cast<uint8_t>(values.size() - 1);
+  } else if (above == 0) {
+    best = 0;
+  } else {
+    double down = magnitude - values[above - 1], up = values[above] - magnitude;
+    size_t nearest = down < up              ? above - 1
+                     : up < down            ? above
+                     : (above - 1) % 2 == 0 ? above - 1
+                                            : above;
+    best = static_cast<uint8_t>(nearest);
   }
-  double largest = e4m3 ? 448.0 : 57344.0;
-  if (magnitude > largest) {
-    // Past half an ulp beyond the largest finite value: out of range.
-    double halfUlp = e4m3 ? 16.0 : 4096.0;
-    if (magnitude >= largest + halfUlp || std::isinf(magnitude))
-      return sign | (e4m3 ? 0x7F : 0x7C);
-  }
+  // Half an ulp or more past the largest finite value: out of range.
+  double largest = values.back();
+  double halfUlp = (largest - values[values.size() - 2]) / 2;
+  if (magnitude >= largest + halfUlp)
+    return sign | (e4m3 ? 0x7F : 0x7C);
   return sign | best;
 }
 
