@@ -59,31 +59,6 @@ struct Action {
   int64_t pending = 0;
 };
 
-/// The buffers (their storage) that the ops in `stmt` read or write:
-/// tir.load / tir.store, blocks' regions and buffers given to calls.
-llvm::SmallPtrSet<Value, 8> touchedBuffers(Operation *stmt, bool writesOnly) {
-  llvm::SmallPtrSet<Value, 8> out;
-  stmt->walk([&](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      if (!writesOnly)
-        out.insert(getBufferStorage(load.getBuffer()));
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      out.insert(getBufferStorage(store.getBuffer()));
-    } else if (auto block = dyn_cast<BlockOp>(op)) {
-      for (Value buffer : block.getWriteBuffers())
-        out.insert(getBufferStorage(buffer));
-      if (!writesOnly)
-        for (Value buffer : block.getReadBuffers())
-          out.insert(getBufferStorage(buffer));
-    } else if (isa<CallOp>(op)) {
-      for (Value operand : op->getOperands())
-        if (isa<MemRefType>(operand.getType()))
-          out.insert(getBufferStorage(operand));
-    }
-  });
-  return out;
-}
-
 /// Marks the stores of `stmt` that copy global memory into shared memory
 /// (a tir.load's value, stored unchanged) as asynchronous copies.
 void markAsyncCopies(Operation *stmt) {
@@ -196,7 +171,8 @@ private:
   /// Per allocation, its copies.
   SmallVector<SmallVector<Value>> copies;
   /// Per statement: whether its stage is asynchronous; the asynchronous
-  /// statements whose buffers it touches later in the same iteration.
+  /// statements that write a buffer it touches earlier in the same
+  /// iteration (its wait is for their groups).
   SmallVector<bool> isAsync;
   SmallVector<SmallVector<unsigned>> waitsFor;
   /// With async stages, per step, its actions (waits with their exact
@@ -209,31 +185,10 @@ private:
     return arith::ConstantIndexOp::create(b, loc, v);
   }
 
-  /// Whether statement `x` runs before `y` within an iteration.
-  bool runsBefore(unsigned x, unsigned y) const {
-    return p.stages[x] < p.stages[y] ||
-           (p.stages[x] == p.stages[y] && p.orders[x] < p.orders[y]);
-  }
-
   void collectAsync() {
-    unsigned n = p.statements.size();
-    isAsync.assign(n, false);
-    waitsFor.assign(n, {});
-    for (unsigned s = 0; s < n; ++s)
-      isAsync[s] = llvm::is_contained(p.asyncStages, p.stages[s]);
-    for (unsigned x = 0; x < n; ++x) {
-      if (!isAsync[x])
-        continue;
-      llvm::SmallPtrSet<Value, 8> written =
-          touchedBuffers(p.statements[x], /*writesOnly=*/true);
-      for (unsigned y = 0; y < n; ++y) {
-        if (y == x || !runsBefore(x, y))
-          continue;
-        if (llvm::any_of(touchedBuffers(p.statements[y], false),
-                         [&](Value v) { return written.contains(v); }))
-          waitsFor[y].push_back(x);
-      }
-    }
+    for (int64_t stage : p.stages)
+      isAsync.push_back(llvm::is_contained(p.asyncStages, stage));
+    waitsFor = getEarlierWriters(p, [&](unsigned x) { return isAsync[x]; });
   }
 
   /// The actions of step `t` (waits without counts): each statement whose

@@ -420,8 +420,7 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline,
         if (!x.writes && !y.writes)
           continue;
         unsigned sx = x.statement, sy = y.statement;
-        if (p.stages[sx] < p.stages[sy] ||
-            (p.stages[sx] == p.stages[sy] && p.orders[sx] < p.orders[sy]))
+        if (p.runsBefore(sx, sy))
           continue;
         return refuse() << p.describe(sy) << " " << verb(y) << " buffer '"
                         << name << "' after " << p.describe(sx) << " "
@@ -483,6 +482,22 @@ mlir::tir::checkSoftwarePipeline(const SoftwarePipeline &pipeline,
       }
   }
   return success();
+}
+
+SmallVector<SmallVector<unsigned>>
+mlir::tir::getEarlierWriters(const SoftwarePipeline &pipeline,
+                             function_ref<bool(unsigned)> writer) {
+  SmallVector<SmallVector<unsigned>> out(pipeline.statements.size());
+  for (auto &[buffer, list] : collectUses(pipeline))
+    for (const BufferUse &x : list)
+      for (const BufferUse &y : list)
+        if (x.writes && writer(x.statement) &&
+            pipeline.runsBefore(x.statement, y.statement) &&
+            !llvm::is_contained(out[y.statement], x.statement))
+          out[y.statement].push_back(x.statement);
+  for (SmallVector<unsigned> &writers : out)
+    llvm::sort(writers);
+  return out;
 }
 
 SmallVector<int64_t>

@@ -64,7 +64,21 @@ struct SoftwarePipeline {
 
   /// The name a diagnostic gives statement `i`: its blocks' names.
   std::string describe(unsigned i) const;
+  /// Whether statement `x` runs before statement `y` of the same
+  /// iteration: in an earlier stage, or the same stage and an earlier order.
+  bool runsBefore(unsigned x, unsigned y) const {
+    return stages[x] < stages[y] ||
+           (stages[x] == stages[y] && orders[x] < orders[y]);
+  }
 };
+
+/// Per statement, the statements `writer` accepts that write a buffer it
+/// reads or writes and run before it in the same iteration, in order. The
+/// buffers are those checkSoftwarePipeline sees (through views; an op of
+/// unknown effects that is given no buffer touches every one).
+SmallVector<SmallVector<unsigned>>
+getEarlierWriters(const SoftwarePipeline &pipeline,
+                  function_ref<bool(unsigned)> writer);
 
 /// Whether `loop` carries either pipeline annotation.
 bool hasSoftwarePipelineAnnotation(ForOp loop);
