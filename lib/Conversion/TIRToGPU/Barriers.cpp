@@ -139,19 +139,6 @@ private:
   SmallVector<Value> asyncTargets;
   bool failed = false;
 
-  /// The name of an asynchronous pipeline's commit or wait call ("" for
-  /// any other op).
-  static StringRef asyncCallName(Operation &op) {
-    auto call = dyn_cast<CallOp>(op);
-    ArrayAttr args = call ? call.getArgs() : ArrayAttr();
-    auto name =
-        args && !args.empty() ? dyn_cast<StringAttr>(args[0]) : StringAttr();
-    if (name && (name.getValue() == kWaitGroupName ||
-                 name.getValue() == kCommitGroupName))
-      return name.getValue();
-    return "";
-  }
-
   /// The access of `view` at `map(indices)`, its index kept only when the
   /// access is a single op's (`exact`) and the index depends on the thread.
   Access accessOf(Value view, AffineMap map, ValueRange indices, bool exact) {
@@ -190,8 +177,9 @@ private:
         // taken to do both.
         ArrayAttr args = call.getArgs();
         auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
-        if (name && (name.getValue() == kWaitGroupName ||
-                     name.getValue() == kCommitGroupName))
+        // An asynchronous pipeline's commit and wait: no access here
+        // (visitSequence counts a wait's).
+        if (!getAsyncGroupCallName(inner).empty())
           return;
         bool reads = !name || name.getValue() != "tir.ptx_fragment_store";
         bool writes = !name || (name.getValue() != "tir.ptx_ldmatrix" &&
@@ -246,7 +234,7 @@ private:
         statementStart = nullptr;
         continue;
       }
-      if (StringRef async = asyncCallName(op); !async.empty()) {
+      if (StringRef async = getAsyncGroupCallName(&op); !async.empty()) {
         if (!statement.empty()) {
           if (pending.conflictsWith(statement))
             placeBefore(statementStart);

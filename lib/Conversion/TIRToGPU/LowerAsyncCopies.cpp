@@ -293,13 +293,8 @@ LogicalResult AsyncCopyLowering::run() {
   root->walk([&](Operation *op) {
     if (op->hasAttr(kAsyncCopyAttr))
       stores.push_back(op);
-    if (auto call = dyn_cast<CallOp>(op)) {
-      ArrayAttr args = call.getArgs();
-      auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
-      if (name && (name.getValue() == kCommitGroupName ||
-                   name.getValue() == kWaitGroupName))
-        calls.push_back(call);
-    }
+    if (!getAsyncGroupCallName(op).empty())
+      calls.push_back(cast<CallOp>(op));
   });
   for (Operation *op : stores) {
     op->removeAttr(kAsyncCopyAttr);
@@ -313,7 +308,7 @@ LogicalResult AsyncCopyLowering::run() {
   for (CallOp call : calls) {
     OpBuilder b(call);
     ArrayAttr args = call.getArgs();
-    if (cast<StringAttr>(args[0]).getValue() == kCommitGroupName) {
+    if (getAsyncGroupCallName(call) == kCommitGroupName) {
       NVVM::CpAsyncCommitGroupOp::create(b, call.getLoc());
     } else {
       auto pending = args.size() == 2 && call->getNumOperands() == 0

@@ -223,9 +223,7 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
       StringRef name = cast<StringAttr>(args[0]).getValue();
       auto operand =
           args.size() > 2 ? dyn_cast<StringAttr>(args[2]) : StringAttr();
-      bool async =
-          name == "tir.ptx_commit_group" || name == "tir.ptx_wait_group";
-      if (cc < 80 && !async)
+      if (cc < 80 && getAsyncGroupCallName(call).empty())
         refuse(op) << "calls '" << name
                    << "', a tensor-core instruction of tvm.tir.tensor_intrin."
                       "cuda's intrinsics (lowered to mma.sync m16n8k16 / "

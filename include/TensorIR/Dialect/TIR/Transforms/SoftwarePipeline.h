@@ -39,6 +39,19 @@ constexpr StringLiteral kAsyncCopyAttr = "tir.async_copy";
 constexpr StringLiteral kCommitGroupName = "tir.ptx_commit_group";
 constexpr StringLiteral kWaitGroupName = "tir.ptx_wait_group";
 
+/// kCommitGroupName or kWaitGroupName where `op` is such a call; "" for
+/// any other op.
+inline StringRef getAsyncGroupCallName(Operation *op) {
+  auto call = dyn_cast<CallOp>(op);
+  ArrayAttr args = call ? call.getArgs() : ArrayAttr();
+  auto name =
+      args && !args.empty() ? dyn_cast<StringAttr>(args[0]) : StringAttr();
+  if (name && (name.getValue() == kCommitGroupName ||
+               name.getValue() == kWaitGroupName))
+    return name.getValue();
+  return "";
+}
+
 /// The largest stage a pipeline may give (its prologue and epilogue are
 /// written out, one step per stage).
 constexpr int64_t kMaxPipelineStage = 64;
