@@ -84,43 +84,6 @@ static void retypeView(MatchBufferOp view) {
       type.getShape(), type.getElementType(), layout, source.getMemorySpace()));
 }
 
-/// The regions `block` lists of `buffer` become regions of `compact`,
-/// their starts moved by the part's start (`lowers` over `inputs`, which
-/// join the block's region values); the other buffers' regions are kept
-/// (buffers placed later are compacted from them).
-static void shiftListedRegions(BlockOp block, Value buffer, Value compact,
-                               ArrayRef<AffineExpr> lowers,
-                               ArrayRef<Value> inputs) {
-  MLIRContext *ctx = block.getContext();
-  unsigned base = block.getNumIterVars() + block.getRegionValues().size();
-  unsigned total = base + inputs.size();
-  auto rewrite = [&](std::optional<ArrayAttr> regions,
-                     MutableOperandRange buffers) -> ArrayAttr {
-    SmallVector<Attribute> out;
-    for (auto [i, attr] : llvm::enumerate(*regions)) {
-      AffineMap map = cast<AffineMapAttr>(attr).getValue();
-      SmallVector<AffineExpr> results(map.getResults());
-      if (buffers[i].get() == buffer) {
-        for (unsigned d = 0, rank = results.size() / 2; d < rank; ++d)
-          results[d] =
-              lowers[d]
-                  ? simplifyIndexExpr(
-                        results[d] - lowers[d].shiftDims(inputs.size(), base),
-                        total, 0)
-                  : getAffineConstantExpr(0, ctx);
-        buffers[i].set(compact);
-      }
-      out.push_back(AffineMapAttr::get(AffineMap::get(total, 0, results, ctx)));
-    }
-    return ArrayAttr::get(ctx, out);
-  };
-  if (std::optional<ArrayAttr> reads = block.getReadRegions())
-    block.setReadRegionsAttr(rewrite(reads, block.getReadBuffersMutable()));
-  if (std::optional<ArrayAttr> writes = block.getWriteRegions())
-    block.setWriteRegionsAttr(rewrite(writes, block.getWriteBuffersMutable()));
-  block.getRegionValuesMutable().append(inputs);
-}
-
 /// Every access of `buffer` reads or writes `compact` instead, at its
 /// index minus the part's start, as do the regions blocks list of it.
 static void shiftAccesses(Value buffer, Value compact,
@@ -155,7 +118,24 @@ static void shiftAccesses(Value buffer, Value compact,
       view.getSourceMutable().assign(compact);
       retypeView(view);
     } else if (auto block = dyn_cast<BlockOp>(user)) {
-      shiftListedRegions(block, buffer, compact, lowers, inputs);
+      // Its regions of the buffer move as the accesses do; the others stay
+      // (buffers placed later are compacted from them).
+      unsigned base = block.getNumIterVars() + block.getRegionValues().size();
+      (void)rewriteListedRegions(
+          block, buffer, compact,
+          [&](AffineMap map) -> FailureOr<AffineMap> {
+            SmallVector<AffineExpr> results(map.getResults());
+            for (unsigned d = 0, rank = results.size() / 2; d < rank; ++d)
+              results[d] =
+                  lowers[d]
+                      ? simplifyIndexExpr(results[d] - lowers[d].shiftDims(
+                                                           inputs.size(), base),
+                                          map.getNumDims(), 0)
+                      : getAffineConstantExpr(0, map.getContext());
+            return AffineMap::get(map.getNumDims(), 0, results,
+                                  map.getContext());
+          },
+          inputs);
     }
   }
 }

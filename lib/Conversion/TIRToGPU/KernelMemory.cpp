@@ -95,3 +95,50 @@ int64_t mlir::tir::sharedBufferBytes(MemRefType type) {
     last += (size - 1) * stride;
   return (last + 1) * elementBytes;
 }
+
+LogicalResult mlir::tir::rewriteListedRegions(
+    BlockOp block, Value buffer, Value replacement,
+    function_ref<FailureOr<AffineMap>(AffineMap)> transform,
+    ValueRange addedRegionValues) {
+  MLIRContext *ctx = block.getContext();
+  unsigned total = block.getNumIterVars() + block.getRegionValues().size() +
+                   addedRegionValues.size();
+  auto updated = [&](MutableOperandRange buffers,
+                     std::optional<ArrayAttr> regions,
+                     SmallVectorImpl<unsigned> &positions,
+                     SmallVectorImpl<Attribute> &maps) -> LogicalResult {
+    if (!regions)
+      return success();
+    for (auto [i, attr] : llvm::enumerate(*regions)) {
+      // Every map takes the added values as its last dimensions.
+      AffineMap map = cast<AffineMapAttr>(attr).getValue();
+      map = AffineMap::get(total, 0, map.getResults(), ctx);
+      if (buffers[i].get() == buffer) {
+        FailureOr<AffineMap> rewritten = transform(map);
+        if (failed(rewritten))
+          return failure();
+        map = *rewritten;
+        positions.push_back(i);
+      }
+      maps.push_back(AffineMapAttr::get(map));
+    }
+    return success();
+  };
+  SmallVector<unsigned> readAt, writeAt;
+  SmallVector<Attribute> reads, writes;
+  if (failed(updated(block.getReadBuffersMutable(), block.getReadRegions(),
+                     readAt, reads)) ||
+      failed(updated(block.getWriteBuffersMutable(), block.getWriteRegions(),
+                     writeAt, writes)))
+    return failure();
+  for (unsigned i : readAt)
+    block.getReadBuffersMutable()[i].set(replacement);
+  for (unsigned i : writeAt)
+    block.getWriteBuffersMutable()[i].set(replacement);
+  if (block.getReadRegions())
+    block.setReadRegionsAttr(ArrayAttr::get(ctx, reads));
+  if (block.getWriteRegions())
+    block.setWriteRegionsAttr(ArrayAttr::get(ctx, writes));
+  block.getRegionValuesMutable().append(addedRegionValues);
+  return success();
+}

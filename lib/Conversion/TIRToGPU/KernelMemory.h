@@ -26,6 +26,15 @@ bool isSharedScope(StringRef scope);
 /// padding included); 0 for a dynamic shape.
 int64_t sharedBufferBytes(MemRefType type);
 
+/// The regions `block` lists of `buffer` become regions of `replacement`,
+/// each map rewritten by `transform` (failure: refused, the block as it
+/// was). `addedRegionValues` join the block's region values: every region
+/// map takes them as its last dimensions (before `transform` sees it).
+LogicalResult
+rewriteListedRegions(BlockOp block, Value buffer, Value replacement,
+                     function_ref<FailureOr<AffineMap>(AffineMap)> transform,
+                     ValueRange addedRegionValues = {});
+
 /// Whether `loop` is bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(ForOp loop);
 

@@ -78,50 +78,6 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-/// The regions `block` lists of `buffer` become regions of `replacement`,
-/// each map rewritten by `transform` (failure: refused, the block as it
-/// was).
-LogicalResult
-rewriteListedRegions(BlockOp block, Value buffer, Value replacement,
-                     function_ref<FailureOr<AffineMap>(AffineMap)> transform) {
-  MLIRContext *ctx = block.getContext();
-  auto updated = [&](MutableOperandRange buffers,
-                     std::optional<ArrayAttr> regions,
-                     SmallVectorImpl<unsigned> &positions,
-                     SmallVectorImpl<Attribute> &maps) -> LogicalResult {
-    if (!regions)
-      return success();
-    maps.assign(regions->begin(), regions->end());
-    for (unsigned i = 0; i < buffers.size(); ++i) {
-      if (buffers[i].get() != buffer)
-        continue;
-      FailureOr<AffineMap> map =
-          transform(cast<AffineMapAttr>(maps[i]).getValue());
-      if (failed(map))
-        return failure();
-      maps[i] = AffineMapAttr::get(*map);
-      positions.push_back(i);
-    }
-    return success();
-  };
-  SmallVector<unsigned> readAt, writeAt;
-  SmallVector<Attribute> reads, writes;
-  if (failed(updated(block.getReadBuffersMutable(), block.getReadRegions(),
-                     readAt, reads)) ||
-      failed(updated(block.getWriteBuffersMutable(), block.getWriteRegions(),
-                     writeAt, writes)))
-    return failure();
-  for (unsigned i : readAt)
-    block.getReadBuffersMutable()[i].set(replacement);
-  for (unsigned i : writeAt)
-    block.getWriteBuffersMutable()[i].set(replacement);
-  if (block.getReadRegions())
-    block.setReadRegionsAttr(ArrayAttr::get(ctx, reads));
-  if (block.getWriteRegions())
-    block.setWriteRegionsAttr(ArrayAttr::get(ctx, writes));
-  return success();
-}
-
 class WarpLowering {
 public:
   WarpLowering(AllocBufferOp alloc) : alloc(alloc), ctx(alloc.getContext()) {}
