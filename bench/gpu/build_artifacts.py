@@ -79,6 +79,14 @@ VARIANTS = {
             p.matmul_mixed(size), warps=w, tiles=t, k_tiles=k, pipeline="async").mod)
        for w, t, k in (((2, 2), (4, 4), 2), ((2, 2), (4, 4), 4), ((2, 4), (4, 2), 2))
        for size in (4096, 8192)},
+    # The same with the shared tiles' rows padded (storage_align): ldmatrix
+    # without bank conflicts.
+    **{f"tcgemm_asyncpad_w{w[0]}x{w[1]}t{t[0]}x{t[1]}k{k}_{size}": (
+        lambda size=size, w=w, t=t, k=k: p.schedule_matmul_mma(
+            p.matmul_mixed(size), warps=w, tiles=t, k_tiles=k, pipeline="async",
+            pad=True).mod)
+       for w, t, k in (((2, 2), (4, 4), 2), ((2, 2), (4, 4), 4), ((2, 4), (4, 2), 2))
+       for size in (4096, 8192)},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }

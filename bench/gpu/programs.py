@@ -286,7 +286,7 @@ WMMA_INTRINSICS = {
 
 def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transposed=False,
                         warps=(2, 2), tiles=(2, 2), k_tiles=2, wmma=False, stage_c=False,
-                        pipeline=None):
+                        pipeline=None, pad=False):
     """A GEMM on tensor cores (mma.sync): 16 x 16 output tiles, a grid of
     `warps` per block each computing `tiles` of them, A's and B's tiles
     staged in shared memory per k step of `k_tiles` instructions, the
@@ -297,7 +297,12 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     copied out by all the block's threads (as MetaSchedule's tensor-core
     tiles are). With `pipeline` ("sync" or "async"), the k loop is
     software-pipelined: A's and B's tiles of step k + 1 are copied while
-    step k multiplies (two copies of each tile), with "async" by cp.async."""
+    step k multiplies (two copies of each tile), with "async" by cp.async.
+    With `pad`, the shared tiles' rows are padded (storage_align, as
+    MetaSchedule's tensor-core tiles are: each row's stride 8 16-bit or 16
+    8-bit elements past a multiple of 32) so that the 8 rows one ldmatrix
+    reads lie in different banks (unpadded rows of 64 or 128 bytes share
+    them: 4- or 8-way conflicts)."""
     if pipeline not in (None, "sync", "async"):
         raise ValueError(f"schedule_matmul_mma: pipeline is None, 'sync' or 'async', "
                          f"not {pipeline!r}")
@@ -332,6 +337,8 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
         sch.bind(ty, "threadIdx.y")
         sch.bind(tx, "threadIdx.x")
         sch.vectorize(vec)
+        if pad:
+            sch.storage_align(cached, 0, -2, 32, 16 if vector == 16 else 8)
     a_frag = sch.cache_read(tile, 0, "wmma.matrix_a" if wmma else "warp")
     b_frag = sch.cache_read(tile, 1, "wmma.matrix_b" if wmma else "warp")
     sch.compute_at(a_frag, k_i)

@@ -4,6 +4,7 @@ registers (warp buffers divided among the lanes), ldmatrix and mma.sync in
 the PTX, assembled by ptxas for sm_80 and sm_90; run against numpy where
 there is a GPU; the refusals of what the lowering does not take."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -174,6 +175,9 @@ PIPELINED = {
     "mma_async": (dict(pipeline="async"), 4, False),
     "wmma_async": (dict(pipeline="async", wmma=True), 4, False),
     "mma_async_64k": (dict(pipeline="async", tiles=(4, 4), k_tiles=4), 16, True),
+    "mma_async_padded": (dict(pipeline="async", pad=True), 4, False),
+    "mma_async_padded_64k": (dict(pipeline="async", tiles=(4, 4), k_tiles=4, pad=True), 16,
+                             True),
 }
 
 
@@ -211,6 +215,20 @@ def test_pipelined_gemm_assembles(name):
 @pytest.mark.parametrize("name", sorted(PIPELINED))
 def test_pipelined_gemm_on_gpu(name):
     check_on_gpu(schedule_pipelined(name), "float16", "float32", False, 256, seed=2)
+
+
+def test_padded_shared_tiles():
+    # storage_align(0, -2, 32, 8) on the shared copies: A's 64 x 32 tile
+    # gets rows of 40 halves (63 * 40 + 32 of them: 5104 bytes), B's 32 x 64
+    # rows of 72 (31 * 72 + 64: 4592 bytes), two copies of each; unpadded,
+    # each is 4096 bytes.
+    def shared_sizes(pad):
+        ptx = tvm.build(programs.schedule_matmul_mma(
+            programs.matmul_mixed(256), pipeline="async", pad=pad).mod,
+            target="cuda -arch=sm_80").get_source("ll")
+        return sorted(int(n) for n in re.findall(r"\.shared \.align 16 \.b8 \w+\[(\d+)\]", ptx))
+    assert shared_sizes(False) == [4096] * 4
+    assert shared_sizes(True) == [4592, 4592, 5104, 5104]
 
 
 def test_async_pipeline_before_sm80_refused():

@@ -16,6 +16,7 @@
 #include "KernelMemory.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/BufferCompaction.h"
+#include "TensorIR/Dialect/TIR/Analysis/BufferDimAlign.h"
 #include "TensorIR/Dialect/TIR/Analysis/RegionRelax.h"
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
@@ -141,7 +142,11 @@ static void shiftAccesses(Value buffer, Value compact,
 }
 
 /// Moves one buffer into its kernel; failure (with `why`) when it cannot.
-static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
+/// A shared buffer gets the strides storage_align asked (`aligns`, for the
+/// compacted shape, as TVM pads the compacted allocation): rows padded so
+/// that a warp's reads of one column fall in different banks.
+static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
+                                 Refusal &why) {
   Value buffer = alloc.getBuffer();
   MemRefType type = alloc.getBuffer().getType();
   SmallVector<BlockOp> blocks = getAccessingBlocks(buffer, true);
@@ -225,9 +230,35 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
   OpBuilder b(ctx);
   b.setInsertionPointToStart(body);
   Attribute space = isSharedScope(scope) ? type.getMemorySpace() : Attribute();
-  auto compactType =
-      MemRefType::get(shape, type.getElementType(), AffineMap(), space);
-  auto placed = memref::AllocaOp::create(b, alloc.getLoc(), compactType);
+  // Row-major strides, padded where storage_align asked (shared memory
+  // only: a thread's registers have no banks). A padded buffer is a flat
+  // allocation of its span seen through a view with those strides.
+  SmallVector<int64_t> strides = getAlignedStrides(
+      shape, isSharedScope(scope) ? aligns : ArrayRef<DimAlign>());
+  bool padded = strides != getAlignedStrides(shape, {});
+  Value flat, placed;
+  if (!padded) {
+    flat = placed = memref::AllocaOp::create(
+        b, alloc.getLoc(),
+        MemRefType::get(shape, type.getElementType(), AffineMap(), space));
+  } else {
+    int64_t span = 1;
+    for (auto [size, stride] : llvm::zip(shape, strides))
+      span += (size - 1) * stride;
+    flat = memref::AllocaOp::create(
+        b, alloc.getLoc(),
+        MemRefType::get({span}, type.getElementType(), AffineMap(), space));
+    SmallVector<OpFoldResult> sizes, steps;
+    for (auto [size, stride] : llvm::zip(shape, strides)) {
+      sizes.push_back(b.getIndexAttr(size));
+      steps.push_back(b.getIndexAttr(stride));
+    }
+    placed = memref::ReinterpretCastOp::create(
+        b, alloc.getLoc(),
+        MemRefType::get(shape, type.getElementType(),
+                        StridedLayoutAttr::get(ctx, 0, strides), space),
+        flat, b.getIndexAttr(0), sizes, steps);
+  }
   // Where the part's start depends only on thread and block indices (which
   // every block may use, once they are the launch's), the accesses are
   // shifted by it: the lowering then cancels it against their bindings, so
@@ -263,19 +294,13 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
       break;
   }
   if (shifts.size() == shape.size()) {
-    shiftAccesses(buffer, placed.getResult(), shifts, threadInputs);
+    shiftAccesses(buffer, placed, shifts, threadInputs);
     alloc.erase();
     return success();
   }
   // Otherwise the accesses keep their coordinates in the whole buffer: they go
   // through a view of the compacted one whose offset moves the part's start
-  // to its first element (rows as long as the part's).
-  SmallVector<int64_t> strides(shape.size());
-  int64_t stride = 1;
-  for (int d = shape.size() - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
+  // to its first element (rows as long as the part's, or padded).
   AffineExpr offsetExpr = getAffineConstantExpr(0, ctx);
   for (auto [lower, s] : llvm::zip(lowers, strides))
     offsetExpr = offsetExpr - lower * s;
@@ -295,7 +320,9 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, Refusal &why) {
     steps.push_back(b.getIndexAttr(s));
   }
   auto view = memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType,
-                                                placed, offset, sizes, steps);
+                                                flat, offset, sizes, steps);
+  if (padded)
+    placed.getDefiningOp()->erase();
   buffer.replaceAllUsesWith(view.getResult());
   for (Operation *user : view.getResult().getUsers())
     if (auto match = dyn_cast<MatchBufferOp>(user))
@@ -419,6 +446,8 @@ LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
         }))
       unifyThreadLoops(alloc, kernel);
   });
+  // storage_align's requests, read before the blocks move.
+  DenseMap<Value, SmallVector<DimAlign>> aligns = collectBufferDimAligns(root);
   SmallVector<AllocBufferOp> candidates;
   root->walk([&](AllocBufferOp alloc) {
     StringRef scope = getStorageScope(alloc.getBuffer().getType());
@@ -437,7 +466,7 @@ LogicalResult mlir::tir::placeKernelBuffers(Operation *root) {
         }))
       continue;
     Refusal why;
-    if (failed(placeBuffer(alloc, why)))
+    if (failed(placeBuffer(alloc, aligns.lookup(alloc.getBuffer()), why)))
       return alloc.emitOpError("allocates '")
              << getStorageScope(alloc.getBuffer().getType()) << "' buffer '"
              << getBufferName(alloc.getBuffer())
