@@ -43,6 +43,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Asynchronous pipelines' copies (whole vectors once vectorized).
   pm.addPass(createTIRLowerAsyncCopiesPass());
   pm.addPass(createTIRUnrollLoopsPass());
+  // Warpgroup products one after another (unrolled) issued together.
+  pm.addPass(createTIRBatchWarpgroupProductsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Constants and index arithmetic move into the kernels before outlining
@@ -73,6 +75,8 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  // NVVM ops LLVM has no intrinsic for (wgmma.mma_async) as inline PTX.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaPath;

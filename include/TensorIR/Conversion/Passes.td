@@ -223,6 +223,19 @@ def TIRLowerMMAInstructionsPass : Pass<"tir-lower-mma-instructions"> {
       products from a 16 x 16 tile stored k x n (element l is
       `tile[4 (lane mod 4) + l mod 4, lane div 4 + 8 (l div 4)]`).
 
+    - `tir.call "call_extern"("tir.ptx_wgmma", "m64n<N>k16", a, b, "fp32",
+      %A, %B, %D, d_at)` (a = b: "fp16" or "bf16"; sm_90a): the
+      warpgroup's `wgmma.mma_async` D (64 x N) += A (64 x 16) B^T (N x 16),
+      both operands K-major in shared memory as 2 x rows x 8 tiles (the
+      layout `(k / 8, row, k % 8)`: rows of 16 bytes packed, the halves of
+      k a multiple of 16 bytes apart), described to the instruction by
+      descriptors (no swizzling: leading byte offset the first dimension's
+      stride, stride byte offset 128); the thread's N / 2 accumulators from
+      `%D` at `d_at`. Each is preceded by `fence.proxy.async` (the tiles
+      were written through the generic proxy) and `wgmma.fence`, then
+      committed and waited for (`tir-batch-warpgroup-products` later lets
+      consecutive ones run back to back).
+
     ldmatrix loads four 8 x 8 blocks of 16-bit elements, or two where the
     fragment holds a 16 x 16 tile of bytes (m16n8k16 int8); the products
     are m16n8k16 (fp16, int8) and m16n8k32 (int8).
@@ -264,6 +277,24 @@ def TIRLowerAsyncCopiesPass : Pass<"tir-lower-async-copies"> {
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TIRBatchWarpgroupProductsPass : Pass<"tir-batch-warpgroup-products"> {
+  let summary = "Issue consecutive warpgroup products (wgmma) together";
+  let description = [{
+    `tir-lower-mma-instructions` waits for each `wgmma.mma_async` at once.
+    Where products follow one another in a block (a k tile's, once its
+    loop is unrolled) with nothing between one's wait and the next one's
+    fences but the accumulators moving through the thread's fragment
+    (private memory: registers once promoted) and pure arithmetic, this
+    pass removes that wait and those fences: the products are issued back
+    to back, each committed as its own group, and the last one's wait
+    covers them all. Anything else in between (a barrier, an access of
+    shared or global memory, a call) keeps them apart. ptxas keeps the
+    accumulators of products in flight in place (it serializes products
+    where it cannot).
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def TIRFoldPrivateOffsetsPass : Pass<"tir-fold-private-offsets"> {

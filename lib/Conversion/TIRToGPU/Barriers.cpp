@@ -171,10 +171,10 @@ private:
           acc.writes.push_back(accessOf(store.getBuffer(), store.getMap(),
                                         store.getIndices(), exact));
       } else if (auto call = dyn_cast<CallOp>(inner)) {
-        // The instructions a kernel may call: ldmatrix and the per-lane
-        // 8-bit load read the shared tile they take, a fragment store
-        // writes its destination (anywhere in them); any other call is
-        // taken to do both.
+        // The instructions a kernel may call: ldmatrix, the per-lane
+        // 8-bit load and wgmma read the shared tiles they take, a fragment
+        // store writes its destination (anywhere in them); any other call
+        // is taken to do both.
         ArrayAttr args = call.getArgs();
         auto name = args.empty() ? StringAttr() : dyn_cast<StringAttr>(args[0]);
         // An asynchronous pipeline's commit and wait: no access here
@@ -183,7 +183,8 @@ private:
           return;
         bool reads = !name || name.getValue() != "tir.ptx_fragment_store";
         bool writes = !name || (name.getValue() != "tir.ptx_ldmatrix" &&
-                                name.getValue() != "tir.ptx_fragment_load_b8");
+                                name.getValue() != "tir.ptx_fragment_load_b8" &&
+                                name.getValue() != "tir.ptx_wgmma");
         for (Value operand : inner->getOperands()) {
           if (!shared.count(operand))
             continue;

@@ -4,6 +4,10 @@
 // "call_extern" named "tir.ptx_ldmatrix" or "tir.ptx_mma") become nvgpu's
 // ldmatrix and mma.sync on the lane's fragments: each lane calls them with
 // its own registers, a buffer of as many elements as the lane holds.
+// "tir.ptx_wgmma" (sm_90a's warpgroup product, the wgmma intrinsics) becomes
+// NVVM's wgmma.mma_async on descriptors of its shared-memory operands,
+// waited for at once (BatchWarpgroupProducts.cpp issues consecutive ones
+// together).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,11 +54,17 @@ public:
   LogicalResult fill(ArrayRef<PointerUnion<Attribute, Value>> args);
   LogicalResult store(ArrayRef<PointerUnion<Attribute, Value>> args);
   LogicalResult loadB8(ArrayRef<PointerUnion<Attribute, Value>> args);
+  LogicalResult wgmma(ArrayRef<PointerUnion<Attribute, Value>> args);
 
 private:
   InFlightDiagnostic fail() {
     return call.emitOpError("instruction '") << name << "' ";
   }
+  /// wgmma's descriptor of `tile`, a K-major operand in shared memory laid
+  /// out (k / 8, row, k % 8): failure (diagnosed, naming `role`) for any
+  /// other layout.
+  FailureOr<Value> wgmmaDescriptor(Value tile, int64_t rows, Type element,
+                                   StringRef role);
   /// The argument at `i` as a buffer, an index value, an integer or a
   /// string literal; failure (with a diagnostic naming `what`) otherwise.
   FailureOr<Value> buffer(ArrayRef<PointerUnion<Attribute, Value>> args,
@@ -552,6 +562,147 @@ LogicalResult Lowering::loadB8(ArrayRef<PointerUnion<Attribute, Value>> args) {
   return success();
 }
 
+/// `v` through an empty volatile inline asm that reads and writes its
+/// register (CUTLASS's warpgroup_fence_operand): the accumulators are
+/// final before wgmma.fence and read only after wgmma.wait_group, where
+/// LLVM would otherwise move their register copies across them (the
+/// fences are not accesses of those registers).
+Value pinRegister(OpBuilder &b, Location loc, Value v) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, v.getType(), ValueRange{v}, b.getStringAttr(""),
+             b.getStringAttr(v.getType().isF32() ? "=f,0" : "=r,0"),
+             /*has_side_effects=*/b.getUnitAttr(),
+             /*is_align_stack=*/UnitAttr(),
+             LLVM::TailCallKindAttr::get(b.getContext(),
+                                         LLVM::TailCallKind::None),
+             LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
+FailureOr<Value> Lowering::wgmmaDescriptor(Value tile, int64_t rows,
+                                           Type element, StringRef role) {
+  auto type = cast<MemRefType>(tile.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  // K-major without swizzling: 8 x 16-byte core matrices, each 128
+  // contiguous bytes (a tile's rows of 8 elements packed), the next 8 rows
+  // 128 bytes on (the stride dimension's offset), the next 8 of k at the
+  // first dimension's stride (the leading dimension's), a multiple of 16
+  // bytes.
+  if (type.getRank() != 3 || !type.hasStaticShape() ||
+      type.getDimSize(0) != 2 || type.getDimSize(1) != rows ||
+      type.getDimSize(2) != 8 || type.getElementType() != element ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(strides[0]) || strides[1] != 8 || strides[2] != 1 ||
+      (strides[0] * 2) % 16 != 0 || !space ||
+      space.getValue() != gpu::AddressSpace::Workgroup) {
+    fail() << "reads " << role << " from shared memory laid out (k / 8, "
+           << (role == "A" ? "m" : "n") << ", k % 8) for wgmma's K-major "
+           << "layout without swizzling: a 2 x " << rows << " x 8 tile of "
+           << element
+           << " in workgroup memory, rows of 8 elements packed, the two "
+              "halves of k a multiple of 16 bytes apart; not "
+           << type;
+    return failure();
+  }
+  auto c64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, tile);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile);
+  Value at = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, meta.getOffset(),
+                            arith::ConstantIndexOp::create(b, loc, 2)));
+  Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+  // Bits 0-13: the address (within the shared window) / 16; 16-29: the
+  // leading dimension's byte offset / 16; 32-45: the stride dimension's.
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, c64(0x3FFFF)), c64(4));
+  int64_t leading = strides[0] * 2 / 16, stride = 128 / 16;
+  return arith::OrIOp::create(b, loc, start,
+                              c64((leading << 16) | (stride << 32)))
+      .getResult();
+}
+
+LogicalResult Lowering::wgmma(ArrayRef<PointerUnion<Attribute, Value>> args) {
+  // (shape, a, b, d, A, B, D, d_at): D (64 x N) += A (64 x 16) * B^T
+  // (N x 16), A and B K-major in shared memory, D the thread's N / 2
+  // accumulators of the warpgroup's fragment.
+  FailureOr<StringRef> shape = string(args, 0, "the shape");
+  FailureOr<StringRef> aName = string(args, 1, "A's element type");
+  FailureOr<StringRef> bName = string(args, 2, "B's element type");
+  FailureOr<StringRef> dName = string(args, 3, "D's element type");
+  if (failed(shape) || failed(aName) || failed(bName) || failed(dName))
+    return failure();
+  int64_t n = 0;
+  StringRef rest = *shape;
+  bool shapeOk = rest.consume_front("m64n") && rest.consume_back("k16") &&
+                 !rest.getAsInteger(10, n) && n >= 8 && n <= 256 && n % 8 == 0;
+  bool typesOk = *aName == *bName && (*aName == "fp16" || *aName == "bf16") &&
+                 *dName == "fp32";
+  if (!shapeOk || !typesOk)
+    return fail() << "has no form " << *shape << " with " << *aName << " x "
+                  << *bName << " -> " << *dName
+                  << " (m64nNk16, N a multiple of 8 up to 256, fp16 x fp16 or "
+                     "bf16 x bf16 -> fp32)";
+  MLIRContext *ctx = call.getContext();
+  Type element = operandType(ctx, *aName);
+  FailureOr<Value> aTile = buffer(args, 4, "A's tile");
+  FailureOr<Value> bTile = buffer(args, 5, "B's tile");
+  FailureOr<Value> dBuf = buffer(args, 6, "D's fragment");
+  if (failed(aTile) || failed(bTile) || failed(dBuf))
+    return failure();
+  FailureOr<Value> dAt = index(args, 7, "where D's accumulators start");
+  if (failed(dAt))
+    return failure();
+  FailureOr<Value> descA = wgmmaDescriptor(*aTile, 64, element, "A");
+  if (failed(descA))
+    return failure();
+  FailureOr<Value> descB = wgmmaDescriptor(*bTile, n, element, "B");
+  if (failed(descB))
+    return failure();
+  Type f32 = b.getF32Type();
+  FailureOr<Value> dFlat = fragment(*dBuf, n / 2, f32, "D");
+  if (failed(dFlat))
+    return failure();
+  // The accumulators as the instruction's struct, in and out.
+  auto accType = VectorType::get({n / 2}, f32);
+  Value acc = vector::LoadOp::create(b, loc, accType, *dFlat, ValueRange{*dAt});
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(n / 2, f32));
+  Value inouts = LLVM::UndefOp::create(b, loc, structType);
+  for (int64_t i = 0; i < n / 2; ++i)
+    inouts = LLVM::InsertValueOp::create(
+        b, loc, inouts,
+        pinRegister(b, loc, vector::ExtractOp::create(b, loc, acc, i)), i);
+  // The tiles were written by the threads (the generic proxy); wgmma reads
+  // them through the async proxy.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  auto wgmmaType =
+      *aName == "bf16" ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  Value result = NVVM::WgmmaMmaAsyncOp::create(
+      b, loc, structType, inouts, *descA, *descB,
+      NVVM::MMAShapeAttr::get(ctx, 64, n, 16), wgmmaType, wgmmaType,
+      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+      /*satfinite=*/nullptr);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < n / 2; ++i)
+    elements.push_back(
+        pinRegister(b, loc, LLVM::ExtractValueOp::create(b, loc, result, i)));
+  vector::StoreOp::create(
+      b, loc, vector::FromElementsOp::create(b, loc, accType, elements), *dFlat,
+      ValueRange{*dAt});
+  return success();
+}
+
 /// The name a call_extern calls, or empty.
 StringRef externName(CallOp call) {
   if (call.getCallee() != "call_extern" &&
@@ -570,7 +721,7 @@ struct TIRLowerMMAInstructionsPass
       StringRef name = externName(call);
       if (name == "tir.ptx_ldmatrix" || name == "tir.ptx_mma" ||
           name == "tir.ptx_fragment_fill" || name == "tir.ptx_fragment_store" ||
-          name == "tir.ptx_fragment_load_b8")
+          name == "tir.ptx_fragment_load_b8" || name == "tir.ptx_wgmma")
         calls.push_back(call);
     });
     for (CallOp call : calls) {
@@ -589,6 +740,7 @@ struct TIRLowerMMAInstructionsPass
           : name == "tir.ptx_mma"              ? lowering.mma(rest)
           : name == "tir.ptx_fragment_fill"    ? lowering.fill(rest)
           : name == "tir.ptx_fragment_load_b8" ? lowering.loadB8(rest)
+          : name == "tir.ptx_wgmma"            ? lowering.wgmma(rest)
                                                : lowering.store(rest);
       if (failed(lowered))
         return signalPassFailure();

@@ -137,8 +137,8 @@ bool isKernelInstruction(CallOp call) {
   return call.getCallee() == "call_extern" && name &&
          llvm::is_contained({"tir.ptx_ldmatrix", "tir.ptx_mma",
                              "tir.ptx_fragment_fill", "tir.ptx_fragment_store",
-                             "tir.ptx_fragment_load_b8", "tir.ptx_commit_group",
-                             "tir.ptx_wait_group"},
+                             "tir.ptx_fragment_load_b8", "tir.ptx_wgmma",
+                             "tir.ptx_commit_group", "tir.ptx_wait_group"},
                             name.getValue());
 }
 
@@ -217,13 +217,21 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
                     "GPU kernels yet";
     // The tensor-core instructions are lowered to sm_80's mma.sync shapes
     // (m16n8k16, m16n8k32); 8-bit float products are sm_89's (.e4m3 /
-    // .e5m2).
+    // .e5m2); warpgroup products (wgmma) only sm_90a's: Hopper's
+    // architecture-specific instructions, which later chips lack.
     if (auto call = dyn_cast<CallOp>(op); call && isKernelInstruction(call)) {
       ArrayAttr args = call.getArgs();
       StringRef name = cast<StringAttr>(args[0]).getValue();
       auto operand =
           args.size() > 2 ? dyn_cast<StringAttr>(args[2]) : StringAttr();
-      if (cc < 80 && getAsyncGroupCallName(call).empty())
+      if (name == "tir.ptx_wgmma") {
+        if (chip != "sm_90a")
+          refuse(op) << "calls 'tir.ptx_wgmma', a warpgroup tensor-core "
+                        "instruction (wgmma.mma_async), which needs sm_90a "
+                        "(Hopper's architecture-specific features: -arch="
+                        "sm_90a), not "
+                     << chip;
+      } else if (cc < 80 && getAsyncGroupCallName(call).empty())
         refuse(op) << "calls '" << name
                    << "', a tensor-core instruction of tvm.tir.tensor_intrin."
                       "cuda's intrinsics (lowered to mma.sync m16n8k16 / "
@@ -249,7 +257,8 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
               "(but the tensor-core instructions of tvm.tir.tensor_intrin."
               "cuda's intrinsics: tir.ptx_ldmatrix, tir.ptx_mma, "
               "tir.ptx_fragment_fill, tir.ptx_fragment_store, "
-              "tir.ptx_fragment_load_b8; and an asynchronous pipeline's "
+              "tir.ptx_fragment_load_b8, tir.ptx_wgmma; and an asynchronous "
+              "pipeline's "
               "tir.ptx_commit_group, tir.ptx_wait_group)";
     }
     // Every buffer the kernel uses from outside must be one the launch can

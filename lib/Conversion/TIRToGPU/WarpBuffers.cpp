@@ -6,7 +6,9 @@
 // lane t reads and writes only row t. Each such buffer becomes a "local" one
 // without that dimension, the lane's own registers; every access gives up
 // its lane index, which must be the lane's (a loop bound to threadIdx.x of
-// 32 iterations: with the kernel's x dimension 32, a warp).
+// 32 iterations: with the kernel's x dimension 32, a warp). A "warpgroup"
+// buffer (wgmma's accumulators, tir's own scope) is the same over the 128
+// threads of a warpgroup: threadIdx.x of 128 iterations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,24 +26,23 @@ using namespace mlir::tir;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-
-/// A loop bound to threadIdx.x running 0 to 32: its variable is the lane.
-ForOp laneLoop(Value v) {
+/// A loop bound to threadIdx.x running 0 to `lanes`: its variable is the
+/// lane.
+ForOp laneLoop(Value v, int64_t lanes) {
   auto arg = dyn_cast<BlockArgument>(v);
   auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp()) : ForOp();
   if (!loop || loop.getKind() != ForKind::ThreadBinding ||
       *loop.getThread() != "threadIdx.x" ||
       getConstantIntValue(loop.getMixedLowerBound()) != 0 ||
-      getConstantIntValue(loop.getMixedUpperBound()) != kWarpSize)
+      getConstantIntValue(loop.getMixedUpperBound()) != lanes)
     return ForOp();
   return loop;
 }
 
 /// Whether `v` is the lane index: a lane loop's variable, or an iteration
 /// variable of a block bound to exactly that.
-bool isLane(Value v) {
-  if (laneLoop(v))
+bool isLane(Value v, int64_t lanes) {
+  if (laneLoop(v, lanes))
     return true;
   auto arg = dyn_cast<BlockArgument>(v);
   auto block =
@@ -50,7 +51,7 @@ bool isLane(Value v) {
     return false;
   auto dim =
       dyn_cast<AffineDimExpr>(block.getBindingExprs()[arg.getArgNumber()]);
-  return dim && laneLoop(block.getBindingValues()[dim.getPosition()]);
+  return dim && laneLoop(block.getBindingValues()[dim.getPosition()], lanes);
 }
 
 /// `map` without result `drop`.
@@ -80,14 +81,17 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
 
 class WarpLowering {
 public:
-  WarpLowering(AllocBufferOp alloc) : alloc(alloc), ctx(alloc.getContext()) {}
+  WarpLowering(AllocBufferOp alloc)
+      : alloc(alloc), ctx(alloc.getContext()),
+        scope(getStorageScope(alloc.getBuffer().getType())),
+        laneCount(scope == "warpgroup" ? 128 : 32) {}
 
   LogicalResult run();
 
 private:
   InFlightDiagnostic fail(Operation *op) {
-    return op->emitOpError("accesses 'warp' buffer '")
-           << getBufferName(alloc.getBuffer()) << "' ";
+    return op->emitOpError("accesses '")
+           << scope << "' buffer '" << getBufferName(alloc.getBuffer()) << "' ";
   }
   /// An access (load or store) through `buffer` whose index `lane` is the
   /// lane: the same access of `replacement` without it.
@@ -96,6 +100,9 @@ private:
 
   AllocBufferOp alloc;
   MLIRContext *ctx;
+  /// "warp" or "warpgroup", and its lanes (32 or 128).
+  StringRef scope;
+  int64_t laneCount;
 };
 
 LogicalResult WarpLowering::rewriteAccess(Operation *op, Value replacement,
@@ -105,10 +112,10 @@ LogicalResult WarpLowering::rewriteAccess(Operation *op, Value replacement,
   AffineMap map = load ? load.getMap() : store.getMap();
   SmallVector<Value> indices(load ? load.getIndices() : store.getIndices());
   auto dim = dyn_cast<AffineDimExpr>(map.getResult(lane));
-  if (!dim || !isLane(indices[dim.getPosition()]))
+  if (!dim || !isLane(indices[dim.getPosition()], laneCount))
     return fail(op) << "at a lane index that is not the lane's own (a loop "
                        "bound to threadIdx.x of "
-                    << kWarpSize
+                    << laneCount
                     << " iterations, or a block variable bound to one); "
                        "accesses across lanes (shuffles) are "
                        "not lowered";
@@ -133,15 +140,14 @@ LogicalResult WarpLowering::rewriteView(MatchBufferOp view, Value lanes) {
   auto start = dyn_cast<AffineConstantExpr>(region.starts[lane]);
   auto extent = dyn_cast<AffineConstantExpr>(region.extents[lane]);
   if (!start || start.getValue() != 0 || !extent ||
-      extent.getValue() != kWarpSize)
+      extent.getValue() != laneCount)
     return fail(view) << "through a view of part of its lanes; a view of a "
-                         "warp buffer takes all "
-                      << kWarpSize;
+                      << scope << " buffer takes all " << laneCount;
   auto viewType = cast<MemRefType>(view.getResult().getType());
   // The view's dimensions are the region's last ones (leading unit
   // dimensions may be left out).
   int64_t viewLane = int64_t(viewType.getRank()) - int64_t(rank - lane);
-  if (viewLane < 0 || viewType.getDimSize(viewLane) != kWarpSize)
+  if (viewLane < 0 || viewType.getDimSize(viewLane) != laneCount)
     return fail(view) << "through a view that leaves out its lanes";
   auto lanesType = cast<MemRefType>(lanes.getType());
   SmallVector<int64_t> strides = rowMajorStrides(lanesType.getShape());
@@ -186,12 +192,13 @@ LogicalResult WarpLowering::rewriteView(MatchBufferOp view, Value lanes) {
 LogicalResult WarpLowering::run() {
   auto type = cast<MemRefType>(alloc.getBuffer().getType());
   if (!type.hasStaticShape() || type.getRank() < 2 ||
-      type.getDimSize(type.getRank() - 2) != kWarpSize ||
+      type.getDimSize(type.getRank() - 2) != laneCount ||
       !type.getLayout().isIdentity())
-    return alloc.emitOpError("allocates 'warp' buffer '")
-           << getBufferName(alloc.getBuffer()) << "' of type " << type
-           << "; a warp buffer's second-to-last dimension is the warp's "
-           << kWarpSize
+    return alloc.emitOpError("allocates '")
+           << scope << "' buffer '" << getBufferName(alloc.getBuffer())
+           << "' of type " << type << "; a " << scope
+           << " buffer's second-to-last dimension is the "
+           << (laneCount == 32 ? "warp" : "warpgroup") << "'s " << laneCount
            << " lanes (as transform_layout with the tensor intrinsics' "
               "layouts leaves it), its shape static";
   unsigned lane = type.getRank() - 2;
@@ -386,7 +393,8 @@ LogicalResult FragmentLowering::run() {
 LogicalResult mlir::tir::lowerWarpBuffers(Operation *root) {
   SmallVector<AllocBufferOp> warps;
   root->walk([&](AllocBufferOp alloc) {
-    if (getStorageScope(alloc.getBuffer().getType()) == "warp")
+    StringRef scope = getStorageScope(alloc.getBuffer().getType());
+    if (scope == "warp" || scope == "warpgroup")
       warps.push_back(alloc);
   });
   for (AllocBufferOp alloc : warps)

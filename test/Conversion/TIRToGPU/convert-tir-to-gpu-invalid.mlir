@@ -29,6 +29,37 @@ func.func @warp_memory_without_lanes(%A: memref<32xf32>) {
 
 // -----
 
+// A warpgroup buffer's lanes are the 128 threads of a warpgroup.
+func.func @warpgroup_memory_of_a_warp(%A: memref<32x4xf32>) {
+  tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(32, %t)) {
+      // expected-error @+1 {{allocates 'warpgroup' buffer 'S' of type 'memref<32x4xf32, "warpgroup">'; a warpgroup buffer's second-to-last dimension is the warpgroup's 128 lanes}}
+      %S = tir.alloc_buffer : memref<32x4xf32, "warpgroup">
+      %x = tir.load %A[%vi, 0] : memref<32x4xf32>
+      tir.store %x, %S[%vi, 0] : memref<32x4xf32, "warpgroup">
+    }
+  }
+  return
+}
+
+// -----
+
+// Each thread touches its own row only: a row indexed by another value
+// than the thread's index (a shuffle) is refused.
+func.func @warpgroup_row_of_another_thread(%A: memref<128x4xf32>) {
+  %S = tir.alloc_buffer {buffer_name = "S"} : memref<128x4xf32, "warpgroup">
+  tir.for %t = 0 to 128 thread_binding<"threadIdx.x"> {
+    tir.block "A"(%vi = spatial(128, %t)) {
+      %x = tir.load %A[%vi, 0] : memref<128x4xf32>
+      // expected-error @+1 {{'tir.store' op accesses 'warpgroup' buffer 'S' at a lane index that is not the lane's own (a loop bound to threadIdx.x of 128 iterations, or a block variable bound to one); accesses across lanes (shuffles) are not lowered}}
+      tir.store %x, %S[127 - %vi, 0] : memref<128x4xf32, "warpgroup">
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @fragment_memory(%A: memref<32xf32>) {
   tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
     tir.block "A"(%vi = spatial(32, %t)) {

@@ -77,7 +77,7 @@ bool mlir::tir::isStorageSharedAcrossThread(StringRef scope,
   if (scope == "shared" || scope == "shared.dyn")
     return threadTag.starts_with("threadIdx.") ||
            threadTag.starts_with("vthread");
-  if (scope == "warp")
+  if (scope == "warp" || scope == "warpgroup")
     return threadTag == "threadIdx.x";
   return false;
 }
