@@ -87,6 +87,15 @@ VARIANTS = {
             pad=True).mod)
        for w, t, k in (((2, 2), (4, 4), 2), ((2, 2), (4, 4), 4), ((2, 4), (4, 2), 2))
        for size in (4096, 8192)},
+    # Warpgroup tensor cores (sm_90a's wgmma), C = A B^T in f16 -> f32: the
+    # product's N, warpgroups per block, k steps of 16 per shared tile;
+    # the tiles copied by cp.async one k tile ahead.
+    **{f"wggemm_n{n}w{w}k{k}_{size}": (
+        lambda size=size, n=n, w=w, k=k: p.schedule_matmul_wgmma(
+            p.matmul_mixed(size, b_transposed=True), n_tile=n, warpgroups=w,
+            k_tiles=k).mod)
+       for n, w, k in ((128, 2, 4), (256, 2, 4), (256, 1, 4), (128, 2, 2))
+       for size in (4096, 8192)},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
@@ -135,8 +144,15 @@ def main():
             continue
         # One library with a cubin (ptxas here) rather than PTX.
         fmt = " -format=bin" if name.endswith("_cubin") else ""
+        arch = args.arch
+        if name.startswith("wggemm"):
+            # wgmma is Hopper's architecture-specific instruction (sm_90a).
+            if not arch.startswith("sm_90"):
+                print("not built", name, f"(wgmma needs sm_90a, the GPU is {arch})")
+                continue
+            arch = "sm_90a"
         try:
-            lib = tvm.build(make(), target=f"cuda -arch={args.arch}{fmt}")
+            lib = tvm.build(make(), target=f"cuda -arch={arch}{fmt}")
         except ValueError as e:
             if name not in sampled:
                 raise

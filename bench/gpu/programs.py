@@ -398,3 +398,77 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
         if pipeline == "async":
             sch.annotate(k_o, "software_pipeline_async_stages", [0])
     return sch
+
+
+def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="async",
+                          pad=True, in_dtype="float16"):
+    """C = A B^T (`in_dtype` f16 or bf16 -> f32, `matmul_mixed(...,
+    b_transposed=True)`) on
+    sm_90a's warpgroup tensor cores (wgmma): each of a block's `warpgroups`
+    computes a 64 x `n_tile` tile of C with one wgmma per k step of 16,
+    reading A's and B's tiles straight from shared memory, where they are
+    staged `k_tiles` steps at a time laid out for the instruction
+    (`core_matrix_layout`: 8 x 8 blocks of 128 contiguous bytes); the
+    accumulators are the warpgroup's registers ("warpgroup" buffer). With
+    `pad`, the halves of each k step lie 16 bytes past a multiple of 128
+    apart (storage_align), so the 8 threads copying one row's 8 pieces
+    write different banks. With `pipeline` "async" (or "sync"), the next
+    k tiles are copied (by cp.async) while the current ones multiply."""
+    from tensorir.tir.tensor_intrin import cuda as intrin
+    names = intrin.get_wgmma_intrin_group(n_tile, in_dtype)
+    sch = tvm.tir.Schedule(func)
+    c = sch.get_block("C")
+    i, j, k = sch.get_loops(c)
+    i, i_t = sch.split(i, [None, 64])
+    j, j_t = sch.split(j, [None, n_tile])
+    k, k_t = sch.split(k, [None, 16])
+    sch.reorder(i, j, k, i_t, j_t, k_t)
+    tile = sch.blockize(i_t)
+    k_o, k_i = sch.split(k, [None, k_tiles])
+    # The warpgroups of a block: threadIdx.y (none where there is one).
+    if warpgroups > 1:
+        i_b, i_w = sch.split(i, [None, warpgroups])
+        sch.reorder(i_b, j, i_w, k_o, k_i)
+        block_x = sch.fuse(i_b, j)
+        sch.bind(i_w, "threadIdx.y")
+    else:
+        sch.reorder(i, j, k_o, k_i)
+        block_x = i_w = sch.fuse(i, j)
+    sch.bind(block_x, "blockIdx.x")
+    for operand in (0, 1):
+        cached = sch.cache_read(tile, operand, "shared.dyn")
+        sch.transform_layout(cached, ("write", 0), intrin.core_matrix_layout)
+        # The copy iterates the layout (k // 8, row, k % 8): each thread
+        # copies 8 neighbours of a row (16 bytes: one row of a core matrix),
+        # consecutive threads the next 8 of the row.
+        sch.transform_block_layout(cached, intrin.core_matrix_layout)
+        sch.compute_at(cached, k_o)
+        col_o, row, vec = sch.get_loops(cached)[-3:]
+        sch.reorder(row, col_o)
+        fused = sch.fuse(row, col_o)
+        if warpgroups > 1:
+            _, ty, tx = sch.split(fused, [None, warpgroups, 128])
+            sch.bind(ty, "threadIdx.y")
+        else:
+            _, tx = sch.split(fused, [None, 128])
+        sch.bind(tx, "threadIdx.x")
+        sch.vectorize(vec)
+        if pad:
+            sch.storage_align(cached, 0, 0, 64, 8)
+    acc = sch.cache_write(tile, 0, "warpgroup")
+    sch.reverse_compute_at(acc, i_w)
+    sch.transform_layout(acc, ("read", 0), lambda r, s: (
+        r // 64, s // n_tile, *intrin.warpgroup_layout(r % 64, s % n_tile)))
+    sch.decompose_reduction(tile, k_o)
+    sch.tensorize(sch.get_loops(c)[-3], names["compute"])
+    sch.tensorize(sch.get_loops(sch.get_block("C_init"))[-2], names["init"])
+    sch.tensorize(sch.get_loops(acc)[-2], names["store"])
+    # A k tile's products one after another in the code: they are issued
+    # together and waited for once.
+    sch.unroll(k_i)
+    if pipeline:
+        sch.annotate(k_o, "software_pipeline_stage", [0, 0, 1])
+        sch.annotate(k_o, "software_pipeline_order", [0, 1, 2])
+        if pipeline == "async":
+            sch.annotate(k_o, "software_pipeline_async_stages", [0])
+    return sch

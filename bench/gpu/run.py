@@ -94,11 +94,14 @@ def main():
             t = lib.time_evaluator(fname, dev, number=20, repeat=5)(da, ds).median
             peer = torch_time(lambda: torch.softmax(ta, dim=1), number=20)
             record(tag, err, err < 1e-5, t, peer, 2 * m * n_cols * 4 / 1e9, "GB/s")
-        elif tag.startswith(("gemm", "tcgemm")):
+        elif tag.startswith(("gemm", "tcgemm", "wggemm")):
             # f32 GEMMs beside cuBLAS's (TF32 off); tensor-core ones take
-            # f16 (accumulating in f32) beside cuBLAS's f16 GEMM.
+            # f16 (accumulating in f32) beside cuBLAS's f16 GEMM; the
+            # warpgroup ones (wggemm) compute A B^T, as cuBLAS does for
+            # torch.matmul(a, b.T).
             size = int(tag.rsplit("_", 1)[1])
-            tensor_core = tag.startswith("tcgemm")
+            tensor_core = tag.startswith(("tcgemm", "wggemm"))
+            nt = tag.startswith("wggemm")
             dtype = np.float16 if tensor_core else np.float32
             a = rng.standard_normal((size, size)).astype(dtype)
             b = rng.standard_normal((size, size)).astype(dtype)
@@ -106,6 +109,8 @@ def main():
             dc = rt.array(np.full((size, size), np.nan, np.float32), dev)
             lib[fname](da, db, dc)
             ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+            if nt:
+                tb = tb.T
             ref = (ta.double() @ tb.double()).cpu().numpy()
             err = rel_error(dc.numpy(), ref)
             number = 3 if "naive" in tag else 10

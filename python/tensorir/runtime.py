@@ -667,6 +667,10 @@ def _cuda_options(target):
         chip = "sm_80"
         if _rt.cuda(0).exist:
             chip = "sm_" + ext.cuda_device_info(0)["compute_version"].replace(".", "")
+            # The build is for this GPU: on Hopper, its architecture-specific
+            # instructions (wgmma) too.
+            if chip == "sm_90":
+                chip = "sm_90a"
     fmt = options.get("format", "isa")
     if fmt not in ("isa", "bin"):
         raise ValueError(f"target '{text}': -format is isa (PTX) or bin (a cubin)")

@@ -23,6 +23,8 @@ from ...script.values import DeferredScriptError, ScriptError
 from ..function import TensorIntrin
 from . import mma as _mma
 from .mma import *  # noqa: F401,F403 - mma.sync's intrinsics (ldmatrix, mma, fill, store)
+from .wgmma import (core_matrix_layout, get_wgmma_intrin_group,  # noqa: F401 - sm_90a's
+                    warpgroup_layout)
 
 
 _WMMA_SYNC_DESC = """
