@@ -25,9 +25,12 @@ def TIR_Dialect : Dialect {
     Buffers are memrefs. The memref memory space, when present, is a string
     that carries TVM's storage scope: a rank (`"global"`, `"shared"`,
     `"local"`, `"warp"`), optionally followed by a tag (`"shared.dyn"`,
-    `"global.vtcm"`), or a tensor-core fragment (`"wmma.matrix_a"`, ...).
+    `"global.vtcm"`, `"warpgroup"`: a warp buffer over a warpgroup's 128
+    threads), or a tensor-core fragment (`"wmma.matrix_a"`, ...).
     The CPU lowering treats every scope as plain memory; the GPU lowering
-    places `"shared"`, `"shared.dyn"` and `"local"` and refuses other tags.
+    places `"shared"`, `"shared.dyn"` and `"local"`, divides `"warp"`,
+    `"warpgroup"` and the fragments among their threads, and refuses other
+    tags.
 
     Values used to index buffers are written as affine expressions of SSA
     values (`tir.load %A[%vi + 10]`), as TVMScript writes them.
