@@ -425,8 +425,11 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
   auto cover = [&](AffineExpr &acc, AffineExpr e, bool upper) {
     if (coverBound(acc, e, upper, in.size()))
       return true;
+    // Flattened first: terms both bounds share cancel (an interval
+    // evaluation of d1 - (d0 + d1) would not).
     std::optional<Interval> diff =
-        evaluateRange(e - acc, getValueRanges(in.getValues()));
+        evaluateRange(simplifyAffineExpr(e - acc, in.size(), 0),
+                      getValueRanges(in.getValues()));
     if (!diff || (diff->lo < 0 && diff->hi > 0))
       return false;
     if (upper ? diff->lo >= 0 : diff->hi <= 0)
