@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import programs as p  # noqa: E402
 
 PIPE = ([0, 0, 1], [0, 1, 2])  # next tiles into second buffers during the update
+PIPE3 = ([0, 0, 2], [0, 1, 2])  # two tiles ahead, three buffers each
 REV = ([0, 0, 1], [1, 2, 0])   # the update first, then the next tiles
 
 
@@ -49,6 +50,12 @@ GEMMS = {
     "s64n128k16_staged": dict(S64N128, bk=16, staged=True),
     "s64n128k8_staged": dict(S64N128, bk=8, staged=True),
     "s64n256k16_staged": dict(S64N128, bn=256, bk=16, staged=True),
+    # The pipelined copies by cp.async ("a"): no registers, no wait for
+    # the loads before the update.
+    "m64n128t8x4_apipek32": dict(T8X4, bk=32, pipeline=PIPE, async_copies=True),
+    "m64n128t8x4_apipe3k16": dict(T8X4, bk=16, pipeline=PIPE3, async_copies=True),
+    "m64n128t8x4_apipe3k32": dict(T8X4, bk=32, pipeline=PIPE3, async_copies=True),
+    "s64n128k16_apipe3": dict(S64N128, bk=16, pipeline=PIPE3, async_copies=True),
 }
 # Sizes each is measured at (4096 only unless listed).
 AT_2048 = {"tiled", "vec4k16", "m64n128t8x4", "m64n128t8x4_pipek32",
@@ -90,11 +97,13 @@ VARIANTS = {
     # Warpgroup tensor cores (sm_90a's wgmma), C = A B^T in f16 -> f32: the
     # product's N, warpgroups per block, k steps of 16 per shared tile;
     # the tiles copied by cp.async one k tile ahead.
-    **{f"wggemm_n{n}w{w}k{k}_{size}": (
-        lambda size=size, n=n, w=w, k=k: p.schedule_matmul_wgmma(
+    # "s3": three stages (the copies two k tiles ahead).
+    **{f"wggemm_n{n}w{w}k{k}{'s3' if s == 3 else ''}_{size}": (
+        lambda size=size, n=n, w=w, k=k, s=s: p.schedule_matmul_wgmma(
             p.matmul_mixed(size, b_transposed=True), n_tile=n, warpgroups=w,
-            k_tiles=k).mod)
-       for n, w, k in ((128, 2, 4), (256, 2, 4), (256, 1, 4), (128, 2, 2))
+            k_tiles=k, stages=s).mod)
+       for n, w, k, s in ((128, 2, 4, 2), (256, 2, 4, 2), (256, 1, 4, 2), (128, 2, 2, 2),
+                          (128, 2, 4, 3), (256, 2, 4, 3))
        for size in (4096, 8192)},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),

@@ -99,9 +99,24 @@ def softmax(m, n):
     return softmax_rows
 
 
+def pipeline_copies(sch, loop, pipeline, stages=2):
+    """Software-pipelines `loop`, whose statements are A's copy, B's copy
+    and the update: the copies run `stages - 1` iterations ahead (each
+    tile then has `stages` copies), by cp.async when `pipeline` is
+    "async" ("sync": ordinary loads and stores)."""
+    if pipeline not in ("sync", "async"):
+        raise ValueError(f"pipeline is 'sync' or 'async', not {pipeline!r}")
+    if stages < 2:
+        raise ValueError(f"a pipeline has 2 or more stages, not {stages}")
+    sch.annotate(loop, "software_pipeline_stage", [0, 0, stages - 1])
+    sch.annotate(loop, "software_pipeline_order", [0, 1, 2])
+    if pipeline == "async":
+        sch.annotate(loop, "software_pipeline_async_stages", [0])
+
+
 def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
                           pipeline=None, spread_b=False, group=None, warp=None,
-                          staged=False):
+                          staged=False, async_copies=False):
     """A block of (bm / tm) x (bn / tn) threads computes a bm x bn tile of C;
     each thread a tm x tn tile, kept in registers (cache_write "local");
     tiles of A and B go through shared memory bk columns / rows at a time
@@ -132,7 +147,10 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
     that a step loads the next tiles from global memory into registers,
     multiplies the current ones, then stores the registers into shared
     memory (stages [0, 0, 0, 0, 1], order [0, 3, 1, 4, 2]): the loads'
-    latency is hidden behind the update, one shared buffer each."""
+    latency is hidden behind the update, one shared buffer each.
+    `async_copies`: the pipelined copies (stage 0 of `pipeline`) are
+    cp.async's (sm_80 and newer), which need no registers and let the
+    threads go on to the update at once."""
     sch = tvm.tir.Schedule(func)
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "local")
@@ -189,9 +207,14 @@ def schedule_matmul_tiled(func, bm=128, bn=128, bk=8, tm=8, tn=8, vec=1,
             # A thread's staged elements in registers: constant indices.
             sch.unroll(outer)
     init = sch.decompose_reduction(block, k0)
+    if async_copies and (pipeline is None or staged):
+        raise ValueError("async_copies makes a pipeline's copies asynchronous: give "
+                         "pipeline (and not staged)")
     if pipeline is not None:
         sch.annotate(k0, "software_pipeline_stage", list(pipeline[0]))
         sch.annotate(k0, "software_pipeline_order", list(pipeline[1]))
+        if async_copies:
+            sch.annotate(k0, "software_pipeline_async_stages", [0])
     # Every loop over the register tile unrolled: its elements stay in
     # registers (constant indices).
     for loop in [k1, i2, j2] + sch.get_loops(init)[-2:] + sch.get_loops(write_back)[-2:]:
@@ -393,15 +416,12 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
     sch.tensorize(sch.get_loops(c_frag)[-2], store)
     if pipeline:
         # k_o's statements: A's copy, B's copy, the k_i loop of products.
-        sch.annotate(k_o, "software_pipeline_stage", [0, 0, 1])
-        sch.annotate(k_o, "software_pipeline_order", [0, 1, 2])
-        if pipeline == "async":
-            sch.annotate(k_o, "software_pipeline_async_stages", [0])
+        pipeline_copies(sch, k_o, pipeline)
     return sch
 
 
 def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="async",
-                          pad=True, in_dtype="float16"):
+                          pad=True, in_dtype="float16", stages=2):
     """C = A B^T (`in_dtype` f16 or bf16 -> f32, `matmul_mixed(...,
     b_transposed=True)`) on
     sm_90a's warpgroup tensor cores (wgmma): each of a block's `warpgroups`
@@ -412,8 +432,9 @@ def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="a
     accumulators are the warpgroup's registers ("warpgroup" buffer). With
     `pad`, the halves of each k step lie 16 bytes past a multiple of 128
     apart (storage_align), so the 8 threads copying one row's 8 pieces
-    write different banks. With `pipeline` "async" (or "sync"), the next
-    k tiles are copied (by cp.async) while the current ones multiply."""
+    write different banks. With `pipeline` "async" (or "sync"), the k
+    tiles `stages - 1` ahead are copied (by cp.async) while the current
+    ones multiply."""
     from tensorir.tir.tensor_intrin import cuda as intrin
     names = intrin.get_wgmma_intrin_group(n_tile, in_dtype)
     sch = tvm.tir.Schedule(func)
@@ -467,8 +488,5 @@ def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="a
     # together and waited for once.
     sch.unroll(k_i)
     if pipeline:
-        sch.annotate(k_o, "software_pipeline_stage", [0, 0, 1])
-        sch.annotate(k_o, "software_pipeline_order", [0, 1, 2])
-        if pipeline == "async":
-            sch.annotate(k_o, "software_pipeline_async_stages", [0])
+        pipeline_copies(sch, k_o, pipeline, stages)
     return sch

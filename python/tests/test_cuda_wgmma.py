@@ -27,6 +27,7 @@ CONFIGS = {
     "n256_wg1_async": (dict(n_tile=256, warpgroups=1, pipeline="async"), 4),
     "n64_wg2_k2_sync": (dict(n_tile=64, warpgroups=2, k_tiles=2, pipeline="sync"), 2),
     "n128_wg2_unpadded": (dict(n_tile=128, warpgroups=2, pad=False), 4),
+    "n128_wg2_3stages": (dict(n_tile=128, warpgroups=2, stages=3), 4),
 }
 
 
@@ -64,6 +65,9 @@ def test_wgmma_gemm_ptx(name):
     assert "ld.local" not in ptx and "st.local" not in ptx
     if options.get("pipeline", "async") == "async":
         assert "cp.async.cg.shared.global" in ptx and "ld.global" not in ptx
+        # The steady steps wait for all but the newest stages - 1 groups.
+        waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+        assert max(int(w) for w in waits) == options.get("stages", 2) - 1
     else:
         assert "cp.async" not in ptx
 

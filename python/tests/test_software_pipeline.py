@@ -191,6 +191,50 @@ def test_pipelined_gemm_on_gpu(order):
     np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
 
 
+def async_gemm(n=256):
+    """The fp32 GEMM's k loop in three stages, its copies cp.async's."""
+    return programs.schedule_matmul_tiled(programs.matmul(n, n, n), bm=64, bn=128, tm=8,
+                                          tn=4, bk=16, vec=4,
+                                          pipeline=([0, 0, 2], [0, 1, 2]), async_copies=True)
+
+
+def test_gpu_build_async_three_stages():
+    # Three copies of each tile (A's 4 KiB, B's 8 KiB); every copy a 16-byte
+    # cp.async (.cg), none through registers; the steady steps wait for all
+    # but the newest two groups; assembles for sm_80 and sm_90.
+    lib = tvm.build(async_gemm(), target="cuda -arch=sm_80")
+    source = lib.get_source()
+    start = source.index(".version")
+    ptx = source[start:source.index('\\00"', start)].replace("\\0A", "\n").replace("\\09", "\t")
+    shared = re.findall(r"\.shared \.align 16 \.b8 \w+\[(\d+)\]", ptx)
+    assert sorted(shared) == ["4096"] * 3 + ["8192"] * 3
+    assert "ld.global" not in ptx and "cp.async.cg.shared.global" in ptx
+    waits = [int(w) for w in re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)]
+    assert max(waits) == 2 and min(waits) == 0
+    assert ".local" not in ptx
+    if os.path.exists("/usr/local/cuda/bin/ptxas"):
+        for arch in ("sm_80", "sm_90"):
+            tvm.build(async_gemm(), target=f"cuda -arch={arch} -format=bin")
+
+
+@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
+def test_async_gemm_on_gpu():
+    n = 256
+    dev = tvm.cuda(0)
+    lib = tvm.build(async_gemm(n), target="cuda")
+    rng = np.random.default_rng(6)
+    x, y = (rng.standard_normal((n, n)).astype("float32") for _ in range(2))
+    c = tvm.nd.array(np.full((n, n), np.nan, "float32"), dev)
+    lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
+    np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+
+
+def test_async_copies_need_a_pipeline():
+    with pytest.raises(ValueError, match="async_copies makes a pipeline's copies "
+                                         "asynchronous: give pipeline"):
+        programs.schedule_matmul_tiled(programs.matmul(256, 256, 256), async_copies=True)
+
+
 def staged_gemm(n=256):
     """The fastest GEMM of bench/gpu on an H100: 64 x 128 tiles, 8 x 8 per
     thread, B's shared tile spread, the copies staged through registers."""
