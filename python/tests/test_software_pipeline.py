@@ -158,6 +158,17 @@ def test_copies_in_the_lowered_loop():
     assert lowered.count('tir.block "use"') == 11
 
 
+def check_gemm_on_gpu(mod, n, seed):
+    """The n x n fp32 GEMM `mod` on the GPU against numpy in float64."""
+    dev = tvm.cuda(0)
+    lib = tvm.build(mod, target="cuda")
+    rng = np.random.default_rng(seed)
+    x, y = (rng.standard_normal((n, n)).astype("float32") for _ in range(2))
+    c = tvm.nd.array(np.full((n, n), np.nan, "float32"), dev)
+    lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
+    np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+
+
 def pipelined_gemm(n=256):
     return programs.schedule_matmul_tiled(programs.matmul(n, n, n), bm=64, bn=128, tm=8,
                                           tn=4, bk=16, vec=4,
@@ -182,13 +193,7 @@ def test_pipelined_gemm_on_gpu(order):
     n = 256
     mod = programs.schedule_matmul_tiled(programs.matmul(n, n, n), bm=64, bn=128, tm=8,
                                          tn=4, bk=16, vec=4, pipeline=([0, 0, 1], order))
-    dev = tvm.cuda(0)
-    lib = tvm.build(mod, target="cuda")
-    rng = np.random.default_rng(3)
-    x, y = (rng.standard_normal((n, n)).astype("float32") for _ in range(2))
-    c = tvm.nd.array(np.full((n, n), np.nan, "float32"), dev)
-    lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
-    np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+    check_gemm_on_gpu(mod, n, seed=3)
 
 
 def async_gemm(n=256):
@@ -220,13 +225,7 @@ def test_gpu_build_async_three_stages():
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
 def test_async_gemm_on_gpu():
     n = 256
-    dev = tvm.cuda(0)
-    lib = tvm.build(async_gemm(n), target="cuda")
-    rng = np.random.default_rng(6)
-    x, y = (rng.standard_normal((n, n)).astype("float32") for _ in range(2))
-    c = tvm.nd.array(np.full((n, n), np.nan, "float32"), dev)
-    lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
-    np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+    check_gemm_on_gpu(async_gemm(n), n, seed=6)
 
 
 def test_async_copies_need_a_pipeline():
@@ -268,10 +267,4 @@ def test_gpu_build_stages_the_copies_in_registers(tmp_path):
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
 def test_staged_gemm_on_gpu():
     n = 256
-    dev = tvm.cuda(0)
-    lib = tvm.build(staged_gemm(n), target="cuda")
-    rng = np.random.default_rng(4)
-    x, y = (rng.standard_normal((n, n)).astype("float32") for _ in range(2))
-    c = tvm.nd.array(np.full((n, n), np.nan, "float32"), dev)
-    lib["gemm"](tvm.nd.array(x, dev), tvm.nd.array(y, dev), c)
-    np.testing.assert_allclose(c.numpy(), x.astype("float64") @ y, rtol=1e-4, atol=1e-4)
+    check_gemm_on_gpu(staged_gemm(n), n, seed=4)

@@ -46,9 +46,11 @@ _POSITION = "4 * ({j} // 8) + {i} % 16 // 8 * 2 + {j} % 2"
 _ROW = "16 * ({t} // 32) + 8 * ({l} % 4 // 2) + {t} % 32 // 4"
 _COL = "8 * ({l} // 4) + {t} % 4 * 2 + {l} % 2"
 
-_MMA_DESC = """
+# Each description and implementation: the same buffers (`{kind}` is
+# "desc" or "impl"), then its own body.
+_MMA_HEAD = """
 @T.prim_func
-def desc(a: T.handle, b: T.handle, c: T.handle):
+def {kind}(a: T.handle, b: T.handle, c: T.handle):
     A = T.match_buffer(a, (2, 64, 8), "{dtype}", align=16, offset_factor=8, scope="{scope}")
     B = T.match_buffer(b, (2, {n}, 8), "{dtype}", align=16, offset_factor=8, scope="{scope}")
     C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
@@ -56,6 +58,9 @@ def desc(a: T.handle, b: T.handle, c: T.handle):
     with T.block("root"):
         T.reads(C[0:128, 0:{half}], A[0:2, 0:64, 0:8], B[0:2, 0:{n}, 0:8])
         T.writes(C[0:128, 0:{half}])
+"""
+
+_MMA_DESC = _MMA_HEAD + """\
         for i, j, k in T.grid(64, {n}, 16):
             with T.block("C"):
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
@@ -65,29 +70,23 @@ def desc(a: T.handle, b: T.handle, c: T.handle):
                     "float32", A[vk // 8, vi, vk % 8]) * T.Cast("float32", B[vk // 8, vj, vk % 8])
 """
 
-_MMA_IMPL = """
-@T.prim_func
-def impl(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (2, 64, 8), "{dtype}", align=16, offset_factor=8, scope="{scope}")
-    B = T.match_buffer(b, (2, {n}, 8), "{dtype}", align=16, offset_factor=8, scope="{scope}")
-    C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
-                       scope="warpgroup")
-    with T.block("root"):
-        T.reads(C[0:128, 0:{half}], A[0:2, 0:64, 0:8], B[0:2, 0:{n}, 0:8])
-        T.writes(C[0:128, 0:{half}])
+_MMA_IMPL = _MMA_HEAD + """\
         for tx in T.thread_binding(128, thread="threadIdx.x"):
             T.evaluate(T.call_extern("", "tir.ptx_wgmma", "m64n{n}k16", "{abbrv}", "{abbrv}",
                                      "fp32", A.data, B.data, C.data, 0))
 """
 
-_FILL_DESC = """
+_FILL_HEAD = """
 @T.prim_func
-def desc(c: T.handle):
+def {kind}(c: T.handle):
     C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
                        scope="warpgroup")
     with T.block("root"):
         T.reads()
         T.writes(C[0:128, 0:{half}])
+"""
+
+_FILL_DESC = _FILL_HEAD + """\
         for i0, j0 in T.grid(64, {n}):
             with T.block("C"):
                 i, j = T.axis.remap("SS", [i0, j0])
@@ -96,28 +95,24 @@ def desc(c: T.handle):
                 C[{thread}, {position}] = T.float32(0)
 """
 
-_FILL_IMPL = """
-@T.prim_func
-def impl(c: T.handle):
-    C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
-                       scope="warpgroup")
-    with T.block("root"):
-        T.reads()
-        T.writes(C[0:128, 0:{half}])
+_FILL_IMPL = _FILL_HEAD + """\
         for tx in T.thread_binding(128, thread="threadIdx.x"):
             for l in T.unroll({half}):
                 C[tx, l] = T.float32(0)
 """
 
-_STORE_DESC = """
+_STORE_HEAD = """
 @T.prim_func
-def desc(c: T.handle, d: T.handle):
+def {kind}(c: T.handle, d: T.handle):
     C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
                        scope="warpgroup")
     D = T.match_buffer(d, (64, {n}), "float32", offset_factor=1, scope="{scope}")
     with T.block("root"):
         T.reads(C[0:128, 0:{half}])
         T.writes(D[0:64, 0:{n}])
+"""
+
+_STORE_DESC = _STORE_HEAD + """\
         for i0, j0 in T.grid(64, {n}):
             with T.block("C"):
                 i, j = T.axis.remap("SS", [i0, j0])
@@ -126,19 +121,15 @@ def desc(c: T.handle, d: T.handle):
                 D[i, j] = C[{thread}, {position}]
 """
 
-_STORE_IMPL = """
-@T.prim_func
-def impl(c: T.handle, d: T.handle):
-    C = T.match_buffer(c, (128, {half}), "float32", align=16, offset_factor=1,
-                       scope="warpgroup")
-    D = T.match_buffer(d, (64, {n}), "float32", offset_factor=1, scope="{scope}")
-    with T.block("root"):
-        T.reads(C[0:128, 0:{half}])
-        T.writes(D[0:64, 0:{n}])
+_STORE_IMPL = _STORE_HEAD + """\
         for tx in T.thread_binding(128, thread="threadIdx.x"):
             for l in T.unroll({half}):
                 D[{row}, {col}] = C[tx, l]
 """
+
+
+def _register_pair(name, desc, impl, fields):
+    return _register(name, desc.format(kind="desc", **fields), impl.format(kind="impl", **fields))
 
 
 def _fields(n, **more):
@@ -150,21 +141,20 @@ def _register_mma(n, dtype, abbrv, short, scope):
     fields = _fields(n, dtype=dtype, abbrv=abbrv, scope=scope)
     fields.update(thread=_THREAD.format(i="vi", j="vj"), position=_POSITION.format(i="vi", j="vj"))
     suffix = "_dyn" if scope == "shared.dyn" else ""
-    return _register(f"wgmma_m64n{n}k16_{short}{short}f32{suffix}", _MMA_DESC.format(**fields),
-                     _MMA_IMPL.format(**fields))
+    return _register_pair(f"wgmma_m64n{n}k16_{short}{short}f32{suffix}", _MMA_DESC, _MMA_IMPL,
+                          fields)
 
 
 for _n in SIZES:
     for _dtype, _abbrv, _short in (("float16", "fp16", "f16"), ("bfloat16", "bf16", "bf16")):
         for _scope in ("shared", "shared.dyn"):
             _register_mma(_n, _dtype, _abbrv, _short, _scope)
-    _register(f"wgmma_fill_m64n{_n}_f32", _FILL_DESC.format(**_fields(_n)),
-              _FILL_IMPL.format(**_fields(_n)))
+    _register_pair(f"wgmma_fill_m64n{_n}_f32", _FILL_DESC, _FILL_IMPL, _fields(_n))
     for _scope in ("global", "shared", "shared.dyn"):
         _store = _fields(_n, scope=_scope, row=_ROW.format(t="tx", l="l"),
                          col=_COL.format(t="tx", l="l"))
-        _register(f"wgmma_store_m64n{_n}_f32_{_scope.replace('.', '_')}",
-                  _STORE_DESC.format(**_store), _STORE_IMPL.format(**_store))
+        _register_pair(f"wgmma_store_m64n{_n}_f32_{_scope.replace('.', '_')}", _STORE_DESC,
+                       _STORE_IMPL, _store)
 
 
 def get_wgmma_intrin_group(n, in_dtype="float16", load_scope="shared.dyn",
