@@ -29,6 +29,13 @@ namespace {
 
 rt::DataType dtypeOf(const py::dtype &dt) {
   char kind = dt.kind();
+  // The types numpy lacks, as ml_dtypes' dtypes name them (of kind 'V', or
+  // 'f' with one byte, which no numpy float has).
+  if (kind == 'V' || (kind == 'f' && dt.itemsize() == 1)) {
+    std::string name = py::str(dt.attr("name")).cast<std::string>();
+    if (name == "bfloat16" || name == "float8_e4m3fn" || name == "float8_e5m2")
+      return *rt::DataType::parse(name);
+  }
   auto bits = static_cast<uint8_t>(dt.itemsize() * 8);
   switch (kind) {
   case 'f':

@@ -11,7 +11,8 @@ ALIGNMENT = 64
 def _aligned_empty(shape, dtype):
     """An uninitialized C-contiguous array whose data starts on an
     ALIGNMENT-byte boundary."""
-    dtype = np.dtype(dtype)
+    from tir_runtime import numpy_dtype
+    dtype = numpy_dtype(dtype)
     shape = tuple(int(d) for d in shape) if np.ndim(shape) else (int(shape),)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     raw = np.empty(nbytes + ALIGNMENT, np.uint8)

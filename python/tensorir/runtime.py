@@ -168,9 +168,10 @@ class Function:
         if isinstance(a, float):
             return a
         if isinstance(a, np.ndarray):
-            if a.dtype.hasobject or a.dtype.kind not in "biuf":
+            if _rt.type_code(a.dtype) is None:
                 raise TypeError(f"{self._where(i)}: arrays of dtype {a.dtype} cannot be "
-                                "passed; tir functions take bool, int, uint and float arrays")
+                                "passed; tir functions take bool, int, uint and float arrays "
+                                "(and ml_dtypes' bfloat16, float8_e4m3fn, float8_e5m2)")
             if a.dtype.byteorder == (">" if sys.byteorder == "little" else "<"):
                 order = "big" if a.dtype.byteorder == ">" else "little"
                 raise ValueError(f"{self._where(i)} is {order}-endian ({a.dtype.str}); tir "
@@ -212,7 +213,7 @@ class Function:
             for i in results:
                 dtype, shape = self._params[i].dtype, self._result_shape(i, inputs)
                 outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
-                               else NDArray(np.empty(shape, dtype=dtype)))
+                               else NDArray(np.empty(shape, dtype=_rt.numpy_dtype(dtype))))
                 args.insert(i, outputs[-1])
         # The common case inline (a call of a small kernel takes a few
         # microseconds; the checks were a third of them): a writable numpy

@@ -31,6 +31,32 @@ __all__ = ["Device", "DeviceArray", "Module", "array", "cpu", "cuda", "empty",
 _CPU, _CUDA = 1, 2
 _BUFFER, _INT, _FLOAT = 0, 1, 2
 _CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+# Element types numpy lacks, as the ml_dtypes package names them (JAX's and
+# TVM's): (DLPack type code, bits).
+_EXTENDED = {"bfloat16": (4, 16), "float8_e4m3fn": (10, 8), "float8_e5m2": (12, 8)}
+
+
+def numpy_dtype(dtype):
+    """numpy's dtype for `dtype` (a name or a dtype); bfloat16 and the
+    float8 types come from the ml_dtypes package."""
+    if isinstance(dtype, str) and dtype in _EXTENDED:
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError(f"arrays of {dtype} need the ml_dtypes package (numpy has no "
+                            f"{dtype}): pip install ml_dtypes") from None
+        return np.dtype(getattr(ml_dtypes, dtype))
+    return np.dtype(dtype)
+
+
+def type_code(dtype):
+    """(DLPack type code, bits) of a numpy dtype; None for one a tir
+    function cannot take."""
+    if dtype.name in _EXTENDED:
+        return _EXTENDED[dtype.name]
+    if dtype.kind not in _CODES or dtype.hasobject:
+        return None
+    return _CODES[dtype.kind], 1 if dtype.kind == "b" else dtype.itemsize * 8
 
 
 class TIRError(RuntimeError):
@@ -61,6 +87,7 @@ class _Param(ctypes.Structure):
 Param = collections.namedtuple("Param", "name dtype shape written result sizes",
                                defaults=(None,))
 _DTYPE_NAMES = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 6: "bool"}
+_CODE_NAMES = {code: name for name, (code, _) in _EXTENDED.items() if code >= 10}
 
 
 def make_param(name, dtype, shape, written, result, sizes=None):
@@ -245,10 +272,11 @@ class DeviceArray:
         self.shape = tuple(int(d) for d in shape)
         if any(d < 0 for d in self.shape):
             raise ValueError(f"an array's dimensions are not negative, got {self.shape}")
-        self._dtype = np.dtype(dtype)
-        if self._dtype.kind not in _CODES:
+        self._dtype = numpy_dtype(dtype)
+        if type_code(self._dtype) is None:
             raise TypeError(f"arrays of dtype {self._dtype} cannot live on the GPU; "
-                            "tir functions take bool, int, uint and float arrays")
+                            "tir functions take bool, int, uint and float arrays (and "
+                            "ml_dtypes' bfloat16, float8_e4m3fn, float8_e5m2)")
         self.device = device
         self.nbytes = math.prod(self.shape) * self._dtype.itemsize
         lib = _library()
@@ -312,7 +340,7 @@ def array(data, device=None):
 def empty(shape, dtype="float32", device=None):
     device = _check_device(device)
     if device.device_type == "cpu":
-        return np.empty(shape, dtype=dtype)
+        return np.empty(shape, dtype=numpy_dtype(dtype))
     return DeviceArray(shape, dtype, device)
 
 
@@ -351,7 +379,8 @@ def _pack(args, written=()):
             else:
                 raise TypeError(f"argument {i} is a {type(a).__name__}; functions take "
                                 "numpy arrays, device arrays, ints and floats")
-            if dtype.kind not in _CODES:
+            code = type_code(dtype)
+            if code is None:
                 raise TypeError(f"argument {i}: arrays of dtype {dtype} cannot be passed")
             shape_c = (ctypes.c_int64 * max(len(shape), 1))(*shape)
             keep += [a, shape_c]
@@ -362,8 +391,7 @@ def _pack(args, written=()):
                 strides_c = (ctypes.c_int64 * max(len(strides), 1))(*strides)
                 keep.append(strides_c)
                 b.strides = strides_c
-            b.code = _CODES[dtype.kind]
-            b.bits = 1 if dtype.kind == "b" else dtype.itemsize * 8
+            b.code, b.bits = code
             b.deviceType, b.deviceId = device_type, device_id
     return packed, keep
 
@@ -432,7 +460,8 @@ class Module:
             p = _Param()
             if lib.tirModuleFunctionParam(self._handle, index, j, ctypes.byref(p)):
                 raise _error()
-            dtype = "bool" if p.code == 6 else f"{_DTYPE_NAMES[p.code]}{p.bits}"
+            dtype = "bool" if p.code == 6 else _CODE_NAMES.get(
+                p.code, f"{_DTYPE_NAMES.get(p.code)}{p.bits}")
             shape = tuple(p.shape[d] for d in range(p.ndim)) if p.kind == _BUFFER else None
             params.append(make_param(p.name.decode(), dtype, shape, p.written, p.result))
         return params
