@@ -52,11 +52,14 @@ def numpy_dtype(dtype):
 def type_code(dtype):
     """(DLPack type code, bits) of a numpy dtype; None for one a tir
     function cannot take."""
-    if dtype.name in _EXTENDED:
-        return _EXTENDED[dtype.name]
-    if dtype.kind not in _CODES or dtype.hasobject:
+    kind = dtype.kind
+    # ml_dtypes' types are of kind 'V' (or 'f' with one byte, which no numpy
+    # float has); numpy computes a dtype's name in Python: only for those.
+    if kind == "V" or (kind == "f" and dtype.itemsize == 1):
+        return _EXTENDED.get(dtype.name)
+    if kind not in _CODES or dtype.hasobject:
         return None
-    return _CODES[dtype.kind], 1 if dtype.kind == "b" else dtype.itemsize * 8
+    return _CODES[kind], 1 if kind == "b" else dtype.itemsize * 8
 
 
 class TIRError(RuntimeError):

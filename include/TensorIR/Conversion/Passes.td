@@ -283,16 +283,16 @@ def TIRBatchWarpgroupProductsPass : Pass<"tir-batch-warpgroup-products"> {
   let summary = "Issue consecutive warpgroup products (wgmma) together";
   let description = [{
     `tir-lower-mma-instructions` waits for each `wgmma.mma_async` at once.
-    Where products follow one another in a block (a k tile's, once its
-    loop is unrolled) with nothing between one's wait and the next one's
-    fences but the accumulators moving through the thread's fragment
-    (private memory: registers once promoted) and pure arithmetic, this
-    pass removes that wait and those fences: the products are issued back
-    to back, each committed as its own group, and the last one's wait
-    covers them all. Anything else in between (a barrier, an access of
-    shared or global memory, a call) keeps them apart. ptxas keeps the
-    accumulators of products in flight in place (it serializes products
-    where it cannot).
+    Where products of one shape follow one another in a block (a k tile's,
+    once its loop is unrolled) and pass the accumulators on unchanged (the
+    first one's results, pinned, stored into the thread's fragment and
+    loaded back from the same place for the next, pinned again, nothing
+    else reading them, nothing else in between touching memory), this pass
+    removes that wait, those fences and those pins: the products are
+    issued back to back, each committed as its own group, and the last
+    one's wait covers them all. Anything else in between (a read of the
+    accumulators, arithmetic on them, another accumulator, a barrier, an
+    access of memory, a call) keeps them apart.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }

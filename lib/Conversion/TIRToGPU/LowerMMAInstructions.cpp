@@ -595,14 +595,16 @@ FailureOr<Value> Lowering::wgmmaDescriptor(Value tile, int64_t rows,
       type.getDimSize(2) != 8 || type.getElementType() != element ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(strides[0]) || strides[1] != 8 || strides[2] != 1 ||
-      (strides[0] * 2) % 16 != 0 || !space ||
+      (strides[0] * 2) % 16 != 0 ||
+      (!ShapedType::isDynamic(offset) && (offset * 2) % 16 != 0) || !space ||
       space.getValue() != gpu::AddressSpace::Workgroup) {
     fail() << "reads " << role << " from shared memory laid out (k / 8, "
            << (role == "A" ? "m" : "n") << ", k % 8) for wgmma's K-major "
            << "layout without swizzling: a 2 x " << rows << " x 8 tile of "
            << element
-           << " in workgroup memory, rows of 8 elements packed, the two "
-              "halves of k a multiple of 16 bytes apart; not "
+           << " in workgroup memory starting at a multiple of 16 bytes, rows "
+              "of 8 elements packed, the two halves of k a multiple of 16 "
+              "bytes apart; not "
            << type;
     return failure();
   }
@@ -657,6 +659,10 @@ LogicalResult Lowering::wgmma(ArrayRef<PointerUnion<Attribute, Value>> args) {
   FailureOr<Value> dAt = index(args, 7, "where D's accumulators start");
   if (failed(dAt))
     return failure();
+  // The thread's fragment is its N / 2 accumulators, all of them.
+  if (getConstantIntValue(*dAt) != 0)
+    return fail() << "takes all of the thread's N / 2 accumulators: D's "
+                     "start is 0";
   FailureOr<Value> descA = wgmmaDescriptor(*aTile, 64, element, "A");
   if (failed(descA))
     return failure();

@@ -43,3 +43,43 @@ func.func @barrier_between(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?
   tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
   return
 }
+
+// -----
+
+// The accumulators read in between (stored elsewhere, or rescaled): they
+// must have landed, so the first product is waited for.
+// CHECK-LABEL: func.func @read_between
+// CHECK-COUNT-2: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-LABEL: func.func @rescaled_between
+// CHECK-COUNT-2: nvvm.wgmma.wait.group.sync.aligned 0
+func.func @read_between(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                        %d: memref<32xf32>, %out: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  %v = vector.load %d[%c0] : memref<32xf32>, vector<32xf32>
+  vector.store %v, %out[%c0] : memref<32xf32>, vector<32xf32>
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  return
+}
+func.func @rescaled_between(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                            %d: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  %x = memref.load %d[%c0] : memref<32xf32>
+  %y = arith.mulf %x, %x : f32
+  memref.store %y, %d[%c0] : memref<32xf32>
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  return
+}
+
+// -----
+
+// Products on different accumulators: each keeps its fences and wait.
+// CHECK-LABEL: func.func @other_accumulators
+// CHECK-COUNT-2: nvvm.wgmma.fence.aligned
+func.func @other_accumulators(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                              %d: memref<32xf32>, %e: memref<32xf32>) {
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %e, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  return
+}

@@ -47,7 +47,7 @@ func.func @wgmma_bf16(%a: memref<2x64x8xbf16, strided<[512, 8, 1], offset: ?>, #
 func.func @wgmma_unpacked_rows(%a: memref<2x64x8xf16, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>,
                                %b: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
                                %d: memref<32xf32>) {
-  // expected-error @+1 {{instruction 'tir.ptx_wgmma' reads A from shared memory laid out (k / 8, m, k % 8) for wgmma's K-major layout without swizzling: a 2 x 64 x 8 tile of 'f16' in workgroup memory, rows of 8 elements packed, the two halves of k a multiple of 16 bytes apart; not 'memref<2x64x8xf16, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{instruction 'tir.ptx_wgmma' reads A from shared memory laid out (k / 8, m, k % 8) for wgmma's K-major layout without swizzling: a 2 x 64 x 8 tile of 'f16' in workgroup memory starting at a multiple of 16 bytes, rows of 8 elements packed, the two halves of k a multiple of 16 bytes apart; not 'memref<2x64x8xf16, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
   tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %b, %d, 0 : i32) : (memref<2x64x8xf16, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
   return
 }
@@ -80,5 +80,26 @@ func.func @wgmma_whole_fragment(%a: memref<2x64x8xf16, strided<[512, 8, 1], offs
                                 %d: memref<128x32xf32>) {
   // expected-error @+1 {{instruction 'tir.ptx_wgmma' needs D as the lane's fragment, 32 'f32' elements in a row: the buffer has 4096 elements}}
   tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<128x32xf32>) -> ()
+  return
+}
+
+// -----
+
+// A tile starting 4 elements (8 bytes) into shared memory: descriptors
+// address 16-byte units.
+func.func @wgmma_misaligned(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: 4>, #gpu.address_space<workgroup>>,
+                            %b: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                            %d: memref<32xf32>) {
+  // expected-error @+1 {{instruction 'tir.ptx_wgmma' reads A from shared memory laid out (k / 8, m, k % 8) for wgmma's K-major layout without swizzling: a 2 x 64 x 8 tile of 'f16' in workgroup memory starting at a multiple of 16 bytes}}
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %b, %d, 0 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: 4>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @wgmma_part_of_the_accumulators(%a: memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                                          %d: memref<32xf32>) {
+  // expected-error @+1 {{instruction 'tir.ptx_wgmma' takes all of the thread's N / 2 accumulators: D's start is 0}}
+  tir.call "call_extern"("tir.ptx_wgmma", "m64n64k16", "fp16", "fp16", "fp32", %a, %a, %d, 4 : i32) : (memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x64x8xf16, strided<[512, 8, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32xf32>) -> ()
   return
 }
