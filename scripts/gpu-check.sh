@@ -14,10 +14,13 @@
 #       builds. Fails on a wrong result.
 #   scripts/gpu-check.sh all [DIR]     both, where there is a compiler and a
 #       GPU.
+#   scripts/gpu-check.sh run DIR PREFIX...   only the libraries whose names
+#       start with a prefix (e.g. `wggemm tcgemm`), and no tir-exec.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-all}
 dir=${2:-build/gpu}
+shift $(( $# > 2 ? 2 : $# ))
 python=${PYTHON:-python3}
 
 build() {
@@ -28,7 +31,8 @@ build() {
 }
 
 run() {
-  PYTHONUNBUFFERED=1 "$python" bench/gpu/run.py "$dir"
+  PYTHONUNBUFFERED=1 "$python" bench/gpu/run.py "$dir" "$@"
+  [ $# -eq 0 ] || return 0
   # The runner that links only the runtime: each GPU program against its
   # CPU build, on the same seeded inputs.
   if [ -x "$dir/exec/tir-exec" ]; then
@@ -41,7 +45,7 @@ run() {
 
 case $mode in
   build) build ;;
-  run) run ;;
+  run) run "$@" ;;
   all) build && run ;;
-  *) echo "usage: $0 build|run|all [DIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 build|run|all [DIR] (run: [DIR PREFIX...])" >&2; exit 2 ;;
 esac

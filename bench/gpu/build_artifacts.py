@@ -97,13 +97,15 @@ VARIANTS = {
     # Warpgroup tensor cores (sm_90a's wgmma), C = A B^T in f16 -> f32: the
     # product's N, warpgroups per block, k steps of 16 per shared tile;
     # the tiles copied by cp.async one k tile ahead.
-    # "s3": three stages (the copies two k tiles ahead).
-    **{f"wggemm_n{n}w{w}k{k}{'s3' if s == 3 else ''}_{size}": (
-        lambda size=size, n=n, w=w, k=k, s=s: p.schedule_matmul_wgmma(
+    # "s3": three stages (the copies two k tiles ahead); "g8": the blocks
+    # 8 rows of tiles at a time (L2 reuse).
+    **{f"wggemm_n{n}w{w}k{k}{'s3' if s == 3 else ''}{f'g{g}' if g else ''}_{size}": (
+        lambda size=size, n=n, w=w, k=k, s=s, g=g: p.schedule_matmul_wgmma(
             p.matmul_mixed(size, b_transposed=True), n_tile=n, warpgroups=w,
-            k_tiles=k, stages=s).mod)
-       for n, w, k, s in ((128, 2, 4, 2), (256, 2, 4, 2), (256, 1, 4, 2), (128, 2, 2, 2),
-                          (128, 2, 4, 3), (256, 2, 4, 3))
+            k_tiles=k, stages=s, group=g).mod)
+       for n, w, k, s, g in ((128, 2, 4, 2, None), (256, 2, 4, 2, None), (256, 1, 4, 2, None),
+                             (128, 2, 2, 2, None), (128, 2, 4, 3, None), (256, 2, 4, 3, None),
+                             (128, 2, 4, 3, 8), (256, 2, 4, 3, 8))
        for size in (4096, 8192)},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),

@@ -421,7 +421,7 @@ def schedule_matmul_mma(func, in_dtype="float16", out_dtype="float32", b_transpo
 
 
 def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="async",
-                          pad=True, in_dtype="float16", stages=2):
+                          pad=True, in_dtype="float16", stages=2, group=None):
     """C = A B^T (`in_dtype` f16 or bf16 -> f32, `matmul_mixed(...,
     b_transposed=True)`) on
     sm_90a's warpgroup tensor cores (wgmma): each of a block's `warpgroups`
@@ -434,7 +434,9 @@ def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="a
     apart (storage_align), so the 8 threads copying one row's 8 pieces
     write different banks. With `pipeline` "async" (or "sync"), the k
     tiles `stages - 1` ahead are copied (by cp.async) while the current
-    ones multiply."""
+    ones multiply. `group`: the blocks run `group` rows of tiles at a time,
+    column by column, so that the blocks running together share rows of A
+    and of B in the L2 cache."""
     from tensorir.tir.tensor_intrin import cuda as intrin
     names = intrin.get_wgmma_intrin_group(n_tile, in_dtype)
     sch = tvm.tir.Schedule(func)
@@ -450,11 +452,18 @@ def schedule_matmul_wgmma(func, n_tile=128, warpgroups=2, k_tiles=4, pipeline="a
     if warpgroups > 1:
         i_b, i_w = sch.split(i, [None, warpgroups])
         sch.reorder(i_b, j, i_w, k_o, k_i)
-        block_x = sch.fuse(i_b, j)
         sch.bind(i_w, "threadIdx.y")
     else:
-        sch.reorder(i, j, k_o, k_i)
-        block_x = i_w = sch.fuse(i, j)
+        i_b = i
+        sch.reorder(i_b, j, k_o, k_i)
+    if group:
+        rows, inner = sch.split(i_b, [None, group])
+        sch.reorder(rows, j, inner)
+        block_x = sch.fuse(rows, j, inner)
+    else:
+        block_x = sch.fuse(i_b, j)
+    if warpgroups == 1:
+        i_w = block_x
     sch.bind(block_x, "blockIdx.x")
     for operand in (0, 1):
         cached = sch.cache_read(tile, operand, "shared.dyn")

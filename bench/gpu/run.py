@@ -3,7 +3,10 @@ library alone (tir_runtime: ctypes, no compiler), checks every result
 against PyTorch in float64 and times each beside its peer (cuBLAS through
 PyTorch, TF32 off; PyTorch's own elementwise kernels) with device events.
 
-    python3 bench/gpu/run.py build/gpu
+    python3 bench/gpu/run.py build/gpu [PREFIX ...]
+
+With prefixes, only the programs whose names start with one of them run
+(`wggemm tcgemm`: the tensor-core GEMMs first, where device time is short).
 """
 import os
 import sys
@@ -35,7 +38,7 @@ def rel_error(out, ref):
 
 
 def main():
-    folder = sys.argv[1]
+    folder, prefixes = sys.argv[1], tuple(sys.argv[2:])
     os.environ.setdefault("TIR_RUNTIME_LIBRARY", os.path.join(folder, "libTIRRuntime.so"))
     import tir_runtime as rt
     import torch
@@ -56,6 +59,8 @@ def main():
 
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".so") or name == "libTIRRuntime.so":
+            continue
+        if prefixes and not name.startswith(prefixes):
             continue
         tag = name[:-3]
         lib = rt.load_module(os.path.join(folder, name))

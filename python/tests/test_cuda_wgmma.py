@@ -28,6 +28,7 @@ CONFIGS = {
     "n64_wg2_k2_sync": (dict(n_tile=64, warpgroups=2, k_tiles=2, pipeline="sync"), 2),
     "n128_wg2_unpadded": (dict(n_tile=128, warpgroups=2, pad=False), 4),
     "n128_wg2_3stages": (dict(n_tile=128, warpgroups=2, stages=3), 4),
+    "n64_wg1_group2": (dict(n_tile=64, warpgroups=1, group=2), 4),
 }
 
 
