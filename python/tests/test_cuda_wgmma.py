@@ -13,6 +13,7 @@ import pytest
 
 import tensorir as tvm
 from tensorir.tir.tensor_intrin import cuda as intrin
+from tensorir.tir.tensor_intrin import wgmma
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench", "gpu"))
 import programs  # noqa: E402
@@ -142,7 +143,7 @@ def test_operands_not_laid_out_for_wgmma_refused():
 def test_warpgroup_layout_is_the_store_inverse():
     # Every element of a 64 x N accumulator has one (thread, position), and
     # the store's inverse (the implementation's) gives it back.
-    for n in intrin.wgmma.SIZES if hasattr(intrin, "wgmma") else (64, 128, 256):
+    for n in wgmma.SIZES:
         seen = set()
         for i in range(64):
             for j in range(n):

@@ -44,15 +44,8 @@ Value unpinned(Value v) {
   return isPin(def) ? def->getOperand(0) : Value();
 }
 
-/// Whether two indices are the same value (or the same constant).
-bool sameIndex(Value a, Value b) {
-  if (a == b)
-    return true;
-  std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
-  return x && y && *x == *y;
-}
-
-/// Whether two sizes, offsets or strides are the same.
+/// Whether two indices, sizes, offsets or strides are the same value (or
+/// the same constant).
 bool sameFold(OpFoldResult a, OpFoldResult b) {
   std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
   if (x || y)
@@ -111,7 +104,8 @@ bool passesAccumulatorsOn(NVVM::WgmmaMmaAsyncOp first,
     }
   }
   if (!store || !load || !sameView(store.getBase(), load.getBase()) ||
-      !llvm::equal(store.getIndices(), load.getIndices(), sameIndex) ||
+      !llvm::equal(store.getIndices(), load.getIndices(),
+                   [](Value x, Value y) { return sameFold(x, y); }) ||
       store.getValueToStore().getType() != load.getType() ||
       !store.getValueToStore().hasOneUse())
     return false;
@@ -160,8 +154,7 @@ struct TIRBatchWarpgroupProductsPass
       // The product it waits for (before its commit) and the next one's
       // fences, in the same block.
       Operation *prev = wait->getPrevNode();
-      while (prev && !isa<NVVM::WgmmaMmaAsyncOp>(prev) &&
-             isa<NVVM::WgmmaGroupSyncAlignedOp>(prev))
+      while (isa_and_nonnull<NVVM::WgmmaGroupSyncAlignedOp>(prev))
         prev = prev->getPrevNode();
       auto first = dyn_cast_or_null<NVVM::WgmmaMmaAsyncOp>(prev);
       Operation *proxy = wait->getNextNode();

@@ -236,29 +236,26 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
   SmallVector<int64_t> strides = getAlignedStrides(
       shape, isSharedScope(scope) ? aligns : ArrayRef<DimAlign>());
   bool padded = strides != getAlignedStrides(shape, {});
-  Value flat, placed;
-  if (!padded) {
-    flat = placed = memref::AllocaOp::create(
-        b, alloc.getLoc(),
-        MemRefType::get(shape, type.getElementType(), AffineMap(), space));
-  } else {
-    int64_t span = 1;
-    for (auto [size, stride] : llvm::zip(shape, strides))
-      span += (size - 1) * stride;
-    flat = memref::AllocaOp::create(
-        b, alloc.getLoc(),
-        MemRefType::get({span}, type.getElementType(), AffineMap(), space));
+  auto paddedType =
+      MemRefType::get(shape, type.getElementType(),
+                      StridedLayoutAttr::get(ctx, 0, strides), space);
+  int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  Value flat = memref::AllocaOp::create(
+      b, alloc.getLoc(),
+      padded
+          ? MemRefType::get({sharedBufferBytes(paddedType) / elementBytes},
+                            type.getElementType(), AffineMap(), space)
+          : MemRefType::get(shape, type.getElementType(), AffineMap(), space));
+  // A view of the buffer with the given offset and its strides.
+  auto viewOf = [&](MemRefType viewType, OpFoldResult offset) -> Value {
     SmallVector<OpFoldResult> sizes, steps;
-    for (auto [size, stride] : llvm::zip(shape, strides)) {
+    for (auto [size, stride] : llvm::zip(viewType.getShape(), strides)) {
       sizes.push_back(b.getIndexAttr(size));
       steps.push_back(b.getIndexAttr(stride));
     }
-    placed = memref::ReinterpretCastOp::create(
-        b, alloc.getLoc(),
-        MemRefType::get(shape, type.getElementType(),
-                        StridedLayoutAttr::get(ctx, 0, strides), space),
-        flat, b.getIndexAttr(0), sizes, steps);
-  }
+    return memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType, flat,
+                                             offset, sizes, steps);
+  };
   // Where the part's start depends only on thread and block indices (which
   // every block may use, once they are the launch's), the accesses are
   // shifted by it: the lowering then cancels it against their bindings, so
@@ -294,7 +291,8 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
       break;
   }
   if (shifts.size() == shape.size()) {
-    shiftAccesses(buffer, placed, shifts, threadInputs);
+    shiftAccesses(buffer, padded ? viewOf(paddedType, b.getIndexAttr(0)) : flat,
+                  shifts, threadInputs);
     alloc.erase();
     return success();
   }
@@ -314,17 +312,9 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
   auto viewType = MemRefType::get(
       type.getShape(), type.getElementType(),
       StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides), space);
-  SmallVector<OpFoldResult> sizes, steps;
-  for (auto [size, s] : llvm::zip(type.getShape(), strides)) {
-    sizes.push_back(b.getIndexAttr(size));
-    steps.push_back(b.getIndexAttr(s));
-  }
-  auto view = memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType,
-                                                flat, offset, sizes, steps);
-  if (padded)
-    placed.getDefiningOp()->erase();
-  buffer.replaceAllUsesWith(view.getResult());
-  for (Operation *user : view.getResult().getUsers())
+  Value view = viewOf(viewType, offset);
+  buffer.replaceAllUsesWith(view);
+  for (Operation *user : view.getUsers())
     if (auto match = dyn_cast<MatchBufferOp>(user))
       retypeView(match);
   alloc.erase();

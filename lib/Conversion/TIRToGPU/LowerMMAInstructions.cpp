@@ -206,21 +206,33 @@ void storeRows(OpBuilder &b, Location loc, Value v, Value flat, Value at) {
 /// Elements of `type` in one 32-bit register.
 int64_t perRegister(Type type) { return 32 / type.getIntOrFloatBitWidth(); }
 
+/// The address (i64, in bytes) of the element of `memref` at `indices`:
+/// its aligned pointer plus its offset and the indices times the strides,
+/// in elements, times the element's bytes.
+Value byteAddress(OpBuilder &b, Location loc, Value memref,
+                  ValueRange indices) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value at = meta.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+    at = arith::AddIOp::create(b, loc, at,
+                               arith::MulIOp::create(b, loc, index, stride));
+  int64_t bytes = llvm::divideCeil(
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth(), 8);
+  if (bytes != 1)
+    at = arith::MulIOp::create(b, loc, at,
+                               arith::ConstantIndexOp::create(b, loc, bytes));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                    arith::AddIOp::create(b, loc, base, at));
+}
+
 /// ldmatrix (untransposed) of 8-bit floats, which nvgpu's lowering does not
 /// take: NVVM's ldmatrix at the row's address in shared memory, each
 /// 32-bit register then seen as its four elements (`tiles`' rows).
 Value ldmatrixBytes(OpBuilder &b, Location loc, Value shared, Value row,
                     Value col, int64_t registers, VectorType tiles) {
   MLIRContext *ctx = b.getContext();
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, shared);
-  Value at = arith::AddIOp::create(
-      b, loc, meta.getOffset(),
-      arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, row, meta.getStrides()[0]),
-          arith::MulIOp::create(b, loc, col, meta.getStrides()[1])));
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
-  Value address = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, at));
+  Value address = byteAddress(b, loc, shared, {row, col});
   auto space = static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
   Value pointer = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, space), address);
@@ -611,13 +623,7 @@ FailureOr<Value> Lowering::wgmmaDescriptor(Value tile, int64_t rows,
   auto c64 = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
   };
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, tile);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile);
-  Value at = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, meta.getOffset(),
-                            arith::ConstantIndexOp::create(b, loc, 2)));
-  Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+  Value address = byteAddress(b, loc, tile, ValueRange());
   // Bits 0-13: the address (within the shared window) / 16; 16-29: the
   // leading dimension's byte offset / 16; 32-45: the stride dimension's.
   Value start = arith::ShRUIOp::create(

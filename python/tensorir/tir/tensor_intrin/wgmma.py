@@ -132,14 +132,15 @@ def _register_pair(name, desc, impl, fields):
     return _register(name, desc.format(kind="desc", **fields), impl.format(kind="impl", **fields))
 
 
-def _fields(n, **more):
-    return dict(n=n, half=n // 2, thread=_THREAD.format(i="i", j="j"),
-                position=_POSITION.format(i="i", j="j"), **more)
+def _fields(n, i="i", j="j", **more):
+    """The template fields for N = `n`, the accumulator's element (i, j)
+    named by the variables `i` and `j`."""
+    return dict(n=n, half=n // 2, thread=_THREAD.format(i=i, j=j),
+                position=_POSITION.format(i=i, j=j), **more)
 
 
 def _register_mma(n, dtype, abbrv, short, scope):
-    fields = _fields(n, dtype=dtype, abbrv=abbrv, scope=scope)
-    fields.update(thread=_THREAD.format(i="vi", j="vj"), position=_POSITION.format(i="vi", j="vj"))
+    fields = _fields(n, "vi", "vj", dtype=dtype, abbrv=abbrv, scope=scope)
     suffix = "_dyn" if scope == "shared.dyn" else ""
     return _register_pair(f"wgmma_m64n{n}k16_{short}{short}f32{suffix}", _MMA_DESC, _MMA_IMPL,
                           fields)
