@@ -561,6 +561,11 @@ mlir::tir::compileModule(ModuleOp module, const CompileOptions &options,
     add("mgpuStreamCreate", &mgpuStreamCreate);
     add("mgpuStreamDestroy", &mgpuStreamDestroy);
     add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+    add("mgpuMemAlloc", &mgpuMemAlloc);
+    add("mgpuMemFree", &mgpuMemFree);
+    add("mgpuMemcpy", &mgpuMemcpy);
+    add("tirCudaConstant", &tirCudaConstant);
+    add("tirCudaReleaseConstant", &tirCudaReleaseConstant);
     if (llvm::Error error =
             dylib.define(llvm::orc::absoluteSymbols(std::move(runtime))))
       return fail(std::move(error));

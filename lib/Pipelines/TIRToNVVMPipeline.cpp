@@ -28,6 +28,7 @@ void mlir::tir::buildLowerToNVVMPipeline(OpPassManager &pm,
   ConvertTIRToGPUPassOptions toGPU;
   toGPU.requireKernels = options.hostToLLVM;
   toGPU.chip = options.chip;
+  pm.addPass(createTIRGraphBuffersToDevicePass());
   pm.addPass(createConvertTIRToGPUPass(toGPU));
   // Software pipelines outside kernels (those inside are rewritten by
   // convert-tir-to-gpu).

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include <dlfcn.h>
@@ -33,6 +34,7 @@ using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
@@ -96,9 +98,16 @@ struct Driver {
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  // The stream-ordered allocator (CUDA 11.2 on; null before).
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice) = nullptr;
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *) = nullptr;
 
   std::mutex mutex;
   std::map<int, CUcontext> contexts;
+  std::set<int> poolsKept;
 
   Driver() { load(); }
 
@@ -159,7 +168,19 @@ struct Driver {
     TIR_BIND(cuEventDestroy, "cuEventDestroy_v2", nullptr)
     TIR_BIND(cuGetErrorName, "cuGetErrorName", nullptr)
     TIR_BIND(cuGetErrorString, "cuGetErrorString", nullptr)
+    TIR_BIND(cuMemcpyAsync, "cuMemcpyAsync", nullptr)
 #undef TIR_BIND
+    // All four or none.
+    std::string optional;
+    if (!bind(lib, cuMemAllocAsync, "cuMemAllocAsync", nullptr) ||
+        !bind(lib, cuMemFreeAsync, "cuMemFreeAsync", nullptr) ||
+        !bind(lib, cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool",
+              nullptr) ||
+        !bind(lib, cuMemPoolSetAttribute, "cuMemPoolSetAttribute", nullptr)) {
+      cuMemAllocAsync = nullptr;
+      cuMemFreeAsync = nullptr;
+      loadError.clear();
+    }
     if (CUresult rc = cuInit(0))
       loadError = "the CUDA driver did not start: " + describe("cuInit", rc);
   }
@@ -217,6 +238,23 @@ struct Driver {
       return false;
     }
     return true;
+  }
+
+  /// Has device `id`'s default memory pool (the stream-ordered
+  /// allocator's) keep what is freed rather than give it back to the
+  /// system at each synchronization, so that a graph function's
+  /// intermediates are reused from one call to the next.
+  void keepPoolMemory(int id) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!poolsKept.insert(id).second)
+      return;
+    CUmemoryPool pool;
+    CUdevice device;
+    uint64_t all = ~uint64_t(0);
+    constexpr int kReleaseThreshold = 4; // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+    if (!cuDeviceGet(&device, id) &&
+        !cuDeviceGetDefaultMemPool(&pool, device))
+      cuMemPoolSetAttribute(pool, kReleaseThreshold, &all);
   }
 
   bool check(const char *call, CUresult rc, std::string &error) const {
@@ -662,5 +700,125 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 void *mgpuStreamCreate() { return nullptr; }
 void mgpuStreamDestroy(void *) {}
 void mgpuStreamSynchronize(void *) {}
+
+// A graph function's intermediates: allocated and freed in order with its
+// launches on the device's stream (the stream-ordered allocator, its pool
+// keeping what is freed for the next call), or synchronously where the
+// driver has no such allocator. A failure is kept as a launch failure is,
+// and what follows it in the call is skipped.
+void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
+                   bool /*isHostShared*/) {
+  if (!pendingLaunchError.empty())
+    return nullptr;
+  Driver &d = driver();
+  int id = currentDeviceId;
+  std::string error;
+  if (!d.activate(id, error)) {
+    recordLaunchError(error);
+    return nullptr;
+  }
+  size_t bytes = sizeBytes ? sizeBytes : 1;
+  CUdeviceptr pointer = 0;
+  CUresult rc;
+  if (d.cuMemAllocAsync) {
+    d.keepPoolMemory(id);
+    rc = d.cuMemAllocAsync(&pointer, bytes, streamOf(id));
+  } else {
+    rc = d.cuMemAlloc(&pointer, bytes);
+  }
+  if (rc) {
+    recordLaunchError("cannot allocate an intermediate of " +
+                      std::to_string(sizeBytes) + " bytes on cuda(" +
+                      std::to_string(id) +
+                      "): " + d.describe("cuMemAllocAsync", rc));
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(pointer);
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (!ptr)
+    return;
+  Driver &d = driver();
+  int id = currentDeviceId;
+  std::string error;
+  if (!d.activate(id, error)) {
+    recordLaunchError(error);
+    return;
+  }
+  auto pointer = reinterpret_cast<CUdeviceptr>(ptr);
+  CUresult rc = d.cuMemFreeAsync ? d.cuMemFreeAsync(pointer, streamOf(id))
+                                 : d.cuMemFree(pointer);
+  if (rc)
+    recordLaunchError(d.describe("cuMemFreeAsync", rc));
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
+  if (!pendingLaunchError.empty() || sizeBytes == 0)
+    return;
+  Driver &d = driver();
+  int id = currentDeviceId;
+  std::string error;
+  if (!d.activate(id, error)) {
+    recordLaunchError(error);
+    return;
+  }
+  if (CUresult rc = d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                    reinterpret_cast<CUdeviceptr>(src),
+                                    sizeBytes, streamOf(id)))
+    recordLaunchError(d.describe("cuMemcpyAsync", rc));
+}
+
+// A graph function's constants: one copy per device, made at the first
+// call there (the host waits for it once), under a slot of the library's
+// that its static destructor releases.
+namespace {
+struct DeviceConstant {
+  std::map<int, CUdeviceptr> copies;
+};
+std::mutex constantsMutex;
+} // namespace
+
+void *tirCudaConstant(void **slot, const void *host, int64_t bytes) {
+  if (!pendingLaunchError.empty())
+    return nullptr;
+  int id = currentDeviceId;
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  auto *constant = static_cast<DeviceConstant *>(*slot);
+  if (!constant)
+    *slot = constant = new DeviceConstant;
+  auto found = constant->copies.find(id);
+  if (found != constant->copies.end())
+    return reinterpret_cast<void *>(found->second);
+  std::string error;
+  void *copy = cuda::allocate(id, bytes, error);
+  if (copy && !cuda::copy(copy, {Device::CUDA, id}, host, {Device::CPU, 0},
+                          bytes, error)) {
+    std::string ignored;
+    cuda::release(id, copy, ignored);
+    copy = nullptr;
+  }
+  if (!copy) {
+    recordLaunchError("cannot place a constant of " + std::to_string(bytes) +
+                      " bytes on cuda(" + std::to_string(id) + "): " + error);
+    return nullptr;
+  }
+  constant->copies[id] = reinterpret_cast<CUdeviceptr>(copy);
+  return copy;
+}
+
+void tirCudaReleaseConstant(void **slot) {
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  auto *constant = static_cast<DeviceConstant *>(*slot);
+  if (!constant)
+    return;
+  // At exit the driver may be shut down already: its errors are of no use.
+  for (auto [id, pointer] : constant->copies) {
+    std::string ignored;
+    cuda::release(id, reinterpret_cast<void *>(pointer), ignored);
+  }
+  delete constant;
+  *slot = nullptr;
+}
 
 } // extern "C"

@@ -253,6 +253,14 @@ void tirpy::bindModule(py::module_ &m) {
           },
           py::arg("name"))
       .def(
+          "is_declaration",
+          [](const PyModule &self, const std::string &name) {
+            return functionNamed(self.get(), name).isExternal();
+          },
+          py::arg("name"),
+          "Whether function `name` is only declared (a packed function, "
+          "an external one): it has no body.")
+      .def(
           "is_graph_function",
           [](const PyModule &self, const std::string &name) {
             return tir::isGraphFunction(functionNamed(self.get(), name));

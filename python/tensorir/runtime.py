@@ -711,6 +711,8 @@ def build(mod, target="llvm", name=None, args=None):
         raise TypeError(f"build takes an IRModule or a PrimFunc, got {type(mod).__name__}")
     if not _is_cuda(target) and config.get("relax.default_cpu_schedule", True):
         mod = _with_default_schedules(mod)
+    elif _is_cuda(target):
+        mod = _with_default_gpu_schedules(mod, target)
     # Functions are built under their global symbols (Schedule(prim_func)
     # schedules it as "main"; the library still has it under its name).
     mod = mod.with_global_symbols()
@@ -746,6 +748,20 @@ def _with_default_schedules(mod):
         functions[name] = scheduled.as_private() if mod._native.is_private(name) else scheduled
         changed = True
     return IRModule(functions, mod.attrs) if changed else mod
+
+
+def _with_default_gpu_schedules(mod, target):
+    """A module with graph functions for a GPU, its operators legalized
+    and each kernel no schedule binds yet given dlight's default schedule
+    (relax.pipeline's, as TVM's build for a GPU target gives them): a
+    kernel left as loops could only run on the host, where its tensors are
+    not."""
+    from .relax.pipeline import _default_gpu_schedule
+    from .relax.transform import LegalizeOps
+    from . import dlight
+    if not any(mod._native.is_graph_function(name) for name in mod._native.functions()):
+        return mod
+    return _default_gpu_schedule(target, dlight)(LegalizeOps()(mod))
 
 
 def compile(mod, target="llvm"):  # noqa: A001 - TVM's name

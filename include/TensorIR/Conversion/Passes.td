@@ -297,6 +297,30 @@ def TIRBatchWarpgroupProductsPass : Pass<"tir-batch-warpgroup-products"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def TIRGraphBuffersToDevicePass
+    : Pass<"tir-graph-buffers-to-device", "::mlir::ModuleOp"> {
+  let summary = "Place the tensors of graph functions in GPU memory";
+  let description = [{
+    In a GPU build, a graph function (`tir.graph`, from
+    `--tir-bufferize-graph`) runs on the host and passes its tensors to the
+    kernels of the prim_funcs it calls. This pass makes its intermediates
+    `gpu.alloc` and its frees `gpu.dealloc` (the runtime's stream-ordered
+    allocator), its copies `gpu.memcpy` (both in order with the kernels),
+    and has each constant it reads (a weight) come from a copy in GPU
+    memory that the runtime makes at the function's first call on a device
+    (`tirCudaConstant`, under a slot of the library's) and frees when the
+    library unloads (a static destructor). A graph function that reads or
+    writes tensor data on the host, allocates on the host stack, copies a
+    strided view, reads a global that is no constant, passes tensors to a
+    function the module does not define or calls a packed function is
+    refused, at the op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TIRFoldPrivateOffsetsPass : Pass<"tir-fold-private-offsets"> {
   let summary = "Fold the offsets of a thread's compacted buffers into "
                 "their accesses";

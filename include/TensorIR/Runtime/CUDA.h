@@ -118,6 +118,14 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 void *mgpuStreamCreate();
 void mgpuStreamDestroy(void *stream);
 void mgpuStreamSynchronize(void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+// tir's own: a graph function's constant in GPU memory (a copy made at the
+// first call on the current device, kept under `slot`), and its release
+// (--tir-graph-buffers-to-device).
+void *tirCudaConstant(void **slot, const void *host, int64_t bytes);
+void tirCudaReleaseConstant(void **slot);
 }
 
 #endif // TENSORIR_RUNTIME_CUDA_H

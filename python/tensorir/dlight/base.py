@@ -42,6 +42,8 @@ class ApplyDefaultSchedule(Pass):
                              "inside `with tvm.target.Target(\"cuda\"):`")
         result = IRModule(mod)
         for name in mod.function_names():
+            if mod._native.is_declaration(name):
+                continue  # a packed function's declaration: nothing to schedule
             func = mod[name]
             if not isinstance(func, PrimFunc) or not is_unscheduled(func):
                 continue

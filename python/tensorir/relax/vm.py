@@ -11,7 +11,9 @@ class Executable(runtime.Module):
 
     def __init__(self, module):
         super().__init__(module._native)
+        # What export_library builds again from (a GPU build's options too).
         self._source, self._target_cpu = module._source, module._target_cpu
+        self._device_options = module._device_options
 
 
 def build(mod, target="llvm", params=None, exec_mode=None, **kwargs):
@@ -38,10 +40,20 @@ class VirtualMachine:
             raise TypeError("VirtualMachine takes what relax.build or tvm.compile returns, "
                             f"got {type(rt_mod).__name__}")
         devices = device if isinstance(device, (list, tuple)) else [device]
-        for d in devices:
-            if _on_gpu(d):
-                raise ValueError(f"device {d!r}: the VirtualMachine runs graph functions "
-                                 "on the CPU only (tvm.cpu(0))")
+        gpus = [d for d in devices if _on_gpu(d)]
+        # A GPU build's graph functions run on the host and keep their
+        # tensors on the GPU of their arguments; a CPU build's on the CPU.
+        if rt_mod.target == "cuda" and not gpus:
+            raise ValueError(f"device {device!r}: the module was built for a GPU (cuda); run it "
+                             "on one: relax.VirtualMachine(ex, tvm.cuda(0))")
+        if rt_mod.target != "cuda" and gpus:
+            raise ValueError(f"device {gpus[0]!r}: the module was built for the CPU; build it "
+                             "for the GPU (target \"cuda\") to run it there, or run it on "
+                             "tvm.cpu(0)")
+        if len(gpus) > 1:
+            raise ValueError(f"devices {gpus!r}: a graph function runs on one GPU (the one "
+                             "its arguments are on)")
+        self.device = gpus[0] if gpus else runtime.cpu(0)
         self.module = rt_mod
         self._saved = {}    # name -> (function name, arguments)
         self._inputs = {}   # function name -> its arguments (set_input)

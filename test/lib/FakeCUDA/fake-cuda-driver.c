@@ -9,7 +9,8 @@
  * FAKE_CUDA_MAX_SHARED, the shared memory a block may have (227 KiB);
  * FAKE_CUDA_KERNEL_SHARED, the static shared memory every kernel says it
  * uses (0). The last launch's grid, block and dynamic shared memory are
- * kept for fakeLastLaunch(), with the stream it went to. */
+ * kept for fakeLastLaunch(), with the stream it went to; fakeCounters()
+ * counts what the runtime asked for (see `counters`). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,19 +98,49 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
 }
 CUresult cuCtxSetCurrent(void *ctx) { return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }
+/* What the runtime asked for: allocations not freed yet, stream-ordered
+ * allocations (cuMemAllocAsync) in all, copies to the device, launches,
+ * and the release threshold last set on a memory pool. */
+static long long counters[5];
+enum { LIVE, ASYNC_ALLOCS, HOST_TO_DEVICE, LAUNCHES, POOL_THRESHOLD };
+const long long *fakeCounters(void) { return counters; }
+
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   void *m = malloc(n);
   if (!m)
     return 2; /* out of memory */
   *p = (CUdeviceptr)(uintptr_t)m;
+  ++counters[LIVE];
   return 0;
 }
 CUresult cuMemFree_v2(CUdeviceptr p) {
   free((void *)(uintptr_t)p);
+  --counters[LIVE];
+  return 0;
+}
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
+  ++counters[ASYNC_ALLOCS];
+  return cuMemAlloc_v2(p, n);
+}
+CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) {
+  return cuMemFree_v2(p);
+}
+CUresult cuDeviceGetDefaultMemPool(void **pool, int d) {
+  *pool = (void *)(uintptr_t)(d + 1);
+  return 0;
+}
+CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value) {
+  if (attr == 4) /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD */
+    counters[POOL_THRESHOLD] = (long long)*(uint64_t *)value;
   return 0;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) {
   memcpy((void *)(uintptr_t)d, s, n);
+  ++counters[HOST_TO_DEVICE];
+  return 0;
+}
+CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, void *stream) {
+  memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
   return 0;
 }
 CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) {
@@ -148,6 +179,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   long long sizes[8] = {gx, gy, gz,   bx,
                         by, bz, smem, (long long)(intptr_t)stream};
   memcpy(lastLaunch, sizes, sizeof(sizes));
+  ++counters[LAUNCHES];
   return 0;
 }
 const long long *fakeLastLaunch(void) { return lastLaunch; }

@@ -42,6 +42,9 @@ struct TIRBufferizeGraphPass
         graphs.push_back(func);
     if (graphs.empty())
       return;
+    for (func::FuncOp func : graphs)
+      func->setAttr(TIRDialect::kGraphAttrName,
+                    UnitAttr::get(module.getContext()));
 
     // A declaration a graph function calls is a packed function, which
     // the runtime runs by name (--tir-lower-packed-calls).

@@ -104,6 +104,10 @@ def TIR_Dialect : Dialect {
     /// made its results out-parameters. The runtime allocates these and
     /// gives them back as the call's results.
     static constexpr ::llvm::StringLiteral kResultAttrName = "tir.result";
+    /// The (unit) attribute `--tir-bufferize-graph` gives each graph
+    /// function (whose signature no longer tells it from a prim_func's):
+    /// what a GPU build places in GPU memory (`--tir-graph-buffers-to-device`).
+    static constexpr ::llvm::StringLiteral kGraphAttrName = "tir.graph";
     /// The (unit) attribute of a graph function whose results form a tuple
     /// (Relax's R.Tuple), even of one tensor: printed as one, and the
     /// runtime gives a call's results back as a tuple.

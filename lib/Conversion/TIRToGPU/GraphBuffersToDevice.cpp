@@ -1,0 +1,313 @@
+//===- GraphBuffersToDevice.cpp - graph functions' tensors in GPU memory --===//
+//
+// In a GPU build a graph function (a Relax function, tir.graph after
+// --tir-bufferize-graph) runs on the host and passes its tensors to the
+// kernels of the prim_funcs it calls, so every tensor it makes lives in GPU
+// memory: its intermediates are gpu.alloc / gpu.dealloc (the runtime's
+// stream-ordered allocator), its copies gpu.memcpy, and each constant (a
+// weight) is read from a copy the runtime makes on the device at the
+// function's first call there and frees when the library unloads. A graph
+// function that reads or writes tensor data on the host, or calls a packed
+// function (which runs on the host), is refused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
+
+#include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tir {
+#define GEN_PASS_DEF_TIRGRAPHBUFFERSTODEVICEPASS
+#include "TensorIR/Conversion/Passes.h.inc"
+} // namespace mlir::tir
+
+using namespace mlir;
+using namespace mlir::tir;
+
+namespace {
+
+/// The runtime's functions (lib/Runtime/CUDA.cpp) for constants in GPU
+/// memory: the device copy of a constant, made at the first call on each
+/// device and kept under a slot of the library's, and its release.
+constexpr StringLiteral kConstantFunction = "tirCudaConstant";
+constexpr StringLiteral kReleaseFunction = "tirCudaReleaseConstant";
+constexpr StringLiteral kReleaseAll = "__tir_release_device_constants";
+/// The packed-call hook's symbol (--tir-lower-packed-calls).
+constexpr StringLiteral kPackedHook = "__tir_packed_call";
+
+/// Whether `op` may stand in a graph function built for a GPU: it does not
+/// touch tensor data on the host (an allocation, a free, a copy or a
+/// constant, which this pass rewrites, views and sizes of buffers, calls of
+/// the module's functions, control flow and scalar arithmetic).
+bool touchesTensorDataOnHost(Operation *op) {
+  if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
+          memref::GetGlobalOp>(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    Value value = e.getValue();
+    return value && isa<MemRefType>(value.getType()) &&
+           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect());
+  });
+}
+
+/// Whether `type` is a buffer the runtime's copies and frees handle: an
+/// identity layout (the whole allocation, contiguous).
+bool isWholeBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.getLayout().isIdentity();
+}
+
+struct TIRGraphBuffersToDevicePass
+    : public tir::impl::TIRGraphBuffersToDevicePassBase<
+          TIRGraphBuffersToDevicePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> graphs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && func->hasAttr(TIRDialect::kGraphAttrName))
+        graphs.push_back(func);
+    if (graphs.empty())
+      return;
+    for (func::FuncOp func : graphs)
+      if (failed(check(func)))
+        return signalPassFailure();
+    for (func::FuncOp func : graphs)
+      if (failed(rewrite(func)))
+        return signalPassFailure();
+    addRelease();
+  }
+
+  /// Fails, at the op, where `func` does on the host what a GPU build
+  /// cannot.
+  LogicalResult check(func::FuncOp func) {
+    ModuleOp module = getOperation();
+    auto refuse = [&](Operation *op) {
+      return op->emitError("graph function '")
+             << func.getName() << "' (built for a GPU) ";
+    };
+    WalkResult result = func.walk([&](Operation *op) {
+      if (auto address = dyn_cast<LLVM::AddressOfOp>(op);
+          address && address.getGlobalName() == kPackedHook) {
+        refuse(op) << "calls a packed function (R.call_dps_packed, "
+                      "R.call_pure_packed), which runs on the host and "
+                      "would read GPU memory there; packed functions are "
+                      "called on CPU builds only";
+        return WalkResult::interrupt();
+      }
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+        if (callee && callee.isExternal() &&
+            llvm::any_of(call.getOperandTypes(), llvm::IsaPred<MemRefType>)) {
+          refuse(op) << "passes tensors to '" << callee.getName()
+                     << "', a function the module does not define, which "
+                        "would run on the host";
+          return WalkResult::interrupt();
+        }
+      }
+      if (isa<memref::AllocaOp>(op)) {
+        refuse(op) << "allocates a tensor on the host stack "
+                      "(memref.alloca); its tensors live in GPU memory";
+        return WalkResult::interrupt();
+      }
+      if (auto alloc = dyn_cast<memref::AllocOp>(op);
+          alloc && !isWholeBuffer(alloc.getType())) {
+        refuse(op) << "allocates a tensor of layout "
+                   << alloc.getType().getLayout()
+                   << "; GPU memory is allocated as whole, contiguous "
+                      "tensors";
+        return WalkResult::interrupt();
+      }
+      if (auto copy = dyn_cast<memref::CopyOp>(op);
+          copy && (!isWholeBuffer(copy.getSource().getType()) ||
+                   !isWholeBuffer(copy.getTarget().getType()))) {
+        refuse(op) << "copies a view of a tensor (" << copy.getSource().getType()
+                   << " to " << copy.getTarget().getType()
+                   << "); GPU copies take whole, contiguous tensors";
+        return WalkResult::interrupt();
+      }
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+        auto global =
+            module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
+        if (!global || !global.getConstant() ||
+            !global.getInitialValue().has_value() ||
+            !get.getType().hasStaticShape() || !isWholeBuffer(get.getType()) ||
+            !get.getType().getElementType().isIntOrFloat()) {
+          refuse(op) << "reads global '" << get.getName()
+                     << "', which is no constant tensor of numbers; only "
+                        "constants are copied to GPU memory";
+          return WalkResult::interrupt();
+        }
+      }
+      if (touchesTensorDataOnHost(op)) {
+        refuse(op) << "reads or writes tensor data on the host ('"
+                   << op->getName()
+                   << "'); its tensors live in GPU memory, where only "
+                      "kernels (the prim_funcs it calls) read them";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// The slot (a null pointer the runtime fills) of constant `global`.
+  LLVM::GlobalOp slotOf(memref::GlobalOp global) {
+    LLVM::GlobalOp &slot = slots[global.getSymName()];
+    if (slot)
+      return slot;
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    std::string name = ("__tir_device_" + global.getSymName()).str();
+    for (int k = 0; module.lookupSymbol(name); ++k)
+      name = ("__tir_device_" + global.getSymName() + "_" + Twine(k)).str();
+    slot = LLVM::GlobalOp::create(top, global.getLoc(), ptr,
+                                  /*isConstant=*/false,
+                                  LLVM::Linkage::Internal, name, Attribute());
+    OpBuilder init(ctx);
+    init.setInsertionPointToStart(
+        init.createBlock(&slot.getInitializerRegion()));
+    LLVM::ReturnOp::create(init, global.getLoc(),
+                           LLVM::ZeroOp::create(init, global.getLoc(), ptr)
+                               .getResult());
+    slotsInOrder.push_back(slot);
+    return slot;
+  }
+
+  /// The declaration of runtime function `name` of type `type`.
+  void declare(StringRef name, LLVM::LLVMFunctionType type) {
+    ModuleOp module = getOperation();
+    if (module.lookupSymbol(name))
+      return;
+    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    LLVM::LLVMFuncOp::create(top, module.getLoc(), name, type);
+  }
+
+  LogicalResult rewrite(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    ModuleOp module = getOperation();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto tokenType = gpu::AsyncTokenType::get(ctx);
+    LLVMTypeConverter converter(ctx);
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
+              memref::GetGlobalOp>(op))
+        ops.push_back(op);
+    });
+    // An allocation, a free or a copy goes in order with the kernels (the
+    // runtime's stream for the device; gpu-to-llvm lowers these ops in
+    // their asynchronous form only): a token of its own, waited for at
+    // once (which waits for nothing: the runtime's streams are its own).
+    auto ordered = [&](OpBuilder &b, Location loc, auto make) {
+      Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                        .getAsyncToken();
+      Value done = make(start);
+      gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
+    };
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        ordered(b, loc, [&](Value token) {
+          auto device = gpu::AllocOp::create(
+              b, loc, alloc.getType(), tokenType, ValueRange{token},
+              alloc.getDynamicSizes(), alloc.getSymbolOperands());
+          alloc.replaceAllUsesWith(device.getMemref());
+          return device.getAsyncToken();
+        });
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        ordered(b, loc, [&](Value token) {
+          return gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
+                                        dealloc.getMemref())
+              .getAsyncToken();
+        });
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        ordered(b, loc, [&](Value token) {
+          return gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{token},
+                                       copy.getTarget(), copy.getSource())
+              .getAsyncToken();
+        });
+      } else {
+        auto get = cast<memref::GetGlobalOp>(op);
+        auto global = module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
+        MemRefType type = get.getType();
+        int64_t bytes = type.getNumElements() *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+        b.setInsertionPointAfter(get);
+        Value hostIndex =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, get);
+        Value hostInt = arith::IndexCastOp::create(b, loc, i64, hostIndex);
+        Value host = LLVM::IntToPtrOp::create(b, loc, ptr, hostInt);
+        Value slot = LLVM::AddressOfOp::create(b, loc, slotOf(global));
+        declare(kConstantFunction,
+                LLVM::LLVMFunctionType::get(ptr, {ptr, ptr, i64}));
+        Value size = LLVM::ConstantOp::create(b, loc, i64, bytes);
+        Value data = LLVM::CallOp::create(
+                         b, loc, TypeRange{ptr},
+                         FlatSymbolRefAttr::get(ctx, kConstantFunction),
+                         ValueRange{slot, host, size})
+                         .getResult();
+        Value descriptor =
+            MemRefDescriptor::fromStaticShape(b, loc, converter, type, data);
+        Value device =
+            UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+                .getResult(0);
+        get.getResult().replaceAllUsesExcept(device,
+                                             hostIndex.getDefiningOp());
+        continue;
+      }
+      op->erase();
+    }
+    return success();
+  }
+
+  /// A static destructor of the library releasing its constants' device
+  /// copies.
+  void addRelease() {
+    if (slots.empty())
+      return;
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Location loc = module.getLoc();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    declare(kReleaseFunction, LLVM::LLVMFunctionType::get(voidType, {ptr}));
+    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    auto release = LLVM::LLVMFuncOp::create(
+        top, loc, kReleaseAll, LLVM::LLVMFunctionType::get(voidType, {}),
+        LLVM::Linkage::Internal);
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(release.addEntryBlock(b));
+    for (LLVM::GlobalOp slot : slotsInOrder)
+      LLVM::CallOp::create(
+          b, loc, TypeRange(), FlatSymbolRefAttr::get(ctx, kReleaseFunction),
+          ValueRange{LLVM::AddressOfOp::create(b, loc, slot)});
+    LLVM::ReturnOp::create(b, loc, ValueRange());
+    LLVM::GlobalDtorsOp::create(
+        top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(ctx, kReleaseAll)),
+        b.getI32ArrayAttr({0}), b.getArrayAttr(LLVM::ZeroAttr::get(ctx)));
+  }
+
+  /// Each constant's slot, by the constant's name, and the slots in the
+  /// order they were made.
+  llvm::StringMap<LLVM::GlobalOp> slots;
+  SmallVector<LLVM::GlobalOp> slotsInOrder;
+};
+} // namespace
