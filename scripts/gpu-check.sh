@@ -16,10 +16,15 @@
 #       GPU.
 #   scripts/gpu-check.sh run DIR PREFIX...   only the libraries whose names
 #       start with a prefix (e.g. `wggemm tcgemm`), and no tir-exec.
+#   scripts/gpu-check.sh models [DIR]  here: whole models (ResNet-18, a
+#       transformer encoder layer) compiled for the GPU into DIR (default
+#       build/gpu-models; bench/gpu/build_models.py, with the venv's torch
+#       >= 2); `run DIR` runs them beside PyTorch eager.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-all}
 dir=${2:-build/gpu}
+if [ "$mode" = models ] && [ $# -lt 2 ]; then dir=build/gpu-models; fi
 shift $(( $# > 2 ? 2 : $# ))
 python=${PYTHON:-python3}
 
@@ -28,6 +33,12 @@ build() {
   rm -rf "$dir"
   /usr/bin/python3 bench/gpu/build_artifacts.py "$dir" --arch "${TIR_CUDA_ARCH:-sm_90}"
   BLITZ_CUDA_LIBRARY="$dir/blitz.so" /usr/bin/python3 examples/python/blitz.py >/dev/null
+}
+
+models() {
+  export PYTHONPATH="$PWD/python:$PWD/build/python"
+  [ -x build/venv/bin/python ] || ./scripts/python-venv.sh
+  build/venv/bin/python bench/gpu/build_models.py "$dir" --arch "${TIR_CUDA_ARCH:-sm_90}"
 }
 
 run() {
@@ -45,7 +56,8 @@ run() {
 
 case $mode in
   build) build ;;
+  models) models ;;
   run) run "$@" ;;
   all) build && run ;;
-  *) echo "usage: $0 build|run|all [DIR] (run: [DIR PREFIX...])" >&2; exit 2 ;;
+  *) echo "usage: $0 build|models|run|all [DIR] (run: [DIR PREFIX...])" >&2; exit 2 ;;
 esac

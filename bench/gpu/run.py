@@ -1,9 +1,12 @@
-"""Runs the libraries build_artifacts.py made, on a GPU, through the runtime
-library alone (tir_runtime: ctypes, no compiler), checks every result
-against PyTorch in float64 and times each beside its peer (cuBLAS through
-PyTorch, TF32 off; PyTorch's own elementwise kernels) with device events.
+"""Runs the libraries build_artifacts.py (and build_models.py) made, on a
+GPU, through the runtime library alone (tir_runtime: ctypes, no compiler),
+checks every result against PyTorch in float64 and times each beside its
+peer (cuBLAS through PyTorch, TF32 off; PyTorch's own elementwise kernels;
+a whole model beside PyTorch eager, cuDNN's TF32 off too) with device
+events.
 
     python3 bench/gpu/run.py build/gpu [PREFIX ...]
+    python3 bench/gpu/run.py build/gpu-models
 
 With prefixes, only the programs whose names start with one of them run
 (`wggemm tcgemm`: the tensor-core GEMMs first, where device time is short).
@@ -65,6 +68,25 @@ def main():
         tag = name[:-3]
         lib = rt.load_module(os.path.join(folder, name))
         fname = lib.functions[0]
+        if tag.startswith("model_"):
+            # A whole model (build_models.py): its graph function on the
+            # input it was built with, against PyTorch's output in float64
+            # there; PyTorch eager on the GPU timed beside it.
+            from build_models import MODELS
+            data = np.load(os.path.join(folder, tag + ".npz"))
+            expected = data["expected"]
+            dx = rt.array(data["input"], dev)
+            dout = rt.array(np.full(expected.shape, np.nan, np.float32), dev)
+            lib["main"](dx, dout)
+            err = rel_error(dout.numpy(), expected)
+            t = lib.time_evaluator("main", dev, number=20, repeat=5)(dx, dout).median
+            model, _ = MODELS[tag[len("model_"):]]()
+            model = model.cuda()
+            tx = torch.from_numpy(data["input"]).cuda()
+            with torch.no_grad():
+                peer = torch_time(lambda: model(tx), number=20)
+            record(tag, err, err < 1e-4, t, peer, 1, "inf/s")
+            continue
         if tag == "blitz":
             # The Blitz course's GPU part (examples/python/blitz.py).
             a = rt.array(np.arange(8).astype("float32"), dev)
@@ -125,6 +147,8 @@ def main():
             record(tag, err, err < (1e-4 if tensor_core else 1e-5), t, peer,
                    2 * size ** 3 / 1e12, "TFLOP/s")
     # Bad input on the real device: each must be refused with its reason.
+    if not os.path.exists(os.path.join(folder, "vadd_scalar.so")):
+        return report(rows, failures)
     lib = rt.load_module(os.path.join(folder, "vadd_scalar.so"))
     n = 1 << 26
     host = np.zeros(n, np.float32)
@@ -142,7 +166,11 @@ def main():
             failures += 1
         except rt.TIRError as e:
             print(f"bad input ({what}): {e}")
+    report(rows, failures)
 
+
+def report(rows, failures):
+    """Prints the table; exits 1 where a result was wrong."""
     header = ("program", "rel.err", "check", "tir ms", "peer ms", "tir/peer speed",
               "tir rate", "peer rate")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]

@@ -252,8 +252,7 @@ struct Driver {
     CUdevice device;
     uint64_t all = ~uint64_t(0);
     constexpr int kReleaseThreshold = 4; // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-    if (!cuDeviceGet(&device, id) &&
-        !cuDeviceGetDefaultMemPool(&pool, device))
+    if (!cuDeviceGet(&device, id) && !cuDeviceGetDefaultMemPool(&pool, device))
       cuMemPoolSetAttribute(pool, kReleaseThreshold, &all);
   }
 

@@ -134,14 +134,14 @@ struct TIRGraphBuffersToDevicePass
       if (auto copy = dyn_cast<memref::CopyOp>(op);
           copy && (!isWholeBuffer(copy.getSource().getType()) ||
                    !isWholeBuffer(copy.getTarget().getType()))) {
-        refuse(op) << "copies a view of a tensor (" << copy.getSource().getType()
-                   << " to " << copy.getTarget().getType()
+        refuse(op) << "copies a view of a tensor ("
+                   << copy.getSource().getType() << " to "
+                   << copy.getTarget().getType()
                    << "); GPU copies take whole, contiguous tensors";
         return WalkResult::interrupt();
       }
       if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
-        auto global =
-            module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
+        auto global = module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
         if (!global || !global.getConstant() ||
             !global.getInitialValue().has_value() ||
             !get.getType().hasStaticShape() || !isWholeBuffer(get.getType()) ||
@@ -177,14 +177,14 @@ struct TIRGraphBuffersToDevicePass
     for (int k = 0; module.lookupSymbol(name); ++k)
       name = ("__tir_device_" + global.getSymName() + "_" + Twine(k)).str();
     slot = LLVM::GlobalOp::create(top, global.getLoc(), ptr,
-                                  /*isConstant=*/false,
-                                  LLVM::Linkage::Internal, name, Attribute());
+                                  /*isConstant=*/false, LLVM::Linkage::Internal,
+                                  name, Attribute());
     OpBuilder init(ctx);
     init.setInsertionPointToStart(
         init.createBlock(&slot.getInitializerRegion()));
-    LLVM::ReturnOp::create(init, global.getLoc(),
-                           LLVM::ZeroOp::create(init, global.getLoc(), ptr)
-                               .getResult());
+    LLVM::ReturnOp::create(
+        init, global.getLoc(),
+        LLVM::ZeroOp::create(init, global.getLoc(), ptr).getResult());
     slotsInOrder.push_back(slot);
     return slot;
   }
@@ -216,8 +216,8 @@ struct TIRGraphBuffersToDevicePass
     // their asynchronous form only): a token of its own, waited for at
     // once (which waits for nothing: the runtime's streams are its own).
     auto ordered = [&](OpBuilder &b, Location loc, auto make) {
-      Value start = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
-                        .getAsyncToken();
+      Value start =
+          gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
       Value done = make(start);
       gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
     };
@@ -248,8 +248,8 @@ struct TIRGraphBuffersToDevicePass
         auto get = cast<memref::GetGlobalOp>(op);
         auto global = module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
         MemRefType type = get.getType();
-        int64_t bytes = type.getNumElements() *
-                        ((type.getElementTypeBitWidth() + 7) / 8);
+        int64_t bytes =
+            type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
         b.setInsertionPointAfter(get);
         Value hostIndex =
             memref::ExtractAlignedPointerAsIndexOp::create(b, loc, get);
@@ -259,18 +259,17 @@ struct TIRGraphBuffersToDevicePass
         declare(kConstantFunction,
                 LLVM::LLVMFunctionType::get(ptr, {ptr, ptr, i64}));
         Value size = LLVM::ConstantOp::create(b, loc, i64, bytes);
-        Value data = LLVM::CallOp::create(
-                         b, loc, TypeRange{ptr},
-                         FlatSymbolRefAttr::get(ctx, kConstantFunction),
-                         ValueRange{slot, host, size})
-                         .getResult();
+        Value data =
+            LLVM::CallOp::create(b, loc, TypeRange{ptr},
+                                 FlatSymbolRefAttr::get(ctx, kConstantFunction),
+                                 ValueRange{slot, host, size})
+                .getResult();
         Value descriptor =
             MemRefDescriptor::fromStaticShape(b, loc, converter, type, data);
         Value device =
             UnrealizedConversionCastOp::create(b, loc, type, descriptor)
                 .getResult(0);
-        get.getResult().replaceAllUsesExcept(device,
-                                             hostIndex.getDefiningOp());
+        get.getResult().replaceAllUsesExcept(device, hostIndex.getDefiningOp());
         continue;
       }
       op->erase();
@@ -296,9 +295,9 @@ struct TIRGraphBuffersToDevicePass
     OpBuilder b(ctx);
     b.setInsertionPointToStart(release.addEntryBlock(b));
     for (LLVM::GlobalOp slot : slotsInOrder)
-      LLVM::CallOp::create(
-          b, loc, TypeRange(), FlatSymbolRefAttr::get(ctx, kReleaseFunction),
-          ValueRange{LLVM::AddressOfOp::create(b, loc, slot)});
+      LLVM::CallOp::create(b, loc, TypeRange(),
+                           FlatSymbolRefAttr::get(ctx, kReleaseFunction),
+                           ValueRange{LLVM::AddressOfOp::create(b, loc, slot)});
     LLVM::ReturnOp::create(b, loc, ValueRange());
     LLVM::GlobalDtorsOp::create(
         top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(ctx, kReleaseAll)),

@@ -122,9 +122,7 @@ CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
   ++counters[ASYNC_ALLOCS];
   return cuMemAlloc_v2(p, n);
 }
-CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) {
-  return cuMemFree_v2(p);
-}
+CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) { return cuMemFree_v2(p); }
 CUresult cuDeviceGetDefaultMemPool(void **pool, int d) {
   *pool = (void *)(uintptr_t)(d + 1);
   return 0;
