@@ -6,10 +6,12 @@ func.func private @mm(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf
 func.func private @relu(%a: memref<4x4xf32>, %b: memref<4x4xf32>)
 
 // The weight becomes a global; the matmul's result is a temporary freed
-// after its last use; the ReLU writes straight into the out-parameter.
+// after its last use; the ReLU writes straight into the out-parameter. The
+// graph function is marked tir.graph.
 // CHECK:       memref.global "private" constant @[[W:.*]] : memref<8x4xf32> = dense<1.000000e+00>
 // CHECK-LABEL: func.func @main
 // CHECK-SAME:    (%[[X:.*]]: memref<4x8xf32>, %[[OUT:.*]]: memref<4x4xf32> {tir.name = "output", tir.result})
+// CHECK-SAME:    attributes {tir.graph}
 // CHECK:         %[[G:.*]] = memref.get_global @[[W]] : memref<8x4xf32>
 // CHECK:         %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x4xf32>
 // CHECK:         call @mm(%[[X]], %[[G]], %[[T]])
@@ -32,7 +34,7 @@ func.func private @split(%a: memref<8xf32, strided<[?], offset: ?>>, %lo: memref
 
 // CHECK-LABEL: func.func @two
 // CHECK-SAME:    (%[[X:.*]]: memref<8xf32>, %[[O0:.*]]: memref<4xf32> {tir.name = "output", tir.result}, %[[O1:.*]]: memref<4xf32> {tir.name = "output1", tir.result})
-// CHECK-SAME:    attributes {tir.result_nesting = [0, 1, -1]}
+// CHECK-SAME:    attributes {tir.graph, tir.result_nesting = [0, 1, -1]}
 // CHECK:         %[[C:.*]] = memref.cast %[[X]] : memref<8xf32> to memref<8xf32, strided<[?], offset: ?>>
 // CHECK:         call @split(%[[C]], %[[O0]], %[[O1]])
 // CHECK-NOT:     memref.copy
@@ -45,7 +47,7 @@ func.func @two(%x: tensor<8xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<8xf32
 
 // A module of prim_funcs only is left as it is.
 // CHECK-LABEL: func.func @prim
-// CHECK-SAME:    (%{{.*}}: memref<8xf32>)
+// CHECK-SAME:    (%{{.*}}: memref<8xf32>) {
 // CHECK-NEXT:    return
 func.func @prim(%a: memref<8xf32>) {
   return
