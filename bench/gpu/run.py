@@ -80,7 +80,7 @@ def main():
             lib["main"](dx, dout)
             err = rel_error(dout.numpy(), expected)
             t = lib.time_evaluator("main", dev, number=20, repeat=5)(dx, dout).median
-            model, _ = MODELS[tag[len("model_"):]]()
+            model, _ = MODELS[tag[len("model_"):].removesuffix("_tuned")]()
             model = model.cuda()
             tx = torch.from_numpy(data["input"]).cuda()
             with torch.no_grad():

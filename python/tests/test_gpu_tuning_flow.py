@@ -1,0 +1,73 @@
+"""MetaSchedule for a GPU on another machine (bench/gpu/tune_models.py):
+candidates sampled and built here, timed there (measure_candidates.py,
+here on the stand-in driver, whose every launch takes the same time), the
+times committed to a JSONDatabase here and the tuned model built from it.
+A small model (build_models.py's mlp) and two schedules per task keep it
+short; what the times mean is checked on a GPU (docs/gpu.md)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from test_cuda import FAKE
+
+torch = pytest.importorskip("torch")
+if not hasattr(torch, "export"):
+    pytest.skip("needs torch >= 2 (torch.export)", allow_module_level=True)
+
+BENCH = os.path.join(ROOT, "bench", "gpu")
+PYTHONPATH = os.pathsep.join(p for p in sys.path if p)
+
+
+def step(*args, **env):
+    result = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=PYTHONPATH, **env), timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_prepare_measure_commit(tmp_path):
+    folder = str(tmp_path / "tune")
+    out = step(os.path.join(BENCH, "tune_models.py"), "prepare", folder, "--models", "mlp",
+               "--trials", "2")
+    with open(os.path.join(folder, "tasks.json")) as f:
+        plan = json.load(f)
+    tasks = plan["tasks"]
+    assert plan["models"] == ["mlp"] and plan["target"]["kind"] == "cuda"
+    # Two matmuls (the bias and ReLU fused into the first): a task each,
+    # with their sampled schedules and dlight's.
+    assert len(tasks) >= 2, out
+    for name, task in tasks.items():
+        assert task["args"] and task["candidates"], name
+        assert sum(c["default"] for c in task["candidates"]) == 1, name
+        for c in task["candidates"]:
+            assert os.path.exists(os.path.join(folder, c["library"]))
+    step(os.path.join(BENCH, "measure_candidates.py"), folder, TIR_CUDA_DRIVER=FAKE)
+    with open(os.path.join(folder, "measured.json")) as f:
+        measured = json.load(f)
+    libraries = [c["library"] for t in tasks.values() for c in t["candidates"]]
+    assert sorted(measured) == sorted(libraries)
+    assert all(isinstance(v, float) for v in measured.values()), measured
+    # As a GPU might have measured them: dlight's schedule the fastest of
+    # one task, a sampled one of the other, a third failed.
+    first, second = list(tasks.values())[:2]
+    for c in first["candidates"]:
+        measured[c["library"]] = 1e-6 if c["default"] else 2e-6
+    for k, c in enumerate(second["candidates"]):
+        measured[c["library"]] = 3e-6 if c["default"] else 2e-6 + k * 1e-6
+    measured[second["candidates"][-2]["library"]] = "error: too many threads"
+    with open(os.path.join(folder, "measured.json"), "w") as f:
+        json.dump(measured, f)
+    out = step(os.path.join(BENCH, "tune_models.py"), "commit", folder)
+    names = list(tasks)
+    n1, n2 = len(first["candidates"]), len(second["candidates"])
+    assert f"{names[0]}: best 1.0 us of {n1} measured, dlight's 1.0 us" in out, out
+    assert f"{names[1]}: best 2.0 us of {n2 - 1} measured, dlight's 3.0 us" in out, out
+    assert f"built mlp: {len(tasks)} of {len(tasks)} kernels from the database" in out, out
+    with open(os.path.join(folder, "database", "database_tuning_record.json")) as f:
+        assert sum(1 for _ in f) == len(libraries) - 1  # the failed one has no record
+    assert os.path.exists(os.path.join(folder, "models", "model_mlp_tuned.so"))
+    assert os.path.exists(os.path.join(folder, "models", "model_mlp_tuned.npz"))
