@@ -15,7 +15,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <vector>
 
 #include <dlfcn.h>
@@ -104,10 +103,13 @@ struct Driver {
   CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice) = nullptr;
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *) = nullptr;
+  CUresult (*cuMemPoolTrimTo)(CUmemoryPool, size_t) = nullptr;
 
   std::mutex mutex;
   std::map<int, CUcontext> contexts;
-  std::set<int> poolsKept;
+  /// Per device: whether its stream-ordered allocator is used (the driver
+  /// has it and the device supports memory pools), once asked.
+  std::map<int, bool> usesPool;
 
   Driver() { load(); }
 
@@ -170,13 +172,13 @@ struct Driver {
     TIR_BIND(cuGetErrorString, "cuGetErrorString", nullptr)
     TIR_BIND(cuMemcpyAsync, "cuMemcpyAsync", nullptr)
 #undef TIR_BIND
-    // All four or none.
-    std::string optional;
+    // All five or none.
     if (!bind(lib, cuMemAllocAsync, "cuMemAllocAsync", nullptr) ||
         !bind(lib, cuMemFreeAsync, "cuMemFreeAsync", nullptr) ||
         !bind(lib, cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool",
               nullptr) ||
-        !bind(lib, cuMemPoolSetAttribute, "cuMemPoolSetAttribute", nullptr)) {
+        !bind(lib, cuMemPoolSetAttribute, "cuMemPoolSetAttribute", nullptr) ||
+        !bind(lib, cuMemPoolTrimTo, "cuMemPoolTrimTo", nullptr)) {
       cuMemAllocAsync = nullptr;
       cuMemFreeAsync = nullptr;
       loadError.clear();
@@ -240,20 +242,42 @@ struct Driver {
     return true;
   }
 
-  /// Has device `id`'s default memory pool (the stream-ordered
-  /// allocator's) keep what is freed rather than give it back to the
-  /// system at each synchronization, so that a graph function's
-  /// intermediates are reused from one call to the next.
-  void keepPoolMemory(int id) {
+  /// Whether device `id`'s intermediates come from its stream-ordered
+  /// allocator: the driver has one and the device supports memory pools.
+  /// Its default pool is then set, once, to keep what is freed rather than
+  /// give it back to the system at each synchronization, so that a graph
+  /// function's intermediates are reused from one call to the next
+  /// (trimPool gives it back when memory runs out).
+  bool poolFor(int id) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (!poolsKept.insert(id).second)
-      return;
+    auto [it, first] = usesPool.emplace(id, false);
+    if (!first)
+      return it->second;
+    constexpr int kPoolsSupported =
+        115; // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+    constexpr int kReleaseThreshold = 4; // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
     CUmemoryPool pool;
     CUdevice device;
+    int supported = 0;
     uint64_t all = ~uint64_t(0);
-    constexpr int kReleaseThreshold = 4; // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-    if (!cuDeviceGet(&device, id) && !cuDeviceGetDefaultMemPool(&pool, device))
-      cuMemPoolSetAttribute(pool, kReleaseThreshold, &all);
+    it->second = cuMemAllocAsync && !cuDeviceGet(&device, id) &&
+                 !cuDeviceGetAttribute(&supported, kPoolsSupported, device) &&
+                 supported && !cuDeviceGetDefaultMemPool(&pool, device) &&
+                 !cuMemPoolSetAttribute(pool, kReleaseThreshold, &all);
+    return it->second;
+  }
+
+  /// Gives what device `id`'s default pool keeps back to the system (after
+  /// an allocation ran out of memory, before it is tried again); false
+  /// where there is nothing to give back.
+  bool trimPool(int id) {
+    if (!poolFor(id))
+      return false;
+    CUmemoryPool pool;
+    CUdevice device;
+    return !cuDeviceGet(&device, id) &&
+           !cuDeviceGetDefaultMemPool(&pool, device) &&
+           !cuMemPoolTrimTo(pool, 0);
   }
 
   bool check(const char *call, CUresult rc, std::string &error) const {
@@ -486,8 +510,11 @@ void *cuda::allocate(int id, size_t bytes, std::string &error) {
     return nullptr;
   CUdeviceptr pointer = 0;
   // A zero-sized array still gets an address of its own.
-  if (!d.check("cuMemAlloc", d.cuMemAlloc(&pointer, bytes ? bytes : 1),
-               error)) {
+  CUresult rc = d.cuMemAlloc(&pointer, bytes ? bytes : 1);
+  constexpr CUresult kOutOfMemory = 2; // CUDA_ERROR_OUT_OF_MEMORY
+  if (rc == kOutOfMemory && d.trimPool(id))
+    rc = d.cuMemAlloc(&pointer, bytes ? bytes : 1);
+  if (!d.check("cuMemAlloc", rc, error)) {
     error += " (asking for " + std::to_string(bytes) + " bytes on cuda(" +
              std::to_string(id) + "))";
     return nullptr;
@@ -718,18 +745,20 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
   }
   size_t bytes = sizeBytes ? sizeBytes : 1;
   CUdeviceptr pointer = 0;
-  CUresult rc;
-  if (d.cuMemAllocAsync) {
-    d.keepPoolMemory(id);
-    rc = d.cuMemAllocAsync(&pointer, bytes, streamOf(id));
-  } else {
-    rc = d.cuMemAlloc(&pointer, bytes);
-  }
+  bool pool = d.poolFor(id);
+  auto allocate = [&] {
+    return pool ? d.cuMemAllocAsync(&pointer, bytes, streamOf(id))
+                : d.cuMemAlloc(&pointer, bytes);
+  };
+  CUresult rc = allocate();
+  constexpr CUresult kOutOfMemory = 2; // CUDA_ERROR_OUT_OF_MEMORY
+  if (rc == kOutOfMemory && d.trimPool(id))
+    rc = allocate();
   if (rc) {
-    recordLaunchError("cannot allocate an intermediate of " +
-                      std::to_string(sizeBytes) + " bytes on cuda(" +
-                      std::to_string(id) +
-                      "): " + d.describe("cuMemAllocAsync", rc));
+    recordLaunchError(
+        "cannot allocate an intermediate of " + std::to_string(sizeBytes) +
+        " bytes on cuda(" + std::to_string(id) +
+        "): " + d.describe(pool ? "cuMemAllocAsync" : "cuMemAlloc", rc));
     return nullptr;
   }
   return reinterpret_cast<void *>(pointer);
@@ -746,10 +775,11 @@ void mgpuMemFree(void *ptr, void * /*stream*/) {
     return;
   }
   auto pointer = reinterpret_cast<CUdeviceptr>(ptr);
-  CUresult rc = d.cuMemFreeAsync ? d.cuMemFreeAsync(pointer, streamOf(id))
-                                 : d.cuMemFree(pointer);
+  bool pool = d.poolFor(id);
+  CUresult rc =
+      pool ? d.cuMemFreeAsync(pointer, streamOf(id)) : d.cuMemFree(pointer);
   if (rc)
-    recordLaunchError(d.describe("cuMemFreeAsync", rc));
+    recordLaunchError(d.describe(pool ? "cuMemFreeAsync" : "cuMemFree", rc));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
@@ -769,8 +799,10 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
 }
 
 // A graph function's constants: one copy per device, made at the first
-// call there (the host waits for it once), under a slot of the library's
-// that its static destructor releases.
+// call there (the host waits for the device once then: a copy from
+// pageable memory may return before it lands, and the kernels may run on
+// a stream that does not wait for it), under a slot of the library's that
+// its static destructor releases.
 namespace {
 struct DeviceConstant {
   std::map<int, CUdeviceptr> copies;
@@ -791,8 +823,9 @@ void *tirCudaConstant(void **slot, const void *host, int64_t bytes) {
     return reinterpret_cast<void *>(found->second);
   std::string error;
   void *copy = cuda::allocate(id, bytes, error);
-  if (copy && !cuda::copy(copy, {Device::CUDA, id}, host, {Device::CPU, 0},
-                          bytes, error)) {
+  if (copy && (!cuda::copy(copy, {Device::CUDA, id}, host, {Device::CPU, 0},
+                           bytes, error) ||
+               !cuda::synchronize(id, error))) {
     std::string ignored;
     cuda::release(id, copy, ignored);
     copy = nullptr;

@@ -189,5 +189,50 @@ def test_resnet18_on_the_gpu_matches_pytorch():
     np.testing.assert_allclose(out.numpy(), expected, rtol=1e-3, atol=1e-3)
 
 
+def dynamic_batch():
+    """relu(x @ W) and twice it, for x of n rows (a shape variable), as a
+    tuple."""
+    bb = relax.BlockBuilder()
+    n = tvm.tir.Var("n", "int64")
+    x = relax.Var("x", relax.TensorStructInfo((n, 16), "float32"))
+    w = relax.const(np.ones((16, 8), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            y = bb.emit(relax.op.nn.relu(relax.op.matmul(x, w)))
+            z = bb.emit(relax.op.add(y, y))
+            gv = bb.emit_output(relax.Tuple([z, y]))
+        bb.emit_func_output(gv)
+    return bb.get()
+
+
+def test_dynamic_shapes_on_the_fake_driver(tmp_path):
+    """A shape variable sizes the intermediates (gpu.alloc of dynamic
+    sizes) and the results; dlight's Fallback binds the dynamic loops."""
+    path = str(tmp_path / "dynamic.so")
+    tvm.compile(dynamic_batch(), target="cuda").export_library(path)
+    out = run_with_driver(f"""
+        from tensorir import relax
+        vm = relax.VirtualMachine(tvm.runtime.load_module({path!r}), tvm.cuda(0))
+        for n in (5, 300):
+            z, y = vm["main"](tvm.nd.array(np.ones((n, 16), "float32"), tvm.cuda(0)))
+            print(n, z.shape, y.shape, z.device)
+        """)
+    assert "5 (5, 8) (5, 8) cuda(0)" in out and "300 (300, 8) (300, 8) cuda(0)" in out
+
+
+def test_arrays_on_another_gpu_than_the_vm_are_refused():
+    out = run_with_driver("""
+        from tensorir import relax
+        sys.path.insert(0, %r)
+        from test_cuda_graph import mlp
+        vm = relax.VirtualMachine(tvm.compile(mlp()[0], target="cuda"), tvm.cuda(1))
+        try:
+            vm["main"](tvm.nd.array(np.ones((4, 64), "float32"), tvm.cuda(0)))
+        except ValueError as e:
+            print(e)
+        """ % os.path.dirname(os.path.abspath(__file__)), FAKE_CUDA_DEVICES=2)
+    assert "argument 0 of 'main' is on cuda(0); the VirtualMachine runs on cuda(1)" in out
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-v"]))

@@ -48,27 +48,57 @@ constexpr StringLiteral kPackedHook = "__tir_packed_call";
 /// touch tensor data on the host (an allocation, a free, a copy or a
 /// constant, which this pass rewrites, views and sizes of buffers, calls of
 /// the module's functions, control flow and scalar arithmetic).
+/// Whether `ptr` may point into a tensor: anything but host scratch memory
+/// (an llvm.alloca) or a global, seen through GEPs.
+bool mayPointIntoTensor(Value ptr) {
+  while (auto gep = ptr.getDefiningOp<LLVM::GEPOp>())
+    ptr = gep.getBase();
+  return !ptr.getDefiningOp<LLVM::AllocaOp>() &&
+         !ptr.getDefiningOp<LLVM::AddressOfOp>();
+}
+
 bool touchesTensorDataOnHost(Operation *op) {
   if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
-          memref::GetGlobalOp>(op))
+          memref::GetGlobalOp>(op) ||
+      isa<gpu::GPUDialect>(op->getDialect()))
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
     return false;
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
-  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+  bool takesBuffers =
+      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>);
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    if (!isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()))
+      return false;
+    // An access of a buffer, through a pointer (its address taken), or of
+    // memory the op does not name while it takes buffers.
     Value value = e.getValue();
-    return value && isa<MemRefType>(value.getType()) &&
-           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect());
+    if (!value)
+      return takesBuffers;
+    return isa<MemRefType>(value.getType()) ||
+           (isa<LLVM::LLVMPointerType>(value.getType()) &&
+            mayPointIntoTensor(value));
   });
 }
 
-/// Whether `type` is a buffer the runtime's copies and frees handle: an
-/// identity layout (the whole allocation, contiguous).
-bool isWholeBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.getLayout().isIdentity();
+/// Whether `value` is a buffer the runtime's copies and frees handle: of
+/// an identity layout (the whole allocation, contiguous), and no cast of a
+/// view to one.
+bool isWholeBuffer(Value value) {
+  auto memref = dyn_cast<MemRefType>(value.getType());
+  if (!memref || !memref.getLayout().isIdentity())
+    return false;
+  auto cast = value.getDefiningOp<memref::CastOp>();
+  return !cast || isWholeBuffer(cast.getSource());
+}
+
+/// Whether elements of `type` take whole bytes in memory as LLVM lays them
+/// out (and `(bits + 7) / 8` each): 1 (as a byte), 8, 16, 32 or 64 bits.
+bool hasByteSizedElements(MemRefType type) {
+  unsigned bits = type.getElementTypeBitWidth();
+  return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
 }
 
 struct TIRGraphBuffersToDevicePass
@@ -99,15 +129,19 @@ struct TIRGraphBuffersToDevicePass
       return op->emitError("graph function '")
              << func.getName() << "' (built for a GPU) ";
     };
+    // A packed call first: its lowering's own stores are no reason.
+    WalkResult packed = func.walk([&](LLVM::AddressOfOp address) {
+      if (address.getGlobalName() != kPackedHook)
+        return WalkResult::advance();
+      refuse(address) << "calls a packed function (R.call_dps_packed, "
+                         "R.call_pure_packed), which runs on the host and "
+                         "would read GPU memory there; packed functions are "
+                         "called on CPU builds only";
+      return WalkResult::interrupt();
+    });
+    if (packed.wasInterrupted())
+      return failure();
     WalkResult result = func.walk([&](Operation *op) {
-      if (auto address = dyn_cast<LLVM::AddressOfOp>(op);
-          address && address.getGlobalName() == kPackedHook) {
-        refuse(op) << "calls a packed function (R.call_dps_packed, "
-                      "R.call_pure_packed), which runs on the host and "
-                      "would read GPU memory there; packed functions are "
-                      "called on CPU builds only";
-        return WalkResult::interrupt();
-      }
       if (auto call = dyn_cast<func::CallOp>(op)) {
         auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
         if (callee && callee.isExternal() &&
@@ -124,7 +158,7 @@ struct TIRGraphBuffersToDevicePass
         return WalkResult::interrupt();
       }
       if (auto alloc = dyn_cast<memref::AllocOp>(op);
-          alloc && !isWholeBuffer(alloc.getType())) {
+          alloc && !alloc.getType().getLayout().isIdentity()) {
         refuse(op) << "allocates a tensor of layout "
                    << alloc.getType().getLayout()
                    << "; GPU memory is allocated as whole, contiguous "
@@ -132,8 +166,8 @@ struct TIRGraphBuffersToDevicePass
         return WalkResult::interrupt();
       }
       if (auto copy = dyn_cast<memref::CopyOp>(op);
-          copy && (!isWholeBuffer(copy.getSource().getType()) ||
-                   !isWholeBuffer(copy.getTarget().getType()))) {
+          copy && (!isWholeBuffer(copy.getSource()) ||
+                   !isWholeBuffer(copy.getTarget()))) {
         refuse(op) << "copies a view of a tensor ("
                    << copy.getSource().getType() << " to "
                    << copy.getTarget().getType()
@@ -144,11 +178,14 @@ struct TIRGraphBuffersToDevicePass
         auto global = module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
         if (!global || !global.getConstant() ||
             !global.getInitialValue().has_value() ||
-            !get.getType().hasStaticShape() || !isWholeBuffer(get.getType()) ||
-            !get.getType().getElementType().isIntOrFloat()) {
+            !get.getType().hasStaticShape() ||
+            !get.getType().getLayout().isIdentity() ||
+            !get.getType().getElementType().isIntOrFloat() ||
+            !hasByteSizedElements(get.getType())) {
           refuse(op) << "reads global '" << get.getName()
-                     << "', which is no constant tensor of numbers; only "
-                        "constants are copied to GPU memory";
+                     << "', which is no constant tensor of 1-, 8-, 16-, "
+                        "32- or 64-bit numbers; only those are copied to "
+                        "GPU memory";
           return WalkResult::interrupt();
         }
       }
@@ -289,8 +326,11 @@ struct TIRGraphBuffersToDevicePass
     auto voidType = LLVM::LLVMVoidType::get(ctx);
     declare(kReleaseFunction, LLVM::LLVMFunctionType::get(voidType, {ptr}));
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    std::string name = kReleaseAll.str();
+    for (int k = 0; module.lookupSymbol(name); ++k)
+      name = (kReleaseAll + "_" + Twine(k)).str();
     auto release = LLVM::LLVMFuncOp::create(
-        top, loc, kReleaseAll, LLVM::LLVMFunctionType::get(voidType, {}),
+        top, loc, name, LLVM::LLVMFunctionType::get(voidType, {}),
         LLVM::Linkage::Internal);
     OpBuilder b(ctx);
     b.setInsertionPointToStart(release.addEntryBlock(b));
@@ -300,7 +340,7 @@ struct TIRGraphBuffersToDevicePass
                            ValueRange{LLVM::AddressOfOp::create(b, loc, slot)});
     LLVM::ReturnOp::create(b, loc, ValueRange());
     LLVM::GlobalDtorsOp::create(
-        top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(ctx, kReleaseAll)),
+        top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(ctx, name)),
         b.getI32ArrayAttr({0}), b.getArrayAttr(LLVM::ZeroAttr::get(ctx)));
   }
 

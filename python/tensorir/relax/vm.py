@@ -60,6 +60,9 @@ class VirtualMachine:
         self._outputs = {}  # function name -> its results (invoke_stateful)
 
     def __getitem__(self, name):
+        if self.device.device_type == "cuda" and name != "invoke_stateful" and \
+                name not in self._saved and name not in self._inputs:
+            return self._on_device(self.module[name])
         if name in self._saved:
             func, args = self._saved[name]
             return lambda: self.module[func](*args)
@@ -72,6 +75,24 @@ class VirtualMachine:
                                    f"invoke_stateful({name!r}) and read get_outputs({name!r})")
             return refuse
         return func
+
+    def _on_device(self, func):
+        """`func`, its arrays checked to be on the VirtualMachine's GPU
+        (where the call allocates its results)."""
+        import tir_runtime
+
+        from ..nd import NDArray
+        where = (self.device.device_type, self.device.device_id)
+
+        def call(*args):
+            for i, a in enumerate(args):
+                data = a._data if isinstance(a, NDArray) else a
+                if isinstance(data, tir_runtime.DeviceArray) and \
+                        (data.device.device_type, data.device.device_id) != where:
+                    raise ValueError(f"argument {i} of '{func.name}' is on {data.device}; "
+                                     f"the VirtualMachine runs on {self.device}")
+            return func(*args)
+        return call
 
     def invoke(self, name, *args):
         return self[name](*args)

@@ -8,9 +8,10 @@
  * FAKE_CUDA_MAX_THREADS, the threads a block may have (1024);
  * FAKE_CUDA_MAX_SHARED, the shared memory a block may have (227 KiB);
  * FAKE_CUDA_KERNEL_SHARED, the static shared memory every kernel says it
- * uses (0). The last launch's grid, block and dynamic shared memory are
- * kept for fakeLastLaunch(), with the stream it went to; fakeCounters()
- * counts what the runtime asked for (see `counters`). */
+ * uses (0); FAKE_CUDA_MEMORY_POOLS, whether the device supports the
+ * stream-ordered allocator (1). The last launch's grid, block and dynamic
+ * shared memory are kept for fakeLastLaunch(), with the stream it went to;
+ * fakeCounters() counts what the runtime asked for (see `counters`). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,9 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   case 97:
     *v = envInt("FAKE_CUDA_MAX_SHARED", 232448);
     break;
+  case 115:
+    *v = envInt("FAKE_CUDA_MEMORY_POOLS", 1);
+    break; /* memory pools supported */
   default:
     *v = 0;
   }
@@ -127,6 +131,7 @@ CUresult cuDeviceGetDefaultMemPool(void **pool, int d) {
   *pool = (void *)(uintptr_t)(d + 1);
   return 0;
 }
+CUresult cuMemPoolTrimTo(void *pool, size_t keep) { return 0; }
 CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value) {
   if (attr == 4) /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD */
     counters[POOL_THRESHOLD] = (long long)*(uint64_t *)value;

@@ -410,9 +410,56 @@ LogicalResult mlir::tir::checkAffineBinding(BlockOp block, ValueRange loopVars,
     }
     bindingTerms.push_back(std::move(terms));
   }
+  // Consecutive bindings fused (TVM's fused iterator of several block
+  // variables: `v0 * 8 + v1` for v1 of extent 8), simplified over the
+  // loops, as a split of a fused loop of dynamic extent predicates them
+  // (`(f0 * 256 + f1) * 1024 + f2 < n * 8`, the bindings
+  // `(f0 * 256 + f1) * 128 + f2 floordiv 8` and `f2 mod 8`): where a loop
+  // feeds two of them, as it does there (bindings of loops of their own,
+  // `i` and `j` under `i * 8 + j < 50`, are no fused iterator).
+  SmallVector<AffineExpr> bindings = block.getBindingExprs();
+  unsigned numInputs = block.getBindingValues().size();
+  bool overInputs = llvm::all_of(bindings, [&](AffineExpr e) {
+    bool inside = true;
+    e.walk([&](AffineExpr sub) {
+      auto dim = dyn_cast<AffineDimExpr>(sub);
+      inside &= !isa<AffineSymbolExpr>(sub) &&
+                (!dim || dim.getPosition() < numInputs);
+    });
+    return inside;
+  });
+  auto loopsOf = [&](AffineExpr e) {
+    llvm::SmallBitVector used(numInputs);
+    e.walk([&](AffineExpr sub) {
+      if (auto dim = dyn_cast<AffineDimExpr>(sub);
+          dim && dim.getPosition() < vars.size() && vars[dim.getPosition()])
+        used.set(dim.getPosition());
+    });
+    return used;
+  };
+  SmallVector<AffineTerms> fusedBindingTerms;
+  for (unsigned first = 0; overInputs && first < bindings.size(); ++first) {
+    AffineExpr fused = bindings[first];
+    llvm::SmallBitVector loops = loopsOf(fused);
+    bool shared = false;
+    for (unsigned next = first + 1; next < bindings.size(); ++next) {
+      std::optional<int64_t> lo = block.getConstantDomainLower(next);
+      std::optional<int64_t> hi = block.getConstantDomainUpper(next);
+      if (!lo || !hi || *lo != 0)
+        break;
+      fused = fused * *hi + bindings[next];
+      llvm::SmallBitVector nextLoops = loopsOf(bindings[next]);
+      shared |= loops.anyCommon(nextLoops);
+      loops |= nextLoops;
+      if (shared)
+        fusedBindingTerms.push_back(
+            loopTerms(simplifyAffineExpr(fused, numInputs, 0)));
+    }
+  }
   auto isFused = [&](const AffineTerms &t) {
     return llvm::is_contained(bindingTerms, t) ||
-           llvm::is_contained(dividendTerms, t);
+           llvm::is_contained(dividendTerms, t) ||
+           llvm::is_contained(fusedBindingTerms, t);
   };
   for (IntegerSet set : block.getPredicateSets())
     for (AffineExpr c : getConstraintsOverInputs(set)) {

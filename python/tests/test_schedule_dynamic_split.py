@@ -1,0 +1,67 @@
+"""A loop of dynamic extent split into several (its predicate bounds the
+fused iterator of the block's bindings, as TVM's iter-map detection sees
+it): reorder and bind accept it, as MetaSchedule's RewriteUnboundBlock and
+dlight's rules do for dynamic shapes; a predicate bounding no fused
+binding is still refused."""
+import numpy as np
+import pytest
+
+import tensorir as tvm
+from tensorir.script import tir as T
+
+
+@T.prim_func
+def relu(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, 8), "float32")
+    B = T.match_buffer(b, (n, 8), "float32")
+    for i0, i1 in T.grid(n, 8):
+        with T.block("relu"):
+            v = T.axis.spatial(n, i0)
+            v_1 = T.axis.spatial(8, i1)
+            B[v, v_1] = T.max(A[v, v_1], T.float32(0.0))
+
+
+def split_in_three():
+    sch = tvm.tir.Schedule(relu)
+    i0, i1 = sch.get_loops(sch.get_block("relu"))
+    return sch, sch.split(sch.fuse(i0, i1), factors=[None, 4, 16])
+
+
+def test_reorder_after_a_dynamic_split():
+    sch, (outer, middle, inner) = split_in_three()
+    sch.reorder(middle, inner, outer)
+    lib = tvm.build(sch.mod, target="llvm")
+    for n in (1, 7, 64, 65):
+        a = np.random.default_rng(n).standard_normal((n, 8)).astype("float32")
+        b = np.empty_like(a)
+        lib["relu"](a, b)
+        np.testing.assert_array_equal(b, np.maximum(a, 0))
+
+
+def test_bound_to_threads_for_the_gpu():
+    sch, (outer, middle, inner) = split_in_three()
+    sch.reorder(middle, inner, outer)
+    sch.bind(middle, "blockIdx.x")
+    sch.bind(inner, "threadIdx.x")
+    assert tvm.build(sch.mod, target="cuda").target == "cuda"
+
+
+@T.prim_func
+def strided(a: T.handle, b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, 8), "float32")
+    B = T.match_buffer(b, (n, 8), "float32")
+    for i0, i1 in T.grid(n, 8):
+        with T.block("copy"):
+            v = T.axis.spatial(n, i0)
+            v_1 = T.axis.spatial(8, i1)
+            T.where(i0 + i1 * 3 < 9)
+            B[v, v_1] = A[v, v_1]
+
+
+def test_a_predicate_over_no_fused_binding_is_refused():
+    sch = tvm.tir.Schedule(strided)
+    i0, i1 = sch.get_loops(sch.get_block("copy"))
+    with pytest.raises(tvm.tir.ScheduleError, match="bounds none of its bindings"):
+        sch.reorder(i1, i0)
