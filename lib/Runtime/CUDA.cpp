@@ -311,6 +311,16 @@ void recordLaunchError(std::string message) {
     pendingLaunchError = std::move(message);
 }
 
+/// Makes device `id` current for a call of the compiled host code; false,
+/// the failure kept as a launch's is, where it cannot.
+bool activateForHostCode(int id) {
+  std::string error;
+  if (driver().activate(id, error))
+    return true;
+  recordLaunchError(error);
+  return false;
+}
+
 /// A kernel module compiled into host code: its image (PTX text or a
 /// cubin/fatbin, owned by the host code), loaded onto each device at the
 /// first launch there.
@@ -738,11 +748,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
     return nullptr;
   Driver &d = driver();
   int id = currentDeviceId;
-  std::string error;
-  if (!d.activate(id, error)) {
-    recordLaunchError(error);
+  if (!activateForHostCode(id))
     return nullptr;
-  }
   size_t bytes = sizeBytes ? sizeBytes : 1;
   CUdeviceptr pointer = 0;
   bool pool = d.poolFor(id);
@@ -769,11 +776,8 @@ void mgpuMemFree(void *ptr, void * /*stream*/) {
     return;
   Driver &d = driver();
   int id = currentDeviceId;
-  std::string error;
-  if (!d.activate(id, error)) {
-    recordLaunchError(error);
+  if (!activateForHostCode(id))
     return;
-  }
   auto pointer = reinterpret_cast<CUdeviceptr>(ptr);
   bool pool = d.poolFor(id);
   CUresult rc =
@@ -787,11 +791,8 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
     return;
   Driver &d = driver();
   int id = currentDeviceId;
-  std::string error;
-  if (!d.activate(id, error)) {
-    recordLaunchError(error);
+  if (!activateForHostCode(id))
     return;
-  }
   if (CUresult rc = d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                                     reinterpret_cast<CUdeviceptr>(src),
                                     sizeBytes, streamOf(id)))

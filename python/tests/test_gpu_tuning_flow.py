@@ -6,6 +6,7 @@ A small model (build_models.py's mlp) and two schedules per task keep it
 short; what the times mean is checked on a GPU (docs/gpu.md)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -24,22 +25,31 @@ PYTHONPATH = os.pathsep.join(p for p in sys.path if p)
 
 def step(*args, **env):
     result = subprocess.run([sys.executable, *args], capture_output=True, text=True,
-                            env=dict(os.environ, PYTHONPATH=PYTHONPATH, **env), timeout=900)
+                            env=dict(os.environ, PYTHONPATH=PYTHONPATH,
+                                     **{k: str(v) for k, v in env.items()}), timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
 
-def test_prepare_measure_commit(tmp_path):
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    """The prepared folder (made once); each test works on a copy."""
+    folder = str(tmp_path_factory.mktemp("tune") / "prepared")
+    step(os.path.join(BENCH, "tune_models.py"), "prepare", folder, "--models", "mlp",
+         "--trials", "2")
+    return folder
+
+
+def test_prepare_measure_commit(prepared, tmp_path):
     folder = str(tmp_path / "tune")
-    out = step(os.path.join(BENCH, "tune_models.py"), "prepare", folder, "--models", "mlp",
-               "--trials", "2")
+    shutil.copytree(prepared, folder)
     with open(os.path.join(folder, "tasks.json")) as f:
         plan = json.load(f)
     tasks = plan["tasks"]
     assert plan["models"] == ["mlp"] and plan["target"]["kind"] == "cuda"
     # Two matmuls (the bias and ReLU fused into the first): a task each,
     # with their sampled schedules and dlight's.
-    assert len(tasks) >= 2, out
+    assert len(tasks) >= 2, tasks
     for name, task in tasks.items():
         assert task["args"] and task["candidates"], name
         assert sum(c["default"] for c in task["candidates"]) == 1, name
@@ -71,3 +81,27 @@ def test_prepare_measure_commit(tmp_path):
         assert sum(1 for _ in f) == len(libraries) - 1  # the failed one has no record
     assert os.path.exists(os.path.join(folder, "models", "model_mlp_tuned.so"))
     assert os.path.exists(os.path.join(folder, "models", "model_mlp_tuned.npz"))
+
+
+def test_a_faulting_kernel_loses_only_its_candidate(prepared, tmp_path):
+    """Every worker's first launch faults (FAKE_CUDA_FAIL_LAUNCH=1: the
+    context is lost, as after an illegal address): each candidate is
+    measured by a fresh worker, so each gets the fault as its error rather
+    than the fault of the one before; commit then finds nothing measured
+    and builds the model with dlight's schedules."""
+    folder = str(tmp_path / "tune")
+    shutil.copytree(prepared, folder)
+    out = step(os.path.join(BENCH, "measure_candidates.py"), folder, TIR_CUDA_DRIVER=FAKE,
+               FAKE_CUDA_FAIL_LAUNCH=1)
+    with open(os.path.join(folder, "tasks.json")) as f:
+        tasks = json.load(f)["tasks"]
+    with open(os.path.join(folder, "measured.json")) as f:
+        measured = json.load(f)
+    libraries = [c["library"] for t in tasks.values() for c in t["candidates"]]
+    assert sorted(measured) == sorted(libraries)
+    for library, value in measured.items():
+        assert "CUDA_ERROR_ILLEGAL_ADDRESS" in value, (library, value)
+    assert all(f"{task}: 0 of " in out for task in tasks), out
+    out = step(os.path.join(BENCH, "tune_models.py"), "commit", folder)
+    assert all(f"{task}: nothing measured" in out for task in tasks), out
+    assert "built mlp: 0 of" in out, out

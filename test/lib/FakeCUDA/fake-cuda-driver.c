@@ -179,6 +179,12 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         void *stream, void **params, void **extra) {
   if (!params)
     return 1;
+  /* FAKE_CUDA_FAIL_LAUNCH=n: the n-th launch faults, and the context is
+   * lost: it and every later launch fail (CUDA_ERROR_ILLEGAL_ADDRESS). */
+  static long long launches = 0;
+  int failAt = envInt("FAKE_CUDA_FAIL_LAUNCH", 0);
+  if (failAt > 0 && ++launches >= failAt)
+    return 700;
   long long sizes[8] = {gx, gy, gz,   bx,
                         by, bz, smem, (long long)(intptr_t)stream};
   memcpy(lastLaunch, sizes, sizeof(sizes));
@@ -212,12 +218,14 @@ CUresult cuEventDestroy_v2(void *e) {
 CUresult cuGetErrorName(CUresult rc, const char **s) {
   *s = rc == 2     ? "CUDA_ERROR_OUT_OF_MEMORY"
        : rc == 101 ? "CUDA_ERROR_INVALID_DEVICE"
+       : rc == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS"
                    : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 CUresult cuGetErrorString(CUresult rc, const char **s) {
   *s = rc == 2     ? "out of memory"
        : rc == 101 ? "invalid device ordinal"
+       : rc == 700 ? "an illegal memory access was encountered"
                    : "unknown error";
   return 0;
 }
