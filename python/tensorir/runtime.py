@@ -751,17 +751,33 @@ def _with_default_schedules(mod):
 
 
 def _with_default_gpu_schedules(mod, target):
-    """A module with graph functions for a GPU, its operators legalized
-    and each kernel no schedule binds yet given dlight's default schedule
-    (relax.pipeline's, as TVM's build for a GPU target gives them): a
-    kernel left as loops could only run on the host, where its tensors are
-    not."""
-    from .relax.pipeline import _default_gpu_schedule
+    """A module with graph functions for a GPU as TVM's build for a GPU
+    target makes it: where it still has operators, no kernel is scheduled
+    and its graph functions' parameters are of static shapes, relax's
+    default pipeline for the target (legalized, fused, dlight's
+    schedules); otherwise its operators legalized and each kernel no
+    schedule binds yet given dlight's default schedule (a kernel left as
+    loops could only run on the host, where its tensors are not; a
+    scheduled one is not fused with others; a fused kernel's
+    intermediates of dynamic shape cannot be placed in its registers
+    yet)."""
+    from .relax.pipeline import _default_gpu_schedule, get_default_pipeline
     from .relax.transform import LegalizeOps
+    from .tir.transform import is_unscheduled
     from . import dlight
-    if not any(mod._native.is_graph_function(name) for name in mod._native.functions()):
+    native = mod._native
+    if not any(native.is_graph_function(name) for name in native.functions()):
         return mod
-    return _default_gpu_schedule(target, dlight)(LegalizeOps()(mod))
+    legalized = LegalizeOps()(mod)
+    kernels = [n for n in native.functions()
+               if not native.is_graph_function(n) and not native.is_declaration(n)]
+    static = all(isinstance(d, int) for n in native.functions()
+                 if native.is_graph_function(n)
+                 for _, shape, _ in native.graph_parameters(n) for d in shape)
+    if static and len(legalized.function_names()) > len(mod.function_names()) and \
+            all(is_unscheduled(mod[n]) for n in kernels):
+        return get_default_pipeline(target)(mod)
+    return _default_gpu_schedule(target, dlight)(legalized)
 
 
 def compile(mod, target="llvm"):  # noqa: A001 - TVM's name

@@ -108,3 +108,29 @@ def test_bad_arguments_are_refused():
         dl.ApplyDefaultSchedule(dl.gpu.Fallback())(relax.get_pipeline("zero")(Model))
     with pytest.raises(TypeError, match="takes dlight rules"):
         dl.ApplyDefaultSchedule("matmul")
+
+
+@T.prim_func
+def matmul_relu_dynamic(a: T.handle, w: T.Buffer((16, 8), "float32"), b: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, 16), "float32")
+    B = T.match_buffer(b, (n, 8), "float32")
+    C = T.alloc_buffer((n, 8), "float32")
+    for i, j, k in T.grid(n, 8, 16):
+        with T.block("matmul"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * w[vk, vj]
+    for i, j in T.grid(n, 8):
+        with T.block("relu"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = T.max(C[vi, vj], T.float32(0))
+
+
+def test_general_reduction_leaves_intermediates_of_dynamic_shape():
+    """A row-wise function whose intermediate has a dynamic shape is not
+    GeneralReduction's: a kernel's shared memory is of static size."""
+    with tvm.target.Target("cuda"):
+        assert dl.gpu.GeneralReduction().apply(matmul_relu_dynamic, tvm.target.Target("cuda"),
+                                               False) is None

@@ -164,7 +164,7 @@ class GeneralReduction(ScheduleRule):
     in shared memory, each block's innermost loop split across the block's
     `threads` threads (a cross-thread reduction where it reduces). Takes
     functions of several blocks, one of them a reduction, whose output's
-    first loop is spatial."""
+    first loop is spatial and whose intermediates are of static shape."""
 
     def __init__(self, threads=256):
         self.threads = int(threads)
@@ -180,6 +180,12 @@ class GeneralReduction(ScheduleRule):
         kinds = _kinds(sch, out)
         if len(loops) < 2 or len(loops) != len(kinds) or kinds[0] != _SPATIAL:
             return None
+        # Intermediates of dynamic shape cannot be placed in shared memory
+        # (a kernel's buffers are of static size): Fallback takes those.
+        for block in blocks[:-1]:
+            if any(not isinstance(getattr(d, "value", None), int)
+                   for w in sch.get(block).writes for d in w.buffer.shape):
+                return None
         row = loops[0]
         sch.bind(row, "blockIdx.x")
         rest = sch.fuse(*loops[1:]) if len(loops) > 2 else loops[1]
