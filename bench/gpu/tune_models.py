@@ -52,6 +52,13 @@ def imported(name):
     return relax.get_pipeline("zero")(mod), x.numpy(), expected.numpy()
 
 
+def loaded_runtime():
+    """The runtime library this process loaded (the libraries built here
+    link against it)."""
+    return next(line.split()[-1] for line in open("/proc/self/maps")
+                if line.rstrip().endswith("/libTIRRuntime.so"))
+
+
 def prepare(args):
     import tensorir as tvm
     from tensorir import dlight as dl
@@ -64,6 +71,9 @@ def prepare(args):
                                 "max_shared_memory_per_block": 49152,
                                 "thread_warp_size": 32, "registers_per_block": 65536})
     if os.path.exists(args.dir):
+        if not os.path.exists(os.path.join(args.dir, "tasks.json")):
+            sys.exit(f"tune_models.py prepare: {args.dir} exists and is no folder prepare "
+                     "made (no tasks.json); give a new folder")
         shutil.rmtree(args.dir)
     os.makedirs(os.path.join(args.dir, "candidates"))
     builder = ms.builder.LocalBuilder()
@@ -107,9 +117,14 @@ def prepare(args):
             for i, (sch, result) in enumerate(zip(schedules, built)):
                 if result.error_msg:
                     continue
+                record = ms.database.TuningRecord(sch.trace, workload, None, target, args_info)
+                # What commit applies is the trace replayed on the task:
+                # it must be the schedule built and measured.
+                if not tvm.ir.structural_equal(record.as_measure_candidate().sch.mod, sch.mod):
+                    print(f"{task}: candidate {i} does not replay from its trace; dropped")
+                    continue
                 path = os.path.join("candidates", f"{task}_{i}.so")
                 shutil.copy(result.artifact_path, os.path.join(args.dir, path))
-                record = ms.database.TuningRecord(sch.trace, workload, None, target, args_info)
                 candidates.append({"library": path, "record": record.as_json(),
                                    "default": sch is default})
             tasks[task] = {"weight": calls, "workload": workload.as_json(),
@@ -119,14 +134,13 @@ def prepare(args):
                   flush=True)
     with open(os.path.join(args.dir, "tasks.json"), "w") as f:
         json.dump({"target": target.export(), "models": args.models, "tasks": tasks}, f)
-    runtime = next(line.split()[-1] for line in open("/proc/self/maps")
-                   if line.rstrip().endswith("/libTIRRuntime.so"))
-    shutil.copy(runtime, os.path.join(args.dir, "libTIRRuntime.so"))
+    shutil.copy(loaded_runtime(), os.path.join(args.dir, "libTIRRuntime.so"))
 
 
 def commit(args):
     import numpy as np
     import tensorir as tvm
+    from tensorir import dlight as dl
     from tensorir import meta_schedule as ms
     from tensorir import relax
     with open(os.path.join(args.dir, "tasks.json")) as f:
@@ -134,6 +148,8 @@ def commit(args):
     with open(os.path.join(args.dir, "measured.json")) as f:
         measured = json.load(f)
     target = tvm.target.Target(plan["target"])
+    # The records of this measurement only.
+    shutil.rmtree(os.path.join(args.dir, "database"), ignore_errors=True)
     database = ms.database.JSONDatabase(work_dir=os.path.join(args.dir, "database"))
     for task, entry in plan["tasks"].items():
         workload = database.commit_workload(
@@ -162,12 +178,14 @@ def commit(args):
             tuned = relax.transform.MetaScheduleApplyDatabase(database=database)(mod)
             kernels = [n for n in mod.function_names() if not mod._native.is_graph_function(n)]
             applied = sum(tuned[n].script() != mod[n].script() for n in kernels)
-            tuned = relax.pipeline.get_default_pipeline(target)(tuned)
+            # The kernels no record covers: dlight's schedules (the module
+            # is fused already; fusing again could merge a tuned kernel).
+            tuned = relax.pipeline._default_gpu_schedule(target, dl)(tuned)
         lib = tvm.compile(tuned, target=target)
         lib.export_library(os.path.join(out, f"model_{model}_tuned.so"))
         np.savez(os.path.join(out, f"model_{model}_tuned.npz"), input=x, expected=expected)
         print(f"built {model}: {applied} of {len(kernels)} kernels from the database")
-    shutil.copy(os.path.join(args.dir, "libTIRRuntime.so"), out)
+    shutil.copy(loaded_runtime(), out)
 
 
 def main():

@@ -237,5 +237,20 @@ def test_arrays_on_another_gpu_than_the_vm_are_refused():
     assert "argument 0 of 'main' is on cuda(0); the VirtualMachine runs on cuda(1)" in out
 
 
+def test_timing_a_gpu_virtual_machine_on_the_fake_driver():
+    """vm.time_evaluator on a GPU times the function with device events
+    (the stand-in driver's events say 1 ms for the calls they bracket)."""
+    out = run_with_driver("""
+        from tensorir import relax
+        sys.path.insert(0, %r)
+        from test_cuda_graph import mlp
+        vm = relax.VirtualMachine(tvm.compile(mlp()[0], target="cuda"), tvm.cuda(0))
+        x = tvm.nd.array(np.ones((4, 64), "float32"), tvm.cuda(0))
+        timing = vm.time_evaluator("main", tvm.cuda(0), number=4, repeat=2)(x)
+        print("runs", len(timing.results), timing.mean > 0)
+        """ % os.path.dirname(os.path.abspath(__file__)))
+    assert "runs 2 True" in out, out
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-v"]))
