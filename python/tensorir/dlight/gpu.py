@@ -97,7 +97,15 @@ class Fallback(ScheduleRule):
                 continue
             sch.reorder(*spatial, *reduce)
             fused = sch.fuse(*spatial) if len(spatial) > 1 else spatial[0]
-            bx, tx = sch.split(fused, factors=[None, min(_threads(target), 256)])
+            # Threads that divide the elements where their number is known:
+            # no predicate, so that the consumers can follow each thread
+            # (reverse_compute_at takes only whole boxes).
+            threads = min(_threads(target), 256)
+            extent = _static_extents(sch, [fused])
+            if extent is not None:
+                threads = max(d for d in range(1, min(threads, extent[0]) + 1)
+                              if extent[0] % d == 0)
+            bx, tx = sch.split(fused, factors=[None, threads])
             sch.bind(bx, "blockIdx.x")
             sch.bind(tx, "threadIdx.x")
             try:
@@ -159,12 +167,13 @@ class GEMV(Reduction):
 
 class GeneralReduction(ScheduleRule):
     """Reductions and element-wise work row by row (softmax, layer norm):
-    one GPU block per row of the output (its first loop on blockIdx.x),
-    every other block computed inside that row loop with its intermediate
-    in shared memory, each block's innermost loop split across the block's
-    `threads` threads (a cross-thread reduction where it reduces). Takes
-    functions of several blocks, one of them a reduction, whose output's
-    first loop is spatial and whose intermediates are of static shape."""
+    one GPU block per row of the output (its loops but the last, fused, on
+    blockIdx.x), every other block computed inside that row loop with its
+    intermediate in shared memory, each block's innermost loop split
+    across the block's `threads` threads (a cross-thread reduction where it
+    reduces). Takes functions of several blocks whose reductions each
+    reduce over the output's last axis alone, and whose intermediates are
+    of static shape."""
 
     def __init__(self, threads=256):
         self.threads = int(threads)
@@ -186,10 +195,15 @@ class GeneralReduction(ScheduleRule):
             if any(not isinstance(getattr(d, "value", None), int)
                    for w in sch.get(block).writes for d in w.buffer.shape):
                 return None
-        row = loops[0]
-        sch.bind(row, "blockIdx.x")
-        rest = sch.fuse(*loops[1:]) if len(loops) > 2 else loops[1]
-        _, tx = sch.split(rest, factors=[None, self.threads])
+        # Row by row: each reduction reduces over the output's last axis
+        # alone (a softmax, a layer norm), and a row is every loop of the
+        # output but the last (a block per (batch, position, ...) row, not
+        # one block for all of a batch of 1).
+        if not all(self._reduces_last_axis(sch, b, len(loops))
+                   for b in blocks[:-1] if _REDUCE in _kinds(sch, b)):
+            return None
+        row = sch.fuse(*loops[:-1]) if len(loops) > 2 else loops[0]
+        _, tx = sch.split(loops[-1], factors=[None, self.threads])
         sch.bind(tx, "threadIdx.x")
         for block in reversed(blocks[:-1]):
             try:
@@ -200,7 +214,21 @@ class GeneralReduction(ScheduleRule):
             _, tx = sch.split(inner, factors=[None, self.threads])
             sch.bind(tx, "threadIdx.x")
             sch.set_scope(block, 0, "shared")
+        # Bound once the rows' blocks are under it (compute_at proves the
+        # rows apart on the loop as fused, before it is a grid).
+        try:
+            sch.bind(row, "blockIdx.x")
+        except Exception:  # noqa: BLE001 - rows it cannot prove apart
+            return None
         return sch
+
+
+    @staticmethod
+    def _reduces_last_axis(sch, block, rank):
+        """Whether `block` has the output's leading `rank - 1` axes as its
+        spatial variables, in order, and one reduce variable after them."""
+        kinds = _kinds(sch, block)
+        return kinds == [_SPATIAL] * (rank - 1) + [_REDUCE]
 
 
 class Matmul(ScheduleRule):
