@@ -134,3 +134,23 @@ def test_general_reduction_leaves_intermediates_of_dynamic_shape():
     with tvm.target.Target("cuda"):
         assert dl.gpu.GeneralReduction().apply(matmul_relu_dynamic, tvm.target.Target("cuda"),
                                                False) is None
+
+
+def test_general_reduction_gives_each_row_a_block():
+    """A softmax over the last axis of (4, 128, 128) (attention's scores of
+    four heads, batch 1): a block per row of the leading axes, 512 of them,
+    not one per head."""
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((4, 128, 128), "float32"))
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            gv = bb.emit_output(bb.emit(relax.op.nn.softmax(x, axis=-1)))
+        bb.emit_func_output(gv)
+    mod = relax.transform.LegalizeOps()(bb.get())
+    target = tvm.target.Target("cuda")
+    with target:
+        sch = dl.gpu.GeneralReduction().apply(mod["softmax"], target, False)
+    text = sch.mod.script()
+    assert 'T.thread_binding(512, thread="blockIdx.x")' in text
+    assert 'scope="shared"' in text
+    assert tvm.build(sch.mod, target="cuda").target == "cuda"
