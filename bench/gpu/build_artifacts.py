@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import programs as p  # noqa: E402
+from build_models import loaded_runtime  # noqa: E402
 
 PIPE = ([0, 0, 1], [0, 1, 2])  # next tiles into second buffers during the update
 PIPE3 = ([0, 0, 2], [0, 1, 2])  # two tiles ahead, three buffers each
@@ -194,11 +195,7 @@ def main():
         tvm.build(cpu, target="llvm -mcpu=x86-64").export_library(
             os.path.join(exec_dir, name + "_cpu.so"))
         print("built", name, "for tir-exec")
-    runtime = None
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            if line.rstrip().endswith("/libTIRRuntime.so"):
-                runtime = line.split()[-1]
+    runtime = loaded_runtime()
     shutil.copy(runtime, os.path.join(args.out, "libTIRRuntime.so"))
     shutil.copy(runtime, os.path.join(exec_dir, "libTIRRuntime.so"))
     runner = os.path.join(os.path.dirname(runtime), "..", "bin", "tir-exec")

@@ -44,6 +44,13 @@ def mlp():
     return model, torch.randn(4, 64)
 
 
+def loaded_runtime():
+    """The runtime library this process loaded (the libraries built here
+    link against it)."""
+    return next(line.split()[-1] for line in open("/proc/self/maps")
+                if line.rstrip().endswith("/libTIRRuntime.so"))
+
+
 # name -> () -> (model, its one input), the same in every process.
 MODELS = {"resnet18": resnet18, "encoder": encoder, "mlp": mlp}
 
@@ -76,9 +83,7 @@ def main():
         np.savez(os.path.join(args.out, f"model_{name}.npz"), input=x.numpy(),
                  expected=expected.numpy())
         print("built", name, lib.functions)
-    runtime = next(line.split()[-1] for line in open("/proc/self/maps")
-                   if line.rstrip().endswith("/libTIRRuntime.so"))
-    shutil.copy(runtime, os.path.join(args.out, "libTIRRuntime.so"))
+    shutil.copy(loaded_runtime(), os.path.join(args.out, "libTIRRuntime.so"))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from build_models import MODELS  # noqa: E402
+from build_models import MODELS, loaded_runtime  # noqa: E402
 
 
 def imported(name):
@@ -52,17 +52,11 @@ def imported(name):
     return relax.get_pipeline("zero")(mod), x.numpy(), expected.numpy()
 
 
-def loaded_runtime():
-    """The runtime library this process loaded (the libraries built here
-    link against it)."""
-    return next(line.split()[-1] for line in open("/proc/self/maps")
-                if line.rstrip().endswith("/libTIRRuntime.so"))
-
-
 def prepare(args):
     import tensorir as tvm
     from tensorir import dlight as dl
     from tensorir import meta_schedule as ms
+    from tensorir import relax
     from tensorir.relax.transform import _called_prim_funcs, _task_module
     # The limits MetaSchedule's rules and VerifyGPUCode need (an H100's,
     # as TVM's CUDA target gives them for sm_90).
@@ -77,8 +71,7 @@ def prepare(args):
         shutil.rmtree(args.dir)
     os.makedirs(os.path.join(args.dir, "candidates"))
     builder = ms.builder.LocalBuilder()
-    rules = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
-             dl.gpu.Fallback())
+    rules = relax.pipeline.default_gpu_rules(dl)
 
     def dlight(task_mod):
         """dlight's schedule of the task (relax's default for the GPU), its

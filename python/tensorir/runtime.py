@@ -199,22 +199,13 @@ class Function:
             args = self._relax_arguments(args)
         elif any(type(a) in (tuple, list) for a in args):
             args = _flattened(args)  # a tuple parameter's arrays, in order
-        results = self._results
-        outputs = []
-        if results and len(args) == len(self._params) - len(results):
-            args = list(args)
-            # Results live where the function runs: a GPU function's on
-            # the GPU of its arrays.
-            gpu = None
-            if self._module.target == "cuda":
-                gpu = next((a.device for a in args if isinstance(a, _rt.DeviceArray)),
-                           _rt.cuda(0))
-            inputs = list(args)
-            for i in results:
-                dtype, shape = self._params[i].dtype, self._result_shape(i, inputs)
-                outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
-                               else NDArray(np.empty(shape, dtype=_rt.numpy_dtype(dtype))))
-                args.insert(i, outputs[-1])
+        # Results live where the function runs: a GPU function's on the GPU
+        # of its arrays.
+        gpu = None
+        if self._module.target == "cuda":
+            gpu = next((a.device for a in args if isinstance(a, _rt.DeviceArray)),
+                       _rt.cuda(0))
+        args, outputs = self._with_results(args, gpu)
         # The common case inline (a call of a small kernel takes a few
         # microseconds; the checks were a third of them): a writable numpy
         # array of a native numeric dtype, or a tvm.nd array holding one.
@@ -255,6 +246,22 @@ class Function:
                 return outputs[0]
             return Array(outputs)
         return None
+
+    def _with_results(self, args, gpu):
+        """`args` with the results a graph function's call left out
+        allocated and put in their places (on `gpu`, or on the host where it
+        is None), and those results; `args` as they are where none was left
+        out."""
+        results = self._results
+        if not results or len(args) != len(self._params) - len(results):
+            return args, []
+        args, inputs, outputs = list(args), list(args), []
+        for i in results:
+            dtype, shape = self._params[i].dtype, self._result_shape(i, inputs)
+            outputs.append(_rt.empty(shape, dtype, gpu) if gpu is not None
+                           else NDArray(np.empty(shape, dtype=_rt.numpy_dtype(dtype))))
+            args.insert(i, outputs[-1])
+        return args, outputs
 
     def _relax_arguments(self, args):
         """The arguments of a graph function taking shapes, one per
@@ -546,15 +553,9 @@ class Module:
         """Device events around `number` calls, `repeat` times."""
 
         def evaluate(*args):
-            args = list(args)
-            results = func._results
-            if results and len(args) == len(func._params) - len(results):
-                # A graph function's results left out: allocated once, on
-                # the GPU timed, and written by every call.
-                inputs = list(args)
-                for i in results:
-                    args.insert(i, _rt.empty(func._result_shape(i, inputs),
-                                             func._params[i].dtype, dev))
+            # A graph function's results left out: allocated once, on the
+            # GPU timed, and written by every call.
+            args, _ = func._with_results(args, dev)
             converted = [func._convert(i, a) for i, a in enumerate(args)]
             func(*args)  # warm-up: loads the kernels (and compiles PTX)
             dev.sync()

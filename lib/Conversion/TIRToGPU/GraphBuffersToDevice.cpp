@@ -15,15 +15,18 @@
 #include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_TIRGRAPHBUFFERSTODEVICEPASS
@@ -41,13 +44,6 @@ namespace {
 constexpr StringLiteral kConstantFunction = "tirCudaConstant";
 constexpr StringLiteral kReleaseFunction = "tirCudaReleaseConstant";
 constexpr StringLiteral kReleaseAll = "__tir_release_device_constants";
-/// The packed-call hook's symbol (--tir-lower-packed-calls).
-constexpr StringLiteral kPackedHook = "__tir_packed_call";
-
-/// Whether `op` may stand in a graph function built for a GPU: it does not
-/// touch tensor data on the host (an allocation, a free, a copy or a
-/// constant, which this pass rewrites, views and sizes of buffers, calls of
-/// the module's functions, control flow and scalar arithmetic).
 /// Whether `ptr` may point into a tensor: anything but host scratch memory
 /// (an llvm.alloca) or a global, seen through GEPs.
 bool mayPointIntoTensor(Value ptr) {
@@ -57,6 +53,10 @@ bool mayPointIntoTensor(Value ptr) {
          !ptr.getDefiningOp<LLVM::AddressOfOp>();
 }
 
+/// Whether `op` touches tensor data on the host, which a graph function
+/// built for a GPU may not (allocations, frees, copies and constants, which
+/// this pass rewrites, views and sizes of buffers, calls of the module's
+/// functions, control flow and scalar arithmetic do not).
 bool touchesTensorDataOnHost(Operation *op) {
   if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
           memref::GetGlobalOp>(op) ||
@@ -112,13 +112,15 @@ struct TIRGraphBuffersToDevicePass
         graphs.push_back(func);
     if (graphs.empty())
       return;
+    symbols.emplace(module);
     for (func::FuncOp func : graphs)
       if (failed(check(func)))
         return signalPassFailure();
     for (func::FuncOp func : graphs)
       if (failed(rewrite(func)))
         return signalPassFailure();
-    addRelease();
+    if (failed(addRelease()))
+      signalPassFailure();
   }
 
   /// Fails, at the op, where `func` does on the host what a GPU build
@@ -131,7 +133,7 @@ struct TIRGraphBuffersToDevicePass
     };
     // A packed call first: its lowering's own stores are no reason.
     WalkResult packed = func.walk([&](LLVM::AddressOfOp address) {
-      if (address.getGlobalName() != kPackedHook)
+      if (address.getGlobalName() != kPackedCallHookSymbol)
         return WalkResult::advance();
       refuse(address) << "calls a packed function (R.call_dps_packed, "
                          "R.call_pure_packed), which runs on the host and "
@@ -210,29 +212,18 @@ struct TIRGraphBuffersToDevicePass
     MLIRContext *ctx = &getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    std::string name = ("__tir_device_" + global.getSymName()).str();
-    for (int k = 0; module.lookupSymbol(name); ++k)
-      name = ("__tir_device_" + global.getSymName() + "_" + Twine(k)).str();
     slot = LLVM::GlobalOp::create(top, global.getLoc(), ptr,
                                   /*isConstant=*/false, LLVM::Linkage::Internal,
-                                  name, Attribute());
+                                  ("__tir_device_" + global.getSymName()).str(),
+                                  Attribute());
+    symbols->insert(slot); // renamed where the name is taken
     OpBuilder init(ctx);
     init.setInsertionPointToStart(
         init.createBlock(&slot.getInitializerRegion()));
     LLVM::ReturnOp::create(
         init, global.getLoc(),
         LLVM::ZeroOp::create(init, global.getLoc(), ptr).getResult());
-    slotsInOrder.push_back(slot);
     return slot;
-  }
-
-  /// The declaration of runtime function `name` of type `type`.
-  void declare(StringRef name, LLVM::LLVMFunctionType type) {
-    ModuleOp module = getOperation();
-    if (module.lookupSymbol(name))
-      return;
-    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
-    LLVM::LLVMFuncOp::create(top, module.getLoc(), name, type);
   }
 
   LogicalResult rewrite(func::FuncOp func) {
@@ -293,14 +284,14 @@ struct TIRGraphBuffersToDevicePass
         Value hostInt = arith::IndexCastOp::create(b, loc, i64, hostIndex);
         Value host = LLVM::IntToPtrOp::create(b, loc, ptr, hostInt);
         Value slot = LLVM::AddressOfOp::create(b, loc, slotOf(global));
-        declare(kConstantFunction,
-                LLVM::LLVMFunctionType::get(ptr, {ptr, ptr, i64}));
+        FailureOr<LLVM::LLVMFuncOp> constant = LLVM::lookupOrCreateFn(
+            b, module, kConstantFunction, {ptr, ptr, i64}, ptr);
+        if (failed(constant))
+          return failure();
         Value size = LLVM::ConstantOp::create(b, loc, i64, bytes);
-        Value data =
-            LLVM::CallOp::create(b, loc, TypeRange{ptr},
-                                 FlatSymbolRefAttr::get(ctx, kConstantFunction),
-                                 ValueRange{slot, host, size})
-                .getResult();
+        Value data = LLVM::CallOp::create(b, loc, *constant,
+                                          ValueRange{slot, host, size})
+                         .getResult();
         Value descriptor =
             MemRefDescriptor::fromStaticShape(b, loc, converter, type, data);
         Value device =
@@ -316,37 +307,38 @@ struct TIRGraphBuffersToDevicePass
 
   /// A static destructor of the library releasing its constants' device
   /// copies.
-  void addRelease() {
+  LogicalResult addRelease() {
     if (slots.empty())
-      return;
+      return success();
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     Location loc = module.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto voidType = LLVM::LLVMVoidType::get(ctx);
-    declare(kReleaseFunction, LLVM::LLVMFunctionType::get(voidType, {ptr}));
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
-    std::string name = kReleaseAll.str();
-    for (int k = 0; module.lookupSymbol(name); ++k)
-      name = (kReleaseAll + "_" + Twine(k)).str();
+    FailureOr<LLVM::LLVMFuncOp> releaseOne =
+        LLVM::lookupOrCreateFn(top, module, kReleaseFunction, {ptr}, voidType);
+    if (failed(releaseOne))
+      return failure();
     auto release = LLVM::LLVMFuncOp::create(
-        top, loc, name, LLVM::LLVMFunctionType::get(voidType, {}),
+        top, loc, kReleaseAll, LLVM::LLVMFunctionType::get(voidType, {}),
         LLVM::Linkage::Internal);
+    StringAttr name = symbols->insert(release); // renamed where it is taken
     OpBuilder b(ctx);
     b.setInsertionPointToStart(release.addEntryBlock(b));
-    for (LLVM::GlobalOp slot : slotsInOrder)
-      LLVM::CallOp::create(b, loc, TypeRange(),
-                           FlatSymbolRefAttr::get(ctx, kReleaseFunction),
+    for (LLVM::GlobalOp slot : llvm::make_second_range(slots))
+      LLVM::CallOp::create(b, loc, *releaseOne,
                            ValueRange{LLVM::AddressOfOp::create(b, loc, slot)});
     LLVM::ReturnOp::create(b, loc, ValueRange());
     LLVM::GlobalDtorsOp::create(
-        top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(ctx, name)),
+        top, loc, b.getArrayAttr(FlatSymbolRefAttr::get(name)),
         b.getI32ArrayAttr({0}), b.getArrayAttr(LLVM::ZeroAttr::get(ctx)));
+    return success();
   }
 
-  /// Each constant's slot, by the constant's name, and the slots in the
-  /// order they were made.
-  llvm::StringMap<LLVM::GlobalOp> slots;
-  SmallVector<LLVM::GlobalOp> slotsInOrder;
+  /// The module's symbols (new ones are renamed where a name is taken).
+  std::optional<SymbolTable> symbols;
+  /// Each constant's slot, by the constant's name, in the order made.
+  llvm::MapVector<StringRef, LLVM::GlobalOp> slots;
 };
 } // namespace

@@ -222,11 +222,10 @@ class GeneralReduction(ScheduleRule):
             return None
         return sch
 
-
     @staticmethod
     def _reduces_last_axis(sch, block, rank):
-        """Whether `block` has the output's leading `rank - 1` axes as its
-        spatial variables, in order, and one reduce variable after them."""
+        """Whether `block` has as many spatial variables as the output has
+        leading axes (`rank - 1`), then one reduce variable."""
         kinds = _kinds(sch, block)
         return kinds == [_SPATIAL] * (rank - 1) + [_REDUCE]
 

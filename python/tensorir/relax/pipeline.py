@@ -138,12 +138,18 @@ def legalize_passes(target):
     return passes
 
 
+def default_gpu_rules(dl):
+    """dlight's rules a kernel no schedule binds gets on a GPU, in the order
+    they are tried."""
+    return (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
+            dl.gpu.Fallback())
+
+
 def _default_gpu_schedule(target, dl):
     """dlight's rules for the kernels no schedule binds yet, under `target`."""
     from ..target import Target
     target = target if isinstance(target, Target) else Target(target)
-    rules = dl.ApplyDefaultSchedule(dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(),
-                                    dl.gpu.GeneralReduction(), dl.gpu.Fallback())
+    rules = dl.ApplyDefaultSchedule(*default_gpu_rules(dl))
 
     @_transform.module_pass(opt_level=0, name="relax.pipeline.default_gpu_schedule")
     def schedule(mod, _ctx):

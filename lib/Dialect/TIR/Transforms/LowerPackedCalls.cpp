@@ -24,10 +24,6 @@ namespace mlir::tir {
 using namespace mlir;
 using namespace mlir::tir;
 
-/// The pointer compiled code calls packed functions through
-/// (runtime::kPackedHookSymbol).
-static constexpr StringLiteral kHookSymbol = "__tir_packed_call";
-
 /// (DLPack type code, bits) of a buffer's element type, as the runtime's
 /// dispatcher reads it; nullopt for a type the dispatcher has no array for
 /// (the Python package's numpy dtypes: bool, 8- to 64-bit integers, f16,
@@ -71,11 +67,11 @@ struct TIRLowerPackedCallsPass
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
 
     // The hook, null until the runtime sets it.
-    if (!module.lookupSymbol(kHookSymbol)) {
+    if (!module.lookupSymbol(kPackedCallHookSymbol)) {
       auto hook =
           LLVM::GlobalOp::create(top, moduleLoc, ptrType,
                                  /*isConstant=*/false, LLVM::Linkage::External,
-                                 kHookSymbol, Attribute());
+                                 kPackedCallHookSymbol, Attribute());
       OpBuilder init(ctx);
       init.setInsertionPointToStart(
           init.createBlock(&hook.getInitializerRegion()));
@@ -164,7 +160,7 @@ struct TIRLowerPackedCallsPass
         LLVM::StoreOp::create(b, loc, value, address);
       }
       Value hookAddress =
-          LLVM::AddressOfOp::create(b, loc, ptrType, kHookSymbol);
+          LLVM::AddressOfOp::create(b, loc, ptrType, kPackedCallHookSymbol);
       Value hook = LLVM::LoadOp::create(b, loc, ptrType, hookAddress);
       Value name = LLVM::AddressOfOp::create(b, loc, nameOf(call.getCallee()));
       auto returns = callee->hasAttr(TIRDialect::kPackedReturnsAttrName);

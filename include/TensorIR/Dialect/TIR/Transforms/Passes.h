@@ -25,6 +25,10 @@ class RewriterBase;
 namespace mlir::tir {
 class BlockOp;
 
+/// The pointer compiled code calls packed functions through
+/// (--tir-lower-packed-calls; the runtime's kPackedHookSymbol).
+constexpr StringLiteral kPackedCallHookSymbol = "__tir_packed_call";
+
 #define GEN_PASS_DECL
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h.inc"
 
