@@ -243,3 +243,61 @@ def test_reverse_compute_at_runtime_domains_same_numbers(n, m):
     sch.reverse_compute_at(sch.get_block("C"), i)
     assert len(sch.get_loops(sch.get_block("C"))) == 2
     check_two_stage_dyn(sch.mod, n, m)
+
+
+@T.prim_func
+def batched_row_sums(A: T.Buffer((3, 4, 10), "float32"), B: T.Buffer((3, 4, 10), "float32")):
+    S = T.alloc_buffer((3, 4), "float32")
+    for b, i, k in T.grid(3, 4, 10):
+        with T.block("S"):
+            vb, vi, vk = T.axis.remap("SSR", [b, i, k])
+            with T.init():
+                S[vb, vi] = T.float32(0)
+            S[vb, vi] = S[vb, vi] + A[vb, vi, vk]
+    for b, i, j in T.grid(3, 4, 10):
+        with T.block("B"):
+            vb, vi, vj = T.axis.remap("SSS", [b, i, j])
+            B[vb, vi, vj] = A[vb, vi, vj] / S[vb, vi]
+
+
+@pytest.mark.parametrize("rows", [1, 2, 4])
+def test_reduction_under_fused_parallel_loop_same_numbers(rows):
+    # The parallel loop fuses b with i's outer part: its iterations differ in
+    # b (its quotient) or in i's part (its remainder), and write apart.
+    sch = tvm.tir.Schedule(batched_row_sums)
+    b, i, _ = sch.get_loops(sch.get_block("B"))
+    i_o, _ = sch.split(i, factors=[None, rows])
+    fused = sch.fuse(b, i_o)
+    sch.parallel(fused)
+    sch.compute_at(sch.get_block("S"), fused)
+    expected = run(batched_row_sums, "batched_row_sums", (3, 4, 10), out_shape=(3, 4, 10))
+    got = run(sch.mod["main"], "batched_row_sums", (3, 4, 10), out_shape=(3, 4, 10))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+@T.prim_func
+def batch_sums(A: T.Buffer((3, 4, 10), "float32"), B: T.Buffer((3, 4, 10), "float32")):
+    S = T.alloc_buffer((3,), "float32")
+    for b, i, k in T.grid(3, 4, 10):
+        with T.block("S"):
+            vb, vi, vk = T.axis.remap("SRR", [b, i, k])
+            with T.init():
+                S[vb] = T.float32(0)
+            S[vb] = S[vb] + A[vb, vi, vk]
+    for b, i, j in T.grid(3, 4, 10):
+        with T.block("B"):
+            vb, vi, vj = T.axis.remap("SSS", [b, i, j])
+            B[vb, vi, vj] = A[vb, vi, vj] / S[vb]
+
+
+def test_reduction_under_fused_parallel_loop_refused_without_remainder():
+    # S[b] is indexed by the fused loop's quotient alone: the iterations
+    # that differ only in i would each run the whole sum of S[b] at once.
+    sch = tvm.tir.Schedule(batch_sums)
+    b, i, _ = sch.get_loops(sch.get_block("B"))
+    fused = sch.fuse(b, i)
+    sch.parallel(fused)
+    before = str(sch.mod)
+    with pytest.raises(tvm.tir.ScheduleError, match="would not write apart"):
+        sch.compute_at(sch.get_block("S"), fused)
+    assert str(sch.mod) == before

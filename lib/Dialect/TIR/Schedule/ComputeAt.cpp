@@ -256,7 +256,8 @@ LogicalResult checkProducersFinished(Ctx &c, ArrayRef<BlockOp> producers,
 ///    nor across virtual threads (TVM's rule for bound loops);
 ///  - otherwise each iteration must reduce into other elements: a spatial
 ///    variable that indexes what the block writes advances by more than
-///    it spans within one iteration (see `separates`).
+///    it spans within one iteration (see `digits`); a fused loop's
+///    iterations may be told apart by several variables.
 ///    Without one, iterations running at once would each run the whole
 ///    reduction (init included) of the same elements.
 LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
@@ -287,38 +288,86 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
     std::optional<unsigned> dim;
     if (at != plan.inputs.end())
       dim = at - plan.inputs.begin();
-    // Whether `lower` is `c * loop + inner + outer` where `inner` (terms
-    // over loops inside `loop`) plus the extent spans at most |c|: then
-    // iterations of `loop` cover disjoint ranges (`outer` is the same for
-    // the iterations that run at once).
+    // The digits of `loop`'s value that variable `v` tells apart, as a
+    // range [lo, hi) of place values (hi 0: unbounded): `lower` is
+    // `c * t + inner + outer` where `t` is `loop` ([1, 0)), `loop floordiv
+    // q` ([q, 0)), `loop mod m` ([1, m)) or `(loop floordiv q) mod m`
+    // ([q, q * m)), and `inner` (terms over loops inside `loop`) plus the
+    // extent spans at most |c|: then iterations of `loop` that differ in
+    // those digits cover disjoint ranges (`outer` is the same for the
+    // iterations that run at once). A fused loop's digits are told apart
+    // by the variables of the loops fused.
     SmallVector<std::optional<Interval>> ranges = getValueRanges(plan.inputs);
-    auto separates = [&](const VarDomain &v) {
+    auto digits =
+        [&](const VarDomain &v) -> std::optional<std::pair<int64_t, int64_t>> {
       llvm::SmallBitVector inner(plan.inputs.size());
       for (auto [j, value] : llvm::enumerate(ArrayRef<Value>(plan.inputs)))
         inner[j] = isLoopVar(value) &&
                    loop->isProperAncestor(
                        Value(value).getParentBlock()->getParentOp());
+      llvm::SmallBitVector self(plan.inputs.size());
+      self.set(*dim);
       AffineTerms terms = AffineTerms::get(v.lower);
-      std::optional<int64_t> coefficient = terms.getDimCoefficient(*dim);
-      if (!coefficient || *coefficient == 0)
-        return false;
+      std::optional<std::pair<AffineExpr, int64_t>> digitTerm;
+      for (auto [term, k] : terms.terms) {
+        if (!involvesDims(term, self))
+          continue;
+        if (digitTerm)
+          return std::nullopt;
+        digitTerm = {term, k};
+      }
+      if (!digitTerm)
+        return std::nullopt;
+      auto [term, coefficient] = *digitTerm;
+      auto isDim = [&](AffineExpr e) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        return d && d.getPosition() == *dim;
+      };
+      auto divisor = [&](AffineExpr e, AffineExprKind kind)
+          -> std::optional<std::pair<AffineExpr, int64_t>> {
+        auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+        if (!bin || bin.getKind() != kind)
+          return std::nullopt;
+        auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        if (!c || c.getValue() <= 0)
+          return std::nullopt;
+        return std::make_pair(bin.getLHS(), c.getValue());
+      };
+      std::optional<std::pair<int64_t, int64_t>> place;
+      if (isDim(term)) {
+        place = {1, 0};
+      } else if (auto q = divisor(term, AffineExprKind::FloorDiv);
+                 q && isDim(q->first)) {
+        place = {q->second, 0};
+      } else if (auto m = divisor(term, AffineExprKind::Mod)) {
+        if (isDim(m->first))
+          place = {1, m->second};
+        else if (auto q = divisor(m->first, AffineExprKind::FloorDiv);
+                 q && isDim(q->first))
+          place = {q->second, q->second * m->second};
+      }
+      if (!place)
+        return std::nullopt;
       llvm::SmallBitVector outer = inner;
       outer.flip();
       outer.reset(*dim);
-      AffineTerms innerPart = terms.filter(
-          [&](AffineExpr term) { return involvesDims(term, inner); });
-      for (auto [term, k] : innerPart.terms)
-        if (involvesDims(term, outer) || term.isFunctionOfDim(*dim))
-          return false;
+      AffineTerms innerPart =
+          terms.filter([&](AffineExpr t) { return involvesDims(t, inner); });
+      for (auto [t, k] : innerPart.terms)
+        if (involvesDims(t, outer) || involvesDims(t, self))
+          return std::nullopt;
       std::optional<Interval> span =
           evaluateRange(innerPart.toExpr(c.block.getContext()), ranges);
       std::optional<int64_t> extent = v.getConstantExtent();
-      return span && extent &&
-             span->hi - span->lo + *extent <= std::abs(*coefficient);
+      if (!span || !extent ||
+          span->hi - span->lo + *extent > std::abs(coefficient))
+        return std::nullopt;
+      return place;
     };
     std::string kind = loop.getKind() == ForKind::ThreadBinding
                            ? "bound to " + loop.getThread()->str()
                            : stringifyForKind(loop.getKind()).str();
+    SmallVector<std::pair<int64_t, int64_t>> told;
     bool separated = false;
     for (unsigned i = 0; dim && i < numVars; ++i) {
       const VarDomain &v = plan.vars[i];
@@ -335,9 +384,20 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
         separated = true; // a cross-thread reduction
         continue;
       }
-      if (c.block.getIterType(i) == IterType::Spatial && indexesWrites(i) &&
-          separates(v))
-        separated = true;
+      if (c.block.getIterType(i) == IterType::Spatial && indexesWrites(i))
+        if (std::optional<std::pair<int64_t, int64_t>> d = digits(v))
+          told.push_back(*d);
+    }
+    // Separated when the digits told apart chain from the units to the
+    // loop's extent (or beyond every digit).
+    std::optional<int64_t> loopExtent = loop.getConstantExtent();
+    for (int64_t place = 1; !separated;) {
+      const auto *next =
+          llvm::find_if(told, [&](const auto &d) { return d.first == place; });
+      if (next == told.end() || (next->second != 0 && next->second <= place))
+        break;
+      place = next->second;
+      separated = place == 0 || (loopExtent && place >= *loopExtent);
     }
     if (atOnce && !separated)
       return c.fail(loop, "would put reduction block " + c.name() +
