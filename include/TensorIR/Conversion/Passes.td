@@ -127,8 +127,9 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     A kernel may use the function's parameters (and views of them) and
     scalars defined before it. Refused with the loop's, block's or buffer's
     name: launches over CUDA's limits; a thread-bound loop that reaches a
-    reduce iteration variable (a cross-thread reduction for threadIdx, not
-    lowered yet; a race for blockIdx); buffers made outside the kernel
+    reduce iteration variable (for threadIdx, a cross-thread reduction of
+    a form not lowered: see docs/gpu.md; a race for blockIdx); buffers
+    made outside the kernel
     (intermediates in global memory, constants); buffers in the kernel with
     a scope other than global / shared / local, or (but shared ones) with
     thread-bound loops inside their scope; more shared memory than a block
@@ -168,8 +169,10 @@ def TIRFinalizeGPUKernelsPass
     outlining). Each `gpu.all_reduce` (from a cross-thread reduction
     `convert-tir-to-gpu` lowered) becomes upstream MLIR's lowering: warp
     shuffles, then one value per warp through shared memory, with
-    barriers. Every workgroup attribution of the module's `gpu.func`s gets
-    `llvm.align = 16` (unless it has an alignment), so that its
+    barriers. Each clustered `gpu.subgroup_reduce` (a reduction within
+    groups of a warp's lanes) becomes warp shuffles. Every workgroup
+    attribution of the module's `gpu.func`s gets `llvm.align = 16`
+    (unless it has an alignment), so that its
     shared-memory global is 16-byte aligned and the NVPTX backend may load
     and store four floats of it at once (`ld.shared.v4`) without
     misaligned accesses. A thread's private allocations of static size

@@ -15,8 +15,14 @@
 // a block whose body updates one element with an add, multiply, min or max
 // of it and a contribution (float or integer), whose reduce loops form a
 // perfect nest above it, bound to every thread dimension the launch uses,
-// each as long as its dimension. Other cross-thread reductions stay, and
-// convert-tir-to-gpu refuses them.
+// each as long as its dimension. Or, grouped: the reduce loops bound to
+// threadIdx.x alone, whose extent divides the warp (32 lanes), the other
+// dimensions spatial (a row per warp, threadIdx.y over the rows, as a
+// fused attention's row max and sum are scheduled), and the block's
+// threads whole warps. Each group of threadIdx.x's threads is then a
+// cluster of neighbouring lanes of one warp, and `gpu.subgroup_reduce ...
+// cluster(size = n)` (warp shuffles) reduces each group apart. Other
+// cross-thread reductions stay, and convert-tir-to-gpu refuses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +44,9 @@ using namespace mlir;
 using namespace mlir::tir;
 
 namespace {
+
+/// The lanes of an NVIDIA warp (the subgroup gpu.subgroup_reduce spans).
+constexpr int64_t kWarpLanes = 32;
 
 /// The update a reduction block makes: `store f(load acc[I], value), acc[I]`.
 struct Update {
@@ -216,10 +225,23 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   }
   if (nestSize != reduceLoops.size())
     return false;
-  // Every thread of the block takes part: gpu.all_reduce is over them all.
-  for (const auto &dim : threadDims)
+  // Every thread of the block takes part (gpu.all_reduce is over them all),
+  // or the groups are clusters of lanes of whole warps.
+  std::optional<uint32_t> cluster;
+  int64_t threads = 1;
+  for (const auto &dim : threadDims) {
+    threads *= dim.second;
     if (dim.second > 1 && !reducedDims.contains(dim.getKey()))
+      cluster = 0;
+  }
+  if (cluster) {
+    auto x = threadDims.find("threadIdx.x");
+    if (reducedDims.size() != 1 || !reducedDims.contains("threadIdx.x") ||
+        x == threadDims.end() || !llvm::isPowerOf2_64(x->second) ||
+        kWarpLanes % x->second != 0 || threads % kWarpLanes != 0)
       return false;
+    cluster = static_cast<uint32_t>(x->second);
+  }
   std::optional<Update> update = matchUpdate(block);
   if (!update || !matchInit(block, *update))
     return false;
@@ -247,12 +269,18 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   memref::StoreOp::create(b, loc, init, partial);
   b.setInsertionPointAfter(top);
   Value mine = memref::LoadOp::create(b, loc, partial);
-  auto reduced = gpu::AllReduceOp::create(
-      b, loc, mine, gpu::AllReduceOperationAttr::get(ctx, update->kind),
-      /*uniform=*/true);
-  // Every thread has read the reduced value before any goes on (to a next
-  // reduction, which reuses the all-reduce's shared memory).
-  gpu::BarrierOp::create(b, loc);
+  Value reduced;
+  if (cluster) {
+    reduced = gpu::SubgroupReduceOp::create(b, loc, mine, update->kind,
+                                            /*uniform=*/true, *cluster);
+  } else {
+    reduced = gpu::AllReduceOp::create(
+        b, loc, mine, gpu::AllReduceOperationAttr::get(ctx, update->kind),
+        /*uniform=*/true);
+    // Every thread has read the reduced value before any goes on (to a
+    // next reduction, which reuses the all-reduce's shared memory).
+    gpu::BarrierOp::create(b, loc);
+  }
   // The copy writes f(v0, r), v0 the init's value, without reading the
   // element: every thread writes the same value, and none can see another
   // one's write half way (acc = f(acc, r) after the init would, with
@@ -260,7 +288,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   auto final = cast<BlockOp>(b.clone(*block, mapping));
   final.setBlockName((block.getBlockName() + "_cross_thread").str());
   Operation *finalCombiner = mapping.lookup(update->combiner);
-  finalCombiner->setOperand(update->contribution, reduced.getResult());
+  finalCombiner->setOperand(update->contribution, reduced);
   {
     InitOp finalInit = final.getInitOp();
     auto initStore = cast<StoreOp>(&finalInit.getBody()->back());

@@ -102,7 +102,10 @@ LogicalResult checkNoCrossThreadReduction(ForOp loop) {
                               "lowered (an add, multiply, min or max update of "
                               "one element, its reduce loops a perfect nest "
                               "bound to every thread dimension of the block, "
-                              "each as long as its dimension)");
+                              "each as long as its dimension; or bound to "
+                              "threadIdx.x alone, whose extent divides the "
+                              "warp's 32 lanes, the block's threads whole "
+                              "warps)");
           }
           values.push_back(block.getBody()->getArgument(i));
         }
@@ -686,6 +689,10 @@ struct TIRFinalizeGPUKernelsPass
     // within warps, then one value per warp through shared memory).
     RewritePatternSet patterns(&getContext());
     populateGpuAllReducePatterns(patterns);
+    // Reductions within groups of a warp's lanes: shuffles.
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
+        patterns,
+        /*subgroupSize=*/32);
     // An n-D broadcast (the canonical form of a one-row operand of the
     // tensor-core instructions) as row inserts, which NVVM takes.
     vector::populateVectorBroadcastLoweringPatterns(patterns);

@@ -132,7 +132,7 @@ func.func @all_or_nothing(%A: memref<8xf32>) {
 // A cross-thread reduction of a form not lowered (a subtraction).
 func.func @cross_thread_reduction(%A: memref<32xf32>, %S: memref<1xf32>) {
   tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
-    // expected-error @+1 {{is bound to 'threadIdx.x' and feeds a reduce variable of block 'S': this cross-thread reduction is not of the form lowered (an add, multiply, min or max update of one element, its reduce loops a perfect nest bound to every thread dimension of the block, each as long as its dimension)}}
+    // expected-error @+1 {{is bound to 'threadIdx.x' and feeds a reduce variable of block 'S': this cross-thread reduction is not of the form lowered (an add, multiply, min or max update of one element, its reduce loops a perfect nest bound to every thread dimension of the block, each as long as its dimension; or bound to threadIdx.x alone, whose extent divides the warp's 32 lanes, the block's threads whole warps)}}
     tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
       tir.block "S"(%vb = spatial(1, %b), %vk = reduce(32, %t)) {
         tir.init {
@@ -143,6 +143,58 @@ func.func @cross_thread_reduction(%A: memref<32xf32>, %S: memref<1xf32>) {
         %s = tir.load %S[%vb] : memref<1xf32>
         %sum = arith.subf %s, %a : f32
         tir.store %sum, %S[%vb] : memref<1xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A reduction in groups (a row per threadIdx.y) whose groups are not
+// clusters of one warp's lanes: 48 threads per row.
+func.func @grouped_reduction_across_warps(%A: memref<4x96xf32>, %S: memref<4xf32>) {
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %r = 0 to 4 thread_binding<"threadIdx.y"> {
+      tir.for %ko = 0 to 2 {
+        // expected-error @+1 {{is bound to 'threadIdx.x' and feeds a reduce variable of block 'S': this cross-thread reduction is not of the form lowered}}
+        tir.for %t = 0 to 48 thread_binding<"threadIdx.x"> {
+          tir.block "S"(%vi = spatial(4, %r), %vk = reduce(96, %ko * 48 + %t)) {
+            tir.init {
+              %zero = arith.constant 0.0 : f32
+              tir.store %zero, %S[%vi] : memref<4xf32>
+            }
+            %a = tir.load %A[%vi, %vk] : memref<4x96xf32>
+            %s = tir.load %S[%vi] : memref<4xf32>
+            %sum = arith.addf %s, %a : f32
+            tir.store %sum, %S[%vi] : memref<4xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A reduction in groups of 8 lanes where the block is not whole warps (2
+// rows of 8 threads: half a warp, whose shuffles would read absent lanes).
+func.func @grouped_reduction_partial_warp(%A: memref<2x8xf32>, %S: memref<2xf32>) {
+  tir.for %b = 0 to 1 thread_binding<"blockIdx.x"> {
+    tir.for %r = 0 to 2 thread_binding<"threadIdx.y"> {
+      // expected-error @+1 {{is bound to 'threadIdx.x' and feeds a reduce variable of block 'S': this cross-thread reduction is not of the form lowered}}
+      tir.for %t = 0 to 8 thread_binding<"threadIdx.x"> {
+        tir.block "S"(%vi = spatial(2, %r), %vk = reduce(8, %t)) {
+          tir.init {
+            %zero = arith.constant 0.0 : f32
+            tir.store %zero, %S[%vi] : memref<2xf32>
+          }
+          %a = tir.load %A[%vi, %vk] : memref<2x8xf32>
+          %s = tir.load %S[%vi] : memref<2xf32>
+          %sum = arith.addf %s, %a : f32
+          tir.store %sum, %S[%vi] : memref<2xf32>
+        }
       }
     }
   }

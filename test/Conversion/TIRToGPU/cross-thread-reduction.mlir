@@ -41,3 +41,37 @@ func.func @row_sum(%A: memref<8x128xf32> {tir.name = "A"}, %S: memref<8xf32> {ti
   }
   return
 }
+
+// Grouped: a row per group of 8 lanes (threadIdx.y over 4 rows, spatial;
+// threadIdx.x over a row's elements, reduced). Each group is a cluster of
+// neighbouring lanes of one warp: gpu.subgroup_reduce with a cluster of 8,
+// and no barrier (no shared memory is used).
+// CHECK-LABEL: func.func @rows_per_group
+// CHECK:         gpu.launch
+// CHECK:           %[[P:.*]] = memref.alloca() : memref<f32>
+// CHECK:           tir.block "M"({{.*}}) attributes {tir.thread_partial}
+// CHECK:           %[[R:.*]] = gpu.subgroup_reduce {{ *}}maximumf %{{.*}} uniform cluster(size = 8) : (f32) -> f32
+// CHECK-NOT:       gpu.barrier
+// CHECK:           tir.block "M_cross_thread"
+// CHECK:             arith.maximumf %{{.*}}, %[[R]]
+func.func @rows_per_group(%A: memref<16x64xf32> {tir.name = "A"}, %M: memref<16xf32> {tir.name = "M"}) {
+  tir.for %b = 0 to 4 thread_binding<"blockIdx.x"> {
+    tir.for %r = 0 to 4 thread_binding<"threadIdx.y"> {
+      tir.for %ko = 0 to 8 {
+        tir.for %t = 0 to 8 thread_binding<"threadIdx.x"> {
+          tir.block "M"(%vi = spatial(16, %b * 4 + %r), %vk = reduce(64, %ko * 8 + %t)) {
+            tir.init {
+              %low = arith.constant -3.0e+38 : f32
+              tir.store %low, %M[%vi] : memref<16xf32>
+            }
+            %a = tir.load %A[%vi, %vk] : memref<16x64xf32>
+            %m = tir.load %M[%vi] : memref<16xf32>
+            %x = arith.maximumf %m, %a : f32
+            tir.store %x, %M[%vi] : memref<16xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
