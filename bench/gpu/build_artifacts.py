@@ -108,6 +108,12 @@ VARIANTS = {
                              (128, 2, 2, 2, None), (128, 2, 4, 3, None), (256, 2, 4, 3, None),
                              (128, 2, 4, 3, 8), (256, 2, 4, 3, 8))
        for size in (4096, 8192)},
+    # Fused attention (one kernel, f16 in and out, float32 inside): heads,
+    # sequence length, head size; `rows` queries per block, bounded by the
+    # shared memory that holds their scores.
+    **{f"attention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d, r=r: p.schedule_attention(
+        p.attention(h, n, d), rows=r).mod
+       for h, n, d, r in ((32, 1024, 64, 8), (16, 2048, 128, 8), (8, 4096, 64, 4))},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }
@@ -188,7 +194,10 @@ def main():
             ("gemm_staged", p.schedule_matmul_tiled(p.matmul(512, 512, 512), bm=64, bk=16,
                                                     vec=4, spread_b=True, staged=True),
              p.matmul(512, 512, 512)),
-            ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048))):
+            ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048)),
+            # tir-exec takes 32- and 64-bit floats: attention in float32.
+            ("attention", p.schedule_attention(p.attention(4, 256, 64, "float32")).mod,
+             p.attention(4, 256, 64, "float32"))):
         tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(
             os.path.join(exec_dir, name + "_cuda.so"))
         # The GPU machine's CPU is another: a generic x86-64 build.

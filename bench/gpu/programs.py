@@ -245,6 +245,98 @@ def schedule_softmax(func, threads=256):
     return sch.mod
 
 
+def attention(heads, n, d, dtype="float16"):
+    """Scaled dot-product attention over `heads` independent heads, each
+    with `n` queries, keys and values of `d` features: O = softmax(Q K^T /
+    sqrt(d)) V, the scores, their row maxima, exponentials and sums in
+    float32. Unscheduled, it is five stages over whole rows (the scores an
+    n x n buffer per head); schedule_attention fuses them into one kernel."""
+    scale = 1.0 / float(d) ** 0.5
+
+    @T.prim_func
+    def attention(Q: T.Buffer((heads, n, d), dtype), K: T.Buffer((heads, n, d), dtype),
+                  V: T.Buffer((heads, n, d), dtype), O: T.Buffer((heads, n, d), dtype)):
+        T.func_attr({"global_symbol": "attention", "tir.noalias": True})
+        S = T.alloc_buffer((heads, n, n), "float32")
+        mx = T.alloc_buffer((heads, n), "float32")
+        P = T.alloc_buffer((heads, n, n), "float32")
+        den = T.alloc_buffer((heads, n), "float32")
+        acc = T.alloc_buffer((heads, n, d), "float32")
+        for h, i, j, k in T.grid(heads, n, n, d):
+            with T.block("S"):
+                vh, vi, vj, vk = T.axis.remap("SSSR", [h, i, j, k])
+                with T.init():
+                    S[vh, vi, vj] = T.float32(0)
+                S[vh, vi, vj] = S[vh, vi, vj] + (T.Cast("float32", Q[vh, vi, vk])
+                                                 * T.Cast("float32", K[vh, vj, vk]))
+        for h, i, j in T.grid(heads, n, n):
+            with T.block("max"):
+                vh, vi, vj = T.axis.remap("SSR", [h, i, j])
+                with T.init():
+                    mx[vh, vi] = T.float32(-3.4028234663852886e38)
+                mx[vh, vi] = T.max(mx[vh, vi], S[vh, vi, vj])
+        for h, i, j in T.grid(heads, n, n):
+            with T.block("P"):
+                vh, vi, vj = T.axis.remap("SSS", [h, i, j])
+                P[vh, vi, vj] = T.exp((S[vh, vi, vj] - mx[vh, vi]) * T.float32(scale))
+        for h, i, j in T.grid(heads, n, n):
+            with T.block("sum"):
+                vh, vi, vj = T.axis.remap("SSR", [h, i, j])
+                with T.init():
+                    den[vh, vi] = T.float32(0)
+                den[vh, vi] = den[vh, vi] + P[vh, vi, vj]
+        for h, i, k, j in T.grid(heads, n, d, n):
+            with T.block("PV"):
+                vh, vi, vk, vj = T.axis.remap("SSSR", [h, i, k, j])
+                with T.init():
+                    acc[vh, vi, vk] = T.float32(0)
+                acc[vh, vi, vk] = acc[vh, vi, vk] + P[vh, vi, vj] * T.Cast("float32", V[vh, vj, vk])
+        for h, i, k in T.grid(heads, n, d):
+            with T.block("O"):
+                vh, vi, vk = T.axis.remap("SSS", [h, i, k])
+                O[vh, vi, vk] = T.Cast(dtype, acc[vh, vi, vk] / den[vh, vi])
+    return attention
+
+
+def schedule_attention(func, rows=8):
+    """One kernel: a block of `rows` warps per `rows` queries of a head
+    (the head and the row tile fused on blockIdx.x), a warp per query
+    (threadIdx.y). The block's query rows are staged in shared memory; a
+    warp's 32 lanes (threadIdx.x) compute the row's scores (kept in dynamic
+    shared memory, as are their exponentials: 2 x rows x n floats, so n
+    and rows are bounded by the GPU's shared memory), reduce its maximum
+    and sum by warp shuffles (cross-thread reductions in groups), and
+    then each lane computes every 32nd output feature, its sum over the
+    keys in a register."""
+    sch = tvm.tir.Schedule(func)
+    out = sch.get_block("O")
+    h, i, k = sch.get_loops(out)
+    i_b, i_t = sch.split(i, [None, rows])
+    block_x = sch.fuse(h, i_b)
+    sch.bind(block_x, "blockIdx.x")
+    sch.bind(i_t, "threadIdx.y")
+    _, lane = sch.split(k, [None, 32])
+    sch.bind(lane, "threadIdx.x")
+    acc = sch.get_block("PV")
+    sch.compute_at(acc, lane)
+    sch.set_scope(acc, 0, "local")
+    for name in ("sum", "P", "max", "S"):
+        block = sch.get_block(name)
+        sch.compute_at(block, block_x)
+        loops = sch.get_loops(block)
+        sch.bind(loops[1], "threadIdx.y")
+        _, lane = sch.split(loops[2], [None, 32])
+        sch.bind(lane, "threadIdx.x")
+        sch.set_scope(block, 0, "shared.dyn" if name in ("S", "P") else "shared")
+    q_rows = sch.cache_read(sch.get_block("S"), 0, "shared")
+    sch.compute_at(q_rows, block_x)
+    row, feature = sch.get_loops(q_rows)[-2:]
+    sch.bind(row, "threadIdx.y")
+    _, lane = sch.split(feature, [None, 32])
+    sch.bind(lane, "threadIdx.x")
+    return sch
+
+
 def matmul_mixed(n, in_dtype="float16", out_dtype="float32", b_transposed=False):
     """C = A B (B given transposed: A B^T) over n x n matrices of `in_dtype`,
     products and sums in `out_dtype`."""

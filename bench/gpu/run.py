@@ -2,6 +2,7 @@
 GPU, through the runtime library alone (tir_runtime: ctypes, no compiler),
 checks every result against PyTorch in float64 and times each beside its
 peer (cuBLAS through PyTorch, TF32 off; PyTorch's own elementwise kernels;
+scaled_dot_product_attention beside the fused attention;
 a whole model beside PyTorch eager, cuDNN's TF32 off too) with device
 events.
 
@@ -121,6 +122,23 @@ def main():
             t = lib.time_evaluator(fname, dev, number=20, repeat=5)(da, ds).median
             peer = torch_time(lambda: torch.softmax(ta, dim=1), number=20)
             record(tag, err, err < 1e-5, t, peer, 2 * m * n_cols * 4 / 1e9, "GB/s")
+        elif tag.startswith("attention"):
+            # Fused attention (f16) beside PyTorch's scaled_dot_product_attention
+            # (its flash or memory-efficient kernel on f16).
+            heads, n, d = (int(part[1:]) for part in tag.split("_")[1:4])
+            q, k, v = (rng.standard_normal((heads, n, d)).astype(np.float16)
+                       for _ in range(3))
+            dq, dk, dv = (rt.array(x, dev) for x in (q, k, v))
+            do = rt.array(np.full((heads, n, d), np.nan, np.float16), dev)
+            lib[fname](dq, dk, dv, do)
+            tq, tk, tv = (torch.from_numpy(x).cuda() for x in (q, k, v))
+            scores = tq.double() @ tk.double().transpose(1, 2) / d ** 0.5
+            ref = (torch.softmax(scores, dim=-1) @ tv.double()).cpu().numpy()
+            err = rel_error(do.numpy(), ref)
+            t = lib.time_evaluator(fname, dev, number=20, repeat=5)(dq, dk, dv, do).median
+            sdpa = torch.nn.functional.scaled_dot_product_attention
+            peer = torch_time(lambda: sdpa(tq[None], tk[None], tv[None]), number=20)
+            record(tag, err, err < 2e-3, t, peer, 4 * heads * n * n * d / 1e12, "TFLOP/s")
         elif tag.startswith(("gemm", "tcgemm", "wggemm")):
             # f32 GEMMs beside cuBLAS's (TF32 off); tensor-core ones take
             # f16 (accumulating in f32) beside cuBLAS's f16 GEMM; the
