@@ -114,6 +114,10 @@ VARIANTS = {
     **{f"attention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d, r=r: p.schedule_attention(
         p.attention(h, n, d), rows=r).mod
        for h, n, d, r in ((32, 1024, 64, 8), (16, 2048, 128, 8), (8, 4096, 64, 4))},
+    # The same with its two products on tensor cores (WMMA), the weights in f16.
+    **{f"tcattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: p.schedule_attention_tensor_cores(
+        p.attention(h, n, d, weights="float16")).mod
+       for h, n, d in ((32, 1024, 64), (16, 1024, 128))},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }

@@ -1,5 +1,7 @@
-"""Fused attention (bench/gpu/programs.py: attention, schedule_attention):
-the five stages of softmax(Q K^T / sqrt(d)) V as one kernel. Checked here
+"""Fused attention (bench/gpu/programs.py: attention, schedule_attention,
+schedule_attention_tensor_cores): the five stages of softmax(Q K^T /
+sqrt(d)) V as one kernel, its products on CUDA cores or on tensor cores
+(WMMA fragments, lowered to ldmatrix and mma.sync). Checked here
 without a GPU: the unscheduled function and the scheduled one (its loops
 bound to GPU threads run serially) on the CPU against numpy in float64;
 the kernel's PTX (warp shuffles for the row reductions, no local memory)
@@ -96,9 +98,54 @@ def test_attention_rows_over_shared_memory_refused():
         tvm.build(sch.mod, target="cuda -arch=sm_90")
 
 
+def tensor_core_attention(heads, n, d, tensorize=True):
+    func = programs.attention(heads, n, d, weights="float16")
+    return programs.schedule_attention_tensor_cores(func, tensorize=tensorize)
+
+
+def test_tensor_core_attention_schedule_runs_serially_on_cpu():
+    # Up to the fragments' instructions (which only a GPU runs): the
+    # products in 16 x 16 x 16 tiles, the operands staged in shared memory
+    # and fragments, the weights in float16.
+    sch = tensor_core_attention(2, 64, 64, tensorize=False)
+    serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", sch.mod.mlir()))
+    q, k, v = inputs(2, 64, 64, "float16", seed=3)
+    got = run(tvm.build(serial, target="llvm"), q, k, v)
+    assert relative_error(got, reference(q, k, v)) < 1e-3
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_tensor_core_attention_ptx(d):
+    ptx = tvm.build(tensor_core_attention(8, 1024, d).mod,
+                    target="cuda -arch=sm_80").get_source("ll")
+    assert ptx.count(".entry") == 1
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4" in ptx
+    assert "shfl.sync.bfly.b32" in ptx
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("arch, n, d", [("sm_80", 1024, 64), ("sm_90", 2048, 128)])
+def test_tensor_core_attention_assembles(arch, n, d):
+    tvm.build(tensor_core_attention(8, n, d).mod, target=f"cuda -arch={arch} -format=bin")
+
+
+def test_tensor_core_attention_rows_over_shared_memory_refused():
+    # 16 rows of 2048 scores and weights with d = 128: 227456 bytes, over
+    # what an A100's block holds (an H100's takes them).
+    with pytest.raises(ValueError, match="227456 bytes of shared memory, over the 166912 "
+                                         "bytes one block may hold on sm_80"):
+        tvm.build(tensor_core_attention(8, 2048, 128).mod, target="cuda -arch=sm_80")
+
+
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-def test_attention_on_gpu():
-    sch = programs.schedule_attention(programs.attention(4, 512, 64))
+@pytest.mark.parametrize("tensor_cores", [False, True])
+def test_attention_on_gpu(tensor_cores):
+    if tensor_cores:
+        sch = tensor_core_attention(4, 512, 64)
+    else:
+        sch = programs.schedule_attention(programs.attention(4, 512, 64))
     lib = tvm.build(sch.mod, target="cuda")
     q, k, v = inputs(4, 512, 64, "float16", seed=2)
     got = run(lib, q, k, v, tvm.cuda(0))
