@@ -65,3 +65,29 @@ def test_a_predicate_over_no_fused_binding_is_refused():
     i0, i1 = sch.get_loops(sch.get_block("copy"))
     with pytest.raises(tvm.tir.ScheduleError, match="bounds none of its bindings"):
         sch.reorder(i1, i0)
+
+
+@T.prim_func
+def rows_of_blocks(a: T.handle, b: T.handle, n: T.int64):
+    A = T.match_buffer(a, (8, n * 32), "float32")
+    B = T.match_buffer(b, (8, n * 32), "float32")
+    for i, k in T.grid(8, n * 32):
+        with T.block("double"):
+            vi, vk = T.axis.remap("SS", [i, k])
+            B[vi, vk] = A[vi, vk] * T.float32(2)
+
+
+@pytest.mark.parametrize("factor, exact", [(32, True), (16, True), (64, False), (3, False)])
+def test_split_of_a_known_multiple(factor, exact):
+    # n * 32 split by a divisor of 32 leaves no predicate (the inferred
+    # factor divides it exactly); by 64 or 3 it keeps one.
+    sch = tvm.tir.Schedule(rows_of_blocks)
+    _, k = sch.get_loops(sch.get_block("double"))
+    sch.split(k, factors=[None, factor])
+    assert ("T.where" not in sch.mod.script()) == exact
+    lib = tvm.build(sch.mod, target="llvm")
+    for n in (1, 3):
+        a = np.random.default_rng(n).standard_normal((8, n * 32)).astype("float32")
+        b = np.full_like(a, np.nan)
+        lib["rows_of_blocks"](a, b, n)
+        np.testing.assert_array_equal(b, a * 2)

@@ -17,6 +17,10 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tir;
@@ -494,3 +498,30 @@ void mlir::tir::unifySizeReads(func::FuncOp func) {
   DominanceInfo dominance(func);
   eliminateCommonSubExpressions(rewriter, dominance, func);
 }
+
+static int64_t knownDivisor(Value v, unsigned depth) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c == std::numeric_limits<int64_t>::min() ? 1 : std::abs(*c);
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 16)
+    return 1;
+  auto of = [&](unsigned i) {
+    return knownDivisor(op->getOperand(i), depth + 1);
+  };
+  if (isa<arith::MulIOp>(op)) {
+    int64_t a = of(0), b = of(1);
+    if (a == 0 || b == 0)
+      return 0;
+    int64_t product;
+    return llvm::MulOverflow(a, b, product) ? std::max(a, b) : product;
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::gcd(of(0), of(1));
+  // Casts that keep the value (a sign extension; an index cast to index).
+  if (isa<arith::ExtSIOp>(op) ||
+      (isa<arith::IndexCastOp>(op) && v.getType().isIndex()))
+    return of(0);
+  return 1;
+}
+
+int64_t mlir::tir::getKnownDivisor(Value v) { return knownDivisor(v, 0); }

@@ -191,8 +191,15 @@ FailureOr<SmallVector<ForOp>> mlir::tir::split(RewriterBase &rewriter,
   }
   bool exact =
       allConstant && constExtent && inferred < 0 && known == *constExtent;
-  if (inferred >= 0 && allConstant && constExtent)
-    exact = *constExtent % known == 0;
+  if (inferred >= 0 && allConstant) {
+    // The inferred factor divides the extent exactly where the others'
+    // product is known to divide it (a runtime `n * 32` split by 32).
+    int64_t divisor = constExtent ? *constExtent
+                      : isa<Value>(extent)
+                          ? getKnownDivisor(cast<Value>(extent))
+                          : 1;
+    exact = divisor % known == 0;
+  }
   SmallVector<AffineExpr> guards;
   if (!exact && !options.disablePredication)
     guards.push_back(in.of(extent) - 1 - fused);

@@ -137,6 +137,12 @@ private:
 /// with, and equal reads are one (common subexpressions eliminated).
 void unifySizeReads(func::FuncOp func);
 
+/// A positive integer known to divide the runtime value of `v` (an index
+/// or integer): through constants, products, sums, differences, negations
+/// and casts (`n * 32 + 64`: 32); 1 where nothing is known, 0 for a
+/// constant 0 (which every integer divides).
+int64_t getKnownDivisor(Value v);
+
 /// A list of integers an annotation holds (TVM's Array<Integer>): an array
 /// of signless integer attributes or a dense i64 array; nullopt otherwise.
 std::optional<SmallVector<int64_t>> readIntegerList(Attribute attr);
