@@ -31,15 +31,13 @@ def with_default_cpu_schedules(mod):
 
 def with_default_gpu_schedules(mod, target):
     """A module with graph functions for a GPU as TVM's build for a GPU
-    target makes it: where it still has operators, no kernel is scheduled
-    and its graph functions' parameters are of static shapes, relax's
-    default pipeline for the target (legalized, fused, dlight's
-    schedules); otherwise its operators legalized and each kernel no
-    schedule binds yet given dlight's default schedule (a kernel left as
-    loops could only run on the host, where its tensors are not; a
-    scheduled one is not fused with others; a fused kernel's
-    intermediates of dynamic shape cannot be placed in its registers
-    yet)."""
+    target makes it: where it still has operators and no kernel is
+    scheduled, relax's default pipeline for the target (legalized, fused,
+    dlight's schedules; an intermediate a fused function's kernels pass
+    between them is in GPU memory); otherwise its operators legalized and
+    each kernel no schedule binds yet given dlight's default schedule (a
+    kernel left as loops could only run on the host, where its tensors are
+    not; a scheduled one is not fused with others)."""
     from .relax.pipeline import _default_gpu_schedule, get_default_pipeline
     from .relax.transform import LegalizeOps
     from .tir.transform import is_unscheduled
@@ -50,13 +48,7 @@ def with_default_gpu_schedules(mod, target):
     legalized = LegalizeOps()(mod)
     kernels = [n for n in native.functions()
                if not native.is_graph_function(n) and not native.is_declaration(n)]
-    try:
-        static = all(isinstance(d, int) for n in native.functions()
-                     if native.is_graph_function(n)
-                     for _, shape, _ in native.graph_parameters(n) for d in shape)
-    except ValueError:  # a parameter that is no tensor (a shape, a scalar)
-        static = False
-    if static and len(legalized.function_names()) > len(mod.function_names()) and \
+    if len(legalized.function_names()) > len(mod.function_names()) and \
             all(is_unscheduled(mod[n]) for n in kernels):
         return get_default_pipeline(target)(mod)
     return _default_gpu_schedule(target, dlight)(legalized)

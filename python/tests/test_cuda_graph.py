@@ -210,17 +210,34 @@ def dynamic_batch():
 
 def test_dynamic_shapes_on_the_fake_driver(tmp_path):
     """A shape variable sizes the intermediates (gpu.alloc of dynamic
-    sizes) and the results; dlight's Fallback binds the dynamic loops."""
+    sizes) and the results; dlight's Fallback binds the dynamic loops.
+    Fused as static shapes are: matmul and ReLU one function, whose two
+    kernels pass the product through GPU memory the function allocates
+    (a stream-ordered allocation of its own), then the add."""
     path = str(tmp_path / "dynamic.so")
-    tvm.compile(dynamic_batch(), target="cuda").export_library(path)
+    ex = tvm.compile(dynamic_batch(), target="cuda")
+    assert "@fused_matmul_relu(" in ex.get_source()
+    ex.export_library(path)
     out = run_with_driver(f"""
         from tensorir import relax
+        fake = ctypes.CDLL({FAKE!r})
+        fake.fakeCounters.restype = ctypes.POINTER(ctypes.c_longlong)
+        counters = lambda: list(fake.fakeCounters()[:4])
         vm = relax.VirtualMachine(tvm.runtime.load_module({path!r}), tvm.cuda(0))
         for n in (5, 300):
-            z, y = vm["main"](tvm.nd.array(np.ones((n, 16), "float32"), tvm.cuda(0)))
-            print(n, z.shape, y.shape, z.device)
+            x = tvm.nd.array(np.ones((n, 16), "float32"), tvm.cuda(0))
+            before = counters()
+            z, y = vm["main"](x)
+            after = counters()
+            print(n, z.shape, y.shape, z.device, [a - b for a, b in zip(after, before)])
         """)
-    assert "5 (5, 8) (5, 8) cuda(0)" in out and "300 (300, 8) (300, 8) cuda(0)" in out
+    # Per call: three stream-ordered allocations (the two results and the
+    # fused function's product, which it frees), three launches. The
+    # first call also copies the weight (live: the results and the copy);
+    # at the second, the first call's results are freed as the new ones
+    # replace them.
+    assert "5 (5, 8) (5, 8) cuda(0) [3, 3, 1, 3]" in out, out
+    assert "300 (300, 8) (300, 8) cuda(0) [0, 3, 0, 3]" in out, out
 
 
 def test_arrays_on_another_gpu_than_the_vm_are_refused():

@@ -125,12 +125,16 @@ def ConvertTIRToGPUPass : Pass<"convert-tir-to-gpu"> {
     each wait as the point where the copies land.
 
     A kernel may use the function's parameters (and views of them) and
-    scalars defined before it. Refused with the loop's, block's or buffer's
+    scalars defined before it. With `require-kernels`, a buffer of the
+    global scope the host part allocates and a kernel uses (an
+    intermediate between kernels) is GPU memory: `gpu.alloc` where it was,
+    `gpu.dealloc` at the end of its scope, in order with the kernels; the
+    host may not access it. Refused with the loop's, block's or buffer's
     name: launches over CUDA's limits; a thread-bound loop that reaches a
     reduce iteration variable (for threadIdx, a cross-thread reduction of
-    a form not lowered: see docs/gpu.md; a race for blockIdx); buffers
-    made outside the kernel
-    (intermediates in global memory, constants); buffers in the kernel with
+    a form not lowered: see docs/gpu.md; a race for blockIdx); other
+    buffers made outside the kernel (constants; without
+    `require-kernels`, global intermediates); buffers in the kernel with
     a scope other than global / shared / local, or (but shared ones) with
     thread-bound loops inside their scope; more shared memory than a block
     of `chip` holds; asynchronous stages before sm_80; calls (but the

@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelMemory.h"
+
 #include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
@@ -239,21 +241,12 @@ struct TIRGraphBuffersToDevicePass
               memref::GetGlobalOp>(op))
         ops.push_back(op);
     });
-    // An allocation, a free or a copy goes in order with the kernels (the
-    // runtime's stream for the device; gpu-to-llvm lowers these ops in
-    // their asynchronous form only): a token of its own, waited for at
-    // once (which waits for nothing: the runtime's streams are its own).
-    auto ordered = [&](OpBuilder &b, Location loc, auto make) {
-      Value start =
-          gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
-      Value done = make(start);
-      gpu::WaitOp::create(b, loc, Type(), ValueRange{done});
-    };
+    // Allocations, frees and copies go in order with the kernels.
     for (Operation *op : ops) {
       OpBuilder b(op);
       Location loc = op->getLoc();
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        ordered(b, loc, [&](Value token) {
+        createInStreamOrder(b, loc, [&](Value token) {
           auto device = gpu::AllocOp::create(
               b, loc, alloc.getType(), tokenType, ValueRange{token},
               alloc.getDynamicSizes(), alloc.getSymbolOperands());
@@ -261,13 +254,13 @@ struct TIRGraphBuffersToDevicePass
           return device.getAsyncToken();
         });
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        ordered(b, loc, [&](Value token) {
+        createInStreamOrder(b, loc, [&](Value token) {
           return gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
                                         dealloc.getMemref())
               .getAsyncToken();
         });
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-        ordered(b, loc, [&](Value token) {
+        createInStreamOrder(b, loc, [&](Value token) {
           return gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{token},
                                        copy.getTarget(), copy.getSource())
               .getAsyncToken();

@@ -38,6 +38,22 @@ rewriteListedRegions(BlockOp block, Value buffer, Value replacement,
 /// Whether `loop` is bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(ForOp loop);
 
+/// The buffers of the global scope (no memory space) that the host part of
+/// `root` allocates and a GPU kernel uses (GlobalIntermediates.cpp).
+SmallVector<AllocBufferOp> findGlobalIntermediates(Operation *root);
+
+/// Each of `intermediates` allocated in GPU memory by the host part
+/// (gpu.alloc where it was) and freed at the end of its scope (gpu.dealloc),
+/// in order with the kernels.
+void allocateOnDevice(ArrayRef<AllocBufferOp> intermediates);
+
+/// An asynchronous GPU op that `make` builds after a token of its own,
+/// waited for at once: the op goes in order with the kernels, on the
+/// runtime's stream for the device (gpu-to-llvm lowers allocations, frees
+/// and copies in their asynchronous form only). Returns the op's token.
+Value createInStreamOrder(OpBuilder &b, Location loc,
+                          function_ref<Value(Value token)> make);
+
 /// The thread tags bound by the loops at and around `op` (a loop inside
 /// bound again to one of them runs in the same thread).
 llvm::StringSet<> threadTagsAround(Operation *op);

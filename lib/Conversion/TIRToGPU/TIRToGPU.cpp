@@ -265,9 +265,9 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
               "tir.ptx_commit_group, tir.ptx_wait_group)";
     }
     // Every buffer the kernel uses from outside must be one the launch can
-    // pass: a parameter of the function (or a view of one), not memory the
-    // host function allocates (the runtime does not manage device memory
-    // for intermediates yet).
+    // pass: a parameter of the function (or a view of one), or GPU memory
+    // the host part allocates (a global intermediate, in a build for the
+    // runtime), not host memory.
     for (Value operand : op->getOperands()) {
       if (!isa<MemRefType>(operand.getType()) || definedIn(operand, root))
         continue;
@@ -275,13 +275,17 @@ LogicalResult analyzeKernel(Kernel &kernel, StringRef chip, int64_t cc,
       auto arg = dyn_cast<BlockArgument>(source);
       if (arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
         continue;
+      // An intermediate the host allocated in GPU memory.
+      if (source.getDefiningOp<gpu::AllocOp>())
+        continue;
       refuse(op) << "uses buffer '" << getBufferName(source)
                  << "', made outside the GPU kernel that starts at the "
                     "thread-bound loop '"
                  << kernel.root.getVarName().value_or("")
                  << "'; a kernel reads and writes the function's parameters "
-                    "(intermediate buffers in global memory are not lowered "
-                    "yet)";
+                    "and, where the function is built for the runtime "
+                    "(require-kernels), the global-scope buffers the host "
+                    "part allocates (in GPU memory)";
     }
   });
   if (!ok)
@@ -562,8 +566,12 @@ LogicalResult rewriteKernel(Kernel &kernel, bool alignedParams) {
 /// With the function's buffers in GPU memory, host code cannot touch them:
 /// the first load or store of a parameter outside every kernel (TVM's
 /// VerifyMemory).
-static LogicalResult checkNoHostAccess(Operation *root) {
-  WalkResult result = root->walk<WalkOrder::PreOrder>([](Operation *op) {
+static LogicalResult checkNoHostAccess(Operation *root,
+                                       ArrayRef<AllocBufferOp> intermediates) {
+  llvm::SmallPtrSet<Value, 8> onDevice;
+  for (AllocBufferOp alloc : intermediates)
+    onDevice.insert(alloc.getBuffer());
+  WalkResult result = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     auto loop = dyn_cast<ForOp>(op);
     if (loop && loop.getKind() == ForKind::ThreadBinding)
       return WalkResult::skip();
@@ -574,16 +582,21 @@ static LogicalResult checkNoHostAccess(Operation *root) {
       buffer = store.getBuffer();
     if (!buffer)
       return WalkResult::advance();
-    auto arg = dyn_cast<BlockArgument>(viewSource(buffer));
-    if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    Value source = viewSource(buffer);
+    auto arg = dyn_cast<BlockArgument>(source);
+    bool parameter =
+        arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!parameter && !onDevice.contains(source))
       return WalkResult::advance();
     InFlightDiagnostic diag = op->emitOpError("accesses buffer '")
-                              << getBufferName(arg) << "'";
+                              << getBufferName(source) << "'";
     if (auto block = op->getParentOfType<BlockOp>())
       diag << " in block '" << block.getBlockName() << "'";
-    diag << " on the host, outside every GPU kernel, but the function's "
-            "buffers are in GPU memory: bind the loops around it to "
-            "blockIdx / threadIdx (did you forget to bind?)";
+    diag << " on the host, outside every GPU kernel, but "
+         << (parameter ? "the function's buffers are"
+                       : "an intermediate buffer its kernels use is")
+         << " in GPU memory: bind the loops around it to blockIdx / "
+            "threadIdx (did you forget to bind?)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -664,8 +677,14 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels,
     kernels.push_back({loop, {}, {}});
     return WalkResult::skip();
   });
-  if (requireKernels && failed(checkNoHostAccess(root)))
-    return failure();
+  // The global buffers the kernels use: GPU memory the host part
+  // allocates (only where the whole function runs through the runtime).
+  if (requireKernels) {
+    SmallVector<AllocBufferOp> intermediates = findGlobalIntermediates(root);
+    if (failed(checkNoHostAccess(root, intermediates)))
+      return failure();
+    allocateOnDevice(intermediates);
+  }
   for (Kernel &kernel : kernels)
     lowerCrossThreadReductions(kernel.root);
   for (Kernel &kernel : kernels)
