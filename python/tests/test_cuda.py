@@ -58,6 +58,14 @@ def run_with_driver(code, driver=FAKE, **env):
         import tensorir as tvm
         import tir_runtime as rt
         from test_cuda import bound_vadd
+
+        # The stand-in driver's counters: allocations live, stream-ordered
+        # allocations, copies to the device, launches, the pool's release
+        # threshold.
+        def fake_counters(count=5):
+            fake = ctypes.CDLL({FAKE!r})
+            fake.fakeCounters.restype = ctypes.POINTER(ctypes.c_longlong)
+            return list(fake.fakeCounters()[:count])
         """)
     result = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)],
                             env=environ, capture_output=True, text=True, timeout=300)

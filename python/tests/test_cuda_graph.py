@@ -18,7 +18,7 @@ import pytest
 import tensorir as tvm
 from tensorir import relax
 
-from test_cuda import FAKE, HAVE_GPU, run_with_driver
+from test_cuda import HAVE_GPU, run_with_driver
 
 HAVE_PTXAS = os.path.exists("/usr/local/cuda/bin/ptxas")
 
@@ -84,9 +84,7 @@ def test_graph_memory_on_the_fake_driver(tmp_path):
     out = run_with_driver(f"""
         import gc
         from tensorir import relax
-        fake = ctypes.CDLL({FAKE!r})
-        fake.fakeCounters.restype = ctypes.POINTER(ctypes.c_longlong)
-        counters = lambda: list(fake.fakeCounters()[:5])
+        counters = fake_counters
         ex = tvm.runtime.load_module({path!r})
         dev = tvm.cuda(0)
         vm = relax.VirtualMachine(ex, dev)
@@ -220,9 +218,7 @@ def test_dynamic_shapes_on_the_fake_driver(tmp_path):
     ex.export_library(path)
     out = run_with_driver(f"""
         from tensorir import relax
-        fake = ctypes.CDLL({FAKE!r})
-        fake.fakeCounters.restype = ctypes.POINTER(ctypes.c_longlong)
-        counters = lambda: list(fake.fakeCounters()[:4])
+        counters = lambda: fake_counters(4)
         vm = relax.VirtualMachine(tvm.runtime.load_module({path!r}), tvm.cuda(0))
         for n in (5, 300):
             x = tvm.nd.array(np.ones((n, 16), "float32"), tvm.cuda(0))

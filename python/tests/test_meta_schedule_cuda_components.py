@@ -23,7 +23,7 @@ from tensorir.meta_schedule.schedule_rule import AutoBind, CrossThreadReduction
 from tensorir.meta_schedule.space_generator import PostOrderApply
 from tensorir.meta_schedule.testing import te_workload
 
-from test_cuda import FAKE, run_with_driver
+from test_cuda import run_with_driver
 from tensorir.target import Target
 
 # A GPU with TVM's limits: 1024 threads and 48 KB of shared memory per
@@ -794,9 +794,7 @@ def test_intermediate_between_kernels_on_the_fake_driver(tmp_path):
     path = str(tmp_path / "two_kernels.so")
     tvm.build(shifted_exp_per_block().mod, target="cuda").export_library(path)
     out = run_with_driver(f"""
-        fake = ctypes.CDLL({FAKE!r})
-        fake.fakeCounters.restype = ctypes.POINTER(ctypes.c_longlong)
-        counters = lambda: list(fake.fakeCounters()[:4])
+        counters = lambda: fake_counters(4)
         lib = tvm.runtime.load_module({path!r})
         dev = tvm.cuda(0)
         x = tvm.nd.array(np.ones((4, 512), "float32"), dev)
@@ -814,20 +812,11 @@ def test_intermediate_between_kernels_on_the_fake_driver(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-def test_intermediate_between_kernels_on_gpu():
-    lib = tvm.build(shifted_exp_per_block().mod, target="cuda")
-    dev = tvm.cuda(0)
-    x = np.random.default_rng(1).standard_normal((4, 512)).astype("float32")
-    out = tvm.nd.array(np.full((4, 512), np.nan, "float32"), dev)
-    lib["main"](tvm.nd.array(x, dev), out)
-    np.testing.assert_allclose(out.numpy(), np.exp(x - x.max(axis=1, keepdims=True)),
-                               rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-def test_cross_thread_reduction_on_gpu():
-    sch = postprocessed_shifted_exp()
-    lib = tvm.build(sch.mod, target="cuda")
+@pytest.mark.parametrize("make", [
+    pytest.param(postprocessed_shifted_exp, id="cross-thread-reduction"),
+    pytest.param(shifted_exp_per_block, id="intermediate-between-kernels")])
+def test_shifted_exp_on_gpu(make):
+    lib = tvm.build(make().mod, target="cuda")
     dev = tvm.cuda(0)
     x = np.random.default_rng(0).standard_normal((4, 512)).astype("float32")
     out = tvm.nd.array(np.full((4, 512), np.nan, "float32"), dev)
