@@ -118,6 +118,9 @@ VARIANTS = {
     **{f"tcattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: p.schedule_attention_tensor_cores(
         p.attention(h, n, d, weights="float16")).mod
        for h, n, d in ((32, 1024, 64), (16, 1024, 128))},
+    # Streamed over the keys (online softmax): no bound on the sequence.
+    **{f"flashattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: p.flash_attention(h, n, d)
+       for h, n, d in ((32, 1024, 64), (8, 4096, 64), (8, 8192, 128))},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
 }

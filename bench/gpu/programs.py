@@ -443,6 +443,134 @@ def schedule_attention_tensor_cores(func, warps=4, tensorize=True):
     return sch
 
 
+def flash_attention(heads, n, d, dtype="float16", rows=8):
+    """Attention streamed over the keys, 32 at a time, as FlashAttention
+    does it (an online softmax), on CUDA cores: one kernel, whose block
+    takes `rows` queries of a head, a warp per query. For each tile of 32
+    keys, each lane scores one key (the query row staged in shared memory,
+    scaled), the warp reduces the tile's maximum and the sum of its
+    exponentials by shuffles (cross-thread reductions in groups), the
+    running sum and every output feature are rescaled by exp(old maximum -
+    new maximum), and each lane adds the tile's weighted values into its
+    features (d / 32 of them). Only tiles and per-row state live in shared
+    memory, so the sequence length is not bounded by it. Written scheduled
+    (its loops bound to GPU threads in the script: the running state is
+    carried across the key tiles, which no stage pipeline expresses);
+    each step between barriers is a loop nest of its own, so the kernel
+    also runs on the CPU with its thread loops serial. The row's state is
+    updated by lane 0 (the others read it after a barrier)."""
+    if n % 32 or d % 32 or n % rows:
+        raise ValueError(f"flash_attention: the sequence ({n}) and the head size ({d}) are "
+                         f"multiples of 32 (a warp's lanes), the sequence of rows ({rows})")
+    scale = 1.0 / float(d) ** 0.5
+    tiles, per_lane, row_tiles = n // 32, d // 32, n // rows
+
+    @T.prim_func
+    def flash_attention(Q: T.Buffer((heads, n, d), dtype), K: T.Buffer((heads, n, d), dtype),
+                        V: T.Buffer((heads, n, d), dtype), O: T.Buffer((heads, n, d), dtype)):
+        T.func_attr({"global_symbol": "flash_attention", "tir.noalias": True})
+        q = T.alloc_buffer((heads, n, d), "float32", scope="shared")
+        S = T.alloc_buffer((heads, n, n), "float32", scope="shared")
+        P = T.alloc_buffer((heads, n, n), "float32", scope="shared")
+        acc = T.alloc_buffer((heads, n, d), "float32", scope="shared")
+        m = T.alloc_buffer((heads, n), "float32", scope="shared")
+        l = T.alloc_buffer((heads, n), "float32", scope="shared")
+        mt = T.alloc_buffer((heads, n), "float32", scope="shared")
+        lt = T.alloc_buffer((heads, n), "float32", scope="shared")
+        for bx in T.thread_binding(heads * row_tiles, thread="blockIdx.x"):
+            for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                for tx in T.thread_binding(32, thread="threadIdx.x"):
+                    for c in range(per_lane):
+                        with T.block("q"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            vk = T.axis.spatial(d, c * 32 + tx)
+                            q[vh, vi, vk] = T.Cast("float32", Q[vh, vi, vk]) * T.float32(scale)
+                            acc[vh, vi, vk] = T.float32(0)
+                    with T.block("state"):
+                        vh = T.axis.spatial(heads, bx // row_tiles)
+                        vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                        T.where(tx == 0)
+                        m[vh, vi] = T.float32(-3.4028234663852886e38)
+                        l[vh, vi] = T.float32(0)
+            for t in range(tiles):
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        for k in range(d):
+                            with T.block("S"):
+                                vh = T.axis.spatial(heads, bx // row_tiles)
+                                vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                                vj = T.axis.spatial(n, t * 32 + tx)
+                                vk = T.axis.reduce(d, k)
+                                with T.init():
+                                    S[vh, vi, vj] = T.float32(0)
+                                S[vh, vi, vj] = S[vh, vi, vj] + (
+                                    q[vh, vi, vk] * T.Cast("float32", K[vh, vj, vk]))
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        with T.block("tile_max"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            vt = T.axis.opaque(tiles, t)
+                            vj = T.axis.reduce(32, tx)
+                            with T.init():
+                                mt[vh, vi] = T.float32(-3.4028234663852886e38)
+                            mt[vh, vi] = T.max(mt[vh, vi], S[vh, vi, vt * 32 + vj])
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        with T.block("P"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            vj = T.axis.spatial(n, t * 32 + tx)
+                            new_max = T.max(m[vh, vi], mt[vh, vi])
+                            P[vh, vi, vj] = T.exp(S[vh, vi, vj] - new_max)
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        with T.block("tile_sum"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            vt = T.axis.opaque(tiles, t)
+                            vj = T.axis.reduce(32, tx)
+                            with T.init():
+                                lt[vh, vi] = T.float32(0)
+                            lt[vh, vi] = lt[vh, vi] + P[vh, vi, vt * 32 + vj]
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        for c in range(per_lane):
+                            with T.block("rescale"):
+                                vh = T.axis.spatial(heads, bx // row_tiles)
+                                vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                                vk = T.axis.spatial(d, c * 32 + tx)
+                                new_max = T.max(m[vh, vi], mt[vh, vi])
+                                acc[vh, vi, vk] = acc[vh, vi, vk] * T.exp(m[vh, vi] - new_max)
+                            for j in range(32):
+                                with T.block("PV"):
+                                    vh = T.axis.spatial(heads, bx // row_tiles)
+                                    vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                                    vk = T.axis.spatial(d, c * 32 + tx)
+                                    vj = T.axis.opaque(n, t * 32 + j)
+                                    acc[vh, vi, vk] = acc[vh, vi, vk] + (
+                                        P[vh, vi, vj] * T.Cast("float32", V[vh, vj, vk]))
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        with T.block("update"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            T.where(tx == 0)
+                            new_max = T.max(m[vh, vi], mt[vh, vi])
+                            l[vh, vi] = l[vh, vi] * T.exp(m[vh, vi] - new_max) + lt[vh, vi]
+                            m[vh, vi] = new_max
+            for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                for tx in T.thread_binding(32, thread="threadIdx.x"):
+                    for c in range(per_lane):
+                        with T.block("O"):
+                            vh = T.axis.spatial(heads, bx // row_tiles)
+                            vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
+                            vk = T.axis.spatial(d, c * 32 + tx)
+                            O[vh, vi, vk] = T.Cast(dtype, acc[vh, vi, vk] / l[vh, vi])
+    return flash_attention
+
+
 def matmul_mixed(n, in_dtype="float16", out_dtype="float32", b_transposed=False):
     """C = A B (B given transposed: A B^T) over n x n matrices of `in_dtype`,
     products and sums in `out_dtype`."""

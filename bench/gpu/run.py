@@ -122,7 +122,7 @@ def main():
             t = lib.time_evaluator(fname, dev, number=20, repeat=5)(da, ds).median
             peer = torch_time(lambda: torch.softmax(ta, dim=1), number=20)
             record(tag, err, err < 1e-5, t, peer, 2 * m * n_cols * 4 / 1e9, "GB/s")
-        elif tag.startswith(("attention", "tcattention")):
+        elif tag.startswith(("attention", "tcattention", "flashattention")):
             # Fused attention (f16) beside PyTorch's scaled_dot_product_attention
             # (its flash or memory-efficient kernel on f16).
             heads, n, d = (int(part[1:]) for part in tag.split("_")[1:4])

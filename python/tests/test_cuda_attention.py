@@ -1,7 +1,8 @@
 """Fused attention (bench/gpu/programs.py: attention, schedule_attention,
-schedule_attention_tensor_cores): the five stages of softmax(Q K^T /
-sqrt(d)) V as one kernel, its products on CUDA cores or on tensor cores
-(WMMA fragments, lowered to ldmatrix and mma.sync). Checked here
+schedule_attention_tensor_cores, flash_attention): the five stages of
+softmax(Q K^T / sqrt(d)) V as one kernel, its products on CUDA cores or
+on tensor cores (WMMA fragments, lowered to ldmatrix and mma.sync), or
+streamed over the keys with an online softmax. Checked here
 without a GPU: the unscheduled function and the scheduled one (its loops
 bound to GPU threads run serially) on the CPU against numpy in float64;
 the kernel's PTX (warp shuffles for the row reductions, no local memory)
@@ -139,14 +140,49 @@ def test_tensor_core_attention_rows_over_shared_memory_refused():
         tvm.build(tensor_core_attention(8, 2048, 128).mod, target="cuda -arch=sm_80")
 
 
+@pytest.mark.parametrize("rows, d", [(8, 64), (4, 96)])
+def test_flash_attention_runs_serially_on_cpu(rows, d):
+    # Each step between the kernel's barriers is a thread loop nest of its
+    # own: run one after another, they compute what the GPU's threads do.
+    func = programs.flash_attention(2, 96, d, rows=rows)
+    serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", tvm.IRModule({"main": func}).mlir()))
+    q, k, v = inputs(2, 96, d, "float16", seed=4)
+    got = run(tvm.build(serial, target="llvm"), q, k, v)
+    assert relative_error(got, reference(q, k, v)) < 1e-3
+
+
+def test_flash_attention_shapes_refused():
+    with pytest.raises(ValueError, match="are multiples of 32"):
+        programs.flash_attention(2, 100, 64)
+
+
+def test_flash_attention_kernel_ptx():
+    ptx = tvm.build(programs.flash_attention(8, 16384, 128),
+                    target="cuda -arch=sm_80").get_source("ll")
+    # One kernel, its tile's maximum and sum by five shuffles each; a few
+    # KiB of shared memory whatever the sequence (tiles and per-row state).
+    assert ptx.count(".entry") == 1
+    assert ptx.count("shfl.sync.bfly.b32") == 10
+    assert "__tir_dynamic_shared" not in ptx
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_flash_attention_assembles(arch):
+    tvm.build(programs.flash_attention(8, 4096, 64), target=f"cuda -arch={arch} -format=bin")
+
+
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
-@pytest.mark.parametrize("tensor_cores", [False, True])
-def test_attention_on_gpu(tensor_cores):
-    if tensor_cores:
-        sch = tensor_core_attention(4, 512, 64)
+@pytest.mark.parametrize("kind", ["cuda-cores", "tensor-cores", "flash"])
+def test_attention_on_gpu(kind):
+    if kind == "flash":
+        mod = tvm.IRModule({"main": programs.flash_attention(4, 512, 64)})
+    elif kind == "tensor-cores":
+        mod = tensor_core_attention(4, 512, 64).mod
     else:
-        sch = programs.schedule_attention(programs.attention(4, 512, 64))
-    lib = tvm.build(sch.mod, target="cuda")
+        mod = programs.schedule_attention(programs.attention(4, 512, 64)).mod
+    lib = tvm.build(mod, target="cuda")
     q, k, v = inputs(4, 512, 64, "float16", seed=2)
     got = run(lib, q, k, v, tvm.cuda(0))
     assert relative_error(got, reference(q, k, v)) < 2e-3
