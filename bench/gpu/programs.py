@@ -453,15 +453,18 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
     running sum and every output feature are rescaled by exp(old maximum -
     new maximum), and each lane adds the tile's weighted values into its
     features (d / 32 of them). Only tiles and per-row state live in shared
-    memory, so the sequence length is not bounded by it. Written scheduled
+    memory, so the sequence length is not bounded by it. The tile's keys
+    and values are staged in shared memory once for the block's warps.
+    Written scheduled
     (its loops bound to GPU threads in the script: the running state is
     carried across the key tiles, which no stage pipeline expresses);
     each step between barriers is a loop nest of its own, so the kernel
     also runs on the CPU with its thread loops serial. The row's state is
     updated by lane 0 (the others read it after a barrier)."""
-    if n % 32 or d % 32 or n % rows:
+    if n % 32 or d % 32 or n % rows or 32 % rows:
         raise ValueError(f"flash_attention: the sequence ({n}) and the head size ({d}) are "
-                         f"multiples of 32 (a warp's lanes), the sequence of rows ({rows})")
+                         f"multiples of 32 (a warp's lanes), the sequence of rows ({rows}), "
+                         f"which divide 32")
     scale = 1.0 / float(d) ** 0.5
     tiles, per_lane, row_tiles = n // 32, d // 32, n // rows
 
@@ -470,6 +473,8 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
                         V: T.Buffer((heads, n, d), dtype), O: T.Buffer((heads, n, d), dtype)):
         T.func_attr({"global_symbol": "flash_attention", "tir.noalias": True})
         q = T.alloc_buffer((heads, n, d), "float32", scope="shared")
+        K_tile = T.alloc_buffer((heads, n, d), dtype, scope="shared")
+        V_tile = T.alloc_buffer((heads, n, d), dtype, scope="shared")
         S = T.alloc_buffer((heads, n, n), "float32", scope="shared")
         P = T.alloc_buffer((heads, n, n), "float32", scope="shared")
         acc = T.alloc_buffer((heads, n, d), "float32", scope="shared")
@@ -494,6 +499,17 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
                         m[vh, vi] = T.float32(-3.4028234663852886e38)
                         l[vh, vi] = T.float32(0)
             for t in range(tiles):
+                # The tile's keys and values, staged once for the block's
+                # warps (consecutive lanes: consecutive features).
+                for ty in T.thread_binding(rows, thread="threadIdx.y"):
+                    for tx in T.thread_binding(32, thread="threadIdx.x"):
+                        for r, c in T.grid(32 // rows, per_lane):
+                            with T.block("KV"):
+                                vh = T.axis.spatial(heads, bx // row_tiles)
+                                vj = T.axis.spatial(n, t * 32 + r * rows + ty)
+                                vk = T.axis.spatial(d, c * 32 + tx)
+                                K_tile[vh, vj, vk] = K[vh, vj, vk]
+                                V_tile[vh, vj, vk] = V[vh, vj, vk]
                 for ty in T.thread_binding(rows, thread="threadIdx.y"):
                     for tx in T.thread_binding(32, thread="threadIdx.x"):
                         for k in range(d):
@@ -505,7 +521,7 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
                                 with T.init():
                                     S[vh, vi, vj] = T.float32(0)
                                 S[vh, vi, vj] = S[vh, vi, vj] + (
-                                    q[vh, vi, vk] * T.Cast("float32", K[vh, vj, vk]))
+                                    q[vh, vi, vk] * T.Cast("float32", K_tile[vh, vj, vk]))
                 for ty in T.thread_binding(rows, thread="threadIdx.y"):
                     for tx in T.thread_binding(32, thread="threadIdx.x"):
                         with T.block("tile_max"):
@@ -550,7 +566,7 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
                                     vk = T.axis.spatial(d, c * 32 + tx)
                                     vj = T.axis.opaque(n, t * 32 + j)
                                     acc[vh, vi, vk] = acc[vh, vi, vk] + (
-                                        P[vh, vi, vj] * T.Cast("float32", V[vh, vj, vk]))
+                                        P[vh, vi, vj] * T.Cast("float32", V_tile[vh, vj, vk]))
                 for ty in T.thread_binding(rows, thread="threadIdx.y"):
                     for tx in T.thread_binding(32, thread="threadIdx.x"):
                         with T.block("update"):
@@ -568,7 +584,13 @@ def flash_attention(heads, n, d, dtype="float16", rows=8):
                             vi = T.axis.spatial(n, bx % row_tiles * rows + ty)
                             vk = T.axis.spatial(d, c * 32 + tx)
                             O[vh, vi, vk] = T.Cast(dtype, acc[vh, vi, vk] / l[vh, vi])
-    return flash_attention
+    # Each lane scores its own key, reading its row of the keys' tile
+    # along the features: rows one bank apart (padded by a 4-byte word),
+    # so the 32 lanes read 32 banks.
+    sch = tvm.tir.Schedule(flash_attention)
+    word = 4 // (tvm.DataType(dtype).bits // 8)
+    sch.storage_align(sch.get_block("KV"), 0, axis=1, factor=d, offset=word)
+    return sch.mod["main"]
 
 
 def matmul_mixed(n, in_dtype="float16", out_dtype="float32", b_transposed=False):
