@@ -91,3 +91,62 @@ def test_split_of_a_known_multiple(factor, exact):
         b = np.full_like(a, np.nan)
         lib["rows_of_blocks"](a, b, n)
         np.testing.assert_array_equal(b, a * 2)
+
+
+@T.prim_func
+def two_stages(a: T.handle, c: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, 64), "float32")
+    C = T.match_buffer(c, (n, 64), "float32")
+    B = T.alloc_buffer((n, 64), "float32")
+    for i, j in T.grid(n, 64):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(n, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+
+
+def test_reverse_compute_at_under_a_dynamic_split():
+    # B's predicate (i_0 * 32 + i_1 < n) cuts only rows past B's n rows:
+    # each iteration of i_0 writes its rows densely, and C follows it.
+    sch = tvm.tir.Schedule(two_stages)
+    i, _ = sch.get_loops(sch.get_block("B"))
+    outer, _ = sch.split(i, factors=[None, 32])
+    sch.reverse_compute_at(sch.get_block("C"), outer)
+    assert len(sch.get_loops(sch.get_block("C"))) == 3
+    lib = tvm.build(sch.mod, target="llvm")
+    for n in (1, 31, 32, 33, 100):
+        a = np.random.default_rng(n).standard_normal((n, 64)).astype("float32")
+        c = np.full_like(a, np.nan)
+        lib["two_stages"](a, c)
+        np.testing.assert_allclose(c, a * 2 + 1, rtol=1e-6)
+
+
+@T.prim_func
+def rows_of_another_size(a: T.handle, c: T.handle):
+    n = T.int64()
+    m = T.int64()
+    A = T.match_buffer(a, (n, 64), "float32")
+    C = T.match_buffer(c, (m, 64), "float32")
+    B = T.alloc_buffer((m, 64), "float32")
+    for i, j in T.grid(n, 64):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(m, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+
+
+def test_reverse_compute_at_refused_where_the_cut_rows_are_in_the_buffer():
+    # B has m rows and its producer writes n of them: the rows the split's
+    # predicate cuts (n and above) are B's, and C would read them unwritten.
+    sch = tvm.tir.Schedule(rows_of_another_size)
+    i, _ = sch.get_loops(sch.get_block("B"))
+    outer, _ = sch.split(i, factors=[None, 32])
+    with pytest.raises(tvm.tir.ScheduleError, match="to write a dense box in one iteration"):
+        sch.reverse_compute_at(sch.get_block("C"), outer)

@@ -9,6 +9,7 @@
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -182,8 +183,39 @@ static bool cutOutsideBuffer(const RegionExprs &region, ArrayRef<int64_t> shape,
   return false;
 }
 
+/// Whether runtime value `size` is the size of dimension `d` of `buffer`:
+/// the size it was allocated with, or a memref.dim of it.
+static bool isRuntimeSizeOf(Value size, Value buffer, unsigned d) {
+  if (auto dim = size.getDefiningOp<memref::DimOp>();
+      dim && dim.getSource() == buffer &&
+      getConstantIntValue(dim.getIndex()) == static_cast<int64_t>(d))
+    return true;
+  auto alloc = buffer.getDefiningOp<AllocBufferOp>();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!alloc || d >= type.getRank() || !type.isDynamicDim(d))
+    return false;
+  return alloc.getDynamicSizes()[type.getDynamicDimIndex(d)] == size;
+}
+
+/// cutOutsideBuffer for a runtime domain `[0, upper)` of variable `i`: the
+/// instances a bound above `upper - 1` cuts off access, in some dimension
+/// of `region` indexed by the variable alone (`v`, extent 1), a dimension of
+/// `buffer` whose size is `upper`: indices outside it.
+static bool cutOutsideRuntimeBuffer(const RegionExprs &region, Value buffer,
+                                    unsigned i, Value upper) {
+  for (auto [d, start] : llvm::enumerate(region.starts)) {
+    auto v = dyn_cast<AffineDimExpr>(start);
+    auto width = dyn_cast<AffineConstantExpr>(region.extents[d]);
+    if (v && v.getPosition() == i && width && width.getValue() == 1 &&
+        isRuntimeSizeOf(upper, buffer, d))
+      return true;
+  }
+  return false;
+}
+
 static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
-                                 ArrayRef<int64_t> shape, Operation *loop) {
+                                 Value buffer, Operation *loop) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
   SmallVector<IntegerSet> sets = block.getPredicateSets();
   if (sets.size() != 1)
     return false;
@@ -252,7 +284,19 @@ static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
     for (unsigned i = 0; i < numVars && !domainBound; ++i) {
       std::optional<int64_t> lo = block.getConstantDomainLower(i);
       std::optional<int64_t> hi = block.getConstantDomainUpper(i);
-      if (!used.test(i) || !unit.test(i) || !lo || !hi)
+      if (!used.test(i) || !unit.test(i))
+        continue;
+      // A runtime domain [0, n) over a dimension of n (a dynamic split's
+      // predicate, `fused < n`).
+      auto upper = dyn_cast_if_present<Value>(block.getMixedDomainUpper(i));
+      const Value *at = upper ? llvm::find(values, upper) : values.end();
+      if (lo == 0 && !hi && at != values.end()) {
+        AffineExpr n = getAffineDimExpr(at - values.begin(), ctx);
+        domainBound = isPositiveMultiple(c, (n - 1) - bindings[i]) &&
+                      cutOutsideRuntimeBuffer(region, buffer, i, upper);
+        continue;
+      }
+      if (!lo || !hi)
         continue;
       // A bound at the domain's edge cuts off instances whose elements
       // must lie outside the buffer (the box is within it).
@@ -463,9 +507,7 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
     for (auto &[b, region] : list) {
       if (b != buffer)
         continue;
-      if (block.getPredicate() &&
-          !predicateKeepsRegion(block, region,
-                                cast<MemRefType>(b.getType()).getShape(), loop))
+      if (block.getPredicate() && !predicateKeepsRegion(block, region, b, loop))
         exact = false;
       unsigned unbounded = 0;
       FailureOr<Box> box =
