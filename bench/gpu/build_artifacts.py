@@ -204,7 +204,11 @@ def main():
             ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048)),
             # tir-exec takes 32- and 64-bit floats: attention in float32.
             ("attention", p.schedule_attention(p.attention(4, 256, 64, "float32")).mod,
-             p.attention(4, 256, 64, "float32"))):
+             p.attention(4, 256, 64, "float32")),
+            # The streamed attention against the five stages on the CPU.
+            ("flash_attention", p.flash_attention(4, 256, 64, "float32"),
+             p.attention(4, 256, 64, "float32").with_attr("global_symbol",
+                                                           "flash_attention"))):
         tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(
             os.path.join(exec_dir, name + "_cuda.so"))
         # The GPU machine's CPU is another: a generic x86-64 build.
