@@ -4,7 +4,9 @@ Fallback), checked by what each rule makes and by building the module for
 CUDA (PTX; assembled by ptxas where the toolkit has it). No GPU runs here:
 the kernels' numbers are checked where one is lent."""
 import os
+import re
 
+import numpy as np
 import pytest
 
 import tensorir as tvm
@@ -111,29 +113,49 @@ def test_bad_arguments_are_refused():
 
 
 @T.prim_func
-def matmul_relu_dynamic(a: T.handle, w: T.Buffer((16, 8), "float32"), b: T.handle):
+def softmax_dynamic_rows(a: T.handle, b: T.handle):
     n = T.int64()
-    A = T.match_buffer(a, (n, 16), "float32")
-    B = T.match_buffer(b, (n, 8), "float32")
-    C = T.alloc_buffer((n, 8), "float32")
-    for i, j, k in T.grid(n, 8, 16):
-        with T.block("matmul"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+    A = T.match_buffer(a, (n, 256), "float32")
+    B = T.match_buffer(b, (n, 256), "float32")
+    mx = T.alloc_buffer((n,), "float32")
+    den = T.alloc_buffer((n,), "float32")
+    for i, j in T.grid(n, 256):
+        with T.block("max"):
+            vi, vj = T.axis.remap("SR", [i, j])
             with T.init():
-                C[vi, vj] = T.float32(0)
-            C[vi, vj] = C[vi, vj] + A[vi, vk] * w[vk, vj]
-    for i, j in T.grid(n, 8):
-        with T.block("relu"):
+                mx[vi] = T.float32(-3.4e38)
+            mx[vi] = T.max(mx[vi], A[vi, vj])
+    for i, j in T.grid(n, 256):
+        with T.block("sum"):
+            vi, vj = T.axis.remap("SR", [i, j])
+            with T.init():
+                den[vi] = T.float32(0)
+            den[vi] = den[vi] + T.exp(A[vi, vj] - mx[vi])
+    for i, j in T.grid(n, 256):
+        with T.block("out"):
             vi, vj = T.axis.remap("SS", [i, j])
-            B[vi, vj] = T.max(C[vi, vj], T.float32(0))
+            B[vi, vj] = T.exp(A[vi, vj] - mx[vi]) / den[vi]
 
 
-def test_general_reduction_leaves_intermediates_of_dynamic_shape():
-    """A row-wise function whose intermediate has a dynamic shape is not
-    GeneralReduction's: a kernel's shared memory is of static size."""
-    with tvm.target.Target("cuda"):
-        assert dl.gpu.GeneralReduction().apply(matmul_relu_dynamic, tvm.target.Target("cuda"),
-                                               False) is None
+def test_general_reduction_on_rows_of_a_dynamic_count():
+    """A softmax over n rows (a shape variable): a block per row, its
+    maximum and sum in shared memory, which the GPU lowering compacts from
+    (n,) to the block's one element each. The schedule's values are
+    checked on the CPU, its thread loops run one after another."""
+    target = tvm.target.Target("cuda")
+    with target:
+        sch = dl.gpu.GeneralReduction().apply(softmax_dynamic_rows, target, False)
+    assert sch is not None
+    ptx = tvm.build(sch.mod, target="cuda").get_source("ll")
+    assert "__wg_softmax_dynamic_rows_kernel_0_$_0" in ptx  # one float: the row's maximum
+    serial = tvm.IRModule.from_mlir(re.sub(r' thread_binding<"[^"]*">', "", sch.mod.mlir()))
+    lib = tvm.build(serial, target="llvm")
+    for n in (1, 7):
+        a = np.random.default_rng(n).standard_normal((n, 256)).astype("float32")
+        b = np.full_like(a, np.nan)
+        lib[lib.functions[0]](a, b)
+        e = np.exp(a - a.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(b, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
 
 
 def test_general_reduction_gives_each_row_a_block():

@@ -160,8 +160,10 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
     why.message = "its accesses have no loop or block in common";
     return failure();
   }
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
-    why.message = "its shape is not static, or it has a layout";
+  // (A buffer of dynamic shape whose part is static compacts as well: a
+  // dynamic-shape intermediate's row or tile.)
+  if (!type.getLayout().isIdentity()) {
+    why.message = "it has a layout";
     return failure();
   }
   // Loops re-bound to a thread tag bound around the LCA run in one thread
@@ -246,11 +248,16 @@ static LogicalResult placeBuffer(AllocBufferOp alloc, ArrayRef<DimAlign> aligns,
           ? MemRefType::get({sharedBufferBytes(paddedType) / elementBytes},
                             type.getElementType(), AffineMap(), space)
           : MemRefType::get(shape, type.getElementType(), AffineMap(), space));
-  // A view of the buffer with the given offset and its strides.
+  // A view of the buffer with the given offset and its strides (a dynamic
+  // dimension as large as the buffer was allocated).
   auto viewOf = [&](MemRefType viewType, OpFoldResult offset) -> Value {
     SmallVector<OpFoldResult> sizes, steps;
-    for (auto [size, stride] : llvm::zip(viewType.getShape(), strides)) {
-      sizes.push_back(b.getIndexAttr(size));
+    for (auto [d, size, stride] :
+         llvm::enumerate(viewType.getShape(), strides)) {
+      if (ShapedType::isDynamic(size))
+        sizes.push_back(alloc.getDynamicSizes()[type.getDynamicDimIndex(d)]);
+      else
+        sizes.push_back(b.getIndexAttr(size));
       steps.push_back(b.getIndexAttr(stride));
     }
     return memref::ReinterpretCastOp::create(b, alloc.getLoc(), viewType, flat,

@@ -189,12 +189,6 @@ class GeneralReduction(ScheduleRule):
         kinds = _kinds(sch, out)
         if len(loops) < 2 or len(loops) != len(kinds) or kinds[0] != _SPATIAL:
             return None
-        # Intermediates of dynamic shape cannot be placed in shared memory
-        # (a kernel's buffers are of static size): Fallback takes those.
-        for block in blocks[:-1]:
-            if any(not isinstance(getattr(d, "value", None), int)
-                   for w in sch.get(block).writes for d in w.buffer.shape):
-                return None
         # Row by row: each reduction reduces over the output's last axis
         # alone (a softmax, a layer norm), and a row is every loop of the
         # output but the last (a block per (batch, position, ...) row, not

@@ -436,3 +436,27 @@ func.func @fragment_element(%A: memref<16x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A shared buffer of runtime size whose part one block touches is of
+// runtime size too (every row, in each block): it cannot be the block's.
+func.func @dynamic_part(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  // expected-error @+1 {{allocates 'shared' buffer 'M' for the GPU kernel that starts at loop 'b', but it cannot be allocated in the kernel: the part of it each execution touches is not of a constant size in dimension 0}}
+  %M = tir.alloc_buffer(%n) {buffer_name = "M"} : memref<?xf32, "shared">
+  tir.for %b = 0 to 4 thread_binding<"blockIdx.x"> {
+    tir.for %i = 0 to %n {
+      tir.block "W"(%vb = spatial(4, %b), %vi = spatial(%n, %i)) {
+        %a = tir.load %A[%vi] : memref<?xf32>
+        tir.store %a, %M[%vi] : memref<?xf32, "shared">
+      }
+    }
+    tir.for %i = 0 to %n {
+      tir.block "R"(%vb = spatial(4, %b), %vi = spatial(%n, %i)) {
+        %m = tir.load %M[%vi] : memref<?xf32, "shared">
+        tir.store %m, %B[%vi] : memref<?xf32>
+      }
+    }
+  }
+  return
+}

@@ -44,7 +44,9 @@ FailureOr<CompactPart> mlir::tir::getCompactPart(Operation *anchor,
                     std::to_string(d);
       return failure();
     }
-    if (extent.getValue() >= type.getDimSize(d)) {
+    // (A dynamic dimension keeps the part's extent: the whole is of
+    // runtime size.)
+    if (!type.isDynamicDim(d) && extent.getValue() >= type.getDimSize(d)) {
       part.shape.push_back(type.getDimSize(d));
       part.lowers.push_back(getAffineConstantExpr(0, ctx));
     } else {
