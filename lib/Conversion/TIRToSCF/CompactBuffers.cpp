@@ -109,11 +109,14 @@ static bool disjointIterations(CompactedBuffer &plan, ArrayRef<int64_t> shape,
 static std::optional<CompactedBuffer> planAtLoop(Value buffer, ForOp loop,
                                                  ArrayRef<BlockOp> blocks,
                                                  Operation *scope) {
+  // (Buffers of runtime size stay whole on the CPU.)
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape())
+    return std::nullopt;
   Refusal ignored;
   FailureOr<CompactPart> part = getCompactPart(loop, buffer, blocks, ignored);
   if (failed(part))
     return std::nullopt;
-  auto type = cast<MemRefType>(buffer.getType());
   CompactedBuffer plan;
   plan.loop = loop;
   plan.inputs = part->inputs;
