@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import attention_kernels as att  # noqa: E402
 import programs as p  # noqa: E402
 from build_models import loaded_runtime  # noqa: E402
 
@@ -111,15 +112,15 @@ VARIANTS = {
     # Fused attention (one kernel, f16 in and out, float32 inside): heads,
     # sequence length, head size; `rows` queries per block, bounded by the
     # shared memory that holds their scores.
-    **{f"attention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d, r=r: p.schedule_attention(
-        p.attention(h, n, d), rows=r).mod
+    **{f"attention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d, r=r: att.schedule_attention(
+        att.attention(h, n, d), rows=r).mod
        for h, n, d, r in ((32, 1024, 64, 8), (16, 2048, 128, 8), (8, 4096, 64, 4))},
     # The same with its two products on tensor cores (WMMA), the weights in f16.
-    **{f"tcattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: p.schedule_attention_tensor_cores(
-        p.attention(h, n, d, weights="float16")).mod
+    **{f"tcattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: att.schedule_attention_tensor_cores(
+        att.attention(h, n, d, weights="float16")).mod
        for h, n, d in ((32, 1024, 64), (16, 1024, 128))},
     # Streamed over the keys (online softmax): no bound on the sequence.
-    **{f"flashattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: p.flash_attention(h, n, d)
+    **{f"flashattention_h{h}_n{n}_d{d}": lambda h=h, n=n, d=d: att.flash_attention(h, n, d)
        for h, n, d in ((32, 1024, 64), (8, 4096, 64), (8, 8192, 128))},
     "softmax_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096)),
     "softmax1024_4096": lambda: p.schedule_softmax(p.softmax(4096, 4096), threads=1024),
@@ -203,11 +204,11 @@ def main():
              p.matmul(512, 512, 512)),
             ("softmax", p.schedule_softmax(p.softmax(256, 2048)), p.softmax(256, 2048)),
             # tir-exec takes 32- and 64-bit floats: attention in float32.
-            ("attention", p.schedule_attention(p.attention(4, 256, 64, "float32")).mod,
-             p.attention(4, 256, 64, "float32")),
+            ("attention", att.schedule_attention(att.attention(4, 256, 64, "float32")).mod,
+             att.attention(4, 256, 64, "float32")),
             # The streamed attention against the five stages on the CPU.
-            ("flash_attention", p.flash_attention(4, 256, 64, "float32"),
-             p.attention(4, 256, 64, "float32").with_attr("global_symbol",
+            ("flash_attention", att.flash_attention(4, 256, 64, "float32"),
+             att.attention(4, 256, 64, "float32").with_attr("global_symbol",
                                                            "flash_attention"))):
         tvm.build(gpu, target=f"cuda -arch={args.arch}").export_library(
             os.path.join(exec_dir, name + "_cuda.so"))

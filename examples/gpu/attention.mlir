@@ -1,7 +1,7 @@
 // Fused attention, O = softmax(Q K^T / sqrt(64)) V over 4 heads of 256
 // queries, keys and values (f16 in and out, float32 inside), scheduled for
-// a GPU as bench/gpu/programs.py's schedule_attention does it: one kernel,
-// a block of 8 warps per 8 queries of a head (the head and the row tile
+// a GPU as bench/gpu/attention_kernels.py's schedule_attention does it:
+// one kernel, a block of 8 warps per 8 queries of a head (the head and the row tile
 // fused on blockIdx.x), a warp per query (threadIdx.y). The block's query
 // rows are staged in shared memory; a warp's 32 lanes compute the row's
 // scores (S, in dynamic shared memory), its maximum (a cross-thread

@@ -1,6 +1,6 @@
 // Attention streamed over the keys with FlashAttention's online softmax,
 // O = softmax(Q K^T / sqrt(64)) V over 4 heads of 256 queries, keys and
-// values (f16 in and out, float32 inside), as bench/gpu/programs.py's
+// values (f16 in and out, float32 inside), as bench/gpu/attention_kernels.py's
 // flash_attention writes it: one kernel, a block of 8 warps per 8 queries
 // of a head, a warp per query. For each tile of 32 keys (the serial loop
 // %t): the tile's keys and values staged in shared memory by the block's

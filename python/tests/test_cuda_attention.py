@@ -1,4 +1,4 @@
-"""Fused attention (bench/gpu/programs.py: attention, schedule_attention,
+"""Fused attention (bench/gpu/attention_kernels.py: attention, schedule_attention,
 schedule_attention_tensor_cores, flash_attention): the five stages of
 softmax(Q K^T / sqrt(d)) V as one kernel, its products on CUDA cores or
 on tensor cores (WMMA fragments, lowered to ldmatrix and mma.sync), or
@@ -18,7 +18,7 @@ import pytest
 import tensorir as tvm
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench", "gpu"))
-import programs  # noqa: E402
+import attention_kernels as kernels  # noqa: E402
 
 HAVE_GPU = tvm.cuda(0).exist
 HAVE_PTXAS = os.path.exists("/usr/local/cuda/bin/ptxas")
@@ -52,7 +52,7 @@ def relative_error(got, expected):
 @pytest.mark.parametrize("dtype, tolerance", [("float16", 1e-3), ("float32", 1e-6)])
 def test_unscheduled_attention_on_cpu(dtype, tolerance):
     q, k, v = inputs(2, 64, 32, dtype)
-    lib = tvm.build(programs.attention(2, 64, 32, dtype), target="llvm")
+    lib = tvm.build(kernels.attention(2, 64, 32, dtype), target="llvm")
     assert relative_error(run(lib, q, k, v), reference(q, k, v)) < tolerance
 
 
@@ -61,7 +61,7 @@ def test_scheduled_attention_runs_serially_on_cpu(rows):
     # The CPU build refuses loops bound to GPU threads; with the bindings
     # dropped, the kernel's stages run one thread after another, which
     # checks what the schedule computes (not the absence of races).
-    sch = programs.schedule_attention(programs.attention(2, 64, 32), rows=rows)
+    sch = kernels.schedule_attention(kernels.attention(2, 64, 32), rows=rows)
     with pytest.raises(ValueError, match="thread-bound loops are lowered by the GPU pipeline"):
         tvm.build(sch.mod, target="llvm")
     serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", sch.mod.mlir()))
@@ -71,7 +71,7 @@ def test_scheduled_attention_runs_serially_on_cpu(rows):
 
 
 def test_attention_kernel_ptx():
-    sch = programs.schedule_attention(programs.attention(32, 1024, 64))
+    sch = kernels.schedule_attention(kernels.attention(32, 1024, 64))
     ptx = tvm.build(sch.mod, target="cuda -arch=sm_80").get_source("ll")
     # One kernel; the row max and sum each five butterfly shuffles (32
     # lanes), nothing through shared memory for them; the scores and
@@ -87,21 +87,21 @@ def test_attention_kernel_ptx():
 @pytest.mark.parametrize("arch, n, rows", [("sm_80", 1024, 8), ("sm_90", 2048, 8),
                                            ("sm_80", 4096, 4)])
 def test_attention_assembles(arch, n, rows):
-    sch = programs.schedule_attention(programs.attention(8, n, 64), rows=rows)
+    sch = kernels.schedule_attention(kernels.attention(8, n, 64), rows=rows)
     tvm.build(sch.mod, target=f"cuda -arch={arch} -format=bin")
 
 
 def test_attention_rows_over_shared_memory_refused():
     # 8 rows of 8192 scores and exponentials: 512 KiB of shared memory.
-    sch = programs.schedule_attention(programs.attention(8, 8192, 64), rows=8)
+    sch = kernels.schedule_attention(kernels.attention(8, 8192, 64), rows=8)
     with pytest.raises(ValueError, match="bytes of shared memory, over the 232448 bytes one "
                                          "block may hold on sm_90"):
         tvm.build(sch.mod, target="cuda -arch=sm_90")
 
 
 def tensor_core_attention(heads, n, d, tensorize=True):
-    func = programs.attention(heads, n, d, weights="float16")
-    return programs.schedule_attention_tensor_cores(func, tensorize=tensorize)
+    func = kernels.attention(heads, n, d, weights="float16")
+    return kernels.schedule_attention_tensor_cores(func, tensorize=tensorize)
 
 
 def test_tensor_core_attention_schedule_runs_serially_on_cpu():
@@ -144,7 +144,7 @@ def test_tensor_core_attention_rows_over_shared_memory_refused():
 def test_flash_attention_runs_serially_on_cpu(rows, d):
     # Each step between the kernel's barriers is a thread loop nest of its
     # own: run one after another, they compute what the GPU's threads do.
-    func = programs.flash_attention(2, 96, d, rows=rows)
+    func = kernels.flash_attention(2, 96, d, rows=rows)
     serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", tvm.IRModule({"main": func}).mlir()))
     q, k, v = inputs(2, 96, d, "float16", seed=4)
     got = run(tvm.build(serial, target="llvm"), q, k, v)
@@ -153,11 +153,11 @@ def test_flash_attention_runs_serially_on_cpu(rows, d):
 
 def test_flash_attention_shapes_refused():
     with pytest.raises(ValueError, match="are multiples of 32"):
-        programs.flash_attention(2, 100, 64)
+        kernels.flash_attention(2, 100, 64)
 
 
 def test_flash_attention_kernel_ptx():
-    ptx = tvm.build(programs.flash_attention(8, 16384, 128),
+    ptx = tvm.build(kernels.flash_attention(8, 16384, 128),
                     target="cuda -arch=sm_80").get_source("ll")
     # One kernel, its tile's maximum and sum by five shuffles each; a few
     # KiB of shared memory whatever the sequence (tiles and per-row state).
@@ -170,18 +170,18 @@ def test_flash_attention_kernel_ptx():
 @pytest.mark.skipif(not HAVE_PTXAS, reason="no CUDA toolkit (ptxas) for -format=bin")
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_flash_attention_assembles(arch):
-    tvm.build(programs.flash_attention(8, 4096, 64), target=f"cuda -arch={arch} -format=bin")
+    tvm.build(kernels.flash_attention(8, 4096, 64), target=f"cuda -arch={arch} -format=bin")
 
 
 @pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU here (tvm.cuda(0).exist is False)")
 @pytest.mark.parametrize("kind", ["cuda-cores", "tensor-cores", "flash"])
 def test_attention_on_gpu(kind):
     if kind == "flash":
-        mod = tvm.IRModule({"main": programs.flash_attention(4, 512, 64)})
+        mod = tvm.IRModule({"main": kernels.flash_attention(4, 512, 64)})
     elif kind == "tensor-cores":
         mod = tensor_core_attention(4, 512, 64).mod
     else:
-        mod = programs.schedule_attention(programs.attention(4, 512, 64)).mod
+        mod = kernels.schedule_attention(kernels.attention(4, 512, 64)).mod
     lib = tvm.build(mod, target="cuda")
     q, k, v = inputs(4, 512, 64, "float16", seed=2)
     got = run(lib, q, k, v, tvm.cuda(0))
