@@ -17,23 +17,16 @@
 #include "TensorIR/Dialect/TIR/Transforms/SoftwarePipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::tir {
 #define GEN_PASS_DEF_CONVERTTIRTOGPUPASS
-#define GEN_PASS_DEF_TIRFINALIZEGPUKERNELSPASS
-#define GEN_PASS_DEF_TIRREQUIREPTXVERSIONPASS
 #include "TensorIR/Conversion/Passes.h.inc"
 } // namespace mlir::tir
 
@@ -697,115 +690,6 @@ LogicalResult mlir::tir::convertTIRToGPU(Operation *root, bool requireKernels,
 }
 
 namespace {
-/// The symbol of a kernel module's dynamic shared memory.
-constexpr StringLiteral kDynamicSharedSymbol = "__tir_dynamic_shared";
-
-struct TIRFinalizeGPUKernelsPass
-    : public tir::impl::TIRFinalizeGPUKernelsPassBase<
-          TIRFinalizeGPUKernelsPass> {
-  void runOnOperation() override {
-    // Reductions across a block's threads: upstream's lowering (shuffles
-    // within warps, then one value per warp through shared memory).
-    RewritePatternSet patterns(&getContext());
-    populateGpuAllReducePatterns(patterns);
-    // Reductions within groups of a warp's lanes: shuffles.
-    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-        patterns,
-        /*subgroupSize=*/32);
-    // An n-D broadcast (the canonical form of a one-row operand of the
-    // tensor-core instructions) as row inserts, which NVVM takes.
-    vector::populateVectorBroadcastLoweringPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    // The dynamic shared memory, declared external as CUDA's `extern
-    // __shared__` arrays are: the GPU-to-NVVM lowering takes this global
-    // (its own would be internal, which the NVPTX backend emits as a
-    // static shared variable of one byte, the dynamic memory then starting
-    // after it).
-    gpu::GPUModuleOp module = getOperation();
-    bool dynamicShared = module
-                             .walk([](gpu::DynamicSharedMemoryOp) {
-                               return WalkResult::interrupt();
-                             })
-                             .wasInterrupted();
-    if (dynamicShared && !module.lookupSymbol(kDynamicSharedSymbol)) {
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      LLVM::GlobalOp::create(
-          mb, module.getLoc(), LLVM::LLVMArrayType::get(mb.getI8Type(), 0),
-          /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedSymbol,
-          Attribute(),
-          /*alignment=*/16,
-          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    }
-    StringRef align = LLVM::LLVMDialect::getAlignAttrName();
-    getOperation().walk([&](gpu::GPUFuncOp func) {
-      for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
-        if (!func.getWorkgroupAttributionAttr(i, align))
-          func.setWorkgroupAttributionAttr(
-              i, align,
-              IntegerAttr::get(IntegerType::get(&getContext(), 64), 16));
-      // A thread's private buffers of static size (register tiles,
-      // fragments placed inside loops) are allocated once, at the kernel's
-      // entry: LLVM keeps only entry-block allocations in registers (one
-      // in a loop is a new stack slot per iteration, in local memory). A
-      // buffer allocated in a loop holds nothing from one iteration to the
-      // next, so one allocation serves them all.
-      if (func.getBody().empty())
-        return;
-      Block &entry = func.getBody().front();
-      SmallVector<memref::AllocaOp> inner;
-      func.walk([&](memref::AllocaOp alloca) {
-        if (alloca->getBlock() != &entry && alloca.getType().hasStaticShape() &&
-            alloca->getNumOperands() == 0)
-          inner.push_back(alloca);
-      });
-      for (memref::AllocaOp alloca : inner)
-        alloca->moveBefore(&entry, entry.begin());
-    });
-  }
-};
-
-/// The PTX ISA version a kernel module's instructions need beyond the
-/// chip's default (0: none): mma.sync on 8-bit floats is PTX 8.4's.
-int64_t requiredPTXVersion(gpu::GPUModuleOp module) {
-  int64_t version = 0;
-  module.walk([&](LLVM::InlineAsmOp asmOp) {
-    StringRef text = asmOp.getAsmString();
-    if (text.starts_with("mma.sync") &&
-        (text.contains(".e4m3") || text.contains(".e5m2")))
-      version = std::max<int64_t>(version, 84);
-  });
-  return version;
-}
-
-struct TIRRequirePTXVersionPass
-    : public tir::impl::TIRRequirePTXVersionPassBase<TIRRequirePTXVersionPass> {
-  void runOnOperation() override {
-    gpu::GPUModuleOp module = getOperation();
-    int64_t needed = requiredPTXVersion(module);
-    std::optional<ArrayAttr> targets = module.getTargets();
-    if (!needed || !targets)
-      return;
-    SmallVector<Attribute> updated;
-    for (Attribute attr : *targets) {
-      auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr);
-      // A version the user gave stays (ptxas says if it is too old).
-      if (!target || target.getFeatures().contains("+ptx")) {
-        updated.push_back(attr);
-        continue;
-      }
-      std::string features = target.getFeatures().str();
-      features +=
-          (features.empty() ? "" : ",") + ("+ptx" + Twine(needed)).str();
-      updated.push_back(NVVM::NVVMTargetAttr::get(
-          &getContext(), target.getO(), target.getTriple(), target.getChip(),
-          features, target.getFlags(), target.getLink(),
-          target.getVerifyTarget()));
-    }
-    module.setTargetsAttr(ArrayAttr::get(&getContext(), updated));
-  }
-};
-
 struct ConvertTIRToGPUPass
     : public tir::impl::ConvertTIRToGPUPassBase<ConvertTIRToGPUPass> {
   using Base::Base;
