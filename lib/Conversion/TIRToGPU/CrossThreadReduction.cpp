@@ -45,9 +45,6 @@ using namespace mlir::tir;
 
 namespace {
 
-/// The lanes of an NVIDIA warp (the subgroup gpu.subgroup_reduce spans).
-constexpr int64_t kWarpLanes = 32;
-
 /// The update a reduction block makes: `store f(load acc[I], value), acc[I]`.
 struct Update {
   LoadOp load;
@@ -227,14 +224,14 @@ bool lowerBlock(BlockOp block, ForOp kernel,
     return false;
   // Every thread of the block takes part (gpu.all_reduce is over them all),
   // or the groups are clusters of lanes of whole warps.
-  std::optional<uint32_t> cluster;
+  bool grouped = false;
   int64_t threads = 1;
   for (const auto &dim : threadDims) {
     threads *= dim.second;
-    if (dim.second > 1 && !reducedDims.contains(dim.getKey()))
-      cluster = 0;
+    grouped |= dim.second > 1 && !reducedDims.contains(dim.getKey());
   }
-  if (cluster) {
+  std::optional<uint32_t> cluster;
+  if (grouped) {
     auto x = threadDims.find("threadIdx.x");
     if (reducedDims.size() != 1 || !reducedDims.contains("threadIdx.x") ||
         x == threadDims.end() || !llvm::isPowerOf2_64(x->second) ||

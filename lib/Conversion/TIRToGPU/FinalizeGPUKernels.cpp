@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelMemory.h"
+
 #include "TensorIR/Conversion/TIRToGPU/TIRToGPU.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -39,9 +41,8 @@ struct TIRFinalizeGPUKernelsPass
     RewritePatternSet patterns(&getContext());
     populateGpuAllReducePatterns(patterns);
     // Reductions within groups of a warp's lanes: shuffles.
-    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-        patterns,
-        /*subgroupSize=*/32);
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(patterns,
+                                                             kWarpLanes);
     // An n-D broadcast (the canonical form of a one-row operand of the
     // tensor-core instructions) as row inserts, which NVVM takes.
     vector::populateVectorBroadcastLoweringPatterns(patterns);

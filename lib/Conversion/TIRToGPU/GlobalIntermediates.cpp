@@ -19,22 +19,13 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-/// Whether `op` is inside a GPU kernel (under a thread-bound loop).
-static bool inKernel(Operation *op) {
-  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-    if (auto loop = dyn_cast<ForOp>(p);
-        loop && loop.getKind() == ForKind::ThreadBinding)
-      return true;
-  return false;
-}
-
 /// Whether some use of `buffer`, or of a view of it, is in a GPU kernel.
 static bool usedInKernel(Value buffer) {
   SmallVector<Value> values{buffer};
   while (!values.empty()) {
     Value v = values.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (inKernel(user))
+      if (kernelRootOf(user))
         return true;
       if (isa<MatchBufferOp>(user))
         values.push_back(user->getResult(0));
@@ -47,7 +38,7 @@ SmallVector<AllocBufferOp> mlir::tir::findGlobalIntermediates(Operation *root) {
   SmallVector<AllocBufferOp> found;
   root->walk([&](AllocBufferOp alloc) {
     MemRefType type = alloc.getBuffer().getType();
-    if (!inKernel(alloc) && !type.getMemorySpace() &&
+    if (!kernelRootOf(alloc) && !type.getMemorySpace() &&
         usedInKernel(alloc.getBuffer()))
       found.push_back(alloc);
   });

@@ -31,9 +31,7 @@
 using namespace mlir;
 using namespace mlir::tir;
 
-/// The outermost thread-bound loop around (or at) `op`: the root of the
-/// kernel `op` is in; null outside kernels.
-static ForOp kernelRootOf(Operation *op) {
+ForOp mlir::tir::kernelRootOf(Operation *op) {
   ForOp root;
   for (; op; op = op->getParentOp())
     if (auto loop = dyn_cast<ForOp>(op);

@@ -19,6 +19,13 @@
 
 namespace mlir::tir {
 
+/// The lanes of an NVIDIA warp (the subgroup gpu.subgroup_reduce spans).
+constexpr int64_t kWarpLanes = 32;
+
+/// The outermost thread-bound loop around (or at) `op`: the root of the
+/// kernel `op` is in; null outside kernels.
+ForOp kernelRootOf(Operation *op);
+
 /// Whether a storage scope is memory the threads of a GPU block share.
 bool isSharedScope(StringRef scope);
 

@@ -24,6 +24,7 @@
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/Arith/Digits.h"
 #include "TensorIR/Dialect/TIR/Arith/Interval.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 
@@ -319,35 +320,12 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
       if (!digitTerm)
         return std::nullopt;
       auto [term, coefficient] = *digitTerm;
-      auto isDim = [&](AffineExpr e) {
-        auto d = dyn_cast<AffineDimExpr>(e);
-        return d && d.getPosition() == *dim;
-      };
-      auto divisor = [&](AffineExpr e, AffineExprKind kind)
-          -> std::optional<std::pair<AffineExpr, int64_t>> {
-        auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-        if (!bin || bin.getKind() != kind)
-          return std::nullopt;
-        auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-        if (!c || c.getValue() <= 0)
-          return std::nullopt;
-        return std::make_pair(bin.getLHS(), c.getValue());
-      };
-      std::optional<std::pair<int64_t, int64_t>> place;
-      if (isDim(term)) {
-        place = {1, 0};
-      } else if (auto q = divisor(term, AffineExprKind::FloorDiv);
-                 q && isDim(q->first)) {
-        place = {q->second, 0};
-      } else if (auto m = divisor(term, AffineExprKind::Mod)) {
-        if (isDim(m->first))
-          place = {1, m->second};
-        else if (auto q = divisor(m->first, AffineExprKind::FloorDiv);
-                 q && isDim(q->first))
-          place = {q->second, q->second * m->second};
-      }
-      if (!place)
+      IndexDigit digit = getIndexDigit(term);
+      auto base = dyn_cast<AffineDimExpr>(digit.base);
+      if (!base || base.getPosition() != *dim)
         return std::nullopt;
+      std::pair<int64_t, int64_t> place{
+          digit.divisor, digit.extent ? digit.divisor * *digit.extent : 0};
       llvm::SmallBitVector outer = inner;
       outer.flip();
       outer.reset(*dim);

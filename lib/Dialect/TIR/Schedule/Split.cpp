@@ -194,10 +194,8 @@ FailureOr<SmallVector<ForOp>> mlir::tir::split(RewriterBase &rewriter,
   if (inferred >= 0 && allConstant) {
     // The inferred factor divides the extent exactly where the others'
     // product is known to divide it (a runtime `n * 32` split by 32).
-    int64_t divisor = constExtent ? *constExtent
-                      : isa<Value>(extent)
-                          ? getKnownDivisor(cast<Value>(extent))
-                          : 1;
+    int64_t divisor =
+        constExtent ? *constExtent : getKnownDivisor(cast<Value>(extent));
     exact = divisor % known == 0;
   }
   SmallVector<AffineExpr> guards;
