@@ -9,6 +9,7 @@ its own (the driver is loaded once per process). Tests that compute on a
 real GPU run when one is there and are skipped, visibly, otherwise; they
 also run on the GPU machine through scripts/gpu-check.sh."""
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -43,6 +44,16 @@ def bound_vadd(threads=128):
     sch.bind(bx, "blockIdx.x")
     sch.bind(tx, "threadIdx.x")
     return sch.mod
+
+
+def serial_on_cpu(mod):
+    """`mod` (an IRModule or a prim_func) with its loops bound to GPU threads
+    made serial: built for the CPU, it computes what the GPU's threads do
+    where each step between barriers is a loop nest of its own (a check of
+    the values, not of the absence of races)."""
+    if not isinstance(mod, tvm.IRModule):
+        mod = tvm.IRModule({"main": mod})
+    return tvm.IRModule.from_mlir(re.sub(r' thread_binding<"[^"]*">', "", mod.mlir()))
 
 
 def run_with_driver(code, driver=FAKE, **env):

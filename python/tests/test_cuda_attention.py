@@ -9,7 +9,6 @@ the kernel's PTX (warp shuffles for the row reductions, no local memory)
 assembled by ptxas for sm_80 and sm_90; shared memory over the chip's
 limit refused. Run against numpy where there is a GPU."""
 import os
-import re
 import sys
 
 import numpy as np
@@ -19,10 +18,10 @@ import tensorir as tvm
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench", "gpu"))
 import attention_kernels as kernels  # noqa: E402
+from test_cuda import serial_on_cpu  # noqa: E402
 
 HAVE_GPU = tvm.cuda(0).exist
 HAVE_PTXAS = os.path.exists("/usr/local/cuda/bin/ptxas")
-THREAD_BINDING = re.compile(r' thread_binding<"[^"]*">')
 
 
 def inputs(heads, n, d, dtype, seed=0):
@@ -64,7 +63,7 @@ def test_scheduled_attention_runs_serially_on_cpu(rows):
     sch = kernels.schedule_attention(kernels.attention(2, 64, 32), rows=rows)
     with pytest.raises(ValueError, match="thread-bound loops are lowered by the GPU pipeline"):
         tvm.build(sch.mod, target="llvm")
-    serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", sch.mod.mlir()))
+    serial = serial_on_cpu(sch.mod)
     q, k, v = inputs(2, 64, 32, "float16", seed=1)
     got = run(tvm.build(serial, target="llvm"), q, k, v)
     assert relative_error(got, reference(q, k, v)) < 1e-3
@@ -109,7 +108,7 @@ def test_tensor_core_attention_schedule_runs_serially_on_cpu():
     # products in 16 x 16 x 16 tiles, the operands staged in shared memory
     # and fragments, the weights in float16.
     sch = tensor_core_attention(2, 64, 64, tensorize=False)
-    serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", sch.mod.mlir()))
+    serial = serial_on_cpu(sch.mod)
     q, k, v = inputs(2, 64, 64, "float16", seed=3)
     got = run(tvm.build(serial, target="llvm"), q, k, v)
     assert relative_error(got, reference(q, k, v)) < 1e-3
@@ -145,7 +144,7 @@ def test_flash_attention_runs_serially_on_cpu(rows, d):
     # Each step between the kernel's barriers is a thread loop nest of its
     # own: run one after another, they compute what the GPU's threads do.
     func = kernels.flash_attention(2, 96, d, rows=rows)
-    serial = tvm.IRModule.from_mlir(THREAD_BINDING.sub("", tvm.IRModule({"main": func}).mlir()))
+    serial = serial_on_cpu(func)
     q, k, v = inputs(2, 96, d, "float16", seed=4)
     got = run(tvm.build(serial, target="llvm"), q, k, v)
     assert relative_error(got, reference(q, k, v)) < 1e-3

@@ -4,7 +4,6 @@ Fallback), checked by what each rule makes and by building the module for
 CUDA (PTX; assembled by ptxas where the toolkit has it). No GPU runs here:
 the kernels' numbers are checked where one is lent."""
 import os
-import re
 
 import numpy as np
 import pytest
@@ -15,6 +14,8 @@ from tensorir import relax
 from tensorir.script import ir as I
 from tensorir.script import relax as R
 from tensorir.script import tir as T
+
+from test_cuda import serial_on_cpu
 
 RULES = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
          dl.gpu.Fallback())
@@ -148,7 +149,7 @@ def test_general_reduction_on_rows_of_a_dynamic_count():
     assert sch is not None
     ptx = tvm.build(sch.mod, target="cuda").get_source("ll")
     assert "__wg_softmax_dynamic_rows_kernel_0_$_0" in ptx  # one float: the row's maximum
-    serial = tvm.IRModule.from_mlir(re.sub(r' thread_binding<"[^"]*">', "", sch.mod.mlir()))
+    serial = serial_on_cpu(sch.mod)
     lib = tvm.build(serial, target="llvm")
     for n in (1, 7):
         a = np.random.default_rng(n).standard_normal((n, 256)).astype("float32")
