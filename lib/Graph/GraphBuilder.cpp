@@ -174,6 +174,35 @@ FailureOr<Value> GraphBuilder::callOperator(StringRef name, ValueRange args,
   return buildGraphOperator(builder, loc, name, args, resultType, dims, attrs);
 }
 
+ValueRange GraphBuilder::beginComposite(StringRef name, ValueRange inputs,
+                                        TypeRange resultTypes,
+                                        DictionaryAttr attrs, Location loc) {
+  auto op = CompositeOp::create(builder, loc, resultTypes, name, inputs, attrs);
+  openComposites.push_back(op);
+  Block &body = op.getBody().front();
+  builder.setInsertionPointToEnd(&body);
+  return body.getArguments();
+}
+
+FailureOr<ValueRange> GraphBuilder::endComposite(ValueRange results,
+                                                 Location loc) {
+  if (openComposites.empty())
+    return emitError(loc, "no composite operator is open to end"), failure();
+  auto op = cast<CompositeOp>(openComposites.back());
+  if (TypeRange(results) != op.getResultTypes()) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << "relax." << op.getName() << ": its parts give (";
+    llvm::interleaveComma(TypeRange(results), diag);
+    diag << "), the operator (";
+    llvm::interleaveComma(op.getResultTypes(), diag);
+    return diag << ")", failure();
+  }
+  YieldOp::create(builder, loc, results);
+  openComposites.pop_back();
+  builder.setInsertionPointAfter(op);
+  return ValueRange(op.getResults());
+}
+
 OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange outputs, Location loc) {
   func::ReturnOp::create(builder, loc, outputs);
   func.setFunctionType(builder.getFunctionType(

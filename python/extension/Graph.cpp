@@ -245,21 +245,62 @@ public:
                           .c_str());
       throw py::error_already_set();
     }
+    SmallVector<Value> dims;
+    appendSizes(shape, "relax." + name, dims);
+    DiagnosticCollector diags;
+    FailureOr<Value> result = builder.callOperator(
+        name, operands(args), tensorType(shape, dtype, "relax." + name), dims,
+        operatorAttrs(name, attrs), at(place));
+    if (failed(result))
+      throw py::value_error(diags.take());
+    return add(*result);
+  }
+
+  /// Starts operator `name` kept whole (a tir.composite giving
+  /// `results`): the handles of the values standing for `args` inside it,
+  /// on which the steps until endComposite build its parts.
+  std::vector<size_t> beginComposite(const std::string &name,
+                                     const std::vector<size_t> &args,
+                                     const PyResults &results,
+                                     const py::dict &attrs,
+                                     const std::optional<Place> &place) {
+    checkOpen();
+    SmallVector<Type> types;
+    for (const auto &[shape, dtype] : results)
+      types.push_back(tensorType(shape, dtype, "relax." + name));
+    std::vector<size_t> handles;
+    for (Value arg :
+         builder.beginComposite(name, operands(args), types,
+                                operatorAttrs(name, attrs), at(place)))
+      handles.push_back(add(arg));
+    return handles;
+  }
+
+  /// Ends the composite begun last, its parts giving `results`: the
+  /// handles of its results.
+  std::vector<size_t> endComposite(const std::vector<size_t> &results,
+                                   const std::optional<Place> &place) {
+    checkOpen();
+    DiagnosticCollector diags;
+    FailureOr<ValueRange> values =
+        builder.endComposite(operands(results), at(place));
+    if (failed(values))
+      throw py::value_error(diags.take());
+    std::vector<size_t> handles;
+    for (Value value : *values)
+      handles.push_back(add(value));
+    return handles;
+  }
+
+  /// An operator's attributes ({name: Python value}) as MLIR attributes.
+  DictionaryAttr operatorAttrs(const std::string &name, const py::dict &attrs) {
     SmallVector<NamedAttribute> named;
     Builder b(&context());
     for (auto [key, value] : attrs)
       named.emplace_back(b.getStringAttr(key.cast<std::string>()),
                          attributeOf(value, "relax." + name + ": attribute '" +
                                                 key.cast<std::string>() + "'"));
-    SmallVector<Value> dims;
-    appendSizes(shape, "relax." + name, dims);
-    DiagnosticCollector diags;
-    FailureOr<Value> result = builder.callOperator(
-        name, operands(args), tensorType(shape, dtype, "relax." + name), dims,
-        b.getDictionaryAttr(named), at(place));
-    if (failed(result))
-      throw py::value_error(diags.take());
-    return add(*result);
+    return b.getDictionaryAttr(named);
   }
 
   /// A call of graph function `callee` giving `results` ([(shape,
@@ -503,6 +544,17 @@ void tirpy::bindGraph(py::module_ &m) {
            "High-level operator `name` (relax's, without 'relax.'), as "
            "linalg ops; ValueError with the operator's rule when it does "
            "not fit.")
+      .def("begin_composite", &PyGraphBuilder::beginComposite, py::arg("name"),
+           py::arg("args"), py::arg("results"), py::arg("attrs"),
+           py::arg("place") = py::none(),
+           "Starts operator `name` kept whole (a tir.composite giving "
+           "results [(shape, dtype)]): the handles standing for `args` "
+           "inside it, on which the following steps build its parts until "
+           "end_composite.")
+      .def("end_composite", &PyGraphBuilder::endComposite, py::arg("results"),
+           py::arg("place") = py::none(),
+           "Ends the composite begun last, its parts giving `results`: the "
+           "handles of its results.")
       .def_static(
           "bind_params", &bindParams, py::arg("module"), py::arg("name"),
           py::arg("values"),

@@ -422,6 +422,8 @@ def TIRLegalizeOpsPass : Pass<"tir-legalize-ops", "::mlir::ModuleOp"> {
     - functions are named after the op (its `tir.name`, else the op's name,
       "compute" for a generic), numbered when taken; the same computation
       on the same shapes is one function;
+    - an operator kept whole (`tir.composite`, as `nn.attention`) is first
+      replaced by its parts, which legalize as the others;
     - `linalg.softmax` is first decomposed into the ops it stands for,
       whose functions are then one (`softmax`: TVM's four blocks, the
       values between them intermediate buffers);
@@ -455,7 +457,9 @@ def TIRSimplifyLayoutsPass : Pass<"tir-simplify-layouts", "::mlir::ModuleOp"> {
     no kernel); a reshape of a reshape is one, or none where they cancel
     (upstream's reshape canonicalizations). PyTorch's attention, as
     torch.export gives it, splits heads with a view and two transposes that
-    cancel. The values computed and the function's interface do not change.
+    cancel. Operators kept whole (`tir.composite`, as `nn.attention`) are
+    first replaced by their parts, whose layouts then chain with the
+    graph's. The values computed and the function's interface do not change.
     The Relax pipelines ("zero", "default", "static_shape_tuning") run it
     before LegalizeOps.
   }];

@@ -134,6 +134,19 @@ public:
                                 RankedTensorType resultType, ValueRange dims,
                                 DictionaryAttr attrs, Location loc);
 
+  /// Starts the high-level operator `name` kept whole (a tir.composite
+  /// with `attrs` on `inputs`, giving `resultTypes`): the steps until
+  /// endComposite build its parts inside it, on the values this returns
+  /// (its block's arguments, standing for the inputs).
+  ValueRange beginComposite(StringRef name, ValueRange inputs,
+                            TypeRange resultTypes, DictionaryAttr attrs,
+                            Location loc);
+
+  /// Ends the composite begun last, its parts giving `results`: the
+  /// composite's results. Fails, with an error at `loc`, when none is
+  /// open or the parts give other types than the composite's.
+  FailureOr<ValueRange> endComposite(ValueRange results, Location loc);
+
   /// Ends the function with `return outputs`; the module holding it. The
   /// module is not verified here: its call_tir ops name prim_funcs that
   /// verify only once the function shares a module with them.
@@ -144,6 +157,8 @@ private:
   func::FuncOp func;
   OpBuilder builder;
   llvm::StringMap<Value> shapeVars;
+  /// The composites begun and not ended, innermost last.
+  SmallVector<Operation *> openComposites;
 };
 
 } // namespace mlir::tir

@@ -1,10 +1,12 @@
 //===- LegalizeOps.cpp - high-level ops of graph functions to prim_funcs --===//
 //
-// --tir-legalize-ops (Relax's LegalizeOps): every linalg op on tensors in a
-// graph function becomes a private prim_func computing it as one TensorIR
-// block (buildLinalgBlock) and a tir.call_tir of that function. Aggregate
-// ops (linalg.softmax) are first decomposed into the ops they stand for; a
-// softmax's four are then one prim_func again (mergeCallees), as TVM's.
+// --tir-legalize-ops (Relax's LegalizeOps): operators kept whole
+// (tir.composite) are replaced by their parts; then every linalg op on
+// tensors in a graph function becomes a private prim_func computing it as
+// one TensorIR block (buildLinalgBlock) and a tir.call_tir of that
+// function. Aggregate ops (linalg.softmax) are first decomposed into the
+// ops they stand for; a softmax's four are then one prim_func again
+// (mergeCallees), as TVM's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -357,6 +359,13 @@ void TIRLegalizeOpsPass::runOnOperation() {
     for (auto func : module.getOps<func::FuncOp>())
       func.walk(callback);
   };
+  // Operators kept whole (tir.composite) first become their parts, in
+  // their place; the parts legalize as the graph's other ops.
+  SmallVector<CompositeOp> composites;
+  walkFunctions([&](CompositeOp op) { composites.push_back(op); });
+  IRRewriter rewriter(module.getContext());
+  for (CompositeOp op : composites) // (Inner ones first: post-order.)
+    op.replaceByParts(rewriter);
   // Transposes of constants are folded first.
   SmallVector<linalg::TransposeOp> transposes;
   walkFunctions([&](linalg::TransposeOp t) {

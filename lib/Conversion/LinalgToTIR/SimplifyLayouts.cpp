@@ -10,11 +10,13 @@
 //    view once bufferized, no kernel);
 //  - a reshape of a reshape is one reshape, and none where they cancel
 //    (upstream's tensor.collapse_shape / expand_shape canonicalizations).
+// Operators kept whole (tir.composite) are first replaced by their parts.
 // The values the graph computes do not change, nor its interface.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorIR/Conversion/LinalgToTIR/LinalgToTIR.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -88,9 +90,16 @@ struct TIRSimplifyLayoutsPass
     // too): the bodies of the other ops stay as the importer wrote them.
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    IRRewriter rewriter(ctx);
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !isGraphFunction(func))
         continue;
+      // Operators kept whole first become their parts, whose layouts
+      // chain with the graph's (attention's heads split and merged back).
+      SmallVector<CompositeOp> composites;
+      func.walk([&](CompositeOp op) { composites.push_back(op); });
+      for (CompositeOp op : composites)
+        op.replaceByParts(rewriter);
       SmallVector<Operation *> layouts;
       func.walk([&](Operation *op) {
         if (isa<linalg::TransposeOp, tensor::CollapseShapeOp,

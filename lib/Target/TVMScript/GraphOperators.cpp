@@ -11,6 +11,7 @@
 
 #include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
+#include "TensorIR/Dialect/TIR/IR/TIROps.h"
 #include "TensorIR/Dialect/TIR/IR/TIRTypes.h"
 #include "TensorIR/Graph/GraphBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -180,6 +181,24 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
     return true;
   };
   std::string args;
+  // An operator kept whole: its name, inputs and attributes.
+  if (auto composite = dyn_cast<CompositeOp>(op)) {
+    if (!operands(composite.getInputs(), args))
+      return false;
+    SmallVector<std::string> items{args};
+    if (DictionaryAttr attrs = composite.getOpAttrsAttr()) {
+      for (NamedAttribute attr : attrs) {
+        std::string text = attrText(attr.getValue());
+        if (text.empty())
+          return fail(&op, "attribute '" + attr.getName().str() +
+                               "' has no TVMScript form");
+        items.push_back(attr.getName().str() + "=" + text);
+      }
+    }
+    out = ("R." + composite.getName() + "(").str() + llvm::join(items, ", ") +
+          ")";
+    return true;
+  }
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     if (!isZeroFill(linalgOp.getDpsInits()[0]) ||

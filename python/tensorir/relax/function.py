@@ -318,6 +318,9 @@ class FunctionWriter:
             return self._call_function(call)
         if call.op == "relax.null_value":
             return self.builder.null_value(self.place)
+        from .op.nn import COMPOSITES
+        if call.op in COMPOSITES:
+            return self._composite(call, COMPOSITES[call.op])
         if call.op not in ("relax.call_tir", "relax.call_dps_packed",
                            "relax.call_pure_packed", "relax.call_tir_inplace"):
             shape, dtype = _tensor(info, f"the result of {call.op}")
@@ -361,6 +364,20 @@ class FunctionWriter:
             handles = self.builder.call_tir(callee.name_hint, values, results, self.place,
                                             inplace=list(inplace))
         return handles if isinstance(info, TupleStructInfo) else handles[0]
+
+    def _composite(self, call, parts):
+        """The handle of an operator kept whole (a tir.composite): its
+        parts, built inside it on stand-ins of its inputs."""
+        shape, dtype = _tensor(call.struct_info, f"the result of {call.op}")
+        args = [self.value(a) for a in call.args]
+        attrs = {k: _attr(v) for k, v in (call.attrs or {}).items() if v is not None}
+        name = call.op[len("relax."):]
+        inner = self.builder.begin_composite(name, args, [(shape, dtype)], attrs, self.place)
+        stand_ins = [Var(f"input{k}", a.struct_info) for k, a in enumerate(call.args)]
+        for var, handle in zip(stand_ins, inner):
+            self._define(var, handle)
+        result = self.value(parts(call, *stand_ins))
+        return self.builder.end_composite([result], self.place)[0]
 
     def _flat_values(self, expr):
         """The handles of `expr`, a tuple's fields' in order (a tuple

@@ -96,6 +96,15 @@ std::string mlir::tir::getShapeVarName(Value shaped, unsigned dim) {
         return "";
       source = collapse.getSrc();
       dim = *only;
+    } else if (auto composite = source.getDefiningOp<CompositeOp>()) {
+      // An operator kept whole: the value its parts give.
+      source = composite.getYield()
+                   .getValues()[cast<OpResult>(source).getResultNumber()];
+    } else if (auto arg = dyn_cast<BlockArgument>(source);
+               arg && isa<CompositeOp>(arg.getOwner()->getParentOp())) {
+      // Inside one, an input's stand-in: the input.
+      source = cast<CompositeOp>(arg.getOwner()->getParentOp())
+                   .getInputs()[arg.getArgNumber()];
     } else {
       break;
     }

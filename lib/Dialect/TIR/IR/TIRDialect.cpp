@@ -21,7 +21,8 @@ using namespace mlir::tir;
 namespace {
 /// A graph function's steps inline where another graph function calls it
 /// (the compiler inlines graph function calls before bufferization): its
-/// call_tir ops and null values. Nothing of a prim_func's inlines.
+/// call_tir ops, null values and composite operators. Nothing of a
+/// prim_func's inlines.
 struct TIRInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
 
@@ -31,7 +32,7 @@ struct TIRInlinerInterface : public DialectInlinerInterface {
   }
   bool isLegalToInline(Operation *op, Region *dest, bool wouldBeCloned,
                        IRMapping &valueMapping) const final {
-    return isa<CallTirOp, NullValueOp>(op);
+    return isa<CallTirOp, NullValueOp, CompositeOp, YieldOp>(op);
   }
   bool isLegalToInline(Region *dest, Region *src, bool wouldBeCloned,
                        IRMapping &valueMapping) const final {

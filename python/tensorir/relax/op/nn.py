@@ -8,7 +8,7 @@ import numpy as np
 from ..expr import Call, Tuple, const
 from ..struct_info import SymDim, TensorStructInfo
 from . import _window
-from ._common import axes_of, tensor_of
+from ._common import axes_of, binary_shape, tensor_of
 from .binary import add, divide, multiply, subtract
 from .search import where
 from .statistical import max as reduce_max
@@ -348,10 +348,10 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
     """softmax(q k^T * scale + bias) v per batch and head: query (B, S, H, D),
     key (B, T, H, D), value (B, T, H, Dv) give (B, S, H, Dv); scale
     1 / sqrt(D) when None; causal_mask "TopLeft" (query i sees keys <= i)
-    or "BottomRight" (keys <= i + T - S)."""
-    from . import matmul, permute_dims, reshape
-    # (Made of reshapes, matmuls and a softmax: sequence lengths may be
-    # shape variables.)
+    or "BottomRight" (keys <= i + T - S). One operator of the graph
+    (nn.attention, with bias nn.attention_bias) until legalized, which
+    replaces it by its parts (attention_parts): reshapes, matmuls and a
+    softmax, so the sequence lengths may be shape variables."""
     q = tensor_of(query, "nn.attention", "query", symbolic=True)
     k = tensor_of(key, "nn.attention", "key", symbolic=True)
     v = tensor_of(value, "nn.attention", "value", symbolic=True)
@@ -371,26 +371,61 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
             (causal_mask is not None and any(isinstance(x, SymDim) for x in (s, t))):
         raise NotImplementedError("relax.op.nn.attention: shape variables size the "
                                   "sequences only (and without a causal mask)")
+    if causal_mask is not None and causal_mask not in ("TopLeft", "BottomRight"):
+        raise ValueError(f"relax.op.nn.attention: causal_mask {causal_mask!r} is not "
+                         "'TopLeft' or 'BottomRight'")
+    args = [query, key, value]
+    if bias is not None:
+        bias_info = tensor_of(bias, "nn.attention", "bias", symbolic=True)
+        if tuple(bias_info.shape) != (b, h, s, t):
+            # Broadcasting to the (B * H, S, T) scores.
+            try:
+                fits = tuple(binary_shape(tuple(bias_info.shape), (b * h, s, t),
+                                          "nn.attention")) == (b * h, s, t)
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(f"relax.op.nn.attention: bias {tuple(bias_info.shape)} is "
+                                 f"neither (B, H, S, T) = {(b, h, s, t)} nor broadcasts "
+                                 f"to the scores {(b * h, s, t)}")
+        args.append(bias)
+    attrs = {"scale": None if scale is None else float(getattr(scale, "value", scale)),
+             "causal_mask": causal_mask}
+    name = "relax.nn.attention" if bias is None else "relax.nn.attention_bias"
+    return Call(name, args, TensorStructInfo((b, s, h, dv), q.dtype), attrs)
+
+
+def attention_parts(call, query, key, value, bias=None):
+    """What nn.attention `call` computes, from the stand-ins of its inputs:
+    heads first, the scores' matmul, scaled (and biased, masked), their
+    softmax and its matmul with the values, heads back."""
+    from . import matmul, permute_dims, reshape
+    b, s, h, d = query.struct_info.shape
+    t, dv = key.struct_info.shape[1], value.struct_info.shape[3]
+    dtype = query.struct_info.dtype
+    scale, causal_mask = call.attrs.get("scale"), call.attrs.get("causal_mask")
 
     def heads_first(x, length, features):
         return reshape(permute_dims(x, [0, 2, 1, 3]), [b * h, length, features])
 
     scores = matmul(heads_first(query, s, d), permute_dims(heads_first(key, t, d), [0, 2, 1]))
     factor = float(scale) if scale is not None else 1.0 / float(np.sqrt(d))
-    scores = multiply(scores, const(np.array(factor, q.dtype)))
+    scores = multiply(scores, const(np.array(factor, dtype)))
     if bias is not None:
-        bias_info = tensor_of(bias, "nn.attention", "bias", symbolic=True)
-        scores = add(scores, reshape(bias, [b * h, s, t]) if tuple(bias_info.shape) ==
-                     (b, h, s, t) else bias)
+        scores = add(scores, reshape(bias, [b * h, s, t])
+                     if tuple(bias.struct_info.shape) == (b, h, s, t) else bias)
     if causal_mask is not None:
-        if causal_mask not in ("TopLeft", "BottomRight"):
-            raise ValueError(f"relax.op.nn.attention: causal_mask {causal_mask!r} is not "
-                             "'TopLeft' or 'BottomRight'")
         offset = 0 if causal_mask == "TopLeft" else t - s
         visible = np.arange(t)[None, :] <= np.arange(s)[:, None] + offset
-        scores = where(const(visible), scores, const(np.array(-np.inf, q.dtype)))
+        scores = where(const(visible), scores, const(np.array(-np.inf, dtype)))
     out = matmul(softmax(scores, axis=-1), heads_first(value, t, dv))
     return permute_dims(reshape(out, [b, h, s, dv]), [0, 2, 1, 3])
+
+
+# The operators kept whole in the graph (tir.composite), with what builds
+# their parts.
+COMPOSITES = {"relax.nn.attention": attention_parts,
+              "relax.nn.attention_bias": attention_parts}
 
 
 def attention_bias(query, key, value, bias, scale=None, causal_mask=None, window_size=None):

@@ -9,6 +9,7 @@
 #define TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD
 
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
 //===----------------------------------------------------------------------===//
@@ -109,6 +110,69 @@ def TIR_NullValueOp : TIR_Op<"null_value", [Pure]> {
   }];
   let results = (outs TIR_ObjectType:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// tir.composite, tir.yield
+//===----------------------------------------------------------------------===//
+
+def TIR_CompositeOp : TIR_Op<"composite", [RecursiveMemoryEffects,
+    RecursivelySpeculatable, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a high-level operator kept whole, its parts in its region";
+  let description = [{
+    One step of a graph function: the Relax operator `name` (without
+    "relax."; `nn.attention`, say) with its attributes `op_attrs`, applied
+    to `inputs`. Its region computes it from ops the graph already has
+    (linalg ops, reshapes, constants), the block's arguments standing for
+    the inputs; `tir.yield` gives the results. The graph keeps the operator
+    as one step (printed as `R.nn.attention(...)`, matched by a rewrite as
+    one op) until `--tir-simplify-layouts` or `--tir-legalize-ops` puts its
+    parts in its place (the latter legalizes them).
+
+    ```mlir
+    %o = tir.composite "nn.attention"(%q, %k, %v) {op_attrs = {scale = 0.125 : f64}}
+        : (tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>)
+        -> tensor<1x8x2x16xf32> {
+    ^bb0(%a: tensor<1x8x2x16xf32>, %b: tensor<1x8x2x16xf32>, %c: tensor<1x8x2x16xf32>):
+      ...
+      tir.yield %r : tensor<1x8x2x16xf32>
+    }
+    ```
+
+    The region may use values defined above it (the sizes of dynamic
+    dimensions); it has no effect of its own beyond its parts'.
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<AnyRankedTensor>:$inputs,
+                       OptionalAttr<DictionaryAttr>:$op_attrs);
+  let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+    $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // The op and its block, whose arguments take the inputs' types; the
+    // caller fills the block and ends it with tir.yield.
+    OpBuilder<(ins "TypeRange":$outputs, "StringRef":$name,
+                   "ValueRange":$inputs, "DictionaryAttr":$opAttrs)>
+  ];
+  let extraClassDeclaration = [{
+    /// The yield ending the body.
+    YieldOp getYield();
+    /// Replaces the op by its parts, put in its place (the block's
+    /// arguments by the inputs, the results by the values yielded).
+    void replaceByParts(RewriterBase &rewriter);
+  }];
+}
+
+def TIR_YieldOp : TIR_Op<"yield", [Pure, Terminator,
+    HasParent<"CompositeOp">, ReturnLike]> {
+  let summary = "the results of a tir.composite";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing yielded */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 #endif // TENSORIR_DIALECT_TIR_IR_TIRGRAPHOPS_TD
