@@ -3,12 +3,14 @@ over (heads, n, d) in one kernel each, beside PyTorch's
 scaled_dot_product_attention in run.py (attention_h*, tcattention_h*,
 flashattention_h*):
 
-- attention + schedule_attention: the five-stage TensorIR function,
-  scheduled by primitives, a warp per query, the row's scores in shared
-  memory;
+- attention + schedule_attention: the TensorIR function of its stages,
+  scheduled by primitives (the schedule the GPU pipeline gives a model's
+  nn.attention, relax.backend), a warp per query, the row's scores in
+  shared memory;
 - schedule_attention_tensor_cores: both products on tensor cores (WMMA);
 - flash_attention: streamed over the keys with an online softmax."""
 import tensorir as tvm
+from tensorir.relax.backend import schedule_attention  # noqa: F401 - the package's
 from tensorir.script import tir as T
 
 
@@ -68,45 +70,6 @@ def attention(heads, n, d, dtype="float16", weights="float32"):
                 vh, vi, vk = T.axis.remap("SSS", [h, i, k])
                 O[vh, vi, vk] = T.Cast(dtype, acc[vh, vi, vk] / den[vh, vi])
     return attention
-
-
-def schedule_attention(func, rows=8):
-    """One kernel: a block of `rows` warps per `rows` queries of a head
-    (the head and the row tile fused on blockIdx.x), a warp per query
-    (threadIdx.y). The block's query rows are staged in shared memory; a
-    warp's 32 lanes (threadIdx.x) compute the row's scores (kept in dynamic
-    shared memory, as are their exponentials: 2 x rows x n floats, so n
-    and rows are bounded by the GPU's shared memory), reduce its maximum
-    and sum by warp shuffles (cross-thread reductions in groups), and
-    then each lane computes every 32nd output feature, its sum over the
-    keys in a register."""
-    sch = tvm.tir.Schedule(func)
-    out = sch.get_block("O")
-    h, i, k = sch.get_loops(out)
-    i_b, i_t = sch.split(i, [None, rows])
-    block_x = sch.fuse(h, i_b)
-    sch.bind(block_x, "blockIdx.x")
-    sch.bind(i_t, "threadIdx.y")
-    _, lane = sch.split(k, [None, 32])
-    sch.bind(lane, "threadIdx.x")
-    acc = sch.get_block("PV")
-    sch.compute_at(acc, lane)
-    sch.set_scope(acc, 0, "local")
-    for name in ("sum", "P", "max", "S"):
-        block = sch.get_block(name)
-        sch.compute_at(block, block_x)
-        loops = sch.get_loops(block)
-        sch.bind(loops[1], "threadIdx.y")
-        _, lane = sch.split(loops[2], [None, 32])
-        sch.bind(lane, "threadIdx.x")
-        sch.set_scope(block, 0, "shared.dyn" if name in ("S", "P") else "shared")
-    q_rows = sch.cache_read(sch.get_block("S"), 0, "shared")
-    sch.compute_at(q_rows, block_x)
-    row, feature = sch.get_loops(q_rows)[-2:]
-    sch.bind(row, "threadIdx.y")
-    _, lane = sch.split(feature, [None, 32])
-    sch.bind(lane, "threadIdx.x")
-    return sch
 
 
 def schedule_attention_tensor_cores(func, warps=4, tensorize=True):

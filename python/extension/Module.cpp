@@ -326,6 +326,81 @@ void tirpy::bindModule(py::module_ &m) {
           "The prim_funcs graph function `name` calls (tir.call_tir), one "
           "entry per call, in order.")
       .def(
+          "composites",
+          [](const PyModule &self, const std::string &name) {
+            // (operator, attributes, inputs, results) of each tir.composite
+            // of the function, in order; a tensor as (shape, element
+            // type), a dynamic dimension None.
+            auto tensors = [](TypeRange types) {
+              py::list out;
+              for (Type type : types) {
+                auto tensor = cast<RankedTensorType>(type);
+                py::list shape;
+                for (int64_t d : tensor.getShape())
+                  shape.append(ShapedType::isDynamic(d) ? py::object(py::none())
+                                                        : py::int_(d));
+                out.append(
+                    py::make_tuple(shape, typeText(tensor.getElementType())));
+              }
+              return out;
+            };
+            py::list result;
+            functionNamed(self.get(), name)->walk([&](tir::CompositeOp op) {
+              DictionaryAttr attrs = op.getOpAttrsAttr();
+              result.append(py::make_tuple(op.getName().str(),
+                                           attrs ? pythonValue(attrs)
+                                                 : py::object(py::dict()),
+                                           tensors(op.getInputs().getTypes()),
+                                           tensors(op.getResultTypes())));
+            });
+            return result;
+          },
+          py::arg("name"),
+          "The operators graph function `name` keeps whole (tir.composite), "
+          "in order: (name, attributes, inputs, results), a tensor as "
+          "(shape, element type as MLIR prints it), a dynamic dimension "
+          "None.")
+      .def(
+          "replace_composites",
+          [](const PyModule &self, const std::string &name,
+             const std::map<size_t, std::string> &callees) {
+            // A copy where composite k (in composites' order) of `name` is
+            // a tir.call_tir of callees[k] on its inputs.
+            PyModule result = self.clone();
+            SmallVector<tir::CompositeOp> ops;
+            functionNamed(result.get(), name)->walk([&](tir::CompositeOp op) {
+              ops.push_back(op);
+            });
+            for (const auto &[index, callee] : callees) {
+              if (index >= ops.size())
+                throw py::index_error(
+                    "@" + name + " has " + std::to_string(ops.size()) +
+                    " composite operator(s), not " + std::to_string(index + 1));
+              tir::CompositeOp op = ops[index];
+              for (Type type : op.getResultTypes())
+                if (!cast<RankedTensorType>(type).hasStaticShape())
+                  throw py::value_error(
+                      "relax." + op.getName().str() +
+                      ": a result of dynamic shape; only operators of "
+                      "static shapes are replaced by calls");
+              OpBuilder builder(op);
+              auto call = tir::CallTirOp::create(builder, op.getLoc(),
+                                                 op.getResultTypes(), callee,
+                                                 op.getInputs(), ValueRange());
+              op->replaceAllUsesWith(call->getResults());
+              op->erase();
+            }
+            DiagnosticCollector diags;
+            if (failed(verify(result.get())))
+              throw py::value_error(diags.take());
+            return result;
+          },
+          py::arg("name"), py::arg("callees"),
+          "A copy of the module where composite operator k of graph "
+          "function `name` (composites' order) is a call of prim_func "
+          "callees[k] on its inputs; ValueError when a call does not fit "
+          "its callee.")
+      .def(
           "run_passes",
           [](const PyModule &self, const std::string &pipeline) {
             // A textual pass pipeline on the module, written as inside

@@ -119,9 +119,13 @@ def _stage_target(target, stage):
 
 
 def library_dispatch_passes(target):
-    """The passes that hand operators to vendor libraries: none (tir calls
-    no libraries; every operator is a prim_func)."""
-    _stage_target(target, "library dispatch")
+    """The passes that hand operators to fused kernels before they are
+    legalized into their parts (tir calls no vendor library): on a GPU
+    target, nn.attention to one fused attention kernel
+    (relax.backend.DispatchAttention); none on the CPU."""
+    if _stage_target(target, "library dispatch") == "gpu":
+        from .backend import DispatchAttention
+        return [DispatchAttention(target)]
     return []
 
 

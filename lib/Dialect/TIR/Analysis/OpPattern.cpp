@@ -168,6 +168,14 @@ static OpPattern blockPattern(BlockOp block) {
 OpPattern mlir::tir::analyzeOpPattern(func::FuncOp func) {
   if (func.isExternal())
     return OpPattern::Opaque;
+  // A kernel already scheduled for a GPU (a loop bound to threads) keeps
+  // its schedule: fused with other functions it would lose it.
+  if (func.walk([](ForOp loop) {
+            return loop.getThread() ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+          })
+          .wasInterrupted())
+    return OpPattern::Opaque;
   OpPattern pattern = OpPattern::ElemWise;
   bool any = false;
   func.walk([&](BlockOp block) {

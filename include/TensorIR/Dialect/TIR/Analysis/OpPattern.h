@@ -38,7 +38,8 @@ enum class OpPattern : int64_t {
 /// reads at an expression of a reduction variable (pooling windows), else a
 /// commutative reduction; a reduction followed by a spatial block writing an
 /// output (softmax's normalization) is output-element-wise-fusable. A function
-/// without a body, or with a block that is none of these, is opaque.
+/// without a body, with a block that is none of these, or with a loop bound
+/// to GPU threads (a kernel already scheduled) is opaque.
 OpPattern analyzeOpPattern(func::FuncOp func);
 
 /// The pattern `func` is annotated with (`tir.op_pattern`), or else
