@@ -19,6 +19,8 @@
 #include "TensorIR/Dialect/TIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
@@ -117,6 +119,97 @@ static std::string typeText(Type type) {
   llvm::raw_string_ostream os(text);
   os << type;
   return text;
+}
+
+/// The linalg.transpose on tensors that gives `value`, or null.
+static linalg::TransposeOp producingTranspose(Value value) {
+  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+  return transpose && transpose.hasPureTensorSemantics()
+             ? transpose
+             : linalg::TransposeOp();
+}
+
+/// The linalg.transpose on tensors that alone uses `value`, or null.
+static linalg::TransposeOp onlyTransposeOf(Value value) {
+  if (!value.hasOneUse())
+    return {};
+  auto transpose = dyn_cast<linalg::TransposeOp>(*value.getUsers().begin());
+  return transpose && transpose.hasPureTensorSemantics() &&
+                 transpose.getInput() == value
+             ? transpose
+             : linalg::TransposeOp();
+}
+
+/// Module.replace_composites: composite k of graph function `name` a
+/// tir.call_tir of calls[k]'s callee, the inputs calls[k] lists taken
+/// before the transposes that give them, the result after the transpose
+/// alone using it where calls[k] says so.
+static PyModule replaceComposites(
+    const PyModule &module, const std::string &name,
+    const std::map<size_t, std::tuple<std::string, std::vector<size_t>, bool>>
+        &calls) {
+  PyModule result = module.clone();
+  SmallVector<tir::CompositeOp> ops;
+  functionNamed(result.get(), name)->walk([&](tir::CompositeOp op) {
+    ops.push_back(op);
+  });
+  IRRewriter rewriter(&context());
+  for (const auto &[index, call] : calls) {
+    const auto &[callee, throughInputs, throughResult] = call;
+    if (index >= ops.size())
+      throw py::index_error("@" + name + " has " + std::to_string(ops.size()) +
+                            " composite operator(s), not " +
+                            std::to_string(index + 1));
+    tir::CompositeOp op = ops[index];
+    std::string what = "relax." + op.getName().str();
+    SmallVector<Value> inputs(op.getInputs());
+    SmallVector<linalg::TransposeOp> bypassed;
+    for (size_t k : throughInputs) {
+      linalg::TransposeOp transpose = k < inputs.size()
+                                          ? producingTranspose(inputs[k])
+                                          : linalg::TransposeOp();
+      if (!transpose)
+        throw py::value_error(what + ": input " + std::to_string(k) +
+                              " is no transpose's result");
+      inputs[k] = transpose.getInput();
+      bypassed.push_back(transpose);
+    }
+    Value replaced = op.getResult(0);
+    linalg::TransposeOp after;
+    if (throughResult) {
+      after = op.getNumResults() == 1 ? onlyTransposeOf(op.getResult(0))
+                                      : linalg::TransposeOp();
+      if (!after)
+        throw py::value_error(what + ": its result is not used by one "
+                                     "transpose alone");
+      replaced = after.getResult()[0];
+    }
+    SmallVector<Type> types = throughResult
+                                  ? SmallVector<Type>{replaced.getType()}
+                                  : SmallVector<Type>(op.getResultTypes());
+    for (Type type : types)
+      if (!cast<RankedTensorType>(type).hasStaticShape())
+        throw py::value_error(what + ": a result of dynamic shape; only "
+                                     "operators of static shapes are "
+                                     "replaced by calls");
+    rewriter.setInsertionPoint(after ? after.getOperation()
+                                     : op.getOperation());
+    auto callOp = tir::CallTirOp::create(rewriter, op.getLoc(), types, callee,
+                                         inputs, ValueRange());
+    if (after) {
+      rewriter.replaceOp(after, callOp->getResults());
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, callOp->getResults());
+    }
+    for (linalg::TransposeOp transpose : bypassed)
+      if (transpose->use_empty())
+        rewriter.eraseOp(transpose);
+  }
+  DiagnosticCollector diags;
+  if (failed(verify(result.get())))
+    throw py::value_error(diags.take());
+  return result;
 }
 
 /// A function attribute as a Python value: bools, ints, floats, strings,
@@ -329,77 +422,59 @@ void tirpy::bindModule(py::module_ &m) {
           "composites",
           [](const PyModule &self, const std::string &name) {
             // (operator, attributes, inputs, results) of each tir.composite
-            // of the function, in order; a tensor as (shape, element
-            // type), a dynamic dimension None.
-            auto tensors = [](TypeRange types) {
-              py::list out;
-              for (Type type : types) {
-                auto tensor = cast<RankedTensorType>(type);
-                py::list shape;
-                for (int64_t d : tensor.getShape())
-                  shape.append(ShapedType::isDynamic(d) ? py::object(py::none())
-                                                        : py::int_(d));
-                out.append(
-                    py::make_tuple(shape, typeText(tensor.getElementType())));
-              }
-              return out;
+            // of the function, in order; a tensor as (shape, element type,
+            // permutation): the permutation of the linalg.transpose that
+            // gives an input, or that alone uses a result (None where there
+            // is none); a dynamic dimension None.
+            auto tensor = [](Value value, linalg::TransposeOp transpose) {
+              auto type = cast<RankedTensorType>(value.getType());
+              py::list shape;
+              for (int64_t d : type.getShape())
+                shape.append(ShapedType::isDynamic(d) ? py::object(py::none())
+                                                      : py::int_(d));
+              py::object permutation = py::none();
+              if (transpose)
+                permutation = py::cast(
+                    std::vector<int64_t>(transpose.getPermutation().begin(),
+                                         transpose.getPermutation().end()));
+              return py::make_tuple(shape, typeText(type.getElementType()),
+                                    permutation);
             };
             py::list result;
             functionNamed(self.get(), name)->walk([&](tir::CompositeOp op) {
               DictionaryAttr attrs = op.getOpAttrsAttr();
+              py::list inputs, results;
+              for (Value input : op.getInputs())
+                inputs.append(tensor(input, producingTranspose(input)));
+              for (Value output : op.getResults())
+                results.append(tensor(output, onlyTransposeOf(output)));
               result.append(py::make_tuple(op.getName().str(),
                                            attrs ? pythonValue(attrs)
                                                  : py::object(py::dict()),
-                                           tensors(op.getInputs().getTypes()),
-                                           tensors(op.getResultTypes())));
+                                           inputs, results));
             });
             return result;
           },
           py::arg("name"),
           "The operators graph function `name` keeps whole (tir.composite), "
           "in order: (name, attributes, inputs, results), a tensor as "
-          "(shape, element type as MLIR prints it), a dynamic dimension "
-          "None.")
+          "(shape, element type as MLIR prints it, permutation), a dynamic "
+          "dimension None; the permutation is that of the transpose giving "
+          "an input, or alone using a result, else None.")
       .def(
           "replace_composites",
           [](const PyModule &self, const std::string &name,
-             const std::map<size_t, std::string> &callees) {
-            // A copy where composite k (in composites' order) of `name` is
-            // a tir.call_tir of callees[k] on its inputs.
-            PyModule result = self.clone();
-            SmallVector<tir::CompositeOp> ops;
-            functionNamed(result.get(), name)->walk([&](tir::CompositeOp op) {
-              ops.push_back(op);
-            });
-            for (const auto &[index, callee] : callees) {
-              if (index >= ops.size())
-                throw py::index_error(
-                    "@" + name + " has " + std::to_string(ops.size()) +
-                    " composite operator(s), not " + std::to_string(index + 1));
-              tir::CompositeOp op = ops[index];
-              for (Type type : op.getResultTypes())
-                if (!cast<RankedTensorType>(type).hasStaticShape())
-                  throw py::value_error(
-                      "relax." + op.getName().str() +
-                      ": a result of dynamic shape; only operators of "
-                      "static shapes are replaced by calls");
-              OpBuilder builder(op);
-              auto call = tir::CallTirOp::create(builder, op.getLoc(),
-                                                 op.getResultTypes(), callee,
-                                                 op.getInputs(), ValueRange());
-              op->replaceAllUsesWith(call->getResults());
-              op->erase();
-            }
-            DiagnosticCollector diags;
-            if (failed(verify(result.get())))
-              throw py::value_error(diags.take());
-            return result;
-          },
-          py::arg("name"), py::arg("callees"),
+             const std::map<size_t,
+                            std::tuple<std::string, std::vector<size_t>, bool>>
+                 &calls) { return replaceComposites(self, name, calls); },
+          py::arg("name"), py::arg("calls"),
           "A copy of the module where composite operator k of graph "
-          "function `name` (composites' order) is a call of prim_func "
-          "callees[k] on its inputs; ValueError when a call does not fit "
-          "its callee.")
+          "function `name` (composites' order) is a call of a prim_func: "
+          "calls[k] = (callee, inputs, result): the inputs listed are "
+          "passed as the transposes giving them take them, and with "
+          "`result` the call gives what the transpose alone using the "
+          "result gives (transposes left unused go); ValueError when a "
+          "call does not fit its callee.")
       .def(
           "run_passes",
           [](const PyModule &self, const std::string &pipeline) {

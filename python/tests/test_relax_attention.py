@@ -162,23 +162,35 @@ def test_gpu_dispatch_leaves_what_the_kernel_does_not_take(shapes, why):
 def test_dispatch_is_a_gpu_pipeline_step_only():
     from tensorir.relax.pipeline import library_dispatch_passes
     assert library_dispatch_passes("llvm") == []
-    assert [type(p).__name__ for p in library_dispatch_passes("cuda")] == ["DispatchAttention"]
+    assert [type(p).__name__ for p in library_dispatch_passes("cuda")] == \
+        ["SimplifyLayouts", "DispatchAttention"]
 
 
-def test_scheduled_kernel_is_not_fused_with_its_neighbours():
-    # The permutes around the attention stay kernels of their own: the
-    # fused kernel's schedule is kept whole.
+def test_kernel_reads_and_writes_pytorchs_layout_and_is_not_fused():
+    # PyTorch's attention (batch, heads, sequence, features) reaches
+    # nn.attention through permute_dims, and its result goes back through
+    # one: the kernel reads and writes that layout, the permutes go, and
+    # the pipeline's FuseOps leaves the scheduled kernel whole.
     q = relax.Var("q", relax.TensorStructInfo((1, 2, 32, 32), "float32"))
+    k = relax.Var("k", relax.TensorStructInfo((1, 2, 64, 32), "float32"))
     bb = relax.BlockBuilder()
-    with bb.function("main", [q]):
+    with bb.function("main", [q, k]):
         with bb.dataflow():
             x = bb.emit(relax.op.permute_dims(q, [0, 2, 1, 3]))
-            y = bb.emit(relax.op.nn.attention(x, x, x))
-            out = bb.emit_output(relax.op.permute_dims(y, [0, 2, 1, 3]))
+            y = bb.emit(relax.op.permute_dims(k, [0, 2, 1, 3]))
+            z = bb.emit(relax.op.nn.attention(x, y, y, causal_mask="BottomRight"))
+            out = bb.emit_output(relax.op.permute_dims(z, [0, 2, 1, 3]))
         bb.emit_func_output(out)
     mod = relax.get_pipeline("zero")(dispatched(bb.get()))
-    assert "attention" in mod._native.call_tir_callees("main")
-    assert tvm.tir.transform.is_unscheduled(mod["attention"]) is False
+    assert mod._native.call_tir_callees("main") == ["attention"]
+    assert not tvm.tir.transform.is_unscheduled(mod["attention"])
+    # The whole graph on the CPU, the kernel's thread loops serial.
+    args = [RNG.standard_normal(s).astype("float32") for s in ((1, 2, 32, 32), (1, 2, 64, 32))]
+    vm = relax.VirtualMachine(tvm.compile(serial_on_cpu(mod), "llvm"), tvm.cpu())
+    got = vm["main"](*args).numpy()
+    bshd = [a.transpose(0, 2, 1, 3) for a in args]
+    want = reference(bshd[0], bshd[1], bshd[1], causal_mask="BottomRight").transpose(0, 2, 1, 3)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
 def test_tvm_compile_for_cuda_dispatches_attention():

@@ -459,10 +459,16 @@ def TIRSimplifyLayoutsPass : Pass<"tir-simplify-layouts", "::mlir::ModuleOp"> {
     torch.export gives it, splits heads with a view and two transposes that
     cancel. Operators kept whole (`tir.composite`, as `nn.attention`) are
     first replaced by their parts, whose layouts then chain with the
-    graph's. The values computed and the function's interface do not change.
-    The Relax pipelines ("zero", "default", "static_shape_tuning") run it
-    before LegalizeOps.
+    graph's; with `keep-composites`, they stay whole and the chains around
+    them are shortened (a GPU pipeline does this before handing attention
+    to a fused kernel). The values computed and the function's interface
+    do not change. The Relax pipelines ("zero", "default",
+    "static_shape_tuning") run it before LegalizeOps.
   }];
+  let options = [
+    Option<"keepComposites", "keep-composites", "bool", /*default=*/"false",
+           "Keep the operators kept whole (tir.composite) as they are">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -10,7 +10,8 @@
 //    view once bufferized, no kernel);
 //  - a reshape of a reshape is one reshape, and none where they cancel
 //    (upstream's tensor.collapse_shape / expand_shape canonicalizations).
-// Operators kept whole (tir.composite) are first replaced by their parts.
+// Operators kept whole (tir.composite) are first replaced by their parts
+// (with keep-composites, left whole).
 // The values the graph computes do not change, nor its interface.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +79,8 @@ struct TransposeOfUnitDims : OpRewritePattern<linalg::TransposeOp> {
 
 struct TIRSimplifyLayoutsPass
     : public tir::impl::TIRSimplifyLayoutsPassBase<TIRSimplifyLayoutsPass> {
+  using TIRSimplifyLayoutsPassBase::TIRSimplifyLayoutsPassBase;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
@@ -96,12 +99,16 @@ struct TIRSimplifyLayoutsPass
         continue;
       // Operators kept whole first become their parts, whose layouts
       // chain with the graph's (attention's heads split and merged back).
+      // (Or, kept, are left alone with their insides.)
       SmallVector<CompositeOp> composites;
       func.walk([&](CompositeOp op) { composites.push_back(op); });
-      for (CompositeOp op : composites)
-        op.replaceByParts(rewriter);
+      if (!keepComposites)
+        for (CompositeOp op : composites)
+          op.replaceByParts(rewriter);
       SmallVector<Operation *> layouts;
       func.walk([&](Operation *op) {
+        if (keepComposites && isa<CompositeOp>(op->getParentOp()))
+          return;
         if (isa<linalg::TransposeOp, tensor::CollapseShapeOp,
                 tensor::ExpandShapeOp>(op))
           layouts.push_back(op);

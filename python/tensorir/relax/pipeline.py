@@ -125,7 +125,9 @@ def library_dispatch_passes(target):
     (relax.backend.DispatchAttention); none on the CPU."""
     if _stage_target(target, "library dispatch") == "gpu":
         from .backend import DispatchAttention
-        return [DispatchAttention(target)]
+        # The layout chains around the operators shortened first (PyTorch's
+        # attention permutes its inputs and result there and back).
+        return [_rtransform.SimplifyLayouts(keep_composites=True), DispatchAttention(target)]
     return []
 
 

@@ -88,13 +88,19 @@ class SimplifyLayouts(Pass):
     LegalizeOps makes a kernel of each transpose: a transpose of a
     transpose is one (none where they cancel), a transpose moving only
     dimensions of extent 1 a reshape (a view), a reshape of a reshape one
-    reshape (--tir-simplify-layouts). The functions' interface and results
-    are unchanged; the Relax pipelines run it first."""
+    reshape (--tir-simplify-layouts). Operators kept whole (nn.attention)
+    are first replaced by their parts, unless keep_composites. The
+    functions' interface and results are unchanged; the Relax pipelines run
+    it first."""
 
     info = PassInfo(0, "SimplifyLayouts")
 
+    def __init__(self, keep_composites=False):
+        self.keep_composites = bool(keep_composites)
+
     def transform(self, mod, ctx=None):
-        return _run_passes(mod, "tir-simplify-layouts", "SimplifyLayouts")
+        option = "{keep-composites=1}" if self.keep_composites else ""
+        return _run_passes(mod, f"tir-simplify-layouts{option}", "SimplifyLayouts")
 
 
 def _run_passes(mod, pipeline, what):

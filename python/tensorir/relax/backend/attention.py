@@ -20,20 +20,32 @@ _WARP = 32
 
 
 def attention_kernel(batch, queries, keys, heads, features, value_features, dtype,
-                     scale=None, causal_mask=None, bias_shape=None, bias_dtype=None):
+                     scale=None, causal_mask=None, bias_shape=None, bias_dtype=None,
+                     heads_first=(False, False, False, False)):
     """The TensorIR function of nn.attention: Q (batch, queries, heads,
     features), K (batch, keys, heads, features), V (batch, keys, heads,
     value_features), [a bias of `bias_shape`: (batch, heads, queries, keys)
     or broadcasting to (batch * heads, queries, keys)], O (batch, queries,
-    heads, value_features). Six stages, the scores and their statistics in
-    float32: "S" (Q K^T), "max" (of the scaled, biased, masked scores per
-    row), "P" (their exponentials less the maximum), "sum", "PV" (P V)
-    and "O" (PV / sum, in `dtype`); schedule_attention makes them one
-    kernel."""
+    heads, value_features); with heads_first[n] true, Q, K, V or O (n = 0
+    to 3) is (batch, heads, sequence, features) instead (the layout the
+    graph transposes it from or to). Six stages, the scores and their
+    statistics in float32: "S" (Q K^T), "max" (of the scaled, biased,
+    masked scores per row), "P" (their exponentials less the maximum),
+    "sum", "PV" (P V) and "O" (PV / sum, in `dtype`); schedule_attention
+    makes them one kernel."""
     scale = 1.0 / math.sqrt(features) if scale is None else float(scale)
-    q = te.placeholder((batch, queries, heads, features), dtype, "Q")
-    k = te.placeholder((batch, keys, heads, features), dtype, "K")
-    v = te.placeholder((batch, keys, heads, value_features), dtype, "V")
+
+    def tensor(n, length, size, name):
+        shape = (batch, heads, length, size) if heads_first[n] else (batch, length, heads, size)
+        return te.placeholder(shape, dtype, name)
+
+    def at(n, t, b, h, i, c):
+        """Element (head h, position i, feature c) of tensor n."""
+        return t[b, h, i, c] if heads_first[n] else t[b, i, h, c]
+
+    q = tensor(0, queries, features, "Q")
+    k = tensor(1, keys, features, "K")
+    v = tensor(2, keys, value_features, "V")
     bias = None if bias_shape is None else te.placeholder(tuple(bias_shape),
                                                           bias_dtype or dtype, "bias")
     f32 = "float32"
@@ -50,8 +62,9 @@ def attention_kernel(batch, queries, keys, heads, features, value_features, dtyp
 
     r = te.reduce_axis((0, features), "r")
     s = te.compute((batch, heads, queries, keys),
-                   lambda b, h, i, j: te.sum(q[b, i, h, r].astype(f32) * k[b, j, h, r].astype(f32),
-                                             axis=r), name="S")
+                   lambda b, h, i, j: te.sum(at(0, q, b, h, i, r).astype(f32)
+                                             * at(1, k, b, h, j, r).astype(f32), axis=r),
+                   name="S")
     offset = None if causal_mask is None else (0 if causal_mask == "TopLeft"
                                                else keys - queries)
 
@@ -73,10 +86,16 @@ def attention_kernel(batch, queries, keys, heads, features, value_features, dtyp
                      name="sum")
     j3 = te.reduce_axis((0, keys), "j")
     acc = te.compute((batch, heads, queries, value_features),
-                     lambda b, h, i, c: te.sum(p[b, h, i, j3] * v[b, j3, h, c].astype(f32),
+                     lambda b, h, i, c: te.sum(p[b, h, i, j3] * at(2, v, b, h, j3, c).astype(f32),
                                                axis=j3), name="PV")
-    out = te.compute((batch, queries, heads, value_features),
-                     lambda b, i, h, c: (acc[b, h, i, c] / den[b, h, i]).astype(dtype), name="O")
+    if heads_first[3]:
+        out = te.compute((batch, heads, queries, value_features),
+                         lambda b, h, i, c: (acc[b, h, i, c] / den[b, h, i]).astype(dtype),
+                         name="O")
+    else:
+        out = te.compute((batch, queries, heads, value_features),
+                         lambda b, i, h, c: (acc[b, h, i, c] / den[b, h, i]).astype(dtype),
+                         name="O")
     args = [q, k, v] + ([bias] if bias is not None else []) + [out]
     return te.create_prim_func(args)
 
@@ -98,12 +117,17 @@ def schedule_attention(func, rows=8):
     sch = Schedule(func)
     out = sch.get_block("O")
     loops = sch.get_loops(out)
-    if len(sch.get_loops(sch.get_block("S"))) == 5:
-        # attention_kernel's: its stages run over (batch, head, query, ...),
-        # its output over (batch, query, head, feature); the same order.
-        b, i, h, c = loops
-        sch.reorder(b, h, i, c)
-        loops = [b, h, i, c]
+    # The output's loops in the order of the stages' (the order it reads
+    # PV's result in: attention_kernel's output in (batch, query, head,
+    # feature) reads it at (batch, head, query, feature)).
+    node = sch.get(out)
+    pv = sch.get(sch.get_block("PV")).writes[0].buffer
+    read = next(r for r in node.reads if r.buffer.same_as(pv))
+    order = [next(k for k, iv in enumerate(node.iter_vars) if iv.var.same_as(r.min))
+             for r in read.region]
+    if order != list(range(len(loops))):
+        loops = [loops[k] for k in order]
+        sch.reorder(*loops)
     *outer, i, c = loops
     i_b, i_t = sch.split(i, [None, rows])
     block_x = sch.fuse(*outer, i_b)
@@ -149,8 +173,11 @@ class DispatchAttention(Pass):
     (attention_kernel scheduled by schedule_attention, one private
     prim_func per operator, named "attention"): static shapes, float16 or
     float32, keys a multiple of 32, the feature sizes multiples of 32, and
-    a block's rows fitting the target's shared memory per block. The others
-    stay for LegalizeOps."""
+    a block's rows fitting the target's shared memory per block. An input
+    the graph transposes from (batch, heads, sequence, features), or a
+    result it transposes back to that layout (PyTorch's), is read or
+    written by the kernel in that layout, and the transpose goes. The
+    others stay for LegalizeOps."""
 
     info = PassInfo(0, "DispatchAttention")
 
@@ -159,11 +186,13 @@ class DispatchAttention(Pass):
         self.target = target if isinstance(target, Target) else Target(target)
 
     def _kernel(self, attrs, inputs, results):
-        """The scheduled kernel for one operator, or None."""
-        if len(results) != 1 or any(None in shape for shape, _ in inputs + results):
+        """The scheduled kernel for one operator, with the inputs it reads
+        before their transposes and whether it writes its result's
+        transpose; None when the kernel does not take the operator."""
+        if len(results) != 1 or any(None in shape for shape, _, _ in inputs + results):
             return None
-        (q_shape, q_type), (k_shape, _), (v_shape, _) = inputs[:3]
-        if q_type not in _DTYPES or any(t != q_type for _, t in inputs[:3]):
+        (q_shape, q_type, _), (k_shape, _, _), (v_shape, _, _) = inputs[:3]
+        if q_type not in _DTYPES or any(t != q_type for _, t, _ in inputs[:3]):
             return None
         dtype = _DTYPES[q_type]
         batch, queries, heads, features = q_shape
@@ -176,14 +205,20 @@ class DispatchAttention(Pass):
             return None
         bias_shape = bias_dtype = None
         if len(inputs) == 4:
-            bias_shape, bias_type = inputs[3]
+            bias_shape, bias_type, _ = inputs[3]
             bias_dtype = _DTYPES.get(bias_type)
             if bias_dtype is None:
                 return None
+        # Q, K, V given by a transpose from (batch, heads, sequence,
+        # features), or O transposed back to it (PyTorch's layout), are
+        # read or written in that layout: the transposes go.
+        swap = [0, 2, 1, 3]
+        through = [n for n in range(3) if inputs[n][2] == swap]
+        heads_first = [n in through for n in range(3)] + [results[0][2] == swap]
         func = attention_kernel(batch, queries, keys, heads, features, value_features, dtype,
                                 attrs.get("scale"), attrs.get("causal_mask"), bias_shape,
-                                bias_dtype)
-        return schedule_attention(func, rows).mod["main"]
+                                bias_dtype, heads_first)
+        return schedule_attention(func, rows).mod["main"], through, heads_first[3]
 
     def transform(self, mod, ctx=None):
         native = mod._native
@@ -195,10 +230,11 @@ class DispatchAttention(Pass):
             for index, (op, attrs, inputs, results) in enumerate(native.composites(name)):
                 if op not in _OPERATORS:
                     continue
-                kernel = self._kernel(attrs, [tuple(x) for x in inputs],
-                                      [tuple(x) for x in results])
-                if kernel is None:
+                made = self._kernel(attrs, [tuple(x) for x in inputs],
+                                    [tuple(x) for x in results])
+                if made is None:
                     continue
+                kernel, through, result_through = made
                 taken = set(result.function_names())
                 callee = "attention"
                 for k in range(1, len(taken) + 2):
@@ -206,7 +242,7 @@ class DispatchAttention(Pass):
                         break
                     callee = f"attention{k}"
                 result[callee] = kernel.with_name(callee).as_private()
-                callees[index] = callee
+                callees[index] = (callee, through, result_through)
             if callees:
                 result = IRModule(result._native.replace_composites(name, callees), mod.attrs)
         return result
