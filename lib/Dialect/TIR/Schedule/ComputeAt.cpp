@@ -369,6 +369,8 @@ LogicalResult checkLoopsRunningAtOnce(Ctx &c, const Plan &plan,
     // Separated when the digits told apart chain from the units to the
     // loop's extent (or beyond every digit).
     std::optional<int64_t> loopExtent = loop.getConstantExtent();
+    // (One iteration runs with no other.)
+    separated |= loopExtent && *loopExtent <= 1;
     for (int64_t place = 1; !separated;) {
       const auto *next =
           llvm::find_if(told, [&](const auto &d) { return d.first == place; });
