@@ -204,6 +204,13 @@ FailureOr<ValueRange> GraphBuilder::endComposite(ValueRange results,
 }
 
 OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange outputs, Location loc) {
+  if (!openComposites.empty()) {
+    emitError(loc) << "relax."
+                   << cast<CompositeOp>(openComposites.back()).getName()
+                   << " is begun and not ended (endComposite) when the "
+                      "function ends";
+    return nullptr;
+  }
   func::ReturnOp::create(builder, loc, outputs);
   func.setFunctionType(builder.getFunctionType(
       func.getFunctionType().getInputs(), outputs.getTypes()));

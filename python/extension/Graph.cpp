@@ -354,8 +354,11 @@ public:
     Attribute funcAttrs;
     if (!attrs.empty())
       funcAttrs = attributeOf(attrs, "R.func_attr");
-    finished = true;
+    DiagnosticCollector diags;
     OwningOpRef<ModuleOp> module = builder.finish(results, loc);
+    if (!module)
+      throw py::value_error(diags.take());
+    finished = true;
     for (auto func : module->getOps<func::FuncOp>()) {
       if (!tir::isGraphFunction(func))
         continue;

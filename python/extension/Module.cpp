@@ -28,6 +28,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Intrinsics.h"
@@ -163,7 +164,8 @@ static PyModule replaceComposites(
     tir::CompositeOp op = ops[index];
     std::string what = "relax." + op.getName().str();
     SmallVector<Value> inputs(op.getInputs());
-    SmallVector<linalg::TransposeOp> bypassed;
+    // (A transpose may give several inputs: each is erased once.)
+    llvm::SetVector<Operation *> bypassed;
     for (size_t k : throughInputs) {
       linalg::TransposeOp transpose = k < inputs.size()
                                           ? producingTranspose(inputs[k])
@@ -172,21 +174,18 @@ static PyModule replaceComposites(
         throw py::value_error(what + ": input " + std::to_string(k) +
                               " is no transpose's result");
       inputs[k] = transpose.getInput();
-      bypassed.push_back(transpose);
+      bypassed.insert(transpose);
     }
-    Value replaced = op.getResult(0);
     linalg::TransposeOp after;
+    SmallVector<Type> types(op.getResultTypes());
     if (throughResult) {
       after = op.getNumResults() == 1 ? onlyTransposeOf(op.getResult(0))
                                       : linalg::TransposeOp();
       if (!after)
         throw py::value_error(what + ": its result is not used by one "
                                      "transpose alone");
-      replaced = after.getResult()[0];
+      types.assign({after.getResult()[0].getType()});
     }
-    SmallVector<Type> types = throughResult
-                                  ? SmallVector<Type>{replaced.getType()}
-                                  : SmallVector<Type>(op.getResultTypes());
     for (Type type : types)
       if (!cast<RankedTensorType>(type).hasStaticShape())
         throw py::value_error(what + ": a result of dynamic shape; only "
@@ -202,7 +201,7 @@ static PyModule replaceComposites(
     } else {
       rewriter.replaceOp(op, callOp->getResults());
     }
-    for (linalg::TransposeOp transpose : bypassed)
+    for (Operation *transpose : bypassed)
       if (transpose->use_empty())
         rewriter.eraseOp(transpose);
   }

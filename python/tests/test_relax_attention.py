@@ -147,6 +147,47 @@ def test_gpu_dispatch_makes_one_kernel_that_computes_attention(dtype, tolerance,
     assert err < tolerance
 
 
+def kernel_on_cpu(mod, args, out_shape, dtype="float32"):
+    """The dispatched kernel of `mod` run on `args` on the CPU, its thread
+    loops serial."""
+    public = mod["attention"].with_attr("global_symbol", "attention")
+    lib = tvm.build(serial_on_cpu(tvm.IRModule({"attention": public})), target="llvm")
+    out = tvm.nd.array(np.zeros(out_shape, dtype))
+    lib["attention"](*(tvm.nd.array(a) for a in args), out)
+    return out.numpy()
+
+
+def test_gpu_dispatch_of_one_query_a_block_of_one_row():
+    # Decoding: one query against the keys so far; a block takes one row.
+    shapes = [(2, 1, 2, 32), (2, 96, 2, 32), (2, 96, 2, 32)]
+    mod = dispatched(module(*shapes))
+    assert mod._native.call_tir_callees("main") == ["attention"]
+    args = [RNG.standard_normal(s).astype("float32") for s in shapes]
+    np.testing.assert_allclose(kernel_on_cpu(mod, args, (2, 1, 2, 32)), reference(*args),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_gpu_kernel_masks_as_the_parts_do():
+    # BottomRight with more queries than keys: the first rows see no key,
+    # NaN in the kernel as in the legalized parts (and numpy).
+    shapes = [(1, 40, 1, 32), (1, 32, 1, 32), (1, 32, 1, 32)]
+    args = [RNG.standard_normal(s).astype("float32") for s in shapes]
+    mod = module(*shapes, causal_mask="BottomRight")
+    parts = relax.VirtualMachine(tvm.compile(mod, "llvm"), tvm.cpu())["main"](*args).numpy()
+    fused = kernel_on_cpu(dispatched(mod), args, (1, 40, 1, 32))
+    with np.errstate(invalid="ignore"):
+        want = reference(*args, causal_mask="BottomRight")
+    np.testing.assert_array_equal(np.isnan(fused), np.isnan(want))
+    np.testing.assert_array_equal(np.isnan(parts), np.isnan(want))
+    seen = ~np.isnan(want)
+    np.testing.assert_allclose(fused[seen], want[seen], rtol=1e-5, atol=1e-6)
+
+
+def test_gpu_dispatch_is_for_cuda_targets():
+    shapes = [(1, 8, 2, 32), (1, 64, 2, 32), (1, 64, 2, 32)]
+    assert "tir.composite" in dispatched(module(*shapes), "rocm").mlir()
+
+
 @pytest.mark.parametrize("shapes, why", [
     ([(1, "s", 2, 32), (1, "s", 2, 32), (1, "s", 2, 32)], "symbolic"),
     ([(1, 8, 2, 32), (1, 40, 2, 32), (1, 40, 2, 32)], "keys not whole warps"),

@@ -90,6 +90,48 @@ TEST_F(GraphBuilderTest, ParametersConstantsCallsAndReturn) {
   EXPECT_NE(errors.find("add_one"), std::string::npos) << errors;
 }
 
+TEST_F(GraphBuilderTest, CompositeKeepsAnOperatorWhole) {
+  GraphBuilder builder(&ctx, "main", {{"x", f32({2, 3})}}, false, loc());
+  ValueRange inside = builder.beginComposite(
+      "double_relu", builder.getParameter(0), {f32({2, 3})},
+      DictionaryAttr::get(&ctx, {}), loc());
+  ASSERT_EQ(inside.size(), 1u);
+  // Before the composite ends, the function cannot.
+  EXPECT_FALSE(builder.finish(builder.getParameter(0), loc()));
+  EXPECT_NE(errors.find("relax.double_relu is begun and not ended"),
+            std::string::npos)
+      << errors;
+  FailureOr<Value> relu =
+      builder.callOperator("nn.relu", inside[0], f32({2, 3}), ValueRange(),
+                           DictionaryAttr::get(&ctx, {}), loc());
+  ASSERT_TRUE(succeeded(relu)) << errors;
+  FailureOr<ValueRange> results = builder.endComposite(*relu, loc());
+  ASSERT_TRUE(succeeded(results)) << errors;
+  OwningOpRef<ModuleOp> module = builder.finish(*results, loc());
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(succeeded(verify(*module))) << errors;
+  std::string text = str(*module);
+  EXPECT_NE(text.find("tir.composite \"double_relu\"(%arg0)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tir.yield"), std::string::npos) << text;
+}
+
+TEST_F(GraphBuilderTest, CompositeEndsOnlyWithItsResultTypes) {
+  GraphBuilder builder(&ctx, "main", {{"x", f32({2, 3})}}, false, loc());
+  EXPECT_TRUE(failed(builder.endComposite(builder.getParameter(0), loc())));
+  EXPECT_NE(errors.find("no composite operator is open"), std::string::npos)
+      << errors;
+  ValueRange inside =
+      builder.beginComposite("op", builder.getParameter(0), {f32({3, 2})},
+                             DictionaryAttr::get(&ctx, {}), loc());
+  EXPECT_TRUE(failed(builder.endComposite(inside, loc())));
+  EXPECT_NE(errors.find("relax.op: its parts give ('tensor<2x3xf32>'), the "
+                        "operator ('tensor<3x2xf32>')"),
+            std::string::npos)
+      << errors;
+}
+
 TEST_F(GraphBuilderTest, ElementwiseOperatorsBroadcast) {
   GraphBuilder builder(&ctx, "main", {{"a", f32({2, 3})}, {"b", f32({3})}},
                        false, loc());

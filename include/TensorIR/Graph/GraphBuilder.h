@@ -149,7 +149,8 @@ public:
 
   /// Ends the function with `return outputs`; the module holding it. The
   /// module is not verified here: its call_tir ops name prim_funcs that
-  /// verify only once the function shares a module with them.
+  /// verify only once the function shares a module with them. Null, with
+  /// an error at `loc`, while a composite is open.
   OwningOpRef<ModuleOp> finish(ValueRange outputs, Location loc);
 
 private:

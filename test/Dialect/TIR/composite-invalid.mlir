@@ -46,3 +46,16 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
   }
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Rule: its body ends with tir.yield (here, with no terminator at all:
+// the generic form adds none).
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "tir.composite"(%x) <{name = "op"}> ({
+  ^bb0(%a: tensor<8xf32>):
+    // expected-error @+1 {{block with no terminator}}
+    %n = "tir.null_value"() : () -> !tir.object
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

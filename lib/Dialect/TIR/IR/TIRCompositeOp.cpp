@@ -33,6 +33,18 @@ YieldOp CompositeOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }
 
+LogicalResult CompositeOp::verifyRegions() {
+  Block &block = getBody().front();
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(&block.back());
+  if (!yield)
+    return emitOpError("ends its body with tir.yield of its results");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().size()
+           << " value(s) of other types than its results";
+  return success();
+}
+
 void CompositeOp::replaceByParts(RewriterBase &rewriter) {
   SmallVector<Value> results(getYield().getValues());
   rewriter.eraseOp(getYield());
@@ -54,10 +66,5 @@ LogicalResult CompositeOp::verify() {
       return emitOpError("input ")
              << index << " is a " << std::get<0>(pair).getType()
              << " but the block's argument a " << std::get<1>(pair).getType();
-  YieldOp yield = getYield();
-  if (yield.getValues().getTypes() != getResultTypes())
-    return emitOpError("yields ")
-           << yield.getValues().size()
-           << " value(s) of other types than its results";
   return success();
 }

@@ -73,7 +73,9 @@ def attention_kernel(batch, queries, keys, heads, features, value_features, dtyp
         if bias is not None:
             x = x + bias_at(b, h, i, j).astype(f32)
         if offset is not None:
-            x = _op.if_then_else(j <= i + offset, x, te.min_value(f32))
+            # -inf, as the legalized parts mask: a row that sees no key
+            # gives NaN either way.
+            x = _op.if_then_else(j <= i + offset, x, te.const(float("-inf"), f32))
         return x
 
     j = te.reduce_axis((0, keys), "j")
@@ -138,19 +140,23 @@ def schedule_attention(func, rows=8):
     acc = sch.get_block("PV")
     sch.compute_at(acc, lane)
     sch.set_scope(acc, 0, "local")
+    # Under block_x, each stage's loops: the rows (none where a block takes
+    # one), then the keys (then, for S, the features).
     for name in ("sum", "P", "max", "S"):
         block = sch.get_block(name)
         sch.compute_at(block, block_x)
-        loops = sch.get_loops(block)
-        sch.bind(loops[1], "threadIdx.y")
-        _, lane = sch.split(loops[2], [None, _WARP])
+        loops = sch.get_loops(block)[1:]
+        if rows > 1:
+            sch.bind(loops.pop(0), "threadIdx.y")
+        _, lane = sch.split(loops[0], [None, _WARP])
         sch.bind(lane, "threadIdx.x")
         sch.set_scope(block, 0, "shared.dyn" if name in ("S", "P") else "shared")
     q_rows = sch.cache_read(sch.get_block("S"), 0, "shared")
     sch.compute_at(q_rows, block_x)
-    row, feature = sch.get_loops(q_rows)[-2:]
-    sch.bind(row, "threadIdx.y")
-    _, lane = sch.split(feature, [None, _WARP])
+    loops = sch.get_loops(q_rows)[1:]
+    if rows > 1:
+        sch.bind(loops.pop(0), "threadIdx.y")
+    _, lane = sch.split(loops[0], [None, _WARP])
     sch.bind(lane, "threadIdx.x")
     return sch
 
@@ -171,9 +177,10 @@ class DispatchAttention(Pass):
     """On a GPU target, each nn.attention / nn.attention_bias operator of the
     graph functions that the fused kernel takes becomes a call of it
     (attention_kernel scheduled by schedule_attention, one private
-    prim_func per operator, named "attention"): static shapes, float16 or
-    float32, keys a multiple of 32, the feature sizes multiples of 32, and
-    a block's rows fitting the target's shared memory per block. An input
+    prim_func per operator, named "attention"), on CUDA targets: static
+    shapes, float16 or float32, keys a multiple of 32, the feature sizes
+    multiples of 32, and a block's rows fitting the target's shared memory
+    per block. An input
     the graph transposes from (batch, heads, sequence, features), or a
     result it transposes back to that layout (PyTorch's), is read or
     written by the kernel in that layout, and the transpose goes. The
@@ -189,14 +196,21 @@ class DispatchAttention(Pass):
         """The scheduled kernel for one operator, with the inputs it reads
         before their transposes and whether it writes its result's
         transpose; None when the kernel does not take the operator."""
-        if len(results) != 1 or any(None in shape for shape, _, _ in inputs + results):
+        if len(results) != 1 or len(inputs) not in (3, 4) or \
+                any(None in shape for shape, _, _ in inputs + results):
             return None
         (q_shape, q_type, _), (k_shape, _, _), (v_shape, _, _) = inputs[:3]
         if q_type not in _DTYPES or any(t != q_type for _, t, _ in inputs[:3]):
             return None
         dtype = _DTYPES[q_type]
+        if any(len(shape) != 4 for shape in (q_shape, k_shape, v_shape)):
+            return None
         batch, queries, heads, features = q_shape
         keys, value_features = k_shape[1], v_shape[3]
+        if tuple(k_shape) != (batch, keys, heads, features) or \
+                tuple(v_shape[:3]) != (batch, keys, heads) or \
+                tuple(results[0][0]) != (batch, queries, heads, value_features):
+            return None  # (An operator not as relax.op.nn.attention makes it.)
         if keys % _WARP or features % _WARP or value_features % _WARP:
             return None
         shared = int(self.target.attrs.get("max_shared_memory_per_block", 48 * 1024))
@@ -207,7 +221,12 @@ class DispatchAttention(Pass):
         if len(inputs) == 4:
             bias_shape, bias_type, _ = inputs[3]
             bias_dtype = _DTYPES.get(bias_type)
-            if bias_dtype is None:
+            scores = (batch * heads, queries, keys)
+            fits = tuple(bias_shape) == (batch, heads, queries, keys) or (
+                len(bias_shape) <= 3 and all(
+                    size in (1, full) for size, full in
+                    zip(bias_shape[::-1], scores[::-1])))
+            if bias_dtype is None or not fits:
                 return None
         # Q, K, V given by a transpose from (batch, heads, sequence,
         # features), or O transposed back to it (PyTorch's layout), are
@@ -221,6 +240,8 @@ class DispatchAttention(Pass):
         return schedule_attention(func, rows).mod["main"], through, heads_first[3]
 
     def transform(self, mod, ctx=None):
+        if self.target.kind.name not in ("cuda", "nvptx"):
+            return mod  # (The kernel is written for NVIDIA's warps of 32.)
         native = mod._native
         result = IRModule(mod, mod.attrs)
         for name in native.functions():
@@ -244,5 +265,8 @@ class DispatchAttention(Pass):
                 result[callee] = kernel.with_name(callee).as_private()
                 callees[index] = (callee, through, result_through)
             if callees:
-                result = IRModule(result._native.replace_composites(name, callees), mod.attrs)
+                replaced = IRModule(result._native.replace_composites(name, callees),
+                                    mod.attrs)
+                replaced._symbols = dict(result._symbols)
+                result = replaced
         return result

@@ -151,6 +151,7 @@ def TIR_CompositeOp : TIR_Op<"composite", [RecursiveMemoryEffects,
     $body
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
     // The op and its block, whose arguments take the inputs' types; the
