@@ -140,24 +140,22 @@ def schedule_attention(func, rows=8):
     acc = sch.get_block("PV")
     sch.compute_at(acc, lane)
     sch.set_scope(acc, 0, "local")
-    # Under block_x, each stage's loops: the rows (none where a block takes
-    # one), then the keys (then, for S, the features).
-    for name in ("sum", "P", "max", "S"):
-        block = sch.get_block(name)
+    def per_row(block):
+        """`block` under block_x, its loops there the rows (none where a
+        block takes one: threadIdx.y), then the keys or features (split
+        over the lanes)."""
         sch.compute_at(block, block_x)
         loops = sch.get_loops(block)[1:]
         if rows > 1:
             sch.bind(loops.pop(0), "threadIdx.y")
         _, lane = sch.split(loops[0], [None, _WARP])
         sch.bind(lane, "threadIdx.x")
+
+    for name in ("sum", "P", "max", "S"):
+        block = sch.get_block(name)
+        per_row(block)
         sch.set_scope(block, 0, "shared.dyn" if name in ("S", "P") else "shared")
-    q_rows = sch.cache_read(sch.get_block("S"), 0, "shared")
-    sch.compute_at(q_rows, block_x)
-    loops = sch.get_loops(q_rows)[1:]
-    if rows > 1:
-        sch.bind(loops.pop(0), "threadIdx.y")
-    _, lane = sch.split(loops[0], [None, _WARP])
-    sch.bind(lane, "threadIdx.x")
+    per_row(sch.cache_read(sch.get_block("S"), 0, "shared"))
     return sch
 
 
