@@ -153,6 +153,22 @@ std::string mlir::tir::tvmscript::detail::attrText(Attribute attr) {
   return "";
 }
 
+/// Appends `name=value` for each of an operator's attributes (none where
+/// `attrs` is null) to `items`; the name of the first attribute TVMScript
+/// has no form for, where there is one.
+static std::optional<std::string>
+appendKeywords(DictionaryAttr attrs, SmallVectorImpl<std::string> &items) {
+  if (!attrs)
+    return std::nullopt;
+  for (NamedAttribute attr : attrs) {
+    std::string text = attrText(attr.getValue());
+    if (text.empty())
+      return attr.getName().str();
+    items.push_back(attr.getName().str() + "=" + text);
+  }
+  return std::nullopt;
+}
+
 Value GraphPrinter::operatorResult(Operation &op) {
   if (op.getNumResults() == 1)
     return op.getResult(0);
@@ -186,15 +202,9 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
     if (!operands(composite.getInputs(), args))
       return false;
     SmallVector<std::string> items{args};
-    if (DictionaryAttr attrs = composite.getOpAttrsAttr()) {
-      for (NamedAttribute attr : attrs) {
-        std::string text = attrText(attr.getValue());
-        if (text.empty())
-          return fail(&op, "attribute '" + attr.getName().str() +
-                               "' has no TVMScript form");
-        items.push_back(attr.getName().str() + "=" + text);
-      }
-    }
+    if (std::optional<std::string> formless =
+            appendKeywords(composite.getOpAttrsAttr(), items))
+      return fail(&op, "attribute '" + *formless + "' has no TVMScript form");
     out = ("R." + composite.getName() + "(").str() + llvm::join(items, ", ") +
           ")";
     return true;
@@ -333,14 +343,8 @@ bool GraphPrinter::operatorCall(Operation &op, std::string &out) {
     SmallVector<std::string> items{
         relaxName == "einsum" ? "(" + args + (inputs.size() == 1 ? ",)" : ")")
                               : args};
-    if (attrs) {
-      for (NamedAttribute attr : attrs) {
-        std::string text = attrText(attr.getValue());
-        if (text.empty())
-          return false;
-        items.push_back(attr.getName().str() + "=" + text);
-      }
-    }
+    if (appendKeywords(attrs, items))
+      return false;
     out = "R." + relaxName + "(" + llvm::join(items, ", ") + ")";
     // Relax's batch norm gives (output, mean, variance): its output.
     if (relaxName == "nn.batch_norm")
