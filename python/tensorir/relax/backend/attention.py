@@ -11,6 +11,7 @@ from ... import te
 from ...ir import IRModule
 from ...ir.transform import Pass, PassInfo
 from ...tir import op as _op
+from ..op.nn import bias_fits
 
 __all__ = ["DispatchAttention", "attention_kernel", "schedule_attention"]
 
@@ -106,9 +107,8 @@ def schedule_attention(func, rows=8):
     """One kernel of the six stages: attention_kernel's, or any function of
     blocks "S", "max", "P", "sum", "PV", "O" over (heads, query, key or
     feature) (one head axis; the output (heads, query, feature) too). A
-    block of `rows`
-    warps per `rows` queries of a head (the leading axes and the row tile
-    fused on blockIdx.x), a warp per query (threadIdx.y). The block's query
+    block of `rows` warps per `rows` queries of a head (the leading axes
+    and the row tile fused on blockIdx.x), a warp per query (threadIdx.y). The block's query
     rows are staged in shared memory; a warp's 32 lanes (threadIdx.x)
     compute the row's scores (kept in dynamic shared memory, as are their
     exponentials: 2 x rows x keys floats, which bound keys and rows by the
@@ -140,6 +140,7 @@ def schedule_attention(func, rows=8):
     acc = sch.get_block("PV")
     sch.compute_at(acc, lane)
     sch.set_scope(acc, 0, "local")
+
     def per_row(block):
         """`block` under block_x, its loops there the rows (none where a
         block takes one: threadIdx.y), then the keys or features (split
@@ -178,11 +179,10 @@ class DispatchAttention(Pass):
     prim_func per operator, named "attention"), on CUDA targets: static
     shapes, float16 or float32, keys a multiple of 32, the feature sizes
     multiples of 32, and a block's rows fitting the target's shared memory
-    per block. An input
-    the graph transposes from (batch, heads, sequence, features), or a
-    result it transposes back to that layout (PyTorch's), is read or
-    written by the kernel in that layout, and the transpose goes. The
-    others stay for LegalizeOps."""
+    per block. An input the graph transposes from (batch, heads, sequence,
+    features), or a result it transposes back to that layout (PyTorch's),
+    is read or written by the kernel in that layout, and the transpose
+    goes. The others stay for LegalizeOps."""
 
     info = PassInfo(0, "DispatchAttention")
 
@@ -219,12 +219,7 @@ class DispatchAttention(Pass):
         if len(inputs) == 4:
             bias_shape, bias_type, _ = inputs[3]
             bias_dtype = _DTYPES.get(bias_type)
-            scores = (batch * heads, queries, keys)
-            fits = tuple(bias_shape) == (batch, heads, queries, keys) or (
-                len(bias_shape) <= 3 and all(
-                    size in (1, full) for size, full in
-                    zip(bias_shape[::-1], scores[::-1])))
-            if bias_dtype is None or not fits:
+            if bias_dtype is None or not bias_fits(bias_shape, batch, heads, queries, keys):
                 return None
         # Q, K, V given by a transpose from (batch, heads, sequence,
         # features), or O transposed back to it (PyTorch's layout), are

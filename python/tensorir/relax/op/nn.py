@@ -377,22 +377,27 @@ def attention(query, key, value, bias=None, scale=None, causal_mask=None, window
     args = [query, key, value]
     if bias is not None:
         bias_info = tensor_of(bias, "nn.attention", "bias", symbolic=True)
-        if tuple(bias_info.shape) != (b, h, s, t):
-            # Broadcasting to the (B * H, S, T) scores.
-            try:
-                fits = tuple(binary_shape(tuple(bias_info.shape), (b * h, s, t),
-                                          "nn.attention")) == (b * h, s, t)
-            except ValueError:
-                fits = False
-            if not fits:
-                raise ValueError(f"relax.op.nn.attention: bias {tuple(bias_info.shape)} is "
-                                 f"neither (B, H, S, T) = {(b, h, s, t)} nor broadcasts "
-                                 f"to the scores {(b * h, s, t)}")
+        if not bias_fits(bias_info.shape, b, h, s, t):
+            raise ValueError(f"relax.op.nn.attention: bias {tuple(bias_info.shape)} is "
+                             f"neither (B, H, S, T) = {(b, h, s, t)} nor broadcasts "
+                             f"to the scores {(b * h, s, t)}")
         args.append(bias)
     attrs = {"scale": None if scale is None else float(getattr(scale, "value", scale)),
              "causal_mask": causal_mask}
     name = "relax.nn.attention" if bias is None else "relax.nn.attention_bias"
     return Call(name, args, TensorStructInfo((b, s, h, dv), q.dtype), attrs)
+
+
+def bias_fits(shape, batch, heads, queries, keys):
+    """Whether an attention bias of `shape` is (batch, heads, queries,
+    keys) or broadcasts to the (batch * heads, queries, keys) scores."""
+    shape, scores = tuple(shape), (batch * heads, queries, keys)
+    if shape == (batch, heads, queries, keys):
+        return True
+    try:
+        return tuple(binary_shape(shape, scores, "nn.attention")) == scores
+    except ValueError:
+        return False
 
 
 def attention_parts(call, query, key, value, bias=None):
