@@ -14,15 +14,16 @@
 // The copy runs in every thread, which all write the same value. Handled:
 // a block whose body updates one element with an add, multiply, min or max
 // of it and a contribution (float or integer), whose reduce loops form a
-// perfect nest above it, bound to every thread dimension the launch uses,
-// each as long as its dimension. Or, grouped: the reduce loops bound to
-// threadIdx.x alone, whose extent divides the warp (32 lanes), the other
-// dimensions spatial (a row per warp, threadIdx.y over the rows, as a
-// fused attention's row max and sum are scheduled), and the block's
-// threads whole warps. Each group of threadIdx.x's threads is then a
-// cluster of neighbouring lanes of one warp, and `gpu.subgroup_reduce ...
-// cluster(size = n)` (warp shuffles) reduces each group apart. Other
-// cross-thread reductions stay, and convert-tir-to-gpu refuses them.
+// perfect nest above it (with loops of one iteration among them), bound to
+// every thread dimension the launch uses, each as long as its dimension. Or,
+// grouped: the reduce loops bound to threadIdx.x alone, whose extent divides
+// the warp (32 lanes), the other dimensions spatial (a row per warp,
+// threadIdx.y over the rows, as a fused attention's row max and sum are
+// scheduled), and the block's threads whole warps. Each group of threadIdx.x's
+// threads is then a cluster of neighbouring lanes of one warp, and
+// `gpu.subgroup_reduce ... cluster(size = n)` (warp shuffles) reduces each
+// group apart. Other cross-thread reductions stay, and convert-tir-to-gpu
+// refuses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,11 +185,17 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   }
   if (!threadReduce)
     return false;
-  // A perfect nest of those loops right above the block.
+  // A perfect nest of those loops right above the block, with loops of
+  // one iteration among them (compute_at's preserved unit loops).
+  auto inNest = [&](Operation *p) {
+    auto loop = dyn_cast_if_present<ForOp>(p);
+    return loop && (reduceLoops.contains(p) ||
+                    (loop.getKind() == ForKind::Serial &&
+                     loop.getConstantExtent() == std::optional<int64_t>(1)));
+  };
   ForOp top;
   Operation *inner = block;
-  for (Operation *p = block->getParentOp(); p && reduceLoops.contains(p);
-       p = p->getParentOp()) {
+  for (Operation *p = block->getParentOp(); inNest(p); p = p->getParentOp()) {
     auto loop = cast<ForOp>(p);
     if (!llvm::hasSingleElement(loop.getBody()->without_terminator()) ||
         &*loop.getBody()->begin() != inner)
@@ -209,7 +216,7 @@ bool lowerBlock(BlockOp block, ForOp kernel,
   llvm::StringSet<> reducedDims;
   for (Operation *p = block->getParentOp(); p != top->getParentOp();
        p = p->getParentOp()) {
-    ++nestSize;
+    nestSize += reduceLoops.contains(p);
     auto loop = cast<ForOp>(p);
     if (!isThreadIdxLoop(loop))
       continue;

@@ -75,3 +75,36 @@ func.func @rows_per_group(%A: memref<16x64xf32> {tir.name = "A"}, %M: memref<16x
   }
   return
 }
+
+// The write-back of an rfactor placed by reverse_compute_at with its unit
+// loops kept (dlight's GEMV over a row count n): loops of one iteration
+// between the reduce loop bound to threadIdx.x and the block are part of
+// the nest. The copy after it takes them at their only value.
+// CHECK-LABEL: func.func @unit_loops_in_the_nest
+// CHECK:         gpu.launch
+// CHECK:           %[[P:.*]] = memref.alloca() : memref<f32>
+// CHECK:           tir.block "C"({{.*}}) attributes {tir.thread_partial}
+// CHECK:           %[[R:.*]] = gpu.all_reduce add %{{.*}} uniform
+// CHECK:           tir.block "C_cross_thread"
+// CHECK:             arith.addf %{{.*}}, %[[R]]
+func.func @unit_loops_in_the_nest(%R: memref<32x?xf32> {tir.name = "R"}, %C: memref<?xf32> {tir.name = "C"}) {
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %R, %c1 : memref<32x?xf32>
+  tir.for %f = 0 to %n thread_binding<"blockIdx.x"> {
+    tir.for %t = 0 to 32 thread_binding<"threadIdx.x"> {
+      tir.for %u = 0 to 1 {
+        tir.block "C"(%vk = reduce(32, %t), %vj = spatial(%n, %f + %u)) {
+          tir.init {
+            %zero = arith.constant 0.0 : f32
+            tir.store %zero, %C[%vj] : memref<?xf32>
+          }
+          %r = tir.load %R[%vk, %vj] : memref<32x?xf32>
+          %c = tir.load %C[%vj] : memref<?xf32>
+          %sum = arith.addf %c, %r : f32
+          tir.store %sum, %C[%vj] : memref<?xf32>
+        }
+      }
+    }
+  }
+  return
+}

@@ -156,8 +156,10 @@ bool mlir::tir::isQuasiAffineIn(AffineExpr e,
            (!involvesDims(bin.getRHS(), vars) &&
             isQuasiAffineIn(bin.getLHS(), vars));
   default:
-    // floordiv / ceildiv / mod by a constant keep a quasi-affine form.
-    return isa<AffineConstantExpr>(bin.getRHS()) &&
+    // floordiv / ceildiv / mod by a constant, or by a parameter (TVM's
+    // split of a fused iterator by a runtime extent, `f floordiv n`), keep
+    // a quasi-affine form.
+    return !involvesDims(bin.getRHS(), vars) &&
            isQuasiAffineIn(bin.getLHS(), vars);
   }
 }

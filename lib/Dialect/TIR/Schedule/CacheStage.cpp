@@ -111,14 +111,21 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
 
 Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
                                      MemRefType type, Location loc,
-                                     StringRef name) {
+                                     StringRef name, ValueRange dynamicSizes) {
   OpBuilder::InsertionGuard guard(rewriter);
   Block *body = getScopeBody(scope);
   Block::iterator it = body->begin();
   while (it != body->end() && isa<AllocBufferOp>(&*it))
     ++it;
+  // After the sizes, where they are computed in the scope's body.
+  for (Value size : dynamicSizes) {
+    Operation *def = size.getDefiningOp();
+    if (def && def->getBlock() == body && it != body->end() &&
+        !def->isBeforeInBlock(&*it))
+      it = std::next(Block::iterator(def));
+  }
   rewriter.setInsertionPoint(body, it);
-  return AllocBufferOp::create(rewriter, loc, type, ValueRange(),
+  return AllocBufferOp::create(rewriter, loc, type, dynamicSizes,
                                rewriter.getStringAttr(name),
                                DenseI64ArrayAttr())
       .getBuffer();
@@ -127,12 +134,13 @@ Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
 Value mlir::tir::sched::createBufferLike(RewriterBase &rewriter,
                                          Operation *scope, Value buffer,
                                          ArrayRef<int64_t> shape,
-                                         Attribute memorySpace,
-                                         StringRef name) {
+                                         Attribute memorySpace, StringRef name,
+                                         ValueRange dynamicSizes) {
   auto type = cast<MemRefType>(buffer.getType());
   auto cacheType = MemRefType::get(shape, type.getElementType(),
                                    MemRefLayoutAttrInterface(), memorySpace);
-  Value cache = createBuffer(rewriter, scope, cacheType, buffer.getLoc(), name);
+  Value cache = createBuffer(rewriter, scope, cacheType, buffer.getLoc(), name,
+                             dynamicSizes);
   // A uint buffer's copy holds uint elements too (TVMScript's dtype).
   if (StringAttr dtype = getUnsignedDtype(buffer))
     cache.getDefiningOp()->setAttr(TIRDialect::kDtypeAttrName, dtype);

@@ -66,16 +66,17 @@ Value createCacheBuffer(RewriterBase &rewriter, Operation *scope, Value buffer,
                         StringRef name);
 
 /// Allocates a buffer of `type` named `name` in `scope`, after its last
-/// allocation.
+/// allocation; `dynamicSizes` (values defined before the scope) give its
+/// runtime dimensions.
 Value createBuffer(RewriterBase &rewriter, Operation *scope, MemRefType type,
-                   Location loc, StringRef name);
+                   Location loc, StringRef name, ValueRange dynamicSizes = {});
 
 /// Allocates a buffer of `shape` with `buffer`'s element type in memory
 /// space `memorySpace` (null: global) in `scope`, after its last
-/// allocation, named `name`.
+/// allocation, named `name`; `dynamicSizes` give its runtime dimensions.
 Value createBufferLike(RewriterBase &rewriter, Operation *scope, Value buffer,
                        ArrayRef<int64_t> shape, Attribute memorySpace,
-                       StringRef name);
+                       StringRef name, ValueRange dynamicSizes = {});
 
 /// The predicate (none, or one conjunction) that keeps indices `at` (over
 /// `values`) inside a buffer of `shape` where their ranges may leave it.

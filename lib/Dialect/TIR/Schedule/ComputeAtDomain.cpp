@@ -371,9 +371,12 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
       l = il;
       h = ih;
     } else if (!within) {
-      if (!(lr && lr->lo >= domLo[i]))
+      // Bounds the constant ranges do not settle may still hold over the
+      // loops' runtime bounds (`f floordiv n` for `f` in [0, n * 32)).
+      if (!(lr && lr->lo >= domLo[i]) && !in.isKnownNonNegative(l - blo))
         dom.guardLo = blo;
-      if (!(hr && hr->hi <= domHi[i]))
+      if (!(hr && hr->hi <= domHi[i]) &&
+          !in.isKnownNonNegative(constant(domHi[i]) - h))
         dom.guardHi = constant(domHi[i]);
     }
     dom.lower = l;

@@ -21,7 +21,8 @@
 // reducer of the registry in Reducer.h, factor_axis in range), what a
 // correct rewrite needs beyond it (a loop that feeds a reduce variable,
 // values the copied nest can use, no predicate: the write-back would read
-// partial results never initialized; a loop from 0; static shapes), then
+// partial results never initialized; a loop from 0; runtime sizes it can
+// read), then
 // the rewrite.
 //
 //===----------------------------------------------------------------------===//
@@ -278,9 +279,13 @@ LogicalResult checkLegality(Ctx &c) {
     return c.fail(c.rf, "needs a loop of constant extent (the partial "
                         "results' dimension)");
   for (StoreOp s : c.reduction->updates) {
-    if (!s.getBufferType().hasStaticShape())
+    if (!s.getBufferType().hasStaticShape() &&
+        !isa<BlockArgument>(s.getBuffer()) &&
+        !s.getBuffer().getDefiningOp<AllocBufferOp>())
       return c.fail(s, "needs buffer '" + getBufferName(s.getBuffer()) +
-                           "' to have a static shape");
+                           "' of a runtime shape to be a parameter of the "
+                           "function or allocated in it (the partial "
+                           "results take its sizes)");
     for (Value index : s.getIndices())
       if (Operation *def = index.getDefiningOp();
           def && c.block->isAncestor(def))
@@ -586,9 +591,13 @@ BlockOp rewrite(RewriterBase &rewriter, Ctx &c) {
     MemRefType type = s.getBufferType();
     SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
     shape.insert(shape.begin() + c.factorAxis, extent);
+    SmallVector<Value> sizes;
+    for (unsigned d = 0, e = type.getRank(); d < e; ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(getDynamicSizeValue(rewriter, s.getBuffer(), d));
     rfBuffers.push_back(createBufferLike(rewriter, root, s.getBuffer(), shape,
                                          type.getMemorySpace(),
-                                         rfBufferName(s.getBuffer())));
+                                         rfBufferName(s.getBuffer()), sizes));
   }
   BlockOp rfBlock = buildRFactorBlock(rewriter, c, rfBuffers);
   buildWriteBackBlock(rewriter, c, rfBuffers);

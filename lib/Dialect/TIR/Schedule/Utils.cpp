@@ -215,11 +215,56 @@ AffineExpr sched::ExprInputs::of(OpFoldResult v) {
   return dimOf(cast<Value>(v));
 }
 
+AffineExpr sched::ExprInputs::exprOf(OpFoldResult v) {
+  if (auto c = getConstantIntValue(v))
+    return getAffineConstantExpr(*c, ctx);
+  ValueIndexExpr traced = getIndexExprOf(cast<Value>(v));
+  SmallVector<AffineExpr> dims;
+  for (Value input : traced.inputs)
+    dims.push_back(dimOf(input));
+  return traced.expr.replaceDims(dims);
+}
+
+/// The loop whose induction variable `v` is; null otherwise.
+static ForOp loopOfVar(Value v) {
+  return isLoopVar(v) ? cast<ForOp>(v.getParentBlock()->getParentOp())
+                      : ForOp();
+}
+
+/// An upper bound of `num floordiv den` from an upper bound `hi` of `num`
+/// (den > 0): `hi floordiv den` for a constant divisor; for a runtime one,
+/// K + (c < 0 ? -1 : c) where hi is K * den + c (the split of a fused loop
+/// of extent K * n by n: `(K * n - 1) floordiv n` is K - 1). Null when hi
+/// has no such form.
+static AffineExpr floorDivUpperBound(AffineExpr hi, AffineExpr den,
+                                     unsigned numDims) {
+  if (isa<AffineConstantExpr>(den))
+    return hi.floorDiv(den);
+  AffineTerms divisor = AffineTerms::get(den);
+  if (divisor.constant != 0 || divisor.terms.size() != 1 ||
+      divisor.terms[0].second != 1)
+    return AffineExpr();
+  int64_t k = AffineTerms::get(hi).getCoefficient(divisor.terms[0].first);
+  auto rest = dyn_cast<AffineConstantExpr>(
+      simplifyAffineExpr(hi - den * k, numDims, 0));
+  if (!rest)
+    return AffineExpr();
+  int64_t c = rest.getValue();
+  return getAffineConstantExpr(k + (c < 0 ? -1 : c), hi.getContext());
+}
+
 bool sched::ExprInputs::isKnownNonNegative(AffineExpr e) {
-  // Each round replaces one loop variable by the bound that minimises the
-  // expression: its lower bound where its coefficient is positive, its
-  // upper bound less one where negative (loops are not empty where the
-  // expression is evaluated, inside them).
+  return isKnownNonNegative(e, /*depth=*/0);
+}
+
+bool sched::ExprInputs::isKnownNonNegative(AffineExpr e, unsigned depth) {
+  // Each round replaces one term by the bound that minimises the
+  // expression, where it is evaluated: a loop variable (appearing in no
+  // other term) by its lower bound where its coefficient is positive, its
+  // upper bound less one where negative (loops are not empty inside them);
+  // a division or remainder by its least or greatest value. A divisor that
+  // is not a constant (a runtime extent, `f floordiv n`) is taken to be
+  // positive, as TVM does: where it is zero the index has no value.
   for (unsigned round = 0; round < 8; ++round) {
     e = simplifyOverValues(e, values);
     if (auto k = dyn_cast<AffineConstantExpr>(e))
@@ -230,13 +275,50 @@ bool sched::ExprInputs::isKnownNonNegative(AffineExpr e) {
     AffineExpr from, to;
     for (auto [term, k] : terms.terms) {
       auto dim = dyn_cast<AffineDimExpr>(term);
-      if (!dim || !isLoopVar(values[dim.getPosition()]))
+      if (!dim || !terms.getDimCoefficient(dim.getPosition()))
         continue;
-      auto loop = cast<ForOp>(
-          values[dim.getPosition()].getParentBlock()->getParentOp());
+      ForOp loop = loopOfVar(values[dim.getPosition()]);
+      if (!loop)
+        continue;
       from = term;
-      to = k > 0 ? of(loop.getMixedLowerBound())
-                 : of(loop.getMixedUpperBound()) - 1;
+      to = k > 0 ? exprOf(loop.getMixedLowerBound())
+                 : exprOf(loop.getMixedUpperBound()) - 1;
+      break;
+    }
+    for (auto [term, k] : terms.terms) {
+      if (from || depth > 2)
+        break;
+      auto bin = dyn_cast<AffineBinaryOpExpr>(term);
+      if (!bin || (term.getKind() != AffineExprKind::Mod &&
+                   term.getKind() != AffineExprKind::FloorDiv))
+        continue;
+      AffineExpr num = bin.getLHS(), den = bin.getRHS();
+      if (auto c = dyn_cast<AffineConstantExpr>(den); c && c.getValue() < 1)
+        continue;
+      if (term.getKind() == AffineExprKind::Mod) {
+        from = term;
+        to = k > 0 ? getAffineConstantExpr(0, ctx) : den - 1;
+        break;
+      }
+      if (k > 0) {
+        if (!isKnownNonNegative(num, depth + 1))
+          continue;
+        from = term;
+        to = getAffineConstantExpr(0, ctx);
+        break;
+      }
+      // The numerator's greatest value: a loop variable's upper bound less
+      // one.
+      auto dim = dyn_cast<AffineDimExpr>(num);
+      ForOp loop = dim ? loopOfVar(values[dim.getPosition()]) : ForOp();
+      if (!loop)
+        continue;
+      AffineExpr hi = exprOf(loop.getMixedUpperBound()) - 1;
+      AffineExpr bound = floorDivUpperBound(hi, den, values.size());
+      if (!bound)
+        continue;
+      from = term;
+      to = bound;
       break;
     }
     if (!from)
@@ -661,4 +743,20 @@ Value sched::materializeFunctionVariable(RewriterBase &rewriter,
   Location loc = variable.buffer.getLoc();
   Value index = arith::ConstantIndexOp::create(rewriter, loc, variable.dim);
   return memref::DimOp::create(rewriter, loc, variable.buffer, index);
+}
+
+Value sched::getDynamicSizeValue(RewriterBase &rewriter, Value buffer,
+                                 unsigned dim) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (auto alloc = buffer.getDefiningOp<AllocBufferOp>())
+    return alloc.getDynamicSizes()[type.getDynamicDimIndex(dim)];
+  auto arg = cast<BlockArgument>(buffer);
+  auto func = cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  SmallVector<StringRef> names = getDimVarNames(func, arg.getArgNumber());
+  if (dim < names.size() && !names[dim].empty())
+    if (std::optional<FunctionVariable> variable =
+            findFunctionVariable(func, names[dim]))
+      return materializeFunctionVariable(rewriter, *variable);
+  return materializeFunctionVariable(rewriter,
+                                     FunctionVariable{Value(), arg, dim});
 }

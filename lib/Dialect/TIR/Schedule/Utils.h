@@ -222,10 +222,18 @@ struct ExprInputs {
   AffineExpr dimOf(Value v);
   /// A constant for a constant, else the value's dimension.
   AffineExpr of(OpFoldResult v);
+  /// The index expression `v` computes (getIndexExprOf), over dimensions
+  /// of `values`: `n * 32` for a loop bound computed so.
+  AffineExpr exprOf(OpFoldResult v);
   /// Whether `e` (over `values`) is >= 0 wherever it is evaluated: from
   /// the inputs' constant ranges, else with loop variables replaced by
-  /// their runtime bounds (`n - 1 - i >= 0` for `i` in [0, n)).
+  /// their runtime bounds (`n - 1 - i >= 0` for `i` in [0, n)) and
+  /// divisions and remainders by theirs (`31 - f floordiv n` for `f` in
+  /// [0, n * 32), `n - 1 - f mod n`).
   bool isKnownNonNegative(AffineExpr e);
+
+private:
+  bool isKnownNonNegative(AffineExpr e, unsigned depth);
 };
 
 /// A runtime value of a function that an index map can name: a scalar
@@ -245,6 +253,12 @@ std::optional<FunctionVariable> findFunctionVariable(FunctionOpInterface func,
 /// reads it yet.
 Value materializeFunctionVariable(RewriterBase &rewriter,
                                   const FunctionVariable &variable);
+
+/// The runtime size of dimension `dim` of `buffer` (a parameter of the
+/// function, or a buffer allocated in it) as a value at the function's
+/// entry: the allocation's size operand, the shape variable that names the
+/// dimension, else a memref.dim read there.
+Value getDynamicSizeValue(RewriterBase &rewriter, Value buffer, unsigned dim);
 
 /// Sets the read and write regions of `block` (over its iteration
 /// variables, then region values).

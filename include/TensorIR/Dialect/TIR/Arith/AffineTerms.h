@@ -64,8 +64,10 @@ std::optional<int64_t> getConstantDifference(AffineExpr a, AffineExpr b,
 bool involvesDims(AffineExpr e, const llvm::SmallBitVector &dims);
 
 /// Whether `e` (input space) is quasi-affine in the dimensions set in
-/// `vars`: products have a factor free of them, divisors are constants.
-/// Other dimensions act as parameters (`d0 * d0 + d1` is affine in d1).
+/// `vars`: products have a factor free of them, divisors are free of them
+/// (a constant, or a parameter: `d0 floordiv d1` in d0, TVM's split of a
+/// fused iterator by a runtime extent). Other dimensions act as parameters
+/// (`d0 * d0 + d1` is affine in d1).
 bool isQuasiAffineIn(AffineExpr e, const llvm::SmallBitVector &vars);
 
 } // namespace mlir::tir
