@@ -20,6 +20,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tir;
 using namespace mlir::tir::tvmscript;
@@ -63,6 +65,9 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     names[dim.getResult()] = dimVars[var];
     shapeVarReads.insert(dim);
   }
+  // Dimensions with a shape variable of their own (below), by parameter
+  // and dimension: the body reads them as memref.dim too.
+  std::map<std::pair<unsigned, unsigned>, std::string> ownDims;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Value arg = func.getArgument(i);
     std::string n = names[arg];
@@ -90,6 +95,7 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
         std::string n = fresh("v");
         shapeVars.push_back(n);
         dims.push_back(n);
+        ownDims[{i, k}] = n;
         dynamic = true;
       } else if (ShapedType::isDynamic(d)) {
         // MLIR does not record which parameter a dimension is; with one
@@ -130,6 +136,18 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
       params.push_back(n + ": T.Buffer(" + shape + ", \"" + dt + "\"" +
                        options + ")");
     }
+  }
+  for (auto dim : func.getBody().front().getOps<memref::DimOp>()) {
+    auto source = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!source || source.getOwner() != &func.getBody().front() || !index ||
+        shapeVarReads.contains(dim))
+      continue;
+    auto it = ownDims.find({source.getArgNumber(), *index});
+    if (it == ownDims.end())
+      continue;
+    names[dim.getResult()] = it->second;
+    shapeVarReads.insert(dim);
   }
   os << (func.isPrivate() ? "@T.prim_func(private=True)" : "@T.prim_func")
      << "\ndef " << func.getName() << "(";

@@ -420,6 +420,23 @@ FailureOr<LoopRegion> mlir::tir::relaxRegionUnder(Operation *loop, Value buffer,
       }
       if (!owner || owner == loop || !loop->isAncestor(owner))
         return d;
+      // A pure value the function computes once, outside its loops (a
+      // runtime size read at its entry, `n * 32`), is read through to its
+      // inputs, which stay symbolic.
+      if (!isa<BlockArgument>(v) && owner->getParentOp() == loop &&
+          isa<FunctionOpInterface>(loop) && isPure(owner)) {
+        ValueIndexExpr traced = getIndexExprOf(v);
+        if (traced.inputs.size() == 1 && traced.inputs.front() == v)
+          return d;
+        SmallVector<AffineExpr> dims;
+        for (Value input : traced.inputs) {
+          FailureOr<AffineExpr> mapped = map(input);
+          if (failed(mapped))
+            return mlir::failure();
+          dims.push_back(*mapped);
+        }
+        return traced.expr.replaceDims(dims);
+      }
       auto inner = dyn_cast<ForOp>(owner);
       if (!inner || !isa<BlockArgument>(v)) {
         refused = true;

@@ -432,26 +432,28 @@ void mlir::tir::eraseEmptyLoops(RewriterBase &rewriter, Operation *parent,
     if (!body->empty())
       return;
     Operation *next = parent->getParentOp();
-    // The loop's bounds (`n * 32` computed before it) go with it when
-    // nothing else uses them.
-    SmallVector<Operation *> bounds;
-    for (Value operand : parent->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        bounds.push_back(def);
-    rewriter.eraseOp(parent);
-    llvm::SmallPtrSet<Operation *, 4> erased;
-    while (!bounds.empty()) {
-      Operation *def = bounds.pop_back_val();
-      if (erased.contains(def) || def->getNumRegions() != 0 ||
-          !isOpTriviallyDead(def))
-        continue;
-      erased.insert(def);
-      for (Value operand : def->getOperands())
-        if (Operation *inner = operand.getDefiningOp())
-          bounds.push_back(inner);
-      rewriter.eraseOp(def);
-    }
+    eraseLoop(rewriter, parent);
     parent = next;
+  }
+}
+
+void mlir::tir::eraseLoop(RewriterBase &rewriter, Operation *loop) {
+  SmallVector<Operation *> bounds;
+  for (Value operand : loop->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      bounds.push_back(def);
+  rewriter.eraseOp(loop);
+  llvm::SmallPtrSet<Operation *, 4> erased;
+  while (!bounds.empty()) {
+    Operation *def = bounds.pop_back_val();
+    if (erased.contains(def) || def->getNumRegions() != 0 ||
+        !isOpTriviallyDead(def))
+      continue;
+    erased.insert(def);
+    for (Value operand : def->getOperands())
+      if (Operation *inner = operand.getDefiningOp())
+        bounds.push_back(inner);
+    rewriter.eraseOp(def);
   }
 }
 

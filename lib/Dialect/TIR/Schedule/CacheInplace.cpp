@@ -103,8 +103,8 @@ FailureOr<SmallVector<BlockOp>> mlir::tir::cacheInplace(RewriterBase &rewriter,
     return mlir::failure();
 
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
-  Value cache =
-      createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
+  Value cache = createCacheBuffer(rewriter, root, buffer, *shape, storageScope,
+                                  name, &region);
   BlockOp copyIn =
       createCacheStage(rewriter, before, name, buffer, cache, buffer, region);
   CachePlace after{block->getBlock(), std::next(Block::iterator(block)), owner};

@@ -32,8 +32,10 @@ static bool writesBuffer(BlockOp block, Value buffer) {
 }
 
 /// The region of an input buffer to copy: what the scope block lists for
-/// it, else the whole buffer.
-static FailureOr<LoopRegion> inputRegion(Operation *scope, Value buffer,
+/// it, else the whole buffer (its runtime sizes read at the function's
+/// entry).
+static FailureOr<LoopRegion> inputRegion(RewriterBase &rewriter,
+                                         Operation *scope, Value buffer,
                                          BlockOp block, ScheduleError &error) {
   MLIRContext *ctx = block.getContext();
   LoopRegion region;
@@ -51,16 +53,23 @@ static FailureOr<LoopRegion> inputRegion(Operation *scope, Value buffer,
           return region;
         }
   }
-  for (int64_t size : cast<MemRefType>(buffer.getType()).getShape()) {
-    if (ShapedType::isDynamic(size))
+  for (auto [d, size] :
+       llvm::enumerate(cast<MemRefType>(buffer.getType()).getShape())) {
+    region.lowers.push_back(getAffineConstantExpr(0, ctx));
+    if (!ShapedType::isDynamic(size)) {
+      region.extents.push_back(getAffineConstantExpr(size, ctx));
+      continue;
+    }
+    if (!isa<BlockArgument>(buffer) && !buffer.getDefiningOp<AllocBufferOp>())
       return refuse(error, block,
                     Twine(kCacheRead) + " of buffer '" +
                         getCachedBufferName(buffer) +
-                        "', which has a runtime dimension and no writer in "
-                        "the scope, is not supported yet (the copy would "
-                        "need the dimension's size)");
-    region.lowers.push_back(getAffineConstantExpr(0, ctx));
-    region.extents.push_back(getAffineConstantExpr(size, ctx));
+                        "' of a runtime shape needs it to be a parameter of "
+                        "the function or allocated in it (the copy takes "
+                        "its sizes)");
+    Value sizeValue = getDynamicSizeValue(rewriter, buffer, d);
+    region.extents.push_back(getAffineDimExpr(region.inputs.size(), ctx));
+    region.inputs.push_back(sizeValue);
   }
   return region;
 }
@@ -94,7 +103,7 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
   LoopRegion region;
   if (writers.empty()) {
     place = startOfScope(root);
-    FailureOr<LoopRegion> r = inputRegion(root, buffer, block, error);
+    FailureOr<LoopRegion> r = inputRegion(rewriter, root, buffer, block, error);
     if (failed(r))
       return failure();
     region = *r;
@@ -169,8 +178,8 @@ FailureOr<BlockOp> mlir::tir::cacheRead(RewriterBase &rewriter, BlockOp block,
     return mlir::failure();
 
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
-  Value cache =
-      createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
+  Value cache = createCacheBuffer(rewriter, root, buffer, *shape, storageScope,
+                                  name, &region);
   BlockOp stage =
       createCacheStage(rewriter, place, name, buffer, cache, buffer, region);
   for (BlockOp b : readers)

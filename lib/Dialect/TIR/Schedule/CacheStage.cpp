@@ -102,11 +102,37 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
                                           Operation *scope, Value buffer,
                                           ArrayRef<int64_t> shape,
                                           StringRef storageScope,
-                                          StringRef name) {
+                                          StringRef name,
+                                          const LoopRegion *region) {
   Attribute space = storageScope == "global"
                         ? Attribute()
                         : rewriter.getStringAttr(storageScope);
-  return createBufferLike(rewriter, scope, buffer, shape, space, name);
+  SmallVector<Value> sizes;
+  if (llvm::any_of(shape, ShapedType::isDynamic)) {
+    assert(region && "a cache of runtime shape takes its region's extents");
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = getScopeBody(scope);
+    rewriter.setInsertionPoint(body, getAllocationPoint(body, region->inputs));
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (ShapedType::isDynamic(size))
+        sizes.push_back(materializeIndexValue(
+            rewriter, buffer.getLoc(), region->extents[d], region->inputs));
+  }
+  return createBufferLike(rewriter, scope, buffer, shape, space, name, sizes);
+}
+
+Block::iterator mlir::tir::sched::getAllocationPoint(Block *body,
+                                                     ValueRange after) {
+  Block::iterator it = body->begin();
+  while (it != body->end() && isa<AllocBufferOp>(&*it))
+    ++it;
+  for (Value v : after) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == body && it != body->end() &&
+        !def->isBeforeInBlock(&*it))
+      it = std::next(Block::iterator(def));
+  }
+  return it;
 }
 
 Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
@@ -114,17 +140,7 @@ Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
                                      StringRef name, ValueRange dynamicSizes) {
   OpBuilder::InsertionGuard guard(rewriter);
   Block *body = getScopeBody(scope);
-  Block::iterator it = body->begin();
-  while (it != body->end() && isa<AllocBufferOp>(&*it))
-    ++it;
-  // After the sizes, where they are computed in the scope's body.
-  for (Value size : dynamicSizes) {
-    Operation *def = size.getDefiningOp();
-    if (def && def->getBlock() == body && it != body->end() &&
-        !def->isBeforeInBlock(&*it))
-      it = std::next(Block::iterator(def));
-  }
-  rewriter.setInsertionPoint(body, it);
+  rewriter.setInsertionPoint(body, getAllocationPoint(body, dynamicSizes));
   return AllocBufferOp::create(rewriter, loc, type, dynamicSizes,
                                rewriter.getStringAttr(name),
                                DenseI64ArrayAttr())
@@ -379,16 +395,16 @@ void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
 static LogicalResult checkCompactRegion(const LoopRegion &region,
                                         BlockOp culprit, StringRef primitive,
                                         ScheduleError &error) {
-  for (AffineExpr e : region.extents)
-    if (!isa<AffineConstantExpr>(e))
-      return refuse(error, culprit,
-                    primitive +
-                        " needs a cache region of constant extents where "
-                        "the copy goes directly in the scope, but it is " +
-                        "a runtime amount in some dimension");
   for (unsigned k = 0; k < region.inputs.size(); ++k) {
     if (!isLoopVar(region.inputs[k]))
       continue;
+    for (AffineExpr extent : region.extents)
+      if (extent.isFunctionOfDim(k))
+        return refuse(error, culprit,
+                      primitive +
+                          " needs a cache region whose extents do not vary "
+                          "with a loop where the copy goes directly in the "
+                          "scope, but one does");
     for (AffineExpr lower : region.lowers)
       if (lower.isFunctionOfDim(k))
         return refuse(error, culprit,
@@ -434,8 +450,8 @@ mlir::tir::sched::getCacheShape(const CachePlace &place, LoopRegion &region,
   MLIRContext *ctx = buffer.getContext();
   for (unsigned d = 0, e = region.lowers.size(); d < e; ++d) {
     auto lo = dyn_cast<AffineConstantExpr>(region.lowers[d]);
-    auto ext = cast<AffineConstantExpr>(region.extents[d]);
-    if (!lo || type.isDynamicDim(d))
+    auto ext = dyn_cast<AffineConstantExpr>(region.extents[d]);
+    if (!lo || !ext || type.isDynamicDim(d))
       continue;
     int64_t first = std::max<int64_t>(lo.getValue(), 0);
     int64_t end = std::min(lo.getValue() + ext.getValue(), type.getDimSize(d));
@@ -444,8 +460,10 @@ mlir::tir::sched::getCacheShape(const CachePlace &place, LoopRegion &region,
       region.extents[d] = getAffineConstantExpr(end - first, ctx);
     }
   }
-  for (AffineExpr e : region.extents)
-    shape.push_back(cast<AffineConstantExpr>(e).getValue());
+  for (AffineExpr e : region.extents) {
+    auto k = dyn_cast<AffineConstantExpr>(e);
+    shape.push_back(k ? k.getValue() : ShapedType::kDynamic);
+  }
   return shape;
 }
 

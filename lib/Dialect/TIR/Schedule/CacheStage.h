@@ -60,10 +60,16 @@ llvm::SetVector<Operation *> withChildBlocks(ArrayRef<BlockOp> given);
 
 /// Allocates the cache of `buffer` in `scope` after its last allocation:
 /// `shape` (the buffer's, or the region's), the buffer's element type,
-/// memory space `storageScope` ("global": none), named `name`.
+/// memory space `storageScope` ("global": none), named `name`. Its runtime
+/// dimensions take the extents of `region` (over its inputs, computed
+/// before the allocation).
 Value createCacheBuffer(RewriterBase &rewriter, Operation *scope, Value buffer,
                         ArrayRef<int64_t> shape, StringRef storageScope,
-                        StringRef name);
+                        StringRef name, const LoopRegion *region = nullptr);
+
+/// Where a scope's new allocation goes in its statement list `body`: after
+/// its allocations, and after the definitions of `after` made there.
+Block::iterator getAllocationPoint(Block *body, ValueRange after);
 
 /// Allocates a buffer of `type` named `name` in `scope`, after its last
 /// allocation; `dynamicSizes` (values defined before the scope) give its
@@ -133,9 +139,10 @@ FailureOr<Value> getCachedBuffer(BlockOp block, int64_t bufferIndex,
 /// The cache's shape at `place`: the buffer's inside a loop (full mode),
 /// the region's extents directly in the scope (compact; the region is first
 /// cut to the buffer's bounds, as TVM's cache region is: a predicated tile
-/// that runs past the end covers no more than the buffer). Refuses a buffer
-/// of runtime dimensions in full mode, and in compact mode a region of
-/// runtime extents or whose lower bounds use loop variables (an index in a
+/// that runs past the end covers no more than the buffer), dynamic where an
+/// extent is a runtime amount of values outside the loops (`n * 32`).
+/// Refuses a buffer of runtime dimensions in full mode, and in compact mode
+/// a region whose extents or lower bounds use loop variables (an index in a
 /// block body may not).
 FailureOr<SmallVector<int64_t>>
 getCacheShape(const CachePlace &place, LoopRegion &region, Value buffer,

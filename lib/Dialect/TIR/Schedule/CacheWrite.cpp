@@ -162,8 +162,8 @@ FailureOr<BlockOp> mlir::tir::cacheWrite(RewriterBase &rewriter, BlockOp block,
     return mlir::failure();
 
   std::string name = getCachedBufferName(buffer) + "_" + storageScope.str();
-  Value cache =
-      createCacheBuffer(rewriter, root, buffer, *shape, storageScope, name);
+  Value cache = createCacheBuffer(rewriter, root, buffer, *shape, storageScope,
+                                  name, &*region);
   BlockOp stage =
       createCacheStage(rewriter, place, name, cache, buffer, buffer, *region);
   for (BlockOp b : retarget)

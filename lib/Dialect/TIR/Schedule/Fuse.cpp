@@ -136,6 +136,6 @@ FailureOr<ForOp> mlir::tir::fuse(RewriterBase &rewriter,
     for (BlockOp block : uses[i].binders)
       substituteBindingValue(block, old, exprs[i], in.values);
   }
-  rewriter.eraseOp(loops.front());
+  eraseLoop(rewriter, loops.front());
   return fused;
 }

@@ -161,9 +161,12 @@ FailureOr<SmallVector<ForOp>> mlir::tir::split(RewriterBase &rewriter,
     for (auto [i, e] : llvm::enumerate(extents))
       if ((int)i != inferred)
         product = product * in.of(e);
-    AffineExpr ext = in.of(extent);
-    extents[inferred] =
-        materializeIndex(rewriter, loc, ext.ceilDiv(product), in.values);
+    // Read through the extent's arithmetic: `n * 32` split by 32 is n.
+    AffineExpr ext = in.exprOf(extent);
+    extents[inferred] = materializeIndex(
+        rewriter, loc,
+        simplifyAffineExpr(ext.ceilDiv(product), in.values.size(), 0),
+        in.values);
   }
 
   // New loops, outermost first, where the old loop was.
@@ -224,6 +227,6 @@ FailureOr<SmallVector<ForOp>> mlir::tir::split(RewriterBase &rewriter,
   for (BlockOp block : children)
     if (!uses.binders.contains(block) && !guards.empty())
       substituteBindingValue(block, placeholder, fused, in.values, guards);
-  rewriter.eraseOp(loop);
+  eraseLoop(rewriter, loop);
   return loops;
 }

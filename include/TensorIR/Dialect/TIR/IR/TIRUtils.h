@@ -147,6 +147,11 @@ int64_t getKnownDivisor(Value v);
 /// of signless integer attributes or a dense i64 array; nullopt otherwise.
 std::optional<SmallVector<int64_t>> readIntegerList(Attribute attr);
 
+/// Erases `loop` (whose body is empty or moved out) and then the
+/// computations of its bounds that nothing else uses (`n * 32` computed
+/// before it).
+void eraseLoop(RewriterBase &rewriter, Operation *loop);
+
 /// Erases `parent` and the loops around it, up to `root` (exclusive; null:
 /// as far as loops go), while they are empty once the pure index
 /// computations left without uses are gone (what a primitive that moves or
