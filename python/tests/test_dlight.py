@@ -177,3 +177,71 @@ def test_general_reduction_gives_each_row_a_block():
     assert 'T.thread_binding(512, thread="blockIdx.x")' in text
     assert 'scope="shared"' in text
     assert tvm.build(sch.mod, target="cuda").target == "cuda"
+
+
+@T.prim_func
+def matmul_dynamic_rows(a: T.handle, b: T.handle, c: T.handle):
+    m = T.int32()
+    A = T.match_buffer(a, (m, 128), "float32")
+    B = T.match_buffer(b, (128, 256), "float32")
+    C = T.match_buffer(c, (m, 256), "float32")
+    for i, j, k in T.grid(m, 256, 128):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+def test_matmul_takes_a_runtime_row_count():
+    """A prefill's matmul over m rows (a shape variable): the tiles of A in
+    shared memory of m rows, the last row tile predicated. Values checked
+    serially on the CPU for m below, at and past a tile."""
+    target = tvm.target.Target("cuda")
+    with target:
+        sch = dl.gpu.Matmul().apply(matmul_dynamic_rows, target, False)
+    assert sch is not None
+    text = sch.mod.script()
+    assert 'A_shared = T.alloc_buffer((m, 128), "float32", scope="shared")' in text
+    assert 'C_local = T.alloc_buffer((m, 256), "float32", scope="local")' in text
+    assert tvm.build(sch.mod, target="cuda").target == "cuda"
+    lib = tvm.build(serial_on_cpu(sch.mod), target="llvm")
+    for m in (1, 64, 70):
+        rng = np.random.default_rng(m)
+        a = rng.standard_normal((m, 128)).astype("float32")
+        b = rng.standard_normal((128, 256)).astype("float32")
+        c = np.full((m, 256), np.nan, "float32")
+        lib[lib.functions[0]](a, b, c)
+        np.testing.assert_allclose(c, a.astype("float64") @ b, rtol=1e-4, atol=1e-4)
+
+
+@T.prim_func
+def sum_dynamic_columns(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (4, n, 512), "float32")
+    B = T.match_buffer(b, (4, n), "float32")
+    for i, j, k in T.grid(4, n, 512):
+        with T.block("S"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                B[vi, vj] = T.float32(0)
+            B[vi, vj] = B[vi, vj] + A[vi, vj, vk]
+
+
+def test_reduction_takes_a_runtime_row_count():
+    """Rows (4, n) fused on blockIdx.x: the block's bindings divide the
+    fused loop by n, which the reduction across threads takes."""
+    target = tvm.target.Target("cuda")
+    with target:
+        sch = dl.gpu.Reduction().apply(sum_dynamic_columns, target, False)
+    assert sch is not None
+    text = sch.mod.script()
+    assert 'T.thread_binding((n * 4), thread="blockIdx.x")' in text
+    assert "i_j_fused // n" in text
+    assert tvm.build(sch.mod, target="cuda").target == "cuda"
+    lib = tvm.build(serial_on_cpu(sch.mod), target="llvm")
+    for n in (1, 7):
+        a = np.random.default_rng(n).standard_normal((4, n, 512)).astype("float32")
+        b = np.full((4, n), np.nan, "float32")
+        lib[lib.functions[0]](a, b)
+        np.testing.assert_allclose(b, a.astype("float64").sum(-1), rtol=1e-4, atol=1e-4)

@@ -123,7 +123,7 @@ class Reduction(ScheduleRule):
     to blockIdx.x, its reduction loops fused and split so that a block's
     `threads` threads reduce together (threadIdx.x on the inner part: a
     cross-thread reduction). Takes reductions of at least `threads`
-    elements."""
+    elements (of a known count; the rows may be a runtime count)."""
 
     def __init__(self, threads=256):
         self.threads = int(threads)
@@ -131,16 +131,18 @@ class Reduction(ScheduleRule):
     def _reduce_across_threads(self, sch, block):
         loops = sch.get_loops(block)
         kinds = _kinds(sch, block)
-        extents = _static_extents(sch, loops)
-        if (len(loops) != len(kinds) or extents is None or _REDUCE not in kinds
+        if (len(loops) != len(kinds) or _REDUCE not in kinds
                 or any(k not in (_SPATIAL, _REDUCE) for k in kinds)):
             return False
         spatial = [lp for lp, k in zip(loops, kinds) if k == _SPATIAL]
         reduce = [lp for lp, k in zip(loops, kinds) if k == _REDUCE]
+        # The spatial loops may run a runtime count (rows of a dynamic
+        # length, fused on blockIdx.x); the reduction's length is known.
+        extents = _static_extents(sch, reduce)
         size = 1
-        for e, k in zip(extents, kinds):
-            size *= e if k == _REDUCE else 1
-        if not spatial or size < self.threads:
+        for e in extents or ():
+            size *= e
+        if not spatial or extents is None or size < self.threads:
             return False
         sch.reorder(*spatial, *reduce)
         sch.bind(sch.fuse(*spatial) if len(spatial) > 1 else spatial[0], "blockIdx.x")
@@ -231,7 +233,8 @@ class Matmul(ScheduleRule):
     tiles of A and B copied through shared memory bk at a time by all the
     block's threads; the element-wise blocks after it inlined into the write
     back where they can be, the rest bound as Fallback binds them. Takes
-    static shapes that the tiles divide."""
+    shapes that the tiles divide, the rows also a runtime count (the last
+    row tile predicated)."""
 
     def __init__(self, tiles=((64, 64, 8, 4, 4), (32, 32, 8, 2, 2))):
         self.tiles = [tuple(int(v) for v in t) for t in tiles]
@@ -259,12 +262,17 @@ class Matmul(ScheduleRule):
             except Exception:  # noqa: BLE001 - left to be bound below
                 pass
         loops = sch.get_loops(block)
-        extents = _static_extents(sch, loops)
-        if extents is None or len(loops) != len(_kinds(sch, block)):
+        if len(loops) != len(_kinds(sch, block)):
             return None
-        *batch, m, n, k = extents
+        # The rows may be a runtime count (a prefill of any length): the
+        # last tile is then predicated.
+        extents = _static_extents(sch, loops[:-3] + loops[-2:])
+        if extents is None:
+            return None
+        m = _static_extents(sch, loops[-3:-2])
+        *batch, n, k = extents
         for bm, bn, bk, tm, tn in self.tiles:
-            if m % bm == 0 and n % bn == 0 and k % bk == 0:
+            if (m is None or m[0] % bm == 0) and n % bn == 0 and k % bk == 0:
                 break
         else:
             return None
