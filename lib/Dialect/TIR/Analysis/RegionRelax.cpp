@@ -144,6 +144,30 @@ static bool isPositiveMultiple(AffineExpr e, AffineExpr d) {
   return scaled.sorted() == te;
 }
 
+/// The constant bound constraint `c >= 0` puts on `binding` where `c` is a
+/// positive multiple of `B - binding` (upper: binding <= B, returned as
+/// B + 1, exclusive) or of `binding - B` (lower: binding >= B) plus a
+/// constant; nullopt otherwise.
+static std::optional<int64_t> getBindingBound(AffineExpr c, AffineExpr binding,
+                                              bool upper) {
+  AffineTerms tc = AffineTerms::get(c);
+  AffineTerms tb = AffineTerms::get(binding);
+  if (tb.terms.empty())
+    return std::nullopt;
+  AffineTerms direction; // the binding's terms, negated for an upper bound
+  direction.add(tb.filter([](AffineExpr) { return true; }), upper ? -1 : 1);
+  AffineTerms cTerms = tc.filter([](AffineExpr) { return true; });
+  MLIRContext *ctx = c.getContext();
+  if (!isPositiveMultiple(cTerms.toExpr(ctx), direction.toExpr(ctx)))
+    return std::nullopt;
+  int64_t k = cTerms.sorted().terms.front().second /
+              direction.sorted().terms.front().second;
+  // c = k * (±(binding - tb.constant)) + tc.constant >= 0.
+  if (upper) // binding <= tb.constant + tc.constant / k
+    return tb.constant + llvm::divideFloorSigned(tc.constant, k) + 1;
+  return tb.constant - llvm::divideFloorSigned(tc.constant, k);
+}
+
 /// Whether `block`'s predicate leaves every element of `region` (one of its
 /// accesses, over its iteration variables then region values) accessed
 /// where its loops inside `loop` run over their ranges. Each constraint
@@ -304,6 +328,17 @@ static bool predicateKeepsRegion(BlockOp block, const RegionExprs &region,
                      cutOutsideBuffer(region, shape, i, *lo, *hi, false)) ||
                     (isPositiveMultiple(c, (*hi - 1) - bindings[i]) &&
                      cutOutsideBuffer(region, shape, i, *lo, *hi, true));
+      // A bound inside the domain where the instances it cuts off would
+      // access only indices outside the buffer (`v < 12` over a domain of
+      // 16, v indexing a dimension of 12): those are no elements either.
+      if (!domainBound)
+        if (std::optional<int64_t> b =
+                getBindingBound(c, bindings[i], /*upper=*/true))
+          domainBound = cutOutsideBuffer(region, shape, i, *lo, *b, true);
+      if (!domainBound)
+        if (std::optional<int64_t> b =
+                getBindingBound(c, bindings[i], /*upper=*/false))
+          domainBound = cutOutsideBuffer(region, shape, i, *b, *hi, false);
     }
     if (!domainBound)
       return false;
