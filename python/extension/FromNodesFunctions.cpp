@@ -10,6 +10,7 @@
 
 #include "FromNodes.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -23,6 +24,56 @@
 
 using namespace tirpy;
 using namespace tirpy::fromnodes;
+
+/// The affine form of named variables a buffer dimension's expression is
+/// (`n * 32`, `n + m - 1`): integers, variables `names` names, `+`, `-` and
+/// multiplication by an integer; nullopt for anything else.
+static std::optional<AffineSize>
+dimensionForm(py::handle node, const DenseMap<PyObject *, std::string> &names) {
+  auto add = [](AffineSize &into, const AffineSize &from, int64_t scale) {
+    into.constant += from.constant * scale;
+    for (auto &[var, coeff] : from.terms) {
+      auto it = llvm::find_if(into.terms,
+                              [&](auto &term) { return term.first == var; });
+      if (it == into.terms.end())
+        into.terms.push_back({var, coeff * scale});
+      else
+        it->second += coeff * scale;
+    }
+    llvm::erase_if(into.terms, [](auto &term) { return term.second == 0; });
+  };
+  std::string kind = typeName(node);
+  AffineSize form;
+  if (kind == "IntImm") {
+    form.constant = intOf(node.attr("value"));
+    return form;
+  }
+  if (isa_(node, "Var")) {
+    auto it = names.find(node.ptr());
+    if (it == names.end())
+      return std::nullopt;
+    form.terms.push_back({it->second, 1});
+    return form;
+  }
+  if (kind == "Cast")
+    return dimensionForm(node.attr("value"), names);
+  if (kind != "Add" && kind != "Sub" && kind != "Mul")
+    return std::nullopt;
+  std::optional<AffineSize> l = dimensionForm(node.attr("a"), names);
+  std::optional<AffineSize> r = dimensionForm(node.attr("b"), names);
+  if (!l || !r)
+    return std::nullopt;
+  if (kind == "Mul") {
+    if (!l->terms.empty() && !r->terms.empty())
+      return std::nullopt;
+    bool lNumber = l->terms.empty();
+    add(form, lNumber ? *r : *l, lNumber ? l->constant : r->constant);
+    return form;
+  }
+  add(form, *l, 1);
+  add(form, *r, kind == "Sub" ? -1 : 1);
+  return form;
+}
 
 //===----------------------------------------------------------------------===//
 // Functions
@@ -75,6 +126,9 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
       func.setArgAttr(i, TIRDialect::kNameAttrName, b.getStringAttr(pname));
     }
   }
+  DenseMap<unsigned, SmallVector<Attribute>> argDimVars;
+  llvm::SetVector<unsigned> anyDynamic;
+  SmallVector<std::tuple<unsigned, unsigned, py::object>> expressionDims;
   for (auto [i, p] : llvm::enumerate(paramList)) {
     if (!map.contains(p))
       continue;
@@ -95,16 +149,20 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
         func.setArgAttr(i, TIRDialect::kAxisSeparatorsAttrName,
                         b.getDenseI64ArrayAttr(seps));
     }
-    SmallVector<Attribute> dimVars;
-    bool anyDynamic = false;
+    SmallVector<Attribute> &dimVars = argDimVars[i];
     for (auto [k, d] : llvm::enumerate(py::list(buf.attr("shape")))) {
       if (typeName(d) == "IntImm") {
         dimVars.push_back(b.getStringAttr(""));
         continue;
       }
-      anyDynamic = true;
+      anyDynamic.insert(i);
       if (!isa_(d, "Var")) {
+        // An expression (n * 32): its affine form once every variable has
+        // its name (below).
         dimVars.push_back(b.getStringAttr(""));
+        expressionDims.push_back({static_cast<unsigned>(i),
+                                  static_cast<unsigned>(k),
+                                  py::reinterpret_borrow<py::object>(d)});
         continue;
       }
       // One name per variable: distinct variables of one name are told
@@ -122,9 +180,17 @@ OwningOpRef<ModuleOp> FunctionBuilder::build(const std::string &name,
       if (!vars.count(d.ptr()))
         vars[d.ptr()] = memref::DimOp::create(b, loc, arg, k);
     }
-    if (anyDynamic)
-      func.setArgAttr(i, TIRDialect::kDimVarsAttrName, b.getArrayAttr(dimVars));
   }
+  // A dimension sized by an affine form of named variables is named by
+  // the form ("32 * n"): the runtime checks the size, and the function's
+  // code can compute it.
+  for (auto &[i, k, d] : expressionDims)
+    if (std::optional<AffineSize> form = dimensionForm(d, dimVarNames);
+        form && !form->terms.empty())
+      argDimVars[i][k] = b.getStringAttr(form->str());
+  for (unsigned i : anyDynamic)
+    func.setArgAttr(i, TIRDialect::kDimVarsAttrName,
+                    b.getArrayAttr(argDimVars[i]));
   // The root block's buffers are the function's, its body the function's
   // (TVM's implicit root), unless it says more than a root block does.
   py::object stmts = py::reinterpret_borrow<py::object>(body);

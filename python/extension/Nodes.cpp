@@ -21,6 +21,7 @@
 
 #include "TensorIR/Dialect/TIR/Schedule/Analysis.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRIndexExpr.h"
 #include "TensorIR/Dialect/TIR/IR/TIROps.h"
@@ -342,13 +343,32 @@ py::tuple NodeBuilder::function(func::FuncOp func) {
     if (name)
       dimVars[name.getValue()] = var;
   }
-  auto shapeVar = [&](StringRef name) {
+  auto variable = [&](StringRef name) {
     auto it = dimVars.find(name);
     if (it != dimVars.end())
       return it->second;
     py::object var = cls("SizeVar")(name.str(), "int32");
     dimVars[name] = var;
     return var;
+  };
+  // A dimension named by an affine form of named variables ("32 * n") is
+  // that expression of them; a variable's name is the variable.
+  auto shapeVar = [&](StringRef name) -> py::object {
+    std::optional<AffineSize> form = parseAffineSize(name);
+    if (!form || form->isVariable())
+      return variable(name);
+    py::object sum = py::none();
+    for (auto &[var, coeff] : form->terms) {
+      py::object term = variable(var);
+      if (coeff != 1)
+        term = cls("Mul")(term, i32(coeff));
+      sum = sum.is_none() ? term : cls("Add")(sum, term);
+    }
+    if (form->constant > 0)
+      sum = cls("Add")(sum, i32(form->constant));
+    else if (form->constant < 0)
+      sum = cls("Sub")(sum, i32(-form->constant));
+    return sum;
   };
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Value arg = func.getArgument(i);

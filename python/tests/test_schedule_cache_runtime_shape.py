@@ -57,10 +57,13 @@ def copy_rows(x: T.handle, y: T.handle, n: T.int32):
             Y[vi, vk] = X[vi, vk]
 
 
-def test_an_unnamed_dimension_is_read_at_the_entry_and_printed_by_its_variable():
-    """X's second dimension is `n * 32`, which the IR does not record: the
-    copy reads X's size, which the printer names by the shape variable it
-    gives that dimension. Split by 32, the inferred factor is n."""
+def test_a_dimension_sized_by_an_expression_keeps_it():
+    """X's second dimension is `n * 32` (tir.dim_vars "32 * n"): the copy
+    has that size, which the loops over n tiles of 32 are known to stay
+    within (no predicate); split by 32, the inferred factor is n. The
+    function prints and parses back, and a call with another size is
+    refused."""
+    assert '{tir.dim_vars = ["", "32 * n"]' in tvm.IRModule({"main": copy_rows}).mlir()
     sch = tvm.tir.Schedule(copy_rows)
     block = sch.get_block("Y")
     _, k = sch.get_loops(block)
@@ -69,10 +72,10 @@ def test_an_unnamed_dimension_is_read_at_the_entry_and_printed_by_its_variable()
     sch.compute_at(cache, ko)
     text = sch.mod.script()
     assert "for i, k_0 in T.grid(8, n):" in text, text
-    assert 'X = T.match_buffer(x, (8, v), "float32")' in text
-    assert 'X_global = T.alloc_buffer((8, v), "float32")' in text
-    assert "v1 = T.axis.spatial(v, k_0 * 32 + ax0)" in text
-    # It parses back to a function computing the same.
+    assert 'X = T.match_buffer(x, (8, n * 32), "float32")' in text
+    assert 'X_global = T.alloc_buffer((8, (n * 32)), "float32")' in text
+    assert "v1 = T.axis.spatial((n * 32), k_0 * 32 + ax0)" in text
+    assert "T.where" not in text
     again = tvm.script.from_source(text)
     for mod in (sch.mod, again):
         lib = tvm.build(mod, target="llvm")
@@ -81,6 +84,36 @@ def test_an_unnamed_dimension_is_read_at_the_entry_and_printed_by_its_variable()
             y = np.full_like(x, np.nan)
             lib[lib.functions[0]](x, y, n)
             np.testing.assert_array_equal(y, x)
+        wrong = np.zeros((8, 40), "float32")
+        with pytest.raises(Exception, match=r"dimension 1 has 40 elements, but it is "
+                                            r"'32 \* n', which is 32"):
+            lib[lib.functions[0]](wrong, wrong, 1)
+
+
+@T.prim_func
+def halves(x: T.handle, y: T.handle, n: T.int32):
+    X = T.match_buffer(x, (n // 2,), "float32")
+    Y = T.match_buffer(y, (n // 2,), "float32")
+    for i in range(n // 2):
+        with T.block("Y"):
+            vi = T.axis.remap("S", [i])
+            Y[vi] = X[vi] * T.float32(2)
+
+
+def test_an_unnamed_dimension_is_read_at_the_entry_and_printed_by_its_variable():
+    """`n // 2` is no affine form: the dimension has no name, the copy reads
+    X's size, which the printer names by the shape variable it gives that
+    dimension."""
+    sch = tvm.tir.Schedule(halves)
+    sch.cache_read(sch.get_block("Y"), 0, "global")
+    text = sch.mod.script()
+    assert 'X = T.match_buffer(x, (v,), "float32")' in text, text
+    assert 'X_global = T.alloc_buffer((v,), "float32")' in text
+    lib = tvm.build(sch.mod, target="llvm")
+    x = np.arange(3, dtype="float32")
+    y = np.full_like(x, np.nan)
+    lib[lib.functions[0]](x, y, 7)
+    np.testing.assert_array_equal(y, x * 2)
 
 
 @T.prim_func

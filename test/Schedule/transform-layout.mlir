@@ -369,10 +369,9 @@ module attributes {transform.with_named_sequence} {
 
 // A map over a shape variable (named by index_map_symbols): a parameter of
 // runtime shape flattened to `i * n + j`, with n read from the dimension
-// tir.dim_vars names; its runtime extent is `?` and the dimension names no
-// variable.
+// tir.dim_vars names; its runtime extent is `?`, named by its form, 4 * n.
 // CHECK-LABEL: func.func @runtime_rows
-// CHECK-SAME:    %[[C:arg1]]: memref<?xf32> {tir.dim_vars = [""]}
+// CHECK-SAME:    %[[C:arg1]]: memref<?xf32> {tir.dim_vars = ["4 * n"]}
 // CHECK:         %[[N:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x8xf32>
 // CHECK:         tir.block "C"(%[[VI:.+]] = spatial(4, %{{.+}}), %[[VJ:.+]] = spatial(%{{.+}}, %{{.+}}))
 // CHECK-SAME:      writes(%[[C]][%[[VI]] * %[[N]] + %[[VJ]]] : memref<?xf32>)

@@ -194,9 +194,29 @@ static bool readsInlinedLoad(Operation *op) {
   return false;
 }
 
+/// Whether `op` computes an index from block arguments, constants, sizes
+/// (memref.dim) and such computations only: the same value wherever it is
+/// written, as TVMScript writes `n * 32` at each use.
+static bool isIndexArithmetic(Operation *op, unsigned depth = 0) {
+  if (depth > 8 || op->getNumResults() != 1 ||
+      !op->getResult(0).getType().isIndex() || op->getNumRegions() != 0 ||
+      !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::FloorDivSIOp,
+           arith::CeilDivSIOp, arith::RemSIOp, affine::AffineApplyOp>(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return !def || isa<arith::ConstantOp, memref::DimOp>(def) ||
+           isIndexArithmetic(def, depth + 1);
+  });
+}
+
 bool tvmscript::isWrittenInline(Value v) {
   Operation *def = v.getDefiningOp();
   if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
+    return true;
+  if (def && !v.hasOneUse() &&
+      ((isa<arith::ConstantOp>(def) && v.getType().isIndex()) ||
+       isIndexArithmetic(def)))
     return true;
   if (!def || !v.hasOneUse() || def->getNumRegions() != 0 || isa<StoreOp>(def))
     return false;

@@ -13,6 +13,7 @@
 
 #include "Printer.h"
 
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
@@ -49,9 +50,45 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
         dimVars.try_emplace(a.getValue(), n);
     }
   }
+  // A dimension named by an affine form of variables the function names
+  // elsewhere ("32 * n") is printed as that expression (`n * 32`); the
+  // forms of other variables, which TVMScript could not bind, stay shape
+  // variables of their own.
+  auto isForm = [&](StringRef var) {
+    std::optional<AffineSize> form = parseAffineSize(var);
+    return form && !form->isVariable();
+  };
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     for (StringRef var : getDimVarNames(func, i))
-      if (!var.empty() && !dimVars.count(var)) {
+      if (!var.empty() && !isForm(var) && !dimVars.count(var)) {
+        std::string n = fresh(var);
+        dimVars[var] = n;
+        shapeVars.push_back(n);
+      }
+  auto formText = [&](StringRef var) -> std::optional<std::string> {
+    std::optional<AffineSize> form = parseAffineSize(var);
+    if (!form || form->isVariable())
+      return std::nullopt;
+    std::string text;
+    for (auto &[name, coeff] : form->terms) {
+      auto it = dimVars.find(name);
+      if (it == dimVars.end())
+        return std::nullopt;
+      int64_t magnitude = coeff < 0 && !text.empty() ? -coeff : coeff;
+      if (!text.empty())
+        text += coeff < 0 ? " - " : " + ";
+      text += it->second;
+      if (magnitude != 1)
+        text += " * " + std::to_string(magnitude);
+    }
+    if (form->constant)
+      text += (form->constant < 0 ? " - " : " + ") +
+              std::to_string(std::abs(form->constant));
+    return text;
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    for (StringRef var : getDimVarNames(func, i))
+      if (isForm(var) && !formText(var) && !dimVars.count(var)) {
         std::string n = fresh(var);
         dimVars[var] = n;
         shapeVars.push_back(n);
@@ -62,7 +99,8 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     StringRef var = getShapeVarRead(dim);
     if (var.empty())
       continue;
-    names[dim.getResult()] = dimVars[var];
+    std::optional<std::string> text = formText(var);
+    names[dim.getResult()] = text ? "(" + *text + ")" : dimVars[var];
     shapeVarReads.insert(dim);
   }
   // Dimensions with a shape variable of their own (below), by parameter
@@ -86,7 +124,8 @@ bool Printer::function(func::FuncOp func, llvm::raw_ostream &os) {
     SmallVector<StringRef> vars = getDimVarNames(func, i);
     for (auto [k, d] : llvm::enumerate(type.getShape())) {
       if (ShapedType::isDynamic(d) && k < vars.size() && !vars[k].empty()) {
-        dims.push_back(dimVars[vars[k]]);
+        std::optional<std::string> text = formText(vars[k]);
+        dims.push_back(text ? *text : dimVars[vars[k]]);
         dynamic = true;
       } else if (ShapedType::isDynamic(d) && k < vars.size()) {
         // tir.dim_vars says the dimension has no variable (TVMScript sized

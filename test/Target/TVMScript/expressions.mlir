@@ -41,7 +41,8 @@ func.func @scalable(%A: memref<4x8xf32> {tir.name = "A"}, %B: memref<4x8xf32> {t
 
 // floordiv and mod in bindings and indices (what fuse leaves) are Python's
 // // and %, a negative coefficient a subtraction; arith.ceildivsi is
-// T.ceildiv, arith.floordivsi //, an index cast T.Cast.
+// T.ceildiv, arith.floordivsi //, an index cast T.Cast. Index arithmetic
+// of the function's sizes is written at each use, as TVMScript writes it.
 // CHECK-LABEL: {{^}}def index_arith(n: T.int32, A: T.Buffer((16, 8), "float32"), b: T.handle):
 // CHECK-NEXT:  {{^}}    B = T.match_buffer(b, (n,), "int32")
 // CHECK-NEXT:  {{^}}    for f in range(128):
@@ -49,12 +50,10 @@ func.func @scalable(%A: memref<4x8xf32> {tir.name = "A"}, %B: memref<4x8xf32> {t
 // CHECK-NEXT:  {{^}}            vi = T.axis.spatial(16, f // 8)
 // CHECK-NEXT:  {{^}}            vj = T.axis.spatial(8, f % 8)
 // CHECK-NEXT:  {{^}}            A[vj * 2 - 1, vi // 2 + vj % 3 - vi * 3] = A[vi, vj]
-// CHECK-NEXT:  {{^}}    v = 4
-// CHECK-NEXT:  {{^}}    v_1 = T.ceildiv(n, v)
-// CHECK-NEXT:  {{^}}    for i in range(v_1):
+// CHECK-NEXT:  {{^}}    for i in range(T.ceildiv(n, 4)):
 // CHECK-NEXT:  {{^}}        with T.block("tiles"):
-// CHECK-NEXT:  {{^}}            vi = T.axis.spatial(v_1, i)
-// CHECK-NEXT:  {{^}}            B[vi] = T.Cast("int32", (vi // v))
+// CHECK-NEXT:  {{^}}            vi = T.axis.spatial(T.ceildiv(n, 4), i)
+// CHECK-NEXT:  {{^}}            B[vi] = T.Cast("int32", (vi // 4))
 
 func.func @index_arith(%n: index {tir.name = "n"}, %A: memref<16x8xf32> {tir.name = "A"}, %B: memref<?xi32> {tir.name = "B"}) {
   tir.for %f = 0 to 128 {

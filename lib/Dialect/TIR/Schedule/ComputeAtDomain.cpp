@@ -251,8 +251,10 @@ FailureOr<Plan> computeat::solveDomain(Ctx &c, ArrayRef<BlockOp> required,
     domLo.push_back(lo && hi ? *lo : INT64_MIN);
     domHi.push_back(lo && hi ? *hi - 1 : INT64_MAX);
     if (!lo || !hi) {
-      runtimeLo[i] = in.of(c.block.getMixedDomainLower(i));
-      runtimeHi[i] = in.of(c.block.getMixedDomainUpper(i)) - 1;
+      // Read through their arithmetic (`n * 32`), so that a bound the
+      // loops imply is known to hold.
+      runtimeLo[i] = in.exprOf(c.block.getMixedDomainLower(i));
+      runtimeHi[i] = in.exprOf(c.block.getMixedDomainUpper(i)) - 1;
     }
   }
 

@@ -14,6 +14,8 @@
 #include "IndexMap.h"
 #include "LayoutPadding.h"
 #include "Relayout.h"
+#include "TensorIR/Dialect/TIR/Arith/AffineTerms.h"
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "Utils.h"
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
@@ -119,6 +121,9 @@ transformRuntimeLayout(RewriterBase &rewriter, BlockOp block, Operation *scope,
   MLIRContext *ctx = block.getContext();
   SmallVector<StringRef> dimVars = getDimVarNames(func, arg.getArgNumber());
   unsigned numSymbols = symbolNames.size();
+  // Each symbol's variable: the map's, then the buffer's dimensions' (""
+  // where a dimension names none, or names a form).
+  SmallVector<StringRef> symbolVars(symbolNames);
   SmallVector<AffineExpr> extents;
   for (auto [d, size] : llvm::enumerate(type.getShape())) {
     if (!ShapedType::isDynamic(size)) {
@@ -127,10 +132,13 @@ transformRuntimeLayout(RewriterBase &rewriter, BlockOp block, Operation *scope,
     }
     StringRef var = d < dimVars.size() ? dimVars[d] : StringRef();
     const auto *named = llvm::find(symbolNames, var);
-    if (!var.empty() && named != symbolNames.end())
+    if (!var.empty() && named != symbolNames.end()) {
       extents.push_back(getAffineSymbolExpr(named - symbolNames.begin(), ctx));
-    else
-      extents.push_back(getAffineSymbolExpr(numSymbols++, ctx));
+      continue;
+    }
+    std::optional<AffineSize> form = parseAffineSize(var);
+    symbolVars.push_back(form && form->isVariable() ? var : StringRef());
+    extents.push_back(getAffineSymbolExpr(numSymbols++, ctx));
   }
   AffineMap widened = AffineMap::get(indexMap.getNumDims(), numSymbols,
                                      indexMap.getResults(), ctx);
@@ -153,14 +161,34 @@ transformRuntimeLayout(RewriterBase &rewriter, BlockOp block, Operation *scope,
                             /*simplify=*/true, kPrimitive, block, error,
                             values)))
     return failure();
-  // The new dimensions name no variable.
-  if (!dimVars.empty()) {
-    SmallVector<Attribute> unnamed(shape.size(), rewriter.getStringAttr(""));
+  // A new runtime dimension is named by its extent where that is an affine
+  // form of named variables, the map's or the buffer's (`n * 32`:
+  // "32 * n"); the others name no variable.
+  SmallVector<Attribute> names;
+  bool anyNamed = false;
+  for (auto [d, e] : llvm::enumerate(*extentsOut)) {
+    std::optional<AffineSize> form;
+    if (ShapedType::isDynamic(shape[d])) {
+      AffineTerms terms = AffineTerms::get(e);
+      form = AffineSize{terms.constant, {}};
+      for (auto &[term, coeff] : terms.terms) {
+        auto sym = dyn_cast<AffineSymbolExpr>(term);
+        if (!sym || symbolVars[sym.getPosition()].empty()) {
+          form.reset();
+          break;
+        }
+        form->terms.push_back({symbolVars[sym.getPosition()].str(), coeff});
+      }
+    }
+    anyNamed |= form && !form->terms.empty();
+    names.push_back(rewriter.getStringAttr(
+        form && !form->terms.empty() ? form->str() : ""));
+  }
+  if (!dimVars.empty() || anyNamed)
     rewriter.modifyOpInPlace(func, [&] {
       func.setArgAttr(arg.getArgNumber(), TIRDialect::kDimVarsAttrName,
-                      rewriter.getArrayAttr(unnamed));
+                      rewriter.getArrayAttr(names));
     });
-  }
   return success();
 }
 

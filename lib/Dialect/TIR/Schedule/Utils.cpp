@@ -8,6 +8,7 @@
 
 #include "TensorIR/Dialect/TIR/Analysis/AccessRegions.h"
 #include "TensorIR/Dialect/TIR/Arith/Simplify.h"
+#include "TensorIR/Dialect/TIR/IR/ShapeVars.h"
 #include "TensorIR/Dialect/TIR/IR/TIRDialect.h"
 #include "TensorIR/Dialect/TIR/IR/TIRUtils.h"
 
@@ -753,10 +754,39 @@ Value sched::getDynamicSizeValue(RewriterBase &rewriter, Value buffer,
   auto arg = cast<BlockArgument>(buffer);
   auto func = cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   SmallVector<StringRef> names = getDimVarNames(func, arg.getArgNumber());
-  if (dim < names.size() && !names[dim].empty())
-    if (std::optional<FunctionVariable> variable =
-            findFunctionVariable(func, names[dim]))
-      return materializeFunctionVariable(rewriter, *variable);
+  std::optional<AffineSize> form =
+      dim < names.size() ? parseAffineSize(names[dim]) : std::nullopt;
+  if (form && !form->terms.empty()) {
+    // The variables' values, then the form over them after the last one
+    // the entry computes.
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<Value> inputs;
+    AffineExpr expr = getAffineConstantExpr(form->constant, ctx);
+    for (auto &[name, coeff] : form->terms) {
+      std::optional<FunctionVariable> variable =
+          findFunctionVariable(func, name);
+      if (!variable) {
+        inputs.clear();
+        break;
+      }
+      expr = expr + getAffineDimExpr(inputs.size(), ctx) * coeff;
+      inputs.push_back(materializeFunctionVariable(rewriter, *variable));
+    }
+    if (!inputs.empty()) {
+      if (form->isVariable())
+        return inputs.front();
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block &entry = func.getFunctionBody().front();
+      rewriter.setInsertionPointToStart(&entry);
+      for (Value input : inputs)
+        if (Operation *def = input.getDefiningOp();
+            def && def->getBlock() == &entry &&
+            rewriter.getInsertionPoint() != entry.end() &&
+            !def->isBeforeInBlock(&*rewriter.getInsertionPoint()))
+          rewriter.setInsertionPointAfter(def);
+      return materializeIndexValue(rewriter, buffer.getLoc(), expr, inputs);
+    }
+  }
   return materializeFunctionVariable(rewriter,
                                      FunctionVariable{Value(), arg, dim});
 }

@@ -43,10 +43,12 @@ def TIR_Dialect : Dialect {
     A buffer parameter's dynamic dimensions can carry the variable that
     sizes them in a `tir.dim_vars` argument attribute, one string per
     dimension ("" where none): the `tir.name` of an integer or index scalar
-    parameter, or a shape variable that several buffers share
-    (`%A: memref<?xf32> {tir.dim_vars = ["n"]}`). The runtime checks before
-    a call that every dimension with the same name has the same size, equal
-    to the scalar of that name when there is one.
+    parameter, a shape variable that several buffers share
+    (`%A: memref<?xf32> {tir.dim_vars = ["n"]}`), or an affine form of such
+    variables (`"32 * n"`, `"n + m - 1"`: TVMScript's `n * 32`). The runtime
+    checks before a call that every dimension with the same name has the
+    same size, equal to the scalar of that name when there is one, and that
+    a dimension named by a form holds that many elements.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasRegionArgAttrVerify = 1;
