@@ -56,6 +56,20 @@ def serial_on_cpu(mod):
     return tvm.IRModule.from_mlir(re.sub(r' thread_binding<"[^"]*">', "", mod.mlir()))
 
 
+def check_matmul_serially(mod, shapes):
+    """`mod`'s matmul C = A @ B (float32) built for the CPU with its thread
+    loops serial (serial_on_cpu), against numpy in float64, for each
+    (rows, k, n) of `shapes`."""
+    lib = tvm.build(serial_on_cpu(mod), target="llvm")
+    for m, k, n in shapes:
+        rng = np.random.default_rng(m)
+        a = rng.standard_normal((m, k)).astype("float32")
+        b = rng.standard_normal((k, n)).astype("float32")
+        c = np.full((m, n), np.nan, "float32")
+        lib[lib.functions[0]](a, b, c)
+        np.testing.assert_allclose(c, a.astype("float64") @ b, rtol=1e-4, atol=1e-4)
+
+
 def run_with_driver(code, driver=FAKE, **env):
     """Runs `code` in a fresh Python with the driver `driver`; returns its
     output, failing with its output if it fails."""

@@ -15,7 +15,7 @@ from tensorir.script import ir as I
 from tensorir.script import relax as R
 from tensorir.script import tir as T
 
-from test_cuda import serial_on_cpu
+from test_cuda import check_matmul_serially, serial_on_cpu
 
 RULES = (dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
          dl.gpu.Fallback())
@@ -193,26 +193,25 @@ def matmul_dynamic_rows(a: T.handle, b: T.handle, c: T.handle):
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 
+def _scheduled_for_cuda(rule, func):
+    """`rule`'s schedule of `func` under target cuda, which builds for it."""
+    target = tvm.target.Target("cuda")
+    with target:
+        sch = rule.apply(func, target, False)
+    assert sch is not None
+    assert tvm.build(sch.mod, target="cuda").target == "cuda"
+    return sch
+
+
 def test_matmul_takes_a_runtime_row_count():
     """A prefill's matmul over m rows (a shape variable): the tiles of A in
     shared memory of m rows, the last row tile predicated. Values checked
     serially on the CPU for m below, at and past a tile."""
-    target = tvm.target.Target("cuda")
-    with target:
-        sch = dl.gpu.Matmul().apply(matmul_dynamic_rows, target, False)
-    assert sch is not None
+    sch = _scheduled_for_cuda(dl.gpu.Matmul(), matmul_dynamic_rows)
     text = sch.mod.script()
     assert 'A_shared = T.alloc_buffer((m, 128), "float32", scope="shared")' in text
     assert 'C_local = T.alloc_buffer((m, 256), "float32", scope="local")' in text
-    assert tvm.build(sch.mod, target="cuda").target == "cuda"
-    lib = tvm.build(serial_on_cpu(sch.mod), target="llvm")
-    for m in (1, 64, 70):
-        rng = np.random.default_rng(m)
-        a = rng.standard_normal((m, 128)).astype("float32")
-        b = rng.standard_normal((128, 256)).astype("float32")
-        c = np.full((m, 256), np.nan, "float32")
-        lib[lib.functions[0]](a, b, c)
-        np.testing.assert_allclose(c, a.astype("float64") @ b, rtol=1e-4, atol=1e-4)
+    check_matmul_serially(sch.mod, [(m, 128, 256) for m in (1, 64, 70)])
 
 
 @T.prim_func
@@ -231,14 +230,10 @@ def sum_dynamic_columns(a: T.handle, b: T.handle):
 def test_reduction_takes_a_runtime_row_count():
     """Rows (4, n) fused on blockIdx.x: the block's bindings divide the
     fused loop by n, which the reduction across threads takes."""
-    target = tvm.target.Target("cuda")
-    with target:
-        sch = dl.gpu.Reduction().apply(sum_dynamic_columns, target, False)
-    assert sch is not None
+    sch = _scheduled_for_cuda(dl.gpu.Reduction(), sum_dynamic_columns)
     text = sch.mod.script()
     assert 'T.thread_binding((n * 4), thread="blockIdx.x")' in text
     assert "i_j_fused // n" in text
-    assert tvm.build(sch.mod, target="cuda").target == "cuda"
     lib = tvm.build(serial_on_cpu(sch.mod), target="llvm")
     for n in (1, 7):
         a = np.random.default_rng(n).standard_normal((4, n, 512)).astype("float32")

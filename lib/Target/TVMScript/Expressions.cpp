@@ -214,9 +214,7 @@ bool tvmscript::isWrittenInline(Value v) {
   Operation *def = v.getDefiningOp();
   if (def && isa<arith::ConstantOp>(def) && v.hasOneUse())
     return true;
-  if (def && !v.hasOneUse() &&
-      ((isa<arith::ConstantOp>(def) && v.getType().isIndex()) ||
-       isIndexArithmetic(def)))
+  if (def && !v.hasOneUse() && isIndexArithmetic(def))
     return true;
   if (!def || !v.hasOneUse() || def->getNumRegions() != 0 || isa<StoreOp>(def))
     return false;

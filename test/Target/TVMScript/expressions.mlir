@@ -50,10 +50,11 @@ func.func @scalable(%A: memref<4x8xf32> {tir.name = "A"}, %B: memref<4x8xf32> {t
 // CHECK-NEXT:  {{^}}            vi = T.axis.spatial(16, f // 8)
 // CHECK-NEXT:  {{^}}            vj = T.axis.spatial(8, f % 8)
 // CHECK-NEXT:  {{^}}            A[vj * 2 - 1, vi // 2 + vj % 3 - vi * 3] = A[vi, vj]
-// CHECK-NEXT:  {{^}}    for i in range(T.ceildiv(n, 4)):
+// CHECK-NEXT:  {{^}}    v = 4
+// CHECK-NEXT:  {{^}}    for i in range(T.ceildiv(n, v)):
 // CHECK-NEXT:  {{^}}        with T.block("tiles"):
-// CHECK-NEXT:  {{^}}            vi = T.axis.spatial(T.ceildiv(n, 4), i)
-// CHECK-NEXT:  {{^}}            B[vi] = T.Cast("int32", (vi // 4))
+// CHECK-NEXT:  {{^}}            vi = T.axis.spatial(T.ceildiv(n, v), i)
+// CHECK-NEXT:  {{^}}            B[vi] = T.Cast("int32", (vi // v))
 
 func.func @index_arith(%n: index {tir.name = "n"}, %A: memref<16x8xf32> {tir.name = "A"}, %B: memref<?xi32> {tir.name = "B"}) {
   tir.for %f = 0 to 128 {

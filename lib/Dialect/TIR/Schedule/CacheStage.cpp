@@ -395,24 +395,25 @@ void mlir::tir::sched::retargetAccesses(RewriterBase &rewriter, BlockOp block,
 static LogicalResult checkCompactRegion(const LoopRegion &region,
                                         BlockOp culprit, StringRef primitive,
                                         ScheduleError &error) {
-  for (unsigned k = 0; k < region.inputs.size(); ++k) {
-    if (!isLoopVar(region.inputs[k]))
-      continue;
-    for (AffineExpr extent : region.extents)
-      if (extent.isFunctionOfDim(k))
-        return refuse(error, culprit,
-                      primitive +
-                          " needs a cache region whose extents do not vary "
-                          "with a loop where the copy goes directly in the "
-                          "scope, but one does");
-    for (AffineExpr lower : region.lowers)
-      if (lower.isFunctionOfDim(k))
-        return refuse(error, culprit,
-                      primitive +
-                          " would index the cache from a loop variable "
-                          "outside the scope, which a block body cannot "
-                          "read");
-  }
+  auto usesLoop = [&](ArrayRef<AffineExpr> exprs) {
+    return llvm::any_of(llvm::seq<unsigned>(0, region.inputs.size()),
+                        [&](unsigned k) {
+                          return isLoopVar(region.inputs[k]) &&
+                                 llvm::any_of(exprs, [&](AffineExpr e) {
+                                   return e.isFunctionOfDim(k);
+                                 });
+                        });
+  };
+  if (usesLoop(region.extents))
+    return refuse(error, culprit,
+                  primitive + " needs a cache region whose extents do not vary "
+                              "with a loop where the copy goes directly in the "
+                              "scope, but one does");
+  if (usesLoop(region.lowers))
+    return refuse(error, culprit,
+                  primitive +
+                      " would index the cache from a loop variable outside "
+                      "the scope, which a block body cannot read");
   return success();
 }
 
