@@ -30,18 +30,6 @@ using namespace tirpy::fromnodes;
 /// multiplication by an integer; nullopt for anything else.
 static std::optional<AffineSize>
 dimensionForm(py::handle node, const DenseMap<PyObject *, std::string> &names) {
-  auto add = [](AffineSize &into, const AffineSize &from, int64_t scale) {
-    into.constant += from.constant * scale;
-    for (auto &[var, coeff] : from.terms) {
-      auto it = llvm::find_if(into.terms,
-                              [&](auto &term) { return term.first == var; });
-      if (it == into.terms.end())
-        into.terms.push_back({var, coeff * scale});
-      else
-        it->second += coeff * scale;
-    }
-    llvm::erase_if(into.terms, [](auto &term) { return term.second == 0; });
-  };
   std::string kind = typeName(node);
   AffineSize form;
   if (kind == "IntImm") {
@@ -67,11 +55,11 @@ dimensionForm(py::handle node, const DenseMap<PyObject *, std::string> &names) {
     if (!l->terms.empty() && !r->terms.empty())
       return std::nullopt;
     bool lNumber = l->terms.empty();
-    add(form, lNumber ? *r : *l, lNumber ? l->constant : r->constant);
+    form.add(lNumber ? *r : *l, lNumber ? l->constant : r->constant);
     return form;
   }
-  add(form, *l, 1);
-  add(form, *r, kind == "Sub" ? -1 : 1);
+  form.add(*l);
+  form.add(*r, kind == "Sub" ? -1 : 1);
   return form;
 }
 

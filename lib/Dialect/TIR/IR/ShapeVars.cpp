@@ -170,19 +170,17 @@ std::string AffineSize::str() const {
   return text;
 }
 
-/// Adds `scale` times `other` into `into`, keeping the terms' order.
-static void accumulate(AffineSize &into, const AffineSize &other,
-                       int64_t scale) {
-  into.constant += scale * other.constant;
+void AffineSize::add(const AffineSize &other, int64_t scale) {
+  constant += scale * other.constant;
   for (auto [name, coeff] : other.terms) {
-    auto it = llvm::find_if(into.terms,
-                            [&](const auto &t) { return t.first == name; });
-    if (it == into.terms.end())
-      into.terms.push_back({name, scale * coeff});
+    auto it =
+        llvm::find_if(terms, [&](const auto &t) { return t.first == name; });
+    if (it == terms.end())
+      terms.push_back({name, scale * coeff});
     else
       it->second += scale * coeff;
   }
-  llvm::erase_if(into.terms, [](const auto &t) { return t.second == 0; });
+  llvm::erase_if(terms, [](const auto &t) { return t.second == 0; });
 }
 
 namespace {
@@ -208,7 +206,7 @@ struct AffineReader {
       if (!inner)
         return std::nullopt;
       AffineSize negated;
-      accumulate(negated, *inner, -1);
+      negated.add(*inner, -1);
       return negated;
     }
     if (eat('(')) {
@@ -248,8 +246,7 @@ struct AffineReader {
         return std::nullopt;
       const AffineSize &number = factor->terms.empty() ? *factor : *result;
       AffineSize scaled;
-      accumulate(scaled, factor->terms.empty() ? *result : *factor,
-                 number.constant);
+      scaled.add(factor->terms.empty() ? *result : *factor, number.constant);
       result = scaled;
     }
     return result;
@@ -268,7 +265,7 @@ struct AffineReader {
       std::optional<AffineSize> term = product();
       if (!term)
         return std::nullopt;
-      accumulate(*result, *term, sign);
+      result->add(*term, sign);
     }
     return result;
   }
@@ -316,12 +313,12 @@ std::optional<AffineSize> mlir::tir::getAffineSize(Value size) {
     if (!lhs->terms.empty() && !rhs->terms.empty())
       return std::nullopt;
     bool lhsNumber = lhs->terms.empty();
-    accumulate(result, lhsNumber ? *rhs : *lhs,
+    result.add(lhsNumber ? *rhs : *lhs,
                lhsNumber ? lhs->constant : rhs->constant);
     return result;
   }
-  accumulate(result, *lhs, 1);
-  accumulate(result, *rhs, isa<arith::SubIOp>(op) ? -1 : 1);
+  result.add(*lhs, 1);
+  result.add(*rhs, isa<arith::SubIOp>(op) ? -1 : 1);
   return result;
 }
 

@@ -121,20 +121,6 @@ Value mlir::tir::sched::createCacheBuffer(RewriterBase &rewriter,
   return createBufferLike(rewriter, scope, buffer, shape, space, name, sizes);
 }
 
-Block::iterator mlir::tir::sched::getAllocationPoint(Block *body,
-                                                     ValueRange after) {
-  Block::iterator it = body->begin();
-  while (it != body->end() && isa<AllocBufferOp>(&*it))
-    ++it;
-  for (Value v : after) {
-    Operation *def = v.getDefiningOp();
-    if (def && def->getBlock() == body && it != body->end() &&
-        !def->isBeforeInBlock(&*it))
-      it = std::next(Block::iterator(def));
-  }
-  return it;
-}
-
 Value mlir::tir::sched::createBuffer(RewriterBase &rewriter, Operation *scope,
                                      MemRefType type, Location loc,
                                      StringRef name, ValueRange dynamicSizes) {

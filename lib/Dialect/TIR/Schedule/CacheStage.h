@@ -67,10 +67,6 @@ Value createCacheBuffer(RewriterBase &rewriter, Operation *scope, Value buffer,
                         ArrayRef<int64_t> shape, StringRef storageScope,
                         StringRef name, const LoopRegion *region = nullptr);
 
-/// Where a scope's new allocation goes in its statement list `body`: after
-/// its allocations, and after the definitions of `after` made there.
-Block::iterator getAllocationPoint(Block *body, ValueRange after);
-
 /// Allocates a buffer of `type` named `name` in `scope`, after its last
 /// allocation; `dynamicSizes` (values defined before the scope) give its
 /// runtime dimensions.

@@ -746,6 +746,20 @@ Value sched::materializeFunctionVariable(RewriterBase &rewriter,
   return memref::DimOp::create(rewriter, loc, variable.buffer, index);
 }
 
+Block::iterator mlir::tir::sched::getAllocationPoint(Block *body,
+                                                     ValueRange after) {
+  Block::iterator it = body->begin();
+  while (it != body->end() && isa<AllocBufferOp>(&*it))
+    ++it;
+  for (Value v : after) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == body && it != body->end() &&
+        !def->isBeforeInBlock(&*it))
+      it = std::next(Block::iterator(def));
+  }
+  return it;
+}
+
 Value sched::getDynamicSizeValue(RewriterBase &rewriter, Value buffer,
                                  unsigned dim) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -757,33 +771,25 @@ Value sched::getDynamicSizeValue(RewriterBase &rewriter, Value buffer,
   std::optional<AffineSize> form =
       dim < names.size() ? parseAffineSize(names[dim]) : std::nullopt;
   if (form && !form->terms.empty()) {
-    // The variables' values, then the form over them after the last one
-    // the entry computes.
+    // The variables' values, then the form over them (an index expression,
+    // `n * 32`) after the last one the entry computes.
     MLIRContext *ctx = rewriter.getContext();
     SmallVector<Value> inputs;
     AffineExpr expr = getAffineConstantExpr(form->constant, ctx);
     for (auto &[name, coeff] : form->terms) {
       std::optional<FunctionVariable> variable =
           findFunctionVariable(func, name);
-      if (!variable) {
-        inputs.clear();
+      if (!variable)
         break;
-      }
       expr = expr + getAffineDimExpr(inputs.size(), ctx) * coeff;
       inputs.push_back(materializeFunctionVariable(rewriter, *variable));
     }
-    if (!inputs.empty()) {
+    if (inputs.size() == form->terms.size()) {
       if (form->isVariable())
         return inputs.front();
       OpBuilder::InsertionGuard guard(rewriter);
       Block &entry = func.getFunctionBody().front();
-      rewriter.setInsertionPointToStart(&entry);
-      for (Value input : inputs)
-        if (Operation *def = input.getDefiningOp();
-            def && def->getBlock() == &entry &&
-            rewriter.getInsertionPoint() != entry.end() &&
-            !def->isBeforeInBlock(&*rewriter.getInsertionPoint()))
-          rewriter.setInsertionPointAfter(def);
+      rewriter.setInsertionPoint(&entry, getAllocationPoint(&entry, inputs));
       return materializeIndexValue(rewriter, buffer.getLoc(), expr, inputs);
     }
   }

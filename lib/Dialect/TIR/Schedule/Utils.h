@@ -254,6 +254,10 @@ std::optional<FunctionVariable> findFunctionVariable(FunctionOpInterface func,
 Value materializeFunctionVariable(RewriterBase &rewriter,
                                   const FunctionVariable &variable);
 
+/// Where a scope's new allocation goes in its statement list `body`: after
+/// its allocations, and after the definitions of `after` made there.
+Block::iterator getAllocationPoint(Block *body, ValueRange after);
+
 /// The runtime size of dimension `dim` of `buffer` (a parameter of the
 /// function, or a buffer allocated in it) as a value at the function's
 /// entry: the allocation's size operand, the shape variable that names the

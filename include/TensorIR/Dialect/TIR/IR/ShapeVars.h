@@ -55,6 +55,9 @@ struct AffineSize {
   /// The form's text: "n", "n + m - 1", "2 * n + 1", "-1 * n + 8"; a
   /// number alone for a constant.
   std::string str() const;
+  /// Adds `scale` times `other`, keeping the terms' order (a term whose
+  /// coefficient becomes 0 goes).
+  void add(const AffineSize &other, int64_t scale = 1);
   /// Whether the form is one variable (its name is its text).
   bool isVariable() const {
     return constant == 0 && terms.size() == 1 && terms[0].second == 1;
